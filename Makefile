@@ -1,0 +1,38 @@
+# Two commands for a newcomer: `make run` and `make test`. Both start with `make setup`,
+# which is idempotent: it rebuilds the .venv only when pyproject.toml changed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.setup-stamp
+SAMPLE := resources/samples/community-sample
+
+.PHONY: setup run test lint bench package screenshots clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+run: setup
+	$(BIN)/moderator-app $(SAMPLE)
+
+test: setup
+	$(BIN)/python -m pytest -q -ra
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+package: setup
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,package]'
+	$(BIN)/pyinstaller --noconfirm --clean --distpath dist --workpath build packaging/moderator-app.spec
+
+screenshots: setup
+	$(BIN)/python scripts/screenshots.py
+
+clean:
+	rm -rf build dist .pytest_cache .ruff_cache

@@ -1,0 +1,200 @@
+"""The headless command line: `moderator-app verify | withhold | decide | decisions | rules`.
+
+Never imports Qt (checked by tests/test_architecture.py): submitters self-check on machines
+without a display, and `verify` on a small submission must answer in well under half a
+second. OpenCV is imported only when there is a video to probe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import re
+import sys
+from pathlib import Path
+
+from . import __version__
+
+SECRET_ENV = "ALE_EVALUATOR_SECRET"
+EXIT_PASS, EXIT_FAIL, EXIT_UNREADABLE = 0, 1, 2
+
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def safe_text(text: str) -> str:
+    """Untrusted text for a terminal: control characters (escape sequences, bidi overrides)
+    are shown as escapes instead of being interpreted by the terminal."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="moderator-app",
+        description="Verify and judge AI-agent game runs. Without a command, opens the "
+                    "workstation (moderator-app [PATH]).")
+    p.add_argument("--version", action="version", version=f"moderator-app {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("verify", help="check a submission; exit 0 pass, 1 fail, 2 unreadable")
+    v.add_argument("paths", nargs="+", metavar="PATH",
+                   help="a folder, an archive, or the log/trajectory and video as files")
+    v.add_argument("--json", action="store_true", help="print one JSON report on stdout")
+    v.add_argument("--offset", type=float, default=0.0, metavar="SECONDS",
+                   help="video time at which run_start happens (default 0)")
+    v.add_argument("--seeds", type=Path, metavar="FILE",
+                   help="official runs: one seed per line; the evaluator secret is read from "
+                        f"${SECRET_ENV} or a prompt, never from an argument")
+
+    w = sub.add_parser("withhold", help="write the public (withheld) version of an agent log")
+    w.add_argument("log", type=Path, metavar="agent-log.jsonl")
+    w.add_argument("-o", "--out", type=Path, required=True, metavar="public.jsonl")
+
+    sub.add_parser("rules", help="list every rule id with its severity and summary")
+
+    from .cli_decisions import add_decision_commands  # Qt-free, owns decide/decisions
+
+    add_decision_commands(sub)
+    return p
+
+
+def _read_secret() -> str | None:
+    secret = os.environ.get(SECRET_ENV)
+    if secret:
+        return secret
+    if sys.stdin is not None and sys.stdin.isatty():
+        return getpass.getpass("Evaluator secret (input hidden): ") or None
+    return None
+
+
+def _read_seeds(path: Path) -> tuple[str, ...]:
+    text = path.read_text(encoding="utf-8")
+    return tuple(s for s in (line.strip() for line in text.splitlines()) if s)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .core.errors import InputError
+    from .core.verify import VerifyOptions, verify_paths
+
+    seeds = secret = None
+    if args.seeds is not None:
+        try:
+            seeds = _read_seeds(args.seeds)
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"moderator-app: cannot read seeds file {args.seeds}: {exc}", file=sys.stderr)
+            return EXIT_UNREADABLE
+        secret = _read_secret()
+        if secret is None:
+            print(f"moderator-app: --seeds needs the evaluator secret: set {SECRET_ENV} "
+                  "or run in a terminal to be prompted", file=sys.stderr)
+            return EXIT_UNREADABLE
+    options = VerifyOptions(offset=args.offset, seeds=seeds, secret=secret)
+    try:
+        result = verify_paths(args.paths, options)
+    except InputError as exc:
+        if args.json:
+            import orjson
+
+            sys.stdout.write(orjson.dumps({
+                "schema": "moderator-app/report/v1", "verdict": "unreadable",
+                "error": str(exc)}).decode() + "\n")
+        print(f"moderator-app: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    report = result.report
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2).decode()
+                         + "\n")
+    else:
+        print(format_report(report))
+    return EXIT_PASS if report.passed else EXIT_FAIL
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def format_report(report) -> str:
+    """Human output in the manner of `aws cloudtrail validate-logs`: what was read, counts,
+    each finding as `file:line  rule  message`, the verdict last."""
+    out = [f"Verifying {report.kind} submission {safe_text(report.input_name)!r}"]
+    for f in report.files:
+        out.append(f"  {safe_text(f.name)}  ({f.role}, {_size(f.size)}, sha256 {f.sha256[:16]}…)")
+    what = "events" if report.kind == "official" else "log lines"
+    out.append(f"Read {report.events} {what}" + ("" if report.complete else " (INCOMPLETE)"))
+    if report.chain:
+        c = report.chain
+        brk = c.get("first_break")
+        out.append(
+            "Chain: " + ("complete" if c.get("complete") else "INCOMPLETE")
+            + f", {c.get('events', 0)} events, head {str(c.get('head') or '-')[:16]}…"
+            + (f"; first break at line {brk.get('line')} ({brk.get('kind')})" if brk else
+               "; no break"))
+    if report.video:
+        v = report.video
+        if v.get("ok"):
+            out.append(
+                f"Video {safe_text(str(v.get('file')))}: {v.get('fps', 0):.3f} fps, "
+                f"{v.get('frame_count')} frames, {v.get('width')}x{v.get('height')}, "
+                f"{v.get('duration_s', 0):.3f} s ({v.get('method')})")
+        else:
+            out.append(f"Video {safe_text(str(v.get('file')))}: unreadable")
+    if report.coverage:
+        c = report.coverage
+        out.append(
+            f"Coverage: run {c['run_duration_s']:.3f} s from video time {c['offset_s']:.3f} s; "
+            f"missing {c['missing_s']:.3f} s (limit {c['tolerance_s']:g} s): "
+            + ("covered" if c["covered"] else "NOT COVERED"))
+    findings = report.findings.sorted()
+    if findings:
+        out.append("Findings:")
+        for f in findings:
+            loc = safe_text(f.file or report.input_name) + (f":{f.line}" if f.line else "")
+            out.append(f"  {loc}  {f.severity.value:<7}  {f.rule}  {safe_text(f.message)}")
+        if report.findings.dropped:
+            out.append(f"  … and {report.findings.dropped} more (see --json summary counts)")
+    out.append(f"Results: {report.findings.errors} errors, {report.findings.warnings} warnings, "
+               f"{report.findings.infos} notes")
+    out.append(f"Verdict: {report.verdict.upper()} ({report.verification_level})")
+    return "\n".join(out)
+
+
+def cmd_withhold(args: argparse.Namespace) -> int:
+    from .core.withhold import withhold_log
+
+    try:
+        stats = withhold_log(args.log, args.out)
+    except OSError as exc:
+        print(f"moderator-app: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    print(f"Wrote {args.out}: {stats.lines} lines, {stats.requests_withheld} requests and "
+          f"{stats.responses_stripped} responses withheld")
+    return EXIT_PASS
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .core.rules import all_rules
+
+    for r in all_rules():
+        print(f"{r.id:<32} {r.severity.value:<8} {r.summary}")
+    return EXIT_PASS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "verify":
+        return cmd_verify(args)
+    if args.command == "withhold":
+        return cmd_withhold(args)
+    if args.command == "rules":
+        return cmd_rules(args)
+    if hasattr(args, "handler"):
+        return args.handler(args)
+    parser.print_help()
+    return EXIT_UNREADABLE

@@ -1,0 +1,112 @@
+"""RFC 8785 JSON Canonicalization Scheme (JCS), the `canonical_json` of the trajectory format.
+
+DESIGN.md decision 1: a sorted-keys dump is not enough. JCS sorts members by UTF-16 code
+units (keys outside the Basic Multilingual Plane sort before U+E000..U+FFFF), serialises
+numbers as ECMAScript's Number.prototype.toString (`1e+21`, `1e-7`, `56` for 56.0, `0` for -0)
+and escapes strings minimally. Test vectors: ../shared/testdata/jcs/.
+
+This module is the reference implementation. The trajectory verifier may use a faster path
+for events where the result is provably identical, but it must agree with this one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+class CanonicalError(ValueError):
+    """A value JCS cannot represent exactly (NaN, infinity, an integer beyond 2^53-1,
+    a lone surrogate, a non-JSON type)."""
+
+
+_encode_str = json.JSONEncoder(ensure_ascii=False).encode  # JCS escaping == Python's, see tests
+
+
+def es6_number(x: float | int) -> str:
+    """ECMAScript Number::toString for a finite double (the JCS number form)."""
+    if isinstance(x, bool):
+        raise CanonicalError("boolean is not a number")
+    if isinstance(x, int):
+        if -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER:
+            return str(x)
+        raise CanonicalError(f"integer {x} is beyond ±(2^53-1) and cannot be represented exactly")
+    if math.isnan(x) or math.isinf(x):
+        raise CanonicalError(f"{x!r} is not a JSON number")
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + es6_number(-x)
+    # repr() gives the shortest digits that round-trip, as ECMAScript requires.
+    mantissa, _, exp_text = repr(x).partition("e")
+    exponent = int(exp_text) if exp_text else 0
+    int_part, _, frac = mantissa.partition(".")
+    full = int_part + frac
+    stripped = full.lstrip("0")
+    lead = len(full) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k = len(digits)
+    n = len(int_part) + exponent - lead  # value = 0.digits * 10**n
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * (-n) + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    head = digits[0] if k == 1 else digits[0] + "." + digits[1:]
+    return f"{head}e{sign}{abs(e)}"
+
+
+def _utf16_key(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def _serialise(value: Any, out: list[str]) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(_encode_str(value))
+    elif isinstance(value, (int, float)):
+        out.append(es6_number(value))
+    elif isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise CanonicalError(f"member name {key!r} is not a string")
+        out.append("{")
+        first = True
+        for key in sorted(value, key=_utf16_key):
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_encode_str(key))
+            out.append(":")
+            _serialise(value[key], out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _serialise(item, out)
+        out.append("]")
+    else:
+        raise CanonicalError(f"{type(value).__name__} is not a JSON value")
+
+
+def canonical_json(value: Any) -> bytes:
+    """The RFC 8785 canonical UTF-8 bytes of a parsed JSON value."""
+    out: list[str] = []
+    _serialise(value, out)
+    try:
+        return "".join(out).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CanonicalError("string holds a lone surrogate, which is not valid Unicode") from exc

@@ -1,0 +1,84 @@
+"""Does the video cover the run? Exactly DESIGN.md's definition.
+
+Sync offset `o`: the video time, in seconds, at which `run_start` happens.
+Missing footage = max(0, -o) + max(0, o + run_duration - video_duration).
+The video covers the run when missing footage is at most 5.0 s. Footage beyond the run is
+reported (info), not an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from .rules import Finding, Severity, rule
+
+COVERAGE_TOLERANCE_S = 5.0
+
+NOT_COVERED = rule(
+    "coverage.missing", Severity.ERROR,
+    "The video must cover the run from run_start to run_end within 5 seconds.", "coverage")
+EXTRA_FOOTAGE = rule(
+    "coverage.extra", Severity.INFO,
+    "Footage before run_start or after run_end (reported, not an error).", "coverage")
+PARTLY_MISSING = rule(
+    "coverage.partial", Severity.INFO,
+    "Some footage is missing, but within the 5-second tolerance.", "coverage")
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    run_duration_s: float
+    video_duration_s: float
+    offset_s: float
+    missing_before_s: float
+    missing_after_s: float
+    extra_before_s: float
+    extra_after_s: float
+
+    @property
+    def missing_s(self) -> float:
+        return self.missing_before_s + self.missing_after_s
+
+    @property
+    def covered(self) -> bool:
+        # A tiny epsilon so that exactly 5.000 s computed from floats still counts as covered.
+        return self.missing_s <= COVERAGE_TOLERANCE_S + 1e-9
+
+    def to_dict(self) -> dict:
+        d = {k: round(v, 6) for k, v in asdict(self).items()}
+        d["missing_s"] = round(self.missing_s, 6)
+        d["tolerance_s"] = COVERAGE_TOLERANCE_S
+        d["covered"] = self.covered
+        return d
+
+
+def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: float) -> Coverage:
+    o = offset_s
+    return Coverage(
+        run_duration_s=run_duration_s,
+        video_duration_s=video_duration_s,
+        offset_s=o,
+        missing_before_s=max(0.0, -o),
+        missing_after_s=max(0.0, o + run_duration_s - video_duration_s),
+        extra_before_s=max(0.0, o),
+        extra_after_s=max(0.0, video_duration_s - (o + run_duration_s)),
+    )
+
+
+def coverage_findings(cov: Coverage, file: str | None) -> list[Finding]:
+    out: list[Finding] = []
+    if not cov.covered:
+        out.append(NOT_COVERED.at(
+            f"video misses {cov.missing_s:.3f} s of the run (limit {COVERAGE_TOLERANCE_S:g} s): "
+            f"{cov.missing_before_s:.3f} s before run_start, {cov.missing_after_s:.3f} s "
+            f"after; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
+            f"offset {cov.offset_s:.3f} s", file))
+    elif cov.missing_s > 0:
+        out.append(PARTLY_MISSING.at(
+            f"video misses {cov.missing_s:.3f} s of the run, within the "
+            f"{COVERAGE_TOLERANCE_S:g} s tolerance", file))
+    if cov.extra_before_s > 0 or cov.extra_after_s > 0:
+        out.append(EXTRA_FOOTAGE.at(
+            f"footage beyond the run: {cov.extra_before_s:.3f} s before run_start, "
+            f"{cov.extra_after_s:.3f} s after run_end", file))
+    return out

@@ -1,0 +1,68 @@
+"""Collecting findings with flat memory.
+
+A 1 GB log in which every line is wrong must not grow memory without bound: we keep the first
+`per_rule_cap` findings of each rule, and count all of them. The counts, not the kept list,
+decide the verdict.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .rules import Finding, Severity
+
+DEFAULT_PER_RULE_CAP = 500
+
+
+class FindingLog:
+    """Append-only list of findings with per-rule caps and exact totals."""
+
+    def __init__(self, per_rule_cap: int = DEFAULT_PER_RULE_CAP) -> None:
+        self.per_rule_cap = per_rule_cap
+        self._kept: list[Finding] = []
+        self.by_rule: Counter[str] = Counter()
+        self.by_severity: Counter[Severity] = Counter()
+        self.dropped = 0
+
+    def add(self, finding: Finding) -> None:
+        self.by_rule[finding.rule] += 1
+        self.by_severity[finding.severity] += 1
+        if self.by_rule[finding.rule] <= self.per_rule_cap:
+            self._kept.append(finding)
+        else:
+            self.dropped += 1
+
+    def extend(self, findings) -> None:
+        for f in findings:
+            self.add(f)
+
+    @property
+    def errors(self) -> int:
+        return self.by_severity[Severity.ERROR]
+
+    @property
+    def warnings(self) -> int:
+        return self.by_severity[Severity.WARNING]
+
+    @property
+    def infos(self) -> int:
+        return self.by_severity[Severity.INFO]
+
+    def sorted(self) -> list[Finding]:
+        """Kept findings in reading order: by line, then whole-file findings (no line) last.
+
+        Python's sort is stable, so findings on one line keep the order they were found in.
+        """
+        return sorted(self._kept, key=lambda f: (f.line is None, f.line or 0))
+
+    def first_error(self) -> Finding | None:
+        errs = [f for f in self._kept if f.severity is Severity.ERROR]
+        if not errs:
+            return None
+        return min(errs, key=lambda f: (f.line is None, f.line or 0))
+
+    def __iter__(self):
+        return iter(self.sorted())
+
+    def __len__(self) -> int:
+        return len(self._kept)

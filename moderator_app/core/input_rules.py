@@ -1,0 +1,16 @@
+"""Rules about the submission as a whole (which files are there), shared by both kinds."""
+
+from .rules import Severity, rule
+
+MISSING_VIDEO = rule(
+    "input.no_video", Severity.ERROR,
+    "A community submission must include its full video (.mp4 .mkv .webm .mov .avi).", "input")
+SEVERAL_VIDEOS = rule(
+    "input.several_videos", Severity.WARNING,
+    "More than one video: the largest is checked, the others are listed.", "input")
+SEVERAL_LOGS = rule(
+    "input.several_logs", Severity.ERROR,
+    "More than one agent log or trajectory: the submission is ambiguous.", "input")
+UNREADABLE_MEMBER = rule(
+    "input.unreadable", Severity.ERROR,
+    "A file of the submission could not be read.", "input")

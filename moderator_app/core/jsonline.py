@@ -1,0 +1,83 @@
+"""Strict parsing of one JSON Lines line, shared by the agent-log and trajectory verifiers.
+
+DESIGN.md: a line that is not one JSON object in valid UTF-8, or whose object repeats a member
+name, is an error (a repeated member makes hashed content ambiguous between parsers).
+
+orjson is strict where we need it (invalid UTF-8, lone surrogates, NaN/Infinity, control
+characters, BOM) and fast, but it keeps the last of repeated members silently. We prove the
+absence of repeated members cheaply: if re-serialising the parsed object gives back the exact
+line, nothing was dropped. Only lines that are not in orjson's compact form (whitespace,
+other escapes or float spellings) take the slower stdlib pass that sees every member.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """Why a line is not acceptable; `kind` is one of the values of LINE_ERROR_KINDS."""
+
+    kind: str
+    message: str
+
+
+LINE_ERROR_KINDS = ("json", "utf8", "not_object", "duplicate_member", "blank")
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return obj
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def find_duplicate_member(raw: bytes) -> str | None:
+    """The first repeated member name in `raw` (already known to be valid JSON), or None."""
+    try:
+        json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except _Duplicate as dup:
+        return str(dup.args[0])
+    return None
+
+
+def parse_line(raw: bytes) -> dict | LineError:
+    """Parse one line (without its trailing newline) into a dict, or say why not."""
+    if not raw.strip():
+        return LineError("blank", "blank line: every line must be one JSON object")
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        msg = str(exc)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as uexc:
+            return LineError("utf8", f"invalid UTF-8 at byte {uexc.start + 1} of the line")
+        if "UTF-8" in msg or "surrogate" in msg:
+            return LineError("utf8", f"invalid text: {msg}")
+        return LineError("json", f"invalid JSON: {msg}")
+    if not isinstance(obj, dict):
+        return LineError("not_object", f"line is JSON {type(obj).__name__}, not an object")
+    if orjson.dumps(obj) == raw:
+        return obj
+    dup = find_duplicate_member(raw)
+    if dup is not None:
+        return LineError("duplicate_member", f"member name {dup!r} appears more than once")
+    return obj

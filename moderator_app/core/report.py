@@ -1,0 +1,101 @@
+"""The verification report: one object for the CLI's human output, `--json`, the GUI and the
+decision record. `Report.to_dict()` is the `moderator-app/report/v1` contract of DESIGN.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from .findings import FindingLog
+from .rules import Finding
+
+REPORT_SCHEMA = "moderator-app/report/v1"
+
+
+@dataclass(frozen=True, slots=True)
+class FileDigest:
+    """A file of the submission as judged: its name inside the submission, size and SHA-256."""
+
+    name: str
+    role: str
+    size: int
+    sha256: str
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "role": self.role, "size": self.size, "sha256": self.sha256}
+
+
+@dataclass
+class Report:
+    """Mutable while a verifier fills it; treated as read-only once `verify_submission` returns.
+
+    Sections are plain dicts produced by the module that owns them (`video`, `coverage`,
+    `chain`, `run`), so that each verifier can grow its section without touching this file.
+    """
+
+    kind: str  # "community" | "official"
+    input_name: str
+    findings: FindingLog = field(default_factory=FindingLog)
+    events: int = 0
+    files: list[FileDigest] = field(default_factory=list)
+    video: dict[str, Any] | None = None
+    coverage: dict[str, Any] | None = None
+    chain: dict[str, Any] | None = None
+    run: dict[str, Any] = field(default_factory=dict)
+    offset: float = 0.0
+    complete: bool = True  # False when reading stopped early (truncated stream, cancel)
+
+    def add(self, finding: Finding) -> None:
+        self.findings.add(finding)
+
+    @property
+    def passed(self) -> bool:
+        return self.findings.errors == 0 and self.complete
+
+    @property
+    def verdict(self) -> str:
+        return "pass" if self.passed else "fail"
+
+    @property
+    def verification_level(self) -> str:
+        """`validated` only when chain/log are valid; `officially_verified` is never ours."""
+        return "validated" if self.passed else "self_reported"
+
+    def digest_for(self, name: str) -> FileDigest | None:
+        return next((f for f in self.files if f.name == name), None)
+
+    def summary(self) -> dict[str, Any]:
+        first = self.findings.first_error()
+        return {
+            "verdict": self.verdict,
+            "verification_level": self.verification_level,
+            "errors": self.findings.errors,
+            "warnings": self.findings.warnings,
+            "infos": self.findings.infos,
+            "first_error_line": first.line if first else None,
+            "first_error_rule": first.rule if first else None,
+            "findings_by_rule": dict(sorted(self.findings.by_rule.items())),
+            "findings_not_listed": self.findings.dropped,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": REPORT_SCHEMA,
+            "app_version": __version__,
+            "kind": self.kind,
+            "input": self.input_name,
+            "verdict": self.verdict,
+            "verification_level": self.verification_level,
+            "events": self.events,
+            "complete": self.complete,
+            "findings": [f.to_dict() for f in self.findings.sorted()],
+            "files": [f.to_dict() for f in self.files],
+            "run": self.run,
+            "video": self.video,
+            "coverage": self.coverage,
+            "chain": self.chain,
+            "sync_offset_s": self.offset,
+            "summary": self.summary(),
+        }

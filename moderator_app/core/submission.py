@@ -1,0 +1,179 @@
+"""What was submitted: a folder, separate files, or an archive, as a list of members.
+
+A `Member` is a named file of the submission with a way to open it for reading; nothing is
+ever extracted to a path taken from an archive (DESIGN.md). Roles are decided by name, and
+for unusually named `.jsonl` files by looking at the first line.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import InputError
+from .rules import Finding
+
+VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
+TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
+AGENT_LOG_NAME = "agent-log.jsonl"
+
+ROLE_LOG = "agent_log"
+ROLE_TRAJECTORY = "trajectory"
+ROLE_VIDEO = "video"
+ROLE_OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of a submission. `name` is its path inside the submission (POSIX form)."""
+
+    name: str
+    size: int
+    role: str
+    opener: Callable[[], BinaryIO] = field(repr=False, compare=False)
+    local_path: Path | None = None  # a real file on disk (folders, plain files)
+
+    @property
+    def basename(self) -> str:
+        return self.name.rsplit("/", 1)[-1]
+
+    def open(self) -> BinaryIO:
+        return self.opener()
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: Path
+    display_name: str
+    kind: str  # "community" | "official"
+    members: tuple[Member, ...]
+    findings: tuple[Finding, ...] = ()  # problems met while listing (refused archive members)
+
+    def by_role(self, role: str) -> list[Member]:
+        return [m for m in self.members if m.role == role]
+
+    @property
+    def evidence(self) -> Member:
+        """The agent log (community) or the trajectory (official)."""
+        role = ROLE_TRAJECTORY if self.kind == "official" else ROLE_LOG
+        return self.by_role(role)[0]
+
+    @property
+    def videos(self) -> list[Member]:
+        """Videos, largest first (the one checked against the run is the first)."""
+        return sorted(self.by_role(ROLE_VIDEO), key=lambda m: -m.size)
+
+
+def is_archive(path: Path) -> bool:
+    name = path.name.lower()
+    return path.is_file() and name.endswith(ARCHIVE_SUFFIXES)
+
+
+def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
+    """Tell a trajectory from an agent log by its first line (for unusual file names)."""
+    try:
+        with opener() as fh:
+            head = fh.read(64 * 1024)
+    except OSError:
+        return ROLE_OTHER
+    first = head.split(b"\n", 1)[0]
+    if b"ale-trajectory-event" in first or b'"prev_hash"' in first:
+        return ROLE_TRAJECTORY
+    if b'"seq"' in first or b'"elapsedMs"' in first:
+        return ROLE_LOG
+    return ROLE_OTHER
+
+
+def classify(name: str, opener: Callable[[], BinaryIO]) -> str:
+    """The role of a member, by its name (and first line for other `.jsonl` names)."""
+    base = name.rsplit("/", 1)[-1].lower()
+    if base in TRAJECTORY_NAMES:
+        return ROLE_TRAJECTORY
+    if base == AGENT_LOG_NAME:
+        return ROLE_LOG
+    if base.endswith(VIDEO_EXTS):
+        return ROLE_VIDEO
+    if base.endswith(".jsonl.zst"):
+        return ROLE_TRAJECTORY
+    if base.endswith(".jsonl"):
+        return _sniff_jsonl(opener)
+    return ROLE_OTHER
+
+
+def _file_member(path: Path, name: str) -> Member:
+    def opener(p: Path = path) -> BinaryIO:
+        return open(p, "rb")  # noqa: SIM115 - caller closes
+
+    return Member(name, path.stat().st_size, classify(name, opener), opener, path)
+
+
+def _folder_members(root: Path) -> list[Member]:
+    members = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for fn in sorted(filenames):
+            p = Path(dirpath) / fn
+            if fn.startswith(".") or p.is_symlink() or not p.is_file():
+                continue
+            members.append(_file_member(p, p.relative_to(root).as_posix()))
+    return members
+
+
+def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
+    """List a submission's members and decide its kind. Raises InputError when unreadable."""
+    if not paths:
+        raise InputError("no submission given")
+    ps = [Path(p) for p in paths]
+    for p in ps:
+        if not p.exists():
+            raise InputError(f"{p}: no such file or folder")
+    findings: list[Finding] = []
+    if len(ps) == 1 and ps[0].is_dir():
+        root = ps[0]
+        members = _folder_members(root)
+        display = root.resolve().name
+    elif len(ps) == 1 and is_archive(ps[0]):
+        from .archive import open_archive  # the archive reader (issue 3)
+
+        members, findings = open_archive(ps[0])
+        display = ps[0].name
+    else:
+        members = []
+        for p in ps:
+            if p.is_dir():
+                raise InputError(f"{p}: give a folder alone, or files")
+            try:
+                members.append(_file_member(p, p.name))
+            except OSError as exc:
+                raise InputError(f"{p}: cannot read: {exc.strerror}") from exc
+        display = ps[0].name
+    roles = {m.role for m in members}
+    if ROLE_TRAJECTORY in roles:
+        kind = "official"
+    elif ROLE_LOG in roles:
+        kind = "community"
+    else:
+        names = ", ".join(m.name for m in members[:8]) or "nothing"
+        raise InputError(
+            f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})")
+    return Submission(ps[0], display, kind, tuple(members), tuple(findings))
+
+
+def local_copy(member: Member, workdir: Path | None = None) -> Path:
+    """A real file path for a member (OpenCV needs one). Archive members are copied into a
+    temporary folder under a name we choose (`video<ext>`), never a name from the archive."""
+    if member.local_path is not None:
+        return member.local_path
+    ext = Path(member.basename).suffix.lower()
+    ext = ext if ext in VIDEO_EXTS or ext in (".jsonl", ".zst") else ".bin"
+    folder = Path(tempfile.mkdtemp(prefix="moderator-app-", dir=workdir))
+    target = folder / f"member{ext}"
+    with member.open() as src, open(target, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    return target

@@ -1,0 +1,134 @@
+"""One entry point for verification, used by the CLI, the GUI worker and the decision store.
+
+    result = verify_paths(["submission/"], VerifyOptions(offset=1.5))
+    result.report.verdict  # "pass" | "fail"
+
+The kind-specific verifiers (`agent_log` for community runs, `trajectory` for official runs)
+stream the evidence once, fill the report and return the run span; this module then checks
+the video against that span and digests every file, so both kinds share one coverage path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .coverage import compute_coverage, coverage_findings
+from .event_index import EventIndex
+from .input_rules import MISSING_VIDEO, SEVERAL_LOGS, SEVERAL_VIDEOS, UNREADABLE_MEMBER
+from .progress import CancelToken, ProgressFn
+from .report import FileDigest, Report
+from .streams import CHUNK, HashingReader
+from .submission import ROLE_LOG, ROLE_TRAJECTORY, Submission, load_submission, local_copy
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """How to verify. `secret` is the evaluator secret: never printed, stored or logged."""
+
+    offset: float = 0.0
+    seeds: tuple[str, ...] | None = None
+    secret: str | None = field(default=None, repr=False)
+    build_index: bool = False  # the GUI wants the event index (and a spool for .zst)
+    spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
+    probe_video: bool = True
+
+
+@dataclass(frozen=True)
+class KindResult:
+    """What a kind-specific verifier hands back besides the findings it put in the report."""
+
+    index: EventIndex | None
+    run_duration_s: float | None  # run_start to run_end, None when unknown
+
+
+@dataclass
+class VerifyResult:
+    submission: Submission
+    report: Report
+    index: EventIndex | None = None
+    video_path: Path | None = None  # a local file for the checked video, for the player
+    run_duration_s: float | None = None
+
+
+def verify_paths(paths: Sequence[str | Path], options: VerifyOptions | None = None,
+                 progress: ProgressFn | None = None,
+                 cancel: CancelToken | None = None) -> VerifyResult:
+    """Load and verify a submission. Raises InputError when it cannot be read at all."""
+    return verify_submission(load_submission(paths), options or VerifyOptions(), progress, cancel)
+
+
+def verify_submission(sub: Submission, options: VerifyOptions,
+                      progress: ProgressFn | None = None,
+                      cancel: CancelToken | None = None) -> VerifyResult:
+    report = Report(kind=sub.kind, input_name=sub.display_name, offset=options.offset)
+    for f in sub.findings:
+        report.add(f)
+    evidence_role = ROLE_TRAJECTORY if sub.kind == "official" else ROLE_LOG
+    evidence = sub.by_role(evidence_role)
+    if len(evidence) > 1:
+        report.add(SEVERAL_LOGS.at(
+            "several evidence files: " + ", ".join(m.name for m in evidence)
+            + f"; verifying {evidence[0].name}", evidence[1].name))
+    if sub.kind == "official":
+        from .trajectory import verify_trajectory as verify_kind
+    else:
+        from .agent_log import verify_agent_log as verify_kind
+    kind_result: KindResult = verify_kind(sub, options, report, progress, cancel)
+    result = VerifyResult(sub, report, kind_result.index, None, kind_result.run_duration_s)
+    if options.probe_video:
+        _check_video(sub, options, report, result)
+    _digest_remaining(sub, report, cancel)
+    return result
+
+
+def _check_video(sub: Submission, options: VerifyOptions, report: Report,
+                 result: VerifyResult) -> None:
+    videos = sub.videos
+    if not videos:
+        if sub.kind == "community":
+            report.add(MISSING_VIDEO.at(
+                "no video in the submission: a community run needs its full video "
+                "(.mp4 .mkv .webm .mov .avi)", None))
+        return
+    video = videos[0]
+    if len(videos) > 1:
+        report.add(SEVERAL_VIDEOS.at(
+            f"{len(videos)} videos; checking the largest, {video.name}; also: "
+            + ", ".join(v.name for v in videos[1:]), video.name))
+    from .video import probe_video  # imports OpenCV only when there is a video
+
+    try:
+        path = local_copy(video, options.spool_dir)
+    except OSError as exc:
+        report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
+        return
+    probe = probe_video(path, video.name)
+    report.video = probe.to_dict()
+    for f in probe.findings:
+        report.add(f)
+    result.video_path = path if probe.ok else None
+    if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
+        cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset)
+        report.coverage = cov.to_dict()
+        for f in coverage_findings(cov, video.name):
+            report.add(f)
+
+
+def _digest_remaining(sub: Submission, report: Report, cancel: CancelToken | None) -> None:
+    """SHA-256 of every member the verifier did not already digest while reading it."""
+    for m in sub.members:
+        if report.digest_for(m.name) is not None:
+            continue
+        try:
+            with m.open() as raw:
+                reader = HashingReader(raw, m.size, None, cancel)
+                while reader.read(CHUNK):
+                    pass
+                report.files.append(FileDigest(m.name, m.role, reader.bytes_read,
+                                               reader.hexdigest()))
+        except OSError as exc:
+            report.add(UNREADABLE_MEMBER.at(f"cannot read: {exc}", m.name))
+    order = {m.name: i for i, m in enumerate(sub.members)}
+    report.files.sort(key=lambda f: order.get(f.name, len(order)))

@@ -1,0 +1,31 @@
+"""Shared fixtures. Test data from ../shared/testdata (beside the clone, in CI too)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("MODERATOR_SHARED", REPO.parent / "shared"))
+TESTDATA = SHARED / "testdata"
+SAMPLES = REPO / "resources" / "samples"
+
+# Widget tests run offscreen unless a test starts its own X server.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def need_testdata(sub: str) -> Path:
+    """A folder of ../shared/testdata; skipped locally when absent, a failure in CI."""
+    p = TESTDATA / sub
+    if not p.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"shared test data missing in CI: {p}")
+        pytest.skip(f"shared test data not found: {p}")
+    return p
+
+
+@pytest.fixture
+def testdata() -> Path:
+    return need_testdata("")

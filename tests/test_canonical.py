@@ -1,0 +1,57 @@
+"""RFC 8785 canonical JSON against the cyberphone vectors and 100,000 ES6 float lines."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import struct
+
+import pytest
+from conftest import need_testdata
+
+from moderator_app.core.canonical import CanonicalError, canonical_json, es6_number
+
+VECTORS = ["arrays", "french", "structures", "unicode", "values", "weird"]
+
+
+@pytest.mark.parametrize("name", VECTORS)
+def test_jcs_vectors(name):
+    d = need_testdata("jcs")
+    value = json.loads((d / "input" / f"{name}.json").read_text(encoding="utf-8"))
+    expected = (d / "output" / f"{name}.json").read_bytes()
+    hexed = bytes.fromhex("".join((d / "outhex" / f"{name}.txt").read_text().split()))
+    assert canonical_json(value) == expected == hexed
+
+
+def test_es6_float_file_100k():
+    d = need_testdata("jcs")
+    bad = []
+    n = 0
+    with gzip.open(d / "es6testfile100k.txt.gz", "rt") as fh:
+        for line in fh:
+            bits, expected = line.rstrip("\n").split(",")
+            x = struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0]
+            n += 1
+            if es6_number(x) != expected:
+                bad.append((bits, expected, es6_number(x)))
+    assert n == 100_000
+    assert bad == []
+
+
+@pytest.mark.parametrize("value,text", [
+    (56.0, "56"), (9.5e-6, "0.0000095"), (1e16, "10000000000000000"), (1e21, "1e+21"),
+    (1e-7, "1e-7"), (-0.0, "0"), (0.1, "0.1"), (123.456, "123.456"), (2**53 - 1, "9007199254740991"),
+])
+def test_number_forms(value, text):
+    assert es6_number(value) == text
+
+
+def test_keys_sort_by_utf16_code_units():
+    # U+1F600 is D83D DE00 in UTF-16, which sorts before U+E000; code-point order says the opposite.
+    assert canonical_json({"\ue000": 1, "\U0001f600": 2}) == '{"\U0001f600":2,"\ue000":1}'.encode()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 2**53, -(2**53), "\ud800", {1: 2}])
+def test_unrepresentable_values_raise(bad):
+    with pytest.raises(CanonicalError):
+        canonical_json({"x": bad} if not isinstance(bad, dict) else bad)
