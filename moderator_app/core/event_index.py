@@ -37,6 +37,14 @@ class EventIndex:
         self._lane_ids: dict[str, int] = {}
         self._kind_ids: dict[str, int] = {}
         self._fh = None
+        # Numeric series for the plots, as (time, value) pairs: e.g. "latency_s" (request to
+        # response), "tokens_in", "tokens_out". Filled by the verifiers during their one pass.
+        self.metrics: dict[str, tuple[array, array]] = {}
+
+    def add_metric(self, name: str, t: float, value: float) -> None:
+        ts, vs = self.metrics.setdefault(name, (array("d"), array("d")))
+        ts.append(t)
+        vs.append(value)
 
     def __len__(self) -> int:
         return len(self.offsets)
