@@ -165,12 +165,16 @@ def format_report(report) -> str:
 
 
 def cmd_withhold(args: argparse.Namespace) -> int:
-    from .core.withhold import withhold_log
+    from .core.withhold import WithholdError, withhold_log
 
     try:
         stats = withhold_log(args.log, args.out)
+    except WithholdError as exc:  # a line that cannot be parsed: refuse, name the line
+        print(f"moderator-app: cannot withhold {safe_text(str(args.log))}: "
+              f"{safe_text(str(exc))}", file=sys.stderr)
+        return EXIT_FAIL
     except OSError as exc:
-        print(f"moderator-app: {exc}", file=sys.stderr)
+        print(f"moderator-app: {safe_text(str(exc))}", file=sys.stderr)
         return EXIT_UNREADABLE
     print(f"Wrote {args.out}: {stats.lines} lines, {stats.requests_withheld} requests and "
           f"{stats.responses_stripped} responses withheld")

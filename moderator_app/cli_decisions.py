@@ -1,9 +1,237 @@
-"""`decide` and `decisions` commands (issue 5). Qt-free. Placeholder until the ledger lands."""
+"""`decide` and `decisions` commands: record, list, export and verify moderator decisions.
+
+Qt-free. `decide` verifies the submission with the same engine as `verify` and the GUI, then
+appends a record bound to the evidence (`core.decision.build_record`) to the ledger
+(`core.ledger`). Exit codes: 0 done / ledger intact, 1 ledger not intact, 2 bad input
+(unreadable submission, corrupt ledger, invalid arguments).
+"""
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_BAD_LEDGER, EXIT_ERROR = 0, 1, 2
+
+
+def _store_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", type=Path, metavar="PATH",
+                   help="the decision ledger (SQLite file or a folder for it); default "
+                        "$MODERATOR_APP_STORE, else the per-user data directory")
 
 
 def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     """Register `decide` and `decisions` on the CLI's subparsers (set `handler` defaults)."""
+    from .core.decision import CHECKLIST_IDS, REJECT_REASONS
+
+    d = sub.add_parser(
+        "decide", help="verify a submission and record an accept/reject decision",
+        description="Verify the submission, then record the decision in the ledger, bound to "
+                    "every file's SHA-256 and the report summary. Exit 0 when recorded.")
+    d.add_argument("paths", nargs="+", metavar="PATH",
+                   help="a folder, an archive, or the log/trajectory and video as files")
+    g = d.add_mutually_exclusive_group(required=True)
+    g.add_argument("--accept", dest="decision", action="store_const", const="accept")
+    g.add_argument("--reject", dest="decision", action="store_const", const="reject")
+    d.add_argument("--reason", metavar="CODE",
+                   help="ok for accept (the default); required for reject, one of: "
+                        + ", ".join(REJECT_REASONS))
+    d.add_argument("--note", default="", metavar="TEXT", help="what you saw")
+    d.add_argument("--reviewer", metavar="NAME", help="default: $USER")
+    d.add_argument("--offset", type=float, default=0.0, metavar="SECONDS",
+                   help="video time at which run_start happens (default 0)")
+    d.add_argument("--retime-start", type=float, metavar="SECONDS",
+                   help="video time of the retime start mark")
+    d.add_argument("--retime-end", type=float, metavar="SECONDS",
+                   help="video time of the retime end mark")
+    d.add_argument("--check", action="append", default=[], metavar="ITEM",
+                   help="official walkthrough item done (repeatable; 'all' for every one): "
+                        + ", ".join(CHECKLIST_IDS))
+    d.add_argument("--override-note", metavar="TEXT",
+                   help="official runs: why accepting with walkthrough items not done")
+    _store_arg(d)
+    d.set_defaults(handler=cmd_decide)
+
+    ds = sub.add_parser("decisions", help="list, export or verify the decision ledger")
+    dsub = ds.add_subparsers(dest="decisions_command", metavar="ACTION", required=True)
+    lst = dsub.add_parser("list", help="one line per decision")
+    _store_arg(lst)
+    lst.set_defaults(handler=cmd_list)
+    exp = dsub.add_parser("export", help="write every decision as JSON Lines or CSV")
+    exp.add_argument("--format", choices=("jsonl", "csv"), required=True)
+    exp.add_argument("--out", type=Path, required=True, metavar="FILE")
+    _store_arg(exp)
+    exp.set_defaults(handler=cmd_export)
+    ver = dsub.add_parser("verify", help="check the hash chain: exit 0 intact, 1 not")
+    _store_arg(ver)
+    ver.add_argument("--jsonl", type=Path, metavar="FILE",
+                     help="verify a JSON Lines export instead of the ledger")
+    ver.set_defaults(handler=cmd_verify_ledger)
+
+
+def _err(msg: str) -> None:
+    from .cli import safe_text
+
+    print(f"moderator-app: {safe_text(msg)}", file=sys.stderr)
+
+
+def default_reviewer() -> str:
+    try:
+        return os.environ.get("USER") or getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name: the caller asks for --reviewer
+        return ""
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    from .cli import safe_text
+    from .core.decision import (
+        ACCEPT_REASONS,
+        CHECKLIST_IDS,
+        REJECT,
+        REJECT_REASONS,
+        DecisionError,
+        build_record,
+        missing_checklist,
+        suggested_reason,
+    )
+    from .core.errors import InputError
+    from .core.ledger import Ledger, LedgerError
+    from .core.verify import VerifyOptions, verify_paths
+
+    allowed = REJECT_REASONS if args.decision == REJECT else ACCEPT_REASONS
+    if args.reason is not None and args.reason not in allowed:
+        _err(f"--reason {args.reason!r} is not valid with --{args.decision}; use one of: "
+             + ", ".join(allowed))
+        return EXIT_ERROR
+    checks = list(CHECKLIST_IDS) if "all" in args.check else args.check
+    unknown = [c for c in checks if c not in CHECKLIST_IDS]
+    if unknown:
+        _err("unknown --check item(s): " + ", ".join(unknown) + "; known: "
+             + ", ".join(CHECKLIST_IDS) + ", all")
+        return EXIT_ERROR
+    reviewer = (args.reviewer or default_reviewer()).strip()
+    if not reviewer:
+        _err("no reviewer name: pass --reviewer NAME")
+        return EXIT_ERROR
+    try:
+        result = verify_paths(args.paths, VerifyOptions(offset=args.offset))
+    except InputError as exc:
+        _err(f"cannot verify the submission: {exc}")
+        return EXIT_ERROR
+    report = result.report
+    if args.decision == REJECT and args.reason is None:
+        _err("--reject needs --reason CODE (one of: " + ", ".join(REJECT_REASONS)
+             + f"); the findings suggest {suggested_reason(report, REJECT)}")
+        return EXIT_ERROR
+    try:
+        record = build_record(
+            result, args.decision, reason=args.reason, note=args.note, reviewer=reviewer,
+            offset_s=args.offset, retime_start_s=args.retime_start,
+            retime_end_s=args.retime_end, checklist=checks, override_note=args.override_note)
+        with Ledger(args.store) as ledger:
+            stored = ledger.append(record)
+            path = ledger.path
+    except DecisionError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    except (LedgerError, OSError) as exc:
+        _err(f"decision NOT recorded: {exc}")
+        return EXIT_ERROR
+    s = report.summary()
+    print(f"Recorded decision #{stored.seq}: {record.decision} ({record.reason}) on "
+          f"{report.kind} submission {safe_text(record.submission)!r}")
+    print(f"  verification: {s['verdict']}, {s['errors']} errors, {s['warnings']} warnings")
+    for f in record.files:
+        print(f"  {safe_text(f.name)}  {f.size} bytes  sha256 {f.sha256}")
+    if record.chain_head:
+        print(f"  chain head {record.chain_head}")
+    print(f"  evidence {record.evidence_digest}")
+    print(f"  ledger {path}, hash {stored.hash}")
+    if args.decision != REJECT and not report.passed:
+        print("  note: accepted although the verification failed", file=sys.stderr)
+    missing = missing_checklist(report.kind, record.checklist)
+    if args.decision != REJECT and missing and not record.override_note:
+        print("  note: official walkthrough items not marked done: " + ", ".join(missing),
+              file=sys.stderr)
+    return EXIT_OK
+
+
+def _open_ledger(store: Path | None):
+    from .core.ledger import Ledger
+
+    return Ledger(store, create=False)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from .cli import safe_text
+    from .core.ledger import LedgerError
+
+    try:
+        with _open_ledger(args.store) as ledger:
+            items = ledger.list()
+            path = ledger.path
+    except LedgerError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    if not items:
+        print(f"No decisions in {path}")
+        return EXIT_OK
+    for d in items:
+        r = d.record
+        note = (" — " + safe_text(r.note.replace("\n", " "))[:80]) if r.note else ""
+        print(f"#{d.seq:<4} {r.decided_at}  {r.decision:<6} {r.reason:<14} "
+              f"{safe_text(r.reviewer):<12} {r.kind:<9} {safe_text(r.submission)}  "
+              f"[{r.summary.verdict}] evidence {r.evidence_digest[:12]}{note}")
+    print(f"{len(items)} decisions in {path}")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .core.ledger import LedgerError
+
+    try:
+        with _open_ledger(args.store) as ledger:
+            outcome = ledger.verify()
+            n = ledger.export(args.format, args.out)
+    except LedgerError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc}")
+        return EXIT_ERROR
+    print(f"Wrote {n} decisions to {args.out} ({args.format})")
+    if not outcome.ok:
+        _err(outcome.describe() + " — the export holds what is stored; treat it as suspect")
+        return EXIT_BAD_LEDGER
+    return EXIT_OK
+
+
+def cmd_verify_ledger(args: argparse.Namespace) -> int:
+    from .core.ledger import LedgerError, verify_jsonl
+
+    if args.jsonl is not None:
+        try:
+            outcome = verify_jsonl(args.jsonl)
+        except OSError as exc:
+            _err(f"cannot read {args.jsonl}: {exc}")
+            return EXIT_ERROR
+        print(f"{args.jsonl}: {outcome.describe('export')}")
+        return EXIT_OK if outcome.ok else EXIT_BAD_LEDGER
+
+    try:
+        with _open_ledger(args.store) as ledger:
+            outcome = ledger.verify()
+            path = ledger.path
+            exists = path.exists()
+    except LedgerError as exc:  # unreadable or not a ledger: certainly not intact
+        _err(str(exc))
+        return EXIT_BAD_LEDGER
+    if outcome.ok:
+        print(f"{path}: {outcome.describe()}" if exists else f"{path}: no ledger yet "
+              "(0 decisions)")
+        return EXIT_OK
+    print(f"{path}: {outcome.describe()}")
+    return EXIT_BAD_LEDGER

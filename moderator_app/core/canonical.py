@@ -110,3 +110,51 @@ def canonical_json(value: Any) -> bytes:
         return "".join(out).encode("utf-8")
     except UnicodeEncodeError as exc:
         raise CanonicalError("string holds a lone surrogate, which is not valid Unicode") from exc
+
+
+_Fragment = None
+
+
+def _fast_prepare(value: Any) -> Any:
+    """A copy of `value` that orjson serialises (without OPT_SORT_KEYS) as exactly its JCS
+    form: floats as pre-serialised ECMAScript fragments, members in UTF-16 order."""
+    t = type(value)
+    if t is dict:
+        keys = list(value)
+        for key in keys:
+            if type(key) is not str:
+                raise CanonicalError(f"member name {key!r} is not a string")
+        if all(k.isascii() or max(k) < "\U00010000" for k in keys):
+            ordered = sorted(keys)  # code point order == UTF-16 order within the BMP
+        else:
+            ordered = sorted(keys, key=_utf16_key)
+        return {k: _fast_prepare(value[k]) for k in ordered}
+    if t is list or t is tuple:
+        return [_fast_prepare(v) for v in value]
+    if t is float:
+        return _Fragment(es6_number(value).encode())
+    if t is int:
+        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            return value
+        es6_number(value)  # raises CanonicalError
+    if t is str or value is None or t is bool:
+        return value
+    if isinstance(value, (int, float, str, dict, list)):  # subclasses: the reference path
+        return _Fragment(canonical_json(value))
+    raise CanonicalError(f"{type(value).__name__} is not a JSON value")
+
+
+def canonical_json_fast(value: Any) -> bytes:
+    """The same bytes as `canonical_json`, ~10x faster: orjson does the string escaping (its
+    escapes equal JCS's, see tests/test_canonical.py) and this module the numbers and the
+    member order. tests/test_canonical_fast.py holds it to the reference."""
+    global _Fragment
+    import orjson
+
+    if _Fragment is None:
+        _Fragment = orjson.Fragment
+    prepared = _fast_prepare(value)
+    try:
+        return orjson.dumps(prepared)
+    except TypeError as exc:  # lone surrogates
+        raise CanonicalError(f"cannot serialise: {exc}") from exc

@@ -60,6 +60,14 @@ def find_duplicate_member(raw: bytes) -> str | None:
 
 def parse_line(raw: bytes) -> dict | LineError:
     """Parse one line (without its trailing newline) into a dict, or say why not."""
+    got = parse_line_compact(raw)
+    return got if isinstance(got, LineError) else got[0]
+
+
+def parse_line_compact(raw: bytes) -> tuple[dict, bool] | LineError:
+    """Like `parse_line`, also telling whether `raw` is exactly orjson's compact form of the
+    object (then every string and number in it is spelled as orjson spells it, which the
+    trajectory verifier's fast canonical path relies on)."""
     if not raw.strip():
         return LineError("blank", "blank line: every line must be one JSON object")
     try:
@@ -76,8 +84,8 @@ def parse_line(raw: bytes) -> dict | LineError:
     if not isinstance(obj, dict):
         return LineError("not_object", f"line is JSON {type(obj).__name__}, not an object")
     if orjson.dumps(obj) == raw:
-        return obj
+        return obj, True
     dup = find_duplicate_member(raw)
     if dup is not None:
         return LineError("duplicate_member", f"member name {dup!r} appears more than once")
-    return obj
+    return obj, False

@@ -1,0 +1,126 @@
+"""Official-run verification speed against the floor, timed in the same run (issue 3).
+
+Generates once into .bench/ a valid 200,000-event chain (~300 MB uncompressed, ~1.5 KB events,
+a share with floats and non-ASCII keys, BMP and not) and times:
+
+* the floor: decompress every byte and SHA-256 it once, on one core (in this process);
+* `moderator-app verify --json` on it (a subprocess; its peak RSS from wait4);
+* a plain stdlib json + hashlib verifier (a subprocess, sort_keys dump, not even RFC 8785).
+
+Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
+memory <= 150 MiB. Usage: python bench/bench_chain.py [--events N] [--regen]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+STDLIB_SCRIPT = textwrap.dedent("""
+    import hashlib, json, sys, zstandard
+    prev = "0" * 64
+    n = bad = 0
+    with open(sys.argv[1], "rb") as fh:
+        reader = zstandard.ZstdDecompressor().stream_reader(fh, read_across_frames=True)
+        pending = b""
+        while True:
+            chunk = reader.read(1 << 20)
+            if not chunk:
+                break
+            lines = (pending + chunk).split(b"\\n")
+            pending = lines.pop()
+            for raw in lines:
+                ev = json.loads(raw)
+                h = ev.pop("hash")
+                body = json.dumps(ev, sort_keys=True, separators=(",", ":"),
+                                  ensure_ascii=False).encode()
+                ok = hashlib.sha256(ev["prev_hash"].encode() + body).hexdigest() == h
+                bad += (not ok) or ev["prev_hash"] != prev
+                prev = h
+                n += 1
+    print(n, bad)
+""")
+
+
+def generate(path: Path, events: int) -> None:
+    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+
+    t = time.perf_counter()
+    evs = make_run_events(events, seed=42, text_bytes=520, variety=0.15)
+    stats = write_trajectory(path, evs, frames=4)
+    print(f"generated {stats.events} events, {stats.bytes_written / 1e6:.1f} MB compressed "
+          f"in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
+
+
+def floor(path: Path) -> tuple[float, int]:
+    import zstandard
+
+    t = time.perf_counter()
+    sha = hashlib.sha256()
+    total = 0
+    with open(path, "rb") as fh:
+        reader = zstandard.ZstdDecompressor().stream_reader(fh, read_across_frames=True)
+        while chunk := reader.read(1 << 20):
+            sha.update(chunk)
+            total += len(chunk)
+    return time.perf_counter() - t, total
+
+
+def timed(cmd: list[str]) -> tuple[float, float, int, bytes]:
+    """(seconds, peak RSS MiB, exit code, stdout) of a subprocess, RSS from wait4."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - t, usage.ru_maxrss / 1024, proc.returncode, out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=200_000)
+    ap.add_argument("--regen", action="store_true")
+    args = ap.parse_args()
+    bench = ROOT / ".bench"
+    bench.mkdir(exist_ok=True)
+    path = bench / f"chain-{args.events}" / "events.jsonl.zst"
+    path.parent.mkdir(exist_ok=True)
+    if args.regen or not path.exists():
+        generate(path, args.events)
+    floor(path)  # warm the page cache
+    t_floor, total = floor(path)
+    print(f"floor (zstd + sha256, 1 core): {t_floor:.2f} s for {total / 1e6:.0f} MB "
+          f"uncompressed", flush=True)
+    exe = ROOT / ".venv" / "bin" / "moderator-app"
+    t_verify, rss, rc, out = timed([str(exe), "verify", "--json", str(path.parent)])
+    import orjson
+
+    rep = orjson.loads(out)
+    print(f"moderator-app verify --json: {t_verify:.2f} s, peak RSS {rss:.0f} MiB, exit {rc}, "
+          f"verdict {rep.get('verdict')}, events {rep.get('events')}", flush=True)
+    script = bench / "stdlib_verify.py"
+    script.write_text(STDLIB_SCRIPT)
+    t_std, rss_std, rc_std, out_std = timed([sys.executable, str(script), str(path)])
+    print(f"stdlib json+hashlib script: {t_std:.2f} s (peak {rss_std:.0f} MiB), "
+          f"output {out_std.decode().strip()}", flush=True)
+    ratio = t_verify / t_floor
+    speedup = t_std / t_verify
+    print(f"RESULT verify/floor = {ratio:.2f}x (target <= 2.5x, goal 1.5x); "
+          f"stdlib/verify = {speedup:.2f}x (target >= 4x); peak {rss:.0f} MiB "
+          f"(target <= 150 MiB)")
+    ok = rc == 0 and ratio <= 2.5 and speedup >= 4 and rss <= 150
+    print("PASS" if ok else "MISSED A TARGET")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

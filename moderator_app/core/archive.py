@@ -1,0 +1,279 @@
+"""Bundles read in place: `.zip`, `.tar`, `.tar.gz`/`.tgz`, `.tar.zst`/`.tzst`.
+
+Nothing is ever extracted to a path taken from the archive (DESIGN.md): each regular member
+becomes a `Member` whose opener streams its bytes out of the archive. Members that are links,
+devices or FIFOs, or whose names are absolute or climb with `..`, are refused with a finding
+and never opened. Sizes in headers are not trusted: every read is counted and capped
+(`MAX_MEMBER_BYTES`), so a zip bomb or a lying header ends as an error, not as a full disk.
+A `.tar.zst` is decompressed by the honest `zstream.ZstdReader` (a truncated bundle is an
+error, not a shorter bundle).
+"""
+
+from __future__ import annotations
+
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import InputError
+from .rules import Finding, Severity, rule
+from .submission import Member, classify
+from .zstream import ZstdReader, ZstdStreamError
+
+MAX_MEMBER_BYTES = 64 << 30  # bytes actually read from one member
+MAX_MEMBERS = 10_000
+
+LINK = rule("archive.link", Severity.ERROR,
+            "An archive member is a symbolic or hard link: refused, never followed.", "archive")
+DEVICE = rule("archive.device", Severity.ERROR,
+              "An archive member is a device, FIFO or other special file: refused.", "archive")
+UNSAFE_PATH = rule("archive.unsafe_path", Severity.ERROR,
+                   "An archive member's name is absolute or contains `..`: refused.", "archive")
+ENCRYPTED = rule("archive.encrypted", Severity.ERROR,
+                 "An encrypted zip member cannot be verified.", "archive")
+DUPLICATE = rule("archive.duplicate_name", Severity.ERROR,
+                 "Two archive members have the same name: the bundle is ambiguous.", "archive")
+CORRUPT = rule("archive.corrupt", Severity.ERROR,
+               "The archive is damaged or truncated; members after the damage are missing.",
+               "archive")
+TOO_MANY = rule("archive.too_many_members", Severity.ERROR,
+                f"More than {MAX_MEMBERS} members: the rest are not listed.", "archive")
+
+_READ_ERRORS = (OSError, EOFError, zlib.error, zipfile.BadZipFile, tarfile.TarError,
+                ZstdStreamError, ValueError, RuntimeError)
+
+
+class ArchiveReadError(OSError):
+    """Reading a member failed (damaged archive, CRC error, cap exceeded)."""
+
+
+class _MemberStream:
+    """A read-only stream over one member: counts bytes, enforces the cap, turns the archive
+    libraries' many exceptions into ArchiveReadError, and closes the archive with itself."""
+
+    def __init__(self, inner: BinaryIO, closers: list, name: str,
+                 cap: int = MAX_MEMBER_BYTES) -> None:
+        self._inner = inner
+        self._closers = closers
+        self._name = name
+        self._cap = cap
+        self.bytes_read = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self._inner.read(size if size is not None and size >= 0 else 1 << 20)
+        except _READ_ERRORS as exc:
+            raise ArchiveReadError(f"{self._name}: cannot read from the archive: {exc}") from None
+        self.bytes_read += len(data)
+        if self.bytes_read > self._cap:
+            raise ArchiveReadError(f"{self._name}: more than {self._cap} bytes (cap)")
+        return data
+
+    def close(self) -> None:
+        for c in [self._inner, *self._closers]:
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing a damaged archive must not mask
+                pass
+
+    def __enter__(self) -> _MemberStream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def unsafe_name(name: str) -> str | None:
+    """Why a member name is refused (absolute, drive, `..`), or None when it is safe."""
+    if not name:
+        return "empty name"
+    norm = name.replace("\\", "/")
+    if norm.startswith("/") or (len(norm) > 1 and norm[1] == ":"):
+        return "absolute path"
+    if any(part == ".." for part in norm.split("/")):
+        return "`..` in the path"
+    if "\x00" in name:
+        return "NUL in the name"
+    return None
+
+
+def _skipped(name: str) -> bool:
+    """Hidden files and macOS resource forks, skipped as a folder's dotfiles are."""
+    parts = [p for p in name.replace("\\", "/").split("/") if p]
+    parts = [p for p in parts if p != "."]
+    return not parts or parts[0] == "__MACOSX" or any(p.startswith(".") for p in parts)
+
+
+def _clean(name: str) -> str:
+    return "/".join(p for p in name.replace("\\", "/").split("/") if p and p != ".")
+
+
+def open_archive(path: Path) -> tuple[list[Member], list[Finding]]:
+    """List an archive's regular members (readable in place) and the refused ones."""
+    path = Path(path)
+    lower = path.name.lower()
+    if lower.endswith(".zip"):
+        return _zip_members(path)
+    if lower.endswith((".tar.zst", ".tzst")):
+        return _tar_members(path, _zst_open)
+    if lower.endswith((".tar.gz", ".tgz")):
+        return _tar_members(path, lambda p: open(p, "rb"), "r|gz")  # noqa: SIM115
+    if lower.endswith(".tar"):
+        return _tar_members(path, lambda p: open(p, "rb"), "r|")  # noqa: SIM115
+    raise InputError(f"{path}: not a supported archive (.zip .tar .tar.gz .tar.zst)")
+
+
+# -- zip ----------------------------------------------------------------------------------
+def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
+    try:
+        zf = zipfile.ZipFile(path)
+        infos = zf.infolist()
+        zf.close()
+    except (OSError, zipfile.BadZipFile, ValueError) as exc:
+        raise InputError(f"{path}: not a readable zip archive: {exc}") from exc
+    members: list[Member] = []
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    for info in infos:
+        name = info.filename
+        if len(members) >= MAX_MEMBERS:
+            findings.append(TOO_MANY.at(f"more than {MAX_MEMBERS} members", path.name))
+            break
+        mode = info.external_attr >> 16
+        why = unsafe_name(name)
+        if why:
+            findings.append(UNSAFE_PATH.at(f"member {name[:200]!r} refused: {why}", path.name))
+            continue
+        if info.is_dir() or _skipped(name):
+            continue
+        if mode and stat.S_ISLNK(mode):
+            findings.append(LINK.at(f"member {name[:200]!r} is a symbolic link: refused",
+                                    path.name))
+            continue
+        if mode and stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+            findings.append(DEVICE.at(f"member {name[:200]!r} is not a regular file: refused",
+                                      path.name))
+            continue
+        if info.flag_bits & 0x1:
+            findings.append(ENCRYPTED.at(f"member {name[:200]!r} is encrypted", path.name))
+            continue
+        clean = _clean(name)
+        if clean in seen:
+            findings.append(DUPLICATE.at(f"member {clean[:200]!r} appears twice", path.name))
+            continue
+        seen.add(clean)
+
+        def opener(info=info, clean=clean) -> BinaryIO:
+            archive = zipfile.ZipFile(path)
+            try:
+                inner = archive.open(info)
+            except _READ_ERRORS as exc:
+                archive.close()
+                raise ArchiveReadError(f"{clean}: cannot open in the archive: {exc}") from None
+            return _MemberStream(inner, [archive], clean)  # type: ignore[return-value]
+
+        members.append(Member(clean, info.file_size, classify(clean, opener), opener))
+    return members, findings
+
+
+# -- tar ----------------------------------------------------------------------------------
+def _zst_open(p: Path) -> BinaryIO:
+    raw = open(p, "rb")  # noqa: SIM115 - closed by the member stream / listing
+    return ZstdReader(raw)  # type: ignore[return-value]
+
+
+def _tar_iter(path: Path, open_raw: Callable, mode: str):
+    raw = open_raw(path)
+    try:
+        tf = tarfile.open(fileobj=raw, mode=mode)  # stream mode: never seeks, never extracts
+    except _READ_ERRORS:
+        raw.close()
+        raise
+    return raw, tf
+
+
+def _tar_members(path: Path, open_raw: Callable,
+                 mode: str = "r|") -> tuple[list[Member], list[Finding]]:
+    members: list[Member] = []
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    try:
+        raw, tf = _tar_iter(path, open_raw, mode)
+    except _READ_ERRORS as exc:
+        raise InputError(f"{path}: not a readable tar archive: {exc}") from None
+    ordinal = -1
+    try:
+        while True:
+            try:
+                info = tf.next()
+            except _READ_ERRORS as exc:
+                findings.append(CORRUPT.at(f"the archive is damaged after {len(members)} "
+                                           f"members: {exc}", path.name))
+                break
+            if info is None:
+                break
+            ordinal += 1
+            if len(members) >= MAX_MEMBERS:
+                findings.append(TOO_MANY.at(f"more than {MAX_MEMBERS} members", path.name))
+                break
+            name = info.name
+            why = unsafe_name(name)
+            if why:
+                findings.append(UNSAFE_PATH.at(f"member {name[:200]!r} refused: {why}",
+                                               path.name))
+                continue
+            if info.isdir() or _skipped(name):
+                continue
+            if info.issym() or info.islnk():
+                findings.append(LINK.at(f"member {name[:200]!r} is a link to "
+                                        f"{info.linkname[:200]!r}: refused", path.name))
+                continue
+            if not info.isreg():
+                findings.append(DEVICE.at(f"member {name[:200]!r} is a device, FIFO or "
+                                          "special file: refused", path.name))
+                continue
+            clean = _clean(name)
+            if clean in seen:
+                findings.append(DUPLICATE.at(f"member {clean[:200]!r} appears twice",
+                                             path.name))
+                continue
+            seen.add(clean)
+
+            def opener(ordinal=ordinal, clean=clean) -> BinaryIO:
+                return _open_tar_member(path, open_raw, mode, ordinal, clean)
+
+            members.append(Member(clean, info.size, classify(clean, opener), opener))
+    finally:
+        tf.close()
+        raw.close()
+    return members, findings
+
+
+def _open_tar_member(path: Path, open_raw: Callable, mode: str, ordinal: int,
+                     clean: str) -> BinaryIO:
+    """Stream the `ordinal`-th header's member: a new sequential pass over the archive."""
+    try:
+        raw, tf = _tar_iter(path, open_raw, mode)
+    except _READ_ERRORS as exc:
+        raise ArchiveReadError(f"{clean}: cannot open the archive: {exc}") from None
+    try:
+        for i, info in enumerate(tf):
+            if i == ordinal:
+                inner = tf.extractfile(info)
+                if inner is None:
+                    break
+                return _MemberStream(inner, [tf, raw], clean)  # type: ignore[return-value]
+    except _READ_ERRORS as exc:
+        tf.close()
+        raw.close()
+        raise ArchiveReadError(f"{clean}: cannot read the archive: {exc}") from None
+    tf.close()
+    raw.close()
+    raise ArchiveReadError(f"{clean}: member not found on a second pass over the archive")

@@ -1,0 +1,59 @@
+"""Things in a trajectory that look like secrets (DESIGN.md decision 10): warnings with location.
+
+The trajectory must hold no API keys, private keys or bearer tokens. We cannot know a secret
+when we see one, so this is a heuristic: warnings, never errors. It runs on every line of a
+300 MB stream, so each precompiled pattern runs only on lines that contain its
+literal marker (a C-speed substring test), and it reports a redacted excerpt, never the
+suspected secret itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# (literal marker, label, pattern). A line is searched with a pattern only when it holds the
+# pattern's marker, so the usual line costs a handful of C-speed substring tests.
+_PATTERNS = (
+    (b"PRIVATE KEY", "private key block", rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+    (b"sk-", "API key (sk-...)", rb"(?<![A-Za-z0-9])sk-(?:ant-|proj-|live-|test-)?"
+                                 rb"[A-Za-z0-9_\-]{20,}"),
+    (b"AKIA", "AWS access key id", rb"(?<![A-Z0-9])AKIA[0-9A-Z]{16}(?![0-9A-Z])"),
+    (b"ASIA", "AWS access key id", rb"(?<![A-Z0-9])ASIA[0-9A-Z]{16}(?![0-9A-Z])"),
+    (b"_", "GitHub token", rb"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
+    (b"xox", "Slack token", rb"xox[abposr]-[A-Za-z0-9\-]{10,}"),
+    (b"AIza", "Google API key", rb"AIza[0-9A-Za-z_\-]{35}"),
+    (b"hf_", "Hugging Face token", rb"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"),
+    (b"earer", "bearer token", rb"[Bb]earer\s+[A-Za-z0-9._~+/\-]{20,}=*"),
+)
+_GH = (b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_")
+_COMPILED = tuple((marker, label, re.compile(p)) for marker, label, p in _PATTERNS)
+
+
+@dataclass(frozen=True, slots=True)
+class SecretHit:
+    """A suspected secret: what it looks like, where (1-based byte column), a redacted excerpt."""
+
+    label: str
+    column: int
+    excerpt: str
+
+
+def _redact(token: bytes) -> str:
+    text = token.decode("utf-8", "replace")
+    keep = 4 if len(text) > 12 else 2
+    return text[:keep] + "…" + f"[{len(text)} chars]"
+
+
+def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
+    """Suspected secrets in one line (at most `limit`), by column; [] fast for a usual line."""
+    hits: list[SecretHit] = []
+    for marker, label, pattern in _COMPILED:
+        if marker not in raw:
+            continue
+        if marker == b"_" and not any(g in raw for g in _GH):
+            continue
+        for m in pattern.finditer(raw):
+            hits.append(SecretHit(label, m.start() + 1, _redact(m.group())))
+    hits.sort(key=lambda h: h.column)
+    return hits[:limit]

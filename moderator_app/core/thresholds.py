@@ -1,0 +1,55 @@
+"""Every adjustable threshold of the community-run checks, in one place.
+
+The *rules* of the format (seq continuity, the 2 s clock rule, the 5 s coverage tolerance) are
+not here: they are the format, and changing them would change what "valid" means. What is here
+are the moderation signals of DESIGN.md, which only ever raise warnings (things a moderator
+should look at in the video), and the limits that keep the video probe bounded. Moderators can
+tune them without touching the verifiers: pass a `Thresholds(...)` to `verify_agent_log` via
+`VerifyOptions.thresholds` (when present) or change the defaults below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Moderation-signal thresholds for agent logs (all produce warnings, never errors).
+
+    gap_s: a stretch this long with no event at all is worth watching in the video (the agent
+        log says nothing about what happened on screen). Reasoning models can think for a
+        minute or two, so the default is generous.
+    action_delay_s: an action executed this long after the response that asked for it is odd
+        (a model's decision applied much later, or a human replaying an old response).
+    min_response_s: a model cannot answer faster than this after its request; a quicker
+        "response" suggests it was not produced by a model call at all.
+    """
+
+    gap_s: float = 120.0
+    action_delay_s: float = 60.0
+    min_response_s: float = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class VideoLimits:
+    """Bounds of the video probe: beyond them a video is absurd (a finding, not a hang).
+
+    max_side: pixels on either side (16384 is the largest texture GPUs decode; 8K is 7680).
+    max_duration_s: 48 hours; no community run is longer, and a header claiming more is a lie
+        or an attack on the prober.
+    max_frames: 48 hours at 240 fps.
+    decode_all_frames: videos with at most this many frames (by the header) are decoded to the
+        end; longer ones are measured by seeking near the end.
+    time_budget_s: wall-clock budget of one probe; past it the probe stops and says so.
+    """
+
+    max_side: int = 16384
+    max_duration_s: float = 48 * 3600.0
+    max_frames: int = 48 * 3600 * 240
+    decode_all_frames: int = 3000
+    time_budget_s: float = 20.0
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+DEFAULT_VIDEO_LIMITS = VideoLimits()

@@ -1,0 +1,67 @@
+"""`moderator-app [PATH] [--store PATH]`: the workstation's entry point.
+
+Kept small: argument parsing, QApplication set-up (names for QSettings, theme, icon) and the
+main window. The CLI router in `moderator_app/__main__.py` calls `run_app` only for the GUI path,
+so the headless commands never import Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+
+from .main_window import APP_TITLE, SETTINGS_APP, SETTINGS_ORG
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="moderator-app", description=APP_TITLE)
+    parser.add_argument("paths", nargs="*", type=Path,
+                        help="a submission: folder, files, or archive (optional)")
+    parser.add_argument("--store", type=Path, default=None,
+                        help="decision store (SQLite) to use instead of the default")
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def run_app(argv: list[str]) -> int:
+    args = parse_args(argv)
+    from PySide6.QtCore import QCoreApplication, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName(SETTINGS_ORG)
+    QCoreApplication.setApplicationName(SETTINGS_APP)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationDisplayName(APP_TITLE)
+    from .main_window import MainWindow
+
+    window = MainWindow(store_path=args.store or _env_store())
+    theme = str(window.settings.value("theme", "dark"))
+    try:
+        from .theme import apply_theme
+
+        apply_theme(app, theme)
+    except Exception:  # noqa: BLE001 - theming is cosmetic
+        pass
+    try:
+        from .icons import app_icon
+
+        app.setWindowIcon(app_icon())
+    except Exception:  # noqa: BLE001 - an icon is cosmetic
+        pass
+    window.show()
+    if args.paths:
+        QTimer.singleShot(0, lambda: window.open_paths(list(args.paths)))
+    # Ctrl+C in the terminal quits cleanly: Python gets a chance to run every 200 ms.
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    tick = QTimer()
+    tick.start(200)
+    tick.timeout.connect(lambda: None)
+    return app.exec()
+
+
+def _env_store() -> Path | None:
+    value = os.environ.get("MODERATOR_APP_STORE")
+    return Path(value) if value else None

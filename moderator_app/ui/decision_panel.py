@@ -1,0 +1,265 @@
+"""The decision panel: accept or reject the submission under review, bound to its evidence.
+
+It reads everything it records from the `ReviewSession` (the verified result, the sync offset,
+the retime marks, the store path), so the record is exactly what the moderator sees. Saving is
+a single SQLite append (a few milliseconds, durable on return), done on the GUI thread: there
+is no queue that a crash could lose. Every string from the submission is shown as plain text.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from moderator_app.core.decision import (
+    ACCEPT,
+    REASON_LABELS,
+    REJECT,
+    REJECT_REASONS,
+    DecisionError,
+    build_record,
+    evidence_digest,
+    suggested_reason,
+)
+from moderator_app.core.ledger import Ledger, LedgerError, StoredDecision
+
+SETTINGS_ORG = "moderator-app"
+SETTINGS_APP = "moderator-app"
+REVIEWER_KEY = "decisions/reviewer"
+ACCEPT_SHORTCUT = "Ctrl+Shift+A"
+REJECT_SHORTCUT = "Ctrl+Shift+R"
+
+
+def default_reviewer() -> str:
+    try:
+        return os.environ.get("USER") or getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name is not an error, just no default
+        return ""
+
+
+def _plain(label: QLabel) -> QLabel:
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class DecisionPanel(QWidget):
+    """Accept / Reject with reason, note, reviewer and (official runs) the walkthrough.
+
+    `confirm` is the confirmation hook (a dialog by default); tests replace it. `decided`
+    carries the ledger sequence number once the decision is durably stored.
+    """
+
+    decided = Signal(int)
+
+    def __init__(self, session, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
+        super().__init__(parent)
+        from .checklist import ChecklistWidget
+
+        self.session = session
+        self.confirm: Callable[[str, str], bool] = self._confirm_dialog
+        self.last_saved: StoredDecision | None = None
+        self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
+                                                                         SETTINGS_APP)
+        self._shown_digest: str | None = None
+
+        layout = QVBoxLayout(self)
+        self.title = _plain(QLabel("No submission open", self))
+        self.title.setObjectName("decision-title")
+        layout.addWidget(self.title)
+
+        self.summary = _plain(QLabel("", self))
+        layout.addWidget(self.summary)
+
+        form = QFormLayout()
+        self.reason = QComboBox(self)
+        self.reason.setObjectName("reject-reason")
+        for code in REJECT_REASONS:
+            self.reason.addItem(f"{code} — {REASON_LABELS[code]}", code)
+        form.addRow("Reject reason:", self.reason)
+        self.note = QPlainTextEdit(self)
+        self.note.setObjectName("decision-note")
+        self.note.setPlaceholderText("what you saw (kept in the record)")
+        self.note.setTabChangesFocus(True)
+        self.note.setMaximumHeight(90)
+        form.addRow("Note:", self.note)
+        self.reviewer = QLineEdit(self)
+        self.reviewer.setObjectName("reviewer")
+        self.reviewer.setText(str(self._settings.value(REVIEWER_KEY, "") or default_reviewer()))
+        form.addRow("Reviewer:", self.reviewer)
+        layout.addLayout(form)
+
+        self.checklist = ChecklistWidget(self)
+        self.checklist.setVisible(False)
+        layout.addWidget(self.checklist)
+
+        buttons = QHBoxLayout()
+        self.accept_button = QPushButton(f"Accept ({ACCEPT_SHORTCUT})", self)
+        self.accept_button.setObjectName("accept")
+        self.reject_button = QPushButton(f"Reject ({REJECT_SHORTCUT})", self)
+        self.reject_button.setObjectName("reject")
+        self.accept_button.clicked.connect(lambda: self.decide(ACCEPT))
+        self.reject_button.clicked.connect(lambda: self.decide(REJECT))
+        buttons.addWidget(self.accept_button)
+        buttons.addWidget(self.reject_button)
+        layout.addLayout(buttons)
+
+        self.status = _plain(QLabel("", self))
+        self.status.setObjectName("decision-status")
+        layout.addWidget(self.status)
+
+        layout.addWidget(QLabel("Earlier decisions on this evidence:", self))
+        self.history = QListWidget(self)
+        self.history.setObjectName("decision-history")
+        self.history.setMaximumHeight(110)
+        layout.addWidget(self.history)
+        layout.addStretch(1)
+
+        for seq, decision in ((ACCEPT_SHORTCUT, ACCEPT), (REJECT_SHORTCUT, REJECT)):
+            sc = QShortcut(QKeySequence(seq), self)
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            sc.activated.connect(lambda d=decision: self.decide(d))
+
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def result(self):
+        return getattr(self.session, "result", None)
+
+    def refresh(self) -> None:
+        """Follow the session: new submission -> reset the form and show its history."""
+        result = self.result
+        has = result is not None
+        self.accept_button.setEnabled(has)
+        self.reject_button.setEnabled(has)
+        if not has:
+            self.title.setText("No submission open")
+            self.summary.setText("")
+            self.checklist.setVisible(False)
+            self.history.clear()
+            self._shown_digest = None
+            return
+        report = result.report
+        digest = evidence_digest(report.files)
+        self.title.setText(f"{report.kind} run: {result.submission.display_name}")
+        s = report.summary()
+        self.summary.setText(
+            f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"
+            f"; sync offset {getattr(self.session, 'offset_s', 0.0):+.3f} s")
+        self.checklist.setVisible(report.kind == "official")
+        if digest != self._shown_digest:  # a different submission: start a fresh decision
+            self._shown_digest = digest
+            self.note.clear()
+            self.checklist.reset()
+            idx = self.reason.findData(suggested_reason(report, REJECT))
+            self.reason.setCurrentIndex(max(idx, 0))
+            self.status.setText("")
+            self.load_history()
+
+    def _store(self):
+        return getattr(self.session, "store_path", None)
+
+    def load_history(self) -> list[StoredDecision]:
+        self.history.clear()
+        result = self.result
+        if result is None:
+            return []
+        try:
+            with Ledger(self._store(), create=False) as ledger:
+                earlier = ledger.by_evidence(evidence_digest(result.report.files))
+        except LedgerError as exc:
+            self.history.addItem(f"cannot read the ledger: {exc}")
+            return []
+        for d in earlier:
+            r = d.record
+            text = (f"#{d.seq} {r.decided_at} {r.decision.upper()} ({r.reason}) by "
+                    f"{r.reviewer}" + (f": {r.note}" if r.note else ""))
+            self.history.addItem(text.replace("\n", " ")[:300])  # QListWidget items: plain
+        if not earlier:
+            self.history.addItem("none")
+        return earlier
+
+    # -- deciding --------------------------------------------------------------------------
+
+    def _confirm_dialog(self, title: str, text: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                          self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def _warn(self, text: str) -> None:
+        self.status.setText(text)
+
+    def decide(self, decision: str, confirm: bool = True) -> StoredDecision | None:
+        """Record `decision` for the open submission; returns the stored decision or None
+        when cancelled or refused (the reason is shown in the status line)."""
+        result = self.result
+        if result is None:
+            return None
+        report = result.report
+        reviewer = self.reviewer.text().strip()
+        if not reviewer:
+            self._warn("Enter the reviewer name first.")
+            self.reviewer.setFocus()
+            return None
+        reason = "ok" if decision == ACCEPT else str(self.reason.currentData())
+        official = report.kind == "official"
+        missing = self.checklist.missing() if official else []
+        override = self.checklist.override_note() if official else ""
+        if decision == ACCEPT and missing and not override:
+            self._warn("Accepting with walkthrough items unticked needs an override note ("
+                       + ", ".join(missing) + ").")
+            self.checklist.override_edit.setFocus()
+            return None
+        if confirm:
+            text = (f"{decision.upper()} {report.kind} run {result.submission.display_name!r}"
+                    f" with reason {reason}?\nVerification verdict: {report.verdict} "
+                    f"({report.findings.errors} errors).")
+            if decision == ACCEPT and not report.passed:
+                text += "\n\nThe verification FAILED: accepting overrides it."
+            if not self.confirm(f"Confirm {decision}", text):
+                self._warn("Cancelled: nothing recorded.")
+                return None
+        try:
+            record = build_record(
+                result, decision, reason=reason, note=self.note.toPlainText(),
+                reviewer=reviewer, offset_s=getattr(self.session, "offset_s", 0.0),
+                retime_start_s=getattr(self.session, "retime_start_s", None),
+                retime_end_s=getattr(self.session, "retime_end_s", None),
+                checklist=self.checklist.ticked() if official else (),
+                override_note=override or None, require_checklist=official)
+            with Ledger(self._store()) as ledger:
+                stored = ledger.append(record)
+        except (DecisionError, LedgerError, OSError) as exc:
+            self._warn(f"NOT recorded: {exc}")
+            return None
+        self._settings.setValue(REVIEWER_KEY, reviewer)
+        self.last_saved = stored
+        self._warn(f"Recorded #{stored.seq}: {decision} ({reason}) in {ledger.path}")
+        self.load_history()
+        self.decided.emit(stored.seq)
+        return stored

@@ -1,0 +1,184 @@
+"""The event table: a `QAbstractTableModel` over an `EventIndex`, lazy by construction.
+
+Why not a list of parsed events: a 1,000,000-event log would take tens of seconds and gigabytes
+to load (Inspect #1388). The model knows only the index's columns (numpy views over its arrays);
+`data()` reads the line of a row from disk when the view asks for it, i.e. for visible rows,
+through a small LRU cache.
+
+Filtering is done here, not by a `QSortFilterProxyModel` (which would call Python once per row):
+type/producer filters are numpy masks over the index; text search scans the raw bytes of the
+source file chunk by chunk and maps match offsets back to rows, without parsing any JSON.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import OrderedDict
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from moderator_app.core.event_index import EventIndex
+
+from .timefmt import format_timecode
+
+CONTENT_CHARS = 240
+SEARCH_CHUNK = 8 * 1024 * 1024
+COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
+COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
+
+
+def search_rows(index: EventIndex, text: str) -> np.ndarray:
+    """Rows whose raw line contains `text` (case-insensitive), sorted, without parsing."""
+    n = len(index)
+    if not text or index.source is None or n == 0:
+        return np.arange(n, dtype=np.int64)
+    needle = text.encode("utf-8")
+    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    offsets = np.frombuffer(index.offsets, dtype=np.int64)
+    lengths = np.frombuffer(index.lengths, dtype=np.int32 if index.lengths.itemsize == 4
+                            else np.int64)
+    hits: list[int] = []
+    overlap = len(needle) - 1
+    with open(index.source, "rb") as fh:
+        base = 0
+        tail = b""
+        while True:
+            chunk = fh.read(SEARCH_CHUNK)
+            if not chunk:
+                break
+            data = tail + chunk
+            start = base - len(tail)
+            hits.extend(start + m.start() for m in pattern.finditer(data))
+            tail = data[-overlap:] if overlap > 0 else b""
+            base += len(chunk)
+    if not hits:
+        return np.zeros(0, dtype=np.int64)
+    pos = np.unique(np.array(hits, dtype=np.int64))
+    rows = np.searchsorted(offsets, pos, side="right") - 1
+    valid = rows >= 0
+    rows, pos = rows[valid], pos[valid]
+    inside = pos + len(needle) <= offsets[rows] + lengths[rows]
+    return np.unique(rows[inside])
+
+
+class EventTableModel(QAbstractTableModel):
+    """Rows are a (possibly filtered) array of index rows, in log order."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.index_: EventIndex | None = None
+        self.rows = np.zeros(0, dtype=np.int64)
+        self.lane_header = "Lane"
+        self._cache: OrderedDict[int, str] = OrderedDict()
+        self._times: np.ndarray | None = None
+        self.filter_lanes: set[str] | None = None
+        self.filter_kinds: set[str] | None = None
+        self.filter_text = ""
+
+    # -- data ------------------------------------------------------------------------------
+
+    def set_index(self, index: EventIndex | None, lane_header: str = "Lane") -> None:
+        self.beginResetModel()
+        self.index_ = index
+        self.lane_header = lane_header
+        self._cache.clear()
+        self._times = None if index is None else np.frombuffer(index.times, dtype=np.float64)
+        self.filter_lanes = self.filter_kinds = None
+        self.filter_text = ""
+        self.rows = np.arange(0 if index is None else len(index), dtype=np.int64)
+        self.endResetModel()
+
+    def set_filter(self, lanes: set[str] | None = None, kinds: set[str] | None = None,
+                   text: str = "") -> None:
+        """Keep rows whose lane is in `lanes`, type in `kinds` (None: any) and whose raw line
+        contains `text`."""
+        idx = self.index_
+        self.filter_lanes, self.filter_kinds, self.filter_text = lanes, kinds, text
+        self.beginResetModel()
+        if idx is None:
+            self.rows = np.zeros(0, dtype=np.int64)
+        else:
+            mask = np.ones(len(idx), dtype=bool)
+            if lanes is not None:
+                ids = [i for i, n in enumerate(idx.lane_names) if n in lanes]
+                mask &= np.isin(np.frombuffer(idx.lanes, dtype=np.uint16), ids)
+            if kinds is not None:
+                ids = [i for i, n in enumerate(idx.kind_names) if n in kinds]
+                mask &= np.isin(np.frombuffer(idx.kinds, dtype=np.uint16), ids)
+            rows = np.nonzero(mask)[0]
+            if text:
+                rows = np.intersect1d(rows, search_rows(idx, text), assume_unique=True)
+            self.rows = rows.astype(np.int64)
+        self.endResetModel()
+
+    def source_row(self, proxy_row: int) -> int:
+        return int(self.rows[proxy_row])
+
+    def proxy_row(self, source_row: int) -> int | None:
+        """Where an index row is shown, or None when the filter hides it."""
+        i = int(np.searchsorted(self.rows, source_row))
+        if i < self.rows.size and self.rows[i] == source_row:
+            return i
+        return None
+
+    def nearest_proxy_row(self, source_row: int) -> int | None:
+        if not self.rows.size:
+            return None
+        i = int(np.searchsorted(self.rows, source_row))
+        return min(i, self.rows.size - 1)
+
+    def content(self, row: int) -> str:
+        """The first characters of the row's raw line, one line of plain text (cached)."""
+        text = self._cache.get(row)
+        if text is not None:
+            self._cache.move_to_end(row)
+            return text
+        try:
+            raw = self.index_.read_raw(row)[: CONTENT_CHARS * 4]
+            text = raw.decode("utf-8", "replace")[:CONTENT_CHARS]
+        except (OSError, ValueError) as exc:
+            text = f"(cannot read: {exc})"
+        text = text.replace("\r", " ").replace("\n", " ").replace("\u2028", " ") \
+            .replace("\u2029", " ")
+        self._cache[row] = text
+        if len(self._cache) > 4000:
+            self._cache.popitem(last=False)
+        return text
+
+    # -- Qt model API ----------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else int(self.rows.size)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.lane_header if section == COL_LANE else COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self.index_ is None:
+            return None
+        row = int(self.rows[index.row()])
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            idx = self.index_
+            if col == COL_ROW:
+                return str(row + 1)
+            if col == COL_LINE:
+                return str(idx.lines[row])
+            if col == COL_TIME:
+                t = idx.times[row]
+                return "" if math.isnan(t) else format_timecode(t)
+            if col == COL_LANE:
+                return idx.lane_of(row)
+            if col == COL_KIND:
+                return idx.kind_of(row)
+            return self.content(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ROW, COL_LINE, COL_TIME):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

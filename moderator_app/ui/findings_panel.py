@@ -1,0 +1,166 @@
+"""The findings panel: verdict summary and the list of findings (severity, rule, line, message).
+
+Activating a finding emits its position in `findings`; the main window jumps to its line's event
+on the timeline, in the table and in the video. All text is plain: item views render
+`DisplayRole` as plain text, the summary label is set to `PlainText`, and no tooltip carries
+text from the submission (tooltips are rich-text sniffed by Qt).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from moderator_app.core.report import Report
+from moderator_app.core.rules import Finding, Severity
+
+SEVERITY_COLORS = {
+    Severity.ERROR: QColor(230, 70, 70),
+    Severity.WARNING: QColor(235, 165, 40),
+    Severity.INFO: QColor(120, 160, 220),
+}
+HEADERS = ("Severity", "Rule", "Line", "File", "Message")
+
+
+class FindingsModel(QAbstractTableModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.findings: list[Finding] = []
+
+    def set_findings(self, findings: list[Finding]) -> None:
+        self.beginResetModel()
+        self.findings = list(findings)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(self.findings)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        f = self.findings[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (f.severity.value, f.rule, "" if f.line is None else str(f.line),
+                    f.file or "", f.message.replace("\n", " "))[col]
+        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            return QBrush(SEVERITY_COLORS.get(f.severity, QColor(128, 128, 128)))
+        if role == Qt.ItemDataRole.UserRole:
+            # Sort key: line numbers numerically, whole-file findings last.
+            return (f.line is None, f.line or 0) if col == 2 else None
+        return None
+
+
+class _SeverityFilter(QSortFilterProxyModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.severity: Severity | None = None
+
+    def filterAcceptsRow(self, source_row: int, _parent) -> bool:  # noqa: N802 - Qt API
+        if self.severity is None:
+            return True
+        return self.sourceModel().findings[source_row].severity is self.severity
+
+
+class FindingsPanel(QWidget):
+    finding_activated = Signal(int)  # position in `findings`
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel("No submission loaded")
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setObjectName("findingsSummary")
+        self.summary.setWordWrap(True)
+        self.severity_box = QComboBox()
+        self.severity_box.addItem("All", None)
+        for s in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+            self.severity_box.addItem(s.value.capitalize() + "s", s)
+        self.model = FindingsModel(self)
+        self.proxy = _SeverityFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(20)
+        self.view.setWordWrap(False)
+        hh = self.view.horizontalHeader()
+        hh.setStretchLastSection(True)
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for col, width in enumerate((64, 150, 56, 120)):
+            self.view.setColumnWidth(col, width)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.severity_box)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        self.severity_box.currentIndexChanged.connect(self._severity_changed)
+        self.view.clicked.connect(self._activated)
+        self.view.activated.connect(self._activated)
+        self.view.selectionModel().currentRowChanged.connect(
+            lambda cur, _prev: self._activated(cur))
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.model.findings
+
+    def set_report(self, report: Report | None, findings: list[Finding] | None = None) -> None:
+        if report is None:
+            self.summary.setText("No submission loaded")
+            self.model.set_findings([])
+            return
+        fl = report.findings
+        verdict = report.verdict.upper()
+        extra = "" if report.complete else " (incomplete: reading stopped early)"
+        dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
+        self.summary.setText(
+            f"{verdict}{extra} · {report.kind} · {report.events:,} events · "
+            f"{fl.errors} errors, {fl.warnings} warnings, {fl.infos} info{dropped}")
+        self.model.set_findings(findings if findings is not None else fl.sorted())
+
+    def select(self, i: int) -> None:
+        """Select finding `i` (position in `findings`) without emitting activation twice."""
+        src = self.model.index(i, 0)
+        proxy = self.proxy.mapFromSource(src)
+        if proxy.isValid():
+            self.view.selectionModel().blockSignals(True)
+            self.view.setCurrentIndex(proxy)
+            self.view.selectionModel().blockSignals(False)
+            self.view.scrollTo(proxy)
+
+    def current(self) -> int | None:
+        idx = self.view.currentIndex()
+        if not idx.isValid():
+            return None
+        return self.proxy.mapToSource(idx).row()
+
+    def _severity_changed(self, i: int) -> None:
+        self.proxy.severity = self.severity_box.itemData(i)
+        self.proxy.invalidateFilter()
+
+    def _activated(self, proxy_index: QModelIndex) -> None:
+        if proxy_index.isValid():
+            self.finding_activated.emit(self.proxy.mapToSource(proxy_index).row())

@@ -1,0 +1,89 @@
+"""The state of one review, shared by every panel of the workstation.
+
+Panels never talk to each other directly: they read a `ReviewSession` and listen to its
+`changed` signal, so the sync controls, the retime panel and the decision panel agree on one
+offset and one pair of retime marks without knowing about each other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from moderator_app.core.verify import VerifyResult
+
+
+class ReviewSession(QObject):
+    """What is being reviewed and the moderator's working values.
+
+    `offset_s` is the video time of `run_start` (DESIGN.md's sync offset). The retime marks are
+    video seconds taken from decoded frame timestamps, so they are frame-exact.
+    """
+
+    changed = Signal()
+    # Emitted with the new offset only, for views that recompute coverage live.
+    offset_changed = Signal(float)
+    result_changed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.result: VerifyResult | None = None
+        self.offset_s: float = 0.0
+        self.retime_start_s: float | None = None
+        self.retime_end_s: float | None = None
+        self.store_path: Path | None = None
+        self.paths: list[Path] = []
+
+    # -- setters: each emits `changed` only when the value really changes -----------------
+
+    def set_result(self, result: VerifyResult | None) -> None:
+        self.result = result
+        self.result_changed.emit()
+        self.changed.emit()
+
+    def set_paths(self, paths: list[Path]) -> None:
+        self.paths = [Path(p) for p in paths]
+        self.changed.emit()
+
+    def set_offset(self, offset_s: float) -> None:
+        offset_s = float(offset_s)
+        if offset_s == self.offset_s:
+            return
+        self.offset_s = offset_s
+        self.offset_changed.emit(offset_s)
+        self.changed.emit()
+
+    def set_retime_start(self, t: float | None) -> None:
+        if t == self.retime_start_s:
+            return
+        self.retime_start_s = t
+        self.changed.emit()
+
+    def set_retime_end(self, t: float | None) -> None:
+        if t == self.retime_end_s:
+            return
+        self.retime_end_s = t
+        self.changed.emit()
+
+    def set_store_path(self, path: Path | None) -> None:
+        self.store_path = None if path is None else Path(path)
+        self.changed.emit()
+
+    # -- derived values --------------------------------------------------------------------
+
+    @property
+    def retime_video_s(self) -> float | None:
+        """Video-measured duration between the retime marks, when both are set."""
+        if self.retime_start_s is None or self.retime_end_s is None:
+            return None
+        return self.retime_end_s - self.retime_start_s
+
+    @property
+    def display_name(self) -> str:
+        """The submission's folder or file name, for the window title."""
+        if self.result is not None:
+            return self.result.submission.display_name
+        if self.paths:
+            return self.paths[0].name or str(self.paths[0])
+        return ""

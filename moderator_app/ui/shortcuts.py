@@ -1,0 +1,85 @@
+"""THE table of keyboard shortcuts: the main window binds its actions from it, Help > Keyboard
+shortcuts lists it, and the README's table is generated from it (`python -m
+moderator_app.ui.shortcuts` prints Markdown). One source, so the three never disagree.
+
+`owner` says who binds a key: "window" (the main window, from this table) or another panel that
+binds it itself (listed here for the help only; binding it twice would make Qt treat the key as
+ambiguous and fire neither).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    keys: str  # QKeySequence portable text; several separated by "; "
+    action: str  # stable action id
+    description: str
+    group: str
+    owner: str = "window"
+
+    @property
+    def sequences(self) -> list[str]:
+        return [k.strip() for k in self.keys.split(";") if k.strip()]
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    # Playback
+    Shortcut("Space", "play_pause", "Play / pause", "Playback"),
+    Shortcut(",", "frame_back", "Previous frame (exact)", "Playback"),
+    Shortcut(".", "frame_forward", "Next frame (exact)", "Playback"),
+    Shortcut("[", "frames_back_n", "Back N frames (N in the player bar)", "Playback"),
+    Shortcut("]", "frames_forward_n", "Forward N frames", "Playback"),
+    Shortcut("J", "slower", "Slower (when paused: back 1 s)", "Playback"),
+    Shortcut("K", "pause", "Pause", "Playback"),
+    Shortcut("L", "faster", "Play; press again for faster (up to 4x)", "Playback"),
+    Shortcut("Shift+Left", "back_1s", "Back 1 second", "Playback"),
+    Shortcut("Shift+Right", "forward_1s", "Forward 1 second", "Playback"),
+    Shortcut("Ctrl+Left", "back_5s", "Back 5 seconds", "Playback"),
+    Shortcut("Ctrl+Right", "forward_5s", "Forward 5 seconds", "Playback"),
+    Shortcut("G; Ctrl+G", "goto", "Go to time (hh:mm:ss.mmm) or frame number", "Playback"),
+    # Navigation
+    Shortcut("Left", "prev_event", "Previous event (at or before the playhead)", "Events"),
+    Shortcut("Right", "next_event", "Next event", "Events"),
+    Shortcut("N", "next_finding", "Next finding", "Events"),
+    Shortcut("Shift+N", "prev_finding", "Previous finding", "Events"),
+    Shortcut("Ctrl+F", "search", "Search the events (text in the raw lines)", "Events"),
+    # Timeline
+    Shortcut("+; =", "zoom_in", "Zoom the timeline in (also Ctrl+wheel)", "Timeline"),
+    Shortcut("-", "zoom_out", "Zoom the timeline out", "Timeline"),
+    Shortcut("F", "fit", "Fit the timeline to the run", "Timeline"),
+    # Sync and retime
+    Shortcut("Alt+,", "offset_back", "Sync offset: one frame earlier", "Sync"),
+    Shortcut("Alt+.", "offset_forward", "Sync offset: one frame later", "Sync"),
+    Shortcut("Ctrl+T", "run_start_here", "run_start is at the current frame", "Sync"),
+    Shortcut("I", "retime_start", "Retime: mark start at the current frame", "Sync"),
+    Shortcut("O", "retime_end", "Retime: mark end at the current frame", "Sync"),
+    # Decision (bound by the decision panel itself)
+    Shortcut("Ctrl+Shift+A", "accept", "Accept the submission", "Decision", "decision_panel"),
+    Shortcut("Ctrl+Shift+R", "reject", "Reject the submission", "Decision", "decision_panel"),
+    # Files and windows
+    Shortcut("Ctrl+O", "open_file", "Open a submission file (log, trajectory, archive)",
+             "File"),
+    Shortcut("Ctrl+Shift+O", "open_folder", "Open a submission folder", "File"),
+    Shortcut("Ctrl+Q", "quit", "Quit", "File"),
+    Shortcut("F1", "help_shortcuts", "This list of keyboard shortcuts", "Help"),
+)
+
+
+def by_action() -> dict[str, Shortcut]:
+    return {s.action: s for s in SHORTCUTS}
+
+
+def markdown_table() -> str:
+    """The README's shortcut table."""
+    lines = ["| Keys | Action | Group |", "|---|---|---|"]
+    for s in SHORTCUTS:
+        keys = " or ".join(f"`{k}`" for k in s.sequences)
+        lines.append(f"| {keys} | {s.description} | {s.group} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

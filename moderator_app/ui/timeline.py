@@ -1,0 +1,408 @@
+"""The timeline: a custom painted widget, in run time (seconds since `run_start`).
+
+Rows, top to bottom: a time axis, the coverage bar (run span against video span, missing
+footage in red), the findings lane (errors red, warnings amber), then one lane per event type
+(community) or producer (official).
+
+Why density columns: one million markers cannot be drawn one by one in a frame. Each lane keeps
+its event times sorted (numpy); a repaint asks `searchsorted` how many events fall in each pixel
+column (O(width · log n), independent of n) and fills a numpy RGBA buffer, drawn with one
+`drawImage`. Zoomed in far enough, a column holds at most one event and the same code draws
+plain ticks.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from moderator_app.core.event_index import EventIndex
+
+from .timefmt import format_timecode
+
+LABEL_W = 120  # left column with lane names; plots use the same margin to stay aligned
+AXIS_H = 18
+COVERAGE_H = 12
+FINDINGS_H = 14
+LANE_PALETTE = [
+    (86, 156, 214), (78, 201, 176), (197, 134, 192), (220, 220, 170), (206, 145, 120),
+    (156, 220, 254), (181, 206, 168), (214, 157, 133), (144, 238, 144), (255, 182, 193),
+]
+ERROR_RGB = (230, 60, 60)
+WARNING_RGB = (240, 170, 30)
+
+
+def density(sorted_times: np.ndarray, v0: float, v1: float, width: int) -> np.ndarray:
+    """Events per pixel column for the view [v0, v1] over `width` columns."""
+    if width <= 0 or sorted_times.size == 0 or v1 <= v0:
+        return np.zeros(max(width, 0), dtype=np.int64)
+    edges = np.linspace(v0, v1, width + 1)
+    idx = np.searchsorted(sorted_times, edges, side="left")
+    return np.diff(idx)
+
+
+def nice_step(span: float, target_ticks: int) -> float:
+    if span <= 0:
+        return 1.0
+    raw = span / max(target_ticks, 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * mag >= raw:
+            return m * mag
+    return 10 * mag
+
+
+class Timeline(QWidget):
+    """Signals carry run time (s since run_start) or an event row of the index."""
+
+    seek_requested = Signal(float)
+    event_clicked = Signal(int)
+    finding_clicked = Signal(int)  # position in the list given to set_findings
+    view_changed = Signal(float, float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setMouseTracking(False)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.lane_names: list[str] = []
+        self.lane_times: list[np.ndarray] = []
+        self.lane_rows: list[np.ndarray] = []
+        self.finding_times: dict[str, np.ndarray] = {}
+        self.finding_ids: dict[str, np.ndarray] = {}
+        self.run_duration: float | None = None
+        self.video_duration: float | None = None
+        self.offset = 0.0
+        self.playhead: float | None = None
+        self.v0, self.v1 = 0.0, 60.0
+        self._drag = None  # "seek" | ("pan", x0, v0, v1)
+        self.last_paint_ms = 0.0
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(800, AXIS_H + COVERAGE_H + FINDINGS_H + 16 * max(3, len(self.lane_names)))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(300, AXIS_H + COVERAGE_H + FINDINGS_H + 24)
+
+    # -- data ------------------------------------------------------------------------------
+
+    def set_index(self, index: EventIndex | None) -> None:
+        self.lane_names, self.lane_times, self.lane_rows = [], [], []
+        if index is not None and len(index):
+            times = np.frombuffer(index.times, dtype=np.float64)
+            lanes = np.frombuffer(index.lanes, dtype=np.uint16)
+            ok = ~np.isnan(times)
+            for lane_id, name in enumerate(index.lane_names):
+                rows = np.nonzero((lanes == lane_id) & ok)[0]
+                t = times[rows]
+                order = np.argsort(t, kind="stable")
+                self.lane_names.append(name)
+                self.lane_times.append(t[order])
+                self.lane_rows.append(rows[order])
+        self.setMinimumHeight(AXIS_H + COVERAGE_H + FINDINGS_H + 4
+                              + 14 * min(max(1, len(self.lane_names)), 12))
+        self.updateGeometry()
+        self.update()
+
+    def set_findings(self, items: list[tuple[float, str]]) -> None:
+        """`items[i] = (run time, severity)` for findings that have a time; others skipped."""
+        self.finding_times, self.finding_ids = {}, {}
+        for sev in ("error", "warning"):
+            pairs = [(t, i) for i, (t, s) in enumerate(items)
+                     if s == sev and t is not None and math.isfinite(t)]
+            pairs.sort()
+            self.finding_times[sev] = np.array([p[0] for p in pairs], dtype=np.float64)
+            self.finding_ids[sev] = np.array([p[1] for p in pairs], dtype=np.int64)
+        self.update()
+
+    def set_coverage(self, run_duration: float | None, video_duration: float | None,
+                     offset: float) -> None:
+        self.run_duration, self.video_duration, self.offset = (
+            run_duration, video_duration, offset)
+        self.update()
+
+    def set_playhead(self, t: float | None) -> None:
+        if t == self.playhead:
+            return
+        self.playhead = t
+        self.update()
+
+    # -- view ------------------------------------------------------------------------------
+
+    def data_span(self) -> tuple[float, float]:
+        lo, hi = math.inf, -math.inf
+        for t in self.lane_times:
+            if t.size:
+                lo, hi = min(lo, float(t[0])), max(hi, float(t[-1]))
+        if self.run_duration:
+            lo, hi = min(lo, 0.0), max(hi, self.run_duration)
+        if not math.isfinite(lo):
+            return 0.0, 60.0
+        if hi - lo < 1e-3:
+            hi = lo + 1.0
+        return lo, hi
+
+    def set_view(self, v0: float, v1: float) -> None:
+        if v1 - v0 < 1e-3:
+            mid = (v0 + v1) / 2
+            v0, v1 = mid - 5e-4, mid + 5e-4
+        if (v0, v1) == (self.v0, self.v1):
+            return
+        self.v0, self.v1 = v0, v1
+        self.view_changed.emit(v0, v1)
+        self.update()
+
+    def fit(self) -> None:
+        lo, hi = self.data_span()
+        pad = (hi - lo) * 0.01
+        self.set_view(lo - pad, hi + pad)
+
+    def zoom(self, factor: float, center: float | None = None) -> None:
+        """factor > 1 zooms in, around `center` (default: the playhead, else the middle)."""
+        if center is None:
+            center = self.playhead if self.playhead is not None else (self.v0 + self.v1) / 2
+        lo, hi = self.data_span()
+        max_span = (hi - lo) * 1.5 + 1.0
+        span = min(max((self.v1 - self.v0) / factor, 1e-3), max_span)
+        frac = (center - self.v0) / (self.v1 - self.v0) if self.v1 > self.v0 else 0.5
+        frac = min(max(frac, 0.0), 1.0)
+        self.set_view(center - frac * span, center + (1 - frac) * span)
+
+    def zoom_in(self) -> None:
+        self.zoom(1.5)
+
+    def zoom_out(self) -> None:
+        self.zoom(1 / 1.5)
+
+    def pan(self, fraction: float) -> None:
+        d = (self.v1 - self.v0) * fraction
+        self.set_view(self.v0 + d, self.v1 + d)
+
+    def ensure_visible(self, t: float) -> None:
+        if not (self.v0 <= t <= self.v1):
+            span = self.v1 - self.v0
+            self.set_view(t - span / 2, t + span / 2)
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def plot_width(self) -> int:
+        return max(1, self.width() - LABEL_W)
+
+    def x_of(self, t: float) -> float:
+        return LABEL_W + (t - self.v0) / (self.v1 - self.v0) * self.plot_width()
+
+    def t_of(self, x: float) -> float:
+        return self.v0 + (x - LABEL_W) / self.plot_width() * (self.v1 - self.v0)
+
+    def lane_height(self) -> float:
+        n = max(1, len(self.lane_names))
+        avail = self.height() - AXIS_H - COVERAGE_H - FINDINGS_H - 2
+        return max(6.0, min(22.0, avail / n))
+
+    def lane_top(self, i: int) -> float:
+        return AXIS_H + COVERAGE_H + FINDINGS_H + 2 + i * self.lane_height()
+
+    # -- painting --------------------------------------------------------------------------
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        import time
+
+        start = time.perf_counter()
+        p = QPainter(self)
+        pal = self.palette()
+        bg = pal.color(pal.ColorRole.Base)
+        fg = pal.color(pal.ColorRole.Text)
+        p.fillRect(self.rect(), bg)
+        w = self.plot_width()
+        self._paint_axis(p, fg)
+        self._paint_coverage(p)
+        lh = self.lane_height()
+        # Lane labels (plain drawText: names come from the submission, never rich text).
+        p.setPen(fg)
+        y_f = AXIS_H + COVERAGE_H
+        p.drawText(QRectF(4, y_f, LABEL_W - 8, FINDINGS_H),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "findings")
+        for i, name in enumerate(self.lane_names):
+            if lh >= 9:
+                p.drawText(QRectF(4, self.lane_top(i), LABEL_W - 8, lh),
+                           Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                           p.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight,
+                                                      LABEL_W - 8))
+        # Markers: one RGBA buffer for the findings lane and all event lanes.
+        top = AXIS_H + COVERAGE_H
+        height = max(1, self.height() - top)
+        buf = np.zeros((height, w, 4), dtype=np.uint8)
+        for sev, rgb in (("warning", WARNING_RGB), ("error", ERROR_RGB)):
+            t = self.finding_times.get(sev)
+            if t is not None and t.size:
+                self._fill(buf, density(t, self.v0, self.v1, w), 1, FINDINGS_H - 2, rgb, True)
+        for i, t in enumerate(self.lane_times):
+            y0 = int(self.lane_top(i) - top) + 1
+            hh = max(2, int(lh) - 2)
+            if y0 >= height:
+                break
+            rgb = LANE_PALETTE[i % len(LANE_PALETTE)]
+            self._fill(buf, density(t, self.v0, self.v1, w), y0, hh, rgb, False)
+        img = QImage(buf.data, w, height, w * 4, QImage.Format.Format_RGBA8888)
+        p.drawImage(LABEL_W, top, img)
+        # Lane separators.
+        grid = QColor(fg)
+        grid.setAlpha(40)
+        p.setPen(grid)
+        for i in range(len(self.lane_names) + 1):
+            y = self.lane_top(i) - 1
+            p.drawLine(QPointF(0, y), QPointF(self.width(), y))
+        # Playhead.
+        if self.playhead is not None and self.v0 <= self.playhead <= self.v1:
+            x = self.x_of(self.playhead)
+            p.setPen(QPen(QColor(255, 80, 80), 2))
+            p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        p.end()
+        self.last_paint_ms = (time.perf_counter() - start) * 1000
+
+    @staticmethod
+    def _fill(buf: np.ndarray, counts: np.ndarray, y0: int, hh: int, rgb: tuple[int, int, int],
+              full: bool) -> None:
+        """Columns with events become bars: full height when sparse (one event per column),
+        else height by log density, so dense and sparse stretches stay distinguishable."""
+        if hh <= 0 or y0 >= buf.shape[0]:
+            return
+        hh = min(hh, buf.shape[0] - y0)
+        nz = counts > 0
+        if not nz.any():
+            return
+        cmax = int(counts.max())
+        if full or cmax <= 1:
+            heights = np.where(nz, hh, 0)
+        else:
+            heights = np.where(nz, np.maximum(2, np.ceil(
+                hh * np.log1p(counts) / math.log1p(cmax))).astype(np.int64), 0)
+        rows = np.arange(hh)[:, None]
+        mask = rows >= (hh - heights)[None, :]
+        band = buf[y0:y0 + hh]
+        band[mask] = (*rgb, 255)
+
+    def _paint_axis(self, p: QPainter, fg: QColor) -> None:
+        span = self.v1 - self.v0
+        step = nice_step(span, max(2, self.plot_width() // 110))
+        p.setPen(fg)
+        first = math.ceil(self.v0 / step) * step
+        t = first
+        fm = p.fontMetrics()
+        while t <= self.v1:
+            x = self.x_of(t)
+            p.drawLine(QPointF(x, AXIS_H - 4), QPointF(x, AXIS_H))
+            label = format_timecode(t)
+            if step >= 1:
+                label = label[:-4]  # whole seconds: drop the ms
+            if label.startswith("00:"):
+                label = label[3:]
+            p.drawText(QPointF(x + 2, fm.ascent() + 1), label)
+            t += step
+
+    def _paint_coverage(self, p: QPainter) -> None:
+        y = AXIS_H + 1
+        h = COVERAGE_H - 3
+        p.setPen(Qt.PenStyle.NoPen)
+        p.fillRect(QRectF(0, y, LABEL_W - 4, h), Qt.GlobalColor.transparent)
+        p.setPen(self.palette().color(self.palette().ColorRole.Text))
+        p.drawText(QRectF(4, AXIS_H - 2, LABEL_W - 8, COVERAGE_H + 2),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "coverage")
+        if self.run_duration is None:
+            return
+        run0, run1 = 0.0, self.run_duration
+
+        def rect(a: float, b: float) -> QRectF:
+            xa = max(LABEL_W, self.x_of(a))
+            xb = min(self.width(), self.x_of(b))
+            return QRectF(xa, y, max(0.0, xb - xa), h)
+
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(220, 60, 60))  # missing footage: run not covered by video
+        p.drawRect(rect(run0, run1))
+        if self.video_duration is not None:
+            vid0, vid1 = -self.offset, self.video_duration - self.offset
+            p.setBrush(QColor(120, 120, 120, 120))  # footage outside the run
+            p.drawRect(rect(vid0, vid1))
+            p.setBrush(QColor(70, 170, 90))  # covered
+            p.drawRect(rect(max(run0, vid0), min(run1, vid1)))
+
+    # -- interaction -----------------------------------------------------------------------
+
+    def _hit(self, x: float, y: float) -> tuple[str, int] | None:
+        """The event row or finding under (x, y), within 4 px."""
+        tol = 4 * (self.v1 - self.v0) / self.plot_width()
+        t = self.t_of(x)
+        top_f = AXIS_H + COVERAGE_H
+        if top_f <= y < top_f + FINDINGS_H:
+            best = None
+            for sev in ("error", "warning"):
+                ts = self.finding_times.get(sev)
+                if ts is None or not ts.size:
+                    continue
+                j = self._nearest(ts, t)
+                if abs(ts[j] - t) <= tol and (best is None or abs(ts[j] - t) < best[0]):
+                    best = (abs(ts[j] - t), int(self.finding_ids[sev][j]))
+            return ("finding", best[1]) if best else None
+        lh = self.lane_height()
+        i = int((y - self.lane_top(0)) // lh) if y >= self.lane_top(0) else -1
+        if 0 <= i < len(self.lane_times):
+            ts = self.lane_times[i]
+            if ts.size:
+                j = self._nearest(ts, t)
+                if abs(ts[j] - t) <= tol:
+                    return ("event", int(self.lane_rows[i][j]))
+        return None
+
+    @staticmethod
+    def _nearest(ts: np.ndarray, t: float) -> int:
+        j = int(np.searchsorted(ts, t))
+        if j >= ts.size:
+            return ts.size - 1
+        if j > 0 and abs(ts[j - 1] - t) <= abs(ts[j] - t):
+            return j - 1
+        return j
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        pos = event.position()
+        if event.button() == Qt.MouseButton.MiddleButton or (
+                event.button() == Qt.MouseButton.LeftButton
+                and event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            self._drag = ("pan", pos.x(), self.v0, self.v1)
+            return
+        if event.button() != Qt.MouseButton.LeftButton or pos.x() < LABEL_W:
+            return
+        hit = self._hit(pos.x(), pos.y())
+        if hit is not None:
+            kind, ident = hit
+            (self.event_clicked if kind == "event" else self.finding_clicked).emit(ident)
+            self._drag = None
+            return
+        self._drag = "seek"
+        self.seek_requested.emit(self.t_of(pos.x()))
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        pos = event.position()
+        if self._drag == "seek":
+            self.seek_requested.emit(self.t_of(max(LABEL_W, pos.x())))
+        elif isinstance(self._drag, tuple):
+            _, x0, v0, v1 = self._drag
+            dt = (pos.x() - x0) / self.plot_width() * (v1 - v0)
+            self.set_view(v0 - dt, v1 - dt)
+
+    def mouseReleaseEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        self._drag = None
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if not delta:
+            return
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.zoom(1.25 ** (delta / 120), self.t_of(event.position().x()))
+        else:
+            self.pan(-delta / 120 * 0.1)
+        event.accept()

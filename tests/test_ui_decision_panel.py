@@ -1,0 +1,159 @@
+"""The decision panel and walkthrough checklist (pytest-qt, offscreen), against the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtWidgets import QLabel  # noqa: E402
+from test_cli_decisions import submission  # noqa: E402,F401 - shared fixture
+from test_ledger import fake_result  # noqa: E402
+
+from moderator_app.cli import main as cli_main  # noqa: E402
+from moderator_app.core.decision import CHECKLIST_IDS  # noqa: E402
+from moderator_app.core.ledger import Ledger  # noqa: E402
+from moderator_app.core.verify import VerifyOptions, verify_paths  # noqa: E402
+from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
+from moderator_app.ui.session import ReviewSession  # noqa: E402
+
+
+@pytest.fixture
+def store(tmp_path) -> Path:
+    return tmp_path / "ledger.sqlite3"
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def panel(qtbot, store, settings):
+    session = ReviewSession()
+    session.set_store_path(store)
+    p = DecisionPanel(session, settings=settings)
+    p.asked: list[str] = []
+
+    def yes(title: str, text: str) -> bool:
+        p.asked.append(text)
+        return True
+
+    p.confirm = yes
+    qtbot.addWidget(p)
+    return p
+
+
+def test_gui_and_cli_decisions_land_in_one_ledger_and_export_alike(
+        panel, submission, store, tmp_path):  # noqa: F811
+    panel.session.set_result(verify_paths([submission], VerifyOptions(offset=0.5)))
+    panel.session.set_offset(0.5)
+    panel.session.set_retime_start(1.0)
+    panel.session.set_retime_end(7.0)
+    panel.reviewer.setText("mod1")
+    panel.note.setPlainText("looks right")
+    stored = panel.decide("accept")
+    assert stored is not None and stored.seq == 1
+    assert cli_main(["decide", str(submission), "--accept", "--note", "looks right",
+                     "--reviewer", "mod1", "--offset", "0.5", "--retime-start", "1",
+                     "--retime-end", "7", "--store", str(store)]) == 0
+    out = tmp_path / "all.jsonl"
+    assert cli_main(["decisions", "export", "--format", "jsonl", "--out", str(out),
+                     "--store", str(store)]) == 0
+    gui, cli = (json.loads(x) for x in out.read_text().splitlines())
+    assert gui["prev_hash"] == "0" * 64 and cli["prev_hash"] == gui["hash"]
+    for k in ("decided_at", "seq", "prev_hash", "hash"):
+        gui.pop(k)
+        cli.pop(k)
+    assert gui == cli
+    assert (gui["retime_start_s"], gui["retime_end_s"], gui["sync_offset_s"]) == (1, 7, 0.5)
+    assert cli_main(["decisions", "verify", "--store", str(store)]) == 0
+
+
+def test_shortcut_asks_for_confirmation_and_cancel_records_nothing(
+        panel, qtbot, store):
+    panel.session.set_result(fake_result())
+    panel.reviewer.setText("mod1")
+    panel.confirm = lambda title, text: False
+    with qtbot.waitActive(panel):  # window shortcuts need an active window
+        panel.show()
+        panel.activateWindow()
+    qtbot.keyClick(panel, Qt.Key.Key_A,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert panel.status.text() == "Cancelled: nothing recorded."
+    assert not store.exists()
+    asked = []
+    panel.confirm = lambda title, text: asked.append(title) or True
+    with qtbot.waitSignal(panel.decided, timeout=2000) as blocker:
+        qtbot.keyClick(panel, Qt.Key.Key_R,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert asked == ["Confirm reject"] and blocker.args == [1]
+    with Ledger(store, create=False) as led:
+        (d,) = led.list()
+    assert (d.record.decision, d.record.reason) == ("reject", "other")
+
+
+def test_reject_reason_defaults_from_findings_and_history_shows(panel, submission, tmp_path):  # noqa: F811
+    no_video = tmp_path / "novideo"
+    no_video.mkdir()
+    (no_video / "agent-log.jsonl").write_bytes((submission / "agent-log.jsonl").read_bytes())
+    panel.session.set_result(verify_paths([no_video]))
+    assert panel.reason.currentData() == "video-coverage"
+    panel.reviewer.setText("mod2")
+    panel.note.setPlainText("no video\n<b>bold?</b>")
+    assert panel.decide("reject").record.reason == "video-coverage"
+    assert "failed" not in panel.asked[0].lower()
+    items = [panel.history.item(i).text() for i in range(panel.history.count())]
+    assert len(items) == 1 and items[0].startswith("#1 ")
+    assert "REJECT (video-coverage) by mod2: no video <b>bold?</b>" in items[0]
+    # Reopening the same evidence (a fresh session) shows the earlier decision too.
+    panel.session.set_result(None)
+    assert panel.history.count() == 0
+    panel.session.set_result(verify_paths([no_video]))
+    assert panel.history.count() == 1
+    assert panel.decide("accept") is not None
+    assert "FAILED" in panel.asked[-1]
+
+
+def test_official_accept_needs_checklist_or_override(panel, store):
+    panel.session.set_result(fake_result("official", name="<i>official</i>"))
+    assert panel.checklist.isVisibleTo(panel)
+    assert panel.title.textFormat() == Qt.TextFormat.PlainText
+    assert all(lb.textFormat() == Qt.TextFormat.PlainText
+               for lb in (panel.title, panel.summary, panel.status))
+    panel.reviewer.setText("trusted")
+    assert panel.decide("accept") is None
+    assert "override note" in panel.status.text() and not store.exists()
+    panel.checklist.boxes["chain-verified"].setChecked(True)
+    panel.checklist.boxes["no-leaks"].setChecked(True)
+    panel.checklist.override_edit.setText("seeds unavailable today")
+    d = panel.decide("accept")
+    assert d.record.checklist == ("chain-verified", "no-leaks")
+    assert d.record.override_note == "seeds unavailable today"
+    panel.checklist.set_ticked(list(CHECKLIST_IDS))
+    panel.checklist.override_edit.clear()
+    assert panel.decide("accept").record.checklist == CHECKLIST_IDS
+
+
+def test_reviewer_is_remembered(panel, settings, qtbot, store):
+    panel.session.set_result(fake_result())
+    panel.reviewer.setText("remember-me")
+    assert panel.decide("accept") is not None
+    assert settings.value(REVIEWER_KEY) == "remember-me"
+    again = DecisionPanel(panel.session, settings=settings)
+    qtbot.addWidget(again)
+    assert again.reviewer.text() == "remember-me"
+
+
+def test_corrupt_ledger_is_reported_not_overwritten(panel, store):
+    store.write_bytes(b"\x00not a database" * 64)
+    panel.session.set_result(fake_result())
+    panel.reviewer.setText("m")
+    assert panel.decide("accept") is None
+    assert panel.status.text().startswith("NOT recorded:")
+    assert store.read_bytes() == b"\x00not a database" * 64
+    assert isinstance(panel.status, QLabel)

@@ -1,0 +1,183 @@
+"""Help > Keyboard shortcuts / Formats / About: real dialogs, offscreen, built from the code."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections import namedtuple
+
+import cv2
+import orjson
+import PySide6
+import pytest
+import zstandard
+from PySide6.QtCore import Qt, qVersion
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QLabel, QTableWidget, QTreeWidget, QWidget
+
+from moderator_app import __version__
+from moderator_app.core.rules import all_rules
+from moderator_app.ui import help as app_help
+
+
+@pytest.fixture
+def parent(qtbot):
+    w = QWidget()
+    qtbot.addWidget(w)
+    return w
+
+
+def _table_rows(table: QTableWidget) -> list[list[str]]:
+    return [[table.item(r, c).text() for c in range(table.columnCount())]
+            for r in range(table.rowCount())]
+
+
+def _tree_rows(tree: QTreeWidget) -> list[tuple[str, str, str]]:
+    """(group title, column 0, column 1) of every child row, in display order."""
+    out = []
+    for g in range(tree.topLevelItemCount()):
+        top = tree.topLevelItem(g)
+        for i in range(top.childCount()):
+            out.append((top.text(0), top.child(i).text(0), top.child(i).text(1)))
+    return out
+
+
+def _assert_plain_labels(dlg):
+    labels = dlg.findChildren(QLabel)
+    assert labels
+    assert all(lb.textFormat() == Qt.TextFormat.PlainText for lb in labels)
+
+
+# --- the shortcut table, whatever its shape ---------------------------------------------------
+
+Rec = namedtuple("Rec", "name keys description group")
+
+
+@pytest.mark.parametrize("table, expected", [
+    ([("Space", "Play / pause"), ("Ctrl+O", "Open")],
+     [("", "Space", "Play / pause"), ("", "Ctrl+O", "Open")]),
+    ([("play", "Space", "Play / pause")], [("", "Space", "Play / pause")]),
+    ({"Play / pause": "Space", "Next frame": ["Right", "."]},
+     [("", "Space", "Play / pause"), ("", "Right or .", "Next frame")]),
+    ([Rec("play", "Space", "Play / pause", "Video")], [("Video", "Space", "Play / pause")]),
+    ([{"keys": "A", "label": "Accept"}, {"keys": "", "label": "no key: not listed"}],
+     [("", "A", "Accept")]),
+    ({"accept": {"key": "A", "help": "Accept"}}, [("", "A", "Accept")]),
+])
+def test_shortcut_rows_shapes(qapp, table, expected):
+    assert app_help.shortcut_rows(table) == expected
+
+
+def test_shortcut_rows_key_sequences(qapp):
+    rows = app_help.shortcut_rows([(QKeySequence("Ctrl+Shift+N"), "Next error")])
+    assert len(rows) == 1 and rows[0][2] == "Next error"
+    assert QKeySequence(rows[0][1]) == QKeySequence("Ctrl+Shift+N")
+
+
+def test_shortcuts_dialog_lists_every_shortcut(parent, monkeypatch):
+    fake = types.ModuleType("moderator_app.ui.shortcuts")
+    fake.SHORTCUTS = [Rec("play", "Space", "Play / pause", "Video"),
+                      Rec("accept", "A", "Accept the submission", "Decision"),
+                      Rec("next", "Ctrl+Right", "Next finding", "Timeline")]
+    monkeypatch.setitem(sys.modules, "moderator_app.ui.shortcuts", fake)
+    fake.SHORTCUTS.append(Rec("pause", "K", "Pause", "Video"))
+    dlg = app_help.show_shortcuts(parent)
+    tree = dlg.findChild(QTreeWidget, "shortcut_tree")
+    # Grouped by area, areas and keys in the table's own order.
+    assert _tree_rows(tree) == [
+        ("Video", "Space", "Play / pause"), ("Video", "K", "Pause"),
+        ("Decision", "A", "Accept the submission"), ("Timeline", "Ctrl+Right", "Next finding")]
+    assert dlg.isVisible() and dlg.windowTitle() == "Keyboard shortcuts"
+
+
+def test_shortcuts_dialog_with_the_real_table(parent):
+    dlg = app_help.show_shortcuts(parent)
+    rows = app_help.load_shortcut_rows()
+    if rows is None:  # the GUI's table is missing: a plain message, not a crash
+        assert any("not available" in lb.text() for lb in dlg.findChildren(QLabel))
+        return
+    assert rows, "the shortcut table is empty"
+    shown = _tree_rows(dlg.findChild(QTreeWidget, "shortcut_tree"))
+    assert sorted(shown) == sorted(rows)
+    from moderator_app.ui.shortcuts import SHORTCUTS
+
+    assert len(shown) == len(SHORTCUTS)
+    assert shown[0] == (SHORTCUTS[0].group, SHORTCUTS[0].keys, SHORTCUTS[0].description)
+
+
+def test_shortcuts_without_table_module(parent, monkeypatch):
+    monkeypatch.setitem(sys.modules, "moderator_app.ui.shortcuts", None)  # import fails
+    dlg = app_help.show_shortcuts(parent)
+    assert dlg.findChild(QTreeWidget) is None
+    assert any("not available" in lb.text() for lb in dlg.findChildren(QLabel))
+
+
+# --- formats --------------------------------------------------------------------------------
+
+
+def test_formats_lists_every_rule_grouped(parent):
+    rules = all_rules()
+    assert any(r.id == "input.no_video" for r in rules)
+    dlg = app_help.show_formats(parent)
+    tree = dlg.findChild(QTreeWidget, "rule_tree")
+    shown = {}
+    for g in range(tree.topLevelItemCount()):
+        top = tree.topLevelItem(g)
+        for i in range(top.childCount()):
+            ch = top.child(i)
+            shown[ch.text(0)] = (top.text(0), ch.text(1), ch.text(2))
+    assert shown == {r.id: (r.group, r.severity.value, r.summary) for r in rules}
+    assert tree.topLevelItemCount() == len({r.group for r in rules})
+    _assert_plain_labels(dlg)
+    assert str(len(rules)) + " rules" in " ".join(lb.text() for lb in dlg.findChildren(QLabel))
+
+
+def test_formats_filter(parent, qtbot):
+    dlg = app_help.show_formats(parent)
+    tree = dlg.findChild(QTreeWidget, "rule_tree")
+    dlg.findChild(app_help.QLineEdit, "rule_filter").setText("input.no_video")
+    visible = [tree.topLevelItem(g).child(i).text(0)
+               for g in range(tree.topLevelItemCount())
+               for i in range(tree.topLevelItem(g).childCount())
+               if not tree.topLevelItem(g).child(i).isHidden()
+               and not tree.topLevelItem(g).isHidden()]
+    assert visible == ["input.no_video"]
+    dlg.findChild(app_help.QLineEdit, "rule_filter").setText("")
+    hidden = [tree.topLevelItem(g).child(i) for g in range(tree.topLevelItemCount())
+              for i in range(tree.topLevelItem(g).childCount())
+              if tree.topLevelItem(g).child(i).isHidden()]
+    assert hidden == []
+
+
+# --- about ----------------------------------------------------------------------------------
+
+
+def test_about_shows_versions(parent):
+    dlg = app_help.show_about(parent)
+    rows = dict(_table_rows(dlg.findChild(QTableWidget, "version_table")))
+    assert rows["Moderator Workstation"] == __version__
+    assert rows["Qt"] == qVersion()
+    assert rows["PySide6"] == PySide6.__version__
+    assert rows["OpenCV"] == cv2.__version__
+    assert rows["zstandard"] == zstandard.__version__
+    assert rows["orjson"] == orjson.__version__
+    assert rows["Python"].startswith(f"{sys.version_info.major}.{sys.version_info.minor}.")
+    _assert_plain_labels(dlg)
+
+
+def test_about_copy_versions(parent, qapp):
+    dlg = app_help.show_about(parent)
+    dlg.findChild(app_help.QPushButton, "copy_versions").click()
+    text = qapp.clipboard().text()
+    assert f"Qt: {qVersion()}" in text and f"orjson: {orjson.__version__}" in text
+
+
+def test_a_dialog_is_reused_per_parent(parent):
+    first = app_help.show_about(parent)
+    assert app_help.show_about(parent) is first
+    assert len(parent.findChildren(app_help.QDialog, "help_about")) == 1
+
+
+def test_broken_optional_module_does_not_break_about(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cv2", None)
+    assert app_help._module_version("cv2").startswith("not available")

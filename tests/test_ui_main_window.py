@@ -1,0 +1,254 @@
+"""The main window end to end on a real submission (real verifier, real video, real widgets):
+the sync contract, findings navigation, plain-text safety, settings, opening."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import orjson
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel
+from ui_helpers import frame_number, make_numbered_video, qimage_array
+
+from moderator_app.core.samples import make_agent_log
+from moderator_app.ui.main_window import MainWindow
+from moderator_app.ui.shortcuts import SHORTCUTS
+
+FPS = 10.0
+MALICIOUS = '<img src="file:///etc/passwd"> <b>x</b>'
+
+
+def make_submission(folder, n_events=40, extra_seconds=3.0, tamper=None):
+    folder.mkdir()
+    duration = make_agent_log(folder / "agent-log.jsonl", n_events=n_events, seed=3)
+    if tamper is not None:
+        lines = (folder / "agent-log.jsonl").read_bytes().splitlines()
+        lines = tamper(lines)
+        (folder / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    make_numbered_video(folder / "video.avi", int(math.ceil((duration + extra_seconds) * FPS)),
+                        FPS)
+    return folder, duration
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    w = MainWindow(settings=settings, store_path=None)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def open_and_wait(qtbot, window, path):
+    window.open_paths([path])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.player.has_video and window.player.times.complete
+                    and window.player.shown_frame >= 0, timeout=20000)
+
+
+def shown_frame_number(window) -> int:
+    return frame_number(qimage_array(window.player.view.image))
+
+
+def test_title_and_views_after_open(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "run-42")
+    open_and_wait(qtbot, window, folder)
+    assert window.windowTitle() == "run-42 — Moderator Workstation"
+    assert window.table_model.rowCount() == 40
+    assert window.session.result.report.verdict == "pass"
+    assert "PASS" in window.findings.summary.text()
+    assert set(window.timeline.lane_names) >= {"run_start", "action", "model_response"}
+    assert str(folder) in window.recent()
+
+
+def test_click_event_on_timeline_shows_its_frame_with_offset(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.session.set_offset(1.0)  # run_start happens at video time 1.0 s
+    tl = window.timeline
+    index = window.session.result.index
+    lane = tl.lane_names.index("action")
+    row = int(tl.lane_rows[lane][3])
+    t_event = index.times[row]
+    tl.set_view(t_event - 2.0, t_event + 2.0)
+    x = round(tl.x_of(t_event))
+    y = round(tl.lane_top(lane) + tl.lane_height() / 2)
+    qtbot.mouseClick(tl, Qt.MouseButton.LeftButton, pos=QPoint(x, y))
+    expected = window.player.times.frame_at(t_event + 1.0)
+    qtbot.waitUntil(lambda: window.player.shown_frame == expected, timeout=5000)
+    assert shown_frame_number(window) == expected
+    assert expected == int(math.floor((t_event + 1.0) * FPS + 1e-6))
+    assert window.detail.row == row
+    assert window.table_model.source_row(window.table.currentIndex().row()) == row
+    assert tl.playhead == pytest.approx(window.player.current_time - 1.0)
+
+
+def test_frame_step_moves_playhead_by_one_frame_duration(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.player.seek_frame(50)
+    before = window.timeline.playhead
+    window.actions["frame_forward"].trigger()
+    assert window.timeline.playhead - before == pytest.approx(1 / FPS, abs=1e-6)
+    window.actions["frame_back"].trigger()
+    window.actions["frame_back"].trigger()
+    assert before - window.timeline.playhead == pytest.approx(1 / FPS, abs=1e-6)
+    qtbot.waitUntil(lambda: window.player.shown_frame == 49, timeout=5000)
+    assert shown_frame_number(window) == 49
+
+
+def test_table_row_selection_moves_video(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    model = window.table_model
+    window.table.setCurrentIndex(model.index(20, 0))
+    t = window.session.result.index.times[20]
+    qtbot.waitUntil(lambda: window.player.shown_frame == window.player.times.frame_at(t),
+                    timeout=5000)
+    window.actions["next_event"].trigger()
+    assert window.detail.row == 21
+    window.actions["prev_event"].trigger()
+    window.actions["prev_event"].trigger()
+    assert window.detail.row == 19
+
+
+def test_offset_updates_coverage_live(qtbot, window, tmp_path):
+    folder, duration = make_submission(tmp_path / "sub", extra_seconds=3.0)
+    open_and_wait(qtbot, window, folder)
+    assert "COVERED" in window.sync.coverage_label.text()
+    window.sync.spin.setValue(10.0)  # 10 s later: 7 s of the run's end is missing
+    assert window.session.offset_s == pytest.approx(10.0)
+    assert "NOT COVERED" in window.sync.coverage_label.text()
+    assert window.timeline.offset == pytest.approx(10.0)
+    window.player.seek_frame(20)
+    window.sync.run_start_here()
+    assert window.session.offset_s == pytest.approx(2.0)
+    window.sync.nudge(1)
+    assert window.session.offset_s == pytest.approx(2.1)
+
+
+def test_retime_marks_are_frame_exact(qtbot, window, tmp_path):
+    folder, duration = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.player.seek_frame(12)
+    window.actions["retime_start"].trigger()
+    window.player.seek_frame(12 + 150)
+    window.actions["retime_end"].trigger()
+    assert window.session.retime_start_s == pytest.approx(1.2)
+    assert window.session.retime_video_s == pytest.approx(15.0, abs=1e-9)
+    assert "150 frames" in window.retime.video_label.text()
+    assert f"{15.0 - duration:+.3f} s" in window.retime.diff_label.text()
+
+
+def test_findings_navigation_and_error_lane(qtbot, window, tmp_path):
+    def break_line_7(lines):
+        ev = orjson.loads(lines[6])
+        ev["type"] = "<b>x</b>"  # unknown type: an error on line 7
+        lines[6] = orjson.dumps(ev)
+        return lines
+
+    folder, _ = make_submission(tmp_path / "bad", tamper=break_line_7)
+    open_and_wait(qtbot, window, folder)
+    findings = window.findings.findings
+    i = next(k for k, f in enumerate(findings) if f.line == 7 and f.severity.value == "error")
+    assert window.timeline.finding_times["error"].size >= 1
+    window.select_finding(i)
+    assert window.detail.row == 6  # line 7 is row 6
+    window.actions["next_finding"].trigger()
+    assert window.findings.current() == (i + 1) % len(findings)
+
+
+def test_untrusted_text_is_plain_everywhere(qtbot, window, tmp_path):
+    def inject(lines):
+        ev = orjson.loads(lines[4])
+        ev["data"]["summary"] = MALICIOUS
+        lines[4] = orjson.dumps(ev)
+        ev = orjson.loads(lines[8])
+        ev["type"] = MALICIOUS  # an unknown type: also in the findings' messages
+        lines[8] = orjson.dumps(ev)
+        return lines
+
+    folder, _ = make_submission(tmp_path / "evil", tamper=inject)
+    open_and_wait(qtbot, window, folder)
+    window.select_event(4)
+    escaped = MALICIOUS.replace('"', '\\"')  # as it reads inside a JSON string
+    assert escaped in window.detail.text.toPlainText()
+    assert escaped in window.table_model.index(4, 5).data()
+    assert any(MALICIOUS in (window.findings.model.index(r, 4).data() or "")
+               for r in range(window.findings.model.rowCount()))
+    window.select_event(8)
+    for label in window.findChildren(QLabel):
+        if "<b>" in label.text() or "<img" in label.text():
+            assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+
+
+def test_search_and_type_filter(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    n_actions = sum(1 for r in range(len(index)) if index.kind_of(r) == "action")
+    window.lane_filter.setCurrentIndex(window.lane_filter.findData("action"))
+    assert window.table_model.rowCount() == n_actions
+    window.lane_filter.setCurrentIndex(0)
+    window.search.setText("run_end")
+    qtbot.waitUntil(lambda: window.table_model.rowCount() == 1, timeout=3000)
+    assert window.table_model.source_row(0) == len(index) - 1
+
+
+def test_layout_and_size_are_remembered(qtbot, settings, tmp_path):
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.resize(800, 577)  # within the offscreen screen
+    w.show()
+    w.top_split.setSizes([300, 400])
+    sizes = w.top_split.sizes()
+    w.close()
+    w2 = MainWindow(settings=settings)
+    qtbot.addWidget(w2)
+    assert w2.height() == 577
+    w2.show()
+    assert w2.top_split.sizes() == sizes
+    w2.shutdown()
+
+
+def test_every_window_shortcut_is_bound_once(window):
+    seen = {}
+    for sc in SHORTCUTS:
+        for k in sc.sequences:
+            seq = QKeySequence(k)
+            assert not seq.isEmpty(), k
+            assert seq.toString() not in seen, f"{k} used twice"
+            seen[seq.toString()] = sc.action
+        if sc.owner == "window":
+            act = window.findChild(QAction, sc.action)
+            assert act is not None, sc.action
+            assert [s.toString() for s in act.shortcuts()] == [
+                QKeySequence(k).toString() for k in sc.sequences]
+
+
+def test_unreadable_input_is_a_message_not_a_crash(qtbot, window, tmp_path):
+    missing = tmp_path / "nope"
+    window.open_paths([missing])
+    qtbot.waitUntil(lambda: not window.is_verifying(), timeout=10000)
+    assert "Cannot open" in window.status_label.text()
+    assert window.windowTitle() == "nope — Moderator Workstation"
+
+
+def test_goto(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    assert window.goto("00:00:02.500")
+    assert window.player.current_frame == 25
+    assert window.goto("f7")
+    assert window.player.current_frame == 7
+    assert not window.goto("soon")
+    assert np.isclose(window.player.current_time, 0.7)

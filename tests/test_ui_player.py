@@ -1,0 +1,107 @@
+"""The video player widget: exact frames on screen, stepping, scrubbing, playback."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import frame_number, make_numbered_video, qimage_array
+
+from moderator_app.ui.video_player import VideoPlayer
+
+
+@pytest.fixture
+def player(qtbot, tmp_path):
+    p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
+    w = VideoPlayer()
+    qtbot.addWidget(w)
+    w.resize(640, 400)
+    w.show()
+    assert w.load(p)
+    assert w.wait_for_timestamps(10000)
+    qtbot.waitUntil(lambda: w.shown_frame == 0 and w.times.complete, timeout=5000)
+    yield w
+    w.unload()
+
+
+def shown(w: VideoPlayer) -> int:
+    return frame_number(qimage_array(w.view.image))
+
+
+def test_seek_shows_that_exact_frame(qtbot, player):
+    for n in (37, 3, 59, 20):
+        player.seek_frame(n)
+        qtbot.waitUntil(lambda n=n: player.shown_frame == n, timeout=5000)
+        assert shown(player) == n
+        assert player.current_time == pytest.approx(n / 10, abs=1e-3)
+        assert f"frame {n} / 59" in player.position_label.text()
+
+
+def test_step_moves_exactly_one_frame_duration(qtbot, player):
+    player.seek_frame(10)
+    qtbot.waitUntil(lambda: player.shown_frame == 10, timeout=5000)
+    positions = []
+    player.position_changed.connect(lambda f, t: positions.append((f, t)))
+    player.step(1)
+    player.step(1)
+    player.step(-1)
+    assert [f for f, _ in positions] == [11, 12, 11]
+    assert positions[0][1] - 1.0 == pytest.approx(player.times.frame_duration_at(10), abs=1e-9)
+    qtbot.waitUntil(lambda: player.shown_frame == 11, timeout=5000)
+    assert shown(player) == 11
+
+
+def test_step_n_and_skip_seconds(qtbot, player):
+    player.step_n.setValue(7)
+    player.step_n_frames(1)
+    assert player.current_frame == 7
+    player.skip_seconds(2.0)
+    assert player.current_frame == 27
+    player.skip_seconds(-5.0)
+    assert player.current_frame == 0
+    player.seek_time(99)
+    assert player.current_frame == 59  # clamped to the last frame
+
+
+def test_scrub_shows_a_preview_then_the_exact_frame(qtbot, player):
+    player._slider_pressed()
+    player.slider.setSliderPosition(30)
+    player._slider_moved(30)
+    qtbot.waitUntil(lambda: player.view.approximate, timeout=5000)
+    assert shown(player) == 30  # the thumbnail at 3.0 s
+    player.slider.setValue(31)
+    player._slider_released()
+    qtbot.waitUntil(lambda: player.shown_frame == 31 and not player.view.approximate,
+                    timeout=5000)
+    assert shown(player) == 31
+
+
+def test_play_advances_and_pause_stops(qtbot, player):
+    player.set_speed(4.0)
+    player.play()
+    qtbot.waitUntil(lambda: player.current_frame >= 10, timeout=5000)
+    player.pause()
+    frame = player.current_frame
+    qtbot.wait(200)
+    assert player.current_frame == frame
+    assert not player.playing
+
+
+def test_jkl(qtbot, player):
+    player.faster()
+    assert player.playing and player.speed == 1.0
+    player.faster()
+    assert player.speed == 1.5
+    player.slower()
+    assert player.speed == 1.0
+    player.pause()
+    player.seek_frame(30)
+    player.slower()  # paused: back one second
+    assert player.current_frame == 20
+
+
+def test_unopenable_video_is_reported_not_raised(qtbot, tmp_path):
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"\x00" * 100)
+    w = VideoPlayer()
+    qtbot.addWidget(w)
+    assert w.load(bad) is False
+    assert not w.has_video

@@ -1,0 +1,152 @@
+"""The video probe on real files made with cv2.VideoWriter (and damaged on purpose)."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+from moderator_app.core.samples import make_video
+from moderator_app.core.thresholds import VideoLimits
+from moderator_app.core.video import container_truncation, probe_video
+
+SMALL = (64, 36)
+
+
+def rules(probe):
+    return [(f.rule, f.severity.value) for f in probe.findings]
+
+
+@pytest.fixture(scope="module")
+def videos(tmp_path_factory):
+    d = tmp_path_factory.mktemp("videos")
+    out = {}
+    for fourcc, ext in (("mp4v", ".mp4"), ("MJPG", ".avi"), ("XVID", ".avi"), ("VP80", ".webm")):
+        out[fourcc] = make_video(d / f"v-{fourcc}{ext}", 6.0, fps=10, size=SMALL, fourcc=fourcc)
+    return out
+
+
+@pytest.mark.parametrize("fourcc", ["mp4v", "MJPG", "XVID", "VP80"])
+def test_valid_video_is_measured(videos, fourcc):
+    p = probe_video(videos[fourcc], "video")
+    assert p.ok and p.findings == ()
+    assert p.duration_s == pytest.approx(6.0, abs=1e-6)
+    assert p.frame_count == 60 and p.fps == 10.0
+    assert (p.width, p.height) == SMALL
+    assert p.method == "decoded all 60 frames"
+    d = p.to_dict()
+    assert d["ok"] is True and d["file"] == "video" and d["duration_s"] == p.duration_s
+    assert set(d) == {"ok", "file", "fps", "frame_count", "width", "height", "duration_s",
+                      "codec", "method", "header_frame_count", "header_fps"}
+
+
+@pytest.mark.parametrize("fourcc", ["mp4v", "MJPG", "VP80"])
+def test_long_video_is_measured_by_seeking(videos, fourcc):
+    p = probe_video(videos[fourcc], "video", VideoLimits(decode_all_frames=10))
+    assert p.ok and p.findings == ()
+    assert p.duration_s == pytest.approx(6.0, abs=1e-6)
+    assert p.frame_count == 60
+    assert p.method.startswith("sought to frame 55")
+
+
+def _lying_avi(src, dst, frames):
+    b = bytearray(src.read_bytes())
+    for tag, at in ((b"avih", 16), (b"strh", 32)):  # dwTotalFrames, dwLength
+        i = b.find(tag) + 8 + at
+        b[i:i + 4] = struct.pack("<I", frames)
+    dst.write_bytes(bytes(b))
+    return dst
+
+
+def test_header_that_lies_is_not_trusted(videos, tmp_path):
+    lie = _lying_avi(videos["MJPG"], tmp_path / "lie.avi", 600)
+    for limits, method in ((VideoLimits(), "decoded all"),
+                           (VideoLimits(decode_all_frames=10), "the header's 600 frames")):
+        p = probe_video(lie, "lie.avi", limits)
+        assert p.ok and p.header_frame_count == 600
+        assert p.duration_s == pytest.approx(6.0, abs=1e-6) and p.frame_count == 60
+        assert p.method.startswith(method)
+        assert rules(p) == [("video.header_mismatch", "warning")]
+
+
+def test_header_that_undercounts(videos, tmp_path):
+    lie = _lying_avi(videos["MJPG"], tmp_path / "short.avi", 40)
+    p = probe_video(lie, "short.avi", VideoLimits(decode_all_frames=10))
+    assert p.duration_s == pytest.approx(6.0, abs=1e-6)
+    assert rules(p) == [("video.header_mismatch", "warning")]
+
+
+@pytest.mark.parametrize("fourcc, ok", [("mp4v", False), ("MJPG", True), ("VP80", True)])
+def test_truncated_video(videos, tmp_path, fourcc, ok):
+    src = videos[fourcc]
+    cut = tmp_path / f"cut{src.suffix}"
+    data = src.read_bytes()
+    cut.write_bytes(data[:len(data) // 2])
+    assert container_truncation(src) is None
+    assert container_truncation(cut)
+    p = probe_video(cut, "cut")
+    assert p.ok is ok
+    assert ("video.truncated", "error") in rules(p)
+    if ok:
+        assert p.duration_s < 4.0  # what is really there
+
+
+def test_empty_file(tmp_path):
+    (tmp_path / "e.mp4").write_bytes(b"")
+    p = probe_video(tmp_path / "e.mp4", "e.mp4")
+    assert not p.ok and rules(p) == [("video.empty", "error")]
+    assert p.findings[0].file == "e.mp4" and p.findings[0].line is None
+
+
+def test_garbage_is_unreadable(tmp_path):
+    (tmp_path / "g.mp4").write_bytes(b"this is not a video at all" * 100)
+    p = probe_video(tmp_path / "g.mp4", "g.mp4")
+    assert not p.ok and rules(p) == [("video.unreadable", "error")]
+
+
+def test_missing_file_and_directory_never_raise(tmp_path):
+    assert rules(probe_video(tmp_path / "nope.mp4", "x")) == [("video.unreadable", "error")]
+    assert not probe_video(tmp_path, "dir").ok
+
+
+def test_too_large(videos):
+    p = probe_video(videos["mp4v"], "v", VideoLimits(max_side=32))
+    assert not p.ok and rules(p) == [("video.too_large", "error")]
+    p = probe_video(videos["mp4v"], "v", VideoLimits(max_duration_s=5.0))
+    assert p.ok and rules(p) == [("video.too_large", "error")]
+
+
+def test_time_budget_bounds_the_probe(videos):
+    t = time.monotonic()
+    p = probe_video(videos["MJPG"], "v", VideoLimits(time_budget_s=0.0))
+    assert time.monotonic() - t < 2
+    assert ("video.probe_incomplete", "warning") in rules(p)
+
+
+def test_variable_frame_rate_is_measured(tmp_path):
+    """An H.264 VFR file made by ffmpeg: the duration comes from the timestamps."""
+    src = make_video(tmp_path / "src.avi", 4.0, fps=10, size=SMALL, fourcc="MJPG")
+    out = tmp_path / "vfr.mkv"
+    # Drop every other frame in the second half: timestamps keep the real time.
+    proc = subprocess.run(
+        ["ffmpeg", "-loglevel", "error", "-y", "-i", str(src), "-vf",
+         "select='lt(t,2)+mod(n,2)'", "-fps_mode", "vfr", "-c:v", "libx264", str(out)],
+        capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("ffmpeg with libx264 not available: " + proc.stderr[-200:])
+    p = probe_video(out, "vfr.mkv")
+    assert p.ok
+    assert p.frame_count == 30
+    assert p.duration_s == pytest.approx(4.0, abs=0.25)
+    assert ("video.variable_rate", "info") in rules(p)
+
+
+def test_probe_module_imports_cv2_lazily():
+    code = ("import sys, moderator_app.core.video; "
+            "print('cv2' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"

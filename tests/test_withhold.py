@@ -1,0 +1,103 @@
+"""`withhold`: the public version of a log verifies, and no prompt, text or reasoning survives."""
+
+from __future__ import annotations
+
+import subprocess
+
+import orjson
+import pytest
+from conftest import REPO
+
+from moderator_app.core.samples import make_agent_log
+from moderator_app.core.verify import VerifyOptions, verify_paths
+from moderator_app.core.withhold import WithholdError, WithholdStats, withhold_event, withhold_log
+
+CLI = str(REPO / ".venv" / "bin" / "moderator-app")
+
+
+def test_withheld_log_verifies_and_leaks_nothing(tmp_path):
+    src = tmp_path / "agent-log.jsonl"
+    make_agent_log(src, n_events=80, seed=7)
+    original = src.read_bytes()
+    assert b"You play the game." in original and b'"reasoning"' in original
+    pub_dir = tmp_path / "public"
+    pub_dir.mkdir()
+    dst = pub_dir / "agent-log.jsonl"
+    stats = withhold_log(src, dst)
+    requests = original.count(b'"type":"model_request"')
+    responses = original.count(b'"type":"model_response"')
+    assert stats == WithholdStats(80, requests, responses)
+    public = dst.read_bytes()
+    for secret in (b"You play the game.", b"Board state", b'"text"', b'"reasoning"',
+                   b'"messages"', b"The piece fits"):
+        assert secret not in public
+    assert src.read_bytes() == original  # the input is untouched
+    r = verify_paths([dst], VerifyOptions(probe_video=False)).report
+    assert r.verdict == "pass" and [f.rule for f in r.findings] == []
+    # Everything else is byte for byte the same: actions, observations, timing, seq.
+    for a, b in zip(original.splitlines(), public.splitlines(), strict=True):
+        e = orjson.loads(a)
+        p = orjson.loads(b)
+        if e["type"] == "model_request":
+            assert p["data"] == {"withheld": True}
+        elif e["type"] == "model_response":
+            assert set(p["data"]) == {"id", "model", "usage", "actions"}
+            assert p["data"]["actions"] == e["data"]["actions"]
+        else:
+            assert a == b
+        assert {k: v for k, v in p.items() if k != "data"} == \
+            {k: v for k, v in e.items() if k != "data"}
+    # Withholding twice changes nothing.
+    again = tmp_path / "again.jsonl"
+    assert withhold_log(dst, again) == WithholdStats(80, 0, 0)
+    assert again.read_bytes() == public
+
+
+def test_withhold_event_rules():
+    req = {"seq": 1, "type": "model_request", "data": {"messages": [], "withheld": True}}
+    assert withhold_event(req)["data"] == {"withheld": True}
+    resp = {"type": "model_response", "data": {"id": "c1", "model": "m", "text": "t",
+                                               "reasoning": "r", "extra": 1}}
+    assert withhold_event(resp)["data"] == {"id": "c1", "model": "m"}
+    assert withhold_event({"type": "observation", "data": {"text": "seen"}}) is None
+
+
+@pytest.mark.parametrize("bad, line", [(b"not json", 2), (b"\xff\xfe", 2), (b"[1]", 2),
+                                      (b"", 2)])
+def test_unparseable_line_is_refused_with_its_line(tmp_path, bad, line):
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + bad + b"\n{}\n")
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError, match=f"line {line}"):
+        withhold_log(src, dst)
+    assert not dst.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["agent-log.jsonl"]  # no temp file left
+
+
+def test_failed_withhold_keeps_an_existing_output(tmp_path):
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b"{broken\n")
+    dst = tmp_path / "public.jsonl"
+    dst.write_bytes(b"previous\n")
+    with pytest.raises(WithholdError):
+        withhold_log(src, dst)
+    assert dst.read_bytes() == b"previous\n"
+
+
+def test_cli_withhold(tmp_path):
+    src = tmp_path / "agent-log.jsonl"
+    make_agent_log(src, n_events=20, seed=3)
+    dst = tmp_path / "public.jsonl"
+    proc = subprocess.run([CLI, "withhold", str(src), "-o", str(dst)], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Wrote" in proc.stdout and "20 lines" in proc.stdout
+    assert b'"withheld":true' in dst.read_bytes()
+    src.write_bytes(src.read_bytes() + b"oops\n")
+    proc = subprocess.run([CLI, "withhold", str(src), "-o", str(dst)], capture_output=True,
+                          text=True)
+    assert proc.returncode == 1
+    assert "line 21" in proc.stderr
+    proc = subprocess.run([CLI, "withhold", str(tmp_path / "missing.jsonl"), "-o", str(dst)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
