@@ -55,7 +55,7 @@ def generate(path: Path, events: int) -> None:
     from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
 
     t = time.perf_counter()
-    evs = make_run_events(events, seed=42, text_bytes=520, variety=0.15)
+    evs = make_run_events(events, seed=42, text_bytes=1450, variety=0.15)
     stats = write_trajectory(path, evs, frames=4)
     print(f"generated {stats.events} events, {stats.bytes_written / 1e6:.1f} MB compressed "
           f"in {time.perf_counter() - t:.1f} s -> {path}", flush=True)

@@ -173,6 +173,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         with _open_ledger(args.store) as ledger:
             items = ledger.list()
             path = ledger.path
+            outcome = ledger.verify()
     except LedgerError as exc:
         _err(str(exc))
         return EXIT_ERROR
@@ -186,6 +187,8 @@ def cmd_list(args: argparse.Namespace) -> int:
               f"{safe_text(r.reviewer):<12} {r.kind:<9} {safe_text(r.submission)}  "
               f"[{r.summary.verdict}] evidence {r.evidence_digest[:12]}{note}")
     print(f"{len(items)} decisions in {path}")
+    if not outcome.ok:
+        _err("WARNING: " + outcome.describe() + " (run `moderator-app decisions verify`)")
     return EXIT_OK
 
 

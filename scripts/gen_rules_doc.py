@@ -16,33 +16,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from moderator_app.core.rule_groups import group_summary, group_title, ordered_groups  # noqa: E402
 from moderator_app.core.rules import Severity, all_rules  # noqa: E402
 
 OUT = REPO / "docs" / "rules.md"
 
-# Section titles and one-line introductions for the groups we know; any new group still gets
-# a section, titled by its id.
-GROUPS: dict[str, tuple[str, str]] = {
-    "input": ("Submission", "Which files make up the submission."),
-    "agent-log": ("Agent log (community runs)",
-                  "Every rule of the agent log format, checked on every line of "
-                  "`agent-log.jsonl`."),
-    "trajectory": ("Trajectory (official runs)",
-                   "The official `events.jsonl(.zst)` stream: event fields, trust levels, "
-                   "seeds and secrets."),
-    "chain": ("Hash chain (official runs)",
-              "The chain `hash = SHA-256(prev_hash || canonical_json(event without hash))`."),
-    "archive": ("Archives", "Reading `.zip`, `.tar`, `.tar.gz` and `.tar.zst` bundles in place."),
-    "seed": ("Seed commitments (official runs)",
-             "With `--seeds FILE` and the evaluator secret: each `seed_commitment` is checked "
-             "as `SHA-256(seed || run_id || secret)`, and the stream is scanned for raw seeds."),
-    "secret": ("Secrets", "Anything in the stream that looks like an API key, a private key "
-               "block or a bearer token."),
-    "video": ("Video", "Probing the video: it must open, and its duration is measured."),
-    "coverage": ("Video coverage", "Whether the video covers the whole run (5.0 s tolerance)."),
-}
-GROUP_ORDER = ("input", "archive", "agent-log", "trajectory", "chain", "seed", "secret", "video",
-               "coverage")
 SEVERITY_TEXT = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -55,7 +33,7 @@ def render() -> str:
     groups: dict[str, list] = {}
     for r in rules:
         groups.setdefault(r.group, []).append(r)
-    order = [g for g in GROUP_ORDER if g in groups] + sorted(set(groups) - set(GROUP_ORDER))
+    order = ordered_groups(groups)
     out = [
         "# Rule reference",
         "",
@@ -73,8 +51,11 @@ def render() -> str:
         "`moderator-app rules`.",
         "",
     ]
+    if (REPO / "docs" / "rules-community.md").exists():
+        out[-1:] = ["", "Every community-run rule with an example that triggers it: "
+                    "[rules-community.md](rules-community.md).", ""]
     for g in order:
-        title, intro = GROUPS.get(g, (g, ""))
+        title, intro = group_title(g), group_summary(g)
         out += [f"## {title}", "", f"Group `{g}`." + (f" {intro}" if intro else ""), "",
                 "| rule id | severity | what it checks |", "|---|---|---|"]
         for r in groups[g]:

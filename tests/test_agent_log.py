@@ -319,10 +319,8 @@ def test_elapsed_drift_on_run_start(tmp_path):
 
 def test_at_spike_is_reported_where_the_rules_break(tmp_path):
     lines = base()
-    lines[3]["at"] = T + "00:09.000Z"  # 6.5 s off its elapsedMs; line 5 then goes back
-    r = run(tmp_path, lines)
-    assert errors(r) == [("log.elapsed_drift", 4), ("log.at_order", 5)]
-    assert r.summary()["first_error_line"] == 4
+    lines[3]["at"] = T + "00:09.000Z"  # 6.5 s off its elapsedMs: not the reference for line 5
+    assert_only_error(run(tmp_path, lines), "log.elapsed_drift", 4)
 
 
 def test_consistent_forward_spike_is_one_finding(tmp_path):
@@ -364,7 +362,7 @@ def test_at_spike_then_normal_lines(tmp_path):
 
 
 # --- type / data --------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", ["note", None, 3, "Observation"])
+@pytest.mark.parametrize("value", ["note", None, 3, "Observation", [], {"a": 1}])
 def test_type_unknown(tmp_path, value):
     lines = base()
     lines[4]["type"] = value
@@ -663,3 +661,29 @@ def test_every_agent_log_rule_is_exercised():
     assert len(ids) >= 40
     missing = [i for i in ids if f'"{i}"' not in text]
     assert missing == []
+
+
+@pytest.mark.parametrize("depth", [300, 1000, 1100])
+def test_deep_nesting_is_a_finding_not_a_crash(tmp_path, depth):
+    lines = base()
+    lines[4] = (b'{"seq":4,"at":"2026-10-22T18:00:02.700Z","elapsedMs":2700,"type":"observation",'
+                b'"data":{"deep": ' + b"[" * depth + b"]" * depth + b" }}")
+    assert_only_error(run(tmp_path, lines), "log.json", 5)
+
+
+def test_deeply_nested_action_args(tmp_path):
+    from moderator_app.core.agent_log import action_blob
+
+    deep: list = []
+    for _ in range(200):
+        deep = [deep]
+    lines = base()
+    lines[2]["data"]["actions"][0]["args"] = {"x": deep}
+    lines[3]["data"]["args"] = {"x": deep}
+    assert found(run(tmp_path, lines)) == []
+    lines[3]["data"]["args"] = {"x": [deep]}
+    assert errors(run(tmp_path, lines)) == [("log.action_not_requested", 4)]
+    for _ in range(200):  # deeper than orjson writes: the exact-text fallback
+        deep = [deep]
+    assert action_blob("a", {"x": deep}) == action_blob("a", {"x": deep})
+    assert action_blob("a", {"x": deep}) != action_blob("a", {"x": [deep]})

@@ -60,8 +60,12 @@ def test_sample_is_small_and_regenerates_identically(tmp_path):
     assert 50_000 < total < 600_000
     subprocess.run([sys.executable, str(REPO / "scripts" / "make_sample.py"), str(tmp_path)],
                    check=True, capture_output=True)
-    for name in ("agent-log.jsonl", "video.mp4"):
-        assert (tmp_path / name).read_bytes() == (SAMPLE / name).read_bytes(), name
+    assert (tmp_path / "agent-log.jsonl").read_bytes() == (SAMPLE / "agent-log.jsonl").read_bytes()
+    # The encoder's bytes may differ between OpenCV builds; what it encodes may not.
+    from moderator_app.core.video import probe_video
+
+    new, old = probe_video(tmp_path / "video.mp4", "v"), probe_video(SAMPLE / "video.mp4", "v")
+    assert new.to_dict() == old.to_dict() and new.ok
 
 
 def test_sample_human_output():

@@ -187,3 +187,15 @@ def test_official_decision_binds_the_chain_head_and_walkthrough(tmp_path, store)
     assert a.override_note == "no secret at hand"
     assert b.checklist == CHECKLIST_IDS and b.override_note is None
     assert a.files[0].sha256 == sha(sub / "events.jsonl.zst")
+
+
+def test_list_warns_when_the_ledger_is_not_intact(submission, store, capsys):
+    assert run("decide", str(submission), "--accept", "--reviewer", "m", "--store",
+               str(store)) == 0
+    conn = sqlite3.connect(store)
+    conn.execute("UPDATE decisions SET reviewer = 'someone else'")
+    conn.commit()
+    conn.close()
+    assert run("decisions", "list", "--store", str(store)) == 0
+    err = capsys.readouterr().err
+    assert "WARNING: ledger NOT intact: first bad record seq 1: column 'reviewer'" in err

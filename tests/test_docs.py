@@ -65,9 +65,12 @@ def test_screenshots_referenced_by_the_guide_are_png():
     text = (DOCS / "moderator-guide.md").read_text(encoding="utf-8")
     shots = re.findall(r"!\[[^\]]*\]\((screenshots/[^)]+)\)", text)
     assert "screenshots/workstation.png" in shots
+    script = (REPO / "scripts" / "screenshots.py").read_text(encoding="utf-8")
     for shot in shots:
         data = (DOCS / shot).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n", shot
+        # Made by `make screenshots`, not by hand.
+        assert f'"{shot.split("/", 1)[1]}"' in script, f"{shot} is not made by the script"
 
 
 def test_submitter_guide_states_the_real_exit_codes():

@@ -116,6 +116,10 @@ def test_default_store_is_in_the_user_data_dir(monkeypatch, tmp_path):
     monkeypatch.delenv(STORE_ENV, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_store_path() == tmp_path / "xdg" / "moderator-app" / "decisions.sqlite3"
+    (tmp_path / "xdg" / "moderator-app").mkdir(parents=True, mode=0o755)
+    with Ledger() as led:
+        led.append(rec())
+    assert stat.S_IMODE((tmp_path / "xdg" / "moderator-app").stat().st_mode) == 0o700
 
 
 def test_reading_a_missing_ledger_creates_nothing(tmp_path):
@@ -313,3 +317,18 @@ def test_three_writer_processes_creating_one_ledger_make_one_valid_chain(store):
     with Ledger(store, create=False) as led:
         out = led.verify()
     assert out.ok and out.count == 60
+
+
+def test_truncated_ledger_is_a_clear_error_and_left_as_is(store):
+    with Ledger(store) as led:
+        for i in range(40):
+            led.append(rec(f"{i} " + "x" * 1500))
+    size = store.stat().st_size
+    with open(store, "r+b") as fh:
+        fh.truncate(size // 2)
+    before = store.read_bytes()
+    with pytest.raises(LedgerError, match="malformed"), Ledger(store, create=False) as led:
+        led.verify()
+    with pytest.raises(LedgerError, match="malformed"), Ledger(store) as led:
+        led.append(rec("after"))
+    assert store.read_bytes() == before

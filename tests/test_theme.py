@@ -95,6 +95,21 @@ def test_severity_marks_stand_out_on_the_track(c):
         assert contrast(sev, c.base) >= (3.0 if c.name == "dark" else 2.2), sev
 
 
+@pytest.mark.parametrize("c", [theme.DARK, theme.LIGHT], ids=["dark", "light"])
+def test_severity_words_are_readable(c):
+    for sev in (c.error_text, c.warning_text, c.info_text, c.ok_text):
+        assert contrast(sev, c.base) >= 4.5, sev
+        assert contrast(sev, c.alt_base) >= 4.5, sev
+
+
+def test_severity_text_variant_follows_the_theme(themed_app):
+    theme.apply_theme(themed_app, "light")
+    assert theme.severity_color("warning", text=True).name() == theme.LIGHT.warning_text
+    assert theme.severity_color("warning").name() == theme.WARNING  # marks keep the hue
+    theme.apply_theme(themed_app, "dark")
+    assert theme.severity_color(Severity.INFO, text=True).name() == theme.DARK.info_text
+
+
 def test_severity_color_accepts_enum_and_value(themed_app):
     theme.apply_theme(themed_app, "dark")
     assert theme.severity_color(Severity.ERROR).name() == theme.ERROR

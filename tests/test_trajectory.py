@@ -254,3 +254,37 @@ def test_build_index_spools_decompressed_lines(tmp_path):
     assert idx.lane_of(0) == "harness" and idx.kind_of(0) == "run_start"
     assert digest.size == len(z)
     idx.close()
+
+
+@pytest.mark.parametrize("tamper", [False, True])
+def test_worker_process_gives_the_same_report_as_one_process(tamper):
+    lines = chain_lines(300, seed=4, variety=0.5)
+    if tamper:
+        lines[100], lines[101] = lines[101], lines[100]
+        lines[250] = lines[250].replace(b'"producer_sequence":', b'"producer_sequence": ', 1)
+        lines[250] = lines[250].replace(b"python", b"pythoN", 1)
+        lines.insert(200, b"{not json")
+    data = zstd(join(lines) * 1, 3)
+    import moderator_app.core.trajectory as traj
+
+    old = traj.BLOCK
+    traj.BLOCK = 4096  # many blocks, so both processes take part
+    try:
+        serial = verify_bytes(data, "events.jsonl.zst", parallel=False)
+        parallel = verify_bytes(data, "events.jsonl.zst", parallel=True)
+    finally:
+        traj.BLOCK = old
+    assert parallel.to_dict() == serial.to_dict()
+    assert parallel.events == len(lines)
+
+
+def test_every_official_rule_is_documented():
+    from conftest import REPO
+
+    from moderator_app.core.rules import all_rules
+
+    doc = (REPO / "docs" / "rules-official.md").read_text(encoding="utf-8")
+    ids = [r.id for r in all_rules() if r.id.split(".")[0] in
+           ("chain", "traj", "seed", "secret", "archive")]
+    assert len(ids) >= 40
+    assert [i for i in ids if f"`{i}`" not in doc] == []

@@ -157,3 +157,35 @@ def test_corrupt_ledger_is_reported_not_overwritten(panel, store):
     assert panel.status.text().startswith("NOT recorded:")
     assert store.read_bytes() == b"\x00not a database" * 64
     assert isinstance(panel.status, QLabel)
+
+
+def test_official_walkthrough_on_a_real_trajectory(panel, tmp_path, store):
+    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+
+    sub = tmp_path / "official"
+    sub.mkdir()
+    stats = write_trajectory(sub / "events.jsonl.zst", make_run_events(30, seed=7))
+    panel.session.set_result(verify_paths([sub]))
+    hints = {k: v.text() for k, v in panel.checklist.hints.items()}
+    assert hints["chain-verified"].startswith("verifier: chain valid, 30 events, head "
+                                              + stats.head[:16])
+    assert hints["seeds-checked"].startswith("verifier: seed commitments NOT checked")
+    assert hints["no-leaks"] == "verifier: no leak found by the scanners"
+    assert panel.checklist.ticked() == []  # hints never tick for the reviewer
+    panel.reviewer.setText("trusted")
+    panel.checklist.set_ticked(list(CHECKLIST_IDS))
+    d = panel.decide("accept")
+    assert d.record.chain_head == stats.head and d.record.checklist == CHECKLIST_IDS
+    # A new submission starts a fresh walkthrough.
+    panel.session.set_result(fake_result("official", name="other"))
+    assert panel.checklist.ticked() == []
+
+
+def test_switching_the_ledger_shows_that_ledgers_history(panel, tmp_path):
+    panel.session.set_result(fake_result())
+    panel.reviewer.setText("m")
+    assert panel.decide("accept").seq == 1
+    assert panel.history.item(0).text().startswith("#1 ")
+    panel.session.set_store_path(tmp_path / "other.sqlite3")
+    assert [panel.history.item(i).text() for i in range(panel.history.count())] == ["none"]
+    assert not (tmp_path / "other.sqlite3").exists()  # reading history creates nothing

@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QTableWidget, QTreeWidget, QWidget
 
 from moderator_app import __version__
+from moderator_app.core.rule_groups import group_title, ordered_groups
 from moderator_app.core.rules import all_rules
 from moderator_app.ui import help as app_help
 
@@ -126,8 +127,15 @@ def test_formats_lists_every_rule_grouped(parent):
         for i in range(top.childCount()):
             ch = top.child(i)
             shown[ch.text(0)] = (top.text(0), ch.text(1), ch.text(2))
-    assert shown == {r.id: (r.group, r.severity.value, r.summary) for r in rules}
-    assert tree.topLevelItemCount() == len({r.group for r in rules})
+
+    def heading(group: str) -> str:
+        return f"{group_title(group)}  ({group}, {sum(r.group == group for r in rules)})"
+
+    assert shown == {r.id: (heading(r.group), r.severity.value, r.summary) for r in rules}
+    # Groups in reading order (files, log/trajectory, video), as in docs/rules.md.
+    order = [tree.topLevelItem(g).text(0) for g in range(tree.topLevelItemCount())]
+    assert order == [heading(g) for g in ordered_groups({r.group for r in rules})]
+    assert order[0].startswith("Submission  (input, ")
     _assert_plain_labels(dlg)
     assert str(len(rules)) + " rules" in " ".join(lb.text() for lb in dlg.findChildren(QLabel))
 

@@ -238,8 +238,8 @@ def test_every_window_shortcut_is_bound_once(window):
 def test_unreadable_input_is_a_message_not_a_crash(qtbot, window, tmp_path):
     missing = tmp_path / "nope"
     window.open_paths([missing])
-    qtbot.waitUntil(lambda: not window.is_verifying(), timeout=10000)
-    assert "Cannot open" in window.status_label.text()
+    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=10000)
+    assert not window.progress.isVisible()
     assert window.windowTitle() == "nope — Moderator Workstation"
 
 
@@ -252,3 +252,55 @@ def test_goto(qtbot, window, tmp_path):
     assert window.player.current_frame == 7
     assert not window.goto("soon")
     assert np.isclose(window.player.current_time, 0.7)
+
+
+def test_official_run_has_producer_lanes(qtbot, window, tmp_path):
+    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+
+    folder = tmp_path / "official-run"
+    folder.mkdir()
+    write_trajectory(folder / "events.jsonl.zst", make_run_events(120, seed=2))
+    make_numbered_video(folder / "video.avi", 40, FPS)
+    window.open_paths([folder])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    assert window.windowTitle() == "official-run — Moderator Workstation"
+    assert window.session.result.report.kind == "official"
+    assert set(window.timeline.lane_names) >= {"harness", "agent", "evaluator"}
+    assert window.table_model.headerData(3, Qt.Orientation.Horizontal) == "Producer"
+    assert not window.table.isColumnHidden(4)  # the event type, apart from the producer
+    assert window.table_model.rowCount() == 120
+
+
+def test_keys_reach_the_player_from_the_table(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.activateWindow()
+    window.table.setFocus()
+    qtbot.waitUntil(window.table.hasFocus, timeout=3000)
+    window.player.seek_frame(30)
+    qtbot.keyClick(window.table, Qt.Key.Key_Period)
+    assert window.player.current_frame == 31
+    qtbot.keyClick(window.table, Qt.Key.Key_Comma)
+    qtbot.keyClick(window.table, Qt.Key.Key_Comma)
+    assert window.player.current_frame == 29
+    qtbot.keyClick(window.table, Qt.Key.Key_Space)
+    assert window.player.playing
+    qtbot.keyClick(window.table, Qt.Key.Key_K)
+    assert not window.player.playing
+    qtbot.keyClick(window.search, Qt.Key.Key_Period)  # typing in the search box is text
+    assert window.search.text() == "."
+
+
+def test_drop_a_folder_opens_it(qtbot, window, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    folder, _ = make_submission(tmp_path / "dropped")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.windowTitle() == "dropped — Moderator Workstation"
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    assert window.table_model.rowCount() == 40

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from moderator_app.core import video as video_mod
 from moderator_app.core.samples import make_video
 from moderator_app.core.thresholds import VideoLimits
 from moderator_app.core.video import container_truncation, probe_video
@@ -61,15 +62,22 @@ def _lying_avi(src, dst, frames):
     return dst
 
 
-def test_header_that_lies_is_not_trusted(videos, tmp_path):
+def test_header_that_lies_is_not_trusted(videos, tmp_path, monkeypatch):
     lie = _lying_avi(videos["MJPG"], tmp_path / "lie.avi", 600)
-    for limits, method in ((VideoLimits(), "decoded all"),
-                           (VideoLimits(decode_all_frames=10), "the header's 600 frames")):
+    for limits, method in ((VideoLimits(), "decoded all 60 frames"),
+                           (VideoLimits(decode_all_frames=10), "sought to frame 55 of the "
+                                                               "stream's 60")):
         p = probe_video(lie, "lie.avi", limits)
         assert p.ok and p.header_frame_count == 600
         assert p.duration_s == pytest.approx(6.0, abs=1e-6) and p.frame_count == 60
         assert p.method.startswith(method)
         assert rules(p) == [("video.header_mismatch", "warning")]
+    # Without the packet scan (an OpenCV build with no raw mode), the header's count is all
+    # there is: a binary search finds the real last frame.
+    monkeypatch.setattr(video_mod, "_scan_packets", lambda *a: None)
+    p = probe_video(lie, "lie.avi", VideoLimits(decode_all_frames=10))
+    assert p.method.startswith("the header's 600 frames point past the end: binary search")
+    assert p.duration_s == pytest.approx(6.0, abs=1e-6) and p.frame_count == 60
 
 
 def test_header_that_undercounts(videos, tmp_path):
@@ -119,11 +127,38 @@ def test_too_large(videos):
     assert p.ok and rules(p) == [("video.too_large", "error")]
 
 
-def test_time_budget_bounds_the_probe(videos):
+def test_time_budget_bounds_the_probe(tmp_path, monkeypatch):
+    long = make_video(tmp_path / "long.avi", 60.0, fps=10, size=(16, 16), fourcc="MJPG")
     t = time.monotonic()
-    p = probe_video(videos["MJPG"], "v", VideoLimits(time_budget_s=0.0))
+    p = probe_video(long, "v", VideoLimits(time_budget_s=0.0))
     assert time.monotonic() - t < 2
     assert ("video.probe_incomplete", "warning") in rules(p)
+    assert p.duration_s < 60.0  # a lower bound, and said so
+
+
+def test_packet_timestamps_measure_what_decoding_could_not_reach(tmp_path, monkeypatch):
+    long = make_video(tmp_path / "long.avi", 60.0, fps=10, size=(16, 16), fourcc="MJPG")
+    monkeypatch.setattr(video_mod._Reader, "to_end", lambda self, budget: False)
+    p = probe_video(long, "v")
+    assert rules(p) == [] and p.duration_s == pytest.approx(60.0)
+    assert p.frame_count == 600
+    assert p.method.endswith("duration from the timestamps of all 600 packets")
+
+
+def test_unseekable_live_webm_is_measured_to_the_end(tmp_path):
+    """A WebM recorded live (MediaRecorder, OBS) has no duration and no index."""
+    out = tmp_path / "live.webm"
+    proc = subprocess.run(
+        ["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+         "testsrc=size=64x36:rate=10", "-t", "12", "-c:v", "libvpx", "-deadline", "realtime",
+         "-live", "1", "-f", "webm", str(out)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("ffmpeg with libvpx not available: " + proc.stderr[-200:])
+    p = probe_video(out, "live.webm", VideoLimits(decode_all_frames=10))
+    assert p.ok and p.header_frame_count is None
+    assert p.frame_count == 120 and p.duration_s == pytest.approx(12.0, abs=0.01)
+    assert p.method == "seeking is unreliable in this file: decoded all 120 frames from the start"
+    assert rules(p) == []
 
 
 def test_variable_frame_rate_is_measured(tmp_path):
@@ -150,3 +185,51 @@ def test_probe_module_imports_cv2_lazily():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+
+
+@pytest.mark.parametrize("damage, rule_id", [
+    ("truncate", "video.truncated"), ("empty", "video.empty"), ("garbage", "video.unreadable"),
+])
+def test_damaged_video_fails_the_submission(videos, tmp_path, damage, rule_id):
+    from moderator_app.core.samples import make_agent_log
+    from moderator_app.core.verify import verify_paths
+
+    make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
+    data = videos["MJPG"].read_bytes()
+    body = {"truncate": data[:len(data) * 2 // 3], "empty": b"", "garbage": b"x" * 5000}[damage]
+    (tmp_path / "run.avi").write_bytes(body)
+    report = verify_paths([tmp_path]).report
+    assert report.verdict == "fail"
+    errs = [(f.rule, f.file, f.line) for f in report.findings if f.severity.value == "error"]
+    assert errs[0] == (rule_id, "run.avi", None)
+    assert report.video["ok"] is (damage == "truncate")
+
+
+def test_video_that_covers_the_run_passes(videos, tmp_path):
+    from moderator_app.core.samples import make_agent_log
+    from moderator_app.core.verify import verify_paths
+
+    dur = make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
+    make_video(tmp_path / "run.webm", dur, fps=10, size=SMALL, fourcc="VP80")
+    report = verify_paths([tmp_path]).report
+    assert report.verdict == "pass", [f.to_dict() for f in report.findings]
+    assert report.video["duration_s"] == pytest.approx(round(dur * 10) / 10)
+
+
+def test_undecodable_tail_is_not_counted(videos, tmp_path):
+    """The container is complete, but the last 20 frames' JPEG data is zeroed."""
+    b = bytearray(videos["MJPG"].read_bytes())
+    pos, end, chunks = b.find(b"movi"), b.find(b"idx1"), []
+    while (pos := b.find(b"00dc", pos)) >= 0 and pos < end:
+        chunks.append(pos)
+        pos += 8 + struct.unpack("<I", b[pos + 4:pos + 8])[0]
+    assert len(chunks) == 60
+    for c in chunks[40:]:
+        size = struct.unpack("<I", b[c + 4:c + 8])[0]
+        b[c + 8:c + 8 + size] = bytes(size)
+    bad = tmp_path / "badtail.avi"
+    bad.write_bytes(bytes(b))
+    p = probe_video(bad, "badtail.avi")
+    assert p.ok and p.frame_count == 40 and p.duration_s == pytest.approx(4.0)
+    assert rules(p) == [("video.tail_undecodable", "warning"),
+                        ("video.header_mismatch", "warning")]

@@ -63,7 +63,7 @@ def test_withhold_event_rules():
 
 
 @pytest.mark.parametrize("bad, line", [(b"not json", 2), (b"\xff\xfe", 2), (b"[1]", 2),
-                                      (b"", 2)])
+                                      (b"", 2), (b'{"a":' + b"[" * 300 + b"]" * 300 + b"}", 2)])
 def test_unparseable_line_is_refused_with_its_line(tmp_path, bad, line):
     src = tmp_path / "agent-log.jsonl"
     src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + bad + b"\n{}\n")

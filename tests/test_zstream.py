@@ -68,7 +68,7 @@ def test_corrupt_block_is_detected():
 
 
 def test_output_cap_stops_a_bomb_with_flat_memory():
-    bomb = zstandard.ZstdCompressor(level=19).compress(b"\0" * (200 << 20))
+    bomb = zstandard.ZstdCompressor(level=1).compress(b"\0" * (100 << 20))
     assert len(bomb) < 100_000
     reader = ZstdReader(io.BytesIO(bomb), max_output=8 << 20)
     biggest = 0

@@ -25,6 +25,9 @@ from array import array
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import orjson
+
+from .canonical import MAX_SAFE_INTEGER as _MAX_SAFE
 from .canonical import CanonicalError, canonical_json_fast
 from .event_index import EventIndex
 from .input_rules import UNREADABLE_MEMBER
@@ -130,29 +133,58 @@ def parse_at(value: Any) -> tuple[int | None, Any, str]:
         return None, AT_FORMAT, f"`at` is {what}"
     if len(value) < 16 or value[10] not in "Tt ":
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
-    text = value[:-1] + "+00:00" if value[-1] in "Zz" else value
     try:
-        dt = datetime.fromisoformat(text)
+        dt = datetime.fromisoformat(value)  # Python 3.11+ reads `Z` itself
     except ValueError:
+        dt = None
+    if dt is None and value[-1] in "Zz":
+        try:
+            dt = datetime.fromisoformat(value[:-1] + "+00:00")
+        except ValueError:
+            dt = None
+    if dt is None:
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
-    off = dt.utcoffset()
-    if off is None:
-        return None, AT_NOT_UTC, f"`at` {value[:40]!r} has no time zone: it must be UTC (Z)"
-    if off:
-        return None, AT_NOT_UTC, f"`at` {value[:40]!r} is not UTC (offset {off}); use Z"
+    tz = dt.tzinfo
+    if tz is not timezone.utc:  # the common case skips the utcoffset() call
+        off = dt.utcoffset()
+        if off is None:
+            return None, AT_NOT_UTC, f"`at` {value[:40]!r} has no time zone: it must be UTC (Z)"
+        if off:
+            return None, AT_NOT_UTC, f"`at` {value[:40]!r} is not UTC (offset {off}); use Z"
     return (dt - _EPOCH) // _US, None, ""
 
 
-def action_digest(name: Any, args: Any) -> bytes:
-    """8 bytes standing for (name, args) as canonical JSON: what an action is compared by."""
+def action_blob(name: Any, args: Any) -> bytes:
+    """The canonical JSON (RFC 8785) of `[name, args]`: what an action is compared by.
+
+    Most args are a flat object of ASCII-named strings, booleans and small integers; for those
+    orjson's sorted compact output is already the canonical form (same escaping, same member
+    order, no floats to format), ten times faster than the general path."""
+    if type(args) is dict and isinstance(name, str):
+        for k, v in args.items():
+            t = type(v)
+            if not k.isascii() or not (t is str or t is bool or v is None or (
+                    t is int and -_MAX_SAFE <= v <= _MAX_SAFE)):
+                break
+        else:
+            return orjson.dumps([name, args], option=orjson.OPT_SORT_KEYS)
     try:
-        blob = canonical_json_fast([name, args])
-    except CanonicalError:  # e.g. an integer beyond 2^53: compare the exact text instead
+        return canonical_json_fast([name, args])
+    except (CanonicalError, TypeError, RecursionError):
+        # Not representable in JCS (an integer beyond 2^53) or nested too deeply for orjson:
+        # compare the exact text instead.
         import json
 
-        blob = json.dumps([name, args], sort_keys=True, ensure_ascii=False).encode(
-            "utf-8", "surrogatepass")
-    return hashlib.blake2b(blob, digest_size=8).digest()
+        try:
+            return json.dumps([name, args], sort_keys=True, ensure_ascii=False).encode(
+                "utf-8", "surrogatepass")
+        except RecursionError:
+            return repr([name, args]).encode("utf-8", "surrogatepass")
+
+
+def action_digest(name: Any, args: Any) -> bytes:
+    """8 bytes standing for (name, args) as canonical JSON, kept per requested action."""
+    return hashlib.blake2b(action_blob(name, args), digest_size=8).digest()
 
 
 def _is_number(x: Any) -> bool:
@@ -171,7 +203,8 @@ def _short(x: Any) -> str:
 
 class _Responses:
     """Compact per-response state: ordinal by id; line, time and requested-action digests in
-    flat arrays (about 100 bytes per response, most of it the id itself)."""
+    flat arrays: about 200 bytes per response (measured), most of it the id and its dict slot.
+    This is the only state that grows with the log; everything else is per line."""
 
     def __init__(self) -> None:
         self.ordinal: dict[str, int] = {}
@@ -240,8 +273,10 @@ class _Checker:
         self.index = index
         self.expected_seq = 0
         self.alt_seq: int | None = None  # also accepted after a discontinuity (see _event)
-        self.prev_at: int | None = None  # microseconds, on the last line that had a usable one
-        self.prev_el: float | None = None  # ms, idem
+        # The reference for the order checks: the last line whose `at` (microseconds) and
+        # `elapsedMs` were usable and did not break the 2 s rule (see _timing).
+        self.prev_at: int | None = None
+        self.prev_el: float | None = None
         self.good_el: float | None = None  # ms, on the last line with no timing finding
         self.last_el: float | None = None  # ms, on the last line that had a usable one
         self.base_line: int | None = None
@@ -282,7 +317,7 @@ class _Checker:
             self.add(BOM, "the file starts with a UTF-8 byte order mark; ignored", 1)
             raw = raw[3:]
             offset += 3
-        if raw is not None and not raw.strip():
+        if raw is not None and (not raw or raw[0] != 0x7B) and not raw.strip():  # 0x7B: {
             self.blank_pending_count += 1
             if len(self.blank_pending) < 1000:
                 self.blank_pending.append(n)
@@ -301,7 +336,10 @@ class _Checker:
                 self.crlf_reported = True
                 self.add(CRLF, "lines end with CR LF; the CR is ignored", n)
             raw = raw[:-1]
-        ev = parse_line(raw)
+        try:
+            ev = parse_line(raw)
+        except (TypeError, ValueError, RecursionError):  # orjson writes only 255 levels deep
+            ev = LineError("json", "JSON nested too deeply to be checked")
         if isinstance(ev, LineError):
             self.add(_JSON_KINDS.get(ev.kind, JSON), ev.message, n)
             self._unreadable_event()
@@ -352,7 +390,7 @@ class _Checker:
             self.expected_seq += 1
         # type and data -----------------------------------------------------------------
         typ = ev.get("type")
-        if typ not in EVENT_TYPES:
+        if not isinstance(typ, str) or typ not in EVENT_TYPES:
             what = "missing" if "type" not in ev else f"{_short(typ)}, not a known event type"
             add(TYPE_UNKNOWN, f"type is {what}", n)
             typ = None
@@ -689,7 +727,7 @@ def verify_agent_log(sub, options, report: Report, progress: ProgressFn | None =
     from .verify import KindResult
 
     member = sub.evidence
-    thresholds = getattr(options, "thresholds", None) or DEFAULT_THRESHOLDS
+    thresholds = options.thresholds or DEFAULT_THRESHOLDS
     index = None
     if getattr(options, "build_index", False):
         from .submission import local_copy

@@ -11,6 +11,7 @@ error, not a shorter bundle).
 
 from __future__ import annotations
 
+import contextlib
 import stat
 import tarfile
 import zipfile
@@ -78,10 +79,9 @@ class _MemberStream:
 
     def close(self) -> None:
         for c in [self._inner, *self._closers]:
-            try:
+            # closing a damaged archive must not mask the error that got us here
+            with contextlib.suppress(Exception):
                 c.close()
-            except Exception:  # noqa: BLE001 - closing a damaged archive must not mask
-                pass
 
     def __enter__(self) -> _MemberStream:
         return self
@@ -192,7 +192,8 @@ def _zst_open(p: Path) -> BinaryIO:
 def _tar_iter(path: Path, open_raw: Callable, mode: str):
     raw = open_raw(path)
     try:
-        tf = tarfile.open(fileobj=raw, mode=mode)  # stream mode: never seeks, never extracts
+        # stream mode: never seeks, never extracts
+        tf = tarfile.open(fileobj=raw, mode=mode)  # noqa: SIM115 - caller closes
     except _READ_ERRORS:
         raw.close()
         raise

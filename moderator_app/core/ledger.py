@@ -155,7 +155,7 @@ class Ledger:
     """One open ledger. Use as a context manager, or call `close()`.
 
     `create=False` (list, export, verify) never creates a file: a missing ledger reads as
-    empty. Writing opens with `create=True` on first `append`.
+    empty. `append` creates it when needed.
     """
 
     _write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
@@ -164,7 +164,6 @@ class Ledger:
         self.path = resolve_store(path)
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
-        self._create = create
         if self.path.exists() or create:
             self._open()
 
@@ -178,8 +177,10 @@ class Ledger:
             _check_header(path)
         else:
             _make_private_dirs(path.parent)
-            if self._default:
-                os.chmod(path.parent, 0o700)  # our own per-user directory: always private
+        if self._default:  # our own per-user directory: always private
+            with contextlib.suppress(OSError):
+                os.chmod(path.parent, 0o700)
+        if not path.exists():
             # Create the file ourselves so that it is private from the first byte.
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

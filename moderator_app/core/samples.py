@@ -44,9 +44,8 @@ def make_agent_log(path: str | Path, n_events: int = 40, seed: int = 0, *,
     withheld: write model_request data as {"withheld": true} and responses without text
         and reasoning, as the public version of a log looks.
     message_bytes: rough size of each prompt (raise it to make large benchmark logs).
-    min_duration_s: stretch the last observation-to-run_end pause so that the run lasts at
-        least this long (without exceeding the gap threshold per pause: more observations
-        are not added, the pause itself is up to 100 s).
+    min_duration_s: stretch the pause before run_end so that the run lasts at least this
+        long (a pause over the gap threshold, 120 s, raises the `log.gap` warning).
     """
     if n_events < 5:
         raise ValueError("a valid log needs at least 5 events")

@@ -84,6 +84,10 @@ class SeedCheck:
     def active(self) -> bool:
         return self._leak is not None
 
+    def block_hit(self, block: bytes) -> bool:
+        """Whether a seed may appear anywhere in `block` (then its lines are scanned)."""
+        return self._leak is not None and self._leak.search(block) is not None
+
     def scan_leak(self, raw: bytes, event: dict | None) -> int | None:
         """The 1-based number (in the seeds file) of a seed leaked on this line, or None."""
         if self._leak is None:
@@ -130,7 +134,7 @@ class SeedCheck:
                     f"{len(self._seed_index)} supplied seeds for run_id {run_id!r}", file, line))
             else:
                 used.add(i)
-        for s, i in self._seed_index.items():
+        for i in self._seed_index.values():
             if i not in used:
                 out.append(SEED_UNUSED.at(
                     f"seed #{i + 1} of the seeds file has no seed_commitment in the stream",

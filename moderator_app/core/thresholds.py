@@ -39,8 +39,10 @@ class VideoLimits:
     max_duration_s: 48 hours; no community run is longer, and a header claiming more is a lie
         or an attack on the prober.
     max_frames: 48 hours at 240 fps.
-    decode_all_frames: videos with at most this many frames (by the header) are decoded to the
-        end; longer ones are measured by seeking near the end.
+    decode_all_frames, decode_all_pixels: videos with at most this many frames (by the header)
+        and this many pixels in all (frames x width x height: about 100 s of 320x180 at 30 fps,
+        or 100 frames of 1080p) are decoded to the end; others are measured by seeking near the
+        end, which costs one keyframe interval of decoding whatever the length.
     time_budget_s: wall-clock budget of one probe; past it the probe stops and says so.
     """
 
@@ -48,6 +50,7 @@ class VideoLimits:
     max_duration_s: float = 48 * 3600.0
     max_frames: int = 48 * 3600 * 240
     decode_all_frames: int = 3000
+    decode_all_pixels: int = 200_000_000
     time_budget_s: float = 20.0
 
 

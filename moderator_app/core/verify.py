@@ -21,6 +21,7 @@ from .progress import CancelToken, ProgressFn
 from .report import FileDigest, Report
 from .streams import CHUNK, HashingReader
 from .submission import ROLE_LOG, ROLE_TRAJECTORY, Submission, load_submission, local_copy
+from .thresholds import Thresholds
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class VerifyOptions:
     build_index: bool = False  # the GUI wants the event index (and a spool for .zst)
     spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
     probe_video: bool = True
+    thresholds: Thresholds | None = None  # moderation-signal thresholds; None = the defaults
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import math
 import os
 import struct
 import time
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,10 @@ HEADER_MISMATCH = rule("video.header_mismatch", Severity.WARNING,
 PROBE_INCOMPLETE = rule("video.probe_incomplete", Severity.WARNING,
                         "The duration could be measured to the last frame within the probe's "
                         "time budget.", G)
+TAIL_UNDECODABLE = rule(
+    "video.tail_undecodable", Severity.WARNING,
+    "Every packet of the stream decodes to a frame up to the end (the measured duration is "
+    "what decodes).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
 
@@ -254,16 +259,64 @@ def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:
                 findings.append(UNREADABLE.at(
                     "the video cannot be opened (unknown container, or damaged)", name))
             return VideoProbe(False, name, method="none", findings=tuple(findings))
-        return _measure(cap, cv2, name, limits, findings)
+        return _measure(cap, cv2, path, name, limits, findings)
     finally:
         cap.release()
 
 
-def _measure(cap, cv2, name: str, limits: VideoLimits, findings: list[Finding]) -> VideoProbe:
+@dataclass
+class _Packets:
+    """Timestamps of every packet of the video stream, read without decoding."""
+
+    count: int = 0
+    max_ms: float = -1.0
+    complete: bool = False
+    stamps: array | None = None  # kept up to a bound, for the variable-rate check
+
+
+def _scan_packets(cv2, path: Path, deadline: float, limits: VideoLimits) -> _Packets | None:
+    """Read every packet's timestamp in OpenCV's raw-stream mode (CAP_PROP_FORMAT = -1):
+    no decoding, so an hour of video takes well under a second, and files that cannot be
+    sought (live-recorded WebM without cues or duration) are measured to the end anyway.
+    None when this OpenCV build has no raw mode."""
+    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    try:
+        if not cap.isOpened() or not cap.set(cv2.CAP_PROP_FORMAT, -1):
+            return None
+        pk = _Packets(stamps=array("d"))
+        pos_msec = cv2.CAP_PROP_POS_MSEC
+        while pk.count <= limits.max_frames:
+            if not cap.grab():
+                pk.complete = True
+                break
+            pk.count += 1
+            ms = cap.get(pos_msec)
+            if ms > pk.max_ms:
+                pk.max_ms = ms
+            if len(pk.stamps) < 2_000_000:
+                pk.stamps.append(ms)
+            if pk.count % 256 == 0 and time.monotonic() > deadline:
+                break
+        return pk
+    finally:
+        cap.release()
+
+
+def _interval_spread(stamps) -> tuple[float, float] | None:
+    """(smallest, largest) gap between consecutive presentation times, in ms."""
+    if stamps is None or len(stamps) < 3:
+        return None
+    ordered = sorted(stamps)
+    gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False) if b > a]
+    return (min(gaps), max(gaps)) if gaps else None
+
+
+def _measure(cap, cv2, path: Path, name: str, limits: VideoLimits,
+             findings: list[Finding]) -> VideoProbe:
     hfps = cap.get(cv2.CAP_PROP_FPS)
     hfps = hfps if math.isfinite(hfps) and 0 < hfps <= 10_000 else None
     hcount_raw = cap.get(cv2.CAP_PROP_FRAME_COUNT)
-    hcount = int(hcount_raw) if math.isfinite(hcount_raw) and hcount_raw > 0 else None
+    hcount = int(hcount_raw) if math.isfinite(hcount_raw) and 0 < hcount_raw < 2**62 else None
     w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))
     h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
     codec = _fourcc(cap.get(cv2.CAP_PROP_FOURCC))
@@ -278,15 +331,38 @@ def _measure(cap, cv2, name: str, limits: VideoLimits, findings: list[Finding]) 
     if not r.grab():
         findings.append(EMPTY.at("no frame of the video can be decoded", name))
         return VideoProbe(False, method="none", findings=tuple(findings), **base)
-    complete = True
-    if hcount is None or hcount <= limits.decode_all_frames:
+    pk = _scan_packets(cv2, path, deadline, limits)
+    hint = pk.count if pk is not None and pk.complete and pk.count else hcount
+    if hint is None or (hint <= limits.decode_all_frames
+                        and hint * w * h <= limits.decode_all_pixels):
         complete = r.to_end(limits.max_frames)
         method = f"decoded all {r.last_index + 1} frames"
+        if not complete:
+            method = f"decoded {r.last_index + 1} frames; stopped at the time budget"
     else:
-        method = _seek_to_end(r, hcount, limits)
+        method = _seek_to_end(r, hint, "stream's" if hint != hcount else "header's", limits)
         complete = not method.endswith("budget")
+    tolerance_ms = max(500.0, 2000.0 / hfps if hfps else 0.0)
+    if complete and pk is not None and pk.complete and \
+            pk.max_ms - (r.last_ms or 0.0) > tolerance_ms and not method.startswith("decoded"):
+        # Seeking misled us (unseekable file, broken index): decode from the start instead.
+        r2, done = _decode_from_start(cv2, path, deadline, limits)
+        if r2 is not None and (r2.last_ms or 0.0) > (r.last_ms or 0.0):
+            r, complete = r2, done
+            method = (f"seeking is unreliable in this file: decoded all {r.last_index + 1} "
+                      "frames from the start")
+            if not done:
+                method += "; stopped at the time budget"
     n_frames = (r.last_index or 0) + 1
     last_ms = r.last_ms or 0.0
+    if complete and pk is not None and pk.complete and pk.max_ms - last_ms > tolerance_ms:
+        findings.append(TAIL_UNDECODABLE.at(
+            f"the stream has packets up to {pk.max_ms / 1000:.3f} s but frames decode only to "
+            f"{last_ms / 1000:.3f} s: the measured duration stops there", name))
+    if not complete and pk is not None and pk.complete and pk.max_ms > last_ms:
+        # Decoding could not reach the end in time, but every packet's timestamp was read.
+        n_frames, last_ms, complete = pk.count, pk.max_ms, True
+        method += f"; duration from the timestamps of all {pk.count} packets"
     if hfps is not None:
         interval_ms = 1000.0 / hfps
     elif r.prev_ms is not None and r.last_ms is not None and r.last_ms > r.prev_ms:
@@ -312,23 +388,40 @@ def _measure(cap, cv2, name: str, limits: VideoLimits, findings: list[Finding]) 
             findings.append(HEADER_MISMATCH.at(
                 f"the header says {hcount} frames at {hfps:g} fps ({header_duration:.3f} s) but "
                 f"the frames measure {duration:.3f} s ({n_frames} frames)", name))
-    if r.intervals_max > 0 and r.intervals_max - r.intervals_min > max(2.0, 0.25 * interval_ms):
+    spread = _interval_spread(pk.stamps) if pk is not None and pk.complete else None
+    if spread is None and r.intervals_max > 0:
+        spread = (r.intervals_min, r.intervals_max)
+    if spread is not None and spread[1] - spread[0] > max(2.0, 0.25 * interval_ms):
         findings.append(VFR.at(
-            f"frame intervals vary from {r.intervals_min:.1f} to {r.intervals_max:.1f} ms", name))
+            f"frame intervals vary from {spread[0]:.1f} to {spread[1]:.1f} ms", name))
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=n_frames,
                       duration_s=round(duration, 6), method=method,
                       findings=tuple(findings), **base)
 
 
-def _seek_to_end(r: _Reader, hcount: int, limits: VideoLimits) -> str:
-    """Measure a long video by reading only its last frames. Returns the method text."""
-    tail = max(0, hcount - 5)
+def _decode_from_start(cv2, path: Path, deadline: float,
+                       limits: VideoLimits) -> tuple[_Reader | None, bool]:
+    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    try:
+        r = _Reader(cap, cv2, deadline)
+        if not cap.isOpened() or not r.grab():
+            return None, False
+        return r, r.to_end(limits.max_frames)
+    finally:
+        cap.release()
+
+
+def _seek_to_end(r: _Reader, count: int, source: str, limits: VideoLimits) -> str:
+    """Measure a long video by decoding only its last frames. Returns the method text.
+
+    `count` is the frame count from the packet scan (the stream's) or the header's."""
+    tail = max(0, count - 5)
     if r.seek_grab(tail):
         done = r.to_end(10 * limits.decode_all_frames)
-        how = (f"sought to frame {tail} of the header's {hcount} and decoded to the last "
+        how = (f"sought to frame {tail} of the {source} {count} and decoded to the last "
                f"frame ({r.last_index + 1} frames)")
         return how if done else how + "; stopped at the time budget"
-    # The header's frame count points past the end: binary search for the last frame.
+    # The frame count points past the end: binary search for the last decodable frame.
     lo, hi, steps = 0, tail, 0  # frame lo decodes, frame hi does not
     while hi - lo > 1 and steps < 64 and time.monotonic() < r.deadline:
         mid = (lo + hi) // 2
@@ -339,6 +432,9 @@ def _seek_to_end(r: _Reader, hcount: int, limits: VideoLimits) -> str:
             hi = mid
     r.seek_grab(lo)
     done = r.to_end(10 * limits.decode_all_frames)
-    how = (f"the header's {hcount} frames point past the end: binary search ({steps} seeks) "
-           f"for the last frame, {r.last_index + 1} frames")
+    if lo == 0:
+        how = f"the file cannot be sought: decoded from the start, {r.last_index + 1} frames"
+    else:
+        how = (f"the {source} {count} frames point past the end: binary search ({steps} "
+               f"seeks) for the last frame, {r.last_index + 1} frames")
     return how if done and hi - lo <= 1 else how + "; stopped at the time budget"

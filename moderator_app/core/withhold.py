@@ -70,7 +70,10 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 body = raw[:-1] if raw.endswith(b"\r") else raw
                 if lines == 1 and body.startswith(b"\xef\xbb\xbf"):
                     body = body[3:]
-                ev = parse_line(body)
+                try:
+                    ev = parse_line(body)
+                except (TypeError, ValueError, RecursionError):
+                    ev = LineError("json", "JSON nested too deeply to be checked")
                 if isinstance(ev, LineError):
                     raise WithholdError(f"line {lines}: {ev.message}; nothing written")
                 public = withhold_event(ev)
@@ -81,7 +84,11 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                     requests += 1
                 else:
                     responses += 1
-                fout.write(orjson.dumps(public) + b"\n")
+                try:
+                    fout.write(orjson.dumps(public) + b"\n")
+                except TypeError as exc:  # nested deeper than orjson writes
+                    raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
+                                        "nothing written") from exc
             fout.flush()
             os.fsync(fout.fileno())
         os.replace(tmp, dst)

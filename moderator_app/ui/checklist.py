@@ -7,7 +7,9 @@ override note, which the decision panel asks for and `build_record` enforces.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from moderator_app.core.decision import CHECKLIST_IDS, CHECKLIST_ITEMS
@@ -22,12 +24,21 @@ class ChecklistWidget(QGroupBox):
         super().__init__("Official walkthrough", parent)
         layout = QVBoxLayout(self)
         self.boxes: dict[str, QCheckBox] = {}
+        self.hints: dict[str, QLabel] = {}
         for item_id, label in CHECKLIST_ITEMS:
             box = QCheckBox(label, self)
             box.setObjectName(f"check-{item_id}")
             box.toggled.connect(self._on_change)
             layout.addWidget(box)
             self.boxes[item_id] = box
+            hint = QLabel("", self)
+            hint.setObjectName(f"hint-{item_id}")
+            hint.setTextFormat(Qt.TextFormat.PlainText)
+            hint.setWordWrap(True)
+            hint.setIndent(24)
+            hint.setEnabled(False)  # greyed: what the verifier says, not the reviewer's tick
+            layout.addWidget(hint)
+            self.hints[item_id] = hint
         self.override_label = QLabel("Override note (needed to accept with items unticked):")
         layout.addWidget(self.override_label)
         self.override_edit = QLineEdit(self)
@@ -52,6 +63,61 @@ class ChecklistWidget(QGroupBox):
     def override_note(self) -> str:
         return self.override_edit.text().strip()
 
+    def set_report(self, report: Any | None) -> None:
+        """Show, under each item, what the verifier found. Items are never ticked for the
+        reviewer: the tick records that a person looked."""
+        hints = report_hints(report) if report is not None else {}
+        for item_id, label in self.hints.items():
+            label.setText(hints.get(item_id, ""))
+            label.setVisible(bool(hints.get(item_id)))
+
     def reset(self) -> None:
         self.set_ticked(())
         self.override_edit.clear()
+
+
+def _count(report: Any, *prefixes: str) -> int:
+    return sum(n for rule_id, n in report.findings.by_rule.items()
+               if rule_id.startswith(prefixes))
+
+
+def report_hints(report: Any) -> dict[str, str]:
+    """One line per walkthrough item from the report's chain, run and coverage sections."""
+    out: dict[str, str] = {}
+    chain = report.chain or {}
+    if chain:
+        if chain.get("valid"):
+            out["chain-verified"] = (f"verifier: chain valid, {chain.get('events', 0)} events, "
+                                     f"head {str(chain.get('head') or '')[:16]}…")
+        else:
+            brk = chain.get("first_break") or {}
+            where = f", first break at line {brk.get('line')}" if brk else ""
+            out["chain-verified"] = (f"verifier: chain NOT valid ({chain.get('breaks', 0)} "
+                                     f"breaks{where})")
+    run = report.run or {}
+    score = run.get("score") or {}
+    if score:
+        auth = score.get("authoritative")
+        claims = score.get("untrusted_claims_total", 0)
+        out["score-reviewed"] = (
+            (f"evaluator score {auth} (line {score.get('authoritative_line')})"
+             if auth is not None else "no evaluator score")
+            + f"; {claims} score claims by untrusted producers")
+    seeds = run.get("seeds") or {}
+    if seeds or _count(report, "seed."):
+        if _count(report, "seed.not_checked") or not seeds.get("checked"):
+            out["seeds-checked"] = "verifier: seed commitments NOT checked (no seeds/secret given)"
+        else:
+            bad = _count(report, "seed.commitment")
+            out["seeds-checked"] = (f"verifier: {seeds.get('commitments', 0)} commitments "
+                                    f"checked, {bad} problems")
+    cov = report.coverage or {}
+    if cov:
+        out["video-watched"] = (f"video {'covers' if cov.get('covered') else 'does NOT cover'}"
+                                f" the run; missing {cov.get('missing_s', 0):.1f} s")
+    elif report.kind == "official":
+        out["video-watched"] = "no video checked against the run"
+    leaks = _count(report, "seed.leak", "secret.", "log.withheld_leak")
+    out["no-leaks"] = (f"verifier: {leaks} suspected leaks" if leaks
+                       else "verifier: no leak found by the scanners")
+    return out

@@ -40,11 +40,14 @@ from moderator_app.core.decision import (
 )
 from moderator_app.core.ledger import Ledger, LedgerError, StoredDecision
 
+from .shortcuts import by_action
+
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
 REVIEWER_KEY = "decisions/reviewer"
-ACCEPT_SHORTCUT = "Ctrl+Shift+A"
-REJECT_SHORTCUT = "Ctrl+Shift+R"
+_KEYS = by_action()  # the one shortcut table (ui/shortcuts.py); this panel binds these two
+ACCEPT_SHORTCUT = _KEYS["accept"].keys if "accept" in _KEYS else "Ctrl+Shift+A"
+REJECT_SHORTCUT = _KEYS["reject"].keys if "reject" in _KEYS else "Ctrl+Shift+R"
 
 
 def default_reviewer() -> str:
@@ -81,6 +84,7 @@ class DecisionPanel(QWidget):
         self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
                                                                          SETTINGS_APP)
         self._shown_digest: str | None = None
+        self._shown_store = None
 
         layout = QVBoxLayout(self)
         self.title = _plain(QLabel("No submission open", self))
@@ -169,13 +173,18 @@ class DecisionPanel(QWidget):
             f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"
             f"; sync offset {getattr(self.session, 'offset_s', 0.0):+.3f} s")
         self.checklist.setVisible(report.kind == "official")
+        self.checklist.set_report(report if report.kind == "official" else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision
             self._shown_digest = digest
+            self._shown_store = self._store()
             self.note.clear()
             self.checklist.reset()
             idx = self.reason.findData(suggested_reason(report, REJECT))
             self.reason.setCurrentIndex(max(idx, 0))
             self.status.setText("")
+            self.load_history()
+        elif self._store() != self._shown_store:  # another ledger: its history
+            self._shown_store = self._store()
             self.load_history()
 
     def _store(self):

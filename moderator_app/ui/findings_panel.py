@@ -29,7 +29,7 @@ SEVERITY_COLORS = {
     Severity.WARNING: QColor(235, 165, 40),
     Severity.INFO: QColor(120, 160, 220),
 }
-HEADERS = ("Severity", "Rule", "Line", "File", "Message")
+HEADERS = ("Severity", "Line", "Rule", "File", "Message")
 
 
 class FindingsModel(QAbstractTableModel):
@@ -59,25 +59,34 @@ class FindingsModel(QAbstractTableModel):
         f = self.findings[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (f.severity.value, f.rule, "" if f.line is None else str(f.line),
+            return (f.severity.value, "" if f.line is None else str(f.line), f.rule,
                     f.file or "", f.message.replace("\n", " "))[col]
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
             return QBrush(SEVERITY_COLORS.get(f.severity, QColor(128, 128, 128)))
         if role == Qt.ItemDataRole.UserRole:
             # Sort key: line numbers numerically, whole-file findings last.
-            return (f.line is None, f.line or 0) if col == 2 else None
+            return (f.line is None, f.line or 0) if col == 1 else None
         return None
 
 
 class _SeverityFilter(QSortFilterProxyModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.severity: Severity | None = None
+        self.severity: str | None = None  # Severity value
 
     def filterAcceptsRow(self, source_row: int, _parent) -> bool:  # noqa: N802 - Qt API
         if self.severity is None:
             return True
-        return self.sourceModel().findings[source_row].severity is self.severity
+        return self.sourceModel().findings[source_row].severity.value == self.severity
+
+    def set_severity(self, severity: str | None) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            self.severity = severity
+            self.endFilterChange()
+        else:
+            self.severity = severity
+            self.invalidateFilter()
 
 
 class FindingsPanel(QWidget):
@@ -90,9 +99,11 @@ class FindingsPanel(QWidget):
         self.summary.setObjectName("findingsSummary")
         self.summary.setWordWrap(True)
         self.severity_box = QComboBox()
-        self.severity_box.addItem("All", None)
+        # "" means all. Never None as item data: PySide6 6.12 mis-counts references to None
+        # stored in a QComboBox and aborts the interpreter at exit.
+        self.severity_box.addItem("All", "")
         for s in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            self.severity_box.addItem(s.value.capitalize() + "s", s)
+            self.severity_box.addItem(s.value.capitalize() + "s", s.value)
         self.model = FindingsModel(self)
         self.proxy = _SeverityFilter(self)
         self.proxy.setSourceModel(self.model)
@@ -107,7 +118,7 @@ class FindingsPanel(QWidget):
         hh = self.view.horizontalHeader()
         hh.setStretchLastSection(True)
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((64, 150, 56, 120)):
+        for col, width in enumerate((60, 44, 140, 90)):
             self.view.setColumnWidth(col, width)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -117,6 +128,13 @@ class FindingsPanel(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
+        # The selected finding's full message (a table cell elides long ones). Plain text.
+        self.message = QLabel("")
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setObjectName("findingMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.message)
         self.severity_box.currentIndexChanged.connect(self._severity_changed)
         self.view.clicked.connect(self._activated)
         self.view.activated.connect(self._activated)
@@ -130,6 +148,7 @@ class FindingsPanel(QWidget):
     def set_report(self, report: Report | None, findings: list[Finding] | None = None) -> None:
         if report is None:
             self.summary.setText("No submission loaded")
+            self.message.setText("")
             self.model.set_findings([])
             return
         fl = report.findings
@@ -150,6 +169,7 @@ class FindingsPanel(QWidget):
             self.view.setCurrentIndex(proxy)
             self.view.selectionModel().blockSignals(False)
             self.view.scrollTo(proxy)
+            self._show_message(i)
 
     def current(self) -> int | None:
         idx = self.view.currentIndex()
@@ -158,9 +178,14 @@ class FindingsPanel(QWidget):
         return self.proxy.mapToSource(idx).row()
 
     def _severity_changed(self, i: int) -> None:
-        self.proxy.severity = self.severity_box.itemData(i)
-        self.proxy.invalidateFilter()
+        self.proxy.set_severity(self.severity_box.itemData(i) or None)
+
+    def _show_message(self, i: int) -> None:
+        f = self.model.findings[i]
+        where = f"{f.file or ''}{'' if f.line is None else f':{f.line}'}"
+        self.message.setText(f"{f.severity.value} {f.rule} {where}: {f.message}")
 
     def _activated(self, proxy_index: QModelIndex) -> None:
         if proxy_index.isValid():
+            self._show_message(self.proxy.mapToSource(proxy_index).row())
             self.finding_activated.emit(self.proxy.mapToSource(proxy_index).row())

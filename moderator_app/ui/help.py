@@ -246,6 +246,7 @@ def show_formats(parent: QWidget | None = None) -> QDialog:
     existing = _reuse(parent, "help_formats")
     if existing is not None:
         return existing
+    from moderator_app.core.rule_groups import group_summary, group_title, ordered_groups
     from moderator_app.core.rules import all_rules
 
     dlg, lay = _dialog(parent, "help_formats", "Formats and rules")
@@ -268,13 +269,14 @@ def show_formats(parent: QWidget | None = None) -> QDialog:
     tree.setUniformRowHeights(False)
     tree.setWordWrap(True)
     groups: dict[str, QTreeWidgetItem] = {}
+    for g in ordered_groups({r.group for r in rules}):  # the reading order of docs/rules.md
+        n = sum(r.group == g for r in rules)
+        groups[g] = _group_item(tree, f"{group_title(g)}  ({g}, {n})")
+        groups[g].setToolTip(0, group_summary(g))
     for r in rules:  # all_rules() is sorted by (group, id)
-        top = groups.get(r.group)
-        if top is None:
-            top = _group_item(tree, r.group)
-            groups[r.group] = top
+        top = groups[r.group]
         child = QTreeWidgetItem(top, [r.id, r.severity.value, r.summary])
-        child.setForeground(1, severity_color(r.severity))
+        child.setForeground(1, severity_color(r.severity, text=True))
         child.setToolTip(2, r.summary)
     tree.expandAll()
     tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)

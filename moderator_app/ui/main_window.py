@@ -106,13 +106,13 @@ class MainWindow(QMainWindow):
         vh.setDefaultSectionSize(20)
         hh = self.table.horizontalHeader()
         hh.setStretchLastSection(True)
-        for col, width in enumerate((64, 56, 96, 110, 110)):
+        for col, width in enumerate((56, 50, 96, 100, 110)):
             self.table.setColumnWidth(col, width)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search events (raw text)…")
         self.search.setClearButtonEnabled(True)
         self.lane_filter = QComboBox()
-        self.lane_filter.addItem("All types", None)
+        self.lane_filter.addItem("All types", "")  # "": all (never None: see findings_panel)
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(250)
@@ -204,7 +204,7 @@ class MainWindow(QMainWindow):
                                         Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sync_dock, self.decision_dock)
         self.sync_dock.raise_()
-        self.resizeDocks([self.findings_dock, self.sync_dock], [420, 380],
+        self.resizeDocks([self.findings_dock, self.sync_dock], [520, 380],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.findings_dock], [460], Qt.Orientation.Horizontal)
 
@@ -472,7 +472,7 @@ class MainWindow(QMainWindow):
         self.table.setColumnHidden(COL_KIND, not official)
         self.lane_filter.blockSignals(True)
         self.lane_filter.clear()
-        self.lane_filter.addItem("All producers" if official else "All types", None)
+        self.lane_filter.addItem("All producers" if official else "All types", "")
         if index is not None:
             for name in index.lane_names:
                 self.lane_filter.addItem(name, name)
@@ -549,7 +549,7 @@ class MainWindow(QMainWindow):
         self.sync.set_durations(run, vid)
         self.timeline.set_coverage(run, vid, self.session.offset_s)
 
-    def _on_timestamps(self, _count: int, complete: bool) -> None:
+    def _on_timestamps(self, _count: int, complete: int) -> None:
         if complete:
             self._update_coverage()
 
@@ -663,7 +663,7 @@ class MainWindow(QMainWindow):
         self.search.selectAll()
 
     def apply_filter(self) -> None:
-        lane = self.lane_filter.currentData()
+        lane = self.lane_filter.currentData() or None
         self.table_model.set_filter(lanes=None if lane is None else {lane},
                                     text=self.search.text())
         self._update_count()

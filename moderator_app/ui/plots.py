@@ -7,8 +7,6 @@ column with numpy (`searchsorted` + `reduceat`), so the cost does not grow with 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
@@ -68,7 +66,8 @@ class PlotsWidget(QWidget):
         if index is not None and len(index):
             times = np.frombuffer(index.times, dtype=np.float64)
             kinds = np.frombuffer(index.kinds, dtype=np.uint16)
-            action_ids = [i for i, k in enumerate(index.kind_names) if "action" in k.lower()]
+            action_ids = [i for i, k in enumerate(index.kind_names)
+                          if "action" in k.lower() or k == "tool_call"]
             at = times[np.isin(kinds, action_ids) & ~np.isnan(times)]
             self.series.append(Series("actions/min", at, np.ones_like(at), "rate", "/min",
                                       (78, 201, 176)))
@@ -99,15 +98,21 @@ class PlotsWidget(QWidget):
 
     def _values(self, s: Series, width: int) -> np.ndarray:
         if s.how == "rate":
-            # Actions per minute, over windows of at least 10 s so that the rate is readable.
+            # Actions per minute in a sliding window centred on each column: at least 10 s
+            # (a readable rate), wider for long runs so the curve stays smooth.
             span = self.v1 - self.v0
-            px = max(1, int(math.ceil(10.0 / (span / width)))) if span > 0 else 1
-            cols = max(1, width // px)
-            counts = column_reduce(s.ts, s.vs, self.v0, self.v1, cols, "count")
-            rate = np.nan_to_num(counts) / (span / cols) * 60.0
-            return np.repeat(rate, px)[:width] if cols * px >= width else np.pad(
-                np.repeat(rate, px), (0, width - cols * px), constant_values=np.nan)
+            if span <= 0 or s.ts.size == 0:
+                return np.full(width, np.nan)
+            window = max(10.0, span / 50, 3 * span / width)
+            centres = self.v0 + (np.arange(width) + 0.5) * span / width
+            lo = np.searchsorted(s.ts, centres - window / 2)
+            hi = np.searchsorted(s.ts, centres + window / 2)
+            return (hi - lo) / window * 60.0
         return column_reduce(s.ts, s.vs, self.v0, self.v1, width, s.how)
+
+    @staticmethod
+    def _fmt(v: float) -> str:
+        return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
         p = QPainter(self)
@@ -127,7 +132,7 @@ class PlotsWidget(QWidget):
             p.setPen(fg)
             p.drawText(QRectF(4, y0, LABEL_W - 8, STRIP_H),
                        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                       f"{s.name}\nmax {vmax:.3g}{s.unit}")
+                       f"{s.name}\nmax {self._fmt(vmax)}{s.unit}")
             grid = QColor(fg)
             grid.setAlpha(40)
             p.setPen(grid)

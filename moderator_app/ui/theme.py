@@ -23,7 +23,10 @@ DEFAULT_THEME = "dark"
 SPACING = 6
 MARGIN = 8
 
-# Severity colours, the same in both themes (chosen to read on charcoal and on white).
+# Severity colours for marks (timeline ticks, badges): the same hue in both themes so that a
+# moderator learns them once. As *text* on the light theme's white, amber and red are too
+# pale, so each theme also carries text variants (`ThemeColors.error_text`, ...): use
+# `severity_color(sev, text=True)` for words, `severity_color(sev)` for marks.
 ERROR = "#e5484d"    # red
 WARNING = "#e89b0c"  # amber
 INFO = "#3e8ed0"     # blue
@@ -53,16 +56,21 @@ class ThemeColors:
     warning: str = WARNING
     info: str = INFO
     ok: str = OK
+    error_text: str = ERROR      # severity words, 4.5:1 on `base` at least
+    warning_text: str = WARNING
+    info_text: str = "#5ea2e0"
+    ok_text: str = OK
 
 
 DARK = ThemeColors(
     name="dark", window="#1f2228", base="#181a1f", alt_base="#22252c", text="#e6e8eb",
     muted="#9aa1ab", border="#3a3f48", accent="#3b6fc4", accent_text="#ffffff",
-    playhead="#f2f4f7", button="#2c3039", button_border="#5c6470")
+    playhead="#f2f4f7", button="#2c3039", button_border="#5c6470", error_text="#ff6369")
 LIGHT = ThemeColors(
     name="light", window="#eef0f3", base="#ffffff", alt_base="#f5f6f8", text="#1b1e23",
     muted="#5b636e", border="#c4c9d0", accent="#2f62b8", accent_text="#ffffff",
-    playhead="#1b1e23", button="#f9fafb", button_border="#8a929c")
+    playhead="#1b1e23", button="#f9fafb", button_border="#8a929c",
+    error_text="#c4272d", warning_text="#8f5a00", info_text="#1f62a6", ok_text="#1c7a4d")
 _COLORS = {"dark": DARK, "light": LIGHT}
 
 
@@ -77,10 +85,14 @@ def colors(name: str | None = None) -> ThemeColors:
     return _COLORS[name]
 
 
-def severity_color(severity: object) -> QColor:
-    """The colour for a severity: a `Severity` enum member or its value ("error", ...)."""
-    key = getattr(severity, "value", severity)
-    return QColor(SEVERITY_COLORS.get(str(key), colors().muted))
+def severity_color(severity: object, text: bool = False) -> QColor:
+    """The colour for a severity (a `Severity` member or its value: "error", "warning",
+    "info") in the current theme; `text=True` for the readable variant used for words."""
+    key = str(getattr(severity, "value", severity))
+    c = colors()
+    if key not in SEVERITY_COLORS:
+        return QColor(c.muted)
+    return QColor(getattr(c, f"{key}_text" if text else key))
 
 
 def current_theme() -> str:

@@ -26,8 +26,8 @@ from .timefmt import format_timecode
 
 LABEL_W = 120  # left column with lane names; plots use the same margin to stay aligned
 AXIS_H = 18
-COVERAGE_H = 12
-FINDINGS_H = 14
+COVERAGE_H = 15
+FINDINGS_H = 16
 LANE_PALETTE = [
     (86, 156, 214), (78, 201, 176), (197, 134, 192), (220, 220, 170), (206, 145, 120),
     (156, 220, 254), (181, 206, 168), (214, 157, 133), (144, 238, 144), (255, 182, 193),
@@ -310,7 +310,7 @@ class Timeline(QWidget):
         p.setPen(Qt.PenStyle.NoPen)
         p.fillRect(QRectF(0, y, LABEL_W - 4, h), Qt.GlobalColor.transparent)
         p.setPen(self.palette().color(self.palette().ColorRole.Text))
-        p.drawText(QRectF(4, AXIS_H - 2, LABEL_W - 8, COVERAGE_H + 2),
+        p.drawText(QRectF(4, AXIS_H, LABEL_W - 8, COVERAGE_H),
                    Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "coverage")
         if self.run_duration is None:
             return
@@ -322,6 +322,13 @@ class Timeline(QWidget):
             return QRectF(xa, y, max(0.0, xb - xa), h)
 
         p.setPen(Qt.PenStyle.NoPen)
+        if self.video_duration is None:  # no playable video: say so, do not paint "missing"
+            p.setBrush(QColor(128, 128, 128, 90))
+            r = rect(run0, run1)
+            p.drawRect(r)
+            p.setPen(self.palette().color(self.palette().ColorRole.Text))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "no video")
+            return
         p.setBrush(QColor(220, 60, 60))  # missing footage: run not covered by video
         p.drawRect(rect(run0, run1))
         if self.video_duration is not None:

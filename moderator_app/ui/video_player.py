@@ -61,7 +61,9 @@ def to_qimage(img: np.ndarray, max_width: int = MAX_DISPLAY_WIDTH) -> QImage:
 class FrameWorker(QObject):
     """Serves frame requests in its own thread. Only the newest request is served."""
 
-    frame_ready = Signal(int, float, bool, QImage)  # index, time, exact time?, image
+    # index, time, exact time (0/1: an int, not a bool, which PySide ref-counts badly across
+    # threads), image
+    frame_ready = Signal(int, float, int, QImage)
     preview_ready = Signal(float, QImage)
     error = Signal(str)
     _wake = Signal()
@@ -73,6 +75,9 @@ class FrameWorker(QObject):
         self.source: FrameSource | None = None
         self._lock = threading.Lock()
         self._pending: tuple | None = None
+        # Widest picture worth sending to the GUI thread (the view's width in device pixels):
+        # scaling here keeps painting cheap on the GUI thread. Set from the GUI thread.
+        self.max_width = MAX_DISPLAY_WIDTH
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
 
     def request_frame(self, n: int, cache_before: int = 2) -> None:
@@ -99,8 +104,8 @@ class FrameWorker(QObject):
             if kind == "frame":
                 frame = self.source.read(int(value), cache_before)
                 if frame is not None:
-                    self.frame_ready.emit(frame.index, frame.time, frame.exact_time,
-                                          to_qimage(frame.image))
+                    self.frame_ready.emit(frame.index, frame.time, int(frame.exact_time),
+                                          to_qimage(frame.image, self.max_width))
             else:
                 img = self.source.preview(float(value))
                 if img is not None:
@@ -188,7 +193,7 @@ class VideoPlayer(QWidget):
 
     position_changed = Signal(int, float)
     loaded = Signal()
-    timestamps_progress = Signal(int, bool)  # frames with known timestamps, scan complete?
+    timestamps_progress = Signal(int, int)  # frames with known timestamps, scan complete (0/1)
     frame_shown = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -352,6 +357,8 @@ class VideoPlayer(QWidget):
         self.current_frame = n
         self.current_time = self.times.time_of(n)
         self._requested = n
+        ratio = self.view.devicePixelRatioF()
+        self._worker.max_width = max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio)))
         self._worker.request_frame(n, cache_before)
         self._sync_slider()
         self._update_label()
@@ -451,7 +458,7 @@ class VideoPlayer(QWidget):
 
     # -- worker results --------------------------------------------------------------------
 
-    def _on_frame(self, n: int, t: float, exact: bool, image: QImage) -> None:
+    def _on_frame(self, n: int, t: float, exact: int, image: QImage) -> None:
         if n != self._requested:
             return  # an older request finished after a newer one was made
         self.shown_frame = n
@@ -470,7 +477,7 @@ class VideoPlayer(QWidget):
         if self.times is None:
             return
         self.slider.setMaximum(max(0, self.times.frame_count - 1))
-        self.timestamps_progress.emit(count, self.times.complete)
+        self.timestamps_progress.emit(count, int(self.times.complete))
 
     def _on_scan_done(self) -> None:
         if self.times is None:
@@ -479,7 +486,7 @@ class VideoPlayer(QWidget):
         # The position label may have shown an estimate: now it is exact.
         self.current_time = self.times.time_of(self.current_frame)
         self._update_label()
-        self.timestamps_progress.emit(len(self.times), True)
+        self.timestamps_progress.emit(len(self.times), 1)
 
     # -- scrubber --------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from moderator_app.core.errors import Cancelled, InputError
 from moderator_app.core.progress import CancelToken
@@ -68,6 +68,8 @@ def start_in_thread(worker: QObject, parent: QObject | None = None) -> QThread:
     for name in ("finished", "failed", "cancelled"):
         sig = getattr(worker, name, None)
         if sig is not None:
-            sig.connect(thread.quit)
+            # Direct: quit from the worker thread itself, so that a GUI thread blocked in
+            # thread.wait() is not waiting for a queued quit it can never deliver.
+            sig.connect(thread.quit, Qt.ConnectionType.DirectConnection)
     thread.start()
     return thread

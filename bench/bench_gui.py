@@ -1,0 +1,207 @@
+"""GUI benchmark: every figure is printed with a reference measured in the same run.
+
+1. Opening a 1,000,000-event agent log: time until the window answers (event loop turns) and
+   until every view is loaded, against the bare core verification of the same file (no GUI).
+2. Timeline repaint at full zoom-out with those events, against the same widget with no events
+   and against a 60 Hz frame (16.7 ms).
+3. Exact seek, scrub preview and stepping backwards on a 1080p H.264 video (made with the ffmpeg
+   CLI), against a bare OpenCV seek (`set(CAP_PROP_POS_FRAMES)` + `read()`).
+
+Usage: python bench/bench_gui.py [--events N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+CACHE = Path(tempfile.gettempdir()) / "moderator-bench-cache"
+
+
+def log_file(n: int) -> Path:
+    from moderator_app.core.samples import make_agent_log
+
+    CACHE.mkdir(exist_ok=True)
+    p = CACHE / f"agent-log-{n}.jsonl"
+    if not p.exists():
+        t = time.perf_counter()
+        make_agent_log(p.with_suffix(".tmp"), n_events=n, seed=1)
+        p.with_suffix(".tmp").rename(p)
+        print(f"  (generated {n:,} events, {p.stat().st_size / 1e6:.0f} MB, in "
+              f"{time.perf_counter() - t:.1f} s)")
+    return p
+
+
+def video_file() -> Path | None:
+    if shutil.which("ffmpeg") is None:
+        return None
+    CACHE.mkdir(exist_ok=True)
+    p = CACHE / "testsrc2-1080p-h264.mp4"
+    if not p.exists():
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                        "testsrc2=size=1920x1080:rate=30", "-t", "20", "-c:v", "libx264",
+                        "-g", "60", "-pix_fmt", "yuv420p", str(p)], check=True)
+    return p
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b > 0 else "n/a"
+
+
+def bench_open(n: int) -> None:
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.core.verify import VerifyOptions, verify_paths
+    from moderator_app.ui.main_window import MainWindow
+
+    path = log_file(n)
+    print(f"-- open a {n:,}-event log ({path.stat().st_size / 1e6:.0f} MB)")
+    t = time.perf_counter()
+    with tempfile.TemporaryDirectory() as spool:
+        ref = verify_paths([path], VerifyOptions(build_index=True, spool_dir=Path(spool)))
+    bare = time.perf_counter() - t
+    ref.index.close()
+    del ref
+
+    app = QApplication.instance() or QApplication([])
+    settings_dir = tempfile.mkdtemp()
+    settings = QSettings(str(Path(settings_dir) / "s.ini"), QSettings.Format.IniFormat)
+    t0 = time.perf_counter()
+    w = MainWindow(settings=settings)
+    w.resize(1600, 1000)
+    w.show()
+    w.open_paths([path])
+    answered: list[float] = []
+    QTimer.singleShot(0, lambda: answered.append(time.perf_counter() - t0))
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(10)
+    while w.session.result is None and w.is_verifying():
+        app.processEvents()
+        time.sleep(0.002)
+    app.processEvents()
+    loaded = time.perf_counter() - t0
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)] or [0.0]
+    t = time.perf_counter()
+    w.apply_result(w.session.result)  # again, to time the views alone
+    apply_s = time.perf_counter() - t
+    print(f"  window interactive after   {answered[0] * 1000:8.1f} ms (event loop turning)")
+    print(f"  fully loaded after         {loaded:8.2f} s   bare core verify {bare:.2f} s "
+          f"-> ratio {ratio(loaded, bare)}")
+    print(f"  views filled (table, timeline, plots, findings) in {apply_s * 1000:.0f} ms")
+    print(f"  GUI responsiveness while verifying: longest event-loop gap "
+          f"{max(gaps) * 1000:.0f} ms, median {statistics.median(gaps) * 1000:.1f} ms")
+
+    tl = w.timeline
+    tl.resize(1600, 240)
+    tl.fit()
+    tl.grab()
+    reps = 20
+    t = time.perf_counter()
+    for _ in range(reps):
+        tl.grab()
+    full = (time.perf_counter() - t) / reps
+    index = tl.lane_times
+    tl.lane_times = [x[:0] for x in index]
+    tl.grab()
+    t = time.perf_counter()
+    for _ in range(reps):
+        tl.grab()
+    empty = (time.perf_counter() - t) / reps
+    tl.lane_times = index
+    print(f"-- timeline repaint, full zoom-out, {n:,} events: {full * 1000:.2f} ms; "
+          f"empty timeline {empty * 1000:.2f} ms -> ratio {ratio(full, empty)}; "
+          f"{full * 1000 / 16.7:.2f} of a 60 Hz frame")
+    w.close()
+    shutil.rmtree(settings_dir, ignore_errors=True)
+
+
+def bench_video(quick: bool) -> None:
+    import cv2
+
+    from moderator_app.core.frames import (
+        FrameSource,
+        FrameTimes,
+        TimestampScanner,
+        open_capture,
+        read_info,
+    )
+
+    path = video_file()
+    if path is None:
+        print("-- video: ffmpeg CLI not installed, skipped")
+        return
+    cap = open_capture(path)
+    info = read_info(cap)
+    cap.release()
+    times = FrameTimes(info)
+    t = time.perf_counter()
+    TimestampScanner(path, times).run()
+    scan = time.perf_counter() - t
+    n = len(times)
+    print(f"-- 1080p H.264, {n} frames: timestamp + thumbnail scan {scan:.2f} s "
+          f"({scan / n * 1000:.1f} ms/frame, in a worker, once)")
+    rng = random.Random(5)
+    targets = [rng.randrange(n) for _ in range(10 if quick else 30)]
+
+    bare = cv2.VideoCapture(str(path))
+    t = time.perf_counter()
+    for k in targets:
+        bare.set(cv2.CAP_PROP_POS_FRAMES, k)
+        bare.read()
+    bare_seek = (time.perf_counter() - t) / len(targets)
+    bare.release()
+
+    src = FrameSource(path, times)
+    t = time.perf_counter()
+    for k in targets:
+        src.read(k)
+    exact = (time.perf_counter() - t) / len(targets)
+    t = time.perf_counter()
+    for k in targets:
+        src.preview(times.time_of(k))
+    preview = (time.perf_counter() - t) / len(targets)
+    start = n - 10
+    src.read(start, FrameSource.BACK_STEP_CACHE)
+    steps = 40
+    t = time.perf_counter()
+    for k in range(start - 1, start - 1 - steps, -1):
+        src.read(k, FrameSource.BACK_STEP_CACHE)
+    back = (time.perf_counter() - t) / steps
+    src.close()
+    print(f"  bare OpenCV seek (reference)  {bare_seek * 1000:8.1f} ms")
+    print(f"  exact seek (verified frame)   {exact * 1000:8.1f} ms -> ratio "
+          f"{ratio(exact, bare_seek)}")
+    print(f"  scrub preview                 {preview * 1000:8.2f} ms -> ratio "
+          f"{ratio(preview, bare_seek)}")
+    print(f"  step backwards, per frame     {back * 1000:8.2f} ms -> ratio "
+          f"{ratio(back, bare_seek)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--quick", action="store_true", help="100,000 events, fewer seeks")
+    args, _ = parser.parse_known_args()
+    n = 100_000 if args.quick else args.events
+    bench_video(args.quick)
+    bench_open(n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Seed commitments with the evaluator secret (DESIGN.md decision 9); the secret never leaks."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+from trajhelp import errors, join, verify_bytes, zstd
+
+from moderator_app.core.seeds import commitment
+from moderator_app.core.trajectory_writer import chain_events, make_run_events
+
+SECRET = "evaluator-secret-Zq8#x"
+SEEDS = ("seed-alpha-1234", "seed-beta-5678")
+RUN = make_run_events(20, seed=3, seeds=SEEDS, secret=SECRET, run_id="run_seedtest")
+
+
+def _bytes(events) -> bytes:
+    return join([orjson.dumps(e) for e in chain_events(events)])
+
+
+def test_commitment_formula():
+    import hashlib
+
+    assert commitment("s", "run", "k") == hashlib.sha256(b"srunk").hexdigest()
+    assert commitment("é", "r", "ü") == hashlib.sha256("érü".encode()).hexdigest()
+
+
+def test_all_commitments_match():
+    rep = verify_bytes(_bytes(RUN), seeds=SEEDS, secret=SECRET)
+    assert rep.verdict == "pass", [f.to_dict() for f in rep.findings]
+    assert rep.run["seeds"] == {"commitments": 2, "checked": True}
+
+
+def test_wrong_secret_makes_every_commitment_unmatched():
+    rep = verify_bytes(_bytes(RUN), seeds=SEEDS, secret="wrong")
+    assert [(f.rule, f.line) for f in errors(rep)] == [
+        ("seed.commitment_unmatched", 2), ("seed.commitment_unmatched", 3)]
+    assert rep.findings.by_rule["seed.unused"] == 2
+
+
+def test_unused_seed_is_a_warning():
+    rep = verify_bytes(_bytes(RUN), seeds=(*SEEDS, "seed-gamma-0000"), secret=SECRET)
+    assert errors(rep) == []
+    unused = [f for f in rep.findings if f.rule == "seed.unused"]
+    assert len(unused) == 1 and "seed #3" in unused[0].message
+    assert "seed-gamma" not in unused[0].message
+
+
+def test_raw_seed_in_the_stream_is_a_leak_at_its_line():
+    evs = copy.deepcopy(RUN)
+    evs[7]["payload"]["text"] = f"using seed {SEEDS[1]} now"
+    rep = verify_bytes(_bytes(evs), seeds=SEEDS, secret=SECRET)
+    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.leak", 8)]
+    assert SEEDS[1] not in errors(rep)[0].message
+
+
+def test_short_seed_does_not_match_inside_longer_tokens():
+    evs = copy.deepcopy(RUN)
+    rep = verify_bytes(_bytes(evs), seeds=(*SEEDS, "42"), secret=SECRET)
+    assert "seed.leak" not in rep.findings.by_rule or all(
+        "42" in orjson.dumps(RUN[f.line - 1]["payload"]).decode() for f in rep.findings
+        if f.rule == "seed.leak")
+
+
+def test_commitments_not_checked_without_seeds_is_info():
+    rep = verify_bytes(_bytes(RUN))
+    assert rep.verdict == "pass" and rep.findings.infos == 1
+    assert "seed.not_checked" in rep.findings.by_rule
+
+
+def test_secret_never_reaches_report_stdout_stderr_or_disk(tmp_path):
+    evs = copy.deepcopy(RUN)
+    evs[5]["payload"]["text"] = f"leaked {SEEDS[0]}"
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "events.jsonl.zst").write_bytes(zstd(_bytes(evs)))
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("\n".join((*SEEDS, "seed-unused-9")) + "\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "ALE_EVALUATOR_SECRET": SECRET, "HOME": str(home),
+           "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_CACHE_HOME": str(home / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
+    exe = Path(sys.executable).parent / "moderator-app"
+    for extra in (["--json"], []):
+        proc = subprocess.run([str(exe), "verify", str(folder), "--seeds", str(seeds), *extra],
+                              capture_output=True, env=env, timeout=60)
+        assert proc.returncode == 1
+        out = proc.stdout + proc.stderr
+        assert SECRET.encode() not in out
+        assert b"seed.leak" in out and b"seed.unused" in out
+        if extra:
+            rep = orjson.loads(proc.stdout)
+            assert rep["verdict"] == "fail"
+            assert SECRET not in orjson.dumps(rep).decode()
+    for p in tmp_path.rglob("*"):
+        if p.is_file() and p != seeds:
+            assert SECRET.encode() not in p.read_bytes(), p
+    assert SECRET not in "".join(sys.argv)

@@ -1,0 +1,34 @@
+"""The findings panel: plain text, severity filter, activation."""
+
+from __future__ import annotations
+
+from moderator_app.core.report import Report
+from moderator_app.core.rules import Finding, Severity
+from moderator_app.ui.findings_panel import FindingsPanel
+
+
+def report_with(findings):
+    r = Report(kind="community", input_name="x")
+    for f in findings:
+        r.add(f)
+    return r
+
+
+def test_findings_listed_and_filtered(qtbot):
+    fs = [Finding(Severity.ERROR, "log.seq", "seq <b>jumps</b>", "agent-log.jsonl", 7),
+          Finding(Severity.WARNING, "log.gap", "long gap", "agent-log.jsonl", 3),
+          Finding(Severity.INFO, "coverage.extra", "extra", "video.mp4", None)]
+    p = FindingsPanel()
+    qtbot.addWidget(p)
+    p.set_report(report_with(fs))
+    m = p.model
+    assert [m.index(r, 2).data() for r in range(3)] == ["log.gap", "log.seq",
+                                                        "coverage.extra"]
+    assert m.index(1, 4).data() == "seq <b>jumps</b>"
+    assert m.index(1, 1).data() == "7"
+    assert "FAIL" in p.summary.text() and "1 errors, 1 warnings" in p.summary.text()
+    p.severity_box.setCurrentIndex(1)  # errors only
+    assert p.proxy.rowCount() == 1
+    with qtbot.waitSignal(p.finding_activated) as sig:
+        p.view.setCurrentIndex(p.proxy.index(0, 0))
+    assert sig.args == [1]
