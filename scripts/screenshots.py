@@ -3,7 +3,9 @@ docs/screenshots/workstation.png (the README's picture), so it always shows the 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +29,25 @@ SAMPLE = REPO / "resources" / "samples" / "community-sample"
 OUT = REPO / "docs" / "screenshots" / "workstation.png"
 
 
+def _show_an_action(display: str, title: str) -> None:
+    """With xdotool (optional), step to an `action` event so the picture shows the table,
+    the detail pane and the video in sync mid-run; without it, the run_start is shown."""
+    if shutil.which("xdotool") is None:
+        return
+    env = {"DISPLAY": display, "PATH": os.environ.get("PATH", "")}
+    found = subprocess.run(["xdotool", "search", "--name", f"^{title}$"],
+                           capture_output=True, text=True, env=env).stdout.split()
+    if not found:
+        return
+    subprocess.run(["xdotool", "windowfocus", "--sync", found[0]], env=env, check=False,
+                   stderr=subprocess.DEVNULL)
+    for _ in range(11):
+        subprocess.run(["xdotool", "key", "Right"], env=env, check=False,
+                       stderr=subprocess.DEVNULL)
+        time.sleep(0.05)
+    time.sleep(1.0)
+
+
 def main() -> int:
     missing = tools_missing()
     if missing:
@@ -37,8 +58,10 @@ def main() -> int:
     proc = None
     try:
         proc = start_app([str(SAMPLE)], app_env(x.display, home), home / "app.log")
-        wait_for_title(x.display, f"{SAMPLE.name} — Moderator Workstation", proc)
+        title = f"{SAMPLE.name} — Moderator Workstation"
+        wait_for_title(x.display, title, proc)
         time.sleep(3.0)  # verification, first frame and timestamp scan
+        _show_an_action(x.display, title)
         OUT.parent.mkdir(parents=True, exist_ok=True)
         screenshot(x.display, OUT)
         print(f"wrote {OUT.relative_to(REPO)}")

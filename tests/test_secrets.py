@@ -42,3 +42,14 @@ def test_hits_are_capped_and_ordered():
     line = " ".join(["AKIAIOSFODNN7EXAMPLE"] * 10).encode()
     hits = scan_line(line, limit=3)
     assert len(hits) == 3 and hits[0].column == 1
+
+
+@pytest.mark.parametrize("secret,label", KEYS)
+def test_block_prefilter_never_hides_a_marker(secret, label):
+    from moderator_app.core.secrets_scan import MARKERS, markers_in
+
+    filler = b'{"t":"ordinary words, nothing to see"}\n' * 3000
+    for pad in (0, 1):
+        block = filler + b"x" * pad + secret.encode() + b"\n" + filler
+        expected = tuple(m for m in MARKERS if m in block)
+        assert expected and markers_in(block) == expected

@@ -103,3 +103,18 @@ def test_secret_never_reaches_report_stdout_stderr_or_disk(tmp_path):
         if p.is_file() and p != seeds:
             assert SECRET.encode() not in p.read_bytes(), p
     assert SECRET not in "".join(sys.argv)
+
+
+def test_leak_found_by_the_worker_process_too():
+    import moderator_app.core.trajectory as traj
+
+    evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
+    evs[333]["payload"]["text"] = f"seed is {SEEDS[0]}"
+    data = zstd(_bytes(evs))
+    old = traj.BLOCK
+    traj.BLOCK = 8192
+    try:
+        rep = verify_bytes(data, "events.jsonl.zst", seeds=SEEDS, secret=SECRET, parallel=True)
+    finally:
+        traj.BLOCK = old
+    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.leak", 334)]

@@ -66,3 +66,34 @@ def test_fast_rejects_what_the_reference_rejects():
     for bad in ({"x": 2**53}, {"x": "\ud800"}):
         with pytest.raises(CanonicalError):
             canonical_json_fast(bad)
+
+
+@settings(max_examples=120, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=6), json_values, max_size=6))
+def test_event_canonical_equals_reference(value):
+    from moderator_app.core.trajectory import event_canonical
+
+    expected = canonical_json(value)
+    raw = orjson.dumps(value)
+    assert event_canonical(orjson.loads(raw), not raw.isascii(), _FloatSpelling()) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.floats(allow_nan=False, allow_infinity=False))
+def test_float_spelling_shortcut_is_exact(x):
+    from moderator_app.core.canonical import es6_number
+
+    assert _FloatSpelling().safe_value(x) == (x != 0 and orjson.dumps(x).decode() == es6_number(x))
+
+
+@settings(max_examples=150, deadline=None)
+@given(payload=st.dictionaries(st.text(max_size=6), json_values, max_size=6))
+def test_payload_only_walk_equals_reference(payload):
+    from moderator_app.core.trajectory import event_canonical
+
+    event = {"schema": "s", "producer_sequence": 1, "wall_time": "w", "run_id": "r",
+             "trust_level": "t", "producer": "p", "type": "x", "prev_hash": "0" * 64,
+             "payload": payload}
+    expected = canonical_json(event)
+    raw = orjson.dumps(event)
+    assert event_canonical(orjson.loads(raw), not raw.isascii(), _FloatSpelling(), True) == expected

@@ -133,3 +133,30 @@ def test_truncated_zstd_is_incomplete_never_a_shorter_valid_chain(which, frames,
                or f.rule == "traj.trailing_garbage"]
         assert err and err[0].line == report.events + 1
         assert f"{report.events} events verified" in err[0].message
+
+
+@SETTINGS
+@given(which=st.integers(0, 3), data=st.data())
+def test_block_fast_path_equals_line_by_line(which, data):
+    """`examine_block` proves whole blocks ordinary in bulk; it must give exactly the facts
+    `examine_line` gives, for valid and tampered blocks alike."""
+    from moderator_app.core.trajectory import LineContext, examine_block, examine_line
+
+    lines = list(CHAINS[which])
+    kind = data.draw(st.sampled_from(["none", "byte", "swap", "dup", "hash"]), label="kind")
+    i = data.draw(st.integers(0, N - 2), label="i")
+    if kind == "byte":
+        pos = data.draw(st.integers(0, len(lines[i]) - 1), label="pos")
+        lines[i] = lines[i][:pos] + bytes([data.draw(st.integers(0, 255))]) + lines[i][pos + 1:]
+    elif kind == "swap":
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+    elif kind == "dup":
+        lines.insert(i, lines[i])
+    elif kind == "hash":
+        ev = orjson.loads(lines[i])
+        ev["hash"] = "0" * 64
+        lines[i] = orjson.dumps(ev)
+    block = join(lines)
+    ctx = LineContext()
+    expected = [(len(raw), examine_line(raw, ctx)) for raw in block.split(b"\n")[:-1]]
+    assert examine_block(block, LineContext()) == expected

@@ -304,3 +304,35 @@ def test_drop_a_folder_opens_it(qtbot, window, tmp_path):
     assert window.windowTitle() == "dropped — Moderator Workstation"
     qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
     assert window.table_model.rowCount() == 40
+
+
+def test_opening_another_submission_while_verifying(qtbot, window, tmp_path):
+    first = tmp_path / "first"
+    first.mkdir()
+    make_agent_log(first / "agent-log.jsonl", n_events=5000)
+    second, _ = make_submission(tmp_path / "second")
+    window.session.set_offset(4.0)
+    window.open_paths([first])
+    window.open_paths([second])  # cancels the first
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.wait(200)  # any late signal of the first worker must be ignored
+    assert window.session.result.submission.display_name == "second"
+    assert window.windowTitle() == "second — Moderator Workstation"
+    assert window.table_model.rowCount() == 40
+    assert window.session.offset_s == 0.0  # a new submission starts unsynced
+
+
+def test_large_log_search_runs_in_the_pool(qtbot, window, tmp_path, monkeypatch):
+    import moderator_app.ui.main_window as mw
+
+    monkeypatch.setattr(mw, "ASYNC_SEARCH_BYTES", 0)  # every search goes to the pool
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.search.setText("run_start")
+    window.apply_filter()
+    assert window.count_label.text() == "searching…"
+    window.search.setText("run_end")
+    window.apply_filter()
+    qtbot.waitUntil(lambda: window.count_label.text() == "1 / 40", timeout=5000)
+    qtbot.wait(100)  # the older search's result must not replace the newer one
+    assert window.table_model.source_row(0) == 39

@@ -15,6 +15,9 @@ import json
 import math
 from typing import Any
 
+from orjson import Fragment as _Fragment
+from orjson import dumps as _dumps
+
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
@@ -112,8 +115,6 @@ def canonical_json(value: Any) -> bytes:
         raise CanonicalError("string holds a lone surrogate, which is not valid Unicode") from exc
 
 
-_Fragment = None
-
 
 def _fast_prepare(value: Any) -> Any:
     """A copy of `value` that orjson serialises (without OPT_SORT_KEYS) as exactly its JCS
@@ -137,8 +138,8 @@ def _fast_prepare(value: Any) -> Any:
         if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             return value
         es6_number(value)  # raises CanonicalError
-    if t is str or value is None or t is bool:
-        return value
+    if t is str or value is None or t is bool or t is _Fragment:
+        return value  # a fragment: already serialised by this module (see trajectory.py)
     if isinstance(value, (int, float, str, dict, list)):  # subclasses: the reference path
         return _Fragment(canonical_json(value))
     raise CanonicalError(f"{type(value).__name__} is not a JSON value")
@@ -148,13 +149,8 @@ def canonical_json_fast(value: Any) -> bytes:
     """The same bytes as `canonical_json`, ~10x faster: orjson does the string escaping (its
     escapes equal JCS's, see tests/test_canonical.py) and this module the numbers and the
     member order. tests/test_canonical_fast.py holds it to the reference."""
-    global _Fragment
-    import orjson
-
-    if _Fragment is None:
-        _Fragment = orjson.Fragment
     prepared = _fast_prepare(value)
     try:
-        return orjson.dumps(prepared)
+        return _dumps(prepared)
     except TypeError as exc:  # lone surrogates
         raise CanonicalError(f"cannot serialise: {exc}") from exc

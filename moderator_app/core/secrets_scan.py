@@ -59,7 +59,34 @@ def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
 MARKERS = tuple(marker for marker, _, _ in _PATTERNS)
 
 
+# One rare two-byte piece of each marker (all but `earer`, whose pieces are common English):
+# numpy compares a block against them as 16-bit words at both alignments, ~3x faster than
+# nine substring searches. No piece present means no marker present; any piece present
+# falls back to the exact substring tests.
+_PIECES = (b"VA", b"k-", b"KI", b"hp", b"b_", b"xo", b"Iz", b"hf")
+_NUMPY_MIN = 1 << 16
+_codes = None
+
+
+def _pieces_absent(block: bytes) -> bool:
+    global _codes
+    try:
+        import numpy as np
+    except ImportError:  # numpy comes with OpenCV; without it, the exact tests only
+        return False
+    if _codes is None:
+        _codes = [np.uint16(int.from_bytes(p, "little")) for p in _PIECES]
+    for off in (0, 1):
+        words = np.frombuffer(block, np.uint16, count=(len(block) - off) // 2, offset=off)
+        for code in _codes:
+            if (words == code).any():
+                return False
+    return True
+
+
 def markers_in(block: bytes) -> tuple[bytes, ...]:
     """The markers present anywhere in `block` (many lines): lines of a block without any
     need no scan at all."""
+    if len(block) >= _NUMPY_MIN and b"earer" not in block and _pieces_absent(block):
+        return ()
     return tuple(m for m in MARKERS if m in block)

@@ -27,12 +27,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from hashlib import sha256
-from operator import itemgetter, methodcaller
+from itertools import repeat
+from operator import add, itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -144,12 +146,27 @@ _INTEGRAL_FLOAT = re.compile(rb"[:,\[]-?(?:0|[1-9]\d*)\.0(?=[,\]}])")
 _EXP_FLOAT = re.compile(rb"[:,\[](-?(?:0|[1-9]\d*)(?:\.\d+)?e[+-]\d+)(?=[,\]}])")
 _NON_BMP_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 _SORT = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+_PLAIN = frozenset((str, int, bool, type(None)))
 _TEXT_FIELDS = ("run_id", "producer", "trust_level", "type")
 _SCORE_CLAIM_TYPES = frozenset(("eval_result", "score", "score_claim", "self_reported_score"))
 _MAX_CLAIMS = 50
 
 
 _MINUTES: dict[str, float | None] = {}
+
+
+def _minute(minute: str) -> float | None:
+    """Epoch seconds of `YYYY-MM-DDTHH:MM` (already shaped by the regex), cached."""
+    base = _MINUTES.get(minute, False)
+    if base is False:
+        try:
+            base = datetime.fromisoformat(minute[:10] + "T" + minute[11:] + "+00:00").timestamp()
+        except ValueError:
+            base = None
+        if len(_MINUTES) > 10_000:
+            _MINUTES.clear()
+        _MINUTES[minute] = base
+    return base
 
 
 def parse_wall_time(value: str) -> float | None:
@@ -160,19 +177,25 @@ def parse_wall_time(value: str) -> float | None:
     if m is None:
         return None
     minute, sec, frac = m.groups()
-    base = _MINUTES.get(minute, False)
-    if base is False:
-        try:
-            dt = datetime.fromisoformat(minute[:10] + "T" + minute[11:] + "+00:00")
-            base = dt.timestamp()
-        except ValueError:
-            base = None
-        if len(_MINUTES) > 10_000:
-            _MINUTES.clear()
-        _MINUTES[minute] = base
+    base = _minute(minute)
     if base is None:
         return None
     return base + int(sec) + (float(frac) if frac else 0.0)
+
+
+# The usual spelling, `2026-07-10T14:03:22.481Z`: a whole block's wall_times are checked by one
+# regex over their concatenation, then converted exactly as parse_wall_time does.
+_WALL_MS_Z = re.compile(
+    r"(?:\d{4}-\d\d-\d\dT(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d\d\dZ)+")
+
+
+def _block_wall_times(walls) -> list:
+    if set(map(len, walls)) == {24} and _WALL_MS_Z.fullmatch("".join(walls)):
+        try:
+            return [_minute(w[:16]) + int(w[17:19]) + float(w[19:23]) for w in walls]
+        except TypeError:  # an impossible date (Feb 30): the line-by-line path reports it
+            pass
+    return list(map(parse_wall_time, walls))
 
 
 class _FloatSpelling:
@@ -183,7 +206,13 @@ class _FloatSpelling:
         self._values: dict[float, bool] = {}
 
     def safe_value(self, x: float) -> bool:
-        """Whether orjson spells the float `x` as ECMAScript does (both zeros never do)."""
+        """Whether orjson spells the float `x` as ECMAScript does (both zeros never do).
+
+        Non-integral magnitudes in (1e-5, 1e15) are plain decimals with the same shortest
+        digits in both (tests/test_trajectory_canonical.py checks it); others are compared."""
+        a = x if x > 0 else -x
+        if 1e-5 < a < 1e15 and a != int(a):
+            return True
         ok = self._values.get(x)
         if ok is None:
             ok = x != 0 and orjson.dumps(x).decode() == es6_number(x)
@@ -246,6 +275,61 @@ def _walk_ok(value: dict | list, spelling: _FloatSpelling, non_ascii: bool) -> b
         elif (t is dict or t is list) and not _walk_ok(v, spelling, non_ascii):
             return False
     return True
+
+
+def _jcs_inplace(value: dict | list, spelling: _FloatSpelling, non_ascii: bool) -> bool:
+    """Make `orjson.dumps(value, OPT_SORT_KEYS)` equal RFC 8785 by replacing, in place, each
+    float orjson spells differently (`56.0`, `1e+16`) with a pre-serialised ECMAScript
+    fragment. False when a member name lies outside the BMP (UTF-16 order may then differ
+    from orjson's): the caller takes `canonical_json_fast`, which passes fragments through."""
+    if type(value) is dict:
+        if non_ascii:
+            for k in value:
+                if not k.isascii() and max(k) > "\uffff":
+                    return False
+        if set(map(type, value.values())) <= _PLAIN:  # the usual payload: one C-level pass
+            return True
+        for k, v in value.items():
+            t = type(v)
+            if t is str or t is int or t is bool or v is None:
+                continue
+            if t is float:
+                if not spelling.safe_value(v):
+                    value[k] = orjson.Fragment(es6_number(v).encode())
+            elif (t is dict or t is list) and not _jcs_inplace(v, spelling, non_ascii):
+                value[k] = orjson.Fragment(canonical_json_fast(v))  # UTF-16 member order
+    else:
+        for i, v in enumerate(value):
+            t = type(v)
+            if t is float:
+                if not spelling.safe_value(v):
+                    value[i] = orjson.Fragment(es6_number(v).encode())
+            elif (t is dict or t is list) and not _jcs_inplace(v, spelling, non_ascii):
+                value[i] = orjson.Fragment(canonical_json_fast(v))
+    return True
+
+
+def event_canonical(event: dict, non_ascii: bool, spelling: _FloatSpelling,
+                    envelope_checked: bool = False) -> bytes:
+    """RFC 8785 bytes of a parsed event (hash removed); mutates floats into fragments.
+    Raises CanonicalError (integers beyond 2^53, lone surrogates).
+
+    `envelope_checked`: the caller proved the eight envelope members hold only strings and an
+    integer, so an event of exactly those plus `payload` needs only its payload walked."""
+    if envelope_checked and len(event) == 9:
+        payload = event["payload"]
+        if not _jcs_inplace(payload, spelling, non_ascii):
+            event["payload"] = orjson.Fragment(canonical_json_fast(payload))
+        try:
+            return orjson.dumps(event, option=_SORT)
+        except TypeError:
+            return canonical_json_fast(event)
+    if _jcs_inplace(event, spelling, non_ascii):
+        try:
+            return orjson.dumps(event, option=_SORT)
+        except TypeError:  # beyond 2^53 or a lone surrogate: the reference path says which
+            pass
+    return canonical_json_fast(event)
 
 
 def canonical_bytes(event_without_hash: dict, raw: bytes | None = None, compact: bool = False,
@@ -322,12 +406,7 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
     computed = None
     if type(prev) is str and prev.isascii():
         try:
-            canon = None
-            if compact and _walk_ok(event, ctx.spelling, not raw.isascii()):
-                with contextlib.suppress(TypeError):  # beyond 2^53: the reference path says why
-                    canon = orjson.dumps(event, option=_SORT)
-            if canon is None:
-                canon = canonical_json_fast(event)
+            canon = event_canonical(event, not raw.isascii(), ctx.spelling)
         except CanonicalError as exc:
             if found is None:
                 found = []
@@ -457,13 +536,16 @@ def examine_block(block: bytes, ctx: LineContext) -> list[tuple]:
 _ENVELOPE = itemgetter("schema", "producer_sequence", "wall_time", "run_id", "trust_level",
                        "producer", "type", "payload", "prev_hash")
 _POP_HASH = methodcaller("pop", "hash")
+_HEXDIGEST = methodcaller("hexdigest")
 _SPECIAL_TYPES = _SCORE_CLAIM_TYPES | {"seed_commitment"}
 
 
-def _sorted_dump(event: dict) -> bytes | None:
+def _canonical_or_none(event: dict, non_ascii: bool, spelling: _FloatSpelling) -> bytes | None:
+    """The canonical bytes, or None when the event cannot be hashed (its line then goes
+    through `examine_line`, which reports why)."""
     try:
-        return orjson.dumps(event, option=_SORT)
-    except TypeError:
+        return event_canonical(event, non_ascii, spelling, True)
+    except CanonicalError:
         return None
 
 
@@ -508,31 +590,34 @@ def _ordinary_block(block: bytes, lines: list[bytes], ctx: LineContext) -> list 
     for producer, trust in set(zip(producers, trusts, strict=False)):
         if producer == AGENT and trust != AGENT_TRUST:
             return None
-    times = list(map(parse_wall_time, walls))
+    times = _block_wall_times(walls)
     if None in times:
         return None
     spelling = ctx.spelling
     ascii_lines = list(map(bytes.isascii, lines))
-    canon = [_sorted_dump(ev) if _walk_ok(ev, spelling, not ok) else None
+    canon = [_canonical_or_none(ev, not ok, spelling)
              for ev, ok in zip(events, ascii_lines, strict=False)]
-    out = []
+    # Lines that need the full per-line treatment: score claims and commitments (extra
+    # facts), possible secrets, events that cannot be hashed the fast way.
+    redo: set[int] = set()
     special = set(types) & _SPECIAL_TYPES
+    if special:
+        redo.update(i for i, etype in enumerate(types) if etype in special)
+    if b'"seed_commitment"' in block:
+        redo.update(i for i, pl in enumerate(payloads) if "seed_commitment" in pl)
     markers = markers_in(block)
-    for i, (raw, ev, c, prev, rec, producer, trust, etype, seq, t, run_id) in enumerate(zip(
-            lines, events, canon, prevs, recorded, producers, trusts, types, seqs, times,
-            run_ids, strict=False)):
-        if (special and etype in special) or (markers and any(m in raw for m in markers)) \
-                or "seed_commitment" in payloads[i]:
-            out.append((len(raw), examine_line(raw, ctx)))
-            continue
-        if c is None:
-            try:
-                c = canonical_json_fast(ev)
-            except CanonicalError:
-                out.append((len(raw), examine_line(raw, ctx)))
-                continue
-        out.append((len(raw), (OK, rec, prev, sha256(prev.encode() + c).hexdigest(), True, None,
-                               producer, trust, etype, seq, t, run_id, None)))
+    if markers:
+        redo.update(i for i, raw in enumerate(lines) if any(m in raw for m in markers))
+    if None in canon:
+        redo.update(i for i, c in enumerate(canon) if c is None)
+        canon = [b"" if c is None else c for c in canon]
+    digests = list(map(_HEXDIGEST, map(sha256, map(add, map(str.encode, prevs), canon))))
+    lengths = list(map(len, lines))
+    out = list(zip(lengths, zip(
+        repeat(OK), recorded, prevs, digests, repeat(True), repeat(None), producers, trusts,
+        types, seqs, times, run_ids, repeat(None)), strict=False))
+    for i in redo:
+        out[i] = (lengths[i], examine_line(lines[i], ctx))
     return out
 
 
@@ -658,6 +743,55 @@ class TrajectoryChecker:
                     self.report.add(f)
         if self.index is not None:
             self.index.add(offset, length, n, t, producer, etype)
+
+    def apply_many(self, offset: int, items: list, n: int) -> int:
+        """`apply` for a block's (length, facts), returning the last line number. An
+        ordinary event (links, recomputes, same run, its producer's sequence and clock going
+        on) is applied inline; anything else goes through `apply`, which words findings."""
+        producers = self.producers
+        index = self.index
+        run_id0 = self.run_id
+        last = self.last_hashes
+        tmin, tmax = self.t_min, self.t_max
+        fast = 0
+        for length, f in items:
+            n += 1
+            if (f[0] == OK and f[5] is None and f[12] is None and last is not None
+                    and f[3] == f[1] and (f[2] == last[0] or f[2] == last[1])
+                    and f[11] == run_id0 and f[8] != "run_start" and f[8] != "run_end"):
+                p = producers.get(f[6])
+                t = f[10]
+                if (p is not None and p.trust == f[7] and p.seq is not None and f[9] > p.seq
+                        and p.wall is not None and t >= p.wall):
+                    fast += 1
+                    last = (f[1], f[3])
+                    p.events += 1
+                    p.seq = f[9]
+                    p.seq_line = n
+                    p.wall = t
+                    p.wall_line = n
+                    if t < tmin:
+                        tmin = t
+                    elif t > tmax:
+                        tmax = t
+                    if index is not None:
+                        index.add(offset, length, n, t, f[6], f[8])
+                    offset += length + 1
+                    self.last_hash_line = n
+                    continue
+            self.last_hashes, self.t_min, self.t_max = last, tmin, tmax
+            self.events += fast
+            fast = 0
+            if last is not None and self.head != last[0]:
+                self.head = last[0]
+            self.apply(offset, length, n, f)
+            offset += length + 1
+            last, tmin, tmax, run_id0 = self.last_hashes, self.t_min, self.t_max, self.run_id
+        self.events += fast
+        self.last_hashes, self.t_min, self.t_max = last, tmin, tmax
+        if fast and last is not None:
+            self.head = last[0]
+        return n
 
     def _chain(self, n: int, prev: Any, recorded: Any, computed: str | None,
                hash_ok: bool) -> None:
@@ -832,9 +966,11 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
         report.complete = False
         return None, None
     if parallel is None:
+        # Not in the GUI (build_index) nor in a frozen bundle, where `spawn` would start the
+        # application again instead of the worker.
         parallel = (not build_index and size >= PARALLEL_MIN_BYTES
                     and os.environ.get("MODERATOR_APP_WORKERS", "1") != "0"
-                    and (os.cpu_count() or 1) >= 2)
+                    and not getattr(sys, "frozen", False) and (os.cpu_count() or 1) >= 2)
     spool = None
     index = None
     worker = None
@@ -865,7 +1001,10 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                 raise ZstdStreamError("corrupt", "the file is named .zst but is not a zstd "
                                                  "stream", 0, 0)
             if parallel:
-                worker = _Worker(tuple(seeds) if seeds and secret is not None else None)
+                try:
+                    worker = _Worker(tuple(seeds) if seeds and secret is not None else None)
+                except Exception:  # noqa: BLE001 - no second process: verify in this one
+                    worker = None
             ends_with_newline = _run_blocks(tee, checker, worker)
         except ZstdStreamError as exc:
             complete = False
@@ -941,7 +1080,7 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
     n = 0
     ends_with_newline = True
     ctx = checker.ctx
-    apply = checker.apply
+    apply_many = checker.apply_many
 
     def flush(wait: bool) -> None:
         nonlocal n
@@ -956,11 +1095,7 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
                         return
                     entry[2] = got
             queue.popleft()
-            offset = entry[0]
-            for length, facts in entry[2]:
-                n += 1
-                apply(offset, length, n, facts)
-                offset += length + 1
+            n = apply_many(entry[0], entry[2], n)
 
     for offset, block in _blocks(src):
         if block is None:

@@ -8,6 +8,7 @@ so the headless commands never import Qt.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -51,6 +52,7 @@ def run_app(argv: list[str]) -> int:
         app.setWindowIcon(app_icon())
     except Exception:  # noqa: BLE001 - an icon is cosmetic
         pass
+    _install_excepthook(window)
     window.show()
     if args.paths:
         QTimer.singleShot(0, lambda: window.open_paths(list(args.paths)))
@@ -60,6 +62,32 @@ def run_app(argv: list[str]) -> int:
     tick.start(200)
     tick.timeout.connect(lambda: None)
     return app.exec()
+
+
+def _install_excepthook(window) -> None:
+    """An unexpected exception in a slot must not scroll a traceback over the moderator's
+    terminal or leave them guessing: the full traceback goes to a log file, one line to
+    stderr and to the status bar, and the workstation keeps running."""
+    import traceback
+
+    import platformdirs
+
+    log_path = Path(platformdirs.user_log_dir("moderator-app")) / "errors.log"
+
+    def hook(exc_type, exc, tb) -> None:
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        try:
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(log_path, "a", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError:
+            pass
+        line = f"internal error {exc_type.__name__}: {exc} (details in {log_path})"
+        sys.stderr.write(f"moderator-app: {line}\n")
+        with contextlib.suppress(RuntimeError):  # the window may already be gone
+            window.status_label.setText(line)
+
+    sys.excepthook = hook
 
 
 def _env_store() -> Path | None:

@@ -13,17 +13,18 @@ source file chunk by chunk and maps match offsets back to rows, without parsing 
 from __future__ import annotations
 
 import math
-import re
 from collections import OrderedDict
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, Signal
 
 from moderator_app.core.event_index import EventIndex
 
 from .timefmt import format_timecode
 
 CONTENT_CHARS = 240
+# Sources larger than this are searched in a thread pool, not on the GUI thread.
+ASYNC_SEARCH_BYTES = 8 * 1024 * 1024
 SEARCH_CHUNK = 8 * 1024 * 1024
 COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
 COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
@@ -34,8 +35,7 @@ def search_rows(index: EventIndex, text: str) -> np.ndarray:
     n = len(index)
     if not text or index.source is None or n == 0:
         return np.arange(n, dtype=np.int64)
-    needle = text.encode("utf-8")
-    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    needle = text.encode("utf-8").lower()  # ASCII case folding, like re.IGNORECASE on bytes
     offsets = np.frombuffer(index.offsets, dtype=np.int64)
     lengths = np.frombuffer(index.lengths, dtype=np.int32 if index.lengths.itemsize == 4
                             else np.int64)
@@ -48,10 +48,18 @@ def search_rows(index: EventIndex, text: str) -> np.ndarray:
             chunk = fh.read(SEARCH_CHUNK)
             if not chunk:
                 break
-            data = tail + chunk
+            data = (tail + chunk).lower()
             start = base - len(tail)
-            hits.extend(start + m.start() for m in pattern.finditer(data))
-            tail = data[-overlap:] if overlap > 0 else b""
+            # bytes.find is a fast C scan; after a hit, jump to the end of that line: one hit
+            # per line is all the table needs.
+            i = data.find(needle)
+            while i != -1:
+                hits.append(start + i)
+                nl = data.find(b"\n", i + len(needle))
+                if nl == -1:
+                    break
+                i = data.find(needle, nl)
+            tail = chunk[-overlap:] if overlap > 0 else b""
             base += len(chunk)
     if not hits:
         return np.zeros(0, dtype=np.int64)
@@ -61,6 +69,28 @@ def search_rows(index: EventIndex, text: str) -> np.ndarray:
     rows, pos = rows[valid], pos[valid]
     inside = pos + len(needle) <= offsets[rows] + lengths[rows]
     return np.unique(rows[inside])
+
+
+class SearchSignals(QObject):
+    """Lives in the GUI thread, so `done` is delivered there (queued) from the pool thread."""
+
+    done = Signal(int, object)  # generation, rows (np.ndarray)
+
+
+class SearchJob(QRunnable):
+    """`search_rows` in the global thread pool; its own file handle, read-only index arrays."""
+
+    def __init__(self, index: EventIndex, text: str, generation: int,
+                 signals: SearchSignals) -> None:
+        super().__init__()
+        self.index, self.text, self.generation, self.signals = index, text, generation, signals
+
+    def run(self) -> None:
+        try:
+            rows = search_rows(self.index, self.text)
+        except OSError:
+            rows = np.zeros(0, dtype=np.int64)
+        self.signals.done.emit(self.generation, rows)
 
 
 class EventTableModel(QAbstractTableModel):
@@ -91,9 +121,10 @@ class EventTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def set_filter(self, lanes: set[str] | None = None, kinds: set[str] | None = None,
-                   text: str = "") -> None:
+                   text: str = "", text_rows: np.ndarray | None = None) -> None:
         """Keep rows whose lane is in `lanes`, type in `kinds` (None: any) and whose raw line
-        contains `text`."""
+        contains `text`; `text_rows` is `search_rows(index, text)` when already computed (by a
+        background `SearchJob` for large files)."""
         idx = self.index_
         self.filter_lanes, self.filter_kinds, self.filter_text = lanes, kinds, text
         self.beginResetModel()
@@ -109,7 +140,9 @@ class EventTableModel(QAbstractTableModel):
                 mask &= np.isin(np.frombuffer(idx.kinds, dtype=np.uint16), ids)
             rows = np.nonzero(mask)[0]
             if text:
-                rows = np.intersect1d(rows, search_rows(idx, text), assume_unique=True)
+                if text_rows is None:
+                    text_rows = search_rows(idx, text)
+                rows = np.intersect1d(rows, text_rows, assume_unique=True)
             self.rows = rows.astype(np.int64)
         self.endResetModel()
 

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QThread, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QThread, QThreadPool, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,7 +42,13 @@ from moderator_app.core.rules import Finding
 from moderator_app.core.verify import VerifyOptions, VerifyResult
 
 from .event_detail import EventDetail
-from .event_table import COL_KIND, EventTableModel
+from .event_table import (
+    ASYNC_SEARCH_BYTES,
+    COL_KIND,
+    EventTableModel,
+    SearchJob,
+    SearchSignals,
+)
 from .findings_panel import FindingsPanel
 from .plots import PlotsWidget
 from .retime import RetimePanel
@@ -58,6 +64,13 @@ APP_TITLE = "Moderator Workstation"
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
 MAX_RECENT = 10
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def window_title(name: str) -> str:
@@ -76,6 +89,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self._spool_root = Path(tempfile.mkdtemp(prefix="moderator-spool-"))
+        self._spool: Path | None = None
         self._worker: VerifyWorker | None = None
         self._thread: QThread | None = None
         self._selecting = False
@@ -117,6 +131,8 @@ class MainWindow(QMainWindow):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(250)
         self.detail = EventDetail()
+        self._search_signals = SearchSignals(self)
+        self._search_generation = 0
 
         table_box = QWidget()
         tl = QVBoxLayout(table_box)
@@ -204,7 +220,7 @@ class MainWindow(QMainWindow):
                                         Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sync_dock, self.decision_dock)
         self.sync_dock.raise_()
-        self.resizeDocks([self.findings_dock, self.sync_dock], [520, 380],
+        self.resizeDocks([self.findings_dock, self.sync_dock], [330, 560],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.findings_dock], [460], Qt.Orientation.Horizontal)
 
@@ -305,6 +321,7 @@ class MainWindow(QMainWindow):
         self.session.offset_changed.connect(self._on_offset)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self._search_timer.timeout.connect(self.apply_filter)
+        self._search_signals.done.connect(self._on_search_done)
         self.lane_filter.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.cancel_button.clicked.connect(self.cancel_verification)
         self.player.timestamps_progress.connect(self._on_timestamps)
@@ -394,10 +411,14 @@ class MainWindow(QMainWindow):
         paths = [Path(p) for p in paths]
         self.cancel_verification(wait=True)
         self._clear()
+        # A new submission has its own sync: start from offset 0 and no retime marks.
+        self.session.set_offset(0.0)
+        self.session.set_retime_start(None)
+        self.session.set_retime_end(None)
         self.session.set_paths(paths)
         name = paths[0].name if len(paths) == 1 else paths[0].parent.name or paths[0].name
         self.setWindowTitle(window_title(name))
-        spool = Path(tempfile.mkdtemp(dir=self._spool_root))
+        spool = self._spool = Path(tempfile.mkdtemp(dir=self._spool_root))
         options = VerifyOptions(offset=self.session.offset_s, build_index=True,
                                 spool_dir=spool)
         self._worker = VerifyWorker(paths, options)
@@ -427,7 +448,15 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
 
+    def _stale(self) -> bool:
+        """True for a signal from a worker that was cancelled for a newer submission (queued
+        signals may arrive after the switch)."""
+        sender = self.sender()
+        return sender is not None and sender is not self._worker
+
     def _on_progress(self, done: int, total: int) -> None:
+        if self._stale():
+            return
         if total > 0:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * min(done, total) / total))
@@ -435,11 +464,15 @@ class MainWindow(QMainWindow):
             self.progress.setRange(0, 0)
 
     def _on_failed(self, message: str) -> None:
+        if self._stale():
+            return
         self._end_progress()
         self.status_label.setText(f"Cannot open: {message}")
         self.findings.summary.setText(f"Cannot open this submission: {message}")
 
     def _on_cancelled(self) -> None:
+        if self._stale():
+            return
         self._end_progress()
         self.status_label.setText("Verification cancelled")
 
@@ -456,8 +489,15 @@ class MainWindow(QMainWindow):
         self.detail.clear()
         self.findings.set_report(None)
         self.session.set_result(None)
+        if self._spool is not None:  # decompressed copies of the previous submission
+            shutil.rmtree(self._spool, ignore_errors=True)
+            self._spool = None
 
     def _on_verified(self, result: VerifyResult) -> None:
+        if self._stale():
+            if result.index is not None:
+                result.index.close()
+            return
         self._end_progress()
         self.apply_result(result)
 
@@ -663,9 +703,27 @@ class MainWindow(QMainWindow):
         self.search.selectAll()
 
     def apply_filter(self) -> None:
+        """Type/producer filter at once; text search at once for small logs, in the thread
+        pool for large ones (the newest search wins; older results are dropped)."""
+        lane = self.lane_filter.currentData() or None
+        text = self.search.text()
+        index = self.table_model.index_
+        self._search_generation += 1
+        if text and index is not None and index.source is not None and \
+                _size(index.source) > ASYNC_SEARCH_BYTES:
+            self.count_label.setText("searching…")
+            QThreadPool.globalInstance().start(
+                SearchJob(index, text, self._search_generation, self._search_signals))
+            return
+        self.table_model.set_filter(lanes=None if lane is None else {lane}, text=text)
+        self._update_count()
+
+    def _on_search_done(self, generation: int, rows) -> None:
+        if generation != self._search_generation or self.table_model.index_ is None:
+            return
         lane = self.lane_filter.currentData() or None
         self.table_model.set_filter(lanes=None if lane is None else {lane},
-                                    text=self.search.text())
+                                    text=self.search.text(), text_rows=rows)
         self._update_count()
 
     def _update_count(self) -> None:

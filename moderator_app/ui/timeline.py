@@ -240,12 +240,15 @@ class Timeline(QWidget):
             t = self.finding_times.get(sev)
             if t is not None and t.size:
                 self._fill(buf, density(t, self.v0, self.v1, w), 1, FINDINGS_H - 2, rgb, True)
+        light = bg.lightness() > 128
         for i, t in enumerate(self.lane_times):
             y0 = int(self.lane_top(i) - top) + 1
             hh = max(2, int(lh) - 2)
             if y0 >= height:
                 break
             rgb = LANE_PALETTE[i % len(LANE_PALETTE)]
+            if light:  # the palette is made for dark backgrounds: darken it on light ones
+                rgb = (int(rgb[0] * 0.6), int(rgb[1] * 0.6), int(rgb[2] * 0.6))
             self._fill(buf, density(t, self.v0, self.v1, w), y0, hh, rgb, False)
         img = QImage(buf.data, w, height, w * 4, QImage.Format.Format_RGBA8888)
         p.drawImage(LABEL_W, top, img)
@@ -261,6 +264,15 @@ class Timeline(QWidget):
             x = self.x_of(self.playhead)
             p.setPen(QPen(QColor(255, 80, 80), 2))
             p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+            # The playhead's run time, in a tag on the axis (flipped left near the right end).
+            text = format_timecode(self.playhead)
+            fm = p.fontMetrics()
+            tw = fm.horizontalAdvance(text) + 8
+            left = x + 2 if x + 2 + tw <= self.width() else x - 2 - tw
+            tag = QRectF(left, 0, tw, AXIS_H - 2)
+            p.fillRect(tag, QColor(255, 80, 80))
+            p.setPen(QColor(255, 255, 255))
+            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
         p.end()
         self.last_paint_ms = (time.perf_counter() - start) * 1000
 
