@@ -52,6 +52,7 @@ from .event_table import (
 from .findings_panel import FindingsPanel
 from .plots import PlotsWidget
 from .retime import RetimePanel
+from .run_summary import RunSummaryPanel
 from .session import ReviewSession
 from .shortcuts import SHORTCUTS
 from .sync_controls import SyncControls
@@ -219,6 +220,10 @@ class MainWindow(QMainWindow):
         self.decision_dock = self._dock("Decision", "decisionDock", self.decision_panel,
                                         Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sync_dock, self.decision_dock)
+        self.run_summary = RunSummaryPanel(self.session)
+        self.run_dock = self._dock("Run", "runDock", self.run_summary,
+                                   Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.decision_dock, self.run_dock)
         self.sync_dock.raise_()
         self.resizeDocks([self.findings_dock, self.sync_dock], [330, 560],
                          Qt.Orientation.Vertical)
@@ -293,7 +298,7 @@ class MainWindow(QMainWindow):
         for a in ("zoom_in", "zoom_out", "fit"):
             view.addAction(self.actions[a])
         view.addSeparator()
-        for dock in (self.findings_dock, self.sync_dock, self.decision_dock):
+        for dock in (self.findings_dock, self.sync_dock, self.decision_dock, self.run_dock):
             view.addAction(dock.toggleViewAction())
         theme_menu = view.addMenu("&Theme")
         group = QActionGroup(self)
@@ -333,7 +338,13 @@ class MainWindow(QMainWindow):
         if isinstance(geo, QByteArray) and not geo.isEmpty():
             self.restoreGeometry(geo)
         else:
-            self.resize(1440, 900)
+            # First start: 1440x900, or the screen's free area when it is smaller.
+            screen = self.screen() or QApplication.primaryScreen()
+            avail = screen.availableGeometry() if screen is not None else None
+            width, height = 1440, 900
+            if avail is not None:
+                width, height = min(width, avail.width()), min(height, avail.height())
+            self.resize(width, height)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
