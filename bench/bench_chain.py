@@ -75,10 +75,11 @@ def floor(path: Path) -> tuple[float, int]:
     return time.perf_counter() - t, total
 
 
-def timed(cmd: list[str]) -> tuple[float, float, int, bytes]:
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, bytes]:
     """(seconds, peak RSS MiB, exit code, stdout) of a subprocess, RSS from wait4."""
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=None if env is None else {**os.environ, **env})
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -89,6 +90,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=200_000)
     ap.add_argument("--regen", action="store_true")
+    ap.add_argument("--single", action="store_true",
+                    help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
     args = ap.parse_args()
     bench = ROOT / ".bench"
     bench.mkdir(exist_ok=True)
@@ -107,6 +110,11 @@ def main() -> int:
     rep = orjson.loads(out)
     print(f"moderator-app verify --json: {t_verify:.2f} s, peak RSS {rss:.0f} MiB, exit {rc}, "
           f"verdict {rep.get('verdict')}, events {rep.get('events')}", flush=True)
+    if args.single:
+        t_one, rss_one, _, _ = timed([str(exe), "verify", "--json", str(path.parent)],
+                                     {"MODERATOR_APP_WORKERS": "0"})
+        print(f"  single process: {t_one:.2f} s = {t_one * 1e6 / args.events:.1f} us/event, "
+              f"peak RSS {rss_one:.0f} MiB", flush=True)
     script = bench / "stdlib_verify.py"
     script.write_text(STDLIB_SCRIPT)
     t_std, rss_std, rc_std, out_std = timed([sys.executable, str(script), str(path)])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import math
 import os
 import re
 import sys
@@ -28,6 +29,18 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def finite_seconds(text: str) -> float:
+    """argparse type for an offset in seconds: a finite number (NaN would make every missing
+    footage sum 0 and pass any video)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number of seconds: {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="moderator-app",
@@ -40,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("paths", nargs="+", metavar="PATH",
                    help="a folder, an archive, or the log/trajectory and video as files")
     v.add_argument("--json", action="store_true", help="print one JSON report on stdout")
-    v.add_argument("--offset", type=float, default=0.0, metavar="SECONDS",
+    v.add_argument("--offset", type=finite_seconds, default=0.0, metavar="SECONDS",
                    help="video time at which run_start happens (default 0)")
     v.add_argument("--seeds", type=Path, metavar="FILE",
                    help="official runs: one seed per line; the evaluator secret is read from "

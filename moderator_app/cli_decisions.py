@@ -25,6 +25,7 @@ def _store_arg(p: argparse.ArgumentParser) -> None:
 
 def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     """Register `decide` and `decisions` on the CLI's subparsers (set `handler` defaults)."""
+    from .cli import finite_seconds
     from .core.decision import CHECKLIST_IDS, REJECT_REASONS
 
     d = sub.add_parser(
@@ -41,11 +42,11 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
                         + ", ".join(REJECT_REASONS))
     d.add_argument("--note", default="", metavar="TEXT", help="what you saw")
     d.add_argument("--reviewer", metavar="NAME", help="default: $USER")
-    d.add_argument("--offset", type=float, default=0.0, metavar="SECONDS",
+    d.add_argument("--offset", type=finite_seconds, default=0.0, metavar="SECONDS",
                    help="video time at which run_start happens (default 0)")
-    d.add_argument("--retime-start", type=float, metavar="SECONDS",
+    d.add_argument("--retime-start", type=finite_seconds, metavar="SECONDS",
                    help="video time of the retime start mark")
-    d.add_argument("--retime-end", type=float, metavar="SECONDS",
+    d.add_argument("--retime-end", type=finite_seconds, metavar="SECONDS",
                    help="video time of the retime end mark")
     d.add_argument("--check", action="append", default=[], metavar="ITEM",
                    help="official walkthrough item done (repeatable; 'all' for every one): "

@@ -552,7 +552,7 @@ def test_error_event_fields(tmp_path):
     lines[4]["data"] = {"message": "emulator hiccup"}
     assert found(run(tmp_path, lines)) == []
     lines[4]["data"] = {"msg": "emulator hiccup"}
-    assert_only_warning(run(tmp_path, lines), "log.error_fields", 5)
+    assert_only_error(run(tmp_path, lines), "log.error_fields", 5)
 
 
 # --- moderation signals -------------------------------------------------------------------------

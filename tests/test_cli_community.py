@@ -180,3 +180,20 @@ def test_sample_copy_in_an_archive_like_folder_name(tmp_path):
     proc = verify(d, "--json")
     assert proc.returncode == 0
     assert one_json(proc.stdout)["input"] == "my run ✓"
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "ten"])
+def test_offset_must_be_a_finite_number(bad, tmp_path):
+    # NaN would make every missing-footage sum 0 and pass any video: a usage error instead.
+    from moderator_app.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", str(SAMPLE), "--offset", bad])
+    assert exc.value.code == 2
+
+
+def test_coverage_refuses_non_finite_numbers():
+    from moderator_app.core.coverage import compute_coverage
+
+    with pytest.raises(ValueError):
+        compute_coverage(10.0, 10.0, float("nan"))

@@ -63,7 +63,7 @@ def test_withhold_event_rules():
 
 
 @pytest.mark.parametrize("bad, line", [(b"not json", 2), (b"\xff\xfe", 2), (b"[1]", 2),
-                                      (b"", 2), (b'{"a":' + b"[" * 300 + b"]" * 300 + b"}", 2)])
+                                      (b'{"a":' + b"[" * 300 + b"]" * 300 + b"}", 2)])
 def test_unparseable_line_is_refused_with_its_line(tmp_path, bad, line):
     src = tmp_path / "agent-log.jsonl"
     src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + bad + b"\n{}\n")
@@ -72,6 +72,17 @@ def test_unparseable_line_is_refused_with_its_line(tmp_path, bad, line):
         withhold_log(src, dst)
     assert not dst.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["agent-log.jsonl"]  # no temp file left
+
+
+def test_blank_lines_are_copied_not_refused(tmp_path):
+    """A blank line holds nothing to withhold; refusing it would make a log that verifies
+    (trailing blank lines are only a warning) impossible to publish."""
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"model_request","data":{"messages":["p"]}}\n \n\n')
+    dst = tmp_path / "public.jsonl"
+    withhold_log(src, dst)
+    assert dst.read_bytes() == (b'{"seq":0,"type":"model_request","data":{"withheld":true}}\n'
+                                b" \n\n")
 
 
 def test_failed_withhold_keeps_an_existing_output(tmp_path):

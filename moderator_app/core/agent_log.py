@@ -83,7 +83,8 @@ RUN_END_MISSING = rule("log.run_end_missing", E,
                        "The log ends with a run_end (otherwise it may be truncated).", G)
 RUN_END_FIELDS = rule("log.run_end_fields", E, "run_end has a `reason` string.", G)
 WITHHELD_LEAK = rule("log.withheld_leak", E,
-                     "A withheld model_request holds nothing but `\"withheld\": true`.", G)
+                     "A withheld model_request holds nothing but `\"withheld\": true`; a "
+                     "model_response marked withheld keeps no `text` or `reasoning`.", G)
 RESPONSE_FIELDS = rule("log.response_fields", E,
                        "model_response has `id` and `model` strings; `usage` an object and "
                        "`actions` a list of {name, args} objects when present.", G)
@@ -98,7 +99,7 @@ ACTION_NOT_REQUESTED = rule("log.action_not_requested", E,
 RESPONSE_WITHOUT_ACTIONS = rule("log.response_without_actions", W,
                                 "An action names a response that lists no actions, so the "
                                 "response cannot vouch for it.", G)
-ERROR_FIELDS = rule("log.error_fields", W, "An error event has a `message` string.", G)
+ERROR_FIELDS = rule("log.error_fields", E, "An error event has a `message` string.", G)
 NO_RESPONSE = rule("log.no_response", E, "A run has at least one model_response.", G)
 NO_ACTION = rule("log.no_action", E, "A run has at least one action.", G)
 
@@ -124,14 +125,48 @@ _SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _JSON_KINDS = {"json": JSON, "utf8": UTF8, "not_object": NOT_OBJECT,
                "duplicate_member": DUPLICATE_MEMBER}
 _BOM = b"\xef\xbb\xbf"
+_loads, _dumps = orjson.loads, orjson.dumps
+
+
+# The shape nearly every log uses: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+00:00)`. Its minute
+# (`YYYY-MM-DDTHH:MM`) is looked up in a small cache, so a line costs one regex match and
+# two int() calls instead of a datetime; any other spelling takes the general path.
+_AT_FAST = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}):([0-5][0-9])"
+                      r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)", re.ASCII)
+_BAD_FRACTION = re.compile(r"[.,](?![0-9])")  # `02.Z`: a decimal sign with no digits
+_MINUTES: dict[str, int] = {}
+_SECONDS: dict[str, int] = {}  # `YYYY-MM-DDTHH:MM:SS` -> its microseconds, once validated
+
+
+def _minute_us(prefix: str) -> int | None:
+    got = _MINUTES.get(prefix)
+    if got is None:
+        try:
+            dt = datetime.fromisoformat(prefix + ":00+00:00")
+        except ValueError:
+            return None
+        if len(_MINUTES) >= 4096:
+            _MINUTES.clear()
+        got = _MINUTES[prefix] = (dt - _EPOCH) // _US
+    return got
 
 
 def parse_at(value: Any) -> tuple[int | None, Any, str]:
-    """(microseconds since the epoch, None, "") for a valid UTC `at`, else (None, rule, why)."""
+    """(microseconds since the epoch, None, "") for a valid UTC `at`, else (None, rule, why).
+
+    Digits of the fraction beyond the sixth (nanoseconds) are dropped, as datetime does."""
+    if type(value) is str:
+        m = _AT_FAST.fullmatch(value)
+        if m is not None:
+            minute = _minute_us(m[1])
+            if minute is not None:
+                frac = m[3]
+                us = int((frac + "00000")[:6]) if frac else 0
+                return minute + int(m[2]) * 1_000_000 + us, None, ""
     if not isinstance(value, str):
         what = "missing" if value is None else f"a {type(value).__name__}, not a string"
         return None, AT_FORMAT, f"`at` is {what}"
-    if len(value) < 16 or value[10] not in "Tt ":
+    if len(value) < 16 or value[10] not in "Tt " or _BAD_FRACTION.search(value):
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
     try:
         dt = datetime.fromisoformat(value)  # Python 3.11+ reads `Z` itself
@@ -182,8 +217,28 @@ def action_blob(name: Any, args: Any) -> bytes:
             return repr([name, args]).encode("utf-8", "surrogatepass")
 
 
+_DIGESTS: dict[tuple[str, bytes], bytes] = {}
+
+
 def action_digest(name: Any, args: Any) -> bytes:
-    """8 bytes standing for (name, args) as canonical JSON, kept per requested action."""
+    """8 bytes standing for (name, args) as canonical JSON, kept per requested action.
+
+    A run repeats a handful of actions (`press A`) thousands of times: the digest is cached
+    under the name and orjson's plain dump of the args, which is the same text only for the
+    same value (member order included, `1` and `1.0` and `true` apart), so a hit is exact."""
+    if type(args) is dict and type(name) is str:
+        try:
+            key = (name, _dumps(args))
+        except TypeError:  # beyond 64-bit integers or 255 levels: no cache
+            key = None
+        if key is not None:
+            got = _DIGESTS.get(key)
+            if got is None:
+                got = hashlib.blake2b(action_blob(name, args), digest_size=8).digest()
+                if len(_DIGESTS) >= 4096:
+                    _DIGESTS.clear()
+                _DIGESTS[key] = got
+            return got
     return hashlib.blake2b(action_blob(name, args), digest_size=8).digest()
 
 
@@ -220,7 +275,7 @@ class _Responses:
         self.line.append(line)
         self.el.append(el)
         self.first_slot.append(len(self.used))
-        if not digests:
+        if digests is None:  # no `actions` member: it cannot vouch (a warning, DESIGN.md)
             self.n_slots.append(-1)
             return
         self.n_slots.append(len(digests))
@@ -313,6 +368,23 @@ class _Checker:
     def feed(self, offset: int, raw: bytes | None) -> None:
         self.lines += 1
         n = self.lines
+        if n > 1 and raw is not None and raw[:1] == b"{" and raw[-1:] == b"}":
+            # The common line: an object in orjson's compact form. Parsing it and getting the
+            # same bytes back proves it valid, object-shaped and free of repeated members,
+            # exactly as parse_line would; anything else takes the general path below.
+            try:
+                ev = _loads(raw)
+                fast = type(ev) is dict and _dumps(ev) == raw
+            except (ValueError, TypeError, RecursionError):
+                fast = False
+            if fast:
+                if self.blank_pending_count or self.run_ends:
+                    self._content_line(n)
+                else:
+                    self.last_content_line = n
+                    self.content_lines += 1
+                self._event(n, offset, len(raw), ev)
+                return
         if raw is not None and n == 1 and raw.startswith(_BOM):
             self.add(BOM, "the file starts with a UTF-8 byte order mark; ignored", 1)
             raw = raw[3:]
@@ -336,10 +408,16 @@ class _Checker:
                 self.crlf_reported = True
                 self.add(CRLF, "lines end with CR LF; the CR is ignored", n)
             raw = raw[:-1]
-        try:
-            ev = parse_line(raw)
-        except (TypeError, ValueError, RecursionError):  # orjson writes only 255 levels deep
-            ev = LineError("json", "JSON nested too deeply to be checked")
+        if raw.startswith(_BOM):
+            # Valid UTF-8 (U+FEFF), but not JSON whitespace: a file pasted together from
+            # several saved files. A JSON fault, not a text-encoding one.
+            ev = LineError("json", "invalid JSON: the line starts with a byte order mark "
+                           "(U+FEFF), which only the first line may carry")
+        else:
+            try:
+                ev = parse_line(raw)
+            except (TypeError, ValueError, RecursionError):  # orjson writes 255 levels deep
+                ev = LineError("json", "JSON nested too deeply to be checked")
         if isinstance(ev, LineError):
             self.add(_JSON_KINDS.get(ev.kind, JSON), ev.message, n)
             self._unreadable_event()
@@ -400,11 +478,36 @@ class _Checker:
             add(DATA_NOT_OBJECT, f"data is {what}", n)
             data = None
         # at / elapsedMs ----------------------------------------------------------------
-        at_us, at_rule, at_msg = parse_at(ev.get("at"))
-        if at_rule is not None:
-            add(at_rule, at_msg, n)
+        at = ev.get("at")
+        at_us = None
+        if type(at) is str:
+            # `YYYY-MM-DDTHH:MM:SS.mmmZ`, its second already seen (and validated) on an
+            # earlier line: one dict look-up and the milliseconds.
+            second = _SECONDS.get(at[:19]) if len(at) == 24 and at[19] == "." \
+                and at[23] == "Z" else None
+            ms = at[20:23]
+            if second is not None and ms.isdigit() and ms.isascii():
+                at_us = second + int(ms) * 1000
+            else:
+                m = _AT_FAST.fullmatch(at)
+                if m is not None:  # parse_at's fast path, inlined
+                    minute = _MINUTES.get(m[1])
+                    if minute is None:
+                        minute = _minute_us(m[1])
+                    if minute is not None:
+                        frac = m[3]
+                        second = minute + int(m[2]) * 1_000_000
+                        at_us = second + (int((frac + "00000")[:6]) if frac else 0)
+                        if len(_SECONDS) >= 4096:
+                            _SECONDS.clear()
+                        _SECONDS[at[:19]] = second
+        if at_us is None:
+            at_us, at_rule, at_msg = parse_at(at)
+            if at_rule is not None:
+                add(at_rule, at_msg, n)
         el = ev.get("elapsedMs")
-        el_ok = _is_number(el)
+        t = type(el)
+        el_ok = (t is int or t is float) and el >= 0 and (t is int or math.isfinite(el))
         if not el_ok:
             what = ("missing" if "elapsedMs" not in ev
                     else f"{_short(el)}, not a non-negative number of milliseconds")
@@ -415,13 +518,27 @@ class _Checker:
             self.base_el = 0.0 if typ == "run_start" else float(el)
             self.base_line = n
             self.base_line_at_text = str(ev.get("at"))[:40]
-        self._timing(n, at_us, el if el_ok else None)
+        if el_ok and at_us is not None and not self.drift_streak and self.prev_at is not None \
+                and self.prev_el is not None and at_us >= self.prev_at and el >= self.prev_el \
+                and -DRIFT_LIMIT_US <= el * 1000 - ((at_us - self.base_at) + self.base_el * 1000) \
+                <= DRIFT_LIMIT_US:
+            # _timing's outcome for a line in order and within the 2 s rule, inlined.
+            good = self.good_el
+            if good is not None and el - good > self.th.gap_s * 1000:
+                self._gap(n, el, good)
+            self.prev_at = at_us
+            self.prev_el = self.good_el = self.last_el = el
+        else:
+            self._timing(n, at_us, el if el_ok else None)
         elf = float(el) if el_ok else math.nan
         # position of run_start / run_end -------------------------------------------------
-        if n == 1 and typ != "run_start":
+        # "First" is the first line that is not blank: blank lines before the run_start are
+        # their own finding (log.blank_line), not also a misplaced run_start.
+        first = self.content_lines == 1
+        if first and typ != "run_start":
             add(RUN_START_POSITION, f"the first line is {_short(ev.get('type'))}, not run_start",
-                1)
-        elif typ == "run_start" and n != 1:
+                n)
+        elif typ == "run_start" and not first:
             add(RUN_START_POSITION, "run_start on a line other than the first", n)
         if self.index is not None:
             t = elf / 1000 if el_ok else None
@@ -509,13 +626,16 @@ class _Checker:
             self.prev_at = at_us
         if el is not None:
             if not bad and self.good_el is not None and el - self.good_el > self.th.gap_s * 1000:
-                self.add(GAP, f"no event for {(el - self.good_el) / 1000:.1f} s before this "
-                         f"line (threshold {self.th.gap_s:g} s)", n)
+                self._gap(n, el, self.good_el)
             if not drifted:
                 self.prev_el = el
             if not bad:
                 self.good_el = el
             self.last_el = el
+
+    def _gap(self, n: int, el: float, good: float) -> None:
+        self.add(GAP, f"no event for {(el - good) / 1000:.1f} s before this line (threshold "
+                 f"{self.th.gap_s:g} s)", n)
 
     def _drift_streak_findings(self) -> None:
         """At the end: if every line after the start line broke the 2 s rule by about the same
@@ -558,11 +678,11 @@ class _Checker:
         add = self.add
         problems = []
         rid = data.get("id")
-        if not _nonempty_str(rid):
+        if not (type(rid) is str and rid.strip()):  # _nonempty_str, inlined (hot path)
             problems.append("`id` missing or not a non-empty string")
             rid = None
         model = data.get("model")
-        if not _nonempty_str(model):
+        if not (type(model) is str and model.strip()):
             problems.append("`model` missing or not a non-empty string")
         usage = data.get("usage")
         if "usage" in data and not isinstance(usage, dict):
@@ -575,12 +695,21 @@ class _Checker:
             else:
                 digests = []
                 for i, a in enumerate(actions):
-                    if not isinstance(a, dict) or not _nonempty_str(a.get("name")):
+                    name = a.get("name") if type(a) is dict else None
+                    if not (type(name) is str and name.strip()):
                         problems.append(f"actions[{i}] is not an object with a `name` string")
                         continue
-                    digests.append(action_digest(a["name"], a.get("args")))
+                    # No arguments, however spelled: no `args`, `null` and `{}` all mean
+                    # "no arguments" and match one another (docs/rules-community.md).
+                    args = a.get("args")
+                    digests.append(action_digest(name, {} if args is None else args))
         if problems:
             add(RESPONSE_FIELDS, "model_response: " + "; ".join(problems), n)
+        if data.get("withheld") is True:
+            kept = [k for k in ("text", "reasoning") if data.get(k) not in (None, "")]
+            if kept:
+                add(WITHHELD_LEAK, "model_response marked withheld still holds "
+                    + " and ".join(kept), n)
         if isinstance(model, str) and self.run_start_model is not None \
                 and model != self.run_start_model:
             add(MODEL_MISMATCH, f"response model {_short(model)} differs from run_start model "
@@ -610,16 +739,18 @@ class _Checker:
     def _action(self, n: int, data: dict, el: float) -> None:
         add = self.add
         call, name = data.get("call"), data.get("name")
-        problems = []
-        if not _nonempty_str(call):
-            problems.append("`call` missing or not a response id string")
-        if not _nonempty_str(name):
-            problems.append("`name` missing or not a non-empty string")
-        if "args" not in data:
-            problems.append("`args` missing")
-        if problems:
+        call_ok = type(call) is str and call.strip()  # _nonempty_str, inlined (hot path)
+        problems = None
+        if not call_ok or not (type(name) is str and name.strip()) or "args" not in data:
+            problems = []
+            if not call_ok:
+                problems.append("`call` missing or not a response id string")
+            if not _nonempty_str(name):
+                problems.append("`name` missing or not a non-empty string")
+            if "args" not in data:
+                problems.append("`args` missing")
             add(ACTION_FIELDS, "action: " + "; ".join(problems), n)
-        if not _nonempty_str(call):
+        if not call_ok:
             return
         k = self.responses.ordinal.get(call)
         if k is None:
@@ -633,7 +764,8 @@ class _Checker:
                 f"{self.responses.line[k]} (threshold {self.th.action_delay_s:g} s)", n)
         if problems:
             return
-        verdict = self.responses.consume(k, action_digest(name, data.get("args")))
+        args = data["args"]
+        verdict = self.responses.consume(k, action_digest(name, {} if args is None else args))
         rline = self.responses.line[k]
         if verdict == "none":
             add(ACTION_NOT_REQUESTED, f"action {_short(name)} with these args is not one the "

@@ -48,6 +48,9 @@ _READ_ERRORS = (OSError, EOFError, zlib.error, zipfile.BadZipFile, tarfile.TarEr
                 ZstdStreamError, ValueError, RuntimeError)
 
 
+_HEAD_BYTES = 64 << 10  # read when a member is opened (see _MemberStream.__init__)
+
+
 class ArchiveReadError(OSError):
     """Reading a member failed (damaged archive, CRC error, cap exceeded)."""
 
@@ -63,19 +66,34 @@ class _MemberStream:
         self._name = name
         self._cap = cap
         self.bytes_read = 0
+        # The first bytes are read now, so that an archive damaged right at the start of the
+        # member fails in the opener (where callers turn OSError into a finding) rather than
+        # at a caller's first peek (a cut .tar.gz crashed `verify` at `read(4)` before this).
+        try:
+            self._head = self._read_inner(_HEAD_BYTES)
+        except BaseException:
+            self.close()
+            raise
 
     def readable(self) -> bool:
         return True
 
-    def read(self, size: int = -1) -> bytes:
+    def _read_inner(self, size: int) -> bytes:
         try:
-            data = self._inner.read(size if size is not None and size >= 0 else 1 << 20)
+            data = self._inner.read(size)
         except _READ_ERRORS as exc:
             raise ArchiveReadError(f"{self._name}: cannot read from the archive: {exc}") from None
         self.bytes_read += len(data)
         if self.bytes_read > self._cap:
             raise ArchiveReadError(f"{self._name}: more than {self._cap} bytes (cap)")
         return data
+
+    def read(self, size: int = -1) -> bytes:
+        want = size if size is not None and size >= 0 else 1 << 20
+        if self._head:
+            data, self._head = self._head[:want], self._head[want:]
+            return data
+        return self._read_inner(want)
 
     def close(self) -> None:
         for c in [self._inner, *self._closers]:
@@ -271,6 +289,8 @@ def _open_tar_member(path: Path, open_raw: Callable, mode: str, ordinal: int,
                 if inner is None:
                     break
                 return _MemberStream(inner, [tf, raw], clean)  # type: ignore[return-value]
+    except ArchiveReadError:  # already worded (and the member stream closed the archive)
+        raise
     except _READ_ERRORS as exc:
         tf.close()
         raw.close()

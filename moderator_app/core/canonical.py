@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from codecs import utf_16_be_encode as _utf_16_be_encode
 from typing import Any
 
 from orjson import Fragment as _Fragment
@@ -44,7 +45,10 @@ def es6_number(x: float | int) -> str:
     if x < 0:
         return "-" + es6_number(-x)
     # repr() gives the shortest digits that round-trip, as ECMAScript requires.
-    mantissa, _, exp_text = repr(x).partition("e")
+    r = repr(x)
+    if "e" not in r:  # 1e-4 <= x < 1e16: the same plain decimal, less an integral `.0`
+        return r[:-2] if r[-2:] == ".0" else r
+    mantissa, _, exp_text = r.partition("e")
     exponent = int(exp_text) if exp_text else 0
     int_part, _, frac = mantissa.partition(".")
     full = int_part + frac
@@ -65,8 +69,23 @@ def es6_number(x: float | int) -> str:
     return f"{head}e{sign}{abs(e)}"
 
 
+_FRAGMENTS: dict[float, _Fragment] = {}
+
+
+def float_fragment(x: float) -> _Fragment:
+    """The JCS spelling of a finite float as an orjson fragment, cached (a run repeats its
+    float values: latencies, ratios, scores). Raises CanonicalError (NaN, infinity)."""
+    frag = _FRAGMENTS.get(x)
+    if frag is None:
+        frag = _Fragment(es6_number(x).encode())
+        if len(_FRAGMENTS) > 50_000:
+            _FRAGMENTS.clear()
+        _FRAGMENTS[x] = frag
+    return frag
+
+
 def _utf16_key(key: str) -> bytes:
-    return key.encode("utf-16-be", "surrogatepass")
+    return _utf_16_be_encode(key, "surrogatepass")[0]  # the codec itself: no name lookup
 
 
 def _serialise(value: Any, out: list[str]) -> None:
@@ -133,7 +152,7 @@ def _fast_prepare(value: Any) -> Any:
     if t is list or t is tuple:
         return [_fast_prepare(v) for v in value]
     if t is float:
-        return _Fragment(es6_number(value).encode())
+        return float_fragment(value)
     if t is int:
         if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             return value

@@ -8,6 +8,7 @@ reported (info), not an error.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 from .rules import Finding, Severity, rule
@@ -53,6 +54,8 @@ class Coverage:
 
 
 def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: float) -> Coverage:
+    if not all(map(math.isfinite, (run_duration_s, video_duration_s, offset_s))):
+        raise ValueError("coverage needs finite durations and offset")  # NaN would pass
     o = offset_s
     return Coverage(
         run_duration_s=run_duration_s,

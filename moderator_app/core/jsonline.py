@@ -50,12 +50,19 @@ def _reject_constant(name: str) -> Any:
 
 
 def find_duplicate_member(raw: bytes) -> str | None:
-    """The first repeated member name in `raw` (already known to be valid JSON), or None."""
+    """The first repeated member name in `raw` (already known to be valid JSON), or None.
+
+    Raises RecursionError on values nested beyond the interpreter's recursion limit."""
     try:
         json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except _Duplicate as dup:
         return str(dup.args[0])
     return None
+
+
+# orjson serialises at most 255 levels (and parses at most 1024): deeper values cannot be
+# re-serialised, hence neither checked for repeated members nor hashed canonically.
+TOO_DEEP = "invalid JSON: nesting too deep (more than 255 levels of arrays and objects)"
 
 
 def parse_line(raw: bytes) -> dict | LineError:
@@ -80,12 +87,17 @@ def parse_line_compact(raw: bytes) -> tuple[dict, bool] | LineError:
             return LineError("utf8", f"invalid UTF-8 at byte {uexc.start + 1} of the line")
         if "UTF-8" in msg or "surrogate" in msg:
             return LineError("utf8", f"invalid text: {msg}")
+        if "depth limit" in msg or "recursion" in msg.lower():
+            return LineError("json", f"{TOO_DEEP}: {msg}")
         return LineError("json", f"invalid JSON: {msg}")
     if not isinstance(obj, dict):
         return LineError("not_object", f"line is JSON {type(obj).__name__}, not an object")
-    if orjson.dumps(obj) == raw:
-        return obj, True
-    dup = find_duplicate_member(raw)
+    try:
+        if orjson.dumps(obj) == raw:
+            return obj, True
+        dup = find_duplicate_member(raw)
+    except (TypeError, RecursionError):  # orjson's depth limit, or the stdlib's recursion one
+        return LineError("json", TOO_DEEP)
     if dup is not None:
         return LineError("duplicate_member", f"member name {dup!r} appears more than once")
     return obj, False

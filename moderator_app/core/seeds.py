@@ -61,9 +61,16 @@ def _leak_pattern(seeds: tuple[str, ...]) -> re.Pattern[bytes] | None:
     return re.compile(rb"(?<![0-9A-Za-z_])(?:" + body + rb")(?![0-9A-Za-z_])")
 
 
-# Envelope members never hold a seed; searching them would only find hashes and counters.
-_ENVELOPE = frozenset(("schema", "producer_sequence", "wall_time", "run_id", "trust_level",
-                       "producer", "type", "prev_hash", "hash"))
+# Envelope members that cannot carry a seed the agent chose: hashes, counters, the timestamp
+# (a seed `2026` would otherwise match every wall_time). The text members (`run_id`,
+# `producer`, `trust_level`, `type`) are searched: a seed put there is still a leak.
+_ENVELOPE = frozenset(("schema", "producer_sequence", "wall_time", "prev_hash", "hash"))
+
+
+def _may_hide(raw: bytes) -> bool:
+    """Whether JSON escapes (`\\u0038` for `8`, `\\/` for `/`) could spell a seed that the
+    byte search cannot see: then the parsed value must be searched."""
+    return b"\\u" in raw or b"\\/" in raw
 
 
 @dataclass
@@ -86,14 +93,15 @@ class SeedCheck:
 
     def block_hit(self, block: bytes) -> bool:
         """Whether a seed may appear anywhere in `block` (then its lines are scanned)."""
-        return self._leak is not None and self._leak.search(block) is not None
+        return self._leak is not None and (self._leak.search(block) is not None
+                                           or _may_hide(block))
 
     def scan_leak(self, raw: bytes, event: dict | None) -> int | None:
         """The 1-based number (in the seeds file) of a seed leaked on this line, or None."""
         if self._leak is None:
             return None
         m = self._leak.search(raw)
-        if m is None:
+        if m is None and not (isinstance(event, dict) and _may_hide(raw)):
             return None
         if isinstance(event, dict):  # confirm outside the envelope (hashes, counters)
             rest = orjson.dumps({k: v for k, v in event.items() if k not in _ENVELOPE})

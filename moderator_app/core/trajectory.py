@@ -32,6 +32,7 @@ import tempfile
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from hashlib import sha256
 from itertools import repeat
 from operator import add, itemgetter, methodcaller
@@ -40,7 +41,7 @@ from typing import Any
 
 import orjson
 
-from .canonical import CanonicalError, canonical_json_fast, es6_number
+from .canonical import CanonicalError, canonical_json_fast, es6_number, float_fragment
 from .chain import ZERO_HASH
 from .event_index import EventIndex
 from .input_rules import UNREADABLE_MEMBER
@@ -189,6 +190,19 @@ _WALL_MS_Z = re.compile(
     r"(?:\d{4}-\d\d-\d\dT(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d\d\dZ)+")
 
 
+def _wall_ms_z(w: str) -> float:
+    """parse_wall_time of a string already matched by _WALL_MS_Z, with a valid date."""
+    return _minute(w[:16]) + int(w[17:19]) + float(w[19:23])
+
+
+def _uniform_walls(walls) -> bool:
+    """Whether every wall_time is `YYYY-MM-DDTHH:MM:SS.mmmZ` with a real date: such strings
+    order exactly as their times (the conversion is monotonic, and distinct milliseconds
+    stay distinct at epoch magnitudes)."""
+    return (set(map(len, walls)) == {24} and _WALL_MS_Z.fullmatch("".join(walls)) is not None
+            and None not in map(_minute, {w[:16] for w in walls}))
+
+
 def _block_wall_times(walls) -> list:
     if set(map(len, walls)) == {24} and _WALL_MS_Z.fullmatch("".join(walls)):
         try:
@@ -295,7 +309,7 @@ def _jcs_inplace(value: dict | list, spelling: _FloatSpelling, non_ascii: bool) 
                 continue
             if t is float:
                 if not spelling.safe_value(v):
-                    value[k] = orjson.Fragment(es6_number(v).encode())
+                    value[k] = float_fragment(v)
             elif (t is dict or t is list) and not _jcs_inplace(v, spelling, non_ascii):
                 value[k] = orjson.Fragment(canonical_json_fast(v))  # UTF-16 member order
     else:
@@ -303,7 +317,7 @@ def _jcs_inplace(value: dict | list, spelling: _FloatSpelling, non_ascii: bool) 
             t = type(v)
             if t is float:
                 if not spelling.safe_value(v):
-                    value[i] = orjson.Fragment(es6_number(v).encode())
+                    value[i] = float_fragment(v)
             elif (t is dict or t is list) and not _jcs_inplace(v, spelling, non_ascii):
                 value[i] = orjson.Fragment(canonical_json_fast(v))
     return True
@@ -404,6 +418,9 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
                 found.append((HASH_FORMAT, f"{name} is not 64 lowercase hex characters: "
                                            f"{str(value)[:80]!r}"))
     computed = None
+    # Read before hashing: canonicalisation may swap a member value for a pre-serialised
+    # fragment (an object with a member name outside the BMP, floats).
+    payload = event.get("payload")
     if type(prev) is str and prev.isascii():
         try:
             canon = event_canonical(event, not raw.isascii(), ctx.spelling)
@@ -429,7 +446,6 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
     run_id = get("run_id")
     seq = get("producer_sequence")
     wall = get("wall_time")
-    payload = get("payload")
     if (type(producer) is not str or type(trust) is not str or type(etype) is not str
             or type(run_id) is not str):
         if found is None:
@@ -520,24 +536,51 @@ def examine_block(block: bytes, ctx: LineContext) -> list[tuple]:
     """(length, facts) for each `\\n`-terminated line of `block` (the last line may lack its
     `\\n`), the same as `examine_line` on each line.
 
-    Most blocks are entirely ordinary; `_ordinary_block` proves that with whole-block C-level
+    Most blocks are entirely ordinary; `_block_columns` proves that with whole-block C-level
     operations (one parse of the block as a JSON array, set-of-types checks, one hex decode)
     and only then skips the per-line checks. Anything unusual sends the block, or the line,
     through `examine_line`, which alone words findings."""
-    lines = block.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    fast = _ordinary_block(block, lines, ctx) if len(lines) > 8 else None
-    if fast is not None:
-        return fast
+    lines = _split(block)
+    cols = _block_columns(block, lines, ctx) if len(lines) > 8 else None
+    if cols is not None:
+        return cols.facts(ctx)
     return [(len(raw), examine_line(raw, ctx)) for raw in lines]
 
 
-_ENVELOPE = itemgetter("schema", "producer_sequence", "wall_time", "run_id", "trust_level",
-                       "producer", "type", "payload", "prev_hash")
-_POP_HASH = methodcaller("pop", "hash")
-_HEXDIGEST = methodcaller("hexdigest")
+def scan_block(block: bytes, ctx: LineContext, summary: bool = True) -> tuple:
+    """`("s", summary)` for a block whose lines are all ordinary and consistent among
+    themselves (the hashes recompute, each links to the one before, one run_id, each
+    producer's sequence increasing and clock not going back, one trust level each): a few
+    hundred bytes instead of a tuple per line, applied by `TrajectoryChecker.apply_summary`,
+    which checks how the block joins what came before. Otherwise `("f", examine_block(...))`.
+    """
+    lines = _split(block)
+    cols = _block_columns(block, lines, ctx) if len(lines) > 8 else None
+    if cols is None:
+        return ("f", [(len(raw), examine_line(raw, ctx)) for raw in lines])
+    if summary:
+        got = cols.summary()
+        if got is not None:
+            return ("s", got)
+    return ("f", cols.facts(ctx))
+
+
+def _split(block: bytes) -> list[bytes]:
+    lines = block.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+_COLUMNS = tuple(map(itemgetter, ("schema", "producer_sequence", "wall_time", "run_id",
+                                   "trust_level", "producer", "type", "payload", "prev_hash",
+                                   "hash")))
 _SPECIAL_TYPES = _SCORE_CLAIM_TYPES | {"seed_commitment"}
+_DUMP_SORTED = partial(orjson.dumps, option=_SORT)
+_DIGEST = methodcaller("digest")
+_HASH_MEMBER = len(b'"hash":"",') + 64
+_POP_HASH = methodcaller("pop", "hash")
+
 
 
 def _canonical_or_none(event: dict, non_ascii: bool, spelling: _FloatSpelling) -> bytes | None:
@@ -549,8 +592,83 @@ def _canonical_or_none(event: dict, non_ascii: bool, spelling: _FloatSpelling) -
         return None
 
 
-def _ordinary_block(block: bytes, lines: list[bytes], ctx: LineContext) -> list | None:
-    """Facts for a block in which every line is an ordinary event, or None."""
+def _dump_sorted_or_none(event: dict) -> bytes | None:
+    try:
+        return orjson.dumps(event, option=_SORT)
+    except TypeError:  # an integer beyond 2^53, nesting beyond orjson's depth limit
+        return None
+
+
+def _non_bmp_key(payload: dict) -> bool:
+    return any(not k.isascii() and max(k) > "\uffff" for k in payload)
+
+
+class _Columns:
+    """A block's events, column by column, once proven ordinary line by line (types, hash
+    formats, wall_time shape); `redo` holds the lines `examine_line` must treat (score
+    claims, commitments, possible secrets, lines not hashable the fast way)."""
+
+    __slots__ = ("lines", "recorded", "rec_bin", "prevs", "digests", "producers", "trusts",
+                 "types", "seqs", "times", "walls", "run_ids", "redo")
+
+    def facts(self, ctx: LineContext) -> list[tuple]:
+        rec_bin, digests, recorded = self.rec_bin, self.digests, self.recorded
+        if b"".join(digests) == rec_bin:
+            computed = recorded
+        else:
+            computed = [r if d == rec_bin[32 * i:32 * i + 32] else d.hex()
+                        for i, (r, d) in enumerate(zip(recorded, digests, strict=True))]
+        lines = self.lines
+        lengths = list(map(len, lines))
+        times = self.times if self.times is not None else _block_wall_times(self.walls)
+        out = list(zip(lengths, zip(
+            repeat(OK), recorded, self.prevs, computed, repeat(True), repeat(None),
+            self.producers, self.trusts, self.types, self.seqs, times, self.run_ids,
+            repeat(None)), strict=False))
+        for i in self.redo:
+            out[i] = (lengths[i], examine_line(lines[i], ctx))
+        return out
+
+    def summary(self) -> tuple | None:
+        """(events, first prev_hash, last hash, run_id, producers, t_min, t_max, first
+        run_start time, last run_end time) when the block is consistent in itself, or None.
+        `producers`: (name, trust, events, first index, last index, first sequence, last
+        sequence, first time, last time) each."""
+        recorded, prevs = self.recorded, self.prevs
+        if (self.redo or b"".join(self.digests) != self.rec_bin
+                or prevs[1:] != recorded[:-1] or len(set(self.run_ids)) != 1):
+            return None
+        producers, types = self.producers, self.types
+        # Uniform `…:SS.mmmZ` strings compare as their times do; converted only at the ends.
+        times = self.times if self.times is not None else self.walls
+        to_t = _wall_ms_z if self.times is None else float
+        if len(set(zip(producers, self.trusts, strict=True))) != len(set(producers)):
+            return None
+        info: dict[str, list] = {}
+        get = info.get
+        for i, (name, seq, t) in enumerate(zip(producers, self.seqs, times, strict=True)):
+            rec = get(name)
+            if rec is None:
+                info[name] = [i, i, seq, seq, t, t, 1]
+            elif seq <= rec[3] or t < rec[5]:
+                return None
+            else:
+                rec[1] = i
+                rec[3] = seq
+                rec[5] = t
+                rec[6] += 1
+        trust_of = dict(zip(producers, self.trusts, strict=True))
+        prods = tuple((name, trust_of[name], r[6], r[0], r[1], r[2], r[3], to_t(r[4]),
+                       to_t(r[5])) for name, r in info.items())
+        t_start = to_t(times[types.index("run_start")]) if "run_start" in types else None
+        t_end = (to_t(times[len(types) - 1 - types[::-1].index("run_end")])
+                 if "run_end" in types else None)
+        return (len(recorded), prevs[0], recorded[-1], self.run_ids[0], prods,
+                to_t(min(times)), to_t(max(times)), t_start, t_end)
+
+
+def _block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> _Columns | None:
+    """The columns of a block in which every line is an ordinary event, or None."""
     if b"\r" in block or (ctx.leak is not None and ctx.leak.block_hit(block)):
         return None
     try:
@@ -562,20 +680,18 @@ def _ordinary_block(block: bytes, lines: list[bytes], ctx: LineContext) -> list 
     # keep the count, and a blank line is not valid inside the array).
     if len(events) != n or set(map(type, events)) != {dict}:
         return None
-    if list(map(orjson.dumps, events)) != lines:  # compact lines: no repeated member names
-        return None
-    try:
-        recorded = list(map(_POP_HASH, events))
-        rows = list(map(_ENVELOPE, events))
+    try:  # one C-level pass per member: cheaper than a tuple per event, then transposed
+        (schemas, seqs, walls, run_ids, trusts, producers, types, payloads, prevs,
+         recorded) = [list(map(get, events)) for get in _COLUMNS]
     except KeyError:
         return None
-    (schemas, seqs, walls, run_ids, trusts, producers, types, payloads, prevs) = zip(*rows, strict=False)
     if (set(schemas) != {SCHEMA} or set(map(type, seqs)) != {int}
             or set(map(type, walls)) != {str} or set(map(type, payloads)) != {dict}):
         return None
     for column in (run_ids, trusts, producers, types, prevs, recorded):
         if set(map(type, column)) != {str}:
             return None
+    rec_bin = b""
     for column in (prevs, recorded):
         if set(map(len, column)) != {64}:
             return None
@@ -583,42 +699,94 @@ def _ordinary_block(block: bytes, lines: list[bytes], ctx: LineContext) -> list 
         if joined != joined.lower() or not joined.isascii():
             return None
         try:
-            if len(bytes.fromhex(joined)) != 32 * n:  # whitespace would be skipped
-                return None
+            rec_bin = bytes.fromhex(joined)
         except ValueError:
             return None
-    for producer, trust in set(zip(producers, trusts, strict=False)):
+        if len(rec_bin) != 32 * n:  # whitespace would be skipped
+            return None
+    for producer, trust in set(zip(producers, trusts, strict=True)):
         if producer == AGENT and trust != AGENT_TRUST:
             return None
-    times = _block_wall_times(walls)
-    if None in times:
-        return None
-    spelling = ctx.spelling
-    ascii_lines = list(map(bytes.isascii, lines))
-    canon = [_canonical_or_none(ev, not ok, spelling)
-             for ev, ok in zip(events, ascii_lines, strict=False)]
+    if _uniform_walls(walls):
+        times = None  # the strings order as the times do: converted only where needed
+    else:
+        times = _block_wall_times(walls)
+        if None in times:
+            return None
+    lengths = list(map(len, lines))
+    redo: set[int] = set()
+    # "Plain" events: the ten envelope members, a flat payload without floats (hence no
+    # float token on the line: orjson parses every `.`/`e` number, and integers beyond
+    # 2^64, as floats) and no member name outside the BMP. Every token of such a line is
+    # spelled at least as long as orjson spells it, so a sorted dump exactly as long as
+    # the line proves no member was repeated (a dropped duplicate shortens the dump) and
+    # the dump, `hash` cut off, is the RFC 8785 form.
+    plain = list(map(_PLAIN.issuperset, map(map, repeat(type), map(dict.values, payloads))))
+    if set(map(len, events)) != {10}:
+        plain = [ok and len(ev) == 10 for ok, ev in zip(plain, events, strict=True)]
+    if not block.isascii():
+        for i, raw in enumerate(lines):
+            if plain[i] and not raw.isascii() and _non_bmp_key(payloads[i]):
+                plain[i] = False
+    if all(plain):
+        plain_idx = range(n)
+        chosen = events
+    else:
+        plain_idx = [i for i, ok in enumerate(plain) if ok]
+        chosen = list(map(events.__getitem__, plain_idx))
+    for _ in map(_POP_HASH, chosen):  # `recorded` holds them
+        pass
+    try:
+        bodies = list(map(_DUMP_SORTED, chosen))
+        # A plain dump is the line less its `"hash":"<64 hex>",` (74 bytes), or shorter.
+        same = list(map(add, map(len, bodies), repeat(_HASH_MEMBER))) == (
+            lengths if len(chosen) == n else [lengths[i] for i in plain_idx])
+    except TypeError:  # an integer beyond 2^53: that line goes through examine_line
+        bodies = list(map(_dump_sorted_or_none, chosen))
+        same = False
+    if len(chosen) < n or not same:
+        dumped, bodies = bodies, [b""] * n
+        for i, d in zip(plain_idx, dumped, strict=True):
+            if d is None or len(d) + _HASH_MEMBER != lengths[i]:
+                redo.add(i)
+            else:
+                bodies[i] = d
+    if len(chosen) < n:
+        spelling = ctx.spelling
+        for i, ok in enumerate(plain):
+            if ok:
+                continue
+            ev, raw = events[i], lines[i]
+            try:
+                if orjson.dumps(ev) != raw:  # not compact, or a member repeated
+                    redo.add(i)
+                    continue
+            except TypeError:  # nesting beyond orjson's limit
+                redo.add(i)
+                continue
+            del ev["hash"]
+            body = _canonical_or_none(ev, not raw.isascii(), spelling)
+            if body is None:
+                redo.add(i)
+            else:
+                bodies[i] = body
+    digests = list(map(_DIGEST, map(sha256, map(add, map(str.encode, prevs), bodies))))
     # Lines that need the full per-line treatment: score claims and commitments (extra
     # facts), possible secrets, events that cannot be hashed the fast way.
-    redo: set[int] = set()
     special = set(types) & _SPECIAL_TYPES
     if special:
         redo.update(i for i, etype in enumerate(types) if etype in special)
-    if b'"seed_commitment"' in block:
+    if any(map(dict.__contains__, payloads, repeat("seed_commitment"))):
         redo.update(i for i, pl in enumerate(payloads) if "seed_commitment" in pl)
     markers = markers_in(block)
     if markers:
         redo.update(i for i, raw in enumerate(lines) if any(m in raw for m in markers))
-    if None in canon:
-        redo.update(i for i, c in enumerate(canon) if c is None)
-        canon = [b"" if c is None else c for c in canon]
-    digests = list(map(_HEXDIGEST, map(sha256, map(add, map(str.encode, prevs), canon))))
-    lengths = list(map(len, lines))
-    out = list(zip(lengths, zip(
-        repeat(OK), recorded, prevs, digests, repeat(True), repeat(None), producers, trusts,
-        types, seqs, times, run_ids, repeat(None)), strict=False))
-    for i in redo:
-        out[i] = (lengths[i], examine_line(lines[i], ctx))
-    return out
+    cols = _Columns()
+    cols.lines, cols.recorded, cols.rec_bin, cols.prevs = lines, recorded, rec_bin, prevs
+    cols.digests, cols.producers, cols.trusts, cols.types = digests, producers, trusts, types
+    cols.seqs, cols.times, cols.walls = seqs, times, walls
+    cols.run_ids, cols.redo = run_ids, redo
+    return cols
 
 
 # -- stateful: facts in line order -> findings, chain, run ----------------------------------
@@ -792,6 +960,52 @@ class TrajectoryChecker:
         if fast and last is not None:
             self.head = last[0]
         return n
+
+    def apply_summary(self, s: tuple, n: int) -> int | None:
+        """Apply a block summary (see `scan_block`) after line `n`; the last line number, or
+        None (nothing applied) when the block does not join on cleanly: its first link, its
+        run_id, a producer's trust, sequence or clock against what came before. The caller
+        then applies the block's line facts, which word the findings."""
+        if self.index is not None:
+            return None
+        k, first_prev, last_rec, run_id, prods, tmin, tmax, t_start, t_end = s
+        last = self.last_hashes
+        if last is None:
+            if first_prev != ZERO_HASH:
+                return None
+        elif first_prev != last[0] and first_prev != last[1]:
+            return None
+        if self.run_id is not None and run_id != self.run_id:
+            return None
+        producers = self.producers
+        for name, trust, _, _, _, first_seq, _, first_t, _ in prods:
+            p = producers.get(name)
+            if p is not None and (p.trust != trust or (p.seq is not None and first_seq <= p.seq)
+                                  or (p.wall is not None and first_t < p.wall)):
+                return None
+        if self.run_id is None:
+            self.run_id, self.run_id_line = run_id, n + 1
+        for name, trust, count, first_i, last_i, _, last_seq, _, last_t in prods:
+            p = producers.get(name)
+            if p is None:
+                p = producers[name] = _Producer()
+                p.trust, p.trust_line = trust, n + first_i + 1
+            p.events += count
+            p.seq, p.seq_line = last_seq, n + last_i + 1
+            p.wall, p.wall_line = last_t, n + last_i + 1
+        self.events += k
+        self.last_hashes = (last_rec, last_rec)
+        self.last_hash_line = n + k
+        self.head = last_rec
+        if self.t_min is None or tmin < self.t_min:
+            self.t_min = tmin
+        if self.t_max is None or tmax > self.t_max:
+            self.t_max = tmax
+        if t_start is not None and self.run_start is None:
+            self.run_start = t_start
+        if t_end is not None:
+            self.run_end = t_end
+        return n + k
 
     def _chain(self, n: int, prev: Any, recorded: Any, computed: str | None,
                hash_ok: bool) -> None:
@@ -1005,7 +1219,8 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                     worker = _Worker(tuple(seeds) if seeds and secret is not None else None)
                 except Exception:  # noqa: BLE001 - no second process: verify in this one
                     worker = None
-            ends_with_newline = _run_blocks(tee, checker, worker)
+            with _no_cyclic_gc():
+                ends_with_newline = _run_blocks(tee, checker, worker)
         except ZstdStreamError as exc:
             complete = False
             report.complete = False
@@ -1029,6 +1244,21 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
         digest = FileDigest(name, role, hr.bytes_read, hr.hexdigest())
     checker.finish(complete, complete and checker.events > 0 and not ends_with_newline)
     return checker, digest
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc():
+    """The pass allocates millions of short-lived, acyclic containers (events, rows): the
+    cyclic collector would only rescan them. Paused for the pass, restored after."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 PARALLEL_MIN_BYTES = 8 << 20
@@ -1076,11 +1306,11 @@ def _blocks(src, max_line: int = MAX_LINE):
 def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool:
     """Examine every block (some in the worker), apply the facts in line order. Returns
     whether the stream ended with a newline."""
-    queue: deque = deque()  # [offset, block, facts or None]
+    queue: deque = deque()  # [offset, block, scan result or None]
     n = 0
     ends_with_newline = True
     ctx = checker.ctx
-    apply_many = checker.apply_many
+    summary = checker.index is None
 
     def flush(wait: bool) -> None:
         nonlocal n
@@ -1088,14 +1318,21 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
             entry = queue[0]
             if entry[2] is None:
                 if worker is None:
-                    entry[2] = examine_block(entry[1], ctx)
+                    entry[2] = scan_block(entry[1], ctx, summary)
                 else:
                     got = worker.result(wait)
                     if got is None:
                         return
                     entry[2] = got
             queue.popleft()
-            n = apply_many(entry[0], entry[2], n)
+            kind, got = entry[2]
+            if kind == "s":
+                done = checker.apply_summary(got, n)
+                if done is not None:
+                    n = done
+                    continue
+                got = examine_block(entry[1], ctx)  # it does not join on: word the findings
+            n = checker.apply_many(entry[0], got, n)
 
     for offset, block in _blocks(src):
         if block is None:
@@ -1107,7 +1344,7 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
         if worker is not None and worker.inflight < _MAX_INFLIGHT and worker.send(block):
             queue.append([offset, block, None])
         else:
-            queue.append([offset, None, examine_block(block, ctx)])
+            queue.append([offset, block, scan_block(block, ctx, summary)])
         flush(False)
     flush(True)
     return ends_with_newline
@@ -1115,13 +1352,16 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
 
 def _worker_main(tasks, results, seeds: tuple[str, ...] | None) -> None:
     """The worker process: examine blocks until None. Gets seeds (to spot leaks) but never the
-    evaluator secret."""
+    evaluator secret. No cyclic garbage is made here: the collector would only cost time."""
+    import gc
+
+    gc.disable()
     ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
     while True:
         data = tasks.get()
         if data is None:
             return
-        results.put(examine_block(data, ctx))
+        results.put(scan_block(data, ctx))
 
 
 class _Worker:
@@ -1178,7 +1418,7 @@ class _Worker:
             return got
         block = self._sent.popleft()  # the worker died: do its work here
         self.inflight -= 1
-        return examine_block(block, self._ctx)
+        return scan_block(block, self._ctx)
 
     def close(self) -> None:
         with contextlib.suppress(OSError, ValueError):

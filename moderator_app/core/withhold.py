@@ -70,6 +70,11 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 body = raw[:-1] if raw.endswith(b"\r") else raw
                 if lines == 1 and body.startswith(b"\xef\xbb\xbf"):
                     body = body[3:]
+                if not body.strip():
+                    # A blank line holds nothing to withhold: copied as is, so that a log that
+                    # verifies (a trailing blank line is only a warning) can be withheld.
+                    fout.write(body + b"\n")
+                    continue
                 try:
                     ev = parse_line(body)
                 except (TypeError, ValueError, RecursionError):

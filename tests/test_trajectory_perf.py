@@ -1,0 +1,263 @@
+"""The fast paths of the official verifier (issue 3 item 6) agree with the reference ones.
+
+* block summaries (`scan_block` + `apply_summary`) give exactly the report that applying
+  `examine_line`'s facts line by line gives, for valid chains and for chains that are valid
+  link by link but break an event rule across block boundaries (re-sealed after the edit);
+* the "plain line" canonical form (a sorted dump, `hash` cut off) equals RFC 8785
+  `canonical_json`, and a non-compact or repeated-member line never takes it;
+* lines nested too deep for orjson are findings at their line, never a crash.
+"""
+
+from __future__ import annotations
+
+import io
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from trajhelp import errors, join, rules_at, verify_bytes
+
+import moderator_app.core.trajectory as traj
+from moderator_app.core.chain import ZERO_HASH, event_hash
+from moderator_app.core.jsonline import LineError, parse_line, parse_line_compact
+from moderator_app.core.report import Report
+from moderator_app.core.seeds import SeedCheck
+from moderator_app.core.trajectory import (
+    LineContext,
+    TrajectoryChecker,
+    examine_block,
+    examine_line,
+)
+from moderator_app.core.trajectory_writer import chain_events, make_run_events
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _deep(depth: int) -> bytes:
+    return b'{"a":' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("depth", [300, 1000, 5000])
+def test_too_deep_line_is_a_json_error_not_a_crash(depth):
+    got = parse_line_compact(_deep(depth))
+    assert isinstance(got, LineError)
+    assert got.kind == "json"
+    assert "nesting too deep" in got.message
+    assert isinstance(parse_line(_deep(depth)), LineError)
+
+
+def test_deep_but_serialisable_line_still_parses():
+    got = parse_line_compact(_deep(200))
+    assert not isinstance(got, LineError) and got[1] is True
+
+
+def _reference(data: bytes) -> Report:
+    """The report of applying `examine_line`'s facts one line at a time (no blocks)."""
+    report = Report(kind="official", input_name="events.jsonl")
+    checker = TrajectoryChecker(report, "events.jsonl", SeedCheck())
+    offset = 0
+    lines = data.split(b"\n")
+    last_newline = lines[-1] == b""
+    if last_newline:
+        lines.pop()
+    for n, raw in enumerate(lines, 1):
+        checker.line(offset, raw, n)
+        offset += len(raw) + 1
+    checker.finish(True, bool(lines) and not last_newline)
+    return report
+
+
+def _same(fast: Report, ref: Report) -> None:
+    def view(r: Report):
+        return ([(f.rule, f.line, f.message) for f in r.findings.sorted()], r.chain, r.run)
+
+    assert view(fast) == view(ref)
+
+
+def _with_block(data: bytes, block: int, parallel: bool = False) -> Report:
+    old = traj.BLOCK
+    traj.BLOCK = block
+    try:
+        return verify_bytes(data, "events.jsonl", parallel=parallel)
+    finally:
+        traj.BLOCK = old
+
+
+def test_too_deep_lines_in_a_trajectory_are_findings_at_their_line():
+    lines = [orjson.dumps(e) for e in chain_events(make_run_events(24, seed=3, variety=0))]
+    lines[5] = _deep(300)
+    lines[11] = _deep(5000)
+    lines[17] = _deep(1000)
+    data = join(lines)
+    report = _with_block(data, 4096)
+    for n in (6, 12, 18):
+        assert "traj.json" in rules_at(report, n)
+    assert report.chain["first_break"] == {"line": 6, "kind": "unreadable"}
+    assert report.events == 24 and report.verdict == "fail"
+    _same(report, _reference(data))
+    ctx = LineContext()
+    assert examine_block(data, LineContext()) == [(len(r), examine_line(r, ctx))
+                                                   for r in data.split(b"\n")[:-1]]
+
+
+# -- summaries == line facts, across block boundaries -------------------------------------
+_EDITS = ["none", "seq_repeat", "wall_back", "run_id", "trust", "agent_trust", "first_prev",
+          "swap", "delete", "byte", "eval_untrusted", "secret"]
+
+
+def _tampered(seed: int, edit: str, at: int, n: int, variety: float) -> bytes:
+    events = make_run_events(n, seed=seed, variety=variety, text_bytes=300)
+    k = max(1, min(at, n - 2))
+    ev = events[k]
+    if edit == "seq_repeat":
+        ev["producer_sequence"] = 0
+    elif edit == "wall_back":
+        ev["wall_time"] = "2026-07-10T13:59:59.000Z"
+    elif edit == "run_id":
+        ev["run_id"] = "run_other"
+    elif edit == "trust":
+        ev["trust_level"] = "trusted_something"
+    elif edit == "agent_trust":
+        ev["producer"], ev["trust_level"] = "agent", "trusted_harness"
+    elif edit == "eval_untrusted":
+        ev["type"] = "eval_result"
+    elif edit == "secret":
+        ev["payload"] = {"token": "sk-" + "A" * 30}
+    chained = chain_events(events)
+    lines = [orjson.dumps(e) for e in chained]
+    if edit == "first_prev":
+        lines = lines[1:]
+    elif edit == "swap":
+        lines[k], lines[k + 1] = lines[k + 1], lines[k]
+    elif edit == "delete":
+        del lines[k]
+    elif edit == "byte":
+        raw = bytearray(lines[k])
+        raw[len(raw) // 2] ^= 0x01
+        lines[k] = bytes(raw)
+    return join(lines)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 1000), edit=st.sampled_from(_EDITS), at=st.integers(1, 200),
+       n=st.integers(20, 220), variety=st.sampled_from([0.0, 0.1, 0.6]),
+       block=st.sampled_from([2048, 4096, 9000]))
+def test_block_summaries_give_the_line_by_line_report(seed, edit, at, n, variety, block):
+    data = _tampered(seed, edit, at, n, variety)
+    _same(_with_block(data, block), _reference(data))
+
+
+@pytest.mark.parametrize("edit", _EDITS)
+def test_worker_summaries_give_the_line_by_line_report(edit):
+    data = _tampered(7, edit, 120, 400, 0.2)
+    _same(_with_block(data, 8192, parallel=True), _reference(data))
+
+
+def test_a_valid_chain_is_applied_by_summaries():
+    data = _tampered(1, "none", 0, 300, 0.0)
+    ctx = LineContext()
+    lines = data.split(b"\n")[:-1]
+    block = join(lines[10:60])
+    kind, summary = traj.scan_block(block, ctx)
+    assert kind == "s" and summary[0] == 50
+    assert summary[1] == orjson.loads(lines[10])["prev_hash"]
+    assert summary[2] == orjson.loads(lines[59])["hash"]
+    report = _with_block(data, 4096)
+    assert errors(report) == [] and report.chain["valid"] is True and report.events == 300
+
+
+# -- the plain-line canonical form -------------------------------------------------------
+_plain_values = st.one_of(st.text(max_size=30), st.integers(-(2**53) + 1, 2**53 - 1),
+                          st.booleans(), st.none())
+_any_values = st.one_of(_plain_values, st.floats(allow_nan=False, allow_infinity=False),
+                        st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=3),
+                        st.dictionaries(st.text(max_size=6), _plain_values, max_size=3))
+
+
+def _sealed_lines(payloads: list[dict]) -> list[bytes]:
+    events = make_run_events(len(payloads) + 4, seed=5, variety=0)
+    for ev, pl in zip(events[2:], payloads, strict=False):
+        ev["payload"] = pl
+        ev["type"] = "observation"
+    return [orjson.dumps(e) for e in chain_events(events)]
+
+
+@SETTINGS
+@given(payloads=st.lists(st.dictionaries(st.text(max_size=8), _any_values, max_size=5),
+                         min_size=9, max_size=14))
+def test_block_hashes_equal_rfc8785_for_any_payload(payloads):
+    lines = _sealed_lines(payloads)
+    data = join(lines)
+    report = _with_block(data, 1 << 20)
+    assert errors(report) == [], [f.message for f in errors(report)]
+    ctx = LineContext()
+    assert examine_block(data, LineContext()) == [(len(r), examine_line(r, ctx)) for r in lines]
+
+
+@SETTINGS
+@given(payloads=st.lists(st.dictionaries(st.text(max_size=8), _plain_values, max_size=4),
+                         min_size=9, max_size=12), which=st.integers(2, 8),
+       how=st.sampled_from(["dup_member", "dup_hash", "escape", "space", "reorder"]))
+def test_non_compact_or_repeated_members_never_take_the_plain_path(payloads, which, how):
+    lines = _sealed_lines(payloads)
+    raw = lines[which]
+    if how == "dup_member":  # a repeated member whose dropped copy shortens the dump
+        raw = raw[:-1] + b',"type":"observation"}'
+    elif how == "dup_hash":
+        ev = orjson.loads(raw)
+        raw = raw[:-1] + b',"hash":"' + ev["hash"].encode() + b'"}'
+    elif how == "escape":
+        raw = raw.replace(b'"schema":"ale', b'"schema":"\\u0061le', 1)
+    elif how == "space":
+        raw = raw.replace(b'"type":', b'"type": ', 1)
+    else:  # members reordered: still compact, still the same event
+        ev = orjson.loads(raw)
+        raw = orjson.dumps(dict(reversed(list(ev.items()))))
+    lines[which] = raw
+    data = join(lines)
+    ctx = LineContext()
+    assert examine_block(data, LineContext()) == [(len(r), examine_line(r, ctx)) for r in lines]
+    report = _with_block(data, 1 << 20)
+    _same(report, _reference(data))
+    if how.startswith("dup"):
+        assert "traj.duplicate_member" in rules_at(report, which + 1)
+    else:
+        assert errors(report) == []
+
+
+def test_plain_canonical_is_the_reference_canonical():
+    ev = {"schema": "ale-trajectory-event/v1", "producer_sequence": 3,
+          "wall_time": "2026-07-10T14:00:00.000Z", "run_id": "r", "trust_level": "t",
+          "producer": "p", "type": "x", "payload": {"é": "\u2028\"\\\x01", "b": 2**53 - 1},
+          "prev_hash": ZERO_HASH}
+    ev["hash"] = event_hash(ZERO_HASH, ev)
+    line = orjson.dumps(ev)
+    from moderator_app.core.canonical import canonical_json
+
+    body = {k: v for k, v in ev.items() if k != "hash"}
+    dumped = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    assert dumped == canonical_json(body)
+    assert len(dumped) + traj._HASH_MEMBER == len(line)
+
+
+def test_uniform_wall_strings_order_as_times():
+    walls = ["2026-07-10T14:00:59.999Z", "2026-07-10T14:01:00.000Z", "2026-12-31T23:59:59.001Z",
+             "2027-01-01T00:00:00.000Z"]
+    assert traj._uniform_walls(walls)
+    times = [traj.parse_wall_time(w) for w in walls]
+    assert times == sorted(times) and len(set(times)) == 4
+    assert not traj._uniform_walls(["2026-02-30T14:00:00.000Z"] * 2)
+
+
+def test_gc_is_restored_after_a_pass():
+    import gc
+
+    data = _tampered(2, "none", 0, 30, 0.0)
+    assert gc.isenabled()
+    verify_bytes(data)
+    assert gc.isenabled()
+    report = Report(kind="official", input_name="x")
+    traj.check_stream(lambda: io.BytesIO(b"not json\n"), "events.jsonl", 9, report)
+    assert gc.isenabled()
