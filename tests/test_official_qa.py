@@ -527,9 +527,6 @@ BIGFLOAT = _seal([*base_events()[:5], _ev("agent", "tool_call", 2, 3.0,
                                           {"bytes": 1e16, "ns": 1.5e20, "neg": -2e17}),
                   *base_events()[6:]])
 
-BUG_SEEDS_BOM = ("bug D: a seeds file saved with a UTF-8 BOM (Windows editors) makes seed #1 "
-                 "'\\ufeff8675309': its commitment is reported unmatched (cli._read_seeds "
-                 "reads utf-8, not utf-8-sig)")
 BUG_QUEUED = ("bug C2: when the source raises (archive read error, zstd error) with blocks "
               "queued for the worker process, _run_blocks never applies them: a cut 10 MB "
               ".tar.gz reports 41 events verified instead of about 2670")
@@ -773,7 +770,7 @@ CASES: list[Case] = [
     Case("seeds_file_crlf", _seeded(_zstd(VS), "8675309\r\n1337\r\n"), 0, 12, None, None,
          env={"ALE_EVALUATOR_SECRET": SECRET}),
     Case("seeds_file_with_utf8_bom", _seeded(_zstd(VS), "\ufeff8675309\n1337\n"), 0, 12, None,
-         None, env={"ALE_EVALUATOR_SECRET": SECRET}, xfail=BUG_SEEDS_BOM),
+         None, env={"ALE_EVALUATOR_SECRET": SECRET}),
     Case("seed_commitment_for_another_run_id", _seeded(_plain(resealed(
         lambda evs: evs[1]["payload"].update(seed_commitment=commitment("8675309", "run_X")),
         seeds=SEEDS))), 1, 12, "seed.commitment_unmatched", 2, None,

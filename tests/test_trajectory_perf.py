@@ -261,3 +261,15 @@ def test_gc_is_restored_after_a_pass():
     report = Report(kind="official", input_name="x")
     traj.check_stream(lambda: io.BytesIO(b"not json\n"), "events.jsonl", 9, report)
     assert gc.isenabled()
+
+
+def test_payload_member_outside_the_bmp_is_no_type_error_line_by_line():
+    """Regression: canonicalising swapped the payload for a pre-serialised fragment before
+    `examine_line` read it, so a valid event was called `payload must be an object`."""
+    lines = _sealed_lines([{"\U00010000": None, "a": 1.5}] + [{}] * 8)
+    data = join(lines)
+    ctx = LineContext()
+    facts = examine_line(lines[2], ctx)
+    assert facts[0] == traj.OK and facts[5] is None and facts[3] == facts[1]
+    assert errors(verify_bytes(join(lines[:5]))) == []  # 5 lines: the line-by-line path
+    _same(_with_block(data, 1 << 20), _reference(data))

@@ -418,19 +418,21 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
                 found.append((HASH_FORMAT, f"{name} is not 64 lowercase hex characters: "
                                            f"{str(value)[:80]!r}"))
     computed = None
-    # Read before hashing: canonicalisation may swap a member value for a pre-serialised
-    # fragment (an object with a member name outside the BMP, floats).
-    payload = event.get("payload")
+    # Members are read from a snapshot: canonicalisation may swap a value for a
+    # pre-serialised fragment (a float, an object with a member name outside the BMP).
+    get = dict(event).get
+    payload = get("payload")
+    # A member name outside the BMP may hide in an ASCII line as a `\ud83d\ude00` escape.
+    non_ascii = not raw.isascii() or b"\\u" in raw
     if type(prev) is str and prev.isascii():
         try:
-            canon = event_canonical(event, not raw.isascii(), ctx.spelling)
+            canon = event_canonical(event, non_ascii, ctx.spelling)
         except CanonicalError as exc:
             if found is None:
                 found = []
             found.append((UNREPRESENTABLE, f"cannot hash the event canonically: {exc}"))
         else:
             computed = sha256(prev.encode() + canon).hexdigest()
-    get = event.get
     schema = get("schema")
     if schema != SCHEMA:
         if found is None:
@@ -1334,18 +1336,22 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
                 got = examine_block(entry[1], ctx)  # it does not join on: word the findings
             n = checker.apply_many(entry[0], got, n)
 
-    for offset, block in _blocks(src):
-        if block is None:
-            flush(True)
-            n += 1
-            checker.line(offset, None, n)
-            continue
-        ends_with_newline = block[-1:] == b"\n"
-        if worker is not None and worker.inflight < _MAX_INFLIGHT and worker.send(block):
-            queue.append([offset, block, None])
-        else:
-            queue.append([offset, block, scan_block(block, ctx, summary)])
-        flush(False)
+    try:
+        for offset, block in _blocks(src):
+            if block is None:
+                flush(True)
+                n += 1
+                checker.line(offset, None, n)
+                continue
+            ends_with_newline = block[-1:] == b"\n"
+            if worker is not None and worker.inflight < _MAX_INFLIGHT and worker.send(block):
+                queue.append([offset, block, None])
+            else:
+                queue.append([offset, block, scan_block(block, ctx, summary)])
+            flush(False)
+    except Exception:
+        flush(True)  # the blocks read before a stream error count: "N events verified"
+        raise
     flush(True)
     return ends_with_newline
 

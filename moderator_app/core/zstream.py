@@ -67,6 +67,7 @@ class ZstdReader:
         self.output = 0
         self.max_output = max_output
         self._done = False
+        self._error: ZstdStreamError | None = None  # raised by the read after the current
 
     def readable(self) -> bool:
         return True
@@ -112,6 +113,9 @@ class ZstdReader:
                 piece = piece[len(piece):]
 
     def read(self, size: int = -1) -> bytes:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
         if self._done:
             return b""
         out: list[bytes] = []
@@ -127,7 +131,15 @@ class ZstdReader:
                 self._pending = memoryview(chunk)
             piece, self._pending = self._pending[:FEED], self._pending[FEED:]
             before = len(out)
-            self._feed(piece, out)
+            try:
+                self._feed(piece, out)
+            except ZstdStreamError as exc:
+                if not out:
+                    raise
+                # What was decoded before the error is handed over first (those events are
+                # verified and counted); the error comes with the next read.
+                self._error = exc
+                return b"".join(out)
             got += sum(len(d) for d in out[before:])
         if not out and self._eof:
             self._done = True
