@@ -51,7 +51,18 @@ def test_keys_sort_by_utf16_code_units():
     assert canonical_json({"\ue000": 1, "\U0001f600": 2}) == '{"\U0001f600":2,"\ue000":1}'.encode()
 
 
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 2**53, -(2**53), "\ud800", {1: 2}])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 2**53 + 1, -(2**53 + 1), 10**30, 10**400,
+                                 "\ud800", {1: 2}])
 def test_unrepresentable_values_raise(bad):
     with pytest.raises(CanonicalError):
         canonical_json({"x": bad} if not isinstance(bad, dict) else bad)
+
+
+@pytest.mark.parametrize("value,text", [
+    (10**16, "10000000000000000"), (2**53, "9007199254740992"), (-(2**60), "-1152921504606847000"),
+    (10**21, "1e+21"), (2**64, "18446744073709552000"),
+])
+def test_integers_beyond_2_53_that_are_exactly_doubles_have_their_es6_form(value, text):
+    # A JCS writer spells the float 1e16 as the integer 10000000000000000: a valid line.
+    assert es6_number(value) == text
+    assert canonical_json({"x": value}) == b'{"x":' + text.encode() + b"}"

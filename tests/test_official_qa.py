@@ -527,19 +527,6 @@ BIGFLOAT = _seal([*base_events()[:5], _ev("agent", "tool_call", 2, 3.0,
                                           {"bytes": 1e16, "ns": 1.5e20, "neg": -2e17}),
                   *base_events()[6:]])
 
-BUG_QUEUED = ("bug C2: when the source raises (archive read error, zstd error) with blocks "
-              "queued for the worker process, _run_blocks never applies them: a cut 10 MB "
-              ".tar.gz reports 41 events verified instead of about 2670")
-BUG_GARBAGE = ("bug C: on trailing garbage or a corrupt frame, the events decoded by the same "
-               "ZstdReader.read() call are dropped: events and 'N events verified before it' "
-               "are too low (0 for a small file) and the first error line is wrong")
-BUG_ESCAPED_KEYS = ("bug A: a line spelled in ASCII with \\uXXXX escapes for member names "
-                    "outside the BMP takes the orjson sorted-keys fast path (code point "
-                    "order, not UTF-16): valid JCS chains fail, sorted-keys chains pass")
-BUG_BIG_INTEGRAL = ("bug B: the JCS form of a float such as 1e16 is the integer literal "
-                    "10000000000000000, which the verifier rejects as beyond 2^53 though it "
-                    "is exactly representable: a valid canonical line is called unhashable")
-
 CASES: list[Case] = [
     # ---- valid, unusual but legal
     Case("valid_plain", _plain(V), 0, N, None, None, None, _valid_report),
@@ -667,27 +654,25 @@ CASES: list[Case] = [
     Case("truncated_zst_one_frame", _raw(ZV[:len(ZV) // 2]), 1, None, "traj.zstd_truncated",
          AFTER, None, lambda r: r["complete"] is False),
     Case("trailing_garbage_after_last_frame", _raw(ZV + b"garbage!"), 1, N,
-         "traj.trailing_garbage", AFTER, None, xfail=BUG_GARBAGE),
+         "traj.trailing_garbage", AFTER, None),
     Case("trailing_garbage_after_three_frames", _raw(_zst_frames(V, [4, 4, 2]) + b"\0" * 8), 1,
-         N, "traj.trailing_garbage", AFTER, None, xfail=BUG_GARBAGE),
+         N, "traj.trailing_garbage", AFTER, None),
     Case("garbage_after_frame_2_of_3", _raw(_frames3()[0] + _frames3()[1] + b"junkjunk"), 1, 8,
-         "traj.trailing_garbage", 9, None, xfail=BUG_GARBAGE),
+         "traj.trailing_garbage", 9, None),
     Case("corrupt_checksum_frame_3_of_3", _raw(_frames3()[0] + _frames3()[1]
                                                + _flip(_frames3()[2], -2)),
-         1, 8, "traj.zstd_corrupt", 9, None, xfail=BUG_GARBAGE),
+         1, 8, "traj.zstd_corrupt", 9, None),
     Case("truncated_inside_checksum_of_frame_3",
          _raw(b"".join(_frames3())[:-3]), 1, N, "traj.zstd_truncated", N + 1, None),
     Case("valid_skippable_frame_after_last",
          _raw(ZV + b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd"), 0, N, None, None),
-    Case("valid_escaped_nonbmp_and_pua_keys", _plain(_forced(KEYS, 5, 2)), 0, N, None, None,
-         xfail=BUG_ESCAPED_KEYS),
+    Case("valid_escaped_nonbmp_and_pua_keys", _plain(_forced(KEYS, 5, 2)), 0, N, None, None),
     Case("valid_raw_nonbmp_and_pua_keys", _plain(_forced(KEYS, 5, 1)), 0, N, None, None),
     Case("sorted_keys_hash_escaped_nonbmp_keys", _plain(_forced(SORTED_KEYS, 5, 2)), 1, N,
-         "chain.edited", 6, (6, "edited"), xfail=BUG_ESCAPED_KEYS),
+         "chain.edited", 6, (6, "edited")),
     Case("sorted_keys_hash_raw_nonbmp_keys", _plain(_forced(SORTED_KEYS, 5, 1)), 1, N,
          "chain.edited", 6, (6, "edited")),
-    Case("valid_canonical_line_with_1e16", _plain(_forced(BIGFLOAT, 5, 0)), 0, N, None, None,
-         xfail=BUG_BIG_INTEGRAL),
+    Case("valid_canonical_line_with_1e16", _plain(_forced(BIGFLOAT, 5, 0)), 0, N, None, None),
     Case("valid_python_line_with_1e16", _plain(_forced(BIGFLOAT, 5, 1)), 0, N, None, None),
     Case("corrupt_block_bit_flip", _raw(ZV[:len(ZV) // 2] + bytes([ZV[len(ZV) // 2] ^ 0x40])
                                         + ZV[len(ZV) // 2 + 1:]), 1, None,
@@ -828,11 +813,10 @@ CASES: list[Case] = [
     Case("large_tar_gz_cut_in_half_worker",
          lambda t: _raw(_cut(_tgz(_join(list(_big_lines(6500))), "events.jsonl"), 0.5),
                         "bundle.tar.gz")(t),
-         1, None, "input.unreadable", AFTER, None, _most_of_cut_tgz_read, slow=True,
-         xfail=BUG_QUEUED),
+         1, None, "input.unreadable", AFTER, None, _most_of_cut_tgz_read, slow=True),
     Case("large_trailing_garbage", lambda t: _raw(_zst(_join(list(_big_lines(6500))))
                                                   + b"garbage!")(t),
-         1, 6500, "traj.trailing_garbage", AFTER, None, xfail=BUG_GARBAGE, slow=True),
+         1, 6500, "traj.trailing_garbage", AFTER, None, slow=True),
     Case("large_valid_6500", lambda t: _zstd(list(_big_lines(6500)), frames=4)(t), 0, 6500,
          None, None, None, slow=True),
     Case("large_edit_at_4321_plain_worker", lambda t: _plain(_sub(list(_big_lines(6500)), 4320,

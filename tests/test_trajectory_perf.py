@@ -273,3 +273,99 @@ def test_payload_member_outside_the_bmp_is_no_type_error_line_by_line():
     assert facts[0] == traj.OK and facts[5] is None and facts[3] == facts[1]
     assert errors(verify_bytes(join(lines[:5]))) == []  # 5 lines: the line-by-line path
     _same(_with_block(data, 1 << 20), _reference(data))
+
+
+def test_events_decoded_before_trailing_garbage_are_counted():
+    from trajhelp import zstd
+
+    lines = _sealed_lines([{}] * 8)
+    report = verify_bytes(zstd(join(lines)) + b"garbage!", "events.jsonl.zst")
+    assert report.events == len(lines) and report.complete is False
+    err = errors(report)[0]
+    assert err.rule == "traj.trailing_garbage" and err.line == len(lines) + 1
+    assert f"{len(lines)} events verified" in err.message
+
+
+class _Failing(io.BytesIO):
+    """A member whose read fails after `limit` bytes (a damaged archive, a failing disk)."""
+
+    def __init__(self, data: bytes, limit: int) -> None:
+        super().__init__(data)
+        self.limit = limit
+
+    def read(self, size: int = -1) -> bytes:
+        if self.tell() >= self.limit:
+            raise OSError("read error")
+        return super().read(min(size if size >= 0 else self.limit, self.limit - self.tell()))
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_blocks_read_before_a_read_error_are_verified(parallel):
+    data = _tampered(4, "none", 0, 300, 0.0)
+    limit = len(data) * 2 // 3
+    report = Report(kind="official", input_name="x")
+    old = traj.BLOCK
+    traj.BLOCK = 4096
+    try:
+        traj.check_stream(lambda: _Failing(data, limit), "events.jsonl", len(data), report,
+                          parallel=parallel)
+    finally:
+        traj.BLOCK = old
+    whole = data[:limit].count(b"\n")
+    assert report.complete is False
+    assert whole - 4096 // 300 - 2 <= report.events <= whole
+    err = [f for f in errors(report) if f.rule == "input.unreadable"][0]
+    assert err.line == report.events + 1 and f"{report.events} events verified" in err.message
+
+
+def test_ascii_escaped_member_names_outside_the_bmp_hash_by_utf16_order():
+    lines = _sealed_lines([{"\U0001f600": 1, "\ue000": 2}] + [{}] * 8)
+    import json
+
+    ev = orjson.loads(lines[2])
+    lines[2] = json.dumps(ev, ensure_ascii=True, separators=(",", ":")).encode()
+    assert lines[2].isascii() and b"\\ud83d\\ude00" in lines[2]
+    data = join(lines)
+    report = _with_block(data, 1 << 20)
+    assert errors(report) == []
+    _same(report, _reference(data))
+
+
+def test_float_sequence_is_named_float_in_the_message():
+    lines = _sealed_lines([{}] * 9)
+    ev = orjson.loads(lines[4])
+    ev["producer_sequence"] = 2.0
+    del ev["hash"]
+    ev["hash"] = event_hash(ev["prev_hash"], ev)
+    lines[4] = orjson.dumps(ev)
+    report = verify_bytes(join(lines))
+    msgs = [f.message for f in report.findings.sorted() if f.rule == "traj.field_type"]
+    assert msgs == ["producer_sequence must be an integer, not float"]
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2, 3, 70001])
+def test_marker_prefilter_never_misses_a_marker_in_a_large_block(offset):
+    from moderator_app.core.secrets_scan import MARKERS, markers_in
+
+    base = b"reward batch level jump " * 4000  # > 64 KiB: the numpy prefilter runs
+    assert markers_in(base) == ()
+    for marker in MARKERS:
+        block = base[:offset] + marker + base[offset:]
+        assert marker in markers_in(block), (marker, offset)
+
+
+def _shortest_json(c: int) -> bytes:
+    """The shortest legal spelling of a character inside a JSON string."""
+    named = {0x08: b"\\b", 0x09: b"\\t", 0x0A: b"\\n", 0x0C: b"\\f", 0x0D: b"\\r",
+             0x22: b'\\"', 0x5C: b"\\\\"}
+    if c in named:
+        return named[c]
+    return b"\\u%04x" % c if c < 0x20 else chr(c).encode()
+
+
+def test_orjson_spells_every_character_as_short_as_json_allows():
+    """The premise of the plain-line proof: no string token can be shorter in the line than
+    in orjson's dump, so a dump as long as the line dropped no repeated member."""
+    codes = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    text = "".join(map(chr, codes))
+    assert orjson.dumps(text) == b'"' + b"".join(map(_shortest_json, codes)) + b'"'

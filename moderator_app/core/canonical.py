@@ -23,7 +23,8 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 
 class CanonicalError(ValueError):
-    """A value JCS cannot represent exactly (NaN, infinity, an integer beyond 2^53-1,
+    """A value JCS cannot represent exactly (NaN, infinity, an integer that is not exactly a
+    double such as 2^53+1,
     a lone surrogate, a non-JSON type)."""
 
 
@@ -37,7 +38,16 @@ def es6_number(x: float | int) -> str:
     if isinstance(x, int):
         if -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER:
             return str(x)
-        raise CanonicalError(f"integer {x} is beyond ±(2^53-1) and cannot be represented exactly")
+        # Beyond 2^53 an integer has one canonical form only if it is exactly a double (a JCS
+        # writer spells the float 1e16 as the integer 10000000000000000); 2^53+1 is not, and
+        # parsers would disagree on its value (docs/DECISIONS.md).
+        try:
+            f = float(x)
+        except OverflowError:
+            f = math.inf
+        if math.isinf(f) or int(f) != x:
+            raise CanonicalError(f"integer {x} is not exactly representable as a double")
+        return es6_number(f)
     if math.isnan(x) or math.isinf(x):
         raise CanonicalError(f"{x!r} is not a JSON number")
     if x == 0:
@@ -144,7 +154,8 @@ def _fast_prepare(value: Any) -> Any:
         for key in keys:
             if type(key) is not str:
                 raise CanonicalError(f"member name {key!r} is not a string")
-        if all(k.isascii() or max(k) < "\U00010000" for k in keys):
+        joined = "".join(keys)  # one C-level test for the usual all-BMP case
+        if joined.isascii() or max(joined) < "\U00010000":
             ordered = sorted(keys)  # code point order == UTF-16 order within the BMP
         else:
             ordered = sorted(keys, key=_utf16_key)
@@ -156,7 +167,7 @@ def _fast_prepare(value: Any) -> Any:
     if t is int:
         if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             return value
-        es6_number(value)  # raises CanonicalError
+        return _Fragment(es6_number(value).encode())  # raises CanonicalError if not exact
     if t is str or value is None or t is bool or t is _Fragment:
         return value  # a fragment: already serialised by this module (see trajectory.py)
     if isinstance(value, (int, float, str, dict, list)):  # subclasses: the reference path

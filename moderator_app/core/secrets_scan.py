@@ -68,7 +68,13 @@ _NUMPY_MIN = 1 << 16
 _codes = None
 
 
+_EA, _RE = (int.from_bytes(p, "little") for p in (b"ea", b"re"))
+
+
 def _pieces_absent(block: bytes) -> bool:
+    """No rare piece, and no `ea` word followed by an `re` word (`earer` at an even or odd
+    offset is one of these): numpy compares, ~2x faster than `b"earer" in block` (whose
+    letters are common, so a substring search skips little)."""
     global _codes
     try:
         import numpy as np
@@ -81,12 +87,17 @@ def _pieces_absent(block: bytes) -> bool:
         for code in _codes:
             if (words == code).any():
                 return False
+    for off in (0, 1):
+        words = np.frombuffer(block, np.uint16, count=(len(block) - off) // 2, offset=off)
+        ea = words[:-1] == _EA
+        if ea.any() and (ea & (words[1:] == _RE)).any():
+            return False
     return True
 
 
 def markers_in(block: bytes) -> tuple[bytes, ...]:
     """The markers present anywhere in `block` (many lines): lines of a block without any
     need no scan at all."""
-    if len(block) >= _NUMPY_MIN and b"earer" not in block and _pieces_absent(block):
+    if len(block) >= _NUMPY_MIN and _pieces_absent(block):
         return ()
     return tuple(m for m in MARKERS if m in block)

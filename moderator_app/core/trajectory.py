@@ -20,6 +20,18 @@ ECMAScript one (`56.0`, `1e+16`), an integer of 16+ digits, or a character outsi
 Multilingual Plane (keys then sort differently in UTF-16). A byte-level regex finds those
 lines, which take `canonical_json_fast` (orjson with ECMAScript number fragments and UTF-16
 member order); tests hold both to the reference `canonical_json`.
+
+Blocks of ~1 MiB are checked column by column (`_block_columns`): one orjson parse of the
+block, set-of-types checks, one hex decode. A "plain" event (the ten envelope members, a flat
+payload without floats, no member name outside the BMP) needs no walk: its sorted dump
+without `hash` is its canonical form, and that dump being exactly 74 bytes (the `hash` member)
+shorter than the line proves no member was repeated (every token of a float-free line is
+spelled at least as long as orjson spells it, so a dropped duplicate shows as a shorter dump).
+A block consistent in itself travels as a summary of a few hundred bytes (`scan_block`),
+applied by `TrajectoryChecker.apply_summary` after checking how it joins the blocks before;
+anything else is applied line by line from `examine_line`'s facts, which alone word findings
+(tests/test_trajectory_perf.py holds the two to the same report). Blocks alternate between
+this process and a worker process (`spawn`) for inputs of 8 MB and more.
 """
 
 from __future__ import annotations
@@ -34,8 +46,8 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from hashlib import sha256
-from itertools import repeat
-from operator import add, itemgetter, methodcaller
+from itertools import compress, repeat
+from operator import add, eq, itemgetter, le, lt, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +96,7 @@ TOO_LONG = rule("traj.too_long", Severity.ERROR,
                 "guard).", G)
 EMPTY = rule("traj.empty", Severity.ERROR, "The trajectory holds no event.", G)
 UNREPRESENTABLE = rule("traj.number_unrepresentable", Severity.ERROR,
-                       "A number RFC 8785 cannot represent exactly (beyond ±(2^53-1), "
+                       "A number RFC 8785 cannot represent exactly (an integer that is not exactly a double, "
                        "infinite): the event cannot be hashed canonically.", G)
 # -- envelope ----------------------------------------------------------------------------
 SCHEMA_UNSUPPORTED = rule("traj.schema_unsupported", Severity.ERROR,
@@ -199,8 +211,16 @@ def _uniform_walls(walls) -> bool:
     """Whether every wall_time is `YYYY-MM-DDTHH:MM:SS.mmmZ` with a real date: such strings
     order exactly as their times (the conversion is monotonic, and distinct milliseconds
     stay distinct at epoch magnitudes)."""
-    return (set(map(len, walls)) == {24} and _WALL_MS_Z.fullmatch("".join(walls)) is not None
+    joined = "".join(walls)
+    # The shape by one translation (ASCII digits to 0) and comparison; seconds below 60 by
+    # their tens digit; the date, hour and minute by `_minute` (each distinct minute once).
+    return (len(joined) == 24 * len(walls) and joined.translate(_DIGITS_TO_0) ==
+            _WALL_SHAPE * len(walls) and max(joined[17::24], default="0") <= "5"
             and None not in map(_minute, {w[:16] for w in walls}))
+
+
+_DIGITS_TO_0 = str.maketrans("123456789", "000000000")
+_WALL_SHAPE = "0000-00-00T00:00:00.000Z"
 
 
 def _block_wall_times(walls) -> list:
@@ -298,9 +318,9 @@ def _jcs_inplace(value: dict | list, spelling: _FloatSpelling, non_ascii: bool) 
     from orjson's): the caller takes `canonical_json_fast`, which passes fragments through."""
     if type(value) is dict:
         if non_ascii:
-            for k in value:
-                if not k.isascii() and max(k) > "\uffff":
-                    return False
+            names = "".join(value)
+            if not names.isascii() and max(names) > "\uffff":
+                return False
         if set(map(type, value.values())) <= _PLAIN:  # the usual payload: one C-level pass
             return True
         for k, v in value.items():
@@ -579,8 +599,8 @@ _COLUMNS = tuple(map(itemgetter, ("schema", "producer_sequence", "wall_time", "r
                                    "hash")))
 _SPECIAL_TYPES = _SCORE_CLAIM_TYPES | {"seed_commitment"}
 _DUMP_SORTED = partial(orjson.dumps, option=_SORT)
-_DIGEST = methodcaller("digest")
 _HASH_MEMBER = len(b'"hash":"",') + 64
+_EMPTY_SHA256 = sha256()
 _POP_HASH = methodcaller("pop", "hash")
 
 
@@ -602,7 +622,8 @@ def _dump_sorted_or_none(event: dict) -> bytes | None:
 
 
 def _non_bmp_key(payload: dict) -> bool:
-    return any(not k.isascii() and max(k) > "\uffff" for k in payload)
+    names = "".join(payload)
+    return not names.isascii() and max(names) > "\uffff"
 
 
 class _Columns:
@@ -646,22 +667,21 @@ class _Columns:
         to_t = _wall_ms_z if self.times is None else float
         if len(set(zip(producers, self.trusts, strict=True))) != len(set(producers)):
             return None
-        info: dict[str, list] = {}
-        get = info.get
-        for i, (name, seq, t) in enumerate(zip(producers, self.seqs, times, strict=True)):
-            rec = get(name)
-            if rec is None:
-                info[name] = [i, i, seq, seq, t, t, 1]
-            elif seq <= rec[3] or t < rec[5]:
-                return None
-            else:
-                rec[1] = i
-                rec[3] = seq
-                rec[5] = t
-                rec[6] += 1
         trust_of = dict(zip(producers, self.trusts, strict=True))
-        prods = tuple((name, trust_of[name], r[6], r[0], r[1], r[2], r[3], to_t(r[4]),
-                       to_t(r[5])) for name, r in info.items())
+        if len(trust_of) > 16:  # a pass per producer below: line facts stay linear instead
+            return None
+        seqs = self.seqs
+        every = range(len(producers))
+        prods = []
+        for name in trust_of:  # a few producers: C-level passes over each one's events
+            idx = list(compress(every, map(eq, producers, repeat(name))))
+            seq = list(map(seqs.__getitem__, idx))
+            ts = list(map(times.__getitem__, idx))
+            if not (all(map(lt, seq, seq[1:])) and all(map(le, ts, ts[1:]))):
+                return None
+            prods.append((name, trust_of[name], len(idx), idx[0], idx[-1], seq[0], seq[-1],
+                          to_t(ts[0]), to_t(ts[-1])))
+        prods = tuple(prods)
         t_start = to_t(times[types.index("run_start")]) if "run_start" in types else None
         t_end = (to_t(times[len(types) - 1 - types[::-1].index("run_end")])
                  if "run_end" in types else None)
@@ -772,7 +792,15 @@ def _block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> _Colum
                 redo.add(i)
             else:
                 bodies[i] = body
-    digests = list(map(_DIGEST, map(sha256, map(add, map(str.encode, prevs), bodies))))
+    # Copying an empty context skips OpenSSL 3's per-object digest fetch (~1 us an event).
+    new_hash = _EMPTY_SHA256.copy
+    digests = []
+    append = digests.append
+    for prev, body in zip(prevs, bodies, strict=True):
+        h = new_hash()
+        h.update(prev.encode())
+        h.update(body)
+        append(h.digest())
     # Lines that need the full per-line treatment: score claims and commitments (extra
     # facts), possible secrets, events that cannot be hashed the fast way.
     special = set(types) & _SPECIAL_TYPES
