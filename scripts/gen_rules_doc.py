@@ -51,9 +51,10 @@ def render() -> str:
         "`moderator-app rules`.",
         "",
     ]
-    if (REPO / "docs" / "rules-community.md").exists():
-        out[-1:] = ["", "Every community-run rule with an example that triggers it: "
-                    "[rules-community.md](rules-community.md).", ""]
+    for page, runs in (("rules-community.md", "community"), ("rules-official.md", "official")):
+        if (REPO / "docs" / page).exists():
+            out[-1:] = ["", f"The {runs}-run rules explained in detail, with examples: "
+                        f"[{page}]({page}).", ""]
     for g in order:
         title, intro = group_title(g), group_summary(g)
         out += [f"## {title}", "", f"Group `{g}`." + (f" {intro}" if intro else ""), "",

@@ -37,6 +37,7 @@ this process and a worker process (`spawn`) for inputs of 8 MB and more.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import sys
@@ -44,10 +45,10 @@ import tempfile
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime
-from functools import partial
+from functools import partial, reduce
 from hashlib import sha256
 from itertools import compress, repeat
-from operator import add, eq, itemgetter, le, lt, methodcaller
+from operator import add, and_, eq, itemgetter, le, lt, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,10 @@ EDITED = rule("chain.edited", Severity.ERROR,
 LINK = rule("chain.link", Severity.ERROR,
             "The event's prev_hash is not the previous event's hash: an event was deleted, "
             "inserted or reordered just before it.", "chain")
+RESPELLED = rule("chain.respelled", Severity.WARNING,
+                 "No known serialiser spells the line's bytes as they are, though its value and "
+                 "hash are intact: bytes were probably edited in place (a warning: the hashed "
+                 "content is unchanged).", "chain")
 FIRST_PREV = rule("chain.first_prev_hash", Severity.ERROR,
                   "The first event's prev_hash is not 64 zeros: the stream does not start at "
                   "the start of the run (events deleted before it).", "chain")
@@ -96,8 +101,8 @@ TOO_LONG = rule("traj.too_long", Severity.ERROR,
                 "guard).", G)
 EMPTY = rule("traj.empty", Severity.ERROR, "The trajectory holds no event.", G)
 UNREPRESENTABLE = rule("traj.number_unrepresentable", Severity.ERROR,
-                       "A number RFC 8785 cannot represent exactly (an integer that is not exactly a double, "
-                       "infinite): the event cannot be hashed canonically.", G)
+                       "A number RFC 8785 cannot represent exactly (an integer that is not "
+                       "exactly a double, infinite): the event cannot be hashed canonically.", G)
 # -- envelope ----------------------------------------------------------------------------
 SCHEMA_UNSUPPORTED = rule("traj.schema_unsupported", Severity.ERROR,
                           f"`schema` is missing or not {SCHEMA!r}: the event is not read "
@@ -378,6 +383,130 @@ def canonical_bytes(event_without_hash: dict, raw: bytes | None = None, compact:
     return canonical_json_fast(event_without_hash)
 
 
+# -- spelling -----------------------------------------------------------------------------
+# The hash covers the canonical form, so a byte edit that keeps the JSON value (`1e-7` ->
+# `1E-7`, `\u00e9` -> `\u00E9`, a space -> TAB) recomputes. Writers spell every line the
+# way their serialiser does; no serialiser writes `1E-7`, an upper-case `\u00E9` or a TAB
+# between tokens. Once an intact line shows the stream comes from a known serialiser, an
+# intact line that no known serialiser spells is reported (`chain.respelled`, see
+# docs/rules-official.md). The checker keeps the set of spellings that reproduced the lines
+# so far (`TrajectoryChecker.spell`): only those are tried first, the others only when none
+# of them reproduces a line. A line's facts carry `hint << SPELL_BITS | matched`: of the
+# spellings in `hint`, those that reproduce its exact bytes (`matched` == 0 only when all
+# were tried and none does).
+SPELL_JCS, SPELL_ORJSON, SPELL_ORJSON_SORTED = 1, 2, 4
+_DUMPS_VARIANTS = tuple((sep, ea, sk) for sep in (None, (",", ":")) for ea in (True, False)
+                        for sk in (False, True))
+_D_BIT = {v: 8 << i for i, v in enumerate(_DUMPS_VARIANTS)}
+SPELL_BITS = 3 + len(_DUMPS_VARIANTS)
+SPELL_ALL = (1 << SPELL_BITS) - 1
+_D_ALL = SPELL_ALL & ~7
+SPELL_NAMES = ("RFC 8785", "orjson compact", "orjson compact sorted", *(
+    f"json.dumps(separators={'default' if sep is None else 'compact'}, ensure_ascii={ea}, "
+    f"sort_keys={sk})" for sep, ea, sk in _DUMPS_VARIANTS))
+_C = (",", ":")
+# A plain, length-minimal line without a `\u` escape is orjson's compact form (its member
+# order is the line's own); json.dumps compact unsorted spells it the same, with
+# ensure_ascii too when the line is ASCII; sorted, it is also RFC 8785, orjson sorted and
+# json.dumps compact sorted (tests/test_trajectory_spelling.py holds these shortcuts to
+# `spelling_mask`).
+_PLAIN_U = SPELL_ORJSON | _D_BIT[(_C, False, False)]
+_PLAIN_U_A = _PLAIN_U | _D_BIT[(_C, True, False)]
+_PLAIN_S = SPELL_JCS | SPELL_ORJSON_SORTED | _D_BIT[(_C, False, True)]
+_PLAIN_S_A = _PLAIN_S | _D_BIT[(_C, True, True)]
+
+
+# On by default, as a warning (docs/DECISIONS.md): a one-byte edit that keeps the JSON value
+# (`1e-7` -> `1E-7`, `\u00e9` -> `\u00E9`, a space -> TAB) leaves every hash intact, so only
+# the spelling betrays it. It is not an error and not a chain break, because the hashed content
+# is unchanged and a writer outside the known spellings (Go's encoding/json escapes `<` as
+# `\u003c`) must not fail a valid stream. MODERATOR_APP_SPELLING_CHECK=0 turns it off.
+SPELLING_CHECK = True
+
+
+def spelling_check_default() -> bool:
+    """Whether `chain.respelled` is checked when the caller does not say."""
+    return os.environ.get("MODERATOR_APP_SPELLING_CHECK", "1" if SPELLING_CHECK else "0") not in (
+        "0", "")
+
+
+def spelling_names(mask: int) -> str:
+    return ", ".join(name for i, name in enumerate(SPELL_NAMES) if mask >> i & 1)
+
+
+_ESCAPE = re.compile(rb"\\u")
+
+
+def line_spelling(raw: bytes, hint: int, compact: bool, body: bytes | None = None,
+                  recorded: str | None = None, keys=None) -> int:
+    """A line's `spell` fact: `spelling_mask` over `hint`, and over every other spelling
+    when none in `hint` reproduces the line."""
+    m = spelling_mask(raw, hint, compact, body, recorded, keys)
+    if m or hint == SPELL_ALL:
+        return hint << SPELL_BITS | m
+    return SPELL_ALL << SPELL_BITS | m | spelling_mask(raw, SPELL_ALL & ~hint, compact, body,
+                                                       recorded, keys)
+
+
+def spelling_mask(raw: bytes, hint: int, compact: bool, body: bytes | None = None,
+                  recorded: str | None = None, keys=None) -> int:
+    """The candidate spellings in `hint` whose bytes of the line's value are exactly `raw`.
+
+    `compact`: `raw` is orjson's compact form (known from parsing). `body`, `recorded` and
+    `keys`: the canonical form without `hash`, the hash and the other member names, which
+    make the RFC 8785 test a byte comparison when `hash` sorts first. Cheap tests come first;
+    json.dumps runs only for the variants still in `hint` that the bytes do not rule out."""
+    m = SPELL_ORJSON if compact else 0
+    ev = None
+    if hint & SPELL_ORJSON_SORTED:
+        try:
+            ev = orjson.loads(raw)
+            if orjson.dumps(ev, option=orjson.OPT_SORT_KEYS) == raw:
+                m |= SPELL_ORJSON_SORTED
+        except (orjson.JSONDecodeError, TypeError):
+            pass
+    if hint & SPELL_JCS:
+        if body is not None and recorded is not None and keys is not None and all(
+                k > "hash" for k in keys):  # against ASCII "hash", UTF-16 order = code points
+            line = (b'{"hash":"' + recorded.encode() + b'",' + body[1:] if len(body) > 2
+                    else b'{"hash":"' + recorded.encode() + b'"}')
+            if line == raw:
+                m |= SPELL_JCS
+        else:
+            try:
+                if canonical_json_fast(orjson.loads(raw)) == raw:
+                    m |= SPELL_JCS
+            except (CanonicalError, orjson.JSONDecodeError, TypeError, RecursionError):
+                pass
+    if hint & _D_ALL:
+        try:
+            if ev is None:
+                ev = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return m & hint
+        ascii_ = raw.isascii()
+        # ensure_ascii changes nothing (it escapes DEL too)
+        same_ea = ascii_ and b"\\u" not in raw and b"\x7f" not in raw
+        top_sorted = list(ev) == sorted(ev)
+        spaced = b'": ' in raw
+        memo: dict = {}
+        for (sep, ea, sk), bit in _D_BIT.items():
+            if (not hint & bit or (sep is None and not spaced) or (ea and not ascii_)
+                    or (sk and not top_sorted)):
+                continue
+            key = (sep, ea and not same_ea, sk)
+            out = memo.get(key)
+            if out is None:
+                try:
+                    out = memo[key] = json.dumps(ev, separators=sep, ensure_ascii=ea,
+                                                 sort_keys=sk).encode()
+                except (ValueError, TypeError, RecursionError):
+                    out = memo[key] = b""
+            if out == raw:
+                m |= bit
+    return m & hint
+
+
 class _Producer:
     __slots__ = ("events", "trust", "trust_line", "seq", "seq_line", "wall", "wall_line")
 
@@ -399,18 +528,23 @@ class LineContext:
     """What `examine_line` needs besides the line: caches and the seed-leak scanner (which
     holds seeds, never the evaluator secret)."""
 
-    def __init__(self, leak: SeedCheck | None = None) -> None:
+    def __init__(self, leak: SeedCheck | None = None, spelling: bool | None = None) -> None:
         self.spelling = _FloatSpelling()
         self.leak = leak if leak is not None and leak.active else None
+        # Candidate spellings to compute (see `spelling_mask`): a superset of the checker's
+        # set; 0 when the check is off.
+        on = spelling_check_default() if spelling is None else spelling
+        self.spell_hint = SPELL_ALL if on else 0
 
 
 def examine_line(raw: bytes, ctx: LineContext) -> tuple:
     """Everything about one line that does not depend on other lines, as a tuple:
 
     (OK, recorded, prev, computed, hash_ok, found, producer, trust, etype, seq, t, run_id,
-     extra) | (UNSUPPORTED, recorded, prev, computed, hash_ok, found, etype)
+     extra, spell) | (UNSUPPORTED, recorded, prev, computed, hash_ok, found, etype)
     | (UNREADABLE, found). `found` is None or a list of (Rule, message) for this line;
-    `extra` is None or (score payload or None, commitment value or None, leaked seed number).
+    `extra` is None or (score payload or None, commitment value or None, leaked seed number);
+    `spell` is None (hash not intact, or the check off) or `line_spelling(...)`.
     """
     if len(raw) > MAX_LINE:
         return (UNREADABLE, [(TOO_LONG, f"line of {len(raw)} bytes is longer than {MAX_LINE}")])
@@ -438,6 +572,7 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
                 found.append((HASH_FORMAT, f"{name} is not 64 lowercase hex characters: "
                                            f"{str(value)[:80]!r}"))
     computed = None
+    canon = None
     # Members are read from a snapshot: canonicalisation may swap a value for a
     # pre-serialised fragment (a float, an object with a member name outside the BMP).
     get = dict(event).get
@@ -550,8 +685,15 @@ def examine_line(raw: bytes, ctx: LineContext) -> tuple:
         for hit in hits:
             found.append((SECRET, f"looks like a {hit.label} at column {hit.column}: "
                                   f"{hit.excerpt}"))
+    spell = None
+    hint = ctx.spell_hint
+    if hint and hash_ok and computed is not None and computed == recorded:
+        if found is not None and raw[-1:] == b"\r":  # the line ending has its own rule
+            raw = raw[:-1]
+            compact = orjson.dumps(orjson.loads(raw)) == raw
+        spell = line_spelling(raw, hint, compact, canon, recorded, event.keys())
     return (OK, recorded, prev, computed, hash_ok, found, producer, trust, etype, seq, t,
-            run_id, extra)
+            run_id, extra, spell)
 
 
 def examine_block(block: bytes, ctx: LineContext) -> list[tuple]:
@@ -632,7 +774,7 @@ class _Columns:
     claims, commitments, possible secrets, lines not hashable the fast way)."""
 
     __slots__ = ("lines", "recorded", "rec_bin", "prevs", "digests", "producers", "trusts",
-                 "types", "seqs", "times", "walls", "run_ids", "redo")
+                 "types", "seqs", "times", "walls", "run_ids", "redo", "spell")
 
     def facts(self, ctx: LineContext) -> list[tuple]:
         rec_bin, digests, recorded = self.rec_bin, self.digests, self.recorded
@@ -647,20 +789,26 @@ class _Columns:
         out = list(zip(lengths, zip(
             repeat(OK), recorded, self.prevs, computed, repeat(True), repeat(None),
             self.producers, self.trusts, self.types, self.seqs, times, self.run_ids,
-            repeat(None)), strict=False))
+            repeat(None), repeat(None) if self.spell is None else self.spell), strict=False))
         for i in self.redo:
             out[i] = (lengths[i], examine_line(lines[i], ctx))
         return out
 
     def summary(self) -> tuple | None:
         """(events, first prev_hash, last hash, run_id, producers, t_min, t_max, first
-        run_start time, last run_end time) when the block is consistent in itself, or None.
-        `producers`: (name, trust, events, first index, last index, first sequence, last
-        sequence, first time, last time) each."""
+        run_start time, last run_end time, spelling) when the block is consistent in itself,
+        or None. `producers`: (name, trust, events, first index, last index, first sequence,
+        last sequence, first time, last time) each; `spelling`: None (check off) or
+        `hint << SPELL_BITS | the spellings that reproduce every line`, never empty."""
         recorded, prevs = self.recorded, self.prevs
         if (self.redo or b"".join(self.digests) != self.rec_bin
                 or prevs[1:] != recorded[:-1] or len(set(self.run_ids)) != 1):
             return None
+        spell = None
+        if self.spell is not None:
+            spell = reduce(and_, self.spell)
+            if not spell & SPELL_ALL:  # no spelling common to all: the line facts apply
+                return None
         producers, types = self.producers, self.types
         # Uniform `…:SS.mmmZ` strings compare as their times do; converted only at the ends.
         times = self.times if self.times is not None else self.walls
@@ -686,7 +834,7 @@ class _Columns:
         t_end = (to_t(times[len(types) - 1 - types[::-1].index("run_end")])
                  if "run_end" in types else None)
         return (len(recorded), prevs[0], recorded[-1], self.run_ids[0], prods,
-                to_t(min(times)), to_t(max(times)), t_start, t_end)
+                to_t(min(times)), to_t(max(times)), t_start, t_end, spell)
 
 
 def _block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> _Columns | None:
@@ -811,12 +959,58 @@ def _block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> _Colum
     markers = markers_in(block)
     if markers:
         redo.update(i for i, raw in enumerate(lines) if any(m in raw for m in markers))
+    hint = ctx.spell_hint
+    spell = None
+    if hint:
+        spell = _block_spelling(hint, lines, events, plain, bodies, recorded, digests, rec_bin,
+                                redo, block)
     cols = _Columns()
     cols.lines, cols.recorded, cols.rec_bin, cols.prevs = lines, recorded, rec_bin, prevs
     cols.digests, cols.producers, cols.trusts, cols.types = digests, producers, trusts, types
     cols.seqs, cols.times, cols.walls = seqs, times, walls
-    cols.run_ids, cols.redo = run_ids, redo
+    cols.run_ids, cols.redo, cols.spell = run_ids, redo, spell
     return cols
+
+
+def _block_spelling(hint: int, lines, events, plain, bodies, recorded, digests, rec_bin, redo,
+                    block: bytes) -> list:
+    """`examine_line`'s `spell` fact for each line of a block (None for the lines it redoes
+    and those whose hash does not recompute). A plain line, proven length-minimal, without a
+    `\\u` escape needs no serialisation: see `_PLAIN_U`."""
+    n = len(lines)
+    intact = b"".join(digests) == rec_bin
+    # memchr for a backslash first: searching a 2-byte needle costs ~1.5 ms a MiB
+    no_u = b"\\" not in block or _ESCAPE.search(block) is None
+    if hint == SPELL_ORJSON and no_u:  # an orjson stream's steady state: every line checked
+        # here is orjson-compact (plain ones by their length, the others by a dump)
+        v = SPELL_ORJSON << SPELL_BITS | SPELL_ORJSON
+        if intact and not redo:
+            return [v] * n
+        return [None if i in redo or not (intact or digests[i] == rec_bin[32 * i:32 * i + 32])
+                else v for i in range(n)]
+    spell: list = [None] * n
+    all_ascii = block.isascii() and b"\x7f" not in block  # ensure_ascii escapes DEL too
+    sorted_bits = hint & _PLAIN_S_A
+    high = hint << SPELL_BITS
+    for i in range(n):
+        if i in redo or not (intact or digests[i] == rec_bin[32 * i:32 * i + 32]):
+            continue
+        raw = lines[i]
+        if plain[i] and (no_u or _ESCAPE.search(raw) is None):
+            a = all_ascii or (raw.isascii() and b"\x7f" not in raw)
+            m = _PLAIN_U_A if a else _PLAIN_U
+            if (sorted_bits and raw[:9] == b'{"hash":"'
+                    and raw == b'{"hash":"' + recorded[i].encode() + b'",' + bodies[i][1:]):
+                m |= _PLAIN_S_A if a else _PLAIN_S
+            m &= hint
+            spell[i] = high | m if m else line_spelling(raw, hint, True, bodies[i],
+                                                         recorded[i], events[i].keys())
+        elif plain[i]:  # same length as orjson's spelling, but `\u001F` is not orjson's
+            spell[i] = line_spelling(raw, hint, orjson.dumps(orjson.loads(raw)) == raw,
+                                     bodies[i], recorded[i], events[i].keys())
+        else:  # an orjson-compact line (others are redone) with its canonical body
+            spell[i] = line_spelling(raw, hint, True, bodies[i], recorded[i], events[i].keys())
+    return spell
 
 
 # -- stateful: facts in line order -> findings, chain, run ----------------------------------
@@ -828,12 +1022,12 @@ class TrajectoryChecker:
     """
 
     def __init__(self, report: Report, file: str | None, seeds: SeedCheck | None = None,
-                 index: EventIndex | None = None) -> None:
+                 index: EventIndex | None = None, spelling: bool | None = None) -> None:
         self.report = report
         self.file = file
         self.seeds = seeds or SeedCheck()
         self.index = index
-        self.ctx = LineContext(self.seeds)
+        self.ctx = LineContext(self.seeds, spelling)
         self.events = 0
         self.last_hashes: tuple[str | None, str | None] | None = None  # (recorded, computed)
         self.last_hash_line = 0
@@ -853,6 +1047,40 @@ class TrajectoryChecker:
         self.claims: list[dict] = []
         self.claims_total = 0
         self.secret_hits = 0
+        # The spellings that reproduced the intact lines so far, tried first on the next:
+        # None before the first intact line a known spelling reproduces, 0 when the check
+        # is off (two intact lines before it that none reproduces: an unknown writer).
+        self.spell: int | None = None if self.ctx.spell_hint else 0
+        self.spell_pending: int | None = None
+
+    def _spelled(self, n: int, v: int) -> None:
+        """Apply line `n`'s `spell` fact. A line no known spelling reproduces is reported
+        once the stream has shown a known spelling; the first such line waits for the next
+        intact line to decide (line 1 edited, or a writer this tool does not know: the
+        check is then off)."""
+        have = self.spell
+        m = v & SPELL_ALL
+        if not m:
+            if have is None:
+                if self.spell_pending is None:
+                    self.spell_pending = n
+                else:
+                    self.spell = self.ctx.spell_hint = 0  # an unknown writer: off
+                return
+            self._respelled(n)
+            return
+        if have is None and self.spell_pending is not None:
+            self._respelled(self.spell_pending)
+            self.spell_pending = None
+        have = (have & m) or m if have else m
+        if have != self.spell:
+            self.spell = self.ctx.spell_hint = have
+
+    def _respelled(self, n: int) -> None:
+        self._add(RESPELLED, "no known serialiser spells this line as it is (the other lines "
+                             "are spelled as RFC 8785, orjson or json.dumps write), though its "
+                             "value and hash are intact: its bytes were probably edited in place",
+                  n)
 
     def _add(self, r: Rule, message: str, line: int | None) -> None:
         self.report.add(r.at(message, self.file, line))
@@ -889,11 +1117,13 @@ class TrajectoryChecker:
                 self.index.add(offset, length, n, None, "?", "?")
             return
         self._chain(n, facts[2], facts[1], facts[3], facts[4])
+        if status == OK and facts[13] is not None and self.spell != 0:
+            self._spelled(n, facts[13])
         if status == UNSUPPORTED:
             if self.index is not None:
                 self.index.add(offset, length, n, None, "?", facts[6])
             return
-        (_, _, _, _, _, _, producer, trust, etype, seq, t, run_id, extra) = facts
+        (_, _, _, _, _, _, producer, trust, etype, seq, t, run_id, extra, _) = facts
         if run_id is not None:
             if self.run_id is None:
                 self.run_id, self.run_id_line = run_id, n
@@ -963,6 +1193,8 @@ class TrajectoryChecker:
                         and p.wall is not None and t >= p.wall):
                     fast += 1
                     last = (f[1], f[3])
+                    if f[13] is not None and self.spell != 0:
+                        self._spelled(n, f[13])
                     p.events += 1
                     p.seq = f[9]
                     p.seq_line = n
@@ -998,7 +1230,7 @@ class TrajectoryChecker:
         then applies the block's line facts, which word the findings."""
         if self.index is not None:
             return None
-        k, first_prev, last_rec, run_id, prods, tmin, tmax, t_start, t_end = s
+        k, first_prev, last_rec, run_id, prods, tmin, tmax, t_start, t_end, spell = s
         last = self.last_hashes
         if last is None:
             if first_prev != ZERO_HASH:
@@ -1023,6 +1255,9 @@ class TrajectoryChecker:
             p.events += count
             p.seq, p.seq_line = last_seq, n + last_i + 1
             p.wall, p.wall_line = last_t, n + last_i + 1
+        if spell is not None and self.spell != 0:
+            self._spelled(n + 1, spell)  # every line is spelled as known: reports only an
+            # earlier line held as `spell_pending`
         self.events += k
         self.last_hashes = (last_rec, last_rec)
         self.last_hash_line = n + k
@@ -1197,11 +1432,13 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                  seeds=None, secret=None, build_index: bool = False, spool_dir=None,
                  local_path: Path | None = None, progress: ProgressFn | None = None,
                  cancel: CancelToken | None = None, role: str = "trajectory",
-                 max_output: int = DEFAULT_MAX_OUTPUT, parallel: bool | None = None):
+                 max_output: int = DEFAULT_MAX_OUTPUT, parallel: bool | None = None,
+                 spelling: bool | None = None):
     """Read and check one trajectory stream; (checker, FileDigest of the raw bytes).
 
     `parallel`: examine part of the blocks in a worker process (default: for inputs of
-    8 MB and more, outside the GUI, unless MODERATOR_APP_WORKERS=0)."""
+    8 MB and more, outside the GUI, unless MODERATOR_APP_WORKERS=0). `spelling`: check
+    `chain.respelled` (default: `spelling_check_default()`)."""
     seed_check = SeedCheck(tuple(seeds) if seeds else None, secret)
     try:
         fh = opener()
@@ -1237,7 +1474,7 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                 spool = open(fd, "wb")  # noqa: SIM115 - closed below
                 index = EventIndex(source=Path(spool_name))
         tee = _Tee(src, spool)
-        checker = TrajectoryChecker(report, name, seed_check, index)
+        checker = TrajectoryChecker(report, name, seed_check, index, spelling)
         complete = True
         ends_with_newline = True
         try:
@@ -1372,7 +1609,8 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
                 checker.line(offset, None, n)
                 continue
             ends_with_newline = block[-1:] == b"\n"
-            if worker is not None and worker.inflight < _MAX_INFLIGHT and worker.send(block):
+            if (worker is not None and worker.inflight < _MAX_INFLIGHT
+                    and worker.send(block, ctx.spell_hint)):
                 queue.append([offset, block, None])
             else:
                 queue.append([offset, block, scan_block(block, ctx, summary)])
@@ -1395,6 +1633,7 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None) -> None:
         data = tasks.get()
         if data is None:
             return
+        data, ctx.spell_hint = data  # the main process's spelling set when it sent the block
         results.put(scan_block(data, ctx))
 
 
@@ -1414,19 +1653,19 @@ class _Worker:
                                 daemon=True)
         self._proc.start()
         self.inflight = 0
-        self._sent: deque[bytes] = deque()
+        self._sent: deque[tuple[bytes, int]] = deque()
         self._ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
         self._broken = False
 
-    def send(self, block: bytes) -> bool:
+    def send(self, block: bytes, spell_hint: int = SPELL_ALL) -> bool:
         if self._broken:
             return False
         try:
-            self._tasks.put(block)
+            self._tasks.put((block, spell_hint))
         except (OSError, ValueError):
             self._broken = True
             return False
-        self._sent.append(block)
+        self._sent.append((block, spell_hint))
         self.inflight += 1
         return True
 
@@ -1450,7 +1689,7 @@ class _Worker:
             self._sent.popleft()
             self.inflight -= 1
             return got
-        block = self._sent.popleft()  # the worker died: do its work here
+        block, self._ctx.spell_hint = self._sent.popleft()  # the worker died: work here
         self.inflight -= 1
         return scan_block(block, self._ctx)
 
