@@ -54,14 +54,29 @@ def run_app(argv: list[str]) -> int:
         pass
     _install_excepthook(window)
     window.show()
-    if args.paths:
-        QTimer.singleShot(0, lambda: window.open_paths(list(args.paths)))
+    paths = initial_paths(list(args.paths), window.recent())
+    if paths:
+        QTimer.singleShot(0, lambda: window.open_paths(paths))
     # Ctrl+C in the terminal quits cleanly: Python gets a chance to run every 200 ms.
     signal.signal(signal.SIGINT, lambda *_: window.close())
     tick = QTimer()
     tick.start(200)
     tick.timeout.connect(lambda: None)
     return app.exec()
+
+
+def initial_paths(given: list[Path], recent: list[str]) -> list[Path]:
+    """What to open at start: the paths given; else, on a first start (nothing opened before),
+    the bundled sample submission, so that a newcomer who double-clicks the app sees a review
+    rather than an empty window. Later starts with no path open nothing."""
+    if given:
+        return given
+    if recent:
+        return []
+    from .icons import resource_path
+
+    sample = resource_path("samples", "community-sample")
+    return [sample] if sample is not None else []
 
 
 def _install_excepthook(window) -> None:
