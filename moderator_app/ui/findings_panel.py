@@ -9,7 +9,7 @@ text from the submission (tooltips are rich-text sniffed by Qt).
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -24,11 +24,8 @@ from PySide6.QtWidgets import (
 from moderator_app.core.report import Report
 from moderator_app.core.rules import Finding, Severity
 
-SEVERITY_COLORS = {
-    Severity.ERROR: QColor(230, 70, 70),
-    Severity.WARNING: QColor(235, 165, 40),
-    Severity.INFO: QColor(120, 160, 220),
-}
+from .theme import severity_color
+
 HEADERS = ("Severity", "Line", "Rule", "File", "Message")
 
 
@@ -62,7 +59,7 @@ class FindingsModel(QAbstractTableModel):
             return (f.severity.value, "" if f.line is None else str(f.line), f.rule,
                     f.file or "", f.message.replace("\n", " "))[col]
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
-            return QBrush(SEVERITY_COLORS.get(f.severity, QColor(128, 128, 128)))
+            return QBrush(severity_color(f.severity, text=True))  # readable in both themes
         if role == Qt.ItemDataRole.UserRole:
             # Sort key: line numbers numerically, whole-file findings last.
             return (f.line is None, f.line or 0) if col == 1 else None

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.event_index import EventIndex
 
+from .theme import severity_color
 from .timefmt import format_timecode
 
 LABEL_W = 120  # left column with lane names; plots use the same margin to stay aligned
@@ -32,8 +33,6 @@ LANE_PALETTE = [
     (86, 156, 214), (78, 201, 176), (197, 134, 192), (220, 220, 170), (206, 145, 120),
     (156, 220, 254), (181, 206, 168), (214, 157, 133), (144, 238, 144), (255, 182, 193),
 ]
-ERROR_RGB = (230, 60, 60)
-WARNING_RGB = (240, 170, 30)
 
 
 def density(sorted_times: np.ndarray, v0: float, v1: float, width: int) -> np.ndarray:
@@ -236,7 +235,8 @@ class Timeline(QWidget):
         top = AXIS_H + COVERAGE_H
         height = max(1, self.height() - top)
         buf = np.zeros((height, w, 4), dtype=np.uint8)
-        for sev, rgb in (("warning", WARNING_RGB), ("error", ERROR_RGB)):
+        for sev in ("warning", "error"):  # errors painted last, on top
+            rgb = severity_color(sev).getRgb()[:3]
             t = self.finding_times.get(sev)
             if t is not None and t.size:
                 self._fill(buf, density(t, self.v0, self.v1, w), 1, FINDINGS_H - 2, rgb, True)
