@@ -20,7 +20,6 @@ import io
 import json
 import os
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic import atomic_write
 from .canonical import canonical_json
 from .chain import ZERO_HASH, event_hash, seal
 from .decision import DecisionRecord
@@ -532,28 +532,3 @@ def records_to_csv(records: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def atomic_write(out: Path, data: bytes) -> None:
-    """Write `data` to `out` so that a reader sees the old file or the whole new one."""
-    out = Path(out)
-    directory = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    try:
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)

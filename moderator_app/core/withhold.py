@@ -13,14 +13,13 @@ failure never leaves a half-withheld file that looks finished.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from .atomic import atomic_writer
 from .jsonline import LineError, parse_line
 from .streams import iter_lines
 
@@ -60,45 +59,36 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
     if dst.exists() and src.exists() and os.path.samefile(src, dst):
         raise WithholdError("the output must be another file than the input")
     lines = requests = responses = 0
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent or ".")
-    try:
-        with open(src, "rb") as fin, os.fdopen(fd, "wb") as fout:
-            for _, raw in iter_lines(fin):
-                lines += 1
-                if raw is None:
-                    raise WithholdError(f"line {lines}: too long to read; nothing written")
-                body = raw[:-1] if raw.endswith(b"\r") else raw
-                if lines == 1 and body.startswith(b"\xef\xbb\xbf"):
-                    body = body[3:]
-                if not body.strip():
-                    # A blank line holds nothing to withhold: copied as is, so that a log that
-                    # verifies (a trailing blank line is only a warning) can be withheld.
-                    fout.write(body + b"\n")
-                    continue
-                try:
-                    ev = parse_line(body)
-                except (TypeError, ValueError, RecursionError):
-                    ev = LineError("json", "JSON nested too deeply to be checked")
-                if isinstance(ev, LineError):
-                    raise WithholdError(f"line {lines}: {ev.message}; nothing written")
-                public = withhold_event(ev)
-                if public is None:
-                    fout.write(body + b"\n")
-                    continue
-                if ev.get("type") == "model_request":
-                    requests += 1
-                else:
-                    responses += 1
-                try:
-                    fout.write(orjson.dumps(public) + b"\n")
-                except TypeError as exc:  # nested deeper than orjson writes
-                    raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
-                                        "nothing written") from exc
-            fout.flush()
-            os.fsync(fout.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with open(src, "rb") as fin, atomic_writer(dst) as fout:
+        for _, raw in iter_lines(fin):
+            lines += 1
+            if raw is None:
+                raise WithholdError(f"line {lines}: too long to read; nothing written")
+            body = raw[:-1] if raw.endswith(b"\r") else raw
+            if lines == 1 and body.startswith(b"\xef\xbb\xbf"):
+                body = body[3:]
+            if not body.strip():
+                # A blank line holds nothing to withhold: copied as is, so that a log that
+                # verifies (a trailing blank line is only a warning) can be withheld.
+                fout.write(body + b"\n")
+                continue
+            try:
+                ev = parse_line(body)
+            except (TypeError, ValueError, RecursionError):
+                ev = LineError("json", "JSON nested too deeply to be checked")
+            if isinstance(ev, LineError):
+                raise WithholdError(f"line {lines}: {ev.message}; nothing written")
+            public = withhold_event(ev)
+            if public is None:
+                fout.write(body + b"\n")
+                continue
+            if ev.get("type") == "model_request":
+                requests += 1
+            else:
+                responses += 1
+            try:
+                fout.write(orjson.dumps(public) + b"\n")
+            except TypeError as exc:  # nested deeper than orjson writes
+                raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
+                                    "nothing written") from exc
     return WithholdStats(lines, requests, responses)
