@@ -165,15 +165,25 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
     return Submission(ps[0], display, kind, tuple(members), tuple(findings))
 
 
-def local_copy(member: Member, workdir: Path | None = None) -> Path:
+def local_copy(member: Member, workdir: Path | None = None,
+               on_digest: Callable[[str, int], None] | None = None) -> Path:
     """A real file path for a member (OpenCV needs one). Archive members are copied into a
-    temporary folder under a name we choose (`video<ext>`), never a name from the archive."""
+    temporary folder under a name we choose (`member<ext>`), never a name from the archive.
+
+    `on_digest(sha256_hex, size)` is called with the digest of the bytes copied, so that the
+    caller need not read the member a second time to bind a decision to it (a `.tar.gz`
+    member would be decompressed again). It is not called for members already on disk."""
     if member.local_path is not None:
         return member.local_path
+    from .streams import CHUNK, HashingReader
+
     ext = Path(member.basename).suffix.lower()
     ext = ext if ext in VIDEO_EXTS or ext in (".jsonl", ".zst") else ".bin"
     folder = Path(tempfile.mkdtemp(prefix="moderator-app-", dir=workdir))
     target = folder / f"member{ext}"
-    with member.open() as src, open(target, "wb") as dst:
-        shutil.copyfileobj(src, dst, 1 << 20)
+    with member.open() as raw, open(target, "wb") as dst:
+        src = HashingReader(raw, member.size)
+        shutil.copyfileobj(src, dst, CHUNK)
+    if on_digest is not None:
+        on_digest(src.hexdigest(), src.bytes_read)
     return target

@@ -101,8 +101,11 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
             + ", ".join(v.name for v in videos[1:]), video.name))
     from .video import probe_video  # imports OpenCV only when there is a video
 
+    def record(sha256: str, size: int) -> None:  # digested while copied out of an archive
+        report.files.append(FileDigest(video.name, video.role, size, sha256))
+
     try:
-        path = local_copy(video, options.spool_dir)
+        path = local_copy(video, options.spool_dir, on_digest=record)
     except OSError as exc:
         report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
         return
