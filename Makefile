@@ -10,9 +10,13 @@ SAMPLE := resources/samples/community-sample
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# setup.py and the C source: the optional accelerator (moderator_app/core/_jcs.c) is built
+# in place by the editable install; without a C compiler the install goes on without it.
+$(STAMP): pyproject.toml setup.py moderator_app/core/_jcs.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@$(BIN)/python -c "from moderator_app.core import native; print('C accelerator:', 'built' if native.JCS else 'NOT built (pure-Python path, slower)')"
+	@$(BIN)/python -m compileall -q moderator_app > /dev/null
 	@touch $(STAMP)
 
 run: setup

@@ -85,32 +85,37 @@ class ZstdReader:
                 self._frame_start = self._consumed
             elif len(self._frame_head) < 4:
                 self._frame_head += bytes(piece[:4 - len(self._frame_head)])
-            try:
-                data = self._dobj.decompress(piece)
-            except zstandard.ZstdError as exc:
-                if self.frames and not is_zstd_start(self._frame_head):
-                    raise self._fail(
-                        "trailing_garbage",
-                        f"bytes after the end of zstd frame {self.frames} "
-                        f"(at compressed offset {self._frame_start}) are not a zstd frame",
-                    ) from None
-                raise self._fail("corrupt", f"corrupt zstd data in frame {self.frames + 1}: "
-                                            f"{exc}") from None
-            if data:
-                self.output += len(data)
-                if self.output > self.max_output:
-                    raise self._fail("too_large", f"decompressed output exceeds the cap of "
-                                                  f"{self.max_output} bytes")
-                out.append(data)
-            if self._dobj.eof:
-                used = len(piece) - len(self._dobj.unused_data)
-                self._consumed += used
-                piece = piece[used:]
-                self._dobj = None
-                self.frames += 1
-            else:
-                self._consumed += len(piece)
-                piece = piece[len(piece):]
+            piece = self._decode(piece, out)
+
+    def _decode(self, piece: memoryview, out: list[bytes]) -> memoryview:
+        """Decode `piece` in the frame in progress; what is left of it when the frame ended
+        inside it."""
+        dobj = self._dobj
+        try:
+            data = dobj.decompress(piece)
+        except zstandard.ZstdError as exc:
+            if self.frames and not is_zstd_start(self._frame_head):
+                raise self._fail(
+                    "trailing_garbage",
+                    f"bytes after the end of zstd frame {self.frames} "
+                    f"(at compressed offset {self._frame_start}) are not a zstd frame",
+                ) from None
+            raise self._fail("corrupt", f"corrupt zstd data in frame {self.frames + 1}: "
+                                        f"{exc}") from None
+        if data:
+            self.output += len(data)
+            if self.output > self.max_output:
+                raise self._fail("too_large", f"decompressed output exceeds the cap of "
+                                              f"{self.max_output} bytes")
+            out.append(data)
+        if dobj.eof:
+            used = len(piece) - len(dobj.unused_data)
+            self._consumed += used
+            self._dobj = None
+            self.frames += 1
+            return piece[used:]
+        self._consumed += len(piece)
+        return piece[len(piece):]
 
     def read(self, size: int = -1) -> bytes:
         if self._error is not None:
@@ -130,9 +135,12 @@ class ZstdReader:
                     break
                 self._pending = memoryview(chunk)
             piece, self._pending = self._pending[:FEED], self._pending[FEED:]
-            before = len(out)
+            before = self.output
             try:
-                self._feed(piece, out)
+                if self._dobj is not None and len(self._frame_head) >= 4:
+                    piece = self._decode(piece, out)  # a frame in progress: the usual case
+                if piece:
+                    self._feed(piece, out)
             except ZstdStreamError as exc:
                 if not out:
                     raise
@@ -140,7 +148,7 @@ class ZstdReader:
                 # verified and counted); the error comes with the next read.
                 self._error = exc
                 return b"".join(out)
-            got += sum(len(d) for d in out[before:])
+            got += self.output - before
         if not out and self._eof:
             self._done = True
             if self._dobj is not None:

@@ -1,0 +1,1911 @@
+/*
+ * _jcs: the RFC 8785 canonical form and chain hash of trajectory lines, one pass in C.
+ *
+ * Why this exists: in Python the per-event work of the chain (a parse, a sorted dump, a hash)
+ * costs ~12 us of C-level calls plus the glue between them, against a floor of ~3.5 us an event
+ * for decompressing and hashing the bytes once (issue 3). Here one pass over each line checks
+ * it as strict JSON (valid UTF-8, no repeated member), writes its RFC 8785 form without the
+ * `hash` member, and hashes `prev_hash || canonical` with OpenSSL's SHA-256.
+ *
+ * This module never words a finding and never decides a verdict. For each line it either
+ * vouches ("ok": the line is one of the ordinary events below and its hash is exactly
+ * `chain.event_hash`), or declines, and the caller sends the line through the Python path
+ * (`trajectory.examine_line`), which alone reports. It declines anything unusual rather than
+ * handle it: whitespace between tokens, integers of 16 or more digits, lone surrogates, escapes
+ * in envelope strings, nesting beyond 64 levels, unknown envelope members, invalid JSON.
+ * tests/test_native_jcs.py holds it to `canonical.canonical_json` and to the Python path.
+ *
+ * An "ordinary event" is an object with exactly the ten envelope members: `schema` (equal to
+ * the expected schema), `producer_sequence` (an integer), `wall_time`, `run_id`,
+ * `trust_level`, `producer`, `type` (strings without escapes), `payload` (an object),
+ * `prev_hash` and `hash` (64 lowercase hex digits).
+ *
+ * Per line it also reports spelling facts for `chain.respelled` (see trajectory.py):
+ * MIN (no whitespace, every string and number spelled as RFC 8785 spells it), SORTED_CP and
+ * SORTED_U16 (every object's members in code point / UTF-16 order, `hash` included), FLOAT (a
+ * number with a fraction or exponent), ASCII (no byte >= 0x80 and no DEL).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define ST_OK 1
+#define ST_MIN 2
+#define ST_SORTED_CP 4
+#define ST_SORTED_U16 8
+#define ST_FLOAT 16
+#define ST_ASCII 32
+#define ST_SEED 64
+#define ST_INTACT 128
+#define ST_MINX 256      /* MIN but for the float tokens */
+#define ST_F_ORJSON 512  /* every float token spelled as orjson writes it */
+#define ST_F_REPR 1024   /* every float token spelled as Python's repr (json.dumps) writes it */
+#define ST_START (ST_MIN | ST_MINX | ST_SORTED_CP | ST_SORTED_U16 | ST_ASCII | ST_F_ORJSON | ST_F_REPR)
+
+#define MAX_DEPTH 64
+#define NOTOK 1 /* the line is declined; -1 is a Python error (memory) */
+#define HEXLEN 64
+
+/* OpenSSL's low-level SHA-256, from the libcrypto hashlib has loaded. Not the one-shot
+ * SHA256(): in OpenSSL 3 that goes through EVP_Q_digest, which fetches the algorithm (locks
+ * included) on every call, ~1 us an event. SHA256_CTX is 112 bytes; 256 leave room. */
+typedef int (*sha_init_fn)(void *);
+typedef int (*sha_update_fn)(void *, const void *, size_t);
+typedef int (*sha_final_fn)(unsigned char *, void *);
+static sha_init_fn c_sha_init = NULL;
+static sha_update_fn c_sha_update = NULL;
+static sha_final_fn c_sha_final = NULL;
+static int c_sha256 = 0;
+static PyObject *py_sha256 = NULL; /* hashlib.sha256: the fallback, and for tests */
+static int force_python_sha = 0;
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} Buf;
+
+static int buf_grow(Buf *b, size_t extra)
+{
+    size_t need = b->len + extra;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    char *np = PyMem_Realloc(b->p, cap);
+    if (np == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->p = np;
+    b->cap = cap;
+    return 0;
+}
+
+#define PUT(b, data, n)                                                                        \
+    do {                                                                                       \
+        if (buf_grow((b), (n)) < 0)                                                            \
+            return -1;                                                                         \
+        memcpy((b)->p + (b)->len, (data), (n));                                                \
+        (b)->len += (n);                                                                       \
+    } while (0)
+
+#define PUTC(b, c)                                                                             \
+    do {                                                                                       \
+        if (buf_grow((b), 1) < 0)                                                              \
+            return -1;                                                                         \
+        (b)->p[(b)->len++] = (char)(c);                                                        \
+    } while (0)
+
+/* One member of an object being parsed: its unescaped name (in the line, or in the arena when
+ * it held escapes) and the span of its canonical `"name":value` in the output. */
+typedef struct {
+    size_t key_off, key_len;
+    size_t start, end;
+    uint64_t prefix; /* the name's first 8 bytes, big-endian, zero-padded: most comparisons */
+    int rank;        /* at the top level: the envelope member's place in canonical order */
+    unsigned char in_arena, nonbmp, is_hash;
+} Mem;
+
+enum { F_SCHEMA, F_SEQ, F_WALL, F_RUN, F_TRUST, F_PRODUCER, F_TYPE, F_PAYLOAD, F_PREV, F_HASH,
+       F_COUNT };
+static const char *FIELD_NAMES[F_COUNT] = {"schema", "producer_sequence", "wall_time",
+                                           "run_id", "trust_level", "producer", "type",
+                                           "payload", "prev_hash", "hash"};
+
+typedef struct {
+    const unsigned char *s, *p, *end; /* the line, the cursor, the end of the line */
+    Buf out, arena, tmp;
+    Mem *mems;
+    size_t nmem, capmem;
+    int flags;
+    int seen;                    /* envelope members seen, a bit each */
+    size_t f_off[F_COUNT], f_len[F_COUNT]; /* value spans in the line (strings: no quotes) */
+    int str_escaped;             /* set by parse_string: the last string held an escape */
+    int str_nonbmp;              /* the last string held a character outside the BMP */
+} P;
+
+static int parse_value(P *ps, int depth, int role);
+
+/* ---- UTF-8 ------------------------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at p (its code point in *cp), or 0 when invalid. */
+static inline int utf8_seq(const unsigned char *p, const unsigned char *end, uint32_t *cp)
+{
+    unsigned c = p[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c < 0xC2)
+        return 0;
+    if (c < 0xE0) {
+        if (end - p < 2 || (p[1] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((c & 0x1F) << 6) | (p[1] & 0x3F);
+        return 2;
+    }
+    if (c < 0xF0) {
+        if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xE0 && p[1] < 0xA0)
+            return 0; /* overlong */
+        if (c == 0xED && p[1] >= 0xA0)
+            return 0; /* a surrogate */
+        *cp = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (end - p < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 ||
+            (p[3] & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xF0 && p[1] < 0x90)
+            return 0; /* overlong */
+        if (c == 0xF4 && p[1] >= 0x90)
+            return 0; /* beyond U+10FFFF */
+        *cp = ((c & 0x07) << 18) | ((p[1] & 0x3F) << 12) | ((p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+        return 4;
+    }
+    return 0;
+}
+
+static inline int put_utf8(Buf *b, uint32_t cp)
+{
+    unsigned char t[4];
+    size_t n;
+    if (cp < 0x80) {
+        t[0] = (unsigned char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        t[0] = (unsigned char)(0xC0 | (cp >> 6));
+        t[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        t[0] = (unsigned char)(0xE0 | (cp >> 12));
+        t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        t[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        t[0] = (unsigned char)(0xF0 | (cp >> 18));
+        t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        t[3] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    PUT(b, t, n);
+    return 0;
+}
+
+/* ---- strings ---------------------------------------------------------------------------- */
+
+static const char HEXD[] = "0123456789abcdef";
+
+/* RFC 8785 escaping of one decoded character into b. */
+static inline int put_escaped(Buf *b, uint32_t cp)
+{
+    switch (cp) {
+    case '"': PUT(b, "\\\"", 2); return 0;
+    case '\\': PUT(b, "\\\\", 2); return 0;
+    case '\b': PUT(b, "\\b", 2); return 0;
+    case '\f': PUT(b, "\\f", 2); return 0;
+    case '\n': PUT(b, "\\n", 2); return 0;
+    case '\r': PUT(b, "\\r", 2); return 0;
+    case '\t': PUT(b, "\\t", 2); return 0;
+    default:
+        if (cp < 0x20) {
+            char e[6] = {'\\', 'u', '0', '0', HEXD[cp >> 4], HEXD[cp & 15]};
+            PUT(b, e, 6);
+            return 0;
+        }
+        return put_utf8(b, cp);
+    }
+}
+
+static inline int hexval(unsigned c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (int)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (int)(c - 'A' + 10);
+    return -1;
+}
+
+static inline int read_u4(const unsigned char *p, const unsigned char *end, uint32_t *v)
+{
+    if (end - p < 4)
+        return -1;
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(p[i]);
+        if (h < 0)
+            return -1;
+        r = (r << 4) | (uint32_t)h;
+    }
+    *v = r;
+    return 0;
+}
+
+/* The first byte at or after p that ends the plain run of a string: `"`, `\`, a control
+ * character, DEL or a byte >= 0x80. */
+static inline const unsigned char *plain_run(const unsigned char *p, const unsigned char *end)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask)
+            return p + __builtin_ctz((unsigned)mask);
+        p += 16;
+    }
+#endif
+    while (p < end) {
+        unsigned c = *p;
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f)
+            return p;
+        p++;
+    }
+    return p;
+}
+
+/* Parse the string whose opening quote is at ps->p; write its canonical form to ps->out.
+ * For a member name (`key` not NULL) its unescaped bytes are located in *key. */
+static int parse_string(P *ps, Mem *key)
+{
+    const unsigned char *p = ps->p + 1, *end = ps->end;
+    const unsigned char *start = p;
+    Buf *out = &ps->out;
+    ps->str_escaped = 0;
+    ps->str_nonbmp = 0;
+    /* the plain part: spelled exactly as RFC 8785 spells it */
+    for (;;) {
+        p = plain_run(p, end);
+        if (p >= end)
+            return NOTOK;
+        unsigned c = *p;
+        if (c == '"' || c == '\\')
+            break;
+        if (c < 0x20)
+            return NOTOK; /* a raw control character: invalid JSON */
+        if (c == 0x7f) {
+            ps->flags &= ~ST_ASCII;
+            p++;
+            continue;
+        }
+        uint32_t cp;
+        int n = utf8_seq(p, end, &cp);
+        if (n == 0)
+            return NOTOK;
+        ps->flags &= ~ST_ASCII;
+        if (n == 4)
+            ps->str_nonbmp = 1;
+        p += n;
+    }
+    size_t plain_len = (size_t)(p - start);
+    if (buf_grow(out, plain_len + 2) < 0)
+        return -1;
+    out->p[out->len++] = '"';
+    memcpy(out->p + out->len, start, plain_len);
+    out->len += plain_len;
+    if (*p == '"') {
+        out->p[out->len++] = '"';
+        if (key != NULL) {
+            key->key_off = (size_t)(start - ps->s);
+            key->key_len = plain_len;
+            key->in_arena = 0;
+            key->nonbmp = (unsigned char)ps->str_nonbmp;
+        }
+        ps->p = p + 1;
+        return 0;
+    }
+    /* escapes: decode each character, write its canonical escape */
+    ps->str_escaped = 1;
+    Buf *arena = &ps->arena;
+    size_t arena_start = arena->len;
+    if (key != NULL)
+        PUT(arena, start, plain_len);
+    while (p < end && *p != '"') {
+        unsigned c = *p;
+        uint32_t cp;
+        if (c == '\\') {
+            if (end - p < 2)
+                return NOTOK;
+            unsigned e = p[1];
+            int canonical = 1;
+            switch (e) {
+            case '"': cp = '"'; p += 2; break;
+            case '\\': cp = '\\'; p += 2; break;
+            case '/': cp = '/'; p += 2; canonical = 0; break;
+            case 'b': cp = '\b'; p += 2; break;
+            case 'f': cp = '\f'; p += 2; break;
+            case 'n': cp = '\n'; p += 2; break;
+            case 'r': cp = '\r'; p += 2; break;
+            case 't': cp = '\t'; p += 2; break;
+            case 'u': {
+                if (read_u4(p + 2, end, &cp) < 0)
+                    return NOTOK;
+                /* canonical only as `\u00xx` (lowercase) for a control character without a
+                 * short escape */
+                canonical = cp < 0x20 && cp != '\b' && cp != '\f' && cp != '\n' && cp != '\r' &&
+                            cp != '\t' && (p[5] < 'A' || p[5] > 'F');
+                p += 6;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    uint32_t lo;
+                    if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || read_u4(p + 2, end, &lo) < 0 ||
+                        lo < 0xDC00 || lo > 0xDFFF)
+                        return NOTOK; /* a lone surrogate: the Python path reports it */
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    p += 6;
+                    ps->str_nonbmp = 1;
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    return NOTOK;
+                }
+                if (cp >= 0x80 || cp == 0x7f)
+                    ps->flags &= ~ST_ASCII; /* ensure_ascii spells it so; RFC 8785 does not */
+                break;
+            }
+            default:
+                return NOTOK;
+            }
+            if (!canonical)
+                ps->flags &= ~(ST_MIN | ST_MINX);
+        } else if (c < 0x20) {
+            return NOTOK;
+        } else if (c < 0x80) {
+            if (c == 0x7f)
+                ps->flags &= ~ST_ASCII;
+            cp = c;
+            p++;
+        } else {
+            int n = utf8_seq(p, end, &cp);
+            if (n == 0)
+                return NOTOK;
+            ps->flags &= ~ST_ASCII;
+            if (n == 4)
+                ps->str_nonbmp = 1;
+            p += n;
+        }
+        if (put_escaped(out, cp) < 0)
+            return -1;
+        if (key != NULL && put_utf8(arena, cp) < 0)
+            return -1;
+    }
+    if (p >= end)
+        return NOTOK;
+    PUTC(out, '"');
+    if (key != NULL) {
+        key->key_off = arena_start;
+        key->key_len = arena->len - arena_start;
+        key->in_arena = 1;
+        key->nonbmp = (unsigned char)ps->str_nonbmp;
+    }
+    ps->p = p + 1;
+    return 0;
+}
+
+/* ---- numbers ---------------------------------------------------------------------------- */
+
+/* The shortest digits that round-trip (Python's repr, as ECMAScript requires): x (finite,
+ * > 0) = 0.d * 10^n with k digits, no leading or trailing zero. */
+static int shortest_digits(double x, char *d, int *k, int *n)
+{
+    char *r = PyOS_double_to_string(x, 'r', 0, 0, NULL);
+    if (r == NULL)
+        return -1;
+    char digits[40];
+    int nd = 0, int_len = 0, seen_dot = 0, exponent = 0;
+    const char *q = r;
+    for (; *q && *q != 'e'; q++) {
+        if (*q == '.') {
+            seen_dot = 1;
+            continue;
+        }
+        if (nd < 39)
+            digits[nd++] = *q;
+        if (!seen_dot)
+            int_len++;
+    }
+    if (*q == 'e')
+        exponent = atoi(q + 1);
+    PyMem_Free(r);
+    int lead = 0;
+    while (lead < nd && digits[lead] == '0')
+        lead++;
+    int last = nd;
+    while (last > lead && digits[last - 1] == '0')
+        last--;
+    *k = last - lead;
+    memcpy(d, digits + lead, (size_t)*k);
+    *n = int_len + exponent - lead;
+    return 0;
+}
+
+enum { SP_ES6, SP_REPR, SP_ORJSON };
+
+/* x = 0.d * 10^n in plain decimal notation; `dot0`: an integral value ends in `.0`. */
+static int plain_decimal(char *t, const char *d, int k, int n, int dot0)
+{
+    int len = 0;
+    if (n <= 0) {
+        t[len++] = '0';
+        t[len++] = '.';
+        for (int i = 0; i < -n; i++)
+            t[len++] = '0';
+        memcpy(t + len, d, (size_t)k);
+        return len + k;
+    }
+    if (k <= n) {
+        memcpy(t, d, (size_t)k);
+        len = k;
+        for (int i = 0; i < n - k; i++)
+            t[len++] = '0';
+        if (dot0) {
+            t[len++] = '.';
+            t[len++] = '0';
+        }
+        return len;
+    }
+    memcpy(t, d, (size_t)n);
+    len = n;
+    t[len++] = '.';
+    memcpy(t + len, d + n, (size_t)(k - n));
+    return len + k - n;
+}
+
+/* One float (finite, > 0, as digits) the way a writer spells it, into t (64 bytes):
+ * ES6 (RFC 8785), Python's repr (json.dumps) or orjson's (checked against orjson at import by
+ * trajectory.py: where the installed orjson differs, this spelling is not used). */
+static int spell_digits(char *t, const char *d, int k, int n, int how)
+{
+    int e = n - 1, len;
+    switch (how) {
+    case SP_ES6:
+        if (k <= n && n <= 21)
+            return plain_decimal(t, d, k, n, 0);
+        if (-6 < n && n <= 21)
+            return plain_decimal(t, d, k, n, 0);
+        break;
+    case SP_REPR:
+        if (-4 < n && n <= 16)
+            return plain_decimal(t, d, k, n, 1);
+        break;
+    default:
+        if (-5 < n && n <= 16)
+            return plain_decimal(t, d, k, n, 1);
+        break;
+    }
+    t[0] = d[0];
+    len = 1;
+    if (k > 1) {
+        t[len++] = '.';
+        memcpy(t + len, d + 1, (size_t)(k - 1));
+        len += k - 1;
+    }
+    len += snprintf(t + len, 16, how == SP_REPR ? "e%c%02d" : "e%c%d", e >= 0 ? '+' : '-',
+                    e >= 0 ? e : -e);
+    return len;
+}
+
+/* The three spellings of a finite double; lengths in len[3], texts in t[3][72]. */
+static int spellings(double x, char t[3][72], int len[3])
+{
+    if (x == 0) {
+        int neg = signbit(x) != 0;
+        strcpy(t[SP_ES6], "0");
+        strcpy(t[SP_REPR], neg ? "-0.0" : "0.0");
+        strcpy(t[SP_ORJSON], neg ? "-0.0" : "0.0");
+        len[SP_ES6] = 1;
+        len[SP_REPR] = len[SP_ORJSON] = neg ? 4 : 3;
+        return 0;
+    }
+    int neg = x < 0;
+    char d[40];
+    int k, n;
+    if (shortest_digits(neg ? -x : x, d, &k, &n) < 0)
+        return -1;
+    for (int how = 0; how < 3; how++) {
+        if (neg)
+            t[how][0] = '-';
+        len[how] = neg + spell_digits(t[how] + neg, d, k, n, how);
+    }
+    return 0;
+}
+
+static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+static int parse_number(P *ps)
+{
+    const unsigned char *st = ps->p, *p = ps->p, *end = ps->end;
+    int is_float = 0;
+    if (*p == '-')
+        p++;
+    if (p >= end)
+        return NOTOK;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (p < end && is_digit(*p))
+            p++;
+    else
+        return NOTOK;
+    if (p < end && *p == '.') {
+        p++;
+        if (p >= end || !is_digit(*p))
+            return NOTOK;
+        while (p < end && is_digit(*p))
+            p++;
+        is_float = 1;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= end || !is_digit(*p))
+            return NOTOK;
+        while (p < end && is_digit(*p))
+            p++;
+        is_float = 1;
+    }
+    size_t len = (size_t)(p - st);
+    ps->p = p;
+    if (!is_float) {
+        size_t ndig = len - (st[0] == '-');
+        if (ndig > 15)
+            return NOTOK; /* near or beyond 2^53: the Python path applies the rule */
+        if (len == 2 && st[0] == '-' && st[1] == '0') { /* -0 */
+            ps->flags &= ~(ST_MIN | ST_MINX);
+            PUTC(&ps->out, '0');
+            return 0;
+        }
+        PUT(&ps->out, st, len);
+        return 0;
+    }
+    ps->flags |= ST_FLOAT;
+    {
+        /* A token of at most 15 significant digits is exactly the shortest round-trip form
+         * of its double, less trailing zeros (DBL_DIG = 15: such a decimal comes back from
+         * the double unchanged at 15 digits, and so does any shorter one of the same double):
+         * its digits need no parse and no dtoa. */
+        char d[40];
+        int k = 0, int_digits = 0, lead = 0, seen_dot = 0, any = 0;
+        const unsigned char *c = st + (st[0] == '-');
+        long e10 = 0;
+        for (; c < p && *c != 'e' && *c != 'E'; c++) {
+            if (*c == '.') {
+                seen_dot = 1;
+                continue;
+            }
+            if (!any && *c == '0') { /* a leading zero: shifts the point if after it */
+                if (seen_dot)
+                    lead++;
+                continue;
+            }
+            if (!any)
+                any = 1;
+            if (k < 39)
+                d[k] = (char)*c;
+            k++;
+            if (!seen_dot)
+                int_digits++;
+        }
+        if (c < p) { /* the exponent */
+            c++;
+            int neg_e = *c == '-';
+            if (*c == '+' || *c == '-')
+                c++;
+            for (; c < p && e10 < 100000; c++)
+                e10 = e10 * 10 + (*c - '0');
+            if (neg_e)
+                e10 = -e10;
+        }
+        while (k > 0 && k <= 39 && d[k - 1] == '0') {
+            k--; /* trailing zeros: in the integer part they still count for the point */
+        }
+        if (any && k >= 1 && k <= 15 && e10 > -250 && e10 < 250) {
+            /* value = 0.d * 10^n */
+            int n = any ? (int_digits > 0 ? int_digits : -lead) + (int)e10 : 0;
+            char t[3][72];
+            int tl[3], neg = st[0] == '-';
+            for (int how = 0; how < 3; how++) {
+                if (neg)
+                    t[how][0] = '-';
+                tl[how] = neg + spell_digits(t[how] + neg, d, k, n, how);
+            }
+            PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
+            if ((size_t)tl[SP_ES6] != len || memcmp(t[SP_ES6], st, len) != 0)
+                ps->flags &= ~ST_MIN;
+            if ((size_t)tl[SP_REPR] != len || memcmp(t[SP_REPR], st, len) != 0)
+                ps->flags &= ~ST_F_REPR;
+            if ((size_t)tl[SP_ORJSON] != len || memcmp(t[SP_ORJSON], st, len) != 0)
+                ps->flags &= ~ST_F_ORJSON;
+            return 0;
+        }
+    }
+    char text[512];
+    if (len >= sizeof(text))
+        return NOTOK;
+    memcpy(text, st, len);
+    text[len] = 0;
+    char *stop = NULL;
+    double x = PyOS_string_to_double(text, &stop, NULL);
+    if (x == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return NOTOK;
+    }
+    if (stop != text + len || !isfinite(x))
+        return NOTOK; /* 1e400: not a finite double, the Python path reports it */
+    char t[3][72];
+    int tl[3];
+    if (spellings(x, t, tl) < 0)
+        return -1;
+    PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
+    if ((size_t)tl[SP_ES6] != len || memcmp(t[SP_ES6], st, len) != 0)
+        ps->flags &= ~ST_MIN;
+    if ((size_t)tl[SP_REPR] != len || memcmp(t[SP_REPR], st, len) != 0)
+        ps->flags &= ~ST_F_REPR;
+    if ((size_t)tl[SP_ORJSON] != len || memcmp(t[SP_ORJSON], st, len) != 0)
+        ps->flags &= ~ST_F_ORJSON;
+    return 0;
+}
+
+/* ---- member order ----------------------------------------------------------------------- */
+
+static inline const unsigned char *key_ptr(const P *ps, const Mem *m)
+{
+    return m->in_arena ? (const unsigned char *)ps->arena.p + m->key_off : ps->s + m->key_off;
+}
+
+static inline int cmp_cp(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)
+{
+    int c = memcmp(a, b, al < bl ? al : bl);
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+/* UTF-16 code unit order (RFC 8785 3.2.3); the names are valid UTF-8. */
+static int cmp_u16(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)
+{
+    const unsigned char *ae = a + al, *be = b + bl;
+    while (a < ae && b < be) {
+        uint32_t ca = 0, cb = 0;
+        int na = utf8_seq(a, ae, &ca), nb = utf8_seq(b, be, &cb);
+        if (ca != cb) {
+            uint32_t ua = ca < 0x10000 ? ca : 0xD800 + ((ca - 0x10000) >> 10);
+            uint32_t ub = cb < 0x10000 ? cb : 0xD800 + ((cb - 0x10000) >> 10);
+            if (ua == ub) {
+                ua = 0xDC00 + ((ca - 0x10000) & 0x3FF);
+                ub = 0xDC00 + ((cb - 0x10000) & 0x3FF);
+            }
+            return ua < ub ? -1 : 1;
+        }
+        a += na;
+        b += nb;
+    }
+    return (a < ae) - (b < be);
+}
+
+/* Code point order (u16 = 0) or UTF-16 order (u16 = 1) of two member names. Prefixes that
+ * differ decide code point order: where one name has ended its padding byte is 0, below or
+ * equal to the other's byte, and a name ending first sorts first. */
+static inline int mem_cmp(const P *ps, const Mem *x, const Mem *y, int u16)
+{
+    if (!u16 && x->prefix != y->prefix)
+        return x->prefix < y->prefix ? -1 : 1;
+    const unsigned char *a = key_ptr(ps, x), *b = key_ptr(ps, y);
+    return u16 ? cmp_u16(a, x->key_len, b, y->key_len) : cmp_cp(a, x->key_len, b, y->key_len);
+}
+
+static inline uint64_t name_prefix(const unsigned char *k, size_t n)
+{
+    if (n >= 8) {
+        uint64_t v;
+        memcpy(&v, k, 8);
+        return __builtin_bswap64(v); /* big-endian: integer order is byte order */
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < 8; i++)
+        v = v << 8 | (i < n ? k[i] : 0);
+    return v;
+}
+
+/* Sort members [lo, hi) into RFC 8785 order (a stable merge through `scratch`). */
+static void sort_mems(const P *ps, Mem *m, size_t n, Mem *scratch, int u16)
+{
+    if (n < 12) {
+        for (size_t i = 1; i < n; i++) {
+            Mem v = m[i];
+            size_t j = i;
+            while (j > 0 && mem_cmp(ps, &m[j - 1], &v, u16) > 0) {
+                m[j] = m[j - 1];
+                j--;
+            }
+            m[j] = v;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    sort_mems(ps, m, h, scratch, u16);
+    sort_mems(ps, m + h, n - h, scratch, u16);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        scratch[k++] = mem_cmp(ps, &m[j], &m[i], u16) < 0 ? m[j++] : m[i++];
+    while (i < h)
+        scratch[k++] = m[i++];
+    while (j < n)
+        scratch[k++] = m[j++];
+    memcpy(m, scratch, n * sizeof(Mem));
+}
+
+/* ---- objects and arrays ----------------------------------------------------------------- */
+
+enum { ROLE_VALUE, ROLE_TOP, ROLE_PAYLOAD };
+
+static inline uint64_t load8(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* a == b for n bytes; short names compare as two overlapping 8-byte words, without a call */
+static inline int same_bytes(const void *a, const void *b, size_t n)
+{
+    if (n >= 8 && n <= 16)
+        return load8(a) == load8(b) &&
+               load8((const char *)a + n - 8) == load8((const char *)b + n - 8);
+    return memcmp(a, b, n) == 0;
+}
+
+/* The envelope members in RFC 8785 order: hash, payload, prev_hash, producer,
+ * producer_sequence, run_id, schema, trust_level, type, wall_time. */
+static const int FIELD_RANK[F_COUNT] = {
+    [F_HASH] = 0, [F_PAYLOAD] = 1, [F_PREV] = 2, [F_PRODUCER] = 3, [F_SEQ] = 4, [F_RUN] = 5,
+    [F_SCHEMA] = 6, [F_TRUST] = 7, [F_TYPE] = 8, [F_WALL] = 9};
+
+static int field_of(const unsigned char *k, size_t n)
+{
+    int f;
+    switch (n) { /* the envelope names differ in length or first letter */
+    case 4: f = k[0] == 't' ? F_TYPE : F_HASH; break;
+    case 6: f = k[0] == 's' ? F_SCHEMA : F_RUN; break;
+    case 7: f = F_PAYLOAD; break;
+    case 8: f = F_PRODUCER; break;
+    case 9: f = k[0] == 'w' ? F_WALL : F_PREV; break;
+    case 11: f = F_TRUST; break;
+    case 17: f = F_SEQ; break;
+    default: return -1;
+    }
+    return same_bytes(FIELD_NAMES[f], k, n) ? f : -1;
+}
+
+static int push_mem(P *ps)
+{
+    if (ps->nmem == ps->capmem) {
+        size_t cap = ps->capmem ? ps->capmem * 2 : 256;
+        Mem *nm = PyMem_Realloc(ps->mems, cap * sizeof(Mem));
+        if (nm == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        ps->mems = nm;
+        ps->capmem = cap;
+    }
+    ps->nmem++;
+    return 0;
+}
+
+static int parse_object(P *ps, int depth, int role)
+{
+    if (depth > MAX_DEPTH)
+        return NOTOK;
+    Buf *out = &ps->out;
+    size_t body = out->len + 1; /* after the `{` */
+    PUTC(out, '{');
+    ps->p++;
+    if (ps->p < ps->end && *ps->p == '}') {
+        ps->p++;
+        PUTC(out, '}');
+        return role == ROLE_TOP ? NOTOK : 0;
+    }
+    size_t base = ps->nmem;
+    int sorted_cp = 1, sorted_u16 = 1, any_nonbmp = 0, rc;
+    for (;;) {
+        int field = -1;
+        if (ps->p >= ps->end || *ps->p != '"')
+            return NOTOK;
+        if (push_mem(ps) < 0)
+            return -1;
+        Mem *m = &ps->mems[ps->nmem - 1];
+        m->start = out->len;
+        m->is_hash = 0;
+        if ((rc = parse_string(ps, m)) != 0)
+            return rc;
+        m->prefix = name_prefix(key_ptr(ps, m), m->key_len);
+        any_nonbmp |= m->nonbmp;
+        if (ps->p >= ps->end || *ps->p != ':')
+            return NOTOK;
+        ps->p++;
+        PUTC(out, ':');
+        if (ps->p >= ps->end)
+            return NOTOK;
+        if (role == ROLE_TOP) {
+            field = m->in_arena ? -1 : field_of(key_ptr(ps, m), m->key_len);
+            if (field < 0)
+                return NOTOK; /* an unknown or escaped envelope member */
+            m->rank = FIELD_RANK[field];
+            /* envelope names are ASCII: their rank is their order */
+            if (ps->nmem - 1 > base && ps->mems[ps->nmem - 2].rank >= m->rank)
+                sorted_cp = sorted_u16 = 0;
+        } else if (ps->nmem - 1 > base) {
+            const Mem *prev = &ps->mems[ps->nmem - 2];
+            int c = mem_cmp(ps, prev, m, 0);
+            if (c >= 0)
+                sorted_cp = 0;
+            if (prev->nonbmp || m->nonbmp)
+                c = mem_cmp(ps, prev, m, 1);
+            if (c >= 0)
+                sorted_u16 = 0;
+        }
+        int vrole = ROLE_VALUE;
+        const unsigned char *vstart = ps->p;
+        if (role == ROLE_TOP) {
+            if (field == F_PAYLOAD) {
+                if (*ps->p != '{')
+                    return NOTOK;
+                vrole = ROLE_PAYLOAD;
+            } else if (field == F_SEQ) {
+                if (*ps->p != '-' && !is_digit(*ps->p))
+                    return NOTOK;
+            } else if (*ps->p != '"') {
+                return NOTOK;
+            }
+        } else if (role == ROLE_PAYLOAD && m->key_len == 15 &&
+                   memcmp(key_ptr(ps, m), "seed_commitment", 15) == 0) {
+            ps->flags |= ST_SEED;
+        }
+        if ((rc = parse_value(ps, depth, vrole)) != 0)
+            return rc;
+        m = &ps->mems[ps->nmem - 1]; /* the stack may have moved */
+        m->end = out->len;
+        if (field >= 0) {
+            if (ps->seen & (1 << field))
+                return NOTOK; /* repeated */
+            ps->seen |= 1 << field;
+            if (vrole == ROLE_PAYLOAD || field == F_SEQ) {
+                if (field == F_SEQ)
+                    for (const unsigned char *d = vstart; d < ps->p; d++)
+                        if (*d == '.' || *d == 'e' || *d == 'E')
+                            return NOTOK; /* a float sequence number */
+                ps->f_off[field] = (size_t)(vstart - ps->s);
+                ps->f_len[field] = (size_t)(ps->p - vstart);
+            } else {
+                if (ps->str_escaped)
+                    return NOTOK;
+                ps->f_off[field] = (size_t)(vstart + 1 - ps->s);
+                ps->f_len[field] = (size_t)(ps->p - vstart - 2);
+            }
+            if (field == F_HASH)
+                m->is_hash = 1;
+        }
+        if (ps->p >= ps->end)
+            return NOTOK;
+        if (*ps->p == ',') {
+            ps->p++;
+            PUTC(out, ',');
+            continue;
+        }
+        if (*ps->p != '}')
+            return NOTOK;
+        ps->p++;
+        break;
+    }
+    size_t n = ps->nmem - base;
+    Mem *mem = ps->mems + base;
+    if (!sorted_cp)
+        ps->flags &= ~ST_SORTED_CP;
+    if (!sorted_u16)
+        ps->flags &= ~ST_SORTED_U16;
+    if (sorted_u16 && role != ROLE_TOP) { /* strictly increasing: canonical as written */
+        PUTC(out, '}');
+        ps->nmem = base;
+        return 0;
+    }
+    if (!sorted_u16) {
+        /* scratch space for the merge: past the members on the stack */
+        if (ps->capmem < ps->nmem + n) {
+            size_t cap = ps->nmem + n;
+            Mem *nm = PyMem_Realloc(ps->mems, cap * sizeof(Mem));
+            if (nm == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            ps->mems = nm;
+            ps->capmem = cap;
+            mem = ps->mems + base;
+        }
+        if (role == ROLE_TOP) { /* ten known names, all different: by their rank */
+            for (size_t i = 1; i < n; i++) {
+                Mem v = mem[i];
+                size_t j = i;
+                while (j > 0 && mem[j - 1].rank > v.rank) {
+                    mem[j] = mem[j - 1];
+                    j--;
+                }
+                mem[j] = v;
+            }
+        } else {
+            sort_mems(ps, mem, n, ps->mems + ps->nmem, any_nonbmp);
+        }
+        for (size_t i = 1; i < n; i++)
+            if (cmp_cp(key_ptr(ps, &mem[i - 1]), mem[i - 1].key_len, key_ptr(ps, &mem[i]),
+                       mem[i].key_len) == 0)
+                return NOTOK; /* a repeated member: the Python path names it */
+    }
+    /* rebuild the body in canonical order (without `hash` at the top) */
+    Buf *tmp = &ps->tmp;
+    if (role == ROLE_TOP) {
+        /* the whole output is this object: write it anew into tmp, then swap the buffers */
+        tmp->len = 0;
+        PUT(tmp, out->p, body);
+        int first = 1;
+        for (size_t i = 0; i < n; i++) {
+            if (mem[i].is_hash)
+                continue;
+            if (!first)
+                PUTC(tmp, ',');
+            first = 0;
+            PUT(tmp, out->p + mem[i].start, mem[i].end - mem[i].start);
+        }
+        PUTC(tmp, '}');
+        Buf swap = *out;
+        *out = *tmp;
+        *tmp = swap;
+        ps->nmem = base;
+        return 0;
+    }
+    size_t blen = out->len - body;
+    tmp->len = 0;
+    PUT(tmp, out->p + body, blen);
+    out->len = body;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            PUTC(out, ',');
+        PUT(out, tmp->p + (mem[i].start - body), mem[i].end - mem[i].start);
+    }
+    PUTC(out, '}');
+    ps->nmem = base;
+    return 0;
+}
+
+static int parse_array(P *ps, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return NOTOK;
+    int rc;
+    PUTC(&ps->out, '[');
+    ps->p++;
+    if (ps->p < ps->end && *ps->p == ']') {
+        ps->p++;
+        PUTC(&ps->out, ']');
+        return 0;
+    }
+    for (;;) {
+        if (ps->p >= ps->end)
+            return NOTOK;
+        if ((rc = parse_value(ps, depth, ROLE_VALUE)) != 0)
+            return rc;
+        if (ps->p >= ps->end)
+            return NOTOK;
+        if (*ps->p == ',') {
+            ps->p++;
+            PUTC(&ps->out, ',');
+            continue;
+        }
+        if (*ps->p != ']')
+            return NOTOK;
+        ps->p++;
+        PUTC(&ps->out, ']');
+        return 0;
+    }
+}
+
+static int literal(P *ps, const char *word, size_t n)
+{
+    if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n) != 0)
+        return NOTOK;
+    ps->p += n;
+    PUT(&ps->out, word, n);
+    return 0;
+}
+
+static int parse_value(P *ps, int depth, int role)
+{
+    if (ps->p >= ps->end)
+        return NOTOK;
+    switch (*ps->p) {
+    case '{': return parse_object(ps, depth + 1, role);
+    case '[': return parse_array(ps, depth + 1);
+    case '"': return parse_string(ps, NULL);
+    case 't': return literal(ps, "true", 4);
+    case 'f': return literal(ps, "false", 5);
+    case 'n': return literal(ps, "null", 4);
+    default:
+        if (*ps->p == '-' || is_digit(*ps->p))
+            return parse_number(ps);
+        return NOTOK; /* whitespace or anything else */
+    }
+}
+
+/* ---- a line ----------------------------------------------------------------------------- */
+
+/* Lowercase hex digit values; 0x80 marks every other byte (branch-free checks: a hash's
+ * digits are random, so a branch per digit mispredicts often). */
+static unsigned char LOWHEX[256];
+
+static void init_lowhex(void)
+{
+    memset(LOWHEX, 0x80, sizeof(LOWHEX));
+    for (int c = '0'; c <= '9'; c++)
+        LOWHEX[c] = (unsigned char)(c - '0');
+    for (int c = 'a'; c <= 'f'; c++)
+        LOWHEX[c] = (unsigned char)(c - 'a' + 10);
+}
+
+static int is_hex64(const unsigned char *p, size_t n)
+{
+    if (n != HEXLEN)
+        return 0;
+    unsigned bad = 0;
+    for (size_t i = 0; i < HEXLEN; i++)
+        bad |= LOWHEX[p[i]];
+    return !(bad & 0x80);
+}
+
+static int sha256(const unsigned char *data, size_t n, unsigned char *md)
+{
+    if (c_sha256 && !force_python_sha) {
+        _Alignas(16) unsigned char ctx[256];
+        c_sha_init(ctx);
+        c_sha_update(ctx, data, n);
+        c_sha_final(md, ctx);
+        return 0;
+    }
+    PyObject *h = PyObject_CallFunction(py_sha256, "y#", (const char *)data, (Py_ssize_t)n);
+    if (h == NULL)
+        return -1;
+    PyObject *d = PyObject_CallMethod(h, "digest", NULL);
+    Py_DECREF(h);
+    if (d == NULL)
+        return -1;
+    memcpy(md, PyBytes_AS_STRING(d), 32);
+    Py_DECREF(d);
+    return 0;
+}
+
+/* 0 when the line is an ordinary event (facts in ps), NOTOK, or -1 (a Python error). */
+static int scan_line(P *ps, const unsigned char *line, size_t n, const char *schema,
+                     size_t schema_len, unsigned char *digest)
+{
+    ps->s = ps->p = line;
+    ps->end = line + n;
+    ps->out.len = 0;
+    ps->arena.len = 0;
+    ps->nmem = 0;
+    ps->seen = 0;
+    ps->flags = ST_START;
+    if (n == 0 || line[0] != '{')
+        return NOTOK;
+    if (buf_grow(&ps->out, HEXLEN) < 0)
+        return -1;
+    ps->out.len = HEXLEN; /* room for prev_hash, which the hash covers first */
+    int rc = parse_object(ps, 1, ROLE_TOP);
+    if (rc != 0)
+        return rc;
+    if (ps->p != ps->end || ps->seen != (1 << F_COUNT) - 1)
+        return NOTOK;
+    if (ps->f_len[F_SCHEMA] != schema_len ||
+        memcmp(line + ps->f_off[F_SCHEMA], schema, schema_len) != 0)
+        return NOTOK;
+    if (!is_hex64(line + ps->f_off[F_PREV], ps->f_len[F_PREV]) ||
+        !is_hex64(line + ps->f_off[F_HASH], ps->f_len[F_HASH]))
+        return NOTOK;
+    memcpy(ps->out.p, line + ps->f_off[F_PREV], HEXLEN);
+    if (sha256((const unsigned char *)ps->out.p, ps->out.len, digest) < 0)
+        return -1;
+    const unsigned char *rec = line + ps->f_off[F_HASH];
+    unsigned char recorded[32];
+    for (int i = 0; i < 32; i++)
+        recorded[i] = (unsigned char)(LOWHEX[rec[2 * i]] << 4 | LOWHEX[rec[2 * i + 1]]);
+    if (memcmp(recorded, digest, 32) == 0)
+        ps->flags |= ST_INTACT;
+    ps->flags |= ST_OK;
+    return 0;
+}
+
+/* ---- Python objects --------------------------------------------------------------------- */
+
+/* A str for bytes known to be valid UTF-8 (ASCII the fast way). */
+static PyObject *make_str(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] < 0x80)
+        i++;
+    if (i < n)
+        return PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
+    PyObject *s = PyUnicode_New((Py_ssize_t)n, 127);
+    if (s != NULL)
+        memcpy(PyUnicode_1BYTE_DATA(s), p, n);
+    return s;
+}
+
+/* A few recent values of a column, reused: producers, trust levels, types and the run_id
+ * repeat, and equal str objects compare by identity first. */
+#define CACHE_N 16
+typedef struct {
+    PyObject *obj[CACHE_N];
+    unsigned char *bytes[CACHE_N];
+    size_t len[CACHE_N];
+    int next, hit;
+} StrCache;
+
+static PyObject *cached_str(StrCache *c, const unsigned char *p, size_t n)
+{
+    int h = c->hit;
+    if (c->obj[h] != NULL && c->len[h] == n && memcmp(c->bytes[h], p, n) == 0) {
+        Py_INCREF(c->obj[h]);
+        return c->obj[h];
+    }
+    for (int i = 0; i < CACHE_N; i++)
+        if (c->obj[i] != NULL && c->len[i] == n && memcmp(c->bytes[i], p, n) == 0) {
+            c->hit = i;
+            Py_INCREF(c->obj[i]);
+            return c->obj[i];
+        }
+    PyObject *s = make_str(p, n);
+    if (s == NULL)
+        return NULL;
+    unsigned char *copy = PyMem_Malloc(n ? n : 1);
+    if (copy == NULL)
+        return s; /* not cached; still correct */
+    memcpy(copy, p, n);
+    int k = c->next;
+    c->next = (c->next + 1) % CACHE_N;
+    Py_XDECREF(c->obj[k]);
+    PyMem_Free(c->bytes[k]);
+    Py_INCREF(s);
+    c->obj[k] = s;
+    c->bytes[k] = copy;
+    c->len[k] = n;
+    return s;
+}
+
+static void cache_clear(StrCache *c)
+{
+    for (int i = 0; i < CACHE_N; i++) {
+        Py_XDECREF(c->obj[i]);
+        PyMem_Free(c->bytes[i]);
+        c->obj[i] = NULL;
+        c->bytes[i] = NULL;
+    }
+}
+
+enum { C_RECORDED, C_PREV, C_PRODUCER, C_TRUST, C_TYPE, C_SEQ, C_WALL, C_RUN, NCOLS };
+
+PyDoc_STRVAR(scan_doc,
+"scan(block, schema) -> (keys, digests, recorded, prevs, producers, trusts, types, seqs,\n"
+"walls, run_ids, declined, broken, seeded)\n\n"
+"One entry per `\\n`-terminated line of `block` (a last line without `\\n` included, a final\n"
+"empty one not). `keys`: the ST_* bits of each line as native uint16s; `digests`: the 32-byte\n"
+"computed hashes, joined (zeros where declined). The columns hold placeholders where the line\n"
+"was declined. `declined`, `broken` (hashed, but not the recorded hash) and `seeded` (a\n"
+"`seed_commitment` member in the payload): line indexes.");
+
+static int append_index(PyObject *list, Py_ssize_t i)
+{
+    PyObject *idx = PyLong_FromSsize_t(i);
+    if (idx == NULL)
+        return -1;
+    int rc = PyList_Append(list, idx);
+    Py_DECREF(idx);
+    return rc;
+}
+
+static PyObject *scan(PyObject *self, PyObject *args)
+{
+    Py_buffer block;
+    const char *schema;
+    Py_ssize_t schema_len;
+    if (!PyArg_ParseTuple(args, "y*s#", &block, &schema, &schema_len))
+        return NULL;
+    const unsigned char *data = block.buf, *end = data + block.len;
+    Py_ssize_t n = 0;
+    for (const unsigned char *q = data; q < end;) {
+        const unsigned char *nl = memchr(q, '\n', (size_t)(end - q));
+        n++;
+        if (nl == NULL)
+            break;
+        q = nl + 1;
+    }
+    PyObject *keys = PyBytes_FromStringAndSize(NULL, 2 * n);
+    PyObject *digests = PyBytes_FromStringAndSize(NULL, 32 * n);
+    PyObject *cols[NCOLS] = {0};
+    PyObject *declined = PyList_New(0), *broken = PyList_New(0), *seeded = PyList_New(0);
+    PyObject *result = NULL, *zero_hex = NULL, *empty = NULL, *wall0 = NULL, *zero = NULL;
+    P ps;
+    memset(&ps, 0, sizeof(ps));
+    StrCache caches[4];
+    memset(caches, 0, sizeof(caches));
+    if (keys == NULL || digests == NULL || declined == NULL || broken == NULL || seeded == NULL)
+        goto done;
+    for (int c = 0; c < NCOLS; c++)
+        if ((cols[c] = PyList_New(n)) == NULL)
+            goto done;
+    zero_hex = PyUnicode_FromString("0000000000000000000000000000000000000000000000000000000000000000");
+    empty = PyUnicode_FromString("");
+    wall0 = PyUnicode_FromString("2000-01-01T00:00:00.000Z");
+    zero = PyLong_FromLong(0);
+    if (!zero_hex || !empty || !wall0 || !zero)
+        goto done;
+    uint16_t *st = (uint16_t *)PyBytes_AS_STRING(keys);
+    unsigned char *dg = (unsigned char *)PyBytes_AS_STRING(digests);
+    PyObject *last_recorded = NULL; /* borrowed: the previous line's hash, usually this prev */
+    const unsigned char *last_rec_bytes = NULL;
+    const unsigned char *q = data;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const unsigned char *nl = memchr(q, '\n', (size_t)(end - q));
+        const unsigned char *le = nl ? nl : end;
+        int rc = scan_line(&ps, q, (size_t)(le - q), schema, (size_t)schema_len, dg + 32 * i);
+        if (rc < 0)
+            goto done;
+        PyObject *v[NCOLS];
+        if (rc == NOTOK) {
+            st[i] = 0;
+            memset(dg + 32 * i, 0, 32);
+            if (append_index(declined, i) < 0)
+                goto done;
+            v[C_RECORDED] = zero_hex; v[C_PREV] = zero_hex; v[C_PRODUCER] = empty;
+            v[C_TRUST] = empty; v[C_TYPE] = empty; v[C_SEQ] = zero; v[C_WALL] = wall0;
+            v[C_RUN] = empty;
+            for (int c = 0; c < NCOLS; c++) {
+                Py_INCREF(v[c]);
+                PyList_SET_ITEM(cols[c], i, v[c]);
+            }
+            last_recorded = NULL;
+            q = le + 1;
+            continue;
+        }
+        st[i] = (uint16_t)ps.flags;
+        if (!(ps.flags & ST_INTACT) && append_index(broken, i) < 0)
+            goto done;
+        if ((ps.flags & ST_SEED) && append_index(seeded, i) < 0)
+            goto done;
+        const unsigned char *prev = q + ps.f_off[F_PREV];
+        if (last_recorded != NULL && memcmp(prev, last_rec_bytes, HEXLEN) == 0) {
+            Py_INCREF(last_recorded);
+            v[C_PREV] = last_recorded;
+        } else {
+            v[C_PREV] = make_str(prev, HEXLEN);
+        }
+        v[C_RECORDED] = make_str(q + ps.f_off[F_HASH], HEXLEN);
+        v[C_PRODUCER] = cached_str(&caches[0], q + ps.f_off[F_PRODUCER], ps.f_len[F_PRODUCER]);
+        v[C_TRUST] = cached_str(&caches[1], q + ps.f_off[F_TRUST], ps.f_len[F_TRUST]);
+        v[C_TYPE] = cached_str(&caches[2], q + ps.f_off[F_TYPE], ps.f_len[F_TYPE]);
+        v[C_RUN] = cached_str(&caches[3], q + ps.f_off[F_RUN], ps.f_len[F_RUN]);
+        v[C_WALL] = make_str(q + ps.f_off[F_WALL], ps.f_len[F_WALL]);
+        {
+            const unsigned char *sp = q + ps.f_off[F_SEQ];
+            size_t sl = ps.f_len[F_SEQ];
+            long long sv = 0;
+            int neg = sl > 0 && sp[0] == '-';
+            for (size_t k = (size_t)neg; k < sl; k++)
+                sv = sv * 10 + (sp[k] - '0');
+            v[C_SEQ] = PyLong_FromLongLong(neg ? -sv : sv);
+        }
+        int failed = 0;
+        for (int c = 0; c < NCOLS; c++) {
+            if (v[c] == NULL) {
+                failed = 1;
+                v[c] = Py_None;
+                Py_INCREF(Py_None);
+            }
+            PyList_SET_ITEM(cols[c], i, v[c]);
+        }
+        if (failed)
+            goto done;
+        last_recorded = v[C_RECORDED];
+        last_rec_bytes = q + ps.f_off[F_HASH];
+        q = le + 1;
+    }
+    result = PyTuple_Pack(13, keys, digests, cols[C_RECORDED], cols[C_PREV], cols[C_PRODUCER],
+                          cols[C_TRUST], cols[C_TYPE], cols[C_SEQ], cols[C_WALL], cols[C_RUN],
+                          declined, broken, seeded);
+done:
+    PyBuffer_Release(&block);
+    Py_XDECREF(keys);
+    Py_XDECREF(digests);
+    Py_XDECREF(declined);
+    Py_XDECREF(broken);
+    Py_XDECREF(seeded);
+    for (int c = 0; c < NCOLS; c++)
+        Py_XDECREF(cols[c]);
+    Py_XDECREF(zero_hex);
+    Py_XDECREF(empty);
+    Py_XDECREF(wall0);
+    Py_XDECREF(zero);
+    for (int c = 0; c < 4; c++)
+        cache_clear(&caches[c]);
+    PyMem_Free(ps.out.p);
+    PyMem_Free(ps.arena.p);
+    PyMem_Free(ps.tmp.p);
+    PyMem_Free(ps.mems);
+    return result;
+}
+
+static int have_ssse3 = 0;
+
+static inline void verify_at(const unsigned char *p, Py_ssize_t len, Py_ssize_t at,
+                             const unsigned char **mk, const Py_ssize_t *ml, Py_ssize_t nm,
+                             uint64_t *found)
+{
+    for (Py_ssize_t j = 0; j < nm; j++)
+        if (!(*found >> j & 1) && at + ml[j] <= len && memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
+            *found |= (uint64_t)1 << j;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <tmmintrin.h>
+/* The positions before the returned index are all checked. */
+__attribute__((target("ssse3"))) static Py_ssize_t
+teddy_candidates(const unsigned char *p, Py_ssize_t len, const unsigned char *lo1,
+                 const unsigned char *hi1, const unsigned char *lo2, const unsigned char *hi2,
+                 const unsigned char **mk, const Py_ssize_t *ml, Py_ssize_t nm, uint64_t *found,
+                 uint64_t all)
+{
+    const __m128i L1 = _mm_loadu_si128((const __m128i *)lo1), H1 = _mm_loadu_si128((const __m128i *)hi1);
+    const __m128i L2 = _mm_loadu_si128((const __m128i *)lo2), H2 = _mm_loadu_si128((const __m128i *)hi2);
+    const __m128i low = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
+    Py_ssize_t i = 0;
+    for (; i + 17 <= len && *found != all; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        __m128i c1 = _mm_and_si128(_mm_shuffle_epi8(L1, _mm_and_si128(a, low)),
+                                   _mm_shuffle_epi8(H1, _mm_and_si128(_mm_srli_epi16(a, 4), low)));
+        __m128i c2 = _mm_and_si128(_mm_shuffle_epi8(L2, _mm_and_si128(b, low)),
+                                   _mm_shuffle_epi8(H2, _mm_and_si128(_mm_srli_epi16(b, 4), low)));
+        __m128i hit = _mm_and_si128(c1, c2);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
+        if (mask) {
+            unsigned char buckets[16];
+            _mm_storeu_si128((__m128i *)buckets, hit);
+            while (mask) {
+                int k = __builtin_ctz(mask);
+                mask &= mask - 1;
+                Py_ssize_t at = i + k;
+                for (Py_ssize_t j = 0; j < nm; j++) /* only the markers of the buckets hit */
+                    if ((buckets[k] >> (j & 7) & 1) && !(*found >> j & 1) && at + ml[j] <= len &&
+                        memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
+                        *found |= (uint64_t)1 << j;
+            }
+        }
+    }
+    return i;
+}
+#endif
+
+/* ---- a block summed up ------------------------------------------------------------------ */
+
+static long long seq_value(const P *ps, const unsigned char *line)
+{
+    const unsigned char *sp = line + ps->f_off[F_SEQ];
+    size_t sl = ps->f_len[F_SEQ];
+    long long sv = 0;
+    int neg = sl > 0 && sp[0] == '-';
+    for (size_t k = (size_t)neg; k < sl; k++)
+        sv = sv * 10 + (sp[k] - '0');
+    return neg ? -sv : sv;
+}
+
+/* `YYYY-MM-DDTHH:MM:SS.mmmZ` with seconds below 60 (trajectory._uniform_walls: such strings
+ * order as their times do; the date, hour and minute are checked in Python, once each). */
+static int uniform_wall(const unsigned char *w, size_t n)
+{
+    static const char shape[] = "0000-00-00T00:00:00.000Z";
+    if (n != 24)
+        return 0;
+    for (int i = 0; i < 24; i++) {
+        if (shape[i] == '0') {
+            if (w[i] < '0' || w[i] > '9')
+                return 0;
+        } else if (w[i] != (unsigned char)shape[i]) {
+            return 0;
+        }
+    }
+    return w[17] <= '5';
+}
+
+typedef struct {
+    const unsigned char *name, *trust, *first_wall, *last_wall;
+    size_t name_len, trust_len;
+    Py_ssize_t count, first, last;
+    long long first_seq, last_seq;
+} Prod;
+
+#define MAX_PRODUCERS 16
+#define MAX_DISTINCT 32
+
+typedef struct {
+    const unsigned char *p[MAX_DISTINCT];
+    size_t len[MAX_DISTINCT];
+    int n;
+} Distinct;
+
+/* 1 when added or present, 0 when the set is full */
+static int distinct_add(Distinct *d, const unsigned char *p, size_t n)
+{
+    for (int i = d->n - 1; i >= 0; i--)
+        if (d->len[i] == n && same_bytes(d->p[i], p, n))
+            return 1;
+    if (d->n == MAX_DISTINCT)
+        return 0;
+    d->p[d->n] = p;
+    d->len[d->n++] = n;
+    return 1;
+}
+
+static PyObject *distinct_list(const Distinct *d)
+{
+    PyObject *out = PyList_New(d->n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < d->n; i++) {
+        PyObject *s = make_str(d->p[i], d->len[i]);
+        if (s == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, s);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(summarise_doc,
+"summarise(block, schema) -> tuple | None\n\n"
+"The facts `trajectory._Columns.summary` derives, without a Python object per line, for a block\n"
+"whose every line `scan` vouches for, whose hashes recompute and link, with one run_id, each\n"
+"producer one trust level, sequence numbers increasing and `YYYY-MM-DDTHH:MM:SS.mmmZ` wall\n"
+"times not going back; None otherwise (the caller then takes the columns). Returns (events,\n"
+"first prev_hash, last hash, run_id, producers, min wall, max wall, first run_start wall or\n"
+"None, last run_end wall or None, types, minutes, keys): producers as (name, trust, events,\n"
+"first index, last index, first sequence, last sequence, first wall, last wall) in order of\n"
+"first appearance; types and minutes (`YYYY-MM-DDTHH:MM`) distinct; keys the distinct status\n"
+"keys of the lines.");
+
+static PyObject *summarise(PyObject *self, PyObject *args)
+{
+    Py_buffer block;
+    const char *schema;
+    Py_ssize_t schema_len;
+    if (!PyArg_ParseTuple(args, "y*s#", &block, &schema, &schema_len))
+        return NULL;
+    const unsigned char *data = block.buf, *end = data + block.len;
+    P ps;
+    memset(&ps, 0, sizeof(ps));
+    Prod prods[MAX_PRODUCERS];
+    int nprod = 0, last_prod = 0, ok = 1;
+    Distinct types = {0}, minutes = {0};
+    uint16_t keys[64];
+    int nkeys = 0;
+    const unsigned char *first_prev = NULL, *last_hash = NULL, *run_id = NULL;
+    size_t run_len = 0;
+    const unsigned char *wmin = NULL, *wmax = NULL, *wstart = NULL, *wend = NULL;
+    Py_ssize_t n = 0;
+    PyObject *result = NULL;
+    unsigned char digest[32];
+    const unsigned char *q = data;
+    while (q < end && ok) {
+        const unsigned char *nl = memchr(q, '\n', (size_t)(end - q));
+        const unsigned char *le = nl ? nl : end;
+        int rc = scan_line(&ps, q, (size_t)(le - q), schema, (size_t)schema_len, digest);
+        if (rc < 0)
+            goto done;
+        if (rc == NOTOK || !(ps.flags & ST_INTACT) || (ps.flags & ST_SEED)) {
+            ok = 0;
+            break;
+        }
+        const unsigned char *prev = q + ps.f_off[F_PREV], *hash = q + ps.f_off[F_HASH];
+        const unsigned char *wall = q + ps.f_off[F_WALL], *run = q + ps.f_off[F_RUN];
+        const unsigned char *prod = q + ps.f_off[F_PRODUCER], *trust = q + ps.f_off[F_TRUST];
+        const unsigned char *type = q + ps.f_off[F_TYPE];
+        size_t prod_len = ps.f_len[F_PRODUCER], trust_len = ps.f_len[F_TRUST];
+        size_t type_len = ps.f_len[F_TYPE];
+        if (!uniform_wall(wall, ps.f_len[F_WALL])) {
+            ok = 0;
+            break;
+        }
+        if (n == 0) {
+            first_prev = prev;
+            run_id = run;
+            run_len = ps.f_len[F_RUN];
+            wmin = wmax = wall;
+        } else {
+            if (memcmp(prev, last_hash, HEXLEN) != 0 || ps.f_len[F_RUN] != run_len ||
+                memcmp(run, run_id, run_len) != 0) {
+                ok = 0;
+                break;
+            }
+            if (memcmp(wall, wmin, 24) < 0)
+                wmin = wall;
+            if (memcmp(wall, wmax, 24) > 0)
+                wmax = wall;
+        }
+        last_hash = hash;
+        uint16_t key = (uint16_t)ps.flags;
+        int k;
+        for (k = 0; k < nkeys && keys[k] != key; k++)
+            ;
+        if (k == nkeys) {
+            if (nkeys == 64) {
+                ok = 0;
+                break;
+            }
+            keys[nkeys++] = key;
+        }
+        if (!distinct_add(&types, type, type_len) || !distinct_add(&minutes, wall, 16)) {
+            ok = 0;
+            break;
+        }
+        if (wstart == NULL && type_len == 9 && memcmp(type, "run_start", 9) == 0)
+            wstart = wall;
+        if (type_len == 7 && memcmp(type, "run_end", 7) == 0)
+            wend = wall;
+        long long seq = seq_value(&ps, q);
+        Prod *pr = NULL;
+        if (last_prod < nprod && prods[last_prod].name_len == prod_len &&
+            memcmp(prods[last_prod].name, prod, prod_len) == 0) {
+            pr = &prods[last_prod];
+        } else {
+            for (int j = 0; j < nprod; j++)
+                if (prods[j].name_len == prod_len && memcmp(prods[j].name, prod, prod_len) == 0) {
+                    pr = &prods[j];
+                    last_prod = j;
+                    break;
+                }
+        }
+        if (pr == NULL) {
+            if (nprod == MAX_PRODUCERS) {
+                ok = 0;
+                break;
+            }
+            last_prod = nprod;
+            pr = &prods[nprod++];
+            pr->name = prod;
+            pr->name_len = prod_len;
+            pr->trust = trust;
+            pr->trust_len = trust_len;
+            pr->count = 0;
+            pr->first = n;
+            pr->first_seq = seq;
+            pr->first_wall = wall;
+        } else {
+            if (pr->trust_len != trust_len || memcmp(pr->trust, trust, trust_len) != 0 ||
+                seq <= pr->last_seq || memcmp(wall, pr->last_wall, 24) < 0) {
+                ok = 0;
+                break;
+            }
+        }
+        pr->count++;
+        pr->last = n;
+        pr->last_seq = seq;
+        pr->last_wall = wall;
+        n++;
+        q = le + 1;
+    }
+    if (!ok || n == 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    {
+        PyObject *plist = PyTuple_New(nprod);
+        if (plist == NULL)
+            goto done;
+        for (int j = 0; j < nprod; j++) {
+            Prod *pr = &prods[j];
+            PyObject *t = Py_BuildValue("(NNnnnLLNN)", make_str(pr->name, pr->name_len),
+                                        make_str(pr->trust, pr->trust_len), pr->count, pr->first,
+                                        pr->last, pr->first_seq, pr->last_seq,
+                                        make_str(pr->first_wall, 24), make_str(pr->last_wall, 24));
+            if (t == NULL) {
+                Py_DECREF(plist);
+                goto done;
+            }
+            PyTuple_SET_ITEM(plist, j, t);
+        }
+        PyObject *klist = PyList_New(nkeys);
+        if (klist == NULL) {
+            Py_DECREF(plist);
+            goto done;
+        }
+        for (int k = 0; k < nkeys; k++)
+            PyList_SET_ITEM(klist, k, PyLong_FromLong(keys[k]));
+        PyObject *none1 = Py_None, *none2 = Py_None;
+        Py_INCREF(none1);
+        Py_INCREF(none2);
+        result = Py_BuildValue("(nNNNNNNNNNNN)", n, make_str(first_prev, HEXLEN),
+                               make_str(last_hash, HEXLEN), make_str(run_id, run_len), plist,
+                               make_str(wmin, 24), make_str(wmax, 24),
+                               wstart ? (Py_DECREF(none1), make_str(wstart, 24)) : none1,
+                               wend ? (Py_DECREF(none2), make_str(wend, 24)) : none2,
+                               distinct_list(&types), distinct_list(&minutes), klist);
+    }
+done:
+    PyBuffer_Release(&block);
+    PyMem_Free(ps.out.p);
+    PyMem_Free(ps.arena.p);
+    PyMem_Free(ps.tmp.p);
+    PyMem_Free(ps.mems);
+    return result;
+}
+
+PyDoc_STRVAR(markers_doc,
+"markers(block, markers) -> tuple\n\n"
+"The members of `markers` (a tuple of bytes, each at least 2 long) found anywhere in `block`:\n"
+"one pass, a bitmap of their first two bytes, then a comparison where one may start.");
+
+static PyObject *markers(PyObject *self, PyObject *args)
+{
+    Py_buffer block;
+    PyObject *tup;
+    if (!PyArg_ParseTuple(args, "y*O!", &block, &PyTuple_Type, &tup))
+        return NULL;
+    Py_ssize_t nm = PyTuple_GET_SIZE(tup);
+    if (nm > 64) {
+        PyBuffer_Release(&block);
+        PyErr_SetString(PyExc_ValueError, "at most 64 markers");
+        return NULL;
+    }
+    const unsigned char *mk[64];
+    Py_ssize_t ml[64];
+    unsigned char bitmap[8192];
+    memset(bitmap, 0, sizeof(bitmap));
+    for (Py_ssize_t j = 0; j < nm; j++) {
+        PyObject *m = PyTuple_GET_ITEM(tup, j);
+        if (!PyBytes_Check(m) || PyBytes_GET_SIZE(m) < 2) {
+            PyBuffer_Release(&block);
+            PyErr_SetString(PyExc_ValueError, "markers are bytes of 2 or more");
+            return NULL;
+        }
+        mk[j] = (const unsigned char *)PyBytes_AS_STRING(m);
+        ml[j] = PyBytes_GET_SIZE(m);
+        unsigned u = mk[j][0] | (unsigned)mk[j][1] << 8;
+        bitmap[u >> 3] |= (unsigned char)(1u << (u & 7));
+    }
+    const unsigned char *p = block.buf;
+    Py_ssize_t len = block.len, i = 0;
+    uint64_t found = 0, all = nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nm) - 1);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_ssse3 && nm <= 64) {
+        /* Teddy-style: nibble tables give each byte the set of buckets (marker % 8) whose
+         * first (second) byte it may be; a candidate is a bucket set at p+i and p+i+1. */
+        unsigned char lo1[16] = {0}, hi1[16] = {0}, lo2[16] = {0}, hi2[16] = {0};
+        for (Py_ssize_t j = 0; j < nm; j++) {
+            unsigned char b = (unsigned char)(1u << (j & 7));
+            lo1[mk[j][0] & 15] |= b;
+            hi1[mk[j][0] >> 4] |= b;
+            lo2[mk[j][1] & 15] |= b;
+            hi2[mk[j][1] >> 4] |= b;
+        }
+        i = teddy_candidates(p, len, lo1, hi1, lo2, hi2, mk, ml, nm, &found, all);
+    }
+#endif
+#if defined(__SSE2__)
+    /* 16 positions at a time: each marker's first byte at p+i, its second at p+i+1 */
+    __m128i first[64], second[64];
+    for (Py_ssize_t j = 0; j < nm; j++) {
+        first[j] = _mm_set1_epi8((char)mk[j][0]);
+        second[j] = _mm_set1_epi8((char)mk[j][1]);
+    }
+    for (; i + 17 <= len && found != all; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        __m128i acc = _mm_setzero_si128();
+        for (Py_ssize_t j = 0; j < nm; j++)
+            acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi8(a, first[j]),
+                                                  _mm_cmpeq_epi8(b, second[j])));
+        unsigned mask = (unsigned)_mm_movemask_epi8(acc);
+        while (mask) {
+            Py_ssize_t at = i + __builtin_ctz(mask);
+            mask &= mask - 1;
+            for (Py_ssize_t j = 0; j < nm; j++)
+                if (!(found >> j & 1) && at + ml[j] <= len &&
+                    memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
+                    found |= (uint64_t)1 << j;
+        }
+    }
+#endif
+    for (; i + 1 < len && found != all; i++) {
+        unsigned u = p[i] | (unsigned)p[i + 1] << 8;
+        if (!(bitmap[u >> 3] & (1u << (u & 7))))
+            continue;
+        for (Py_ssize_t j = 0; j < nm; j++)
+            if (!(found >> j & 1) && i + ml[j] <= len && memcmp(p + i, mk[j], (size_t)ml[j]) == 0)
+                found |= (uint64_t)1 << j;
+    }
+    PyBuffer_Release(&block);
+    Py_ssize_t count = 0;
+    for (Py_ssize_t j = 0; j < nm; j++)
+        count += found >> j & 1;
+    PyObject *out = PyTuple_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t j = 0, k = 0; j < nm; j++)
+        if (found >> j & 1) {
+            PyObject *m = PyTuple_GET_ITEM(tup, j);
+            Py_INCREF(m);
+            PyTuple_SET_ITEM(out, k++, m);
+        }
+    return out;
+}
+
+static PyObject *float_spellings(PyObject *self, PyObject *arg)
+{
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (!isfinite(x)) {
+        PyErr_SetString(PyExc_ValueError, "not a finite float");
+        return NULL;
+    }
+    char t[3][72];
+    int len[3];
+    if (spellings(x, t, len) < 0)
+        return NULL;
+    return Py_BuildValue("(s#s#s#)", t[0], (Py_ssize_t)len[0], t[1], (Py_ssize_t)len[1], t[2],
+                         (Py_ssize_t)len[2]);
+}
+
+PyDoc_STRVAR(canonical_doc,
+"canonical(line) -> bytes | None\n\n"
+"The RFC 8785 form of a JSON value (any value with the envelope rules off is not offered:\n"
+"this is the canonical writer of `scan` applied to one object line, `hash` kept), or None\n"
+"where `scan` would decline the text. For tests.");
+
+/* For tests: the canonical writer alone, on any object (no envelope rules, `hash` kept). */
+static PyObject *canonical(PyObject *self, PyObject *args)
+{
+    Py_buffer text;
+    if (!PyArg_ParseTuple(args, "y*", &text))
+        return NULL;
+    P ps;
+    memset(&ps, 0, sizeof(ps));
+    ps.s = ps.p = text.buf;
+    ps.end = ps.s + text.len;
+    ps.flags = ST_START;
+    PyObject *result = NULL;
+    int rc = parse_value(&ps, 0, ROLE_VALUE);
+    if (rc == 0 && ps.p != ps.end)
+        rc = NOTOK;
+    if (rc == 0)
+        result = Py_BuildValue("(y#i)", ps.out.p, (Py_ssize_t)ps.out.len, ps.flags);
+    else if (rc == NOTOK) {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    PyBuffer_Release(&text);
+    PyMem_Free(ps.out.p);
+    PyMem_Free(ps.arena.p);
+    PyMem_Free(ps.tmp.p);
+    PyMem_Free(ps.mems);
+    return result;
+}
+
+static PyObject *set_python_sha(PyObject *self, PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    force_python_sha = on;
+    Py_RETURN_NONE;
+}
+
+static PyObject *sha_backend(PyObject *self, PyObject *unused)
+{
+    return PyUnicode_FromString(c_sha256 && !force_python_sha ? "libcrypto" : "hashlib");
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, scan_doc},
+    {"canonical", canonical, METH_VARARGS, canonical_doc},
+    {"markers", markers, METH_VARARGS, markers_doc},
+    {"summarise", summarise, METH_VARARGS, summarise_doc},
+    {"float_spellings", float_spellings, METH_O,
+     "(ES6, repr, orjson) spellings of a finite float, as the scan compares them."},
+    {"set_python_sha", set_python_sha, METH_O, "Use hashlib instead of libcrypto (tests)."},
+    {"sha_backend", sha_backend, METH_NOARGS, "Which SHA-256 the scan uses."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_jcs",
+                                       "RFC 8785 canonical form and chain hash of trajectory "
+                                       "lines (see the comment at the top of _jcs.c).",
+                                       -1, methods};
+
+PyMODINIT_FUNC PyInit__jcs(void)
+{
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    init_lowhex();
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    have_ssse3 = __builtin_cpu_supports("ssse3");
+#endif
+    /* hashlib loads OpenSSL's libcrypto; find its one-shot SHA256 there (never load another) */
+    PyObject *hashlib = PyImport_ImportModule("hashlib");
+    if (hashlib == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    py_sha256 = PyObject_GetAttrString(hashlib, "sha256");
+    Py_DECREF(hashlib);
+    if (py_sha256 == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    static const char *names[] = {"libcrypto.so.3", "libcrypto.so.1.1", "libcrypto.so", NULL};
+    for (int i = 0; names[i] != NULL && !c_sha256; i++) {
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_NOLOAD);
+        if (h == NULL)
+            continue;
+        c_sha_init = (sha_init_fn)dlsym(h, "SHA256_Init");
+        c_sha_update = (sha_update_fn)dlsym(h, "SHA256_Update");
+        c_sha_final = (sha_final_fn)dlsym(h, "SHA256_Final");
+        c_sha256 = c_sha_init != NULL && c_sha_update != NULL && c_sha_final != NULL;
+    }
+    PyModule_AddIntConstant(m, "ST_OK", ST_OK);
+    PyModule_AddIntConstant(m, "ST_MIN", ST_MIN);
+    PyModule_AddIntConstant(m, "ST_SORTED_CP", ST_SORTED_CP);
+    PyModule_AddIntConstant(m, "ST_SORTED_U16", ST_SORTED_U16);
+    PyModule_AddIntConstant(m, "ST_FLOAT", ST_FLOAT);
+    PyModule_AddIntConstant(m, "ST_ASCII", ST_ASCII);
+    PyModule_AddIntConstant(m, "ST_SEED", ST_SEED);
+    PyModule_AddIntConstant(m, "ST_INTACT", ST_INTACT);
+    PyModule_AddIntConstant(m, "ST_MINX", ST_MINX);
+    PyModule_AddIntConstant(m, "ST_F_ORJSON", ST_F_ORJSON);
+    PyModule_AddIntConstant(m, "ST_F_REPR", ST_F_REPR);
+    PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH);
+    return m;
+}

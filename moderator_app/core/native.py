@@ -1,0 +1,28 @@
+"""The optional C accelerator of the trajectory verifier, or None when it is not built.
+
+`_jcs` (moderator_app/core/_jcs.c, built by `make setup` through setup.py) checks each line of
+a block as strict JSON, writes its RFC 8785 form and hashes the chain link in one pass; it
+declines every line it is not sure of, which then takes the Python path that alone words
+findings. Without a C compiler the install still succeeds and the verifier is only slower:
+the verdicts are the same (tests run both paths). `MODERATOR_APP_NATIVE=0` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from types import ModuleType
+
+
+def load() -> ModuleType | None:
+    if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
+        return None
+    hashlib.sha256()  # OpenSSL's libcrypto is loaded: _jcs takes its SHA-256 from there
+    try:
+        from . import _jcs
+    except ImportError:
+        return None
+    return _jcs
+
+
+JCS = load()

@@ -1,0 +1,19 @@
+"""The optional C accelerator of the trajectory verifier (moderator_app/core/_jcs.c).
+
+`optional=True`: where no C compiler is at hand the install still succeeds and the verifier
+runs its pure-Python path (same verdicts, ~4x slower; see docs/DECISIONS.md). Everything else
+about the project is declared in pyproject.toml.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "moderator_app.core._jcs",
+            ["moderator_app/core/_jcs.c"],
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-function"],
+            optional=True,
+        )
+    ]
+)
