@@ -29,3 +29,18 @@ def need_testdata(sub: str) -> Path:
 @pytest.fixture
 def testdata() -> Path:
     return need_testdata("")
+
+
+@pytest.fixture(params=["native", "python"])
+def engine(request, monkeypatch) -> str:
+    """Both verification engines: the C accelerator (moderator_app/core/_jcs.c) and the
+    pure-Python path, which must give the same reports. The environment variable reaches a
+    worker process too. Modules opt in with `pytestmark = pytest.mark.usefixtures("engine")`."""
+    from moderator_app.core import native
+
+    if request.param == "python":
+        monkeypatch.setattr(native, "JCS", None)
+        monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
+    elif native.JCS is None:
+        pytest.skip("the C accelerator is not built here")
+    return request.param

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import need_testdata
 from trajhelp import chain_lines, errors, join, verify_bytes
+
+# Every test here runs on both engines (conftest.engine): their reports must be the same.
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def test_every_n_file_is_a_finding_at_its_line():

@@ -33,6 +33,9 @@ import zstandard
 
 from moderator_app.core.canonical import canonical_json
 
+# Every test here runs on both engines (conftest.engine): their reports must be the same.
+pytestmark = pytest.mark.usefixtures("engine")
+
 EXE = Path(sys.executable).parent / "moderator-app"
 SCHEMA = "ale-trajectory-event/v1"
 RUN = "run_QA_7Q3f"

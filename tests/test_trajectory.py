@@ -11,6 +11,9 @@ from trajhelp import chain_lines, errors, first_error, join, rules_at, verify_by
 from moderator_app.core.chain import seal
 from moderator_app.core.trajectory_writer import chain_events, make_run_events
 
+# Every test here runs on both engines (conftest.engine): their reports must be the same.
+pytestmark = pytest.mark.usefixtures("engine")
+
 BASE = make_run_events(12, seed=7, variety=0.0)
 
 

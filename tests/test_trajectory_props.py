@@ -4,9 +4,13 @@ a valid stream never raises an error (DESIGN.md decision 8; issue 3's acceptance
 from __future__ import annotations
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from trajhelp import chain_lines, errors, first_error, join, verify_bytes, zstd
+
+# Every test here runs on both engines (conftest.engine): their reports must be the same.
+pytestmark = pytest.mark.usefixtures("engine")
 
 N = 14
 CHAINS = [chain_lines(N, seed=s, variety=0.6) for s in range(4)]

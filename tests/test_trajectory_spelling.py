@@ -33,6 +33,9 @@ from moderator_app.core.trajectory import (
 )
 from moderator_app.core.trajectory_writer import chain_events, make_run_events
 
+# Every test here runs on both engines (conftest.engine): their reports must be the same.
+pytestmark = pytest.mark.usefixtures("engine")
+
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture])

@@ -633,15 +633,16 @@ static int parse_number(P *ps)
         while (k > 0 && k <= 39 && d[k - 1] == '0') {
             k--; /* trailing zeros: in the integer part they still count for the point */
         }
-        if (any && k >= 1 && k <= 15 && e10 > -250 && e10 < 250) {
-            /* value = 0.d * 10^n */
-            int n = any ? (int_digits > 0 ? int_digits : -lead) + (int)e10 : 0;
+        /* value = 0.d * 10^n; far from the subnormals (below ~1e-307 fewer digits survive)
+         * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
+        long n = (int_digits > 0 ? int_digits : -lead) + e10;
+        if (any && k >= 1 && k <= 15 && n > -290 && n < 290) {
             char t[3][72];
             int tl[3], neg = st[0] == '-';
             for (int how = 0; how < 3; how++) {
                 if (neg)
                     t[how][0] = '-';
-                tl[how] = neg + spell_digits(t[how] + neg, d, k, n, how);
+                tl[how] = neg + spell_digits(t[how] + neg, d, k, (int)n, how);
             }
             PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
             if ((size_t)tl[SP_ES6] != len || memcmp(t[SP_ES6], st, len) != 0)

@@ -1,0 +1,348 @@
+"""The C accelerator (moderator_app/core/_jcs.c) against the Python reference, piece by piece.
+
+It may decline any line (the Python path then decides), but every line it vouches for must
+hash exactly as `chain.event_hash`, and every fact it reports (spellings, summaries, secrets
+markers) must be the one the Python path derives. Whole reports on both engines are compared
+by the modules that use `conftest.engine`; tests/test_native_fuzz.py attacks it at random.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import shutil
+import struct
+
+import orjson
+import pytest
+from conftest import need_testdata
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trajhelp import chain_lines, join
+
+from moderator_app.core import native
+from moderator_app.core import trajectory as traj
+from moderator_app.core.canonical import canonical_json, es6_number
+from moderator_app.core.chain import event_hash
+from moderator_app.core.secrets_scan import MARKERS
+from moderator_app.core.trajectory_writer import chain_events, make_run_events
+
+jcs = native.JCS
+needs_jcs = pytest.mark.skipif(jcs is None, reason="the C accelerator is not built here")
+SCHEMA = traj.SCHEMA
+BIG_INT = re.compile(rb"[:,\[]-?\d{16,}[,}\]]")  # an integer token `_jcs` declines
+
+
+def test_the_accelerator_is_built_wherever_a_c_compiler_is():
+    """`make setup` builds it; a silent fallback would only show as a slow verifier."""
+    if os.environ.get("MODERATOR_APP_NATIVE") == "0":
+        pytest.skip("turned off by MODERATOR_APP_NATIVE=0")
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("no C compiler here: the pure-Python path is the engine")
+    assert jcs is not None
+    assert jcs.sha_backend() == "libcrypto"
+
+
+def _scan(block: bytes):
+    names = ("keys", "digests", "recorded", "prevs", "producers", "trusts", "types", "seqs",
+             "walls", "run_ids", "declined", "broken", "seeded")
+    got = dict(zip(names, jcs.scan(block, SCHEMA), strict=True))
+    got["keys"] = list(memoryview(got["keys"]).cast("H"))
+    return got
+
+
+# -- canonical form ---------------------------------------------------------------------------
+
+@needs_jcs
+@pytest.mark.parametrize("name", ["arrays", "french", "structures", "unicode", "values", "weird"])
+def test_jcs_vectors(name):
+    d = need_testdata("jcs")
+    value = json.loads((d / "input" / f"{name}.json").read_text(encoding="utf-8"))
+    expected = (d / "output" / f"{name}.json").read_bytes()
+    if not isinstance(value, dict):
+        value = {"v": value}
+        expected = b'{"v":' + expected + b"}"
+    compact = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    assert jcs.canonical(compact)[0] == expected
+
+
+@needs_jcs
+def test_es6_float_file_100k_both_number_paths():
+    """Every float of the file spelled as repr (short tokens take the C digit path, long ones
+    Python's dtoa) and by `float_spellings`."""
+    d = need_testdata("jcs")
+    bad = []
+    n = 0
+    with gzip.open(d / "es6testfile100k.txt.gz", "rt") as fh:
+        for line in fh:
+            bits, expected = line.rstrip("\n").split(",")
+            x = struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0]
+            n += 1
+            got = jcs.canonical(b'{"x":' + repr(x).encode() + b"}")
+            if got is None or got[0] != b'{"x":' + expected.encode() + b"}" or (
+                    jcs.float_spellings(x)[0] != expected):
+                bad.append((bits, expected, got))
+    assert n == 100_000
+    assert bad == []
+
+
+@needs_jcs
+@pytest.mark.parametrize("token,es6,is_min", [
+    (b"56.0", b"56", False), (b"1e-7", b"1e-7", True), (b"1E-7", b"1e-7", False),
+    (b"0.0000095", b"0.0000095", True), (b"9.5e-6", b"0.0000095", False),
+    (b"1e+16", b"10000000000000000", False), (b"1e21", b"1e+21", False),
+    (b"-0.0", b"0", False), (b"-0", b"0", False), (b"0.10", b"0.1", False),
+    (b"123456789012345", b"123456789012345", True), (b"0.1e1", b"1", False),
+    (b"5e-324", b"5e-324", True), (b"1.7976931348623157e308", b"1.7976931348623157e+308", False),
+])
+def test_number_tokens(token, es6, is_min):
+    got = jcs.canonical(b'{"x":' + token + b"}")
+    assert got[0] == b'{"x":' + es6 + b"}"
+    assert bool(got[1] & jcs.ST_MIN) is is_min
+
+
+@needs_jcs
+def test_members_sort_by_utf16_code_units_and_escapes_are_minimal():
+    line = '{"\ue000":1,"\U0001f600":2,"a\\u0062":"\\/\\u00e9\\u001F\\t","\\u0000":[]}'.encode()
+    got, flags = jcs.canonical(line)
+    assert got == canonical_json(json.loads(line))
+    assert got == '{"\\u0000":[],"ab":"/é\\u001f\\t","\U0001f600":2,"\ue000":1}'.encode()
+    assert not flags & jcs.ST_MIN and not flags & jcs.ST_SORTED_U16
+
+
+_json = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(10**15) + 1, 10**15 - 1),
+              st.floats(allow_nan=False, allow_infinity=False),
+              st.text(st.characters(exclude_categories=("Cs",)), max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.text(st.characters(exclude_categories=("Cs",)), max_size=6), inner,
+                        max_size=4)),
+    max_leaves=20)
+
+
+@needs_jcs
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=6).filter(lambda k: k < "\ud800" or k > "\udfff"),
+                       _json, max_size=6),
+       st.sampled_from(["orjson", "json_ascii", "json", "jcs"]))
+def test_any_object_in_any_spelling_gives_the_reference_bytes(value, writer):
+    try:
+        expected = canonical_json(value)
+    except ValueError:
+        return  # a lone surrogate in a key: not text
+    line = {"orjson": orjson.dumps, "jcs": canonical_json,
+            "json_ascii": lambda v: json.dumps(v, separators=(",", ":")).encode(),
+            "json": lambda v: json.dumps(v, separators=(",", ":"),
+                                         ensure_ascii=False).encode()}[writer](value)
+    got = jcs.canonical(line)
+    if got is None:  # declined only for an integer token of 16 digits or more
+        assert BIG_INT.search(line), line
+        return
+    assert got[0] == expected
+    if writer == "jcs":
+        assert got[1] & jcs.ST_MIN and got[1] & jcs.ST_SORTED_U16
+
+
+@needs_jcs
+@pytest.mark.parametrize("line", [
+    b'{"a":1, "b":2}', b'{"a":1}\r', b' {"a":1}', b'{"a":9007199254740993}',
+    b'{"a":1234567890123456}', b'{"a":"\\ud800"}', b'{"a":"\\udc00x"}', b'{"a":1,"a":2}',
+    b'{"b":{"x":1,"y":2,"x":3}}', b'{"a":1e400}', b'{"a":NaN}', b'{"a":"\x01"}',
+    b'{"a":"\xff"}', b'{"a":"\xed\xa0\x80"}', b'{"a":"\xc0\xaf"}', b'{"a":01}', b'{"a":1.}',
+    b'{"a":.5}', b'{"a":tru}', b'{"a":[1,]}', b'{"a":1,}', b'{"a"}', b'{"a":1}x',
+    b'[' * 70 + b']' * 70,
+])
+def test_the_canonical_writer_declines_what_it_cannot_vouch_for(line):
+    assert jcs.canonical(line) is None
+
+
+# -- scanning a block -------------------------------------------------------------------------
+
+def _lines(n: int = 60, seed: int = 3, variety: float = 0.8) -> list[bytes]:
+    return chain_lines(n, seed=seed, variety=variety)
+
+
+@needs_jcs
+def test_every_hash_is_the_chain_rule_and_every_column_the_parsed_value():
+    lines = _lines(120)
+    got = _scan(join(lines))
+    assert got["declined"] == [] and got["broken"] == []
+    events = [orjson.loads(raw) for raw in lines]
+    for i, ev in enumerate(events):
+        recorded = ev.pop("hash")
+        assert got["digests"][32 * i:32 * i + 32].hex() == event_hash(ev["prev_hash"], ev) \
+            == recorded
+    assert got["recorded"] == [orjson.loads(raw)["hash"] for raw in lines]
+    for column, member in (("prevs", "prev_hash"), ("producers", "producer"),
+                           ("trusts", "trust_level"), ("types", "type"),
+                           ("seqs", "producer_sequence"), ("walls", "wall_time"),
+                           ("run_ids", "run_id")):
+        assert got[column] == [ev[member] for ev in events], column
+    seeded = [i for i, ev in enumerate(events) if "seed_commitment" in ev["payload"]]
+    assert seeded and got["seeded"] == seeded
+
+
+@needs_jcs
+def test_the_libcrypto_and_hashlib_digests_agree():
+    block = join(_lines(40))
+    fast = jcs.scan(block, SCHEMA)[1]
+    jcs.set_python_sha(True)
+    try:
+        assert jcs.sha_backend() == "hashlib"
+        assert jcs.scan(block, SCHEMA)[1] == fast
+    finally:
+        jcs.set_python_sha(False)
+
+
+def _replace(raw: bytes, old: bytes, new: bytes) -> bytes:
+    assert old in raw
+    return raw.replace(old, new, 1)
+
+
+DECLINED = {
+    "whitespace": lambda r: _replace(r, b'","', b'", "'),
+    "unknown member": lambda r: _replace(r, b'{"schema"', b'{"extra":1,"schema"'),
+    "repeated member": lambda r: _replace(r, b'{"schema"', b'{"type":"x","schema"'),
+    "escaped producer": lambda r: _replace(r, b'"producer":"', b'"producer":"\\u0061'),
+    "other schema": lambda r: _replace(r, b"ale-trajectory-event/v1", b"ale-trajectory-event/v2"),
+    "uppercase hash": lambda r: r[:-3] + r[-3:-2].upper() + r[-2:] if r[-3:-2].islower()
+    else r[:-3] + b"A" + r[-2:],
+    "float sequence": lambda r: _replace(r, b'"producer_sequence":', b'"producer_sequence":1.0,'
+                                         b'"x":'),
+    "16-digit integer": lambda r: _replace(r, b'"payload":{', b'"payload":{"n":1234567890123456,'),
+    "payload not an object": lambda r: _replace(r, b'"payload":{', b'"payload":[{') .replace(
+        b',"prev_hash"', b'],"prev_hash"', 1),
+    "raw control character": lambda r: _replace(r, b'"run_', b'"run\x01_'),
+    "invalid UTF-8": lambda r: _replace(r, b'"payload":{', b'"payload":{"\xff":1,'),
+    "deep nesting": lambda r: _replace(r, b'"payload":{', b'"payload":{"d":' + b"[" * 70
+                                       + b"]" * 70 + b","),
+}
+
+
+@needs_jcs
+@pytest.mark.parametrize("case", sorted(DECLINED))
+def test_unusual_lines_are_declined_alone(case):
+    lines = _lines(20)
+    lines[7] = DECLINED[case](lines[7])
+    got = _scan(join(lines))
+    assert got["declined"] == [7]
+    assert got["keys"][7] == 0 and got["digests"][32 * 7:32 * 8] == bytes(32)
+    assert all(k & jcs.ST_OK for i, k in enumerate(got["keys"]) if i != 7)
+
+
+@needs_jcs
+def test_an_edited_line_is_hashed_and_reported_broken():
+    lines = _lines(20)
+    lines[5] = _replace(lines[5], b'"wall_time":"2026', b'"wall_time":"2027')
+    got = _scan(join(lines))
+    assert got["declined"] == [] and got["broken"] == [5]
+
+
+@needs_jcs
+def test_a_block_without_final_newline_and_blank_lines():
+    lines = _lines(12)
+    got = _scan(join(lines[:5]) + b"\n" + join(lines[5:])[:-1])
+    assert len(got["keys"]) == 13 and got["declined"] == [5]
+
+
+# -- spelling facts ---------------------------------------------------------------------------
+
+def _dumps(sep, ea, sk):
+    return lambda e: json.dumps(e, separators=sep, ensure_ascii=ea, sort_keys=sk).encode()
+
+
+WRITERS = {
+    "jcs": canonical_json, "orjson": orjson.dumps,
+    "orjson_sorted": lambda e: orjson.dumps(e, option=orjson.OPT_SORT_KEYS),
+    **{f"json_{sep}_{ea}_{sk}": _dumps(sep, ea, sk) for sep, ea, sk in traj._DUMPS_VARIANTS},
+}
+
+
+@needs_jcs
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_the_spelling_table_equals_spelling_mask(writer):
+    """Per line, the spellings `_jcs` status keys give (where they give any) are exactly those
+    `spelling_mask` finds by writing the line every way."""
+    evs = chain_events(make_run_events(40, seed=5, variety=1.0))
+    for ev in evs[::3]:
+        ev["payload"]["nested"] = {"z": [1.5, "\x7f", {"b": 1e-7, "a": 56.0}], "\U0001f600": 1,
+                                   "\ue000": "é", "q": 1e21}
+    lines = [WRITERS[writer](ev) for ev in chain_events(evs)]
+    got = _scan(join(lines))
+    compared = 0
+    for raw, key in zip(lines, got["keys"], strict=True):
+        mask = traj._NAT_MASKS[key]
+        if mask is None:
+            continue
+        compact = orjson.dumps(orjson.loads(raw)) == raw
+        assert mask == traj.spelling_mask(raw, traj.SPELL_ALL, compact), (writer, raw[:80])
+        compared += 1
+    # Covered: every line of the compact writers that leave non-ASCII text as it is; none with
+    # whitespace (declined) and, with ensure_ascii, the lines without escapes.
+    if writer in ("jcs", "orjson", "orjson_sorted") or writer.startswith("json_(',', ':')_False"):
+        # (RFC 8785 spells the float 1e16 as a 17-digit integer, a token `_jcs` declines)
+        assert compared == sum(not BIG_INT.search(raw) for raw in lines) > len(lines) // 2
+    elif writer.startswith("json_(',', ':')_True"):
+        assert 0 < compared < len(lines)
+    else:
+        assert compared == 0
+
+
+# -- block summaries --------------------------------------------------------------------------
+
+@needs_jcs
+@pytest.mark.parametrize("seed,variety", [(1, 0.0), (2, 0.5), (3, 1.0)])
+def test_summaries_from_c_equal_the_columns_summary(seed, variety):
+    evs = make_run_events(300, seed=seed, variety=variety)
+    lines = [orjson.dumps(e) for e in chain_events(evs)]
+    ctx = traj.LineContext()
+    compared = 0
+    for start in range(0, len(lines), 37):
+        block = join(lines[start:start + 37])
+        fast = traj._native_summary(block, ctx, jcs)
+        columns = traj._native_columns(block, ctx, jcs).summary()
+        by_orjson = traj._block_columns(block, traj._split(block), ctx)
+        assert fast == columns
+        if by_orjson is not None:
+            assert by_orjson.summary() == columns
+        compared += fast is not None
+    assert compared >= 5
+
+
+@needs_jcs
+@pytest.mark.parametrize("edit", [
+    lambda ls: ls.__setitem__(3, _replace(ls[3], b'"wall_time":"2026-07-10T14:00:0',
+                                          b'"wall_time":"2026-07-10T13:00:0')),
+    lambda ls: ls.__setitem__(4, ls[5]),
+    lambda ls: ls.__setitem__(6, _replace(ls[6], b'"run_id":"run_', b'"run_id":"rux_')),
+    lambda ls: ls.__setitem__(2, _replace(ls[2], b'"wall_time":"', b'"wall_time":"x')),
+])
+def test_a_block_that_does_not_hold_together_has_no_summary(edit):
+    evs = make_run_events(40, seed=9, variety=0.0, text_bytes=20)
+    lines = [orjson.dumps(e) for e in chain_events(evs)][8:30]
+    block = join(lines)
+    assert traj._native_summary(block, traj.LineContext(), jcs) is not None
+    edit(lines)
+    assert jcs.summarise(join(lines), SCHEMA) is None
+
+
+# -- secrets markers --------------------------------------------------------------------------
+
+@needs_jcs
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(MARKERS), st.binary(max_size=40),
+                          st.text("abesk-_hfxAKIPRVEYGz ", max_size=40).map(str.encode)),
+                max_size=12))
+def test_markers_equal_substring_tests(parts):
+    block = b"".join(parts)
+    assert jcs.markers(block, MARKERS) == tuple(m for m in MARKERS if m in block)
+
+
+@needs_jcs
+def test_float_spellings_of_every_writer():
+    for x in (0.1, 1e-7, 1e-5, 2.5e-5, 1e16, 1e15, 56.0, -0.0, 5e-324, 1.7976931348623157e308,
+              123456789012345680.0, 0.30000000000000004):
+        assert jcs.float_spellings(x) == (es6_number(x), repr(x), orjson.dumps(x).decode())
