@@ -233,6 +233,34 @@ def test_bundle_verifies_the_sample(bundle, tmp_path):
 
 
 @pytest.mark.slow
+def test_bundle_verifies_an_official_run_with_its_accelerator_and_worker(bundle, tmp_path):
+    """A 9 MB plain trajectory (past PARALLEL_MIN_BYTES, so a forked worker examines blocks in
+    the bundle too) with the C accelerator the bundle carries: valid, then one byte edited."""
+    import orjson
+
+    from moderator_app.core.trajectory import PARALLEL_MIN_BYTES
+    from moderator_app.core.trajectory_writer import chain_events, make_run_events
+
+    assert list((bundle.parent / "_internal").rglob("_jcs*.so")), "the C accelerator is missing"
+    lines = [orjson.dumps(e) for e in chain_events(make_run_events(7600, seed=4,
+                                                                    text_bytes=1100))]
+    path = tmp_path / "run" / "events.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    assert path.stat().st_size > PARALLEL_MIN_BYTES
+    for edit, verdict, line in ((None, "pass", None), (4321, "fail", 4322)):
+        if edit is not None:
+            lines[edit] = lines[edit].replace(b'"producer_sequence":', b'"producer_sequence":1', 1)
+            path.write_bytes(b"".join(x + b"\n" for x in lines))
+        proc = subprocess.run([str(bundle), "verify", "--json", str(path.parent)], cwd=tmp_path,
+                              env=_clean_env(tmp_path), capture_output=True, text=True,
+                              timeout=300)
+        report = json.loads(proc.stdout)
+        assert (report["verdict"], report["events"]) == (verdict, 7600), proc.stderr[-2000:]
+        assert report["summary"]["first_error_line"] == line
+
+
+@pytest.mark.slow
 @pytest.mark.xvfb
 def test_bundle_opens_a_window_on_xvfb(bundle, tmp_path):
     for tool in ("Xvfb", "xwininfo"):

@@ -1627,11 +1627,12 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
         report.complete = False
         return None, None
     if parallel is None:
-        # Not in the GUI (build_index) nor in a frozen bundle, where `spawn` would start the
-        # application again instead of the worker.
+        # Not in the GUI (build_index) nor, unless it can fork, in a frozen bundle, where
+        # `spawn` would start the application again instead of the worker.
         parallel = (not build_index and size >= PARALLEL_MIN_BYTES
                     and os.environ.get("MODERATOR_APP_WORKERS", "1") != "0"
-                    and not getattr(sys, "frozen", False) and (os.cpu_count() or 1) >= 2)
+                    and (_can_fork() or not getattr(sys, "frozen", False))
+                    and (os.cpu_count() or 1) >= 2)
     spool = None
     index = None
     worker = None
@@ -1807,61 +1808,63 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: _Worker | None) -> bool
     return ends_with_newline
 
 
-def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shm_name: str | None = None
-                 ) -> None:
+def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> None:
     """The worker process: examine blocks until None. Gets seeds (to spot leaks) but never the
-    evaluator secret. No cyclic garbage is made here: the collector would only cost time."""
+    evaluator secret. No cyclic garbage is made here: the collector would only cost time.
+    `shared`: the slots a forked worker shares with the main process (see `_Worker`)."""
     import gc
 
     gc.disable()
-    shm = None
-    if shm_name is not None:
-        from multiprocessing import shared_memory
-
-        shm = shared_memory.SharedMemory(name=shm_name)
     ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
-    try:
-        while True:
-            data = tasks.get()
-            if data is None:
-                return
-            data, ctx.spell_hint = data  # the main process's spelling set when it sent it
-            if type(data) is tuple:  # (slot, length) in the shared memory
-                slot, length = data
-                data = bytes(shm.buf[slot * _SLOT:slot * _SLOT + length])
-            results.put(scan_block(data, ctx))
-    finally:
-        if shm is not None:
-            shm.close()
+    while True:
+        data = tasks.get()
+        if data is None:
+            return
+        data, ctx.spell_hint = data  # the main process's spelling set when it sent the block
+        if type(data) is tuple:  # (slot, length) in the shared slots
+            slot, length = data
+            data = shared[slot * _SLOT:slot * _SLOT + length]
+        results.put(scan_block(data, ctx))
 
 
 _SLOT = 2 << 20  # bytes per shared-memory slot; a longer block goes through the queue
 
 
+def _can_fork() -> bool:
+    """Whether the worker may be forked: on Linux, from a process running one thread (forking
+    beside other threads, Qt's say, could copy a lock one of them holds). A forked worker
+    starts at once with everything imported; `spawn` starts an interpreter that imports this
+    module again (~0.2 s of the other core, and the first blocks all stay here)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 class _Worker:
-    """A second process examining blocks, results returned in the order sent. Blocks travel
-    through shared memory, one slot per block in flight: through the queue's pipe (64 KiB at a
-    time) 1 MiB cost the worker ~5 ms of system time to receive, more than examining it. The
-    queues' feeder threads make both `put`s non-blocking (a pipe holds only 64 KiB: blocking
-    writes on both sides would deadlock). Any failure makes the main process examine the
-    block itself: the verdict never depends on the worker."""
+    """A second process examining blocks, results returned in the order sent. A forked worker
+    shares with this process an anonymous memory mapping of one slot per block in flight, and
+    blocks travel through it: through the queue's pipe (64 KiB at a time) 1 MiB cost the
+    worker ~5 ms of system time to receive, more than examining it. (Not
+    `multiprocessing.shared_memory`: it starts a resource-tracker process, which in the frozen
+    bundle is the application itself.) A spawned worker, or a longer block, takes the queue.
+    The queues' feeder threads make both `put`s non-blocking (a pipe holds only 64 KiB:
+    blocking writes on both sides would deadlock). Any failure makes the main process examine
+    the block itself: the verdict never depends on the worker."""
 
     def __init__(self, seeds: tuple[str, ...] | None) -> None:
+        import mmap
         import multiprocessing
 
-        mp = multiprocessing.get_context("spawn")
-        self._shm = None
-        try:
-            from multiprocessing import shared_memory
-
-            self._shm = shared_memory.SharedMemory(create=True, size=_SLOT * _MAX_INFLIGHT)
-        except (OSError, ValueError, ImportError):  # no /dev/shm: blocks take the queue
-            self._shm = None
+        fork = _can_fork()
+        mp = multiprocessing.get_context("fork" if fork else "spawn")
+        self._shared = mmap.mmap(-1, _SLOT * _MAX_INFLIGHT) if fork else None
         self._tasks = mp.Queue()
         self._results = mp.Queue()
         self._proc = mp.Process(target=_worker_main, args=(
-            self._tasks, self._results, seeds, self._shm.name if self._shm else None),
-            daemon=True)
+            self._tasks, self._results, seeds, self._shared), daemon=True)
         self._proc.start()
         self.inflight = 0
         self._count = 0
@@ -1873,10 +1876,10 @@ class _Worker:
         if self._broken:
             return False
         try:
-            if self._shm is not None and len(block) <= _SLOT:
+            if self._shared is not None and len(block) <= _SLOT:
                 # at most _MAX_INFLIGHT in flight, answered in order: this slot is free
                 slot = self._count % _MAX_INFLIGHT
-                self._shm.buf[slot * _SLOT:slot * _SLOT + len(block)] = block
+                self._shared[slot * _SLOT:slot * _SLOT + len(block)] = block
                 self._tasks.put(((slot, len(block)), spell_hint))
             else:
                 self._tasks.put((block, spell_hint))
@@ -1922,7 +1925,5 @@ class _Worker:
         for q in (self._tasks, self._results):
             q.cancel_join_thread()
             q.close()
-        if self._shm is not None:
-            with contextlib.suppress(OSError):
-                self._shm.close()
-                self._shm.unlink()
+        if self._shared is not None:
+            self._shared.close()
