@@ -44,3 +44,14 @@ def engine(request, monkeypatch) -> str:
     elif native.JCS is None:
         pytest.skip("the C accelerator is not built here")
     return request.param
+
+
+def es6_float_lines():
+    """(double, its ECMAScript spelling) for each of the 100,000 lines of the JCS float file."""
+    import gzip
+    import struct
+
+    with gzip.open(need_testdata("jcs") / "es6testfile100k.txt.gz", "rt") as fh:
+        for line in fh:
+            bits, expected = line.rstrip("\n").split(",")
+            yield struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0], expected

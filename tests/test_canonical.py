@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gzip
 import json
-import struct
 
 import pytest
-from conftest import need_testdata
+from conftest import es6_float_lines, need_testdata
 
 from moderator_app.core.canonical import CanonicalError, canonical_json, es6_number
 
@@ -24,16 +22,12 @@ def test_jcs_vectors(name):
 
 
 def test_es6_float_file_100k():
-    d = need_testdata("jcs")
     bad = []
     n = 0
-    with gzip.open(d / "es6testfile100k.txt.gz", "rt") as fh:
-        for line in fh:
-            bits, expected = line.rstrip("\n").split(",")
-            x = struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0]
-            n += 1
-            if es6_number(x) != expected:
-                bad.append((bits, expected, es6_number(x)))
+    for x, expected in es6_float_lines():
+        n += 1
+        if es6_number(x) != expected:
+            bad.append((x, expected, es6_number(x)))
     assert n == 100_000
     assert bad == []
 

@@ -8,16 +8,14 @@ by the modules that use `conftest.engine`; tests/test_native_fuzz.py attacks it 
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
 import shutil
-import struct
 
 import orjson
 import pytest
-from conftest import need_testdata
+from conftest import es6_float_lines, need_testdata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from trajhelp import chain_lines, join
@@ -72,18 +70,14 @@ def test_jcs_vectors(name):
 def test_es6_float_file_100k_both_number_paths():
     """Every float of the file spelled as repr (short tokens take the C digit path, long ones
     Python's dtoa) and by `float_spellings`."""
-    d = need_testdata("jcs")
     bad = []
     n = 0
-    with gzip.open(d / "es6testfile100k.txt.gz", "rt") as fh:
-        for line in fh:
-            bits, expected = line.rstrip("\n").split(",")
-            x = struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0]
-            n += 1
-            got = jcs.canonical(b'{"x":' + repr(x).encode() + b"}")
-            if got is None or got[0] != b'{"x":' + expected.encode() + b"}" or (
-                    jcs.float_spellings(x)[0] != expected):
-                bad.append((bits, expected, got))
+    for x, expected in es6_float_lines():
+        n += 1
+        got = jcs.canonical(b'{"x":' + repr(x).encode() + b"}")
+        if got is None or got[0] != b'{"x":' + expected.encode() + b"}" or (
+                jcs.float_spellings(x)[0] != expected):
+            bad.append((x, expected, got))
     assert n == 100_000
     assert bad == []
 

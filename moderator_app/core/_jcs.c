@@ -133,6 +133,15 @@ typedef struct {
 
 static int parse_value(P *ps, int depth, int role);
 
+/* The parser's buffers, freed when a call ends. */
+static void p_free(P *ps)
+{
+    PyMem_Free(ps->out.p);
+    PyMem_Free(ps->arena.p);
+    PyMem_Free(ps->tmp.p);
+    PyMem_Free(ps->mems);
+}
+
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 
 /* Length of the valid UTF-8 sequence at p (its code point in *cp), or 0 when invalid. */
@@ -545,6 +554,19 @@ static int spellings(double x, char t[3][72], int len[3])
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 
+/* Write the RFC 8785 spelling of a float token `st` (len bytes) and note which writers'
+ * spellings (RFC 8785, repr, orjson: t, tl) the token is. */
+static int put_float(P *ps, char t[3][72], const int tl[3], const unsigned char *st, size_t len)
+{
+    static const int flag[3] = {[SP_ES6] = ST_MIN, [SP_REPR] = ST_F_REPR,
+                                [SP_ORJSON] = ST_F_ORJSON};
+    PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
+    for (int how = 0; how < 3; how++)
+        if ((size_t)tl[how] != len || memcmp(t[how], st, len) != 0)
+            ps->flags &= ~flag[how];
+    return 0;
+}
+
 static int parse_number(P *ps)
 {
     const unsigned char *st = ps->p, *p = ps->p, *end = ps->end;
@@ -644,14 +666,7 @@ static int parse_number(P *ps)
                     t[how][0] = '-';
                 tl[how] = neg + spell_digits(t[how] + neg, d, k, (int)n, how);
             }
-            PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
-            if ((size_t)tl[SP_ES6] != len || memcmp(t[SP_ES6], st, len) != 0)
-                ps->flags &= ~ST_MIN;
-            if ((size_t)tl[SP_REPR] != len || memcmp(t[SP_REPR], st, len) != 0)
-                ps->flags &= ~ST_F_REPR;
-            if ((size_t)tl[SP_ORJSON] != len || memcmp(t[SP_ORJSON], st, len) != 0)
-                ps->flags &= ~ST_F_ORJSON;
-            return 0;
+            return put_float(ps, t, tl, st, len);
         }
     }
     char text[512];
@@ -671,14 +686,7 @@ static int parse_number(P *ps)
     int tl[3];
     if (spellings(x, t, tl) < 0)
         return -1;
-    PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
-    if ((size_t)tl[SP_ES6] != len || memcmp(t[SP_ES6], st, len) != 0)
-        ps->flags &= ~ST_MIN;
-    if ((size_t)tl[SP_REPR] != len || memcmp(t[SP_REPR], st, len) != 0)
-        ps->flags &= ~ST_F_REPR;
-    if ((size_t)tl[SP_ORJSON] != len || memcmp(t[SP_ORJSON], st, len) != 0)
-        ps->flags &= ~ST_F_ORJSON;
-    return 0;
+    return put_float(ps, t, tl, st, len);
 }
 
 /* ---- member order ----------------------------------------------------------------------- */
@@ -1368,10 +1376,7 @@ done:
     Py_XDECREF(zero);
     for (int c = 0; c < 4; c++)
         cache_clear(&caches[c]);
-    PyMem_Free(ps.out.p);
-    PyMem_Free(ps.arena.p);
-    PyMem_Free(ps.tmp.p);
-    PyMem_Free(ps.mems);
+    p_free(&ps);
     return result;
 }
 
@@ -1674,10 +1679,7 @@ static PyObject *summarise(PyObject *self, PyObject *args)
     }
 done:
     PyBuffer_Release(&block);
-    PyMem_Free(ps.out.p);
-    PyMem_Free(ps.arena.p);
-    PyMem_Free(ps.tmp.p);
-    PyMem_Free(ps.mems);
+    p_free(&ps);
     return result;
 }
 
@@ -1826,10 +1828,7 @@ static PyObject *canonical(PyObject *self, PyObject *args)
         Py_INCREF(result);
     }
     PyBuffer_Release(&text);
-    PyMem_Free(ps.out.p);
-    PyMem_Free(ps.arena.p);
-    PyMem_Free(ps.tmp.p);
-    PyMem_Free(ps.mems);
+    p_free(&ps);
     return result;
 }
 

@@ -788,6 +788,11 @@ class _Columns:
     __slots__ = ("block", "_lines", "recorded", "prevs", "digests", "broken", "producers",
                  "trusts", "types", "seqs", "times", "walls", "run_ids", "redo", "spell")
 
+    def __init__(self, block: bytes, lines: list[bytes] | None, **columns) -> None:
+        self.block, self._lines = block, lines
+        for name, value in columns.items():
+            setattr(self, name, value)
+
     @property
     def lines(self) -> list[bytes]:
         """The block's lines, split when first needed (a block that sums up never is)."""
@@ -987,13 +992,9 @@ def _block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> _Colum
     if hint:
         spell = _block_spelling(hint, lines, events, plain, bodies, recorded, broken, redo,
                                 block)
-    cols = _Columns()
-    cols.block, cols._lines = block, lines
-    cols.recorded, cols.prevs, cols.broken = recorded, prevs, broken
-    cols.digests, cols.producers, cols.trusts, cols.types = joined, producers, trusts, types
-    cols.seqs, cols.times, cols.walls = seqs, times, walls
-    cols.run_ids, cols.redo, cols.spell = run_ids, redo, spell
-    return cols
+    return _Columns(block, lines, recorded=recorded, prevs=prevs, broken=broken, digests=joined,
+                    producers=producers, trusts=trusts, types=types, seqs=seqs, times=times,
+                    walls=walls, run_ids=run_ids, redo=redo, spell=spell)
 
 
 def _native_columns(block: bytes, ctx: LineContext, jcs) -> _Columns | None:
@@ -1018,20 +1019,15 @@ def _native_columns(block: bytes, ctx: LineContext, jcs) -> _Columns | None:
     special = set(types) & _SPECIAL_TYPES
     if special:
         redo.update(i for i, etype in enumerate(types) if etype in special)
-    cols = _Columns()
-    cols.block, cols._lines = block, None
+    cols = _Columns(block, None, recorded=recorded, prevs=prevs, broken=broken,
+                    digests=digests, producers=producers, trusts=trusts, types=types, seqs=seqs,
+                    times=times, walls=walls, run_ids=run_ids, redo=redo, spell=None)
     markers = jcs.markers(block, MARKERS)
-    if markers:
+    if markers:  # (`cols.lines`: the block is split only here and for the spellings)
         redo.update(i for i, raw in enumerate(cols.lines) if any(m in raw for m in markers))
-    hint = ctx.spell_hint
-    spell = None
-    if hint:
-        spell = _native_spelling(hint, cols, memoryview(keys).cast("H"), recorded,
-                                 redo.union(broken) if broken else redo)
-    cols.recorded, cols.prevs, cols.broken = recorded, prevs, broken
-    cols.digests, cols.producers, cols.trusts, cols.types = digests, producers, trusts, types
-    cols.seqs, cols.times, cols.walls = seqs, times, walls
-    cols.run_ids, cols.redo, cols.spell = run_ids, redo, spell
+    if ctx.spell_hint:
+        cols.spell = _native_spelling(ctx.spell_hint, cols, memoryview(keys).cast("H"),
+                                      recorded, redo.union(broken) if broken else redo)
     return cols
 
 
