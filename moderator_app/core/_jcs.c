@@ -90,10 +90,12 @@ static int buf_grow(Buf *b, size_t extra)
 
 #define PUT(b, data, n)                                                                        \
     do {                                                                                       \
-        if (buf_grow((b), (n)) < 0)                                                            \
-            return -1;                                                                         \
-        memcpy((b)->p + (b)->len, (data), (n));                                                \
-        (b)->len += (n);                                                                       \
+        if ((n) > 0) { /* (memcpy into a buffer not yet allocated, even of 0 bytes, is UB) */  \
+            if (buf_grow((b), (n)) < 0)                                                        \
+                return -1;                                                                     \
+            memcpy((b)->p + (b)->len, (data), (n));                                            \
+            (b)->len += (n);                                                                   \
+        }                                                                                      \
     } while (0)
 
 #define PUTC(b, c)                                                                             \
