@@ -722,6 +722,8 @@ def scan_block(block: bytes, ctx: LineContext, summary: bool = True) -> tuple:
         got = _native_summary(block, ctx, native.JCS)
         if got is not None:
             return ("s", got)
+    if type(block) is not bytes:  # a view of the worker's shared slot: the summary did not do
+        block = bytes(block)
     cols = _columns(block, ctx)
     if cols is None:
         return ("f", [(len(raw), examine_line(raw, ctx)) for raw in _split(block)])
@@ -1819,8 +1821,13 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> 
         data, ctx.spell_hint = data  # the main process's spelling set when it sent the block
         if type(data) is tuple:  # (slot, length) in the shared slots
             slot, length = data
-            data = shared[slot * _SLOT:slot * _SLOT + length]
+            start = slot * _SLOT
+            # The C summary reads the slot in place (no copy of the block); the slot is not
+            # written again before this result is read. The seed-leak regex needs bytes.
+            data = (shared[start:start + length] if ctx.leak is not None
+                    else memoryview(shared)[start:start + length])
         results.put(scan_block(data, ctx))
+        data = None  # (a view held past here would pin the mapping)
 
 
 _SLOT = 2 << 20  # bytes per shared-memory slot; a longer block goes through the queue
