@@ -1,7 +1,7 @@
 """The optional C accelerator of the trajectory verifier (moderator_app/core/_jcs.c).
 
 `optional=True`: where no C compiler is at hand the install still succeeds and the verifier
-runs its pure-Python path (same verdicts, ~4x slower; see docs/DECISIONS.md). Everything else
+runs its pure-Python path (same verdicts, ~3x slower; see docs/DECISIONS.md). Everything else
 about the project is declared in pyproject.toml.
 """
 
