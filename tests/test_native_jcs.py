@@ -323,6 +323,22 @@ def test_a_block_that_does_not_hold_together_has_no_summary(edit):
     assert jcs.summarise(join(lines), SCHEMA) is None
 
 
+@needs_jcs
+@pytest.mark.parametrize("marker", MARKERS)
+def test_a_block_with_a_possible_secret_has_no_summary(marker):
+    """Its line must meet the per-line secrets scan: the C summary says no, for any marker, at
+    any line, the last included (the scan runs line by line)."""
+    evs = make_run_events(40, seed=9, variety=0.0, text_bytes=20)
+    for at in (10, 29):
+        evs[at]["payload"]["note"] = "token " + marker.decode() + "A1b2C3d4E5f6G7h8I9j0K1l2M3"
+    lines = [orjson.dumps(e) for e in chain_events(evs)][8:30]
+    block = join(lines)
+    assert jcs.summarise(block, SCHEMA) is not None
+    assert jcs.summarise(block, SCHEMA, MARKERS) is None
+    assert jcs.summarise(join(lines[:-1]), SCHEMA, MARKERS) is None
+    assert jcs.summarise(join(lines[3:-1]), SCHEMA, MARKERS) is not None
+
+
 # -- secrets markers --------------------------------------------------------------------------
 
 @needs_jcs

@@ -1384,29 +1384,71 @@ done:
 
 static int have_ssse3 = 0;
 
-static inline void verify_at(const unsigned char *p, Py_ssize_t len, Py_ssize_t at,
-                             const unsigned char **mk, const Py_ssize_t *ml, Py_ssize_t nm,
-                             uint64_t *found)
+/* The secrets markers of one call (trajectory.MARKERS): each at least 2 bytes long. */
+typedef struct {
+    const unsigned char *mk[64];
+    Py_ssize_t ml[64];
+    Py_ssize_t nm;
+    uint64_t all;
+    unsigned char bitmap[8192]; /* the markers' first two bytes, as a 16-bit set */
+    unsigned char lo1[16], hi1[16], lo2[16], hi2[16]; /* nibble tables, bucket = marker % 8 */
+} MarkerSet;
+
+/* 0, or -1 with an exception. The set borrows the tuple's bytes: keep the tuple alive. */
+static int marker_set(MarkerSet *ms, PyObject *tup)
 {
-    for (Py_ssize_t j = 0; j < nm; j++)
-        if (!(*found >> j & 1) && at + ml[j] <= len && memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
+    memset(ms, 0, sizeof(*ms));
+    ms->nm = PyTuple_GET_SIZE(tup);
+    if (ms->nm > 64) {
+        PyErr_SetString(PyExc_ValueError, "at most 64 markers");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < ms->nm; j++) {
+        PyObject *m = PyTuple_GET_ITEM(tup, j);
+        if (!PyBytes_Check(m) || PyBytes_GET_SIZE(m) < 2) {
+            PyErr_SetString(PyExc_ValueError, "markers are bytes of 2 or more");
+            return -1;
+        }
+        const unsigned char *k = (const unsigned char *)PyBytes_AS_STRING(m);
+        ms->mk[j] = k;
+        ms->ml[j] = PyBytes_GET_SIZE(m);
+        unsigned u = k[0] | (unsigned)k[1] << 8;
+        ms->bitmap[u >> 3] |= (unsigned char)(1u << (u & 7));
+        unsigned char b = (unsigned char)(1u << (j & 7));
+        ms->lo1[k[0] & 15] |= b;
+        ms->hi1[k[0] >> 4] |= b;
+        ms->lo2[k[1] & 15] |= b;
+        ms->hi2[k[1] >> 4] |= b;
+    }
+    ms->all = ms->nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << ms->nm) - 1);
+    return 0;
+}
+
+/* Mark in *found the markers (of those in `buckets`, a bit per marker % 8) that start at. */
+static inline void verify_at(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len,
+                             Py_ssize_t at, unsigned buckets, uint64_t *found)
+{
+    for (Py_ssize_t j = 0; j < ms->nm; j++)
+        if ((buckets >> (j & 7) & 1) && !(*found >> j & 1) && at + ms->ml[j] <= len &&
+            memcmp(p + at, ms->mk[j], (size_t)ms->ml[j]) == 0)
             *found |= (uint64_t)1 << j;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <tmmintrin.h>
-/* The positions before the returned index are all checked. */
+/* Teddy-style: 16 positions at a time, the nibble tables giving each byte the buckets whose
+ * first (second) byte it may be; a candidate is a bucket set at p+i and at p+i+1. Every
+ * position before the returned index is checked. */
 __attribute__((target("ssse3"))) static Py_ssize_t
-teddy_candidates(const unsigned char *p, Py_ssize_t len, const unsigned char *lo1,
-                 const unsigned char *hi1, const unsigned char *lo2, const unsigned char *hi2,
-                 const unsigned char **mk, const Py_ssize_t *ml, Py_ssize_t nm, uint64_t *found,
-                 uint64_t all)
+teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *found)
 {
-    const __m128i L1 = _mm_loadu_si128((const __m128i *)lo1), H1 = _mm_loadu_si128((const __m128i *)hi1);
-    const __m128i L2 = _mm_loadu_si128((const __m128i *)lo2), H2 = _mm_loadu_si128((const __m128i *)hi2);
+    const __m128i L1 = _mm_loadu_si128((const __m128i *)ms->lo1);
+    const __m128i H1 = _mm_loadu_si128((const __m128i *)ms->hi1);
+    const __m128i L2 = _mm_loadu_si128((const __m128i *)ms->lo2);
+    const __m128i H2 = _mm_loadu_si128((const __m128i *)ms->hi2);
     const __m128i low = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
     Py_ssize_t i = 0;
-    for (; i + 17 <= len && *found != all; i += 16) {
+    for (; i + 17 <= len && *found != ms->all; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
         __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
         __m128i c1 = _mm_and_si128(_mm_shuffle_epi8(L1, _mm_and_si128(a, low)),
@@ -1421,17 +1463,30 @@ teddy_candidates(const unsigned char *p, Py_ssize_t len, const unsigned char *lo
             while (mask) {
                 int k = __builtin_ctz(mask);
                 mask &= mask - 1;
-                Py_ssize_t at = i + k;
-                for (Py_ssize_t j = 0; j < nm; j++) /* only the markers of the buckets hit */
-                    if ((buckets[k] >> (j & 7) & 1) && !(*found >> j & 1) && at + ml[j] <= len &&
-                        memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
-                        *found |= (uint64_t)1 << j;
+                verify_at(ms, p, len, i + k, buckets[k], found);
             }
         }
     }
     return i;
 }
 #endif
+
+/* The markers found in p[0:len], added to `found`. */
+static uint64_t find_markers(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len,
+                             uint64_t found)
+{
+    Py_ssize_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_ssse3)
+        i = teddy(ms, p, len, &found);
+#endif
+    for (; i + 1 < len && found != ms->all; i++) { /* the tail, or a CPU without SSSE3 */
+        unsigned u = p[i] | (unsigned)p[i + 1] << 8;
+        if (ms->bitmap[u >> 3] & (1u << (u & 7)))
+            verify_at(ms, p, len, i, 0xFF, &found);
+    }
+    return found;
+}
 
 /* ---- a block summed up ------------------------------------------------------------------ */
 
@@ -1510,11 +1565,12 @@ static PyObject *distinct_list(const Distinct *d)
 }
 
 PyDoc_STRVAR(summarise_doc,
-"summarise(block, schema) -> tuple | None\n\n"
+"summarise(block, schema, markers=None) -> tuple | None\n\n"
 "The facts `trajectory._Columns.summary` derives, without a Python object per line, for a block\n"
 "whose every line `scan` vouches for, whose hashes recompute and link, with one run_id, each\n"
 "producer one trust level, sequence numbers increasing and `YYYY-MM-DDTHH:MM:SS.mmmZ` wall\n"
-"times not going back; None otherwise (the caller then takes the columns). Returns (events,\n"
+"times not going back, and without any of `markers` (secrets markers); None otherwise (the\n"
+"caller then takes the columns). Returns (events,\n"
 "first prev_hash, last hash, run_id, producers, min wall, max wall, first run_start wall or\n"
 "None, last run_end wall or None, types, minutes, keys): producers as (name, trust, events,\n"
 "first index, last index, first sequence, last sequence, first wall, last wall) in order of\n"
@@ -1526,8 +1582,15 @@ static PyObject *summarise(PyObject *self, PyObject *args)
     Py_buffer block;
     const char *schema;
     Py_ssize_t schema_len;
-    if (!PyArg_ParseTuple(args, "y*s#", &block, &schema, &schema_len))
+    PyObject *marker_tuple = NULL;
+    if (!PyArg_ParseTuple(args, "y*s#|O!", &block, &schema, &schema_len, &PyTuple_Type,
+                          &marker_tuple))
         return NULL;
+    MarkerSet ms;
+    if (marker_tuple != NULL && marker_set(&ms, marker_tuple) < 0) {
+        PyBuffer_Release(&block);
+        return NULL;
+    }
     const unsigned char *data = block.buf, *end = data + block.len;
     P ps;
     memset(&ps, 0, sizeof(ps));
@@ -1550,6 +1613,12 @@ static PyObject *summarise(PyObject *self, PyObject *args)
         if (rc < 0)
             goto done;
         if (rc == NOTOK || !(ps.flags & ST_INTACT) || (ps.flags & ST_SEED)) {
+            ok = 0;
+            break;
+        }
+        /* a possible secret: its line goes through the per-line rules (scanned here, while
+         * the line is in cache, rather than in a pass of its own over the block) */
+        if (marker_tuple != NULL && find_markers(&ms, q, le - q, 0)) {
             ok = 0;
             break;
         }
@@ -1688,7 +1757,7 @@ done:
 PyDoc_STRVAR(markers_doc,
 "markers(block, markers) -> tuple\n\n"
 "The members of `markers` (a tuple of bytes, each at least 2 long) found anywhere in `block`:\n"
-"one pass, a bitmap of their first two bytes, then a comparison where one may start.");
+"one pass, nibble tables of their first two bytes, then a comparison where one may start.");
 
 static PyObject *markers(PyObject *self, PyObject *args)
 {
@@ -1696,87 +1765,20 @@ static PyObject *markers(PyObject *self, PyObject *args)
     PyObject *tup;
     if (!PyArg_ParseTuple(args, "y*O!", &block, &PyTuple_Type, &tup))
         return NULL;
-    Py_ssize_t nm = PyTuple_GET_SIZE(tup);
-    if (nm > 64) {
+    MarkerSet ms;
+    if (marker_set(&ms, tup) < 0) {
         PyBuffer_Release(&block);
-        PyErr_SetString(PyExc_ValueError, "at most 64 markers");
         return NULL;
     }
-    const unsigned char *mk[64];
-    Py_ssize_t ml[64];
-    unsigned char bitmap[8192];
-    memset(bitmap, 0, sizeof(bitmap));
-    for (Py_ssize_t j = 0; j < nm; j++) {
-        PyObject *m = PyTuple_GET_ITEM(tup, j);
-        if (!PyBytes_Check(m) || PyBytes_GET_SIZE(m) < 2) {
-            PyBuffer_Release(&block);
-            PyErr_SetString(PyExc_ValueError, "markers are bytes of 2 or more");
-            return NULL;
-        }
-        mk[j] = (const unsigned char *)PyBytes_AS_STRING(m);
-        ml[j] = PyBytes_GET_SIZE(m);
-        unsigned u = mk[j][0] | (unsigned)mk[j][1] << 8;
-        bitmap[u >> 3] |= (unsigned char)(1u << (u & 7));
-    }
-    const unsigned char *p = block.buf;
-    Py_ssize_t len = block.len, i = 0;
-    uint64_t found = 0, all = nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nm) - 1);
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (have_ssse3 && nm <= 64) {
-        /* Teddy-style: nibble tables give each byte the set of buckets (marker % 8) whose
-         * first (second) byte it may be; a candidate is a bucket set at p+i and p+i+1. */
-        unsigned char lo1[16] = {0}, hi1[16] = {0}, lo2[16] = {0}, hi2[16] = {0};
-        for (Py_ssize_t j = 0; j < nm; j++) {
-            unsigned char b = (unsigned char)(1u << (j & 7));
-            lo1[mk[j][0] & 15] |= b;
-            hi1[mk[j][0] >> 4] |= b;
-            lo2[mk[j][1] & 15] |= b;
-            hi2[mk[j][1] >> 4] |= b;
-        }
-        i = teddy_candidates(p, len, lo1, hi1, lo2, hi2, mk, ml, nm, &found, all);
-    }
-#endif
-#if defined(__SSE2__)
-    /* 16 positions at a time: each marker's first byte at p+i, its second at p+i+1 */
-    __m128i first[64], second[64];
-    for (Py_ssize_t j = 0; j < nm; j++) {
-        first[j] = _mm_set1_epi8((char)mk[j][0]);
-        second[j] = _mm_set1_epi8((char)mk[j][1]);
-    }
-    for (; i + 17 <= len && found != all; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
-        __m128i acc = _mm_setzero_si128();
-        for (Py_ssize_t j = 0; j < nm; j++)
-            acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi8(a, first[j]),
-                                                  _mm_cmpeq_epi8(b, second[j])));
-        unsigned mask = (unsigned)_mm_movemask_epi8(acc);
-        while (mask) {
-            Py_ssize_t at = i + __builtin_ctz(mask);
-            mask &= mask - 1;
-            for (Py_ssize_t j = 0; j < nm; j++)
-                if (!(found >> j & 1) && at + ml[j] <= len &&
-                    memcmp(p + at, mk[j], (size_t)ml[j]) == 0)
-                    found |= (uint64_t)1 << j;
-        }
-    }
-#endif
-    for (; i + 1 < len && found != all; i++) {
-        unsigned u = p[i] | (unsigned)p[i + 1] << 8;
-        if (!(bitmap[u >> 3] & (1u << (u & 7))))
-            continue;
-        for (Py_ssize_t j = 0; j < nm; j++)
-            if (!(found >> j & 1) && i + ml[j] <= len && memcmp(p + i, mk[j], (size_t)ml[j]) == 0)
-                found |= (uint64_t)1 << j;
-    }
+    uint64_t found = find_markers(&ms, block.buf, block.len, 0);
     PyBuffer_Release(&block);
     Py_ssize_t count = 0;
-    for (Py_ssize_t j = 0; j < nm; j++)
+    for (Py_ssize_t j = 0; j < ms.nm; j++)
         count += found >> j & 1;
     PyObject *out = PyTuple_New(count);
     if (out == NULL)
         return NULL;
-    for (Py_ssize_t j = 0, k = 0; j < nm; j++)
+    for (Py_ssize_t j = 0, k = 0; j < ms.nm; j++)
         if (found >> j & 1) {
             PyObject *m = PyTuple_GET_ITEM(tup, j);
             Py_INCREF(m);

@@ -1042,9 +1042,7 @@ def _native_summary(block: bytes, ctx: LineContext, jcs) -> tuple | None:
     same summaries."""
     if ctx.leak is not None and ctx.leak.block_hit(block):
         return None
-    if jcs.markers(block, MARKERS):
-        return None
-    got = jcs.summarise(block, SCHEMA)
+    got = jcs.summarise(block, SCHEMA, MARKERS)  # None too where a line holds a marker
     if got is None:
         return None
     (events, first_prev, last_hash, run_id, prods, wmin, wmax, wstart, wend, types, minutes,
