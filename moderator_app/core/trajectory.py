@@ -132,6 +132,9 @@ EVAL_UNTRUSTED = rule("traj.eval_result_untrusted", Severity.ERROR,
 RUN_END_MISSING = rule("traj.run_end_missing", Severity.WARNING,
                        "run_start without run_end: the run did not finish, or its tail is "
                        "missing.", G)
+RUN_SPAN_ORDER = rule("traj.run_span_order", Severity.WARNING,
+                      "run_end is earlier than run_start: the run span, and the video's "
+                      "coverage of it, cannot be measured.", G)
 NO_EVAL_RESULT = rule("traj.no_eval_result", Severity.WARNING,
                       "No trusted eval_result: there is no authoritative score.", G)
 # -- compressed stream -------------------------------------------------------------------
@@ -1503,6 +1506,10 @@ class TrajectoryChecker:
         if complete and self.run_start is not None and self.run_end is None:
             self._add(RUN_END_MISSING, "run_start but no run_end: the run did not finish or "
                                        "its last events are missing", None)
+        if (self.run_start is not None and self.run_end is not None
+                and self.run_end < self.run_start):
+            self._add(RUN_SPAN_ORDER, f"run_end ({_iso(self.run_end)}) is earlier than run_start "
+                                      f"({_iso(self.run_start)}): no run span to measure", None)
         if complete and self.events and self.authoritative is None:
             self._add(NO_EVAL_RESULT, "no eval_result from the trusted evaluator: no "
                                       "authoritative score", None)
