@@ -291,6 +291,21 @@ static inline const unsigned char *plain_run(const unsigned char *p, const unsig
     return p;
 }
 
+/* A non-ASCII character of a string at *p: validated, noted (not ASCII; outside the BMP),
+ * passed over. NOTOK for invalid UTF-8. */
+static inline int take_utf8(P *ps, const unsigned char **p, const unsigned char *end,
+                            uint32_t *cp)
+{
+    int n = utf8_seq(*p, end, cp);
+    if (n == 0)
+        return NOTOK;
+    ps->flags &= ~ST_ASCII;
+    if (n == 4)
+        ps->str_nonbmp = 1;
+    *p += n;
+    return 0;
+}
+
 /* Parse the string whose opening quote is at ps->p; write its canonical form to ps->out.
  * For a member name (`key` not NULL) its unescaped bytes are located in *key. */
 static int parse_string(P *ps, Mem *key)
@@ -316,13 +331,8 @@ static int parse_string(P *ps, Mem *key)
             continue;
         }
         uint32_t cp;
-        int n = utf8_seq(p, end, &cp);
-        if (n == 0)
+        if (take_utf8(ps, &p, end, &cp) != 0)
             return NOTOK;
-        ps->flags &= ~ST_ASCII;
-        if (n == 4)
-            ps->str_nonbmp = 1;
-        p += n;
     }
     size_t plain_len = (size_t)(p - start);
     if (buf_grow(out, plain_len + 2) < 0)
@@ -399,14 +409,8 @@ static int parse_string(P *ps, Mem *key)
                 ps->flags &= ~ST_ASCII;
             cp = c;
             p++;
-        } else {
-            int n = utf8_seq(p, end, &cp);
-            if (n == 0)
-                return NOTOK;
-            ps->flags &= ~ST_ASCII;
-            if (n == 4)
-                ps->str_nonbmp = 1;
-            p += n;
+        } else if (take_utf8(ps, &p, end, &cp) != 0) {
+            return NOTOK;
         }
         if (put_escaped(out, cp) < 0)
             return -1;
