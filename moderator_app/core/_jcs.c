@@ -70,22 +70,27 @@ typedef struct {
     size_t len, cap;
 } Buf;
 
-static int buf_grow(Buf *b, size_t extra)
+/* Room for `need` elements of `size` bytes in *p (doubling from `first`); -1: MemoryError. */
+static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
 {
-    size_t need = b->len + extra;
-    if (need <= b->cap)
+    if (need <= *cap)
         return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    char *np = PyMem_Realloc(b->p, cap);
+    size_t n = *cap ? *cap : first;
+    while (n < need)
+        n *= 2;
+    void *np = PyMem_Realloc(*p, n * size);
     if (np == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    b->p = np;
-    b->cap = cap;
+    *p = np;
+    *cap = n;
     return 0;
+}
+
+static int buf_grow(Buf *b, size_t extra)
+{
+    return grow((void **)&b->p, &b->cap, b->len + extra, 1, 4096);
 }
 
 #define PUT(b, data, n)                                                                        \
@@ -573,6 +578,16 @@ static int put_float(P *ps, char t[3][72], const int tl[3], const unsigned char 
     return 0;
 }
 
+/* Past one or more digits at p, or NULL where there is none (JSON's fraction and exponent). */
+static inline const unsigned char *digits(const unsigned char *p, const unsigned char *end)
+{
+    if (p >= end || !is_digit(*p))
+        return NULL;
+    while (p < end && is_digit(*p))
+        p++;
+    return p;
+}
+
 static int parse_number(P *ps)
 {
     const unsigned char *st = ps->p, *p = ps->p, *end = ps->end;
@@ -589,21 +604,16 @@ static int parse_number(P *ps)
     else
         return NOTOK;
     if (p < end && *p == '.') {
-        p++;
-        if (p >= end || !is_digit(*p))
+        if ((p = digits(p + 1, end)) == NULL)
             return NOTOK;
-        while (p < end && is_digit(*p))
-            p++;
         is_float = 1;
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
         if (p < end && (*p == '+' || *p == '-'))
             p++;
-        if (p >= end || !is_digit(*p))
+        if ((p = digits(p, end)) == NULL)
             return NOTOK;
-        while (p < end && is_digit(*p))
-            p++;
         is_float = 1;
     }
     size_t len = (size_t)(p - st);
@@ -826,18 +836,16 @@ static int field_of(const unsigned char *k, size_t n)
     return same_bytes(FIELD_NAMES[f], k, n) ? f : -1;
 }
 
+/* Room for `need` members on the stack (which may move: callers take pointers anew). */
+static int reserve_mems(P *ps, size_t need)
+{
+    return grow((void **)&ps->mems, &ps->capmem, need, sizeof(Mem), 256);
+}
+
 static int push_mem(P *ps)
 {
-    if (ps->nmem == ps->capmem) {
-        size_t cap = ps->capmem ? ps->capmem * 2 : 256;
-        Mem *nm = PyMem_Realloc(ps->mems, cap * sizeof(Mem));
-        if (nm == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        ps->mems = nm;
-        ps->capmem = cap;
-    }
+    if (reserve_mems(ps, ps->nmem + 1) < 0)
+        return -1;
     ps->nmem++;
     return 0;
 }
@@ -960,17 +968,9 @@ static int parse_object(P *ps, int depth, int role)
     }
     if (!sorted_u16) {
         /* scratch space for the merge: past the members on the stack */
-        if (ps->capmem < ps->nmem + n) {
-            size_t cap = ps->nmem + n;
-            Mem *nm = PyMem_Realloc(ps->mems, cap * sizeof(Mem));
-            if (nm == NULL) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            ps->mems = nm;
-            ps->capmem = cap;
-            mem = ps->mems + base;
-        }
+        if (reserve_mems(ps, ps->nmem + n) < 0)
+            return -1;
+        mem = ps->mems + base;
         if (role == ROLE_TOP) { /* ten known names, all different: by their rank */
             for (size_t i = 1; i < n; i++) {
                 Mem v = mem[i];
