@@ -1,4 +1,4 @@
-"""The optional C accelerator of the trajectory verifier (moderator_app/core/_jcs.c).
+"""The optional C accelerator of the trajectory verifier (moderator_app/core/formats/_jcs.c).
 
 `optional=True`: where no C compiler is at hand the install still succeeds and the verifier
 runs its pure-Python path (same verdicts, ~3x slower; see docs/DECISIONS.md). Everything else
@@ -10,8 +10,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "moderator_app.core._jcs",
-            ["moderator_app/core/_jcs.c"],
+            "moderator_app.core.formats._jcs",
+            ["moderator_app/core/formats/_jcs.c"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-function"],
             optional=True,
         )

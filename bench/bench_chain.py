@@ -53,7 +53,7 @@ STDLIB_SCRIPT = textwrap.dedent("""
 
 
 def generate(path: Path, events: int) -> None:
-    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     t = time.perf_counter()
     evs = make_run_events(events, seed=42, text_bytes=1450, variety=0.15)
@@ -105,7 +105,7 @@ def main() -> int:
     # PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "moderator_app")],
                    stdout=subprocess.DEVNULL, check=False)
-    from moderator_app.core import native
+    from moderator_app.core.formats import native
 
     print(f"engine: {'C accelerator (_jcs)' if native.JCS else 'pure Python (no C accelerator)'}"
           f"; best of {args.repeat} runs each, floor and verify interleaved (a shared machine's "

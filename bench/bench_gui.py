@@ -30,7 +30,7 @@ CACHE = Path(tempfile.gettempdir()) / "moderator-bench-cache"
 
 
 def log_file(n: int) -> Path:
-    from moderator_app.core.samples import make_agent_log
+    from moderator_app.core.samples.community import make_agent_log
 
     CACHE.mkdir(exist_ok=True)
     p = CACHE / f"agent-log-{n}.jsonl"
@@ -63,7 +63,8 @@ def bench_open(n: int) -> None:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from moderator_app.core.verify import VerifyOptions, verify_paths
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
     from moderator_app.ui.main_window import MainWindow
 
     path = log_file(n)
@@ -137,7 +138,7 @@ def bench_open(n: int) -> None:
 def bench_video(quick: bool) -> None:
     import cv2
 
-    from moderator_app.core.frames import (
+    from moderator_app.core.video.frames import (
         FrameSource,
         FrameTimes,
         TimestampScanner,

@@ -14,10 +14,10 @@ CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules"}
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")):
-        from .cli import main as cli_main
+        from moderator_app.cli import main as cli_main
 
         return cli_main(args)
-    from .ui.app import run_app  # Qt is imported only on this path
+    from moderator_app.ui.app import run_app  # Qt is imported only on this path
 
     return run_app(args)
 

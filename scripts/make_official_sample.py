@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from moderator_app.core.trajectory_writer import make_run_events, write_trajectory  # noqa: E402
+from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory  # noqa: E402
 
 OUT = ROOT / "resources" / "samples" / "official-sample"
 SEEDS = ("sample-seed-0001", "sample-seed-0002")
@@ -39,7 +39,7 @@ def main() -> int:
                                                           encoding="utf-8")
     duration = (EVENTS - 1) * STEP_S
     try:
-        from moderator_app.core.samples import make_video
+        from moderator_app.core.samples.community import make_video
     except ImportError:  # samples.py not there: the same with cv2 directly
         make_video = _make_video
     make_video(OUT / "video.mp4", duration, fps=4.0)

@@ -16,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from moderator_app.core.samples import make_agent_log, make_video  # noqa: E402
+from moderator_app.core.samples.community import make_agent_log, make_video  # noqa: E402
 
 SEED = 2026
 N_EVENTS = 48

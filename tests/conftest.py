@@ -33,10 +33,10 @@ def testdata() -> Path:
 
 @pytest.fixture(params=["native", "python"])
 def engine(request, monkeypatch) -> str:
-    """Both verification engines: the C accelerator (moderator_app/core/_jcs.c) and the
+    """Both verification engines: the C accelerator (moderator_app/core/formats/_jcs.c) and the
     pure-Python path, which must give the same reports. The environment variable reaches a
     worker process too. Modules opt in with `pytestmark = pytest.mark.usefixtures("engine")`."""
-    from moderator_app.core import native
+    from moderator_app.core.formats import native
 
     if request.param == "python":
         monkeypatch.setattr(native, "JCS", None)

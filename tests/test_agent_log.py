@@ -9,12 +9,13 @@ import copy
 import orjson
 import pytest
 
-from moderator_app.core.agent_log import action_digest, parse_at
 from moderator_app.core.errors import Cancelled
+from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.progress import CancelToken
 from moderator_app.core.rules import all_rules
-from moderator_app.core.streams import MAX_LINE
-from moderator_app.core.verify import VerifyOptions, verify_paths
+from moderator_app.core.verify.agent_log import action_digest, parse_at
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
 
 T = "2026-10-22T18:"
 
@@ -99,7 +100,7 @@ def test_base_log_is_clean(tmp_path):
 
 
 def test_generated_logs_are_clean(tmp_path):
-    from moderator_app.core.samples import make_agent_log
+    from moderator_app.core.samples.community import make_agent_log
 
     for seed, withheld in ((1, False), (2, True), (3, False)):
         path = tmp_path / "agent-log.jsonl"
@@ -602,9 +603,9 @@ def test_model_mismatch_warning(tmp_path):
 
 
 def test_thresholds_are_adjustable(tmp_path):
-    from moderator_app.core.agent_log import _Checker
-    from moderator_app.core.report import Report
     from moderator_app.core.thresholds import Thresholds
+    from moderator_app.core.verify.agent_log import _Checker
+    from moderator_app.core.verify.report import Report
 
     report = Report("community", "x")
     checker = _Checker(report, "agent-log.jsonl", Thresholds(gap_s=1.0), None)
@@ -638,7 +639,7 @@ def test_event_index_and_metrics(tmp_path):
 
 
 def test_progress_and_cancel(tmp_path):
-    from moderator_app.core.samples import make_agent_log
+    from moderator_app.core.samples.community import make_agent_log
 
     path = tmp_path / "agent-log.jsonl"
     make_agent_log(path, n_events=3000, seed=5)
@@ -672,7 +673,7 @@ def test_deep_nesting_is_a_finding_not_a_crash(tmp_path, depth):
 
 
 def test_deeply_nested_action_args(tmp_path):
-    from moderator_app.core.agent_log import action_blob
+    from moderator_app.core.verify.agent_log import action_blob
 
     deep: list = []
     for _ in range(200):

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_agent_log import BASE
 
-from moderator_app.core.agent_log import _Checker
-from moderator_app.core.report import Report
-from moderator_app.core.streams import iter_lines
+from moderator_app.core.formats.streams import iter_lines
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+from moderator_app.core.verify.agent_log import _Checker
+from moderator_app.core.verify.report import Report
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.floats(allow_nan=False)
@@ -67,8 +67,8 @@ def test_random_field_mutations_never_crash(index, key, value):
     st.text(max_size=6), st.none() | st.booleans() | st.integers(-2**60, 2**60)
     | st.text(max_size=10), max_size=5))
 def test_action_blob_is_the_canonical_json(name, args):
-    from moderator_app.core.agent_log import action_blob
-    from moderator_app.core.canonical import CanonicalError, canonical_json
+    from moderator_app.core.formats.canonical import CanonicalError, canonical_json
+    from moderator_app.core.verify.agent_log import action_blob
 
     try:
         expected = canonical_json([name, args])

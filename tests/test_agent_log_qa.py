@@ -25,7 +25,7 @@ import pytest
 from conftest import REPO
 
 from moderator_app import cli
-from moderator_app.core.samples import make_video
+from moderator_app.core.samples.community import make_video
 
 CLI = str(REPO / ".venv" / "bin" / "moderator-app")
 T0 = datetime(2026, 10, 22, 18, 0, 0, tzinfo=timezone.utc)
@@ -723,7 +723,7 @@ def test_withheld_version_of_every_valid_log_still_passes(case, tmp_path, tmp_pa
 def test_cached_action_digests_keep_json_types_apart():
     """The digest cache is keyed by the exact args text: `1`, `1.0`, `true` and `"1"` never
     share an entry, while `1` and `1.0` still compare equal (canonical JSON)."""
-    from moderator_app.core.agent_log import action_digest
+    from moderator_app.core.verify.agent_log import action_digest
 
     for _ in range(2):  # the second round is served from the cache
         d_int, d_float = action_digest("a", {"k": 1}), action_digest("a", {"k": 1.0})
@@ -739,7 +739,7 @@ def test_fast_at_parsing_agrees_with_datetime():
     microseconds datetime gives, and refuse what datetime refuses."""
     import random
 
-    from moderator_app.core.agent_log import parse_at
+    from moderator_app.core.verify.agent_log import parse_at
 
     rng = random.Random(7)
     epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -11,9 +11,10 @@ import pytest
 import zstandard
 from trajhelp import chain_lines, join, zstd
 
-from moderator_app.core.archive import open_archive, unsafe_name
 from moderator_app.core.errors import InputError
-from moderator_app.core.verify import VerifyOptions, verify_paths
+from moderator_app.core.formats.archive import open_archive, unsafe_name
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
 
 EVENTS = zstd(join(chain_lines(12, seed=5)))
 OPTS = VerifyOptions(probe_video=False)

@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import es6_float_lines, need_testdata
 
-from moderator_app.core.canonical import CanonicalError, canonical_json, es6_number
+from moderator_app.core.formats.canonical import CanonicalError, canonical_json, es6_number
 
 VECTORS = ["arrays", "french", "structures", "unicode", "values", "weird"]
 

@@ -13,7 +13,7 @@ import orjson
 import pytest
 from conftest import REPO, SAMPLES
 
-from moderator_app.core.samples import make_agent_log, make_video
+from moderator_app.core.samples.community import make_agent_log, make_video
 
 CLI = str(REPO / ".venv" / "bin" / "moderator-app")
 SAMPLE = SAMPLES / "community-sample"
@@ -62,7 +62,7 @@ def test_sample_is_small_and_regenerates_identically(tmp_path):
                    check=True, capture_output=True)
     assert (tmp_path / "agent-log.jsonl").read_bytes() == (SAMPLE / "agent-log.jsonl").read_bytes()
     # The encoder's bytes may differ between OpenCV builds; what it encodes may not.
-    from moderator_app.core.video import probe_video
+    from moderator_app.core.video.probe import probe_video
 
     new, old = probe_video(tmp_path / "video.mp4", "v"), probe_video(SAMPLE / "video.mp4", "v")
     assert new.to_dict() == old.to_dict() and new.ok
@@ -193,7 +193,7 @@ def test_offset_must_be_a_finite_number(bad, tmp_path):
 
 
 def test_coverage_refuses_non_finite_numbers():
-    from moderator_app.core.coverage import compute_coverage
+    from moderator_app.core.verify.coverage import compute_coverage
 
     with pytest.raises(ValueError):
         compute_coverage(10.0, 10.0, float("nan"))

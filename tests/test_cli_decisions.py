@@ -14,9 +14,9 @@ import pytest
 from conftest import REPO
 
 from moderator_app.cli import main
-from moderator_app.core.decision import CHECKLIST_IDS
-from moderator_app.core.ledger import Ledger
-from moderator_app.core.samples import make_agent_log, make_video
+from moderator_app.core.ledger.records import CHECKLIST_IDS
+from moderator_app.core.ledger.store import Ledger
+from moderator_app.core.samples.community import make_agent_log, make_video
 
 
 def sha(p: Path) -> str:
@@ -170,7 +170,7 @@ def test_a_jsonl_export_verifies_on_its_own_and_edits_show(submission, store, tm
 
 
 def test_official_decision_binds_the_chain_head_and_walkthrough(tmp_path, store):
-    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     sub = tmp_path / "official"
     sub.mkdir()

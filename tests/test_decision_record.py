@@ -8,10 +8,8 @@ import pytest
 from test_ledger import SHA_LOG, SHA_VIDEO, fake_result
 
 from moderator_app import __version__
-from moderator_app.core.agent_log import WITHHELD_LEAK as LEAK
-from moderator_app.core.canonical import canonical_json
-from moderator_app.core.coverage import NOT_COVERED
-from moderator_app.core.decision import (
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.ledger.records import (
     CHECKLIST_IDS,
     DecisionError,
     DecisionRecord,
@@ -21,8 +19,10 @@ from moderator_app.core.decision import (
     reason_for_rule,
     suggested_reason,
 )
-from moderator_app.core.input_rules import MISSING_VIDEO
-from moderator_app.core.report import FileDigest
+from moderator_app.core.verify.agent_log import WITHHELD_LEAK as LEAK
+from moderator_app.core.verify.coverage import NOT_COVERED
+from moderator_app.core.verify.input_rules import MISSING_VIDEO
+from moderator_app.core.verify.report import FileDigest
 
 
 def test_record_carries_every_binding_field():

@@ -10,7 +10,8 @@ import sys
 from conftest import REPO
 
 from moderator_app import cli
-from moderator_app.core.decision import CHECKLIST_IDS, REJECT_REASONS
+from moderator_app.cli import common as cli_common
+from moderator_app.core.ledger.records import CHECKLIST_IDS, REJECT_REASONS
 from moderator_app.core.rules import all_rules
 
 DOCS = REPO / "docs"
@@ -75,15 +76,15 @@ def test_screenshots_referenced_by_the_guide_are_png():
 
 def test_submitter_guide_states_the_real_exit_codes():
     text = (DOCS / "submitter-guide.md").read_text(encoding="utf-8")
-    for code, word in ((cli.EXIT_PASS, "pass"), (cli.EXIT_FAIL, "fail"),
-                       (cli.EXIT_UNREADABLE, "the input could not be read")):
+    for code, word in ((cli_common.EXIT_PASS, "pass"), (cli_common.EXIT_FAIL, "fail"),
+                       (cli_common.EXIT_UNREADABLE, "the input could not be read")):
         assert re.search(rf"^\| {code} \| {word}", text, re.M), (code, word)
     assert "moderator-app/report/v1" in text
 
 
 def test_reviewer_guide_matches_checklist_secret_and_reasons():
     text = (DOCS / "reviewer-guide.md").read_text(encoding="utf-8")
-    assert cli.SECRET_ENV in text
+    assert cli_common.SECRET_ENV in text
     for item in CHECKLIST_IDS:
         assert f"`{item}`" in text, item
     for reason in re.findall(r"--reason ([a-z-]+)", text):

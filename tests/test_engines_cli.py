@@ -25,10 +25,10 @@ import orjson
 import pytest
 import zstandard
 
-from moderator_app.core import trajectory
-from moderator_app.core.chain import ZERO_HASH
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
-from moderator_app.core.zstream import ZstdReader, is_zstd_start
+from moderator_app.core.formats.chain import ZERO_HASH
+from moderator_app.core.formats.zstream import ZstdReader, is_zstd_start
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify import trajectory
 
 EXE = Path(sys.executable).parent / "moderator-app"
 SEED_INFO = {"seed.not_checked": 1}  # one commitment, no seeds given: an info, always there

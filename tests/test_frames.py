@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from ui_helpers import frame_number, make_numbered_video
 
-from moderator_app.core.frames import (
+from moderator_app.core.video.frames import (
     FrameSource,
     FrameTimes,
     TimestampScanner,

@@ -17,10 +17,10 @@ from types import SimpleNamespace
 import pytest
 from conftest import REPO
 
-from moderator_app.core.canonical import canonical_json
-from moderator_app.core.chain import ZERO_HASH, event_hash
-from moderator_app.core.decision import build_record
-from moderator_app.core.ledger import (
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.formats.chain import ZERO_HASH, event_hash
+from moderator_app.core.ledger.records import build_record
+from moderator_app.core.ledger.store import (
     STORE_ENV,
     Ledger,
     LedgerError,
@@ -28,7 +28,7 @@ from moderator_app.core.ledger import (
     neutralise_cell,
     resolve_store,
 )
-from moderator_app.core.report import FileDigest, Report
+from moderator_app.core.verify.report import FileDigest, Report
 
 SHA_LOG = "1" * 64
 SHA_VIDEO = "2" * 64
@@ -266,9 +266,9 @@ def test_export_replaces_the_target_atomically(store, tmp_path):
 _WRITER = """
 import sys
 from types import SimpleNamespace
-from moderator_app.core.decision import build_record
-from moderator_app.core.ledger import Ledger
-from moderator_app.core.report import FileDigest, Report
+from moderator_app.core.ledger.records import build_record
+from moderator_app.core.ledger.store import Ledger
+from moderator_app.core.verify.report import FileDigest, Report
 r = Report(kind="community", input_name="sub")
 r.files = [FileDigest("agent-log.jsonl", "agent_log", 10, "1" * 64)]
 res = SimpleNamespace(report=r, submission=SimpleNamespace(display_name="sub"))

@@ -1,4 +1,4 @@
-"""Adversarial differential tests of the C accelerator `moderator_app.core._jcs` (_jcs.c).
+"""Adversarial differential tests of the C accelerator `moderator_app.core.formats._jcs` (_jcs.c).
 
 The accelerator must never vouch for a line wrongly: every line it accepts must have exactly
 the canonical bytes of `canonical.canonical_json` (hence the hash of `chain.event_hash`), and
@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from trajhelp import join, verify_bytes
 
-import moderator_app.core.trajectory as traj
-from moderator_app.core import native
-from moderator_app.core.canonical import canonical_json, es6_number
-from moderator_app.core.chain import event_hash
-from moderator_app.core.secrets_scan import MARKERS
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
+import moderator_app.core.verify.trajectory as traj
+from moderator_app.core.formats import native
+from moderator_app.core.formats.canonical import canonical_json, es6_number
+from moderator_app.core.formats.chain import event_hash
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify.secrets import MARKERS
 
 JCS = native.JCS
 pytestmark = pytest.mark.skipif(JCS is None, reason="the C accelerator is not built")

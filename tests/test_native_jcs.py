@@ -1,4 +1,4 @@
-"""The C accelerator (moderator_app/core/_jcs.c) against the Python reference, piece by piece.
+"""The C accelerator (moderator_app/core/formats/_jcs.c) against the Python reference, piece by piece.
 
 It may decline any line (the Python path then decides), but every line it vouches for must
 hash exactly as `chain.event_hash`, and every fact it reports (spellings, summaries, secrets
@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trajhelp import chain_lines, join
 
-from moderator_app.core import native
-from moderator_app.core import trajectory as traj
-from moderator_app.core.canonical import canonical_json, es6_number
-from moderator_app.core.chain import event_hash
-from moderator_app.core.secrets_scan import MARKERS
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.formats import native
+from moderator_app.core.formats.canonical import canonical_json, es6_number
+from moderator_app.core.formats.chain import event_hash
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify import trajectory as traj
+from moderator_app.core.verify.secrets import MARKERS
 
 jcs = native.JCS
 needs_jcs = pytest.mark.skipif(jcs is None, reason="the C accelerator is not built here")

@@ -31,7 +31,7 @@ import orjson
 import pytest
 import zstandard
 
-from moderator_app.core.canonical import canonical_json
+from moderator_app.core.formats.canonical import canonical_json
 
 # Every test here runs on both engines (conftest.engine): their reports must be the same.
 pytestmark = pytest.mark.usefixtures("engine")

@@ -238,8 +238,8 @@ def test_bundle_verifies_an_official_run_with_its_accelerator_and_worker(bundle,
     the bundle too) with the C accelerator the bundle carries: valid, then one byte edited."""
     import orjson
 
-    from moderator_app.core.trajectory import PARALLEL_MIN_BYTES
-    from moderator_app.core.trajectory_writer import chain_events, make_run_events
+    from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+    from moderator_app.core.verify.trajectory import PARALLEL_MIN_BYTES
 
     assert list((bundle.parent / "_internal").rglob("_jcs*.so")), "the C accelerator is missing"
     lines = [orjson.dumps(e) for e in chain_events(make_run_events(7600, seed=4,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from moderator_app.core.secrets_scan import scan_line
+from moderator_app.core.verify.secrets import scan_line
 
 KEYS = [
     ("sk-proj-" + "Ab1" * 10, "API key (sk-...)"),
@@ -46,7 +46,7 @@ def test_hits_are_capped_and_ordered():
 
 @pytest.mark.parametrize("secret,label", KEYS)
 def test_block_prefilter_never_hides_a_marker(secret, label):
-    from moderator_app.core.secrets_scan import MARKERS, markers_in
+    from moderator_app.core.verify.secrets import MARKERS, markers_in
 
     filler = b'{"t":"ordinary words, nothing to see"}\n' * 3000
     for pad in (0, 1):

@@ -10,7 +10,7 @@ import subprocess
 import orjson
 from conftest import REPO, SHARED
 
-from moderator_app.core.samples import make_video
+from moderator_app.core.samples.community import make_video
 
 CLI = str(REPO / ".venv" / "bin" / "moderator-app")
 SEED_DOC = SHARED / "seeds" / "agent-log-format.md"

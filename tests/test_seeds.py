@@ -11,8 +11,8 @@ from pathlib import Path
 import orjson
 from trajhelp import errors, join, verify_bytes, zstd
 
-from moderator_app.core.seeds import commitment
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify.seeds import commitment
 
 SECRET = "evaluator-secret-Zq8#x"
 SEEDS = ("seed-alpha-1234", "seed-beta-5678")
@@ -106,7 +106,7 @@ def test_secret_never_reaches_report_stdout_stderr_or_disk(tmp_path):
 
 
 def test_leak_found_by_the_worker_process_too():
-    import moderator_app.core.trajectory as traj
+    import moderator_app.core.verify.trajectory as traj
 
     evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
     evs[333]["payload"]["text"] = f"seed is {SEEDS[0]}"

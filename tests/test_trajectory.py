@@ -8,8 +8,8 @@ import orjson
 import pytest
 from trajhelp import chain_lines, errors, first_error, join, rules_at, verify_bytes, zstd
 
-from moderator_app.core.chain import seal
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.formats.chain import seal
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
 
 # Every test here runs on both engines (conftest.engine): their reports must be the same.
 pytestmark = pytest.mark.usefixtures("engine")
@@ -240,8 +240,8 @@ def test_run_end_missing_is_a_warning():
 
 
 def test_build_index_spools_decompressed_lines(tmp_path):
-    from moderator_app.core.report import Report
-    from moderator_app.core.trajectory import check_stream
+    from moderator_app.core.verify.report import Report
+    from moderator_app.core.verify.trajectory import check_stream
 
     data = join(_lines_from(BASE))
     z = zstd(data, 3)
@@ -268,7 +268,7 @@ def test_worker_process_gives_the_same_report_as_one_process(tamper):
         lines[250] = lines[250].replace(b"python", b"pythoN", 1)
         lines.insert(200, b"{not json")
     data = zstd(join(lines) * 1, 3)
-    import moderator_app.core.trajectory as traj
+    import moderator_app.core.verify.trajectory as traj
 
     old = traj.BLOCK
     traj.BLOCK = 4096  # many blocks, so both processes take part

@@ -10,8 +10,8 @@ from conftest import need_testdata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moderator_app.core.canonical import CanonicalError, canonical_json, canonical_json_fast
-from moderator_app.core.trajectory import _FloatSpelling, canonical_bytes, fast_path_ok
+from moderator_app.core.formats.canonical import CanonicalError, canonical_json, canonical_json_fast
+from moderator_app.core.verify.trajectory import _FloatSpelling, canonical_bytes, fast_path_ok
 
 VECTORS = ["arrays", "french", "structures", "unicode", "values", "weird"]
 
@@ -71,7 +71,7 @@ def test_fast_rejects_what_the_reference_rejects():
 @settings(max_examples=120, deadline=None)
 @given(value=st.dictionaries(st.text(max_size=6), json_values, max_size=6))
 def test_event_canonical_equals_reference(value):
-    from moderator_app.core.trajectory import event_canonical
+    from moderator_app.core.verify.trajectory import event_canonical
 
     expected = canonical_json(value)
     raw = orjson.dumps(value)
@@ -81,7 +81,7 @@ def test_event_canonical_equals_reference(value):
 @settings(max_examples=300, deadline=None)
 @given(x=st.floats(allow_nan=False, allow_infinity=False))
 def test_float_spelling_shortcut_is_exact(x):
-    from moderator_app.core.canonical import es6_number
+    from moderator_app.core.formats.canonical import es6_number
 
     assert _FloatSpelling().safe_value(x) == (x != 0 and orjson.dumps(x).decode() == es6_number(x))
 
@@ -89,7 +89,7 @@ def test_float_spelling_shortcut_is_exact(x):
 @settings(max_examples=150, deadline=None)
 @given(payload=st.dictionaries(st.text(max_size=6), json_values, max_size=6))
 def test_payload_only_walk_equals_reference(payload):
-    from moderator_app.core.trajectory import event_canonical
+    from moderator_app.core.verify.trajectory import event_canonical
 
     event = {"schema": "s", "producer_sequence": 1, "wall_time": "w", "run_id": "r",
              "trust_level": "t", "producer": "p", "type": "x", "prev_hash": "0" * 64,

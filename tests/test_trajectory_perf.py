@@ -18,18 +18,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trajhelp import errors, join, rules_at, verify_bytes
 
-import moderator_app.core.trajectory as traj
-from moderator_app.core.chain import ZERO_HASH, event_hash
-from moderator_app.core.jsonline import LineError, parse_line, parse_line_compact
-from moderator_app.core.report import Report
-from moderator_app.core.seeds import SeedCheck
-from moderator_app.core.trajectory import (
+import moderator_app.core.verify.trajectory as traj
+from moderator_app.core.formats.chain import ZERO_HASH, event_hash
+from moderator_app.core.formats.jsonline import LineError, parse_line, parse_line_compact
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify.report import Report
+from moderator_app.core.verify.seeds import SeedCheck
+from moderator_app.core.verify.trajectory import (
     LineContext,
     TrajectoryChecker,
     examine_block,
     examine_line,
 )
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
 
 # Every test here runs on both engines (conftest.engine): their reports must be the same.
 pytestmark = pytest.mark.usefixtures("engine")
@@ -254,7 +254,7 @@ def test_plain_canonical_is_the_reference_canonical():
           "prev_hash": ZERO_HASH}
     ev["hash"] = event_hash(ZERO_HASH, ev)
     line = orjson.dumps(ev)
-    from moderator_app.core.canonical import canonical_json
+    from moderator_app.core.formats.canonical import canonical_json
 
     body = {k: v for k, v in ev.items() if k != "hash"}
     dumped = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
@@ -365,7 +365,7 @@ def test_float_sequence_is_named_float_in_the_message():
 
 @pytest.mark.parametrize("offset", [0, 1, 2, 3, 70001])
 def test_marker_prefilter_never_misses_a_marker_in_a_large_block(offset):
-    from moderator_app.core.secrets_scan import MARKERS, markers_in
+    from moderator_app.core.verify.secrets import MARKERS, markers_in
 
     base = b"reward batch level jump " * 4000  # > 64 KiB: the numpy prefilter runs
     assert markers_in(base) == ()

@@ -144,7 +144,7 @@ def test_truncated_zstd_is_incomplete_never_a_shorter_valid_chain(which, frames,
 def test_block_fast_path_equals_line_by_line(which, data):
     """`examine_block` proves whole blocks ordinary in bulk; it must give exactly the facts
     `examine_line` gives, for valid and tampered blocks alike."""
-    from moderator_app.core.trajectory import LineContext, examine_block, examine_line
+    from moderator_app.core.verify.trajectory import LineContext, examine_block, examine_line
 
     lines = list(CHAINS[which])
     kind = data.draw(st.sampled_from(["none", "byte", "swap", "dup", "hash"]), label="kind")

@@ -21,17 +21,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trajhelp import errors, join, verify_bytes
 
-import moderator_app.core.trajectory as traj
-from moderator_app.core.canonical import canonical_json
-from moderator_app.core.report import Report
-from moderator_app.core.seeds import SeedCheck
-from moderator_app.core.trajectory import (
+import moderator_app.core.verify.trajectory as traj
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify.report import Report
+from moderator_app.core.verify.seeds import SeedCheck
+from moderator_app.core.verify.trajectory import (
     LineContext,
     TrajectoryChecker,
     examine_block,
     examine_line,
 )
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
 
 # Every test here runs on both engines (conftest.engine): their reports must be the same.
 pytestmark = pytest.mark.usefixtures("engine")

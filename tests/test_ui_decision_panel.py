@@ -15,9 +15,10 @@ from test_cli_decisions import submission  # noqa: E402,F401 - shared fixture
 from test_ledger import fake_result  # noqa: E402
 
 from moderator_app.cli import main as cli_main  # noqa: E402
-from moderator_app.core.decision import CHECKLIST_IDS  # noqa: E402
-from moderator_app.core.ledger import Ledger  # noqa: E402
-from moderator_app.core.verify import VerifyOptions, verify_paths  # noqa: E402
+from moderator_app.core.ledger.records import CHECKLIST_IDS  # noqa: E402
+from moderator_app.core.ledger.store import Ledger  # noqa: E402
+from moderator_app.core.verify.options import VerifyOptions  # noqa: E402
+from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
 from moderator_app.ui.session import ReviewSession  # noqa: E402
 
@@ -160,7 +161,7 @@ def test_corrupt_ledger_is_reported_not_overwritten(panel, store):
 
 
 def test_official_walkthrough_on_a_real_trajectory(panel, tmp_path, store):
-    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     sub = tmp_path / "official"
     sub.mkdir()

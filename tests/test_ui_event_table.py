@@ -80,7 +80,7 @@ def test_detail_is_pretty_plain_text_and_truncates(qtbot, tmp_path):
 def test_invalid_json_line_is_shown_raw(qtbot, tmp_path):
     src = tmp_path / "bad.jsonl"
     src.write_bytes(b"{not json <b>\n")
-    from moderator_app.core.event_index import EventIndex
+    from moderator_app.core.formats.event_index import EventIndex
 
     index = EventIndex(src)
     index.add(0, 13, 1, None, "invalid", "invalid")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from moderator_app.core.report import Report
 from moderator_app.core.rules import Finding, Severity
+from moderator_app.core.verify.report import Report
 from moderator_app.ui.findings_panel import FindingsPanel
 
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
 from ui_helpers import frame_number, make_numbered_video, qimage_array
 
-from moderator_app.core.samples import make_agent_log
+from moderator_app.core.samples.community import make_agent_log
 from moderator_app.ui.main_window import MainWindow
 from moderator_app.ui.shortcuts import SHORTCUTS
 
@@ -255,7 +255,7 @@ def test_goto(qtbot, window, tmp_path):
 
 
 def test_official_run_has_producer_lanes(qtbot, window, tmp_path):
-    from moderator_app.core.trajectory_writer import make_run_events, write_trajectory
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     folder = tmp_path / "official-run"
     folder.mkdir()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import SAMPLES
 
-from moderator_app.core.verify import verify_paths
+from moderator_app.core.verify.pipeline import verify_paths
 from moderator_app.ui.run_summary import RunSummaryPanel, summary_sections
 from moderator_app.ui.session import ReviewSession
 

@@ -7,8 +7,8 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from moderator_app.core.samples import make_agent_log
-from moderator_app.core.verify import VerifyOptions
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.ui.workers import VerifyWorker, start_in_thread
 
 

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from moderator_app.core import video as video_mod
-from moderator_app.core.samples import make_video
+from moderator_app.core.samples.community import make_video
 from moderator_app.core.thresholds import VideoLimits
-from moderator_app.core.video import container_truncation, probe_video
+from moderator_app.core.video import probe as video_mod
+from moderator_app.core.video.probe import container_truncation, probe_video
 
 SMALL = (64, 36)
 
@@ -180,7 +180,7 @@ def test_variable_frame_rate_is_measured(tmp_path):
 
 
 def test_probe_module_imports_cv2_lazily():
-    code = ("import sys, moderator_app.core.video; "
+    code = ("import sys, moderator_app.core.video.probe; "
             "print('cv2' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
@@ -191,8 +191,8 @@ def test_probe_module_imports_cv2_lazily():
     ("truncate", "video.truncated"), ("empty", "video.empty"), ("garbage", "video.unreadable"),
 ])
 def test_damaged_video_fails_the_submission(videos, tmp_path, damage, rule_id):
-    from moderator_app.core.samples import make_agent_log
-    from moderator_app.core.verify import verify_paths
+    from moderator_app.core.samples.community import make_agent_log
+    from moderator_app.core.verify.pipeline import verify_paths
 
     make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
     data = videos["MJPG"].read_bytes()
@@ -206,8 +206,8 @@ def test_damaged_video_fails_the_submission(videos, tmp_path, damage, rule_id):
 
 
 def test_video_that_covers_the_run_passes(videos, tmp_path):
-    from moderator_app.core.samples import make_agent_log
-    from moderator_app.core.verify import verify_paths
+    from moderator_app.core.samples.community import make_agent_log
+    from moderator_app.core.verify.pipeline import verify_paths
 
     dur = make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
     make_video(tmp_path / "run.webm", dur, fps=10, size=SMALL, fourcc="VP80")

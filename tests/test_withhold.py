@@ -8,9 +8,15 @@ import orjson
 import pytest
 from conftest import REPO
 
-from moderator_app.core.samples import make_agent_log
-from moderator_app.core.verify import VerifyOptions, verify_paths
-from moderator_app.core.withhold import WithholdError, WithholdStats, withhold_event, withhold_log
+from moderator_app.core.formats.withhold import (
+    WithholdError,
+    WithholdStats,
+    withhold_event,
+    withhold_log,
+)
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
 
 CLI = str(REPO / ".venv" / "bin" / "moderator-app")
 

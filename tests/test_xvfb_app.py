@@ -22,7 +22,7 @@ from xvfb_helpers import (
     wait_for_title,
 )
 
-from moderator_app.core.samples import make_agent_log, make_video
+from moderator_app.core.samples.community import make_agent_log, make_video
 
 
 @pytest.fixture

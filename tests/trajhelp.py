@@ -7,10 +7,10 @@ import io
 import orjson
 import zstandard
 
-from moderator_app.core.report import Report
 from moderator_app.core.rules import Severity
-from moderator_app.core.trajectory import check_stream
-from moderator_app.core.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+from moderator_app.core.verify.report import Report
+from moderator_app.core.verify.trajectory import check_stream
 
 
 def chain_lines(n: int = 16, seed: int = 0, variety: float = 0.5, **kw) -> list[bytes]:

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import orjson
 
-from moderator_app.core.event_index import EventIndex
+from moderator_app.core.formats.event_index import EventIndex
 
 BITS = 10
 BLOCK = 16

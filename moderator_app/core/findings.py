@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .rules import Finding, Severity
+from moderator_app.core.rules import Finding, Severity
 
 DEFAULT_PER_RULE_CAP = 500
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from .errors import Cancelled
+from moderator_app.core.errors import Cancelled
 
 # progress(done, total): bytes read so far and the total (0 when unknown).
 ProgressFn = Callable[[int, int], None]

@@ -69,12 +69,12 @@ def all_rules() -> list[Rule]:
     import importlib
 
     for mod in (
-        "moderator_app.core.input_rules",
-        "moderator_app.core.agent_log",
-        "moderator_app.core.video",
-        "moderator_app.core.coverage",
-        "moderator_app.core.trajectory",
-        "moderator_app.core.archive",
+        "moderator_app.core.verify.input_rules",
+        "moderator_app.core.verify.agent_log",
+        "moderator_app.core.video.probe",
+        "moderator_app.core.verify.coverage",
+        "moderator_app.core.verify.trajectory",
+        "moderator_app.core.formats.archive",
     ):
         try:
             importlib.import_module(mod)

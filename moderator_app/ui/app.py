@@ -14,7 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
-from .main_window import APP_TITLE, SETTINGS_APP, SETTINGS_ORG
+from moderator_app.ui.main_window import APP_TITLE, SETTINGS_APP, SETTINGS_ORG
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -36,18 +36,18 @@ def run_app(argv: list[str]) -> int:
     QCoreApplication.setApplicationName(SETTINGS_APP)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationDisplayName(APP_TITLE)
-    from .main_window import MainWindow
+    from moderator_app.ui.main_window import MainWindow
 
     window = MainWindow(store_path=args.store or _env_store())
     theme = str(window.settings.value("theme", "dark"))
     try:
-        from .theme import apply_theme
+        from moderator_app.ui.theme import apply_theme
 
         apply_theme(app, theme)
     except Exception:  # noqa: BLE001 - theming is cosmetic
         pass
     try:
-        from .icons import app_icon
+        from moderator_app.ui.icons import app_icon
 
         app.setWindowIcon(app_icon())
     except Exception:  # noqa: BLE001 - an icon is cosmetic
@@ -73,7 +73,7 @@ def initial_paths(given: list[Path], recent: list[str]) -> list[Path]:
         return given
     if recent:
         return []
-    from .icons import resource_path
+    from moderator_app.ui.icons import resource_path
 
     sample = resource_path("samples", "community-sample")
     return [sample] if sample is not None else []

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from moderator_app.core.decision import CHECKLIST_IDS, CHECKLIST_ITEMS
+from moderator_app.core.ledger.records import CHECKLIST_IDS, CHECKLIST_ITEMS
 
 
 class ChecklistWidget(QGroupBox):

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.decision import (
+from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
     REJECT,
@@ -38,9 +38,8 @@ from moderator_app.core.decision import (
     evidence_digest,
     suggested_reason,
 )
-from moderator_app.core.ledger import Ledger, LedgerError, StoredDecision
-
-from .shortcuts import by_action
+from moderator_app.core.ledger.store import Ledger, LedgerError, StoredDecision
+from moderator_app.ui.shortcuts import by_action
 
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
@@ -76,7 +75,7 @@ class DecisionPanel(QWidget):
     def __init__(self, session, parent: QWidget | None = None,
                  settings: QSettings | None = None) -> None:
         super().__init__(parent)
-        from .checklist import ChecklistWidget
+        from moderator_app.ui.checklist import ChecklistWidget
 
         self.session = session
         self.confirm: Callable[[str, str], bool] = self._confirm_dialog

@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.event_index import EventIndex
-
-from .timefmt import format_timecode
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.timefmt import format_timecode
 
 TRUNCATE_CHARS = 100_000
 

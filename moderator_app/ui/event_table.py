@@ -18,9 +18,8 @@ from collections import OrderedDict
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, Signal
 
-from moderator_app.core.event_index import EventIndex
-
-from .timefmt import format_timecode
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.timefmt import format_timecode
 
 CONTENT_CHARS = 240
 # Sources larger than this are searched in a thread pool, not on the GUI thread.

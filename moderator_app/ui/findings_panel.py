@@ -21,10 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.report import Report
 from moderator_app.core.rules import Finding, Severity
-
-from .theme import severity_color
+from moderator_app.core.verify.report import Report
+from moderator_app.ui.theme import severity_color
 
 HEADERS = ("Severity", "Line", "Rule", "File", "Message")
 

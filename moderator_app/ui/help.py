@@ -35,8 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app import __version__
-
-from .theme import MARGIN, SPACING, severity_color
+from moderator_app.ui.theme import MARGIN, SPACING, severity_color
 
 APP_NAME = "Moderator Workstation"
 

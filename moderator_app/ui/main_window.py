@@ -39,27 +39,27 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify import VerifyOptions, VerifyResult
-
-from .event_detail import EventDetail
-from .event_table import (
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import VerifyResult
+from moderator_app.ui.event_detail import EventDetail
+from moderator_app.ui.event_table import (
     ASYNC_SEARCH_BYTES,
     COL_KIND,
     EventTableModel,
     SearchJob,
     SearchSignals,
 )
-from .findings_panel import FindingsPanel
-from .plots import PlotsWidget
-from .retime import RetimePanel
-from .run_summary import RunSummaryPanel
-from .session import ReviewSession
-from .shortcuts import SHORTCUTS
-from .sync_controls import SyncControls
-from .timefmt import parse_goto
-from .timeline import Timeline
-from .video_player import VideoPlayer
-from .workers import VerifyWorker, start_in_thread
+from moderator_app.ui.findings_panel import FindingsPanel
+from moderator_app.ui.plots import PlotsWidget
+from moderator_app.ui.retime import RetimePanel
+from moderator_app.ui.run_summary import RunSummaryPanel
+from moderator_app.ui.session import ReviewSession
+from moderator_app.ui.shortcuts import SHORTCUTS
+from moderator_app.ui.sync_controls import SyncControls
+from moderator_app.ui.timefmt import parse_goto
+from moderator_app.ui.timeline import Timeline
+from moderator_app.ui.video_player import VideoPlayer
+from moderator_app.ui.workers import VerifyWorker, start_in_thread
 
 APP_TITLE = "Moderator Workstation"
 SETTINGS_ORG = "moderator-app"
@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         self.decision_panel = None
         self.decision_dock = None
         try:
-            from .decision_panel import DecisionPanel
+            from moderator_app.ui.decision_panel import DecisionPanel
 
             self.decision_panel = DecisionPanel(self.session, None, settings=self.settings)
         except Exception as exc:  # noqa: BLE001 - the workstation works without it
@@ -384,7 +384,7 @@ class MainWindow(QMainWindow):
     def set_theme(self, name: str) -> None:
         self.settings.setValue("theme", name)
         try:
-            from .theme import apply_theme
+            from moderator_app.ui.theme import apply_theme
 
             apply_theme(QApplication.instance(), name)
         except Exception as exc:  # noqa: BLE001 - theming is cosmetic
@@ -745,17 +745,17 @@ class MainWindow(QMainWindow):
     # -- help ------------------------------------------------------------------------------
 
     def _help_shortcuts(self) -> None:
-        from . import help as help_mod
+        from moderator_app.ui import help as help_mod
 
         help_mod.show_shortcuts(self)
 
     def _help_formats(self) -> None:
-        from . import help as help_mod
+        from moderator_app.ui import help as help_mod
 
         help_mod.show_formats(self)
 
     def _help_about(self) -> None:
-        from . import help as help_mod
+        from moderator_app.ui import help as help_mod
 
         help_mod.show_about(self)
 

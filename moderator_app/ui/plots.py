@@ -12,9 +12,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from moderator_app.core.event_index import EventIndex
-
-from .timeline import LABEL_W
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.timeline import LABEL_W
 
 STRIP_H = 34
 

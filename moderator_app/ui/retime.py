@@ -12,8 +12,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QWidget
 
-from .session import ReviewSession
-from .timefmt import format_timecode
+from moderator_app.ui.session import ReviewSession
+from moderator_app.ui.timefmt import format_timecode
 
 
 def _plain(text: str = "") -> QLabel:

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from .session import ReviewSession
+from moderator_app.ui.session import ReviewSession
 
 MAX_CLAIMS_SHOWN = 50
 

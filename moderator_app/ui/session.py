@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from moderator_app.core.verify import VerifyResult
+from moderator_app.core.verify.pipeline import VerifyResult
 
 
 class ReviewSession(QObject):

@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.coverage import compute_coverage
-
-from .session import ReviewSession
+from moderator_app.core.verify.coverage import compute_coverage
+from moderator_app.ui.session import ReviewSession
 
 
 class SyncControls(QGroupBox):

@@ -20,10 +20,9 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from moderator_app.core.event_index import EventIndex
-
-from .theme import severity_color
-from .timefmt import format_timecode
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.theme import severity_color
+from moderator_app.ui.timefmt import format_timecode
 
 LABEL_W = 120  # left column with lane names; plots use the same margin to stay aligned
 AXIS_H = 18

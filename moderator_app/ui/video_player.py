@@ -31,15 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.frames import (
+from moderator_app.core.video.frames import (
     FrameSource,
     FrameTimes,
     TimestampScanner,
     open_capture,
     read_info,
 )
-
-from .timefmt import format_timecode
+from moderator_app.ui.timefmt import format_timecode
 
 MAX_DISPLAY_WIDTH = 1920
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)

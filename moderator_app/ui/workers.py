@@ -14,7 +14,8 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from moderator_app.core.errors import Cancelled, InputError
 from moderator_app.core.progress import CancelToken
-from moderator_app.core.verify import VerifyOptions, verify_paths
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
 
 
 class VerifyWorker(QObject):

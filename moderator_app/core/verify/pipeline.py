@@ -11,38 +11,23 @@ the video against that span and digests every file, so both kinds share one cove
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from .coverage import compute_coverage, coverage_findings
-from .event_index import EventIndex
-from .input_rules import MISSING_VIDEO, SEVERAL_LOGS, SEVERAL_VIDEOS, UNREADABLE_MEMBER
-from .progress import CancelToken, ProgressFn
-from .report import FileDigest, Report
-from .streams import CHUNK, HashingReader
-from .submission import ROLE_LOG, ROLE_TRAJECTORY, Submission, load_submission, local_copy
-from .thresholds import Thresholds
-
-
-@dataclass(frozen=True)
-class VerifyOptions:
-    """How to verify. `secret` is the evaluator secret: never printed, stored or logged."""
-
-    offset: float = 0.0
-    seeds: tuple[str, ...] | None = None
-    secret: str | None = field(default=None, repr=False)
-    build_index: bool = False  # the GUI wants the event index (and a spool for .zst)
-    spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
-    probe_video: bool = True
-    thresholds: Thresholds | None = None  # moderation-signal thresholds; None = the defaults
-
-
-@dataclass(frozen=True)
-class KindResult:
-    """What a kind-specific verifier hands back besides the findings it put in the report."""
-
-    index: EventIndex | None
-    run_duration_s: float | None  # run_start to run_end, None when unknown
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.members import ROLE_LOG, ROLE_TRAJECTORY
+from moderator_app.core.formats.streams import CHUNK, HashingReader
+from moderator_app.core.formats.submission import Submission, load_submission, local_copy
+from moderator_app.core.progress import CancelToken, ProgressFn
+from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
+from moderator_app.core.verify.input_rules import (
+    MISSING_VIDEO,
+    SEVERAL_LOGS,
+    SEVERAL_VIDEOS,
+    UNREADABLE_MEMBER,
+)
+from moderator_app.core.verify.options import KindResult, VerifyOptions
+from moderator_app.core.verify.report import FileDigest, Report
 
 
 @dataclass
@@ -74,9 +59,9 @@ def verify_submission(sub: Submission, options: VerifyOptions,
             "several evidence files: " + ", ".join(m.name for m in evidence)
             + f"; verifying {evidence[0].name}", evidence[1].name))
     if sub.kind == "official":
-        from .trajectory import verify_trajectory as verify_kind
+        from moderator_app.core.verify.trajectory import verify_trajectory as verify_kind
     else:
-        from .agent_log import verify_agent_log as verify_kind
+        from moderator_app.core.verify.agent_log import verify_agent_log as verify_kind
     kind_result: KindResult = verify_kind(sub, options, report, progress, cancel)
     result = VerifyResult(sub, report, kind_result.index, None, kind_result.run_duration_s)
     if options.probe_video:
@@ -99,7 +84,9 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         report.add(SEVERAL_VIDEOS.at(
             f"{len(videos)} videos; checking the largest, {video.name}; also: "
             + ", ".join(v.name for v in videos[1:]), video.name))
-    from .video import probe_video  # imports OpenCV only when there is a video
+    from moderator_app.core.video.probe import (
+        probe_video,  # imports OpenCV only when there is a video
+    )
 
     def record(sha256: str, size: int) -> None:  # digested while copied out of an archive
         report.files.append(FileDigest(video.name, video.role, size, sha256))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from .rules import Finding, Severity, rule
+from moderator_app.core.rules import Finding, Severity, rule
 
 COVERAGE_TOLERANCE_S = 5.0
 

@@ -11,40 +11,23 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputError
-from .rules import Finding
-
-VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
-ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
-TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
-AGENT_LOG_NAME = "agent-log.jsonl"
-
-ROLE_LOG = "agent_log"
-ROLE_TRAJECTORY = "trajectory"
-ROLE_VIDEO = "video"
-ROLE_OTHER = "other"
-
-
-@dataclass(frozen=True)
-class Member:
-    """One file of a submission. `name` is its path inside the submission (POSIX form)."""
-
-    name: str
-    size: int
-    role: str
-    opener: Callable[[], BinaryIO] = field(repr=False, compare=False)
-    local_path: Path | None = None  # a real file on disk (folders, plain files)
-
-    @property
-    def basename(self) -> str:
-        return self.name.rsplit("/", 1)[-1]
-
-    def open(self) -> BinaryIO:
-        return self.opener()
+from moderator_app.core.errors import InputError
+from moderator_app.core.formats.archive import open_archive
+from moderator_app.core.formats.members import (
+    AGENT_LOG_NAME,
+    ARCHIVE_SUFFIXES,
+    ROLE_LOG,
+    ROLE_TRAJECTORY,
+    ROLE_VIDEO,
+    VIDEO_EXTS,
+    Member,
+    classify,
+)
+from moderator_app.core.rules import Finding
 
 
 @dataclass(frozen=True)
@@ -73,37 +56,6 @@ class Submission:
 def is_archive(path: Path) -> bool:
     name = path.name.lower()
     return path.is_file() and name.endswith(ARCHIVE_SUFFIXES)
-
-
-def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
-    """Tell a trajectory from an agent log by its first line (for unusual file names)."""
-    try:
-        with opener() as fh:
-            head = fh.read(64 * 1024)
-    except OSError:
-        return ROLE_OTHER
-    first = head.split(b"\n", 1)[0]
-    if b"ale-trajectory-event" in first or b'"prev_hash"' in first:
-        return ROLE_TRAJECTORY
-    if b'"seq"' in first or b'"elapsedMs"' in first:
-        return ROLE_LOG
-    return ROLE_OTHER
-
-
-def classify(name: str, opener: Callable[[], BinaryIO]) -> str:
-    """The role of a member, by its name (and first line for other `.jsonl` names)."""
-    base = name.rsplit("/", 1)[-1].lower()
-    if base in TRAJECTORY_NAMES:
-        return ROLE_TRAJECTORY
-    if base == AGENT_LOG_NAME:
-        return ROLE_LOG
-    if base.endswith(VIDEO_EXTS):
-        return ROLE_VIDEO
-    if base.endswith(".jsonl.zst"):
-        return ROLE_TRAJECTORY
-    if base.endswith(".jsonl"):
-        return _sniff_jsonl(opener)
-    return ROLE_OTHER
 
 
 def _file_member(path: Path, name: str) -> Member:
@@ -139,7 +91,6 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
         members = _folder_members(root)
         display = root.resolve().name
     elif len(ps) == 1 and is_archive(ps[0]):
-        from .archive import open_archive  # the archive reader (issue 3)
 
         members, findings = open_archive(ps[0])
         display = ps[0].name
@@ -175,7 +126,7 @@ def local_copy(member: Member, workdir: Path | None = None,
     member would be decompressed again). It is not called for members already on disk."""
     if member.local_path is not None:
         return member.local_path
-    from .streams import CHUNK, HashingReader
+    from moderator_app.core.formats.streams import CHUNK, HashingReader
 
     ext = Path(member.basename).suffix.lower()
     ext = ext if ext in VIDEO_EXTS or ext in (".jsonl", ".zst") else ".bin"

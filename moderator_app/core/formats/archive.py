@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputError
-from .rules import Finding, Severity, rule
-from .submission import Member, classify
-from .zstream import ZstdReader, ZstdStreamError
+from moderator_app.core.errors import InputError
+from moderator_app.core.formats.members import Member, classify
+from moderator_app.core.formats.zstream import ZstdReader, ZstdStreamError
+from moderator_app.core.rules import Finding, Severity, rule
 
 MAX_MEMBER_BYTES = 64 << 30  # bytes actually read from one member
 MAX_MEMBERS = 10_000

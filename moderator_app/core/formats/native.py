@@ -1,6 +1,6 @@
 """The optional C accelerator of the trajectory verifier, or None when it is not built.
 
-`_jcs` (moderator_app/core/_jcs.c, built by `make setup` through setup.py) checks each line of
+`_jcs` (moderator_app/core/formats/_jcs.c, built by `make setup` through setup.py) checks each line of
 a block as strict JSON, writes its RFC 8785 form and hashes the chain link in one pass; it
 declines every line it is not sure of, which then takes the Python path that alone words
 findings. Without a C compiler the install still succeeds and the verifier is only slower:
@@ -19,7 +19,7 @@ def load() -> ModuleType | None:
         return None
     hashlib.sha256()  # OpenSSL's libcrypto is loaded: _jcs takes its SHA-256 from there
     try:
-        from . import _jcs
+        from moderator_app.core.formats import _jcs
     except ImportError:
         return None
     return _jcs

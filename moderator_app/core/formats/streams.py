@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import BinaryIO
 
-from .progress import CancelToken, ProgressFn
+from moderator_app.core.progress import CancelToken, ProgressFn
 
 CHUNK = 1 << 20
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .canonical import canonical_json
+from moderator_app.core.formats.canonical import canonical_json
 
 ZERO_HASH = "0" * 64
 

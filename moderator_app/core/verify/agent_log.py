@@ -27,16 +27,17 @@ from typing import Any
 
 import orjson
 
-from .canonical import MAX_SAFE_INTEGER as _MAX_SAFE
-from .canonical import CanonicalError, canonical_json_fast
-from .event_index import EventIndex
-from .input_rules import UNREADABLE_MEMBER
-from .jsonline import LineError, parse_line
-from .progress import CancelToken, ProgressFn
-from .report import FileDigest, Report
-from .rules import Severity, rule
-from .streams import MAX_LINE, HashingReader, iter_lines
-from .thresholds import DEFAULT_THRESHOLDS, Thresholds
+from moderator_app.core.formats.canonical import MAX_SAFE_INTEGER as _MAX_SAFE
+from moderator_app.core.formats.canonical import CanonicalError, canonical_json_fast
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.jsonline import LineError, parse_line
+from moderator_app.core.formats.streams import MAX_LINE, HashingReader, iter_lines
+from moderator_app.core.progress import CancelToken, ProgressFn
+from moderator_app.core.rules import Severity, rule
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
+from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
+from moderator_app.core.verify.options import KindResult
+from moderator_app.core.verify.report import FileDigest, Report
 
 E, W = Severity.ERROR, Severity.WARNING
 G = "agent-log"
@@ -856,13 +857,12 @@ def verify_agent_log(sub, options, report: Report, progress: ProgressFn | None =
     Returns the `KindResult`: the event index when `options.build_index`, and the run
     duration for the coverage check (run_end's elapsedMs; else the last valid elapsedMs).
     """
-    from .verify import KindResult
 
     member = sub.evidence
     thresholds = options.thresholds or DEFAULT_THRESHOLDS
     index = None
     if getattr(options, "build_index", False):
-        from .submission import local_copy
+        from moderator_app.core.formats.submission import local_copy
 
         try:
             index = EventIndex(source=member.local_path or local_copy(member, options.spool_dir))

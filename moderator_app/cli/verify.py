@@ -1,54 +1,24 @@
-"""The headless command line: `moderator-app verify | withhold | decide | decisions | rules`.
-
-Never imports Qt (checked by tests/test_architecture.py): submitters self-check on machines
-without a display, and `verify` on a small submission must answer in well under half a
-second. OpenCV is imported only when there is a video to probe.
-"""
+"""`verify`, `withhold` and `rules`: the submitter's self-check commands."""
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import math
 import os
-import re
 import sys
 from pathlib import Path
 
-from . import __version__
-
-SECRET_ENV = "ALE_EVALUATOR_SECRET"
-EXIT_PASS, EXIT_FAIL, EXIT_UNREADABLE = 0, 1, 2
-
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def safe_text(text: str) -> str:
-    """Untrusted text for a terminal: control characters (escape sequences, bidi overrides)
-    are shown as escapes instead of being interpreted by the terminal."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+from moderator_app.cli.common import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    EXIT_UNREADABLE,
+    SECRET_ENV,
+    finite_seconds,
+    safe_text,
+)
 
 
-def finite_seconds(text: str) -> float:
-    """argparse type for an offset in seconds: a finite number (NaN would make every missing
-    footage sum 0 and pass any video)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"not a finite number of seconds: {text!r}")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="moderator-app",
-        description="Verify and judge AI-agent game runs. Without a command, opens the "
-                    "workstation (moderator-app [PATH]).")
-    p.add_argument("--version", action="version", version=f"moderator-app {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
+def add_verify_commands(sub: argparse._SubParsersAction) -> None:
     v = sub.add_parser("verify", help="check a submission; exit 0 pass, 1 fail, 2 unreadable")
     v.add_argument("paths", nargs="+", metavar="PATH",
                    help="a folder, an archive, or the log/trajectory and video as files")
@@ -59,16 +29,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="official runs: one seed per line; the evaluator secret is read from "
                         f"${SECRET_ENV} or a prompt, never from an argument")
 
+    v.set_defaults(handler=cmd_verify)
+
     w = sub.add_parser("withhold", help="write the public (withheld) version of an agent log")
     w.add_argument("log", type=Path, metavar="agent-log.jsonl")
     w.add_argument("-o", "--out", type=Path, required=True, metavar="public.jsonl")
+    w.set_defaults(handler=cmd_withhold)
 
-    sub.add_parser("rules", help="list every rule id with its severity and summary")
-
-    from .cli_decisions import add_decision_commands  # Qt-free, owns decide/decisions
-
-    add_decision_commands(sub)
-    return p
+    r = sub.add_parser("rules", help="list every rule id with its severity and summary")
+    r.set_defaults(handler=cmd_rules)
 
 
 def _read_secret() -> str | None:
@@ -87,8 +56,9 @@ def _read_seeds(path: Path) -> tuple[str, ...]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .core.errors import InputError
-    from .core.verify import VerifyOptions, verify_paths
+    from moderator_app.core.errors import InputError
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
 
     seeds = secret = None
     if args.seeds is not None:
@@ -179,7 +149,7 @@ def format_report(report) -> str:
 
 
 def cmd_withhold(args: argparse.Namespace) -> int:
-    from .core.withhold import WithholdError, withhold_log
+    from moderator_app.core.formats.withhold import WithholdError, withhold_log
 
     try:
         stats = withhold_log(args.log, args.out)
@@ -196,23 +166,8 @@ def cmd_withhold(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .core.rules import all_rules
+    from moderator_app.core.rules import all_rules
 
     for r in all_rules():
         print(f"{r.id:<32} {r.severity.value:<8} {r.summary}")
     return EXIT_PASS
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "verify":
-        return cmd_verify(args)
-    if args.command == "withhold":
-        return cmd_withhold(args)
-    if args.command == "rules":
-        return cmd_rules(args)
-    if hasattr(args, "handler"):
-        return args.handler(args)
-    parser.print_help()
-    return EXIT_UNREADABLE

@@ -1,6 +1,6 @@
 """Rules about the submission as a whole (which files are there), shared by both kinds."""
 
-from .rules import Severity, rule
+from moderator_app.core.rules import Severity, rule
 
 MISSING_VIDEO = rule(
     "input.no_video", Severity.ERROR,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__
-from .findings import FindingLog
-from .rules import Finding
+from moderator_app import __version__
+from moderator_app.core.findings import FindingLog
+from moderator_app.core.rules import Finding
 
 REPORT_SCHEMA = "moderator-app/report/v1"
 

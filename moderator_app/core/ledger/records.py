@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from .. import __version__
-from .canonical import canonical_json
-from .rules import Severity
+from moderator_app import __version__
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.rules import Severity
 
 RECORD_SCHEMA = "moderator-app/decision/v1"
 

@@ -25,8 +25,8 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-from .rules import Finding, Severity, rule
-from .thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
+from moderator_app.core.rules import Finding, Severity, rule
+from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,

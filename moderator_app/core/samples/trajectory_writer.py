@@ -24,8 +24,8 @@ from pathlib import Path
 import orjson
 import zstandard
 
-from .chain import ZERO_HASH, seal
-from .seeds import commitment
+from moderator_app.core.formats.chain import ZERO_HASH, seal
+from moderator_app.core.verify.seeds import commitment
 
 SCHEMA = "ale-trajectory-event/v1"
 TRUST = {

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_write
-from .canonical import canonical_json
-from .chain import ZERO_HASH, event_hash, seal
-from .decision import DecisionRecord
+from moderator_app.core.atomic import atomic_write
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.formats.chain import ZERO_HASH, event_hash, seal
+from moderator_app.core.ledger.records import DecisionRecord
 
 STORE_ENV = "MODERATOR_APP_STORE"
 APP_DIR_NAME = "moderator-app"

@@ -58,19 +58,30 @@ from typing import Any
 
 import orjson
 
-from . import native
-from .canonical import CanonicalError, canonical_json_fast, es6_number, float_fragment
-from .chain import ZERO_HASH
-from .event_index import EventIndex
-from .input_rules import UNREADABLE_MEMBER
-from .jsonline import LineError, parse_line_compact
-from .progress import CancelToken, ProgressFn
-from .report import FileDigest, Report
-from .rules import Rule, Severity, rule
-from .secrets_scan import MARKERS, markers_in, scan_line
-from .seeds import SEED_LEAK, SeedCheck
-from .streams import MAX_LINE, HashingReader
-from .zstream import DEFAULT_MAX_OUTPUT, ZstdReader, ZstdStreamError, is_zstd_start
+from moderator_app.core.formats import native
+from moderator_app.core.formats.canonical import (
+    CanonicalError,
+    canonical_json_fast,
+    es6_number,
+    float_fragment,
+)
+from moderator_app.core.formats.chain import ZERO_HASH
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.jsonline import LineError, parse_line_compact
+from moderator_app.core.formats.streams import MAX_LINE, HashingReader
+from moderator_app.core.formats.zstream import (
+    DEFAULT_MAX_OUTPUT,
+    ZstdReader,
+    ZstdStreamError,
+    is_zstd_start,
+)
+from moderator_app.core.progress import CancelToken, ProgressFn
+from moderator_app.core.rules import Rule, Severity, rule
+from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
+from moderator_app.core.verify.options import KindResult
+from moderator_app.core.verify.report import FileDigest, Report
+from moderator_app.core.verify.secrets import MARKERS, markers_in, scan_line
+from moderator_app.core.verify.seeds import SEED_LEAK, SeedCheck
 
 SCHEMA = "ale-trajectory-event/v1"
 AGENT, AGENT_TRUST = "agent", "untrusted_agent"
@@ -1601,7 +1612,6 @@ class _Tee:
 def verify_trajectory(sub, options, report: Report, progress: ProgressFn | None = None,
                       cancel: CancelToken | None = None):
     """Verify `sub.evidence` (events.jsonl.zst or events.jsonl) into `report`."""
-    from .verify import KindResult
 
     member = sub.evidence
     checker, digest = check_stream(

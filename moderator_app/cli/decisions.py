@@ -25,8 +25,8 @@ def _store_arg(p: argparse.ArgumentParser) -> None:
 
 def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     """Register `decide` and `decisions` on the CLI's subparsers (set `handler` defaults)."""
-    from .cli import finite_seconds
-    from .core.decision import CHECKLIST_IDS, REJECT_REASONS
+    from moderator_app.cli.common import finite_seconds
+    from moderator_app.core.ledger.records import CHECKLIST_IDS, REJECT_REASONS
 
     d = sub.add_parser(
         "decide", help="verify a submission and record an accept/reject decision",
@@ -74,7 +74,7 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _err(msg: str) -> None:
-    from .cli import safe_text
+    from moderator_app.cli.common import safe_text
 
     print(f"moderator-app: {safe_text(msg)}", file=sys.stderr)
 
@@ -87,8 +87,9 @@ def default_reviewer() -> str:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    from .cli import safe_text
-    from .core.decision import (
+    from moderator_app.cli.common import safe_text
+    from moderator_app.core.errors import InputError
+    from moderator_app.core.ledger.records import (
         ACCEPT_REASONS,
         CHECKLIST_IDS,
         REJECT,
@@ -98,9 +99,9 @@ def cmd_decide(args: argparse.Namespace) -> int:
         missing_checklist,
         suggested_reason,
     )
-    from .core.errors import InputError
-    from .core.ledger import Ledger, LedgerError
-    from .core.verify import VerifyOptions, verify_paths
+    from moderator_app.core.ledger.store import Ledger, LedgerError
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
 
     allowed = REJECT_REASONS if args.decision == REJECT else ACCEPT_REASONS
     if args.reason is not None and args.reason not in allowed:
@@ -161,14 +162,14 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def _open_ledger(store: Path | None):
-    from .core.ledger import Ledger
+    from moderator_app.core.ledger.store import Ledger
 
     return Ledger(store, create=False)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from .cli import safe_text
-    from .core.ledger import LedgerError
+    from moderator_app.cli.common import safe_text
+    from moderator_app.core.ledger.store import LedgerError
 
     try:
         with _open_ledger(args.store) as ledger:
@@ -194,7 +195,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .core.ledger import LedgerError
+    from moderator_app.core.ledger.store import LedgerError
 
     try:
         with _open_ledger(args.store) as ledger:
@@ -214,7 +215,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_ledger(args: argparse.Namespace) -> int:
-    from .core.ledger import LedgerError, verify_jsonl
+    from moderator_app.core.ledger.store import LedgerError, verify_jsonl
 
     if args.jsonl is not None:
         try:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import orjson
 
-from .atomic import atomic_writer
-from .jsonline import LineError, parse_line
-from .streams import iter_lines
+from moderator_app.core.atomic import atomic_writer
+from moderator_app.core.formats.jsonline import LineError, parse_line
+from moderator_app.core.formats.streams import iter_lines
 
 RESPONSE_KEEP = ("id", "model", "usage", "actions")
 

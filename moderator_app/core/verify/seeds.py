@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from .rules import Finding, Severity, rule
+from moderator_app.core.rules import Finding, Severity, rule
 
 COMMITMENT_UNMATCHED = rule(
     "seed.commitment_unmatched", Severity.ERROR,

@@ -1,0 +1,72 @@
+"""A member of a submission: one named file with a way to open it, and its role.
+
+Shared by the folder/file lister (`submission`) and the archive reader (`archive`), which is
+why it stands alone: both build members, neither should import the other for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
+TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
+AGENT_LOG_NAME = "agent-log.jsonl"
+
+ROLE_LOG = "agent_log"
+ROLE_TRAJECTORY = "trajectory"
+ROLE_VIDEO = "video"
+ROLE_OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of a submission. `name` is its path inside the submission (POSIX form)."""
+
+    name: str
+    size: int
+    role: str
+    opener: Callable[[], BinaryIO] = field(repr=False, compare=False)
+    local_path: Path | None = None  # a real file on disk (folders, plain files)
+
+    @property
+    def basename(self) -> str:
+        return self.name.rsplit("/", 1)[-1]
+
+    def open(self) -> BinaryIO:
+        return self.opener()
+
+
+
+def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
+    """Tell a trajectory from an agent log by its first line (for unusual file names)."""
+    try:
+        with opener() as fh:
+            head = fh.read(64 * 1024)
+    except OSError:
+        return ROLE_OTHER
+    first = head.split(b"\n", 1)[0]
+    if b"ale-trajectory-event" in first or b'"prev_hash"' in first:
+        return ROLE_TRAJECTORY
+    if b'"seq"' in first or b'"elapsedMs"' in first:
+        return ROLE_LOG
+    return ROLE_OTHER
+
+
+def classify(name: str, opener: Callable[[], BinaryIO]) -> str:
+    """The role of a member, by its name (and first line for other `.jsonl` names)."""
+    base = name.rsplit("/", 1)[-1].lower()
+    if base in TRAJECTORY_NAMES:
+        return ROLE_TRAJECTORY
+    if base == AGENT_LOG_NAME:
+        return ROLE_LOG
+    if base.endswith(VIDEO_EXTS):
+        return ROLE_VIDEO
+    if base.endswith(".jsonl.zst"):
+        return ROLE_TRAJECTORY
+    if base.endswith(".jsonl"):
+        return _sniff_jsonl(opener)
+    return ROLE_OTHER

@@ -1,0 +1,35 @@
+"""What a verification is asked to do (`VerifyOptions`) and what a kind-specific verifier
+hands back (`KindResult`).
+
+Apart from the pipeline so that the verifiers (`agent_log`, `trajectory`) can name these types
+without importing the pipeline that imports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.thresholds import Thresholds
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """How to verify. `secret` is the evaluator secret: never printed, stored or logged."""
+
+    offset: float = 0.0
+    seeds: tuple[str, ...] | None = None
+    secret: str | None = field(default=None, repr=False)
+    build_index: bool = False  # the GUI wants the event index (and a spool for .zst)
+    spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
+    probe_video: bool = True
+    thresholds: Thresholds | None = None  # moderation-signal thresholds; None = the defaults
+
+
+@dataclass(frozen=True)
+class KindResult:
+    """What a kind-specific verifier hands back besides the findings it put in the report."""
+
+    index: EventIndex | None
+    run_duration_s: float | None  # run_start to run_end, None when unknown
