@@ -9,7 +9,7 @@ SAMPLE := resources/samples/community-sample
 # every start of the CLI ~20 ms of imports (pathlib, importlib.util, fnmatch).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: setup run test lint bench package screenshots clean
+.PHONY: setup run test lint bench package screenshots clean corpus
 
 setup: $(STAMP)
 
@@ -30,6 +30,10 @@ test: setup
 
 lint: setup
 	$(BIN)/ruff check .
+
+# The real-game corpus (tests/corpus) into .cache/corpus/ (tests build what they need anyway).
+corpus: setup
+	cd tests && nice -n 10 ../$(BIN)/python -m corpus
 
 bench: setup
 	$(BIN)/python bench/run.py

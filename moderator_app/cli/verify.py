@@ -23,8 +23,13 @@ def add_verify_commands(sub: argparse._SubParsersAction) -> None:
     v.add_argument("paths", nargs="+", metavar="PATH",
                    help="a folder, an archive, or the log/trajectory and video as files")
     v.add_argument("--json", action="store_true", help="print one JSON report on stdout")
-    v.add_argument("--offset", type=finite_seconds, default=0.0, metavar="SECONDS",
-                   help="video time at which run_start happens (default 0)")
+    v.add_argument("--offset", type=_offset_arg, default=0.0, metavar="SECONDS|auto",
+                   help="video time at which run_start happens (default 0); `auto`: the "
+                        "offset the video's reactions to the actions suggest (implies --sync; "
+                        "exit 2 when there is not enough signal)")
+    v.add_argument("--sync", action="store_true",
+                   help="also check that the picture reacts to the logged actions at one "
+                        "offset (decodes every frame; the `sync` section and sync.* warnings)")
     v.add_argument("--seeds", type=Path, metavar="FILE",
                    help="official runs: one seed per line; the evaluator secret is read from "
                         f"${SECRET_ENV} or a prompt, never from an argument")
@@ -38,6 +43,34 @@ def add_verify_commands(sub: argparse._SubParsersAction) -> None:
 
     r = sub.add_parser("rules", help="list every rule id with its severity and summary")
     r.set_defaults(handler=cmd_rules)
+
+
+def _offset_arg(text: str) -> float | str:
+    return "auto" if text.strip().lower() == "auto" else finite_seconds(text)
+
+
+def _run_sync(args, result, options) -> int | None:
+    """The sync analysis (verify --sync / --offset auto). With `auto`, re-checks coverage at the
+    suggested offset; returns an exit code when it cannot go on."""
+    from moderator_app.core.sync.run import analyze_result
+
+    auto = args.offset == "auto"
+    try:
+        analysis = analyze_result(result, options.thresholds,
+                                  None if auto else float(args.offset))
+    except OSError as exc:
+        print(f"moderator-app: sync analysis: cannot decode the video: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE if auto else None
+    if analysis is None:
+        if auto:
+            print("moderator-app: --offset auto needs a readable video", file=sys.stderr)
+            return EXIT_UNREADABLE
+        return None
+    if auto and analysis.suggested_offset_s is None:
+        print(f"moderator-app: --offset auto: not enough signal to suggest an offset "
+              f"({analysis.reason}); give --offset SECONDS", file=sys.stderr)
+        return EXIT_UNREADABLE
+    return analysis
 
 
 def _read_secret() -> str | None:
@@ -72,9 +105,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"moderator-app: --seeds needs the evaluator secret: set {SECRET_ENV} "
                   "or run in a terminal to be prompted", file=sys.stderr)
             return EXIT_UNREADABLE
-    options = VerifyOptions(offset=args.offset, seeds=seeds, secret=secret)
+    auto = args.offset == "auto"
+    options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret)
     try:
         result = verify_paths(args.paths, options)
+        if auto or args.sync:
+            analysis = _run_sync(args, result, options)
+            if isinstance(analysis, int):
+                return analysis
+            if auto:  # verify again at the suggested offset (coverage depends on it)
+                options = VerifyOptions(offset=analysis.suggested_offset_s, seeds=seeds,
+                                        secret=secret)
+                result = verify_paths(args.paths, options)
+            if analysis is not None:
+                from moderator_app.core.sync.run import add_to_report
+
+                video = result.report.video or {}
+                add_to_report(result.report, analysis, video.get("file"))
     except InputError as exc:
         if args.json:
             import orjson

@@ -29,6 +29,9 @@ GROUPS: dict[str, tuple[str, str]] = {
                "block or a bearer token."),
     "video": ("Video", "Probing the video: it must open, and its duration is measured."),
     "coverage": ("Video coverage", "Whether the video covers the whole run (5.0 s tolerance)."),
+    "sync": ("Log and video correspondence",
+             "Whether the picture reacts to the logged actions at one offset all through the run "
+             "(`verify --sync`, `--offset auto`). Warnings only."),
 }
 
 

@@ -75,6 +75,7 @@ def all_rules() -> list[Rule]:
         "moderator_app.core.verify.coverage",
         "moderator_app.core.verify.trajectory",
         "moderator_app.core.formats.archive",
+        "moderator_app.core.sync.rules",
     ):
         try:
             importlib.import_module(mod)

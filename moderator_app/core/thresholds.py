@@ -29,6 +29,18 @@ class Thresholds:
     gap_s: float = 120.0
     action_delay_s: float = 60.0
     min_response_s: float = 0.2
+    # Log-video correspondence (core/sync; `sync.*` warnings). Measured on the real-game
+    # corpus (tests/corpus): genuine runs peak at z 4.6 (Pong) to 11 (Breakout); offsets
+    # elsewhere stay below 3.5.
+    sync_min_z: float = 4.0            # the best offset's score, in spreads over the others
+    sync_min_actions: int = 6          # fewer supporting actions: "not enough signal"
+    sync_reaction_z: float = 2.5       # a frame's novelty over the local motion level
+    sync_jump_s: float = 0.25          # smaller offset changes are not reported
+    sync_drift_pct: float = 1.0        # |speed - 1| from which a drift is reported
+    sync_no_reaction_actions: int = 3  # consecutive actions with no reaction ...
+    sync_no_reaction_s: float = 2.0    # ... spanning at least this long
+    sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...
+    sync_activity_events: int = 3      # ... with at least this many input-like reactions
 
 
 @dataclass(frozen=True, slots=True)

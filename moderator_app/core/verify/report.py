@@ -43,6 +43,7 @@ class Report:
     video: dict[str, Any] | None = None
     coverage: dict[str, Any] | None = None
     chain: dict[str, Any] | None = None
+    sync: dict[str, Any] | None = None  # core/sync's section (verify --sync), None when not run
     run: dict[str, Any] = field(default_factory=dict)
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
@@ -96,6 +97,7 @@ class Report:
             "video": self.video,
             "coverage": self.coverage,
             "chain": self.chain,
+            "sync": self.sync,
             "sync_offset_s": self.offset,
             "summary": self.summary(),
         }

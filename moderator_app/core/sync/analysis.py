@@ -1,0 +1,263 @@
+"""Does the video show what the log says? Auto-sync, reactions, the offset track, findings.
+
+`analyze(run_s, sig, th)` takes the run times of the inputs (seconds since run_start, in log
+order) and the video's frame signals, and returns a `SyncAnalysis`: the suggested offset (or
+None: not enough signal), per-action reactions, the local offset track and the findings. It
+never raises on odd input: no action or no frame is "not enough signal".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import align, reactions, track
+from .signals import FrameSignals
+
+# The first visible change follows an input by about one 60 Hz frame (the game reads the input
+# during one frame and draws it in the next): measured on the corpus, 0 to 2 frames, mostly 1.
+INPUT_LATENCY_S = 1 / 60
+SUPPORT_BEFORE_S = 1 / 60   # a reaction supports an offset from this early ...
+SUPPORT_AFTER_S = 0.08      # ... to this late after the expected time
+REACTION_TAIL_S = 0.6       # after an action, changes may still be its doing
+ACTIVITY_MERGE_S = 0.3      # input-like onsets closer than this are one input
+
+
+@dataclass(frozen=True)
+class SyncFinding:
+    rule: str
+    message: str
+    video_start_s: float | None = None
+    video_end_s: float | None = None
+    run_start_s: float | None = None
+    run_end_s: float | None = None
+    size_s: float | None = None
+    percent: float | None = None
+    actions: int | None = None
+
+
+@dataclass(frozen=True)
+class SyncAnalysis:
+    suggested_offset_s: float | None     # None: not enough signal
+    confidence: float                    # 0..1
+    supporting_actions: int
+    actions: int
+    speed: float                         # run seconds per video second at the fit
+    reason: str                          # why there is no suggestion ("" when there is one)
+    offset_used_s: float | None          # the offset the reactions and findings are measured at
+    reactions: list[reactions.Reaction] = field(default_factory=list)
+    track: list[track.TrackPoint] = field(default_factory=list)
+    segments: list[tuple[float, float, float]] = field(default_factory=list)  # run_s from, to, offset
+    findings: list[SyncFinding] = field(default_factory=list)
+
+    @property
+    def drift_percent(self) -> float:
+        return round((self.speed - 1.0) * 100, 2)
+
+
+def _confidence(z: float, support: int) -> float:
+    return round(max(0.0, min(1.0, (1 - math.exp(-(z - 2) / 3)) * min(1.0, support / 10))), 3)
+
+
+def _piecewise_support(sig, nov, best, run_s, offset, speed, th) -> float:
+    """Actions explained by the best piecewise-constant offsets at this speed, less penalties."""
+    pts = track.windows(sig, nov, best, run_s, speed, th.sync_min_z, 4)
+    cands = track.candidate_offsets(offset, pts)
+    path = track.segment(sig, best, run_s, cands, speed, th.sync_reaction_z)
+    sup = sum(bool(track.supported(sig, best, run_s[i:i + 1], cands[j], speed,
+                                   th.sync_reaction_z)[0]) for i, j in enumerate(path))
+    return sup - track.SWITCH_PENALTY * int(np.count_nonzero(np.diff(path)))
+
+
+def _refine(run_s, sig, nov, best, offset, speed, th) -> tuple[float, int]:
+    """Sub-frame offset: a low quantile of the supporting reactions' (video - run) times."""
+    rs = reactions.measure(sig, nov, run_s, offset, speed, th.sync_reaction_z)
+    d = [r.video_s - r.run_s / speed for r in rs
+         if r.delay_s is not None and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S]
+    if not d:
+        return offset, 0
+    return float(np.quantile(d, 0.25)) - INPUT_LATENCY_S, len(d)
+
+
+def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
+    """The sync analysis; `offset_s` (the moderator's) is used for reactions when given and
+    there is no confident suggestion."""
+    run_s = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    n = len(run_s)
+    if n == 0 or len(sig) < 2:
+        return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
+                            else "the video has fewer than two frames", offset_s)
+    nov = reactions.novelty(sig)
+    best = align._lookahead(sig, nov)
+    fit1 = align.fit(sig, nov, run_s, best=best, speeds=np.array([1.0]))
+    fit = fit1
+    drift = align.fit(sig, nov, run_s, best=best)
+    if abs(drift.speed - 1) * 100 >= th.sync_drift_pct:
+        # A drift must explain clearly more actions than one offset, or pieces of one offset
+        # (a splice) would read as a slow drift.
+        s1 = _piecewise_support(sig, nov, best, run_s, fit1.offset_s, 1.0, th)
+        s2 = _piecewise_support(sig, nov, best, run_s, drift.offset_s, drift.speed, th)
+        if s2 >= s1 + track.SWITCH_PENALTY and s2 >= 1.3 * s1:
+            fit = drift
+    speed = fit.speed
+    offset, support = _refine(run_s, sig, nov, best, fit.offset_s, speed, th)
+    conf = _confidence(fit.z, support)
+    reason = ""
+    if n < th.sync_min_actions:
+        reason = f"only {n} action(s) in the log"
+    elif fit.z < th.sync_min_z or support < th.sync_min_actions:
+        reason = "the video's reactions do not single out one offset"
+    suggested = None if reason else round(offset, 4)
+    if reason:
+        conf = min(conf, 0.3)
+        speed = 1.0
+    used = suggested if suggested is not None else offset_s
+    res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
+    if used is None:
+        return res
+    return _measure_all(res, run_s, sig, nov, best, th)
+
+
+def _measure_all(res: SyncAnalysis, run_s, sig, nov, best, th) -> SyncAnalysis:
+    speed, used = res.speed, res.offset_used_s
+    z = th.sync_reaction_z
+    pts = track.windows(sig, nov, best, run_s, speed, th.sync_min_z, 4)
+    cands = track.candidate_offsets(used, pts)
+    path = track.segment(sig, best, run_s, cands, speed, z) \
+        if res.suggested_offset_s is not None else np.zeros(len(run_s), int)
+    offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
+    rs = []
+    for i, e in enumerate(run_s):
+        rs.extend(reactions.measure(sig, nov, np.array([e]), float(offs[i]), speed, z))
+    rs = [reactions.Reaction(i, r.run_s, r.expected_video_s, r.video_s, r.delay_s, r.confidence)
+          for i, r in enumerate(rs)]
+    segs = []
+    for i, j in enumerate(path):
+        if not segs or segs[-1][2] != cands[j]:
+            segs.append([float(run_s[i]), float(run_s[i]), cands[j]])
+        segs[-1][1] = float(run_s[i])
+    findings: list[SyncFinding] = []
+    if res.suggested_offset_s is not None:
+        findings += _jumps(segs, sig, speed, th)
+        if abs(speed - 1) * 100 >= th.sync_drift_pct:
+            pct = round((speed - 1) * 100, 2)
+            findings.append(SyncFinding(
+                "sync.drift", f"the video runs {abs(pct):.1f} % {'faster' if pct > 0 else 'slower'}"
+                f" than the log's clock", float(sig.times[0]), float(sig.times[-1]),
+                0.0, float(run_s[-1]), percent=pct))
+        findings += _no_reaction(rs, th, findings)
+        findings += _activity(rs, run_s, offs, sig, nov, speed, th)
+    return SyncAnalysis(res.suggested_offset_s, res.confidence, res.supporting_actions,
+                        res.actions, speed, res.reason, used, rs, pts,
+                        [tuple(s) for s in segs], findings)
+
+
+def _jumps(segs, sig: FrameSignals, speed: float, th) -> list[SyncFinding]:
+    out = []
+    change = sig.change.astype(float)
+    fps = sig.fps
+    for a, b in zip(segs, segs[1:], strict=False):
+        size = b[2] - a[2]
+        if abs(size) < th.sync_jump_s:
+            continue
+        v0, v1 = a[2] + a[1] / speed, b[2] + b[0] / speed  # last of a, first of b (video)
+        k0, k1 = reactions.frame_at(sig.times, v0), reactions.frame_at(sig.times, v1)
+        if size < 0 or k1 - k0 <= int(size * fps):
+            # footage removed: one splice between the two; the frame with the biggest change
+            k = k0 + int(np.argmax(change[k0:k1 + 1])) if k1 > k0 else k0
+            vs, ve = float(sig.times[min(k, len(sig) - 1)]), None
+        else:
+            # footage inserted: two splices `size` apart
+            w = int(round(size * fps))
+            pair = change[k0:k1 - w + 1] + change[k0 + w:k1 + 1]
+            k = k0 + int(np.argmax(pair))
+            vs, ve = float(sig.times[k]), float(sig.times[min(k + w, len(sig) - 1)])
+        what = "removed" if size < 0 else "inserted"
+        out.append(SyncFinding(
+            "sync.offset_jump", f"the offset jumps by {size:+.2f} s near video "
+            f"{vs:.2f} s: footage {what}?", round(vs, 3), None if ve is None else round(ve, 3),
+            round(a[1], 3), round(b[0], 3), size_s=round(size, 3)))
+    return out
+
+
+def _no_reaction(rs, th, prior: list[SyncFinding]) -> list[SyncFinding]:
+    out = []
+    runs: list[list] = [[]]
+    for r in rs:
+        if r.video_s is None:
+            runs[-1].append(r)
+        elif runs[-1]:
+            runs.append([])
+    for run in runs:
+        if len(run) < th.sync_no_reaction_actions:
+            continue
+        a, b = run[0], run[-1]
+        if b.run_s - a.run_s < th.sync_no_reaction_s:
+            continue
+        if any(f.run_start_s is not None and f.run_end_s is not None
+               and f.run_start_s <= b.run_s and a.run_s <= f.run_end_s for f in prior):
+            continue  # already explained by a jump
+        out.append(SyncFinding(
+            "sync.no_reaction", f"{len(run)} actions in a row with no visible reaction",
+            round(a.expected_video_s, 3), round(b.expected_video_s + reactions.REACTION_MAX_S, 3),
+            round(a.run_s, 3), round(b.run_s, 3), actions=len(run)))
+    return out
+
+
+def _activity(rs, run_s, offs, sig, nov, speed, th) -> list[SyncFinding]:
+    """Input-like onsets (in the tiles where actions' reactions happen) in long action gaps."""
+    hit = [r for r in rs if r.video_s is not None]
+    if len(hit) < th.sync_min_actions:
+        return []
+    times = sig.times
+    on = nov.onsets
+    w = max(1, int(round(SUPPORT_AFTER_S * sig.fps)))
+    react = np.zeros(on.shape[1])
+    for r in hit:
+        k = reactions.frame_at(times, r.video_s)
+        react += on[k:k + w].any(axis=0)
+    p = react / len(hit)
+    q = np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
+                  for j in range(on.shape[1])])
+    tiles = (p >= 0.15) & (p >= 3 * q)
+    if not tiles.any():
+        return []
+    like = on[:, tiles].any(axis=1)
+    ev_k = np.nonzero(like)[0]
+    ev_t = []
+    last = -1e9
+    for k in ev_k:  # a chain of onsets (a sprite crossing tiles) is one input
+        if times[k] - last >= ACTIVITY_MERGE_S:
+            ev_t.append(float(times[k]))
+        last = times[k]
+    ev_t = np.array(ev_t)
+    v_act = offs + run_s / speed
+    run_end_v = float(v_act[-1])
+    # background: input-like events outside every action's reaction time
+    near = np.zeros(len(ev_t), bool)
+    for v in v_act:
+        near |= (ev_t >= v - SUPPORT_BEFORE_S) & (ev_t <= v + REACTION_TAIL_S)
+    # ... and outside the long gaps under test
+    gaps = [(v_act[i], v_act[i + 1]) for i in range(len(v_act) - 1)
+            if run_s[i + 1] - run_s[i] >= th.sync_activity_gap_s]
+    for a, b in gaps:
+        near |= (ev_t >= a) & (ev_t < b)
+    span_v = max(1.0, run_end_v - float(v_act[0]) - sum(b - a for a, b in gaps))
+    lam = float((~near & (ev_t >= v_act[0]) & (ev_t <= run_end_v)).sum()) / span_v
+    out = []
+    for i in range(len(run_s) - 1):
+        gap = run_s[i + 1] - run_s[i]
+        if gap < th.sync_activity_gap_s:
+            continue
+        a, b = v_act[i] + REACTION_TAIL_S, v_act[i + 1] - SUPPORT_BEFORE_S
+        inside = ev_t[(ev_t >= a) & (ev_t < b)]
+        expect = lam * max(0.0, b - a)
+        if len(inside) >= th.sync_activity_events and len(inside) >= 3 * expect + 2:
+            out.append(SyncFinding(
+                "sync.activity_without_actions",
+                f"{len(inside)} input-like reactions on screen in {gap:.1f} s with no action "
+                f"in the log", round(float(inside[0]), 3), round(float(inside[-1]), 3),
+                round(float(run_s[i]), 3), round(float(run_s[i + 1]), 3), actions=len(inside)))
+    return out

@@ -1,0 +1,92 @@
+"""Novelty per frame and the reaction to each action.
+
+Novelty is the change that is not the screen's ongoing motion: per tile, a frame counts when the
+tile changes after being still on the frame before (an onset). A ball crossing the screen makes
+onsets too, but at random times relative to the log; a press makes one right after its action.
+Each frame's novelty is compared with the local motion level (the mean novelty over the
+surrounding second), so a busy stretch does not look like a run of reactions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .signals import FrameSignals
+
+QUIET_S = 0.05      # a tile must be still this long before its change is an onset
+LOCAL_S = 1.0        # half-width of the window that gives the local motion level
+REACTION_MAX_S = 0.5  # a reaction later than this after its action is not attributed to it
+EARLY_FRAMES = 1      # a reaction may show on the frame before the expected one (rounding)
+
+
+@dataclass(frozen=True)
+class Novelty:
+    """Per frame: onsets[k, j] (tile j starts changing at k), excess[k] over the local level."""
+
+    onsets: np.ndarray   # bool (n, tiles)
+    score: np.ndarray    # float (n,) log1p(onset count)
+    excess: np.ndarray   # float (n,) score minus the local mean
+    spread: np.ndarray   # float (n,) local standard deviation of score (floored)
+
+
+def novelty(sig: FrameSignals) -> Novelty:
+    t = sig.tiles
+    moving = t > 0
+    # Still for QUIET_S before: sprites that move every other frame are ongoing motion too.
+    quiet = max(1, int(round(QUIET_S * sig.fps)))
+    recent = np.zeros_like(moving)
+    for q in range(1, quiet + 1):
+        recent[q:] |= moving[:-q]
+    onsets = moving & ~recent
+    score = np.log1p(onsets.sum(axis=1).astype(float))
+    half = max(1, int(round(LOCAL_S * sig.fps)))
+    kernel = np.ones(2 * half + 1) / (2 * half + 1)
+    mean = np.convolve(score, kernel, mode="same")
+    sq = np.convolve(score * score, kernel, mode="same")
+    spread = np.sqrt(np.maximum(sq - mean * mean, 0.0))
+    return Novelty(onsets, score, score - mean, np.maximum(spread, 0.25))
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """The reaction measured for one action, at one offset."""
+
+    index: int                 # action index
+    run_s: float               # the action's run time
+    expected_video_s: float    # offset + run time (at the fitted speed)
+    video_s: float | None      # first frame showing a reaction, None when none
+    delay_s: float | None      # video_s - expected_video_s
+    confidence: float          # 0..1: how far the reaction stands above the local motion
+
+
+def frame_at(times: np.ndarray, t: float) -> int:
+    """Index of the first frame shown at or after video time t (len(times) past the end)."""
+    return int(np.searchsorted(times, t - 1e-6))
+
+
+def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
+            speed: float = 1.0, min_z: float = 2.5) -> list[Reaction]:
+    """For each action, the first frame within REACTION_MAX_S after its expected time whose
+    novelty stands at least `min_z` local spreads above the local level."""
+    out = []
+    n = len(sig)
+    for i, e in enumerate(run_s):
+        exp = offset + e / speed
+        k0 = max(0, frame_at(sig.times, exp) - EARLY_FRAMES)
+        k1 = min(n, frame_at(sig.times, exp + REACTION_MAX_S))
+        best = None
+        if k0 < k1:
+            z = nov.excess[k0:k1] / nov.spread[k0:k1]
+            hits = np.nonzero((z >= min_z) & (nov.score[k0:k1] > 0))[0]
+            if len(hits):
+                best = k0 + int(hits[0])
+        if best is None:
+            out.append(Reaction(i, float(e), exp, None, None, 0.0))
+        else:
+            z = float(nov.excess[best] / nov.spread[best])
+            conf = float(min(1.0, max(0.0, (z - min_z + 1.0) / 4.0)))
+            vs = float(sig.times[best])
+            out.append(Reaction(i, float(e), exp, vs, vs - exp, conf))
+    return out

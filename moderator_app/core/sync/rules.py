@@ -1,0 +1,30 @@
+"""The `sync.*` rules: does the picture react to the logged actions at one offset?
+
+Warnings only, until measured to be reliable on more games (issue 13); thresholds in
+`Thresholds.sync_*`.
+"""
+
+from __future__ import annotations
+
+from moderator_app.core.rules import Severity, rule
+
+OFFSET_JUMP = rule(
+    "sync.offset_jump", Severity.WARNING,
+    "the offset that explains the reactions changes during the run: footage removed or inserted "
+    "near the given video time", "sync")
+DRIFT = rule(
+    "sync.drift", Severity.WARNING,
+    "the video runs faster or slower than the log's clock (percent)", "sync")
+NO_REACTION = rule(
+    "sync.no_reaction", Severity.WARNING,
+    "a stretch of actions with no visible reaction on screen (frozen or replaced footage?)",
+    "sync")
+ACTIVITY_WITHOUT_ACTIONS = rule(
+    "sync.activity_without_actions", Severity.WARNING,
+    "the screen reacts as it does to input, repeatedly, while the log holds no action "
+    "(a human stretch, or actions deleted from the log)", "sync")
+NOT_ENOUGH_SIGNAL = rule(
+    "sync.not_enough_signal", Severity.INFO,
+    "the video's reactions do not single out one offset: no offset is suggested", "sync")
+
+BY_ID = {r.id: r for r in (OFFSET_JUMP, DRIFT, NO_REACTION, ACTIVITY_WITHOUT_ACTIONS)}

@@ -1,0 +1,87 @@
+"""The sync analysis of a verified submission, and its place in the report.
+
+    analysis = analyze_result(result, thresholds)   # None when there is no readable video
+    add_to_report(result.report, analysis, video_name)
+
+Kept above `verify` (layers: sync > verify): the verification pipeline does not know about sync;
+the CLI and the GUI call this after `verify_paths`.
+"""
+
+from __future__ import annotations
+
+from moderator_app.core.sync import rules as R
+from moderator_app.core.sync.analysis import SyncAnalysis, analyze
+from moderator_app.core.sync.inputs import input_times
+from moderator_app.core.sync.signals import frame_signals
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
+
+SCHEMA = "moderator-app/sync/v1"
+
+
+def analyze_result(result, thresholds: Thresholds | None = None,
+                   offset_s: float | None = None) -> SyncAnalysis | None:
+    """Analyse a `VerifyResult`; None when it has no readable video."""
+    if result.video_path is None:
+        return None
+    sig = frame_signals(result.video_path)
+    return analyze(input_times(result.submission), sig, thresholds or DEFAULT_THRESHOLDS,
+                   offset_s)
+
+
+def _r(x, nd=3):
+    return None if x is None else round(float(x), nd)
+
+
+def to_dict(a: SyncAnalysis) -> dict:
+    delays = sorted(r.delay_s for r in a.reactions if r.delay_s is not None)
+
+    def q(p):
+        return _r(delays[min(len(delays) - 1, int(p * len(delays)))]) if delays else None
+
+    return {
+        "schema": SCHEMA,
+        "suggested_offset_s": a.suggested_offset_s,
+        "confidence": a.confidence,
+        "supporting_actions": a.supporting_actions,
+        "actions": a.actions,
+        "not_enough_signal": a.suggested_offset_s is None,
+        "reason": a.reason or None,
+        "offset_used_s": _r(a.offset_used_s, 4),
+        "drift_percent": a.drift_percent,
+        "reactions_summary": {"measured": len(delays),
+                              "without_reaction": len(a.reactions) - len(delays),
+                              "delay_s_p10": q(0.1), "delay_s_median": q(0.5),
+                              "delay_s_p90": q(0.9)},
+        "reactions": [{"action": r.index, "run_s": _r(r.run_s),
+                       "expected_video_s": _r(r.expected_video_s), "video_s": _r(r.video_s),
+                       "delay_s": _r(r.delay_s), "confidence": _r(r.confidence, 2)}
+                      for r in a.reactions],
+        "offset_track": [{"run_s": p.run_s, "offset_s": p.offset_s, "z": p.z} for p in a.track],
+        "segments": [{"run_start_s": _r(s0), "run_end_s": _r(s1), "offset_s": _r(o, 4)}
+                     for s0, s1, o in a.segments],
+    }
+
+
+def finding_message(f) -> str:
+    parts = [f.message]
+    if f.video_start_s is not None:
+        span = f"video {f.video_start_s:.2f} s" + (
+            f" to {f.video_end_s:.2f} s" if f.video_end_s is not None else "")
+        parts.append(span)
+    if f.run_start_s is not None:
+        parts.append(f"run {f.run_start_s:.2f} s to {f.run_end_s:.2f} s")
+    return "; ".join(parts)
+
+
+def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
+    """The `sync` section and the `sync.*` findings (warnings; a note for no suggestion)."""
+    d = to_dict(a)
+    d["findings"] = [{"rule": f.rule, "video_start_s": f.video_start_s,
+                      "video_end_s": f.video_end_s, "run_start_s": f.run_start_s,
+                      "run_end_s": f.run_end_s, "size_s": f.size_s, "percent": f.percent,
+                      "actions": f.actions} for f in a.findings]
+    report.sync = d
+    if a.suggested_offset_s is None:
+        report.add(R.NOT_ENOUGH_SIGNAL.at(f"no offset suggested: {a.reason}", video_name))
+    for f in a.findings:
+        report.add(R.BY_ID[f.rule].at(finding_message(f), video_name))

@@ -1,0 +1,80 @@
+"""The real-game corpus: runs of Atari games played by a scripted agent in the Arcade Learning
+Environment (ale-py), recorded with ffmpeg (H.264), with ground truth, genuine and tampered.
+
+    import corpus
+    run = corpus.build("breakout-cut")   # built once, then read from the cache
+    run.log, run.video, run.truth        # paths and the truth dict
+    corpus.NAMES                         # every run: {game}-{kind}
+
+Runs are cached under `.cache/corpus/v{GENERATOR_VERSION}/` in the repository (gitignored);
+MODERATOR_CORPUS_DIR moves the cache. `make corpus` (or `python -m corpus` with tests/ on the
+path) builds them all. Format: /tmp/brief/corpus-api.md and the `build` module's docstring.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .build import GAMES, GENERATOR_VERSION, KINDS, generate
+
+NAMES = tuple(f"{g}-{k}" for g in GAMES for k in KINDS)
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cache_dir() -> Path:
+    root = Path(os.environ.get("MODERATOR_CORPUS_DIR", REPO / ".cache" / "corpus"))
+    return root / f"v{GENERATOR_VERSION}"
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    folder: Path
+
+    @property
+    def log(self) -> Path:
+        return self.folder / "agent-log.jsonl"
+
+    @property
+    def video(self) -> Path:
+        return self.folder / "video.mp4"
+
+    @property
+    def truth(self) -> dict:
+        return json.loads((self.folder / "truth.json").read_text())
+
+
+def available() -> str | None:
+    """Why the corpus cannot be built here (None when it can)."""
+    if shutil.which("ffmpeg") is None:
+        return "ffmpeg is not installed"
+    try:
+        import ale_py  # noqa: F401
+    except ImportError:
+        return "ale-py is not installed (pip install -e '.[test]')"
+    return None
+
+
+def build(name: str) -> Run:
+    """The run `name` ({game}-{kind}), generated into the cache when not there yet."""
+    game, kind = name.split("-", 1)
+    if game not in GAMES or kind not in KINDS:
+        raise KeyError(name)
+    folder = cache_dir() / name
+    if not (folder / "truth.json").exists():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
+        try:
+            generate(game, kind, tmp)
+            tmp.rename(folder)  # atomic: a half-built run is never read
+        except OSError:
+            if not (folder / "truth.json").exists():
+                raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return Run(name, folder)

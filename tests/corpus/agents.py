@@ -1,0 +1,64 @@
+"""Scripted agents that read the emulator's RAM, one per game, and a "human" for the human stretch.
+
+Each agent returns the presses a model call asks for: a list of (button, hold_frames). They are
+deterministic given their `random.Random`. They try to make presses that show on screen (no press
+into a wall), as a real agent mostly does, but not always: some presses change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+Press = tuple[str, int]
+
+
+def breakout(ram, rng: random.Random) -> list[Press]:
+    """Breakout (screen moves on its own once the ball is served): chase the ball's x."""
+    paddle_x, ball_x, ball_y = int(ram[72]), int(ram[99]), int(ram[101])
+    if ball_y == 0 and rng.random() < 0.4:  # no ball in play: serve
+        return [("FIRE", 4)]
+    presses: list[Press] = []
+    x = paddle_x
+    for _ in range(rng.randint(1, 3)):
+        target = ball_x if ball_y and rng.random() < 0.6 else rng.randint(60, 185)
+        diff = target - x
+        if abs(diff) < 10:
+            diff = 30 if x < 120 else -30
+        if x > 180:
+            diff = -abs(diff)
+        if x < 65:
+            diff = abs(diff)
+        hold = min(20, max(5, abs(diff) // 3))
+        presses.append(("RIGHT" if diff > 0 else "LEFT", hold))
+        x = max(55, min(191, x + (1 if diff > 0 else -1) * hold * 2))
+    return presses
+
+
+def pitfall(ram, rng: random.Random) -> list[Press]:
+    """Pitfall! (screen mostly still; Harry moves on input): walk, sometimes back, sometimes jump."""
+    r = rng.random()
+    if r < 0.15:
+        return [("FIRE", 3)]
+    if r < 0.35:
+        return [("LEFT", rng.randint(6, 20))]
+    presses = [("RIGHT", rng.randint(8, 30))]
+    if rng.random() < 0.3:
+        presses.append(("FIRE", 3))
+    return presses
+
+
+def pong(ram, rng: random.Random) -> list[Press]:
+    """Pong (ball and the other paddle move on their own): follow the ball's height."""
+    player_y, ball_y = int(ram[51]), int(ram[54])
+    presses: list[Press] = []
+    for _ in range(rng.randint(1, 2)):
+        diff = ball_y - player_y + rng.randint(-15, 15)
+        if abs(diff) < 8:
+            diff = rng.choice((-20, 20))
+        # In Pong's minimal action set RIGHT moves the paddle up and LEFT down.
+        presses.append(("LEFT" if diff > 0 else "RIGHT", min(16, max(4, abs(diff) // 3))))
+        player_y += diff // 2
+    return presses
+
+
+AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong}

@@ -1,0 +1,153 @@
+"""Real-game runs with ground truth: genuine runs and six tamperings of each, cached on disk.
+
+A run is a folder holding `agent-log.jsonl`, `video.mp4` (H.264) and `truth.json`. The truth
+says the true offset (video time of run_start), each logged press's run time and the video time
+where it first shows (null when it never does, e.g. a press into a wall or into cut footage),
+and where the tampering is (video and run times) with its size.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .play import EMU_HZ, Played, ms_to_step, play
+
+GENERATOR_VERSION = 2
+RUN_S = 40.0
+# Per game: seed, the recorder's frame rate and scale (two different "recorders").
+GAMES: dict[str, dict] = {
+    "breakout": {"seed": 11, "fps": 60, "scale": 1},  # the ball moves on its own
+    "pitfall": {"seed": 12, "fps": 30, "scale": 2},   # mostly still; moves on input
+    "pong": {"seed": 13, "fps": 60, "scale": 1},      # ball and the other paddle always move
+}
+KINDS = ("genuine", "cut", "insert", "freeze", "speed", "deleted", "human")
+SPEEDUP = 0.04    # "video sped up by a few %"
+SPAN_S = 4.0      # cut, inserted and frozen footage
+STRETCH_S = 9.0   # deleted actions, human stretch
+
+
+@dataclass(frozen=True)
+class Tamper:
+    kind: str
+    at_s: float  # run time where it starts
+
+
+def tamper_for(game: str, kind: str) -> Tamper:
+    rng = random.Random(f"{game}/{kind}")
+    return Tamper(kind, round(rng.uniform(12.0, 22.0), 3))
+
+
+def _encode(frames: np.ndarray, path: Path, fps: int, scale: int) -> None:
+    h, w = frames.shape[1:3]
+    cmd = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
+           "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-"]
+    if scale != 1:
+        cmd += ["-vf", f"scale={w * scale}:{h * scale}:flags=neighbor"]
+    cmd += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
+            "-g", str(2 * fps), "-movflags", "+faststart", str(path)]
+    subprocess.run(cmd, input=np.ascontiguousarray(frames).tobytes(), check=True)
+
+
+def _write_log(events: list[dict], path: Path) -> None:
+    import orjson
+
+    with open(path, "wb") as fh:
+        for ev in events:
+            fh.write(orjson.dumps(ev) + b"\n")
+
+
+def _delete_stretch(events: list[dict], t0_ms: int, t1_ms: int) -> tuple[list[dict], int, int]:
+    """Remove whole model calls whose request falls in [t0, t1) and renumber seq."""
+    reqs = [e["elapsedMs"] for e in events if e["type"] == "model_request"]
+    a = min(r for r in reqs if r >= t0_ms)
+    b = min(r for r in reqs if r >= t1_ms)
+    kept = [dict(e) for e in events if not a <= e["elapsedMs"] < b]
+    for i, e in enumerate(kept):
+        e["seq"] = i
+    return kept, a, b
+
+
+def generate(game: str, kind: str, out: Path) -> dict:
+    """Play and write one run into `out`; return its truth."""
+    spec = GAMES[game]
+    fps, scale, seed = spec["fps"], spec["scale"], spec["seed"]
+    tp = tamper_for(game, kind)
+    at_ms = int(tp.at_s * 1000)
+    human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
+    p: Played = play(game, seed, RUN_S, human_span_ms=human)
+    frames, events = p.frames, p.events
+    steps = np.arange(len(frames), dtype=float)  # emulator step shown by each 60 Hz frame
+    span = int(SPAN_S * EMU_HZ)
+    at_step = p.lead + ms_to_step(at_ms)
+    tamper: dict = {"kind": kind}
+    if kind == "cut":
+        keep = np.r_[0:at_step, at_step + span:len(frames)]
+        frames, steps = frames[keep], steps[keep]
+        tamper.update(video_s=at_step / EMU_HZ, run_s=at_ms / 1000, size_s=-SPAN_S)
+    elif kind == "insert":
+        other = play(game, seed + 100, 20.0)
+        src = other.frames[other.lead + 5 * EMU_HZ: other.lead + 5 * EMU_HZ + span]
+        frames = np.concatenate([frames[:at_step], src, frames[at_step:]])
+        steps = np.concatenate([steps[:at_step], np.full(span, np.nan), steps[at_step:]])
+        tamper.update(video_s=at_step / EMU_HZ, video_end_s=(at_step + span) / EMU_HZ,
+                      run_s=at_ms / 1000, size_s=SPAN_S)
+    elif kind == "freeze":
+        frames = frames.copy()
+        frames[at_step:at_step + span] = frames[at_step - 1]
+        steps = steps.copy()
+        steps[at_step:at_step + span] = np.nan
+        tamper.update(video_start_s=at_step / EMU_HZ, video_end_s=(at_step + span) / EMU_HZ,
+                      run_start_s=at_ms / 1000, run_end_s=at_ms / 1000 + SPAN_S)
+    elif kind == "speed":
+        idx = np.round(np.arange(int(len(frames) / (1 + SPEEDUP))) * (1 + SPEEDUP)).astype(int)
+        frames, steps = frames[idx], steps[idx]
+        tamper.update(percent=SPEEDUP * 100)
+    elif kind == "deleted":
+        events, a, b = _delete_stretch(events, at_ms, at_ms + int(STRETCH_S * 1000))
+        tamper.update(run_start_s=a / 1000, run_end_s=b / 1000,
+                      video_start_s=(p.lead + ms_to_step(a)) / EMU_HZ,
+                      video_end_s=(p.lead + ms_to_step(b)) / EMU_HZ)
+    elif kind == "human":  # from the first unlogged press to the end of the last
+        h0 = p.human_presses[0]
+        h1 = p.human_presses[-1]
+        end_step = h1.step + h1.hold
+        tamper.update(run_start_s=h0.elapsed_ms / 1000,
+                      run_end_s=(end_step - p.lead) / EMU_HZ,
+                      video_start_s=h0.step / EMU_HZ, video_end_s=end_step / EMU_HZ,
+                      presses=len(p.human_presses))
+    # The recorder keeps every (60 / fps)-th frame.
+    r = EMU_HZ // fps
+    frames, steps = frames[::r], steps[::r]
+    out.mkdir(parents=True, exist_ok=True)
+    _encode(frames, out / "video.mp4", fps, scale)
+    _write_log(events, out / "agent-log.jsonl")
+    speed = 1 + SPEEDUP if kind == "speed" else 1.0
+
+    def shown(step: int | None) -> float | None:
+        """Video time of the first frame showing `step` (None if that moment is not shown)."""
+        if step is None:
+            return None
+        ok = np.nonzero(steps >= step)[0]
+        if not len(ok) or steps[ok[0]] - step > r * speed:
+            return None
+        return round(float(ok[0]) / fps, 6)
+
+    logged_ms = {e["elapsedMs"] for e in events if e["type"] == "action"}
+    truth = {
+        "generator_version": GENERATOR_VERSION, "game": game, "kind": kind, "fps": fps,
+        "size": [frames.shape[2] * scale, frames.shape[1] * scale], "frames": len(frames),
+        "offset_s": round(p.lead / EMU_HZ / speed, 6), "run_s": RUN_S, "tamper": tamper,
+        "actions": [{"elapsed_ms": x.elapsed_ms, "button": x.button, "hold": x.hold,
+                     "shows_video_s": shown(x.first_visible_step)}
+                    for x in p.presses if x.elapsed_ms in logged_ms],
+        "unlogged_presses": len(p.human_presses) + sum(x.elapsed_ms not in logged_ms
+                                                       for x in p.presses),
+    }
+    (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+    return truth
