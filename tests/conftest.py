@@ -22,7 +22,7 @@ def need_testdata(sub: str) -> Path:
     if not p.exists():
         if os.environ.get("CI"):
             pytest.fail(f"shared test data missing in CI: {p}")
-        pytest.skip(f"shared test data not found: {p}")
+        pytest.skip(f"shared test data not found: {p}")  # counted in the summary below
     return p
 
 
@@ -55,3 +55,25 @@ def es6_float_lines():
         for line in fh:
             bits, expected = line.rstrip("\n").split(",")
             yield struct.unpack(">d", bytes.fromhex(bits.zfill(16)))[0], expected
+
+
+# -- a loud skip: tests that need ../shared/testdata say so in the summary, not silently ------
+
+_NO_TESTDATA = "shared test data not found"
+_skipped_for_data: list[str] = []
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.skipped and _NO_TESTDATA in str(report.longrepr):
+        _skipped_for_data.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not _skipped_for_data:
+        return
+    tr = terminalreporter
+    tr.write_sep("!", f"{len(_skipped_for_data)} tests SKIPPED: {_NO_TESTDATA} at {TESTDATA}",
+                 red=True, bold=True)
+    tr.write_line("They check RFC 8785 and JSON parsing against third-party vectors and run in "
+                  "CI. Put the data beside the clone (../shared/testdata) or point "
+                  "MODERATOR_SHARED at its parent; see README, 'Tests'.")

@@ -118,7 +118,10 @@ def test_walkthrough_override_note_is_required_only_when_enforced_and_incomplete
                         checklist=list(CHECKLIST_IDS))
     assert full.checklist == CHECKLIST_IDS and full.override_note is None
     # Rejecting never needs the walkthrough; community runs have none.
-    build_record(off, "reject", "other", reviewer="a", require_checklist=True)
+    build_record(off, "reject", "other", note="why", reviewer="a", require_checklist=True)
+    # A reject with reason `other` names no cause: the note must say it.
+    with pytest.raises(DecisionError, match="needs a note"):
+        build_record(off, "reject", "other", note="  ", reviewer="a")
     build_record(fake_result(), "accept", reviewer="a", require_checklist=True)
     with pytest.raises(DecisionError, match="unknown checklist item"):
         build_record(off, "accept", reviewer="a", checklist=["made-up"])

@@ -91,7 +91,7 @@ def test_by_evidence_finds_earlier_decisions_whatever_the_file_names(store):
         led.append(rec("one"))
         led.append(build_record(fake_result(files=other), "accept", reviewer="bob"))
         renamed_rec = build_record(fake_result(files=renamed), "reject", "other",
-                                   reviewer="bob")
+                                   note="renamed copy", reviewer="bob")
         assert renamed_rec.evidence_digest == rec().evidence_digest
         assert [d.seq for d in led.by_evidence(renamed_rec.evidence_digest)] == [1]
 

@@ -89,6 +89,10 @@ def test_shortcut_asks_for_confirmation_and_cancel_records_nothing(
     assert not store.exists()
     asked = []
     panel.confirm = lambda title, text: asked.append(title) or True
+    qtbot.keyClick(panel, Qt.Key.Key_R,  # reason `other` without a note: refused, asks for one
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert "needs a note" in panel.status.text() and asked == [] and not store.exists()
+    panel.note.setPlainText("the video is of another game")
     with qtbot.waitSignal(panel.decided, timeout=2000) as blocker:
         qtbot.keyClick(panel, Qt.Key.Key_R,
                        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)

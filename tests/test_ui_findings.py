@@ -22,7 +22,7 @@ def test_findings_listed_and_filtered(qtbot):
     qtbot.addWidget(p)
     p.set_report(report_with(fs))
     m = p.model
-    assert [m.index(r, 2).data() for r in range(3)] == ["log.gap", "log.seq",
+    assert [m.index(r, 3).data() for r in range(3)] == ["log.gap", "log.seq",
                                                         "coverage.extra"]
     assert m.index(1, 4).data() == "seq <b>jumps</b>"
     assert m.index(1, 1).data() == "7"

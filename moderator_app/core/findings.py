@@ -8,6 +8,7 @@ decide the verdict.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 
 from moderator_app.core.rules import Finding, Severity
 
@@ -31,6 +32,30 @@ class FindingLog:
             self._kept.append(finding)
         else:
             self.dropped += 1
+
+    def replacing(self, drop: Callable[[Finding], bool],
+                  new: Iterable[Finding]) -> FindingLog:
+        """A copy in which every finding for which `drop` is true is replaced by `new`, at the
+        place of the first one dropped (else at the end), so that reading order is what a
+        fresh verification would give. `drop` must select whole rules (all findings of a rule
+        share its severity), so the counts stay exact beyond the per-rule cap."""
+        out = FindingLog(self.per_rule_cap)
+        gone = {f.rule: f.severity for f in self._kept if drop(f)}
+        at = next((i for i, f in enumerate(self._kept) if drop(f)), len(self._kept))
+        kept = [f for f in self._kept if not drop(f)]
+        out.by_rule = Counter(self.by_rule)
+        out.by_severity = Counter(self.by_severity)
+        out.dropped = self.dropped
+        for rule_id, sev in gone.items():
+            n = out.by_rule.pop(rule_id, 0)
+            out.by_severity[sev] -= n
+            out.dropped -= max(0, n - self.per_rule_cap)
+        head, tail = kept[:at], kept[at:]
+        out._kept = head
+        for f in new:
+            out.add(f)
+        out._kept.extend(tail)
+        return out
 
     def extend(self, findings) -> None:
         for f in findings:

@@ -1,7 +1,9 @@
 """The decision panel: accept or reject the submission under review, bound to its evidence.
 
-It reads everything it records from the `ReviewSession` (the verified result, the sync offset,
-the retime marks, the store path), so the record is exactly what the moderator sees. Saving is
+It reads everything it records from the `ReviewSession` (the report at the current sync offset,
+the offset, the retime marks, the store path), so the record is exactly what the moderator sees
+and exactly what `moderator-app decide --offset` records for the same input and offset. After a
+decision the form is cleared, the record is shown, and the next submission is offered. Saving is
 a single SQLite append (a few milliseconds, durable on return), done on the GUI thread: there
 is no queue that a crash could lose. Every string from the submission is shown as plain text.
 """
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
+    REASON_OTHER,
     REJECT,
     REJECT_REASONS,
     DecisionError,
@@ -63,6 +66,10 @@ def _plain(label: QLabel) -> QLabel:
     return label
 
 
+def _secs(t: float | None) -> str:
+    return "-" if t is None else f"{t:.3f} s"
+
+
 class DecisionPanel(QWidget):
     """Accept / Reject with reason, note, reviewer and (official runs) the walkthrough.
 
@@ -71,6 +78,7 @@ class DecisionPanel(QWidget):
     """
 
     decided = Signal(int)
+    next_requested = Signal()
 
     def __init__(self, session, parent: QWidget | None = None,
                  settings: QSettings | None = None) -> None:
@@ -130,6 +138,12 @@ class DecisionPanel(QWidget):
         self.status.setObjectName("decision-status")
         layout.addWidget(self.status)
 
+        self.next_button = QPushButton("Open the next submission", self)
+        self.next_button.setObjectName("next-submission")
+        self.next_button.setVisible(False)
+        self.next_button.clicked.connect(self.next_requested)
+        layout.addWidget(self.next_button)
+
         layout.addWidget(QLabel("Earlier decisions on this evidence:", self))
         self.history = QListWidget(self)
         self.history.setObjectName("decision-history")
@@ -149,7 +163,8 @@ class DecisionPanel(QWidget):
 
     @property
     def result(self):
-        return getattr(self.session, "result", None)
+        """The verification result with its report at the current sync offset."""
+        return self.session.result_at_offset
 
     def refresh(self) -> None:
         """Follow the session: new submission -> reset the form and show its history."""
@@ -170,7 +185,7 @@ class DecisionPanel(QWidget):
         s = report.summary()
         self.summary.setText(
             f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"
-            f"; sync offset {getattr(self.session, 'offset_s', 0.0):+.3f} s")
+            f"; sync offset {self.session.offset_s:+.3f} s; {self._retime_text()}")
         self.checklist.setVisible(report.kind == "official")
         self.checklist.set_report(report if report.kind == "official" else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision
@@ -181,13 +196,43 @@ class DecisionPanel(QWidget):
             idx = self.reason.findData(suggested_reason(report, REJECT))
             self.reason.setCurrentIndex(max(idx, 0))
             self.status.setText("")
+            self.next_button.setVisible(False)
             self.load_history()
         elif self._store() != self._shown_store:  # another ledger: its history
             self._shown_store = self._store()
             self.load_history()
 
     def _store(self):
-        return getattr(self.session, "store_path", None)
+        return self.session.store_path
+
+    def _retime_text(self) -> str:
+        a, b = self.session.retime_start_s, self.session.retime_end_s
+        if a is None and b is None:
+            return "no retime marks"
+        return (f"retime marks {_secs(a)} → {_secs(b)} (video time; recorded with the "
+                "decision)")
+
+    def clear_form(self) -> None:
+        """After a decision: nothing of it stays in the form (the note, the reason, the
+        walkthrough ticks) so that it cannot leak into the next one."""
+        self.note.clear()
+        self.checklist.reset()
+        result = self.result
+        if result is not None:
+            idx = self.reason.findData(suggested_reason(result.report, REJECT))
+            self.reason.setCurrentIndex(max(idx, 0))
+
+    def latest_decision(self):
+        """The newest decision recorded on the open evidence (a `DecisionRecord`), or None."""
+        result = self.result
+        if result is None:
+            return None
+        try:
+            with Ledger(self._store(), create=False) as ledger:
+                earlier = ledger.by_evidence(evidence_digest(result.report.files))
+        except LedgerError:
+            return None
+        return earlier[-1].record if earlier else None
 
     def load_history(self) -> list[StoredDecision]:
         self.history.clear()
@@ -235,6 +280,12 @@ class DecisionPanel(QWidget):
             self.reviewer.setFocus()
             return None
         reason = "ok" if decision == ACCEPT else str(self.reason.currentData())
+        note = self.note.toPlainText()
+        if decision == REJECT and reason == REASON_OTHER and not note.strip():
+            self._warn("A reject with reason 'other' needs a note: the submitter must be able "
+                       "to read why.")
+            self.note.setFocus()
+            return None
         official = report.kind == "official"
         missing = self.checklist.missing() if official else []
         override = self.checklist.override_note() if official else ""
@@ -245,8 +296,9 @@ class DecisionPanel(QWidget):
             return None
         if confirm:
             text = (f"{decision.upper()} {report.kind} run {result.submission.display_name!r}"
-                    f" with reason {reason}?\nVerification verdict: {report.verdict} "
-                    f"({report.findings.errors} errors).")
+                    f" with reason {reason}?\nVerification verdict at sync offset "
+                    f"{self.session.offset_s:+.3f} s: {report.verdict.upper()} "
+                    f"({report.findings.errors} errors).\n{self._retime_text()}.")
             if decision == ACCEPT and not report.passed:
                 text += "\n\nThe verification FAILED: accepting overrides it."
             if not self.confirm(f"Confirm {decision}", text):
@@ -254,10 +306,10 @@ class DecisionPanel(QWidget):
                 return None
         try:
             record = build_record(
-                result, decision, reason=reason, note=self.note.toPlainText(),
-                reviewer=reviewer, offset_s=getattr(self.session, "offset_s", 0.0),
-                retime_start_s=getattr(self.session, "retime_start_s", None),
-                retime_end_s=getattr(self.session, "retime_end_s", None),
+                result, decision, reason=reason, note=note,
+                reviewer=reviewer, offset_s=self.session.offset_s,
+                retime_start_s=self.session.retime_start_s,
+                retime_end_s=self.session.retime_end_s,
                 checklist=self.checklist.ticked() if official else (),
                 override_note=override or None, require_checklist=official)
             with Ledger(self._store()) as ledger:
@@ -267,7 +319,12 @@ class DecisionPanel(QWidget):
             return None
         self._settings.setValue(REVIEWER_KEY, reviewer)
         self.last_saved = stored
-        self._warn(f"Recorded #{stored.seq}: {decision} ({reason}) in {ledger.path}")
+        r = stored.record
+        self._warn(f"Recorded #{stored.seq}: {r.decision.upper()} ({r.reason}) by {r.reviewer}, "
+                   f"verdict {r.summary.verdict.upper()} at offset {r.sync_offset_s:+.3f} s"
+                   + (f", note: {r.note}" if r.note else "") + f" — in {ledger.path}")
+        self.clear_form()
+        self.next_button.setVisible(True)
         self.load_history()
         self.decided.emit(stored.seq)
         return stored

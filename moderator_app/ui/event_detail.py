@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +44,7 @@ class EventDetail(QWidget):
         self.header = QLabel("No event selected")
         self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.header.setWordWrap(True)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -50,10 +52,17 @@ class EventDetail(QWidget):
         self.show_all_button = QPushButton("Show all")
         self.show_all_button.setVisible(False)
         self.show_all_button.clicked.connect(self.show_all)
+        # Pinned: the pane keeps this event while the video plays on (else it follows).
+        self.pin = QToolButton()
+        self.pin.setObjectName("pinDetail")
+        self.pin.setText("Pin")
+        self.pin.setCheckable(True)
+        self.pin.setToolTip("Keep this event here while the video plays")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.header, 1)
         top.addWidget(self.show_all_button)
+        top.addWidget(self.pin)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
@@ -80,6 +89,9 @@ class EventDetail(QWidget):
         else:
             self.text.setPlainText(self._full)
             self.show_all_button.setVisible(False)
+
+    def set_pinned(self, pinned: bool) -> None:
+        self.pin.setChecked(pinned)
 
     def show_all(self) -> None:
         self.text.setPlainText(self._full)

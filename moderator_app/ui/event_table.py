@@ -16,14 +16,15 @@ import math
 from collections import OrderedDict
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.event_text import event_text
+from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 
 CONTENT_CHARS = 240
-# Sources larger than this are searched in a thread pool, not on the GUI thread.
-ASYNC_SEARCH_BYTES = 8 * 1024 * 1024
 SEARCH_CHUNK = 8 * 1024 * 1024
 COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
 COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
@@ -70,28 +71,6 @@ def search_rows(index: EventIndex, text: str) -> np.ndarray:
     return np.unique(rows[inside])
 
 
-class SearchSignals(QObject):
-    """Lives in the GUI thread, so `done` is delivered there (queued) from the pool thread."""
-
-    done = Signal(int, object)  # generation, rows (np.ndarray)
-
-
-class SearchJob(QRunnable):
-    """`search_rows` in the global thread pool; its own file handle, read-only index arrays."""
-
-    def __init__(self, index: EventIndex, text: str, generation: int,
-                 signals: SearchSignals) -> None:
-        super().__init__()
-        self.index, self.text, self.generation, self.signals = index, text, generation, signals
-
-    def run(self) -> None:
-        try:
-            rows = search_rows(self.index, self.text)
-        except OSError:
-            rows = np.zeros(0, dtype=np.int64)
-        self.signals.done.emit(self.generation, rows)
-
-
 class EventTableModel(QAbstractTableModel):
     """Rows are a (possibly filtered) array of index rows, in log order."""
 
@@ -105,13 +84,48 @@ class EventTableModel(QAbstractTableModel):
         self.filter_lanes: set[str] | None = None
         self.filter_kinds: set[str] | None = None
         self.filter_text = ""
+        self.official = False
+        self.marked: dict[int, str] = {}  # index row -> worst severity of its findings
+        self.current_rows: frozenset[int] = frozenset()  # per lane, the event at the playhead
+        self._bold: QFont | None = None
+
+    def column_widths(self, fm: QFontMetrics) -> list[int]:
+        """Widths that fit the widest value of each column (a 7-digit row or line number, a
+        timecode), so the table does not re-layout, and the video beside it does not change
+        width, when a longer number comes into view."""
+        digits = fm.horizontalAdvance("● 8888888") + 12
+        return [digits, fm.horizontalAdvance("8888888") + 12,
+                fm.horizontalAdvance("88:88:88.888") + 12, fm.horizontalAdvance("model_response") + 12,
+                fm.horizontalAdvance("model_response") + 12]
+
+    def set_marked_rows(self, marked: dict[int, str]) -> None:
+        """Rows that carry a finding (worst severity), shown with a coloured dot in `#`."""
+        self.marked = dict(marked)
+        if self.rows.size:
+            self.dataChanged.emit(self.index(0, COL_ROW), self.index(self.rowCount() - 1, COL_ROW))
+
+    def set_current_rows(self, rows) -> None:
+        """The current event of each lane (the last at or before the playhead), in bold."""
+        new = frozenset(int(r) for r in rows)
+        if new == self.current_rows:
+            return
+        changed = new ^ self.current_rows
+        self.current_rows = new
+        for r in changed:
+            p = self.proxy_row(r)
+            if p is not None:
+                self.dataChanged.emit(self.index(p, 0), self.index(p, len(COLUMNS) - 1))
 
     # -- data ------------------------------------------------------------------------------
 
-    def set_index(self, index: EventIndex | None, lane_header: str = "Lane") -> None:
+    def set_index(self, index: EventIndex | None, lane_header: str = "Lane",
+                  official: bool = False) -> None:
         self.beginResetModel()
         self.index_ = index
         self.lane_header = lane_header
+        self.official = official
+        self.marked = {}
+        self.current_rows = frozenset()
         self._cache.clear()
         self._times = None if index is None else np.frombuffer(index.times, dtype=np.float64)
         self.filter_lanes = self.filter_kinds = None
@@ -123,7 +137,7 @@ class EventTableModel(QAbstractTableModel):
                    text: str = "", text_rows: np.ndarray | None = None) -> None:
         """Keep rows whose lane is in `lanes`, type in `kinds` (None: any) and whose raw line
         contains `text`; `text_rows` is `search_rows(index, text)` when already computed (by a
-        background `SearchJob` for large files)."""
+        background search for large files)."""
         idx = self.index_
         self.filter_lanes, self.filter_kinds, self.filter_text = lanes, kinds, text
         self.beginResetModel()
@@ -162,14 +176,14 @@ class EventTableModel(QAbstractTableModel):
         return min(i, self.rows.size - 1)
 
     def content(self, row: int) -> str:
-        """The first characters of the row's raw line, one line of plain text (cached)."""
+        """What the event says, in a moderator's words (`press B`, `withheld`, ...), one line
+        of plain text (cached); the raw line stays in the detail pane."""
         text = self._cache.get(row)
         if text is not None:
             self._cache.move_to_end(row)
             return text
         try:
-            raw = self.index_.read_raw(row)[: CONTENT_CHARS * 4]
-            text = raw.decode("utf-8", "replace")[:CONTENT_CHARS]
+            text = event_text(self.index_.read_raw(row), self.official)[:CONTENT_CHARS]
         except (OSError, ValueError) as exc:
             text = f"(cannot read: {exc})"
         text = text.replace("\r", " ").replace("\n", " ").replace("\u2028", " ") \
@@ -200,7 +214,7 @@ class EventTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             idx = self.index_
             if col == COL_ROW:
-                return str(row + 1)
+                return ("● " if row in self.marked else "") + str(row + 1)
             if col == COL_LINE:
                 return str(idx.lines[row])
             if col == COL_TIME:
@@ -213,4 +227,13 @@ class EventTableModel(QAbstractTableModel):
             return self.content(row)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ROW, COL_LINE, COL_TIME):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_ROW and row in self.marked:
+            return QBrush(severity_color(self.marked[row], text=True))
+        if role == Qt.ItemDataRole.FontRole and row in self.current_rows:
+            if self._bold is None:
+                self._bold = QFont()
+                self._bold.setBold(True)
+            return self._bold
+        if role == Qt.ItemDataRole.BackgroundRole and row in self.current_rows:
+            return QBrush(QColor(80, 170, 255, 60))
         return None

@@ -1,41 +1,69 @@
 """The findings panel: verdict summary and the list of findings (severity, rule, line, message).
 
-Activating a finding emits its position in `findings`; the main window jumps to its line's event
-on the timeline, in the table and in the video. All text is plain: item views render
+Activating a finding emits its position in `findings`; the navigator jumps to its moment (its
+line's event, or for a whole-file finding its own moment: the first missing instant, the video
+frame) on the timeline, in the table and in the video. Messages wrap and the panel keeps a
+sane minimum size; a message that names another line ("the response on line 11728") offers a
+button to go there and shows what that line asked for beside what this line sent. All text is plain: item views render
 `DisplayRole` as plain text, the summary label is set to `PlainText`, and no tooltip carries
 text from the submission (tooltips are rich-text sniffed by Qt).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from moderator_app.core.rules import Finding, Severity
+from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
 from moderator_app.ui.theme import severity_color
+from moderator_app.ui.timefmt import format_timecode
 
-HEADERS = ("Severity", "Line", "Rule", "File", "Message")
+HEADERS = ("Severity", "Line", "Time", "Rule", "Message")
+COL_SEV, COL_LINE, COL_TIME, COL_RULE, COL_MSG = range(5)
+OTHER_LINE = re.compile(r"\bline (\d{1,12})\b")
+
+
+def other_line(f: Finding) -> int | None:
+    """The first line a finding's message names that is not its own line."""
+    for m in OTHER_LINE.finditer(f.message):
+        n = int(m.group(1))
+        if n != f.line:
+            return n
+    return None
+
+
+def moment_text(m: Moment | None) -> str:
+    return "" if m is None else format_timecode(m.run_s)
 
 
 class FindingsModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.findings: list[Finding] = []
+        self.moments: list[Moment | None] = []
 
-    def set_findings(self, findings: list[Finding]) -> None:
+    def set_findings(self, findings: list[Finding],
+                     moments: list[Moment | None] | None = None) -> None:
         self.beginResetModel()
         self.findings = list(findings)
+        self.moments = list(moments) if moments is not None else [None] * len(self.findings)
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
@@ -55,8 +83,11 @@ class FindingsModel(QAbstractTableModel):
         f = self.findings[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (f.severity.value, "" if f.line is None else str(f.line), f.rule,
-                    f.file or "", f.message.replace("\n", " "))[col]
+            return (f.severity.value, "" if f.line is None else str(f.line),
+                    moment_text(self.moments[index.row()]), f.rule,
+                    f.message.replace("\n", " "))[col]
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_LINE, COL_TIME):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
             return QBrush(severity_color(f.severity, text=True))  # readable in both themes
         if role == Qt.ItemDataRole.UserRole:
@@ -87,6 +118,8 @@ class _SeverityFilter(QSortFilterProxyModel):
 
 class FindingsPanel(QWidget):
     finding_activated = Signal(int)  # position in `findings`
+    line_requested = Signal(int)  # a line named in a message: go there
+    copy_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,11 +144,16 @@ class FindingsPanel(QWidget):
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
         self.view.setWordWrap(False)
+        self.view.setMinimumHeight(6 * 20 + 24)  # never squeezed to one or two rows
+        fm = self.view.fontMetrics()
         hh = self.view.horizontalHeader()
         hh.setStretchLastSection(True)
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((60, 44, 140, 90)):
-            self.view.setColumnWidth(col, width)
+        for col, sample in enumerate(("warning", "8888888", "88:88:88.888",
+                                      "action.not_requested")):
+            self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 16)
+        self.setMinimumWidth(360)
+        self.read_line: Callable[[int], str | None] | None = None  # set by the window
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.summary, 1)
@@ -131,6 +169,39 @@ class FindingsPanel(QWidget):
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.message)
+        # A message naming another line: go there, and see both lines side by side.
+        self.compare = QWidget()
+        grid = QGridLayout(self.compare)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.other_title = QLabel("")
+        self.this_title = QLabel("")
+        self.other_text = QLabel("")
+        self.this_text = QLabel("")
+        for w in (self.other_title, self.this_title, self.other_text, self.this_text):
+            w.setTextFormat(Qt.TextFormat.PlainText)
+            w.setWordWrap(True)
+            w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.other_text.setObjectName("compareOther")
+        self.this_text.setObjectName("compareThis")
+        grid.addWidget(self.other_title, 0, 0)
+        grid.addWidget(self.this_title, 0, 1)
+        grid.addWidget(self.other_text, 1, 0)
+        grid.addWidget(self.this_text, 1, 1)
+        self.compare.setVisible(False)
+        layout.addWidget(self.compare)
+        buttons = QHBoxLayout()
+        self.goto_line_button = QPushButton("")
+        self.goto_line_button.setObjectName("gotoOtherLine")
+        self.goto_line_button.setVisible(False)
+        self.goto_line_button.clicked.connect(self._goto_other)
+        self.copy_button = QPushButton("Copy finding")
+        self.copy_button.setToolTip("Copy the selected finding with its line and time")
+        self.copy_button.clicked.connect(self.copy_requested)
+        buttons.addWidget(self.goto_line_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_button)
+        layout.addLayout(buttons)
+        self._other: int | None = None
         self.severity_box.currentIndexChanged.connect(self._severity_changed)
         self.view.clicked.connect(self._activated)
         self.view.activated.connect(self._activated)
@@ -141,7 +212,12 @@ class FindingsPanel(QWidget):
     def findings(self) -> list[Finding]:
         return self.model.findings
 
-    def set_report(self, report: Report | None, findings: list[Finding] | None = None) -> None:
+    def moment(self, i: int) -> Moment | None:
+        return self.model.moments[i] if 0 <= i < len(self.model.moments) else None
+
+    def set_report(self, report: Report | None, findings: list[Finding] | None = None,
+                   moments: list[Moment | None] | None = None) -> None:
+        self._show_other(None, None)
         if report is None:
             self.summary.setText("No submission loaded")
             self.message.setText("")
@@ -153,8 +229,10 @@ class FindingsPanel(QWidget):
         dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
         self.summary.setText(
             f"{verdict}{extra} · {report.kind} · {report.events:,} events · "
-            f"{fl.errors} errors, {fl.warnings} warnings, {fl.infos} info{dropped}")
-        self.model.set_findings(findings if findings is not None else fl.sorted())
+            f"{fl.errors} errors, {fl.warnings} warnings, {fl.infos} info{dropped}"
+            f" · sync offset {report.offset:+.3f} s")
+        self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
+        self.message.setText("")
 
     def select(self, i: int) -> None:
         """Select finding `i` (position in `findings`) without emitting activation twice."""
@@ -179,7 +257,34 @@ class FindingsPanel(QWidget):
     def _show_message(self, i: int) -> None:
         f = self.model.findings[i]
         where = f"{f.file or ''}{'' if f.line is None else f':{f.line}'}"
-        self.message.setText(f"{f.severity.value} {f.rule} {where}: {f.message}")
+        when = moment_text(self.moment(i))
+        self.message.setText(f"{f.severity.value} {f.rule} {where}"
+                             + (f" at {when}" if when else "") + f": {f.message}")
+        self._show_other(other_line(f), f.line)
+
+    def _show_other(self, other: int | None, own: int | None) -> None:
+        """The line a message names: a button to go there, and both lines side by side."""
+        self._other = other
+        self.goto_line_button.setVisible(other is not None)
+        if other is None:
+            self.compare.setVisible(False)
+            return
+        self.goto_line_button.setText(f"Go to line {other}")
+        read = self.read_line
+        other_text = read(other) if read is not None else None
+        own_text = read(own) if read is not None and own is not None else None
+        if other_text is None or own_text is None:
+            self.compare.setVisible(False)
+            return
+        self.other_title.setText(f"Line {other}")
+        self.this_title.setText(f"Line {own} (this finding)")
+        self.other_text.setText(other_text)
+        self.this_text.setText(own_text)
+        self.compare.setVisible(True)
+
+    def _goto_other(self) -> None:
+        if self._other is not None:
+            self.line_requested.emit(self._other)
 
     def _activated(self, proxy_index: QModelIndex) -> None:
         if proxy_index.isValid():

@@ -1,70 +1,59 @@
-"""The workstation's main window: it wires the views to one `ReviewSession`.
+"""The workstation's main window: it builds the views and wires them to one `ReviewSession`.
 
 Layout: video top left, event table and detail on the right, timeline and plots across the
-bottom; findings, sync/retime and decision as docks. Sizes and layout persist in QSettings.
+bottom; findings, sync/retime, decision and run summary as docks. The window is cut by concern:
 
-Sync contract: run time (seconds since run_start) = video time - offset. Every navigation goes
-through `select_event` or the player's `position_changed`, so the timeline, the table, the detail
-pane and the video cannot disagree.
+- `navigation.Navigator`: the sync contract (the only place the timeline, table, detail pane,
+  plots and player learn the playhead, offset and selection);
+- `actions`: menus and actions built from the one shortcut table (`shortcuts.py`);
+- `background.BackgroundOp`: worker, thread, progress, cancel and "newest wins", for loading
+  and for search;
+- `window_state.WindowState`: geometry, layout, View > Reset layout, recent files;
+- `window_layout`: which widget goes where (built by `build_views` / `build_docks`).
+
+Hooks for other rooms: `next_submission_provider` (the review queue sets it: a callable that
+returns the next submission's paths, or None) and `handlers()`, the map from action id to
+callable, which an action added to `shortcuts.py` and `actions.MENUS` extends.
 """
 
 from __future__ import annotations
 
-import math
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QThread, QThreadPool, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QThreadPool
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
-    QComboBox,
-    QDockWidget,
     QFileDialog,
-    QHBoxLayout,
-    QHeaderView,
     QInputDialog,
-    QLabel,
-    QLineEdit,
     QMainWindow,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTableView,
-    QVBoxLayout,
+    QMenu,
     QWidget,
 )
 
-from moderator_app.core.rules import Finding
 from moderator_app.core.verify.options import VerifyOptions
-from moderator_app.core.verify.pipeline import VerifyResult
-from moderator_app.ui.event_detail import EventDetail
-from moderator_app.ui.event_table import (
-    ASYNC_SEARCH_BYTES,
-    COL_KIND,
-    EventTableModel,
-    SearchJob,
-    SearchSignals,
-)
-from moderator_app.ui.findings_panel import FindingsPanel
-from moderator_app.ui.plots import PlotsWidget
-from moderator_app.ui.retime import RetimePanel
-from moderator_app.ui.run_summary import RunSummaryPanel
+from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
+from moderator_app.ui.actions import build_actions, build_menus
+from moderator_app.ui.background import BackgroundOp
+from moderator_app.ui.event_table import COL_KIND, search_rows
+from moderator_app.ui.event_text import event_text
+from moderator_app.ui.export import export_findings_dialog, finding_text
+from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
+from moderator_app.ui.navigation import Navigator
 from moderator_app.ui.session import ReviewSession
-from moderator_app.ui.shortcuts import SHORTCUTS
-from moderator_app.ui.sync_controls import SyncControls
 from moderator_app.ui.timefmt import parse_goto
-from moderator_app.ui.timeline import Timeline
-from moderator_app.ui.video_player import VideoPlayer
-from moderator_app.ui.workers import VerifyWorker, start_in_thread
+from moderator_app.ui.window_layout import build_docks, build_views
+from moderator_app.ui.window_state import WindowState
 
 APP_TITLE = "Moderator Workstation"
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
-MAX_RECENT = 10
+ASYNC_SEARCH_BYTES = 8 * 1024 * 1024  # larger sources are searched off the GUI thread
+
+NextSubmission = Callable[[], "list[Path] | None"]
 
 
 def _size(path: Path) -> int:
@@ -87,169 +76,63 @@ class MainWindow(QMainWindow):
         self.session = ReviewSession(self)
         if store_path is not None:
             self.session.set_store_path(store_path)
+        #: The review queue's hook: returns the next submission to open, or None.
+        self.next_submission_provider: NextSubmission | None = None
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self._spool_root = Path(tempfile.mkdtemp(prefix="moderator-spool-"))
         self._spool: Path | None = None
-        self._worker: VerifyWorker | None = None
-        self._thread: QThread | None = None
-        self._selecting = False
-        self._finding_times: list[float | None] = []
-        self._build_widgets()
-        self._build_docks()
-        self._build_menus()
+        self._video_full = None  # (dock state, window state, widgets hidden) while full screen
+        self.loader = BackgroundOp("verify", self)
+        self.searcher = BackgroundOp("search", self)
+        build_views(self)
+        build_docks(self)
+        self.nav = Navigator(self.session, self.player, self.timeline, self.plots, self.table,
+                             self.table_model, self.detail, self.findings, self)
+        self.actions = build_actions(self, self.handlers())
+        self.menus = build_menus(self, self.actions, {
+            "recent": self._fill_recent_menu, "docks": self._fill_dock_toggles,
+            "theme": self._fill_theme_menu, "help": self._fill_help_menu})
+        self._leave_full = QAction("Leave full screen", self)
+        self._leave_full.setShortcut(QKeySequence("Escape"))
+        self._leave_full.setEnabled(False)  # Escape means nothing else to the window
+        self._leave_full.triggered.connect(self.toggle_video_fullscreen)
+        self.addAction(self._leave_full)
         self._connect()
-        self._restore_layout()
+        self.state = WindowState(self.settings, self,
+                                 (self.main_split, self.top_split, self.right_split))
+        self.state.remember_defaults()
+        self.state.restore()
 
     # -- construction ----------------------------------------------------------------------
 
-    def _build_widgets(self) -> None:
-        self.player = VideoPlayer()
-        self.timeline = Timeline()
-        self.plots = PlotsWidget()
-        self.table_model = EventTableModel(self)
-        self.table = QTableView()
-        self.table.setObjectName("eventTable")
-        self.table.setModel(self.table_model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        vh = self.table.verticalHeader()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(20)
-        hh = self.table.horizontalHeader()
-        hh.setStretchLastSection(True)
-        for col, width in enumerate((56, 50, 96, 100, 110)):
-            self.table.setColumnWidth(col, width)
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Search events (raw text)…")
-        self.search.setClearButtonEnabled(True)
-        self.lane_filter = QComboBox()
-        self.lane_filter.addItem("All types", "")  # "": all (never None: see findings_panel)
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(250)
-        self.detail = EventDetail()
-        self._search_signals = SearchSignals(self)
-        self._search_generation = 0
-
-        table_box = QWidget()
-        tl = QVBoxLayout(table_box)
-        tl.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
-        bar.addWidget(self.search, 1)
-        bar.addWidget(self.lane_filter)
-        self.count_label = QLabel("")
-        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        bar.addWidget(self.count_label)
-        tl.addLayout(bar)
-        tl.addWidget(self.table, 1)
-
-        self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.setObjectName("rightSplit")
-        self.right_split.addWidget(table_box)
-        self.right_split.addWidget(self.detail)
-        self.right_split.setSizes([400, 300])
-        self.top_split = QSplitter(Qt.Orientation.Horizontal)
-        self.top_split.setObjectName("topSplit")
-        self.top_split.addWidget(self.player)
-        self.top_split.addWidget(self.right_split)
-        self.top_split.setSizes([700, 500])
-        bottom = QWidget()
-        bl = QVBoxLayout(bottom)
-        bl.setContentsMargins(0, 0, 0, 0)
-        bl.setSpacing(0)
-        bl.addWidget(self.timeline, 1)
-        bl.addWidget(self.plots)
-        self.main_split = QSplitter(Qt.Orientation.Vertical)
-        self.main_split.setObjectName("mainSplit")
-        self.main_split.addWidget(self.top_split)
-        self.main_split.addWidget(bottom)
-        self.main_split.setSizes([560, 260])
-        self.setCentralWidget(self.main_split)
-
-        sb = self.statusBar()
-        self.status_label = QLabel("Open a submission: File > Open, or drop it here")
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(240)
-        self.progress.setVisible(False)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setVisible(False)
-        sb.addWidget(self.status_label, 1)
-        sb.addPermanentWidget(self.progress)
-        sb.addPermanentWidget(self.cancel_button)
-
-    def _dock(self, title: str, name: str, widget: QWidget,
-              area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _build_docks(self) -> None:
-        self.findings = FindingsPanel()
-        self.findings_dock = self._dock("Findings", "findingsDock", self.findings,
-                                        Qt.DockWidgetArea.RightDockWidgetArea)
-        self.sync = SyncControls(self.session, self.player.frame_duration,
-                                 self._current_video_time)
-        self.retime = RetimePanel(self.session, self._current_position, self._frame_of,
-                                  self.player.frame_duration)
-        sync_box = QWidget()
-        sl = QVBoxLayout(sync_box)
-        sl.addWidget(self.sync)
-        sl.addWidget(self.retime)
-        sl.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(sync_box)
-        self.sync_dock = self._dock("Sync && retime", "syncDock", scroll,
-                                    Qt.DockWidgetArea.RightDockWidgetArea)
-        self.decision_panel = None
-        self.decision_dock = None
-        try:
-            from moderator_app.ui.decision_panel import DecisionPanel
-
-            self.decision_panel = DecisionPanel(self.session, None, settings=self.settings)
-        except Exception as exc:  # noqa: BLE001 - the workstation works without it
-            self.decision_panel = QLabel(f"Decision panel unavailable: {exc}")
-            self.decision_panel.setTextFormat(Qt.TextFormat.PlainText)
-        self.decision_dock = self._dock("Decision", "decisionDock", self.decision_panel,
-                                        Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.sync_dock, self.decision_dock)
-        self.run_summary = RunSummaryPanel(self.session)
-        self.run_dock = self._dock("Run", "runDock", self.run_summary,
-                                   Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.decision_dock, self.run_dock)
-        self.sync_dock.raise_()
-        self.resizeDocks([self.findings_dock, self.sync_dock], [330, 560],
-                         Qt.Orientation.Vertical)
-        self.resizeDocks([self.findings_dock], [460], Qt.Orientation.Horizontal)
-
-    def _build_menus(self) -> None:
-        self.actions: dict[str, QAction] = {}
-        handlers = {
-            "play_pause": self.player.toggle_play,
-            "frame_back": lambda: self.player.step(-1),
-            "frame_forward": lambda: self.player.step(1),
-            "frames_back_n": lambda: self.player.step_n_frames(-1),
-            "frames_forward_n": lambda: self.player.step_n_frames(1),
-            "slower": self.player.slower,
-            "pause": self.player.pause,
-            "faster": self.player.faster,
-            "back_1s": lambda: self.player.skip_seconds(-1),
-            "forward_1s": lambda: self.player.skip_seconds(1),
-            "back_5s": lambda: self.player.skip_seconds(-5),
-            "forward_5s": lambda: self.player.skip_seconds(5),
+    def handlers(self) -> dict[str, Callable[[], object]]:
+        """Action id -> what it does. Ids and keys live in `shortcuts.py`."""
+        p = self.player
+        return {
+            "play_pause": p.toggle_play,
+            "frame_back": lambda: p.step(-1),
+            "frame_forward": lambda: p.step(1),
+            "frames_back_n": lambda: p.step_n_frames(-1),
+            "frames_forward_n": lambda: p.step_n_frames(1),
+            "slower": p.slower,
+            "pause": p.pause,
+            "faster": p.faster,
+            "back_1s": lambda: p.skip_seconds(-1),
+            "forward_1s": lambda: p.skip_seconds(1),
+            "back_5s": lambda: p.skip_seconds(-5),
+            "forward_5s": lambda: p.skip_seconds(5),
+            "jump_start": lambda: self.jump_fraction(0.0),
+            "jump_end": lambda: self.jump_fraction(1.0),
+            "jump_percent": self.jump_fraction,
             "goto": self.goto_dialog,
-            "prev_event": lambda: self.move_event(-1),
-            "next_event": lambda: self.move_event(1),
-            "next_finding": lambda: self.move_finding(1),
-            "prev_finding": lambda: self.move_finding(-1),
+            "fullscreen_video": self.toggle_video_fullscreen,
+            "prev_event": lambda: self.nav.move_event(-1),
+            "next_event": lambda: self.nav.move_event(1),
+            "next_finding": lambda: self.nav.move_finding(1),
+            "prev_finding": lambda: self.nav.move_finding(-1),
             "search": self._focus_search,
+            "pin_detail": self.set_detail_pinned,
             "zoom_in": self.timeline.zoom_in,
             "zoom_out": self.timeline.zoom_out,
             "fit": self.timeline.fit,
@@ -258,49 +141,27 @@ class MainWindow(QMainWindow):
             "run_start_here": self.sync.run_start_here,
             "retime_start": self.retime.mark_start,
             "retime_end": self.retime.mark_end,
+            "retime_clear": self.retime.clear,
             "open_file": self.open_file_dialog,
             "open_folder": self.open_folder_dialog,
+            "next_submission": self.open_next_submission,
+            "export_findings": lambda: export_findings_dialog(self),
+            "copy_finding": self.copy_finding,
+            "reset_layout": self.reset_layout,
             "quit": self.close,
             "help_shortcuts": self._help_shortcuts,
         }
-        for sc in SHORTCUTS:
-            if sc.owner != "window":
-                continue
-            act = QAction(sc.description, self)
-            act.setObjectName(sc.action)
-            act.setShortcuts([QKeySequence(k) for k in sc.sequences])
-            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            act.triggered.connect(handlers[sc.action])
-            self.addAction(act)
-            self.actions[sc.action] = act
 
-        mb = self.menuBar()
-        file_menu = mb.addMenu("&File")
-        file_menu.addAction(self.actions["open_file"])
-        file_menu.addAction(self.actions["open_folder"])
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        file_menu.addSeparator()
-        file_menu.addAction(self.actions["quit"])
+    def _fill_recent_menu(self, menu: QMenu) -> None:
+        self.recent_menu = menu.addMenu("Open &recent")
         self._rebuild_recent()
 
-        play = mb.addMenu("&Playback")
-        for a in ("play_pause", "frame_back", "frame_forward", "frames_back_n",
-                  "frames_forward_n", "slower", "pause", "faster", "back_1s", "forward_1s",
-                  "back_5s", "forward_5s", "goto"):
-            play.addAction(self.actions[a])
-        nav = mb.addMenu("&Navigate")
-        for a in ("prev_event", "next_event", "prev_finding", "next_finding", "search",
-                  "offset_back", "offset_forward", "run_start_here", "retime_start",
-                  "retime_end"):
-            nav.addAction(self.actions[a])
-
-        view = mb.addMenu("&View")
-        for a in ("zoom_in", "zoom_out", "fit"):
-            view.addAction(self.actions[a])
-        view.addSeparator()
+    def _fill_dock_toggles(self, menu: QMenu) -> None:
         for dock in (self.findings_dock, self.sync_dock, self.decision_dock, self.run_dock):
-            view.addAction(dock.toggleViewAction())
-        theme_menu = view.addMenu("&Theme")
+            menu.addAction(dock.toggleViewAction())
+
+    def _fill_theme_menu(self, menu: QMenu) -> None:
+        theme_menu = menu.addMenu("&Theme")
         group = QActionGroup(self)
         current = str(self.settings.value("theme", "dark"))
         for name in ("dark", "light"):
@@ -310,65 +171,52 @@ class MainWindow(QMainWindow):
             group.addAction(act)
             act.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
 
-        help_menu = mb.addMenu("&Help")
-        help_menu.addAction(self.actions["help_shortcuts"])
-        help_menu.addAction("Formats and rules", self._help_formats)
-        help_menu.addAction("About", self._help_about)
+    def _fill_help_menu(self, menu: QMenu) -> None:
+        menu.addAction("Formats and rules", self._help_formats)
+        menu.addAction("About", self._help_about)
 
     def _connect(self) -> None:
-        self.player.position_changed.connect(self._on_position)
-        self.timeline.seek_requested.connect(self._on_timeline_seek)
-        self.timeline.event_clicked.connect(self.select_event)
-        self.timeline.finding_clicked.connect(self.select_finding)
-        self.timeline.view_changed.connect(self.plots.set_view)
-        self.table.selectionModel().currentRowChanged.connect(self._on_table_row)
-        self.findings.finding_activated.connect(self.select_finding)
-        self.session.offset_changed.connect(self._on_offset)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self._search_timer.timeout.connect(self.apply_filter)
-        self._search_signals.done.connect(self._on_search_done)
         self.lane_filter.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.cancel_button.clicked.connect(self.cancel_verification)
-        self.player.timestamps_progress.connect(self._on_timestamps)
+        self.loader.progress.connect(self._on_progress)
+        self.session.report_changed.connect(self._update_status)
+        self.decision_panel.decided.connect(self._after_decision)
+        self.decision_panel.next_requested.connect(self.open_next_submission)
+        self.findings.line_requested.connect(self.nav.select_line)
+        self.findings.copy_requested.connect(self.copy_finding)
+        self.findings.read_line = self.line_text
+        # Enter or Escape in a text box, a click on the video: the keys go back to the player.
+        for box in (self.search, self.sync.spin):
+            self.sync_return_focus(box)
+        return_focus_on_click(self.player.view, self.focus_player)
+
+    def sync_return_focus(self, box: QWidget) -> None:
+        """After Enter or Escape in `box`, keyboard focus returns to the player, so that `.`
+        and Space step and play again instead of typing into the box."""
+        return_focus_on_enter_escape(box, self.focus_player)
+
+    def focus_player(self) -> None:
+        self.player.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- settings --------------------------------------------------------------------------
 
-    def _restore_layout(self) -> None:
-        geo = self.settings.value("window/geometry")
-        if isinstance(geo, QByteArray) and not geo.isEmpty():
-            self.restoreGeometry(geo)
-        else:
-            # First start: 1440x900, or the screen's free area when it is smaller.
-            screen = self.screen() or QApplication.primaryScreen()
-            avail = screen.availableGeometry() if screen is not None else None
-            width, height = 1440, 900
-            if avail is not None:
-                width, height = min(width, avail.width()), min(height, avail.height())
-            self.resize(width, height)
-        state = self.settings.value("window/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
-        for split in (self.main_split, self.top_split, self.right_split):
-            s = self.settings.value(f"splitters/{split.objectName()}")
-            if isinstance(s, QByteArray) and not s.isEmpty():
-                split.restoreState(s)
-
     def save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        for split in (self.main_split, self.top_split, self.right_split):
-            self.settings.setValue(f"splitters/{split.objectName()}", split.saveState())
-        self.settings.sync()
+        self.state.save()
+
+    def reset_layout(self) -> None:
+        self.state.reset()
+        self.findings_dock.show()
+        self.sync_dock.show()
+        self.decision_dock.show()
+        self.run_dock.show()
 
     def recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+        return self.state.recent() if hasattr(self, "state") else []
 
     def _add_recent(self, path: Path) -> None:
-        items = [str(path)] + [p for p in self.recent() if p != str(path)]
-        self.settings.setValue("recent", items[:MAX_RECENT])
+        self.state.add_recent(path)
         self._rebuild_recent()
 
     def _rebuild_recent(self) -> None:
@@ -383,14 +231,40 @@ class MainWindow(QMainWindow):
 
     def set_theme(self, name: str) -> None:
         self.settings.setValue("theme", name)
-        try:
-            from moderator_app.ui.theme import apply_theme
+        from moderator_app.ui.theme import apply_theme
 
-            apply_theme(QApplication.instance(), name)
-        except Exception as exc:  # noqa: BLE001 - theming is cosmetic
-            self.status_label.setText(f"theme not applied: {exc}")
+        apply_theme(QApplication.instance(), name)
         self.timeline.update()
         self.plots.update()
+
+    def set_detail_pinned(self, pinned: bool) -> None:
+        self.nav.pinned = bool(pinned)
+        self.detail.set_pinned(bool(pinned))
+
+    def toggle_video_fullscreen(self) -> None:
+        """`f` (mpv, YouTube): the video alone on the whole screen; `f` or Escape leaves."""
+        if self._video_full is None:
+            hidden = [w for w in (self.right_split, self.main_split.widget(1), self.menuBar(),
+                                  self.statusBar(), self.findings_dock, self.sync_dock,
+                                  self.decision_dock, self.run_dock) if w.isVisible()]
+            self._video_full = (self.saveState(), self.windowState(), hidden)
+            for w in hidden:
+                w.hide()
+            self._leave_full.setEnabled(True)
+            self.showFullScreen()
+        else:
+            state, window_state, hidden = self._video_full
+            self._video_full = None
+            self._leave_full.setEnabled(False)
+            for w in hidden:
+                w.show()
+            self.restoreState(state)
+            self.setWindowState(window_state)
+        self.focus_player()
+
+    @property
+    def video_fullscreen(self) -> bool:
+        return self._video_full is not None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -407,6 +281,18 @@ class MainWindow(QMainWindow):
         if folder:
             self.open_paths([Path(folder)])
 
+    def open_next_submission(self) -> bool:
+        """Open what the review queue offers next (File > Next submission, and the button
+        shown after a decision). False when there is no queue or it is empty."""
+        provider = self.next_submission_provider
+        paths = provider() if provider is not None else None
+        if not paths:
+            self.status_label.setText("No next submission"
+                                      + ("" if provider else " (no review queue open)"))
+            return False
+        self.open_paths(list(paths))
+        return True
+
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -418,9 +304,9 @@ class MainWindow(QMainWindow):
             self.open_paths(paths)
 
     def open_paths(self, paths: list[Path]) -> None:
-        """Start verifying a submission in a worker; the window stays responsive."""
+        """Start verifying a submission in the background; the window stays responsive."""
         paths = [Path(p) for p in paths]
-        self.cancel_verification(wait=True)
+        self.loader.cancel(wait=True)  # the old run must not write into a removed spool
         self._clear()
         # A new submission has its own sync: start from offset 0 and no retime marks.
         self.session.set_offset(0.0)
@@ -432,42 +318,27 @@ class MainWindow(QMainWindow):
         spool = self._spool = Path(tempfile.mkdtemp(dir=self._spool_root))
         options = VerifyOptions(offset=self.session.offset_s, build_index=True,
                                 spool_dir=spool)
-        self._worker = VerifyWorker(paths, options)
-        self._worker.progress.connect(self._on_progress)
-        self._worker.finished.connect(self._on_verified)
-        self._worker.failed.connect(self._on_failed)
-        self._worker.cancelled.connect(self._on_cancelled)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self.status_label.setText(f"Verifying {name}…")
-        self._thread = start_in_thread(self._worker, self)
+        self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
+                        self._on_verified, self._on_failed, self._on_cancelled,
+                        discard=_close_result)
         if len(paths) == 1:
             self._add_recent(paths[0])
 
     def cancel_verification(self, wait: bool = False) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-        if wait and self._thread is not None:
-            self._thread.quit()
-            self._thread.wait(10000)
+        self.loader.cancel(wait=wait)
 
     def is_verifying(self) -> bool:
-        return self._thread is not None and self._thread.isRunning()
+        return self.loader.busy
 
     def _end_progress(self) -> None:
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
 
-    def _stale(self) -> bool:
-        """True for a signal from a worker that was cancelled for a newer submission (queued
-        signals may arrive after the switch)."""
-        sender = self.sender()
-        return sender is not None and sender is not self._worker
-
     def _on_progress(self, done: int, total: int) -> None:
-        if self._stale():
-            return
         if total > 0:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * min(done, total) / total))
@@ -475,40 +346,28 @@ class MainWindow(QMainWindow):
             self.progress.setRange(0, 0)
 
     def _on_failed(self, message: str) -> None:
-        if self._stale():
-            return
         self._end_progress()
         self.status_label.setText(f"Cannot open: {message}")
         self.findings.summary.setText(f"Cannot open this submission: {message}")
 
     def _on_cancelled(self) -> None:
-        if self._stale():
-            return
         self._end_progress()
         self.status_label.setText("Verification cancelled")
 
     def _clear(self) -> None:
-        old = self.session.result
-        if old is not None and old.index is not None:
-            old.index.close()
+        _close_result(self.session.result)
         self.player.unload()
         self.table_model.set_index(None)
         self.timeline.set_index(None)
-        self.timeline.set_findings([])
-        self.timeline.set_coverage(None, None, self.session.offset_s)
         self.plots.set_index(None)
         self.detail.clear()
-        self.findings.set_report(None)
         self.session.set_result(None)
+        self.nav.reset()
         if self._spool is not None:  # decompressed copies of the previous submission
             shutil.rmtree(self._spool, ignore_errors=True)
             self._spool = None
 
     def _on_verified(self, result: VerifyResult) -> None:
-        if self._stale():
-            if result.index is not None:
-                result.index.close()
-            return
         self._end_progress()
         self.apply_result(result)
 
@@ -518,7 +377,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(window_title(result.submission.display_name))
         index = result.index
         official = report.kind == "official"
-        self.table_model.set_index(index, "Producer" if official else "Type")
+        self.table_model.set_index(index, "Producer" if official else "Type", official)
         # Community lanes are the event types: a second "Type" column would repeat them.
         self.table.setColumnHidden(COL_KIND, not official)
         self.lane_filter.blockSignals(True)
@@ -530,44 +389,50 @@ class MainWindow(QMainWindow):
         self.lane_filter.blockSignals(False)
         self.timeline.set_index(index)
         self.plots.set_index(index)
-        findings = report.findings.sorted()
-        self._finding_times = [self._time_of_finding(f, result) for f in findings]
-        self.findings.set_report(report, findings)
-        self.timeline.set_findings([(t, f.severity.value)
-                                    for t, f in zip(self._finding_times, findings, strict=True)])
         self.session.set_result(result)
+        self.nav.reset()
         if result.video_path is not None:
             self.player.load(result.video_path)
-        self._update_coverage()
         self.timeline.fit()
         self.plots.set_view(self.timeline.v0, self.timeline.v1)
-        self.timeline.set_playhead(self.player.current_time - self.session.offset_s)
         self._update_count()
         if index is not None and len(index):
-            self.select_event(0)
-        n = 0 if index is None else len(index)
+            self.nav.select_event(0)
+        self._update_status()
+
+    def _update_status(self) -> None:
+        """The status bar says what the report at the current offset says."""
+        report = self.session.report
+        result = self.session.result
+        if report is None or result is None:
+            return
+        n = 0 if result.index is None else len(result.index)
         self.status_label.setText(
             f"{report.verdict.upper()} · {n:,} events · {report.findings.errors} errors, "
-            f"{report.findings.warnings} warnings"
+            f"{report.findings.warnings} warnings · offset {report.offset:+.3f} s"
             + ("" if result.video_path else " · no playable video"))
 
-    @staticmethod
-    def _time_of_finding(f: Finding, result: VerifyResult) -> float | None:
-        idx = result.index
-        if f.line is None or idx is None or not len(idx):
-            return None
-        row = idx.row_for_line(f.line)
-        if row is None:
-            return None
-        t = idx.times[row]
-        if math.isnan(t):  # a line without a time: the nearest earlier timed event
-            for r in range(row - 1, max(-1, row - 200), -1):
-                if not math.isnan(idx.times[r]):
-                    return idx.times[r]
-            return None
-        return t
+    def _after_decision(self, _seq: int) -> None:
+        saved = self.decision_panel.last_saved
+        if saved is not None:
+            r = saved.record
+            self.status_label.setText(
+                f"Recorded #{saved.seq}: {r.decision} ({r.reason}) · verdict "
+                f"{r.summary.verdict} · offset {r.sync_offset_s:+.3f} s")
 
-    # -- navigation ------------------------------------------------------------------------
+    # -- navigation (the contract lives in `self.nav`; these are the window's entry points)
+
+    def select_event(self, row: int) -> None:
+        self.nav.select_event(row)
+
+    def select_finding(self, i: int) -> None:
+        self.nav.select_finding(i)
+
+    def move_event(self, step: int) -> None:
+        self.nav.move_event(step)
+
+    def move_finding(self, step: int) -> None:
+        self.nav.move_finding(step)
 
     def _current_video_time(self) -> float | None:
         return self.player.current_time if self.player.has_video else None
@@ -581,111 +446,15 @@ class MainWindow(QMainWindow):
         times = self.player.times
         return None if times is None else times.frame_at(t)
 
-    def video_duration(self) -> float | None:
-        result = self.session.result
-        video = result.report.video if result is not None else None
-        if self.player.times is not None and self.player.times.complete:
-            return self.player.times.duration
-        if isinstance(video, dict):
-            for key in ("duration_s", "duration"):
-                v = video.get(key)
-                if isinstance(v, (int, float)):
-                    return float(v)
-        return self.player.duration
-
-    def _update_coverage(self) -> None:
-        result = self.session.result
-        run = result.run_duration_s if result is not None else None
-        vid = self.video_duration() if self.player.has_video else None
-        self.sync.set_durations(run, vid)
-        self.timeline.set_coverage(run, vid, self.session.offset_s)
-
-    def _on_timestamps(self, _count: int, complete: int) -> None:
-        if complete:
-            self._update_coverage()
-
-    def _on_offset(self, offset: float) -> None:
-        self._update_coverage()
-        self.timeline.set_playhead(self.player.current_time - offset)
-        self.plots.set_playhead(self.player.current_time - offset)
-
-    def _on_position(self, _frame: int, video_t: float) -> None:
-        run_t = video_t - self.session.offset_s
-        self.timeline.set_playhead(run_t)
-        self.plots.set_playhead(run_t)
-        if self.player.playing:
-            self.timeline.ensure_visible(run_t)
-
-    def _on_timeline_seek(self, run_t: float) -> None:
-        if self.player.has_video:
-            self.player.seek_time(run_t + self.session.offset_s)
-        else:
-            self.timeline.set_playhead(run_t)
-
-    def select_event(self, row: int) -> None:
-        """Show index row `row` everywhere: table, detail, timeline, and the video frame at its
-        time (event time + offset)."""
-        result = self.session.result
-        if result is None or result.index is None or not (0 <= row < len(result.index)):
+    def jump_fraction(self, fraction: float) -> None:
+        """Home / End / 0-9: the video at `fraction` of its length (the run when there is
+        no video)."""
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        if self.player.has_video and self.player.frame_count > 0:
+            self.player.seek_frame(round(fraction * (self.player.frame_count - 1)))
             return
-        index = result.index
-        if self._selecting:
-            return
-        self._selecting = True
-        try:
-            prow = self.table_model.proxy_row(row)
-            if prow is not None:
-                mi = self.table_model.index(prow, 0)
-                self.table.selectionModel().setCurrentIndex(
-                    mi, self.table.selectionModel().SelectionFlag.ClearAndSelect
-                    | self.table.selectionModel().SelectionFlag.Rows)
-                self.table.scrollTo(mi)
-            self.detail.show_event(index, row)
-            t = index.times[row]
-            if not math.isnan(t):
-                self.timeline.ensure_visible(t)
-                if self.player.has_video:
-                    self.player.pause()
-                    self.player.seek_time(t + self.session.offset_s)
-                else:
-                    self.timeline.set_playhead(t)
-        finally:
-            self._selecting = False
-
-    def _on_table_row(self, current, _previous) -> None:
-        if current.isValid() and not self._selecting:
-            self.select_event(self.table_model.source_row(current.row()))
-
-    def move_event(self, step: int) -> None:
-        model = self.table_model
-        if model.rowCount() == 0:
-            return
-        cur = self.table.currentIndex()
-        if cur.isValid():
-            prow = min(max(cur.row() + step, 0), model.rowCount() - 1)
-        else:
-            prow = 0 if step > 0 else model.rowCount() - 1
-        self.select_event(model.source_row(prow))
-
-    def select_finding(self, i: int) -> None:
-        findings = self.findings.findings
-        if not (0 <= i < len(findings)):
-            return
-        self.findings.select(i)
-        f = findings[i]
-        result = self.session.result
-        if f.line is not None and result is not None and result.index is not None:
-            row = result.index.row_for_line(f.line)
-            if row is not None:
-                self.select_event(row)
-
-    def move_finding(self, step: int) -> None:
-        n = len(self.findings.findings)
-        if n == 0:
-            return
-        cur = self.findings.current()
-        i = (0 if step > 0 else n - 1) if cur is None else (cur + step) % n
-        self.select_finding(i)
+        lo, hi = self.timeline.data_span()
+        self.nav.seek_run_time(lo + fraction * (hi - lo))
 
     def goto_dialog(self) -> None:
         if not self.player.has_video:
@@ -694,6 +463,7 @@ class MainWindow(QMainWindow):
                                         "Time (hh:mm:ss.mmm, mm:ss, 12.5s) or frame number:")
         if ok:
             self.goto(text)
+        self.focus_player()
 
     def goto(self, text: str) -> bool:
         parsed = parse_goto(text)
@@ -707,6 +477,32 @@ class MainWindow(QMainWindow):
             self.player.seek_time(value)
         return True
 
+    def line_text(self, line: int) -> str | None:
+        """What the event on source line `line` says, in the table's words."""
+        result = self.session.result
+        index = result.index if result is not None else None
+        if index is None or not len(index):
+            return None
+        row = index.row_for_line(line)
+        if row is None or index.lines[row] != line:
+            return None
+        try:
+            raw = index.read_raw(row)
+        except (OSError, ValueError):
+            return None
+        return f"{index.kind_of(row)}: " + event_text(raw, self.table_model.official)
+
+    def copy_finding(self) -> str | None:
+        """Copy the selected finding as text, with its line and its time."""
+        i = self.findings.current()
+        report = self.session.report
+        if i is None or report is None:
+            return None
+        text = finding_text(self.findings.findings[i], self.findings.moment(i))
+        QGuiApplication.clipboard().setText(text)
+        self.status_label.setText("Copied: " + text[:200])
+        return text
+
     # -- filtering -------------------------------------------------------------------------
 
     def _focus_search(self) -> None:
@@ -714,27 +510,26 @@ class MainWindow(QMainWindow):
         self.search.selectAll()
 
     def apply_filter(self) -> None:
-        """Type/producer filter at once; text search at once for small logs, in the thread
-        pool for large ones (the newest search wins; older results are dropped)."""
+        """Type/producer filter at once; text search at once for small logs, in the
+        background for large ones (the newest search wins)."""
         lane = self.lane_filter.currentData() or None
         text = self.search.text()
         index = self.table_model.index_
-        self._search_generation += 1
+        lanes = None if lane is None else {lane}
         if text and index is not None and index.source is not None and \
                 _size(index.source) > ASYNC_SEARCH_BYTES:
             self.count_label.setText("searching…")
-            QThreadPool.globalInstance().start(
-                SearchJob(index, text, self._search_generation, self._search_signals))
-            return
-        self.table_model.set_filter(lanes=None if lane is None else {lane}, text=text)
-        self._update_count()
 
-    def _on_search_done(self, generation: int, rows) -> None:
-        if generation != self._search_generation or self.table_model.index_ is None:
+            def done(rows, lanes=lanes, text=text) -> None:
+                if self.table_model.index_ is index:
+                    self.table_model.set_filter(lanes=lanes, text=text, text_rows=rows)
+                    self._update_count()
+
+            self.searcher.run(lambda _p, _c: search_rows(index, text), done,
+                              lambda msg: self.count_label.setText(f"search failed: {msg}"))
             return
-        lane = self.lane_filter.currentData() or None
-        self.table_model.set_filter(lanes=None if lane is None else {lane},
-                                    text=self.search.text(), text_rows=rows)
+        self.searcher.drop()  # an older background search must not overwrite this one
+        self.table_model.set_filter(lanes=lanes, text=text)
         self._update_count()
 
     def _update_count(self) -> None:
@@ -762,15 +557,20 @@ class MainWindow(QMainWindow):
     # -- closing ---------------------------------------------------------------------------
 
     def shutdown(self) -> None:
-        """Stop workers and threads, close files, remove the spool (idempotent)."""
-        self.cancel_verification(wait=True)
+        """Stop background work, close files, remove the spool (idempotent)."""
+        self.loader.cancel(wait=True)
+        self.searcher.cancel(wait=True)
         self.player.unload()
-        result = self.session.result
-        if result is not None and result.index is not None:
-            result.index.close()
+        _close_result(self.session.result)
+        QThreadPool.globalInstance().waitForDone(2000)
         shutil.rmtree(self._spool_root, ignore_errors=True)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self.save_layout()
         self.shutdown()
         super().closeEvent(event)
+
+
+def _close_result(result: VerifyResult | None) -> None:
+    if result is not None and result.index is not None:
+        result.index.close()

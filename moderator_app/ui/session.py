@@ -11,7 +11,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from moderator_app.core.verify.at_offset import result_at_offset
 from moderator_app.core.verify.pipeline import VerifyResult
+from moderator_app.core.verify.report import Report
 
 
 class ReviewSession(QObject):
@@ -19,16 +21,23 @@ class ReviewSession(QObject):
 
     `offset_s` is the video time of `run_start` (DESIGN.md's sync offset). The retime marks are
     video seconds taken from decoded frame timestamps, so they are frame-exact.
+
+    `result` is the verification as it was run; `report` is its report at the current offset
+    (`core.verify.at_offset`), which is what every view shows and what a decision records, so
+    that the screen, the ledger and `moderator-app decide --offset` agree.
     """
 
     changed = Signal()
     # Emitted with the new offset only, for views that recompute coverage live.
     offset_changed = Signal(float)
     result_changed = Signal()
+    # The report at the current offset changed (new result or new offset).
+    report_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.result: VerifyResult | None = None
+        self._at_offset: VerifyResult | None = None
         self.offset_s: float = 0.0
         self.retime_start_s: float | None = None
         self.retime_end_s: float | None = None
@@ -39,7 +48,9 @@ class ReviewSession(QObject):
 
     def set_result(self, result: VerifyResult | None) -> None:
         self.result = result
+        self._at_offset = None if result is None else result_at_offset(result, self.offset_s)
         self.result_changed.emit()
+        self.report_changed.emit()
         self.changed.emit()
 
     def set_paths(self, paths: list[Path]) -> None:
@@ -51,7 +62,10 @@ class ReviewSession(QObject):
         if offset_s == self.offset_s:
             return
         self.offset_s = offset_s
+        if self.result is not None:
+            self._at_offset = result_at_offset(self.result, offset_s)
         self.offset_changed.emit(offset_s)
+        self.report_changed.emit()
         self.changed.emit()
 
     def set_retime_start(self, t: float | None) -> None:
@@ -71,6 +85,26 @@ class ReviewSession(QObject):
         self.changed.emit()
 
     # -- derived values --------------------------------------------------------------------
+
+    @property
+    def report(self) -> Report | None:
+        """The report at the current offset: what the views show and a decision records."""
+        return None if self._at_offset is None else self._at_offset.report
+
+    @property
+    def result_at_offset(self) -> VerifyResult | None:
+        """The verification result with `report` (for `build_record`)."""
+        return self._at_offset
+
+    @property
+    def video_duration_s(self) -> float | None:
+        """The measured duration of the playable video, None without one."""
+        report = self.report
+        video = report.video if report is not None else None
+        if not isinstance(video, dict) or not video.get("ok"):
+            return None
+        d = video.get("duration_s")
+        return float(d) if isinstance(d, (int, float)) else None
 
     @property
     def retime_video_s(self) -> float | None:

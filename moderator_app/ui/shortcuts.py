@@ -4,7 +4,13 @@ moderator_app.ui.shortcuts` prints Markdown). One source, so the three never dis
 
 `owner` says who binds a key: "window" (the main window, from this table) or another panel that
 binds it itself (listed here for the help only; binding it twice would make Qt treat the key as
-ambiguous and fire neither).
+ambiguous and fire neither). `keys=""` is a menu command without a key. `per_key` makes one
+action per key (`0`-`9`), whose handler gets the key's position / 10. `checkable` actions are
+toggles whose handler gets the new state.
+
+Keys follow mpv and YouTube where the two agree (Space, `,` `.`, `f` fullscreen, `m` mute,
+`0`-`9` jump to 0-90 %, Home/End), so a habit never silently changes the review: retime marks,
+which are stored with a decision, need Shift (`Shift+I`, `Shift+O`) and show on the timeline.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ class Shortcut:
     description: str
     group: str
     owner: str = "window"
+    per_key: bool = False
+    checkable: bool = False
 
     @property
     def sequences(self) -> list[str]:
@@ -39,23 +47,31 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("Shift+Right", "forward_1s", "Forward 1 second", "Playback"),
     Shortcut("Ctrl+Left", "back_5s", "Back 5 seconds", "Playback"),
     Shortcut("Ctrl+Right", "forward_5s", "Forward 5 seconds", "Playback"),
+    Shortcut("Home", "jump_start", "Jump to the start of the video", "Playback"),
+    Shortcut("End", "jump_end", "Jump to the end of the video", "Playback"),
+    Shortcut("0; 1; 2; 3; 4; 5; 6; 7; 8; 9", "jump_percent",
+             "Jump to 0 %, 10 %, … 90 % of the video", "Playback", per_key=True),
     Shortcut("G; Ctrl+G", "goto", "Go to time (hh:mm:ss.mmm) or frame number", "Playback"),
+    Shortcut("F", "fullscreen_video", "Video full screen (F or Escape to leave)", "Playback"),
     # Navigation
     Shortcut("Left", "prev_event", "Previous event (at or before the playhead)", "Events"),
     Shortcut("Right", "next_event", "Next event", "Events"),
     Shortcut("N", "next_finding", "Next finding", "Events"),
     Shortcut("Shift+N", "prev_finding", "Previous finding", "Events"),
     Shortcut("Ctrl+F", "search", "Search the events (text in the raw lines)", "Events"),
+    Shortcut("", "pin_detail", "Pin the event detail (do not follow the video)", "Events",
+             checkable=True),
     # Timeline
     Shortcut("+; =", "zoom_in", "Zoom the timeline in (also Ctrl+wheel)", "Timeline"),
     Shortcut("-", "zoom_out", "Zoom the timeline out", "Timeline"),
-    Shortcut("F", "fit", "Fit the timeline to the run", "Timeline"),
+    Shortcut("Shift+F", "fit", "Fit the timeline to the run", "Timeline"),
     # Sync and retime
     Shortcut("Alt+,", "offset_back", "Sync offset: one frame earlier", "Sync"),
     Shortcut("Alt+.", "offset_forward", "Sync offset: one frame later", "Sync"),
     Shortcut("Ctrl+T", "run_start_here", "run_start is at the current frame", "Sync"),
-    Shortcut("I", "retime_start", "Retime: mark start at the current frame", "Sync"),
-    Shortcut("O", "retime_end", "Retime: mark end at the current frame", "Sync"),
+    Shortcut("Shift+I", "retime_start", "Retime: mark start at the current frame", "Sync"),
+    Shortcut("Shift+O", "retime_end", "Retime: mark end at the current frame", "Sync"),
+    Shortcut("", "retime_clear", "Retime: clear both marks", "Sync"),
     # Decision (bound by the decision panel itself)
     Shortcut("Ctrl+Shift+A", "accept", "Accept the submission", "Decision", "decision_panel"),
     Shortcut("Ctrl+Shift+R", "reject", "Reject the submission", "Decision", "decision_panel"),
@@ -63,7 +79,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("Ctrl+O", "open_file", "Open a submission file (log, trajectory, archive)",
              "File"),
     Shortcut("Ctrl+Shift+O", "open_folder", "Open a submission folder", "File"),
+    Shortcut("Ctrl+Shift+N", "next_submission", "Open the next submission (review queue)",
+             "File"),
+    Shortcut("Ctrl+E", "export_findings", "Export findings (JSON report + Markdown summary)",
+             "File"),
+    Shortcut("Ctrl+Shift+C", "copy_finding", "Copy the selected finding with its time", "File"),
     Shortcut("Ctrl+Q", "quit", "Quit", "File"),
+    Shortcut("", "reset_layout", "Reset the window layout", "View"),
     Shortcut("F1", "help_shortcuts", "This list of keyboard shortcuts", "Help"),
 )
 
@@ -72,12 +94,21 @@ def by_action() -> dict[str, Shortcut]:
     return {s.action: s for s in SHORTCUTS}
 
 
+def keys_text(s: Shortcut) -> str:
+    """The keys as the README and the help show them."""
+    seqs = s.sequences
+    if not seqs:
+        return "(menu)"
+    if s.per_key:
+        return f"`{seqs[0]}`–`{seqs[-1]}`"
+    return " or ".join(f"`{k}`" for k in seqs)
+
+
 def markdown_table() -> str:
     """The README's shortcut table."""
     lines = ["| Keys | Action | Group |", "|---|---|---|"]
     for s in SHORTCUTS:
-        keys = " or ".join(f"`{k}`" for k in s.sequences)
-        lines.append(f"| {keys} | {s.description} | {s.group} |")
+        lines.append(f"| {keys_text(s)} | {s.description} | {s.group} |")
     return "\n".join(lines)
 
 

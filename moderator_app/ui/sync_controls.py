@@ -1,8 +1,9 @@
 """Sync offset (the video time of `run_start`) and the live coverage check.
 
 The offset lives in the `ReviewSession`; this widget edits it (ms precision in the spin box,
-exact frame durations for the nudges) and recomputes coverage with `core.coverage` on every
-change, so the moderator sees at once whether the video covers the run at the new offset.
+exact frame durations for the nudges) and shows the coverage section of the session's report at
+the current offset (`core.verify.at_offset`), the same report the findings, the status bar and a
+decision use, so this panel can never say NOT COVERED while another says PASS.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.verify.coverage import compute_coverage
 from moderator_app.ui.session import ReviewSession
 
 
@@ -30,14 +30,15 @@ class SyncControls(QGroupBox):
         self.session = session
         self._frame_duration = frame_duration
         self._current_time = current_time
-        self.run_duration: float | None = None
-        self.video_duration: float | None = None
         self.spin = QDoubleSpinBox()
         self.spin.setObjectName("offsetSpin")
         self.spin.setDecimals(3)
         self.spin.setRange(-1e6, 1e6)
         self.spin.setSingleStep(0.001)
         self.spin.setSuffix(" s")
+        # The offset changes on Enter (or leaving the box), not on every keystroke: typing
+        # "1.5" must not re-evaluate at 1 s and re-format the box under the cursor.
+        self.spin.setKeyboardTracking(False)
         self.spin.setToolTip("Video time (seconds) at which run_start happens")
         self.earlier = QPushButton("−1 frame")
         self.later = QPushButton("+1 frame")
@@ -58,11 +59,8 @@ class SyncControls(QGroupBox):
         self.later.clicked.connect(lambda: self.nudge(1))
         self.here.clicked.connect(self.run_start_here)
         session.offset_changed.connect(self._offset_changed)
+        session.report_changed.connect(self.refresh_coverage)
         self._offset_changed(session.offset_s)
-
-    def set_durations(self, run_duration: float | None, video_duration: float | None) -> None:
-        self.run_duration, self.video_duration = run_duration, video_duration
-        self.refresh_coverage()
 
     def nudge(self, frames: int) -> None:
         self.session.set_offset(self.session.offset_s + frames * self._frame_duration())
@@ -82,20 +80,19 @@ class SyncControls(QGroupBox):
         self.spin.blockSignals(False)
         self.refresh_coverage()
 
-    def coverage(self):
-        if self.run_duration is None or self.video_duration is None:
-            return None
-        return compute_coverage(self.run_duration, self.video_duration, self.session.offset_s)
-
     def refresh_coverage(self) -> None:
-        cov = self.coverage()
-        if cov is None:
-            what = "run" if self.run_duration is None else "video"
-            self.coverage_label.setText(f"coverage: no {what} duration known")
+        report = self.session.report
+        c = report.coverage if report is not None else None
+        if report is None:
+            self.coverage_label.setText("coverage: no run loaded")
             return
-        state = "COVERED" if cov.covered else "NOT COVERED"
+        if not c:
+            what = "playable video" if self.session.video_duration_s is None else "run span"
+            self.coverage_label.setText(f"coverage: not measured (no {what})")
+            return
+        state = "COVERED" if c["covered"] else "NOT COVERED"
         self.coverage_label.setText(
-            f"coverage: {state} · missing {cov.missing_s:.3f} s "
-            f"({cov.missing_before_s:.3f} before run_start, {cov.missing_after_s:.3f} after "
-            f"run_end; limit 5 s) · run {cov.run_duration_s:.3f} s, "
-            f"video {cov.video_duration_s:.3f} s")
+            f"coverage: {state} · missing {c['missing_s']:.3f} s "
+            f"({c['missing_before_s']:.3f} before run_start, {c['missing_after_s']:.3f} after "
+            f"run_end; limit {c['tolerance_s']:g} s) · run {c['run_duration_s']:.3f} s, "
+            f"video {c['video_duration_s']:.3f} s · verdict {report.verdict.upper()}")

@@ -1,8 +1,14 @@
 """The timeline: a custom painted widget, in run time (seconds since `run_start`).
 
 Rows, top to bottom: a time axis, the coverage bar (run span against video span, missing
-footage in red), the findings lane (errors red, warnings amber), then one lane per event type
-(community) or producer (official).
+footage in red), the findings lane (errors red, warnings amber, info grey), then one lane per
+event type (community) or producer (official).
+
+The playhead is blue, so it is never mistaken for an error marker, and it stops above the
+findings lane, so it never hides one. The current event of each lane (the last at or before the
+playhead) is drawn as an outlined box over the lane at any zoom: with 19,000 events a lane is a
+solid band until zoomed in, but the current event still stands out. Retime marks are drawn as
+labelled flags, so a mark set by a stray key is seen.
 
 Why density columns: one million markers cannot be drawn one by one in a frame. Each lane keeps
 its event times sorted (numpy); a repaint asks `searchsorted` how many events fall in each pixel
@@ -28,6 +34,8 @@ LABEL_W = 120  # left column with lane names; plots use the same margin to stay 
 AXIS_H = 18
 COVERAGE_H = 15
 FINDINGS_H = 16
+PLAYHEAD = QColor(80, 170, 255)
+RETIME = QColor(230, 190, 60)
 LANE_PALETTE = [
     (86, 156, 214), (78, 201, 176), (197, 134, 192), (220, 220, 170), (206, 145, 120),
     (156, 220, 254), (181, 206, 168), (214, 157, 133), (144, 238, 144), (255, 182, 193),
@@ -41,6 +49,14 @@ def density(sorted_times: np.ndarray, v0: float, v1: float, width: int) -> np.nd
     edges = np.linspace(v0, v1, width + 1)
     idx = np.searchsorted(sorted_times, edges, side="left")
     return np.diff(idx)
+
+
+def _widen(counts: np.ndarray) -> np.ndarray:
+    """A marker three pixels wide instead of one, so that a single finding is easy to see."""
+    out = counts.copy()
+    out[1:] = np.maximum(out[1:], counts[:-1])
+    out[:-1] = np.maximum(out[:-1], counts[1:])
+    return out
 
 
 def nice_step(span: float, target_ticks: int) -> float:
@@ -76,6 +92,8 @@ class Timeline(QWidget):
         self.video_duration: float | None = None
         self.offset = 0.0
         self.playhead: float | None = None
+        self.current: list[int | None] = []  # per lane: position in lane_times, or None
+        self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
         self.v0, self.v1 = 0.0, 60.0
         self._drag = None  # "seek" | ("pan", x0, v0, v1)
         self.last_paint_ms = 0.0
@@ -101,6 +119,7 @@ class Timeline(QWidget):
                 self.lane_names.append(name)
                 self.lane_times.append(t[order])
                 self.lane_rows.append(rows[order])
+        self.current = [None] * len(self.lane_names)
         self.setMinimumHeight(AXIS_H + COVERAGE_H + FINDINGS_H + 4
                               + 14 * min(max(1, len(self.lane_names)), 12))
         self.updateGeometry()
@@ -109,7 +128,7 @@ class Timeline(QWidget):
     def set_findings(self, items: list[tuple[float, str]]) -> None:
         """`items[i] = (run time, severity)` for findings that have a time; others skipped."""
         self.finding_times, self.finding_ids = {}, {}
-        for sev in ("error", "warning"):
+        for sev in ("error", "warning", "info"):
             pairs = [(t, i) for i, (t, s) in enumerate(items)
                      if s == sev and t is not None and math.isfinite(t)]
             pairs.sort()
@@ -128,6 +147,28 @@ class Timeline(QWidget):
             return
         self.playhead = t
         self.update()
+
+    def set_current_time(self, t: float | None) -> list[int]:
+        """Mark the current event of each lane (the last at or before run time `t`); returns
+        their index rows, for the table to highlight the same events."""
+        current: list[int | None] = []
+        rows: list[int] = []
+        for times, lane_rows in zip(self.lane_times, self.lane_rows, strict=True):
+            j = -1 if t is None or not times.size else \
+                int(np.searchsorted(times, t + 1e-9, side="right")) - 1
+            current.append(j if j >= 0 else None)
+            if j >= 0:
+                rows.append(int(lane_rows[j]))
+        if current != self.current:
+            self.current = current
+            self.update()
+        return rows
+
+    def set_retime_marks(self, start: float | None, end: float | None) -> None:
+        """Retime marks in run time (None: not set)."""
+        if (start, end) != self.retime_marks:
+            self.retime_marks = (start, end)
+            self.update()
 
     # -- view ------------------------------------------------------------------------------
 
@@ -234,11 +275,12 @@ class Timeline(QWidget):
         top = AXIS_H + COVERAGE_H
         height = max(1, self.height() - top)
         buf = np.zeros((height, w, 4), dtype=np.uint8)
-        for sev in ("warning", "error"):  # errors painted last, on top
+        for sev in ("info", "warning", "error"):  # errors painted last, on top
             rgb = severity_color(sev).getRgb()[:3]
             t = self.finding_times.get(sev)
             if t is not None and t.size:
-                self._fill(buf, density(t, self.v0, self.v1, w), 1, FINDINGS_H - 2, rgb, True)
+                self._fill(buf, _widen(density(t, self.v0, self.v1, w)), 1, FINDINGS_H - 2,
+                           rgb, True)
         light = bg.lightness() > 128
         for i, t in enumerate(self.lane_times):
             y0 = int(self.lane_top(i) - top) + 1
@@ -258,22 +300,52 @@ class Timeline(QWidget):
         for i in range(len(self.lane_names) + 1):
             y = self.lane_top(i) - 1
             p.drawLine(QPointF(0, y), QPointF(self.width(), y))
-        # Playhead.
+        self._paint_current(p, lh)
+        self._paint_retime(p)
+        # Playhead: blue, and not across the findings lane (a marker is never hidden by it).
         if self.playhead is not None and self.v0 <= self.playhead <= self.v1:
             x = self.x_of(self.playhead)
-            p.setPen(QPen(QColor(255, 80, 80), 2))
-            p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+            p.setPen(QPen(PLAYHEAD, 2))
+            p.drawLine(QPointF(x, 0), QPointF(x, AXIS_H + COVERAGE_H))
+            p.drawLine(QPointF(x, AXIS_H + COVERAGE_H + FINDINGS_H), QPointF(x, self.height()))
             # The playhead's run time, in a tag on the axis (flipped left near the right end).
             text = format_timecode(self.playhead)
             fm = p.fontMetrics()
             tw = fm.horizontalAdvance(text) + 8
             left = x + 2 if x + 2 + tw <= self.width() else x - 2 - tw
             tag = QRectF(left, 0, tw, AXIS_H - 2)
-            p.fillRect(tag, QColor(255, 80, 80))
+            p.fillRect(tag, PLAYHEAD)
             p.setPen(QColor(255, 255, 255))
             p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
         p.end()
         self.last_paint_ms = (time.perf_counter() - start) * 1000
+
+    def _paint_current(self, p: QPainter, lh: float) -> None:
+        """An outlined box around each lane's current event, visible at any density."""
+        fg = self.palette().color(self.palette().ColorRole.Text)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for i, j in enumerate(self.current):
+            if j is None or i >= len(self.lane_times):
+                continue
+            t = float(self.lane_times[i][j])
+            if not (self.v0 <= t <= self.v1):
+                continue
+            x = self.x_of(t)
+            y = self.lane_top(i)
+            p.setPen(QPen(fg, 2))
+            p.drawRect(QRectF(x - 3, y + 1, 6, max(4.0, lh - 2)))
+
+    def _paint_retime(self, p: QPainter) -> None:
+        for label, t in zip(("I", "O"), self.retime_marks, strict=True):
+            if t is None or not (self.v0 <= t <= self.v1):
+                continue
+            x = self.x_of(t)
+            p.setPen(QPen(RETIME, 2, Qt.PenStyle.DashLine))
+            p.drawLine(QPointF(x, AXIS_H), QPointF(x, self.height()))
+            tag = QRectF(x - 7, AXIS_H + 1, 14, COVERAGE_H - 2)
+            p.fillRect(tag, RETIME)
+            p.setPen(QColor(0, 0, 0))
+            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
 
     @staticmethod
     def _fill(buf: np.ndarray, counts: np.ndarray, y0: int, hh: int, rgb: tuple[int, int, int],
@@ -358,7 +430,7 @@ class Timeline(QWidget):
         top_f = AXIS_H + COVERAGE_H
         if top_f <= y < top_f + FINDINGS_H:
             best = None
-            for sev in ("error", "warning"):
+            for sev in ("error", "warning", "info"):
                 ts = self.finding_times.get(sev)
                 if ts is None or not ts.size:
                     continue

@@ -287,6 +287,10 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
     note = note or ""
     if len(note) > MAX_NOTE_CHARS:
         raise DecisionError(f"the note is longer than {MAX_NOTE_CHARS} characters")
+    if decision == REJECT and reason == REASON_OTHER and not note.strip():
+        # `other` names no cause: the submitter can only learn why from the note.
+        raise DecisionError("a reject with reason 'other' needs a note saying why "
+                            "(--note TEXT): the submitter must be able to read it")
     unknown = [c for c in checklist if c not in CHECKLIST_IDS]
     if unknown:
         raise DecisionError("unknown checklist item(s): " + ", ".join(unknown)

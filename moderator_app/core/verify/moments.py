@@ -1,0 +1,86 @@
+"""Where on the run's clock a finding happens, so that every finding can be jumped to.
+
+A finding with a line is at its event's time (the nearest earlier timed event when the line
+has no usable time). A whole-file finding has a moment of its own:
+
+- `coverage.missing` / `coverage.partial`: the first instant without footage (run_start when
+  the video starts too late, else the instant the video ends);
+- `coverage.extra`: the first instant of footage outside the run;
+- `video.*`: today's video findings concern the file as a whole: its first frame (for a file
+  whose end is cut or undecodable, its last decodable instant). Findings that carry their own
+  video time (DESIGN.md, "Times in findings") should be placed by it: add that case here.
+
+Times are run times (seconds since run_start); video time = run time + offset. Qt-free, so the
+CLI's exports and the workstation agree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.rules import Finding
+from moderator_app.core.verify.report import Report
+
+_BACK_SEARCH = 200  # rows searched back for a timed event from an untimed line
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A finding's place in time. `run_s` is where to jump; `video_s` is the same instant on
+    the video's clock (run_s + offset)."""
+
+    run_s: float
+    video_s: float
+
+
+def finding_moment(f: Finding, report: Report, index: EventIndex | None,
+                   run_duration_s: float | None, offset_s: float) -> Moment | None:
+    run_s = _run_time(f, report, index, run_duration_s, offset_s)
+    if run_s is None or not math.isfinite(run_s):
+        return None
+    return Moment(run_s, run_s + offset_s)
+
+
+def finding_moments(findings: Sequence[Finding], report: Report, index: EventIndex | None,
+                    run_duration_s: float | None, offset_s: float) -> list[Moment | None]:
+    return [finding_moment(f, report, index, run_duration_s, offset_s) for f in findings]
+
+
+def line_time(index: EventIndex | None, line: int) -> float | None:
+    """The run time of the event on `line` (or of the nearest earlier timed event)."""
+    if index is None or not len(index):
+        return None
+    row = index.row_for_line(line)
+    if row is None:
+        return None
+    for r in range(row, max(-1, row - _BACK_SEARCH), -1):
+        t = index.times[r]
+        if not math.isnan(t):
+            return t
+    return None
+
+
+def _run_time(f: Finding, report: Report, index: EventIndex | None,
+              run_duration_s: float | None, offset_s: float) -> float | None:
+    if f.line is not None:
+        return line_time(index, f.line)
+    cov = report.coverage
+    if f.rule in ("coverage.missing", "coverage.partial") and cov:
+        if cov.get("missing_before_s", 0) > 0:
+            return 0.0
+        return float(cov["video_duration_s"]) - offset_s
+    if f.rule == "coverage.extra" and cov:
+        if cov.get("extra_before_s", 0) > 0:
+            return -offset_s
+        return run_duration_s if run_duration_s is not None else None
+    if f.rule.startswith("video."):
+        video = report.video if isinstance(report.video, dict) else None
+        duration = video.get("duration_s") if video else None
+        if f.rule in ("video.truncated", "video.tail_undecodable") and \
+                isinstance(duration, (int, float)):
+            return float(duration) - offset_s
+        return -offset_s  # the file as a whole: its first frame
+    return None

@@ -1,0 +1,288 @@
+"""THE sync and navigation contract: the only place where the timeline, the event table, the
+detail pane, the plots and the player learn the playhead, the offset and the selection.
+
+Run time (seconds since `run_start`) = video time - offset. Every move comes in through one of
+four doors, and each door updates every view:
+
+- the player moved (`position_changed`: play, step, seek): playhead everywhere; while playing,
+  the current event of each lane is highlighted and the table and the detail pane follow;
+- an event was chosen (table row, timeline marker, Left/Right): `select_event`;
+- a finding was chosen (findings list, timeline marker, N/Shift+N): `select_finding`, which
+  goes to the finding's moment (`core.verify.moments`), line or not;
+- the offset or the report changed (`ReviewSession`): coverage, finding markers and playhead.
+
+Nothing else in the window calls `set_playhead`, `seek_time` or selects a table row.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QItemSelectionModel, QObject, Signal
+from PySide6.QtWidgets import QTableView
+
+from moderator_app.core.verify.moments import finding_moments
+from moderator_app.ui.event_detail import EventDetail
+from moderator_app.ui.event_table import EventTableModel
+from moderator_app.ui.findings_panel import FindingsPanel
+from moderator_app.ui.plots import PlotsWidget
+from moderator_app.ui.session import ReviewSession
+from moderator_app.ui.timeline import Timeline
+
+
+class Navigator(QObject):
+    """Keeps the views of one window in step. `pinned` stops the detail pane from following
+    the playhead (the moderator reads one event while the video plays on)."""
+
+    moved = Signal(float)  # run time of the playhead, after every view has been updated
+
+    def __init__(self, session: ReviewSession, player, timeline: Timeline,
+                 plots: PlotsWidget, table: QTableView, table_model: EventTableModel,
+                 detail: EventDetail, findings: FindingsPanel,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.player, self.timeline, self.plots = session, player, timeline, plots
+        self.table, self.table_model, self.detail, self.findings = (
+            table, table_model, detail, findings)
+        self.pinned = False
+        self._selecting = False
+        self._finding_times: list[float | None] = []
+        self._order = np.zeros(0, dtype=np.int64)  # index rows with a time, by time
+        self._sorted_t = np.zeros(0, dtype=np.float64)
+        self._following_row: int | None = None
+
+        player.position_changed.connect(self._on_position)
+        timeline.seek_requested.connect(self.seek_run_time)
+        timeline.event_clicked.connect(self.select_event)
+        timeline.finding_clicked.connect(self.select_finding)
+        timeline.view_changed.connect(plots.set_view)
+        table.selectionModel().currentRowChanged.connect(self._on_table_row)
+        findings.finding_activated.connect(self.select_finding)
+        session.offset_changed.connect(self._on_offset)
+        session.report_changed.connect(self.show_report)
+        session.changed.connect(self._show_retime)
+
+    # -- state from the session ------------------------------------------------------------
+
+    @property
+    def offset(self) -> float:
+        return self.session.offset_s
+
+    @property
+    def index(self):
+        result = self.session.result
+        return None if result is None else result.index
+
+    def run_time(self) -> float:
+        """The playhead in run time."""
+        return self.player.current_time - self.offset
+
+    def reset(self) -> None:
+        """A new (or no) submission: forget the time order and the finding moments."""
+        index = self.index
+        if index is not None and len(index):
+            times = np.frombuffer(index.times, dtype=np.float64)
+            rows = np.nonzero(~np.isnan(times))[0]
+            order = np.argsort(times[rows], kind="stable")
+            self._order = rows[order].astype(np.int64)
+            self._sorted_t = times[self._order]
+        else:
+            self._order = np.zeros(0, dtype=np.int64)
+            self._sorted_t = np.zeros(0, dtype=np.float64)
+        self._following_row = None
+        self.show_report()
+
+    def show_report(self) -> None:
+        """The report at the current offset: findings list, finding markers, marked rows."""
+        report = self.session.report
+        result = self.session.result
+        if report is None or result is None:
+            self._finding_times = []
+            self.findings.set_report(None)
+            self.timeline.set_findings([])
+            self.table_model.set_marked_rows({})
+            return
+        findings = report.findings.sorted()
+        current = self.findings.current()
+        keep = self.findings.findings[current] if current is not None else None
+        moments = finding_moments(findings, report, result.index, result.run_duration_s,
+                                  self.offset)
+        self._finding_times = [m.run_s if m is not None else None for m in moments]
+        self.findings.set_report(report, findings, moments)
+        self.timeline.set_findings([(t, f.severity.value)
+                                    for t, f in zip(self._finding_times, findings, strict=True)])
+        marked: dict[int, str] = {}
+        rank = {"error": 2, "warning": 1, "info": 0}
+        index = result.index
+        if index is not None and len(index):
+            for f in findings:
+                if f.line is None:
+                    continue
+                row = index.row_for_line(f.line)
+                if row is not None and index.lines[row] == f.line:
+                    old = marked.get(row)
+                    if old is None or rank[f.severity.value] > rank[old]:
+                        marked[row] = f.severity.value
+        self.table_model.set_marked_rows(marked)
+        if keep is not None and keep in findings:  # the same finding stays selected
+            self.findings.select(findings.index(keep))
+        self._update_coverage()
+
+    # -- the doors -------------------------------------------------------------------------
+
+    def _on_position(self, _frame: int, video_t: float) -> None:
+        run_t = video_t - self.offset
+        self.timeline.set_playhead(run_t)
+        self.plots.set_playhead(run_t)
+        self._highlight(run_t)
+        if self.player.playing:
+            self.timeline.ensure_visible(run_t)
+            self._follow(run_t)
+        self.moved.emit(run_t)
+
+    def _show_retime(self) -> None:
+        """Retime marks are video times; the timeline shows them in run time."""
+        s = self.session
+        self.timeline.set_retime_marks(
+            None if s.retime_start_s is None else s.retime_start_s - s.offset_s,
+            None if s.retime_end_s is None else s.retime_end_s - s.offset_s)
+
+    def _on_offset(self, _offset: float) -> None:
+        run_t = self.run_time()
+        self.timeline.set_playhead(run_t)
+        self.plots.set_playhead(run_t)
+        self._highlight(run_t)
+        self.moved.emit(run_t)
+
+    def seek_run_time(self, run_t: float) -> None:
+        """Move the playhead to run time `run_t` (the video to run_t + offset)."""
+        if self.player.has_video:
+            self.player.seek_time(run_t + self.offset)
+        else:  # no video: the playhead still moves, and the views follow it
+            self.timeline.set_playhead(run_t)
+            self.plots.set_playhead(run_t)
+            self._highlight(run_t)
+            self.moved.emit(run_t)
+
+    def select_event(self, row: int) -> None:
+        """Show index row `row` everywhere: table, detail, timeline, and the video frame at its
+        time (event time + offset)."""
+        index = self.index
+        if index is None or not (0 <= row < len(index)) or self._selecting:
+            return
+        self._selecting = True
+        try:
+            self._select_row(row)
+            self.detail.show_event(index, row)
+            t = index.times[row]
+            if not math.isnan(t):
+                self.timeline.ensure_visible(t)
+                if self.player.has_video:
+                    self.player.pause()
+                self.seek_run_time(t)
+        finally:
+            self._selecting = False
+
+    def _on_table_row(self, current, _previous) -> None:
+        if current.isValid() and not self._selecting:
+            self.select_event(self.table_model.source_row(current.row()))
+
+    def move_event(self, step: int) -> None:
+        model = self.table_model
+        if model.rowCount() == 0:
+            return
+        cur = self.table.currentIndex()
+        if cur.isValid():
+            prow = min(max(cur.row() + step, 0), model.rowCount() - 1)
+        else:
+            prow = 0 if step > 0 else model.rowCount() - 1
+        self.select_event(model.source_row(prow))
+
+    def finding_time(self, i: int) -> float | None:
+        return self._finding_times[i] if 0 <= i < len(self._finding_times) else None
+
+    def select_finding(self, i: int) -> None:
+        """Go to finding `i`: its line's event when it has one, else its moment (the first
+        missing instant of coverage, the frame or span of a video finding)."""
+        findings = self.findings.findings
+        if not (0 <= i < len(findings)):
+            return
+        self.findings.select(i)
+        f = findings[i]
+        index = self.index
+        if f.line is not None and index is not None and len(index):
+            row = index.row_for_line(f.line)
+            if row is not None:
+                self.select_event(row)
+                return
+        t = self.finding_time(i)
+        if t is not None:
+            self.timeline.ensure_visible(t)
+            if self.player.has_video:
+                self.player.pause()
+            self.seek_run_time(t)
+
+    def move_finding(self, step: int) -> None:
+        n = len(self.findings.findings)
+        if n == 0:
+            return
+        cur = self.findings.current()
+        i = (0 if step > 0 else n - 1) if cur is None else (cur + step) % n
+        self.select_finding(i)
+
+    def select_line(self, line: int) -> bool:
+        """Go to the event on source line `line` (a message naming another line)."""
+        index = self.index
+        if index is None or not len(index):
+            return False
+        row = index.row_for_line(line)
+        if row is None or index.lines[row] != line:
+            return False
+        self.select_event(row)
+        return True
+
+    # -- following the video ---------------------------------------------------------------
+
+    def current_row_at(self, run_t: float) -> int | None:
+        """The last event at or before run time `run_t` (any lane), or None before the first."""
+        if not self._sorted_t.size:
+            return None
+        j = int(np.searchsorted(self._sorted_t, run_t + 1e-9, side="right")) - 1
+        return int(self._order[j]) if j >= 0 else None
+
+    def _highlight(self, run_t: float) -> None:
+        rows = self.timeline.set_current_time(run_t)
+        self.table_model.set_current_rows(rows)
+
+    def _follow(self, run_t: float) -> None:
+        row = self.current_row_at(run_t)
+        if row is None or row == self._following_row:
+            return
+        self._following_row = row
+        self._selecting = True
+        try:
+            self._select_row(row)
+            if not self.pinned:
+                self.detail.show_event(self.index, row)
+        finally:
+            self._selecting = False
+
+    def _select_row(self, row: int) -> None:
+        prow = self.table_model.proxy_row(row)
+        if prow is None:
+            return
+        mi = self.table_model.index(prow, 0)
+        sm = self.table.selectionModel()
+        sm.setCurrentIndex(mi, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                           | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(mi)
+
+    # -- coverage --------------------------------------------------------------------------
+
+    def _update_coverage(self) -> None:
+        result = self.session.result
+        report = self.session.report
+        run = result.run_duration_s if result is not None else None
+        vid = self.session.video_duration_s if report is not None else None
+        self.timeline.set_coverage(run, vid, self.offset)

@@ -1,0 +1,99 @@
+"""The report at another sync offset, computed without re-reading the evidence, is exactly
+the report `verify --offset` makes (byte for byte), and finding moments are where they say."""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import orjson
+import pytest
+from conftest import SAMPLES
+
+from moderator_app.core.verify.at_offset import report_at_offset, result_at_offset
+from moderator_app.core.verify.moments import finding_moment
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+
+OFFSETS = (0.0, -7.5, -2.0, 0.5, 1.25, 3.0, 12.0, 40.0)
+
+
+def as_bytes(report) -> bytes:
+    return orjson.dumps(report.to_dict(), option=orjson.OPT_SORT_KEYS)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("s") / "community-sample"
+    shutil.copytree(SAMPLES / "community-sample", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def verified(sample):
+    return {o: verify_paths([sample], VerifyOptions(offset=o)) for o in OFFSETS}
+
+
+@pytest.mark.parametrize("start", (0.0, 12.0))
+def test_report_at_offset_is_the_verified_report_byte_for_byte(verified, start):
+    base = verified[start]
+    for o in OFFSETS:
+        again = report_at_offset(base.report, o, base.run_duration_s)
+        assert as_bytes(again) == as_bytes(verified[o].report), o
+
+
+def test_verdicts_change_with_the_offset_as_the_cli_says(verified):
+    verdicts = {o: verified[o].report.verdict for o in OFFSETS}
+    assert verdicts[0.0] == "pass" and verdicts[40.0] == "fail" and verdicts[-7.5] == "fail"
+    base = verified[0.0]
+    for o in OFFSETS:
+        assert result_at_offset(base, o).report.verdict == verdicts[o]
+    # The base report is not changed by asking for another offset.
+    assert base.report.offset == 0.0 and base.report.verdict == "pass"
+
+
+def test_same_offset_is_the_same_object(verified):
+    base = verified[0.0]
+    assert result_at_offset(base, 0.0) is base
+
+
+def test_no_video_only_the_offset_changes(tmp_path):
+    (tmp_path / "s").mkdir()
+    shutil.copy(SAMPLES / "community-sample" / "agent-log.jsonl", tmp_path / "s")
+    a = verify_paths([tmp_path / "s"], VerifyOptions(offset=0.0))
+    b = verify_paths([tmp_path / "s"], VerifyOptions(offset=5.0))
+    assert as_bytes(report_at_offset(a.report, 5.0, a.run_duration_s)) == as_bytes(b.report)
+
+
+def test_non_finite_offset_is_refused(verified):
+    with pytest.raises(ValueError):
+        report_at_offset(verified[0.0].report, math.nan, verified[0.0].run_duration_s)
+
+
+def test_coverage_missing_moment_is_the_first_missing_instant(verified):
+    late = verified[40.0]  # run_start at video 40 s: the video ends during the run
+    f = next(f for f in late.report.findings.sorted() if f.rule == "coverage.missing")
+    m = finding_moment(f, late.report, late.index, late.run_duration_s, 40.0)
+    video_end = late.report.video["duration_s"]
+    assert m.run_s == pytest.approx(video_end - 40.0)
+    assert m.video_s == pytest.approx(video_end)
+    early = verified[-7.5]  # the video starts 7.5 s after run_start
+    f = next(f for f in early.report.findings.sorted() if f.rule == "coverage.missing")
+    m = finding_moment(f, early.report, early.index, early.run_duration_s, -7.5)
+    assert (m.run_s, m.video_s) == (0.0, -7.5)
+
+
+def test_a_line_finding_is_at_its_event(tmp_path):
+    folder = tmp_path / "bad"
+    shutil.copytree(SAMPLES / "community-sample", folder)
+    log = folder / "agent-log.jsonl"
+    lines = log.read_bytes().splitlines()
+    ev = orjson.loads(lines[6])
+    ev["type"] = "nonsense"
+    lines[6] = orjson.dumps(ev)
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    result = verify_paths([folder], VerifyOptions(offset=1.0, build_index=True))
+    f = next(f for f in result.report.findings.sorted() if f.line == 7)
+    m = finding_moment(f, result.report, result.index, result.run_duration_s, 1.0)
+    assert m.run_s == pytest.approx(ev["elapsedMs"] / 1000, abs=0.002)
+    assert m.video_s == pytest.approx(m.run_s + 1.0)

@@ -1,0 +1,139 @@
+"""Background work (`ui.background.BackgroundOp`): the event loop keeps running while a
+verification is in flight, cancel works, failures are messages, and the newest run wins."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.ui.background import BackgroundOp
+
+GATE_TIMEOUT_S = 60  # only a guard against a hang; nothing is asserted about time
+
+
+@pytest.fixture(scope="module")
+def big_log(tmp_path_factory):
+    p = tmp_path_factory.mktemp("big") / "agent-log.jsonl"
+    make_agent_log(p, n_events=20_000)
+    return p
+
+
+def verify_work(path, gate_hook=None):
+    options = VerifyOptions(build_index=True, probe_video=False)
+
+    def work(progress, cancel):
+        def report(done, total):
+            if gate_hook is not None:
+                gate_hook(done, total)
+            progress(done, total)
+
+        return verify_paths([path], options, report, cancel)
+
+    return work
+
+
+def test_event_loop_keeps_ticking_while_verifying(qtbot, big_log):
+    """The verifier stops half-way and waits until the GUI thread's timer has ticked five
+    times: that can only happen if the GUI loop runs while a verification is in flight. No
+    duration is measured or asserted."""
+    gate = threading.Event()
+    ticks: list[int] = []
+    waited: list[tuple[int, bool]] = []
+    timer = QTimer()
+    timer.setInterval(5)
+
+    def tick() -> None:
+        ticks.append(1)
+        if len(ticks) >= 5:
+            gate.set()
+
+    timer.timeout.connect(tick)
+
+    def hook(done: int, total: int) -> None:
+        if not waited and 0 < done < total:  # mid-flight: part of the log read, not all
+            ticks.clear()
+            waited.append((done, gate.wait(GATE_TIMEOUT_S)))
+
+    results, progress = [], []
+    op = BackgroundOp("verify")
+    op.progress.connect(lambda d, t: progress.append((d, t)))
+    timer.start()
+    op.run(verify_work(big_log, hook), results.append)
+    qtbot.waitUntil(lambda: bool(results), timeout=GATE_TIMEOUT_S * 1000)
+    timer.stop()
+    assert len(waited) == 1 and waited[0][1] is True  # the GUI ticked while verify waited
+    assert len(ticks) >= 5
+    assert len(results[0].index) == 20_000
+    assert results[0].report.verdict == "pass"
+    assert progress and progress[-1][0] == progress[-1][1] > 0
+    assert not op.busy or qtbot.waitUntil(lambda: not op.busy, timeout=5000) is None
+
+
+def test_cancel_stops_the_work(qtbot, big_log):
+    op = BackgroundOp("verify")
+    outcome = []
+    hit = threading.Event()
+
+    def hook(done, total):
+        if not hit.is_set():
+            hit.set()
+            op.cancel()
+
+    op.run(verify_work(big_log, hook), lambda _r: outcome.append("finished"),
+           lambda m: outcome.append(m), lambda: outcome.append("cancelled"))
+    qtbot.waitUntil(lambda: bool(outcome), timeout=60000)
+    assert outcome == ["cancelled"]
+
+
+def test_unreadable_input_fails_with_a_message(qtbot, tmp_path):
+    op = BackgroundOp("verify")
+    failed = []
+    op.run(verify_work(tmp_path / "missing"), lambda _r: None, failed.append)
+    qtbot.waitUntil(lambda: bool(failed), timeout=20000)
+    assert "missing" in failed[0]
+
+
+def test_an_unexpected_exception_is_a_message(qtbot):
+    op = BackgroundOp("x")
+    failed = []
+
+    def boom(_p, _c):
+        raise RuntimeError("bad input")
+
+    op.run(boom, lambda _r: None, failed.append)
+    qtbot.waitUntil(lambda: bool(failed), timeout=5000)
+    assert failed == ["RuntimeError: bad input"]
+
+
+def test_newest_wins_and_the_older_result_is_discarded(qtbot):
+    op = BackgroundOp("search")
+    release = threading.Event()
+    shown, discarded = [], []
+
+    def slow(_p, _c):
+        release.wait(30)
+        return "old"
+
+    op.run(slow, shown.append, discard=discarded.append)
+    op.run(lambda _p, _c: "new", shown.append, discard=discarded.append)
+    qtbot.waitUntil(lambda: shown == ["new"], timeout=5000)
+    release.set()
+    qtbot.waitUntil(lambda: discarded == ["old"], timeout=5000)
+    assert shown == ["new"]
+
+
+def test_drop_hides_a_run_that_a_newer_answer_replaced(qtbot):
+    op = BackgroundOp("search")
+    release = threading.Event()
+    shown, discarded = [], []
+    op.run(lambda _p, _c: release.wait(30) and "late", shown.append,
+           discard=discarded.append)
+    op.drop()
+    release.set()
+    qtbot.waitUntil(lambda: discarded == ["late"], timeout=5000)
+    assert shown == []

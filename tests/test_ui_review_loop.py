@@ -1,0 +1,280 @@
+"""The review loop a moderator can trust: what the screen says at the current sync offset is
+what the ledger records, the same record `moderator-app decide --offset` makes; every finding
+leads to its moment; the view follows the video; the form is cleared after a decision."""
+
+from __future__ import annotations
+
+import math
+
+import orjson
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from test_ui_main_window import make_submission, open_and_wait
+
+from moderator_app.cli import main as cli_main
+from moderator_app.core.ledger.records import REJECT
+from moderator_app.core.ledger.store import Ledger
+from moderator_app.ui.main_window import MainWindow
+
+FPS = 10.0
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings, tmp_path):
+    w = MainWindow(settings=settings, store_path=tmp_path / "gui.sqlite3")
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    w.decision_panel.reviewer.setText("mod")
+    yield w
+    w.shutdown()
+
+
+def records(path):
+    with Ledger(path, create=False) as ledger:
+        return [d.record.to_dict() for d in ledger.list()]
+
+
+def without_time(rec: dict) -> dict:
+    return {k: v for k, v in rec.items() if k != "decided_at"}
+
+
+def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_records(
+        qtbot, window, tmp_path):
+    folder, duration = make_submission(tmp_path / "sub", extra_seconds=3.0)
+    open_and_wait(qtbot, window, folder)
+    assert window.session.report.verdict == "pass"
+    window.sync.spin.setValue(10.0)  # 7 s of the run's end have no footage: NOT COVERED
+    report = window.session.report
+    assert report.verdict == "fail" and report.offset == 10.0
+    assert "NOT COVERED" in window.sync.coverage_label.text()
+    assert window.findings.summary.text().startswith("FAIL")
+    assert window.status_label.text().startswith("FAIL")
+    assert "Verdict FAIL" in window.decision_panel.summary.text()
+    rules = [f.rule for f in window.findings.findings]
+    assert "coverage.missing" in rules
+    asked = []
+    window.decision_panel.confirm = lambda title, text: asked.append(text) or True
+    window.decision_panel.reason.setCurrentIndex(
+        window.decision_panel.reason.findData("video-coverage"))
+    window.decision_panel.note.setPlainText("the end is missing")
+    stored = window.decision_panel.decide(REJECT)
+    assert stored is not None
+    assert "FAIL" in asked[0] and "+10.000 s" in asked[0]
+    gui = records(tmp_path / "gui.sqlite3")
+    assert cli_main(["decide", str(folder), "--reject", "--reason", "video-coverage",
+                     "--note", "the end is missing", "--reviewer", "mod", "--offset", "10",
+                     "--store", str(tmp_path / "cli.sqlite3")]) == 0
+    cli = records(tmp_path / "cli.sqlite3")
+    assert len(gui) == len(cli) == 1
+    assert gui[0]["summary"]["verdict"] == "fail"
+    assert gui[0]["summary"]["rules"]["coverage.missing"] == 1
+    assert without_time(gui[0]) == without_time(cli[0])
+    # Back to a covering offset: PASS again everywhere, and an accept records pass.
+    window.sync.spin.setValue(0.0)
+    assert window.session.report.verdict == "pass"
+    assert window.findings.summary.text().startswith("PASS")
+    assert "coverage.missing" not in [f.rule for f in window.findings.findings]
+
+
+def test_after_a_decision_the_form_is_cleared_and_the_next_submission_offered(
+        qtbot, window, tmp_path):
+    a, _ = make_submission(tmp_path / "a")
+    b, _ = make_submission(tmp_path / "b", n_events=30)
+    open_and_wait(qtbot, window, a)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    panel.note.setPlainText("looked fine")
+    stored = panel.decide("accept")
+    assert stored is not None
+    assert panel.note.toPlainText() == ""
+    assert f"Recorded #{stored.seq}: ACCEPT (ok)" in panel.status.text()
+    assert "PASS" in panel.status.text() and panel.next_button.isVisible()
+    asked = []
+    window.next_submission_provider = lambda: asked.append(1) or [b]
+    qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.session.result is not None
+                    and window.session.result.submission.display_name == "b", timeout=20000)
+    assert asked == [1] and window.table_model.rowCount() == 30
+    assert not panel.next_button.isVisible()
+
+
+def test_reject_other_needs_a_note(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
+    assert panel.decide(REJECT) is None
+    assert "needs a note" in panel.status.text()
+    assert not (tmp_path / "gui.sqlite3").exists() or records(tmp_path / "gui.sqlite3") == []
+    panel.note.setPlainText("asked for a new recording")
+    assert panel.decide(REJECT) is not None
+
+
+def test_cli_reject_other_needs_a_note(tmp_path, capsys):
+    folder, _ = make_submission(tmp_path / "sub")
+    store = tmp_path / "d.sqlite3"
+    assert cli_main(["decide", str(folder), "--reject", "--reason", "other", "--reviewer", "m",
+                     "--store", str(store)]) == 2
+    assert "needs a note" in capsys.readouterr().err
+    assert cli_main(["decide", str(folder), "--reject", "--reason", "other", "--note", "why",
+                     "--reviewer", "m", "--store", str(store)]) == 0
+
+
+def test_coverage_finding_jumps_to_the_first_missing_instant(qtbot, window, tmp_path):
+    folder, duration = make_submission(tmp_path / "sub", extra_seconds=3.0)
+    open_and_wait(qtbot, window, folder)
+    window.session.set_offset(10.0)
+    findings = window.findings.findings
+    i = next(k for k, f in enumerate(findings) if f.rule == "coverage.missing")
+    video_end = window.session.report.video["duration_s"]
+    window.select_finding(i)
+    assert window.timeline.playhead == pytest.approx(video_end - 10.0, abs=0.11)
+    assert window.findings.moment(i).video_s == pytest.approx(video_end)
+    assert window.timeline.v0 <= video_end - 10.0 <= window.timeline.v1
+    # The findings list shows the moment as a time, and the finding's time is copyable.
+    text = window.copy_finding()
+    assert text.startswith("error coverage.missing") and "at run 00:00:" in text
+
+
+def test_message_naming_another_line_goes_there_and_compares(qtbot, window, tmp_path):
+    def unrequested(lines):
+        # Line 8 (an action of the response on line 7) presses a button it was not asked for.
+        for k, raw in enumerate(lines):
+            ev = orjson.loads(raw)
+            if ev["type"] == "action":
+                ev["data"]["args"] = {"button": "SELECT"}
+                lines[k] = orjson.dumps(ev)
+                return lines
+        raise AssertionError("no action")
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    open_and_wait(qtbot, window, folder)
+    findings = window.findings.findings
+    i = next(k for k, f in enumerate(findings) if f.rule == "log.action_not_requested")
+    f = findings[i]
+    window.select_finding(i)
+    panel = window.findings
+    assert panel.goto_line_button.isVisible()
+    other = int(panel.goto_line_button.text().rsplit(" ", 1)[1])
+    assert f"response on line {other}" in f.message
+    assert panel.compare.isVisible()
+    assert "SELECT" in panel.this_text.text()
+    assert "SELECT" not in panel.other_text.text() and "action" in panel.other_text.text()
+    qtbot.mouseClick(panel.goto_line_button, Qt.MouseButton.LeftButton)
+    index = window.session.result.index
+    assert index.lines[window.detail.row] == other
+    marked = window.table_model.marked
+    assert marked.get(index.row_for_line(f.line)) == "error"
+
+
+def test_readable_event_summaries_in_the_table(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    model = window.table_model
+    index = window.session.result.index
+    texts = {index.kind_of(r): model.content(r) for r in range(len(index))}
+    assert texts["action"].startswith("press ")
+    assert "tokens" in texts["model_response"] and "action" in texts["model_response"]
+    assert not any(t.startswith("{") for t in texts.values())
+
+
+def test_view_follows_the_video(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    t = (index.times[20] + index.times[21]) / 2  # after event 20, before event 21
+    window.player.seek_time(t)
+    qtbot.waitUntil(lambda: window.player.shown_frame == window.player.times.frame_at(t),
+                    timeout=5000)
+    lane = window.timeline.lane_names.index(index.lane_of(20))
+    j = window.timeline.current[lane]
+    assert int(window.timeline.lane_rows[lane][j]) == 20
+    assert 20 in window.table_model.current_rows
+    # While playing, the table and the detail follow; pinned, the detail stays.
+    window.nav._follow(t)
+    assert window.detail.row == 20
+    window.actions["pin_detail"].trigger()
+    assert window.detail.pin.isChecked()
+    last = len(index) - 1
+    window.nav._follow(index.times[last] + 0.01)
+    assert window.detail.row == 20
+    assert window.table_model.source_row(window.table.currentIndex().row()) == last
+
+
+def test_keys_follow_mpv_and_youtube(qtbot, window, tmp_path):
+    folder, duration = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    n = window.player.frame_count
+    window.actions["jump_percent_5"].trigger()
+    assert window.player.current_frame == round(0.5 * (n - 1))
+    window.actions["jump_end"].trigger()
+    assert window.player.current_frame == n - 1
+    window.actions["jump_start"].trigger()
+    assert window.player.current_frame == 0
+    # `i` and `o` are not retime keys any more; Shift+I is, and the mark shows on the timeline.
+    assert window.actions["retime_start"].shortcut().toString() == "Shift+I"
+    window.player.seek_frame(12)
+    window.actions["retime_start"].trigger()
+    assert window.timeline.retime_marks[0] == pytest.approx(1.2 - window.session.offset_s)
+    assert "retime marks 1.200 s" in window.decision_panel.summary.text()
+    window.actions["fullscreen_video"].trigger()
+    assert window.video_fullscreen and not window.right_split.isVisible()
+    window.actions["fullscreen_video"].trigger()
+    assert not window.video_fullscreen and window.right_split.isVisible()
+
+
+def test_enter_in_the_offset_box_gives_the_keys_back_to_the_player(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    spin = window.sync.spin
+    window.sync_dock.raise_()
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus, timeout=2000)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "1.5")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert window.session.offset_s == pytest.approx(1.5)
+    assert not spin.hasFocus()
+    assert window.player.hasFocus() or window.player.isAncestorOf(QApplication_focus())
+
+
+def QApplication_focus():  # noqa: N802 - a tiny helper
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.focusWidget()
+
+
+def test_recent_stores_absolute_paths(qtbot, window, tmp_path, monkeypatch):
+    folder, _ = make_submission(tmp_path / "sub")
+    monkeypatch.chdir(tmp_path)
+    window.open_paths([type(folder)("sub")])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    assert window.recent()[0] == str(folder.resolve())
+
+
+def test_export_findings_writes_json_and_markdown(qtbot, window, tmp_path):
+    from moderator_app.ui.export import export_findings
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.session.set_offset(10.0)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
+    panel.note.setPlainText("no footage of the end")
+    assert panel.decide(REJECT) is not None
+    json_path, md_path = export_findings(window, tmp_path / "sub-findings.md")
+    report = orjson.loads(json_path.read_bytes())
+    assert report["verdict"] == "fail" and report["sync_offset_s"] == 10.0
+    md = md_path.read_text(encoding="utf-8")
+    assert "Decision: **REJECT** (video-coverage) by mod" in md
+    assert "Note: no footage of the end" in md
+    assert "- error coverage.missing video.avi at run 00:00:" in md
+    assert math.isfinite(report["coverage"]["missing_s"])
