@@ -8,7 +8,7 @@ types and minutes in one block, odd run_start/run_end, multi-frame zstd, CRLF, n
 newline, truncated zstd, and 8 MB+ inputs that go through the worker process.
 
 Chains come from `trajectory_writer` (the independent oracle). Block boundaries are located
-with the verifier's own reader (`trajectory._blocks`), and every case asserts the edit sits
+with the verifier's own reader (`trajectory.stream.iter_blocks`), and every case asserts the edit sits
 where it is meant to sit, so a change of the block size cannot silently void a case.
 """
 
@@ -89,11 +89,11 @@ def rechain(events: list[dict], start: int) -> list[dict]:
 def block_ends(data: bytes) -> list[int]:
     """The line number (1-based) of the last line of each block, as the verifier cuts them."""
     head, rest = data[:4], io.BytesIO(data[4:])
-    src = trajectory._Prefixed(head, rest)
+    src = trajectory.stream.PrefixedReader(head, rest)
     if is_zstd_start(head):
         src = ZstdReader(src)
     ends, n = [], 0
-    for _, block in trajectory._blocks(src):
+    for _, block in trajectory.stream.iter_blocks(src):
         n += block.count(b"\n") + (block[-1:] != b"\n")
         ends.append(n)
     return ends

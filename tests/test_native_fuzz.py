@@ -92,7 +92,7 @@ def check_flags(text: bytes, flags: int) -> None:
     floats = bool(flags & ST["ST_FLOAT"])
     if not flags & ST["ST_MINX"]:
         return
-    if (not floats or flags & ST["ST_F_ORJSON"]) and traj._orjson_floats_agree(JCS):
+    if (not floats or flags & ST["ST_F_ORJSON"]) and traj.native_blocks.orjson_floats_agree(JCS):
         value = orjson.loads(text)
         assert orjson.dumps(value) == text, f"MINX|F_ORJSON but not orjson's: {text!r}"
         if flags & ST["ST_SORTED_CP"]:
@@ -461,11 +461,11 @@ def _lines_only(block, ctx):
 
 def _report(data: bytes, mode: str, monkeypatch, block: int, **kw) -> dict:
     with monkeypatch.context() as mp:
-        mp.setattr(traj, "BLOCK", block)
+        mp.setattr(traj.stream, "BLOCK", block)
         if mode != "native":
             mp.setattr(native, "JCS", None)
         if mode == "lines":
-            mp.setattr(traj, "_columns", _lines_only)
+            mp.setattr(traj.blocks, "_columns", _lines_only)
         report = verify_bytes(data, parallel=False, **kw)
     d = report.to_dict()
     d["_events"] = report.events
@@ -608,14 +608,14 @@ def test_reports_identical_plain_chain(monkeypatch):
     events = make_run_events(60, seed=3, variety=0.5, text_bytes=60)
     data = join([_dump(e) for e in chain_events(events)])
     summed = []
-    real = traj._native_summary
+    real = traj.blocks.native_summary
 
     def counting(block, ctx, jcs):
         got = real(block, ctx, jcs)
         summed.append(got is not None)
         return got
 
-    monkeypatch.setattr(traj, "_native_summary", counting)
+    monkeypatch.setattr(traj.blocks, "native_summary", counting)
     for block in (512, 4096, 1 << 20):
         rep = assert_same_reports(data, monkeypatch, block)
         assert rep["verdict"] == "pass" and rep["_events"] == 60, rep["summary"]

@@ -251,7 +251,7 @@ def _dumps(sep, ea, sk):
 WRITERS = {
     "jcs": canonical_json, "orjson": orjson.dumps,
     "orjson_sorted": lambda e: orjson.dumps(e, option=orjson.OPT_SORT_KEYS),
-    **{f"json_{sep}_{ea}_{sk}": _dumps(sep, ea, sk) for sep, ea, sk in traj._DUMPS_VARIANTS},
+    **{f"json_{sep}_{ea}_{sk}": _dumps(sep, ea, sk) for sep, ea, sk in traj.spelling.DUMPS_VARIANTS},
 }
 
 
@@ -268,7 +268,7 @@ def test_the_spelling_table_equals_spelling_mask(writer):
     got = _scan(join(lines))
     compared = 0
     for raw, key in zip(lines, got["keys"], strict=True):
-        mask = traj._NAT_MASKS[key]
+        mask = traj.native_blocks.NATIVE_MASKS[key]
         if mask is None:
             continue
         compact = orjson.dumps(orjson.loads(raw)) == raw
@@ -296,9 +296,9 @@ def test_summaries_from_c_equal_the_columns_summary(seed, variety):
     compared = 0
     for start in range(0, len(lines), 37):
         block = join(lines[start:start + 37])
-        fast = traj._native_summary(block, ctx, jcs)
-        columns = traj._native_columns(block, ctx, jcs).summary()
-        by_orjson = traj._block_columns(block, traj._split(block), ctx)
+        fast = traj.blocks.native_summary(block, ctx, jcs)
+        columns = traj.native_blocks.native_columns(block, ctx, jcs).summary()
+        by_orjson = traj.columns.block_columns(block, traj.line.split_lines(block), ctx)
         assert fast == columns
         if by_orjson is not None:
             assert by_orjson.summary() == columns
@@ -318,7 +318,7 @@ def test_a_block_that_does_not_hold_together_has_no_summary(edit):
     evs = make_run_events(40, seed=9, variety=0.0, text_bytes=20)
     lines = [orjson.dumps(e) for e in chain_events(evs)][8:30]
     block = join(lines)
-    assert traj._native_summary(block, traj.LineContext(), jcs) is not None
+    assert traj.blocks.native_summary(block, traj.LineContext(), jcs) is not None
     edit(lines)
     assert jcs.summarise(join(lines), SCHEMA) is None
 

@@ -111,10 +111,10 @@ def test_leak_found_by_the_worker_process_too():
     evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
     evs[333]["payload"]["text"] = f"seed is {SEEDS[0]}"
     data = zstd(_bytes(evs))
-    old = traj.BLOCK
-    traj.BLOCK = 8192
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = 8192
     try:
         rep = verify_bytes(data, "events.jsonl.zst", seeds=SEEDS, secret=SECRET, parallel=True)
     finally:
-        traj.BLOCK = old
+        traj.stream.BLOCK = old
     assert [(f.rule, f.line) for f in errors(rep)] == [("seed.leak", 334)]

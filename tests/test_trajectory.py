@@ -270,13 +270,13 @@ def test_worker_process_gives_the_same_report_as_one_process(tamper):
     data = zstd(join(lines) * 1, 3)
     import moderator_app.core.verify.trajectory as traj
 
-    old = traj.BLOCK
-    traj.BLOCK = 4096  # many blocks, so both processes take part
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = 4096  # many blocks, so both processes take part
     try:
         serial = verify_bytes(data, "events.jsonl.zst", parallel=False)
         parallel = verify_bytes(data, "events.jsonl.zst", parallel=True)
     finally:
-        traj.BLOCK = old
+        traj.stream.BLOCK = old
     assert parallel.to_dict() == serial.to_dict()
     assert parallel.events == len(lines)
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moderator_app.core.formats.canonical import CanonicalError, canonical_json, canonical_json_fast
-from moderator_app.core.verify.trajectory import _FloatSpelling, canonical_bytes, fast_path_ok
+from moderator_app.core.verify.trajectory import FloatSpelling, canonical_bytes, fast_path_ok
 
 VECTORS = ["arrays", "french", "structures", "unicode", "values", "weird"]
 
@@ -38,7 +38,7 @@ def test_fast_paths_equal_reference(value):
     expected = canonical_json(value)
     assert canonical_json_fast(value) == expected
     parsed = orjson.loads(raw)
-    assert canonical_bytes(parsed, raw, True, _FloatSpelling()) == expected
+    assert canonical_bytes(parsed, raw, True, FloatSpelling()) == expected
 
 
 @pytest.mark.parametrize("text", [
@@ -49,7 +49,7 @@ def test_orjson_sorted_dump_escapes_like_jcs(text):
     value = {text: text, "k": [text]}
     raw = orjson.dumps(value)
     assert orjson.dumps(value, option=orjson.OPT_SORT_KEYS) == canonical_json(value) or \
-        not fast_path_ok(raw, _FloatSpelling())
+        not fast_path_ok(raw, FloatSpelling())
     assert canonical_bytes(orjson.loads(raw), raw, True) == canonical_json(value)
 
 
@@ -59,7 +59,7 @@ def test_orjson_sorted_dump_escapes_like_jcs(text):
     ({"a": 12345678901234567}, True), ({"s": "12:05.000Z"}, True),
 ])
 def test_fast_path_flags_risky_lines(value, fast):
-    assert fast_path_ok(orjson.dumps(value), _FloatSpelling()) is fast
+    assert fast_path_ok(orjson.dumps(value), FloatSpelling()) is fast
 
 
 def test_fast_rejects_what_the_reference_rejects():
@@ -75,7 +75,7 @@ def test_event_canonical_equals_reference(value):
 
     expected = canonical_json(value)
     raw = orjson.dumps(value)
-    assert event_canonical(orjson.loads(raw), not raw.isascii(), _FloatSpelling()) == expected
+    assert event_canonical(orjson.loads(raw), not raw.isascii(), FloatSpelling()) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -83,7 +83,7 @@ def test_event_canonical_equals_reference(value):
 def test_float_spelling_shortcut_is_exact(x):
     from moderator_app.core.formats.canonical import es6_number
 
-    assert _FloatSpelling().safe_value(x) == (x != 0 and orjson.dumps(x).decode() == es6_number(x))
+    assert FloatSpelling().safe_value(x) == (x != 0 and orjson.dumps(x).decode() == es6_number(x))
 
 
 @settings(max_examples=150, deadline=None)
@@ -96,4 +96,4 @@ def test_payload_only_walk_equals_reference(payload):
              "payload": payload}
     expected = canonical_json(event)
     raw = orjson.dumps(event)
-    assert event_canonical(orjson.loads(raw), not raw.isascii(), _FloatSpelling(), True) == expected
+    assert event_canonical(orjson.loads(raw), not raw.isascii(), FloatSpelling(), True) == expected

@@ -80,12 +80,12 @@ def _same(fast: Report, ref: Report) -> None:
 
 
 def _with_block(data: bytes, block: int, parallel: bool = False) -> Report:
-    old = traj.BLOCK
-    traj.BLOCK = block
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = block
     try:
         return verify_bytes(data, "events.jsonl", parallel=parallel)
     finally:
-        traj.BLOCK = old
+        traj.stream.BLOCK = old
 
 
 def test_too_deep_lines_in_a_trajectory_are_findings_at_their_line():
@@ -162,13 +162,13 @@ def test_worker_summaries_give_the_line_by_line_report(edit):
 def test_forked_and_spawned_workers_give_the_same_report(monkeypatch, start):
     """A forked worker gets blocks through the shared mapping (a block longer than a slot
     through the queue), a spawned one through the queue; both, the line-by-line report."""
-    monkeypatch.setattr(traj, "_can_fork", lambda: start == "fork")
-    monkeypatch.setattr(traj, "_SLOT", 8192)  # a block with a partial line before it does not fit
+    monkeypatch.setattr(traj.worker, "can_fork", lambda: start == "fork")
+    monkeypatch.setattr(traj.worker, "SLOT", 8192)  # a block with a partial line before it does not fit
     data = _tampered(11, _EDITS[0], 77, 300, 0.2)
     sent = []
-    real = traj._Worker.send
-    monkeypatch.setattr(traj._Worker, "send", lambda self, block, hint=traj.SPELL_ALL: (
-        sent.append((self._shared is not None, len(block) <= traj._SLOT))
+    real = traj.worker.Worker.send
+    monkeypatch.setattr(traj.worker.Worker, "send", lambda self, block, hint=traj.SPELL_ALL: (
+        sent.append((self._shared is not None, len(block) <= traj.worker.SLOT))
         or real(self, block, hint)))
     _same(_with_block(data, 8192, parallel=True), _reference(data))
     assert {shared for shared, _ in sent} == {start == "fork"}
@@ -259,16 +259,16 @@ def test_plain_canonical_is_the_reference_canonical():
     body = {k: v for k, v in ev.items() if k != "hash"}
     dumped = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     assert dumped == canonical_json(body)
-    assert len(dumped) + traj._HASH_MEMBER == len(line)
+    assert len(dumped) + traj.columns.HASH_MEMBER == len(line)
 
 
 def test_uniform_wall_strings_order_as_times():
     walls = ["2026-07-10T14:00:59.999Z", "2026-07-10T14:01:00.000Z", "2026-12-31T23:59:59.001Z",
              "2027-01-01T00:00:00.000Z"]
-    assert traj._uniform_walls(walls)
+    assert traj.walltime.uniform_walls(walls)
     times = [traj.parse_wall_time(w) for w in walls]
     assert times == sorted(times) and len(set(times)) == 4
-    assert not traj._uniform_walls(["2026-02-30T14:00:00.000Z"] * 2)
+    assert not traj.walltime.uniform_walls(["2026-02-30T14:00:00.000Z"] * 2)
 
 
 def test_gc_is_restored_after_a_pass():
@@ -290,7 +290,7 @@ def test_payload_member_outside_the_bmp_is_no_type_error_line_by_line():
     data = join(lines)
     ctx = LineContext()
     facts = examine_line(lines[2], ctx)
-    assert facts[0] == traj.OK and facts[5] is None and facts[3] == facts[1]
+    assert facts.status == traj.OK and facts.found is None and facts.computed == facts.recorded
     assert errors(verify_bytes(join(lines[:5]))) == []  # 5 lines: the line-by-line path
     _same(_with_block(data, 1 << 20), _reference(data))
 
@@ -324,13 +324,13 @@ def test_blocks_read_before_a_read_error_are_verified(parallel):
     data = _tampered(4, "none", 0, 300, 0.0)
     limit = len(data) * 2 // 3
     report = Report(kind="official", input_name="x")
-    old = traj.BLOCK
-    traj.BLOCK = 4096
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = 4096
     try:
         traj.check_stream(lambda: _Failing(data, limit), "events.jsonl", len(data), report,
                           parallel=parallel)
     finally:
-        traj.BLOCK = old
+        traj.stream.BLOCK = old
     whole = data[:limit].count(b"\n")
     assert report.complete is False
     assert whole - 4096 // 300 - 2 <= report.events <= whole

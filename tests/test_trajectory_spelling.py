@@ -52,7 +52,7 @@ WRITERS = {
     "orjson": orjson.dumps,
     "orjson_sorted": lambda e: orjson.dumps(e, option=orjson.OPT_SORT_KEYS),
     **{f"json_{'default' if sep is None else 'compact'}_ascii{int(ea)}_sort{int(sk)}":
-       _dumps(sep, ea, sk) for sep, ea, sk in traj._DUMPS_VARIANTS},
+       _dumps(sep, ea, sk) for sep, ea, sk in traj.spelling.DUMPS_VARIANTS},
 }
 JSON_DEFAULT = "json_default_ascii1_sort0"  # json.dumps(e) as Python writes it by default
 
@@ -93,12 +93,12 @@ def _line_path(data: bytes) -> Report:
 
 
 def _block_path(data: bytes, block: int = 8192, parallel: bool = False) -> Report:
-    old = traj.BLOCK
-    traj.BLOCK = block
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = block
     try:
         return verify_bytes(data, "events.jsonl", parallel=parallel, spelling=True)
     finally:
-        traj.BLOCK = old
+        traj.stream.BLOCK = old
 
 
 def _errs(report: Report) -> list[tuple[str, int | None]]:
@@ -274,11 +274,11 @@ def test_block_facts_equal_line_facts_with_the_check_on(writer, extra, hint):
     got = examine_block(block, ctx)
 
     def view(items):  # a score claim's payload may hold an orjson.Fragment (no __eq__)
-        return [(n, f[:12] + f[13:]) for n, f in items]
+        return [(n, f._replace(extra=None)) for n, f in items]
 
     assert view(got) == view(expected)
     for _, facts in got:  # every intact line of a known writer is reproduced by one spelling
-        assert facts[13] is not None and facts[13] & traj.SPELL_ALL
+        assert facts.spell is not None and facts.spell & traj.SPELL_ALL
 
 
 def test_spelling_mask_names_the_writer():

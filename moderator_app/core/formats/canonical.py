@@ -169,7 +169,7 @@ def _fast_prepare(value: Any) -> Any:
             return value
         return _Fragment(es6_number(value).encode())  # raises CanonicalError if not exact
     if t is str or value is None or t is bool or t is _Fragment:
-        return value  # a fragment: already serialised by this module (see trajectory.py)
+        return value  # a fragment: already serialised by this module (see verify/trajectory/canonical_event.py)
     if isinstance(value, (int, float, str, dict, list)):  # subclasses: the reference path
         return _Fragment(canonical_json(value))
     raise CanonicalError(f"{type(value).__name__} is not a JSON value")

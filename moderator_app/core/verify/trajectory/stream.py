@@ -1,0 +1,268 @@
+"""The driver: open a trajectory stream (plain or zstd), cut it into blocks, examine them
+(some in the worker process) and apply the facts in order."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.streams import MAX_LINE, HashingReader
+from moderator_app.core.formats.zstream import (
+    DEFAULT_MAX_OUTPUT,
+    ZstdReader,
+    ZstdStreamError,
+    is_zstd_start,
+)
+from moderator_app.core.progress import CancelToken, ProgressFn
+from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
+from moderator_app.core.verify.options import KindResult
+from moderator_app.core.verify.report import FileDigest, Report
+from moderator_app.core.verify.seeds import SeedCheck
+from moderator_app.core.verify.trajectory.blocks import examine_block, scan_block
+from moderator_app.core.verify.trajectory.checker import TrajectoryChecker
+from moderator_app.core.verify.trajectory.rules import ZSTD_CORRUPT, ZSTD_RULES
+from moderator_app.core.verify.trajectory.worker import MAX_INFLIGHT, Worker, parallel_default
+
+
+class PrefixedReader:
+    """A reader that returns `head` first, then the rest of `raw` (after sniffing magic)."""
+
+    def __init__(self, head: bytes, raw) -> None:
+        self._head = head
+        self._raw = raw
+
+    def read(self, size: int = -1) -> bytes:
+        if self._head:
+            head, self._head = self._head, b""
+            return head
+        return self._raw.read(size)
+
+
+class _Tee:
+    """Counts decompressed bytes and copies them to a spool file for the GUI's event index."""
+
+    def __init__(self, src, spool=None) -> None:
+        self._src = src
+        self._spool = spool
+        self.total = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._src.read(size)
+        self.total += len(data)
+        if self._spool is not None and data:
+            self._spool.write(data)
+        return data
+
+
+def verify_trajectory(sub, options, report: Report, progress: ProgressFn | None = None,
+                      cancel: CancelToken | None = None):
+    """Verify `sub.evidence` (events.jsonl.zst or events.jsonl) into `report`."""
+
+    member = sub.evidence
+    checker, digest = check_stream(
+        member.open, member.name, member.size, report,
+        seeds=options.seeds, secret=options.secret, build_index=options.build_index,
+        spool_dir=options.spool_dir, local_path=member.local_path,
+        progress=progress, cancel=cancel, role=member.role)
+    if digest is not None:
+        report.files.append(digest)
+    duration = report.run.get("duration_s") if report.run else None
+    return KindResult(checker.index if checker else None, duration)
+
+
+def check_stream(opener: Callable, name: str, size: int, report: Report, *,
+                 seeds=None, secret=None, build_index: bool = False, spool_dir=None,
+                 local_path: Path | None = None, progress: ProgressFn | None = None,
+                 cancel: CancelToken | None = None, role: str = "trajectory",
+                 max_output: int = DEFAULT_MAX_OUTPUT, parallel: bool | None = None,
+                 spelling: bool | None = None):
+    """Read and check one trajectory stream; (checker, FileDigest of the raw bytes).
+
+    `parallel`: examine part of the blocks in a worker process (default: for inputs of
+    8 MB and more, outside the GUI, unless MODERATOR_APP_WORKERS=0). `spelling`: check
+    `chain.respelled` (default: `spelling_check_default()`)."""
+    seed_check = SeedCheck(tuple(seeds) if seeds else None, secret)
+    try:
+        fh = opener()
+    except OSError as exc:
+        report.add(UNREADABLE_MEMBER.at(f"cannot read: {exc.strerror or exc}", name))
+        report.complete = False
+        return None, None
+    if parallel is None:
+        parallel = parallel_default(size, build_index)
+    spool = None
+    index = None
+    worker = None
+    with fh:
+        hr = HashingReader(fh, size, progress, cancel)
+        head = hr.read(4)
+        compressed = is_zstd_start(head)
+        src: Any = PrefixedReader(head, hr)
+        if compressed:
+            src = ZstdReader(src, max_output)
+        if build_index:
+            if not compressed and local_path is not None:
+                index = EventIndex(source=Path(local_path))
+            else:
+                folder = Path(spool_dir) if spool_dir else Path(tempfile.mkdtemp(
+                    prefix="moderator-app-"))
+                folder.mkdir(parents=True, exist_ok=True)
+                fd, spool_name = tempfile.mkstemp(prefix="events-", suffix=".jsonl",
+                                                  dir=folder)
+                spool = open(fd, "wb")  # noqa: SIM115 - closed below
+                index = EventIndex(source=Path(spool_name))
+        tee = _Tee(src, spool)
+        checker = TrajectoryChecker(report, name, seed_check, index, spelling)
+        complete = True
+        ends_with_newline = True
+        try:
+            if name.lower().endswith(".zst") and not compressed and head:
+                raise ZstdStreamError("corrupt", "the file is named .zst but is not a zstd "
+                                                 "stream", 0, 0)
+            if parallel:
+                try:
+                    worker = Worker(tuple(seeds) if seeds and secret is not None else None)
+                except Exception:  # noqa: BLE001 - no second process: verify in this one
+                    worker = None
+            with _no_cyclic_gc():
+                ends_with_newline = _run_blocks(tee, checker, worker)
+        except ZstdStreamError as exc:
+            complete = False
+            report.complete = False
+            rule_ = ZSTD_RULES.get(exc.kind, ZSTD_CORRUPT)
+            report.add(rule_.at(
+                f"{exc} — {checker.events} events verified before it; the stream is "
+                "INCOMPLETE", name, checker.events + 1))
+        except OSError as exc:  # a damaged archive member, a failing disk
+            complete = False
+            report.complete = False
+            report.add(UNREADABLE_MEMBER.at(
+                f"read error: {exc} — {checker.events} events verified before it; the stream "
+                "is INCOMPLETE", name, checker.events + 1))
+        finally:
+            if worker is not None:
+                worker.close()
+            if spool is not None:
+                spool.close()
+        with contextlib.suppress(OSError):
+            hr.drain()
+        digest = FileDigest(name, role, hr.bytes_read, hr.hexdigest())
+    checker.finish(complete, complete and checker.events > 0 and not ends_with_newline)
+    return checker, digest
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc():
+    """The pass allocates millions of short-lived, acyclic containers (events, rows): the
+    cyclic collector would only rescan them. Paused for the pass, restored after."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+BLOCK = 1 << 20
+
+
+def iter_blocks(src, max_line: int = MAX_LINE):
+    """(offset, block) with whole lines (`\\n`-terminated, but the last block may lack it),
+    or (offset, None) for a line longer than `max_line` (skipped, never held)."""
+    pending = b""
+    pos = 0  # absolute offset of pending[0]
+    skip_start = -1  # inside an over-long line starting here
+    while True:
+        chunk = src.read(BLOCK)
+        if not chunk:
+            break
+        if skip_start >= 0:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                pos += len(chunk)
+                continue
+            yield skip_start, None
+            skip_start = -1
+            pos += nl + 1
+            chunk = chunk[nl + 1:]
+        # One copy of the bytes at most: the block is the pending partial line and the chunk
+        # up to its last newline, the rest of the chunk pends.
+        cut = chunk.rfind(b"\n") + 1
+        if cut:
+            if pending:
+                block = b"".join((pending, memoryview(chunk)[:cut]))
+            else:
+                block = chunk if cut == len(chunk) else chunk[:cut]
+            yield pos, block
+            pos += len(block)
+            pending = chunk[cut:]
+        else:
+            pending += chunk
+        if len(pending) > max_line:
+            skip_start = pos
+            pos += len(pending)
+            pending = b""
+    if skip_start >= 0:
+        yield skip_start, None
+    elif pending:
+        yield pos, pending
+
+
+def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
+    """Examine every block (some in the worker), apply the facts in line order. Returns
+    whether the stream ended with a newline."""
+    queue: deque = deque()  # [offset, block, scan result or None]
+    n = 0
+    ends_with_newline = True
+    ctx = checker.ctx
+    summary = checker.index is None
+
+    def flush(wait: bool) -> None:
+        nonlocal n
+        while queue:
+            entry = queue[0]
+            if entry[2] is None:
+                if worker is None:
+                    entry[2] = scan_block(entry[1], ctx, summary)
+                else:
+                    got = worker.result(wait)
+                    if got is None:
+                        return
+                    entry[2] = got
+            queue.popleft()
+            kind, got = entry[2]
+            if kind == "s":
+                done = checker.apply_summary(got, n)
+                if done is not None:
+                    n = done
+                    continue
+                got = examine_block(entry[1], ctx)  # it does not join on: word the findings
+            n = checker.apply_many(entry[0], got, n)
+
+    try:
+        for offset, block in iter_blocks(src):
+            if block is None:
+                flush(True)
+                n += 1
+                checker.line(offset, None, n)
+                continue
+            ends_with_newline = block[-1:] == b"\n"
+            if (worker is not None and worker.inflight < MAX_INFLIGHT
+                    and worker.send(block, ctx.spell_hint)):
+                queue.append([offset, block, None])
+            else:
+                queue.append([offset, block, scan_block(block, ctx, summary)])
+            flush(False)
+    except Exception:
+        flush(True)  # the blocks read before a stream error count: "N events verified"
+        raise
+    flush(True)
+    return ends_with_newline

@@ -1,0 +1,154 @@
+"""The worker process that examines every other block of a large input (forked where safe,
+else spawned); any failure makes the main process examine the block itself."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections import deque
+
+from moderator_app.core.verify.seeds import SeedCheck
+from moderator_app.core.verify.trajectory.blocks import scan_block
+from moderator_app.core.verify.trajectory.line import LineContext
+from moderator_app.core.verify.trajectory.spelling import SPELL_ALL
+
+PARALLEL_MIN_BYTES = 8 << 20
+MAX_INFLIGHT = 6
+
+
+def parallel_default(size: int, build_index: bool) -> bool:
+    """Whether `check_stream` uses the worker when the caller does not say: for inputs of
+    `PARALLEL_MIN_BYTES` and more on two cores or more, unless MODERATOR_APP_WORKERS=0. Not in
+    the GUI (build_index) nor, unless it can fork, in a frozen bundle, where `spawn` would
+    start the application again instead of the worker."""
+    return (not build_index and size >= PARALLEL_MIN_BYTES
+            and os.environ.get("MODERATOR_APP_WORKERS", "1") != "0"
+            and (can_fork() or not getattr(sys, "frozen", False))
+            and (os.cpu_count() or 1) >= 2)
+
+
+def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> None:
+    """The worker process: examine blocks until None. Gets seeds (to spot leaks) but never the
+    evaluator secret. No cyclic garbage is made here: the collector would only cost time.
+    `shared`: the slots a forked worker shares with the main process (see `Worker`)."""
+    import gc
+
+    gc.disable()
+    ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
+    while True:
+        data = tasks.get()
+        if data is None:
+            return
+        data, ctx.spell_hint = data  # the main process's spelling set when it sent the block
+        if type(data) is tuple:  # (slot, length) in the shared slots
+            slot, length = data
+            start = slot * SLOT
+            # The C summary reads the slot in place (no copy of the block); the slot is not
+            # written again before this result is read. The seed-leak regex needs bytes.
+            data = (shared[start:start + length] if ctx.leak is not None
+                    else memoryview(shared)[start:start + length])
+        results.put(scan_block(data, ctx))
+        data = None  # (a view held past here would pin the mapping)
+
+
+SLOT = 2 << 20  # bytes per shared-memory slot; a longer block goes through the queue
+
+
+def can_fork() -> bool:
+    """Whether the worker may be forked: on Linux, from a process running one thread (forking
+    beside other threads, Qt's say, could copy a lock one of them holds). A forked worker
+    starts at once with everything imported; `spawn` starts an interpreter that imports this
+    module again (~0.2 s of the other core, and the first blocks all stay here)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+class Worker:
+    """A second process examining blocks, results returned in the order sent. A forked worker
+    shares with this process an anonymous memory mapping of one slot per block in flight, and
+    blocks travel through it: through the queue's pipe (64 KiB at a time) 1 MiB cost the
+    worker ~5 ms of system time to receive, more than examining it. (Not
+    `multiprocessing.shared_memory`: it starts a resource-tracker process, which in the frozen
+    bundle is the application itself.) A spawned worker, or a longer block, takes the queue.
+    The queues' feeder threads make both `put`s non-blocking (a pipe holds only 64 KiB:
+    blocking writes on both sides would deadlock). Any failure makes the main process examine
+    the block itself: the verdict never depends on the worker."""
+
+    def __init__(self, seeds: tuple[str, ...] | None) -> None:
+        import mmap
+        import multiprocessing
+
+        fork = can_fork()
+        mp = multiprocessing.get_context("fork" if fork else "spawn")
+        self._shared = mmap.mmap(-1, SLOT * MAX_INFLIGHT) if fork else None
+        self._tasks = mp.Queue()
+        self._results = mp.Queue()
+        self._proc = mp.Process(target=_worker_main, args=(
+            self._tasks, self._results, seeds, self._shared), daemon=True)
+        self._proc.start()
+        self.inflight = 0
+        self._count = 0
+        self._sent: deque[tuple[bytes, int]] = deque()
+        self._ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
+        self._broken = False
+
+    def send(self, block: bytes, spell_hint: int = SPELL_ALL) -> bool:
+        if self._broken:
+            return False
+        try:
+            if self._shared is not None and len(block) <= SLOT:
+                # at most MAX_INFLIGHT in flight, answered in order: this slot is free
+                slot = self._count % MAX_INFLIGHT
+                self._shared[slot * SLOT:slot * SLOT + len(block)] = block
+                self._tasks.put(((slot, len(block)), spell_hint))
+            else:
+                self._tasks.put((block, spell_hint))
+        except (OSError, ValueError):
+            self._broken = True
+            return False
+        self._count += 1
+        self._sent.append((block, spell_hint))
+        self.inflight += 1
+        return True
+
+    def result(self, wait: bool) -> list | None:
+        import queue
+
+        if not self._sent:
+            return None
+        while not self._broken:
+            try:
+                got = self._results.get(timeout=1.0) if wait else self._results.get_nowait()
+            except queue.Empty:
+                if not wait:
+                    return None
+                if not self._proc.is_alive():
+                    self._broken = True
+                continue
+            except (OSError, EOFError, ValueError):
+                self._broken = True
+                break
+            self._sent.popleft()
+            self.inflight -= 1
+            return got
+        block, self._ctx.spell_hint = self._sent.popleft()  # the worker died: work here
+        self.inflight -= 1
+        return scan_block(block, self._ctx)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._tasks.put(None)
+        self._proc.join(timeout=2)
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=2)
+        for q in (self._tasks, self._results):
+            q.cancel_join_thread()
+            q.close()
+        if self._shared is not None:
+            self._shared.close()
