@@ -32,6 +32,12 @@ GROUPS: dict[str, tuple[str, str]] = {
     "sync": ("Log and video correspondence",
              "Whether the picture reacts to the logged actions at one offset all through the run "
              "(`verify --sync`, `--offset auto`). Warnings only."),
+    "video-scan": ("Video integrity scan",
+                   "One decoding pass over the whole video (`verify --scan`, and in the "
+                   "workstation after load): stretches and jumps a moderator should look at, "
+                   "each with its time span. Warnings and notes only."),
+    "audio": ("Audio track", "Jumps in the audio track's timestamps, found by the integrity "
+              "scan."),
 }
 
 

@@ -72,6 +72,7 @@ def all_rules() -> list[Rule]:
         "moderator_app.core.verify.input_rules",
         "moderator_app.core.verify.agent_log",
         "moderator_app.core.video.probe",
+        "moderator_app.core.video.scan",
         "moderator_app.core.verify.coverage",
         "moderator_app.core.verify.trajectory",
         "moderator_app.core.formats.archive",

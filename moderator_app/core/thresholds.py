@@ -56,6 +56,12 @@ class VideoLimits:
         or 100 frames of 1080p) are decoded to the end; others are measured by seeking near the
         end, which costs one keyframe interval of decoding whatever the length.
     time_budget_s: wall-clock budget of one probe; past it the probe stops and says so.
+    footage_gap_s: two frames further apart than this leave the time between them without
+        footage (`video.footage_gap`); that time counts toward the coverage tolerance as
+        missing (issue 15: three frames at 0, 1 and 29 s do not cover 29 s). 5 s, the coverage
+        tolerance itself: encoders that drop repeated frames of a still screen (VFR) leave
+        honest holes of a few seconds, and a single hole shorter than the tolerance could not
+        fail coverage on its own anyway.
     """
 
     max_side: int = 16384
@@ -64,7 +70,53 @@ class VideoLimits:
     decode_all_frames: int = 3000
     decode_all_pixels: int = 200_000_000
     time_budget_s: float = 20.0
+    footage_gap_s: float = 5.0
 
 
 DEFAULT_THRESHOLDS = Thresholds()
 DEFAULT_VIDEO_LIMITS = VideoLimits()
+
+
+@dataclass(frozen=True, slots=True)
+class ScanThresholds:
+    """Thresholds of the video integrity scan (core/video/scan.py); all findings are warnings
+    or notes. Times in seconds of video; picture measures on the 0-255 luma scale.
+
+    freeze_s: the same picture this long is `video.frozen` (a game pause is legitimate, but a
+        moderator should see it).
+    black_s, black_luma_max: frames whose brightest sample is at most black_luma_max (video
+        black is 16 in limited range, plus codec noise) for this long are `video.black`.
+    same_changed_max: a frame is "the same picture" as the one before when at most this
+        fraction of its 256x128 sample points changed beyond codec noise (0.1 %).
+    hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
+        the median per-frame motion before it (or hold_motion_min) means the encoder dropped
+        repeats of a still picture (VFR) or the game paused, not that footage is missing.
+    gap_frames, gap_min_s: a jump of more than this many frame durations, and at least
+        gap_min_s, is `video.timestamp_gap`.
+    rate_window_s, rate_change_ratio: the median frame interval per window changing by more
+        than this ratio between neighbouring windows is `video.stream_change`.
+    cut_min_motion, cut_ratio, cut_window_frames: a frame whose motion energy is above
+        cut_min_motion, cut_ratio times the median motion of the cut_window_frames before and of
+        those after it, and 1.5 times both its neighbours (an isolated peak) is a `video.cut`
+        candidate.
+    audio_gap_s: audio timestamps jumping forward (back) by more than this are `audio.gap`
+        (`audio.discontinuity`).
+    """
+
+    freeze_s: float = 3.0
+    black_s: float = 1.0
+    black_luma_max: float = 40.0
+    same_changed_max: float = 0.001
+    hold_ratio: float = 2.0
+    hold_motion_min: float = 2.0
+    gap_frames: float = 4.0
+    gap_min_s: float = 0.25
+    rate_window_s: float = 2.0
+    rate_change_ratio: float = 1.3
+    cut_min_motion: float = 20.0
+    cut_ratio: float = 3.0
+    cut_window_frames: int = 15
+    audio_gap_s: float = 0.1
+
+
+DEFAULT_SCAN_THRESHOLDS = ScanThresholds()

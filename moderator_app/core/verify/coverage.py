@@ -1,9 +1,11 @@
 """Does the video cover the run? Exactly DESIGN.md's definition.
 
 Sync offset `o`: the video time, in seconds, at which `run_start` happens.
-Missing footage = max(0, -o) + max(0, o + run_duration - video_duration).
-The video covers the run when missing footage is at most 5.0 s. Footage beyond the run is
-reported (info), not an error.
+Missing footage = max(0, -o) + max(0, o + run_duration - video_duration) + the time inside
+the run's span [o, o + run_duration] that falls in gaps between frames (issue 15: footage is
+counted, not the time between timestamps; gaps come from the frame index, see
+core/video/probe.py). The video covers the run when missing footage is at most 5.0 s. Footage
+beyond the run is reported (info), not an error.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ class Coverage:
     missing_after_s: float
     extra_before_s: float
     extra_after_s: float
+    missing_gaps_s: float = 0.0
 
     @property
     def missing_s(self) -> float:
-        return self.missing_before_s + self.missing_after_s
+        return self.missing_before_s + self.missing_after_s + self.missing_gaps_s
 
     @property
     def covered(self) -> bool:
@@ -53,10 +56,14 @@ class Coverage:
         return d
 
 
-def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: float) -> Coverage:
+def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: float,
+                     gaps: tuple[tuple[float, float], ...] = ()) -> Coverage:
+    """`gaps`: spans of video time (start, end) without footage (VideoProbe.gaps)."""
     if not all(map(math.isfinite, (run_duration_s, video_duration_s, offset_s))):
         raise ValueError("coverage needs finite durations and offset")  # NaN would pass
     o = offset_s
+    lo, hi = max(o, 0.0), min(o + run_duration_s, video_duration_s)
+    in_gaps = sum(max(0.0, min(b, hi) - max(a, lo)) for a, b in gaps)
     return Coverage(
         run_duration_s=run_duration_s,
         video_duration_s=video_duration_s,
@@ -65,6 +72,7 @@ def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: f
         missing_after_s=max(0.0, o + run_duration_s - video_duration_s),
         extra_before_s=max(0.0, o),
         extra_after_s=max(0.0, video_duration_s - (o + run_duration_s)),
+        missing_gaps_s=in_gaps,
     )
 
 
@@ -74,7 +82,8 @@ def coverage_findings(cov: Coverage, file: str | None) -> list[Finding]:
         out.append(NOT_COVERED.at(
             f"video misses {cov.missing_s:.3f} s of the run (limit {COVERAGE_TOLERANCE_S:g} s): "
             f"{cov.missing_before_s:.3f} s before run_start, {cov.missing_after_s:.3f} s "
-            f"after; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
+            f"after" + (f", {cov.missing_gaps_s:.3f} s in gaps between frames"
+                        if cov.missing_gaps_s else "") + f"; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
             f"offset {cov.offset_s:.3f} s", file))
     elif cov.missing_s > 0:
         out.append(PARTLY_MISSING.at(

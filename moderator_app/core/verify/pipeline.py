@@ -85,7 +85,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
             f"{len(videos)} videos; checking the largest, {video.name}; also: "
             + ", ".join(v.name for v in videos[1:]), video.name))
     from moderator_app.core.video.probe import (
-        probe_video,  # imports OpenCV only when there is a video
+        probe_video,  # the video is read in an isolated process (core/video/isolate.py)
     )
 
     def record(sha256: str, size: int) -> None:  # digested while copied out of an archive
@@ -102,7 +102,8 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         report.add(f)
     result.video_path = path if probe.ok else None
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
-        cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset)
+        cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
+                               probe.gaps)
         report.coverage = cov.to_dict()
         for f in coverage_findings(cov, video.name):
             report.add(f)

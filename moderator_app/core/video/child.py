@@ -1,0 +1,153 @@
+"""The isolated video process: every byte of an untrusted video is parsed here, never in the
+workstation or the CLI (issue 15: a decoder is a large C codebase fed hostile bytes; a crash or
+heap corruption here must become a finding, not kill the app).
+
+Run as `python -m moderator_app.core.video.child`. The parent (`isolate.py`) passes the open
+file as a file descriptor (so no path, UTF-8 or not, is ever handed to FFmpeg) and one JSON
+request per line on stdin. Each answer is a message: a 4-byte big-endian length, a JSON header,
+then the binary blobs the header lists (an index, pixels, arrays; never pickle). Memory is
+capped with RLIMIT_AS so a bomb fails here, as a finding.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import struct
+import sys
+import time
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+        cap = int(os.environ.get("MODERATOR_VIDEO_MEM", str(3 << 30)))
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def send(out, header: dict, blobs: tuple[bytes, ...] = ()) -> None:
+    header = dict(header, blobs=[len(b) for b in blobs])
+    data = json.dumps(header).encode()
+    out.write(struct.pack(">I", len(data)))
+    out.write(data)
+    for b in blobs:
+        out.write(b)
+    out.flush()
+
+
+def _open(req: dict):
+    from .decoder import open_container
+    src = req["source"]
+    return open_container(src)
+
+
+def op_probe(req: dict, out) -> None:
+    from .decoder import ExactDecoder
+    from .index import build_index
+    deadline = time.monotonic() + float(req.get("budget_s", 20.0))
+    container = _open(req)
+    if not container.streams.video:
+        send(out, {"ok": False, "reason": "the file has no video stream"})
+        return
+    index = build_index(container, int(req.get("max_frames", 10**8)),
+                        lambda: time.monotonic() > deadline)
+    info: dict = {"ok": True, "format": container.format.name}
+    side = int(req.get("max_side", 16384))
+    if index.frame_count and index.width <= side and index.height <= side:
+        dec = ExactDecoder(container, index)
+        first = dec.read(0)
+        info["first_decodes"] = first is not None
+        last_ok = None
+        # the last frame that decodes, looking back at most a few keyframe intervals
+        for n in range(index.frame_count - 1, max(-1, index.frame_count - 600), -1):
+            if time.monotonic() > deadline:
+                break
+            if dec.read(n) is not None:
+                last_ok = n
+                break
+        info["last_decodable"] = last_ok
+    audio = []
+    for a in container.streams.audio:
+        tb = a.time_base
+        audio.append({
+            "codec": a.codec_context.name, "rate": a.codec_context.sample_rate,
+            "channels": a.codec_context.channels if hasattr(a.codec_context, "channels")
+            else None,
+            "start_s": float(a.start_time * tb) if a.start_time is not None and tb else None,
+            "duration_s": float(a.duration * tb) if a.duration is not None and tb else None})
+    info["audio"] = audio
+    send(out, info, (index.to_bytes(),))
+
+
+def op_frame(req: dict, out, state: dict) -> None:
+    """Decode frame n; pixels as RGB24 (optionally scaled to width x height)."""
+    from .decoder import ExactDecoder, to_rgb
+    from .index import FrameIndex
+    if "index_len" in req:
+        index = FrameIndex.from_bytes(sys.stdin.buffer.read(int(req["index_len"])))
+        state["dec"] = ExactDecoder(_open(req), index)
+    dec = state["dec"]
+    frame = dec.read(int(req["n"]))
+    if frame is None:
+        send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
+        return
+    img = to_rgb(frame, req.get("width"), req.get("height"))
+    h, w = img.shape[:2]
+    send(out, {"ok": True, "n": int(req["n"]), "width": w, "height": h},
+         (img.tobytes(),))
+
+
+def op_scan(req: dict, out) -> None:
+    from .signals import scan_container
+    container = _open(req)
+
+    def progress(done: int, total: int) -> None:
+        send(out, {"progress": [done, total]})
+
+    arrays, meta = scan_container(container, progress, int(req.get("total", 0)))
+    from .signals import pack_arrays
+    send(out, dict(meta, ok=True), (pack_arrays(arrays),))
+
+
+def main() -> int:
+    _limit_memory()
+    os.environ.setdefault("AV_LOG_FORCE_NOCOLOR", "1")
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write into the message stream
+    import av
+    av.logging.set_level(None)
+    state: dict = {}
+    fault = os.environ.get("MODERATOR_VIDEO_FAULT")  # tests: prove the parent survives these
+    for line in sys.stdin.buffer:
+        if fault == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif fault == "hang":
+            time.sleep(3600)
+        req = json.loads(line)
+        op = req.get("op")
+        try:
+            if op == "probe":
+                op_probe(req, out)
+            elif op == "frame":
+                op_frame(req, out, state)
+            elif op == "scan":
+                op_scan(req, out)
+            elif op == "quit":
+                return 0
+            else:
+                send(out, {"ok": False, "reason": f"unknown op {op!r}"})
+        except MemoryError:
+            send(out, {"ok": False, "reason": "the video needs more memory than allowed"})
+        except Exception as exc:  # noqa: BLE001 - any decoder error is the video's fault
+            text = str(exc).replace(f": '{req.get('source')}'", "")
+            send(out, {"ok": False, "reason": f"{type(exc).__name__}: {text}"[:500]})
+        if not req.get("keep"):
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

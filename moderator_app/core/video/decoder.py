@@ -1,0 +1,131 @@
+"""Exact frame decoding by the frame index (runs inside the isolated video process).
+
+`ExactDecoder.read(n)` returns the picture of frame `n` and nothing else: it seeks to the
+keyframe at or before the frame (by the index, never by a frame number the container may not
+know), decodes forward and checks every decoded frame's presentation timestamp against the
+index. When the decoder's answer cannot be trusted (the seek landed past the frame, or on a
+frame the index does not know, as happens on Matroska without cues) it falls back to an
+earlier keyframe, and finally to decoding forward from the first one. Reading forward within
+a few frames (playback, stepping) continues the current decode without seeking.
+
+PyAV (FFmpeg's libraries) is imported here, never in the workstation's own process.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+import av
+import numpy as np
+
+from .index import FrameIndex
+
+
+class ExactDecoder:
+    """Frame-exact reads from one open container. One owner thread."""
+
+    # Decode forward instead of seeking when the target is at most this many frames ahead
+    # and in the current or next GOP.
+    FORWARD_LIMIT = 120
+
+    def __init__(self, container, index: FrameIndex, threads: bool = True) -> None:
+        self.container = container
+        self.stream = container.streams.video[0]
+        if threads:
+            self.stream.thread_type = "AUTO"
+        self.index = index
+        self._frames = None  # generator of decoded frames from the last seek
+        self._last: int | None = None  # index of the last frame returned by the generator
+        self.seeks = 0
+        self.fallbacks = 0
+        self.decoded = 0
+        self.errors = 0
+        self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
+            if index.frame_count < 4_000_000 else None
+
+    def _where(self, pts: int | None) -> int | None:
+        """Index of the frame with raw timestamp `pts`, or None if the index has no such frame."""
+        if pts is None:
+            return None
+        if self._pts_pos is not None:
+            return self._pts_pos.get(int(pts))
+        i = bisect_right(self.index.pts, int(pts)) - 1
+        return i if i >= 0 and int(self.index.pts[i]) == int(pts) else None
+
+    def _decode(self):
+        """Decoded frames from the current position; a packet that fails to decode is
+        skipped (its frame is missing, which the pts check then notices)."""
+        for pk in self.container.demux(self.stream):
+            try:
+                frames = pk.decode()
+            except av.error.FFmpegError:
+                self.errors += 1
+                continue
+            for f in frames:
+                self.decoded += 1
+                yield f
+
+    def _seek(self, keyframe_pts: int | None) -> None:
+        self.seeks += 1
+        target = keyframe_pts if keyframe_pts is not None else int(self.index.keyframe_pts[0]) \
+            if self.index.keyframe_pts.shape[0] else 0
+        self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
+        self._frames = self._decode()
+        self._last = None
+
+    def _forward_to(self, n: int):
+        """Decode forward to frame `n`; the frame, or None when the decoder went past it or the
+        stream ended (the caller falls back)."""
+        assert self._frames is not None
+        for f in self._frames:
+            i = self._where(f.pts)
+            if i is None:
+                if f.pts is None or self._last is None:
+                    continue  # a frame outside the index (discarded head); keep going
+                return None  # a timestamp the index does not know: untrusted
+            self._last = i
+            if i == n:
+                return f
+            if i > n:
+                return None
+        self._frames = None
+        return None
+
+    def read(self, n: int):
+        """The decoded `av.VideoFrame` of frame `n` (verified), or None if it cannot be decoded."""
+        if not 0 <= n < self.index.frame_count:
+            return None
+        if not (self._frames is not None and self._last is not None
+                and self._last < n <= self._last + self.FORWARD_LIMIT):
+            self._seek(self.index.keyframe_before(n))
+        f = self._forward_to(n)
+        if f is not None:
+            return f
+        # Fallback 1: the keyframe before the one we used; 2: the very first keyframe.
+        self.fallbacks += 1
+        kf = self.index.keyframe_before(n)
+        if kf is not None:
+            k = bisect_right(self.index.keyframe_pts, kf) - 2
+            if k >= 0:
+                self._seek(int(self.index.keyframe_pts[k]))
+                f = self._forward_to(n)
+                if f is not None:
+                    return f
+        self._seek(None)
+        return self._forward_to(n)
+
+
+def to_rgb(frame, width: int | None = None, height: int | None = None) -> np.ndarray:
+    """RGB24 pixels of a decoded frame, optionally scaled (aspect kept by the caller)."""
+    if width or height:
+        frame = frame.reformat(width=width, height=height, format="rgb24",
+                               interpolation="AREA")
+        return frame.to_ndarray()
+    return frame.to_ndarray(format="rgb24")
+
+
+def open_container(path: str):
+    """Open a file for PyAV with bounded probing (a hostile header cannot make it read
+    gigabytes before the first packet)."""
+    return av.open(path, options={"probesize": str(32 << 20),
+                                  "analyzeduration": str(30_000_000)})

@@ -1,0 +1,247 @@
+"""The frame index: what frames a video holds and when each is shown, read from the demuxer.
+
+Why an index and not the decoder's word: after a seek, decoders and their wrappers report
+timestamps of 0 or garbage on files without a seek index (Matroska left by a crashed capture),
+headers lie about frame counts and rates (variable frame rate, stream-copied cuts), and a
+hostile header can claim any fps. The demuxer reads every packet's presentation timestamp,
+keyframe flag and byte position without decoding (an hour of video in well under a second), so
+the index is exact and cheap. Frame `n` is the n-th packet in presentation order; packets the
+container marks to be discarded (the head of a `-ss 4 -c copy` cut, before its edit list
+starts) are not frames, exactly as ffprobe counts them.
+
+Video time is rebased on the first frame (as mpv and ffprobe's durations do): frame 0 is shown
+at 0.0 s. `duration_s` = last frame's time + one nominal frame duration (the stream's frame
+rate when the frames' own typical spacing agrees with it, else that spacing).
+
+Only the building (`build_index`) touches FFmpeg, and it runs in the isolated video process
+(`isolate.py`); the `FrameIndex` itself is plain numbers, safe to hold in the workstation.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+# A time computed from a frame's own timestamp (float rounding) still lands on that frame.
+_EPS = 1e-6
+
+
+def _frozen(a) -> np.ndarray:
+    arr = np.ascontiguousarray(a)
+    arr.setflags(write=False)
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class FrameIndex:
+    """Every frame of the video stream in presentation order, from the demuxer.
+
+    times_s: presentation time of each frame in seconds, rebased so frame 0 is at 0.0.
+    pts: the raw presentation timestamps (stream time base), used to verify decoded frames.
+    keyframe_pts: raw pts of the keyframes (decoding can start there), sorted.
+    pos: byte position of each frame's packet (-1 when the container does not say).
+    frame_duration_s: the nominal duration of one frame (stream rate, else typical gap).
+    """
+
+    times_s: np.ndarray
+    pts: np.ndarray
+    keyframe_pts: np.ndarray
+    pos: np.ndarray
+    time_base: Fraction
+    frame_duration_s: float
+    width: int = 0
+    height: int = 0
+    codec: str = ""
+    header_fps: float | None = None
+    header_frames: int | None = None
+    header_duration_s: float | None = None
+    packets: int = 0
+    discarded: int = 0
+    backwards: tuple[tuple[float, float], ...] = field(default=())  # decode-order pts going back
+    complete: bool = True
+
+    # -- counts ----------------------------------------------------------------------------
+    @property
+    def frame_count(self) -> int:
+        return int(self.times_s.shape[0])
+
+    @property
+    def duration_s(self) -> float:
+        """End of the last frame: its time plus its duration."""
+        if self.frame_count == 0:
+            return 0.0
+        return float(self.times_s[-1]) + self.frame_duration_s
+
+    @property
+    def fps(self) -> float:
+        """Average frames per second over the footage (what ffprobe's avg_frame_rate says)."""
+        d = self.duration_s
+        return self.frame_count / d if d > 0 else 0.0
+
+    def time_of(self, n: int) -> float:
+        return float(self.times_s[n])
+
+    def duration_of(self, n: int) -> float:
+        """How long frame `n` is shown: the gap to the next frame (VFR-aware)."""
+        if n + 1 < self.frame_count:
+            return float(self.times_s[n + 1] - self.times_s[n])
+        return self.frame_duration_s
+
+    # -- lookup ----------------------------------------------------------------------------
+    def frame_at(self, t: float, max_hold_s: float | None = None) -> int | None:
+        """The frame shown at video time `t`, or None when there is no footage at `t`: before
+        the first frame, after the end of the last, or (with `max_hold_s`) inside a gap where
+        the previous frame would be held longer than that."""
+        if self.frame_count == 0 or not np.isfinite(t) or t < -_EPS or t >= self.duration_s:
+            return None
+        i = bisect_right(self.times_s, t + _EPS) - 1
+        if i < 0:
+            return None
+        if max_hold_s is not None and t - float(self.times_s[i]) > max_hold_s:
+            return None
+        return i
+
+    def keyframe_before(self, n: int) -> int | None:
+        """Raw pts of the last keyframe at or before frame `n` (where decoding can start)."""
+        k = bisect_right(self.keyframe_pts, int(self.pts[n])) - 1
+        return int(self.keyframe_pts[k]) if k >= 0 else None
+
+    def nearest_keyframe_time(self, t: float) -> float | None:
+        """Video time of the keyframe nearest to `t` (scrub previews)."""
+        if self.keyframe_pts.shape[0] == 0:
+            return None
+        base = int(self.pts[0]) if self.frame_count else 0
+        kt = (self.keyframe_pts.astype(np.float64) - base) * float(self.time_base)
+        i = int(np.argmin(np.abs(kt - t)))
+        return float(kt[i])
+
+    def gaps(self, min_gap_s: float) -> list[tuple[float, float]]:
+        """Spans (start, end) where no new frame is shown for longer than `min_gap_s`:
+        the previous frame's time plus one nominal frame duration, to the next frame."""
+        if self.frame_count < 2:
+            return []
+        d = np.diff(self.times_s)
+        idx = np.nonzero(d > min_gap_s)[0]
+        fd = self.frame_duration_s
+        return [(float(self.times_s[i]) + fd, float(self.times_s[i + 1])) for i in idx]
+
+    # -- transport (isolated process -> workstation; cache) ---------------------------------
+    def to_bytes(self) -> bytes:
+        meta = {
+            "time_base": [self.time_base.numerator, self.time_base.denominator],
+            "frame_duration_s": self.frame_duration_s, "width": self.width,
+            "height": self.height, "codec": self.codec, "header_fps": self.header_fps,
+            "header_frames": self.header_frames, "header_duration_s": self.header_duration_s,
+            "packets": self.packets, "discarded": self.discarded,
+            "backwards": [list(b) for b in self.backwards], "complete": self.complete,
+        }
+        buf = io.BytesIO()
+        np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
+                 pos=self.pos, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> FrameIndex:
+        """Read an index written by `to_bytes` (no pickle: the writer handled hostile bytes)."""
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            meta = json.loads(z["meta"].tobytes().decode())
+            arrays = {k: _frozen(z[k]) for k in ("times_s", "pts", "keyframe_pts", "pos")}
+        tb = Fraction(int(meta["time_base"][0]), int(meta["time_base"][1]))
+        return cls(time_base=tb, frame_duration_s=float(meta["frame_duration_s"]),
+                   width=int(meta["width"]), height=int(meta["height"]),
+                   codec=str(meta["codec"]), header_fps=meta["header_fps"],
+                   header_frames=meta["header_frames"],
+                   header_duration_s=meta["header_duration_s"], packets=int(meta["packets"]),
+                   discarded=int(meta["discarded"]),
+                   backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
+                   complete=bool(meta["complete"]), **arrays)
+
+
+def _finite_positive(x) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return v if np.isfinite(v) and v > 0 else None
+
+
+def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
+    """Read every packet of the first video stream of an open PyAV `container` (no decoding).
+
+    `deadline_check()` is called every 1024 packets and returns True to stop early (the index
+    is then marked incomplete)."""
+    stream = container.streams.video[0]
+    tb = stream.time_base or Fraction(1, 1000)
+    pts_l: list[int] = []
+    pos_l: list[int] = []
+    kf_l: list[int] = []
+    backwards: list[tuple[float, float]] = []
+    packets = discarded = 0
+    last_dts = None
+    complete = True
+    for pk in container.demux(stream):
+        if pk.size == 0:
+            continue  # flush packet
+        packets += 1
+        p = pk.pts if pk.pts is not None else pk.dts
+        if p is None:
+            continue
+        if pk.dts is not None:
+            if last_dts is not None and pk.dts < last_dts:
+                backwards.append((last_dts, pk.dts))
+            last_dts = pk.dts
+        if pk.is_keyframe:
+            kf_l.append(p)
+        if pk.is_discard:
+            discarded += 1
+            continue
+        pts_l.append(p)
+        pos_l.append(pk.pos if pk.pos is not None else -1)
+        if packets > max_frames:
+            complete = False
+            break
+        if (packets == 1 or packets % 1024 == 0) and deadline_check is not None and \
+                deadline_check():
+            complete = False
+            break
+    pts = np.asarray(pts_l, dtype=np.int64)
+    order = np.argsort(pts, kind="stable")
+    pts = pts[order]
+    pos = np.asarray(pos_l, dtype=np.int64)[order] if pos_l else np.zeros(0, np.int64)
+    # Two packets with one pts are one picture shown once (a remux glitch): keep the first.
+    if pts.shape[0] > 1:
+        keep = np.concatenate(([True], np.diff(pts) > 0))
+        pts, pos = pts[keep], pos[keep]
+    base = int(pts[0]) if pts.shape[0] else 0
+    times = (pts - base).astype(np.float64) * float(tb)
+    rate = _finite_positive(stream.guessed_rate) or _finite_positive(stream.average_rate)
+    gaps = np.diff(times)
+    if gaps.shape[0]:
+        # the typical spacing: a low percentile, robust to holes (VFR drops, missing footage)
+        fd = float(np.percentile(gaps, 10, method="lower"))
+        # a stream rate that disagrees with the frames' own spacing is not trusted (1/100000 fps)
+        if rate and abs(1.0 / rate - fd) <= 0.5 * fd:
+            fd = 1.0 / rate
+    else:
+        fd = 1.0 / rate if rate and rate >= 1.0 else 1.0 / 30.0
+    hdur = None
+    if stream.duration is not None:
+        hdur = _finite_positive(stream.duration * tb)
+    elif container.duration is not None:
+        hdur = _finite_positive(container.duration / 1_000_000)
+    cc = stream.codec_context
+    return FrameIndex(
+        times_s=_frozen(times), pts=_frozen(pts),
+        keyframe_pts=_frozen(np.unique(np.asarray(kf_l, dtype=np.int64))), pos=_frozen(pos),
+        time_base=Fraction(tb), frame_duration_s=float(fd), width=int(cc.width or 0),
+        height=int(cc.height or 0), codec=str(cc.name or ""),
+        header_fps=_finite_positive(stream.average_rate),
+        header_frames=int(stream.frames) if stream.frames else None, header_duration_s=hdur,
+        packets=packets, discarded=discarded,
+        backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
+        complete=complete)

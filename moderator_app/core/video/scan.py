@@ -1,0 +1,429 @@
+"""The integrity scan: one decoding pass over the video (in the isolated video process) that
+yields per-frame signals, and findings with time spans for what a moderator should look at.
+
+Findings are warnings or notes, never errors: a game can legitimately fade to black or pause.
+- `video.frozen`: the same picture (no sample point changed beyond codec noise) for at least
+  `freeze_s`, including one frame held that long by a variable-rate encoder;
+- `video.black`: black frames (brightest sample near video black) for at least `black_s`;
+- `video.timestamp_gap`: the next frame comes more than `gap_frames` frame durations (and
+  `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
+  change (a still picture held is how VFR encoders drop repeats: judged as a freeze instead);
+- `video.timestamp_backwards`: decode timestamps that go back, or two frames with one pts;
+- `video.stream_change`: the picture size, or the frame rate (median interval per second),
+  changes mid-stream;
+- `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
+  motion before and after it (listed, info; the edges of a black stretch are fades, not cuts);
+- `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
+
+Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
+costs loading one small file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from moderator_app.core.rules import Finding, Severity, rule
+from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
+
+from .isolate import VideoProcess
+from .signals import pack_arrays, unpack_arrays
+
+SCAN_VERSION = 1
+G = "video-scan"
+FROZEN = rule("video.frozen", Severity.WARNING,
+              "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
+BLACK = rule("video.black", Severity.WARNING,
+             "No stretch of black frames of 1 s or more.", G)
+TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
+              "Frame timestamps advance without jumps of several frame durations (dropped or "
+              "cut footage).", G)
+TS_BACK = rule("video.timestamp_backwards", Severity.WARNING,
+               "Timestamps never go back (a bad remux or a splice).", G)
+STREAM_CHANGE = rule("video.stream_change", Severity.WARNING,
+                     "Resolution and frame rate stay the same through the stream.", G)
+CUT = rule("video.cut", Severity.INFO,
+           "Candidates for hard cuts: a content change far above the local motion level "
+           "(listed to look at).", G)
+AUDIO_GAP = rule("audio.gap", "warning",
+                 "The audio track has no holes (its timestamps do not jump forward).", "audio")
+AUDIO_DISC = rule("audio.discontinuity", "warning",
+                  "The audio timestamps never go back or overlap (a splice).", "audio")
+
+
+@dataclass(frozen=True, eq=False)
+class FrameSignals:
+    """Per-frame signals, one row per decoded frame in presentation order (read-only arrays).
+
+    pts: raw presentation timestamp (the key); times_s: video time, first frame at 0.0;
+    luma: mean luminance 0-255; motion: mean |Y - Y_prev| of a 64x32 thumbnail (NaN on the
+    first frame and after a size change); tiles: (N, 8, 8) the same per tile; changed:
+    fraction of 256x128 sample points that changed beyond codec noise."""
+
+    pts: np.ndarray
+    times_s: np.ndarray
+    luma: np.ndarray
+    motion: np.ndarray
+    tiles: np.ndarray
+    changed: np.ndarray
+    luma_max: np.ndarray
+    frame_duration_s: float
+    sha256: str
+
+    @property
+    def frame_count(self) -> int:
+        return int(self.pts.shape[0])
+
+    def frame_at(self, t: float) -> int | None:
+        if self.frame_count == 0 or t < -1e-6 or t >= float(self.times_s[-1]) + \
+                self.frame_duration_s:
+            return None
+        i = int(np.searchsorted(self.times_s, t + 1e-6, side="right")) - 1
+        return i if i >= 0 else None
+
+
+@dataclass(frozen=True)
+class Span:
+    """One scan finding with its time span in video seconds (end exclusive)."""
+
+    rule: str
+    severity: str
+    start_s: float
+    end_s: float
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "severity": self.severity, "start_s": round(self.start_s, 3),
+                "end_s": round(self.end_s, 3), "message": self.message}
+
+
+@dataclass(frozen=True, eq=False)
+class ScanResult:
+    signals: FrameSignals
+    spans: tuple[Span, ...]
+    audio_envelope_db: np.ndarray
+    envelope_s: float
+    has_audio: bool
+    audio_start_s: float | None = None
+    audio_end_s: float | None = None
+    from_cache: bool = False
+    packets: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def findings(self, file: str | None) -> list[Finding]:
+        out = []
+        for s in self.spans:
+            out.append(Finding(Severity(s.severity), s.rule, s.message, file, None))
+        return out
+
+    def to_dict(self) -> dict:
+        """The `video_scan` section of report/v1 (`ran` is what tells a client it ran)."""
+        sig = self.signals
+        return {
+            "ran": True, "version": SCAN_VERSION, "frames": sig.frame_count,
+            "packets": self.packets,
+            "duration_s": round(float(sig.times_s[-1]) + sig.frame_duration_s, 6)
+            if sig.frame_count else 0.0,
+            "has_audio": self.has_audio,
+            "audio_span_s": [self.audio_start_s, self.audio_end_s] if self.has_audio else None,
+            "from_cache": self.from_cache,
+            "findings": [s.to_dict() for s in self.spans],
+        }
+
+
+def not_run(reason: str) -> dict:
+    """The `video_scan` section when the scan did not run."""
+    return {"ran": False, "reason": reason}
+
+
+# --- cache ------------------------------------------------------------------------------------
+def cache_root() -> Path:
+    env = os.environ.get("MODERATOR_APP_CACHE")
+    if env:
+        return Path(env) / "video-scan"
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("moderator-app")) / "video-scan"
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _cache_file(sha: str) -> Path:
+    return cache_root() / f"{sha}.v{SCAN_VERSION}.npz"
+
+
+def _load_cached(sha: str) -> tuple[dict, dict] | None:
+    f = _cache_file(sha)
+    try:
+        arrays = unpack_arrays(f.read_bytes())
+        meta = json.loads(arrays.pop("meta").tobytes().decode())
+        return arrays, meta
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _store(sha: str, arrays: dict, meta: dict) -> None:
+    f = _cache_file(sha)
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        blob = pack_arrays(dict(arrays, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8)))
+        tmp = f.with_name(f.name + f".{os.getpid()}.tmp")
+        tmp.write_bytes(blob)
+        os.replace(tmp, f)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+
+
+# --- running ----------------------------------------------------------------------------------
+def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
+              use_cache: bool) -> tuple[dict, dict, bool]:
+    if use_cache:
+        hit = _load_cached(sha)
+        if hit is not None:
+            return hit[0], hit[1], True
+
+    def on_progress(done: int, tot: int) -> bool:
+        if progress is not None:
+            progress(done, tot)
+        return bool(cancel is not None and cancel.cancelled)
+
+    with VideoProcess(path, timeout_s=timeout_s) as vp:
+        msg = vp.request({"op": "scan", "total": total}, on_progress=on_progress)
+    arrays = unpack_arrays(msg.blobs[0])
+    meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
+    if use_cache:
+        _store(sha, arrays, meta)
+    return arrays, meta, False
+
+
+def frame_signals(path: Path | str, *, sha256: str | None = None,
+                  progress: Callable[[int, int], None] | None = None, cancel=None,
+                  cache: bool = True, timeout_s: float = 3600.0) -> FrameSignals:
+    """Per-frame signals of a local video (decoded once in the isolated process, cached by
+    SHA-256). Raises VideoProcessError with a reason when the video cannot be decoded."""
+    return run_scan(path, sha256=sha256, progress=progress, cancel=cancel, cache=cache,
+                    timeout_s=timeout_s).signals
+
+
+def run_scan(path: Path | str, *, sha256: str | None = None,
+             progress: Callable[[int, int], None] | None = None, cancel=None,
+             cache: bool = True, total: int = 0, timeout_s: float = 3600.0,
+             thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS) -> ScanResult:
+    """The integrity scan of a local video: signals and findings with spans."""
+    path = Path(path)
+    sha = sha256 or file_sha256(path)
+    arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache)
+    return analyse(arrays, meta, sha, cached, thresholds)
+
+
+def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
+            th: ScanThresholds = DEFAULT_SCAN_THRESHOLDS) -> ScanResult:
+    pts = arrays["pts"]
+    order = np.argsort(pts, kind="stable")
+    tb = float(meta["time_base"])
+
+    def col(name):
+        a = arrays[name][order] if arrays[name].shape[0] == order.shape[0] else arrays[name]
+        a = np.ascontiguousarray(a)
+        a.setflags(write=False)
+        return a
+
+    spts = col("pts")
+    times = ((spts - spts[0]).astype(np.float64) * tb) if spts.shape[0] else np.zeros(0)
+    times.setflags(write=False)
+    d = np.diff(times)
+    fd = float(np.median(d)) if d.shape[0] else 1 / 30
+    fd = fd if fd > 0 else 1 / 30
+    sig = FrameSignals(spts, times, col("luma"), col("motion"), col("tiles"), col("changed"),
+                       col("luma_max"), fd, sha)
+    spans: list[Span] = []
+    spans += _runs(sig, th)
+    spans += _timestamps(sig, arrays, tb, th)
+    spans += _stream_changes(sig, arrays, order, th)
+    black_edges = [s.start_s for s in spans if s.rule == BLACK.id] + \
+        [s.end_s for s in spans if s.rule == BLACK.id]
+    spans += [c for c in _cuts(sig, th)
+              if all(abs(c.start_s - e) > 1.5 * fd for e in black_edges)]
+    a_start, a_end = arrays["audio_start"], arrays["audio_end"]
+    spans += _audio(a_start, a_end, float(spts[0]) * tb if spts.shape[0] else 0.0, th)
+    spans.sort(key=lambda s: (s.start_s, s.rule))
+    env = arrays["audio_envelope_db"]
+    return ScanResult(
+        sig, tuple(spans), env, float(meta.get("envelope_s", 0.05)),
+        bool(meta.get("has_audio")),
+        float(a_start.min()) - (float(spts[0]) * tb if spts.shape[0] else 0.0)
+        if a_start.shape[0] else None,
+        float(a_end.max()) - (float(spts[0]) * tb if spts.shape[0] else 0.0)
+        if a_end.shape[0] else None,
+        cached, int(arrays["packet_pts"].shape[0]))
+
+
+def _end_of(sig: FrameSignals, k: int) -> float:
+    """When frame k stops being shown."""
+    if k + 1 < sig.frame_count:
+        return float(sig.times_s[k + 1])
+    return float(sig.times_s[k]) + sig.frame_duration_s
+
+
+def _runs(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    n = sig.frame_count
+    if n == 0:
+        return out
+    black = sig.luma_max <= th.black_luma_max
+    same = np.zeros(n, bool)
+    same[1:] = sig.changed[1:] <= th.same_changed_max  # NaN compares False
+    # black stretches
+    i = 0
+    while i < n:
+        if not black[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and black[j + 1]:
+            j += 1
+        t0, t1 = float(sig.times_s[i]), _end_of(sig, j)
+        if t1 - t0 >= th.black_s:
+            out.append(Span(BLACK.id, BLACK.severity.value, t0, t1,
+                            f"black from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s)"))
+        i = j + 1
+    # frozen: a frame and the frames after it that are the same picture (not black)
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and same[j + 1]:
+            j += 1
+        t0, t1 = float(sig.times_s[i]), _end_of(sig, j)
+        if t1 - t0 >= th.freeze_s and not black[i:j + 1].all():
+            out.append(Span(FROZEN.id, FROZEN.severity.value, t0, t1,
+                            f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
+                            f"({t1 - t0:.1f} s, {j - i + 1} frames)"))
+        i = j + 1
+    return out
+
+
+def _timestamps(sig: FrameSignals, arrays: dict, tb: float, th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    t = sig.times_s
+    if sig.frame_count >= 2:
+        d = np.diff(t)
+        limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
+        for i in np.nonzero(d > limit)[0]:
+            if _held(sig, int(i), th):
+                continue  # a still picture held: a VFR repeat drop (judged as a freeze)
+            t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
+            out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
+                            f"no frame from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.3f} s, "
+                            f"{(t1 - t0) / sig.frame_duration_s:.0f} frame durations) and "
+                            "the picture changed across the gap"))
+        for i in np.nonzero(d == 0)[0][:20]:
+            out.append(Span(TS_BACK.id, TS_BACK.severity.value, float(t[i]), float(t[i]),
+                            f"two frames with the same timestamp at {float(t[i]):.3f} s"))
+    dts = arrays["packet_dts"]
+    valid = dts > -(1 << 61)
+    dv = dts[valid]
+    if dv.shape[0] >= 2:
+        base = int(sig.pts[0]) if sig.frame_count else 0
+        back = np.nonzero(np.diff(dv) < 0)[0]
+        for i in back[:20]:
+            a, b = (float(dv[i]) - base) * tb, (float(dv[i + 1]) - base) * tb
+            out.append(Span(TS_BACK.id, TS_BACK.severity.value, b, a,
+                            f"decode timestamps go back from {a:.3f} s to {b:.3f} s"))
+    return out
+
+
+def _held(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
+    """Whether the picture after a timestamp gap (frame i+1) differs from the one before no
+    more than one frame's usual change does: the encoder dropped repeats (or the game paused),
+    rather than footage being missing (the scene would have moved on)."""
+    m = sig.motion
+    across = m[i + 1]
+    if not np.isfinite(across):
+        return False
+    before = m[max(1, i - 30):i + 1]
+    before = before[np.isfinite(before)]
+    usual = float(np.median(before)) if before.shape[0] else 0.0
+    return bool(across <= max(th.hold_motion_min, th.hold_ratio * usual))
+
+
+def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
+                    th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    size = arrays["size"][order] if arrays["size"].shape[0] == order.shape[0] else arrays["size"]
+    if size.shape[0] >= 2:
+        ch = np.nonzero(np.any(size[1:] != size[:-1], axis=1))[0]
+        for i in ch[:20]:
+            t0 = float(sig.times_s[i + 1])
+            out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t0,
+                            f"the picture size changes from {size[i][0]}x{size[i][1]} to "
+                            f"{size[i + 1][0]}x{size[i + 1][1]} at {t0:.3f} s"))
+    # frame rate: median interval per window of `rate_window_s`, compared with the next window
+    t = sig.times_s
+    if t.shape[0] > 10:
+        w = th.rate_window_s
+        bins = np.floor(t / w).astype(np.int64)
+        d = np.diff(t)
+        med: list[tuple[int, float]] = []
+        for b in np.unique(bins[1:]):
+            sel = d[bins[1:] == b]
+            if sel.shape[0] >= 5:
+                med.append((int(b), float(np.median(sel))))
+        for (b0, m0), (b1, m1) in zip(med, med[1:], strict=False):
+            if b1 == b0 + 1 and m0 > 0 and m1 > 0 and max(m0, m1) / min(m0, m1) > \
+                    th.rate_change_ratio:
+                t0 = b1 * w
+                out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t0 + w,
+                                f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
+                                f"at about {t0:.1f} s"))
+    return out
+
+
+def _cuts(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
+    m = sig.motion
+    n = m.shape[0]
+    if n < 3:
+        return []
+    clean = np.where(np.isfinite(m), m, 0.0)
+    half = th.cut_window_frames
+    out: list[Span] = []
+    cand = np.nonzero(clean > th.cut_min_motion)[0]
+    for i in cand:
+        before = clean[max(1, i - half):i]
+        after = clean[i + 1:min(n, i + half + 1)]
+        level = max(float(np.median(before)) if before.shape[0] else 0.0,
+                    float(np.median(after)) if after.shape[0] else 0.0, 1.0)
+        peak = max(clean[i - 1] if i >= 1 else 0.0, clean[i + 1] if i + 1 < n else 0.0)
+        if clean[i] > th.cut_ratio * level and clean[i] > 1.5 * peak:
+            t0 = float(sig.times_s[i])
+            out.append(Span(CUT.id, CUT.severity.value, t0, t0,
+                            f"possible hard cut at {t0:.3f} s (frame {i}): change "
+                            f"{clean[i]:.1f} against a local level of {level:.1f}"))
+    return out[:200]
+
+
+def _audio(start: np.ndarray, end: np.ndarray, video0: float, th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    if start.shape[0] < 2:
+        return out
+    gap = start[1:] - end[:-1]
+    for i in np.nonzero(gap > th.audio_gap_s)[0][:50]:
+        t0, t1 = float(end[i]) - video0, float(start[i + 1]) - video0
+        out.append(Span(AUDIO_GAP.id, AUDIO_GAP.severity.value, t0, t1,
+                        f"no audio from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.3f} s)"))
+    for i in np.nonzero(gap < -th.audio_gap_s)[0][:50]:
+        t0, t1 = float(start[i + 1]) - video0, float(end[i]) - video0
+        out.append(Span(AUDIO_DISC.id, AUDIO_DISC.severity.value, t0, t1,
+                        f"the audio jumps back by {t1 - t0:.3f} s at {t1:.3f} s"))
+    return out

@@ -1,0 +1,104 @@
+"""The integrity scan on real files with scripted stretches (tests/video_corpus.py): each
+finding within 0.5 s of where it was made, none on honest files, the cache by SHA-256, and the
+signals `sync` reads."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.progress import CancelToken
+from moderator_app.core.video.isolate import VideoProcessError
+from moderator_app.core.video.scan import frame_signals, run_scan
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+
+
+def spans(result, rule=None):
+    return [(s.rule, round(s.start_s, 1), round(s.end_s, 1)) for s in result.spans
+            if rule is None or s.rule == rule]
+
+
+def near(got, want, tol=0.5):
+    return len(got) == len(want) and all(
+        g[0] == w[0] and abs(g[1] - w[1]) <= tol and abs(g[2] - w[2]) <= tol
+        for g, w in zip(got, want, strict=True))
+
+
+def test_scripted_freeze_black_and_cut_are_found_where_made():
+    r = run_scan(vc.build(vc.RECIPES["scan"]))
+    # frozen frames 300-419 (10-14 s), black 600-689 (20-23 s), cut at frame 1200 (40 s)
+    assert near(spans(r, "video.frozen"), [("video.frozen", 10.0, 14.0)])
+    assert near(spans(r, "video.black"), [("video.black", 20.0, 23.0)])
+    cuts = [s[1] for s in spans(r, "video.cut")]
+    assert any(abs(c - 40.0) <= 0.5 for c in cuts)
+    assert all(abs(c - 40.0) <= 0.5 or abs(c - 14.0) <= 0.5 for c in cuts)  # the freeze's end
+    assert {s.severity for s in r.spans} <= {"warning", "info"}
+    assert r.signals.frame_count == 1800 and not r.from_cache
+
+
+def test_dropped_footage_is_a_timestamp_gap():
+    r = run_scan(vc.build(vc.RECIPES["gap"]))
+    assert near(spans(r, "video.timestamp_gap"), [("video.timestamp_gap", 10.0, 12.0)])
+
+
+def test_audio_hole_is_an_audio_gap():
+    r = run_scan(vc.build(vc.RECIPES["audio_gap"]))
+    assert near(spans(r, "audio.gap"), [("audio.gap", 5.0, 6.0)])
+    assert r.has_audio and r.audio_envelope_db.shape[0] > 500
+
+
+@pytest.mark.parametrize("name", ["mp4", "mkv_nocues", "webm", "cut", "fmp4", "audio_short"])
+def test_honest_files_have_no_scan_findings(name):
+    r = run_scan(vc.build(vc.RECIPES[name]))
+    assert spans(r) == []
+
+
+def test_vfr_hold_is_a_freeze_not_missing_footage():
+    r = run_scan(vc.build(vc.RECIPES["vfr"]))
+    assert spans(r) == [("video.frozen", 10.0, 15.0)]
+
+
+def test_short_audio_is_described():
+    r = run_scan(vc.build(vc.RECIPES["audio_short"]))
+    assert r.has_audio and r.audio_end_s == pytest.approx(20.0, abs=0.05)
+    d = r.to_dict()
+    assert d["ran"] is True and d["has_audio"] is True and d["findings"] == []
+
+
+def test_cache_by_sha256_and_signals_for_sync():
+    path = vc.build(vc.RECIPES["scan"])
+    first = run_scan(path)
+    again = run_scan(path)
+    assert again.from_cache and spans(again) == spans(first)
+    sig = frame_signals(path)
+    assert sig.frame_count == 1800 and sig.tiles.shape == (1800, 8, 8)
+    assert not sig.tiles.flags.writeable and not sig.pts.flags.writeable
+    assert np.isnan(sig.motion[0]) and sig.times_s[0] == 0.0
+    # the moving square lives in tile row 5 (y 150-190 of 240): motion there, none at the top
+    # right (static background gradient moves slowly; the code blocks are top left)
+    i = sig.frame_at(5.0)
+    assert i == 150 and sig.tiles[i, 5].max() > sig.tiles[i, 0, 7]
+    # frozen stretch: no motion anywhere
+    assert float(np.nanmax(sig.tiles[sig.frame_at(11.0)])) < 1.0
+
+
+def test_scan_is_cancellable():
+    token = CancelToken()
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        token.cancel()
+
+    with pytest.raises(VideoProcessError, match="cancelled"):
+        run_scan(vc.build(vc.RECIPES["scan"]), progress=progress, cancel=token, cache=False)
+    assert seen == [256]

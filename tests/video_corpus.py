@@ -1,0 +1,194 @@
+"""Deterministic test videos with a known ground truth, made with the real ffmpeg.
+
+Every frame shows its own source frame number as a 16-bit pattern of black and white blocks
+(two rows of eight 20x12 blocks at the top left; `read_code` reads it back from a decoded picture),
+over a moving scene, so a test can tell exactly which frame a decoder returned. Scripted
+stretches (frozen picture, black, a hard cut to another scene) are drawn into the raw frames
+before encoding, and the container shapes (fragmented MP4, Matroska without cues, VP9, VFR,
+stream-copied cuts, short audio) are made by ffmpeg from the same raw frames. Files are cached
+under `.cache/video-corpus/` keyed by the recipe, so they are built once per machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+W, H = 320, 240
+BLOCK_W, BLOCK_H = 20, 12
+BITS = 16
+
+
+def draw_frame(n: int, scene: int = 0) -> np.ndarray:
+    """RGB picture of source frame `n` (moving scene `scene`) with `n` coded at the top."""
+    y, x = np.mgrid[0:H, 0:W]
+    if scene == 0:
+        r = (x + 3 * n) % 256
+        g = (y * 2 + n) % 256
+        b = np.full_like(x, 96)
+    else:
+        r = np.full_like(x, 200)
+        g = (((x + 2 * n) // 20 + y // 20) % 2) * 200
+        b = (255 - (y + 5 * n) % 256)
+    img = np.stack([r, g, b], axis=-1).astype(np.uint8)
+    # a moving square, so motion never stops
+    cx = 40 + (7 * n) % (W - 80)
+    img[150:190, cx:cx + 40] = (255, 255, 0) if scene == 0 else (0, 0, 255)
+    code_area = img[0:2 * BLOCK_H, 0:8 * BLOCK_W]
+    code_area[:] = 0
+    for bit in range(BITS):
+        if n >> bit & 1:
+            row, col = divmod(bit, 8)
+            code_area[row * BLOCK_H:(row + 1) * BLOCK_H, col * BLOCK_W:(col + 1) * BLOCK_W] = 255
+    return img
+
+
+def read_code(img: np.ndarray) -> int:
+    """The frame number coded in a decoded picture (RGB, BGR or gray, any scale)."""
+    h, w = img.shape[:2]
+    sy, sx = h / H, w / W
+    gray = img if img.ndim == 2 else img.mean(axis=2)
+    n = 0
+    for bit in range(BITS):
+        row, col = divmod(bit, 8)
+        cy = int((row * BLOCK_H + BLOCK_H / 2) * sy)
+        cx = int((col * BLOCK_W + BLOCK_W / 2) * sx)
+        if gray[cy, cx] > 128:
+            n |= 1 << bit
+    return n
+
+
+@dataclass(frozen=True)
+class Script:
+    """What the raw frames show: `frames` at `fps`, with scripted stretches (frame ranges)."""
+
+    frames: int = 900
+    fps: int = 30
+    frozen: tuple[int, int] | None = None  # frames [a, b) repeat frame a, then jump to b
+    pause: tuple[int, int] | None = None  # frames [a, b) repeat frame a, then go on from a+1
+    black: tuple[int, int] | None = None  # frames [a, b) are black
+    cut: int | None = None  # from this frame on, another scene
+
+    def picture(self, n: int) -> np.ndarray:
+        if self.black and self.black[0] <= n < self.black[1]:
+            return np.zeros((H, W, 3), np.uint8)
+        src = n
+        if self.frozen and self.frozen[0] <= n < self.frozen[1]:
+            src = self.frozen[0]
+        if self.pause and n >= self.pause[0]:
+            src = self.pause[0] + max(0, n - self.pause[1] + 1)
+        scene = 1 if self.cut is not None and n >= self.cut else 0
+        return draw_frame(src, scene)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    script: Script = field(default_factory=Script)
+    ext: str = "mp4"
+    encode: tuple[str, ...] = ("-c:v", "libx264", "-preset", "ultrafast", "-g", "60",
+                               "-bf", "2", "-pix_fmt", "yuv420p")
+    pipe_out: bool = False  # write to a pipe (Matroska without cues or duration)
+    post: tuple[str, ...] = ()  # a second ffmpeg pass on the first result: args between -i and out
+    post_input: tuple[str, ...] = ()  # args before -i of the second pass (e.g. -ss 4)
+    audio: float | None = None  # seconds of a 440 Hz tone, muxed in
+    audio_filter: str | None = None  # an -af filter for the tone (e.g. cut a hole in it)
+
+    def key(self) -> str:
+        blob = json.dumps([self.name, repr(self.script), self.ext, self.encode, self.pipe_out,
+                           self.post, self.post_input, self.audio, self.audio_filter, 4])
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def cache_dir() -> Path:
+    root = Path(os.environ.get("MODERATOR_VIDEO_CORPUS",
+                               Path(__file__).resolve().parents[1] / ".cache" / "video-corpus"))
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _ffmpeg(args: list[str], stdin_frames: Script | None = None, stdout=None) -> None:
+    cmd = ["ffmpeg", "-nostdin" if stdin_frames is None else "-hide_banner", "-v", "error",
+           "-y", *args]
+    if stdin_frames is None:
+        subprocess.run(cmd, check=True, stdout=stdout)
+        return
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=stdout)
+    assert proc.stdin is not None
+    try:
+        for n in range(stdin_frames.frames):
+            proc.stdin.write(stdin_frames.picture(n).tobytes())
+    finally:
+        proc.stdin.close()
+    if proc.wait() != 0:
+        raise RuntimeError(f"ffmpeg failed: {' '.join(cmd)}")
+
+
+def expected_code(script: Script, source_frame: int) -> int:
+    """The number coded in the picture of source frame `source_frame` (what a test reads)."""
+    if script.frozen and script.frozen[0] <= source_frame < script.frozen[1]:
+        return script.frozen[0]
+    if script.pause and source_frame >= script.pause[0]:
+        return script.pause[0] + max(0, source_frame - script.pause[1] + 1)
+    return source_frame
+
+
+def build(recipe: Recipe) -> Path:
+    """The file for `recipe`, made once and cached."""
+    out = cache_dir() / f"{recipe.name}-{recipe.key()}.{recipe.ext}"
+    if out.exists():
+        return out
+    tmp = out.with_name(out.stem + ".part." + recipe.ext)
+    s = recipe.script
+    raw_in = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(s.fps),
+              "-i", "-"]
+    audio_in: list[str] = []
+    if recipe.audio is not None:
+        audio_in = ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration="
+                    f"{recipe.audio}"]
+        if recipe.audio_filter:
+            audio_in += ["-af", recipe.audio_filter]
+        audio_in += ["-c:a", "aac" if recipe.ext != "webm" else "libopus", "-b:a", "64k"]
+    first = tmp if not recipe.post else tmp.with_name(tmp.stem + ".src." + recipe.ext)
+    fmt = ["-f", {"mkv": "matroska", "webm": "webm", "mp4": "mp4"}.get(recipe.ext, recipe.ext)]
+    if recipe.pipe_out:
+        with open(first, "wb") as fh:
+            _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, "-"], s, stdout=fh)
+    else:
+        _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, str(first)], s)
+    if recipe.post:
+        _ffmpeg([*recipe.post_input, "-i", str(first), *recipe.post, *fmt, str(tmp)])
+        first.unlink()
+    shutil.move(tmp, out)
+    return out
+
+
+X264 = ("-c:v", "libx264", "-preset", "ultrafast", "-g", "60", "-bf", "2", "-pix_fmt", "yuv420p")
+RECIPES = {
+    "mp4": Recipe("mp4"),
+    "fmp4": Recipe("fmp4", encode=(*X264, "-movflags", "frag_keyframe+empty_moov")),
+    "mkv": Recipe("mkv", ext="mkv"),
+    "mkv_nocues": Recipe("mkv_nocues", ext="mkv", pipe_out=True),
+    "webm": Recipe("webm", ext="webm", encode=("-c:v", "libvpx-vp9", "-deadline", "realtime",
+                                                "-cpu-used", "8", "-g", "60", "-b:v", "400k")),
+    # a 5 s pause whose repeated frames the encoder dropped (one frame held 5 s)
+    "vfr": Recipe("vfr", script=Script(pause=(300, 450)),
+                  encode=("-vf", "mpdecimate=hi=1:lo=1:frac=0", "-fps_mode", "vfr", *X264)),
+    "cut": Recipe("cut", post_input=("-ss", "5"), post=("-c", "copy")),
+    "audio_short": Recipe("audio_short", audio=20.0),
+    # 2 s of footage dropped (frames 300-359 never written; the timestamps keep the hole)
+    "gap": Recipe("gap", encode=("-vf", "select='not(between(n\\,300\\,359))'",
+                                 "-fps_mode", "passthrough", *X264)),
+    # the audio track has a 1 s hole at 5 s (Matroska keeps each block's timestamp)
+    "audio_gap": Recipe("audio_gap", ext="mkv", audio=30.0,
+                        audio_filter="aselect='not(between(t\\,5\\,6))'"),
+    "scan": Recipe("scan", script=Script(frames=1800, frozen=(300, 420), black=(600, 690),
+                                         cut=1200)),
+}
