@@ -6,6 +6,7 @@ The routing is decided here from argv alone, so that CLI commands never import Q
 
 from __future__ import annotations
 
+import os
 import sys
 
 CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules"}
@@ -16,10 +17,27 @@ def main(argv: list[str] | None = None) -> int:
     if args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")):
         from moderator_app.cli import main as cli_main
 
-        return cli_main(args)
+        return quiet_on_closed_pipe(cli_main, args)
     from moderator_app.ui.app import run_app  # Qt is imported only on this path
 
     return run_app(args)
+
+
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader left
+
+
+def quiet_on_closed_pipe(fn, args: list[str]) -> int:
+    """`moderator-app decisions list | head -1`: when the reader closes the pipe, stop
+    quietly (no BrokenPipeError traceback), like any Unix tool killed by SIGPIPE."""
+    try:
+        code = fn(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush is silent.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
 
 
 if __name__ == "__main__":

@@ -76,4 +76,4 @@ def pytest_terminal_summary(terminalreporter) -> None:
                  red=True, bold=True)
     tr.write_line("They check RFC 8785 and JSON parsing against third-party vectors and run in "
                   "CI. Put the data beside the clone (../shared/testdata) or point "
-                  "MODERATOR_SHARED at its parent; see README, 'Tests'.")
+                  "MODERATOR_SHARED at its parent; see README, 'Quick start'.")

@@ -27,8 +27,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def no_display_reason(env: dict[str, str] | None = None) -> str | None:
+    """Why the workstation cannot open a window here, or None. Without a display Qt aborts
+    with a hint about the xcb-cursor library, which sends people the wrong way: say "no
+    display" plainly instead (Linux and BSD; macOS and Windows always have one)."""
+    env = dict(os.environ) if env is None else env
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    if env.get("QT_QPA_PLATFORM"):  # offscreen, vnc, wayland...: the caller chose
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return "DISPLAY and WAYLAND_DISPLAY are not set"
+
+
 def run_app(argv: list[str]) -> int:
     args = parse_args(argv)
+    reason = no_display_reason()
+    if reason is not None:
+        sys.stderr.write(
+            f"moderator-app: no display ({reason}): the workstation needs a graphical "
+            "session.\nThe command line works without one, e.g. `moderator-app verify PATH`; "
+            "or give it a virtual display: `xvfb-run moderator-app PATH`.\n")
+        return 2
     from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QApplication
 

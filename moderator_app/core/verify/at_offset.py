@@ -7,6 +7,10 @@ re-verifying a log that may take minutes to read. The result is the report `veri
 gives (the same coverage functions, the same finding order): `tests/test_at_offset.py` checks
 `report_at_offset(verify(o1), o2)` against `verify(o2)` byte for byte, and a decision recorded
 in the workstation against `decide --offset` on the same input.
+
+The sync analysis (`core/sync`, `verify --sync`) also depends on the offset (`offset_used_s`),
+but it sits above this layer: a report with a `sync` section must have it redone by `core/sync`
+after this function (the workstation does not run it yet).
 """
 
 from __future__ import annotations
