@@ -604,11 +604,11 @@ def test_model_mismatch_warning(tmp_path):
 
 def test_thresholds_are_adjustable(tmp_path):
     from moderator_app.core.thresholds import Thresholds
-    from moderator_app.core.verify.agent_log import _Checker
+    from moderator_app.core.verify.agent_log import LogChecker
     from moderator_app.core.verify.report import Report
 
     report = Report("community", "x")
-    checker = _Checker(report, "agent-log.jsonl", Thresholds(gap_s=1.0), None)
+    checker = LogChecker(report, "agent-log.jsonl", Thresholds(gap_s=1.0), None)
     for i, e in enumerate(base()):
         checker.feed(i, orjson.dumps(e))
     checker.finish()

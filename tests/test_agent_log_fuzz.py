@@ -12,7 +12,7 @@ from test_agent_log import BASE
 
 from moderator_app.core.formats.streams import iter_lines
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
-from moderator_app.core.verify.agent_log import _Checker
+from moderator_app.core.verify.agent_log import LogChecker
 from moderator_app.core.verify.report import Report
 
 json_values = st.recursive(
@@ -27,7 +27,7 @@ def check_bytes(data: bytes) -> Report:
     import io
 
     report = Report("community", "fuzz")
-    checker = _Checker(report, "agent-log.jsonl", DEFAULT_THRESHOLDS, None)
+    checker = LogChecker(report, "agent-log.jsonl", DEFAULT_THRESHOLDS, None)
     for offset, line in iter_lines(io.BytesIO(data)):
         checker.feed(offset, line)
     checker.finish()

@@ -19,7 +19,7 @@ from moderator_app.core.ledger.records import (
     reason_for_rule,
     suggested_reason,
 )
-from moderator_app.core.verify.agent_log import WITHHELD_LEAK as LEAK
+from moderator_app.core.verify.agent_log.rules import WITHHELD_LEAK as LEAK
 from moderator_app.core.verify.coverage import NOT_COVERED
 from moderator_app.core.verify.input_rules import MISSING_VIDEO
 from moderator_app.core.verify.report import FileDigest

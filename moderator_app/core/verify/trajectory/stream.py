@@ -12,6 +12,7 @@ from typing import Any
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.streams import MAX_LINE, HashingReader
+from moderator_app.core.formats.submission import Submission
 from moderator_app.core.formats.zstream import (
     DEFAULT_MAX_OUTPUT,
     ZstdReader,
@@ -20,7 +21,7 @@ from moderator_app.core.formats.zstream import (
 )
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
-from moderator_app.core.verify.options import KindResult
+from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
 from moderator_app.core.verify.seeds import SeedCheck
 from moderator_app.core.verify.trajectory.blocks import examine_block, scan_block
@@ -59,8 +60,9 @@ class _Tee:
         return data
 
 
-def verify_trajectory(sub, options, report: Report, progress: ProgressFn | None = None,
-                      cancel: CancelToken | None = None):
+def verify_trajectory(sub: Submission, options: VerifyOptions, report: Report,
+                      progress: ProgressFn | None = None,
+                      cancel: CancelToken | None = None) -> KindResult:
     """Verify `sub.evidence` (events.jsonl.zst or events.jsonl) into `report`."""
 
     member = sub.evidence

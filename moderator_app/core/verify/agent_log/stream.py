@@ -1,0 +1,55 @@
+"""The driver: read the submission's agent log once (hashing it), feed its lines to
+`LogChecker`, fill the report."""
+
+from __future__ import annotations
+
+from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.streams import HashingReader, iter_lines
+from moderator_app.core.formats.submission import Submission
+from moderator_app.core.progress import CancelToken, ProgressFn
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+from moderator_app.core.verify.agent_log.checker import LogChecker
+from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
+from moderator_app.core.verify.options import KindResult, VerifyOptions
+from moderator_app.core.verify.report import FileDigest, Report
+
+
+def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
+                     progress: ProgressFn | None = None,
+                     cancel: CancelToken | None = None) -> KindResult:
+    """Check the submission's agent log; fill `report` (findings, events, run, its digest).
+
+    Returns the `KindResult`: the event index when `options.build_index`, and the run
+    duration for the coverage check (run_end's elapsedMs; else the last valid elapsedMs).
+    """
+
+    member = sub.evidence
+    thresholds = options.thresholds or DEFAULT_THRESHOLDS
+    index = None
+    if options.build_index:
+        from moderator_app.core.formats.submission import local_copy
+
+        try:
+            index = EventIndex(source=member.local_path or local_copy(member, options.spool_dir))
+        except OSError as exc:
+            report.add(UNREADABLE_MEMBER.at(f"cannot copy the log for the event table: {exc}",
+                                            member.name))
+    checker = LogChecker(report, member.name, thresholds, index)
+    try:
+        with member.open() as raw:
+            reader = HashingReader(raw, member.size, progress, cancel)
+            for offset, line in iter_lines(reader):
+                checker.feed(offset, line)
+            report.files.append(FileDigest(member.name, member.role, reader.bytes_read,
+                                           reader.hexdigest()))
+    except OSError as exc:
+        report.add(UNREADABLE_MEMBER.at(f"cannot read the log after line {checker.lines}: "
+                                        f"{exc}", member.name))
+        report.complete = False
+    except BaseException:
+        report.complete = False
+        raise
+    report.events = checker.content_lines
+    duration = checker.finish()
+    report.run = dict(checker.run)
+    return KindResult(index, duration)

@@ -1,0 +1,74 @@
+"""`at`: an ISO 8601 UTC timestamp to microseconds since the epoch (exact integers), with
+the caches the checker's inlined fast path shares."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from moderator_app.core.verify.agent_log.rules import AT_FORMAT, AT_NOT_UTC
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_US = timedelta(microseconds=1)
+
+
+# The shape nearly every log uses: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+00:00)`. Its minute
+# (`YYYY-MM-DDTHH:MM`) is looked up in a small cache, so a line costs one regex match and
+# two int() calls instead of a datetime; any other spelling takes the general path.
+AT_FAST = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}):([0-5][0-9])"
+                      r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)", re.ASCII)
+_BAD_FRACTION = re.compile(r"[.,](?![0-9])")  # `02.Z`: a decimal sign with no digits
+MINUTE_CACHE: dict[str, int] = {}
+SECOND_CACHE: dict[str, int] = {}  # `YYYY-MM-DDTHH:MM:SS` -> its microseconds, once validated
+
+
+def minute_us(prefix: str) -> int | None:
+    got = MINUTE_CACHE.get(prefix)
+    if got is None:
+        try:
+            dt = datetime.fromisoformat(prefix + ":00+00:00")
+        except ValueError:
+            return None
+        if len(MINUTE_CACHE) >= 4096:
+            MINUTE_CACHE.clear()
+        got = MINUTE_CACHE[prefix] = (dt - _EPOCH) // _US
+    return got
+
+
+def parse_at(value: Any) -> tuple[int | None, Any, str]:
+    """(microseconds since the epoch, None, "") for a valid UTC `at`, else (None, rule, why).
+
+    Digits of the fraction beyond the sixth (nanoseconds) are dropped, as datetime does."""
+    if type(value) is str:
+        m = AT_FAST.fullmatch(value)
+        if m is not None:
+            minute = minute_us(m[1])
+            if minute is not None:
+                frac = m[3]
+                us = int((frac + "00000")[:6]) if frac else 0
+                return minute + int(m[2]) * 1_000_000 + us, None, ""
+    if not isinstance(value, str):
+        what = "missing" if value is None else f"a {type(value).__name__}, not a string"
+        return None, AT_FORMAT, f"`at` is {what}"
+    if len(value) < 16 or value[10] not in "Tt " or _BAD_FRACTION.search(value):
+        return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
+    try:
+        dt = datetime.fromisoformat(value)  # Python 3.11+ reads `Z` itself
+    except ValueError:
+        dt = None
+    if dt is None and value[-1] in "Zz":
+        try:
+            dt = datetime.fromisoformat(value[:-1] + "+00:00")
+        except ValueError:
+            dt = None
+    if dt is None:
+        return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
+    tz = dt.tzinfo
+    if tz is not timezone.utc:  # the common case skips the utcoffset() call
+        off = dt.utcoffset()
+        if off is None:
+            return None, AT_NOT_UTC, f"`at` {value[:40]!r} has no time zone: it must be UTC (Z)"
+        if off:
+            return None, AT_NOT_UTC, f"`at` {value[:40]!r} is not UTC (offset {off}); use Z"
+    return (dt - _EPOCH) // _US, None, ""
