@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules"}
+CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules", "frame"}
 
 
 def main(argv: list[str] | None = None) -> int:

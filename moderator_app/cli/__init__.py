@@ -1,8 +1,9 @@
-"""The headless command line: `moderator-app verify | withhold | decide | decisions | rules`.
+"""The headless command line: `moderator-app verify | withhold | decide | decisions | rules |
+frame`.
 
 Never imports Qt (checked by tests/test_architecture.py): submitters self-check on machines
 without a display, and `verify` on a small submission must answer in well under half a
-second. OpenCV is imported only when there is a video to probe.
+second. Video is read only in the isolated video process (core/video/isolate.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from moderator_app.cli.common import EXIT_UNREADABLE
 def build_parser() -> argparse.ArgumentParser:
     """One parser; each command module registers its sub-commands and a `handler`."""
     from moderator_app.cli.decisions import add_decision_commands
+    from moderator_app.cli.frame import add_frame_command
     from moderator_app.cli.verify import add_verify_commands
 
     p = argparse.ArgumentParser(
@@ -26,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     add_verify_commands(sub)
     add_decision_commands(sub)
+    add_frame_command(sub)
     return p
 
 

@@ -30,6 +30,10 @@ def add_verify_commands(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--sync", action="store_true",
                    help="also check that the picture reacts to the logged actions at one "
                         "offset (decodes every frame; the `sync` section and sync.* warnings)")
+    v.add_argument("--scan", action="store_true",
+                   help="also run the video integrity scan (decodes every frame: frozen and "
+                        "black stretches, timestamp jumps, cuts, audio gaps; the `video_scan` "
+                        "section and video.*/audio.* warnings)")
     v.add_argument("--seeds", type=Path, metavar="FILE",
                    help="official runs: one seed per line; the evaluator secret is read from "
                         f"${SECRET_ENV} or a prompt, never from an argument")
@@ -106,7 +110,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                   "or run in a terminal to be prompted", file=sys.stderr)
             return EXIT_UNREADABLE
     auto = args.offset == "auto"
-    options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret)
+    options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret,
+                            scan_video=args.scan)
     try:
         result = verify_paths(args.paths, options)
         if auto or args.sync:
@@ -115,7 +120,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 return analysis
             if auto:  # verify again at the suggested offset (coverage depends on it)
                 options = VerifyOptions(offset=analysis.suggested_offset_s, seeds=seeds,
-                                        secret=secret)
+                                        secret=secret, scan_video=args.scan)
                 result = verify_paths(args.paths, options)
             if analysis is not None:
                 from moderator_app.core.sync.run import add_to_report
@@ -181,6 +186,11 @@ def format_report(report) -> str:
             f"Coverage: run {c['run_duration_s']:.3f} s from video time {c['offset_s']:.3f} s; "
             f"missing {c['missing_s']:.3f} s (limit {c['tolerance_s']:g} s): "
             + ("covered" if c["covered"] else "NOT COVERED"))
+    scan = report.video_scan
+    if scan and scan.get("ran"):
+        out.append(f"Scan: {scan.get('frames')} frames decoded"
+                   + (" (cached)" if scan.get("from_cache") else "")
+                   + f", {len(scan.get('findings', []))} findings")
     findings = report.findings.sorted()
     if findings:
         out.append("Findings:")

@@ -24,6 +24,7 @@ class VerifyOptions:
     build_index: bool = False  # the GUI wants the event index (and a spool for .zst)
     spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
     probe_video: bool = True
+    scan_video: bool = False  # the integrity scan (verify --scan): decodes every frame
     thresholds: Thresholds | None = None  # moderation-signal thresholds; None = the defaults
 
 

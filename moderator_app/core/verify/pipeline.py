@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.members import ROLE_LOG, ROLE_TRAJECTORY
@@ -29,6 +30,9 @@ from moderator_app.core.verify.input_rules import (
 from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
 
+if TYPE_CHECKING:
+    from moderator_app.core.video.probe import VideoProbe
+
 
 @dataclass
 class VerifyResult:
@@ -37,6 +41,7 @@ class VerifyResult:
     index: EventIndex | None = None
     video_path: Path | None = None  # a local file for the checked video, for the player
     run_duration_s: float | None = None
+    video_probe: VideoProbe | None = None  # with the frame index (core/video/probe.py)
 
 
 def verify_paths(paths: Sequence[str | Path], options: VerifyOptions | None = None,
@@ -101,12 +106,37 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     for f in probe.findings:
         report.add(f)
     result.video_path = path if probe.ok else None
+    result.video_probe = probe
+    if options.scan_video:
+        _scan_video(probe, path, video.name, report)
+    else:
+        report.video_scan = {"ran": False, "reason": "not requested (verify --scan runs it)"}
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
         cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
                                probe.gaps)
         report.coverage = cov.to_dict()
         for f in coverage_findings(cov, video.name):
             report.add(f)
+
+
+def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report) -> None:
+    """The integrity scan (verify --scan): findings with spans and the `video_scan` section."""
+    from moderator_app.core.video.isolate import VideoProcessError
+    from moderator_app.core.video.scan import not_run, run_scan
+
+    if not probe.ok:
+        report.video_scan = not_run("the video cannot be read")
+        return
+    digest = report.digest_for(name)
+    try:
+        scan = run_scan(path, sha256=digest.sha256 if digest else None,
+                        total=probe.frame_count or 0)
+    except VideoProcessError as exc:
+        report.video_scan = not_run(f"the scan could not decode the video: {exc.reason}")
+        return
+    report.video_scan = scan.to_dict()
+    for f in scan.findings(name):
+        report.add(f)
 
 
 def _digest_remaining(sub: Submission, report: Report, cancel: CancelToken | None) -> None:

@@ -44,6 +44,9 @@ class Report:
     coverage: dict[str, Any] | None = None
     chain: dict[str, Any] | None = None
     sync: dict[str, Any] | None = None  # core/sync's section (verify --sync), None when not run
+    # core/video/scan.py's section: {"ran": true, ...} after verify --scan, {"ran": false,
+    # "reason": ...} when there is a video but no scan ran, None when there is no video
+    video_scan: dict[str, Any] | None = None
     run: dict[str, Any] = field(default_factory=dict)
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
@@ -98,6 +101,7 @@ class Report:
             "coverage": self.coverage,
             "chain": self.chain,
             "sync": self.sync,
+            "video_scan": self.video_scan,
             "sync_offset_s": self.offset,
             "summary": self.summary(),
         }
