@@ -33,6 +33,8 @@ class Thresholds:
     # corpus (tests/corpus): genuine runs peak at z 4.6 (Pong) to 11 (Breakout); offsets
     # elsewhere stay below 3.5.
     sync_min_z: float = 4.0            # the best offset's score, in spreads over the others
+    sync_min_null_z: float = 5.0       # ... and over the same fit on the log's gaps shuffled
+    sync_min_null_z_splice: float = 3.0  # or two stretches at two offsets, each this clear
     sync_min_actions: int = 6          # fewer supporting actions: "not enough signal"
     sync_reaction_z: float = 2.5       # a frame's novelty over the local motion level
     sync_jump_s: float = 0.25          # smaller offset changes are not reported

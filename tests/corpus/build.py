@@ -26,7 +26,8 @@ GAMES: dict[str, dict] = {
     "pitfall": {"seed": 12, "fps": 30, "scale": 2},   # mostly still; moves on input
     "pong": {"seed": 13, "fps": 60, "scale": 1},      # ball and the other paddle always move
 }
-KINDS = ("genuine", "cut", "insert", "freeze", "speed", "deleted", "human")
+KINDS = ("genuine", "genuine2", "genuine3", "cut", "insert", "freeze", "speed", "deleted",
+         "human")  # genuine2/3: other seeds, for false positives
 SPEEDUP = 0.04    # "video sped up by a few %"
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
@@ -77,6 +78,8 @@ def generate(game: str, kind: str, out: Path) -> dict:
     """Play and write one run into `out`; return its truth."""
     spec = GAMES[game]
     fps, scale, seed = spec["fps"], spec["scale"], spec["seed"]
+    if kind in ("genuine2", "genuine3"):
+        seed += 1000 * int(kind[-1])
     tp = tamper_for(game, kind)
     at_ms = int(tp.at_s * 1000)
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None

@@ -61,17 +61,23 @@ def _confidence(z: float, support: int) -> float:
     return round(max(0.0, min(1.0, (1 - math.exp(-(z - 2) / 3)) * min(1.0, support / 10))), 3)
 
 
-def _piecewise_support(sig, nov, best, run_s, offset, speed, th) -> float:
+def _piecewise_support(sig, look, run_s, offset, speed, th, nov) -> float:
     """Actions explained by the best piecewise-constant offsets at this speed, less penalties."""
-    pts = track.windows(sig, nov, best, run_s, speed, th.sync_min_z, 4)
-    cands = track.candidate_offsets(offset, pts)
-    path = track.segment(sig, best, run_s, cands, speed, th.sync_reaction_z)
-    sup = sum(bool(track.supported(sig, best, run_s[i:i + 1], cands[j], speed,
+    cands = _candidates(sig, nov, look, run_s, offset, speed, th)
+    path = track.segment(look, run_s, cands, speed, th.sync_reaction_z)
+    sup = sum(bool(track.supported(look, run_s[i:i + 1], cands[j], speed,
                                    th.sync_reaction_z)[0]) for i, j in enumerate(path))
     return sup - track.SWITCH_PENALTY * int(np.count_nonzero(np.diff(path)))
 
 
-def _refine(run_s, sig, nov, best, offset, speed, th) -> tuple[float, int]:
+def _candidates(sig, nov, look, run_s, offset, speed, th) -> list[float]:
+    """Offsets a stretch of the run may follow: the global one, the windows' and the global
+    score's other peaks."""
+    pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
+    return track.candidate_offsets(offset, pts, align.peaks(sig, look, run_s, speed))
+
+
+def _refine(run_s, sig, nov, offset, speed, th) -> tuple[float, int]:
     """Sub-frame offset: a low quantile of the supporting reactions' (video - run) times."""
     rs = reactions.measure(sig, nov, run_s, offset, speed, th.sync_reaction_z)
     d = [r.video_s - r.run_s / speed for r in rs
@@ -79,6 +85,41 @@ def _refine(run_s, sig, nov, best, offset, speed, th) -> tuple[float, int]:
     if not d:
         return offset, 0
     return float(np.quantile(d, 0.25)) - INPUT_LATENCY_S, len(d)
+
+
+NULL_SETS = 19  # permuted logs for the significance of the fit
+
+
+def _permuted(run_s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The log's own rhythm (its gaps, shuffled) without its alignment to the picture."""
+    gaps = np.diff(run_s)
+    rng.shuffle(gaps)
+    return np.concatenate([run_s[:1], run_s[0] + np.cumsum(gaps)])
+
+
+def _learned_fit(sig, nov1, look1, q, run_s, speed, th):
+    """Fit on plain novelty, learn where reactions show (tile weights), fit again on that."""
+    f1 = align.fit(sig, nov1, run_s, speeds=np.array([speed]), look=look1)
+    rs = reactions.measure(sig, nov1, run_s, f1.offset_s, speed, th.sync_reaction_z)
+    vs = [r.video_s for r in rs if r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
+    w = reactions.tile_weights(sig, nov1, vs, q)
+    if w is None:
+        return f1, nov1, look1
+    nov = reactions.novelty(sig, w)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    return align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look), nov, look
+
+
+def _significance(sig, nov1, look1, q, run_s, speed, th):
+    """The learned fit of these actions, and its score in spreads over the same procedure on
+    NULL_SETS permutations of their gaps."""
+    f = _learned_fit(sig, nov1, look1, q, run_s, speed, th)[0]
+    rng = np.random.default_rng(len(run_s))
+    null = np.array([_learned_fit(sig, nov1, look1, q, _permuted(run_s, rng), speed, th)[0].score
+                     for _ in range(NULL_SETS)])
+    if f.score <= null.max():
+        return f, 0.0
+    return f, float((f.score - null.mean()) / max(null.std(), 1e-6))
 
 
 def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
@@ -89,25 +130,51 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Sync
     if n == 0 or len(sig) < 2:
         return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
                             else "the video has fewer than two frames", offset_s)
-    nov = reactions.novelty(sig)
-    best = align._lookahead(sig, nov)
-    fit1 = align.fit(sig, nov, run_s, best=best, speeds=np.array([1.0]))
-    fit = fit1
-    drift = align.fit(sig, nov, run_s, best=best)
+    nov1 = reactions.novelty(sig)
+    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    q = reactions.background_rates(sig, nov1)
+    fit1 = align.fit(sig, nov1, run_s, speeds=np.array([1.0]), look=look1)
+    speed = 1.0
+    drift = align.fit(sig, nov1, run_s, look=look1)
     if abs(drift.speed - 1) * 100 >= th.sync_drift_pct:
         # A drift must explain clearly more actions than one offset, or pieces of one offset
         # (a splice) would read as a slow drift.
-        s1 = _piecewise_support(sig, nov, best, run_s, fit1.offset_s, 1.0, th)
-        s2 = _piecewise_support(sig, nov, best, run_s, drift.offset_s, drift.speed, th)
+        s1 = _piecewise_support(sig, look1, run_s, fit1.offset_s, 1.0, th, nov1)
+        s2 = _piecewise_support(sig, look1, run_s, drift.offset_s, drift.speed, th, nov1)
         if s2 >= s1 + track.SWITCH_PENALTY and s2 >= 1.3 * s1:
-            fit = drift
-    speed = fit.speed
-    offset, support = _refine(run_s, sig, nov, best, fit.offset_s, speed, th)
-    conf = _confidence(fit.z, support)
+            speed = drift.speed
+    fit, nov, look = _learned_fit(sig, nov1, look1, q, run_s, speed, th)
+    # Significance, per stretch of one offset (a spliced video has several): the same
+    # procedure on the stretch's gaps shuffled must score clearly lower.
+    z = th.sync_reaction_z
+    cands = _candidates(sig, nov, look, run_s, fit.offset_s, speed, th)
+    path = track.segment(look, run_s, cands, speed, z)
+    cuts = [0] + [i for i in range(1, n) if path[i] != path[i - 1]] + [n]
+    chosen, null_z, seg_fit = None, 0.0, fit
+    tested = []
+    for i0, i1 in zip(cuts, cuts[1:], strict=False):
+        if i1 - i0 < th.sync_min_actions:
+            continue
+        sub = run_s[i0:i1]
+        f, zz = _significance(sig, nov1, look1, q, sub, speed, th)
+        if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps:
+            continue  # the stretch alone prefers another offset: no evidence for this one
+        tested.append((sub, zz, f))
+        if zz >= th.sync_min_null_z:
+            chosen, null_z, seg_fit = sub, zz, f
+            break
+    if chosen is None:
+        # A spliced video: two or more stretches, each clearly aligned at its own offset
+        good = [t for t in tested if t[1] >= th.sync_min_null_z_splice]
+        if len(good) >= 2:
+            chosen, null_z, seg_fit = good[0]
+    sub = run_s if chosen is None else chosen
+    offset, support = _refine(sub, sig, nov, seg_fit.offset_s, speed, th)
+    conf = _confidence(min(seg_fit.z, null_z), support)
     reason = ""
     if n < th.sync_min_actions:
         reason = f"only {n} action(s) in the log"
-    elif fit.z < th.sync_min_z or support < th.sync_min_actions:
+    elif chosen is None or seg_fit.z < th.sync_min_z or support < th.sync_min_actions:
         reason = "the video's reactions do not single out one offset"
     suggested = None if reason else round(offset, 4)
     if reason:
@@ -117,15 +184,15 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Sync
     res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
     if used is None:
         return res
-    return _measure_all(res, run_s, sig, nov, best, th)
+    return _measure_all(res, run_s, sig, nov, look, th)
 
 
-def _measure_all(res: SyncAnalysis, run_s, sig, nov, best, th) -> SyncAnalysis:
+def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
     speed, used = res.speed, res.offset_used_s
     z = th.sync_reaction_z
-    pts = track.windows(sig, nov, best, run_s, speed, th.sync_min_z, 4)
-    cands = track.candidate_offsets(used, pts)
-    path = track.segment(sig, best, run_s, cands, speed, z) \
+    pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
+    cands = _candidates(sig, nov, look, run_s, used, speed, th)
+    path = track.segment(look, run_s, cands, speed, z) \
         if res.suggested_offset_s is not None else np.zeros(len(run_s), int)
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     rs = []

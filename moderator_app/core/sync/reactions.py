@@ -31,7 +31,9 @@ class Novelty:
     spread: np.ndarray   # float (n,) local standard deviation of score (floored)
 
 
-def novelty(sig: FrameSignals) -> Novelty:
+def novelty(sig: FrameSignals, weights: np.ndarray | None = None) -> Novelty:
+    """Onsets and their excess over the local level; `weights` per tile (default 1) make
+    onsets in the tiles where reactions happen count more (see `tile_weights`)."""
     t = sig.tiles
     moving = t > 0
     # Still for QUIET_S before: sprites that move every other frame are ongoing motion too.
@@ -40,7 +42,10 @@ def novelty(sig: FrameSignals) -> Novelty:
     for q in range(1, quiet + 1):
         recent[q:] |= moving[:-q]
     onsets = moving & ~recent
-    score = np.log1p(onsets.sum(axis=1).astype(float))
+    if weights is None:
+        score = np.log1p(onsets.sum(axis=1).astype(float))
+    else:
+        score = np.log1p(onsets.astype(float) @ weights)
     half = max(1, int(round(LOCAL_S * sig.fps)))
     kernel = np.ones(2 * half + 1) / (2 * half + 1)
     mean = np.convolve(score, kernel, mode="same")
@@ -90,3 +95,31 @@ def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
             vs = float(sig.times[best])
             out.append(Reaction(i, float(e), exp, vs, vs - exp, conf))
     return out
+
+
+def background_rates(sig: FrameSignals, nov: Novelty,
+                     window_s: float = 0.08) -> np.ndarray:
+    """Per tile, the share of frames that have an onset within a reaction window's length."""
+    on = nov.onsets.astype(np.int32)
+    w = max(1, int(round(window_s * sig.fps))) + 1
+    c = np.cumsum(np.vstack([np.zeros((1, on.shape[1]), np.int32), on]), axis=0)
+    span = c[w:] - c[:-w]
+    return (span > 0).mean(axis=0) if len(span) else np.zeros(on.shape[1])
+
+
+def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,
+                 window_s: float = 0.08) -> np.ndarray | None:
+    """Per tile, how much likelier an onset is right after a reaction than anywhere (q, from
+    `background_rates`): 1 + log((p + a) / (q + a)) clipped to [1, 4], so that no tile is
+    ignored. None with too few reactions to learn from."""
+    if len(video_s) < 6:
+        return None
+    on = nov.onsets
+    w = max(1, int(round(window_s * sig.fps)))
+    ks = np.searchsorted(sig.times, np.asarray(video_s) - 1e-6)
+    hit = np.zeros(on.shape[1])
+    for k in ks:
+        hit += on[max(0, k - 1):k + w].any(axis=0)
+    p = hit / len(video_s)
+    a = 0.02
+    return 1.0 + np.clip(np.log((p + a) / (q + a)), 0.0, 3.0)

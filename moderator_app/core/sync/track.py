@@ -29,28 +29,26 @@ class TrackPoint:
     z: float
 
 
-def supported(sig: FrameSignals, best: np.ndarray, run_s: np.ndarray, offset: float,
-              speed: float, min_z: float) -> np.ndarray:
+def supported(look: align.Lookup, run_s: np.ndarray, offset: float, speed: float,
+              min_z: float) -> np.ndarray:
     """Per action: does a reaction stand out right after offset + e/speed?"""
-    v = offset + run_s / speed
-    k = np.searchsorted(sig.times, v - 1e-6)
-    ok = (v >= sig.times[0]) & (k < len(best))
-    vals = np.where(ok, best[np.clip(k, 0, len(best) - 1)], 0.0)
-    return vals >= min_z
+    return look(offset + run_s / speed) >= min_z
 
 
-def windows(sig: FrameSignals, nov: Novelty, best: np.ndarray, run_s: np.ndarray,
+def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarray,
             speed: float, min_z: float, min_actions: int) -> list[TrackPoint]:
+    """The best offset of each window of WINDOW_S run seconds (None where it does not stand
+    out), every STEP_S."""
     if len(run_s) == 0:
         return []
     pts = []
-    start, end = 0.0, float(run_s[-1])
-    c = start + WINDOW_S / 2
+    end = float(run_s[-1])
+    c = WINDOW_S / 2
     while True:
         sel = run_s[(run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2)]
         f = None
         if len(sel) >= min_actions:
-            f = align.fit(sig, nov, sel, speeds=np.array([speed]), best=best)
+            f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
         pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if good else None,
                               round(f.z, 2) if f else 0.0))
@@ -60,13 +58,13 @@ def windows(sig: FrameSignals, nov: Novelty, best: np.ndarray, run_s: np.ndarray
     return pts
 
 
-def segment(sig: FrameSignals, best: np.ndarray, run_s: np.ndarray, candidates: list[float],
-            speed: float, min_z: float) -> np.ndarray:
+def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], speed: float,
+            min_z: float) -> np.ndarray:
     """Per action, the candidate offset (index into candidates) of its stretch (Viterbi)."""
     m = len(candidates)
     if len(run_s) == 0:
         return np.zeros(0, int)
-    emit = np.stack([supported(sig, best, run_s, o, speed, min_z) for o in candidates],
+    emit = np.stack([supported(look, run_s, o, speed, min_z) for o in candidates],
                     axis=1).astype(float)  # (n, m)
     n = len(run_s)
     score = emit[0].copy()
@@ -86,9 +84,10 @@ def segment(sig: FrameSignals, best: np.ndarray, run_s: np.ndarray, candidates: 
     return path
 
 
-def candidate_offsets(global_offset: float, pts: list[TrackPoint]) -> list[float]:
+def candidate_offsets(global_offset: float, pts: list[TrackPoint],
+                      peaks: list[float] = ()) -> list[float]:
     cands = [global_offset]
-    for p in pts:
-        if p.offset_s is not None and all(abs(p.offset_s - c) > SAME_S for c in cands):
-            cands.append(p.offset_s)
+    for o in [p.offset_s for p in pts if p.offset_s is not None] + list(peaks):
+        if all(abs(o - c) > SAME_S for c in cands):
+            cands.append(o)
     return cands
