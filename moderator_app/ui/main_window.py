@@ -45,6 +45,7 @@ from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_
 from moderator_app.ui.navigation import Navigator
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.timefmt import parse_goto
+from moderator_app.ui.video_player import save_frame_dialog
 from moderator_app.ui.window_layout import build_docks, build_views
 from moderator_app.ui.window_state import WindowState
 
@@ -127,6 +128,8 @@ class MainWindow(QMainWindow):
             "jump_percent": self.jump_fraction,
             "goto": self.goto_dialog,
             "fullscreen_video": self.toggle_video_fullscreen,
+            "mute": p.toggle_mute,
+            "save_frame": lambda: save_frame_dialog(self, p),
             "prev_event": lambda: self.nav.move_event(-1),
             "next_event": lambda: self.nav.move_event(1),
             "next_finding": lambda: self.nav.move_finding(1),
@@ -392,7 +395,10 @@ class MainWindow(QMainWindow):
         self.session.set_result(result)
         self.nav.reset()
         if result.video_path is not None:
-            self.player.load(result.video_path)
+            probe = result.video_probe
+            digest = result.report.digest_for(probe.file) if probe is not None else None
+            self.player.load(result.video_path, probe.index if probe is not None else None,
+                             digest.sha256 if digest is not None else None)
         self.timeline.fit()
         self.plots.set_view(self.timeline.v0, self.timeline.v1)
         self._update_count()

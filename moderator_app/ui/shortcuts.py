@@ -53,6 +53,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
              "Jump to 0 %, 10 %, … 90 % of the video", "Playback", per_key=True),
     Shortcut("G; Ctrl+G", "goto", "Go to time (hh:mm:ss.mmm) or frame number", "Playback"),
     Shortcut("F", "fullscreen_video", "Video full screen (F or Escape to leave)", "Playback"),
+    Shortcut("M", "mute", "Mute / unmute (audio is muted at speeds other than 1x)",
+             "Playback"),
     # Navigation
     Shortcut("Left", "prev_event", "Previous event (at or before the playhead)", "Events"),
     Shortcut("Right", "next_event", "Next event", "Events"),
@@ -84,6 +86,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("Ctrl+E", "export_findings", "Export findings (JSON report + Markdown summary)",
              "File"),
     Shortcut("Ctrl+Shift+C", "copy_finding", "Copy the selected finding with its time", "File"),
+    Shortcut("S", "save_frame", "Save the frame on screen as PNG (exact, full size; as mpv)",
+             "File"),
     Shortcut("Ctrl+Q", "quit", "Quit", "File"),
     Shortcut("", "reset_layout", "Reset the window layout", "View"),
     Shortcut("F1", "help_shortcuts", "This list of keyboard shortcuts", "Help"),

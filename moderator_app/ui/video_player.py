@@ -1,21 +1,29 @@
-"""The video player: OpenCV decoding in worker threads, a painted frame view and controls.
+"""The video player: exact frames decoded in the isolated video process, a painted frame view
+and controls.
 
-Two threads per video: the *frame worker* owns a `FrameSource` and serves exact frames and
-scrub previews (requests are coalesced: only the latest one is served, so dragging the scrubber
-never builds a queue); the *scan worker* decodes the video once to learn every frame's timestamp
-and make preview thumbnails. The GUI thread only paints and keeps the clock.
+One worker thread per video owns a persistent isolated decoder (core/video/isolate.py): frame
+requests are coalesced (only the latest is served, so dragging never builds a queue), frames
+come back scaled to the view's size (so painting stays cheap), and a decoder crash is a message
+on the picture, never the end of the workstation. Positions come from the frame index
+(core/video/index.py), complete when the video is opened: no timestamp scan, no estimates.
+
+Outside the footage (before the first frame, after the last, inside a footage gap) there is no
+frame to show: the picture and the frame label say "no footage at this time" and no frame from
+another moment is shown (issue 11). While dragging the scrubber, the nearest keyframe is shown
+as a preview (one packet to decode); the exact frame follows on release.
 
 Position: `current_frame` / `current_time` is where the moderator *is* (set at once on every
-seek so that the playhead moves immediately); `shown_frame` is the frame actually on screen.
+seek so that the playhead moves immediately); `shown_frame` is the frame actually on screen
+(-1 for none, as in the no-footage state).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from bisect import bisect_right
 from pathlib import Path
 
-import cv2
 import numpy as np
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QPainter
@@ -31,52 +39,85 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.video.frames import (
-    FrameSource,
-    FrameTimes,
-    TimestampScanner,
-    open_capture,
-    read_info,
-)
+from moderator_app.core.video.export import frame_for_time
+from moderator_app.core.video.index import FrameIndex
+from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
 from moderator_app.ui.timefmt import format_timecode
 
 MAX_DISPLAY_WIDTH = 1920
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
+NO_FOOTAGE = "no footage at this time"
+BACK_STEP_CACHE = 48
 
 
-def to_qimage(img: np.ndarray, max_width: int = MAX_DISPLAY_WIDTH) -> QImage:
-    """BGR ndarray -> QImage that owns its pixels (safe to hand across threads)."""
-    h, w = img.shape[:2]
-    if w > max_width:
-        img = cv2.resize(img, (max_width, max(1, h * max_width // w)),
-                         interpolation=cv2.INTER_AREA)
-        h, w = img.shape[:2]
-    if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    img = np.ascontiguousarray(img)
-    return QImage(img.data, w, h, img.strides[0], QImage.Format.Format_BGR888).copy()
+class PlayerTimes:
+    """The player's view of the frame index (the API the window and the tools use).
+
+    `frame_at(t)` is the nearest frame clamped to the video (for tools that need a frame);
+    `footage_at(t)` is the frame on screen at `t`, or None where there is no footage."""
+
+    def __init__(self, index: FrameIndex) -> None:
+        self.index = index
+        self.complete = True
+        self.frame_count = index.frame_count
+        self.duration = index.duration_s
+
+    def __len__(self) -> int:
+        return self.frame_count
+
+    def time_of(self, n: int) -> float:
+        return self.index.time_of(min(max(n, 0), self.frame_count - 1))
+
+    def is_exact(self, n: int) -> bool:
+        return 0 <= n < self.frame_count
+
+    def frame_duration_at(self, n: int) -> float:
+        return self.index.duration_of(min(max(n, 0), self.frame_count - 1))
+
+    def footage_at(self, t: float) -> int | None:
+        return frame_for_time(self.index, t)
+
+    def frame_at(self, t: float) -> int:
+        n = self.footage_at(t)
+        if n is not None:
+            return n
+        if t <= 0:
+            return 0
+        i = bisect_right(self.index.times_s, t + 1e-6) - 1
+        return min(max(i, 0), self.frame_count - 1)
+
+    def keyframe_frame(self, n: int) -> int:
+        """The frame number of the keyframe at or before frame `n` (cheap to decode)."""
+        kf = self.index.keyframe_before(n)
+        if kf is None:
+            return n
+        i = int(np.searchsorted(self.index.pts, kf, side="left"))
+        return min(i, n) if i < self.frame_count and int(self.index.pts[i]) == kf else n
+
+
+def rgb_qimage(data: bytes, w: int, h: int) -> QImage:
+    """RGB24 bytes -> a QImage that owns its pixels (safe to hand across threads)."""
+    return QImage(data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
 
 
 class FrameWorker(QObject):
-    """Serves frame requests in its own thread. Only the newest request is served."""
+    """Serves frame requests in its own thread from the isolated decoder. Only the newest
+    request is served."""
 
-    # index, time, exact time (0/1: an int, not a bool, which PySide ref-counts badly across
-    # threads), image
-    frame_ready = Signal(int, float, int, QImage)
-    preview_ready = Signal(float, QImage)
+    frame_ready = Signal(int, QImage)
+    preview_ready = Signal(int, QImage)
     error = Signal(str)
     _wake = Signal()
 
-    def __init__(self, path: Path, times: FrameTimes) -> None:
+    def __init__(self, path: Path, index: FrameIndex) -> None:
         super().__init__()
         self.path = path
-        self.times = times
-        self.source: FrameSource | None = None
+        self.index = index
+        self.proc: VideoProcess | None = None
         self._lock = threading.Lock()
         self._pending: tuple | None = None
-        # Widest picture worth sending to the GUI thread (the view's width in device pixels):
-        # scaling here keeps painting cheap on the GUI thread. Set from the GUI thread.
-        self.max_width = MAX_DISPLAY_WIDTH
+        self.max_width = MAX_DISPLAY_WIDTH  # the view's width in device pixels (GUI thread)
+        self.failures = 0
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
 
     def request_frame(self, n: int, cache_before: int = 2) -> None:
@@ -85,10 +126,41 @@ class FrameWorker(QObject):
             self._pending = ("frame", n, cache_before)
         self._wake.emit()
 
-    def request_preview(self, t: float) -> None:
+    def request_preview(self, n: int) -> None:
         with self._lock:
-            self._pending = ("preview", t, 0)
+            self._pending = ("preview", n, 0)
         self._wake.emit()
+
+    def _size(self) -> tuple[int | None, int | None]:
+        w, h = self.index.width, self.index.height
+        if w <= 0 or h <= 0 or w <= self.max_width:
+            return None, None
+        tw = max(16, self.max_width - self.max_width % 2)
+        return tw, max(2, int(round(h * tw / w / 2)) * 2)
+
+    def _read(self, n: int, cache_before: int) -> QImage | None:
+        blob = b""
+        if self.proc is None:
+            self.proc = VideoProcess(self.path, timeout_s=30.0)
+            blob = self.index.to_bytes()
+        w, h = self._size()
+        req = {"op": "frame", "n": n, "keep": True, "cache_before": cache_before,
+               "width": w, "height": h}
+        if blob:
+            req["index_len"] = len(blob)
+        try:
+            msg = self.proc.request(req, blob)
+        except VideoProcessError as exc:
+            if exc.reason.startswith("frame "):
+                return None
+            self.proc.close()
+            self.proc = None
+            raise
+        mw, mh = int(msg.header["width"]), int(msg.header["height"])
+        data = msg.blobs[0]
+        if len(data) != mw * mh * 3:
+            raise VideoProcessError("the video reader sent a malformed frame")
+        return rgb_qimage(data, mw, mh)
 
     @Slot()
     def _serve(self) -> None:
@@ -96,60 +168,28 @@ class FrameWorker(QObject):
             req, self._pending = self._pending, None
         if req is None:
             return
+        kind, n, cache_before = req
         try:
-            if self.source is None:
-                self.source = FrameSource(self.path, self.times)
-            kind, value, cache_before = req
-            if kind == "frame":
-                frame = self.source.read(int(value), cache_before)
-                if frame is not None:
-                    self.frame_ready.emit(frame.index, frame.time, int(frame.exact_time),
-                                          to_qimage(frame.image, self.max_width))
-            else:
-                img = self.source.preview(float(value))
-                if img is not None:
-                    self.preview_ready.emit(float(value), to_qimage(img, 960))
-        except Exception as exc:  # noqa: BLE001 - a broken video must not kill the GUI
-            self.error.emit(f"{type(exc).__name__}: {exc}")
+            img = self._read(int(n), int(cache_before))
+        except VideoProcessError as exc:
+            self.failures += 1
+            self.error.emit(exc.reason)
+            return
+        if img is None:
+            self.error.emit(f"frame {n} cannot be decoded")
+            return
+        (self.frame_ready if kind == "frame" else self.preview_ready).emit(int(n), img)
 
     @Slot()
     def close(self) -> None:
-        if self.source is not None:
-            self.source.close()
-            self.source = None
-
-
-class ScanWorker(QObject):
-    """Decodes the video once for exact frame timestamps and preview thumbnails."""
-
-    progress = Signal(int)
-    done = Signal()
-
-    def __init__(self, path: Path, times: FrameTimes) -> None:
-        super().__init__()
-        self.path = path
-        self.times = times
-        self.stop = False
-
-    @Slot()
-    def run(self) -> None:
-        scanner = TimestampScanner(self.path, self.times)
-        try:
-            while not self.stop:
-                more = scanner.step(32)
-                self.progress.emit(len(self.times))
-                if not more:
-                    break
-        except Exception:  # noqa: BLE001 - positions fall back to header fps estimates
-            pass
-        finally:
-            scanner.close()
-        self.done.emit()
-        QThread.currentThread().quit()  # direct: the GUI thread may be waiting on us
+        if self.proc is not None:
+            self.proc.close()
+            self.proc = None
 
 
 class FrameView(QWidget):
-    """Paints the current frame, letterboxed, with an 'approximate' badge while scrubbing."""
+    """Paints the current frame, letterboxed, with a 'preview' badge while scrubbing, or a
+    message (no video, no footage at this time, a decoder failure) on black."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -172,7 +212,7 @@ class FrameView(QWidget):
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(0, 0, 0))
         if self.image is None or self.image.isNull():
-            p.setPen(QColor(160, 160, 160))
+            p.setPen(QColor(200, 200, 200))
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
             return
         iw, ih = self.image.width(), self.image.height()
@@ -184,7 +224,58 @@ class FrameView(QWidget):
         if self.approximate:
             p.setPen(QColor(255, 200, 0))
             p.drawText(target.adjusted(8, 8, -8, -8),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "preview")
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                       "preview (keyframe)")
+
+
+def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:
+    """File > Save frame (S): ask where, write the exact frame on screen; the outcome goes to
+    the window's status bar when it has one."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+    if not player.has_video:
+        return None
+    name = f"frame-{player.current_frame}.png"
+    out, _ = QFileDialog.getSaveFileName(parent, "Save frame (PNG)", name, "PNG image (*.png)")
+    if not out:
+        return None
+    try:
+        what = player.save_frame(Path(out))
+    except (ValueError, OSError, VideoProcessError) as exc:
+        QMessageBox.warning(parent, "Save frame", f"Cannot save the frame: {exc}")
+        return None
+    status = getattr(parent, "statusBar", None)
+    if callable(status):
+        status().showMessage(f"Saved {what} to {out}", 5000)
+    return out
+
+
+class ScanWorker(QObject):
+    """Runs the integrity scan (core/video/scan.py) once after load, in the isolated process
+    at low CPU priority: progress, cancel on unload, the result for the timeline's lane."""
+
+    progress = Signal(int, int)
+    done = Signal(object)  # ScanResult, or a str reason when it could not run
+
+    def __init__(self, path: Path, sha256: str | None, total: int) -> None:
+        super().__init__()
+        self.path, self.sha256, self.total = path, sha256, total
+        from moderator_app.core.progress import CancelToken
+        self.cancel = CancelToken()
+
+    @Slot()
+    def run(self) -> None:
+        from moderator_app.core.video.scan import run_scan
+        try:
+            result: object = run_scan(self.path, sha256=self.sha256, total=self.total,
+                                      progress=lambda d, t: self.progress.emit(d, t),
+                                      cancel=self.cancel, nice=10)
+        except VideoProcessError as exc:
+            result = exc.reason
+        except OSError as exc:
+            result = f"cannot read the video: {exc.strerror or exc}"
+        if not self.cancel.cancelled:
+            self.done.emit(result)
+        QThread.currentThread().quit()
 
 
 class VideoPlayer(QWidget):
@@ -192,18 +283,24 @@ class VideoPlayer(QWidget):
 
     position_changed = Signal(int, float)
     loaded = Signal()
-    timestamps_progress = Signal(int, int)  # frames with known timestamps, scan complete (0/1)
     frame_shown = Signal(int)
+    footage_changed = Signal(bool)  # False: the playhead is where the video has no footage
+    scan_progress = Signal(int, int)  # frames scanned, frames in all
+    scan_ready = Signal(object)  # ScanResult (or a str reason): the screen activity lane
+    decoder_error = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path: Path | None = None
-        self.times: FrameTimes | None = None
+        self.times: PlayerTimes | None = None
         self.current_frame = 0
         self.current_time = 0.0
         self.shown_frame = -1
+        self.in_footage = True
         self.playing = False
         self.speed = 1.0
+        self.muted = False
+        self.scan_result = None
         self._requested = -1
         self._play_wall0 = 0.0
         self._play_video0 = 0.0
@@ -268,55 +365,78 @@ class VideoPlayer(QWidget):
 
     # -- loading ---------------------------------------------------------------------------
 
-    def load(self, path: Path | None) -> bool:
-        """Open a video (or clear the player with None). False when it cannot be opened."""
+    def load(self, path: Path | None, index: FrameIndex | None = None,
+             sha256: str | None = None, scan: bool = True) -> bool:
+        """Open a video (or clear the player with None). `index` is the probe's frame index
+        (probed here, in the isolated process, when not given). False when it cannot be
+        opened. `scan`: run the integrity scan in the background (the GUI's default)."""
         self.unload()
         if path is None:
             return False
-        cap = open_capture(path)
-        ok = cap.isOpened()
-        info = read_info(cap) if ok else None
-        cap.release()
-        if not ok or info is None:
-            self.view.message = "Cannot open the video"
+        if index is None:
+            from moderator_app.core.video.probe import probe_video
+            probe = probe_video(Path(path), Path(path).name)
+            index = probe.index if probe.ok else None
+            if index is None:
+                reason = "; ".join(f.message for f in probe.findings) or "unreadable"
+                self.view.message = f"Cannot open the video: {reason}"
+                self.view.update()
+                return False
+        if index.frame_count == 0:
+            self.view.message = "The video has no frames"
             self.view.update()
             return False
         self.path = Path(path)
-        self.times = FrameTimes(info)
-        self._worker = FrameWorker(self.path, self.times)
+        self.times = PlayerTimes(index)
+        self._worker = FrameWorker(self.path, index)
         self._worker_thread = QThread(self)
         self._worker.moveToThread(self._worker_thread)
         self._worker.frame_ready.connect(self._on_frame)
         self._worker.preview_ready.connect(self._on_preview)
+        self._worker.error.connect(self._on_error)
         self._worker_thread.start()
-        self._scan = ScanWorker(self.path, self.times)
-        self._scan_thread = QThread(self)
-        self._scan.moveToThread(self._scan_thread)
-        self._scan_thread.started.connect(self._scan.run)
-        self._scan.progress.connect(self._on_scan_progress)
-        self._scan.done.connect(self._on_scan_done)
-        self._scan_thread.start()
         self.slider.setRange(0, max(0, self.times.frame_count - 1))
         self.view.message = "Loading…"
         self.seek_frame(0)
         self.loaded.emit()
+        if scan:
+            self.start_scan(sha256)
         return True
+
+    def start_scan(self, sha256: str | None = None) -> None:
+        """The integrity scan in the background (progress via `scan_progress`, the result via
+        `scan_ready`); cancelled by `unload`."""
+        if self.path is None or self.times is None or self._scan is not None:
+            return
+        self._scan = ScanWorker(self.path, sha256, self.times.frame_count)
+        self._scan_thread = QThread(self)
+        self._scan.moveToThread(self._scan_thread)
+        self._scan_thread.started.connect(self._scan.run)
+        self._scan.progress.connect(self.scan_progress)
+        self._scan.done.connect(self._on_scan_done)
+        self._scan_thread.start()
+
+    def _on_scan_done(self, result) -> None:
+        self.scan_result = result
+        self.scan_ready.emit(result)
 
     def unload(self) -> None:
         self.pause()
         if self._scan is not None:
-            self._scan.stop = True
+            self._scan.cancel.cancel()
         for thread in (self._scan_thread, self._worker_thread):
             if thread is not None:
                 thread.quit()
-                thread.wait(5000)
+                thread.wait(10000)
         if self._worker is not None:
             self._worker.close()
         self._worker = self._worker_thread = self._scan = self._scan_thread = None
         self.times = None
         self.path = None
+        self.scan_result = None
         self.shown_frame = -1
         self._requested = -1
+        self.in_footage = True
         self.current_frame, self.current_time = 0, 0.0
         self.view.message = "No video"
         self.view.set_image(None)
@@ -324,10 +444,8 @@ class VideoPlayer(QWidget):
         self._update_label()
 
     def wait_for_timestamps(self, timeout_ms: int = 30000) -> bool:
-        """Block until the timestamp scan ends (tests and benchmarks only)."""
-        if self._scan_thread is None:
-            return self.times is not None and self.times.complete
-        return self._scan_thread.wait(timeout_ms) and self.times is not None
+        """Kept for callers of the old timestamp scan: the frame index is complete on load."""
+        return self.times is not None
 
     @property
     def has_video(self) -> bool:
@@ -348,6 +466,11 @@ class VideoPlayer(QWidget):
 
     # -- moving ----------------------------------------------------------------------------
 
+    def _set_footage(self, inside: bool) -> None:
+        if inside != self.in_footage:
+            self.in_footage = inside
+            self.footage_changed.emit(inside)
+
     def seek_frame(self, n: int, cache_before: int = 2) -> None:
         """Go to frame `n` exactly: the position moves now, the picture follows."""
         if self.times is None or self._worker is None:
@@ -355,6 +478,7 @@ class VideoPlayer(QWidget):
         n = max(0, min(int(n), max(self.times.frame_count - 1, 0)))
         self.current_frame = n
         self.current_time = self.times.time_of(n)
+        self._set_footage(True)
         self._requested = n
         ratio = self.view.devicePixelRatioF()
         self._worker.max_width = max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio)))
@@ -364,17 +488,41 @@ class VideoPlayer(QWidget):
         self.position_changed.emit(n, self.current_time)
 
     def seek_time(self, t: float) -> None:
-        """Go to the frame shown at video time `t`."""
+        """Go to video time `t`: the frame on screen then, or the no-footage state (before the
+        video, after it, in a gap) where no frame from another moment is shown."""
         if self.times is None:
             return
-        self.seek_frame(self.times.frame_at(t))
+        n = self.times.footage_at(t)
+        if n is not None:
+            self.seek_frame(n)
+            return
+        self._show_no_footage(t)
+
+    def _show_no_footage(self, t: float) -> None:
+        assert self.times is not None
+        self.current_time = float(t)
+        self.current_frame = self.times.frame_at(t)
+        self._requested = -1
+        self.shown_frame = -1
+        self._set_footage(False)
+        self.view.message = NO_FOOTAGE
+        self.view.set_image(None)
+        self._sync_slider()
+        self._update_label()
+        self.position_changed.emit(self.current_frame, self.current_time)
 
     def step(self, k: int) -> None:
         """Step `k` frames (negative: backwards, with the cache primed for more back-steps)."""
         if self.times is None:
             return
         self.pause()
-        cache = FrameSource.BACK_STEP_CACHE if k < 0 else 2
+        cache = BACK_STEP_CACHE if k < 0 else 2
+        if not self.in_footage:  # from a no-footage moment: to the nearest frame that way
+            n = self.times.frame_at(self.current_time)
+            if k > 0 and self.times.time_of(n) < self.current_time:
+                n += 1
+            self.seek_frame(n + (k - 1 if k > 0 else k + 1), cache)
+            return
         self.seek_frame(self.current_frame + k, cache)
 
     def step_n_frames(self, direction: int) -> None:
@@ -383,20 +531,21 @@ class VideoPlayer(QWidget):
     def skip_seconds(self, s: float) -> None:
         if self.times is None:
             return
-        self.seek_time(self.current_time + s)
+        t = self.current_time + s
+        self.seek_time(min(max(t, 0.0), self.times.time_of(self.times.frame_count - 1)))
 
     # -- playback --------------------------------------------------------------------------
 
     def play(self) -> None:
         if self.times is None or self.playing:
             return
-        if self.current_frame >= self.times.frame_count - 1:
+        if self.current_frame >= self.times.frame_count - 1 and self.in_footage:
             self.seek_frame(0)
         self.playing = True
         self.play_button.setText("❚❚")
         self._play_wall0 = time.monotonic()
         self._play_video0 = self.current_time
-        self._timer.start(max(4, int(1000 * self.times.info.frame_duration / self.speed / 2)))
+        self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / self.speed / 2)))
 
     def pause(self) -> None:
         if not self.playing:
@@ -419,7 +568,19 @@ class VideoPlayer(QWidget):
         self.speed_box.setCurrentIndex(i)
         self.speed_box.blockSignals(False)
         if self.playing and self.times is not None:
-            self._timer.start(max(4, int(1000 * self.times.info.frame_duration / speed / 2)))
+            self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / speed / 2)))
+
+    def set_muted(self, muted: bool) -> None:
+        """Mute (M). Audio is muted anyway at speeds other than 1x (no pitch correction)."""
+        self.muted = bool(muted)
+
+    def toggle_mute(self) -> None:
+        self.set_muted(not self.muted)
+
+    @property
+    def audible(self) -> bool:
+        """Whether audio would be heard now: playing at 1x and not muted."""
+        return self.playing and not self.muted and self.speed == 1.0
 
     def faster(self) -> None:
         """L: play, or play faster when already playing."""
@@ -444,48 +605,57 @@ class VideoPlayer(QWidget):
         if self.times is None:
             self.pause()
             return
-        if self._requested != self.shown_frame:
+        if self._requested != -1 and self._requested != self.shown_frame:
             return  # still decoding the previous frame: drop, do not queue
         t = self._play_video0 + (time.monotonic() - self._play_wall0) * self.speed
-        n = self.times.frame_at(t)
-        last = self.times.frame_count - 1
-        if n >= last:
-            n = last
+        if t >= self.times.duration:
             self.pause()
-        if n != self.current_frame:
+            return
+        n = self.times.footage_at(t)
+        if n is None:
+            self._show_no_footage(t)  # a gap: the clock runs on, no frame is shown
+            return
+        if n != self.current_frame or not self.in_footage:
             self.seek_frame(n)
 
     # -- worker results --------------------------------------------------------------------
 
-    def _on_frame(self, n: int, t: float, exact: int, image: QImage) -> None:
+    def _on_frame(self, n: int, image: QImage) -> None:
         if n != self._requested:
             return  # an older request finished after a newer one was made
         self.shown_frame = n
-        if self.times is not None and n == self.current_frame:
-            self.current_time = self.times.time_of(n)
         if not self._dragging:
             self.view.set_image(image)
         self._update_label()
         self.frame_shown.emit(n)
 
-    def _on_preview(self, t: float, image: QImage) -> None:
+    def _on_preview(self, n: int, image: QImage) -> None:
         if self._dragging:
             self.view.set_image(image, approximate=True)
 
-    def _on_scan_progress(self, count: int) -> None:
-        if self.times is None:
-            return
-        self.slider.setMaximum(max(0, self.times.frame_count - 1))
-        self.timestamps_progress.emit(count, int(self.times.complete))
+    def _on_error(self, reason: str) -> None:
+        self.pause()
+        self.view.message = f"The video cannot be decoded here: {reason}"
+        self.view.set_image(None)
+        self.decoder_error.emit(reason)
 
-    def _on_scan_done(self) -> None:
-        if self.times is None:
-            return
-        self.slider.setMaximum(max(0, self.times.frame_count - 1))
-        # The position label may have shown an estimate: now it is exact.
-        self.current_time = self.times.time_of(self.current_frame)
-        self._update_label()
-        self.timestamps_progress.emit(len(self.times), 1)
+    # -- evidence --------------------------------------------------------------------------
+
+    def save_frame(self, out: Path) -> str:
+        """Write the frame on screen, at full resolution, as a PNG (what `moderator-app frame`
+        writes for this moment). Raises ValueError when there is no footage here."""
+        from moderator_app.core.atomic import atomic_write
+        from moderator_app.core.video.export import png_bytes, read_frames
+        if self.times is None or self.path is None:
+            raise ValueError("no video")
+        if not self.in_footage:
+            raise ValueError(f"{NO_FOOTAGE} ({format_timecode(self.current_time)})")
+        n = self.current_frame
+        img, = read_frames(self.path, self.times.index, [n])
+        if img is None:
+            raise ValueError(f"frame {n} cannot be decoded")
+        atomic_write(out, png_bytes(img))
+        return f"frame {n} at {format_timecode(self.times.time_of(n))}"
 
     # -- scrubber --------------------------------------------------------------------------
 
@@ -496,9 +666,8 @@ class VideoPlayer(QWidget):
     def _slider_moved(self, value: int) -> None:
         if self.times is None or self._worker is None:
             return
-        t = self.times.time_of(value)
-        self._worker.request_preview(t)
-        self.position_label.setText(self._label_text(value, t))
+        self._worker.request_preview(self.times.keyframe_frame(value))
+        self.position_label.setText(self._label_text(value, self.times.time_of(value)))
 
     def _slider_released(self) -> None:
         self._dragging = False
@@ -519,12 +688,14 @@ class VideoPlayer(QWidget):
 
     def _label_text(self, n: int, t: float) -> str:
         total = self.frame_count
-        exact = self.times is not None and self.times.is_exact(n)
-        return f"frame {n} / {max(total - 1, 0)}  {format_timecode(t)}{'' if exact else '~'}"
+        return f"frame {n} / {max(total - 1, 0)}  {format_timecode(t)}"
 
     def _update_label(self) -> None:
         if self.times is None:
             self.position_label.setText("frame - / -  --:--:--.---")
+            return
+        if not self.in_footage:
+            self.position_label.setText(f"{NO_FOOTAGE}  {format_timecode(self.current_time)}")
             return
         self.position_label.setText(self._label_text(self.current_frame, self.current_time))
 

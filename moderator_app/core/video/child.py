@@ -90,7 +90,7 @@ def op_frame(req: dict, out, state: dict) -> None:
         index = FrameIndex.from_bytes(sys.stdin.buffer.read(int(req["index_len"])))
         state["dec"] = ExactDecoder(_open(req), index)
     dec = state["dec"]
-    frame = dec.read(int(req["n"]))
+    frame = dec.read(int(req["n"]), int(req.get("cache_before", 0)))
     if frame is None:
         send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
         return
@@ -102,6 +102,8 @@ def op_frame(req: dict, out, state: dict) -> None:
 
 def op_scan(req: dict, out) -> None:
     from .signals import scan_container
+    if req.get("nice"):
+        os.nice(int(req["nice"]))  # background work never starves playback
     container = _open(req)
 
     def progress(done: int, total: int) -> None:

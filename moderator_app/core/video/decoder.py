@@ -14,6 +14,7 @@ PyAV (FFmpeg's libraries) is imported here, never in the workstation's own proce
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 
 import av
 import numpy as np
@@ -27,6 +28,8 @@ class ExactDecoder:
     # Decode forward instead of seeking when the target is at most this many frames ahead
     # and in the current or next GOP.
     FORWARD_LIMIT = 120
+    # Decoded frames kept for stepping backwards (about 150 MB of 1080p YUV at most).
+    CACHE_FRAMES = 48
 
     def __init__(self, container, index: FrameIndex, threads: bool = True) -> None:
         self.container = container
@@ -40,6 +43,7 @@ class ExactDecoder:
         self.fallbacks = 0
         self.decoded = 0
         self.errors = 0
+        self._cache: OrderedDict[int, object] = OrderedDict()
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
             if index.frame_count < 4_000_000 else None
 
@@ -73,9 +77,9 @@ class ExactDecoder:
         self._frames = self._decode()
         self._last = None
 
-    def _forward_to(self, n: int):
+    def _forward_to(self, n: int, keep_from: int | None = None):
         """Decode forward to frame `n`; the frame, or None when the decoder went past it or the
-        stream ended (the caller falls back)."""
+        stream ended (the caller falls back). Frames from `keep_from` on are cached."""
         assert self._frames is not None
         for f in self._frames:
             i = self._where(f.pts)
@@ -84,6 +88,8 @@ class ExactDecoder:
                     continue  # a frame outside the index (discarded head); keep going
                 return None  # a timestamp the index does not know: untrusted
             self._last = i
+            if keep_from is not None and keep_from <= i < n:
+                self._remember(i, f)
             if i == n:
                 return f
             if i > n:
@@ -91,14 +97,30 @@ class ExactDecoder:
         self._frames = None
         return None
 
-    def read(self, n: int):
-        """The decoded `av.VideoFrame` of frame `n` (verified), or None if it cannot be decoded."""
+    def _remember(self, i: int, frame) -> None:
+        self._cache[i] = frame
+        self._cache.move_to_end(i)
+        while len(self._cache) > self.CACHE_FRAMES:
+            self._cache.popitem(last=False)
+
+    def read(self, n: int, cache_before: int = 0):
+        """The decoded `av.VideoFrame` of frame `n` (verified), or None if it cannot be decoded.
+        `cache_before`: keep that many frames before `n` decoded on the way (stepping back
+        frame by frame then costs one seek per `cache_before` frames, mpv #18439)."""
         if not 0 <= n < self.index.frame_count:
             return None
+        hit = self._cache.get(n)
+        if hit is not None:
+            self._cache.move_to_end(n)
+            return hit
+        keep = n - cache_before if cache_before > 0 else None
         if not (self._frames is not None and self._last is not None
                 and self._last < n <= self._last + self.FORWARD_LIMIT):
-            self._seek(self.index.keyframe_before(n))
-        f = self._forward_to(n)
+            if cache_before > 0:
+                self._seek(self.index.keyframe_before(max(0, n - cache_before)))
+            else:
+                self._seek(self.index.keyframe_before(n))
+        f = self._forward_to(n, keep)
         if f is not None:
             return f
         # Fallback 1: the keyframe before the one we used; 2: the very first keyframe.

@@ -188,7 +188,7 @@ def _store(sha: str, arrays: dict, meta: dict) -> None:
 
 # --- running ----------------------------------------------------------------------------------
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
-              use_cache: bool) -> tuple[dict, dict, bool]:
+              use_cache: bool, nice: int = 0) -> tuple[dict, dict, bool]:
     if use_cache:
         hit = _load_cached(sha)
         if hit is not None:
@@ -200,7 +200,8 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
         return bool(cancel is not None and cancel.cancelled)
 
     with VideoProcess(path, timeout_s=timeout_s) as vp:
-        msg = vp.request({"op": "scan", "total": total}, on_progress=on_progress)
+        msg = vp.request({"op": "scan", "total": total, "nice": nice},
+                         on_progress=on_progress)
     arrays = unpack_arrays(msg.blobs[0])
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
     if use_cache:
@@ -220,11 +221,14 @@ def frame_signals(path: Path | str, *, sha256: str | None = None,
 def run_scan(path: Path | str, *, sha256: str | None = None,
              progress: Callable[[int, int], None] | None = None, cancel=None,
              cache: bool = True, total: int = 0, timeout_s: float = 3600.0,
-             thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS) -> ScanResult:
-    """The integrity scan of a local video: signals and findings with spans."""
+             thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS,
+             nice: int = 0) -> ScanResult:
+    """The integrity scan of a local video: signals and findings with spans. `nice` lowers
+    the decoding process's CPU priority (the workstation: playback first)."""
     path = Path(path)
     sha = sha256 or file_sha256(path)
-    arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache)
+    arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache,
+                                     nice)
     return analyse(arrays, meta, sha, cached, thresholds)
 
 
