@@ -161,8 +161,7 @@ def format_report(report) -> str:
     out = [f"Verifying {report.kind} submission {safe_text(report.input_name)!r}"]
     for f in report.files:
         out.append(f"  {safe_text(f.name)}  ({f.role}, {_size(f.size)}, sha256 {f.sha256[:16]}…)")
-    what = "events" if report.kind == "official" else "log lines"
-    out.append(f"Read {report.events} {what}" + ("" if report.complete else " (INCOMPLETE)"))
+    out.append(f"Read {report.events} {report.kind.units}" + ("" if report.complete else " (INCOMPLETE)"))
     if report.chain:
         c = report.chain
         brk = c.get("first_break")

@@ -115,7 +115,7 @@ def report_hints(report: Any) -> dict[str, str]:
     if cov:
         out["video-watched"] = (f"video {'covers' if cov.get('covered') else 'does NOT cover'}"
                                 f" the run; missing {cov.get('missing_s', 0):.1f} s")
-    elif report.kind == "official":
+    elif report.kind.has_checklist:
         out["video-watched"] = "no video checked against the run"
     leaks = _count(report, "seed.leak", "secret.", "log.withheld_leak")
     out["no-leaks"] = (f"verifier: {leaks} suspected leaks" if leaks

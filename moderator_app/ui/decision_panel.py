@@ -186,8 +186,8 @@ class DecisionPanel(QWidget):
         self.summary.setText(
             f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"
             f"; sync offset {self.session.offset_s:+.3f} s; {self._retime_text()}")
-        self.checklist.setVisible(report.kind == "official")
-        self.checklist.set_report(report if report.kind == "official" else None)
+        self.checklist.setVisible(report.kind.has_checklist)
+        self.checklist.set_report(report if report.kind.has_checklist else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision
             self._shown_digest = digest
             self._shown_store = self._store()
@@ -286,9 +286,9 @@ class DecisionPanel(QWidget):
                        "to read why.")
             self.note.setFocus()
             return None
-        official = report.kind == "official"
-        missing = self.checklist.missing() if official else []
-        override = self.checklist.override_note() if official else ""
+        checklist = report.kind.has_checklist
+        missing = self.checklist.missing() if checklist else []
+        override = self.checklist.override_note() if checklist else ""
         if decision == ACCEPT and missing and not override:
             self._warn("Accepting with walkthrough items unticked needs an override note ("
                        + ", ".join(missing) + ").")
@@ -310,8 +310,8 @@ class DecisionPanel(QWidget):
                 reviewer=reviewer, offset_s=self.session.offset_s,
                 retime_start_s=self.session.retime_start_s,
                 retime_end_s=self.session.retime_end_s,
-                checklist=self.checklist.ticked() if official else (),
-                override_note=override or None, require_checklist=official)
+                checklist=self.checklist.ticked() if checklist else (),
+                override_note=override or None, require_checklist=checklist)
             with Ledger(self._store()) as ledger:
                 stored = ledger.append(record)
         except (DecisionError, LedgerError, OSError) as exc:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.kinds import Kind
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
 from moderator_app.ui.actions import build_actions, build_menus
@@ -379,13 +380,13 @@ class MainWindow(QMainWindow):
         report = result.report
         self.setWindowTitle(window_title(result.submission.display_name))
         index = result.index
-        official = report.kind == "official"
-        self.table_model.set_index(index, "Producer" if official else "Type", official)
+        kind = report.kind
+        self.table_model.set_index(index, kind.lane_title, kind is Kind.OFFICIAL)
         # Community lanes are the event types: a second "Type" column would repeat them.
-        self.table.setColumnHidden(COL_KIND, not official)
+        self.table.setColumnHidden(COL_KIND, not kind.type_column)
         self.lane_filter.blockSignals(True)
         self.lane_filter.clear()
-        self.lane_filter.addItem("All producers" if official else "All types", "")
+        self.lane_filter.addItem(kind.all_lanes, "")
         if index is not None:
             for name in index.lane_names:
                 self.lane_filter.addItem(name, name)

@@ -44,7 +44,7 @@ def summary_sections(report: Any) -> list[tuple[str, list[tuple[str, str]]]]:
         ("complete", _text(report.complete)),
     ]))
     run = report.run or {}
-    if report.kind == "official":
+    if report.kind.has_chain:
         chain = report.chain or {}
         brk = chain.get("first_break")
         out.append(("Chain", [

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from moderator_app.core.kinds import Kind
+
 VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
 TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
 AGENT_LOG_NAME = "agent-log.jsonl"
 
-ROLE_LOG = "agent_log"
-ROLE_TRAJECTORY = "trajectory"
+ROLE_LOG = Kind.COMMUNITY.evidence_role  # "agent_log"
+ROLE_TRAJECTORY = Kind.OFFICIAL.evidence_role  # "trajectory"
 ROLE_VIDEO = "video"
 ROLE_OTHER = "other"
 

@@ -27,6 +27,7 @@ from moderator_app.core.formats.members import (
     Member,
     classify,
 )
+from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
 
 
@@ -34,7 +35,7 @@ from moderator_app.core.rules import Finding
 class Submission:
     path: Path
     display_name: str
-    kind: str  # "community" | "official"
+    kind: Kind
     members: tuple[Member, ...]
     findings: tuple[Finding, ...] = ()  # problems met while listing (refused archive members)
 
@@ -44,8 +45,7 @@ class Submission:
     @property
     def evidence(self) -> Member:
         """The agent log (community) or the trajectory (official)."""
-        role = ROLE_TRAJECTORY if self.kind == "official" else ROLE_LOG
-        return self.by_role(role)[0]
+        return self.by_role(self.kind.evidence_role)[0]
 
     @property
     def videos(self) -> list[Member]:
@@ -106,9 +106,9 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
         display = ps[0].name
     roles = {m.role for m in members}
     if ROLE_TRAJECTORY in roles:
-        kind = "official"
+        kind = Kind.OFFICIAL
     elif ROLE_LOG in roles:
-        kind = "community"
+        kind = Kind.COMMUNITY
     else:
         names = ", ".join(m.name for m in members[:8]) or "nothing"
         raise InputError(

@@ -18,6 +18,7 @@ from typing import Any
 
 from moderator_app import __version__
 from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Severity
 
 RECORD_SCHEMA = "moderator-app/decision/v1"
@@ -261,7 +262,7 @@ def check_decision(decision: str, reason: str) -> None:
 
 def missing_checklist(kind: str, ticked: Sequence[str]) -> list[str]:
     """Walkthrough items not ticked (official runs only; community runs have no checklist)."""
-    if kind != "official":
+    if not Kind(kind).has_checklist:
         return []
     return [i for i in CHECKLIST_IDS if i not in set(ticked)]
 
@@ -309,7 +310,7 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
         rules=tuple(sorted((str(k), int(v)) for k, v in s.get("findings_by_rule", {}).items())),
         first_error_rule=s.get("first_error_rule"), first_error_line=s.get("first_error_line"))
     chain_head = None
-    if report.kind == "official" and report.chain:
+    if report.kind.has_chain and report.chain:
         head = report.chain.get("head")
         chain_head = str(head) if head else None
     offset = report.offset if offset_s is None else offset_s

@@ -92,4 +92,4 @@ def official_inputs(sub: Submission) -> list[float]:
 
 
 def input_times(sub: Submission) -> list[float]:
-    return official_inputs(sub) if sub.kind == "official" else community_inputs(sub)
+    return official_inputs(sub) if sub.kind.has_chain else community_inputs(sub)

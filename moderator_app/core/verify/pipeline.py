@@ -10,15 +10,15 @@ the video against that span and digests every file, so both kinds share one cove
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.formats.members import ROLE_LOG, ROLE_TRAJECTORY
 from moderator_app.core.formats.streams import CHUNK, HashingReader
 from moderator_app.core.formats.submission import Submission, load_submission, local_copy
+from moderator_app.core.kinds import Kind
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
 from moderator_app.core.verify.input_rules import (
@@ -57,17 +57,12 @@ def verify_submission(sub: Submission, options: VerifyOptions,
     report = Report(kind=sub.kind, input_name=sub.display_name, offset=options.offset)
     for f in sub.findings:
         report.add(f)
-    evidence_role = ROLE_TRAJECTORY if sub.kind == "official" else ROLE_LOG
-    evidence = sub.by_role(evidence_role)
+    evidence = sub.by_role(sub.kind.evidence_role)
     if len(evidence) > 1:
         report.add(SEVERAL_LOGS.at(
             "several evidence files: " + ", ".join(m.name for m in evidence)
             + f"; verifying {evidence[0].name}", evidence[1].name))
-    if sub.kind == "official":
-        from moderator_app.core.verify.trajectory import verify_trajectory as verify_kind
-    else:
-        from moderator_app.core.verify.agent_log import verify_agent_log as verify_kind
-    kind_result: KindResult = verify_kind(sub, options, report, progress, cancel)
+    kind_result: KindResult = _verifier(sub.kind)(sub, options, report, progress, cancel)
     result = VerifyResult(sub, report, kind_result.index, None, kind_result.run_duration_s)
     if options.probe_video:
         _check_video(sub, options, report, result)
@@ -75,11 +70,26 @@ def verify_submission(sub: Submission, options: VerifyOptions,
     return result
 
 
+# What verifies the evidence of one kind of run (`verify_agent_log`, `verify_trajectory`).
+Verifier = Callable[[Submission, VerifyOptions, Report, ProgressFn | None, CancelToken | None],
+                    KindResult]
+
+
+def _verifier(kind: Kind) -> Verifier:
+    """The verifier of a kind, imported on first use (a community run never loads the
+    trajectory engine, nor an official one the agent-log checker)."""
+    if kind is Kind.OFFICIAL:
+        from moderator_app.core.verify.trajectory import verify_trajectory
+        return verify_trajectory
+    from moderator_app.core.verify.agent_log import verify_agent_log
+    return verify_agent_log
+
+
 def _check_video(sub: Submission, options: VerifyOptions, report: Report,
                  result: VerifyResult) -> None:
     videos = sub.videos
     if not videos:
-        if sub.kind == "community":
+        if sub.kind.video_required:
             report.add(MISSING_VIDEO.at(
                 "no video in the submission: a community run needs its full video "
                 "(.mp4 .mkv .webm .mov .avi)", None))

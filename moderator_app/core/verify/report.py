@@ -9,6 +9,7 @@ from typing import Any
 
 from moderator_app import __version__
 from moderator_app.core.findings import FindingLog
+from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
 
 REPORT_SCHEMA = "moderator-app/report/v1"
@@ -35,7 +36,7 @@ class Report:
     `chain`, `run`), so that each verifier can grow its section without touching this file.
     """
 
-    kind: str  # "community" | "official"
+    kind: Kind  # written as its name, "community" or "official"
     input_name: str
     findings: FindingLog = field(default_factory=FindingLog)
     events: int = 0
@@ -50,6 +51,9 @@ class Report:
     run: dict[str, Any] = field(default_factory=dict)
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
+
+    def __post_init__(self) -> None:
+        self.kind = Kind(self.kind)  # a name read back from JSON becomes the Kind
 
     def add(self, finding: Finding) -> None:
         self.findings.add(finding)
