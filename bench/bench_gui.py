@@ -4,8 +4,7 @@
    until every view is loaded, against the bare core verification of the same file (no GUI).
 2. Timeline repaint at full zoom-out with those events, against the same widget with no events
    and against a 60 Hz frame (16.7 ms).
-3. Exact seek, scrub preview and stepping backwards on a 1080p H.264 video (made with the ffmpeg
-   CLI), against a bare OpenCV seek (`set(CAP_PROP_POS_FRAMES)` + `read()`).
+(Video seeks, playback and the integrity scan: bench/bench_video.py.)
 
 Usage: python bench/bench_gui.py [--events N] [--quick]
 """
@@ -14,10 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,18 +37,6 @@ def log_file(n: int) -> Path:
         p.with_suffix(".tmp").rename(p)
         print(f"  (generated {n:,} events, {p.stat().st_size / 1e6:.0f} MB, in "
               f"{time.perf_counter() - t:.1f} s)")
-    return p
-
-
-def video_file() -> Path | None:
-    if shutil.which("ffmpeg") is None:
-        return None
-    CACHE.mkdir(exist_ok=True)
-    p = CACHE / "testsrc2-1080p-h264.mp4"
-    if not p.exists():
-        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                        "testsrc2=size=1920x1080:rate=30", "-t", "20", "-c:v", "libx264",
-                        "-g", "60", "-pix_fmt", "yuv420p", str(p)], check=True)
     return p
 
 
@@ -135,75 +120,12 @@ def bench_open(n: int) -> None:
     shutil.rmtree(settings_dir, ignore_errors=True)
 
 
-def bench_video(quick: bool) -> None:
-    import cv2
-
-    from moderator_app.core.video.frames import (
-        FrameSource,
-        FrameTimes,
-        TimestampScanner,
-        open_capture,
-        read_info,
-    )
-
-    path = video_file()
-    if path is None:
-        print("-- video: ffmpeg CLI not installed, skipped")
-        return
-    cap = open_capture(path)
-    info = read_info(cap)
-    cap.release()
-    times = FrameTimes(info)
-    t = time.perf_counter()
-    TimestampScanner(path, times).run()
-    scan = time.perf_counter() - t
-    n = len(times)
-    print(f"-- 1080p H.264, {n} frames: timestamp + thumbnail scan {scan:.2f} s "
-          f"({scan / n * 1000:.1f} ms/frame, in a worker, once)")
-    rng = random.Random(5)
-    targets = [rng.randrange(n) for _ in range(10 if quick else 30)]
-
-    bare = cv2.VideoCapture(str(path))
-    t = time.perf_counter()
-    for k in targets:
-        bare.set(cv2.CAP_PROP_POS_FRAMES, k)
-        bare.read()
-    bare_seek = (time.perf_counter() - t) / len(targets)
-    bare.release()
-
-    src = FrameSource(path, times)
-    t = time.perf_counter()
-    for k in targets:
-        src.read(k)
-    exact = (time.perf_counter() - t) / len(targets)
-    t = time.perf_counter()
-    for k in targets:
-        src.preview(times.time_of(k))
-    preview = (time.perf_counter() - t) / len(targets)
-    start = n - 10
-    src.read(start, FrameSource.BACK_STEP_CACHE)
-    steps = 40
-    t = time.perf_counter()
-    for k in range(start - 1, start - 1 - steps, -1):
-        src.read(k, FrameSource.BACK_STEP_CACHE)
-    back = (time.perf_counter() - t) / steps
-    src.close()
-    print(f"  bare OpenCV seek (reference)  {bare_seek * 1000:8.1f} ms")
-    print(f"  exact seek (verified frame)   {exact * 1000:8.1f} ms -> ratio "
-          f"{ratio(exact, bare_seek)}")
-    print(f"  scrub preview                 {preview * 1000:8.2f} ms -> ratio "
-          f"{ratio(preview, bare_seek)}")
-    print(f"  step backwards, per frame     {back * 1000:8.2f} ms -> ratio "
-          f"{ratio(back, bare_seek)}")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="100,000 events, fewer seeks")
     args, _ = parser.parse_known_args()
     n = 100_000 if args.quick else args.events
-    bench_video(args.quick)
     bench_open(n)
     return 0
 

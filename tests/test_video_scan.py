@@ -102,3 +102,13 @@ def test_scan_is_cancellable():
     with pytest.raises(VideoProcessError, match="cancelled"):
         run_scan(vc.build(vc.RECIPES["scan"]), progress=progress, cancel=token, cache=False)
     assert seen == [256]
+
+
+def test_activity_envelope_for_the_lane():
+    from moderator_app.core.video.scan import activity_envelope
+    sig = run_scan(vc.build(vc.RECIPES["scan"])).signals
+    env = activity_envelope(sig, -10.0, 70.0, 80)  # one column per second
+    assert np.isnan(env[:10]).all() and np.isnan(env[70:]).all()  # no footage there
+    assert (env[21:24] < 1.0).all()  # frozen 10-14 s: nothing moves (col 20 = 10-11 s)
+    assert (env[11:20] > 1.0).all() and env[50] > 20.0  # 40 s: the cut
+    assert not np.isnan(env[10:70]).any()

@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         build_docks(self)
         self.nav = Navigator(self.session, self.player, self.timeline, self.plots, self.table,
                              self.table_model, self.detail, self.findings, self)
+        self._connect_activity_lane()
         self.actions = build_actions(self, self.handlers())
         self.menus = build_menus(self, self.actions, {
             "recent": self._fill_recent_menu, "docks": self._fill_dock_toggles,
@@ -155,6 +156,15 @@ class MainWindow(QMainWindow):
             "quit": self.close,
             "help_shortcuts": self._help_shortcuts,
         }
+
+    def _connect_activity_lane(self) -> None:
+        """The integrity scan's lane (ui/activity_lane.py) follows the player and seeks."""
+        lane, p = self.activity, self.player
+        lane.seek_requested.connect(self.nav.seek_run_time)
+        p.loaded.connect(lambda: lane.set_scan(None))
+        p.scan_progress.connect(lane.set_progress)
+        p.scan_ready.connect(lane.set_scan)
+        p.position_changed.connect(lambda *_: lane.update())
 
     def _fill_recent_menu(self, menu: QMenu) -> None:
         self.recent_menu = menu.addMenu("Open &recent")

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.ui.activity_lane import ActivityLane
 from moderator_app.ui.decision_panel import DecisionPanel
 from moderator_app.ui.event_detail import EventDetail
 from moderator_app.ui.event_table import EventTableModel
@@ -49,6 +50,7 @@ def build_views(self: MainWindow) -> None:
     self.player = VideoPlayer()
     self.timeline = Timeline()
     self.plots = PlotsWidget()
+    self.activity = ActivityLane(self.timeline)  # the integrity scan's lanes (video helper)
     self.table_model = EventTableModel(self)
     self.table = QTableView()
     self.table.setObjectName("eventTable")
@@ -107,6 +109,7 @@ def build_views(self: MainWindow) -> None:
     bl.setContentsMargins(0, 0, 0, 0)
     bl.setSpacing(0)
     bl.addWidget(self.timeline, 1)
+    bl.addWidget(self.activity)
     bl.addWidget(self.plots)
     self.main_split = QSplitter(Qt.Orientation.Vertical)
     self.main_split.setObjectName("mainSplit")

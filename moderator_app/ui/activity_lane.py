@@ -1,0 +1,173 @@
+"""The "screen activity" and "audio" lanes under the timeline: what the integrity scan found,
+on the timeline's own view range (run time; video time = run time + offset).
+
+A strip of motion energy per pixel column (core/video/scan.py `activity_envelope`), the scan's
+findings as coloured spans over it (frozen: amber, black: grey, timestamp gap: red, cut: a tick),
+and the audio loudness envelope when the video has sound. Before the scan is done the lane says
+"scanning… N %"; when it could not run, why. A click seeks like a click on the timeline.
+
+It reads the view from the `Timeline` it is given (v0, v1, offset, playhead) and repaints when
+that changes, so the timeline needs no code for it (the widget belongs to the review helper).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from moderator_app.core.video.scan import ScanResult, activity_envelope
+from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+
+ROW_H = 16
+SPAN_COLORS = {
+    "video.frozen": QColor(230, 170, 40, 150), "video.black": QColor(110, 110, 110, 170),
+    "video.timestamp_gap": QColor(220, 60, 60, 170),
+    "video.timestamp_backwards": QColor(220, 60, 60, 170),
+    "video.stream_change": QColor(170, 90, 220, 170), "audio.gap": QColor(220, 60, 60, 170),
+    "audio.discontinuity": QColor(220, 60, 60, 170),
+}
+CUT = QColor(240, 240, 240)
+
+
+class ActivityLane(QWidget):
+    seek_requested = Signal(float)  # run time
+
+    def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.timeline = timeline
+        self.result: ScanResult | None = None
+        self.status = ""
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMouseTracking(True)
+        timeline.view_changed.connect(lambda *_: self.update())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(600, 2 * ROW_H + 2)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(200, 2 * ROW_H + 2)
+
+    # -- data ------------------------------------------------------------------------------
+    def set_scan(self, result) -> None:
+        """A ScanResult, a reason (str) why there is none, or None (no video)."""
+        if isinstance(result, ScanResult):
+            self.result, self.status = result, ""
+        else:
+            self.result, self.status = None, ("" if result is None else
+                                              f"scan not run: {result}")
+        self.update()
+
+    def set_progress(self, done: int, total: int) -> None:
+        if self.result is None:
+            pct = f" {100 * done // total} %" if total else ""
+            self.status = f"scanning…{pct}"
+            self.update()
+
+    # -- geometry --------------------------------------------------------------------------
+    def _video_span(self) -> tuple[float, float, int]:
+        tl = self.timeline
+        w = max(1, self.width() - LABEL_W)
+        return tl.v0 + tl.offset, tl.v1 + tl.offset, w
+
+    def _x(self, video_t: float) -> float:
+        v0, v1, w = self._video_span()
+        return LABEL_W + (video_t - v0) / (v1 - v0) * w if v1 > v0 else LABEL_W
+
+    # -- painting --------------------------------------------------------------------------
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        p = QPainter(self)
+        pal = self.palette()
+        fg = pal.color(pal.ColorRole.Text)
+        p.fillRect(self.rect(), pal.color(pal.ColorRole.Base))
+        p.setPen(fg)
+        p.drawText(QRectF(4, 0, LABEL_W - 8, ROW_H),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "screen activity")
+        p.drawText(QRectF(4, ROW_H, LABEL_W - 8, ROW_H),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "audio")
+        v0, v1, w = self._video_span()
+        r = self.result
+        if r is None:
+            p.drawText(QRectF(LABEL_W, 0, w, 2 * ROW_H), Qt.AlignmentFlag.AlignCenter,
+                       self.status)
+            p.end()
+            return
+        env = activity_envelope(r.signals, v0, v1, w)
+        level = np.clip(np.nan_to_num(env, nan=-1.0) / 40.0, -1.0, 1.0)
+        buf = np.zeros((ROW_H - 2, w, 4), np.uint8)
+        hh = ROW_H - 2
+        heights = np.where(level < 0, 0, np.maximum(1, (level * hh).astype(int)))
+        rows = np.arange(hh)[:, None]
+        on = rows >= (hh - heights)[None, :]
+        buf[on] = (80, 170, 255, 230)
+        img = QImage(buf.data, w, hh, w * 4, QImage.Format.Format_RGBA8888)
+        p.drawImage(LABEL_W, 1, img)
+        if r.has_audio and r.audio_envelope_db.shape[0]:
+            self._paint_audio(p, r, v0, v1, w)
+        for s in r.spans:
+            x0, x1 = self._x(s.start_s), self._x(s.end_s)
+            if x1 < LABEL_W or x0 > self.width():
+                continue
+            y = 0 if not s.rule.startswith("audio.") else ROW_H
+            if s.rule == "video.cut":
+                p.setPen(QPen(CUT, 1))
+                p.drawLine(QPointF(x0, y), QPointF(x0, y + ROW_H))
+                continue
+            color = SPAN_COLORS.get(s.rule, QColor(200, 200, 200, 120))
+            p.fillRect(QRectF(max(LABEL_W, x0), y, max(2.0, x1 - max(LABEL_W, x0)), ROW_H),
+                       color)
+        ph = self.timeline.playhead
+        if ph is not None:
+            x = self._x(ph + self.timeline.offset)
+            if LABEL_W <= x <= self.width():
+                p.setPen(QPen(PLAYHEAD, 2))
+                p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        p.end()
+
+    def _paint_audio(self, p: QPainter, r: ScanResult, v0: float, v1: float, w: int) -> None:
+        env = r.audio_envelope_db
+        step = r.envelope_s
+        a0 = r.audio_start_s or 0.0
+        cols = v0 + (v1 - v0) * (np.arange(w) + 0.5) / w
+        idx = np.floor((cols - a0) / step).astype(np.int64)
+        ok = (idx >= 0) & (idx < env.shape[0])
+        db = np.full(w, -120.0, np.float32)
+        db[ok] = env[idx[ok]]
+        level = np.clip((db + 60.0) / 60.0, 0.0, 1.0)
+        hh = ROW_H - 2
+        heights = (level * hh).astype(int)
+        buf = np.zeros((hh, w, 4), np.uint8)
+        on = np.arange(hh)[:, None] >= (hh - heights)[None, :]
+        buf[on] = (90, 200, 120, 220)
+        img = QImage(buf.data, w, hh, w * 4, QImage.Format.Format_RGBA8888)
+        p.drawImage(LABEL_W, ROW_H + 1, img)
+
+    # -- interaction -----------------------------------------------------------------------
+    def _span_at(self, x: float, y: float):
+        if self.result is None:
+            return None
+        for s in self.result.spans:
+            x0, x1 = self._x(s.start_s), self._x(s.end_s)
+            row = ROW_H if s.rule.startswith("audio.") else 0
+            if row <= y < row + ROW_H and x0 - 3 <= x <= max(x1, x0) + 3:
+                return s
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        x = event.position().x()
+        if x < LABEL_W:
+            return
+        v0, v1, w = self._video_span()
+        video_t = v0 + (x - LABEL_W) / w * (v1 - v0)
+        s = self._span_at(x, event.position().y())
+        if s is not None:
+            video_t = s.start_s
+        self.seek_requested.emit(video_t - self.timeline.offset)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        s = self._span_at(event.position().x(), event.position().y())
+        if s is not None:
+            QToolTip.showText(event.globalPosition().toPoint(), f"{s.rule}: {s.message}", self)
+        else:
+            QToolTip.hideText()
