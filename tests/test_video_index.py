@@ -160,3 +160,28 @@ def test_png_is_a_real_png(corpus, tmp_path):
     import cv2
     back = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)[:, :, ::-1]
     assert np.array_equal(back, img) and vc.read_code(back) == 77
+
+
+def test_gaps_count_at_every_offset_as_the_cli_counts_them(tmp_path):
+    """The workstation recomputes coverage at a new offset from the report: gaps included."""
+    import orjson
+
+    from moderator_app.core.samples.community import make_agent_log
+    from moderator_app.core.verify.at_offset import report_at_offset
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
+
+    dur = make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1, min_duration_s=20)
+    _ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=10", "-frames:v", "300", "-vf",
+            "select='not(between(n,80,159))'",
+            "-fps_mode", "passthrough", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            str(tmp_path / "run.mkv"))
+    base = verify_paths([tmp_path], VerifyOptions(offset=0.0))
+    assert base.video_probe.gaps, base.report.video
+    for o in (0.5, 3.25):
+        moved = report_at_offset(base.report, o, base.run_duration_s)
+        direct = verify_paths([tmp_path], VerifyOptions(offset=o)).report
+        assert moved.coverage == direct.coverage and moved.coverage["missing_gaps_s"] > 0
+        assert orjson.dumps(moved.to_dict()["findings"]) == \
+            orjson.dumps(direct.to_dict()["findings"])
+    assert dur >= 20

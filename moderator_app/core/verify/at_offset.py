@@ -40,7 +40,7 @@ def report_at_offset(report: Report, offset_s: float, run_duration_s: float | No
     video_s = _video_duration(report)
     if report.coverage is None or run_duration_s is None or video_s is None:
         return new  # no coverage at any offset: only the offset itself changes
-    cov = compute_coverage(run_duration_s, video_s, offset_s)
+    cov = compute_coverage(run_duration_s, video_s, offset_s, _footage_gaps(report))
     new.coverage = cov.to_dict()
     file = _coverage_file(report)
     new.findings = report.findings.replacing(
@@ -62,6 +62,13 @@ def _video_duration(report: Report) -> float | None:
         return None
     d = video.get("duration_s")
     return float(d) if isinstance(d, (int, float)) else None
+
+
+def _footage_gaps(report: Report) -> tuple[tuple[float, float], ...]:
+    """The video's spans without footage (they count as missing at any offset)."""
+    video = report.video if isinstance(report.video, dict) else {}
+    gaps = video.get("footage_gaps") or []
+    return tuple((float(a), float(b)) for a, b in gaps)
 
 
 def _coverage_file(report: Report) -> str | None:

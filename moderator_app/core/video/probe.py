@@ -87,7 +87,7 @@ class VideoProbe:
             "width": self.width, "height": self.height, "duration_s": self.duration_s,
             "codec": self.codec, "method": self.method,
             "header_frame_count": self.header_frame_count, "header_fps": self.header_fps,
-            "footage_gaps": [[round(a, 6), round(b, 6)] for a, b in self.gaps],
+            "footage_gaps": [[a, b] for a, b in self.gaps],
             "audio_streams": len(self.audio),
         }
 
@@ -276,7 +276,10 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
             f"({count} frames)", name))
-    gaps = tuple(g for g in index.gaps(limits.footage_gap_s) if g[0] < duration)
+    # rounded as the report shows them, so that coverage recomputed from the report (at
+    # another offset, core/verify/at_offset.py) is the same to the last digit
+    gaps = tuple((round(a, 6), round(b, 6)) for a, b in index.gaps(limits.footage_gap_s)
+                 if a < duration)
     for a, b in gaps[:50]:
         findings.append(FOOTAGE_GAP.at(
             f"no frame from {a:.3f} s to {b:.3f} s ({b - a:.3f} s without footage)", name))
