@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
-CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules", "frame"}
+CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules", "frame", "queue",
+                "claim", "release"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -77,3 +77,4 @@ def pytest_terminal_summary(terminalreporter) -> None:
     tr.write_line("They check RFC 8785 and JSON parsing against third-party vectors and run in "
                   "CI. Put the data beside the clone (../shared/testdata) or point "
                   "MODERATOR_SHARED at its parent; see README, 'Quick start'.")
+from pghelp import pg_dsn, pg_server  # noqa: E402,F401 - real PostgreSQL fixtures (team mode)

@@ -1,9 +1,10 @@
-"""`decide` and `decisions` commands: record, list, export and verify moderator decisions.
+"""`decide` and `decisions` commands: record, list, export, verify and copy decisions.
 
 Qt-free. `decide` verifies the submission with the same engine as `verify` and the GUI, then
-appends a record bound to the evidence (`core.decision.build_record`) to the ledger
-(`core.ledger`). Exit codes: 0 done / ledger intact, 1 ledger not intact, 2 bad input
-(unreadable submission, corrupt ledger, invalid arguments).
+appends a record bound to the evidence (`core.ledger.records.build_record`) to the store
+(`core.ledger.config.open_store`: SQLite by default, PostgreSQL when configured). Exit codes:
+0 done / ledger intact, 1 ledger not intact, 2 bad input (unreadable submission, corrupt or
+unreachable store, invalid arguments, a run claimed by someone else).
 """
 
 from __future__ import annotations
@@ -18,9 +19,19 @@ EXIT_OK, EXIT_BAD_LEDGER, EXIT_ERROR = 0, 1, 2
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, metavar="PATH",
-                   help="the decision ledger (SQLite file or a folder for it); default "
+    p.add_argument("--store", metavar="STORE",
+                   help="the decision store: an SQLite file (or a folder for it), or "
+                        "postgresql://USER@HOST/DB for a team store; default "
                         "$MODERATOR_APP_STORE, else the per-user data directory")
+    p.add_argument("--store-file", metavar="FILE",
+                   help="read the store (e.g. a connection string with a password) from "
+                        "FILE, which must be readable by its owner only")
+
+
+def _open(args: argparse.Namespace, create: bool = True):
+    from moderator_app.core.ledger.config import open_store, store_spec
+
+    return open_store(store_spec(args.store, args.store_file), create=create)
 
 
 def add_decision_commands(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +64,9 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
                         + ", ".join(CHECKLIST_IDS))
     d.add_argument("--override-note", metavar="TEXT",
                    help="official runs: why accepting with walkthrough items not done")
+    d.add_argument("--override-claim", metavar="NOTE",
+                   help="decide a run claimed by someone else; the note says why and is "
+                        "recorded")
     _store_arg(d)
     d.set_defaults(handler=cmd_decide)
 
@@ -71,6 +85,14 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     ver.add_argument("--jsonl", type=Path, metavar="FILE",
                      help="verify a JSON Lines export instead of the ledger")
     ver.set_defaults(handler=cmd_verify_ledger)
+    cp = dsub.add_parser("copy", help="copy a whole ledger into an empty store, chain intact")
+    cp.add_argument("--from", dest="source", required=True, metavar="STORE")
+    cp.add_argument("--to", dest="target", required=True, metavar="STORE")
+    cp.set_defaults(handler=cmd_copy)
+
+    from moderator_app.cli.queue import add_queue_commands
+
+    add_queue_commands(sub, _store_arg)
 
 
 def _err(msg: str) -> None:
@@ -89,6 +111,8 @@ def default_reviewer() -> str:
 def cmd_decide(args: argparse.Namespace) -> int:
     from moderator_app.cli.common import safe_text
     from moderator_app.core.errors import InputError
+    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.claims import ClaimConflict
     from moderator_app.core.ledger.records import (
         ACCEPT_REASONS,
         CHECKLIST_IDS,
@@ -99,7 +123,6 @@ def cmd_decide(args: argparse.Namespace) -> int:
         missing_checklist,
         suggested_reason,
     )
-    from moderator_app.core.ledger.store import Ledger, LedgerError
     from moderator_app.core.verify.options import VerifyOptions
     from moderator_app.core.verify.pipeline import verify_paths
 
@@ -118,30 +141,39 @@ def cmd_decide(args: argparse.Namespace) -> int:
     if not reviewer:
         _err("no reviewer name: pass --reviewer NAME")
         return EXIT_ERROR
-    try:
-        result = verify_paths(args.paths, VerifyOptions(offset=args.offset))
-    except InputError as exc:
-        _err(f"cannot verify the submission: {exc}")
-        return EXIT_ERROR
-    report = result.report
-    if args.decision == REJECT and args.reason is None:
-        _err("--reject needs --reason CODE (one of: " + ", ".join(REJECT_REASONS)
-             + f"); the findings suggest {suggested_reason(report, REJECT)}")
-        return EXIT_ERROR
-    try:
-        record = build_record(
-            result, args.decision, reason=args.reason, note=args.note, reviewer=reviewer,
-            offset_s=args.offset, retime_start_s=args.retime_start,
-            retime_end_s=args.retime_end, checklist=checks, override_note=args.override_note)
-        with Ledger(args.store) as ledger:
-            stored = ledger.append(record)
-            path = ledger.path
-    except DecisionError as exc:
-        _err(str(exc))
-        return EXIT_ERROR
+    try:  # the store first: an unreachable team store is told before any long work
+        ledger = _open(args, create=False)  # created by the append, not before
     except (LedgerError, OSError) as exc:
         _err(f"decision NOT recorded: {exc}")
         return EXIT_ERROR
+    with ledger:
+        try:
+            result = verify_paths(args.paths, VerifyOptions(offset=args.offset))
+        except InputError as exc:
+            _err(f"cannot verify the submission: {exc}")
+            return EXIT_ERROR
+        report = result.report
+        if args.decision == REJECT and args.reason is None:
+            _err("--reject needs --reason CODE (one of: " + ", ".join(REJECT_REASONS)
+                 + f"); the findings suggest {suggested_reason(report, REJECT)}")
+            return EXIT_ERROR
+        try:
+            record = build_record(
+                result, args.decision, reason=args.reason, note=args.note, reviewer=reviewer,
+                offset_s=args.offset, retime_start_s=args.retime_start,
+                retime_end_s=args.retime_end, checklist=checks,
+                override_note=args.override_note, claim_override=args.override_claim)
+            stored = ledger.append(record)
+            path = ledger.display
+        except DecisionError as exc:
+            _err(str(exc))
+            return EXIT_ERROR
+        except ClaimConflict as exc:
+            _err(f"decision NOT recorded: {exc}")
+            return EXIT_ERROR
+        except (LedgerError, OSError) as exc:
+            _err(f"decision NOT recorded: {exc}")
+            return EXIT_ERROR
     s = report.summary()
     print(f"Recorded decision #{stored.seq}: {record.decision} ({record.reason}) on "
           f"{report.kind} submission {safe_text(record.submission)!r}")
@@ -161,20 +193,14 @@ def cmd_decide(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_ledger(store: Path | None):
-    from moderator_app.core.ledger.store import Ledger
-
-    return Ledger(store, create=False)
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     from moderator_app.cli.common import safe_text
-    from moderator_app.core.ledger.store import LedgerError
+    from moderator_app.core.ledger.chained import LedgerError
 
     try:
-        with _open_ledger(args.store) as ledger:
-            items = ledger.list()
-            path = ledger.path
+        with _open(args, create=False) as ledger:
+            items = ledger.entries()
+            path = ledger.display
             outcome = ledger.verify()
     except LedgerError as exc:
         _err(str(exc))
@@ -182,23 +208,36 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not items:
         print(f"No decisions in {path}")
         return EXIT_OK
+    n = 0
     for d in items:
         r = d.record
+        if not d.is_decision:  # a claim or a release
+            until = f" until {r.expires_at}" if r.expires_at else ""
+            over = (" — override: " + safe_text(r.override_note.replace("\n", " "))[:80]
+                    if r.override_note else "")
+            print(f"#{d.seq:<4} {r.at}  {r.action:<7} {safe_text(r.reviewer):<12}"
+                  f"{until}  {safe_text(r.submission)}  evidence "
+                  f"{r.evidence_digest[:12]}{over}")
+            continue
+        n += 1
         note = (" — " + safe_text(r.note.replace("\n", " "))[:80]) if r.note else ""
+        over = (" — claim override: " + safe_text(r.claim_override.replace("\n", " "))[:80]
+                if r.claim_override else "")
         print(f"#{d.seq:<4} {r.decided_at}  {r.decision:<6} {r.reason:<14} "
               f"{safe_text(r.reviewer):<12} {r.kind:<9} {safe_text(r.submission)}  "
-              f"[{r.summary.verdict}] evidence {r.evidence_digest[:12]}{note}")
-    print(f"{len(items)} decisions in {path}")
+              f"[{r.summary.verdict}] evidence {r.evidence_digest[:12]}{note}{over}")
+    claims = len(items) - n
+    print(f"{n} decisions in {path}" + (f" (and {claims} claim records)" if claims else ""))
     if not outcome.ok:
         _err("WARNING: " + outcome.describe() + " (run `moderator-app decisions verify`)")
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from moderator_app.core.ledger.store import LedgerError
+    from moderator_app.core.ledger.chained import LedgerError
 
     try:
-        with _open_ledger(args.store) as ledger:
+        with _open(args, create=False) as ledger:
             outcome = ledger.verify()
             n = ledger.export(args.format, args.out)
     except LedgerError as exc:
@@ -215,7 +254,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_ledger(args: argparse.Namespace) -> int:
-    from moderator_app.core.ledger.store import LedgerError, verify_jsonl
+    from moderator_app.core.ledger.chained import LedgerError, verify_jsonl
 
     if args.jsonl is not None:
         try:
@@ -227,16 +266,47 @@ def cmd_verify_ledger(args: argparse.Namespace) -> int:
         return EXIT_OK if outcome.ok else EXIT_BAD_LEDGER
 
     try:
-        with _open_ledger(args.store) as ledger:
+        with _open(args, create=False) as ledger:
             outcome = ledger.verify()
-            path = ledger.path
-            exists = path.exists()
-    except LedgerError as exc:  # unreadable or not a ledger: certainly not intact
+            path = ledger.display
+            empty = outcome.ok and outcome.count == 0
+    except LedgerError as exc:  # unreadable, unreachable or not a ledger: not shown intact
         _err(str(exc))
         return EXIT_BAD_LEDGER
+    for note in outcome.notes:
+        _err("note: " + note)
     if outcome.ok:
-        print(f"{path}: {outcome.describe()}" if exists else f"{path}: no ledger yet "
+        print(f"{path}: {outcome.describe()}" if not empty else f"{path}: no ledger yet "
               "(0 decisions)")
         return EXIT_OK
     print(f"{path}: {outcome.describe()}")
     return EXIT_BAD_LEDGER
+
+
+def cmd_copy(args: argparse.Namespace) -> int:
+    """Copy a verified ledger, byte for byte, into an empty store; verify the copy."""
+    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.config import open_store
+
+    try:
+        with open_store(args.source, create=False) as src:
+            outcome = src.verify()
+            if not outcome.ok:
+                print(f"{src.display}: {outcome.describe()}")
+                _err("not copied: the source ledger does not verify")
+                return EXIT_BAD_LEDGER
+            raws = [raw for _, raw in src.iter_raw()]
+            src_name = src.display
+        with open_store(args.target) as dst:
+            n = dst.import_raw(raws)
+            copied = dst.verify()
+            dst_name = dst.display
+    except LedgerError as exc:
+        _err(f"not copied: {exc}")
+        return EXIT_ERROR
+    if not copied.ok or copied.head != outcome.head or copied.count != outcome.count:
+        print(f"{dst_name}: {copied.describe()}")
+        _err("the copy does not verify to the source's head")
+        return EXIT_BAD_LEDGER
+    print(f"Copied {n} records from {src_name} to {dst_name}; head {copied.head}")
+    return EXIT_OK

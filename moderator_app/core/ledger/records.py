@@ -128,6 +128,7 @@ class DecisionRecord:
     retime_end_s: float | None = None
     checklist: tuple[str, ...] = ()
     override_note: str | None = None
+    claim_override: str | None = None  # why this was decided over someone else's claim
     schema: str = field(default=RECORD_SCHEMA)
 
     def to_dict(self) -> dict[str, Any]:
@@ -150,6 +151,8 @@ class DecisionRecord:
             "retime_end_s": self.retime_end_s,
             "checklist": list(self.checklist),
             "override_note": self.override_note,
+            # Only when set: records without it keep the exact v1 shape they always had.
+            **({"claim_override": self.claim_override} if self.claim_override else {}),
         }
 
     @classmethod
@@ -168,7 +171,8 @@ class DecisionRecord:
                                     s.get("first_error_rule"), s.get("first_error_line")),
             sync_offset_s=d["sync_offset_s"], retime_start_s=d.get("retime_start_s"),
             retime_end_s=d.get("retime_end_s"), checklist=tuple(d.get("checklist", ())),
-            override_note=d.get("override_note"), schema=d.get("schema", RECORD_SCHEMA))
+            override_note=d.get("override_note"), claim_override=d.get("claim_override"),
+            schema=d.get("schema", RECORD_SCHEMA))
 
 
 def utc_now() -> str:
@@ -271,8 +275,8 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
                  reviewer: str = "", offset_s: float | None = None,
                  retime_start_s: float | None = None, retime_end_s: float | None = None,
                  checklist: Sequence[str] = (), override_note: str | None = None,
-                 require_checklist: bool = False, decided_at: str | None = None
-                 ) -> DecisionRecord:
+                 require_checklist: bool = False, decided_at: str | None = None,
+                 claim_override: str | None = None) -> DecisionRecord:
     """The record for a decision on a verified submission (`core.verify.VerifyResult`).
 
     `reason` defaults to `ok` for accept and to `default_reason` for reject. With
@@ -322,4 +326,5 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
         summary=summary, sync_offset_s=_finite(offset, "the sync offset") or 0.0,
         retime_start_s=_finite(retime_start_s, "the retime start"),
         retime_end_s=_finite(retime_end_s, "the retime end"),
-        checklist=ticked, override_note=override)
+        checklist=ticked, override_note=override,
+        claim_override=(claim_override or "").strip() or None)

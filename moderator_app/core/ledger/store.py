@@ -1,43 +1,49 @@
-"""The decision ledger: an append-only, hash-chained SQLite store.
+"""The decision ledger in SQLite: the default store (embedded, nothing to set up).
 
-Each decision is stored as its RFC 8785 canonical JSON, sealed with the trajectory chain rule
-(`core.chain`: `hash = SHA256(prev_hash || canonical_json(record_without_hash))`, the first
-`prev_hash` is 64 zeros) and a `seq` that counts from 1. An edited, deleted or reordered
-decision therefore breaks the chain and `verify()` names the first bad record. The columns
-beside the JSON (note, reason, ...) exist for queries and for people browsing the file; they
-are checked against the hashed JSON, so an `UPDATE decisions SET note=...` is caught too.
-
-Durability: WAL with `synchronous=FULL` (a commit is on disk before `append` returns), one
-writer (`BEGIN IMMEDIATE` plus a process-wide lock). A file that is not our SQLite ledger is
-refused with a clear error and never written to: we neither "repair" nor recreate it.
+The chain (sealing, claims, verification, export) is `chained.LedgerBase`; this module is the
+SQLite part. Durability: WAL with `synchronous=FULL` (a commit is on disk before `append`
+returns), one writer (`BEGIN IMMEDIATE`, plus an exclusive `flock` on the head file so
+appends from many processes are serialised end to end). After each commit the WAL is
+checkpointed into the main file and the head (`seq hash`) is mirrored in a small file beside
+the database (`decisions.sqlite3.head`), so a dropped `-wal`, or decisions deleted at the end
+together with the head row, are detected by `verify` (docs/decisions-ledger.md says exactly
+what is and is not detected). A file that is not our SQLite ledger is refused with a clear
+error and never written to: we neither "repair" nor recreate it. Reading (list, verify,
+export) works on a read-only file or mount.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
-import io
-import json
+import fcntl
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from moderator_app.core.atomic import atomic_write
-from moderator_app.core.formats.canonical import canonical_json
-from moderator_app.core.formats.chain import ZERO_HASH, event_hash, seal
-from moderator_app.core.ledger.records import DecisionRecord
+from moderator_app.core.formats.chain import ZERO_HASH
+from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
+    MIRRORED,
+    LedgerBase,
+    LedgerError,
+    StoredDecision,
+    VerifyOutcome,
+    verify_jsonl,
+)
+from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
 
 STORE_ENV = "MODERATOR_APP_STORE"
 APP_DIR_NAME = "moderator-app"
 LEDGER_FILE = "decisions.sqlite3"
+HEAD_SUFFIX = ".head"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 APPLICATION_ID = 0x4D4F4431  # "MOD1": marks the file as our ledger (PRAGMA application_id)
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 10.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,52 +63,14 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS decisions_evidence ON decisions (evidence_digest);
 """
 
-#: Columns that mirror a member of the hashed JSON; `verify` compares each one.
-MIRRORED = ("seq", "decided_at", "decision", "reason", "note", "reviewer", "submission",
-            "evidence_digest", "prev_hash", "hash")
-
-
-BUSY_TIMEOUT_S = 10.0
-
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     msg = str(exc).lower()
     return "locked" in msg or "busy" in msg
 
 
-class LedgerError(Exception):
-    """The ledger cannot be used (not a ledger, corrupt, unreadable). Never auto-repaired."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredDecision:
-    """A decision as stored: its place in the chain and the record."""
-
-    seq: int
-    prev_hash: str
-    hash: str
-    record: DecisionRecord
-    raw: bytes  # the stored canonical JSON line (with seq, prev_hash, hash)
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyOutcome:
-    """`ok`, how many records were checked, the head hash, and the first problem if any."""
-
-    ok: bool
-    count: int
-    head: str
-    bad_seq: int | None = None
-    reason: str | None = None
-
-    def describe(self, what: str = "ledger") -> str:
-        if self.ok:
-            return f"{what} intact: {self.count} decisions, head {self.head}"
-        return f"{what} NOT intact: first bad record seq {self.bad_seq}: {self.reason}"
-
-
 def default_store_path() -> Path:
-    """`$MODERATOR_APP_STORE`, else the per-user data directory (platformdirs)."""
+    """`$MODERATOR_APP_STORE` (a path), else the per-user data directory (platformdirs)."""
     env = os.environ.get(STORE_ENV)
     if env:
         return Path(env).expanduser()
@@ -117,6 +85,10 @@ def resolve_store(path: str | Path | None) -> Path:
         return default_store_path()
     p = Path(path).expanduser()
     return p / LEDGER_FILE if p.is_dir() else p
+
+
+def head_file(path: Path) -> Path:
+    return path.with_name(path.name + HEAD_SUFFIX)
 
 
 def _make_private_dirs(directory: Path) -> None:
@@ -151,77 +123,115 @@ def _check_header(path: Path) -> None:
             "(see docs/decisions-ledger.md).")
 
 
-class Ledger:
-    """One open ledger. Use as a context manager, or call `close()`.
+def _corrupt(path: Path, exc: Exception) -> LedgerError:
+    return LedgerError(
+        f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
+        "untouched. Move it aside and restore from a backup or an export "
+        "(see docs/decisions-ledger.md).")
 
-    `create=False` (list, export, verify) never creates a file: a missing ledger reads as
-    empty. `append` creates it when needed.
+
+def read_head_file(path: Path) -> str | None:
+    """The mirrored head `"SEQ HASH"`, or None when there is no head file."""
+    try:
+        text = head_file(path).read_text("ascii", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    return " ".join(text.split())
+
+
+class Ledger(LedgerBase):
+    """One open SQLite ledger. Use as a context manager, or call `close()`.
+
+    `create=False` (list, export, verify) never creates or writes anything: a missing ledger
+    reads as empty, and a read-only file or mount is opened read-only. `append` creates the
+    ledger when needed.
     """
 
-    _write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
+    _write_lock = threading.Lock()  # one writer per process; flock + SQLite across processes
 
     def __init__(self, path: str | Path | None = None, create: bool = True) -> None:
         self.path = resolve_store(path)
+        self.display = str(self.path)
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
-        if self.path.exists() or create:
-            self._open()
+        self._writable = False  # the connection was configured for appending (WAL, FULL)
+        if self.path.exists():
+            self._open(writable=create)
+        elif create:
+            self._open(writable=True)
 
     # -- opening ---------------------------------------------------------------------------
 
-    def _open(self) -> None:
+    def _open(self, writable: bool) -> None:
         path = self.path
         if path.exists():
             if not path.is_file():
                 raise LedgerError(f"{path} is not a file")
             _check_header(path)
-        else:
+        elif writable:
             _make_private_dirs(path.parent)
-        if self._default:  # our own per-user directory: always private
+        if writable and self._default:  # our own per-user directory: always private
             with contextlib.suppress(OSError):
                 os.chmod(path.parent, 0o700)
-        if not path.exists():
+        if writable and not path.exists():
             # Create the file ourselves so that it is private from the first byte.
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                 os.close(fd)
             except FileExistsError:  # another process created it first: use theirs
                 _check_header(path)
+        if writable:
+            self._conn = self._connect(str(path), uri=False, read_only=False)
+            self._writable = True
+            return
+        # Reading: read-write when possible (a WAL reader may need to create the -shm);
+        # read-only when the file or its folder cannot be written (a read-only mount);
+        # immutable when even the -shm cannot be made (nothing can write there either).
+        if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+            try:
+                self._conn = self._connect(str(path), uri=False, read_only=True)
+                return
+            except LedgerError as exc:
+                if "readonly" not in str(exc).lower() and "read-only" not in str(exc).lower():
+                    raise
+        uri = "file:" + quote(str(path.resolve()))
         try:
-            conn = sqlite3.connect(str(path), timeout=10.0, isolation_level=None,
-                                   check_same_thread=False)
+            self._conn = self._connect(uri + "?mode=ro", uri=True, read_only=True)
+        except LedgerError:
+            self._conn = self._connect(uri + "?mode=ro&immutable=1", uri=True, read_only=True)
+
+    def _connect(self, target: str, uri: bool, read_only: bool) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False, uri=uri)
         except sqlite3.Error as exc:
-            raise LedgerError(f"cannot open the decision ledger {path}: {exc}") from exc
+            raise LedgerError(f"cannot open the decision ledger {self.path}: {exc}") from exc
         try:
-            self._configure(conn)
+            self._configure(conn, read_only)
         except LedgerError:
             conn.close()
             raise
         except sqlite3.OperationalError as exc:
             conn.close()
             if _is_busy(exc):
-                raise LedgerError(f"the decision ledger {path} is busy (another process "
+                raise LedgerError(f"the decision ledger {self.path} is busy (another process "
                                   f"holds it): {exc}") from exc
-            raise LedgerError(
-                f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
-                "untouched. Move it aside and restore from a backup or an export "
-                "(see docs/decisions-ledger.md).") from exc
+            raise _corrupt(self.path, exc) from exc
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise LedgerError(
-                f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
-                "untouched. Move it aside and restore from a backup or an export "
-                "(see docs/decisions-ledger.md).") from exc
-        self._conn = conn
+            raise _corrupt(self.path, exc) from exc
+        return conn
 
-    def _configure(self, conn: sqlite3.Connection) -> None:
+    def _configure(self, conn: sqlite3.Connection, read_only: bool) -> None:
         """Check that this is our ledger, set WAL and FULL sync, create the schema. Retried
         while another process is creating or checkpointing the same file (SQLite reports
         some of those lock states as busy without waiting)."""
         deadline = time.monotonic() + BUSY_TIMEOUT_S
         while True:
             try:
-                self._configure_once(conn)
+                self._configure_once(conn, read_only)
                 return
             except sqlite3.OperationalError as exc:
                 if not _is_busy(exc) or time.monotonic() > deadline:
@@ -230,9 +240,10 @@ class Ledger:
                     conn.execute("ROLLBACK")
                 time.sleep(0.02)
 
-    def _configure_once(self, conn: sqlite3.Connection) -> None:
+    def _configure_once(self, conn: sqlite3.Connection, read_only: bool) -> None:
         # Tables first: the schema and the application id are committed together, so once
         # tables are seen the id read after them is the committed one.
+        conn.execute("PRAGMA busy_timeout = 10000")
         tables = {r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -240,12 +251,18 @@ class Ledger:
             raise LedgerError(
                 f"{self.path} is an SQLite database but not a moderator-app decision ledger; "
                 "it was left untouched")
-        conn.execute("PRAGMA busy_timeout = 10000")
+        if tables:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise LedgerError(
+                    f"{self.path} was written by a newer moderator-app (ledger schema "
+                    f"{version}); this version reads schema {SCHEMA_VERSION}")
+        if read_only:
+            return
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise LedgerError(f"{self.path}: cannot switch the ledger to WAL mode ({mode})")
         conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
         if not tables:
             conn.executescript(
                 "BEGIN IMMEDIATE;" + _SCHEMA
@@ -253,25 +270,15 @@ class Ledger:
                 + f"PRAGMA user_version = {SCHEMA_VERSION};"
                 + f"INSERT OR IGNORE INTO meta VALUES ('schema', '{SCHEMA_VERSION}');"
                 + "COMMIT;")
-        else:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise LedgerError(
-                    f"{self.path} was written by a newer moderator-app (ledger schema "
-                    f"{version}); this version reads schema {SCHEMA_VERSION}")
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
-    def __enter__(self) -> Ledger:
-        return self
+    # -- the store's primitives ------------------------------------------------------------
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _query(self, sql: str, params: tuple = ()) -> list[sqlite3.Row | tuple]:
+    def _query(self, sql: str, params: tuple = ()) -> list[Any]:
         if self._conn is None:
             return []
         try:
@@ -279,41 +286,122 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             raise LedgerError(f"the decision ledger {self.path} is unreadable: {exc}") from exc
 
-    # -- writing ---------------------------------------------------------------------------
+    def _raw_rows(self, evidence_digest: str | None = None) -> list[tuple[int, bytes]]:
+        if evidence_digest is None:
+            rows = self._query("SELECT seq, record_json FROM decisions ORDER BY seq")
+        else:
+            rows = self._query("SELECT seq, record_json FROM decisions WHERE "
+                               "evidence_digest = ? ORDER BY seq", (evidence_digest,))
+        return [(r[0], bytes(r[1])) for r in rows]
 
-    def append(self, record: DecisionRecord) -> StoredDecision:
-        """Seal and store `record`; returns only after the commit is durable on disk."""
+    def _verify_rows(self) -> Iterator[tuple[dict[str, Any], Any]]:
         if self._conn is None:
-            self._open()
+            return
+        cols = ", ".join(MIRRORED)
+        try:
+            for row in self._conn.execute(
+                    f"SELECT {cols}, record_json FROM decisions ORDER BY seq"):
+                yield dict(zip(MIRRORED, row[:-1], strict=True)), row[-1]
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"the decision ledger {self.path} is unreadable: {exc}") from exc
+
+    def _head_marker(self) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key='head'")
+        return rows[0][0] if rows else None
+
+    def _integrity(self) -> str | None:
+        if self._conn is None:
+            return None
+        try:
+            integrity = self._conn.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"the decision ledger {self.path} is corrupt: {exc}") from exc
+        return None if integrity == "ok" else f"SQLite quick_check: {integrity}"
+
+    def _extra_checks(self, outcome: VerifyOutcome) -> VerifyOutcome:
+        """The head mirrored outside the database must name a record of the chain: when it
+        is ahead of the chain, decisions were lost (a dropped `-wal`, an old copy of the file
+        put back, records deleted at the end with the head row fixed)."""
+        if not outcome.ok:
+            return outcome
+        mirrored = read_head_file(self.path)
+        if mirrored is None:
+            if outcome.count:
+                return _with_note(outcome, f"no head file ({head_file(self.path).name}) "
+                                  "beside the ledger: decisions lost at the end could not "
+                                  "be detected (it is written again by the next decision)")
+            return outcome
+        parts = mirrored.split(" ")
+        try:
+            seq, hash_ = int(parts[0]), parts[1]
+        except (ValueError, IndexError):
+            return VerifyOutcome(False, outcome.count, outcome.head, None,
+                                 f"the head file {head_file(self.path).name} is unreadable: "
+                                 f"{mirrored[:80]!r}")
+        if seq > outcome.count:
+            return VerifyOutcome(
+                False, outcome.count, outcome.head, outcome.count + 1,
+                f"decisions are missing: the head file says the ledger reached seq {seq} "
+                f"(hash {hash_[:16]}…) but the database ends at seq {outcome.count} (a "
+                "dropped -wal file, an older copy of the database, or records deleted)")
+        rows = self._query("SELECT hash FROM decisions WHERE seq = ?", (seq,)) if seq else []
+        found = rows[0][0] if rows else ZERO_HASH
+        if found != hash_:
+            return VerifyOutcome(
+                False, outcome.count, outcome.head, seq,
+                f"the head file names seq {seq} hash {hash_[:16]}… but the database holds "
+                f"hash {str(found)[:16]}… there (records were rewritten)")
+        return outcome
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[_SqliteTx]:
+        if not self._writable:
+            self.close()
+            self._open(writable=True)
         assert self._conn is not None
-        body = record.to_dict()
-        with self._write_lock:
+        conn = self._conn
+        with self._write_lock, self._head_lock():
             try:
                 self._begin_immediate()
+                tx = _SqliteTx(conn)
                 try:
-                    row = self._conn.execute(
-                        "SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
-                    seq, prev = (row[0] + 1, row[1]) if row else (1, ZERO_HASH)
-                    sealed = seal({**body, "seq": seq}, prev)
-                    raw = canonical_json(sealed)
-                    self._conn.execute(
-                        "INSERT INTO decisions (seq, decided_at, decision, reason, note, "
-                        "reviewer, submission, evidence_digest, record_json, prev_hash, hash) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        (seq, record.decided_at, record.decision, record.reason, record.note,
-                         record.reviewer, record.submission, record.evidence_digest, raw,
-                         prev, sealed["hash"]))
-                    self._conn.execute(
-                        "INSERT OR REPLACE INTO meta VALUES ('head', ?)",
-                        (f"{seq} {sealed['hash']}",))
-                    self._conn.execute("COMMIT")
+                    yield tx
+                    conn.execute("COMMIT")
                 except BaseException:
-                    if self._conn.in_transaction:
-                        self._conn.execute("ROLLBACK")
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
                     raise
             except sqlite3.DatabaseError as exc:
-                raise LedgerError(f"could not save the decision to {self.path}: {exc}") from exc
-        return StoredDecision(seq, prev, sealed["hash"], record, raw)
+                raise LedgerError(f"could not save to {self.path}: {exc}") from exc
+            if tx.new_head is not None:
+                self._after_commit(*tx.new_head)
+
+    @contextlib.contextmanager
+    def _head_lock(self) -> Iterator[None]:
+        """An exclusive flock on the head file for the whole append, so that the head file
+        is written in commit order by the process that made the commit."""
+        fd = os.open(head_file(self.path), os.O_RDWR | os.O_CREAT, 0o600)
+        self._head_fd = fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            self._head_fd = None
+            os.close(fd)
+
+    def _after_commit(self, seq: int, hash_: str) -> None:
+        """Move the WAL into the main file (so the file alone holds every acknowledged
+        decision) and mirror the head outside the database. Still under the head lock."""
+        assert self._conn is not None
+        with contextlib.suppress(sqlite3.DatabaseError):  # busy readers: the head file tells
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        fd = getattr(self, "_head_fd", None)
+        data = f"{seq} {hash_}\n".encode("ascii")
+        if fd is None:  # pragma: no cover - always called under _head_lock
+            return
+        os.pwrite(fd, data, 0)  # one small write, then cut any longer old text
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
 
     def _begin_immediate(self) -> None:
         """Take the write lock, waiting for another writer (busy_timeout, then retries)."""
@@ -328,207 +416,36 @@ class Ledger:
                     raise
                 time.sleep(0.02)
 
-    # -- reading ---------------------------------------------------------------------------
 
-    def _rows(self, where: str = "", params: tuple = ()) -> list[tuple]:
-        return self._query(
-            "SELECT seq, prev_hash, hash, record_json FROM decisions " + where
-            + " ORDER BY seq", params)
-
-    @staticmethod
-    def _stored(row: tuple) -> StoredDecision:
-        raw = bytes(row[3])
-        try:
-            d = json.loads(raw)
-            rec = DecisionRecord.from_dict(d)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise LedgerError(f"decision seq {row[0]} cannot be read: {exc}; run "
-                              "`moderator-app decisions verify`") from exc
-        return StoredDecision(row[0], row[1], row[2], rec, raw)
-
-    def list(self) -> list[StoredDecision]:
-        return [self._stored(r) for r in self._rows()]
-
-    def by_evidence(self, digest: str) -> list[StoredDecision]:
-        """Earlier decisions on the same evidence (see `decision.evidence_digest`)."""
-        return [self._stored(r) for r in self._rows("WHERE evidence_digest = ?", (digest,))]
-
-    def count(self) -> int:
-        rows = self._query("SELECT count(*) FROM decisions")
-        return int(rows[0][0]) if rows else 0
-
-    # -- verifying -------------------------------------------------------------------------
-
-    def verify(self) -> VerifyOutcome:
-        """Walk the whole chain; the first record that does not check out is reported."""
-        if self._conn is None:
-            return VerifyOutcome(True, 0, ZERO_HASH)
-        try:
-            integrity = self._conn.execute("PRAGMA quick_check").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"the decision ledger {self.path} is corrupt: {exc}") from exc
-        if integrity != "ok":
-            return VerifyOutcome(False, 0, ZERO_HASH, None, f"SQLite quick_check: {integrity}")
-        cols = ", ".join(MIRRORED)
-        try:
-            cur = self._conn.execute(f"SELECT {cols}, record_json FROM decisions ORDER BY seq")
-            prev = ZERO_HASH
-            expected_seq = 1
-            count = 0
-            for row in cur:
-                count += 1
-                bad = _check_row(dict(zip(MIRRORED, row[:-1], strict=True)), row[-1], prev,
-                                 expected_seq)
-                seq = row[0]
-                if bad:
-                    return VerifyOutcome(False, count - 1, prev, seq, bad)
-                prev = row[MIRRORED.index("hash")]
-                expected_seq += 1
-            head_row = self._conn.execute("SELECT value FROM meta WHERE key='head'").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"the decision ledger {self.path} is unreadable: {exc}") from exc
-        last = count
-        if count and head_row is None:
-            return VerifyOutcome(False, count, prev, last, "the ledger head marker is missing")
-        if head_row is not None and head_row[0] != f"{last} {prev}":
-            recorded = head_row[0].split(" ", 1)
-            try:
-                recorded_seq = int(recorded[0])
-            except ValueError:
-                recorded_seq = last
-            return VerifyOutcome(
-                False, count, prev, last + 1 if recorded_seq > last else last,
-                f"the ledger head marker says seq {recorded[0]} hash {recorded[-1][:16]}… but "
-                f"the chain ends at seq {last} hash {prev[:16]}… (decisions were deleted at "
-                "the end, or the head marker was edited)")
-        return VerifyOutcome(True, count, prev)
-
-    # -- exporting -------------------------------------------------------------------------
-
-    def iter_raw(self) -> Iterator[tuple[int, bytes]]:
-        for r in self._rows():
-            yield r[0], bytes(r[3])
-
-    def export(self, fmt: str, out: str | Path) -> int:
-        """Write every decision to `out` atomically (temp file + rename); returns the count.
-
-        `jsonl`: the stored canonical JSON, one record per line, with `seq`, `prev_hash` and
-        `hash`, so the export can be re-verified without the database. `csv`: one row per
-        decision for spreadsheets, with formula-like cells neutralised.
-        """
-        rows = list(self.iter_raw())
-        if fmt == "jsonl":
-            data = b"".join(raw + b"\n" for _, raw in rows)
-        elif fmt == "csv":
-            data = records_to_csv([json.loads(raw) for _, raw in rows]).encode("utf-8")
-        else:
-            raise ValueError(f"unknown export format {fmt!r} (jsonl or csv)")
-        atomic_write(Path(out), data)
-        return len(rows)
+def _with_note(outcome: VerifyOutcome, note: str) -> VerifyOutcome:
+    return VerifyOutcome(outcome.ok, outcome.count, outcome.head, outcome.bad_seq,
+                         outcome.reason, (*outcome.notes, note))
 
 
-def verify_jsonl(path: str | Path) -> VerifyOutcome:
-    """Check a JSON Lines export on its own (no database): canonical lines, `seq` from 1,
-    each `prev_hash` the hash before, each `hash` recomputed. An export that verifies can
-    be trusted as far as its last `hash`; compare that with a head you noted earlier."""
-    prev = ZERO_HASH
-    count = 0
-    with open(path, "rb") as fh:
-        for n, line in enumerate(fh, 1):
-            raw = line[:-1] if line.endswith(b"\n") else line
-            try:
-                d = json.loads(raw)
-            except ValueError as exc:
-                return VerifyOutcome(False, count, prev, n, f"line {n} is not JSON: {exc}")
-            cols = {k: d.get(k) for k in MIRRORED} if isinstance(d, dict) else {"seq": None}
-            bad = _check_row(cols, raw, prev, n)
-            if bad:
-                return VerifyOutcome(False, count, prev, n, f"line {n}: {bad}")
-            prev = d["hash"]
-            count += 1
-    return VerifyOutcome(True, count, prev)
+class _SqliteTx:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.new_head: tuple[int, str] | None = None
 
+    def head(self) -> tuple[int, str]:
+        row = self.conn.execute(
+            "SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else (0, ZERO_HASH)
 
-def _check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> str | None:
-    """Why this row is bad, or None. Order matters: the most telling reason first."""
-    seq = cols["seq"]
-    if seq != expected_seq:
-        return (f"sequence gap: expected seq {expected_seq}, found {seq} "
-                "(a decision was deleted or inserted)")
-    if not isinstance(raw, bytes | str):
-        return "record_json is not text"
-    raw_b = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
-    try:
-        d = json.loads(raw_b)
-    except ValueError as exc:
-        return f"record_json is not valid JSON: {exc}"
-    if not isinstance(d, dict):
-        return "record_json is not a JSON object"
-    try:
-        canon = canonical_json(d)
-    except ValueError as exc:
-        return f"record_json cannot be canonicalised: {exc}"
-    if canon != raw_b:
-        return "record_json is not in canonical form (it was rewritten after sealing)"
-    if d.get("prev_hash") != prev:
-        return (f"prev_hash {str(d.get('prev_hash'))[:16]}… does not match the previous "
-                f"record's hash {prev[:16]}… (a decision was deleted, inserted or reordered)")
-    body = {k: v for k, v in d.items() if k != "hash"}
-    if event_hash(prev, body) != d.get("hash"):
-        return "hash mismatch: the record's content was edited after it was sealed"
-    for name in MIRRORED:
-        if cols[name] != d.get(name):
-            return (f"column {name!r} differs from the sealed record "
-                    "(the column was edited directly in the database)")
-    return None
+    def raw_for(self, evidence_digest: str) -> list[bytes]:
+        return [bytes(r[0]) for r in self.conn.execute(
+            "SELECT record_json FROM decisions WHERE evidence_digest = ? ORDER BY seq",
+            (evidence_digest,))]
 
+    def insert(self, cols: dict[str, Any], raw: bytes) -> None:
+        self.conn.execute(
+            "INSERT INTO decisions (seq, decided_at, decision, reason, note, reviewer, "
+            "submission, evidence_digest, record_json, prev_hash, hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (cols["seq"], cols["decided_at"], cols["decision"], cols["reason"], cols["note"],
+             cols["reviewer"], cols["submission"], cols["evidence_digest"], raw,
+             cols["prev_hash"], cols["hash"]))
 
-# -- export helpers ------------------------------------------------------------------------
-
-CSV_COLUMNS = (
-    "seq", "decided_at", "decision", "reason", "note", "reviewer", "app_version", "kind",
-    "submission", "evidence_digest", "chain_head", "verdict", "errors", "warnings",
-    "sync_offset_s", "retime_start_s", "retime_end_s", "checklist", "override_note",
-    "files", "file_sha256", "prev_hash", "hash",
-)
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise_cell(value: Any) -> str:
-    """A CSV cell a spreadsheet will not run: text starting with = + - @ TAB or CR (also after
-    leading spaces) gets a leading apostrophe (OWASP CSV injection advice)."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, int | float):
-        text = canonical_json(value).decode("ascii")
-    else:
-        text = str(value)
-    if text.lstrip(" ").startswith(_FORMULA_START) or text.startswith(_FORMULA_START):
-        return "'" + text
-    return text
-
-
-def records_to_csv(records: list[dict[str, Any]]) -> str:
-    """One row per decision. `files` lists `name (size bytes) sha256` per file; `file_sha256`
-    only the digests, both separated by `; `."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(CSV_COLUMNS)
-    for d in records:
-        s = d.get("summary") or {}
-        files = d.get("files") or []
-        row = {
-            **{k: d.get(k) for k in CSV_COLUMNS},
-            "verdict": s.get("verdict"), "errors": s.get("errors"),
-            "warnings": s.get("warnings"),
-            "checklist": "; ".join(d.get("checklist") or []),
-            "files": "; ".join(f"{f.get('name')} ({f.get('size')} bytes) {f.get('sha256')}"
-                               for f in files),
-            "file_sha256": "; ".join(str(f.get("sha256")) for f in files),
-        }
-        w.writerow([neutralise_cell(row[c]) for c in CSV_COLUMNS])
-    return buf.getvalue()
-
-
+    def set_head(self, seq: int, hash_: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{seq} {hash_}",))
+        self.new_head = (seq, hash_)

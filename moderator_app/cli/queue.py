@@ -1,0 +1,165 @@
+"""`queue`, `claim` and `release`: the review queue and claims, on the command line.
+
+    moderator-app queue DIR [--json] [--state pending|claimed|accepted|rejected]
+                            [--verdict pass|fail|unreadable] [--game G] [--category C]
+    moderator-app claim PATH... [--minutes 30] [--reviewer NAME] [--override-claim NOTE]
+    moderator-app release PATH... [--reviewer NAME] [--override-claim NOTE]
+
+Exit codes: 0 done; 1 (claim/release) refused because someone else holds the claim;
+2 unreadable folder or submission, unusable store, invalid arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_CONFLICT, EXIT_ERROR = 0, 1, 2
+
+
+def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
+    """Register `queue`, `claim` and `release` (store_args adds --store/--store-file)."""
+    from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, MAX_CLAIM_MINUTES
+    from moderator_app.core.queue.listing import STATES, VERDICTS
+
+    q = sub.add_parser(
+        "queue", help="list a folder of submissions with verdicts and decision states",
+        description="Each subfolder or bundle of DIR is a submission. Lists each with its "
+                    "verification verdict (exactly what `verify` gives), game, category, "
+                    "model, evidence digest and decision state, oldest first. Reports are "
+                    "cached by evidence digest: an unchanged submission is never verified "
+                    "twice.")
+    q.add_argument("folder", metavar="DIR")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.add_argument("--state", choices=STATES)
+    q.add_argument("--verdict", choices=VERDICTS)
+    q.add_argument("--game", metavar="SLUG")
+    q.add_argument("--category", metavar="SLUG")
+    q.add_argument("--kind", choices=("community", "official"))
+    q.add_argument("--cache", metavar="FILE",
+                   help="the report cache (default: per-user cache directory)")
+    q.add_argument("--workers", type=int, metavar="N",
+                   help="verifier processes (default: one per core)")
+    store_args(q)
+    q.set_defaults(handler=cmd_queue)
+
+    for name, helptext in (("claim", "claim submissions for review (others see it claimed)"),
+                           ("release", "release your claim on submissions")):
+        c = sub.add_parser(name, help=helptext)
+        c.add_argument("paths", nargs="+", metavar="PATH",
+                       help="a submission (folder, archive, or its files)")
+        c.add_argument("--reviewer", metavar="NAME", help="default: $USER")
+        c.add_argument("--override-claim", metavar="NOTE",
+                       help="take over (or release) a claim held by someone else; the note "
+                            "says why and is recorded")
+        c.add_argument("--note", default="", metavar="TEXT")
+        if name == "claim":
+            c.add_argument("--minutes", type=float, default=DEFAULT_CLAIM_MINUTES,
+                           help=f"how long (default {DEFAULT_CLAIM_MINUTES}, at most "
+                                f"{MAX_CLAIM_MINUTES})")
+        store_args(c)
+        c.set_defaults(handler=cmd_claim, claim_action=name)
+
+
+def _err(msg: str) -> None:
+    from moderator_app.cli.common import safe_text
+
+    print(f"moderator-app: {safe_text(msg)}", file=sys.stderr)
+
+
+def _progress(done: int, total: int, name: str) -> None:
+    if sys.stderr.isatty():
+        print(f"\rverifying {done}/{total} {name[:40]:<40}", end="", file=sys.stderr,
+              flush=True)
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
+    from moderator_app.cli.common import safe_text
+    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.config import describe_store, store_spec
+    from moderator_app.core.queue.listing import QUEUE_SCHEMA, build_queue, filter_items
+
+    try:
+        spec = store_spec(args.store, args.store_file)
+        items = build_queue(args.folder, spec, args.cache, _progress, args.workers)
+    except LedgerError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    except OSError as exc:
+        _err(f"cannot read the queue folder {args.folder}: {exc.strerror or exc}")
+        return EXIT_ERROR
+    finally:
+        if sys.stderr.isatty():
+            print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    shown = filter_items(items, args.state, args.verdict, args.game, args.category, args.kind)
+    if args.json:
+        import orjson
+
+        counts: dict[str, int] = {}
+        for i in items:
+            counts[i.state] = counts.get(i.state, 0) + 1
+        sys.stdout.write(orjson.dumps({
+            "schema": QUEUE_SCHEMA, "folder": str(args.folder),
+            "store": describe_store(spec), "total": len(items), "counts": counts,
+            "items": [i.to_dict() for i in shown]}, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return EXIT_OK
+    for i in shown:
+        state = i.state
+        if i.state == "claimed":
+            state = f"claimed by {safe_text(i.claimed_by or '')} until {i.claimed_until}"
+        elif i.state in ("accepted", "rejected"):
+            state = f"{i.state} (#{i.decision_seq} by {safe_text(i.decided_by or '')})"
+        what = " ".join(safe_text(x) for x in (i.game, i.category, i.model) if x) or "-"
+        extra = f" duplicate of {safe_text(i.duplicate_of)}" if i.duplicate_of else ""
+        err = f" — {safe_text(i.error)}" if i.error else ""
+        digest = i.evidence_digest[:12] if i.evidence_digest else "-" * 12
+        print(f"{i.submitted_at[:19]}  {i.verdict.upper():<10} {i.errors:>3}E {i.warnings:>3}W  "
+              f"{state:<24} {digest}  {safe_text(i.name)}  [{what}]{extra}{err}")
+    pending = sum(1 for i in items if i.state == "pending")
+    print(f"{len(shown)} of {len(items)} submissions shown; {pending} pending "
+          f"(store {describe_store(spec)})")
+    return EXIT_OK
+
+
+def cmd_claim(args: argparse.Namespace) -> int:
+    from moderator_app.cli.common import safe_text
+    from moderator_app.cli.decisions import default_reviewer
+    from moderator_app.core.errors import InputError
+    from moderator_app.core.formats.submission import load_submission
+    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.claims import ClaimConflict, new_claim
+    from moderator_app.core.ledger.config import open_store, store_spec
+    from moderator_app.core.queue.examine import digest_submission
+
+    reviewer = (args.reviewer or default_reviewer()).strip()
+    if not reviewer:
+        _err("no reviewer name: pass --reviewer NAME")
+        return EXIT_ERROR
+    try:
+        sub = load_submission(args.paths)
+        digest = digest_submission(sub)
+    except (InputError, OSError) as exc:
+        _err(f"cannot read the submission: {exc}")
+        return EXIT_ERROR
+    try:
+        record = new_claim(args.claim_action, reviewer, digest, sub.display_name,
+                           getattr(args, "minutes", 30), args.note, args.override_claim)
+    except ValueError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    try:
+        with open_store(store_spec(args.store, args.store_file)) as store:
+            stored = store.append(record)
+    except ClaimConflict as exc:
+        _err(f"{args.claim_action} NOT recorded: {exc}")
+        return EXIT_CONFLICT
+    except (LedgerError, OSError) as exc:
+        _err(f"{args.claim_action} NOT recorded: {exc}")
+        return EXIT_ERROR
+    if record.action == "claim":
+        print(f"Claimed {safe_text(sub.display_name)!r} for {safe_text(reviewer)} until "
+              f"{record.expires_at} (record #{stored.seq}, evidence {digest})")
+    else:
+        print(f"Released {safe_text(sub.display_name)!r} (record #{stored.seq}, evidence "
+              f"{digest})")
+    return EXIT_OK

@@ -1,0 +1,344 @@
+"""The ledger's chain logic, the same for every store (SQLite, PostgreSQL).
+
+Each entry (a decision, or a claim) is stored as its RFC 8785 canonical JSON, sealed with the
+trajectory chain rule (`hash = SHA256(prev_hash || canonical_json(record_without_hash))`, the
+first `prev_hash` is 64 zeros) and a `seq` that counts from 1. A store only has to provide a
+serialised transaction (read the head, insert a row, move the head) and ordered reads; sealing,
+claim checks, verification, listing and export live here once, so both stores hold the same
+records with the same hashes and `decisions verify` means the same on both.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Protocol
+
+from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.formats.chain import ZERO_HASH, event_hash, seal
+from moderator_app.core.ledger.claims import (
+    CLAIM_SCHEMA,
+    ClaimRecord,
+    ClaimState,
+    claim_state,
+    guard,
+)
+from moderator_app.core.ledger.export import records_to_csv
+from moderator_app.core.ledger.records import DecisionRecord
+
+#: Columns that mirror a member of the hashed JSON; `verify` compares each one.
+MIRRORED = ("seq", "decided_at", "decision", "reason", "note", "reviewer", "submission",
+            "evidence_digest", "prev_hash", "hash")
+
+
+class LedgerError(Exception):
+    """The ledger cannot be used (not a ledger, corrupt, unreadable, unreachable). Never
+    auto-repaired. The message never holds a credential."""
+
+
+Entry = DecisionRecord | ClaimRecord
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDecision:
+    """An entry as stored: its place in the chain and the record (a decision or a claim)."""
+
+    seq: int
+    prev_hash: str
+    hash: str
+    record: Any  # DecisionRecord | ClaimRecord
+    raw: bytes  # the stored canonical JSON (with seq, prev_hash, hash)
+
+    @property
+    def is_decision(self) -> bool:
+        return isinstance(self.record, DecisionRecord)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyOutcome:
+    """`ok`, how many records were checked, the head hash, and the first problem if any."""
+
+    ok: bool
+    count: int
+    head: str
+    bad_seq: int | None = None
+    reason: str | None = None
+    notes: tuple[str, ...] = ()  # what verify could not check (printed, not a failure)
+
+    def describe(self, what: str = "ledger") -> str:
+        if self.ok:
+            return f"{what} intact: {self.count} decisions, head {self.head}"
+        return f"{what} NOT intact: first bad record seq {self.bad_seq}: {self.reason}"
+
+
+def row_columns(d: dict[str, Any]) -> dict[str, Any]:
+    """The query columns of a sealed entry (claims fill the decision columns with their
+    action and time, so one table and one chain hold both)."""
+    if d.get("schema") == CLAIM_SCHEMA:
+        return {"seq": d.get("seq"), "decided_at": d.get("at"), "decision": d.get("action"),
+                "reason": "", "note": d.get("note"), "reviewer": d.get("reviewer"),
+                "submission": d.get("submission"), "evidence_digest": d.get("evidence_digest"),
+                "prev_hash": d.get("prev_hash"), "hash": d.get("hash")}
+    return {k: d.get(k) for k in MIRRORED}
+
+
+def parse_entry(d: dict[str, Any]) -> Entry:
+    if d.get("schema") == CLAIM_SCHEMA:
+        return ClaimRecord.from_dict(d)
+    return DecisionRecord.from_dict(d)
+
+
+def stored_from_raw(seq: int, raw: bytes) -> StoredDecision:
+    try:
+        d = json.loads(raw)
+        rec = parse_entry(d)
+        return StoredDecision(seq, d["prev_hash"], d["hash"], rec, bytes(raw))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LedgerError(f"record seq {seq} cannot be read: {exc}; run "
+                          "`moderator-app decisions verify`") from exc
+
+
+def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> str | None:
+    """Why this row is bad, or None. Order matters: the most telling reason first."""
+    seq = cols["seq"]
+    if seq != expected_seq:
+        return (f"sequence gap: expected seq {expected_seq}, found {seq} "
+                "(a decision was deleted or inserted)")
+    if not isinstance(raw, bytes | str | memoryview):
+        return "record_json is not text"
+    raw_b = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    try:
+        d = json.loads(raw_b)
+    except ValueError as exc:
+        return f"record_json is not valid JSON: {exc}"
+    if not isinstance(d, dict):
+        return "record_json is not a JSON object"
+    try:
+        canon = canonical_json(d)
+    except ValueError as exc:
+        return f"record_json cannot be canonicalised: {exc}"
+    if canon != raw_b:
+        return "record_json is not in canonical form (it was rewritten after sealing)"
+    if d.get("prev_hash") != prev:
+        return (f"prev_hash {str(d.get('prev_hash'))[:16]}… does not match the previous "
+                f"record's hash {prev[:16]}… (a decision was deleted, inserted or reordered)")
+    body = {k: v for k, v in d.items() if k != "hash"}
+    if event_hash(prev, body) != d.get("hash"):
+        return "hash mismatch: the record's content was edited after it was sealed"
+    sealed = row_columns(d)
+    for name in MIRRORED:
+        if cols[name] != sealed[name]:
+            return (f"column {name!r} differs from the sealed record "
+                    "(the column was edited directly in the database)")
+    return None
+
+
+def walk(rows: Iterable[tuple[dict[str, Any], Any]]) -> VerifyOutcome:
+    """Check rows (columns, record_json) in seq order; the first bad one is reported."""
+    prev, expected, count = ZERO_HASH, 1, 0
+    for cols, raw in rows:
+        bad = check_row(cols, raw, prev, expected)
+        if bad:
+            return VerifyOutcome(False, count, prev, cols.get("seq"), bad)
+        prev = cols["hash"]
+        expected += 1
+        count += 1
+    return VerifyOutcome(True, count, prev)
+
+
+def check_head_marker(outcome: VerifyOutcome, marker: str | None,
+                      where: str = "the ledger head marker") -> VerifyOutcome:
+    """Compare a walked chain with a head marker `"SEQ HASH"` written with the last append:
+    decisions deleted at the end, which no link can show, make them disagree."""
+    if not outcome.ok:
+        return outcome
+    last, head = outcome.count, outcome.head
+    if marker is None:
+        if last:
+            return VerifyOutcome(False, last, head, last, f"{where} is missing")
+        return outcome
+    if marker == f"{last} {head}":
+        return outcome
+    parts = marker.split(" ", 1)
+    try:
+        recorded_seq = int(parts[0])
+    except ValueError:
+        recorded_seq = last
+    return VerifyOutcome(
+        False, last, head, last + 1 if recorded_seq > last else last,
+        f"{where} says seq {parts[0]} hash {parts[-1][:16]}… but the chain ends at seq {last} "
+        f"hash {head[:16]}… (decisions were deleted at the end, or the marker was edited)")
+
+
+def verify_jsonl(path: str | Path) -> VerifyOutcome:
+    """Check a JSON Lines export on its own (no database): canonical lines, `seq` from 1,
+    each `prev_hash` the hash before, each `hash` recomputed. An export that verifies can
+    be trusted as far as its last `hash`; compare that with a head you noted earlier."""
+    prev = ZERO_HASH
+    count = 0
+    with open(path, "rb") as fh:
+        for n, line in enumerate(fh, 1):
+            raw = line[:-1] if line.endswith(b"\n") else line
+            try:
+                d = json.loads(raw)
+            except ValueError as exc:
+                return VerifyOutcome(False, count, prev, n, f"line {n} is not JSON: {exc}")
+            cols = row_columns(d) if isinstance(d, dict) else {"seq": None}
+            bad = check_row(cols, raw, prev, n)
+            if bad:
+                return VerifyOutcome(False, count, prev, n, f"line {n}: {bad}")
+            prev = d["hash"]
+            count += 1
+    return VerifyOutcome(True, count, prev)
+
+
+class WriteTx(Protocol):
+    """What a store offers inside its serialised append transaction."""
+
+    def head(self) -> tuple[int, str]: ...
+    def raw_for(self, evidence_digest: str) -> list[bytes]: ...
+    def insert(self, cols: dict[str, Any], raw: bytes) -> None: ...
+    def set_head(self, seq: int, hash_: str) -> None: ...
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class LedgerBase:
+    """Sealing, claims, listing, verifying and exporting over a store's primitives.
+
+    A store implements `_write()` (a context manager yielding a `WriteTx` whose exit commits,
+    durably, or rolls back), `_raw_rows(digest)` (seq, record_json in seq order),
+    `_verify_rows()` (columns and record_json in seq order), `_head_marker()`, `_integrity()`
+    and `close()`. `display` is a name safe to print (no password)."""
+
+    display: str = "ledger"
+
+    # -- primitives (stores override) ------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[WriteTx]:  # pragma: no cover - abstract
+        raise NotImplementedError
+        yield
+
+    def _raw_rows(self, evidence_digest: str | None = None) -> list[tuple[int, bytes]]:
+        raise NotImplementedError  # pragma: no cover
+
+    def _verify_rows(self) -> Iterator[tuple[dict[str, Any], Any]]:
+        raise NotImplementedError  # pragma: no cover
+
+    def _head_marker(self) -> str | None:
+        raise NotImplementedError  # pragma: no cover
+
+    def _integrity(self) -> str | None:
+        """A problem the storage engine itself reports, or None."""
+        return None
+
+    def _extra_checks(self, outcome: VerifyOutcome) -> VerifyOutcome:
+        return outcome
+
+    def close(self) -> None:  # pragma: no cover - stores override
+        pass
+
+    def __enter__(self) -> LedgerBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(self, record: Entry, now: datetime | None = None) -> StoredDecision:
+        """Seal and store `record`; returns only after the commit is durable. Raises
+        `ClaimConflict` (nothing written) when it acts over someone else's claim."""
+        body = record.to_dict()
+        with self._write() as tx:
+            seq, prev = tx.head()
+            earlier = [parse_entry(json.loads(r)) for r in tx.raw_for(record.evidence_digest)]
+            guard(record, earlier, now or utc_now())
+            sealed = seal({**body, "seq": seq + 1}, prev)
+            raw = canonical_json(sealed)
+            tx.insert(row_columns(sealed), raw)
+            tx.set_head(seq + 1, sealed["hash"])
+        return StoredDecision(seq + 1, prev, sealed["hash"], record, raw)
+
+    def import_raw(self, raws: Iterable[bytes]) -> int:
+        """Copy a verified chain into this EMPTY store, byte for byte (same seq, prev_hash,
+        hash), in one transaction. Refuses a store that already holds records."""
+        n, last = 0, ZERO_HASH
+        with self._write() as tx:
+            seq, _ = tx.head()
+            if seq != 0:
+                raise LedgerError(f"{self.display} already holds {seq} records; copy only "
+                                  "into an empty store (the chain would fork)")
+            for raw in raws:
+                d = json.loads(raw)
+                cols = row_columns(d)
+                if cols["seq"] != n + 1 or d.get("prev_hash") != last:
+                    raise LedgerError(f"record {n + 1} does not follow the chain; not copied")
+                tx.insert(cols, bytes(raw))
+                n, last = n + 1, d["hash"]
+            if n:
+                tx.set_head(n, last)
+        return n
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def entries(self, evidence_digest: str | None = None) -> list[StoredDecision]:
+        """Every record (decisions and claims), in chain order."""
+        return [stored_from_raw(s, r) for s, r in self._raw_rows(evidence_digest)]
+
+    def list(self) -> list[StoredDecision]:
+        """The decisions (claims left out), in chain order."""
+        return [e for e in self.entries() if e.is_decision]
+
+    def by_evidence(self, digest: str) -> list[StoredDecision]:
+        """Earlier decisions on the same evidence (see `records.evidence_digest`)."""
+        return [e for e in self.entries(digest) if e.is_decision]
+
+    def claim_state(self, digest: str, now: datetime | None = None) -> ClaimState:
+        return claim_state([e.record for e in self.entries(digest)], now or utc_now())
+
+    def count(self) -> int:
+        return len(self._raw_rows())
+
+    def iter_raw(self) -> Iterator[tuple[int, bytes]]:
+        yield from self._raw_rows()
+
+    # -- verifying -------------------------------------------------------------------------
+
+    def verify(self) -> VerifyOutcome:
+        """Walk the whole chain; the first record that does not check out is reported."""
+        problem = self._integrity()
+        if problem:
+            return VerifyOutcome(False, 0, ZERO_HASH, None, problem)
+        outcome = check_head_marker(walk(self._verify_rows()), self._head_marker())
+        return self._extra_checks(outcome)
+
+    # -- exporting -------------------------------------------------------------------------
+
+    def export(self, fmt: str, out: str | Path) -> int:
+        """Write every record to `out` atomically (temp file + rename); returns the count.
+
+        `jsonl`: the stored canonical JSON, one record per line, with `seq`, `prev_hash` and
+        `hash`, so the export can be re-verified without the database. `csv`: one row per
+        decision for spreadsheets (claims are in the JSONL), formula-like cells neutralised.
+        """
+        from moderator_app.core.atomic import atomic_write
+
+        rows = list(self.iter_raw())
+        if fmt == "jsonl":
+            data = b"".join(raw + b"\n" for _, raw in rows)
+        elif fmt == "csv":
+            docs = [json.loads(raw) for _, raw in rows]
+            data = records_to_csv([d for d in docs if d.get("schema") != CLAIM_SCHEMA]
+                                  ).encode("utf-8")
+        else:
+            raise ValueError(f"unknown export format {fmt!r} (jsonl or csv)")
+        atomic_write(Path(out), data)
+        return len(rows)

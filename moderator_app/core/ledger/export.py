@@ -1,0 +1,60 @@
+"""Ledger exports for people: CSV with spreadsheet formulas neutralised.
+
+The JSONL export is the stored canonical records themselves (`chained.LedgerBase.export`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from moderator_app.core.formats.canonical import canonical_json
+
+CSV_COLUMNS = (
+    "seq", "decided_at", "decision", "reason", "note", "reviewer", "app_version", "kind",
+    "submission", "evidence_digest", "chain_head", "verdict", "errors", "warnings",
+    "sync_offset_s", "retime_start_s", "retime_end_s", "checklist", "override_note",
+    "files", "file_sha256", "prev_hash", "hash",
+)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_cell(value: Any) -> str:
+    """A CSV cell a spreadsheet will not run: text starting with = + - @ TAB or CR (also after
+    leading spaces) gets a leading apostrophe (OWASP CSV injection advice)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int | float):
+        text = canonical_json(value).decode("ascii")
+    else:
+        text = str(value)
+    if text.lstrip(" ").startswith(_FORMULA_START) or text.startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+def records_to_csv(records: list[dict[str, Any]]) -> str:
+    """One row per decision. `files` lists `name (size bytes) sha256` per file; `file_sha256`
+    only the digests, both separated by `; `."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for d in records:
+        s = d.get("summary") or {}
+        files = d.get("files") or []
+        row = {
+            **{k: d.get(k) for k in CSV_COLUMNS},
+            "verdict": s.get("verdict"), "errors": s.get("errors"),
+            "warnings": s.get("warnings"),
+            "checklist": "; ".join(d.get("checklist") or []),
+            "files": "; ".join(f"{f.get('name')} ({f.get('size')} bytes) {f.get('sha256')}"
+                               for f in files),
+            "file_sha256": "; ".join(str(f.get("sha256")) for f in files),
+        }
+        w.writerow([neutralise_cell(row[c]) for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+

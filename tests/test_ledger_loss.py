@@ -1,0 +1,130 @@
+"""Issue 15 points 11 and 13: silent loss becomes visible; a read-only ledger verifies and
+lists. What is and is not detected is written in docs/decisions-ledger.md."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from conftest import REPO
+
+from moderator_app.core.ledger.records import build_record
+from moderator_app.core.ledger.store import Ledger
+from moderator_app.core.verify.report import FileDigest, Report
+
+
+def rec(note: str):
+    r = Report(kind="community", input_name="sub")
+    r.files = [FileDigest("agent-log.jsonl", "agent_log", 1, "1" * 64)]
+    return build_record(SimpleNamespace(report=r, submission=SimpleNamespace(
+        display_name="sub")), "accept", note=note, reviewer="alice")
+
+
+def verify_cli(store: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "moderator_app", "decisions", "verify",
+                           "--store", str(store)], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+
+
+def fill(store: Path, n: int) -> None:
+    with Ledger(store) as led:
+        for i in range(n):
+            led.append(rec(f"d{i + 1}"))
+
+
+def test_acknowledged_decisions_are_in_the_main_file(tmp_path):
+    """Each append is checkpointed: dropping the -wal afterwards loses nothing."""
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 5)
+    for suffix in ("-wal", "-shm"):
+        Path(str(store) + suffix).unlink(missing_ok=True)
+    r = verify_cli(store)
+    assert r.returncode == 0 and "intact: 5 decisions" in r.stdout, r.stdout + r.stderr
+
+
+def test_dropped_wal_is_detected(tmp_path):
+    """The issue's case: the 3 newest decisions only in the WAL (a reader kept the checkpoint
+    from finishing), then the main file is copied or kept without its -wal."""
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 2)
+    reader = sqlite3.connect(store)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM decisions").fetchone()  # holds a snapshot
+    fill(store, 3)
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    shutil.copy(store, moved / store.name)  # the main file alone
+    shutil.copy(str(store) + ".head", moved / (store.name + ".head"))
+    reader.close()
+    r = verify_cli(moved / store.name)
+    assert r.returncode == 1, r.stdout
+    assert "first bad record seq 3" in r.stdout and "decisions are missing" in r.stdout
+
+
+def test_deleting_the_last_decision_and_fixing_the_head_row_is_detected(tmp_path):
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 4)
+    conn = sqlite3.connect(store)
+    head3 = conn.execute("SELECT hash FROM decisions WHERE seq = 3").fetchone()[0]
+    conn.execute("DELETE FROM decisions WHERE seq = 4")
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (f"3 {head3}",))
+    conn.commit()
+    conn.close()
+    r = verify_cli(store)
+    assert r.returncode == 1 and "first bad record seq 4" in r.stdout, r.stdout
+
+
+def test_an_older_copy_put_back_is_detected(tmp_path):
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 2)
+    backup = tmp_path / "old.sqlite3"
+    shutil.copy(store, backup)
+    fill(store, 2)
+    shutil.copy(backup, store)
+    r = verify_cli(store)
+    assert r.returncode == 1 and "head file says the ledger reached seq 4" in r.stdout
+
+
+def test_missing_head_file_is_said_not_hidden(tmp_path):
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 2)
+    Path(str(store) + ".head").unlink()
+    r = verify_cli(store)
+    assert r.returncode == 0 and "no head file" in r.stdout + r.stderr
+    fill(store, 1)  # the next decision writes it again
+    assert Path(str(store) + ".head").read_text().startswith("3 ")
+
+
+def _ro_mount_works() -> bool:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    r = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    return r.returncode == 0
+
+
+@pytest.mark.skipif(not _ro_mount_works(), reason="needs root and mount namespaces")
+def test_ledger_on_a_read_only_mount_verifies_and_lists(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    store = folder / "decisions.sqlite3"
+    fill(store, 3)
+    script = (f"mount --bind -o ro {folder} {folder} && "
+              f"{sys.executable} -m moderator_app decisions verify --store {store} && "
+              f"{sys.executable} -m moderator_app decisions list --store {store} && "
+              f"{sys.executable} -m moderator_app decisions export --format jsonl "
+              f"--store {store} --out {tmp_path / 'out.jsonl'} && "
+              f"touch {folder}/x")
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                       text=True, cwd=REPO, timeout=120)
+    assert "intact: 3 decisions" in r.stdout, r.stdout + r.stderr
+    assert "3 decisions in" in r.stdout
+    assert "Read-only file system" in r.stderr  # the mount really was read-only
+    assert not (folder / "x").exists()
+    assert sorted(p.name for p in folder.iterdir()) == ["decisions.sqlite3",
+                                                         "decisions.sqlite3.head"]

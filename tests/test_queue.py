@@ -1,0 +1,136 @@
+"""The review queue: each submission with the verdict `verify` gives it, its decision state,
+reports cached by evidence digest (an unchanged submission is never verified twice)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from moderator_app.core.ledger.claims import new_claim
+from moderator_app.core.ledger.records import build_record
+from moderator_app.core.ledger.store import Ledger
+from moderator_app.core.queue.listing import build_queue, examine_all, next_pending
+from moderator_app.core.queue.scan import scan_queue
+from moderator_app.core.verify.pipeline import verify_paths
+
+SAMPLE = REPO / "resources" / "samples" / "community-sample"
+OFFICIAL = REPO / "resources" / "samples" / "official-sample"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MODERATOR_APP_STORE")}
+    return subprocess.run([sys.executable, "-m", "moderator_app", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def queue_dir(tmp_path_factory) -> Path:
+    """valid, broken, a duplicate of valid, an archive, an official run, an unreadable one;
+    mtimes set so that the order is known."""
+    q = tmp_path_factory.mktemp("queue")
+    shutil.copytree(SAMPLE, q / "a-valid")
+    shutil.copytree(SAMPLE, q / "b-broken")
+    log = q / "b-broken" / "agent-log.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:3] + [b"{not json\n"] + lines[3:]))
+    shutil.copytree(SAMPLE, q / "c-duplicate")
+    with zipfile.ZipFile(q / "d-bundle.zip", "w") as z:
+        for f in SAMPLE.iterdir():
+            z.write(f, f.name)
+    shutil.copytree(OFFICIAL, q / "e-official")
+    (q / "f-empty").mkdir()
+    (q / "f-empty" / "readme.txt").write_text("nothing here")
+    (q / "notes.txt").write_text("not a submission")
+    (q / ".hidden").mkdir()
+    for i, name in enumerate(["a-valid", "b-broken", "c-duplicate", "d-bundle.zip",
+                              "e-official", "f-empty"]):
+        t = 1_700_000_000 + i * 60
+        for p in [q / name, *(q / name).rglob("*")]:
+            os.utime(p, (t, t))
+    return q
+
+
+def test_each_submission_gets_the_verdict_verify_gives(queue_dir, tmp_path):
+    r = cli("queue", str(queue_dir), "--json", "--cache", str(tmp_path / "c.sqlite3"),
+            "--store", str(tmp_path / "l.sqlite3"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    names = [i["name"] for i in doc["items"]]
+    assert names == ["a-valid", "b-broken", "c-duplicate", "d-bundle.zip", "e-official",
+                     "f-empty"]  # oldest first; hidden and loose files are not submissions
+    for item in doc["items"]:
+        v = cli("verify", "--json", str(queue_dir / item["name"]))
+        expected = json.loads(v.stdout)
+        assert item["verdict"] == expected["verdict"], item["name"]
+        if "summary" in expected:
+            assert (item["errors"], item["warnings"]) == (
+                expected["summary"]["errors"], expected["summary"]["warnings"])
+    by = {i["name"]: i for i in doc["items"]}
+    assert by["a-valid"]["verdict"] == "pass" and by["b-broken"]["verdict"] == "fail"
+    assert by["f-empty"]["verdict"] == "unreadable" and by["f-empty"]["error"]
+    assert by["c-duplicate"]["duplicate_of"] == "a-valid"
+    assert by["d-bundle.zip"]["duplicate_of"] == "a-valid"  # same bytes, zipped
+    assert by["a-valid"]["game"] and by["e-official"]["kind"] == "official"
+    assert {i["state"] for i in doc["items"]} == {"pending"}
+
+
+def test_unchanged_submissions_are_never_verified_twice(queue_dir, tmp_path):
+    cache = str(tmp_path / "c.sqlite3")
+    cands = scan_queue(queue_dir)
+    _, verified = examine_all(cands, cache, workers=1)  # one worker: a known order
+    assert verified == 3  # a-valid, b-broken, e-official; copies found by digest, f unreadable
+    _, verified = examine_all(cands, cache, workers=2)
+    assert verified == 0
+    work = tmp_path / "q2"
+    shutil.copytree(queue_dir, work)  # new paths, new mtimes: digested, not verified
+    moved = scan_queue(work)
+    out, verified = examine_all(moved, cache, workers=2)
+    assert verified == 0
+    assert [out[c.fingerprint]["verdict"] for c in moved] == [
+        "pass", "fail", "pass", "pass", "pass", "unreadable"]
+    log = work / "b-broken" / "agent-log.jsonl"
+    log.write_bytes(log.read_bytes().replace(b"{not json\n", b"{still not\n"))  # new bytes
+    now = scan_queue(work)
+    out, verified = examine_all(now, cache, workers=2)
+    b = next(c for c in now if c.name == "b-broken")
+    assert verified == 1 and out[b.fingerprint]["verdict"] == "fail"
+
+
+def test_decision_states_from_the_ledger(queue_dir, tmp_path):
+    store = tmp_path / "l.sqlite3"
+    valid = verify_paths([queue_dir / "a-valid"])
+    broken = verify_paths([queue_dir / "b-broken"])
+    with Ledger(store) as led:
+        led.append(build_record(valid, "accept", reviewer="alice"))
+        led.append(build_record(broken, "reject", reason="log-invalid", reviewer="bob"))
+        official = verify_paths([queue_dir / "e-official"])
+        from moderator_app.core.ledger.records import evidence_digest
+
+        led.append(new_claim("claim", "carol", evidence_digest(official.report.files),
+                             "e-official"))
+    items = build_queue(queue_dir, str(store), str(tmp_path / "c.sqlite3"))
+    states = {i.name: i.state for i in items}
+    assert states == {"a-valid": "accepted", "b-broken": "rejected",
+                      "c-duplicate": "accepted", "d-bundle.zip": "accepted",
+                      "e-official": "claimed", "f-empty": "pending"}
+    claimed = next(i for i in items if i.name == "e-official")
+    assert claimed.claimed_by == "carol" and claimed.claimed_until
+    assert next_pending(items) is None  # f-empty is unreadable: nothing to review
+    r = cli("queue", str(queue_dir), "--store", str(store), "--cache",
+            str(tmp_path / "c.sqlite3"), "--state", "claimed")
+    assert r.returncode == 0, r.stderr
+    assert "claimed by carol until" in r.stdout and "a-valid" not in r.stdout
+    assert "1 of 6 submissions shown" in r.stdout
+
+
+def test_unreadable_queue_folder_is_a_clear_error(tmp_path):
+    r = cli("queue", str(tmp_path / "nope"), "--cache", str(tmp_path / "c"))
+    assert r.returncode == 2 and "cannot read the queue folder" in r.stderr
