@@ -16,8 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from moderator_app.core.catalogue import all_rules  # noqa: E402
 from moderator_app.core.rule_groups import group_summary, group_title, ordered_groups  # noqa: E402
-from moderator_app.core.rules import Severity, all_rules  # noqa: E402
+from moderator_app.core.rules import Severity  # noqa: E402
 
 OUT = REPO / "docs" / "rules.md"
 

@@ -9,10 +9,10 @@ import copy
 import orjson
 import pytest
 
+from moderator_app.core.catalogue import all_rules
 from moderator_app.core.errors import Cancelled
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.progress import CancelToken
-from moderator_app.core.rules import all_rules
 from moderator_app.core.verify.agent_log import action_digest, parse_at
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths

@@ -1,11 +1,21 @@
-"""The layering of DESIGN.md, enforced: core and CLI never import Qt."""
+"""The layering of docs/architecture.md, enforced: core and CLI never import Qt; the import
+contracts of pyproject.toml hold (`lint-imports`); core type-checks (`mypy`)."""
 
 from __future__ import annotations
 
+import json
+import pkgutil
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import REPO
+import tomllib
+from conftest import REPO, SAMPLES
+
+import moderator_app.core
+
+BIN = Path(sys.executable).parent
 
 
 def _modules_after(code: str) -> set[str]:
@@ -24,9 +34,22 @@ def test_cli_and_core_do_not_import_qt():
     assert not {m for m in mods if m.startswith(("PySide6", "shiboken6"))}
 
 
-def test_cli_verify_path_does_not_import_cv2_without_video():
-    mods = _modules_after("import moderator_app.cli")
-    assert "cv2" not in mods
+def test_verify_of_a_log_only_submission_never_imports_a_video_library(tmp_path):
+    """`verify` on a community run without a video runs to its verdict without OpenCV or
+    PyAV ever loaded (they cost start-up time and hold native decoders)."""
+    shutil.copy(SAMPLES / "community-sample" / "agent-log.jsonl", tmp_path / "agent-log.jsonl")
+    code = (
+        "import sys\n"
+        "from moderator_app.cli import main\n"
+        f"rc = main(['verify', '--json', {str(tmp_path)!r}])\n"
+        "sys.stderr.write(repr(sorted(m for m in ('cv2', 'av') if m in sys.modules)))\n"
+        "sys.exit(rc)\n")
+    got = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    report = json.loads(got.stdout)
+    assert got.returncode == 1 and report["verdict"] == "fail"
+    assert [f["rule"] for f in report["findings"] if f["severity"] == "error"] == [
+        "input.no_video"]
+    assert got.stderr.strip().splitlines()[-1] == "[]"
 
 
 def test_no_qt_import_statement_in_core_sources():
@@ -38,3 +61,28 @@ def test_no_qt_import_statement_in_core_sources():
             if s.startswith(("import PySide6", "from PySide6", "import shiboken6")):
                 offenders.append(f"{path.name}:{n}")
     assert offenders == []
+
+
+def _pyproject() -> dict:
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+def test_import_contracts_hold():
+    """The layers, the independence of the two verifiers and the absence of import cycles, as
+    declared in pyproject.toml ([tool.importlinter])."""
+    got = subprocess.run([str(BIN / "lint-imports")], cwd=REPO, capture_output=True, text=True)
+    assert got.returncode == 0, got.stdout[-3000:] + got.stderr[-2000:]
+    assert "0 broken" in got.stdout
+
+
+def test_every_room_of_core_is_placed_in_the_layers():
+    """A new module or subpackage of core/ must be given its layer (or the contract would
+    silently not cover it)."""
+    contracts = _pyproject()["tool"]["importlinter"]["contracts"]
+    (core,) = [c for c in contracts if c.get("containers") == ["moderator_app.core"]]
+    placed = {name.strip(" ()") for layer in core["layers"]
+              for name in layer.replace("|", ":").split(":")}
+    rooms = {m.name for m in pkgutil.iter_modules(moderator_app.core.__path__)}
+    assert rooms - placed == set()
+

@@ -11,8 +11,8 @@ from conftest import REPO
 
 from moderator_app import cli
 from moderator_app.cli import common as cli_common
+from moderator_app.core.catalogue import all_rules
 from moderator_app.core.ledger.records import CHECKLIST_IDS, REJECT_REASONS
-from moderator_app.core.rules import all_rules
 
 DOCS = REPO / "docs"
 GUIDES = ("moderator-guide.md", "submitter-guide.md", "reviewer-guide.md", "rules.md")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from moderator_app.core.catalogue import all_rules
 from moderator_app.core.rule_groups import GROUPS, group_summary, group_title, ordered_groups
-from moderator_app.core.rules import all_rules
 
 
 def test_every_declared_group_has_a_title_and_summary():

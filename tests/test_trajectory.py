@@ -284,7 +284,7 @@ def test_worker_process_gives_the_same_report_as_one_process(tamper):
 def test_every_official_rule_is_documented():
     from conftest import REPO
 
-    from moderator_app.core.rules import all_rules
+    from moderator_app.core.catalogue import all_rules
 
     doc = (REPO / "docs" / "rules-official.md").read_text(encoding="utf-8")
     ids = [r.id for r in all_rules() if r.id.split(".")[0] in

@@ -16,8 +16,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QTableWidget, QTreeWidget, QWidget
 
 from moderator_app import __version__
+from moderator_app.core.catalogue import all_rules
 from moderator_app.core.rule_groups import group_title, ordered_groups
-from moderator_app.core.rules import all_rules
 from moderator_app.ui import help as app_help
 
 

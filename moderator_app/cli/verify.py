@@ -222,7 +222,7 @@ def cmd_withhold(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from moderator_app.core.rules import all_rules
+    from moderator_app.core.catalogue import all_rules
 
     for r in all_rules():
         print(f"{r.id:<32} {r.severity.value:<8} {r.summary}")

@@ -245,8 +245,8 @@ def show_formats(parent: QWidget | None = None) -> QDialog:
     existing = _reuse(parent, "help_formats")
     if existing is not None:
         return existing
+    from moderator_app.core.catalogue import all_rules
     from moderator_app.core.rule_groups import group_summary, group_title, ordered_groups
-    from moderator_app.core.rules import all_rules
 
     dlg, lay = _dialog(parent, "help_formats", "Formats and rules")
     rules = all_rules()
