@@ -8,7 +8,9 @@ command refused its input), 2 the input cannot be read at all or the command lin
 from __future__ import annotations
 
 import argparse
+import getpass
 import math
+import os
 import re
 
 SECRET_ENV = "ALE_EVALUATOR_SECRET"
@@ -33,3 +35,11 @@ def finite_seconds(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"not a finite number of seconds: {text!r}")
     return value
+
+
+def default_reviewer() -> str:
+    """The reviewer a decision is recorded under when --reviewer is not given: the login."""
+    try:
+        return os.environ.get("USER") or getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name: the caller asks for --reviewer
+        return ""

@@ -10,10 +10,10 @@ unreachable store, invalid arguments, a run claimed by someone else).
 from __future__ import annotations
 
 import argparse
-import getpass
-import os
 import sys
 from pathlib import Path
+
+from moderator_app.cli.common import default_reviewer
 
 EXIT_OK, EXIT_BAD_LEDGER, EXIT_ERROR = 0, 1, 2
 
@@ -99,13 +99,6 @@ def _err(msg: str) -> None:
     from moderator_app.cli.common import safe_text
 
     print(f"moderator-app: {safe_text(msg)}", file=sys.stderr)
-
-
-def default_reviewer() -> str:
-    try:
-        return os.environ.get("USER") or getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name: the caller asks for --reviewer
-        return ""
 
 
 def cmd_decide(args: argparse.Namespace) -> int:

@@ -122,8 +122,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 
 def cmd_claim(args: argparse.Namespace) -> int:
-    from moderator_app.cli.common import safe_text
-    from moderator_app.cli.decisions import default_reviewer
+    from moderator_app.cli.common import default_reviewer, safe_text
     from moderator_app.core.errors import InputError
     from moderator_app.core.formats.submission import load_submission
     from moderator_app.core.ledger.chained import LedgerError
