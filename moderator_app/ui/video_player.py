@@ -301,6 +301,8 @@ class VideoPlayer(QWidget):
         self.speed = 1.0
         self.muted = False
         self.scan_result = None
+        # sound: fed from the isolated decoder when there is an output device (audio.py)
+        self.audio = None
         self._requested = -1
         self._play_wall0 = 0.0
         self._play_video0 = 0.0
@@ -396,12 +398,22 @@ class VideoPlayer(QWidget):
         self._worker.error.connect(self._on_error)
         self._worker_thread.start()
         self.slider.setRange(0, max(0, self.times.frame_count - 1))
+        self.audio = self._audio_for(index)
         self.view.message = "Loading…"
         self.seek_frame(0)
         self.loaded.emit()
         if scan:
             self.start_scan(sha256)
         return True
+
+    def _audio_for(self, index: FrameIndex):
+        from moderator_app.core.video.audio import AudioFeeder, AudioTrack, NullSink, default_sink
+        sink = default_sink()
+        if isinstance(sink, NullSink):
+            return None  # no sound device: nothing to feed (core/video/audio.py is tested)
+        start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
+        assert self.path is not None
+        return AudioFeeder(AudioTrack(self.path, start), sink)
 
     def start_scan(self, sha256: str | None = None) -> None:
         """The integrity scan in the background (progress via `scan_progress`, the result via
@@ -422,6 +434,9 @@ class VideoPlayer(QWidget):
 
     def unload(self) -> None:
         self.pause()
+        if self.audio is not None:
+            self.audio.close()
+            self.audio = None
         if self._scan is not None:
             self._scan.cancel.cancel()
         for thread in (self._scan_thread, self._worker_thread):
@@ -553,6 +568,8 @@ class VideoPlayer(QWidget):
         self.playing = False
         self.play_button.setText("▶")
         self._timer.stop()
+        if self.audio is not None:
+            self.audio.reset()
 
     def toggle_play(self) -> None:
         self.pause() if self.playing else self.play()
@@ -605,12 +622,14 @@ class VideoPlayer(QWidget):
         if self.times is None:
             self.pause()
             return
-        if self._requested != -1 and self._requested != self.shown_frame:
-            return  # still decoding the previous frame: drop, do not queue
         t = self._play_video0 + (time.monotonic() - self._play_wall0) * self.speed
         if t >= self.times.duration:
             self.pause()
             return
+        if self.audio is not None:  # sound follows the clock (silence where it has none)
+            self.audio.tick(t, True, self.speed, self.muted)
+        if self._requested != -1 and self._requested != self.shown_frame:
+            return  # still decoding the previous frame: drop, do not queue
         n = self.times.footage_at(t)
         if n is None:
             self._show_no_footage(t)  # a gap: the clock runs on, no frame is shown

@@ -100,6 +100,40 @@ def op_frame(req: dict, out, state: dict) -> None:
          (img.tobytes(),))
 
 
+def op_audio(req: dict, out, state: dict) -> None:
+    """PCM (s16, stereo, 48 kHz) of the first audio stream from video time t0 to t1, with the
+    time of its first sample; video time is rebased on the first video frame like the index."""
+    import av
+    if "audio" not in state:
+        container = _open(req)
+        if not container.streams.audio:
+            send(out, {"ok": True, "start_s": None, "rate": 48000}, (b"",))
+            return
+        state["audio"] = container
+    container = state["audio"]
+    a = container.streams.audio[0]
+    base = float(req.get("video_start_s", 0.0))
+    t0, t1 = float(req["t0"]), float(req["t1"])
+    tb = a.time_base
+    container.seek(max(0, int((t0 + base - 0.5) / tb)), stream=a, backward=True)
+    res = av.AudioResampler(format="s16", layout="stereo", rate=48000)
+    chunks: list[bytes] = []
+    first: float | None = None
+    for frame in container.decode(a):
+        if frame.pts is None:
+            continue
+        ft = float(frame.pts * tb) - base
+        if ft > t1:
+            break
+        if ft + frame.samples / frame.sample_rate < t0:
+            continue
+        for r in res.resample(frame):
+            if first is None:
+                first = ft
+            chunks.append(bytes(r.planes[0])[:r.samples * 4])
+    send(out, {"ok": True, "start_s": first, "rate": 48000}, (b"".join(chunks),))
+
+
 def op_scan(req: dict, out) -> None:
     from .signals import scan_container
     if req.get("nice"):
@@ -135,6 +169,8 @@ def main() -> int:
                 op_probe(req, out)
             elif op == "frame":
                 op_frame(req, out, state)
+            elif op == "audio":
+                op_audio(req, out, state)
             elif op == "scan":
                 op_scan(req, out)
             elif op == "quit":

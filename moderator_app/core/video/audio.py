@@ -1,0 +1,186 @@
+"""Audio in step with the picture (issue 12 point 3), Qt-free.
+
+The audio track is decoded in the isolated video process (`child.py`, op "audio") in short
+windows, as 48 kHz stereo s16 PCM on the video's clock (rebased on the first video frame, as
+the frame index is). `AudioTrack.pcm(t0, t1)` always returns exactly (t1 - t0) of samples:
+silence where the track has none (before it starts, after it ends, in its gaps, or when the
+video has no audio at all), so the picture's clock never waits for sound and a track shorter
+or longer than the video cannot drift it.
+
+`AudioFeeder` keeps a sink fed a little ahead of the playback clock while the player plays at
+1x and is not muted; at any other speed it is muted (no pitch correction), and a seek or a
+pause flushes the sink. Output devices: PySide6-Essentials has no QtMultimedia, so the sink
+is a pipe to the platform's player command when one exists (`pw-play`, `paplay`, `aplay`,
+with a sound device), else `NullSink` (everything up to the device still runs and is tested).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from .isolate import VideoProcess, VideoProcessError
+
+RATE = 48000
+FRAME_BYTES = 4  # s16 stereo
+
+
+def samples(seconds: float) -> int:
+    return max(0, int(round(seconds * RATE)))
+
+
+class AudioTrack:
+    """Windows of PCM from a video's first audio track (decoded in an isolated process)."""
+
+    def __init__(self, path: Path | str, video_start_s: float = 0.0) -> None:
+        self.path = Path(path)
+        self.video_start_s = video_start_s
+        self._proc: VideoProcess | None = None
+        self.failed: str | None = None
+
+    def pcm(self, t0: float, t1: float) -> bytes:
+        """Exactly samples(t1 - t0) stereo frames for video time [t0, t1)."""
+        n = samples(t1 - t0)
+        out = bytearray(n * FRAME_BYTES)
+        if n == 0 or self.failed:
+            return bytes(out)
+        try:
+            if self._proc is None:
+                self._proc = VideoProcess(self.path, timeout_s=20.0)
+            msg = self._proc.request({"op": "audio", "t0": t0, "t1": t1, "keep": True,
+                                      "video_start_s": self.video_start_s})
+        except VideoProcessError as exc:
+            self.failed = exc.reason
+            self.close()
+            return bytes(out)
+        start = msg.header.get("start_s")
+        data = msg.blobs[0] if msg.blobs else b""
+        if start is None or not data:
+            return bytes(out)
+        skip = samples(t0 - float(start))  # > 0: the decoded window starts before t0
+        if skip >= 0:
+            src = data[skip * FRAME_BYTES:]
+            dst = 0
+        else:
+            src = data
+            dst = -skip * FRAME_BYTES
+        k = min(len(src), len(out) - dst)
+        if k > 0:
+            out[dst:dst + k] = src[:k - k % FRAME_BYTES]
+        return bytes(out)
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.close()
+            self._proc = None
+
+
+class NullSink:
+    """No sound device: counts what would have been played (and keeps it, for tests)."""
+
+    name = "none"
+
+    def __init__(self, keep: bool = False) -> None:
+        self.written = 0
+        self.keep = keep
+        self.data = bytearray()
+        self.flushes = 0
+
+    def write(self, pcm: bytes) -> None:
+        self.written += len(pcm)
+        if self.keep:
+            self.data += pcm
+
+    def flush(self) -> None:
+        self.flushes += 1
+
+    def close(self) -> None:
+        pass
+
+
+class PipeSink:
+    """Raw PCM into the platform's audio player command (started lazily, restarted on flush:
+    a seek must not play the old position's buffered sound)."""
+
+    def __init__(self, cmd: list[str]) -> None:
+        self.cmd = cmd
+        self.name = Path(cmd[0]).name
+        self._proc: subprocess.Popen | None = None
+
+    def write(self, pcm: bytes) -> None:
+        if self._proc is None:
+            self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(pcm)
+        except (BrokenPipeError, OSError):
+            self.close()
+
+    def flush(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = None
+
+
+def default_sink():
+    """A pipe to pw-play / paplay / aplay when there is one and a sound server or device,
+    else NullSink."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    has_device = (os.path.exists("/dev/snd") or bool(os.environ.get("PULSE_SERVER"))
+                  or (uid is not None and os.path.exists(f"/run/user/{uid}/pulse")))
+    if not has_device:
+        return NullSink()
+    raw = ["--format=s16", "--rate=48000", "--channels=2"]
+    for name, args in (("pw-play", [*raw, "-"]), ("paplay", ["--raw", *raw]),
+                       ("aplay", ["-q", "-f", "S16_LE", "-r", "48000", "-c", "2", "-t", "raw"])):
+        exe = shutil.which(name)
+        if exe:
+            return PipeSink([exe, *args])
+    return NullSink()
+
+
+class AudioFeeder:
+    """Feeds `sink` from `track` up to `lead_s` ahead of the playback clock."""
+
+    def __init__(self, track: AudioTrack | None, sink, lead_s: float = 0.3,
+                 chunk_s: float = 0.2) -> None:
+        self.track, self.sink = track, sink
+        self.lead_s, self.chunk_s = lead_s, chunk_s
+        self.written_to: float | None = None  # video time up to which the sink has sound
+
+    def audible(self, playing: bool, speed: float, muted: bool) -> bool:
+        return playing and speed == 1.0 and not muted and self.track is not None
+
+    def tick(self, video_t: float, playing: bool, speed: float, muted: bool) -> None:
+        """Call on every playback tick with the clock's video time."""
+        if not self.audible(playing, speed, muted):
+            self.reset()
+            return
+        if self.written_to is None or not (video_t - 0.1 <= self.written_to
+                                           <= video_t + 2 * self.lead_s):
+            self.reset()
+            self.written_to = video_t  # (re)start at the picture's time
+        while self.written_to < video_t + self.lead_s - 1e-6:
+            t1 = self.written_to + self.chunk_s
+            assert self.track is not None
+            self.sink.write(self.track.pcm(self.written_to, t1))
+            self.written_to = t1
+
+    def reset(self) -> None:
+        """A seek, a pause, a speed change or mute: drop what is queued."""
+        if self.written_to is not None:
+            self.sink.flush()
+        self.written_to = None
+
+    def close(self) -> None:
+        self.reset()
+        self.sink.close()
+        if self.track is not None:
+            self.track.close()
