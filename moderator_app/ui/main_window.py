@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.nav = Navigator(self.session, self.player, self.timeline, self.plots, self.table,
                              self.table_model, self.detail, self.findings, self)
         self._connect_activity_lane()
+        self._connect_sync_lane()
         self.actions = build_actions(self, self.handlers())
         self.menus = build_menus(self, self.actions, {
             "recent": self._fill_recent_menu, "docks": self._fill_dock_toggles,
@@ -165,6 +166,14 @@ class MainWindow(QMainWindow):
         p.scan_progress.connect(lane.set_progress)
         p.scan_ready.connect(lane.set_scan)
         p.position_changed.connect(lambda *_: lane.update())
+
+    def _connect_sync_lane(self) -> None:
+        """Auto-sync (ui/sync_lane.py): analysed per loaded submission, lanes seek."""
+        from moderator_app.ui.sync_lane import SyncRunner
+
+        self.sync_runner = SyncRunner(self.session, self.auto_sync, self.sync_lane, self)
+        self.sync_lane.seek_requested.connect(self.nav.seek_run_time)
+        self.player.position_changed.connect(lambda *_: self.sync_lane.update())
 
     def _fill_recent_menu(self, menu: QMenu) -> None:
         self.recent_menu = menu.addMenu("Open &recent")
@@ -577,6 +586,7 @@ class MainWindow(QMainWindow):
         """Stop background work, close files, remove the spool (idempotent)."""
         self.loader.cancel(wait=True)
         self.searcher.cancel(wait=True)
+        self.sync_runner.op.cancel(wait=True)
         self.player.unload()
         _close_result(self.session.result)
         QThreadPool.globalInstance().waitForDone(2000)

@@ -38,6 +38,7 @@ from moderator_app.ui.plots import PlotsWidget
 from moderator_app.ui.retime import RetimePanel
 from moderator_app.ui.run_summary import RunSummaryPanel
 from moderator_app.ui.sync_controls import SyncControls
+from moderator_app.ui.sync_lane import AutoSyncBox, SyncLane
 from moderator_app.ui.timeline import Timeline
 from moderator_app.ui.video_player import VideoPlayer
 
@@ -51,6 +52,7 @@ def build_views(self: MainWindow) -> None:
     self.timeline = Timeline()
     self.plots = PlotsWidget()
     self.activity = ActivityLane(self.timeline)  # the integrity scan's lanes (video helper)
+    self.sync_lane = SyncLane(self.timeline)  # reactions and offset track (sync helper)
     self.table_model = EventTableModel(self)
     self.table = QTableView()
     self.table.setObjectName("eventTable")
@@ -110,6 +112,7 @@ def build_views(self: MainWindow) -> None:
     bl.setSpacing(0)
     bl.addWidget(self.timeline, 1)
     bl.addWidget(self.activity)
+    bl.addWidget(self.sync_lane)
     bl.addWidget(self.plots)
     self.main_split = QSplitter(Qt.Orientation.Vertical)
     self.main_split.setObjectName("mainSplit")
@@ -156,6 +159,8 @@ def build_docks(self: MainWindow) -> None:
     sync_box = QWidget()
     sl = QVBoxLayout(sync_box)
     sl.addWidget(self.sync)
+    self.auto_sync = AutoSyncBox(self.session)
+    sl.addWidget(self.auto_sync)
     sl.addWidget(self.retime)
     sl.addStretch(1)
     scroll = QScrollArea()

@@ -19,11 +19,15 @@ SCHEMA = "moderator-app/sync/v1"
 
 
 def analyze_result(result, thresholds: Thresholds | None = None,
-                   offset_s: float | None = None) -> SyncAnalysis | None:
-    """Analyse a `VerifyResult`; None when it has no readable video."""
+                   offset_s: float | None = None, cancel=None) -> SyncAnalysis | None:
+    """Analyse a `VerifyResult`; None when it has no readable video. `cancel`: a
+    CancelToken; a cancelled analysis raises Cancelled."""
     if result.video_path is None:
         return None
-    sig = frame_signals(result.video_path)
+    sig = frame_signals(result.video_path,
+                        cancel=None if cancel is None else (lambda: cancel.cancelled))
+    if cancel is not None:
+        cancel.check()
     return analyze(input_times(result.submission), sig, thresholds or DEFAULT_THRESHOLDS,
                    offset_s)
 

@@ -1,0 +1,226 @@
+"""Auto-sync in the workstation (issue 13): the suggestion with one-click apply, and the "sync"
+lanes under the timeline (reactions per action, the local offset track, sync findings' spans).
+
+`SyncRunner` runs `core.sync.run.analyze_result` off the GUI thread whenever a submission with
+a video is loaded, the same analysis as `verify --sync`, and hands the `SyncAnalysis` to
+`AutoSyncBox` (in the Sync dock) and `SyncLane` (under the screen activity lane). The lane reads
+the view from the `Timeline` (run time; video time = run time + offset), like the activity lane.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from moderator_app.ui.background import BackgroundOp
+from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+
+ROW_H = 16
+TRACK_RANGE_S = 1.0  # the offset track shows offsets within +-1 s of the one in use
+REACTED = QColor(90, 200, 120)
+MISSED = QColor(230, 80, 80)
+SPAN_COLORS = {
+    "sync.offset_jump": QColor(220, 60, 60, 110), "sync.no_reaction": QColor(230, 170, 40, 110),
+    "sync.activity_without_actions": QColor(170, 90, 220, 110),
+}
+
+
+def describe(a) -> str:
+    """One line for the Sync dock: the suggestion, or why there is none."""
+    if a is None:
+        return "auto-sync: no video"
+    if isinstance(a, str):
+        return f"auto-sync: {a}"
+    if a.suggested_offset_s is None:
+        return f"auto-sync: not enough signal ({a.reason}); no offset suggested"
+    drift = f", clock drift {a.drift_percent:+.1f} %" if a.drift_percent else ""
+    return (f"auto-sync: run_start at {a.suggested_offset_s:.3f} s (confidence "
+            f"{a.confidence:.2f}, {a.supporting_actions} of {a.actions} actions{drift}); "
+            f"{len(a.findings)} sync finding(s)")
+
+
+class AutoSyncBox(QGroupBox):
+    """The suggestion and its one-click apply."""
+
+    def __init__(self, session, parent: QWidget | None = None) -> None:
+        super().__init__("Auto-sync", parent)
+        self.session = session
+        self.analysis = None
+        self.label = QLabel("auto-sync: no video")
+        self.label.setObjectName("autoSyncLabel")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.apply = QPushButton("Apply suggested offset")
+        self.apply.setObjectName("autoSyncApply")
+        self.apply.setEnabled(False)
+        self.apply.clicked.connect(self.apply_suggestion)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.label)
+        lay.addWidget(self.apply)
+
+    def set_analysis(self, a) -> None:
+        """A SyncAnalysis, a status text, or None (no video)."""
+        self.analysis = a if not isinstance(a, str) else None
+        self.label.setText(describe(a))
+        self.apply.setEnabled(self.analysis is not None
+                              and self.analysis.suggested_offset_s is not None)
+
+    def apply_suggestion(self) -> None:
+        if self.analysis is not None and self.analysis.suggested_offset_s is not None:
+            self.session.set_offset(self.analysis.suggested_offset_s)
+
+
+class SyncLane(QWidget):
+    seek_requested = Signal(float)  # run time
+
+    def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.timeline = timeline
+        self.analysis = None
+        self.status = ""
+        self.setObjectName("syncLane")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMouseTracking(True)
+        timeline.view_changed.connect(lambda *_: self.update())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(600, 2 * ROW_H + 2)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(200, 2 * ROW_H + 2)
+
+    def set_analysis(self, a) -> None:
+        self.analysis = a if not isinstance(a, str) and a is not None else None
+        self.status = a if isinstance(a, str) else ""
+        self.update()
+
+    def _x(self, video_t: float) -> float:
+        tl = self.timeline
+        v0, v1 = tl.v0 + tl.offset, tl.v1 + tl.offset
+        w = max(1, self.width() - LABEL_W)
+        return LABEL_W + (video_t - v0) / (v1 - v0) * w if v1 > v0 else LABEL_W
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        p = QPainter(self)
+        pal = self.palette()
+        p.fillRect(self.rect(), pal.color(pal.ColorRole.Base))
+        p.setPen(pal.color(pal.ColorRole.Text))
+        p.drawText(QRectF(4, 0, LABEL_W - 8, ROW_H), Qt.AlignmentFlag.AlignVCenter, "reactions")
+        p.drawText(QRectF(4, ROW_H, LABEL_W - 8, ROW_H), Qt.AlignmentFlag.AlignVCenter,
+                   "offset track")
+        a = self.analysis
+        if a is None:
+            p.drawText(QRectF(LABEL_W, 0, self.width() - LABEL_W, 2 * ROW_H),
+                       Qt.AlignmentFlag.AlignCenter, self.status)
+            p.end()
+            return
+        for f in a.findings:
+            if f.video_start_s is None or f.rule not in SPAN_COLORS:
+                continue
+            x0 = self._x(f.video_start_s)
+            x1 = self._x(f.video_end_s if f.video_end_s is not None else f.video_start_s)
+            p.fillRect(QRectF(x0 - 2, 0, max(5.0, x1 - x0 + 4), 2 * ROW_H), SPAN_COLORS[f.rule])
+            if f.rule == "sync.offset_jump":  # the splice itself: a full-height line
+                p.setPen(QPen(MISSED, 2))
+                p.drawLine(QPointF(x0, 0), QPointF(x0, 2 * ROW_H))
+        for r in a.reactions:  # a tick per action: green with a reaction, red without
+            x = self._x(r.expected_video_s)
+            if x < LABEL_W or x > self.width():
+                continue
+            ok = r.video_s is not None
+            h = (ROW_H - 3) * (0.4 + 0.6 * r.confidence) if ok else ROW_H - 3
+            p.setPen(QPen(REACTED if ok else MISSED, 2))
+            p.drawLine(QPointF(x, ROW_H - 1), QPointF(x, ROW_H - 1 - h))
+        used = a.offset_used_s or 0.0
+        mid = ROW_H + ROW_H / 2
+        p.setPen(QPen(pal.color(pal.ColorRole.Mid), 1, Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(LABEL_W, mid), QPointF(self.width(), mid))
+        for pt in a.track:  # on the line where the window agrees with the offset in use
+            if pt.offset_s is None:
+                continue
+            off = pt.offset_s - used
+            dy = max(-1.0, min(1.0, off / TRACK_RANGE_S))
+            x = self._x(pt.run_s + pt.offset_s)
+            p.setPen(QPen(PLAYHEAD if abs(off) < 0.05 else MISSED, 5, Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.RoundCap))
+            p.drawPoint(QPointF(x, mid - dy * (ROW_H / 2 - 3)))
+        ph = self.timeline.playhead
+        if ph is not None:
+            x = self._x(ph + self.timeline.offset)
+            if LABEL_W <= x <= self.width():
+                p.setPen(QPen(PLAYHEAD, 2))
+                p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        p.end()
+
+    def _finding_at(self, x: float):
+        a = self.analysis
+        for f in (a.findings if a is not None else ()):
+            if f.video_start_s is None:
+                continue
+            x0 = self._x(f.video_start_s)
+            x1 = self._x(f.video_end_s if f.video_end_s is not None else f.video_start_s)
+            if x0 - 3 <= x <= max(x1, x0) + 3:
+                return f
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        x = event.position().x()
+        if x < LABEL_W:
+            return
+        tl = self.timeline
+        v0, v1 = tl.v0 + tl.offset, tl.v1 + tl.offset
+        video_t = v0 + (x - LABEL_W) / max(1, self.width() - LABEL_W) * (v1 - v0)
+        f = self._finding_at(x)
+        if f is not None:
+            video_t = f.video_start_s
+        self.seek_requested.emit(video_t - tl.offset)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        f = self._finding_at(event.position().x())
+        if f is not None:
+            from moderator_app.core.sync.run import finding_message
+
+            QToolTip.showText(event.globalPosition().toPoint(),
+                              f"{f.rule}: {finding_message(f)}", self)
+        else:
+            QToolTip.hideText()
+
+
+class SyncRunner(QObject):
+    """Runs the sync analysis in the background for each loaded submission with a video."""
+
+    def __init__(self, session, box: AutoSyncBox, lane: SyncLane,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.box, self.lane = session, box, lane
+        self.op = BackgroundOp("sync", self)
+        session.result_changed.connect(self.start)
+
+    def _show(self, a) -> None:
+        self.box.set_analysis(a)
+        self.lane.set_analysis(a)
+
+    def start(self) -> None:
+        result = self.session.result
+        if result is None or result.video_path is None:
+            self.op.drop()
+            self._show(None)
+            return
+        offset = self.session.offset_s
+        self._show("analysing the video's reactions…")
+
+        def work(progress, cancel):
+            from moderator_app.core.sync.run import analyze_result
+
+            return analyze_result(result, offset_s=offset, cancel=cancel)
+
+        self.op.run(work, self._show, on_failed=lambda msg: self._show(f"not run: {msg}"))

@@ -1,0 +1,50 @@
+"""Auto-sync in the workstation on a real Atari run with footage cut out (tests/corpus): the
+suggestion with one-click apply, and the sync lanes marking the jump where the footage was cut."""
+
+from __future__ import annotations
+
+import corpus
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+
+from moderator_app.ui.main_window import MainWindow
+
+pytestmark = pytest.mark.skipif(corpus.available() is not None,
+                                reason=f"corpus cannot be built: {corpus.available()}")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, store_path=None)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def test_suggestion_applies_in_one_click_and_the_lane_marks_the_cut(qtbot, window, tmp_path):
+    run = corpus.build("breakout-cut")
+    truth = run.truth
+    window.open_paths([run.folder])
+    qtbot.waitUntil(lambda: window.auto_sync.analysis is not None, timeout=60000)
+    a = window.auto_sync.analysis
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / 60
+    assert f"{a.suggested_offset_s:.3f} s" in window.auto_sync.label.text()
+    assert window.session.offset_s == 0.0
+    qtbot.mouseClick(window.auto_sync.apply, Qt.MouseButton.LeftButton)
+    assert window.session.offset_s == a.suggested_offset_s
+    jump = [f for f in window.sync_lane.analysis.findings if f.rule == "sync.offset_jump"]
+    assert len(jump) == 1 and abs(jump[0].video_start_s - truth["tamper"]["video_s"]) <= 1.0
+    window.timeline.fit()
+    qtbot.waitUntil(lambda: window.timeline.offset == a.suggested_offset_s, timeout=5000)
+    lane = window.sync_lane
+    x = int(lane._x(jump[0].video_start_s))
+    seeks = []
+    lane.seek_requested.connect(seeks.append)
+    qtbot.mouseClick(lane, Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    assert seeks and abs(seeks[0] + a.suggested_offset_s - jump[0].video_start_s) < 1e-6
+    import os
+    if os.environ.get("SYNC_SHOT"):
+        window.grab().save(os.environ["SYNC_SHOT"])
