@@ -22,10 +22,12 @@ def test_findings_listed_and_filtered(qtbot):
     qtbot.addWidget(p)
     p.set_report(report_with(fs))
     m = p.model
-    assert [m.index(r, 3).data() for r in range(3)] == ["log.gap", "log.seq",
-                                                        "coverage.extra"]
-    assert m.index(1, 4).data() == "seq <b>jumps</b>"
-    assert m.index(1, 1).data() == "7"
+    # Two columns that fit a narrow dock: where (line, time) and what (severity, rule, message).
+    assert [m.index(r, 1).data().split("\n")[0] for r in range(3)] == [
+        "warning · log.gap", "error · log.seq", "info · coverage.extra"]
+    assert m.index(1, 1).data() == "error · log.seq\nseq <b>jumps</b>"
+    assert m.index(1, 0).data() == "line 7"
+    assert m.index(2, 0).data() == "file"
     assert "FAIL" in p.summary.text() and "1 errors, 1 warnings" in p.summary.text()
     p.severity_box.setCurrentIndex(1)  # errors only
     assert p.proxy.rowCount() == 1

@@ -184,7 +184,7 @@ def test_untrusted_text_is_plain_everywhere(qtbot, window, tmp_path):
     assert escaped in window.detail.text.toPlainText()
     # The table shows the observation's summary itself (readable, and as plain text).
     assert window.table_model.index(4, 5).data() == MALICIOUS
-    assert any(MALICIOUS in (window.findings.model.index(r, 4).data() or "")
+    assert any(MALICIOUS in (window.findings.model.index(r, 1).data() or "")
                for r in range(window.findings.model.rowCount()))
     window.select_event(8)
     for label in window.findChildren(QLabel):

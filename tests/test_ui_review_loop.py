@@ -58,6 +58,7 @@ def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_record
     assert "Verdict FAIL" in window.decision_panel.summary.text()
     rules = [f.rule for f in window.findings.findings]
     assert "coverage.missing" in rules
+    assert window.decision_panel.reason.currentData() == "video-coverage"  # follows findings
     asked = []
     window.decision_panel.confirm = lambda title, text: asked.append(text) or True
     window.decision_panel.reason.setCurrentIndex(

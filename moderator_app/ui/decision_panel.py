@@ -104,6 +104,12 @@ class DecisionPanel(QWidget):
         form = QFormLayout()
         self.reason = QComboBox(self)
         self.reason.setObjectName("reject-reason")
+        # The longest label must not set the dock's minimum width (it is elided instead).
+        self.reason.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.reason.setMinimumContentsLength(14)
+        self._reason_chosen = False  # True once the moderator picks a reason themselves
+        self.reason.activated.connect(lambda _i: setattr(self, "_reason_chosen", True))
         for code in REJECT_REASONS:
             self.reason.addItem(f"{code} — {REASON_LABELS[code]}", code)
         form.addRow("Reject reason:", self.reason)
@@ -124,10 +130,12 @@ class DecisionPanel(QWidget):
         layout.addWidget(self.checklist)
 
         buttons = QHBoxLayout()
-        self.accept_button = QPushButton(f"Accept ({ACCEPT_SHORTCUT})", self)
+        self.accept_button = QPushButton("Accept", self)
         self.accept_button.setObjectName("accept")
-        self.reject_button = QPushButton(f"Reject ({REJECT_SHORTCUT})", self)
+        self.accept_button.setToolTip(f"Accept the submission ({ACCEPT_SHORTCUT})")
+        self.reject_button = QPushButton("Reject", self)
         self.reject_button.setObjectName("reject")
+        self.reject_button.setToolTip(f"Reject the submission ({REJECT_SHORTCUT})")
         self.accept_button.clicked.connect(lambda: self.decide(ACCEPT))
         self.reject_button.clicked.connect(lambda: self.decide(REJECT))
         buttons.addWidget(self.accept_button)
@@ -193,14 +201,16 @@ class DecisionPanel(QWidget):
             self._shown_store = self._store()
             self.note.clear()
             self.checklist.reset()
-            idx = self.reason.findData(suggested_reason(report, REJECT))
-            self.reason.setCurrentIndex(max(idx, 0))
+            self._suggest_reason()
             self.status.setText("")
             self.next_button.setVisible(False)
             self.load_history()
-        elif self._store() != self._shown_store:  # another ledger: its history
-            self._shown_store = self._store()
-            self.load_history()
+        else:
+            if not self._reason_chosen:  # the offset changed the findings: follow them
+                self._suggest_reason()
+            if self._store() != self._shown_store:  # another ledger: its history
+                self._shown_store = self._store()
+                self.load_history()
 
     def _store(self):
         return self.session.store_path
@@ -212,15 +222,24 @@ class DecisionPanel(QWidget):
         return (f"retime marks {_secs(a)} → {_secs(b)} (video time; recorded with the "
                 "decision)")
 
+    def _suggest_reason(self) -> None:
+        """Preselect the reject reason the findings (at the current offset) point to, until
+        the moderator picks one."""
+        result = self.result
+        if result is None:
+            return
+        idx = self.reason.findData(suggested_reason(result.report, REJECT))
+        self.reason.blockSignals(True)
+        self.reason.setCurrentIndex(max(idx, 0))
+        self.reason.blockSignals(False)
+        self._reason_chosen = False
+
     def clear_form(self) -> None:
         """After a decision: nothing of it stays in the form (the note, the reason, the
         walkthrough ticks) so that it cannot leak into the next one."""
         self.note.clear()
         self.checklist.reset()
-        result = self.result
-        if result is not None:
-            idx = self.reason.findData(suggested_reason(result.report, REJECT))
-            self.reason.setCurrentIndex(max(idx, 0))
+        self._suggest_reason()
 
     def latest_decision(self):
         """The newest decision recorded on the open evidence (a `DecisionRecord`), or None."""

@@ -93,16 +93,16 @@ class EventTableModel(QAbstractTableModel):
         """Widths that fit the widest value of each column (a 7-digit row or line number, a
         timecode), so the table does not re-layout, and the video beside it does not change
         width, when a longer number comes into view."""
-        digits = fm.horizontalAdvance("● 8888888") + 12
-        return [digits, fm.horizontalAdvance("8888888") + 12,
-                fm.horizontalAdvance("88:88:88.888") + 12, fm.horizontalAdvance("model_response") + 12,
-                fm.horizontalAdvance("model_response") + 12]
+        return [fm.horizontalAdvance("8888888") + 10, fm.horizontalAdvance("● 8888888") + 10,
+                fm.horizontalAdvance("88:88:88.888") + 10, fm.horizontalAdvance("observation") + 10,
+                fm.horizontalAdvance("model_message") + 10]
 
     def set_marked_rows(self, marked: dict[int, str]) -> None:
-        """Rows that carry a finding (worst severity), shown with a coloured dot in `#`."""
+        """Rows that carry a finding (worst severity), shown with a coloured dot by the line."""
         self.marked = dict(marked)
         if self.rows.size:
-            self.dataChanged.emit(self.index(0, COL_ROW), self.index(self.rowCount() - 1, COL_ROW))
+            self.dataChanged.emit(self.index(0, COL_LINE),
+                                  self.index(self.rowCount() - 1, COL_LINE))
 
     def set_current_rows(self, rows) -> None:
         """The current event of each lane (the last at or before the playhead), in bold."""
@@ -214,9 +214,9 @@ class EventTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             idx = self.index_
             if col == COL_ROW:
-                return ("● " if row in self.marked else "") + str(row + 1)
-            if col == COL_LINE:
-                return str(idx.lines[row])
+                return str(row + 1)
+            if col == COL_LINE:  # a dot, in its severity's colour, marks a row with findings
+                return ("● " if row in self.marked else "") + str(idx.lines[row])
             if col == COL_TIME:
                 t = idx.times[row]
                 return "" if math.isnan(t) else format_timecode(t)
@@ -227,7 +227,7 @@ class EventTableModel(QAbstractTableModel):
             return self.content(row)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ROW, COL_LINE, COL_TIME):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_ROW and row in self.marked:
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_LINE and row in self.marked:
             return QBrush(severity_color(self.marked[row], text=True))
         if role == Qt.ItemDataRole.FontRole and row in self.current_rows:
             if self._bold is None:

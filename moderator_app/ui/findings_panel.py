@@ -35,8 +35,9 @@ from moderator_app.core.verify.report import Report
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 
-HEADERS = ("Severity", "Line", "Time", "Rule", "Message")
-COL_SEV, COL_LINE, COL_TIME, COL_RULE, COL_MSG = range(5)
+HEADERS = ("Where", "Finding")
+COL_WHERE, COL_FINDING = range(2)
+ROW_LINES = 3  # a row: "severity · rule" and two lines of the message (all of it below)
 OTHER_LINE = re.compile(r"\bline (\d{1,12})\b")
 
 
@@ -83,16 +84,15 @@ class FindingsModel(QAbstractTableModel):
         f = self.findings[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (f.severity.value, "" if f.line is None else str(f.line),
-                    moment_text(self.moments[index.row()]), f.rule,
-                    f.message.replace("\n", " "))[col]
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_LINE, COL_TIME):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            if col == COL_WHERE:
+                where = "file" if f.line is None else f"line {f.line}"
+                when = moment_text(self.moments[index.row()])
+                return f"{where}\n{when}" if when else where
+            return f"{f.severity.value} · {f.rule}\n{' '.join(f.message.split())}"
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_WHERE:
             return QBrush(severity_color(f.severity, text=True))  # readable in both themes
-        if role == Qt.ItemDataRole.UserRole:
-            # Sort key: line numbers numerically, whole-file findings last.
-            return (f.line is None, f.line or 0) if col == 1 else None
         return None
 
 
@@ -141,18 +141,21 @@ class FindingsPanel(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(20)
-        self.view.setWordWrap(False)
-        self.view.setMinimumHeight(6 * 20 + 24)  # never squeezed to one or two rows
         fm = self.view.fontMetrics()
+        row_h = ROW_LINES * fm.lineSpacing() + 6
+        vh = self.view.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # fixed: fast with 10k rows
+        vh.setDefaultSectionSize(row_h)
+        self.view.setWordWrap(True)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setMinimumHeight(3 * row_h + 24)  # never squeezed to one or two rows
         hh = self.view.horizontalHeader()
         hh.setStretchLastSection(True)
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, sample in enumerate(("warning", "8888888", "88:88:88.888",
-                                      "action.not_requested")):
-            self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 16)
-        self.setMinimumWidth(360)
+        hh.setSectionResizeMode(COL_WHERE, QHeaderView.ResizeMode.Fixed)
+        self.view.setColumnWidth(COL_WHERE, fm.horizontalAdvance("line 88888888") + 12)
+        self.setMinimumWidth(300)
         self.read_line: Callable[[int], str | None] | None = None  # set by the window
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)

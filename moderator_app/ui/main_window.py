@@ -39,7 +39,7 @@ from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.background import BackgroundOp
-from moderator_app.ui.event_table import COL_KIND, search_rows
+from moderator_app.ui.event_table import COL_KIND, COL_ROW, search_rows
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
 from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
@@ -84,6 +84,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._spool_root = Path(tempfile.mkdtemp(prefix="moderator-spool-"))
         self._spool: Path | None = None
+        self._proportioned = False  # default proportions applied once, at the first show
         self._video_full = None  # (dock state, window state, widgets hidden) while full screen
         self.loader = BackgroundOp("verify", self)
         self.searcher = BackgroundOp("search", self)
@@ -225,11 +226,35 @@ class MainWindow(QMainWindow):
 
     # -- settings --------------------------------------------------------------------------
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._proportioned:
+            self._proportioned = True
+            if not self.state.restored:
+                self.apply_default_proportions()
+
+    def apply_default_proportions(self) -> None:
+        """Default sizes in proportion to the window: the docks get about a quarter of the
+        width (340-560 px), the video 60 % of the rest, the timeline a third of the height;
+        so 1280x720 fits and 2560x1440 gives the video and the findings real room."""
+        w = self.width()
+        dock_w = int(min(max(w * 0.27, 340), 560))
+        self.resizeDocks([self.findings_dock], [dock_w], Qt.Orientation.Horizontal)
+        central = max(400, w - dock_w)
+        share = 0.55 if w < 1500 else 0.6  # the table needs its Content column at 1280
+        self.top_split.setSizes([int(central * share), central - int(central * share)])
+        h = self.main_split.height() or self.height() - 60
+        self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])
+        self.resizeDocks([self.findings_dock, self.sync_dock],
+                         [int(self.height() * 0.42), int(self.height() * 0.5)],
+                         Qt.Orientation.Vertical)
+
     def save_layout(self) -> None:
         self.state.save()
 
     def reset_layout(self) -> None:
         self.state.reset()
+        self.apply_default_proportions()
         self.findings_dock.show()
         self.sync_dock.show()
         self.decision_dock.show()
@@ -403,6 +428,8 @@ class MainWindow(QMainWindow):
         self.table_model.set_index(index, kind.lane_title, kind is Kind.OFFICIAL)
         # Community lanes are the event types: a second "Type" column would repeat them.
         self.table.setColumnHidden(COL_KIND, not kind.type_column)
+        # The event number repeats the line number of a log; official runs keep both.
+        self.table.setColumnHidden(COL_ROW, kind is not Kind.OFFICIAL)
         self.lane_filter.blockSignals(True)
         self.lane_filter.clear()
         self.lane_filter.addItem(kind.all_lanes, "")

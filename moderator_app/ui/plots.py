@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.ui.timeline import LABEL_W
+from moderator_app.ui.timeline import LABEL_W, PLAYHEAD
 
 STRIP_H = 34
 
@@ -153,5 +153,5 @@ class PlotsWidget(QWidget):
                     p.drawLine(QPointF(LABEL_W + x + 0.5, base), QPointF(LABEL_W + x + 0.5, y))
         if self.playhead is not None and self.v0 <= self.playhead <= self.v1:
             x = LABEL_W + (self.playhead - self.v0) / (self.v1 - self.v0) * width
-            p.setPen(QPen(QColor(255, 80, 80), 2))
+            p.setPen(QPen(PLAYHEAD, 2))  # the timeline's playhead colour
             p.drawLine(QPointF(x, 0), QPointF(x, self.height()))

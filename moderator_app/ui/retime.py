@@ -20,6 +20,7 @@ def _plain(text: str = "") -> QLabel:
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setWordWrap(True)  # never clipped in a narrow dock
     return label
 
 
@@ -34,8 +35,10 @@ class RetimePanel(QGroupBox):
         self._current = current
         self._frame_of = frame_of
         self._frame_duration = frame_duration
-        self.start_button = QPushButton("Mark start (I)")
-        self.end_button = QPushButton("Mark end (O)")
+        self.start_button = QPushButton("Mark start")
+        self.start_button.setToolTip("Retime start at the current frame (Shift+I)")
+        self.end_button = QPushButton("Mark end")
+        self.end_button.setToolTip("Retime end at the current frame (Shift+O)")
         self.clear_button = QPushButton("Clear")
         self.start_label = _plain("start: -")
         self.end_label = _plain("end: -")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -67,7 +68,9 @@ def build_views(self: MainWindow) -> None:
     vh.setDefaultSectionSize(20)
     hh = self.table.horizontalHeader()
     hh.setStretchLastSection(True)
-    for col, width in enumerate(self.table_model.column_widths(self.fontMetrics())):
+    bold = QFont(self.table.font())
+    bold.setBold(True)  # the current event's row is bold: its numbers must still fit
+    for col, width in enumerate(self.table_model.column_widths(QFontMetrics(bold))):
         self.table.setColumnWidth(col, width)
     self.search = QLineEdit()
     self.search.setObjectName("eventSearch")
@@ -165,12 +168,14 @@ def build_docks(self: MainWindow) -> None:
     sl.addStretch(1)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # text wraps
     scroll.setWidget(sync_box)
     self.sync_dock = _dock(self, "Sync && retime", "syncDock", scroll,
                                 Qt.DockWidgetArea.RightDockWidgetArea)
     self.decision_panel = DecisionPanel(self.session, None, settings=self.settings)
     decision_scroll = QScrollArea()
     decision_scroll.setWidgetResizable(True)
+    decision_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     decision_scroll.setWidget(self.decision_panel)
     self.decision_dock = _dock(self, "Decision", "decisionDock", decision_scroll,
                                     Qt.DockWidgetArea.RightDockWidgetArea)

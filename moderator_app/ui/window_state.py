@@ -26,6 +26,7 @@ class WindowState:
         self.splitters = splitters
         self._default_state: QByteArray | None = None
         self._default_splits: list[QByteArray] = []
+        self.restored = False
 
     def remember_defaults(self) -> None:
         """Call once the default layout is built: View > Reset layout returns to it."""
@@ -51,8 +52,8 @@ class WindowState:
             frame_h = self.window.frameGeometry().height() - self.window.height()
             width = min(width, avail.width() - max(frame_w, 0))
             height = min(height, avail.height() - max(frame_h, 0))
-            if avail.width() >= 2400:  # a large screen: use most of it
-                width, height = int(avail.width() * 0.85), int(avail.height() * 0.85)
+            if avail.width() >= 1600:  # 1920x1080, 2560x1440: use most of the screen
+                width, height = int(avail.width() * 0.9), int(avail.height() * 0.9)
         self.window.resize(width, height)
 
     def restore(self) -> None:
@@ -62,9 +63,10 @@ class WindowState:
             self.window.restoreGeometry(geo)
         else:
             self.fit_to_screen()
+        self.restored = False  # True when a saved layout of this version was applied
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.window.restoreState(state, LAYOUT_VERSION)  # an older version is ignored
+            self.restored = self.window.restoreState(state, LAYOUT_VERSION)
         if self.settings.value("window/layout_version") not in (LAYOUT_VERSION,
                                                                 str(LAYOUT_VERSION)):
             return  # splitter sizes of an older layout: keep the defaults
@@ -95,6 +97,7 @@ class WindowState:
         if self.window.isMaximized() or self.window.isFullScreen():
             self.window.showNormal()
         self.fit_to_screen()
+        self.restored = False
 
     # -- recent submissions ----------------------------------------------------------------
 
