@@ -64,7 +64,7 @@ def test_every_bundle_format_verifies_in_place(tmp_path, fmt):
     assert rep.verdict == "pass", [f.to_dict() for f in rep.findings]
     assert rep.events == 12
     names = {f.name for f in rep.files}
-    assert names == {"run/events.jsonl.zst", "run/notes.txt"}
+    assert names == {"run/events.jsonl.zst"}  # notes.txt: no role needs it, never read
     assert not (tmp_path / "run").exists()  # nothing extracted
 
 

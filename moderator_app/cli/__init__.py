@@ -9,9 +9,13 @@ second. Video is read only in the isolated video process (core/video/isolate.py)
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import sys
 
 from moderator_app import __version__
-from moderator_app.cli.common import EXIT_UNREADABLE
+from moderator_app.cli.common import EXIT_UNREADABLE, SafeStream, safe_text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,10 +36,81 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# Free-text options whose value may itself start with `-` (`--note -x`, `--note "-- ok"`):
+# argparse would take that value for an option and refuse. Joined to `--note=-x` unless the
+# value is one of the parser's own options (then the text was forgotten: argparse says so).
+TEXT_OPTIONS = ("--note", "--override-note", "--override-claim", "--reviewer")
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    found: set[str] = set()
+    stack = [parser]
+    while stack:
+        p = stack.pop()
+        for action in p._actions:
+            found.update(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
+    return found
+
+
+def join_text_options(argv: list[str], known: set[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if (arg in TEXT_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-")
+                and argv[i + 1].split("=", 1)[0] not in known and argv[i + 1] != "--"):
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if hasattr(args, "handler"):
-        return args.handler(args)
-    parser.print_help()
-    return EXIT_UNREADABLE
+    """Run one command. Exit codes keep their meaning whatever happens: 0 pass, 1 fail,
+    2 unreadable input or wrong usage; an interrupt is 130 (143 for SIGTERM) after the
+    temporary files are removed. No traceback reaches the user: an unexpected error is one
+    line on stderr (MODERATOR_APP_DEBUG=1 shows the traceback) and exit 2."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+    previous = _on_sigterm()
+    try:
+        parser = build_parser()
+        raw = sys.argv[1:] if argv is None else list(argv)
+        args = parser.parse_args(join_text_options(raw, _option_strings(parser)))
+        if hasattr(args, "handler"):
+            return args.handler(args)
+        parser.print_help()
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        print("moderator-app: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback
+        if os.environ.get("MODERATOR_APP_DEBUG"):
+            raise
+        print(f"moderator-app: internal error ({type(exc).__name__}): {safe_text(exc)}; "
+              "please report it (MODERATOR_APP_DEBUG=1 shows the details)", file=sys.stderr)
+        return EXIT_UNREADABLE
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm():
+    """SIGTERM unwinds like Ctrl+C (finally blocks remove temporary files), with exit 143."""
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None

@@ -11,18 +11,41 @@ import argparse
 import getpass
 import math
 import os
-import re
+
+from moderator_app.core.text import has_undecodable, safe_json, safe_output, safe_text
 
 SECRET_ENV = "ALE_EVALUATOR_SECRET"
 EXIT_PASS, EXIT_FAIL, EXIT_UNREADABLE = 0, 1, 2
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# The one escaping function for untrusted text lives in the core (the GUI and the
+# verifiers' messages use it too); re-exported here for the commands.
+__all__ = ["safe_json", "safe_output", "safe_text"]
 
 
-def safe_text(text: str) -> str:
-    """Untrusted text for a terminal: control characters (escape sequences, bidi overrides)
-    are shown as escapes instead of being interpreted by the terminal."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def utf8_text(value: str) -> str:
+    """argparse type for free text that is stored (a note, a reviewer's name): it must be
+    valid UTF-8. A byte that is not arrives as a lone surrogate, which no JSON or SQLite
+    text can hold; refused as a usage error (exit 2), the byte shown as `\\xNN`."""
+    if has_undecodable(value):
+        raise argparse.ArgumentTypeError(f"not valid UTF-8 text: {safe_text(value)!r}")
+    return value
+
+
+class SafeStream:
+    """A text stream that escapes control and bidi characters in everything written to it
+    (keeping newlines and tabs), so that no path to the terminal can carry them raw, not
+    even an argparse message quoting a hostile argument. Undecodable bytes are escaped too,
+    so printing never raises UnicodeEncodeError."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(safe_output(text))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
 
 
 def finite_seconds(text: str) -> float:

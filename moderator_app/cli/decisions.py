@@ -36,7 +36,7 @@ def _open(args: argparse.Namespace, create: bool = True):
 
 def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     """Register `decide` and `decisions` on the CLI's subparsers (set `handler` defaults)."""
-    from moderator_app.cli.common import finite_seconds
+    from moderator_app.cli.common import finite_seconds, utf8_text
     from moderator_app.core.ledger.records import CHECKLIST_IDS, REJECT_REASONS
 
     d = sub.add_parser(
@@ -51,8 +51,8 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--reason", metavar="CODE",
                    help="ok for accept (the default); required for reject, one of: "
                         + ", ".join(REJECT_REASONS))
-    d.add_argument("--note", default="", metavar="TEXT", help="what you saw")
-    d.add_argument("--reviewer", metavar="NAME", help="default: $USER")
+    d.add_argument("--note", default="", type=utf8_text, metavar="TEXT", help="what you saw")
+    d.add_argument("--reviewer", type=utf8_text, metavar="NAME", help="default: $USER")
     d.add_argument("--offset", type=finite_seconds, default=0.0, metavar="SECONDS",
                    help="video time at which run_start happens (default 0)")
     d.add_argument("--retime-start", type=finite_seconds, metavar="SECONDS",
@@ -62,9 +62,9 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--check", action="append", default=[], metavar="ITEM",
                    help="official walkthrough item done (repeatable; 'all' for every one): "
                         + ", ".join(CHECKLIST_IDS))
-    d.add_argument("--override-note", metavar="TEXT",
+    d.add_argument("--override-note", type=utf8_text, metavar="TEXT",
                    help="official runs: why accepting with walkthrough items not done")
-    d.add_argument("--override-claim", metavar="NOTE",
+    d.add_argument("--override-claim", type=utf8_text, metavar="NOTE",
                    help="decide a run claimed by someone else; the note says why and is "
                         "recorded")
     _store_arg(d)
@@ -116,6 +116,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
         missing_checklist,
         suggested_reason,
     )
+    from moderator_app.core.text import has_undecodable
     from moderator_app.core.verify.options import VerifyOptions
     from moderator_app.core.verify.pipeline import verify_paths
 
@@ -131,8 +132,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
              + ", ".join(CHECKLIST_IDS) + ", all")
         return EXIT_ERROR
     reviewer = (args.reviewer or default_reviewer()).strip()
-    if not reviewer:
-        _err("no reviewer name: pass --reviewer NAME")
+    if not reviewer or has_undecodable(reviewer):  # $USER may hold bytes that are not UTF-8
+        _err("no usable reviewer name: pass --reviewer NAME")
         return EXIT_ERROR
     try:  # the store first: an unreachable team store is told before any long work
         ledger = _open(args, create=False)  # created by the append, not before

@@ -19,6 +19,7 @@ EXIT_OK, EXIT_CONFLICT, EXIT_ERROR = 0, 1, 2
 
 def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
     """Register `queue`, `claim` and `release` (store_args adds --store/--store-file)."""
+    from moderator_app.cli.common import utf8_text
     from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, MAX_CLAIM_MINUTES
     from moderator_app.core.queue.listing import STATES, VERDICTS
 
@@ -48,11 +49,11 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
         c = sub.add_parser(name, help=helptext)
         c.add_argument("paths", nargs="+", metavar="PATH",
                        help="a submission (folder, archive, or its files)")
-        c.add_argument("--reviewer", metavar="NAME", help="default: $USER")
-        c.add_argument("--override-claim", metavar="NOTE",
+        c.add_argument("--reviewer", type=utf8_text, metavar="NAME", help="default: $USER")
+        c.add_argument("--override-claim", type=utf8_text, metavar="NOTE",
                        help="take over (or release) a claim held by someone else; the note "
                             "says why and is recorded")
-        c.add_argument("--note", default="", metavar="TEXT")
+        c.add_argument("--note", default="", type=utf8_text, metavar="TEXT")
         if name == "claim":
             c.add_argument("--minutes", type=float, default=DEFAULT_CLAIM_MINUTES,
                            help=f"how long (default {DEFAULT_CLAIM_MINUTES}, at most "

@@ -6,6 +6,7 @@ import argparse
 import getpass
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from moderator_app.cli.common import (
@@ -14,8 +15,10 @@ from moderator_app.cli.common import (
     EXIT_UNREADABLE,
     SECRET_ENV,
     finite_seconds,
+    safe_json,
     safe_text,
 )
+from moderator_app.core.text import has_undecodable
 
 
 def add_verify_commands(sub: argparse._SubParsersAction) -> None:
@@ -77,13 +80,25 @@ def _run_sync(args, result, options) -> int | None:
     return analysis
 
 
+class SecretError(ValueError):
+    """The evaluator secret cannot be used; the message never holds the secret."""
+
+
 def _read_secret() -> str | None:
     secret = os.environ.get(SECRET_ENV)
-    if secret:
-        return secret
-    if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass("Evaluator secret (input hidden): ") or None
-    return None
+    where = f"${SECRET_ENV}"
+    if not secret and sys.stdin is not None and sys.stdin.isatty():
+        try:
+            secret = getpass.getpass("Evaluator secret (input hidden): ")
+        except UnicodeDecodeError:
+            secret = "\udcff"  # reported below, like an undecodable environment value
+        where = "the prompt"
+    if not secret:
+        return None
+    if has_undecodable(secret):
+        # commitments hash the secret as UTF-8 text: bytes that are not UTF-8 cannot be it
+        raise SecretError(f"the evaluator secret from {where} is not valid UTF-8 text")
+    return secret
 
 
 def _read_seeds(path: Path) -> tuple[str, ...]:
@@ -93,6 +108,13 @@ def _read_seeds(path: Path) -> tuple[str, ...]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """`verify`. Temporary files (a video copied out of an archive, kept for the sync
+    analysis) live in one folder that is removed when the command ends, however it ends."""
+    with tempfile.TemporaryDirectory(prefix="moderator-app-") as tmp:
+        return _verify_command(args, Path(tmp))
+
+
+def _verify_command(args: argparse.Namespace, spool: Path) -> int:
     from moderator_app.core.errors import InputError
     from moderator_app.core.verify.options import VerifyOptions
     from moderator_app.core.verify.pipeline import verify_paths
@@ -102,16 +124,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             seeds = _read_seeds(args.seeds)
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"moderator-app: cannot read seeds file {args.seeds}: {exc}", file=sys.stderr)
+            print(f"moderator-app: cannot read seeds file {safe_text(args.seeds)}: "
+                  f"{safe_text(exc)}", file=sys.stderr)
             return EXIT_UNREADABLE
-        secret = _read_secret()
+        try:
+            secret = _read_secret()
+        except SecretError as exc:
+            print(f"moderator-app: {exc}", file=sys.stderr)
+            return EXIT_UNREADABLE
         if secret is None:
             print(f"moderator-app: --seeds needs the evaluator secret: set {SECRET_ENV} "
                   "or run in a terminal to be prompted", file=sys.stderr)
             return EXIT_UNREADABLE
     auto = args.offset == "auto"
     options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret,
-                            scan_video=args.scan)
+                            scan_video=args.scan, spool_dir=spool)
     try:
         result = verify_paths(args.paths, options)
         if auto or args.sync:
@@ -120,7 +147,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 return analysis
             if auto:  # verify again at the suggested offset (coverage depends on it)
                 options = VerifyOptions(offset=analysis.suggested_offset_s, seeds=seeds,
-                                        secret=secret, scan_video=args.scan)
+                                        secret=secret, scan_video=args.scan, spool_dir=spool)
                 result = verify_paths(args.paths, options)
             if analysis is not None:
                 from moderator_app.core.sync.run import add_to_report
@@ -129,19 +156,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 add_to_report(result.report, analysis, video.get("file"))
     except InputError as exc:
         if args.json:
-            import orjson
-
-            sys.stdout.write(orjson.dumps({
+            sys.stdout.write(safe_json({
                 "schema": "moderator-app/report/v1", "verdict": "unreadable",
-                "error": str(exc)}).decode() + "\n")
-        print(f"moderator-app: {exc}", file=sys.stderr)
+                "error": str(exc)}) + "\n")
+        print(f"moderator-app: {safe_text(exc)}", file=sys.stderr)
         return EXIT_UNREADABLE
     report = result.report
     if args.json:
-        import orjson
-
-        sys.stdout.write(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2).decode()
-                         + "\n")
+        sys.stdout.write(safe_json(report.to_dict(), indent=True) + "\n")
     else:
         print(format_report(report))
     return EXIT_PASS if report.passed else EXIT_FAIL
@@ -216,7 +238,7 @@ def cmd_withhold(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"moderator-app: {safe_text(str(exc))}", file=sys.stderr)
         return EXIT_UNREADABLE
-    print(f"Wrote {args.out}: {stats.lines} lines, {stats.requests_withheld} requests and "
+    print(f"Wrote {safe_text(args.out)}: {stats.lines} lines, {stats.requests_withheld} requests and "
           f"{stats.responses_stripped} responses withheld")
     return EXIT_PASS
 

@@ -9,7 +9,9 @@ and the target is untouched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,8 +20,27 @@ from typing import BinaryIO
 
 @contextlib.contextmanager
 def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
-    """A binary file to write; it replaces `out` only if the `with` block ends normally."""
+    """A binary file to write; it replaces `out` only if the `with` block ends normally.
+
+    Only a regular file (or nothing) is ever replaced. A character device or a FIFO
+    (`/dev/null`, `/dev/stdout`, a named pipe) is written in place, as a shell redirection
+    would: renaming over it would destroy the device node. Anything else (a directory, a
+    block device, a socket) is refused with an OSError and left untouched. A symbolic link
+    to a regular file keeps being a link: the file it points to is replaced."""
     out = Path(out)
+    try:
+        mode = os.stat(out).st_mode  # follows links: what a write would reach
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        with open(out, "wb") as fh:
+            yield fh
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise OSError(errno.EEXIST, f"{out} is {kind}: refusing to replace it")
+    if out.is_symlink():
+        out = Path(os.path.realpath(out))
     directory = out.parent if str(out.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
     try:

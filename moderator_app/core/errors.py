@@ -14,3 +14,14 @@ class InputError(Exception):
 
 class Cancelled(Exception):
     """Raised by `CancelToken.check()` when the user cancelled a long verification."""
+
+
+class TooManyErrors(Exception):
+    """Raised by `Report.add` once the verification's error budget is spent: a flood of bad
+    lines (millions of `x` lines, blank lines in a trajectory) would otherwise cost seconds
+    per million and decide nothing more, since the first error already fails the run.
+    `line` is the line of the last error counted."""
+
+    def __init__(self, line: int | None) -> None:
+        super().__init__(f"too many errors (stopped at line {line})")
+        self.line = line

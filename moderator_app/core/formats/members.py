@@ -43,13 +43,11 @@ class Member:
 
 
 
-def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
+SNIFF_BYTES = 64 * 1024
+
+
+def sniff_role(head: bytes) -> str:
     """Tell a trajectory from an agent log by its first line (for unusual file names)."""
-    try:
-        with opener() as fh:
-            head = fh.read(64 * 1024)
-    except OSError:
-        return ROLE_OTHER
     first = head.split(b"\n", 1)[0]
     if b"ale-trajectory-event" in first or b'"prev_hash"' in first:
         return ROLE_TRAJECTORY
@@ -58,8 +56,23 @@ def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
     return ROLE_OTHER
 
 
-def classify(name: str, opener: Callable[[], BinaryIO]) -> str:
-    """The role of a member, by its name (and first line for other `.jsonl` names)."""
+def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
+    try:
+        with opener() as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError:
+        return ROLE_OTHER
+    return sniff_role(head)
+
+
+def needs_sniff(name: str) -> bool:
+    """Whether `classify` opens the member to decide (a `.jsonl` of no known name)."""
+    return classify(name, None) == ROLE_OTHER and name.lower().endswith(".jsonl")
+
+
+def classify(name: str, opener: Callable[[], BinaryIO] | None) -> str:
+    """The role of a member, by its name (and first line for other `.jsonl` names, when an
+    `opener` is given: without one such a member is `other`)."""
     base = name.rsplit("/", 1)[-1].lower()
     if base in TRAJECTORY_NAMES:
         return ROLE_TRAJECTORY
@@ -69,6 +82,6 @@ def classify(name: str, opener: Callable[[], BinaryIO]) -> str:
         return ROLE_VIDEO
     if base.endswith(".jsonl.zst"):
         return ROLE_TRAJECTORY
-    if base.endswith(".jsonl"):
+    if base.endswith(".jsonl") and opener is not None:
         return _sniff_jsonl(opener)
     return ROLE_OTHER

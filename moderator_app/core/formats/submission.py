@@ -29,6 +29,7 @@ from moderator_app.core.formats.members import (
 )
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
+from moderator_app.core.text import printable_name
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ def _file_member(path: Path, name: str) -> Member:
     def opener(p: Path = path) -> BinaryIO:
         return open(p, "rb")  # noqa: SIM115 - caller closes
 
+    name = printable_name(name)  # bytes that are not UTF-8 shown as \xNN (core/text.py)
     return Member(name, path.stat().st_size, classify(name, opener), opener, path)
 
 
@@ -89,11 +91,11 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
     if len(ps) == 1 and ps[0].is_dir():
         root = ps[0]
         members = _folder_members(root)
-        display = root.resolve().name
+        display = printable_name(root.resolve().name)
     elif len(ps) == 1 and is_archive(ps[0]):
 
         members, findings = open_archive(ps[0])
-        display = ps[0].name
+        display = printable_name(ps[0].name)
     else:
         members = []
         for p in ps:
@@ -103,7 +105,7 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
                 members.append(_file_member(p, p.name))
             except OSError as exc:
                 raise InputError(f"{p}: cannot read: {exc.strerror}") from exc
-        display = ps[0].name
+        display = printable_name(ps[0].name)
     roles = {m.role for m in members}
     if ROLE_TRAJECTORY in roles:
         kind = Kind.OFFICIAL
@@ -111,8 +113,11 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
         kind = Kind.COMMUNITY
     else:
         names = ", ".join(m.name for m in members[:8]) or "nothing"
+        capped = "".join(f"; {f.message}" for f in findings
+                         if f.rule in ("archive.too_many_members", "archive.overlap"))
         raise InputError(
-            f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})")
+            f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})"
+            + capped)
     return Submission(ps[0], display, kind, tuple(members), tuple(findings))
 
 

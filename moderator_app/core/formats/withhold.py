@@ -1,9 +1,11 @@
 """The public (withheld) version of an agent log, by the seed's withholding rules.
 
-`model_request` data becomes `{"withheld": true}`; a `model_response` keeps `id`, `model`,
-`usage` and `actions` and loses everything else (`text`, `reasoning`, and any extra member that
-could carry model output). Every other line is copied byte for byte: actions, observations and
-timing always stay public, and `seq` is untouched, so the public log verifies like the original.
+Only what the format lists as public is published (an allow-list, PUBLIC_DATA): the envelope
+(`seq`, `at`, `elapsedMs`, `type`, `data`), `model_request` data as `{"withheld": true}`, a
+`model_response`'s `id`, `model`, `usage` and `actions`, and the named members of the other
+types (an observation is public whatever its shape). Any other member, at the top level or in
+`data`, is dropped. A line with nothing to drop is copied byte for byte, and `seq` is
+untouched, so the public log verifies like the original. An unknown event type is refused.
 
 A line that cannot be parsed is refused (WithholdError names it) rather than copied: unknown
 bytes could be a prompt, and a withholding tool must not publish what it cannot read. The output
@@ -21,9 +23,23 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
-from moderator_app.core.formats.streams import iter_lines
+from moderator_app.core.formats.streams import BlankRun, iter_lines
 
-RESPONSE_KEEP = ("id", "model", "usage", "actions")
+# What the format (shared/seeds/agent-log-format.md) lists as public, and nothing else: an
+# allow-list, so that a prompt put anywhere the format does not name (a top-level `prompt`
+# beside `data`, a `system` member inside a response) is never published.
+ENVELOPE = ("seq", "at", "elapsedMs", "type")
+PUBLIC_DATA: dict[str, tuple[str, ...] | None] = {
+    "run_start": ("game", "category", "model", "scaffold"),
+    "model_response": ("id", "model", "usage", "actions"),
+    "action": ("call", "name", "args"),
+    "observation": None,  # "any shape: what the agent saw" - public as a whole
+    "error": ("message",),
+    "run_end": ("reason",),
+}
+SCAFFOLD_KEEP = ("name", "version", "url")
+ACTION_KEEP = ("name", "args")
+RESPONSE_KEEP = PUBLIC_DATA["model_response"]
 
 
 class WithholdError(ValueError):
@@ -37,19 +53,35 @@ class WithholdStats:
     responses_stripped: int
 
 
+def _only(d: dict, keep: tuple[str, ...]) -> dict:
+    return {k: d[k] for k in keep if k in d}
+
+
 def withhold_event(ev: dict) -> dict | None:
-    """The public form of one event, or None when the event is public as it is."""
-    typ, data = ev.get("type"), ev.get("data")
+    """The public form of one event, or None when the event is public as it is. Raises
+    WithholdError for an event whose public part the format does not define (an unknown
+    type, `data` that is not an object)."""
+    typ = ev.get("type")
     if typ == "model_request":
-        if data == {"withheld": True}:
-            return None
-        return {**ev, "data": {"withheld": True}}
-    if typ == "model_response" and isinstance(data, dict):
-        kept = {k: data[k] for k in RESPONSE_KEEP if k in data}
-        if len(kept) == len(data):
-            return None
-        return {**ev, "data": kept}
-    return None
+        data: object = {"withheld": True}
+    elif isinstance(typ, str) and typ in PUBLIC_DATA:
+        data = ev.get("data")
+        if not isinstance(data, dict):
+            raise WithholdError(f"a {typ} event whose data is not an object")
+        keep = PUBLIC_DATA[typ]
+        if keep is not None:
+            data = _only(data, keep)
+        if typ == "run_start" and isinstance(data.get("scaffold"), dict):
+            data["scaffold"] = _only(data["scaffold"], SCAFFOLD_KEEP)
+        if typ == "model_response" and isinstance(data.get("actions"), list):
+            data["actions"] = [_only(a, ACTION_KEEP) if isinstance(a, dict) else a
+                               for a in data["actions"]]
+    else:
+        raise WithholdError(f"unknown event type {str(typ)[:80]!r}: what of it is public is "
+                            "not defined")
+    public = _only(ev, ENVELOPE)
+    public["data"] = data
+    return None if public == ev else public
 
 
 def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStats:
@@ -60,7 +92,11 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
         raise WithholdError("the output must be another file than the input")
     lines = requests = responses = 0
     with open(src, "rb") as fin, atomic_writer(dst) as fout:
-        for _, raw in iter_lines(fin):
+        for _, raw in iter_lines(fin, blank_runs=True):
+            if type(raw) is BlankRun:  # blank lines hold nothing to withhold
+                lines += raw.count
+                fout.write(raw.raw.replace(b"\r\n", b"\n"))
+                continue
             lines += 1
             if raw is None:
                 raise WithholdError(f"line {lines}: too long to read; nothing written")
@@ -78,7 +114,10 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 ev = LineError("json", "JSON nested too deeply to be checked")
             if isinstance(ev, LineError):
                 raise WithholdError(f"line {lines}: {ev.message}; nothing written")
-            public = withhold_event(ev)
+            try:
+                public = withhold_event(ev)
+            except WithholdError as exc:
+                raise WithholdError(f"line {lines}: {exc}; nothing written") from None
             if public is None:
                 fout.write(body + b"\n")
                 continue

@@ -6,7 +6,11 @@ middle of a frame (a truncated upload would verify as a shorter, valid chain). H
 is decoded by its own `decompressobj()`, whose `eof` flag says the frame really ended; input is
 fed in small slices so that one call cannot expand a few bytes into gigabytes (a zstd block of
 at most 128 KiB can be stored in 4 bytes, a ratio of ~32,000), and the total output is capped.
-The decompressor's default window limit (128 MiB) is kept, so a frame cannot demand more.
+The decompressor's default window limit (128 MiB) is kept, so a frame cannot demand more: a
+valid frame written with a larger window (`zstd --long=31` on a pipe asks for 2 GiB) is
+reported as such ("window_too_large"), never as corrupt. `read(size)` returns at most `size`
+bytes: one decompress call may expand a 2 KB slice into 64 MiB (RLE blocks), and handing that
+on whole made callers that read small pieces (tarfile) copy the rest again on every read.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ FEED = 2048  # input bytes per decompress call: at most ~64 MiB of output per ca
 READ = 1 << 20  # input bytes read from the file at once
 OUT_TARGET = 1 << 20  # output handed to the caller in pieces of about this size
 DEFAULT_MAX_OUTPUT = 64 << 30  # 64 GiB of decompressed trajectory is beyond any real run
+MAX_WINDOW = 1 << 27  # zstd's own default decoder limit (windowLog 27): bounded memory
 
 
 def is_zstd_start(head: bytes) -> bool:
@@ -31,12 +36,24 @@ def is_zstd_start(head: bytes) -> bool:
                                       and 0x50 <= head[0] <= 0x5F)
 
 
+_HEAD = 18  # the longest zstd frame header: magic, descriptor, window, dictionary id, size
+
+
+def window_size(head: bytes) -> int | None:
+    """The decoding window a frame asks for, from its first bytes (None when unknown)."""
+    try:
+        return int(zstandard.get_frame_parameters(head).window_size)
+    except (zstandard.ZstdError, ValueError, TypeError):
+        return None
+
+
 class ZstdStreamError(Exception):
     """The compressed stream cannot be read to its end.
 
     `kind`: "truncated" (input ends inside a frame), "corrupt" (a frame fails to decode),
     "trailing_garbage" (bytes after the last complete frame that are not a frame),
-    "too_large" (the output cap was reached). `frames` complete frames were read before it.
+    "too_large" (the output cap was reached), "window_too_large" (a valid frame that needs
+    a bigger decoding window than the cap, e.g. written by `zstd --long=31`). `frames` complete frames were read before it.
     """
 
     def __init__(self, kind: str, message: str, frames: int, compressed_offset: int) -> None:
@@ -68,6 +85,8 @@ class ZstdReader:
         self.max_output = max_output
         self._done = False
         self._error: ZstdStreamError | None = None  # raised by the read after the current
+        self._held = b""  # decoded bytes not yet handed out (`read` returns at most `size`)
+        self._held_pos = 0
 
     def readable(self) -> bool:
         return True
@@ -81,10 +100,10 @@ class ZstdReader:
         while piece:
             if self._dobj is None:
                 self._dobj = self._dctx.decompressobj()
-                self._frame_head = bytes(piece[:4])
+                self._frame_head = bytes(piece[:_HEAD])
                 self._frame_start = self._consumed
-            elif len(self._frame_head) < 4:
-                self._frame_head += bytes(piece[:4 - len(self._frame_head)])
+            elif len(self._frame_head) < _HEAD:
+                self._frame_head += bytes(piece[:_HEAD - len(self._frame_head)])
             piece = self._decode(piece, out)
 
     def _decode(self, piece: memoryview, out: list[bytes]) -> memoryview:
@@ -100,6 +119,14 @@ class ZstdReader:
                     f"bytes after the end of zstd frame {self.frames} "
                     f"(at compressed offset {self._frame_start}) are not a zstd frame",
                 ) from None
+            window = window_size(self._frame_head)
+            if window is not None and window > MAX_WINDOW:
+                raise self._fail(
+                    "window_too_large",
+                    f"zstd frame {self.frames + 1} needs a {window >> 20} MiB decoding window "
+                    f"(written with `zstd --long` or a high level?); this tool decodes windows "
+                    f"of up to {MAX_WINDOW >> 20} MiB to keep memory bounded: recompress with "
+                    "`zstd --long=27` or without --long") from None
             raise self._fail("corrupt", f"corrupt zstd data in frame {self.frames + 1}: "
                                         f"{exc}") from None
         if data:
@@ -118,6 +145,21 @@ class ZstdReader:
         return piece[len(piece):]
 
     def read(self, size: int = -1) -> bytes:
+        """At most `size` bytes (about 1 MiB when `size` is negative); b"" at the end."""
+        want = size if size is not None and size >= 0 else OUT_TARGET
+        if self._held:
+            data = self._held[self._held_pos:self._held_pos + want]
+            self._held_pos += len(data)
+            if self._held_pos >= len(self._held):
+                self._held, self._held_pos = b"", 0
+            return data
+        data = self._produce(max(1, min(want, OUT_TARGET)))
+        if len(data) > want:  # one call expanded far beyond the request: hold the rest
+            self._held, self._held_pos = data, want
+            return data[:want]
+        return data
+
+    def _produce(self, target: int) -> bytes:
         if self._error is not None:
             error, self._error = self._error, None
             raise error
@@ -125,7 +167,7 @@ class ZstdReader:
             return b""
         out: list[bytes] = []
         got = 0
-        while got < OUT_TARGET:
+        while got < target:
             if not self._pending:
                 if self._eof:
                     break
@@ -137,7 +179,7 @@ class ZstdReader:
             piece, self._pending = self._pending[:FEED], self._pending[FEED:]
             before = self.output
             try:
-                if self._dobj is not None and len(self._frame_head) >= 4:
+                if self._dobj is not None and len(self._frame_head) >= _HEAD:
                     piece = self._decode(piece, out)  # a frame in progress: the usual case
                 if piece:
                     self._feed(piece, out)

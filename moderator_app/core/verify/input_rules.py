@@ -14,3 +14,11 @@ SEVERAL_LOGS = rule(
 UNREADABLE_MEMBER = rule(
     "input.unreadable", Severity.ERROR,
     "A file of the submission could not be read.", "input")
+AMBIGUOUS_KIND = rule(
+    "input.ambiguous_kind", Severity.ERROR,
+    "Both an agent log and a trajectory: which is the run's evidence is ambiguous, so the "
+    "submission cannot pass (anyone can write a valid trajectory).", "input")
+TOO_MANY_ERRORS = rule(
+    "input.too_many_errors", Severity.ERROR,
+    "So many errors that verification stopped examining lines (the rest was hashed).",
+    "input")

@@ -10,21 +10,26 @@ the video against that span and digests every file, so both kinds share one cove
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.formats.members import ROLE_LOG, ROLE_OTHER, ROLE_TRAJECTORY
 from moderator_app.core.formats.streams import CHUNK, HashingReader
 from moderator_app.core.formats.submission import Submission, load_submission, local_copy
 from moderator_app.core.kinds import Kind
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
 from moderator_app.core.verify.input_rules import (
+    AMBIGUOUS_KIND,
     MISSING_VIDEO,
     SEVERAL_LOGS,
     SEVERAL_VIDEOS,
+    TOO_MANY_ERRORS,
     UNREADABLE_MEMBER,
 )
 from moderator_app.core.verify.options import KindResult, VerifyOptions
@@ -51,18 +56,56 @@ def verify_paths(paths: Sequence[str | Path], options: VerifyOptions | None = No
     return verify_submission(load_submission(paths), options or VerifyOptions(), progress, cancel)
 
 
+ERROR_BUDGET = 20_000  # errors counted before a verification stops examining lines
+
+
 def verify_submission(sub: Submission, options: VerifyOptions,
                       progress: ProgressFn | None = None,
                       cancel: CancelToken | None = None) -> VerifyResult:
+    """Verify a loaded submission. Temporary files (a video copied out of an archive) go to
+    `options.spool_dir` when given (the GUI keeps them for the player); otherwise to a folder
+    of our own that is removed before this returns, whether it succeeds, fails or is
+    interrupted (KeyboardInterrupt and SystemExit unwind through the `with`)."""
+    if options.spool_dir is not None:
+        return _verify(sub, options, progress, cancel)
+    with tempfile.TemporaryDirectory(prefix="moderator-app-") as tmp:
+        result = _verify(sub, replace(options, spool_dir=Path(tmp)), progress, cancel)
+        if result.video_path is not None and Path(tmp) in result.video_path.parents:
+            result.video_path = None  # about to be removed: no player outside the GUI
+        return result
+
+
+def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None,
+            cancel: CancelToken | None) -> VerifyResult:
     report = Report(kind=sub.kind, input_name=sub.display_name, offset=options.offset)
     for f in sub.findings:
         report.add(f)
+    logs, trajectories = sub.by_role(ROLE_LOG), sub.by_role(ROLE_TRAJECTORY)
+    if logs and trajectories:
+        # The chain has no key: anyone can write a valid events.jsonl. Its mere presence must
+        # not turn a community run (whose log may fail) into an official one, so a submission
+        # holding both kinds of evidence is refused as ambiguous (docs/DECISIONS.md).
+        report.add(AMBIGUOUS_KIND.at(
+            f"the submission holds both an agent log ({logs[0].name}) and a trajectory "
+            f"({trajectories[0].name}): it is ambiguous which is the run's evidence; "
+            f"verifying {sub.evidence.name} only, and the submission cannot pass",
+            logs[0].name if sub.kind == Kind.OFFICIAL else trajectories[0].name))
     evidence = sub.by_role(sub.kind.evidence_role)
     if len(evidence) > 1:
         report.add(SEVERAL_LOGS.at(
             "several evidence files: " + ", ".join(m.name for m in evidence)
             + f"; verifying {evidence[0].name}", evidence[1].name))
-    kind_result: KindResult = _verifier(sub.kind)(sub, options, report, progress, cancel)
+    report.error_budget = ERROR_BUDGET
+    try:
+        kind_result: KindResult = _verifier(sub.kind)(sub, options, report, progress, cancel)
+    except TooManyErrors as exc:
+        report.error_budget = None
+        report.complete = False
+        report.add(TOO_MANY_ERRORS.at(
+            f"more than {ERROR_BUDGET} errors: verification stopped at line {exc.line}; the "
+            "rest of the file was hashed but not examined", sub.evidence.name, exc.line))
+        kind_result = KindResult(None, None)
+    report.error_budget = None
     result = VerifyResult(sub, report, kind_result.index, None, kind_result.run_duration_s)
     if options.probe_video:
         _check_video(sub, options, report, result)
@@ -150,9 +193,12 @@ def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report) -> Non
 
 
 def _digest_remaining(sub: Submission, report: Report, cancel: CancelToken | None) -> None:
-    """SHA-256 of every member the verifier did not already digest while reading it."""
+    """SHA-256 of every evidence member (log, trajectory, videos) the verifier did not
+    already digest while reading it. Members that no role needs are not read at all: a
+    16 GiB sparse or zero-filled member would cost minutes and prove nothing, and a
+    decision binds the evidence, not the extras (docs/DECISIONS.md)."""
     for m in sub.members:
-        if report.digest_for(m.name) is not None:
+        if m.role == ROLE_OTHER or report.digest_for(m.name) is not None:
             continue
         try:
             with m.open() as raw:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moderator_app import __version__
+from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.findings import FindingLog
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
@@ -52,11 +53,16 @@ class Report:
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
 
+    error_budget: int | None = None  # raise TooManyErrors past this many errors (pipeline)
+
     def __post_init__(self) -> None:
         self.kind = Kind(self.kind)  # a name read back from JSON becomes the Kind
 
     def add(self, finding: Finding) -> None:
         self.findings.add(finding)
+        if self.error_budget is not None and self.findings.errors > self.error_budget:
+            self.error_budget = None  # raised once: the pipeline words the finding
+            raise TooManyErrors(finding.line)
 
     @property
     def passed(self) -> bool:

@@ -48,29 +48,52 @@ def is_commitment(value: object) -> bool:
     return isinstance(value, str) and _HEX64.fullmatch(value) is not None
 
 
-def _leak_pattern(seeds: tuple[str, ...]) -> re.Pattern[bytes] | None:
-    """One regex for every seed, as raw UTF-8 and as a JSON string body would spell it, bounded
-    so that seed `42` does not match inside `1423` (it still matches a bare `42` value)."""
+# What counts as a leak (docs/DECISIONS.md, "Seed leaks"). Short seeds (`42`, `7`) are
+# everywhere in an honest run as scores, counters and sizes, so they count only where they
+# are labelled as seeds; long ones are improbable by chance and count anywhere in text.
+MIN_FREE_TEXT = 6  # a seed this long or longer is a leak as a whole token in any text
+_WORD = rb"(?<![0-9A-Za-z_])(?:%s)(?![0-9A-Za-z_])"
+# the word seed (or seeds), then at most 4 separators, then the seed: `--seed 42`,
+# `seed=42`, `"seed": "42"`, `seeds: [42`
+_LABELLED = rb"(?i:seeds?)[\s\"'=:,\[\]-]{0,4}(?:%s)(?![0-9A-Za-z_])"
+
+
+def _alternatives(seeds: tuple[str, ...]) -> bytes:
     alts = set()
     for s in seeds:
         alts.add(re.escape(s.encode("utf-8")))
         alts.add(re.escape(orjson.dumps(s)[1:-1]))
-    if not alts:
-        return None
-    body = b"|".join(sorted(alts, key=len, reverse=True))
-    return re.compile(rb"(?<![0-9A-Za-z_])(?:" + body + rb")(?![0-9A-Za-z_])")
+    return b"|".join(sorted(alts, key=len, reverse=True))
+
+
+def _leak_patterns(seeds: tuple[str, ...]) -> tuple[re.Pattern[bytes] | None, re.Pattern[bytes]]:
+    """(free-text pattern for the long seeds or None, labelled pattern for all seeds)."""
+    long_ = tuple(s for s in seeds if len(s) >= MIN_FREE_TEXT)
+    free = re.compile(_WORD % _alternatives(long_)) if long_ else None
+    return free, re.compile(_LABELLED % _alternatives(seeds))
 
 
 # Envelope members that cannot carry a seed the agent chose: hashes, counters, the timestamp
 # (a seed `2026` would otherwise match every wall_time). The text members (`run_id`,
 # `producer`, `trust_level`, `type`) are searched: a seed put there is still a leak.
 _ENVELOPE = frozenset(("schema", "producer_sequence", "wall_time", "prev_hash", "hash"))
+_SEED_WORD = re.compile(rb"(?i)seed")
 
 
 def _may_hide(raw: bytes) -> bool:
     """Whether JSON escapes (`\\u0038` for `8`, `\\/` for `/`) could spell a seed that the
     byte search cannot see: then the parsed value must be searched."""
     return b"\\u" in raw or b"\\/" in raw
+
+
+def _scalar_text(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return orjson.dumps(value).decode()
+    return None
 
 
 @dataclass
@@ -84,33 +107,75 @@ class SeedCheck:
 
     def __post_init__(self) -> None:
         active = bool(self.seeds) and self.secret is not None
-        self._leak = _leak_pattern(tuple(self.seeds or ())) if active else None
-        self._seed_index = {s: i for i, s in enumerate(self.seeds or ())}
+        self._active = active
+        seeds = tuple(self.seeds or ())
+        self._free, self._labelled = _leak_patterns(seeds) if active else (None, None)
+        self._seed_index = {s: i for i, s in enumerate(seeds)}
 
     @property
     def active(self) -> bool:
-        return self._leak is not None
+        return self._active
 
     def block_hit(self, block: bytes) -> bool:
-        """Whether a seed may appear anywhere in `block` (then its lines are scanned)."""
-        return self._leak is not None and (self._leak.search(block) is not None
-                                           or _may_hide(block))
+        """Whether a seed may leak somewhere in `block` (then its lines are scanned): a long
+        seed's bytes, the word `seed` (a seed-bearing member or a labelled seed), or JSON
+        escapes that could spell either."""
+        if not self._active:
+            return False
+        return (_SEED_WORD.search(block) is not None or _may_hide(block)
+                or (self._free is not None and self._free.search(block) is not None))
 
     def scan_leak(self, raw: bytes, event: dict | None) -> int | None:
-        """The 1-based number (in the seeds file) of a seed leaked on this line, or None."""
-        if self._leak is None:
+        """The 1-based number (in the seeds file) of a seed leaked on this line, or None.
+
+        A leak is (1) a string or number value equal to a seed in a member whose name holds
+        `seed` (any case), (2) a seed right after the word `seed` in any text, or (3) a seed
+        of at least MIN_FREE_TEXT characters as a whole token in any text (member names
+        included). The envelope's hashes, counters and timestamp are never searched."""
+        if not self._active:
             return None
-        m = self._leak.search(raw)
-        if m is None and not (isinstance(event, dict) and _may_hide(raw)):
-            return None
-        if isinstance(event, dict):  # confirm outside the envelope (hashes, counters)
-            rest = orjson.dumps({k: v for k, v in event.items() if k not in _ENVELOPE})
-            m = self._leak.search(rest)
-            if m is None:
-                return None
-        found = m.group().decode("utf-8", "replace")
-        for s, i in self._seed_index.items():
-            if found in (s, orjson.dumps(s)[1:-1].decode("utf-8", "replace")):
+        if not isinstance(event, dict):  # an unparsed line: its bytes, by (2) and (3)
+            return self._text_leak(raw)
+        stack: list[tuple[object, bool]] = [
+            (v, _SEED_WORD.search(k.encode("utf-8", "replace")) is not None)
+            for k, v in event.items() if k not in _ENVELOPE]
+        texts: list[str] = [k for k in event if k not in _ENVELOPE]
+        while stack:
+            value, bearing = stack.pop()
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    texts.append(k)
+                    stack.append((v, bearing or _SEED_WORD.search(
+                        k.encode("utf-8", "replace")) is not None))
+            elif isinstance(value, list):
+                stack.extend((v, bearing) for v in value)
+            else:
+                text = _scalar_text(value)
+                if text is None:
+                    continue
+                if bearing and text in self._seed_index:
+                    return self._seed_index[text] + 1
+                if isinstance(value, str):
+                    texts.append(value)
+        for text in texts:
+            found = self._text_leak(text.encode("utf-8", "surrogatepass"))
+            if found is not None:
+                return found
+        return None
+
+    def _text_leak(self, data: bytes) -> int | None:
+        for pattern in (self._labelled, self._free):
+            if pattern is None:
+                continue
+            m = pattern.search(data)
+            if m is not None:
+                return self._which(m.group())
+        return None
+
+    def _which(self, matched: bytes) -> int:
+        text = matched.decode("utf-8", "replace")
+        for s, i in sorted(self._seed_index.items(), key=lambda kv: -len(kv[0])):
+            if text.endswith((s, orjson.dumps(s)[1:-1].decode("utf-8", "replace"))):
                 return i + 1
         return 0
 

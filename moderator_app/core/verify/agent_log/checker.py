@@ -123,6 +123,15 @@ class LogChecker:
         self.report.add(r.at(message, self.file, line))
 
     # ------------------------------------------------------------------ per line
+    def blanks(self, count: int) -> None:
+        """`count` blank lines at once (what `feed` does for each, without the index)."""
+        first = self.lines + 1
+        self.lines += count
+        self.blank_pending_count += count
+        room = 1000 - len(self.blank_pending)
+        if room > 0:
+            self.blank_pending.extend(range(first, first + min(room, count)))
+
     def feed(self, offset: int, raw: bytes | None) -> None:
         self.lines += 1
         n = self.lines

@@ -82,6 +82,9 @@ ZSTD_CORRUPT = rule("traj.zstd_corrupt", Severity.ERROR,
                     "A zstd frame cannot be decoded: the trajectory is incomplete.", G)
 TRAILING_GARBAGE = rule("traj.trailing_garbage", Severity.ERROR,
                         "Bytes after the last zstd frame are not a zstd frame.", G)
+ZSTD_WINDOW = rule("traj.zstd_window", Severity.ERROR,
+                   "A valid zstd frame needs a decoding window beyond the 128 MiB cap "
+                   "(`zstd --long=31`): not read, to keep memory bounded.", G)
 TOO_LARGE = rule("traj.too_large", Severity.ERROR,
                  "The decompressed trajectory exceeds the size cap (decompression bomb "
                  "guard).", G)
@@ -92,4 +95,5 @@ SECRET = rule("secret.suspect", Severity.WARNING,
 LINE_ERROR_RULES = {"json": BAD_JSON, "utf8": BAD_UTF8, "not_object": NOT_OBJECT,
                      "duplicate_member": DUPLICATE, "blank": BLANK}
 ZSTD_RULES = {"truncated": ZSTD_TRUNCATED, "corrupt": ZSTD_CORRUPT,
-               "trailing_garbage": TRAILING_GARBAGE, "too_large": TOO_LARGE}
+               "trailing_garbage": TRAILING_GARBAGE, "too_large": TOO_LARGE,
+               "window_too_large": ZSTD_WINDOW}

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.formats.streams import MAX_LINE, HashingReader
+from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded
 from moderator_app.core.formats.submission import Submission
 from moderator_app.core.formats.zstream import (
     DEFAULT_MAX_OUTPUT,
@@ -118,7 +118,7 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                                                   dir=folder)
                 spool = open(fd, "wb")  # noqa: SIM115 - closed below
                 index = EventIndex(source=Path(spool_name))
-        tee = _Tee(src, spool)
+        tee = LineBounded(_Tee(src, spool))  # a block of tiny lines stays small
         checker = TrajectoryChecker(report, name, seed_check, index, spelling)
         complete = True
         ends_with_newline = True

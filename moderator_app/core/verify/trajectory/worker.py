@@ -33,7 +33,11 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> 
     evaluator secret. No cyclic garbage is made here: the collector would only cost time.
     `shared`: the slots a forked worker shares with the main process (see `Worker`)."""
     import gc
+    import signal
 
+    # Ctrl+C reaches the whole process group: the main process handles it (and closes this
+    # worker); a KeyboardInterrupt traceback from here would only clutter the terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
     ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
     while True:

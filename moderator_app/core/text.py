@@ -1,0 +1,80 @@
+"""The one escaping of untrusted text for every output path (stdout, stderr, logs, JSON,
+exception messages shown to a person).
+
+Submitted bytes reach output as file and member names, JSON values and error messages. A
+terminal interprets some characters instead of showing them: C0 and C1 controls (`ESC ] 0;`
+retitles the window, `ESC [2J` clears it, U+009B is a one-byte CSI, `\\r` overwrites the
+line), and bidi controls reorder what is shown (U+202E makes `txt.exe` read `exe.txt`).
+Names taken from a file system may hold bytes that are not UTF-8 (Python keeps them as lone
+surrogates, which cannot be printed or written as JSON). Each of these is shown as a visible
+escape: `\\u001b`, `\\u202e`, and `\\xe9` for an undecodable byte.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+# DEL and C1; then the bidi and line-separator format characters; then lone surrogates.
+_C1 = "\x7f-\x9f"
+_FORMAT = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_SURROGATES = "\ud800-\udfff"
+_FIELD = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_SURROGATES}]")
+_STREAM = re.compile(f"[\x00-\x08\x0b-\x1f{_C1}{_FORMAT}{_SURROGATES}]")  # keeps \t and \n
+_JSON = re.compile(f"[{_C1}{_FORMAT}]")  # orjson already escapes C0 inside strings
+_SURROGATE = re.compile(f"[{_SURROGATES}]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\u{code:04x}"
+
+
+def safe_text(text: object) -> str:
+    """One untrusted value (a name, a message, a note) for a single line of output: every
+    control and bidi character, newlines included, is shown as an escape."""
+    return _FIELD.sub(_escape, str(text))
+
+
+def safe_output(text: str) -> str:
+    """Whole output text: like `safe_text`, but the program's own line breaks and tabs stay
+    (a value that could hold a newline must have gone through `safe_text` first)."""
+    return _STREAM.sub(_escape, text)
+
+
+def printable_name(name: str) -> str:
+    """A file or member name as valid Unicode: undecodable bytes (lone surrogates from
+    `surrogateescape`) become `\\xNN` text. Other characters are kept, to be escaped on
+    output; the name then works as a JSON string, in canonical JSON and in Qt."""
+    return _SURROGATE.sub(_escape, name) if _SURROGATE.search(name) else name
+
+
+def has_undecodable(text: str) -> bool:
+    """Whether `text` came from bytes that are not UTF-8 (holds lone surrogates)."""
+    return _SURROGATE.search(text) is not None
+
+
+def _valid_unicode(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return printable_name(obj)
+    if isinstance(obj, dict):
+        return {printable_name(str(k)): _valid_unicode(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_valid_unicode(v) for v in obj]
+    return obj
+
+
+def safe_json(obj: Any, indent: bool = False) -> str:
+    """`obj` as JSON text that is safe on a terminal and still the same JSON value: C1, DEL
+    and bidi characters inside strings are written as `\\uXXXX` escapes (orjson writes them
+    raw), and strings holding undecodable bytes are written with `\\xNN` text."""
+    option = orjson.OPT_INDENT_2 if indent else 0
+    try:
+        data = orjson.dumps(obj, option=option)
+    except TypeError:  # a lone surrogate somewhere
+        data = orjson.dumps(_valid_unicode(obj), option=option)
+    return _JSON.sub(_escape, data.decode("utf-8"))
