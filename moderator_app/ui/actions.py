@@ -23,7 +23,7 @@ SEPARATOR = "-"
 #: fills itself (a submenu or a list of dock toggles), by `placeholders` in `build_menus`.
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("open_file", "open_folder", "@recent", SEPARATOR, "next_submission",
-               "open_queue", SEPARATOR, "export_findings", "copy_finding", "save_frame",
+               "open_queue", "set_store", SEPARATOR, "export_findings", "copy_finding", "save_frame",
                SEPARATOR, "quit")),
     ("&Playback", ("play_pause", "frame_back", "frame_forward", "frames_back_n",
                    "frames_forward_n", "slower", "pause", "faster", "back_1s", "forward_1s",

@@ -21,8 +21,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="moderator-app", description=APP_TITLE)
     parser.add_argument("paths", nargs="*", type=Path,
                         help="a submission: folder, files, or archive (optional)")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="decision store (SQLite) to use instead of the default")
+    parser.add_argument("--store", default=None,
+                        help="decision store to use instead of the default: an SQLite file, "
+                             "or postgresql://USER@HOST/DB for a team store")
     args, _qt_args = parser.parse_known_args(argv)
     return args
 
@@ -59,7 +60,7 @@ def run_app(argv: list[str]) -> int:
     app.setApplicationDisplayName(APP_TITLE)
     from moderator_app.ui.main_window import MainWindow
 
-    window = MainWindow(store_path=args.store or _env_store())
+    window = MainWindow(store_path=args.store or _env_store() or _settings_store())
     theme = str(window.settings.value("theme", "dark"))
     try:
         from moderator_app.ui.theme import apply_theme
@@ -126,6 +127,19 @@ def _install_excepthook(window) -> None:
     sys.excepthook = hook
 
 
-def _env_store() -> Path | None:
-    value = os.environ.get("MODERATOR_APP_STORE")
-    return Path(value) if value else None
+def _env_store() -> str | None:
+    """$MODERATOR_APP_STORE, else the store named in $MODERATOR_APP_STORE_FILE."""
+    from moderator_app.core.ledger.config import store_spec
+
+    try:
+        return store_spec()
+    except Exception as exc:  # noqa: BLE001 - a bad store file: said, then the default
+        sys.stderr.write(f"moderator-app: {exc}\n")
+        return None
+
+
+def _settings_store() -> str | None:
+    """The store chosen in File > Decision store (QSettings `decisions/store`)."""
+    from moderator_app.ui.store_setting import saved_store
+
+    return saved_store()

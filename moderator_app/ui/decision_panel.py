@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.ledger.chained import LedgerError, StoredDecision
+from moderator_app.core.ledger.config import open_store
 from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
@@ -41,7 +43,6 @@ from moderator_app.core.ledger.records import (
     evidence_digest,
     suggested_reason,
 )
-from moderator_app.core.ledger.store import Ledger, LedgerError, StoredDecision
 from moderator_app.ui.shortcuts import by_action
 
 SETTINGS_ORG = "moderator-app"
@@ -247,7 +248,7 @@ class DecisionPanel(QWidget):
         if result is None:
             return None
         try:
-            with Ledger(self._store(), create=False) as ledger:
+            with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))
         except LedgerError:
             return None
@@ -259,7 +260,7 @@ class DecisionPanel(QWidget):
         if result is None:
             return []
         try:
-            with Ledger(self._store(), create=False) as ledger:
+            with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))
         except LedgerError as exc:
             self.history.addItem(f"cannot read the ledger: {exc}")
@@ -331,7 +332,7 @@ class DecisionPanel(QWidget):
                 retime_end_s=self.session.retime_end_s,
                 checklist=self.checklist.ticked() if checklist else (),
                 override_note=override or None, require_checklist=checklist)
-            with Ledger(self._store()) as ledger:
+            with open_store(self._store()) as ledger:
                 stored = ledger.append(record)
         except (DecisionError, LedgerError, OSError) as exc:
             self._warn(f"NOT recorded: {exc}")
@@ -341,7 +342,7 @@ class DecisionPanel(QWidget):
         r = stored.record
         self._warn(f"Recorded #{stored.seq}: {r.decision.upper()} ({r.reason}) by {r.reviewer}, "
                    f"verdict {r.summary.verdict.upper()} at offset {r.sync_offset_s:+.3f} s"
-                   + (f", note: {r.note}" if r.note else "") + f" — in {ledger.path}")
+                   + (f", note: {r.note}" if r.note else "") + f" — in {ledger.display}")
         self.clear_form()
         self.next_button.setVisible(True)
         self.load_history()

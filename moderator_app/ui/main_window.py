@@ -44,7 +44,9 @@ from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
 from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
 from moderator_app.ui.navigation import Navigator
+from moderator_app.ui.queue_panel import open_queue_dialog
 from moderator_app.ui.session import ReviewSession
+from moderator_app.ui.store_setting import store_setting_dialog
 from moderator_app.ui.timefmt import parse_goto
 from moderator_app.ui.video_player import save_frame_dialog
 from moderator_app.ui.window_layout import build_docks, build_views
@@ -152,6 +154,8 @@ class MainWindow(QMainWindow):
             "open_file": self.open_file_dialog,
             "open_folder": self.open_folder_dialog,
             "next_submission": self.open_next_submission,
+            "open_queue": lambda: open_queue_dialog(self),
+            "set_store": lambda: store_setting_dialog(self),
             "export_findings": lambda: export_findings_dialog(self),
             "copy_finding": self.copy_finding,
             "reset_layout": self.reset_layout,

@@ -80,8 +80,12 @@ class ReviewSession(QObject):
         self.retime_end_s = t
         self.changed.emit()
 
-    def set_store_path(self, path: Path | None) -> None:
-        self.store_path = None if path is None else Path(path)
+    def set_store_path(self, path: Path | str | None) -> None:
+        from moderator_app.core.ledger.postgres import is_postgres
+
+        # A team store stays a connection string (Path would fold its "//").
+        self.store_path = None if path is None else (
+            path if is_postgres(path) else Path(path))
         self.changed.emit()
 
     # -- derived values --------------------------------------------------------------------

@@ -83,6 +83,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("Ctrl+Shift+O", "open_folder", "Open a submission folder", "File"),
     Shortcut("Ctrl+Shift+N", "next_submission", "Open the next submission (review queue)",
              "File"),
+    Shortcut("", "open_queue", "Open a review queue (a folder of submissions)", "File"),
+    Shortcut("", "set_store", "Decision store: SQLite file or PostgreSQL team store", "File"),
     Shortcut("Ctrl+E", "export_findings", "Export findings (JSON report + Markdown summary)",
              "File"),
     Shortcut("Ctrl+Shift+C", "copy_finding", "Copy the selected finding with its time", "File"),

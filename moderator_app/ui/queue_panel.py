@@ -1,0 +1,282 @@
+"""The review queue in the workstation: File > Open queue, a dock listing every submission of
+a folder with its verdict and decision state, and the next pending one after each decision.
+
+The listing is `core.queue.listing.build_queue` run off the GUI thread (`BackgroundOp`), so
+verifying new submissions (in worker processes, over both cores) never blocks the window and
+a cached queue appears at once. The table is sortable by any column and filtered by game,
+category, verdict and state. Double-click (or Enter) opens a submission; `Ctrl+Shift+N` and
+the decision panel's "Open the next submission" button open the oldest pending one after the
+one on screen. Every string from a submission is shown as plain text (QStandardItem).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from moderator_app.core.queue.listing import QueueItem, build_queue, next_pending
+from moderator_app.ui.background import BackgroundOp
+
+ALL = "All"
+#: (header, QueueItem attribute); the filters are the columns named in FILTERS.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Submitted (UTC)", "submitted_at"), ("Submission", "name"), ("Verdict", "verdict"),
+    ("Errors", "errors"), ("Warnings", "warnings"), ("State", "state"), ("Game", "game"),
+    ("Category", "category"), ("Model", "model"), ("Evidence", "evidence_digest"),
+)
+FILTERS = ("game", "category", "verdict", "state")
+_COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def state_text(item: QueueItem) -> str:
+    if item.state == "claimed":
+        return f"claimed by {item.claimed_by} until {item.claimed_until}"
+    if item.state in ("accepted", "rejected") and item.decided_by:
+        return f"{item.state} by {item.decided_by}"
+    return item.state
+
+
+class _Filter(QSortFilterProxyModel):
+    """Rows whose filter columns equal the chosen values (None: any)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wanted: dict[str, str | None] = dict.fromkeys(FILTERS)
+        self.setSortRole(SORT_ROLE)
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt
+        model = self.sourceModel()
+        for attr, value in self.wanted.items():
+            if value is None:
+                continue
+            cell = model.index(row, _COL[attr], parent).data(Qt.ItemDataRole.UserRole)
+            if cell != value:
+                return False
+        return True
+
+
+class QueuePanel(QWidget):
+    """One queue folder. `open_requested(paths)` asks the window to open a submission."""
+
+    open_requested = Signal(list)
+    loaded = Signal()
+
+    def __init__(self, store: Callable[[], object], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._store = store
+        self.folder: Path | None = None
+        self.items: list[QueueItem] = []
+        self.current: str | None = None  # the submission opened from the queue last
+        self.op = BackgroundOp("queue", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        self.title = QLabel("No queue open")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        top.addWidget(self.title, 1)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.clicked.connect(self.reload)
+        top.addWidget(self.refresh_button)
+        layout.addLayout(top)
+        filters = QHBoxLayout()
+        self.combos: dict[str, QComboBox] = {}
+        for attr in FILTERS:
+            box = QComboBox()
+            box.setObjectName(f"queue-filter-{attr}")
+            box.addItem(f"{attr.capitalize()}: {ALL}", None)
+            box.currentIndexChanged.connect(self._apply_filters)
+            filters.addWidget(box)
+            self.combos[attr] = box
+        layout.addLayout(filters)
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.op.progress.connect(self._on_progress)
+        layout.addWidget(self.progress)
+        self.model = QStandardItemModel(0, len(COLUMNS), self)
+        self.model.setHorizontalHeaderLabels([h for h, _ in COLUMNS])
+        self.proxy = _Filter(self)
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView()
+        self.view.setObjectName("queue-table")
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # oldest first
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.doubleClicked.connect(self._open_index)
+        self.view.activated.connect(self._open_index)
+        layout.addWidget(self.view, 1)
+        self.status = QLabel("")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def open_folder(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.current = None
+        self.title.setText(f"Queue: {self.folder}")
+        self.reload()
+
+    def reload(self) -> None:
+        """List the folder again (cached reports: quick; new submissions are verified)."""
+        if self.folder is None:
+            return
+        folder, store = self.folder, self._store()
+        store = None if store is None else str(store)
+        self.progress.setVisible(True)
+        self.progress.setRange(0, 0)
+        self.status.setText("Listing the queue…")
+
+        def work(progress, cancel):
+            return build_queue(folder, store, progress=lambda d, t, _n: progress(d, t))
+
+        self.op.run(work, self._show, on_failed=self._failed)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _failed(self, message: str) -> None:
+        self.progress.setVisible(False)
+        self.status.setText(f"Cannot list the queue: {message}")
+
+    def _show(self, items: list[QueueItem]) -> None:
+        self.progress.setVisible(False)
+        self.items = list(items)
+        self.model.setRowCount(0)
+        for it in self.items:
+            row = []
+            for _, attr in COLUMNS:
+                value = getattr(it, attr)
+                text = state_text(it) if attr == "state" else (
+                    "" if value is None else str(value))
+                if attr == "evidence_digest" and value:
+                    text = str(value)[:16]
+                cell = QStandardItem(text)
+                cell.setData(value, Qt.ItemDataRole.UserRole)
+                cell.setData(value if isinstance(value, int) else text, SORT_ROLE)
+                cell.setData(it.path, PATH_ROLE)
+                if attr == "name" and it.error:
+                    cell.setToolTip(it.error)
+                row.append(cell)
+            self.model.appendRow(row)
+        self._fill_filters()
+        pending = sum(1 for i in self.items if i.state == "pending")
+        self.status.setText(f"{len(self.items)} submissions, {pending} pending")
+        self.loaded.emit()
+
+    def _fill_filters(self) -> None:
+        for attr, box in self.combos.items():
+            chosen = box.currentData()
+            values = sorted({str(getattr(i, attr)) for i in self.items
+                             if getattr(i, attr) is not None})
+            box.blockSignals(True)
+            box.clear()
+            box.addItem(f"{attr.capitalize()}: {ALL}", None)
+            for v in values:
+                box.addItem(v, v)
+            idx = box.findData(chosen) if chosen is not None else 0
+            box.setCurrentIndex(max(idx, 0))
+            box.blockSignals(False)
+        self._apply_filters()
+
+    def set_filter(self, attr: str, value: str | None) -> None:
+        box = self.combos[attr]
+        box.setCurrentIndex(max(box.findData(value), 0) if value is not None else 0)
+
+    def _apply_filters(self) -> None:
+        wanted = {a: b.currentData() for a, b in self.combos.items()}
+        if hasattr(self.proxy, "beginFilterChange"):  # Qt >= 6.10
+            self.proxy.beginFilterChange()
+            self.proxy.wanted = wanted
+            self.proxy.endFilterChange()
+        else:
+            self.proxy.wanted = wanted
+            self.proxy.invalidateFilter()
+
+    def visible_names(self) -> list[str]:
+        return [self.proxy.index(r, _COL["name"]).data()
+                for r in range(self.proxy.rowCount())]
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _open_index(self, index: QModelIndex) -> None:
+        src = self.proxy.mapToSource(index)
+        name = self.model.index(src.row(), _COL["name"]).data()
+        path = self.model.index(src.row(), _COL["name"]).data(PATH_ROLE)
+        if path:
+            self.current = name
+            self.open_requested.emit([Path(path)])
+
+    def next_item(self) -> QueueItem | None:
+        """The oldest pending submission after the one opened last (wrapping around)."""
+        return next_pending([i for i in self.items if i.name != self.current], self.current)
+
+    def next_paths(self) -> list[Path] | None:
+        """The window's `next_submission_provider`: the next pending submission, marked as
+        the current one."""
+        item = self.next_item()
+        if item is None:
+            return None
+        self.current = item.name
+        return [Path(item.path)]
+
+
+def show_queue(window, folder: Path) -> QueuePanel:
+    """Open `folder` as the window's review queue (a dock, created once)."""
+    panel: QueuePanel | None = getattr(window, "queue_panel", None)
+    if panel is None:
+        panel = QueuePanel(lambda: window.session.store_path)
+        dock = QDockWidget("Review queue", window)
+        dock.setObjectName("queue-dock")
+        dock.setWidget(panel)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        window.queue_panel, window.queue_dock = panel, dock
+        panel.open_requested.connect(window.open_paths)
+        window.next_submission_provider = panel.next_paths
+        # After a decision: the states change; the panel lists again (from the cache) and
+        # the decision panel's button names the next pending submission.
+        window.decision_panel.decided.connect(lambda _seq: panel.reload())
+        panel.loaded.connect(lambda: _offer_next(window, panel))
+    window.queue_dock.show()
+    window.queue_dock.raise_()
+    panel.open_folder(folder)
+    return panel
+
+
+def _offer_next(window, panel: QueuePanel) -> None:
+    item = panel.next_item()
+    button = window.decision_panel.next_button
+    button.setText(f"Open the next submission: {item.name} (Ctrl+Shift+N)" if item
+                   else "No pending submission left in the queue")
+    button.setEnabled(item is not None)
+
+
+def open_queue_dialog(window) -> None:
+    """File > Open queue: choose a folder of submissions."""
+    folder = QFileDialog.getExistingDirectory(window, "Open a review queue (a folder of "
+                                              "submissions)")
+    if folder:
+        show_queue(window, Path(folder))

@@ -1,0 +1,101 @@
+"""The review queue in the workstation (pytest-qt, offscreen): File > Open queue lists each
+submission with its verdict, filters and sorts, opens one, and after a decision offers the
+next pending submission (Ctrl+Shift+N)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from conftest import REPO  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+
+from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
+from moderator_app.ui.main_window import MainWindow  # noqa: E402
+from moderator_app.ui.queue_panel import show_queue  # noqa: E402
+from moderator_app.ui.shortcuts import by_action  # noqa: E402
+from moderator_app.ui.store_setting import apply_store  # noqa: E402
+
+SAMPLE = REPO / "resources" / "samples" / "community-sample"
+
+
+@pytest.fixture
+def queue(tmp_path) -> Path:
+    q = tmp_path / "queue"
+    q.mkdir()
+    for i, name in enumerate(["a-first", "b-broken", "c-third"]):
+        shutil.copytree(SAMPLE, q / name)
+        if name == "b-broken":
+            log = q / name / "agent-log.jsonl"
+            log.write_bytes(log.read_bytes() + b"{broken\n")
+        t = 1_700_000_000 + i * 60
+        for p in [q / name, *(q / name).rglob("*")]:
+            os.utime(p, (t, t))
+    return q
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the queue's report cache
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, store_path=tmp_path / "ledger.sqlite3")
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
+    assert by_action()["next_submission"].keys == "Ctrl+Shift+N"
+    assert "open_queue" in window.actions
+    panel = show_queue(window, queue)
+    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=120_000)
+    expected = [verify_paths([queue / n]).report.verdict for n in ("a-first", "b-broken",
+                                                                   "c-third")]
+    assert [i.verdict for i in panel.items] == expected
+    assert expected[:2] == ["pass", "fail"]
+    assert panel.visible_names() == ["a-first", "b-broken", "c-third"]  # oldest first
+    panel.set_filter("verdict", "fail")
+    assert panel.visible_names() == [n for n, v in zip(["a-first", "b-broken", "c-third"],
+                                                       expected, strict=True) if v == "fail"]
+    panel.set_filter("verdict", None)
+    panel.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    assert panel.visible_names() == ["c-third", "b-broken", "a-first"]  # by name, descending
+
+    window.actions["next_submission"].trigger()  # Ctrl+Shift+N: the oldest pending
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30_000)
+    assert window.session.result.submission.display_name == "a-first"
+    dp = window.decision_panel
+    dp.confirm = lambda *_: True
+    dp.reviewer.setText("mod1")
+    assert dp.decide("accept") is not None
+    # the queue lists again: a-first is accepted, the button offers the next pending one
+    qtbot.waitUntil(lambda: panel.items and panel.items[0].state == "accepted",
+                    timeout=60_000)
+    # c-third holds the same bytes as a-first: the same evidence, decided with it
+    assert [i.state for i in panel.items] == ["accepted", "pending", "accepted"]
+    assert panel.items[2].duplicate_of == "a-first"
+    qtbot.waitUntil(lambda: "b-broken" in dp.next_button.text(), timeout=10_000)
+    assert dp.next_button.isVisible()
+    dp.next_button.click()
+    qtbot.waitUntil(lambda: window.session.result is not None and
+                    window.session.result.submission.display_name == "b-broken",
+                    timeout=30_000)
+    window.grab().save(str(Path(os.environ.get("MODERATOR_SHOT_DIR", queue.parent))
+                           / "queue.png"))
+
+
+def test_store_setting_refuses_a_password_and_an_unusable_store(window, tmp_path):
+    problem = apply_store(window, "postgresql://u:secret@127.0.0.1:1/db")
+    assert problem and "password" in problem and "secret" not in problem
+    not_a_ledger = tmp_path / "x.sqlite3"
+    not_a_ledger.write_text("hello")
+    assert "not an SQLite database" in apply_store(window, str(not_a_ledger))
+    assert apply_store(window, str(tmp_path / "other.sqlite3")) is None
+    assert window.session.store_path == tmp_path / "other.sqlite3"
