@@ -279,3 +279,14 @@ def test_export_findings_writes_json_and_markdown(qtbot, window, tmp_path):
     assert "Note: no footage of the end" in md
     assert "- error coverage.missing video.avi at run 00:00:" in md
     assert math.isfinite(report["coverage"]["missing_s"])
+
+
+def test_official_checklist_shows_the_evaluator_score_in_words():
+    from conftest import SAMPLES
+
+    from moderator_app.core.verify.pipeline import verify_paths
+    from moderator_app.ui.checklist import report_hints
+
+    hints = report_hints(verify_paths([SAMPLES / "official-sample"]).report)
+    assert hints["score-reviewed"].startswith("evaluator score 64.52 (2 episodes) (line 119)")
+    assert "{" not in hints["score-reviewed"]

@@ -10,9 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from moderator_app.core.ledger.records import CHECKLIST_IDS, CHECKLIST_ITEMS
+
+
+class _ClickLabel(QLabel):
+    """A label that toggles its check box when clicked, as a check box's own text does."""
+
+    clicked = Signal()
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.clicked.emit()
+        event.accept()
 
 
 class ChecklistWidget(QGroupBox):
@@ -26,10 +48,19 @@ class ChecklistWidget(QGroupBox):
         self.boxes: dict[str, QCheckBox] = {}
         self.hints: dict[str, QLabel] = {}
         for item_id, label in CHECKLIST_ITEMS:
-            box = QCheckBox(label, self)
+            # The box and its words apart, so the words wrap in a narrow dock (a QCheckBox's
+            # own text never wraps and would set the dock's minimum width).
+            box = QCheckBox(self)
             box.setObjectName(f"check-{item_id}")
+            box.setAccessibleName(label)
             box.toggled.connect(self._on_change)
-            layout.addWidget(box)
+            words = _ClickLabel(label, self)
+            words.setWordWrap(True)
+            words.clicked.connect(box.toggle)
+            row = QHBoxLayout()
+            row.addWidget(box, 0, Qt.AlignmentFlag.AlignTop)
+            row.addWidget(words, 1)
+            layout.addLayout(row)
             self.boxes[item_id] = box
             hint = QLabel("", self)
             hint.setObjectName(f"hint-{item_id}")
@@ -40,6 +71,7 @@ class ChecklistWidget(QGroupBox):
             layout.addWidget(hint)
             self.hints[item_id] = hint
         self.override_label = QLabel("Override note (needed to accept with items unticked):")
+        self.override_label.setWordWrap(True)
         layout.addWidget(self.override_label)
         self.override_edit = QLineEdit(self)
         self.override_edit.setObjectName("override-note")
@@ -81,6 +113,16 @@ def _count(report: Any, *prefixes: str) -> int:
                if rule_id.startswith(prefixes))
 
 
+def _score_text(auth: Any) -> str:
+    """The evaluator's result as words: `64.52 (2 episodes)`, never a Python dict."""
+    if not isinstance(auth, dict):
+        return str(auth)
+    text = str(auth.get("score", "?"))
+    if auth.get("episodes") is not None:
+        text += f" ({auth['episodes']} episodes)"
+    return text
+
+
 def report_hints(report: Any) -> dict[str, str]:
     """One line per walkthrough item from the report's chain, run and coverage sections."""
     out: dict[str, str] = {}
@@ -100,7 +142,7 @@ def report_hints(report: Any) -> dict[str, str]:
         auth = score.get("authoritative")
         claims = score.get("untrusted_claims_total", 0)
         out["score-reviewed"] = (
-            (f"evaluator score {auth} (line {score.get('authoritative_line')})"
+            (f"evaluator score {_score_text(auth)} (line {score.get('authoritative_line')})"
              if auth is not None else "no evaluator score")
             + f"; {claims} score claims by untrusted producers")
     seeds = run.get("seeds") or {}

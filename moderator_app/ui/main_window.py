@@ -432,8 +432,9 @@ class MainWindow(QMainWindow):
         self.table_model.set_index(index, kind.lane_title, kind is Kind.OFFICIAL)
         # Community lanes are the event types: a second "Type" column would repeat them.
         self.table.setColumnHidden(COL_KIND, not kind.type_column)
-        # The event number repeats the line number of a log; official runs keep both.
-        self.table.setColumnHidden(COL_ROW, kind is not Kind.OFFICIAL)
+        # The event number repeats the line number (one event per line): the Line column,
+        # which findings name, is enough and leaves the room to the Content column.
+        self.table.setColumnHidden(COL_ROW, True)
         self.lane_filter.blockSignals(True)
         self.lane_filter.clear()
         self.lane_filter.addItem(kind.all_lanes, "")
