@@ -22,7 +22,8 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 SHAPES = {
     "mp4": (900, 30.0, 0), "fmp4": (900, 30.0, 0), "mkv": (900, 30.0, 0),
     "mkv_nocues": (900, 30.0, 0), "webm": (900, 30.0, 0), "vfr": (751, 30.0, 0),
-    "cut": (750, 25.0, 150), "audio_short": (900, 30.0, 0),
+    "cut": (750, 25.0, 150), "audio_short": (900, 30.0, 0), "avi": (900, 30.0, 0),
+    "ts": (900, 30.0, 0), "mov": (900, 30.0, 0),
 }
 
 

@@ -157,7 +157,8 @@ def build(recipe: Recipe) -> Path:
             audio_in += ["-af", recipe.audio_filter]
         audio_in += ["-c:a", "aac" if recipe.ext != "webm" else "libopus", "-b:a", "64k"]
     first = tmp if not recipe.post else tmp.with_name(tmp.stem + ".src." + recipe.ext)
-    fmt = ["-f", {"mkv": "matroska", "webm": "webm", "mp4": "mp4"}.get(recipe.ext, recipe.ext)]
+    fmt = ["-f", {"mkv": "matroska", "webm": "webm", "mp4": "mp4", "ts": "mpegts",
+                  "mov": "mov"}.get(recipe.ext, recipe.ext)]
     if recipe.pipe_out:
         with open(first, "wb") as fh:
             _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, "-"], s, stdout=fh)
@@ -181,6 +182,12 @@ RECIPES = {
     # a 5 s pause whose repeated frames the encoder dropped (one frame held 5 s)
     "vfr": Recipe("vfr", script=Script(pause=(300, 450)),
                   encode=("-vf", "mpdecimate=hi=1:lo=1:frac=0", "-fps_mode", "vfr", *X264)),
+    # AVI: the demuxer makes pts up (B-frames come out in another order than they say)
+    "avi": Recipe("avi", ext="avi"),
+    # MPEG-TS, MPEG-2 with open GOPs: seeks by timestamp land late
+    "ts": Recipe("ts", ext="ts", encode=("-c:v", "mpeg2video", "-bf", "2", "-g", "15",
+                                         "-q:v", "4")),
+    "mov": Recipe("mov", ext="mov"),
     "cut": Recipe("cut", post_input=("-ss", "5"), post=("-c", "copy")),
     "audio_short": Recipe("audio_short", audio=20.0),
     # 2 s of footage dropped (frames 300-359 never written; the timestamps keep the hole)

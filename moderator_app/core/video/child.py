@@ -55,20 +55,6 @@ def op_probe(req: dict, out) -> None:
     index = build_index(container, int(req.get("max_frames", 10**8)),
                         lambda: time.monotonic() > deadline)
     info: dict = {"ok": True, "format": container.format.name}
-    side = int(req.get("max_side", 16384))
-    if index.frame_count and index.width <= side and index.height <= side:
-        dec = ExactDecoder(container, index)
-        first = dec.read(0)
-        info["first_decodes"] = first is not None
-        last_ok = None
-        # the last frame that decodes, looking back at most a few keyframe intervals
-        for n in range(index.frame_count - 1, max(-1, index.frame_count - 600), -1):
-            if time.monotonic() > deadline:
-                break
-            if dec.read(n) is not None:
-                last_ok = n
-                break
-        info["last_decodable"] = last_ok
     audio = []
     for a in container.streams.audio:
         tb = a.time_base
@@ -78,6 +64,14 @@ def op_probe(req: dict, out) -> None:
             else None,
             "start_s": float(a.start_time * tb) if a.start_time is not None and tb else None,
             "duration_s": float(a.duration * tb) if a.duration is not None and tb else None})
+    side = int(req.get("max_side", 16384))
+    if index.frame_count and index.width <= side and index.height <= side:
+        dec = ExactDecoder(container, index, reopen=lambda: _open(req))
+        first = dec.read(0)
+        info["first_decodes"] = first is not None
+        # the last frame that decodes: one forward pass over the last GOPs
+        info["last_decodable"] = dec.last_decodable(max(0, index.frame_count - 600),
+                                                    deadline)
     info["audio"] = audio
     send(out, info, (index.to_bytes(),))
 
@@ -88,7 +82,7 @@ def op_frame(req: dict, out, state: dict) -> None:
     from .index import FrameIndex
     if "index_len" in req:
         index = FrameIndex.from_bytes(sys.stdin.buffer.read(int(req["index_len"])))
-        state["dec"] = ExactDecoder(_open(req), index)
+        state["dec"] = ExactDecoder(_open(req), index, reopen=lambda: _open(req))
     dec = state["dec"]
     frame = dec.read(int(req["n"]), int(req.get("cache_before", 0)))
     if frame is None:

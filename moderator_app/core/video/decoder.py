@@ -5,7 +5,10 @@ keyframe at or before the frame (by the index, never by a frame number the conta
 know), decodes forward and checks every decoded frame's presentation timestamp against the
 index. When the decoder's answer cannot be trusted (the seek landed past the frame, or on a
 frame the index does not know, as happens on Matroska without cues) it falls back to an
-earlier keyframe, and finally to decoding forward from the first one. Reading forward within
+earlier keyframe, and finally to decoding forward from the start of the file (reopened: no
+seek at all). In AVI, whose timestamps are made up by the demuxer (B-frames come out in
+another order than their packets' pts say), a frame is identified by its place in the
+decoder's output after a keyframe instead (`FrameIndex.ordinal`). Reading forward within
 a few frames (playback, stepping) continues the current decode without seeking.
 
 PyAV (FFmpeg's libraries) is imported here, never in the workstation's own process.
@@ -13,6 +16,7 @@ PyAV (FFmpeg's libraries) is imported here, never in the workstation's own proce
 
 from __future__ import annotations
 
+import contextlib
 from bisect import bisect_right
 from collections import OrderedDict
 
@@ -31,14 +35,18 @@ class ExactDecoder:
     # Decoded frames kept for stepping backwards (about 150 MB of 1080p YUV at most).
     CACHE_FRAMES = 48
 
-    def __init__(self, container, index: FrameIndex, threads: bool = True) -> None:
+    def __init__(self, container, index: FrameIndex, threads: bool = True,
+                 reopen=None) -> None:
+        """`reopen()` returns the same file opened afresh: the last resort, decoding from
+        the very start, when seeking cannot be trusted (MPEG-TS seeks land late)."""
         self.container = container
-        self.stream = container.streams.video[0]
-        if threads:
-            self.stream.thread_type = "AUTO"
+        self.threads = threads
+        self.reopen = reopen
         self.index = index
+        self._use(container)
         self._frames = None  # generator of decoded frames from the last seek
         self._last: int | None = None  # index of the last frame returned by the generator
+        self._next_ordinal: int | None = None  # ordinal mode: index of the next output frame
         self.seeks = 0
         self.fallbacks = 0
         self.decoded = 0
@@ -46,6 +54,12 @@ class ExactDecoder:
         self._cache: OrderedDict[int, object] = OrderedDict()
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
             if index.frame_count < 4_000_000 else None
+
+    def _use(self, container) -> None:
+        self.container = container
+        self.stream = container.streams.video[0]
+        if self.threads:
+            self.stream.thread_type = "AUTO"
 
     def _where(self, pts: int | None) -> int | None:
         """Index of the frame with raw timestamp `pts`, or None if the index has no such frame."""
@@ -70,20 +84,52 @@ class ExactDecoder:
                 yield f
 
     def _seek(self, keyframe_pts: int | None) -> None:
+        """Position at a keyframe by its timestamp; None (or the first keyframe, when the file
+        can be reopened) starts from the very beginning, which needs no seek at all."""
         self.seeks += 1
-        target = keyframe_pts if keyframe_pts is not None else int(self.index.keyframe_pts[0]) \
-            if self.index.keyframe_pts.shape[0] else 0
+        first = int(self.index.keyframe_pts[0]) if self.index.keyframe_pts.shape[0] else None
+        if (keyframe_pts is None or keyframe_pts == first) and self.reopen is not None:
+            self._restart()
+            return
+        target = keyframe_pts if keyframe_pts is not None else (first or 0)
         self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
         self._frames = self._decode()
         self._last = None
+        self._next_ordinal = self._where(target) if self.index.ordinal else None
+
+    def _restart(self) -> None:
+        assert self.reopen is not None
+        with contextlib.suppress(Exception):  # closing a broken container is best effort
+            self.container.close()
+        self._use(self.reopen())
+        self._frames = self._decode()
+        self._last = None
+        self._next_ordinal = 0 if self.index.ordinal else None
+
+    def _identify(self, f) -> int | None:
+        """Which frame of the index `f` is. By its pts; in ordinal mode (containers whose pts
+        are made up, as AVI's are) by its place in the decoder's output since a keyframe,
+        checked by the keyframe flag of the first frame out."""
+        if not self.index.ordinal:
+            return self._where(f.pts)
+        if self._next_ordinal is None:
+            return None
+        if self._last is None and not f.key_frame:
+            self._next_ordinal = None  # the first frame out is not the keyframe sought
+            return None
+        i = self._next_ordinal
+        self._next_ordinal += 1
+        return i
 
     def _forward_to(self, n: int, keep_from: int | None = None):
         """Decode forward to frame `n`; the frame, or None when the decoder went past it or the
         stream ended (the caller falls back). Frames from `keep_from` on are cached."""
         assert self._frames is not None
         for f in self._frames:
-            i = self._where(f.pts)
+            i = self._identify(f)
             if i is None:
+                if self.index.ordinal:
+                    return None
                 if f.pts is None or self._last is None:
                     continue  # a frame outside the index (discarded head); keep going
                 return None  # a timestamp the index does not know: untrusted
@@ -103,6 +149,25 @@ class ExactDecoder:
         while len(self._cache) > self.CACHE_FRAMES:
             self._cache.popitem(last=False)
 
+    def last_decodable(self, from_n: int, deadline: float) -> int | None:
+        """The highest frame that decodes, decoding forward once from the keyframe at or
+        before frame `from_n` (None when none does before `deadline`, a monotonic time)."""
+        import time
+        self._seek(self.index.keyframe_before(from_n))
+        best = None
+        assert self._frames is not None
+        for f in self._frames:
+            i = self._identify(f)
+            if i is not None:
+                self._last = i
+                best = i if best is None else max(best, i)
+            elif self.index.ordinal:
+                break
+            if time.monotonic() > deadline:
+                break
+        self._frames = None
+        return best
+
     def read(self, n: int, cache_before: int = 0):
         """The decoded `av.VideoFrame` of frame `n` (verified), or None if it cannot be decoded.
         `cache_before`: keep that many frames before `n` decoded on the way (stepping back
@@ -116,14 +181,11 @@ class ExactDecoder:
         keep = n - cache_before if cache_before > 0 else None
         if not (self._frames is not None and self._last is not None
                 and self._last < n <= self._last + self.FORWARD_LIMIT):
-            if cache_before > 0:
-                self._seek(self.index.keyframe_before(max(0, n - cache_before)))
-            else:
-                self._seek(self.index.keyframe_before(n))
+            self._seek(self.index.keyframe_before(max(0, n - cache_before)))
         f = self._forward_to(n, keep)
         if f is not None:
             return f
-        # Fallback 1: the keyframe before the one we used; 2: the very first keyframe.
+        # Fallback 1: the keyframe before the one we used; 2: decoding from the very start.
         self.fallbacks += 1
         kf = self.index.keyframe_before(n)
         if kf is not None:

@@ -64,6 +64,8 @@ class FrameIndex:
     discarded: int = 0
     backwards: tuple[tuple[float, float], ...] = field(default=())  # decode-order pts going back
     complete: bool = True
+    # The container's pts are not the frames' (AVI): frames are identified by decode order.
+    ordinal: bool = False
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -139,6 +141,7 @@ class FrameIndex:
             "header_frames": self.header_frames, "header_duration_s": self.header_duration_s,
             "packets": self.packets, "discarded": self.discarded,
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
+            "ordinal": self.ordinal,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -159,7 +162,8 @@ class FrameIndex:
                    header_duration_s=meta["header_duration_s"], packets=int(meta["packets"]),
                    discarded=int(meta["discarded"]),
                    backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
-                   complete=bool(meta["complete"]), **arrays)
+                   complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
+                   **arrays)
 
 
 def _finite_positive(x) -> float | None:
@@ -244,4 +248,4 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         header_frames=int(stream.frames) if stream.frames else None, header_duration_s=hdur,
         packets=packets, discarded=discarded,
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
-        complete=complete)
+        complete=complete, ordinal="avi" in (container.format.name or "").split(","))
