@@ -290,3 +290,25 @@ def test_official_checklist_shows_the_evaluator_score_in_words():
     hints = report_hints(verify_paths([SAMPLES / "official-sample"]).report)
     assert hints["score-reviewed"].startswith("evaluator score 64.52 (2 episodes) (line 119)")
     assert "{" not in hints["score-reviewed"]
+
+
+def test_click_on_the_video_and_escape_give_the_keys_back(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.search.setFocus()
+    qtbot.waitUntil(window.search.hasFocus, timeout=2000)
+    qtbot.keyClicks(window.search, "press")
+    qtbot.keyClick(window.search, Qt.Key.Key_Escape)
+    assert not window.search.hasFocus() and window.search.text() == "press"
+    window.search.setFocus()
+    qtbot.waitUntil(window.search.hasFocus, timeout=2000)
+    qtbot.mouseClick(window.player.view, Qt.MouseButton.LeftButton)
+    assert not window.search.hasFocus()
+
+
+def test_reset_layout_brings_back_every_dock(qtbot, window):
+    window.findings_dock.hide()
+    window.decision_dock.hide()
+    window.actions["reset_layout"].trigger()
+    assert window.findings_dock.isVisible() and window.decision_dock.isVisible()
+    assert window.findings.view.height() >= window.findings.view.minimumHeight() > 60
