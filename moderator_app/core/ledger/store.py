@@ -399,9 +399,11 @@ class Ledger(LedgerBase):
         data = f"{seq} {hash_}\n".encode("ascii")
         if fd is None:  # pragma: no cover - always called under _head_lock
             return
-        os.pwrite(fd, data, 0)  # one small write, then cut any longer old text
+        # One small write, then cut any longer old text. Not fsynced: the head file may only
+        # lag the database after a crash (verify accepts a head the chain contains); the
+        # decision itself is already durable (synchronous=FULL).
+        os.pwrite(fd, data, 0)
         os.ftruncate(fd, len(data))
-        os.fsync(fd)
 
     def _begin_immediate(self) -> None:
         """Take the write lock, waiting for another writer (busy_timeout, then retries)."""
