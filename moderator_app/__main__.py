@@ -13,8 +13,15 @@ CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules", "frame", "
                 "claim", "release"}
 
 
+VIDEO_CHILD = "--video-child"  # the isolated video process (core/video/isolate.py)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == [VIDEO_CHILD]:  # also how the frozen bundle starts its video process
+        from moderator_app.core.video.child import main as video_child
+
+        return video_child()
     if args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")):
         from moderator_app.cli import main as cli_main
 

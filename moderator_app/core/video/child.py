@@ -2,9 +2,9 @@
 workstation or the CLI (issue 15: a decoder is a large C codebase fed hostile bytes; a crash or
 heap corruption here must become a finding, not kill the app).
 
-Run as `python -m moderator_app.core.video.child`. The parent (`isolate.py`) passes the open
-file as a file descriptor (so no path, UTF-8 or not, is ever handed to FFmpeg) and one JSON
-request per line on stdin. Each answer is a message: a 4-byte big-endian length, a JSON header,
+Run as `python -m moderator_app --video-child` (the bundle: `moderator-app --video-child`).
+The parent (`isolate.py`) passes the open file as a file descriptor (so no path, UTF-8 or not,
+is ever handed to FFmpeg) and one JSON request per line on stdin. Each answer is a message: a 4-byte big-endian length, a JSON header,
 then the binary blobs the header lists (an index, pixels, arrays; never pickle). Memory is
 capped with RLIMIT_AS so a bomb fails here, as a finding.
 """

@@ -70,8 +70,12 @@ class VideoProcess:
         root = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"]
                                     if env.get("PYTHONPATH") else "")
+        if getattr(sys, "frozen", False):  # the desktop bundle: its executable routes it
+            cmd = [sys.executable, "--video-child"]
+        else:
+            cmd = [sys.executable, "-m", "moderator_app", "--video-child"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "moderator_app.core.video.child"],
+            cmd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             pass_fds=fds, env=env, start_new_session=True)
 

@@ -216,7 +216,7 @@ def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:
     req = {"op": "probe", "budget_s": limits.time_budget_s, "max_frames": limits.max_frames,
            "max_side": limits.max_side}
     try:
-        with VideoProcess(path, timeout_s=limits.time_budget_s + 15.0) as vp:
+        with VideoProcess(path, timeout_s=limits.time_budget_s + 5.0) as vp:
             msg = vp.request(req)
     except VideoProcessError as exc:
         if not cut:
