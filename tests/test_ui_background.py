@@ -71,7 +71,7 @@ def test_event_loop_keeps_ticking_while_verifying(qtbot, big_log):
     assert len(results[0].index) == 20_000
     assert results[0].report.verdict == "pass"
     assert progress and progress[-1][0] == progress[-1][1] > 0
-    assert not op.busy or qtbot.waitUntil(lambda: not op.busy, timeout=5000) is None
+    assert not op.busy  # delivered: nothing in flight
 
 
 def test_cancel_stops_the_work(qtbot, big_log):
@@ -137,3 +137,24 @@ def test_drop_hides_a_run_that_a_newer_answer_replaced(qtbot):
     release.set()
     qtbot.waitUntil(lambda: discarded == ["late"], timeout=5000)
     assert shown == []
+
+
+def test_busy_until_the_result_is_delivered(qtbot):
+    """A result on its way to the GUI thread is still work in progress: a caller polling
+    `busy` never sees "done" without the result."""
+    op = BackgroundOp("x")
+    shown = []
+    finished = threading.Event()
+
+    def work(_p, _c):
+        finished.set()
+        return 7
+
+    gen = op.run(work, shown.append)
+    assert finished.wait(30)
+    for t in threading.enumerate():  # the run's thread is named "<name>-<generation>"
+        if t.name == f"x-{gen}":
+            t.join(30)  # the thread has ended; the outcome is queued, not delivered
+    assert op.busy and shown == []
+    qtbot.waitUntil(lambda: shown == [7], timeout=5000)
+    assert not op.busy

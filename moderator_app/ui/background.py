@@ -60,7 +60,9 @@ class BackgroundOp(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """True from `run` until its outcome has been delivered on the GUI thread (not merely
+        until the thread ends: a result on its way is still work in progress)."""
+        return self._generation in self._runs
 
     @property
     def generation(self) -> int:
