@@ -76,7 +76,7 @@ def test_splice_is_an_offset_jump_at_its_place(name):
         assert abs(f.video_end_s - t["video_end_s"]) <= 1.0
 
 
-@pytest.mark.parametrize("name", ["pitfall-freeze"])
+@pytest.mark.parametrize("name", ["pitfall-freeze", "breakout-freeze"])
 def test_freeze_is_no_reaction_over_its_span(name):
     truth, a, _, _ = _run(name)
     t = truth["tamper"]

@@ -214,7 +214,7 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
                 "sync.drift", f"the video runs {abs(pct):.1f} % {'faster' if pct > 0 else 'slower'}"
                 f" than the log's clock", float(sig.times[0]), float(sig.times[-1]),
                 0.0, float(run_s[-1]), percent=pct))
-        findings += _no_reaction(rs, th, findings)
+        findings += _no_reaction(rs, th, findings, sig)
         findings += _activity(rs, run_s, offs, sig, nov, speed, th)
     return SyncAnalysis(res.suggested_offset_s, res.confidence, res.supporting_actions,
                         res.actions, speed, res.reason, used, rs, pts,
@@ -249,7 +249,15 @@ def _jumps(segs, sig: FrameSignals, speed: float, th) -> list[SyncFinding]:
     return out
 
 
-def _no_reaction(rs, th, prior: list[SyncFinding]) -> list[SyncFinding]:
+def _still(sig: FrameSignals, v0: float, v1: float) -> bool:
+    """Not one pixel of the picture changes from video time v0 to v1 (a frozen picture)."""
+    k0, k1 = reactions.frame_at(sig.times, v0), reactions.frame_at(sig.times, v1)
+    return k1 > k0 and not sig.tiles[k0 + 1:k1 + 1].any()
+
+
+def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[SyncFinding]:
+    """Runs of actions without a reaction: sync_no_reaction_actions of them over at least
+    sync_no_reaction_s, or two over a picture that does not change at all (frozen)."""
     out = []
     runs: list[list] = [[]]
     for r in rs:
@@ -258,10 +266,14 @@ def _no_reaction(rs, th, prior: list[SyncFinding]) -> list[SyncFinding]:
         elif runs[-1]:
             runs.append([])
     for run in runs:
-        if len(run) < th.sync_no_reaction_actions:
+        if not run:
             continue
         a, b = run[0], run[-1]
-        if b.run_s - a.run_s < th.sync_no_reaction_s:
+        long_run = len(run) >= th.sync_no_reaction_actions and \
+            b.run_s - a.run_s >= th.sync_no_reaction_s
+        frozen = len(run) >= 2 and b.run_s - a.run_s >= 1.0 and _still(
+            sig, a.expected_video_s, b.expected_video_s + reactions.REACTION_MAX_S)
+        if not (long_run or frozen):
             continue
         if any(f.run_start_s is not None and f.run_end_s is not None
                and f.run_start_s <= b.run_s and a.run_s <= f.run_end_s for f in prior):
