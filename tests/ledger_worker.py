@@ -31,7 +31,7 @@ def record(tag: str, i: int, attempt: int):
 def main() -> int:
     tag, count = sys.argv[1], int(sys.argv[2])
     retry = "--retry" in sys.argv
-    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.errors import LedgerError, OutcomeUnknown
 
     spec = store_spec()
     store = None
@@ -44,7 +44,7 @@ def main() -> int:
                     store = open_store(spec)
                 stored = store.append(rec)
             except LedgerError as exc:
-                kind = "UNKNOWN" if "NOT known" in str(exc) else "REFUSED"
+                kind = "UNKNOWN" if isinstance(exc, OutcomeUnknown) else "REFUSED"
                 print(f"{kind} {rec.note} {exc}", flush=True)
                 if store is not None:
                     store.close()

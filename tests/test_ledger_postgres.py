@@ -173,3 +173,21 @@ def test_store_file_must_be_owner_only(pg_dsn, tmp_path):
     r = cli("decisions", "verify", env={"MODERATOR_APP_STORE_FILE": str(f)})
     assert r.returncode == 0, r.stderr
     assert PASSWORD not in r.stdout + r.stderr
+
+
+def test_cli_claims_and_overrides_on_the_team_store(pg_dsn):
+    r = cli("claim", str(SAMPLE), "--reviewer", "alice", "--minutes", "20", "--store", pg_dsn)
+    assert r.returncode == 0 and "Claimed" in r.stdout, r.stderr
+    r = cli("claim", str(SAMPLE), "--reviewer", "bob", "--store", pg_dsn)
+    assert r.returncode == 1 and "claimed by alice until" in r.stderr
+    r = cli("decide", str(SAMPLE), "--accept", "--reviewer", "bob", "--store", pg_dsn)
+    assert r.returncode == 2 and "NOT recorded" in r.stderr and "claimed by alice" in r.stderr
+    r = cli("decide", str(SAMPLE), "--accept", "--reviewer", "bob", "--store", pg_dsn,
+            "--override-claim", "alice is off today")
+    assert r.returncode == 0 and "Recorded decision #2" in r.stdout, r.stderr
+    r = cli("release", str(SAMPLE), "--reviewer", "alice", "--store", pg_dsn)
+    assert r.returncode == 1 and "holds no claim" in r.stderr  # the decision ended it
+    listing = cli("decisions", "list", "--store", pg_dsn).stdout
+    assert "claim   alice" in listing and "claim override: alice is off today" in listing
+    assert "1 decisions in" in listing and "(and 1 claim records)" in listing
+    assert PASSWORD not in listing

@@ -99,3 +99,25 @@ def test_store_setting_refuses_a_password_and_an_unusable_store(window, tmp_path
     assert "not an SQLite database" in apply_store(window, str(not_a_ledger))
     assert apply_store(window, str(tmp_path / "other.sqlite3")) is None
     assert window.session.store_path == tmp_path / "other.sqlite3"
+
+
+def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tmp_path):
+    from moderator_app.core.ledger.claims import new_claim
+    from moderator_app.core.ledger.records import evidence_digest
+    from moderator_app.core.ledger.store import Ledger
+
+    result = verify_paths([SAMPLE])
+    with Ledger(window.session.store_path) as led:
+        led.append(new_claim("claim", "alice", evidence_digest(result.report.files), "s"))
+    window.open_paths([SAMPLE])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30_000)
+    dp = window.decision_panel
+    asked = []
+    dp.confirm = lambda title, text: asked.append(title) or True
+    dp.reviewer.setText("bob")
+    assert dp.decide("accept") is None  # no note: refused, the form stays
+    assert "claimed by alice until" in dp.status.text()
+    dp.note.setPlainText("alice asked me to take it")
+    stored = dp.decide("accept")
+    assert stored is not None and stored.record.claim_override == "alice asked me to take it"
+    assert "Claimed by someone else" in asked

@@ -3,8 +3,9 @@
 Qt-free. `decide` verifies the submission with the same engine as `verify` and the GUI, then
 appends a record bound to the evidence (`core.ledger.records.build_record`) to the store
 (`core.ledger.config.open_store`: SQLite by default, PostgreSQL when configured). Exit codes:
-0 done / ledger intact, 1 ledger not intact, 2 bad input (unreadable submission, corrupt or
-unreachable store, invalid arguments, a run claimed by someone else).
+0 done / ledger intact, 1 ledger not intact, 2 not done (unreadable submission, corrupt or
+unreachable store, invalid arguments, a run claimed by someone else), 3 (`decide` on a team
+store) the server went away during the commit and the outcome is unknown.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from moderator_app.cli.common import default_reviewer
 
 EXIT_OK, EXIT_BAD_LEDGER, EXIT_ERROR = 0, 1, 2
+EXIT_UNKNOWN = 3  # decide: the team store went away during the commit; check before retrying
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
@@ -105,7 +107,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
     from moderator_app.cli.common import safe_text
     from moderator_app.core.errors import InputError
     from moderator_app.core.ledger.chained import LedgerError
-    from moderator_app.core.ledger.claims import ClaimConflict
+    from moderator_app.core.ledger.errors import ClaimConflict, OutcomeUnknown
     from moderator_app.core.ledger.records import (
         ACCEPT_REASONS,
         CHECKLIST_IDS,
@@ -165,6 +167,9 @@ def cmd_decide(args: argparse.Namespace) -> int:
         except ClaimConflict as exc:
             _err(f"decision NOT recorded: {exc}")
             return EXIT_ERROR
+        except OutcomeUnknown as exc:  # neither "recorded" nor "not recorded": the truth
+            _err(f"decision outcome UNKNOWN: {exc}")
+            return EXIT_UNKNOWN
         except (LedgerError, OSError) as exc:
             _err(f"decision NOT recorded: {exc}")
             return EXIT_ERROR

@@ -10,6 +10,7 @@ is no queue that a crash could lose. Every string from the submission is shown a
 
 from __future__ import annotations
 
+import dataclasses
 import getpass
 import os
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.ledger.chained import LedgerError, StoredDecision
+from moderator_app.core.ledger.claims import ClaimConflict
 from moderator_app.core.ledger.config import open_store
 from moderator_app.core.ledger.records import (
     ACCEPT,
@@ -333,9 +335,20 @@ class DecisionPanel(QWidget):
                 checklist=self.checklist.ticked() if checklist else (),
                 override_note=override or None, require_checklist=checklist)
             with open_store(self._store()) as ledger:
-                stored = ledger.append(record)
+                try:
+                    stored = ledger.append(record)
+                except ClaimConflict as exc:
+                    # Someone else holds this run: an explicit override, the note says why.
+                    if not note.strip() or not self.confirm(
+                            "Claimed by someone else",
+                            f"{exc}.\n\nDecide anyway, recording your note as the reason "
+                            "for overriding the claim?"):
+                        self._warn(f"NOT recorded: {exc}. To override, write why in the "
+                                   "note and confirm.")
+                        return None
+                    stored = ledger.append(dataclasses.replace(record, claim_override=note))
         except (DecisionError, LedgerError, OSError) as exc:
-            self._warn(f"NOT recorded: {exc}")
+            self._warn(f"NOT recorded: {exc}")  # the form stays as it is, for a retry
             return None
         self._settings.setValue(REVIEWER_KEY, reviewer)
         self.last_saved = stored

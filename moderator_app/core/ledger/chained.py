@@ -27,6 +27,7 @@ from moderator_app.core.ledger.claims import (
     claim_state,
     guard,
 )
+from moderator_app.core.ledger.errors import LedgerError  # noqa: F401 - re-exported
 from moderator_app.core.ledger.export import records_to_csv
 from moderator_app.core.ledger.records import DecisionRecord
 
@@ -34,10 +35,6 @@ from moderator_app.core.ledger.records import DecisionRecord
 MIRRORED = ("seq", "decided_at", "decision", "reason", "note", "reviewer", "submission",
             "evidence_digest", "prev_hash", "hash")
 
-
-class LedgerError(Exception):
-    """The ledger cannot be used (not a ledger, corrupt, unreadable, unreachable). Never
-    auto-repaired. The message never holds a credential."""
 
 
 Entry = DecisionRecord | ClaimRecord

@@ -16,15 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from moderator_app.core.ledger.errors import ClaimConflict  # noqa: F401 - re-exported
+
 CLAIM_SCHEMA = "moderator-app/claim/v1"
 CLAIM, RELEASE = "claim", "release"
 DEFAULT_CLAIM_MINUTES = 30
 MAX_CLAIM_MINUTES = 24 * 60  # a claim is a working session, not a reservation for the week
 
-
-class ClaimConflict(Exception):
-    """The record would act on a submission someone else holds (or a claim you do not hold).
-    The message says who holds it until when, and how to override."""
 
 
 def parse_time(text: str) -> datetime:

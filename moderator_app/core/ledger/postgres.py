@@ -24,6 +24,7 @@ from typing import Any
 
 from moderator_app.core.formats.chain import ZERO_HASH
 from moderator_app.core.ledger.chained import MIRRORED, LedgerBase, LedgerError
+from moderator_app.core.ledger.errors import OutcomeUnknown
 
 CONNECT_TIMEOUT_S = 5  # an unreachable team store is reported at once, not after minutes
 SCHEMA_LOCK_KEY = 0x4D4F4431  # advisory lock id while creating the tables ("MOD1")
@@ -208,7 +209,7 @@ class PostgresLedger(LedgerBase):
                 last = exc
                 self.close()
                 time.sleep(0.5)
-        raise LedgerError(
+        raise OutcomeUnknown(
             f"the team store {self.display} went away while saving; it is NOT known whether "
             "the record was saved. Check with `moderator-app decisions list` before retrying"
             + (f" ({self._scrub(str(last)).splitlines()[0]})" if last else "")) from None

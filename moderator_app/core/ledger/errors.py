@@ -1,0 +1,18 @@
+"""The ledger's errors, in one place below every store (claims and stores both raise them)."""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """The ledger cannot be used (not a ledger, corrupt, unreadable, unreachable), or the
+    record was refused. Never auto-repaired. The message never holds a credential."""
+
+
+class ClaimConflict(LedgerError):
+    """The record would act on a submission someone else holds (or a claim you do not hold).
+    Nothing was written. The message says who holds it until when, and how to override."""
+
+
+class OutcomeUnknown(LedgerError):
+    """The store went away while committing and could not be asked afterwards: the record
+    may or may not be stored. Never reported as recorded, nor as refused."""
