@@ -152,7 +152,8 @@ def main() -> int:
             t = time.perf_counter()
             limit = min(n, 600)
             for k in range(limit):
-                req = {"op": "frame", "n": k, "keep": True, "width": 960, "height": 540}
+                req = {"op": "frame", "n": k, "keep": True, "width": 960, "height": 540,
+                       "ahead": True}
                 payload = b""
                 if first_req:
                     req["index_len"] = len(blob)

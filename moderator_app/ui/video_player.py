@@ -117,6 +117,7 @@ class FrameWorker(QObject):
         self._lock = threading.Lock()
         self._pending: tuple | None = None
         self.max_width = MAX_DISPLAY_WIDTH  # the view's width in device pixels (GUI thread)
+        self.playing = False  # set by the GUI thread: the decoder then reads one frame ahead
         self.failures = 0
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
 
@@ -145,7 +146,7 @@ class FrameWorker(QObject):
             blob = self.index.to_bytes()
         w, h = self._size()
         req = {"op": "frame", "n": n, "keep": True, "cache_before": cache_before,
-               "width": w, "height": h}
+               "width": w, "height": h, "ahead": self.playing}
         if blob:
             req["index_len"] = len(blob)
         try:
@@ -557,6 +558,8 @@ class VideoPlayer(QWidget):
         if self.current_frame >= self.times.frame_count - 1 and self.in_footage:
             self.seek_frame(0)
         self.playing = True
+        if self._worker is not None:
+            self._worker.playing = True
         self.play_button.setText("❚❚")
         self._play_wall0 = time.monotonic()
         self._play_video0 = self.current_time
@@ -566,6 +569,8 @@ class VideoPlayer(QWidget):
         if not self.playing:
             return
         self.playing = False
+        if self._worker is not None:
+            self._worker.playing = False
         self.play_button.setText("▶")
         self._timer.stop()
         if self.audio is not None:

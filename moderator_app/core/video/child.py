@@ -92,6 +92,8 @@ def op_frame(req: dict, out, state: dict) -> None:
     h, w = img.shape[:2]
     send(out, {"ok": True, "n": int(req["n"]), "width": w, "height": h},
          (img.tobytes(),))
+    if req.get("ahead"):  # playback: decode the next frame while the workstation paints
+        dec.prefetch(int(req["n"]) + 1)
 
 
 def op_audio(req: dict, out, state: dict) -> None:

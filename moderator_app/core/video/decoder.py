@@ -149,6 +149,15 @@ class ExactDecoder:
         while len(self._cache) > self.CACHE_FRAMES:
             self._cache.popitem(last=False)
 
+    def prefetch(self, n: int) -> None:
+        """Decode frame `n` now (forward only, no seek) and keep it for the next read."""
+        if n in self._cache or not (self._frames is not None and self._last is not None
+                                    and self._last < n <= self._last + 2):
+            return
+        f = self._forward_to(n)
+        if f is not None:
+            self._remember(n, f)
+
     def last_decodable(self, from_n: int, deadline: float) -> int | None:
         """The highest frame that decodes, decoding forward once from the keyframe at or
         before frame `from_n` (None when none does before `deadline`, a monotonic time)."""
