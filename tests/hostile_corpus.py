@@ -398,3 +398,26 @@ def make_zip_escape_names_with_log(root: Path) -> Path:
             _zip_add(zf, f"note{i}{e}.txt", b"x")
             _zip_add(zf, f"../up{i}{e}.txt", b"x")
     return p
+
+
+def make_zst_zero_bomb(root: Path, size: int = 3 << 30) -> Path:
+    """`events.jsonl.zst` holding `size` zero bytes (a few hundred KB on disk)."""
+    p = root / "zero-bomb" / "events.jsonl.zst"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    cctx = zstandard.ZstdCompressor(level=1)
+    with open(p, "wb") as fh, cctx.stream_writer(fh) as w:
+        chunk = bytes(16 * MIB)
+        for _ in range(size // len(chunk)):
+            w.write(chunk)
+    return p.parent
+
+
+def make_zip_zero_bomb(root: Path, size: int = 3 << 30) -> Path:
+    """A zip whose `agent-log.jsonl` deflates from `size` zero bytes (~1000:1)."""
+    p = root / "zip-zero-bomb.zip"
+    with zipfile.ZipFile(p, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf, \
+            zf.open("agent-log.jsonl", "w", force_zip64=True) as fh:
+        chunk = bytes(16 * MIB)
+        for _ in range(size // len(chunk)):
+            fh.write(chunk)
+    return p

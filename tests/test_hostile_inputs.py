@@ -302,6 +302,8 @@ BOMBS = [
     ("tar-sparse-16GiB", lambda d: H.make_tar_sparse(d, 16 << 30),
      {"archive.sparse": 1, "input.no_video": 1}, 1),
     ("zstd-long31-window", H.make_zstd_long31, {"traj.zstd_window": 1}, 1),
+    ("zst-3GiB-of-zeros", H.make_zst_zero_bomb, {"traj.too_large": 1}, 1),
+    ("zip-log-3GiB-of-zeros", H.make_zip_zero_bomb, {"input.unreadable": 1}, 1),
 ]
 
 

@@ -30,7 +30,12 @@ from moderator_app.core.formats.members import (
     needs_sniff,
     sniff_role,
 )
-from moderator_app.core.formats.zstream import ZstdReader, ZstdStreamError
+from moderator_app.core.formats.zstream import (
+    ZstdReader,
+    ZstdStreamError,
+    bomb_message,
+    bomb_ratio,
+)
 from moderator_app.core.rules import Finding, Severity, rule
 from moderator_app.core.text import printable_name
 
@@ -75,11 +80,13 @@ class _MemberStream:
     libraries' many exceptions into ArchiveReadError, and closes the archive with itself."""
 
     def __init__(self, inner: BinaryIO, closers: list, name: str,
-                 cap: int = MAX_MEMBER_BYTES) -> None:
+                 cap: int = MAX_MEMBER_BYTES,
+                 compressed: Callable[[], int] | None = None) -> None:
         self._inner = inner
         self._closers = closers
         self._name = name
         self._cap = cap
+        self._compressed = compressed  # compressed bytes consumed so far, for the bomb check
         self.bytes_read = 0
         # The first bytes are read now, so that an archive damaged right at the start of the
         # member fails in the opener (where callers turn OSError into a finding) rather than
@@ -101,6 +108,9 @@ class _MemberStream:
         self.bytes_read += len(data)
         if self.bytes_read > self._cap:
             raise ArchiveReadError(f"{self._name}: more than {self._cap} bytes (cap)")
+        if self._compressed is not None and bomb_ratio(self.bytes_read, self._compressed()):
+            raise ArchiveReadError(
+                f"{self._name}: {bomb_message(self.bytes_read, self._compressed())}")
         return data
 
     def read(self, size: int = -1) -> bytes:
@@ -221,7 +231,12 @@ def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
                 inner = zf.open(info)
             except _READ_ERRORS as exc:
                 raise ArchiveReadError(f"{clean}: cannot open in the archive: {exc}") from None
-            return _MemberStream(inner, [], clean)  # type: ignore[return-value]
+            def consumed(inner=inner, total=info.compress_size) -> int:
+                # compressed bytes read so far (ZipExtFile counts down what is left)
+                return total - int(getattr(inner, "_compress_left", 0) or 0)
+
+            return _MemberStream(inner, [], clean,  # type: ignore[return-value]
+                                 compressed=consumed)
 
         role = classify(clean, opener if sniffed < MAX_SNIFFED else None)
         sniffed += needs_sniff(clean)
@@ -277,6 +292,8 @@ class GzipReader:
         self._in = b""  # compressed bytes not yet given to zlib
         self._fed = False  # the current gzip member has started
         self._done = False
+        self._raw_read = 0  # compressed bytes read, and decompressed bytes made (bomb check)
+        self._out = 0
 
     def readable(self) -> bool:
         return True
@@ -286,6 +303,7 @@ class GzipReader:
         while not self._done:
             if not self._in:
                 self._in = self._raw.read(1 << 16)
+                self._raw_read += len(self._in)
                 if not self._in:
                     if self._fed:
                         raise EOFError("the gzip stream is truncated (it ends inside a "
@@ -295,6 +313,9 @@ class GzipReader:
             self._fed = True
             data = self._d.decompress(self._in, want)
             self._in = self._d.unconsumed_tail
+            self._out += len(data)
+            if bomb_ratio(self._out, self._raw_read):
+                raise EOFError(bomb_message(self._out, self._raw_read))
             if self._d.eof:  # a gzip member ended; another may follow (concatenated gzip)
                 self._in = self._d.unused_data + self._in
                 self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)

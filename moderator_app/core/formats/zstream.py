@@ -36,6 +36,26 @@ def is_zstd_start(head: bytes) -> bool:
                                       and 0x50 <= head[0] <= 0x5F)
 
 
+# Decompression bombs: past BOMB_FLOOR bytes of output, a stream that has expanded more than
+# BOMB_RATIO times is refused. Honest logs and trajectories compress 5-20 times (hashes and
+# timestamps differ on every line); a file of zeros or newlines compresses 1,000-30,000
+# times. The floor lets any honest small file through whatever its ratio, and bounds what a
+# bomb costs before it is stopped (1 GiB: a few seconds of decoding and hashing).
+BOMB_FLOOR = 1 << 30
+BOMB_RATIO = 200
+
+
+def bomb_ratio(output: int, compressed: int) -> bool:
+    """Whether `output` bytes decoded from `compressed` bytes look like a bomb."""
+    return output > BOMB_FLOOR and output > BOMB_RATIO * max(compressed, 1)
+
+
+def bomb_message(output: int, compressed: int) -> str:
+    return (f"{output} bytes decoded from {compressed} compressed bytes (more than "
+            f"{BOMB_RATIO} times, past {BOMB_FLOOR >> 30} GiB): a decompression bomb, not read "
+            "further")
+
+
 _HEAD = 18  # the longest zstd frame header: magic, descriptor, window, dictionary id, size
 
 
@@ -134,6 +154,9 @@ class ZstdReader:
             if self.output > self.max_output:
                 raise self._fail("too_large", f"decompressed output exceeds the cap of "
                                               f"{self.max_output} bytes")
+            if bomb_ratio(self.output, self._consumed + len(piece)):
+                raise self._fail("too_large", bomb_message(self.output,
+                                                           self._consumed + len(piece)))
             out.append(data)
         if dobj.eof:
             used = len(piece) - len(dobj.unused_data)

@@ -197,8 +197,10 @@ def _digest_remaining(sub: Submission, report: Report, cancel: CancelToken | Non
     already digest while reading it. Members that no role needs are not read at all: a
     16 GiB sparse or zero-filled member would cost minutes and prove nothing, and a
     decision binds the evidence, not the extras (docs/DECISIONS.md)."""
+    unreadable = {f.file for f in report.findings if f.rule == UNREADABLE_MEMBER.id}
     for m in sub.members:
-        if m.role == ROLE_OTHER or report.digest_for(m.name) is not None:
+        if (m.role == ROLE_OTHER or report.digest_for(m.name) is not None
+                or m.name in unreadable):  # already failed once: a bomb is not read twice
             continue
         try:
             with m.open() as raw:
