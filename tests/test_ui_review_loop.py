@@ -312,3 +312,18 @@ def test_reset_layout_brings_back_every_dock(qtbot, window):
     window.actions["reset_layout"].trigger()
     assert window.findings_dock.isVisible() and window.decision_dock.isVisible()
     assert window.findings.view.height() >= window.findings.view.minimumHeight() > 60
+
+
+def test_typing_in_a_text_box_never_fires_a_one_key_shortcut(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    window.decision_dock.raise_()
+    window.activateWindow()
+    frame = window.player.current_frame
+    for box in (window.decision_panel.note, window.decision_panel.reviewer, window.search):
+        box.setFocus()
+        qtbot.waitUntil(box.hasFocus, timeout=2000)
+        qtbot.keyClicks(box, "ok. 5 f m")
+        text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
+        assert text.endswith("ok. 5 f m"), text
+    assert window.player.current_frame == frame and not window.video_fullscreen
