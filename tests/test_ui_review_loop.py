@@ -56,6 +56,11 @@ def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_record
     assert window.findings.summary.text().startswith("FAIL")
     assert window.status_label.text().startswith("FAIL")
     assert "Verdict FAIL" in window.decision_panel.summary.text()
+    run_rows = {window.run_summary.tree.topLevelItem(i).child(j).text(0):
+                window.run_summary.tree.topLevelItem(i).child(j).text(1)
+                for i in range(window.run_summary.tree.topLevelItemCount())
+                for j in range(window.run_summary.tree.topLevelItem(i).childCount())}
+    assert run_rows["verdict"] == "FAIL"
     rules = [f.rule for f in window.findings.findings]
     assert "coverage.missing" in rules
     assert window.decision_panel.reason.currentData() == "video-coverage"  # follows findings

@@ -118,16 +118,16 @@ class RunSummaryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tree)
-        session.result_changed.connect(self.refresh)
+        session.report_changed.connect(self.refresh)  # verdict and coverage follow the offset
         self.refresh()
 
     def refresh(self) -> None:
         self.tree.clear()
-        result = self.session.result
-        if result is None:
+        report = self.session.report
+        if report is None:
             QTreeWidgetItem(self.tree, ["No submission", ""])
             return
-        for title, rows in summary_sections(result.report):
+        for title, rows in summary_sections(report):
             top = QTreeWidgetItem(self.tree, [title, ""])
             for field, value in rows:
                 item = QTreeWidgetItem(top, [field, value])
