@@ -97,3 +97,24 @@ def test_a_line_finding_is_at_its_event(tmp_path):
     m = finding_moment(f, result.report, result.index, result.run_duration_s, 1.0)
     assert m.run_s == pytest.approx(ev["elapsedMs"] / 1000, abs=0.002)
     assert m.video_s == pytest.approx(m.run_s + 1.0)
+
+
+def test_cli_offset_auto_reports_what_verify_at_that_offset_reports():
+    """`verify --offset auto` re-evaluates the report at the suggested offset without reading
+    the evidence again: the result is `verify --offset <that offset>` plus the sync section."""
+    import subprocess
+    import sys
+
+    corpus = pytest.importorskip("corpus")
+    run = corpus.build("breakout-genuine")
+
+    def verify_json(*args):
+        out = subprocess.run([sys.executable, "-m", "moderator_app", "verify", str(run.folder),
+                              "--json", *args], capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        return orjson.loads(out.stdout)
+
+    auto = verify_json("--offset", "auto")
+    fixed = verify_json("--offset", repr(auto["sync_offset_s"]))
+    assert auto.pop("sync") is not None and fixed.pop("sync") is None
+    assert auto == fixed

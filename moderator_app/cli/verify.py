@@ -145,10 +145,11 @@ def _verify_command(args: argparse.Namespace, spool: Path) -> int:
             analysis = _run_sync(args, result, options)
             if isinstance(analysis, int):
                 return analysis
-            if auto:  # verify again at the suggested offset (coverage depends on it)
-                options = VerifyOptions(offset=analysis.suggested_offset_s, seeds=seeds,
-                                        secret=secret, scan_video=args.scan, spool_dir=spool)
-                result = verify_paths(args.paths, options)
+            if auto:  # the report at the suggested offset: only coverage depends on it,
+                # so it is recomputed without reading the evidence again (core/verify/at_offset)
+                from moderator_app.core.verify.at_offset import result_at_offset
+
+                result = result_at_offset(result, analysis.suggested_offset_s)
             if analysis is not None:
                 from moderator_app.core.sync.run import add_to_report
 
