@@ -86,3 +86,10 @@ def test_every_room_of_core_is_placed_in_the_layers():
     rooms = {m.name for m in pkgutil.iter_modules(moderator_app.core.__path__)}
     assert rooms - placed == set()
 
+
+
+def test_core_type_checks():
+    """mypy over moderator_app/core, configured in pyproject.toml ([tool.mypy])."""
+    got = subprocess.run([str(BIN / "mypy"), "moderator_app/core"], cwd=REPO,
+                         capture_output=True, text=True)
+    assert got.returncode == 0, got.stdout[-4000:]

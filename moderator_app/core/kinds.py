@@ -55,6 +55,18 @@ class Kind(str, Enum):
     OFFICIAL = ("official", "trajectory", "trajectory", "event", "events", "Producer",
                 "All producers", True, True, True, False)
 
+    @classmethod
+    def named(cls, name: str) -> Kind:
+        """The kind called `name` ("community", "official"; a Kind is itself). ValueError for
+        any other name."""
+        for kind in cls:
+            if kind.value == name:
+                return kind
+        raise ValueError(f"no kind of run is called {name!r}")
+
     # Written as the plain name everywhere, on Python 3.10 and 3.11+ alike.
-    __str__ = str.__str__
-    __format__ = str.__format__
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)

@@ -19,7 +19,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from moderator_app.core.errors import InputError
 from moderator_app.core.formats.members import (
@@ -79,7 +79,7 @@ class _MemberStream:
     """A read-only stream over one member: counts bytes, enforces the cap, turns the archive
     libraries' many exceptions into ArchiveReadError, and closes the archive with itself."""
 
-    def __init__(self, inner: BinaryIO, closers: list, name: str,
+    def __init__(self, inner: IO[bytes], closers: list, name: str,
                  cap: int = MAX_MEMBER_BYTES,
                  compressed: Callable[[], int] | None = None) -> None:
         self._inner = inner
@@ -334,7 +334,8 @@ def _tar_iter(path: Path, open_raw: Callable, mode: str):
     raw = open_raw(path)
     try:
         # stream mode: never seeks, never extracts
-        tf = tarfile.open(fileobj=raw, mode=mode)  # noqa: SIM115 - caller closes
+        # (mode: one of the stream-read modes, "r|" "r|gz", named by the caller)
+        tf = tarfile.open(fileobj=raw, mode=mode)  # type: ignore[call-overload]  # noqa: SIM115
     except _READ_ERRORS:
         raw.close()
         raise

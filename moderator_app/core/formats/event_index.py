@@ -13,6 +13,7 @@ import bisect
 import math
 from array import array
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
@@ -36,7 +37,7 @@ class EventIndex:
         self.kind_names: list[str] = []
         self._lane_ids: dict[str, int] = {}
         self._kind_ids: dict[str, int] = {}
-        self._fh = None
+        self._fh: BinaryIO | None = None
         # Numeric series for the plots, as (time, value) pairs: e.g. "latency_s" (request to
         # response), "tokens_in", "tokens_out". Filled by the verifiers during their one pass.
         self.metrics: dict[str, tuple[array, array]] = {}

@@ -19,7 +19,7 @@ def load() -> ModuleType | None:
         return None
     hashlib.sha256()  # OpenSSL's libcrypto is loaded: _jcs takes its SHA-256 from there
     try:
-        from moderator_app.core.formats import _jcs
+        from moderator_app.core.formats import _jcs  # type: ignore[attr-defined]  # C, no source
     except ImportError:
         return None
     return _jcs

@@ -94,7 +94,7 @@ class ZstdReader:
     def __init__(self, raw: BinaryIO, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
         self._raw = raw
         self._dctx = zstandard.ZstdDecompressor()
-        self._dobj = None  # the decoder of the frame in progress, None between frames
+        self._dobj: zstandard.ZstdDecompressionObj | None = None  # the decoder of the frame in progress, None between frames
         self._frame_head = b""  # first bytes of the frame in progress (to tell garbage)
         self._frame_start = 0
         self._pending = memoryview(b"")  # compressed input not yet fed
@@ -130,6 +130,7 @@ class ZstdReader:
         """Decode `piece` in the frame in progress; what is left of it when the frame ended
         inside it."""
         dobj = self._dobj
+        assert dobj is not None  # `_feed` starts a frame before decoding in it
         try:
             data = dobj.decompress(piece)
         except zstandard.ZstdError as exc:

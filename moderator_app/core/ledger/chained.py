@@ -10,6 +10,7 @@ records with the same hashes and `decisions verify` means the same on both.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import json
 from collections.abc import Iterable, Iterator
@@ -294,7 +295,7 @@ class LedgerBase:
         """The decisions (claims left out), in chain order."""
         return [e for e in self.entries() if e.is_decision]
 
-    def by_evidence(self, digest: str) -> list[StoredDecision]:
+    def by_evidence(self, digest: str) -> builtins.list[StoredDecision]:
         """Earlier decisions on the same evidence (see `records.evidence_digest`)."""
         return [e for e in self.entries(digest) if e.is_decision]
 

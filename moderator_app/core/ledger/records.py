@@ -266,7 +266,7 @@ def check_decision(decision: str, reason: str) -> None:
 
 def missing_checklist(kind: str, ticked: Sequence[str]) -> list[str]:
     """Walkthrough items not ticked (official runs only; community runs have no checklist)."""
-    if not Kind(kind).has_checklist:
+    if not Kind.named(kind).has_checklist:
         return []
     return [i for i in CHECKLIST_IDS if i not in set(ticked)]
 

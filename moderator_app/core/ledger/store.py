@@ -79,7 +79,7 @@ def default_store_path() -> Path:
     return platformdirs.user_data_path(APP_DIR_NAME) / LEDGER_FILE
 
 
-def resolve_store(path: str | Path | None) -> Path:
+def resolve_store(path: str | os.PathLike | None) -> Path:
     """`--store PATH` wins; a directory means the ledger file inside it."""
     if path is None:
         return default_store_path()
@@ -151,8 +151,9 @@ class Ledger(LedgerBase):
 
     _write_lock = threading.Lock()  # one writer per process; flock + SQLite across processes
 
-    def __init__(self, path: str | Path | None = None, create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike | None = None, create: bool = True) -> None:
         self.path = resolve_store(path)
+        self._head_fd: int | None = None  # the head file, locked, during an append
         self.display = str(self.path)
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -80,8 +81,8 @@ def make_agent_log(path: str | Path, n_events: int = 40, seed: int = 0, *,
                 "messages": [{"role": "system", "content": "You play the game."},
                              {"role": "user", "content": f"{filler} step {call}"}]})
             el += rng.randint(800, 3000)
-            acts = [{"name": "press", "args": {"button": rng.choice(_BUTTONS)}}
-                    for _ in range(k)]
+            acts: list[dict[str, Any]] = [
+                {"name": "press", "args": {"button": rng.choice(_BUTTONS)}} for _ in range(k)]
             resp: dict = {"id": f"c{call}", "model": model,
                           "usage": {"input": rng.randint(500, 1500),
                                     "output": rng.randint(20, 120)}}
@@ -112,7 +113,7 @@ def make_video(path: str | Path, duration_s: float, fps: float = 10.0,
 
     w, h = size
     n = max(1, round(duration_s * fps))
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, (w, h))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), fps, (w, h))
     if not writer.isOpened():
         raise OSError(f"cv2.VideoWriter cannot write {fourcc} to {path}")
     scale = max(0.3, h / 220)

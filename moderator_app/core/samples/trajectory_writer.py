@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import orjson
 import zstandard
@@ -85,15 +86,16 @@ def write_trajectory(path: str | Path, events: Iterable[dict], compress: bool | 
     head = ZERO_HASH
     cctx = zstandard.ZstdCompressor(level=level, write_checksum=True)
     with open(path, "wb") as fh:
-        out = cctx.stream_writer(fh, closefd=False) if compress else fh
+        zw = cctx.stream_writer(fh, closefd=False) if compress else None
+        out: Any = fh if zw is None else zw
         for ev in seq:
-            if compress and per and n and n % per == 0:
-                out.flush(zstandard.FLUSH_FRAME)  # end this frame; the next write starts one
+            if zw is not None and per and n and n % per == 0:
+                zw.flush(zstandard.FLUSH_FRAME)  # end this frame; the next write starts one
             out.write(orjson.dumps(ev) + b"\n")
             head = ev["hash"]
             n += 1
-        if compress:
-            out.flush(zstandard.FLUSH_FRAME)
+        if zw is not None:
+            zw.flush(zstandard.FLUSH_FRAME)
     return WriteStats(path, n, head, path.stat().st_size)
 
 

@@ -100,6 +100,7 @@ def _permuted(run_s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def _learned_fit(sig, nov1, look1, q, run_s, speed, th):
     """Fit on plain novelty, learn where reactions show (tile weights), fit again on that."""
     f1 = align.fit(sig, nov1, run_s, speeds=np.array([speed]), look=look1)
+    assert f1 is not None  # the caller has actions and two frames: fit always answers
     rs = reactions.measure(sig, nov1, run_s, f1.offset_s, speed, th.sync_reaction_z)
     vs = [r.video_s for r in rs if r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
     w = reactions.tile_weights(sig, nov1, vs, q)
@@ -136,6 +137,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Sync
     fit1 = align.fit(sig, nov1, run_s, speeds=np.array([1.0]), look=look1)
     speed = 1.0
     drift = align.fit(sig, nov1, run_s, look=look1)
+    assert fit1 is not None and drift is not None  # actions and two frames: fit answers
     if abs(drift.speed - 1) * 100 >= th.sync_drift_pct:
         # A drift must explain clearly more actions than one offset, or pieces of one offset
         # (a splice) would read as a slow drift.
@@ -200,7 +202,7 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
         rs.extend(reactions.measure(sig, nov, np.array([e]), float(offs[i]), speed, z))
     rs = [reactions.Reaction(i, r.run_s, r.expected_video_s, r.video_s, r.delay_s, r.confidence)
           for i, r in enumerate(rs)]
-    segs = []
+    segs: list[list[float]] = []
     for i, j in enumerate(path):
         if not segs or segs[-1][2] != cands[j]:
             segs.append([float(run_s[i]), float(run_s[i]), cands[j]])
@@ -218,7 +220,7 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
         findings += _activity(rs, run_s, offs, sig, nov, speed, th)
     return SyncAnalysis(res.suggested_offset_s, res.confidence, res.supporting_actions,
                         res.actions, speed, res.reason, used, rs, pts,
-                        [tuple(s) for s in segs], findings)
+                        [(a, b, c) for a, b, c in segs], findings)
 
 
 def _jumps(segs, sig: FrameSignals, speed: float, th) -> list[SyncFinding]:
@@ -305,13 +307,13 @@ def _activity(rs, run_s, offs, sig, nov, speed, th) -> list[SyncFinding]:
         return []
     like = on[:, tiles].any(axis=1)
     ev_k = np.nonzero(like)[0]
-    ev_t = []
+    onsets = []
     last = -1e9
-    for k in ev_k:  # a chain of onsets (a sprite crossing tiles) is one input
+    for k in ev_k.tolist():  # a chain of onsets (a sprite crossing tiles) is one input
         if times[k] - last >= ACTIVITY_MERGE_S:
-            ev_t.append(float(times[k]))
-        last = times[k]
-    ev_t = np.array(ev_t)
+            onsets.append(float(times[k]))
+        last = float(times[k])
+    ev_t = np.array(onsets)
     v_act = offs + run_s / speed
     run_end_v = float(v_act[-1])
     # background: input-like events outside every action's reaction time

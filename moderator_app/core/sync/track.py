@@ -8,6 +8,7 @@ agree. A change of offset is footage removed (the offset drops) or inserted (it 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +51,7 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
         if len(sel) >= min_actions:
             f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
-        pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if good else None,
+        pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if f is not None and good else None,
                               round(f.z, 2) if f else 0.0))
         if c + WINDOW_S / 2 >= end:
             break
@@ -85,7 +86,7 @@ def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], spee
 
 
 def candidate_offsets(global_offset: float, pts: list[TrackPoint],
-                      peaks: list[float] = ()) -> list[float]:
+                      peaks: Sequence[float] = ()) -> list[float]:
     cands = [global_offset]
     for o in [p.offset_s for p in pts if p.offset_s is not None] + list(peaks):
         if all(abs(o - c) > SAME_S for c in cands):

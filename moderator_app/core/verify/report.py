@@ -56,7 +56,7 @@ class Report:
     error_budget: int | None = None  # raise TooManyErrors past this many errors (pipeline)
 
     def __post_init__(self) -> None:
-        self.kind = Kind(self.kind)  # a name read back from JSON becomes the Kind
+        self.kind = Kind.named(self.kind)  # a name read back from JSON becomes the Kind
 
     def add(self, finding: Finding) -> None:
         self.findings.add(finding)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -234,7 +235,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
            findings: list[Finding]) -> VideoProbe:
     w, h = index.width, index.height
     audio = tuple(a for a in info.get("audio", []) if isinstance(a, dict))
-    base = {"file": name, "width": w, "height": h, "codec": index.codec or None,
+    base: dict[str, Any] = {"file": name, "width": w, "height": h, "codec": index.codec or None,
             "header_frame_count": index.header_frames, "header_fps": index.header_fps,
             "audio": audio, "index": index}
     if w > limits.max_side or h > limits.max_side:

@@ -272,7 +272,7 @@ class LogChecker:
             at_us, at_rule, at_msg = parse_at(at)
             if at_rule is not None:
                 add(at_rule, at_msg, n)
-        el = ev.get("elapsedMs")
+        el: Any = ev.get("elapsedMs")  # any JSON value until el_ok says it is a number
         t = type(el)
         el_ok = (t is int or t is float) and el >= 0 and (t is int or math.isfinite(el))
         if not el_ok:
@@ -286,6 +286,7 @@ class LogChecker:
             self.base_line = n
             self.base_line_at_text = str(ev.get("at"))[:40]
         if el_ok and at_us is not None and not self.drift_streak and self.prev_at is not None \
+                and self.base_at is not None \
                 and self.prev_el is not None and at_us >= self.prev_at and el >= self.prev_el \
                 and -DRIFT_LIMIT_US <= el * 1000 - ((at_us - self.base_at) + self.base_el * 1000) \
                 <= DRIFT_LIMIT_US:
@@ -308,9 +309,8 @@ class LogChecker:
         elif typ == "run_start" and not first:
             add(RUN_START_POSITION, "run_start on a line other than the first", n)
         if self.index is not None:
-            t = elf / 1000 if el_ok else None
             lane = typ or "invalid"
-            self.index.add(offset, length, n, t, lane, lane)
+            self.index.add(offset, length, n, elf / 1000 if el_ok else None, lane, lane)
         self.last_content_type = typ
         if typ is None:
             return
@@ -505,7 +505,8 @@ class LogChecker:
 
     def _action(self, n: int, data: dict, el: float) -> None:
         add = self.add
-        call, name = data.get("call"), data.get("name")
+        call: Any = data.get("call")  # a JSON value until call_ok says it is a string
+        name = data.get("name")
         call_ok = type(call) is str and call.strip()  # nonempty_str, inlined (hot path)
         problems = None
         if not call_ok or not (type(name) is str and name.strip()) or "args" not in data:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 
-def is_number(x: Any) -> bool:
+def is_number(x: Any) -> TypeGuard[int | float]:
+    """A finite, non-negative JSON number."""
     t = type(x)
     return (t is int or t is float) and x >= 0 and (t is int or math.isfinite(x))
 
 
-def nonempty_str(x: Any) -> bool:
+def nonempty_str(x: Any) -> TypeGuard[str]:
     return isinstance(x, str) and bool(x.strip())
 
 

@@ -4,6 +4,8 @@ its sorted dump is provably the canonical form, by the reference encoder elsewhe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
@@ -90,7 +92,7 @@ def _walk_ok(value: dict | list, spelling: FloatSpelling, non_ascii: bool) -> bo
             for k in value:
                 if not k.isascii() and max(k) > "\uffff":
                     return False
-        items = value.values()
+        items: Iterable[Any] = value.values()
     else:
         items = value
     for v in items:

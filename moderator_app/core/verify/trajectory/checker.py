@@ -235,7 +235,8 @@ class TrajectoryChecker:
                 p = producers.get(f.producer)
                 t = f.t
                 if (p is not None and p.trust == f.trust and p.seq is not None
-                        and f.seq > p.seq and p.wall is not None and t >= p.wall):
+                        and f.seq is not None and f.seq > p.seq and p.wall is not None
+                        and t is not None and t >= p.wall):
                     fast += 1
                     last = (f.recorded, f.computed)
                     if f.spell is not None and self.spell != 0:
@@ -245,9 +246,9 @@ class TrajectoryChecker:
                     p.seq_line = n
                     p.wall = t
                     p.wall_line = n
-                    if t < tmin:
+                    if tmin is None or t < tmin:
                         tmin = t
-                    elif t > tmax:
+                    elif tmax is None or t > tmax:
                         tmax = t
                     if index is not None:
                         index.add(offset, length, n, t, f.producer, f.etype)

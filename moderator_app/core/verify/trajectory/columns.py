@@ -3,10 +3,12 @@ facts of a block proven ordinary, and sums it up when it is consistent in itself
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import partial, reduce
 from hashlib import sha256
 from itertools import compress, repeat
 from operator import add, and_, eq, itemgetter, le, lt, methodcaller
+from typing import Any, cast
 
 import orjson
 
@@ -86,6 +88,20 @@ class Columns:
 
     __slots__ = ("block", "_lines", "recorded", "prevs", "digests", "broken", "producers",
                  "trusts", "types", "seqs", "times", "walls", "run_ids", "redo", "spell")
+    block: bytes
+    recorded: list[str]  # each line's `hash`
+    prevs: list[str]
+    digests: bytes  # the recomputed hashes, 32 bytes each, joined
+    broken: list[int]  # lines whose hash does not recompute
+    producers: list[str]
+    trusts: list[str]
+    types: list[str]
+    seqs: list[int]
+    times: list[float | None] | None  # None: `walls` are uniform and order as their times
+    walls: list[str]
+    run_ids: list[str]
+    redo: set[int]  # lines `examine_line` must treat
+    spell: list[int | None] | None  # each line's `spell` fact; None when the check is off
 
     def __init__(self, block: bytes, lines: list[bytes] | None, **columns) -> None:
         self.block, self._lines = block, lines
@@ -126,13 +142,14 @@ class Columns:
             return None
         spell = None
         if self.spell is not None:
-            spell = reduce(and_, self.spell)
+            # no line is redone nor broken here: every line has its `spell` fact
+            spell = reduce(and_, cast("list[int]", self.spell))
             if not spell & SPELL_ALL:  # no spelling common to all: the line facts apply
                 return None
         producers, types = self.producers, self.types
         # Uniform `…:SS.mmmZ` strings compare as their times do; converted only at the ends.
-        times = self.times if self.times is not None else self.walls
-        to_t = wall_ms_z if self.times is None else float
+        times: Sequence[Any] = self.times if self.times is not None else self.walls
+        to_t: Callable[[Any], float] = wall_ms_z if self.times is None else float
         if len(set(zip(producers, self.trusts, strict=True))) != len(set(producers)):
             return None
         trust_of = dict(zip(producers, self.trusts, strict=True))
@@ -217,6 +234,7 @@ def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns
         for i, raw in enumerate(lines):
             if plain[i] and not raw.isascii() and _non_bmp_key(payloads[i]):
                 plain[i] = False
+    plain_idx: Sequence[int]
     if all(plain):
         plain_idx = range(n)
         chosen = events
@@ -225,16 +243,18 @@ def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns
         chosen = list(map(events.__getitem__, plain_idx))
     for _ in map(_POP_HASH, chosen):  # `recorded` holds them
         pass
+    dumped: Sequence[bytes | None]
     try:
         bodies = list(map(_DUMP_SORTED, chosen))
         # A plain dump is the line less its `"hash":"<64 hex>",` (74 bytes), or shorter.
         same = list(map(add, map(len, bodies), repeat(HASH_MEMBER))) == (
             lengths if len(chosen) == n else [lengths[i] for i in plain_idx])
+        dumped = bodies
     except TypeError:  # an integer beyond 2^53: that line goes through examine_line
-        bodies = list(map(_dump_sorted_or_none, chosen))
+        dumped = list(map(_dump_sorted_or_none, chosen))
         same = False
     if len(chosen) < n or not same:
-        dumped, bodies = bodies, [b""] * n
+        bodies = [b""] * n
         for i, d in zip(plain_idx, dumped, strict=True):
             if d is None or len(d) + HASH_MEMBER != lengths[i]:
                 redo.add(i)
@@ -261,15 +281,15 @@ def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns
                 bodies[i] = body
     # Copying an empty context skips OpenSSL 3's per-object digest fetch (~1 us an event).
     new_hash = _EMPTY_SHA256.copy
-    digests = []
+    digests: list[bytes] = []
     append = digests.append
     for prev, body in zip(prevs, bodies, strict=True):
         h = new_hash()
         h.update(prev.encode())
         h.update(body)
         append(h.digest())
-    joined = b"".join(digests)
-    broken = [] if joined == rec_bin else [
+    computed = b"".join(digests)
+    broken = [] if computed == rec_bin else [
         i for i, d in enumerate(digests) if d != rec_bin[32 * i:32 * i + 32]]
     # Lines that need the full per-line treatment: score claims and commitments (extra
     # facts), possible secrets, events that cannot be hashed the fast way.
@@ -286,7 +306,7 @@ def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns
     if hint:
         spell = block_spelling(hint, lines, events, plain, bodies, recorded, broken, redo,
                                 block)
-    return Columns(block, lines, recorded=recorded, prevs=prevs, broken=broken, digests=joined,
+    return Columns(block, lines, recorded=recorded, prevs=prevs, broken=broken, digests=computed,
                     producers=producers, trusts=trusts, types=types, seqs=seqs, times=times,
                     walls=walls, run_ids=run_ids, redo=redo, spell=spell)
 

@@ -70,7 +70,7 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
     if raw[-1:] == b"\r":
         found = [(LINE_ENDING, "line ends with \\r\\n; lines must end with \\n only")]
     got = parse_line_compact(raw)
-    if type(got) is LineError:
+    if isinstance(got, LineError):
         r = LINE_ERROR_RULES.get(got.kind, BAD_JSON)
         if got.kind == "json" and "infinity" in got.message:
             r = UNREPRESENTABLE

@@ -26,6 +26,7 @@ from moderator_app.core.verify.report import FileDigest, Report
 from moderator_app.core.verify.seeds import SeedCheck
 from moderator_app.core.verify.trajectory.blocks import examine_block, scan_block
 from moderator_app.core.verify.trajectory.checker import TrajectoryChecker
+from moderator_app.core.verify.trajectory.facts import Scan
 from moderator_app.core.verify.trajectory.rules import ZSTD_CORRUPT, ZSTD_RULES
 from moderator_app.core.verify.trajectory.worker import MAX_INFLIGHT, Worker, parallel_default
 
@@ -235,19 +236,21 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
                 if worker is None:
                     entry[2] = scan_block(entry[1], ctx, summary)
                 else:
-                    got = worker.result(wait)
-                    if got is None:
+                    sent = worker.result(wait)
+                    if sent is None:
                         return
-                    entry[2] = got
+                    entry[2] = sent
             queue.popleft()
-            kind, got = entry[2]
-            if kind == "s":
-                done = checker.apply_summary(got, n)
+            scan: Scan = entry[2]
+            if scan[0] == "s":
+                done = checker.apply_summary(scan[1], n)
                 if done is not None:
                     n = done
                     continue
-                got = examine_block(entry[1], ctx)  # it does not join on: word the findings
-            n = checker.apply_many(entry[0], got, n)
+                facts = examine_block(entry[1], ctx)  # it does not join on: word the findings
+            else:
+                facts = scan[1]
+            n = checker.apply_many(entry[0], facts, n)
 
     try:
         for offset, block in iter_blocks(src):

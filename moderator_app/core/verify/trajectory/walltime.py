@@ -48,7 +48,9 @@ _WALL_MS_Z = re.compile(
 
 def wall_ms_z(w: str) -> float:
     """parse_wall_time of a string already matched by _WALL_MS_Z, with a valid date."""
-    return minute_epoch(w[:16]) + int(w[17:19]) + float(w[19:23])
+    base = minute_epoch(w[:16])
+    assert base is not None  # the callers checked the date exists
+    return base + int(w[17:19]) + float(w[19:23])
 
 
 def uniform_walls(walls) -> bool:
@@ -70,7 +72,8 @@ _WALL_SHAPE = "0000-00-00T00:00:00.000Z"
 def block_wall_times(walls) -> list:
     if set(map(len, walls)) == {24} and _WALL_MS_Z.fullmatch("".join(walls)):
         try:
-            return [minute_epoch(w[:16]) + int(w[17:19]) + float(w[19:23]) for w in walls]
+            return [minute_epoch(w[:16]) + int(w[17:19]) + float(w[19:23])  # type: ignore[operator]
+                    for w in walls]  # (None + int raises the TypeError caught below)
         except TypeError:  # an impossible date (Feb 30): the line-by-line path reports it
             pass
     return list(map(parse_wall_time, walls))

@@ -10,6 +10,7 @@ from collections import deque
 
 from moderator_app.core.verify.seeds import SeedCheck
 from moderator_app.core.verify.trajectory.blocks import scan_block
+from moderator_app.core.verify.trajectory.facts import Scan
 from moderator_app.core.verify.trajectory.line import LineContext
 from moderator_app.core.verify.trajectory.spelling import SPELL_ALL
 
@@ -88,7 +89,7 @@ class Worker:
         import multiprocessing
 
         fork = can_fork()
-        mp = multiprocessing.get_context("fork" if fork else "spawn")
+        mp = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         self._shared = mmap.mmap(-1, SLOT * MAX_INFLIGHT) if fork else None
         self._tasks = mp.Queue()
         self._results = mp.Queue()
@@ -120,7 +121,7 @@ class Worker:
         self.inflight += 1
         return True
 
-    def result(self, wait: bool) -> list | None:
+    def result(self, wait: bool) -> Scan | None:
         import queue
 
         if not self._sent:
