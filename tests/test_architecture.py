@@ -93,3 +93,17 @@ def test_core_type_checks():
     got = subprocess.run([str(BIN / "mypy"), "moderator_app/core"], cwd=REPO,
                          capture_output=True, text=True)
     assert got.returncode == 0, got.stdout[-4000:]
+
+
+def test_the_code_cites_the_product_definition_in_the_repository():
+    """The code names the copy of the product definition in this repository (docs/DESIGN.md),
+    never one outside it."""
+    assert (REPO / "docs" / "DESIGN.md").is_file()
+    stray = []
+    for folder in ("moderator_app", "tests", "scripts", "bench"):
+        for path in (REPO / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if path.name != "test_architecture.py" and (
+                    text.count("DESIGN.md") != text.count("docs/DESIGN.md")):
+                stray.append(str(path.relative_to(REPO)))
+    assert stray == []

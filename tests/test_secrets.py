@@ -1,4 +1,4 @@
-"""The secrets scan: warnings with a column and a redacted excerpt (DESIGN.md decision 10)."""
+"""The secrets scan: warnings with a column and a redacted excerpt (docs/DESIGN.md decision 10)."""
 
 from __future__ import annotations
 

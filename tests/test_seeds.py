@@ -1,4 +1,4 @@
-"""Seed commitments with the evaluator secret (DESIGN.md decision 9); the secret never leaks."""
+"""Seed commitments with the evaluator secret (docs/DESIGN.md decision 9); the secret never leaks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Event and chain rules of official trajectories, each at its exact line (DESIGN.md 1-11)."""
+"""Event and chain rules of official trajectories, each at its exact line (docs/DESIGN.md 1-11)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Property tests: every single tampering of a valid stream is reported at the right line, and
-a valid stream never raises an error (DESIGN.md decision 8; issue 3's acceptance criteria)."""
+a valid stream never raises an error (docs/DESIGN.md decision 8; issue 3's acceptance criteria)."""
 
 from __future__ import annotations
 

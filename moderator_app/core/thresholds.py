@@ -2,7 +2,7 @@
 
 The *rules* of the format (seq continuity, the 2 s clock rule, the 5 s coverage tolerance) are
 not here: they are the format, and changing them would change what "valid" means. What is here
-are the moderation signals of DESIGN.md, which only ever raise warnings (things a moderator
+are the moderation signals of docs/DESIGN.md, which only ever raise warnings (things a moderator
 should look at in the video), and the limits that keep the video probe bounded. Moderators can
 tune them without touching the verifiers: pass a `Thresholds(...)` to `verify_agent_log` via
 `VerifyOptions.thresholds` (when present) or change the defaults below.

@@ -1,7 +1,7 @@
 """The "Run" panel: what the report says about the run as a whole, for the reviewer's eye.
 
 Trusted reviewers need the chain status, each producer with its trust level, and the
-evaluator's score shown apart from any score the agent claimed (DESIGN.md decision 7); the
+evaluator's score shown apart from any score the agent claimed (docs/DESIGN.md decision 7); the
 moderator of a community run needs the game, model, scaffold, video and coverage at a glance.
 Every value comes from the report dicts built by the core; all of it is shown as plain text in
 item views (which never interpret markup).

@@ -19,7 +19,7 @@ from moderator_app.core.verify.report import Report
 class ReviewSession(QObject):
     """What is being reviewed and the moderator's working values.
 
-    `offset_s` is the video time of `run_start` (DESIGN.md's sync offset). The retime marks are
+    `offset_s` is the video time of `run_start` (docs/DESIGN.md's sync offset). The retime marks are
     video seconds taken from decoded frame timestamps, so they are frame-exact.
 
     `result` is the verification as it was run; `report` is its report at the current offset

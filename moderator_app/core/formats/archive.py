@@ -1,6 +1,6 @@
 """Bundles read in place: `.zip`, `.tar`, `.tar.gz`/`.tgz`, `.tar.zst`/`.tzst`.
 
-Nothing is ever extracted to a path taken from the archive (DESIGN.md): each regular member
+Nothing is ever extracted to a path taken from the archive (docs/DESIGN.md): each regular member
 becomes a `Member` whose opener streams its bytes out of the archive. Members that are links,
 devices or FIFOs, or whose names are absolute or climb with `..`, are refused with a finding
 and never opened. Sizes in headers are not trusted: every read is counted and capped

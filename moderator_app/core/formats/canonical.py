@@ -1,6 +1,6 @@
 """RFC 8785 JSON Canonicalization Scheme (JCS), the `canonical_json` of the trajectory format.
 
-DESIGN.md decision 1: a sorted-keys dump is not enough. JCS sorts members by UTF-16 code
+docs/DESIGN.md decision 1: a sorted-keys dump is not enough. JCS sorts members by UTF-16 code
 units (keys outside the Basic Multilingual Plane sort before U+E000..U+FFFF), serialises
 numbers as ECMAScript's Number.prototype.toString (`1e+21`, `1e-7`, `56` for 56.0, `0` for -0)
 and escapes strings minimally. Test vectors: ../shared/testdata/jcs/.

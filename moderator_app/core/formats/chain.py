@@ -4,7 +4,7 @@
 
 `prev_hash` enters as its 64-character lowercase hex text (ASCII); `event_without_hash` is the
 event with only the `hash` member removed (`prev_hash` stays); the first event's `prev_hash`
-is 64 zeros (DESIGN.md decisions 2-3). The trajectory verifier may take a faster path for
+is 64 zeros (docs/DESIGN.md decisions 2-3). The trajectory verifier may take a faster path for
 the canonical bytes, but its hashes must equal `event_hash`.
 """
 

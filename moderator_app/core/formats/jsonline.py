@@ -1,6 +1,6 @@
 """Strict parsing of one JSON Lines line, shared by the agent-log and trajectory verifiers.
 
-DESIGN.md: a line that is not one JSON object in valid UTF-8, or whose object repeats a member
+docs/DESIGN.md: a line that is not one JSON object in valid UTF-8, or whose object repeats a member
 name, is an error (a repeated member makes hashed content ambiguous between parsers).
 
 orjson is strict where we need it (invalid UTF-8, lone surrogates, NaN/Infinity, control

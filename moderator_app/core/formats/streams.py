@@ -120,7 +120,7 @@ def iter_lines(stream, chunk_size: int = CHUNK, max_line: int = MAX_LINE,
     `blank_runs`: two or more consecutive whitespace-only lines come as one
     `(offset, BlankRun(count))`, so that 64 MiB of newlines costs a few regex matches, not
     67 million Python iterations.
-    U+2028/U+2029 are bytes inside a line here, never line breaks (DESIGN.md decision 5).
+    U+2028/U+2029 are bytes inside a line here, never line breaks (docs/DESIGN.md decision 5).
     """
     pending = b""
     offset = 0  # absolute offset of data[0]

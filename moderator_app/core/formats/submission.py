@@ -1,7 +1,7 @@
 """What was submitted: a folder, separate files, or an archive, as a list of members.
 
 A `Member` is a named file of the submission with a way to open it for reading; nothing is
-ever extracted to a path taken from an archive (DESIGN.md). Roles are decided by name, and
+ever extracted to a path taken from an archive (docs/DESIGN.md). Roles are decided by name, and
 for unusually named `.jsonl` files by looking at the first line.
 """
 

@@ -50,7 +50,7 @@ REASON_LABELS: dict[str, str] = {
     REASON_OTHER: "Other (explain in the note)",
 }
 
-#: The official-run walkthrough (DESIGN.md: trusted reviewer). Ids are stored in records:
+#: The official-run walkthrough (docs/DESIGN.md: trusted reviewer). Ids are stored in records:
 #: never rename one, add a new one instead.
 CHECKLIST_ITEMS: tuple[tuple[str, str], ...] = (
     ("chain-verified", "Hash chain verified end to end"),

@@ -1,4 +1,4 @@
-"""Does the video cover the run? Exactly DESIGN.md's definition.
+"""Does the video cover the run? Exactly docs/DESIGN.md's definition.
 
 Sync offset `o`: the video time, in seconds, at which `run_start` happens.
 Missing footage = max(0, -o) + max(0, o + run_duration - video_duration) + the time inside

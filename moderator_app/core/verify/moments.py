@@ -8,7 +8,7 @@ has no usable time). A whole-file finding has a moment of its own:
 - `coverage.extra`: the first instant of footage outside the run;
 - `video.*`: today's video findings concern the file as a whole: its first frame (for a file
   whose end is cut or undecodable, its last decodable instant). Findings that carry their own
-  video time (DESIGN.md, "Times in findings") should be placed by it: add that case here.
+  video time (docs/DESIGN.md, "Times in findings") should be placed by it: add that case here.
 
 Times are run times (seconds since run_start); video time = run time + offset. Qt-free, so the
 CLI's exports and the workstation agree.

@@ -1,5 +1,5 @@
 """The verification report: one object for the CLI's human output, `--json`, the GUI and the
-decision record. `Report.to_dict()` is the `moderator-app/report/v1` contract of DESIGN.md.
+decision record. `Report.to_dict()` is the `moderator-app/report/v1` contract of docs/DESIGN.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed commitments (DESIGN.md decision 9).
+"""Seed commitments (docs/DESIGN.md decision 9).
 
     seed_commitment = SHA256(seed || run_id || evaluator_secret)   (UTF-8 strings concatenated)
 

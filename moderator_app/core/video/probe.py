@@ -1,6 +1,6 @@
 """Probing the submitted video: can it be read, how many frames does it hold, for how long?
 
-DESIGN.md: the duration is measured, not trusted from the header, because variable frame rates
+docs/DESIGN.md: the duration is measured, not trusted from the header, because variable frame rates
 and lying frame counts are common (and a header is the easiest thing to forge). The measure is
 the frame index (`index.py`): every packet's presentation timestamp read from the demuxer, as
 ffprobe counts frames. Frame count = frames in the index (packets a cut's edit list discards

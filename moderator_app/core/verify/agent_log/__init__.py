@@ -1,4 +1,4 @@
-"""Verification of a community run's `agent-log.jsonl` (seeds/agent-log-format.md + DESIGN.md).
+"""Verification of a community run's `agent-log.jsonl` (seeds/agent-log-format.md + docs/DESIGN.md).
 
 One streaming pass: the log is read once through `HashingReader` (its SHA-256 is a side effect),
 split into lines with a cap on line length, and each line is parsed strictly and checked against

@@ -87,7 +87,7 @@ class Responses:
         self.line.append(line)
         self.el.append(el)
         self.first_slot.append(len(self.used))
-        if digests is None:  # no `actions` member: it cannot vouch (a warning, DESIGN.md)
+        if digests is None:  # no `actions` member: it cannot vouch (a warning, docs/DESIGN.md)
             self.n_slots.append(-1)
             return
         self.n_slots.append(len(digests))

@@ -1,6 +1,6 @@
 """Verifying an official run: the hash chain of `events.jsonl(.zst)` and the event rules.
 
-DESIGN.md decisions 1-11, in one pass over the stream (flat memory, one read of each byte):
+docs/DESIGN.md decisions 1-11, in one pass over the stream (flat memory, one read of each byte):
 
 * every line is parsed strictly (one JSON object, valid UTF-8, no repeated member);
 * every hash is recomputed as `SHA256(prev_hash || canonical_json(event_without_hash))`;
