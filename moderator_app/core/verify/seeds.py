@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import orjson
 
@@ -44,7 +45,7 @@ def commitment(seed: str, run_id: str, secret: str) -> str:
     return hashlib.sha256((seed + run_id + secret).encode("utf-8")).hexdigest()
 
 
-def is_commitment(value: object) -> bool:
+def is_commitment(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and _HEX64.fullmatch(value) is not None
 
 
@@ -59,11 +60,12 @@ _LABELLED = rb"(?i:seeds?)[\s\"'=:,\[\]-]{0,4}(?:%s)(?![0-9A-Za-z_])"
 
 
 def _alternatives(seeds: tuple[str, ...]) -> bytes:
-    alts = set()
+    alts: set[bytes] = set()
     for s in seeds:
         alts.add(re.escape(s.encode("utf-8")))
         alts.add(re.escape(orjson.dumps(s)[1:-1]))
-    return b"|".join(sorted(alts, key=len, reverse=True))
+    longest_first = sorted(alts, key=len, reverse=True)
+    return b"|".join(longest_first)
 
 
 def _leak_patterns(seeds: tuple[str, ...]) -> tuple[re.Pattern[bytes] | None, re.Pattern[bytes]]:
@@ -109,6 +111,8 @@ class SeedCheck:
         active = bool(self.seeds) and self.secret is not None
         self._active = active
         seeds = tuple(self.seeds or ())
+        self._free: re.Pattern[bytes] | None
+        self._labelled: re.Pattern[bytes] | None
         self._free, self._labelled = _leak_patterns(seeds) if active else (None, None)
         self._seed_index = {s: i for i, s in enumerate(seeds)}
 
