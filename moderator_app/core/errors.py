@@ -8,8 +8,14 @@ wrong *inside* the evidence is a `Finding`, so a bad line never hides the lines 
 class InputError(Exception):
     """The input could not be read at all (missing path, unknown layout, unreadable archive).
 
-    The CLI maps this to exit code 2; the GUI shows the message in a dialog.
+    The CLI maps this to exit code 2; the GUI shows the message in a dialog. The message
+    quotes paths and member names from the submission: it is escaped once, here.
     """
+
+    def __init__(self, message: str) -> None:
+        from moderator_app.core.text import safe_text
+
+        super().__init__(safe_text(message))
 
 
 class Cancelled(Exception):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from moderator_app.core.text import safe_text
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -48,7 +50,9 @@ class Rule:
     group: str
 
     def at(self, message: str, file: str | None = None, line: int | None = None) -> Finding:
-        return Finding(self.severity, self.id, message, file, line)
+        # Messages quote untrusted text (names, values): escaped here, once, for every
+        # reader of the finding (terminal, JSON, GUI, ledger), see core/text.py.
+        return Finding(self.severity, self.id, safe_text(message), file, line)
 
 
 _REGISTRY: dict[str, Rule] = {}
