@@ -21,7 +21,7 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
     """Register `queue`, `claim` and `release` (store_args adds --store/--store-file)."""
     from moderator_app.cli.common import utf8_text
     from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, MAX_CLAIM_MINUTES
-    from moderator_app.core.queue.listing import STATES, VERDICTS
+    from moderator_app.core.queue import STATES, VERDICTS
 
     q = sub.add_parser(
         "queue", help="list a folder of submissions with verdicts and decision states",

@@ -62,7 +62,7 @@ def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> Le
     """An open store for `spec` (see `store_spec`); None means the default SQLite file."""
     if is_postgres(spec):
         return PostgresLedger(str(spec), create=create)
-    return Ledger(spec, create=create)
+    return Ledger(None if spec is None else os.fspath(spec), create=create)
 
 
 def describe_store(spec: str | os.PathLike | None) -> str:
@@ -74,4 +74,4 @@ def describe_store(spec: str | os.PathLike | None) -> str:
             return "postgresql://(unparsable address)"
     from moderator_app.core.ledger.store import resolve_store
 
-    return str(resolve_store(spec))
+    return str(resolve_store(None if spec is None else os.fspath(spec)))

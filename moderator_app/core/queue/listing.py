@@ -21,13 +21,11 @@ from typing import Any
 
 from moderator_app.core.ledger.claims import claim_state
 from moderator_app.core.ledger.config import open_store
+from moderator_app.core.queue import QUEUE_SCHEMA, STATES, VERDICTS  # noqa: F401 - re-exported
 from moderator_app.core.queue.cache import ReportCache
 from moderator_app.core.queue.examine import examine, unreadable
 from moderator_app.core.queue.scan import Candidate, scan_queue
 
-QUEUE_SCHEMA = "moderator-app/queue/v1"
-STATES = ("pending", "claimed", "accepted", "rejected")
-VERDICTS = ("pass", "fail", "unreadable")
 ProgressCb = Callable[[int, int, str], None]
 
 
