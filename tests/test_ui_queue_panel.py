@@ -121,3 +121,23 @@ def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tm
     stored = dp.decide("accept")
     assert stored is not None and stored.record.claim_override == "alice asked me to take it"
     assert "Claimed by someone else" in asked
+
+
+def test_claim_and_release_from_the_queue(qtbot, window, queue):
+    panel = show_queue(window, queue)
+    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=120_000)
+    panel.select("b-broken")
+    window.decision_panel.reviewer.setText("")
+    assert not panel.claim_selected("claim")  # no reviewer name yet
+    window.decision_panel.reviewer.setText("mod2")
+    assert panel.claim_selected("claim")
+    qtbot.waitUntil(lambda: panel.items[1].state == "claimed", timeout=60_000)
+    assert panel.items[1].claimed_by == "mod2" and panel.items[1].claimed_until
+    window.decision_panel.reviewer.setText("mod3")
+    panel.select("b-broken")
+    assert not panel.claim_selected("claim")
+    assert "claimed by mod2 until" in panel.status.text()
+    window.decision_panel.reviewer.setText("mod2")
+    panel.select("b-broken")
+    assert panel.claim_selected("release")
+    qtbot.waitUntil(lambda: panel.items[1].state == "pending", timeout=60_000)

@@ -30,6 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, new_claim
+from moderator_app.core.ledger.config import open_store
+from moderator_app.core.ledger.errors import LedgerError
 from moderator_app.core.queue.listing import QueueItem, build_queue, next_pending
 from moderator_app.ui.background import BackgroundOp
 
@@ -79,9 +82,11 @@ class QueuePanel(QWidget):
     open_requested = Signal(list)
     loaded = Signal()
 
-    def __init__(self, store: Callable[[], object], parent: QWidget | None = None) -> None:
+    def __init__(self, store: Callable[[], object], parent: QWidget | None = None,
+                 reviewer: Callable[[], str] = lambda: "") -> None:
         super().__init__(parent)
         self._store = store
+        self._reviewer = reviewer
         self.folder: Path | None = None
         self.items: list[QueueItem] = []
         self.current: str | None = None  # the submission opened from the queue last
@@ -92,6 +97,14 @@ class QueuePanel(QWidget):
         self.title = QLabel("No queue open")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         top.addWidget(self.title, 1)
+        self.claim_button = QPushButton(f"Claim ({DEFAULT_CLAIM_MINUTES} min)")
+        self.claim_button.setToolTip("Claim the selected submission: the other moderators see "
+                                     "it claimed by you until the claim ends")
+        self.claim_button.clicked.connect(lambda: self.claim_selected("claim"))
+        top.addWidget(self.claim_button)
+        self.release_button = QPushButton("Release")
+        self.release_button.clicked.connect(lambda: self.claim_selected("release"))
+        top.addWidget(self.release_button)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.reload)
         top.addWidget(self.refresh_button)
@@ -230,6 +243,43 @@ class QueuePanel(QWidget):
             self.current = name
             self.open_requested.emit([Path(path)])
 
+    def select(self, name: str) -> None:
+        for r in range(self.proxy.rowCount()):
+            if self.proxy.index(r, _COL["name"]).data() == name:
+                self.view.selectRow(r)
+                return
+
+    def selected_item(self) -> QueueItem | None:
+        rows = self.view.selectionModel().selectedRows()
+        if not rows:
+            return None
+        name = self.model.index(self.proxy.mapToSource(rows[0]).row(), _COL["name"]).data()
+        return next((i for i in self.items if i.name == name), None)
+
+    def claim_selected(self, action: str) -> bool:
+        """Claim (or release) the selected submission for the reviewer named in the
+        decision panel. A claim held by someone else is refused with its holder and end."""
+        item = self.selected_item()
+        reviewer = self._reviewer().strip()
+        if item is None or not item.evidence_digest:
+            self.status.setText("Select a readable submission first.")
+            return False
+        if not reviewer:
+            self.status.setText("Enter your reviewer name in the decision panel first.")
+            return False
+        store = self._store()
+        try:
+            record = new_claim(action, reviewer, item.evidence_digest, item.name)
+            with open_store(None if store is None else str(store)) as ledger:
+                ledger.append(record)
+        except (LedgerError, ValueError, OSError) as exc:
+            self.status.setText(f"{action} NOT recorded: {exc}")
+            return False
+        self.status.setText(f"{'Claimed' if action == 'claim' else 'Released'} {item.name}"
+                            + (f" until {record.expires_at}" if record.expires_at else ""))
+        self.reload()
+        return True
+
     def next_item(self) -> QueueItem | None:
         """The oldest pending submission after the one opened last (wrapping around)."""
         return next_pending([i for i in self.items if i.name != self.current], self.current)
@@ -248,7 +298,8 @@ def show_queue(window, folder: Path) -> QueuePanel:
     """Open `folder` as the window's review queue (a dock, created once)."""
     panel: QueuePanel | None = getattr(window, "queue_panel", None)
     if panel is None:
-        panel = QueuePanel(lambda: window.session.store_path)
+        panel = QueuePanel(lambda: window.session.store_path,
+                           reviewer=lambda: window.decision_panel.reviewer.text())
         dock = QDockWidget("Review queue", window)
         dock.setObjectName("queue-dock")
         dock.setWidget(panel)
