@@ -158,7 +158,6 @@ class Ledger(LedgerBase):
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
         self._writable = False  # the connection was configured for appending (WAL, FULL)
-        self._head_fd: int | None = None  # the locked head file, during an append
         if self.path.exists():
             self._open(writable=create)
         elif create:
