@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("moderator-app: interrupted", file=sys.stderr)
         return 130
-    except SystemExit:
-        raise
+    except (SystemExit, BrokenPipeError):
+        raise  # a closed pipe (`… | head -1`) is a quiet exit 141, in moderator_app.__main__
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback
         if os.environ.get("MODERATOR_APP_DEBUG"):
             raise
