@@ -116,19 +116,41 @@ def test_kill_writer_mid_append_sqlite(tmp_path):
 
 
 def test_server_restart_mid_run(pg_server, pg_dsn):
-    procs = [start(pg_dsn, f"r{i}", 60, "--retry") for i in range(4)]
-    time.sleep(1.0)
+    each = 150
+    procs = [start(pg_dsn, f"r{i}", each, "--retry") for i in range(4)]
+    first = []
+    assert procs[0].stdout is not None
+    while len(first) < 10:  # the writers are in the middle of their run
+        line = procs[0].stdout.readline()
+        assert line, procs[0].stderr.read() if procs[0].stderr else ""
+        first.append(line)
     pg_server.stop("immediate")  # a crash: no goodbye to the clients
     time.sleep(1.0)
     pg_server.start()
     acked, refused, unknown = [], [], []
-    for p in procs:
+    for n, p in enumerate(procs):
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
-        a = answers(out)
+        a = answers(("".join(first) if n == 0 else "") + out)
         acked += a["ACK"]
         refused += [n for (n,) in a["REFUSED"]]
         unknown += [n for (n,) in a["UNKNOWN"]]
     assert refused, "the restart was not noticed by any writer"
-    assert len({n.rsplit(":", 1)[0] for _, _, n in acked}) == 4 * 60  # all done in the end
+    assert len({n.rsplit(":", 1)[0] for _, _, n in acked}) == 4 * each  # all done in the end
     check_against(pg_dsn, acked, refused)
+
+
+def test_a_connection_the_server_dropped_is_replaced_before_appending(pg_server, pg_dsn):
+    """decide opens the store, verifies (seconds), then appends: a server restart in between
+    must not refuse the decision, since nothing of it had been sent yet."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from ledger_worker import record
+
+    from moderator_app.core.ledger.postgres import PostgresLedger
+
+    with PostgresLedger(pg_dsn) as led:
+        led.append(record("x", 1, 0))
+        pg_server.stop("fast")
+        pg_server.start()
+        stored = led.append(record("x", 2, 0))
+        assert stored.seq == 2 and led.verify().ok

@@ -173,9 +173,7 @@ class PostgresLedger(LedgerBase):
     def _write(self) -> Iterator[_PgTx]:
         import psycopg
 
-        if self._conn is None or self._conn.closed:
-            self._connect()
-        self._ensure_schema()
+        self._usable_connection()
         tx = _PgTx(self._conn)
         committing = False
         try:
@@ -190,6 +188,29 @@ class PostgresLedger(LedgerBase):
                 return
             self.close()
             raise self._error("could not save to the team store", exc) from None
+
+    def _usable_connection(self) -> None:
+        """A connection that answers, before an append starts: one that the server dropped
+        meanwhile (a restart while the submission was being verified) is replaced once.
+        Nothing has been sent for the append yet, so trying again is safe."""
+        import psycopg
+
+        for attempt in (1, 2):
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._connect()
+                if self._ready:
+                    self._conn.execute("SELECT 1")
+                else:
+                    self._ensure_schema()
+                return
+            except (psycopg.OperationalError, LedgerError) as exc:
+                self.close()
+                self._ready = False
+                if attempt == 2:
+                    if isinstance(exc, LedgerError):
+                        raise
+                    raise self._error("could not save to the team store", exc) from None
 
     def _landed(self, hash_: str, wait_s: float = 10.0) -> bool:
         """After a lost COMMIT answer: is the record with `hash_` in the store? Raises when
