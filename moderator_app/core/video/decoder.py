@@ -53,7 +53,7 @@ class ExactDecoder:
         self.errors = 0
         self._cache: OrderedDict[int, object] = OrderedDict()
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
-            if index.frame_count < 4_000_000 else None
+            if index.frame_count < 1_000_000 else None
 
     def _use(self, container) -> None:
         self.container = container
