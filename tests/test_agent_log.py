@@ -92,9 +92,9 @@ def test_base_log_is_clean(tmp_path):
     assert found(r) == []
     assert r.verdict == "pass"
     assert r.events == 6
-    assert r.run["game"] == "tetris-gb" and r.run["model"] == "provider/model-id"
-    assert r.run["duration_s"] == 5.0
-    assert r.run["started_at"] == T + "00:00.000Z" and r.run["ended_at"] == T + "00:05.000Z"
+    assert r.run.start.game == "tetris-gb" and r.run.start.model == "provider/model-id"
+    assert r.run.duration_s == 5.0
+    assert r.run.start.started_at == T + "00:00.000Z" and r.run.ended_at == T + "00:05.000Z"
     assert [f.name for f in r.files] == ["agent-log.jsonl"]
     assert r.files[0].size == (tmp_path / "agent-log.jsonl").stat().st_size
 
@@ -108,7 +108,7 @@ def test_generated_logs_are_clean(tmp_path):
         r = verify_paths([path], VerifyOptions(probe_video=False)).report
         assert found(r) == [], seed
         assert r.events == 60 + seed
-        assert r.run["duration_s"] == dur
+        assert r.run.duration_s == dur
 
 
 def test_tolerated_variants_raise_no_error(tmp_path):
@@ -415,7 +415,7 @@ def test_events_after_run_end(tmp_path):
                       ev(7, "00:05.200Z", 5200, "observation", {"summary": "late"})]
     r = run(tmp_path, lines)
     assert errors(r) == [("log.run_end_position", 7)]
-    assert r.run["duration_s"] == 5.0
+    assert r.run.duration_s == 5.0
 
 
 def test_early_run_end_in_a_log_that_ends_with_run_end(tmp_path):
@@ -438,7 +438,7 @@ def test_bad_line_after_run_end(tmp_path):
 def test_run_end_missing(tmp_path):
     r = run(tmp_path, base()[:-1])
     assert_only_error(r, "log.run_end_missing", None)
-    assert r.run["duration_s"] == 2.7  # the last valid elapsedMs
+    assert r.run.duration_s == 2.7  # the last valid elapsedMs
 
 
 def test_truncated_last_line(tmp_path):

@@ -29,6 +29,7 @@ from moderator_app.core.ledger.store import (
     resolve_store,
 )
 from moderator_app.core.verify.report import FileDigest, Report
+from moderator_app.core.verify.sections import ChainSection
 
 SHA_LOG = "1" * 64
 SHA_VIDEO = "2" * 64
@@ -41,7 +42,8 @@ def fake_result(kind: str = "community", files=None, name: str = "sub") -> Simpl
         FileDigest("agent-log.jsonl", "agent_log", 1234, SHA_LOG),
         FileDigest("run.mp4", "video", 98765, SHA_VIDEO)]
     if kind == "official":
-        r.chain = {"head": "c" * 64, "complete": True}
+        r.chain = ChainSection(events=3, complete=True, valid=True, head="c" * 64,
+                               first_break=None, breaks=0, unreadable_lines=0)
     return SimpleNamespace(report=r, submission=SimpleNamespace(display_name=name))
 
 

@@ -33,7 +33,7 @@ def test_commitment_formula():
 def test_all_commitments_match():
     rep = verify_bytes(_bytes(RUN), seeds=SEEDS, secret=SECRET)
     assert rep.verdict == "pass", [f.to_dict() for f in rep.findings]
-    assert rep.run["seeds"] == {"commitments": 2, "checked": True}
+    assert rep.run.seeds == {"commitments": 2, "checked": True}
 
 
 def test_wrong_secret_makes_every_commitment_unmatched():

@@ -39,16 +39,16 @@ def _only_errors(report) -> list[tuple[str, int | None]]:
 def test_valid_run_report_sections():
     rep = verify_bytes(zstd(join(_lines_from(BASE))), "events.jsonl.zst")
     assert rep.verdict == "pass" and rep.events == 12
-    assert rep.chain["valid"] and rep.chain["complete"] and rep.chain["breaks"] == 0
-    assert rep.chain["head"] == orjson.loads(_lines_from(BASE)[-1])["hash"]
+    assert rep.chain.valid and rep.chain.complete and rep.chain.breaks == 0
+    assert rep.chain.head == orjson.loads(_lines_from(BASE)[-1])["hash"]
     run = rep.run
-    assert run["producers"]["agent"]["trust_level"] == "untrusted_agent"
-    assert run["producers"]["evaluator"]["trust_level"] == "trusted_evaluator"
-    assert sum(p["events"] for p in run["producers"].values()) == 12
-    assert run["duration_s"] == pytest.approx(11 * 0.5)
-    assert run["started_at"] == "2026-07-10T14:00:00.000Z"
-    assert run["score"]["authoritative"]["score"] == BASE[-2]["payload"]["score"]
-    assert run["score"]["untrusted_claims"] == []
+    assert run.producers["agent"].trust_level == "untrusted_agent"
+    assert run.producers["evaluator"].trust_level == "trusted_evaluator"
+    assert sum(p.events for p in run.producers.values()) == 12
+    assert run.duration_s == pytest.approx(11 * 0.5)
+    assert run.started_at == "2026-07-10T14:00:00.000Z"
+    assert run.score.authoritative["score"] == BASE[-2]["payload"]["score"]
+    assert run.score.untrusted_claims == ()
 
 
 @pytest.mark.parametrize("raw,rule", [
@@ -62,7 +62,7 @@ def test_unreadable_lines(raw, rule):
     lines.insert(3, raw)
     rep = verify_bytes(join(lines))
     assert first_error(rep).line == 4 and first_error(rep).rule == rule
-    assert rep.chain["first_break"] == {"line": 4, "kind": "unreadable"}
+    assert rep.chain.first_break.to_dict() == {"line": 4, "kind": "unreadable"}
     assert rep.events == 9
 
 
@@ -108,7 +108,7 @@ def test_empty_stream_is_an_error():
 def test_envelope_rules_at_their_line(k, changes, rule):
     rep = verify_bytes(join(_with(k, **changes)))
     assert _only_errors(rep)[0] == (rule, k)
-    assert rep.chain["valid"] is True  # consistently chained: only the envelope is wrong
+    assert rep.chain.valid is True  # consistently chained: only the envelope is wrong
 
 
 def test_producer_sequence_must_increase_within_a_producer():
@@ -151,10 +151,10 @@ def test_eval_result_from_the_agent_is_an_untrusted_claim():
         e["producer_sequence"] = i
     rep = verify_bytes(join(_lines_from(evs)))
     assert _only_errors(rep) == [("traj.eval_result_untrusted", 6)]
-    score = rep.run["score"]
-    assert score["authoritative"]["score"] == BASE[-2]["payload"]["score"]
-    assert score["untrusted_claims"][0]["score"] == 999
-    assert score["untrusted_claims"][0]["label"] == "untrusted"
+    score = rep.run.score
+    assert score.authoritative["score"] == BASE[-2]["payload"]["score"]
+    assert score.untrusted_claims[0]["score"] == 999
+    assert score.untrusted_claims[0]["label"] == "untrusted"
 
 
 def test_edited_hash_member_is_one_break_at_its_line():
@@ -164,7 +164,7 @@ def test_edited_hash_member_is_one_break_at_its_line():
     lines[5] = orjson.dumps(ev)
     rep = verify_bytes(join(lines))
     assert _only_errors(rep) == [("chain.edited", 6)]
-    assert rep.chain["breaks"] == 1
+    assert rep.chain.breaks == 1
 
 
 def test_edited_payload_then_resealed_tail_is_still_found():
@@ -177,7 +177,7 @@ def test_edited_payload_then_resealed_tail_is_still_found():
     lines[4] = orjson.dumps(ev)
     rep = verify_bytes(join(lines))
     assert _only_errors(rep)[0] == ("chain.edited", 5)
-    assert rep.chain["first_break"] == {"line": 5, "kind": "edited"}
+    assert rep.chain.first_break.to_dict() == {"line": 5, "kind": "edited"}
 
 
 def test_missing_hash_member():
@@ -187,7 +187,7 @@ def test_missing_hash_member():
     lines[3] = orjson.dumps(ev)
     rep = verify_bytes(join(lines))
     assert _only_errors(rep) == [("traj.field_missing", 4)]
-    assert rep.chain["first_break"] == {"line": 4, "kind": "unreadable"}
+    assert rep.chain.first_break.to_dict() == {"line": 4, "kind": "unreadable"}
 
 
 def test_first_prev_hash_must_be_zero():

@@ -97,7 +97,7 @@ def test_too_deep_lines_in_a_trajectory_are_findings_at_their_line():
     report = _with_block(data, 4096)
     for n in (6, 12, 18):
         assert "traj.json" in rules_at(report, n)
-    assert report.chain["first_break"] == {"line": 6, "kind": "unreadable"}
+    assert report.chain.first_break.to_dict() == {"line": 6, "kind": "unreadable"}
     assert report.events == 24 and report.verdict == "fail"
     _same(report, _reference(data))
     ctx = LineContext()
@@ -185,7 +185,7 @@ def test_a_valid_chain_is_applied_by_summaries():
     assert summary[1] == orjson.loads(lines[10])["prev_hash"]
     assert summary[2] == orjson.loads(lines[59])["hash"]
     report = _with_block(data, 4096)
-    assert errors(report) == [] and report.chain["valid"] is True and report.events == 300
+    assert errors(report) == [] and report.chain.valid is True and report.events == 300
 
 
 # -- the plain-line canonical form -------------------------------------------------------

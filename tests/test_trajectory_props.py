@@ -34,7 +34,7 @@ def test_valid_stream_never_raises_an_error(seed, n, variety, compress, frames):
     assert errors(report) == []
     assert report.findings.warnings == 0
     assert report.events == n
-    assert report.chain["valid"] is True and report.chain["first_break"] is None
+    assert report.chain.valid is True and report.chain.first_break is None
     assert report.verdict == "pass"
 
 
@@ -60,7 +60,7 @@ def test_one_changed_byte_is_reported_at_its_line(which, data):
     assert first is not None, "a changed byte went unnoticed"
     assert first.line == line
     assert report.verdict == "fail"
-    assert report.chain["first_break"]["line"] == line
+    assert report.chain.first_break.line == line
 
 
 @SETTINGS
@@ -72,7 +72,7 @@ def test_deleted_line_is_reported_at_the_line_that_follows_it(which, k):
     first = first_error(report)
     assert first is not None and first.line == k
     assert first.rule == ("chain.first_prev_hash" if k == 1 else "chain.link")
-    assert report.chain["first_break"] == {"line": k, "kind": "link"}
+    assert report.chain.first_break.to_dict() == {"line": k, "kind": "link"}
 
 
 def test_deleted_last_line_leaves_a_warning_and_a_new_head():
@@ -80,7 +80,7 @@ def test_deleted_last_line_leaves_a_warning_and_a_new_head():
     report = verify_bytes(join(lines[:-1]))
     assert errors(report) == []
     assert "traj.run_end_missing" in report.findings.by_rule
-    assert report.chain["head"] == orjson.loads(lines[-2])["hash"]
+    assert report.chain.head == orjson.loads(lines[-2])["hash"]
 
 
 @SETTINGS
@@ -94,7 +94,7 @@ def test_inserted_copy_of_a_line_is_reported(which, j, k):
     report = verify_bytes(join(tampered))
     first = first_error(report)
     assert first is not None and first.line == expected
-    assert report.chain["first_break"]["line"] == expected
+    assert report.chain.first_break.line == expected
     assert report.events == N + 1
 
 
@@ -121,7 +121,7 @@ def test_swapped_pair_is_reported_at_the_first_of_the_two(which, i, j):
     report = verify_bytes(join(lines))
     first = first_error(report)
     assert first is not None and first.line == i
-    assert report.chain["first_break"] == {"line": i, "kind": "link"}
+    assert report.chain.first_break.to_dict() == {"line": i, "kind": "link"}
 
 
 @settings(max_examples=60, deadline=None)

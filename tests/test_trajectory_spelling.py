@@ -115,7 +115,7 @@ def test_a_valid_stream_from_any_known_writer_is_never_reported(writer, extra):
     data = join([WRITERS[writer](e) for e in _events(extra)])
     for report in (_block_path(data), _line_path(data)):
         assert _errs(report) == []
-        assert report.verdict == "pass" and report.chain["valid"] is True
+        assert report.verdict == "pass" and report.chain.valid is True
 
 
 def test_first_lines_matching_several_spellings_then_discriminated():
@@ -140,7 +140,7 @@ def test_the_worker_process_applies_the_check():
     lines[k] = lines[k][:i] + bytes([s]) + lines[k][i + 1:]
     report = _block_path(join(lines), 16384, parallel=True)
     assert _errs(report) == [("chain.respelled", k + 1)]
-    assert report.verdict == "pass" and report.chain["first_break"] is None
+    assert report.verdict == "pass" and report.chain.first_break is None
     valid = _block_path(join([canonical_json(e) for e in _events([], n=400, seed=2)]), 16384,
                         parallel=True)
     assert _errs(valid) == [] and valid.verdict == "pass"
@@ -220,7 +220,7 @@ def test_every_value_preserving_byte_edit_is_reported_at_its_line(writer, data):
     for report in (_block_path(stream), _line_path(stream)):
         assert _errs(report) == [("chain.respelled", k + 1)]
         assert report.verdict == "pass"
-        assert report.chain["first_break"] is None
+        assert report.chain.first_break is None
 
 
 @pytest.mark.parametrize("writer", ["jcs", "orjson", JSON_DEFAULT])
@@ -233,7 +233,7 @@ def test_an_edited_first_line_is_reported_at_line_1(writer):
     lines[0] = lines[0][:i] + bytes([s]) + lines[0][i + 1:]
     for report in (_block_path(join(lines)), _line_path(join(lines))):
         assert _errs(report) == [("chain.respelled", 1)]
-        assert report.chain["first_break"] is None
+        assert report.chain.first_break is None
 
 
 def test_the_named_examples():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conftest import SAMPLES
 
 from moderator_app.core.verify.pipeline import verify_paths
@@ -19,7 +21,7 @@ def test_official_sample_shows_chain_trust_and_authoritative_score():
     assert rows["Verdict"]["verification level"] == "validated"
     assert rows["Chain"]["valid end to end"] == "yes"
     assert rows["Chain"]["first break"] == "none"
-    assert rows["Chain"]["head hash"] == report.chain["head"]
+    assert rows["Chain"]["head hash"] == report.chain.head
     assert rows["Producers (trust level, events)"]["agent"].startswith("untrusted_agent")
     assert rows["Producers (trust level, events)"]["evaluator"].startswith("trusted_evaluator")
     assert "score: 64.52" in rows["Score"]["evaluator (authoritative)"]
@@ -27,7 +29,8 @@ def test_official_sample_shows_chain_trust_and_authoritative_score():
 
 def test_agent_score_claims_are_labelled_untrusted():
     report = verify_paths([SAMPLES / "official-sample"]).report
-    report.run["score"]["untrusted_claims"] = [{"score": 99, "line": 7, "producer": "agent"}]
+    report.run = replace(report.run, score=replace(
+        report.run.score, untrusted_claims=({"score": 99, "line": 7, "producer": "agent"},)))
     sections = dict(summary_sections(report))
     labels = [field for field, _ in sections["Score"]]
     assert labels == ["evaluator (authoritative)", "UNTRUSTED claim"]
@@ -39,7 +42,9 @@ def test_panel_fills_from_the_session_and_keeps_markup_literal(qtbot):
     qtbot.addWidget(panel)
     assert panel.tree.topLevelItem(0).text(0) == "No submission"
     result = verify_paths([SAMPLES / "community-sample"])
-    result.report.run["model"] = "<b>bold</b><img src='file:///etc/passwd'>"
+    run = result.report.run
+    result.report.run = replace(run, start=replace(
+        run.start, model="<b>bold</b><img src='file:///etc/passwd'>"))
     session.set_result(result)
     titles = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
     assert titles[:2] == ["Verdict", "Run"]

@@ -185,14 +185,13 @@ def format_report(report) -> str:
     for f in report.files:
         out.append(f"  {safe_text(f.name)}  ({f.role}, {_size(f.size)}, sha256 {f.sha256[:16]}…)")
     out.append(f"Read {report.events} {report.kind.units}" + ("" if report.complete else " (INCOMPLETE)"))
-    if report.chain:
+    if report.chain is not None:
         c = report.chain
-        brk = c.get("first_break")
+        brk = c.first_break
         out.append(
-            "Chain: " + ("complete" if c.get("complete") else "INCOMPLETE")
-            + f", {c.get('events', 0)} events, head {str(c.get('head') or '-')[:16]}…"
-            + (f"; first break at line {brk.get('line')} ({brk.get('kind')})" if brk else
-               "; no break"))
+            "Chain: " + ("complete" if c.complete else "INCOMPLETE")
+            + f", {c.events} events, head {str(c.head or '-')[:16]}…"
+            + (f"; first break at line {brk.line} ({brk.kind})" if brk else "; no break"))
     if report.video:
         v = report.video
         if v.get("ok"):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.ledger.records import CHECKLIST_IDS, CHECKLIST_ITEMS
+from moderator_app.core.verify.sections import OfficialRun
 
 
 class _ClickLabel(QLabel):
@@ -126,26 +127,24 @@ def _score_text(auth: Any) -> str:
 def report_hints(report: Any) -> dict[str, str]:
     """One line per walkthrough item from the report's chain, run and coverage sections."""
     out: dict[str, str] = {}
-    chain = report.chain or {}
-    if chain:
-        if chain.get("valid"):
-            out["chain-verified"] = (f"verifier: chain valid, {chain.get('events', 0)} events, "
-                                     f"head {str(chain.get('head') or '')[:16]}…")
+    chain = report.chain
+    if chain is not None:
+        if chain.valid:
+            out["chain-verified"] = (f"verifier: chain valid, {chain.events} events, "
+                                     f"head {str(chain.head or '')[:16]}…")
         else:
-            brk = chain.get("first_break") or {}
-            where = f", first break at line {brk.get('line')}" if brk else ""
-            out["chain-verified"] = (f"verifier: chain NOT valid ({chain.get('breaks', 0)} "
-                                     f"breaks{where})")
-    run = report.run or {}
-    score = run.get("score") or {}
-    if score:
-        auth = score.get("authoritative")
-        claims = score.get("untrusted_claims_total", 0)
+            brk = chain.first_break
+            where = f", first break at line {brk.line}" if brk else ""
+            out["chain-verified"] = f"verifier: chain NOT valid ({chain.breaks} breaks{where})"
+    run = report.run if isinstance(report.run, OfficialRun) else None
+    if run is not None:
+        score = run.score
+        auth = score.authoritative
         out["score-reviewed"] = (
-            (f"evaluator score {_score_text(auth)} (line {score.get('authoritative_line')})"
+            (f"evaluator score {_score_text(auth)} (line {score.authoritative_line})"
              if auth is not None else "no evaluator score")
-            + f"; {claims} score claims by untrusted producers")
-    seeds = run.get("seeds") or {}
+            + f"; {score.untrusted_claims_total} score claims by untrusted producers")
+    seeds = run.seeds if run is not None else {}
     if seeds or _count(report, "seed."):
         if _count(report, "seed.not_checked") or not seeds.get("checked"):
             out["seeds-checked"] = "verifier: seed commitments NOT checked (no seeds/secret given)"

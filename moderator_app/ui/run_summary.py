@@ -13,9 +13,34 @@ from typing import Any
 
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from moderator_app.core.verify.sections import CommunityRun, OfficialRun
 from moderator_app.ui.session import ReviewSession
 
 MAX_CLAIMS_SHOWN = 50
+
+
+def _official_run(run: OfficialRun) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The producers, the score (the evaluator's apart from every claim) and the run."""
+    out = [("Producers (trust level, events)", [
+        (str(name), f"{_text(p.trust_level)} · {_text(p.events)} events")
+        for name, p in sorted(run.producers.items())])]
+    score = run.score
+    rows = [("evaluator (authoritative)", _text(score.authoritative)
+             + (f"  [line {score.authoritative_line}]" if score.authoritative_line else ""))]
+    for claim in score.untrusted_claims[:MAX_CLAIMS_SHOWN]:
+        rows.append(("UNTRUSTED claim", _text(claim)))
+    if score.untrusted_claims_total > MAX_CLAIMS_SHOWN:
+        rows.append(("UNTRUSTED claims", f"{score.untrusted_claims_total} in all"))
+    out.append(("Score", rows))
+    out.append(("Run", [
+        ("run_id", _text(run.run_id)),
+        ("started / ended", f"{_text(run.started_at)} → {_text(run.ended_at)}"),
+        ("duration", f"{_text(run.duration_s)} s ({_text(run.span_from)})"),
+        ("seed commitments", f"{_text(run.seeds.get('commitments'))}, checked: "
+                             f"{_text(run.seeds.get('checked'))}"),
+        ("suspected secrets", _text(run.secrets_suspected)),
+    ]))
+    return out
 
 
 def _text(value: Any) -> str:
@@ -43,47 +68,30 @@ def summary_sections(report: Any) -> list[tuple[str, list[tuple[str, str]]]]:
         ("events read", str(report.events)),
         ("complete", _text(report.complete)),
     ]))
-    run = report.run or {}
+    run = report.run
     if report.kind.has_chain:
-        chain = report.chain or {}
-        brk = chain.get("first_break")
+        chain = report.chain
+        brk = chain.first_break if chain else None
         out.append(("Chain", [
-            ("valid end to end", _text(chain.get("valid"))),
-            ("complete", _text(chain.get("complete"))),
-            ("events", _text(chain.get("events"))),
-            ("breaks", _text(chain.get("breaks"))),
-            ("first break", f"line {brk.get('line')} ({brk.get('kind')})" if brk else "none"),
-            ("head hash", _text(chain.get("head"))),
+            ("valid end to end", _text(chain and chain.valid)),
+            ("complete", _text(chain and chain.complete)),
+            ("events", _text(chain and chain.events)),
+            ("breaks", _text(chain and chain.breaks)),
+            ("first break", f"line {brk.line} ({brk.kind})" if brk else "none"),
+            ("head hash", _text(chain and chain.head)),
         ]))
-        producers = run.get("producers") or {}
-        out.append(("Producers (trust level, events)", [
-            (str(name), f"{_text(p.get('trust_level'))} · {_text(p.get('events'))} events")
-            for name, p in sorted(producers.items())]))
-        score = run.get("score") or {}
-        rows = [("evaluator (authoritative)", _text(score.get("authoritative"))
-                 + (f"  [line {score['authoritative_line']}]"
-                    if score.get("authoritative_line") else ""))]
-        claims = score.get("untrusted_claims") or []
-        for claim in claims[:MAX_CLAIMS_SHOWN]:
-            rows.append(("UNTRUSTED claim", _text(claim)))
-        total = score.get("untrusted_claims_total", len(claims))
-        if total > MAX_CLAIMS_SHOWN:
-            rows.append(("UNTRUSTED claims", f"{total} in all"))
-        out.append(("Score", rows))
-        seeds = run.get("seeds") or {}
-        out.append(("Run", [
-            ("run_id", _text(run.get("run_id"))),
-            ("started / ended", f"{_text(run.get('started_at'))} → {_text(run.get('ended_at'))}"),
-            ("duration", f"{_text(run.get('duration_s'))} s ({_text(run.get('span_from'))})"),
-            ("seed commitments", f"{_text(seeds.get('commitments'))}, checked: "
-                                 f"{_text(seeds.get('checked'))}"),
-            ("suspected secrets", _text(run.get("secrets_suspected"))),
-        ]))
+        if isinstance(run, OfficialRun):
+            out.extend(_official_run(run))
     else:
+        start = run.start if isinstance(run, CommunityRun) else None
         out.append(("Run", [
-            (key, _text(run.get(key)))
-            for key in ("game", "category", "model", "scaffold", "started_at", "ended_at",
-                        "duration_s")]))
+            ("game", _text(start and start.game)),
+            ("category", _text(start and start.category)),
+            ("model", _text(start and start.model)),
+            ("scaffold", _text(start and start.scaffold)),
+            ("started_at", _text(start and start.started_at)),
+            ("ended_at", _text(run and run.ended_at)),
+            ("duration_s", _text(run and run.duration_s))]))
     video = report.video
     if video:
         out.append(("Video", [

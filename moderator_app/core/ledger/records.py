@@ -314,8 +314,8 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
         rules=tuple(sorted((str(k), int(v)) for k, v in s.get("findings_by_rule", {}).items())),
         first_error_rule=s.get("first_error_rule"), first_error_line=s.get("first_error_line"))
     chain_head = None
-    if report.kind.has_chain and report.chain:
-        head = report.chain.get("head")
+    if report.kind.has_chain and report.chain is not None:
+        head = report.chain.head
         chain_head = str(head) if head else None
     offset = report.offset if offset_s is None else offset_s
     return DecisionRecord(

@@ -12,6 +12,7 @@ from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.findings import FindingLog
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
+from moderator_app.core.verify.sections import ChainSection, CommunityRun, OfficialRun
 
 REPORT_SCHEMA = "moderator-app/report/v1"
 
@@ -33,8 +34,10 @@ class FileDigest:
 class Report:
     """Mutable while a verifier fills it; treated as read-only once `verify_submission` returns.
 
-    Sections are plain dicts produced by the module that owns them (`video`, `coverage`,
-    `chain`, `run`), so that each verifier can grow its section without touching this file.
+    `run` and `chain` are typed sections (`sections.py`), written by the verifiers; `video`,
+    `coverage`, `sync` and `video_scan` are still the JSON objects their owners write
+    (`video/probe.py`, `coverage.py`, `sync/run.py`, `video/scan.py`). A new section is one field
+    here and one line in `to_dict` (docs/architecture.md, "A report section").
     """
 
     kind: Kind  # written as its name, "community" or "official"
@@ -44,12 +47,12 @@ class Report:
     files: list[FileDigest] = field(default_factory=list)
     video: dict[str, Any] | None = None
     coverage: dict[str, Any] | None = None
-    chain: dict[str, Any] | None = None
+    chain: ChainSection | None = None  # official runs
     sync: dict[str, Any] | None = None  # core/sync's section (verify --sync), None when not run
     # core/video/scan.py's section: {"ran": true, ...} after verify --scan, {"ran": false,
     # "reason": ...} when there is a video but no scan ran, None when there is no video
     video_scan: dict[str, Any] | None = None
-    run: dict[str, Any] = field(default_factory=dict)
+    run: OfficialRun | CommunityRun | None = None  # None: the evidence could not be read
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
 
@@ -106,10 +109,10 @@ class Report:
             "complete": self.complete,
             "findings": [f.to_dict() for f in self.findings.sorted()],
             "files": [f.to_dict() for f in self.files],
-            "run": self.run,
+            "run": {} if self.run is None else self.run.to_dict(),
             "video": self.video,
             "coverage": self.coverage,
-            "chain": self.chain,
+            "chain": None if self.chain is None else self.chain.to_dict(),
             "sync": self.sync,
             "video_scan": self.video_scan,
             "sync_offset_s": self.offset,

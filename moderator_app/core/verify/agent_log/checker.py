@@ -69,6 +69,7 @@ from moderator_app.core.verify.agent_log.values import (
     short_repr,
 )
 from moderator_app.core.verify.report import Report
+from moderator_app.core.verify.sections import CommunityRun, RunStart
 
 _SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _BOM = b"\xef\xbb\xbf"
@@ -112,7 +113,11 @@ class LogChecker:
         self.run_ends: list[list] = []
         self.run_end_el: float | None = None
         self.run_start_model: str | None = None
-        self.run: dict[str, Any] = {}
+        # The run section: its parts while reading, the CommunityRun once `finish` ran.
+        self.start: RunStart | None = None
+        self.ended_at: str | None = None
+        self.ended_first = False  # a run_end with its time came before any run_start
+        self.run: CommunityRun | None = None
         self.req_el: float | None = None
         self.responses = Responses()
         self.n_responses = 0
@@ -319,7 +324,9 @@ class LogChecker:
                 self.run_ends.append([n, None, prev_type == "run_end"])
             self.run_end_el = elf if el_ok else None
             if isinstance(ev.get("at"), str):
-                self.run["ended_at"] = ev["at"]
+                if self.start is None and self.ended_at is None:
+                    self.ended_first = True
+                self.ended_at = ev["at"]
         elif typ == "model_response":
             self.n_responses += 1
         elif typ == "action":
@@ -432,12 +439,10 @@ class LogChecker:
             if nonempty_str(v) and not _SLUG.fullmatch(v):
                 self.add(RUN_START_SLUG, f"run_start {k} {short_repr(v)} does not look like a slug "
                          "(lowercase letters, digits and -)", n)
-        if n == 1 or "game" not in self.run:
-            self.run.update({
-                "game": data.get("game"), "category": data.get("category"),
-                "model": data.get("model"), "scaffold": scaffold,
-                "started_at": ev.get("at") if isinstance(ev.get("at"), str) else None,
-            })
+        if self.start is None:
+            self.start = RunStart(
+                data.get("game"), data.get("category"), data.get("model"), scaffold,
+                ev.get("at") if isinstance(ev.get("at"), str) else None)
             if isinstance(data.get("model"), str):
                 self.run_start_model = data["model"]
 
@@ -596,8 +601,6 @@ class LogChecker:
             duration = self.last_el / 1000
         else:
             duration = None
-        self.run.setdefault("ended_at", None)
-        self.run["duration_s"] = duration
-        self.run["responses"] = self.n_responses
-        self.run["actions"] = self.n_actions
+        self.run = CommunityRun(self.start, self.ended_at, duration, self.n_responses,
+                                self.n_actions, self.ended_first)
         return duration

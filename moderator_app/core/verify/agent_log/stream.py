@@ -54,5 +54,5 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
         raise
     report.events = checker.content_lines
     duration = checker.finish()
-    report.run = dict(checker.run)
+    report.run = checker.run
     return KindResult(index, duration)

@@ -10,6 +10,13 @@ from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.rules import Rule
 from moderator_app.core.verify.report import Report
+from moderator_app.core.verify.sections import (
+    ChainBreak,
+    ChainSection,
+    OfficialRun,
+    ProducerSummary,
+    ScoreSection,
+)
 from moderator_app.core.verify.seeds import SeedCheck
 from moderator_app.core.verify.trajectory.facts import (
     OK,
@@ -78,7 +85,7 @@ class TrajectoryChecker:
         self.head: str | None = None
         self.breaks = 0
         self.unreadable = 0
-        self.first_break: dict | None = None
+        self.first_break: ChainBreak | None = None
         self.run_id: str | None = None
         self.run_id_line = 0
         self.producers: dict[str, _Producer] = {}
@@ -132,7 +139,7 @@ class TrajectoryChecker:
     def _break(self, line: int, kind: str) -> None:
         self.breaks += 1
         if self.first_break is None:
-            self.first_break = {"line": line, "kind": kind}
+            self.first_break = ChainBreak(line, kind)
 
     def line(self, offset: int, raw: bytes | None, n: int) -> None:
         """Check line `n` (1-based) whose bytes (without `\\n`) start at `offset`; `raw` is
@@ -389,33 +396,18 @@ class TrajectoryChecker:
         if duration is not None and duration < 0:
             duration = None
         valid = complete and self.breaks == 0 and self.events > 0
-        rep.chain = {
-            "events": self.events,
-            "complete": complete,
-            "valid": valid,
-            "head": self.head,
-            "first_break": self.first_break,
-            "breaks": self.breaks,
-            "unreadable_lines": self.unreadable,
-        }
-        rep.run = {
-            "run_id": self.run_id,
-            "producers": {name: {"events": p.events, "trust_level": p.trust}
-                          for name, p in sorted(self.producers.items())},
-            "started_at": iso_utc(start),
-            "ended_at": iso_utc(end),
-            "duration_s": duration,
-            "span_from": "run_start/run_end" if self.run_start is not None
+        rep.chain = ChainSection(self.events, complete, valid, self.head, self.first_break,
+                                 self.breaks, self.unreadable)
+        rep.run = OfficialRun(
+            run_id=self.run_id,
+            producers={name: ProducerSummary(p.events, p.trust)
+                       for name, p in sorted(self.producers.items())},
+            started_at=iso_utc(start), ended_at=iso_utc(end), duration_s=duration,
+            span_from="run_start/run_end" if self.run_start is not None
             and self.run_end is not None else "first/last wall_time",
-            "score": {
-                "authoritative": self.authoritative,
-                "authoritative_line": self.authoritative_line,
-                "untrusted_claims": self.claims,
-                "untrusted_claims_total": self.claims_total,
-            },
-            "seeds": self.seeds.summary(),
-            "secrets_suspected": self.secret_hits,
-        }
+            score=ScoreSection(self.authoritative, self.authoritative_line, tuple(self.claims),
+                               self.claims_total),
+            seeds=self.seeds.summary(), secrets_suspected=self.secret_hits)
         if self.index is not None and start is not None:
             times = self.index.times
             for i in range(len(times)):

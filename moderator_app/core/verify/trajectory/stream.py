@@ -74,7 +74,7 @@ def verify_trajectory(sub: Submission, options: VerifyOptions, report: Report,
         progress=progress, cancel=cancel, role=member.role)
     if digest is not None:
         report.files.append(digest)
-    duration = report.run.get("duration_s") if report.run else None
+    duration = report.run.duration_s if report.run is not None else None
     return KindResult(checker.index if checker else None, duration)
 
 

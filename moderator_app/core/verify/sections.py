@@ -1,0 +1,134 @@
+"""Typed sections of the report: what a verifier found out about the run and its chain.
+
+Each section is a frozen dataclass whose `to_dict()` is its part of the `moderator-app/report/v1`
+JSON, member for member and in the same order as before the sections were typed (readers of
+the JSON depend on neither, but the reports stay byte-identical). Code reads the attributes;
+nothing guesses keys. `Report` (report.py) holds any object with a `to_dict()` as a section
+(`Section`), so a section owned by a room above verify (`sync`, `video_scan`) needs no import
+here: see docs/architecture.md, "A report section".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Section(Protocol):
+    """A report section: it writes itself as the JSON object of its key."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """Where the chain first breaks: the line, and how (`edited`, `link`, `unreadable`)."""
+
+    line: int
+    kind: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class ChainSection:
+    """The hash chain of an official run, judged end to end."""
+
+    events: int
+    complete: bool  # the stream was read to its end
+    valid: bool  # complete, at least one event, no break
+    head: str | None  # the last event's recorded hash
+    first_break: ChainBreak | None
+    breaks: int
+    unreadable_lines: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"events": self.events, "complete": self.complete, "valid": self.valid,
+                "head": self.head,
+                "first_break": None if self.first_break is None else self.first_break.to_dict(),
+                "breaks": self.breaks, "unreadable_lines": self.unreadable_lines}
+
+
+@dataclass(frozen=True)
+class ProducerSummary:
+    events: int
+    trust_level: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"events": self.events, "trust_level": self.trust_level}
+
+
+@dataclass(frozen=True)
+class ScoreSection:
+    """The evaluator's score, apart from every score an untrusted producer claimed."""
+
+    authoritative: dict | None  # the trusted eval_result's payload
+    authoritative_line: int | None
+    untrusted_claims: tuple[dict, ...]  # the first claims (line, producer, trust, type, score)
+    untrusted_claims_total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"authoritative": self.authoritative,
+                "authoritative_line": self.authoritative_line,
+                "untrusted_claims": list(self.untrusted_claims),
+                "untrusted_claims_total": self.untrusted_claims_total}
+
+
+@dataclass(frozen=True)
+class OfficialRun:
+    """The run an official trajectory records."""
+
+    run_id: str | None
+    producers: dict[str, ProducerSummary]  # by name, sorted
+    started_at: str | None
+    ended_at: str | None
+    duration_s: float | None
+    span_from: str  # "run_start/run_end" or "first/last wall_time"
+    score: ScoreSection
+    seeds: dict[str, Any]  # `SeedCheck.summary()`: commitments seen, whether checked
+    secrets_suspected: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id,
+                "producers": {name: p.to_dict() for name, p in self.producers.items()},
+                "started_at": self.started_at, "ended_at": self.ended_at,
+                "duration_s": self.duration_s, "span_from": self.span_from,
+                "score": self.score.to_dict(), "seeds": self.seeds,
+                "secrets_suspected": self.secrets_suspected}
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """What a community log's run_start says (any JSON value, as found)."""
+
+    game: Any
+    category: Any
+    model: Any
+    scaffold: Any
+    started_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "category": self.category, "model": self.model,
+                "scaffold": self.scaffold, "started_at": self.started_at}
+
+
+@dataclass(frozen=True)
+class CommunityRun:
+    """The run a community agent log records. `start` is None when the log has no usable
+    run_start; `ended_first`: the log's run_end came before its run_start (the JSON then
+    names `ended_at` first, as it always did)."""
+
+    start: RunStart | None
+    ended_at: str | None
+    duration_s: float | None
+    responses: int
+    actions: int
+    ended_first: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        start = {} if self.start is None else self.start.to_dict()
+        end = {"ended_at": self.ended_at}
+        head = {**end, **start} if self.ended_first else {**start, **end}
+        return {**head, "duration_s": self.duration_s, "responses": self.responses,
+                "actions": self.actions}
