@@ -78,3 +78,21 @@ def pytest_terminal_summary(terminalreporter) -> None:
                   "CI. Put the data beside the clone (../shared/testdata) or point "
                   "MODERATOR_SHARED at its parent; see README, 'Quick start'.")
 from pghelp import pg_dsn, pg_server  # noqa: E402,F401 - real PostgreSQL fixtures (team mode)
+
+
+@pytest.fixture
+def store(tmp_path) -> Path:
+    """Where a test's decision store (SQLite) goes; created by the first append."""
+    return tmp_path / "ledger" / "decisions.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def submission(tmp_path_factory) -> Path:
+    """A valid community submission: a real agent log and a real mp4 video covering it."""
+    from moderator_app.core.samples.community import make_agent_log, make_video
+
+    d = tmp_path_factory.mktemp("sub") / "run-42"
+    d.mkdir()
+    duration = make_agent_log(d / "agent-log.jsonl", 20, seed=3)
+    make_video(d / "run.mp4", duration)
+    return d

@@ -8,7 +8,7 @@ import copy
 import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_agent_log import BASE
+from loghelp import BASE
 
 from moderator_app.core.formats.streams import iter_lines
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS

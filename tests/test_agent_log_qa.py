@@ -23,6 +23,7 @@ from pathlib import Path
 import orjson
 import pytest
 from conftest import REPO
+from loghelp import renumber
 
 from moderator_app import cli
 from moderator_app.core.samples.community import make_video
@@ -63,12 +64,6 @@ def base() -> list[dict]:
         ev(9, 6000, "observation", {"summary": "line cleared"}),
         ev(10, 20000, "run_end", {"reason": "goal reached"}),
     ]
-
-
-def renumber(evs: list[dict]) -> list[dict]:
-    for i, e in enumerate(evs):
-        e["seq"] = i
-    return evs
 
 
 def dump(evs: list, eol: bytes = b"\n") -> bytes:

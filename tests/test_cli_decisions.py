@@ -10,32 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import REPO
 
 from moderator_app.cli import main
 from moderator_app.core.ledger.records import CHECKLIST_IDS
 from moderator_app.core.ledger.store import Ledger
-from moderator_app.core.samples.community import make_agent_log, make_video
 
 
 def sha(p: Path) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
-
-
-@pytest.fixture(scope="module")
-def submission(tmp_path_factory) -> Path:
-    """A valid community submission: a real agent log and a real mp4 video covering it."""
-    d = tmp_path_factory.mktemp("sub") / "run-42"
-    d.mkdir()
-    duration = make_agent_log(d / "agent-log.jsonl", 20, seed=3)
-    make_video(d / "run.mp4", duration)
-    return d
-
-
-@pytest.fixture
-def store(tmp_path) -> Path:
-    return tmp_path / "store" / "d.sqlite3"
 
 
 def run(*argv: str) -> int:

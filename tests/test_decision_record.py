@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_ledger import SHA_LOG, SHA_VIDEO, fake_result
+from ledgerhelp import SHA_LOG, SHA_VIDEO, fake_result
 
 from moderator_app import __version__
 from moderator_app.core.formats.canonical import canonical_json

@@ -12,10 +12,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from conftest import REPO
+from ledgerhelp import SHA_LOG, SHA_VIDEO, fake_result
 
 from moderator_app.core.formats.canonical import canonical_json
 from moderator_app.core.formats.chain import ZERO_HASH, event_hash
@@ -28,33 +28,12 @@ from moderator_app.core.ledger.store import (
     neutralise_cell,
     resolve_store,
 )
-from moderator_app.core.verify.report import FileDigest, Report
-from moderator_app.core.verify.sections import ChainSection
-
-SHA_LOG = "1" * 64
-SHA_VIDEO = "2" * 64
-
-
-def fake_result(kind: str = "community", files=None, name: str = "sub") -> SimpleNamespace:
-    """A verified result without running a verifier: the ledger only needs the report."""
-    r = Report(kind=kind, input_name=name)
-    r.files = files if files is not None else [
-        FileDigest("agent-log.jsonl", "agent_log", 1234, SHA_LOG),
-        FileDigest("run.mp4", "video", 98765, SHA_VIDEO)]
-    if kind == "official":
-        r.chain = ChainSection(events=3, complete=True, valid=True, head="c" * 64,
-                               first_break=None, breaks=0, unreadable_lines=0)
-    return SimpleNamespace(report=r, submission=SimpleNamespace(display_name=name))
+from moderator_app.core.verify.report import FileDigest
 
 
 def rec(note: str = "", decision: str = "accept", reason: str | None = None, **kw):
     return build_record(fake_result(**kw), decision, reason=reason, note=note,
                         reviewer="alice")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    return tmp_path / "ledger" / "decisions.sqlite3"
 
 
 def filled(store: Path, n: int = 5) -> Path:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pytestqt")
 
+from ledgerhelp import fake_result  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
-from test_cli_decisions import submission  # noqa: E402,F401 - shared fixture
-from test_ledger import fake_result  # noqa: E402
 
 from moderator_app.cli import main as cli_main  # noqa: E402
 from moderator_app.core.ledger.records import CHECKLIST_IDS  # noqa: E402
@@ -21,11 +19,6 @@ from moderator_app.core.verify.options import VerifyOptions  # noqa: E402
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
 from moderator_app.ui.session import ReviewSession  # noqa: E402
-
-
-@pytest.fixture
-def store(tmp_path) -> Path:
-    return tmp_path / "ledger.sqlite3"
 
 
 @pytest.fixture
@@ -155,6 +148,7 @@ def test_reviewer_is_remembered(panel, settings, qtbot, store):
 
 
 def test_corrupt_ledger_is_reported_not_overwritten(panel, store):
+    store.parent.mkdir(parents=True, exist_ok=True)
     store.write_bytes(b"\x00not a database" * 64)
     panel.session.set_result(fake_result())
     panel.reviewer.setText("m")

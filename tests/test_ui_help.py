@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-import types
-from collections import namedtuple
 
 import cv2
 import orjson
@@ -12,13 +10,13 @@ import PySide6
 import pytest
 import zstandard
 from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QTableWidget, QTreeWidget, QWidget
 
 from moderator_app import __version__
 from moderator_app.core.catalogue import all_rules
 from moderator_app.core.rule_groups import group_title, ordered_groups
 from moderator_app.ui import help as app_help
+from moderator_app.ui.shortcuts import SHORTCUTS, Shortcut
 
 
 @pytest.fixture
@@ -49,68 +47,33 @@ def _assert_plain_labels(dlg):
     assert all(lb.textFormat() == Qt.TextFormat.PlainText for lb in labels)
 
 
-# --- the shortcut table, whatever its shape ---------------------------------------------------
-
-Rec = namedtuple("Rec", "name keys description group")
+# --- the shortcut table ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("table, expected", [
-    ([("Space", "Play / pause"), ("Ctrl+O", "Open")],
-     [("", "Space", "Play / pause"), ("", "Ctrl+O", "Open")]),
-    ([("play", "Space", "Play / pause")], [("", "Space", "Play / pause")]),
-    ({"Play / pause": "Space", "Next frame": ["Right", "."]},
-     [("", "Space", "Play / pause"), ("", "Right or .", "Next frame")]),
-    ([Rec("play", "Space", "Play / pause", "Video")], [("Video", "Space", "Play / pause")]),
-    ([{"keys": "A", "label": "Accept"}, {"keys": "", "label": "no key: not listed"}],
-     [("", "A", "Accept")]),
-    ({"accept": {"key": "A", "help": "Accept"}}, [("", "A", "Accept")]),
-])
-def test_shortcut_rows_shapes(qapp, table, expected):
-    assert app_help.shortcut_rows(table) == expected
-
-
-def test_shortcut_rows_key_sequences(qapp):
-    rows = app_help.shortcut_rows([(QKeySequence("Ctrl+Shift+N"), "Next error")])
-    assert len(rows) == 1 and rows[0][2] == "Next error"
-    assert QKeySequence(rows[0][1]) == QKeySequence("Ctrl+Shift+N")
-
-
-def test_shortcuts_dialog_lists_every_shortcut(parent, monkeypatch):
-    fake = types.ModuleType("moderator_app.ui.shortcuts")
-    fake.SHORTCUTS = [Rec("play", "Space", "Play / pause", "Video"),
-                      Rec("accept", "A", "Accept the submission", "Decision"),
-                      Rec("next", "Ctrl+Right", "Next finding", "Timeline")]
-    monkeypatch.setitem(sys.modules, "moderator_app.ui.shortcuts", fake)
-    fake.SHORTCUTS.append(Rec("pause", "K", "Pause", "Video"))
-    dlg = app_help.show_shortcuts(parent)
+def test_shortcuts_dialog_lists_every_shortcut(parent):
+    table = [Shortcut("Space", "play_pause", "Play / pause", "Video"),
+             Shortcut("A", "accept", "Accept the submission", "Decision"),
+             Shortcut("", "menu_only", "A menu entry without a key", "Decision"),
+             Shortcut("Ctrl+Right; N", "next_finding", "Next finding", "Timeline"),
+             Shortcut("K", "pause", "Pause", "Video")]
+    dlg = app_help.show_shortcuts(parent, table)
     tree = dlg.findChild(QTreeWidget, "shortcut_tree")
-    # Grouped by area, areas and keys in the table's own order.
+    # Grouped by area, areas and keys in the table's own order; no row without a key.
     assert _tree_rows(tree) == [
         ("Video", "Space", "Play / pause"), ("Video", "K", "Pause"),
-        ("Decision", "A", "Accept the submission"), ("Timeline", "Ctrl+Right", "Next finding")]
+        ("Decision", "A", "Accept the submission"),
+        ("Timeline", "Ctrl+Right or N", "Next finding")]
     assert dlg.isVisible() and dlg.windowTitle() == "Keyboard shortcuts"
 
 
 def test_shortcuts_dialog_with_the_real_table(parent):
     dlg = app_help.show_shortcuts(parent)
-    rows = app_help.load_shortcut_rows()
-    if rows is None:  # the GUI's table is missing: a plain message, not a crash
-        assert any("not available" in lb.text() for lb in dlg.findChildren(QLabel))
-        return
+    rows = app_help.shortcut_rows()
     assert rows, "the shortcut table is empty"
     shown = _tree_rows(dlg.findChild(QTreeWidget, "shortcut_tree"))
     assert sorted(shown) == sorted(rows)
-    from moderator_app.ui.shortcuts import SHORTCUTS
-
     assert len(shown) == len([s for s in SHORTCUTS if s.sequences])  # menu-only: no key
     assert shown[0] == (SHORTCUTS[0].group, SHORTCUTS[0].keys, SHORTCUTS[0].description)
-
-
-def test_shortcuts_without_table_module(parent, monkeypatch):
-    monkeypatch.setitem(sys.modules, "moderator_app.ui.shortcuts", None)  # import fails
-    dlg = app_help.show_shortcuts(parent)
-    assert dlg.findChild(QTreeWidget) is None
-    assert any("not available" in lb.text() for lb in dlg.findChildren(QLabel))
 
 
 # --- formats --------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app import __version__
+from moderator_app.ui.shortcuts import SHORTCUTS, Shortcut
 from moderator_app.ui.theme import MARGIN, SPACING, severity_color
 
 APP_NAME = "Moderator Workstation"
@@ -42,83 +43,11 @@ APP_NAME = "Moderator Workstation"
 # --- data, Qt-free in spirit so tests and docs can use it ------------------------------------
 
 
-def _text_of(value: object) -> str:
-    """A key sequence, a list of them, or a plain string, as readable text."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    to_string = getattr(value, "toString", None)
-    if callable(to_string):  # QKeySequence / QKeySequence.StandardKey
-        from PySide6.QtGui import QKeySequence
-
-        return QKeySequence(value).toString(QKeySequence.SequenceFormat.NativeText)
-    if isinstance(value, Iterable):
-        return " or ".join(t for t in (_text_of(v) for v in value) if t)
-    from PySide6.QtGui import QKeySequence
-
-    try:
-        return QKeySequence(value).toString(QKeySequence.SequenceFormat.NativeText)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-_KEY_FIELDS = ("sequences", "keys", "key", "sequence", "shortcut", "shortcuts")
-_WHAT_FIELDS = ("description", "help", "text", "label", "title", "summary", "name", "action")
-_GROUP_FIELDS = ("group", "section", "category", "context", "area")
-
-
-def _field(obj: object, names: tuple[str, ...]) -> object | None:
-    for n in names:
-        v = obj.get(n) if isinstance(obj, dict) else getattr(obj, n, None)
-        if v is not None and v != "":
-            return v
-    return None
-
-
-def shortcut_rows(shortcuts: object) -> list[tuple[str, str, str]]:
-    """`(group, keys, what)` rows from the shortcut table, whatever its exact shape: a mapping
-    of name -> entry, or a sequence of records / dicts / tuples `(keys, what)` or
-    `(name, keys, what)`. The help dialog accepts all of them so that it does not break when
-    the table gains a field."""
-    rows: list[tuple[str, str, str]] = []
-
-    def add(group: object, keys: object, what: object) -> None:
-        keys_text = _text_of(keys)
-        if keys_text:
-            rows.append((str(group or ""), keys_text, str(what or "")))
-
-    if isinstance(shortcuts, dict):
-        for name, entry in shortcuts.items():
-            if isinstance(entry, str) or hasattr(entry, "toString") or \
-                    isinstance(entry, (list, tuple)) and not hasattr(entry, "_fields"):
-                add("", entry, name)
-            else:
-                add(_field(entry, _GROUP_FIELDS), _field(entry, _KEY_FIELDS),
-                    _field(entry, _WHAT_FIELDS) or name)
-        return rows
-    for item in shortcuts:  # type: ignore[union-attr]
-        if isinstance(item, tuple) and not hasattr(item, "_fields"):
-            if len(item) == 2:
-                add("", item[0], item[1])
-            elif len(item) >= 3:
-                add("", item[1], item[2])
-        else:
-            add(_field(item, _GROUP_FIELDS), _field(item, _KEY_FIELDS),
-                _field(item, _WHAT_FIELDS))
-    return rows
-
-
-def load_shortcut_rows() -> list[tuple[str, str, str]] | None:
-    """The rows of `moderator_app.ui.shortcuts.SHORTCUTS`, or None if that table is absent."""
-    import importlib
-
-    try:  # via sys.modules, not the package attribute, so tests can substitute the table
-        shortcuts = importlib.import_module("moderator_app.ui.shortcuts")
-    except ImportError:
-        return None
-    table = getattr(shortcuts, "SHORTCUTS", None)
-    return None if table is None else shortcut_rows(table)
+def shortcut_rows(shortcuts: Iterable[Shortcut] = SHORTCUTS) -> list[tuple[str, str, str]]:
+    """`(group, keys, what)` rows of the shortcut table, in its order; an entry without a key
+    (a menu-only action) is not listed."""
+    return [(s.group, " or ".join(s.sequences), s.description) for s in shortcuts
+            if s.sequences]
 
 
 def _module_version(name: str) -> str:
@@ -203,37 +132,34 @@ def _group_item(tree: QTreeWidget, title: str) -> QTreeWidgetItem:
     return top
 
 
-def show_shortcuts(parent: QWidget | None = None) -> QDialog:
+def show_shortcuts(parent: QWidget | None = None,
+                   shortcuts: Iterable[Shortcut] = SHORTCUTS) -> QDialog:
     """Help > Keyboard shortcuts: the table the main window binds its keys from."""
     existing = _reuse(parent, "help_shortcuts")
     if existing is not None:
         return existing
     dlg, lay = _dialog(parent, "help_shortcuts", "Keyboard shortcuts")
-    rows = load_shortcut_rows()
-    if rows is None:
-        lay.addWidget(_plain_label("The shortcut table is not available in this build."))
-    else:
-        tree = QTreeWidget(dlg)
-        tree.setObjectName("shortcut_tree")
-        tree.setColumnCount(2)
-        tree.setHeaderLabels(["Keys", "Action"])
-        tree.setAlternatingRowColors(True)
-        tree.setRootIsDecorated(False)
-        tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        groups: dict[str, QTreeWidgetItem] = {}
-        for group, keys, what in rows:  # grouped, in the table's own order
-            parent_item = groups.get(group)
-            if parent_item is None:
-                parent_item = _group_item(tree, group or "General")
-                groups[group] = parent_item
-            child = QTreeWidgetItem(parent_item, [keys, what])
-            child.setFont(0, mono)
-        tree.expandAll()
-        tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        tree.header().setStretchLastSection(True)
-        lay.addWidget(tree)
+    tree = QTreeWidget(dlg)
+    tree.setObjectName("shortcut_tree")
+    tree.setColumnCount(2)
+    tree.setHeaderLabels(["Keys", "Action"])
+    tree.setAlternatingRowColors(True)
+    tree.setRootIsDecorated(False)
+    tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    mono = QFont("monospace")
+    mono.setStyleHint(QFont.StyleHint.Monospace)
+    groups: dict[str, QTreeWidgetItem] = {}
+    for group, keys, what in shortcut_rows(shortcuts):  # grouped, in the table's own order
+        parent_item = groups.get(group)
+        if parent_item is None:
+            parent_item = _group_item(tree, group or "General")
+            groups[group] = parent_item
+        child = QTreeWidgetItem(parent_item, [keys, what])
+        child.setFont(0, mono)
+    tree.expandAll()
+    tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    tree.header().setStretchLastSection(True)
+    lay.addWidget(tree)
     _close_buttons(dlg, lay)
     dlg.resize(600, 680)
     dlg.show()
