@@ -21,6 +21,7 @@ WINDOW_S = 10.0       # run seconds per window of the track
 STEP_S = 2.0
 SWITCH_PENALTY = 3.0  # in supporting actions
 SAME_S = 0.1          # candidate offsets closer than this are one
+WINDOW_RANGE_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,21 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
         return []
     pts = []
     end = float(run_s[-1])
+    # Windows look for offsets within WINDOW_RANGE_S of the global fit (the global score's
+    # other peaks, over the whole video, are candidates too): bounded work on long runs.
+    dt = 1.0 / sig.fps
+    mid = float(np.median(run_s))
+    full = np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
+    g = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
+    near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S] \
+        if len(full) * dt > 2 * WINDOW_RANGE_S else None
     c = WINDOW_S / 2
     while True:
         sel = run_s[(run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2)]
         f = None
         if len(sel) >= min_actions:
-            f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look)
+            f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look,
+                          offsets=near)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
         pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if f is not None and good else None,
                               round(f.z, 2) if f else 0.0))
