@@ -332,11 +332,13 @@ class LedgerBase:
         rows = list(self.iter_raw())
         if fmt == "jsonl":
             data = b"".join(raw + b"\n" for _, raw in rows)
+            n = len(rows)
         elif fmt == "csv":
             docs = [json.loads(raw) for _, raw in rows]
-            data = records_to_csv([d for d in docs if d.get("schema") != CLAIM_SCHEMA]
-                                  ).encode("utf-8")
+            decisions = [d for d in docs if d.get("schema") != CLAIM_SCHEMA]
+            data = records_to_csv(decisions).encode("utf-8")
+            n = len(decisions)
         else:
             raise ValueError(f"unknown export format {fmt!r} (jsonl or csv)")
         atomic_write(Path(out), data)
-        return len(rows)
+        return n
