@@ -452,3 +452,25 @@ def test_a_zip_of_more_entries_than_the_cap_is_refused_before_parsing(cache, tmp
     assert_clean(run)
     assert run.rc == 2
     assert b"has 250001 entries, more than the 200000 this tool reads: refused" in run.err
+
+
+def test_output_to_a_fifo_nobody_reads_is_an_error_not_a_hang(tmp_path, log_folder):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    run = cli(tmp_path, "withhold", log_folder / "agent-log.jsonl", "-o", fifo)
+    assert_clean(run)
+    assert run.rc == 2 and b"No such device or address" in run.err
+
+
+def test_a_device_given_as_the_log_is_refused_not_read_forever(tmp_path):
+    link = tmp_path / "agent-log.jsonl"
+    link.symlink_to("/dev/zero")
+    run = cli(tmp_path, "verify", "--json", link)
+    assert_clean(run)
+    assert run.rc == 2 and "not a regular file" in run.json()["error"]
+
+
+def test_withhold_refuses_a_device_as_its_input(tmp_path):
+    run = cli(tmp_path, "withhold", "/dev/zero", "-o", tmp_path / "public.jsonl")
+    assert_clean(run)
+    assert run.rc == 2 and b"/dev/zero: not a regular file" in run.err

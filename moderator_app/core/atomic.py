@@ -33,7 +33,10 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
     except FileNotFoundError:
         mode = None
     if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
-        with open(out, "wb") as fh:
+        # O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of blocking forever
+        fd = os.open(out, os.O_WRONLY | os.O_NONBLOCK)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as fh:
             yield fh
         return
     if mode is not None and not stat.S_ISREG(mode):

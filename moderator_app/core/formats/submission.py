@@ -101,6 +101,8 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
         for p in ps:
             if p.is_dir():
                 raise InputError(f"{p}: give a folder alone, or files")
+            if not p.is_file():  # /dev/zero, a FIFO: endless or blocking, never evidence
+                raise InputError(f"{p}: not a regular file")
             try:
                 members.append(_file_member(p, p.name))
             except OSError as exc:

@@ -88,6 +88,8 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
     """Write the public version of `src` to `dst` atomically. Raises WithholdError for a line
     that cannot be parsed, OSError when a file cannot be read or written."""
     src, dst = Path(src), Path(dst)
+    if src.exists() and not src.is_file():  # /dev/zero would be read forever
+        raise OSError(f"{src}: not a regular file")
     if dst.exists() and src.exists() and os.path.samefile(src, dst):
         raise WithholdError("the output must be another file than the input")
     lines = requests = responses = 0
