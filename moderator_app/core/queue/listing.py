@@ -22,7 +22,7 @@ from typing import Any
 from moderator_app.core.ledger.claims import claim_state
 from moderator_app.core.ledger.config import open_store
 from moderator_app.core.queue import QUEUE_SCHEMA, STATES, VERDICTS  # noqa: F401 - re-exported
-from moderator_app.core.queue.cache import ReportCache
+from moderator_app.core.queue.cache import ReportCache, default_cache_path
 from moderator_app.core.queue.examine import examine, unreadable
 from moderator_app.core.queue.scan import Candidate, scan_queue
 
@@ -64,6 +64,9 @@ def examine_all(cands: Sequence[Candidate], cache_path: str | None, workers: int
                 progress: ProgressCb | None = None) -> tuple[dict[str, dict[str, Any]], int]:
     """(fingerprint -> summary, how many were verified). Cached ones first (one query),
     then the rest in worker processes (digested; verified only when the evidence is new)."""
+    # Resolved here, once: the workers must use the very cache this process reads (a
+    # forkserver started earlier may hold an older environment).
+    cache_path = cache_path if cache_path is not None else str(default_cache_path())
     with ReportCache(cache_path) as cache:
         out = cache.lookup_many([c.fingerprint for c in cands])
     todo = [c for c in cands if c.fingerprint not in out]
