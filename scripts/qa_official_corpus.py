@@ -1,4 +1,4 @@
-"""Write the adversarial official-run corpus of tests/test_official_qa.py to a folder.
+"""Write the adversarial official-run corpus of tests/verify/test_official_qa.py to a folder.
 
     .venv/bin/python scripts/qa_official_corpus.py OUT [--include-slow]
 

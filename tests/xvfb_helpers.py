@@ -1,6 +1,6 @@
 """Run the real application on a private Xvfb server (xcb platform, not offscreen).
 
-Shared by tests/test_xvfb_app.py and scripts/screenshots.py.
+Shared by tests/ui/test_xvfb_app.py and scripts/screenshots.py.
 """
 
 from __future__ import annotations

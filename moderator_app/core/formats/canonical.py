@@ -177,7 +177,7 @@ def _fast_prepare(value: Any) -> Any:
 
 def canonical_json_fast(value: Any) -> bytes:
     """The same bytes as `canonical_json`, ~10x faster: orjson does the string escaping (its
-    escapes equal JCS's, see tests/test_canonical.py) and this module the numbers and the
+    escapes equal JCS's, see tests/formats/test_canonical.py) and this module the numbers and the
     member order. tests/test_canonical_fast.py holds it to the reference."""
     prepared = _fast_prepare(value)
     try:

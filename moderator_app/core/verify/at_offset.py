@@ -4,7 +4,7 @@ The sync offset changes one thing in a report: the video coverage (its section a
 `coverage.*` findings); every other finding is a property of the bytes. So when the moderator
 moves the offset, the workstation asks for the report at the new offset here instead of
 re-verifying a log that may take minutes to read. The result is the report `verify --offset`
-gives (the same coverage functions, the same finding order): `tests/test_at_offset.py` checks
+gives (the same coverage functions, the same finding order): `tests/verify/test_at_offset.py` checks
 `report_at_offset(verify(o1), o2)` against `verify(o2)` byte for byte, and a decision recorded
 in the workstation against `decide --offset` on the same input.
 

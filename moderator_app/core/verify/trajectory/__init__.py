@@ -34,7 +34,7 @@ spelled at least as long as orjson spells it, so a dropped duplicate shows as a 
 A block consistent in itself travels as a summary of a few hundred bytes (`scan_block`),
 applied by `TrajectoryChecker.apply_summary` after checking how it joins the blocks before;
 anything else is applied line by line from `examine_line`'s facts, which alone word findings
-(tests/test_trajectory_perf.py holds the two to the same report). Blocks alternate between
+(tests/verify/test_trajectory_perf.py holds the two to the same report). Blocks alternate between
 this process and a worker process (`spawn`) for inputs of 8 MB and more.
 
 The package, by concern (each module's docstring says more):

@@ -39,7 +39,7 @@ class FloatSpelling:
         """Whether orjson spells the float `x` as ECMAScript does (both zeros never do).
 
         Non-integral magnitudes in (1e-5, 1e15) are plain decimals with the same shortest
-        digits in both (tests/test_trajectory_canonical.py checks it); others are compared."""
+        digits in both (tests/verify/test_trajectory_canonical.py checks it); others are compared."""
         a = x if x > 0 else -x
         if 1e-5 < a < 1e15 and a != int(a):
             return True

@@ -71,7 +71,7 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
     line), or None: then the columns decide, line by line where needed. The checks here are
     those of `native_columns` and `summary` that need the whole block's facts: no line for the
     per-line rules (score claims, commitments, possible secrets, a trusted agent), dates that
-    exist, one spelling common to all lines. tests/test_native_jcs.py holds the two to the
+    exist, one spelling common to all lines. tests/formats/test_native_jcs.py holds the two to the
     same summaries."""
     if ctx.leak is not None and ctx.leak.block_hit(block):
         return None
@@ -111,7 +111,7 @@ def _nat_masks(bits: dict[str, int], orjson_floats: bool) -> list[int | None]:
     spelled as repr (ensure_ascii too when the line is ASCII without DEL); with members in code
     point order at every level, also their sorted forms; spelled minimally throughout with
     members in UTF-16 order, RFC 8785. `orjson_floats`: whether `_jcs` spells floats as the
-    installed orjson does (else those lines take `line_spelling`). tests/test_native_jcs.py
+    installed orjson does (else those lines take `line_spelling`). tests/formats/test_native_jcs.py
     holds this table to `spelling_mask`."""
     out: list[int | None] = []
     for key in range(1 << 11):

@@ -38,7 +38,7 @@ COMPACT = (",", ":")
 # A plain, length-minimal line without a `\u` escape is orjson's compact form (its member
 # order is the line's own); json.dumps compact unsorted spells it the same, with
 # ensure_ascii too when the line is ASCII; sorted, it is also RFC 8785, orjson sorted and
-# json.dumps compact sorted (tests/test_trajectory_spelling.py holds these shortcuts to
+# json.dumps compact sorted (tests/verify/test_trajectory_spelling.py holds these shortcuts to
 # `spelling_mask`).
 PLAIN_U = SPELL_ORJSON | DUMPS_BIT[(COMPACT, False, False)]
 PLAIN_U_A = PLAIN_U | DUMPS_BIT[(COMPACT, True, False)]

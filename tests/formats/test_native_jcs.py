@@ -3,7 +3,7 @@
 It may decline any line (the Python path then decides), but every line it vouches for must
 hash exactly as `chain.event_hash`, and every fact it reports (spellings, summaries, secrets
 markers) must be the one the Python path derives. Whole reports on both engines are compared
-by the modules that use `conftest.engine`; tests/test_native_fuzz.py attacks it at random.
+by the modules that use `conftest.engine`; tests/formats/test_native_fuzz.py attacks it at random.
 """
 
 from __future__ import annotations
