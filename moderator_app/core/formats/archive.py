@@ -358,7 +358,7 @@ def _tar_members(path: Path, open_raw: Callable,
             try:
                 info = tf.next()
             except _READ_ERRORS as exc:
-                findings.append(CORRUPT.at(f"the archive is damaged after {len(members)} "
+                findings.append(CORRUPT.at(f"the archive cannot be read past {len(members)} "
                                            f"members: {exc}", path.name))
                 break
             if info is None:
