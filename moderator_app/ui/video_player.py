@@ -343,12 +343,19 @@ class VideoPlayer(QWidget):
         for w in (self.back_button, self.play_button, self.fwd_button, self.step_n,
                   self.speed_box):
             controls.addWidget(w)
-        controls.addWidget(self.slider, 1)
+        controls.addStretch(1)
         controls.addWidget(self.position_label)
+        # The scrubber has a row of its own, the full width of the picture (as in mpv and
+        # YouTube): beside the buttons it collapsed to a bare handle in a narrow dock.
+        self.slider.setMinimumWidth(120)
+        scrub = QHBoxLayout()
+        scrub.setContentsMargins(4, 0, 4, 0)
+        scrub.addWidget(self.slider, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.view, 1)
+        layout.addLayout(scrub)
         layout.addLayout(controls)
 
         self.play_button.clicked.connect(self.toggle_play)
