@@ -465,7 +465,7 @@ def _report(data: bytes, mode: str, monkeypatch, block: int, **kw) -> dict:
         if mode != "native":
             mp.setattr(native, "JCS", None)
         if mode == "lines":
-            mp.setattr(traj.blocks, "_columns", _lines_only)
+            mp.setattr(traj.blocks, "columns_of", _lines_only)
         report = verify_bytes(data, parallel=False, **kw)
     d = report.to_dict()
     d["_events"] = report.events

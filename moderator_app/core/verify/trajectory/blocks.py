@@ -18,7 +18,7 @@ def examine_block(block: bytes, ctx: LineContext) -> LineFacts:
     operations (one parse of the block as a JSON array, set-of-types checks, one hex decode)
     and only then skips the per-line checks. Anything unusual sends the block, or the line,
     through `examine_line`, which alone words findings."""
-    cols = _columns(block, ctx)
+    cols = columns_of(block, ctx)
     if cols is not None:
         return cols.facts(ctx)
     return [(len(raw), examine_line(raw, ctx)) for raw in split_lines(block)]
@@ -37,7 +37,7 @@ def scan_block(block: bytes, ctx: LineContext, summary: bool = True) -> Scan:
             return ("s", got)
     if type(block) is not bytes:  # a view of the worker's shared slot: the summary did not do
         block = bytes(block)
-    cols = _columns(block, ctx)
+    cols = columns_of(block, ctx)
     if cols is None:
         return ("f", [(len(raw), examine_line(raw, ctx)) for raw in split_lines(block)])
     if summary:
@@ -47,7 +47,7 @@ def scan_block(block: bytes, ctx: LineContext, summary: bool = True) -> Scan:
     return ("f", cols.facts(ctx))
 
 
-def _columns(block: bytes, ctx: LineContext) -> Columns | None:
+def columns_of(block: bytes, ctx: LineContext) -> Columns | None:
     """The block's columns by the C accelerator where it is built, else by orjson (then
     blocks of a few lines go line by line: the columns would not pay for themselves)."""
     if native.JCS is not None:
