@@ -219,7 +219,9 @@ class FindingsPanel(QWidget):
         return self.model.moments[i] if 0 <= i < len(self.model.moments) else None
 
     def set_report(self, report: Report | None, findings: list[Finding] | None = None,
-                   moments: list[Moment | None] | None = None) -> None:
+                   moments: list[Moment | None] | None = None, analysis: int = 0) -> None:
+        """`analysis`: how many of the last `findings` come from the background analyses
+        (scan, auto-sync): listed, but not in the report's counts nor in a decision."""
         self._show_other(None, None)
         if report is None:
             self.summary.setText("No submission loaded")
@@ -233,7 +235,8 @@ class FindingsPanel(QWidget):
         self.summary.setText(
             f"{verdict}{extra} · {report.kind} · {report.events:,} events · "
             f"{fl.errors} errors, {fl.warnings} warnings, {fl.infos} info{dropped}"
-            f" · sync offset {report.offset:+.3f} s")
+            f" · sync offset {report.offset:+.3f} s"
+            + (f" · +{analysis} from the video analysis (not in the verdict)" if analysis else ""))
         self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
         self.message.setText("")
 

@@ -35,8 +35,11 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.kinds import Kind
+from moderator_app.core.sync.analysis import SyncAnalysis
+from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
+from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.event_table import COL_KIND, COL_ROW, search_rows
@@ -170,13 +173,38 @@ class MainWindow(QMainWindow):
         p.loaded.connect(lambda: lane.set_scan(None))
         p.scan_progress.connect(lane.set_progress)
         p.scan_ready.connect(lane.set_scan)
+        p.scan_ready.connect(self._scan_findings)
         p.position_changed.connect(lambda *_: lane.update())
+
+    def _scan_findings(self, scan) -> None:
+        """The integrity scan's spans join the findings list, each at its start (a ScanResult;
+        None or a reason text while there is none)."""
+
+        if not isinstance(scan, ScanResult):
+            self.nav.set_analysis_findings("scan", [])
+            return
+        report = self.session.report
+        video = report.video if report is not None and isinstance(report.video, dict) else {}
+        spans = scan.spans
+        self.nav.set_analysis_findings("scan", [
+            (f, s.start_s) for f, s in zip(scan.findings(video.get("file")), spans, strict=True)])
+
+    def _sync_findings(self, analysis) -> None:
+        """Auto-sync's findings join the findings list, each at its video time, worded as in
+        `verify --sync` (a SyncAnalysis; None or a status text while there is none)."""
+
+        if not isinstance(analysis, SyncAnalysis):
+            self.nav.set_analysis_findings("sync", [])
+            return
+        self.nav.set_analysis_findings("sync", [
+            (sync_finding(f, None), f.video_start_s) for f in analysis.findings])
 
     def _connect_sync_lane(self) -> None:
         """Auto-sync (ui/sync_lane.py): analysed per loaded submission, lanes seek."""
         from moderator_app.ui.sync_lane import SyncRunner
 
         self.sync_runner = SyncRunner(self.session, self.auto_sync, self.sync_lane, self)
+        self.sync_runner.analysed.connect(self._sync_findings)
         self.sync_lane.seek_requested.connect(self.nav.seek_run_time)
         self.player.position_changed.connect(lambda *_: self.sync_lane.update())
 

@@ -22,7 +22,8 @@ import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QObject, Signal
 from PySide6.QtWidgets import QTableView
 
-from moderator_app.core.verify.moments import finding_moments
+from moderator_app.core.rules import Finding
+from moderator_app.core.verify.moments import Moment, finding_moments
 from moderator_app.ui.event_detail import EventDetail
 from moderator_app.ui.event_table import EventTableModel
 from moderator_app.ui.findings_panel import FindingsPanel
@@ -48,6 +49,10 @@ class Navigator(QObject):
         self.pinned = False
         self._selecting = False
         self._finding_times: list[float | None] = []
+        # Findings of the background analyses (integrity scan, auto-sync) by source, each with
+        # its video time: listed and marked with the report's, never part of the report, so a
+        # decision records exactly what `moderator-app decide` records.
+        self._analysis: dict[str, list[tuple[Finding, float | None]]] = {}
         self._order = np.zeros(0, dtype=np.int64)  # index rows with a time, by time
         self._sorted_t = np.zeros(0, dtype=np.float64)
         self._following_row: int | None = None
@@ -78,8 +83,16 @@ class Navigator(QObject):
         """The playhead in run time."""
         return self.player.current_time - self.offset
 
+    def set_analysis_findings(self, source: str,
+                              items: list[tuple[Finding, float | None]]) -> None:
+        """The findings of one background analysis (`source`: "scan", "sync"), each with the
+        video time it starts at; they replace that source's earlier ones."""
+        self._analysis[source] = list(items)
+        self.show_report()
+
     def reset(self) -> None:
         """A new (or no) submission: forget the time order and the finding moments."""
+        self._analysis = {}
         index = self.index
         if index is not None and len(index):
             times = np.frombuffer(index.times, dtype=np.float64)
@@ -108,8 +121,11 @@ class Navigator(QObject):
         keep = self.findings.findings[current] if current is not None else None
         moments = finding_moments(findings, report, result.index, result.run_duration_s,
                                   self.offset)
+        extra = [item for source in sorted(self._analysis) for item in self._analysis[source]]
+        findings = findings + [f for f, _ in extra]
+        moments = moments + [None if v is None else Moment(v - self.offset, v) for _, v in extra]
         self._finding_times = [m.run_s if m is not None else None for m in moments]
-        self.findings.set_report(report, findings, moments)
+        self.findings.set_report(report, findings, moments, analysis=len(extra))
         self.timeline.set_findings([(t, f.severity.value)
                                     for t, f in zip(self._finding_times, findings, strict=True)])
         marked: dict[int, str] = {}

@@ -198,6 +198,9 @@ class SyncLane(QWidget):
 class SyncRunner(QObject):
     """Runs the sync analysis in the background for each loaded submission with a video."""
 
+    # The SyncAnalysis, or a status text / None while there is none (for the findings list).
+    analysed = Signal(object)
+
     def __init__(self, session, box: AutoSyncBox, lane: SyncLane,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -208,6 +211,7 @@ class SyncRunner(QObject):
     def _show(self, a) -> None:
         self.box.set_analysis(a)
         self.lane.set_analysis(a)
+        self.analysed.emit(a)
 
     def start(self) -> None:
         result = self.session.result

@@ -9,8 +9,9 @@ the CLI and the GUI call this after `verify_paths`.
 
 from __future__ import annotations
 
+from moderator_app.core.rules import Finding
 from moderator_app.core.sync import rules as R
-from moderator_app.core.sync.analysis import SyncAnalysis, analyze
+from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
 from moderator_app.core.sync.inputs import input_times
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -88,4 +89,9 @@ def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
     if a.suggested_offset_s is None:
         report.add(R.NOT_ENOUGH_SIGNAL.at(f"no offset suggested: {a.reason}", video_name))
     for f in a.findings:
-        report.add(R.BY_ID[f.rule].at(finding_message(f), video_name))
+        report.add(sync_finding(f, video_name))
+
+
+def sync_finding(f: SyncFinding, video_name: str | None) -> Finding:
+    """One sync finding as the report words it (also the workstation's findings list)."""
+    return R.BY_ID[f.rule].at(finding_message(f), video_name)
