@@ -1,0 +1,237 @@
+"""The player's working parts: the frame worker thread that owns the isolated decoder, the
+painted frame view, the background scan worker, and the player's clock (`PlayerTimes`).
+
+Apart from `video_player.py`, which holds the widget and its controls: these parts have no
+controls and are driven by it.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import (
+    QSizePolicy,
+    QWidget,
+)
+
+from moderator_app.core.video.export import frame_for_time
+from moderator_app.core.video.index import FrameIndex
+from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+
+MAX_DISPLAY_WIDTH = 1920
+SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
+NO_FOOTAGE = "no footage at this time"
+BACK_STEP_CACHE = 48
+
+
+class PlayerTimes:
+    """The player's view of the frame index (the API the window and the tools use).
+
+    `frame_at(t)` is the nearest frame clamped to the video (for tools that need a frame);
+    `footage_at(t)` is the frame on screen at `t`, or None where there is no footage."""
+
+    def __init__(self, index: FrameIndex) -> None:
+        self.index = index
+        self.complete = True
+        self.frame_count = index.frame_count
+        self.duration = index.duration_s
+
+    def __len__(self) -> int:
+        return self.frame_count
+
+    def time_of(self, n: int) -> float:
+        return self.index.time_of(min(max(n, 0), self.frame_count - 1))
+
+    def is_exact(self, n: int) -> bool:
+        return 0 <= n < self.frame_count
+
+    def frame_duration_at(self, n: int) -> float:
+        return self.index.duration_of(min(max(n, 0), self.frame_count - 1))
+
+    def footage_at(self, t: float) -> int | None:
+        return frame_for_time(self.index, t)
+
+    def frame_at(self, t: float) -> int:
+        n = self.footage_at(t)
+        if n is not None:
+            return n
+        if t <= 0:
+            return 0
+        i = bisect_right(self.index.times_s, t + 1e-6) - 1
+        return min(max(i, 0), self.frame_count - 1)
+
+    def keyframe_frame(self, n: int) -> int:
+        """The frame number of the keyframe at or before frame `n` (cheap to decode)."""
+        kf = self.index.keyframe_before(n)
+        if kf is None:
+            return n
+        i = int(np.searchsorted(self.index.pts, kf, side="left"))
+        return min(i, n) if i < self.frame_count and int(self.index.pts[i]) == kf else n
+
+
+def rgb_qimage(data: bytes, w: int, h: int) -> QImage:
+    """RGB24 bytes -> a QImage that owns its pixels (safe to hand across threads)."""
+    return QImage(data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+
+
+class FrameWorker(QObject):
+    """Serves frame requests in its own thread from the isolated decoder. Only the newest
+    request is served."""
+
+    frame_ready = Signal(int, QImage)
+    preview_ready = Signal(int, QImage)
+    error = Signal(str)
+    _wake = Signal()
+
+    def __init__(self, path: Path, index: FrameIndex) -> None:
+        super().__init__()
+        self.path = path
+        self.index = index
+        self.proc: VideoProcess | None = None
+        self._lock = threading.Lock()
+        self._pending: tuple | None = None
+        self.max_width = MAX_DISPLAY_WIDTH  # the view's width in device pixels (GUI thread)
+        self.playing = False  # set by the GUI thread: the decoder then reads one frame ahead
+        self.failures = 0
+        self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
+
+    def request_frame(self, n: int, cache_before: int = 2) -> None:
+        """Thread-safe: ask for exact frame `n` (replaces any request not yet served)."""
+        with self._lock:
+            self._pending = ("frame", n, cache_before)
+        self._wake.emit()
+
+    def request_preview(self, n: int) -> None:
+        with self._lock:
+            self._pending = ("preview", n, 0)
+        self._wake.emit()
+
+    def _size(self) -> tuple[int | None, int | None]:
+        w, h = self.index.width, self.index.height
+        if w <= 0 or h <= 0 or w <= self.max_width:
+            return None, None
+        tw = max(16, self.max_width - self.max_width % 2)
+        return tw, max(2, int(round(h * tw / w / 2)) * 2)
+
+    def _read(self, n: int, cache_before: int) -> QImage | None:
+        blob = b""
+        if self.proc is None:
+            self.proc = VideoProcess(self.path, timeout_s=30.0)
+            blob = self.index.to_bytes()
+        w, h = self._size()
+        req = {"op": "frame", "n": n, "keep": True, "cache_before": cache_before,
+               "width": w, "height": h, "ahead": self.playing}
+        if blob:
+            req["index_len"] = len(blob)
+        try:
+            msg = self.proc.request(req, blob)
+        except VideoProcessError as exc:
+            if exc.reason.startswith("frame "):
+                return None
+            self.proc.close()
+            self.proc = None
+            raise
+        mw, mh = int(msg.header["width"]), int(msg.header["height"])
+        data = msg.blobs[0]
+        if len(data) != mw * mh * 3:
+            raise VideoProcessError("the video reader sent a malformed frame")
+        return rgb_qimage(data, mw, mh)
+
+    @Slot()
+    def _serve(self) -> None:
+        with self._lock:
+            req, self._pending = self._pending, None
+        if req is None:
+            return
+        kind, n, cache_before = req
+        try:
+            img = self._read(int(n), int(cache_before))
+        except VideoProcessError as exc:
+            self.failures += 1
+            self.error.emit(exc.reason)
+            return
+        if img is None:
+            self.error.emit(f"frame {n} cannot be decoded")
+            return
+        (self.frame_ready if kind == "frame" else self.preview_ready).emit(int(n), img)
+
+    @Slot()
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.close()
+            self.proc = None
+
+
+class FrameView(QWidget):
+    """Paints the current frame, letterboxed, with a 'preview' badge while scrubbing, or a
+    message (no video, no footage at this time, a decoder failure) on black."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.approximate = False
+        self.message = "No video"
+        self.setMinimumSize(320, 180)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(800, 450)
+
+    def set_image(self, image: QImage | None, approximate: bool = False) -> None:
+        self.image = image
+        self.approximate = approximate
+        self.update()
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(0, 0, 0))
+        if self.image is None or self.image.isNull():
+            p.setPen(QColor(200, 200, 200))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
+            return
+        iw, ih = self.image.width(), self.image.height()
+        scale = min(self.width() / iw, self.height() / ih)
+        w, h = iw * scale, ih * scale
+        target = QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, not self.approximate)
+        p.drawImage(target, self.image)
+        if self.approximate:
+            p.setPen(QColor(255, 200, 0))
+            p.drawText(target.adjusted(8, 8, -8, -8),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                       "preview (keyframe)")
+
+
+class ScanWorker(QObject):
+    """Runs the integrity scan (core/video/scan.py) once after load, in the isolated process
+    at low CPU priority: progress, cancel on unload, the result for the timeline's lane."""
+
+    progress = Signal(int, int)
+    done = Signal(object)  # ScanResult, or a str reason when it could not run
+
+    def __init__(self, path: Path, sha256: str | None, total: int) -> None:
+        super().__init__()
+        self.path, self.sha256, self.total = path, sha256, total
+        from moderator_app.core.progress import CancelToken
+        self.cancel = CancelToken()
+
+    @Slot()
+    def run(self) -> None:
+        from moderator_app.core.video.scan import run_scan
+        try:
+            result: object = run_scan(self.path, sha256=self.sha256, total=self.total,
+                                      progress=lambda d, t: self.progress.emit(d, t),
+                                      cancel=self.cancel, nice=10)
+        except VideoProcessError as exc:
+            result = exc.reason
+        except OSError as exc:
+            result = f"cannot read the video: {exc.strerror or exc}"
+        if not self.cancel.cancelled:
+            self.done.emit(result)
+        QThread.currentThread().quit()
