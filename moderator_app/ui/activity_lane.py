@@ -13,14 +13,14 @@ that changes, so the timeline needs no code for it (the widget belongs to the re
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from moderator_app.core.video.scan import ScanResult, activity_envelope
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+from moderator_app.ui.video_lane import ROW_H, VideoLane
 
-ROW_H = 16
 SPAN_COLORS = {
     "video.frozen": QColor(230, 170, 40, 150), "video.black": QColor(110, 110, 110, 170),
     "video.timestamp_gap": QColor(220, 60, 60, 170),
@@ -31,23 +31,10 @@ SPAN_COLORS = {
 CUT = QColor(240, 240, 240)
 
 
-class ActivityLane(QWidget):
-    seek_requested = Signal(float)  # run time
-
+class ActivityLane(VideoLane):
     def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.timeline = timeline
+        super().__init__(timeline, parent)
         self.result: ScanResult | None = None
-        self.status = ""
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMouseTracking(True)
-        timeline.view_changed.connect(lambda *_: self.update())
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(600, 2 * ROW_H + 2)
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(200, 2 * ROW_H + 2)
 
     # -- data ------------------------------------------------------------------------------
     def set_scan(self, result) -> None:
@@ -64,16 +51,6 @@ class ActivityLane(QWidget):
             pct = f" {100 * done // total} %" if total else ""
             self.status = f"scanning…{pct}"
             self.update()
-
-    # -- geometry --------------------------------------------------------------------------
-    def _video_span(self) -> tuple[float, float, int]:
-        tl = self.timeline
-        w = max(1, self.width() - LABEL_W)
-        return tl.v0 + tl.offset, tl.v1 + tl.offset, w
-
-    def _x(self, video_t: float) -> float:
-        v0, v1, w = self._video_span()
-        return LABEL_W + (video_t - v0) / (v1 - v0) * w if v1 > v0 else LABEL_W
 
     # -- painting --------------------------------------------------------------------------
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
@@ -154,16 +131,9 @@ class ActivityLane(QWidget):
                 return s
         return None
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        x = event.position().x()
-        if x < LABEL_W:
-            return
-        v0, v1, w = self._video_span()
-        video_t = v0 + (x - LABEL_W) / w * (v1 - v0)
-        s = self._span_at(x, event.position().y())
-        if s is not None:
-            video_t = s.start_s
-        self.seek_requested.emit(video_t - self.timeline.offset)
+    def _click_target(self, x: float, y: float) -> float | None:
+        s = self._span_at(x, y)
+        return None if s is None else s.start_s
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         s = self._span_at(event.position().x(), event.position().y())

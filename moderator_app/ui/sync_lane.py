@@ -9,13 +9,12 @@ the view from the `Timeline` (run time; video time = run time + offset), like th
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -23,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+from moderator_app.ui.video_lane import ROW_H, VideoLane
 
-ROW_H = 16
 TRACK_RANGE_S = 1.0  # the offset track shows offsets within +-1 s of the one in use
 REACTED = QColor(90, 200, 120)
 MISSED = QColor(230, 80, 80)
@@ -79,35 +78,16 @@ class AutoSyncBox(QGroupBox):
             self.session.set_offset(self.analysis.suggested_offset_s)
 
 
-class SyncLane(QWidget):
-    seek_requested = Signal(float)  # run time
-
+class SyncLane(VideoLane):
     def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.timeline = timeline
+        super().__init__(timeline, parent)
         self.analysis = None
-        self.status = ""
         self.setObjectName("syncLane")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMouseTracking(True)
-        timeline.view_changed.connect(lambda *_: self.update())
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(600, 2 * ROW_H + 2)
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(200, 2 * ROW_H + 2)
 
     def set_analysis(self, a) -> None:
         self.analysis = a if not isinstance(a, str) and a is not None else None
         self.status = a if isinstance(a, str) else ""
         self.update()
-
-    def _x(self, video_t: float) -> float:
-        tl = self.timeline
-        v0, v1 = tl.v0 + tl.offset, tl.v1 + tl.offset
-        w = max(1, self.width() - LABEL_W)
-        return LABEL_W + (video_t - v0) / (v1 - v0) * w if v1 > v0 else LABEL_W
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
         p = QPainter(self)
@@ -172,17 +152,9 @@ class SyncLane(QWidget):
                 return f
         return None
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        x = event.position().x()
-        if x < LABEL_W:
-            return
-        tl = self.timeline
-        v0, v1 = tl.v0 + tl.offset, tl.v1 + tl.offset
-        video_t = v0 + (x - LABEL_W) / max(1, self.width() - LABEL_W) * (v1 - v0)
+    def _click_target(self, x: float, y: float) -> float | None:
         f = self._finding_at(x)
-        if f is not None:
-            video_t = f.video_start_s
-        self.seek_requested.emit(video_t - tl.offset)
+        return None if f is None else f.video_start_s
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         f = self._finding_at(event.position().x())
