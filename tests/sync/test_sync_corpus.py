@@ -39,7 +39,7 @@ def _rules(a):
 def test_genuine_offset_within_one_frame_and_no_warning(game):
     truth, a, _, _ = _run(f"{game}-genuine")
     assert a.suggested_offset_s is not None, a.reason
-    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
     assert a.findings == []
     assert a.drift_percent == 0.0
 
@@ -52,7 +52,7 @@ def test_other_genuine_runs_right_or_not_enough_signal(name):
     if a.suggested_offset_s is None:
         assert name.startswith("pong") and a.reason
     else:
-        assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]
+        assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
     assert a.findings == []
 
 
@@ -61,7 +61,7 @@ def test_speed_is_a_drift_within_one_point(game):
     truth, a, _, _ = _run(f"{game}-speed")
     assert _rules(a) == ["sync.drift"]
     assert abs(a.findings[0].percent - truth["tamper"]["percent"]) <= 1.0
-    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
 
 
 @pytest.mark.parametrize("name", ["breakout-cut", "breakout-insert"])
@@ -70,10 +70,10 @@ def test_splice_is_an_offset_jump_at_its_place(name):
     t = truth["tamper"]
     assert _rules(a) == ["sync.offset_jump"]
     f = a.findings[0]
-    assert abs(f.video_start_s - t["video_s"]) <= 1.0
-    assert abs(f.size_s - t["size_s"]) <= 2 / truth["fps"]
+    assert abs(f.video_start_s - t["video_s"]) <= 1.0  # duration-ok: a measured video time, not a time taken
+    assert abs(f.size_s - t["size_s"]) <= 2 / truth["fps"]  # duration-ok: a measured video time, not a time taken
     if "video_end_s" in t:
-        assert abs(f.video_end_s - t["video_end_s"]) <= 1.0
+        assert abs(f.video_end_s - t["video_end_s"]) <= 1.0  # duration-ok: a measured video time, not a time taken
 
 
 @pytest.mark.parametrize("name", ["pitfall-freeze", "breakout-freeze"])
@@ -120,7 +120,7 @@ def test_cli_offset_auto_json_sync_section(tmp_path):
     assert out.returncode == 0, out.stderr
     rep = json.loads(out.stdout)
     s = rep["sync"]
-    assert abs(rep["sync_offset_s"] - run.truth["offset_s"]) <= 1 / 60
+    assert abs(rep["sync_offset_s"] - run.truth["offset_s"]) <= 1 / 60  # duration-ok: a measured video time, not a time taken
     assert s["suggested_offset_s"] == rep["sync_offset_s"]
     assert s["supporting_actions"] >= 6 and 0 < s["confidence"] <= 1
     assert len(s["reactions"]) == len(run.truth["actions"])

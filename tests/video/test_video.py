@@ -81,7 +81,7 @@ def test_truncated_video(videos, tmp_path, fourcc, ok):
     assert p.ok is ok
     assert ("video.truncated", "error") in rules(p)
     if ok:
-        assert p.duration_s < 4.0  # what is really there
+        assert p.duration_s < 4.0  # duration-ok (a measured video time, not a time taken); what is really there
 
 
 def test_empty_file(tmp_path):
@@ -113,7 +113,7 @@ def test_time_budget_bounds_the_probe(tmp_path):
     long = make_video(tmp_path / "long.avi", 60.0, fps=10, size=(16, 16), fourcc="MJPG")
     p = probe_video(long, "v", VideoLimits(time_budget_s=0.0))
     assert ("video.probe_incomplete", "warning") in rules(p)
-    assert p.duration_s is None or p.duration_s < 60.0  # a lower bound, and said so
+    assert p.duration_s is None or p.duration_s < 60.0  # duration-ok (a measured video time, not a time taken); a lower bound, and said so
 
 
 def test_unseekable_live_webm_is_measured_to_the_end(tmp_path):
