@@ -187,6 +187,8 @@ RECIPES = {
     # MPEG-TS, MPEG-2 with open GOPs: seeks by timestamp land late
     "ts": Recipe("ts", ext="ts", encode=("-c:v", "mpeg2video", "-bf", "2", "-g", "15",
                                          "-q:v", "4")),
+    # MPEG-TS with H.264 (what OBS and many capture tools write): the same late seeks
+    "ts_h264": Recipe("ts_h264", ext="ts"),
     "mov": Recipe("mov", ext="mov"),
     "cut": Recipe("cut", post_input=("-ss", "5"), post=("-c", "copy")),
     "audio_short": Recipe("audio_short", audio=20.0),

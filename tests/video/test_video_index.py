@@ -23,7 +23,7 @@ SHAPES = {
     "mp4": (900, 30.0, 0), "fmp4": (900, 30.0, 0), "mkv": (900, 30.0, 0),
     "mkv_nocues": (900, 30.0, 0), "webm": (900, 30.0, 0), "vfr": (751, 30.0, 0),
     "cut": (750, 25.0, 150), "audio_short": (900, 30.0, 0), "avi": (900, 30.0, 0),
-    "ts": (900, 30.0, 0), "mov": (900, 30.0, 0),
+    "ts": (900, 30.0, 0), "ts_h264": (900, 30.0, 0), "mov": (900, 30.0, 0),
 }
 
 
@@ -72,6 +72,28 @@ def test_the_exact_frame_at_every_moment(corpus, name):
     got = [vc.read_code(img) for img in pics]
     want = [_truth(name, idx, n) for n in wanted]
     assert got == want
+
+
+@pytest.mark.parametrize("name", ["ts", "ts_h264", "mp4", "mkv_nocues"])
+def test_a_seek_costs_one_gop(corpus, name):
+    """Issue 12 (d): MPEG-TS seeks by timestamp land past the keyframe, which used to mean a
+    decode from the start; a seek far into the file (back and forth) now decodes at most the
+    GOP up to the frame, with no fallback, and the picture is the exact frame."""
+    from moderator_app.core.video.isolate import VideoProcess
+    idx = probe_video(corpus[name], name).index
+    gop = int(np.max(np.diff(np.searchsorted(idx.pts, idx.keyframe_pts))))
+    blob = idx.to_bytes()
+    with VideoProcess(corpus[name]) as vp:
+        first = {"index_len": len(blob)}
+        for n in (700, 350, 820, 100):
+            msg = vp.request({"op": "frame", "n": n, "keep": True, **first},
+                             blob if first else b"")
+            first = {}
+            h = msg.header
+            img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h["height"], h["width"], 3)
+            assert vc.read_code(img) == _truth(name, idx, n)
+            assert h["fallbacks"] == 0, (n, h)
+            assert h["decoded"] <= gop + 4, (n, h)  # + the reorder delay of B-frames
 
 
 def test_frame_at_time_is_the_last_frame_shown(corpus):

@@ -84,13 +84,16 @@ def op_frame(req: dict, out, state: dict) -> None:
         index = FrameIndex.from_bytes(sys.stdin.buffer.read(int(req["index_len"])))
         state["dec"] = ExactDecoder(_open(req), index, reopen=lambda: _open(req))
     dec = state["dec"]
+    decoded, fallbacks = dec.decoded, dec.fallbacks
     frame = dec.read(int(req["n"]), int(req.get("cache_before", 0)))
     if frame is None:
         send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
         return
     img = to_rgb(frame, req.get("width"), req.get("height"))
     h, w = img.shape[:2]
-    send(out, {"ok": True, "n": int(req["n"]), "width": w, "height": h},
+    # what the read cost (frames decoded, fallbacks): the bench and the tests read it
+    send(out, {"ok": True, "n": int(req["n"]), "width": w, "height": h,
+               "decoded": dec.decoded - decoded, "fallbacks": dec.fallbacks - fallbacks},
          (img.tobytes(),))
     if req.get("ahead"):  # playback: decode the next frame while the workstation paints
         dec.prefetch(int(req["n"]) + 1)

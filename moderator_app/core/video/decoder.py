@@ -6,7 +6,13 @@ know), decodes forward and checks every decoded frame's presentation timestamp a
 index. When the decoder's answer cannot be trusted (the seek landed past the frame, or on a
 frame the index does not know, as happens on Matroska without cues) it falls back to an
 earlier keyframe, and finally to decoding forward from the start of the file (reopened: no
-seek at all). In AVI, whose timestamps are made up by the demuxer (B-frames come out in
+seek at all). Where the container's timestamp seek lands past the keyframe (MPEG-TS and
+MPEG-PS: the demuxer bisects on timestamps without a keyframe index, and lands on the first
+packet whose dts is at or after the target, after the keyframe's own packet), the decoder
+seeks by the keyframe packet's byte position from the index instead, so a seek there costs one
+GOP, not a decode from the start. Every seek is checked by the first packet demuxed: its byte
+position must be the keyframe's (or before it); a later one is a late landing and is never
+trusted. In AVI, whose timestamps are made up by the demuxer (B-frames come out in
 another order than their packets' pts say), a frame is identified by its place in the
 decoder's output after a keyframe instead (`FrameIndex.ordinal`). Reading forward within
 a few frames (playback, stepping) continues the current decode without seeking.
@@ -39,6 +45,10 @@ class ExactDecoder:
     # target itself was skipped, the pts check sees the frame after it and the fallback
     # decodes everything: exactness never depends on this.
     SKIP_MARGIN = 24
+    # Demuxers whose timestamp seeks land past the keyframe packet: seek these by byte
+    # position from the start. Any other container switches to byte seeks the first time a
+    # timestamp seek is seen to land late (`_landed_late`).
+    BYTE_SEEK_FORMATS = frozenset({"mpegts", "mpeg", "mpegvideo"})
 
     def __init__(self, container, index: FrameIndex, threads: bool = True,
                  reopen=None) -> None:
@@ -58,6 +68,10 @@ class ExactDecoder:
         self.errors = 0
         self._cache: OrderedDict[int, object] = OrderedDict()
         self._skip_until: int | None = None
+        self._expect_pos: int | None = None  # byte position of the keyframe sought
+        self._landed_late = False
+        self.byte_seeks = bool(set(str(container.format.name).split(","))
+                               & self.BYTE_SEEK_FORMATS)
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
             if index.frame_count < 1_000_000 else None
 
@@ -88,8 +102,17 @@ class ExactDecoder:
 
     def _decode(self):
         """Decoded frames from the current position; a packet that fails to decode is
-        skipped (its frame is missing, which the pts check then notices)."""
+        skipped (its frame is missing, which the pts check then notices). After a seek, the
+        first packet must be the keyframe's (or an earlier one): one past it is a late
+        landing, and the frames stop there (the caller falls back)."""
+        expect, self._expect_pos = self._expect_pos, None
         for pk in self.container.demux(self.stream):
+            if expect is not None:
+                if pk.pos is not None and pk.pos >= 0 and (
+                        pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
+                    self._landed_late = True
+                    return
+                expect = None
             try:
                 frames = pk.decode()
             except av.error.FFmpegError:
@@ -108,10 +131,24 @@ class ExactDecoder:
             self._restart()
             return
         target = keyframe_pts if keyframe_pts is not None else (first or 0)
-        self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
+        pos = self._keyframe_pos(target)
+        self._landed_late = False
+        if self.byte_seeks and pos is not None:
+            self.container.seek(pos, unsupported_byte_offset=True)
+        else:
+            self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
+        self._expect_pos = pos
         self._frames = self._decode()
         self._last = None
         self._next_ordinal = self._where(target) if self.index.ordinal else None
+
+    def _keyframe_pos(self, keyframe_pts: int) -> int | None:
+        """Byte position of the keyframe's packet, from the index (None when unknown)."""
+        i = self._where(keyframe_pts)
+        if i is None:
+            return None
+        pos = int(self.index.pos[i])
+        return pos if pos >= 0 else None
 
     def _restart(self) -> None:
         assert self.reopen is not None
@@ -119,6 +156,7 @@ class ExactDecoder:
         with contextlib.suppress(Exception):  # closing a broken container is best effort
             self.container.close()
         self._use(self.reopen())
+        self._expect_pos = None
         self._frames = self._decode()
         self._last = None
         self._next_ordinal = 0 if self.index.ordinal else None
@@ -215,6 +253,15 @@ class ExactDecoder:
         self._skip_nonref(None)
         if f is not None:
             return f
+        if self._landed_late and not self.byte_seeks:
+            # The timestamp seek landed past the keyframe: seek this file by bytes from now on.
+            self.byte_seeks = True
+            kf = self.index.keyframe_before(max(0, n - cache_before))
+            if kf is not None and self._keyframe_pos(kf) is not None:
+                self._seek(kf)
+                f = self._forward_to(n, keep)
+                if f is not None:
+                    return f
         # Fallback 1: the keyframe before the one we used; 2: decoding from the very start.
         self.fallbacks += 1
         kf = self.index.keyframe_before(n)
