@@ -59,6 +59,7 @@ class Navigator(QObject):
 
         player.position_changed.connect(self._on_position)
         timeline.seek_requested.connect(self.seek_run_time)
+        timeline.scrub_changed.connect(player.set_scrubbing)
         timeline.event_clicked.connect(self.select_event)
         timeline.finding_clicked.connect(self.select_finding)
         timeline.view_changed.connect(plots.set_view)

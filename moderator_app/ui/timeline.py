@@ -74,6 +74,9 @@ class Timeline(QWidget):
     """Signals carry run time (s since run_start) or an event row of the index."""
 
     seek_requested = Signal(float)
+    # True when a drag on the plot starts moving, False on release: while it lasts the player
+    # shows keyframe previews (cheap), and the exact frame on release (issue 11 point 8)
+    scrub_changed = Signal(bool)
     event_clicked = Signal(int)
     finding_clicked = Signal(int)  # position in the list given to set_findings
     view_changed = Signal(float, float)
@@ -95,7 +98,7 @@ class Timeline(QWidget):
         self.current: list[int | None] = []  # per lane: position in lane_times, or None
         self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
         self.v0, self.v1 = 0.0, 60.0
-        self._drag = None  # "seek" | ("pan", x0, v0, v1)
+        self._drag = None  # "seek" (pressed) | "scrub" (moved) | ("pan", x0, v0, v1)
         self.last_paint_ms = 0.0
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
@@ -477,7 +480,10 @@ class Timeline(QWidget):
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         pos = event.position()
-        if self._drag == "seek":
+        if self._drag in ("seek", "scrub"):
+            if self._drag == "seek":
+                self._drag = "scrub"
+                self.scrub_changed.emit(True)
             self.seek_requested.emit(self.t_of(max(LABEL_W, pos.x())))
         elif isinstance(self._drag, tuple):
             _, x0, v0, v1 = self._drag
@@ -485,7 +491,9 @@ class Timeline(QWidget):
             self.set_view(v0 - dt, v1 - dt)
 
     def mouseReleaseEvent(self, _event) -> None:  # noqa: N802 - Qt override
-        self._drag = None
+        scrubbing, self._drag = self._drag == "scrub", None
+        if scrubbing:
+            self.scrub_changed.emit(False)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
         delta = event.angleDelta().y() or event.angleDelta().x()

@@ -9,8 +9,9 @@ on the picture, never the end of the workstation. Positions come from the frame 
 
 Outside the footage (before the first frame, after the last, inside a footage gap) there is no
 frame to show: the picture and the frame label say "no footage at this time" and no frame from
-another moment is shown (issue 11). While dragging the scrubber, the nearest keyframe is shown
-as a preview (one packet to decode); the exact frame follows on release.
+another moment is shown (issue 11). While dragging the scrubber or the timeline
+(`set_scrubbing`), the keyframe before the position is shown as a preview (one packet to
+decode, so the picture keeps up with the hand); the exact frame follows on release.
 
 Position: `current_frame` / `current_time` is where the moderator *is* (set at once on every
 seek so that the playhead moves immediately); `shown_frame` is the frame actually on screen
@@ -103,7 +104,8 @@ class VideoPlayer(QWidget):
         self._worker_thread: QThread | None = None
         self._scan: ScanWorker | None = None
         self._scan_thread: QThread | None = None
-        self._dragging = False
+        self._dragging = False  # the scrubber's handle is held
+        self._scrubbing = False  # a drag on the timeline: keyframe previews until release
 
         self.view = FrameView(self)
         self.play_button = QToolButton(text="▶")
@@ -251,6 +253,7 @@ class VideoPlayer(QWidget):
         self.scan_result = None
         self.shown_frame = -1
         self._requested = -1
+        self._scrubbing = False
         self.in_footage = True
         self.current_frame, self.current_time = 0, 0.0
         self.view.message = "No video"
@@ -297,7 +300,10 @@ class VideoPlayer(QWidget):
         self._requested = n
         ratio = self.view.devicePixelRatioF()
         self._worker.max_width = max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio)))
-        self._worker.request_frame(n, cache_before)
+        if self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
+            self._worker.request_preview(self.times.keyframe_frame(n))
+        else:
+            self._worker.request_frame(n, cache_before)
         self._sync_slider()
         self._update_label()
         self.position_changed.emit(n, self.current_time)
@@ -453,7 +459,7 @@ class VideoPlayer(QWidget):
         self.frame_shown.emit(n)
 
     def _on_preview(self, n: int, image: QImage) -> None:
-        if self._dragging:
+        if self._dragging or self._scrubbing:
             self.view.set_image(image, approximate=True)
 
     def _on_error(self, reason: str) -> None:
@@ -481,6 +487,20 @@ class VideoPlayer(QWidget):
         return f"frame {n} at {format_timecode(self.times.time_of(n))}"
 
     # -- scrubber --------------------------------------------------------------------------
+
+    def set_scrubbing(self, on: bool) -> None:
+        """A drag on the timeline (or any other view of the video's clock) starts (True) or
+        ends (False). While it lasts, seeks move the position at once and show the keyframe
+        before it (one packet to decode, as the scrubber does); on release the exact frame of
+        the last position follows."""
+        on = bool(on)
+        if on == self._scrubbing:
+            return
+        self._scrubbing = on
+        if on:
+            self.pause()
+        elif self.times is not None and self.in_footage:
+            self.seek_frame(self.current_frame)
 
     def _slider_pressed(self) -> None:
         self._dragging = True

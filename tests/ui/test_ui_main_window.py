@@ -92,6 +92,30 @@ def test_click_event_on_timeline_shows_its_frame_with_offset(qtbot, window, tmp_
     assert tl.playhead == pytest.approx(window.player.current_time - 1.0)
 
 
+def test_drag_on_the_timeline_previews_then_shows_the_exact_frame(qtbot, window, tmp_path):
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    tl = window.timeline
+    tl.set_view(0.0, 4.0)
+    y = round(tl.height() - 3)  # below the lanes: a seek, not an event
+    scrubs = []
+    tl.scrub_changed.connect(scrubs.append)
+    qtbot.mousePress(tl, Qt.MouseButton.LeftButton, pos=QPoint(round(tl.x_of(1.0)), y))
+    assert scrubs == []  # a click alone is an exact seek
+    for t in (1.5, 2.0, 2.55):
+        qtbot.mouseMove(tl, QPoint(round(tl.x_of(t)), y))
+    assert scrubs == [True]
+    end = tl.t_of(round(tl.x_of(2.55)))
+    expected = window.player.times.frame_at(end)
+    assert window.player.current_frame == expected  # the playhead follows the drag
+    qtbot.waitUntil(lambda: window.player.view.approximate, timeout=5000)
+    qtbot.mouseRelease(tl, Qt.MouseButton.LeftButton, pos=QPoint(round(tl.x_of(2.55)), y))
+    assert scrubs == [True, False]
+    qtbot.waitUntil(lambda: window.player.shown_frame == expected
+                    and not window.player.view.approximate, timeout=5000)
+    assert shown_frame_number(window) == expected
+
+
 def test_frame_step_moves_playhead_by_one_frame_duration(qtbot, window, tmp_path):
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)

@@ -78,6 +78,24 @@ def test_keyframe_preview_while_dragging_exact_frame_on_release(qtbot, player):
     assert code_on_screen(player) == 400
 
 
+def test_timeline_scrub_shows_keyframes_then_the_exact_frame(qtbot, player):
+    """Issue 11 point 8: a drag on the timeline (set_scrubbing) moves the position at once and
+    shows the keyframe before it (a preview); the exact frame follows on release."""
+    assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)
+    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=10000)
+    player.set_scrubbing(True)
+    for n in (130, 250, 400):
+        player.seek_frame(n)
+        assert player.current_frame == n  # the playhead follows the drag at once
+    qtbot.waitUntil(lambda: player.view.approximate and code_on_screen(player) == 360,
+                    timeout=10000)  # the keyframe before 400 (a GOP of 60)
+    assert player.shown_frame == 0  # no exact frame was decoded during the drag
+    player.set_scrubbing(False)
+    qtbot.waitUntil(lambda: player.shown_frame == 400 and not player.view.approximate,
+                    timeout=10000)
+    assert code_on_screen(player) == 400
+
+
 def test_scan_runs_in_the_background_after_load(qtbot, player):
     with qtbot.waitSignal(player.scan_ready, timeout=120000) as sig:
         assert player.load(vc.build(vc.RECIPES["scan"]))
