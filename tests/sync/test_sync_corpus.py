@@ -24,6 +24,13 @@ pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
 
 
+@pytest.fixture(autouse=True)
+def scan_cache(monkeypatch):
+    """Sync reads the integrity scan; its cache lives beside the corpus (kept between runs,
+    never in the user's cache)."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+
+
 def _run(name):
     run = corpus.build(name)
     events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]

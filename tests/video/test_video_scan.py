@@ -89,6 +89,10 @@ def test_cache_by_sha256_and_signals_for_sync():
     assert i == 150 and sig.tiles[i, 5].max() > sig.tiles[i, 0, 7]
     # frozen stretch: no motion anywhere
     assert float(np.nanmax(sig.tiles[sig.frame_at(11.0)])) < 1.0
+    # sync's counts (16x16 tiles): the square's rows change, the frozen stretch does not
+    assert sig.sync_tiles.shape == (1800, 16, 16) and sig.sync_tiles.dtype == np.uint8
+    assert not sig.sync_tiles[0].any() and sig.sync_tiles[i, 10:13].sum() > 0
+    assert not sig.sync_tiles[sig.frame_at(11.0)].any()
 
 
 def test_scan_is_cancellable():

@@ -21,12 +21,15 @@ SCHEMA = "moderator-app/sync/v1"
 
 def analyze_result(result, thresholds: Thresholds | None = None,
                    offset_s: float | None = None, cancel=None) -> SyncAnalysis | None:
-    """Analyse a `VerifyResult`; None when it has no readable video. `cancel`: a
-    CancelToken; a cancelled analysis raises Cancelled."""
+    """Analyse a `VerifyResult`; None when it has no readable video. The picture's signals
+    come from the integrity scan (its cache when `verify --scan` or the player ran it: no
+    second decode). `cancel`: a CancelToken; a cancelled analysis raises Cancelled."""
     if result.video_path is None:
         return None
-    sig = frame_signals(result.video_path,
-                        cancel=None if cancel is None else (lambda: cancel.cancelled))
+    videos = result.submission.videos
+    digest = result.report.digest_for(videos[0].name) if videos else None
+    sig = frame_signals(result.video_path, sha256=digest.sha256 if digest else None,
+                        cancel=cancel)
     if cancel is not None:
         cancel.check()
     return analyze(input_times(result.submission), sig, thresholds or DEFAULT_THRESHOLDS,

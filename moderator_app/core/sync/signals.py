@@ -1,29 +1,28 @@
 """Per-frame change signals of a video, the one input the sync analysis reads from the picture.
 
-One seam: `frame_signals(path)` returns `FrameSignals`. Each decoded frame is reduced to a small
-grey image (at most SMALL_W pixels wide); the signal of frame k is, per tile of a GRID x GRID
-grid, the number of small pixels whose grey level changed by more than `NOISE_LEVELS` since
-frame k-1. A threshold rather than a sum: compression noise moves many pixels by a few levels,
-a sprite moving changes few pixels by many. Decoded presentation times are kept (variable frame
-rate is common in screen recordings).
+One seam: `frame_signals(path)` returns `FrameSignals`, a view of the integrity scan's arrays
+(`core.video.scan.run_scan`, decoded once in the isolated video process and cached by SHA-256):
+the sync analysis never decodes the video itself, so `verify --scan --sync`, `--offset auto`
+and the workstation's Sync panel cost one decode between them. The signal of frame k is, per
+tile of a GRID x GRID grid, the number of sample points whose luma changed by more than the
+scan's SYNC_NOISE since frame k-1. A threshold rather than a sum: compression noise moves many
+points by a few levels, a sprite moving changes few points by many. Times are the scan's
+presentation times, rebased on the first frame as every video time in the app is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 GRID = 8
-SMALL_W = 80
-NOISE_LEVELS = 24
 
 
 @dataclass(frozen=True)
 class FrameSignals:
-    """times[k]: video time of frame k (s); tiles[k, j]: changed pixels of tile j since k-1."""
+    """times[k]: video time of frame k (s); tiles[k, j]: changed points of tile j since k-1."""
 
     times: np.ndarray   # float64 (n,)
     tiles: np.ndarray   # uint16 (n, GRID*GRID); row 0 is all zero
@@ -34,69 +33,43 @@ class FrameSignals:
 
     @property
     def change(self) -> np.ndarray:
-        """Changed pixels of the whole frame, per frame."""
+        """Changed points of the whole frame, per frame."""
         return self.tiles.sum(axis=1, dtype=np.int64)
 
 
-def _tile_sums(mask: np.ndarray, grid: int) -> np.ndarray:
-    h, w = mask.shape
-    ys = np.linspace(0, h, grid + 1).astype(int)
-    xs = np.linspace(0, w, grid + 1).astype(int)
-    acc = np.add.reduceat(np.add.reduceat(mask.astype(np.uint16), ys[:-1], axis=0),
-                          xs[:-1], axis=1)
-    return acc.reshape(-1)
-
-
-def from_gray_frames(frames, times, grid: int = GRID) -> FrameSignals:
-    """Signals from an iterable of small grey frames (uint8 2-D) and their times."""
-    rows = []
-    prev = None
-    for g in frames:
-        g = g.astype(np.int16)
-        if prev is None:
-            rows.append(np.zeros(grid * grid, np.uint16))
-        else:
-            rows.append(_tile_sums(np.abs(g - prev) > NOISE_LEVELS, grid))
-        prev = g
-    t = np.asarray(times, float)
-    tiles = np.stack(rows) if rows else np.zeros((0, grid * grid), np.uint16)
-    d = np.diff(t)
+def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
+    """The sync view of a scan's `FrameSignals` (core.video.scan): its fine per-tile counts
+    summed into a grid x grid grid (grid divides the scan's SYNC_GRID)."""
+    fine = scan_signals.sync_tiles
+    n, g = fine.shape[0], fine.shape[1]
+    if g % grid:
+        raise ValueError(f"grid {grid} does not divide the scan's {g}")
+    f = g // grid
+    tiles = fine.reshape(n, grid, f, grid, f).sum(axis=(2, 4), dtype=np.uint16)
+    tiles = tiles.reshape(n, grid * grid)
+    d = np.diff(scan_signals.times_s)
     d = d[d > 0]
     fps = float(1.0 / np.median(d)) if len(d) else 30.0
-    return FrameSignals(t, tiles, fps)
+    return FrameSignals(np.asarray(scan_signals.times_s, float), tiles, fps)
 
 
-def frame_signals(path: str | Path, *, cancel: Callable[[], bool] | None = None) -> FrameSignals:
-    """Decode every frame of `path` once at low resolution and return its change signals.
+def frame_signals(path: str | Path, *, sha256: str | None = None, cancel=None,
+                  grid: int = GRID) -> FrameSignals:
+    """The change signals of `path`, from its integrity scan (run now, or read from the
+    scan's cache). `cancel`: a CancelToken (the scan stops early and raises Cancelled).
 
-    Raises OSError when the file cannot be opened or decodes to no frame."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
-    if not cap.isOpened():
-        raise OSError(f"cannot open video: {path}")
-    times: list[float] = []
-
-    def gray_frames():
-        size = None
-        while True:
-            if cancel is not None and cancel():
-                return
-            ok, frame = cap.read()
-            if not ok:
-                return
-            if size is None:
-                h, w = frame.shape[:2]
-                sw = min(SMALL_W, w)
-                size = (sw, max(GRID, round(h * sw / w)))
-            times.append(cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0)
-            small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-            yield cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    Raises OSError when the file cannot be decoded or decodes to no frame (the isolated
+    process's VideoProcessError is one)."""
+    from moderator_app.core.video.isolate import VideoProcessError
+    from moderator_app.core.video.scan import run_scan
 
     try:
-        sig = from_gray_frames(gray_frames(), times)
-    finally:
-        cap.release()
+        scan = run_scan(path, sha256=sha256, cancel=cancel)
+    except VideoProcessError as exc:
+        if cancel is not None:
+            cancel.check()  # cancelled: raises Cancelled, not an unreadable video
+        raise OSError(f"cannot decode the video: {exc.reason}") from None
+    sig = from_scan(scan.signals, grid)
     if len(sig) == 0:
         raise OSError(f"no frame could be decoded: {path}")
     return sig

@@ -16,7 +16,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
 Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
-costs loading one small file.
+costs loading one small file. The same pass yields the per-tile change counts the log-video
+sync analysis reads (`core.sync.signals.frame_signals` is a view of them): a video is decoded
+once for both, and two callers asking for the same video at once share one decode.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +39,8 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 from .isolate import VideoProcess
 from .signals import pack_arrays, unpack_arrays
 
-SCAN_VERSION = 1
+SCAN_VERSION = 1   # the report's `video_scan` section
+CACHE_VERSION = 2  # the cached arrays (2: + sync_tiles); a bump rebuilds old caches
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
@@ -65,7 +69,9 @@ class FrameSignals:
     pts: raw presentation timestamp (the key); times_s: video time, first frame at 0.0;
     luma: mean luminance 0-255; motion: mean |Y - Y_prev| of a 64x32 thumbnail (NaN on the
     first frame and after a size change); tiles: (N, 8, 8) the same per tile; changed:
-    fraction of 256x128 sample points that changed beyond codec noise."""
+    fraction of 256x128 sample points that changed beyond codec noise; sync_tiles: (N, 16, 16)
+    uint8 per tile, the sample points that changed beyond SYNC_NOISE (zero on the first frame
+    and after a size change)."""
 
     pts: np.ndarray
     times_s: np.ndarray
@@ -76,6 +82,7 @@ class FrameSignals:
     luma_max: np.ndarray
     frame_duration_s: float
     sha256: str
+    sync_tiles: np.ndarray
 
     @property
     def frame_count(self) -> int:
@@ -186,7 +193,7 @@ def file_sha256(path: Path) -> str:
 
 
 def _cache_file(sha: str) -> Path:
-    return cache_root() / f"{sha}.v{SCAN_VERSION}.npz"
+    return cache_root() / f"{sha}.v{CACHE_VERSION}.npz"
 
 
 def _load_cached(sha: str) -> tuple[dict, dict] | None:
@@ -194,6 +201,8 @@ def _load_cached(sha: str) -> tuple[dict, dict] | None:
     try:
         arrays = unpack_arrays(f.read_bytes())
         meta = json.loads(arrays.pop("meta").tobytes().decode())
+        if "sync_tiles" not in arrays:
+            return None
         return arrays, meta
     except (OSError, ValueError, KeyError):
         return None
@@ -212,12 +221,30 @@ def _store(sha: str, arrays: dict, meta: dict) -> None:
 
 
 # --- running ----------------------------------------------------------------------------------
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _sha_lock(sha: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(sha, threading.Lock())
+
+
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
               use_cache: bool, nice: int = 0) -> tuple[dict, dict, bool]:
-    if use_cache:
+    if not use_cache:
+        return _decode(path, sha, progress, cancel, total, timeout_s, False, nice)
+    # One decode per video at a time in this process: the GUI's scan and its sync analysis
+    # start together; the second waits for the first and reads its cache.
+    with _sha_lock(sha):
         hit = _load_cached(sha)
         if hit is not None:
             return hit[0], hit[1], True
+        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice)
+
+
+def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
+            use_cache: bool, nice: int) -> tuple[dict, dict, bool]:
 
     def on_progress(done: int, tot: int) -> bool:
         if progress is not None:
@@ -276,7 +303,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     fd = float(np.median(d)) if d.shape[0] else 1 / 30
     fd = fd if fd > 0 else 1 / 30
     sig = FrameSignals(spts, times, col("luma"), col("motion"), col("tiles"), col("changed"),
-                       col("luma_max"), fd, sha)
+                       col("luma_max"), fd, sha, col("sync_tiles"))
     spans: list[Span] = []
     spans += _runs(sig, th)
     spans += _timestamps(sig, arrays, tb, th)

@@ -2,8 +2,10 @@
 video process): what the integrity scan judges and what log-video sync correlates.
 
 For each decoded frame: its raw pts, mean luminance (0-255), motion energy (mean absolute
-difference of a 64x36 luma thumbnail against the previous frame's, 0-255) and an 8x8 grid of
-per-tile motion (same measure per tile), plus per-packet timing (pts, dts, size, keyframe).
+difference of a 64x36 luma thumbnail against the previous frame's, 0-255), an 8x8 grid of
+per-tile motion (same measure per tile) and, for log-video sync, a SYNC_GRID x SYNC_GRID grid
+of changed-point counts (sample points whose luma moved by more than SYNC_NOISE since the
+previous frame), plus per-packet timing (pts, dts, size, keyframe).
 For the first audio stream: a loudness envelope (RMS in dBFS per 50 ms window) and every jump
 in the audio timestamps. Sampling the luma plane on a grid costs next to nothing beside the
 decoding itself, which is why the scan stays near the decode floor.
@@ -19,6 +21,11 @@ THUMB_W, THUMB_H = 64, 32
 TILES = 8
 ENVELOPE_S = 0.05
 CHANGE_LEVEL = 12.0  # a sample point changed: more than codec noise on a still picture
+# Sync's signal (core/sync/signals.py is its view): a count, not a sum of differences, because
+# compression noise moves many points by a few levels and a sprite moves few points by many.
+# 16x16 tiles of 16x8 sample points (counts fit a byte); sync sums them to the grid it needs.
+SYNC_GRID = 16
+SYNC_NOISE = 24.0
 _LUMA_FIRST = {"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444p", "nv12",
                "nv21", "yuv420p10le", "yuv422p10le", "yuv444p10le", "gray", "yuva420p",
                "yuv411p", "yuv410p", "yuv440p"}
@@ -27,8 +34,11 @@ _LUMA_FIRST = {"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444
 GRID_W, GRID_H = 256, 128  # sample points: dense enough to see an upscaled Atari sprite
 
 
-def _luma_grid(frame) -> np.ndarray:
-    """A GRID_H x GRID_W float32 luma sample of `frame` (nearest points on a grid)."""
+def _luma_grid(frame, scaler=None) -> np.ndarray:
+    """A GRID_H x GRID_W float32 luma sample of `frame` (nearest points on a grid). A frame
+    smaller than the grid is scaled by swscale: pass one `av.video.reformatter.VideoReformatter`
+    for a whole video (it keeps its scaling context; `frame.reformat` builds one per call,
+    which made the scan of a 160x210 video 7x the decode floor)."""
     fmt = frame.format.name
     if fmt in _LUMA_FIRST and frame.width >= GRID_W and frame.height >= GRID_H:
         plane = frame.planes[0]
@@ -39,7 +49,10 @@ def _luma_grid(frame) -> np.ndarray:
         xs = np.arange(GRID_W) * frame.width // GRID_W + frame.width // (2 * GRID_W)
         g = arr[ys[:, None], xs[None, :]].astype(np.float32)
         return g / 4.0 if bpp == 2 else g
-    small = frame.reformat(width=GRID_W, height=GRID_H, format="gray")
+    if scaler is None:
+        small = frame.reformat(width=GRID_W, height=GRID_H, format="gray")
+    else:
+        small = scaler.reformat(frame, width=GRID_W, height=GRID_H, format="gray")
     return small.to_ndarray().astype(np.float32)
 
 
@@ -51,6 +64,9 @@ def _thumb(g: np.ndarray) -> np.ndarray:
 def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict]:
     """Decode every frame of the first video stream (and the first audio stream) once."""
     import av  # only in the isolated video process (scan.py imports this module for packing)
+    from av.video.reformatter import VideoReformatter
+
+    scaler = VideoReformatter()
     v = container.streams.video[0]
     v.thread_type = "AUTO"
     streams = [v]
@@ -59,6 +75,9 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         streams.append(a)
     vtb = float(v.time_base or 0.001)
     pts_l, luma_l, lmax_l, motion_l, changed_l, tiles_l, size_l = [], [], [], [], [], [], []
+    sync_l: list[np.ndarray] = []
+    sync_zero = np.zeros((SYNC_GRID, SYNC_GRID), np.uint8)
+    sh, sw = GRID_H // SYNC_GRID, GRID_W // SYNC_GRID
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
     a_rate = 0
@@ -80,7 +99,7 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
             for f in frames:
                 if f.pts is None:
                     continue
-                g = _luma_grid(f)
+                g = _luma_grid(f, scaler)
                 t = _thumb(g)
                 pts_l.append(f.pts)
                 luma_l.append(float(t.mean()))
@@ -90,11 +109,14 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
                     motion_l.append(np.nan)
                     changed_l.append(np.nan)
                     tiles_l.append(np.full((TILES, TILES), np.nan, np.float32))
+                    sync_l.append(sync_zero)
                 else:
                     d = np.abs(t - prev[1])
                     motion_l.append(float(d.mean()))
-                    changed_l.append(float(np.count_nonzero(np.abs(g - prev[0]) > CHANGE_LEVEL))
-                                     / g.size)
+                    dg = np.abs(g - prev[0])
+                    changed_l.append(float(np.count_nonzero(dg > CHANGE_LEVEL)) / g.size)
+                    sync_l.append((dg > SYNC_NOISE).reshape(SYNC_GRID, sh, SYNC_GRID, sw)
+                                  .sum(axis=(1, 3), dtype=np.uint8))
                     tiles_l.append(d.reshape(TILES, THUMB_H // TILES, TILES,
                                              THUMB_W // TILES).mean(axis=(1, 3)))
                 prev = (g, t)
@@ -129,6 +151,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         "changed": np.asarray(changed_l, np.float32),
         "tiles": (np.stack(tiles_l).astype(np.float32) if tiles_l
                   else np.zeros((0, TILES, TILES), np.float32)),
+        "sync_tiles": (np.stack(sync_l) if sync_l
+                       else np.zeros((0, SYNC_GRID, SYNC_GRID), np.uint8)),
         "size": np.asarray(size_l, np.int32).reshape(-1, 2),
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),

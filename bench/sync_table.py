@@ -1,0 +1,80 @@
+"""The sync analysis on every corpus run against its ground truth: the table in the
+submitter guide (game x tampering -> found/missed, offset error on genuine runs).
+
+    .venv/bin/python bench/sync_table.py [GAME...]
+
+Judged as issue 13 does: a genuine run passes with its offset within one frame (or "not enough
+signal") and no sync warning; a tampering is found when the right finding (and only sync
+findings of that kind) is reported within 1 s of its place (speed: drift within 1 point).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
+
+
+def judge(truth: dict, a) -> str:
+    """'ok ...' or 'MISSED ...' / 'WRONG ...' with what was found."""
+    kind, t, fps = truth["kind"], truth["tamper"], truth["fps"]
+    rules = sorted(f.rule for f in a.findings)
+    off = a.suggested_offset_s
+    err = None if off is None else (off - truth["offset_s"]) * fps
+    where = f"offset {'none' if err is None else f'{err:+.2f} fr'} {rules}"
+    if kind.startswith("genuine"):
+        if err is not None and abs(err) > 1:
+            return f"WRONG {where}"
+        return ("ok " if not rules else "WARN ") + where
+    want = {"cut": "sync.offset_jump", "insert": "sync.offset_jump",
+            "freeze": "sync.no_reaction", "speed": "sync.drift",
+            "deleted": "sync.activity_without_actions",
+            "human": "sync.activity_without_actions"}[kind]
+    hits = [f for f in a.findings if f.rule == want]
+    for f in hits:
+        if kind == "speed":
+            good = abs(f.percent - t["percent"]) <= 1.0
+        elif kind in ("cut", "insert"):
+            good = abs(f.video_start_s - t["video_s"]) <= 1.0 and \
+                abs(f.size_s - t["size_s"]) <= 2 / fps
+        else:
+            s0, s1 = t["video_start_s"], t["video_end_s"]
+            good = s0 - 1.0 <= f.video_start_s <= s1 + 1.0 and \
+                s0 - 1.0 <= (f.video_end_s or f.video_start_s) <= s1 + 1.0
+        if good:
+            extra = [r for r in rules if r != want]
+            return ("ok " if not extra else "ok+extra ") + where
+    return f"MISSED {where}"
+
+
+def main(games: list[str]) -> int:
+    import corpus
+    import orjson
+
+    from moderator_app.core.sync.analysis import analyze
+    from moderator_app.core.sync.signals import frame_signals
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+    why = corpus.available()
+    if why:
+        print(f"skipped: {why}")
+        return 0
+    bad = 0
+    for name in corpus.NAMES:
+        if games and name.split("-")[0] not in games:
+            continue
+        run = corpus.build(name)
+        ev = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
+        e = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "action"]
+        verdict = judge(run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS))
+        bad += not verdict.startswith("ok")
+        print(f"{name:20s} {verdict}", flush=True)
+    print(f"{bad} not ok")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
