@@ -1,7 +1,8 @@
 """`queue`, `claim` and `release`: the review queue and claims, on the command line.
 
     moderator-app queue DIR [--json] [--state pending|claimed|accepted|rejected]
-                            [--verdict pass|fail|unreadable] [--game G] [--category C]
+                            [--verdict pass|fail|unreadable|timed_out] [--game G]
+                            [--category C] [--time-limit SECONDS]
     moderator-app claim PATH... [--minutes 30] [--reviewer NAME] [--override-claim NOTE]
     moderator-app release PATH... [--reviewer NAME] [--override-claim NOTE]
 
@@ -21,7 +22,7 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
     """Register `queue`, `claim` and `release` (store_args adds --store/--store-file)."""
     from moderator_app.cli.common import utf8_text
     from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, MAX_CLAIM_MINUTES
-    from moderator_app.core.queue import STATES, VERDICTS
+    from moderator_app.core.queue import STATES, SUBMISSION_TIME_LIMIT_S, VERDICTS
 
     q = sub.add_parser(
         "queue", help="list a folder of submissions with verdicts and decision states",
@@ -41,6 +42,10 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
                    help="the report cache (default: per-user cache directory)")
     q.add_argument("--workers", type=int, metavar="N",
                    help="verifier processes (default: one per core)")
+    q.add_argument("--time-limit", type=_seconds, default=SUBMISSION_TIME_LIMIT_S,
+                   metavar="SECONDS",
+                   help="stop examining a submission after this long: its verdict is then "
+                        f"timed_out (default {SUBMISSION_TIME_LIMIT_S:g})")
     store_args(q)
     q.set_defaults(handler=cmd_queue)
 
@@ -60,6 +65,18 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
                                 f"{MAX_CLAIM_MINUTES})")
         store_args(c)
         c.set_defaults(handler=cmd_claim, claim_action=name)
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def _err(msg: str) -> None:
@@ -82,7 +99,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
     try:
         spec = store_spec(args.store, args.store_file)
-        items = build_queue(args.folder, spec, args.cache, _progress, args.workers)
+        items = build_queue(args.folder, spec, args.cache, _progress, args.workers,
+                            args.time_limit)
     except LedgerError as exc:
         _err(str(exc))
         return EXIT_ERROR

@@ -134,3 +134,33 @@ def test_decision_states_from_the_ledger(queue_dir, tmp_path):
 def test_unreadable_queue_folder_is_a_clear_error(tmp_path):
     r = cli("queue", str(tmp_path / "nope"), "--cache", str(tmp_path / "c"))
     assert r.returncode == 2 and "cannot read the queue folder" in r.stderr
+
+
+def test_a_submission_past_the_time_limit_times_out_and_is_tried_again(queue_dir, tmp_path):
+    """A deadline already passed when a worker receives its submission (time limit 0): every
+    examination is stopped, each submission says so, no worker is left behind, nothing is
+    cached, and the next listing with the default limit verifies them."""
+    import multiprocessing
+
+    cache = str(tmp_path / "c.sqlite3")
+    cands = scan_queue(queue_dir)
+    out, verified = examine_all(cands, cache, workers=2, time_limit_s=0.0)
+    assert verified == 0
+    assert [out[c.fingerprint]["verdict"] for c in cands] == ["timed_out"] * 6
+    assert "within the queue's time limit of 0 s" in out[cands[0].fingerprint]["error"]
+    assert multiprocessing.active_children() == []
+    out, verified = examine_all(cands, cache, workers=1)  # one worker: a known order
+    assert verified == 3
+    assert [out[c.fingerprint]["verdict"] for c in cands] == [
+        "pass", "fail", "pass", "pass", "pass", "unreadable"]
+
+
+def test_queue_time_limit_on_the_command_line(queue_dir, tmp_path):
+    r = cli("queue", str(queue_dir), "--json", "--cache", str(tmp_path / "c.sqlite3"),
+            "--store", str(tmp_path / "l.sqlite3"), "--time-limit", "1e-9",
+            "--verdict", "timed_out")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [i["verdict"] for i in doc["items"]] == ["timed_out"] * 6
+    bad = cli("queue", str(queue_dir), "--time-limit", "0")
+    assert bad.returncode == 2 and "not a positive number of seconds" in bad.stderr

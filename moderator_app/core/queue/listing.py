@@ -3,16 +3,15 @@
     items = build_queue("incoming/", store=None, progress=print)
 
 Cached submissions are listed from the cache alone; the others are digested and, when their
-evidence is new, verified in worker processes (one per core; a verifier crash or hang in one
-submission becomes that submission's `unreadable` verdict, never the queue's failure). The
+evidence is new, verified in worker processes (one per core; a verifier crash in one
+submission becomes that submission's `unreadable` verdict, a hang past the time limit its
+`timed_out` verdict, never the queue's failure). The
 decision state comes from the ledger, by evidence digest: `accepted` / `rejected` (the latest
 decision), `claimed` (by whom, until when), or `pending`.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -21,10 +20,15 @@ from typing import Any
 
 from moderator_app.core.ledger.claims import claim_state
 from moderator_app.core.ledger.config import open_store
-from moderator_app.core.queue import QUEUE_SCHEMA, STATES, VERDICTS  # noqa: F401 - re-exported
+from moderator_app.core.queue import (  # noqa: F401 - re-exported
+    QUEUE_SCHEMA,
+    STATES,
+    SUBMISSION_TIME_LIMIT_S,
+    VERDICTS,
+)
 from moderator_app.core.queue.cache import ReportCache, default_cache_path
-from moderator_app.core.queue.examine import examine, unreadable
 from moderator_app.core.queue.scan import Candidate, scan_queue
+from moderator_app.core.queue.workers import run_workers
 
 ProgressCb = Callable[[int, int, str], None]
 
@@ -34,7 +38,7 @@ class QueueItem:
     name: str
     path: str
     submitted_at: str  # UTC ISO 8601
-    verdict: str  # pass | fail | unreadable (exactly what `verify` gives)
+    verdict: str  # pass | fail | unreadable (exactly what `verify` gives) | timed_out
     errors: int
     warnings: int
     first_error_rule: str | None
@@ -55,15 +59,13 @@ class QueueItem:
         return asdict(self)
 
 
-def _pool(workers: int) -> cf.ProcessPoolExecutor:
-    ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-
-
 def examine_all(cands: Sequence[Candidate], cache_path: str | None, workers: int | None = None,
-                progress: ProgressCb | None = None) -> tuple[dict[str, dict[str, Any]], int]:
+                progress: ProgressCb | None = None,
+                time_limit_s: float = SUBMISSION_TIME_LIMIT_S
+                ) -> tuple[dict[str, dict[str, Any]], int]:
     """(fingerprint -> summary, how many were verified). Cached ones first (one query),
-    then the rest in worker processes (digested; verified only when the evidence is new)."""
+    then the rest in worker processes (digested; verified only when the evidence is new),
+    each within `time_limit_s` (core/queue/workers.py: past it, `timed_out`)."""
     # Resolved here, once: the workers must use the very cache this process reads (a
     # forkserver started earlier may hold an older environment).
     cache_path = cache_path if cache_path is not None else str(default_cache_path())
@@ -76,36 +78,17 @@ def examine_all(cands: Sequence[Candidate], cache_path: str | None, workers: int
     verified = 0
     if not todo:
         return out, verified
+
+    def finished(c: Candidate, summary: dict[str, Any], did_verify: bool) -> None:
+        nonlocal done, verified
+        out[c.fingerprint] = summary
+        verified += did_verify
+        done += 1
+        if progress:
+            progress(done, total, c.name)
+
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
-    attempts: dict[str, int] = {}
-    while todo:
-        pool = _pool(workers)
-        futures = {pool.submit(examine, str(c.path), c.fingerprint, cache_path): c
-                   for c in todo}
-        todo = []
-        try:
-            for fut in cf.as_completed(futures):
-                c = futures[fut]
-                try:
-                    out[c.fingerprint], did_verify = fut.result()
-                    verified += did_verify
-                except cf.process.BrokenProcessPool:
-                    attempts[c.fingerprint] = attempts.get(c.fingerprint, 0) + 1
-                    if attempts[c.fingerprint] >= 2:  # crashed the verifier twice
-                        out[c.fingerprint] = unreadable(
-                            "the verifier crashed on this submission (a worker process died)")
-                    else:
-                        todo.append(c)
-                    continue
-                except Exception as exc:  # noqa: BLE001 - one bad submission, not the queue
-                    out[c.fingerprint] = unreadable(f"verification failed: {exc}")
-                done += 1
-                if progress:
-                    progress(done, total, c.name)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if todo:
-            workers = 1  # find the culprit alone
+    run_workers(todo, cache_path, workers, time_limit_s, finished)
     return out, verified
 
 
@@ -141,12 +124,13 @@ def ledger_states(store_spec: str | None, digests: set[str], now: datetime | Non
 
 def build_queue(folder: str | os.PathLike, store: str | None = None,
                 cache_path: str | None = None, progress: ProgressCb | None = None,
-                workers: int | None = None) -> list[QueueItem]:
+                workers: int | None = None,
+                time_limit_s: float = SUBMISSION_TIME_LIMIT_S) -> list[QueueItem]:
     """Every submission of `folder`, oldest first, with verdict and decision state.
     Raises OSError when the folder cannot be read, LedgerError when the store cannot."""
     cands = scan_queue(folder)
     cache_str = str(cache_path) if cache_path is not None else None
-    summaries, _ = examine_all(cands, cache_str, workers, progress)
+    summaries, _ = examine_all(cands, cache_str, workers, progress, time_limit_s)
     digests = {s["evidence_digest"] for s in summaries.values() if s.get("evidence_digest")}
     states = ledger_states(store, digests)
     first_of: dict[str, str] = {}
@@ -177,8 +161,10 @@ def filter_items(items: Sequence[QueueItem], state: str | None = None,
 
 
 def next_pending(items: Sequence[QueueItem], after: str | None = None) -> QueueItem | None:
-    """The oldest pending submission (after `after`'s position when given, wrapping)."""
-    pending = [i for i in items if i.state == "pending" and i.verdict != "unreadable"]
+    """The oldest pending submission (after `after`'s position when given, wrapping); not
+    one that could not be read or timed out (it needs opening by hand, see the guide)."""
+    pending = [i for i in items
+               if i.state == "pending" and i.verdict not in ("unreadable", "timed_out")]
     if not pending:
         return None
     if after is not None:

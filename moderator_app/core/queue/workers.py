@@ -1,0 +1,147 @@
+"""The queue's worker processes: each examines one submission at a time, under a deadline.
+
+A hostile submission must not hold a worker (issue 15): a verifier stuck in native code, a
+pathological input or a file system that never answers would otherwise stall the queue for
+good. So the workers are our own processes, not an executor's: the parent knows which
+submission each one holds and since when, and a worker past its submission's deadline is
+killed (SIGKILL works inside C code, where a signal handler or a thread could not) and
+replaced; that submission gets the verdict `timed_out`. A worker that dies makes its own
+submission `unreadable` ("the verifier crashed"), and only that one: the others carry on.
+
+Workers are started as needed (at most one per core, from a forkserver: no copy of a GUI's
+threads) and reused, so the verifier is imported once per worker, not once per submission. The deadline is a wall-clock time from the
+moment the worker receives the submission; it is `SUBMISSION_TIME_LIMIT_S` unless the caller
+(`queue --time-limit`) says otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from moderator_app.core.queue.examine import examine, unreadable
+from moderator_app.core.queue.scan import Candidate
+
+Summary = dict[str, Any]
+# (candidate, summary, verified): called in the parent as each submission ends.
+OnDone = Callable[[Candidate, Summary, bool], None]
+
+
+def timed_out(limit_s: float) -> Summary:
+    """The summary of a submission whose examination passed its deadline. Not cached: the
+    next listing tries again (a loaded machine may have been the cause)."""
+    return {**unreadable(f"verification did not finish within the queue's time limit of "
+                         f"{limit_s:g} s; the worker was stopped (open the submission "
+                         f"alone to verify it without a limit)"), "verdict": "timed_out"}
+
+
+def _worker_main(conn: Connection, cache_path: str) -> None:
+    """A worker's loop: (path, fingerprint) in, ("ok", (summary, verified)) out; None ends."""
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            conn.send(("ok", examine(task[0], task[1], cache_path)))
+        except Exception as exc:  # noqa: BLE001 - one bad submission, not the queue
+            conn.send(("error", f"verification failed: {exc}"))
+
+
+@dataclass
+class _Worker:
+    proc: Any  # a multiprocessing Process of the forkserver context
+    conn: Connection
+    job: Candidate | None = None
+    deadline: float = 0.0
+
+    def stop(self, grace_s: float = 0.0) -> None:
+        """End the process: at once (a stuck or dead worker), or after `grace_s` for an idle
+        one told to leave."""
+        self.proc.join(grace_s)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+
+
+def _context() -> Any:
+    return multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+
+
+def _start(ctx: Any, cache_path: str) -> _Worker:
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_worker_main, args=(child, cache_path), daemon=True,
+                       name="moderator-app-queue-worker")
+    proc.start()
+    child.close()
+    return _Worker(proc, parent)
+
+
+def run_workers(todo: Sequence[Candidate], cache_path: str, workers: int, time_limit_s: float,
+                on_done: OnDone) -> None:
+    """Examine every candidate of `todo` in at most `workers` processes, each submission
+    within `time_limit_s` seconds of wall-clock time; `on_done` hears of each as it ends."""
+    ctx = _context()
+    pending = deque(todo)
+    idle: list[_Worker] = []
+    busy: list[_Worker] = []
+    try:
+        while pending or busy:
+            while pending and len(idle) + len(busy) < workers:
+                idle.append(_start(ctx, cache_path))
+            while pending and idle:
+                w = idle.pop()
+                w.job = pending.popleft()
+                w.deadline = time.monotonic() + time_limit_s
+                w.conn.send((str(w.job.path), w.job.fingerprint))
+                busy.append(w)
+            soonest = min(w.deadline for w in busy)
+            wait([w.conn for w in busy] + [w.proc.sentinel for w in busy],
+                 max(0.0, soonest - time.monotonic()))
+            still: list[_Worker] = []
+            for w in busy:
+                job = w.job
+                assert job is not None  # a busy worker holds a submission
+                if w.conn.poll():
+                    try:
+                        status, value = w.conn.recv()
+                    except (EOFError, OSError):  # died before answering
+                        w.stop()
+                        on_done(job, unreadable(
+                            "the verifier crashed on this submission (a worker process died)"),
+                            False)
+                        continue
+                    w.job = None
+                    idle.append(w)
+                    if status == "ok":
+                        on_done(job, value[0], value[1])
+                    else:
+                        on_done(job, unreadable(value), False)
+                elif not w.proc.is_alive():
+                    w.stop()
+                    on_done(job, unreadable(
+                        "the verifier crashed on this submission (a worker process died)"), False)
+                elif time.monotonic() >= w.deadline:
+                    w.stop()
+                    on_done(job, timed_out(time_limit_s), False)
+                else:
+                    still.append(w)
+            busy = still
+    finally:
+        for w in idle:
+            with contextlib.suppress(OSError):  # already gone: stop() below reaps it
+                w.conn.send(None)
+        for w in idle:
+            w.stop(grace_s=5.0)
+        for w in busy:  # interrupted (KeyboardInterrupt, an exception from on_done)
+            w.stop()
