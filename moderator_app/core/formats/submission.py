@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from moderator_app.core.errors import InputError
-from moderator_app.core.formats.archive import open_archive
+from moderator_app.core.formats.archive import MAX_MEMBERS, MAX_SNIFFED, TOO_MANY, open_archive
 from moderator_app.core.formats.members import (
     AGENT_LOG_NAME,
     ARCHIVE_SUFFIXES,
@@ -26,6 +26,7 @@ from moderator_app.core.formats.members import (
     VIDEO_EXTS,
     Member,
     classify,
+    needs_sniff,
 )
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
@@ -59,28 +60,42 @@ def is_archive(path: Path) -> bool:
     return path.is_file() and name.endswith(ARCHIVE_SUFFIXES)
 
 
-def _file_member(path: Path, name: str) -> Member:
+def _file_member(path: Path, name: str, sniff: bool = True) -> Member:
     def opener(p: Path = path) -> BinaryIO:
         return open(p, "rb")  # noqa: SIM115 - caller closes
 
     name = printable_name(name)  # bytes that are not UTF-8 shown as \xNN (core/text.py)
-    return Member(name, path.stat().st_size, classify(name, opener), opener, path)
+    return Member(name, path.stat().st_size, classify(name, opener if sniff else None), opener,
+                  path)
 
 
-def _folder_members(root: Path) -> list[Member]:
-    members = []
+def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Finding]]:
+    """The regular files under `root`, in name order, at most `max_members` of them: a folder
+    of a million files costs one directory listing, never a million members (issue 15). The
+    cap, its finding and the sniffing budget are the archive reader's (`archive.py`), so a
+    folder and a bundle of the same files are listed alike."""
+    members: list[Member] = []
+    sniffed = 0
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for fn in sorted(filenames):
             p = Path(dirpath) / fn
             if fn.startswith(".") or p.is_symlink() or not p.is_file():
                 continue
-            members.append(_file_member(p, p.relative_to(root).as_posix()))
-    return members
+            if len(members) >= max_members:
+                return members, [TOO_MANY.at(f"more than {max_members} members",
+                                             printable_name(root.name))]
+            name = p.relative_to(root).as_posix()
+            members.append(_file_member(p, name, sniffed < MAX_SNIFFED))
+            sniffed += needs_sniff(name)
+    return members, []
 
 
-def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
-    """List a submission's members and decide its kind. Raises InputError when unreadable."""
+def load_submission(paths: Sequence[str | os.PathLike],
+                    max_members: int = MAX_MEMBERS) -> Submission:
+    """List a submission's members and decide its kind. Raises InputError when unreadable.
+    A folder holding more than `max_members` files lists the first ones (by name) and an
+    `archive.too_many_members` error, as an archive does."""
     if not paths:
         raise InputError("no submission given")
     ps = [Path(p) for p in paths]
@@ -90,7 +105,7 @@ def load_submission(paths: Sequence[str | os.PathLike]) -> Submission:
     findings: list[Finding] = []
     if len(ps) == 1 and ps[0].is_dir():
         root = ps[0]
-        members = _folder_members(root)
+        members, findings = _folder_members(root, max_members)
         display = printable_name(root.resolve().name)
     elif len(ps) == 1 and is_archive(ps[0]):
 

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from moderator_app.core.formats.archive import MAX_MEMBERS
 from moderator_app.core.formats.submission import ARCHIVE_SUFFIXES
 
 
@@ -27,6 +28,8 @@ class Candidate:
 
 
 def _folder_stats(root: Path) -> tuple[list[str], float]:
+    """The stat lines of the files a folder submission lists: at most one past the member cap
+    (`load_submission` lists no more; a folder over it fails whatever the rest holds)."""
     parts: list[str] = []
     newest = 0.0
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
@@ -34,6 +37,8 @@ def _folder_stats(root: Path) -> tuple[list[str], float]:
         for fn in sorted(filenames):
             if fn.startswith("."):
                 continue
+            if len(parts) > MAX_MEMBERS:
+                return parts, newest
             p = os.path.join(dirpath, fn)
             try:
                 st = os.lstat(p)
