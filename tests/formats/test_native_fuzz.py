@@ -30,6 +30,7 @@ import moderator_app.core.verify.trajectory as traj
 from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import canonical_json, es6_number
 from moderator_app.core.formats.chain import event_hash
+from moderator_app.core.samples.payload_shapes import SHAPES
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
 from moderator_app.core.verify.secrets import MARKERS
 
@@ -707,3 +708,23 @@ def test_canonical_declines_by_design(text):
     """What _jcs.c says it declines (integers of 16+ digits, repeats, lone surrogates,
     whitespace, nesting beyond 64, non-finite numbers, invalid text), it declines."""
     assert JCS.canonical(text) is None
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s != "plain"])
+def test_reports_identical_every_payload_shape(monkeypatch, shape):
+    """The bench's payload shapes (escapes, floats hard for RFC 8785, names outside the BMP,
+    CJK, many members, deep nesting, integer arrays), valid and with one payload edited: the
+    accelerator vouches for the valid blocks (a shape it declined would only be slow) and
+    both engines give the same report."""
+    events = make_run_events(40, seed=7, text_bytes=400, shape=shape)
+    lines = [_dump(e) for e in chain_events(events)]
+    if JCS is not None:
+        block = join(lines[3:-2])  # no commitment nor score claim: a summary is possible
+        assert JCS.summarise(block, traj.SCHEMA, MARKERS) is not None
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    assert rep["verdict"] == "pass"
+    edited = orjson.loads(lines[20])
+    edited["payload"]["edited"] = 1.5e-7
+    lines[20] = _dump(edited)
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [21]

@@ -356,3 +356,14 @@ def test_float_spellings_of_every_writer():
     for x in (0.1, 1e-7, 1e-5, 2.5e-5, 1e16, 1e15, 56.0, -0.0, 5e-324, 1.7976931348623157e308,
               123456789012345680.0, 0.30000000000000004):
         assert jcs.float_spellings(x) == (es6_number(x), repr(x), orjson.dumps(x).decode())
+
+
+# -- line bounds ------------------------------------------------------------------------------
+
+@needs_jcs
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60).map(lambda b: b.replace(b"\x00", b"\n")), st.integers(1, 12))
+def test_line_cut_equals_the_python_one(data, n):
+    from moderator_app.core.formats.streams import python_line_cut
+
+    assert jcs.line_cut(data, n) == python_line_cut(data, n)

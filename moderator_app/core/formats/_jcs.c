@@ -191,56 +191,62 @@ static inline int utf8_seq(const unsigned char *p, const unsigned char *end, uin
     return 0;
 }
 
-static inline int put_utf8(Buf *b, uint32_t cp)
-{
-    unsigned char t[4];
-    size_t n;
-    if (cp < 0x80) {
-        t[0] = (unsigned char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        t[0] = (unsigned char)(0xC0 | (cp >> 6));
-        t[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        t[0] = (unsigned char)(0xE0 | (cp >> 12));
-        t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        t[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        t[0] = (unsigned char)(0xF0 | (cp >> 18));
-        t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-        t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        t[3] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    PUT(b, t, n);
-    return 0;
-}
-
 /* ---- strings ---------------------------------------------------------------------------- */
 
 static const char HEXD[] = "0123456789abcdef";
 
-/* RFC 8785 escaping of one decoded character into b. */
-static inline int put_escaped(Buf *b, uint32_t cp)
+/* put_utf8 into room the caller has made; the bytes written. */
+static inline size_t put_utf8_raw(unsigned char *t, uint32_t cp)
 {
+    if (cp < 0x80) {
+        t[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        t[0] = (unsigned char)(0xC0 | (cp >> 6));
+        t[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        t[0] = (unsigned char)(0xE0 | (cp >> 12));
+        t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        t[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    t[0] = (unsigned char)(0xF0 | (cp >> 18));
+    t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    t[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* put_escaped into room the caller has made (at most 6 bytes); the bytes written. */
+static inline size_t put_escaped_raw(unsigned char *t, uint32_t cp)
+{
+    char e = 0;
     switch (cp) {
-    case '"': PUT(b, "\\\"", 2); return 0;
-    case '\\': PUT(b, "\\\\", 2); return 0;
-    case '\b': PUT(b, "\\b", 2); return 0;
-    case '\f': PUT(b, "\\f", 2); return 0;
-    case '\n': PUT(b, "\\n", 2); return 0;
-    case '\r': PUT(b, "\\r", 2); return 0;
-    case '\t': PUT(b, "\\t", 2); return 0;
+    case '"': e = '"'; break;
+    case '\\': e = '\\'; break;
+    case '\b': e = 'b'; break;
+    case '\f': e = 'f'; break;
+    case '\n': e = 'n'; break;
+    case '\r': e = 'r'; break;
+    case '\t': e = 't'; break;
     default:
         if (cp < 0x20) {
-            char e[6] = {'\\', 'u', '0', '0', HEXD[cp >> 4], HEXD[cp & 15]};
-            PUT(b, e, 6);
-            return 0;
+            t[0] = '\\';
+            t[1] = 'u';
+            t[2] = '0';
+            t[3] = '0';
+            t[4] = (unsigned char)HEXD[cp >> 4];
+            t[5] = (unsigned char)HEXD[cp & 15];
+            return 6;
         }
-        return put_utf8(b, cp);
+        return put_utf8_raw(t, cp);
     }
+    t[0] = '\\';
+    t[1] = (unsigned char)e;
+    return 2;
 }
 
 static inline int hexval(unsigned c)
@@ -356,72 +362,107 @@ static int parse_string(P *ps, Mem *key)
         ps->p = p + 1;
         return 0;
     }
-    /* escapes: decode each character, write its canonical escape */
+    /* escapes: plain runs are copied whole (as spelled, they are canonical: a valid UTF-8
+     * sequence is written as itself), each escape is decoded and written canonically. A
+     * string's canonical form is never longer than its spelling (`\uXXXX` at most as long,
+     * every other escape or character the same or shorter), so the room for the rest of the
+     * line is taken once: no check per character. */
     ps->str_escaped = 1;
     Buf *arena = &ps->arena;
     size_t arena_start = arena->len;
-    if (key != NULL)
-        PUT(arena, start, plain_len);
-    while (p < end && *p != '"') {
-        unsigned c = *p;
-        uint32_t cp;
-        if (c == '\\') {
-            if (end - p < 2)
-                return NOTOK;
-            unsigned e = p[1];
-            int canonical = 1;
-            switch (e) {
-            case '"': cp = '"'; p += 2; break;
-            case '\\': cp = '\\'; p += 2; break;
-            case '/': cp = '/'; p += 2; canonical = 0; break;
-            case 'b': cp = '\b'; p += 2; break;
-            case 'f': cp = '\f'; p += 2; break;
-            case 'n': cp = '\n'; p += 2; break;
-            case 'r': cp = '\r'; p += 2; break;
-            case 't': cp = '\t'; p += 2; break;
-            case 'u': {
-                if (read_u4(p + 2, end, &cp) < 0)
-                    return NOTOK;
-                /* canonical only as `\u00xx` (lowercase) for a control character without a
-                 * short escape */
-                canonical = cp < 0x20 && cp != '\b' && cp != '\f' && cp != '\n' && cp != '\r' &&
-                            cp != '\t' && (p[5] < 'A' || p[5] > 'F');
-                p += 6;
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    uint32_t lo;
-                    if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || read_u4(p + 2, end, &lo) < 0 ||
-                        lo < 0xDC00 || lo > 0xDFFF)
-                        return NOTOK; /* a lone surrogate: the Python path reports it */
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    p += 6;
-                    ps->str_nonbmp = 1;
-                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    return NOTOK;
-                }
-                if (cp >= 0x80 || cp == 0x7f)
-                    ps->flags &= ~ST_ASCII; /* ensure_ascii spells it so; RFC 8785 does not */
-                break;
-            }
-            default:
-                return NOTOK;
-            }
-            if (!canonical)
-                ps->flags &= ~(ST_MIN | ST_MINX);
-        } else if (c < 0x20) {
+    size_t rest = (size_t)(end - start) + 1;
+    if (buf_grow(out, rest) < 0 || (key != NULL && buf_grow(arena, rest) < 0))
+        return -1;
+    unsigned char *o = (unsigned char *)out->p + out->len;
+    unsigned char *a = key != NULL ? (unsigned char *)arena->p + arena->len : NULL;
+    if (key != NULL) {
+        memcpy(a, start, plain_len);
+        a += plain_len;
+    }
+    for (;;) {
+        const unsigned char *q = plain_run(p, end);
+        size_t run = (size_t)(q - p);
+        memcpy(o, p, run);
+        o += run;
+        if (key != NULL) {
+            memcpy(a, p, run);
+            a += run;
+        }
+        p = q;
+        if (p >= end)
             return NOTOK;
-        } else if (c < 0x80) {
-            if (c == 0x7f)
+        unsigned c = *p;
+        if (c == '"')
+            break;
+        if (c != '\\') {
+            const unsigned char *c0 = p;
+            if (c < 0x20)
+                return NOTOK; /* a raw control character: invalid JSON */
+            if (c == 0x7f) {
                 ps->flags &= ~ST_ASCII;
-            cp = c;
-            p++;
-        } else if (take_utf8(ps, &p, end, &cp) != 0) {
+                p++;
+            } else {
+                uint32_t cp;
+                if (take_utf8(ps, &p, end, &cp) != 0)
+                    return NOTOK;
+            }
+            memcpy(o, c0, (size_t)(p - c0));
+            o += p - c0;
+            if (key != NULL) {
+                memcpy(a, c0, (size_t)(p - c0));
+                a += p - c0;
+            }
+            continue;
+        }
+        if (end - p < 2)
+            return NOTOK;
+        unsigned e = p[1];
+        uint32_t cp;
+        int canonical = 1;
+        switch (e) {
+        case '"': cp = '"'; p += 2; break;
+        case '\\': cp = '\\'; p += 2; break;
+        case '/': cp = '/'; p += 2; canonical = 0; break;
+        case 'b': cp = '\b'; p += 2; break;
+        case 'f': cp = '\f'; p += 2; break;
+        case 'n': cp = '\n'; p += 2; break;
+        case 'r': cp = '\r'; p += 2; break;
+        case 't': cp = '\t'; p += 2; break;
+        case 'u': {
+            if (read_u4(p + 2, end, &cp) < 0)
+                return NOTOK;
+            /* canonical only as `\u00xx` (lowercase) for a control character without a
+             * short escape */
+            canonical = cp < 0x20 && cp != '\b' && cp != '\f' && cp != '\n' && cp != '\r' &&
+                        cp != '\t' && (p[5] < 'A' || p[5] > 'F');
+            p += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                uint32_t lo;
+                if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || read_u4(p + 2, end, &lo) < 0 ||
+                    lo < 0xDC00 || lo > 0xDFFF)
+                    return NOTOK; /* a lone surrogate: the Python path reports it */
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                p += 6;
+                ps->str_nonbmp = 1;
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                return NOTOK;
+            }
+            if (cp >= 0x80 || cp == 0x7f)
+                ps->flags &= ~ST_ASCII; /* ensure_ascii spells it so; RFC 8785 does not */
+            break;
+        }
+        default:
             return NOTOK;
         }
-        if (put_escaped(out, cp) < 0)
-            return -1;
-        if (key != NULL && put_utf8(arena, cp) < 0)
-            return -1;
+        if (!canonical)
+            ps->flags &= ~(ST_MIN | ST_MINX);
+        o += put_escaped_raw(o, cp);
+        if (key != NULL)
+            a += put_utf8_raw(a, cp);
     }
+    out->len = (size_t)((char *)o - out->p);
+    if (key != NULL)
+        arena->len = (size_t)((char *)a - arena->p);
     if (p >= end)
         return NOTOK;
     PUTC(out, '"');
@@ -1386,7 +1427,7 @@ done:
     return result;
 }
 
-static int have_ssse3 = 0;
+static int have_ssse3 = 0, have_avx2 = 0;
 
 /* The secrets markers of one call (trajectory.MARKERS): each at least 2 bytes long. */
 typedef struct {
@@ -1439,6 +1480,7 @@ static inline void verify_at(const MarkerSet *ms, const unsigned char *p, Py_ssi
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #include <tmmintrin.h>
 /* Teddy-style: 16 positions at a time, the nibble tables giving each byte the buckets whose
  * first (second) byte it may be; a candidate is a bucket set at p+i and at p+i+1. Every
@@ -1473,6 +1515,41 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
     }
     return i;
 }
+
+/* `teddy` 32 positions at a time (the nibble tables in both 128-bit lanes: the byte shuffle
+ * works per lane); the same candidates, half the loop trips. */
+__attribute__((target("avx2"))) static Py_ssize_t
+teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *found)
+{
+    const __m256i L1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo1));
+    const __m256i H1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi1));
+    const __m256i L2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo2));
+    const __m256i H2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi2));
+    const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    Py_ssize_t i = 0;
+    for (; i + 33 <= len && *found != ms->all; i += 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 1));
+        __m256i c1 = _mm256_and_si256(
+            _mm256_shuffle_epi8(L1, _mm256_and_si256(a, low)),
+            _mm256_shuffle_epi8(H1, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)));
+        __m256i c2 = _mm256_and_si256(
+            _mm256_shuffle_epi8(L2, _mm256_and_si256(b, low)),
+            _mm256_shuffle_epi8(H2, _mm256_and_si256(_mm256_srli_epi16(b, 4), low)));
+        __m256i hit = _mm256_and_si256(c1, c2);
+        unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
+        if (mask) {
+            unsigned char buckets[32];
+            _mm256_storeu_si256((__m256i *)buckets, hit);
+            while (mask) {
+                int k = __builtin_ctz(mask);
+                mask &= mask - 1;
+                verify_at(ms, p, len, i + k, buckets[k], found);
+            }
+        }
+    }
+    return i;
+}
 #endif
 
 /* The markers found in p[0:len], added to `found`. */
@@ -1481,8 +1558,10 @@ static uint64_t find_markers(const MarkerSet *ms, const unsigned char *p, Py_ssi
 {
     Py_ssize_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
+    if (have_avx2)
+        i = teddy32(ms, p, len, &found);
     if (have_ssse3)
-        i = teddy(ms, p, len, &found);
+        i += teddy(ms, p + i, len - i, &found);
 #endif
     for (; i + 1 < len && found != ms->all; i++) { /* the tail, or a CPU without SSSE3 */
         unsigned u = p[i] | (unsigned)p[i + 1] << 8;
@@ -1854,11 +1933,40 @@ static PyObject *sha_backend(PyObject *self, PyObject *unused)
     return PyUnicode_FromString(c_sha256 && !force_python_sha ? "libcrypto" : "hashlib");
 }
 
+PyDoc_STRVAR(line_cut_doc,
+"line_cut(data, n) -> int\n\n"
+"The offset just past the n-th `\\n` of data (n >= 1), or -1 when data holds n newlines or\n"
+"fewer. streams.LineBounded asks this of every read: bytes.count walks each byte, memchr skips\n"
+"a long line 32 bytes at a time (about a tenth of the cost on ~1.5 KB lines).");
+
+static PyObject *line_cut(PyObject *self, PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y*n", &data, &n))
+        return NULL;
+    const unsigned char *p = data.buf, *end = p + data.len;
+    Py_ssize_t found = 0, cut = -1;
+    while (p < end) {
+        const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        p = nl + 1;
+        if (++found > n)
+            break;
+        if (found == n)
+            cut = p - (const unsigned char *)data.buf;
+    }
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(found > n ? cut : -1);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"canonical", canonical, METH_VARARGS, canonical_doc},
     {"markers", markers, METH_VARARGS, markers_doc},
     {"summarise", summarise, METH_VARARGS, summarise_doc},
+    {"line_cut", line_cut, METH_VARARGS, line_cut_doc},
     {"float_spellings", float_spellings, METH_O,
      "(ES6, repr, orjson) spellings of a finite float, as the scan compares them."},
     {"set_python_sha", set_python_sha, METH_O, "Use hashlib instead of libcrypto (tests)."},
@@ -1880,6 +1988,7 @@ PyMODINIT_FUNC PyInit__jcs(void)
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
     have_ssse3 = __builtin_cpu_supports("ssse3");
+    have_avx2 = have_ssse3 && __builtin_cpu_supports("avx2");
 #endif
     /* hashlib loads OpenSSL's libcrypto; find its one-shot SHA256 there (never load another) */
     PyObject *hashlib = PyImport_ImportModule("hashlib");

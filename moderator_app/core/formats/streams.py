@@ -10,6 +10,7 @@ import hashlib
 import re
 from typing import BinaryIO
 
+from moderator_app.core.formats import native
 from moderator_app.core.progress import CancelToken, ProgressFn
 
 CHUNK = 1 << 20
@@ -79,17 +80,28 @@ class LineBounded:
     def read(self, size: int = -1) -> bytes:
         data = self._held or self._raw.read(size)
         self._held = b""
-        if data.count(b"\n") <= self._max:
+        cut = _line_cut(data, self._max)
+        if cut < 0:
             return data
-        pos = -1
-        for _ in range(self._max):
-            pos = data.find(b"\n", pos + 1)
-        self._held = data[pos + 1:]
-        return data[:pos + 1]
+        self._held = data[cut:]
+        return data[:cut]
 
     def close(self) -> None:
         self._raw.close()
 
+
+def python_line_cut(data: bytes, n: int) -> int:
+    """`_jcs.line_cut` without the C accelerator: just past the n-th newline, or -1 when
+    `data` holds n newlines or fewer."""
+    if data.count(b"\n") <= n:
+        return -1
+    pos = -1
+    for _ in range(n):
+        pos = data.find(b"\n", pos + 1)
+    return pos + 1
+
+
+_line_cut = native.JCS.line_cut if native.JCS is not None else python_line_cut
 
 MAX_LINE = 16 << 20  # 16 MiB: a longer line is a finding, not an allocation
 

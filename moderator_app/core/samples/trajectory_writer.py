@@ -26,6 +26,7 @@ import orjson
 import zstandard
 
 from moderator_app.core.formats.chain import ZERO_HASH, seal
+from moderator_app.core.samples.payload_shapes import shaped_payload
 from moderator_app.core.verify.seeds import commitment
 
 SCHEMA = "ale-trajectory-event/v1"
@@ -111,7 +112,8 @@ def _wall(t: datetime) -> str:
 def make_run_events(n: int, seed: int = 0, run_id: str | None = None,
                     start: str = "2026-07-10T14:00:00Z", step_s: float = 0.5,
                     text_bytes: int = 200, variety: float = 0.2,
-                    seeds: Sequence[str] = (), secret: str | None = None) -> list[dict]:
+                    seeds: Sequence[str] = (), secret: str | None = None,
+                    shape: str = "plain") -> list[dict]:
     """A realistic run of exactly `n` (>= 4) unchained events.
 
     Event 1 is the harness's `run_start`, then one `seed_commitment` per seed (from the trusted
@@ -120,6 +122,7 @@ def make_run_events(n: int, seed: int = 0, run_id: str | None = None,
     evaluator's `eval_result` (referencing the first commitment) and the harness's `run_end`.
     `text_bytes` sizes the free-text payloads (~1.5 KB events need ~1100); a share `variety`
     of events carries floats (56.0, 9.5e-6, 1e+16, 0.1) and non-ASCII keys, BMP and not.
+    `shape`: the body events' payloads (`payload_shapes.SHAPES`; `plain` is the mix above).
     """
     if n < 4:
         raise ValueError("a run needs at least 4 events")
@@ -182,7 +185,9 @@ def make_run_events(n: int, seed: int = 0, run_id: str | None = None,
             payload = {"method": "POST", "url": "https://api.example.test/v1/chat",
                        "status": 200, "bytes": rng.randrange(100, 100000), "body": text(80)}
             producer, etype = "proxy", "http_request"
-        if rng.random() < variety:
+        if shape != "plain":
+            payload = shaped_payload(shape, rng, text_bytes)
+        elif rng.random() < variety:
             payload["metrics"] = {
                 "latency_s": rng.choice((0.25, 56.0, 9.5e-6, 1e16, 0.1, 123.456, -0.0, 1e21)),
                 "ratio": rng.random(),

@@ -1,0 +1,126 @@
+"""Payload shapes for the bench and the engine tests: what the body of an event may look like.
+
+Why: the verifier's speed against its floor depends on what the payloads hold, not only on
+their size (an escape, a float, a member, a nesting level, a non-ASCII character each cost the
+engine something per occurrence that the floor never pays). One realistic shape hides the
+pathological ones, so the bench runs several, each deterministic from its seed:
+
+* `plain`: English-like words in a few members (the historical bench corpus);
+* `escape`: shell output (lines of `ls -l`, tables, compiler logs) full of `\\n` and `\\t`
+  escapes, member names outside the BMP (UTF-16 order differs from code point order) and floats
+  that are hard for RFC 8785 (17 significant digits, subnormals, 1e21, -0.0, 2^53);
+* `unicode`: CJK, accented and emoji text (every character non-ASCII, some outside the BMP);
+* `members`: many small members (counters, flags, short strings), in no particular order;
+* `nested`: objects nested ~24 deep, members unsorted at each level;
+* `ints`: long arrays of integers (pixel rows, RAM snapshots).
+
+`shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
+(`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
+"""
+
+from __future__ import annotations
+
+import random
+
+SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints")
+
+_WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
+          "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
+_FILES = ("train.py", "README.md", "config.yaml", "checkpoints", "logs", "policy.pt",
+          "wandb", "setup.cfg", "requirements.txt", "eval_results.json")
+# Member names outside the BMP sort differently in UTF-16 (RFC 8785) and in code points.
+_NONBMP_KEYS = ("\U0001f600mood", "\U0001d11eclef", "\ue000private", "\uff5ewide",
+                "\U0001f680launch", "zeta", "alpha")
+# Floats whose RFC 8785 spelling needs care: 17 significant digits, a subnormal, the largest
+# double, the 1e21 switch to exponent notation, -0.0, 2^53, 0.1 + 0.2.
+_HARD_FLOATS = (0.30000000000000004, 5e-324, 1.7976931348623157e308, 1e21, 1e-7, -0.0,
+                9007199254740992.0, 333333333.3333333, 2.2250738585072014e-308, 1e16,
+                123456789012345680.0, 4.35, 0.1, 1.5e-5)
+_CJK = "数据训练模型奖励步骤帧策略梯度批次游戏得分左右跳跃日本語の文章を書くテキスト"
+_ACCENTED = "àéîõüçñßøåæœ"
+_EMOJI = "\U0001f600\U0001f680\U0001f3ae\U0001f4be\u2764\U0001d11e"
+
+
+def _words(rng: random.Random, k: int) -> str:
+    out, size = [], 0
+    while size < k:
+        w = rng.choice(_WORDS)
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)
+
+
+def _shell(rng: random.Random, k: int) -> str:
+    """Terminal output: `ls -l` lines, tab-separated tables, compiler notes."""
+    out: list[str] = []
+    size = 0
+    while size < k:
+        kind = rng.randrange(3)
+        if kind == 0:
+            line = (f"-rw-r--r-- 1 agent agent {rng.randrange(10, 99999):>6} Jul 10 "
+                    f"14:{rng.randrange(60):02d} {rng.choice(_FILES)}")
+        elif kind == 1:
+            line = "\t".join((f"step={rng.randrange(100000)}", f"loss={rng.random():.4f}",
+                              f"reward={rng.randrange(-21, 22)}", rng.choice(_WORDS)))
+        else:
+            line = (f"  File \"/workspace/{rng.choice(_FILES)}\", line {rng.randrange(1, 400)}"
+                    f"\n\t{rng.choice(_WORDS)} = \"{rng.choice(_WORDS)}\"\r")
+        out.append(line)
+        size += len(line) + 3
+    return "\n".join(out) + "\n"
+
+
+def _unicode(rng: random.Random, k: int) -> str:
+    alphabet = _CJK * 4 + _ACCENTED + _EMOJI + " "
+    return "".join(rng.choice(alphabet) for _ in range(k // 3))
+
+
+def _escape_payload(rng: random.Random, size: int) -> dict:
+    payload: dict = {"stdout": _shell(rng, size - 260), "exit_code": rng.choice((0, 0, 1, 2)),
+                     "stderr": "warning:\tdeprecated\n" * rng.randrange(1, 4)}
+    metrics = {rng.choice(_NONBMP_KEYS): rng.choice(_HARD_FLOATS) for _ in range(4)}
+    metrics["\U0001f600mood"] = rng.choice(_HARD_FLOATS)
+    metrics["\uff5ewide"] = rng.random()
+    payload["metrics"] = metrics
+    return payload
+
+
+def _members_payload(rng: random.Random, size: int) -> dict:
+    payload: dict = {}
+    while len(payload) * 17.6 < size:
+        i = len(payload)
+        kind = i % 4
+        name = f"{rng.choice(_WORDS)}_{rng.randrange(1000)}"
+        payload[name] = (rng.randrange(1000) if kind == 0 else rng.random() < 0.5 if kind == 1
+                         else rng.choice(_WORDS) if kind == 2 else None)
+    return payload
+
+
+def _nested_payload(rng: random.Random, size: int, depth: int = 24) -> dict:
+    leaf: dict = {"text": _words(rng, max(40, size - depth * 32)), "n": rng.randrange(100)}
+    for level in range(depth):
+        leaf = {"zz": level, "child": leaf, "aa": rng.choice(_WORDS)}  # unsorted
+    return leaf
+
+
+def _ints_payload(rng: random.Random, size: int) -> dict:
+    row = [rng.randrange(0, 256) if rng.random() < 0.8 else rng.randrange(-10**12, 10**12)
+           for _ in range(size * 10 // 57)]
+    return {"ram": row, "frame": rng.randrange(100000)}
+
+
+def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
+    """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
+    `plain`)."""
+    if shape == "escape":
+        return _escape_payload(rng, size)
+    if shape == "unicode":
+        return {"text": _unicode(rng, size), "lang": rng.choice(("zh", "ja", "fr"))}
+    if shape == "members":
+        return _members_payload(rng, size)
+    if shape == "nested":
+        return _nested_payload(rng, size)
+    if shape == "ints":
+        return _ints_payload(rng, size)
+    raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
+
