@@ -22,45 +22,65 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
 
+def _children_cpu() -> float:
+    import resource
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed(fn) -> tuple[float, float]:
+    """(wall, CPU) seconds of fn(); CPU counts this process and its reaped children."""
+    r0, c0, t0 = _children_cpu(), time.process_time(), time.perf_counter()
+    fn()
+    return time.perf_counter() - t0, _children_cpu() - r0 + (time.process_time() - c0)
+
+
+def _measure(run, e, sha: str) -> dict[str, list[tuple[float, float]]]:
+    from moderator_app.core.sync.analysis import analyze
+    from moderator_app.core.sync.signals import frame_signals
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+    from moderator_app.core.video.scan import run_scan
+
+    out: dict[str, list[tuple[float, float]]] = {"floor": [], "scan": [], "ana": []}
+    for _ in range(3):
+        out["floor"].append(_timed(lambda: subprocess.run(
+            ["ffmpeg", "-loglevel", "error", "-i", str(run.video), "-f", "null", "-"],
+            check=True)))
+        out["scan"].append(_timed(lambda: run_scan(run.video, sha256=sha, cache=False)))
+        run_scan(run.video, sha256=sha)  # into the cache, as verify --scan leaves it
+        out["ana"].append(_timed(lambda: analyze(e, frame_signals(run.video, sha256=sha),
+                                                 DEFAULT_THRESHOLDS)))
+    return out
+
+
 def main(games: list[str]) -> int:
     import corpus
     import numpy as np
     import orjson
 
-    from moderator_app.core.sync.analysis import analyze
-    from moderator_app.core.sync.signals import frame_signals
-    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
-    from moderator_app.core.video.scan import file_sha256, run_scan
+    from moderator_app.core.video.scan import file_sha256
 
     why = corpus.available()
     if why:
         print(f"skipped: {why}")
         return 0
     os.environ["MODERATOR_APP_CACHE"] = tempfile.mkdtemp(prefix="bench-sync-")
+    print("wall: best of 3, interleaved; cpu: CPU seconds (user+sys, the scan's isolated "
+          "process and threads included), min of 3: steadier than wall on a loaded machine")
     print(f"{'run':18s} {'floor':>7s} {'scan':>7s} {'scan/floor':>10s} {'analysis':>9s} "
-          f"{'analysis/scan':>13s}")
+          f"{'analysis/scan':>13s} | {'cpu floor':>9s} {'cpu scan':>8s} {'cpu ana':>8s} "
+          f"{'ana/scan':>8s}")
     for game in games or ("breakout", "pitfall", "pong"):
         run = corpus.build(f"{game}-genuine")
         acts = [orjson.loads(line) for line in run.log.read_bytes().splitlines()]
         e = np.array([a["elapsedMs"] / 1000 for a in acts if a["type"] == "action"])
-        sha = file_sha256(run.video)
-        floor = scan = ana = float("inf")
-        for _ in range(3):
-            t = time.perf_counter()
-            subprocess.run(["ffmpeg", "-loglevel", "error", "-i", str(run.video), "-f", "null",
-                            "-"], check=True)
-            floor = min(floor, time.perf_counter() - t)
-            t = time.perf_counter()
-            run_scan(run.video, sha256=sha, cache=False)
-            scan = min(scan, time.perf_counter() - t)
-            run_scan(run.video, sha256=sha)  # into the cache, as verify --scan leaves it
-            t = time.perf_counter()
-            analyze(e, frame_signals(run.video, sha256=sha), DEFAULT_THRESHOLDS)
-            ana = min(ana, time.perf_counter() - t)
-        print(f"{run.name:18s} {floor:6.3f}s {scan:6.3f}s {scan / floor:9.2f}x {ana:8.3f}s "
-              f"{ana / scan * 100:12.1f}%", flush=True)
+        m = _measure(run, e, file_sha256(run.video))
+        f, s, a = (min(x[0] for x in m[k]) for k in ("floor", "scan", "ana"))
+        cf, cs, ca = (min(x[1] for x in m[k]) for k in ("floor", "scan", "ana"))
+        print(f"{run.name:18s} {f:6.3f}s {s:6.3f}s {s / f:9.2f}x {a:8.3f}s "
+              f"{a / s * 100:12.1f}% | {cf:8.3f}s {cs:7.3f}s {ca:7.3f}s {ca / cs * 100:7.1f}%",
+              flush=True)
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))

@@ -2,14 +2,17 @@
 submitter guide (game x tampering -> found/missed, offset error on genuine runs).
 
     .venv/bin/python bench/sync_table.py [GAME...]
+    SYNC_GRID=16 .venv/bin/python bench/sync_table.py   # the analysis from finer tiles
 
 Judged as issue 13 does: a genuine run passes with its offset within one frame (or "not enough
-signal") and no sync warning; a tampering is found when the right finding (and only sync
-findings of that kind) is reported within 1 s of its place (speed: drift within 1 point).
+signal") and no sync warning; a tampering is found when the right finding is reported within
+1 s of its place (an offset jump also within 2 frames of its size; speed: drift within 1
+point); "ok+extra" when other sync findings come with it.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -50,6 +53,9 @@ def judge(truth: dict, a) -> str:
     return f"MISSED {where}"
 
 
+GRID = int(os.environ.get("SYNC_GRID", "8"))
+
+
 def main(games: list[str]) -> int:
     import corpus
     import orjson
@@ -69,7 +75,8 @@ def main(games: list[str]) -> int:
         run = corpus.build(name)
         ev = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
         e = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "action"]
-        verdict = judge(run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS))
+        sig = frame_signals(run.video, grid=GRID)
+        verdict = judge(run.truth, analyze(e, sig, DEFAULT_THRESHOLDS))
         bad += not verdict.startswith("ok")
         print(f"{name:20s} {verdict}", flush=True)
     print(f"{bad} not ok")

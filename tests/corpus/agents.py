@@ -61,4 +61,18 @@ def pong(ram, rng: random.Random) -> list[Press]:
     return presses
 
 
-AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong}
+def riverraid(ram, rng: random.Random) -> list[Press]:
+    """River Raid (held out: never tuned on; the river scrolls all the time): steer, shoot."""
+    if rng.random() < 0.25:
+        return [("FIRE", 3)]
+    return [(rng.choice(("LEFT", "RIGHT")), rng.randint(4, 14))]
+
+
+def ms_pacman(ram, rng: random.Random) -> list[Press]:
+    """Ms. Pac-Man (held out: never tuned on; a maze, the ghosts move on their own): turn."""
+    return [(rng.choice(("UP", "DOWN", "LEFT", "RIGHT")), rng.randint(6, 20))
+            for _ in range(rng.randint(1, 2))]
+
+
+AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong, "riverraid": riverraid,
+          "ms_pacman": ms_pacman}

@@ -15,6 +15,7 @@ import corpus
 import numpy as np
 import orjson
 import pytest
+from corpus.build import HELD_OUT
 
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.signals import frame_signals
@@ -63,6 +64,15 @@ def test_other_genuine_runs_right_or_not_enough_signal(name):
     assert a.findings == []
 
 
+@pytest.mark.parametrize("name", [f"{g}-genuine" for g in HELD_OUT])
+def test_held_out_games_never_a_confident_wrong_answer(name):
+    """Games the analysis was not tuned on (a scroller, a maze): right or silent, no warning."""
+    truth, a, _, _ = _run(name)
+    if a.suggested_offset_s is not None:
+        assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    assert a.findings == []
+
+
 @pytest.mark.parametrize("game", ["breakout", "pitfall", "pong"])
 def test_speed_is_a_drift_within_one_point(game):
     truth, a, _, _ = _run(f"{game}-speed")
@@ -71,7 +81,8 @@ def test_speed_is_a_drift_within_one_point(game):
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
 
 
-@pytest.mark.parametrize("name", ["breakout-cut", "breakout-insert"])
+@pytest.mark.parametrize("name", ["breakout-cut", "breakout-insert", "pitfall-cut",
+                                  "pitfall-insert"])
 def test_splice_is_an_offset_jump_at_its_place(name):
     truth, a, _, _ = _run(name)
     t = truth["tamper"]
@@ -93,7 +104,8 @@ def test_freeze_is_no_reaction_over_its_span(name):
     assert t["video_start_s"] <= f.video_end_s <= t["video_end_s"] + 1.0
 
 
-@pytest.mark.parametrize("name", ["breakout-deleted", "pitfall-deleted", "breakout-human"])
+@pytest.mark.parametrize("name", ["breakout-deleted", "pitfall-deleted", "breakout-human",
+                                  "pitfall-human"])
 def test_unlogged_inputs_are_activity_without_actions(name):
     truth, a, _, _ = _run(name)
     t = truth["tamper"]

@@ -9,7 +9,7 @@ never raises on odd input: no action or no frame is "not enough signal".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -127,9 +127,58 @@ def _significance(sig, nov1, look1, q, run_s, speed, th):
     return f, float((f.score - null.mean()) / max(null.std(), 1e-6))
 
 
+COARSE_GRID = 4  # the second scale (the first is the signals' own 8x8)
+
+
 def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
-    """The sync analysis; `offset_s` (the moderator's) is used for reactions when given and
-    there is no confident suggestion."""
+    """The sync analysis at two tile scales, combined (`combine`); `offset_s` (the
+    moderator's) is used for reactions when given and there is no confident suggestion.
+
+    Why two: a sprite that moves within one coarse tile (Pitfall's walking Harry) gives one
+    clean onset per press at 4x4 but a stream of tile-crossing onsets at 8x8, while a small
+    sprite among moving things (Breakout's paddle beside the ball) needs 8x8 to stand apart.
+    Each scale is judged on its own, with its own significance test against shuffled logs."""
+    fine = analyze_at(run_s, sig, th, offset_s)
+    g = sig.grid
+    if g <= COARSE_GRID or g % COARSE_GRID:
+        return fine
+    coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s)
+    return combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
+
+
+def _near(f: SyncFinding, g: SyncFinding, slack_s: float = 1.0) -> bool:
+    """Two findings of one rule about one place (video spans within slack_s)."""
+    if f.rule != g.rule:
+        return False
+    a0, b0 = f.video_start_s, g.video_start_s
+    if a0 is None or b0 is None:
+        return True
+    a1 = f.video_end_s if f.video_end_s is not None else a0
+    b1 = g.video_end_s if g.video_end_s is not None else b0
+    return a0 - slack_s <= b1 and b0 - slack_s <= a1
+
+
+def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAnalysis:
+    """The fine scale's analysis, completed by the coarse one: its suggestion when the fine
+    scale has none, and its findings about places the fine scale is silent on when both
+    suggest the same offset (within a frame). Scales that disagree: the fine one alone."""
+    if coarse.suggested_offset_s is None:
+        return fine
+    if fine.suggested_offset_s is None:
+        return coarse
+    if abs(fine.suggested_offset_s - coarse.suggested_offset_s) > frame_s:
+        return fine
+    extra = [f for f in coarse.findings if not any(_near(f, g) for g in fine.findings)]
+    if not extra:
+        return fine
+    found = sorted(fine.findings + extra,
+                   key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
+                                  f.rule))
+    return replace(fine, findings=found)
+
+
+def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
+    """The sync analysis at the signals' own tile scale."""
     run_s = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     n = len(run_s)
     if n == 0 or len(sig) < 2:

@@ -36,6 +36,21 @@ class FrameSignals:
         """Changed points of the whole frame, per frame."""
         return self.tiles.sum(axis=1, dtype=np.int64)
 
+    @property
+    def grid(self) -> int:
+        """Tiles per side (the tiles are a square grid, row by row)."""
+        return int(round(self.tiles.shape[1] ** 0.5)) if self.tiles.ndim == 2 else 0
+
+    def coarser(self, grid: int) -> FrameSignals:
+        """The same counts summed into a grid x grid grid (grid divides this one's)."""
+        g = self.grid
+        if grid <= 0 or g % grid:
+            raise ValueError(f"grid {grid} does not divide {g}")
+        f = g // grid
+        n = len(self.times)
+        t = self.tiles.reshape(n, grid, f, grid, f).sum(axis=(2, 4), dtype=np.uint16)
+        return FrameSignals(self.times, t.reshape(n, grid * grid), self.fps)
+
 
 def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
     """The sync view of a scan's `FrameSignals` (core.video.scan): its fine per-tile counts

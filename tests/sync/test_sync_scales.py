@@ -1,0 +1,51 @@
+"""The two tile scales of the sync analysis: how the coarse scale completes the fine one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, combine
+from moderator_app.core.sync.signals import FrameSignals
+
+FRAME = 1 / 60
+
+
+def _a(offset, *findings):
+    return SyncAnalysis(offset, 0.8 if offset is not None else 0.0, 10, 30, 1.0,
+                        "" if offset is not None else "no", offset, findings=list(findings))
+
+
+JUMP = SyncFinding("sync.offset_jump", "j", 14.67, 18.68, 12.6, 14.0, size_s=4.0)
+HUMAN = SyncFinding("sync.activity_without_actions", "h", 20.0, 27.0, 18.0, 26.0, actions=9)
+
+
+def test_coarse_fills_in_a_missing_suggestion_and_nothing_else():
+    fine, coarse = _a(None), _a(2.0, HUMAN)
+    assert combine(fine, coarse, FRAME) is coarse
+    assert combine(_a(2.0, JUMP), _a(None), FRAME).findings == [JUMP]
+
+
+def test_coarse_findings_join_only_where_the_fine_scale_is_silent():
+    near_jump = SyncFinding("sync.offset_jump", "j", 12.85, 16.9, 10.8, 11.3, size_s=4.04)
+    got = combine(_a(2.0, JUMP), _a(2.0 + 0.5 * FRAME, near_jump, HUMAN), FRAME)
+    assert got.suggested_offset_s == 2.0
+    assert got.findings == [JUMP, HUMAN]  # the second jump is about the same place
+
+
+def test_scales_that_disagree_leave_the_fine_one_alone():
+    got = combine(_a(2.0), _a(2.0 + 1.5 * FRAME, HUMAN), FRAME)
+    assert got.findings == [] and got.suggested_offset_s == 2.0
+
+
+def test_coarser_sums_tiles():
+    tiles = np.zeros((3, 64), np.uint16)
+    tiles[1, 0] = 3        # row 0, col 0 -> coarse tile 0
+    tiles[1, 9] = 4        # row 1, col 1 -> coarse tile 0
+    tiles[2, 63] = 5       # row 7, col 7 -> coarse tile 15
+    sig = FrameSignals(np.arange(3) / 60, tiles, 60.0)
+    c = sig.coarser(4)
+    assert sig.grid == 8 and c.grid == 4
+    assert c.tiles[1, 0] == 7 and c.tiles[2, 15] == 5 and c.tiles.sum() == 12
+    with pytest.raises(ValueError):
+        sig.coarser(3)
