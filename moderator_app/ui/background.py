@@ -9,7 +9,8 @@ cancels the older one, and whatever an older run hands back is never shown (it i
 through a queued Qt signal, and never for a superseded run.
 
 The core knows nothing of Qt: `fn` reports through a plain callback and checks a
-`CancelToken`, exactly like `verify_paths`.
+`CancelToken`, exactly like `verify_paths`. Every run's thread lowers its own priority
+(`core/priority.py`): what the moderator watches (the player's decoder, painting) comes first.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from moderator_app.core.errors import Cancelled, InputError
+from moderator_app.core.priority import lower_this_thread
 from moderator_app.core.progress import CancelToken
 
 Work = Callable[[Callable[[int, int], None], CancelToken], Any]
@@ -87,6 +89,9 @@ class BackgroundOp(QObject):
                 self._progress.emit(gen, int(min(done, 2**31 - 1)), int(min(total, 2**31 - 1)))
 
         def work() -> None:
+            # Background work never starves playback: this thread (and what it starts, e.g.
+            # the sync analysis's decoder threads, the queue's workers) at low priority.
+            lower_this_thread()
             try:
                 value = fn(progress, token)
             except Cancelled:

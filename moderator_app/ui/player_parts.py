@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.priority import BACKGROUND_NICE
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
@@ -227,7 +228,7 @@ class ScanWorker(QObject):
         try:
             result: object = run_scan(self.path, sha256=self.sha256, total=self.total,
                                       progress=lambda d, t: self.progress.emit(d, t),
-                                      cancel=self.cancel, nice=10)
+                                      cancel=self.cancel, nice=BACKGROUND_NICE)
         except VideoProcessError as exc:
             result = exc.reason
         except OSError as exc:

@@ -3,6 +3,7 @@ verification is in flight, cancel works, failures are messages, and the newest r
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import pytest
@@ -158,3 +159,28 @@ def test_busy_until_the_result_is_delivered(qtbot):
     assert op.busy and shown == []
     qtbot.waitUntil(lambda: shown == [7], timeout=5000)
     assert not op.busy
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_background_work_runs_below_the_gui_and_its_children_inherit_it(qtbot):
+    """Issue 11 point 8: background work (verification, sync analysis, queue workers) never
+    starves playback. A run's thread and what it starts run at BACKGROUND_NICE; the GUI thread
+    keeps its own priority."""
+    import os
+    import subprocess
+
+    from moderator_app.core.priority import BACKGROUND_NICE, thread_nice
+    gui_before = thread_nice()
+    op = BackgroundOp("nice")
+
+    def work(progress, cancel):
+        child = subprocess.run([sys.executable, "-c", "import os; print(os.nice(0))"],
+                               capture_output=True, text=True, check=True)
+        return thread_nice(), int(child.stdout)
+
+    with qtbot.waitSignal(op.busy_changed, timeout=GATE_TIMEOUT_S * 1000,
+                          check_params_cb=lambda busy: not busy):
+        got: list = []
+        op.run(work, got.append)
+    assert got == [(max(BACKGROUND_NICE, gui_before), max(BACKGROUND_NICE, gui_before))]
+    assert thread_nice() == gui_before == os.nice(0)

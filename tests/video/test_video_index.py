@@ -208,3 +208,29 @@ def test_gaps_count_at_every_offset_as_the_cli_counts_them(tmp_path):
         assert orjson.dumps(moved.to_dict()["findings"]) == \
             orjson.dumps(direct.to_dict()["findings"])
     assert dur >= 20
+
+
+def test_a_frame_comes_back_in_a_few_reads(corpus, monkeypatch):
+    """Issue 11 point 8: every read from the decoder's pipe gives up the GIL, and a busy
+    background thread keeps it up to 5 ms each time; a 1.5 MiB frame read 64 KiB at a time
+    halved playback while a verification ran. A frame now takes a few reads."""
+    import os
+
+    from moderator_app.core.video import isolate
+    idx = probe_video(corpus["mp4"], "mp4").index
+    blob = idx.to_bytes()
+    reads = []
+    real_read = os.read
+
+    def counting_read(fd, n):
+        data = real_read(fd, n)
+        reads.append(len(data))
+        return data
+
+    with isolate.VideoProcess(corpus["mp4"]) as vp:
+        vp.request({"op": "frame", "n": 0, "keep": True, "index_len": len(blob)}, blob)
+        monkeypatch.setattr(isolate.os, "read", counting_read)
+        msg = vp.request({"op": "frame", "n": 30, "keep": True, "width": 960, "height": 720})
+        monkeypatch.undo()
+    assert len(msg.blobs[0]) == 960 * 720 * 3  # 2 MiB: more than a widened pipe holds
+    assert sum(reads) >= len(msg.blobs[0]) and len(reads) <= 6, reads

@@ -50,6 +50,27 @@ MAX_HEADER = 1 << 20
 MAX_BLOB = 1 << 31
 
 
+PIPE_BYTES = 4 << 20  # a 960x540 RGB frame is 1.5 MiB; Linux pipes hold 64 KiB by default
+
+
+def _widen_pipe(fd: int) -> None:
+    """Let one pipe hold a whole frame (Linux F_SETPIPE_SZ; capped by fs.pipe-max-size, 1 MiB
+    for an ordinary user): fewer, larger reads. Best effort: other systems keep theirs."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    setsz = getattr(fcntl, "F_SETPIPE_SZ", 1031 if sys.platform.startswith("linux") else None)
+    if setsz is None:
+        return
+    for size in (PIPE_BYTES, 1 << 20):
+        try:
+            fcntl.fcntl(fd, setsz, size)
+            return
+        except OSError:
+            continue
+
+
 class VideoProcess:
     """One isolated child with `path` open. Use as a context manager; `request()` sends one
     request and returns its answer (progress messages go to `on_progress`)."""
@@ -78,14 +99,21 @@ class VideoProcess:
             cmd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             pass_fds=fds, env=env, start_new_session=True)
+        self._buf = bytearray()  # bytes read from the child and not yet consumed
+        assert self.proc.stdout is not None
+        _widen_pipe(self.proc.stdout.fileno())
 
     # -- plumbing ---------------------------------------------------------------------------
     def _read_exact(self, n: int, deadline: float) -> bytes:
-        out = bytearray()
+        """`n` bytes of the answer. Reads whatever the pipe holds (up to 4 MiB) at a time and
+        keeps the rest: every read gives up the GIL, and getting it back costs up to the
+        interpreter's switch interval while a background thread computes, so a frame must
+        take a few reads, not one per 64 KiB (issue 11 point 8)."""
         stdout = self.proc.stdout
         assert stdout is not None
         fd = stdout.fileno()
-        while len(out) < n:
+        buf = self._buf
+        while len(buf) < n:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
@@ -94,11 +122,13 @@ class VideoProcess:
             ready, _, _ = select.select([fd], [], [], min(left, 0.5))
             if not ready:
                 continue
-            chunk = os.read(fd, min(n - len(out), 1 << 22))
+            chunk = os.read(fd, max(n - len(buf), 1 << 22))
             if not chunk:
                 raise VideoProcessError(self._death())
-            out += chunk
-        return bytes(out)
+            buf += chunk
+        out = bytes(buf[:n])
+        del buf[:n]
+        return out
 
     def _death(self) -> str:
         try:
