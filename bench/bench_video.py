@@ -102,7 +102,9 @@ class Busy:
     def __init__(self, path: Path, frames: int, tmp: Path, big: int) -> None:
         from moderator_app.core.samples.community import make_agent_log
         self.path, self.frames, self.tmp = path, frames, tmp
+        from moderator_app.core.progress import CancelToken
         self.stop_event = threading.Event()
+        self.token = CancelToken()
         self.rounds = {"scan": 0, "sync": 0, "verify": 0, "queue": 0}
         self.log = tmp / "big" / "agent-log.jsonl"
         self.log.parent.mkdir()
@@ -115,10 +117,14 @@ class Busy:
         self.threads: list[threading.Thread] = []
 
     def _loop(self, name: str, fn) -> None:
+        from moderator_app.core.errors import Cancelled
         from moderator_app.core.priority import lower_this_thread
         lower_this_thread()
         while not self.stop_event.is_set():
-            fn()
+            try:
+                fn()
+            except Cancelled:
+                return
             self.rounds[name] += 1
 
     def start(self) -> None:
@@ -138,7 +144,8 @@ class Busy:
         lanes = {
             "scan": lambda: run_scan(self.path, cache=False, total=self.frames,
                                      nice=BACKGROUND_NICE),
-            "sync": lambda: frame_signals(self.path, cancel=self.stop_event.is_set),
+            # the sync analysis reads the scan's signals (run again or from its cache)
+            "sync": lambda: frame_signals(self.path, cancel=self.token),
             "verify": lambda: verify_paths([self.log], VerifyOptions(build_index=True,
                                                                      probe_video=False)),
             "queue": queue,
@@ -150,6 +157,7 @@ class Busy:
 
     def stop(self) -> str:
         self.stop_event.set()
+        self.token.cancel()
         for t in self.threads:
             t.join(timeout=300)
         return "rounds " + ", ".join(f"{k} {v}" for k, v in self.rounds.items())
