@@ -66,17 +66,18 @@ def _run_sync(args, result, options) -> int | None:
         analysis = analyze_result(result, options.thresholds,
                                   None if auto else float(args.offset))
     except OSError as exc:
-        print(f"moderator-app: sync analysis: cannot decode the video: {exc}", file=sys.stderr)
-        return EXIT_UNREADABLE if auto else None
+        if auto:
+            return _unreadable(args, f"--offset auto: cannot decode the video: {exc}")
+        print(f"moderator-app: sync analysis: cannot decode the video: {safe_text(exc)}",
+              file=sys.stderr)
+        return None
     if analysis is None:
         if auto:
-            print("moderator-app: --offset auto needs a readable video", file=sys.stderr)
-            return EXIT_UNREADABLE
+            return _unreadable(args, "--offset auto needs a readable video")
         return None
     if auto and analysis.suggested_offset_s is None:
-        print(f"moderator-app: --offset auto: not enough signal to suggest an offset "
-              f"({analysis.reason}); give --offset SECONDS", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return _unreadable(args, "--offset auto: not enough signal to suggest an offset "
+                                 f"({analysis.reason}); give --offset SECONDS")
     return analysis
 
 
@@ -107,6 +108,16 @@ def _read_seeds(path: Path) -> tuple[str, ...]:
     return tuple(s for s in (line.strip() for line in text.splitlines()) if s)
 
 
+def _unreadable(args: argparse.Namespace, message: str) -> int:
+    """Exit 2, saying why on stderr and, with --json, as the one `unreadable` object on stdout
+    (a script reading stdout always gets one JSON object, whatever stopped the command)."""
+    if args.json:
+        sys.stdout.write(safe_json({"schema": "moderator-app/report/v1",
+                                    "verdict": "unreadable", "error": message}) + "\n")
+    print(f"moderator-app: {safe_text(message)}", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """`verify`. Temporary files (a video copied out of an archive, kept for the sync
     analysis) live in one folder that is removed when the command ends, however it ends."""
@@ -124,18 +135,14 @@ def _verify_command(args: argparse.Namespace, spool: Path) -> int:
         try:
             seeds = _read_seeds(args.seeds)
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"moderator-app: cannot read seeds file {safe_text(args.seeds)}: "
-                  f"{safe_text(exc)}", file=sys.stderr)
-            return EXIT_UNREADABLE
+            return _unreadable(args, f"cannot read seeds file {args.seeds}: {exc}")
         try:
             secret = _read_secret()
         except SecretError as exc:
-            print(f"moderator-app: {exc}", file=sys.stderr)
-            return EXIT_UNREADABLE
+            return _unreadable(args, str(exc))
         if secret is None:
-            print(f"moderator-app: --seeds needs the evaluator secret: set {SECRET_ENV} "
-                  "or run in a terminal to be prompted", file=sys.stderr)
-            return EXIT_UNREADABLE
+            return _unreadable(args, f"--seeds needs the evaluator secret: set {SECRET_ENV} "
+                                     "or run in a terminal to be prompted")
     auto = args.offset == "auto"
     options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret,
                             scan_video=args.scan, spool_dir=spool)
@@ -156,12 +163,7 @@ def _verify_command(args: argparse.Namespace, spool: Path) -> int:
                 video = result.report.video or {}
                 add_to_report(result.report, analysis, video.get("file"))
     except InputError as exc:
-        if args.json:
-            sys.stdout.write(safe_json({
-                "schema": "moderator-app/report/v1", "verdict": "unreadable",
-                "error": str(exc)}) + "\n")
-        print(f"moderator-app: {safe_text(exc)}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return _unreadable(args, str(exc))
     report = result.report
     if args.json:
         sys.stdout.write(safe_json(report.to_dict(), indent=True) + "\n")

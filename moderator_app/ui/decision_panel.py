@@ -45,6 +45,7 @@ from moderator_app.core.ledger.records import (
     evidence_digest,
     suggested_reason,
 )
+from moderator_app.core.text import safe_text
 from moderator_app.ui.shortcuts import by_action
 
 SETTINGS_ORG = "moderator-app"
@@ -192,7 +193,7 @@ class DecisionPanel(QWidget):
             return
         report = result.report
         digest = evidence_digest(report.files)
-        self.title.setText(f"{report.kind} run: {result.submission.display_name}")
+        self.title.setText(f"{report.kind} run: {safe_text(result.submission.display_name)}")
         s = report.summary()
         self.summary.setText(
             f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.kinds import Kind
 from moderator_app.core.sync.analysis import SyncAnalysis
 from moderator_app.core.sync.run import sync_finding
+from moderator_app.core.text import safe_text
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
 from moderator_app.core.video.scan import ScanResult
@@ -71,7 +72,8 @@ def _size(path: Path) -> int:
 
 
 def window_title(name: str) -> str:
-    return f"{name} — {APP_TITLE}" if name else APP_TITLE
+    # the window manager shows it: a name's ESC, newline or RLO (a spoofed extension) escaped
+    return f"{safe_text(name)} — {APP_TITLE}" if name else APP_TITLE
 
 
 class MainWindow(QMainWindow):

@@ -227,6 +227,11 @@ def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
         seen.add(clean)
 
         def opener(info=info, clean=clean) -> BinaryIO:
+            if info.compress_type not in _ZIP_METHODS:
+                raise ArchiveReadError(
+                    f"{clean}: compressed with {_method_name(info.compress_type)}; this tool "
+                    "reads zip members stored or deflated only (zipfile expands a bzip2 or "
+                    "lzma read without bound: 100 KB of bzip2 took 1.4 GB)")
             try:
                 inner = zf.open(info)
             except _READ_ERRORS as exc:
@@ -242,6 +247,19 @@ def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
         sniffed += needs_sniff(clean)
         members.append(Member(clean, info.file_size, role, opener))
     return members, findings
+
+
+# Stored and deflate are what zip writers use by default (zip, Windows, macOS, Python). The
+# others are refused when opened: zipfile hands a whole compressed read to the bzip2 or lzma
+# decompressor with no output bound (unlike deflate), so a few KB become gigabytes in memory
+# before any cap can count them; deflate64, zstd and others it cannot read at all.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_METHOD_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma", 9: "deflate64",
+                 93: "zstd", 99: "AES encryption"}
+
+
+def _method_name(method: int) -> str:
+    return _METHOD_NAMES.get(method, f"compression method {method}")
 
 
 def _zip_entry_count(path: Path) -> int | None:

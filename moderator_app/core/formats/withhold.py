@@ -2,8 +2,8 @@
 
 Only what the format lists as public is published (an allow-list, PUBLIC_DATA): the envelope
 (`seq`, `at`, `elapsedMs`, `type`, `data`), `model_request` data as `{"withheld": true}`, a
-`model_response`'s `id`, `model`, `usage` and `actions`, and the named members of the other
-types (an observation is public whatever its shape). Any other member, at the top level or in
+`model_response`'s `id`, `model`, `usage` (its numbers only) and `actions`, and the named
+members of the other types (an observation is public whatever its shape). Any other member, at the top level or in
 `data`, is dropped. A line with nothing to drop is copied byte for byte, and `seq` is
 untouched, so the public log verifies like the original. An unknown event type is refused.
 
@@ -57,6 +57,18 @@ def _only(d: dict, keep: tuple[str, ...]) -> dict:
     return {k: d[k] for k in keep if k in d}
 
 
+def _counts(value: object, depth: int = 0) -> object | None:
+    """`usage` is token counts: only its numbers are published (and objects of numbers, as
+    `{"input_tokens_details": {"cached": 5}}`), never a string or a list, which could carry
+    the very prompt being withheld. None when nothing of it is a count."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, dict) and depth < 4:
+        kept = {k: c for k, v in value.items() if (c := _counts(v, depth + 1)) is not None}
+        return kept if kept or not value else None
+    return None
+
+
 def withhold_event(ev: dict) -> dict | None:
     """The public form of one event, or None when the event is public as it is. Raises
     WithholdError for an event whose public part the format does not define (an unknown
@@ -73,6 +85,12 @@ def withhold_event(ev: dict) -> dict | None:
             data = _only(data, keep)
         if typ == "run_start" and isinstance(data.get("scaffold"), dict):
             data["scaffold"] = _only(data["scaffold"], SCAFFOLD_KEEP)
+        if typ == "model_response" and "usage" in data:
+            usage = _counts(data["usage"])
+            if usage is None:
+                del data["usage"]
+            else:
+                data["usage"] = usage
         if typ == "model_response" and isinstance(data.get("actions"), list):
             data["actions"] = [_only(a, ACTION_KEEP) if isinstance(a, dict) else a
                                for a in data["actions"]]

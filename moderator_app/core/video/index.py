@@ -11,7 +11,8 @@ starts) are not frames, exactly as ffprobe counts them.
 
 Video time is rebased on the first frame (as mpv and ffprobe's durations do): frame 0 is shown
 at 0.0 s. `duration_s` = last frame's time + one nominal frame duration (the stream's frame
-rate when the frames' own typical spacing agrees with it, else that spacing).
+rate when the frames' own typical spacing agrees with it, else that spacing; never more than
+`MAX_FRAME_DURATION_S`, so that sparse frames cannot stand for the time between them).
 
 Only the building (`build_index`) touches FFmpeg, and it runs in the isolated video process
 (`isolate.py`); the `FrameIndex` itself is plain numbers, safe to hold in the workstation.
@@ -29,6 +30,9 @@ import numpy as np
 
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
+# The longest nominal frame duration: 1 fps, slower than any screen capture of a game. Honest
+# videos (10-240 fps, or VFR whose typical spacing is one capture interval) are far below it.
+MAX_FRAME_DURATION_S = 1.0
 
 
 def _frozen(a) -> np.ndarray:
@@ -233,6 +237,11 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
             fd = 1.0 / rate
     else:
         fd = 1.0 / rate if rate and rate >= 1.0 else 1.0 / 30.0
+    # A frame is never "shown" for longer than MAX_FRAME_DURATION_S: frames 30 s apart have
+    # a typical spacing of 30 s, and taking that as the frame duration made each frame cover
+    # the hole after it (no footage gap) and the last one cover 30 s more: two frames covered
+    # a 60 s run (issue 15 point 2, found again by the session-4 hostile pass).
+    fd = min(fd, MAX_FRAME_DURATION_S)
     hdur = None
     if stream.duration is not None:
         hdur = _finite_positive(stream.duration * tb)

@@ -1,0 +1,51 @@
+"""The workstation on submissions with hostile names (session-4 hostile pass): a folder whose
+name is not UTF-8 crashed the window with SIGSEGV once the sync analysis decoded the video
+in-process; a name's ESC or RLO reached the window title and the decision panel raw."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from moderator_app.core.samples.community import make_agent_log, make_video
+from moderator_app.core.sync.analysis import SyncAnalysis
+from moderator_app.ui.main_window import MainWindow, window_title
+
+RAW = ("\x1b", "\x07", "\u202e", "\n")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, store_path=None)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def test_window_title_escapes_a_hostile_name():
+    title = window_title("run\x1b]0;PWN\x07\u202egpj.exe\n")
+    assert not [c for c in RAW if c in title]
+    assert title.startswith("run\\u001b]0;PWN\\u0007\\u202egpj.exe\\u000a")
+
+
+def test_non_utf8_folder_name_opens_and_syncs_without_a_crash(qtbot, window, tmp_path):
+    folder = os.fsencode(tmp_path) + b"/run\xe9\x1b[31m"
+    os.mkdir(folder)
+    path = Path(os.fsdecode(folder))
+    dur = make_agent_log(path / "agent-log.jsonl", n_events=30, seed=4)
+    # written under a plain name first: cv2.VideoWriter itself crashes on a non-UTF-8 path
+    make_video(tmp_path / "plain.mp4", dur + 0.5, fps=5, size=(32, 18))
+    os.rename(tmp_path / "plain.mp4", folder + b"/vid\xe9o.mp4")
+    done: list[object] = []
+    window.sync_runner.analysed.connect(done.append)
+    window.open_paths([path])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30000)
+    qtbot.waitUntil(lambda: any(isinstance(a, SyncAnalysis) for a in done), timeout=60000)
+    assert window.session.result.report.verdict == "pass"
+    assert not [c for c in RAW if c in window.windowTitle()]
+    assert not [c for c in RAW if c in window.decision_panel.title.text()]
