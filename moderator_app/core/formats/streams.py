@@ -17,11 +17,14 @@ CHUNK = 1 << 20
 
 
 class HashingReader:
-    """A read-only binary stream wrapper that SHA-256s and counts what passes through it."""
+    """A read-only binary stream wrapper that SHA-256s and counts what passes through it, and
+    copies it to `copy_to` when given (the GUI's plain copy of an archived log, made in the
+    verifying pass instead of a second decompression)."""
 
     def __init__(self, raw: BinaryIO, total: int = 0, progress: ProgressFn | None = None,
-                 cancel: CancelToken | None = None) -> None:
+                 cancel: CancelToken | None = None, copy_to: BinaryIO | None = None) -> None:
         self._raw = raw
+        self._copy_to = copy_to
         self._sha = hashlib.sha256()
         self.bytes_read = 0
         self.total = total
@@ -33,6 +36,8 @@ class HashingReader:
         if data:
             self._sha.update(data)
             self.bytes_read += len(data)
+            if self._copy_to is not None:
+                self._copy_to.write(data)
             if self._progress is not None:
                 self._progress(self.bytes_read, self.total)
         if self._cancel is not None:

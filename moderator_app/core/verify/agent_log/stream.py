@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.streams import BlankRun, HashingReader, iter_lines
 from moderator_app.core.formats.submission import Submission
@@ -26,18 +29,20 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
     member = sub.evidence
     thresholds = options.thresholds or DEFAULT_THRESHOLDS
     index = None
+    spool = None
     if options.build_index:
-        from moderator_app.core.formats.submission import local_copy
-
-        try:
-            index = EventIndex(source=member.local_path or local_copy(member, options.spool_dir))
-        except OSError as exc:
-            report.add(UNREADABLE_MEMBER.at(f"cannot copy the log for the event table: {exc}",
-                                            member.name))
+        # An archived log is copied to a plain file for the event table in the same pass that
+        # verifies it: a second decompression doubled the GUI's time on a bomb (32 s vs 14 s)
+        source = member.local_path
+        if source is None:
+            folder = Path(tempfile.mkdtemp(prefix="moderator-app-", dir=options.spool_dir))
+            source = folder / "member.jsonl"
+            spool = open(source, "wb")  # noqa: SIM115 - closed in the finally below
+        index = EventIndex(source=source)
     checker = LogChecker(report, member.name, thresholds, index)
     try:
         with member.open() as raw:
-            reader = HashingReader(raw, member.size, progress, cancel)
+            reader = HashingReader(raw, member.size, progress, cancel, copy_to=spool)
             for offset, line in iter_lines(reader, blank_runs=index is None):
                 if type(line) is BlankRun:  # 64 MiB of newlines: a few regex matches
                     checker.blanks(line.count)
@@ -52,6 +57,9 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
     except BaseException:
         report.complete = False
         raise
+    finally:
+        if spool is not None:
+            spool.close()
     report.events = checker.content_lines
     duration = checker.finish()
     report.run = checker.run
