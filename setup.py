@@ -1,4 +1,5 @@
-"""The optional C accelerator of the trajectory verifier (moderator_app/core/formats/_jcs.c).
+"""The optional C accelerators: the trajectory verifier's (moderator_app/core/formats/_jcs.c) and
+the agent-log verifier's run of ordinary lines (moderator_app/core/formats/_skim.c).
 
 `optional=True`: where no C compiler is at hand the install still succeeds and the verifier
 runs its pure-Python path (same verdicts, ~3x slower; see docs/DECISIONS.md). Everything else
@@ -14,6 +15,12 @@ setup(
             ["moderator_app/core/formats/_jcs.c"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-function"],
             optional=True,
-        )
+        ),
+        Extension(
+            "moderator_app.core.formats._skim",
+            ["moderator_app/core/formats/_skim.c"],
+            extra_compile_args=["-O2", "-std=c11", "-Wall"],
+            optional=True,
+        ),
     ]
 )

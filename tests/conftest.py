@@ -40,6 +40,7 @@ def engine(request, monkeypatch) -> str:
 
     if request.param == "python":
         monkeypatch.setattr(native, "JCS", None)
+        monkeypatch.setattr(native, "SKIM", None)
         monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
     elif native.JCS is None:
         pytest.skip("the C accelerator is not built here")

@@ -1,10 +1,13 @@
-"""The optional C accelerator of the trajectory verifier, or None when it is not built.
+"""The optional C accelerators, or None where they are not built.
 
 `_jcs` (moderator_app/core/formats/_jcs.c, built by `make setup` through setup.py) checks each line of
 a block as strict JSON, writes its RFC 8785 form and hashes the chain link in one pass; it
 declines every line it is not sure of, which then takes the Python path that alone words
-findings. Without a C compiler the install still succeeds and the verifier is only slower:
-the verdicts are the same (tests run both paths). `MODERATOR_APP_NATIVE=0` turns it off.
+findings. `_skim` (`_skim.c`) does the same for the agent-log verifier: it consumes the run of
+ordinary lines (requests and observations in order) that the checker would pass without a
+finding, and stops at the first it cannot vouch for. Without a C compiler the install still
+succeeds and the verifiers are only slower: the verdicts are the same (tests run both paths).
+`MODERATOR_APP_NATIVE=0` turns both off.
 """
 
 from __future__ import annotations
@@ -25,4 +28,15 @@ def load() -> ModuleType | None:
     return _jcs
 
 
+def load_skim() -> ModuleType | None:
+    if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
+        return None
+    try:
+        from moderator_app.core.formats import _skim  # type: ignore[attr-defined]  # C, no source
+    except ImportError:
+        return None
+    return _skim
+
+
 JCS = load()
+SKIM = load_skim()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import BinaryIO
 
 from moderator_app.core.formats import native
@@ -127,7 +128,7 @@ _BLANK_RUN = re.compile(rb"[ \t\r\n\x0b\x0c]*\n")  # to the last newline of the 
 
 
 def iter_lines(stream, chunk_size: int = CHUNK, max_line: int = MAX_LINE,
-               blank_runs: bool = False):
+               blank_runs: bool = False, skim: Callable[[bytes, int], int] | None = None):
     """Yield (offset, line) from a binary stream, splitting on b"\\n" only.
 
     `line` is the line's bytes without the newline, or None for a line longer than
@@ -137,6 +138,9 @@ def iter_lines(stream, chunk_size: int = CHUNK, max_line: int = MAX_LINE,
     `blank_runs`: two or more consecutive whitespace-only lines come as one
     `(offset, BlankRun(count))`, so that 64 MiB of newlines costs a few regex matches, not
     67 million Python iterations.
+    `skim(data, start)`: called before each line with the buffer and the line's start; it may
+    consume whole (newline-ended) lines itself and return where the rest begins: those lines
+    are not yielded (the agent-log verifier's run of ordinary lines in C, `_skim.c`).
     U+2028/U+2029 are bytes inside a line here, never line breaks (docs/DESIGN.md decision 5).
     """
     pending = b""
@@ -149,6 +153,8 @@ def iter_lines(stream, chunk_size: int = CHUNK, max_line: int = MAX_LINE,
         data = pending + chunk if pending else chunk
         start = 0
         while True:
+            if skim is not None and not skipping:
+                start = skim(data, start)
             if blank_runs and not skipping and start < len(data) and data[start] in _WS:
                 m = _BLANK_RUN.match(data, start)
                 if m is not None:

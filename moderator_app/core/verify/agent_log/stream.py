@@ -12,6 +12,7 @@ from moderator_app.core.formats.submission import Submission
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 from moderator_app.core.verify.agent_log.checker import LogChecker
+from moderator_app.core.verify.agent_log.skim import skimmer
 from moderator_app.core.verify.input_rules import UNREADABLE_MEMBER
 from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
@@ -43,7 +44,9 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
     try:
         with member.open() as raw:
             reader = HashingReader(raw, member.size, progress, cancel, copy_to=spool)
-            for offset, line in iter_lines(reader, blank_runs=index is None):
+            # Ordinary lines in order are consumed in C, the rest come here (skim.py).
+            for offset, line in iter_lines(reader, blank_runs=index is None,
+                                           skim=skimmer(checker)):
                 if type(line) is BlankRun:  # 64 MiB of newlines: a few regex matches
                     checker.blanks(line.count)
                 else:
