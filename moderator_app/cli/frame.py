@@ -63,6 +63,15 @@ def _err(msg: str, code: int) -> int:
 
 
 def cmd_frame(args: argparse.Namespace) -> int:
+    """`frame`. A video inside an archive is copied to a folder that lives until the frame is
+    written (verify_paths alone removes its copy on return: every bundle said "unreadable")."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="moderator-app-") as tmp:
+        return _frame(args, Path(tmp))
+
+
+def _frame(args: argparse.Namespace, spool: Path) -> int:
     from moderator_app.core.atomic import atomic_write
     from moderator_app.core.errors import InputError
     from moderator_app.core.video.export import frame_for_time, png_bytes, read_frames
@@ -83,7 +92,7 @@ def cmd_frame(args: argparse.Namespace) -> int:
         from moderator_app.core.verify.options import VerifyOptions
         from moderator_app.core.verify.pipeline import verify_paths
         try:
-            result = verify_paths(paths, VerifyOptions(offset=args.offset,
+            result = verify_paths(paths, VerifyOptions(offset=args.offset, spool_dir=spool,
                                                        build_index=args.line is not None))
         except InputError as exc:
             return _err(str(exc), EXIT_UNREADABLE)

@@ -279,3 +279,23 @@ def test_the_workstation_reads_an_archived_log_once_and_reports_as_the_cli(tmp_p
     for name in ("good.tar.gz", "cut.tar.gz"):
         assert reports[name, True] == reports[name, False]
     assert reports["cut.tar.gz", False]["verdict"] == "fail"
+
+
+@pytest.mark.parametrize("suffix", ["zip", "tar"])
+def test_frame_of_a_bundle_reads_the_video_inside_it(capsys, tmp_path, log_and_video, suffix):
+    """`frame run.zip` (the README's own example) said "the video cannot be read" for every
+    bundle: the video copied out of the archive was removed before the frame was read."""
+    log, video, _ = log_and_video
+    bundle = tmp_path / f"run.{suffix}"
+    if suffix == "zip":
+        with zipfile.ZipFile(bundle, "w") as zf:
+            zf.write(log, "agent-log.jsonl")
+            zf.write(video, "v\x1b[2J.mp4")
+    else:
+        with tarfile.open(bundle, "w") as tf:
+            tf.add(log, "agent-log.jsonl")
+            tf.add(video, "v\x1b[2J.mp4")
+    out = tmp_path / "ev.png"
+    code, text, _ = run_cli(capsys, "frame", bundle, "--line", "3", "-o", out)
+    assert code == 0 and "for the event on line 3" in text
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
