@@ -299,3 +299,53 @@ def test_frame_of_a_bundle_reads_the_video_inside_it(capsys, tmp_path, log_and_v
     code, text, _ = run_cli(capsys, "frame", bundle, "--line", "3", "-o", out)
     assert code == 0 and "for the event on line 3" in text
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _replace_line(log: Path, n: int, old: bytes, new: bytes) -> bytes:
+    lines = log.read_bytes().splitlines(keepends=True)
+    assert old in lines[n - 1]
+    lines[n - 1] = lines[n - 1].replace(old, new, 1)
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize("old,new,rule", [
+    (b'"elapsedMs":', b'"elapsedMs":NaN,"x":', "log.json"),
+    (b'"elapsedMs":', b'"elapsedMs":-Infinity,"x":', "log.json"),
+    (b'"data":{', b'"data":{"a":{"b":1,"b":2},', "log.duplicate_member"),
+    (b'"data":{', b'"data":{"x":"\xc0\xaf",', "log.utf8"),
+    (b'"data":{', b'"data":{"x":"a\x00b",', "log.json"),
+    (b'"data":{', b'"data":{"deep":' + b"[" * 100_000 + b",", "log.json"),
+])
+def test_hostile_json_fails_on_its_line(capsys, tmp_path, log_and_video, old, new, rule):
+    log, _, _ = log_and_video
+    bad = tmp_path / "agent-log.jsonl"
+    bad.write_bytes(_replace_line(log, 4, old, new))
+    code, rep = report(capsys, bad)
+    assert code == 1
+    assert (rule, 4) in {(f["rule"], f["line"]) for f in rep["findings"]}
+
+
+def test_ledger_losses_the_docs_promise_to_detect(capsys, tmp_path, log_and_video):
+    import shutil
+
+    log, video, _ = log_and_video
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "agent-log.jsonl").write_bytes(log.read_bytes())
+    (sub / "video.mp4").write_bytes(video.read_bytes())
+    store = tmp_path / "ledger" / "decisions.sqlite3"
+    for i in range(3):
+        if i == 2:
+            shutil.copy(store, tmp_path / "old.sqlite3")
+        code, _, _ = run_cli(capsys, "decide", sub, "--reject", "--reason", "other",
+                             "--note", f"n{i}\x1b[2J", "--store", store)
+        assert code == 0
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 0 and "intact: 3 decisions" in out
+    shutil.copy(tmp_path / "old.sqlite3", store)  # an older copy put back
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 1 and "decisions are missing" in out
+    head = Path(str(store) + ".head")
+    head.unlink()  # the mirror deleted: documented as not detectable, and said so
+    code, out, err = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 0 and "could not be detected" in out + err
