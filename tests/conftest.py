@@ -64,15 +64,26 @@ _NO_TESTDATA = "shared test data not found"
 _skipped_for_data: list[str] = []
 
 
+_NO_SOUND = "no PulseAudio to test audio output"  # tests/video/test_video_audio_device.py
+_skipped_for_sound: list[str] = []
+
+
 def pytest_runtest_logreport(report) -> None:
     if report.skipped and _NO_TESTDATA in str(report.longrepr):
         _skipped_for_data.append(report.nodeid)
+    if report.skipped and _NO_SOUND in str(report.longrepr):
+        _skipped_for_sound.append(report.nodeid)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    tr = terminalreporter
+    if _skipped_for_sound:
+        tr.write_sep("!", f"{len(_skipped_for_sound)} test SKIPPED: {_NO_SOUND}", red=True,
+                     bold=True)
+        tr.write_line("Sound reaching a device is tested on a PulseAudio null sink: install "
+                      "pulseaudio and pulseaudio-utils (.ci/run does).")
     if not _skipped_for_data:
         return
-    tr = terminalreporter
     tr.write_sep("!", f"{len(_skipped_for_data)} tests SKIPPED: {_NO_TESTDATA} at {TESTDATA}",
                  red=True, bold=True)
     tr.write_line("They check RFC 8785 and JSON parsing against third-party vectors and run in "

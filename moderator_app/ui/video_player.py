@@ -215,7 +215,13 @@ class VideoPlayer(QWidget):
             return None  # no sound device: nothing to feed (core/video/audio.py is tested)
         start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
         assert self.path is not None
-        return AudioFeeder(AudioTrack(self.path, start), sink)
+        track = AudioTrack(self.path, start)
+        track.open()  # its decoder starts now, not on the first play (sound would be late)
+        return AudioFeeder(track, sink, clock=self._clock)
+
+    def _clock(self) -> float:
+        """The picture's video time now, while playing (what `_tick` follows)."""
+        return self._play_video0 + (time.monotonic() - self._play_wall0) * self.speed
 
     def start_scan(self, sha256: str | None = None) -> None:
         """The integrity scan in the background (progress via `scan_progress`, the result via

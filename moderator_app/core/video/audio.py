@@ -19,12 +19,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from .isolate import VideoProcess, VideoProcessError
 
 RATE = 48000
 FRAME_BYTES = 4  # s16 stereo
+SINK_LATENCY_MS = 50  # the output buffer asked of the sound server (see default_sink)
 
 
 def samples(seconds: float) -> int:
@@ -39,6 +41,15 @@ class AudioTrack:
         self.video_start_s = video_start_s
         self._proc: VideoProcess | None = None
         self.failed: str | None = None
+
+    def open(self) -> None:
+        """Start the decoding process now (the player does on load), so that the first play
+        is not late by a process start-up."""
+        if self._proc is None and not self.failed:
+            try:
+                self._proc = VideoProcess(self.path, timeout_s=20.0)
+            except VideoProcessError as exc:
+                self.failed = exc.reason
 
     def pcm(self, t0: float, t1: float) -> bytes:
         """Exactly samples(t1 - t0) stereo frames for video time [t0, t1)."""
@@ -138,8 +149,15 @@ def default_sink():
     if not has_device:
         return NullSink()
     raw = ["--format=s16", "--rate=48000", "--channels=2"]
-    for name, args in (("pw-play", [*raw, "-"]), ("paplay", ["--raw", *raw]),
-                       ("aplay", ["-q", "-f", "S16_LE", "-r", "48000", "-c", "2", "-t", "raw"])):
+    # A small output buffer, asked for explicitly: by default the sound server buffers ~2 s
+    # before it starts playing (PulseAudio's tlength/prebuf), so sound came 1.5-2.5 s after
+    # the picture and a play shorter than that was silent (measured on a PulseAudio null
+    # sink, tests/video/test_video_audio_device.py).
+    ms = SINK_LATENCY_MS
+    for name, args in (("pw-play", [f"--latency={ms}ms", *raw, "-"]),
+                       ("paplay", ["--raw", f"--latency-msec={ms}", *raw]),
+                       ("aplay", ["-q", "-f", "S16_LE", "-r", "48000", "-c", "2", "-t", "raw",
+                                  f"--buffer-time={ms * 1000}"])):
         exe = shutil.which(name)
         if exe:
             return PipeSink([exe, *args])
@@ -150,10 +168,14 @@ class AudioFeeder:
     """Feeds `sink` from `track` up to `lead_s` ahead of the playback clock."""
 
     def __init__(self, track: AudioTrack | None, sink, lead_s: float = 0.3,
-                 chunk_s: float = 0.2) -> None:
+                 chunk_s: float = 0.2, clock: Callable[[], float] | None = None) -> None:
+        """`clock()`: the picture's video time now (the player's clock), read when the sink
+        starts, so that sound is never started behind the picture."""
         self.track, self.sink = track, sink
         self.lead_s, self.chunk_s = lead_s, chunk_s
         self.written_to: float | None = None  # video time up to which the sink has sound
+        self.clock = clock
+        self._starting = False  # (re)started, nothing written to the sink yet
 
     def audible(self, playing: bool, speed: float, muted: bool) -> bool:
         return playing and speed == 1.0 and not muted and self.track is not None
@@ -167,10 +189,21 @@ class AudioFeeder:
                                            <= video_t + 2 * self.lead_s):
             self.reset()
             self.written_to = video_t  # (re)start at the picture's time
+            self._starting = True
         while self.written_to < video_t + self.lead_s - 1e-6:
             t1 = self.written_to + self.chunk_s
             assert self.track is not None
-            self.sink.write(self.track.pcm(self.written_to, t1))
+            pcm = self.track.pcm(self.written_to, t1)
+            if self._starting and self.clock is not None:
+                # The sink starts with this write: the sound the clock has already passed
+                # while it was decoded (a process start-up, a loaded machine) is dropped, or
+                # the whole play would be heard that much late (measured: 0.33 s).
+                skip = samples(self.clock() - self.written_to)
+                pcm = pcm[skip * FRAME_BYTES:] if skip > 0 else pcm
+            if pcm:
+                self._starting = False
+            if pcm:
+                self.sink.write(pcm)
             self.written_to = t1
 
     def reset(self) -> None:
@@ -178,6 +211,7 @@ class AudioFeeder:
         if self.written_to is not None:
             self.sink.flush()
         self.written_to = None
+        self._starting = False
 
     def close(self) -> None:
         self.reset()
