@@ -13,6 +13,7 @@ setup(
         Extension(
             "moderator_app.core.formats._jcs",
             ["moderator_app/core/formats/_jcs.c"],
+            depends=["moderator_app/core/formats/_jcs_pow5.h"],  # generated: scripts/gen_pow5_tables.py
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-function"],
             optional=True,
         ),

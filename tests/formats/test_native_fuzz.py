@@ -416,6 +416,22 @@ def test_float_spellings(x):
     assert JCS.float_spellings(x) == (es6_number(x), repr(x), orjson.dumps(x).decode())
 
 
+def test_canonical_seventeen_digit_tokens():
+    """16- and 17-digit tokens, shortest (as every writer spells them) and one digit off (no
+    writer's, often the same double): `_jcs` takes the first as they stand only when they are
+    the shortest spelling, and both must come out as the reference spells them."""
+    rng = random.Random(17)
+    taken = 0
+    for i in range(6000):
+        x = rng.random() * 10.0 ** rng.randint(-12, 22)
+        token = repr(x) if rng.random() < 0.5 else repr(-x)
+        if i % 2 and "e" not in token:
+            token = token[:-1] + str(rng.randint(0, 9))
+        got = check_canonical(b'{"a":' + token.encode() + b"}")
+        taken += got is not None
+    assert taken == 6000  # nothing declined: a 17-digit float is no reason to take the slow path
+
+
 def test_float_spellings_refuse_non_finite():
     for x in (math.inf, -math.inf, math.nan):
         with pytest.raises(ValueError):

@@ -367,3 +367,15 @@ def test_line_cut_equals_the_python_one(data, n):
     from moderator_app.core.formats.streams import python_line_cut
 
     assert jcs.line_cut(data, n) == python_line_cut(data, n)
+
+
+def test_pow5_header_is_what_its_generator_writes():
+    """`_jcs_pow5.h` (Ryu's tables) is generated: it must be exactly the script's output."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("gen_pow5", root / "scripts" / "gen_pow5_tables.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert (root / "moderator_app" / "core" / "formats" / "_jcs_pow5.h").read_text() == gen.header()

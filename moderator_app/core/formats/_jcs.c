@@ -480,7 +480,7 @@ static int parse_string(P *ps, Mem *key)
 
 /* The shortest digits that round-trip (Python's repr, as ECMAScript requires): x (finite,
  * > 0) = 0.d * 10^n with k digits, no leading or trailing zero. */
-static int shortest_digits(double x, char *d, int *k, int *n)
+static int shortest_digits_dtoa(double x, char *d, int *k, int *n)
 {
     char *r = PyOS_double_to_string(x, 'r', 0, 0, NULL);
     if (r == NULL)
@@ -512,6 +512,158 @@ static int shortest_digits(double x, char *d, int *k, int *n)
     *n = int_len + exponent - lead;
     return 0;
 }
+
+#if defined(__SIZEOF_INT128__)
+/* Ryu (Ulf Adams, "Ryu: fast float-to-string conversion", PLDI 2018): the shortest digits
+ * that round-trip, the closest of them to x, ties to even: what Python's repr (dtoa mode 0)
+ * and ECMAScript give. Python's dtoa works in big integers, ~7,000 instructions a float: on
+ * payloads full of 17-digit floats that was a third of the engine's time. Tables:
+ * scripts/gen_pow5_tables.py; tests/formats/test_native_jcs.py holds the digits to repr. */
+#include "_jcs_pow5.h"
+
+static inline uint32_t pow5bits(int32_t e) { return (uint32_t)(((uint32_t)e * 1217359) >> 19) + 1; }
+static inline uint32_t log10_pow2(int32_t e) { return ((uint32_t)e * 78913) >> 18; }
+static inline uint32_t log10_pow5(int32_t e) { return ((uint32_t)e * 732923) >> 20; }
+
+static inline uint32_t pow5_factor(uint64_t v)
+{
+    uint32_t count = 0;
+    while (v % 5 == 0) {
+        v /= 5;
+        count++;
+    }
+    return count;
+}
+
+static inline uint64_t mul_shift64(uint64_t m, const uint64_t *mul, int32_t j)
+{
+    __uint128_t b0 = (__uint128_t)m * mul[0], b2 = (__uint128_t)m * mul[1];
+    return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
+}
+
+/* x (finite, > 0) = *out * 10^*e10 with the fewest digits in *out. */
+static void ryu_d2d(double x, uint64_t *out, int32_t *e10out)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    uint64_t mant = bits & ((1ull << 52) - 1);
+    uint32_t expo = (uint32_t)(bits >> 52) & 0x7ff;
+    int32_t e2;
+    uint64_t m2;
+    if (expo == 0) {
+        e2 = 1 - 1023 - 52 - 2;
+        m2 = mant;
+    } else {
+        e2 = (int32_t)expo - 1023 - 52 - 2;
+        m2 = (1ull << 52) | mant;
+    }
+    int accept = (m2 & 1) == 0;
+    uint64_t mv = 4 * m2;
+    uint32_t mm_shift = mant != 0 || expo <= 1;
+    uint64_t vr, vp, vm;
+    int32_t e10;
+    int vm_tz = 0, vr_tz = 0;
+    if (e2 >= 0) {
+        uint32_t q = log10_pow2(e2) - (e2 > 3);
+        e10 = (int32_t)q;
+        int32_t k = 125 + (int32_t)pow5bits((int32_t)q) - 1;
+        int32_t i = -e2 + (int32_t)q + k;
+        vr = mul_shift64(4 * m2, POW5_INV_SPLIT[q], i);
+        vp = mul_shift64(4 * m2 + 2, POW5_INV_SPLIT[q], i);
+        vm = mul_shift64(4 * m2 - 1 - mm_shift, POW5_INV_SPLIT[q], i);
+        if (q <= 21) {
+            if (mv % 5 == 0)
+                vr_tz = pow5_factor(mv) >= q;
+            else if (accept)
+                vm_tz = pow5_factor(mv - 1 - mm_shift) >= q;
+            else
+                vp -= pow5_factor(mv + 2) >= q;
+        }
+    } else {
+        uint32_t q = log10_pow5(-e2) - (-e2 > 1);
+        e10 = (int32_t)q + e2;
+        int32_t i = -e2 - (int32_t)q;
+        int32_t k = (int32_t)pow5bits(i) - 125;
+        int32_t j = (int32_t)q - k;
+        vr = mul_shift64(4 * m2, POW5_SPLIT[i], j);
+        vp = mul_shift64(4 * m2 + 2, POW5_SPLIT[i], j);
+        vm = mul_shift64(4 * m2 - 1 - mm_shift, POW5_SPLIT[i], j);
+        if (q <= 1) {
+            vr_tz = 1;
+            if (accept)
+                vm_tz = mm_shift == 1;
+            else
+                vp--;
+        } else if (q < 63) {
+            vr_tz = (mv & ((1ull << q) - 1)) == 0;
+        }
+    }
+    int32_t removed = 0;
+    unsigned last = 0;
+    uint64_t output;
+    if (vm_tz || vr_tz) {
+        while (vp / 10 > vm / 10) {
+            vm_tz &= vm % 10 == 0;
+            vr_tz &= last == 0;
+            last = (unsigned)(vr % 10);
+            vr /= 10;
+            vp /= 10;
+            vm /= 10;
+            removed++;
+        }
+        if (vm_tz) {
+            while (vm % 10 == 0) {
+                vr_tz &= last == 0;
+                last = (unsigned)(vr % 10);
+                vr /= 10;
+                vp /= 10;
+                vm /= 10;
+                removed++;
+            }
+        }
+        if (vr_tz && last == 5 && vr % 2 == 0)
+            last = 4; /* exactly half way: round to even */
+        output = vr + ((vr == vm && (!accept || !vm_tz)) || last >= 5);
+    } else {
+        int round_up = 0;
+        while (vp / 10 > vm / 10) {
+            round_up = vr % 10 >= 5;
+            vr /= 10;
+            vp /= 10;
+            vm /= 10;
+            removed++;
+        }
+        output = vr + (vr == vm || round_up);
+    }
+    *out = output;
+    *e10out = e10 + removed;
+}
+
+/* x (finite, > 0) = 0.d * 10^n, d the k shortest round-trip digits (no trailing zero). */
+static int shortest_digits(double x, char *d, int *k, int *n)
+{
+    uint64_t v;
+    int32_t e10;
+    ryu_d2d(x, &v, &e10);
+    while (v % 10 == 0) {
+        v /= 10;
+        e10++;
+    }
+    char t[24];
+    int len = 0;
+    while (v) {
+        t[len++] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    for (int i = 0; i < len; i++)
+        d[i] = t[len - 1 - i];
+    *k = len;
+    *n = len + e10;
+    return 0;
+}
+#else
+#define shortest_digits shortest_digits_dtoa
+#endif
 
 enum { SP_ES6, SP_REPR, SP_ORJSON };
 
@@ -574,8 +726,15 @@ static int spell_digits(char *t, const char *d, int k, int n, int how)
         memcpy(t + len, d + 1, (size_t)(k - 1));
         len += k - 1;
     }
-    len += snprintf(t + len, 16, how == SP_REPR ? "e%c%02d" : "e%c%d", e >= 0 ? '+' : '-',
-                    e >= 0 ? e : -e);
+    /* the exponent: `e+21`, `e-07` (repr pads to two digits), `e-7` */
+    t[len++] = 'e';
+    t[len++] = e >= 0 ? '+' : '-';
+    unsigned ae = (unsigned)(e >= 0 ? e : -e);
+    if (ae >= 100)
+        t[len++] = (char)('0' + ae / 100);
+    if (ae >= 10 || how == SP_REPR)
+        t[len++] = (char)('0' + ae / 10 % 10);
+    t[len++] = (char)('0' + ae % 10);
     return len;
 }
 
@@ -627,6 +786,42 @@ static inline const unsigned char *digits(const unsigned char *p, const unsigned
     while (p < end && is_digit(*p))
         p++;
     return p;
+}
+
+/* Whether the decimal 0.d * 10^n (k = 16 or 17 digits, no trailing zero) is the shortest
+ * round-trip spelling of some double: then it is that double's RFC 8785 digits as they stand
+ * (that double's shortest digits denote the same number, hence round-trip to it), and the
+ * token needs neither a parse nor a dtoa. Every shortest writer (orjson, repr, JavaScript)
+ * spells a float so; any other 17-digit token gets 0 and takes the exact path. The candidates
+ * are the double nearest D * 10^q in two roundings and its neighbours: a wrong candidate only
+ * fails the test. */
+static int token_is_shortest(const char *d, int k, long n)
+{
+#if defined(__SIZEOF_INT128__)
+    static const double P10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+                                   1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+                                   1e21, 1e22};
+    long q = n - k;
+    if (q < -22 || q > 22)
+        return 0;
+    uint64_t D = 0;
+    for (int i = 0; i < k; i++)
+        D = D * 10 + (uint64_t)(d[i] - '0');
+    double x0 = q >= 0 ? (double)D * P10[q] : (double)D / P10[-q];
+    double cand[3] = {x0, nextafter(x0, 0.0), nextafter(x0, INFINITY)};
+    for (int c = 0; c < 3; c++) {
+        char e[40];
+        int ek, en;
+        if (!(cand[c] > 0) || !isfinite(cand[c]))
+            continue;
+        shortest_digits(cand[c], e, &ek, &en);
+        if (ek == k && en == n && memcmp(e, d, (size_t)k) == 0)
+            return 1;
+    }
+#else
+    (void)d, (void)k, (void)n;
+#endif
+    return 0;
 }
 
 static int parse_number(P *ps)
@@ -715,7 +910,8 @@ static int parse_number(P *ps)
         /* value = 0.d * 10^n; far from the subnormals (below ~1e-307 fewer digits survive)
          * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
         long n = (int_digits > 0 ? int_digits : -lead) + e10;
-        if (any && k >= 1 && k <= 15 && n > -290 && n < 290) {
+        if (any && ((k >= 1 && k <= 15 && n > -290 && n < 290) ||
+                    ((k == 16 || k == 17) && token_is_shortest(d, k, n)))) {
             char t[3][72];
             int tl[3], neg = st[0] == '-';
             for (int how = 0; how < 3; how++) {
