@@ -302,6 +302,43 @@ static inline const unsigned char *plain_run(const unsigned char *p, const unsig
     return p;
 }
 
+/* plain_run that also copies the run to *o as it scans, 16 bytes at a time (a store may
+ * write up to 15 bytes past the run: the caller has room for them, and they are overwritten
+ * next). In an escape-heavy string the runs are short: a memcpy call for each cost more than
+ * the copy. */
+static inline const unsigned char *plain_copy(const unsigned char *p, const unsigned char *end,
+                                              unsigned char **o)
+{
+    unsigned char *w = *o;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        _mm_storeu_si128((__m128i *)w, v);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask) {
+            int k = __builtin_ctz((unsigned)mask);
+            *o = w + k;
+            return p + k;
+        }
+        p += 16;
+        w += 16;
+    }
+#endif
+    while (p < end) {
+        unsigned c = *p;
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f)
+            break;
+        *w++ = (unsigned char)c;
+        p++;
+    }
+    *o = w;
+    return p;
+}
+
 /* A non-ASCII character of a string at *p: validated, noted (not ASCII; outside the BMP),
  * passed over. NOTOK for invalid UTF-8. */
 static inline int take_utf8(P *ps, const unsigned char **p, const unsigned char *end,
@@ -366,12 +403,12 @@ static int parse_string(P *ps, Mem *key)
      * sequence is written as itself), each escape is decoded and written canonically. A
      * string's canonical form is never longer than its spelling (`\uXXXX` at most as long,
      * every other escape or character the same or shorter), so the room for the rest of the
-     * line is taken once: no check per character. */
+     * line (and plain_copy's 16-byte stores) is taken once: no check per character. */
     ps->str_escaped = 1;
     Buf *arena = &ps->arena;
     size_t arena_start = arena->len;
     size_t rest = (size_t)(end - start) + 1;
-    if (buf_grow(out, rest) < 0 || (key != NULL && buf_grow(arena, rest) < 0))
+    if (buf_grow(out, rest + 16) < 0 || (key != NULL && buf_grow(arena, rest) < 0))
         return -1;
     unsigned char *o = (unsigned char *)out->p + out->len;
     unsigned char *a = key != NULL ? (unsigned char *)arena->p + arena->len : NULL;
@@ -380,13 +417,10 @@ static int parse_string(P *ps, Mem *key)
         a += plain_len;
     }
     for (;;) {
-        const unsigned char *q = plain_run(p, end);
-        size_t run = (size_t)(q - p);
-        memcpy(o, p, run);
-        o += run;
+        const unsigned char *q = plain_copy(p, end, &o);
         if (key != NULL) {
-            memcpy(a, p, run);
-            a += run;
+            memcpy(a, p, (size_t)(q - p));
+            a += q - p;
         }
         p = q;
         if (p >= end)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import select
+import struct
 import sys
 from collections import deque
 
@@ -41,11 +43,15 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> 
     # worker); a KeyboardInterrupt traceback from here would only clutter the terminal.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
+    if isinstance(tasks, SlotPipe):
+        tasks.reader()
     ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
     parent = os.getppid()
     while True:
         try:
             data = tasks.get(timeout=1.0)
+        except EOFError:  # the main process is gone (its end of the task pipe closed)
+            os._exit(0)
         except queue.Empty:
             # A main process killed outright (SIGKILL, a time limit) never sends None: without
             # this the worker would wait forever holding its memory (seen: 1.4 GB for hours).
@@ -66,7 +72,59 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> 
         data = None  # (a view held past here would pin the mapping)
 
 
-SLOT = 2 << 20  # bytes per shared-memory slot; a longer block goes through the queue
+SLOT = 2 << 20  # bytes per shared-memory slot; a longer block is examined in the main process
+_MSG = struct.Struct("<iIQ")  # a forked worker's task: slot (-1: stop), length, spelling hint
+
+
+class SlotPipe:
+    """A forked worker's task channel: fixed-size messages naming a shared slot, written by the
+    main thread itself. A `multiprocessing.Queue` hands each `put` to a feeder thread, which
+    must then win the GIL from the main thread, busy decompressing: the message waited up to a
+    switch interval (5 ms, longer on a loaded machine) while the worker, done with its block in
+    ~3 ms, sat idle; the main process was the pass's critical path. A message is 16 bytes and
+    at most MAX_INFLIGHT + 1 are unread, far below a pipe's capacity: a write never blocks."""
+
+    def __init__(self) -> None:
+        self._r, self._w = os.pipe()
+
+    def put(self, slot: int, length: int, hint: int) -> None:
+        os.write(self._w, _MSG.pack(slot, length, hint))
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.put(-1, 0, 0)
+        self.close(self._w)
+
+    def reader(self) -> None:
+        """In the worker: its copy of the write end closed, so a main process that dies ends
+        the worker's reads (end of file) instead of leaving it waiting."""
+        self.close(self._w)
+
+    def writer(self) -> None:
+        """In the main process, once the worker started."""
+        self.close(self._r)
+
+    @staticmethod
+    def close(fd: int) -> None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+    def get(self, timeout: float):
+        """((slot, length), hint); None to stop; queue.Empty after `timeout` seconds without
+        a message; EOFError when the main process is gone."""
+        buf = b""
+        while len(buf) < _MSG.size:
+            ready, _, _ = select.select([self._r], [], [], timeout)
+            if not ready:
+                if buf:
+                    continue
+                raise queue.Empty
+            got = os.read(self._r, _MSG.size - len(buf))
+            if not got:
+                raise EOFError
+            buf += got
+        slot, length, hint = _MSG.unpack(buf)
+        return None if slot < 0 else ((slot, length), hint)
 
 
 def can_fork() -> bool:
@@ -88,9 +146,10 @@ class Worker:
     blocks travel through it: through the queue's pipe (64 KiB at a time) 1 MiB cost the
     worker ~5 ms of system time to receive, more than examining it. (Not
     `multiprocessing.shared_memory`: it starts a resource-tracker process, which in the frozen
-    bundle is the application itself.) A spawned worker, or a longer block, takes the queue.
-    The queues' feeder threads make both `put`s non-blocking (a pipe holds only 64 KiB:
-    blocking writes on both sides would deadlock). Any failure makes the main process examine
+    bundle is the application itself.) Their slot numbers travel through a `SlotPipe`; a
+    longer block is examined in the main process. A spawned worker takes queues both ways,
+    whose feeder threads make both `put`s non-blocking (a pipe holds only 64 KiB: blocking
+    writes on both sides would deadlock). Any failure makes the main process examine
     the block itself: the verdict never depends on the worker."""
 
     def __init__(self, seeds: tuple[str, ...] | None) -> None:
@@ -100,11 +159,14 @@ class Worker:
         fork = can_fork()
         mp = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         self._shared = mmap.mmap(-1, SLOT * MAX_INFLIGHT) if fork else None
-        self._tasks = mp.Queue()
+        self._pipe = SlotPipe() if fork else None
+        self._tasks = None if fork else mp.Queue()
         self._results = mp.Queue()
         self._proc = mp.Process(target=_worker_main, args=(
-            self._tasks, self._results, seeds, self._shared), daemon=True)
+            self._pipe or self._tasks, self._results, seeds, self._shared), daemon=True)
         self._proc.start()
+        if self._pipe is not None:
+            self._pipe.writer()
         self.inflight = 0
         self._count = 0
         self._sent: deque[tuple[bytes, int]] = deque()
@@ -115,12 +177,15 @@ class Worker:
         if self._broken:
             return False
         try:
-            if self._shared is not None and len(block) <= SLOT:
+            if self._pipe is not None and self._shared is not None:
+                if len(block) > SLOT:
+                    return False  # a block of lines over 1 MiB: examined here
                 # at most MAX_INFLIGHT in flight, answered in order: this slot is free
                 slot = self._count % MAX_INFLIGHT
                 self._shared[slot * SLOT:slot * SLOT + len(block)] = block
-                self._tasks.put(((slot, len(block)), spell_hint))
+                self._pipe.put(slot, len(block), spell_hint)
             else:
+                assert self._tasks is not None  # spawned: blocks through the queue
                 self._tasks.put((block, spell_hint))
         except (OSError, ValueError):
             self._broken = True
@@ -155,14 +220,19 @@ class Worker:
         return scan_block(block, self._ctx)
 
     def close(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self._tasks.put(None)
+        if self._pipe is not None:
+            self._pipe.stop()
+        else:
+            assert self._tasks is not None
+            with contextlib.suppress(OSError, ValueError):
+                self._tasks.put(None)
         self._proc.join(timeout=2)
         if self._proc.is_alive():
             self._proc.kill()
             self._proc.join(timeout=2)
         for q in (self._tasks, self._results):
-            q.cancel_join_thread()
-            q.close()
+            if q is not None:
+                q.cancel_join_thread()
+                q.close()
         if self._shared is not None:
             self._shared.close()
