@@ -110,6 +110,9 @@ class WindowState:
     def add_recent(self, path: Path) -> None:
         """Absolute paths only: `make run` passes a relative one, which would fail when the
         app is started from another folder."""
-        p = str(Path(path).expanduser().resolve())
+        try:
+            p = str(Path(path).expanduser().resolve())
+        except (OSError, RuntimeError):  # a symlink loop: resolve() raises RuntimeError
+            p = str(Path(path).expanduser().absolute())
         items = [p] + [q for q in self.recent() if q != p]
         self.settings.setValue("recent", items[:MAX_RECENT])

@@ -49,3 +49,13 @@ def test_non_utf8_folder_name_opens_and_syncs_without_a_crash(qtbot, window, tmp
     assert window.session.result.report.verdict == "pass"
     assert not [c for c in RAW if c in window.windowTitle()]
     assert not [c for c in RAW if c in window.decision_panel.title.text()]
+
+
+def test_a_symlink_loop_is_a_message_not_an_internal_error(qtbot, window, tmp_path):
+    """Opening `run.zip -> run.zip` raised RuntimeError in the recent-files list (Path.resolve
+    on a loop) before anything was verified: "internal error" instead of "Cannot open"."""
+    loop = tmp_path / "run.zip"
+    os.symlink("run.zip", loop)
+    window.open_paths([loop])
+    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=20000)
+    assert window.session.result is None
