@@ -123,18 +123,30 @@ def _permuted(run_s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate([run_s[:1], run_s[0] + np.cumsum(gaps)])
 
 
+# The weight of a tile where reactions are no likelier than anywhere, in the fit: a tile
+# where they are e times likelier weighs FIT_WEIGHT_FLOOR + 1. At 1 (the first version) the
+# ball, the opponent and the scroll keep most of their say; at 0.5 the fit leans on the
+# player's own region (Pong's genuine offset +0.95 -> +0.55 frame, River Raid's first genuine
+# run gets its offset, +0.33 frame). The shuffled logs go through the same learning, so a
+# region learnt from chance matches is no evidence. The reactions that findings are made of
+# keep the floor of 1: at 0.5 Pitfall got false `sync.no_reaction` stretches.
+FIT_WEIGHT_FLOOR = 0.5
+
+
 def _learned_fit(sig, nov1, look1, q, run_s, speed, th):
-    """Fit on plain novelty, learn where reactions show (tile weights), fit again on that."""
+    """Fit on plain novelty, learn where reactions show (tile weights), fit again on that.
+    Returns (fit, its novelty, its lookup, the tile weights learnt or None)."""
     f1 = align.fit(sig, nov1, run_s, speeds=np.array([speed]), look=look1)
     assert f1 is not None  # the caller has actions and two frames: fit always answers
     rs = reactions.measure(sig, nov1, run_s, f1.offset_s, speed, th.sync_reaction_z)
     vs = [r.video_s for r in rs if r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
-    w = reactions.tile_weights(sig, nov1, vs, q)
+    w = reactions.tile_weights(sig, nov1, vs, q, floor=FIT_WEIGHT_FLOOR)
     if w is None:
-        return f1, nov1, look1
+        return f1, nov1, look1, None
     nov = reactions.novelty(sig, w)
     look = align.Lookup(sig, align._lookahead(sig, nov))
-    return align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look), nov, look
+    fit = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
+    return fit, nov, look, w
 
 
 def _significance(sig, nov1, look1, q, run_s, speed, th):
@@ -220,7 +232,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> S
         s2 = _piecewise_support(sig, look1, run_s, drift.offset_s, drift.speed, th, nov1)
         if s2 >= s1 + track.SWITCH_PENALTY and s2 >= 1.3 * s1:
             speed = drift.speed
-    fit, nov, look = _learned_fit(sig, nov1, look1, q, run_s, speed, th)
+    fit, nov, look, w = _learned_fit(sig, nov1, look1, q, run_s, speed, th)
     # Significance, per stretch of one offset (a spliced video has several): the same
     # procedure on the stretch's gaps shuffled must score clearly lower.
     z = th.sync_reaction_z
@@ -263,10 +275,13 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> S
     res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
     if used is None:
         return res
-    return _measure_all(res, run_s, sig, nov, look, th)
+    nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0)
+    return _measure_all(res, run_s, sig, nov, look, th, nov_r)
 
 
-def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
+def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r) -> SyncAnalysis:
+    """Reactions, track, segments and findings at the offset used: the track and segments
+    on the fit's novelty (`nov`, `look`), the reactions on `nov_r` (see FIT_WEIGHT_FLOOR)."""
     speed, used = res.speed, res.offset_used_s
     z = th.sync_reaction_z
     pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
@@ -276,7 +291,7 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th) -> SyncAnalysis:
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     rs = []
     for i, e in enumerate(run_s):
-        rs.extend(reactions.measure(sig, nov, np.array([e]), float(offs[i]), speed, z))
+        rs.extend(reactions.measure(sig, nov_r, np.array([e]), float(offs[i]), speed, z))
     rs = [reactions.Reaction(i, r.run_s, r.expected_video_s, r.video_s, r.delay_s, r.confidence)
           for i, r in enumerate(rs)]
     segs: list[list[float]] = []

@@ -110,10 +110,10 @@ def background_rates(sig: FrameSignals, nov: Novelty,
 
 
 def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,
-                 window_s: float = 0.08) -> np.ndarray | None:
+                 window_s: float = 0.08, floor: float = 1.0) -> np.ndarray | None:
     """Per tile, how much likelier an onset is right after a reaction than anywhere (q, from
-    `background_rates`): 1 + log((p + a) / (q + a)) clipped to [1, 4], so that no tile is
-    ignored. None with too few reactions to learn from."""
+    `background_rates`): floor + log((p + a) / (q + a)) clipped to [floor, floor + 3], so
+    that no tile is ignored (floor > 0). None with too few reactions to learn from."""
     if len(video_s) < 6:
         return None
     on = nov.onsets
@@ -124,4 +124,4 @@ def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,
         hit += on[max(0, k - 1):k + w].any(axis=0)
     p = hit / len(video_s)
     a = 0.02
-    return 1.0 + np.clip(np.log((p + a) / (q + a)), 0.0, 3.0)
+    return floor + np.clip(np.log((p + a) / (q + a)), 0.0, 3.0)
