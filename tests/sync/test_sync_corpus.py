@@ -64,7 +64,7 @@ def test_other_genuine_runs_right_or_not_enough_signal(name):
     assert a.findings == []
 
 
-@pytest.mark.parametrize("name", [f"{g}-genuine" for g in HELD_OUT])
+@pytest.mark.parametrize("name", [f"{g}-genuine{k}" for g in HELD_OUT for k in ("", 2, 3)])
 def test_held_out_games_never_a_confident_wrong_answer(name):
     """Games the analysis was not tuned on (a scroller, a maze): right or silent, no warning."""
     truth, a, _, _ = _run(name)
