@@ -160,8 +160,8 @@ def _verify_command(args: argparse.Namespace, spool: Path) -> int:
             if analysis is not None:
                 from moderator_app.core.sync.run import add_to_report
 
-                video = result.report.video or {}
-                add_to_report(result.report, analysis, video.get("file"))
+                video = result.report.video
+                add_to_report(result.report, analysis, None if video is None else video.file)
     except InputError as exc:
         return _unreadable(args, str(exc))
     report = result.report
@@ -196,19 +196,19 @@ def format_report(report) -> str:
             + (f"; first break at line {brk.line} ({brk.kind})" if brk else "; no break"))
     if report.video:
         v = report.video
-        if v.get("ok"):
+        if v.ok:
             out.append(
-                f"Video {safe_text(str(v.get('file')))}: {v.get('fps', 0):.3f} fps, "
-                f"{v.get('frame_count')} frames, {v.get('width')}x{v.get('height')}, "
-                f"{v.get('duration_s', 0):.3f} s ({v.get('method')})")
+                f"Video {safe_text(v.file)}: {v.fps or 0.0:.3f} fps, "
+                f"{v.frame_count} frames, {v.width}x{v.height}, "
+                f"{v.duration_s or 0.0:.3f} s ({v.method})")
         else:
-            out.append(f"Video {safe_text(str(v.get('file')))}: unreadable")
+            out.append(f"Video {safe_text(v.file)}: unreadable")
     if report.coverage:
         c = report.coverage
         out.append(
-            f"Coverage: run {c['run_duration_s']:.3f} s from video time {c['offset_s']:.3f} s; "
-            f"missing {c['missing_s']:.3f} s (limit {c['tolerance_s']:g} s): "
-            + ("covered" if c["covered"] else "NOT COVERED"))
+            f"Coverage: run {c.run_duration_s:.3f} s from video time {c.offset_s:.3f} s; "
+            f"missing {c.missing_s:.3f} s (limit {c.tolerance_s:g} s): "
+            + ("covered" if c.covered else "NOT COVERED"))
     scan = report.video_scan
     if scan and scan.get("ran"):
         out.append(f"Scan: {scan.get('frames')} frames decoded"

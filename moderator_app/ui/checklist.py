@@ -152,10 +152,10 @@ def report_hints(report: Any) -> dict[str, str]:
             bad = _count(report, "seed.commitment")
             out["seeds-checked"] = (f"verifier: {seeds.get('commitments', 0)} commitments "
                                     f"checked, {bad} problems")
-    cov = report.coverage or {}
-    if cov:
-        out["video-watched"] = (f"video {'covers' if cov.get('covered') else 'does NOT cover'}"
-                                f" the run; missing {cov.get('missing_s', 0):.1f} s")
+    cov = report.coverage
+    if cov is not None:
+        out["video-watched"] = (f"video {'covers' if cov.covered else 'does NOT cover'}"
+                                f" the run; missing {cov.missing_s:.1f} s")
     elif report.kind.has_checklist:
         out["video-watched"] = "no video checked against the run"
     leaks = _count(report, "seed.leak", "secret.", "log.withheld_leak")

@@ -186,10 +186,10 @@ class MainWindow(QMainWindow):
             self.nav.set_analysis_findings("scan", [])
             return
         report = self.session.report
-        video = report.video if report is not None and isinstance(report.video, dict) else {}
-        spans = scan.spans
+        video = report.video if report is not None else None
+        file = None if video is None else video.file
         self.nav.set_analysis_findings("scan", [
-            (f, s.start_s) for f, s in zip(scan.findings(video.get("file")), spans, strict=True)])
+            (f, s.start_s) for f, s in zip(scan.findings(file), scan.spans, strict=True)])
 
     def _sync_findings(self, analysis) -> None:
         """Auto-sync's findings join the findings list, each at its video time, worded as in

@@ -93,19 +93,19 @@ def summary_sections(report: Any) -> list[tuple[str, list[tuple[str, str]]]]:
             ("ended_at", _text(run and run.ended_at)),
             ("duration_s", _text(run and run.duration_s))]))
     video = report.video
-    if video:
+    if video is not None:
         out.append(("Video", [
-            (key, _text(video.get(key)))
-            for key in ("file", "codec", "fps", "frame_count", "width", "height", "duration_s",
-                        "method")]))
+            ("file", _text(video.file)), ("codec", _text(video.codec)), ("fps", _text(video.fps)),
+            ("frame_count", _text(video.frame_count)), ("width", _text(video.width)),
+            ("height", _text(video.height)), ("duration_s", _text(video.duration_s)),
+            ("method", _text(video.method))]))
     cov = report.coverage
-    if cov:
+    if cov is not None:
         out.append(("Coverage", [
-            ("covered", _text(cov.get("covered"))),
-            ("missing", f"{_text(cov.get('missing_s'))} s (limit {_text(cov.get('tolerance_s'))} s)"),
-            ("run / video", f"{_text(cov.get('run_duration_s'))} s / "
-                            f"{_text(cov.get('video_duration_s'))} s"),
-            ("offset", f"{_text(cov.get('offset_s'))} s (at verification)"),
+            ("covered", _text(cov.covered)),
+            ("missing", f"{_text(cov.missing_s)} s (limit {_text(cov.tolerance_s)} s)"),
+            ("run / video", f"{_text(cov.run_duration_s)} s / {_text(cov.video_duration_s)} s"),
+            ("offset", f"{_text(cov.offset_s)} s (at verification)"),
         ]))
     out.append(("Files (SHA-256)", [(f.name, f"{f.size} bytes · {f.sha256}")
                                      for f in report.files]))

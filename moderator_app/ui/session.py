@@ -105,10 +105,7 @@ class ReviewSession(QObject):
         """The measured duration of the playable video, None without one."""
         report = self.report
         video = report.video if report is not None else None
-        if not isinstance(video, dict) or not video.get("ok"):
-            return None
-        d = video.get("duration_s")
-        return float(d) if isinstance(d, (int, float)) else None
+        return None if video is None else video.measured_s
 
     @property
     def retime_video_s(self) -> float | None:

@@ -87,13 +87,13 @@ class SyncControls(QGroupBox):
         if report is None:
             self.coverage_label.setText("coverage: no run loaded")
             return
-        if not c:
+        if c is None:
             what = "playable video" if self.session.video_duration_s is None else "run span"
             self.coverage_label.setText(f"coverage: not measured (no {what})")
             return
-        state = "COVERED" if c["covered"] else "NOT COVERED"
+        state = "COVERED" if c.covered else "NOT COVERED"
         self.coverage_label.setText(
-            f"coverage: {state} · missing {c['missing_s']:.3f} s "
-            f"({c['missing_before_s']:.3f} before run_start, {c['missing_after_s']:.3f} after "
-            f"run_end; limit {c['tolerance_s']:g} s) · run {c['run_duration_s']:.3f} s, "
-            f"video {c['video_duration_s']:.3f} s · verdict {report.verdict.upper()}")
+            f"coverage: {state} · missing {c.missing_s:.3f} s "
+            f"({c.missing_before_s:.3f} before run_start, {c.missing_after_s:.3f} after "
+            f"run_end; limit {c.tolerance_s:g} s) · run {c.run_duration_s:.3f} s, "
+            f"video {c.video_duration_s:.3f} s · verdict {report.verdict.upper()}")

@@ -139,7 +139,7 @@ def test_coverage_finding_jumps_to_the_first_missing_instant(qtbot, window, tmp_
     window.session.set_offset(10.0)
     findings = window.findings.findings
     i = next(k for k, f in enumerate(findings) if f.rule == "coverage.missing")
-    video_end = window.session.report.video["duration_s"]
+    video_end = window.session.report.video.duration_s
     window.select_finding(i)
     assert window.timeline.playhead == pytest.approx(video_end - 10.0, abs=0.11)
     assert window.findings.moment(i).video_s == pytest.approx(video_end)

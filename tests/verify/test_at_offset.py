@@ -74,7 +74,7 @@ def test_coverage_missing_moment_is_the_first_missing_instant(verified):
     late = verified[40.0]  # run_start at video 40 s: the video ends during the run
     f = next(f for f in late.report.findings.sorted() if f.rule == "coverage.missing")
     m = finding_moment(f, late.report, late.index, late.run_duration_s, 40.0)
-    video_end = late.report.video["duration_s"]
+    video_end = late.report.video.duration_s
     assert m.run_s == pytest.approx(video_end - 40.0)
     assert m.video_s == pytest.approx(video_end)
     early = verified[-7.5]  # the video starts 7.5 s after run_start

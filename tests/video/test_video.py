@@ -11,6 +11,7 @@ import pytest
 
 from moderator_app.core.samples.community import make_video
 from moderator_app.core.thresholds import VideoLimits
+from moderator_app.core.verify.sections import VideoSection
 from moderator_app.core.video.probe import container_truncation, probe_video
 
 SMALL = (64, 36)
@@ -37,7 +38,7 @@ def test_valid_video_is_measured(videos, fourcc):
     assert p.frame_count == 60 and p.fps == 10.0
     assert (p.width, p.height) == SMALL
     assert p.method == "indexed 60 frames from the demuxer"
-    d = p.to_dict()
+    d = VideoSection.of(p).to_dict()
     assert d["ok"] is True and d["file"] == "video" and d["duration_s"] == p.duration_s
     assert set(d) == {"ok", "file", "fps", "frame_count", "width", "height", "duration_s",
                       "codec", "method", "header_frame_count", "header_fps", "footage_gaps",
@@ -173,7 +174,7 @@ def test_damaged_video_fails_the_submission(videos, tmp_path, damage, rule_id):
     assert report.verdict == "fail"
     errs = [(f.rule, f.file, f.line) for f in report.findings if f.severity.value == "error"]
     assert errs[0] == (rule_id, "run.avi", None)
-    assert report.video["ok"] is (damage == "truncate")
+    assert report.video.ok is (damage == "truncate")
 
 
 def test_video_that_covers_the_run_passes(videos, tmp_path):
@@ -184,7 +185,7 @@ def test_video_that_covers_the_run_passes(videos, tmp_path):
     make_video(tmp_path / "run.webm", dur, fps=10, size=SMALL, fourcc="VP80")
     report = verify_paths([tmp_path]).report
     assert report.verdict == "pass", [f.to_dict() for f in report.findings]
-    assert report.video["duration_s"] == pytest.approx(round(dur * 10) / 10)
+    assert report.video.duration_s == pytest.approx(round(dur * 10) / 10)
 
 
 def test_undecodable_tail_is_not_counted(videos, tmp_path):

@@ -204,7 +204,7 @@ def test_gaps_count_at_every_offset_as_the_cli_counts_them(tmp_path):
     for o in (0.5, 3.25):
         moved = report_at_offset(base.report, o, base.run_duration_s)
         direct = verify_paths([tmp_path], VerifyOptions(offset=o)).report
-        assert moved.coverage == direct.coverage and moved.coverage["missing_gaps_s"] > 0  # duration-ok: a measured video time, not a time taken
+        assert moved.coverage == direct.coverage and moved.coverage.missing_gaps_s > 0  # duration-ok: a measured video time, not a time taken
         assert orjson.dumps(moved.to_dict()["findings"]) == \
             orjson.dumps(direct.to_dict()["findings"])
     assert dur >= 20

@@ -37,14 +37,14 @@ def report_at_offset(report: Report, offset_s: float, run_duration_s: float | No
         return report
     new = copy.copy(report)
     new.offset = offset_s
-    video_s = _video_duration(report)
-    if report.coverage is None or run_duration_s is None or video_s is None:
+    video = report.video
+    video_s = None if video is None else video.measured_s
+    if report.coverage is None or run_duration_s is None or video is None or video_s is None:
         return new  # no coverage at any offset: only the offset itself changes
-    cov = compute_coverage(run_duration_s, video_s, offset_s, _footage_gaps(report))
-    new.coverage = cov.to_dict()
-    file = _coverage_file(report)
+    cov = compute_coverage(run_duration_s, video_s, offset_s, video.footage_gaps)
+    new.coverage = cov
     new.findings = report.findings.replacing(
-        lambda f: f.rule.startswith(COVERAGE_PREFIX), coverage_findings(cov, file))
+        lambda f: f.rule.startswith(COVERAGE_PREFIX), coverage_findings(cov, video.file))
     return new
 
 
@@ -54,23 +54,3 @@ def result_at_offset(result: VerifyResult, offset_s: float) -> VerifyResult:
         return result
     report = report_at_offset(result.report, offset_s, result.run_duration_s)
     return result if report is result.report else replace(result, report=report)
-
-
-def _video_duration(report: Report) -> float | None:
-    video = report.video
-    if not isinstance(video, dict) or not video.get("ok"):
-        return None
-    d = video.get("duration_s")
-    return float(d) if isinstance(d, (int, float)) else None
-
-
-def _footage_gaps(report: Report) -> tuple[tuple[float, float], ...]:
-    """The video's spans without footage (they count as missing at any offset)."""
-    video = report.video if isinstance(report.video, dict) else {}
-    gaps = video.get("footage_gaps") or []
-    return tuple((float(a), float(b)) for a, b in gaps)
-
-
-def _coverage_file(report: Report) -> str | None:
-    video = report.video if isinstance(report.video, dict) else {}
-    return video.get("file")

@@ -30,6 +30,9 @@ PARTLY_MISSING = rule(
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
+    """The report's `coverage` section: readers use the attributes (exact); `to_dict()` writes
+    them rounded to the microsecond, with the derived `missing_s`, `tolerance_s`, `covered`."""
+
     run_duration_s: float
     video_duration_s: float
     offset_s: float
@@ -44,6 +47,10 @@ class Coverage:
         return self.missing_before_s + self.missing_after_s + self.missing_gaps_s
 
     @property
+    def tolerance_s(self) -> float:
+        return COVERAGE_TOLERANCE_S
+
+    @property
     def covered(self) -> bool:
         # A tiny epsilon so that exactly 5.000 s computed from floats still counts as covered.
         return self.missing_s <= COVERAGE_TOLERANCE_S + 1e-9
@@ -51,7 +58,7 @@ class Coverage:
     def to_dict(self) -> dict:
         d = {k: round(v, 6) for k, v in asdict(self).items()}
         d["missing_s"] = round(self.missing_s, 6)
-        d["tolerance_s"] = COVERAGE_TOLERANCE_S
+        d["tolerance_s"] = self.tolerance_s
         d["covered"] = self.covered
         return d
 

@@ -52,8 +52,8 @@ def markdown_summary(report: Report, findings: Sequence[Finding],
                + (f"; {fl.dropped} more findings not listed" if fl.dropped else "") + ".")
     if report.coverage:
         c = report.coverage
-        out.append(f"Video coverage: {'covered' if c['covered'] else 'NOT covered'}, "
-                   f"{c['missing_s']:.3f} s of the run missing (limit {c['tolerance_s']:g} s).")
+        out.append(f"Video coverage: {'covered' if c.covered else 'NOT covered'}, "
+                   f"{c.missing_s:.3f} s of the run missing (limit {c.tolerance_s:g} s).")
     out += ["", "## Findings", ""]
     if not findings:
         out.append("None.")

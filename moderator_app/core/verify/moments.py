@@ -69,18 +69,16 @@ def _run_time(f: Finding, report: Report, index: EventIndex | None,
         return line_time(index, f.line)
     cov = report.coverage
     if f.rule in ("coverage.missing", "coverage.partial") and cov:
-        if cov.get("missing_before_s", 0) > 0:
+        if cov.missing_before_s > 0:
             return 0.0
-        return float(cov["video_duration_s"]) - offset_s
+        return cov.video_duration_s - offset_s
     if f.rule == "coverage.extra" and cov:
-        if cov.get("extra_before_s", 0) > 0:
+        if cov.extra_before_s > 0:
             return -offset_s
         return run_duration_s if run_duration_s is not None else None
     if f.rule.startswith("video."):
-        video = report.video if isinstance(report.video, dict) else None
-        duration = video.get("duration_s") if video else None
-        if f.rule in ("video.truncated", "video.tail_undecodable") and \
-                isinstance(duration, (int, float)):
+        duration = report.video.duration_s if report.video is not None else None
+        if f.rule in ("video.truncated", "video.tail_undecodable") and duration is not None:
             return float(duration) - offset_s
         return -offset_s  # the file as a whole: its first frame
     return None

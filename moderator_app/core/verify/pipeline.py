@@ -34,6 +34,7 @@ from moderator_app.core.verify.input_rules import (
 )
 from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
+from moderator_app.core.verify.sections import VideoSection
 
 if TYPE_CHECKING:
     from moderator_app.core.video.probe import VideoProbe
@@ -155,7 +156,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
         return
     probe = probe_video(path, video.name)
-    report.video = probe.to_dict()
+    report.video = VideoSection.of(probe)
     for f in probe.findings:
         report.add(f)
     result.video_path = path if probe.ok else None
@@ -167,7 +168,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
         cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
                                probe.gaps)
-        report.coverage = cov.to_dict()
+        report.coverage = cov
         for f in coverage_findings(cov, video.name):
             report.add(f)
 

@@ -12,7 +12,8 @@ from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.findings import FindingLog
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify.sections import ChainSection, CommunityRun, OfficialRun
+from moderator_app.core.verify.coverage import Coverage
+from moderator_app.core.verify.sections import ChainSection, CommunityRun, OfficialRun, VideoSection
 
 REPORT_SCHEMA = "moderator-app/report/v1"
 
@@ -34,9 +35,9 @@ class FileDigest:
 class Report:
     """Mutable while a verifier fills it; treated as read-only once `verify_submission` returns.
 
-    `run` and `chain` are typed sections (`sections.py`), written by the verifiers; `video`,
-    `coverage`, `sync` and `video_scan` are still the JSON objects their owners write
-    (`video/probe.py`, `coverage.py`, `sync/run.py`, `video/scan.py`). A new section is one field
+    `run`, `chain` and `video` are typed sections (`sections.py`), `coverage` is
+    `coverage.Coverage`; `sync` and `video_scan` are still the JSON objects their owners write
+    (`sync/run.py`, `video/scan.py`). A new section is one field
     here and one line in `to_dict` (docs/architecture.md, "A report section").
     """
 
@@ -45,8 +46,8 @@ class Report:
     findings: FindingLog = field(default_factory=FindingLog)
     events: int = 0
     files: list[FileDigest] = field(default_factory=list)
-    video: dict[str, Any] | None = None
-    coverage: dict[str, Any] | None = None
+    video: VideoSection | None = None  # None: no video, or it was not probed
+    coverage: Coverage | None = None  # None: no run span or no readable video
     chain: ChainSection | None = None  # official runs
     sync: dict[str, Any] | None = None  # core/sync's section (verify --sync), None when not run
     # core/video/scan.py's section: {"ran": true, ...} after verify --scan, {"ran": false,
@@ -110,8 +111,8 @@ class Report:
             "findings": [f.to_dict() for f in self.findings.sorted()],
             "files": [f.to_dict() for f in self.files],
             "run": {} if self.run is None else self.run.to_dict(),
-            "video": self.video,
-            "coverage": self.coverage,
+            "video": None if self.video is None else self.video.to_dict(),
+            "coverage": None if self.coverage is None else self.coverage.to_dict(),
             "chain": None if self.chain is None else self.chain.to_dict(),
             "sync": self.sync,
             "video_scan": self.video_scan,

@@ -1,4 +1,4 @@
-"""Typed sections of the report: what a verifier found out about the run and its chain.
+"""Typed sections of the report: what a verifier found out about the run, its chain and its video.
 
 Each section is a frozen dataclass whose `to_dict()` is its part of the `moderator-app/report/v1`
 JSON, member for member and in the same order as before the sections were typed (readers of
@@ -11,7 +11,10 @@ here: see docs/architecture.md, "A report section".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from moderator_app.core.video.probe import VideoProbe
 
 
 class Section(Protocol):
@@ -132,3 +135,50 @@ class CommunityRun:
         head = {**end, **start} if self.ended_first else {**start, **end}
         return {**head, "duration_s": self.duration_s, "responses": self.responses,
                 "actions": self.actions}
+
+
+@dataclass(frozen=True)
+class VideoSection:
+    """The video as the probe measured it (core/video/probe.py): the frame count and duration
+    come from the frame index, the header's own claims beside them. `footage_gaps`: spans of
+    video time without a frame (they count as missing footage at any offset)."""
+
+    ok: bool
+    file: str
+    fps: float | None
+    frame_count: int | None
+    width: int | None
+    height: int | None
+    duration_s: float | None
+    codec: str | None
+    method: str
+    header_frame_count: int | None
+    header_fps: float | None
+    footage_gaps: tuple[tuple[float, float], ...]
+    audio_streams: int
+
+    @classmethod
+    def of(cls, probe: VideoProbe) -> VideoSection:
+        """The section of a probe (the probe also holds its findings and frame index, which
+        the report keeps elsewhere or not at all)."""
+        return cls(ok=probe.ok, file=probe.file, fps=probe.fps, frame_count=probe.frame_count,
+                   width=probe.width, height=probe.height, duration_s=probe.duration_s,
+                   codec=probe.codec, method=probe.method,
+                   header_frame_count=probe.header_frame_count, header_fps=probe.header_fps,
+                   footage_gaps=tuple((float(a), float(b)) for a, b in probe.gaps),
+                   audio_streams=len(probe.audio))
+
+    @property
+    def measured_s(self) -> float | None:
+        """The measured duration, or None when the video could not be read."""
+        return self.duration_s if self.ok else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok, "file": self.file, "fps": self.fps, "frame_count": self.frame_count,
+            "width": self.width, "height": self.height, "duration_s": self.duration_s,
+            "codec": self.codec, "method": self.method,
+            "header_frame_count": self.header_frame_count, "header_fps": self.header_fps,
+            "footage_gaps": [[a, b] for a, b in self.footage_gaps],
+            "audio_streams": self.audio_streams,
+        }

@@ -57,7 +57,8 @@ FOOTAGE_GAP = rule("video.footage_gap", Severity.WARNING,
 @dataclass(frozen=True)
 class VideoProbe:
     """What the probe found. `duration_s` is measured; `method` says how. `index` is the frame
-    index (None when the video could not be indexed); `gaps` the spans without footage."""
+    index (None when the video could not be indexed); `gaps` the spans without footage.
+    The report's `video` section is `verify.sections.VideoSection.of(probe)`."""
 
     ok: bool
     file: str
@@ -81,16 +82,6 @@ class VideoProbe:
         if self.duration_s is None:
             return None
         return self.duration_s - sum(b - a for a, b in self.gaps)
-
-    def to_dict(self) -> dict:
-        return {
-            "ok": self.ok, "file": self.file, "fps": self.fps, "frame_count": self.frame_count,
-            "width": self.width, "height": self.height, "duration_s": self.duration_s,
-            "codec": self.codec, "method": self.method,
-            "header_frame_count": self.header_frame_count, "header_fps": self.header_fps,
-            "footage_gaps": [[a, b] for a, b in self.gaps],
-            "audio_streams": len(self.audio),
-        }
 
 
 # --- container structure ----------------------------------------------------------------------
