@@ -10,6 +10,9 @@ bottom; findings, sync/retime, decision and run summary as docks. The window is 
   and for search;
 - `window_state.WindowState`: geometry, layout, View > Reset layout, recent files;
 - `window_layout`: which widget goes where (built by `build_views` / `build_docks`).
+- `event_filter.EventFilter`: the table's type box and text search (large logs searched in
+  the background, the newest search wins);
+- `fullscreen.VideoFullScreen`: the video alone on the screen (`f`, Escape).
 
 Hooks for other rooms: `next_submission_provider` (the review queue sets it: a callable that
 returns the next submission's paths, or None) and `handlers()`, the map from action id to
@@ -24,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QThreadPool
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -43,10 +46,12 @@ from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.background import BackgroundOp
-from moderator_app.ui.event_table import COL_KIND, COL_ROW, search_rows
+from moderator_app.ui.event_filter import EventFilter
+from moderator_app.ui.event_table import COL_KIND, COL_ROW
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
 from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
+from moderator_app.ui.fullscreen import VideoFullScreen
 from moderator_app.ui.navigation import Navigator
 from moderator_app.ui.queue_panel import open_queue_dialog
 from moderator_app.ui.session import ReviewSession
@@ -59,16 +64,8 @@ from moderator_app.ui.window_state import WindowState
 APP_TITLE = "Moderator Workstation"
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
-ASYNC_SEARCH_BYTES = 8 * 1024 * 1024  # larger sources are searched off the GUI thread
 
 NextSubmission = Callable[[], "list[Path] | None"]
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def window_title(name: str) -> str:
@@ -92,11 +89,11 @@ class MainWindow(QMainWindow):
         self._spool_root = Path(tempfile.mkdtemp(prefix="moderator-spool-"))
         self._spool: Path | None = None
         self._proportioned = False  # default proportions applied once, at the first show
-        self._video_full = None  # (dock state, window state, widgets hidden) while full screen
         self.loader = BackgroundOp("verify", self)
-        self.searcher = BackgroundOp("search", self)
         build_views(self)
         build_docks(self)
+        self.event_filter = EventFilter(self)
+        self.fullscreen = VideoFullScreen(self)
         self.nav = Navigator(self.session, self.player, self.timeline, self.plots, self.table,
                              self.table_model, self.detail, self.findings, self)
         self._connect_activity_lane()
@@ -105,11 +102,6 @@ class MainWindow(QMainWindow):
         self.menus = build_menus(self, self.actions, {
             "recent": self._fill_recent_menu, "docks": self._fill_dock_toggles,
             "theme": self._fill_theme_menu, "help": self._fill_help_menu})
-        self._leave_full = QAction("Leave full screen", self)
-        self._leave_full.setShortcut(QKeySequence("Escape"))
-        self._leave_full.setEnabled(False)  # Escape means nothing else to the window
-        self._leave_full.triggered.connect(self.toggle_video_fullscreen)
-        self.addAction(self._leave_full)
         self._connect()
         self.state = WindowState(self.settings, self,
                                  (self.main_split, self.top_split, self.right_split))
@@ -138,14 +130,14 @@ class MainWindow(QMainWindow):
             "jump_end": lambda: self.jump_fraction(1.0),
             "jump_percent": self.jump_fraction,
             "goto": self.goto_dialog,
-            "fullscreen_video": self.toggle_video_fullscreen,
+            "fullscreen_video": self.fullscreen.toggle,
             "mute": p.toggle_mute,
             "save_frame": lambda: save_frame_dialog(self, p),
             "prev_event": lambda: self.nav.move_event(-1),
             "next_event": lambda: self.nav.move_event(1),
             "next_finding": lambda: self.nav.move_finding(1),
             "prev_finding": lambda: self.nav.move_finding(-1),
-            "search": self._focus_search,
+            "search": self.event_filter.focus_search,
             "pin_detail": self.set_detail_pinned,
             "zoom_in": self.timeline.zoom_in,
             "zoom_out": self.timeline.zoom_out,
@@ -234,9 +226,6 @@ class MainWindow(QMainWindow):
         menu.addAction("About", self._help_about)
 
     def _connect(self) -> None:
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        self._search_timer.timeout.connect(self.apply_filter)
-        self.lane_filter.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.cancel_button.clicked.connect(self.cancel_verification)
         self.loader.progress.connect(self._on_progress)
         self.session.report_changed.connect(self._update_status)
@@ -322,31 +311,6 @@ class MainWindow(QMainWindow):
     def set_detail_pinned(self, pinned: bool) -> None:
         self.nav.pinned = bool(pinned)
         self.detail.set_pinned(bool(pinned))
-
-    def toggle_video_fullscreen(self) -> None:
-        """`f` (mpv, YouTube): the video alone on the whole screen; `f` or Escape leaves."""
-        if self._video_full is None:
-            hidden = [w for w in (self.right_split, self.main_split.widget(1), self.menuBar(),
-                                  self.statusBar(), self.findings_dock, self.sync_dock,
-                                  self.decision_dock, self.run_dock) if w.isVisible()]
-            self._video_full = (self.saveState(), self.windowState(), hidden)
-            for w in hidden:
-                w.hide()
-            self._leave_full.setEnabled(True)
-            self.showFullScreen()
-        else:
-            state, window_state, hidden = self._video_full
-            self._video_full = None
-            self._leave_full.setEnabled(False)
-            for w in hidden:
-                w.show()
-            self.restoreState(state)
-            self.setWindowState(window_state)
-        self.focus_player()
-
-    @property
-    def video_fullscreen(self) -> bool:
-        return self._video_full is not None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -465,13 +429,7 @@ class MainWindow(QMainWindow):
         # The event number repeats the line number (one event per line): the Line column,
         # which findings name, is enough and leaves the room to the Content column.
         self.table.setColumnHidden(COL_ROW, True)
-        self.lane_filter.blockSignals(True)
-        self.lane_filter.clear()
-        self.lane_filter.addItem(kind.all_lanes, "")
-        if index is not None:
-            for name in index.lane_names:
-                self.lane_filter.addItem(name, name)
-        self.lane_filter.blockSignals(False)
+        self.event_filter.set_lanes(kind, index)
         self.timeline.set_index(index)
         self.plots.set_index(index)
         self.session.set_result(result)
@@ -483,7 +441,7 @@ class MainWindow(QMainWindow):
                              digest.sha256 if digest is not None else None)
         self.timeline.fit()
         self.plots.set_view(self.timeline.v0, self.timeline.v1)
-        self._update_count()
+        self.event_filter.update_count()
         if index is not None and len(index):
             self.nav.select_event(0)
         self._update_status()
@@ -591,40 +549,6 @@ class MainWindow(QMainWindow):
         self.status_label.setText("Copied: " + text[:200])
         return text
 
-    # -- filtering -------------------------------------------------------------------------
-
-    def _focus_search(self) -> None:
-        self.search.setFocus()
-        self.search.selectAll()
-
-    def apply_filter(self) -> None:
-        """Type/producer filter at once; text search at once for small logs, in the
-        background for large ones (the newest search wins)."""
-        lane = self.lane_filter.currentData() or None
-        text = self.search.text()
-        index = self.table_model.index_
-        lanes = None if lane is None else {lane}
-        if text and index is not None and index.source is not None and \
-                _size(index.source) > ASYNC_SEARCH_BYTES:
-            self.count_label.setText("searching…")
-
-            def done(rows, lanes=lanes, text=text) -> None:
-                if self.table_model.index_ is index:
-                    self.table_model.set_filter(lanes=lanes, text=text, text_rows=rows)
-                    self._update_count()
-
-            self.searcher.run(lambda _p, _c: search_rows(index, text), done,
-                              lambda msg: self.count_label.setText(f"search failed: {msg}"))
-            return
-        self.searcher.drop()  # an older background search must not overwrite this one
-        self.table_model.set_filter(lanes=lanes, text=text)
-        self._update_count()
-
-    def _update_count(self) -> None:
-        total = 0 if self.table_model.index_ is None else len(self.table_model.index_)
-        shown = self.table_model.rowCount()
-        self.count_label.setText(f"{shown:,} / {total:,}" if shown != total else f"{total:,}")
-
     # -- help ------------------------------------------------------------------------------
 
     def _help_shortcuts(self) -> None:
@@ -647,7 +571,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop background work, close files, remove the spool (idempotent)."""
         self.loader.cancel(wait=True)
-        self.searcher.cancel(wait=True)
+        self.event_filter.searcher.cancel(wait=True)
         self.sync_runner.op.cancel(wait=True)
         self.player.unload()
         _close_result(self.session.result)

@@ -352,16 +352,16 @@ def test_opening_another_submission_while_verifying(qtbot, window, tmp_path):
 
 
 def test_large_log_search_runs_in_the_pool(qtbot, window, tmp_path, monkeypatch):
-    import moderator_app.ui.main_window as mw
+    import moderator_app.ui.event_filter as ef
 
-    monkeypatch.setattr(mw, "ASYNC_SEARCH_BYTES", 0)  # every search goes to the pool
+    monkeypatch.setattr(ef, "ASYNC_SEARCH_BYTES", 0)  # every search goes to the pool
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     window.search.setText("run_start")
-    window.apply_filter()
+    window.event_filter.apply()
     assert window.count_label.text() == "searching…"
     window.search.setText("run_end")
-    window.apply_filter()
+    window.event_filter.apply()
     qtbot.waitUntil(lambda: window.count_label.text() == "1 / 40", timeout=5000)
     qtbot.wait(100)  # the older search's result must not replace the newer one
     assert window.table_model.source_row(0) == 39

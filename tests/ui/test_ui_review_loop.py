@@ -231,9 +231,9 @@ def test_keys_follow_mpv_and_youtube(qtbot, window, tmp_path):
     assert window.timeline.retime_marks[0] == pytest.approx(1.2 - window.session.offset_s)
     assert "retime marks 1.200 s" in window.decision_panel.summary.text()
     window.actions["fullscreen_video"].trigger()
-    assert window.video_fullscreen and not window.right_split.isVisible()
+    assert window.fullscreen.active and not window.right_split.isVisible()
     window.actions["fullscreen_video"].trigger()
-    assert not window.video_fullscreen and window.right_split.isVisible()
+    assert not window.fullscreen.active and window.right_split.isVisible()
 
 
 def test_enter_in_the_offset_box_gives_the_keys_back_to_the_player(qtbot, window, tmp_path):
@@ -331,4 +331,4 @@ def test_typing_in_a_text_box_never_fires_a_one_key_shortcut(qtbot, window, tmp_
         qtbot.keyClicks(box, "ok. 5 f m")
         text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
         assert text.endswith("ok. 5 f m"), text
-    assert window.player.current_frame == frame and not window.video_fullscreen
+    assert window.player.current_frame == frame and not window.fullscreen.active
