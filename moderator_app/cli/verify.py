@@ -183,6 +183,8 @@ def _size(n: int) -> str:
 def format_report(report) -> str:
     """Human output in the manner of `aws cloudtrail validate-logs`: what was read, counts,
     each finding as `file:line  rule  message`, the verdict last."""
+    from moderator_app.core.verify.sections import VideoScanSection
+
     out = [f"Verifying {report.kind} submission {safe_text(report.input_name)!r}"]
     for f in report.files:
         out.append(f"  {safe_text(f.name)}  ({f.role}, {_size(f.size)}, sha256 {f.sha256[:16]}…)")
@@ -210,10 +212,10 @@ def format_report(report) -> str:
             f"missing {c.missing_s:.3f} s (limit {c.tolerance_s:g} s): "
             + ("covered" if c.covered else "NOT COVERED"))
     scan = report.video_scan
-    if scan and scan.get("ran"):
-        out.append(f"Scan: {scan.get('frames')} frames decoded"
-                   + (" (cached)" if scan.get("from_cache") else "")
-                   + f", {len(scan.get('findings', []))} findings")
+    if isinstance(scan, VideoScanSection):
+        out.append(f"Scan: {scan.frames} frames decoded"
+                   + (" (cached)" if scan.from_cache else "")
+                   + f", {len(scan.findings)} findings")
     findings = report.findings.sorted()
     if findings:
         out.append("Findings:")

@@ -11,6 +11,7 @@ import pytest
 import video_corpus as vc
 
 from moderator_app.core.progress import CancelToken
+from moderator_app.core.verify.sections import VideoScanSection
 from moderator_app.core.video.isolate import VideoProcessError
 from moderator_app.core.video.scan import frame_signals, run_scan
 
@@ -70,7 +71,7 @@ def test_vfr_hold_is_a_freeze_not_missing_footage():
 def test_short_audio_is_described():
     r = run_scan(vc.build(vc.RECIPES["audio_short"]))
     assert r.has_audio and r.audio_end_s == pytest.approx(20.0, abs=0.05)
-    d = r.to_dict()
+    d = VideoScanSection.of(r).to_dict()
     assert d["ran"] is True and d["has_audio"] is True and d["findings"] == []
 
 

@@ -9,6 +9,9 @@ the CLI and the GUI call this after `verify_paths`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from moderator_app.core.rules import Finding
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
@@ -40,7 +43,25 @@ def _r(x, nd=3):
     return None if x is None else round(float(x), nd)
 
 
-def to_dict(a: SyncAnalysis) -> dict:
+@dataclass(frozen=True)
+class SyncSection:
+    """The report's `sync` section (`verify --sync`): the analysis it is written from. A
+    report section (`verify.sections.Section`) kept here, above verify, which never imports
+    sync; readers of the report use `analysis`, never the JSON's keys."""
+
+    analysis: SyncAnalysis
+
+    def to_dict(self) -> dict[str, Any]:
+        a = self.analysis
+        d = _analysis_dict(a)
+        d["findings"] = [{"rule": f.rule, "video_start_s": f.video_start_s,
+                          "video_end_s": f.video_end_s, "run_start_s": f.run_start_s,
+                          "run_end_s": f.run_end_s, "size_s": f.size_s, "percent": f.percent,
+                          "actions": f.actions} for f in a.findings]
+        return d
+
+
+def _analysis_dict(a: SyncAnalysis) -> dict[str, Any]:
     delays = sorted(r.delay_s for r in a.reactions if r.delay_s is not None)
 
     def q(p):
@@ -83,12 +104,7 @@ def finding_message(f) -> str:
 
 def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
     """The `sync` section and the `sync.*` findings (warnings; a note for no suggestion)."""
-    d = to_dict(a)
-    d["findings"] = [{"rule": f.rule, "video_start_s": f.video_start_s,
-                      "video_end_s": f.video_end_s, "run_start_s": f.run_start_s,
-                      "run_end_s": f.run_end_s, "size_s": f.size_s, "percent": f.percent,
-                      "actions": f.actions} for f in a.findings]
-    report.sync = d
+    report.sync = SyncSection(a)
     if a.suggested_offset_s is None:
         report.add(R.NOT_ENOUGH_SIGNAL.at(f"no offset suggested: {a.reason}", video_name))
     for f in a.findings:

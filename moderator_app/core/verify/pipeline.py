@@ -34,7 +34,7 @@ from moderator_app.core.verify.input_rules import (
 )
 from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
-from moderator_app.core.verify.sections import VideoSection
+from moderator_app.core.verify.sections import ScanNotRun, VideoScanSection, VideoSection
 
 if TYPE_CHECKING:
     from moderator_app.core.video.probe import VideoProbe
@@ -164,7 +164,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     if options.scan_video:
         _scan_video(probe, path, video.name, report)
     else:
-        report.video_scan = {"ran": False, "reason": "not requested (verify --scan runs it)"}
+        report.video_scan = ScanNotRun("not requested (verify --scan runs it)")
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
         cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
                                probe.gaps)
@@ -176,19 +176,19 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
 def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report) -> None:
     """The integrity scan (verify --scan): findings with spans and the `video_scan` section."""
     from moderator_app.core.video.isolate import VideoProcessError
-    from moderator_app.core.video.scan import not_run, run_scan
+    from moderator_app.core.video.scan import run_scan
 
     if not probe.ok:
-        report.video_scan = not_run("the video cannot be read")
+        report.video_scan = ScanNotRun("the video cannot be read")
         return
     digest = report.digest_for(name)
     try:
         scan = run_scan(path, sha256=digest.sha256 if digest else None,
                         total=probe.frame_count or 0)
     except VideoProcessError as exc:
-        report.video_scan = not_run(f"the scan could not decode the video: {exc.reason}")
+        report.video_scan = ScanNotRun(f"the scan could not decode the video: {exc.reason}")
         return
-    report.video_scan = scan.to_dict()
+    report.video_scan = VideoScanSection.of(scan)
     for f in scan.findings(name):
         report.add(f)
 

@@ -13,7 +13,15 @@ from moderator_app.core.findings import FindingLog
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
 from moderator_app.core.verify.coverage import Coverage
-from moderator_app.core.verify.sections import ChainSection, CommunityRun, OfficialRun, VideoSection
+from moderator_app.core.verify.sections import (
+    ChainSection,
+    CommunityRun,
+    OfficialRun,
+    ScanNotRun,
+    Section,
+    VideoScanSection,
+    VideoSection,
+)
 
 REPORT_SCHEMA = "moderator-app/report/v1"
 
@@ -35,9 +43,9 @@ class FileDigest:
 class Report:
     """Mutable while a verifier fills it; treated as read-only once `verify_submission` returns.
 
-    `run`, `chain` and `video` are typed sections (`sections.py`), `coverage` is
-    `coverage.Coverage`; `sync` and `video_scan` are still the JSON objects their owners write
-    (`sync/run.py`, `video/scan.py`). A new section is one field
+    Every section is typed: `run`, `chain`, `video` and `video_scan` are in `sections.py`,
+    `coverage` is `coverage.Coverage`, and `sync` is `core.sync.run.SyncSection`, held as a
+    `Section` because sync sits above verify. A new section is one field
     here and one line in `to_dict` (docs/architecture.md, "A report section").
     """
 
@@ -49,10 +57,9 @@ class Report:
     video: VideoSection | None = None  # None: no video, or it was not probed
     coverage: Coverage | None = None  # None: no run span or no readable video
     chain: ChainSection | None = None  # official runs
-    sync: dict[str, Any] | None = None  # core/sync's section (verify --sync), None when not run
-    # core/video/scan.py's section: {"ran": true, ...} after verify --scan, {"ran": false,
-    # "reason": ...} when there is a video but no scan ran, None when there is no video
-    video_scan: dict[str, Any] | None = None
+    sync: Section | None = None  # core.sync.run.SyncSection (verify --sync), None when not run
+    # after verify --scan; ScanNotRun when there is a video but no scan ran; None: no video
+    video_scan: VideoScanSection | ScanNotRun | None = None
     run: OfficialRun | CommunityRun | None = None  # None: the evidence could not be read
     offset: float = 0.0
     complete: bool = True  # False when reading stopped early (truncated stream, cancel)
@@ -114,8 +121,8 @@ class Report:
             "video": None if self.video is None else self.video.to_dict(),
             "coverage": None if self.coverage is None else self.coverage.to_dict(),
             "chain": None if self.chain is None else self.chain.to_dict(),
-            "sync": self.sync,
-            "video_scan": self.video_scan,
+            "sync": None if self.sync is None else self.sync.to_dict(),
+            "video_scan": None if self.video_scan is None else self.video_scan.to_dict(),
             "sync_offset_s": self.offset,
             "summary": self.summary(),
         }

@@ -1,11 +1,13 @@
-"""Typed sections of the report: what a verifier found out about the run, its chain and its video.
+"""Typed sections of the report: the run, its chain, its video and the video's integrity scan.
 
 Each section is a frozen dataclass whose `to_dict()` is its part of the `moderator-app/report/v1`
 JSON, member for member and in the same order as before the sections were typed (readers of
 the JSON depend on neither, but the reports stay byte-identical). Code reads the attributes;
 nothing guesses keys. `Report` (report.py) holds any object with a `to_dict()` as a section
-(`Section`), so a section owned by a room above verify (`sync`, `video_scan`) needs no import
-here: see docs/architecture.md, "A report section".
+(`Section`), so a section owned by a room above verify (`sync`: `core.sync.run.SyncSection`)
+needs no import here: see docs/architecture.md, "A report section". Sections of rooms below
+(`video`, `video_scan`) are built here from their producers' results (`VideoSection.of(probe)`,
+`VideoScanSection.of(scan)`), so a producer never shapes report JSON.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from moderator_app.core.video.probe import VideoProbe
+    from moderator_app.core.video.scan import ScanResult
 
 
 class Section(Protocol):
@@ -181,4 +184,71 @@ class VideoSection:
             "header_frame_count": self.header_frame_count, "header_fps": self.header_fps,
             "footage_gaps": [[a, b] for a, b in self.footage_gaps],
             "audio_streams": self.audio_streams,
+        }
+
+
+@dataclass(frozen=True)
+class ScanNotRun:
+    """The `video_scan` section when there is a video but the integrity scan did not run."""
+
+    reason: str
+    ran: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ran": False, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ScanSpan:
+    """One scan finding with its span of video time (end exclusive), as the JSON rounds it."""
+
+    rule: str
+    severity: str
+    start_s: float
+    end_s: float
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "severity": self.severity, "start_s": self.start_s,
+                "end_s": self.end_s, "message": self.message}
+
+
+@dataclass(frozen=True)
+class VideoScanSection:
+    """The `video_scan` section after `verify --scan` (core/video/scan.py): frames decoded,
+    the decoded duration, the audio's span and the findings with their spans. `ran` is what
+    tells a client the scan ran (`ScanNotRun` otherwise)."""
+
+    version: int
+    frames: int
+    packets: int
+    duration_s: float
+    has_audio: bool
+    audio_span_s: tuple[float | None, float | None] | None
+    from_cache: bool
+    findings: tuple[ScanSpan, ...]
+    ran: bool = True
+
+    @classmethod
+    def of(cls, scan: ScanResult) -> VideoScanSection:
+        from moderator_app.core.video.scan import SCAN_VERSION
+
+        sig = scan.signals
+        return cls(
+            version=SCAN_VERSION, frames=sig.frame_count, packets=scan.packets,
+            duration_s=round(float(sig.times_s[-1]) + sig.frame_duration_s, 6)
+            if sig.frame_count else 0.0,
+            has_audio=scan.has_audio,
+            audio_span_s=(scan.audio_start_s, scan.audio_end_s) if scan.has_audio else None,
+            from_cache=scan.from_cache,
+            findings=tuple(ScanSpan(s.rule, s.severity, round(s.start_s, 3), round(s.end_s, 3),
+                                    s.message) for s in scan.spans))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ran": True, "version": self.version, "frames": self.frames,
+            "packets": self.packets, "duration_s": self.duration_s, "has_audio": self.has_audio,
+            "audio_span_s": None if self.audio_span_s is None else list(self.audio_span_s),
+            "from_cache": self.from_cache,
+            "findings": [s.to_dict() for s in self.findings],
         }

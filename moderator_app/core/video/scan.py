@@ -106,13 +106,11 @@ class Span:
     end_s: float
     message: str
 
-    def to_dict(self) -> dict:
-        return {"rule": self.rule, "severity": self.severity, "start_s": round(self.start_s, 3),
-                "end_s": round(self.end_s, 3), "message": self.message}
-
 
 @dataclass(frozen=True, eq=False)
 class ScanResult:
+    """What the scan found; the report's section is `verify.sections.VideoScanSection.of`."""
+
     signals: FrameSignals
     spans: tuple[Span, ...]
     audio_envelope_db: np.ndarray
@@ -129,20 +127,6 @@ class ScanResult:
         for s in self.spans:
             out.append(Finding(Severity(s.severity), s.rule, s.message, file, None))
         return out
-
-    def to_dict(self) -> dict:
-        """The `video_scan` section of report/v1 (`ran` is what tells a client it ran)."""
-        sig = self.signals
-        return {
-            "ran": True, "version": SCAN_VERSION, "frames": sig.frame_count,
-            "packets": self.packets,
-            "duration_s": round(float(sig.times_s[-1]) + sig.frame_duration_s, 6)
-            if sig.frame_count else 0.0,
-            "has_audio": self.has_audio,
-            "audio_span_s": [self.audio_start_s, self.audio_end_s] if self.has_audio else None,
-            "from_cache": self.from_cache,
-            "findings": [s.to_dict() for s in self.spans],
-        }
 
 
 def activity_envelope(signals: FrameSignals, t0: float, t1: float, width: int) -> np.ndarray:
@@ -168,11 +152,6 @@ def activity_envelope(signals: FrameSignals, t0: float, t1: float, width: int) -
         b = max(b, a)
         out[c] = float(m[a:b + 1].max())
     return out
-
-
-def not_run(reason: str) -> dict:
-    """The `video_scan` section when the scan did not run."""
-    return {"ran": False, "reason": reason}
 
 
 # --- cache ------------------------------------------------------------------------------------
