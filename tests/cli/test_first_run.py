@@ -44,7 +44,7 @@ def test_no_display_reason():
 
 def test_readme_first_run_points():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    for words in ('"no display"', "about a minute", "about 0.5 GB",
+    for words in ('"no display"', "one to two minutes", "about 760 MB",
                   "only the very first time", "decisions.sqlite3", "absolute paths"):
         assert words in readme, words
     assert "decisions list |" not in readme  # three commands, not something like a pipe
