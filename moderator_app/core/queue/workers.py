@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -43,7 +44,11 @@ def timed_out(limit_s: float) -> Summary:
 
 
 def _worker_main(conn: Connection, cache_path: str) -> None:
-    """A worker's loop: (path, fingerprint) in, ("ok", (summary, verified)) out; None ends."""
+    """A worker's loop: (path, fingerprint) in, ("ok", (summary, verified)) out; None ends.
+    The worker leads its own process group, so that stopping it also stops the processes
+    the verifier started (the official-run engine's second process)."""
+    if hasattr(os, "setpgid"):
+        os.setpgid(0, 0)
     while True:
         try:
             task = conn.recv()
@@ -65,11 +70,14 @@ class _Worker:
     deadline: float = 0.0
 
     def stop(self, grace_s: float = 0.0) -> None:
-        """End the process: at once (a stuck or dead worker), or after `grace_s` for an idle
-        one told to leave."""
+        """End the process and its group: at once (a stuck or dead worker), or after
+        `grace_s` for an idle one told to leave."""
         self.proc.join(grace_s)
         if self.proc.is_alive():
-            self.proc.kill()
+            try:  # the group: the worker and what it started (ESRCH: not a leader yet)
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (AttributeError, OSError):
+                self.proc.kill()
             self.proc.join()
         self.conn.close()
 
@@ -80,7 +88,10 @@ def _context() -> Any:
 
 def _start(ctx: Any, cache_path: str) -> _Worker:
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=_worker_main, args=(child, cache_path), daemon=True,
+    # Not a daemon: the verifier may start a process of its own (trajectory/worker.py), which
+    # a daemon may not. The parent's `finally` stops every worker; if the parent is killed,
+    # a worker's `recv` ends with EOFError and it leaves.
+    proc = ctx.Process(target=_worker_main, args=(child, cache_path), daemon=False,
                        name="moderator-app-queue-worker")
     proc.start()
     child.close()
