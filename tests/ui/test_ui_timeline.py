@@ -1,8 +1,6 @@
-"""The timeline widget: density aggregation, hit testing, zoom/pan, coverage, repaint speed."""
+"""The timeline widget: density aggregation, hit testing, zoom/pan, coverage, a million markers."""
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import pytest
@@ -84,18 +82,24 @@ def test_coverage_and_playhead_paint_without_error(qtbot, timeline):
 
 
 @pytest.mark.slow
-def test_one_million_events_repaint_within_a_frame(qtbot, tmp_path):
-    index = make_big_index(tmp_path, 1_000_000)
+def test_one_million_events_paint_as_density_columns(qtbot, tmp_path):
+    """A million markers are drawn as per-column densities: every column holding events is
+    painted in each lane, every column past the last event is left empty. (How fast that is, is
+    bench/bench_gui.py's job, against the empty widget: no test asserts a duration.)"""
+    index = make_big_index(tmp_path, 1_000_000)  # one event every 10 ms, to 10,000 s
     w = Timeline()
     qtbot.addWidget(w)
     w.resize(1600, 240)
     w.set_index(index)
-    w.fit()
+    w.set_view(5_000.0, 15_000.0)  # the right half of the view is after the last event
     w.show()
-    w.grab()  # warm up
-    start = time.perf_counter()
-    for _ in range(5):
-        w.grab()
-    per_paint = (time.perf_counter() - start) / 5
-    assert w.last_paint_ms < 50
-    assert per_paint < 0.1  # generous for a shared CI machine; ~5 ms measured locally
+    img = w.grab().toImage()
+    background = img.pixelColor(round(w.x_of(12_500.0)), 2)
+    for name in ("model_request", "model_response", "action", "observation"):
+        y = round(w.lane_top(w.lane_names.index(name)) + 4)
+        painted = [img.pixelColor(round(w.x_of(t)), y) != background
+                   for t in np.arange(5_010.0, 9_990.0, 50.0)]
+        empty = [img.pixelColor(round(w.x_of(t)), y) == background
+                 for t in np.arange(10_100.0, 14_900.0, 50.0)]
+        assert all(painted), name
+        assert all(empty), name
