@@ -305,7 +305,8 @@ class VideoPlayer(QWidget):
         self._set_footage(True)
         self._requested = n
         ratio = self.view.devicePixelRatioF()
-        self._worker.max_width = max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio)))
+        self._worker.max_size = (max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio))),
+                                 max(180, int(self.view.height() * ratio)))
         if self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
             self._worker.request_preview(self.times.keyframe_frame(n))
         else:

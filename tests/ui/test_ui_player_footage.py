@@ -114,3 +114,18 @@ def test_a_decoder_crash_is_a_message_not_the_end(qtbot, player, monkeypatch):
         player.seek_frame(100)
     assert "crashed (SIGSEGV)" in sig.args[0]
     assert player.view.image is None and "crashed" in player.view.message
+
+
+def test_frames_come_fitted_to_the_view_and_are_painted_unscaled(qtbot, player):
+    """Issue 11 point 8: the decoder scales each frame to fit the view (both sides), so the
+    GUI thread paints it 1:1 (a scaled paint costs ~20x more)."""
+    assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)  # 320x240
+    player.resize(320, 260)  # the picture gets less than 240 px of height
+    qtbot.waitUntil(lambda: player.view.height() < 240, timeout=10000)
+    player.seek_frame(123)
+    qtbot.waitUntil(lambda: player.shown_frame == 123, timeout=10000)
+    img, view = player.view.image, player.view
+    assert img.height() <= view.height() and img.width() <= view.width()
+    assert view.height() - img.height() < 2  # fitted to the height, the narrower side
+    assert abs(img.width() / img.height() - 4 / 3) < 0.02  # the aspect kept
+    assert code_on_screen(player) == 123
