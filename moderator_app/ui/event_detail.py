@@ -21,21 +21,24 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.text import safe_json, safe_text
 from moderator_app.ui.timefmt import format_timecode
 
 TRUNCATE_CHARS = 100_000
 
 
 def pretty(raw: bytes) -> str:
-    """Indented JSON when the line parses, else the line itself (decoded with replacement)."""
+    """Indented JSON when the line parses, else the line itself (decoded with replacement).
+    Control, C1 and bidi characters are escapes (`safe_json` / `safe_text`): an RLO in a
+    payload would otherwise reorder what the moderator reads."""
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return raw.decode("utf-8", "replace")
+        return safe_text(raw.decode("utf-8", "replace"))
     try:
-        return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8")
+        return safe_json(obj, indent=True)
     except (TypeError, orjson.JSONEncodeError):
-        return raw.decode("utf-8", "replace")
+        return safe_text(raw.decode("utf-8", "replace"))
 
 
 class EventDetail(QWidget):

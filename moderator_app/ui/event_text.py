@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from moderator_app.core.text import safe_text
+
 MAX_CHARS = 200
 
 
@@ -128,7 +130,12 @@ def official_text(kind: str, payload: Any) -> str:
 
 
 def event_text(raw: bytes, official: bool) -> str:
-    """The one-line text for a raw log line; the raw line itself when it is not an object."""
+    """The one-line text for a raw log line; the raw line itself when it is not an object.
+    Control and bidi characters in it are escapes (`safe_text`), as on every output path."""
+    return safe_text(_event_text(raw, official))
+
+
+def _event_text(raw: bytes, official: bool) -> str:
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:

@@ -59,3 +59,21 @@ def test_a_symlink_loop_is_a_message_not_an_internal_error(qtbot, window, tmp_pa
     window.open_paths([loop])
     qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=20000)
     assert window.session.result is None
+
+
+def test_event_summary_and_detail_escape_control_and_bidi_characters():
+    """The table's summary and the detail pane showed a payload's NUL, ESC, C1 and RLO raw
+    (an RLO reorders the rest of what the moderator reads)."""
+    import orjson
+
+    from moderator_app.ui.event_detail import pretty
+    from moderator_app.ui.event_text import event_text
+
+    line = orjson.dumps({"seq": 0, "type": "run_start", "data": {
+        "game": "a\x00b\x1b[2J", "category": "c", "model": "m\u202egpj.exe\u0085",
+        "scaffold": {"name": "s"}}})
+    raw = ("\x1b", "\x07", "\u202e", "\x00", "\x85")  # the pane's own newlines are fine
+    assert not [c for c in (*raw, "\n") if c in event_text(line, official=False)]
+    for text in (pretty(line), pretty(b"{bad \x1b\xe2\x80\xae")):
+        assert not [c for c in raw if c in text], ascii(text)
+    assert "\\u202e" in pretty(line) and '"seq": 0' in pretty(line)
