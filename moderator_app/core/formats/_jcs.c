@@ -88,8 +88,11 @@ static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
     return 0;
 }
 
-static int buf_grow(Buf *b, size_t extra)
+/* Inline: the parser asks for room before every token, and nearly always has it. */
+static inline int buf_grow(Buf *b, size_t extra)
 {
+    if (b->len + extra <= b->cap)
+        return 0;
     return grow((void **)&b->p, &b->cap, b->len + extra, 1, 4096);
 }
 
@@ -373,14 +376,22 @@ static int parse_string(P *ps, Mem *key)
             break;
         if (c < 0x20)
             return NOTOK; /* a raw control character: invalid JSON */
+        ps->flags &= ~ST_ASCII;
         if (c == 0x7f) {
-            ps->flags &= ~ST_ASCII;
             p++;
             continue;
         }
-        uint32_t cp;
-        if (take_utf8(ps, &p, end, &cp) != 0)
-            return NOTOK;
+        /* non-ASCII text (CJK, accents, emoji) comes in runs: validated character after
+         * character here, not one plain_run call each */
+        do {
+            uint32_t cp;
+            int n = utf8_seq(p, end, &cp);
+            if (n == 0)
+                return NOTOK;
+            if (n == 4)
+                ps->str_nonbmp = 1;
+            p += n;
+        } while (p < end && *p >= 0x80);
     }
     size_t plain_len = (size_t)(p - start);
     if (buf_grow(out, plain_len + 2) < 0)
@@ -1108,12 +1119,14 @@ static int field_of(const unsigned char *k, size_t n)
 }
 
 /* Room for `need` members on the stack (which may move: callers take pointers anew). */
-static int reserve_mems(P *ps, size_t need)
+static inline int reserve_mems(P *ps, size_t need)
 {
+    if (need <= ps->capmem)
+        return 0;
     return grow((void **)&ps->mems, &ps->capmem, need, sizeof(Mem), 256);
 }
 
-static int push_mem(P *ps)
+static inline int push_mem(P *ps)
 {
     if (reserve_mems(ps, ps->nmem + 1) < 0)
         return -1;
@@ -1311,6 +1324,22 @@ static int parse_array(P *ps, int depth)
     for (;;) {
         if (ps->p >= ps->end)
             return NOTOK;
+        /* An integer element (1 to 15 digits; not -0, no leading zero) and its `,`: copied
+         * as they stand, as parse_number would write them, without its calls (long integer
+         * arrays: pixel rows, RAM snapshots). Anything else takes parse_value. */
+        int neg = *ps->p == '-';
+        const unsigned char *q = ps->p + neg, *e = ps->end;
+        if (q < e && is_digit(*q) && !(*q == '0' && (neg || (q + 1 < e && is_digit(q[1]))))) {
+            const unsigned char *d = q;
+            while (q < e && is_digit(*q))
+                q++;
+            if (q < e && q - d <= 15 && *q == ',') {
+                size_t n = (size_t)(q - ps->p) + 1;
+                PUT(&ps->out, ps->p, n);
+                ps->p = q + 1;
+                continue;
+            }
+        }
         if ((rc = parse_value(ps, depth, ROLE_VALUE)) != 0)
             return rc;
         if (ps->p >= ps->end)

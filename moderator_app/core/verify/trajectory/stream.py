@@ -180,6 +180,22 @@ BLOCK = 1 << 20
 def iter_blocks(src, max_line: int = MAX_LINE):
     """(offset, block) with whole lines (`\\n`-terminated, but the last block may lack it),
     or (offset, None) for a line longer than `max_line` (skipped, never held)."""
+    for offset, head, body in iter_block_parts(src, max_line):
+        yield offset, None if body is None else joined(head, body)
+
+
+def joined(head: bytes, body) -> bytes:
+    """The block `iter_block_parts` hands over in two parts, as one bytes object."""
+    if head:
+        return b"".join((head, body))
+    return body if type(body) is bytes else bytes(body)
+
+
+def iter_block_parts(src, max_line: int = MAX_LINE):
+    """`iter_blocks` with each block in two parts, (offset, head, body): the partial line the
+    previous read ended with (bytes, often b"") and the read up to its last newline (a view
+    of it). Joined, they are the block; a block bound for the worker is copied once, part by
+    part, into its shared slot, where joining first copied every byte twice."""
     pending = b""
     pos = 0  # absolute offset of pending[0]
     skip_start = -1  # inside an over-long line starting here
@@ -192,20 +208,17 @@ def iter_blocks(src, max_line: int = MAX_LINE):
             if nl < 0:
                 pos += len(chunk)
                 continue
-            yield skip_start, None
+            yield skip_start, b"", None
             skip_start = -1
             pos += nl + 1
             chunk = chunk[nl + 1:]
-        # One copy of the bytes at most: the block is the pending partial line and the chunk
-        # up to its last newline, the rest of the chunk pends.
+        # The block is the pending partial line and the chunk up to its last newline, the
+        # rest of the chunk pends.
         cut = chunk.rfind(b"\n") + 1
         if cut:
-            if pending:
-                block = b"".join((pending, memoryview(chunk)[:cut]))
-            else:
-                block = chunk if cut == len(chunk) else chunk[:cut]
-            yield pos, block
-            pos += len(block)
+            body = chunk if cut == len(chunk) else memoryview(chunk)[:cut]
+            yield pos, pending, body
+            pos += len(pending) + cut
             pending = chunk[cut:]
         else:
             pending += chunk
@@ -214,15 +227,15 @@ def iter_blocks(src, max_line: int = MAX_LINE):
             pos += len(pending)
             pending = b""
     if skip_start >= 0:
-        yield skip_start, None
+        yield skip_start, b"", None
     elif pending:
-        yield pos, pending
+        yield pos, b"", pending
 
 
 def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
     """Examine every block (some in the worker), apply the facts in line order. Returns
     whether the stream ended with a newline."""
-    queue: deque = deque()  # [offset, block, scan result or None]
+    queue: deque = deque()  # [offset, block or its parts (sent), scan result or None]
     n = 0
     ends_with_newline = True
     ctx = checker.ctx
@@ -247,23 +260,25 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
                 if done is not None:
                     n = done
                     continue
-                facts = examine_block(entry[1], ctx)  # it does not join on: word the findings
+                block = entry[1] if type(entry[1]) is bytes else joined(*entry[1])
+                facts = examine_block(block, ctx)  # it does not join on: word the findings
             else:
                 facts = scan[1]
             n = checker.apply_many(entry[0], facts, n)
 
     try:
-        for offset, block in iter_blocks(src):
-            if block is None:
+        for offset, head, body in iter_block_parts(src):
+            if body is None:
                 flush(True)
                 n += 1
                 checker.line(offset, None, n)
                 continue
-            ends_with_newline = block[-1:] == b"\n"
+            ends_with_newline = body[-1:] == b"\n"
             if (worker is not None and worker.inflight < MAX_INFLIGHT
-                    and worker.send(block, ctx.spell_hint)):
-                queue.append([offset, block, None])
+                    and worker.send((head, body), ctx.spell_hint)):
+                queue.append([offset, (head, body), None])
             else:
+                block = joined(head, body)
                 queue.append([offset, block, scan_block(block, ctx, summary)])
             flush(False)
     except Exception:

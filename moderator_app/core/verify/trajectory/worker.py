@@ -169,29 +169,34 @@ class Worker:
             self._pipe.writer()
         self.inflight = 0
         self._count = 0
-        self._sent: deque[tuple[bytes, int]] = deque()
+        self._sent: deque[tuple[tuple[bytes, bytes | memoryview], int]] = deque()
         self._ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
         self._broken = False
 
-    def send(self, block: bytes, spell_hint: int = SPELL_ALL) -> bool:
+    def send(self, parts: tuple[bytes, bytes | memoryview], spell_hint: int = SPELL_ALL) -> bool:
+        """Hand the block made of `parts` (stream.iter_block_parts: head, body) to the worker;
+        False when it cannot take it (then examine it here)."""
         if self._broken:
             return False
+        head, body = parts
+        size = len(head) + len(body)
         try:
             if self._pipe is not None and self._shared is not None:
-                if len(block) > SLOT:
+                if size > SLOT:
                     return False  # a block of lines over 1 MiB: examined here
                 # at most MAX_INFLIGHT in flight, answered in order: this slot is free
-                slot = self._count % MAX_INFLIGHT
-                self._shared[slot * SLOT:slot * SLOT + len(block)] = block
-                self._pipe.put(slot, len(block), spell_hint)
+                start = self._count % MAX_INFLIGHT * SLOT
+                self._shared[start:start + len(head)] = head
+                self._shared[start + len(head):start + size] = body
+                self._pipe.put(start // SLOT, size, spell_hint)
             else:
                 assert self._tasks is not None  # spawned: blocks through the queue
-                self._tasks.put((block, spell_hint))
+                self._tasks.put((b"".join(parts), spell_hint))
         except (OSError, ValueError):
             self._broken = True
             return False
         self._count += 1
-        self._sent.append((block, spell_hint))
+        self._sent.append((parts, spell_hint))
         self.inflight += 1
         return True
 
@@ -215,9 +220,9 @@ class Worker:
             self._sent.popleft()
             self.inflight -= 1
             return got
-        block, self._ctx.spell_hint = self._sent.popleft()  # the worker died: work here
+        (head, body), self._ctx.spell_hint = self._sent.popleft()  # the worker died: work here
         self.inflight -= 1
-        return scan_block(block, self._ctx)
+        return scan_block(b"".join((head, body)), self._ctx)
 
     def close(self) -> None:
         if self._pipe is not None:
