@@ -160,16 +160,17 @@ def test_worker_summaries_give_the_line_by_line_report(edit):
 
 @pytest.mark.parametrize("start", ["fork", "spawn"])
 def test_forked_and_spawned_workers_give_the_same_report(monkeypatch, start):
-    """A forked worker gets blocks through the shared mapping (a block longer than a slot
-    through the queue), a spawned one through the queue; both, the line-by-line report."""
+    """A forked worker gets blocks through the shared mapping (a block longer than a slot is
+    examined in the main process), a spawned one through the queue; both, the line-by-line
+    report."""
     monkeypatch.setattr(traj.worker, "can_fork", lambda: start == "fork")
     monkeypatch.setattr(traj.worker, "SLOT", 8192)  # a block with a partial line before it does not fit
     data = _tampered(11, _EDITS[0], 77, 300, 0.2)
     sent = []
     real = traj.worker.Worker.send
-    monkeypatch.setattr(traj.worker.Worker, "send", lambda self, block, hint=traj.SPELL_ALL: (
-        sent.append((self._shared is not None, len(block) <= traj.worker.SLOT))
-        or real(self, block, hint)))
+    monkeypatch.setattr(traj.worker.Worker, "send", lambda self, parts, hint=traj.SPELL_ALL: (
+        sent.append((self._shared is not None, sum(map(len, parts)) <= traj.worker.SLOT))
+        or real(self, parts, hint)))
     _same(_with_block(data, 8192, parallel=True), _reference(data))
     assert {shared for shared, _ in sent} == {start == "fork"}
     assert {fits for _, fits in sent} == {True, False}
