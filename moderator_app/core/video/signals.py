@@ -8,7 +8,9 @@ of changed-point counts (sample points whose luma moved by more than SYNC_NOISE 
 previous frame), plus per-packet timing (pts, dts, size, keyframe).
 For the first audio stream: a loudness envelope (RMS in dBFS per 50 ms window) and every jump
 in the audio timestamps. Sampling the luma plane on a grid costs next to nothing beside the
-decoding itself, which is why the scan stays near the decode floor.
+decoding itself, which is why the scan stays near the decode floor; on small videos (an
+Atari game's 160x210) per-frame work would dominate, so frames' grids are reduced in batches
+(`_Rows`, bit-identical to the per-frame definition `frame_row`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,16 @@ _LUMA_FIRST = {"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444
 
 
 GRID_W, GRID_H = 256, 128  # sample points: dense enough to see an upscaled Atari sprite
+BATCH = 32  # frames whose signals are computed in one set of array operations
+SMALL_PICTURE = 640 * 480  # up to this many pixels a video is decoded on one thread
 
 
 def _luma_grid(frame, scaler=None) -> np.ndarray:
-    """A GRID_H x GRID_W float32 luma sample of `frame` (nearest points on a grid). A frame
-    smaller than the grid is scaled by swscale: pass one `av.video.reformatter.VideoReformatter`
-    for a whole video (it keeps its scaling context; `frame.reformat` builds one per call,
-    which made the scan of a 160x210 video 7x the decode floor)."""
+    """A GRID_H x GRID_W luma sample of `frame` (nearest points on a grid): uint8 for 8-bit
+    video, float32 in 0-255 for 10-bit. A frame smaller than the grid is scaled by swscale:
+    pass one `av.video.reformatter.VideoReformatter` for a whole video (it keeps its scaling
+    context; `frame.reformat` builds one per call, which made the scan of a 160x210 video 7x
+    the decode floor)."""
     fmt = frame.format.name
     if fmt in _LUMA_FIRST and frame.width >= GRID_W and frame.height >= GRID_H:
         plane = frame.planes[0]
@@ -47,18 +52,165 @@ def _luma_grid(frame, scaler=None) -> np.ndarray:
         arr = np.frombuffer(plane, dtype).reshape(plane.height, plane.line_size // bpp)
         ys = np.arange(GRID_H) * frame.height // GRID_H + frame.height // (2 * GRID_H)
         xs = np.arange(GRID_W) * frame.width // GRID_W + frame.width // (2 * GRID_W)
-        g = arr[ys[:, None], xs[None, :]].astype(np.float32)
-        return g / 4.0 if bpp == 2 else g
+        g = arr[ys[:, None], xs[None, :]]
+        return g.astype(np.float32) / 4.0 if bpp == 2 else g
     if scaler is None:
         small = frame.reformat(width=GRID_W, height=GRID_H, format="gray")
     else:
-        small = scaler.reformat(frame, width=GRID_W, height=GRID_H, format="gray")
-    return small.to_ndarray().astype(np.float32)
+        # one thread: swscale's automatic slice threads cost more hand-offs than they scale
+        # on a picture this size (same pixels either way)
+        small = scaler.reformat(frame, width=GRID_W, height=GRID_H, format="gray", threads=1)
+    return small.to_ndarray()
 
 
 def _thumb(g: np.ndarray) -> np.ndarray:
     """Block means of the grid down to THUMB_H x THUMB_W."""
     return g.reshape(THUMB_H, GRID_H // THUMB_H, THUMB_W, GRID_W // THUMB_W).mean(axis=(1, 3))
+
+
+def frame_row(g: np.ndarray, prev: np.ndarray | None) -> tuple:
+    """The reference definition of one frame's signals from its luma grid and the previous
+    frame's (None: first frame or after a size change): (luma, luma_max, motion, changed,
+    tiles, sync_tiles). `_Rows` computes the same numbers for many 8-bit frames at once; a
+    test holds the two equal, and 10-bit frames go through this one."""
+    g = g.astype(np.float32)
+    t = _thumb(g)
+    if prev is None:
+        return (float(t.mean()), float(g.max()), np.nan, np.nan,
+                np.full((TILES, TILES), np.nan, np.float32),
+                np.zeros((SYNC_GRID, SYNC_GRID), np.uint8))
+    p = prev.astype(np.float32)
+    d = np.abs(t - _thumb(p))
+    dg = np.abs(g - p)
+    sh, sw = GRID_H // SYNC_GRID, GRID_W // SYNC_GRID
+    return (float(t.mean()), float(g.max()), float(d.mean()),
+            float(np.count_nonzero(dg > CHANGE_LEVEL)) / g.size,
+            d.reshape(TILES, THUMB_H // TILES, TILES, THUMB_W // TILES).mean(axis=(1, 3)),
+            (dg > SYNC_NOISE).reshape(SYNC_GRID, sh, SYNC_GRID, sw).sum(axis=(1, 3),
+                                                                         dtype=np.uint8))
+
+
+def _slice_sum(a: np.ndarray, k: int, out: np.ndarray) -> np.ndarray:
+    """Sums of each k consecutive values along the last axis, as k adds of strided slices
+    (numpy reduces a short last axis one output at a time: slower than the decoding)."""
+    np.copyto(out, a[..., 0::k], casting="unsafe")
+    for i in range(1, k):
+        out += a[..., i::k]
+    return out
+
+
+def _moved(d: np.ndarray, level: float, out: np.ndarray) -> np.ndarray:
+    """Where the uint8 |a - b| in `d` exceeds `level` (integers: above floor(level))."""
+    return np.greater(d, np.uint8(int(level)), out=out)
+
+
+class _Rows:
+    """Per-frame signals accumulated in frame order. 8-bit grids wait in a batch buffer and
+    are reduced together: on a 160x210 Atari video the per-frame numpy work, not decoding,
+    was 2/3 of the scan. Every number is an integer sum divided by a power of two, so the
+    batched integer arithmetic gives exactly the float32 values of `frame_row`. Scratch
+    arrays are allocated once: a fresh array of this size is a fresh mmap, and its page
+    faults cost more than the arithmetic."""
+
+    def __init__(self) -> None:
+        gh, gw, b = GRID_H, GRID_W, BATCH
+        self.buf = np.zeros((b + 1, gh, gw), np.uint8)  # row 0: the previous frame's grid
+        self.d = np.empty((b, gh, gw), np.uint8)
+        self.tmp = np.empty((b, gh, gw), np.uint8)
+        self.mask = np.empty((b, gh, gw), bool)
+        self.cols = np.empty((b + 1, THUMB_H, gw), np.uint16)
+        self.tsum = np.empty((b + 1, THUMB_H, THUMB_W), np.int32)
+        self.trows = np.empty((b, TILES, THUMB_W), np.int32)
+        self.tiles_sum = np.empty((b, TILES, TILES), np.int32)
+        self.srows = np.empty((b, SYNC_GRID, gw), np.uint8)
+        self.n = 0
+        self.valid: list[bool] = []
+        self.prev: np.ndarray | None = None  # the previous frame's grid (None: no valid one)
+        self.luma: list[np.ndarray] = []
+        self.lmax: list[np.ndarray] = []
+        self.motion: list[np.ndarray] = []
+        self.changed: list[np.ndarray] = []
+        self.tiles: list[np.ndarray] = []
+        self.sync: list[np.ndarray] = []
+
+    def add(self, g: np.ndarray, continues: bool) -> None:
+        """One frame's grid; `continues`: same size as the previous frame (else no motion)."""
+        if not continues:
+            self.prev = None
+        if g.dtype != np.uint8 or (self.prev is not None and self.prev.dtype != np.uint8):
+            self.flush()
+            row = frame_row(g, self.prev)
+            for lst, v in zip((self.luma, self.lmax, self.motion, self.changed), row[:4],
+                              strict=True):
+                lst.append(np.asarray([v], np.float32))
+            self.tiles.append(row[4][None].astype(np.float32))
+            self.sync.append(row[5][None])
+            self.prev = g
+            return
+        if self.n == 0 and self.prev is not None:
+            self.buf[0] = self.prev
+        self.valid.append(self.prev is not None)
+        self.n += 1
+        self.buf[self.n] = g
+        self.prev = self.buf[self.n]
+        if self.n == BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        n = self.n
+        if not n:
+            return
+        self.n = 0
+        invalid = ~np.asarray(self.valid, bool)
+        self.valid = []
+        gb = self.buf[:n + 1]
+        g = gb[1:]
+        self.prev = g[-1].copy()
+        # thumbnails as exact sums of by x bx points; luma and motion: their means
+        by, bx = GRID_H // THUMB_H, GRID_W // THUMB_W
+        cols = np.sum(gb.reshape(n + 1, THUMB_H, by, GRID_W), axis=2, dtype=np.uint16,
+                      out=self.cols[:n + 1])
+        tsum = _slice_sum(cols, bx, self.tsum[:n + 1])
+        cur = tsum[1:]
+        full = by * bx * THUMB_H * THUMB_W
+        self.luma.append((cur.sum(axis=(1, 2)) / full).astype(np.float32))
+        self.lmax.append(g.reshape(n, -1).max(axis=1).astype(np.float32))
+        td = np.abs(cur - tsum[:-1])
+        motion = (td.sum(axis=(1, 2)) / full).astype(np.float32)
+        ty, tx = THUMB_H // TILES, THUMB_W // TILES
+        trows = np.sum(td.reshape(n, TILES, ty, THUMB_W), axis=2, out=self.trows[:n])
+        tiles = (_slice_sum(trows, tx, self.tiles_sum[:n]) / (by * bx * ty * tx)) \
+            .astype(np.float32)
+        # |g - prev| in uint8: max - min (a wrapping difference cannot tell 250 from -6)
+        prev, d, tmp, mask = gb[:-1], self.d[:n], self.tmp[:n], self.mask[:n]
+        np.subtract(np.maximum(g, prev, out=d), np.minimum(g, prev, out=tmp), out=d)
+        changed = np.asarray([np.count_nonzero(m) for m in _moved(d, CHANGE_LEVEL, mask)])
+        changed = (changed / float(GRID_H * GRID_W)).astype(np.float32)
+        sh, sw = GRID_H // SYNC_GRID, GRID_W // SYNC_GRID
+        moved = _moved(d, SYNC_NOISE, mask).view(np.uint8)
+        srows = np.sum(moved.reshape(n, SYNC_GRID, sh, GRID_W), axis=2, dtype=np.uint8,
+                       out=self.srows[:n])
+        sync = _slice_sum(srows, sw, np.empty((n, SYNC_GRID, SYNC_GRID), np.uint8))
+        motion[invalid] = np.nan
+        changed[invalid] = np.nan
+        tiles[invalid] = np.nan
+        sync[invalid] = 0
+        self.motion.append(motion)
+        self.changed.append(changed)
+        self.tiles.append(tiles)
+        self.sync.append(sync)
+
+    def arrays(self) -> dict:
+        self.flush()
+
+        def cat(lst, shape, dtype):
+            return np.concatenate(lst).astype(dtype) if lst else np.zeros(shape, dtype)
+        return {"luma": cat(self.luma, (0,), np.float32),
+                "motion": cat(self.motion, (0,), np.float32),
+                "luma_max": cat(self.lmax, (0,), np.float32),
+                "changed": cat(self.changed, (0,), np.float32),
+                "tiles": cat(self.tiles, (0, TILES, TILES), np.float32),
+                "sync_tiles": cat(self.sync, (0, SYNC_GRID, SYNC_GRID), np.uint8)}
 
 
 def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict]:
@@ -68,21 +220,25 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
 
     scaler = VideoReformatter()
     v = container.streams.video[0]
-    v.thread_type = "AUTO"
+    cc = v.codec_context
+    if 0 < (cc.width or 0) * (cc.height or 0) <= SMALL_PICTURE:
+        # Frame threads on a tiny picture cost more in hand-offs than they decode (a 160x210
+        # video: 2.2x the CPU of one thread); the decoded frames are the same either way.
+        v.thread_count = 1
+    else:
+        v.thread_type = "AUTO"
     streams = [v]
     a = container.streams.audio[0] if container.streams.audio else None
     if a is not None:
         streams.append(a)
     vtb = float(v.time_base or 0.001)
-    pts_l, luma_l, lmax_l, motion_l, changed_l, tiles_l, size_l = [], [], [], [], [], [], []
-    sync_l: list[np.ndarray] = []
-    sync_zero = np.zeros((SYNC_GRID, SYNC_GRID), np.uint8)
-    sh, sw = GRID_H // SYNC_GRID, GRID_W // SYNC_GRID
+    pts_l: list[int] = []
+    size_l: list[tuple[int, int]] = []
+    rows = _Rows()
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
     a_rate = 0
     acc = None
-    prev = None
     done = errors = 0
     for pk in container.demux(*streams):
         if pk.stream.type == "video":
@@ -99,27 +255,10 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
             for f in frames:
                 if f.pts is None:
                     continue
-                g = _luma_grid(f, scaler)
-                t = _thumb(g)
+                size = (f.width, f.height)
+                rows.add(_luma_grid(f, scaler), bool(size_l) and size_l[-1] == size)
                 pts_l.append(f.pts)
-                luma_l.append(float(t.mean()))
-                lmax_l.append(float(g.max()))
-                size_l.append((f.width, f.height))
-                if prev is None or prev[0].shape != g.shape or size_l[-2] != size_l[-1]:
-                    motion_l.append(np.nan)
-                    changed_l.append(np.nan)
-                    tiles_l.append(np.full((TILES, TILES), np.nan, np.float32))
-                    sync_l.append(sync_zero)
-                else:
-                    d = np.abs(t - prev[1])
-                    motion_l.append(float(d.mean()))
-                    dg = np.abs(g - prev[0])
-                    changed_l.append(float(np.count_nonzero(dg > CHANGE_LEVEL)) / g.size)
-                    sync_l.append((dg > SYNC_NOISE).reshape(SYNC_GRID, sh, SYNC_GRID, sw)
-                                  .sum(axis=(1, 3), dtype=np.uint8))
-                    tiles_l.append(d.reshape(TILES, THUMB_H // TILES, TILES,
-                                             THUMB_W // TILES).mean(axis=(1, 3)))
-                prev = (g, t)
+                size_l.append(size)
                 done += 1
                 if progress is not None and done % 256 == 0:
                     progress(done, total)
@@ -144,15 +283,11 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
                     blk = acc[:k * win].reshape(k, win)
                     env.extend((10 * np.log10(np.mean(blk * blk, axis=1) + 1e-10)).tolist())
                     acc = acc[k * win:]
+    sig = rows.arrays()
     arrays = {
-        "pts": np.asarray(pts_l, np.int64), "luma": np.asarray(luma_l, np.float32),
-        "motion": np.asarray(motion_l, np.float32),
-        "luma_max": np.asarray(lmax_l, np.float32),
-        "changed": np.asarray(changed_l, np.float32),
-        "tiles": (np.stack(tiles_l).astype(np.float32) if tiles_l
-                  else np.zeros((0, TILES, TILES), np.float32)),
-        "sync_tiles": (np.stack(sync_l) if sync_l
-                       else np.zeros((0, SYNC_GRID, SYNC_GRID), np.uint8)),
+        "pts": np.asarray(pts_l, np.int64), "luma": sig["luma"], "motion": sig["motion"],
+        "luma_max": sig["luma_max"], "changed": sig["changed"], "tiles": sig["tiles"],
+        "sync_tiles": sig["sync_tiles"],
         "size": np.asarray(size_l, np.int32).reshape(-1, 2),
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),

@@ -1,0 +1,114 @@
+"""The scan's batched signals equal the per-frame reference definition (`frame_row`) to the
+bit: on a small (160x210, scaled by swscale) and a 1080p (sampled) video, across batch
+boundaries, a mid-stream size change, 10-bit frames, and a real game's recording when the
+corpus is built. The cached arrays, the reports and sync read these numbers, so a batching
+slip would change verdicts silently."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from av.video.reformatter import VideoReformatter
+
+from moderator_app.core.video import signals
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+KEYS = ("luma", "luma_max", "motion", "changed", "tiles", "sync_tiles")
+
+
+def ffmpeg(*args: str) -> None:
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *args], check=True)
+
+
+def clip(out: Path, size: str, frames: int, pix_fmt: str = "yuv420p",
+         src: str = "testsrc2", *extra: str) -> Path:
+    ffmpeg("-f", "lavfi", "-i", f"{src}=size={size}:rate=60", "-frames:v", str(frames),
+           "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", pix_fmt, *extra, str(out))
+    return out
+
+
+def reference(path: Path) -> dict:
+    """The signals frame by frame through the reference definition."""
+    rows, prev, size = [], None, None
+    scaler = VideoReformatter()
+    with av.open(str(path)) as c:
+        for f in c.decode(c.streams.video[0]):
+            if f.pts is None:
+                continue
+            g = signals._luma_grid(f, scaler)
+            if (f.width, f.height) != size:
+                prev = None
+            rows.append(signals.frame_row(g, prev))
+            prev, size = g, (f.width, f.height)
+    cols = list(zip(*rows, strict=True))
+    return {"luma": np.asarray(cols[0], np.float32), "luma_max": np.asarray(cols[1], np.float32),
+            "motion": np.asarray(cols[2], np.float32),
+            "changed": np.asarray(cols[3], np.float32),
+            "tiles": np.stack(cols[4]).astype(np.float32), "sync_tiles": np.stack(cols[5])}
+
+
+def assert_identical(path: Path) -> dict:
+    with av.open(str(path)) as c:
+        got, _ = signals.scan_container(c)
+    want = reference(path)
+    for k in KEYS:
+        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape, k
+        assert got[k].tobytes() == want[k].tobytes(), k  # NaN rows included, bit for bit
+    return got
+
+
+def test_small_video_batched_equals_reference(tmp_path):
+    # 150 frames: two full batches and a partial one; the picture moves every frame
+    got = assert_identical(clip(tmp_path / "small.mp4", "160x210", 150))
+    assert got["luma"].shape == (150,)
+    assert np.isnan(got["motion"][0]) and not np.isnan(got["motion"][1:]).any()
+    assert got["sync_tiles"][1:].sum() > 0  # the comparison covers moving pictures
+
+
+def test_large_changes_count_as_large(tmp_path):
+    # every other frame negated: differences up to 255, where a wrapping uint8 difference
+    # would read 250 as 6 (a bug the corpus's transport-stream file caught)
+    got = assert_identical(clip(tmp_path / "flip.mp4", "160x210", 40, "yuv420p", "testsrc2",
+                                "-vf", "negate=enable='mod(n,2)'"))
+    assert got["changed"][1:].min() > 0.5
+
+
+def test_1080p_batched_equals_reference(tmp_path):
+    assert_identical(clip(tmp_path / "big.mp4", "1920x1080", 70))
+
+
+def test_size_change_mid_stream_restarts_motion(tmp_path):
+    a = clip(tmp_path / "a.ts", "160x210", 40)
+    b = clip(tmp_path / "b.ts", "320x180", 40)
+    joined = tmp_path / "joined.ts"
+    ffmpeg("-i", f"concat:{a}|{b}", "-c", "copy", str(joined))
+    got = assert_identical(joined)
+    assert np.isnan(got["motion"][[0, 40]]).all()
+    assert not np.isnan(got["motion"][41:]).any()
+    assert not got["sync_tiles"][40].any()
+
+
+def test_ten_bit_frames_take_the_reference_path(tmp_path):
+    got = assert_identical(clip(tmp_path / "ten.mkv", "320x240", 80, "yuv420p10le"))
+    assert not np.isnan(got["motion"][1:]).any()
+
+
+def test_still_picture_has_no_motion(tmp_path):
+    got = assert_identical(clip(tmp_path / "still.mp4", "160x210", 70, "yuv420p", "smptebars",
+                                "-qp", "0"))  # lossless: every frame the same picture
+    assert got["motion"][1:].max() == 0.0 and got["changed"][1:].max() == 0.0
+
+
+def test_real_game_recording_batched_equals_reference():
+    corpus = Path(os.environ.get("MODERATOR_CORPUS_DIR", Path(__file__).resolve().parents[2]
+                                 / ".cache" / "corpus"))
+    videos = sorted(corpus.glob("*/*/video.mp4"))[:1]
+    if not videos:
+        pytest.skip("real-game corpus not built (make corpus)")
+    assert_identical(videos[0])
