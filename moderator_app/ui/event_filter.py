@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.kinds import Kind
+from moderator_app.core.text import safe_text
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.event_table import search_rows
 
@@ -49,7 +50,7 @@ class EventFilter(QObject):
         box.addItem(kind.all_lanes, "")
         if index is not None:
             for name in index.lane_names:
-                box.addItem(name, name)
+                box.addItem(safe_text(name), name)  # shown escaped, filtered by the name
         box.blockSignals(False)
 
     def focus_search(self) -> None:

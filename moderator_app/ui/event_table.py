@@ -20,6 +20,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.text import safe_text
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
@@ -220,10 +221,10 @@ class EventTableModel(QAbstractTableModel):
             if col == COL_TIME:
                 t = idx.times[row]
                 return "" if math.isnan(t) else format_timecode(t)
-            if col == COL_LANE:
-                return idx.lane_of(row)
+            if col == COL_LANE:  # producer / type names come from the submission
+                return safe_text(idx.lane_of(row))
             if col == COL_KIND:
-                return idx.kind_of(row)
+                return safe_text(idx.kind_of(row))
             return self.content(row)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ROW, COL_LINE, COL_TIME):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -27,6 +27,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.core.text import safe_text
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 
@@ -272,7 +273,8 @@ class Timeline(QWidget):
             if lh >= 9:
                 p.drawText(QRectF(4, self.lane_top(i), LABEL_W - 8, lh),
                            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                           p.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight,
+                           p.fontMetrics().elidedText(safe_text(name),
+                                                      Qt.TextElideMode.ElideRight,
                                                       LABEL_W - 8))
         # Markers: one RGBA buffer for the findings lane and all event lanes.
         top = AXIS_H + COVERAGE_H

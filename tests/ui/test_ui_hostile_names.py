@@ -77,3 +77,29 @@ def test_event_summary_and_detail_escape_control_and_bidi_characters():
     for text in (pretty(line), pretty(b"{bad \x1b\xe2\x80\xae")):
         assert not [c for c in raw if c in text], ascii(text)
     assert "\\u202e" in pretty(line) and '"seq": 0' in pretty(line)
+
+
+def test_producer_and_type_names_are_escaped_in_table_timeline_and_filter(qtbot, window,
+                                                                         tmp_path):
+    from PySide6.QtCore import Qt
+
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+    from moderator_app.ui.event_table import COL_KIND, COL_LANE
+
+    events = make_run_events(12, seed=3)
+    events[5]["type"] = "\x1b]0;PWN\x07"
+    events[6]["producer"] = "agent\u202egpj"
+    sub = tmp_path / "official"
+    sub.mkdir()
+    write_trajectory(sub / "events.jsonl.zst", events)
+    window.open_paths([sub])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30000)
+    model = window.table_model
+    shown = [model.data(model.index(r, c), Qt.ItemDataRole.DisplayRole)
+             for r in range(model.rowCount()) for c in (COL_LANE, COL_KIND)]
+    shown += window.timeline.lane_names and [window.lane_filter.itemText(i)
+                                             for i in range(window.lane_filter.count())]
+    assert "\\u001b]0;PWN\\u0007" in shown and "agent\\u202egpj" in shown
+    assert not [t for t in shown if any(c in t for c in RAW)]
+    window.lane_filter.setCurrentIndex(window.lane_filter.findText("agent\\u202egpj"))
+    qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=5000)  # filtered by the raw name
