@@ -23,6 +23,10 @@
  * request whose data is `withheld` and holds more, the types run_start, run_end, error and
  * any unknown one. tests/verify/test_agent_log_engines.py holds it to the
  * Python path (MODERATOR_APP_NATIVE=0).
+ *
+ * `first_duplicate` names a line's first repeated member as the stdlib's parse would
+ * (jsonline.find_duplicate_member), without building the value: tests/formats/
+ * test_first_duplicate.py holds it to the stdlib.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -683,8 +687,191 @@ static PyObject *skim(PyObject *self, PyObject *args)
     return Py_BuildValue("nnLLNNi", pos, count, expected - 1, last_at, el_obj, req, last_type);
 }
 
+/* ------------------------------------------------------------------ repeated members */
+
+/* The first repeated member name in a valid JSON text, in the order the stdlib's
+ * `json.loads(object_pairs_hook=...)` finds it (jsonline.find_duplicate_member): objects are
+ * judged when they close (an inner object before the one holding it), and within one object
+ * the name whose second occurrence comes first. Without building the parsed value: a line of
+ * a million members costs its bytes, not ~900 MB of pairs and dicts. */
+typedef struct {
+    const unsigned char *dup; /* the repeated name found, or NULL */
+    size_t dup_n;
+} Dup;
+
+static int span_pos_cmp(const void *a, const void *b)
+{
+    int c = span_cmp(a, b);
+    if (c != 0)
+        return c;
+    const Span *x = a, *y = b;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+static int dup_value(S *s, int depth, Dup *d);
+
+static int dup_object(S *s, int depth, Dup *d)
+{
+    Span in[INLINE_KEYS];
+    Span *all = NULL;
+    size_t n = 0, cap = 0;
+    const unsigned char *first = NULL; /* the earliest second occurrence so far (inline) */
+    size_t first_n = 0;
+    int ok = NO;
+    s->p++;
+    ws(s);
+    if (s->p < s->end && *s->p == '}') {
+        s->p++;
+        return 0;
+    }
+    for (;;) {
+        if (s->p >= s->end || *s->p != '"')
+            break;
+        Span k;
+        int esc;
+        if (string(s, &k, &esc) != 0 || esc)
+            break;
+        if (n < INLINE_KEYS) {
+            for (size_t i = 0; i < n && first == NULL; i++)
+                if (in[i].n == k.n && memcmp(in[i].p, k.p, k.n) == 0) {
+                    first = k.p;
+                    first_n = k.n;
+                }
+            in[n] = k;
+        } else {
+            if (n - INLINE_KEYS == cap) {
+                size_t c2 = cap ? cap * 2 : 64;
+                Span *q = realloc(all, (c2 + INLINE_KEYS) * sizeof *q);
+                if (q == NULL)
+                    break;
+                all = q;
+                cap = c2;
+            }
+            all[n - INLINE_KEYS] = k;
+        }
+        n++;
+        ws(s);
+        if (s->p >= s->end || *s->p != ':')
+            break;
+        s->p++;
+        ws(s);
+        if (dup_value(s, depth + 1, d) != 0)
+            break;
+        if (d->dup != NULL) { /* an inner object closed first with a repeated name */
+            ok = 0;
+            break;
+        }
+        ws(s);
+        if (s->p >= s->end)
+            break;
+        if (*s->p == ',') {
+            s->p++;
+            ws(s);
+            continue;
+        }
+        if (*s->p == '}') {
+            s->p++;
+            ok = 0;
+            if (n > INLINE_KEYS) {
+                size_t h = n - INLINE_KEYS;
+                memcpy(all + h, in, sizeof in);
+                qsort(all, n, sizeof *all, span_pos_cmp);
+                first = NULL;
+                for (size_t i = 1; i < n; i++)
+                    if (span_cmp(&all[i - 1], &all[i]) == 0
+                        && (i < 2 || span_cmp(&all[i - 2], &all[i]) != 0)
+                        && (first == NULL || all[i].p < first)) {
+                        first = all[i].p; /* the group's second occurrence */
+                        first_n = all[i].n;
+                    }
+            }
+            if (first != NULL) {
+                d->dup = first;
+                d->dup_n = first_n;
+            }
+        }
+        break;
+    }
+    free(all);
+    return ok;
+}
+
+static int dup_array(S *s, int depth, Dup *d)
+{
+    s->p++;
+    ws(s);
+    if (s->p < s->end && *s->p == ']') {
+        s->p++;
+        return 0;
+    }
+    for (;;) {
+        if (dup_value(s, depth + 1, d) != 0)
+            return NO;
+        if (d->dup != NULL)
+            return 0;
+        ws(s);
+        if (s->p >= s->end)
+            return NO;
+        if (*s->p == ',') {
+            s->p++;
+            ws(s);
+            continue;
+        }
+        if (*s->p == ']') {
+            s->p++;
+            return 0;
+        }
+        return NO;
+    }
+}
+
+static int dup_value(S *s, int depth, Dup *d)
+{
+    if (depth > MAX_DEPTH || s->p >= s->end)
+        return NO;
+    if (*s->p == '{')
+        return dup_object(s, depth, d);
+    if (*s->p == '[')
+        return dup_array(s, depth, d);
+    return value(s, depth, NULL);
+}
+
+PyDoc_STRVAR(first_duplicate_doc,
+"first_duplicate(text) -> str | None | False\n\n"
+"The first repeated member name of a valid JSON text in the stdlib's order (objects as they\n"
+"close; within one, the earliest second occurrence), None when there is none, False when\n"
+"this reader cannot tell (escapes in a member name, nesting past 64 levels, anything\n"
+"unusual): then the caller asks the stdlib.");
+
+static PyObject *first_duplicate(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) != 0)
+        return NULL;
+    S s = {buf.buf, (const unsigned char *)buf.buf + buf.len};
+    Dup d = {NULL, 0};
+    ws(&s);
+    int ok = dup_value(&s, 0, &d);
+    if (ok == 0 && d.dup == NULL) {
+        ws(&s);
+        if (s.p != s.end)
+            ok = NO;
+    }
+    PyObject *r;
+    if (ok != 0)
+        r = Py_NewRef(Py_False);
+    else if (d.dup == NULL)
+        r = Py_NewRef(Py_None);
+    else
+        r = PyUnicode_DecodeUTF8((const char *)d.dup, (Py_ssize_t)d.dup_n, "strict");
+    PyBuffer_Release(&buf);
+    return r;
+}
+
 static PyMethodDef methods[] = {
     {"skim", skim, METH_VARARGS, skim_doc},
+    {"first_duplicate", first_duplicate, METH_O, first_duplicate_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -157,6 +157,7 @@ class LogChecker:
                     self.content_lines += 1
                 self._event(n, offset, len(raw), ev)
                 return
+            ev = None  # not held while parse_line builds its own (a line of 1M members)
         if raw is not None and n == 1 and raw.startswith(_BOM):
             self.add(BOM, "the file starts with a UTF-8 byte order mark; ignored", 1)
             raw = raw[3:]
