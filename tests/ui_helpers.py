@@ -87,3 +87,20 @@ def make_big_index(tmp: Path, n: int, lanes: tuple[str, ...] = ("model_request",
         offset += len(raw) + 1
     src.write_bytes(b"\n".join(lines) + b"\n")
     return index
+
+
+def ini_settings(folder: Path):
+    """The workstation's settings in a file of the test's own (never the user's)."""
+    from PySide6.QtCore import QSettings
+    return QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def shown_main_window(qtbot, settings, size: tuple[int, int] | None = (1400, 900)):
+    """A shown MainWindow with no ledger, owned by qtbot; the caller calls `shutdown()`."""
+    from moderator_app.ui.main_window import MainWindow
+    w = MainWindow(settings=settings, store_path=None)
+    qtbot.addWidget(w)
+    if size is not None:
+        w.resize(*size)
+    w.show()
+    return w

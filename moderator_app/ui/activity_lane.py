@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from moderator_app.core.video.scan import ScanResult, activity_envelope
-from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+from moderator_app.ui.timeline import LABEL_W, Timeline
 from moderator_app.ui.video_lane import ROW_H, VideoLane
 
 SPAN_COLORS = {
@@ -94,12 +94,7 @@ class ActivityLane(VideoLane):
             color = SPAN_COLORS.get(s.rule, QColor(200, 200, 200, 120))
             p.fillRect(QRectF(max(LABEL_W, x0), y, max(2.0, x1 - max(LABEL_W, x0)), ROW_H),
                        color)
-        ph = self.timeline.playhead
-        if ph is not None:
-            x = self._x(ph + self.timeline.offset)
-            if LABEL_W <= x <= self.width():
-                p.setPen(QPen(PLAYHEAD, 2))
-                p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        self._paint_playhead(p)
         p.end()
 
     def _paint_audio(self, p: QPainter, r: ScanResult, v0: float, v1: float, w: int) -> None:

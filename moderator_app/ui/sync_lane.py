@@ -133,12 +133,7 @@ class SyncLane(VideoLane):
             p.setPen(QPen(PLAYHEAD if abs(off) < 0.05 else MISSED, 5, Qt.PenStyle.SolidLine,
                           Qt.PenCapStyle.RoundCap))
             p.drawPoint(QPointF(x, mid - dy * (ROW_H / 2 - 3)))
-        ph = self.timeline.playhead
-        if ph is not None:
-            x = self._x(ph + self.timeline.offset)
-            if LABEL_W <= x <= self.width():
-                p.setPen(QPen(PLAYHEAD, 2))
-                p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        self._paint_playhead(p)
         p.end()
 
     def _finding_at(self, x: float):

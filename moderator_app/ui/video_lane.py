@@ -6,10 +6,11 @@ no code for it. Subclasses paint and may name a better target for a click (`_cli
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Signal
+from PySide6.QtCore import QPointF, QSize, Signal
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from moderator_app.ui.timeline import LABEL_W, Timeline
+from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
 
 ROW_H = 16
 
@@ -41,6 +42,15 @@ class VideoLane(QWidget):
     def _x(self, video_t: float) -> float:
         v0, v1, w = self._video_span()
         return LABEL_W + (video_t - v0) / (v1 - v0) * w if v1 > v0 else LABEL_W
+
+    def _paint_playhead(self, p: QPainter) -> None:
+        """The timeline's playhead carried down into the lane, on the video's clock."""
+        ph = self.timeline.playhead
+        if ph is not None:
+            x = self._x(ph + self.timeline.offset)
+            if LABEL_W <= x <= self.width():
+                p.setPen(QPen(PLAYHEAD, 2))
+                p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
 
     def _click_target(self, x: float, y: float) -> float | None:
         """A video time to seek to instead of the clicked instant (e.g. a span's start)."""

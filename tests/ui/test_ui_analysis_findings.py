@@ -8,10 +8,9 @@ import shutil
 
 import pytest
 import video_corpus as vc
-from PySide6.QtCore import QSettings
+from ui_helpers import ini_settings, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log
-from moderator_app.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
@@ -19,11 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, store_path=None)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
+    w = shown_main_window(qtbot, ini_settings(tmp_path))
     yield w
     w.shutdown()
 

@@ -8,21 +8,18 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from ui_helpers import ini_settings, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log, make_video
 from moderator_app.core.sync.analysis import SyncAnalysis
-from moderator_app.ui.main_window import MainWindow, window_title
+from moderator_app.ui.main_window import window_title
 
 RAW = ("\x1b", "\x07", "\u202e", "\n")
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, store_path=None)
-    qtbot.addWidget(w)
-    w.show()
+    w = shown_main_window(qtbot, ini_settings(tmp_path), size=None)
     yield w
     w.shutdown()
 

@@ -8,10 +8,16 @@ import math
 import numpy as np
 import orjson
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
-from ui_helpers import frame_number, make_numbered_video, qimage_array
+from ui_helpers import (
+    frame_number,
+    ini_settings,
+    make_numbered_video,
+    qimage_array,
+    shown_main_window,
+)
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.ui.main_window import MainWindow
@@ -35,15 +41,12 @@ def make_submission(folder, n_events=40, extra_seconds=3.0, tamper=None):
 
 @pytest.fixture
 def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    return ini_settings(tmp_path)
 
 
 @pytest.fixture
 def window(qtbot, settings):
-    w = MainWindow(settings=settings, store_path=None)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
+    w = shown_main_window(qtbot, settings)
     yield w
     w.shutdown()
 

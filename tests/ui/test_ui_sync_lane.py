@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import corpus
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
-
-from moderator_app.ui.main_window import MainWindow
+from PySide6.QtCore import QPoint, Qt
+from ui_helpers import ini_settings, shown_main_window
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
@@ -15,11 +14,7 @@ pytestmark = pytest.mark.skipif(corpus.available() is not None,
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, store_path=None)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
+    w = shown_main_window(qtbot, ini_settings(tmp_path))
     yield w
     w.shutdown()
 
