@@ -2,12 +2,14 @@
 submitter guide (game x tampering -> found/missed, offset error on genuine runs).
 
     .venv/bin/python bench/sync_table.py [GAME...]
+    .venv/bin/python bench/sync_table.py --held-out [GAME...]  # the second held-out set
     SYNC_GRID=16 .venv/bin/python bench/sync_table.py   # the analysis from finer tiles
 
 Judged as issue 13 does: a genuine run passes with its offset within one frame (or "not enough
 signal") and no sync warning; a tampering is found when the right finding is reported within
 1 s of its place (an offset jump also within 2 frames of its size; speed: drift within 1
-point); "ok+extra" when other sync findings come with it.
+point); "ok+extra" when other sync findings come with it. A splice from a second attempt
+(`retake`, held-out set) is found by any sync finding starting within 1 s of the splice.
 """
 
 from __future__ import annotations
@@ -32,13 +34,19 @@ def judge(truth: dict, a) -> str:
         if err is not None and abs(err) > 1:
             return f"WRONG {where}"
         return ("ok " if not rules else "WARN ") + where
+    if kind == "retake":
+        hits = [f for f in a.findings
+                if f.video_start_s is not None and abs(f.video_start_s - t["video_s"]) <= 1.0]
+        if hits:
+            return ("ok " if len(hits) == len(rules) else "ok+extra ") + where
+        return f"MISSED {where}"
     want = {"cut": "sync.offset_jump", "insert": "sync.offset_jump",
-            "freeze": "sync.no_reaction", "speed": "sync.drift", "slow": "sync.drift",
-            "deleted": "sync.activity_without_actions",
+            "freeze": "sync.no_reaction", "speed": "sync.drift", "speed2": "sync.drift",
+            "slow": "sync.drift", "deleted": "sync.activity_without_actions",
             "human": "sync.activity_without_actions"}[kind]
     hits = [f for f in a.findings if f.rule == want]
     for f in hits:
-        if kind in ("speed", "slow"):
+        if kind in ("speed", "speed2", "slow"):
             good = abs(f.percent - t["percent"]) <= 1.0
         elif kind in ("cut", "insert"):
             good = abs(f.video_start_s - t["video_s"]) <= 1.0 and \
@@ -69,7 +77,10 @@ def main(games: list[str]) -> int:
         print(f"skipped: {why}")
         return 0
     bad = 0
-    for name in corpus.NAMES:
+    names = corpus.NAMES
+    if games[:1] == ["--held-out"]:
+        games, names = games[1:], corpus.HELD_OUT_NAMES
+    for name in names:
         if games and name.split("-")[0] not in games:
             continue
         run = corpus.build(name)
@@ -78,7 +89,7 @@ def main(games: list[str]) -> int:
         sig = frame_signals(run.video, grid=GRID)
         verdict = judge(run.truth, analyze(e, sig, DEFAULT_THRESHOLDS))
         bad += not verdict.startswith("ok")
-        print(f"{name:20s} {verdict}", flush=True)
+        print(f"{name:28s} {verdict}", flush=True)
     print(f"{bad} not ok")
     return 0
 

@@ -4,7 +4,9 @@ Environment (ale-py), recorded with ffmpeg (H.264), with ground truth, genuine a
     import corpus
     run = corpus.build("breakout-cut")   # built once, then read from the cache
     run.log, run.video, run.truth        # paths and the truth dict
-    corpus.NAMES                         # every run: {game}-{kind}
+    corpus.NAMES                         # every run of the first set: {game}-{kind}
+    corpus.HELD_OUT_NAMES                # the second held-out set (`heldout`): new games and
+                                         # recorders, {game}-{kind}[@{recorder}]
 
 Runs are cached under `.cache/corpus/v{GENERATOR_VERSION}/` in the repository (gitignored);
 MODERATOR_CORPUS_DIR moves the cache. `make corpus` (or `python -m corpus` with tests/ on the
@@ -20,9 +22,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import heldout
 from .build import GAMES, GENERATOR_VERSION, KINDS, generate
 
 NAMES = tuple(f"{g}-{k}" for g in GAMES for k in KINDS)
+HELD_OUT_NAMES = heldout.NAMES2
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -42,7 +46,7 @@ class Run:
 
     @property
     def video(self) -> Path:
-        return self.folder / "video.mp4"
+        return self.folder / self.truth.get("video", "video.mp4")
 
     @property
     def truth(self) -> dict:
@@ -61,16 +65,23 @@ def available() -> str | None:
 
 
 def build(name: str) -> Run:
-    """The run `name` ({game}-{kind}), generated into the cache when not there yet."""
+    """The run `name` ({game}-{kind}, or a held-out {game}-{kind}[@{recorder}]), generated into
+    the cache when not there yet."""
     game, kind = name.split("-", 1)
-    if game not in GAMES or kind not in KINDS:
-        raise KeyError(name)
+    if game in GAMES and kind in KINDS:
+        def make(out: Path) -> dict:
+            return generate(game, kind, out)
+    else:
+        g, k, seed, rec, rec_name = heldout.spec(name)
+
+        def make(out: Path) -> dict:
+            return generate(g, k, out, seed=seed, rec=rec, rec_name=rec_name)
     folder = cache_dir() / name
     if not (folder / "truth.json").exists():
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
         try:
-            generate(game, kind, tmp)
+            make(tmp)
             tmp.rename(folder)  # atomic: a half-built run is never read
         except OSError:
             if not (folder / "truth.json").exists():

@@ -74,5 +74,64 @@ def ms_pacman(ram, rng: random.Random) -> list[Press]:
             for _ in range(rng.randint(1, 2))]
 
 
+# Held out, second set (issue 13's independent check: never tuned on; tests/corpus/heldout.py).
+# They read no RAM: a plausible agent's habits for each game's controls, one screen type each.
+
+
+def freeway(ram, rng: random.Random) -> list[Press]:
+    """Freeway (cars stream across on their own; the chicken moves only on input): cross."""
+    if rng.random() < 0.15:
+        return [("DOWN", rng.randint(4, 10))]
+    return [("UP", rng.randint(8, 30))]
+
+
+def space_invaders(ram, rng: random.Random) -> list[Press]:
+    """Space Invaders (the invaders march on their own; the cannon moves on input): dodge, shoot."""
+    presses: list[Press] = [(rng.choice(("LEFT", "RIGHT")), rng.randint(5, 18))]
+    if rng.random() < 0.6:
+        presses.append(("FIRE", 3))
+    return presses
+
+
+def seaquest(ram, rng: random.Random) -> list[Press]:
+    """Seaquest (the sub moves in four directions; sharks and divers cross on their own)."""
+    move = rng.choice(("DOWN", "DOWN", "LEFT", "RIGHT", "UP", "DOWNLEFT", "DOWNRIGHT"))
+    presses: list[Press] = [(move, rng.randint(6, 20))]
+    if rng.random() < 0.4:
+        presses.append((rng.choice(("FIRE", "LEFTFIRE", "RIGHTFIRE")), 4))
+    return presses
+
+
+def enduro(ram, rng: random.Random) -> list[Press]:
+    """Enduro (once the car drives the road and the other cars scroll on their own): accelerate
+    (FIRE), steer while accelerating, now and then brake."""
+    r = rng.random()
+    if r < 0.45:
+        return [("FIRE", rng.randint(20, 40))]
+    if r < 0.9:
+        return [(rng.choice(("LEFTFIRE", "RIGHTFIRE")), rng.randint(6, 16))]
+    return [("DOWN", rng.randint(6, 12))]
+
+
+def boxing(ram, rng: random.Random) -> list[Press]:
+    """Boxing (the computer's boxer moves on its own; the player's on input): step and punch."""
+    presses: list[Press] = [(rng.choice(("UP", "DOWN", "LEFT", "RIGHT")), rng.randint(5, 16))]
+    if rng.random() < 0.5:
+        presses.append(("FIRE", 3))
+    return presses
+
+
+def asteroids(ram, rng: random.Random) -> list[Press]:
+    """Asteroids (rocks drift on their own, drawn on alternate frames: flicker): turn, thrust,
+    shoot."""
+    r = rng.random()
+    if r < 0.35:
+        return [(rng.choice(("LEFT", "RIGHT")), rng.randint(4, 14))]
+    if r < 0.55:
+        return [("UP", rng.randint(4, 10))]
+    return [("FIRE", 3)]
+
+
 AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong, "riverraid": riverraid,
-          "ms_pacman": ms_pacman}
+          "ms_pacman": ms_pacman, "freeway": freeway, "space_invaders": space_invaders,
+          "seaquest": seaquest, "enduro": enduro, "boxing": boxing, "asteroids": asteroids}

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from . import record
 from .play import EMU_HZ, Played, ms_to_step, play
+from .record import Recorder
 
 GENERATOR_VERSION = 2
 RUN_S = 40.0
@@ -33,6 +34,7 @@ HELD_OUT = ("riverraid", "ms_pacman")
 KINDS = ("genuine", "genuine2", "genuine3", "cut", "insert", "freeze", "speed", "deleted",
          "human", "slow")  # genuine2/3: other seeds, for false positives
 SPEEDUP = 0.04    # "video sped up by a few %"
+SPEEDUP2 = 0.02   # kind speed2 (held-out set): a smaller change, at the edge of 1 point
 SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
@@ -47,17 +49,6 @@ class Tamper:
 def tamper_for(game: str, kind: str) -> Tamper:
     rng = random.Random(f"{game}/{kind}")
     return Tamper(kind, round(rng.uniform(12.0, 22.0), 3))
-
-
-def _encode(frames: np.ndarray, path: Path, fps: int, scale: int) -> None:
-    h, w = frames.shape[1:3]
-    cmd = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
-           "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-"]
-    if scale != 1:
-        cmd += ["-vf", f"scale={w * scale}:{h * scale}:flags=neighbor"]
-    cmd += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-            "-g", str(2 * fps), "-movflags", "+faststart", str(path)]
-    subprocess.run(cmd, input=np.ascontiguousarray(frames).tobytes(), check=True)
 
 
 def _write_log(events: list[dict], path: Path) -> None:
@@ -79,16 +70,21 @@ def _delete_stretch(events: list[dict], t0_ms: int, t1_ms: int) -> tuple[list[di
     return kept, a, b
 
 
-def generate(game: str, kind: str, out: Path) -> dict:
-    """Play and write one run into `out`; return its truth."""
-    spec = GAMES[game]
-    fps, scale, seed = spec["fps"], spec["scale"], spec["seed"]
+def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
+             rec: Recorder | None = None, rec_name: str = "") -> dict:
+    """Play and write one run into `out`; return its truth. `seed` and `rec` default to the
+    game's in GAMES (the held-out set passes its own)."""
+    if rec is None:
+        rec = Recorder(fps=GAMES[game]["fps"], scale=GAMES[game]["scale"])
+    seed = GAMES[game]["seed"] if seed is None else seed
+    fps = rec.fps
     if kind in ("genuine2", "genuine3"):
         seed += 1000 * int(kind[-1])
     tp = tamper_for(game, kind)
     at_ms = int(tp.at_s * 1000)
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
-    p: Played = play(game, seed, RUN_S, human_span_ms=human)
+    lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
+    p: Played = play(game, seed, RUN_S, human_span_ms=human, lead_steps=lead_steps)
     frames, events = p.frames, p.events
     steps = np.arange(len(frames), dtype=float)  # emulator step shown by each 60 Hz frame
     span = int(SPAN_S * EMU_HZ)
@@ -112,10 +108,17 @@ def generate(game: str, kind: str, out: Path) -> dict:
         steps[at_step:at_step + span] = np.nan
         tamper.update(video_start_s=at_step / EMU_HZ, video_end_s=(at_step + span) / EMU_HZ,
                       run_start_s=at_ms / 1000, run_end_s=at_ms / 1000 + SPAN_S)
-    elif kind == "speed":
-        idx = np.round(np.arange(int(len(frames) / (1 + SPEEDUP))) * (1 + SPEEDUP)).astype(int)
+    elif kind in ("speed", "speed2"):
+        up = SPEEDUP if kind == "speed" else SPEEDUP2
+        idx = np.round(np.arange(int(len(frames) / (1 + up))) * (1 + up)).astype(int)
         frames, steps = frames[idx], steps[idx]
-        tamper.update(percent=SPEEDUP * 100)
+        tamper.update(percent=up * 100)
+    elif kind == "retake":  # a second attempt at the same game (same emulator seed) spliced in
+        other = play(game, seed + 500, RUN_S, emu_seed=seed, lead_steps=p.lead)
+        n = min(len(frames), len(other.frames))
+        frames = np.concatenate([frames[:at_step], other.frames[at_step:n]])
+        steps = np.concatenate([steps[:at_step], np.full(n - at_step, np.nan)])
+        tamper.update(video_s=at_step / EMU_HZ, run_s=at_ms / 1000)
     elif kind == "slow":
         idx = np.floor(np.arange(int(len(frames) * (1 + SLOWDOWN))) / (1 + SLOWDOWN)).astype(int)
         frames, steps = frames[idx], steps[idx]
@@ -133,13 +136,15 @@ def generate(game: str, kind: str, out: Path) -> dict:
                       run_end_s=(end_step - p.lead) / EMU_HZ,
                       video_start_s=h0.step / EMU_HZ, video_end_s=end_step / EMU_HZ,
                       presses=len(p.human_presses))
-    # The recorder keeps every (60 / fps)-th frame.
-    r = EMU_HZ // fps
-    frames, steps = frames[::r], steps[::r]
+    # The recorder keeps the frame on screen at each of its ticks (every (60 / fps)-th one).
+    r = EMU_HZ / fps
+    idx = record.keep(len(frames), rec, f"{game}/{kind}/{rec_name}")
+    frames, steps = frames[idx], steps[idx]
     out.mkdir(parents=True, exist_ok=True)
-    _encode(frames, out / "video.mp4", fps, scale)
+    record.encode(frames, out, rec)
     _write_log(events, out / "agent-log.jsonl")
-    speed = {"speed": 1 + SPEEDUP, "slow": 1 / (1 + SLOWDOWN)}.get(kind, 1.0)
+    speed = {"speed": 1 + SPEEDUP, "speed2": 1 + SPEEDUP2,
+             "slow": 1 / (1 + SLOWDOWN)}.get(kind, 1.0)
 
     def shown(step: int | None) -> float | None:
         """Video time of the first frame showing `step` (None if that moment is not shown)."""
@@ -153,7 +158,7 @@ def generate(game: str, kind: str, out: Path) -> dict:
     logged_ms = {e["elapsedMs"] for e in events if e["type"] == "action"}
     truth = {
         "generator_version": GENERATOR_VERSION, "game": game, "kind": kind, "fps": fps,
-        "size": [frames.shape[2] * scale, frames.shape[1] * scale], "frames": len(frames),
+        "size": record.size(frames, rec), "frames": len(frames),
         "offset_s": round(p.lead / EMU_HZ / speed, 6), "run_s": RUN_S, "tamper": tamper,
         "actions": [{"elapsed_ms": x.elapsed_ms, "button": x.button, "hold": x.hold,
                      "shows_video_s": shown(x.first_visible_step)}
@@ -161,5 +166,8 @@ def generate(game: str, kind: str, out: Path) -> dict:
         "unlogged_presses": len(p.human_presses) + sum(x.elapsed_ms not in logged_ms
                                                        for x in p.presses),
     }
+    if rec_name:
+        truth["recorder"] = rec_name
+        truth["video"] = rec.video_name
     (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
     return truth

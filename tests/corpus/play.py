@@ -63,14 +63,19 @@ def _emulator(game: str, seed: int):
 
 
 def play(game: str, seed: int, run_s: float, *, human_span_ms: tuple[int, int] | None = None,
-         start: str = "2026-11-30T20:00:00.000Z") -> Played:
-    """Play `run_s` seconds of `game` after a seeded lead-in, and one second after run_end."""
+         start: str = "2026-11-30T20:00:00.000Z", lead_steps: int | None = None,
+         emu_seed: int | None = None) -> Played:
+    """Play `run_s` seconds of `game` after a seeded lead-in, and one second after run_end.
+    `lead_steps` replaces the seeded lead-in (a recorder started earlier); `emu_seed` plays the
+    emulator's seed with another agent's choices (a second attempt at the same game)."""
     from moderator_app.core.samples.community import format_at  # the sample log's `at` form
 
     rng = random.Random(seed)
-    ale, actions = _emulator(game, seed)
+    ale, actions = _emulator(game, seed if emu_seed is None else emu_seed)
     policy = agents.AGENTS[game]
     lead = 2 * rng.randint(45, 75)  # 1.5 to 2.5 s, even so a 30 fps recording keeps it whole
+    if lead_steps is not None:
+        lead = lead_steps
     run_ms = int(run_s * 1000)
     frames: list[np.ndarray] = []
     held: list = [None, 0]  # (button, until step)

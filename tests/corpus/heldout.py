@@ -1,0 +1,60 @@
+"""The second held-out set (issue 13's independent check): six more games and recorders the
+sync analysis was never tuned on, genuine and tampered; the table is in docs/submitter-guide.md.
+
+Names: `{game}-{kind}` (the game's own recorder: 60 fps, 2x nearest, H.264 CRF 20, MP4) and
+`{game}-{kind}@{recorder}` (a recorder from RECORDERS). Nothing here is built by the tests'
+default run except what a test names; `make corpus` builds them all.
+"""
+
+from __future__ import annotations
+
+from .build import KINDS
+from .record import Recorder
+
+# Seeds apart from the first set's (11-15). One screen behaviour each.
+GAMES2: dict[str, int] = {
+    "freeway": 21,         # cars stream on their own; the chicken moves only on input
+    "space_invaders": 22,  # the invaders march on their own; cannon on input
+    "seaquest": 23,        # the sub moves in four directions; fish and divers cross
+    "enduro": 24,          # the road and the other cars scroll (once the car drives)
+    "boxing": 25,          # the other boxer moves on its own; a still ring
+    "asteroids": 26,       # rocks drawn on alternate frames: flicker
+}
+KINDS2 = (*KINDS, "speed2", "retake")  # +2 % speed; a splice from a second attempt
+DEFAULT = Recorder(fps=60, scale=2)
+RECORDERS: dict[str, Recorder] = {
+    "r30": Recorder(fps=30, scale=2),
+    "r50": Recorder(fps=50, scale=2),
+    "r25drop": Recorder(fps=25, scale=2, drop=0.04),   # misses 4 % of its captures
+    "bilinear": Recorder(fps=60, scale=3, flags="bilinear"),
+    "letterbox": Recorder(fps=60, scale=3, flags="bilinear", pad=(1280, 720)),
+    "crf32": Recorder(fps=60, scale=2, crf=32),
+    "lead5": Recorder(fps=60, scale=2, lead_s=5.0),
+    "vfr": Recorder(fps=60, scale=2, vfr=True),
+    "mkv": Recorder(fps=60, scale=2, container="mkv"),
+    "webm": Recorder(fps=30, scale=2, container="webm"),
+}
+# Recorders on the tuned games' genuine runs (where the picture has signal, so a failure is
+# the recorder's) and on two new ones; a few tamperings through a new recorder.
+_REC_RUNS = [f"{g}-genuine@{r}" for g in ("breakout", "pitfall", "freeway", "space_invaders")
+             for r in RECORDERS]
+_REC_RUNS += ["breakout-cut@r50", "breakout-speed@r25drop", "pitfall-human@webm",
+              "breakout-deleted@vfr", "pitfall-insert@letterbox", "breakout-freeze@crf32",
+              "pitfall-cut@lead5", "breakout-slow@mkv"]
+NAMES2 = tuple(f"{g}-{k}" for g in GAMES2 for k in KINDS2) + tuple(_REC_RUNS)
+
+
+def spec(name: str) -> tuple[str, str, int | None, Recorder | None, str]:
+    """(game, kind, seed, recorder, recorder name) of a run name; KeyError when unknown."""
+    from .build import GAMES
+
+    base, _, rec_name = name.partition("@")
+    game, kind = base.split("-", 1)
+    if rec_name and rec_name not in RECORDERS:
+        raise KeyError(name)
+    rec = RECORDERS.get(rec_name)
+    if game in GAMES2 and kind in KINDS2:
+        return game, kind, GAMES2[game], rec or DEFAULT, rec_name or "default"
+    if game in GAMES and kind in KINDS2 and rec_name:
+        return game, kind, None, rec, rec_name
+    raise KeyError(name)

@@ -1,0 +1,73 @@
+"""The second held-out set (tests/corpus/heldout.py: six games and ten recorders sync was never
+tuned on). Its full table: `bench/sync_table.py --held-out` (docs/submitter-guide.md). The
+tests check the generator's truth cheaply and build one small new run.
+"""
+
+from __future__ import annotations
+
+import corpus
+import numpy as np
+import orjson
+import pytest
+from corpus import heldout
+from corpus.record import Recorder, keep
+
+from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.signals import frame_signals
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+
+def test_a_recorder_at_a_divisor_of_60_keeps_every_nth_frame():
+    """30 fps is frames[::2], as the first set's runs were made (their videos stay the same)."""
+    for n in (120, 121):
+        assert keep(n, Recorder(fps=30), "s").tolist() == list(range(0, n, 2))
+    assert keep(7, Recorder(fps=60), "s").tolist() == list(range(7))
+
+
+def test_a_50_fps_recorder_shows_the_frame_on_screen_at_each_tick():
+    """Tick i at i/50 s shows emulator frame floor(i * 1.2): one in six is never captured."""
+    assert keep(12, Recorder(fps=50), "s").tolist() == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]
+
+
+def test_a_dropping_recorder_repeats_its_last_capture_deterministically():
+    rec = Recorder(fps=25, drop=0.2)
+    a, b = keep(600, rec, "seed"), keep(600, rec, "seed")
+    assert a.tolist() == b.tolist()
+    plain = keep(600, Recorder(fps=25), "seed")
+    missed = np.nonzero(a != plain)[0]
+    assert 0 < len(missed) < 0.4 * len(a)
+    assert all(a[i] == a[i - 1] for i in missed)
+
+
+def test_every_held_out_name_resolves_and_others_do_not():
+    for name in corpus.HELD_OUT_NAMES:
+        game, kind, _, rec, _ = heldout.spec(name)
+        assert kind in heldout.KINDS2 and rec is not None
+    assert len(set(corpus.HELD_OUT_NAMES)) == len(corpus.HELD_OUT_NAMES)
+    assert not set(corpus.HELD_OUT_NAMES) & set(corpus.NAMES)
+    for bad in ("freeway-nope", "breakout-genuine@vhs", "tetris-genuine", "breakout-retake"):
+        with pytest.raises(KeyError):
+            corpus.build(bad)
+
+
+@pytest.mark.skipif(corpus.available() is not None,
+                    reason=f"corpus cannot be built: {corpus.available()}")
+def test_boxing_genuine_right_offset_and_no_sync_warning(monkeypatch):
+    """A new game (a still ring, the other boxer moving on its own), built here: its truth is
+    the lead-in, and the analysis, never tuned on it, gives the offset within a frame (+0.26
+    frame when written) or nothing, and no sync finding."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    run = corpus.build("boxing-genuine")
+    truth = run.truth
+    assert truth["recorder"] == "default" and truth["fps"] == 60 and truth["size"] == [320, 420]
+    assert 1.5 <= truth["offset_s"] <= 2.5 and truth["actions"]
+    shown = [x for x in truth["actions"] if x["shows_video_s"] is not None]
+    assert len(shown) >= len(truth["actions"]) // 2
+    assert all(x["shows_video_s"] >= truth["offset_s"] + x["elapsed_ms"] / 1000 - 1e-6
+               for x in shown)
+    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
+    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
+    if a.suggested_offset_s is not None:
+        assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    assert a.findings == []
