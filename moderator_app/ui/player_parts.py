@@ -11,7 +11,6 @@ import threading
 from bisect import bisect_right
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import (
@@ -68,11 +67,7 @@ class PlayerTimes:
 
     def keyframe_frame(self, n: int) -> int:
         """The frame number of the keyframe at or before frame `n` (cheap to decode)."""
-        kf = self.index.keyframe_before(n)
-        if kf is None:
-            return n
-        i = int(np.searchsorted(self.index.pts, kf, side="left"))
-        return min(i, n) if i < self.frame_count and int(self.index.pts[i]) == kf else n
+        return self.index.keyframe_index(n)
 
 
 def rgb_qimage(data: bytes, w: int, h: int) -> QImage:

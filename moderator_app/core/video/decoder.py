@@ -17,6 +17,16 @@ another order than their packets' pts say), a frame is identified by its place i
 decoder's output after a keyframe instead (`FrameIndex.ordinal`). Reading forward within
 a few frames (playback, stepping) continues the current decode without seeking.
 
+Cost of a selection (issue 11 point 8): decoding is the whole cost, so a read decodes as few
+frames as it can. It continues the current decode only when that is not more frames than a
+seek to the target's keyframe would decode (a far target in a later GOP used to be decoded
+forward through up to 120 frames, where a seek decodes the part of one GOP up to it). And up to
+the first frame it must keep, frames no other frame refers to are not decoded at all
+(`skip_frame = NONREF`): the switch back to full decoding happens when the first packet of a
+frame to keep is demuxed, before it is sent to the decoder, so it costs no margin of frames.
+Whether that skip is right never decides exactness: a skipped target shows up as a later pts,
+and the fallback decodes everything.
+
 PyAV (FFmpeg's libraries) is imported here, never in the workstation's own process.
 """
 
@@ -35,16 +45,14 @@ from .index import FrameIndex
 class ExactDecoder:
     """Frame-exact reads from one open container. One owner thread."""
 
-    # Decode forward instead of seeking when the target is at most this many frames ahead
-    # and in the current or next GOP.
+    # Decode forward instead of seeking only when the target is at most this many frames
+    # ahead, and no farther than a seek would decode (`_forward_is_cheaper`).
     FORWARD_LIMIT = 120
+    # What a seek costs beyond its frames, counted in frames: the decoder's pipeline (frame
+    # threads, B-frame reorder) is flushed and refilled. Ties go to decoding forward.
+    SEEK_COST_FRAMES = 4
     # Decoded frames kept for stepping backwards (about 150 MB of 1080p YUV at most).
     CACHE_FRAMES = 48
-    # After a seek, frames no other frame refers to are not decoded until this many frames
-    # before the target (reorder and frame-thread delay): ~35 % faster seeks on H.264. If the
-    # target itself was skipped, the pts check sees the frame after it and the fallback
-    # decodes everything: exactness never depends on this.
-    SKIP_MARGIN = 24
     # Demuxers whose timestamp seeks land past the keyframe packet: seek these by byte
     # position from the start. Any other container switches to byte seeks the first time a
     # timestamp seek is seen to land late (`_landed_late`).
@@ -67,7 +75,7 @@ class ExactDecoder:
         self.decoded = 0
         self.errors = 0
         self._cache: OrderedDict[int, object] = OrderedDict()
-        self._skip_until: int | None = None
+        self._skip_until: int | None = None  # raw pts: non-reference frames before it skipped
         self._expect_pos: int | None = None  # byte position of the keyframe sought
         self._landed_late = False
         self.byte_seeks = bool(set(str(container.format.name).split(","))
@@ -76,14 +84,17 @@ class ExactDecoder:
             if index.frame_count < 1_000_000 else None
 
     def _skip_nonref(self, until: int | None) -> None:
-        """Skip non-reference frames until a frame at or past index `until` comes out."""
+        """Skip non-reference frames until the packet of a frame at or past index `until` is
+        demuxed (`_decode` switches back, before that packet reaches the decoder). Not in
+        ordinal mode, where a frame is known by its place in the output."""
         if until is not None and (self.index.ordinal or until <= 0):
             until = None
-        if until == self._skip_until:
+        pts = None if until is None else int(self.index.pts[until])
+        if pts == self._skip_until:
             return
-        self._skip_until = until
+        self._skip_until = pts
         with contextlib.suppress(Exception):
-            self.stream.codec_context.skip_frame = "NONREF" if until is not None else "DEFAULT"
+            self.stream.codec_context.skip_frame = "NONREF" if pts is not None else "DEFAULT"
 
     def _use(self, container) -> None:
         self.container = container
@@ -113,6 +124,8 @@ class ExactDecoder:
                     self._landed_late = True
                     return
                 expect = None
+            if self._skip_until is not None and (pk.pts is None or pk.pts >= self._skip_until):
+                self._skip_nonref(None)  # a frame to keep: decode everything from here on
             try:
                 frames = pk.decode()
             except av.error.FFmpegError:
@@ -189,8 +202,6 @@ class ExactDecoder:
                     continue  # a frame outside the index (discarded head); keep going
                 return None  # a timestamp the index does not know: untrusted
             self._last = i
-            if self._skip_until is not None and i >= self._skip_until:
-                self._skip_nonref(None)
             if keep_from is not None and keep_from <= i < n:
                 self._remember(i, f)
             if i == n:
@@ -234,6 +245,14 @@ class ExactDecoder:
         self._frames = None
         return best
 
+    def _forward_is_cheaper(self, first: int, n: int) -> bool:
+        """Whether continuing the current decode to frame `n` decodes no more frames than
+        seeking to the keyframe before frame `first` (the first frame to keep) would."""
+        if self._frames is None or self._last is None or \
+                not self._last < n <= self._last + self.FORWARD_LIMIT:
+            return False
+        return n - self._last <= n - self.index.keyframe_index(first) + self.SEEK_COST_FRAMES
+
     def read(self, n: int, cache_before: int = 0):
         """The decoded `av.VideoFrame` of frame `n` (verified), or None if it cannot be decoded.
         `cache_before`: keep that many frames before `n` decoded on the way (stepping back
@@ -245,10 +264,10 @@ class ExactDecoder:
             self._cache.move_to_end(n)
             return hit
         keep = n - cache_before if cache_before > 0 else None
-        if not (self._frames is not None and self._last is not None
-                and self._last < n <= self._last + self.FORWARD_LIMIT):
-            self._seek(self.index.keyframe_before(max(0, n - cache_before)))
-            self._skip_nonref(max(0, n - cache_before) - self.SKIP_MARGIN)
+        first = max(0, n - cache_before)
+        if not self._forward_is_cheaper(first, n):
+            self._seek(self.index.keyframe_before(first))
+        self._skip_nonref(first)
         f = self._forward_to(n, keep)
         self._skip_nonref(None)
         if f is not None:

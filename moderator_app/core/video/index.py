@@ -117,6 +117,15 @@ class FrameIndex:
         k = bisect_right(self.keyframe_pts, int(self.pts[n])) - 1
         return int(self.keyframe_pts[k]) if k >= 0 else None
 
+    def keyframe_index(self, n: int) -> int:
+        """Frame number of the last keyframe at or before frame `n` (`n` itself when the index
+        knows none): the frame a decode for frame `n` starts from."""
+        kf = self.keyframe_before(n)
+        if kf is None:
+            return n
+        i = int(np.searchsorted(self.pts, kf, side="left"))
+        return min(i, n) if i < self.frame_count and int(self.pts[i]) == kf else n
+
     def nearest_keyframe_time(self, t: float) -> float | None:
         """Video time of the keyframe nearest to `t` (scrub previews)."""
         if self.keyframe_pts.shape[0] == 0:

@@ -1,0 +1,96 @@
+"""What the exact frame for a selected event costs (issue 11 point 8), counted in frames the
+isolated decoder decodes, never in time: a selection decodes the reference frames from the
+keyframe up to it and the frame itself, nothing the picture does not depend on."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video.isolate import VideoProcess
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+@pytest.fixture(scope="module")
+def mp4():
+    """H.264 with B-frames (some of them references), a keyframe every 60 frames."""
+    path = vc.build(vc.RECIPES["mp4"])
+    return path, probe_video(path, "mp4").index
+
+
+def _reads(path, index, frames):
+    """(decoded, fallbacks, source frame shown) for each read, in one decoder process."""
+    blob = index.to_bytes()
+    out = []
+    with VideoProcess(path) as vp:
+        first = {"index_len": len(blob)}
+        for n in frames:
+            msg = vp.request({"op": "frame", "n": n, "keep": True, **first},
+                             blob if first else b"")
+            first, blob = {}, b""
+            h = msg.header
+            img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h["height"], h["width"], 3)
+            out.append((h["decoded"], h["fallbacks"], vc.read_code(img)))
+    return out
+
+
+def _truth(index, n):
+    return vc.expected_code(vc.RECIPES["mp4"].script, round(index.time_of(n) * vc.RECIPES["mp4"].script.fps))
+
+
+def _reference_frames(path, index, start, end):
+    """Frames in [start, end) that a decoder skipping every non-reference frame still
+    outputs: the frames a picture in this GOP can depend on (from the file, by PyAV)."""
+    import av
+    where = {int(p): i for i, p in enumerate(index.pts)}
+    with av.open(str(path)) as c:
+        s = c.streams.video[0]
+        s.codec_context.skip_frame = "NONREF"
+        c.seek(int(index.pts[start]), stream=s, backward=True)
+        kept = set()
+        for f in c.decode(s):
+            i = where.get(int(f.pts)) if f.pts is not None else None
+            if i is not None and i >= end:
+                break
+            if i is not None and i >= start:
+                kept.add(i)
+    return kept
+
+
+def test_a_selection_decodes_only_what_its_picture_depends_on(mp4):
+    """20 frames after a keyframe: the reference frames before it and the frame itself (the
+    old margin decoded all 21; the packet of the first frame to keep now switches decoding
+    back on, so no margin is needed), and the picture is the exact frame."""
+    path, index = mp4
+    kf = index.keyframe_index(620)
+    assert kf == 600  # the recipe: a keyframe every 60 frames
+    refs = _reference_frames(path, index, kf, 620)
+    assert len(refs) < 20  # the file has non-reference frames to skip
+    (_, _, _), (decoded, fallbacks, shown) = _reads(path, index, [100, 620])
+    assert shown == _truth(index, 620) and fallbacks == 0
+    assert decoded <= len(refs) + 1, (decoded, sorted(refs))
+
+
+def test_a_selection_in_a_later_gop_seeks_rather_than_decoding_through(mp4):
+    """Frame 75 after frame 10: 65 frames ahead, which used to be decoded forward through
+    the rest of the first GOP; a seek to the keyframe at 60 decodes at most 16."""
+    path, index = mp4
+    assert index.keyframe_index(75) == 60
+    (_, _, first), (decoded, fallbacks, shown) = _reads(path, index, [10, 75])
+    assert first == _truth(index, 10)
+    assert shown == _truth(index, 75) and fallbacks == 0
+    assert decoded <= 75 - 60 + 1, decoded
+
+
+def test_the_next_frames_in_the_gop_continue_the_decode(mp4):
+    """Stepping forward within a GOP never seeks: frame 12 after frame 10 decodes only what
+    lies between them."""
+    path, index = mp4
+    (_, _, _), (decoded, fallbacks, shown) = _reads(path, index, [10, 12])
+    assert shown == _truth(index, 12) and fallbacks == 0
+    assert decoded <= 2, decoded
