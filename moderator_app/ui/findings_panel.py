@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -52,6 +54,19 @@ def other_line(f: Finding) -> int | None:
 
 def moment_text(m: Moment | None) -> str:
     return "" if m is None else format_timecode(m.run_s)
+
+
+def _text_box(name: str) -> QPlainTextEdit:
+    """A read-only, frameless plain-text box: it wraps and scrolls within whatever height the
+    panel gives it (a word-wrapped QLabel overflows onto its neighbours instead)."""
+    box = QPlainTextEdit()
+    box.setObjectName(name)
+    box.setReadOnly(True)
+    box.setFrameShape(QPlainTextEdit.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setMinimumHeight(2 * box.fontMetrics().lineSpacing() + 8)
+    box.viewport().setAutoFillBackground(False)
+    return box
 
 
 class FindingsModel(QAbstractTableModel):
@@ -161,37 +176,45 @@ class FindingsPanel(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.summary, 1)
         top.addWidget(self.severity_box)
+        # Wrapped labels ask for their height by width, which a dock does not honour: in a
+        # short dock (1280x720) the selected finding's message was painted over the list. So
+        # the summary reserves its three lines, and the message and the side-by-side lines
+        # are read-only plain-text boxes (they scroll) under the list, in a splitter: nothing
+        # can overlap, whatever the dock's size.
+        self.summary.setMinimumHeight(3 * fm.lineSpacing())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
-        layout.addWidget(self.view, 1)
-        # The selected finding's full message (a table cell elides long ones). Plain text.
-        self.message = QLabel("")
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setObjectName("findingMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.message)
+        # The selected finding's full message (a table cell elides long ones).
+        self.message = _text_box("findingMessage")
         # A message naming another line: go there, and see both lines side by side.
         self.compare = QWidget()
         grid = QGridLayout(self.compare)
         grid.setContentsMargins(0, 0, 0, 0)
         self.other_title = QLabel("")
         self.this_title = QLabel("")
-        self.other_text = QLabel("")
-        self.this_text = QLabel("")
-        for w in (self.other_title, self.this_title, self.other_text, self.this_text):
+        for w in (self.other_title, self.this_title):
             w.setTextFormat(Qt.TextFormat.PlainText)
-            w.setWordWrap(True)
-            w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.other_text.setObjectName("compareOther")
-        self.this_text.setObjectName("compareThis")
+        self.other_text = _text_box("compareOther")
+        self.this_text = _text_box("compareThis")
         grid.addWidget(self.other_title, 0, 0)
         grid.addWidget(self.this_title, 0, 1)
         grid.addWidget(self.other_text, 1, 0)
         grid.addWidget(self.this_text, 1, 1)
+        grid.setRowStretch(1, 1)
         self.compare.setVisible(False)
-        layout.addWidget(self.compare)
+        detail = QWidget()
+        detail_layout = QVBoxLayout(detail)
+        detail_layout.setContentsMargins(0, 0, 0, 0)
+        detail_layout.addWidget(self.message, 1)
+        detail_layout.addWidget(self.compare, 2)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        layout.addWidget(self.splitter, 1)
         buttons = QHBoxLayout()
         self.goto_line_button = QPushButton("")
         self.goto_line_button.setObjectName("gotoOtherLine")
@@ -225,7 +248,7 @@ class FindingsPanel(QWidget):
         self._show_other(None, None)
         if report is None:
             self.summary.setText("No submission loaded")
-            self.message.setText("")
+            self.message.setPlainText("")
             self.model.set_findings([])
             return
         fl = report.findings
@@ -238,7 +261,7 @@ class FindingsPanel(QWidget):
             f" · sync offset {report.offset:+.3f} s"
             + (f" · +{analysis} from the video analysis (not in the verdict)" if analysis else ""))
         self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
-        self.message.setText("")
+        self.message.setPlainText("")
 
     def select(self, i: int) -> None:
         """Select finding `i` (position in `findings`) without emitting activation twice."""
@@ -264,7 +287,7 @@ class FindingsPanel(QWidget):
         f = self.model.findings[i]
         where = f"{f.file or ''}{'' if f.line is None else f':{f.line}'}"
         when = moment_text(self.moment(i))
-        self.message.setText(f"{f.severity.value} {f.rule} {where}"
+        self.message.setPlainText(f"{f.severity.value} {f.rule} {where}"
                              + (f" at {when}" if when else "") + f": {f.message}")
         self._show_other(other_line(f), f.line)
 
@@ -284,8 +307,8 @@ class FindingsPanel(QWidget):
             return
         self.other_title.setText(f"Line {other}")
         self.this_title.setText(f"Line {own} (this finding)")
-        self.other_text.setText(other_text)
-        self.this_text.setText(own_text)
+        self.other_text.setPlainText(other_text)
+        self.this_text.setPlainText(own_text)
         self.compare.setVisible(True)
 
     def _goto_other(self) -> None:

@@ -142,6 +142,8 @@ QHeaderView::section {{ background: {c.window}; color: {c.muted}; border: none;
 QTableView, QTreeView, QListView {{ gridline-color: {c.border}; border: 1px solid {c.border};
                                    selection-background-color: {c.accent};
                                    selection-color: {c.accent_text}; }}
+QTableView::item:hover:!selected, QTreeView::item:hover:!selected,
+QListView::item:hover:!selected {{ background: {c.alt_base}; color: {c.text}; }}
 QLineEdit, QPlainTextEdit, QTextEdit, QComboBox {{
     border: 1px solid {c.border}; border-radius: 3px; padding: 2px 4px; }}
 QLineEdit:focus, QPlainTextEdit:focus, QTextEdit:focus, QComboBox:focus, QTableView:focus,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPoint, QRect
+from ui_helpers import ini_settings, shown_main_window
+
 from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.verify.report import Report
 from moderator_app.ui.findings_panel import FindingsPanel
@@ -34,3 +37,28 @@ def test_findings_listed_and_filtered(qtbot):
     with qtbot.waitSignal(p.finding_activated) as sig:
         p.view.setCurrentIndex(p.proxy.index(0, 0))
     assert sig.args == [1]
+
+
+
+def test_a_short_dock_never_paints_the_message_over_the_list(qtbot, tmp_path):
+    """At 1280x720 the findings dock is ~300 px tall: the selected finding's message, a
+    word-wrapped label then, was painted over the list's rows (a dock does not honour a
+    label's height-for-width)."""
+    long = "the picture is frozen from 19.533 s to 22.917 s (3.4 s, 203 frames) " * 3
+    fs = [Finding(Severity.WARNING, "video.frozen", long, "video.mp4", None) for _ in range(6)]
+    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720))
+    p = w.findings
+    p.set_report(report_with(fs))
+    p.select(2)
+    qtbot.wait(50)
+
+    def rect(widget):
+        return QRect(widget.mapTo(p, QPoint(0, 0)), widget.size())
+
+    view, msg, button = rect(p.view), rect(p.message), rect(p.copy_button)
+    assert p.height() < 400  # the short dock of a 720-pixel screen
+    assert view.height() >= 2 * p.view.verticalHeader().defaultSectionSize()
+    assert msg.height() >= 2 * p.fontMetrics().lineSpacing()
+    assert not view.intersects(msg) and not msg.intersects(button)
+    assert "22.917 s" in p.message.toPlainText()
+    w.shutdown()

@@ -171,8 +171,8 @@ def test_message_naming_another_line_goes_there_and_compares(qtbot, window, tmp_
     other = int(panel.goto_line_button.text().rsplit(" ", 1)[1])
     assert f"response on line {other}" in f.message
     assert panel.compare.isVisible()
-    assert "SELECT" in panel.this_text.text()
-    assert "SELECT" not in panel.other_text.text() and "action" in panel.other_text.text()
+    assert "SELECT" in panel.this_text.toPlainText()
+    assert "SELECT" not in panel.other_text.toPlainText() and "action" in panel.other_text.toPlainText()
     qtbot.mouseClick(panel.goto_line_button, Qt.MouseButton.LeftButton)
     index = window.session.result.index
     assert index.lines[window.detail.row] == other
