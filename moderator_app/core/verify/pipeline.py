@@ -155,6 +155,11 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     except OSError as exc:
         report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
         return
+    if options.scan_video:
+        # the scan's isolated process starts now and imports while the probe runs (on the
+        # other core): the probe takes one child, the scan the other (core/video/isolate.py)
+        from moderator_app.core.video.isolate import prestart
+        prestart(2)
     probe = probe_video(path, video.name)
     report.video = VideoSection.of(probe)
     for f in probe.findings:

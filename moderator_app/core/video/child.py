@@ -173,6 +173,27 @@ def op_scan(req: dict, out) -> None:
     send(out, dict(meta, ok=True), (pack_arrays(arrays),))
 
 
+def _receive_file() -> str | None:
+    """The file's descriptor from the parent's socket (isolate.py: `FD_SOCKET_ENV`), as a
+    path FFmpeg can open; "" when the parent left without sending one; None when the parent
+    passed the file otherwise (the path in each request, outside Linux)."""
+    fd = os.environ.pop("MODERATOR_VIDEO_FDSOCK", None)  # isolate.FD_SOCKET_ENV
+    if fd is None:
+        return None
+    import contextlib
+    import socket
+    with socket.socket(fileno=int(fd)) as sock:
+        # imported: ready (the bench waits for it); an error: the parent already sent the
+        # file and closed its end
+        with contextlib.suppress(OSError):
+            sock.send(b"R")
+        try:
+            _, fds, _, _ = socket.recv_fds(sock, 1, 1)
+        except (OSError, ValueError):
+            return ""
+    return f"/proc/self/fd/{fds[0]}" if fds else ""
+
+
 def main() -> int:
     _limit_memory()
     os.environ.setdefault("AV_LOG_FORCE_NOCOLOR", "1")
@@ -180,6 +201,12 @@ def main() -> int:
     sys.stdout = sys.stderr  # nothing else may write into the message stream
     import av
     av.logging.set_level(None)
+    # every request needs these: imported before the file is known (a child started ahead
+    # has them ready when its file comes)
+    from . import decoder, index, signals  # noqa: F401
+    source = _receive_file()
+    if source == "":
+        return 0  # started ahead and never given a file: the parent has gone
     state: dict = {}
     fault = os.environ.get("MODERATOR_VIDEO_FAULT")  # tests: prove the parent survives these
     for line in sys.stdin.buffer:
@@ -188,6 +215,8 @@ def main() -> int:
         elif fault == "hang":
             time.sleep(3600)
         req = json.loads(line)
+        if source is not None:
+            req["source"] = source
         op = req.get("op")
         try:
             if op == "probe":

@@ -11,18 +11,23 @@ the deadline) and memory-bounded by itself (RLIMIT_AS).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import select
 import signal
+import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from moderator_app.core.priority import thread_nice
 
 
 class VideoProcessError(Exception):
@@ -71,6 +76,138 @@ def _widen_pipe(fd: int) -> None:
             continue
 
 
+# --- starting the child, and children started ahead ------------------------------------------
+# Starting the interpreter and importing PyAV and numpy costs ~0.3 s of CPU per child: more
+# than the whole decode of a 40 s Atari recording. A child can be started before its file is
+# known (`prestart`): it imports, then waits on a Unix socket for the file's descriptor
+# (SCM_RIGHTS; the path still never reaches FFmpeg), so that cost runs on another core while
+# the caller does other work (verify --scan starts the scan's child beside the probe).
+FD_PASSING = sys.platform.startswith("linux") and hasattr(socket, "send_fds")
+FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # the child's end of the socket (child.py)
+MAX_SPARES = 2
+
+
+def _spawn(sock: socket.socket | None) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    root = str(Path(__file__).resolve().parents[3])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"]
+                                if env.get("PYTHONPATH") else "")
+    fds: tuple[int, ...] = ()
+    if sock is not None:
+        env[FD_SOCKET_ENV] = str(sock.fileno())
+        fds = (sock.fileno(),)
+    if getattr(sys, "frozen", False):  # the desktop bundle: its executable routes it
+        cmd = [sys.executable, "--video-child"]
+    else:
+        cmd = [sys.executable, "-m", "moderator_app", "--video-child"]
+    return subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        pass_fds=fds, env=env, start_new_session=True)
+
+
+@dataclass
+class _Spare:
+    """A child started ahead, waiting for its file on `sock`; `key` is what it was started
+    with (this process, the starting thread's nice value, the environment): only a caller
+    with the same key may take it (a child cannot raise its nice value back, and tests start
+    children with fault switches in the environment)."""
+
+    proc: subprocess.Popen
+    sock: socket.socket
+    key: tuple
+
+
+_SPARES: list[_Spare] = []
+_SPARES_LOCK = threading.Lock()
+
+
+def _spare_key() -> tuple:
+    return (os.getpid(), thread_nice(), tuple(sorted(os.environ.items())))
+
+
+def _start_spare(key: tuple) -> _Spare:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        proc = _spawn(theirs)
+    except OSError as exc:
+        ours.close()
+        raise VideoProcessError(f"the video reader could not be started: {exc}") from None
+    finally:
+        theirs.close()
+    return _Spare(proc, ours, key)
+
+
+def _discard(spare: _Spare) -> None:
+    spare.sock.close()  # a waiting child reads the end of the socket and exits
+    for f in (spare.proc.stdin, spare.proc.stdout):
+        with contextlib.suppress(OSError):
+            if f is not None:
+                f.close()
+    if spare.proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(spare.proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        spare.proc.wait(timeout=5)
+
+
+def _take_spare() -> _Spare | None:
+    key = _spare_key()
+    with _SPARES_LOCK:
+        mine = [sp for sp in _SPARES if sp.key == key and sp.proc.poll() is None]
+        stale = [sp for sp in _SPARES if sp not in mine]
+        _SPARES[:] = mine[1:]
+    for sp in stale:
+        _discard(sp)
+    return mine[0] if mine else None
+
+
+def prestart(count: int = 1, wait: bool = False) -> None:
+    """Have `count` (at most MAX_SPARES) isolated children started and importing, for the
+    next `VideoProcess`es this thread creates. Best effort: nothing where descriptors cannot
+    be passed, and a child that cannot start is left to `VideoProcess` to report. `wait`:
+    return once they have imported (the bench times a scan from that point)."""
+    if not FD_PASSING:
+        return
+    key = _spare_key()
+    with _SPARES_LOCK:
+        missing = min(count, MAX_SPARES) - sum(1 for sp in _SPARES if sp.key == key)
+    started = []
+    for _ in range(max(0, missing)):
+        try:
+            started.append(_start_spare(key))
+        except VideoProcessError:
+            break
+    for sp in started if wait else ():
+        sp.sock.settimeout(60.0)
+        with contextlib.suppress(OSError):
+            sp.sock.recv(1)  # the child says it is ready
+        sp.sock.settimeout(None)
+    with _SPARES_LOCK:
+        _SPARES.extend(started)
+
+
+def discard_spares() -> None:
+    """End the children started ahead and not taken (at exit; tests)."""
+    with _SPARES_LOCK:
+        spares, _SPARES[:] = list(_SPARES), []
+    for sp in spares:
+        _discard(sp)
+
+
+def _forget_spares_in_fork() -> None:
+    """A forked child (multiprocessing's fork start) must not hand files to its parent's
+    children: it closes its copies of their sockets and forgets them."""
+    for sp in _SPARES:
+        sp.sock.close()
+        sp.proc.returncode = 0  # not ours to wait for
+    _SPARES.clear()
+
+
+atexit.register(discard_spares)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_spares_in_fork)
+
+
 class VideoProcess:
     """One isolated child with `path` open. Use as a context manager; `request()` sends one
     request and returns its answer (progress messages go to `on_progress`)."""
@@ -81,27 +218,30 @@ class VideoProcess:
             self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
             raise VideoProcessError(f"cannot open the file: {exc.strerror}") from None
-        if sys.platform.startswith("linux"):
-            self.source = f"/proc/self/fd/{self._fd}"
-            fds: tuple[int, ...] = (self._fd,)
+        if FD_PASSING:
+            self.source = ""  # the child names the descriptor it receives
+            self.proc = self._hand_over()
         else:  # elsewhere the child opens the path itself (file names there are Unicode)
             self.source = os.fsdecode(path)
-            fds = ()
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        root = str(Path(__file__).resolve().parents[3])
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"]
-                                    if env.get("PYTHONPATH") else "")
-        if getattr(sys, "frozen", False):  # the desktop bundle: its executable routes it
-            cmd = [sys.executable, "--video-child"]
-        else:
-            cmd = [sys.executable, "-m", "moderator_app", "--video-child"]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            pass_fds=fds, env=env, start_new_session=True)
+            self.proc = _spawn(None)
         self._buf = bytearray()  # bytes read from the child and not yet consumed
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
+
+    def _hand_over(self) -> subprocess.Popen:
+        """A child with the file: one started ahead (`prestart`) when there is one, else a
+        new one. The file goes over a Unix socket (SCM_RIGHTS), so a child can be started
+        before anyone knows which file it will read."""
+        for _ in range(2):
+            spare = _take_spare() or _start_spare(_spare_key())
+            try:
+                socket.send_fds(spare.sock, [b"F"], [self._fd])
+                return spare.proc
+            except OSError:  # it died while waiting (killed from outside): another one
+                _discard(spare)
+            finally:
+                spare.sock.close()
+        raise VideoProcessError("the video reader could not be started")
 
     # -- plumbing ---------------------------------------------------------------------------
     def _read_exact(self, n: int, deadline: float) -> bytes:

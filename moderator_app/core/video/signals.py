@@ -16,6 +16,8 @@ Atari game's 160x210) per-frame work would dominate, so frames' grids are reduce
 from __future__ import annotations
 
 import io
+import os
+import threading
 
 import numpy as np
 
@@ -60,6 +62,10 @@ def _luma_grid(frame, scaler=None) -> np.ndarray:
         # one thread: swscale's automatic slice threads cost more hand-offs than they scale
         # on a picture this size (same pixels either way)
         small = scaler.reformat(frame, width=GRID_W, height=GRID_H, format="gray", threads=1)
+        # a view of the scaled plane (the batch copies it into its buffer): `to_ndarray`
+        # would copy it once more
+        plane = small.planes[0]
+        return np.frombuffer(plane, np.uint8).reshape(GRID_H, plane.line_size)[:, :GRID_W]
     return small.to_ndarray()
 
 
@@ -112,9 +118,14 @@ class _Rows:
     arrays are allocated once: a fresh array of this size is a fresh mmap, and its page
     faults cost more than the arithmetic."""
 
-    def __init__(self) -> None:
+    def __init__(self, overlap: bool = False) -> None:
         gh, gw, b = GRID_H, GRID_W, BATCH
-        self.buf = np.zeros((b + 1, gh, gw), np.uint8)  # row 0: the previous frame's grid
+        # row 0: the previous frame's grid. `overlap`: two buffers, one filled by the decoding
+        # loop while a thread reduces the other (numpy and the decoder release the GIL)
+        self.bufs = [np.zeros((b + 1, gh, gw), np.uint8) for _ in range(2 if overlap else 1)]
+        self.buf = self.bufs[0]
+        self.pending: threading.Thread | None = None
+        self.failure: BaseException | None = None
         self.d = np.empty((b, gh, gw), np.uint8)
         self.tmp = np.empty((b, gh, gw), np.uint8)
         self.mask = np.empty((b, gh, gw), bool)
@@ -154,18 +165,52 @@ class _Rows:
         self.buf[self.n] = g
         self.prev = self.buf[self.n]
         if self.n == BATCH:
-            self.flush()
+            self.submit(wait=False)
 
     def flush(self) -> None:
+        """Reduce every frame added so far (their rows are in the lists when it returns)."""
+        self.submit(wait=True)
+
+    def submit(self, wait: bool) -> None:
+        """Hand the filled batch to the reduction: on a thread beside the decoding when
+        `overlap` (one batch in flight at a time, so rows are appended in frame order), then
+        go on filling the other buffer."""
+        self._join()
         n = self.n
-        if not n:
-            return
-        self.n = 0
-        invalid = ~np.asarray(self.valid, bool)
-        self.valid = []
-        gb = self.buf[:n + 1]
+        if n:
+            self.n = 0
+            invalid = ~np.asarray(self.valid, bool)
+            self.valid = []
+            buf = self.buf
+            self.prev = buf[n].copy()  # the next batch's row 0; `buf` is the reducer's now
+            if len(self.bufs) > 1:
+                self.buf = self.bufs[1] if buf is self.bufs[0] else self.bufs[0]
+                self.pending = threading.Thread(target=self._reduce_safely,
+                                                args=(buf, n, invalid), daemon=True)
+                self.pending.start()
+            else:
+                self._reduce(buf, n, invalid)
+        if wait:
+            self._join()
+
+    def _join(self) -> None:
+        if self.pending is not None:
+            self.pending.join()
+            self.pending = None
+        if self.failure is not None:  # e.g. MemoryError under the child's RLIMIT_AS
+            failure, self.failure = self.failure, None
+            raise failure
+
+    def _reduce_safely(self, buf: np.ndarray, n: int, invalid: np.ndarray) -> None:
+        try:
+            self._reduce(buf, n, invalid)
+        except BaseException as exc:  # noqa: BLE001 - raised again by the decoding thread
+            self.failure = exc
+
+    def _reduce(self, buf: np.ndarray, n: int, invalid: np.ndarray) -> None:
+        """The signals of frames buf[1..n] (buf[0]: the frame before them)."""
+        gb = buf[:n + 1]
         g = gb[1:]
-        self.prev = g[-1].copy()
         # thumbnails as exact sums of by x bx points; luma and motion: their means
         by, bx = GRID_H // THUMB_H, GRID_W // THUMB_W
         cols = np.sum(gb.reshape(n + 1, THUMB_H, by, GRID_W), axis=2, dtype=np.uint16,
@@ -221,7 +266,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     scaler = VideoReformatter()
     v = container.streams.video[0]
     cc = v.codec_context
-    if 0 < (cc.width or 0) * (cc.height or 0) <= SMALL_PICTURE:
+    small = 0 < (cc.width or 0) * (cc.height or 0) <= SMALL_PICTURE
+    if small:
         # Frame threads on a tiny picture cost more in hand-offs than they decode (a 160x210
         # video: 2.2x the CPU of one thread); the decoded frames are the same either way.
         v.thread_count = 1
@@ -234,7 +280,9 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     vtb = float(v.time_base or 0.001)
     pts_l: list[int] = []
     size_l: list[tuple[int, int]] = []
-    rows = _Rows()
+    # A small picture decodes on one thread: the batches' arithmetic goes to a second one
+    # (a big picture's decoder already has every core)
+    rows = _Rows(overlap=small and _cores() >= 2)
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
     a_rate = 0
@@ -297,6 +345,14 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "envelope_s": ENVELOPE_S,
             "has_audio": a is not None}
     return arrays, meta
+
+
+def _cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _mono(af) -> np.ndarray:
