@@ -198,8 +198,42 @@ class Navigator(QObject):
                 if self.player.has_video:
                     self.player.pause()
                 self.seek_run_time(t)
+            self._warm_neighbours()
         finally:
             self._selecting = False
+
+    def _warm_neighbours(self) -> None:
+        """Tell the player where the moderator may go next: the events before and after the
+        selected one in the table's order and the findings before and after the current one.
+        Their frames are decoded while it is idle (issue 11 point 8)."""
+        index = self.index
+        if not self.player.has_video or index is None:
+            return
+        times: list[float] = []
+        cur = self.table.currentIndex()
+        rows = self.table_model.rowCount()
+        for prow in ((cur.row() + 1, cur.row() - 1) if cur.isValid() else ()):
+            if 0 <= prow < rows:
+                times.append(index.times[self.table_model.source_row(prow)])
+        i = self.findings.current()
+        for j in ((i + 1, i - 1) if i is not None else ()):
+            t = self._finding_run_time(j)
+            if t is not None:
+                times.append(t)
+        self.player.prefetch_times([t + self.offset for t in times if not math.isnan(t)])
+
+    def _finding_run_time(self, i: int) -> float | None:
+        """The run time finding `i` leads to: its line's event, else its moment."""
+        findings = self.findings.findings
+        if not 0 <= i < len(findings):
+            return None
+        index = self.index
+        line = findings[i].line
+        if line is not None and index is not None and len(index):
+            row = index.row_for_line(line)
+            if row is not None:
+                return float(index.times[row])
+        return self.finding_time(i)
 
     def _on_table_row(self, current, _previous) -> None:
         if current.isValid() and not self._selecting:
@@ -239,6 +273,7 @@ class Navigator(QObject):
             if self.player.has_video:
                 self.player.pause()
             self.seek_run_time(t)
+            self._warm_neighbours()
 
     def move_finding(self, step: int) -> None:
         n = len(self.findings.findings)

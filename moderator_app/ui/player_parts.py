@@ -77,7 +77,10 @@ def rgb_qimage(data: bytes, w: int, h: int) -> QImage:
 
 class FrameWorker(QObject):
     """Serves frame requests in its own thread from the isolated decoder. Only the newest
-    request is served."""
+    request is served. When idle (paused, nothing pending), it has the decoder warm up the
+    frames it was hinted (`hint`: the neighbouring events and findings), so that going there
+    next is served from the decoder's cache; a request made meanwhile interrupts the warm-up
+    at its next decoded frame (`VideoProcess.interrupt`)."""
 
     frame_ready = Signal(int, QImage)
     preview_ready = Signal(int, QImage)
@@ -95,18 +98,36 @@ class FrameWorker(QObject):
         self.max_size = (MAX_DISPLAY_WIDTH, MAX_DISPLAY_WIDTH)
         self.playing = False  # set by the GUI thread: the decoder then reads one frame ahead
         self.failures = 0
+        self._hints: list[int] = []
+        self._warming = False
+        self.warmed: list[int] = []  # the frames the last warm-up left decoded (tests)
+        self.last_decoded = 0  # frames the decoder decoded for the last frame served (tests)
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
 
     def request_frame(self, n: int, cache_before: int = 2) -> None:
         """Thread-safe: ask for exact frame `n` (replaces any request not yet served)."""
         with self._lock:
             self._pending = ("frame", n, cache_before)
+        self._interrupt_warm()
         self._wake.emit()
 
     def request_preview(self, n: int) -> None:
         with self._lock:
             self._pending = ("preview", n, 0)
+        self._interrupt_warm()
         self._wake.emit()
+
+    def hint(self, frames: list[int]) -> None:
+        """Thread-safe: frames the moderator may go to next, warmed up when the worker is idle
+        (replaces the previous hint)."""
+        with self._lock:
+            self._hints = [int(n) for n in frames]
+        self._wake.emit()
+
+    def _interrupt_warm(self) -> None:
+        proc = self.proc
+        if self._warming and proc is not None:
+            proc.interrupt()
 
     def _size(self) -> tuple[int | None, int | None]:
         """The frame's size fitted inside the view (even numbers, aspect kept), or None when
@@ -138,17 +159,39 @@ class FrameWorker(QObject):
             self.proc = None
             raise
         mw, mh = int(msg.header["width"]), int(msg.header["height"])
+        self.last_decoded = int(msg.header.get("decoded", 0))
         data = msg.blobs[0]
         if len(data) != mw * mh * 3:
             raise VideoProcessError("the video reader sent a malformed frame")
         return rgb_qimage(data, mw, mh)
+
+    def _warm(self) -> None:
+        """Warm up the hinted frames, unless playing or a request is waiting. A failure here
+        is not the moderator's: the decoder is restarted by the next request, which reports."""
+        with self._lock:
+            hints, self._hints = self._hints, []
+        if not hints or self.proc is None or self.playing:
+            return
+        self._warming = True
+        try:
+            if self._pending is None:  # read after `_warming` is set: see `_interrupt_warm`
+                msg = self.proc.request({"op": "warm", "frames": hints, "keep": True})
+                self.warmed = [int(n) for n in msg.header.get("done", ())]
+        except VideoProcessError:
+            self.proc.close()
+            self.proc = None
+        finally:
+            self._warming = False
 
     @Slot()
     def _serve(self) -> None:
         with self._lock:
             req, self._pending = self._pending, None
         if req is None:
+            self._warm()
             return
+        if self._hints:
+            self._wake.emit()  # the warm-up after this request (a newer request goes first)
         kind, n, cache_before = req
         try:
             img = self._read(int(n), int(cache_before))

@@ -315,6 +315,19 @@ class VideoPlayer(QWidget):
         self._update_label()
         self.position_changed.emit(n, self.current_time)
 
+    def prefetch_times(self, times: list[float]) -> None:
+        """Video times the moderator may go to next (the neighbouring events and findings):
+        their frames are decoded while the player is idle, and a selection of one of them is
+        then served without a decode (issue 11 point 8)."""
+        if self.times is None or self._worker is None:
+            return
+        frames: list[int] = []
+        for t in times:
+            n = self.times.footage_at(t)
+            if n is not None and n != self.current_frame and n not in frames:
+                frames.append(n)
+        self._worker.hint(frames)
+
     def seek_time(self, t: float) -> None:
         """Go to video time `t`: the frame on screen then, or the no-footage state (before the
         video, after it, in a gap) where no frame from another moment is shown."""

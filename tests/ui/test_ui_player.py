@@ -105,3 +105,17 @@ def test_unopenable_video_is_reported_not_raised(qtbot, tmp_path):
     qtbot.addWidget(w)
     assert w.load(bad) is False
     assert not w.has_video
+
+
+def test_a_warmed_frame_is_shown_without_a_decode(qtbot, player):
+    """Frames the moderator may go to next are decoded while the player is idle; going there
+    then decodes nothing (issue 11 point 8)."""
+    player.prefetch_times([3.7, 0.0])  # 0.0 is the frame on screen: nothing to warm
+    qtbot.waitUntil(lambda: player._worker.warmed == [37], timeout=10000)
+    player.seek_frame(37)
+    qtbot.waitUntil(lambda: player.shown_frame == 37, timeout=5000)
+    assert shown(player) == 37
+    assert player._worker.last_decoded == 0
+    player.seek_frame(45)  # not warmed: decoded
+    qtbot.waitUntil(lambda: player.shown_frame == 45, timeout=5000)
+    assert shown(player) == 45 and player._worker.last_decoded >= 1

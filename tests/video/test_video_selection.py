@@ -94,3 +94,42 @@ def test_the_next_frames_in_the_gop_continue_the_decode(mp4):
     (_, _, _), (decoded, fallbacks, shown) = _reads(path, index, [10, 12])
     assert shown == _truth(index, 12) and fallbacks == 0
     assert decoded <= 2, decoded
+
+
+def test_a_warmed_neighbour_is_served_without_a_decode(mp4):
+    """The player warms the frames of the neighbouring events and findings while idle; a
+    selection of one of them then decodes nothing, and the warm-up left the player's own
+    decode where it was (the next frame still continues it)."""
+    path, index = mp4
+    blob = index.to_bytes()
+    with VideoProcess(path) as vp:
+        h = vp.request({"op": "frame", "n": 100, "keep": True, "index_len": len(blob)},
+                       blob).header
+        assert h["fallbacks"] == 0
+        warm = vp.request({"op": "warm", "frames": [700, 101, 350], "keep": True}).header
+        assert warm["done"] == [700, 350] and not warm["interrupted"]  # 101: next, cheap
+        for n, most in ((350, 0), (101, 1), (700, 0)):
+            msg = vp.request({"op": "frame", "n": n, "keep": True})
+            h = msg.header
+            img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h["height"], h["width"], 3)
+            assert vc.read_code(img) == _truth(index, n)
+            assert h["decoded"] <= most, (n, h)
+
+
+def test_a_request_interrupts_the_warm_up(mp4):
+    """An interrupt (the player has a request waiting) stops the warm-up at its next frame;
+    the next read is still exact."""
+    path, index = mp4
+    blob = index.to_bytes()
+    far = [130, 250, 370, 490, 610, 730, 850, 190]
+    with VideoProcess(path) as vp:
+        vp.request({"op": "frame", "n": 10, "keep": True, "index_len": len(blob)}, blob)
+        vp.interrupt()  # before the warm-up is read: it stops at its first frame
+        warm = vp.request({"op": "warm", "frames": far, "keep": True}).header
+        assert warm["interrupted"] and warm["done"] == []
+        msg = vp.request({"op": "frame", "n": 495, "keep": True})
+        h = msg.header
+        img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h["height"], h["width"], 3)
+        assert vc.read_code(img) == _truth(index, 495) and h["fallbacks"] == 0
+        # the interrupt was spent: the next warm-up runs to the end
+        assert vp.request({"op": "warm", "frames": [250], "keep": True}).header["done"] == [250]

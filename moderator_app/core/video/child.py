@@ -99,6 +99,34 @@ def op_frame(req: dict, out, state: dict) -> None:
         dec.prefetch(int(req["n"]) + 1)
 
 
+# Set by SIGUSR1 (`VideoProcess.interrupt`): the player has a request waiting, so a warm-up
+# gives up at the next decoded frame. Cleared after the warm-up's answer.
+_INTERRUPT = [False]
+
+
+def _on_interrupt(_signum, _frame) -> None:
+    _INTERRUPT[0] = True
+
+
+def op_warm(req: dict, out, state: dict) -> None:
+    """Decode frames the moderator may go to next (the neighbouring events and findings) into
+    the frame decoder's cache with a decoder of their own, so that the player's decoder keeps
+    its place; a selection of one of them is then served without a decode. Given up as soon
+    as the player interrupts (a request is waiting): it never delays a selection by more
+    than the frame being decoded."""
+    from .decoder import ExactDecoder
+    dec = state.get("dec")
+    done: list[int] = []
+    if dec is not None:
+        if "warm" not in state:
+            state["warm"] = ExactDecoder(_open(req), dec.index, reopen=lambda: _open(req))
+        frames = [int(n) for n in req.get("frames", ())[:8]
+                  if 0 <= int(n) < dec.index.frame_count and not dec.near(int(n))]
+        done = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
+    send(out, {"ok": True, "done": done, "interrupted": _INTERRUPT[0]})
+    _INTERRUPT[0] = False
+
+
 def op_audio(req: dict, out, state: dict) -> None:
     """PCM (s16, stereo, 48 kHz) of the first audio stream for video time [t0, t1), starting
     exactly at t0 (silence where the track has none); video time is rebased on the first video
@@ -195,6 +223,9 @@ def _receive_file() -> str | None:
 
 
 def main() -> int:
+    if hasattr(signal, "SIGUSR1"):  # first: an interrupt must never find the default action
+        signal.signal(signal.SIGUSR1, _on_interrupt)
+        signal.siginterrupt(signal.SIGUSR1, False)
     _limit_memory()
     os.environ.setdefault("AV_LOG_FORCE_NOCOLOR", "1")
     out = sys.stdout.buffer
@@ -223,6 +254,8 @@ def main() -> int:
                 op_probe(req, out)
             elif op == "frame":
                 op_frame(req, out, state)
+            elif op == "warm":
+                op_warm(req, out, state)
             elif op == "audio":
                 op_audio(req, out, state)
             elif op == "scan":

@@ -42,6 +42,10 @@ import numpy as np
 from .index import FrameIndex
 
 
+class Interrupted(Exception):
+    """A read given up because `ExactDecoder.should_stop()` said so (a request is waiting)."""
+
+
 class ExactDecoder:
     """Frame-exact reads from one open container. One owner thread."""
 
@@ -75,6 +79,8 @@ class ExactDecoder:
         self.decoded = 0
         self.errors = 0
         self._cache: OrderedDict[int, object] = OrderedDict()
+        # checked at every decoded frame while set: True gives the read up (`Interrupted`)
+        self.should_stop = None
         self._skip_until: int | None = None  # raw pts: non-reference frames before it skipped
         self._expect_pos: int | None = None  # byte position of the keyframe sought
         self._landed_late = False
@@ -194,6 +200,8 @@ class ExactDecoder:
         stream ended (the caller falls back). Frames from `keep_from` on are cached."""
         assert self._frames is not None
         for f in self._frames:
+            if self.should_stop is not None and self.should_stop():
+                raise Interrupted
             i = self._identify(f)
             if i is None:
                 if self.index.ordinal:
@@ -225,6 +233,40 @@ class ExactDecoder:
         f = self._forward_to(n)
         if f is not None:
             self._remember(n, f)
+
+    def cached(self, n: int) -> bool:
+        return n in self._cache
+
+    def near(self, n: int) -> bool:
+        """Whether a read of frame `n` is cheap already: cached, or a few frames on from the
+        current decode (no warm-up needed)."""
+        return n in self._cache or (self._frames is not None and self._last is not None
+                                    and self._last < n <= self._last + self.SEEK_COST_FRAMES)
+
+    def keep(self, n: int, frame) -> None:
+        """Keep a decoded frame `n` (decoded elsewhere, by `warm`) for the next read."""
+        self._remember(n, frame)
+
+    def warm(self, frames: list[int], into: ExactDecoder, stop) -> list[int]:
+        """Decode `frames` (where the moderator may go next) into `into`'s cache, skipping any
+        it holds; stop at once, between two decoded frames, when `stop()` is True (a request
+        is waiting). This decoder is the warm-up's own: the player's decoder keeps its place,
+        so the next frame and playback still continue its decode. The frames done."""
+        done = []
+        self.should_stop = stop
+        try:
+            for n in frames:
+                if not into.cached(n):
+                    f = self.read(n)
+                    if f is None:
+                        continue
+                    into.keep(n, f)
+                done.append(n)
+        except Interrupted:
+            self._skip_nonref(None)
+        finally:
+            self.should_stop = None
+        return done
 
     def last_decodable(self, from_n: int, deadline: float) -> int | None:
         """The highest frame that decodes, decoding forward once from the keyframe at or

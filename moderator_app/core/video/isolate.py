@@ -319,6 +319,15 @@ class VideoProcess:
                 self.kill()
                 raise VideoProcessError("cancelled")
 
+    def interrupt(self) -> None:
+        """Ask the child to give up a warm-up now (child.py `op_warm`): thread-safe, and a
+        no-op once the child has ended. Only while a warm-up is in flight: the child installs
+        its handler first thing, but a signal is never sent to one that is not answering."""
+        sig = getattr(signal, "SIGUSR1", None)
+        if sig is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.proc.pid, sig)
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
