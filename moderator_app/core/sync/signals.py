@@ -8,6 +8,11 @@ tile of a GRID x GRID grid, the number of sample points whose luma changed by mo
 scan's SYNC_NOISE since frame k-1. A threshold rather than a sum: compression noise moves many
 points by a few levels, a sprite moving changes few points by many. Times are the scan's
 presentation times, rebased on the first frame as every video time in the app is.
+
+The recorder's own timing is normalised here, so the analysis can count frames: the frame rate
+is the mean of the intervals near the shortest common one (`frame_period`), and a recording
+that skips repeated frames (variable frame rate) gets the frames it skipped back as frames
+without change (`fill_still`): what a constant-rate recording of the same picture shows.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from pathlib import Path
 import numpy as np
 
 GRID = 8
+# A longer hole between two frames is footage missing (video.footage_gap), not a still screen.
+MAX_FILL_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -26,7 +33,7 @@ class FrameSignals:
 
     times: np.ndarray   # float64 (n,)
     tiles: np.ndarray   # uint16 (n, GRID*GRID); row 0 is all zero
-    fps: float          # median frame rate from the decoded times
+    fps: float          # the recording's frame rate (`frame_period`)
 
     def __len__(self) -> int:
         return len(self.times)
@@ -62,10 +69,47 @@ def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
     f = g // grid
     tiles = fine.reshape(n, grid, f, grid, f).sum(axis=(2, 4), dtype=np.uint16)
     tiles = tiles.reshape(n, grid * grid)
-    d = np.diff(scan_signals.times_s)
+    times = np.asarray(scan_signals.times_s, float)
+    period = frame_period(times)
+    if period is None:
+        return FrameSignals(times, tiles, 30.0)
+    times, tiles = fill_still(times, tiles, period)
+    return FrameSignals(times, tiles, 1.0 / period)
+
+
+def frame_period(times: np.ndarray) -> float | None:
+    """The recording's frame period (None without two distinct times): the mean of the
+    intervals within half of the shortest common one (the 10th percentile). Why not the
+    median: WebM and MKV keep whole milliseconds (33, 33, 34 ms at 30 fps: the median says
+    30.3 fps, and every window the analysis counts in frames is 1 % off), and a recorder
+    that skips repeated frames can make most intervals two or more periods long."""
+    d = np.diff(times)
     d = d[d > 0]
-    fps = float(1.0 / np.median(d)) if len(d) else 30.0
-    return FrameSignals(np.asarray(scan_signals.times_s, float), tiles, fps)
+    if not len(d):
+        return None
+    base = float(np.percentile(d, 10))
+    near = d[(d >= 0.5 * base) & (d <= 1.5 * base)]
+    if float(np.ptp(near)) < 1e-6:  # exact times: the very period (as every CFR file has)
+        return float(np.median(near))
+    return float(near.mean())
+
+
+def fill_still(times: np.ndarray, tiles: np.ndarray,
+               period: float) -> tuple[np.ndarray, np.ndarray]:
+    """The frames a variable-frame-rate recorder skipped (a repeat of the frame before: no
+    change) put back, one per period, in holes up to MAX_FILL_S; unchanged when none is."""
+    n = len(times)
+    d = np.diff(times)
+    k = np.rint(d / period).astype(np.int64) - 1  # frames missing after frame i
+    k[(k < 1) | (d > MAX_FILL_S)] = 0
+    total = int(k.sum())
+    if total == 0 or total > 8 * n:  # a file of far-apart frames is not a skipping recorder
+        return times, tiles
+    at = np.repeat(np.arange(n - 1), k)
+    step = np.arange(total) - np.repeat(np.cumsum(k) - k, k) + 1  # 1..k within each hole
+    new_times = np.insert(times, at + 1, times[at] + step * period)
+    new_tiles = np.insert(tiles, at + 1, 0, axis=0)
+    return new_times, new_tiles
 
 
 def frame_signals(path: str | Path, *, sha256: str | None = None, cancel=None,
