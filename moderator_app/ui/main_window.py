@@ -43,6 +43,7 @@ from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.text import safe_text
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
+from moderator_app.core.video.isolate import prestart
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.background import BackgroundOp
@@ -371,6 +372,9 @@ class MainWindow(QMainWindow):
         self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
                         self._on_verified, self._on_failed, self._on_cancelled,
                         discard=_close_result)
+        # The player's decoder (and the scan's) start now and import while the submission is
+        # verified: the first picture then costs an open and a decode (issue 11 point 8).
+        prestart(2)
         if len(paths) == 1:
             self._add_recent(paths[0])
 

@@ -7,6 +7,7 @@ controls and are driven by it.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from bisect import bisect_right
 from pathlib import Path
@@ -92,6 +93,13 @@ class FrameWorker(QObject):
         self.path = path
         self.index = index
         self.proc: VideoProcess | None = None
+        self._index_sent = False
+        # The decoder process is taken now, on the GUI thread, before the audio track and
+        # the scan take theirs: the one started ahead while the submission was verified
+        # (`MainWindow.open_paths`), so the first picture costs an open and a decode, not a
+        # process start and the imports. A failure here is reported by the first request.
+        with contextlib.suppress(VideoProcessError):
+            self.proc = VideoProcess(path, timeout_s=30.0)
         self._lock = threading.Lock()
         self._pending: tuple | None = None
         # the view's size in device pixels (set by the GUI thread): frames come fitted to it
@@ -144,6 +152,8 @@ class FrameWorker(QObject):
         blob = b""
         if self.proc is None:
             self.proc = VideoProcess(self.path, timeout_s=30.0)
+            self._index_sent = False
+        if not self._index_sent:
             blob = self.index.to_bytes()
         w, h = self._size()
         req = {"op": "frame", "n": n, "keep": True, "cache_before": cache_before,
@@ -152,8 +162,10 @@ class FrameWorker(QObject):
             req["index_len"] = len(blob)
         try:
             msg = self.proc.request(req, blob)
+            self._index_sent = True
         except VideoProcessError as exc:
             if exc.reason.startswith("frame "):
+                self._index_sent = True
                 return None
             self.proc.close()
             self.proc = None

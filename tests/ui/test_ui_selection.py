@@ -33,3 +33,19 @@ def test_selecting_an_event_warms_its_neighbours(qtbot, window, tmp_path, monkey
     window.session.set_offset(0.5)
     window.nav.select_event(0)
     assert hinted[-1] == pytest.approx([index.times[1] + 0.5])
+
+
+def test_the_players_decoder_is_started_while_verifying(qtbot, window, tmp_path):
+    """Opening a submission starts the decoder processes ahead (they import while the log is
+    verified); the player takes one when the video loads, so its first picture costs an open
+    and a decode, not a process start."""
+    from moderator_app.core.video import isolate
+    if not isolate.FD_PASSING:
+        pytest.skip("processes are started ahead only where a descriptor can be passed")
+    folder, _ = make_submission(tmp_path / "sub")
+    window.open_paths([folder])
+    started = [sp.proc.pid for sp in isolate._SPARES]
+    assert len(started) == 2
+    qtbot.waitUntil(lambda: window.player.has_video and window.player.shown_frame >= 0,
+                    timeout=20000)
+    assert window.player._worker.proc.proc.pid in started
