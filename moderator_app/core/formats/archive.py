@@ -348,8 +348,37 @@ class GzipReader:
         self._raw.close()
 
 
+class _EndGuard:
+    """The archive's bytes for tarfile, refusing to be read on and on past their end.
+
+    In stream mode tarfile skips a member by reading forward to its end, a block at a time,
+    without ever looking at what it got: a header claiming a size of 10^40 bytes (a pax
+    `size` record) made it read empty blocks for ever after the real end (a hang, issue 15).
+    tarfile itself reads the end a few times (the zero blocks, the last header), so the
+    guard lets a few empty reads pass and then ends the listing as a damaged archive."""
+
+    _EMPTY_READS = 64
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._empty = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        if data:
+            return data
+        self._empty += 1
+        if self._empty > self._EMPTY_READS:
+            raise tarfile.ReadError("unexpected end of data (a member claims more bytes "
+                                    "than the archive holds)")
+        return data
+
+    def close(self) -> None:
+        self._raw.close()
+
+
 def _tar_iter(path: Path, open_raw: Callable, mode: str):
-    raw = open_raw(path)
+    raw = _EndGuard(open_raw(path))
     try:
         # stream mode: never seeks, never extracts
         # (mode: one of the stream-read modes, "r|" "r|gz", named by the caller)

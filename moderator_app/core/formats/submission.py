@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -69,6 +69,35 @@ def _file_member(path: Path, name: str, sniff: bool = True) -> Member:
                   path)
 
 
+def walk_folder(root: str | os.PathLike) -> Iterator[tuple[str, list[str]]]:
+    """`(dirpath, file names)` of every folder under `root`, top-down, folders and files in
+    name order, hidden folders skipped, symlinked folders not entered: the order of
+    `os.walk` with sorted `dirnames`, without its recursion. Python 3.11's `os.walk` recurses
+    once per level, so a submission nested 1,000 folders deep ended in RecursionError (an
+    internal error, exit 2) instead of being listed (issue 15). Unreadable folders (too long
+    a path, no permission) are skipped, as `os.walk` does."""
+    stack = [os.fspath(root)]
+    while stack:
+        top = stack.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        try:
+            with os.scandir(top) as it:
+                for entry in it:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if not is_dir:
+                        files.append(entry.name)
+                    elif not entry.name.startswith(".") and not entry.is_symlink():
+                        dirs.append(entry.name)
+        except OSError:
+            continue
+        yield top, sorted(files)
+        stack.extend(os.path.join(top, d) for d in sorted(dirs, reverse=True))
+
+
 def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Finding]]:
     """The regular files under `root`, in name order, at most `max_members` of them: a folder
     of a million files costs one directory listing, never a million members (issue 15). The
@@ -76,9 +105,8 @@ def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Fi
     folder and a bundle of the same files are listed alike."""
     members: list[Member] = []
     sniffed = 0
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for fn in sorted(filenames):
+    for dirpath, filenames in walk_folder(root):
+        for fn in filenames:
             p = Path(dirpath) / fn
             if fn.startswith(".") or p.is_symlink() or not p.is_file():
                 continue

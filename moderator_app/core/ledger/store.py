@@ -15,9 +15,11 @@ export) works on a read-only file or mount.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -130,14 +132,39 @@ def _corrupt(path: Path, exc: Exception) -> LedgerError:
         "(see docs/decisions-ledger.md).")
 
 
-def read_head_file(path: Path) -> str | None:
-    """The mirrored head `"SEQ HASH"`, or None when there is no head file."""
+_HEAD_OPEN = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_HEAD_MAX = 256  # "SEQ HASH\n" is under 100 bytes
+
+
+def _open_head_file(path: Path, flags: int) -> int:
+    """A descriptor on the head file, which must be a regular file. Opened without following
+    a symlink and without blocking: a head file replaced by a FIFO hung `decisions verify`
+    for ever, and one pointing at /dev/zero was read until memory ran out (issue 15)."""
+    fd = os.open(head_file(path), flags | _HEAD_OPEN, 0o600)
     try:
-        text = head_file(path).read_text("ascii", errors="replace")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_head_file(path: Path) -> str | None:
+    """The mirrored head `"SEQ HASH"`, or None when there is no head file. Anything but a
+    small regular file is reported as unreadable (never waited on, never read whole)."""
+    try:
+        fd = _open_head_file(path, os.O_RDONLY)
     except FileNotFoundError:
         return None
     except OSError as exc:
+        return f"unreadable ({'a symlink' if exc.errno == errno.ELOOP else exc.strerror})"
+    try:
+        text = os.read(fd, _HEAD_MAX).decode("ascii", errors="replace")
+    except OSError as exc:
         return f"unreadable ({exc.strerror})"
+    finally:
+        os.close(fd)
     return " ".join(text.split())
 
 
@@ -381,7 +408,13 @@ class Ledger(LedgerBase):
     def _head_lock(self) -> Iterator[None]:
         """An exclusive flock on the head file for the whole append, so that the head file
         is written in commit order by the process that made the commit."""
-        fd = os.open(head_file(self.path), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = _open_head_file(self.path, os.O_RDWR | os.O_CREAT)
+        except OSError as exc:
+            raise LedgerError(f"cannot write the head file {head_file(self.path)}: "
+                              f"{'a symlink' if exc.errno == errno.ELOOP else exc.strerror}"
+                              " (it must be a regular file; see docs/decisions-ledger.md)"
+                              ) from exc
         self._head_fd = fd
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moderator_app.core.formats.archive import MAX_MEMBERS
-from moderator_app.core.formats.submission import ARCHIVE_SUFFIXES
+from moderator_app.core.formats.submission import ARCHIVE_SUFFIXES, walk_folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +32,8 @@ def _folder_stats(root: Path) -> tuple[list[str], float]:
     (`load_submission` lists no more; a folder over it fails whatever the rest holds)."""
     parts: list[str] = []
     newest = 0.0
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for fn in sorted(filenames):
+    for dirpath, filenames in walk_folder(root):
+        for fn in filenames:
             if fn.startswith("."):
                 continue
             if len(parts) > MAX_MEMBERS:

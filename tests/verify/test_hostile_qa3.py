@@ -1,0 +1,164 @@
+"""Hostile inputs from the session-5 independent pass (issue 15's judgement), through public
+seams: the cases that found bugs, each asserting the exact outcome.
+
+The full corpus (118 submissions x 5-7 commands, ledger tampering, output paths) is a
+generator kept outside the suite; these are the failing shapes at test size. A hang guard
+(`_hang_guard`) only turns a would-be endless loop into a failure; no test asserts a duration.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from moderator_app.cli import main
+from moderator_app.core.formats.submission import load_submission
+from moderator_app.core.queue.scan import scan_queue
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+
+# Raw bytes a terminal would act on: C0 (but \n and \t), DEL, C1, bidi controls.
+_RAW_CONTROL = [chr(c) for c in (*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0))] + \
+    ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:  # argparse usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    for stream in (out, err):
+        assert "Traceback" not in stream
+        assert "internal error" not in stream
+        assert not [c for c in _RAW_CONTROL if c in stream], stream[:300]
+    return code, out, err
+
+
+class Hang(BaseException):
+    """Raised by the hang guard: a BaseException, so no `except OSError` swallows it."""
+
+
+@contextlib.contextmanager
+def _hang_guard(seconds: int = 60):
+    """Fail (instead of hanging the suite) when the body never returns. Not a speed bound."""
+    def fire(signum, frame):
+        raise Hang("hang guard: the call never returned")
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def trajectory(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("traj")
+    write_trajectory(d / "events.jsonl", make_run_events(12, seed=5))
+    return d / "events.jsonl"
+
+
+# -- a folder nested deeper than Python's recursion limit ---------------------------------
+def test_a_folder_nested_1500_levels_deep_is_listed(tmp_path, trajectory):
+    """os.walk recursed once per level (Python 3.11): RecursionError, `internal error`,
+    exit 2 on an honest submission with a deep folder beside its evidence."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "events.jsonl").write_bytes(trajectory.read_bytes())
+    fd = os.open(sub, os.O_RDONLY)
+    try:  # relative mkdirs: the full path would pass PATH_MAX long before 1,500 levels
+        for _ in range(1500):
+            os.mkdir("d", dir_fd=fd)
+            nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        os.close(os.open("deep.txt", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    finally:
+        os.close(fd)
+    try:
+        s = load_submission([sub])
+        names = [m.name for m in s.members]
+        assert names == ["events.jsonl", "d/" * 1500 + "deep.txt"]
+        assert [c.name for c in scan_queue(tmp_path)] == ["sub"]
+    finally:  # pytest's own clean-up (shutil.rmtree) recurses too: remove the tree here
+        subprocess.run(["rm", "-rf", str(sub / "d")], check=True)
+
+
+# -- a tar header whose size is far beyond the archive's end ------------------------------
+def _tar_with_pax_size(log: bytes, size: str) -> bytes:
+    """A ustar archive whose log member carries a pax `size` record (tarfile would refuse
+    to write one this large, so the pax header is built by hand)."""
+    record = f"size={size}\n"
+    n = len(record) + 3
+    n = len(record) + len(str(n)) + 1
+    body = f"{n} {record}".encode()
+    pax = tarfile.TarInfo("././@PaxHeader")
+    pax.type = tarfile.XHDTYPE
+    pax.size = len(body)
+    info = tarfile.TarInfo("agent-log.jsonl")
+    info.size = len(log)
+    return (pax.tobuf(tarfile.USTAR_FORMAT) + body + b"\0" * (-len(body) % 512)
+            + info.tobuf(tarfile.USTAR_FORMAT) + log + b"\0" * (-len(log) % 512)
+            + b"\0" * 1024)
+
+
+@pytest.mark.parametrize("suffix", [".tar", ".tar.gz"])
+def test_tar_member_claiming_10_to_the_40_bytes_ends_as_a_damaged_archive(
+        capsys, tmp_path, suffix):
+    """tarfile's stream mode skipped the member by reading empty blocks after the real end
+    for ever: `verify` hung (killed at 60 s in the corpus run)."""
+    make_agent_log(tmp_path / "log.jsonl", 12, seed=3)
+    raw = _tar_with_pax_size((tmp_path / "log.jsonl").read_bytes(), "9" * 40)
+    bundle = tmp_path / f"sub{suffix}"
+    if suffix == ".tar.gz":
+        import gzip
+        raw = gzip.compress(raw)
+    bundle.write_bytes(raw)
+    with _hang_guard():
+        code, out, _ = run_cli(capsys, "verify", bundle)
+    assert code == 1
+    assert "agent-log.jsonl  error    input.unreadable" in out
+    assert "unexpected end of data" in out
+
+
+# -- the ledger's head file replaced by something that is not a regular file -------------
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "symlink"])
+def test_a_head_file_that_is_not_a_regular_file_is_reported_never_waited_on(
+        capsys, tmp_path, trajectory, kind):
+    """A FIFO in place of `decisions.sqlite3.head` hung `decisions verify`, `list` and
+    `export` for ever; a symlink to /dev/zero read it until memory ran out."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "events.jsonl").write_bytes(trajectory.read_bytes())
+    store = tmp_path / "decisions.sqlite3"
+    code, _, _ = run_cli(capsys, "decide", sub, "--reject", "--reason", "other", "--note", "n",
+                         "--store", store)
+    assert code == 0
+    head = Path(str(store) + ".head")
+    head.unlink()
+    if kind == "fifo":
+        os.mkfifo(head)
+    elif kind == "dev_zero":
+        head.symlink_to("/dev/zero")
+    else:  # a symlink to a file holding the right head: still not ours
+        (tmp_path / "elsewhere").write_text("1 " + "0" * 64 + "\n")
+        head.symlink_to(tmp_path / "elsewhere")
+    with _hang_guard():
+        code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+        assert code == 1 and "the head file decisions.sqlite3.head is unreadable" in out
+        code, _, err = run_cli(capsys, "decisions", "list", "--store", store)
+        assert code == 0 and "WARNING: ledger NOT intact" in err
+        code, _, err = run_cli(capsys, "decide", sub, "--reject", "--reason", "other", "--note", "n",
+                               "--store", store)
+    assert code == 2
+    assert "decision NOT recorded: cannot write the head file" in err
+    assert "must be a regular file" in err
