@@ -204,8 +204,9 @@ class Navigator(QObject):
 
     def _warm_neighbours(self) -> None:
         """Tell the player where the moderator may go next: the events before and after the
-        selected one in the table's order and the findings before and after the current one.
-        Their frames are decoded while it is idle (issue 11 point 8)."""
+        selected one in the table's order, then the findings on either side of the current
+        one, nearest first (a moderator walks the findings list). Their frames are decoded
+        while it is idle, up to 8 of them (issue 11 point 8)."""
         index = self.index
         if not self.player.has_video or index is None:
             return
@@ -216,7 +217,7 @@ class Navigator(QObject):
             if 0 <= prow < rows:
                 times.append(index.times[self.table_model.source_row(prow)])
         i = self.findings.current()
-        for j in ((i + 1, i - 1) if i is not None else ()):
+        for j in ((i + 1, i - 1, i + 2, i - 2, i + 3, i - 3) if i is not None else ()):
             t = self._finding_run_time(j)
             if t is not None:
                 times.append(t)

@@ -49,3 +49,33 @@ def test_the_players_decoder_is_started_while_verifying(qtbot, window, tmp_path)
     qtbot.waitUntil(lambda: window.player.has_video and window.player.shown_frame >= 0,
                     timeout=20000)
     assert window.player._worker.proc.proc.pid in started
+
+
+def test_selecting_a_finding_warms_the_findings_around_it(qtbot, window, tmp_path,
+                                                          monkeypatch):
+    """A moderator walks the findings list: the findings on either side, nearest first, come
+    after the table's neighbours."""
+    import orjson
+
+    def break_lines(lines):
+        for k in (6, 14, 22, 30):
+            ev = orjson.loads(lines[k])
+            ev["type"] = "unknown"  # an error on line k + 1
+            lines[k] = orjson.dumps(ev)
+        return lines
+
+    folder, _ = make_submission(tmp_path / "bad", tamper=break_lines)
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    findings = window.findings.findings
+    at = {f.line: k for k, f in enumerate(findings) if f.severity.value == "error"}
+    assert {7, 15, 23, 31} <= set(at) and at[15] >= 3
+    hinted = []
+    monkeypatch.setattr(window.player, "prefetch_times", hinted.append)
+    window.select_finding(at[15])
+    assert window.detail.row == 14
+    got = hinted[-1]
+    assert got[:2] == pytest.approx([index.times[15], index.times[13]])  # the table's
+    # the findings around it, nearest first: +1, -1, +2, -2, +3, -3 in the list's order
+    lines = [findings[at[15] + d].line for d in (1, -1, 2, -2, 3, -3)]
+    assert got[2:] == pytest.approx([index.times[line - 1] for line in lines])

@@ -118,8 +118,9 @@ def op_warm(req: dict, out, state: dict) -> None:
     dec = state.get("dec")
     done: list[int] = []
     if dec is not None:
-        if "warm" not in state:
-            state["warm"] = ExactDecoder(_open(req), dec.index, reopen=lambda: _open(req))
+        if "warm" not in state:  # one thread: idle work leaves a core to the rest
+            state["warm"] = ExactDecoder(_open(req), dec.index, threads=False,
+                                         reopen=lambda: _open(req))
         frames = [int(n) for n in req.get("frames", ())[:8]
                   if 0 <= int(n) < dec.index.frame_count and not dec.near(int(n))]
         done = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
