@@ -114,18 +114,40 @@ def op_warm(req: dict, out, state: dict) -> None:
     its place; a selection of one of them is then served without a decode. Given up as soon
     as the player interrupts (a request is waiting): it never delays a selection by more
     than the frame being decoded."""
-    from .decoder import ExactDecoder
+    import threading
     dec = state.get("dec")
     done: list[int] = []
     if dec is not None:
-        if "warm" not in state:  # one thread: idle work leaves a core to the rest
-            state["warm"] = ExactDecoder(_open(req), dec.index, threads=False,
-                                         reopen=lambda: _open(req))
         frames = [int(n) for n in req.get("frames", ())[:8]
                   if 0 <= int(n) < dec.index.frame_count and not dec.near(int(n))]
-        done = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
+        result: dict = {}
+        # The warm-up decodes on a thread of its own at the background's nice value, with
+        # one decoder thread: idle work never outweighs the scan or a verification, and the
+        # main thread stays free to take the interrupt (the signal handler runs there).
+        worker = threading.Thread(target=_warm_thread, args=(req, state, dec, frames, result),
+                                  daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+        if "error" in result:
+            raise result["error"]
+        done = result.get("done", [])
     send(out, {"ok": True, "done": done, "interrupted": _INTERRUPT[0]})
     _INTERRUPT[0] = False
+
+
+def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -> None:
+    from moderator_app.core.priority import lower_this_thread
+
+    from .decoder import ExactDecoder
+    lower_this_thread()
+    try:
+        if "warm" not in state:
+            state["warm"] = ExactDecoder(_open(req), dec.index, threads=False,
+                                         reopen=lambda: _open(req))
+        result["done"] = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
+    except Exception as exc:  # noqa: BLE001 - reported by the main thread, as any op's
+        result["error"] = exc
 
 
 def op_audio(req: dict, out, state: dict) -> None:
