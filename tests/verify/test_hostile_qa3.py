@@ -162,3 +162,33 @@ def test_a_head_file_that_is_not_a_regular_file_is_reported_never_waited_on(
     assert code == 2
     assert "decision NOT recorded: cannot write the head file" in err
     assert "must be a regular file" in err
+
+
+@pytest.mark.parametrize("blob", ["zeroblob(3000)", "'[1,2]'", "'{}'"])
+def test_a_record_overwritten_in_the_database_is_a_clean_refusal(
+        capsys, tmp_path, trajectory, blob):
+    """`decide` on the same evidence and `decisions export --format csv` parsed the stored
+    JSON unguarded: `internal error (JSONDecodeError)`, exit 2, on a row overwritten with
+    zeros."""
+    import sqlite3
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "events.jsonl").write_bytes(trajectory.read_bytes())
+    store = tmp_path / "decisions.sqlite3"
+    for _ in range(2):
+        code, _, _ = run_cli(capsys, "decide", sub, "--reject", "--reason", "other",
+                             "--note", "n", "--store", store)
+        assert code == 0
+    with contextlib.closing(sqlite3.connect(store)) as db, db:
+        db.execute(f"UPDATE decisions SET record_json={blob} WHERE seq=1")
+    code, _, err = run_cli(capsys, "decisions", "list", "--store", store)
+    assert code == 2 and "record seq 1 " in err
+    code, _, err = run_cli(capsys, "decisions", "export", "--format", "csv",
+                           "--out", tmp_path / "d.csv", "--store", store)
+    assert code in (1, 2) and "seq 1" in err  # 1: written, "treat it as suspect"
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 1 and "first bad record seq 1" in out
+    code, _, err = run_cli(capsys, "decide", sub, "--reject", "--reason", "other",
+                           "--note", "n", "--store", store)
+    assert code == 2 and "decision NOT recorded: record seq (an earlier one" in err

@@ -90,12 +90,36 @@ def parse_entry(d: dict[str, Any]) -> Entry:
     return DecisionRecord.from_dict(d)
 
 
-def stored_from_raw(seq: int, raw: bytes) -> StoredDecision:
+def record_dict(seq: int | str, raw: bytes) -> dict[str, Any]:
+    """A stored record's JSON object; LedgerError (never a bare JSON error) when the row was
+    damaged or edited: `decide` and the CSV export ended in an internal error on a
+    `record_json` overwritten with zeros (issue 15)."""
     try:
         d = json.loads(raw)
-        rec = parse_entry(d)
-        return StoredDecision(seq, d["prev_hash"], d["hash"], rec, bytes(raw))
+    except (ValueError, TypeError) as exc:
+        raise LedgerError(f"record seq {seq} cannot be read: {exc}; run "
+                          "`moderator-app decisions verify`") from exc
+    if not isinstance(d, dict):
+        raise LedgerError(f"record seq {seq} is not a JSON object; run "
+                          "`moderator-app decisions verify`")
+    return d
+
+
+def entry_from_raw(seq: int | str, raw: bytes) -> tuple[dict[str, Any], Entry]:
+    """A stored record and its parsed entry; LedgerError when either cannot be read."""
+    d = record_dict(seq, raw)
+    try:
+        return d, parse_entry(d)
     except (ValueError, KeyError, TypeError) as exc:
+        raise LedgerError(f"record seq {seq} cannot be read: {exc}; run "
+                          "`moderator-app decisions verify`") from exc
+
+
+def stored_from_raw(seq: int, raw: bytes) -> StoredDecision:
+    d, rec = entry_from_raw(seq, raw)
+    try:
+        return StoredDecision(seq, d["prev_hash"], d["hash"], rec, bytes(raw))
+    except KeyError as exc:
         raise LedgerError(f"record seq {seq} cannot be read: {exc}; run "
                           "`moderator-app decisions verify`") from exc
 
@@ -257,7 +281,8 @@ class LedgerBase:
         body = record.to_dict()
         with self._write() as tx:
             seq, prev = tx.head()
-            earlier = [parse_entry(json.loads(r)) for r in tx.raw_for(record.evidence_digest)]
+            earlier = [entry_from_raw("(an earlier one on this evidence)", r)[1]
+                       for r in tx.raw_for(record.evidence_digest)]
             guard(record, earlier, now or utc_now())
             sealed = seal({**body, "seq": seq + 1}, prev)
             raw = canonical_json(sealed)
@@ -334,7 +359,7 @@ class LedgerBase:
             data = b"".join(raw + b"\n" for _, raw in rows)
             n = len(rows)
         elif fmt == "csv":
-            docs = [json.loads(raw) for _, raw in rows]
+            docs = [record_dict(seq, raw) for seq, raw in rows]
             decisions = [d for d in docs if d.get("schema") != CLAIM_SCHEMA]
             data = records_to_csv(decisions).encode("utf-8")
             n = len(decisions)

@@ -150,6 +150,17 @@ def _open_head_file(path: Path, flags: int) -> int:
     return fd
 
 
+def _blob(value: Any) -> bytes:
+    """A `record_json` cell as bytes, whatever SQLite type someone stored there (text, a
+    number, NULL): `bytes(text)` was a TypeError, an internal error in `list` and `decide`.
+    What is not a sealed record then fails where records are parsed, as a LedgerError."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    return b"" if value is None else str(value).encode("ascii")
+
+
 def read_head_file(path: Path) -> str | None:
     """The mirrored head `"SEQ HASH"`, or None when there is no head file. Anything but a
     small regular file is reported as unreadable (never waited on, never read whole)."""
@@ -320,7 +331,7 @@ class Ledger(LedgerBase):
         else:
             rows = self._query("SELECT seq, record_json FROM decisions WHERE "
                                "evidence_digest = ? ORDER BY seq", (evidence_digest,))
-        return [(r[0], bytes(r[1])) for r in rows]
+        return [(r[0], _blob(r[1])) for r in rows]
 
     def _verify_rows(self) -> Iterator[tuple[dict[str, Any], Any]]:
         if self._conn is None:
@@ -469,7 +480,7 @@ class _SqliteTx:
         return (row[0], row[1]) if row else (0, ZERO_HASH)
 
     def raw_for(self, evidence_digest: str) -> list[bytes]:
-        return [bytes(r[0]) for r in self.conn.execute(
+        return [_blob(r[0]) for r in self.conn.execute(
             "SELECT record_json FROM decisions WHERE evidence_digest = ? ORDER BY seq",
             (evidence_digest,))]
 
