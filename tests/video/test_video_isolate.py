@@ -6,8 +6,10 @@ switch, a nice value) is never used; one never given a file goes away."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import threading
 
 import pytest
 
@@ -56,6 +58,47 @@ def test_two_started_ahead_serve_two_processes_in_turn(clip):
             got.append(vp.proc.pid)
             assert vp.request({"op": "probe"}).header["ok"]
     assert got == pids and isolate._SPARES == []
+
+
+def _in_thread_at(nice: int, fn):
+    """fn() on a thread lowered to `nice` (as the workstation's background lanes are)."""
+    from moderator_app.core.priority import lower_this_thread
+    out: list = []
+
+    def run() -> None:
+        lower_this_thread(nice)
+        out.append(fn())
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0]
+
+
+LOWER = os.nice(0) + 5  # a background thread's nice value, relative to the test's own
+
+
+@pytest.mark.skipif(LOWER > 19, reason="the tests already run at the lowest priority")
+def test_a_background_thread_takes_a_child_started_at_full_priority_and_lowers_it(clip):
+    # the workstation starts children on the GUI thread; the scan runs on a lowered thread
+    isolate.prestart(1, wait=True)
+    (spare,) = isolate._SPARES
+
+    def scan_like():
+        with VideoProcess(clip) as vp:
+            assert vp.request({"op": "probe"}).header["ok"]
+            return vp.proc.pid, os.getpriority(os.PRIO_PROCESS, vp.proc.pid)
+    assert _in_thread_at(LOWER, scan_like) == (spare.proc.pid, LOWER)
+
+
+@pytest.mark.skipif(LOWER > 19, reason="the tests already run at the lowest priority")
+def test_a_child_started_by_a_background_thread_never_serves_full_priority(clip):
+    _in_thread_at(LOWER, lambda: isolate.prestart(1, wait=True))
+    (spare,) = isolate._SPARES
+    with VideoProcess(clip) as vp:  # this thread's priority, as the player's
+        assert vp.proc.pid != spare.proc.pid
+        assert os.getpriority(os.PRIO_PROCESS, vp.proc.pid) == os.nice(0)
+    assert len(isolate._SPARES) == 1 and isolate._SPARES[0] is spare  # left for its thread
+    assert spare.proc.poll() is None
 
 
 def test_a_child_started_under_other_settings_is_not_used(clip, monkeypatch):

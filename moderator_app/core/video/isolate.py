@@ -105,16 +105,21 @@ def _spawn(sock: socket.socket | None) -> subprocess.Popen:
         pass_fds=fds, env=env, start_new_session=True)
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Spare:
-    """A child started ahead, waiting for its file on `sock`; `key` is what it was started
-    with (this process, the starting thread's nice value, the environment): only a caller
-    with the same key may take it (a child cannot raise its nice value back, and tests start
-    children with fault switches in the environment)."""
+    """A child started ahead, waiting for its file on `sock`. `key`: the process and the
+    environment it was started with (tests start children with fault switches in it): only
+    a caller with the same key may take it, the others end it. `nice`: the starting
+    thread's nice value, which the child inherited: a caller at that value or a lower
+    priority may take it (it is lowered to the caller's), never a higher one (a child cannot
+    raise its priority back: the player must not get a background job's child), so such a
+    child is left for its own thread (the workstation starts them on the GUI thread, and the
+    verification's probe runs at background priority)."""
 
     proc: subprocess.Popen
     sock: socket.socket
     key: tuple
+    nice: int | None
 
 
 _SPARES: list[_Spare] = []
@@ -122,7 +127,7 @@ _SPARES_LOCK = threading.Lock()
 
 
 def _spare_key() -> tuple:
-    return (os.getpid(), thread_nice(), tuple(sorted(os.environ.items())))
+    return (os.getpid(), tuple(sorted(os.environ.items())))
 
 
 def _start_spare(key: tuple) -> _Spare:
@@ -134,7 +139,7 @@ def _start_spare(key: tuple) -> _Spare:
         raise VideoProcessError(f"the video reader could not be started: {exc}") from None
     finally:
         theirs.close()
-    return _Spare(proc, ours, key)
+    return _Spare(proc, ours, key, thread_nice())
 
 
 def _discard(spare: _Spare) -> None:
@@ -150,15 +155,27 @@ def _discard(spare: _Spare) -> None:
         spare.proc.wait(timeout=5)
 
 
+def _usable(sp: _Spare, nice: int | None) -> bool:
+    return sp.nice is None or nice is None or sp.nice <= nice
+
+
 def _take_spare() -> _Spare | None:
-    key = _spare_key()
+    key, nice = _spare_key(), thread_nice()
     with _SPARES_LOCK:
-        mine = [sp for sp in _SPARES if sp.key == key and sp.proc.poll() is None]
-        stale = [sp for sp in _SPARES if sp not in mine]
-        _SPARES[:] = mine[1:]
+        stale = [sp for sp in _SPARES if sp.key != key or sp.proc.poll() is not None]
+        live = [sp for sp in _SPARES if sp not in stale]
+        # the child at the caller's own priority first, else the nearest above it
+        fits = sorted((sp for sp in live if _usable(sp, nice)),
+                      key=lambda sp: -(sp.nice or 0))
+        taken = fits[0] if fits else None
+        _SPARES[:] = [sp for sp in live if sp is not taken]
     for sp in stale:
         _discard(sp)
-    return mine[0] if mine else None
+    if taken is not None and nice is not None and taken.nice is not None \
+            and taken.nice < nice:
+        with contextlib.suppress(OSError):  # lowering a child of ours is always allowed
+            os.setpriority(os.PRIO_PROCESS, taken.proc.pid, nice)
+    return taken
 
 
 def prestart(count: int = 1, wait: bool = False) -> None:
@@ -168,9 +185,10 @@ def prestart(count: int = 1, wait: bool = False) -> None:
     return once they have imported (the bench times a scan from that point)."""
     if not FD_PASSING:
         return
-    key = _spare_key()
+    key, nice = _spare_key(), thread_nice()
     with _SPARES_LOCK:
-        missing = min(count, MAX_SPARES) - sum(1 for sp in _SPARES if sp.key == key)
+        missing = min(count, MAX_SPARES) - sum(1 for sp in _SPARES
+                                               if sp.key == key and sp.nice == nice)
     started = []
     for _ in range(max(0, missing)):
         try:
