@@ -20,6 +20,8 @@ setup(
         Extension(
             "moderator_app.core.formats._skim",
             ["moderator_app/core/formats/_skim.c"],
+            depends=["moderator_app/core/formats/_skim_table.h",
+                     "moderator_app/core/formats/_skim_checks.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall"],
             optional=True,
         ),

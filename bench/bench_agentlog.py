@@ -1,18 +1,22 @@
 """Community-log verification speed against its floor, timed in the same run (issue 15).
 
-Generates once into .bench/ deterministic agent logs of two shapes and times, on each:
+Generates once into .bench/ deterministic agent logs of four shapes and times, on each:
 
 * the floor: read the file, SHA-256 every byte and `orjson.loads` every line, on one core (in
   this process): the least any verifier that parses the log and binds its bytes must do;
 * `moderator-app verify --json` on it (a subprocess; its peak RSS from wait4).
 
-Shapes (`--shape`, default both):
+Shapes (`--shape`, default all):
 
 * `histories`: the realistic log of the issue, 1,000,000 events, ~468 MB: every model_request
   carries the conversation so far (a system prompt and the last turns, with newlines, quotes
   and non-ASCII text), responses carry text, reasoning, usage and their actions, then the
   actions and an observation;
-* `screenshots`: the same run with a base64 PNG screenshot in each request (~40 KB lines).
+* `screenshots`: the same run with a base64 PNG screenshot in each request (~40 KB lines);
+* `actions`: short requests, each response asking for ten small actions (`press A`): most
+  lines are actions, checked against their response;
+* `tiny`: short requests and responses, one action each: every line is small, a quarter are
+  responses.
 
 Target: verify <= 2x the floor on each shape, peak RSS flat (the same at 100 MB and 468 MB:
 `--events 214000` gives the 100 MB log). Each timing is the best of `--repeat` runs, the floor
@@ -41,7 +45,11 @@ _OBS = ("piece locked", "line cleared", "menu opened", "level 2", "score 1200",
         "piece rotated", "next piece: T")
 _SYSTEM = ("You are playing Tetris on a Game Boy emulator.\nUse the tools to press buttons. "
            "Think step by step; answer with \"press\" calls only.\nRules: …")
-DEFAULT_EVENTS = {"histories": 1_000_000, "screenshots": 20_000}
+DEFAULT_EVENTS = {"histories": 1_000_000, "screenshots": 20_000, "actions": 1_000_000,
+                  "tiny": 1_000_000}
+# Per shape: how many actions a response asks for (low, high); whether requests are short.
+_ACTIONS = {"histories": (1, 2), "screenshots": (1, 2), "actions": (10, 10), "tiny": (1, 1)}
+_SHORT_REQUESTS = {"actions", "tiny"}
 
 
 def _text(rng: random.Random, n_words: int) -> str:
@@ -59,6 +67,8 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
     t0 = datetime(2026, 10, 22, 18, tzinfo=timezone.utc)
     history: list[dict] = []
     shot = shape == "screenshots"
+    lo, hi = _ACTIONS[shape]
+    short = shape in _SHORT_REQUESTS
     el = seq = call = 0
     started = time.perf_counter()
     with open(path, "wb") as fh:
@@ -90,18 +100,26 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
                                                  "data": png}}]}
             history.append(user)
             del history[:-6]
-            emit("model_request", {"messages": [{"role": "system", "content": _SYSTEM},
-                                                *history], "temperature": 0.7,
-                                   "max_tokens": 1024})
+            if short:
+                emit("model_request", {"messages": [user]})
+            else:
+                emit("model_request", {"messages": [{"role": "system", "content": _SYSTEM},
+                                                    *history], "temperature": 0.7,
+                                       "max_tokens": 1024})
             el += rng.randint(800, 3000)
             acts = [{"name": "press", "args": {"button": rng.choice(_BUTTONS)}}
-                    for _ in range(rng.randint(1, 2))]
+                    for _ in range(rng.randint(lo, hi))]
             text = _text(rng, rng.randint(6, 14))
-            emit("model_response", {"id": f"c{call}", "model": "provider/model-id",
-                                    "usage": {"input": rng.randint(500, 9000),
-                                              "output": rng.randint(20, 300)},
-                                    "text": text, "reasoning": _text(rng, rng.randint(8, 20)),
-                                    "actions": acts})
+            if short:
+                emit("model_response", {"id": f"c{call}", "model": "provider/model-id",
+                                        "actions": acts})
+            else:
+                emit("model_response", {"id": f"c{call}", "model": "provider/model-id",
+                                        "usage": {"input": rng.randint(500, 9000),
+                                                  "output": rng.randint(20, 300)},
+                                        "text": text,
+                                        "reasoning": _text(rng, rng.randint(8, 20)),
+                                        "actions": acts})
             history.append({"role": "assistant", "content": text})
             if shot:  # old screenshots are dropped from the history, as scaffolds do
                 history[:] = [h if isinstance(h["content"], str) else

@@ -392,6 +392,9 @@ static int value(S *s, int depth, DataFacts *facts)
     }
 }
 
+#include "_skim_table.h"
+#include "_skim_checks.h"
+
 /* ------------------------------------------------------------------ the envelope */
 
 enum { E_SEQ, E_AT, E_EL, E_TYPE, E_DATA, E_COUNT };
@@ -582,15 +585,20 @@ static int at_us(Span v, long long *out)
 
 PyDoc_STRVAR(skim_doc,
 "skim(data, start, expected_seq, prev_at, prev_el, good_el, base_at, base_el, gap_ms,\n"
-"     max_line, req_el, on_event)\n"
-"-> (end, count, last_seq, last_at, last_el, req_el, last_type)\n\n"
+"     max_line, req_el, on_event, responses=None, delay_ms=0, base_line=0, model=None,\n"
+"     min_latency_ms=0, crlf_ok=False)\n"
+"-> (end, count, last_seq, last_at, last_el, req_el, last_type, actions, responses)\n\n"
 "Consume the lines of data[start:] (each ended by a newline) whose envelope the agent-log\n"
 "checker's steady state would pass without a finding; stop at the first it cannot vouch\n"
 "for. Requests and observations need nothing more. For a model_response or an action it\n"
 "calls on_event(k, type, data_bytes, el, req_el) in line order (k: the line's rank in this\n"
 "run, from 1; req_el: the float elapsedMs of the request it answers, or None), which does\n"
-"that type's checks. `end` is where the unconsumed rest begins; last_el an int or a float\n"
-"as orjson reads it; req_el the request time pending after the run; last_type a T_* code.");
+"that type's checks, except for the responses and actions of plain shape whose checks\n"
+"pass, which are checked here against `responses` (a Responses: the line numbers from\n"
+"base_line, `model` the run_start's as UTF-8 or None) and counted. Lines may end with\n"
+"CR LF when crlf_ok (the checker has reported it). `end` is where\n"
+"the unconsumed rest begins; last_el an int or a float as orjson reads it; req_el the\n"
+"request time pending after the run; last_type a T_* code.");
 
 static PyObject *skim(PyObject *self, PyObject *args)
 {
@@ -599,19 +607,42 @@ static PyObject *skim(PyObject *self, PyObject *args)
     Py_ssize_t start, max_line;
     long long expected, prev_at, base_at;
     double prev_el, good_el, base_el, gap_ms;
-    PyObject *req_in, *on_event;
-    if (!PyArg_ParseTuple(args, "y*nLLddLddnOO", &buf, &start, &expected, &prev_at, &prev_el,
-                          &good_el, &base_at, &base_el, &gap_ms, &max_line, &req_in, &on_event))
+    PyObject *req_in, *on_event, *table = Py_None;
+    double delay_ms = 0;
+    Py_ssize_t base_line = 0;
+    ResponseRules rules = {NULL, 0, 0};
+    Py_buffer model = {0};
+    int crlf_ok = 0;
+    if (!PyArg_ParseTuple(args, "y*nLLddLddnOO|Odnz*dp", &buf, &start, &expected, &prev_at,
+                          &prev_el, &good_el, &base_at, &base_el, &gap_ms, &max_line, &req_in,
+                          &on_event, &table, &delay_ms, &base_line, &model,
+                          &rules.min_latency_ms, &crlf_ok))
         return NULL;
+    if (model.buf != NULL) {
+        rules.model = model.buf;
+        rules.model_n = (size_t)model.len;
+    }
+    Responses *R = NULL;
+    if (table != Py_None) {
+        if (!PyObject_TypeCheck(table, &ResponsesType)) {
+            PyBuffer_Release(&buf);
+            PyBuffer_Release(&model);
+            PyErr_SetString(PyExc_TypeError, "responses: a _skim.Responses or None");
+            return NULL;
+        }
+        R = (Responses *)table;
+    }
     int have_req = req_in != Py_None;
     double req_el = have_req ? PyFloat_AsDouble(req_in) : 0;
     if (have_req && req_el == -1.0 && PyErr_Occurred()) {
         PyBuffer_Release(&buf);
+        PyBuffer_Release(&model);
         return NULL;
     }
     const unsigned char *data = buf.buf;
     Py_ssize_t len = buf.len, pos = start < 0 ? 0 : start;
-    Py_ssize_t count = 0;
+    Py_ssize_t count = 0, acts = 0, resps = 0;
+    int r = 0;
     long long last_at = prev_at, last_el_int = 0;
     double last_el = prev_el;
     int last_is_int = 0, last_type = 0;
@@ -621,7 +652,11 @@ static PyObject *skim(PyObject *self, PyObject *args)
         if (nl == NULL)
             break;
         size_t n = (size_t)(nl - line);
-        if ((Py_ssize_t)n > max_line || n < 2 || line[0] != '{' || line[n - 1] != '}')
+        if ((Py_ssize_t)n > max_line)
+            break;
+        if (crlf_ok && n > 0 && line[n - 1] == '\r')
+            n--; /* the checker reported CR LF once already, and ignores the CR */
+        if (n < 2 || line[0] != '{' || line[n - 1] != '}')
             break;
         Envelope env;
         if (line_object(line, n, &env) != 0)
@@ -649,13 +684,26 @@ static PyObject *skim(PyObject *self, PyObject *args)
         if (el - good_el > gap_ms)
             break;
         count++;
-        if (env.type == T_RESPONSE || env.type == T_ACTION) {
+        if (env.type == T_ACTION && R != NULL && action_in_c(R, v[E_DATA], el, delay_ms)) {
+            acts++;
+        } else if (env.type == T_RESPONSE && R != NULL
+                   && (r = response_in_c(R, v[E_DATA], el, have_req, req_el, &rules,
+                                         (long long)(base_line + count))) != 0) {
+            if (r < 0) {
+                PyBuffer_Release(&buf);
+                PyBuffer_Release(&model);
+                return NULL;
+            }
+            resps++;
+            have_req = 0;
+        } else if (env.type == T_RESPONSE || env.type == T_ACTION) {
             PyObject *got = PyObject_CallFunction(
                 on_event, "niy#dN", count, env.type, (const char *)v[E_DATA].p,
                 (Py_ssize_t)v[E_DATA].n, el, have_req && env.type == T_RESPONSE
                 ? PyFloat_FromDouble(req_el) : (Py_INCREF(Py_None), Py_None));
             if (got == NULL) {
                 PyBuffer_Release(&buf);
+                PyBuffer_Release(&model);
                 return NULL;
             }
             Py_DECREF(got);
@@ -674,6 +722,7 @@ static PyObject *skim(PyObject *self, PyObject *args)
         pos = (Py_ssize_t)(nl - data) + 1;
     }
     PyBuffer_Release(&buf);
+    PyBuffer_Release(&model);
     if (count == 0)
         return Py_BuildValue("nn", pos, count);
     PyObject *el_obj = last_is_int ? PyLong_FromLongLong(last_el_int) : PyFloat_FromDouble(last_el);
@@ -684,7 +733,8 @@ static PyObject *skim(PyObject *self, PyObject *args)
         Py_DECREF(el_obj);
         return NULL;
     }
-    return Py_BuildValue("nnLLNNi", pos, count, expected - 1, last_at, el_obj, req, last_type);
+    return Py_BuildValue("nnLLNNinn", pos, count, expected - 1, last_at, el_obj, req, last_type,
+                         acts, resps);
 }
 
 /* ------------------------------------------------------------------ repeated members */
@@ -879,4 +929,16 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_skim",
                                        "The agent-log verifier's run of ordinary lines in C.",
                                        -1, methods};
 
-PyMODINIT_FUNC PyInit__skim(void) { return PyModule_Create(&moduledef); }
+PyMODINIT_FUNC PyInit__skim(void)
+{
+    if (PyType_Ready(&ResponsesType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Responses", (PyObject *)&ResponsesType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,14 +1,18 @@
 """Actions: what an action is compared by (canonical JSON of `[name, args]`, as an 8-byte
-digest), and the compact per-response state the `action` rules need."""
+digest), and the compact per-response state the `action` rules need (the only state that
+grows with the log: see _skim_table.h for what is kept and why it must grow)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
+from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import MAX_SAFE_INTEGER as _MAX_SAFE
 from moderator_app.core.formats.canonical import CanonicalError, canonical_json_fast
 
@@ -43,35 +47,60 @@ def action_blob(name: Any, args: Any) -> bytes:
             return repr([name, args]).encode("utf-8", "surrogatepass")
 
 
-_DIGESTS: dict[tuple[str, bytes], bytes] = {}
+def _blake8(blob: bytes) -> bytes:
+    return hashlib.blake2b(blob, digest_size=8).digest()
 
 
-def action_digest(name: Any, args: Any) -> bytes:
-    """8 bytes standing for (name, args) as canonical JSON, kept per requested action.
+class ActionDigests:
+    """`(name, args) -> 8 bytes` standing for the action's canonical JSON, kept per requested
+    action and compared with each action run. `hash_fn` turns the canonical bytes into the 8
+    bytes: the checker's `Responses.digest` (keyed, in C) or blake2b.
 
     A run repeats a handful of actions (`press A`) thousands of times: the digest is cached
     under the name and orjson's plain dump of the args, which is the same text only for the
-    same value (member order included, `1` and `1.0` and `true` apart), so a hit is exact."""
-    if type(args) is dict and type(name) is str:
-        try:
-            key = (name, _dumps(args))
-        except TypeError:  # beyond 64-bit integers or 255 levels: no cache
-            key = None
-        if key is not None:
-            got = _DIGESTS.get(key)
-            if got is None:
-                got = hashlib.blake2b(action_blob(name, args), digest_size=8).digest()
-                if len(_DIGESTS) >= 4096:
-                    _DIGESTS.clear()
-                _DIGESTS[key] = got
-            return got
-    return hashlib.blake2b(action_blob(name, args), digest_size=8).digest()
+    same value (member order included, `1` and `1.0` and `true` apart), so a hit is exact.
+    Only small actions are cached: 4,096 distinct 1 MB args would otherwise hold 4 GB."""
+
+    def __init__(self, hash_fn: Callable[[bytes], bytes] = _blake8) -> None:
+        self._hash = hash_fn
+        self._cache: dict[tuple[str, bytes], bytes] = {}
+
+    def __call__(self, name: Any, args: Any) -> bytes:
+        if type(args) is dict and type(name) is str:
+            try:
+                key = (name, _dumps(args))
+            except TypeError:  # beyond 64-bit integers or 255 levels: no cache
+                key = None
+            if key is not None and len(key[1]) + len(name) <= 512:  # 4,096 small entries
+                got = self._cache.get(key)
+                if got is None:
+                    got = self._hash(action_blob(name, args))
+                    if len(self._cache) >= 4096:
+                        self._cache.clear()
+                    self._cache[key] = got
+                return got
+        return self._hash(action_blob(name, args))
 
 
-class Responses:
-    """Compact per-response state: ordinal by id; line, time and requested-action digests in
-    flat arrays: about 200 bytes per response (measured), most of it the id and its dict slot.
-    This is the only state that grows with the log; everything else is per line."""
+action_digest = ActionDigests()
+
+# Responses.consume's verdicts (the C table returns the same numbers).
+OK, REPEAT, NOT_REQUESTED, UNLISTED = 0, 1, 2, 3
+
+
+def new_responses() -> Any:
+    """The per-response state: the C table (`_skim.Responses`, _skim_table.h: about 50 bytes
+    per response and 9 per requested action, whatever the ids' length) with a key of its own,
+    or `PyResponses` without the accelerator. Both answer the same calls alike."""
+    mod = native.SKIM
+    if mod is None:
+        return PyResponses()
+    return mod.Responses(os.urandom(16))
+
+
+class PyResponses:
+    """The pure-Python engine's per-response state: exact ids (a dict) and flat arrays. The
+    C table answers the same calls with hashes of the ids instead of the ids."""
 
     def __init__(self) -> None:
         self.ordinal: dict[str, int] = {}
@@ -80,9 +109,20 @@ class Responses:
         self.first_slot = array("q")
         self.n_slots = array("l")  # -1: the response lists no actions
         self.digests = bytearray()
-        self.used = bytearray()  # one byte per slot: how many times that action ran (max 255)
+        self.used = bytearray()  # one byte per slot: whether that action ran
 
-    def add(self, rid: str, line: int, el: float, digests: list[bytes] | None) -> None:
+    digest = staticmethod(_blake8)
+
+    def find(self, rid: str) -> int:
+        return self.ordinal.get(rid, -1)
+
+    def line_of(self, k: int) -> int:
+        return self.line[k]
+
+    def el_of(self, k: int) -> float:
+        return self.el[k]
+
+    def add(self, rid: str, line: int, el: float, digests: bytes | None) -> None:
         self.ordinal[rid] = len(self.line)
         self.line.append(line)
         self.el.append(el)
@@ -90,40 +130,35 @@ class Responses:
         if digests is None:  # no `actions` member: it cannot vouch (a warning, docs/DESIGN.md)
             self.n_slots.append(-1)
             return
-        self.n_slots.append(len(digests))
-        for d in digests:
-            self.digests += d
-            self.used.append(0)
+        self.n_slots.append(len(digests) // 8)
+        self.digests += digests
+        self.used.extend(bytes(len(digests) // 8))
 
-    def consume(self, k: int, digest: bytes) -> str:
-        """'ok' (first run of a requested action), 'repeat', 'none' (not requested) or
-        'unlisted' (the response lists no actions)."""
+    def consume(self, k: int, digest: bytes) -> int:
+        """OK (first run of a requested action), REPEAT, NOT_REQUESTED or UNLISTED (the
+        response lists no actions)."""
         n = self.n_slots[k]
         if n < 0:
-            return "unlisted"
+            return UNLISTED
         first = self.first_slot[k]
         seen = False
         for s in range(first, first + n):
             if self.digests[s * 8:s * 8 + 8] == digest:
                 if self.used[s] == 0:
                     self.used[s] = 1
-                    return "ok"
+                    return OK
                 seen = True
-        if seen:
-            for s in range(first, first + n):
-                if self.digests[s * 8:s * 8 + 8] == digest and self.used[s] < 255:
-                    self.used[s] += 1
-                    break
-            return "repeat"
-        return "none"
+        return REPEAT if seen else NOT_REQUESTED
 
-    def unrun(self):
-        """(line, number of requested actions that never ran) for each such response."""
-        for k in range(len(self.line)):
+    def unrun_next(self, start: int) -> tuple[int, int, int, int] | None:
+        """(k, line, missing, total) for the first response from ordinal `start` on whose
+        requested actions did not all run, or None."""
+        for k in range(max(start, 0), len(self.line)):
             n = self.n_slots[k]
             if n <= 0:
                 continue
             first = self.first_slot[k]
-            missing = sum(1 for s in range(first, first + n) if self.used[s] == 0)
+            missing = n - sum(self.used[first:first + n])
             if missing:
-                yield self.line[k], missing, n
+                return k, self.line[k], missing, n
+        return None

@@ -13,7 +13,13 @@ from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.thresholds import Thresholds
-from moderator_app.core.verify.agent_log.actions import Responses, action_digest
+from moderator_app.core.verify.agent_log.actions import (
+    NOT_REQUESTED,
+    REPEAT,
+    UNLISTED,
+    ActionDigests,
+    new_responses,
+)
 from moderator_app.core.verify.agent_log.rules import (
     ACTION_FIELDS,
     ACTION_LATE,
@@ -119,7 +125,8 @@ class LogChecker:
         self.ended_first = False  # a run_end with its time came before any run_start
         self.run: CommunityRun | None = None
         self.req_el: float | None = None
-        self.responses = Responses()
+        self.responses = new_responses()
+        self.action_digest = ActionDigests(self.responses.digest)
         self.n_responses = 0
         self.n_actions = 0
         self.crlf_reported = False
@@ -467,6 +474,7 @@ class LogChecker:
                 problems.append("`actions` is not a list")
             else:
                 digests = []
+                action_digest = self.action_digest
                 for i, a in enumerate(actions):
                     name = a.get("name") if type(a) is dict else None
                     if not (type(name) is str and name.strip()):
@@ -502,12 +510,12 @@ class LogChecker:
                     self.index.add_metric(metric, el / 1000, float(v))
         if rid is None:
             return
-        k = self.responses.ordinal.get(rid)
-        if k is not None:
+        k = self.responses.find(rid)
+        if k >= 0:
             add(RESPONSE_ID_DUPLICATE, f"response id {short_repr(rid)} was already used on line "
-                f"{self.responses.line[k]}", n)
+                f"{self.responses.line_of(k)}", n)
             return
-        self.responses.add(rid, n, el, digests)
+        self.responses.add(rid, n, el, None if digests is None else b"".join(digests))
 
     def _action(self, n: int, data: dict, el: float) -> None:
         add = self.add
@@ -526,28 +534,31 @@ class LogChecker:
             add(ACTION_FIELDS, "action: " + "; ".join(problems), n)
         if not call_ok:
             return
-        k = self.responses.ordinal.get(call)
-        if k is None:
+        responses = self.responses
+        k = responses.find(call)
+        if k < 0:
             add(ACTION_UNKNOWN_CALL, f"action calls {short_repr(call)}, which is not the id of an "
                 "earlier model_response", n)
             return
-        rel = self.responses.el[k]
+        rel = responses.el_of(k)
         if not math.isnan(el) and not math.isnan(rel) and \
                 el - rel > self.th.action_delay_s * 1000:
             add(ACTION_LATE, f"action runs {(el - rel) / 1000:.1f} s after its response on line "
-                f"{self.responses.line[k]} (threshold {self.th.action_delay_s:g} s)", n)
+                f"{responses.line_of(k)} (threshold {self.th.action_delay_s:g} s)", n)
         if problems:
             return
         args = data["args"]
-        verdict = self.responses.consume(k, action_digest(name, {} if args is None else args))
-        rline = self.responses.line[k]
-        if verdict == "none":
+        verdict = responses.consume(k, self.action_digest(name, {} if args is None else args))
+        if not verdict:
+            return
+        rline = responses.line_of(k)
+        if verdict == NOT_REQUESTED:
             add(ACTION_NOT_REQUESTED, f"action {short_repr(name)} with these args is not one the "
                 f"response on line {rline} asked for", n)
-        elif verdict == "unlisted":
+        elif verdict == UNLISTED:
             add(RESPONSE_WITHOUT_ACTIONS, f"the response on line {rline} lists no actions, so "
                 "it cannot vouch for this one", n)
-        elif verdict == "repeat":
+        elif verdict == REPEAT:
             add(ACTION_REPEATED, f"action {short_repr(name)} runs again, but the response on line "
                 f"{rline} asked for it fewer times", n)
 
@@ -593,9 +604,12 @@ class LogChecker:
             add(NO_RESPONSE, "the log has no model_response: a run needs at least one", None)
         if self.n_actions == 0:
             add(NO_ACTION, "the log has no action: a run needs at least one", None)
-        for line, missing, total in self.responses.unrun():
+        k = 0
+        while (got := self.responses.unrun_next(k)) is not None:
+            k, line, missing, total = got
             add(RESPONSE_ACTIONS_UNRUN, f"{missing} of the {total} action(s) this response "
                 "asked for never ran", line)
+            k += 1
         if self.run_end_el is not None:
             duration = self.run_end_el / 1000
         elif self.last_el is not None:

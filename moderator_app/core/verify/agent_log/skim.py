@@ -4,8 +4,11 @@ On an honest log, each line leaves the checker's envelope state (seq, the order 
 `elapsedMs`, the 2 s rule, gaps) in a state that follows from the envelope alone, and most
 lines (model requests carrying the conversation so far: most of the bytes; observations)
 need nothing else. `_skim.c` reads such lines at memory speed (strict JSON, no repeated
-member, without building any object); a model_response's or an action's `data` comes back
-here, in line order, for that type's checks (`LogChecker._response`, `_action`). The first
+member, without building any object). A response or an action of plain shape whose checks
+pass (a new id, the run's model, not too fast; an action's response known, in time, one of
+the actions it asked for) is checked there too, against the checker's C table of responses
+(_skim_table.h). Any other response or action `data` comes back here, in line order, for
+that type's checks (`LogChecker._response`, `_action`), which word any finding. The first
 line it cannot vouch for comes to `LogChecker.feed` as before, which alone words the
 envelope's findings. The reports are the same with and without it
 (tests/verify/test_agent_log_engines.py).
@@ -36,6 +39,9 @@ def skimmer(checker: LogChecker) -> Callable[[bytes, int], int] | None:
         return None
     fn = mod.skim
     gap_ms = checker.th.gap_s * 1000
+    delay_ms = checker.th.action_delay_s * 1000
+    min_latency_ms = checker.th.min_response_s * 1000
+    table = checker.responses if isinstance(checker.responses, mod.Responses) else None
     loads = orjson.loads
     c = checker
 
@@ -59,11 +65,17 @@ def skimmer(checker: LogChecker) -> Callable[[bytes, int], int] | None:
                 or c.base_at is None or not c.content_lines or prev_el >= _EXACT \
                 or good_el >= _EXACT or not -_SEQ < c.expected_seq < _SEQ:
             return start
+        model = c.run_start_model
+        # surrogatepass: a model no plain string equals, so every response goes to Python
         got = fn(data, start, c.expected_seq, c.prev_at, prev_el, good_el, c.base_at,
-                 c.base_el, gap_ms, MAX_LINE, c.req_el, on_event)
+                 c.base_el, gap_ms, MAX_LINE, c.req_el, on_event, table, delay_ms, c.lines,
+                 None if model is None else model.encode("utf-8", "surrogatepass"),
+                 min_latency_ms, c.crlf_reported)
         if got[1] == 0:
             return start
-        end, count, seq, at, el, req_el, last_type = got
+        end, count, seq, at, el, req_el, last_type, actions, responses = got
+        c.n_actions += actions
+        c.n_responses += responses
         c.lines += count
         c.content_lines += count
         c.last_content_line = c.lines
