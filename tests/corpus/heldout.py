@@ -41,11 +41,14 @@ _REC_RUNS = [f"{g}-genuine@{r}" for g in ("breakout", "pitfall", "freeway", "spa
 _REC_RUNS += ["breakout-cut@r50", "breakout-speed@r25drop", "pitfall-human@webm",
               "breakout-deleted@vfr", "pitfall-insert@letterbox", "breakout-freeze@crf32",
               "pitfall-cut@lead5", "breakout-slow@mkv"]
+# The new tamperings on the first set's games too, through their own recorders.
+_REC_RUNS += [f"{g}-{k}" for g in ("breakout", "pitfall", "pong") for k in ("speed2", "retake")]
 NAMES2 = tuple(f"{g}-{k}" for g in GAMES2 for k in KINDS2) + tuple(_REC_RUNS)
 
 
 def spec(name: str) -> tuple[str, str, int | None, Recorder | None, str]:
-    """(game, kind, seed, recorder, recorder name) of a run name; KeyError when unknown."""
+    """(game, kind, seed, recorder, recorder name) of a run name; KeyError when unknown. A
+    first-set game keeps its seed and, without @recorder, its recorder (None, "")."""
     from .build import GAMES
 
     base, _, rec_name = name.partition("@")
@@ -57,4 +60,6 @@ def spec(name: str) -> tuple[str, str, int | None, Recorder | None, str]:
         return game, kind, GAMES2[game], rec or DEFAULT, rec_name or "default"
     if game in GAMES and kind in KINDS2 and rec_name:
         return game, kind, None, rec, rec_name
+    if game in GAMES and kind in KINDS2:  # a new kind through the game's own recorder
+        return game, kind, None, None, ""
     raise KeyError(name)
