@@ -35,7 +35,9 @@ def load_skim() -> ModuleType | None:
         from moderator_app.core.formats import _skim  # type: ignore[attr-defined]  # C, no source
     except ImportError:
         return None
-    return _skim
+    # A build older than its source (a checkout moved on without `make setup`) is not used:
+    # its skim takes other arguments. The Python path gives the same verdicts.
+    return _skim if hasattr(_skim, "Responses") else None
 
 
 JCS = load()
