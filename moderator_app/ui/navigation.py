@@ -205,8 +205,9 @@ class Navigator(QObject):
     def _warm_neighbours(self) -> None:
         """Tell the player where the moderator may go next: the events before and after the
         selected one in the table's order, then the findings on either side of the current
-        one, nearest first (a moderator walks the findings list). Their frames are decoded
-        while it is idle, up to 8 of them (issue 11 point 8)."""
+        one, nearest first (a moderator walks the findings list), or the first findings when
+        none is current. Their frames are decoded while it is idle, up to 8 of them (issue 11
+        point 8)."""
         index = self.index
         if not self.player.has_video or index is None:
             return
@@ -217,7 +218,8 @@ class Navigator(QObject):
             if 0 <= prow < rows:
                 times.append(index.times[self.table_model.source_row(prow)])
         i = self.findings.current()
-        for j in ((i + 1, i - 1, i + 2, i - 2, i + 3, i - 3) if i is not None else ()):
+        # no current finding (just opened): the first findings, where a review starts
+        for j in ((i + 1, i - 1, i + 2, i - 2, i + 3, i - 3) if i is not None else range(6)):
             t = self._finding_run_time(j)
             if t is not None:
                 times.append(t)
