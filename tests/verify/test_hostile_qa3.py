@@ -192,3 +192,34 @@ def test_a_record_overwritten_in_the_database_is_a_clean_refusal(
     code, _, err = run_cli(capsys, "decide", sub, "--reject", "--reason", "other",
                            "--note", "n", "--store", store)
     assert code == 2 and "decision NOT recorded: record seq (an earlier one" in err
+
+
+# -- timestamps that only a lax parser reads -------------------------------------------------
+def test_an_at_with_a_nul_after_the_z_is_not_a_time(capsys, tmp_path):
+    """CPython's datetime.fromisoformat stops at a NUL: `...Z\\u0000garbage` was a valid UTC
+    `at`, so the line passed (the fast path declines it, the general path took it)."""
+    log = tmp_path / "agent-log.jsonl"
+    make_agent_log(log, 12, seed=4)
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[4] = lines[4].replace(b'Z","elapsedMs"', b'Z\\u0000garbage","elapsedMs"', 1)
+    log.write_bytes(b"".join(lines))
+    code, out, _ = run_cli(capsys, "verify", log)
+    assert code == 1
+    assert "agent-log.jsonl:5  error    log.at_format" in out
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_wall_time_written_in_arabic_indic_digits_is_not_a_time(
+        capsys, tmp_path, monkeypatch, engine):
+    """Found refused already (the official path checks the digits' script); kept as a guard
+    beside the community case above, which was a bug."""
+    if engine == "python":
+        monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
+    events = make_run_events(12, seed=6)
+    wall = events[5]["wall_time"]  # the same seconds, in U+0660..U+0669
+    events[5]["wall_time"] = wall[:17] + "".join(chr(0x660 + int(c)) for c in wall[17:19]) \
+        + wall[19:]
+    write_trajectory(tmp_path / "events.jsonl", events)
+    code, out, _ = run_cli(capsys, "verify", tmp_path / "events.jsonl")
+    assert code == 1
+    assert "events.jsonl:6  error    traj." in out

@@ -51,7 +51,10 @@ def parse_at(value: Any) -> tuple[int | None, Any, str]:
     if not isinstance(value, str):
         what = "missing" if value is None else f"a {type(value).__name__}, not a string"
         return None, AT_FORMAT, f"`at` is {what}"
-    if len(value) < 16 or value[10] not in "Tt " or _BAD_FRACTION.search(value):
+    if (len(value) < 16 or value[10] not in "Tt " or _BAD_FRACTION.search(value)
+            or not value.isascii() or not value.isprintable()):
+        # CPython's fromisoformat stops reading at a NUL: `...Z\u0000anything` was taken
+        # as a valid UTC time (issue 15). A timestamp is printable ASCII.
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
     try:
         dt = datetime.fromisoformat(value)  # Python 3.11+ reads `Z` itself
