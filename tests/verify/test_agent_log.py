@@ -647,3 +647,21 @@ def test_deeply_nested_action_args(tmp_path):
         deep = [deep]
     assert action_blob("a", {"x": deep}) == action_blob("a", {"x": deep})
     assert action_blob("a", {"x": deep}) != action_blob("a", {"x": [deep]})
+
+
+def test_responses_past_the_table_bound_stop_the_examination(tmp_path, monkeypatch):
+    """Each response is kept for the actions that may name it; past the bound (patched down
+    to 2 here) the log is not examined further, and the report is incomplete."""
+    from moderator_app.core.verify.agent_log import actions, checker
+
+    for mod in (actions, checker):
+        monkeypatch.setattr(mod, "MAX_RESPONSES", 2)
+    lines = base()
+    for k in (3, 2):  # two more turns after the first: a response and its action each
+        resp, act = copy.deepcopy(lines[2]), copy.deepcopy(lines[3])
+        resp["data"]["id"] = act["data"]["call"] = f"c{k}"
+        resp["at"], resp["elapsedMs"] = act["at"], act["elapsedMs"]
+        lines[4:4] = [resp, act]
+    rep = run(tmp_path, renumber(lines))
+    assert errors(rep) == [("log.too_many_responses", 7)]
+    assert rep.complete is False

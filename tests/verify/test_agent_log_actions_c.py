@@ -253,3 +253,26 @@ def test_crlf_lines_are_read_in_c_once_reported(tmp_path, monkeypatch):
     # at most the one after it), run_end: 4 or 5 of 26
     seqs = [orjson.loads(x)["seq"] for x in fed]
     assert seqs[:3] == [0, 1, 9] and seqs[-1] == 25 and len(seqs) <= 5, seqs
+
+
+@pytest.mark.parametrize(("max_responses", "max_slots", "line"), [(4, 100, 22), (100, 5, 17)])
+def test_the_response_table_is_bounded(tmp_path, monkeypatch, max_responses, max_slots, line):
+    """Past the table's bound the log is not examined further: one finding where it stopped,
+    the whole file still hashed, the report incomplete; the same with both engines."""
+    import hashlib
+
+    from moderator_app.core.verify.agent_log import actions
+
+    for mod in (actions, checker_mod):
+        monkeypatch.setattr(mod, "MAX_RESPONSES", max_responses)
+        monkeypatch.setattr(mod, "MAX_SLOTS", max_slots)
+    turns = [WARM] + [(b'"c%d"' % i, PRESS_A[:-1] + b',{"name":"x"}]', [
+        b'{"call":"c%d","name":"press","args":{"button":"A"}}' % i,
+        b'{"call":"c%d","name":"x","args":null}' % i]) for i in range(1, 9)]
+    lines = log(turns)
+    found, _, _ = both(tmp_path, monkeypatch, lines)
+    assert found == {("log.too_many_responses", line)}
+    rep = orjson.loads(_report(tmp_path, monkeypatch, lines, "c")[0])
+    assert rep["complete"] is False and rep["verdict"] == "fail"
+    whole = b"".join(x + b"\n" for x in lines)
+    assert rep["files"][0]["sha256"] == hashlib.sha256(whole).hexdigest()

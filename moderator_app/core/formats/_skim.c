@@ -683,6 +683,8 @@ static PyObject *skim(PyObject *self, PyObject *args)
             break;
         if (el - good_el > gap_ms)
             break;
+        if (env.type == T_RESPONSE && R != NULL && resp_full(R))
+            break; /* log.too_many_responses: the Python path words it and stops */
         count++;
         if (env.type == T_ACTION && R != NULL && action_in_c(R, v[E_DATA], el, delay_ms)) {
             acts++;

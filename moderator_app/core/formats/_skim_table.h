@@ -101,9 +101,17 @@ typedef struct {
     int64_t *line, *first;
     double *el;
     int32_t *nslots; /* -1: the response lists no actions */
-    unsigned char *dig, *used; /* per requested action: ACT_HASH bytes, use count */
+    unsigned char *dig, *used; /* per requested action: ACT_HASH bytes, whether it ran */
     size_t nd, dcap;
+    size_t max_n, max_slots; /* the bound: full() past either (0: none) */
 } Responses;
+
+/* At the bound (log.too_many_responses): the caller takes no more responses. */
+static inline int resp_full(const Responses *self)
+{
+    return (self->max_n && self->n >= self->max_n)
+           || (self->max_slots && self->nd >= self->max_slots);
+}
 
 static int grow(void **p, size_t want, size_t size)
 {
@@ -117,9 +125,12 @@ static int grow(void **p, size_t want, size_t size)
 static int resp_init(Responses *self, PyObject *args, PyObject *kw)
 {
     Py_buffer key;
+    Py_ssize_t max_n = 0, max_slots = 0;
     (void)kw;
-    if (!PyArg_ParseTuple(args, "y*", &key))
+    if (!PyArg_ParseTuple(args, "y*|nn", &key, &max_n, &max_slots))
         return -1;
+    self->max_n = max_n > 0 ? (size_t)max_n : 0;
+    self->max_slots = max_slots > 0 ? (size_t)max_slots : 0;
     if (key.len != 16) {
         PyBuffer_Release(&key);
         PyErr_SetString(PyExc_ValueError, "the key is 16 bytes");
@@ -377,6 +388,12 @@ static PyObject *resp_unrun_next(Responses *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+static PyObject *resp_full_py(Responses *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(resp_full(self));
+}
+
 static PyObject *resp_nbytes(Responses *self, PyObject *unused)
 {
     (void)unused;
@@ -396,6 +413,8 @@ static PyMethodDef resp_methods[] = {
     {"digest", (PyCFunction)resp_digest, METH_O, "digest(blob) -> an action's 8 bytes"},
     {"unrun_next", (PyCFunction)resp_unrun_next, METH_O,
      "unrun_next(k) -> (k, line, missing, total) or None"},
+    {"full", (PyCFunction)resp_full_py, METH_NOARGS,
+     "full() -> at the bound given (max_responses, max_slots): take no more"},
     {"nbytes", (PyCFunction)resp_nbytes, METH_NOARGS,
      "bytes in use (resident): what the log's length costs"},
     {NULL, NULL, 0, NULL},
@@ -406,7 +425,8 @@ static PyTypeObject ResponsesType = {
     .tp_name = "moderator_app.core.formats._skim.Responses",
     .tp_basicsize = sizeof(Responses),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Responses(key16): the per-response state of an agent log, compact",
+    .tp_doc = "Responses(key16, max_responses=0, max_slots=0): the per-response state of an "
+              "agent log, compact",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)resp_init,
     .tp_dealloc = (destructor)resp_dealloc,

@@ -87,6 +87,13 @@ action_digest = ActionDigests()
 # Responses.consume's verdicts (the C table returns the same numbers).
 OK, REPEAT, NOT_REQUESTED, UNLISTED = 0, 1, 2, 3
 
+# The table's bound (log.too_many_responses): ~110 MB of responses and ~145 MB of requested
+# actions in C, under the hostile bound of 512 MiB with the rest of the process. An honest
+# log is far below: the realistic 469 MB log has 200,000 responses; at one response a second,
+# 2,000,000 is 23 days.
+MAX_RESPONSES = 2_000_000
+MAX_SLOTS = 16_000_000
+
 
 def new_responses() -> Any:
     """The per-response state: the C table (`_skim.Responses`, _skim_table.h: about 50 bytes
@@ -95,7 +102,7 @@ def new_responses() -> Any:
     mod = native.SKIM
     if mod is None:
         return PyResponses()
-    return mod.Responses(os.urandom(16))
+    return mod.Responses(os.urandom(16), MAX_RESPONSES, MAX_SLOTS)
 
 
 class PyResponses:
@@ -115,6 +122,10 @@ class PyResponses:
 
     def find(self, rid: str) -> int:
         return self.ordinal.get(rid, -1)
+
+    def full(self) -> bool:
+        """At the bound: no more responses are taken (log.too_many_responses)."""
+        return len(self.line) >= MAX_RESPONSES or len(self.used) >= MAX_SLOTS
 
     def line_of(self, k: int) -> int:
         return self.line[k]

@@ -14,6 +14,8 @@ from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.thresholds import Thresholds
 from moderator_app.core.verify.agent_log.actions import (
+    MAX_RESPONSES,
+    MAX_SLOTS,
     NOT_REQUESTED,
     REPEAT,
     UNLISTED,
@@ -57,6 +59,7 @@ from moderator_app.core.verify.agent_log.rules import (
     RUN_START_POSITION,
     RUN_START_SLUG,
     SEQ,
+    TOO_MANY_RESPONSES,
     TRAILING_BLANK,
     TYPE_UNKNOWN,
     WITHHELD_LEAK,
@@ -130,6 +133,7 @@ class LogChecker:
         self.n_responses = 0
         self.n_actions = 0
         self.crlf_reported = False
+        self.stopped = False  # at the response table's bound: nothing more is examined
 
     def add(self, r, message: str, line: int | None) -> None:
         self.report.add(r.at(message, self.file, line))
@@ -515,6 +519,13 @@ class LogChecker:
             add(RESPONSE_ID_DUPLICATE, f"response id {short_repr(rid)} was already used on line "
                 f"{self.responses.line_of(k)}", n)
             return
+        if self.responses.full():
+            add(TOO_MANY_RESPONSES, f"more than {MAX_RESPONSES:,} model responses or "
+                f"{MAX_SLOTS:,} requested actions: the log is not examined past this line "
+                "(each response is kept for the actions that may name it; the rest of the "
+                "file was hashed)", n)
+            self.stopped = True
+            return
         self.responses.add(rid, n, el, None if digests is None else b"".join(digests))
 
     def _action(self, n: int, data: dict, el: float) -> None:
@@ -592,6 +603,10 @@ class LogChecker:
                 "file", first)
         if self.last_content_line == 0:
             add(EMPTY, "the log holds no events", None)
+            return None
+        if self.stopped:  # what follows judges the whole log, which was not examined
+            self.run = CommunityRun(self.start, self.ended_at, None, self.n_responses,
+                                    self.n_actions, self.ended_first)
             return None
         if not self.run_ends:
             last = self.last_content_line

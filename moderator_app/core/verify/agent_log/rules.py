@@ -58,6 +58,10 @@ RESPONSE_FIELDS = rule("log.response_fields", E,
                        "`actions` a list of {name, args} objects when present.", G)
 RESPONSE_ID_DUPLICATE = rule("log.response_id_duplicate", E,
                              "A model_response `id` is unique in the log.", G)
+TOO_MANY_RESPONSES = rule("log.too_many_responses", E,
+                          "More model responses or requested actions than a log is checked "
+                          "for (memory bound): not examined past there (the rest was hashed).",
+                          G)
 ACTION_FIELDS = rule("log.action_fields", E,
                      "An action has `call` and `name` strings and `args`.", G)
 ACTION_UNKNOWN_CALL = rule("log.action_unknown_call", E,

@@ -60,7 +60,7 @@ def skimmer(checker: LogChecker) -> Callable[[bytes, int], int] | None:
         # The steady state only: anything pending (blank lines, a run_end, a seq to re-sync,
         # the start line's drift streak) is the Python path's to resolve.
         prev_el, good_el = c.prev_el, c.good_el
-        if c.drift_streak or c.alt_seq is not None or c.blank_pending_count or c.run_ends \
+        if c.stopped or c.drift_streak or c.alt_seq is not None or c.blank_pending_count or c.run_ends \
                 or prev_el is None or good_el is None or c.prev_at is None \
                 or c.base_at is None or not c.content_lines or prev_el >= _EXACT \
                 or good_el >= _EXACT or not -_SEQ < c.expected_seq < _SEQ:

@@ -51,6 +51,10 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
                     checker.blanks(line.count)
                 else:
                     checker.feed(offset, line)
+                    if checker.stopped:  # the response table's bound (log.too_many_responses)
+                        reader.drain()
+                        report.complete = False
+                        break
             report.files.append(FileDigest(member.name, member.role, reader.bytes_read,
                                            reader.hexdigest()))
     except OSError as exc:
