@@ -223,3 +223,29 @@ def test_a_wall_time_written_in_arabic_indic_digits_is_not_a_time(
     code, out, _ = run_cli(capsys, "verify", tmp_path / "events.jsonl")
     assert code == 1
     assert "events.jsonl:6  error    traj." in out
+
+
+# -- a forged official run: the failing log hidden behind a blank first line -------------
+@pytest.mark.parametrize("prefix", [b"\n", b"\r\n \t\n", b"\xef\xbb\xbf\n", b"# exported\n"])
+@pytest.mark.parametrize("bundle", ["folder", "tar"])
+def test_a_log_whose_first_line_is_not_an_object_still_makes_the_run_ambiguous(
+        capsys, tmp_path, trajectory, prefix, bundle):
+    """The role of `trace.jsonl` was sniffed from its first line only: behind a blank line a
+    failing agent log was an extra file, its self-made `events.jsonl` made the run official,
+    and it passed (exit 0, `validated`)."""
+    make_agent_log(tmp_path / "log.jsonl", 12, seed=8)
+    lines = (tmp_path / "log.jsonl").read_bytes().splitlines(keepends=True)
+    lines[5] = lines[5].replace(b'"seq":5', b'"seq":42')  # the run fails on its own
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "trace.jsonl").write_bytes(prefix + b"".join(lines))
+    (sub / "events.jsonl").write_bytes(trajectory.read_bytes())
+    target = sub
+    if bundle == "tar":
+        target = tmp_path / "sub.tar"
+        with tarfile.open(target, "w") as tf:
+            for f in sorted(sub.iterdir()):
+                tf.add(f, f.name)
+    code, out, _ = run_cli(capsys, "verify", target)
+    assert code == 1
+    assert "trace.jsonl  error    input.ambiguous_kind" in out

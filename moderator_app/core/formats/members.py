@@ -47,8 +47,18 @@ SNIFF_BYTES = 64 * 1024
 
 
 def sniff_role(head: bytes) -> str:
-    """Tell a trajectory from an agent log by its first line (for unusual file names)."""
-    first = head.split(b"\n", 1)[0]
+    """Tell a trajectory from an agent log by its first object line (for unusual file names).
+
+    Blank lines, a BOM and lines that are not a JSON object are passed over: a failing agent
+    log named `trace.jsonl` and starting with an empty line was taken for an extra file, so
+    its self-made `events.jsonl` companion made the submission official and it passed
+    (issue 15, point 1: both kinds of evidence must be refused as ambiguous)."""
+    first = b""
+    for line in head.split(b"\n"):
+        line = line.strip(b" \t\r\f\v\x00").removeprefix(b"\xef\xbb\xbf").lstrip()
+        if line.startswith(b"{"):
+            first = line
+            break
     if b"ale-trajectory-event" in first or b'"prev_hash"' in first:
         return ROLE_TRAJECTORY
     if b'"seq"' in first or b'"elapsedMs"' in first:
