@@ -201,3 +201,37 @@ RECIPES = {
     "scan": Recipe("scan", script=Script(frames=1800, frozen=(300, 420), black=(600, 690),
                                          cut=1200)),
 }
+
+
+def build_lavfi(name: str, args: tuple[str, ...], ext: str = "mp4") -> Path:
+    """A file made by ffmpeg from its own sources (lavfi: testsrc2, ...) with `args` between
+    `ffmpeg` and the output, cached by the arguments: content other than `draw_frame`'s."""
+    key = hashlib.sha256(json.dumps([name, args, ext]).encode()).hexdigest()[:12]
+    out = cache_dir() / f"{name}-{key}.{ext}"
+    if not out.exists():
+        tmp = out.with_name(out.stem + ".part." + ext)
+        _ffmpeg([*args, str(tmp)])
+        shutil.move(tmp, out)
+    return out
+
+
+# A capture of a frozen screen at a constant rate with a keyframe every 2 s (OBS's default):
+# testsrc2 with frames 150-269 (5-9 s) all showing frame 150; keyframes at 6 s and 8 s recode
+# the held picture (issue 12 QA, session 5: the freeze was split and missed).
+CAPTURE_FREEZE = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=14",
+                  "-vf", "select='lte(n\\,150)+gte(n\\,270)',"
+                  "loop=loop=119:size=1:start=150,setpts=N/30/TB",
+                  "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2",
+                  "-pix_fmt", "yuv420p")
+
+# Footage missing where the picture barely moves (as in a real Atari game: a 1.5 s hole whose
+# ball moved a few pixels): a 24x24 square moves, holds still from 7 s (repeats stored), frames
+# of 8-9.5 s are gone, and after the hole the square is 10 px further on.
+STILL_THEN_GAP = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=30:d=14",
+                  "-f", "lavfi", "-i", "color=c=white:s=24x24:r=30:d=14",
+                  "-filter_complex",
+                  "[0][1]overlay=y=100:x='if(lt(t,7),20+mod(90*t,240),"
+                  "if(lt(t,9.5),170,180+mod(90*(t-9.5),100)))',"
+                  "select='not(between(t,8,9.499))'",
+                  "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast",
+                  "-g", "60", "-pix_fmt", "yuv420p")

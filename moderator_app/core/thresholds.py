@@ -90,9 +90,17 @@ class ScanThresholds:
         black is 16 in limited range, plus codec noise) for this long are `video.black`.
     same_changed_max: a frame is "the same picture" as the one before when at most this
         fraction of its 256x128 sample points changed beyond codec noise (0.1 %).
+    keyframe_noise_max: a keyframe inside a still stretch (the frames before and after it are
+        the same picture) whose change is at most this fraction of sample points is the held
+        picture coded afresh, not a change: an intra frame re-quantises the whole picture, and
+        on textured content 0.1-2 % of the points move by more than codec noise (a capture at
+        CFR with a keyframe every 2 s split a 4 s freeze into two under 3 s, issue 12 QA).
     hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
         the median per-frame motion before it (or hold_motion_min) means the encoder dropped
         repeats of a still picture (VFR) or the game paused, not that footage is missing.
+    repeats_kept_frames, repeats_kept_s: that many same frames in a row at the usual spacing
+        within this time of a timestamp gap show an encoder that stores repeats: the gap is
+        missing footage even when the picture barely changed across it.
     gap_frames, gap_min_s: a jump of more than this many frame durations, and at least
         gap_min_s, is `video.timestamp_gap`.
     rate_window_s, rate_change_ratio: the median frame interval per window changing by more
@@ -109,8 +117,11 @@ class ScanThresholds:
     black_s: float = 1.0
     black_luma_max: float = 40.0
     same_changed_max: float = 0.001
+    keyframe_noise_max: float = 0.05
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0
+    repeats_kept_frames: int = 3
+    repeats_kept_s: float = 2.0
     gap_frames: float = 4.0
     gap_min_s: float = 0.25
     rate_window_s: float = 2.0

@@ -11,6 +11,7 @@ import pytest
 import video_corpus as vc
 
 from moderator_app.core.progress import CancelToken
+from moderator_app.core.thresholds import ScanThresholds
 from moderator_app.core.verify.sections import VideoScanSection
 from moderator_app.core.video.isolate import VideoProcessError
 from moderator_app.core.video.scan import frame_signals, run_scan
@@ -51,6 +52,16 @@ def test_dropped_footage_is_a_timestamp_gap():
     assert near(spans(r, "video.timestamp_gap"), [("video.timestamp_gap", 10.0, 12.0)])
 
 
+def test_a_hole_where_the_picture_barely_moved_is_missing_footage():
+    # the picture changed little across the hole (the square moved 10 px), but the recording
+    # stores repeated frames (still from 7 s): its encoder did not drop the hole for repeats
+    video = vc.build_lavfi("still_then_gap", vc.STILL_THEN_GAP, "mkv")
+    r = run_scan(video)
+    assert spans(r) == [("video.timestamp_gap", 8.0, 9.5)]
+    taken_for_a_hold = run_scan(video, thresholds=ScanThresholds(repeats_kept_frames=10**9))
+    assert spans(taken_for_a_hold) == []
+
+
 def test_audio_hole_is_an_audio_gap():
     r = run_scan(vc.build(vc.RECIPES["audio_gap"]))
     assert near(spans(r, "audio.gap"), [("audio.gap", 5.0, 6.0)])
@@ -61,6 +72,16 @@ def test_audio_hole_is_an_audio_gap():
 def test_honest_files_have_no_scan_findings(name):
     r = run_scan(vc.build(vc.RECIPES[name]))
     assert spans(r) == []
+
+
+def test_a_freeze_through_keyframes_is_one_freeze():
+    # CFR capture, keyframe every 2 s: the keyframes at 6 and 8 s recode the held picture
+    # (0.1 % of the points move past codec noise), which split the freeze in two under 3 s
+    video = vc.build_lavfi("capture_freeze", vc.CAPTURE_FREEZE)
+    r = run_scan(video)
+    assert spans(r) == [("video.frozen", 5.0, 9.0)]
+    split = run_scan(video, thresholds=ScanThresholds(keyframe_noise_max=0.0))
+    assert spans(split) == []
 
 
 def test_vfr_hold_is_a_freeze_not_missing_footage():

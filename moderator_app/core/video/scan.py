@@ -284,8 +284,11 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     sig = FrameSignals(spts, times, col("luma"), col("motion"), col("tiles"), col("changed"),
                        col("luma_max"), fd, sha, col("sync_tiles"))
     spans: list[Span] = []
-    spans += _runs(sig, th)
-    spans += _timestamps(sig, arrays, tb, th)
+    # which frames are keyframes, by their packets' flags (matched on pts)
+    keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
+    same = _same(sig, keyframes, th)
+    spans += _runs(sig, same, th)
+    spans += _timestamps(sig, same, arrays, tb, th)
     spans += _stream_changes(sig, arrays, order, th)
     black_edges = [s.start_s for s in spans if s.rule == BLACK.id] + \
         [s.end_s for s in spans if s.rule == BLACK.id]
@@ -312,14 +315,25 @@ def _end_of(sig: FrameSignals, k: int) -> float:
     return float(sig.times_s[k]) + sig.frame_duration_s
 
 
-def _runs(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
+def _same(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.ndarray:
+    """Per frame: the same picture as the frame before it (False for the first frame)."""
+    n = sig.frame_count
+    same = np.zeros(n, bool)
+    same[1:] = sig.changed[1:] <= th.same_changed_max  # NaN compares False
+    # a keyframe between two still neighbours that changed little is the held picture coded
+    # afresh (intra re-quantisation), not the picture moving
+    recoded = np.zeros(n, bool)
+    recoded[1:-1] = keyframes[1:-1] & (sig.changed[1:-1] <= th.keyframe_noise_max) \
+        & same[:-2] & same[2:]
+    return same | recoded
+
+
+def _runs(sig: FrameSignals, same: np.ndarray, th: ScanThresholds) -> list[Span]:
     out: list[Span] = []
     n = sig.frame_count
     if n == 0:
         return out
     black = sig.luma_max <= th.black_luma_max
-    same = np.zeros(n, bool)
-    same[1:] = sig.changed[1:] <= th.same_changed_max  # NaN compares False
     # black stretches
     i = 0
     while i < n:
@@ -349,14 +363,15 @@ def _runs(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
     return out
 
 
-def _timestamps(sig: FrameSignals, arrays: dict, tb: float, th: ScanThresholds) -> list[Span]:
+def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
+                th: ScanThresholds) -> list[Span]:
     out: list[Span] = []
     t = sig.times_s
     if sig.frame_count >= 2:
         d = np.diff(t)
         limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
         for i in np.nonzero(d > limit)[0]:
-            if _held(sig, int(i), th):
+            if _held(sig, int(i), th) and not _repeats_kept(sig, same, int(i), th):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
             t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
             out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
@@ -377,6 +392,25 @@ def _timestamps(sig: FrameSignals, arrays: dict, tb: float, th: ScanThresholds) 
             out.append(Span(TS_BACK.id, TS_BACK.severity.value, b, a,
                             f"decode timestamps go back from {a:.3f} s to {b:.3f} s"))
     return out
+
+
+def _repeats_kept(sig: FrameSignals, same: np.ndarray, i: int, th: ScanThresholds) -> bool:
+    """Whether the recording keeps repeated frames near the hole after frame i: a still
+    picture stored as `repeats_kept_frames` or more same frames in a row at the usual spacing,
+    within `repeats_kept_s` before or after the hole. An encoder that stores repeats did not
+    drop the hole's frames for being repeats: the hole is missing footage however little the
+    picture changed across it (a 1.5 s hole in a real Atari game whose ball barely moves was
+    taken for a VFR hold, issue 12 QA)."""
+    t = sig.times_s
+    lo = int(np.searchsorted(t, t[i] - th.repeats_kept_s, side="left"))
+    hi = int(np.searchsorted(t, t[i + 1] + th.repeats_kept_s, side="right"))
+    run = 0
+    for k in range(max(1, lo), min(hi, sig.frame_count)):
+        regular = t[k] - t[k - 1] <= 1.5 * sig.frame_duration_s
+        run = run + 1 if same[k] and regular else 0
+        if run >= th.repeats_kept_frames:
+            return True
+    return False
 
 
 def _held(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
