@@ -235,3 +235,50 @@ STILL_THEN_GAP = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=30:d=14",
                   "select='not(between(t,8,9.499))'",
                   "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast",
                   "-g", "60", "-pix_fmt", "yuv420p")
+
+
+@dataclass(frozen=True)
+class BusyScene:
+    """Content that changes a third of the picture every frame (diagonal stripes moving 4 px a
+    frame, a bouncing disc, a sweeping bar), with source frames `dropped` left out and their
+    timestamps kept: the change across the hole saturates at 1.5x one frame's (issue 12 QA)."""
+
+    frames: int = 600
+    dropped: tuple[int, int] = (300, 345)
+
+    def picture(self, n: int) -> np.ndarray:
+        y, x = np.mgrid[0:H, 0:W]
+        r = ((x + y + 4 * n) // 12 % 2) * 120 + 60
+        g = y * 255 // (H - 1)
+        b = (x * 3 + n * 2) % 256
+        img = np.stack([r, g, b], axis=-1).astype(np.uint8)
+        per = 2 * (W - 60)
+        px = (5 * n) % per
+        cx = 30 + (px if px < W - 60 else per - px)
+        cy = int(H * 0.3 + H * 0.15 * np.sin(n / 9.0))
+        img[(x - cx) ** 2 + (y - cy) ** 2 < 24 ** 2] = (255, 240, 0)
+        bx = (3 * n) % W
+        img[:int(0.55 * H), bx:bx + 4] = 255
+        band = img[int(0.60 * H):int(0.94 * H)]  # a black band, cells: n and 8 check bits
+        band[:] = 0
+        code = n | (((n * 149 + 83) ^ (n >> 8) * 37) & 0xFF) << 16
+        for bit in range(24):
+            if code >> bit & 1:
+                row, col = divmod(bit, 12)
+                band[4 + row * 40:36 + row * 40, 13 + col * 24:33 + col * 24] = 255
+        return img
+
+
+def build_busy_gap(scene: BusyScene = BusyScene()) -> Path:
+    """`scene` at 30 fps in Matroska, its dropped frames' timestamps kept (a hole)."""
+    a, b = scene.dropped
+    key = hashlib.sha256((repr(scene) + " v1").encode()).hexdigest()[:12]
+    out = cache_dir() / f"busy_gap-{key}.mkv"
+    if not out.exists():
+        tmp = out.with_name(out.stem + ".part.mkv")
+        _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
+                 "-vf", f"select='not(between(n\\,{a}\\,{b - 1}))'", "-fps_mode", "passthrough",
+                 "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
+                 "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
+        shutil.move(tmp, out)
+    return out

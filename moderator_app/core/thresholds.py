@@ -98,6 +98,9 @@ class ScanThresholds:
     hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
         the median per-frame motion before it (or hold_motion_min) means the encoder dropped
         repeats of a still picture (VFR) or the game paused, not that footage is missing.
+    moved_on_min: across a hole, a change above this many times the usual per-frame motion
+        and nearer (geometrically) to the change the picture made over the hole's own length
+        before it than to one frame's is footage that moved on, not a hold.
     repeats_kept_frames, repeats_kept_s: that many same frames in a row at the usual spacing
         within this time of a timestamp gap show an encoder that stores repeats: the gap is
         missing footage even when the picture barely changed across it.
@@ -120,6 +123,7 @@ class ScanThresholds:
     keyframe_noise_max: float = 0.05
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0
+    moved_on_min: float = 1.25
     repeats_kept_frames: int = 3
     repeats_kept_s: float = 2.0
     gap_frames: float = 4.0

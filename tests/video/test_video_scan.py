@@ -4,6 +4,7 @@ signals `sync` reads."""
 
 from __future__ import annotations
 
+import math
 import shutil
 
 import numpy as np
@@ -58,8 +59,22 @@ def test_a_hole_where_the_picture_barely_moved_is_missing_footage():
     video = vc.build_lavfi("still_then_gap", vc.STILL_THEN_GAP, "mkv")
     r = run_scan(video)
     assert spans(r) == [("video.timestamp_gap", 8.0, 9.5)]
-    taken_for_a_hold = run_scan(video, thresholds=ScanThresholds(repeats_kept_frames=10**9))
-    assert spans(taken_for_a_hold) == []
+    # either rule finds it alone: the stored repeats, or the change over the hole's span
+    repeats = run_scan(video, thresholds=ScanThresholds(moved_on_min=math.inf))
+    assert spans(repeats) == [("video.timestamp_gap", 8.0, 9.5)]
+    neither = run_scan(video, thresholds=ScanThresholds(moved_on_min=math.inf,
+                                                        repeats_kept_frames=10**9))
+    assert spans(neither) == []
+
+
+def test_a_hole_in_busy_footage_is_missing_footage():
+    # every frame changes a third of the picture: the change across the 1.5 s hole is only
+    # ~1.5x one frame's, under the fixed 2x; it is as large as the change over 1.5 s before it
+    r = run_scan(vc.build_busy_gap())
+    assert spans(r) == [("video.timestamp_gap", 10.0, 11.5)]
+    fixed_ratio_only = run_scan(vc.build_busy_gap(), cache=False,
+                                thresholds=ScanThresholds(moved_on_min=math.inf))
+    assert spans(fixed_ratio_only) == []
 
 
 def test_audio_hole_is_an_audio_gap():

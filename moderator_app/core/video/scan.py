@@ -40,7 +40,8 @@ from .isolate import VideoProcess
 from .signals import pack_arrays, unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
-CACHE_VERSION = 2  # the cached arrays (2: + sync_tiles); a bump rebuilds old caches
+CACHE_VERSION = 3  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion); a bump
+# rebuilds old caches
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
@@ -180,7 +181,7 @@ def _load_cached(sha: str) -> tuple[dict, dict] | None:
     try:
         arrays = unpack_arrays(f.read_bytes())
         meta = json.loads(arrays.pop("meta").tobytes().decode())
-        if "sync_tiles" not in arrays:
+        if "sync_tiles" not in arrays or "hole_span_motion" not in arrays:
             return None
         return arrays, meta
     except (OSError, ValueError, KeyError):
@@ -367,11 +368,14 @@ def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
                 th: ScanThresholds) -> list[Span]:
     out: list[Span] = []
     t = sig.times_s
+    holes = dict(zip(arrays["hole_pts"].tolist(), arrays["hole_span_motion"].tolist(),
+                     strict=True)) if "hole_pts" in arrays else {}
     if sig.frame_count >= 2:
         d = np.diff(t)
         limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
         for i in np.nonzero(d > limit)[0]:
-            if _held(sig, int(i), th) and not _repeats_kept(sig, same, int(i), th):
+            span = holes.get(int(sig.pts[i + 1]))
+            if _held(sig, int(i), th, span) and not _repeats_kept(sig, same, int(i), th):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
             t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
             out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
@@ -413,10 +417,13 @@ def _repeats_kept(sig: FrameSignals, same: np.ndarray, i: int, th: ScanThreshold
     return False
 
 
-def _held(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
+def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = None) -> bool:
     """Whether the picture after a timestamp gap (frame i+1) differs from the one before no
     more than one frame's usual change does: the encoder dropped repeats (or the game paused),
-    rather than footage being missing (the scene would have moved on)."""
+    rather than footage being missing (the scene would have moved on). `span`: the change the
+    picture made over the hole's own length just before it (signals._Holes); a change across
+    the hole nearer to that than to one frame's is footage that moved on, even under the
+    fixed ratio (content that changes a third of the picture every frame saturates)."""
     m = sig.motion
     across = m[i + 1]
     if not np.isfinite(across):
@@ -424,7 +431,11 @@ def _held(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
     before = m[max(1, i - 30):i + 1]
     before = before[np.isfinite(before)]
     usual = float(np.median(before)) if before.shape[0] else 0.0
-    return bool(across <= max(th.hold_motion_min, th.hold_ratio * usual))
+    if across > max(th.hold_motion_min, th.hold_ratio * usual):
+        return False
+    moved_on = span is not None and np.isfinite(span) and across > th.moved_on_min * usual \
+        and across * across > usual * span
+    return not moved_on
 
 
 def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,

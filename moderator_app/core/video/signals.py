@@ -258,6 +258,52 @@ class _Rows:
                 "sync_tiles": cat(self.sync, (0, SYNC_GRID, SYNC_GRID), np.uint8)}
 
 
+class _Holes:
+    """The picture's change over a timestamp hole's own span, measured before the hole: for
+    each frame that follows a hole (an interval over HOLE_FACTOR times the usual one), the
+    motion (as `frame_row` measures it) between the frame before the hole and the frame as
+    many intervals before that. The scan compares the change across the hole with it: footage
+    that went missing changes the picture as much as that much time does; a still picture
+    whose repeats were dropped changes it by one frame's worth. On content that changes a
+    third of the picture every frame the two differ by only 1.5x, which a fixed ratio against
+    one frame's motion cannot tell (issue 12 QA)."""
+
+    KEEP = 128  # luma grids kept (32 KB each)
+    HOLE_FACTOR = 3.0
+
+    def __init__(self) -> None:
+        from collections import deque
+        self.grids: deque = deque(maxlen=self.KEEP)
+        self.deltas: deque = deque(maxlen=31)
+        self.last_pts: int | None = None
+        self.pts: list[int] = []
+        self.span: list[float] = []
+
+    def add(self, pts: int, g: np.ndarray, continues: bool) -> None:
+        if not continues:
+            self.grids.clear()
+            self.deltas.clear()
+            self.last_pts = None
+        if self.last_pts is not None and pts > self.last_pts:
+            d = pts - self.last_pts
+            if len(self.deltas) >= 5 and d > self.HOLE_FACTOR * self.deltas[-1]:
+                usual = float(np.median(self.deltas))
+                k = min(len(self.grids) - 1, max(1, int(round(d / usual)) - 1)) \
+                    if usual > 0 else 0
+                if k >= 1 and d > self.HOLE_FACTOR * usual:
+                    a = _thumb(self.grids[-1].astype(np.float32))
+                    b = _thumb(self.grids[-1 - k].astype(np.float32))
+                    self.pts.append(pts)
+                    self.span.append(float(np.abs(a - b).mean()))
+            self.deltas.append(d)
+        self.last_pts = pts
+        self.grids.append(g)
+
+    def arrays(self) -> dict:
+        return {"hole_pts": np.asarray(self.pts, np.int64),
+                "hole_span_motion": np.asarray(self.span, np.float32)}
+
+
 def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict]:
     """Decode every frame of the first video stream (and the first audio stream) once."""
     import av  # only in the isolated video process (scan.py imports this module for packing)
@@ -283,6 +329,7 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     # A small picture decodes on one thread: the batches' arithmetic goes to a second one
     # (a big picture's decoder already has every core)
     rows = _Rows(overlap=small and _cores() >= 2)
+    holes = _Holes()
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
     a_rate = 0
@@ -304,7 +351,9 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
                 if f.pts is None:
                     continue
                 size = (f.width, f.height)
-                rows.add(_luma_grid(f, scaler), bool(size_l) and size_l[-1] == size)
+                g = _luma_grid(f, scaler)
+                rows.add(g, bool(size_l) and size_l[-1] == size)
+                holes.add(f.pts, g, bool(size_l) and size_l[-1] == size)
                 pts_l.append(f.pts)
                 size_l.append(size)
                 done += 1
@@ -340,7 +389,7 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),
         "audio_start": np.asarray(a_pts, np.float64), "audio_end": np.asarray(a_end, np.float64),
-        "audio_envelope_db": np.asarray(env, np.float32),
+        "audio_envelope_db": np.asarray(env, np.float32), **holes.arrays(),
     }
     meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "envelope_s": ENVELOPE_S,
             "has_audio": a is not None}
