@@ -28,6 +28,7 @@ MAX_DISPLAY_WIDTH = 1920
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
 NO_FOOTAGE = "no footage at this time"
 BACK_STEP_CACHE = 48
+WARM_TIMEOUT_S = 600.0
 
 
 class PlayerTimes:
@@ -108,6 +109,7 @@ class FrameWorker(QObject):
         self.failures = 0
         self._hints: list[int] = []
         self._warming = False
+        self._halted = False
         self.warmed: list[int] = []  # the frames the last warm-up left decoded (tests)
         self.last_decoded = 0  # frames the decoder decoded for the last frame served (tests)
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
@@ -116,13 +118,13 @@ class FrameWorker(QObject):
         """Thread-safe: ask for exact frame `n` (replaces any request not yet served)."""
         with self._lock:
             self._pending = ("frame", n, cache_before)
-        self._interrupt_warm()
+        self.interrupt_warm()
         self._wake.emit()
 
     def request_preview(self, n: int) -> None:
         with self._lock:
             self._pending = ("preview", n, 0)
-        self._interrupt_warm()
+        self.interrupt_warm()
         self._wake.emit()
 
     def hint(self, frames: list[int]) -> None:
@@ -132,7 +134,15 @@ class FrameWorker(QObject):
             self._hints = [int(n) for n in frames]
         self._wake.emit()
 
-    def _interrupt_warm(self) -> None:
+    def halt(self) -> None:
+        """Thread-safe, before the worker's thread is stopped: no warm-up from now on, and
+        the one in flight ends at its next decoded frame."""
+        self._halted = True
+        self.interrupt_warm()
+
+    def interrupt_warm(self) -> None:
+        """Thread-safe: stop a warm-up in flight at its next decoded frame (a request, or
+        the player unloading, must not wait for it)."""
         proc = self.proc
         if self._warming and proc is not None:
             proc.interrupt()
@@ -186,8 +196,12 @@ class FrameWorker(QObject):
             return
         self._warming = True
         try:
-            if self._pending is None:  # read after `_warming` is set: see `_interrupt_warm`
-                msg = self.proc.request({"op": "warm", "frames": hints, "keep": True})
+            # read after `_warming` is set: see `interrupt_warm` and `halt`
+            if self._pending is None and not self._halted:
+                # no deadline of a frame's: idle work at low priority may take long on a
+                # loaded machine, and a request interrupts it anyway
+                msg = self.proc.request({"op": "warm", "frames": hints, "keep": True},
+                                        timeout_s=WARM_TIMEOUT_S)
                 self.warmed = [int(n) for n in msg.header.get("done", ())]
         except VideoProcessError:
             self.proc.close()

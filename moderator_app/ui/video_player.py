@@ -247,6 +247,8 @@ class VideoPlayer(QWidget):
             self.audio = None
         if self._scan is not None:
             self._scan.cancel.cancel()
+        if self._worker is not None:
+            self._worker.halt()  # a warm-up must not hold the thread's end
         for thread in (self._scan_thread, self._worker_thread):
             if thread is not None:
                 thread.quit()
