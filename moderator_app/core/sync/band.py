@@ -1,0 +1,97 @@
+"""The player's band: the reaction of the controlled sprite alone, for screens that move on
+their own.
+
+Where onsets over the whole picture give "not enough signal" (a ball and the other paddle
+start and stop all the time: Pong), the sprite the actions move is usually confined to one
+column (a paddle moving up and down) or one row (a paddle, a ship, a walker) of the 8x8 grid.
+In that band alone, the first change after a press is the sprite answering it, 0.5 to 6
+frames late (Pong's paddle accelerates and moves every other frame), and little else starts
+there. So: for every column and row, count the actions followed by an onset in the band
+within `WINDOW_S`, at every offset; the band whose best count is least likely at its own
+onset rate is the candidate. Choosing the best of 16 bands would find one by chance on
+any log, so the shuffled logs choose theirs the same way, and the real log must beat them
+all and stand clear of them (`select`). The full analysis then runs on that band's tiles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .reactions import Novelty
+from .signals import FrameSignals
+
+WINDOW_S = 0.1      # a sprite answers within this long (Pong's paddle: up to 6 frames)
+NULL_SETS = 19      # shuffled logs, as in the fit's own test
+
+
+def bands(grid: int) -> list[np.ndarray]:
+    """Tile indices of every column, then every row, of a grid x grid tiling."""
+    idx = np.arange(grid * grid).reshape(grid, grid)
+    return [idx[:, c] for c in range(grid)] + [idx[r, :] for r in range(grid)]
+
+
+def _window_hits(sig: FrameSignals, nov: Novelty, grid: int) -> np.ndarray:
+    """hit[k, b]: band b has an onset in frames k-1 .. k+W (an action shown at k)."""
+    on = np.stack([nov.onsets[:, b].any(axis=1) for b in bands(grid)], axis=1)
+    w = max(1, int(round(WINDOW_S * sig.fps)))
+    c = np.vstack([np.zeros((1, on.shape[1]), np.int32), np.cumsum(on, axis=0, dtype=np.int32)])
+    n = len(on)
+    lo = np.clip(np.arange(n) - 1, 0, n)
+    hi = np.clip(np.arange(n) + w + 1, 0, n)
+    return (c[hi] - c[lo]) > 0
+
+
+def _spectrum(hit: np.ndarray, span: int) -> tuple[np.ndarray, int]:
+    """The bands' hits in the frequency domain, padded for actions up to `span` frames after
+    the first: every log's counts at every offset are then one product (`_band_llr`)."""
+    size = 1 << int(np.ceil(np.log2(len(hit) + span + 1)))
+    return np.fft.rfft(hit.astype(float), size, axis=0), size
+
+
+def _band_llr(hit: np.ndarray, spec: tuple[np.ndarray, int], fps: float,
+              run_s: np.ndarray) -> np.ndarray:
+    """Per band, how far its best offset's count of actions with an onset stands above the
+    band's onset rate: the binomial log-likelihood ratio (a z-score over offsets made a band
+    with one onset in the whole run look perfect). Offsets on the frame grid, actions at their
+    nearest frame at the recording's rate (a selection; the fit that follows is exact)."""
+    n = len(hit)
+    ks = np.round(np.asarray(run_s) * fps).astype(np.int64)
+    ks -= ks.min()
+    h, size = spec
+    comb = np.bincount(ks, minlength=size)[:size].astype(float)
+    counts = np.fft.irfft(h * np.conj(np.fft.rfft(comb))[:, None], size, axis=0)[:n]
+    c = np.rint(counts).max(axis=0)  # per band, the best offset's count
+    m = float(len(ks))
+    p = np.clip(hit.mean(axis=0), 1e-4, 1 - 1e-4)
+    c = np.clip(c, 0.0, m - 1e-9)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = c * np.log(np.maximum(c, 1e-9) / (m * p)) + \
+            (m - c) * np.log((m - c) / (m * (1 - p)))
+    return np.where(c > m * p, llr, 0.0)
+
+
+def select(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, min_null_z: float,
+           grid: int) -> tuple[np.ndarray | None, float]:
+    """The tiles of the band that singles out one offset far better than the shuffled logs'
+    best bands do, with that margin in their spreads; (None, margin) when none does."""
+    hit = _window_hits(sig, nov, grid)
+    spec = _spectrum(hit, int(np.ceil((run_s[-1] - run_s[0]) * sig.fps)) + 2)
+    z = _band_llr(hit, spec, sig.fps, run_s)
+    real = float(z.max())
+    rng = np.random.default_rng(len(run_s))
+    null = []
+    for _ in range(NULL_SETS):
+        gaps = np.diff(run_s)
+        rng.shuffle(gaps)
+        null.append(float(_band_llr(hit, spec, sig.fps, np.concatenate(
+            [run_s[:1], run_s[0] + np.cumsum(gaps)])).max()))
+    nz = np.array(null)
+    margin = (real - nz.mean()) / max(float(nz.std()), 1e-6)
+    if real <= nz.max() or margin < min_null_z:
+        return None, margin
+    return bands(grid)[int(z.argmax())], margin
+
+
+def band_signals(sig: FrameSignals, tiles: np.ndarray) -> FrameSignals:
+    """The signals of the band's tiles alone."""
+    return FrameSignals(sig.times, np.ascontiguousarray(sig.tiles[:, tiles]), sig.fps)
