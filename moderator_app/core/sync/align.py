@@ -120,6 +120,24 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
     return Fit(off, float(top_s), top, (top - mu) / sd, (top - float(rest.max())) / sd)
 
 
+def z_at(sig: FrameSignals, look: Lookup, run_s: np.ndarray, speed: float, offset: float,
+         near_s: float = 0.05) -> float:
+    """The fit's z at a given offset rather than at the best one: the best score within
+    near_s of `offset` over the scores more than 0.1 s away, in their spreads."""
+    if len(run_s) == 0 or len(sig) < 2:
+        return 0.0
+    dt = 1.0 / sig.fps
+    mid = float(np.median(run_s))
+    offsets = np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
+    sc = _scores(look, offsets, run_s, speed)
+    near = np.abs(offsets - offset) <= near_s
+    far = np.abs(offsets - offset) > 0.1
+    if not near.any() or not far.any():
+        return 0.0
+    rest = sc[far]
+    return float((sc[near].max() - rest.mean()) / max(float(rest.std()), 1e-6))
+
+
 def peaks(sig: FrameSignals, look: Lookup, run_s: np.ndarray, speed: float,
           count: int = 4, min_z: float = 3.0) -> list[float]:
     """The best offsets of the global score (local maxima at least 0.2 s apart standing

@@ -360,38 +360,33 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0)
 
     def aligned(sub: np.ndarray, offset: float) -> bool:
-        """A stretch of actions whose own fit picks `offset` and stands out (see _path)."""
+        """A stretch of actions whose own (learned) fit stands out at `offset` (see _path)."""
         if len(sub) < th.sync_min_actions:
             return False
-        f = _learned_fit(sig, nov1, look1, q, sub, speed, th)[0]
-        return abs(f.offset_s - offset) <= track.SAME_S and f.z >= th.sync_min_z
+        lk = _learned_fit(sig, nov1, look1, q, sub, speed, th)[2]
+        return align.z_at(sig, lk, sub, speed, offset) >= th.sync_min_z
 
     return _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned)
 
 
-def _path(look, run_s, cands, speed, th, aligned) -> tuple[np.ndarray, list[float]]:
-    """Per action, its candidate offset (an index into the candidates returned), keeping a
-    stretch at another offset than the one used only when it is clearly aligned by itself
-    and so is a stretch at the one used: a jump is two offsets each standing on its own. A
-    stretch that matches another offset by chance (Enduro, held out: 22 s of a genuine run
-    at -10.9 s, a false `sync.offset_jump`) is measured at the offset used instead."""
-    z = th.sync_reaction_z
-    cands = list(cands)
-    while True:
-        path = track.segment(look, run_s, cands, speed, z)
-        cuts = [0] + [i for i in range(1, len(path)) if path[i] != path[i - 1]] + [len(path)]
-        if len(cuts) <= 2:
-            return path, cands
-        stretches = [(run_s[i0:i1], cands[path[i0]]) for i0, i1 in zip(cuts, cuts[1:],
-                                                                       strict=False)]
-        others = {o for _, o in stretches if o != cands[0]}
-        if any(o == cands[0] and aligned(sub, o) for sub, o in stretches):
-            bad = {o for sub, o in stretches if o != cands[0] and not aligned(sub, o)}
-        else:
-            bad = others
-        if not bad:
-            return path, cands
-        cands = [c for c in cands if c not in bad]
+def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
+    """Per action, its candidate offset (index), a stretch at another offset than the one
+    used kept only when its actions alone stand out at that offset, and when so does a
+    stretch at the one used: a jump is two offsets each standing on its own. A stretch that
+    matches another offset by chance (Enduro, held out: 22 s of a genuine run at -10.9 s,
+    a false `sync.offset_jump`) is measured at the offset used instead."""
+    path = track.segment(look, run_s, cands, speed, th.sync_reaction_z)
+    cuts = [0] + [i for i in range(1, len(path)) if path[i] != path[i - 1]] + [len(path)]
+    if len(cuts) <= 2:
+        return path
+    spans = list(zip(cuts, cuts[1:], strict=False))
+    if not any(path[i0] == 0 and aligned(run_s[i0:i1], cands[0]) for i0, i1 in spans):
+        return np.zeros(len(path), int)
+    out = path.copy()
+    for i0, i1 in spans:
+        if path[i0] != 0 and not aligned(run_s[i0:i1], cands[path[i0]]):
+            out[i0:i1] = 0
+    return out
 
 
 def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
@@ -402,10 +397,8 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
     z = th.sync_reaction_z
     pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
     cands = _candidates(sig, nov, look, run_s, used, speed, th)
-    if res.suggested_offset_s is not None:
-        path, cands = _path(look, run_s, cands, speed, th, aligned)
-    else:
-        path = np.zeros(len(run_s), int)
+    path = _path(look, run_s, cands, speed, th, aligned) \
+        if res.suggested_offset_s is not None else np.zeros(len(run_s), int)
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     rs = []
     for i, e in enumerate(run_s):
