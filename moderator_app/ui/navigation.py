@@ -327,7 +327,11 @@ class Navigator(QObject):
         prow = self.table_model.proxy_row(row)
         if prow is None:
             return
-        mi = self.table_model.index(prow, 0)
+        # A visible column: QTableView.scrollTo does nothing for an index in a hidden one, and
+        # column 0 (the event number) is hidden, so the table never scrolled to the row.
+        col = next((c for c in range(self.table_model.columnCount())
+                    if not self.table.isColumnHidden(c)), 0)
+        mi = self.table_model.index(prow, col)
         sm = self.table.selectionModel()
         sm.setCurrentIndex(mi, QItemSelectionModel.SelectionFlag.ClearAndSelect
                            | QItemSelectionModel.SelectionFlag.Rows)

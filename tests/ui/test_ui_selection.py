@@ -85,3 +85,20 @@ def test_selecting_a_finding_warms_the_findings_around_it(qtbot, window, tmp_pat
     # the findings around it, nearest first: +1, -1, +2, -2, +3, -3 in the list's order
     lines = [findings[at[15] + d].line for d in (1, -1, 2, -2, 3, -3)]
     assert got[2:] == pytest.approx([index.times[line - 1] for line in lines])
+
+
+def test_the_table_scrolls_to_the_selected_event(qtbot, window, tmp_path):
+    """The event table shows the selected row: its index was in the hidden first column,
+    where QTableView.scrollTo does nothing, and the table stayed at the top (seen on Xvfb)."""
+    folder, _ = make_submission(tmp_path / "sub", n_events=200)
+    open_and_wait(qtbot, window, folder)
+    table = window.table
+    for row in (150, 20, 190):
+        window.nav.select_event(row)
+        prow = window.table_model.proxy_row(row)
+        assert table.currentIndex().row() == prow
+        qtbot.waitUntil(lambda: table.rowAt(table.viewport().height() // 2) != -1)
+        top = table.rowAt(0)
+        bottom = table.rowAt(table.viewport().height() - 1)
+        bottom = window.table_model.rowCount() - 1 if bottom == -1 else bottom
+        assert top <= prow <= bottom, (row, top, bottom)
