@@ -249,3 +249,36 @@ def test_a_log_whose_first_line_is_not_an_object_still_makes_the_run_ambiguous(
     code, out, _ = run_cli(capsys, "verify", target)
     assert code == 1
     assert "trace.jsonl  error    input.ambiguous_kind" in out
+
+
+# -- blank lines in the workstation -------------------------------------------------------
+def test_a_million_blank_lines_are_one_row_of_the_workstations_index(tmp_path):
+    """The CLI counted runs of blank lines, but with the event index (the workstation) every
+    blank line was a row: 20 million one-space lines took 755 MiB and 35 s of CPU, past the
+    hostile bound. The report is the CLI's."""
+    import tempfile
+
+    from moderator_app.core.verify.pipeline import VerifyOptions, verify_paths
+
+    log = tmp_path / "agent-log.jsonl"
+    make_agent_log(log, 12, seed=9)
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:6]) + b" \n" * 1_000_000 + b"".join(lines[6:]))
+    spool = Path(tempfile.mkdtemp(dir=tmp_path))
+    gui = verify_paths([log], VerifyOptions(build_index=True, spool_dir=spool))
+    cli = verify_paths([log], VerifyOptions())
+    try:
+        index = gui.index
+        assert index is not None
+        blank = index.kind_names.index("blank")
+        rows = [r for r in range(len(index.offsets)) if index.kinds[r] == blank]
+        assert len(index.offsets) - len(rows) == 12  # the events, one row each
+        assert 1 <= len(rows) <= 4  # a run per read chunk at most (a 2 MB file: a few)
+        assert index.lines[rows[0]] == 7 and index.offsets[rows[0]] == sum(map(len, lines[:6]))
+        assert sum(index.lengths[r] for r in rows) == 2_000_000
+        assert gui.report.to_dict() == cli.report.to_dict()
+    finally:
+        for r in (gui, cli):
+            close = getattr(r, "close", None)
+            if close:
+                close()

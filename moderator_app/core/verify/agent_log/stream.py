@@ -45,10 +45,9 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
         with member.open() as raw:
             reader = HashingReader(raw, member.size, progress, cancel, copy_to=spool)
             # Ordinary lines in order are consumed in C, the rest come here (skim.py).
-            for offset, line in iter_lines(reader, blank_runs=index is None,
-                                           skim=skimmer(checker)):
+            for offset, line in iter_lines(reader, blank_runs=True, skim=skimmer(checker)):
                 if type(line) is BlankRun:  # 64 MiB of newlines: a few regex matches
-                    checker.blanks(line.count)
+                    checker.blanks(line.count, offset, len(line.raw))
                 else:
                     checker.feed(offset, line)
                     if checker.stopped:  # the response table's bound (log.too_many_responses)
