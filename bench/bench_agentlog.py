@@ -84,7 +84,7 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
                            "model": "provider/model-id",
                            "scaffold": {"name": "bench-agent", "version": "2.0.1"}})
         while seq < events - 1:
-            if events - 1 - seq < 5:
+            if events - 1 - seq < 3 + hi:  # no room for a whole turn: observations
                 el += rng.randint(100, 400)
                 emit("observation", {"summary": rng.choice(_OBS)})
                 continue
