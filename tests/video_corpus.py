@@ -240,13 +240,18 @@ STILL_THEN_GAP = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=30:d=14",
 @dataclass(frozen=True)
 class BusyScene:
     """Content that changes a third of the picture every frame (diagonal stripes moving 4 px a
-    frame, a bouncing disc, a sweeping bar), with source frames `dropped` left out and their
-    timestamps kept: the change across the hole saturates at 1.5x one frame's (issue 12 QA)."""
+    frame, a bouncing disc, a sweeping bar, cells with pseudo-random check bits). `dropped`:
+    source frames left out with their timestamps kept (a hole: the change across it saturates
+    at 1.5x one frame's, issue 12 QA); `held`: frames [a, b) repeat frame a, then the scene
+    goes on from a+1 (a pause; with `dropped` None the encoder drops the repeats, VFR)."""
 
     frames: int = 600
-    dropped: tuple[int, int] = (300, 345)
+    dropped: tuple[int, int] | None = (300, 345)
+    held: tuple[int, int] | None = None
 
     def picture(self, n: int) -> np.ndarray:
+        if self.held and n >= self.held[0]:
+            n = self.held[0] + max(0, n - self.held[1] + 1)
         y, x = np.mgrid[0:H, 0:W]
         r = ((x + y + 4 * n) // 12 % 2) * 120 + 60
         g = y * 255 // (H - 1)
@@ -269,16 +274,20 @@ class BusyScene:
         return img
 
 
-def build_busy_gap(scene: BusyScene = BusyScene()) -> Path:
-    """`scene` at 30 fps in Matroska, its dropped frames' timestamps kept (a hole)."""
-    a, b = scene.dropped
+def build_busy(scene: BusyScene = BusyScene()) -> Path:
+    """`scene` at 30 fps in Matroska: its dropped frames' timestamps kept (a hole), or, with
+    nothing dropped, repeated frames dropped by the encoder (mpdecimate, VFR)."""
+    if scene.dropped:
+        a, b = scene.dropped
+        shape = ["-vf", f"select='not(between(n\\,{a}\\,{b - 1}))'", "-fps_mode", "passthrough"]
+    else:
+        shape = ["-vf", "mpdecimate=hi=1:lo=1:frac=0", "-fps_mode", "vfr"]
     key = hashlib.sha256((repr(scene) + " v1").encode()).hexdigest()[:12]
-    out = cache_dir() / f"busy_gap-{key}.mkv"
+    out = cache_dir() / f"busy-{key}.mkv"
     if not out.exists():
         tmp = out.with_name(out.stem + ".part.mkv")
         _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
-                 "-vf", f"select='not(between(n\\,{a}\\,{b - 1}))'", "-fps_mode", "passthrough",
-                 "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
-                 "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
+                 *shape, "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
+                 "-pix_fmt", "yuv420p", "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
         shutil.move(tmp, out)
     return out

@@ -70,11 +70,18 @@ def test_a_hole_where_the_picture_barely_moved_is_missing_footage():
 def test_a_hole_in_busy_footage_is_missing_footage():
     # every frame changes a third of the picture: the change across the 1.5 s hole is only
     # ~1.5x one frame's, under the fixed 2x; it is as large as the change over 1.5 s before it
-    r = run_scan(vc.build_busy_gap())
+    r = run_scan(vc.build_busy())
     assert spans(r) == [("video.timestamp_gap", 10.0, 11.5)]
-    fixed_ratio_only = run_scan(vc.build_busy_gap(), cache=False,
+    fixed_ratio_only = run_scan(vc.build_busy(), cache=False,
                                 thresholds=ScanThresholds(moved_on_min=math.inf))
     assert spans(fixed_ratio_only) == []
+
+
+def test_a_dropped_pause_in_busy_footage_is_a_freeze_not_a_gap():
+    # the same busy scene paused 4 s, its repeats dropped by the encoder (VFR): the change
+    # across the hole is one frame's, far under the change the scene makes in 4 s
+    r = run_scan(vc.build_busy(vc.BusyScene(dropped=None, held=(300, 420))))
+    assert spans(r) == [("video.frozen", 10.0, 14.0)]
 
 
 def test_audio_hole_is_an_audio_gap():
