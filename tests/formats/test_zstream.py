@@ -7,7 +7,7 @@ import io
 import pytest
 import zstandard
 
-from moderator_app.core.formats.zstream import ZstdReader, ZstdStreamError, decompress_all
+from moderator_app.core.formats.zstream import ZSTD_MAGIC, ZstdReader, ZstdStreamError, decompress_all
 
 DATA = b"".join(b'{"n":%d,"text":"%s"}\n' % (i, b"x" * (i % 50)) for i in range(3000))
 
@@ -83,3 +83,60 @@ def test_not_zstd_at_all():
     with pytest.raises(ZstdStreamError) as exc:
         decompress_all(b'{"a":1}\n')
     assert exc.value.kind == "corrupt"
+
+
+def _block(kind: int, content: bytes, size: int | None = None, last: bool = False) -> bytes:
+    """A hand-made zstd block: raw (0) or RLE (1, `size` copies of its one byte)."""
+    word = (size if size is not None else len(content)) << 3 | kind << 1 | int(last)
+    return word.to_bytes(3, "little") + content
+
+
+def _hand_frame(blocks: list[bytes]) -> bytes:
+    # magic, descriptor (no checksum, no content size), window byte (1 KiB)
+    return ZSTD_MAGIC + b"\x00\x00" + b"".join(blocks)
+
+
+def test_many_tiny_blocks_and_empty_ones_decode_and_every_cut_is_honest():
+    """Blocks no encoder writes (empty raw blocks, 1-byte raw blocks, RLE blocks) go to the
+    decoder together; the stream still decodes, and a cut anywhere inside a frame is an
+    error, at a frame boundary not."""
+    blocks = [_block(0, b""), _block(0, b"a"), _block(1, b"z", 1000), _block(0, b"")] * 40
+    frame = _hand_frame([*blocks, _block(0, b"end\n", last=True)])
+    skip = b"\x51\x2a\x4d\x18" + (3).to_bytes(4, "little") + b"abc"
+    z = frame + skip + frame
+    want = (b"a" + b"z" * 1000) * 40 + b"end\n"
+    reader = ZstdReader(io.BytesIO(z))
+    assert b"".join(iter(reader.read, b"")) == want * 2 and reader.frames == 3
+    for cut in range(1, len(z)):
+        try:
+            decompress_all(z[:cut])
+        except ZstdStreamError as exc:  # (a frame's first bytes cut short cannot be told
+            assert exc.kind in ("truncated", "trailing_garbage"), cut  # from garbage)
+            assert cut not in (len(frame), len(frame) + len(skip))
+        else:
+            assert cut in (len(frame), len(frame) + len(skip))
+
+
+@pytest.mark.parametrize("size", [1, 1000, 5000, 1 << 20])
+def test_readinto_fills_the_buffer_and_holds_the_rest(size):
+    z = _frames(3)
+    reader = ZstdReader(io.BytesIO(z))
+    buf = bytearray(size)
+    got = []
+    while n := reader.readinto(buf):
+        assert n == size or len(b"".join(got)) + n == len(DATA)  # full but the last
+        got.append(bytes(buf[:n]))
+    assert b"".join(got) == DATA
+
+
+def test_a_decoding_error_keeps_the_blocks_decoded_before_it():
+    """One block per decoder read: a damaged block costs its own output, not its neighbours'."""
+    good = [_block(0, b"%04d\n" % i * 120) for i in range(50)]  # 600 bytes: not tiny
+    bad = b"\xff\xff\xff"  # a reserved block type: the decoder refuses it
+    reader = ZstdReader(io.BytesIO(_hand_frame([*good, bad])))
+    out = b""
+    with pytest.raises(ZstdStreamError) as exc:
+        while chunk := reader.read():
+            out += chunk
+    assert exc.value.kind == "corrupt" and exc.value.frames == 0
+    assert out == b"".join(b"%04d\n" % i * 120 for i in range(50))

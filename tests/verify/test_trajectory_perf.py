@@ -14,6 +14,7 @@ import io
 
 import orjson
 import pytest
+import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trajhelp import errors, join, rules_at, verify_bytes
@@ -79,11 +80,12 @@ def _same(fast: Report, ref: Report) -> None:
     assert view(fast) == view(ref)
 
 
-def _with_block(data: bytes, block: int, parallel: bool = False) -> Report:
+def _with_block(data: bytes, block: int, parallel: bool = False,
+                name: str = "events.jsonl") -> Report:
     old = traj.stream.BLOCK
     traj.stream.BLOCK = block
     try:
-        return verify_bytes(data, "events.jsonl", parallel=parallel)
+        return verify_bytes(data, name, parallel=parallel)
     finally:
         traj.stream.BLOCK = old
 
@@ -160,20 +162,39 @@ def test_worker_summaries_give_the_line_by_line_report(edit):
 
 @pytest.mark.parametrize("start", ["fork", "spawn"])
 def test_forked_and_spawned_workers_give_the_same_report(monkeypatch, start):
-    """A forked worker gets blocks through the shared mapping (a block longer than a slot is
-    examined in the main process), a spawned one through the queue; both, the line-by-line
-    report."""
+    """A forked worker gets blocks read straight into the shared mapping's slots (a line too
+    long for a slot sends the rest of the stream the general way: blocks copied into a slot,
+    one longer than a slot examined in the main process), a spawned one through the queue;
+    both, the line-by-line report."""
     monkeypatch.setattr(traj.worker, "can_fork", lambda: start == "fork")
     monkeypatch.setattr(traj.worker, "SLOT", 8192)  # a block with a partial line before it does not fit
     data = _tampered(11, _EDITS[0], 77, 300, 0.2)
-    sent = []
-    real = traj.worker.Worker.send
+    lines = data.split(b"\n")
+    lines[150] = lines[150][:-1] + b',"pad":"' + b"x" * 9000 + b'"}'  # longer than a slot
+    data = b"\n".join(lines)
+    sent, slotted, ends = [], [], []
+    real, real_slot, run_slots = (traj.worker.Worker.send, traj.worker.Worker.send_slot,
+                                  traj.stream._run_slots)
+    monkeypatch.setattr(traj.stream, "_run_slots", lambda *a: (
+        ends.append(run_slots(*a)) or ends[-1]))
     monkeypatch.setattr(traj.worker.Worker, "send", lambda self, parts, hint=traj.SPELL_ALL: (
         sent.append((self._shared is not None, sum(map(len, parts)) <= traj.worker.SLOT))
         or real(self, parts, hint)))
-    _same(_with_block(data, 8192, parallel=True), _reference(data))
-    assert {shared for shared, _ in sent} == {start == "fork"}
-    assert {fits for _, fits in sent} == {True, False}
+    monkeypatch.setattr(traj.worker.Worker, "send_slot", lambda self, k, n, hint=traj.SPELL_ALL: (
+        slotted.append(n) or real_slot(self, k, n, hint)))
+    for name in ("events.jsonl", "events.jsonl.zst"):
+        sent.clear()
+        slotted.clear()
+        ends.clear()
+        raw = data if name == "events.jsonl" else zstandard.ZstdCompressor().compress(data)
+        _same(_with_block(raw, 8192, parallel=True, name=name), _reference(data))
+        assert {shared for shared, _ in sent} == {start == "fork"}
+        assert {fits for _, fits in sent} == {True, False}
+        if start == "fork":  # the lines before the long one through the slots
+            assert slotted and ends[0][1] == len(b"\n".join(lines[:150])) + 1
+            assert lines[150].startswith(ends[0][0])  # the rest: the general path
+        else:
+            assert not slotted and not ends
 
 
 def test_a_valid_chain_is_applied_by_summaries():

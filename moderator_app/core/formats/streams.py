@@ -45,6 +45,14 @@ class HashingReader:
             self._cancel.check()
         return data
 
+    def readinto(self, buf) -> int:
+        """`read` into `buf` (a writable buffer). The raw reader's own `read` is called (an
+        archive member's reader may define only that), and its bytes copied."""
+        view = memoryview(buf).cast("B")
+        data = self.read(len(view))
+        view[:len(data)] = data
+        return len(data)
+
     def readable(self) -> bool:
         return True
 

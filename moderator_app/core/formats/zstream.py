@@ -1,16 +1,20 @@
 """Honest streaming zstd: every concatenated frame is read, and a stream that ends early is an
 error, never a silently shorter stream.
 
-`zstandard`'s stream reader returns short data without complaint when its input ends in the
-middle of a frame (a truncated upload would verify as a shorter, valid chain). Here each frame
-is decoded by its own `decompressobj()`, whose `eof` flag says the frame really ended; input is
-fed in small slices so that one call cannot expand a few bytes into gigabytes (a zstd block of
-at most 128 KiB can be stored in 4 bytes, a ratio of ~32,000), and the total output is capped.
-The decompressor's default window limit (128 MiB) is kept, so a frame cannot demand more: a
-valid frame written with a larger window (`zstd --long=31` on a pipe asks for 2 GiB) is
-reported as such ("window_too_large"), never as corrupt. `read(size)` returns at most `size`
-bytes: one decompress call may expand a 2 KB slice into 64 MiB (RLE blocks), and handing that
-on whole made callers that read small pieces (tarfile) copy the rest again on every read.
+`zstandard`'s stream reader decodes straight into the caller's buffer (one copy of each byte,
+where `decompressobj()` makes two and a bytes object per call), but returns short data without
+complaint when its input ends in the middle of a frame: a truncated upload would verify as a
+shorter, valid chain. So the reader is fed by `BlockCutter`, which follows the frame format
+over the compressed bytes (frame headers, block headers, checksums, skippable frames) and hands
+the decoder one block per read: at the end of the input it knows whether the last frame was
+complete, how many frames ended, and where each began. One call decodes at most one block
+(128 KiB of output, however few bytes the block is stored in: a ratio of ~32,000) and never
+more than the buffer it is given, so a few bytes cannot expand into gigabytes in one call; the
+total output is capped. The decoder, not the cutter, judges the bytes: a header the cutter
+cannot follow (garbage, a reserved field) makes it cut 2 KB slices from then on, and the
+decoder reports the fault. The decoder's default window limit (128 MiB) is kept, so a frame
+cannot demand more: a valid frame written with a larger window (`zstd --long=31` on a pipe
+asks for 2 GiB) is reported as such ("window_too_large"), never as corrupt.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 # Skippable frames: 0x184D2A50..0x184D2A5F, little-endian, so the last 3 bytes are fixed.
 _SKIPPABLE_TAIL = b"\x2a\x4d\x18"
 
-FEED = 2048  # input bytes per decompress call: at most ~64 MiB of output per call
+FEED = 2048  # input bytes per read where blocks cannot be followed
 READ = 1 << 20  # input bytes read from the file at once
 OUT_TARGET = 1 << 20  # output handed to the caller in pieces of about this size
 DEFAULT_MAX_OUTPUT = 64 << 30  # 64 GiB of decompressed trajectory is beyond any real run
@@ -67,13 +71,160 @@ def window_size(head: bytes) -> int | None:
         return None
 
 
+SMALL_BLOCK = 512  # compressed bytes: an honest block of ~128 KiB output takes thousands
+_FCS_SIZE = (0, 2, 4, 8)  # Frame_Content_Size bytes by the descriptor's top two bits
+_DID_SIZE = (0, 1, 2, 4)  # Dictionary_ID bytes by its two low bits
+
+
+class BlockCutter:
+    """Where to cut compressed input so that each read of the decoder gets one zstd block,
+    and what the cut bytes were: frames ended, where the current frame began, its head.
+
+    It follows the frame format (RFC 8878) over the bytes in the order they are fed: a frame
+    header, blocks (a 3-byte header: last-block flag, type, size), the optional 4-byte
+    checksum (with the last block: a checksum mismatch withholds that block's output, as the
+    decoder did when fed 2 KB slices); a skippable frame as a whole. Honest data takes one read per ~128 KiB
+    of output. Blocks of under SMALL_BLOCK bytes (no honest encoder writes many) go together,
+    up to SMALL_BLOCK bytes a read. The cutter never judges: a header it cannot follow (garbage, a
+    reserved type or bit) makes it cut FEED-byte slices from then on (`lost`), and the
+    decoder, which sees the same bytes in the same order however they are cut, reports the
+    fault."""
+
+    __slots__ = ("_head", "_need", "_left", "_ends_block", "_ends_frame", "_checksum",
+                 "_cut_end", "lost", "frames", "frame_start", "frame_head", "pos",
+                 "piece_frames")
+
+    def __init__(self) -> None:
+        self._head = b""  # bytes of the header being read (a header may span two reads)
+        self._need = 5  # its length: a frame's magic and descriptor first; 0 while passing
+        self._left = 0  # bytes to pass (frame header rest, block content, skippable content)
+        self._ends_block = False  # whether the bytes being passed end a block
+        self._ends_frame = False  # ... and the frame
+        self._checksum = False  # whether the frame in progress ends with a 4-byte checksum
+        self._cut_end = False  # the bytes just passed end a unit: cut there
+        self.lost = False
+        self.frames = 0  # frames (skippable ones too) that ended
+        self.frame_start = 0  # offset of the first byte of the frame in progress or next
+        self.frame_head = b""  # its first bytes (up to 18: to tell garbage, read its window)
+        self.pos = 0  # bytes cut so far
+        self.piece_frames = 0  # `frames` when the last piece began: the decoder's frame
+
+    def between_frames(self) -> bool:
+        """Whether the bytes cut so far end exactly at the end of a frame (or are none)."""
+        return not self.lost and self._need == 5 and not self._head
+
+    def cut(self, view: memoryview) -> int:
+        """How many bytes of `view` (not empty) to hand the decoder next: up to the end of a
+        block, or all of `view` when the block goes on past it."""
+        self.piece_frames = self.frames
+        if self.lost:
+            n = min(FEED, len(view))
+            self._note_head(view, 0, n)
+            self.pos += n
+            return n
+        n = self._cut(view)
+        self.pos += n
+        return n
+
+    def _note_head(self, view: memoryview, at: int, n: int) -> None:
+        """Keep the first bytes of the frame in progress."""
+        if len(self.frame_head) < _HEAD:
+            self.frame_head += bytes(view[at:at + min(n, _HEAD - len(self.frame_head))])
+
+    def _cut(self, view: memoryview) -> int:
+        pos, size = 0, len(view)
+        while pos < size:
+            if not self._need:  # passing bytes whose meaning is known
+                step = min(self._left, size - pos)
+                self._note_head(view, pos, step)
+                pos += step
+                self._left -= step
+                if self._left:
+                    return pos
+                self._end_pass()
+            else:
+                if self._need == 5 and not self._head:  # a new frame (or garbage) begins
+                    self.frame_start = self.pos + pos
+                    self.frame_head = b""
+                take = min(self._need - len(self._head), size - pos)
+                self._note_head(view, pos, take)
+                self._head += bytes(view[pos:pos + take])
+                pos += take
+                if len(self._head) < self._need:
+                    return pos
+                if not self._parse(self._head):
+                    self.lost = True
+                    return pos
+            if self._cut_end:
+                self._cut_end = False
+                # a frame's end or a block of honest size: cut here;
+                # tiny blocks go on together, up to SMALL_BLOCK bytes
+                if self._need == 5 or pos >= SMALL_BLOCK:
+                    return pos
+        return pos
+
+    def _end_pass(self) -> None:
+        """The bytes being passed are all cut: what comes next (and whether to cut)."""
+        if self._ends_frame and self._checksum:  # the last block: its checksum goes with it
+            self._checksum = False
+            self._need, self._left = 0, 4
+            self._cut_end = False
+            return
+        if self._ends_frame:
+            self.frames += 1
+            self._need = 5
+            self._cut_end = True
+        else:
+            self._need = 3
+            self._cut_end = self._ends_block
+
+    def _parse(self, head: bytes) -> bool:
+        """Read the complete header `head`; set what to pass next. False when it is not one
+        the cutter can follow."""
+        if self._need == 3:  # a block header
+            word = head[0] | head[1] << 8 | head[2] << 16
+            kind, size = word >> 1 & 3, word >> 3
+            if kind == 3:
+                return False
+            # an RLE block stores one byte, repeated `size` times
+            self._pass(1 if kind == 1 else size, ends_block=True, ends_frame=bool(word & 1))
+            return True
+        if head[:4] == ZSTD_MAGIC:
+            desc = head[4]
+            if desc & 0x08:  # the reserved bit: not a frame the cutter knows
+                return False
+            single = desc >> 5 & 1
+            self._checksum = bool(desc & 0x04)
+            rest = (0 if single else 1) + _DID_SIZE[desc & 3] + (_FCS_SIZE[desc >> 6] or single)
+            self._pass(rest, ends_block=False, ends_frame=False)
+            return True
+        if not is_zstd_start(head):
+            return False
+        if self._need == 5:
+            self._need = 8  # a skippable frame: magic, 4-byte size, then its content
+            return True
+        self._checksum = False
+        self._pass(int.from_bytes(head[4:8], "little"), ends_block=True, ends_frame=True)
+        return True
+
+    def _pass(self, count: int, *, ends_block: bool, ends_frame: bool) -> None:
+        self._head = b""
+        self._need = 0
+        self._left = count
+        self._ends_block = ends_block
+        self._ends_frame = ends_frame
+        if not count:  # nothing to pass: the unit ends at once
+            self._end_pass()
+
+
 class ZstdStreamError(Exception):
     """The compressed stream cannot be read to its end.
 
     `kind`: "truncated" (input ends inside a frame), "corrupt" (a frame fails to decode),
     "trailing_garbage" (bytes after the last complete frame that are not a frame),
     "too_large" (the output cap was reached), "window_too_large" (a valid frame that needs
-    a bigger decoding window than the cap, e.g. written by `zstd --long=31`). `frames` complete frames were read before it.
+    a bigger decoding window than the cap, e.g. written by `zstd --long=31`). `frames`
+    complete frames were read before it.
     """
 
     def __init__(self, kind: str, message: str, frames: int, compressed_offset: int) -> None:
@@ -83,155 +234,163 @@ class ZstdStreamError(Exception):
         self.compressed_offset = compressed_offset
 
 
+class _Feed:
+    """The compressed input as the decoder pulls it: one `BlockCutter` piece per read."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._pending = memoryview(b"")
+        self.cutter = BlockCutter()
+        self.eof = False
+
+    def read(self, size: int = -1) -> memoryview | bytes:
+        if not self._pending:
+            if self.eof:
+                return b""
+            chunk = self._raw.read(READ)
+            if not chunk:
+                self.eof = True
+                return b""
+            self._pending = memoryview(chunk)
+        cut = self.cutter.cut(self._pending)
+        piece, self._pending = self._pending[:cut], self._pending[cut:]
+        return piece
+
+
+# zstandard's words for a decoding error, as the reports have always quoted them
+_ERROR_PREFIX = ("zstd decompress error: ", "zstd decompressor error: ")
+
+
 class ZstdReader:
     """A binary reader over the decompressed bytes of all the frames of `raw`.
 
-    `read()` returns pieces of about 1 MiB (b"" at the end) and raises ZstdStreamError when the
-    stream is truncated, corrupt, followed by garbage or too large: the caller has then seen
-    every byte that was decoded before the problem, and knows the stream is INCOMPLETE.
+    `read()` returns pieces of about 1 MiB (b"" at the end), `readinto(buf)` fills `buf`, and
+    both raise ZstdStreamError when the stream is truncated, corrupt, followed by garbage or
+    too large: the caller has then seen every byte that was decoded before the problem, and
+    knows the stream is INCOMPLETE.
     """
 
     def __init__(self, raw: BinaryIO, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
         self._raw = raw
-        self._dctx = zstandard.ZstdDecompressor()
-        self._dobj: zstandard.ZstdDecompressionObj | None = None  # the decoder of the frame in progress, None between frames
-        self._frame_head = b""  # first bytes of the frame in progress (to tell garbage)
-        self._frame_start = 0
-        self._pending = memoryview(b"")  # compressed input not yet fed
-        self._consumed = 0  # compressed bytes fed so far
-        self._eof = False
-        self.frames = 0
+        self._feed = _Feed(raw)
+        self._reader = zstandard.ZstdDecompressor().stream_reader(
+            self._feed,  # type: ignore[arg-type]  # any object with read() is a source
+            read_size=READ, read_across_frames=True)
         self.output = 0
         self.max_output = max_output
         self._done = False
         self._error: ZstdStreamError | None = None  # raised by the read after the current
-        self._held = b""  # decoded bytes not yet handed out (`read` returns at most `size`)
-        self._held_pos = 0
+
+    @property
+    def frames(self) -> int:
+        return self._feed.cutter.frames
 
     def readable(self) -> bool:
         return True
 
-    def _fail(self, kind: str, message: str) -> ZstdStreamError:
-        self._done = True
-        return ZstdStreamError(kind, message, self.frames, self._frame_start)
-
-    def _feed(self, piece: memoryview, out: list[bytes]) -> None:
-        """Decode `piece`, starting new frames as earlier ones end."""
-        while piece:
-            if self._dobj is None:
-                self._dobj = self._dctx.decompressobj()
-                self._frame_head = bytes(piece[:_HEAD])
-                self._frame_start = self._consumed
-            elif len(self._frame_head) < _HEAD:
-                self._frame_head += bytes(piece[:_HEAD - len(self._frame_head)])
-            piece = self._decode(piece, out)
-
-    def _decode(self, piece: memoryview, out: list[bytes]) -> memoryview:
-        """Decode `piece` in the frame in progress; what is left of it when the frame ended
-        inside it."""
-        dobj = self._dobj
-        assert dobj is not None  # `_feed` starts a frame before decoding in it
-        try:
-            data = dobj.decompress(piece)
-        except zstandard.ZstdError as exc:
-            if self.frames and not is_zstd_start(self._frame_head):
-                raise self._fail(
-                    "trailing_garbage",
-                    f"bytes after the end of zstd frame {self.frames} "
-                    f"(at compressed offset {self._frame_start}) are not a zstd frame",
-                ) from None
-            window = window_size(self._frame_head)
-            if window is not None and window > MAX_WINDOW:
-                raise self._fail(
-                    "window_too_large",
-                    f"zstd frame {self.frames + 1} needs a {window >> 20} MiB decoding window "
-                    f"(written with `zstd --long` or a high level?); this tool decodes windows "
-                    f"of up to {MAX_WINDOW >> 20} MiB to keep memory bounded: recompress with "
-                    "`zstd --long=27` or without --long") from None
-            raise self._fail("corrupt", f"corrupt zstd data in frame {self.frames + 1}: "
-                                        f"{exc}") from None
-        if data:
-            self.output += len(data)
-            if self.output > self.max_output:
-                raise self._fail("too_large", f"decompressed output exceeds the cap of "
-                                              f"{self.max_output} bytes")
-            if bomb_ratio(self.output, self._consumed + len(piece)):
-                raise self._fail("too_large", bomb_message(self.output,
-                                                           self._consumed + len(piece)))
-            out.append(data)
-        if dobj.eof:
-            used = len(piece) - len(dobj.unused_data)
-            self._consumed += used
-            self._dobj = None
-            self.frames += 1
-            return piece[used:]
-        self._consumed += len(piece)
-        return piece[len(piece):]
-
     def read(self, size: int = -1) -> bytes:
         """At most `size` bytes (about 1 MiB when `size` is negative); b"" at the end."""
         want = size if size is not None and size >= 0 else OUT_TARGET
-        if self._held:
-            data = self._held[self._held_pos:self._held_pos + want]
-            self._held_pos += len(data)
-            if self._held_pos >= len(self._held):
-                self._held, self._held_pos = b"", 0
-            return data
-        data = self._produce(max(1, min(want, OUT_TARGET)))
-        if len(data) > want:  # one call expanded far beyond the request: hold the rest
-            self._held, self._held_pos = data, want
-            return data[:want]
-        return data
+        if not want:
+            return b""
+        buf = bytearray(min(want, OUT_TARGET))
+        n = self.readinto(buf)
+        return bytes(buf) if n == len(buf) else bytes(memoryview(buf)[:n])
 
-    def _produce(self, target: int) -> bytes:
+    def readinto(self, buf) -> int:
+        """Decode into `buf` (a writable buffer), straight from the decoder: the trajectory
+        verifier decodes into the worker's shared slot; what does not fit stays in the
+        decoder. Fills `buf` but at the end of the stream; 0 at the end."""
         if self._error is not None:
             error, self._error = self._error, None
             raise error
         if self._done:
-            return b""
-        out: list[bytes] = []
-        got = 0
-        while got < target:
-            if not self._pending:
-                if self._eof:
-                    break
-                chunk = self._raw.read(READ)
-                if not chunk:
-                    self._eof = True
-                    break
-                self._pending = memoryview(chunk)
-            piece, self._pending = self._pending[:FEED], self._pending[FEED:]
-            before = self.output
+            return 0
+        view = memoryview(buf).cast("B")
+        size = len(view)
+        n = 0
+        cutter = self._feed.cutter
+        while n < size:
             try:
-                if self._dobj is not None and len(self._frame_head) >= _HEAD:
-                    piece = self._decode(piece, out)  # a frame in progress: the usual case
-                if piece:
-                    self._feed(piece, out)
-            except ZstdStreamError as exc:
-                if not out:
-                    raise
-                # What was decoded before the error is handed over first (those events are
-                # verified and counted); the error comes with the next read.
-                self._error = exc
-                return b"".join(out)
-            got += self.output - before
-        if not out and self._eof:
-            self._done = True
-            if self._dobj is not None:
-                if self.frames and not is_zstd_start(self._frame_head):
-                    raise ZstdStreamError(
-                        "trailing_garbage",
-                        f"{self._consumed - self._frame_start} bytes after the end of zstd "
-                        f"frame {self.frames} are not a zstd frame", self.frames,
-                        self._frame_start)
-                raise ZstdStreamError(
-                    "truncated",
-                    f"the zstd stream ends inside frame {self.frames + 1} "
-                    f"(compressed offset {self._frame_start}): the stream is truncated",
-                    self.frames, self._frame_start)
-            if self.frames == 0:
-                raise ZstdStreamError("corrupt", "empty input: not a zstd stream", 0, 0)
-        return b"".join(out)
+                got = self._reader.readinto1(view[n:])
+            except zstandard.ZstdError as exc:
+                error = self._decode_error(exc)
+                if not n:
+                    raise error from None
+                self._error = error  # what was decoded before it is handed over first
+                return n
+            if not got:
+                ended = self._at_end()
+                if ended is None:
+                    break
+                if not n:
+                    raise ended
+                self._error = ended
+                return n
+            self.output += got
+            consumed = cutter.pos
+            if self.output > self.max_output or bomb_ratio(self.output, consumed):
+                error = self._fail("too_large", (
+                    f"decompressed output exceeds the cap of {self.max_output} bytes"
+                    if self.output > self.max_output else bomb_message(self.output, consumed)))
+                if not n:
+                    raise error
+                self._error = error
+                return n
+            n += got
+        return n
+
+    def _fail(self, kind: str, message: str) -> ZstdStreamError:
+        self._done = True
+        cutter = self._feed.cutter
+        return ZstdStreamError(kind, message, cutter.piece_frames, cutter.frame_start)
+
+    def _decode_error(self, exc: zstandard.ZstdError) -> ZstdStreamError:
+        cutter = self._feed.cutter
+        frames, head = cutter.piece_frames, cutter.frame_head
+        if frames and not is_zstd_start(head):
+            return self._fail(
+                "trailing_garbage",
+                f"bytes after the end of zstd frame {frames} "
+                f"(at compressed offset {cutter.frame_start}) are not a zstd frame")
+        window = window_size(head)
+        if window is not None and window > MAX_WINDOW:
+            return self._fail(
+                "window_too_large",
+                f"zstd frame {frames + 1} needs a {window >> 20} MiB decoding window "
+                f"(written with `zstd --long` or a high level?); this tool decodes windows "
+                f"of up to {MAX_WINDOW >> 20} MiB to keep memory bounded: recompress with "
+                "`zstd --long=27` or without --long")
+        text = str(exc)
+        if text.startswith(_ERROR_PREFIX[0]):
+            text = _ERROR_PREFIX[1] + text[len(_ERROR_PREFIX[0]):]
+        return self._fail("corrupt", f"corrupt zstd data in frame {frames + 1}: {text}")
+
+    def _at_end(self) -> ZstdStreamError | None:
+        """The decoder has nothing more: None when the input ended with a frame, else the
+        error that says why not."""
+        self._done = True
+        cutter = self._feed.cutter
+        cutter.piece_frames = cutter.frames
+        if cutter.between_frames():
+            if cutter.frames == 0:
+                return ZstdStreamError("corrupt", "empty input: not a zstd stream", 0, 0)
+            return None
+        if cutter.frames and not is_zstd_start(cutter.frame_head):
+            return ZstdStreamError(
+                "trailing_garbage",
+                f"{cutter.pos - cutter.frame_start} bytes after the end of zstd "
+                f"frame {cutter.frames} are not a zstd frame", cutter.frames,
+                cutter.frame_start)
+        if cutter.lost:  # (the decoder reports what the cutter cannot follow: not seen here)
+            return ZstdStreamError("corrupt", f"zstd data in frame {cutter.frames + 1} that "
+                                   "cannot be followed to its end", cutter.frames,
+                                   cutter.frame_start)
+        return ZstdStreamError(
+            "truncated",
+            f"the zstd stream ends inside frame {cutter.frames + 1} "
+            f"(compressed offset {cutter.frame_start}): the stream is truncated",
+            cutter.frames, cutter.frame_start)
 
     def close(self) -> None:
         self._raw.close()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from moderator_app.core.formats import native
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded
 from moderator_app.core.formats.submission import Submission
@@ -28,7 +29,12 @@ from moderator_app.core.verify.trajectory.blocks import examine_block, scan_bloc
 from moderator_app.core.verify.trajectory.checker import TrajectoryChecker
 from moderator_app.core.verify.trajectory.facts import Scan
 from moderator_app.core.verify.trajectory.rules import ZSTD_CORRUPT, ZSTD_RULES
-from moderator_app.core.verify.trajectory.worker import MAX_INFLIGHT, Worker, parallel_default
+from moderator_app.core.verify.trajectory.worker import (
+    MAX_INFLIGHT,
+    RING,
+    Worker,
+    parallel_default,
+)
 
 
 class PrefixedReader:
@@ -43,6 +49,13 @@ class PrefixedReader:
             head, self._head = self._head, b""
             return head
         return self._raw.read(size)
+
+    def readinto(self, buf) -> int:
+        if self._head:
+            head, self._head = self._head, b""
+            buf[:len(head)] = head  # 4 bytes: the buffers here are larger
+            return len(head)
+        return self._raw.readinto(buf)
 
 
 class _Tee:
@@ -133,7 +146,8 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                 except Exception:  # noqa: BLE001 - no second process: verify in this one
                     worker = None
             with _no_cyclic_gc():
-                ends_with_newline = _run_blocks(tee, checker, worker)
+                ends_with_newline = _run_blocks(tee, checker, worker,
+                                                direct=None if spool is not None else src)
         except ZstdStreamError as exc:
             complete = False
             report.complete = False
@@ -191,13 +205,12 @@ def joined(head: bytes, body) -> bytes:
     return body if type(body) is bytes else bytes(body)
 
 
-def iter_block_parts(src, max_line: int = MAX_LINE):
+def iter_block_parts(src, max_line: int = MAX_LINE, pending: bytes = b"", pos: int = 0):
     """`iter_blocks` with each block in two parts, (offset, head, body): the partial line the
     previous read ended with (bytes, often b"") and the read up to its last newline (a view
     of it). Joined, they are the block; a block bound for the worker is copied once, part by
-    part, into its shared slot, where joining first copied every byte twice."""
-    pending = b""
-    pos = 0  # absolute offset of pending[0]
+    part, into its shared slot, where joining first copied every byte twice. `pending`: a
+    partial line read before, at offset `pos` (`pos`: the absolute offset of pending[0])."""
     skip_start = -1  # inside an over-long line starting here
     while True:
         chunk = src.read(BLOCK)
@@ -232,18 +245,40 @@ def iter_block_parts(src, max_line: int = MAX_LINE):
         yield pos, b"", pending
 
 
-def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
+class _InSlot:
+    """A block read straight into the worker's shared slot `k`: its first `length` bytes."""
+
+    __slots__ = ("k", "length")
+
+    def __init__(self, k: int, length: int) -> None:
+        self.k = k
+        self.length = length
+
+
+MAX_LINES = 4096  # lines per block at most (`LineBounded`): a block of tiny lines stays small
+
+
+def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None, direct=None) -> bool:
     """Examine every block (some in the worker), apply the facts in line order. Returns
-    whether the stream ended with a newline."""
-    queue: deque = deque()  # [offset, block or its parts (sent), scan result or None]
+    whether the stream ended with a newline. `direct`: the reader under `src`'s wrappers,
+    read first straight into the worker's slots (`_run_slots`) where it can."""
+    queue: deque = deque()  # [offset, block (bytes, its parts or _InSlot), scan or None]
     n = 0
     ends_with_newline = True
     ctx = checker.ctx
     summary = checker.index is None
 
-    def flush(wait: bool) -> None:
+    def block_of(held) -> bytes:
+        if type(held) is bytes:
+            return held
+        if type(held) is _InSlot:
+            assert worker is not None
+            return bytes(worker.slot(held.k)[:held.length])
+        return joined(*held)
+
+    def flush(wait: bool, keep: int = 0) -> None:
         nonlocal n
-        while queue:
+        while len(queue) > keep:
             entry = queue[0]
             if entry[2] is None:
                 if worker is None:
@@ -260,14 +295,18 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
                 if done is not None:
                     n = done
                     continue
-                block = entry[1] if type(entry[1]) is bytes else joined(*entry[1])
-                facts = examine_block(block, ctx)  # it does not join on: word the findings
-            else:
+                facts = examine_block(block_of(entry[1]), ctx)  # it does not join on: word
+            else:  # the findings
                 facts = scan[1]
             n = checker.apply_many(entry[0], facts, n)
 
     try:
-        for offset, head, body in iter_block_parts(src):
+        pending, pos = b"", 0
+        if (direct is not None and worker is not None and worker.slots
+                and _line_cut_native is not None):
+            pending, pos = _run_slots(direct, worker, queue, flush, ctx, summary,
+                                      _line_cut_native)
+        for offset, head, body in iter_block_parts(src, pending=pending, pos=pos):
             if body is None:
                 flush(True)
                 n += 1
@@ -286,3 +325,48 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None) -> bool:
         raise
     flush(True)
     return ends_with_newline
+
+
+_line_cut_native = native.JCS.line_cut if native.JCS is not None else None
+
+
+def _run_slots(src, worker: Worker, queue: deque, flush, ctx, summary: bool,
+               line_cut: Callable[[memoryview, int], int]) -> tuple[bytes, int]:
+    """Read the stream straight into the worker's shared slots, a block of whole lines in
+    each (decoded there by `ZstdReader.readinto`: no bytes object, no copy to a slot), and
+    queue each block: sent to the worker, or examined here when it has enough in flight.
+    Returns (pending, offset) at the end of the stream or at a line too long for a slot
+    (over ~1 MiB): the partial line left, for `iter_block_parts` to go on with."""
+    carry = b""  # the partial line the last block left, copied to the next slot's start
+    pos = 0  # absolute offset of carry[0]
+    k = 0
+    size = len(worker.slot(0))
+    room = min(BLOCK, size // 2)
+    while len(carry) <= size - room:
+        flush(True, RING - 1)  # the slot to fill is no longer held by a queued block
+        slot = k % RING
+        view = worker.slot(slot)
+        c = len(carry)
+        view[:c] = carry
+        got = src.readinto(view[c:c + room])
+        if not got:
+            break
+        end = c + got
+        cut = line_cut(view[:end], MAX_LINES)
+        if cut < 0:
+            cut = worker.last_newline(slot, end)
+        carry = bytes(view[cut:end])
+        if not cut:  # no newline yet: the line goes on in the next read
+            continue
+        entry = [pos, _InSlot(slot, cut), None]
+        if not (worker.inflight < MAX_INFLIGHT and worker.send_slot(slot, cut, ctx.spell_hint)):
+            # the seed-leak regex needs bytes; else the C summary reads the slot in place
+            block = view[:cut] if ctx.leak is None else bytes(view[:cut])
+            entry[2] = scan_block(block, ctx, summary)  # type: ignore[arg-type]  # a view is read
+        queue.append(entry)
+        k += 1
+        pos += cut
+        flush(False)
+        del view  # (a view held would pin the mapping)
+    flush(True)  # the general path may use any slot
+    return carry, pos

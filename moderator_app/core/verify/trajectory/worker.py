@@ -83,6 +83,7 @@ def _batch_scheduling() -> None:
 
 
 SLOT = 2 << 20  # bytes per shared-memory slot; a longer block is examined in the main process
+RING = MAX_INFLIGHT + 2  # slots: those in flight, and blocks examined here awaiting their turn
 _MSG = struct.Struct("<iIQ")  # a forked worker's task: slot (-1: stop), length, spelling hint
 
 
@@ -168,7 +169,8 @@ class Worker:
 
         fork = can_fork()
         mp = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
-        self._shared = mmap.mmap(-1, SLOT * MAX_INFLIGHT) if fork else None
+        self._slot = SLOT  # (read once: tests shrink the module's)
+        self._shared = mmap.mmap(-1, self._slot * RING) if fork else None
         self._pipe = SlotPipe() if fork else None
         self._tasks = None if fork else mp.Queue()
         self._results = mp.Queue()
@@ -179,9 +181,41 @@ class Worker:
             self._pipe.writer()
         self.inflight = 0
         self._count = 0
-        self._sent: deque[tuple[tuple[bytes, bytes | memoryview], int]] = deque()
+        # what was sent, to examine it here if the worker dies: a block's parts, or the
+        # (slot, length) of a block decoded straight into its slot
+        self._sent: deque[tuple[tuple, int]] = deque()
         self._ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
         self._broken = False
+
+    @property
+    def slots(self) -> bool:
+        """Whether blocks can be read straight into the shared slots (`slot`, `send_slot`)."""
+        return self._shared is not None
+
+    def slot(self, k: int) -> memoryview:
+        """Slot `k` (of RING) of the shared mapping, to read a block into."""
+        assert self._shared is not None
+        return memoryview(self._shared)[k * self._slot:(k + 1) * self._slot]
+
+    def last_newline(self, k: int, end: int) -> int:
+        """Just past the last newline in slot `k`'s first `end` bytes (0 when none)."""
+        assert self._shared is not None
+        at = self._shared.rfind(b"\n", k * self._slot, k * self._slot + end)
+        return 0 if at < 0 else at - k * self._slot + 1
+
+    def send_slot(self, k: int, length: int, spell_hint: int = SPELL_ALL) -> bool:
+        """Hand the block of `length` bytes already in slot `k` to the worker; False when it
+        cannot take it. The caller leaves the slot alone until the result is read."""
+        if self._broken or self._pipe is None:
+            return False
+        try:
+            self._pipe.put(k, length, spell_hint)
+        except (OSError, ValueError):
+            self._broken = True
+            return False
+        self._sent.append(((k, length), spell_hint))
+        self.inflight += 1
+        return True
 
     def send(self, parts: tuple[bytes, bytes | memoryview], spell_hint: int = SPELL_ALL) -> bool:
         """Hand the block made of `parts` (stream.iter_block_parts: head, body) to the worker;
@@ -192,13 +226,13 @@ class Worker:
         size = len(head) + len(body)
         try:
             if self._pipe is not None and self._shared is not None:
-                if size > SLOT:
+                if size > self._slot:
                     return False  # a block of lines over 1 MiB: examined here
                 # at most MAX_INFLIGHT in flight, answered in order: this slot is free
-                start = self._count % MAX_INFLIGHT * SLOT
+                start = self._count % MAX_INFLIGHT * self._slot
                 self._shared[start:start + len(head)] = head
                 self._shared[start + len(head):start + size] = body
-                self._pipe.put(start // SLOT, size, spell_hint)
+                self._pipe.put(start // self._slot, size, spell_hint)
             else:
                 assert self._tasks is not None  # spawned: blocks through the queue
                 self._tasks.put((b"".join(parts), spell_hint))
@@ -232,6 +266,8 @@ class Worker:
             return got
         (head, body), self._ctx.spell_hint = self._sent.popleft()  # the worker died: work here
         self.inflight -= 1
+        if type(head) is int:  # (slot, length)
+            return scan_block(bytes(self.slot(head)[:body]), self._ctx)
         return scan_block(b"".join((head, body)), self._ctx)
 
     def close(self) -> None:
@@ -250,4 +286,5 @@ class Worker:
                 q.cancel_join_thread()
                 q.close()
         if self._shared is not None:
-            self._shared.close()
+            with contextlib.suppress(BufferError):  # a view still held: freed with it
+                self._shared.close()
