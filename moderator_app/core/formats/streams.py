@@ -100,6 +100,10 @@ class LineBounded:
         self._held = data[cut:]
         return data[:cut]
 
+    def unread(self, data: bytes) -> None:
+        """Put `data` back, to be read (line-bounded) before the rest."""
+        self._held = data + self._held
+
     def close(self) -> None:
         self._raw.close()
 

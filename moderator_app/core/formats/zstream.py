@@ -143,7 +143,20 @@ class BlockCutter:
                     return pos
                 self._end_pass()
             else:
-                if self._need == 5 and not self._head:  # a new frame (or garbage) begins
+                if self._need == 3 and not self._head and len(self.frame_head) >= _HEAD:
+                    # at a block header: whole blocks that are neither the last nor reserved
+                    # are stepped over here, a few operations each (tiny ones come by the
+                    # million only from a hostile writer); the rest takes the general path
+                    while pos + 3 <= size:
+                        word = view[pos] | view[pos + 1] << 8 | view[pos + 2] << 16
+                        kind = word >> 1 & 3
+                        end = pos + 3 + (1 if kind == 1 else word >> 3)
+                        if word & 1 or kind == 3 or end > size:
+                            break
+                        pos = end
+                        if pos >= SMALL_BLOCK:
+                            return pos
+                elif self._need == 5 and not self._head:  # a new frame (or garbage) begins
                     self.frame_start = self.pos + pos
                     self.frame_head = b""
                 take = min(self._need - len(self._head), size - pos)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.formats import native
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded
@@ -304,8 +305,10 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None, direct=N
         pending, pos = b"", 0
         if (direct is not None and worker is not None and worker.slots
                 and _line_cut_native is not None):
-            pending, pos = _run_slots(direct, worker, queue, flush, ctx, summary,
-                                      _line_cut_native)
+            pending, pos, rest = _run_slots(direct, worker, queue, flush, ctx, summary,
+                                            _line_cut_native)
+            if rest:
+                src.unread(rest)
         for offset, head, body in iter_block_parts(src, pending=pending, pos=pos):
             if body is None:
                 flush(True)
@@ -320,6 +323,9 @@ def _run_blocks(src, checker: TrajectoryChecker, worker: Worker | None, direct=N
                 block = joined(head, body)
                 queue.append([offset, block, scan_block(block, ctx, summary)])
             flush(False)
+    except TooManyErrors:
+        raise  # examining stops here: the blocks read ahead are not applied (how many there
+        # are depends on the worker's pace; the report must not)
     except Exception:
         flush(True)  # the blocks read before a stream error count: "N events verified"
         raise
@@ -331,17 +337,20 @@ _line_cut_native = native.JCS.line_cut if native.JCS is not None else None
 
 
 def _run_slots(src, worker: Worker, queue: deque, flush, ctx, summary: bool,
-               line_cut: Callable[[memoryview, int], int]) -> tuple[bytes, int]:
+               line_cut: Callable[[memoryview, int], int]) -> tuple[bytes, int, bytes]:
     """Read the stream straight into the worker's shared slots, a block of whole lines in
     each (decoded there by `ZstdReader.readinto`: no bytes object, no copy to a slot), and
     queue each block: sent to the worker, or examined here when it has enough in flight.
-    Returns (pending, offset) at the end of the stream or at a line too long for a slot
-    (over ~1 MiB): the partial line left, for `iter_block_parts` to go on with."""
+    Returns (pending, offset, rest) at the end of the stream, at a line too long for a slot
+    (over ~1 MiB: the partial line left, for `iter_block_parts` to go on with) or at a read
+    of more than MAX_LINES lines (tiny lines: what follows the block is `rest`, put back
+    into the line-bounded reader, which goes on; a slot would copy it again per block)."""
     carry = b""  # the partial line the last block left, copied to the next slot's start
     pos = 0  # absolute offset of carry[0]
     k = 0
     size = len(worker.slot(0))
     room = min(BLOCK, size // 2)
+    rest = b""
     while len(carry) <= size - room:
         flush(True, RING - 1)  # the slot to fill is no longer held by a queued block
         slot = k % RING
@@ -353,9 +362,12 @@ def _run_slots(src, worker: Worker, queue: deque, flush, ctx, summary: bool,
             break
         end = c + got
         cut = line_cut(view[:end], MAX_LINES)
+        rest = b""
         if cut < 0:
             cut = worker.last_newline(slot, end)
-        carry = bytes(view[cut:end])
+            carry = bytes(view[cut:end])
+        else:
+            rest, carry = bytes(view[cut:end]), b""
         if not cut:  # no newline yet: the line goes on in the next read
             continue
         entry = [pos, _InSlot(slot, cut), None]
@@ -368,5 +380,7 @@ def _run_slots(src, worker: Worker, queue: deque, flush, ctx, summary: bool,
         pos += cut
         flush(False)
         del view  # (a view held would pin the mapping)
+        if rest:
+            break
     flush(True)  # the general path may use any slot
-    return carry, pos
+    return carry, pos, rest
