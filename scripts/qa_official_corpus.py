@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "verify")); sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' helpers
+sys.path.insert(0, str(ROOT / "tests" / "verify"))  # where the module is
 
 import test_official_qa as qa  # noqa: E402 - the corpus lives with its assertions
 

@@ -7,7 +7,12 @@ import io
 import pytest
 import zstandard
 
-from moderator_app.core.formats.zstream import ZSTD_MAGIC, ZstdReader, ZstdStreamError, decompress_all
+from moderator_app.core.formats.zstream import (
+    ZSTD_MAGIC,
+    ZstdReader,
+    ZstdStreamError,
+    decompress_all,
+)
 
 DATA = b"".join(b'{"n":%d,"text":"%s"}\n' % (i, b"x" * (i % 50)) for i in range(3000))
 
