@@ -71,11 +71,11 @@ def test_small_video_batched_equals_reference(tmp_path):
     assert got["sync_tiles"][1:].sum() > 0  # the comparison covers moving pictures
 
 
-@pytest.mark.parametrize("cores", [1, 2])
-def test_reduction_beside_the_decoding_equals_reference(tmp_path, monkeypatch, cores):
-    # the batches' arithmetic on a second thread (2 cores) or inline (1 core): the same rows
-    # in the same order, the last partial batch included
-    monkeypatch.setattr(signals, "_cores", lambda: cores)
+@pytest.mark.parametrize("idle", [0, 1])
+def test_reduction_beside_the_decoding_equals_reference(tmp_path, monkeypatch, idle):
+    # the batches' arithmetic on a second thread (an idle core) or inline (none): the same
+    # rows in the same order, the last partial batch included
+    monkeypatch.setattr(signals, "_idle_cores", lambda: idle)
     got = assert_identical(clip(tmp_path / "small.mp4", "160x210", 101, "yuv420p",
                                 "testsrc2", "-vf", "negate=enable='gt(mod(n,37),30)'"))
     assert got["luma"].shape == (101,)
@@ -84,7 +84,7 @@ def test_reduction_beside_the_decoding_equals_reference(tmp_path, monkeypatch, c
 def test_a_failure_in_the_reduction_reaches_the_decoding_loop(tmp_path, monkeypatch):
     # a MemoryError under the child's RLIMIT_AS on the reducing thread is raised where the
     # child turns it into its answer, not lost with the thread
-    monkeypatch.setattr(signals, "_cores", lambda: 2)
+    monkeypatch.setattr(signals, "_idle_cores", lambda: 1)
 
     def no_memory(self, buf, n, invalid):
         raise MemoryError

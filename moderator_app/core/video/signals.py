@@ -327,8 +327,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     pts_l: list[int] = []
     size_l: list[tuple[int, int]] = []
     # A small picture decodes on one thread: the batches' arithmetic goes to a second one
-    # (a big picture's decoder already has every core)
-    rows = _Rows(overlap=small and _cores() >= 2)
+    # when a core is idle (a big picture's decoder already has every core)
+    rows = _Rows(overlap=small and _idle_cores() >= 1)
     holes = _Holes()
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
@@ -396,12 +396,20 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     return arrays, meta
 
 
-def _cores() -> int:
-    """The processors this process may run on."""
+def _idle_cores() -> int:
+    """Processors this process may run on that the last minute's load left idle (rounded
+    down). A second thread pays only on an idle core: at load 12 on 2 cores the reduction
+    beside the decoding cost 15-25 % more CPU (its batches are read from another core's
+    cache) and the scan took longer."""
     try:
-        return len(os.sched_getaffinity(0))
+        cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0
+    return max(0, int(cores - load))
 
 
 def _mono(af) -> np.ndarray:
