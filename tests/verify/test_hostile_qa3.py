@@ -282,3 +282,31 @@ def test_a_million_blank_lines_are_one_row_of_the_workstations_index(tmp_path):
             close = getattr(r, "close", None)
             if close:
                 close()
+
+
+def test_the_next_decision_does_not_erase_a_detected_loss(capsys, tmp_path, trajectory):
+    """A dropped `-wal` (or an older copy put back) is seen through the head file; but the
+    next `decide` appended and rewrote the head file, and `decisions verify` then said
+    "intact": the loss was erased by one more decision."""
+    import shutil
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "events.jsonl").write_bytes(trajectory.read_bytes())
+    store = tmp_path / "decisions.sqlite3"
+    decide = ("decide", sub, "--reject", "--reason", "other", "--note", "n", "--store", store)
+    for i in range(3):
+        if i == 1:
+            shutil.copy(store, tmp_path / "old.sqlite3")
+        assert run_cli(capsys, *decide)[0] == 0
+    shutil.copy(tmp_path / "old.sqlite3", store)  # decisions 2 and 3 are gone
+    code, _, err = run_cli(capsys, *decide)
+    assert code == 2
+    assert "decision NOT recorded: decisions are missing: the head file says the ledger " \
+        "reached seq 3" in err
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 1 and "decisions are missing" in out
+    Path(str(store) + ".head").unlink()  # the documented way on: the head file deleted
+    assert run_cli(capsys, *decide)[0] == 0
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 0 and "intact: 2 decisions" in out

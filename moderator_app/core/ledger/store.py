@@ -370,27 +370,46 @@ class Ledger(LedgerBase):
                                   "beside the ledger: decisions lost at the end could not "
                                   "be detected (it is written again by the next decision)")
             return outcome
+        problem = self._head_problem(mirrored, outcome.count)
+        if problem is None:
+            return outcome
+        return VerifyOutcome(False, outcome.count, outcome.head, problem[0], problem[1])
+
+    def _head_problem(self, mirrored: str, count: int) -> tuple[int | None, str] | None:
+        """(first bad seq, why) when the mirrored head names no record of a chain of `count`
+        records, else None."""
         parts = mirrored.split(" ")
         try:
             seq, hash_ = int(parts[0]), parts[1]
         except (ValueError, IndexError):
-            return VerifyOutcome(False, outcome.count, outcome.head, None,
-                                 f"the head file {head_file(self.path).name} is unreadable: "
-                                 f"{mirrored[:80]!r}")
-        if seq > outcome.count:
-            return VerifyOutcome(
-                False, outcome.count, outcome.head, outcome.count + 1,
+            return None, (f"the head file {head_file(self.path).name} is unreadable: "
+                          f"{mirrored[:80]!r}")
+        if seq > count:
+            return count + 1, (
                 f"decisions are missing: the head file says the ledger reached seq {seq} "
-                f"(hash {hash_[:16]}…) but the database ends at seq {outcome.count} (a "
+                f"(hash {hash_[:16]}…) but the database ends at seq {count} (a "
                 "dropped -wal file, an older copy of the database, or records deleted)")
         rows = self._query("SELECT hash FROM decisions WHERE seq = ?", (seq,)) if seq else []
         found = rows[0][0] if rows else ZERO_HASH
         if found != hash_:
-            return VerifyOutcome(
-                False, outcome.count, outcome.head, seq,
-                f"the head file names seq {seq} hash {hash_[:16]}… but the database holds "
-                f"hash {str(found)[:16]}… there (records were rewritten)")
-        return outcome
+            return seq, (f"the head file names seq {seq} hash {hash_[:16]}… but the database "
+                         f"holds hash {str(found)[:16]}… there (records were rewritten)")
+        return None
+
+    def _check_head_before_append(self, tx: _SqliteTx) -> None:
+        """Refuse to append to a ledger whose head file says decisions are missing: the
+        append rewrites the head file, so a dropped `-wal` followed by one more decision
+        verified as intact, the loss erased by the next `decide` (issue 15, point 11)."""
+        fd = self._head_fd
+        text = os.pread(fd, _HEAD_MAX, 0).decode("ascii", "replace") if fd is not None else ""
+        mirrored = " ".join(text.split())
+        if not mirrored:  # a new ledger, or a head file deleted: the append writes it again
+            return
+        problem = self._head_problem(mirrored, tx.head()[0])
+        if problem is not None:
+            raise LedgerError(f"{problem[1]}; nothing was recorded, so that the loss stays "
+                              "visible: see `moderator-app decisions verify` and Recovery in "
+                              "docs/decisions-ledger.md")
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[_SqliteTx]:
@@ -404,6 +423,7 @@ class Ledger(LedgerBase):
                 self._begin_immediate()
                 tx = _SqliteTx(conn)
                 try:
+                    self._check_head_before_append(tx)
                     yield tx
                     conn.execute("COMMIT")
                 except BaseException:
