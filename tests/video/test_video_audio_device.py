@@ -119,6 +119,12 @@ class Recorder:
         data = np.frombuffer(b"".join(self.chunks), np.int16)
         return data[: data.size // 2 * 2].reshape(-1, 2)[:, 0].astype(np.float64)
 
+    def lateness(self) -> float:
+        """How much later than the earliest bound the recorder's chunks came, at worst (after
+        its start): on a loaded machine the sound server and its clients run late."""
+        offsets = [t - k / RATE for t, k in self.arrivals[20:]]
+        return max(offsets) - min(t - k / RATE for t, k in self.arrivals) if offsets else 0.0
+
     def wall_of(self, i: int) -> float:
         # a sample can only arrive after it was played: the earliest arrival bounds it
         return min(t - k / RATE for t, k in self.arrivals) + i / RATE
@@ -149,18 +155,22 @@ def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
     feeder = AudioFeeder(track, sink, clock=clock)
     rec = Recorder()
     rec.wait_running()
+    late = 0.0  # how late this machine woke a 10 ms timer during the plays
     try:
         for v0 in (5.0, 12.0):  # a play, then a seek and another: the sink restarts
             w0 = time.monotonic()
             plays.append((v0, w0))
             while (el := time.monotonic() - w0) < 2.0:
                 feeder.tick(v0 + el, True, 1.0, False)  # the player's clock
+                before = time.monotonic()
                 time.sleep(0.01)
+                late = max(late, time.monotonic() - before - 0.01)
             feeder.reset()
         time.sleep(0.3)
     finally:
         feeder.close()
         recording = rec.stop()
+    server_late = rec.lateness()
     for v0, w0 in plays:
         # 0.5 s of the track from 1.0 s into the play (the first ticks start the sink)
         ref = truth[int((v0 + 1.0) * RATE):int((v0 + 1.5) * RATE)]
@@ -168,4 +178,8 @@ def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
         assert corr > 0.9, (v0, corr)  # the track's own samples reached the device
         heard = rec.wall_of(k)
         shown = w0 + 1.0  # when the picture's clock showed video time v0 + 1.0
-        assert abs(heard - shown) <= SYNC_TOLERANCE_S, (v0, heard - shown)  # duration-ok
+        # A loaded machine wakes the player's timer and the sound server late; what it could
+        # not do is not the player's error: the bound widens by the lateness seen (on a quiet
+        # machine a few ms; the bugs this test caught were 0.33 s and 1.5-2.5 s late).
+        bound = SYNC_TOLERANCE_S + max(late, server_late)
+        assert abs(heard - shown) <= bound, (v0, heard - shown, late, server_late)  # duration-ok

@@ -112,18 +112,33 @@ class NullSink:
 
 
 class PipeSink:
-    """Raw PCM into the platform's audio player command (started lazily, restarted on flush:
-    a seek must not play the old position's buffered sound)."""
+    """Raw PCM into the platform's audio player command (restarted on flush: a seek must not
+    play the old position's buffered sound).
+
+    The command is started ahead (`prepare`, and again right after each flush), so that when
+    sound starts the player process is already running and connected to the sound server.
+    Started on the first write instead, its start-up (a process and a connection: 0.2 s and
+    more on a loaded machine) was heard as sound that late after every play and seek."""
 
     def __init__(self, cmd: list[str]) -> None:
         self.cmd = cmd
         self.name = Path(cmd[0]).name
         self._proc: subprocess.Popen | None = None
 
-    def write(self, pcm: bytes) -> None:
+    def prepare(self) -> None:
+        """Start the player command now, ahead of the sound it will be given."""
         if self._proc is None:
-            self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE,
+                                              stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL)
+            except OSError:
+                self._proc = None
+
+    def write(self, pcm: bytes) -> None:
+        self.prepare()
+        if self._proc is None:
+            return
         try:
             assert self._proc.stdin is not None
             self._proc.stdin.write(pcm)
@@ -131,7 +146,9 @@ class PipeSink:
             self.close()
 
     def flush(self) -> None:
+        """Drop what is queued; the next play's process is started now, ahead of it."""
         self.close()
+        self.prepare()
 
     def close(self) -> None:
         if self._proc is not None:
@@ -176,6 +193,9 @@ class AudioFeeder:
         self.written_to: float | None = None  # video time up to which the sink has sound
         self.clock = clock
         self._starting = False  # (re)started, nothing written to the sink yet
+        prepare = getattr(sink, "prepare", None)
+        if track is not None and prepare is not None:
+            prepare()  # a pipe sink's player process starts now, ahead of the first play
 
     def audible(self, playing: bool, speed: float, muted: bool) -> bool:
         return playing and speed == 1.0 and not muted and self.track is not None
