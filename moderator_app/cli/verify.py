@@ -104,7 +104,10 @@ def _read_secret() -> str | None:
 
 def _read_seeds(path: Path) -> tuple[str, ...]:
     # utf-8-sig: a seeds file saved by a Windows editor starts with a BOM that is not seed text.
-    text = path.read_text(encoding="utf-8-sig")
+    from moderator_app.core.atomic import open_regular
+
+    with open_regular(path) as fh:
+        text = fh.read().decode("utf-8-sig")
     return tuple(s for s in (line.strip() for line in text.splitlines()) if s)
 
 

@@ -64,6 +64,21 @@ def atomic_write(out: str | os.PathLike, data: bytes) -> None:
         fh.write(data)
 
 
+def open_regular(path: str | os.PathLike) -> BinaryIO:
+    """Open a file given on the command line (a seeds file, a store file, a JSONL export)
+    for reading, refusing anything but a regular file. Opened without blocking: a FIFO
+    nobody writes to hung `verify --seeds`, `--store-file` and `decisions verify --jsonl`,
+    and /dev/zero was read until memory ran out (issue 15)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
 def _sync_dir(directory: Path) -> None:
     try:
         dfd = os.open(directory, os.O_RDONLY)

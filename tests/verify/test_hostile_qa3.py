@@ -310,3 +310,24 @@ def test_the_next_decision_does_not_erase_a_detected_loss(capsys, tmp_path, traj
     assert run_cli(capsys, *decide)[0] == 0
     code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
     assert code == 0 and "intact: 2 decisions" in out
+
+
+# -- files named on the command line that are not regular files -----------------------------
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero"])
+@pytest.mark.parametrize("command", ["seeds", "store_file", "jsonl"])
+def test_a_seeds_store_or_export_file_that_is_a_fifo_or_a_device_is_refused(
+        capsys, tmp_path, trajectory, kind, command):
+    """A FIFO nobody writes to hung `verify --seeds`, `--store-file` and `decisions verify
+    --jsonl`; /dev/zero was read until memory ran out (internal error: MemoryError)."""
+    if kind == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/zero")
+    args = {"seeds": ("verify", trajectory, "--seeds", path),
+            "store_file": ("decisions", "list", "--store-file", path),
+            "jsonl": ("decisions", "verify", "--jsonl", path)}[command]
+    with _hang_guard():
+        code, _, err = run_cli(capsys, *args)
+    assert code == 2
+    assert "not a regular file" in err

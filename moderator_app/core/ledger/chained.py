@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
+from moderator_app.core.atomic import open_regular
 from moderator_app.core.formats.canonical import canonical_json
 from moderator_app.core.formats.chain import ZERO_HASH, event_hash, seal
 from moderator_app.core.ledger.claims import (
@@ -202,7 +203,7 @@ def verify_jsonl(path: str | Path) -> VerifyOutcome:
     be trusted as far as its last `hash`; compare that with a head you noted earlier."""
     prev = ZERO_HASH
     count = 0
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:  # not a FIFO or /dev/zero: no hang, no endless line
         for n, line in enumerate(fh, 1):
             raw = line[:-1] if line.endswith(b"\n") else line
             try:

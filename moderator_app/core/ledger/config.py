@@ -13,6 +13,7 @@ import os
 import stat
 from pathlib import Path
 
+from moderator_app.core.atomic import open_regular
 from moderator_app.core.ledger.chained import LedgerBase, LedgerError
 from moderator_app.core.ledger.postgres import PostgresLedger, display_name, is_postgres
 from moderator_app.core.ledger.store import STORE_ENV, Ledger
@@ -24,8 +25,9 @@ def read_store_file(path: str | os.PathLike) -> str:
     """The store named in an owner-only file. Refused when group or others may read it."""
     p = Path(path).expanduser()
     try:
-        st = p.stat()
-        text = p.read_text("utf-8")
+        with open_regular(p) as fh:  # never a FIFO or a device: no hang, no endless read
+            st = os.fstat(fh.fileno())
+            text = fh.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LedgerError(f"cannot read the store file {p}: "
                           f"{getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from None
