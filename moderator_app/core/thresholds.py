@@ -98,12 +98,19 @@ class ScanThresholds:
     hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
         the median per-frame motion before it (or hold_motion_min) means the encoder dropped
         repeats of a still picture (VFR) or the game paused, not that footage is missing.
-    moved_on_min: across a hole, a change above this many times the usual per-frame motion
-        and nearer (geometrically) to the change the picture made over the hole's own length
-        before it than to one frame's is footage that moved on, not a hold.
-    repeats_kept_frames, repeats_kept_s: that many same frames in a row at the usual spacing
-        within this time of a timestamp gap show an encoder that stores repeats: the gap is
-        missing footage even when the picture barely changed across it.
+    moved_on_min, moved_on_span_share: across a hole, a change above moved_on_min times the
+        usual per-frame motion and at least moved_on_span_share of the change the picture made
+        over the hole's own length before it (itself above moved_on_min times the usual) is
+        footage that moved on, not a hold.
+    repeats_kept_frames, repeats_kept_s: that many stored repeats in a row at the usual
+        spacing within this time of a timestamp gap show an encoder that stores repeats: the
+        gap is missing footage even when the picture barely changed across it.
+    repeat_changed_max, repeat_motion_max: a frame with at most this share of changed points
+        and this motion energy is a stored repeat (decoded identical to the frame before). Not
+        the "same picture" of a freeze: a Breakout ball moving a few pixels is the same picture
+        at the scan's resolution (motion 0-0.03, but some points changed), and a VFR recorder
+        that drops only exact repeats keeps such frames; counted as repeats, 20 holes of an
+        honest VFR Breakout recording were reported as missing footage.
     gap_frames, gap_min_s: a jump of more than this many frame durations, and at least
         gap_min_s, is `video.timestamp_gap`.
     rate_window_s, rate_change_ratio: the median frame interval per window changing by more
@@ -124,8 +131,11 @@ class ScanThresholds:
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0
     moved_on_min: float = 1.25
+    moved_on_span_share: float = 0.8
     repeats_kept_frames: int = 3
     repeats_kept_s: float = 2.0
+    repeat_changed_max: float = 0.0
+    repeat_motion_max: float = 0.005
     gap_frames: float = 4.0
     gap_min_s: float = 0.25
     rate_window_s: float = 2.0

@@ -400,18 +400,21 @@ def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
 
 def _repeats_kept(sig: FrameSignals, same: np.ndarray, i: int, th: ScanThresholds) -> bool:
     """Whether the recording keeps repeated frames near the hole after frame i: a still
-    picture stored as `repeats_kept_frames` or more same frames in a row at the usual spacing,
-    within `repeats_kept_s` before or after the hole. An encoder that stores repeats did not
-    drop the hole's frames for being repeats: the hole is missing footage however little the
-    picture changed across it (a 1.5 s hole in a real Atari game whose ball barely moves was
-    taken for a VFR hold, issue 12 QA)."""
+    picture stored as `repeats_kept_frames` or more repeats (decoded identical: no changed point,
+    motion at most `repeat_motion_max`) in a row at the usual spacing, within `repeats_kept_s` before or after
+    the hole. An encoder that stores repeats did not drop the hole's frames for being repeats:
+    the hole is missing footage however little the picture changed across it (a 1.5 s hole in
+    a real Atari game whose ball barely moves was taken for a VFR hold, issue 12 QA). Frames
+    that are only the same picture at the scan's resolution (a ball moving) do not count: a
+    VFR recorder that drops exact repeats keeps them."""
     t = sig.times_s
+    repeat = (sig.changed <= th.repeat_changed_max) & (sig.motion <= th.repeat_motion_max)
     lo = int(np.searchsorted(t, t[i] - th.repeats_kept_s, side="left"))
     hi = int(np.searchsorted(t, t[i + 1] + th.repeats_kept_s, side="right"))
     run = 0
     for k in range(max(1, lo), min(hi, sig.frame_count)):
         regular = t[k] - t[k - 1] <= 1.5 * sig.frame_duration_s
-        run = run + 1 if same[k] and regular else 0
+        run = run + 1 if repeat[k] and regular else 0
         if run >= th.repeats_kept_frames:
             return True
     return False
@@ -433,8 +436,14 @@ def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = No
     usual = float(np.median(before)) if before.shape[0] else 0.0
     if across > max(th.hold_motion_min, th.hold_ratio * usual):
         return False
+    # Footage moved on when the picture had been moving on before the hole (its change over
+    # the hole's length is well above one frame's) and changed across it about as much. A
+    # first change after a VFR hold is one frame's: an honest VFR Breakout recording had a
+    # hole whose first change was 5x the near-still frames before it (span under one frame's
+    # change) and one at 0.67 of the span; a 1.5 s hole cut from a Breakout CFR recording is
+    # at 1.09 of it, busy content at ~1.
     moved_on = span is not None and np.isfinite(span) and across > th.moved_on_min * usual \
-        and across * across > usual * span
+        and span > th.moved_on_min * usual and across >= th.moved_on_span_share * span
     return not moved_on
 
 
