@@ -291,3 +291,16 @@ def build_busy(scene: BusyScene = BusyScene()) -> Path:
                  "-pix_fmt", "yuv420p", "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
         shutil.move(tmp, out)
     return out
+
+# An honest VFR recording of a small sprite (as in an Atari game: a ball a few pixels wide)
+# whose encoder drops exact repeats: a 3x3 square moves 1 px every 3 frames, then rests for
+# 1.5 s of every 3 s; the rests and the frames between its steps are not written (holes).
+# At the scan's resolution its moving frames are "the same picture" as a freeze's, but they
+# are not stored repeats (issue 12 QA, session 5: each rest was reported as missing footage).
+SPRITE_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=30:d=12",
+              "-f", "lavfi", "-i", "color=c=white:s=3x3:r=30:d=12",
+              "-filter_complex",
+              "[0][1]overlay=y=120:x='20+floor(10*min(mod(t,3),1.5))+15*floor(t/3)',"
+              "mpdecimate=hi=64:lo=64:frac=0",
+              "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
+              "-pix_fmt", "yuv420p")

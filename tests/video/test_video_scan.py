@@ -160,3 +160,13 @@ def test_activity_envelope_for_the_lane():
     assert (env[21:24] < 1.0).all()  # frozen 10-14 s: nothing moves (col 20 = 10-11 s)
     assert (env[11:20] > 1.0).all() and env[50] > 20.0  # 40 s: the cut
     assert not np.isnan(env[10:70]).any()
+
+
+def test_an_honest_vfr_recording_of_a_small_sprite_has_no_gaps():
+    video = vc.build_lavfi("sprite_vfr", vc.SPRITE_VFR, "mkv")
+    r = run_scan(video)
+    assert [s for s in spans(r) if s[0] == "video.timestamp_gap"] == []
+    # counting the sprite's steps as stored repeats, as before, makes its rests missing footage
+    as_before = run_scan(video, thresholds=ScanThresholds(repeat_changed_max=1.0,
+                                                          repeat_motion_max=1e9))
+    assert len([s for s in spans(as_before) if s[0] == "video.timestamp_gap"]) >= 3
