@@ -304,3 +304,21 @@ SPRITE_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=30:d=12",
               "mpdecimate=hi=64:lo=64:frac=0",
               "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
               "-pix_fmt", "yuv420p")
+
+# A recording whose frame rate changes mid-stream: every second frame of a 60 fps source for
+# 6 s (30 fps), then every frame (60 fps), timestamps kept as they are.
+RATE_CHANGE = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=10",
+               "-vf", "select='gte(t\\,6)+not(mod(n\\,2))'",
+               "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast",
+               "-g", "60", "-pix_fmt", "yuv420p")
+
+# An honest VFR recording (exact repeats dropped) whose sprite steps every second frame, or
+# every frame, with pauses: windows of irregular intervals whose median follows the content
+# (as a real VFR Pitfall recording's: ten false frame-rate changes, issue 12 QA, session 5).
+STEPS_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=60:d=16",
+             "-f", "lavfi", "-i", "color=c=white:s=16x16:r=60:d=16",
+             "-filter_complex",
+             "[0][1]overlay=y=100:x='if(lt(mod(t\\,4)\\,2.5)\\,20+floor(n/2)+floor(n/7)\\,"
+             "20+floor(n/7))',mpdecimate=hi=64:lo=64:frac=0",
+             "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-g", "120",
+             "-pix_fmt", "yuv420p")

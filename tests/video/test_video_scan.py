@@ -170,3 +170,16 @@ def test_an_honest_vfr_recording_of_a_small_sprite_has_no_gaps():
     as_before = run_scan(video, thresholds=ScanThresholds(repeat_changed_max=1.0,
                                                           repeat_motion_max=1e9))
     assert len([s for s in spans(as_before) if s[0] == "video.timestamp_gap"]) >= 3
+
+
+def test_a_frame_rate_change_mid_stream_is_a_stream_change():
+    r = run_scan(vc.build_lavfi("rate_change", vc.RATE_CHANGE, "mkv"))
+    assert spans(r) == [("video.stream_change", 6.0, 8.0)]
+
+
+def test_an_honest_vfr_recording_has_no_frame_rate_change():
+    video = vc.build_lavfi("steps_vfr", vc.STEPS_VFR, "mkv")
+    assert [s for s in spans(run_scan(video)) if s[0] == "video.stream_change"] == []
+    # comparing irregular windows' medians, as before: the content's steps read as rate changes
+    as_before = run_scan(video, thresholds=ScanThresholds(rate_regular_share=0.0))
+    assert len([s for s in spans(as_before) if s[0] == "video.stream_change"]) >= 2

@@ -458,7 +458,10 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
             out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t0,
                             f"the picture size changes from {size[i][0]}x{size[i][1]} to "
                             f"{size[i + 1][0]}x{size[i + 1][1]} at {t0:.3f} s"))
-    # frame rate: median interval per window of `rate_window_s`, compared with the next window
+    # frame rate: median interval per window of `rate_window_s`, compared with the next window;
+    # only between windows that are each regular (a constant rate): a VFR recorder that drops
+    # repeats makes windows of irregular intervals whose median follows the content (an honest
+    # VFR Pitfall recording, whose sprite moves every second frame, got ten false changes)
     t = sig.times_s
     if t.shape[0] > 10:
         w = th.rate_window_s
@@ -468,7 +471,9 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
         for b in np.unique(bins[1:]):
             sel = d[bins[1:] == b]
             if sel.shape[0] >= 5:
-                med.append((int(b), float(np.median(sel))))
+                m = float(np.median(sel))
+                if np.mean(np.abs(sel - m) <= 0.1 * m) >= th.rate_regular_share:
+                    med.append((int(b), m))
         for (b0, m0), (b1, m1) in zip(med, med[1:], strict=False):
             if b1 == b0 + 1 and m0 > 0 and m1 > 0 and max(m0, m1) / min(m0, m1) > \
                     th.rate_change_ratio:
