@@ -23,6 +23,26 @@ from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
 MIB = 1 << 20
+# Raw bytes a terminal would act on: C0 (but \n and \t), DEL, C1, bidi controls.
+RAW_CONTROL = [chr(c) for c in (*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0))] + \
+    ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    """One CLI command in this process (pytest's capsys): its exit code, stdout and stderr,
+    which never hold a traceback, an internal error or a raw control character."""
+    from moderator_app.cli import main
+
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:  # argparse usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    for stream in (out, err):
+        assert "Traceback" not in stream
+        assert "internal error" not in stream
+        assert not [c for c in RAW_CONTROL if c in stream], stream[:300]
+    return code, out, err
 MTIME = 1_780_000_000  # fixed mtime for archive members
 
 

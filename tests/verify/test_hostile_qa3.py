@@ -16,29 +16,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from hostile_corpus import run_cli
 
-from moderator_app.cli import main
 from moderator_app.core.formats.submission import load_submission
 from moderator_app.core.queue.scan import scan_queue
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
-
-# Raw bytes a terminal would act on: C0 (but \n and \t), DEL, C1, bidi controls.
-_RAW_CONTROL = [chr(c) for c in (*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0))] + \
-    ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:  # argparse usage errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    for stream in (out, err):
-        assert "Traceback" not in stream
-        assert "internal error" not in stream
-        assert not [c for c in _RAW_CONTROL if c in stream], stream[:300]
-    return code, out, err
 
 
 class Hang(BaseException):
