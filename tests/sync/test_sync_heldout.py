@@ -62,7 +62,7 @@ def test_variable_frame_rate_recording_right_offset_and_no_sync_warning(monkeypa
     run = corpus.build("breakout-genuine@vfr")
     truth = run.truth
     assert truth["recorder"] == "vfr" and run.video.name == "video.mp4"
-    assert 1.5 <= truth["offset_s"] <= 2.5 and truth["fps"] == 60
+    assert 1.5 <= truth["offset_s"] <= 2.5 and truth["fps"] == 60  # duration-ok: video time
     shown = [x for x in truth["actions"] if x["shows_video_s"] is not None]
     assert len(shown) >= len(truth["actions"]) // 2
     assert all(x["shows_video_s"] >= truth["offset_s"] + x["elapsed_ms"] / 1000 - 0.5 / 60  # duration-ok: video times

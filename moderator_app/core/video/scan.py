@@ -289,7 +289,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
     same = _same(sig, keyframes, th)
     spans += _runs(sig, same, th)
-    spans += _timestamps(sig, same, arrays, tb, th)
+    spans += _timestamps(sig, arrays, tb, th)
     spans += _stream_changes(sig, arrays, order, th)
     black_edges = [s.start_s for s in spans if s.rule == BLACK.id] + \
         [s.end_s for s in spans if s.rule == BLACK.id]
@@ -364,7 +364,7 @@ def _runs(sig: FrameSignals, same: np.ndarray, th: ScanThresholds) -> list[Span]
     return out
 
 
-def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
+def _timestamps(sig: FrameSignals, arrays: dict, tb: float,
                 th: ScanThresholds) -> list[Span]:
     out: list[Span] = []
     t = sig.times_s
@@ -375,7 +375,7 @@ def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
         limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
         for i in np.nonzero(d > limit)[0]:
             span = holes.get(int(sig.pts[i + 1]))
-            if _held(sig, int(i), th, span) and not _repeats_kept(sig, same, int(i), th):
+            if _held(sig, int(i), th, span) and not _repeats_kept(sig, int(i), th):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
             t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
             out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
@@ -398,7 +398,7 @@ def _timestamps(sig: FrameSignals, same: np.ndarray, arrays: dict, tb: float,
     return out
 
 
-def _repeats_kept(sig: FrameSignals, same: np.ndarray, i: int, th: ScanThresholds) -> bool:
+def _repeats_kept(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
     """Whether the recording keeps repeated frames near the hole after frame i: a still
     picture stored as `repeats_kept_frames` or more repeats (decoded identical: no changed point,
     motion at most `repeat_motion_max`) in a row at the usual spacing, within `repeats_kept_s` before or after
