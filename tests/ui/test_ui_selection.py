@@ -49,6 +49,7 @@ def test_the_players_decoder_is_started_while_verifying(qtbot, window, tmp_path)
     if not isolate.FD_PASSING:
         pytest.skip("processes are started ahead only where a descriptor can be passed")
     folder, _ = make_submission(tmp_path / "sub")
+    isolate.discard_spares()  # none left over from an earlier test in this process
     window.open_paths([folder])
     started = [sp.proc.pid for sp in isolate._SPARES]
     assert len(started) == 2
