@@ -369,12 +369,12 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self.status_label.setText(f"Verifying {name}…")
-        self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
-                        self._on_verified, self._on_failed, self._on_cancelled,
-                        discard=_close_result)
         # The player's decoder (and the scan's) start now and import while the submission is
         # verified: the first picture then costs an open and a decode (issue 11 point 8).
         prestart(2)
+        self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
+                        self._on_verified, self._on_failed, self._on_cancelled,
+                        discard=_close_result)
         if len(paths) == 1:
             self._add_recent(paths[0])
 

@@ -124,6 +124,7 @@ class _Spare:
 
 _SPARES: list[_Spare] = []
 _SPARES_LOCK = threading.Lock()
+_STARTING: dict[int | None, int] = {}  # by nice value: children being started (prestart)
 
 
 def _spare_key() -> tuple:
@@ -187,21 +188,27 @@ def prestart(count: int = 1, wait: bool = False) -> None:
         return
     key, nice = _spare_key(), thread_nice()
     with _SPARES_LOCK:
-        missing = min(count, MAX_SPARES) - sum(1 for sp in _SPARES
-                                               if sp.key == key and sp.nice == nice)
+        # children another thread at the same priority is starting count as started: two
+        # threads asking at once must not start both their counts
+        missing = max(0, min(count, MAX_SPARES) - _STARTING.get(nice, 0)
+                      - sum(1 for sp in _SPARES if sp.key == key and sp.nice == nice))
+        _STARTING[nice] = _STARTING.get(nice, 0) + missing
     started = []
-    for _ in range(max(0, missing)):
-        try:
-            started.append(_start_spare(key))
-        except VideoProcessError:
-            break
+    try:
+        for _ in range(missing):
+            try:
+                started.append(_start_spare(key))
+            except VideoProcessError:
+                break
+    finally:
+        with _SPARES_LOCK:
+            _STARTING[nice] -= missing
+            _SPARES.extend(started)
     for sp in started if wait else ():
         sp.sock.settimeout(60.0)
         with contextlib.suppress(OSError):
             sp.sock.recv(1)  # the child says it is ready
         sp.sock.settimeout(None)
-    with _SPARES_LOCK:
-        _SPARES.extend(started)
 
 
 def discard_spares() -> None:
