@@ -322,3 +322,39 @@ STEPS_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=60:d=16",
              "20+floor(n/7))',mpdecimate=hi=64:lo=64:frac=0",
              "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-g", "120",
              "-pix_fmt", "yuv420p")
+
+
+def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.0))) -> Path:
+    """MPEG-TS captures appended byte for byte (what a capture tool that restarts, or `cat`,
+    leaves): part k holds the next `frames` source frames (`draw_frame` numbers run on across
+    the parts) with its timestamps starting `start` s after the first part's. A later part
+    starting before the previous one ends restarts the timestamps earlier (the default: the
+    second capture's first 8 s share the first's timestamps, issue 12 QA)."""
+    key = hashlib.sha256(json.dumps([parts, "joined v1"]).encode()).hexdigest()[:12]
+    out = cache_dir() / f"joined-{key}.ts"
+    if out.exists():
+        return out
+    tmp = out.with_name(out.stem + ".part.ts")
+    first = 0
+    with open(tmp, "wb") as joined:
+        for k, (frames, start) in enumerate(parts):
+            piece = out.with_name(f"{out.stem}.{k}.ts")
+            _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30",
+                     "-i", "-", *X264, "-output_ts_offset", str(start), "-f", "mpegts",
+                     str(piece)], _Shifted(frames, first))  # type: ignore[arg-type]
+            joined.write(piece.read_bytes())
+            piece.unlink()
+            first += frames
+    shutil.move(tmp, out)
+    return out
+
+
+@dataclass(frozen=True)
+class _Shifted:
+    """`frames` pictures of `draw_frame`, numbered from `first` (one part of a joined file)."""
+
+    frames: int
+    first: int
+
+    def picture(self, n: int) -> np.ndarray:
+        return draw_frame(self.first + n)

@@ -23,8 +23,6 @@ from moderator_app.cli.common import (
     safe_text,
 )
 
-VIDEO_SUFFIXES = (".mp4", ".mkv", ".webm", ".mov", ".avi")
-
 
 def add_frame_command(sub: argparse._SubParsersAction) -> None:
     f = sub.add_parser("frame", help="write the exact frame shown at a moment or an event "
@@ -57,6 +55,16 @@ def _time_arg(text: str) -> float:
     return value
 
 
+def _bare_video(path: Path) -> bool:
+    """Whether a lone PATH is a video file, not a submission: any regular file that is neither
+    evidence nor an archive by its name. The container is judged by its bytes in the isolated
+    reader, as everywhere else (a list of suffixes refused MPEG-TS, `.m2ts`, `.flv` ..., which
+    the reader plays; a file it cannot read is exit 2 with the reader's reason)."""
+    from moderator_app.core.formats.members import ARCHIVE_SUFFIXES
+    return path.is_file() and not path.name.lower().endswith((*ARCHIVE_SUFFIXES, ".jsonl",
+                                                              ".zst"))
+
+
 def _err(msg: str, code: int) -> int:
     print(f"moderator-app frame: {safe_text(msg)}", file=sys.stderr)
     return code
@@ -79,8 +87,7 @@ def _frame(args: argparse.Namespace, spool: Path) -> int:
     from moderator_app.core.video.probe import probe_video
 
     paths = [Path(p) for p in args.paths]
-    video_only = len(paths) == 1 and paths[0].suffix.lower() in VIDEO_SUFFIXES \
-        and paths[0].is_file()
+    video_only = len(paths) == 1 and _bare_video(paths[0])
     label = ""
     if video_only:
         if args.line is not None:

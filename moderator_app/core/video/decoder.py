@@ -15,7 +15,10 @@ position must be the keyframe's (or before it); a later one is a late landing an
 trusted. In AVI, whose timestamps are made up by the demuxer (B-frames come out in
 another order than their packets' pts say), a frame is identified by its place in the
 decoder's output after a keyframe instead (`FrameIndex.ordinal`). Reading forward within
-a few frames (playback, stepping) continues the current decode without seeking.
+a few frames (playback, stepping) continues the current decode without seeking. In a file of
+joined recordings whose timestamps restart (`FrameIndex.segments`), every packet's timestamps
+are shifted as the index shifted them (`index.Timeline`) before it is decoded, so frames keep
+one identity each; such a file is sought by byte position only (a timestamp means two places).
 
 Cost of a selection (issue 11 point 8): decoding is the whole cost, so a read decodes as few
 frames as it can. It continues the current decode only when that is not more frames than a
@@ -85,7 +88,8 @@ class ExactDecoder:
         self._expect_pos: int | None = None  # byte position of the keyframe sought
         self._landed_late = False
         self.byte_seeks = bool(set(str(container.format.name).split(","))
-                               & self.BYTE_SEEK_FORMATS)
+                               & self.BYTE_SEEK_FORMATS) or bool(index.segments)
+        self._timeline = index.timeline_at(None)
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
             if index.frame_count < 1_000_000 else None
 
@@ -124,6 +128,11 @@ class ExactDecoder:
         landing, and the frames stop there (the caller falls back)."""
         expect, self._expect_pos = self._expect_pos, None
         for pk in self.container.demux(self.stream):
+            if pk.size:
+                off = self._timeline.shift(pk.pts, pk.dts)
+                if off:
+                    pk.pts = None if pk.pts is None else pk.pts + off
+                    pk.dts = None if pk.dts is None else pk.dts + off
             if expect is not None:
                 if pk.pos is not None and pk.pos >= 0 and (
                         pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
@@ -151,6 +160,10 @@ class ExactDecoder:
             return
         target = keyframe_pts if keyframe_pts is not None else (first or 0)
         pos = self._keyframe_pos(target)
+        if pos is None and self.index.segments and self.reopen is not None:
+            self._restart()  # joined recordings: a timestamp seek cannot tell which one
+            return
+        self._timeline = self.index.timeline_at(target)
         self._landed_late = False
         if self.byte_seeks and pos is not None:
             self.container.seek(pos, unsupported_byte_offset=True)
@@ -175,6 +188,7 @@ class ExactDecoder:
         with contextlib.suppress(Exception):  # closing a broken container is best effort
             self.container.close()
         self._use(self.reopen())
+        self._timeline = self.index.timeline_at(None)
         self._expect_pos = None
         self._frames = self._decode()
         self._last = None

@@ -9,6 +9,13 @@ the index is exact and cheap. Frame `n` is the n-th packet in presentation order
 container marks to be discarded (the head of a `-ss 4 -c copy` cut, before its edit list
 starts) are not frames, exactly as ffprobe counts them.
 
+Files of several recordings joined (a transport stream of two captures, the second restarting
+its timestamps earlier) are told apart by their decode timestamps going back: each part is a
+segment, shown after the one before it in file order (as mpv and ffmpeg play such a file), its
+timestamps shifted by `Timeline` so that the whole video has one rising timeline. Keeping one
+frame per raw timestamp lost 240 of 600 frames of such a file and showed the wrong pictures.
+Honest single recordings, whose decode timestamps never go back, have one segment: unshifted.
+
 Video time is rebased on the first frame (as mpv and ffprobe's durations do): frame 0 is shown
 at 0.0 s. `duration_s` = last frame's time + one nominal frame duration (the stream's frame
 rate when the frames' own typical spacing agrees with it, else that spacing; never more than
@@ -23,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -33,6 +41,54 @@ _EPS = 1e-6
 # The longest nominal frame duration: 1 fps, slower than any screen capture of a game. Honest
 # videos (10-240 fps, or VFR whose typical spacing is one capture interval) are far below it.
 MAX_FRAME_DURATION_S = 1.0
+
+
+class Timeline:
+    """The shift that puts each packet of a file of joined recordings on one rising timeline.
+
+    Fed packets in decode order (`shift(pts, dts)`, the offset to add to both). A new segment
+    starts where the decode timestamp goes back (within one recording it never does: muxers
+    refuse it). Learning (`offsets` None, a pass from the start of the file: the index, the
+    scan), the new segment's offset puts its first packet one packet interval after the latest
+    presentation time so far, or keeps the current offset when its timestamps are later
+    already; the first packet of a recording is its keyframe, shown first. Replaying
+    (`offsets` from the index, a decode after a seek into `segment`), the same offsets are
+    applied, so decoded frames carry the index's timestamps. A recording that opens on an
+    open GOP (frames shown before its first packet) is not placed exactly: such frames can
+    fall among the previous segment's."""
+
+    def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0) -> None:
+        self.learning = offsets is None
+        self.offsets: list[int] = [0] if offsets is None else list(offsets)
+        self.segment = segment
+        self.last_dts: int | None = None
+        self.latest: int | None = None  # the latest shifted presentation time so far
+        self.step = 1  # the last forward step of the decode timestamps (one packet interval)
+        # each segment after the first: (its first packet's shifted pts, how far back in ticks)
+        self.splices: list[tuple[int, int]] = []
+
+    def shift(self, pts: int | None, dts: int | None) -> int:
+        p = pts if pts is not None else dts
+        if dts is not None:
+            if self.last_dts is not None:
+                if dts < self.last_dts:
+                    self._split(p if p is not None else dts, self.last_dts - dts)
+                elif dts > self.last_dts:
+                    self.step = dts - self.last_dts
+            self.last_dts = dts
+        off = self.offsets[min(self.segment, len(self.offsets) - 1)]
+        if p is not None and (self.latest is None or p + off > self.latest):
+            self.latest = p + off
+        return off
+
+    def _split(self, first: int, back: int) -> None:
+        self.segment += 1
+        if self.learning:
+            off = self.offsets[-1]
+            if self.latest is not None:
+                off = max(off, self.latest + self.step - first)
+            self.offsets.append(off)
+            self.splices.append((first + off, back))
 
 
 def _frozen(a) -> np.ndarray:
@@ -70,6 +126,9 @@ class FrameIndex:
     complete: bool = True
     # The container's pts are not the frames' (AVI): frames are identified by decode order.
     ordinal: bool = False
+    # Joined recordings (`Timeline`): for each segment after the first, (its first packet's
+    # shifted pts, the offset added to its raw timestamps). Empty for a single recording.
+    segments: tuple[tuple[int, int], ...] = field(default=())
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -135,6 +194,12 @@ class FrameIndex:
         i = int(np.argmin(np.abs(kt - t)))
         return float(kt[i])
 
+    def timeline_at(self, pts: int | None) -> Timeline:
+        """The `Timeline` replaying this index's shifts for a decode that starts at the packet
+        of (shifted) presentation time `pts` (None: at the start of the file)."""
+        seg = 0 if pts is None else bisect_right([a for a, _ in self.segments], int(pts))
+        return Timeline([0, *(off for _, off in self.segments)], seg)
+
     def gaps(self, min_gap_s: float) -> list[tuple[float, float]]:
         """Spans (start, end) where no new frame is shown for longer than `min_gap_s`:
         the previous frame's time plus one nominal frame duration, to the next frame."""
@@ -154,7 +219,7 @@ class FrameIndex:
             "header_frames": self.header_frames, "header_duration_s": self.header_duration_s,
             "packets": self.packets, "discarded": self.discarded,
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
-            "ordinal": self.ordinal,
+            "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -176,6 +241,7 @@ class FrameIndex:
                    discarded=int(meta["discarded"]),
                    backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
                    complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
+                   segments=tuple((int(a), int(b)) for a, b in meta.get("segments", ())),
                    **arrays)
 
 
@@ -201,11 +267,15 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     packets = discarded = 0
     last_dts = None
     complete = True
+    timeline = Timeline()
     for pk in container.demux(stream):
         if pk.size == 0:
             continue  # flush packet
         packets += 1
+        off = timeline.shift(pk.pts, pk.dts)
         p = pk.pts if pk.pts is not None else pk.dts
+        if p is not None:
+            p += off
         if p is None:
             continue
         if pk.dts is not None:
@@ -266,4 +336,6 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         header_frames=int(stream.frames) if stream.frames else None, header_duration_s=hdur,
         packets=packets, discarded=discarded,
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
-        complete=complete, ordinal="avi" in (container.format.name or "").split(","))
+        complete=complete, ordinal="avi" in (container.format.name or "").split(","),
+        segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
+                           strict=True)))

@@ -240,6 +240,14 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     method = f"indexed {n} frames from the demuxer"
     if index.discarded:
         method += f" ({index.discarded} packets before the edit list's start discarded)"
+    joins = ""
+    if index.segments:
+        first = int(index.pts[0])
+        at = ", ".join(f"{float((a - first) * index.time_base):.3f} s"
+                       for a, _ in index.segments[:5])
+        joins = (f"the timestamps restart at {at}: {len(index.segments) + 1} recordings "
+                 "joined, shown in file order")
+        method += f"; {joins}"
     last = info.get("last_decodable")
     last = int(last) if isinstance(last, int) and 0 <= last < n else None
     duration = index.duration_s
@@ -267,7 +275,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     if hdur is not None and abs(hdur - duration) > max(1.0, 0.02 * duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
-            f"({count} frames)", name))
+            f"({count} frames)" + (f"; {joins}" if joins else ""), name))
     # rounded as the report shows them, so that coverage recomputed from the report (at
     # another offset, core/verify/at_offset.py) is the same to the last digit
     gaps = tuple((round(a, 6), round(b, 6)) for a, b in index.gaps(limits.footage_gap_s)

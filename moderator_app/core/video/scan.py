@@ -8,7 +8,8 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `video.timestamp_gap`: the next frame comes more than `gap_frames` frame durations (and
   `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
   change (a still picture held is how VFR encoders drop repeats: judged as a freeze instead);
-- `video.timestamp_backwards`: decode timestamps that go back, or two frames with one pts;
+- `video.timestamp_backwards`: decode timestamps that go back (joined recordings, a splice:
+  the frames after it are shown in file order, `index.Timeline`), or two frames with one pts;
 - `video.stream_change`: the picture size, or the frame rate (median interval per second),
   changes mid-stream;
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
@@ -40,8 +41,8 @@ from .isolate import VideoProcess
 from .signals import pack_arrays, unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
-CACHE_VERSION = 3  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion); a bump
-# rebuilds old caches
+CACHE_VERSION = 4  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
+# recordings' timestamps shifted, + splice_pts/splice_back); a bump rebuilds old caches
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
@@ -181,7 +182,7 @@ def _load_cached(sha: str) -> tuple[dict, dict] | None:
     try:
         arrays = unpack_arrays(f.read_bytes())
         meta = json.loads(arrays.pop("meta").tobytes().decode())
-        if "sync_tiles" not in arrays or "hole_span_motion" not in arrays:
+        if not {"sync_tiles", "hole_span_motion", "splice_pts"} <= arrays.keys():
             return None
         return arrays, meta
     except (OSError, ValueError, KeyError):
@@ -385,16 +386,18 @@ def _timestamps(sig: FrameSignals, arrays: dict, tb: float,
         for i in np.nonzero(d == 0)[0][:20]:
             out.append(Span(TS_BACK.id, TS_BACK.severity.value, float(t[i]), float(t[i]),
                             f"two frames with the same timestamp at {float(t[i]):.3f} s"))
-    dts = arrays["packet_dts"]
-    valid = dts > -(1 << 61)
-    dv = dts[valid]
-    if dv.shape[0] >= 2:
-        base = int(sig.pts[0]) if sig.frame_count else 0
-        back = np.nonzero(np.diff(dv) < 0)[0]
-        for i in back[:20]:
-            a, b = (float(dv[i]) - base) * tb, (float(dv[i + 1]) - base) * tb
-            out.append(Span(TS_BACK.id, TS_BACK.severity.value, b, a,
-                            f"decode timestamps go back from {a:.3f} s to {b:.3f} s"))
+    # where the decode timestamps went back: the packets after it were shifted to follow in
+    # file order (index.Timeline); the span is the footage whose raw timestamps repeat
+    # earlier ones, from the splice on
+    base = int(sig.pts[0]) if sig.frame_count else 0
+    end = _end_of(sig, sig.frame_count - 1) if sig.frame_count else 0.0
+    for first, back in zip(arrays["splice_pts"][:20].tolist(),
+                           arrays["splice_back"][:20].tolist(), strict=True):
+        t0 = (first - base) * tb
+        b = back * tb
+        out.append(Span(TS_BACK.id, TS_BACK.severity.value, t0, min(end, t0 + b),
+                        f"the timestamps go back by {b:.3f} s at {t0:.3f} s (recordings "
+                        "joined, or a splice): the footage after it is shown in file order"))
     return out
 
 

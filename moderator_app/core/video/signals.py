@@ -309,6 +309,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     import av  # only in the isolated video process (scan.py imports this module for packing)
     from av.video.reformatter import VideoReformatter
 
+    from .index import Timeline
+
     scaler = VideoReformatter()
     v = container.streams.video[0]
     cc = v.codec_context
@@ -330,6 +332,7 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     # when a core is idle (a big picture's decoder already has every core)
     rows = _Rows(overlap=small and _idle_cores() >= 1)
     holes = _Holes()
+    timeline = Timeline()  # joined recordings: the index's shifted timestamps (index.py)
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, env = [], [], []
     a_rate = 0
@@ -338,6 +341,10 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     for pk in container.demux(*streams):
         if pk.stream.type == "video":
             if pk.size:
+                off = timeline.shift(pk.pts, pk.dts)
+                if off:
+                    pk.pts = None if pk.pts is None else pk.pts + off
+                    pk.dts = None if pk.dts is None else pk.dts + off
                 pk_pts.append(pk.pts if pk.pts is not None else -(1 << 62))
                 pk_dts.append(pk.dts if pk.dts is not None else -(1 << 62))
                 pk_size.append(pk.size)
@@ -390,6 +397,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),
         "audio_start": np.asarray(a_pts, np.float64), "audio_end": np.asarray(a_end, np.float64),
         "audio_envelope_db": np.asarray(env, np.float32), **holes.arrays(),
+        "splice_pts": np.asarray([a for a, _ in timeline.splices], np.int64),
+        "splice_back": np.asarray([b for _, b in timeline.splices], np.int64),
     }
     meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "envelope_s": ENVELOPE_S,
             "has_audio": a is not None}

@@ -1,0 +1,100 @@
+"""Recordings joined in one file whose timestamps restart earlier (MPEG-TS captures appended:
+a capture tool that restarts, or `cat`): every frame is counted as ffprobe counts them, shown
+in file order, and exported as the true picture; the scan says where the timestamps go back.
+Before, the index kept one frame per raw timestamp: 240 of 600 frames vanished and the wrong
+pictures were exported (issue 12 QA, session 5)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+
+import cv2
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video.export import read_frames
+from moderator_app.core.video.index import Timeline
+from moderator_app.core.video.probe import probe_video
+from moderator_app.core.video.scan import run_scan
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+TWO = ((300, 0.0), (300, 2.0))  # the second capture restarts 8 s earlier
+THREE = ((200, 0.0), (200, 0.0), (200, 1.0))  # each later one restarts earlier
+
+
+def ffprobe_frames(path) -> int:
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return int(json.loads(out)["streams"][0]["nb_read_frames"])
+
+
+@pytest.mark.parametrize("parts", [TWO, THREE], ids=["two", "three"])
+def test_every_frame_is_counted_and_shown_in_file_order(parts):
+    path = vc.build_joined_ts(parts)
+    total = sum(f for f, _ in parts)
+    p = probe_video(path, "joined.ts")
+    assert p.ok and p.frame_count == total == ffprobe_frames(path)
+    assert p.duration_s == pytest.approx(total / 30, abs=1e-3)
+    # the parts follow each other, one frame interval apart: no hole, no overlap
+    assert p.index is not None
+    gaps = [round(d * 30, 3) for d in (p.index.times_s[1:] - p.index.times_s[:-1])]
+    assert set(gaps) == {1.0}
+    assert "recordings joined" in p.method and len(p.index.segments) == len(parts) - 1
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]  # the header's span
+
+
+def test_the_exported_frames_are_the_true_ones_in_any_order():
+    path = vc.build_joined_ts(THREE)
+    p = probe_video(path, "joined.ts")
+    assert p.index is not None
+    rng = random.Random(12)
+    frames = [*rng.sample(range(600), 40), 199, 200, 201, 399, 400, 401, 402, 0, 599, 198]
+    pictures = read_frames(path, p.index, frames)
+    assert [vc.read_code(img) if img is not None else None for img in pictures] == frames
+
+
+def test_frame_cli_takes_a_transport_stream_by_its_bytes(tmp_path):
+    path = vc.build_joined_ts(TWO)
+    out = tmp_path / "f.png"
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "frame", str(path),
+                        "--time", "10.51", "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    # 10.51 s: the second capture's 16th frame (source frame 300 + 15)
+    assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == 315
+    assert "frame 315" in r.stdout
+
+
+def test_the_scan_reports_where_the_timestamps_go_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    r = run_scan(vc.build_joined_ts(THREE))
+    assert r.signals.frame_count == 600
+    got = [(s.rule, round(s.start_s, 3)) for s in r.spans]
+    # the joins at 6.667 s and 13.333 s, and nothing else (the picture runs on across them)
+    assert got == [("video.timestamp_backwards", 6.667), ("video.timestamp_backwards", 13.333)]
+    assert "go back by 6.633 s" in r.spans[0].message
+    assert "go back by 5.700 s" in r.spans[1].message
+
+
+def test_timeline_shifts_each_restart_after_the_latest_frame():
+    learn = Timeline()
+    # (pts, dts) in decode order: B-frames, then a restart at dts 0, then a glitch of 1 tick
+    packets = [(2, 0), (1, 1), (3, 2), (5, 3), (4, 4), (1, 0), (2, 1), (3, 2), (4, 1)]
+    shifted = [p + learn.shift(p, d) for p, d in packets]
+    assert shifted == [2, 1, 3, 5, 4, 6, 7, 8, 9]  # the glitch overlaps nothing: not shifted
+    assert learn.offsets == [0, 5, 5] and learn.splices == [(6, 4), (9, 1)]
+    # replaying from the second segment (a decode after a seek) gives the same timestamps
+    replay = Timeline(learn.offsets, segment=1)
+    assert [p + replay.shift(p, d) for p, d in packets[5:]] == shifted[5:]
+
+
+def test_a_single_recording_is_not_shifted():
+    t = Timeline()
+    assert [t.shift(p, d) for p, d in [(2, 0), (1, 1), (3, 2), (None, 3), (4, None)]] == \
+        [0] * 5
+    assert t.offsets == [0] and t.splices == []
