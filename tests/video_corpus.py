@@ -292,6 +292,38 @@ def build_busy(scene: BusyScene = BusyScene()) -> Path:
         shutil.move(tmp, out)
     return out
 
+@dataclass(frozen=True)
+class _BusyCut:
+    """`BusyScene` (nothing dropped) whose upper half, from frame `cut` on, shows the same
+    busy scene shifted by a third of its height and half its width: a hard cut to another view
+    of content that changes a third of the picture every frame. Its motion energy is only
+    ~1.6x the local level (saturated), under the 3x of a motion-peak cut (issue 12 QA)."""
+
+    frames: int = 600
+    cut: int = 300
+
+    def picture(self, n: int) -> np.ndarray:
+        img = BusyScene(dropped=None).picture(n)
+        if n >= self.cut:
+            h = H // 2
+            img[:h] = np.roll(img[:h], (h // 3, W // 2), axis=(0, 1))
+        return img
+
+
+def build_busy_cut() -> Path:
+    """`_BusyCut` at 30 fps in Matroska, every frame kept: the cut is at 10.0 s."""
+    scene = _BusyCut()
+    key = hashlib.sha256((repr(scene) + " v1").encode()).hexdigest()[:12]
+    out = cache_dir() / f"busy_cut-{key}.mkv"
+    if not out.exists():
+        tmp = out.with_name(out.stem + ".part.mkv")
+        _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
+                 "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
+                 "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
+        shutil.move(tmp, out)
+    return out
+
+
 # An honest VFR recording of a small sprite (as in an Atari game: a ball a few pixels wide)
 # whose encoder drops exact repeats: a 3x3 square moves 1 px every 3 frames, then rests for
 # 1.5 s of every 3 s; the rests and the frames between its steps are not written (holes).

@@ -121,6 +121,14 @@ class ScanThresholds:
         cut_min_motion, cut_ratio times the median motion of the cut_window_frames before and of
         those after it, and 1.5 times both its neighbours (an isolated peak) is a `video.cut`
         candidate.
+    cut_spread, cut_spread_isolation: in content that changes a large part of the picture every
+        frame, motion energy saturates and a hard cut is only ~1.5-2.5x the local level. There a
+        frame above cut_min_motion, at a regular interval from the one before, whose share of
+        changed points stands out of the local distribution (above its median by more than
+        cut_spread times its 10-90 % spread, over the cut_window_frames either side) and above
+        cut_spread_isolation times both neighbours' share, is a candidate too.
+    cut_context_frames: a candidate needs this many frames before and after it (the first
+        change of a recording has nothing before it to be cut from).
     audio_gap_s: audio timestamps jumping forward (back) by more than this are `audio.gap`
         (`audio.discontinuity`).
     """
@@ -146,6 +154,9 @@ class ScanThresholds:
     cut_min_motion: float = 20.0
     cut_ratio: float = 3.0
     cut_window_frames: int = 15
+    cut_spread: float = 4.0
+    cut_spread_isolation: float = 1.4
+    cut_context_frames: int = 5
     audio_gap_s: float = 0.1
 
 

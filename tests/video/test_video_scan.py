@@ -84,6 +84,20 @@ def test_a_dropped_pause_in_busy_footage_is_a_freeze_not_a_gap():
     assert spans(r) == [("video.frozen", 10.0, 14.0)]
 
 
+def test_a_hard_cut_in_busy_footage_is_a_cut_candidate():
+    # motion saturates in content that changes a third of the picture every frame: the cut's
+    # motion is under 2x the local level, but its share of changed points stands far out of
+    # the frames' around it
+    r = run_scan(vc.build_busy_cut())
+    assert spans(r) == [("video.cut", 10.0, 10.0)]
+    assert "% of the picture changed against" in r.spans[0].message
+    m = r.signals.motion
+    assert m[300] < 2 * np.median(m[285:300])  # what the motion-peak rule alone missed
+    motion_only = run_scan(vc.build_busy_cut(), cache=False,
+                           thresholds=ScanThresholds(cut_spread=math.inf))
+    assert spans(motion_only) == []
+
+
 def test_audio_hole_is_an_audio_gap():
     r = run_scan(vc.build(vc.RECIPES["audio_gap"]))
     assert near(spans(r, "audio.gap"), [("audio.gap", 5.0, 6.0)])

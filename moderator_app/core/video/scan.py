@@ -13,7 +13,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `video.stream_change`: the picture size, or the frame rate (median interval per second),
   changes mid-stream;
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
-  motion before and after it (listed, info; the edges of a black stretch are fades, not cuts);
+  motion before and after it, or, in busy content where motion saturates, a share of changed
+  points standing out of its local distribution (listed, info; the edges of a black stretch
+  are fades, not cuts; the first and last frames have nothing around them to judge by);
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
 Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
@@ -488,26 +490,58 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
 
 
 def _cuts(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
+    """Isolated peaks of change: far above the local motion level, or, where motion saturates
+    (busy content), a share of changed points that stands out of its local distribution."""
     m = sig.motion
     n = m.shape[0]
-    if n < 3:
+    ctx = th.cut_context_frames
+    if n < 2 * ctx + 1:
         return []
     clean = np.where(np.isfinite(m), m, 0.0)
+    changed = np.where(np.isfinite(sig.changed), sig.changed, 0.0)
     half = th.cut_window_frames
     out: list[Span] = []
     cand = np.nonzero(clean > th.cut_min_motion)[0]
-    for i in cand:
+    for i in cand[(cand >= ctx) & (cand < n - ctx)]:
         before = clean[max(1, i - half):i]
         after = clean[i + 1:min(n, i + half + 1)]
         level = max(float(np.median(before)) if before.shape[0] else 0.0,
                     float(np.median(after)) if after.shape[0] else 0.0, 1.0)
         peak = max(clean[i - 1] if i >= 1 else 0.0, clean[i + 1] if i + 1 < n else 0.0)
         if clean[i] > th.cut_ratio * level and clean[i] > 1.5 * peak:
-            t0 = float(sig.times_s[i])
-            out.append(Span(CUT.id, CUT.severity.value, t0, t0,
-                            f"possible hard cut at {t0:.3f} s (frame {i}): change "
-                            f"{clean[i]:.1f} against a local level of {level:.1f}"))
+            what = f"change {clean[i]:.1f} against a local level of {level:.1f}"
+        elif (outlier := _changed_outlier(sig, changed, int(i), th)) is not None:
+            what = (f"{100 * changed[i]:.0f} % of the picture changed against "
+                    f"{100 * outlier:.0f} % around it")
+        else:
+            continue
+        t0 = float(sig.times_s[i])
+        out.append(Span(CUT.id, CUT.severity.value, t0, t0,
+                        f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
     return out[:200]
+
+
+def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
+                     th: ScanThresholds) -> float | None:
+    """The local median share of changed points when frame i's share stands out of the local
+    distribution (a cut in busy content; see ScanThresholds.cut_spread), else None. Not across
+    a timestamp hole: the change there is the timestamp rules' to judge (a gap, or a VFR
+    hold), and a frame after a hole is no cut candidate."""
+    t = sig.times_s
+    if t[i] - t[i - 1] > 1.5 * sig.frame_duration_s:
+        return None
+    half = th.cut_window_frames
+    window = np.concatenate((changed[max(1, i - half):max(1, i - 1)],
+                             changed[i + 2:i + half + 2]))
+    if window.shape[0] < 4:
+        return None
+    med = float(np.median(window))
+    p10, p90 = np.percentile(window, [10, 90])
+    spread = max(float(p90 - p10), 0.1 * med, 0.01)
+    if changed[i] > th.cut_spread_isolation * max(changed[i - 1], changed[i + 1]) and \
+            changed[i] - med > th.cut_spread * spread:
+        return med
+    return None
 
 
 def _audio(start: np.ndarray, end: np.ndarray, video0: float, th: ScanThresholds) -> list[Span]:
