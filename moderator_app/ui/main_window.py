@@ -456,9 +456,10 @@ class MainWindow(QMainWindow):
         result = self.session.result
         if report is None or result is None:
             return
-        n = 0 if result.index is None else len(result.index)
+        # the events the verifier read, as the report says: not the index's rows (a run of
+        # blank lines or an unreadable line has a row of its own, and is no event)
         self.status_label.setText(
-            f"{report.verdict.upper()} · {n:,} events · {report.findings.errors} errors, "
+            f"{report.verdict.upper()} · {report.events:,} events · {report.findings.errors} errors, "
             f"{report.findings.warnings} warnings · offset {report.offset:+.3f} s"
             + ("" if result.video_path else " · no playable video"))
 

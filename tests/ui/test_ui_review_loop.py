@@ -332,3 +332,22 @@ def test_typing_in_a_text_box_never_fires_a_one_key_shortcut(qtbot, window, tmp_
         text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
         assert text.endswith("ok. 5 f m"), text
     assert window.player.current_frame == frame and not window.fullscreen.active
+
+
+def test_status_bar_counts_events_not_index_rows(qtbot, window, tmp_path):
+    """Blank lines between events have rows of their own in the event table (so that their
+    findings lead somewhere); the status bar counts the events the verifier read, as the
+    report and the findings header do."""
+
+    def with_blanks(lines):
+        return lines[:5] + [b""] + lines[5:9] + [b" ", b""] + lines[9:]
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=with_blanks)
+    open_and_wait(qtbot, window, folder)
+    events = sum(1 for ln in (folder / "agent-log.jsonl").read_bytes().splitlines()
+                 if ln.strip())
+    # a row for each run of blank lines: 40 events, 42 rows
+    assert events == 40 and len(window.session.result.index) == 42
+    assert window.session.report.events == 40
+    assert " · 40 events · " in window.status_label.text()
+    assert " · 40 events · " in window.findings.summary.text()
