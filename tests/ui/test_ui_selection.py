@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from test_ui_main_window import make_submission, open_and_wait
 
+from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.main_window import MainWindow
 
 
@@ -41,25 +42,47 @@ def test_selecting_an_event_warms_its_neighbours(qtbot, window, tmp_path, monkey
     assert hinted[-1][:1] == pytest.approx([index.times[1] + 0.5])
 
 
-def test_the_players_decoder_is_started_while_verifying(qtbot, window, tmp_path):
+def test_every_decoder_of_an_open_was_started_while_verifying(qtbot, window, tmp_path,
+                                                             monkeypatch):
     """Opening a submission starts the decoder processes ahead (they import while the log is
-    verified); the player takes one when the video loads, so its first picture costs an open
-    and a decode, not a process start."""
+    verified): the probe's on the verification's thread, the player's, its sound's and the
+    scan's on the GUI thread. Each of them then takes one started ahead, whichever thread
+    asks first (the sync analysis's scan and the player's decoder ask at the same moment),
+    and the player one the GUI thread started: its first picture costs an open and a
+    decode, not a process start."""
+    import threading
+
     from moderator_app.core.video import isolate
     if not isolate.FD_PASSING:
         pytest.skip("processes are started ahead only where a descriptor can be passed")
+    # a scan of its own (not one an earlier test cached), asked for before the spares start
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     folder, _ = make_submission(tmp_path / "sub")
-    from moderator_app.core.priority import thread_nice
     isolate.discard_spares()  # none left over from an earlier test in this process
+    taken = []
+    take = isolate._take_spare
+
+    def recording_take():
+        spare = take()
+        taken.append((threading.current_thread().name, spare))
+        return spare
+
+    monkeypatch.setattr(isolate, "_take_spare", recording_take)
     window.open_paths([folder])
-    # the GUI thread's two; the verification's probe starts its own at background priority,
-    # which may or may not have been taken yet (CI once counted 3 here)
-    ours = thread_nice()
-    started = [sp.proc.pid for sp in isolate._SPARES if sp.nice == ours]
-    assert len(started) == 2
+    gui = threading.get_ident()
+    started = [sp.proc.pid for sp in isolate._SPARES if sp.owner == gui]
     qtbot.waitUntil(lambda: window.player.has_video and window.player.shown_frame >= 0,
                     timeout=20000)
+    qtbot.waitUntil(lambda: window.player.scan_result is not None, timeout=120000)
+    assert isinstance(window.player.scan_result, ScanResult)
+    assert len(started) == 2 + (window.player.audio is not None)
     assert window.player._worker.proc.proc.pid in started
+    # the probe, the player, the scan (the sync analysis's or the player's, the other reads
+    # its cache) and the sound when there is a device: none started cold
+    assert len(taken) == 3 + (window.player.audio is not None), taken
+    assert all(spare is not None for _, spare in taken), taken
+    probe = [spare for name, spare in taken if name.startswith("verify")]
+    assert len(probe) == 1 and probe[0].proc.pid not in started
 
 
 def test_selecting_a_finding_warms_the_findings_around_it(qtbot, window, tmp_path,

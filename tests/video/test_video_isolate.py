@@ -101,6 +101,26 @@ def test_a_child_started_by_a_background_thread_never_serves_full_priority(clip)
     assert spare.proc.poll() is None
 
 
+def test_each_thread_starts_ahead_what_it_will_use_and_takes_its_own_first(clip):
+    """The GUI thread starts two (the player's, the scan's); the verification's thread,
+    at the same priority here (tests may run at one nice value for all), still starts its
+    probe's and takes that one; the GUI thread then finds both of its own."""
+    isolate.prestart(2)
+    gui = [sp.proc.pid for sp in isolate._SPARES]
+
+    def verification():
+        isolate.prestart(1)
+        (own,) = [sp.proc.pid for sp in isolate._SPARES if sp.proc.pid not in gui]
+        with VideoProcess(clip) as vp:
+            assert vp.request({"op": "probe"}).header["ok"]
+            return own, vp.proc.pid
+    own, probe = _in_thread_at(os.nice(0), verification)
+    assert probe == own and own not in gui
+    assert [sp.proc.pid for sp in isolate._SPARES] == gui
+    isolate.prestart(2)  # asked again (the next open): its two are waiting, none started
+    assert [sp.proc.pid for sp in isolate._SPARES] == gui
+
+
 def test_a_child_started_under_other_settings_is_not_used(clip, monkeypatch):
     isolate.prestart(1, wait=True)
     (spare,) = isolate._SPARES

@@ -157,13 +157,17 @@ class PipeSink:
             self._proc = None
 
 
+def sound_device_present() -> bool:
+    """Whether there is a sound server or device to play to (cheap: no process started)."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    return (os.path.exists("/dev/snd") or bool(os.environ.get("PULSE_SERVER"))
+            or (uid is not None and os.path.exists(f"/run/user/{uid}/pulse")))
+
+
 def default_sink():
     """A pipe to pw-play / paplay / aplay when there is one and a sound server or device,
     else NullSink."""
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    has_device = (os.path.exists("/dev/snd") or bool(os.environ.get("PULSE_SERVER"))
-                  or (uid is not None and os.path.exists(f"/run/user/{uid}/pulse")))
-    if not has_device:
+    if not sound_device_present():
         return NullSink()
     raw = ["--format=s16", "--rate=48000", "--channels=2"]
     # A small output buffer, asked for explicitly: by default the sound server buffers ~2 s

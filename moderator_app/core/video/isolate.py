@@ -84,7 +84,10 @@ def _widen_pipe(fd: int) -> None:
 # the caller does other work (verify --scan starts the scan's child beside the probe).
 FD_PASSING = sys.platform.startswith("linux") and hasattr(socket, "send_fds")
 FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # the child's end of the socket (child.py)
-MAX_SPARES = 2
+# Per thread: the workstation's GUI thread starts the player's, its sound's and the scan's;
+# the verification's thread the probe's. In all, never more than MAX_SPARES_TOTAL waiting.
+MAX_SPARES = 3
+MAX_SPARES_TOTAL = 6
 
 
 def _spawn(sock: socket.socket | None) -> subprocess.Popen:
@@ -114,17 +117,21 @@ class _Spare:
     priority may take it (it is lowered to the caller's), never a higher one (a child cannot
     raise its priority back: the player must not get a background job's child), so such a
     child is left for its own thread (the workstation starts them on the GUI thread, and the
-    verification's probe runs at background priority)."""
+    verification's probe runs at background priority). `owner`: the thread that started it,
+    which takes its own first: each thread starts ahead what it will use, so another thread
+    taking one (the sync analysis's scan, started at the same moment as the player) never
+    leaves the player, its sound or the probe to start cold."""
 
     proc: subprocess.Popen
     sock: socket.socket
     key: tuple
     nice: int | None
+    owner: int
 
 
 _SPARES: list[_Spare] = []
 _SPARES_LOCK = threading.Lock()
-_STARTING: dict[int | None, int] = {}  # by nice value: children being started (prestart)
+_STARTING: dict[int, int] = {}  # by owner thread: children being started (prestart)
 
 
 def _spare_key() -> tuple:
@@ -140,7 +147,7 @@ def _start_spare(key: tuple) -> _Spare:
         raise VideoProcessError(f"the video reader could not be started: {exc}") from None
     finally:
         theirs.close()
-    return _Spare(proc, ours, key, thread_nice())
+    return _Spare(proc, ours, key, thread_nice(), threading.get_ident())
 
 
 def _discard(spare: _Spare) -> None:
@@ -161,13 +168,14 @@ def _usable(sp: _Spare, nice: int | None) -> bool:
 
 
 def _take_spare() -> _Spare | None:
-    key, nice = _spare_key(), thread_nice()
+    key, nice, owner = _spare_key(), thread_nice(), threading.get_ident()
     with _SPARES_LOCK:
         stale = [sp for sp in _SPARES if sp.key != key or sp.proc.poll() is not None]
         live = [sp for sp in _SPARES if sp not in stale]
-        # the child at the caller's own priority first, else the nearest above it
+        # one this thread started first; else the child at the caller's own priority, else
+        # the nearest above it
         fits = sorted((sp for sp in live if _usable(sp, nice)),
-                      key=lambda sp: -(sp.nice or 0))
+                      key=lambda sp: (sp.owner != owner, -(sp.nice or 0)))
         taken = fits[0] if fits else None
         _SPARES[:] = [sp for sp in live if sp is not taken]
     for sp in stale:
@@ -180,19 +188,23 @@ def _take_spare() -> _Spare | None:
 
 
 def prestart(count: int = 1, wait: bool = False) -> None:
-    """Have `count` (at most MAX_SPARES) isolated children started and importing, for the
-    next `VideoProcess`es this thread creates. Best effort: nothing where descriptors cannot
-    be passed, and a child that cannot start is left to `VideoProcess` to report. `wait`:
-    return once they have imported (the bench times a scan from that point)."""
+    """Have `count` (at most MAX_SPARES) isolated children started by this thread waiting
+    and importing, for the next `VideoProcess`es it (or a thread at its priority or lower)
+    creates. Only this thread's children count: the verification's thread starts its probe's
+    while the GUI thread starts the player's, whatever their priorities (CI runs tests at
+    one nice value for all). Best effort: nothing where descriptors cannot be passed, never
+    more than MAX_SPARES_TOTAL waiting, and a child that cannot start is left to
+    `VideoProcess` to report. `wait`: return once they have imported (the bench times a scan
+    from that point)."""
     if not FD_PASSING:
         return
-    key, nice = _spare_key(), thread_nice()
+    key, owner = _spare_key(), threading.get_ident()
     with _SPARES_LOCK:
-        # children another thread at the same priority is starting count as started: two
-        # threads asking at once must not start both their counts
-        missing = max(0, min(count, MAX_SPARES) - _STARTING.get(nice, 0)
-                      - sum(1 for sp in _SPARES if sp.key == key and sp.nice == nice))
-        _STARTING[nice] = _STARTING.get(nice, 0) + missing
+        own = sum(1 for sp in _SPARES if sp.key == key and sp.owner == owner)
+        room = MAX_SPARES_TOTAL - sum(_STARTING.values()) \
+            - sum(1 for sp in _SPARES if sp.key == key)
+        missing = max(0, min(min(count, MAX_SPARES) - own - _STARTING.get(owner, 0), room))
+        _STARTING[owner] = _STARTING.get(owner, 0) + missing
     started = []
     try:
         for _ in range(missing):
@@ -202,7 +214,9 @@ def prestart(count: int = 1, wait: bool = False) -> None:
                 break
     finally:
         with _SPARES_LOCK:
-            _STARTING[nice] -= missing
+            _STARTING[owner] -= missing
+            if not _STARTING[owner]:
+                del _STARTING[owner]
             _SPARES.extend(started)
     for sp in started if wait else ():
         sp.sock.settimeout(60.0)
