@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import align, band, reactions, track
+from . import align, band, reactions, stretch, track
 from .signals import FrameSignals
 
 # The first visible change follows an input by 0 to 2 frames of a 60 Hz game (it reads the
@@ -31,6 +31,7 @@ REACTION_TAIL_S = 0.6       # after an action, changes may still be its doing
 # run, a false `sync.no_reaction`). A frozen picture needs no such test.
 NO_REACTION_CHANCE = 0.05
 ACTIVITY_MERGE_S = 0.3      # input-like onsets closer than this are one input
+CHANCE_WORDS = "answered no more often than by chance"  # a stretch the video does not follow
 
 
 @dataclass(frozen=True)
@@ -235,9 +236,15 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnalys
         return None
     # the band is not the picture: a stretch without the sprite's answer (a press into a
     # wall) is no missing reaction unless the whole picture stands still
-    kept = [f for f in a.findings if f.rule != "sync.no_reaction"
+    kept = [f for f in a.findings if f.rule != "sync.no_reaction" or _by_chance(f)
             or _still_share(sig, f.video_start_s, f.video_end_s) >= 0.5]
     return replace(a, findings=kept)
+
+
+def _by_chance(f: SyncFinding) -> bool:
+    """A stretch whose answers were tested against chance (`_with_unexplained`), not a run of
+    misses: a wall in the band does not explain it."""
+    return f.rule == "sync.no_reaction" and CHANCE_WORDS in f.message
 
 
 def _still_share(sig: FrameSignals, v0: float | None, v1: float | None) -> float:
@@ -361,14 +368,89 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return res
     nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0)
 
-    def aligned(sub: np.ndarray, offset: float) -> bool:
+    def aligned(sub: np.ndarray, offset: float, min_z: float = th.sync_min_z) -> bool:
         """A stretch of actions whose own (learned) fit stands out at `offset` (see _path)."""
         if len(sub) < th.sync_min_actions:
             return False
         lk = _learned_fit(sig, nov1, look1, q, sub, speed, th)[2]
-        return align.z_at(sig, lk, sub, speed, offset) >= th.sync_min_z
+        return align.z_at(sig, lk, sub, speed, offset) >= min_z
 
-    return _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned)
+    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned)
+    part = _unexplained(out, run_s, sig, nov_r, th, aligned)
+    if part is None:
+        return out
+    # The offset from the part the video follows; the rest is a finding, not evidence.
+    i0, i1 = part
+    keep = np.r_[0:i0, i1:n]
+    offset, support = _refine(run_s[keep], sig, nov, seg_fit.offset_s, speed, th, latency_q)
+    if speed != 1.0:
+        offset, speed = _refine_speed(run_s[keep], sig, nov, offset, speed, th)
+    res = replace(res, suggested_offset_s=round(offset, 4), offset_used_s=round(offset, 4),
+                  supporting_actions=support, speed=speed,
+                  confidence=_confidence(min(seg_fit.z, null_z), support))
+    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned)
+    return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1)
+
+
+def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th):
+    """(expected video times, answered, chance) per action at the offset used, in the tiles
+    where the run's reactions happen (core/sync/stretch.py); None without enough reactions
+    to learn them from."""
+    hit = [r.video_s for r in out.reactions if r.video_s is not None
+           and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
+    if len(hit) < th.sync_min_actions:
+        return None
+    # the background over a reaction window and one frame (reactions.background_rates): the
+    # centred window of `_activity` lets tiles of the ball or the opponent in (Pong: chance
+    # 0.38 instead of 0.27, and the spliced second attempt no longer stands out)
+    tiles = stretch.input_tiles(sig, nov_r, hit, SUPPORT_AFTER_S,
+                                reactions.background_rates(sig, nov_r))
+    if not tiles.any():
+        return None
+    exp = np.array([r.expected_video_s for r in out.reactions])
+    return (exp, *stretch.answers(sig, nov_r, tiles, exp))
+
+
+def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
+                 aligned) -> tuple[int, int] | None:
+    """The actions (from, to) at the start or end of a run of one offset whose answers are
+    no likelier than chance, when the rest stands out at that offset on its own (a second
+    attempt spliced in: Pong, held out, was fitted whole and 1.6 frames late, silently)."""
+    if out.suggested_offset_s is None or len(out.segments) != 1 or \
+            out.offset_used_s is None:
+        return None
+    ans = _stretch_answers(out, sig, nov_r, th)
+    if ans is None:
+        return None
+    part = stretch.unexplained(ans[1], ans[2])
+    if part is None:
+        return None
+    i0, i1, _ = part
+    if not aligned(np.r_[run_s[:i0], run_s[i1:]], out.offset_used_s, stretch.REST_MIN_Z):
+        return None
+    return i0, i1
+
+
+def _with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0: int,
+                      i1: int) -> SyncAnalysis:
+    """`out` with the stretch i0..i1-1 as a `sync.no_reaction` finding (replacing any about
+    the same actions)."""
+    ans = _stretch_answers(out, sig, nov_r, th)
+    if ans is None:
+        return out
+    exp, s, chance = ans
+    v0, v1 = stretch.place(sig, s, chance, exp, i0, i1)
+    a, b = float(run_s[i0]), float(run_s[i1 - 1])
+    f = SyncFinding(
+        "sync.no_reaction", f"{i1 - i0} actions in a row {CHANCE_WORDS} "
+        f"({int(s[i0:i1].sum())} answered, {float(chance[i0:i1].sum()):.1f} by chance): the "
+        f"video does not follow the log here (footage from another attempt?)",
+        round(v0, 3), round(v1, 3), round(a, 3), round(b, 3), actions=i1 - i0)
+    kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
+            or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
+    found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
+                                               else 0.0, g.rule))
+    return replace(out, findings=found)
 
 
 def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
@@ -502,15 +584,7 @@ def _activity(rs, run_s, offs, sig, nov, speed, th) -> list[SyncFinding]:
         return []
     times = sig.times
     on = nov.onsets
-    w = max(1, int(round(SUPPORT_AFTER_S * sig.fps)))
-    react = np.zeros(on.shape[1])
-    for r in hit:
-        k = reactions.frame_at(times, r.video_s)
-        react += on[k:k + w].any(axis=0)
-    p = react / len(hit)
-    q = np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
-                  for j in range(on.shape[1])])
-    tiles = (p >= 0.15) & (p >= 3 * q)
+    tiles = stretch.input_tiles(sig, nov, [r.video_s for r in hit], SUPPORT_AFTER_S)
     if not tiles.any():
         return []
     like = on[:, tiles].any(axis=1)

@@ -94,4 +94,5 @@ def select(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, min_null_z: float
 
 def band_signals(sig: FrameSignals, tiles: np.ndarray) -> FrameSignals:
     """The signals of the band's tiles alone."""
-    return FrameSignals(sig.times, np.ascontiguousarray(sig.tiles[:, tiles]), sig.fps)
+    return FrameSignals(sig.times, np.ascontiguousarray(sig.tiles[:, tiles]), sig.fps,
+                        sig.picture_change)

@@ -34,6 +34,9 @@ class FrameSignals:
     times: np.ndarray   # float64 (n,)
     tiles: np.ndarray   # uint16 (n, GRID*GRID); row 0 is all zero
     fps: float          # the recording's frame rate (`frame_period`)
+    # the whole picture's change per frame when the tiles are a part of it (band.band_signals):
+    # a splice is placed where the whole picture jumps, not the band
+    whole: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -42,6 +45,11 @@ class FrameSignals:
     def change(self) -> np.ndarray:
         """Changed points of the whole frame, per frame."""
         return self.tiles.sum(axis=1, dtype=np.int64)
+
+    @property
+    def picture_change(self) -> np.ndarray:
+        """Changed points of the whole picture, per frame (`change` unless a part of it)."""
+        return self.change if self.whole is None else self.whole
 
     @property
     def grid(self) -> int:

@@ -1,0 +1,146 @@
+"""A stretch of the run that the offset does not explain: the player's answers stop.
+
+A video spliced from a second attempt at the game (the first attempt's opening, then another
+attempt's play) keeps the log's offset for the opening and then shows a player answering
+inputs the log never had. No other offset explains that stretch either, so the offset track
+has no jump to show: the analysis used to fit the whole run at the opening's offset, with the
+stretch's chance matches pulling the offset late (Pong, held out: 1.6 frames, confidence
+0.64) and no finding at all. Here, per action at the offset used, "answered" means an onset
+in the player's tiles (where the run's reactions happen, `input_tiles`) within WINDOW_S of
+the action's expected frame; its chance is the rate of such windows around the action
+(LOCAL_S either side). A stretch at the start or the end of the run whose answers are far
+likelier at chance than at the rest of the run's rate (a log-likelihood ratio of MIN_LLR) is
+a stretch the video does not follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .band import WINDOW_S
+from .reactions import Novelty, frame_at
+from .signals import FrameSignals
+
+LOCAL_S = 3.0     # the chance of an answer: the player's tiles' window-hit rate this near
+MIN_HEAD = 6      # actions of the explained part, at least
+MIN_TAIL = 8      # actions of the unexplained stretch, at least (a player at a wall misses
+                  # a few presses in a row: Pitfall through a dropping recorder, 3 at the end)
+# e^9 ~ 8,000: the stretch's answers that much likelier at chance than at the rest's rate.
+# Measured (bench/sync_table.py, 168 runs, stretches of 8 or more actions): genuine runs at
+# most 4.5 (Pitfall through a 25 fps dropping recorder), Pong 3.0; the spliced second attempts
+# of Pong and Boxing 12.6 and 27.8.
+MIN_LLR = 9.0
+# The rest of the run must stand out at the offset on its own (`align.z_at`), by this many
+# spreads: the whole run has passed the shuffled-log test already, and a part of it carries
+# that evidence with fewer actions (Pong's opening before its spliced second attempt: 3.9).
+REST_MIN_Z = 3.0
+INPUT_SHARE = 0.15  # a tile is the player's when this share of reactions has an onset in it
+INPUT_RATIO = 3.0   # ... and this many times its background rate
+
+
+def input_tiles(sig: FrameSignals, nov: Novelty, video_s: list[float], window_s: float,
+                q: np.ndarray | None = None) -> np.ndarray:
+    """Per tile: do the reactions at `video_s` happen there (at least INPUT_SHARE of them
+    with an onset in the tile within window_s, INPUT_RATIO times its background rate `q`;
+    by default the share of frames with an onset within a centred window_s)?"""
+    on = nov.onsets
+    w = max(1, int(round(window_s * sig.fps)))
+    react = np.zeros(on.shape[1])
+    for v in video_s:
+        k = frame_at(sig.times, v)
+        react += on[k:k + w].any(axis=0)
+    p = react / max(1, len(video_s))
+    if q is None:
+        q = np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
+                      for j in range(on.shape[1])])
+    return (p >= INPUT_SHARE) & (p >= INPUT_RATIO * q)
+
+
+def answers(sig: FrameSignals, nov: Novelty, tiles: np.ndarray,
+            expected_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(answered, chance) per action expected at video times `expected_v`: an onset in the
+    tiles from the frame before to WINDOW_S after, and the rate of such windows nearby."""
+    x = np.asarray(nov.onsets[:, tiles].any(axis=1))
+    n = x.shape[0]
+    w = max(1, int(round(WINDOW_S * sig.fps)))
+    c = np.concatenate([[0], np.cumsum(x)])
+    idx = np.arange(n)
+    hit = (c[np.clip(idx + w + 1, 0, n)] - c[np.clip(idx - 1, 0, n)]) > 0
+    ks = np.clip(np.searchsorted(sig.times, expected_v - 1e-6), 0, n - 1)
+    span = int(LOCAL_S * sig.fps)
+    h = np.concatenate([[0], np.cumsum(hit)])
+    lo, hi = np.clip(ks - span, 0, n), np.clip(ks + span, 0, n)
+    chance = (h[hi] - h[lo]) / np.maximum(1, hi - lo)
+    return hit[ks], np.clip(chance, 0.02, 0.98)
+
+
+def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
+    """log P(answers | chance) - log P(answers | rate)."""
+    return float((s * np.log(chance / rate) + (1 - s) * np.log((1 - chance) / (1 - rate))).sum())
+
+
+def unexplained(s: np.ndarray, chance: np.ndarray) -> tuple[int, int, float] | None:
+    """The stretch (first index, end index, LLR) at the start or the end of the run whose
+    answers `s` are likeliest at `chance` against the rest's answer rate, when its LLR
+    reaches MIN_LLR; None otherwise. The rest's rate has a +1/+2 prior (a perfect opening
+    does not make one miss impossible)."""
+    n = len(s)
+    best: tuple[int, int, float] | None = None
+    for k in range(MIN_HEAD, n - MIN_TAIL + 1):
+        rate = (s[:k].sum() + 1) / (k + 2)
+        if rate > chance[k:].mean():
+            v = _llr(s[k:], chance[k:], rate)
+            if best is None or v > best[2]:
+                best = (k, n, v)
+    for k in range(MIN_TAIL, n - MIN_HEAD + 1):
+        rate = (s[k:].sum() + 1) / (n - k + 2)
+        if rate > chance[:k].mean():
+            v = _llr(s[:k], chance[:k], rate)
+            if best is None or v > best[2]:
+                best = (0, k, v)
+    return best if best is not None and best[2] >= MIN_LLR else None
+
+
+# The splice may be at any action boundary whose log-likelihood (answered before it at the
+# rest's rate, at chance after it) is within this of the best: Boxing (held out) misses two
+# presses just before its splice, so the best boundary is 4 actions early (a 95 % interval for
+# a change point is about 3 log units wide).
+PLACE_SLACK = 3.0
+
+
+def _ll(s: np.ndarray, p: np.ndarray | float) -> float:
+    return float((s * np.log(p) + (1 - s) * np.log(1 - p)).sum())
+
+
+def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.ndarray,
+          i0: int, i1: int) -> tuple[float, float]:
+    """The video span of the stretch of actions i0..i1-1: from its splice to its last action
+    (the stretch ends the run) or from its first action to its splice (it starts the run).
+    The splice is the frame of largest change (a splice changes the whole picture, as
+    `analysis._jumps` places a cut) from the earliest action boundary that explains the
+    answers nearly as well as the best one (PLACE_SLACK) to the stretch's far end (the
+    latest such boundary, for a stretch that starts the run)."""
+    n = len(expected_v)
+    tail = i1 == n and i0 > 0
+    rest = np.r_[s[:i0], s[i1:]]
+    rate = (rest.sum() + 1) / (len(rest) + 2)
+    if tail:  # boundary j: actions before j answered at `rate`, from j on at chance
+        ll = np.array([_ll(s[:j], rate) + _ll(s[j:], chance[j:]) for j in range(1, n)])
+    else:
+        ll = np.array([_ll(s[:j], chance[:j]) + _ll(s[j:], rate) for j in range(1, n)])
+    ok = np.nonzero(ll >= ll.max() - PLACE_SLACK)[0] + 1
+    if tail:  # from the earliest plausible boundary to the stretch's end: chance answers
+        # (Boxing's: 47 %) cannot bound the splice from above; the picture's jump can
+        a = float(expected_v[ok.min() - 1]) + WINDOW_S
+        b = float(expected_v[i1 - 1]) + WINDOW_S
+    else:
+        a = float(expected_v[i0])
+        b = float(expected_v[ok.max()]) + WINDOW_S
+    k0, k1 = frame_at(sig.times, a), min(frame_at(sig.times, b), len(sig) - 1)
+    change = sig.picture_change
+    k = k0 + int(np.argmax(change[k0:k1 + 1])) if k1 > k0 else min(k0, len(sig) - 1)
+    splice = float(sig.times[k])
+    end_v = float(expected_v[i1 - 1]) + WINDOW_S
+    if tail:
+        return splice, max(splice, end_v)
+    return float(expected_v[i0]), splice
