@@ -111,10 +111,13 @@ def test_splice_is_an_offset_jump_at_its_place(name):
     t = truth["tamper"]
     assert _rules(a) == ["sync.offset_jump"]
     f = a.findings[0]
-    assert abs(f.video_start_s - t["video_s"]) <= 1.0  # duration-ok: a measured video time, not a time taken
-    assert abs(f.size_s - t["size_s"]) <= 2 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    # within a frame since the splice is searched where it explains the most actions
+    # (_splice_frames) and the stretch's offset is refined as the global one is
+    frame = 1 / truth["fps"] + 1e-6
+    assert abs(f.video_start_s - t["video_s"]) <= frame  # duration-ok: a measured video time, not a time taken
+    assert abs(f.size_s - t["size_s"]) <= frame  # duration-ok: a measured video time, not a time taken
     if "video_end_s" in t:
-        assert abs(f.video_end_s - t["video_end_s"]) <= 1.0  # duration-ok: a measured video time, not a time taken
+        assert abs(f.video_end_s - t["video_end_s"]) <= frame  # duration-ok: a measured video time, not a time taken
 
 
 @pytest.mark.parametrize("name", ["pitfall-freeze", "breakout-freeze", "pong-freeze"])

@@ -77,3 +77,26 @@ def test_variable_frame_rate_recording_right_offset_and_no_sync_warning(monkeypa
     assert a.suggested_offset_s is not None, a.reason
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
     assert a.findings == []
+
+
+@pytest.mark.skipif(corpus.available() is not None,
+                    reason=f"corpus cannot be built: {corpus.available()}")
+@pytest.mark.parametrize("name", ["boxing-cut", "boxing-insert"])
+def test_boxing_splices_are_placed_at_their_frame_with_their_size(name, monkeypatch):
+    """Boxing (built here): the Viterbi boundary came a chance match early (the cut 1.3 s, the
+    insertion 2.1 s) and the later stretch's offset was a window's peak (sizes -4.04, +3.96
+    s). Now the splice is searched where it explains the most actions, and that stretch's
+    offset is refined as the global one is."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    run = corpus.build(name)
+    truth, t = run.truth, run.truth["tamper"]
+    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
+    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
+    [f] = a.findings
+    frame = 1 / truth["fps"] + 1e-6
+    assert f.rule == "sync.offset_jump"
+    assert abs(f.video_start_s - t["video_s"]) <= frame  # duration-ok: a video time
+    assert abs(f.size_s - t["size_s"]) <= frame  # duration-ok: a video time
+    if "video_end_s" in t:
+        assert abs(f.video_end_s - t["video_end_s"]) <= frame  # duration-ok: a video time
