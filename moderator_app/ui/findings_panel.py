@@ -40,7 +40,8 @@ from moderator_app.ui.timefmt import format_timecode
 HEADERS = ("Where", "Finding")
 COL_WHERE, COL_FINDING = range(2)
 ROW_LINES = 3  # a row: "severity · rule" and two lines of the message (all of it below)
-OTHER_LINE = re.compile(r"\bline (\d{1,12})\b")
+# "line 1 column 295" is a JSON parser's place inside the line, not another line of the log
+OTHER_LINE = re.compile(r"\bline (\d{1,12})\b(?! column)")
 
 
 def other_line(f: Finding) -> int | None:

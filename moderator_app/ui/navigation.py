@@ -23,7 +23,7 @@ from PySide6.QtCore import QItemSelectionModel, QObject, Signal
 from PySide6.QtWidgets import QTableView
 
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify.moments import Moment, finding_moments
+from moderator_app.core.verify.moments import Moment, finding_moments, row_time
 from moderator_app.ui.event_detail import EventDetail
 from moderator_app.ui.event_table import EventTableModel
 from moderator_app.ui.findings_panel import FindingsPanel
@@ -192,8 +192,8 @@ class Navigator(QObject):
         try:
             self._select_row(row)
             self.detail.show_event(index, row)
-            t = index.times[row]
-            if not math.isnan(t):
+            t = row_time(index, row)  # an untimed line: where its finding is listed
+            if t is not None:
                 self.timeline.ensure_visible(t)
                 if self.player.has_video:
                     self.player.pause()
@@ -235,7 +235,9 @@ class Navigator(QObject):
         if line is not None and index is not None and len(index):
             row = index.row_for_line(line)
             if row is not None:
-                return float(index.times[row])
+                t = row_time(index, row)
+                if t is not None:
+                    return float(t)
         return self.finding_time(i)
 
     def _on_table_row(self, current, _previous) -> None:

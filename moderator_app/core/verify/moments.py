@@ -54,8 +54,13 @@ def line_time(index: EventIndex | None, line: int) -> float | None:
     if index is None or not len(index):
         return None
     row = index.row_for_line(line)
-    if row is None:
-        return None
+    return None if row is None else row_time(index, row)
+
+
+def row_time(index: EventIndex, row: int) -> float | None:
+    """The run time of index row `row`, or of the nearest earlier timed row when it has none
+    (a line that is not JSON, or whose `at` is unusable): where its finding is listed, and
+    where selecting it takes the video."""
     for r in range(row, max(-1, row - _BACK_SEARCH), -1):
         t = index.times[r]
         if not math.isnan(t):
