@@ -48,6 +48,10 @@ class EventDetail(QWidget):
         self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.header.setWordWrap(True)
+        # Two lines, always: a header that wrapped for some events and not others moved the
+        # JSON below it up and down while the pane followed the video (seen at 1280x720).
+        self.header.setFixedHeight(2 * self.header.fontMetrics().lineSpacing() + 2)
+        self.header.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -77,8 +81,9 @@ class EventDetail(QWidget):
         self.row = row
         t = index.times[row]
         when = "no time" if t != t else format_timecode(t)
-        self.header.setText(f"event {row + 1} · line {index.lines[row]} · {when} · "
-                            f"{index.lane_of(row)} / {index.kind_of(row)}")
+        lane, kind = index.lane_of(row), index.kind_of(row)
+        what = kind if lane == kind else f"{lane} / {kind}"  # a community lane is its type
+        self.header.setText(f"event {row + 1} · line {index.lines[row]} · {when} · {what}")
         try:
             self._full = pretty(index.read_raw(row))
         except (OSError, ValueError) as exc:

@@ -60,3 +60,56 @@ def test_a_json_parsers_line_and_column_is_not_another_line_to_go_to(qtbot, wind
     window.select_finding(i)
     assert not window.findings.goto_line_button.isVisible()
     assert not window.findings.compare.isVisible()
+
+
+def test_the_event_detail_does_not_jump_as_it_follows_the_events(qtbot, window, tmp_path):
+    # Seen at 1280x720: "event 29 · line 29 · … · model_request / model_request" wrapped to
+    # two lines and run_start's header did not, so the JSON moved up and down while playing.
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.event_detail import EventDetail
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    detail = EventDetail()
+    qtbot.addWidget(detail)
+    detail.resize(300, 300)
+    detail.show()
+    detail.show_event(index, 0)
+    QApplication.processEvents()
+    # As wide as run_start's header and a little more: the width at which, at 1280x720, one
+    # header fitted on its line and the next did not.
+    fits = detail.header.fontMetrics().horizontalAdvance(detail.header.text())
+    detail.resize(detail.width() - detail.header.width() + fits + 30, 300)
+    rows = [0] + [r for r in range(len(index)) if index.kind_of(r) == "model_response"][:2]
+    places, headers = set(), []
+    for row in rows:
+        detail.show_event(index, row)
+        QApplication.processEvents()
+        places.add((detail.text.y(), detail.header.height()))
+        headers.append(detail.header.text())
+    assert len(places) == 1
+    assert not any("model_response / model_response" in h for h in headers)
+
+
+def test_the_timeline_keeps_the_playhead_in_view_after_a_jump_or_an_offset(
+        qtbot, window, tmp_path):
+    # Seen: with the timeline zoomed in, `7` (70 %) moved the video but left the playhead
+    # off the timeline; a +2.5 s offset put the playhead before run_start, and the fitted
+    # run was then centred on it: half the view empty, before the run.
+    folder, duration = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    tl = window.timeline
+    tl.fit()
+    span = tl.v1 - tl.v0
+    window.session.set_offset(2.5)  # the paused playhead: video 0 = run time -2.5
+    assert tl.v0 <= -2.5 <= tl.v1
+    assert tl.v1 - tl.v0 == pytest.approx(span)
+    assert tl.v0 >= -2.5 - 0.02 * span  # no empty stretch before it: the run fills the view
+    tl.set_view(0.0, duration / 6)  # zoomed in on the start
+    window.actions["jump_percent_7"].trigger()
+    run_t = window.player.current_time - 2.5
+    assert run_t > duration / 6
+    assert tl.v0 <= run_t <= tl.v1
+    assert tl.v1 - tl.v0 == pytest.approx(duration / 6)
