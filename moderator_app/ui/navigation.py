@@ -153,8 +153,10 @@ class Navigator(QObject):
         self.timeline.set_playhead(run_t)
         self.plots.set_playhead(run_t)
         self._highlight(run_t)
+        # The playhead stays on the timeline after any move (0-9, Home/End, steps), not
+        # only while playing: a jump to 70 % left it off the view.
+        self.timeline.ensure_visible(run_t)
         if self.player.playing:
-            self.timeline.ensure_visible(run_t)
             self._follow(run_t)
         self.moved.emit(run_t)
 
@@ -167,6 +169,7 @@ class Navigator(QObject):
 
     def _on_offset(self, _offset: float) -> None:
         run_t = self.run_time()
+        self.timeline.ensure_visible(run_t)
         self.timeline.set_playhead(run_t)
         self.plots.set_playhead(run_t)
         self._highlight(run_t)

@@ -226,9 +226,19 @@ class Timeline(QWidget):
         self.set_view(self.v0 + d, self.v1 + d)
 
     def ensure_visible(self, t: float) -> None:
-        if not (self.v0 <= t <= self.v1):
-            span = self.v1 - self.v0
-            self.set_view(t - span / 2, t + span / 2)
+        """Bring run time `t` into view at the same zoom: near the left edge, so that a
+        playing video has room ahead, but never past the data when that shows less of it.
+        (Centring it put a fitted run half off screen when the playhead was just before
+        run_start, at a positive sync offset.)"""
+        if self.v0 <= t <= self.v1:
+            return
+        span = self.v1 - self.v0
+        lo, hi = self.data_span()
+        lo, hi = min(lo, t), max(hi, t)
+        pad = (hi - lo) * 0.01
+        v0 = min(t - 0.1 * span, hi + pad - span)  # the right edge not beyond the data ...
+        v0 = max(v0, lo - pad)                     # ... nor the left edge before it
+        self.set_view(v0, v0 + span)
 
     # -- geometry --------------------------------------------------------------------------
 
