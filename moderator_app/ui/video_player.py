@@ -131,6 +131,15 @@ class VideoPlayer(QWidget):
         font = self.position_label.font()
         font.setFamily("monospace")
         self.position_label.setFont(font)
+        # As wide as its widest text from the start: "no footage at this time" (or a longer
+        # frame number) widened the player, and the splitter moved the video panel and the
+        # table beside it each time the playhead left the footage (seen at 1280x720).
+        fm = self.position_label.fontMetrics()
+        self.position_label.setMinimumWidth(4 + max(
+            fm.horizontalAdvance(f"{NO_FOOTAGE}  88:88:88.888"),
+            fm.horizontalAdvance("frame 8888888 / 8888888  88:88:88.888")))
+        self.position_label.setAlignment(Qt.AlignmentFlag.AlignRight
+                                         | Qt.AlignmentFlag.AlignVCenter)
 
         controls = QHBoxLayout()
         controls.setContentsMargins(4, 2, 4, 2)

@@ -113,3 +113,25 @@ def test_the_timeline_keeps_the_playhead_in_view_after_a_jump_or_an_offset(
     assert run_t > duration / 6
     assert tl.v0 <= run_t <= tl.v1
     assert tl.v1 - tl.v0 == pytest.approx(duration / 6)
+
+
+def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_path):
+    # Seen at 1280x720: selecting coverage.missing put "no footage at this time" in the frame
+    # label, the player's minimum width grew, and the video panel widened by 27 px (the
+    # table narrowed) until the playhead came back into the footage.
+    folder, duration = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.video_player import NO_FOOTAGE
+
+    player = window.player
+    width = player.minimumSizeHint().width()
+    sizes = window.top_split.sizes()
+    window.session.set_offset(10.0)  # the run's last 7 s have no footage
+    window.select_event(len(window.session.result.index) - 1)
+    qtbot.waitUntil(lambda: player.position_label.text().startswith(NO_FOOTAGE), timeout=30000)
+    for _ in range(3):  # the label's layout request, then the splitter's
+        QApplication.processEvents()
+    assert player.minimumSizeHint().width() == width
+    assert window.top_split.sizes() == sizes
