@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import av
@@ -73,8 +74,8 @@ def test_small_video_batched_equals_reference(tmp_path):
 
 @pytest.mark.parametrize("idle", [0, 1])
 def test_reduction_beside_the_decoding_equals_reference(tmp_path, monkeypatch, idle):
-    # the batches' arithmetic on a second thread (an idle core) or inline (none): the same
-    # rows in the same order, the last partial batch included
+    # the work on each frame (grid, batches, holes) on a second thread (an idle core) or
+    # inline (none): the same rows in the same order, the last partial batch included
     monkeypatch.setattr(signals, "_idle_cores", lambda: idle)
     got = assert_identical(clip(tmp_path / "small.mp4", "160x210", 101, "yuv420p",
                                 "testsrc2", "-vf", "negate=enable='gt(mod(n,37),30)'"))
@@ -82,7 +83,7 @@ def test_reduction_beside_the_decoding_equals_reference(tmp_path, monkeypatch, i
 
 
 def test_a_failure_in_the_reduction_reaches_the_decoding_loop(tmp_path, monkeypatch):
-    # a MemoryError under the child's RLIMIT_AS on the reducing thread is raised where the
+    # a MemoryError under the child's RLIMIT_AS on the frames' thread is raised where the
     # child turns it into its answer, not lost with the thread
     monkeypatch.setattr(signals, "_idle_cores", lambda: 1)
 
@@ -135,3 +136,17 @@ def test_real_game_recording_batched_equals_reference():
     if not videos:
         pytest.skip("real-game corpus not built (make corpus)")
     assert_identical(videos[0])
+
+
+def test_a_failure_in_the_decoding_loop_ends_the_frames_thread(tmp_path, monkeypatch):
+    # the decoding side fails (here its progress callback): the frames' thread is ended, not
+    # left waiting on its queue
+    monkeypatch.setattr(signals, "_idle_cores", lambda: 1)
+    path = clip(tmp_path / "small.mp4", "160x210", 300)
+    before = set(threading.enumerate())
+
+    def fail(done, total):
+        raise ValueError("stop")
+    with av.open(str(path)) as c, pytest.raises(ValueError):
+        signals.scan_container(c, fail)
+    assert set(threading.enumerate()) <= before
