@@ -150,3 +150,14 @@ def test_a_failure_in_the_decoding_loop_ends_the_frames_thread(tmp_path, monkeyp
     with av.open(str(path)) as c, pytest.raises(ValueError):
         signals.scan_container(c, fail)
     assert set(threading.enumerate()) <= before
+
+
+@pytest.mark.parametrize(("cores", "load", "runnable", "idle"), [
+    (2, 1.7, 1, 2),     # quiet: the average still counts the previous minute's runs
+    (2, 1.7, 2, 1),     # one other task running now
+    (2, 18.0, 15, 0),   # a busy machine
+    (2, 0.2, 6, 1),     # a burst now, but little over the last minute: the average
+    (2, 0.9, None, 1),  # no instant figure (not Linux): the average alone
+])
+def test_idle_cores_counts_the_work_running_now(cores, load, runnable, idle):
+    assert signals.idle_cores(cores, load, runnable) == idle

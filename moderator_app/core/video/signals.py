@@ -439,10 +439,13 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
 
 
 def _idle_cores() -> int:
-    """Processors this process may run on that the last minute's load left idle (rounded
-    down). A second thread pays only on an idle core: at load 12 on 2 cores the reduction
-    beside the decoding cost 15-25 % more CPU (its batches are read from another core's
-    cache) and the scan took longer."""
+    """Processors this process may run on that other work leaves idle now (rounded down).
+    A second thread pays only on an idle core: at load 12 on 2 cores the reduction beside the
+    decoding cost 15-25 % more CPU (its batches are read from another core's cache) and the
+    scan took longer. Other work is the last minute's load average, or the tasks runnable at
+    this instant besides this one when fewer (`/proc/loadavg`): the average alone still
+    counted the bench's own previous runs on a quiet machine (load 1.7 with nothing else
+    running), so the second thread never ran where it pays."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -451,7 +454,23 @@ def _idle_cores() -> int:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return 0
-    return max(0, int(cores - load))
+    return idle_cores(cores, load, _runnable())
+
+
+def idle_cores(cores: int, load: float, runnable: int | None) -> int:
+    """`cores` minus the other work: the load average, or the other runnable tasks now
+    (`runnable` counts this one) when fewer."""
+    busy = load if runnable is None else min(load, max(0, runnable - 1))
+    return max(0, int(cores - busy))
+
+
+def _runnable() -> int | None:
+    """Tasks runnable at this instant, this one included (Linux), else None."""
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            return int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _mono(af) -> np.ndarray:
