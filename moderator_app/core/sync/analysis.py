@@ -79,10 +79,15 @@ def _piecewise_support(sig, look, run_s, offset, speed, th, nov) -> float:
     return sup - track.SWITCH_PENALTY * int(np.count_nonzero(np.diff(path)))
 
 
-def _candidates(sig, nov, look, run_s, offset, speed, th) -> list[float]:
-    """Offsets a stretch of the run may follow: the global one, the windows' and the global
-    score's other peaks."""
-    pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
+def _windows(sig, nov, look, run_s, speed, th) -> list[track.TrackPoint]:
+    return track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
+
+
+def _candidates(sig, nov, look, run_s, offset, speed, th, pts=None) -> list[float]:
+    """Offsets a stretch of the run may follow: the global one, the windows' (`pts`, the
+    track's windows when the caller has them) and the global score's other peaks."""
+    if pts is None:
+        pts = _windows(sig, nov, look, run_s, speed, th)
     return track.candidate_offsets(offset, pts, align.peaks(sig, look, run_s, speed))
 
 
@@ -140,9 +145,21 @@ def _permuted(run_s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 FIT_WEIGHT_FLOOR = 0.5
 
 
-def _learned_fit(sig, nov1, look1, q, run_s, speed, th):
+def _learned_fit(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None):
     """Fit on plain novelty, learn where reactions show (tile weights), fit again on that.
-    Returns (fit, its novelty, its lookup, the tile weights learnt or None)."""
+    Returns (fit, its novelty, its lookup, the tile weights learnt or None). `memo`: the
+    analysis' answers so far (the same stretch is learnt for the suggestion, its
+    significance and the track's checks: a tenth of the analysis, once is enough)."""
+    key = (run_s.tobytes(), speed)
+    if memo is not None and key in memo:
+        return memo[key]
+    out = _learn(sig, nov1, look1, q, run_s, speed, th)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def _learn(sig, nov1, look1, q, run_s, speed, th):
     f1 = align.fit(sig, nov1, run_s, speeds=np.array([speed]), look=look1)
     assert f1 is not None  # the caller has actions and two frames: fit always answers
     rs = reactions.measure(sig, nov1, run_s, f1.offset_s, speed, th.sync_reaction_z)
@@ -150,16 +167,16 @@ def _learned_fit(sig, nov1, look1, q, run_s, speed, th):
     w = reactions.tile_weights(sig, nov1, vs, q, floor=FIT_WEIGHT_FLOOR)
     if w is None:
         return f1, nov1, look1, None
-    nov = reactions.novelty(sig, w)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    nov = reactions.novelty(sig, w, like=nov1)
+    look = align.Lookup(sig, align._lookahead(sig, nov), like=look1)
     fit = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
     return fit, nov, look, w
 
 
-def _significance(sig, nov1, look1, q, run_s, speed, th):
+def _significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None):
     """The learned fit of these actions, and its score in spreads over the same procedure on
     NULL_SETS permutations of their gaps."""
-    f = _learned_fit(sig, nov1, look1, q, run_s, speed, th)[0]
+    f = _learned_fit(sig, nov1, look1, q, run_s, speed, th, memo)[0]
     rng = np.random.default_rng(len(run_s))
     scores = []
     for _ in range(NULL_SETS):
@@ -323,11 +340,14 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         if s2 >= s1 + track.SWITCH_PENALTY and s2 >= 1.3 * s1 and \
                 _drift_significant(sig, nov1, look1, run_s, drift.score, th):
             speed = drift.speed
-    fit, nov, look, w = _learned_fit(sig, nov1, look1, q, run_s, speed, th)
+    memo: dict = {}
+    fit, nov, look, w = _learned_fit(sig, nov1, look1, q, run_s, speed, th, memo)
     # Significance, per stretch of one offset (a spliced video has several): the same
     # procedure on the stretch's gaps shuffled must score clearly lower.
     z = th.sync_reaction_z
-    cands = _candidates(sig, nov, look, run_s, fit.offset_s, speed, th)
+    pts = _windows(sig, nov, look, run_s, speed, th)
+    fit_speed = speed
+    cands = _candidates(sig, nov, look, run_s, fit.offset_s, speed, th, pts)
     path = track.segment(look, run_s, cands, speed, z)
     cuts = [0] + [i for i in range(1, n) if path[i] != path[i - 1]] + [n]
     chosen, null_z, seg_fit = None, 0.0, fit
@@ -336,7 +356,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         if i1 - i0 < th.sync_min_actions:
             continue
         sub = run_s[i0:i1]
-        f, zz = _significance(sig, nov1, look1, q, sub, speed, th)
+        f, zz = _significance(sig, nov1, look1, q, sub, speed, th, memo)
         if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps:
             continue  # the stretch alone prefers another offset: no evidence for this one
         tested.append((sub, zz, f))
@@ -366,16 +386,17 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
     if used is None:
         return res
-    nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0)
+    nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0, like=nov1)
 
     def aligned(sub: np.ndarray, offset: float, min_z: float = th.sync_min_z) -> bool:
         """A stretch of actions whose own (learned) fit stands out at `offset` (see _path)."""
         if len(sub) < th.sync_min_actions:
             return False
-        lk = _learned_fit(sig, nov1, look1, q, sub, speed, th)[2]
+        lk = _learned_fit(sig, nov1, look1, q, sub, speed, th, memo)[2]
         return align.z_at(sig, lk, sub, speed, offset) >= min_z
 
-    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q)
+    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
+                       pts if res.speed == fit_speed else None)
     part = _unexplained(out, run_s, sig, nov_r, th, aligned)
     if part is None:
         return out
@@ -388,7 +409,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = replace(res, suggested_offset_s=round(offset, 4), offset_used_s=round(offset, 4),
                   supporting_actions=support, speed=speed,
                   confidence=_confidence(min(seg_fit.z, null_z), support))
-    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q)
+    out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
+                       pts if res.speed == fit_speed else None)
     return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1)
 
 
@@ -474,13 +496,15 @@ def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
 
 
 def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
-                 aligned, latency_q: float = 50.0) -> SyncAnalysis:
+                 aligned, latency_q: float = 50.0, pts=None) -> SyncAnalysis:
     """Reactions, track, segments and findings at the offset used: the track and segments
-    on the fit's novelty (`nov`, `look`), the reactions on `nov_r` (see FIT_WEIGHT_FLOOR)."""
+    on the fit's novelty (`nov`, `look`), the reactions on `nov_r` (see FIT_WEIGHT_FLOOR).
+    `pts`: the track's windows when the caller has them at this speed."""
     speed, used = res.speed, res.offset_used_s
     z = th.sync_reaction_z
-    pts = track.windows(sig, nov, look, run_s, speed, th.sync_min_z, 4)
-    cands = _candidates(sig, nov, look, run_s, used, speed, th)
+    if pts is None:
+        pts = _windows(sig, nov, look, run_s, speed, th)
+    cands = _candidates(sig, nov, look, run_s, used, speed, th, pts)
     path = _path(look, run_s, cands, speed, th, aligned) \
         if res.suggested_offset_s is not None else np.zeros(len(run_s), int)
     for j in sorted(set(path.tolist()) - {0}):
@@ -488,11 +512,7 @@ def _measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
         # candidate is a window's peak on the frame grid: Boxing's cut -4.04 s, not -4.00)
         cands[j] = _refine(run_s[path == j], sig, nov, cands[j], speed, th, latency_q)[0]
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
-    rs = []
-    for i, e in enumerate(run_s):
-        rs.extend(reactions.measure(sig, nov_r, np.array([e]), float(offs[i]), speed, z))
-    rs = [reactions.Reaction(i, r.run_s, r.expected_video_s, r.video_s, r.delay_s, r.confidence)
-          for i, r in enumerate(rs)]
+    rs = reactions.measure(sig, nov_r, run_s, offs, speed, z)  # each at its stretch's offset
     segs: list[list[float]] = []
     for i, j in enumerate(path):
         if not segs or segs[-1][2] != cands[j]:

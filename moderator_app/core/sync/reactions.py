@@ -10,6 +10,7 @@ surrounding second), so a busy stretch does not look like a run of reactions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -30,22 +31,42 @@ class Novelty:
     excess: np.ndarray   # float (n,) score minus the local mean
     spread: np.ndarray   # float (n,) local standard deviation of score (floored)
 
+    # An analysis weighs the same onsets ~40 times (`novelty(..., like=)`, `tile_weights`):
+    # their float copy and running counts are made once (cached in the frozen instance).
+    @cached_property
+    def onset_matrix(self) -> np.ndarray:
+        """onsets as floats (n, tiles), for weighted sums."""
+        return self.onsets.astype(float)
 
-def novelty(sig: FrameSignals, weights: np.ndarray | None = None) -> Novelty:
+    @cached_property
+    def onset_counts(self) -> np.ndarray:
+        """Running onset counts per tile (n + 1, tiles): frames a..b have c[b] - c[a]."""
+        c = np.zeros((len(self.onsets) + 1, self.onsets.shape[1]), np.int64)
+        np.cumsum(self.onsets, axis=0, out=c[1:])
+        return c
+
+
+def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
+            like: Novelty | None = None) -> Novelty:
     """Onsets and their excess over the local level; `weights` per tile (default 1) make
-    onsets in the tiles where reactions happen count more (see `tile_weights`)."""
-    t = sig.tiles
-    moving = t > 0
-    # Still for QUIET_S before: sprites that move every other frame are ongoing motion too.
-    quiet = max(1, int(round(QUIET_S * sig.fps)))
-    recent = np.zeros_like(moving)
-    for q in range(1, quiet + 1):
-        recent[q:] |= moving[:-q]
-    onsets = moving & ~recent
+    onsets in the tiles where reactions happen count more (see `tile_weights`). `like`: a
+    novelty of the same signals, whose onsets are reused rather than found again."""
+    if like is not None:
+        onsets = like.onsets
+    else:
+        t = sig.tiles
+        moving = t > 0
+        # Still for QUIET_S before: sprites that move every other frame are ongoing motion.
+        quiet = max(1, int(round(QUIET_S * sig.fps)))
+        recent = np.zeros_like(moving)
+        for q in range(1, quiet + 1):
+            recent[q:] |= moving[:-q]
+        onsets = moving & ~recent
     if weights is None:
         score = np.log1p(onsets.sum(axis=1).astype(float))
     else:
-        score = np.log1p(onsets.astype(float) @ weights)
+        m = like.onset_matrix if like is not None else onsets.astype(float)
+        score = np.log1p(m @ weights)
     half = max(1, int(round(LOCAL_S * sig.fps)))
     kernel = np.ones(2 * half + 1) / (2 * half + 1)
     mean = np.convolve(score, kernel, mode="same")
@@ -71,31 +92,36 @@ def frame_at(times: np.ndarray, t: float) -> int:
     return int(np.searchsorted(times, t - 1e-6))
 
 
-def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
+def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
             speed: float = 1.0, min_z: float = 2.5) -> list[Reaction]:
     """For each action, the first frame within REACTION_MAX_S after its expected time whose
-    novelty stands at least `min_z` local spreads above the local level."""
-    out = []
+    novelty stands at least `min_z` local spreads above the local level. `offset`: one for
+    every action, or an array of one per action (a spliced run's stretches)."""
     n = len(sig)
-    exps = offset + np.asarray(run_s, float) / speed
+    run_s = np.asarray(run_s, float)
+    exps = offset + run_s / speed
     # frame_at for every action at once (one binary search per action was most of the cost)
     k0s = np.maximum(0, np.searchsorted(sig.times, exps - 1e-6) - EARLY_FRAMES)
     k1s = np.minimum(n, np.searchsorted(sig.times, exps + REACTION_MAX_S - 1e-6))
-    for i, e in enumerate(run_s):
-        exp, k0, k1 = float(exps[i]), int(k0s[i]), int(k1s[i])
-        best = None
-        if k0 < k1:
-            z = nov.excess[k0:k1] / nov.spread[k0:k1]
-            hits = np.nonzero((z >= min_z) & (nov.score[k0:k1] > 0))[0]
-            if len(hits):
-                best = k0 + int(hits[0])
-        if best is None:
-            out.append(Reaction(i, float(e), exp, None, None, 0.0))
+    # the first qualifying frame at or after each k0, for all actions at once (was a slice
+    # and a search per action): nxt[k] = the first frame >= k that stands out (n: none)
+    ok = (nov.excess / nov.spread >= min_z) & (nov.score > 0)
+    idx = np.where(ok, np.arange(n), n)
+    nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
+    first = nxt[np.minimum(k0s, n)]
+    hit = (k0s < k1s) & (first < k1s)
+    best = np.where(hit, first, 0)
+    z = nov.excess[best] / nov.spread[best]
+    conf = np.minimum(1.0, np.maximum(0.0, (z - min_z + 1.0) / 4.0))
+    vs = sig.times[best]
+    out = []
+    for i, e in enumerate(run_s.tolist()):
+        exp = float(exps[i])
+        if not hit[i]:
+            out.append(Reaction(i, e, exp, None, None, 0.0))
         else:
-            z = float(nov.excess[best] / nov.spread[best])
-            conf = float(min(1.0, max(0.0, (z - min_z + 1.0) / 4.0)))
-            vs = float(sig.times[best])
-            out.append(Reaction(i, float(e), exp, vs, vs - exp, conf))
+            v = float(vs[i])
+            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i])))
     return out
 
 
@@ -116,12 +142,13 @@ def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,
     that no tile is ignored (floor > 0). None with too few reactions to learn from."""
     if len(video_s) < 6:
         return None
-    on = nov.onsets
+    n = len(nov.onsets)
     w = max(1, int(round(window_s * sig.fps)))
     ks = np.searchsorted(sig.times, np.asarray(video_s) - 1e-6)
-    hit = np.zeros(on.shape[1])
-    for k in ks:
-        hit += on[max(0, k - 1):k + w].any(axis=0)
+    # per tile, the reactions with an onset in frames k-1 .. k+w-1 (whole counts: exact)
+    c = nov.onset_counts
+    lo, hi = np.minimum(n, np.maximum(0, ks - 1)), np.minimum(n, ks + w)
+    hit = ((c[hi] - c[lo]) > 0).sum(axis=0).astype(float)
     p = hit / len(video_s)
     a = 0.02
     return floor + np.clip(np.log((p + a) / (q + a)), 0.0, 3.0)

@@ -18,6 +18,7 @@ without change (`fill_still`): what a constant-rate recording of the same pictur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,18 @@ class FrameSignals:
     def change(self) -> np.ndarray:
         """Changed points of the whole frame, per frame."""
         return self.tiles.sum(axis=1, dtype=np.int64)
+
+    @cached_property
+    def quarter_frames(self) -> tuple[np.ndarray, np.ndarray]:
+        """(k, shown): for every quarter of a frame period from the first frame to the last,
+        the first frame shown at or after it (clipped to the last) and whether there is one.
+        The sync fit's lookup tables (`align.Lookup`) are built on it, ~40 per analysis, all
+        on the same frame times: found once here (frozen dataclass: cached in the instance)."""
+        t0 = float(self.times[0])
+        res = 0.25 / self.fps
+        grid = t0 + np.arange(int((self.times[-1] - t0) / res) + 2) * res
+        k = np.searchsorted(self.times, grid - 1e-6)
+        return np.clip(k, 0, len(self.times) - 1), k < len(self.times)
 
     @property
     def picture_change(self) -> np.ndarray:

@@ -38,6 +38,20 @@ INPUT_SHARE = 0.15  # a tile is the player's when this share of reactions has an
 INPUT_RATIO = 3.0   # ... and this many times its background rate
 
 
+def onset_share(on: np.ndarray, w: int) -> np.ndarray:
+    """Per tile, the share of frames with an onset among the w frames centred on them (the
+    window of np.convolve(..., "same"): w // 2 before to (w - 1) // 2 after), by cumulative
+    counts for all tiles at once. Counts are whole numbers: exact, as the convolution was."""
+    n = len(on)
+    if w > n:  # np.convolve then answers max(n, w) values: as it did
+        return np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1)
+                         .mean() for j in range(on.shape[1])])
+    c = np.vstack([np.zeros((1, on.shape[1]), np.int64), np.cumsum(on, axis=0, dtype=np.int64)])
+    k = np.arange(n)
+    count = c[np.minimum(n, k + (w - 1) // 2 + 1)] - c[np.maximum(0, k - w // 2)]
+    return (count > 0).mean(axis=0)
+
+
 def input_tiles(sig: FrameSignals, nov: Novelty, video_s: list[float], window_s: float,
                 q: np.ndarray | None = None) -> np.ndarray:
     """Per tile: do the reactions at `video_s` happen there (at least INPUT_SHARE of them
@@ -51,8 +65,7 @@ def input_tiles(sig: FrameSignals, nov: Novelty, video_s: list[float], window_s:
         react += on[k:k + w].any(axis=0)
     p = react / max(1, len(video_s))
     if q is None:
-        q = np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
-                      for j in range(on.shape[1])])
+        q = onset_share(on, w)
     return (p >= INPUT_SHARE) & (p >= INPUT_RATIO * q)
 
 

@@ -48,8 +48,7 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
     # Windows look for offsets within WINDOW_RANGE_S of the global fit (the global score's
     # other peaks, over the whole video, are candidates too): bounded work on long runs.
     dt = 1.0 / sig.fps
-    mid = float(np.median(run_s))
-    full = np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
+    full = align.offset_grid(sig, run_s)
     g = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
     near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S] \
         if len(full) * dt > 2 * WINDOW_RANGE_S else None

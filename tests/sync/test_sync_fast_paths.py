@@ -1,0 +1,133 @@
+"""The analysis' fast paths give their plain versions' answers bit for bit (issue 13's cost
+work changed no result): each is checked against the straightforward computation it
+replaced, on signals with chance onsets everywhere and one reacting tile."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moderator_app.core.sync import align, reactions, stretch
+from moderator_app.core.sync.signals import FrameSignals
+
+
+def _signals(fps: float = 60.0, seconds: float = 40.0, offset_s: float = 1.5):
+    rng = np.random.default_rng(11)
+    n = int(seconds * fps)
+    tiles = (rng.random((n, 64)) < 0.02).astype(np.uint16) * 3
+    actions = np.sort(rng.uniform(0.5, seconds - 5.0, 30))
+    for e in actions:
+        k = int(round((offset_s + e) * fps)) + 1
+        tiles[k - 4:k, 9] = 0
+        tiles[k, 9] = 7
+    # times as a recorder writes them: not exact multiples of the period
+    times = np.arange(n) / fps + rng.uniform(-1e-4, 1e-4, n)
+    times[0] = 0.0
+    return FrameSignals(np.sort(times), tiles, fps), actions
+
+
+def _bits(x) -> bytes:
+    return np.asarray(x, float).tobytes()
+
+
+@pytest.mark.parametrize("speed", [1.0, 1.0325])
+@pytest.mark.parametrize("chunk", [align.CHUNK_FLOATS, 7, 100])
+def test_scores_are_the_plain_sum_of_the_lookup(monkeypatch, speed, chunk):
+    monkeypatch.setattr(align, "CHUNK_FLOATS", chunk)  # block edges inside rows and between
+    sig, actions = _signals()
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    grid = align.offset_grid(sig, actions)
+    for run_s, offsets in [(actions, grid), (actions[3:10], grid[::3] + 0.0021),
+                           (actions[:1], grid), (actions, grid[:1])]:
+        plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
+        got = align._scores(look, offsets, run_s, speed)
+        assert _bits(got) == _bits(plain)
+        assert align._scores(look, offsets, run_s, speed) is got  # asked again: kept
+        assert not got.flags.writeable
+    # a lookup sharing the index (`like`) answers from its own table
+    other = align.Lookup(sig, align._lookahead(sig, nov)[::-1].copy(), like=look)
+    plain = other(grid[:, None] + (actions / speed)[None, :]).sum(axis=1)
+    assert _bits(align._scores(other, grid, actions, speed)) == _bits(plain)
+    assert _bits(align._scores(look, grid, actions, speed)) != _bits(plain)
+
+
+def test_the_lookup_table_is_built_as_it_was():
+    sig, _ = _signals()
+    best = align._lookahead(sig, reactions.novelty(sig))
+    look = align.Lookup(sig, best)
+    t0, res = float(sig.times[0]), 0.25 / sig.fps
+    grid = t0 + np.arange(int((sig.times[-1] - t0) / res) + 2) * res
+    k = np.searchsorted(sig.times, grid - 1e-6)
+    table = np.where(k < len(best), best[np.clip(k, 0, len(best) - 1)], 0.0)
+    assert _bits(look.table) == _bits(np.concatenate([[0.0], table, [0.0]]))
+
+
+def test_median_is_numpys():
+    rng = np.random.default_rng(5)
+    for n in list(range(1, 12)) + [30, 31, 200]:
+        x = np.round(rng.uniform(0, 100, n), rng.integers(0, 4))
+        assert _bits(align.median(x)) == _bits(np.median(x))
+
+
+def _measure_one_by_one(sig, nov, run_s, offsets, speed, min_z):
+    """The first frame within REACTION_MAX_S after each action's expected time that stands
+    out, searched action by action (the plain version)."""
+    out = []
+    for i, (e, o) in enumerate(zip(run_s, offsets, strict=True)):
+        exp = o + e / speed
+        k0 = max(0, reactions.frame_at(sig.times, exp) - reactions.EARLY_FRAMES)
+        k1 = min(len(sig), reactions.frame_at(sig.times, exp + reactions.REACTION_MAX_S))
+        z = nov.excess[k0:k1] / nov.spread[k0:k1]
+        hits = np.nonzero((z >= min_z) & (nov.score[k0:k1] > 0))[0]
+        if k0 >= k1 or not len(hits):
+            out.append(reactions.Reaction(i, float(e), float(exp), None, None, 0.0))
+            continue
+        k = k0 + int(hits[0])
+        zk = float(nov.excess[k] / nov.spread[k])
+        vs = float(sig.times[k])
+        out.append(reactions.Reaction(i, float(e), float(exp), vs, vs - float(exp),
+                                      float(min(1.0, max(0.0, (zk - min_z + 1.0) / 4.0)))))
+    return out
+
+
+def test_reactions_of_all_actions_at_once_are_those_one_by_one():
+    sig, actions = _signals()
+    nov = reactions.novelty(sig)
+    rng = np.random.default_rng(2)
+    offs = 1.5 + rng.choice([0.0, -0.7, 30.0, -60.0], len(actions))  # some off the footage
+    for offset in [offs, np.full(len(actions), 1.5)]:
+        for speed, min_z in [(1.0, 2.5), (0.97, 1.0)]:
+            got = reactions.measure(sig, nov, actions, offset, speed, min_z)
+            assert got == _measure_one_by_one(sig, nov, actions, offset, speed, min_z)
+    assert reactions.measure(sig, nov, actions, 1.5) == reactions.measure(
+        sig, nov, actions, np.full(len(actions), 1.5))
+    assert any(r.video_s is None for r in reactions.measure(sig, nov, actions, offs))
+
+
+def test_reweighted_novelty_and_tile_weights_are_as_before():
+    sig, actions = _signals()
+    nov = reactions.novelty(sig)
+    w = np.linspace(0.5, 3.5, 64)
+    again = reactions.novelty(sig, w, like=nov)
+    fresh = reactions.novelty(sig, w)
+    for a, b in zip((again.onsets, again.score, again.excess, again.spread),
+                    (fresh.onsets, fresh.score, fresh.excess, fresh.spread), strict=True):
+        assert a.tobytes() == b.tobytes()
+    vs = list(sig.times[[0, 1, 5, 100, 900, len(sig) - 1]]) + [float(sig.times[-1]) + 1.0]
+    q = reactions.background_rates(sig, nov)
+    on, win = nov.onsets, max(1, int(round(0.08 * sig.fps)))
+    hit = np.zeros(on.shape[1])
+    for k in np.searchsorted(sig.times, np.asarray(vs) - 1e-6):
+        hit += on[max(0, k - 1):k + win].any(axis=0)
+    plain = 0.5 + np.clip(np.log((hit / len(vs) + 0.02) / (q + 0.02)), 0.0, 3.0)
+    assert _bits(reactions.tile_weights(sig, nov, vs, q, floor=0.5)) == _bits(plain)
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 5, 6, 50, 401])
+@pytest.mark.parametrize("w", [1, 2, 5, 6])
+def test_onset_share_is_the_convolution(n, w):
+    on = np.random.default_rng(n * 10 + w).random((n, 5)) < 0.15
+    plain = [np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
+             for j in range(5)]
+    assert _bits(stretch.onset_share(on, w)) == _bits(plain)
