@@ -222,9 +222,8 @@ class VideoPlayer(QWidget):
         sink = default_sink()
         if isinstance(sink, NullSink):
             return None  # no sound device: nothing to feed (core/video/audio.py is tested)
-        start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
         assert self.path is not None
-        track = AudioTrack(self.path, start)
+        track = AudioTrack.for_index(self.path, index)
         track.open()  # its decoder starts now, not on the first play (sound would be late)
         return AudioFeeder(track, sink, clock=self._clock)
 

@@ -16,6 +16,7 @@ import cv2
 import pytest
 import video_corpus as vc
 
+from moderator_app.core.video.audio import AudioTrack, samples
 from moderator_app.core.video.export import read_frames
 from moderator_app.core.video.index import Timeline
 from moderator_app.core.video.probe import probe_video
@@ -98,3 +99,21 @@ def test_a_single_recording_is_not_shifted():
     assert [t.shift(p, d) for p, d in [(2, 0), (1, 1), (3, 2), (None, 3), (4, None)]] == \
         [0] * 5
     assert t.offsets == [0] and t.splices == []
+
+
+def test_joined_recordings_play_no_sound_rather_than_the_wrong_one():
+    joined = probe_video(vc.build_joined_ts(TWO), "joined.ts")
+    assert joined.index is not None
+    track = AudioTrack.for_index(vc.build_joined_ts(TWO), joined.index)
+    try:
+        assert track.failed and "joined" in track.failed
+        assert track.pcm(1.0, 1.5) == bytes(samples(0.5) * 4)
+    finally:
+        track.close()
+    single = probe_video(vc.build(vc.RECIPES["audio_short"]), "a.mp4")
+    assert single.index is not None
+    tone = AudioTrack.for_index(vc.build(vc.RECIPES["audio_short"]), single.index)
+    try:
+        assert tone.failed is None and any(tone.pcm(5.0, 5.2))
+    finally:
+        tone.close()

@@ -42,6 +42,20 @@ class AudioTrack:
         self._proc: VideoProcess | None = None
         self.failed: str | None = None
 
+    @classmethod
+    def for_index(cls, path: Path | str, index) -> AudioTrack:
+        """The track of the video `index` (a `FrameIndex`) describes, on its clock (rebased on
+        its first frame). In recordings joined with their timestamps restarting
+        (`FrameIndex.segments`), the sound's timestamps restart too and are not shifted as
+        the picture's are: a window sought by time could come from the other recording. Such
+        a track is silent, saying why in `failed`: no sound rather than the wrong sound."""
+        start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
+        track = cls(path, start)
+        if index.segments:
+            track.failed = ("recordings joined with restarting timestamps: their sound is "
+                            "not placed on the picture's clock (silent)")
+        return track
+
     def open(self) -> None:
         """Start the decoding process now (the player does on load), so that the first play
         is not late by a process start-up."""
