@@ -76,6 +76,24 @@ def test_a_selection_decodes_only_what_its_picture_depends_on(mp4):
     assert decoded <= len(refs) + 1, (decoded, sorted(refs))
 
 
+def test_b_frames_shown_before_a_kept_frame_are_skipped_after_its_packet(mp4):
+    """A selection at each place of a mini-GOP (20, 21, 22, 23 frames after a keyframe, in
+    four GOPs: one of them a P-frame, whose packet comes before the B-frames shown before
+    it): exactly the reference frames up to it and itself are decoded, however the frames
+    are ordered in the file. Switching back to full decoding for good at the first kept
+    packet decoded the non-reference B-frames that follow it in the file."""
+    path, index = mp4
+    targets = [620, 561, 502, 443]  # backwards: each one a seek
+    reads = _reads(path, index, [100, *targets])[1:]
+    extra = []
+    for n, (decoded, fallbacks, shown) in zip(targets, reads, strict=True):
+        kf = index.keyframe_index(n)
+        assert n - kf == 20 + targets.index(n)
+        assert shown == _truth(index, n) and fallbacks == 0
+        extra.append(decoded - len(_reference_frames(path, index, kf, n)) - 1)
+    assert extra == [0, 0, 0, 0]
+
+
 def test_a_selection_in_a_later_gop_seeks_rather_than_decoding_through(mp4):
     """Frame 75 after frame 10: 65 frames ahead, which used to be decoded forward through
     the rest of the first GOP; a seek to the keyframe at 60 decodes at most 16."""
