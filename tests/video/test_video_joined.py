@@ -117,3 +117,13 @@ def test_joined_recordings_play_no_sound_rather_than_the_wrong_one():
         assert tone.failed is None and any(tone.pcm(5.0, 5.2))
     finally:
         tone.close()
+
+
+def test_frame_cli_on_a_lone_file_that_is_no_video_says_so(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a video\n")
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "frame", str(notes),
+                        "--time", "1", "-o", str(tmp_path / "f.png")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "the video cannot be read" in r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "f.png").exists()
