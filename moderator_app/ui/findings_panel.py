@@ -26,6 +26,9 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -112,6 +115,34 @@ class FindingsModel(QAbstractTableModel):
         return None
 
 
+ROW_PAD = 3  # pixels above the first line of a row (and at least as many below the last)
+
+
+class _WholeLinesDelegate(QStyledItemDelegate):
+    """Paints a cell's text as ROW_LINES whole lines at most, the last one elided. Qt's own
+    painting draws the next wrapped line too when more than its top is inside the cell, so a
+    long rule or message showed the top half of a fourth line cut off at the row's edge
+    (seen at 1280x720: "log.response_actions_unrun" wrapped and its message was cut mid-line)."""
+
+    def paint(self, painter, option, index) -> None:  # noqa: D102 - Qt override
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            super().paint(painter, option, index)
+            return
+        text = opt.text
+        opt.text = ""
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        opt.text = text
+        opt.state &= ~QStyle.StateFlag.State_HasFocus  # the focus frame is drawn above
+        rect = opt.rect.adjusted(0, ROW_PAD, 0, 0)
+        rect.setHeight(min(rect.height(), ROW_LINES * opt.fontMetrics.lineSpacing()))
+        opt.rect = rect
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+
+
 class _SeverityFilter(QSortFilterProxyModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -158,7 +189,8 @@ class FindingsPanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         fm = self.view.fontMetrics()
-        row_h = ROW_LINES * fm.lineSpacing() + 6
+        row_h = ROW_LINES * fm.lineSpacing() + 2 * ROW_PAD
+        self.view.setItemDelegate(_WholeLinesDelegate(self.view))
         vh = self.view.verticalHeader()
         vh.setVisible(False)
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # fixed: fast with 10k rows

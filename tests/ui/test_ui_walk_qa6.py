@@ -135,3 +135,48 @@ def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_pa
         QApplication.processEvents()
     assert player.minimumSizeHint().width() == width
     assert window.top_split.sizes() == sizes
+
+
+def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, window, tmp_path):
+    # Seen at 1280x720: a long rule wrapped, and under the row's elided third line the top
+    # half of a fourth was painted, cut by the row's edge.
+    import orjson
+
+    from moderator_app.ui.findings_panel import COL_FINDING, ROW_LINES, ROW_PAD
+
+    def unrequested(lines):
+        for k, raw in enumerate(lines):
+            ev = orjson.loads(raw)
+            if ev["type"] == "action":
+                ev["data"]["args"] = {"button": "SELECT"}
+                lines[k] = orjson.dumps(ev)
+                return lines
+        raise AssertionError("no action")
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    open_and_wait(qtbot, window, folder)
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtWidgets import QApplication
+
+    window.resizeDocks([window.findings_dock], [330], Qt.Orientation.Horizontal)  # 1280x720's
+    for _ in range(3):
+        QApplication.processEvents()
+    panel = window.findings
+    view = panel.view
+    fm = view.fontMetrics()
+    ls = fm.lineSpacing()
+    image = view.viewport().grab().toImage()
+    checked = 0
+    for prow in range(panel.proxy.rowCount()):
+        index = panel.proxy.index(prow, COL_FINDING)
+        rect = view.visualRect(index)
+        text = panel.proxy.data(index)
+        wrapped = fm.boundingRect(QRect(0, 0, rect.width() - 8, 10_000),
+                                  int(Qt.TextFlag.TextWordWrap), text).height()
+        if rect.bottom() >= image.height() or wrapped < (ROW_LINES + 1) * ls:
+            continue  # off screen, or no fourth line of text
+        below = range(rect.top() + ROW_PAD + ROW_LINES * ls, rect.bottom())  # grid line excluded
+        colours = {image.pixel(x, y) for y in below for x in range(rect.left(), rect.right())}
+        assert len(colours) == 1, f"row {prow}: text below its last whole line"
+        checked += 1
+    assert checked
