@@ -98,6 +98,16 @@ class EventTableModel(QAbstractTableModel):
                 fm.horizontalAdvance("88:88:88.888") + 10, fm.horizontalAdvance("observation") + 10,
                 fm.horizontalAdvance("model_message") + 10]
 
+    @staticmethod
+    def line_width(font: QFont, last_line: int) -> int:
+        """The Line column's width for a submission whose last line is `last_line` (at least
+        four digits; bold, as the current event's row is): set once when it opens, so that it
+        never changes while it is reviewed, and the seven digits `column_widths` reserves do
+        not take the Content column's room (at 1280x720 it needed a horizontal scroll)."""
+        bold = QFont(font)
+        bold.setBold(True)
+        return QFontMetrics(bold).horizontalAdvance("● " + "8" * max(4, len(str(last_line)))) + 10
+
     def set_marked_rows(self, marked: dict[int, str]) -> None:
         """Rows that carry a finding (worst severity), shown with a coloured dot by the line."""
         self.marked = dict(marked)

@@ -49,7 +49,7 @@ from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.event_filter import EventFilter
-from moderator_app.ui.event_table import COL_KIND, COL_ROW
+from moderator_app.ui.event_table import COL_KIND, COL_LINE, COL_ROW
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
 from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
@@ -435,6 +435,8 @@ class MainWindow(QMainWindow):
         # The event number repeats the line number (one event per line): the Line column,
         # which findings name, is enough and leaves the room to the Content column.
         self.table.setColumnHidden(COL_ROW, True)
+        last = index.lines[-1] if index is not None and len(index) else 0
+        self.table.setColumnWidth(COL_LINE, self.table_model.line_width(self.table.font(), last))
         self.event_filter.set_lanes(kind, index)
         self.timeline.set_index(index)
         self.plots.set_index(index)

@@ -180,3 +180,26 @@ def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, windo
         assert len(colours) == 1, f"row {prow}: text below its last whole line"
         checked += 1
     assert checked
+
+
+def test_the_line_column_fits_the_submissions_line_numbers_not_seven_digits(
+        qtbot, window, tmp_path):
+    # Seen at 1280x720: the Line column kept room for "● 8888888" whatever the run, and the
+    # Content column of a 600-line run needed a horizontal scroll.
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from moderator_app.ui.event_table import COL_CONTENT, COL_LINE
+
+    table = window.table
+    reserved = table.columnWidth(COL_LINE)
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    content = table.columnWidth(COL_CONTENT)
+    bold = QFont(table.font())
+    bold.setBold(True)
+    last = window.session.result.index.lines[-1]
+    width = table.columnWidth(COL_LINE)
+    assert QFontMetrics(bold).horizontalAdvance(f"● {last}") < width < reserved
+    # the same width for every line of the run (no jump), room for five digits when needed
+    assert window.table_model.line_width(table.font(), 18_096) > width
+    assert content > 0
