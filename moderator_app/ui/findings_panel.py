@@ -235,12 +235,17 @@ class FindingsPanel(QWidget):
         grid.addWidget(self.other_text, 1, 0)
         grid.addWidget(self.this_text, 1, 1)
         grid.setRowStretch(1, 1)
-        self.compare.setVisible(False)
         detail = QWidget()
         detail_layout = QVBoxLayout(detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
         detail_layout.addWidget(self.message, 1)
         detail_layout.addWidget(self.compare, 2)
+        # The room of the side-by-side lines is kept when they are hidden (the message box
+        # has it then): the panel's minimum grew by 62 px when a finding naming another line
+        # was selected, and the dock's edge moved the Sync panel down (seen at 1280x720).
+        self.other_title.setText("Line 1")  # a title's height, measured with text
+        detail.setMinimumHeight(detail.minimumSizeHint().height())
+        self.compare.setVisible(False)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.view)

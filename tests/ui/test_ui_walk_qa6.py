@@ -203,3 +203,35 @@ def test_the_line_column_fits_the_submissions_line_numbers_not_seven_digits(
     # the same width for every line of the run (no jump), room for five digits when needed
     assert window.table_model.line_width(table.font(), 18_096) > width
     assert content > 0
+
+
+def test_a_finding_naming_another_line_does_not_move_the_panels(qtbot, window, tmp_path):
+    # Seen at 1280x720: selecting "... not one the response on line 11699 asked for" showed
+    # the side-by-side lines, the findings panel's minimum grew by 62 px, and the dock's edge
+    # pushed the Sync panel down; selecting another finding pulled it back up.
+    import orjson
+    from PySide6.QtWidgets import QApplication
+
+    def unrequested(lines):
+        for k, raw in enumerate(lines):
+            ev = orjson.loads(raw)
+            if ev["type"] == "action":
+                ev["data"]["args"] = {"button": "SELECT"}
+                lines[k] = orjson.dumps(ev)
+                return lines
+        raise AssertionError("no action")
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    open_and_wait(qtbot, window, folder)
+    panel = window.findings
+    rules = [f.rule for f in panel.findings]
+    plain = rules.index("log.response_actions_unrun")  # names no other line
+    naming = rules.index("log.action_not_requested")
+    heights = set()
+    for i in (plain, naming, plain):
+        window.select_finding(i)
+        for _ in range(3):
+            QApplication.processEvents()
+        heights.add((panel.minimumSizeHint().height(), window.findings_dock.height()))
+    assert panel.compare.isHidden()  # the last one names no line: nothing side by side
+    assert len(heights) == 1
