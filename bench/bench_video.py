@@ -137,7 +137,8 @@ def playback_fps(path: Path, blob: bytes, limit: int) -> float:
         return (limit - 1) / (time.perf_counter() - t)
 
 
-SELECTED = {"decoded": 0, "reads": 0}  # frames the decoder decoded for the timed selections
+# frames the decoder decoded for the timed selections, and where each one's time went
+SELECTED: dict = {"decoded": 0, "reads": 0, "stages": []}
 
 
 def selection_ms(path: Path, blob: bytes, targets: list[int], warm: bool = False) -> float:
@@ -160,6 +161,10 @@ def selection_ms(path: Path, blob: bytes, targets: list[int], warm: bool = False
             out.append(time.perf_counter() - t)
             SELECTED["decoded"] += int(h["decoded"])
             SELECTED["reads"] += 1
+            st = dict(h["stages_ms"])
+            # the rest: the request and the pixels through the pipe, into the parent
+            st["pipe"] = out[-1] * 1000 - st["decode"] - st["convert"]
+            SELECTED["stages"].append(st)
     return sorted(out)[len(out) // 2] * 1000
 
 
@@ -258,9 +263,13 @@ def selection_figures(path: Path, index) -> None:
     bare_seek = (time.perf_counter() - t) / len(targets)
     blob = index.to_bytes()
     # the workstation's decoder is started on load; selecting an event asks it for a frame
-    SELECTED.update(decoded=0, reads=0)
+    SELECTED.update(decoded=0, reads=0, stages=[])
     sel = selection_ms(path, blob, targets) / 1000
     per = SELECTED["decoded"] / max(1, SELECTED["reads"])
+    stages = list(SELECTED["stages"])  # these selections' only (the warmed ones follow)
+
+    def med(key: str) -> float:
+        return sorted(st[key] for st in stages)[len(stages) // 2]
     t = time.perf_counter()
     with VideoProcess(path) as vp:
         vp.request({"op": "frame", "n": targets[0], "keep": True, "index_len": len(blob),
@@ -278,6 +287,10 @@ def selection_figures(path: Path, index) -> None:
     print(f"  selected event, exact frame    {sel * 1000:7.1f} ms median -> "
           f"{sel / bare_seek:.2f}x the bare seek (target < 150 ms; {per:.1f} frames decoded "
           f"per selection, the two before it included, as the player asks)")
+    print(f"    per stage, medians: seek + decode {med('decode'):.1f} ms "
+          f"({med('decode_cpu'):.1f} ms CPU in the decoder's process, its threads' included), "
+          f"conversion + scaling to 960x540 {med('convert'):.1f} ms "
+          f"({med('convert_cpu'):.1f} CPU), request and pipe {med('pipe'):.1f} ms")
     print(f"  same, a warmed neighbour       {warmed * 1000:7.1f} ms median -> "
           f"{warmed / bare_seek:.2f}x the bare seek (the next event or finding)")
     print(f"  first frame, decoder started ahead {ahead * 1000:5.1f} ms (as the workstation "

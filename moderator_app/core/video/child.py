@@ -85,15 +85,24 @@ def op_frame(req: dict, out, state: dict) -> None:
         state["dec"] = ExactDecoder(_open(req), index, reopen=lambda: _open(req))
     dec = state["dec"]
     decoded, fallbacks = dec.decoded, dec.fallbacks
+    t0, c0 = time.perf_counter(), time.process_time()
     frame = dec.read(int(req["n"]), int(req.get("cache_before", 0)))
     if frame is None:
         send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
         return
+    t1, c1 = time.perf_counter(), time.process_time()
     img = to_rgb(frame, req.get("width"), req.get("height"))
+    t2, c2 = time.perf_counter(), time.process_time()
     h, w = img.shape[:2]
-    # what the read cost (frames decoded, fallbacks): the bench and the tests read it
+    # what the read cost (frames decoded, fallbacks), and where its time went (wall and the
+    # process's CPU, ms: seek + decode, then conversion + scaling): the bench and the tests
+    # read them
     send(out, {"ok": True, "n": int(req["n"]), "width": w, "height": h,
-               "decoded": dec.decoded - decoded, "fallbacks": dec.fallbacks - fallbacks},
+               "decoded": dec.decoded - decoded, "fallbacks": dec.fallbacks - fallbacks,
+               "stages_ms": {"decode": round((t1 - t0) * 1e3, 2),
+                             "decode_cpu": round((c1 - c0) * 1e3, 2),
+                             "convert": round((t2 - t1) * 1e3, 2),
+                             "convert_cpu": round((c2 - c1) * 1e3, 2)}},
          (img.tobytes(),))
     if req.get("ahead"):  # playback: decode the next frame while the workstation paints
         dec.prefetch(int(req["n"]) + 1)
