@@ -131,3 +131,15 @@ def test_onset_share_is_the_convolution(n, w):
     plain = [np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1).mean()
              for j in range(5)]
     assert _bits(stretch.onset_share(on, w)) == _bits(plain)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32])
+@pytest.mark.parametrize("f", [1, 2, 4])
+def test_block_sums_are_numpys_reduction(dtype, f):
+    from moderator_app.core.sync.signals import block_sums
+    rng = np.random.default_rng(f)
+    t = rng.integers(0, np.iinfo(dtype).max, (50, 8, 8), endpoint=True).astype(dtype)
+    g = 8 // f
+    plain = t.reshape(50, g, f, g, f).sum(axis=(2, 4), dtype=np.uint16)
+    got = block_sums(t, f)
+    assert got.dtype == np.uint16 and got.tobytes() == plain.tobytes()
