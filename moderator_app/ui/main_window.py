@@ -43,7 +43,7 @@ from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.text import safe_text
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
-from moderator_app.core.video.audio import sound_device_present
+from moderator_app.core.video.audio import plays_sound
 from moderator_app.core.video.isolate import prestart
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         # The player's decoder, its sound's and the scan's start now and import while the
         # submission is verified: the first picture then costs an open and a decode (issue 11
         # point 8). The verification's thread starts its probe's itself (pipeline.py).
-        prestart(3 if sound_device_present() else 2)
+        prestart(3 if plays_sound() else 2)
         self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
                         self._on_verified, self._on_failed, self._on_cancelled,
                         discard=_close_result)

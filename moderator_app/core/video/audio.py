@@ -178,6 +178,12 @@ def sound_device_present() -> bool:
             or (uid is not None and os.path.exists(f"/run/user/{uid}/pulse")))
 
 
+def plays_sound() -> bool:
+    """Whether the player will feed sound here (a device and a player command, as
+    `default_sink` finds them): its load then opens an audio track, a process of its own."""
+    return not isinstance(default_sink(), NullSink)
+
+
 def default_sink():
     """A pipe to pw-play / paplay / aplay when there is one and a sound server or device,
     else NullSink."""
