@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -93,10 +94,11 @@ class QueuePanel(QWidget):
         self.op = BackgroundOp("queue", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        top = QHBoxLayout()
         self.title = QLabel("No queue open")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
-        top.addWidget(self.title, 1)
+        self.title.setWordWrap(True)
+        layout.addWidget(self.title)
+        top = QHBoxLayout()
         self.claim_button = QPushButton(f"Claim ({DEFAULT_CLAIM_MINUTES} min)")
         self.claim_button.setToolTip("Claim the selected submission: the other moderators see "
                                      "it claimed by you until the claim ends")
@@ -108,15 +110,19 @@ class QueuePanel(QWidget):
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.reload)
         top.addWidget(self.refresh_button)
+        top.addStretch(1)
         layout.addLayout(top)
-        filters = QHBoxLayout()
+        # Two filters a row: the queue is a tab beside the Decision panel, as narrow as it.
+        filters = QGridLayout()
         self.combos: dict[str, QComboBox] = {}
-        for attr in FILTERS:
+        for i, attr in enumerate(FILTERS):
             box = QComboBox()
             box.setObjectName(f"queue-filter-{attr}")
             box.addItem(f"{attr.capitalize()}: {ALL}", None)
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(8)  # a long game name must not widen the dock
             box.currentIndexChanged.connect(self._apply_filters)
-            filters.addWidget(box)
+            filters.addWidget(box, i // 2, i % 2)
             self.combos[attr] = box
         layout.addLayout(filters)
         self.progress = QProgressBar()
@@ -303,7 +309,11 @@ def show_queue(window, folder: Path) -> QueuePanel:
         dock = QDockWidget("Review queue", window)
         dock.setObjectName("queue-dock")
         dock.setWidget(panel)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        # A tab beside Sync, Decision and Run: at the bottom, across the window, it took
+        # 200 px from the video, the table and the timeline at 1280x720 (lanes overlapped,
+        # the Sync panel's buttons were cut).
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        window.tabifyDockWidget(window.run_dock, dock)
         window.queue_panel, window.queue_dock = panel, dock
         panel.open_requested.connect(window.open_paths)
         window.next_submission_provider = panel.next_paths

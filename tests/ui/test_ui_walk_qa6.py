@@ -235,3 +235,35 @@ def test_a_finding_naming_another_line_does_not_move_the_panels(qtbot, window, t
         heights.add((panel.minimumSizeHint().height(), window.findings_dock.height()))
     assert panel.compare.isHidden()  # the last one names no line: nothing side by side
     assert len(heights) == 1
+
+
+def test_opening_a_queue_at_1280x720_takes_no_room_from_the_video_and_timeline(
+        qtbot, window, tmp_path, monkeypatch):
+    # Seen at 1280x720: File > Open queue put the queue across the bottom of the window; the
+    # video, the table and the timeline lost 200 px (lanes drawn over each other) and the
+    # Sync panel's buttons were cut. It is now a tab beside Sync, Decision and Run.
+    import shutil
+
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.queue_panel import show_queue
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the queue's report cache
+    folder, _ = make_submission(tmp_path / "sub")
+    queue = tmp_path / "queue"
+    queue.mkdir()
+    for name in ("run-a", "run-b"):
+        shutil.copytree(folder, queue / name)
+    open_and_wait(qtbot, window, queue / "run-a")
+    for _ in range(3):
+        QApplication.processEvents()
+    central = window.centralWidget().size()
+    right = window.findings_dock.width()
+    panel = show_queue(window, queue)
+    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=120_000)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert window.centralWidget().size() == central
+    assert window.findings_dock.width() == right
+    assert window.decision_dock in window.tabifiedDockWidgets(window.queue_dock)
+    assert window.queue_dock.isVisible() and panel.view.isVisible()
