@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, combine
+from moderator_app.core.sync import reactions
+from moderator_app.core.sync.analysis import CHANCE_WORDS, SyncAnalysis, SyncFinding, combine
 from moderator_app.core.sync.signals import FrameSignals
 
 FRAME = 1 / 60
@@ -36,6 +37,21 @@ def test_coarse_findings_join_only_where_the_fine_scale_is_silent():
 def test_scales_that_disagree_leave_the_fine_one_alone():
     got = combine(_a(2.0), _a(2.0 + 1.5 * FRAME, HUMAN), FRAME)
     assert got.findings == [] and got.suggested_offset_s == 2.0
+
+
+def test_a_stretch_at_chance_stays_unless_the_other_scale_jumps_into_it():
+    """A reaction the other scale sees in the stretch does not drop it (chance answers are
+    reactions: a log whose second half came from another run lost its finding that way);
+    an offset jump of the other scale into it does (Breakout's cut: 8x8 saw a stretch at
+    chance, 4x4 the jump)."""
+    stretch = SyncFinding("sync.no_reaction", f"13 actions in a row {CHANCE_WORDS} (...)",
+                          16.7, 38.0, 14.9, 36.1, actions=13)
+    seen = [reactions.Reaction(0, 20.0, 21.9, 21.95, 0.05, 0.9)]
+    coarse = SyncAnalysis(2.0, 0.8, 10, 30, 1.0, "", 2.0, reactions=seen)
+    assert combine(_a(2.0, stretch), coarse, FRAME).findings == [stretch]
+    into = SyncFinding("sync.offset_jump", "j", 16.7, None, 13.6, 15.7, size_s=-4.0)
+    assert combine(_a(2.0, stretch), _a(2.0, into), FRAME).findings == [into]
+    assert combine(_a(2.0, into), _a(2.0, stretch), FRAME).findings == [into]
 
 
 def test_coarser_sums_tiles():

@@ -297,6 +297,18 @@ def _unseen(f: SyncFinding, other: SyncAnalysis) -> bool:
                    if a - 1e-6 <= r.run_s <= b + 1e-6)
 
 
+def _jumps_into(f: SyncFinding, other: SyncAnalysis, slack_s: float = 5.0) -> bool:
+    """The other scale explains a stretch answered only by chance (`_by_chance`) by an
+    offset jump into it: the stretch follows another offset (Breakout's cut: the 8x8 scale
+    saw a stretch at chance, the 4x4 scale the jump). A reaction the other scale sees in the
+    stretch is no such explanation: chance answers are reactions too."""
+    a, b = f.run_start_s, f.run_end_s
+    if a is None or b is None:
+        return False
+    return any(g.rule == "sync.offset_jump" and g.run_end_s is not None
+               and a - slack_s <= g.run_end_s <= b for g in other.findings)
+
+
 def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAnalysis:
     """The fine scale's analysis, completed by the coarse one: its suggestion when the fine
     scale has none, and its findings about places the fine scale is silent on when both
@@ -307,8 +319,10 @@ def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAna
         return coarse
     if abs(fine.suggested_offset_s - coarse.suggested_offset_s) > frame_s:
         return fine
-    kept = [f for f in fine.findings if f.rule != "sync.no_reaction" or _unseen(f, coarse)]
-    extra = [f for f in coarse.findings if not any(_near(f, g) for g in fine.findings)]
+    kept = [f for f in fine.findings if f.rule != "sync.no_reaction"
+            or (_unseen(f, coarse) if not _by_chance(f) else not _jumps_into(f, coarse))]
+    extra = [f for f in coarse.findings if not any(_near(f, g) for g in fine.findings)
+             and not (_by_chance(f) and _jumps_into(f, fine))]
     if not extra and len(kept) == len(fine.findings):
         return fine
     found = sorted(kept + extra,
