@@ -162,8 +162,9 @@ def _learned_fit(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None
 def _learn(sig, nov1, look1, q, run_s, speed, th):
     f1 = align.fit(sig, nov1, run_s, speeds=np.array([speed]), look=look1)
     assert f1 is not None  # the caller has actions and two frames: fit always answers
-    rs = reactions.measure(sig, nov1, run_s, f1.offset_s, speed, th.sync_reaction_z)
-    vs = [r.video_s for r in rs if r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
+    exps, hit, k = reactions.first_reactions(sig, nov1, run_s, f1.offset_s, speed,
+                                             th.sync_reaction_z)
+    vs = sig.times[k][hit & (sig.times[k] - exps <= SUPPORT_AFTER_S)]
     w = reactions.tile_weights(sig, nov1, vs, q, floor=FIT_WEIGHT_FLOOR)
     if w is None:
         return f1, nov1, look1, None

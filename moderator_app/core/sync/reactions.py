@@ -45,6 +45,23 @@ class Novelty:
         np.cumsum(self.onsets, axis=0, out=c[1:])
         return c
 
+    @cached_property
+    def _next(self) -> dict[float, np.ndarray]:
+        return {}
+
+    def next_standing(self, min_z: float) -> np.ndarray:
+        """nxt[k]: the first frame at or after k whose novelty stands `min_z` local spreads
+        above the level (len: none), k = 0 .. len. Every action's reaction is then one look
+        up (`first_reactions`), and the ~40 measures of an analysis share it."""
+        nxt = self._next.get(min_z)
+        if nxt is None:
+            n = len(self.score)
+            ok = (self.excess / self.spread >= min_z) & (self.score > 0)
+            idx = np.where(ok, np.arange(n), n)
+            nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
+            self._next[min_z] = nxt
+        return nxt
+
 
 def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
             like: Novelty | None = None) -> Novelty:
@@ -92,25 +109,28 @@ def frame_at(times: np.ndarray, t: float) -> int:
     return int(np.searchsorted(times, t - 1e-6))
 
 
+def first_reactions(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
+                    speed: float = 1.0,
+                    min_z: float = 2.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`measure` as arrays, per action: (expected video time, has a reaction, its frame (0
+    when none)). For the learned fit's shuffled logs, which need only the frames."""
+    n = len(sig)
+    exps = offset + np.asarray(run_s, float) / speed
+    # frame_at for every action at once (one binary search per action was most of the cost)
+    k0s = np.maximum(0, np.searchsorted(sig.times, exps - 1e-6) - EARLY_FRAMES)
+    k1s = np.minimum(n, np.searchsorted(sig.times, exps + REACTION_MAX_S - 1e-6))
+    first = nov.next_standing(min_z)[np.minimum(k0s, n)]
+    hit = (k0s < k1s) & (first < k1s)
+    return exps, hit, np.where(hit, first, 0)
+
+
 def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
             speed: float = 1.0, min_z: float = 2.5) -> list[Reaction]:
     """For each action, the first frame within REACTION_MAX_S after its expected time whose
     novelty stands at least `min_z` local spreads above the local level. `offset`: one for
     every action, or an array of one per action (a spliced run's stretches)."""
-    n = len(sig)
     run_s = np.asarray(run_s, float)
-    exps = offset + run_s / speed
-    # frame_at for every action at once (one binary search per action was most of the cost)
-    k0s = np.maximum(0, np.searchsorted(sig.times, exps - 1e-6) - EARLY_FRAMES)
-    k1s = np.minimum(n, np.searchsorted(sig.times, exps + REACTION_MAX_S - 1e-6))
-    # the first qualifying frame at or after each k0, for all actions at once (was a slice
-    # and a search per action): nxt[k] = the first frame >= k that stands out (n: none)
-    ok = (nov.excess / nov.spread >= min_z) & (nov.score > 0)
-    idx = np.where(ok, np.arange(n), n)
-    nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
-    first = nxt[np.minimum(k0s, n)]
-    hit = (k0s < k1s) & (first < k1s)
-    best = np.where(hit, first, 0)
+    exps, hit, best = first_reactions(sig, nov, run_s, offset, speed, min_z)
     z = nov.excess[best] / nov.spread[best]
     conf = np.minimum(1.0, np.maximum(0.0, (z - min_z + 1.0) / 4.0))
     vs = sig.times[best]
