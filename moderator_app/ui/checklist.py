@@ -158,7 +158,7 @@ def report_hints(report: Any) -> dict[str, str]:
                                 f" the run; missing {cov.missing_s:.1f} s")
     elif report.kind.has_checklist:
         out["video-watched"] = "no video checked against the run"
-    leaks = _count(report, "seed.leak", "secret.", "log.withheld_leak")
+    leaks = _count(report, "seed.leak", "seed.secret_leak", "secret.", "log.withheld_leak")
     out["no-leaks"] = (f"verifier: {leaks} suspected leaks" if leaks
                        else "verifier: no leak found by the scanners")
     return out

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import orjson
+import pytest
 from trajhelp import errors, join, verify_bytes, zstd
 
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
@@ -118,3 +119,82 @@ def test_leak_found_by_the_worker_process_too():
     finally:
         traj.stream.BLOCK = old
     assert [(f.rule, f.line) for f in errors(rep)] == [("seed.leak", 334)]
+
+
+# The evaluator secret written into the stream (issue 15, hostile leftovers): its own error,
+# at its line, in both engines and in the worker; never shown.
+
+def _secret_run(text_at: dict[int, object], n: int = 20, **kw):
+    evs = copy.deepcopy(make_run_events(n, seed=3, seeds=SEEDS, secret=SECRET,
+                                        run_id="run_seedtest", **kw))
+    for i, value in text_at.items():
+        evs[i]["payload"]["text"] = value
+    return _bytes(evs)
+
+
+@pytest.mark.usefixtures("engine")
+@pytest.mark.parametrize("value", [
+    f"export ALE_EVALUATOR_SECRET={SECRET}",  # verbatim, inside a longer word
+    {"env": [{"k": SECRET}]},  # at depth
+    "escaped",  # the secret spelled with a JSON escape: `\u0023` for `#`
+])
+def test_the_evaluator_secret_in_the_stream_is_its_own_error_at_its_line(value):
+    lines = _secret_run({9: SECRET if value == "escaped" else value}).splitlines(keepends=True)
+    if value == "escaped":  # the same value (and hash), spelled otherwise
+        assert lines[9].count(b"#") == 1
+        lines[9] = lines[9].replace(b"#", b"\\u0023")
+        assert orjson.loads(lines[9])["payload"]["text"] == SECRET
+    rep = verify_bytes(b"".join(lines), seeds=SEEDS, secret=SECRET)
+    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.secret_leak", 10)]
+    assert all(SECRET not in f.message for f in rep.findings)
+    assert rep.verdict == "fail"
+
+
+@pytest.mark.usefixtures("engine")
+def test_the_secret_alone_is_searched_and_short_secrets_only_as_whole_tokens():
+    # with no seeds at all (an empty seeds file), the secret is still searched
+    rep = verify_bytes(_secret_run({4: f"k={SECRET}"}), seeds=None, secret=SECRET)
+    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.secret_leak", 5)]
+    # a 7-character secret: a whole token is a leak, inside a longer word it is not
+    short = "hunter7"
+    rep = verify_bytes(_secret_run({4: f"pw {short} ok", 6: "xhunter7x"}), seeds=SEEDS,
+                       secret=short)
+    assert [(f.rule, f.line) for f in errors(rep) if f.rule == "seed.secret_leak"] == [
+        ("seed.secret_leak", 5)]
+    # a 5-character one is never searched: it would be found in honest text by chance
+    rep = verify_bytes(_secret_run({4: "abcde"}), seeds=SEEDS, secret="abcde")
+    assert "seed.secret_leak" not in rep.findings.by_rule
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_secret_spelled_by_hashes_or_the_clock_is_not_a_leak():
+    """An 8-hex-digit secret found inside an event's hash or prev_hash is chance, not a leak:
+    the envelope's hashes, counters and timestamp are not searched."""
+    data = _secret_run({})
+    evs = [orjson.loads(line) for line in data.splitlines()]
+    hex8 = evs[12]["hash"][10:18]
+    rep = verify_bytes(data, seeds=None, secret=hex8)
+    assert "seed.secret_leak" not in rep.findings.by_rule
+    assert rep.verdict == "pass", [f.to_dict() for f in rep.findings]
+
+
+def test_the_secret_in_an_unreadable_line_is_found_too():
+    data = _secret_run({}).splitlines(keepends=True)
+    data[6] = b'{"cut": "' + SECRET.encode() + b'"\n'
+    rep = verify_bytes(b"".join(data), seeds=SEEDS, secret=SECRET)
+    assert ("seed.secret_leak", 7) in [(f.rule, f.line) for f in errors(rep)]
+
+
+def test_secret_leak_found_by_the_worker_process_too():
+    import moderator_app.core.verify.trajectory as traj
+
+    evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
+    evs[333]["payload"]["text"] = f"the key is {SECRET}."
+    data = zstd(_bytes(evs))
+    old = traj.stream.BLOCK
+    traj.stream.BLOCK = 8192
+    try:
+        rep = verify_bytes(data, "events.jsonl.zst", seeds=SEEDS, secret=SECRET, parallel=True)
+    finally:
+        traj.stream.BLOCK = old
+    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.secret_leak", 334)]

@@ -29,6 +29,10 @@ SEED_UNUSED = rule(
 SEED_LEAK = rule(
     "seed.leak", Severity.ERROR,
     "A raw seed appears in the stream: only commitments may be recorded.", "seed")
+SECRET_LEAK = rule(
+    "seed.secret_leak", Severity.ERROR,
+    "The evaluator secret appears in the stream: whoever reads it can make commitments for "
+    "any seed.", "seed")
 NOT_CHECKED = rule(
     "seed.not_checked", Severity.INFO,
     "The stream carries seed commitments; run with --seeds and the evaluator secret to check "
@@ -57,6 +61,11 @@ _WORD = rb"(?<![0-9A-Za-z_])(?:%s)(?![0-9A-Za-z_])"
 # the word seed (or seeds), then at most 4 separators, then the seed: `--seed 42`,
 # `seed=42`, `"seed": "42"`, `seeds: [42`
 _LABELLED = rb"(?i:seeds?)[\s\"'=:,\[\]-]{0,4}(?:%s)(?![0-9A-Za-z_])"
+# The evaluator secret (docs/DECISIONS.md, "Seed leaks"): a secret this long or longer is a
+# leak as any substring of any text (it cannot be there by chance); a shorter one (at least
+# MIN_FREE_TEXT) only as a whole token, and one shorter still is not searched (it would be
+# found in honest text, and is guessable from the commitments anyway).
+MIN_SECRET_TEXT = 8
 
 
 def _alternatives(seeds: tuple[str, ...]) -> bytes:
@@ -73,6 +82,15 @@ def _leak_patterns(seeds: tuple[str, ...]) -> tuple[re.Pattern[bytes] | None, re
     long_ = tuple(s for s in seeds if len(s) >= MIN_FREE_TEXT)
     free = re.compile(_WORD % _alternatives(long_)) if long_ else None
     return free, re.compile(_LABELLED % _alternatives(seeds))
+
+
+def _secret_pattern(secret: str | None) -> re.Pattern[bytes] | None:
+    """The evaluator secret's spellings (its UTF-8 bytes and its JSON-escaped form), or None
+    when it is not searched (see MIN_SECRET_TEXT)."""
+    if not secret or len(secret) < MIN_FREE_TEXT:
+        return None
+    forms = _alternatives((secret,))
+    return re.compile(forms if len(secret) >= MIN_SECRET_TEXT else _WORD % forms)
 
 
 # Envelope members that cannot carry a seed the agent chose: hashes, counters, the timestamp
@@ -100,7 +118,9 @@ def _scalar_text(value: object) -> str | None:
 
 @dataclass
 class SeedCheck:
-    """Collects commitments while the stream is read, then judges them against the seeds."""
+    """Collects commitments while the stream is read, then judges them against the seeds; and
+    spots raw seeds and the evaluator secret in the stream. `active`: seeds are checked;
+    `scans`: lines must be searched for a leak (seeds, or the secret alone)."""
 
     seeds: tuple[str, ...] | None = None
     secret: str | None = field(default=None, repr=False)
@@ -115,19 +135,55 @@ class SeedCheck:
         self._labelled: re.Pattern[bytes] | None
         self._free, self._labelled = _leak_patterns(seeds) if active else (None, None)
         self._seed_index = {s: i for i, s in enumerate(seeds)}
+        self._secret = _secret_pattern(self.secret)
 
     @property
     def active(self) -> bool:
         return self._active
 
+    @property
+    def scans(self) -> bool:
+        return self._active or self._secret is not None
+
     def block_hit(self, block: bytes) -> bool:
-        """Whether a seed may leak somewhere in `block` (then its lines are scanned): a long
-        seed's bytes, the word `seed` (a seed-bearing member or a labelled seed), or JSON
-        escapes that could spell either."""
+        """Whether a seed or the secret may leak somewhere in `block` (then its lines are
+        scanned one by one): a long seed's bytes, the word `seed` (a seed-bearing member or a
+        labelled seed), the secret's bytes, or JSON escapes that could spell any of them. The
+        C and the pure-Python block engines both ask this first."""
+        if self._secret is not None and (self._secret.search(block) is not None
+                                         or _may_hide(block)):
+            return True
         if not self._active:
             return False
         return (_SEED_WORD.search(block) is not None or _may_hide(block)
                 or (self._free is not None and self._free.search(block) is not None))
+
+    def secret_leak(self, raw: bytes, event: dict | None) -> bool:
+        """Whether the evaluator secret appears on this line: in any text of the event
+        (member names, values, `run_id`, `producer`, `type`; JSON escapes decoded), or, on a
+        line that is not an event, in its bytes. Like seeds, the envelope's hashes, counters
+        and timestamp are not searched (an 8-hex-digit secret would be in some hash by
+        chance). The secret is never part of the answer."""
+        pattern = self._secret
+        if pattern is None or (pattern.search(raw) is None and not _may_hide(raw)):
+            return False
+        if not isinstance(event, dict):
+            return pattern.search(raw) is not None
+        stack: list[object] = [v for k, v in event.items() if k not in _ENVELOPE]
+        texts: list[str] = [k for k in event if k not in _ENVELOPE]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                texts.extend(value)
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+            else:
+                text = _scalar_text(value)  # a number spelling a numeric secret too
+                if text is not None:
+                    texts.append(text)
+        return any(pattern.search(t.encode("utf-8", "surrogatepass")) is not None
+                   for t in texts)
 
     def scan_leak(self, raw: bytes, event: dict | None) -> int | None:
         """The 1-based number (in the seeds file) of a seed leaked on this line, or None.

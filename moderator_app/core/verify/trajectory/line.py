@@ -14,7 +14,7 @@ from moderator_app.core.formats.canonical import (
 from moderator_app.core.formats.jsonline import LineError, parse_line_compact
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.verify.secrets import scan_line
-from moderator_app.core.verify.seeds import SEED_LEAK, SeedCheck
+from moderator_app.core.verify.seeds import SECRET_LEAK, SEED_LEAK, SeedCheck
 from moderator_app.core.verify.trajectory.canonical_event import FloatSpelling, event_canonical
 from moderator_app.core.verify.trajectory.facts import OK, UNREADABLE, UNSUPPORTED, Extra, Facts
 from moderator_app.core.verify.trajectory.rules import (
@@ -46,15 +46,17 @@ from moderator_app.core.verify.trajectory.walltime import parse_wall_time
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 SCORE_CLAIM_TYPES = frozenset(("eval_result", "score", "score_claim", "self_reported_score"))
+_SECRET_MESSAGE = ("the evaluator secret appears in this event (not shown): whoever reads the "
+                   "stream can make a commitment for any seed")
 
 
 class LineContext:
-    """What `examine_line` needs besides the line: caches and the seed-leak scanner (which
-    holds seeds, never the evaluator secret)."""
+    """What `examine_line` needs besides the line: caches and the leak scanner (the seeds
+    and the evaluator secret, to spot them in the stream; neither is ever put in a finding)."""
 
     def __init__(self, leak: SeedCheck | None = None, spelling: bool | None = None) -> None:
         self.spelling = FloatSpelling()
-        self.leak = leak if leak is not None and leak.active else None
+        self.leak = leak if leak is not None and leak.scans else None
         # Candidate spellings to compute (see `spelling_mask`): a superset of the checker's
         # set; 0 when the check is off.
         on = spelling_check_default() if spelling is None else spelling
@@ -74,7 +76,10 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
         r = LINE_ERROR_RULES.get(got.kind, BAD_JSON)
         if got.kind == "json" and "infinity" in got.message:
             r = UNREPRESENTABLE
-        return Facts(UNREADABLE, found=[*(found or ()), (r, got.message)])
+        found = [*(found or ()), (r, got.message)]
+        if ctx.leak is not None and ctx.leak.secret_leak(raw, None):
+            found.append((SECRET_LEAK, _SECRET_MESSAGE))
+        return Facts(UNREADABLE, found=found)
     event, compact = got
     recorded = event.pop("hash", None)
     prev = event.get("prev_hash")
@@ -196,6 +201,10 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
                 found = []
             found.append((SEED_LEAK, f"a raw seed (seed #{leaked} of the seeds file) appears "
                                      "in this event: only commitments may be recorded"))
+        if ctx.leak.secret_leak(raw, event):
+            if found is None:
+                found = []
+            found.append((SECRET_LEAK, _SECRET_MESSAGE))
     hits = scan_line(raw)
     if hits:
         if found is None:

@@ -143,7 +143,7 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                                                  "stream", 0, 0)
             if parallel:
                 try:
-                    worker = Worker(tuple(seeds) if seeds and secret is not None else None)
+                    worker = Worker(tuple(seeds) if seeds else None, secret)
                 except Exception:  # noqa: BLE001 - no second process: verify in this one
                     worker = None
             with _no_cyclic_gc():

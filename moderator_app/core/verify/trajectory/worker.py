@@ -32,9 +32,12 @@ def parallel_default(size: int, build_index: bool) -> bool:
             and (os.cpu_count() or 1) >= 2)
 
 
-def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> None:
-    """The worker process: examine blocks until None. Gets seeds (to spot leaks) but never the
-    evaluator secret. No cyclic garbage is made here: the collector would only cost time.
+def _worker_main(tasks, results, leak: tuple[tuple[str, ...] | None, str | None],
+                 shared=None) -> None:
+    """The worker process: examine blocks until None. Gets the seeds and the evaluator secret
+    to spot them in the stream (`SeedCheck`: the secret is only searched for, never put in a
+    finding; it reaches a spawned worker through its pipe, never its command line or
+    environment). No cyclic garbage is made here: the collector would only cost time.
     `shared`: the slots a forked worker shares with the main process (see `Worker`)."""
     import gc
     import signal
@@ -46,7 +49,7 @@ def _worker_main(tasks, results, seeds: tuple[str, ...] | None, shared=None) -> 
     gc.disable()
     if isinstance(tasks, SlotPipe):
         tasks.reader()
-    ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
+    ctx = LineContext(SeedCheck(*leak))
     parent = os.getppid()
     while True:
         try:
@@ -163,7 +166,7 @@ class Worker:
     writes on both sides would deadlock). Any failure makes the main process examine
     the block itself: the verdict never depends on the worker."""
 
-    def __init__(self, seeds: tuple[str, ...] | None) -> None:
+    def __init__(self, seeds: tuple[str, ...] | None = None, secret: str | None = None) -> None:
         import mmap
         import multiprocessing
 
@@ -175,7 +178,8 @@ class Worker:
         self._tasks = None if fork else mp.Queue()
         self._results = mp.Queue()
         self._proc = mp.Process(target=_worker_main, args=(
-            self._pipe or self._tasks, self._results, seeds, self._shared), daemon=True)
+            self._pipe or self._tasks, self._results, (seeds, secret), self._shared),
+            daemon=True)
         self._proc.start()
         if self._pipe is not None:
             self._pipe.writer()
@@ -184,7 +188,7 @@ class Worker:
         # what was sent, to examine it here if the worker dies: a block's parts, or the
         # (slot, length) of a block decoded straight into its slot
         self._sent: deque[tuple[tuple, int]] = deque()
-        self._ctx = LineContext(SeedCheck(seeds, "") if seeds else None)
+        self._ctx = LineContext(SeedCheck(seeds, secret))
         self._broken = False
 
     @property
