@@ -107,7 +107,14 @@ def test_a_valid_withheld_request_passes(tmp_path):
 def test_parse_at():
     assert parse_at(T + "00:00.000Z")[1] is None
     assert parse_at(T + "00:00.001Z")[0] - parse_at(T + "00:00.000Z")[0] == 1000
-    assert parse_at("2026-10-22 18:00:00z")[1] is None
+    assert parse_at(T + "00:00.000+00:00")[0] == parse_at(T + "00:00Z")[0]
+    assert parse_at(T + "00:00.123456789Z")[0] - parse_at(T + "00:00Z")[0] == 123456
+    # one strict shape (docs/rules-community.md, "`at` spellings"), not what CPython tolerates
+    for lax in ("2026-10-22 18:00:00Z", "2026-10-22t18:00:00Z", T + "00:00z",
+                T + "00:00+00:00:00", T + "00:00.0000000000Z", T + "00:00,5Z", T + "00Z",
+                "2026-W43-4T18:00:00Z", "20261022T180000Z", T + "00:00+0000"):
+        assert parse_at(lax)[1].id == "log.at_format", lax
+    assert parse_at(T + "00:00-00:00")[1].id == "log.at_not_utc"
     assert parse_at("2026-10-22")[1].id == "log.at_format"
     assert parse_at(T + "00:00.000+02:00")[1].id == "log.at_not_utc"
     assert parse_at(T + "00:00.000")[1].id == "log.at_not_utc"

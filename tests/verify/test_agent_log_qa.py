@@ -412,9 +412,10 @@ CASES = [
     Case("ok_tar_gz", LOG_OK, 0, None, shape="tar.gz"),
     Case("ok_extra_files", LOG_OK, 0, None,
          extra={"README.md": b"# my run\n", "notes/setup.txt": b"seed 42\n"}),
-    Case("ok_at_spellings_iso_allows",
+    # ISO 8601 or RFC 3339 alone allows these, not both: outside the one `at` shape (issue 15)
+    Case("at_spellings_outside_the_shape",
          mut(lambda e: _set(4, at="2026-10-22t18:00:02.500z")(_set(5, at="2026-10-22T18:00:02,7Z")(
-             _set(6, at="2026-10-22 18:00:03.000Z")(e)))), 0, None),
+             _set(6, at="2026-10-22 18:00:03.000Z")(e)))), 1, ("log.at_format", 4)),
     Case("ok_requested_without_args_runs_with_empty_args",
          mut(lambda e: _data(4, name="wait", args={})(_data(3, actions=[{"name": "wait"}])(e))),
          0, None),
@@ -669,6 +670,7 @@ SEVERAL_FAULTS = {
     "binary_garbage",  # every line of the garbage is unreadable
     "truncated_last_line",  # the cut line was the run_end
     "blank_first_line_then_observation",  # a blank line, and no run_start at all
+    "at_spellings_outside_the_shape",  # three lax spellings, one error each
 }
 
 

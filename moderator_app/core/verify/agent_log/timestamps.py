@@ -18,7 +18,12 @@ _US = timedelta(microseconds=1)
 # two int() calls instead of a datetime; any other spelling takes the general path.
 AT_FAST = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}):([0-5][0-9])"
                       r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)", re.ASCII)
-_BAD_FRACTION = re.compile(r"[.,](?![0-9])")  # `02.Z`: a decimal sign with no digits
+# The one shape an `at` may take (docs/rules-community.md, "`at` spellings"): ISO 8601's
+# extended format as RFC 3339 profiles it, `YYYY-MM-DDTHH:MM:SS`, 1 to 9 fraction digits, and
+# a zone; `Z` and `+00:00` are UTC. The C reader (`_skim.at_us`) accepts exactly the UTC ones
+# and declines the rest to `parse_at`, so both engines judge every spelling alike.
+AT_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+                      r"(Z|[+-][0-9]{2}:[0-9]{2})?", re.ASCII)
 MINUTE_CACHE: dict[str, int] = {}
 SECOND_CACHE: dict[str, int] = {}  # `YYYY-MM-DDTHH:MM:SS` -> its microseconds, once validated
 
@@ -51,21 +56,18 @@ def parse_at(value: Any) -> tuple[int | None, Any, str]:
     if not isinstance(value, str):
         what = "missing" if value is None else f"a {type(value).__name__}, not a string"
         return None, AT_FORMAT, f"`at` is {what}"
-    if (len(value) < 16 or value[10] not in "Tt " or _BAD_FRACTION.search(value)
-            or not value.isascii() or not value.isprintable()):
-        # CPython's fromisoformat stops reading at a NUL: `...Z\u0000anything` was taken
-        # as a valid UTC time (issue 15). A timestamp is printable ASCII.
+    shape = AT_SHAPE.fullmatch(value)
+    if shape is None:
+        # Only the shape, never whatever CPython's fromisoformat tolerates: it stops reading
+        # at a NUL (`...Z\u0000anything`), and takes `+00:00:00`, a lowercase `t`/`z`, a
+        # space for `T`, week dates and 30 fraction digits (issue 15).
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
+    if shape[1] == "-00:00":
+        return None, AT_NOT_UTC, (f"`at` {value[:40]!r} has the offset -00:00, which says the "
+                                  "local offset is unknown (RFC 3339); use Z")
     try:
         dt = datetime.fromisoformat(value)  # Python 3.11+ reads `Z` itself
     except ValueError:
-        dt = None
-    if dt is None and value[-1] in "Zz":
-        try:
-            dt = datetime.fromisoformat(value[:-1] + "+00:00")
-        except ValueError:
-            dt = None
-    if dt is None:
         return None, AT_FORMAT, f"`at` {value[:40]!r} is not an ISO 8601 date and time"
     tz = dt.tzinfo
     if tz is not timezone.utc:  # the common case skips the utcoffset() call
