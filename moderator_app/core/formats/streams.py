@@ -23,7 +23,8 @@ class HashingReader:
     verifying pass instead of a second decompression)."""
 
     def __init__(self, raw: BinaryIO, total: int = 0, progress: ProgressFn | None = None,
-                 cancel: CancelToken | None = None, copy_to: BinaryIO | None = None) -> None:
+                 cancel: CancelToken | None = None,
+                 copy_to: BinaryIO | LineSpool | None = None) -> None:
         self._raw = raw
         self._copy_to = copy_to
         self._sha = hashlib.sha256()
@@ -122,6 +123,66 @@ def python_line_cut(data: bytes, n: int) -> int:
 _line_cut = native.JCS.line_cut if native.JCS is not None else python_line_cut
 
 MAX_LINE = 16 << 20  # 16 MiB: a longer line is a finding, not an allocation
+
+
+class LineSpool:
+    """The GUI's plain copy of an evidence file (a decompressed or archived log or
+    trajectory, which the event index reads lines back from), with every offset kept but
+    without the bytes of a line longer than `max_line`: the index gives such a line no length
+    (it is never read back), and a 512 MiB one-line member had cost 512 MiB under $TMPDIR. Its
+    bytes become a hole in a sparse file; what was written of it before it proved too long is
+    cut off again. One `write` per call for ordinary data: a line-by-line pass only where a
+    single write could hold a whole over-long line."""
+
+    def __init__(self, fh: BinaryIO, max_line: int = MAX_LINE) -> None:
+        self._fh = fh
+        self._max = max_line
+        self._pos = 0  # the logical size: every byte given so far, written or not
+        self._line_start = 0  # where the current (unfinished) line begins
+        self._skipping = False  # inside an over-long line: its bytes are not written
+
+    def write(self, data: bytes) -> int:
+        n = len(data)
+        view = memoryview(data)
+        i = 0
+        while i < n:
+            nl = data.find(b"\n", i)
+            end = n if nl < 0 else nl
+            if self._skipping or self._pos + (end - i) - self._line_start > self._max:
+                if not self._skipping:  # what was written of it goes: a hole instead
+                    self._fh.truncate(self._line_start)
+                    self._skipping = True
+                self._pos += end - i
+                if nl < 0:
+                    break
+                self._fh.seek(self._pos)  # its newline and what follows, in place
+                self._fh.write(b"\n")
+                self._pos += 1
+                self._line_start = self._pos
+                self._skipping = False
+                i = end + 1
+                continue
+            if nl < 0:  # the start of a line that may still grow
+                self._fh.write(view[i:])
+                self._pos += n - i
+                break
+            # the lines up to the last newline at once, when none of them can be too long
+            last = data.rfind(b"\n", nl)
+            if last - nl - 1 > self._max:
+                last = nl  # one line at a time: one between may be too long
+            self._fh.write(view[i:last + 1])
+            self._pos += last + 1 - i
+            self._line_start = self._pos
+            i = last + 1
+        return n
+
+    def close(self) -> None:
+        """The file at its logical size (a hole for an over-long last line), then closed."""
+        try:
+            if self._skipping:
+                self._fh.truncate(self._pos)
+        finally:
+            self._fh.close()
 
 
 class BlankRun:

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.formats.streams import BlankRun, HashingReader, iter_lines
+from moderator_app.core.formats.streams import BlankRun, HashingReader, LineSpool, iter_lines
 from moderator_app.core.formats.submission import Submission
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
@@ -38,7 +38,8 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
         if source is None:
             folder = Path(tempfile.mkdtemp(prefix="moderator-app-", dir=options.spool_dir))
             source = folder / "member.jsonl"
-            spool = open(source, "wb")  # noqa: SIM115 - closed in the finally below
+            # (over-long lines are holes: never shown, never written; `LineSpool`)
+            spool = LineSpool(open(source, "wb"))  # noqa: SIM115 - closed in the finally below
         index = EventIndex(source=source)
     checker = LogChecker(report, member.name, thresholds, index)
     try:

@@ -13,7 +13,7 @@ from typing import Any
 from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.formats import native
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded
+from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded, LineSpool
 from moderator_app.core.formats.submission import Submission
 from moderator_app.core.formats.zstream import (
     DEFAULT_MAX_OUTPUT,
@@ -131,7 +131,8 @@ def check_stream(opener: Callable, name: str, size: int, report: Report, *,
                 folder.mkdir(parents=True, exist_ok=True)
                 fd, spool_name = tempfile.mkstemp(prefix="events-", suffix=".jsonl",
                                                   dir=folder)
-                spool = open(fd, "wb")  # noqa: SIM115 - closed below
+                # (over-long lines are holes: never shown, never written; `LineSpool`)
+                spool = LineSpool(open(fd, "wb"))  # noqa: SIM115 - closed below
                 index = EventIndex(source=Path(spool_name))
         tee = LineBounded(_Tee(src, spool))  # a block of tiny lines stays small
         checker = TrajectoryChecker(report, name, seed_check, index, spelling)
