@@ -46,6 +46,25 @@ def safe_output(text: str) -> str:
     return _STREAM.sub(_escape, text)
 
 
+# What `reversible_text` escapes: what safe_text does, and a backslash before a `u` (so that a
+# literal `\u0041` in the text cannot be taken for an escape when read back).
+_REVERSIBLE = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_SURROGATES}]|\\\\(?=u)")
+_REVERSE = re.compile(r"\\u([0-9a-f]{4})")
+
+
+def reversible_text(text: str) -> str:
+    """Text for a data file a person may also print or open (the CSV export): every character
+    `safe_text` escapes, newlines and tabs included, as `\\uXXXX` (lowercase hex), and a
+    backslash followed by `u` as `\\u005c`. Nothing else changes (other backslashes stay), and
+    `unescape_reversible` gives the text back exactly."""
+    return _REVERSIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def unescape_reversible(text: str) -> str:
+    """The inverse of `reversible_text`: each `\\uXXXX`, left to right, is its character."""
+    return _REVERSE.sub(lambda m: chr(int(m[1], 16)), text)
+
+
 def printable_name(name: str) -> str:
     """A file or member name as valid Unicode: undecodable bytes (lone surrogates from
     `surrogateescape`) become `\\xNN` text. Other characters are kept, to be escaped on

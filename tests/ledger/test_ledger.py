@@ -28,6 +28,7 @@ from moderator_app.core.ledger.store import (
     neutralise_cell,
     resolve_store,
 )
+from moderator_app.core.text import reversible_text
 from moderator_app.core.verify.report import FileDigest
 
 
@@ -225,13 +226,42 @@ def test_csv_export_neutralises_formula_cells(store, tmp_path):
     with Ledger(store, create=False) as led:
         led.export("csv", out)
     rows = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
-    assert [r["note"] for r in rows] == ["'" + h for h in hostile]
+    # TAB and CR are written as escapes (no raw control character in the file), the rest
+    # gets the apostrophe
+    assert [r["note"] for r in rows] == [
+        "'" + h if h[0] not in "\t\r" else reversible_text(h) for h in hostile]
+    assert [r["note"] for r in rows][4:6] == ["\\u0009TAB", "\\u000dCR"]
     assert {r["submission"] for r in rows} == {"'=evil"}
     for r in rows:
         assert r["file_sha256"] == f"{SHA_LOG}; {SHA_VIDEO}"
         for cell in r.values():
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
     assert neutralise_cell(-1.5) == "'-1.5" and neutralise_cell(2.0) == "2"
+
+
+def test_csv_export_holds_no_raw_control_character_and_reads_back(store, tmp_path):
+    """A note's ESC, C1 CSI, RLO, DEL, line breaks reached the CSV raw (and a terminal with
+    `--out /dev/stdout`, issue 15): every such character is now a `\\uXXXX` escape, and the
+    documented inverse gives each note back exactly."""
+    import re
+
+    from moderator_app.core.text import unescape_reversible
+
+    notes = ["title \x1b]0;pwned\x07 here", "csi \x9b2J", "rlo \u202etxt.exe", "del \x7f",
+             "two\nlines\r\nand\ttab", "a literal \\u0041 and C:\\users\\me", "nul \x00"]
+    with Ledger(store) as led:
+        for note in notes:
+            led.append(rec(note, "reject", "other", name="run\u2028\x1b[31m.zip"))
+    out = tmp_path / "out.csv"
+    with Ledger(store, create=False) as led:
+        led.export("csv", out)
+    text = out.read_bytes().decode("utf-8")
+    raw = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+    assert raw.search(text) is None, raw.search(text)
+    assert text.count("\r\n") == len(notes) + 1 and text.count("\n") == len(notes) + 1
+    rows = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
+    assert [unescape_reversible(r["note"]) for r in rows] == notes
+    assert {unescape_reversible(r["submission"]) for r in rows} == {"run\u2028\x1b[31m.zip"}
 
 
 def test_export_replaces_the_target_atomically(store, tmp_path):

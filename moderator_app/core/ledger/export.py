@@ -10,6 +10,7 @@ import io
 from typing import Any
 
 from moderator_app.core.formats.canonical import canonical_json
+from moderator_app.core.text import reversible_text
 
 CSV_COLUMNS = (
     "seq", "decided_at", "decision", "reason", "note", "reviewer", "app_version", "kind",
@@ -21,8 +22,11 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutralise_cell(value: Any) -> str:
-    """A CSV cell a spreadsheet will not run: text starting with = + - @ TAB or CR (also after
-    leading spaces) gets a leading apostrophe (OWASP CSV injection advice)."""
+    """A CSV cell a spreadsheet will not run and a terminal will not obey: control, bidi and
+    line-separator characters (a note's ESC, U+202E, newlines) are written as `\\uXXXX`
+    (`text.reversible_text`: `unescape_reversible` gives the text back), then text starting
+    with = + - @ (also after leading spaces) gets a leading apostrophe (OWASP CSV injection
+    advice)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -30,7 +34,7 @@ def neutralise_cell(value: Any) -> str:
     elif isinstance(value, int | float):
         text = canonical_json(value).decode("ascii")
     else:
-        text = str(value)
+        text = reversible_text(str(value))
     if text.lstrip(" ").startswith(_FORMULA_START) or text.startswith(_FORMULA_START):
         return "'" + text
     return text
