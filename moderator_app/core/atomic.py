@@ -26,7 +26,10 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
     (`/dev/null`, `/dev/stdout`, a named pipe) is written in place, as a shell redirection
     would: renaming over it would destroy the device node. Anything else (a directory, a
     block device, a socket) is refused with an OSError and left untouched. A symbolic link
-    to a regular file keeps being a link: the file it points to is replaced."""
+    keeps being a link and the file it points to is replaced, but only when that file is in
+    the link's own folder (`latest.csv -> decisions-2026-12.csv`): a link planted to reach
+    another folder (`out.csv -> ~/.bashrc`, `/etc/hostname`), dangling or not, is refused.
+    A replaced file keeps its permission bits (a new one is private to its owner, 0600)."""
     out = Path(out)
     try:
         mode = os.stat(out).st_mode  # follows links: what a write would reach
@@ -43,10 +46,16 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
         kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
         raise OSError(errno.EEXIST, f"{out} is {kind}: refusing to replace it")
     if out.is_symlink():
-        out = Path(os.path.realpath(out))
+        target = Path(os.path.realpath(out))
+        if target.parent != Path(os.path.realpath(out.parent if str(out.parent) else ".")):
+            raise OSError(errno.EEXIST, f"{out} is a symbolic link to a file in another folder: "
+                                        "refusing to write through it (give that file's path)")
+        out = target
     directory = out.parent if str(out.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
     try:
+        if mode is not None:  # the file replaced keeps its permissions (mkstemp's are 0600)
+            os.fchmod(fd, stat.S_IMODE(mode) & 0o777)
         with os.fdopen(fd, "wb") as fh:
             yield fh
             fh.flush()

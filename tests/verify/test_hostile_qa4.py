@@ -4,6 +4,8 @@ public seams, each asserting the exact outcome. (`seed.secret_leak` is in test_s
 
 from __future__ import annotations
 
+import os
+import stat
 import zipfile
 from pathlib import Path
 
@@ -98,3 +100,75 @@ def test_line_spool_keeps_every_offset_and_drops_only_over_long_lines(tmp_path):
         spool.close()
         assert path.read_bytes() == bytes(expected), (bound, data)
         path.unlink()
+
+
+# -- `--out` through a symbolic link (withhold -o, decisions export --out) -------------------
+@pytest.fixture
+def community_log(tmp_path) -> Path:
+    make_agent_log(tmp_path / "agent-log.jsonl", 12, seed=4)
+    return tmp_path / "agent-log.jsonl"
+
+
+def _withhold(log: Path, out: Path) -> int:
+    from moderator_app.cli import main
+
+    return main(["withhold", str(log), "-o", str(out)])
+
+
+def test_out_through_a_link_to_another_folder_is_refused(tmp_path, community_log, capsys):
+    """A link planted to reach another folder (`out.jsonl -> ~/.bashrc`): the atomic rename
+    replaced the file it points to with a 0600 copy of the export. Refused now (exit 2),
+    dangling or not, and nothing is written anywhere."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    victim = elsewhere / "hostname"
+    victim.write_bytes(b"vm\n")
+    victim.chmod(0o644)
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    for target in (victim, elsewhere / "authorized_keys"):  # existing, and dangling
+        link = outdir / "public.jsonl"
+        link.symlink_to(target)
+        assert _withhold(community_log, link) == 2
+        assert "symbolic link to a file in another folder" in capsys.readouterr().err
+        assert link.is_symlink() and os.readlink(link) == str(target)
+        link.unlink()
+        assert sorted(p.name for p in outdir.iterdir()) == []  # no temporary file left
+    assert victim.read_bytes() == b"vm\n" and stat.S_IMODE(victim.stat().st_mode) == 0o644
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["hostname"]
+
+
+def test_out_through_a_link_in_its_folder_replaces_the_file_and_keeps_its_mode(
+        tmp_path, community_log, store):
+    """`latest.jsonl -> public-2026-12.jsonl` in one folder is followed, as a shell
+    redirection would; the replaced file keeps its permissions (it became 0600). Same for a
+    plain file replaced, through `decisions export --out` too."""
+    from moderator_app.cli import main
+
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    real = outdir / "public-2026-12.jsonl"
+    real.write_bytes(b"old\n")
+    real.chmod(0o644)
+    link = outdir / "latest.jsonl"
+    link.symlink_to(real.name)  # relative, in the same folder
+    assert _withhold(community_log, link) == 0
+    assert link.is_symlink() and real.read_bytes().startswith(b'{"seq":0')
+    assert stat.S_IMODE(real.stat().st_mode) == 0o644
+    plain = outdir / "plain.jsonl"
+    plain.write_bytes(b"old\n")
+    plain.chmod(0o640)
+    assert _withhold(community_log, plain) == 0
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o640 and plain.read_bytes() != b"old\n"
+    # decisions export: one decision, exported over a 0644 file through an in-folder link
+    assert main(["decide", str(community_log), "--reject", "--reason", "other", "--note", "x",
+                 "--store", str(store)]) in (0, 1)
+    csv_real = outdir / "decisions-all.csv"
+    csv_real.write_bytes(b"old\n")
+    csv_real.chmod(0o644)
+    csv_link = outdir / "decisions.csv"
+    csv_link.symlink_to(csv_real.name)
+    assert main(["decisions", "export", "--format", "csv", "--out", str(csv_link),
+                 "--store", str(store)]) == 0
+    assert csv_real.read_bytes().startswith(b"seq,") and csv_link.is_symlink()
+    assert stat.S_IMODE(csv_real.stat().st_mode) == 0o644
