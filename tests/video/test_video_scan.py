@@ -197,3 +197,39 @@ def test_an_honest_vfr_recording_has_no_frame_rate_change():
     # comparing irregular windows' medians, as before: the content's steps read as rate changes
     as_before = run_scan(video, thresholds=ScanThresholds(rate_regular_share=0.0))
     assert len([s for s in spans(as_before) if s[0] == "video.stream_change"]) >= 2
+
+
+def test_a_damaged_or_planted_cache_file_is_a_miss_never_an_error_or_a_clean_scan(tmp_path):
+    """The scan cache, keyed by the video's SHA-256 (issue 15, fourth hostile pass): a
+    truncated or empty cache file was an internal error (BadZipFile, EOFError: exit 2), and
+    arrays out of step (3 frames of a 1,800-frame video) were taken as the scan. A file that
+    others may write (a shared MODERATOR_APP_CACHE) would stand for any video with that
+    SHA-256. Each is now a miss: the video is decoded again and the cache rewritten, 0600."""
+    import os
+    import stat
+
+    from moderator_app.core.video.scan import file_sha256
+    from moderator_app.core.video.signals import pack_arrays, unpack_arrays
+
+    path = vc.build(vc.RECIPES["scan"])
+    first = run_scan(path)
+    (cached,) = (tmp_path / "cache" / "video-scan").glob(f"{file_sha256(path)}.*.npz")
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+    good = cached.read_bytes()
+    arrays = unpack_arrays(good)
+    short = pack_arrays({k: (v if k == "meta" else v[:3]) for k, v in arrays.items()})
+    out_of_step = pack_arrays({k: (v[:3] if k == "luma" else v) for k, v in arrays.items()})
+    damaged = {"truncated": good[:5000], "empty": b"", "zip magic then noise": b"PK\x03\x04" + bytes(
+        range(256)) * 8, "out of step": out_of_step, "text": b"not a cache"}
+    for what, blob in damaged.items():
+        cached.write_bytes(blob)
+        again = run_scan(path)
+        assert not again.from_cache, what
+        assert again.signals.frame_count == 1800 and spans(again) == spans(first), what
+        assert cached.read_bytes() == good, what  # rewritten
+    # a consistent but forged scan (3 frames, no finding) in a file others may write
+    cached.write_bytes(short)
+    os.chmod(cached, 0o666)
+    again = run_scan(path)
+    assert not again.from_cache and again.signals.frame_count == 1800
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600

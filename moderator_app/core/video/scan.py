@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,25 +180,56 @@ def _cache_file(sha: str) -> Path:
     return cache_root() / f"{sha}.v{CACHE_VERSION}.npz"
 
 
+# The cached arrays that run in step: each group's arrays have one length (frames, packets,
+# audio stretches, holes, splices), and every array is numbers.
+_IN_STEP = (("pts", "luma", "motion", "luma_max", "changed", "tiles", "sync_tiles", "size"),
+            ("packet_pts", "packet_dts", "packet_size", "packet_key"),
+            ("audio_start", "audio_end"), ("hole_pts", "hole_span_motion"),
+            ("splice_pts", "splice_back"))
+_META = frozenset(("time_base", "audio_rate", "envelope_s", "has_audio"))
+
+
 def _load_cached(sha: str) -> tuple[dict, dict] | None:
+    """The cached arrays and meta, or None: a miss, and the video is decoded again. Anything
+    but what `_store` writes is a miss, never an error (a truncated or empty file was an
+    internal error, exit 2): a file that is not a regular file of this user's or that others
+    may write (a shared MODERATOR_APP_CACHE, a file planted there: it would stand for the
+    scan of any video with that SHA-256), one that cannot be read as the arrays, or arrays
+    out of step. A file this user wrote is trusted as the user's own (docs/DECISIONS.md)."""
     f = _cache_file(sha)
     try:
-        arrays = unpack_arrays(f.read_bytes())
+        fd = os.open(f, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (
+                    hasattr(os, "getuid") and st.st_uid != os.getuid()):
+                return None
+            arrays = unpack_arrays(fh.read())
         meta = json.loads(arrays.pop("meta").tobytes().decode())
-        if not {"sync_tiles", "hole_span_motion", "splice_pts"} <= arrays.keys():
+        if not (isinstance(meta, dict) and meta.keys() >= _META):
+            return None
+        for group in _IN_STEP:
+            if len({arrays[k].shape[:1] for k in group}) != 1 or arrays[group[0]].ndim < 1:
+                return None
+        if any(a.dtype.kind not in "biuf" for a in arrays.values()):
             return None
         return arrays, meta
-    except (OSError, ValueError, KeyError):
+    except Exception:  # noqa: BLE001 - any damage (BadZipFile, EOFError, KeyError...) is a miss
         return None
 
 
 def _store(sha: str, arrays: dict, meta: dict) -> None:
     f = _cache_file(sha)
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
+        f.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         blob = pack_arrays(dict(arrays, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8)))
         tmp = f.with_name(f.name + f".{os.getpid()}.tmp")
-        tmp.write_bytes(blob)
+        # 0600 whatever the umask: `_load_cached` ignores a file others may write
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            if hasattr(os, "fchmod"):  # (Windows: no group bits to clear)
+                os.fchmod(fh.fileno(), 0o600)
+            fh.write(blob)
         os.replace(tmp, f)
     except OSError:
         pass  # a cache that cannot be written only costs time
