@@ -164,3 +164,39 @@ def test_queue_time_limit_on_the_command_line(queue_dir, tmp_path):
     assert [i["verdict"] for i in doc["items"]] == ["timed_out"] * 6
     bad = cli("queue", str(queue_dir), "--time-limit", "0")
     assert bad.returncode == 2 and "not a positive number of seconds" in bad.stderr
+
+
+def test_a_damaged_or_shared_report_cache_is_a_miss_never_an_error(tmp_path):
+    """A cached summary that is not one (an array, `{}`, a count that is text) was an
+    internal error of the whole listing (AttributeError, KeyError: exit 2); a cache file
+    others may write could list any submission as passed. Each is now a miss: the
+    submission is verified again (issue 15, fourth hostile pass)."""
+    import sqlite3
+
+    q = tmp_path / "q"
+    shutil.copytree(SAMPLE, q / "sub")
+    cache = tmp_path / "c.sqlite3"
+    (first,) = build_queue(q, cache_path=cache, workers=1)
+    assert first.verdict == "pass" and first.game == "tetris-gb"
+
+    def damage(summary: str) -> None:
+        with sqlite3.connect(cache) as conn:
+            conn.execute("UPDATE reports SET summary = ?", (summary,))
+
+    forged = json.dumps({**{k: None for k in ("verification_level", "first_error_rule",
+                                               "first_error_line", "kind", "category",
+                                               "model", "evidence_digest", "error")},
+                         "verdict": "pass", "errors": 0, "warnings": 0, "game": "FORGED"})
+    for bad in ("[1, 2]", "null", "5", "{}", '{"verdict": "pass", "errors": "0"}',
+                forged.replace('"evidence_digest": null', '"evidence_digest": "zz"')):
+        damage(bad)
+        (item,) = build_queue(q, cache_path=cache, workers=1)
+        assert (item.verdict, item.game, item.evidence_digest) == (
+            "pass", "tetris-gb", first.evidence_digest), bad
+    damage(forged)  # a well-formed summary, in a file others may write: not used
+    os.chmod(cache, 0o666)
+    (item,) = build_queue(q, cache_path=cache, workers=1)
+    assert item.game == "tetris-gb"
+    os.chmod(cache, 0o600)  # the user's own file is trusted (docs/DECISIONS.md)
+    (item,) = build_queue(q, cache_path=cache, workers=1)
+    assert item.game == "FORGED"

@@ -35,6 +35,40 @@ def cache_key() -> str:
     return f"{__version__}|{OPTIONS_KEY}"
 
 
+_TEXT_OR_NONE = ("verification_level", "first_error_rule", "kind", "game", "category", "model",
+                 "error")
+_HEX64 = frozenset("0123456789abcdef")
+
+
+def valid_summary(s: Any) -> bool:
+    """Whether a cached value is a summary as `examine.summarise`/`unreadable` write it. A
+    damaged row (an array, `{}`, a number where a count goes) was an internal error of the
+    whole listing; it is now a miss, and the submission is verified again."""
+    if not isinstance(s, dict) or s.get("verdict") not in ("pass", "fail", "unreadable"):
+        return False
+    for k in ("errors", "warnings"):
+        if type(s.get(k)) is not int or s[k] < 0:
+            return False
+    line = s.get("first_error_line")
+    if line is not None and type(line) is not int:
+        return False
+    if any(s.get(k) is not None and type(s[k]) is not str for k in _TEXT_OR_NONE):
+        return False
+    d = s.get("evidence_digest")
+    return d is None or (type(d) is str and len(d) == 64 and _HEX64.issuperset(d))
+
+
+def _private(path: Path) -> bool:
+    """Whether an existing cache file is this user's and nobody else may write it: a cache
+    others can write (a shared folder, a file planted there) could list any submission as
+    passed, so it is not used (every submission is then verified)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return True
+    return not (st.st_mode & 0o022) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
+
+
 def default_cache_path() -> Path:
     import platformdirs
 
@@ -54,6 +88,8 @@ class ReportCache:
             if not self.path.exists():
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
                 os.close(fd)
+            if not _private(self.path):
+                return
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -100,9 +136,10 @@ class ReportCache:
         text = self._one("SELECT summary FROM reports WHERE digest = ? AND key = ?",
                          (digest, self.key))
         try:
-            return json.loads(text) if text else None
+            got = json.loads(text) if text else None
         except ValueError:
             return None
+        return got if valid_summary(got) else None
 
     def remember(self, fingerprint: str, digest: str, summary: dict[str, Any] | None) -> None:
         if summary is not None:
@@ -130,5 +167,7 @@ class ReportCache:
             text = reports.get(seen.get(f, ""))
             if text:
                 with contextlib.suppress(ValueError):
-                    out[f] = json.loads(text)
+                    got = json.loads(text)
+                    if valid_summary(got):
+                        out[f] = got
         return out
