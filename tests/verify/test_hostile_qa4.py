@@ -172,3 +172,32 @@ def test_out_through_a_link_in_its_folder_replaces_the_file_and_keeps_its_mode(
                  "--store", str(store)]) == 0
     assert csv_real.read_bytes().startswith(b"seq,") and csv_link.is_symlink()
     assert stat.S_IMODE(csv_real.stat().st_mode) == 0o644
+
+
+# -- a libpq key=value connection string given as the store (fourth hostile pass) ------------
+@pytest.mark.parametrize("how", ["--store", "env"])
+def test_a_key_value_connection_string_is_refused_never_echoed_nor_made_a_file(
+        tmp_path, monkeypatch, capsys, community_log, how):
+    """`--store 'host=db port=5432 password=...'` was taken for an SQLite path: `decisions
+    list` printed `No decisions in host=db ... password=...` (exit 0) and `decide` made a
+    file of that name in the working folder. It is refused (exit 2), never quoted."""
+    from moderator_app.cli import main
+
+    secret = "s3cr3t-PW-4711"
+    spec = f"host=127.0.0.1 port=1 password={secret} dbname=x"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MODERATOR_APP_STORE_FILE", raising=False)
+    if how == "env":
+        monkeypatch.setenv("MODERATOR_APP_STORE", spec)
+        store = []
+    else:
+        store = ["--store", spec]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for argv in (["decisions", "list"], ["decisions", "export", "--format", "csv", "--out",
+                                         str(tmp_path / "x.csv")],
+                 ["decide", str(community_log), "--accept"]):
+        assert main([*argv, *store]) == 2, argv
+        out = capsys.readouterr()
+        assert secret not in out.out + out.err
+        assert "key=value PostgreSQL connection string" in out.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

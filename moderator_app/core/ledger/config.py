@@ -10,6 +10,7 @@ file holds the value on its first non-comment line and must be readable by its o
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -44,26 +45,46 @@ def read_store_file(path: str | os.PathLike) -> str:
     raise LedgerError(f"the store file {p} names no store")
 
 
+# A libpq keyword/value connection string (`host=db port=5432 password=...`): not a path.
+_KEYWORD_CONNINFO = re.compile(
+    r"\s*(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode|options|"
+    r"connect_timeout|application_name)\s*=", re.IGNORECASE)
+_KEYWORD_REFUSED = ("the store looks like a key=value PostgreSQL connection string, which is "
+                    "not accepted (and not shown: it may hold a password); use "
+                    "postgresql://USER@HOST:PORT/DATABASE, with the password in ~/.pgpass or "
+                    "PGPASSWORD")
+
+
+def _is_keyword_conninfo(spec: object) -> bool:
+    """Whether `spec` is a libpq keyword/value string. Taken as an SQLite path it was echoed
+    (`No decisions in host=... password=...`) and `decide` made a file of that name."""
+    return isinstance(spec, str) and _KEYWORD_CONNINFO.match(spec) is not None
+
+
 def store_spec(store: str | os.PathLike | None = None,
                store_file: str | os.PathLike | None = None) -> str | None:
-    """The configured store as text (a path or a connection string), or None (default)."""
+    """The configured store as text (a path or a connection string), or None (default).
+    Raises LedgerError for a key=value connection string (never quoting it)."""
+    spec: str | None = None
     if store is not None:
-        return str(store)
-    if store_file is not None:
-        return read_store_file(store_file)
-    env = os.environ.get(STORE_ENV)
-    if env:
-        return env
-    env_file = os.environ.get(STORE_FILE_ENV)
-    if env_file:
-        return read_store_file(env_file)
-    return None
+        spec = str(store)
+    elif store_file is not None:
+        spec = read_store_file(store_file)
+    elif os.environ.get(STORE_ENV):
+        spec = os.environ[STORE_ENV]
+    elif os.environ.get(STORE_FILE_ENV):
+        spec = read_store_file(os.environ[STORE_FILE_ENV])
+    if _is_keyword_conninfo(spec):
+        raise LedgerError(_KEYWORD_REFUSED)
+    return spec
 
 
 def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> LedgerBase:
     """An open store for `spec` (see `store_spec`); None means the default SQLite file."""
     if is_postgres(spec):
         return PostgresLedger(str(spec), create=create)
+    if _is_keyword_conninfo(spec):
+        raise LedgerError(_KEYWORD_REFUSED)
     return Ledger(None if spec is None else os.fspath(spec), create=create)
 
 
@@ -74,6 +95,8 @@ def describe_store(spec: str | os.PathLike | None) -> str:
             return display_name(str(spec))
         except LedgerError:
             return "postgresql://(unparsable address)"
+    if _is_keyword_conninfo(spec):
+        return "(a key=value connection string, not shown)"
     from moderator_app.core.ledger.store import resolve_store
 
     return str(resolve_store(None if spec is None else os.fspath(spec)))
