@@ -115,15 +115,21 @@ def cache() -> Path:
 
 
 def cached(cache: Path, name: str, build) -> list[Path]:
-    """Build an input once (generators are deterministic); `build(folder)` -> path(s)."""
+    """Build an input once (generators are deterministic); `build(folder)` -> path(s). The
+    stamp names them relative to `folder`, and a path that is gone is built again: stamps of
+    absolute paths written through another worktree's `.cache` named files that no longer
+    existed (every bomb test then failed with "no such file")."""
     folder = cache / name
     done = folder / ".built"
-    if not done.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        got = build(folder)
-        got = [got] if isinstance(got, (str, Path)) else list(got)
-        done.write_text(json.dumps([os.fsdecode(p) for p in got]))
-    return [Path(p) for p in json.loads(done.read_text())]
+    if done.exists():
+        paths = [folder / p for p in json.loads(done.read_text())]
+        if paths and all(p.exists() for p in paths):
+            return paths
+    folder.mkdir(parents=True, exist_ok=True)
+    got = build(folder)
+    got = [got] if isinstance(got, (str, Path)) else list(got)
+    done.write_text(json.dumps([os.path.relpath(os.fsdecode(p), folder) for p in got]))
+    return [folder / os.path.relpath(os.fsdecode(p), folder) for p in got]
 
 
 # -- 1. forged passes ------------------------------------------------------------------------
