@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -153,6 +154,9 @@ class DecisionPanel(QWidget):
         self.next_button = QPushButton("Open the next submission", self)
         self.next_button.setObjectName("next-submission")
         self.next_button.setVisible(False)
+        # The next submission's name is any length: it must not widen the panel past its
+        # dock (at 1280x720 the button and the "Recorded" line beside it were cut off).
+        self.next_button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.next_button.clicked.connect(self.next_requested)
         layout.addWidget(self.next_button)
 

@@ -267,3 +267,24 @@ def test_opening_a_queue_at_1280x720_takes_no_room_from_the_video_and_timeline(
     assert window.findings_dock.width() == right
     assert window.decision_dock in window.tabifiedDockWidgets(window.queue_dock)
     assert window.queue_dock.isVisible() and panel.view.isVisible()
+
+
+def test_a_long_next_submission_name_does_not_widen_the_decision_panel(qtbot, window, tmp_path):
+    # Seen at 1280x720: "Open the next submission: B-mkv480 (Ctrl+Shift+N)" was wider than
+    # the Decision dock; the panel grew past it and the button and the "Recorded #1 …" line
+    # were cut at the right edge.
+    from PySide6.QtWidgets import QApplication
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    panel = window.decision_panel
+    window.decision_dock.raise_()
+    for _ in range(3):
+        QApplication.processEvents()
+    before = panel.minimumSizeHint().width()
+    panel.next_button.setText("Open the next submission (Ctrl+Shift+N):\n" + "run-" * 40)
+    panel.next_button.setVisible(True)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert panel.minimumSizeHint().width() == before
+    assert panel.width() <= window.decision_dock.width()
