@@ -412,7 +412,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
 
     out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)
-    part = _unexplained(out, run_s, sig, nov_r, th, aligned)
+    part = _unexplained(out, run_s, sig, nov_r, th, aligned, q)
     if part is None:
         return out
     # The offset from the part the video follows; the rest is a finding, not evidence.
@@ -426,10 +426,10 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                   confidence=_confidence(min(seg_fit.z, null_z), support))
     out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)
-    return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1)
+    return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q)
 
 
-def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th):
+def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
     """(expected video times, answered, chance) per action at the offset used, in the tiles
     where the run's reactions happen (core/sync/stretch.py); None without enough reactions
     to learn them from."""
@@ -437,26 +437,25 @@ def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th):
            and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
     if len(hit) < th.sync_min_actions:
         return None
-    # the background over a reaction window and one frame (reactions.background_rates): the
-    # centred window of `_activity` lets tiles of the ball or the opponent in (Pong: chance
-    # 0.38 instead of 0.27, and the spliced second attempt no longer stands out)
-    tiles = stretch.input_tiles(sig, nov_r, hit, SUPPORT_AFTER_S,
-                                reactions.background_rates(sig, nov_r))
+    # q: the background over a reaction window and one frame (reactions.background_rates,
+    # the fit's own): the centred window of `_activity` lets tiles of the ball or the
+    # opponent in (Pong: chance 0.38 instead of 0.27, and the splice no longer stands out)
+    tiles = stretch.input_tiles(sig, nov_r, hit, SUPPORT_AFTER_S, q)
     if not tiles.any():
         return None
     exp = np.array([r.expected_video_s for r in out.reactions])
     return (exp, *stretch.answers(sig, nov_r, tiles, exp))
 
 
-def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
-                 aligned) -> tuple[int, int] | None:
+def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
+                 q: np.ndarray) -> tuple[int, int] | None:
     """The actions (from, to) at the start or end of a run of one offset whose answers are
     no likelier than chance, when the rest stands out at that offset on its own (a second
     attempt spliced in: Pong, held out, was fitted whole and 1.6 frames late, silently)."""
     if out.suggested_offset_s is None or len(out.segments) != 1 or \
             out.offset_used_s is None:
         return None
-    ans = _stretch_answers(out, sig, nov_r, th)
+    ans = _stretch_answers(out, sig, nov_r, th, q)
     if ans is None:
         return None
     part = stretch.unexplained(ans[1], ans[2])
@@ -469,10 +468,10 @@ def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
 
 
 def _with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0: int,
-                      i1: int) -> SyncAnalysis:
+                      i1: int, q: np.ndarray) -> SyncAnalysis:
     """`out` with the stretch i0..i1-1 as a `sync.no_reaction` finding (replacing any about
     the same actions)."""
-    ans = _stretch_answers(out, sig, nov_r, th)
+    ans = _stretch_answers(out, sig, nov_r, th, q)
     if ans is None:
         return out
     exp, s, chance = ans
