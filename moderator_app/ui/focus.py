@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
 
 _RETURN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
 
@@ -57,3 +57,39 @@ def return_focus_on_enter_escape(box: QWidget, give_back: Callable[[], None]) ->
 def return_focus_on_click(widget: QWidget, give_back: Callable[[], None]) -> None:
     """A click on `widget` (the video picture) calls `give_back`."""
     widget.installEventFilter(_FocusReturner(widget, give_back, on_click=True))
+
+
+class _Reactivator(QObject):
+    """Makes `window` the active window again when one of its dialogs closes and nothing else
+    took the keyboard. Without a window manager (Xvfb, some kiosk sessions) nobody does it:
+    after Go to, a confirmation or a file dialog, every key was lost until a click. (Qt says
+    so by `focusChanged(old, None)`; `focusWindowChanged` is not emitted then.)"""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._changed)
+
+    def _changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if new is not None or old is None:
+            return
+        dialog = old.window()
+        if dialog is not self._window:
+            # checked once the dialog is hidden (it is still visible while it loses focus)
+            QTimer.singleShot(0, lambda: self._reactivate(dialog))
+
+    def _reactivate(self, dialog: QWidget) -> None:
+        try:
+            closed = not dialog.isVisible()
+        except RuntimeError:  # the dialog is already deleted
+            closed = True
+        # not a switch to another application: that leaves the dialog open
+        if closed and QApplication.activeWindow() is None and self._window.isVisible():
+            self._window.activateWindow()
+
+
+def reactivate_after_dialogs(window: QWidget) -> None:
+    """When a dialog of `window` closes and no window has the keyboard, `window` takes it."""
+    _Reactivator(window)

@@ -52,7 +52,11 @@ from moderator_app.ui.event_filter import EventFilter
 from moderator_app.ui.event_table import COL_KIND, COL_LINE, COL_ROW
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
-from moderator_app.ui.focus import return_focus_on_click, return_focus_on_enter_escape
+from moderator_app.ui.focus import (
+    reactivate_after_dialogs,
+    return_focus_on_click,
+    return_focus_on_enter_escape,
+)
 from moderator_app.ui.fullscreen import VideoFullScreen
 from moderator_app.ui.navigation import Navigator
 from moderator_app.ui.queue_panel import open_queue_dialog
@@ -240,6 +244,7 @@ class MainWindow(QMainWindow):
         for box in (self.search, self.sync.spin):
             self.sync_return_focus(box)
         return_focus_on_click(self.player.view, self.focus_player)
+        reactivate_after_dialogs(self)
 
     def sync_return_focus(self, box: QWidget) -> None:
         """After Enter or Escape in `box`, keyboard focus returns to the player, so that `.`

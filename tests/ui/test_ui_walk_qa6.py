@@ -288,3 +288,18 @@ def test_a_long_next_submission_name_does_not_widen_the_decision_panel(qtbot, wi
         QApplication.processEvents()
     assert panel.minimumSizeHint().width() == before
     assert panel.width() <= window.decision_dock.width()
+
+
+def test_the_window_takes_the_keys_back_when_its_dialog_closes(qtbot, window):
+    # Seen on Xvfb (no window manager): after Go to (G), Enter, no key reached the window
+    # (Ctrl+T, 0-9, Shift+I did nothing) until a click: nobody made it active again.
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=20000)
+    box = QMessageBox(QMessageBox.Icon.Question, "Go to", "?", QMessageBox.StandardButton.Ok,
+                      window)
+    box.open()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is box, timeout=20000)
+    box.done(0)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=20000)
