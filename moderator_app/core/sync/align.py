@@ -73,7 +73,7 @@ class Lookup:
         np.divide(v, self.res, out=v)
         np.subtract(v, self.base, out=v)
         np.ceil(v, out=v)
-        return v.astype(np.int64).T
+        return v.T.astype(np.int64, order="C")  # cast and transposed in one pass
 
     def row_sums(self, index: np.ndarray) -> np.ndarray:
         """self(offsets[:, None] + x[None, :]).sum(axis=1) from `index(offsets, x)`: the values
