@@ -65,6 +65,31 @@ def unescape_reversible(text: str) -> str:
     return _REVERSE.sub(lambda m: chr(int(m[1], 16)), text)
 
 
+# A `\uXXXX` escape of one of the characters `terminal_safe_json` escapes, after an even
+# number of backslashes (so not the text `\\u0080` of an escaped backslash).
+_JSON_ESCAPED = re.compile(rb"(?<!\\)((?:\\\\)*)\\u(007f|008[0-9a-f]|009[0-9a-f]|061c|200e|200f|"
+                           rb"202[89a-e]|206[6-9])")
+
+
+def terminal_safe_json(raw: bytes) -> bytes:
+    """One line of JSON text (UTF-8) with DEL, C1, bidi and line-separator characters written
+    as `\\uXXXX` escapes: the same JSON value, and nothing a terminal obeys or that reorders
+    the line (files written to /dev/stdout reach a terminal raw; orjson and RFC 8785 escape
+    only C0). Such characters can only stand inside strings. `unescape_terminal_safe` undoes
+    it exactly for text that had none of these escapes before."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+    return _JSON.sub(_escape, text).encode("utf-8") if _JSON.search(text) else raw
+
+
+def unescape_terminal_safe(raw: bytes) -> bytes:
+    """The inverse of `terminal_safe_json` (the ledger's JSONL export is checked as the
+    canonical bytes it was made from)."""
+    return _JSON_ESCAPED.sub(lambda m: m[1] + chr(int(m[2], 16)).encode("utf-8"), raw)
+
+
 def printable_name(name: str) -> str:
     """A file or member name as valid Unicode: undecodable bytes (lone surrogates from
     `surrogateescape`) become `\\xNN` text. Other characters are kept, to be escaped on

@@ -201,3 +201,55 @@ def test_a_key_value_connection_string_is_refused_never_echoed_nor_made_a_file(
         assert secret not in out.out + out.err
         assert "key=value PostgreSQL connection string" in out.err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+# -- JSON written to a file that may be a terminal (`--out /dev/stdout`) -------------------------
+RAW_TERMINAL = ("\x7f", "\x9b", "\u202e", "\u2028", "\u2066")
+
+
+def test_the_jsonl_export_escapes_terminal_characters_and_still_verifies(tmp_path, store,
+                                                                        capsys):
+    """RFC 8785 escapes only C0: a note's DEL, C1 CSI and RLO reached `decisions export
+    --format jsonl --out /dev/stdout` raw. They are written as `\\uXXXX` (the same JSON
+    value), and `decisions verify --jsonl` checks the canonical bytes they came from."""
+    import json
+
+    from moderator_app.cli import main
+
+    notes = [f"n{i} {c}x" for i, c in enumerate(RAW_TERMINAL)] + ["a literal \\u202e"]
+    make_agent_log(tmp_path / "agent-log.jsonl", 12, seed=4)
+    for note in notes:
+        assert main(["decide", str(tmp_path / "agent-log.jsonl"), "--reject", "--reason",
+                     "other", "--note", note, "--store", str(store)]) in (0, 1)
+    out = tmp_path / "d.jsonl"
+    assert main(["decisions", "export", "--format", "jsonl", "--out", str(out),
+                 "--store", str(store)]) == 0
+    text = out.read_bytes().decode("utf-8")
+    assert not any(c in text for c in RAW_TERMINAL)
+    assert [json.loads(x)["note"] for x in text.splitlines()] == notes
+    capsys.readouterr()
+    assert main(["decisions", "verify", "--jsonl", str(out)]) == 0
+    assert "intact" in capsys.readouterr().out
+    # an edit is still an edit
+    out.write_text(text.replace("n1 ", "n9 ", 1))
+    assert main(["decisions", "verify", "--jsonl", str(out)]) == 1
+
+
+def test_withhold_escapes_terminal_characters_of_the_public_log(tmp_path, capsys):
+    import json
+
+    from moderator_app.cli import main
+
+    make_agent_log(tmp_path / "agent-log.jsonl", 12, seed=4)
+    lines = (tmp_path / "agent-log.jsonl").read_bytes().splitlines()
+    evs = [json.loads(x) for x in lines]
+    obs = next(i for i, e in enumerate(evs) if e["type"] == "observation")
+    evs[obs]["data"]["summary"] = "".join(RAW_TERMINAL) + " seen"
+    log = tmp_path / "hostile.jsonl"
+    log.write_bytes(b"".join(json.dumps(e, ensure_ascii=False).encode() + b"\n" for e in evs))
+    assert any(c.encode() in log.read_bytes() for c in RAW_TERMINAL)
+    out = tmp_path / "public.jsonl"
+    assert main(["withhold", str(log), "-o", str(out)]) == 0
+    text = out.read_bytes().decode("utf-8")
+    assert not any(c in text for c in RAW_TERMINAL)
+    assert json.loads(text.splitlines()[obs])["data"]["summary"] == evs[obs]["data"]["summary"]

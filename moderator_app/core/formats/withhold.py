@@ -24,6 +24,7 @@ import orjson
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.streams import BlankRun, iter_lines
+from moderator_app.core.text import terminal_safe_json
 
 # What the format (shared/seeds/agent-log-format.md) lists as public, and nothing else: an
 # allow-list, so that a prompt put anywhere the format does not name (a top-level `prompt`
@@ -139,14 +140,14 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             except WithholdError as exc:
                 raise WithholdError(f"line {lines}: {exc}; nothing written") from None
             if public is None:
-                fout.write(body + b"\n")
+                fout.write(terminal_safe_json(body) + b"\n")
                 continue
             if ev.get("type") == "model_request":
                 requests += 1
             else:
                 responses += 1
             try:
-                fout.write(orjson.dumps(public) + b"\n")
+                fout.write(terminal_safe_json(orjson.dumps(public)) + b"\n")
             except TypeError as exc:  # nested deeper than orjson writes
                 raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
                                     "nothing written") from exc

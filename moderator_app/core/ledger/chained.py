@@ -32,6 +32,7 @@ from moderator_app.core.ledger.claims import (
 from moderator_app.core.ledger.errors import LedgerError  # noqa: F401 - re-exported
 from moderator_app.core.ledger.export import records_to_csv
 from moderator_app.core.ledger.records import DecisionRecord
+from moderator_app.core.text import terminal_safe_json, unescape_terminal_safe
 
 #: Columns that mirror a member of the hashed JSON; `verify` compares each one.
 MIRRORED = ("seq", "decided_at", "decision", "reason", "note", "reviewer", "submission",
@@ -206,6 +207,9 @@ def verify_jsonl(path: str | Path) -> VerifyOutcome:
     with open_regular(path) as fh:  # not a FIFO or /dev/zero: no hang, no endless line
         for n, line in enumerate(fh, 1):
             raw = line[:-1] if line.endswith(b"\n") else line
+            # the export writes DEL, C1 and bidi characters as escapes (`export`): the
+            # canonical bytes it was made from are checked
+            raw = unescape_terminal_safe(raw)
             try:
                 d = json.loads(raw)
             except ValueError as exc:
@@ -350,14 +354,17 @@ class LedgerBase:
         """Write every record to `out` atomically (temp file + rename); returns the count.
 
         `jsonl`: the stored canonical JSON, one record per line, with `seq`, `prev_hash` and
-        `hash`, so the export can be re-verified without the database. `csv`: one row per
+        `hash`, so the export can be re-verified without the database (DEL, C1 and bidi
+        characters written as escapes: `text.terminal_safe_json`). `csv`: one row per
         decision for spreadsheets (claims are in the JSONL), formula-like cells neutralised.
         """
         from moderator_app.core.atomic import atomic_write
 
         rows = list(self.iter_raw())
         if fmt == "jsonl":
-            data = b"".join(raw + b"\n" for _, raw in rows)
+            # DEL, C1 and bidi characters of a note as `\uXXXX` (the same JSON value): the
+            # export may go to /dev/stdout, a terminal (`verify_jsonl` undoes it exactly)
+            data = b"".join(terminal_safe_json(raw) + b"\n" for _, raw in rows)
             n = len(rows)
         elif fmt == "csv":
             docs = [record_dict(seq, raw) for seq, raw in rows]
