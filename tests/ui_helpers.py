@@ -17,6 +17,13 @@ from moderator_app.core.formats.event_index import EventIndex
 BITS = 10
 BLOCK = 16
 
+#: How long a test waits for something that only takes time (a frame decoded, a process
+#: started, a verification done): a guard against a hang, never a bound on speed. A wait
+#: ends as soon as its condition holds, so a generous guard costs a passing test nothing;
+#: under load 10-20 a decoder process's start alone took several seconds, so 5 s guards
+#: failed tests that were right (CI runs on a noisy machine).
+WAIT_MS = 60_000
+
 
 def make_numbered_video(path: Path, n_frames: int = 30, fps: float = 10.0,
                         fourcc: str = "MJPG") -> Path:

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 import video_corpus as vc
-from ui_helpers import ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log
 
@@ -31,7 +31,7 @@ def test_scan_findings_are_listed_with_their_moment_and_not_recorded(qtbot, wind
     with qtbot.waitSignal(window.player.scan_ready, timeout=180000):
         window.open_paths([sub])
     qtbot.waitUntil(lambda: any(f.rule == "video.frozen" for f in window.findings.findings),
-                    timeout=20000)
+                    timeout=WAIT_MS)
     listed = window.findings.findings
     report_rules = [f.rule for f in window.session.report.findings.sorted()]
     assert "video.frozen" not in report_rules and "video.black" not in report_rules
@@ -42,4 +42,4 @@ def test_scan_findings_are_listed_with_their_moment_and_not_recorded(qtbot, wind
     assert round(window.nav.finding_time(j)) == 20
     assert "from the video analysis (not in the verdict)" in window.findings.summary.text()
     window.nav.select_finding(i)
-    qtbot.waitUntil(lambda: abs(window.player.current_time - 10.0) < 0.5, timeout=10000)
+    qtbot.waitUntil(lambda: abs(window.player.current_time - 10.0) < 0.5, timeout=WAIT_MS)

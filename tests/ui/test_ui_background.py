@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import QTimer
+from ui_helpers import WAIT_MS
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.options import VerifyOptions
@@ -95,7 +96,7 @@ def test_unreadable_input_fails_with_a_message(qtbot, tmp_path):
     op = BackgroundOp("verify")
     failed = []
     op.run(verify_work(tmp_path / "missing"), lambda _r: None, failed.append)
-    qtbot.waitUntil(lambda: bool(failed), timeout=20000)
+    qtbot.waitUntil(lambda: bool(failed), timeout=WAIT_MS)
     assert "missing" in failed[0]
 
 
@@ -107,7 +108,7 @@ def test_an_unexpected_exception_is_a_message(qtbot):
         raise RuntimeError("bad input")
 
     op.run(boom, lambda _r: None, failed.append)
-    qtbot.waitUntil(lambda: bool(failed), timeout=5000)
+    qtbot.waitUntil(lambda: bool(failed), timeout=WAIT_MS)
     assert failed == ["RuntimeError: bad input"]
 
 
@@ -122,9 +123,9 @@ def test_newest_wins_and_the_older_result_is_discarded(qtbot):
 
     op.run(slow, shown.append, discard=discarded.append)
     op.run(lambda _p, _c: "new", shown.append, discard=discarded.append)
-    qtbot.waitUntil(lambda: shown == ["new"], timeout=5000)
+    qtbot.waitUntil(lambda: shown == ["new"], timeout=WAIT_MS)
     release.set()
-    qtbot.waitUntil(lambda: discarded == ["old"], timeout=5000)
+    qtbot.waitUntil(lambda: discarded == ["old"], timeout=WAIT_MS)
     assert shown == ["new"]
 
 
@@ -136,7 +137,7 @@ def test_drop_hides_a_run_that_a_newer_answer_replaced(qtbot):
            discard=discarded.append)
     op.drop()
     release.set()
-    qtbot.waitUntil(lambda: discarded == ["late"], timeout=5000)
+    qtbot.waitUntil(lambda: discarded == ["late"], timeout=WAIT_MS)
     assert shown == []
 
 
@@ -157,7 +158,7 @@ def test_busy_until_the_result_is_delivered(qtbot):
         if t.name == f"x-{gen}":
             t.join(30)  # the thread has ended; the outcome is queued, not delivered
     assert op.busy and shown == []
-    qtbot.waitUntil(lambda: shown == [7], timeout=5000)
+    qtbot.waitUntil(lambda: shown == [7], timeout=WAIT_MS)
     assert not op.busy
 
 

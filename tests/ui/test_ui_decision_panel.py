@@ -11,6 +11,7 @@ pytest.importorskip("pytestqt")
 from ledgerhelp import fake_result  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
+from ui_helpers import WAIT_MS  # noqa: E402
 
 from moderator_app.cli import main as cli_main  # noqa: E402
 from moderator_app.core.ledger.records import CHECKLIST_IDS  # noqa: E402
@@ -86,7 +87,7 @@ def test_shortcut_asks_for_confirmation_and_cancel_records_nothing(
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert "needs a note" in panel.status.text() and asked == [] and not store.exists()
     panel.note.setPlainText("the video is of another game")
-    with qtbot.waitSignal(panel.decided, timeout=2000) as blocker:
+    with qtbot.waitSignal(panel.decided, timeout=WAIT_MS) as blocker:
         qtbot.keyClick(panel, Qt.Key.Key_R,
                        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert asked == ["Confirm reject"] and blocker.args == [1]

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from ui_helpers import ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log, make_video
 from moderator_app.core.sync.analysis import SyncAnalysis
@@ -41,7 +41,7 @@ def test_non_utf8_folder_name_opens_and_syncs_without_a_crash(qtbot, window, tmp
     done: list[object] = []
     window.sync_runner.analysed.connect(done.append)
     window.open_paths([path])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: any(isinstance(a, SyncAnalysis) for a in done), timeout=60000)
     assert window.session.result.report.verdict == "pass"
     assert not [c for c in RAW if c in window.windowTitle()]
@@ -54,7 +54,7 @@ def test_a_symlink_loop_is_a_message_not_an_internal_error(qtbot, window, tmp_pa
     loop = tmp_path / "run.zip"
     os.symlink("run.zip", loop)
     window.open_paths([loop])
-    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=20000)
+    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=WAIT_MS)
     assert window.session.result is None
 
 
@@ -90,7 +90,7 @@ def test_producer_and_type_names_are_escaped_in_table_timeline_and_filter(qtbot,
     sub.mkdir()
     write_trajectory(sub / "events.jsonl.zst", events)
     window.open_paths([sub])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     model = window.table_model
     shown = [model.data(model.index(r, c), Qt.ItemDataRole.DisplayRole)
              for r in range(model.rowCount()) for c in (COL_LANE, COL_KIND)]
@@ -99,4 +99,4 @@ def test_producer_and_type_names_are_escaped_in_table_timeline_and_filter(qtbot,
     assert "\\u001b]0;PWN\\u0007" in shown and "agent\\u202egpj" in shown
     assert not [t for t in shown if any(c in t for c in RAW)]
     window.lane_filter.setCurrentIndex(window.lane_filter.findText("agent\\u202egpj"))
-    qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=5000)  # filtered by the raw name
+    qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=WAIT_MS)  # filtered by the raw name

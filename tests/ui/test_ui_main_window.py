@@ -12,6 +12,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
 from ui_helpers import (
+    WAIT_MS,
     frame_number,
     ini_settings,
     make_numbered_video,
@@ -53,9 +54,9 @@ def window(qtbot, settings):
 
 def open_and_wait(qtbot, window, path):
     window.open_paths([path])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.player.has_video and window.player.times.complete
-                    and window.player.shown_frame >= 0, timeout=20000)
+                    and window.player.shown_frame >= 0, timeout=WAIT_MS)
 
 
 def shown_frame_number(window) -> int:
@@ -87,7 +88,7 @@ def test_click_event_on_timeline_shows_its_frame_with_offset(qtbot, window, tmp_
     y = round(tl.lane_top(lane) + tl.lane_height() / 2)
     qtbot.mouseClick(tl, Qt.MouseButton.LeftButton, pos=QPoint(x, y))
     expected = window.player.times.frame_at(t_event + 1.0)
-    qtbot.waitUntil(lambda: window.player.shown_frame == expected, timeout=5000)
+    qtbot.waitUntil(lambda: window.player.shown_frame == expected, timeout=WAIT_MS)
     assert shown_frame_number(window) == expected
     assert expected == int(math.floor((t_event + 1.0) * FPS + 1e-6))
     assert window.detail.row == row
@@ -111,11 +112,11 @@ def test_drag_on_the_timeline_previews_then_shows_the_exact_frame(qtbot, window,
     end = tl.t_of(round(tl.x_of(2.55)))
     expected = window.player.times.frame_at(end)
     assert window.player.current_frame == expected  # the playhead follows the drag
-    qtbot.waitUntil(lambda: window.player.view.approximate, timeout=5000)
+    qtbot.waitUntil(lambda: window.player.view.approximate, timeout=WAIT_MS)
     qtbot.mouseRelease(tl, Qt.MouseButton.LeftButton, pos=QPoint(round(tl.x_of(2.55)), y))
     assert scrubs == [True, False]
     qtbot.waitUntil(lambda: window.player.shown_frame == expected
-                    and not window.player.view.approximate, timeout=5000)
+                    and not window.player.view.approximate, timeout=WAIT_MS)
     assert shown_frame_number(window) == expected
 
 
@@ -129,7 +130,7 @@ def test_frame_step_moves_playhead_by_one_frame_duration(qtbot, window, tmp_path
     window.actions["frame_back"].trigger()
     window.actions["frame_back"].trigger()
     assert before - window.timeline.playhead == pytest.approx(1 / FPS, abs=1e-6)
-    qtbot.waitUntil(lambda: window.player.shown_frame == 49, timeout=5000)
+    qtbot.waitUntil(lambda: window.player.shown_frame == 49, timeout=WAIT_MS)
     assert shown_frame_number(window) == 49
 
 
@@ -140,7 +141,7 @@ def test_table_row_selection_moves_video(qtbot, window, tmp_path):
     window.table.setCurrentIndex(model.index(20, 0))
     t = window.session.result.index.times[20]
     qtbot.waitUntil(lambda: window.player.shown_frame == window.player.times.frame_at(t),
-                    timeout=5000)
+                    timeout=WAIT_MS)
     window.actions["next_event"].trigger()
     assert window.detail.row == 21
     window.actions["prev_event"].trigger()
@@ -228,7 +229,7 @@ def test_search_and_type_filter(qtbot, window, tmp_path):
     assert window.table_model.rowCount() == n_actions
     window.lane_filter.setCurrentIndex(0)
     window.search.setText("run_end")
-    qtbot.waitUntil(lambda: window.table_model.rowCount() == 1, timeout=3000)
+    qtbot.waitUntil(lambda: window.table_model.rowCount() == 1, timeout=WAIT_MS)
     assert window.table_model.source_row(0) == len(index) - 1
 
 
@@ -270,7 +271,7 @@ def test_every_window_shortcut_is_bound_once(window):
 def test_unreadable_input_is_a_message_not_a_crash(qtbot, window, tmp_path):
     missing = tmp_path / "nope"
     window.open_paths([missing])
-    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "Cannot open" in window.status_label.text(), timeout=WAIT_MS)
     assert not window.progress.isVisible()
     assert window.windowTitle() == "nope — Moderator Workstation"
 
@@ -294,7 +295,7 @@ def test_official_run_has_producer_lanes(qtbot, window, tmp_path):
     write_trajectory(folder / "events.jsonl.zst", make_run_events(120, seed=2))
     make_numbered_video(folder / "video.avi", 40, FPS)
     window.open_paths([folder])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     assert window.windowTitle() == "official-run — Moderator Workstation"
     assert window.session.result.report.kind == "official"
     assert set(window.timeline.lane_names) >= {"harness", "agent", "evaluator"}
@@ -308,7 +309,7 @@ def test_keys_reach_the_player_from_the_table(qtbot, window, tmp_path):
     open_and_wait(qtbot, window, folder)
     window.activateWindow()
     window.table.setFocus()
-    qtbot.waitUntil(window.table.hasFocus, timeout=3000)
+    qtbot.waitUntil(window.table.hasFocus, timeout=WAIT_MS)
     window.player.seek_frame(30)
     qtbot.keyClick(window.table, Qt.Key.Key_Period)
     assert window.player.current_frame == 31
@@ -334,7 +335,7 @@ def test_drop_a_folder_opens_it(qtbot, window, tmp_path):
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
     assert window.windowTitle() == "dropped — Moderator Workstation"
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     assert window.table_model.rowCount() == 40
 
 
@@ -346,7 +347,7 @@ def test_opening_another_submission_while_verifying(qtbot, window, tmp_path):
     window.session.set_offset(4.0)
     window.open_paths([first])
     window.open_paths([second])  # cancels the first
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     qtbot.wait(200)  # any late signal of the first worker must be ignored
     assert window.session.result.submission.display_name == "second"
     assert window.windowTitle() == "second — Moderator Workstation"
@@ -365,6 +366,6 @@ def test_large_log_search_runs_in_the_pool(qtbot, window, tmp_path, monkeypatch)
     assert window.count_label.text() == "searching…"
     window.search.setText("run_end")
     window.event_filter.apply()
-    qtbot.waitUntil(lambda: window.count_label.text() == "1 / 40", timeout=5000)
+    qtbot.waitUntil(lambda: window.count_label.text() == "1 / 40", timeout=WAIT_MS)
     qtbot.wait(100)  # the older search's result must not replace the newer one
     assert window.table_model.source_row(0) == 39

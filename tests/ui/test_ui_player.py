@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ui_helpers import frame_number, make_numbered_video, qimage_array
+from ui_helpers import WAIT_MS, frame_number, make_numbered_video, qimage_array
 
 from moderator_app.ui.video_player import VideoPlayer
 
@@ -16,8 +16,8 @@ def player(qtbot, tmp_path):
     w.resize(640, 400)
     w.show()
     assert w.load(p)
-    assert w.wait_for_timestamps(10000)
-    qtbot.waitUntil(lambda: w.shown_frame == 0 and w.times.complete, timeout=5000)
+    assert w.wait_for_timestamps(WAIT_MS)
+    qtbot.waitUntil(lambda: w.shown_frame == 0 and w.times.complete, timeout=WAIT_MS)
     yield w
     w.unload()
 
@@ -29,7 +29,7 @@ def shown(w: VideoPlayer) -> int:
 def test_seek_shows_that_exact_frame(qtbot, player):
     for n in (37, 3, 59, 20):
         player.seek_frame(n)
-        qtbot.waitUntil(lambda n=n: player.shown_frame == n, timeout=5000)
+        qtbot.waitUntil(lambda n=n: player.shown_frame == n, timeout=WAIT_MS)
         assert shown(player) == n
         assert player.current_time == pytest.approx(n / 10, abs=1e-3)
         assert f"frame {n} / 59" in player.position_label.text()
@@ -37,7 +37,7 @@ def test_seek_shows_that_exact_frame(qtbot, player):
 
 def test_step_moves_exactly_one_frame_duration(qtbot, player):
     player.seek_frame(10)
-    qtbot.waitUntil(lambda: player.shown_frame == 10, timeout=5000)
+    qtbot.waitUntil(lambda: player.shown_frame == 10, timeout=WAIT_MS)
     positions = []
     player.position_changed.connect(lambda f, t: positions.append((f, t)))
     player.step(1)
@@ -45,7 +45,7 @@ def test_step_moves_exactly_one_frame_duration(qtbot, player):
     player.step(-1)
     assert [f for f, _ in positions] == [11, 12, 11]
     assert positions[0][1] - 1.0 == pytest.approx(player.times.frame_duration_at(10), abs=1e-9)
-    qtbot.waitUntil(lambda: player.shown_frame == 11, timeout=5000)
+    qtbot.waitUntil(lambda: player.shown_frame == 11, timeout=WAIT_MS)
     assert shown(player) == 11
 
 
@@ -65,19 +65,19 @@ def test_scrub_shows_a_preview_then_the_exact_frame(qtbot, player):
     player._slider_pressed()
     player.slider.setSliderPosition(30)
     player._slider_moved(30)
-    qtbot.waitUntil(lambda: player.view.approximate, timeout=5000)
+    qtbot.waitUntil(lambda: player.view.approximate, timeout=WAIT_MS)
     assert shown(player) == 30  # the thumbnail at 3.0 s
     player.slider.setValue(31)
     player._slider_released()
     qtbot.waitUntil(lambda: player.shown_frame == 31 and not player.view.approximate,
-                    timeout=5000)
+                    timeout=WAIT_MS)
     assert shown(player) == 31
 
 
 def test_play_advances_and_pause_stops(qtbot, player):
     player.set_speed(4.0)
     player.play()
-    qtbot.waitUntil(lambda: player.current_frame >= 10, timeout=5000)
+    qtbot.waitUntil(lambda: player.current_frame >= 10, timeout=WAIT_MS)
     player.pause()
     frame = player.current_frame
     qtbot.wait(200)
@@ -111,11 +111,11 @@ def test_a_warmed_frame_is_shown_without_a_decode(qtbot, player):
     """Frames the moderator may go to next are decoded while the player is idle; going there
     then decodes nothing (issue 11 point 8)."""
     player.prefetch_times([3.7, 0.0])  # 0.0 is the frame on screen: nothing to warm
-    qtbot.waitUntil(lambda: player._worker.warmed == [37], timeout=10000)
+    qtbot.waitUntil(lambda: player._worker.warmed == [37], timeout=WAIT_MS)
     player.seek_frame(37)
-    qtbot.waitUntil(lambda: player.shown_frame == 37, timeout=5000)
+    qtbot.waitUntil(lambda: player.shown_frame == 37, timeout=WAIT_MS)
     assert shown(player) == 37
     assert player._worker.last_decoded == 0
     player.seek_frame(45)  # not warmed: decoded
-    qtbot.waitUntil(lambda: player.shown_frame == 45, timeout=5000)
+    qtbot.waitUntil(lambda: player.shown_frame == 45, timeout=WAIT_MS)
     assert shown(player) == 45 and player._worker.last_decoded >= 1

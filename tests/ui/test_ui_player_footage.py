@@ -9,7 +9,7 @@ import shutil
 import cv2
 import pytest
 import video_corpus as vc
-from ui_helpers import qimage_array
+from ui_helpers import WAIT_MS, qimage_array
 
 from moderator_app.ui.video_player import NO_FOOTAGE, VideoPlayer
 
@@ -35,7 +35,7 @@ def code_on_screen(w):
 def test_no_footage_outside_the_video(qtbot, player, t):
     assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)
     player.seek_time(12.5)
-    qtbot.waitUntil(lambda: player.shown_frame == 375, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 375, timeout=WAIT_MS)
     assert code_on_screen(player) == 375
     moments = []
     player.position_changed.connect(lambda f, vt: moments.append(vt))
@@ -50,14 +50,14 @@ def test_no_footage_outside_the_video(qtbot, player, t):
     qtbot.wait(200)
     assert player.view.image is None
     player.seek_time(29.99)  # the last frame is footage again
-    qtbot.waitUntil(lambda: player.shown_frame == 899, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 899, timeout=WAIT_MS)
     assert code_on_screen(player) == 899 and player.in_footage
 
 
 def test_save_frame_writes_the_exact_frame_at_full_size(qtbot, player, tmp_path):
     assert player.load(vc.build(vc.RECIPES["mkv_nocues"]), scan=False)
     player.seek_time(22.2)
-    qtbot.waitUntil(lambda: player.shown_frame == 666, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 666, timeout=WAIT_MS)
     out = tmp_path / "ev.png"
     assert "frame 666" in player.save_frame(out)
     img = cv2.imread(str(out), cv2.IMREAD_COLOR)
@@ -66,15 +66,15 @@ def test_save_frame_writes_the_exact_frame_at_full_size(qtbot, player, tmp_path)
 
 def test_keyframe_preview_while_dragging_exact_frame_on_release(qtbot, player):
     assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)
-    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=WAIT_MS)
     player._slider_pressed()
     player.slider.setValue(400)
     player._slider_moved(400)
-    qtbot.waitUntil(lambda: player.view.approximate, timeout=10000)
+    qtbot.waitUntil(lambda: player.view.approximate, timeout=WAIT_MS)
     assert code_on_screen(player) == 360  # the keyframe before 400 (a GOP of 60)
     player._slider_released()
     qtbot.waitUntil(lambda: player.shown_frame == 400 and not player.view.approximate,
-                    timeout=10000)
+                    timeout=WAIT_MS)
     assert code_on_screen(player) == 400
 
 
@@ -82,17 +82,17 @@ def test_timeline_scrub_shows_keyframes_then_the_exact_frame(qtbot, player):
     """Issue 11 point 8: a drag on the timeline (set_scrubbing) moves the position at once and
     shows the keyframe before it (a preview); the exact frame follows on release."""
     assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)
-    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=WAIT_MS)
     player.set_scrubbing(True)
     for n in (130, 250, 400):
         player.seek_frame(n)
         assert player.current_frame == n  # the playhead follows the drag at once
     qtbot.waitUntil(lambda: player.view.approximate and code_on_screen(player) == 360,
-                    timeout=10000)  # the keyframe before 400 (a GOP of 60)
+                    timeout=WAIT_MS)  # the keyframe before 400 (a GOP of 60)
     assert player.shown_frame == 0  # no exact frame was decoded during the drag
     player.set_scrubbing(False)
     qtbot.waitUntil(lambda: player.shown_frame == 400 and not player.view.approximate,
-                    timeout=10000)
+                    timeout=WAIT_MS)
     assert code_on_screen(player) == 400
 
 
@@ -107,10 +107,10 @@ def test_scan_runs_in_the_background_after_load(qtbot, player):
 
 def test_a_decoder_crash_is_a_message_not_the_end(qtbot, player, monkeypatch):
     assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)
-    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 0, timeout=WAIT_MS)
     player._worker.close()  # the next request starts a new decoder process, which crashes
     monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "crash")
-    with qtbot.waitSignal(player.decoder_error, timeout=10000) as sig:
+    with qtbot.waitSignal(player.decoder_error, timeout=WAIT_MS) as sig:
         player.seek_frame(100)
     assert "crashed (SIGSEGV)" in sig.args[0]
     assert player.view.image is None and "crashed" in player.view.message
@@ -121,9 +121,9 @@ def test_frames_come_fitted_to_the_view_and_are_painted_unscaled(qtbot, player):
     GUI thread paints it 1:1 (a scaled paint costs ~20x more)."""
     assert player.load(vc.build(vc.RECIPES["mp4"]), scan=False)  # 320x240
     player.resize(320, 260)  # the picture gets less than 240 px of height
-    qtbot.waitUntil(lambda: player.view.height() < 240, timeout=10000)
+    qtbot.waitUntil(lambda: player.view.height() < 240, timeout=WAIT_MS)
     player.seek_frame(123)
-    qtbot.waitUntil(lambda: player.shown_frame == 123, timeout=10000)
+    qtbot.waitUntil(lambda: player.shown_frame == 123, timeout=WAIT_MS)
     img, view = player.view.image, player.view
     assert img.height() <= view.height() and img.width() <= view.width()
     assert view.height() - img.height() < 2  # fitted to the height, the narrower side

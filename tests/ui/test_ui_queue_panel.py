@@ -14,6 +14,7 @@ pytest.importorskip("pytestqt")
 
 from conftest import REPO  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from ui_helpers import WAIT_MS  # noqa: E402
 
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.main_window import MainWindow  # noqa: E402
@@ -69,7 +70,7 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     assert panel.visible_names() == ["c-third", "b-broken", "a-first"]  # by name, descending
 
     window.actions["next_submission"].trigger()  # Ctrl+Shift+N: the oldest pending
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     assert window.session.result.submission.display_name == "a-first"
     dp = window.decision_panel
     dp.confirm = lambda *_: True
@@ -81,12 +82,12 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     # c-third holds the same bytes as a-first: the same evidence, decided with it
     assert [i.state for i in panel.items] == ["accepted", "pending", "accepted"]
     assert panel.items[2].duplicate_of == "a-first"
-    qtbot.waitUntil(lambda: "b-broken" in dp.next_button.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "b-broken" in dp.next_button.text(), timeout=WAIT_MS)
     assert dp.next_button.isVisible()
     dp.next_button.click()
     qtbot.waitUntil(lambda: window.session.result is not None and
                     window.session.result.submission.display_name == "b-broken",
-                    timeout=30_000)
+                    timeout=WAIT_MS)
     window.grab().save(str(Path(os.environ.get("MODERATOR_SHOT_DIR", queue.parent))
                            / "queue.png"))
 
@@ -110,7 +111,7 @@ def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tm
     with Ledger(window.session.store_path) as led:
         led.append(new_claim("claim", "alice", evidence_digest(result.report.files), "s"))
     window.open_paths([SAMPLE])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     dp = window.decision_panel
     asked = []
     dp.confirm = lambda title, text: asked.append(title) or True

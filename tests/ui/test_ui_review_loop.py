@@ -10,6 +10,7 @@ import orjson
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from test_ui_main_window import make_submission, open_and_wait
+from ui_helpers import WAIT_MS
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.ledger.records import REJECT
@@ -105,7 +106,7 @@ def test_after_a_decision_the_form_is_cleared_and_the_next_submission_offered(
     window.next_submission_provider = lambda: asked.append(1) or [b]
     qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.session.result is not None
-                    and window.session.result.submission.display_name == "b", timeout=20000)
+                    and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
     assert asked == [1] and window.table_model.rowCount() == 30
     assert not panel.next_button.isVisible()
 
@@ -198,7 +199,7 @@ def test_view_follows_the_video(qtbot, window, tmp_path):
     t = (index.times[20] + index.times[21]) / 2  # after event 20, before event 21
     window.player.seek_time(t)
     qtbot.waitUntil(lambda: window.player.shown_frame == window.player.times.frame_at(t),
-                    timeout=5000)
+                    timeout=WAIT_MS)
     lane = window.timeline.lane_names.index(index.lane_of(20))
     j = window.timeline.current[lane]
     assert int(window.timeline.lane_rows[lane][j]) == 20
@@ -242,7 +243,7 @@ def test_enter_in_the_offset_box_gives_the_keys_back_to_the_player(qtbot, window
     spin = window.sync.spin
     window.sync_dock.raise_()
     spin.setFocus()
-    qtbot.waitUntil(spin.hasFocus, timeout=2000)
+    qtbot.waitUntil(spin.hasFocus, timeout=WAIT_MS)
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin, "1.5")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
@@ -261,7 +262,7 @@ def test_recent_stores_absolute_paths(qtbot, window, tmp_path, monkeypatch):
     folder, _ = make_submission(tmp_path / "sub")
     monkeypatch.chdir(tmp_path)
     window.open_paths([type(folder)("sub")])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     assert window.recent()[0] == str(folder.resolve())
 
 
@@ -301,12 +302,12 @@ def test_click_on_the_video_and_escape_give_the_keys_back(qtbot, window, tmp_pat
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     window.search.setFocus()
-    qtbot.waitUntil(window.search.hasFocus, timeout=2000)
+    qtbot.waitUntil(window.search.hasFocus, timeout=WAIT_MS)
     qtbot.keyClicks(window.search, "press")
     qtbot.keyClick(window.search, Qt.Key.Key_Escape)
     assert not window.search.hasFocus() and window.search.text() == "press"
     window.search.setFocus()
-    qtbot.waitUntil(window.search.hasFocus, timeout=2000)
+    qtbot.waitUntil(window.search.hasFocus, timeout=WAIT_MS)
     qtbot.mouseClick(window.player.view, Qt.MouseButton.LeftButton)
     assert not window.search.hasFocus()
 
@@ -327,7 +328,7 @@ def test_typing_in_a_text_box_never_fires_a_one_key_shortcut(qtbot, window, tmp_
     frame = window.player.current_frame
     for box in (window.decision_panel.note, window.decision_panel.reviewer, window.search):
         box.setFocus()
-        qtbot.waitUntil(box.hasFocus, timeout=2000)
+        qtbot.waitUntil(box.hasFocus, timeout=WAIT_MS)
         qtbot.keyClicks(box, "ok. 5 f m")
         text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
         assert text.endswith("ok. 5 f m"), text

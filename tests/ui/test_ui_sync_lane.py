@@ -6,7 +6,7 @@ from __future__ import annotations
 import corpus
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from ui_helpers import ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
@@ -33,7 +33,7 @@ def test_suggestion_applies_in_one_click_and_the_lane_marks_the_cut(qtbot, windo
     jump = [f for f in window.sync_lane.analysis.findings if f.rule == "sync.offset_jump"]
     assert len(jump) == 1 and abs(jump[0].video_start_s - truth["tamper"]["video_s"]) <= 1.0  # duration-ok: an offset's accuracy, not a time taken
     window.timeline.fit()
-    qtbot.waitUntil(lambda: window.timeline.offset == a.suggested_offset_s, timeout=5000)
+    qtbot.waitUntil(lambda: window.timeline.offset == a.suggested_offset_s, timeout=WAIT_MS)
     lane = window.sync_lane
     x = int(lane._x(jump[0].video_start_s))
     seeks = []
