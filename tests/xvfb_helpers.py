@@ -23,7 +23,7 @@ class Xvfb:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         data = b""
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a hang guard: Xvfb starts slowly under load
         while not data.endswith(b"\n") and time.monotonic() < deadline:
             chunk = os.read(r, 64)
             if not chunk:
@@ -68,7 +68,7 @@ def start_app(args: list[str], env: dict[str, str], log: Path) -> subprocess.Pop
 
 def window_titles(display: str) -> list[str]:
     out = subprocess.run(["xwininfo", "-root", "-tree", "-display", display],
-                         capture_output=True, text=True, timeout=10).stdout
+                         capture_output=True, text=True, timeout=60).stdout
     titles = []
     for line in out.splitlines():
         line = line.strip()
