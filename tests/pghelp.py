@@ -25,6 +25,8 @@ import pytest
 
 PASSWORD = "pw-" + uuid.uuid4().hex  # a credential that must never appear in any output
 USER = "moderator"
+PG_WAIT_S = 300  # a guard against a server that never comes up or down, not a timing
+PORT_TRIES = 5
 
 
 def pg_bindir() -> Path | None:
@@ -62,7 +64,8 @@ class PgServer:
         cmd = [str(a) for a in args]
         if self.runas:
             cmd = ["runuser", "-u", self.runas, "--", *cmd]
-        return subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120)
+        return subprocess.run(cmd, check=True, capture_output=True, text=True,
+                              timeout=PG_WAIT_S + 60)
 
     def init(self) -> None:
         pwfile = self.root / "pwfile"
@@ -77,16 +80,39 @@ class PgServer:
         finally:
             pwfile.unlink()
         with open(self.data / "postgresql.conf", "a") as fh:
-            fh.write(f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
+            fh.write("listen_addresses = '127.0.0.1'\n"
                      f"unix_socket_directories = '{self.root}'\n"
                      "max_connections = 60\nshared_buffers = 16MB\nfsync = on\n")
+            # the port last: a later line wins, so a retry on another port appends one
+            fh.write(f"port = {self.port}\n")
 
     def start(self) -> None:
-        self._run(self.bin / "pg_ctl", "-D", self.data, "-l", self.root / "log", "-w", "-t",
-                  "60", "start")
+        """Start the server, on another free port when its own was taken meanwhile: the port
+        is found free, then bound by the server a moment later, and another program (another
+        test run on the same machine) may have bound it in between."""
+        for _ in range(PORT_TRIES):
+            try:
+                self._pg_ctl("start", "-l", self.root / "log")
+                return
+            except subprocess.CalledProcessError:
+                log = self.root / "log"
+                taken = log.exists() and "could not bind" in log.read_text(errors="replace")
+                if not taken:
+                    raise
+            self.port = _free_port()
+            with open(self.data / "postgresql.conf", "a") as fh:
+                fh.write(f"port = {self.port}\n")
+            (self.root / "log").unlink(missing_ok=True)
+        raise RuntimeError(f"no free port for PostgreSQL in {PORT_TRIES} tries")
 
     def stop(self, mode: str = "fast") -> None:
-        self._run(self.bin / "pg_ctl", "-D", self.data, "-m", mode, "-w", "-t", "60", "stop")
+        self._pg_ctl("stop", "-m", mode)
+
+    def _pg_ctl(self, action: str, *args: object) -> None:
+        # -t: how long pg_ctl waits for the server; a hang guard (a loaded CI machine is slow
+        # to start a server), not a timing.
+        self._run(self.bin / "pg_ctl", "-D", self.data, *args, "-w", "-t", str(PG_WAIT_S),
+                  action)
 
     def dsn(self, db: str = "postgres") -> str:
         return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{db}"
