@@ -1,14 +1,23 @@
 """Audio reaching an output device (issue 12 point 3), for real: a PulseAudio daemon of the
 test's own with a null sink, the workstation's audio path (`AudioTrack` -> `AudioFeeder` ->
 `default_sink()`, a pipe into `paplay`) playing a track of pink noise, and the sink's monitor
-recorded with `parec`. The recording must hold the track's samples (cross-correlation) and
-they must be heard when the picture's clock shows them, within `SYNC_TOLERANCE_S`.
+recorded with `parec`. The recording must hold the track's samples (cross-correlation of
+short pieces) and they must be heard when the picture's clock shows them, within
+`SYNC_TOLERANCE_S`.
+
+On a loaded machine the sound server misses a few milliseconds now and then: it plays silence
+where data was late (an underrun) or drops a little to catch up. One 5 ms gap made a 0.5 s
+window's correlation 0.88 and failed the test at load 20 (as did a server starved for 1.3 s
+at nice 19). So the track is matched in 50 ms pieces, of which a few may straddle such a gap,
+and the sound chain (the daemon, `paplay`, `parec`) runs at a desktop sound server's raised
+priority where the test may give it one (as root, in CI).
 
 Skipped, loudly, where PulseAudio is not installed (`.ci/run` installs it; in CI a missing
 daemon is a failure)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -28,6 +37,30 @@ RATE = 48000
 # the timer's and the measurement's jitter on a loaded machine.
 SYNC_TOLERANCE_S = 0.09
 SINK = "moderator_test"
+PIECE_S = 0.05  # the track is matched in pieces this long
+SPAN_S = (0.5, 1.75)  # of each play: after the first ticks started the sink, before the seek
+FOUND = 0.9  # a piece is found where its normalised correlation is above this
+SOUND_NICE = -10  # a desktop sound server's priority (PulseAudio asks rtkit for more)
+
+
+def _raise_priority() -> None:
+    """The calling thread's (a child's, before exec) priority up to a sound server's, where
+    allowed (root); elsewhere it stays as it is."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, SOUND_NICE)
+
+
+@contextlib.contextmanager
+def sound_priority():
+    """The test's thread at a sound server's priority while it plays and records: the
+    player's (`paplay`) and the recorder's processes started from it inherit it."""
+    tid = threading.get_native_id()
+    before = os.getpriority(os.PRIO_PROCESS, tid)
+    _raise_priority()
+    try:
+        yield
+    finally:
+        os.setpriority(os.PRIO_PROCESS, tid, before)  # lowering back is always allowed
 
 
 def _need(*exes: str) -> None:
@@ -51,7 +84,8 @@ def pulse(tmp_path, monkeypatch):
         ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
          "--log-target=stderr", f"--load=module-null-sink sink_name={SINK} rate={RATE}",
          f"--load=module-native-protocol-unix socket={sock} auth-anonymous=1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=_raise_priority)
     server = f"unix:{sock}"
     try:
         for _ in range(300):  # a guard against a daemon that never comes up, not a timing
@@ -140,6 +174,19 @@ def find(recording: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
     return k, float(c[k] / (np.linalg.norm(ref) * np.linalg.norm(window) + 1e-9))
 
 
+def pieces(recording: np.ndarray, truth: np.ndarray, v0: float) -> list[tuple[float, int]]:
+    """(video time, recording sample) of each piece of the play from `v0` that the recording
+    holds (a piece straddling a gap is not found)."""
+    out = []
+    n = round(PIECE_S * RATE)
+    for i in range(round((SPAN_S[1] - SPAN_S[0]) / PIECE_S)):
+        t = v0 + SPAN_S[0] + i * PIECE_S
+        k, corr = find(recording, truth[round(t * RATE):round(t * RATE) + n])
+        if corr > FOUND:
+            out.append((t, k))
+    return out
+
+
 def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
     path, truth = noise_video
     sink = default_sink()
@@ -152,32 +199,36 @@ def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
         v0, w0 = plays[-1]
         return v0 + time.monotonic() - w0
 
-    feeder = AudioFeeder(track, sink, clock=clock)
-    rec = Recorder()
-    rec.wait_running()
     late = 0.0  # how late this machine woke a 10 ms timer during the plays
-    try:
-        for v0 in (5.0, 12.0):  # a play, then a seek and another: the sink restarts
-            w0 = time.monotonic()
-            plays.append((v0, w0))
-            while (el := time.monotonic() - w0) < 2.0:
-                feeder.tick(v0 + el, True, 1.0, False)  # the player's clock
-                before = time.monotonic()
-                time.sleep(0.01)
-                late = max(late, time.monotonic() - before - 0.01)
-            feeder.reset()
-        time.sleep(0.3)
-    finally:
-        feeder.close()
-        recording = rec.stop()
+    with sound_priority():
+        feeder = AudioFeeder(track, sink, clock=clock)
+        rec = Recorder()
+        rec.wait_running()
+        try:
+            for v0 in (5.0, 12.0):  # a play, then a seek and another: the sink restarts
+                w0 = time.monotonic()
+                plays.append((v0, w0))
+                while (el := time.monotonic() - w0) < 2.0:
+                    feeder.tick(v0 + el, True, 1.0, False)  # the player's clock
+                    before = time.monotonic()
+                    time.sleep(0.01)
+                    late = max(late, time.monotonic() - before - 0.01)
+                feeder.reset()
+            time.sleep(0.3)
+        finally:
+            feeder.close()
+            recording = rec.stop()
     server_late = rec.lateness()
+    total = round((SPAN_S[1] - SPAN_S[0]) / PIECE_S)
     for v0, w0 in plays:
-        # 0.5 s of the track from 1.0 s into the play (the first ticks start the sink)
-        ref = truth[int((v0 + 1.0) * RATE):int((v0 + 1.5) * RATE)]
-        k, corr = find(recording, ref)
-        assert corr > 0.9, (v0, corr)  # the track's own samples reached the device
+        found = pieces(recording, truth, v0)
+        # The track's own samples reached the device, in order: all but the few pieces a
+        # late sound server's gaps split (each gap costs one or two pieces).
+        assert len(found) >= 0.8 * total, (v0, len(found), total)
+        assert [k for _, k in found] == sorted(k for _, k in found), v0
+        t, k = found[0]
         heard = rec.wall_of(k)
-        shown = w0 + 1.0  # when the picture's clock showed video time v0 + 1.0
+        shown = w0 + (t - v0)  # when the picture's clock showed video time t
         # A loaded machine wakes the player's timer and the sound server late; what it could
         # not do is not the player's error: the bound widens by the lateness seen (on a quiet
         # machine a few ms; the bugs this test caught were 0.33 s and 1.5-2.5 s late).
