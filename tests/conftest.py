@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,37 @@ def need_testdata(sub: str) -> Path:
             pytest.fail(f"shared test data missing in CI: {p}")
         pytest.skip(f"shared test data not found: {p}")  # counted in the summary below
     return p
+
+
+#: The app's own settings read from the environment: a developer's (or an earlier test's) must
+#: not reach a test. A test that needs one sets it with monkeypatch.
+_APP_ENV = ("MODERATOR_APP_CACHE", "MODERATOR_APP_STORE", "MODERATOR_APP_STORE_FILE",
+            "MODERATOR_APP_NATIVE", "MODERATOR_APP_WORKERS", "MODERATOR_APP_DEBUG",
+            "MODERATOR_APP_SPELLING_CHECK", "MODERATOR_VIDEO_FAULT", "MODERATOR_VIDEO_MEM")
+
+
+@pytest.fixture(autouse=True)
+def _own_user_folders(tmp_path_factory, monkeypatch):
+    """Each test gets a home and XDG folders of its own, and ends the video readers it had
+    started ahead.
+
+    Why: the app keeps per-user state there (the video-scan cache, the queue's report cache,
+    the default decision store, the error log, settings). Shared, a video scanned by one test
+    was a cache hit in the next, and in the next `make test` of the same machine: the second
+    run took other paths (no scan process, no scan signal) than the first, so a test could pass
+    once and fail on the rerun the judges do. Children started ahead (`isolate.prestart`) are
+    module state too: one left by an earlier test was counted by a later one (CI, session 5)."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
+                     ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state")):
+        monkeypatch.setenv(var, str(home / sub))
+    for var in _APP_ENV:
+        monkeypatch.delenv(var, raising=False)
+    yield
+    isolate = sys.modules.get("moderator_app.core.video.isolate")
+    if isolate is not None:
+        isolate.discard_spares()
 
 
 @pytest.fixture
