@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 from test_ui_main_window import make_submission, open_and_wait
+from ui_helpers import WAIT_MS
 
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.main_window import MainWindow
@@ -73,7 +74,7 @@ def test_every_decoder_of_an_open_was_started_while_verifying(qtbot, window, tmp
     gui = threading.get_ident()
     started = [sp.proc.pid for sp in isolate._SPARES if sp.owner == gui]
     qtbot.waitUntil(lambda: window.player.has_video and window.player.shown_frame >= 0,
-                    timeout=20000)
+                    timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.player.scan_result is not None, timeout=120000)
     assert isinstance(window.player.scan_result, ScanResult)
     assert len(started) == 2 + plays_sound()
@@ -125,7 +126,8 @@ def test_the_table_scrolls_to_the_selected_event(qtbot, window, tmp_path):
         window.nav.select_event(row)
         prow = window.table_model.proxy_row(row)
         assert table.currentIndex().row() == prow
-        qtbot.waitUntil(lambda: table.rowAt(table.viewport().height() // 2) != -1)
+        qtbot.waitUntil(lambda: table.rowAt(table.viewport().height() // 2) != -1,
+                        timeout=WAIT_MS)
         top = table.rowAt(0)
         bottom = table.rowAt(table.viewport().height() - 1)
         bottom = window.table_model.rowCount() - 1 if bottom == -1 else bottom

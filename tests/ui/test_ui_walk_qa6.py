@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 from test_ui_main_window import make_submission, open_and_wait
+from ui_helpers import WAIT_MS
 
 from moderator_app.ui.main_window import MainWindow
 
@@ -46,7 +47,7 @@ def test_a_finding_on_an_unreadable_line_takes_the_video_to_its_listed_moment(
     assert index.lines[window.detail.row] == 20
     assert window.timeline.playhead == pytest.approx(before, abs=0.11)  # duration-ok: a video time
     frame = window.player.times.frame_at(before)
-    qtbot.waitUntil(lambda: window.player.shown_frame == frame, timeout=30000)
+    qtbot.waitUntil(lambda: window.player.shown_frame == frame, timeout=WAIT_MS)
 
 
 def test_a_json_parsers_line_and_column_is_not_another_line_to_go_to(qtbot, window, tmp_path):
@@ -130,7 +131,7 @@ def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_pa
     sizes = window.top_split.sizes()
     window.session.set_offset(10.0)  # the run's last 7 s have no footage
     window.select_event(len(window.session.result.index) - 1)
-    qtbot.waitUntil(lambda: player.position_label.text().startswith(NO_FOOTAGE), timeout=30000)
+    qtbot.waitUntil(lambda: player.position_label.text().startswith(NO_FOOTAGE), timeout=WAIT_MS)
     for _ in range(3):  # the label's layout request, then the splitter's
         QApplication.processEvents()
     assert player.minimumSizeHint().width() == width
