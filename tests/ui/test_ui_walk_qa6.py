@@ -297,10 +297,10 @@ def test_the_window_takes_the_keys_back_when_its_dialog_closes(qtbot, window):
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=20000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
     box = QMessageBox(QMessageBox.Icon.Question, "Go to", "?", QMessageBox.StandardButton.Ok,
                       window)
     box.open()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is box, timeout=20000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is box, timeout=WAIT_MS)
     box.done(0)
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=20000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
