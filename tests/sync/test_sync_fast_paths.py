@@ -38,8 +38,10 @@ def test_scores_are_the_plain_sum_of_the_lookup(monkeypatch, speed, chunk):
     nov = reactions.novelty(sig)
     look = align.Lookup(sig, align._lookahead(sig, nov))
     grid = align.offset_grid(sig, actions)
+    inner = grid.copy()
+    inner[len(grid) // 2] += 0.5  # the same ends and length: asked after `grid`, not its rows
     for run_s, offsets in [(actions, grid), (actions[3:10], grid[::3] + 0.0021),
-                           (actions[:1], grid), (actions, grid[:1])]:
+                           (actions[:1], grid), (actions, grid[:1]), (actions, inner)]:
         plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
         got = align._scores(look, offsets, run_s, speed)
         assert _bits(got) == _bits(plain)

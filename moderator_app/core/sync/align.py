@@ -53,12 +53,13 @@ class Lookup:
         self.table = np.concatenate([[0.0], table, [0.0]])
         self.base = self.t0 / self.res - 1.0 + 1e-6
         # score rows already computed on this table (see `_scores`), and their size in floats
-        self._memo: dict[tuple, np.ndarray] = {}
+        self._memo: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._memo_size = 0
         # The table index of offsets x actions depends on the frame times alone, not on the
         # table: a lookup `like` another on the same signals shares its last one (the learned
         # fit queries its new table exactly where the plain fit just queried the first).
-        self._index: dict[tuple, list[np.ndarray]] = like._index if like is not None else {}
+        self._index: dict[tuple, tuple[np.ndarray, list[np.ndarray]]] = \
+            like._index if like is not None else {}
 
     def __call__(self, v: np.ndarray) -> np.ndarray:
         m = np.ceil(v / self.res - self.base).astype(np.int64)
@@ -100,23 +101,26 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     stride = int(round(step))
     if n * len(x) <= DIRECT_MAX or stride < 1 or abs(step - stride) > 1e-6:
         # An analysis asks for the same scores several times (the fit at speed 1 by the
-        # plain fit, the drift search and the learned fit; the track's windows by the
-        # suggestion and the findings): kept on the lookup, which lives for one analysis.
-        key = (offsets.tobytes(), x.tobytes())
+        # plain fit, the drift search and the learned fit; `peaks`): kept on the lookup,
+        # which lives for one analysis. Keyed by the offsets' ends (hashing the whole array
+        # cost more than the look-up saved), the offsets themselves compared on a hit.
+        key = (n, offsets[:1].tobytes(), offsets[-1:].tobytes(), x.tobytes())
         hit = look._memo.get(key)
-        if hit is not None:
-            return hit
-        index = look._index.get(key)
-        if index is None:
+        if hit is not None and np.array_equal(hit[0], offsets):
+            return hit[1]
+        known = look._index.get(key)
+        if known is not None and np.array_equal(known[0], offsets):
+            index = known[1]
+        else:
             rows = max(1, CHUNK_FLOATS // max(1, len(x)))
             # in blocks: memory stays bounded either way
             index = [look.index(offsets[i:i + rows], x) for i in range(0, n, rows)]
             look._index.clear()  # the last one only: that is the one asked again
-            look._index[key] = index
+            look._index[key] = (offsets, index)
         out = np.concatenate([look.row_sums(ix) for ix in index]) if index else np.empty(0)
         out.flags.writeable = False  # shared by every caller that asks again
         if look._memo_size + n <= MEMO_FLOATS:
-            look._memo[key] = out
+            look._memo[key] = (offsets, out)
             look._memo_size += n
         return out
     # index of (offsets[i] + x_j) in the table = stride * i + c_j
