@@ -40,23 +40,19 @@ SINK = "moderator_test"
 PIECE_S = 0.05  # the track is matched in pieces this long
 SPAN_S = (0.5, 1.75)  # of each play: after the first ticks started the sink, before the seek
 FOUND = 0.9  # a piece is found where its normalised correlation is above this
+HANG_GUARD_S = 120  # for the daemon and the recorder to start: a guard, not a timing
 SOUND_NICE = -10  # a desktop sound server's priority (PulseAudio asks rtkit for more)
-
-
-def _raise_priority() -> None:
-    """The calling thread's (a child's, before exec) priority up to a sound server's, where
-    allowed (root); elsewhere it stays as it is."""
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, 0, SOUND_NICE)
 
 
 @contextlib.contextmanager
 def sound_priority():
-    """The test's thread at a sound server's priority while it plays and records: the
-    player's (`paplay`) and the recorder's processes started from it inherit it."""
+    """The test's thread at a sound server's priority, where allowed (root; elsewhere it
+    stays as it is): the processes started from it meanwhile (the daemon, the player's
+    `paplay`, the recorder) inherit it."""
     tid = threading.get_native_id()
     before = os.getpriority(os.PRIO_PROCESS, tid)
-    _raise_priority()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, tid, SOUND_NICE)
     try:
         yield
     finally:
@@ -80,20 +76,21 @@ def pulse(tmp_path, monkeypatch):
     sock = home / "native"
     env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(home),
                PULSE_RUNTIME_PATH=str(home / "run"))
-    proc = subprocess.Popen(
-        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-         "--log-target=stderr", f"--load=module-null-sink sink_name={SINK} rate={RATE}",
-         f"--load=module-native-protocol-unix socket={sock} auth-anonymous=1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        preexec_fn=_raise_priority)
+    with sound_priority():  # the daemon inherits it (no preexec_fn: unsafe with threads)
+        proc = subprocess.Popen(
+            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+             "--log-target=stderr", f"--load=module-null-sink sink_name={SINK} rate={RATE}",
+             f"--load=module-native-protocol-unix socket={sock} auth-anonymous=1"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = f"unix:{sock}"
     try:
-        for _ in range(300):  # a guard against a daemon that never comes up, not a timing
-            ok = subprocess.run(["pactl", "--server", server, "info"], capture_output=True)
-            if ok.returncode == 0:
-                break
+        deadline = time.monotonic() + HANG_GUARD_S
+        while subprocess.run(["pactl", "--server", server, "info"],
+                             capture_output=True).returncode != 0:
             if proc.poll() is not None:
                 pytest.fail("the PulseAudio daemon exited at start")
+            if time.monotonic() > deadline:
+                pytest.fail("the PulseAudio daemon did not come up")
             time.sleep(0.05)
         monkeypatch.setenv("PULSE_SERVER", server)
         yield server
@@ -140,11 +137,11 @@ class Recorder:
             self.arrivals.append((time.monotonic(), got))
 
     def wait_running(self) -> None:
-        for _ in range(600):  # a hang guard only
-            if len(self.arrivals) >= 20:
-                return
+        deadline = time.monotonic() + HANG_GUARD_S
+        while len(self.arrivals) < 20:
+            if time.monotonic() > deadline:
+                pytest.fail("parec recorded nothing")
             time.sleep(0.01)
-        pytest.fail("parec recorded nothing")
 
     def stop(self) -> np.ndarray:
         self.proc.terminate()
