@@ -432,6 +432,59 @@ def test_canonical_seventeen_digit_tokens():
     assert taken == 6000  # nothing declined: a 17-digit float is no reason to take the slow path
 
 
+def test_canonical_tokens_beyond_ten_to_the_22():
+    """Shortest tokens far from 1 (1.2345678901234567e-08, the subnormals, near the largest
+    double) are taken as they stand, without a parse, when a candidate double near D * 10^q
+    has them as its shortest digits; a token one digit off, or spelled with 17 digits where
+    fewer do, is not its double's shortest form and must still come out as the reference
+    spells it. Every token is taken (none declined)."""
+    rng = random.Random(22)
+    tokens = ["5e-324", "-5e-324", "2.2250738585072014e-308", "1.7976931348623157e+308",
+              "4.9406564584124654e-324", "2.225073858507201e-308", "1e-320", "1.5e-323",
+              "8.98846567431158e+307", "1.2345678901234567e-08", "1.2345678901234567e+40"]
+    for i in range(6000):
+        x = rng.random() * 10.0 ** rng.randint(-330, 300)
+        if not 0 < x < math.inf:
+            continue
+        token = repr(x) if i % 3 else f"{x:.17g}"
+        if "e" not in token and "." not in token:
+            token += "e0"  # a float token (an integer of 16 digits or more is declined)
+        if i % 5 == 1 and "e" in token:
+            mant, exp = token.split("e")
+            token = mant[:-1] + str(rng.randint(0, 9)) + "e" + exp
+        tokens.append(token if rng.random() < 0.5 else "-" + token)
+    for token in tokens:
+        got = check_canonical(b'{"a":' + token.encode() + b"}")
+        assert got is not None, token
+
+
+# (a string's body as spelled, whether that spelling is already RFC 8785's: None when invalid)
+_ESCAPED_BODIES = [
+    ('\\n\\tline\\r\\n\\"q\\" \\\\ \\b\\f\\u0000\\u001f\\u000b\\u0010é😀\x7f', True),
+    ('a\\n', True), ('é\\n', True), ('\\n' * 40 + 'x' * 40 + '\\t', True),
+    ('a\\u001F', False), ('a\\u000a', False), ('a\\u0008', False), ('a\\/', False),
+    ('a\\u0041', False), ('a\\u00e9', False), ('a\\ud83d\\ude00', False),
+    ('a\\n\\u001F', False), ('a\\n\\/', False), ('a\\n\\u000D', False),
+    ('a\\n\\x', None), ('a\\n\\u00', None), ('a\\n\x01', None), ('a\\n\\', None)]
+
+
+@pytest.mark.parametrize("body,as_is", _ESCAPED_BODIES, ids=range(len(_ESCAPED_BODIES)))
+def test_canonical_escapes_as_they_stand_or_respelled(body, as_is):
+    """A value string whose escapes are all RFC 8785's own is copied as it stands (no decoding,
+    no re-escaping): exactly the reference's bytes, with the same spelling facts; any other
+    escape (`\\/`, `\\u0041`, uppercase hex, a short escape spelled `\\u`, a surrogate pair)
+    is respelled by the general loop, and invalid text is refused."""
+    text = ('"' + body + '"').encode()
+    got = check_canonical(text)
+    if as_is is None:
+        assert got is None and reference(text) is None
+        return
+    assert got is not None
+    assert (got[0] == text) is as_is
+    assert bool(got[1] & ST["ST_MIN"]) is as_is
+    assert check_canonical(('{"k":"' + body + '","a":["' + body + '",1]}').encode()) is not None
+
+
 def test_float_spellings_refuse_non_finite():
     for x in (math.inf, -math.inf, math.nan):
         with pytest.raises(ValueError):

@@ -357,6 +357,69 @@ static inline int take_utf8(P *ps, const unsigned char **p, const unsigned char 
     return 0;
 }
 
+/* The rest of a value string whose escapes are all spelled as RFC 8785 spells them (`\"`,
+ * `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, and `\u00xx` in lowercase for the other control
+ * characters), from its first backslash at *pp: then the string's bytes, as they stand, are its
+ * canonical form, and need no decoding and re-escaping (shell output full of `\n` and `\t`:
+ * an escape every few bytes, each written back as it was read). Checks the rest as the
+ * general loop does (valid UTF-8, no raw control character) and notes the same flags. 1: the
+ * string ends at *pp (its closing quote); 0: anything else (a non-canonical escape, invalid
+ * text, the line's end): the general loop then reads the string again and decides. */
+static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsigned char *end)
+{
+    const unsigned char *p = *pp;
+    for (;;) {
+        unsigned c = *p;
+        if (c == '\\') {
+            if (end - p < 2)
+                return 0;
+            unsigned e = p[1];
+            if (e == 'n' || e == 't' || e == '"' || e == '\\' || e == 'r' || e == 'b' ||
+                e == 'f') {
+                p += 2;
+            } else if (e == 'u') {
+                /* canonical only as `\u00xx`, lowercase, for a control character without a
+                 * short escape */
+                if (end - p < 6 || p[2] != '0' || p[3] != '0' || (p[4] != '0' && p[4] != '1'))
+                    return 0;
+                unsigned d = p[5], h;
+                if (d >= '0' && d <= '9')
+                    h = d - '0';
+                else if (d >= 'a' && d <= 'f')
+                    h = d - 'a' + 10;
+                else
+                    return 0;
+                unsigned cp = (unsigned)(p[4] - '0') << 4 | h;
+                if (cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t')
+                    return 0;
+                p += 6;
+            } else {
+                return 0;
+            }
+        } else if (c == '"') {
+            *pp = p;
+            return 1;
+        } else if (c < 0x20) {
+            return 0;
+        } else if (c == 0x7f) {
+            ps->flags &= ~ST_ASCII;
+            p++;
+        } else { /* >= 0x80 */
+            uint32_t cp;
+            int n = utf8_seq(p, end, &cp);
+            if (n == 0)
+                return 0;
+            ps->flags &= ~ST_ASCII;
+            if (n == 4)
+                ps->str_nonbmp = 1;
+            p += n;
+        }
+        p = plain_run(p, end);
+        if (p >= end)
+            return 0;
+    }
+}
+
 /* Parse the string whose opening quote is at ps->p; write its canonical form to ps->out.
  * For a member name (`key` not NULL) its unescaped bytes are located in *key. */
 static int parse_string(P *ps, Mem *key)
@@ -392,6 +455,22 @@ static int parse_string(P *ps, Mem *key)
                 ps->str_nonbmp = 1;
             p += n;
         } while (p < end && *p >= 0x80);
+    }
+    if (*p == '\\' && key == NULL) {
+        /* a value string with escapes: as it stands, when they are all canonical */
+        const unsigned char *q = p;
+        ps->str_escaped = 1;
+        if (canonical_escapes(ps, &q, end)) {
+            size_t len = (size_t)(q - start);
+            if (buf_grow(out, len + 2) < 0)
+                return -1;
+            out->p[out->len++] = '"';
+            memcpy(out->p + out->len, start, len);
+            out->len += len;
+            out->p[out->len++] = '"';
+            ps->p = q + 1;
+            return 0;
+        }
     }
     size_t plain_len = (size_t)(p - start);
     if (buf_grow(out, plain_len + 2) < 0)
@@ -833,33 +912,76 @@ static inline const unsigned char *digits(const unsigned char *p, const unsigned
     return p;
 }
 
-/* Whether the decimal 0.d * 10^n (k = 16 or 17 digits, no trailing zero) is the shortest
+/* 10^0 .. 10^308, each the double nearest it (as the compiler reads a literal). */
+static const double P10[309] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31,
+    1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38, 1e39, 1e40, 1e41, 1e42, 1e43, 1e44, 1e45, 1e46,
+    1e47, 1e48, 1e49, 1e50, 1e51, 1e52, 1e53, 1e54, 1e55, 1e56, 1e57, 1e58, 1e59, 1e60, 1e61,
+    1e62, 1e63, 1e64, 1e65, 1e66, 1e67, 1e68, 1e69, 1e70, 1e71, 1e72, 1e73, 1e74, 1e75, 1e76,
+    1e77, 1e78, 1e79, 1e80, 1e81, 1e82, 1e83, 1e84, 1e85, 1e86, 1e87, 1e88, 1e89, 1e90, 1e91,
+    1e92, 1e93, 1e94, 1e95, 1e96, 1e97, 1e98, 1e99, 1e100, 1e101, 1e102, 1e103, 1e104, 1e105,
+    1e106, 1e107, 1e108, 1e109, 1e110, 1e111, 1e112, 1e113, 1e114, 1e115, 1e116, 1e117, 1e118,
+    1e119, 1e120, 1e121, 1e122, 1e123, 1e124, 1e125, 1e126, 1e127, 1e128, 1e129, 1e130, 1e131,
+    1e132, 1e133, 1e134, 1e135, 1e136, 1e137, 1e138, 1e139, 1e140, 1e141, 1e142, 1e143, 1e144,
+    1e145, 1e146, 1e147, 1e148, 1e149, 1e150, 1e151, 1e152, 1e153, 1e154, 1e155, 1e156, 1e157,
+    1e158, 1e159, 1e160, 1e161, 1e162, 1e163, 1e164, 1e165, 1e166, 1e167, 1e168, 1e169, 1e170,
+    1e171, 1e172, 1e173, 1e174, 1e175, 1e176, 1e177, 1e178, 1e179, 1e180, 1e181, 1e182, 1e183,
+    1e184, 1e185, 1e186, 1e187, 1e188, 1e189, 1e190, 1e191, 1e192, 1e193, 1e194, 1e195, 1e196,
+    1e197, 1e198, 1e199, 1e200, 1e201, 1e202, 1e203, 1e204, 1e205, 1e206, 1e207, 1e208, 1e209,
+    1e210, 1e211, 1e212, 1e213, 1e214, 1e215, 1e216, 1e217, 1e218, 1e219, 1e220, 1e221, 1e222,
+    1e223, 1e224, 1e225, 1e226, 1e227, 1e228, 1e229, 1e230, 1e231, 1e232, 1e233, 1e234, 1e235,
+    1e236, 1e237, 1e238, 1e239, 1e240, 1e241, 1e242, 1e243, 1e244, 1e245, 1e246, 1e247, 1e248,
+    1e249, 1e250, 1e251, 1e252, 1e253, 1e254, 1e255, 1e256, 1e257, 1e258, 1e259, 1e260, 1e261,
+    1e262, 1e263, 1e264, 1e265, 1e266, 1e267, 1e268, 1e269, 1e270, 1e271, 1e272, 1e273, 1e274,
+    1e275, 1e276, 1e277, 1e278, 1e279, 1e280, 1e281, 1e282, 1e283, 1e284, 1e285, 1e286, 1e287,
+    1e288, 1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, 1e300,
+    1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308};
+
+/* Whether the decimal 0.d * 10^n (k <= 17 digits, no leading or trailing zero) is the shortest
  * round-trip spelling of some double: then it is that double's RFC 8785 digits as they stand
  * (that double's shortest digits denote the same number, hence round-trip to it), and the
  * token needs neither a parse nor a dtoa. Every shortest writer (orjson, repr, JavaScript)
- * spells a float so; any other 17-digit token gets 0 and takes the exact path. The candidates
- * are the double nearest D * 10^q in two roundings and its neighbours: a wrong candidate only
- * fails the test. */
+ * spells a float so; any other token gets 0 and takes the exact path. The candidates are the
+ * double nearest D * 10^q computed in at most three roundings (a few units in the last place
+ * off; in the subnormals, a few of their units) and its neighbours, nearest first: a wrong
+ * candidate only fails the test, so the check is exact whatever the arithmetic. Beyond
+ * 10^+-22 (1.2345678901234567e-08, 2.2250738585072014e-308, 5e-324) the exact path cost
+ * ~4,000 instructions a float, in Python's big-integer strtod. */
 static int token_is_shortest(const char *d, int k, long n)
 {
 #if defined(__SIZEOF_INT128__)
-    static const double P10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                   1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-                                   1e21, 1e22};
     long q = n - k;
-    if (q < -22 || q > 22)
+    if (k < 1 || k > 17 || q < -308 - 308 || q > 308)
         return 0;
     uint64_t D = 0;
     for (int i = 0; i < k; i++)
         D = D * 10 + (uint64_t)(d[i] - '0');
-    double x0 = q >= 0 ? (double)D * P10[q] : (double)D / P10[-q];
-    double cand[3] = {x0, nextafter(x0, 0.0), nextafter(x0, INFINITY)};
-    for (int c = 0; c < 3; c++) {
+    double x0;
+    if (q >= 0)
+        x0 = (double)D * P10[q];
+    else if (q >= -308)
+        x0 = (double)D / P10[-q];
+    else /* the subnormals: 5e-324 is 5 * 10^-324 */
+        x0 = (double)D / P10[308] / P10[-q - 308];
+    if (!(x0 > 0) || !isfinite(x0))
+        return 0;
+    /* x0, then its neighbours: x0 - 1, x0 + 1, x0 - 2, x0 + 2 units in the last place (the
+     * bits of a positive double count its units in order) */
+    uint64_t bits;
+    memcpy(&bits, &x0, 8);
+    static const int STEP[5] = {0, -1, 1, -2, 2};
+    for (int c = 0; c < 5; c++) {
+        if (STEP[c] < 0 && bits < (uint64_t)-STEP[c])
+            continue;
+        uint64_t b = bits + (uint64_t)(int64_t)STEP[c];
+        double x;
+        memcpy(&x, &b, 8);
+        if (!(x > 0) || !isfinite(x))
+            continue;
         char e[40];
         int ek, en;
-        if (!(cand[c] > 0) || !isfinite(cand[c]))
-            continue;
-        shortest_digits(cand[c], e, &ek, &en);
+        shortest_digits(x, e, &ek, &en);
         if (ek == k && en == n && memcmp(e, d, (size_t)k) == 0)
             return 1;
     }
@@ -955,8 +1077,7 @@ static int parse_number(P *ps)
         /* value = 0.d * 10^n; far from the subnormals (below ~1e-307 fewer digits survive)
          * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
         long n = (int_digits > 0 ? int_digits : -lead) + e10;
-        if (any && ((k >= 1 && k <= 15 && n > -290 && n < 290) ||
-                    ((k == 16 || k == 17) && token_is_shortest(d, k, n)))) {
+        if (any && ((k >= 1 && k <= 15 && n > -290 && n < 290) || token_is_shortest(d, k, n))) {
             char t[3][72];
             int tl[3], neg = st[0] == '-';
             for (int how = 0; how < 3; how++) {
