@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import io
+import os
+import pickle
 
 import orjson
 import pytest
@@ -195,6 +197,48 @@ def test_forked_and_spawned_workers_give_the_same_report(monkeypatch, start):
             assert lines[150].startswith(ends[0][0])  # the rest: the general path
         else:
             assert not slotted and not ends
+
+
+def test_a_worker_that_dies_mid_pass_leaves_its_blocks_to_the_main_process(monkeypatch):
+    """The worker exits on its third block (as a crash would): the main process reads the end
+    of its result pipe, examines the blocks it had sent there, and the report is the
+    line-by-line one."""
+    main_pid = os.getpid()
+    calls = {"worker": 0, "main": 0}
+    real = traj.worker.scan_block
+
+    def scan(data, ctx):
+        if os.getpid() != main_pid:
+            calls["worker"] += 1
+            if calls["worker"] == 3:
+                os._exit(3)
+        else:
+            calls["main"] += 1  # the blocks the dead worker left
+        return real(data, ctx)
+
+    monkeypatch.setattr(traj.worker, "scan_block", scan)
+    data = _tampered(5, "byte", 150, 400, 0.2)
+    _same(_with_block(data, 8192, parallel=True), _reference(data))
+    assert calls["main"] >= 1
+
+
+def test_a_worker_result_longer_than_its_pipe_holds(monkeypatch):
+    """Findings of a block whose lines are all broken, larger than the result pipe holds: the
+    worker writes them in pieces while the main process reads, and nothing is lost."""
+    monkeypatch.setattr(traj.worker, "RESULT_PIPE_SIZE", 4096)
+    sizes = []
+    real_get = traj.worker.ResultPipe.get
+
+    def get(self, timeout=None):
+        got = real_get(self, timeout)
+        sizes.append(len(pickle.dumps(got)))
+        return got
+
+    monkeypatch.setattr(traj.worker.ResultPipe, "get", get)
+    lines = _tampered(9, "none", 0, 600, 0.2).split(b"\n")[:-1]
+    data = join([raw[:-2] + b"0}" if i % 2 else raw for i, raw in enumerate(lines)])
+    _same(_with_block(data, 1 << 16, parallel=True), _reference(data))
+    assert max(sizes) > 4096 * 2
 
 
 def test_a_valid_chain_is_applied_by_summaries():

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import queue
 import select
 import struct
 import sys
 from collections import deque
+from typing import Any
 
 from moderator_app.core.verify.seeds import SeedCheck
 from moderator_app.core.verify.trajectory.blocks import scan_block
@@ -49,6 +51,8 @@ def _worker_main(tasks, results, leak: tuple[tuple[str, ...] | None, str | None]
     gc.disable()
     if isinstance(tasks, SlotPipe):
         tasks.reader()
+    if isinstance(results, ResultPipe):
+        results.writer()
     ctx = LineContext(SeedCheck(*leak))
     parent = os.getppid()
     while True:
@@ -72,7 +76,10 @@ def _worker_main(tasks, results, leak: tuple[tuple[str, ...] | None, str | None]
             # written again before this result is read. The seed-leak regex needs bytes.
             data = (shared[start:start + length] if ctx.leak is not None
                     else memoryview(shared)[start:start + length])
-        results.put(scan_block(data, ctx))
+        try:
+            results.put(scan_block(data, ctx))
+        except OSError:  # the main process closed its end: it wants no more results
+            os._exit(0)
         data = None  # (a view held past here would pin the mapping)
 
 
@@ -141,6 +148,68 @@ class SlotPipe:
         return None if slot < 0 else ((slot, length), hint)
 
 
+_LEN = struct.Struct("<I")
+RESULT_PIPE_SIZE = 1 << 20  # bytes the result pipe holds (Linux; a summary takes ~1 KB)
+
+
+class ResultPipe:
+    """A forked worker's result channel: each result pickled and written by the worker's own
+    thread, in one message (its length, then its bytes). A `multiprocessing.Queue` hands each
+    `put` to a feeder thread, which must win the GIL from the worker's thread, busy in the C
+    summary, and each `get` in the main process built a selector to poll one pipe: ~0.2 ms of
+    the main process per block, the pass's critical path as much as the worker. A message
+    longer than the pipe holds blocks the worker until the main process reads it, which it
+    does whenever it looks for a result; the main process closes its end before stopping the
+    worker (`Worker.close`), so a worker blocked on a result nobody will read ends at once."""
+
+    def __init__(self) -> None:
+        self._r, self._w = os.pipe()
+        with contextlib.suppress(AttributeError, OSError):  # room for a block's findings
+            import fcntl
+
+            fcntl.fcntl(self._w, fcntl.F_SETPIPE_SZ, RESULT_PIPE_SIZE)
+
+    def put(self, obj) -> None:
+        """In the worker: the whole message, however many writes it takes."""
+        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(_LEN.pack(len(data)) + data)
+        while view:
+            view = view[os.write(self._w, view):]
+
+    def writer(self) -> None:
+        """In the worker: its copy of the read end closed."""
+        SlotPipe.close(self._r)
+
+    def reader(self) -> None:
+        """In the main process, once the worker started: its copy of the write end closed, so
+        a worker that dies ends the reads (end of file) instead of leaving them waiting."""
+        SlotPipe.close(self._w)
+
+    def close(self) -> None:
+        SlotPipe.close(self._r)
+
+    def get(self, timeout: float | None = None):
+        """The next result; queue.Empty when none came within `timeout` seconds; EOFError
+        when the worker is gone (its end closed, even in the middle of a message)."""
+        ready, _, _ = select.select([self._r], [], [], timeout)
+        if not ready:
+            raise queue.Empty
+        (size,) = _LEN.unpack(self._read(_LEN.size))
+        return pickle.loads(self._read(size))
+
+    def get_nowait(self):
+        return self.get(0)
+
+    def _read(self, size: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < size:
+            got = os.read(self._r, size - len(buf))
+            if not got:
+                raise EOFError
+            buf += got
+        return bytes(buf)
+
+
 def can_fork() -> bool:
     """Whether the worker may be forked: on Linux, from a process running one thread (forking
     beside other threads, Qt's say, could copy a lock one of them holds). A forked worker
@@ -176,13 +245,15 @@ class Worker:
         self._shared = mmap.mmap(-1, self._slot * RING) if fork else None
         self._pipe = SlotPipe() if fork else None
         self._tasks = None if fork else mp.Queue()
-        self._results = mp.Queue()
+        self._results: ResultPipe | Any = ResultPipe() if fork else mp.Queue()
         self._proc = mp.Process(target=_worker_main, args=(
             self._pipe or self._tasks, self._results, (seeds, secret), self._shared),
             daemon=True)
         self._proc.start()
         if self._pipe is not None:
             self._pipe.writer()
+        if isinstance(self._results, ResultPipe):
+            self._results.reader()
         self.inflight = 0
         self._count = 0
         # what was sent, to examine it here if the worker dies: a block's parts, or the
@@ -275,6 +346,8 @@ class Worker:
         return scan_block(b"".join((head, body)), self._ctx)
 
     def close(self) -> None:
+        if isinstance(self._results, ResultPipe):
+            self._results.close()  # results left unread: a worker writing one ends at once
         if self._pipe is not None:
             self._pipe.stop()
         else:
@@ -286,7 +359,7 @@ class Worker:
             self._proc.kill()
             self._proc.join(timeout=2)
         for q in (self._tasks, self._results):
-            if q is not None:
+            if q is not None and not isinstance(q, ResultPipe):
                 q.cancel_join_thread()
                 q.close()
         if self._shared is not None:
