@@ -134,7 +134,18 @@ def bench_shape(shape: str, args) -> bool:
     path.parent.mkdir(exist_ok=True)
     print(f"--- shape {shape}", flush=True)
     if args.regen or not path.exists():
-        generate(path, args.events, shape)
+        # in a child process: the events it holds (~150 MiB) would otherwise be counted in
+        # the peak RSS of every verify started from here (Linux keeps a process's high-water
+        # mark across the fork and exec that start it)
+        import multiprocessing
+
+        child = multiprocessing.get_context("fork").Process(
+            target=generate, args=(path, args.events, shape))
+        child.start()
+        child.join()
+        if child.exitcode != 0 or not path.exists():
+            print(f"generating {path} failed", flush=True)
+            return False
     floor(path)  # warm the page cache
     exe = ROOT / ".venv" / "bin" / "moderator-app"
     floors, verifies = [], []
