@@ -83,7 +83,7 @@ class Lookup:
 
 
 DIRECT_MAX = 2_000_000  # offsets x actions evaluated directly; beyond, by FFT correlation
-MEMO_FLOATS = 1_000_000  # scores kept per lookup: 8 MB at most (a 43 s run asks 2,600 per row)
+MEMO_FLOATS = 65_536  # scores kept per lookup (512 KB): the first rows are the ones asked again
 # Offsets x actions computed per step of the direct sum: each temporary array stays under the
 # C library's 128 KiB threshold for fresh pages. One block of 30 actions x 2,600 offsets (a
 # 43 s run) made 420 page faults per call, three quarters of the fit's CPU time; in blocks of

@@ -41,7 +41,7 @@ class Novelty:
     @cached_property
     def onset_counts(self) -> np.ndarray:
         """Running onset counts per tile (n + 1, tiles): frames a..b have c[b] - c[a]."""
-        c = np.zeros((len(self.onsets) + 1, self.onsets.shape[1]), np.int64)
+        c = np.zeros((len(self.onsets) + 1, self.onsets.shape[1]), np.int32)
         np.cumsum(self.onsets, axis=0, out=c[1:])
         return c
 

@@ -46,7 +46,7 @@ def onset_share(on: np.ndarray, w: int) -> np.ndarray:
     if w > n:  # np.convolve then answers max(n, w) values: as it did
         return np.array([np.convolve(on[:, j].astype(float), np.ones(w), "same").clip(0, 1)
                          .mean() for j in range(on.shape[1])])
-    c = np.vstack([np.zeros((1, on.shape[1]), np.int64), np.cumsum(on, axis=0, dtype=np.int64)])
+    c = np.vstack([np.zeros((1, on.shape[1]), np.int32), np.cumsum(on, axis=0, dtype=np.int32)])
     k = np.arange(n)
     count = c[np.minimum(n, k + (w - 1) // 2 + 1)] - c[np.maximum(0, k - w // 2)]
     return (count > 0).mean(axis=0)
