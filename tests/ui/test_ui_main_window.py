@@ -52,6 +52,18 @@ def window(qtbot, settings):
     w.shutdown()
 
 
+def unrequested_action(lines):
+    """Tamper: the first action presses a button its response did not ask for (line 8 of
+    `make_submission`'s log: an action of the response on line 7)."""
+    for k, raw in enumerate(lines):
+        ev = orjson.loads(raw)
+        if ev["type"] == "action":
+            ev["data"]["args"] = {"button": "SELECT"}
+            lines[k] = orjson.dumps(ev)
+            return lines
+    raise AssertionError("no action")
+
+
 def open_and_wait(qtbot, window, path):
     window.open_paths([path])
     qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)

@@ -9,7 +9,7 @@ import math
 import orjson
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from test_ui_main_window import make_submission, open_and_wait
+from test_ui_main_window import make_submission, open_and_wait, unrequested_action
 from ui_helpers import WAIT_MS
 
 from moderator_app.cli import main as cli_main
@@ -151,17 +151,7 @@ def test_coverage_finding_jumps_to_the_first_missing_instant(qtbot, window, tmp_
 
 
 def test_message_naming_another_line_goes_there_and_compares(qtbot, window, tmp_path):
-    def unrequested(lines):
-        # Line 8 (an action of the response on line 7) presses a button it was not asked for.
-        for k, raw in enumerate(lines):
-            ev = orjson.loads(raw)
-            if ev["type"] == "action":
-                ev["data"]["args"] = {"button": "SELECT"}
-                lines[k] = orjson.dumps(ev)
-                return lines
-        raise AssertionError("no action")
-
-    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
     open_and_wait(qtbot, window, folder)
     findings = window.findings.findings
     i = next(k for k, f in enumerate(findings) if f.rule == "log.action_not_requested")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
-from test_ui_main_window import make_submission, open_and_wait
+from test_ui_main_window import make_submission, open_and_wait, unrequested_action
 from ui_helpers import WAIT_MS
 
 from moderator_app.ui.main_window import MainWindow
@@ -141,20 +141,10 @@ def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_pa
 def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, window, tmp_path):
     # Seen at 1280x720: a long rule wrapped, and under the row's elided third line the top
     # half of a fourth was painted, cut by the row's edge.
-    import orjson
 
     from moderator_app.ui.findings_panel import COL_FINDING, ROW_LINES, ROW_PAD
 
-    def unrequested(lines):
-        for k, raw in enumerate(lines):
-            ev = orjson.loads(raw)
-            if ev["type"] == "action":
-                ev["data"]["args"] = {"button": "SELECT"}
-                lines[k] = orjson.dumps(ev)
-                return lines
-        raise AssertionError("no action")
-
-    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
     open_and_wait(qtbot, window, folder)
     from PySide6.QtCore import QRect, Qt
     from PySide6.QtWidgets import QApplication
@@ -210,19 +200,9 @@ def test_a_finding_naming_another_line_does_not_move_the_panels(qtbot, window, t
     # Seen at 1280x720: selecting "... not one the response on line 11699 asked for" showed
     # the side-by-side lines, the findings panel's minimum grew by 62 px, and the dock's edge
     # pushed the Sync panel down; selecting another finding pulled it back up.
-    import orjson
     from PySide6.QtWidgets import QApplication
 
-    def unrequested(lines):
-        for k, raw in enumerate(lines):
-            ev = orjson.loads(raw)
-            if ev["type"] == "action":
-                ev["data"]["args"] = {"button": "SELECT"}
-                lines[k] = orjson.dumps(ev)
-                return lines
-        raise AssertionError("no action")
-
-    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested)
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
     open_and_wait(qtbot, window, folder)
     panel = window.findings
     rules = [f.rule for f in panel.findings]
