@@ -135,3 +135,17 @@ def test_a_child_never_given_a_file_exits_by_itself(clip):
     (spare,) = isolate._SPARES
     spare.sock.close()  # what the parent's exit does to it
     assert spare.proc.wait(timeout=30) == 0
+
+
+def test_a_child_that_died_while_waiting_is_replaced(clip):
+    """A child killed while it waited (out of memory, a stray signal) is no spare: the next
+    prestart starts one in its place, so the next decoder does not start cold."""
+    isolate.prestart(1, wait=True)
+    (dead,) = isolate._SPARES
+    os.killpg(dead.proc.pid, 9)
+    dead.proc.wait(timeout=30)
+    isolate.prestart(1)
+    (fresh,) = isolate._SPARES
+    assert fresh.proc.pid != dead.proc.pid and fresh.proc.poll() is None
+    with VideoProcess(clip) as vp:
+        assert vp.proc.pid == fresh.proc.pid

@@ -200,6 +200,10 @@ def prestart(count: int = 1, wait: bool = False) -> None:
         return
     key, owner = _spare_key(), threading.get_ident()
     with _SPARES_LOCK:
+        # a child that died while waiting (killed, out of memory) is no spare: it must not
+        # count, or the next decoder starts cold
+        dead = [sp for sp in _SPARES if sp.proc.poll() is not None]
+        _SPARES[:] = [sp for sp in _SPARES if sp not in dead]
         own = sum(1 for sp in _SPARES if sp.key == key and sp.owner == owner)
         room = MAX_SPARES_TOTAL - sum(_STARTING.values()) \
             - sum(1 for sp in _SPARES if sp.key == key)
@@ -218,6 +222,8 @@ def prestart(count: int = 1, wait: bool = False) -> None:
             if not _STARTING[owner]:
                 del _STARTING[owner]
             _SPARES.extend(started)
+    for sp in dead:
+        _discard(sp)
     for sp in started if wait else ():
         sp.sock.settimeout(60.0)
         with contextlib.suppress(OSError):
