@@ -102,10 +102,12 @@ def ini_settings(folder: Path):
     return QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
 
 
-def shown_main_window(qtbot, settings, size: tuple[int, int] | None = (1400, 900)):
-    """A shown MainWindow with no ledger, owned by qtbot; the caller calls `shutdown()`."""
+def shown_main_window(qtbot, settings, size: tuple[int, int] | None = (1400, 900),
+                      store_path: Path | None = None):
+    """A shown MainWindow owned by qtbot, with no ledger unless `store_path` names one; the
+    caller calls `shutdown()`."""
     from moderator_app.ui.main_window import MainWindow
-    w = MainWindow(settings=settings, store_path=None)
+    w = MainWindow(settings=settings, store_path=store_path)
     qtbot.addWidget(w)
     if size is not None:
         w.resize(*size)

@@ -4,21 +4,16 @@ finding hands the player the times of the neighbouring events and findings."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import WAIT_MS
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window
 
 from moderator_app.core.video.scan import ScanResult
-from moderator_app.ui.main_window import MainWindow
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, store_path=tmp_path / "gui.sqlite3")
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.show()
+    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
+                          store_path=tmp_path / "gui.sqlite3")
     yield w
     w.shutdown()
 

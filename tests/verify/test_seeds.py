@@ -106,11 +106,13 @@ def test_secret_never_reaches_report_stdout_stderr_or_disk(tmp_path):
     assert SECRET not in "".join(sys.argv)
 
 
-def test_leak_found_by_the_worker_process_too():
+def _worker_errors(text: str) -> list[tuple[str, int]]:
+    """The errors of a 400-event run whose event 334 says `text`, verified in small blocks
+    by the worker process."""
     import moderator_app.core.verify.trajectory as traj
 
     evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
-    evs[333]["payload"]["text"] = f"seed is {SEEDS[0]}"
+    evs[333]["payload"]["text"] = text
     data = zstd(_bytes(evs))
     old = traj.stream.BLOCK
     traj.stream.BLOCK = 8192
@@ -118,7 +120,11 @@ def test_leak_found_by_the_worker_process_too():
         rep = verify_bytes(data, "events.jsonl.zst", seeds=SEEDS, secret=SECRET, parallel=True)
     finally:
         traj.stream.BLOCK = old
-    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.leak", 334)]
+    return [(f.rule, f.line) for f in errors(rep)]
+
+
+def test_leak_found_by_the_worker_process_too():
+    assert _worker_errors(f"seed is {SEEDS[0]}") == [("seed.leak", 334)]
 
 
 # The evaluator secret written into the stream (issue 15, hostile leftovers): its own error,
@@ -186,15 +192,4 @@ def test_the_secret_in_an_unreadable_line_is_found_too():
 
 
 def test_secret_leak_found_by_the_worker_process_too():
-    import moderator_app.core.verify.trajectory as traj
-
-    evs = make_run_events(400, seed=8, seeds=SEEDS, secret=SECRET, run_id="run_w")
-    evs[333]["payload"]["text"] = f"the key is {SECRET}."
-    data = zstd(_bytes(evs))
-    old = traj.stream.BLOCK
-    traj.stream.BLOCK = 8192
-    try:
-        rep = verify_bytes(data, "events.jsonl.zst", seeds=SEEDS, secret=SECRET, parallel=True)
-    finally:
-        traj.stream.BLOCK = old
-    assert [(f.rule, f.line) for f in errors(rep)] == [("seed.secret_leak", 334)]
+    assert _worker_errors(f"the key is {SECRET}.") == [("seed.secret_leak", 334)]
