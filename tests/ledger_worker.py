@@ -2,11 +2,14 @@
 line each, what it was told (flushed at once, so a killed writer's output is complete up to
 its last acknowledgement).
 
-    python tests/ledger_worker.py TAG COUNT [--retry]     (store from $MODERATOR_APP_STORE)
+    python tests/ledger_worker.py TAG COUNT [--retry] [--pause-after N]
+                                                          (store from $MODERATOR_APP_STORE)
 
 Lines: `ACK <seq> <hash> <note>`, `REFUSED <note>`, `UNKNOWN <note>` (the store went away
 during the commit and could not say). With --retry a refused decision is tried again as a new
 record (a new note) after a short pause, as a moderator would press the button again.
+With --pause-after N the writer prints `PAUSED` after its Nth acknowledgement and waits for a
+line on its stdin: a test can then be sure that every writer is mid-run when it acts.
 """
 
 from __future__ import annotations
@@ -31,11 +34,15 @@ def record(tag: str, i: int, attempt: int):
 def main() -> int:
     tag, count = sys.argv[1], int(sys.argv[2])
     retry = "--retry" in sys.argv
+    pause = int(sys.argv[sys.argv.index("--pause-after") + 1]) if "--pause-after" in sys.argv else -1
     from moderator_app.core.ledger.errors import LedgerError, OutcomeUnknown
 
     spec = store_spec()
     store = None
     for i in range(count):
+        if i == pause:
+            print("PAUSED", flush=True)
+            sys.stdin.readline()
         attempt = 0
         while True:
             rec = record(tag, i, attempt)

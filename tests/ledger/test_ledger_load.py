@@ -26,7 +26,20 @@ def start(store: str, tag: str, count: int, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "MODERATOR_APP_STORE": store}
     env.pop("MODERATOR_APP_STORE_FILE", None)
     return subprocess.Popen([sys.executable, str(WORKER), tag, str(count), *extra], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def read_until(p: subprocess.Popen, word: str) -> str:
+    """The writer's output up to and including its first line starting with `word` (the
+    writer is alive until then: an ended writer is a failure, never a wait)."""
+    assert p.stdout is not None
+    seen = []
+    while not seen or not seen[-1].startswith(word):
+        line = p.stdout.readline()
+        assert line, "".join(seen) + (p.stderr.read() if p.stderr else "")
+        seen.append(line)
+    return "".join(seen)
 
 
 def answers(lines: str) -> dict[str, list[tuple]]:
@@ -116,22 +129,25 @@ def test_kill_writer_mid_append_sqlite(tmp_path):
 
 
 def test_server_restart_mid_run(pg_server, pg_dsn):
+    """Every writer is held after 10 decisions, the server crashes, the writers go on while
+    it is down (each is refused, then retries), and it comes back. Holding the writers makes
+    "mid-run" certain: before, they ran free while the test read 10 lines, and a loaded
+    machine could let all four finish before the crash (no refusal, a failure)."""
     each = 150
-    procs = [start(pg_dsn, f"r{i}", each, "--retry") for i in range(4)]
-    first = []
-    assert procs[0].stdout is not None
-    while len(first) < 10:  # the writers are in the middle of their run
-        line = procs[0].stdout.readline()
-        assert line, procs[0].stderr.read() if procs[0].stderr else ""
-        first.append(line)
+    procs = [start(pg_dsn, f"r{i}", each, "--retry", "--pause-after", "10") for i in range(4)]
+    seen = [read_until(p, "PAUSED") for p in procs]
     pg_server.stop("immediate")  # a crash: no goodbye to the clients
-    time.sleep(1.0)
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    seen[0] += read_until(procs[0], "REFUSED")  # the down server was noticed
     pg_server.start()
     acked, refused, unknown = [], [], []
     for n, p in enumerate(procs):
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
-        a = answers(("".join(first) if n == 0 else "") + out)
+        a = answers(seen[n] + out)
         acked += a["ACK"]
         refused += [n for (n,) in a["REFUSED"]]
         unknown += [n for (n,) in a["UNKNOWN"]]

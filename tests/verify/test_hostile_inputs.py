@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import stat
 import subprocess
@@ -32,8 +31,14 @@ PEAK_LIMIT_MIB = 512
 AS_LIMIT = 3 << 30  # a guard against runaway allocation; the bound asserted is the peak RSS
 HANG_GUARD_S = 300
 
+# The limits are set by the child itself, first thing, before it imports anything: a
+# `preexec_fn` runs between fork and exec in a process that may have threads (not safe).
 WRAPPER = """
 import os, resource, sys
+_as = int(os.environ.get("HOSTILE_AS_LIMIT", "0"))
+if _as:
+    resource.setrlimit(resource.RLIMIT_AS, (_as, _as))
+os.nice(int(os.environ.get("HOSTILE_NICE", "0")))
 from moderator_app.cli import main
 try:
     rc = main(sys.argv[1:])
@@ -63,21 +68,18 @@ class Run:
         return self.json()["summary"]["findings_by_rule"]
 
 
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
-
-
 def cli(work: Path, *args: str | bytes | os.PathLike, env: dict | None = None) -> Run:
     """Run `moderator-app ARGS` in a child process with its own empty TMPDIR."""
     tmp = work / "tmpdir"
     tmp.mkdir(parents=True, exist_ok=True)
     peak = work / "peak"
-    base = {**os.environ, "TMPDIR": str(tmp), "HOSTILE_PEAK_FILE": str(peak)}
+    base = {**os.environ, "TMPDIR": str(tmp), "HOSTILE_PEAK_FILE": str(peak),
+            "HOSTILE_AS_LIMIT": str(AS_LIMIT)}
     base.pop("MODERATOR_APP_DEBUG", None)
     full = {os.fsencode(k): os.fsencode(v) for k, v in {**base, **(env or {})}.items()}
     argv = [os.fsencode(a) if isinstance(a, os.PathLike) else a for a in args]
     proc = subprocess.run([PY, "-c", WRAPPER, *argv], env=full, capture_output=True,
-                          timeout=HANG_GUARD_S, preexec_fn=_limit)
+                          timeout=HANG_GUARD_S)
     left = sorted(p.name for p in tmp.iterdir())
     return Run(proc.returncode, proc.stdout, proc.stderr, int(peak.read_text()) / 1024, left)
 
@@ -382,14 +384,14 @@ def test_temporary_files_are_removed_on_interrupt(tmp_path, sig):
                 fh.write(block)
     tmp = tmp_path / "tmpdir"
     tmp.mkdir()
-    env = {**os.environ, "TMPDIR": str(tmp), "HOSTILE_PEAK_FILE": str(tmp_path / "peak")}
+    env = {**os.environ, "TMPDIR": str(tmp), "HOSTILE_PEAK_FILE": str(tmp_path / "peak"),
+           "HOSTILE_NICE": "19"}
     # The command must still be copying when the signal comes. On a loaded machine this test
     # may not be scheduled while the copy runs, so the command runs at the lowest priority
     # and a run that ended before it could be interrupted is started again (never counted).
     for _attempt in range(3):
         proc = subprocess.Popen([PY, "-c", WRAPPER, "verify", str(z)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=lambda: os.nice(19))
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + HANG_GUARD_S
         while not any(tmp.rglob("member.mp4")) and proc.poll() is None:
             assert time.monotonic() < deadline
