@@ -18,11 +18,16 @@ VIDEO_CHILD = "--video-child"  # the isolated video process (core/video/isolate.
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    gui = not (args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")))
+    if gui:  # the workstation and its video process: before any second thread allocates
+        from moderator_app.core.arenas import limit_malloc_arenas
+
+        limit_malloc_arenas()
     if args[:1] == [VIDEO_CHILD]:  # also how the frozen bundle starts its video process
         from moderator_app.core.video.child import main as video_child
 
         return video_child()
-    if args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")):
+    if not gui:
         from moderator_app.cli import main as cli_main
 
         return quiet_on_closed_pipe(cli_main, args)

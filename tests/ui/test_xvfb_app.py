@@ -6,12 +6,17 @@ test fails, because it is the only test of the real display path.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import subprocess
+import sys
 import time
 
 import cv2
 import pytest
+from conftest import REPO
+from ui_helpers import WAIT_MS
 from xvfb_helpers import (
     Xvfb,
     app_env,
@@ -68,3 +73,60 @@ def test_real_app_shows_titled_window_and_draws(xserver, tmp_path):
         stop_app(proc)
     output = log.read_text(errors="replace")
     assert "Traceback" not in output, output
+
+
+AS_LIMIT = 512 << 20
+
+CHILD = """
+import json, os, resource, sys, time
+limit = int(os.environ["AS_LIMIT"])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([sys.argv[0]])
+from moderator_app.__main__ import main
+deadline = time.monotonic() + float(os.environ["HANG_GUARD_S"])
+
+def poll():
+    windows = [w for w in app.topLevelWidgets() if hasattr(w, "session") and w.isVisible()]
+    w = windows[0] if windows else None
+    done = (w is not None and w.session.result is not None and w.player.has_video
+            and w.player.shown_frame >= 0)
+    if done or time.monotonic() > deadline:
+        report = w.session.result.report if w is not None and w.session.result else None
+        print(json.dumps({
+            "verdict": report.verdict if report else None,
+            "rules": sorted({f.rule for f in report.findings}) if report else None,
+            "has_video": bool(w and w.player.has_video),
+            "frame": w.player.shown_frame if w else None,
+        }), flush=True)
+        app.quit()
+
+timer = QTimer()
+timer.timeout.connect(poll)
+timer.start(100)
+sys.exit(main([sys.argv[1]]))
+"""
+
+
+def test_the_sample_opens_plays_and_passes_under_a_512_mib_address_space(xserver, tmp_path):
+    """The workstation under `prlimit --as=536870912`, as the hostile-input judges run it
+    (issue 15): the honest sample must still open, play and pass. Before the malloc arena
+    cap (`core/arenas.py`) glibc reserved 64 MiB of address space per thread arena: the GUI
+    process reached 784 MiB on X, a 4 MiB pipe read raised MemoryError and the sample's
+    video was `video.unreadable` (FAIL). The app runs through its real entry point
+    (`moderator_app.__main__.main`); a timer in the child reports the window's verdict once
+    the report and the first frame are there, then quits (the wait is a hang guard)."""
+    sample = REPO / "resources" / "samples" / "community-sample"
+    env = {**app_env(xserver.display, tmp_path / "home"), "AS_LIMIT": str(AS_LIMIT),
+           "HANG_GUARD_S": str(WAIT_MS / 1000), "HOME": str(tmp_path / "home"),
+           "TMPDIR": str(tmp_path)}
+    env.pop("MALLOC_ARENA_MAX", None)
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(sample)], env=env,
+                          capture_output=True, text=True, timeout=4 * WAIT_MS / 1000)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert lines, (proc.returncode, proc.stdout, proc.stderr)
+    seen = json.loads(lines[-1])
+    assert seen == {"verdict": "pass", "rules": ["coverage.extra"], "has_video": True,
+                    "frame": 0}, proc.stderr

@@ -188,8 +188,9 @@ def probe_video(path: Path, name: str, limits: VideoLimits = DEFAULT_VIDEO_LIMIT
     try:
         return _probe(Path(path), name, limits)
     except Exception as exc:  # noqa: BLE001 - untrusted input must never crash verification
+        why = str(exc) or type(exc).__name__  # a MemoryError says nothing by itself
         return VideoProbe(False, name, method="failed",
-                          findings=(UNREADABLE.at(f"the video cannot be read: {exc}", name),))
+                          findings=(UNREADABLE.at(f"the video cannot be read: {why}", name),))
 
 
 def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:

@@ -1,0 +1,45 @@
+"""Fewer malloc arenas, so that the workstation fits a 512 MiB address-space limit.
+
+glibc gives each thread that allocates while another holds the main arena an arena of its
+own, up to eight per core, and reserves 64 MiB of address space for each (`HEAP_MAX_SIZE`;
+little of it is ever touched). The workstation has six threads (verification, the player's
+frame worker, the scan, sync, Qt's own), its video process seven (FFmpeg's decoder threads):
+measured 784 MiB and 544 MiB of address space, of which 300-400 MiB were arenas. Under
+`prlimit --as=536870912`, what a hostile-input test or a judge runs it under, a 4 MiB read
+in the GUI process then raised MemoryError and every video, the honest sample's included,
+was "unreadable". With two arenas: 400 MiB and 353 MiB, and the sample passes under the
+limit. Resident memory is unchanged (arenas are reserved, not used).
+
+Two arenas, not one: the GUI thread and the busiest worker each keep one, so contention on
+malloc's lock stays between the rest, who allocate little (decoded frames come from FFmpeg's
+buffer pools and numpy's large blocks, which are mmap'd outside the arenas). The CLI keeps
+glibc's default: its verification fits the limit as it is (verified under it) and its speed
+is measured against a floor.
+
+The limit must be set before a second thread allocates (glibc fixes its arena count then), so
+it is called first thing on the workstation's and the video process's paths
+(`moderator_app.__main__`). Elsewhere than glibc it does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+
+ARENAS = 2
+_M_ARENA_MAX = -8  # glibc's malloc.h
+
+
+def limit_malloc_arenas(count: int = ARENAS) -> bool:
+    """Cap this process's malloc arenas at `count`; True when glibc accepted it."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    return bool(mallopt(_M_ARENA_MAX, count))
