@@ -119,6 +119,18 @@ def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Fi
     return members, []
 
 
+def _check_exists(p: Path) -> None:
+    """InputError unless `p` can be looked up. `Path.exists` raises for what it does not
+    expect (a name longer than the file system allows, a folder on the way that may not be
+    searched): those were internal errors (exit 2 with no report)."""
+    try:
+        os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        raise InputError(f"{p}: no such file or folder") from None
+    except OSError as exc:  # ENAMETOOLONG, EACCES, ELOOP, EIO ...
+        raise InputError(f"{p}: cannot be opened: {exc.strerror or exc}") from None
+
+
 def load_submission(paths: Sequence[str | os.PathLike],
                     max_members: int = MAX_MEMBERS) -> Submission:
     """List a submission's members and decide its kind. Raises InputError when unreadable.
@@ -128,8 +140,7 @@ def load_submission(paths: Sequence[str | os.PathLike],
         raise InputError("no submission given")
     ps = [Path(p) for p in paths]
     for p in ps:
-        if not p.exists():
-            raise InputError(f"{p}: no such file or folder")
+        _check_exists(p)
     findings: list[Finding] = []
     if len(ps) == 1 and ps[0].is_dir():
         root = ps[0]

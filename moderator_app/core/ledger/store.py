@@ -290,6 +290,13 @@ class Ledger(LedgerBase):
             raise LedgerError(
                 f"{self.path} is an SQLite database but not a moderator-app decision ledger; "
                 "it was left untouched")
+        triggers = conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type='trigger'").fetchone()[0]
+        if triggers:  # the schema has none: one runs inside our own transactions
+            raise LedgerError(
+                f"{self.path} holds {triggers} trigger(s) that moderator-app never creates: a "
+                "trigger can change or delete decisions inside the very transaction that "
+                "records one, so the ledger is not used; it was left untouched")
         if tables:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
