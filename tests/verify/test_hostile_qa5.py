@@ -62,3 +62,29 @@ def test_a_trigger_planted_in_the_ledger_is_refused_before_it_can_delete(capsys,
         conn.execute("DROP TRIGGER t")
     code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
     assert code == 0 and "intact: 2 decisions" in out
+
+
+def test_a_zstd_frame_made_with_a_dictionary_is_named_not_called_corrupt(capsys, tmp_path):
+    """A valid frame compressed with a trained dictionary (`zstd -D`) was "corrupt zstd data
+    ... Dictionary mismatch": an honest file called damaged. The finding now names what it
+    needs (the rule stays `traj.zstd_corrupt`: the stream cannot be decoded)."""
+    import zstandard
+
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+
+    write_trajectory(tmp_path / "plain.jsonl", make_run_events(8, seed=5))
+    data = (tmp_path / "plain.jsonl").read_bytes()
+    samples = [data[i:i + 300] for i in range(0, len(data) - 300, 37)] * 3
+    trained = zstandard.train_dictionary(4096, samples, dict_id=4242)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "events.jsonl.zst").write_bytes(
+        zstandard.ZstdCompressor(dict_data=trained).compress(data))
+    code, out, _ = run_cli(capsys, "verify", "--json", sub)
+    assert code == 1
+    (finding,) = json.loads(out)["findings"]
+    assert finding["rule"] == "traj.zstd_corrupt"
+    assert finding["message"].startswith(
+        "zstd frame 1 was compressed with a dictionary (id 4242) that a trajectory does not "
+        "carry, so it cannot be decoded: recompress without a dictionary (`zstd` without -D)")
+    assert "corrupt" not in finding["message"]

@@ -71,6 +71,14 @@ def window_size(head: bytes) -> int | None:
         return None
 
 
+def _dictionary_id(head: bytes) -> int:
+    """The dictionary a frame says it was compressed with (0: none, or unknown)."""
+    try:
+        return int(zstandard.get_frame_parameters(head).dict_id)
+    except (zstandard.ZstdError, ValueError, TypeError):
+        return 0
+
+
 SMALL_BLOCK = 512  # compressed bytes: an honest block of ~128 KiB output takes thousands
 _FCS_SIZE = (0, 2, 4, 8)  # Frame_Content_Size bytes by the descriptor's top two bits
 _DID_SIZE = (0, 1, 2, 4)  # Dictionary_ID bytes by its two low bits
@@ -374,6 +382,13 @@ class ZstdReader:
                 f"(written with `zstd --long` or a high level?); this tool decodes windows "
                 f"of up to {MAX_WINDOW >> 20} MiB to keep memory bounded: recompress with "
                 "`zstd --long=27` or without --long")
+        dictionary = _dictionary_id(head)
+        if dictionary:  # a valid frame, not damage: name what it needs
+            return self._fail(
+                "corrupt",
+                f"zstd frame {frames + 1} was compressed with a dictionary (id {dictionary}) "
+                "that a trajectory does not carry, so it cannot be decoded: recompress "
+                "without a dictionary (`zstd` without -D)")
         text = str(exc)
         if text.startswith(_ERROR_PREFIX[0]):
             text = _ERROR_PREFIX[1] + text[len(_ERROR_PREFIX[0]):]
