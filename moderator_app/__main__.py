@@ -20,9 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     gui = not (args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")))
     if gui:  # the workstation and its video process: before any second thread allocates
-        from moderator_app.core.arenas import limit_malloc_arenas
+        from moderator_app.core.arenas import lean_address_space
 
-        limit_malloc_arenas()
+        lean_address_space()
     if args[:1] == [VIDEO_CHILD]:  # also how the frozen bundle starts its video process
         from moderator_app.core.video.child import main as video_child
 

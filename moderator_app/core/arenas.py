@@ -1,4 +1,5 @@
-"""Fewer malloc arenas, so that the workstation fits a 512 MiB address-space limit.
+"""Fewer malloc arenas and one BLAS thread, so that the workstation fits a 512 MiB
+address-space limit.
 
 glibc gives each thread that allocates while another holds the main arena an arena of its
 own, up to eight per core, and reserves 64 MiB of address space for each (`HEAP_MAX_SIZE`;
@@ -9,6 +10,11 @@ measured 784 MiB and 544 MiB of address space, of which 300-400 MiB were arenas.
 in the GUI process then raised MemoryError and every video, the honest sample's included,
 was "unreadable". With two arenas: 400 MiB and 353 MiB, and the sample passes under the
 limit. Resident memory is unchanged (arenas are reserved, not used).
+
+OpenBLAS (numpy's) starts a thread per core at import and reserves a 32 MiB buffer for each,
+plus the thread's 8 MiB stack: one thread saves 40 MiB, what an 8 MiB log line needs in the
+workstation (it crashed with SIGSEGV inside orjson without it: 551 MiB of address space at
+the peak). Nothing the workstation does is a large matrix product.
 
 Two arenas, not one: the GUI thread and the busiest worker each keep one, so contention on
 malloc's lock stays between the rest, who allocate little (decoded frames come from FFmpeg's
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import sys
 
 ARENAS = 2
@@ -43,3 +50,11 @@ def limit_malloc_arenas(count: int = ARENAS) -> bool:
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
     return bool(mallopt(_M_ARENA_MAX, count))
+
+
+def lean_address_space() -> None:
+    """The workstation's and the video process's start: two malloc arenas, one BLAS thread
+    (read by OpenBLAS when numpy is imported, so this must come first; a value the user set
+    is kept)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    limit_malloc_arenas()
