@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.ledger.chained import LedgerError, StoredDecision
 from moderator_app.core.ledger.claims import ClaimConflict
-from moderator_app.core.ledger.config import open_store
+from moderator_app.core.ledger.config import describe_store, open_store
 from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
@@ -45,8 +45,10 @@ from moderator_app.core.ledger.records import (
     build_record,
     evidence_digest,
     suggested_reason,
+    utc_now,
 )
 from moderator_app.core.text import safe_text
+from moderator_app.ui.decision_text import confirmation_text, retime_text
 from moderator_app.ui.shortcuts import by_action
 
 SETTINGS_ORG = "moderator-app"
@@ -69,10 +71,6 @@ def _plain(label: QLabel) -> QLabel:
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
-
-
-def _secs(t: float | None) -> str:
-    return "-" if t is None else f"{t:.3f} s"
 
 
 class DecisionPanel(QWidget):
@@ -224,11 +222,9 @@ class DecisionPanel(QWidget):
         return self.session.store_path
 
     def _retime_text(self) -> str:
-        a, b = self.session.retime_start_s, self.session.retime_end_s
-        if a is None and b is None:
-            return "no retime marks"
-        return (f"retime marks {_secs(a)} → {_secs(b)} (video time; recorded with the "
-                "decision)")
+        marks = retime_text(self.session.retime_start_s, self.session.retime_end_s)
+        return ("no retime marks" if marks == "none"
+                else f"retime marks {marks}, recorded with the decision")
 
     def _suggest_reason(self) -> None:
         """Preselect the reject reason the findings (at the current offset) point to, until
@@ -321,16 +317,6 @@ class DecisionPanel(QWidget):
                        + ", ".join(missing) + ").")
             self.checklist.override_edit.setFocus()
             return None
-        if confirm:
-            text = (f"{decision.upper()} {report.kind} run {result.submission.display_name!r}"
-                    f" with reason {reason}?\nVerification verdict at sync offset "
-                    f"{self.session.offset_s:+.3f} s: {report.verdict.upper()} "
-                    f"({report.findings.errors} errors).\n{self._retime_text()}.")
-            if decision == ACCEPT and not report.passed:
-                text += "\n\nThe verification FAILED: accepting overrides it."
-            if not self.confirm(f"Confirm {decision}", text):
-                self._warn("Cancelled: nothing recorded.")
-                return None
         try:
             record = build_record(
                 result, decision, reason=reason, note=note,
@@ -339,6 +325,16 @@ class DecisionPanel(QWidget):
                 retime_end_s=self.session.retime_end_s,
                 checklist=self.checklist.ticked() if checklist else (),
                 override_note=override or None, require_checklist=checklist)
+        except DecisionError as exc:
+            self._warn(f"NOT recorded: {exc}")
+            return None
+        # The confirmation is read from the record that will be stored, field by field.
+        if confirm and not self.confirm(f"Confirm {decision}",
+                                        confirmation_text(record, describe_store(self._store()))):
+            self._warn("Cancelled: nothing recorded.")
+            return None
+        record = dataclasses.replace(record, decided_at=utc_now())  # when confirmed
+        try:
             with open_store(self._store()) as ledger:
                 try:
                     stored = ledger.append(record)

@@ -53,6 +53,17 @@ def test_gui_and_cli_decisions_land_in_one_ledger_and_export_alike(
     panel.note.setPlainText("looks right")
     stored = panel.decide("accept")
     assert stored is not None and stored.seq == 1
+    # The confirmation says plainly what is recorded: each field, read from the record.
+    said = panel.asked[0].splitlines()
+    r = stored.record
+    assert said[2:8] == [
+        "Decision: ACCEPT", "Reason: ok (OK: the run is what it claims)", "Note: looks right",
+        f"Verdict recorded: PASS ({r.summary.errors} errors, {r.summary.warnings} warnings) "
+        "at this offset",
+        "Sync offset: +0.500 s (run_start at video time 0.500 s)",
+        "Retime marks: 1.000 s → 7.000 s (video time)"]
+    assert r.summary.verdict == "pass" and "Reviewer: mod1" in said
+    assert "with reason ok?" not in panel.asked[0]
     assert cli_main(["decide", str(submission), "--accept", "--note", "looks right",
                      "--reviewer", "mod1", "--offset", "0.5", "--retime-start", "1",
                      "--retime-end", "7", "--store", str(store)]) == 0

@@ -1,0 +1,57 @@
+"""What a decision's confirmation says: the record that will be stored, field by field.
+
+Built from the `DecisionRecord` itself (not from the form), so that the dialog cannot say one
+thing while the ledger stores another: "ACCEPT … with reason ok?" told the moderator neither
+the verdict the record keeps nor that retime marks went with it (issue 11). Qt-free: plain text
+for a `QMessageBox` set to PlainText; every string from the submission is escaped.
+"""
+
+from __future__ import annotations
+
+from moderator_app.core.ledger.records import ACCEPT, REASON_LABELS, DecisionRecord
+from moderator_app.core.text import safe_text
+
+
+def _secs(t: float | None) -> str:
+    return "-" if t is None else f"{t:.3f} s"
+
+
+def retime_text(start: float | None, end: float | None) -> str:
+    """The retime marks as the record keeps them (video time), or "none"."""
+    if start is None and end is None:
+        return "none"
+    return f"{_secs(start)} → {_secs(end)} (video time)"
+
+
+def _counts(errors: int, warnings: int) -> str:
+    return (f"{errors} error{'' if errors == 1 else 's'}, "
+            f"{warnings} warning{'' if warnings == 1 else 's'}")
+
+
+def confirmation_text(record: DecisionRecord, store: str) -> str:
+    """Every field a moderator answers for, in the words of the record: decision, reason,
+    note, verdict with its counts, sync offset, retime marks, walkthrough, reviewer, ledger."""
+    s = record.summary
+    reason = REASON_LABELS.get(record.reason, "")
+    lines = [
+        f"Record this decision on the {record.kind} run {safe_text(record.submission)!r}?",
+        "",
+        f"Decision: {record.decision.upper()}",
+        f"Reason: {record.reason}" + (f" ({reason})" if reason else ""),
+        "Note: " + (safe_text(" ".join(record.note.split())) if record.note.strip()
+                    else "none"),
+        f"Verdict recorded: {s.verdict.upper()} ({_counts(s.errors, s.warnings)}) at this "
+        "offset",
+        f"Sync offset: {record.sync_offset_s:+.3f} s (run_start at video time "
+        f"{record.sync_offset_s:.3f} s)",
+        "Retime marks: " + retime_text(record.retime_start_s, record.retime_end_s),
+    ]
+    if record.checklist or record.override_note:
+        lines.append(f"Walkthrough items ticked: {len(record.checklist)}"
+                     + (f"; override: {safe_text(record.override_note)}"
+                        if record.override_note else ""))
+    lines.append(f"Reviewer: {safe_text(record.reviewer)}")
+    lines.append(f"Ledger: {store}")
+    if record.decision == ACCEPT and s.verdict != "pass":
+        lines += ["", "The verification FAILED: accepting overrides it."]
+    return "\n".join(lines)
