@@ -83,7 +83,10 @@ class EventFilter(QObject):
         self.update_count()
 
     def update_count(self) -> None:
-        model = self.w.table_model
-        total = 0 if model.index_ is None else len(model.index_)
-        shown = model.rowCount()
-        self.w.count_label.setText(f"{shown:,} / {total:,}" if shown != total else f"{total:,}")
+        """Events shown / events read, counted as the status bar counts them (the report's
+        `events`): blank lines have rows but are not events."""
+        w = self.w
+        report = w.session.report
+        total = report.events if report is not None else 0
+        shown = w.table_model.shown_events()
+        w.count_label.setText(f"{shown:,} / {total:,}" if shown != total else f"{total:,}")

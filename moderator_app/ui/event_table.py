@@ -23,12 +23,13 @@ from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_text
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.theme import severity_color
-from moderator_app.ui.timefmt import format_timecode
+from moderator_app.ui.timefmt import format_clock
 
 CONTENT_CHARS = 240
 SEARCH_CHUNK = 8 * 1024 * 1024
 COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
 COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
+BLANK_KIND = "blank"  # the index's type of a run of blank lines (agent_log/checker.py)
 
 
 def search_rows(index: EventIndex, text: str) -> np.ndarray:
@@ -72,6 +73,13 @@ def search_rows(index: EventIndex, text: str) -> np.ndarray:
     return np.unique(rows[inside])
 
 
+def _bold_metrics(font: QFont) -> QFontMetrics:
+    """Metrics of the table's bold font: the current event's row is bold, and must fit."""
+    bold = QFont(font)
+    bold.setBold(True)
+    return QFontMetrics(bold)
+
+
 class EventTableModel(QAbstractTableModel):
     """Rows are a (possibly filtered) array of index rows, in log order."""
 
@@ -89,6 +97,7 @@ class EventTableModel(QAbstractTableModel):
         self.marked: dict[int, str] = {}  # index row -> worst severity of its findings
         self.current_rows: frozenset[int] = frozenset()  # per lane, the event at the playhead
         self._bold: QFont | None = None
+        self.hours = True  # the Time column shows hours (a run of an hour or more)
 
     def column_widths(self, fm: QFontMetrics) -> list[int]:
         """Widths that fit the widest value of each column (a 7-digit row or line number, a
@@ -101,12 +110,36 @@ class EventTableModel(QAbstractTableModel):
     @staticmethod
     def line_width(font: QFont, last_line: int) -> int:
         """The Line column's width for a submission whose last line is `last_line` (at least
-        four digits; bold, as the current event's row is): set once when it opens, so that it
+        three digits; bold, as the current event's row is): set once when it opens, so that it
         never changes while it is reviewed, and the seven digits `column_widths` reserves do
         not take the Content column's room (at 1280x720 it needed a horizontal scroll)."""
-        bold = QFont(font)
-        bold.setBold(True)
-        return QFontMetrics(bold).horizontalAdvance("● " + "8" * max(4, len(str(last_line)))) + 10
+        return _bold_metrics(font).horizontalAdvance(
+            "● " + "8" * max(3, len(str(last_line)))) + 10
+
+    def fitted_widths(self, font: QFont) -> dict[int, int]:
+        """Line, Time, producer/type widths for the open submission, so that Content gets the
+        rest (at 1280x720 an official run's Time, Producer and Type filled the table):
+        Line as wide as its last line number, Time without hours for a run under an hour,
+        producer and type names as wide as the widest this run has, at most `observation`'s
+        width (a longer name is elided: the detail pane has it whole). Set once per
+        submission, so nothing moves while it is reviewed."""
+        fm = _bold_metrics(font)
+        idx = self.index_
+        if idx is None or not len(idx):
+            return {}
+        times = self._times[~np.isnan(self._times)] if self._times is not None else []
+        sample = "-88:88:88.888" if len(times) and times.min() < 0 else "88:88:88.888"
+        time_text = sample if self.hours else sample.replace("88:", "", 1)
+        cap = fm.horizontalAdvance("observation") + 12
+
+        def names(ns: list[str]) -> int:
+            widest = max((fm.horizontalAdvance(safe_text(n)) for n in ns), default=0)
+            return min(widest + 12, cap)
+
+        return {COL_LINE: self.line_width(font, int(idx.lines[-1])),
+                COL_TIME: fm.horizontalAdvance(time_text) + 10,
+                COL_LANE: max(names(idx.lane_names), fm.horizontalAdvance(self.lane_header) + 16),
+                COL_KIND: max(names(idx.kind_names), fm.horizontalAdvance("Type") + 16)}
 
     def set_marked_rows(self, marked: dict[int, str]) -> None:
         """Rows that carry a finding (worst severity), shown with a coloured dot by the line."""
@@ -139,6 +172,8 @@ class EventTableModel(QAbstractTableModel):
         self.current_rows = frozenset()
         self._cache.clear()
         self._times = None if index is None else np.frombuffer(index.times, dtype=np.float64)
+        timed = self._times[~np.isnan(self._times)] if self._times is not None else None
+        self.hours = timed is None or not timed.size or float(np.abs(timed).max()) >= 3599.9995
         self.filter_lanes = self.filter_kinds = None
         self.filter_text = ""
         self.rows = np.arange(0 if index is None else len(index), dtype=np.int64)
@@ -169,6 +204,19 @@ class EventTableModel(QAbstractTableModel):
                 rows = np.intersect1d(rows, text_rows, assume_unique=True)
             self.rows = rows.astype(np.int64)
         self.endResetModel()
+
+    def shown_events(self) -> int:
+        """Events among the shown rows. A run of blank lines has a row of its own (so that its
+        finding has a place) but is no event: counted as the verifier counts
+        (`Report.events`, which the status bar shows), not as rows."""
+        idx = self.index_
+        if idx is None or not self.rows.size:
+            return 0
+        blank = [i for i, n in enumerate(idx.kind_names) if n == BLANK_KIND]
+        if not blank:
+            return int(self.rows.size)
+        kinds = np.frombuffer(idx.kinds, dtype=np.uint16)[self.rows]
+        return int(self.rows.size - np.isin(kinds, blank).sum())
 
     def source_row(self, proxy_row: int) -> int:
         return int(self.rows[proxy_row])
@@ -230,7 +278,7 @@ class EventTableModel(QAbstractTableModel):
                 return ("● " if row in self.marked else "") + str(idx.lines[row])
             if col == COL_TIME:
                 t = idx.times[row]
-                return "" if math.isnan(t) else format_timecode(t)
+                return "" if math.isnan(t) else format_clock(t, self.hours)
             if col == COL_LANE:  # producer / type names come from the submission
                 return safe_text(idx.lane_of(row))
             if col == COL_KIND:

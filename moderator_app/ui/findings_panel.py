@@ -4,7 +4,9 @@ Activating a finding emits its position in `findings`; the navigator jumps to it
 line's event, or for a whole-file finding its own moment: the first missing instant, the video
 frame) on the timeline, in the table and in the video. Messages wrap and the panel keeps a
 sane minimum size; a message that names another line ("the response on line 11728") offers a
-button to go there and shows what that line asked for beside what this line sent. All text is plain: item views render
+button to go there and shows what that line asked for beside what this line sent
+(`compare_lines.CompareLines`, a pane the window places under the event table). All text is
+plain: item views render
 `DisplayRole` as plain text, the summary label is set to `PlainText`, and no tooltip carries
 text from the submission (tooltips are rich-text sniffed by Qt).
 """
@@ -19,7 +21,6 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
+from moderator_app.ui.compare_lines import CompareLines
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 
@@ -211,45 +213,23 @@ class FindingsPanel(QWidget):
         top.addWidget(self.severity_box)
         # Wrapped labels ask for their height by width, which a dock does not honour: in a
         # short dock (1280x720) the selected finding's message was painted over the list. So
-        # the summary reserves its three lines, and the message and the side-by-side lines
-        # are read-only plain-text boxes (they scroll) under the list, in a splitter: nothing
-        # can overlap, whatever the dock's size.
+        # the summary reserves its three lines, and the message is a read-only plain-text
+        # box (it scrolls) under the list, in a splitter: nothing can overlap, whatever the
+        # dock's size.
         self.summary.setMinimumHeight(3 * fm.lineSpacing())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         # The selected finding's full message (a table cell elides long ones).
         self.message = _text_box("findingMessage")
-        # A message naming another line: go there, and see both lines side by side.
-        self.compare = QWidget()
-        grid = QGridLayout(self.compare)
-        grid.setContentsMargins(0, 0, 0, 0)
-        self.other_title = QLabel("")
-        self.this_title = QLabel("")
-        for w in (self.other_title, self.this_title):
-            w.setTextFormat(Qt.TextFormat.PlainText)
-        self.other_text = _text_box("compareOther")
-        self.this_text = _text_box("compareThis")
-        grid.addWidget(self.other_title, 0, 0)
-        grid.addWidget(self.this_title, 0, 1)
-        grid.addWidget(self.other_text, 1, 0)
-        grid.addWidget(self.this_text, 1, 1)
-        grid.setRowStretch(1, 1)
-        detail = QWidget()
-        detail_layout = QVBoxLayout(detail)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
-        detail_layout.addWidget(self.message, 1)
-        detail_layout.addWidget(self.compare, 2)
-        # The room of the side-by-side lines is kept when they are hidden (the message box
-        # has it then): the panel's minimum grew by 62 px when a finding naming another line
-        # was selected, and the dock's edge moved the Sync panel down (seen at 1280x720).
-        self.other_title.setText("Line 1")  # a title's height, measured with text
-        detail.setMinimumHeight(detail.minimumSizeHint().height())
+        # A message naming another line: go there, and see both lines side by side in a
+        # pane of their own (the window puts it under the event table: `compare_lines`).
+        self.compare = CompareLines()
         self.compare.setVisible(False)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.view)
-        self.splitter.addWidget(detail)
+        self.splitter.addWidget(self.message)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         layout.addWidget(self.splitter, 1)
@@ -343,11 +323,9 @@ class FindingsPanel(QWidget):
         if other_text is None or own_text is None:
             self.compare.setVisible(False)
             return
-        self.other_title.setText(f"Line {other}")
-        self.this_title.setText(f"Line {own} (this finding)")
-        self.other_text.setPlainText(other_text)
-        self.this_text.setPlainText(own_text)
-        self.compare.setVisible(True)
+        self.compare.show_lines(other, other_text, own, own_text)
+        # shown only where the window placed it (a pane of its own), never as a window
+        self.compare.setVisible(self.compare.parentWidget() is not None)
 
     def _goto_other(self) -> None:
         if self._other is not None:

@@ -31,6 +31,10 @@ from moderator_app.ui.plots import PlotsWidget
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.timeline import Timeline
 
+#: A background analysis' finding: the finding, the video time it starts at (None: no
+#: moment) and the video time its stretch ends at (None: an instant).
+AnalysisItem = tuple[Finding, float | None, float | None]
+
 
 class Navigator(QObject):
     """Keeps the views of one window in step. `pinned` stops the detail pane from following
@@ -52,7 +56,8 @@ class Navigator(QObject):
         # Findings of the background analyses (integrity scan, auto-sync) by source, each with
         # its video time: listed and marked with the report's, never part of the report, so a
         # decision records exactly what `moderator-app decide` records.
-        self._analysis: dict[str, list[tuple[Finding, float | None]]] = {}
+        self._analysis: dict[str, list[AnalysisItem]] = {}
+        self._finding_spans: list[tuple[float, float] | None] = []  # run time, per finding
         self._order = np.zeros(0, dtype=np.int64)  # index rows with a time, by time
         self._sorted_t = np.zeros(0, dtype=np.float64)
         self._following_row: int | None = None
@@ -84,10 +89,10 @@ class Navigator(QObject):
         """The playhead in run time."""
         return self.player.current_time - self.offset
 
-    def set_analysis_findings(self, source: str,
-                              items: list[tuple[Finding, float | None]]) -> None:
+    def set_analysis_findings(self, source: str, items: list[AnalysisItem]) -> None:
         """The findings of one background analysis (`source`: "scan", "sync"), each with the
-        video time it starts at; they replace that source's earlier ones."""
+        video time it starts at and, for a stretch (frozen, black), the video time it ends
+        at; they replace that source's earlier ones."""
         self._analysis[source] = list(items)
         self.show_report()
 
@@ -123,9 +128,13 @@ class Navigator(QObject):
         moments = finding_moments(findings, report, result.index, result.run_duration_s,
                                   self.offset)
         extra = [item for source in sorted(self._analysis) for item in self._analysis[source]]
-        findings = findings + [f for f, _ in extra]
-        moments = moments + [None if v is None else Moment(v - self.offset, v) for _, v in extra]
+        findings = findings + [f for f, _, _ in extra]
+        moments = moments + [None if v is None else Moment(v - self.offset, v)
+                             for _, v, _ in extra]
         self._finding_times = [m.run_s if m is not None else None for m in moments]
+        self._finding_spans = [None] * (len(findings) - len(extra)) + [
+            None if a is None or b is None else (a - self.offset, b - self.offset)
+            for _, a, b in extra]
         self.findings.set_report(report, findings, moments, analysis=len(extra))
         self.timeline.set_findings([(t, f.severity.value)
                                     for t, f in zip(self._finding_times, findings, strict=True)])
@@ -142,8 +151,10 @@ class Navigator(QObject):
                     if old is None or rank[f.severity.value] > rank[old]:
                         marked[row] = f.severity.value
         self.table_model.set_marked_rows(marked)
+        self.timeline.set_span(None)
         if keep is not None and keep in findings:  # the same finding stays selected
             self.findings.select(findings.index(keep))
+            self.timeline.set_span(self.finding_span(findings.index(keep)))
         self._update_coverage()
 
     # -- the doors -------------------------------------------------------------------------
@@ -152,13 +163,23 @@ class Navigator(QObject):
         run_t = video_t - self.offset
         self.timeline.set_playhead(run_t)
         self.plots.set_playhead(run_t)
-        self._highlight(run_t)
+        shown = self._shown_until(run_t)
+        self._highlight(shown)
         # The playhead stays on the timeline after any move (0-9, Home/End, steps), not
         # only while playing: a jump to 70 % left it off the view.
         self.timeline.ensure_visible(run_t)
         if self.player.playing:
-            self._follow(run_t)
+            self._follow(shown)
         self.moved.emit(run_t)
+
+    def _shown_until(self, run_t: float) -> float:
+        """The run time up to which the shown frame stands on screen: its start plus its
+        duration (a hair less). The current event of a lane is the last one that happened
+        by then: selecting an event 70 ms into a 100 ms frame showed that frame and, in bold,
+        the lane's event before it (seen at 1280x720 on the bundled sample)."""
+        if not (self.player.has_video and self.player.in_footage):
+            return run_t
+        return run_t + max(self.player.frame_duration() - 1e-6, 0.0)
 
     def _show_retime(self) -> None:
         """Retime marks are video times; the timeline shows them in run time."""
@@ -172,7 +193,7 @@ class Navigator(QObject):
         self.timeline.ensure_visible(run_t)
         self.timeline.set_playhead(run_t)
         self.plots.set_playhead(run_t)
-        self._highlight(run_t)
+        self._highlight(self._shown_until(run_t))
         self.moved.emit(run_t)
 
     def seek_run_time(self, run_t: float) -> None:
@@ -261,6 +282,10 @@ class Navigator(QObject):
     def finding_time(self, i: int) -> float | None:
         return self._finding_times[i] if 0 <= i < len(self._finding_times) else None
 
+    def finding_span(self, i: int) -> tuple[float, float] | None:
+        """The run-time span of finding `i` (a stretch of the video), or None."""
+        return self._finding_spans[i] if 0 <= i < len(self._finding_spans) else None
+
     def select_finding(self, i: int) -> None:
         """Go to finding `i`: its line's event when it has one, else its moment (the first
         missing instant of coverage, the frame or span of a video finding)."""
@@ -268,6 +293,7 @@ class Navigator(QObject):
         if not (0 <= i < len(findings)):
             return
         self.findings.select(i)
+        self.timeline.set_span(self.finding_span(i))
         f = findings[i]
         index = self.index
         if f.line is not None and index is not None and len(index):

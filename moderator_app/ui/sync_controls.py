@@ -40,6 +40,10 @@ class SyncControls(QGroupBox):
         # "1.5" must not re-evaluate at 1 s and re-format the box under the cursor.
         self.spin.setKeyboardTracking(False)
         self.spin.setToolTip("Video time (seconds) at which run_start happens")
+        # Wide enough for a 3-digit offset (longer ones scroll in the box): the range's "-1000000.000 s" made the panel 314 px
+        # wide, more than a 1280x720 window's docks give it (they leave the event table room).
+        fm = self.spin.fontMetrics()
+        self.spin.setMinimumWidth(fm.horizontalAdvance("-888.888 s") + 30)
         self.earlier = QPushButton("−1 frame")
         self.later = QPushButton("+1 frame")
         self.here = QPushButton("run_start = this frame")

@@ -18,6 +18,18 @@ def format_timecode(seconds: float | None, signed: bool = False) -> str:
     return f"{sign}{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
 
 
+def format_clock(seconds: float | None, hours: bool = True) -> str:
+    """`format_timecode`, without its `00:` hours when `hours` is False (a run under an
+    hour: the event table's Time column is 3 characters narrower and gives them to Content).
+    A time of an hour or more keeps its hours whatever `hours` says: never ambiguous."""
+    text = format_timecode(seconds)
+    if hours:
+        return text
+    sign = text[:1] if text[:1] in "+-" else ""
+    body = text[len(sign):]
+    return sign + body[3:] if body.startswith("00:") else text
+
+
 _TIME = re.compile(r"^\s*(-)?(?:(\d+):)?(?:(\d+):)?(\d+(?:\.\d*)?)\s*$")
 
 

@@ -37,6 +37,7 @@ COVERAGE_H = 15
 FINDINGS_H = 16
 PLAYHEAD = QColor(80, 170, 255)
 RETIME = QColor(230, 190, 60)
+SPAN = QColor(240, 140, 60)  # the selected finding's span (not the playhead's blue)
 LANE_PALETTE = [
     (86, 156, 214), (78, 201, 176), (197, 134, 192), (220, 220, 170), (206, 145, 120),
     (156, 220, 254), (181, 206, 168), (214, 157, 133), (144, 238, 144), (255, 182, 193),
@@ -98,6 +99,7 @@ class Timeline(QWidget):
         self.playhead: float | None = None
         self.current: list[int | None] = []  # per lane: position in lane_times, or None
         self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
+        self.span: tuple[float, float] | None = None  # the selected finding's span, run time
         self.v0, self.v1 = 0.0, 60.0
         self._drag = None  # "seek" (pressed) | "scrub" (moved) | ("pan", x0, v0, v1)
         self.last_paint_ms = 0.0
@@ -172,6 +174,13 @@ class Timeline(QWidget):
         """Retime marks in run time (None: not set)."""
         if (start, end) != self.retime_marks:
             self.retime_marks = (start, end)
+            self.update()
+
+    def set_span(self, span: tuple[float, float] | None) -> None:
+        """The selected finding's span in run time (a frozen or black stretch of the video),
+        shaded across the lanes with its edges drawn; None: no span."""
+        if span != self.span:
+            self.span = span
             self.update()
 
     # -- view ------------------------------------------------------------------------------
@@ -315,6 +324,7 @@ class Timeline(QWidget):
         for i in range(len(self.lane_names) + 1):
             y = self.lane_top(i) - 1
             p.drawLine(QPointF(0, y), QPointF(self.width(), y))
+        self._paint_span(p)
         self._paint_current(p, lh)
         self._paint_retime(p)
         # Playhead: blue, and not across the findings lane (a marker is never hidden by it).
@@ -349,6 +359,24 @@ class Timeline(QWidget):
             y = self.lane_top(i)
             p.setPen(QPen(fg, 2))
             p.drawRect(QRectF(x - 3, y + 1, 6, max(4.0, lh - 2)))
+
+    def _paint_span(self, p: QPainter) -> None:
+        """The selected finding's span: shaded from the coverage bar down, edges in the
+        findings lane's colour, at least 3 px wide so that a short stretch still shows."""
+        if self.span is None:
+            return
+        a, b = self.span
+        if b < self.v0 or a > self.v1:
+            return
+        x0 = self.x_of(max(a, self.v0))
+        x1 = max(self.x_of(min(b, self.v1)), x0 + 3)
+        top = AXIS_H + COVERAGE_H
+        shade = QColor(SPAN)
+        shade.setAlpha(60)
+        p.fillRect(QRectF(x0, top, x1 - x0, self.height() - top), shade)
+        p.setPen(QPen(SPAN, 1))
+        p.drawLine(QPointF(x0, top), QPointF(x0, self.height()))
+        p.drawLine(QPointF(x1, top), QPointF(x1, self.height()))
 
     def _paint_retime(self, p: QPainter) -> None:
         for label, t in zip(("I", "O"), self.retime_marks, strict=True):

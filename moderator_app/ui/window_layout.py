@@ -78,6 +78,11 @@ def build_views(self: MainWindow) -> None:
     self.search.setClearButtonEnabled(True)
     self.lane_filter = QComboBox()
     self.lane_filter.addItem("All types", "")  # "": all (never None: see findings_panel)
+    # As wide as "All producers" whatever the submission's lane names (they come from it):
+    # sized at the first show, when only "All types" was there, it showed "All produ".
+    self.lane_filter.setSizeAdjustPolicy(
+        QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    self.lane_filter.setMinimumContentsLength(len("All producers"))
     self._search_timer = QTimer(self)
     self._search_timer.setSingleShot(True)
     self._search_timer.setInterval(250)
@@ -153,6 +158,10 @@ def _dock(self: MainWindow, title: str, name: str, widget: QWidget,
 def build_docks(self: MainWindow) -> None:
     """Findings, sync & retime, decision and run summary as docks on the right."""
     self.findings = FindingsPanel()
+    # The side-by-side lines of a finding naming another line: a pane of their own under the
+    # event table (shown only then), where they have the table's width and 4+ lines.
+    self.right_split.insertWidget(1, self.findings.compare)
+    self.right_split.setCollapsible(1, False)
     self.findings_dock = _dock(self, "Findings", "findingsDock", self.findings,
                                     Qt.DockWidgetArea.RightDockWidgetArea)
     self.sync = SyncControls(self.session, self.player.frame_duration,
@@ -173,7 +182,7 @@ def build_docks(self: MainWindow) -> None:
     self.sync_dock = _dock(self, "Sync && retime", "syncDock", scroll,
                                 Qt.DockWidgetArea.RightDockWidgetArea)
     self.decision_panel = DecisionPanel(self.session, None, settings=self.settings)
-    decision_scroll = QScrollArea()
+    self.decision_scroll = decision_scroll = QScrollArea()
     decision_scroll.setWidgetResizable(True)
     decision_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     decision_scroll.setWidget(self.decision_panel)

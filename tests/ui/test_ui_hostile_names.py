@@ -12,7 +12,7 @@ from ui_helpers import WAIT_MS, ini_settings, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log, make_video
 from moderator_app.core.sync.analysis import SyncAnalysis
-from moderator_app.ui.main_window import window_title
+from moderator_app.ui.opening import window_title
 
 RAW = ("\x1b", "\x07", "\u202e", "\n")
 

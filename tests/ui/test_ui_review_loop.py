@@ -162,8 +162,8 @@ def test_message_naming_another_line_goes_there_and_compares(qtbot, window, tmp_
     other = int(panel.goto_line_button.text().rsplit(" ", 1)[1])
     assert f"response on line {other}" in f.message
     assert panel.compare.isVisible()
-    assert "SELECT" in panel.this_text.toPlainText()
-    assert "SELECT" not in panel.other_text.toPlainText() and "action" in panel.other_text.toPlainText()
+    assert "SELECT" in panel.compare.this_text.toPlainText()
+    assert "SELECT" not in panel.compare.other_text.toPlainText() and "action" in panel.compare.other_text.toPlainText()
     qtbot.mouseClick(panel.goto_line_button, Qt.MouseButton.LeftButton)
     index = window.session.result.index
     assert index.lines[window.detail.row] == other
@@ -186,22 +186,26 @@ def test_view_follows_the_video(qtbot, window, tmp_path):
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     index = window.session.result.index
-    t = (index.times[20] + index.times[21]) / 2  # after event 20, before event 21
+    times = window.player.times
+    # An event whose next one is in a later frame: on the frame that shows it, it is current.
+    k = next(r for r in range(20, len(index) - 1)
+             if times.frame_at(index.times[r + 1]) > times.frame_at(index.times[r]))
+    t = index.times[k]
     window.player.seek_time(t)
-    qtbot.waitUntil(lambda: window.player.shown_frame == window.player.times.frame_at(t),
-                    timeout=WAIT_MS)
-    lane = window.timeline.lane_names.index(index.lane_of(20))
+    qtbot.waitUntil(lambda: window.player.shown_frame == times.frame_at(t), timeout=WAIT_MS)
+    lane = window.timeline.lane_names.index(index.lane_of(k))
     j = window.timeline.current[lane]
-    assert int(window.timeline.lane_rows[lane][j]) == 20
-    assert 20 in window.table_model.current_rows
+    assert int(window.timeline.lane_rows[lane][j]) == k
+    assert k in window.table_model.current_rows
+    assert k + 1 not in window.table_model.current_rows
     # While playing, the table and the detail follow; pinned, the detail stays.
     window.nav._follow(t)
-    assert window.detail.row == 20
+    assert window.detail.row == k
     window.actions["pin_detail"].trigger()
     assert window.detail.pin.isChecked()
     last = len(index) - 1
     window.nav._follow(index.times[last] + 0.01)
-    assert window.detail.row == 20
+    assert window.detail.row == k
     assert window.table_model.source_row(window.table.currentIndex().row()) == last
 
 

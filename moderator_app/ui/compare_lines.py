@@ -1,0 +1,55 @@
+"""Two lines of the log side by side: the one a finding names ("not one the response on line
+11728 asked for") and the finding's own, in the table's words (what was requested, what was
+sent).
+
+Its own pane in the central column, between the event table and the event detail, shown only
+while the selected finding names another line. In the findings dock it had two lines of text
+at 1280x720 (the dock has no height to spare: the Sync panel is under it); here each side has
+half the table's width and at least four wrapped lines, and the pane's splitter handle gives
+it more. Showing or hiding it moves the table and the detail pane only, never the video or a
+dock. All text is plain (`QPlainTextEdit`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QWidget
+
+TEXT_LINES = 4  # lines of wrapped text each side shows without scrolling
+
+
+def _text_box(name: str, lines: int) -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setObjectName(name)
+    box.setReadOnly(True)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    box.setMinimumHeight(lines * box.fontMetrics().lineSpacing() + 10)
+    return box
+
+
+class CompareLines(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareLines")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 2, 0, 2)
+        self.other_title = QLabel("")
+        self.this_title = QLabel("")
+        for w in (self.other_title, self.this_title):
+            w.setTextFormat(Qt.TextFormat.PlainText)
+        self.other_text = _text_box("compareOther", TEXT_LINES)
+        self.this_text = _text_box("compareThis", TEXT_LINES)
+        grid.addWidget(self.other_title, 0, 0)
+        grid.addWidget(self.this_title, 0, 1)
+        grid.addWidget(self.other_text, 1, 0)
+        grid.addWidget(self.this_text, 1, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(1, 1)
+
+    def show_lines(self, other: int, other_text: str, own: int, own_text: str) -> None:
+        self.other_title.setText(f"Line {other} (named by the finding)")
+        self.this_title.setText(f"Line {own} (this finding)")
+        self.other_text.setPlainText(other_text)
+        self.this_text.setPlainText(own_text)

@@ -1,0 +1,248 @@
+"""The review loop at 1280x720 (issue 11, session 7): the event table's Content column is
+readable on official and community runs, the side-by-side lines of a finding are readable
+without moving the panels, the filter count counts events, and a `video.*` finding leads to
+its span's first frame. Every test builds its own submission."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_ui_main_window import make_submission, open_and_wait
+from ui_helpers import ini_settings, shown_main_window
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
+                          store_path=tmp_path / "gui.sqlite3")
+    yield w
+    w.shutdown()
+
+
+def blank_lines_after(line: int, count: int):
+    """Tamper: `count` blank lines after line `line` (one row in the table, no event)."""
+    def tamper(lines):
+        return lines[:line] + [b""] * count + lines[line:]
+    return tamper
+
+
+def test_the_filter_count_counts_events_as_the_status_bar_does(qtbot, window, tmp_path):
+    # Seen: beside "All types" the count said 43 where the status bar said 40 events: a run
+    # of blank lines is a row of the table, not an event.
+    folder, _ = make_submission(tmp_path / "sub", tamper=blank_lines_after(10, 3))
+    open_and_wait(qtbot, window, folder)
+    report = window.session.report
+    assert report.events == 40
+    assert window.table_model.rowCount() == 41  # the blank run has one row
+    assert window.count_label.text() == "40"
+    assert re.match(r"\w+ · 40 events", window.status_label.text())
+    box = window.lane_filter
+    box.setCurrentIndex(box.findData("invalid"))  # the blank run's lane: no event in it
+    assert window.table_model.rowCount() == 1
+    assert window.count_label.text() == "0 / 40"
+    box.setCurrentIndex(box.findData("action"))
+    actions = sum(1 for r in range(len(window.session.result.index))
+                  if window.session.result.index.kind_of(r) == "action")
+    assert window.count_label.text() == f"{actions} / 40"
+
+
+def official_run(folder, n_events=600):
+    """An official run (harness, agent, evaluator, proxy) with a numbered video."""
+    from ui_helpers import make_numbered_video
+
+    from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+
+    folder.mkdir()
+    write_trajectory(folder / "events.jsonl.zst", make_run_events(n_events, seed=7, step_s=0.25))
+    make_numbered_video(folder / "video.avi", 40, 10.0)
+    return folder
+
+
+def content_seen(window) -> int:
+    """Pixels of the Content column inside the table's viewport (no scrolling)."""
+    from moderator_app.ui.event_table import COL_CONTENT
+
+    table = window.table
+    x = table.columnViewportPosition(COL_CONTENT)
+    return max(0, min(table.viewport().width(), x + table.columnWidth(COL_CONTENT)) - x)
+
+
+@pytest.mark.parametrize("kind", ["official", "community"])
+def test_content_is_readable_at_1280x720_beside_the_video(qtbot, window, tmp_path, kind):
+    # Seen at 1280x720: an official run's Time, Producer and Type filled the table's 385 px
+    # (Content: 7 px, behind a horizontal scroll); a community run's Content had 124 px.
+    from PySide6.QtWidgets import QApplication
+
+    if kind == "official":
+        folder = official_run(tmp_path / "official")
+        want = 110  # Line, Time, Producer, Type and Content share ~410 px
+    else:
+        folder, _ = make_submission(tmp_path / "community")
+        want = 180
+    open_and_wait(qtbot, window, folder)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert window.width() == 1280
+    assert window.table.horizontalScrollBar().maximum() == 0  # nothing behind a scroll
+    assert content_seen(window) >= want
+    assert window.player.width() >= 500  # the video keeps its room (540 px on Xvfb)
+    # The docks gave the table that room: their panels still fit them (nothing cut).
+    sync_scroll = window.sync_dock.widget()
+    assert sync_scroll.widget().minimumSizeHint().width() <= sync_scroll.viewport().width()
+    # Times without hours (a run under an hour), names whole or elided, never a scroll.
+    from moderator_app.ui.event_table import COL_TIME
+
+    assert window.table_model.index(1, COL_TIME).data() == (
+        "00:00.250" if kind == "official" else window.table_model.index(1, COL_TIME).data())
+    assert len(window.table_model.index(1, COL_TIME).data()) == 9
+
+
+def test_the_side_by_side_lines_are_readable_and_move_neither_video_nor_docks(
+        qtbot, window, tmp_path):
+    # Seen at 1280x720: the requested and the sent actions were two 2-line boxes squeezed
+    # into the findings dock ("model_response: c22 · provider/" and no more).
+    from PySide6.QtWidgets import QApplication
+    from test_ui_main_window import unrequested_action
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
+    open_and_wait(qtbot, window, folder)
+    panel = window.findings
+    rules = [f.rule for f in panel.findings]
+
+    def settle():
+        for _ in range(3):
+            QApplication.processEvents()
+
+    def places():
+        return (window.player.size(), window.top_split.sizes(), window.main_split.sizes(),
+                window.findings_dock.geometry(), window.sync_dock.geometry())
+
+    settle()
+    before = places()
+    window.select_finding(rules.index("log.action_not_requested"))
+    settle()
+    compare = panel.compare
+    assert compare.isVisible()
+    ls = compare.other_text.fontMetrics().lineSpacing()
+    for box in (compare.other_text, compare.this_text):
+        assert box.viewport().height() >= 4 * ls
+        assert box.verticalScrollBar().maximum() == 0  # all of it shows, wrapped
+    asked = compare.other_text.toPlainText()
+    assert asked.startswith("model_response: ") and "1 action: press " in asked
+    assert compare.this_text.toPlainText() == "action: press SELECT"
+    assert compare.width() >= window.table.width() - 4  # the table's width, not the dock's
+    assert places() == before
+    window.select_finding(rules.index("log.response_actions_unrun"))  # names no line
+    settle()
+    assert compare.isHidden()
+    assert places() == before
+
+
+@pytest.mark.skipif(__import__("shutil").which("ffmpeg") is None, reason="needs ffmpeg")
+def test_each_video_finding_leads_to_its_span_and_its_first_frame(
+        qtbot, window, tmp_path, monkeypatch):
+    # Issue 11 point 3, walked end to end: a recording with a frozen stretch (frames
+    # 300-419), a black one (600-689) and a cut (1200), opened with a log; after the scan,
+    # a click on each video.* finding shows the span's first frame, the playhead at it and
+    # the span marked on the timeline.
+    import shutil
+
+    import video_corpus as vc
+    from PySide6.QtCore import Qt
+    from ui_helpers import WAIT_MS, qimage_array
+
+    from moderator_app.core.samples.community import make_agent_log
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    recipe = vc.RECIPES["scan"]
+    sub = tmp_path / "run"
+    sub.mkdir()
+    make_agent_log(sub / "agent-log.jsonl", n_events=40, seed=3)
+    shutil.copy(vc.build(recipe), sub / "video.mp4")
+    with qtbot.waitSignal(window.player.scan_ready, timeout=180_000):
+        window.open_paths([sub])
+    qtbot.waitUntil(lambda: window.player.times is not None and window.player.times.complete,
+                    timeout=WAIT_MS)
+    panel = window.findings
+    qtbot.waitUntil(lambda: {"video.frozen", "video.black"} <= {f.rule for f in panel.findings},
+                    timeout=WAIT_MS)
+    window.sync.spin.setValue(1.5)  # run time = video time - 1.5 s
+    offset = window.session.offset_s
+    picked = [i for i, f in enumerate(panel.findings) if f.rule.startswith("video.")]
+    assert {panel.findings[i].rule for i in picked} >= {"video.frozen", "video.black"}
+    times = window.player.times
+    for i in picked:
+        f = panel.findings[i]
+        span = window.nav.finding_span(i)
+        assert span is not None, f.rule
+        start, end = span[0] + offset, span[1] + offset  # video time
+        proxy = panel.proxy.mapFromSource(panel.model.index(i, 0))
+        panel.view.scrollTo(proxy)
+        qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=panel.view.visualRect(proxy).center())
+        frame = times.frame_at(start)
+        qtbot.waitUntil(lambda frame=frame: window.player.shown_frame == frame, timeout=WAIT_MS)
+        assert window.timeline.playhead == pytest.approx(start - offset, abs=1e-6)
+        assert window.timeline.span == pytest.approx((start - offset, end - offset))
+        assert window.timeline.v0 <= start - offset <= window.timeline.v1
+        picture = qimage_array(window.player.view.image)
+        if f.rule == "video.black":
+            assert (round(start * 30), round(end * 30)) == (600, 690)
+            assert picture.mean() < 16  # the first black frame, not the one before it
+        elif f.rule == "video.frozen":
+            assert round(start * 30) in (300, 301) and round(end * 30) in (419, 420)
+            assert vc.read_code(picture) == 300  # the frozen picture
+        else:
+            assert vc.read_code(picture) == vc.expected_code(recipe.script, frame)
+    # Another finding without a span: the mark goes.
+    other = next(i for i, f in enumerate(panel.findings) if not f.rule.startswith("video."))
+    window.select_finding(other)
+    assert window.timeline.span is None
+
+
+def test_after_a_decision_at_1280x720_what_was_recorded_is_in_view(qtbot, window, tmp_path):
+    # Seen at 1280x720 on an official run: the walkthrough pushed "Recorded #1 …" and "Open
+    # the next submission" below the Decision dock's fold; after Accept nothing seemed to
+    # happen but a line in the status bar.
+    from PySide6.QtWidgets import QApplication, QCheckBox
+
+    folder = official_run(tmp_path / "official")
+    open_and_wait(qtbot, window, folder)
+    window.decision_dock.raise_()
+    panel = window.decision_panel
+    panel.reviewer.setText("mod")
+    for box in panel.checklist.findChildren(QCheckBox):
+        box.setChecked(True)
+    panel.confirm = lambda _t, _x: True
+    assert panel.decide("accept") is not None
+    for _ in range(3):
+        QApplication.processEvents()
+    viewport = window.decision_scroll.viewport()
+    for widget in (panel.status, panel.next_button):
+        top = widget.mapTo(viewport, widget.rect().topLeft())
+        bottom = widget.mapTo(viewport, widget.rect().bottomLeft())
+        assert 0 <= top.y() and bottom.y() <= viewport.height(), widget.objectName()
+    assert panel.status.text().startswith("Recorded #1: ACCEPT (ok)")
+
+
+def test_a_selected_event_is_the_current_event_of_its_lane(qtbot, window, tmp_path):
+    # Seen at 1280x720 on the bundled sample: selecting "c3" (8.370 s) showed frame 83
+    # (8.300-8.400 s) and, in bold as its lane's current event, "c2" (6.282 s): the current
+    # event was taken at the frame's start, before the selected event happened.
+    from ui_helpers import WAIT_MS
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    times = window.player.times
+    inside = [r for r in range(1, len(index))
+              if index.times[r] > times.time_of(times.frame_at(index.times[r])) + 0.005]
+    assert len(inside) >= 5
+    for row in inside[:8]:
+        window.select_event(row)
+        frame = times.frame_at(index.times[row])
+        qtbot.waitUntil(lambda frame=frame: window.player.shown_frame == frame, timeout=WAIT_MS)
+        assert row in window.table_model.current_rows, row
+        lane = window.timeline.lane_names.index(index.lane_of(row))
+        assert int(window.timeline.lane_rows[lane][window.timeline.current[lane]]) == row
