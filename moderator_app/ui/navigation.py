@@ -307,6 +307,10 @@ class Navigator(QObject):
             if self.player.has_video:
                 self.player.pause()
             self.seek_run_time(t)
+            # The table and the detail pane show what the run was doing then (they stayed on
+            # the previously selected line: seen at 1280x720 after coverage.missing).
+            self._following_row = None
+            self._follow(t)
             self._warm_neighbours()
 
     def move_finding(self, step: int) -> None:

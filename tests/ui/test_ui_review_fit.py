@@ -222,7 +222,7 @@ def test_after_a_decision_at_1280x720_what_was_recorded_is_in_view(qtbot, window
     for widget in (panel.status, panel.next_button):
         top = widget.mapTo(viewport, widget.rect().topLeft())
         bottom = widget.mapTo(viewport, widget.rect().bottomLeft())
-        assert 0 <= top.y() and bottom.y() <= viewport.height(), widget.objectName()
+        assert top.y() >= 0 and bottom.y() <= viewport.height(), widget.objectName()
     assert panel.status.text().startswith("Recorded #1: ACCEPT (ok)")
 
 
@@ -246,3 +246,24 @@ def test_a_selected_event_is_the_current_event_of_its_lane(qtbot, window, tmp_pa
         assert row in window.table_model.current_rows, row
         lane = window.timeline.lane_names.index(index.lane_of(row))
         assert int(window.timeline.lane_rows[lane][window.timeline.current[lane]]) == row
+
+
+def test_a_whole_file_finding_takes_the_table_to_its_moment(qtbot, window, tmp_path):
+    # Seen at 1280x720: after a line finding, selecting coverage.missing moved the playhead
+    # to the first missing instant but left the table and the detail pane on the old line.
+    from test_ui_main_window import unrequested_action
+
+    folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
+    open_and_wait(qtbot, window, folder)
+    window.session.set_offset(10.0)  # the run's last 7 s have no footage
+    findings = window.findings.findings
+    window.select_finding(next(k for k, f in enumerate(findings)
+                               if f.rule == "log.action_not_requested"))
+    i = next(k for k, f in enumerate(findings) if f.rule == "coverage.missing")
+    window.select_finding(i)
+    t = window.nav.finding_time(i)
+    row = window.nav.current_row_at(t)
+    index = window.session.result.index
+    assert row is not None and index.times[row] <= t < index.times[row + 1]
+    assert window.table_model.source_row(window.table.currentIndex().row()) == row
+    assert window.detail.row == row
