@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QObject, Signal
+from PySide6.QtCore import QItemSelectionModel, QObject, QTimer, Signal
 from PySide6.QtWidgets import QTableView
 
 from moderator_app.core.rules import Finding
@@ -294,6 +294,10 @@ class Navigator(QObject):
             return
         self.findings.select(i)
         self.timeline.set_span(self.finding_span(i))
+        # The side-by-side pane may have appeared or gone under the table: once the splitter
+        # has laid it out, the selected row is scrolled into the table's new height (it was
+        # left below the fold at 1280x720 and 1920x1080).
+        QTimer.singleShot(0, self.table, self._current_row_in_view)  # not after the table
         f = findings[i]
         index = self.index
         if f.line is not None and index is not None and len(index):
@@ -312,6 +316,11 @@ class Navigator(QObject):
             self._following_row = None
             self._follow(t)
             self._warm_neighbours()
+
+    def _current_row_in_view(self) -> None:
+        current = self.table.currentIndex()
+        if current.isValid():
+            self.table.scrollTo(current)
 
     def move_finding(self, step: int) -> None:
         n = len(self.findings.findings)
