@@ -131,6 +131,15 @@ def _ffmpeg(args: list[str], stdin_frames: Script | None = None, stdout=None) ->
         raise RuntimeError(f"ffmpeg failed: {' '.join(cmd)}")
 
 
+def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30") -> Path:
+    """`frames` pictures of `draw_frame` at `fps` (a rate ffmpeg reads: "30000/1001") encoded
+    by ffmpeg with `args` (encoder and muxer options) into `out`: a small file for one test,
+    made in its tmp_path."""
+    _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", fps, "-i", "-",
+             *args, str(out)], Script(frames=frames))
+    return out
+
+
 def expected_code(script: Script, source_frame: int) -> int:
     """The number coded in the picture of source frame `source_frame` (what a test reads)."""
     if script.frozen and script.frozen[0] <= source_frame < script.frozen[1]:
@@ -356,13 +365,17 @@ STEPS_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=60:d=16",
              "-pix_fmt", "yuv420p")
 
 
-def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.0))) -> Path:
+def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.0)),
+                    sound: tuple[str, ...] | None = None) -> Path:
     """MPEG-TS captures appended byte for byte (what a capture tool that restarts, or `cat`,
     leaves): part k holds the next `frames` source frames (`draw_frame` numbers run on across
     the parts) with its timestamps starting `start` s after the first part's. A later part
     starting before the previous one ends restarts the timestamps earlier (the default: the
-    second capture's first 8 s share the first's timestamps, issue 12 QA)."""
-    key = hashlib.sha256(json.dumps([parts, "joined v1"]).encode()).hexdigest()[:12]
+    second capture's first 8 s share the first's timestamps, issue 12 QA). `sound`: each part
+    also records a 440 Hz tone as long as its picture, through that part's audio filter
+    (`anull`: as it is)."""
+    key = hashlib.sha256(json.dumps([parts, "joined v1", *(sound or ())]).encode()
+                         ).hexdigest()[:12]
     out = cache_dir() / f"joined-{key}.ts"
     if out.exists():
         return out
@@ -371,8 +384,11 @@ def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.
     with open(tmp, "wb") as joined:
         for k, (frames, start) in enumerate(parts):
             piece = out.with_name(f"{out.stem}.{k}.ts")
+            tone = [] if sound is None else [
+                "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration="
+                f"{frames / 30}", "-af", sound[k], "-c:a", "aac", "-b:a", "64k"]
             _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30",
-                     "-i", "-", *X264, "-output_ts_offset", str(start), "-f", "mpegts",
+                     "-i", "-", *tone, *X264, "-output_ts_offset", str(start), "-f", "mpegts",
                      str(piece)], _Shifted(frames, first))  # type: ignore[arg-type]
             joined.write(piece.read_bytes())
             piece.unlink()

@@ -90,12 +90,17 @@ class ExactDecoder:
         self._skip_until: int | None = None  # raw pts: non-reference frames before it skipped
         self._skipping = False  # what the codec context was last told (`_skip`)
         self._expect_pos: int | None = None  # byte position of the keyframe sought
+        # a byte seek starts before the keyframe's packet: packets before it are not decoded
+        self._preroll = False
+        # pts of the keyframe sought, until the first frame at or after it is decoded
+        self._sought: int | None = None
         self._landed_late = False
         self.byte_seeks = bool(set(str(container.format.name).split(","))
                                & self.BYTE_SEEK_FORMATS) or bool(index.segments)
         self._timeline = index.timeline_at(None)
         self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
             if index.frame_count < 1_000_000 else None
+        self._sorted_pos: np.ndarray | None = None
 
     def _skip_nonref(self, until: int | None) -> None:
         """Skip the non-reference frames shown before frame `until` (None: skip nothing);
@@ -137,6 +142,7 @@ class ExactDecoder:
         first packet must be the keyframe's (or an earlier one): one past it is a late
         landing, and the frames stop there (the caller falls back)."""
         expect, self._expect_pos = self._expect_pos, None
+        preroll, self._preroll = self._preroll, False
         for pk in self.container.demux(self.stream):
             if pk.size:
                 off = self._timeline.shift(pk.pts, pk.dts)
@@ -144,8 +150,10 @@ class ExactDecoder:
                     pk.pts = None if pk.pts is None else pk.pts + off
                     pk.dts = None if pk.dts is None else pk.dts + off
             if expect is not None:
-                if pk.pos is not None and pk.pos >= 0 and (
-                        pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
+                known = pk.pos is not None and pk.pos >= 0
+                if preroll and (not known or pk.pos < expect):
+                    continue  # before the keyframe's packet: the demuxer syncing, not decoded
+                if known and (pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
                     self._landed_late = True
                     return
                 expect = None
@@ -175,8 +183,15 @@ class ExactDecoder:
             return
         self._timeline = self.index.timeline_at(target)
         self._landed_late = False
+        self._sought = target if self._where(target) is not None else None
         if self.byte_seeks and pos is not None:
-            self.container.seek(pos, unsupported_byte_offset=True)
+            # From the packet before the keyframe's in the file: a byte seek straight onto it
+            # hands the demuxer the middle of a stream it has not synced to, and MPEG-PS then
+            # gives the keyframe the next packet's timestamps (a wrong frame, sure of itself).
+            before = self._pos_before(pos)
+            self._preroll = before is not None
+            self.container.seek(pos if before is None else before,
+                                unsupported_byte_offset=True)
         else:
             self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
         self._expect_pos = pos
@@ -192,6 +207,15 @@ class ExactDecoder:
         pos = int(self.index.pos[i])
         return pos if pos >= 0 else None
 
+    def _pos_before(self, pos: int) -> int | None:
+        """The byte position of the index's packet just before `pos` in the file (None when
+        there is none: `pos` is the first known one)."""
+        if self._sorted_pos is None:
+            known = self.index.pos[self.index.pos >= 0]
+            self._sorted_pos = np.unique(known)
+        k = int(np.searchsorted(self._sorted_pos, pos, side="left")) - 1
+        return int(self._sorted_pos[k]) if k >= 0 else None
+
     def _restart(self) -> None:
         assert self.reopen is not None
         self._skip_nonref(None)
@@ -200,6 +224,8 @@ class ExactDecoder:
         self._use(self.reopen())
         self._timeline = self.index.timeline_at(None)
         self._expect_pos = None
+        self._preroll = False
+        self._sought = None
         self._frames = self._decode()
         self._last = None
         self._next_ordinal = 0 if self.index.ordinal else None
@@ -233,6 +259,15 @@ class ExactDecoder:
                 if f.pts is None or self._last is None:
                     continue  # a frame outside the index (discarded head); keep going
                 return None  # a timestamp the index does not know: untrusted
+            if self._sought is not None and not self.index.ordinal and \
+                    int(self.index.pts[i]) >= self._sought:
+                # Output is in presentation order, so the first frame at or after the keyframe
+                # sought is that keyframe; another means timestamps that cannot be trusted.
+                if int(self.index.pts[i]) != self._sought:
+                    self._sought = None
+                    self._frames = None
+                    return None
+                self._sought = None
             self._last = i
             if keep_from is not None and keep_from <= i < n:
                 self._remember(i, f)
