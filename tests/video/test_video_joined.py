@@ -119,6 +119,19 @@ def test_joined_recordings_play_no_sound_rather_than_the_wrong_one():
         tone.close()
 
 
+def test_the_sound_of_joined_recordings_is_found_on_the_pictures_timeline():
+    """The second capture's sound has a 1 s hole at its own 5 s, which the picture's file-order
+    timeline places at 15 s. On raw timestamps the hole was reported at 6.9 s (inside the
+    first capture), the join itself as a second `audio.discontinuity`, and the sound's end
+    at 11.9 s of a 20 s video (issue 12 QA, session 7)."""
+    path = vc.build_joined_ts(TWO, sound=("anull", "aselect='not(between(t\\,5\\,6))'"))
+    scan = run_scan(path, cache=False)
+    audio = [(s.rule, round(s.start_s, 1), round(s.end_s, 1)) for s in scan.spans
+             if s.rule.startswith("audio.")]
+    assert audio == [("audio.gap", 15.0, 16.0)]
+    assert scan.audio_end_s == pytest.approx(20.0, abs=0.05)  # duration-ok: video time
+
+
 def test_frame_cli_on_a_lone_file_that_is_no_video_says_so(tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("not a video\n")

@@ -44,8 +44,9 @@ from .isolate import VideoProcess
 from .signals import pack_arrays, unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
-CACHE_VERSION = 4  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
-# recordings' timestamps shifted, + splice_pts/splice_back); a bump rebuilds old caches
+CACHE_VERSION = 5  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
+# recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too); a
+# bump rebuilds old caches
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)

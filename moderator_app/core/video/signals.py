@@ -364,7 +364,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
     work = _FrameWork(rows, holes, threaded=small and _idle_cores() >= 1)
     timeline = Timeline()  # joined recordings: the index's shifted timestamps (index.py)
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
-    a_pts, a_end, env = [], [], []
+    a_pts, a_end, a_seg, env = [], [], [], []
+    a_timeline = Timeline()  # where the sound's own timestamps restart (its segments)
     a_rate = 0
     acc = None
     done = errors = 0
@@ -397,6 +398,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
                         progress(done, total)
             elif a is not None:
                 atb = float(pk.stream.time_base or 0)
+                if pk.size:
+                    a_timeline.shift(pk.pts, pk.dts)
                 try:
                     aframes = pk.decode()
                 except av.error.FFmpegError:
@@ -408,6 +411,7 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
                         t0 = af.pts * atb
                         a_pts.append(t0)
                         a_end.append(t0 + af.samples / a_rate)
+                        a_seg.append(a_timeline.segment)
                     mono = _mono(af)
                     acc = mono if acc is None else np.concatenate((acc, mono))
                     win = max(1, int(a_rate * ENVELOPE_S))
@@ -420,6 +424,12 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         work.abandon()  # the thread ends: nothing is left waiting on the queue
         raise
     work.close()
+    # The sound of joined recordings restarts with their picture: its k-th segment is shifted
+    # as the picture's k-th (the file-order timeline); a restart of the sound alone (a
+    # splice in one recording's audio) is not shifted, so it is still found.
+    shift = np.asarray([o * vtb for o in timeline.offsets], np.float64)
+    seg = np.minimum(np.asarray(a_seg, np.int64), shift.shape[0] - 1)
+    a_shift = shift[seg] if seg.shape[0] and shift.shape[0] > 1 else 0.0
     sig = rows.arrays()
     arrays = {
         "pts": np.asarray(pts_l, np.int64), "luma": sig["luma"], "motion": sig["motion"],
@@ -428,7 +438,8 @@ def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict
         "size": np.asarray(size_l, np.int32).reshape(-1, 2),
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),
-        "audio_start": np.asarray(a_pts, np.float64), "audio_end": np.asarray(a_end, np.float64),
+        "audio_start": np.asarray(a_pts, np.float64) + a_shift,
+        "audio_end": np.asarray(a_end, np.float64) + a_shift,
         "audio_envelope_db": np.asarray(env, np.float32), **holes.arrays(),
         "splice_pts": np.asarray([a for a, _ in timeline.splices], np.int64),
         "splice_back": np.asarray([b for _, b in timeline.splices], np.int64),
