@@ -151,7 +151,7 @@ class FrameWorker(QObject):
         """The frame's size fitted inside the view (even numbers, aspect kept), or None when
         the source fits as it is. Fitted frames are painted 1:1: a scaled paint of an RGB
         frame costs the GUI thread ~2 ms each (0.1 ms unscaled, measured with QPainter)."""
-        w, h = self.index.width, self.index.height
+        w, h = self.index.display_size
         mw, mh = self.max_size
         if w <= 0 or h <= 0 or (w <= mw and h <= mh):
             return None, None

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import random
 import shutil
+import subprocess
 
+import numpy as np
 import pytest
 import video_corpus as vc
 
 from moderator_app.core.video.export import read_frames
+from moderator_app.core.video.isolate import VideoProcess
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _codes(pictures) -> list[int | None]:
-    return [None if img is None else vc.read_code(img) for img in pictures]
+def _codes(pictures, turns: int = 0) -> list[int | None]:
+    return [None if img is None else vc.read_code(np.rot90(img, -turns)) for img in pictures]
 
 
 def test_mpeg_ps_byte_seeks_land_on_the_true_keyframe(tmp_path):
@@ -34,3 +37,36 @@ def test_mpeg_ps_byte_seeks_land_on_the_true_keyframe(tmp_path):
     frames = list(range(300))
     random.Random(7).shuffle(frames)
     assert _codes(read_frames(path, p.index, frames)) == frames
+
+
+@pytest.mark.parametrize("rotate,turns", [(90, 1), (270, 3), (180, 2)])
+def test_a_turned_recording_is_shown_as_players_show_it(tmp_path, rotate, turns):
+    """A recording whose display matrix turns it (a phone held upright, a rotated capture):
+    the exported frame is the picture ffmpeg (and mpv) shows, turned, and still the exact
+    frame; the player asks for a fitted size of the turned picture and gets it."""
+    src = vc.encode(tmp_path / "src.mp4", ["-c:v", "libx264", "-preset", "ultrafast",
+                                           "-g", "30", "-pix_fmt", "yuv420p"], frames=60)
+    path = tmp_path / "turned.mp4"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", str(src), "-c", "copy",
+                    "-metadata:s:v:0", f"rotate={rotate}", str(path)], check=True)
+    p = probe_video(path, "turned.mp4")
+    assert p.ok and p.frame_count == 60 and p.index is not None
+    assert p.index.turns == turns
+    assert p.index.display_size == ((vc.H, vc.W) if turns % 2 else (vc.W, vc.H))
+    frames = [37, 0, 59, 12]
+    pictures = read_frames(path, p.index, frames)
+    assert _codes(pictures, turns) == frames
+    shown = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path),
+                            "-frames:v", "1", "-pix_fmt", "rgb24", "-f", "rawvideo", "-"],
+                           capture_output=True, check=True).stdout
+    first = read_frames(path, p.index, [0])[0]
+    assert first is not None
+    assert np.array_equal(np.frombuffer(shown, np.uint8).reshape(first.shape), first)
+    w, h = p.index.display_size
+    with VideoProcess(path) as vp:  # as the player asks: the turned picture fitted in half
+        blob = p.index.to_bytes()
+        msg = vp.request({"op": "frame", "n": 5, "width": w // 2, "height": h // 2,
+                          "index_len": len(blob)}, blob)
+    assert (msg.header["width"], msg.header["height"]) == (w // 2, h // 2)
+    img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h // 2, w // 2, 3)
+    assert vc.read_code(np.rot90(img, -turns)) == 5

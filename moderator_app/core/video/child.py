@@ -45,7 +45,9 @@ def _open(req: dict):
 
 
 def op_probe(req: dict, out) -> None:
-    from .decoder import ExactDecoder
+    import dataclasses
+
+    from .decoder import ExactDecoder, quarter_turns
     from .index import build_index
     deadline = time.monotonic() + float(req.get("budget_s", 20.0))
     container = _open(req)
@@ -69,6 +71,8 @@ def op_probe(req: dict, out) -> None:
         dec = ExactDecoder(container, index, reopen=lambda: _open(req))
         first = dec.read(0)
         info["first_decodes"] = first is not None
+        if first is not None:
+            index = dataclasses.replace(index, turns=quarter_turns(first))
         # the last frame that decodes: one forward pass over the last GOPs
         info["last_decodable"] = dec.last_decodable(max(0, index.frame_count - 600),
                                                     deadline)

@@ -129,6 +129,9 @@ class FrameIndex:
     # Joined recordings (`Timeline`): for each segment after the first, (its first packet's
     # shifted pts, the offset added to its raw timestamps). Empty for a single recording.
     segments: tuple[tuple[int, int], ...] = field(default=())
+    # Quarter turns counterclockwise the display matrix asks for (0-3; the first frame's):
+    # pictures are shown turned, as players show them (`decoder.to_rgb`).
+    turns: int = 0
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -147,6 +150,11 @@ class FrameIndex:
         """Average frames per second over the footage (what ffprobe's avg_frame_rate says)."""
         d = self.duration_s
         return self.frame_count / d if d > 0 else 0.0
+
+    @property
+    def display_size(self) -> tuple[int, int]:
+        """Width and height of the picture as shown (turned by the display matrix)."""
+        return (self.height, self.width) if self.turns % 2 else (self.width, self.height)
 
     def time_of(self, n: int) -> float:
         return float(self.times_s[n])
@@ -220,6 +228,7 @@ class FrameIndex:
             "packets": self.packets, "discarded": self.discarded,
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
+            "turns": self.turns,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -242,7 +251,7 @@ class FrameIndex:
                    backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
                    complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
                    segments=tuple((int(a), int(b)) for a, b in meta.get("segments", ())),
-                   **arrays)
+                   turns=int(meta.get("turns", 0)) % 4, **arrays)
 
 
 def _finite_positive(x) -> float | None:
