@@ -5,6 +5,7 @@ with that number and with what ffmpeg itself shows."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
@@ -18,6 +19,13 @@ from moderator_app.core.video.isolate import VideoProcess
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+def _ffprobe_frames(path) -> int:
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return int(json.loads(out)["streams"][0]["nb_read_frames"])
 
 
 def _codes(pictures, turns: int = 0) -> list[int | None]:
@@ -70,3 +78,22 @@ def test_a_turned_recording_is_shown_as_players_show_it(tmp_path, rotate, turns)
     assert (msg.header["width"], msg.header["height"]) == (w // 2, h // 2)
     img = np.frombuffer(msg.blobs[0], np.uint8).reshape(h // 2, w // 2, 3)
     assert vc.read_code(np.rot90(img, -turns)) == 5
+
+
+def test_a_transport_stream_cut_mid_gop_starts_at_its_first_keyframe(tmp_path):
+    """A transport stream cut at a byte offset (`dd`, `split`, a capture joined mid-stream)
+    opens on frames whose references are gone: none of them decodes. They were counted as
+    frames, and frame 0 (one of them) did not decode, so the probe said `video.empty`, an
+    error, on a file ffmpeg plays. Now the footage starts at the first keyframe: counts as
+    ffprobe counts them, no finding, exact frames."""
+    whole = vc.encode(tmp_path / "whole.ts", [*vc.X264, "-f", "mpegts"], frames=150)
+    data = whole.read_bytes()
+    path = tmp_path / "cut.ts"
+    path.write_bytes(data[len(data) // 3 // 188 * 188:])  # whole TS packets, mid-GOP
+    p = probe_video(path, "cut.ts")
+    assert p.ok and p.findings == ()
+    assert p.frame_count == 90 == _ffprobe_frames(path)  # from source frame 60, a keyframe
+    assert p.duration_s == pytest.approx(3.0, abs=1e-3)  # duration-ok: video time
+    assert p.index is not None and p.index.time_of(0) == 0.0
+    frames = [45, 0, 89, 1, 60, 30]
+    assert _codes(read_frames(path, p.index, frames)) == [60 + n for n in frames]

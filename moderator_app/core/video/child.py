@@ -56,6 +56,7 @@ def op_probe(req: dict, out) -> None:
         return
     index = build_index(container, int(req.get("max_frames", 10**8)),
                         lambda: time.monotonic() > deadline)
+    index = _decodable_head(req, index, deadline)
     info: dict = {"ok": True, "format": container.format.name}
     audio = []
     for a in container.streams.audio:
@@ -78,6 +79,50 @@ def op_probe(req: dict, out) -> None:
                                                     deadline)
     info["audio"] = audio
     send(out, info, (index.to_bytes(),))
+
+
+def _decodable_head(req: dict, index, deadline: float):
+    """The index without the frames shown before its first keyframe that do not decode.
+
+    A stream cut mid-GOP (a transport stream cut with `dd` or `split`, a capture joined
+    mid-stream) opens on frames whose references are gone: H.264 decodes none of them, HEVC
+    conceals some and skips the leading pictures of its first keyframe. The index counts every
+    packet; ffprobe counts the frames that decode. So when the first frame shown is not a
+    keyframe, the head is decoded from the start (about one GOP) and the frames before the
+    first keyframe that never come out are dropped. A file that opens on a keyframe (every
+    honest recording) costs nothing; one whose head does not finish decoding in time keeps
+    its index as it is."""
+    import av
+    import numpy as np
+    if index.frame_count == 0 or index.ordinal:
+        return index
+    later = index.keyframe_pts[index.keyframe_pts >= index.pts[0]]
+    if later.shape[0] == 0 or int(later[0]) == int(index.pts[0]):
+        return index
+    first_key = int(later[0])
+    seen: set[int] = set()
+    container = _open(req)
+    try:
+        stream = container.streams.video[0]
+        done = False
+        for pk in container.demux(stream):
+            try:
+                frames = pk.decode()
+            except av.error.FFmpegError:
+                frames = []
+            for f in frames:
+                if f.pts is not None:
+                    seen.add(int(f.pts))
+                    done = done or f.pts > first_key
+            if done:
+                break
+            if time.monotonic() > deadline:
+                return index
+    finally:
+        container.close()
+    head = np.nonzero(index.pts < first_key)[0]
+    lost = [int(i) for i in head if int(index.pts[i]) not in seen]
+    return index.without(lost) if lost and len(lost) < index.frame_count else index
 
 
 def op_frame(req: dict, out, state: dict) -> None:

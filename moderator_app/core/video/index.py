@@ -31,7 +31,7 @@ import io
 import json
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -132,6 +132,8 @@ class FrameIndex:
     # Quarter turns counterclockwise the display matrix asks for (0-3; the first frame's):
     # pictures are shown turned, as players show them (`decoder.to_rgb`).
     turns: int = 0
+    # Packets of a stream cut mid-GOP that never decode (before its first keyframe): not frames
+    undecodable: int = 0
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -218,6 +220,17 @@ class FrameIndex:
         fd = self.frame_duration_s
         return [(float(self.times_s[i]) + fd, float(self.times_s[i + 1])) for i in idx]
 
+    def without(self, frames: Sequence[int]) -> FrameIndex:
+        """This index without `frames` (frame numbers that do not decode: the head of a stream
+        cut mid-GOP), its times rebased on the first frame left, as ffprobe counts frames."""
+        keep = np.ones(self.frame_count, bool)
+        keep[np.asarray(frames, np.int64)] = False
+        pts, pos = self.pts[keep], self.pos[keep]
+        base = int(pts[0]) if pts.shape[0] else 0
+        times = (pts - base).astype(np.float64) * float(self.time_base)
+        return replace(self, times_s=_frozen(times), pts=_frozen(pts), pos=_frozen(pos),
+                       undecodable=self.undecodable + int(self.frame_count - pts.shape[0]))
+
     # -- transport (isolated process -> workstation; cache) ---------------------------------
     def to_bytes(self) -> bytes:
         meta = {
@@ -228,7 +241,7 @@ class FrameIndex:
             "packets": self.packets, "discarded": self.discarded,
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
-            "turns": self.turns,
+            "turns": self.turns, "undecodable": self.undecodable,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -251,7 +264,8 @@ class FrameIndex:
                    backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
                    complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
                    segments=tuple((int(a), int(b)) for a, b in meta.get("segments", ())),
-                   turns=int(meta.get("turns", 0)) % 4, **arrays)
+                   turns=int(meta.get("turns", 0)) % 4,
+                   undecodable=int(meta.get("undecodable", 0)), **arrays)
 
 
 def _finite_positive(x) -> float | None:

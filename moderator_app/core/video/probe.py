@@ -241,6 +241,9 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     method = f"indexed {n} frames from the demuxer"
     if index.discarded:
         method += f" ({index.discarded} packets before the edit list's start discarded)"
+    if index.undecodable:
+        method += (f" ({index.undecodable} packets before the first keyframe do not decode: "
+                   "the stream was cut mid-GOP)")
     joins = ""
     if index.segments:
         first = int(index.pts[0])
