@@ -13,12 +13,14 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 import video_corpus as vc
 
 from moderator_app.core.video.audio import AudioTrack, samples
 from moderator_app.core.video.export import read_frames
 from moderator_app.core.video.index import Timeline
+from moderator_app.core.video.isolate import VideoProcess
 from moderator_app.core.video.probe import probe_video
 from moderator_app.core.video.scan import run_scan
 
@@ -117,6 +119,27 @@ def test_joined_recordings_play_no_sound_rather_than_the_wrong_one():
         assert tone.failed is None and any(tone.pcm(5.0, 5.2))
     finally:
         tone.close()
+
+
+def test_a_seek_to_the_first_keyframe_of_a_later_recording_needs_no_fallback():
+    """A byte seek starts at the packet before the keyframe's (session 7, for MPEG-PS), which
+    in joined recordings is the previous recording's last: it must not be timed, or the
+    timestamps going back from it to the keyframe count one restart too many and the frames
+    carry another recording's shift (a fallback, 22 frames decoded for one)."""
+    path = vc.build_joined_ts(THREE)
+    p = probe_video(path, "joined.ts")
+    assert p.index is not None
+    blob = p.index.to_bytes()
+    answers = []
+    with VideoProcess(path) as vp:
+        for k, n in enumerate([10, 200, 10, 400, 10, 201]):
+            req = {"op": "frame", "n": n, "keep": True, **({"index_len": len(blob)} if k == 0
+                                                            else {})}
+            msg = vp.request(req, blob if k == 0 else b"")
+            img = np.frombuffer(msg.blobs[0], np.uint8).reshape(
+                int(msg.header["height"]), int(msg.header["width"]), 3)
+            answers.append((vc.read_code(img), msg.header["fallbacks"]))
+    assert answers == [(10, 0), (200, 0), (10, 0), (400, 0), (10, 0), (201, 0)]
 
 
 def test_the_sound_of_joined_recordings_is_found_on_the_pictures_timeline():

@@ -144,19 +144,21 @@ class ExactDecoder:
         expect, self._expect_pos = self._expect_pos, None
         preroll, self._preroll = self._preroll, False
         for pk in self.container.demux(self.stream):
+            if expect is not None:
+                known = pk.pos is not None and pk.pos >= 0
+                if preroll and (not known or pk.pos < expect):
+                    # before the keyframe's packet: the demuxer syncing, not decoded, and not
+                    # timed (in joined recordings it can be the previous one's)
+                    continue
+                if known and (pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
+                    self._landed_late = True
+                    return
+                expect = None
             if pk.size:
                 off = self._timeline.shift(pk.pts, pk.dts)
                 if off:
                     pk.pts = None if pk.pts is None else pk.pts + off
                     pk.dts = None if pk.dts is None else pk.dts + off
-            if expect is not None:
-                known = pk.pos is not None and pk.pos >= 0
-                if preroll and (not known or pk.pos < expect):
-                    continue  # before the keyframe's packet: the demuxer syncing, not decoded
-                if known and (pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
-                    self._landed_late = True
-                    return
-                expect = None
             if self._skip_until is not None:  # shown before the first frame to keep?
                 self._skip(pk.pts is not None and pk.pts < self._skip_until)
             try:
