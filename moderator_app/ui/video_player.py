@@ -320,6 +320,8 @@ class VideoPlayer(QWidget):
         if self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
             self._worker.request_preview(self.times.keyframe_frame(n))
         else:
+            if not self.playing and n != self.shown_frame and self.view.image is not None:
+                self.view.set_pending(f"frame {n}: decoding…")  # until it is shown
             self._worker.request_frame(n, cache_before)
         self._sync_slider()
         self._update_label()
