@@ -68,11 +68,16 @@ def _local(x: np.ndarray, half: int, stat, floor: float) -> np.ndarray:
 
 def signal_ratios(sig, truth: dict) -> dict[str, list[float]]:
     """Per splice and signal: its peak near the splice over the run's peak elsewhere."""
+    from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS
     motion = np.nan_to_num(sig.motion)
     changed = np.nan_to_num(sig.changed)
     feats = {"motion": _local(motion, 15, np.median, 1.0),
              "changed": _local(changed, 15, lambda w: np.percentile(w, 90), 0.01)}
     near = tampered_span(truth, sig.times_s)
+    ctx = DEFAULT_SCAN_THRESHOLDS.cut_context_frames  # the rule's own: nothing around to judge
+    for f in feats.values():
+        f[:ctx] = 0.0
+        f[f.shape[0] - ctx:] = 0.0
     out: dict[str, list[float]] = {}
     for name, f in feats.items():
         honest_peak = float(f[~near].max()) if (~near).any() else 0.0
