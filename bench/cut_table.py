@@ -4,11 +4,12 @@ footage, with how far the picture signals at each splice stand above the run's h
 
     .venv/bin/python bench/cut_table.py [NAME...]     # default: every corpus run built
 
-Only runs already built are read (`make corpus`, or `cd tests && ../.venv/bin/python -m corpus
-NAME`); the scans are cached as the workstation caches them (MODERATOR_APP_CACHE).
-Judged as the hidden check does: a splice (`cut`: one, `insert`: its two edges, `retake`: one)
-is found when a `video.cut` starts within 0.5 s of it; on a run whose video is honest
-(`genuine*`, `deleted`, `human`: only the log differs) every candidate is false; elsewhere a
+By default only the runs already built are read (`make corpus`, or `cd tests &&
+../.venv/bin/python -m corpus NAME`); the scans are cached as the workstation caches them
+(MODERATOR_APP_CACHE). Judged as issue 12 says it will be judged: a splice (`cut`: one,
+`insert`: its two edges, `retake`: one) is found when a `video.cut` starts within 0.5 s of it;
+on a run whose video is honest (`genuine*`, `deleted`, `human`: any tampering is in the log,
+the video is as recorded) every candidate is false; elsewhere a
 candidate more than 0.5 s from every splice is false. `freeze`, `speed*` and `slow` runs are
 counted apart (a freeze's end is a real jump in the game's state).
 
