@@ -9,7 +9,8 @@ Judged as issue 13 does: a genuine run passes with its offset within one frame (
 signal") and no sync warning; a tampering is found when the right finding is reported within
 1 s of its place (an offset jump also within 2 frames of its size; speed: drift within 1
 point); "ok+extra" when other sync findings come with it. A splice from a second attempt
-(`retake`, held-out set) is found by any sync finding starting within 1 s of the splice.
+(`retake`, held-out set) is found by any sync finding starting within 1 s of the splice. A
+`pause` run is genuine (its agent idles 9 s: a long log gap with no input on screen).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def judge(truth: dict, a) -> str:
     off = a.suggested_offset_s
     err = None if off is None else (off - truth["offset_s"]) * fps
     where = f"offset {'none' if err is None else f'{err:+.2f} fr'} {rules}"
-    if kind.startswith("genuine"):
+    if kind.startswith("genuine") or kind == "pause":  # pause: a genuine run, idle 9 s
         if err is not None and abs(err) > 1:
             return f"WRONG {where}"
         return ("ok " if not rules else "WARN ") + where

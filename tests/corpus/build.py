@@ -84,7 +84,9 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     at_ms = int(tp.at_s * 1000)
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
     lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
-    p: Played = play(game, seed, RUN_S, human_span_ms=human, lead_steps=lead_steps)
+    slow = at_ms if kind == "pause" else None
+    p: Played = play(game, seed, RUN_S, human_span_ms=human, lead_steps=lead_steps,
+                     slow_call_ms=slow)
     frames, events = p.frames, p.events
     steps = np.arange(len(frames), dtype=float)  # emulator step shown by each 60 Hz frame
     span = int(SPAN_S * EMU_HZ)
@@ -128,6 +130,10 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
         tamper.update(run_start_s=a / 1000, run_end_s=b / 1000,
                       video_start_s=(p.lead + ms_to_step(a)) / EMU_HZ,
                       video_end_s=(p.lead + ms_to_step(b)) / EMU_HZ)
+    elif kind == "pause":  # genuine: the log's gap is the agent's own (nothing on screen)
+        gap = max((b["elapsedMs"] - a["elapsedMs"], a["elapsedMs"], b["elapsedMs"]) for a, b in
+                  zip(p.events, p.events[1:], strict=False) if a["type"] == "model_request")
+        tamper.update(run_start_s=gap[1] / 1000, run_end_s=gap[2] / 1000)
     elif kind == "human":  # from the first unlogged press to the end of the last
         h0 = p.human_presses[0]
         h1 = p.human_presses[-1]

@@ -20,7 +20,9 @@ GAMES2: dict[str, int] = {
     "boxing": 25,          # the other boxer moves on its own; a still ring
     "asteroids": 26,       # rocks drawn on alternate frames: flicker
 }
-KINDS2 = (*KINDS, "speed2", "retake")  # +2 % speed; a splice from a second attempt
+# +2 % speed; a splice from a second attempt; a genuine run whose agent idles 9 s (`pause`:
+# a long log gap with nothing on screen, the activity rule's negative control)
+KINDS2 = (*KINDS, "speed2", "retake", "pause")
 DEFAULT = Recorder(fps=60, scale=2)
 RECORDERS: dict[str, Recorder] = {
     "r30": Recorder(fps=30, scale=2),
@@ -43,6 +45,7 @@ _REC_RUNS += ["breakout-cut@r50", "breakout-speed@r25drop", "pitfall-human@webm"
               "pitfall-cut@lead5", "breakout-slow@mkv"]
 # The new tamperings on the first set's games too, through their own recorders.
 _REC_RUNS += [f"{g}-{k}" for g in ("breakout", "pitfall", "pong") for k in ("speed2", "retake")]
+_REC_RUNS += [f"{g}-pause" for g in ("breakout", "pitfall", "pong", "riverraid", "ms_pacman")]
 NAMES2 = tuple(f"{g}-{k}" for g in GAMES2 for k in KINDS2) + tuple(_REC_RUNS)
 
 
