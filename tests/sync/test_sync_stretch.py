@@ -75,3 +75,78 @@ def test_pong_spliced_from_a_second_attempt_gets_a_finding_at_the_splice(monkeyp
     assert abs(f.video_start_s - splice) <= 1 / truth["fps"]  # duration-ok: a video time
     assert f.run_start_s > truth["tamper"]["run_s"]  # the stretch starts after the splice
     assert f.actions == sum(x["elapsed_ms"] / 1000 >= f.run_start_s for x in truth["actions"])
+
+
+def test_a_gap_where_the_band_moves_far_more_than_in_idle_time_is_busy():
+    """Actions every second at 60 fps but one 9 s gap (actions 20 and 21, video 21 to 30 s).
+    The game's own motion: one frame in 64, everywhere. In the gap someone steers from 22 to
+    28 s: of its 33 quarter seconds (from 0.6 s after action 20), 25 are busy steering and one
+    more by the game's own motion (frame 1728), against 3 of 29 in idle time."""
+    fps, n = 60.0, 60 * 45
+    t = np.arange(n) / fps
+    v = np.r_[1.0 + np.arange(21), 30.0 + np.arange(10)]
+    moving = np.zeros(n, bool)
+    moving[::64] = True
+    steered = moving.copy()
+    steered[1320:1680] = True
+    sig = FrameSignals(t, np.zeros((n, 1), np.uint16), fps)
+    [(i, v0, v1, o, bins, p, llr)] = stretch.busy_gaps(sig, steered, v, 0.6, [20])
+    # idle: 29 quarter seconds (one per second, 0.6 to 0.85 s after each action), 3 busy
+    assert (i, o, bins) == (20, 26, 33) and p == (3 + 1) / (29 + 2)
+    assert llr >= stretch.BUSY_MIN_LLR
+    assert round(v0 * fps) == 1311 and round(v1 * fps) == 1730  # duration-ok: video times
+    # the gap moving as the idle time does is no finding, nor a gap not under test
+    assert stretch.busy_gaps(sig, moving, v, 0.6, [20]) == []
+    assert stretch.busy_gaps(sig, steered, v, 0.6, []) == []
+
+
+def _analysed(name: str):
+    run = corpus.build(name)
+    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
+    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    return run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
+
+
+@pytest.mark.skipif(corpus.available() is not None,
+                    reason=f"corpus cannot be built: {corpus.available()}")
+def test_pong_deleted_stretch_is_activity_in_the_players_band(monkeypatch):
+    """Pong with 10 s of calls removed and seq renumbered: its offset comes from the paddle's
+    column (band.py), where the paddle moves in 15 of the gap's 42 quarter seconds against
+    15 % of the idle time's (was silent: 5 separate onsets where 6 were needed)."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analysed("pong-deleted")
+    t = truth["tamper"]
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a video time
+    [f] = a.findings
+    assert f.rule == "sync.activity_without_actions" and "player's band" in f.message
+    assert t["video_start_s"] - 1.0 <= f.video_start_s <= f.video_end_s <= t["video_end_s"] + 1.0
+    assert f.run_start_s < t["run_start_s"] < t["run_end_s"] < f.run_end_s  # the log's gap
+
+
+@pytest.mark.skipif(corpus.available() is not None,
+                    reason=f"corpus cannot be built: {corpus.available()}")
+@pytest.mark.parametrize("game", ["breakout", "pitfall", "pong"])
+def test_a_genuine_pause_is_no_activity_without_actions(game, monkeypatch):
+    """Genuine runs whose agent idles 9 s (one slow model call, nothing pressed): the log's gap
+    is the agent's own, and the screen in it moves as the idle time does."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analysed(f"{game}-pause")
+    assert truth["tamper"]["run_end_s"] - truth["tamper"]["run_start_s"] >= 9.0  # duration-ok: run times
+    assert a.suggested_offset_s is not None, a.reason
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a video time
+    assert "sync.activity_without_actions" not in {f.rule for f in a.findings}
+
+
+@pytest.mark.skipif(corpus.available() is not None,
+                    reason=f"corpus cannot be built: {corpus.available()}")
+def test_pitfall_retake_gets_its_offset_from_its_first_half_and_a_finding_at_the_splice(
+        monkeypatch):
+    """Pitfall spliced from a second attempt at video 20.55 s: the whole run singles out no
+    offset (the actions after the splice are chance matches), its first 11 actions do; the
+    rest is then measured at that offset and the splice is reported within a second."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analysed("pitfall-retake")
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a video time
+    splice = truth["tamper"]["video_s"]
+    assert [f for f in a.findings if abs(f.video_start_s - splice) <= 1.0]
+    assert all(f.video_start_s >= splice - 1.0 for f in a.findings)

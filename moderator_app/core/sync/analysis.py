@@ -229,8 +229,36 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Sync
     coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
     if res.suggested_offset_s is None:
-        return _in_band(run_s, sig, th, offset_s) or res
+        res = _in_band(run_s, sig, th, offset_s) or res
+    if res.suggested_offset_s is None:
+        res = _from_head(run_s, sig, th, offset_s) or res
     return res
+
+
+# A run too short for its first half to stand out on its own is not tried by halves.
+HEAD_MIN_ACTIONS = 10
+
+
+def _from_head(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnalysis | None:
+    """The analysis at the offset of the run's first half, when the whole run singles out no
+    offset but its first half does (at 8x8, else 4x4): a video spliced from a second attempt
+    follows the log only up to the splice, so the actions after it are chance matches that
+    sink the whole run's fit below its shuffled logs (Pitfall's retake: not enough signal; its
+    first 11 actions alone: an offset 0.1 frame from the truth). The rest of the run is then
+    tested as any stretch the offset does not explain (`_unexplained`). The half stands the
+    same shuffled-log test as a whole run; its suggestion is the offset's evidence."""
+    e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    k = len(e) // 2
+    if k < HEAD_MIN_ACTIONS or len(sig) < 2:
+        return None
+    g = sig.grid
+    scales = [sig] + ([sig.coarser(COARSE_GRID)] if g > COARSE_GRID and not g % COARSE_GRID
+                      else [])
+    for s in scales:
+        head = analyze_at(e[:k], s, th)
+        if head.suggested_offset_s is not None:
+            return analyze_at(e, s, th, offset_s, given=head)
+    return None
 
 
 # The band's reactions spread over several frames (Pong's paddle: 0.5 to 6 frames late,
@@ -333,8 +361,10 @@ def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAna
 
 
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
-               latency_q: float = 50.0) -> SyncAnalysis:
-    """The sync analysis at the signals' own tile scale."""
+               latency_q: float = 50.0, given: SyncAnalysis | None = None) -> SyncAnalysis:
+    """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
+    these actions (`_from_head`), whose suggestion stands when these actions single out
+    none."""
     run_s = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     n = len(run_s)
     if n == 0 or len(sig) < 2:
@@ -397,6 +427,12 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if reason:
         conf = min(conf, 0.3)
         speed = 1.0
+    if reason and given is not None and given.suggested_offset_s is not None:
+        # the part's offset, measured as the part's own analysis did
+        suggested, conf, support, reason = given.suggested_offset_s, given.confidence, \
+            given.supporting_actions, ""
+        seg_fit = replace(seg_fit, offset_s=suggested)
+        null_z = math.inf
     used = suggested if suggested is not None else offset_s
     res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
     if used is None:
@@ -421,9 +457,10 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     offset, support = _refine(run_s[keep], sig, nov, seg_fit.offset_s, speed, th, latency_q)
     if speed != 1.0:
         offset, speed = _refine_speed(run_s[keep], sig, nov, offset, speed, th)
+    if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
+        conf = _confidence(min(seg_fit.z, null_z), support)
     res = replace(res, suggested_offset_s=round(offset, 4), offset_used_s=round(offset, 4),
-                  supporting_actions=support, speed=speed,
-                  confidence=_confidence(min(seg_fit.z, null_z), support))
+                  supporting_actions=support, speed=speed, confidence=conf)
     out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)
     return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q)
@@ -685,4 +722,21 @@ def _activity(rs, run_s, offs, sig, nov, speed, th) -> list[SyncFinding]:
                 f"{len(inside)} input-like reactions on screen in {gap:.1f} s with no action "
                 f"in the log", round(float(inside[0]), 3), round(float(inside[-1]), 3),
                 round(float(run_s[i]), 3), round(float(run_s[i + 1]), 3), actions=len(inside)))
-    return out
+    if sig.whole is None:
+        return out
+    # The player's band alone (`_in_band`): its moving bins, not its separate onsets
+    told = {f.run_start_s for f in out}
+    untold = [i for i in range(len(run_s) - 1) if run_s[i + 1] - run_s[i] >=
+              th.sync_activity_gap_s and round(float(run_s[i]), 3) not in told]
+    moving = (sig.tiles[:, tiles] > 0).any(axis=1)
+    for i, v0, v1, o, n, p, llr in stretch.busy_gaps(sig, moving, v_act, REACTION_TAIL_S,
+                                                     untold):
+        if o < th.sync_activity_events:
+            continue
+        out.append(SyncFinding(
+            "sync.activity_without_actions",
+            f"the player's band moves in {o} of {n} quarter seconds of a "
+            f"{run_s[i + 1] - run_s[i]:.1f} s gap with no action in the log ({p:.0%} of the "
+            f"run's idle time; log-likelihood ratio {llr:.1f})", round(v0, 3), round(v1, 3),
+            round(float(run_s[i]), 3), round(float(run_s[i + 1]), 3), actions=o))
+    return sorted(out, key=lambda f: f.video_start_s or 0.0)

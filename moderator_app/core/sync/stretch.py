@@ -157,3 +157,53 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     if tail:
         return splice, max(splice, end_v)
     return float(expected_v[i0]), splice
+
+
+# A log gap where the player's band moves: the share of BUSY_BIN_S bins with a change in the
+# player's tiles, against that share in the run's idle time (more than the reaction tail
+# after an action), as a binomial log-likelihood ratio. Onsets in the band are too few to
+# count one by one (Pong's deleted stretch: 5 separate ones where 6 were needed), but its
+# paddle moves in 15 of the stretch's 42 bins against 6 expected (LLR 5.8); the pause of a
+# genuine Pong run (9 s without an action or a press): 9 of 42 against 9.9 (0). The whole
+# picture's player tiles are not tested so: there, an idle player is hit or passed (Boxing's
+# and Enduro's pauses: 8.4 and 9.4 at 4x4).
+BUSY_BIN_S = 0.25
+BUSY_MIN_LLR = 4.0
+
+
+def _bins(mask: np.ndarray, w: int) -> list[np.ndarray]:
+    """The frame indices of `mask`, in bins of w consecutive frames (a partial bin dropped)."""
+    k = np.nonzero(mask)[0]
+    out: list[np.ndarray] = []
+    for run in np.split(k, np.nonzero(np.diff(k) > 1)[0] + 1):
+        out += [run[j:j + w] for j in range(0, len(run) - w + 1, w)]
+    return out
+
+
+def busy_gaps(sig: FrameSignals, moving: np.ndarray, v_act: np.ndarray, tail_s: float,
+              gaps: list[int]) -> list[tuple[int, float, float, int, int, float, float]]:
+    """The log gaps i (between actions i and i + 1, expected at video times v_act) whose
+    share of busy bins (`moving` on any frame) stands BUSY_MIN_LLR above the idle share:
+    (i, first and last busy video time, busy bins, bins, idle share, LLR). Idle: frames more
+    than tail_s after an action and before the next, outside the gaps under test."""
+    t = sig.times
+    w = max(1, int(round(BUSY_BIN_S * sig.fps)))
+    last = np.searchsorted(v_act, t, side="right") - 1
+    since = np.where(last >= 0, t - v_act[np.maximum(last, 0)], -1.0)
+    tested = np.zeros(len(t), bool)
+    for i in gaps:
+        tested |= (t >= v_act[i]) & (t < v_act[i + 1])
+    idle = _bins((since > tail_s) & ~tested & (t <= v_act[-1]), w)
+    p = (sum(bool(moving[b].any()) for b in idle) + 1) / (len(idle) + 2)
+    out = []
+    for i in gaps:
+        bins = _bins((t >= v_act[i] + tail_s) & (t < v_act[i + 1]), w)
+        busy = [b for b in bins if moving[b].any()]
+        o, n = len(busy), len(bins)
+        if not n or o / n <= p:
+            continue
+        q = min(o / n, 1 - 1e-9)
+        llr = o * np.log(q / p) + (n - o) * np.log((1 - q) / (1 - p))
+        if llr >= BUSY_MIN_LLR:
+            out.append((i, float(t[busy[0][0]]), float(t[busy[-1][-1]]), o, n, p, float(llr)))
+    return out
