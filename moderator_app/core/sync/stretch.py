@@ -180,6 +180,17 @@ def _bins(mask: np.ndarray, w: int) -> list[np.ndarray]:
     return out
 
 
+def idle_frames(t: np.ndarray, v_act: np.ndarray, tail_s: float, gaps: list[int]) -> np.ndarray:
+    """Per frame at video times t: idle, i.e. more than tail_s after an action (expected at
+    v_act) and before the next, within the run, outside the gaps i (actions i to i + 1)."""
+    last = np.searchsorted(v_act, t, side="right") - 1
+    since = np.where(last >= 0, t - v_act[np.maximum(last, 0)], -1.0)
+    tested = np.zeros(len(t), bool)
+    for i in gaps:
+        tested |= (t >= v_act[i]) & (t < v_act[i + 1])
+    return (since > tail_s) & ~tested & (t <= v_act[-1])
+
+
 def busy_gaps(sig: FrameSignals, moving: np.ndarray, v_act: np.ndarray, tail_s: float,
               gaps: list[int]) -> list[tuple[int, float, float, int, int, float, float]]:
     """The log gaps i (between actions i and i + 1, expected at video times v_act) whose
@@ -188,12 +199,7 @@ def busy_gaps(sig: FrameSignals, moving: np.ndarray, v_act: np.ndarray, tail_s: 
     than tail_s after an action and before the next, outside the gaps under test."""
     t = sig.times
     w = max(1, int(round(BUSY_BIN_S * sig.fps)))
-    last = np.searchsorted(v_act, t, side="right") - 1
-    since = np.where(last >= 0, t - v_act[np.maximum(last, 0)], -1.0)
-    tested = np.zeros(len(t), bool)
-    for i in gaps:
-        tested |= (t >= v_act[i]) & (t < v_act[i + 1])
-    idle = _bins((since > tail_s) & ~tested & (t <= v_act[-1]), w)
+    idle = _bins(idle_frames(t, v_act, tail_s, gaps), w)
     p = (sum(bool(moving[b].any()) for b in idle) + 1) / (len(idle) + 2)
     out = []
     for i in gaps:
