@@ -35,6 +35,10 @@ class Thresholds:
     sync_min_z: float = 4.0            # the best offset's score, in spreads over the others
     sync_min_null_z: float = 5.0       # ... and over the same fit on the log's gaps shuffled
     sync_min_null_z_splice: float = 3.0  # or two stretches at two offsets, each this clear
+    # the player's band is looked at when it stands this far above the shuffled logs' best
+    # bands; its own fit must then pass sync_min_null_z (genuine runs without a band: at
+    # most 3.3; Pong's human stretch 4.2, its offset then +0.12 frame)
+    sync_band_min_null_z: float = 4.0
     sync_min_actions: int = 6          # fewer supporting actions: "not enough signal"
     sync_reaction_z: float = 2.5       # a frame's novelty over the local motion level
     sync_jump_s: float = 0.25          # smaller offset changes are not reported

@@ -280,7 +280,7 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnalys
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
-    tiles = band.select(sig, reactions.novelty(sig), e, th.sync_min_null_z, sig.grid)[0]
+    tiles = band.select(sig, reactions.novelty(sig), e, th.sync_band_min_null_z, sig.grid)[0]
     if tiles is None:
         return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
