@@ -36,8 +36,9 @@ class Thresholds:
     sync_min_null_z: float = 5.0       # ... and over the same fit on the log's gaps shuffled
     sync_min_null_z_splice: float = 3.0  # or two stretches at two offsets, each this clear
     # the player's band is looked at when it stands this far above the shuffled logs' best
-    # bands; its own fit must then pass sync_min_null_z (genuine runs without a band: at
-    # most 3.3; Pong's human stretch 4.2, its offset then +0.12 frame)
+    # bands (genuine runs without a band: at most 3.3); below sync_min_null_z it suggests no
+    # offset (a genuine Space Invaders run at 4.7: 1.09 frames off) and only says the log
+    # gaps it shows being played (Pong's human stretch at 4.2)
     sync_band_min_null_z: float = 4.0
     sync_min_actions: int = 6          # fewer supporting actions: "not enough signal"
     sync_reaction_z: float = 2.5       # a frame's novelty over the local motion level

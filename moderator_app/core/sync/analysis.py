@@ -235,7 +235,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Sync
     coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
     if res.suggested_offset_s is None:
-        res = _in_band(run_s, sig, th, offset_s) or res
+        res = _in_band(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None:
         res = _from_head(run_s, sig, th, offset_s) or res
     return res
@@ -274,18 +274,30 @@ def _from_head(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnal
 BAND_LATENCY_Q = 25.0
 
 
-def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnalysis | None:
+def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
+             silent: SyncAnalysis) -> SyncAnalysis | None:
     """The analysis on the player's band alone (core/sync/band.py), when one band singles
-    out an offset far better than the shuffled logs' best bands; None otherwise."""
+    out an offset far better than the shuffled logs' best bands (sync_min_null_z); None
+    otherwise. A band that stands out less (from sync_band_min_null_z) suggests no offset
+    (Space Invaders through a dropping 25 fps recorder: 4.7, its band's offset 1.09 frames
+    off), but the log gaps it shows being played are said, on `silent` (the whole picture's
+    analysis): a gap's seconds do not hang on a frame (Pong's human stretch: 4.2, its band's
+    offset +0.12 frame)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
-    tiles = band.select(sig, reactions.novelty(sig), e, th.sync_band_min_null_z, sig.grid)[0]
+    tiles, margin = band.select(sig, reactions.novelty(sig), e, th.sync_band_min_null_z,
+                                sig.grid)
     if tiles is None:
         return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
     if a.suggested_offset_s is None:
         return None
+    if margin < th.sync_min_null_z:
+        played = [replace(f, message=f"{f.message} (at the player's band's offset, "
+                          f"{a.suggested_offset_s:.3f} s, too weak to suggest)")
+                  for f in a.findings if f.rule == "sync.activity_without_actions"]
+        return replace(silent, findings=silent.findings + played) if played else None
     # the band is not the picture: a stretch without the sprite's answer (a press into a
     # wall) is no missing reaction unless the whole picture stands still
     kept = [f for f in a.findings if f.rule != "sync.no_reaction" or _by_chance(f)
