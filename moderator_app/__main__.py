@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
 
         lean_address_space()
     if args[:1] == [VIDEO_CHILD]:  # also how the frozen bundle starts its video process
+        from moderator_app.core.arenas import small_thread_stacks
+
+        small_thread_stacks()
         from moderator_app.core.video.child import main as video_child
 
         return video_child()

@@ -58,3 +58,28 @@ def lean_address_space() -> None:
     is kept)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     limit_malloc_arenas()
+
+
+CHILD_THREAD_STACK = 2 << 20  # what FFmpeg's threads are given where the C library's
+# default is small (musl builds link FFmpeg with a 2 MiB stack)
+
+
+def small_thread_stacks(size: int = CHILD_THREAD_STACK) -> bool:
+    """Give threads created from now on a `size` stack instead of glibc's 8 MiB (taken from
+    RLIMIT_STACK): FFmpeg's decoder threads, started when playback decodes ahead, each
+    reserved 8 MiB, and under `prlimit --as=536870912` the video process ran out while
+    playing (BlockingIOError: FFmpeg could not start its threads: the honest sample stopped
+    after 15 frames). Only the video process calls it: it runs no deep recursion of its own,
+    where the workstation's threads parse hostile JSON. True when glibc accepted it."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        init, setsize = libc.pthread_attr_init, libc.pthread_attr_setstacksize
+        set_default = libc.pthread_setattr_default_np
+    except (OSError, AttributeError):
+        return False
+    attr = ctypes.create_string_buffer(128)  # pthread_attr_t is 56 bytes on x86-64 glibc
+    if init(attr) != 0 or setsize(attr, ctypes.c_size_t(size)) != 0:
+        return False
+    return set_default(attr) == 0
