@@ -140,6 +140,15 @@ def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30") -> Pa
     return out
 
 
+def ffprobe_frames(path) -> int:
+    """The frames ffprobe decodes in the first video stream (`-count_frames`): the count a
+    recording's frame count is judged against."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return int(json.loads(out)["streams"][0]["nb_read_frames"])
+
+
 def expected_code(script: Script, source_frame: int) -> int:
     """The number coded in the picture of source frame `source_frame` (what a test reads)."""
     if script.frozen and script.frozen[0] <= source_frame < script.frozen[1]:

@@ -6,7 +6,6 @@ pictures were exported (issue 12 QA, session 5)."""
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
@@ -30,19 +29,12 @@ TWO = ((300, 0.0), (300, 2.0))  # the second capture restarts 8 s earlier
 THREE = ((200, 0.0), (200, 0.0), (200, 1.0))  # each later one restarts earlier
 
 
-def ffprobe_frames(path) -> int:
-    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                          "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
-                         capture_output=True, text=True, check=True).stdout
-    return int(json.loads(out)["streams"][0]["nb_read_frames"])
-
-
 @pytest.mark.parametrize("parts", [TWO, THREE], ids=["two", "three"])
 def test_every_frame_is_counted_and_shown_in_file_order(parts):
     path = vc.build_joined_ts(parts)
     total = sum(f for f, _ in parts)
     p = probe_video(path, "joined.ts")
-    assert p.ok and p.frame_count == total == ffprobe_frames(path)
+    assert p.ok and p.frame_count == total == vc.ffprobe_frames(path)
     assert p.duration_s == pytest.approx(total / 30, abs=1e-3)
     # the parts follow each other, one frame interval apart: no hole, no overlap
     assert p.index is not None

@@ -5,7 +5,6 @@ with that number and with what ffmpeg itself shows."""
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
@@ -14,18 +13,12 @@ import numpy as np
 import pytest
 import video_corpus as vc
 
-from moderator_app.core.video.export import read_frames
+from moderator_app.core.video.decoder import ExactDecoder, open_container
+from moderator_app.core.video.export import frame_for_time, read_frames
 from moderator_app.core.video.isolate import VideoProcess
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-def _ffprobe_frames(path) -> int:
-    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                          "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
-                         capture_output=True, text=True, check=True).stdout
-    return int(json.loads(out)["streams"][0]["nb_read_frames"])
 
 
 def _codes(pictures, turns: int = 0) -> list[int | None]:
@@ -92,8 +85,49 @@ def test_a_transport_stream_cut_mid_gop_starts_at_its_first_keyframe(tmp_path):
     path.write_bytes(data[len(data) // 3 // 188 * 188:])  # whole TS packets, mid-GOP
     p = probe_video(path, "cut.ts")
     assert p.ok and p.findings == ()
-    assert p.frame_count == 90 == _ffprobe_frames(path)  # from source frame 60, a keyframe
+    assert p.frame_count == 90 == vc.ffprobe_frames(path)  # from source frame 60, a keyframe
     assert p.duration_s == pytest.approx(3.0, abs=1e-3)  # duration-ok: video time
     assert p.index is not None and p.index.time_of(0) == 0.0
     frames = [45, 0, 89, 1, 60, 30]
     assert _codes(read_frames(path, p.index, frames)) == [60 + n for n in frames]
+
+
+def test_frames_that_share_a_timestamp_are_each_a_frame(tmp_path):
+    """x264 at its default time base (1/30 s) fed a capture's jittered timestamps stores
+    different pictures under one pts (ffmpeg 5.1 muxes them as they are): ffprobe counts and
+    ffmpeg shows every one. The index kept one frame per pts (219 of 300 frames of such a
+    file, the others' pictures never exported), and an MP4 read then failed on a byte seek
+    MP4 refuses (EPERM). Now every frame is one, told apart by its order among the frames of
+    its pts, and the one shown at their time is the last."""
+    path = vc.encode(tmp_path / "jitter.mp4", [
+        "-vf", "setpts='(N/30+0.006*sin(N*1.7))/TB'", "-fps_mode", "passthrough",
+        "-video_track_timescale", "1000", *vc.X264], frames=90)
+    p = probe_video(path, "jitter.mp4")
+    assert p.ok and p.index is not None
+    assert p.frame_count == vc.ffprobe_frames(path) == 90
+    pts = p.index.pts
+    shared = [n for n in range(1, 90) if pts[n] == pts[n - 1]]
+    assert shared  # the shape under test: frames at one pts
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
+                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
+                         capture_output=True, check=True).stdout
+    shown = [vc.read_code(img) for img in
+             np.frombuffer(raw, np.uint8).reshape(-1, vc.H, vc.W)]  # ffmpeg's output order
+    frames = list(range(90))
+    random.Random(5).shuffle(frames)
+    assert _codes(read_frames(path, p.index, frames)) == [shown[n] for n in frames]
+    n = shared[0]
+    assert frame_for_time(p.index, p.index.time_of(n)) == n  # the later one is on screen
+
+
+def test_a_demuxer_that_refuses_byte_seeks_is_sought_by_timestamp(tmp_path):
+    """MP4 answers a byte seek with EPERM. A decoder that had switched to byte seeks (after a
+    timestamp seek seen to land late) raised it as a failed read; it now seeks by timestamp."""
+    path = vc.encode(tmp_path / "v.mp4", list(vc.X264), frames=150)
+    p = probe_video(path, "v.mp4")
+    assert p.index is not None
+    dec = ExactDecoder(open_container(str(path)), p.index,
+                       reopen=lambda: open_container(str(path)))
+    dec.byte_seeks = True
+    frames = [130, 10, 75, 140, 61]
+    assert [vc.read_code(dec.read(n).to_ndarray(format="gray")) for n in frames] == frames

@@ -39,7 +39,7 @@ PyAV (FFmpeg's libraries) is imported here, never in the workstation's own proce
 from __future__ import annotations
 
 import contextlib
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
 import av
@@ -95,10 +95,14 @@ class ExactDecoder:
         # pts of the keyframe sought, until the first frame at or after it is decoded
         self._sought: int | None = None
         self._landed_late = False
+        self._no_byte_seeks = False  # the demuxer refused a byte seek (MP4: EPERM)
+        # frames decoded since the last seek per first index of a pts several frames share
+        self._shared: dict[int, int] = {}
         self.byte_seeks = bool(set(str(container.format.name).split(","))
                                & self.BYTE_SEEK_FORMATS) or bool(index.segments)
         self._timeline = index.timeline_at(None)
-        self._pts_pos = {int(p): i for i, p in enumerate(index.pts)} \
+        # pts -> the first frame at it (frames can share one: `_identify`)
+        self._pts_pos = {int(p): i for i, p in reversed(list(enumerate(index.pts)))} \
             if index.frame_count < 1_000_000 else None
         self._sorted_pos: np.ndarray | None = None
 
@@ -133,8 +137,8 @@ class ExactDecoder:
             return None
         if self._pts_pos is not None:
             return self._pts_pos.get(int(pts))
-        i = bisect_right(self.index.pts, int(pts)) - 1
-        return i if i >= 0 and int(self.index.pts[i]) == int(pts) else None
+        i = bisect_left(self.index.pts, int(pts))
+        return i if i < self.index.frame_count and int(self.index.pts[i]) == int(pts) else None
 
     def _decode(self):
         """Decoded frames from the current position; a packet that fails to decode is
@@ -186,20 +190,34 @@ class ExactDecoder:
         self._timeline = self.index.timeline_at(target)
         self._landed_late = False
         self._sought = target if self._where(target) is not None else None
-        if self.byte_seeks and pos is not None:
-            # From the packet before the keyframe's in the file: a byte seek straight onto it
-            # hands the demuxer the middle of a stream it has not synced to, and MPEG-PS then
-            # gives the keyframe the next packet's timestamps (a wrong frame, sure of itself).
-            before = self._pos_before(pos)
-            self._preroll = before is not None
-            self.container.seek(pos if before is None else before,
-                                unsupported_byte_offset=True)
-        else:
+        self._shared = {}
+        if self.byte_seeks and pos is not None and not self._byte_seek(pos):
+            self.byte_seeks = False
+        if not (self.byte_seeks and pos is not None):
+            self._preroll = False
             self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
         self._expect_pos = pos
         self._frames = self._decode()
         self._last = None
         self._next_ordinal = self._where(target) if self.index.ordinal else None
+
+    def _byte_seek(self, pos: int) -> bool:
+        """Seek to the keyframe packet at byte `pos`, from the packet before it in the file: a
+        byte seek straight onto it hands the demuxer the middle of a stream it has not synced
+        to, and MPEG-PS then gives the keyframe the next packet's timestamps (a wrong frame,
+        sure of itself). False when the demuxer cannot seek by bytes (MP4 answers EPERM: it
+        was raised as a failed read); the file is then sought by timestamp."""
+        if self._no_byte_seeks:
+            return False
+        before = self._pos_before(pos)
+        try:
+            self.container.seek(pos if before is None else before,
+                                unsupported_byte_offset=True)
+        except av.error.FFmpegError:
+            self._no_byte_seeks = True
+            return False
+        self._preroll = before is not None
+        return True
 
     def _keyframe_pos(self, keyframe_pts: int) -> int | None:
         """Byte position of the keyframe's packet, from the index (None when unknown)."""
@@ -228,6 +246,7 @@ class ExactDecoder:
         self._expect_pos = None
         self._preroll = False
         self._sought = None
+        self._shared = {}
         self._frames = self._decode()
         self._last = None
         self._next_ordinal = 0 if self.index.ordinal else None
@@ -237,7 +256,16 @@ class ExactDecoder:
         are made up, as AVI's are) by its place in the decoder's output since a keyframe,
         checked by the keyframe flag of the first frame out."""
         if not self.index.ordinal:
-            return self._where(f.pts)
+            i = self._where(f.pts)
+            if i is None or i + 1 >= self.index.frame_count or \
+                    self.index.pts[i + 1] != self.index.pts[i]:
+                return i
+            # a pts several frames share: they come out in their order
+            k = self._shared.get(i, 0)
+            if i + k >= self.index.frame_count or self.index.pts[i + k] != self.index.pts[i]:
+                return None  # more frames than the index has at this pts: untrusted
+            self._shared[i] = k + 1
+            return i + k
         if self._next_ordinal is None:
             return None
         if self._last is None and not f.key_frame:
@@ -375,7 +403,7 @@ class ExactDecoder:
         self._skip_nonref(None)
         if f is not None:
             return f
-        if self._landed_late and not self.byte_seeks:
+        if self._landed_late and not self.byte_seeks and not self._no_byte_seeks:
             # The timestamp seek landed past the keyframe: seek this file by bytes from now on.
             self.byte_seeks = True
             kf = self.index.keyframe_before(max(0, n - cache_before))

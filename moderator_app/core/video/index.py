@@ -323,14 +323,16 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     order = np.argsort(pts, kind="stable")
     pts = pts[order]
     pos = np.asarray(pos_l, dtype=np.int64)[order] if pos_l else np.zeros(0, np.int64)
-    # Two packets with one pts are one picture shown once (a remux glitch): keep the first.
-    if pts.shape[0] > 1:
-        keep = np.concatenate(([True], np.diff(pts) > 0))
-        pts, pos = pts[keep], pos[keep]
+    # Packets that share one pts are frames each (ffprobe counts them, ffmpeg shows them): an
+    # encoder whose time base is coarser than the capture's timestamps (x264 at 1/30 fed
+    # jittered times) stores different pictures under one pts. Dropping all but the first
+    # lost 81 of 300 frames of such a file and showed the wrong one; the decoder tells them
+    # apart by their order (`ExactDecoder`), and the one shown at their time is the last.
     base = int(pts[0]) if pts.shape[0] else 0
     times = (pts - base).astype(np.float64) * float(tb)
     rate = _finite_positive(stream.guessed_rate) or _finite_positive(stream.average_rate)
     gaps = np.diff(times)
+    gaps = gaps[gaps > 0]
     if gaps.shape[0]:
         # the typical spacing: a low percentile, robust to holes (VFR drops, missing footage)
         fd = float(np.percentile(gaps, 10, method="lower"))
