@@ -113,3 +113,12 @@ def shown_main_window(qtbot, settings, size: tuple[int, int] | None = (1400, 900
         w.resize(*size)
     w.show()
     return w
+
+
+def window_1280x720(qtbot, tmp_path: Path):
+    """A shown 1280x720 MainWindow with its own settings and ledger under `tmp_path`, shut
+    down after the test (a generator for a fixture: `yield from window_1280x720(...)`)."""
+    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
+                          store_path=tmp_path / "gui.sqlite3")
+    yield w
+    w.shutdown()

@@ -9,15 +9,12 @@ import re
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import ini_settings, shown_main_window
+from ui_helpers import window_1280x720
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
-                          store_path=tmp_path / "gui.sqlite3")
-    yield w
-    w.shutdown()
+    yield from window_1280x720(qtbot, tmp_path)
 
 
 def blank_lines_after(line: int, count: int):

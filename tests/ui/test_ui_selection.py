@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import WAIT_MS, ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, window_1280x720
 
 from moderator_app.core.video.scan import ScanResult
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
-                          store_path=tmp_path / "gui.sqlite3")
-    yield w
-    w.shutdown()
+    yield from window_1280x720(qtbot, tmp_path)
 
 
 def test_selecting_an_event_warms_its_neighbours(qtbot, window, tmp_path, monkeypatch):

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait, unrequested_action
-from ui_helpers import WAIT_MS, ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, window_1280x720
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = shown_main_window(qtbot, ini_settings(tmp_path), size=(1280, 720),
-                          store_path=tmp_path / "gui.sqlite3")
-    yield w
-    w.shutdown()
+    yield from window_1280x720(qtbot, tmp_path)
 
 
 def broken_line(line: int):
