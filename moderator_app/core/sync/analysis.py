@@ -481,13 +481,13 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                   supporting_actions=support, speed=speed, confidence=conf)
     out = _measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)
-    return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q)
+    return _with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q, nov, latency_q)
 
 
 def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
     """(expected video times, answered, chance) per action at the offset used, in the tiles
-    where the run's reactions happen (core/sync/stretch.py); None without enough reactions
-    to learn them from."""
+    where the run's reactions happen (core/sync/stretch.py), and the function that answers
+    for other expected times; None without enough reactions to learn them from."""
     hit = [r.video_s for r in out.reactions if r.video_s is not None
            and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
     if len(hit) < th.sync_min_actions:
@@ -499,7 +499,11 @@ def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndar
     if not tiles.any():
         return None
     exp = np.array([r.expected_video_s for r in out.reactions])
-    return (exp, *stretch.answers(sig, nov_r, tiles, exp))
+
+    def answer(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return stretch.answers(sig, nov_r, tiles, v)
+
+    return (exp, *answer(exp), answer)
 
 
 def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
@@ -523,14 +527,19 @@ def _unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned
 
 
 def _with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0: int,
-                      i1: int, q: np.ndarray) -> SyncAnalysis:
+                      i1: int, q: np.ndarray, nov, latency_q: float) -> SyncAnalysis:
     """`out` with the stretch i0..i1-1 as a `sync.no_reaction` finding (replacing any about
-    the same actions)."""
+    the same actions), or as a `sync.offset_jump` when another offset explains it
+    (`_stretch_jump`)."""
     ans = _stretch_answers(out, sig, nov_r, th, q)
     if ans is None:
         return out
-    exp, s, chance = ans
+    exp, s, chance, answer = ans
     v0, v1 = stretch.place(sig, s, chance, exp, i0, i1)
+    jumped = _stretch_jump(out, run_s, sig, nov, nov_r, th, i0, i1, exp, s, answer, v0, v1,
+                           latency_q)
+    if jumped is not None:
+        return jumped
     a, b = float(run_s[i0]), float(run_s[i1 - 1])
     f = SyncFinding(
         "sync.no_reaction", f"{i1 - i0} actions in a row {CHANCE_WORDS} "
@@ -542,6 +551,64 @@ def _with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0
     found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
                                                else 0.0, g.rule))
     return replace(out, findings=found)
+
+
+JUMP_NEAR_S = 0.2  # a stretch's jumped offset is fitted this near the shift that explains it
+
+
+def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i0: int,
+                  i1: int, exp: np.ndarray, s: np.ndarray, answer, v0: float, v1: float,
+                  latency_q: float) -> SyncAnalysis | None:
+    """`out` with the stretch i0..i1-1 (answered at chance at the offset used) at the offset
+    that explains it (`track.stretch_jump`) and a `sync.offset_jump` at its splice; None when
+    no offset does. The fit finds no such stretch when it is short and its answers spread
+    over frames (Pong's cut: 13 actions, reported as a stretch without reactions)."""
+    used = out.offset_used_s
+    if used is None:
+        return None
+    n = len(run_s)
+    rest = np.r_[s[:i0], s[i1:]]
+    rate = float((rest.sum() + 1) / (len(rest) + 2))
+    span = (float(sig.times[0]), float(sig.times[-1]))
+    d = track.stretch_jump(answer, exp[i0:i1], rate, span, sig.fps, th.sync_jump_s,
+                           th.sync_min_null_z_splice)
+    if d is None:
+        return None
+    # the stretch's offset measured as the run's is: the fit near that shift (the answers'
+    # window is 0.1 s wide), then its reactions' latency percentile
+    sub = run_s[i0:i1]
+    near = np.arange(used + d - JUMP_NEAR_S, used + d + JUMP_NEAR_S, 1.0 / sig.fps)
+    g = align.fit(sig, nov, sub, speeds=np.array([out.speed]), offsets=near,
+                  look=align.Lookup(sig, align._lookahead(sig, nov)))
+    other = _refine(sub, sig, nov, g.offset_s if g is not None else used + d, out.speed, th,
+                    latency_q)[0]
+    tail = i0 > 0
+    size = other - used if tail else used - other  # the offset after the splice less before
+    if abs(size) < th.sync_jump_s:
+        return None
+    splice = v0 if tail else v1
+    ve = None
+    if size > 0:  # inserted footage: two splices `size` apart, one of them found by `place`
+        change = sig.picture_change.astype(float)
+        w = int(round(size * sig.fps))
+        k0 = reactions.frame_at(sig.times, splice - size - 1.0)
+        k1 = min(reactions.frame_at(sig.times, splice + 1.0), len(sig) - 1 - w)
+        if k1 > k0:
+            k = k0 + int(np.argmax(change[k0:k1 + 1] + change[k0 + w:k1 + 1 + w]))
+            splice, ve = float(sig.times[k]), float(sig.times[k + w])
+    j = i0 if tail else i1  # the first action after the splice
+    offs = np.full(n, used, float)
+    offs[i0:i1] = other
+    rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
+    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
+            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
+    a, b = float(run_s[i0]), float(run_s[i1 - 1])
+    kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
+            or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
+    f = _jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
+    found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
+                                               else 0.0, g.rule))
+    return replace(out, reactions=rs, segments=segs, findings=found)
 
 
 def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
@@ -647,12 +714,19 @@ def _jumps(segs, sig: FrameSignals, speed: float, th, look, run_s) -> list[SyncF
             pair = np.where(ok[:len(pair)], pair, -1.0)
             k = k0 + int(np.argmax(pair))
             vs, ve = float(sig.times[k]), float(sig.times[min(k + w, len(sig) - 1)])
-        what = "removed" if size < 0 else "inserted"
-        out.append(SyncFinding(
-            "sync.offset_jump", f"the offset jumps by {size:+.2f} s near video "
-            f"{vs:.2f} s: footage {what}?", round(vs, 3), None if ve is None else round(ve, 3),
-            round(a[1], 3), round(b[0], 3), size_s=round(size, 3)))
+        out.append(_jump_finding(size, vs, ve, a[1], b[0]))
     return out
+
+
+def _jump_finding(size: float, vs: float, ve: float | None, run_a: float,
+                  run_b: float) -> SyncFinding:
+    """`sync.offset_jump`: the offset changes by `size` between the actions at run_a and
+    run_b, at video vs (to ve: inserted footage)."""
+    what = "removed" if size < 0 else "inserted"
+    return SyncFinding(
+        "sync.offset_jump", f"the offset jumps by {size:+.2f} s near video "
+        f"{vs:.2f} s: footage {what}?", round(vs, 3), None if ve is None else round(ve, 3),
+        round(run_a, 3), round(run_b, 3), size_s=round(size, 3))
 
 
 def _still(sig: FrameSignals, v0: float, v1: float) -> bool:

@@ -101,3 +101,57 @@ def candidate_offsets(global_offset: float, pts: list[TrackPoint],
         if all(abs(o - c) > SAME_S for c in cands):
             cands.append(o)
     return cands
+
+
+JUMP_RANGE_S = 60.0   # a stretch's own offset is searched this far from the offset used
+JUMP_NULL_SETS = 19   # shuffled stretches, as in the fit's own test
+
+
+def _best_shift(answer, expected_v: np.ndarray, shifts: np.ndarray, rate: float,
+                span: tuple[float, float]) -> tuple[float, float]:
+    """(log-likelihood ratio, shift): the shift of the stretch's expected video times at which
+    its answers are likeliest at the rest's answer rate against their chance (shifts that
+    put an action off the footage are not tried)."""
+    v = expected_v[None, :] + shifts[:, None]
+    ok = (v.min(axis=1) >= span[0]) & (v.max(axis=1) <= span[1])
+    if not ok.any():
+        return -np.inf, 0.0
+    s, chance = answer(v[ok])
+    ll = (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(axis=1)
+    i = int(np.argmax(ll))
+    return float(ll[i]), float(shifts[ok][i])
+
+
+def stretch_jump(answer, expected_v: np.ndarray, rate: float, span: tuple[float, float],
+                 fps: float, min_jump_s: float, min_null_z: float) -> float | None:
+    """The offset change that explains a stretch the offset used does not (its actions
+    answered no more often than by chance there), or None when no change explains it
+    clearly better than it explains the same stretch with its gaps shuffled.
+
+    `answer(v)` gives (answered, chance) for expected video times of any shape (the player's
+    tiles, `stretch.answers`). Pong's cut: the 13 actions after it align at no offset on their
+    own through the fit (the paddle answers 0.5 to 6 frames late), but 11 of them are answered
+    at -4.08 s (chance 0.3 each), and the best shift of shuffled stretches scores lower (the
+    real one stands 3.1 of their spreads above them). A removed or inserted stretch of
+    footage is then a jump of that size, not a missing reaction."""
+    if not 0.0 < rate < 1.0 or len(expected_v) < 2:
+        return None
+    dt = 1.0 / max(fps, 1e-6)
+    shifts = np.arange(-JUMP_RANGE_S, JUMP_RANGE_S + dt / 2, dt)
+    shifts = shifts[np.abs(shifts) >= min_jump_s]
+    real, shift = _best_shift(answer, expected_v, shifts, rate, span)
+    if not np.isfinite(real) or real <= 0.0:
+        return None
+    rng = np.random.default_rng(len(expected_v))
+    null = []
+    for _ in range(JUMP_NULL_SETS):
+        gaps = np.diff(expected_v)
+        rng.shuffle(gaps)
+        null.append(_best_shift(answer, np.concatenate(
+            [expected_v[:1], expected_v[0] + np.cumsum(gaps)]), shifts, rate, span)[0])
+        if null[-1] >= real:
+            return None  # a shuffled stretch does as well: no evidence for this shift
+    nz = np.array([x for x in null if np.isfinite(x)])
+    if len(nz) < 2 or (real - nz.mean()) / max(float(nz.std()), 1e-6) < min_null_z:
+        return None
+    return shift
