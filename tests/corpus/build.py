@@ -35,6 +35,8 @@ KINDS = ("genuine", "genuine2", "genuine3", "cut", "insert", "freeze", "speed", 
          "human", "slow")  # genuine2/3: other seeds, for false positives
 SPEEDUP = 0.04    # "video sped up by a few %"
 SPEEDUP2 = 0.02   # kind speed2 (held-out set): a smaller change, at the edge of 1 point
+SPEEDUP6 = 0.06   # kind speed6 (held-out set): a larger one
+SPEEDUPS = {"speed": SPEEDUP, "speed2": SPEEDUP2, "speed6": SPEEDUP6}
 SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
@@ -110,8 +112,8 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
         steps[at_step:at_step + span] = np.nan
         tamper.update(video_start_s=at_step / EMU_HZ, video_end_s=(at_step + span) / EMU_HZ,
                       run_start_s=at_ms / 1000, run_end_s=at_ms / 1000 + SPAN_S)
-    elif kind in ("speed", "speed2"):
-        up = SPEEDUP if kind == "speed" else SPEEDUP2
+    elif kind in SPEEDUPS:
+        up = SPEEDUPS[kind]
         idx = np.round(np.arange(int(len(frames) / (1 + up))) * (1 + up)).astype(int)
         frames, steps = frames[idx], steps[idx]
         tamper.update(percent=up * 100)
@@ -149,7 +151,7 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     out.mkdir(parents=True, exist_ok=True)
     record.encode(frames, out, rec)
     _write_log(events, out / "agent-log.jsonl")
-    speed = {"speed": 1 + SPEEDUP, "speed2": 1 + SPEEDUP2,
+    speed = {**{k: 1 + up for k, up in SPEEDUPS.items()},
              "slow": 1 / (1 + SLOWDOWN)}.get(kind, 1.0)
 
     def shown(step: int | None) -> float | None:
