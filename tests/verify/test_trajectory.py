@@ -66,6 +66,42 @@ def test_unreadable_lines(raw, rule):
     assert rep.events == 9
 
 
+# Number tokens that are not zero but that no double holds: they would be read as 0 (as
+# `1e400` as infinity), so the event cannot be hashed over the value written (docs/rules-official.md).
+@pytest.mark.parametrize("token", [
+    b"1E-400", b"-1e-400", b"2e-324", b"2.4703282292062327e-324", b"1e-99999999999",
+    b"0." + b"0" * 330 + b"1", b"0." + b"0" * 250 + b"1e-80", b"100e-326",
+])
+def test_a_number_that_underflows_to_zero_is_unrepresentable(token):
+    evs = copy.deepcopy(BASE)
+    evs[4]["payload"]["tiny"] = 0.5  # respelled below, before sealing: the hash covers `0`
+    lines = _lines_from(evs)
+    lines[4] = lines[4].replace(b'"tiny":0.5', b'"tiny":' + token)
+    rep = verify_bytes(join(lines))
+    assert _only_errors(rep) == [("traj.number_unrepresentable", 5)]
+    assert token[:40].decode() in errors(rep)[0].message
+    assert rep.chain.first_break.to_dict() == {"line": 5, "kind": "unreadable"}
+    assert rep.verdict == "fail" and rep.events == 12
+
+
+# Tokens that a double holds (zero spelled any way, the smallest subnormals, a long exponent
+# that is not an underflow) keep the chain: the event is hashed over that double.
+@pytest.mark.parametrize("token,value", [
+    (b"0e400", 0.0), (b"-0.0e-500", -0.0), (b"0." + b"0" * 400, 0.0), (b"3e-324", 5e-324),
+    (b"2.5e-324", 5e-324), (b"1e-323", 1e-323), (b"1e-300", 1e-300),
+    (b"0." + b"0" * 250 + b"1e-70", 1e-321), (b"123e-325", 1e-323),
+])
+def test_a_number_a_double_holds_is_hashed_as_that_double(token, value):
+    evs = copy.deepcopy(BASE)
+    evs[4]["payload"]["tiny"] = value
+    lines = _lines_from(evs)
+    spelled = orjson.dumps(value)
+    assert b'"tiny":' + spelled in lines[4]
+    lines[4] = lines[4].replace(b'"tiny":' + spelled, b'"tiny":' + token)
+    rep = verify_bytes(join(lines))
+    assert _only_errors(rep) == [] and rep.chain.valid and rep.verdict == "pass"
+
+
 def test_crlf_line_is_an_error_but_the_chain_holds():
     lines = chain_lines(8, seed=1)
     lines[2] += b"\r"

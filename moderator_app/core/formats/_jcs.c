@@ -1034,13 +1034,14 @@ static int parse_number(P *ps)
         return 0;
     }
     ps->flags |= ST_FLOAT;
+    int any = 0; /* a digit other than 0 in the mantissa */
     {
         /* A token of at most 15 significant digits is exactly the shortest round-trip form
          * of its double, less trailing zeros (DBL_DIG = 15: such a decimal comes back from
          * the double unchanged at 15 digits, and so does any shorter one of the same double):
          * its digits need no parse and no dtoa. */
         char d[40];
-        int k = 0, int_digits = 0, lead = 0, seen_dot = 0, any = 0;
+        int k = 0, int_digits = 0, lead = 0, seen_dot = 0;
         const unsigned char *c = st + (st[0] == '-');
         long e10 = 0;
         for (; c < p && *c != 'e' && *c != 'E'; c++) {
@@ -1101,6 +1102,8 @@ static int parse_number(P *ps)
     }
     if (stop != text + len || !isfinite(x))
         return NOTOK; /* 1e400: not a finite double, the Python path reports it */
+    if (x == 0 && any)
+        return NOTOK; /* 1e-400: a value no double holds (it underflows to 0), the same */
     char t[3][72];
     int tl[3];
     if (spellings(x, t, tl) < 0)

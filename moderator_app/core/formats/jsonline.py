@@ -13,6 +13,7 @@ other escapes or float spellings) take the slower stdlib pass that sees every me
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,3 +112,39 @@ def parse_line_compact(raw: bytes) -> tuple[dict, bool] | LineError:
     if dup is not None:
         return LineError("duplicate_member", f"member name {dup!r} appears more than once")
     return obj, False
+
+
+# A number token reads as zero only if its value is below 2.5e-324: an exponent of -100 or
+# less, or (with a smaller exponent) more than 200 zeros after the point. Lines without either
+# never need the token-by-token pass below.
+_UNDERFLOW_HINT = re.compile(rb"[eE]-0*[1-9][0-9][0-9]|0{200}")
+
+
+class _Underflow(Exception):
+    pass
+
+
+def _float_not_underflowing(token: str) -> float:
+    x = float(token)
+    if x == 0 and token.lower().partition("e")[0].strip("-0."):
+        raise _Underflow(token)
+    return x
+
+
+def underflowing_number(raw: bytes) -> str | None:
+    """The first number token of the JSON text `raw` (already known to be valid) that is not
+    zero but reads as a zero double (`1e-400`, `-2e-324`), or None.
+
+    A double cannot hold it (RFC 8785 and I-JSON: numbers are IEEE 754 doubles), so hashing
+    it as `0` would hash another value than the one written, as `1e400` would be hashed as
+    infinity (docs/rules-official.md). Only lines with a large negative exponent or a long
+    run of zeros are parsed a second time (stdlib, to see each token)."""
+    if _UNDERFLOW_HINT.search(raw) is None:
+        return None
+    try:
+        json.loads(raw, parse_float=_float_not_underflowing)
+    except _Underflow as exc:
+        return str(exc.args[0])
+    except (ValueError, RecursionError):  # deeper than the stdlib recursion: not judged here
+        return None
+    return None

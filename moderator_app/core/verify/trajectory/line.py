@@ -11,7 +11,7 @@ import orjson
 from moderator_app.core.formats.canonical import (
     CanonicalError,
 )
-from moderator_app.core.formats.jsonline import LineError, parse_line_compact
+from moderator_app.core.formats.jsonline import LineError, parse_line_compact, underflowing_number
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.verify.secrets import scan_line
 from moderator_app.core.verify.seeds import SECRET_LEAK, SEED_LEAK, SeedCheck
@@ -102,7 +102,14 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
     payload = get("payload")
     # A member name outside the BMP may hide in an ASCII line as a `\ud83d\ude00` escape.
     non_ascii = not raw.isascii() or b"\\u" in raw
-    if type(prev) is str and prev.isascii():
+    # orjson's compact form never spells a zero but as `0.0`: only other lines can hold a
+    # token that underflows to zero (`1e-400`), which no double holds (as `1e400`).
+    tiny = None if compact else underflowing_number(raw)
+    if tiny is not None:
+        found = [*(found or ()), (UNREPRESENTABLE, f"cannot hash the event canonically: the "
+                                  f"number {tiny[:40]} is not zero but no double holds it "
+                                  "(below 5e-324, it would be read as 0)")]
+    elif type(prev) is str and prev.isascii():
         try:
             canon = event_canonical(event, non_ascii, ctx.spelling)
         except CanonicalError as exc:

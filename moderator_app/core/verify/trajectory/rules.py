@@ -41,7 +41,8 @@ TOO_LONG = rule("traj.too_long", Severity.ERROR,
 EMPTY = rule("traj.empty", Severity.ERROR, "The trajectory holds no event.", G)
 UNREPRESENTABLE = rule("traj.number_unrepresentable", Severity.ERROR,
                        "A number RFC 8785 cannot represent exactly (an integer that is not "
-                       "exactly a double, infinite): the event cannot be hashed canonically.", G)
+                       "exactly a double, infinite, or not zero but below the smallest double): "
+                       "the event cannot be hashed canonically.", G)
 # -- envelope ----------------------------------------------------------------------------
 SCHEMA_UNSUPPORTED = rule("traj.schema_unsupported", Severity.ERROR,
                           f"`schema` is missing or not {SCHEMA!r}: the event is not read "
