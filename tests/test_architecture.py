@@ -8,6 +8,7 @@ import pkgutil
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 from conftest import REPO, SAMPLES
@@ -49,6 +50,35 @@ def test_verify_of_a_log_only_submission_never_imports_a_video_library(tmp_path)
     assert [f["rule"] for f in report["findings"] if f["severity"] == "error"] == [
         "input.no_video"]
     assert got.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_verify_of_an_official_run_imports_only_what_it_uses(tmp_path):
+    """`verify` on a plain official run loads neither the ledger, nor the other commands, nor
+    the archive readers, nor the community-run thresholds (start-up was a third of a small
+    run's instructions), and still reaches its verdict; `decide` and an archive still load
+    theirs."""
+    shutil.copy(SAMPLES / "official-sample" / "events.jsonl.zst", tmp_path / "events.jsonl.zst")
+    unused = ("moderator_app.core.ledger.records", "moderator_app.cli.decisions",
+              "moderator_app.cli.frame", "moderator_app.core.formats.archive", "tarfile",
+              "zipfile", "moderator_app.core.thresholds")
+    code = (
+        "import sys\n"
+        "from moderator_app.cli import main\n"
+        f"rc = main(sys.argv[1:])\n"
+        f"sys.stderr.write(repr([m for m in {unused!r} if m in sys.modules]))\n"
+        "sys.exit(rc)\n")
+    got = subprocess.run([sys.executable, "-c", code, "verify", "--json", str(tmp_path)],
+                         cwd=REPO, capture_output=True, text=True)
+    report = json.loads(got.stdout)
+    assert got.returncode == 0 and report["verdict"] == "pass" and report["events"] == 120
+    assert got.stderr.strip().splitlines()[-1] == "[]"
+    bundle = tmp_path / "run.tar"
+    with tarfile.open(bundle, "w") as tar:
+        tar.add(tmp_path / "events.jsonl.zst", "events.jsonl.zst")
+    got = subprocess.run([sys.executable, "-c", code, "verify", "--json", str(bundle)],
+                         cwd=REPO, capture_output=True, text=True)
+    assert got.returncode == 0 and json.loads(got.stdout)["events"] == 120
+    assert "'moderator_app.core.formats.archive'" in got.stderr.strip().splitlines()[-1]
 
 
 def test_no_qt_import_statement_in_core_sources():

@@ -23,6 +23,8 @@ from typing import IO, BinaryIO
 
 from moderator_app.core.errors import InputError
 from moderator_app.core.formats.members import (
+    MAX_MEMBERS,
+    MAX_SNIFFED,
     ROLE_OTHER,
     SNIFF_BYTES,
     Member,
@@ -40,9 +42,7 @@ from moderator_app.core.rules import Finding, Severity, rule
 from moderator_app.core.text import printable_name
 
 MAX_MEMBER_BYTES = 64 << 30  # bytes actually read from one member
-MAX_MEMBERS = 10_000
 MAX_ZIP_ENTRIES = 200_000  # a zip with more entries is refused before its directory is parsed
-MAX_SNIFFED = 64  # oddly named .jsonl members opened to tell their role by the first line
 
 LINK = rule("archive.link", Severity.ERROR,
             "An archive member is a symbolic or hard link: refused, never followed.", "archive")

@@ -17,6 +17,9 @@ VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
 TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
 AGENT_LOG_NAME = "agent-log.jsonl"
+# A submission's bounds, the same for a folder and an archive (archive.py applies them too).
+MAX_MEMBERS = 10_000
+MAX_SNIFFED = 64  # oddly named .jsonl members opened to tell their role by the first line
 
 ROLE_LOG = Kind.COMMUNITY.evidence_role  # "agent_log"
 ROLE_TRAJECTORY = Kind.OFFICIAL.evidence_role  # "trajectory"

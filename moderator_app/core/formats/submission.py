@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from moderator_app.core.errors import InputError
-from moderator_app.core.formats.archive import MAX_MEMBERS, MAX_SNIFFED, TOO_MANY, open_archive
 from moderator_app.core.formats.members import (
     AGENT_LOG_NAME,
     ARCHIVE_SUFFIXES,
+    MAX_MEMBERS,
+    MAX_SNIFFED,
     ROLE_LOG,
     ROLE_TRAJECTORY,
     ROLE_VIDEO,
@@ -111,6 +112,8 @@ def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Fi
             if fn.startswith(".") or p.is_symlink() or not p.is_file():
                 continue
             if len(members) >= max_members:
+                from moderator_app.core.formats.archive import TOO_MANY
+
                 return members, [TOO_MANY.at(f"more than {max_members} members",
                                              printable_name(root.name))]
             name = p.relative_to(root).as_posix()
@@ -147,6 +150,9 @@ def load_submission(paths: Sequence[str | os.PathLike],
         members, findings = _folder_members(root, max_members)
         display = printable_name(root.resolve().name)
     elif len(ps) == 1 and is_archive(ps[0]):
+        # tarfile and zipfile are imported for archives only (a sixth of a small
+        # verification's start-up went to importing them)
+        from moderator_app.core.formats.archive import open_archive
 
         members, findings = open_archive(ps[0])
         display = printable_name(ps[0].name)

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from moderator_app.core.formats.archive import MAX_MEMBERS
+from moderator_app.core.formats.members import MAX_MEMBERS
 from moderator_app.core.formats.submission import ARCHIVE_SUFFIXES, walk_folder
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.thresholds import Thresholds
+
+if TYPE_CHECKING:  # community-run signals: an official run's verification never needs them
+    from moderator_app.core.thresholds import Thresholds
 
 
 @dataclass(frozen=True)
