@@ -16,9 +16,10 @@ counted apart (a freeze's end is a real jump in the game's state).
 The signal columns say why no threshold separates: for each splice, the largest value within
 0.5 s of it as a ratio to the largest value on the same run's frames away from any tampering
 (the run's own honest events). Above 1 the splice stands out in its own run; the honest
-events of other runs are not even compared. `motion`: the cut rule's own measure (motion energy
-over the larger median of the 15 frames before and after); `changed`: the share of sample points
-that changed over the 90th percentile of the 30 frames around it.
+events of other runs are not even compared. `motion`: motion energy over the median of the 15
+frames either side (the frame and its two neighbours left out, floor 1: the cut rule's kind of
+measure); `changed`: the share of sample points that changed over the 90th percentile of the
+same frames (floor 1 %).
 """
 
 from __future__ import annotations
