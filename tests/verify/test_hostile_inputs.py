@@ -45,8 +45,11 @@ try:
 except SystemExit as exc:
     rc = exc.code
 finally:
-    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    # VmHWM, not RUSAGE_SELF: a child started without preexec_fn is vfork'd, and Linux
+    # keeps the parent's (pytest's) high-water mark in ru_maxrss across the exec
+    with open("/proc/self/status") as st:
+        hwm = [int(x.split()[1]) for x in st if x.startswith("VmHWM:")][0]
+    peak = max(hwm, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     with open(os.environ["HOSTILE_PEAK_FILE"], "w") as fh:
         fh.write(str(peak))
 sys.exit(rc)
