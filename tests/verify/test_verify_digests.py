@@ -7,7 +7,7 @@ import zipfile
 
 from conftest import SAMPLES
 
-import moderator_app.core.formats.submission as submission
+import moderator_app.core.formats.archive as archive
 from moderator_app.core.verify.pipeline import verify_paths
 
 
@@ -18,7 +18,7 @@ def test_archived_video_is_read_once_and_digested(tmp_path, monkeypatch):
         for f in sorted(sample.iterdir()):
             zf.write(f, f.name)
     opens: dict[str, int] = {}
-    real = submission.open_archive
+    real = archive.open_archive
 
     def counting(path):
         members, findings = real(path)
@@ -30,7 +30,7 @@ def test_archived_video_is_read_once_and_digested(tmp_path, monkeypatch):
             wrapped.append(type(m)(m.name, m.size, m.role, opener, m.local_path))
         return wrapped, findings
 
-    monkeypatch.setattr(submission, "open_archive", counting)
+    monkeypatch.setattr(archive, "open_archive", counting)  # submission imports it on use
     report = verify_paths([bundle]).report
     assert report.verdict == "pass"
     video = report.digest_for("video.mp4")
