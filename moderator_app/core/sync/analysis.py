@@ -628,6 +628,10 @@ def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
     for i0, i1 in spans:
         if path[i0] != 0 and not aligned(run_s[i0:i1], cands[path[i0]]):
             out[i0:i1] = 0
+    # two stretches the video would show out of the log's order: the one not at the offset
+    # used is a chance match (Pong's genuine pause: a false -19.5 s jump)
+    for i0, i1 in track.out_of_order(look, run_s, out, cands, speed, th.sync_reaction_z):
+        out[i0:i1] = 0
     return out
 
 

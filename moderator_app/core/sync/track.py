@@ -94,6 +94,43 @@ def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], spee
     return path
 
 
+ORDER_SLACK_S = 0.1   # two stretches' offsets are each measured to a frame or so
+
+
+def out_of_order(look: align.Lookup, run_s: np.ndarray, path: np.ndarray,
+                 candidates: list[float], speed: float, min_z: float) -> list[tuple[int, int]]:
+    """The stretches (from, to) of `path` at another offset than the one used (candidate 0)
+    that the video would show out of the log's order with the stretch beside them at the
+    one used, by more of that stretch's answered actions than they have answered actions
+    of their own: no cut or insertion reorders the log, so such a stretch is a chance match.
+
+    Only answered actions count, and against the stretch's own evidence: the stretch ahead
+    of a cut also holds the actions inside the removed footage, which have no pictures but
+    may be answered by chance (Boxing's cut: 2 and 3 such answers, against 13 answered after
+    the cut; an order check on the stretches' ends lost 7 true cuts). Pong's genuine 9 s
+    pause: the 6 actions after it match an offset 19.5 s earlier, all 6 answered there,
+    which would show them before 8 answered actions ahead of them."""
+    cuts = [0] + [i for i in range(1, len(path)) if path[i] != path[i - 1]] + [len(path)]
+    spans = list(zip(cuts, cuts[1:], strict=False))
+    bad = []
+    for (a0, a1), (b0, b1) in zip(spans, spans[1:], strict=False):
+        if (path[a0] == 0) == (path[b0] == 0):
+            continue
+        oa, ob = candidates[path[a0]], candidates[path[b0]]
+        ea, eb = run_s[a0:a1], run_s[b0:b1]
+        va = oa + ea[supported(look, ea, oa, speed, min_z)] / speed
+        vb = ob + eb[supported(look, eb, ob, speed, min_z)] / speed
+        if not len(va) or not len(vb):
+            continue
+        if path[a0] == 0:  # the used offset's answers shown after the next stretch starts
+            late, own, span = int((va > vb.min() + ORDER_SLACK_S).sum()), len(vb), (b0, b1)
+        else:  # ... shown before the stretch ahead ends
+            late, own, span = int((vb < va.max() - ORDER_SLACK_S).sum()), len(va), (a0, a1)
+        if late > own:
+            bad.append(span)
+    return bad
+
+
 def candidate_offsets(global_offset: float, pts: list[TrackPoint],
                       peaks: Sequence[float] = ()) -> list[float]:
     cands = [global_offset]
