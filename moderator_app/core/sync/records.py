@@ -1,0 +1,45 @@
+"""The sync analysis's records: a finding and the analysis (suggestion, reactions, track).
+
+Kept apart from the analysis so the views, the report and the CLI name them without the
+fitting machinery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import reactions, track
+
+CHANCE_WORDS = "answered no more often than by chance"  # a stretch the video does not follow
+
+
+@dataclass(frozen=True)
+class SyncFinding:
+    rule: str
+    message: str
+    video_start_s: float | None = None
+    video_end_s: float | None = None
+    run_start_s: float | None = None
+    run_end_s: float | None = None
+    size_s: float | None = None
+    percent: float | None = None
+    actions: int | None = None
+
+
+@dataclass(frozen=True)
+class SyncAnalysis:
+    suggested_offset_s: float | None     # None: not enough signal
+    confidence: float                    # 0..1
+    supporting_actions: int
+    actions: int
+    speed: float                         # run seconds per video second at the fit
+    reason: str                          # why there is no suggestion ("" when there is one)
+    offset_used_s: float | None          # the offset the reactions and findings are measured at
+    reactions: list[reactions.Reaction] = field(default_factory=list)
+    track: list[track.TrackPoint] = field(default_factory=list)
+    segments: list[tuple[float, float, float]] = field(default_factory=list)  # run_s from, to, offset
+    findings: list[SyncFinding] = field(default_factory=list)
+
+    @property
+    def drift_percent(self) -> float:
+        return round((self.speed - 1.0) * 100, 2)
