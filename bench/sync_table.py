@@ -41,7 +41,7 @@ def judge(truth: dict, a) -> str:
         if hits:
             return ("ok " if len(hits) == len(rules) else "ok+extra ") + where
         return f"MISSED {where}"
-    want = {"cut": "sync.offset_jump", "insert": "sync.offset_jump",
+    want = {"cut": "sync.offset_jump", "cutlong": "sync.offset_jump", "insert": "sync.offset_jump",
             "freeze": "sync.no_reaction", "speed": "sync.drift", "speed2": "sync.drift",
             "speed6": "sync.drift", "slow": "sync.drift",
             "deleted": "sync.activity_without_actions",
@@ -50,7 +50,7 @@ def judge(truth: dict, a) -> str:
     for f in hits:
         if kind in ("speed", "speed2", "speed6", "slow"):
             good = abs(f.percent - t["percent"]) <= 1.0
-        elif kind in ("cut", "insert"):
+        elif kind in ("cut", "cutlong", "insert"):
             good = abs(f.video_start_s - t["video_s"]) <= 1.0 and \
                 abs(f.size_s - t["size_s"]) <= 2 / fps
         else:

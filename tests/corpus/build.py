@@ -40,6 +40,9 @@ SPEEDUPS = {"speed": SPEEDUP, "speed2": SPEEDUP2, "speed6": SPEEDUP6}
 SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
+# kind `cutlong` (held-out set): a long cut late in the run, so the removed footage holds more
+# of the log's actions than the footage after the splice (the limit of the track's order rule)
+LONG_CUT_S = 14.0
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Tamper:
 
 def tamper_for(game: str, kind: str) -> Tamper:
     rng = random.Random(f"{game}/{kind}")
+    if kind == "cutlong":  # removed: 21-25 s to 31-35 s of the 40 s run; 5-9 s follow it
+        return Tamper(kind, round(rng.uniform(12.0, 14.0), 3))
     return Tamper(kind, round(rng.uniform(12.0, 22.0), 3))
 
 
@@ -94,10 +99,12 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     span = int(SPAN_S * EMU_HZ)
     at_step = p.lead + ms_to_step(at_ms)
     tamper: dict = {"kind": kind}
-    if kind == "cut":
-        keep = np.r_[0:at_step, at_step + span:len(frames)]
+    if kind in ("cut", "cutlong"):
+        size_s = SPAN_S if kind == "cut" else LONG_CUT_S
+        gone = int(size_s * EMU_HZ)
+        keep = np.r_[0:at_step, at_step + gone:len(frames)]
         frames, steps = frames[keep], steps[keep]
-        tamper.update(video_s=at_step / EMU_HZ, run_s=at_ms / 1000, size_s=-SPAN_S)
+        tamper.update(video_s=at_step / EMU_HZ, run_s=at_ms / 1000, size_s=-size_s)
     elif kind == "insert":
         other = play(game, seed + 100, 20.0)
         src = other.frames[other.lead + 5 * EMU_HZ: other.lead + 5 * EMU_HZ + span]

@@ -48,10 +48,13 @@ _REC_RUNS += [f"{g}-{k}" for g in ("breakout", "pitfall", "pong") for k in ("spe
 _REC_RUNS += [f"{g}-pause" for g in ("breakout", "pitfall", "pong", "riverraid", "ms_pacman")]
 # A speed change of another size (+6 %; the others: +4 %, +2 %, -3 %) on every game of both
 # sets: a drift must read within 1 point at any size (kind `speed6`).
-EXTRA_KINDS = ("speed6",)
+# A long cut late in the run (kind `cutlong`, 10 s from 21-25 s of the 40 s run), on every
+# game of both sets: the removed footage holds more actions than the footage after it.
+EXTRA_KINDS = ("speed6", "cutlong")
 _SPEED_RUNS = [f"{g}-speed6" for g in (*GAMES, *GAMES2)]
+_LONG_CUT_RUNS = [f"{g}-cutlong" for g in (*GAMES, *GAMES2)]
 NAMES2 = tuple(f"{g}-{k}" for g in GAMES2 for k in KINDS2) + tuple(_REC_RUNS) + \
-    tuple(_SPEED_RUNS)
+    tuple(_SPEED_RUNS) + tuple(_LONG_CUT_RUNS)
 
 
 def spec(name: str) -> tuple[str, str, int | None, Recorder | None, str]:
