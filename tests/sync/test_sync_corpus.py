@@ -17,7 +17,7 @@ import orjson
 import pytest
 from corpus.build import HELD_OUT
 
-from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.analysis import CHANCE_WORDS, analyze
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
@@ -126,6 +126,26 @@ def test_splice_is_an_offset_jump_at_its_place(name):
     assert abs(f.size_s - t["size_s"]) <= frame  # duration-ok: a measured video time, not a time taken
     if "video_end_s" in t:
         assert abs(f.video_end_s - t["video_end_s"]) <= frame  # duration-ok: a measured video time, not a time taken
+
+
+@pytest.mark.parametrize("name", ["breakout-cutlong", "boxing-cutlong", "pitfall-cutlong"])
+def test_long_cut_is_the_stretch_the_video_does_not_follow(name):
+    """14 s removed from 12-14 s of the 40 s run (kind `cutlong`): the 7 to 9 actions after
+    the splice single out no offset of their own (the best shift of their answers scores no
+    better than shuffled stretches'), so there is no offset jump to report; the actions from
+    the splice on are reported as answered at chance, Breakout's and Boxing's from the splice
+    frame. Pitfall's was silent (its last 7 actions, past the video's end, were "answered"
+    by its last frames); its stretch is placed 5.3 s after the splice, at a screen change."""
+    truth, a, e, _ = _run(name)
+    t = truth["tamper"]
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    assert _rules(a) == ["sync.no_reaction"]
+    [f] = a.findings
+    assert CHANCE_WORDS in f.message and f.run_end_s == round(max(e), 3)
+    if name == "pitfall-cutlong":
+        assert t["video_s"] < f.video_start_s < t["video_s"] + 6.0
+    else:
+        assert abs(f.video_start_s - t["video_s"]) <= 1 / truth["fps"] + 1e-6  # duration-ok: a measured video time, not a time taken
 
 
 @pytest.mark.parametrize("name", ["pitfall-freeze", "breakout-freeze", "pong-freeze"])

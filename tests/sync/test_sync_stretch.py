@@ -12,7 +12,7 @@ import numpy as np
 import orjson
 import pytest
 
-from moderator_app.core.sync import stretch
+from moderator_app.core.sync import reactions, stretch
 from moderator_app.core.sync.analysis import CHANCE_WORDS, analyze
 from moderator_app.core.sync.signals import FrameSignals, frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
@@ -41,6 +41,25 @@ def test_a_few_misses_in_a_row_or_a_busy_screen_are_no_stretch():
     assert stretch.unexplained(busy, np.full(len(busy), 0.5)) is None
     short = _s("1" * 20 + "0000")  # Pitfall through a dropping recorder: 3 at the end
     assert stretch.unexplained(short, np.full(len(short), 0.2)) is None
+
+
+def test_actions_after_the_footage_are_no_evidence_either_way():
+    """A video cut 14 s short ends before the log's last 7 actions would show. Their answer
+    window used to be the last frames' (clipped), answered when those held an onset, and
+    those 7 "answers" hid the 8 actions at chance before them (Pitfall's long cut: silent)."""
+    fps, n = 60.0, 60 * 30
+    tiles = np.zeros((n, 1), np.uint16)
+    tiles[n - 3:, 0] = 40  # the player moves in the last frames: an onset there
+    sig = FrameSignals(np.arange(n) / fps, tiles, fps)
+    nov = reactions.novelty(sig)
+    exp = np.array([10.0, 20.0, 29.95, 31.0, 45.0])
+    answered, _ = stretch.answers(sig, nov, np.array([True]), exp)
+    assert answered.tolist() == [False, False, True, False, False]
+    s = _s("1" * 14 + "01000010" + "0000000")
+    chance = np.full(len(s), 0.25)
+    assert stretch.unexplained(s, chance, shown=22)[:2] == (14, 29)  # to the run's end
+    clipped = _s("1" * 14 + "01000010" + "1111111")  # what the clipped windows said
+    assert stretch.unexplained(clipped, chance) is None
 
 
 def test_the_splice_is_the_largest_change_from_the_earliest_plausible_boundary():

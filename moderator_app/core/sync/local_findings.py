@@ -65,7 +65,10 @@ def unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
     ans = _stretch_answers(out, sig, nov_r, th, q)
     if ans is None:
         return None
-    part = stretch.unexplained(ans[1], ans[2])
+    # actions expected after the last frame are no evidence either way (a long cut leaves
+    # the video ending before the log does: Pitfall's 14 s cut, 7 actions past its end)
+    shown = int(np.count_nonzero(ans[0] <= sig.times[-1] + 1e-6))
+    part = stretch.unexplained(ans[1], ans[2], shown)
     if part is None:
         return None
     i0, i1, _ = part

@@ -72,7 +72,10 @@ def input_tiles(sig: FrameSignals, nov: Novelty, video_s: list[float], window_s:
 def answers(sig: FrameSignals, nov: Novelty, tiles: np.ndarray,
             expected_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(answered, chance) per action expected at video times `expected_v`: an onset in the
-    tiles from the frame before to WINDOW_S after, and the rate of such windows nearby."""
+    tiles from the frame before to WINDOW_S after, and the rate of such windows nearby. An
+    action expected after the last frame is not answered: the footage does not show it (its
+    window was the last frames', so every action past a cut run's end was answered when the
+    last frames held an onset: Pitfall with 14 s cut, 7 such actions, no finding)."""
     x = np.asarray(nov.onsets[:, tiles].any(axis=1))
     n = x.shape[0]
     w = max(1, int(round(WINDOW_S * sig.fps)))
@@ -84,7 +87,8 @@ def answers(sig: FrameSignals, nov: Novelty, tiles: np.ndarray,
     h = np.concatenate([[0], np.cumsum(hit)])
     lo, hi = np.clip(ks - span, 0, n), np.clip(ks + span, 0, n)
     chance = (h[hi] - h[lo]) / np.maximum(1, hi - lo)
-    return hit[ks], np.clip(chance, 0.02, 0.98)
+    past = np.asarray(expected_v) > sig.times[-1] + 1e-6
+    return hit[ks] & ~past, np.clip(chance, 0.02, 0.98)
 
 
 def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
@@ -92,12 +96,24 @@ def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
     return float((s * np.log(chance / rate) + (1 - s) * np.log((1 - chance) / (1 - rate))).sum())
 
 
-def unexplained(s: np.ndarray, chance: np.ndarray) -> tuple[int, int, float] | None:
+def unexplained(s: np.ndarray, chance: np.ndarray,
+                shown: int | None = None) -> tuple[int, int, float] | None:
     """The stretch (first index, end index, LLR) at the start or the end of the run whose
     answers `s` are likeliest at `chance` against the rest's answer rate, when its LLR
     reaches MIN_LLR; None otherwise. The rest's rate has a +1/+2 prior (a perfect opening
-    does not make one miss impossible)."""
-    n = len(s)
+    does not make one miss impossible). `shown`: the actions expected on the footage (the
+    first ones; those after its end are no evidence either way): a stretch that ends with
+    them ends the run."""
+    full = len(s)
+    n = full if shown is None else max(0, min(shown, full))
+    s, chance = s[:n], chance[:n]
+    best = _unexplained(s, chance, n)
+    if best is not None and best[1] == n and best[0] > 0:
+        return best[0], full, best[2]
+    return best
+
+
+def _unexplained(s: np.ndarray, chance: np.ndarray, n: int) -> tuple[int, int, float] | None:
     best: tuple[int, int, float] | None = None
     for k in range(MIN_HEAD, n - MIN_TAIL + 1):
         rate = (s[:k].sum() + 1) / (k + 2)
