@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
+from moderator_app.core.formats.members import VIDEO_EXTS
 from moderator_app.core.kinds import Kind
 from moderator_app.core.text import safe_text
 from moderator_app.core.verify.options import VerifyOptions
@@ -56,8 +57,8 @@ class SubmissionOpener(QObject):
     def file_dialog(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
             self.w, "Open submission", "",
-            "Submissions (*.jsonl *.zst *.zip *.tar *.tar.gz *.tgz *.tar.zst *.mp4 *.mkv "
-            "*.webm *.mov *.avi);;All files (*)")
+            "Submissions (*.jsonl *.zst *.zip *.tar *.tar.gz *.tgz *.tar.zst "
+            + " ".join(f"*{ext}" for ext in VIDEO_EXTS) + ");;All files (*)")
         if files:
             self.open_paths([Path(f) for f in files])
 

@@ -30,7 +30,7 @@ from moderator_app.core.formats.members import (
     Member,
     classify,
     needs_sniff,
-    sniff_role,
+    sniff_by_name,
 )
 from moderator_app.core.formats.zstream import (
     ZstdReader,
@@ -450,7 +450,7 @@ def _tar_members(path: Path, open_raw: Callable,
                 # read the first line here, in this pass: opening the member would be
                 # another pass over the archive for each oddly named .jsonl
                 sniffed += 1
-                role = _sniff_in_pass(tf, info)
+                role = _sniff_in_pass(tf, info, clean)
             members.append(Member(clean, info.size, role, opener))
     finally:
         tf.close()
@@ -458,13 +458,13 @@ def _tar_members(path: Path, open_raw: Callable,
     return members, findings
 
 
-def _sniff_in_pass(tf: tarfile.TarFile, info: tarfile.TarInfo) -> str:
+def _sniff_in_pass(tf: tarfile.TarFile, info: tarfile.TarInfo, name: str) -> str:
     try:
         fh = tf.extractfile(info)
         head = fh.read(SNIFF_BYTES) if fh is not None else b""
     except _READ_ERRORS:
         return ROLE_OTHER
-    return sniff_role(head)
+    return sniff_by_name(name, head)
 
 
 def _open_tar_member(path: Path, open_raw: Callable, mode: str, ordinal: int,

@@ -13,7 +13,16 @@ from typing import BinaryIO
 
 from moderator_app.core.kinds import Kind
 
-VIDEO_EXTS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
+# A recording in any container the isolated reader (FFmpeg's demuxers) plays is the video:
+# DESIGN.md's five names missed MPEG-TS and MPEG-PS, what OBS, capture cards and DVD-style
+# tools write (session 8, issue 12). Audio-only (.ogg, .m4a) and picture (.gif) names are not
+# here. The reader still decides by the bytes; `.ts`, also TypeScript's suffix, is a video only
+# when its first bytes are transport stream packets (`_is_transport_stream`).
+VIDEO_EXTS = (".mp4", ".m4v", ".mkv", ".webm", ".mov", ".qt", ".avi", ".ts", ".m2ts", ".mts",
+              ".m2t", ".mpg", ".mpeg", ".m1v", ".m2v", ".vob", ".flv", ".f4v", ".ogv", ".wmv",
+              ".asf", ".3gp", ".3g2", ".mxf", ".nut", ".dv", ".y4m", ".ivf", ".h264", ".264",
+              ".hevc", ".h265", ".265", ".rm", ".rmvb", ".divx")
+SNIFFED_VIDEO_EXTS = (".ts",)  # a suffix another kind of file shares: read the first bytes
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
 TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
 AGENT_LOG_NAME = "agent-log.jsonl"
@@ -69,18 +78,39 @@ def sniff_role(head: bytes) -> str:
     return ROLE_OTHER
 
 
-def _sniff_jsonl(opener: Callable[[], BinaryIO]) -> str:
+def _is_transport_stream(head: bytes) -> bool:
+    """Whether `head` starts MPEG transport stream packets: the 0x47 sync byte every 188 bytes
+    (192 in M2TS, after a 4-byte time code) at one phase, five packets in a row (all of them in
+    a shorter head). Text (a TypeScript source named `.ts`) has no such pattern."""
+    for size in (188, 192):
+        for phase in range(size):
+            marks = range(phase, min(len(head), phase + 5 * size), size)
+            if len(marks) >= 2 and all(head[i] == 0x47 for i in marks):
+                return True
+    return False
+
+
+def sniff_by_name(name: str, head: bytes) -> str:
+    """The role of a member that `needs_sniff`, from its first bytes."""
+    if name.lower().endswith(SNIFFED_VIDEO_EXTS):
+        return ROLE_VIDEO if _is_transport_stream(head) else ROLE_OTHER
+    return sniff_role(head)
+
+
+def _sniff(name: str, opener: Callable[[], BinaryIO]) -> str:
     try:
         with opener() as fh:
             head = fh.read(SNIFF_BYTES)
     except OSError:
         return ROLE_OTHER
-    return sniff_role(head)
+    return sniff_by_name(name, head)
 
 
 def needs_sniff(name: str) -> bool:
-    """Whether `classify` opens the member to decide (a `.jsonl` of no known name)."""
-    return classify(name, None) == ROLE_OTHER and name.lower().endswith(".jsonl")
+    """Whether `classify` opens the member to decide (a `.jsonl` of no known name, a `.ts`)."""
+    base = name.rsplit("/", 1)[-1].lower()
+    return (classify(name, None) == ROLE_OTHER and base.endswith(".jsonl")) or \
+        base.endswith(SNIFFED_VIDEO_EXTS)
 
 
 def classify(name: str, opener: Callable[[], BinaryIO] | None) -> str:
@@ -91,10 +121,12 @@ def classify(name: str, opener: Callable[[], BinaryIO] | None) -> str:
         return ROLE_TRAJECTORY
     if base == AGENT_LOG_NAME:
         return ROLE_LOG
+    if base.endswith(SNIFFED_VIDEO_EXTS) and opener is not None:
+        return _sniff(name, opener)
     if base.endswith(VIDEO_EXTS):
-        return ROLE_VIDEO
+        return ROLE_VIDEO  # a `.ts` past the sniffing budget too: in a submission, a capture
     if base.endswith(".jsonl.zst"):
         return ROLE_TRAJECTORY
     if base.endswith(".jsonl") and opener is not None:
-        return _sniff_jsonl(opener)
+        return _sniff(name, opener)
     return ROLE_OTHER

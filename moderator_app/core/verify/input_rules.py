@@ -4,7 +4,8 @@ from moderator_app.core.rules import Severity, rule
 
 MISSING_VIDEO = rule(
     "input.no_video", Severity.ERROR,
-    "A community submission must include its full video (.mp4 .mkv .webm .mov .avi).", "input")
+    "A community submission must include its full video (.mp4 .mkv .webm .mov .avi .ts .mpg "
+    "... any container FFmpeg plays).", "input")
 SEVERAL_VIDEOS = rule(
     "input.several_videos", Severity.WARNING,
     "More than one video: the largest is checked, the others are listed.", "input")

@@ -142,7 +142,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         if sub.kind.video_required:
             report.add(MISSING_VIDEO.at(
                 "no video in the submission: a community run needs its full video "
-                "(.mp4 .mkv .webm .mov .avi)", None))
+                "(.mp4 .mkv .webm .mov .avi .ts .mpg ... any container FFmpeg plays)", None))
         return
     video = videos[0]
     if len(videos) > 1:
