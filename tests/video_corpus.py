@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
+import struct
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,6 +149,32 @@ def ffprobe_frames(path) -> int:
                           "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
                          capture_output=True, text=True, check=True).stdout
     return int(json.loads(out)["streams"][0]["nb_read_frames"])
+
+
+def display_matrix(angle: float, hflip: bool = False, vflip: bool = False) -> list[int]:
+    """The 9 ints FFmpeg's `av_display_rotation_set(angle)` then `av_display_matrix_flip(hflip,
+    vflip)` write (what `ffmpeg -display_rotation A -display_hflip` stores; ffmpeg 5.1 has no
+    such options)."""
+    r = -angle * math.pi / 180.0
+    c, s = math.cos(r), math.sin(r)
+    m = [round(c * 65536), round(-s * 65536), 0, round(s * 65536), round(c * 65536), 0,
+         0, 0, 1 << 30]
+    flip = (-1 if hflip else 1, -1 if vflip else 1, 1)
+    return [v * flip[i % 3] for i, v in enumerate(m)]
+
+
+def with_display_matrix(src: Path, out: Path, matrix: list[int]) -> Path:
+    """A copy of the MP4 `src` whose video track header (`tkhd`, version 0) carries `matrix`:
+    the bytes a phone or an editor writes for a turned or mirrored recording."""
+    data = bytearray(src.read_bytes())
+    at = data.find(b"tkhd")
+    assert at > 0 and data[at + 4] == 0, "a version-0 track header"
+    # after size+type: version/flags 4, times 8, track id 4, reserved 4, duration 4,
+    # reserved 8, layer 2, group 2, volume 2, reserved 2
+    off = at - 4 + 8 + 4 + 8 + 4 + 4 + 4 + 8 + 8
+    data[off:off + 36] = struct.pack(">9i", *matrix)
+    out.write_bytes(bytes(data))
+    return out
 
 
 def expected_code(script: Script, source_frame: int) -> int:

@@ -47,7 +47,7 @@ def _open(req: dict):
 def op_probe(req: dict, out) -> None:
     import dataclasses
 
-    from .decoder import ExactDecoder, quarter_turns
+    from .decoder import ExactDecoder, display_matrix
     from .index import build_index
     deadline = time.monotonic() + float(req.get("budget_s", 20.0))
     container = _open(req)
@@ -73,7 +73,7 @@ def op_probe(req: dict, out) -> None:
         first = dec.read(0)
         info["first_decodes"] = first is not None
         if first is not None:
-            index = dataclasses.replace(index, turns=quarter_turns(first))
+            index = dataclasses.replace(index, matrix=display_matrix(first))
         # the last frame that decodes: one forward pass over the last GOPs
         info["last_decodable"] = dec.last_decodable(max(0, index.frame_count - 600),
                                                     deadline)
@@ -140,7 +140,7 @@ def op_frame(req: dict, out, state: dict) -> None:
         send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
         return
     t1, c1 = time.perf_counter(), time.process_time()
-    img = to_rgb(frame, req.get("width"), req.get("height"))
+    img = to_rgb(frame, req.get("width"), req.get("height"), dec.index.orientation)
     t2, c2 = time.perf_counter(), time.process_time()
     h, w = img.shape[:2]
     # what the read cost (frames decoded, fallbacks), and where its time went (wall and the

@@ -36,6 +36,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .orient import Orientation, orientation
+
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
 # The longest nominal frame duration: 1 fps, slower than any screen capture of a game. Honest
@@ -129,9 +131,9 @@ class FrameIndex:
     # Joined recordings (`Timeline`): for each segment after the first, (its first packet's
     # shifted pts, the offset added to its raw timestamps). Empty for a single recording.
     segments: tuple[tuple[int, int], ...] = field(default=())
-    # Quarter turns counterclockwise the display matrix asks for (0-3; the first frame's):
-    # pictures are shown turned, as players show them (`decoder.to_rgb`).
-    turns: int = 0
+    # The first frame's display matrix (9 ints, FFmpeg's layout; () for none): pictures are
+    # shown turned or mirrored by it, as ffmpeg shows them (`orientation`, `decoder.to_rgb`).
+    matrix: tuple[int, ...] = field(default=())
     # Packets of a stream cut mid-GOP that never decode (before its first keyframe): not frames
     undecodable: int = 0
 
@@ -154,9 +156,21 @@ class FrameIndex:
         return self.frame_count / d if d > 0 else 0.0
 
     @property
+    def orientation(self) -> Orientation:
+        """How a decoded picture is shown (`core/video/orient.py`)."""
+        return orientation(self.matrix)
+
+    @property
+    def turns(self) -> int:
+        """Quarter turns counterclockwise, when the display matrix is a plain turn (0-3)."""
+        return self.orientation.turns
+
+    @property
     def display_size(self) -> tuple[int, int]:
-        """Width and height of the picture as shown (turned by the display matrix)."""
-        return (self.height, self.width) if self.turns % 2 else (self.width, self.height)
+        """Width and height of the picture as shown (a quarter turn swaps them; another angle
+        keeps the stored size, as ffmpeg's `rotate` does)."""
+        transposed = self.orientation.transpose
+        return (self.height, self.width) if transposed else (self.width, self.height)
 
     def time_of(self, n: int) -> float:
         return float(self.times_s[n])
@@ -241,7 +255,7 @@ class FrameIndex:
             "packets": self.packets, "discarded": self.discarded,
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
-            "turns": self.turns, "undecodable": self.undecodable,
+            "matrix": list(self.matrix), "undecodable": self.undecodable,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -264,8 +278,17 @@ class FrameIndex:
                    backwards=tuple((float(a), float(b)) for a, b in meta["backwards"]),
                    complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
                    segments=tuple((int(a), int(b)) for a, b in meta.get("segments", ())),
-                   turns=int(meta.get("turns", 0)) % 4,
+                   matrix=_matrix(meta.get("matrix", ())),
                    undecodable=int(meta.get("undecodable", 0)), **arrays)
+
+
+def _matrix(raw) -> tuple[int, ...]:
+    """A display matrix read back from an index's metadata: 9 ints, or () for anything else."""
+    try:
+        m = tuple(int(v) for v in raw)
+    except (TypeError, ValueError):
+        return ()
+    return m if len(m) == 9 else ()
 
 
 def _finite_positive(x) -> float | None:
