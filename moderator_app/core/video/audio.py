@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,19 +42,19 @@ class AudioTrack:
         self.video_start_s = video_start_s
         self._proc: VideoProcess | None = None
         self.failed: str | None = None
+        self.joined = None  # the FrameIndex of joined recordings (`for_index`), else None
 
     @classmethod
     def for_index(cls, path: Path | str, index) -> AudioTrack:
         """The track of the video `index` (a `FrameIndex`) describes, on its clock (rebased on
         its first frame). In recordings joined with their timestamps restarting
-        (`FrameIndex.segments`), the sound's timestamps restart too and are not shifted as
-        the picture's are: a window sought by time could come from the other recording. Such
-        a track is silent, saying why in `failed`: no sound rather than the wrong sound."""
+        (`FrameIndex.segments`), the sound's timestamps restart too: a window is sought by the
+        byte position of a keyframe of the picture (`joined_seek`), never by a time that means
+        two places, and each recording's sound is shifted as its picture is."""
         start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
         track = cls(path, start)
         if index.segments:
-            track.failed = ("recordings joined with restarting timestamps: their sound is "
-                            "not placed on the picture's clock (silent)")
+            track.joined = index
         return track
 
     def open(self) -> None:
@@ -74,8 +75,11 @@ class AudioTrack:
         try:
             if self._proc is None:
                 self._proc = VideoProcess(self.path, timeout_s=20.0)
-            msg = self._proc.request({"op": "audio", "t0": t0, "t1": t1, "keep": True,
-                                      "video_start_s": self.video_start_s})
+            req = {"op": "audio", "t0": t0, "t1": t1, "keep": True,
+                   "video_start_s": self.video_start_s}
+            if self.joined is not None:
+                req["joined"] = joined_seek(self.joined, t0)
+            msg = self._proc.request(req)
         except VideoProcessError as exc:
             self.failed = exc.reason
             self.close()
@@ -100,6 +104,23 @@ class AudioTrack:
         if self._proc is not None:
             self._proc.close()
             self._proc = None
+
+
+def joined_seek(index, t: float, lead_s: float = 1.0) -> dict:
+    """Where the sound of joined recordings is decoded from for video time `t`: the byte
+    position of the picture's keyframe at or before `t - lead_s` (the sound there belongs to
+    that keyframe's recording: the recordings follow each other in the file), the recording it
+    starts in, and the index's offsets (its time base) that put each on the picture's clock."""
+    if index.frame_count == 0:
+        return {"pos": 0, "segment": 0, "offsets": [0], "tb": [1, 1]}
+    n = max(0, min(index.frame_count - 1, bisect_right(index.times_s, t - lead_s) - 1))
+    i = index.keyframe_index(n)
+    while i > 0 and int(index.pos[i]) < 0:  # a packet of unknown position: an earlier one
+        i = index.keyframe_index(i - 1)
+    pos = int(index.pos[i])
+    timeline = index.timeline_at(int(index.pts[i]) if pos >= 0 else None)
+    return {"pos": max(pos, 0), "segment": timeline.segment, "offsets": timeline.offsets,
+            "tb": [index.time_base.numerator, index.time_base.denominator]}
 
 
 class NullSink:
