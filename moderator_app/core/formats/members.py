@@ -14,7 +14,7 @@ from typing import BinaryIO
 from moderator_app.core.kinds import Kind
 
 # A recording in any container the isolated reader (FFmpeg's demuxers) plays is the video:
-# DESIGN.md's five names missed MPEG-TS and MPEG-PS, what OBS, capture cards and DVD-style
+# docs/DESIGN.md's five names missed MPEG-TS and MPEG-PS, what OBS, capture cards and DVD-style
 # tools write (session 8, issue 12). Audio-only (.ogg, .m4a) and picture (.gif) names are not
 # here. The reader still decides by the bytes; `.ts`, also TypeScript's suffix, is a video only
 # when its first bytes are transport stream packets (`_is_transport_stream`).
