@@ -1,0 +1,115 @@
+"""Container shapes nobody had tried (issue 12, session 8, point 4), checked before any change:
+each is a small file made by the real ffmpeg in the test's tmp_path, every picture carrying its
+source frame number (`video_corpus.draw_frame`). The frame count is ffprobe's, the probe raises
+no warning on these honest files, and 72 moments drawn at random over the footage export the
+picture ffmpeg itself shows then (its decode, placed at its best-effort timestamps). All passed
+when first run: they guard what works.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from bisect import bisect_right
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.rules import Severity
+from moderator_app.core.video.export import frame_for_time, read_frames
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+FRAMES = 150
+X264 = list(vc.X264)
+
+
+def _encoders() -> str:
+    return subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True,
+                          text=True).stdout
+
+
+def _ffmpeg(*args: str) -> None:
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *args], check=True)
+
+
+def _make(shape: str, d) -> object:
+    if shape == "mkv_vfr_nocues":  # a 2 s hole (frames 60-119 dropped), piped: no cues
+        src = vc.encode(d / "src.mkv", ["-vf", "select='not(between(n\\,60\\,119))'",
+                                        "-fps_mode", "vfr", *X264, "-f", "matroska"],
+                        frames=FRAMES)
+        out = d / "v.mkv"
+        with open(out, "wb") as fh:
+            subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(src), "-c", "copy",
+                            "-f", "matroska", "-"], stdout=fh, check=True)
+        return out
+    if shape == "mov_edit_list":  # cut mid-GOP with -c copy: an edit list hides the head
+        src = vc.encode(d / "src.mov", [*X264, "-f", "mov"], frames=FRAMES)
+        _ffmpeg("-ss", "1.37", "-i", str(src), "-c", "copy", str(d / "v.mov"))
+        return d / "v.mov"
+    if shape == "mp4_delayed":  # the first frame 2.5 s into the file's clock
+        src = vc.encode(d / "src.mp4", X264, frames=FRAMES)
+        _ffmpeg("-itsoffset", "2.5", "-i", str(src), "-c", "copy", str(d / "v.mp4"))
+        return d / "v.mp4"
+    args = {
+        "avi_mpeg4_bframes": ["-c:v", "mpeg4", "-bf", "2", "-q:v", "3", "-g", "30",
+                              "-vtag", "DX50", "-f", "avi"],
+        "flv_h264_bframes": [*X264, "-f", "flv"],
+        "webm_av1": ["-c:v", "libsvtav1", "-preset", "12", "-g", "60", "-pix_fmt", "yuv420p",
+                     "-f", "webm"],
+        "webm_vp9_altref": ["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "5",
+                            "-auto-alt-ref", "1", "-lag-in-frames", "16", "-g", "90",
+                            "-b:v", "300k", "-f", "webm"],
+        "mkv_open_gop": ["-c:v", "libx264", "-preset", "ultrafast", "-x264-params",
+                         "open-gop=1:bframes=3:b-pyramid=normal:keyint=45:min-keyint=45",
+                         "-pix_fmt", "yuv420p", "-f", "matroska"],
+    }[shape]
+    return vc.encode(d / f"v.{args[-1]}", args, frames=FRAMES)
+
+
+def _ffmpeg_truth(path) -> tuple[list[int], list[float]]:
+    """The frame numbers ffmpeg shows, in its output order, and their best-effort timestamps
+    from the first one (video time starts at the first frame shown)."""
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
+                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
+                         capture_output=True, check=True).stdout
+    codes = [vc.read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, vc.H, vc.W)]
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "frame=best_effort_timestamp_time", "-of", "json", str(path)],
+                         capture_output=True, check=True, text=True).stdout
+    ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
+    # the last frame of an AVI with B-frames comes out of the decoder's flush with no
+    # timestamp at all: one frame interval after the one before it, where ffmpeg writes it
+    step = float(np.nanmedian(np.diff(ts)))
+    for i in range(1, len(ts)):
+        ts[i] = ts[i - 1] + step if np.isnan(ts[i]) else ts[i]
+    assert not np.isnan(ts[0])
+    return codes, [t - ts[0] for t in ts]
+
+
+SHAPES = ["mkv_vfr_nocues", "mov_edit_list", "mp4_delayed", "avi_mpeg4_bframes",
+          "flv_h264_bframes", "webm_av1", "webm_vp9_altref", "mkv_open_gop"]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_72_moments_are_ffmpegs_pictures(tmp_path, shape):
+    if shape == "webm_av1" and "libsvtav1" not in _encoders():
+        pytest.skip("this ffmpeg has no SVT-AV1 encoder")
+    path = _make(shape, tmp_path)
+    p = probe_video(path, path.name)
+    assert p.ok and p.index is not None
+    codes, times = _ffmpeg_truth(path)
+    assert p.frame_count == vc.ffprobe_frames(path) == len(codes)
+    assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
+    rng = random.Random(72)
+    moments = [rng.uniform(0, p.index.duration_s) for _ in range(72)]
+    frames = [frame_for_time(p.index, t, None) for t in moments]
+    assert None not in frames
+    got = [None if img is None else vc.read_code(img)
+           for img in read_frames(path, p.index, frames)]
+    want = [codes[bisect_right(times, t + 1e-6) - 1] for t in moments]
+    assert got == want
