@@ -4,6 +4,9 @@
    until every view is loaded, against the bare core verification of the same file (no GUI).
 2. Timeline repaint at full zoom-out with those events, against the same widget with no events
    and against a 60 Hz frame (16.7 ms).
+3. The verification's own process (core/verify/isolated.py, issue 15): the result in the
+   window's process, against the same verification run in that process, on the sample and
+   on the large log; cold (a process started for it) and started ahead (as the window does).
 (Video seeks, playback and the integrity scan: bench/bench_video.py.)
 
 Usage: python bench/bench_gui.py [--events N] [--quick]
@@ -120,12 +123,47 @@ def bench_open(n: int) -> None:
     shutil.rmtree(settings_dir, ignore_errors=True)
 
 
+def bench_child(n: int, reps: int) -> None:
+    from moderator_app.core.verify import isolated
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
+
+    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "community-sample"
+    for name, path, k in (("the community sample", sample, reps), (f"{n:,} events", log_file(n),
+                                                                    1)):
+        times: dict[str, list[float]] = {"here": [], "cold": [], "ahead": []}
+        for _ in range(k):
+            for how in times:
+                with tempfile.TemporaryDirectory() as spool:
+                    options = VerifyOptions(build_index=True, spool_dir=Path(spool))
+                    if how == "ahead":
+                        isolated.prestart()
+                        time.sleep(1.0)  # the moderator reads the previous submission
+                    else:
+                        isolated.discard_spare()
+                    t = time.perf_counter()
+                    if how == "here":
+                        result = verify_paths([path], options)
+                    else:
+                        result = isolated.verify_isolated([path], options)
+                    times[how].append(time.perf_counter() - t)
+                    if result.index is not None:
+                        result.index.close()
+                    del result
+        med = {how: statistics.median(v) for how, v in times.items()}
+        print(f"-- verification process, {name} (median of {k}): in this process "
+              f"{med['here'] * 1000:.0f} ms; child started ahead {med['ahead'] * 1000:.0f} ms "
+              f"-> ratio {ratio(med['ahead'], med['here'])}; child started cold "
+              f"{med['cold'] * 1000:.0f} ms -> ratio {ratio(med['cold'], med['here'])}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="100,000 events, fewer seeks")
     args, _ = parser.parse_known_args()
     n = 100_000 if args.quick else args.events
+    bench_child(n, 3 if args.quick else 7)
     bench_open(n)
     return 0
 

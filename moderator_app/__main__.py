@@ -14,10 +14,15 @@ CLI_COMMANDS = {"verify", "withhold", "decide", "decisions", "rules", "frame", "
 
 
 VIDEO_CHILD = "--video-child"  # the isolated video process (core/video/isolate.py)
+VERIFY_CHILD = "--verify-child"  # the workstation's verification process (core/verify/child.py)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == [VERIFY_CHILD]:  # runs as the CLI does: glibc's arenas, no Qt
+        from moderator_app.core.verify.child import main as verify_child
+
+        return verify_child()
     gui = not (args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")))
     if gui:  # the workstation and its video process: before any second thread allocates
         from moderator_app.core.arenas import lean_address_space

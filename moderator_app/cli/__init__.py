@@ -105,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except (SystemExit, BrokenPipeError):
         raise  # a closed pipe (`… | head -1`) is a quiet exit 141, in moderator_app.__main__
+    except MemoryError:  # a resource, not a bug: said as such (issue 15), exit 2, no report
+        print("moderator-app: out of memory: this command needed more memory than this "
+              "process may use; nothing was judged or recorded", file=sys.stderr)
+        return EXIT_UNREADABLE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback
         if os.environ.get("MODERATOR_APP_DEBUG"):
             raise

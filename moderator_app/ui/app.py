@@ -51,6 +51,9 @@ def run_app(argv: list[str]) -> int:
             "session.\nThe command line works without one, e.g. `moderator-app verify PATH`; "
             "or give it a virtual display: `xvfb-run moderator-app PATH`.\n")
         return 2
+    from moderator_app.core.verify import isolated
+
+    isolated.prestart()  # the first verification's process imports while Qt starts
     from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -61,6 +64,7 @@ def run_app(argv: list[str]) -> int:
     from moderator_app.ui.main_window import MainWindow
 
     window = MainWindow(store_path=args.store or _env_store() or _settings_store())
+    window.opener.start_ahead = True
     theme = str(window.settings.value("theme", "dark"))
     try:
         from moderator_app.ui.theme import apply_theme

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import QFileDialog
 from moderator_app.core.formats.members import VIDEO_EXTS
 from moderator_app.core.kinds import Kind
 from moderator_app.core.text import safe_text
+from moderator_app.core.verify import isolated
 from moderator_app.core.verify.options import VerifyOptions
-from moderator_app.core.verify.pipeline import VerifyResult, verify_paths
+from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.audio import plays_sound
 from moderator_app.core.video.isolate import prestart
 from moderator_app.ui.background import BackgroundOp
@@ -53,6 +54,9 @@ class SubmissionOpener(QObject):
         self.loader = BackgroundOp("verify", window)
         self._spool_root = Path(tempfile.mkdtemp(prefix="moderator-spool-"))
         self._spool: Path | None = None
+        # Start the next verification's process as soon as one ends (the application sets
+        # it: core/verify/isolated.py); windows made by tests start theirs when they open.
+        self.start_ahead = False
 
     def file_dialog(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
@@ -88,9 +92,12 @@ class SubmissionOpener(QObject):
         self.w.status_label.setText(f"Verifying {name}…")
         # The player's decoder, its sound's and the scan's start now and import while the
         # submission is verified: the first picture then costs an open and a decode (issue 11
-        # point 8). The verification's thread starts its probe's itself (pipeline.py).
+        # point 8). The verification process starts its probe's itself (pipeline.py).
         prestart(3 if plays_sound() else 2)
-        self.loader.run(lambda progress, cancel: verify_paths(paths, options, progress, cancel),
+        # Verified in a process of its own (core/verify/isolated.py): a crash, MemoryError or
+        # hang there is a message here, never the end of the window (issue 15).
+        self.loader.run(lambda progress, cancel: isolated.verify_isolated(
+                            paths, options, progress, cancel),
                         self._on_verified, self._on_failed, self._on_cancelled,
                         discard=close_result)
         if len(paths) == 1:
@@ -139,6 +146,8 @@ class SubmissionOpener(QObject):
     def _on_verified(self, result: VerifyResult) -> None:
         self._end_progress()
         self.apply_result(result)
+        if self.start_ahead:  # the next submission's process imports while this one is read
+            isolated.prestart()
 
     def apply_result(self, result: VerifyResult) -> None:
         """Show a verification result in every view (also used directly by tests)."""

@@ -16,6 +16,7 @@ from ui_helpers import WAIT_MS  # noqa: E402
 from moderator_app.cli import main as cli_main  # noqa: E402
 from moderator_app.core.ledger.records import CHECKLIST_IDS  # noqa: E402
 from moderator_app.core.ledger.store import Ledger  # noqa: E402
+from moderator_app.core.verify.isolated import verify_isolated  # noqa: E402
 from moderator_app.core.verify.options import VerifyOptions  # noqa: E402
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
@@ -45,7 +46,8 @@ def panel(qtbot, store, settings):
 
 def test_gui_and_cli_decisions_land_in_one_ledger_and_export_alike(
         panel, submission, store, tmp_path):  # noqa: F811
-    panel.session.set_result(verify_paths([submission], VerifyOptions(offset=0.5)))
+    # verified as the window verifies, in its own process (core/verify/isolated.py)
+    panel.session.set_result(verify_isolated([submission], VerifyOptions(offset=0.5)))
     panel.session.set_offset(0.5)
     panel.session.set_retime_start(1.0)
     panel.session.set_retime_end(7.0)

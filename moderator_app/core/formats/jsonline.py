@@ -76,6 +76,19 @@ def find_duplicate_member(raw: bytes) -> str | None:
 TOO_DEEP = "invalid JSON: nesting too deep (more than 255 levels of arrays and objects)"
 
 
+# orjson's words when it cannot allocate its parse buffer (yyjson's allocation error). It
+# comes as a JSONDecodeError, but says nothing about the bytes: under an address-space limit
+# a valid 15 MiB line was reported as `log.json` "invalid JSON" (issue 15).
+OUT_OF_MEMORY = "Not enough memory"
+
+
+def raise_if_out_of_memory(message: str) -> None:
+    """MemoryError when a parser's error `message` is a failed allocation, not a verdict on
+    the bytes: a resource failure must say what it is, never be a format finding."""
+    if OUT_OF_MEMORY in message:
+        raise MemoryError(message)
+
+
 def parse_line(raw: bytes) -> dict | LineError:
     """Parse one line (without its trailing newline) into a dict, or say why not."""
     got = parse_line_compact(raw)
@@ -92,6 +105,7 @@ def parse_line_compact(raw: bytes) -> tuple[dict, bool] | LineError:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         msg = str(exc)
+        raise_if_out_of_memory(msg)
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as uexc:

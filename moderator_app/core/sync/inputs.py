@@ -14,6 +14,7 @@ from datetime import datetime
 
 import orjson
 
+from moderator_app.core.formats.jsonline import raise_if_out_of_memory
 from moderator_app.core.formats.members import ROLE_LOG, ROLE_TRAJECTORY
 from moderator_app.core.formats.streams import iter_lines
 from moderator_app.core.formats.submission import Submission
@@ -35,7 +36,8 @@ def _events(member):
                     continue
                 try:
                     ev = orjson.loads(line)
-                except orjson.JSONDecodeError:
+                except orjson.JSONDecodeError as exc:
+                    raise_if_out_of_memory(str(exc))  # never an input silently dropped
                     continue
                 if isinstance(ev, dict):
                     yield ev

@@ -90,22 +90,33 @@ MAX_SPARES = 3
 MAX_SPARES_TOTAL = 6
 
 
-def _spawn(sock: socket.socket | None) -> subprocess.Popen:
+def child_command(flag: str) -> list[str]:
+    """The command line of one of the application's own isolated processes (`--video-child`,
+    `--verify-child`): the desktop bundle's executable routes the flag itself."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, flag]
+    return [sys.executable, "-m", "moderator_app", flag]
+
+
+def child_env() -> dict[str, str]:
+    """The environment of an isolated process: this one's, with this package first on the
+    path (a child must run the code its parent runs) and no bytecode written."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     root = str(Path(__file__).resolve().parents[3])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"]
                                 if env.get("PYTHONPATH") else "")
+    return env
+
+
+def _spawn(sock: socket.socket | None) -> subprocess.Popen:
+    env = child_env()
     fds: tuple[int, ...] = ()
     if sock is not None:
         env[FD_SOCKET_ENV] = str(sock.fileno())
         fds = (sock.fileno(),)
-    if getattr(sys, "frozen", False):  # the desktop bundle: its executable routes it
-        cmd = [sys.executable, "--video-child"]
-    else:
-        cmd = [sys.executable, "-m", "moderator_app", "--video-child"]
     return subprocess.Popen(
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        pass_fds=fds, env=env, start_new_session=True)
+        child_command("--video-child"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, pass_fds=fds, env=env, start_new_session=True)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from moderator_app.core.formats.canonical import (
     CanonicalError,
     canonical_json_fast,
 )
+from moderator_app.core.formats.jsonline import raise_if_out_of_memory
 
 # -- spelling -----------------------------------------------------------------------------
 # The hash covers the canonical form, so a byte edit that keeps the JSON value (`1e-7` ->
@@ -93,7 +94,9 @@ def spelling_mask(raw: bytes, hint: int, compact: bool, body: bytes | None = Non
             ev = orjson.loads(raw)
             if orjson.dumps(ev, option=orjson.OPT_SORT_KEYS) == raw:
                 m |= SPELL_ORJSON_SORTED
-        except (orjson.JSONDecodeError, TypeError):
+        except orjson.JSONDecodeError as exc:
+            raise_if_out_of_memory(str(exc))  # a failed allocation decides no spelling
+        except TypeError:
             pass
     if hint & SPELL_JCS:
         if body is not None and recorded is not None and keys is not None and all(
@@ -106,13 +109,16 @@ def spelling_mask(raw: bytes, hint: int, compact: bool, body: bytes | None = Non
             try:
                 if canonical_json_fast(orjson.loads(raw)) == raw:
                     m |= SPELL_JCS
-            except (CanonicalError, orjson.JSONDecodeError, TypeError, RecursionError):
+            except orjson.JSONDecodeError as exc:
+                raise_if_out_of_memory(str(exc))
+            except (CanonicalError, TypeError, RecursionError):
                 pass
     if hint & _D_ALL:
         try:
             if ev is None:
                 ev = orjson.loads(raw)
-        except orjson.JSONDecodeError:
+        except orjson.JSONDecodeError as exc:
+            raise_if_out_of_memory(str(exc))
             return m & hint
         ascii_ = raw.isascii()
         # ensure_ascii changes nothing (it escapes DEL too)
