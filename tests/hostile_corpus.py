@@ -441,3 +441,31 @@ def make_zip_zero_bomb(root: Path, size: int = 3 << 30) -> Path:
         for _ in range(size // len(chunk)):
             fh.write(chunk)
     return p
+
+
+# -- 5. lines that need memory (the workstation under an address-space limit) --------------
+def make_wide_member_line(root: Path, members: int = 300_000) -> Path:
+    """A community folder whose second log line, a valid model_request, holds `members`
+    more members in its `data` (4.9 MB): `orjson.dumps` of it maps its worst-case buffer
+    unchecked, which crashed the workstation (SIGSEGV) under `prlimit --as=512MiB`, while
+    verifying it and again when the event table showed its row."""
+    return _log_with_data(root / "wide-line", {f"k{i}": i for i in range(members)})
+
+
+def make_big_string_line(root: Path, size: int = 15 * MIB) -> Path:
+    """A community folder whose second log line, a valid model_request, holds a
+    `size`-character string in its `data`: orjson could not allocate its parse buffer in the
+    workstation under `prlimit --as=512MiB`, and the line was reported as `log.json`
+    "invalid JSON"."""
+    return _log_with_data(root / "big-string-line", {"s": "a" * size})
+
+
+def _log_with_data(folder: Path, extra: dict) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = _log_lines(12, 3)
+    ev = orjson.loads(lines[1])
+    assert ev["type"] == "model_request"
+    ev["data"].update(extra)
+    lines[1] = orjson.dumps(ev)
+    (folder / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    return folder

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_json, safe_text
+from moderator_app.ui.event_text import RAW_ABOVE
 from moderator_app.ui.timefmt import format_timecode
 
 TRUNCATE_CHARS = 100_000
@@ -30,7 +31,10 @@ TRUNCATE_CHARS = 100_000
 def pretty(raw: bytes) -> str:
     """Indented JSON when the line parses, else the line itself (decoded with replacement).
     Control, C1 and bidi characters are escapes (`safe_json` / `safe_text`): an RLO in a
-    payload would otherwise reorder what the moderator reads."""
+    payload would otherwise reorder what the moderator reads. A line above `RAW_ABOVE` is
+    its text as written, not re-serialised (`event_text.RAW_ABOVE` says why)."""
+    if len(raw) > RAW_ABOVE:
+        return safe_text(raw.decode("utf-8", "replace"))
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:

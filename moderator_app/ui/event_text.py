@@ -15,6 +15,12 @@ import orjson
 from moderator_app.core.text import safe_text
 
 MAX_CHARS = 200
+# A line longer than this is shown as its raw text, never parsed and serialised again in the
+# window's process: `orjson.dumps` reserves its worst-case output (about 13 bytes of address
+# space per character) without checking the mapping, so under an address-space limit the
+# row of a 300,000-member line crashed the workstation (SIGSEGV, issue 15). 1 MiB of line
+# costs at most ~13 MiB there; a moderator reads 200 characters of it in the table.
+RAW_ABOVE = 1 << 20
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -135,7 +141,16 @@ def event_text(raw: bytes, official: bool) -> str:
     return safe_text(_event_text(raw, official))
 
 
+def raw_head(raw: bytes, limit: int) -> str:
+    """The start of a long line as text, with its size: what the table and the detail pane
+    show of a line above `RAW_ABOVE` bytes."""
+    return f"[{len(raw) / (1 << 20):.1f} MiB line, shown raw] " + \
+        raw[: 4 * limit].decode("utf-8", "replace")
+
+
 def _event_text(raw: bytes, official: bool) -> str:
+    if len(raw) > RAW_ABOVE:
+        return _short(raw_head(raw, MAX_CHARS), MAX_CHARS)
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:

@@ -92,3 +92,44 @@ def test_invalid_json_line_is_shown_raw(qtbot, tmp_path):
     model.set_index(index)
     assert model.index(0, 2).data() == ""  # no time
     assert model.index(0, 5).data() == "{not json <b>"
+
+
+def test_a_line_over_1_mib_is_shown_as_written_never_serialised_again(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """Issue 15: the row of a 300,000-member line crashed the workstation under a 512 MiB
+    address-space limit (`orjson.dumps` maps its worst case unchecked). A line over
+    `RAW_ABOVE` is shown as its own text in the table and the detail pane, and orjson never
+    serialises it there; a shorter line is still summarised and indented."""
+    import orjson
+
+    from moderator_app.ui import event_detail, event_text
+
+    wide = {"type": "x", "t": 0.0, "data": {f"k{i}": i for i in range(120_000)}}
+    index = make_index(tmp_path, [wide, {"type": "x", "t": 1.0, "data": {"a": 1}}])
+    assert index.lengths[0] > event_text.RAW_ABOVE > index.lengths[1]
+    calls = []
+
+    def dumps(obj, *args, **kw):
+        calls.append(len(obj) if isinstance(obj, dict) else 0)
+        return orjson.dumps(obj, *args, **kw)
+
+    fake = type("orjson", (), {"dumps": staticmethod(dumps), "loads": orjson.loads,
+                               "JSONDecodeError": orjson.JSONDecodeError,
+                               "JSONEncodeError": orjson.JSONEncodeError})
+    monkeypatch.setattr(event_text, "orjson", fake)
+    monkeypatch.setattr(event_detail, "orjson", fake)
+    model = EventTableModel()
+    model.set_index(index)
+    mib = index.lengths[0] / (1 << 20)
+    assert model.index(0, 5).data().startswith(f"[{mib:.1f} MiB line, shown raw] " + '{"type"')
+    assert model.index(1, 5).data() == '{"a":1}'
+    d = EventDetail()
+    qtbot.addWidget(d)
+    d.show_event(index, 0)
+    assert d.text.toPlainText().startswith('{"type":"x","t":0.0,"data":{"k0":0,"k1":1,')
+    d.show_all()
+    assert d.text.toPlainText() == index.read_raw(0).decode()
+    assert not [n for n in calls if n > 10], calls  # the wide line was never serialised
+    d.show_event(index, 1)
+    assert d.text.toPlainText().startswith('{\n  "type": "x"')
+
