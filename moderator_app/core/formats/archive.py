@@ -43,6 +43,9 @@ from moderator_app.core.text import printable_name
 
 MAX_MEMBER_BYTES = 64 << 30  # bytes actually read from one member
 MAX_ZIP_ENTRIES = 200_000  # a zip with more entries is refused before its directory is parsed
+# A GNU long name/link or a pax header is read whole into memory by tarfile: PATH_MAX is 4 KiB
+# and honest pax headers (times, long names, xattrs) hold a few KiB, so 1 MiB is ample.
+MAX_TAR_META_BYTES = 1 << 20
 
 LINK = rule("archive.link", Severity.ERROR,
             "An archive member is a symbolic or hard link: refused, never followed.", "archive")
@@ -377,12 +380,33 @@ class _EndGuard:
         self._raw.close()
 
 
+_META_TYPES = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE,
+               tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE)
+
+
+class _BoundedTarInfo(tarfile.TarInfo):
+    """A header that refuses a long name or pax header larger than MAX_TAR_META_BYTES.
+
+    tarfile reads such a header's data into one bytes object (and joins its blocks once
+    more): a GNU long name of 600 MiB, 2.7 MB as .tar.gz, ended in MemoryError under a
+    512 MiB limit (internal error, exit 2; QA session 8). The bound is checked on the
+    header's size field before a byte of its data is read."""
+
+    def _proc_member(self, tarfile_):
+        if self.type in _META_TYPES and self.size > MAX_TAR_META_BYTES:
+            kind = "pax" if self.type not in _META_TYPES[:2] else "long name/link"
+            raise tarfile.ReadError(f"a {kind} header of {self.size} bytes (more than "
+                                    f"{MAX_TAR_META_BYTES} bytes): refused, not read")
+        return super()._proc_member(tarfile_)  # type: ignore[misc]
+
+
 def _tar_iter(path: Path, open_raw: Callable, mode: str):
     raw = _EndGuard(open_raw(path))
     try:
         # stream mode: never seeks, never extracts
         # (mode: one of the stream-read modes, "r|" "r|gz", named by the caller)
-        tf = tarfile.open(fileobj=raw, mode=mode)  # type: ignore[call-overload]  # noqa: SIM115
+        tf = tarfile.open(fileobj=raw, mode=mode,  # type: ignore[call-overload]  # noqa: SIM115
+                          tarinfo=_BoundedTarInfo)
     except _READ_ERRORS:
         raw.close()
         raise

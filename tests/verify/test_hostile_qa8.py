@@ -1,0 +1,76 @@
+"""Hostile inputs from the session-8 independent pass (issue 15, "as the judges will run it"):
+the shapes that found bugs, each asserting the exact outcome through the CLI. The pass's
+corpus and runner are qa/hostile_s8.py and qa/run_hostile.py (kept outside the suite)."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+
+import pytest
+from hostile_corpus import run_cli, valid_log_bytes
+
+META = (1 << 20) + 512  # one block over the bound on a long name or a pax header
+
+
+def _tar(path, headers: list[tuple[str, bytes, bytes]]) -> None:
+    """A tar of (name, type, data) members, each header written as given."""
+    with open(path, "wb") as fh:
+        for name, kind, data in headers:
+            info = tarfile.TarInfo(name)
+            info.type, info.size, info.mtime = kind, len(data), 1_780_000_000
+            fh.write(info.tobuf(format=tarfile.USTAR_FORMAT))
+            fh.write(data + b"\0" * (-len(data) % 512))
+        fh.write(b"\0" * 1024)
+
+
+@pytest.mark.parametrize("kind,what", [(tarfile.GNUTYPE_LONGNAME, "long name/link"),
+                                       (tarfile.XHDTYPE, "pax")])
+def test_a_huge_long_name_or_pax_header_is_refused_before_it_is_read(capsys, tmp_path, kind,
+                                                                     what):
+    """tarfile reads a GNU long name or a pax header whole into memory: a 600 MiB one (2.7 MB
+    as .tar.gz) ended in `internal error (MemoryError)`, exit 2, under the 512 MiB limit, for
+    verify, `--json` and decide. Such a header is now refused by its size field, unread:
+    first in the archive, the archive is unreadable; after the log, the listing stops there
+    (archive.corrupt) and the log is still verified."""
+    big = b"a" * (META - 1) + b"\n" if kind == tarfile.XHDTYPE else b"a" * META
+    if kind == tarfile.XHDTYPE:  # a pax record is "<length> key=value\n"
+        body = b" comment=" + big
+        n = len(body) + 7
+        big = str(n).encode() + body
+        assert len(big) == n
+    log = valid_log_bytes()
+    first = tmp_path / "first.tar"
+    _tar(first, [("././@Meta", kind, big), ("agent-log.jsonl", tarfile.REGTYPE, log)])
+    refusal = (f"a {what} header of {len(big)} bytes (more than 1048576 bytes): refused, "
+               "not read")
+    code, out, err = run_cli(capsys, "verify", first)
+    assert code == 2 and err == f"moderator-app: {first}: not a readable tar archive: {refusal}\n"
+    code, out, err = run_cli(capsys, "verify", "--json", first)
+    assert code == 2 and json.loads(out)["verdict"] == "unreadable"
+    after = tmp_path / "after.tar"
+    _tar(after, [("agent-log.jsonl", tarfile.REGTYPE, log), ("././@Meta", kind, big),
+                 ("video.mp4", tarfile.REGTYPE, b"x")])
+    code, out, _ = run_cli(capsys, "verify", "--json", after)
+    report = json.loads(out)
+    corrupt = [f["message"] for f in report["findings"] if f["rule"] == "archive.corrupt"]
+    assert corrupt == [f"the archive cannot be read past 1 members: {refusal}"]
+    assert report["events"] == log.count(b"\n") and code == 1
+
+
+def test_a_long_name_of_honest_length_is_still_read(capsys, tmp_path):
+    """The bound leaves honest long names alone: a 300-character folder name (GNU format)."""
+    buf = io.BytesIO()
+    name = "d" * 300 + "/agent-log.jsonl"
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        info = tarfile.TarInfo(name)
+        data = valid_log_bytes()
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    path = tmp_path / "long.tar"
+    path.write_bytes(buf.getvalue())
+    code, out, _ = run_cli(capsys, "verify", "--json", path)
+    report = json.loads(out)
+    assert report["events"] == data.count(b"\n")
+    assert not [f for f in report["findings"] if f["rule"].startswith("archive.")]
