@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
+import subprocess
+import sys
 import tarfile
 
 import pytest
+from conftest import REPO
 from hostile_corpus import run_cli, valid_log_bytes
 
 META = (1 << 20) + 512  # one block over the bound on a long name or a pax header
@@ -74,3 +79,35 @@ def test_a_long_name_of_honest_length_is_still_read(capsys, tmp_path):
     report = json.loads(out)
     assert report["events"] == data.count(b"\n")
     assert not [f for f in report["findings"] if f["rule"].startswith("archive.")]
+
+
+def _ro_mount_works() -> bool:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _ro_mount_works(), reason="needs root and mount namespaces")
+def test_deciding_into_a_read_only_ledger_says_read_only_not_corrupt(capsys, tmp_path):
+    """`decide` into a ledger on a read-only mount said the ledger "is corrupt or unreadable
+    (unable to open database file) ... Move it aside and restore from a backup": advice to
+    replace an intact ledger. It now says the ledger is read-only, and records nothing."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "agent-log.jsonl").write_bytes(valid_log_bytes())
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    store = folder / "decisions.sqlite3"
+    decide = (f"{sys.executable} -m moderator_app decide {sub} --reject --reason other "
+              f"--note n --store {store}")
+    assert run_cli(capsys, *decide.split()[3:])[0] == 0
+    script = f"mount --bind -o ro {folder} {folder} && {decide}"
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
+                       cwd=REPO, timeout=120)
+    assert r.returncode == 2
+    assert r.stderr == (f"moderator-app: decision NOT recorded: the decision ledger {store} is "
+                        "read-only (the file, its folder or its mount cannot be written): "
+                        "nothing can be recorded there. `decisions list`, `export` and "
+                        "`verify` still read it; record in a writable ledger (--store).\n")
+    code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 0 and "intact: 1 decisions" in out

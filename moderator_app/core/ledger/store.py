@@ -211,6 +211,15 @@ class Ledger(LedgerBase):
             _check_header(path)
         elif writable:
             _make_private_dirs(path.parent)
+        if writable and path.exists() and not (os.access(path, os.W_OK)
+                                               and os.access(path.parent, os.W_OK)):
+            # SQLite says "unable to open database file", which read as "corrupt": the
+            # moderator was told to restore a ledger that is intact, only not writable.
+            raise LedgerError(
+                f"the decision ledger {path} is read-only (the file, its folder or its mount "
+                "cannot be written): nothing can be recorded there. `decisions list`, "
+                "`export` and `verify` still read it; record in a writable ledger "
+                "(--store).")
         if writable and self._default:  # our own per-user directory: always private
             with contextlib.suppress(OSError):
                 os.chmod(path.parent, 0o700)
