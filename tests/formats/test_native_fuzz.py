@@ -808,3 +808,25 @@ def test_reports_identical_every_payload_shape(monkeypatch, shape):
     lines[20] = _dump(edited)
     rep = assert_same_reports(join(lines), monkeypatch, 4096)
     assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [21]
+
+
+def test_reports_identical_screenshots_holding_secrets_markers(monkeypatch):
+    """Base64 screenshots hold secrets markers by chance (`xox`, `AKIA`, `AIza`): the C
+    summary carries those lines to the per-line secrets scan rather than declining the block
+    (which sent it through Python line by line), and both engines give the same report: no
+    finding for a near miss, the exact line for a real key beside it."""
+    events = make_run_events(60, seed=3, text_bytes=600, shape="base64")
+    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x"),
+                     (30, "xoxb-" + "A1b2C3d4E5" * 2), (31, "xox" * 200)):
+        shot = events[at]["payload"]["screenshot"]
+        shot["data"] = shot["data"][:100] + text + shot["data"][100:]
+    lines = [_dump(e) for e in chain_events(events)]
+    if JCS is not None:
+        near = join(lines[5:25])  # near misses only: a summary, naming them
+        spans = JCS.summarise(near, traj.SCHEMA, MARKERS)[12]
+        assert [near[a:b] for a, b in spans] == lines[10:14]
+        assert traj.blocks.native_summary(near, traj.LineContext(), JCS) is not None
+        assert traj.blocks.native_summary(join(lines[25:35]), traj.LineContext(), JCS) is None
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    assert [(f["rule"], f["line"]) for f in rep["findings"] if f["rule"].startswith("secret")] \
+        == [("secret.suspect", 31)]

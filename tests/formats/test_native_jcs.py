@@ -326,18 +326,35 @@ def test_a_block_that_does_not_hold_together_has_no_summary(edit):
 
 @needs_jcs
 @pytest.mark.parametrize("marker", MARKERS)
-def test_a_block_with_a_possible_secret_has_no_summary(marker):
-    """Its line must meet the per-line secrets scan: the C summary says no, for any marker, at
-    any line, the last included (the scan runs line by line)."""
+def test_a_block_with_a_possible_secret_names_its_lines(marker):
+    """A line holding a secrets marker must meet the per-line secrets scan: the C summary names
+    it (its span), for any marker, at any line, the last included (the scan runs line by
+    line), and the block's summary stands only when that scan finds nothing in it."""
     evs = make_run_events(40, seed=9, variety=0.0, text_bytes=20)
     for at in (10, 29):
         evs[at]["payload"]["note"] = "token " + marker.decode() + "A1b2C3d4E5f6G7h8I9j0K1l2M3"
     lines = [orjson.dumps(e) for e in chain_events(evs)][8:30]
     block = join(lines)
-    assert jcs.summarise(block, SCHEMA) is not None
-    assert jcs.summarise(block, SCHEMA, MARKERS) is None
-    assert jcs.summarise(join(lines[:-1]), SCHEMA, MARKERS) is None
-    assert jcs.summarise(join(lines[3:-1]), SCHEMA, MARKERS) is not None
+    assert jcs.summarise(block, SCHEMA)[12] == ()
+    spans = jcs.summarise(block, SCHEMA, MARKERS)[12]
+    assert [block[a:b] for a, b in spans] == [lines[2], lines[21]]
+    assert [block[a:b] for a, b in jcs.summarise(join(lines[:-1]), SCHEMA, MARKERS)[12]] == [
+        lines[2]]
+    assert jcs.summarise(join(lines[3:-1]), SCHEMA, MARKERS)[12] == ()
+    found = bool(traj.line.scan_line(lines[2]))
+    assert found is (marker in (b"sk-", b"github_pat_"))  # the others: too short a token
+    assert (traj.blocks.native_summary(block, traj.LineContext(), jcs) is None) is found
+
+
+@needs_jcs
+def test_a_block_with_too_many_possible_secrets_has_no_summary():
+    """Past 64 lines holding a marker the summary declines: the columns take the block."""
+    evs = make_run_events(80, seed=9, variety=0.0, text_bytes=20)
+    for ev in evs[5:75]:
+        ev["payload"]["note"] = "xoxo"
+    lines = [orjson.dumps(e) for e in chain_events(evs)][5:75]
+    assert jcs.summarise(join(lines[:64]), SCHEMA, MARKERS) is not None
+    assert jcs.summarise(join(lines[:65]), SCHEMA, MARKERS) is None
 
 
 # -- secrets markers --------------------------------------------------------------------------

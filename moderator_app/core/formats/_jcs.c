@@ -51,6 +51,7 @@
 #define MAX_DEPTH 64
 #define NOTOK 1 /* the line is declined; -1 is a Python error (memory) */
 #define HEXLEN 64
+#define MAX_SUSPECTS 64 /* lines holding a secrets marker that a summary may carry */
 
 /* OpenSSL's low-level SHA-256, from the libcrypto hashlib has loaded. Not the one-shot
  * SHA256(): in OpenSSL 3 that goes through EVP_Q_digest, which fetches the algorithm (locks
@@ -357,6 +358,64 @@ static inline int take_utf8(P *ps, const unsigned char **p, const unsigned char 
     return 0;
 }
 
+/* The short escapes RFC 8785 writes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` (1 for the byte
+ * after the backslash). */
+static const unsigned char SHORT_ESC[256] = {['"'] = 1, ['\\'] = 1, ['b'] = 1, ['f'] = 1,
+                                              ['n'] = 1, ['r'] = 1, ['t'] = 1};
+
+#if defined(__SSE2__)
+/* canonical_escapes over 32 bytes at a time: the window's backslashes, quotes, control
+ * characters, DEL and bytes >= 0x80 as one bit mask, taken in order. A short escape clears its
+ * backslash's bit and the next (the escaped byte may be `"` or `\`) and stays in the window:
+ * shell output has an escape every ~10 bytes, and reloading after each one (plain_run) cost
+ * more than the check. Anything else the mask shows ends the window at it: *pp there and 0
+ * (the caller's scalar step takes it), or 1 at the closing quote; 2 when the window held
+ * nothing else (*pp past it). Needs 33 bytes from *pp (the byte after a backslash at the
+ * window's last position). */
+static inline int escape_window(P *ps, const unsigned char **pp)
+{
+    const unsigned char *p = *pp;
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    __m128i v0 = _mm_loadu_si128((const __m128i *)p);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 16));
+    uint64_t bs = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, bslash)) |
+                  (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) << 16;
+    /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+    __m128i o0 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, quote), _mm_cmplt_epi8(v0, space)),
+                              _mm_cmpeq_epi8(v0, del));
+    __m128i o1 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v1, quote), _mm_cmplt_epi8(v1, space)),
+                              _mm_cmpeq_epi8(v1, del));
+    uint64_t m = bs | (uint64_t)(uint32_t)_mm_movemask_epi8(o0) |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(o1) << 16;
+    while (m) {
+        int k = __builtin_ctzll(m);
+        if ((bs >> k) & 1) {
+            if (!SHORT_ESC[p[k + 1]]) { /* `\u` or not canonical: the scalar step decides */
+                *pp = p + k;
+                return 0;
+            }
+            m &= ~(3ull << k); /* bit 32 (an escape at 31 ending past the window) is no bit */
+            bs &= ~(3ull << k);
+            if (k == 31) {
+                *pp = p + 33;
+                return 2;
+            }
+            continue;
+        }
+        if (p[k] == 0x7f) {
+            ps->flags &= ~ST_ASCII;
+            m &= m - 1;
+            continue;
+        }
+        *pp = p + k; /* a quote, a control character or non-ASCII text */
+        return p[k] == '"';
+    }
+    *pp = p + 32;
+    return 2;
+}
+#endif
+
 /* The rest of a value string whose escapes are all spelled as RFC 8785 spells them (`\"`,
  * `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, and `\u00xx` in lowercase for the other control
  * characters), from its first backslash at *pp: then the string's bytes, as they stand, are its
@@ -369,6 +428,20 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
 {
     const unsigned char *p = *pp;
     for (;;) {
+#if defined(__SSE2__)
+        while (end - p >= 33) {
+            int w = escape_window(ps, &p);
+            if (w == 1) {
+                *pp = p;
+                return 1;
+            }
+            if (w == 0)
+                break;
+        }
+        p = plain_run(p, end); /* (the last window may end inside a plain run) */
+        if (p >= end)
+            return 0;
+#endif
         unsigned c = *p;
         if (c == '\\') {
             if (end - p < 2)
@@ -2035,13 +2108,14 @@ PyDoc_STRVAR(summarise_doc,
 "The facts `trajectory._Columns.summary` derives, without a Python object per line, for a block\n"
 "whose every line `scan` vouches for, whose hashes recompute and link, with one run_id, each\n"
 "producer one trust level, sequence numbers increasing and `YYYY-MM-DDTHH:MM:SS.mmmZ` wall\n"
-"times not going back, and without any of `markers` (secrets markers); None otherwise (the\n"
-"caller then takes the columns). Returns (events,\n"
+"times not going back, with at most 64 lines holding one of `markers` (secrets markers); None\n"
+"otherwise (the caller then takes the columns). Returns (events,\n"
 "first prev_hash, last hash, run_id, producers, min wall, max wall, first run_start wall or\n"
-"None, last run_end wall or None, types, minutes, keys): producers as (name, trust, events,\n"
+"None, last run_end wall or None, types, minutes, keys, suspects): producers as (name, trust, events,\n"
 "first index, last index, first sequence, last sequence, first wall, last wall) in order of\n"
 "first appearance; types and minutes (`YYYY-MM-DDTHH:MM`) distinct; keys the distinct status\n"
-"keys of the lines.");
+"keys of the lines; suspects the (start, end) offsets of the lines holding one of `markers`,\n"
+"for the caller's secrets scan.");
 
 static PyObject *summarise(PyObject *self, PyObject *args)
 {
@@ -2069,6 +2143,8 @@ static PyObject *summarise(PyObject *self, PyObject *args)
     size_t run_len = 0;
     const unsigned char *wmin = NULL, *wmax = NULL, *wstart = NULL, *wend = NULL;
     Py_ssize_t n = 0;
+    Py_ssize_t sus[MAX_SUSPECTS][2];
+    int nsus = 0;
     PyObject *result = NULL;
     unsigned char digest[32];
     const unsigned char *q = data;
@@ -2082,11 +2158,20 @@ static PyObject *summarise(PyObject *self, PyObject *args)
             ok = 0;
             break;
         }
-        /* a possible secret: its line goes through the per-line rules (scanned here, while
-         * the line is in cache, rather than in a pass of its own over the block) */
+        /* a possible secret: its line must meet the per-line secrets scan (scanned here,
+         * while the line is in cache, rather than in a pass of its own over the block). Its
+         * span is returned and the caller runs that scan on it: a marker is 3-5 common
+         * bytes, so random text (a base64 screenshot: `xox`, `AKIA`) holds one every few
+         * hundred lines, and declining its whole block sent it line by line through Python
+         * (4.5x the floor on screenshots). More than MAX_SUSPECTS such lines: declined. */
         if (marker_tuple != NULL && find_markers(&ms, q, le - q, 0)) {
-            ok = 0;
-            break;
+            if (nsus == MAX_SUSPECTS) {
+                ok = 0;
+                break;
+            }
+            sus[nsus][0] = q - data;
+            sus[nsus][1] = le - data;
+            nsus++;
         }
         const unsigned char *prev = q + ps.f_off[F_PREV], *hash = q + ps.f_off[F_HASH];
         const unsigned char *wall = q + ps.f_off[F_WALL], *run = q + ps.f_off[F_RUN];
@@ -2204,15 +2289,31 @@ static PyObject *summarise(PyObject *self, PyObject *args)
         }
         for (int k = 0; k < nkeys; k++)
             PyList_SET_ITEM(klist, k, PyLong_FromLong(keys[k]));
+        PyObject *slist = PyTuple_New(nsus);
+        if (slist == NULL) {
+            Py_DECREF(plist);
+            Py_DECREF(klist);
+            goto done;
+        }
+        for (int k = 0; k < nsus; k++) {
+            PyObject *t = Py_BuildValue("(nn)", sus[k][0], sus[k][1]);
+            if (t == NULL) {
+                Py_DECREF(plist);
+                Py_DECREF(klist);
+                Py_DECREF(slist);
+                goto done;
+            }
+            PyTuple_SET_ITEM(slist, k, t);
+        }
         PyObject *none1 = Py_None, *none2 = Py_None;
         Py_INCREF(none1);
         Py_INCREF(none2);
-        result = Py_BuildValue("(nNNNNNNNNNNN)", n, make_str(first_prev, HEXLEN),
+        result = Py_BuildValue("(nNNNNNNNNNNNN)", n, make_str(first_prev, HEXLEN),
                                make_str(last_hash, HEXLEN), make_str(run_id, run_len), plist,
                                make_str(wmin, 24), make_str(wmax, 24),
                                wstart ? (Py_DECREF(none1), make_str(wstart, 24)) : none1,
                                wend ? (Py_DECREF(none2), make_str(wend, 24)) : none2,
-                               distinct_list(&types), distinct_list(&minutes), klist);
+                               distinct_list(&types), distinct_list(&minutes), klist, slist);
     }
 done:
     PyBuffer_Release(&block);

@@ -12,7 +12,12 @@ pathological ones, so the bench runs several, each deterministic from its seed:
 * `unicode`: CJK, accented and emoji text (every character non-ASCII, some outside the BMP);
 * `members`: many small members (counters, flags, short strings), in no particular order;
 * `nested`: objects nested ~24 deep, members unsorted at each level;
-* `ints`: long arrays of integers (pixel rows, RAM snapshots).
+* `ints`: long arrays of integers (pixel rows, RAM snapshots);
+* `base64`: an observation carrying a base64 screenshot (one long string of `A-Za-z0-9+/`,
+  no escape) beside a few small members, as a harness logs the frame it showed the model;
+* `toolcall`: a chat model's turn as an OpenAI-style harness logs it: messages with tool calls
+  whose `arguments` are JSON held in a string (an escaped `\"` every few bytes), tool
+  results of shell output, usage counters and short ids.
 
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
@@ -20,9 +25,11 @@ pathological ones, so the bench runs several, each deterministic from its seed:
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 
-SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints")
+SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -109,6 +116,34 @@ def _ints_payload(rng: random.Random, size: int) -> dict:
     return {"ram": row, "frame": rng.randrange(100000)}
 
 
+def _base64_payload(rng: random.Random, size: int) -> dict:
+    raw = rng.randbytes(max(3, (size - 120) * 3 // 4))
+    return {"frame": rng.randrange(10**6), "screenshot": {
+        "mime": "image/png", "width": 160, "height": 210,
+        "data": base64.b64encode(raw).decode()}, "step": rng.randrange(10**5)}
+
+
+def _toolcall_payload(rng: random.Random, size: int) -> dict:
+    messages: list[dict] = []
+    used = 0
+    call = 0
+    while used < size - 200:
+        call += 1
+        cmd = rng.choice(("ls -la", "cat config.yaml", "python train.py --steps 100",
+                          "grep -n loss logs/run.txt", "git status"))
+        args = json.dumps({"command": cmd, "cwd": f"/workspace/{rng.choice(_FILES)}",
+                           "timeout": rng.randrange(5, 120)})
+        output = _shell(rng, rng.randrange(60, 260))
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{rng.getrandbits(48):012x}", "type": "function",
+             "function": {"name": "bash", "arguments": args}}]})
+        messages.append({"role": "tool", "tool_call_id": f"call_{call}", "content": output})
+        used += len(args) + len(output) + 240
+    return {"model": "provider/model-id", "messages": messages,
+            "usage": {"prompt_tokens": rng.randrange(500, 9000),
+                      "completion_tokens": rng.randrange(20, 300)}}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -122,5 +157,9 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _nested_payload(rng, size)
     if shape == "ints":
         return _ints_payload(rng, size)
+    if shape == "base64":
+        return _base64_payload(rng, size)
+    if shape == "toolcall":
+        return _toolcall_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 

@@ -9,7 +9,7 @@ from operator import and_
 import orjson
 
 from moderator_app.core.formats import native
-from moderator_app.core.verify.secrets import MARKERS
+from moderator_app.core.verify.secrets import MARKERS, scan_line
 from moderator_app.core.verify.trajectory.columns import SPECIAL_TYPES, Columns
 from moderator_app.core.verify.trajectory.facts import BlockSummary, ProducerSpan
 from moderator_app.core.verify.trajectory.line import LineContext
@@ -75,11 +75,17 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
     same summaries."""
     if ctx.leak is not None and ctx.leak.block_hit(block):
         return None
-    got = jcs.summarise(block, SCHEMA, MARKERS)  # None too where a line holds a marker
+    got = jcs.summarise(block, SCHEMA, MARKERS)
     if got is None:
         return None
     (events, first_prev, last_hash, run_id, prods, wmin, wmax, wstart, wend, types, minutes,
-     keys) = got
+     keys, suspects) = got
+    # Lines holding a secrets marker (random text such as a base64 screenshot holds one every
+    # few hundred lines): the per-line secrets scan, exactly as `examine_line` runs it; a
+    # block with a finding takes the columns, which word it.
+    for start, end in suspects:
+        if scan_line(bytes(block[start:end])):
+            return None
     if SPECIAL_TYPES.intersection(types) or None in map(minute_epoch, minutes):
         return None
     for name, trust, *_ in prods:
