@@ -3,7 +3,9 @@
 Generates once into .bench/ a valid 200,000-event chain per payload shape (~300 MB
 uncompressed, ~1.5 KB events; `plain`: words, a share with floats and non-ASCII keys, BMP and
 not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside the BMP, floats
-hard for RFC 8785; more in `samples/payload_shapes.py`) and times, for each shape:
+hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
+markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
+more in `samples/payload_shapes.py`) and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
 * `moderator-app verify --json` on it (a subprocess; its peak RSS from wait4);
@@ -12,7 +14,7 @@ hard for RFC 8785; more in `samples/payload_shapes.py`) and times, for each shap
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
 memory <= 150 MiB. Each timing is the best of `--repeat` runs (3; the stdlib script 2), the floor
 and verify interleaved. Usage: python bench/bench_chain.py [--events N] [--regen] [--repeat N]
-[--shape plain,escape | all]
+[--shape plain,escape,base64,toolcall | all]
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of the floor and of verify")
     ap.add_argument("--single", action="store_true",
                     help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
-    ap.add_argument("--shape", default="plain,escape",
+    ap.add_argument("--shape", default="plain,escape,base64,toolcall",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

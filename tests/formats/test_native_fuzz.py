@@ -496,6 +496,32 @@ def test_canonical_escapes_as_they_stand_or_respelled(body, as_is):
     assert check_canonical(('{"k":"' + body + '","a":["' + body + '",1]}').encode()) is not None
 
 
+# (what sits at a 32-byte window's edge in the escaped-string check: RFC 8785's own escapes
+# stay as they stand, anything else is respelled or refused)
+_EDGE_PIECES = [("\\n", True), ("\\\\", True), ('\\"', True), ("\\u001f", True),
+                ("\x7f", True), ("é", True), ("😀", True), ("\\u00e9", False),
+                ("\\/", False), ("\\u000a", False), ("\x01", None), ("\\x", None)]
+
+
+@pytest.mark.parametrize("piece,as_is", _EDGE_PIECES, ids=range(len(_EDGE_PIECES)))
+def test_canonical_escapes_at_every_window_offset(piece, as_is):
+    """A piece after a first escape at every offset across two 32-byte windows (the last
+    window's escape ending past it, the string's end inside the next or past the 33 bytes the
+    window needs): the same bytes and facts as the reference, or refused with it."""
+    for off in range(0, 72):
+        for tail in ("", "ab", "x" * 40, "\\t" * 20):
+            body = "\\n" + "y" * off + piece + tail
+            text = ('"' + body + '"').encode()
+            got = check_canonical(text)
+            if as_is is None:
+                assert got is None and reference(text) is None, text
+                continue
+            assert got is not None, text
+            assert (got[0] == text) is as_is, text
+            if as_is:
+                assert bool(got[1] & ST["ST_ASCII"]) is (text.isascii() and b"\x7f" not in text)
+
+
 def test_float_spellings_refuse_non_finite():
     for x in (math.inf, -math.inf, math.nan):
         with pytest.raises(ValueError):

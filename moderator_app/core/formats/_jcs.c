@@ -1232,12 +1232,17 @@ static inline int mem_cmp(const P *ps, const Mem *x, const Mem *y, int u16)
     return u16 ? cmp_u16(a, x->key_len, b, y->key_len) : cmp_cp(a, x->key_len, b, y->key_len);
 }
 
-static inline uint64_t name_prefix(const unsigned char *k, size_t n)
+static inline uint64_t name_prefix(const unsigned char *k, size_t n, const unsigned char *limit)
 {
     if (n >= 8) {
         uint64_t v;
         memcpy(&v, k, 8);
         return __builtin_bswap64(v); /* big-endian: integer order is byte order */
+    }
+    if (limit - k >= 8) { /* a short name with 8 bytes readable: one load, the rest masked */
+        uint64_t v;
+        memcpy(&v, k, 8);
+        return n ? __builtin_bswap64(v) & (~0ull << (8 * (8 - n))) : 0;
     }
     uint64_t v = 0;
     for (size_t i = 0; i < 8; i++)
@@ -1357,7 +1362,9 @@ static int parse_object(P *ps, int depth, int role)
         m->is_hash = 0;
         if ((rc = parse_string(ps, m)) != 0)
             return rc;
-        m->prefix = name_prefix(key_ptr(ps, m), m->key_len);
+        m->prefix = name_prefix(key_ptr(ps, m), m->key_len,
+                                m->in_arena ? (const unsigned char *)ps->arena.p + ps->arena.len
+                                            : ps->end);
         any_nonbmp |= m->nonbmp;
         if (ps->p >= ps->end || *ps->p != ':')
             return NOTOK;
