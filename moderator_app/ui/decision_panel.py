@@ -82,6 +82,7 @@ class DecisionPanel(QWidget):
 
     decided = Signal(int)
     next_requested = Signal()
+    notice = Signal()  # the status line says something new (a refusal, a record)
 
     def __init__(self, session, parent: QWidget | None = None,
                  settings: QSettings | None = None) -> None:
@@ -132,7 +133,13 @@ class DecisionPanel(QWidget):
         self.checklist.setVisible(False)
         layout.addWidget(self.checklist)
 
-        buttons = QHBoxLayout()
+        # Accept and Reject in a row of their own, which the window pins under the panel's
+        # scroll area (`window_layout.build_docks`): at 1280x720 an official run's
+        # walkthrough pushed them below the Decision dock's fold.
+        self.button_row = QWidget(self)
+        self.button_row.setObjectName("decision-buttons")
+        buttons = QHBoxLayout(self.button_row)
+        buttons.setContentsMargins(0, 0, 0, 0)
         self.accept_button = QPushButton("Accept", self)
         self.accept_button.setObjectName("accept")
         self.accept_button.setToolTip(f"Accept the submission ({ACCEPT_SHORTCUT})")
@@ -143,7 +150,7 @@ class DecisionPanel(QWidget):
         self.reject_button.clicked.connect(lambda: self.decide(REJECT))
         buttons.addWidget(self.accept_button)
         buttons.addWidget(self.reject_button)
-        layout.addLayout(buttons)
+        layout.addWidget(self.button_row)
 
         self.status = _plain(QLabel("", self))
         self.status.setObjectName("decision-status")
@@ -289,6 +296,7 @@ class DecisionPanel(QWidget):
 
     def _warn(self, text: str) -> None:
         self.status.setText(text)
+        self.notice.emit()
 
     def decide(self, decision: str, confirm: bool = True) -> StoredDecision | None:
         """Record `decision` for the open submission; returns the stored decision or None

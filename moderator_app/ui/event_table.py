@@ -26,6 +26,8 @@ from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_clock
 
 CONTENT_CHARS = 240
+CONTENT_ROOM = 200  # px the Content column keeps before names are shown whole
+NAME_CAP = 24  # a producer or type name is elided past this many wide characters
 SEARCH_CHUNK = 8 * 1024 * 1024
 COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
 COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
@@ -116,13 +118,18 @@ class EventTableModel(QAbstractTableModel):
         return _bold_metrics(font).horizontalAdvance(
             "● " + "8" * max(3, len(str(last_line)))) + 10
 
-    def fitted_widths(self, font: QFont) -> dict[int, int]:
+    def fitted_widths(self, font: QFont, room: int | None = None,
+                      shown: set[int] | None = None) -> dict[int, int]:
         """Line, Time, producer/type widths for the open submission, so that Content gets the
         rest (at 1280x720 an official run's Time, Producer and Type filled the table):
         Line as wide as its last line number, Time without hours for a run under an hour,
-        producer and type names as wide as the widest this run has, at most `observation`'s
-        width (a longer name is elided: the detail pane has it whole). Set once per
-        submission, so nothing moves while it is reviewed."""
+        producer and type names as wide as the widest this run has. Where the table is
+        narrow, a name is at most `observation`'s width (elided: the detail pane has it
+        whole); where the table's `room` (px) leaves Content `CONTENT_ROOM` px beside the
+        `shown` columns at full width, names are whole up to `NAME_CAP` characters (at
+        1920x1080 `seed_commitment` was elided at `observation`'s width). Set once per
+        submission and when a column is shown or hidden, so nothing moves while it is
+        reviewed."""
         fm = _bold_metrics(font)
         idx = self.index_
         if idx is None or not len(idx):
@@ -130,16 +137,24 @@ class EventTableModel(QAbstractTableModel):
         times = self._times[~np.isnan(self._times)] if self._times is not None else []
         sample = "-88:88:88.888" if len(times) and times.min() < 0 else "88:88:88.888"
         time_text = sample if self.hours else sample.replace("88:", "", 1)
-        cap = fm.horizontalAdvance("observation") + 12
+        narrow = fm.horizontalAdvance("observation") + 12
+        whole = fm.horizontalAdvance("m" * NAME_CAP) + 12  # a hostile name: still elided
 
-        def names(ns: list[str]) -> int:
+        def names(ns: list[str], cap: int, header: str) -> int:
             widest = max((fm.horizontalAdvance(safe_text(n)) for n in ns), default=0)
-            return min(widest + 12, cap)
+            return max(min(widest + 12, cap), fm.horizontalAdvance(header) + 16)
 
-        return {COL_LINE: self.line_width(font, int(idx.lines[-1])),
-                COL_TIME: fm.horizontalAdvance(time_text) + 10,
-                COL_LANE: max(names(idx.lane_names), fm.horizontalAdvance(self.lane_header) + 16),
-                COL_KIND: max(names(idx.kind_names), fm.horizontalAdvance("Type") + 16)}
+        fixed = {COL_LINE: self.line_width(font, int(idx.lines[-1])),
+                 COL_TIME: fm.horizontalAdvance(time_text) + 10}
+        widths = {**fixed, COL_LANE: names(idx.lane_names, narrow, self.lane_header),
+                  COL_KIND: names(idx.kind_names, narrow, "Type")}
+        if room is not None:
+            wide = {**fixed, COL_LANE: names(idx.lane_names, whole, self.lane_header),
+                    COL_KIND: names(idx.kind_names, whole, "Type")}
+            cols = set(wide) if shown is None else set(shown) & set(wide)
+            if room - sum(wide[c] for c in cols) >= CONTENT_ROOM:
+                widths = wide
+        return widths
 
     def set_marked_rows(self, marked: dict[int, str]) -> None:
         """Rows that carry a finding (worst severity), shown with a coloured dot by the line."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QThreadPool
+from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -55,6 +55,7 @@ from moderator_app.ui.opening import APP_TITLE, SubmissionOpener, close_result
 from moderator_app.ui.queue_panel import open_queue_dialog
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.store_setting import store_setting_dialog
+from moderator_app.ui.table_columns import TableColumns
 from moderator_app.ui.timefmt import parse_goto
 from moderator_app.ui.video_player import save_frame_dialog
 from moderator_app.ui.window_layout import build_docks, build_views
@@ -83,6 +84,7 @@ class MainWindow(QMainWindow):
         self.opener = SubmissionOpener(self)
         build_views(self)
         build_docks(self)
+        self.columns = TableColumns(self.table, self.settings, self.fit_columns)
         self.event_filter = EventFilter(self)
         self.fullscreen = VideoFullScreen(self)
         self.nav = Navigator(self.session, self.player, self.timeline, self.plots, self.table,
@@ -92,6 +94,7 @@ class MainWindow(QMainWindow):
         self.actions = build_actions(self, self.handlers())
         self.menus = build_menus(self, self.actions, {
             "recent": self._fill_recent_menu, "docks": self._fill_dock_toggles,
+            "columns": self.columns.add_view_menu,
             "theme": self._fill_theme_menu, "help": self._fill_help_menu})
         self._connect()
         self.state = WindowState(self.settings, self,
@@ -223,6 +226,9 @@ class MainWindow(QMainWindow):
         self.session.report_changed.connect(self._update_status)
         self.decision_panel.decided.connect(self._after_decision)
         self.decision_panel.next_requested.connect(self.open_next_submission)
+        # A refusal ("Enter the reviewer name first.") is said under the form: in view.
+        self.decision_panel.notice.connect(
+            lambda: self.decision_scroll.ensureWidgetVisible(self.decision_panel.status))
         self.findings.line_requested.connect(self.nav.select_line)
         self.findings.copy_requested.connect(self.copy_finding)
         self.findings.read_line = self.line_text
@@ -254,9 +260,10 @@ class MainWindow(QMainWindow):
         width (340-560 px), the video 60 % of the rest, the timeline a third of the height;
         so 1280x720 fits and 2560x1440 gives the video and the findings real room."""
         w = self.width()
-        # 1280 wide: docks of 307 px (were 345) leave the event table's Content its room
-        # beside a 540 px video; from 1500 px on the docks get 27 %.
-        dock_w = int(min(max(w * (0.24 if w < 1500 else 0.27), 300), 560))
+        # 1280 wide: docks of 294 px (were 345, then 307) leave the event table's Content
+        # its room beside a 540 px video (the Sync panel's widest row, the retime buttons,
+        # needs 270 px); from 1500 px on the docks get 27 %.
+        dock_w = int(min(max(w * (0.23 if w < 1500 else 0.27), 280), 560))
         self.resizeDocks([self.findings_dock], [dock_w], Qt.Orientation.Horizontal)
         central = max(400, w - dock_w)
         share = 0.55 if w < 1500 else 0.6  # the table needs its Content column at 1280
@@ -273,10 +280,21 @@ class MainWindow(QMainWindow):
     def reset_layout(self) -> None:
         self.state.reset()
         self.apply_default_proportions()
+        self.columns.reset()
         self.findings_dock.show()
         self.sync_dock.show()
         self.decision_dock.show()
         self.run_dock.show()
+
+    def fit_columns(self) -> None:
+        """The event table's column widths for the open submission and the shown columns
+        (on open and when a column is shown or hidden; never while reviewing otherwise)."""
+        table = self.table
+        room = (table.width() - 2 * table.frameWidth()
+                - table.verticalScrollBar().sizeHint().width())
+        shown = {c for c in range(self.table_model.columnCount()) if not table.isColumnHidden(c)}
+        for col, width in self.table_model.fitted_widths(table.font(), room, shown).items():
+            table.setColumnWidth(col, width)
 
     def recent(self) -> list[str]:
         return self.state.recent() if hasattr(self, "state") else []
@@ -362,8 +380,14 @@ class MainWindow(QMainWindow):
         # What was recorded and the next-submission button, in view: at 1280x720 an official
         # run's walkthrough puts them below the Decision dock's fold (seen: nothing seemed to
         # happen after Accept but a line in the status bar).
-        self.decision_scroll.ensureWidgetVisible(self.decision_panel.next_button)
-        self.decision_scroll.ensureWidgetVisible(self.decision_panel.status)
+        # Now and once the scroll area has taken the panel's new height (the button was just
+        # shown and the status wrapped to more lines: the scroll range is not yet theirs).
+        def in_view() -> None:
+            self.decision_scroll.ensureWidgetVisible(self.decision_panel.next_button, 0, 8)
+            self.decision_scroll.ensureWidgetVisible(self.decision_panel.status, 0, 8)
+
+        in_view()
+        QTimer.singleShot(0, in_view)
         saved = self.decision_panel.last_saved
         if saved is not None:
             r = saved.record

@@ -27,7 +27,6 @@ from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.audio import plays_sound
 from moderator_app.core.video.isolate import prestart
 from moderator_app.ui.background import BackgroundOp
-from moderator_app.ui.event_table import COL_KIND, COL_ROW
 
 if TYPE_CHECKING:
     from moderator_app.ui.main_window import MainWindow
@@ -156,13 +155,11 @@ class SubmissionOpener(QObject):
         index = result.index
         kind = report.kind
         self.w.table_model.set_index(index, kind.lane_title, kind is Kind.OFFICIAL)
-        # Community lanes are the event types: a second "Type" column would repeat them.
-        self.w.table.setColumnHidden(COL_KIND, not kind.type_column)
-        # The event number repeats the line number (one event per line): the Line column,
-        # which findings name, is enough and leaves the room to the Content column.
-        self.w.table.setColumnHidden(COL_ROW, True)
-        for col, width in self.w.table_model.fitted_widths(self.w.table.font()).items():
-            self.w.table.setColumnWidth(col, width)
+        # The columns chosen for this kind of run (ui/table_columns.py): community lanes
+        # are the event types (no second Type column), an official run's producers are the
+        # timeline's lanes; the event number repeats the line number.
+        self.w.columns.apply(kind.value, kind.type_column)
+        self.w.fit_columns()
         self.w.event_filter.set_lanes(kind, index)
         self.w.timeline.set_index(index)
         self.w.plots.set_index(index)

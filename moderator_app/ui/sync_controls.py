@@ -53,7 +53,11 @@ class SyncControls(QGroupBox):
         self.coverage_label.setObjectName("coverageLabel")
         self.coverage_label.setWordWrap(True)
         grid = QGridLayout(self)
-        grid.addWidget(QLabel("run_start at video time"), 0, 0)
+        # The words wrap ("run_start at video / time") rather than set the dock's width:
+        # at 1280x720 the docks give the event table every pixel they can (DECISIONS.md).
+        at_label = QLabel("run_start at video time")
+        at_label.setWordWrap(True)
+        grid.addWidget(at_label, 0, 0)
         grid.addWidget(self.spin, 0, 1)
         grid.addWidget(self.earlier, 1, 0)
         grid.addWidget(self.later, 1, 1)

@@ -68,22 +68,25 @@ def content_seen(window) -> int:
 @pytest.mark.parametrize("kind", ["official", "community"])
 def test_content_is_readable_at_1280x720_beside_the_video(qtbot, window, tmp_path, kind):
     # Seen at 1280x720: an official run's Time, Producer and Type filled the table's 385 px
-    # (Content: 7 px, behind a horizontal scroll); a community run's Content had 124 px.
+    # (Content: 7 px, behind a horizontal scroll); then 112 px (official) and 189 px
+    # (community). Now the official Producer column is hidden by default (the timeline's
+    # lanes are the producers) and the docks are 294 px: 202 px for both on Xvfb.
     from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.event_table import COL_LANE
 
     if kind == "official":
         folder = official_run(tmp_path / "official")
-        want = 110  # Line, Time, Producer, Type and Content share ~410 px
     else:
         folder, _ = make_submission(tmp_path / "community")
-        want = 180
     open_and_wait(qtbot, window, folder)
     for _ in range(3):
         QApplication.processEvents()
     assert window.width() == 1280
     assert window.table.horizontalScrollBar().maximum() == 0  # nothing behind a scroll
-    assert content_seen(window) >= want
-    assert window.player.width() >= 500  # the video keeps its room (540 px on Xvfb)
+    assert window.table.isColumnHidden(COL_LANE) == (kind == "official")
+    assert content_seen(window) >= 200
+    assert window.player.width() >= 530  # the video keeps its room (540 px on Xvfb)
     # The docks gave the table that room: their panels still fit them (nothing cut).
     sync_scroll = window.sync_dock.widget()
     assert sync_scroll.widget().minimumSizeHint().width() <= sync_scroll.viewport().width()
@@ -299,3 +302,121 @@ def test_while_a_seek_decodes_the_old_picture_says_it_is_not_the_frame(qtbot, wi
         qtbot.waitUntil(lambda target=target: player.shown_frame == target, timeout=WAIT_MS)
         assert player.view.pending is None
     assert pending >= 1
+
+
+def column_action(window, menu, cid):
+    """The checkable entry of column `cid` in a columns menu as the window fills it (the
+    caller keeps `menu`: its actions go with it)."""
+    window.columns.fill_menu(menu)
+    return next(a for a in menu.actions() if a.objectName() == f"column-{cid}")
+
+
+def test_columns_are_chosen_per_run_kind_and_reset_layout_restores_them(
+        qtbot, window, tmp_path):
+    # Issue 11 point 10 (session 8): a column show/hide menu (header context menu and View >
+    # Columns), the choice kept per run kind in the settings, View > Reset layout undoes it.
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    from moderator_app.ui.event_table import COL_CONTENT, COL_KIND, COL_LANE, COL_TIME
+
+    view = window.menus["View"]
+    sub = next(a.menu() for a in view.actions()
+               if a.menu() is not None and a.menu().objectName() == "columnsMenu")
+    official = official_run(tmp_path / "official")
+    community, _ = make_submission(tmp_path / "community")
+    open_and_wait(qtbot, window, official)
+    sub.aboutToShow.emit()
+    titles = [a.text() for a in sub.actions()]
+    assert titles == ["Event number (#)", "Line", "Time", "Producer", "Type",
+                      "Content (always shown)"]
+    menu = QMenu()
+    producer = column_action(window, menu, "lane")
+    assert not producer.isChecked()
+    before = content_seen(window)
+    producer.setChecked(True)  # show Producer
+    QApplication.processEvents()
+    assert not window.table.isColumnHidden(COL_LANE)
+    assert content_seen(window) < before
+    column_action(window, menu, "time").setChecked(False)  # hide Time
+    assert window.table.isColumnHidden(COL_TIME)
+    assert window.settings.value("table/hidden_columns/official") == ["row", "time"]
+    # A community run keeps its own columns (no second Type column is offered).
+    open_and_wait(qtbot, window, community)
+    assert not window.table.isColumnHidden(COL_TIME)
+    assert window.table.isColumnHidden(COL_KIND)
+    menu = QMenu()
+    window.columns.fill_menu(menu)
+    assert [a.text() for a in menu.actions()] == ["Event number (#)", "Line", "Time", "Type",
+                                                  "Content (always shown)"]
+    # The official choice persists for the next official run (and the next start).
+    open_and_wait(qtbot, window, official)
+    assert not window.table.isColumnHidden(COL_LANE) and window.table.isColumnHidden(COL_TIME)
+    window.reset_layout()
+    QApplication.processEvents()
+    assert window.table.isColumnHidden(COL_LANE) and not window.table.isColumnHidden(COL_TIME)
+    assert window.settings.value("table/hidden_columns/official") is None
+    assert not window.table.isColumnHidden(COL_CONTENT)
+
+
+def test_no_type_is_elided_at_1920x1080(qtbot, tmp_path):
+    # Seen at 1920x1080 (the window takes 1728x972): Type was cut at the width of
+    # `observation`, so seed_commitment and model_message read "seed_comm…", "model_mes…".
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFont, QFontMetrics
+    from PySide6.QtWidgets import QApplication
+    from ui_helpers import ini_settings, shown_main_window
+
+    from moderator_app.ui.event_table import COL_KIND
+
+    window = shown_main_window(qtbot, ini_settings(tmp_path), size=(1728, 972),
+                               store_path=tmp_path / "gui.sqlite3")
+    try:
+        open_and_wait(qtbot, window, official_run(tmp_path / "official"))
+        for _ in range(3):
+            QApplication.processEvents()
+        bold = QFont(window.table.font())
+        bold.setBold(True)  # the current event's row is bold
+        fm = QFontMetrics(bold)
+        index = window.session.result.index
+        kinds = set(index.kind_names)
+        assert {"seed_commitment", "model_message", "observation"} <= kinds
+        room = window.table.columnWidth(COL_KIND) - 8  # the cell's text margins
+        for name in kinds:
+            assert fm.elidedText(name, Qt.TextElideMode.ElideRight, room) == name, name
+        assert content_seen(window) >= 200
+    finally:
+        window.shutdown()
+
+
+@pytest.mark.parametrize("kind", ["official", "community"])
+def test_accept_and_reject_are_in_view_at_1280x720_without_scrolling(
+        qtbot, window, tmp_path, kind):
+    # Seen at 1280x720: an official run's Accept and Reject sat 370 px below the Decision
+    # dock's fold, under the walkthrough. They are pinned under the panel's scroll area.
+    from PySide6.QtWidgets import QApplication
+
+    folder = (official_run(tmp_path / "official") if kind == "official"
+              else make_submission(tmp_path / "community")[0])
+    open_and_wait(qtbot, window, folder)
+    window.decision_dock.raise_()
+    for _ in range(3):
+        QApplication.processEvents()
+    panel = window.decision_panel
+    assert panel.checklist.isVisible() == (kind == "official")
+    assert window.decision_scroll.verticalScrollBar().value() == 0  # nothing scrolled
+    dock = window.decision_dock.geometry()
+    for button in (panel.accept_button, panel.reject_button):
+        assert button.isVisible() and button.isEnabled()
+        top_left = button.mapTo(window, button.rect().topLeft())
+        bottom_right = button.mapTo(window, button.rect().bottomRight())
+        assert dock.contains(top_left) and dock.contains(bottom_right), button.objectName()
+        assert bottom_right.y() < window.height()
+        assert button.visibleRegion().boundingRect() == button.rect()  # nothing covers it
+    # A click records the decision (the pinned row is the panel's own buttons).
+    panel.confirm = lambda _t, _x: True
+    panel.reviewer.setText("mod")
+    panel.note.setPlainText("the video stops early")  # reason `other` needs a note
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(panel.reject_button, Qt.MouseButton.LeftButton)
+    assert panel.last_saved is not None and panel.last_saved.record.decision == "reject"
