@@ -15,6 +15,7 @@ The core knows nothing of Qt: `fn` reports through a plain callback and checks a
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -95,13 +96,18 @@ class BackgroundOp(QObject):
             try:
                 value = fn(progress, token)
             except Cancelled:
-                self._outcome.emit(gen, "cancelled", None)
+                outcome = (gen, "cancelled", None)
             except InputError as exc:
-                self._outcome.emit(gen, "failed", str(exc))
+                outcome = (gen, "failed", str(exc))
             except Exception as exc:  # noqa: BLE001 - untrusted input must never crash the GUI
-                self._outcome.emit(gen, "failed", f"{type(exc).__name__}: {exc}")
+                outcome = (gen, "failed", f"{type(exc).__name__}: {exc}")
             else:
-                self._outcome.emit(gen, "cancelled" if token.cancelled else "done", value)
+                outcome = (gen, "cancelled" if token.cancelled else "done", value)
+            # The owner may have been deleted meanwhile (the window closed while a review
+            # queue was still being listed): nobody to tell, and no traceback on the terminal
+            # (seen as "Exception in thread queue-1 … Signal source has been deleted").
+            with contextlib.suppress(RuntimeError):
+                self._outcome.emit(*outcome)
 
         self._thread = threading.Thread(target=work, name=f"{self.name}-{gen}", daemon=True)
         self._thread.start()

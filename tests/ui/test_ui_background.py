@@ -189,3 +189,31 @@ def test_background_work_runs_below_the_gui_and_its_children_inherit_it(qtbot):
         op.run(work, got.append)
     assert got == [(max(BACKGROUND_NICE, gui_before), max(BACKGROUND_NICE, gui_before))]
     assert thread_nice() == gui_before == os.nice(0)
+
+
+def test_a_run_that_ends_after_its_owner_was_deleted_prints_no_traceback(qtbot, monkeypatch):
+    # Seen on Xvfb (session 8): closing the window while File > Open queue was still listing
+    # printed "Exception in thread queue-1 ... RuntimeError: Signal source has been deleted".
+    import shiboken6
+
+    errors: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    gate, entered = threading.Event(), threading.Event()
+    threads: list[threading.Thread] = []
+
+    def work(progress, cancel):
+        threads.append(threading.current_thread())
+        entered.set()
+        assert gate.wait(GATE_TIMEOUT_S)  # a hang guard only
+        progress(1, 1)
+        return "listed"
+
+    op = BackgroundOp("queue")
+    op.run(work, lambda _v: None)
+    assert entered.wait(GATE_TIMEOUT_S)
+    thread = threads[0]
+    shiboken6.delete(op)  # the owner goes (the window closed), the run goes on
+    gate.set()
+    thread.join(GATE_TIMEOUT_S)
+    assert not thread.is_alive()
+    assert errors == []
