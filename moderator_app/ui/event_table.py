@@ -28,6 +28,9 @@ from moderator_app.ui.timefmt import format_clock
 CONTENT_CHARS = 240
 CONTENT_ROOM = 200  # px the Content column keeps before names are shown whole
 NAME_CAP = 24  # a producer or type name is elided past this many wide characters
+# A fitted column's room beside its text: the style's text margins (3 px a side) and 2 px;
+# 10-12 px before, which at 1280x720 cost a 5-digit official run's Content 8 px.
+PAD = 8
 SEARCH_CHUNK = 8 * 1024 * 1024
 COLUMNS = ("#", "Line", "Time", "Lane", "Type", "Content")
 COL_ROW, COL_LINE, COL_TIME, COL_LANE, COL_KIND, COL_CONTENT = range(6)
@@ -116,7 +119,7 @@ class EventTableModel(QAbstractTableModel):
         never changes while it is reviewed, and the seven digits `column_widths` reserves do
         not take the Content column's room (at 1280x720 it needed a horizontal scroll)."""
         return _bold_metrics(font).horizontalAdvance(
-            "● " + "8" * max(3, len(str(last_line)))) + 10
+            "● " + "8" * max(3, len(str(last_line)))) + PAD
 
     def fitted_widths(self, font: QFont, room: int | None = None,
                       shown: set[int] | None = None) -> dict[int, int]:
@@ -137,15 +140,15 @@ class EventTableModel(QAbstractTableModel):
         times = self._times[~np.isnan(self._times)] if self._times is not None else []
         sample = "-88:88:88.888" if len(times) and times.min() < 0 else "88:88:88.888"
         time_text = sample if self.hours else sample.replace("88:", "", 1)
-        narrow = fm.horizontalAdvance("observation") + 12
-        whole = fm.horizontalAdvance("m" * NAME_CAP) + 12  # a hostile name: still elided
+        narrow = fm.horizontalAdvance("observation") + PAD
+        whole = fm.horizontalAdvance("m" * NAME_CAP) + PAD  # a hostile name: still elided
 
         def names(ns: list[str], cap: int, header: str) -> int:
             widest = max((fm.horizontalAdvance(safe_text(n)) for n in ns), default=0)
-            return max(min(widest + 12, cap), fm.horizontalAdvance(header) + 16)
+            return max(min(widest + PAD, cap), fm.horizontalAdvance(header) + 16)
 
         fixed = {COL_LINE: self.line_width(font, int(idx.lines[-1])),
-                 COL_TIME: fm.horizontalAdvance(time_text) + 10}
+                 COL_TIME: fm.horizontalAdvance(time_text) + PAD}
         widths = {**fixed, COL_LANE: names(idx.lane_names, narrow, self.lane_header),
                   COL_KIND: names(idx.kind_names, narrow, "Type")}
         if room is not None:

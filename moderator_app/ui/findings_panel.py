@@ -205,7 +205,7 @@ class FindingsPanel(QWidget):
         hh.setStretchLastSection(True)
         hh.setSectionResizeMode(COL_WHERE, QHeaderView.ResizeMode.Fixed)
         self.view.setColumnWidth(COL_WHERE, fm.horizontalAdvance("line 88888888") + 12)
-        self.setMinimumWidth(280)  # the docks are 294 px at 1280x720 (DECISIONS.md)
+        self.setMinimumWidth(280)  # the docks are 288 px at 1280x720 (DECISIONS.md)
         self.read_line: Callable[[int], str | None] | None = None  # set by the window
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)

@@ -260,13 +260,15 @@ class MainWindow(QMainWindow):
         width (340-560 px), the video 60 % of the rest, the timeline a third of the height;
         so 1280x720 fits and 2560x1440 gives the video and the findings real room."""
         w = self.width()
-        # 1280 wide: docks of 294 px (were 345, then 307) leave the event table's Content
+        # 1280 wide: docks of 288 px (were 345, then 307) leave the event table's Content
         # its room beside a 540 px video (the Sync panel's widest row, the retime buttons,
-        # needs 270 px); from 1500 px on the docks get 27 %.
-        dock_w = int(min(max(w * (0.23 if w < 1500 else 0.27), 280), 560))
+        # needs 270 px beside its scroll bar); from 1500 px on the docks get 27 %.
+        dock_w = int(min(max(w * (0.225 if w < 1500 else 0.27), 280), 560))
         self.resizeDocks([self.findings_dock], [dock_w], Qt.Orientation.Horizontal)
         central = max(400, w - dock_w)
-        share = 0.55 if w < 1500 else 0.6  # the table needs its Content column at 1280
+        # Below 1500 px the video gets no more than its controls' minimum (540 px on Xvfb,
+        # a 540x304 picture): the table needs every pixel for its Content column at 1280.
+        share = 0.5 if w < 1500 else 0.6
         self.top_split.setSizes([int(central * share), central - int(central * share)])
         h = self.main_split.height() or self.height() - 60
         self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])

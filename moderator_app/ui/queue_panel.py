@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -146,8 +147,14 @@ class QueuePanel(QWidget):
         self.view.activated.connect(self._open_index)
         layout.addWidget(self.view, 1)
         self.status = QLabel("")
+        self.status.setObjectName("queue-status")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
+        # At most three lines, the whole message in the tooltip: a 14-line error ("Cannot
+        # list the queue: RuntimeError: An attempt has been made…") made the panel taller
+        # than its dock at 1280x720 and was drawn over the dock's tabs (seen on Xvfb).
+        self.status.setMaximumHeight(3 * self.status.fontMetrics().lineSpacing() + 4)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.status)
 
     # -- loading ---------------------------------------------------------------------------
@@ -179,7 +186,10 @@ class QueuePanel(QWidget):
 
     def _failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self.status.setText(f"Cannot list the queue: {message}")
+        first = " ".join(message.split())  # one paragraph, cut to what three lines hold
+        self.status.setText(f"Cannot list the queue: {first[:160]}"
+                            + ("…" if len(first) > 160 else ""))
+        self.status.setToolTip(message)
 
     def _show(self, items: list[QueueItem]) -> None:
         self.progress.setVisible(False)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDockWidget,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -63,6 +64,8 @@ def build_views(self: MainWindow) -> None:
     self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     self.table.setWordWrap(False)
     self.table.verticalHeader().setVisible(False)
+    # No frame: its 2 px go to the Content column (the splitter handles draw the edges).
+    self.table.setFrameShape(QFrame.Shape.NoFrame)
     vh = self.table.verticalHeader()
     vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     vh.setDefaultSectionSize(20)

@@ -44,14 +44,15 @@ def test_the_filter_count_counts_events_as_the_status_bar_does(qtbot, window, tm
     assert window.count_label.text() == f"{actions} / 40"
 
 
-def official_run(folder, n_events=600):
+def official_run(folder, n_events=600, step_s=0.25):
     """An official run (harness, agent, evaluator, proxy) with a numbered video."""
     from ui_helpers import make_numbered_video
 
     from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     folder.mkdir()
-    write_trajectory(folder / "events.jsonl.zst", make_run_events(n_events, seed=7, step_s=0.25))
+    write_trajectory(folder / "events.jsonl.zst",
+                     make_run_events(n_events, seed=7, step_s=step_s))
     make_numbered_video(folder / "video.avi", 40, 10.0)
     return folder
 
@@ -65,18 +66,20 @@ def content_seen(window) -> int:
     return max(0, min(table.viewport().width(), x + table.columnWidth(COL_CONTENT)) - x)
 
 
-@pytest.mark.parametrize("kind", ["official", "community"])
+@pytest.mark.parametrize("kind", ["official", "official-20000", "community"])
 def test_content_is_readable_at_1280x720_beside_the_video(qtbot, window, tmp_path, kind):
     # Seen at 1280x720: an official run's Time, Producer and Type filled the table's 385 px
     # (Content: 7 px, behind a horizontal scroll); then 112 px (official) and 189 px
     # (community). Now the official Producer column is hidden by default (the timeline's
-    # lanes are the producers) and the docks are 294 px: 202 px for both on Xvfb.
+    # lanes are the producers), the docks are 288 px and the video at its 540 px minimum.
     from PySide6.QtWidgets import QApplication
 
     from moderator_app.ui.event_table import COL_LANE
 
     if kind == "official":
         folder = official_run(tmp_path / "official")
+    elif kind == "official-20000":  # five-digit line numbers, as the issue's 19,480 events
+        folder = official_run(tmp_path / "official", n_events=20_000, step_s=0.03)  # 10 min
     else:
         folder, _ = make_submission(tmp_path / "community")
     open_and_wait(qtbot, window, folder)
@@ -84,9 +87,12 @@ def test_content_is_readable_at_1280x720_beside_the_video(qtbot, window, tmp_pat
         QApplication.processEvents()
     assert window.width() == 1280
     assert window.table.horizontalScrollBar().maximum() == 0  # nothing behind a scroll
-    assert window.table.isColumnHidden(COL_LANE) == (kind == "official")
+    assert window.table.isColumnHidden(COL_LANE) == kind.startswith("official")
+    print(kind, "Content", content_seen(window), "px")
+    # Xvfb: 216 px (600 events), 200 px (20,000 events), 216 px (community)
     assert content_seen(window) >= 200
-    assert window.player.width() >= 530  # the video keeps its room (540 px on Xvfb)
+    # The video keeps its room: its controls' minimum (540 px on Xvfb, a 540x304 picture).
+    assert window.player.width() >= max(520, window.player.minimumSizeHint().width())
     # The docks gave the table that room: their panels still fit them (nothing cut).
     sync_scroll = window.sync_dock.widget()
     assert sync_scroll.widget().minimumSizeHint().width() <= sync_scroll.viewport().width()
@@ -420,3 +426,36 @@ def test_accept_and_reject_are_in_view_at_1280x720_without_scrolling(
 
     qtbot.mouseClick(panel.reject_button, Qt.MouseButton.LeftButton)
     assert panel.last_saved is not None and panel.last_saved.record.decision == "reject"
+
+
+def test_a_long_queue_error_stays_inside_its_tab_at_1280x720(qtbot, window, tmp_path,
+                                                             monkeypatch):
+    # Seen on Xvfb at 1280x720: "Cannot list the queue: RuntimeError: An attempt has been
+    # made to start a new process…" wrapped to 14 lines in the 294 px dock, the panel grew
+    # taller than its tab and the text was drawn over the dock's tab bar.
+    from PySide6.QtWidgets import QApplication, QTabBar
+    from ui_helpers import WAIT_MS
+
+    import moderator_app.ui.queue_panel as queue_panel
+
+    message = "An attempt has been made to start a new process\n" + "\n".join(
+        f"        detail line {i} of a long multiprocessing message" for i in range(14))
+
+    def failing(*_a, **_k):
+        raise RuntimeError(message)
+
+    monkeypatch.setattr(queue_panel, "build_queue", failing)
+    (tmp_path / "queue").mkdir()
+    panel = queue_panel.show_queue(window, tmp_path / "queue")
+    qtbot.waitUntil(lambda: panel.status.text().startswith("Cannot list"), timeout=WAIT_MS)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert panel.status.toolTip() == "RuntimeError: " + message  # whole, one hover away
+    assert panel.status.height() <= 3 * panel.status.fontMetrics().lineSpacing() + 4
+    dock = window.queue_dock
+    bottom = panel.mapTo(window, panel.rect().bottomLeft()).y()
+    assert bottom <= dock.geometry().bottom()
+    tabs = [t for t in window.findChildren(QTabBar) if t.isVisible()
+            and any(t.tabText(i) == "Review queue" for i in range(t.count()))]
+    assert len(tabs) == 1
+    assert bottom < tabs[0].mapTo(window, tabs[0].rect().topLeft()).y()
