@@ -57,6 +57,7 @@ REVIEWER_KEY = "decisions/reviewer"
 _KEYS = by_action()  # the one shortcut table (ui/shortcuts.py); this panel binds these two
 ACCEPT_SHORTCUT = _KEYS["accept"].keys if "accept" in _KEYS else "Ctrl+Shift+A"
 REJECT_SHORTCUT = _KEYS["reject"].keys if "reject" in _KEYS else "Ctrl+Shift+R"
+NEXT_SHORTCUT = _KEYS["next_submission"].keys if "next_submission" in _KEYS else "Ctrl+Shift+N"
 
 
 def default_reviewer() -> str:
@@ -163,6 +164,7 @@ class DecisionPanel(QWidget):
         # dock (at 1280x720 the button and the "Recorded" line beside it were cut off).
         self.next_button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.next_button.clicked.connect(self.next_requested)
+        self._next_name: str | None = None  # the queue's next submission, shown elided
         layout.addWidget(self.next_button)
 
         layout.addWidget(QLabel("Earlier decisions on this evidence:", self))
@@ -179,6 +181,44 @@ class DecisionPanel(QWidget):
 
         session.changed.connect(self.refresh)
         self.refresh()
+
+    # -- the next submission ----------------------------------------------------------------
+
+    def offer_next(self, name: str | None, pending: bool = True) -> None:
+        """The next button names the queue's next submission, elided in the middle to the
+        button's width (the whole name in its tooltip): a two-line text wider than the
+        288 px dock was cut on both sides ("pen the next submission (Ctrl+Shift+N" and a
+        name without its start, seen on Xvfb at 1280x720)."""
+        self._next_name = name
+        if name is None:
+            self.next_button.setText("No pending submission left in the queue" if pending
+                                     else "Open the next submission")
+            self.next_button.setToolTip("")
+        else:
+            self.next_button.setToolTip(f"Open {name} ({NEXT_SHORTCUT})")
+        self.next_button.setEnabled(name is not None or not pending)
+        self._fit_next()
+
+    def _fit_next(self) -> None:
+        name = self._next_name
+        if name is None:
+            return
+        button = self.next_button
+        fm = button.fontMetrics()
+        # The panel's width less its margins when the button is not laid out yet (hidden).
+        width = button.width() if button.isVisible() else self.width() - 18
+        first = "Open the next submission"
+        room = max(40, width - 24)  # the style's button margins
+        tail = f" ({NEXT_SHORTCUT})"
+        if fm.horizontalAdvance(safe_text(name) + tail) > room:
+            tail = ""  # the shortcut stays in the tooltip and the File menu
+        line = fm.elidedText(safe_text(name), Qt.TextElideMode.ElideMiddle,
+                             room - fm.horizontalAdvance(tail)) + tail
+        button.setText(f"{fm.elidedText(first, Qt.TextElideMode.ElideRight, room)}:\n{line}")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_next()
 
     # -- state -----------------------------------------------------------------------------
 

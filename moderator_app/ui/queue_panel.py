@@ -339,10 +339,7 @@ def show_queue(window, folder: Path) -> QueuePanel:
 
 def _offer_next(window, panel: QueuePanel) -> None:
     item = panel.next_item()
-    button = window.decision_panel.next_button
-    button.setText(f"Open the next submission (Ctrl+Shift+N):\n{item.name}" if item
-                   else "No pending submission left in the queue")
-    button.setEnabled(item is not None)
+    window.decision_panel.offer_next(item.name if item else None)
 
 
 def open_queue_dialog(window) -> None:

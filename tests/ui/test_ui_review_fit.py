@@ -386,7 +386,12 @@ def test_no_type_is_elided_at_1920x1080(qtbot, tmp_path):
         index = window.session.result.index
         kinds = set(index.kind_names)
         assert {"seed_commitment", "model_message", "observation"} <= kinds
-        room = window.table.columnWidth(COL_KIND) - 8  # the cell's text margins
+        from PySide6.QtWidgets import QStyle
+
+        table = window.table  # the cell's text margins, as the item delegate takes them
+        margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
+                                           table) + 1
+        room = table.columnWidth(COL_KIND) - 2 * margin
         for name in kinds:
             assert fm.elidedText(name, Qt.TextElideMode.ElideRight, room) == name, name
         assert content_seen(window) >= 200
@@ -459,3 +464,44 @@ def test_a_long_queue_error_stays_inside_its_tab_at_1280x720(qtbot, window, tmp_
             and any(t.tabText(i) == "Review queue" for i in range(t.count()))]
     assert len(tabs) == 1
     assert bottom < tabs[0].mapTo(window, tabs[0].rect().topLeft()).y()
+
+
+def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
+        qtbot, window, tmp_path):
+    # Seen on Xvfb at 1280x720: "Open the next submission (Ctrl+Shift+N):\nd-official-long"
+    # was cut on both sides in the 288 px dock ("pen the next submission (Ctrl+Shift+N").
+    from PySide6.QtWidgets import QApplication
+    from ui_helpers import WAIT_MS
+
+    from moderator_app.ui.queue_panel import show_queue
+
+    queue = tmp_path / "queue"
+    queue.mkdir()
+    names = [f"{c}-" + "very-long-submission-name-" * 3 + "end" for c in "ab"]
+    from test_ui_main_window import unrequested_action
+
+    make_submission(queue / names[0])
+    make_submission(queue / names[1], tamper=unrequested_action)  # other evidence
+    panel = show_queue(window, queue)
+    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=WAIT_MS)
+    dp = window.decision_panel
+    window.open_next_submission()
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    window.decision_dock.raise_()
+    dp.reviewer.setText("mod")
+    dp.confirm = lambda _t, _x: True
+    assert dp.decide("accept") is not None
+    opened = window.session.result.submission.display_name
+    (other,) = [n for n in names if n != opened]
+    qtbot.waitUntil(lambda: other in dp.next_button.toolTip(), timeout=WAIT_MS)
+    for _ in range(3):
+        QApplication.processEvents()
+    button = dp.next_button
+    assert button.isVisible() and button.isEnabled()
+    fm = button.fontMetrics()
+    first, second = button.text().split("\n")
+    assert first == "Open the next submission:"
+    assert second.startswith(other[:6]) and second.endswith("end") and "…" in second
+    for line in (first, second):
+        assert fm.horizontalAdvance(line) <= button.width() - 16, line
+    assert button.toolTip() == f"Open {other} (Ctrl+Shift+N)"
