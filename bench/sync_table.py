@@ -43,12 +43,12 @@ def judge(truth: dict, a) -> str:
         return f"MISSED {where}"
     want = {"cut": "sync.offset_jump", "cutlong": "sync.offset_jump", "insert": "sync.offset_jump",
             "freeze": "sync.no_reaction", "speed": "sync.drift", "speed2": "sync.drift",
-            "speed6": "sync.drift", "slow": "sync.drift",
+            "speed6": "sync.drift", "speedlong": "sync.drift", "slow": "sync.drift",
             "deleted": "sync.activity_without_actions",
             "human": "sync.activity_without_actions"}[kind]
     hits = [f for f in a.findings if f.rule == want]
     for f in hits:
-        if kind in ("speed", "speed2", "speed6", "slow"):
+        if kind in ("speed", "speed2", "speed6", "speedlong", "slow"):
             good = abs(f.percent - t["percent"]) <= 1.0
         elif kind in ("cut", "cutlong", "insert"):
             good = abs(f.video_start_s - t["video_s"]) <= 1.0 and \

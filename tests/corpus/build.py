@@ -36,7 +36,11 @@ KINDS = ("genuine", "genuine2", "genuine3", "cut", "insert", "freeze", "speed", 
 SPEEDUP = 0.04    # "video sped up by a few %"
 SPEEDUP2 = 0.02   # kind speed2 (held-out set): a smaller change, at the edge of 1 point
 SPEEDUP6 = 0.06   # kind speed6 (held-out set): a larger one
-SPEEDUPS = {"speed": SPEEDUP, "speed2": SPEEDUP2, "speed6": SPEEDUP6}
+SPEEDUP_LONG = 0.044  # kind speedlong (held-out set): off the analysis' 0.25 % speed grid ...
+LONG_RUN_S = 150.0    # ... on a run long enough for the grid's step to matter (and
+                      # kind genuinelong: the same run, not sped up)
+SPEEDUPS = {"speed": SPEEDUP, "speed2": SPEEDUP2, "speed6": SPEEDUP6,
+            "speedlong": SPEEDUP_LONG}
 SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
 SPAN_S = 4.0      # cut, inserted and frozen footage
 STRETCH_S = 9.0   # deleted actions, human stretch
@@ -92,7 +96,8 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
     lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
     slow = at_ms if kind == "pause" else None
-    p: Played = play(game, seed, RUN_S, human_span_ms=human, lead_steps=lead_steps,
+    run_s = LONG_RUN_S if kind in ("speedlong", "genuinelong") else RUN_S
+    p: Played = play(game, seed, run_s, human_span_ms=human, lead_steps=lead_steps,
                      slow_call_ms=slow)
     frames, events = p.frames, p.events
     steps = np.arange(len(frames), dtype=float)  # emulator step shown by each 60 Hz frame
@@ -174,7 +179,7 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     truth = {
         "generator_version": GENERATOR_VERSION, "game": game, "kind": kind, "fps": fps,
         "size": record.size(frames, rec), "frames": len(frames),
-        "offset_s": round(p.lead / EMU_HZ / speed, 6), "run_s": RUN_S, "tamper": tamper,
+        "offset_s": round(p.lead / EMU_HZ / speed, 6), "run_s": run_s, "tamper": tamper,
         "actions": [{"elapsed_ms": x.elapsed_ms, "button": x.button, "hold": x.hold,
                      "shows_video_s": shown(x.first_visible_step)}
                     for x in p.presses if x.elapsed_ms in logged_ms],

@@ -109,6 +109,25 @@ def test_speed_is_a_drift_within_one_point(name, frames):
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= frames / truth["fps"]  # duration-ok: a measured video time, not a time taken
 
 
+@pytest.mark.parametrize("name", ["breakout-speedlong", "pong-speedlong"])
+def test_long_run_sped_up_off_the_speed_grid_is_a_drift_over_the_whole_run(name):
+    """150 s sped up 4.4 %, between the speed grid's 1.0425 and 1.045: before, Pong's fit
+    tried speeds in 1 % steps first and kept 1.03, then speed 1 (no drift; its offset right
+    at the run's start only), and Breakout's line stayed near the grid's. Every speed is
+    searched on runs this long (align.EVERY_SPEED_SPAN_S) and the line is refined near the
+    grid's (fit.fine_line): one drift within 0.1 point, over the whole video and run, and
+    the offset within a frame."""
+    truth, a, e, run = _run(name)
+    assert truth["run_s"] == 150.0 and truth["tamper"]["percent"] == pytest.approx(4.4)
+    assert _rules(a) == ["sync.drift"]
+    f = a.findings[0]
+    assert 4.3 <= f.percent <= 4.5
+    sig = frame_signals(run.video)
+    assert (f.video_start_s, f.video_end_s) == (float(sig.times[0]), float(sig.times[-1]))
+    assert (f.run_start_s, f.run_end_s) == (0.0, max(e))
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+
+
 @pytest.mark.parametrize("name", ["breakout-cut", "breakout-insert", "pitfall-cut",
                                   "pitfall-insert", "pong-insert", "pong-cut"])
 def test_splice_is_an_offset_jump_at_its_place(name):

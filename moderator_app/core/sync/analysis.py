@@ -23,6 +23,7 @@ from .fit import (
     candidates,
     confidence,
     drift_significant,
+    grid_too_coarse,
     learned_fit,
     piecewise_support,
     refine,
@@ -255,7 +256,10 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     sub = run_s if chosen is None else chosen
     offset, support = refine(sub, sig, nov, seg_fit.offset_s, speed, th, latency_q)
     if speed != 1.0:
-        offset, speed = refine_speed(sub, sig, nov, offset, speed, th)
+        # a long run's stretch of one offset at the grid's speed is a piece of a line the
+        # grid misses (fit.grid_too_coarse): the line is refined on the whole run
+        offset, speed = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig, nov,
+                                     offset, speed, th)
     conf = confidence(min(seg_fit.z, null_z), support)
     reason = ""
     if n < th.sync_min_actions:

@@ -60,10 +60,72 @@ def refine(run_s, sig, nov, offset, speed, th, q: float = 50.0) -> tuple[float, 
     return float(np.percentile(d, q)) - INPUT_LATENCY_S, len(d)
 
 
+# A long run's drift line is searched again near the grid's. The grid's speed is up to half a
+# step (0.125 %) off, which moves the line by that share of the run's span at its far end:
+# past the support window (SUPPORT_BEFORE_S + SUPPORT_AFTER_S) on runs longer than ~78 s
+# (`grid_too_coarse`), so the reactions the Theil-Sen line is drawn through are the grid
+# line's own and it stays near it (a 300 s Breakout run sped up 2.7 % read 1.0273 and an
+# offset 5.8 frames late, from 159 supported reactions against 193 at the true line). There,
+# the line the most reactions support is searched within one grid step of the grid's speed,
+# in steps that move the run's ends by half a frame, each turned about the grid line's
+# supported reactions (their median run time) and shifted as far as the turn can have moved
+# it, plus 3 frames. Shorter runs keep the grid's line: they lose nothing to the grid's step,
+# and on 40 s runs a first version of this search moved Pong's offsets 1-2 frames away (its
+# reactions spread over 6 frames, so many lines tie).
+FINE_STEP_FRAMES = 0.5
+FINE_RANGE = 0.0025
+FINE_MAX_STEPS = 120   # per side: a 10-minute run still pays a bounded search
+FINE_OFFSET_FRAMES = 3
+
+
+def grid_too_coarse(run_s) -> bool:
+    """The speed grid's half step moves the line past the support window over this run."""
+    return len(run_s) >= 2 and \
+        float(run_s[-1] - run_s[0]) * FINE_RANGE / 2 > SUPPORT_BEFORE_S + SUPPORT_AFTER_S
+
+
+def fine_line(run_s, sig, nov, offset: float, speed: float, th) -> tuple[float, float]:
+    """The (offset, speed) near the grid's line that scores best (the fit's own score, on
+    `nov`), on runs long enough for the grid's step to matter (see FINE_STEP_FRAMES); ties
+    go to the speed nearest the grid's."""
+    run_s = np.asarray(run_s, float)
+    if not grid_too_coarse(run_s) or sig.fps <= 0:
+        return offset, speed
+    span = float(run_s[-1] - run_s[0])
+    exps, hit, k = reactions.first_reactions(sig, nov, run_s, offset, speed, th.sync_reaction_z)
+    d = sig.times[k] - exps
+    sup = hit & (d >= -SUPPORT_BEFORE_S - 1e-6) & (d <= SUPPORT_AFTER_S)
+    if not sup.any():
+        return offset, speed
+    anchor = float(np.median(run_s[sup]))
+    step = FINE_STEP_FRAMES / sig.fps / span
+    n = int(min(math.ceil(FINE_RANGE / step), FINE_MAX_STEPS))
+    # the lines turned about the anchor part from the true one by up to half a grid step
+    # times the run's length on the anchor's far side (the anchor sits among the grid line's
+    # supported reactions, which gather where it crosses the true one): shifts cover that
+    reach = FINE_OFFSET_FRAMES / sig.fps + FINE_RANGE / 2 * max(anchor - float(run_s[0]),
+                                                                float(run_s[-1]) - anchor)
+    df = np.arange(-math.ceil(reach * sig.fps), math.ceil(reach * sig.fps) + 1) / sig.fps
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    best = (-math.inf, 0, offset, speed)
+    for i in range(-n, n + 1):
+        s = speed * (1 + step * i)
+        offs = offset + anchor / speed - anchor / s + df
+        sc = align._scores(look, offs, run_s, s)
+        j = int(np.argmax(sc))
+        key = (float(sc[j]), -abs(i), float(offs[j]), s)
+        if key[:2] > best[:2]:
+            best = key
+    return best[2], best[3]
+
+
 def refine_speed(run_s, sig, nov, offset, speed, th) -> tuple[float, float]:
     """(offset, speed) of a drifting video, refined by a robust line through the supporting
     reactions: the fit's speed grid (0.25 %) leaves an error that the median of the residuals
-    turns into an offset error of speed error x median run time (Pong: 3.6 frames)."""
+    turns into an offset error of speed error x median run time (Pong: 3.6 frames). The
+    reactions are those of the best line near the grid's on long runs (`fine_line`)."""
+    grid = speed
+    offset, speed = fine_line(run_s, sig, nov, offset, speed, th)
     rs = reactions.measure(sig, nov, run_s, offset, speed, th.sync_reaction_z)
     pts = [(r.run_s, r.video_s) for r in rs
            if r.delay_s is not None and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S]
@@ -77,7 +139,7 @@ def refine_speed(run_s, sig, nov, offset, speed, th) -> tuple[float, float]:
     if not ok.any():
         return offset, speed
     slope = float(np.median((y[j] - y[i])[ok] / dx[ok]))  # video seconds per run second
-    if not 0.9 < slope < 1.1 or abs(1 / slope - speed) > 0.005:
+    if not 0.9 < slope < 1.1 or abs(1 / slope - grid) > 0.005:
         return offset, speed  # not the line the grid found: keep the grid's
     return float(np.median(y - slope * x)) - INPUT_LATENCY_S, 1 / slope
 
