@@ -79,7 +79,8 @@ def add_decision_commands(sub: argparse._SubParsersAction) -> None:
     lst.set_defaults(handler=cmd_list)
     exp = dsub.add_parser("export", help="write every decision as JSON Lines or CSV")
     exp.add_argument("--format", choices=("jsonl", "csv"), required=True)
-    exp.add_argument("--out", type=Path, required=True, metavar="FILE")
+    exp.add_argument("--out", type=Path, required=True, metavar="FILE",
+                     help="file to write ('-' writes the export to stdout)")
     _store_arg(exp)
     exp.set_defaults(handler=cmd_export)
     ver = dsub.add_parser("verify", help="check the hash chain: exit 0 intact, 1 not")
@@ -235,17 +236,25 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from moderator_app.core.ledger.chained import LedgerError
 
+    to_stdout = str(args.out) == "-"
+
     try:
         with _open(args, create=False) as ledger:
             outcome = ledger.verify()
-            n = ledger.export(args.format, args.out)
+            if to_stdout:  # `--out -`: the export itself on stdout, the summary on stderr
+                data, n = ledger.export_bytes(args.format)
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            else:
+                n = ledger.export(args.format, args.out)
     except LedgerError as exc:
         _err(str(exc))
         return EXIT_ERROR
     except OSError as exc:
         _err(f"cannot write {args.out}: {exc}")
         return EXIT_ERROR
-    print(f"Wrote {n} decisions to {args.out} ({args.format})")
+    print(f"Wrote {n} decisions to {'stdout' if to_stdout else args.out} ({args.format})",
+          file=sys.stderr if to_stdout else sys.stdout)
     if not outcome.ok:
         _err(outcome.describe() + " — the export holds what is stored; treat it as suspect")
         return EXIT_BAD_LEDGER

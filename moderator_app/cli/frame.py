@@ -124,7 +124,9 @@ def _frame(args: argparse.Namespace, spool: Path) -> int:
     n = frame_for_time(probe.index, t)
     if n is None:
         span = f"0.000-{probe.duration_s:.3f} s"
-        return _err(f"no footage at video time {t:.3f} s {label}(the video spans {span}"
+        # a time far past any video (`--time 1e308`) in 4 significant digits, not 300
+        shown = f"{t:.3f}" if abs(t) < 1e9 else f"{t:.4g}"
+        return _err(f"no footage at video time {shown} s {label}(the video spans {span}"
                     + (", with gaps" if probe.gaps else "") + ")", EXIT_FAIL)
     try:
         img, = read_frames(video_path, probe.index, [n])

@@ -52,7 +52,10 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
                                         "refusing to write through it (give that file's path)")
         out = target
     directory = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:  # say what the user named, never our temporary file's name
+        raise OSError(exc.errno, f"cannot write {out}: {exc.strerror}") from None
     try:
         if mode is not None:  # the file replaced keeps its permissions (mkstemp's are 0600)
             os.fchmod(fd, stat.S_IMODE(mode) & 0o777)

@@ -152,6 +152,23 @@ def test_a_jsonl_export_verifies_on_its_own_and_edits_show(submission, store, tm
     assert "first bad record seq 2: line 2: hash mismatch" in capsys.readouterr().out
 
 
+def test_export_to_dash_prints_the_export_on_stdout(submission, store, tmp_path, capsys,
+                                                    monkeypatch):
+    """`--out -` is stdout, as for every Unix tool: it wrote a file named `-` (QA, session 8);
+    the summary goes to stderr so the export can be piped."""
+    assert run("decide", str(submission), "--reject", "--reason", "other", "--note", "why",
+               "--reviewer", "m", "--store", str(store)) == 0
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert run("decisions", "export", "--format", "jsonl", "--out", "-",
+               "--store", str(store)) == 0
+    got = capsys.readouterr()
+    (rec,) = [json.loads(x) for x in got.out.splitlines()]
+    assert (rec["decision"], rec["note"]) == ("reject", "why")
+    assert "Wrote 1 decisions to stdout (jsonl)" in got.err
+    assert not (tmp_path / "-").exists()
+
+
 def test_official_decision_binds_the_chain_head_and_walkthrough(tmp_path, store):
     from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 

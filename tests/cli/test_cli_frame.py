@@ -46,6 +46,14 @@ def test_no_footage_exits_1_and_writes_nothing(tmp_path, when):
     assert "no footage at video time" in r.stderr and not out.exists()
 
 
+def test_no_footage_far_past_the_end_names_the_time_briefly(tmp_path):
+    """`--time 1e308` printed a 300-digit time (QA, session 8)."""
+    video = vc.build(vc.RECIPES["mp4"])
+    r = cli("frame", video, "--time", "1e308", "-o", tmp_path / "f.png")
+    assert r.returncode == 1
+    assert "no footage at video time 1e+308 s (the video spans" in r.stderr
+
+
 def test_frame_for_an_event_line_with_an_offset(tmp_path):
     make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=3)
     shutil.copyfile(vc.build(vc.RECIPES["cut"]), tmp_path / "run.mp4")

@@ -111,3 +111,30 @@ def test_deciding_into_a_read_only_ledger_says_read_only_not_corrupt(capsys, tmp
                         "`verify` still read it; record in a writable ledger (--store).\n")
     code, out, _ = run_cli(capsys, "decisions", "verify", "--store", store)
     assert code == 0 and "intact: 1 decisions" in out
+
+
+def test_a_linked_video_in_a_folder_is_named_not_only_missing(capsys, tmp_path):
+    """A folder whose video is a symbolic link said only `input.no_video`; the link is now
+    named (`input.link`, a warning) and still never followed (QA, session 8)."""
+    elsewhere = tmp_path / "elsewhere.mp4"
+    elsewhere.write_bytes(b"\0" * 64)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "agent-log.jsonl").write_bytes(valid_log_bytes())
+    (sub / "run.mp4").symlink_to(elsewhere)
+    code, out, _ = run_cli(capsys, "verify", "--json", sub)
+    assert code == 1
+    found = [(f["rule"], f["severity"], f["file"]) for f in json.loads(out)["findings"]]
+    assert ("input.link", "warning", "run.mp4") in found
+    assert ("input.no_video", "error", None) in found
+
+
+def test_withhold_into_a_missing_folder_names_the_output_not_a_temp_file(capsys, tmp_path):
+    """The error named our hidden temporary file (`.x.jsonl.lo_z0m1o.tmp`), QA session 8."""
+    log = tmp_path / "agent-log.jsonl"
+    log.write_bytes(valid_log_bytes())
+    out = tmp_path / "missing" / "x.jsonl"
+    code, _, err = run_cli(capsys, "withhold", log, "-o", out)
+    assert code == 2
+    assert f"cannot write {out}: No such file or directory" in err
+    assert ".tmp" not in err

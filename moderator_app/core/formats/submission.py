@@ -41,6 +41,9 @@ class Submission:
     kind: Kind
     members: tuple[Member, ...]
     findings: tuple[Finding, ...] = ()  # problems met while listing (refused archive members)
+    # symbolic links met in a submission folder (at most MAX_LINKS_NAMED), never followed:
+    # verify names them (`input.link`), so a linked video is not only "no video"
+    links: tuple[str, ...] = ()
 
     def by_role(self, role: str) -> list[Member]:
         return [m for m in self.members if m.role == role]
@@ -99,7 +102,11 @@ def walk_folder(root: str | os.PathLike) -> Iterator[tuple[str, list[str]]]:
         stack.extend(os.path.join(top, d) for d in sorted(dirs, reverse=True))
 
 
-def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Finding]]:
+MAX_LINKS_NAMED = 20  # a folder of a million links costs one listing, and 20 names
+
+
+def _folder_members(root: Path, max_members: int,
+                    links: list[str] | None = None) -> tuple[list[Member], list[Finding]]:
     """The regular files under `root`, in name order, at most `max_members` of them: a folder
     of a million files costs one directory listing, never a million members (issue 15). The
     cap, its finding and the sniffing budget are the archive reader's (`archive.py`), so a
@@ -109,7 +116,13 @@ def _folder_members(root: Path, max_members: int) -> tuple[list[Member], list[Fi
     for dirpath, filenames in walk_folder(root):
         for fn in filenames:
             p = Path(dirpath) / fn
-            if fn.startswith(".") or p.is_symlink() or not p.is_file():
+            if fn.startswith("."):
+                continue
+            if p.is_symlink():
+                if links is not None and len(links) < MAX_LINKS_NAMED:
+                    links.append(printable_name(p.relative_to(root).as_posix()))
+                continue
+            if not p.is_file():
                 continue
             if len(members) >= max_members:
                 from moderator_app.core.formats.archive import TOO_MANY
@@ -145,9 +158,10 @@ def load_submission(paths: Sequence[str | os.PathLike],
     for p in ps:
         _check_exists(p)
     findings: list[Finding] = []
+    links: list[str] = []
     if len(ps) == 1 and ps[0].is_dir():
         root = ps[0]
-        members, findings = _folder_members(root, max_members)
+        members, findings = _folder_members(root, max_members, links)
         display = printable_name(root.resolve().name)
     elif len(ps) == 1 and is_archive(ps[0]):
         # tarfile and zipfile are imported for archives only (a sixth of a small
@@ -180,7 +194,7 @@ def load_submission(paths: Sequence[str | os.PathLike],
         raise InputError(
             f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})"
             + capped)
-    return Submission(ps[0], display, kind, tuple(members), tuple(findings))
+    return Submission(ps[0], display, kind, tuple(members), tuple(findings), tuple(links))
 
 
 def local_copy(member: Member, workdir: Path | None = None,

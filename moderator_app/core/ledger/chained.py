@@ -351,15 +351,21 @@ class LedgerBase:
     # -- exporting -------------------------------------------------------------------------
 
     def export(self, fmt: str, out: str | Path) -> int:
-        """Write every record to `out` atomically (temp file + rename); returns the count.
+        """Write every record to `out` atomically (temp file + rename); returns the count."""
+        from moderator_app.core.atomic import atomic_write
+
+        data, n = self.export_bytes(fmt)
+        atomic_write(Path(out), data)
+        return n
+
+    def export_bytes(self, fmt: str) -> tuple[bytes, int]:
+        """Every record in `fmt` and the count (what `export` writes; `--out -` prints it).
 
         `jsonl`: the stored canonical JSON, one record per line, with `seq`, `prev_hash` and
         `hash`, so the export can be re-verified without the database (DEL, C1 and bidi
         characters written as escapes: `text.terminal_safe_json`). `csv`: one row per
         decision for spreadsheets (claims are in the JSONL), formula-like cells neutralised.
         """
-        from moderator_app.core.atomic import atomic_write
-
         rows = list(self.iter_raw())
         if fmt == "jsonl":
             # DEL, C1 and bidi characters of a note as `\uXXXX` (the same JSON value): the
@@ -373,5 +379,4 @@ class LedgerBase:
             n = len(decisions)
         else:
             raise ValueError(f"unknown export format {fmt!r} (jsonl or csv)")
-        atomic_write(Path(out), data)
-        return n
+        return data, n

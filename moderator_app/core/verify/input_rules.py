@@ -19,6 +19,10 @@ AMBIGUOUS_KIND = rule(
     "input.ambiguous_kind", Severity.ERROR,
     "Both an agent log and a trajectory: which is the run's evidence is ambiguous, so the "
     "submission cannot pass (anyone can write a valid trajectory).", "input")
+FOLDER_LINK = rule(
+    "input.link", Severity.WARNING,
+    "A file in a submission folder is a symbolic link: refused, never followed (if it was the "
+    "video or the log, that file counts as missing).", "input")
 TOO_MANY_ERRORS = rule(
     "input.too_many_errors", Severity.ERROR,
     "So many errors that verification stopped examining lines (the rest was hashed).",

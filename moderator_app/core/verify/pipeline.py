@@ -26,6 +26,7 @@ from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
 from moderator_app.core.verify.input_rules import (
     AMBIGUOUS_KIND,
+    FOLDER_LINK,
     MISSING_VIDEO,
     SEVERAL_LOGS,
     SEVERAL_VIDEOS,
@@ -81,6 +82,8 @@ def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None
     report = Report(kind=sub.kind, input_name=sub.display_name, offset=options.offset)
     for f in sub.findings:
         report.add(f)
+    for name in sub.links:
+        report.add(FOLDER_LINK.at(f"{name} is a symbolic link: refused, never followed", name))
     logs, trajectories = sub.by_role(ROLE_LOG), sub.by_role(ROLE_TRAJECTORY)
     if logs and trajectories:
         # The chain has no key: anyone can write a valid events.jsonl. Its mere presence must
