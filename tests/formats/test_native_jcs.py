@@ -43,6 +43,24 @@ def test_the_accelerator_is_built_wherever_a_c_compiler_is():
     assert jcs.sha_backend() == "libcrypto"
 
 
+@pytest.mark.parametrize("abi", [None, native.JCS_ABI - 1])
+def test_a_build_older_than_its_source_is_not_used(monkeypatch, abi):
+    """A checkout that moved on without `make setup` kept a `_jcs` returning 12 values where
+    13 are read: `verify` of any trajectory ended in an internal error. A build of another
+    ABI is left unused (the Python path gives the same verdicts)."""
+    import sys
+    import types
+
+    stale = types.ModuleType("moderator_app.core.formats._jcs")
+    if abi is not None:
+        stale.ABI = abi  # type: ignore[attr-defined]
+    import moderator_app.core.formats as formats
+
+    monkeypatch.setitem(sys.modules, "moderator_app.core.formats._jcs", stale)
+    monkeypatch.setattr(formats, "_jcs", stale, raising=False)
+    assert native.load() is None
+
+
 def _scan(block: bytes):
     names = ("keys", "digests", "recorded", "prevs", "producers", "trusts", "types", "seqs",
              "walls", "run_ids", "declined", "broken", "seeded")

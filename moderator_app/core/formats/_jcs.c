@@ -2503,6 +2503,9 @@ PyMODINIT_FUNC PyInit__jcs(void)
         c_sha_final = (sha_final_fn)dlsym(h, "SHA256_Final");
         c_sha256 = c_sha_init != NULL && c_sha_update != NULL && c_sha_final != NULL;
     }
+    /* The shape of what this module returns: raise it with every change of a signature or
+       of a result tuple (native.JCS_ABI says which the Python side expects). */
+    PyModule_AddIntConstant(m, "ABI", 2);
     PyModule_AddIntConstant(m, "ST_OK", ST_OK);
     PyModule_AddIntConstant(m, "ST_MIN", ST_MIN);
     PyModule_AddIntConstant(m, "ST_SORTED_CP", ST_SORTED_CP);

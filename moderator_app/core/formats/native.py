@@ -16,6 +16,12 @@ import hashlib
 import os
 from types import ModuleType
 
+# The `_jcs` build the Python side is written for (`ABI` in _jcs.c). A build older than its
+# source (a checkout moved on without `make setup`, or `.venv/bin/moderator-app` run after a
+# pull) returned 12 values where 13 were read: `verify` ended in an internal error. A build
+# of another ABI is not used; the Python path gives the same verdicts.
+JCS_ABI = 2
+
 
 def load() -> ModuleType | None:
     if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
@@ -25,7 +31,7 @@ def load() -> ModuleType | None:
         from moderator_app.core.formats import _jcs  # type: ignore[attr-defined]  # C, no source
     except ImportError:
         return None
-    return _jcs
+    return _jcs if getattr(_jcs, "ABI", None) == JCS_ABI else None
 
 
 def load_skim() -> ModuleType | None:
