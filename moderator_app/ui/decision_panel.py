@@ -84,6 +84,7 @@ class DecisionPanel(QWidget):
     decided = Signal(int)
     next_requested = Signal()
     notice = Signal()  # the status line says something new (a refusal, a record)
+    fresh = Signal()  # another submission: a fresh form, read from its top
 
     def __init__(self, session, parent: QWidget | None = None,
                  settings: QSettings | None = None) -> None:
@@ -258,6 +259,7 @@ class DecisionPanel(QWidget):
             self.status.setText("")
             self.next_button.setVisible(False)
             self.load_history()
+            self.fresh.emit()
         else:
             if not self._reason_chosen:  # the offset changed the findings: follow them
                 self._suggest_reason()

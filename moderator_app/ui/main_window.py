@@ -229,6 +229,10 @@ class MainWindow(QMainWindow):
         # A refusal ("Enter the reviewer name first.") is said under the form: in view.
         self.decision_panel.notice.connect(
             lambda: self.decision_scroll.ensureWidgetVisible(self.decision_panel.status))
+        # The next submission's form from its top (its title and verdict): the scroll kept
+        # the place the last decision's "Recorded #…" line had been scrolled to.
+        self.decision_panel.fresh.connect(
+            lambda: self.decision_scroll.verticalScrollBar().setValue(0))
         self.findings.line_requested.connect(self.nav.select_line)
         self.findings.copy_requested.connect(self.copy_finding)
         self.findings.read_line = self.line_text

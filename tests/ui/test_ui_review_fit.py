@@ -505,3 +505,16 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     for line in (first, second):
         assert fm.horizontalAdvance(line) <= button.width() - 16, line
     assert button.toolTip() == f"Open {other} (Ctrl+Shift+N)"
+    # The next submission's form is read from its top: its title, not the place the last
+    # record was scrolled to (seen at 1920x1080: the title was above the fold).
+    scroll = window.decision_scroll.verticalScrollBar()
+    assert scroll.value() > 0  # the record was scrolled into view
+    button.click()
+    qtbot.waitUntil(lambda: window.session.result is not None
+                    and window.session.result.submission.display_name == other,
+                    timeout=WAIT_MS)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert scroll.value() == 0
+    assert dp.title.text().endswith(other)
+    assert dp.title.visibleRegion().boundingRect().height() == dp.title.height()
