@@ -50,6 +50,11 @@ from moderator_app.ui.player_parts import (
 )
 from moderator_app.ui.timefmt import format_timecode
 
+PLAY_TEXT = "▶"
+# Pause: two bars in ASCII, no wider than "▶" (27 px on Xvfb; "❚❚" was 37 px and comes from
+# a fallback font, which a machine without one shows as boxes).
+PAUSE_TEXT = "||"
+
 
 def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:
     """File > Save frame (S): ask where, write the exact frame on screen; the outcome goes to
@@ -108,8 +113,17 @@ class VideoPlayer(QWidget):
         self._scrubbing = False  # a drag on the timeline: keyframe previews until release
 
         self.view = FrameView(self)
-        self.play_button = QToolButton(text="▶")
+        self.play_button = QToolButton(text=PLAY_TEXT)
         self.play_button.setToolTip("Play / pause (Space)")
+        # One width for both faces: "❚❚" was 10 px wider than "▶", so at 1280x720, where the
+        # video has its controls' minimum width, each Play moved the video and the table
+        # beside it by 10 px, and they stayed there (seen on Xvfb). Fixed at the wider face.
+        faces = []
+        for text in (PLAY_TEXT, PAUSE_TEXT):
+            self.play_button.setText(text)
+            faces.append(self.play_button.sizeHint().width())
+        self.play_button.setText(PLAY_TEXT)
+        self.play_button.setFixedWidth(max(faces))
         self.back_button = QToolButton(text="◀|")
         self.back_button.setToolTip("Previous frame (,)")
         self.fwd_button = QToolButton(text="|▶")
@@ -397,7 +411,7 @@ class VideoPlayer(QWidget):
         self.playing = True
         if self._worker is not None:
             self._worker.playing = True
-        self.play_button.setText("❚❚")
+        self.play_button.setText(PAUSE_TEXT)
         self._play_wall0 = time.monotonic()
         self._play_video0 = self.current_time
         self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / self.speed / 2)))
@@ -408,7 +422,7 @@ class VideoPlayer(QWidget):
         self.playing = False
         if self._worker is not None:
             self._worker.playing = False
-        self.play_button.setText("▶")
+        self.play_button.setText(PLAY_TEXT)
         self._timer.stop()
         if self.audio is not None:
             self.audio.reset()

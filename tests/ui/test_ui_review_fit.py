@@ -518,3 +518,26 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     assert scroll.value() == 0
     assert dp.title.text().endswith(other)
     assert dp.title.visibleRegion().boundingRect().height() == dp.title.height()
+
+
+def test_play_moves_neither_the_video_nor_the_table_at_1280x720(qtbot, window, tmp_path):
+    # Seen on Xvfb at 1280x720: Play turned "▶" into the 10 px wider "❚❚"; the video, at its
+    # controls' minimum width there, grew 540 -> 550 px, the table lost 10 px, and both stayed.
+    from PySide6.QtWidgets import QApplication
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+
+    def places():
+        for _ in range(3):
+            QApplication.processEvents()
+        return (window.player.width(), window.top_split.sizes(), window.table.width(),
+                window.player.minimumSizeHint().width())
+
+    before = places()
+    window.player.toggle_play()
+    assert window.player.playing
+    playing = places()
+    window.player.pause()
+    assert playing == before
+    assert places() == before
