@@ -109,14 +109,32 @@ def test_speed_is_a_drift_within_one_point(name, frames):
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= frames / truth["fps"]  # duration-ok: a measured video time, not a time taken
 
 
-@pytest.mark.parametrize("name", ["breakout-speedlong", "pong-speedlong"])
+@pytest.mark.parametrize("name", ["pitfall-genuinelong", "boxing-genuinelong"])
+def test_genuine_long_run_is_silent_with_its_offset_within_a_frame(name):
+    """150 s genuine. Pitfall's first 33 actions fall where the player's tiles (learnt from
+    the rest of the run) are silent: "0 answered, 0.8 by chance" was a false
+    `sync.no_reaction`; now such a stretch is no evidence (stretch.MAX_SILENT_SHARE).
+    Boxing's last 89: 61 answered against 33.6 by chance, a false one too (only the
+    opening's rate was compared with chance); now a stretch above chance is answered
+    (stretch.ABOVE_CHANCE_Z), and the 4x4 scale's last 24 at chance are answered at 8x8
+    (`analysis.combine`)."""
+    truth, a, _, _ = _run(name)
+    assert truth["run_s"] == 150.0 and truth["kind"] == "genuinelong"
+    assert [f.rule for f in a.findings if f.rule.startswith("sync.")] == []
+    assert a.findings == [] and a.drift_percent == 0.0
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+
+
+@pytest.mark.parametrize("name", ["breakout-speedlong", "pong-speedlong", "pitfall-speedlong",
+                                  "boxing-speedlong"])
 def test_long_run_sped_up_off_the_speed_grid_is_a_drift_over_the_whole_run(name):
     """150 s sped up 4.4 %, between the speed grid's 1.0425 and 1.045: before, Pong's fit
     tried speeds in 1 % steps first and kept 1.03, then speed 1 (no drift; its offset right
     at the run's start only), and Breakout's line stayed near the grid's. Every speed is
     searched on runs this long (align.EVERY_SPEED_SPAN_S) and the line is refined near the
     grid's (fit.fine_line): one drift within 0.1 point, over the whole video and run, and
-    the offset within a frame."""
+    the offset within a frame. Pitfall and Boxing had a stray `sync.no_reaction` besides
+    (as their genuine long runs, test above)."""
     truth, a, e, run = _run(name)
     assert truth["run_s"] == 150.0 and truth["tamper"]["percent"] == pytest.approx(4.4)
     assert _rules(a) == ["sync.drift"]

@@ -54,6 +54,26 @@ def test_a_stretch_at_chance_stays_unless_the_other_scale_jumps_into_it():
     assert combine(_a(2.0, into), _a(2.0, stretch), FRAME).findings == [into]
 
 
+def test_a_stretch_at_chance_at_one_scale_answered_above_chance_at_the_other_is_dropped():
+    """A genuine 150 s Boxing run: its last 24 actions at 4x4, 4 answered against 2.6 by
+    chance (the player's coarse tiles silent around 12 of them), were a false stretch; at 8x8
+    the same actions are answered 17 times against 8.2 by chance. Answers at chance at the
+    other scale (a log spliced from another run) keep the finding."""
+    stretch = SyncFinding("sync.no_reaction", f"24 actions in a row {CHANCE_WORDS} (...)",
+                          119.0, 149.3, 120.0, 147.3, actions=24)
+    runs = [100.0 + i for i in range(48)]  # actions 20..47 (run 120..147) in the stretch
+    rs = [reactions.Reaction(i, r, r + 2.0, None, None, 0.0) for i, r in enumerate(runs)]
+    answered = tuple((True, 0.3) for _ in range(20)) + tuple(
+        (i % 3 != 0, 0.35) for i in range(28))  # 18 of 28 against 9.8
+    fine = SyncAnalysis(2.0, 0.8, 10, 48, 1.0, "", 2.0, reactions=rs, answers=answered)
+    assert combine(fine, _a(2.0, stretch), FRAME).findings == []
+    at_chance = answered[:20] + tuple((i % 3 == 0, 0.35) for i in range(28))  # 10 of 28
+    fine = SyncAnalysis(2.0, 0.8, 10, 48, 1.0, "", 2.0, reactions=rs, answers=at_chance)
+    assert combine(fine, _a(2.0, stretch), FRAME).findings == [stretch]
+    untested = SyncAnalysis(2.0, 0.8, 10, 48, 1.0, "", 2.0, reactions=rs)
+    assert combine(untested, _a(2.0, stretch), FRAME).findings == [stretch]
+
+
 def test_coarser_sums_tiles():
     tiles = np.zeros((3, 64), np.uint16)
     tiles[1, 0] = 3        # row 0, col 0 -> coarse tile 0

@@ -43,6 +43,33 @@ def test_a_few_misses_in_a_row_or_a_busy_screen_are_no_stretch():
     assert stretch.unexplained(short, np.full(len(short), 0.2)) is None
 
 
+def test_a_stretch_answered_far_above_chance_is_answered_though_below_the_opening():
+    """A genuine 150 s Boxing run: an opening of 34 answered at 94 %, then 61 of 89 answered
+    against 0.38 by chance each (+6.4 spreads): a false stretch "at chance" (LLR 10.9), the
+    test having compared chance with the opening's rate only."""
+    s = _s("1" * 32 + "00" + "10" * 28 + "1" * 33)
+    chance = np.r_[np.full(34, 0.4), np.full(89, 0.38)]
+    assert int(s[34:].sum()) == 61
+    assert stretch.above_chance(s[34:], chance[34:])
+    assert stretch.unexplained(s, chance) is None
+    at_chance = _s("1" * 32 + "00" + "100" * 29 + "10")  # 30 of 89: found
+    assert stretch.unexplained(at_chance, chance)[:2] == (32, 123)  # with the 2 misses ahead
+
+
+def test_a_stretch_where_the_players_tiles_are_silent_is_no_evidence():
+    """A genuine 150 s Pitfall run: its first 33 actions fall where the player's tiles
+    (learnt from the rest) have no onset within LOCAL_S (chance at the floor on 31): "0
+    answered, 0.8 by chance" was a false stretch (LLR 137). Pitfall's cut keeps its stretch:
+    4 of its 9 actions silent (the video's last frames)."""
+    floor = stretch.CHANCE_FLOOR
+    s = _s("0" * 33 + "1" * 64)
+    chance = np.r_[np.full(31, floor), 0.05, 0.06, np.full(64, 0.3)]
+    assert stretch.unexplained(s, chance) is None
+    cut = _s("1" * 12 + "0" * 9)
+    c = np.r_[np.full(12, 0.2), 0.17, 0.14, 0.11, 0.06, 0.03, np.full(4, floor)]
+    assert stretch.unexplained(cut, c)[:2] == (12, 21)
+
+
 def test_actions_after_the_footage_are_no_evidence_either_way():
     """A video cut 14 s short ends before the log's last 7 actions would show. Their answer
     window used to be the last frames' (clipped), answered when those held an onset, and

@@ -77,6 +77,16 @@ def unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
     return i0, i1
 
 
+def with_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th,
+                 q: np.ndarray) -> SyncAnalysis:
+    """`out` with its per-action answers in the player's tiles (`SyncAnalysis.answers`),
+    when they can be learnt."""
+    ans = _stretch_answers(out, sig, nov_r, th, q)
+    if ans is None:
+        return out
+    return replace(out, answers=tuple(zip(ans[1].tolist(), ans[2].tolist(), strict=True)))
+
+
 def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0: int,
                       i1: int, q: np.ndarray, nov, latency_q: float) -> SyncAnalysis:
     """`out` with the stretch i0..i1-1 as a `sync.no_reaction` finding (replacing any about

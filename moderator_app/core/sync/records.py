@@ -39,6 +39,10 @@ class SyncAnalysis:
     track: list[track.TrackPoint] = field(default_factory=list)
     segments: list[tuple[float, float, float]] = field(default_factory=list)  # run_s from, to, offset
     findings: list[SyncFinding] = field(default_factory=list)
+    # per action (as `reactions`): answered in the player's tiles, and the chance of it, at
+    # the offset used (core/sync/stretch.py); empty when not tested. The other tile scale
+    # reads them: a stretch answered here is no stretch at chance there (`analysis.combine`)
+    answers: tuple[tuple[bool, float], ...] = field(default=(), compare=False)
 
     @property
     def drift_percent(self) -> float:

@@ -10,7 +10,8 @@ in the player's tiles (where the run's reactions happen, `input_tiles`) within W
 the action's expected frame; its chance is the rate of such windows around the action
 (LOCAL_S either side). A stretch at the start or the end of the run whose answers are far
 likelier at chance than at the rest of the run's rate (a log-likelihood ratio of MIN_LLR) is
-a stretch the video does not follow.
+a stretch the video does not follow, unless it cannot be tested (`testable`): its answers
+stand far above chance, or the player's tiles are silent around most of its actions.
 """
 
 from __future__ import annotations
@@ -34,6 +35,19 @@ MIN_LLR = 9.0
 # spreads: the whole run has passed the shuffled-log test already, and a part of it carries
 # that evidence with fewer actions (Pong's opening before its spliced second attempt: 3.9).
 REST_MIN_Z = 3.0
+# A stretch whose answers stand this many spreads above chance is answered, whatever the
+# rest's rate: a genuine 150 s Boxing run's last 89 actions, 61 answered against 33.6 by
+# chance (+6.4 spreads; opening 94 %), were a false `sync.no_reaction`. Every tampered
+# stretch found in the corpus (bench/sync_table.py, 217 runs): at most +0.43.
+ABOVE_CHANCE_Z = 3.0
+# The chance of an answer where the player's tiles have no onset within LOCAL_S either side.
+CHANCE_FLOOR = 0.02
+# A stretch with more than this share of its actions in such silence shows no player in the
+# tiles at all (the player is elsewhere on screen): no evidence either way. A genuine 150 s
+# Pitfall run's first 33 actions: 31 silent (0 answered, 0.8 by chance), a false
+# `sync.no_reaction`; its first 22: 17. Tampered stretches found in the corpus: at most 4 of
+# 9 (Pitfall's cut, whose last frames hold no onset).
+MAX_SILENT_SHARE = 0.6
 INPUT_SHARE = 0.15  # a tile is the player's when this share of reactions has an onset in it
 INPUT_RATIO = 3.0   # ... and this many times its background rate
 
@@ -88,7 +102,7 @@ def answers(sig: FrameSignals, nov: Novelty, tiles: np.ndarray,
     lo, hi = np.clip(ks - span, 0, n), np.clip(ks + span, 0, n)
     chance = (h[hi] - h[lo]) / np.maximum(1, hi - lo)
     past = np.asarray(expected_v) > sig.times[-1] + 1e-6
-    return hit[ks] & ~past, np.clip(chance, 0.02, 0.98)
+    return hit[ks] & ~past, np.clip(chance, CHANCE_FLOOR, 0.98)
 
 
 def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
@@ -113,19 +127,37 @@ def unexplained(s: np.ndarray, chance: np.ndarray,
     return best
 
 
+def above_chance(s: np.ndarray, chance: np.ndarray) -> bool:
+    """Do the answers `s` stand ABOVE_CHANCE_Z spreads above their `chance` (a normal
+    approximation of the count of independent answers)?"""
+    spread = float(np.sqrt((chance * (1 - chance)).sum()))
+    return spread > 0 and float(s.sum() - chance.sum()) / spread >= ABOVE_CHANCE_Z
+
+
+def testable(s: np.ndarray, chance: np.ndarray) -> bool:
+    """Can the stretch's answers `s` (at `chance`) say that the video does not follow it?
+    Not when they stand above chance (`above_chance`: answered, if less often than the
+    rest; the likelihood ratio only compared chance with the rest's rate), nor when most of
+    its actions fall where the player's tiles are silent (MAX_SILENT_SHARE): no answer there
+    is no evidence, as an action past the footage's end is none."""
+    if above_chance(s, chance):
+        return False
+    return bool(np.count_nonzero(chance <= CHANCE_FLOOR) <= MAX_SILENT_SHARE * len(s))
+
+
 def _unexplained(s: np.ndarray, chance: np.ndarray, n: int) -> tuple[int, int, float] | None:
     best: tuple[int, int, float] | None = None
     for k in range(MIN_HEAD, n - MIN_TAIL + 1):
         rate = (s[:k].sum() + 1) / (k + 2)
         if rate > chance[k:].mean():
             v = _llr(s[k:], chance[k:], rate)
-            if best is None or v > best[2]:
+            if (best is None or v > best[2]) and testable(s[k:], chance[k:]):
                 best = (k, n, v)
     for k in range(MIN_TAIL, n - MIN_HEAD + 1):
         rate = (s[k:].sum() + 1) / (n - k + 2)
         if rate > chance[:k].mean():
             v = _llr(s[:k], chance[:k], rate)
-            if best is None or v > best[2]:
+            if (best is None or v > best[2]) and testable(s[:k], chance[:k]):
                 best = (0, k, v)
     return best if best is not None and best[2] >= MIN_LLR else None
 
