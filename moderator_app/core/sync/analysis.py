@@ -180,7 +180,7 @@ def _jumps_into(f: SyncFinding, other: SyncAnalysis, slack_s: float = 5.0) -> bo
 
 def _answered_in(f: SyncFinding, other: SyncAnalysis) -> bool:
     """The other scale's answers (`SyncAnalysis.answers`) to the actions of a stretch
-    answered only by chance (`_by_chance`) stand above chance (`stretch.testable`): the
+    answered only by chance (`_by_chance`) stand above chance (`stretch.above_chance`): the
     stretch is answered there. A genuine 150 s Boxing run's last 24 actions at 4x4: 4
     answered, 2.6 by chance, the player's tiles silent around 12; at 8x8: 17 against 8.2
     (+4.1 spreads). Chance answers at one scale are no answers at the other: a log spliced

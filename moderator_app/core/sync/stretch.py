@@ -113,11 +113,11 @@ def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
 def unexplained(s: np.ndarray, chance: np.ndarray,
                 shown: int | None = None) -> tuple[int, int, float] | None:
     """The stretch (first index, end index, LLR) at the start or the end of the run whose
-    answers `s` are likeliest at `chance` against the rest's answer rate, when its LLR
-    reaches MIN_LLR; None otherwise. The rest's rate has a +1/+2 prior (a perfect opening
-    does not make one miss impossible). `shown`: the actions expected on the footage (the
-    first ones; those after its end are no evidence either way): a stretch that ends with
-    them ends the run."""
+    answers `s` are likeliest at `chance` against the rest's answer rate, among those that
+    can tell (`testable`), when its LLR reaches MIN_LLR; None otherwise. The rest's rate
+    has a +1/+2 prior (a perfect opening does not make one miss impossible). `shown`: the
+    actions expected on the footage (the first ones; those after its end are no evidence
+    either way): a stretch that ends with them ends the run."""
     full = len(s)
     n = full if shown is None else max(0, min(shown, full))
     s, chance = s[:n], chance[:n]
