@@ -10,6 +10,7 @@ import orjson
 import pytest
 from conftest import SAMPLES
 
+from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.verify.at_offset import report_at_offset, result_at_offset
 from moderator_app.core.verify.moments import finding_moment
 from moderator_app.core.verify.options import VerifyOptions
@@ -118,3 +119,20 @@ def test_cli_offset_auto_reports_what_verify_at_that_offset_reports():
     fixed = verify_json("--offset", repr(auto["sync_offset_s"]))
     assert auto.pop("sync") is not None and fixed.pop("sync") is None
     assert auto == fixed
+
+
+def test_whole_file_findings_lead_somewhere():
+    """A click on `seed.not_checked` left the playhead where it was (issue 11 point 3): it is
+    now at the first seed_commitment event; other whole-file findings at run_start."""
+    official = SAMPLES / "official-sample"
+    result = verify_paths([official], VerifyOptions(offset=2.0, build_index=True))
+    f = next(f for f in result.report.findings.sorted() if f.rule == "seed.not_checked")
+    m = finding_moment(f, result.report, result.index, result.run_duration_s, 2.0)
+    index = result.index
+    first = next(r for r in range(len(index)) if index.kind_of(r) == "seed_commitment")
+    assert index.lines[first] == 2
+    assert (m.run_s, m.video_s) == (index.times[first], index.times[first] + 2.0)
+    assert m.run_s == 0.5  # line 2 of the sample is at 00:00.500
+    ambiguous = Finding(Severity.ERROR, "input.several_logs", "two logs")
+    m = finding_moment(ambiguous, result.report, index, result.run_duration_s, 2.0)
+    assert (m.run_s, m.video_s) == (0.0, 2.0)

@@ -8,7 +8,12 @@ has no usable time). A whole-file finding has a moment of its own:
 - `coverage.extra`: the first instant of footage outside the run;
 - `video.*`: today's video findings concern the file as a whole: its first frame (for a file
   whose end is cut or undecodable, its last decodable instant). Findings that carry their own
-  video time (docs/DESIGN.md, "Times in findings") should be placed by it: add that case here.
+  video time (docs/DESIGN.md, "Times in findings") should be placed by it: add that case here;
+- `seed.*` without a line (`seed.not_checked`): the first `seed_commitment` event, where the
+  commitments the finding is about are shown;
+- any other whole-file finding (`input.*`, a log or trajectory as a whole): run_start, the
+  run as a whole. A click on such a finding left the playhead wherever it was (issue 11
+  point 3: every finding leads to its moment).
 
 Times are run times (seconds since run_start); video time = run time + offset. Qt-free, so the
 CLI's exports and the workstation agree.
@@ -86,4 +91,15 @@ def _run_time(f: Finding, report: Report, index: EventIndex | None,
         if f.rule in ("video.truncated", "video.tail_undecodable") and duration is not None:
             return float(duration) - offset_s
         return -offset_s  # the file as a whole: its first frame
-    return None
+    if f.rule.startswith("seed.") and index is not None:
+        first = _first_row_of_kind(index, "seed_commitment")
+        if first is not None:
+            return row_time(index, first)
+    return 0.0  # the run as a whole: its start
+
+
+def _first_row_of_kind(index: EventIndex, kind: str) -> int | None:
+    try:
+        return index.kinds.index(index.kind_names.index(kind))
+    except ValueError:  # no such event type in the run
+        return None
