@@ -60,6 +60,8 @@ class Lookup:
         # score rows already computed on this table (see `_scores`), and their size in floats
         self._memo: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._memo_size = 0
+        self._window: dict[int, np.ndarray] = {}  # see `window_max`
+        self.finite = bool(np.isfinite(self.table).all())
         # The table index of offsets x actions depends on the frame times alone, not on the
         # table: a lookup `like` another on the same signals shares its last one (the learned
         # fit queries its new table exactly where the plain fit just queried the first).
@@ -81,6 +83,30 @@ class Lookup:
         np.ceil(v, out=v)
         return v.T.astype(np.int64, order="C")  # cast and transposed in one pass
 
+    def window_max(self, lo: np.ndarray, width: int) -> np.ndarray:
+        """max(table[lo .. lo + width - 1]) elementwise, lo clipped as `np.take(mode="clip")`
+        clips: a bound on every table value an index from lo to lo + width - 1 reads
+        (`top_speed`). The sliding maxima are built once per width, by doubling spans."""
+        if width not in self._window:
+            t, span = self.table, 1
+            while span < width:
+                h = min(span, width - span)
+                t = np.maximum(t, np.concatenate([t[h:], np.full(h, self.table[-1])]))
+                span += h
+            self._window[width] = t
+        return np.take(self._window[width], lo, mode="clip")
+
+    def index_pairs(self, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarray
+                    ) -> np.ndarray:
+        """`index`'s row for each (offsets[r], speeds[r]) pair, bit for bit: row r is the
+        index of offsets[r] + run_s / speeds[r] (one call for blocks of several speeds)."""
+        x = run_s[None, :] / speeds[:, None]   # run_s / s, as `_scores` divides
+        v = np.add(x, offsets[:, None])
+        np.divide(v, self.res, out=v)
+        np.subtract(v, self.base, out=v)
+        np.ceil(v, out=v)
+        return v.astype(np.int64)
+
     def row_sums(self, index: np.ndarray) -> np.ndarray:
         """self(offsets[:, None] + x[None, :]).sum(axis=1) from `index(offsets, x)`: the values
         summed in the original layout (offsets x actions: the same summation order)."""
@@ -96,15 +122,21 @@ MEMO_FLOATS = 65_536  # scores kept per lookup (512 KB): the first rows are the 
 CHUNK_FLOATS = 15_000
 
 
+def _direct(look: Lookup, offsets: np.ndarray, actions: int) -> bool:
+    """Whether `_scores` sums offsets x actions directly (else by FFT correlation)."""
+    n = len(offsets)
+    step = (offsets[1] - offsets[0]) / look.res if n > 1 else 0.0
+    stride = int(round(step))
+    return n * actions <= DIRECT_MAX or stride < 1 or abs(step - stride) > 1e-6
+
+
 def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> np.ndarray:
     """score[i] = sum over actions of look(offsets[i] + e/s). Directly for small problems; for
     long runs (an hour at 60 fps: 216,000 offsets x thousands of actions) as one correlation
     of the table with the actions' histogram, in bounded memory and O(N log N)."""
     x = run_s / s
     n = len(offsets)
-    step = (offsets[1] - offsets[0]) / look.res if n > 1 else 0.0
-    stride = int(round(step))
-    if n * len(x) <= DIRECT_MAX or stride < 1 or abs(step - stride) > 1e-6:
+    if _direct(look, offsets, len(x)):
         # An analysis asks for the same scores several times (the fit at speed 1 by the
         # plain fit, the drift search and the learned fit; `peaks`): kept on the lookup,
         # which lives for one analysis. Keyed by the offsets' ends (hashing the whole array
@@ -128,6 +160,7 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
             look._memo[key] = (offsets, out)
             look._memo_size += n
         return out
+    stride = int(round((offsets[1] - offsets[0]) / look.res))
     # index of (offsets[i] + x_j) in the table = stride * i + c_j
     c = np.ceil((offsets[0] + x) / look.res - look.base).astype(np.int64)
     lo = int(c.min())
@@ -137,6 +170,75 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     size = 1 << int(np.ceil(np.log2(length + len(h))))
     corr = np.fft.irfft(np.fft.rfft(ext, size) * np.conj(np.fft.rfft(h, size)), size)
     return corr[:stride * n:stride][:n]
+
+
+# Offsets per block whose scores `top_speed` bounds at once (fewer on runs with many actions:
+# a block's index stays within CHUNK_FLOATS)
+BOUND_BLOCK = 4
+# How far under the best score so far a block's bound must fall to be skipped, relative to
+# the score: the bound and the exact score are sums of as many floats in the same order, each
+# term of the bound at least the exact one's, so rounding alone cannot put the bound under
+# the score; the slack guards against a summation order numpy might change.
+BOUND_SLACK = 1e-9
+BOUND_BATCH = 256
+
+
+def _under(v: float) -> float:
+    return v - BOUND_SLACK * max(1.0, abs(v))
+
+
+def top_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds) -> float:
+    """The first of `speeds` whose best score over `offsets` is highest: what
+    max(speeds, key=lambda s: _scores(look, offsets, run_s, s).max()) returns, bit for bit,
+    without summing every offset at every speed.
+
+    Why: a drift search scores 65 speeds x every offset x every action, 10 times per
+    analysis (the fit and the shuffled logs of `fit.drift_significant`): on a 150 s run, 9,000
+    offsets x 130 actions a speed, and it grows with the square of the run's length (Breakout
+    sped up, 150 s: 7 s of analysis CPU against a 1.5 s scan). Each block of BOUND_BLOCK
+    offsets gets a bound: per action, the table's maximum over the indices the block's
+    offsets reach (`Lookup.window_max`), summed. Only blocks whose bound reaches the best score
+    found so far are summed exactly, speeds taken by their best bound first. The runs that
+    `_scores` correlates by FFT (their values are the FFT's) are searched as before."""
+    speeds = [float(s) for s in speeds]
+    n, m = len(offsets), len(run_s)
+    if len(speeds) == 1:
+        return speeds[0]
+    rows = BOUND_BLOCK
+    if n < 2 * rows or not look.finite or not _direct(look, offsets, m):
+        return max(speeds, key=lambda s: float(_scores(look, offsets, run_s, s).max()))
+    # block j: offsets starts[j] .. starts[j + 1] (its last one shared with the next block)
+    starts = np.r_[np.arange(0, n - 1, rows), n - 1]
+    speed_arr = np.array(speeds)
+    xs = [run_s / s for s in speeds]
+    bounds = []
+    for x in xs:
+        edge = look.index(offsets[starts], x)
+        width = int((edge[1:] - edge[:-1]).max()) + 1
+        bounds.append(look.window_max(edge[:-1], width).sum(axis=1))
+    flat = np.concatenate(bounds)
+    blocks = len(starts) - 1
+    span = np.arange(rows + 1)
+    # best first, over every speed's blocks: the blocks summed are those whose bound reaches
+    # the best score (each speed's best is exact wherever it can reach the overall best), a
+    # batch at a time (one numpy call for up to BOUND_BATCH blocks, not one per block)
+    order = np.argsort(-flat, kind="stable")
+    best_v, best_k, at, batch = -np.inf, -1, 0, 8
+    while at < len(order):
+        take = order[at:at + batch]
+        take = take[flat[take] >= _under(best_v)]
+        if not len(take):
+            break  # every block left is bounded under the best score
+        at, batch = at + batch, min(BOUND_BATCH, 2 * batch)
+        k, j = np.divmod(take, blocks)
+        i = np.minimum(starts[j][:, None] + span[None, :], n - 1).ravel()
+        v = look.row_sums(look.index_pairs(offsets[i], run_s, np.repeat(speed_arr[k], rows + 1)))
+        v = v.reshape(len(take), rows + 1).max(axis=1)
+        top = float(v.max())
+        k_top = int(k[v == top].min())
+        if top > best_v or (top == best_v and k_top < best_k):
+            best_v, best_k = top, k_top
+    return speeds[best_k]
 
 
 def median(x: np.ndarray) -> float:
@@ -172,19 +274,11 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
         offsets = offset_grid(sig, run_s)
     long_run = float(run_s.max() - run_s.min()) > EVERY_SPEED_SPAN_S
     coarse = speeds if len(speeds) <= 9 or long_run else speeds[::4]
-    results = {}
-
-    def best_at(s: float):
-        if s not in results:
-            sc = _scores(look, offsets, run_s, s)
-            results[s] = (int(np.argmax(sc)), sc)
-        return results[s]
-
-    top_s = max(coarse, key=lambda s: best_at(float(s))[1][best_at(float(s))[0]])
+    top_s = top_speed(look, offsets, run_s, coarse)
     if len(speeds) > len(coarse):
-        near = speeds[np.abs(speeds - top_s) < 0.0101]
-        top_s = max(near, key=lambda s: best_at(float(s))[1][best_at(float(s))[0]])
-    i, scores = best_at(float(top_s))
+        top_s = top_speed(look, offsets, run_s, speeds[np.abs(speeds - top_s) < 0.0101])
+    scores = _scores(look, offsets, run_s, top_s)
+    i = int(np.argmax(scores))
     off, top = float(offsets[i]), float(scores[i])
     far = np.abs(offsets - off) > 0.1
     rest = scores[far] if far.any() else scores
