@@ -145,3 +145,53 @@ def test_block_sums_are_numpys_reduction(dtype, f):
     plain = t.reshape(50, g, f, g, f).sum(axis=(2, 4), dtype=np.uint16)
     got = block_sums(t, f)
     assert got.dtype == np.uint16 and got.tobytes() == plain.tobytes()
+
+
+def _plain_top_speed(look, offsets, run_s, speeds) -> float:
+    """What `align.fit` computed before `top_speed`: every speed's every score."""
+    return float(max(speeds, key=lambda s: align._scores(look, offsets, run_s, float(s)).max()))
+
+
+@pytest.mark.parametrize("seconds", [40.0, 150.0])
+@pytest.mark.parametrize("drift", [1.0, 1.0437])
+def test_top_speed_is_the_plain_search_over_every_score(seconds, drift):
+    """The bounded search picks the speed summing every offset picks, on the real log and on
+    shuffled ones (the drift test's null sets, where bounds prune least), and each fit's
+    answer is unchanged."""
+    sig, actions = _signals(seconds=seconds)
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    rng = np.random.default_rng(3)
+    logs = [actions * drift] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0)).cumsum())
+                                for _ in range(3)]
+    for run_s in logs:
+        grid = align.offset_grid(sig, run_s)
+        for speeds in (align.SPEEDS, align.SPEEDS[::4], align.SPEEDS[20:29]):
+            assert align.top_speed(look, grid, run_s, speeds) == \
+                _plain_top_speed(look, grid, run_s, speeds)
+
+
+def test_top_speed_takes_the_first_of_tied_speeds():
+    """A table of one value everywhere: every speed ties, the first one is chosen (as max())."""
+    sig, actions = _signals()
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, np.ones(len(sig)))
+    grid = align.offset_grid(sig, actions)
+    speeds = np.array([1.01, 0.99, 1.0])
+    assert align.top_speed(look, grid, actions[2:8], speeds) == 1.01
+    assert align.top_speed(look, grid, actions[2:8], speeds[::-1]) == 1.0
+
+
+@pytest.mark.parametrize("width", [1, 2, 5, 17, 40])
+def test_window_max_bounds_every_index_it_covers(width):
+    sig, _ = _signals()
+    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    t = look.table
+    lo = np.array([-50, -3, 0, 1, 7, len(t) // 2, len(t) - width, len(t) - 2, len(t) + 9])
+    got = look.window_max(lo, width)
+    # from the clipped start (an index before the table reads its first value)
+    c = np.clip(lo, 0, len(t) - 1)
+    plain = [max(float(np.take(t, i, mode="clip")) for i in range(a, a + width)) for a in c]
+    assert _bits(got) == _bits(plain)
+    covered = [max(float(np.take(t, i, mode="clip")) for i in range(a, a + width)) for a in lo]
+    assert (got >= np.array(covered)).all()
