@@ -174,7 +174,6 @@ def test_top_speed_is_the_plain_search_over_every_score(seconds, drift):
 def test_top_speed_takes_the_first_of_tied_speeds():
     """A table of one value everywhere: every speed ties, the first one is chosen (as max())."""
     sig, actions = _signals()
-    nov = reactions.novelty(sig)
     look = align.Lookup(sig, np.ones(len(sig)))
     grid = align.offset_grid(sig, actions)
     speeds = np.array([1.01, 0.99, 1.0])
