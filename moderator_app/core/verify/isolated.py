@@ -42,24 +42,17 @@ from moderator_app.core.priority import thread_nice
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult
+from moderator_app.core.video.isolate import MAX_HEADER, signal_name
 
 VERIFY_CHILD = "--verify-child"
 # Seconds without a word from the child (a progress message or its answer) before it is
 # taken for hung and killed. Progress comes every 50 ms while the evidence is read; the
 # longest silent step is the video probe, itself bounded at 60 s (video/isolate.py).
 STALL_S = float(os.environ.get("MODERATOR_VERIFY_STALL_S", "300"))
-MAX_HEADER = 1 << 20
 
 
 class VerificationStopped(InputError):
     """The verification process could not give a report; the message says why."""
-
-
-def _signal_name(code: int) -> str:
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
 
 
 # -- the child, and one started ahead -------------------------------------------------------
@@ -192,7 +185,7 @@ class _Reader:
             return ("the verification process was killed (SIGKILL: out of memory, or from "
                     "outside) on this submission")
         if code < 0:
-            return f"the verification process crashed ({_signal_name(code)}) on this submission"
+            return f"the verification process crashed ({signal_name(code)}) on this submission"
         return f"the verification process exited with status {code} on this submission"
 
     def message(self) -> tuple[dict, bytes]:

@@ -38,7 +38,9 @@ class VideoProcessError(Exception):
         self.reason = reason
 
 
-def _signal_name(code: int) -> str:
+def signal_name(code: int) -> str:
+    """`SIGSEGV` for a child's return code -11: what a crash is called in a message (the
+    video and the verification processes alike)."""
     try:
         return signal.Signals(-code).name
     except ValueError:
@@ -51,7 +53,7 @@ class Message:
     blobs: list[bytes]
 
 
-MAX_HEADER = 1 << 20
+MAX_HEADER = 1 << 20  # a child's JSON header; more is a malformed answer
 MAX_BLOB = 1 << 31
 
 
@@ -333,7 +335,7 @@ class VideoProcess:
             self.kill()
             return "the video reader stopped answering (killed)"
         if code < 0:
-            return f"the video decoder crashed ({_signal_name(code)}) on this file"
+            return f"the video decoder crashed ({signal_name(code)}) on this file"
         return f"the video reader exited with status {code} on this file"
 
     def read_message(self, deadline: float) -> Message:
