@@ -45,6 +45,7 @@ def judge(truth: dict, a) -> str:
             "freeze": "sync.no_reaction", "speed": "sync.drift", "speed2": "sync.drift",
             "speed6": "sync.drift", "speedlong": "sync.drift", "slow": "sync.drift",
             "deleted": "sync.activity_without_actions",
+            "deletedlong": "sync.activity_without_actions",
             "human": "sync.activity_without_actions"}[kind]
     hits = [f for f in a.findings if f.rule == want]
     for f in hits:

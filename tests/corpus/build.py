@@ -47,6 +47,10 @@ STRETCH_S = 9.0   # deleted actions, human stretch
 # kind `cutlong` (held-out set): a long cut late in the run, so the removed footage holds more
 # of the log's actions than the footage after the splice (the limit of the track's order rule)
 LONG_CUT_S = 14.0
+# kind `deletedlong` (held-out set): the issue's own example, 30 s of the log's model calls
+# removed and `seq` renumbered (the long-gap warning started at 120 s), in a 70 s run
+DELETED_LONG_S = 30.0
+DELETED_LONG_RUN_S = 70.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ def tamper_for(game: str, kind: str) -> Tamper:
     rng = random.Random(f"{game}/{kind}")
     if kind == "cutlong":  # removed: 21-25 s to 31-35 s of the 40 s run; 5-9 s follow it
         return Tamper(kind, round(rng.uniform(12.0, 14.0), 3))
+    if kind == "deletedlong":  # removed: from 15-20 s, 30 s of calls; 20-25 s follow
+        return Tamper(kind, round(rng.uniform(15.0, 20.0), 3))
     return Tamper(kind, round(rng.uniform(12.0, 22.0), 3))
 
 
@@ -96,7 +102,8 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
     lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
     slow = at_ms if kind == "pause" else None
-    run_s = LONG_RUN_S if kind in ("speedlong", "genuinelong") else RUN_S
+    run_s = LONG_RUN_S if kind in ("speedlong", "genuinelong") else \
+        DELETED_LONG_RUN_S if kind == "deletedlong" else RUN_S
     p: Played = play(game, seed, run_s, human_span_ms=human, lead_steps=lead_steps,
                      slow_call_ms=slow)
     frames, events = p.frames, p.events
@@ -139,8 +146,9 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
         idx = np.floor(np.arange(int(len(frames) * (1 + SLOWDOWN))) / (1 + SLOWDOWN)).astype(int)
         frames, steps = frames[idx], steps[idx]
         tamper.update(percent=round((1 / (1 + SLOWDOWN) - 1) * 100, 3))
-    elif kind == "deleted":
-        events, a, b = _delete_stretch(events, at_ms, at_ms + int(STRETCH_S * 1000))
+    elif kind in ("deleted", "deletedlong"):
+        size_ms = int((STRETCH_S if kind == "deleted" else DELETED_LONG_S) * 1000)
+        events, a, b = _delete_stretch(events, at_ms, at_ms + size_ms)
         tamper.update(run_start_s=a / 1000, run_end_s=b / 1000,
                       video_start_s=(p.lead + ms_to_step(a)) / EMU_HZ,
                       video_end_s=(p.lead + ms_to_step(b)) / EMU_HZ)
