@@ -207,6 +207,27 @@ def test_unlogged_inputs_are_activity_without_actions(name):
     assert f.actions >= 3
 
 
+@pytest.mark.parametrize("name", ["breakout-deletedlong", "pitfall-deletedlong"])
+def test_thirty_seconds_of_log_removed_is_activity_without_actions(name):
+    """The issue's own example (kind `deletedlong`): 30 s of the log's model calls removed
+    from a 70 s run and `seq` renumbered, while the video shows the play (Breakout: 20
+    unlogged presses). Breakout's was silent: its gap's input-like onset frames stood 3.96x
+    the idle time's at 4x4 against the 4x asked (ACTIVITY_DENSITY, now 3.5). The finding
+    spans the log's gap (the actions on either side of it) and the footage played in it."""
+    truth, a, e, _ = _run(name)
+    t = truth["tamper"]
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
+    assert _rules(a) == ["sync.activity_without_actions"]
+    [f] = a.findings
+    before = max(x for x in e if x < t["run_start_s"])
+    after = min(x for x in e if x >= t["run_end_s"])
+    assert (f.run_start_s, f.run_end_s) == (round(before, 3), round(after, 3))
+    # from the first unlogged input to the last (the span of the removed calls, +-1 s)
+    assert t["video_start_s"] - 1.0 <= f.video_start_s <= t["video_start_s"] + 1.0
+    assert t["video_start_s"] + 20.0 <= f.video_end_s <= t["video_end_s"] + 1.0  # duration-ok: video times
+    assert f.actions >= 10
+
+
 def test_three_actions_are_not_enough_signal():
     truth, _, e, run = _run("breakout-genuine")
     a = analyze(e[5:8], frame_signals(run.video), DEFAULT_THRESHOLDS)

@@ -27,9 +27,12 @@ ACTIVITY_MERGE_S = 0.3      # input-like onsets closer than this are one input
 # ... and a gap's input-like onset frames must be this many times as dense as in the run's
 # idle time (more than REACTION_TAIL_S after an action): an idle player is hit or passed by
 # the game's own motion. Measured: a genuine Boxing run idle 9 s (the other boxer lands
-# punches) 3.3x, was a false warning; the deleted and human stretches found: 4.9x (Pitfall's
-# deleted stretch) and more.
-ACTIVITY_DENSITY = 4.0
+# punches) 3.28x at 4x4, was a false warning; the other genuine pauses at most 1.49x
+# (Enduro's, 4x4); the 9 s deleted and human stretches found: 4.89x (Pitfall's deleted
+# stretch, 8x8) and more. The issue's own example, 30 s of Breakout's log removed (kind
+# `deletedlong`): 3.96x at 4x4 (20 separate onsets against 2.7 expected); 4.0 left it
+# silent, 3.5 finds it and changes no other corpus run.
+ACTIVITY_DENSITY = 3.5
 
 
 def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
