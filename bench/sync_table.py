@@ -31,7 +31,7 @@ def judge(truth: dict, a) -> str:
     off = a.suggested_offset_s
     err = None if off is None else (off - truth["offset_s"]) * fps
     where = f"offset {'none' if err is None else f'{err:+.2f} fr'} {rules}"
-    if kind.startswith("genuine") or kind == "pause":  # pause: a genuine run, idle 9 s
+    if kind.startswith("genuine") or kind in ("pause", "pauselong"):  # genuine, idle 9 or 30 s
         if err is not None and abs(err) > 1:
             return f"WRONG {where}"
         return ("ok " if not rules else "WARN ") + where

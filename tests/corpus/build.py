@@ -51,6 +51,8 @@ LONG_CUT_S = 14.0
 # removed and `seq` renumbered (the long-gap warning started at 120 s), in a 70 s run
 DELETED_LONG_S = 30.0
 DELETED_LONG_RUN_S = 70.0
+# kind `pauselong` (held-out set): its genuine control, one model call answering 30 s late
+PAUSE_LONG_MS = 30_000
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def tamper_for(game: str, kind: str) -> Tamper:
     rng = random.Random(f"{game}/{kind}")
     if kind == "cutlong":  # removed: 21-25 s to 31-35 s of the 40 s run; 5-9 s follow it
         return Tamper(kind, round(rng.uniform(12.0, 14.0), 3))
-    if kind == "deletedlong":  # removed: from 15-20 s, 30 s of calls; 20-25 s follow
+    if kind in ("deletedlong", "pauselong"):  # from 15-20 s, 30 s; 20-25 s follow
         return Tamper(kind, round(rng.uniform(15.0, 20.0), 3))
     return Tamper(kind, round(rng.uniform(12.0, 22.0), 3))
 
@@ -101,11 +103,12 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     at_ms = int(tp.at_s * 1000)
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
     lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
-    slow = at_ms if kind == "pause" else None
+    slow = at_ms if kind in ("pause", "pauselong") else None
     run_s = LONG_RUN_S if kind in ("speedlong", "genuinelong") else \
-        DELETED_LONG_RUN_S if kind == "deletedlong" else RUN_S
+        DELETED_LONG_RUN_S if kind in ("deletedlong", "pauselong") else RUN_S
     p: Played = play(game, seed, run_s, human_span_ms=human, lead_steps=lead_steps,
-                     slow_call_ms=slow)
+                     slow_call_ms=slow,
+                     **({"slow_by_ms": PAUSE_LONG_MS} if kind == "pauselong" else {}))
     frames, events = p.frames, p.events
     steps = np.arange(len(frames), dtype=float)  # emulator step shown by each 60 Hz frame
     span = int(SPAN_S * EMU_HZ)
@@ -152,7 +155,7 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
         tamper.update(run_start_s=a / 1000, run_end_s=b / 1000,
                       video_start_s=(p.lead + ms_to_step(a)) / EMU_HZ,
                       video_end_s=(p.lead + ms_to_step(b)) / EMU_HZ)
-    elif kind == "pause":  # genuine: the log's gap is the agent's own (nothing on screen)
+    elif kind in ("pause", "pauselong"):  # genuine: the log's gap is the agent's own
         gap = max((b["elapsedMs"] - a["elapsedMs"], a["elapsedMs"], b["elapsedMs"]) for a, b in
                   zip(p.events, p.events[1:], strict=False) if a["type"] == "model_request")
         tamper.update(run_start_s=gap[1] / 1000, run_end_s=gap[2] / 1000)

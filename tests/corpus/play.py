@@ -67,11 +67,12 @@ SLOW_CALL_MS = 9000  # kind `pause`: one model call this much slower (the tamper
 
 def play(game: str, seed: int, run_s: float, *, human_span_ms: tuple[int, int] | None = None,
          start: str = "2026-11-30T20:00:00.000Z", lead_steps: int | None = None,
-         emu_seed: int | None = None, slow_call_ms: int | None = None) -> Played:
+         emu_seed: int | None = None, slow_call_ms: int | None = None,
+         slow_by_ms: int = SLOW_CALL_MS) -> Played:
     """Play `run_s` seconds of `game` after a seeded lead-in, and one second after run_end.
     `lead_steps` replaces the seeded lead-in (a recorder started earlier); `emu_seed` plays the
     emulator's seed with another agent's choices (a second attempt at the same game);
-    `slow_call_ms`: the first model call from then on answers STRETCH_S late (a genuine run
+    `slow_call_ms`: the first model call from then on answers `slow_by_ms` late (a genuine run
     with a long log gap and no input on screen: the activity rule's negative control)."""
     from moderator_app.core.samples.community import format_at  # the sample log's `at` form
 
@@ -146,7 +147,7 @@ def play(game: str, seed: int, run_s: float, *, human_span_ms: tuple[int, int] |
             {"role": "user", "content": f"Screen {call}: what next?"}]})
         t += rng.randint(400, 1600)  # model latency
         if slow_call_ms is not None and t >= slow_call_ms:
-            t, slow_call_ms = t + SLOW_CALL_MS, None  # the agent idles meanwhile
+            t, slow_call_ms = t + slow_by_ms, None  # the agent idles meanwhile
         advance_to(lead + ms_to_step(t))
         wanted = policy(ale.getRAM(), rng)
         acts = [{"name": "press", "args": {"button": b, "frames": h}} for b, h in wanted]

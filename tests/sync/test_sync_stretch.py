@@ -178,14 +178,17 @@ def test_pong_unlogged_stretch_is_activity_in_the_players_band(kind, monkeypatch
 
 @pytest.mark.skipif(corpus.available() is not None,
                     reason=f"corpus cannot be built: {corpus.available()}")
+@pytest.mark.parametrize("kind", ["pause", "pauselong"])
 @pytest.mark.parametrize("game", ["breakout", "pitfall", "pong", "boxing"])
-def test_a_genuine_pause_is_no_activity_without_actions(game, monkeypatch):
-    """Genuine runs whose agent idles 9 s (one slow model call, nothing pressed): the log's gap
-    is the agent's own. Boxing's was a false warning (the other boxer's punches move the idle
-    player: 3.28x the idle time's input-like onsets, ACTIVITY_DENSITY asks for 3.5x)."""
+def test_a_genuine_pause_is_no_activity_without_actions(game, kind, monkeypatch):
+    """Genuine runs whose agent idles 9 s, or 30 s (`pauselong`, the control of 30 s of log
+    removed), one slow model call and nothing pressed: the log's gap is the agent's own.
+    Boxing's 9 s was a false warning (the other boxer's punches move the idle player: 3.28x
+    the idle time's input-like onsets, ACTIVITY_DENSITY asks for 3.5x; its 30 s: 1.17x)."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
-    truth, a = _analysed(f"{game}-pause")
-    assert truth["tamper"]["run_end_s"] - truth["tamper"]["run_start_s"] >= 9.0  # duration-ok: run times
+    truth, a = _analysed(f"{game}-{kind}")
+    idle = 30.0 if kind == "pauselong" else 9.0
+    assert truth["tamper"]["run_end_s"] - truth["tamper"]["run_start_s"] >= idle  # duration-ok: run times
     assert a.suggested_offset_s is not None, a.reason
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a video time
     assert "sync.activity_without_actions" not in {f.rule for f in a.findings}
