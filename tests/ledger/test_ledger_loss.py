@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from conftest import REPO
 
+from moderator_app.core.ledger.errors import LedgerError
 from moderator_app.core.ledger.records import build_record
 from moderator_app.core.ledger.store import Ledger
 from moderator_app.core.verify.report import FileDigest, Report
@@ -99,6 +100,43 @@ def test_missing_head_file_is_said_not_hidden(tmp_path):
     assert r.returncode == 0 and "no head file" in r.stdout + r.stderr
     fill(store, 1)  # the next decision writes it again
     assert Path(str(store) + ".head").read_text().startswith("3 ")
+
+
+def test_an_emptied_head_file_is_not_rewritten_by_the_next_decision(tmp_path):
+    """Session 9 QA: an older copy of the database put back and its head file emptied
+    (`: > decisions.sqlite3.head`) was "NOT intact" for `decisions verify`, but the next
+    `decide` appended and rewrote the head, and verify then said "intact: 3 decisions": the
+    2 lost decisions were erased. An empty head file beside recorded decisions is refused
+    like one that is ahead; deleting it stays the documented way on."""
+    store = tmp_path / "decisions.sqlite3"
+    head = Path(str(store) + ".head")
+    fill(store, 2)
+    shutil.copy(store, tmp_path / "old.sqlite3")
+    fill(store, 2)
+    shutil.copy(tmp_path / "old.sqlite3", store)
+    head.write_bytes(b"")
+    r = verify_cli(store)
+    assert r.returncode == 1 and "the head file decisions.sqlite3.head is empty but the " \
+        "database holds 2 decision(s)" in r.stdout, r.stdout + r.stderr
+    with pytest.raises(LedgerError, match="is empty but the database holds 2 decision"):
+        fill(store, 1)
+    assert head.read_bytes() == b""  # nothing rewritten: the loss stays visible
+    assert verify_cli(store).returncode == 1
+    head.unlink()  # the documented way on (Recovery)
+    fill(store, 1)
+    r = verify_cli(store)
+    assert r.returncode == 0 and "intact: 3 decisions" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_new_ledger_with_an_empty_head_file_takes_its_first_decision(tmp_path):
+    """An empty head file beside an empty database (a first append that failed after
+    creating it) is no loss: verify says intact and the first decision is recorded."""
+    store = tmp_path / "decisions.sqlite3"
+    with Ledger(store) as led:
+        assert led.verify().ok
+    Path(str(store) + ".head").write_bytes(b"")
+    fill(store, 1)
+    assert verify_cli(store).returncode == 0
 
 
 def _ro_mount_works() -> bool:

@@ -192,6 +192,7 @@ class Ledger(LedgerBase):
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True) -> None:
         self.path = resolve_store(path)
         self._head_fd: int | None = None  # the head file, locked, during an append
+        self._head_created = False  # ... and whether this append created it
         self.display = str(self.path)
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
@@ -386,6 +387,8 @@ class Ledger(LedgerBase):
                                   "beside the ledger: decisions lost at the end could not "
                                   "be detected (it is written again by the next decision)")
             return outcome
+        if not mirrored and not outcome.count:  # created by a first append that failed
+            return outcome
         problem = self._head_problem(mirrored, outcome.count)
         if problem is None:
             return outcome
@@ -394,6 +397,10 @@ class Ledger(LedgerBase):
     def _head_problem(self, mirrored: str, count: int) -> tuple[int | None, str] | None:
         """(first bad seq, why) when the mirrored head names no record of a chain of `count`
         records, else None."""
+        if not mirrored:
+            return None, (f"the head file {head_file(self.path).name} is empty but the "
+                          f"database holds {count} decision(s): the head was erased, so "
+                          "decisions lost at the end cannot be ruled out")
         parts = mirrored.split(" ")
         try:
             seq, hash_ = int(parts[0]), parts[1]
@@ -419,9 +426,13 @@ class Ledger(LedgerBase):
         fd = self._head_fd
         text = os.pread(fd, _HEAD_MAX, 0).decode("ascii", "replace") if fd is not None else ""
         mirrored = " ".join(text.split())
-        if not mirrored:  # a new ledger, or a head file deleted: the append writes it again
-            return
-        problem = self._head_problem(mirrored, tx.head()[0])
+        count = tx.head()[0]
+        if not mirrored and (self._head_created or not count):
+            return  # a new ledger, or a head file deleted: the append writes it again
+        # An existing head file that is empty beside recorded decisions was erased (an append
+        # writes it whole under the lock): refused like one that is ahead, or the next
+        # decision would rewrite it and `decisions verify` would call the ledger intact.
+        problem = self._head_problem(mirrored, count)
         if problem is not None:
             raise LedgerError(f"{problem[1]}; nothing was recorded, so that the loss stays "
                               "visible: see `moderator-app decisions verify` and Recovery in "
@@ -456,7 +467,12 @@ class Ledger(LedgerBase):
         """An exclusive flock on the head file for the whole append, so that the head file
         is written in commit order by the process that made the commit."""
         try:
-            fd = _open_head_file(self.path, os.O_RDWR | os.O_CREAT)
+            try:
+                fd = _open_head_file(self.path, os.O_RDWR)
+                self._head_created = False
+            except FileNotFoundError:  # deleted, or a new ledger: this append writes it
+                fd = _open_head_file(self.path, os.O_RDWR | os.O_CREAT)
+                self._head_created = True
         except OSError as exc:
             raise LedgerError(f"cannot write the head file {head_file(self.path)}: "
                               f"{'a symlink' if exc.errno == errno.ELOOP else exc.strerror}"
