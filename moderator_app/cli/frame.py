@@ -119,8 +119,10 @@ def _frame(args: argparse.Namespace, spool: Path) -> int:
         else:
             t = args.time
     if not probe.ok or probe.index is None or video_path is None:
-        reasons = "; ".join(f.message for f in probe.findings) or "unreadable"
-        return _err(f"the video cannot be read: {reasons}", EXIT_UNREADABLE)
+        # the probe's findings already say "the video cannot be read: ..." (not twice)
+        lead = "the video cannot be read: "
+        reasons = "; ".join(f.message.removeprefix(lead) for f in probe.findings)
+        return _err(lead + (reasons or "unreadable"), EXIT_UNREADABLE)
     n = frame_for_time(probe.index, t)
     if n is None:
         span = f"0.000-{probe.duration_s:.3f} s"

@@ -78,6 +78,18 @@ def test_frame_of_a_line_without_event(tmp_path):
     assert r.returncode == 2 and "no event on line 99" in r.stderr
 
 
+def test_an_unreadable_video_is_said_once(tmp_path):
+    """Session 9 QA: a video FFmpeg cannot open (a YUV4MPEG header claiming 30000x30000
+    pictures) printed "the video cannot be read: the video cannot be read: ..."."""
+    video = tmp_path / "run.avi"
+    video.write_bytes(b"YUV4MPEG2 W30000 H30000 F30:1 Ip A1:1 C420jpeg\nFRAME\n"
+                      + bytes(range(256)) * 64)
+    out = tmp_path / "f.png"
+    r = cli("frame", video, "--time", "0", "-o", out)
+    assert r.returncode == 2 and not out.exists()
+    assert r.stderr.count("the video cannot be read") == 1, r.stderr
+
+
 def test_verify_scan_section(tmp_path):
     dur = make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
     assert dur < 55
