@@ -111,6 +111,11 @@ class QueuePanel(QWidget):
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.reload)
         top.addWidget(self.refresh_button)
+        # As narrow as their text: the style widens a button to 80 px at least, so the three
+        # made the panel 294 px wide, 6 px over the docks' 288 at 1280x720 (on Xvfb), and the
+        # event table's Content lost them when the queue tab was raised.
+        for button in (self.claim_button, self.release_button, self.refresh_button):
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
         top.addStretch(1)
         layout.addLayout(top)
         # Two filters a row: the queue is a tab beside the Decision panel, as narrow as it.
@@ -316,7 +321,9 @@ def show_queue(window, folder: Path) -> QueuePanel:
     if panel is None:
         panel = QueuePanel(lambda: window.session.store_path,
                            reviewer=lambda: window.decision_panel.reviewer.text())
-        dock = QDockWidget("Review queue", window)
+        # "Queue", "Sync": four tabs with the long names ("Review queue", "Sync & retime")
+        # needed more than the 288 px docks at 1280x720, and Qt elided all four titles.
+        dock = QDockWidget("Queue", window)
         dock.setObjectName("queue-dock")
         dock.setWidget(panel)
         # A tab beside Sync, Decision and Run: at the bottom, across the window, it took

@@ -182,7 +182,9 @@ def build_docks(self: MainWindow) -> None:
     scroll.setWidgetResizable(True)
     scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # text wraps
     scroll.setWidget(sync_box)
-    self.sync_dock = _dock(self, "Sync && retime", "syncDock", scroll,
+    # "Sync" (its panel has the retime marks too): with the queue's tab, four titles must
+    # fit the 288 px docks at 1280x720 (see queue_panel.show_queue).
+    self.sync_dock = _dock(self, "Sync", "syncDock", scroll,
                                 Qt.DockWidgetArea.RightDockWidgetArea)
     self.decision_panel = DecisionPanel(self.session, None, settings=self.settings)
     self.decision_scroll = decision_scroll = QScrollArea()

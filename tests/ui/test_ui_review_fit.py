@@ -461,7 +461,7 @@ def test_a_long_queue_error_stays_inside_its_tab_at_1280x720(qtbot, window, tmp_
     bottom = panel.mapTo(window, panel.rect().bottomLeft()).y()
     assert bottom <= dock.geometry().bottom()
     tabs = [t for t in window.findChildren(QTabBar) if t.isVisible()
-            and any(t.tabText(i) == "Review queue" for i in range(t.count()))]
+            and any(t.tabText(i) == "Queue" for i in range(t.count()))]
     assert len(tabs) == 1
     assert bottom < tabs[0].mapTo(window, tabs[0].rect().topLeft()).y()
 
