@@ -7,9 +7,12 @@
 3. The verification's own process (core/verify/isolated.py, issue 15): the result in the
    window's process, against the same verification run in that process, on the sample and
    on the large log; cold (a process started for it) and started ahead (as the window does).
-(Video seeks, playback and the integrity scan: bench/bench_video.py.)
+4. The window's player (bench/gui_playback.py) on a 1080p60 H.264 file, beside a bare OpenCV
+   decode of it: playback at 1x while the integrity scan runs in its child process, a selected
+   event's exact frame after the first open, keyframe previews while dragging.
+(The decoder alone, seeks and the integrity scan: bench/bench_video.py.)
 
-Usage: python bench/bench_gui.py [--events N] [--quick]
+Usage: python bench/bench_gui.py [--events N] [--quick] [--playback-only]
 """
 
 from __future__ import annotations
@@ -161,8 +164,19 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="100,000 events, fewer seeks")
+    parser.add_argument("--playback-only", action="store_true", help="step 4 only")
     args, _ = parser.parse_known_args()
     n = 100_000 if args.quick else args.events
+    if shutil.which("ffmpeg"):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_video import video_file
+        from gui_playback import bench_playback
+
+        bench_playback(video_file(30), 30.0)
+    else:
+        print("-- the window's player: ffmpeg CLI not installed, skipped")
+    if args.playback_only:
+        return 0
     bench_child(n, 3 if args.quick else 7)
     bench_open(n)
     return 0
