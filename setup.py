@@ -1,5 +1,6 @@
 """The optional C accelerators: the trajectory verifier's (moderator_app/core/formats/_jcs.c) and
-the agent-log verifier's run of ordinary lines (moderator_app/core/formats/_skim.c).
+the agent-log verifier's run of ordinary lines (moderator_app/core/formats/_skim.c), and the
+integrity scan's per-frame grid signals (moderator_app/core/video/_grid.c).
 
 `optional=True`: where no C compiler is at hand the install still succeeds and the verifier
 runs its pure-Python path (same verdicts, ~3x slower; see docs/DECISIONS.md). Everything else
@@ -23,6 +24,13 @@ setup(
             depends=["moderator_app/core/formats/_skim_table.h",
                      "moderator_app/core/formats/_skim_checks.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall"],
+            optional=True,
+        ),
+        Extension(
+            "moderator_app.core.video._grid",
+            ["moderator_app/core/video/_grid.c"],
+            # -O3: gcc vectorises the per-point loops (the point of the module)
+            extra_compile_args=["-O3", "-std=c11", "-Wall"],
             optional=True,
         ),
     ]

@@ -98,6 +98,22 @@ def frame_row(g: np.ndarray, prev: np.ndarray | None) -> tuple:
                                                                          dtype=np.uint8))
 
 
+_GRID_ABI = 1  # the `_grid` build this module is written for (`ABI` in _grid.c)
+
+
+def _native():
+    """The C reduction (`_grid.c`), or None: not built (no compiler: the numpy path gives the
+    same numbers), built for another ABI (a checkout moved on without `make setup`), or
+    turned off with MODERATOR_APP_NATIVE=0 (as the verifiers' accelerators are)."""
+    if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
+        return None
+    try:
+        from . import _grid  # type: ignore[attr-defined]  # C, no source
+    except ImportError:
+        return None
+    return _grid if getattr(_grid, "ABI", None) == _GRID_ABI else None
+
+
 def _slice_sum(a: np.ndarray, k: int, out: np.ndarray) -> np.ndarray:
     """Sums of each k consecutive values along the last axis, as k adds of strided slices
     (numpy reduces a short last axis one output at a time: slower than the decoding)."""
@@ -175,7 +191,42 @@ class _Rows:
             self._reduce(self.buf, n, invalid)
 
     def _reduce(self, buf: np.ndarray, n: int, invalid: np.ndarray) -> None:
-        """The signals of frames buf[1..n] (buf[0]: the frame before them)."""
+        """The signals of frames buf[1..n] (buf[0]: the frame before them): their integer
+        sums in one pass per grid (`_grid.c`) where it is built, else by numpy; the same
+        divisions after either."""
+        grid = _native()
+        if grid is None:
+            self._reduce_numpy(buf, n, invalid)
+            return
+        by, bx = GRID_H // THUMB_H, GRID_W // THUMB_W
+        ty, tx = THUMB_H // TILES, THUMB_W // TILES
+        full = by * bx * THUMB_H * THUMB_W
+        lsum, msum, changed = (np.empty(n, np.int64) for _ in range(3))
+        lmax = np.empty(n, np.uint8)
+        tsum = np.empty((n, TILES, TILES), np.int64)
+        sync = np.empty((n, SYNC_GRID, SYNC_GRID), np.uint8)
+        grid.reduce(buf[:n + 1], n, lsum, lmax, msum, tsum, changed, sync)
+        self._append(invalid, (lsum / full).astype(np.float32), lmax.astype(np.float32),
+                     (msum / full).astype(np.float32),
+                     (changed / float(GRID_H * GRID_W)).astype(np.float32),
+                     (tsum / (by * bx * ty * tx)).astype(np.float32), sync)
+
+    def _append(self, invalid: np.ndarray, luma: np.ndarray, lmax: np.ndarray,
+                motion: np.ndarray, changed: np.ndarray, tiles: np.ndarray,
+                sync: np.ndarray) -> None:
+        motion[invalid] = np.nan
+        changed[invalid] = np.nan
+        tiles[invalid] = np.nan
+        sync[invalid] = 0
+        self.luma.append(luma)
+        self.lmax.append(lmax)
+        self.motion.append(motion)
+        self.changed.append(changed)
+        self.tiles.append(tiles)
+        self.sync.append(sync)
+
+    def _reduce_numpy(self, buf: np.ndarray, n: int, invalid: np.ndarray) -> None:
+        """`_reduce` without the C module: ~10 passes of numpy over each grid."""
         gb = buf[:n + 1]
         g = gb[1:]
         # thumbnails as exact sums of by x bx points; luma and motion: their means
@@ -185,8 +236,8 @@ class _Rows:
         tsum = _slice_sum(cols, bx, self.tsum[:n + 1])
         cur = tsum[1:]
         full = by * bx * THUMB_H * THUMB_W
-        self.luma.append((cur.sum(axis=(1, 2)) / full).astype(np.float32))
-        self.lmax.append(g.reshape(n, -1).max(axis=1).astype(np.float32))
+        luma = (cur.sum(axis=(1, 2)) / full).astype(np.float32)
+        lmax = g.reshape(n, -1).max(axis=1).astype(np.float32)
         td = np.abs(cur - tsum[:-1])
         motion = (td.sum(axis=(1, 2)) / full).astype(np.float32)
         ty, tx = THUMB_H // TILES, THUMB_W // TILES
@@ -203,14 +254,7 @@ class _Rows:
         srows = np.sum(moved.reshape(n, SYNC_GRID, sh, GRID_W), axis=2, dtype=np.uint8,
                        out=self.srows[:n])
         sync = _slice_sum(srows, sw, np.empty((n, SYNC_GRID, SYNC_GRID), np.uint8))
-        motion[invalid] = np.nan
-        changed[invalid] = np.nan
-        tiles[invalid] = np.nan
-        sync[invalid] = 0
-        self.motion.append(motion)
-        self.changed.append(changed)
-        self.tiles.append(tiles)
-        self.sync.append(sync)
+        self._append(invalid, luma, lmax, motion, changed, tiles, sync)
 
     def arrays(self) -> dict:
         self.flush()
