@@ -136,6 +136,12 @@ class ScanThresholds:
         change of a recording has nothing before it to be cut from).
     audio_gap_s: audio timestamps jumping forward (back) by more than this are `audio.gap`
         (`audio.discontinuity`).
+    low_rate_interval_s: a video whose median interval between frames is longer than this
+        (under 2 frames a second over the whole file) is `video.low_frame_rate`: a slideshow.
+        Its holes are its own frame duration, so `video.timestamp_gap` cannot see them. Honest
+        recordings measured at most 0.2 s (a VFR sprite that steps 5 times a second; the
+        real-game VFR recordings 0.017 s): repeats dropped on a still screen make few long
+        intervals, not a long median (docs/DECISIONS.md, session 9).
     """
 
     freeze_s: float = 3.0
@@ -163,6 +169,7 @@ class ScanThresholds:
     cut_spread_isolation: float = 1.4
     cut_context_frames: int = 5
     audio_gap_s: float = 0.1
+    low_rate_interval_s: float = 0.5
 
 
 DEFAULT_SCAN_THRESHOLDS = ScanThresholds()

@@ -233,3 +233,27 @@ def test_a_damaged_or_planted_cache_file_is_a_miss_never_an_error_or_a_clean_sca
     again = run_scan(path)
     assert not again.from_cache and again.signals.frame_count == 1800
     assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+
+
+SLIDESHOW = ("-f", "lavfi", "-i", "testsrc2=size=320x240:rate=0.21", "-t", "33.3",
+             "-c:v", "libx264", "-pix_fmt", "yuv420p")
+
+
+def test_a_slideshow_is_a_low_frame_rate():
+    # 7 stills in 33.3 s: each hole is the file's own frame duration, so no gap rule sees it
+    r = run_scan(vc.build_lavfi("slideshow", SLIDESHOW))
+    assert spans(r, "video.low_frame_rate") == [("video.low_frame_rate", 0.0, 33.3)]
+    assert "7 frames in 33.3 s" in [s.message for s in r.spans
+                                    if s.rule == "video.low_frame_rate"][0]
+    # at 0.21 fps it passes only when the limit is over its 4.76 s interval
+    lenient = run_scan(vc.build_lavfi("slideshow", SLIDESHOW),
+                       thresholds=ScanThresholds(low_rate_interval_s=5.0))
+    assert spans(lenient, "video.low_frame_rate") == []
+
+
+@pytest.mark.parametrize("name", ["sprite_vfr", "steps_vfr"])
+def test_honest_vfr_recordings_are_not_a_low_frame_rate(name):
+    # sprite_vfr's median interval is 0.2 s (a sprite stepping 5 times a second, repeats
+    # dropped), the slowest honest recording measured
+    video = vc.build_lavfi(name, getattr(vc, name.upper()), "mkv")
+    assert spans(run_scan(video), "video.low_frame_rate") == []

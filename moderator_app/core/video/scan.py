@@ -59,6 +59,8 @@ TS_BACK = rule("video.timestamp_backwards", Severity.WARNING,
                "Timestamps never go back (a bad remux or a splice).", G)
 STREAM_CHANGE = rule("video.stream_change", Severity.WARNING,
                      "Resolution and frame rate stay the same through the stream.", G)
+LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
+                "The video shows 2 or more pictures a second (not a slideshow of stills).", G)
 CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level "
            "(listed to look at).", G)
@@ -327,6 +329,13 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     spans += _runs(sig, same, th)
     spans += _timestamps(sig, arrays, tb, th)
     spans += _stream_changes(sig, arrays, order, th)
+    if sig.frame_count >= 3 and fd > th.low_rate_interval_s:
+        # a slideshow: every hole is one frame duration, so no gap rule can see it
+        t1 = _end_of(sig, sig.frame_count - 1)
+        spans.append(Span(LOW_RATE.id, LOW_RATE.severity.value, 0.0, t1,
+                          f"{sig.frame_count} frames in {t1:.1f} s: the usual interval between "
+                          f"frames is {fd:.2f} s ({1 / fd:.2f} frames a second); a game's "
+                          "footage between them is not in the file"))
     black_edges = [s.start_s for s in spans if s.rule == BLACK.id] + \
         [s.end_s for s in spans if s.rule == BLACK.id]
     spans += [c for c in _cuts(sig, th)
