@@ -1,5 +1,5 @@
 """The scan's batched signals equal the per-frame reference definition (`frame_row`) to the
-bit: on a small (160x210, scaled by swscale) and a 1080p (sampled) video, across batch
+bit, through the C reduction and through numpy's: on a small (160x210, scaled by swscale) and a 1080p (sampled) video, across batch
 boundaries, a mid-stream size change, 10-bit frames, and a real game's recording when the
 corpus is built. The cached arrays, the reports and sync read these numbers, so a batching
 slip would change verdicts silently."""
@@ -20,6 +20,18 @@ from moderator_app.core.video import signals
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 KEYS = ("luma", "luma_max", "motion", "changed", "tiles", "sync_tiles")
+
+
+@pytest.fixture(autouse=True, params=["native", "numpy"])
+def reduction(request, monkeypatch) -> str:
+    """Both reductions of a batch: the C one (`video/_grid.c`, one pass per grid) and numpy's
+    (where no compiler built it, or MODERATOR_APP_NATIVE=0): each must equal `frame_row`."""
+    if request.param == "numpy":
+        monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
+        assert signals._native() is None
+    elif signals._native() is None:
+        pytest.skip("the C reduction is not built here")
+    return request.param
 
 
 def ffmpeg(*args: str) -> None:
@@ -162,3 +174,31 @@ def test_a_failure_in_the_decoding_loop_ends_the_frames_thread(tmp_path, monkeyp
 ])
 def test_idle_cores_counts_the_work_running_now(cores, load, runnable, idle):
     assert signals.idle_cores(cores, load, runnable) == idle
+
+
+def plain_row(g: np.ndarray, prev: np.ndarray) -> tuple:
+    """`frame_row` as first written (numpy means over the blocks, summed sync tiles): the
+    definition the cached signals of every video were made by."""
+    def thumb(a):
+        return a.reshape(32, 4, 64, 4).mean(axis=(1, 3))
+    g, p = g.astype(np.float32), prev.astype(np.float32)
+    t, d, dg = thumb(g), np.abs(thumb(g) - thumb(p)), np.abs(g - p)
+    return (float(t.mean()), float(g.max()), float(d.mean()),
+            float(np.count_nonzero(dg > signals.CHANGE_LEVEL)) / g.size,
+            d.reshape(8, 4, 8, 8).mean(axis=(1, 3)),
+            (dg > signals.SYNC_NOISE).reshape(16, 8, 16, 16).sum(axis=(1, 3), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("levels", [4, 1])  # 10-bit grids (quarter levels) and 8-bit ones
+def test_frame_row_equals_its_first_definition(levels):
+    rng = np.random.default_rng(levels)
+    prev = rng.integers(0, 256 * levels, (128, 256)).astype(np.float32) / levels
+    for k in range(40):
+        # a noisy copy of the previous grid (few points moved) or a new one (all moved)
+        g = prev + rng.integers(-30, 31, prev.shape).astype(np.float32) / levels if k % 2 \
+            else rng.integers(0, 256 * levels, (128, 256)).astype(np.float32) / levels
+        g = np.clip(g, 0, 255.75 if levels == 4 else 255).astype(np.float32)
+        got, want = signals.frame_row(g, prev), plain_row(g, prev)
+        for a, b in zip(got, want, strict=True):
+            assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+        prev = g
