@@ -27,6 +27,8 @@ SPAN_COLORS = {
     "video.timestamp_backwards": QColor(220, 60, 60, 170),
     "video.stream_change": QColor(170, 90, 220, 170), "audio.gap": QColor(220, 60, 60, 170),
     "audio.discontinuity": QColor(220, 60, 60, 170),
+    # the whole file (a slideshow): light, so the lane's envelope still shows through
+    "video.low_frame_rate": QColor(220, 60, 60, 60),
 }
 CUT = QColor(240, 240, 240)
 

@@ -114,7 +114,8 @@ def _row(g: np.ndarray, prev: np.ndarray | None,
     sh, sw = GRID_H // SYNC_GRID, GRID_W // SYNC_GRID
     # counts of moved points per sync tile: integers, so summed in any order
     moved = (dg > SYNC_NOISE).view(np.uint8).reshape(SYNC_GRID, sh, GRID_W)
-    sync = _slice_sum(np.sum(moved, axis=1, dtype=np.uint8), sw,
+    rows = np.empty((SYNC_GRID, GRID_W), np.uint8)
+    sync = _slice_sum(np.sum(moved, axis=1, dtype=np.uint8, out=rows), sw,
                       np.empty((SYNC_GRID, SYNC_GRID), np.uint8))
     return (float(t.mean()), float(g.max()), float(d.mean()),
             float(np.count_nonzero(dg > CHANGE_LEVEL)) / g.size,
