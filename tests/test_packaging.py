@@ -242,6 +242,7 @@ def test_bundle_verifies_an_official_run_with_its_accelerator_and_worker(bundle,
     from moderator_app.core.verify.trajectory import PARALLEL_MIN_BYTES
 
     assert list((bundle.parent / "_internal").rglob("_jcs*.so")), "the C accelerator is missing"
+    assert list((bundle.parent / "_internal").rglob("_grid*.so")), "the scan's C is missing"
     lines = [orjson.dumps(e) for e in chain_events(make_run_events(7600, seed=4,
                                                                     text_bytes=1100))]
     path = tmp_path / "run" / "events.jsonl"
