@@ -16,7 +16,10 @@ Shapes (`--shape`, default all):
 * `actions`: short requests, each response asking for ten small actions (`press A`): most
   lines are actions, checked against their response;
 * `tiny`: short requests and responses, one action each: every line is small, a quarter are
-  responses.
+  responses;
+* `cjk`: the `histories` run with its conversation in Chinese and Japanese with emoji (every
+  character of the text non-ASCII, some outside the BMP) and a longer history (the last ten
+  turns), as a model prompted in those languages logs it.
 
 Target: verify <= 2x the floor on each shape, peak RSS flat (the same at 100 MB and 468 MB:
 `--events 214000` gives the 100 MB log). Each timing is the best of `--repeat` runs, the floor
@@ -45,15 +48,20 @@ _OBS = ("piece locked", "line cleared", "menu opened", "level 2", "score 1200",
         "piece rotated", "next piece: T")
 _SYSTEM = ("You are playing Tetris on a Game Boy emulator.\nUse the tools to press buttons. "
            "Think step by step; answer with \"press\" calls only.\nRules: …")
+_CJK_WORDS = ("方块", "旋转", "左移", "右移", "下落", "消除", "得分", "关卡", "下一个", "ブロック",
+              "回転", "ライン", "スコア", "次", "\U0001f3ae", "\u2b07\ufe0f", "\U0001f600", "。",
+              "、", "「はい」")
 DEFAULT_EVENTS = {"histories": 1_000_000, "screenshots": 20_000, "actions": 1_000_000,
-                  "tiny": 1_000_000}
+                  "tiny": 1_000_000, "cjk": 1_000_000}
 # Per shape: how many actions a response asks for (low, high); whether requests are short.
-_ACTIONS = {"histories": (1, 2), "screenshots": (1, 2), "actions": (10, 10), "tiny": (1, 1)}
+_ACTIONS = {"histories": (1, 2), "screenshots": (1, 2), "actions": (10, 10), "tiny": (1, 1),
+            "cjk": (1, 2)}
+_HISTORY = {"cjk": 10}  # turns a request carries (else 6)
 _SHORT_REQUESTS = {"actions", "tiny"}
 
 
-def _text(rng: random.Random, n_words: int) -> str:
-    words = rng.choices(_WORDS, k=n_words)
+def _text(rng: random.Random, n_words: int, vocabulary: tuple[str, ...] = _WORDS) -> str:
+    words = rng.choices(vocabulary, k=n_words)
     for i in range(0, n_words, 9):
         words[i] += rng.choice((".\n", ",", " \"ok\"", ":\t"))
     return " ".join(words)
@@ -69,6 +77,8 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
     shot = shape == "screenshots"
     lo, hi = _ACTIONS[shape]
     short = shape in _SHORT_REQUESTS
+    vocabulary = _CJK_WORDS if shape == "cjk" else _WORDS
+    keep = _HISTORY.get(shape, 6)
     el = seq = call = 0
     started = time.perf_counter()
     with open(path, "wb") as fh:
@@ -91,7 +101,7 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
             call += 1
             el += rng.randint(100, 300)
             user: dict = {"role": "user", "content": f"Step {call}. Board:\n"
-                          + _text(rng, rng.randint(28, 50))}
+                          + _text(rng, rng.randint(28, 50), vocabulary)}
             if shot:
                 png = base64.b64encode(rng.randbytes(rng.randint(24_000, 36_000))).decode()
                 user = {"role": "user", "content": [
@@ -99,7 +109,7 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
                     {"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                                  "data": png}}]}
             history.append(user)
-            del history[:-6]
+            del history[:-keep]
             if short:
                 emit("model_request", {"messages": [user]})
             else:
@@ -109,7 +119,7 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
             el += rng.randint(800, 3000)
             acts = [{"name": "press", "args": {"button": rng.choice(_BUTTONS)}}
                     for _ in range(rng.randint(lo, hi))]
-            text = _text(rng, rng.randint(6, 14))
+            text = _text(rng, rng.randint(6, 14), vocabulary)
             if short:
                 emit("model_response", {"id": f"c{call}", "model": "provider/model-id",
                                         "actions": acts})
@@ -118,7 +128,8 @@ def generate(path: Path, events: int, shape: str, seed: int = 15) -> None:
                                         "usage": {"input": rng.randint(500, 9000),
                                                   "output": rng.randint(20, 300)},
                                         "text": text,
-                                        "reasoning": _text(rng, rng.randint(8, 20)),
+                                        "reasoning": _text(rng, rng.randint(8, 20),
+                                                           vocabulary),
                                         "actions": acts})
             history.append({"role": "assistant", "content": text})
             if shot:  # old screenshots are dropped from the history, as scaffolds do

@@ -11,7 +11,7 @@
  * vouches ("ok": the line is one of the ordinary events below and its hash is exactly
  * `chain.event_hash`), or declines, and the caller sends the line through the Python path
  * (`trajectory.examine_line`), which alone reports. It declines anything unusual rather than
- * handle it: whitespace between tokens, integers of 16 or more digits, lone surrogates, escapes
+ * handle it: whitespace between tokens, integers beyond 2^53 - 1, lone surrogates, escapes
  * in envelope strings, nesting beyond 64 levels, unknown envelope members, invalid JSON.
  * tests/test_native_jcs.py holds it to `canonical.canonical_json` and to the Python path.
  *
@@ -1064,6 +1064,15 @@ static int token_is_shortest(const char *d, int k, long n)
     return 0;
 }
 
+/* Whether an integer's 16 or more digits (no sign, no leading zero) are at most 2^53 - 1:
+ * then the token is its own RFC 8785 form, as a shorter one is. Why: microsecond timestamps
+ * (1752156002500000) and 16-digit ids are below it, and declining them sent every line of a
+ * telemetry payload through the Python path (`numbers` shape, issue 15). */
+static inline int safe_16(const unsigned char *d, size_t ndig)
+{
+    return ndig == 16 && memcmp(d, "9007199254740991", 16) <= 0;
+}
+
 static int parse_number(P *ps)
 {
     const unsigned char *st = ps->p, *p = ps->p, *end = ps->end;
@@ -1096,8 +1105,8 @@ static int parse_number(P *ps)
     ps->p = p;
     if (!is_float) {
         size_t ndig = len - (st[0] == '-');
-        if (ndig > 15)
-            return NOTOK; /* near or beyond 2^53: the Python path applies the rule */
+        if (ndig > 15 && !safe_16(st + (st[0] == '-'), ndig))
+            return NOTOK; /* beyond 2^53 - 1: the Python path applies the rule */
         if (len == 2 && st[0] == '-' && st[1] == '0') { /* -0 */
             ps->flags &= ~(ST_MIN | ST_MINX);
             PUTC(&ps->out, '0');
@@ -1135,7 +1144,8 @@ static int parse_number(P *ps)
             if (!seen_dot)
                 int_digits++;
         }
-        if (c < p) { /* the exponent */
+        int exponent = c < p;
+        if (exponent) {
             c++;
             int neg_e = *c == '-';
             if (*c == '+' || *c == '-')
@@ -1152,6 +1162,16 @@ static int parse_number(P *ps)
          * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
         long n = (int_digits > 0 ? int_digits : -lead) + e10;
         if (any && ((k >= 1 && k <= 15 && n > -290 && n < 290) || token_is_shortest(d, k, n))) {
+            /* A plain decimal with a fraction ending in a non-zero digit, its point where
+             * all three writers spell the value plainly (-4 < n <= 16), is spelled by each
+             * of them exactly as it stands: the shortest digits are its digits (above), and
+             * each writes `0.` and the leading zeros for n <= 0, else the digits with the
+             * point after the n-th. Written as it stands, no flag lost, no spelling built
+             * (telemetry full of random() floats, `numbers` shape). */
+            if (!exponent && seen_dot && st[len - 1] != '0' && n > -4 && n <= 16) {
+                PUT(&ps->out, st, len);
+                return 0;
+            }
             char t[3][72];
             int tl[3], neg = st[0] == '-';
             for (int how = 0; how < 3; how++) {
@@ -1320,6 +1340,70 @@ static int field_of(const unsigned char *k, size_t n)
     return same_bytes(FIELD_NAMES[f], k, n) ? f : -1;
 }
 
+/* Whether two members (sorted, so neighbours when equal) have the same name: the prefixes
+ * and lengths first, the bytes only when they agree (no memcmp call per member pair). */
+static inline int same_name(const P *ps, const Mem *x, const Mem *y)
+{
+    if (x->prefix != y->prefix || x->key_len != y->key_len)
+        return 0;
+    return x->key_len <= 8 || same_bytes(key_ptr(ps, x), key_ptr(ps, y), x->key_len);
+}
+
+/* Put the members of an object's body (written from `body` in the order read, `,` between)
+ * in the order of `mem` (sorted), in place. Why in place: a body was copied whole to a buffer
+ * and back at every unsorted level, and tool calls nest small unsorted objects three deep
+ * around their long strings, so each byte of a tool's output was copied four times more
+ * (toolcall shape, issue 15). Now a member already where the order puts it stays (a sorted
+ * prefix or suffix, or equal lengths swapped around it), the longest member out of place is
+ * moved once (memmove), and only the others go through `tmp`. */
+static int reorder(P *ps, const Mem *mem, size_t n, size_t body)
+{
+    size_t at = body, big = n, big_len = 0, saved = 0;
+    for (size_t i = 0; i < n; i++) { /* the longest member out of place */
+        size_t len = mem[i].end - mem[i].start;
+        if (mem[i].start != at && len >= big_len) {
+            big = i;
+            big_len = len;
+        }
+        saved += mem[i].start != at ? len : 0;
+        at += len + 1;
+    }
+    if (big == n)
+        return 0; /* (no member out of place) */
+    saved -= big_len;
+    Buf *tmp = &ps->tmp;
+    tmp->len = 0;
+    if (buf_grow(tmp, saved) < 0)
+        return -1;
+    char *o = ps->out.p;
+    at = body;
+    for (size_t i = 0; i < n; i++) { /* the others out of place, to tmp */
+        size_t len = mem[i].end - mem[i].start;
+        if (mem[i].start != at && i != big) {
+            memcpy(tmp->p + tmp->len, o + mem[i].start, len);
+            tmp->len += len;
+        }
+        at += len + 1;
+    }
+    at = body;
+    for (size_t i = 0; i < big; i++)
+        at += mem[i].end - mem[i].start + 1;
+    memmove(o + at, o + mem[big].start, big_len);
+    size_t t = 0;
+    at = body;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = mem[i].end - mem[i].start;
+        if (mem[i].start != at && i != big) {
+            memcpy(o + at, tmp->p + t, len);
+            t += len;
+        }
+        at += len;
+        if (i + 1 < n)
+            o[at++] = ',';
+    }
+    return 0;
+}
+
 /* Room for `need` members on the stack (which may move: callers take pointers anew). */
 static inline int reserve_mems(P *ps, size_t need)
 {
@@ -1473,8 +1557,7 @@ static int parse_object(P *ps, int depth, int role)
             sort_mems(ps, mem, n, ps->mems + ps->nmem, any_nonbmp);
         }
         for (size_t i = 1; i < n; i++)
-            if (cmp_cp(key_ptr(ps, &mem[i - 1]), mem[i - 1].key_len, key_ptr(ps, &mem[i]),
-                       mem[i].key_len) == 0)
+            if (same_name(ps, &mem[i - 1], &mem[i]))
                 return NOTOK; /* a repeated member: the Python path names it */
     }
     /* rebuild the body in canonical order (without `hash` at the top) */
@@ -1499,15 +1582,8 @@ static int parse_object(P *ps, int depth, int role)
         ps->nmem = base;
         return 0;
     }
-    size_t blen = out->len - body;
-    tmp->len = 0;
-    PUT(tmp, out->p + body, blen);
-    out->len = body;
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            PUTC(out, ',');
-        PUT(out, tmp->p + (mem[i].start - body), mem[i].end - mem[i].start);
-    }
+    if (reorder(ps, mem, n, body) < 0)
+        return -1;
     PUTC(out, '}');
     ps->nmem = base;
     return 0;
@@ -1528,16 +1604,17 @@ static int parse_array(P *ps, int depth)
     for (;;) {
         if (ps->p >= ps->end)
             return NOTOK;
-        /* An integer element (1 to 15 digits; not -0, no leading zero) and its `,`: copied
-         * as they stand, as parse_number would write them, without its calls (long integer
-         * arrays: pixel rows, RAM snapshots). Anything else takes parse_value. */
+        /* An integer element (1 to 15 digits, or 16 up to 2^53 - 1; not -0, no leading
+         * zero) and its `,`: copied as they stand, as parse_number would write them, without
+         * its calls (long integer arrays: pixel rows, RAM snapshots). Anything else takes
+         * parse_value. */
         int neg = *ps->p == '-';
         const unsigned char *q = ps->p + neg, *e = ps->end;
         if (q < e && is_digit(*q) && !(*q == '0' && (neg || (q + 1 < e && is_digit(q[1]))))) {
             const unsigned char *d = q;
             while (q < e && is_digit(*q))
                 q++;
-            if (q < e && q - d <= 15 && *q == ',') {
+            if (q < e && (q - d <= 15 || safe_16(d, (size_t)(q - d))) && *q == ',') {
                 size_t n = (size_t)(q - ps->p) + 1;
                 PUT(&ps->out, ps->p, n);
                 ps->p = q + 1;

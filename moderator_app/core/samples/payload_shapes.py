@@ -19,6 +19,18 @@ pathological ones, so the bench runs several, each deterministic from its seed:
   whose `arguments` are JSON held in a string (an escaped `\"` every few bytes), tool
   results of shell output, usage counters and short ids.
 
+Shapes added in session 9 (issue 15: "measured on shapes you have not seen"), each a payload
+a harness plausibly logs and that costs the engine something the others do not:
+
+* `numbers`: telemetry: microsecond timestamps (16 digits, below 2^53), random() floats (17
+  significant digits), floats with exponents (`6.02e+23`, `1.5e-07`), small counters, in
+  arrays and in unsorted objects;
+* `cjkkeys`: member names in CJK, accented Latin and emoji (UTF-16 order differs from code
+  point order for those outside the BMP), in unsorted objects, with CJK values;
+* `tiny`: events of ~100 bytes of payload (a key press, a frame number): per-event costs;
+* `detections`: an array of many small unsorted objects (object detections: label, box,
+  score), the members-per-byte extreme of the tool-call shape.
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -29,7 +41,8 @@ import base64
 import json
 import random
 
-SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall")
+SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
+          "numbers", "cjkkeys", "tiny", "detections")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -144,6 +157,48 @@ def _toolcall_payload(rng: random.Random, size: int) -> dict:
                       "completion_tokens": rng.randrange(20, 300)}}
 
 
+def _numbers_payload(rng: random.Random, size: int) -> dict:
+    t_us = 1_752_156_000_000_000 + rng.randrange(10**12)  # 16 digits, below 2^53
+    samples: list[dict] = []
+    used = 0
+    while used < size - 120:
+        t_us += rng.randrange(1, 50_000)
+        samples.append({"t_us": t_us, "v": rng.random(), "dv": rng.uniform(-1e-6, 1e-6),
+                        "n": rng.randrange(100000), "scale": rng.choice((6.02e23, 1.5e-07,
+                                                                          1e21, 0.1, 2.5))})
+        used += 108
+    return {"sensor": "imu", "samples": samples,
+            "pos": [rng.uniform(-1e3, 1e3) for _ in range(3)], "seq_us": t_us}
+
+
+_CJK_KEYS = ("名前", "得分", "帧", "动作", "状态", "奖励", "日本語", "clé", "größe", "😀",
+             "🎮ゲーム", "～幅", "zeta", "Ärger")
+
+
+def _cjkkeys_payload(rng: random.Random, size: int) -> dict:
+    items: list[dict] = []
+    used = 0
+    while used < size - 60:
+        keys = rng.sample(_CJK_KEYS, 4)
+        items.append({keys[0]: _unicode(rng, 30), keys[1]: rng.randrange(1000),
+                      keys[2]: rng.choice(_CJK[:20]), keys[3]: rng.random() < 0.5})
+        used += 90
+    return {"状态": items, "回合": rng.randrange(10000), "😀": "ok"}
+
+
+def _detections_payload(rng: random.Random, size: int) -> dict:
+    dets: list[dict] = []
+    used = 0
+    while used < size - 60:
+        x, y = rng.randrange(160), rng.randrange(210)
+        dets.append({"label": rng.choice(("ball", "paddle", "brick", "enemy", "player")),
+                     "score": round(rng.random(), 3), "box": [x, y, x + rng.randrange(1, 16),
+                                                              y + rng.randrange(1, 16)],
+                     "id": rng.randrange(1000)})
+        used += 70
+    return {"frame": rng.randrange(10**6), "detections": dets, "model": "yolo-tiny"}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -161,5 +216,14 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _base64_payload(rng, size)
     if shape == "toolcall":
         return _toolcall_payload(rng, size)
+    if shape == "numbers":
+        return _numbers_payload(rng, size)
+    if shape == "cjkkeys":
+        return _cjkkeys_payload(rng, size)
+    if shape == "tiny":
+        return {"key": rng.choice(("LEFT", "RIGHT", "FIRE", "NOOP")), "frame": rng.randrange(10**6),
+                "held_ms": rng.randrange(16, 400)}
+    if shape == "detections":
+        return _detections_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
