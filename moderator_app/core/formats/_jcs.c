@@ -1420,6 +1420,55 @@ static inline int push_mem(P *ps)
     return 0;
 }
 
+/* A member name of at most 15 plain ASCII bytes (no escape, no control character, no DEL)
+ * followed by `:`, at ps->p (its opening quote): its `"name":` written from one 16-byte load,
+ * its Mem filled as parse_string and name_prefix would, and 1; else 0 and nothing done (the
+ * general path reads it). Why: tool calls and detections are many small objects of short
+ * names (`id`, `type`, `role`, `box`): the call into parse_string and its set-up were a
+ * tenth of the engine's work there (toolcall, detections shapes; issue 15). */
+static inline int short_name(P *ps, Mem *m)
+{
+#if defined(__SSE2__)
+    const unsigned char *k = ps->p + 1;
+    if (ps->end - k < 18) /* the load, and the `:` after a 15-byte name */
+        return 0;
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    __m128i v = _mm_loadu_si128((const __m128i *)k);
+    /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                               _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+    unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+    if (!mask)
+        return 0;
+    unsigned n = (unsigned)__builtin_ctz(mask);
+    if (k[n] != '"' || k[n + 1] != ':')
+        return 0;
+    Buf *out = &ps->out;
+    if (buf_grow(out, 18) < 0) /* (never fails for want of room: a line's worth is there) */
+        return 0;
+    char *o = out->p + out->len;
+    o[0] = '"';
+    _mm_storeu_si128((__m128i *)(o + 1), v);
+    o[n + 1] = '"';
+    o[n + 2] = ':';
+    out->len += n + 3;
+    m->key_off = (size_t)(k - ps->s);
+    m->key_len = n;
+    m->in_arena = 0;
+    m->nonbmp = 0;
+    m->prefix = n >= 8 ? __builtin_bswap64(load8(k))
+                       : n ? __builtin_bswap64(load8(k)) & (~0ull << (8 * (8 - n))) : 0;
+    ps->str_escaped = 0;
+    ps->str_nonbmp = 0;
+    ps->p = k + n + 2;
+    return 1;
+#else
+    (void)ps, (void)m;
+    return 0;
+#endif
+}
+
 static int parse_object(P *ps, int depth, int role)
 {
     if (depth > MAX_DEPTH)
@@ -1444,16 +1493,19 @@ static int parse_object(P *ps, int depth, int role)
         Mem *m = &ps->mems[ps->nmem - 1];
         m->start = out->len;
         m->is_hash = 0;
-        if ((rc = parse_string(ps, m)) != 0)
-            return rc;
-        m->prefix = name_prefix(key_ptr(ps, m), m->key_len,
-                                m->in_arena ? (const unsigned char *)ps->arena.p + ps->arena.len
-                                            : ps->end);
-        any_nonbmp |= m->nonbmp;
-        if (ps->p >= ps->end || *ps->p != ':')
-            return NOTOK;
-        ps->p++;
-        PUTC(out, ':');
+        if (!short_name(ps, m)) {
+            if ((rc = parse_string(ps, m)) != 0)
+                return rc;
+            m->prefix = name_prefix(key_ptr(ps, m), m->key_len,
+                                    m->in_arena ? (const unsigned char *)ps->arena.p +
+                                                      ps->arena.len
+                                                : ps->end);
+            any_nonbmp |= m->nonbmp;
+            if (ps->p >= ps->end || *ps->p != ':')
+                return NOTOK;
+            ps->p++;
+            PUTC(out, ':');
+        }
         if (ps->p >= ps->end)
             return NOTOK;
         if (role == ROLE_TOP) {
