@@ -1246,8 +1246,22 @@ static int cmp_u16(const unsigned char *a, size_t al, const unsigned char *b, si
  * equal to the other's byte, and a name ending first sorts first. */
 static inline int mem_cmp(const P *ps, const Mem *x, const Mem *y, int u16)
 {
-    if (!u16 && x->prefix != y->prefix)
+    if (x->prefix != y->prefix) {
+        if (u16) {
+            /* UTF-16 order is byte order but where, at the first byte that differs, one name
+             * has a character outside the BMP (lead byte 0xF0-0xF4: a surrogate, 0xD800-0xDBFF)
+             * and the other one in U+E000-U+FFFF (lead byte 0xEE-0xEF): the first sorts
+             * first. A differing continuation byte shares its lead byte, hence its range. So
+             * names outside the BMP (emoji keys) need no character-by-character decoding. */
+            int sh = 56 - (__builtin_clzll(x->prefix ^ y->prefix) & ~7);
+            unsigned a = (unsigned)(x->prefix >> sh) & 0xff, b = (unsigned)(y->prefix >> sh) & 0xff;
+            if (a >= 0xF0 && (b == 0xEE || b == 0xEF))
+                return -1;
+            if (b >= 0xF0 && (a == 0xEE || a == 0xEF))
+                return 1;
+        }
         return x->prefix < y->prefix ? -1 : 1;
+    }
     const unsigned char *a = key_ptr(ps, x), *b = key_ptr(ps, y);
     return u16 ? cmp_u16(a, x->key_len, b, y->key_len) : cmp_cp(a, x->key_len, b, y->key_len);
 }
