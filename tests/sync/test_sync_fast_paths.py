@@ -194,3 +194,69 @@ def test_window_max_bounds_every_index_it_covers(width):
     assert _bits(got) == _bits(plain)
     covered = [max(float(np.take(t, i, mode="clip")) for i in range(a, a + width)) for a in lo]
     assert (got >= np.array(covered)).all()
+
+
+@pytest.mark.parametrize("seconds", [40.0, 150.0])
+def test_top_speed_score_is_the_plain_best_score_of_its_speed(seconds):
+    """The score `top_speed_score` returns with its speed is `_scores(...).max()` at that
+    speed, bit for bit (the drift test's shuffled logs are judged by it alone)."""
+    sig, actions = _signals(seconds=seconds)
+    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    rng = np.random.default_rng(4)
+    logs = [actions * 1.0437] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0))
+                                         .cumsum()) for _ in range(2)]
+    for run_s in logs:
+        grid = align.offset_grid(sig, run_s)
+        for speeds in (align.SPEEDS, align.SPEEDS[20:29], align.SPEEDS[24:25]):
+            s, score = align.top_speed_score(look, grid, run_s, speeds)
+            assert s == _plain_top_speed(look, grid, run_s, speeds)
+            plain = align._scores(look, grid, run_s, s).max()
+            assert _bits(score) == _bits(plain)
+
+
+def _plain_fit_line(look, offsets, run_s, speeds) -> tuple[float, float, float]:
+    """(speed, offset, score) of the exhaustive search: every speed, every offset."""
+    s = _plain_top_speed(look, offsets, run_s, speeds)
+    sc = align._scores(look, offsets, run_s, s)
+    i = int(np.argmax(sc))
+    return s, float(offsets[i]), float(sc[i])
+
+
+@pytest.mark.parametrize("drift", [1.0, 1.045, 0.97])  # on the speed grid
+def test_long_runs_thinned_search_finds_the_exhaustive_line(drift):
+    """On a run longer than EVERY_SPEED_SPAN_S the fit searches every speed on every
+    DECIMATE-th offset, then every offset near the speed found: on the real log (genuine or
+    drifting) it finds the speed, offset and score of the search over every speed and
+    offset; on shuffled logs it never scores above it (a best over fewer lines), and the
+    drift test's score (`best_score`) is the fit's."""
+    sig, actions = _signals(seconds=150.0)
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    run_s = actions * drift
+    assert run_s[-1] - run_s[0] > align.EVERY_SPEED_SPAN_S
+    grid = align.offset_grid(sig, run_s)
+    f = align.fit(sig, nov, run_s, look=look)
+    assert (f.speed, f.offset_s, f.score) == _plain_fit_line(look, grid, run_s, align.SPEEDS)
+    assert align.best_score(look, grid, run_s) == f.score
+    rng = np.random.default_rng(6)
+    for _ in range(3):
+        p = np.sort(rng.permutation(np.diff(run_s, prepend=0.0)).cumsum())
+        g = align.offset_grid(sig, p)
+        f = align.fit(sig, nov, p, look=look)
+        assert f.score <= _plain_fit_line(look, g, p, align.SPEEDS)[2]
+        assert align.best_score(look, g, p) == f.score
+
+
+def test_short_runs_search_speeds_as_before():
+    """A 40 s run keeps its coarse-to-fine speed search (1 % steps, then 0.25 % near the
+    best): the fit's speed is the plain search's over those speeds."""
+    sig, actions = _signals(seconds=40.0)
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    run_s = actions * 1.0437
+    grid = align.offset_grid(sig, run_s)
+    coarse = _plain_top_speed(look, grid, run_s, align.SPEEDS[::4])
+    near = align.SPEEDS[np.abs(align.SPEEDS - coarse) < 0.0101]
+    f = align.fit(sig, nov, run_s, look=look)
+    assert f.speed == _plain_top_speed(look, grid, run_s, near)
+    assert align.best_score(look, grid, run_s) == f.score

@@ -188,6 +188,12 @@ def _under(v: float) -> float:
 
 
 def top_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds) -> float:
+    """The first of `speeds` whose best score over `offsets` is highest (`top_speed_score`)."""
+    return top_speed_score(look, offsets, run_s, speeds)[0]
+
+
+def top_speed_score(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds
+                    ) -> tuple[float, float]:
     """The first of `speeds` whose best score over `offsets` is highest: what
     max(speeds, key=lambda s: _scores(look, offsets, run_s, s).max()) returns, bit for bit,
     without summing every offset at every speed.
@@ -199,14 +205,16 @@ def top_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds) -> f
     offsets gets a bound: per action, the table's maximum over the indices the block's
     offsets reach (`Lookup.window_max`), summed. Only blocks whose bound reaches the best score
     found so far are summed exactly, speeds taken by their best bound first. The runs that
-    `_scores` correlates by FFT (their values are the FFT's) are searched as before."""
+    `_scores` correlates by FFT (their values are the FFT's) are searched as before.
+    Returns (speed, its best score): the score is `_scores(...).max()` at that speed, bit
+    for bit (every block that can hold it is summed exactly)."""
     speeds = [float(s) for s in speeds]
     n, m = len(offsets), len(run_s)
-    if len(speeds) == 1:
-        return speeds[0]
     rows = BOUND_BLOCK
-    if n < 2 * rows or not look.finite or not _direct(look, offsets, m):
-        return max(speeds, key=lambda s: float(_scores(look, offsets, run_s, s).max()))
+    if len(speeds) == 1 or n < 2 * rows or not look.finite or not _direct(look, offsets, m):
+        tops = [float(_scores(look, offsets, run_s, s).max()) for s in speeds]
+        first = max(range(len(speeds)), key=lambda i: tops[i])  # the first of the highest
+        return speeds[first], tops[first]
     # block j: offsets starts[j] .. starts[j + 1] (its last one shared with the next block)
     starts = np.r_[np.arange(0, n - 1, rows), n - 1]
     speed_arr = np.array(speeds)
@@ -238,7 +246,7 @@ def top_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds) -> f
         k_top = int(k[v == top].min())
         if top > best_v or (top == best_v and k_top < best_k):
             best_v, best_k = top, k_top
-    return speeds[best_k]
+    return speeds[best_k], best_v
 
 
 def median(x: np.ndarray) -> float:
@@ -260,23 +268,57 @@ def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:
     return np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
 
 
+# Long runs search every speed on every DECIMATE-th offset first, then every offset at the
+# speeds within NEAR_SPEED of the speed found (issue 13's cost: offsets x actions x speeds
+# grows with the square of the run's length). The score of an action stays high over the
+# 5 frames of its look-ahead (`_lookahead`: frames k-1 .. k+3), so a grid 2 frames apart
+# still lands on every line's peak; a speed step (0.25 %) moves a 150 s run's ends by 11
+# frames, so the right speed stands out on the thinned grid as on the full one.
+DECIMATE = 2
+NEAR_SPEED = 0.0051   # two grid steps either side
+
+
+def search_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray,
+                 speeds: np.ndarray) -> tuple[float, float]:
+    """The fit's speed: coarse to fine on short runs (1 % steps, then 0.25 % around the
+    best); on runs longer than EVERY_SPEED_SPAN_S, every speed on a thinned offset grid,
+    then the speeds near its best on every offset (`DECIMATE`). Returns (speed, its best
+    score over `offsets`)."""
+    speeds = np.asarray(speeds, float)
+    long_run = float(run_s.max() - run_s.min()) > EVERY_SPEED_SPAN_S
+    if long_run and len(speeds) > 9:
+        thin = offsets[::DECIMATE]
+        top_s = top_speed(look, thin, run_s, speeds) if len(thin) >= 2 else float(speeds[0])
+        return top_speed_score(look, offsets, run_s, speeds[np.abs(speeds - top_s) < NEAR_SPEED])
+    coarse = speeds if len(speeds) <= 9 or long_run else speeds[::4]
+    if len(speeds) == len(coarse):
+        return top_speed_score(look, offsets, run_s, coarse)
+    top_s = top_speed(look, offsets, run_s, coarse)
+    return top_speed_score(look, offsets, run_s, speeds[np.abs(speeds - top_s) < 0.0101])
+
+
+def best_score(look: Lookup, offsets: np.ndarray, run_s: np.ndarray,
+               speeds: np.ndarray = SPEEDS) -> float:
+    """`fit(...).score` for these offsets and speeds without the rest of the fit (its z and
+    margin sum every offset once more): all a shuffled log's drift search is asked for."""
+    if len(run_s) == 0 or len(offsets) == 0:
+        return 0.0
+    return search_speed(look, offsets, run_s, speeds)[1]
+
+
 def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
         offsets: np.ndarray | None = None, speeds: np.ndarray = SPEEDS,
         best: np.ndarray | None = None, look: Lookup | None = None) -> Fit | None:
     """The best (offset, speed) for the actions at `run_s` (None with no action or frame).
 
-    Speeds are searched coarse to fine (1 % steps, then 0.25 % around the best)."""
+    Speeds are searched as `search_speed` says."""
     if len(run_s) == 0 or len(sig) < 2:
         return None
     if look is None:
         look = Lookup(sig, _lookahead(sig, nov) if best is None else best)
     if offsets is None:
         offsets = offset_grid(sig, run_s)
-    long_run = float(run_s.max() - run_s.min()) > EVERY_SPEED_SPAN_S
-    coarse = speeds if len(speeds) <= 9 or long_run else speeds[::4]
-    top_s = top_speed(look, offsets, run_s, coarse)
-    if len(speeds) > len(coarse):
-        top_s = top_speed(look, offsets, run_s, speeds[np.abs(speeds - top_s) < 0.0101])
+    top_s = search_speed(look, offsets, run_s, speeds)[0]
     scores = _scores(look, offsets, run_s, top_s)
     i = int(np.argmax(scores))
     off, top = float(offsets[i]), float(scores[i])
