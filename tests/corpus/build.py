@@ -39,6 +39,9 @@ SPEEDUP6 = 0.06   # kind speed6 (held-out set): a larger one
 SPEEDUP_LONG = 0.044  # kind speedlong (held-out set): off the analysis' 0.25 % speed grid ...
 LONG_RUN_S = 150.0    # ... on a run long enough for the grid's step to matter (and
                       # kind genuinelong: the same run, not sped up)
+# kind genuine300 (held-out set): a 300 s genuine run, for the analysis' cost on runs of
+# minutes (issue 13: its share of the scan's time; `make bench`)
+RUN_LENGTHS_S = {"speedlong": LONG_RUN_S, "genuinelong": LONG_RUN_S, "genuine300": 300.0}
 SPEEDUPS = {"speed": SPEEDUP, "speed2": SPEEDUP2, "speed6": SPEEDUP6,
             "speedlong": SPEEDUP_LONG}
 SLOWDOWN = 0.03   # ... or slowed down (each video second shows 1/1.03 s of the game)
@@ -104,8 +107,8 @@ def generate(game: str, kind: str, out: Path, *, seed: int | None = None,
     human = (at_ms, at_ms + int(STRETCH_S * 1000)) if kind == "human" else None
     lead_steps = None if rec.lead_s is None else int(round(rec.lead_s * EMU_HZ))
     slow = at_ms if kind in ("pause", "pauselong") else None
-    run_s = LONG_RUN_S if kind in ("speedlong", "genuinelong") else \
-        DELETED_LONG_RUN_S if kind in ("deletedlong", "pauselong") else RUN_S
+    run_s = RUN_LENGTHS_S.get(kind, DELETED_LONG_RUN_S if kind in ("deletedlong", "pauselong")
+                              else RUN_S)
     p: Played = play(game, seed, run_s, human_span_ms=human, lead_steps=lead_steps,
                      slow_call_ms=slow,
                      **({"slow_by_ms": PAUSE_LONG_MS} if kind == "pauselong" else {}))
