@@ -260,3 +260,24 @@ def test_short_runs_search_speeds_as_before():
     f = align.fit(sig, nov, run_s, look=look)
     assert f.speed == _plain_top_speed(look, grid, run_s, near)
     assert align.best_score(look, grid, run_s) == f.score
+
+
+@pytest.mark.parametrize("seconds", [40.0, 150.0])
+def test_peak_is_the_first_highest_score(seconds):
+    """`align.peak` (a shuffled log's learned fit, by bounded blocks) answers the index and
+    value of `_scores(...)`'s first maximum, bit for bit; ties go to the first offset."""
+    sig, actions = _signals(seconds=seconds)
+    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    rng = np.random.default_rng(8)
+    logs = [actions] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0)).cumsum())
+                        for _ in range(3)]
+    for run_s in logs:
+        grid = align.offset_grid(sig, run_s)
+        for speed in (1.0, 1.0325):
+            sc = align._scores(look, grid, run_s, speed)
+            i, v = align.peak(look, grid, run_s, speed)
+            assert i == int(np.argmax(sc)) and _bits(v) == _bits(sc.max())
+    flat = align.Lookup(sig, np.ones(len(sig)))  # every offset on the footage ties
+    grid = align.offset_grid(sig, actions[2:8])
+    sc = align._scores(flat, grid, actions[2:8], 1.0)
+    assert align.peak(flat, grid, actions[2:8], 1.0) == (int(np.argmax(sc)), float(sc.max()))

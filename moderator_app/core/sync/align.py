@@ -60,6 +60,7 @@ class Lookup:
         # score rows already computed on this table (see `_scores`), and their size in floats
         self._memo: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._memo_size = 0
+        self._last: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # beyond MEMO_FLOATS
         self._window: dict[int, np.ndarray] = {}  # see `window_max`
         self.finite = bool(np.isfinite(self.table).all())
         # The table index of offsets x actions depends on the frame times alone, not on the
@@ -136,15 +137,16 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     of the table with the actions' histogram, in bounded memory and O(N log N)."""
     x = run_s / s
     n = len(offsets)
+    # An analysis asks for the same scores several times (the fit at speed 1 by the plain
+    # fit, the drift search and the learned fit; `peaks`; a fit's speed search, then its
+    # scores at that speed): kept on the lookup, which lives for one analysis. Keyed by the
+    # offsets' ends (hashing the whole array cost more than the look-up saved), the offsets
+    # themselves compared on a hit.
+    key = (n, offsets[:1].tobytes(), offsets[-1:].tobytes(), x.tobytes())
+    hit = look._memo.get(key) or look._last.get(key)
+    if hit is not None and np.array_equal(hit[0], offsets):
+        return hit[1]
     if _direct(look, offsets, len(x)):
-        # An analysis asks for the same scores several times (the fit at speed 1 by the
-        # plain fit, the drift search and the learned fit; `peaks`): kept on the lookup,
-        # which lives for one analysis. Keyed by the offsets' ends (hashing the whole array
-        # cost more than the look-up saved), the offsets themselves compared on a hit.
-        key = (n, offsets[:1].tobytes(), offsets[-1:].tobytes(), x.tobytes())
-        hit = look._memo.get(key)
-        if hit is not None and np.array_equal(hit[0], offsets):
-            return hit[1]
         known = look._index.get(key)
         if known is not None and np.array_equal(known[0], offsets):
             index = known[1]
@@ -155,11 +157,21 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
             look._index.clear()  # the last one only: that is the one asked again
             look._index[key] = (offsets, index)
         out = np.concatenate([look.row_sums(ix) for ix in index]) if index else np.empty(0)
-        out.flags.writeable = False  # shared by every caller that asks again
-        if look._memo_size + n <= MEMO_FLOATS:
-            look._memo[key] = (offsets, out)
-            look._memo_size += n
-        return out
+    else:
+        out = _correlated(look, offsets, x)
+    out.flags.writeable = False  # shared by every caller that asks again
+    if look._memo_size + n <= MEMO_FLOATS:
+        look._memo[key] = (offsets, out)
+        look._memo_size += n
+    else:  # the last one at least: a fit asks for its speed's scores right after the search
+        look._last.clear()
+        look._last[key] = (offsets, out)
+    return out
+
+
+def _correlated(look: Lookup, offsets: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """`_scores` of a long run by FFT correlation of the table with the actions' histogram."""
+    n = len(offsets)
     stride = int(round((offsets[1] - offsets[0]) / look.res))
     # index of (offsets[i] + x_j) in the table = stride * i + c_j
     c = np.ceil((offsets[0] + x) / look.res - look.base).astype(np.int64)
@@ -169,7 +181,7 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     ext = np.take(look.table, np.arange(lo, lo + length), mode="clip")
     size = 1 << int(np.ceil(np.log2(length + len(h))))
     corr = np.fft.irfft(np.fft.rfft(ext, size) * np.conj(np.fft.rfft(h, size)), size)
-    return corr[:stride * n:stride][:n]
+    return np.ascontiguousarray(corr[:stride * n:stride][:n])
 
 
 # Offsets per block whose scores `top_speed` bounds at once (fewer on runs with many actions:
@@ -209,19 +221,44 @@ def top_speed_score(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds
     Returns (speed, its best score): the score is `_scores(...).max()` at that speed, bit
     for bit (every block that can hold it is summed exactly)."""
     speeds = [float(s) for s in speeds]
-    n, m = len(offsets), len(run_s)
-    rows = BOUND_BLOCK
-    if len(speeds) == 1 or n < 2 * rows or not look.finite or not _direct(look, offsets, m):
+    if len(speeds) == 1 or not _bounded_ok(look, offsets, run_s):
         tops = [float(_scores(look, offsets, run_s, s).max()) for s in speeds]
         first = max(range(len(speeds)), key=lambda i: tops[i])  # the first of the highest
         return speeds[first], tops[first]
+    k, _, v = _bounded(look, offsets, run_s, speeds)
+    return speeds[k], v
+
+
+def peak(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speed: float
+         ) -> tuple[int, float]:
+    """(i, score): the first index of the highest of `_scores(look, offsets, run_s, speed)`
+    and that score, bit for bit, by the bounded blocks of `top_speed_score`: all a shuffled
+    log's learned fit needs (`fit.significance`: 19 of them per stretch tested)."""
+    if not _bounded_ok(look, offsets, run_s):
+        sc = _scores(look, offsets, run_s, speed)
+        i = int(np.argmax(sc))
+        return i, float(sc[i])
+    _, i, v = _bounded(look, offsets, run_s, [float(speed)])
+    return i, v
+
+
+def _bounded_ok(look: Lookup, offsets: np.ndarray, run_s: np.ndarray) -> bool:
+    return len(offsets) >= 2 * BOUND_BLOCK and len(run_s) > 0 and look.finite and \
+        _direct(look, offsets, len(run_s))
+
+
+def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[float]
+             ) -> tuple[int, int, float]:
+    """(speed index, offset index, score) of the best score over every speed and offset,
+    ties to the first speed, then the first offset: the blocks of BOUND_BLOCK offsets whose
+    bound reaches the best score found so far are summed exactly (`top_speed_score`)."""
+    n, rows = len(offsets), BOUND_BLOCK
     # block j: offsets starts[j] .. starts[j + 1] (its last one shared with the next block)
     starts = np.r_[np.arange(0, n - 1, rows), n - 1]
     speed_arr = np.array(speeds)
-    xs = [run_s / s for s in speeds]
     bounds = []
-    for x in xs:
-        edge = look.index(offsets[starts], x)
+    for s in speeds:
+        edge = look.index(offsets[starts], run_s / s)
         width = int((edge[1:] - edge[:-1]).max()) + 1
         bounds.append(look.window_max(edge[:-1], width).sum(axis=1))
     flat = np.concatenate(bounds)
@@ -231,22 +268,25 @@ def top_speed_score(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds
     # the best score (each speed's best is exact wherever it can reach the overall best), a
     # batch at a time (one numpy call for up to BOUND_BATCH blocks, not one per block)
     order = np.argsort(-flat, kind="stable")
-    best_v, best_k, at, batch = -np.inf, -1, 0, 8
+    best: tuple[float, int, int] = (-np.inf, 1, 1)  # (score, -speed index, -offset index)
+    at, batch = 0, 8
     while at < len(order):
         take = order[at:at + batch]
-        take = take[flat[take] >= _under(best_v)]
+        take = take[flat[take] >= _under(best[0])]
         if not len(take):
             break  # every block left is bounded under the best score
         at, batch = at + batch, min(BOUND_BATCH, 2 * batch)
         k, j = np.divmod(take, blocks)
-        i = np.minimum(starts[j][:, None] + span[None, :], n - 1).ravel()
-        v = look.row_sums(look.index_pairs(offsets[i], run_s, np.repeat(speed_arr[k], rows + 1)))
-        v = v.reshape(len(take), rows + 1).max(axis=1)
+        i = np.minimum(starts[j][:, None] + span[None, :], n - 1)
+        v = look.row_sums(look.index_pairs(offsets[i.ravel()], run_s,
+                                           np.repeat(speed_arr[k], rows + 1)))
+        v = v.reshape(len(take), rows + 1)
         top = float(v.max())
-        k_top = int(k[v == top].min())
-        if top > best_v or (top == best_v and k_top < best_k):
-            best_v, best_k = top, k_top
-    return speeds[best_k], best_v
+        hit = v == top
+        k_top = int(k[hit.any(axis=1)].min())
+        i_top = int(i[hit & (k == k_top)[:, None]].min())
+        best = max(best, (top, -k_top, -i_top))
+    return -best[1], -best[2], best[0]
 
 
 def median(x: np.ndarray) -> float:
@@ -282,11 +322,12 @@ def search_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray,
                  speeds: np.ndarray) -> tuple[float, float]:
     """The fit's speed: coarse to fine on short runs (1 % steps, then 0.25 % around the
     best); on runs longer than EVERY_SPEED_SPAN_S, every speed on a thinned offset grid,
-    then the speeds near its best on every offset (`DECIMATE`). Returns (speed, its best
-    score over `offsets`)."""
+    then the speeds near its best on every offset (`DECIMATE`), unless `_scores` correlates
+    them by FFT (a thinned grid costs the FFT as much as the full one). Returns (speed, its
+    best score over `offsets`)."""
     speeds = np.asarray(speeds, float)
     long_run = float(run_s.max() - run_s.min()) > EVERY_SPEED_SPAN_S
-    if long_run and len(speeds) > 9:
+    if long_run and len(speeds) > 9 and _direct(look, offsets, len(run_s)):
         thin = offsets[::DECIMATE]
         top_s = top_speed(look, thin, run_s, speeds) if len(thin) >= 2 else float(speeds[0])
         return top_speed_score(look, offsets, run_s, speeds[np.abs(speeds - top_s) < NEAR_SPEED])
