@@ -311,10 +311,12 @@ def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:
 # Long runs search every speed on every DECIMATE-th offset first, then every offset at the
 # speeds within NEAR_SPEED of the speed found (issue 13's cost: offsets x actions x speeds
 # grows with the square of the run's length). The score of an action stays high over the
-# 5 frames of its look-ahead (`_lookahead`: frames k-1 .. k+3), so a grid 2 frames apart
-# still lands on every line's peak; a speed step (0.25 %) moves a 150 s run's ends by 11
-# frames, so the right speed stands out on the thinned grid as on the full one.
-DECIMATE = 2
+# 5 frames of its look-ahead (`_lookahead`: frames k-1 .. k+3), so a grid 3 frames apart
+# still lands within a frame of every line's peak; a speed step (0.25 %) moves a 150 s run's
+# ends by 11 frames, so the right speed stands out on the thinned grid as on the full one.
+# Analysis CPU (150 s runs, every 2nd / 3rd / 4th offset): Pong speedlong 1.71 / 1.36 /
+# 1.20 s, Boxing speedlong 1.83 / 1.55 / 1.43 s, Pong genuinelong 0.91 / 0.87 / 0.83 s.
+DECIMATE = 3
 NEAR_SPEED = 0.0051   # two grid steps either side
 
 
