@@ -5,10 +5,12 @@ Issue 13: the analysis may add at most 20 % to the scan's time; issue 12: the sc
 1.3x the floor. Since the scan also yields sync's per-tile change counts, the video is decoded
 once: the analysis column is all sync adds (`core.sync.signals.frame_signals` from the cache,
 plus `analyze`). Runs on the real-game corpus (tests/corpus; built into .cache/corpus on first
-use): three 40 s genuine runs and two 150 s ones sped up 4.4 % (`breakout-speedlong`,
+use): three 40 s genuine runs, two 150 s ones sped up 4.4 % (`breakout-speedlong`,
 `pong-speedlong`: Pong's is the costliest), whose drift search is the analysis' costliest part
-and grows with the square of the run's length (issue 13, docs/DECISIONS.md). Usage: python bench/bench_sync.py [GAME | RUN...] (a GAME is its genuine
-run; a RUN is a corpus name such as pong-speedlong).
+and grows with the square of the run's length, the same two not sped up (`genuinelong`) and
+two genuine runs of 300 s (`genuine300`, built on first use: about a minute each; their fits
+go by FFT correlation) (issue 13, docs/DECISIONS.md). Usage: python bench/bench_sync.py
+[GAME | RUN...] (a GAME is its genuine run; a RUN is a corpus name such as pong-speedlong).
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def _measure(run, e, sha: str) -> dict[str, list[tuple[float, float]]]:
     return out
 
 
+DEFAULT_RUNS = ("breakout", "pitfall", "pong", "breakout-speedlong", "pong-speedlong",
+                "breakout-genuinelong", "pong-genuinelong", "breakout-genuine300",
+                "pong-genuine300")
+
+
 def main(games: list[str]) -> int:
     import corpus
     import numpy as np
@@ -73,7 +80,7 @@ def main(games: list[str]) -> int:
     print(f"{'run':18s} {'floor':>7s} {'scan':>7s} {'scan/floor':>10s} {'analysis':>9s} "
           f"{'analysis/scan':>13s} | {'cpu floor':>9s} {'cpu scan':>8s} {'cpu ana':>8s} "
           f"{'ana/scan':>8s}")
-    for name in games or ("breakout", "pitfall", "pong", "breakout-speedlong", "pong-speedlong"):
+    for name in games or DEFAULT_RUNS:
         run = corpus.build(name if "-" in name else f"{name}-genuine")
         acts = [orjson.loads(line) for line in run.log.read_bytes().splitlines()]
         e = np.array([a["elapsedMs"] / 1000 for a in acts if a["type"] == "action"])
