@@ -132,6 +132,30 @@ def asteroids(ram, rng: random.Random) -> list[Press]:
     return [("FIRE", 3)]
 
 
+# Held out after the second set (session 9's QA, issue 13): found false warnings on main.
+
+
+def frostbite(ram, rng: random.Random) -> list[Press]:
+    """Frostbite (the ice floes drift on their own, a step every few frames, and the picture
+    stands still between steps; the player walks on the shore and hops on input): mostly hop
+    down the floes and back up, and walk. Some presses show nothing (a hop up on the shore, a
+    walk into the edge)."""
+    r = rng.random()
+    if r < 0.45:
+        return [("DOWN", rng.randint(3, 6))]
+    if r < 0.65:
+        return [("UP", rng.randint(3, 6))]
+    return [(rng.choice(("LEFT", "RIGHT")), rng.randint(8, 24))]
+
+
+def skiing(ram, rng: random.Random) -> list[Press]:
+    """Skiing (the slope scrolls up on its own all the time, flags and trees with it; the
+    skier turns on input): turn left or right, short or long, as a run down the gates needs."""
+    return [(rng.choice(("LEFT", "RIGHT")), rng.randint(4, 16))
+            for _ in range(rng.randint(1, 2))]
+
+
 AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong, "riverraid": riverraid,
           "ms_pacman": ms_pacman, "freeway": freeway, "space_invaders": space_invaders,
-          "seaquest": seaquest, "enduro": enduro, "boxing": boxing, "asteroids": asteroids}
+          "seaquest": seaquest, "enduro": enduro, "boxing": boxing, "asteroids": asteroids,
+          "frostbite": frostbite, "skiing": skiing}
