@@ -121,9 +121,13 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
                   for f in a.findings if f.rule == "sync.activity_without_actions"]
         return replace(silent, findings=silent.findings + played) if played else None
     # the band is not the picture: a stretch without the sprite's answer (a press into a
-    # wall) is no missing reaction unless the whole picture stands still
+    # wall) is no missing reaction unless the whole picture freezes (`reactions.frozen`: a
+    # share of still frames is a game's own pace too, Frostbite's floes: 88 % of a genuine
+    # stretch's frames, 81 % of its run's)
     kept = [f for f in a.findings if f.rule != "sync.no_reaction" or _by_chance(f)
-            or _still_share(sig, f.video_start_s, f.video_end_s) >= 0.5]
+            or (f.video_start_s is not None and f.video_end_s is not None
+                and reactions.frozen(sig, f.video_start_s, f.video_end_s,
+                                     [r.expected_video_s for r in a.reactions]))]
     return replace(a, findings=kept)
 
 
@@ -131,16 +135,6 @@ def _by_chance(f: SyncFinding) -> bool:
     """A stretch whose answers were tested against chance (`with_unexplained`), not a run of
     misses: a wall in the band does not explain it."""
     return f.rule == "sync.no_reaction" and CHANCE_WORDS in f.message
-
-
-def _still_share(sig: FrameSignals, v0: float | None, v1: float | None) -> float:
-    """The share of frames from video time v0 to v1 where not one pixel changes."""
-    if v0 is None or v1 is None:
-        return 0.0
-    k0, k1 = reactions.frame_at(sig.times, v0), reactions.frame_at(sig.times, v1)
-    if k1 <= k0:
-        return 0.0
-    return float((~sig.tiles[k0:k1].any(axis=1)).mean())
 
 
 def _near(f: SyncFinding, g: SyncFinding, slack_s: float = 1.0) -> bool:

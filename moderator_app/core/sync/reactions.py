@@ -109,6 +109,53 @@ def frame_at(times: np.ndarray, t: float) -> int:
     return int(np.searchsorted(times, t - 1e-6))
 
 
+# A frozen picture (footage held still) is told from a game's own stillness by the run's
+# other still stretches under input: the stretch of consecutive frames where not one point
+# of the whole picture changes must last FROZEN_MIN_S and FROZEN_RATIO times the longest
+# still stretch elsewhere in the run that an action falls in (a press that shows nothing is
+# the game's, and so is the stillness around it). Frostbite (in no corpus set when measured)
+# stands still up to 2.03 s between its floes' steps, with presses in it: two genuine
+# stretches of misses over 1.95 s and 1.75 s of stillness were a false `sync.no_reaction`
+# ("the whole picture stands still" was 88 % of their frames still: the run's 81 %); its
+# run frozen 4 s: 4.0 s against 2.03 s. Breakout through a CRF 32 recorder: its freeze 3.73 s,
+# the still stretches with an action elsewhere at most 2.58 s (1.45x; its lead-in, 3.8 s,
+# and its lost ball, 5.0 s, hold none).
+FROZEN_MIN_S = 1.0
+FROZEN_RATIO = 1.3
+
+
+def still_spans(sig: FrameSignals) -> np.ndarray:
+    """(m, 2) first and last frame of each stretch of consecutive frames where not one
+    point of the whole picture (`picture_change`: the band's whole picture too) changes."""
+    still = np.asarray(sig.picture_change) == 0
+    if not len(still):
+        return np.zeros((0, 2), int)
+    d = np.diff(np.r_[0, still.astype(np.int8), 0])
+    return np.c_[np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1]
+
+
+def frozen(sig: FrameSignals, v0: float, v1: float, actions_v) -> bool:
+    """Does the picture freeze between video times v0 and v1: a still stretch touching that
+    span lasts FROZEN_MIN_S and FROZEN_RATIO times the run's longest still stretch that does
+    not touch it and holds one of the actions (expected at video times `actions_v`)?"""
+    spans = still_spans(sig)
+    if not len(spans):
+        return False
+    k0, k1 = frame_at(sig.times, v0), frame_at(sig.times, v1)
+    length = (spans[:, 1] - spans[:, 0] + 1) / max(sig.fps, 1e-6)
+    touch = (spans[:, 1] >= k0) & (spans[:, 0] <= k1)
+    ka = np.searchsorted(sig.times, np.asarray(actions_v, float) - 1e-6)
+    held = np.zeros(len(spans), bool)
+    if len(ka):
+        j = np.searchsorted(spans[:, 0], ka, side="right") - 1  # the stretch starting before
+        ok = (j >= 0) & (ka <= spans[np.maximum(j, 0), 1])
+        held[j[ok]] = True
+    inside = float(length[touch].max()) if touch.any() else 0.0
+    other = ~touch & held
+    outside = float(length[other].max()) if other.any() else 0.0
+    return inside >= FROZEN_MIN_S and inside >= FROZEN_RATIO * outside
+
+
 def first_reactions(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
                     speed: float = 1.0,
                     min_z: float = 2.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
