@@ -856,3 +856,44 @@ def test_reports_identical_screenshots_holding_secrets_markers(monkeypatch):
     rep = assert_same_reports(join(lines), monkeypatch, 4096)
     assert [(f["rule"], f["line"]) for f in rep["findings"] if f["rule"].startswith("secret")] \
         == [("secret.suspect", 31)]
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_index_path_scans_secrets_markers_without_examine_line(monkeypatch, engine):
+    """The GUI's index path takes a block's columns (never its summary). A line holding a
+    secrets marker by chance (base64 screenshots) takes the per-line secrets scan there too,
+    as the C summary does, and only a line with a hit goes through `examine_line` (before,
+    every marker line did: correct, and ~2.5x slower on the `base64` shape). The columns'
+    facts are `examine_line`'s, and the index-building report is the line-by-line one."""
+    if engine == "native" and JCS is None:
+        pytest.skip("the C accelerator is not built")
+    if engine == "python":
+        monkeypatch.setattr(native, "JCS", None)
+    events = make_run_events(60, seed=3, text_bytes=600, shape="base64")
+    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x"),
+                     (30, "xoxb-" + "A1b2C3d4E5" * 2), (31, "xox" * 200)):
+        shot = events[at]["payload"]["screenshot"]
+        shot["data"] = shot["data"][:100] + text + shot["data"][100:]
+    lines = [_dump(e) for e in chain_events(events)]
+    ctx = traj.LineContext()
+    near = traj.blocks.columns_of(join(lines[5:25]), ctx)
+    assert near is not None and near.redo == set()  # was {5, 6, 7, 8}: the marker lines
+    assert near.facts(ctx) == [(len(raw), traj.examine_line(raw, ctx)) for raw in lines[5:25]]
+    hit = traj.blocks.columns_of(join(lines[25:35]), ctx)
+    assert hit is not None and hit.redo == {5}  # line 31, the real key; not the `xox` run
+    assert hit.facts(ctx) == [(len(raw), traj.examine_line(raw, ctx)) for raw in lines[25:35]]
+
+
+def test_index_building_report_equals_the_summary_one_on_secrets_markers(monkeypatch):
+    """The workstation's report (with the event index) and the CLI's (summaries) on
+    screenshots holding markers and one real key: the same findings, line for line."""
+    events = make_run_events(60, seed=3, text_bytes=600, shape="base64")
+    for at, text in ((10, "xoxq"), (30, "xoxb-" + "A1b2C3d4E5" * 2)):
+        shot = events[at]["payload"]["screenshot"]
+        shot["data"] = shot["data"][:100] + text + shot["data"][100:]
+    data = join([_dump(e) for e in chain_events(events)])
+    gui = _report(data, "native", monkeypatch, 4096, build_index=True)
+    cli = _report(data, "native", monkeypatch, 4096)
+    assert gui["findings"] == cli["findings"]
+    assert [(f["rule"], f["line"]) for f in gui["findings"] if f["rule"].startswith("secret")] \
+        == [("secret.suspect", 31)]

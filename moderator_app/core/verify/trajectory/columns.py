@@ -15,7 +15,7 @@ import orjson
 from moderator_app.core.formats.canonical import (
     CanonicalError,
 )
-from moderator_app.core.verify.secrets import markers_in
+from moderator_app.core.verify.secrets import markers_in, scan_line
 from moderator_app.core.verify.trajectory.canonical_event import (
     PLAIN_TYPES,
     SORTED_STRICT,
@@ -299,8 +299,9 @@ def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns
     if any(map(dict.__contains__, payloads, repeat("seed_commitment"))):
         redo.update(i for i, pl in enumerate(payloads) if "seed_commitment" in pl)
     markers = markers_in(block)
-    if markers:
-        redo.update(i for i, raw in enumerate(lines) if any(m in raw for m in markers))
+    if markers:  # only a line the secrets scan finds something in (see native_columns)
+        redo.update(i for i, raw in enumerate(lines)
+                    if any(m in raw for m in markers) and scan_line(raw))
     hint = ctx.spell_hint
     spell = None
     if hint:

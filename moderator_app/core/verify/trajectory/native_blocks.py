@@ -59,7 +59,13 @@ def native_columns(block: bytes, ctx: LineContext, jcs) -> Columns | None:
                     times=times, walls=walls, run_ids=run_ids, redo=redo, spell=None)
     markers = jcs.markers(block, MARKERS)
     if markers:  # (`cols.lines`: the block is split only here and for the spellings)
-        redo.update(i for i, raw in enumerate(cols.lines) if any(m in raw for m in markers))
+        # A line holding a marker (random text such as a base64 screenshot holds one every
+        # few hundred lines) takes the per-line secrets scan, the very call `examine_line`
+        # makes, as `native_summary` does: only a line with a hit goes through `examine_line`,
+        # which words the finding; the others' facts are the columns' (issue 15: the GUI's
+        # index path sent every such line through `examine_line`).
+        redo.update(i for i, raw in enumerate(cols.lines)
+                    if any(m in raw for m in markers) and scan_line(raw))
     if ctx.spell_hint:
         cols.spell = _native_spelling(ctx.spell_hint, cols, memoryview(keys).cast("H"),
                                       recorded, redo.union(broken) if broken else redo)
