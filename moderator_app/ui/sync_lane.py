@@ -190,8 +190,9 @@ class SyncRunner(QObject):
         self._show("analysing the video's reactions…")
 
         def work(progress, cancel):
-            from moderator_app.core.sync.run import analyze_result
+            from moderator_app.core.sync import run
 
-            return analyze_result(result, offset_s=offset, cancel=cancel)
+            return run.analyze_result(result, offset_s=offset, cancel=cancel,
+                                      max_actions=run.WINDOW_MAX_ACTIONS)
 
         self.op.run(work, self._show, on_failed=lambda msg: self._show(f"not run: {msg}"))

@@ -214,3 +214,78 @@ def test_lines_that_need_memory_are_judged_as_the_cli_judges_them_under_512_mib(
     assert seen["rules"] == cli_rules, seen
     assert seen["status"].startswith("FAIL"), seen
     assert seen["detail"].startswith('{"seq":1,'), seen  # the line as written
+
+
+SYNC_CHILD = """
+import json, os, resource, sys, time
+limit = int(os.environ["AS_LIMIT"])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([sys.argv[0]])
+from moderator_app.__main__ import main
+deadline = time.monotonic() + float(os.environ["HANG_GUARD_S"])
+
+def poll():
+    windows = [w for w in app.topLevelWidgets() if hasattr(w, "session") and w.isVisible()]
+    w = windows[0] if windows else None
+    said = w.auto_sync.label.text() if w is not None else ""
+    ready = (w is not None and w.session.result is not None
+             and said.startswith(("auto-sync: run_start", "auto-sync: not")))
+    if ready or time.monotonic() > deadline:
+        print(json.dumps({"sync": said, "status": w.status_label.text() if w else None}),
+              flush=True)
+        app.quit()
+
+timer = QTimer()
+timer.timeout.connect(poll)
+timer.start(100)
+sys.exit(main([sys.argv[1]]))
+"""
+
+
+def test_the_sync_suggestion_survives_a_15_mib_line_under_512_mib(xserver, tmp_path,
+                                                                   monkeypatch):
+    """Issue 15: the sync analysis read and parsed the log in the window's own process, so
+    under `prlimit --as=536870912` a log with a valid 15 MiB string line (a real Pong run's
+    log, its video beside it) verified in the child and then said "auto-sync: not run:
+    MemoryError: Not enough memory to allocate buffer for parsing", no offset suggested.
+    The actions' times now come from the verification's process with the report: the window
+    suggests the very offset it suggests for the run without that line."""
+    import shutil
+
+    import corpus
+    import orjson
+
+    if corpus.available() is not None:
+        pytest.skip(f"corpus cannot be built: {corpus.available()}")
+    run = corpus.build("pong-genuine")
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    honest_dir, folder = tmp_path / "honest", tmp_path / "big-line"
+    lines = run.log.read_bytes().splitlines()
+    for d in (honest_dir, folder):
+        d.mkdir()
+        shutil.copy(run.video, d / "video.mp4")
+    (honest_dir / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    ev = orjson.loads(lines[1])
+    ev.setdefault("data", {})["s"] = "a" * (15 << 20)
+    lines[1] = orjson.dumps(ev)
+    (folder / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+
+    def sync_said(path) -> dict:
+        env = {**app_env(xserver.display, tmp_path / "home"), "AS_LIMIT": str(AS_LIMIT),
+               "HANG_GUARD_S": str(WAIT_MS / 1000), "HOME": str(tmp_path / "home"),
+               "TMPDIR": str(tmp_path), "MODERATOR_APP_CACHE": str(tmp_path / "cache")}
+        env.pop("MALLOC_ARENA_MAX", None)
+        proc = subprocess.run([sys.executable, "-c", SYNC_CHILD, str(path)], env=env,
+                              capture_output=True, text=True, timeout=4 * WAIT_MS / 1000)
+        assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+        assert "Traceback" not in proc.stderr, proc.stderr
+        got = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+        assert got, (proc.returncode, proc.stdout, proc.stderr)
+        return json.loads(got[-1])
+
+    honest = sync_said(honest_dir)
+    assert honest["sync"].startswith("auto-sync: run_start at "), honest
+    seen = sync_said(folder)
+    assert seen["sync"] == honest["sync"], seen

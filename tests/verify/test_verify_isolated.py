@@ -49,6 +49,42 @@ def test_the_child_gives_the_report_and_index_verify_paths_gives(sample, tmp_pat
     here.index.close()
 
 
+@pytest.mark.parametrize("sample", ["community-sample", "official-sample"])
+def test_the_child_reads_the_inputs_times_the_sync_analysis_needs(sample, tmp_path,
+                                                                  monkeypatch):
+    """The window's sync analysis takes the actions' times from the verification's process
+    (issue 15: reading them in the window parsed the whole log there, MemoryError on a
+    15 MiB line under the 512 MiB limit): the very times `input_times` reads, and the
+    analysis made from them is the one made from the log."""
+    from moderator_app.core.sync.inputs import input_times
+    from moderator_app.core.sync.run import analyze_result
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    options = VerifyOptions(build_index=True, spool_dir=tmp_path)
+    there = verify_isolated([SAMPLES / sample], options)
+    here = verify_paths([SAMPLES / sample], options)
+    want = input_times(here.submission)
+    assert len(want) > 5 if sample == "community-sample" else want == []  # no input event
+    assert list(there.input_times) == want
+    assert here.input_times is None  # in process (the CLI): read when `--sync` asks
+    assert repr(analyze_result(there)) == repr(analyze_result(here))
+
+
+def test_inputs_the_child_could_not_read_are_the_analysis_reason_not_a_reread():
+    """When the verification's process could not read the times (out of memory there), the
+    analysis says so and never reads the log in the window."""
+    from dataclasses import replace
+
+    from moderator_app.core.sync.run import InputsUnreadable, analyze_result
+
+    result = verify_paths([SAMPLES / "community-sample"])
+    assert result.video_path is not None
+    said = "the actions' times could not be read: out of memory"
+    with pytest.raises(InputsUnreadable) as got:
+        analyze_result(replace(result, input_times=said))
+    assert str(got.value) == said
+
+
 def test_an_unreadable_input_is_the_same_input_error(tmp_path):
     missing = tmp_path / "nothing-here"
     with pytest.raises(InputError) as here:
@@ -152,3 +188,33 @@ def test_the_cli_says_out_of_memory_not_internal_error(capsys, monkeypatch):
     assert (code, out) == (2, "")
     assert err == ("moderator-app: out of memory: this command needed more memory than this "
                    "process may use; nothing was judged or recorded\n")
+
+
+def test_the_window_takes_the_childs_listing_never_lists_the_archive_itself(tmp_path,
+                                                                            monkeypatch):
+    """Issue 15: after the child's verification the window listed the submission again in
+    its own process (a zip of 100,000 members with 1,000-byte names: 260 MiB, more than the
+    window has left under a 512 MiB limit). It now keeps the child's listing: the evidence
+    and the videos (extras are the report's business), and a member still opens."""
+    import zipfile
+
+    sample = SAMPLES / "community-sample"
+    archive = tmp_path / "run.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(sample / "agent-log.jsonl", "agent-log.jsonl")
+        zf.write(sample / "video.mp4", "video.mp4")
+        for i in range(40):
+            zf.writestr(f"extra/{i:03d}-" + "n" * 300, b"")
+
+    def no_listing_here(*args, **kwargs):
+        raise AssertionError("the window listed the submission itself")
+
+    monkeypatch.setattr(isolated, "load_submission", no_listing_here)
+    there = verify_isolated([archive], VerifyOptions(build_index=True, spool_dir=tmp_path))
+    assert [(m.name, m.role) for m in there.submission.members] == [
+        ("agent-log.jsonl", "agent_log"), ("video.mp4", "video")]
+    assert there.submission.display_name == "run.zip"
+    assert there.report.verdict == "pass"
+    monkeypatch.undo()
+    with there.submission.evidence.open() as fh:  # listed again only when a view opens one
+        assert fh.read() == (sample / "agent-log.jsonl").read_bytes()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from moderator_app.core.errors import InputError
 from moderator_app.core.rules import Finding
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
@@ -22,21 +23,51 @@ from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 SCHEMA = "moderator-app/sync/v1"
 
 
+# The most actions the workstation analyses (`SyncRunner`). The analysis grows with the
+# actions (on a 150 s Pong video: 20,000 actions 2.8 s of CPU and +15 MiB, 100,000 11 s and
+# +49 MiB, 1,000,000 74 s and +436 MiB, which the window under a 512 MiB address-space limit
+# cannot hold); an honest run presses a few times a second (a 40 s Atari run: ~30-120
+# actions; 100,000 is hours of 10 presses a second). `verify --offset auto` analyses them all.
+WINDOW_MAX_ACTIONS = 100_000
+
+
+class InputsUnreadable(InputError):
+    """The verification's process could not read the inputs' times (the text says why): no
+    analysis, and the window shows why instead of reading the log itself."""
+
+
 def analyze_result(result, thresholds: Thresholds | None = None,
-                   offset_s: float | None = None, cancel=None) -> SyncAnalysis | None:
+                   offset_s: float | None = None, cancel=None,
+                   max_actions: int | None = None) -> SyncAnalysis | None:
     """Analyse a `VerifyResult`; None when it has no readable video. The picture's signals
     come from the integrity scan (its cache when `verify --scan` or the player ran it: no
-    second decode). `cancel`: a CancelToken; a cancelled analysis raises Cancelled."""
+    second decode). `cancel`: a CancelToken; a cancelled analysis raises Cancelled. The
+    inputs' times are `result.input_times` when the workstation's verification process read
+    them (the window never parses the log), else read from the log here. More than
+    `max_actions` actions: InputsUnreadable, nothing analysed."""
     if result.video_path is None:
         return None
+    times = getattr(result, "input_times", None)
+    if isinstance(times, str):  # the verification's process could not read them: why
+        raise InputsUnreadable(times)
+    if times is not None and max_actions is not None and len(times) > max_actions:
+        raise InputsUnreadable(
+            f"{len(times)} actions, more than the {max_actions} the workstation analyses; "
+            "`moderator-app verify --offset auto` analyses them all")
     videos = result.submission.videos
     digest = result.report.digest_for(videos[0].name) if videos else None
     sig = frame_signals(result.video_path, sha256=digest.sha256 if digest else None,
                         cancel=cancel)
     if cancel is not None:
         cancel.check()
-    return analyze(input_times(result.submission), sig, thresholds or DEFAULT_THRESHOLDS,
-                   offset_s)
+    if times is None:  # not read beside the verification (the CLI): read them now
+        times = input_times(result.submission)
+        if max_actions is not None and len(times) > max_actions:
+            raise InputsUnreadable(
+                f"{len(times)} actions, more than the {max_actions} the workstation "
+                "analyses; `moderator-app verify --offset auto` analyses them all")
+    return analyze(list(times), sig, thresholds or DEFAULT_THRESHOLDS, offset_s)
+
 
 
 def _r(x, nd=3):

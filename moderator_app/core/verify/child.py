@@ -98,6 +98,47 @@ def _fault(name: str | None) -> None:
         raise MemoryError
 
 
+# Members of each evidence role sent to the window: what the views use (the evidence, the
+# largest video); the report names the rest. A bound, so that 10,000 members with 60 KB names
+# cannot make the window's copy of the listing large.
+LISTED_PER_ROLE = 16
+
+
+def listing(sub) -> tuple:
+    """What the window keeps of the submission's listing (`isolated.listed` rebuilds it): its
+    path, name, kind, findings and links, and the evidence and video members (name, size,
+    role, local path; the largest videos first), never the extras. The window listed the
+    submission again before (issue 15: a zip of 100,000 members with 1,000-byte names took
+    260 MiB there, against the ~130 MiB the window has left under a 512 MiB limit)."""
+    from moderator_app.core.formats.members import ROLE_LOG, ROLE_TRAJECTORY
+
+    kept = [*sub.by_role(ROLE_LOG)[:LISTED_PER_ROLE],
+            *sub.by_role(ROLE_TRAJECTORY)[:LISTED_PER_ROLE], *sub.videos[:LISTED_PER_ROLE]]
+    return (sub.path, sub.display_name, sub.kind,
+            tuple((m.name, m.size, m.role, m.local_path) for m in kept),
+            tuple(sub.findings), tuple(sub.links))
+
+
+def _input_times(result) -> object:
+    """The inputs' run times the window's sync analysis needs (`formats.input_events`), read
+    here rather than in the window: reading them parses every line of the log, which under
+    the window's address-space limit failed on a 15 MiB string line (MemoryError) and left
+    the window without a suggested offset. Only when there is a video to analyse. Whatever
+    stops the reading is the analysis's reason, never the verification's: the report stands."""
+    if result.video_path is None:
+        return None
+    from array import array
+
+    from moderator_app.core.formats.input_events import input_times
+
+    try:
+        return array("d", input_times(result.submission))
+    except MemoryError:
+        return "the actions' times could not be read: out of memory"
+    except Exception as exc:  # noqa: BLE001 - the analysis says why; the report stands
+        return f"the actions' times could not be read: {type(exc).__name__}: {exc}"[:2000]
+
+
 def main() -> int:
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write into the answer stream
@@ -129,7 +170,8 @@ def main() -> int:
         _fault(os.environ.get(FAULT_ENV))
         result = verify_paths(request["paths"], request["options"], progress)
         blob = pickle.dumps((result.report, result.index, result.video_path,
-                             result.run_duration_s, result.video_probe),
+                             result.run_duration_s, result.video_probe,
+                             _input_times(result), listing(result.submission)),
                             protocol=pickle.HIGHEST_PROTOCOL)
         del result
     except InputError as exc:

@@ -33,11 +33,15 @@ import struct
 import subprocess
 import threading
 import time
+from array import array
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 from moderator_app.core.errors import Cancelled, InputError
-from moderator_app.core.formats.submission import load_submission
+from moderator_app.core.formats.members import Member
+from moderator_app.core.formats.submission import Submission, load_submission
 from moderator_app.core.priority import thread_nice
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.options import VerifyOptions
@@ -238,13 +242,35 @@ def verify_isolated(paths: Sequence[str | Path], options: VerifyOptions | None =
             raise InputError(reason)
         raise VerificationStopped(reason)
     try:
-        report, index, video_path, run_s, probe = _ResultUnpickler(io.BytesIO(blob)).load()
+        report, index, video_path, run_s, probe, inputs, listed_sub = \
+            _ResultUnpickler(io.BytesIO(blob)).load()
+        sub = listed(paths, listed_sub)
     except (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError,
-            ImportError) as exc:
+            ImportError, KeyError) as exc:
         raise VerificationStopped(f"the verification process sent a malformed answer: "
                                   f"{exc}") from None
-    sub = load_submission(paths)  # the members' openers, for the views (a listing only)
-    return VerifyResult(sub, report, index, video_path, run_s, probe)
+    if not isinstance(inputs, (array, str)):
+        inputs = None
+    return VerifyResult(sub, report, index, video_path, run_s, probe, inputs)
+
+
+def listed(paths: Sequence[str | Path], got: tuple) -> Submission:
+    """The submission as the child listed it (`child.listing`): the window never lists a
+    hostile archive itself. A member is opened, if a view ever asks, by listing the
+    submission again then (`_open_again`); the views read the copies the verification made
+    (the video's, the index's source)."""
+    path, display, kind, members, findings, links = got
+    return Submission(path, display, kind,
+                      tuple(Member(name, size, role, partial(_open_again, tuple(paths), name),
+                                   local) for name, size, role, local in members),
+                      tuple(findings), tuple(links))
+
+
+def _open_again(paths: tuple[str | Path, ...], name: str) -> BinaryIO:
+    for member in load_submission(paths).members:
+        if member.name == name:
+            return member.open()
+    raise InputError(f"{name}: no longer in the submission")
 
 
 # What a result is made of, besides the application's own classes.

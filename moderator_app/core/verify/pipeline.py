@@ -11,6 +11,7 @@ the video against that span and digests every file, so both kinds share one cove
 from __future__ import annotations
 
 import tempfile
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,6 +50,11 @@ class VerifyResult:
     video_path: Path | None = None  # a local file for the checked video, for the player
     run_duration_s: float | None = None
     video_probe: VideoProbe | None = None  # with the frame index (core/video/probe.py)
+    # The inputs' run times for the sync analysis (`formats.input_events`), read by the
+    # workstation's verification process (`child.py`) so that the window never parses the
+    # log; a text when they could not be read there (why); None: not read (the CLI reads
+    # them itself when `--sync` asks).
+    input_times: array | str | None = None
 
 
 def verify_paths(paths: Sequence[str | Path], options: VerifyOptions | None = None,
