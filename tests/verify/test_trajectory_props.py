@@ -47,6 +47,11 @@ def test_one_changed_byte_is_reported_at_its_line(which, data):
     new = data.draw(st.integers(0, 255).filter(lambda b: b != original[pos]), label="byte")
     tampered = original[:pos] + bytes([new]) + original[pos + 1:]
     line = _line_of(original, pos)
+    if pos == len(original) - 1:
+        # The file's final newline: JSON whitespace in its place leaves every event as it was
+        # (no final newline is required), and a bare CR there is a line-ending error with the
+        # chain intact (test_final_newline_replaced_by_cr below); neither is a chain break.
+        assume(new not in b" \t\r")
     if original[pos] != 0x0A and new != 0x0A:
         # A change that leaves the event's JSON value identical (e.g. `e` -> `E` in an
         # exponent) is no tampering of the content: the hash covers the canonical form.
@@ -61,6 +66,18 @@ def test_one_changed_byte_is_reported_at_its_line(which, data):
     assert first.line == line
     assert report.verdict == "fail"
     assert report.chain.first_break.line == line
+
+
+def test_final_newline_replaced_by_cr_is_a_line_ending_error_with_the_chain_intact():
+    """Found by hypothesis (session 9): the last byte of a valid stream changed from LF to CR.
+    Every event's value and hash are as they were, so nothing breaks the chain; the last line
+    ends in a CR, which the format forbids."""
+    original = join(CHAINS[0])
+    report = verify_bytes(original[:-1] + b"\r")
+    first = first_error(report)
+    assert first is not None and (first.line, first.rule) == (N, "traj.line_ending")
+    assert report.verdict == "fail"
+    assert report.chain.first_break is None
 
 
 @SETTINGS
