@@ -411,10 +411,11 @@ class VideoPlayer(QWidget):
         self.playing = True
         if self._worker is not None:
             self._worker.playing = True
+            self._worker.stride = self._stride()
         self.play_button.setText(PAUSE_TEXT)
         self._play_wall0 = time.monotonic()
         self._play_video0 = self.current_time
-        self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / self.speed / 2)))
+        self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / self.speed / 4)))
 
     def pause(self) -> None:
         if not self.playing:
@@ -441,7 +442,13 @@ class VideoPlayer(QWidget):
         self.speed_box.setCurrentIndex(i)
         self.speed_box.blockSignals(False)
         if self.playing and self.times is not None:
-            self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / speed / 2)))
+            self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / speed / 4)))
+        if self._worker is not None:
+            self._worker.stride = self._stride()
+
+    def _stride(self) -> int:
+        """Frames the clock moves while one is shown: one up to real time, the speed above."""
+        return max(1, round(self.speed))
 
     def set_muted(self, muted: bool) -> None:
         """Mute (M). Audio is muted anyway at speeds other than 1x (no pitch correction)."""

@@ -119,3 +119,31 @@ def test_a_warmed_frame_is_shown_without_a_decode(qtbot, player):
     player.seek_frame(45)  # not warmed: decoded
     qtbot.waitUntil(lambda: player.shown_frame == 45, timeout=WAIT_MS)
     assert shown(player) == 45 and player._worker.last_decoded >= 1
+
+
+def test_while_playing_the_next_frame_is_read_while_this_one_is_shown(qtbot, player):
+    """Playback pipelines its round trips (issue 11 point 8): once a frame is served, the
+    frame the clock asks for next is read at once, and the request for it is answered
+    from that read, the exact frame. Any other request reads as before."""
+    worker = player._worker
+    reads: list[int] = []
+    request = worker.proc.request
+
+    def counting(req, *args, **kwargs):
+        if req.get("op") == "frame":
+            reads.append(int(req["n"]))
+        return request(req, *args, **kwargs)
+
+    worker.proc.request = counting
+    worker.playing = True
+    player.seek_frame(20)
+    qtbot.waitUntil(lambda: reads == [20, 21], timeout=WAIT_MS)
+    player.seek_frame(21)
+    qtbot.waitUntil(lambda: player.shown_frame == 21, timeout=WAIT_MS)
+    assert shown(player) == 21
+    qtbot.waitUntil(lambda: reads == [20, 21, 22], timeout=WAIT_MS)  # 21 was not read again
+    player.seek_frame(30)
+    qtbot.waitUntil(lambda: player.shown_frame == 30, timeout=WAIT_MS)
+    assert shown(player) == 30
+    assert reads[:4] == [20, 21, 22, 30]
+    worker.playing = False
