@@ -131,3 +131,23 @@ def test_a_demuxer_that_refuses_byte_seeks_is_sought_by_timestamp(tmp_path):
     dec.byte_seeks = True
     frames = [130, 10, 75, 140, 61]
     assert [vc.read_code(dec.read(n).to_ndarray(format="gray")) for n in frames] == frames
+
+
+def test_the_last_decodable_frame_is_unknown_when_the_deadline_cuts_the_pass(tmp_path):
+    """Seen on a sound 1080p60 HEVC MKV verified on a loaded machine: the probe's pass over the
+    last GOPs ran out of time at some frame, which was then reported as the last frame that
+    decodes (video.tail_undecodable, video.header_mismatch; the GUI's probe of the same file a
+    minute earlier had none). A pass cut by the deadline now says "unknown" (None: the probe
+    reports video.probe_incomplete), and one that reaches the end says the last frame."""
+    import time
+
+    path = vc.encode(tmp_path / "v.mp4", list(vc.X264), frames=150)
+    p = probe_video(path, "v.mp4")
+    assert p.index is not None and p.findings == ()
+
+    def decoder():
+        return ExactDecoder(open_container(str(path)), p.index,
+                            reopen=lambda: open_container(str(path)))
+
+    assert decoder().last_decodable(0, time.monotonic() - 1.0) is None  # out of time at once
+    assert decoder().last_decodable(0, time.monotonic() + 600.0) == 149  # a hang guard
