@@ -72,16 +72,31 @@ def test_non_finite_offset_is_refused(verified):
 
 
 def test_coverage_missing_moment_is_the_first_missing_instant(verified):
-    late = verified[40.0]  # run_start at video 40 s: the video ends during the run
+    # run_start at video 12 s: the 27.6 s video ends 15.6 s into the 26.6 s run (at 40 s,
+    # which this test used, the video ends before run_start: see the next test)
+    late = verified[12.0]
     f = next(f for f in late.report.findings.sorted() if f.rule == "coverage.missing")
-    m = finding_moment(f, late.report, late.index, late.run_duration_s, 40.0)
+    m = finding_moment(f, late.report, late.index, late.run_duration_s, 12.0)
     video_end = late.report.video.duration_s
-    assert m.run_s == pytest.approx(video_end - 40.0)
+    assert m.run_s == pytest.approx(video_end - 12.0)
+    assert m.run_s > 0
     assert m.video_s == pytest.approx(video_end)
     early = verified[-7.5]  # the video starts 7.5 s after run_start
     f = next(f for f in early.report.findings.sorted() if f.rule == "coverage.missing")
     m = finding_moment(f, early.report, early.index, early.run_duration_s, -7.5)
     assert (m.run_s, m.video_s) == (0.0, -7.5)
+
+
+def test_coverage_missing_is_at_run_start_when_the_video_ends_before_it(verified):
+    # Seen on Xvfb: a 28 s video at offset 30 s (all of it before run_start) sent the
+    # playhead to run time -2 s, before the run, for "video misses 47 s of the run".
+    base = verified[0.0]
+    video_end = base.report.video.duration_s
+    at = result_at_offset(base, video_end + 2.0)
+    f = next(f for f in at.report.findings.sorted() if f.rule == "coverage.missing")
+    m = finding_moment(f, at.report, at.index, at.run_duration_s, video_end + 2.0)
+    assert m.run_s == 0.0
+    assert m.video_s == pytest.approx(video_end + 2.0)  # duration-ok: a video time
 
 
 def test_a_line_finding_is_at_its_event(tmp_path):

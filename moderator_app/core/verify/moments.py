@@ -3,8 +3,9 @@
 A finding with a line is at its event's time (the nearest earlier timed event when the line
 has no usable time). A whole-file finding has a moment of its own:
 
-- `coverage.missing` / `coverage.partial`: the first instant without footage (run_start when
-  the video starts too late, else the instant the video ends);
+- `coverage.missing` / `coverage.partial`: the first instant of the run without footage
+  (run_start when the video starts too late or ends before the run starts, else the instant
+  the video ends);
 - `coverage.extra`: the first instant of footage outside the run;
 - `video.*`: today's video findings concern the file as a whole: its first frame (for a file
   whose end is cut or undecodable, its last decodable instant). Findings that carry their own
@@ -81,7 +82,9 @@ def _run_time(f: Finding, report: Report, index: EventIndex | None,
     if f.rule in ("coverage.missing", "coverage.partial") and cov:
         if cov.missing_before_s > 0:
             return 0.0
-        return cov.video_duration_s - offset_s
+        # the first instant of the run without footage: run_start when the video ended
+        # before it (at offset 30 s a 28 s video sent the playhead to -2 s, before the run)
+        return max(0.0, cov.video_duration_s - offset_s)
     if f.rule == "coverage.extra" and cov:
         if cov.extra_before_s > 0:
             return -offset_s
