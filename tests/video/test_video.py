@@ -113,7 +113,10 @@ def test_too_large(videos):
 def test_time_budget_bounds_the_probe(tmp_path):
     long = make_video(tmp_path / "long.avi", 60.0, fps=10, size=(16, 16), fourcc="MJPG")
     p = probe_video(long, "v", VideoLimits(time_budget_s=0.0))
-    assert ("video.probe_incomplete", "warning") in rules(p)
+    # a note, and the header's 60 s is no mismatch against a lower bound: a probe cut by its
+    # budget (a loaded machine) neither warns nor fails the file (it got probe_incomplete and
+    # header_mismatch warnings)
+    assert rules(p) == [("video.probe_incomplete", "info")]
     assert p.duration_s is None or p.duration_s < 60.0  # duration-ok (a measured video time, not a time taken); a lower bound, and said so
 
 

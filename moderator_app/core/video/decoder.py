@@ -375,8 +375,9 @@ class ExactDecoder:
                 best = i if best is None else max(best, i)
             elif self.index.ordinal:
                 break
-            if time.monotonic() > deadline and (best is None
-                                                or best < self.index.frame_count - 1):
+            if best is not None and best >= self.index.frame_count - 1:
+                break  # the index's last frame decodes: nothing after it to check
+            if time.monotonic() > deadline:
                 best = None  # unknown: the probe says the end was not checked
                 break
         self._frames = None

@@ -42,8 +42,12 @@ TOO_LARGE = rule("video.too_large", Severity.ERROR,
                  "48 hours).", G)
 HEADER_MISMATCH = rule("video.header_mismatch", Severity.WARNING,
                        "The header's duration agrees with the frames' timestamps.", G)
-PROBE_INCOMPLETE = rule("video.probe_incomplete", Severity.WARNING,
-                        "Every packet could be indexed within the probe's time budget.", G)
+# A note, not a warning: whether the probe finishes in its time budget depends on the machine's
+# load as much as on the file (a sound 1080p60 HEVC MKV ran out of time on a loaded machine), and
+# the same file must not be flagged by one run and not by the next.
+PROBE_INCOMPLETE = rule("video.probe_incomplete", Severity.INFO,
+                        "The probe finished within its time budget: every packet indexed and "
+                        "the last frames decoded.", G)
 TAIL_UNDECODABLE = rule(
     "video.tail_undecodable", Severity.WARNING,
     "The last frames of the stream decode (the measured duration is what decodes).", G)
@@ -263,7 +267,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             f"{end_ok:.3f} s (frames {last + 1}-{n - 1} do not): the measured duration stops "
             "there", name))
         duration, count = end_ok, last + 1
-    elif last is None and info.get("last_decodable", "x") is None:
+    elif last is None and info.get("last_decodable", "x") is None and index.complete:
         findings.append(PROBE_INCOMPLETE.at(
             "the end of the stream could not be decoded within the probe's budget: the "
             f"duration {duration:.3f} s is from the timestamps alone", name))
@@ -276,7 +280,10 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         findings.append(TOO_LARGE.at(f"the video lasts {duration:.0f} s with {count} frames "
                                      f"(limit {limits.max_duration_s:g} s)", name))
     hdur = index.header_duration_s
-    if hdur is not None and abs(hdur - duration) > max(1.0, 0.02 * duration):
+    # a probe stopped by its budget measured a lower bound: a header that says more is no
+    # mismatch (it was one, a warning from the machine's load, on every file cut by the budget)
+    if hdur is not None and abs(hdur - duration) > max(1.0, 0.02 * duration) and \
+            (index.complete or hdur < duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
             f"({count} frames)" + (f"; {joins}" if joins else ""), name))
