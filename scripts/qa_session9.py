@@ -121,22 +121,6 @@ def build_video(shape: str) -> Path:
     return folder
 
 
-def ffmpeg_truth(path: Path) -> tuple[list[int], list[float]]:
-    """Frame codes ffmpeg decodes, in order, and their best-effort times from the first."""
-    import numpy as np
-    import video_corpus as vc
-
-    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
-                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
-                         capture_output=True, check=True).stdout
-    codes = [vc.read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, vc.H, vc.W)]
-    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                          "frame=best_effort_timestamp_time", "-of", "json", str(path)],
-                         capture_output=True, check=True, text=True).stdout
-    ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
-    return codes, [t - ts[0] for t in ts]
-
-
 def check_video(shape: str) -> dict:
     from bisect import bisect_right
 
@@ -149,7 +133,7 @@ def check_video(shape: str) -> dict:
     folder = build_video(shape)
     video = next(folder.glob("run.*"))
     log = [json.loads(line) for line in (folder / "agent-log.jsonl").read_bytes().splitlines()]
-    codes, times = ffmpeg_truth(video)
+    codes, times = vc.ffmpeg_truth(video)
     res: dict = {"shape": shape, "ffprobe_frames": vc.ffprobe_frames(video),
                  "ffmpeg_frames": len(codes)}
     p = probe_video(video, video.name)

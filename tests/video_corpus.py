@@ -443,3 +443,23 @@ class _Shifted:
 
     def picture(self, n: int) -> np.ndarray:
         return draw_frame(self.first + n)
+
+
+def ffmpeg_truth(path: Path) -> tuple[list[int], list[float]]:
+    """The frame numbers ffmpeg shows, in its output order, and their best-effort timestamps
+    from the first one (video time starts at the first frame shown)."""
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
+                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
+                         capture_output=True, check=True).stdout
+    codes = [read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, H, W)]
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "frame=best_effort_timestamp_time", "-of", "json", str(path)],
+                         capture_output=True, check=True, text=True).stdout
+    ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
+    # the last frame of an AVI with B-frames comes out of the decoder's flush with no
+    # timestamp at all: one frame interval after the one before it, where ffmpeg writes it
+    step = float(np.nanmedian(np.diff(ts)))
+    for i in range(1, len(ts)):
+        ts[i] = ts[i - 1] + step if np.isnan(ts[i]) else ts[i]
+    assert not np.isnan(ts[0])
+    return codes, [t - ts[0] for t in ts]

@@ -8,13 +8,11 @@ when first run: they guard what works.
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
 from bisect import bisect_right
 
-import numpy as np
 import pytest
 import video_corpus as vc
 
@@ -71,26 +69,6 @@ def _make(shape: str, d) -> object:
     return vc.encode(d / f"v.{args[-1]}", args, frames=FRAMES)
 
 
-def _ffmpeg_truth(path) -> tuple[list[int], list[float]]:
-    """The frame numbers ffmpeg shows, in its output order, and their best-effort timestamps
-    from the first one (video time starts at the first frame shown)."""
-    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
-                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
-                         capture_output=True, check=True).stdout
-    codes = [vc.read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, vc.H, vc.W)]
-    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                          "frame=best_effort_timestamp_time", "-of", "json", str(path)],
-                         capture_output=True, check=True, text=True).stdout
-    ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
-    # the last frame of an AVI with B-frames comes out of the decoder's flush with no
-    # timestamp at all: one frame interval after the one before it, where ffmpeg writes it
-    step = float(np.nanmedian(np.diff(ts)))
-    for i in range(1, len(ts)):
-        ts[i] = ts[i - 1] + step if np.isnan(ts[i]) else ts[i]
-    assert not np.isnan(ts[0])
-    return codes, [t - ts[0] for t in ts]
-
-
 SHAPES = ["mkv_vfr_nocues", "mov_edit_list", "mp4_delayed", "avi_mpeg4_bframes",
           "flv_h264_bframes", "webm_av1", "webm_vp9_altref", "mkv_open_gop"]
 
@@ -102,7 +80,7 @@ def test_72_moments_are_ffmpegs_pictures(tmp_path, shape):
     path = _make(shape, tmp_path)
     p = probe_video(path, path.name)
     assert p.ok and p.index is not None
-    codes, times = _ffmpeg_truth(path)
+    codes, times = vc.ffmpeg_truth(path)
     assert p.frame_count == vc.ffprobe_frames(path) == len(codes)
     assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
     rng = random.Random(72)
