@@ -89,8 +89,10 @@ def main(games: list[str]) -> int:
         run = corpus.build(name)
         ev = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
         e = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "action"]
+        end = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "run_end"]
         sig = frame_signals(run.video, grid=GRID)
-        verdict = judge(run.truth, analyze(e, sig, DEFAULT_THRESHOLDS))
+        verdict = judge(run.truth, analyze(e, sig, DEFAULT_THRESHOLDS,
+                                           run_duration_s=end[-1] if end else None))
         bad += not verdict.startswith("ok")
         print(f"{name:28s} {verdict}", flush=True)
     print(f"{bad} not ok")

@@ -48,6 +48,10 @@ class Thresholds:
     sync_no_reaction_s: float = 2.0    # ... spanning at least this long
     sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...
     sync_activity_events: int = 3      # ... with at least this many input-like reactions
+    # a still picture inside the footage this long, under this many actions at every offset
+    # considered (core/sync/freeze.py): a held picture, found with no fitted offset
+    sync_freeze_s: float = 3.0
+    sync_freeze_actions: int = 2
 
 
 @dataclass(frozen=True, slots=True)

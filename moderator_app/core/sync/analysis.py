@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, band, reactions, stretch, track
+from . import align, band, freeze, reactions, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
     candidates,
@@ -41,7 +41,22 @@ __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at
 COARSE_GRID = 4  # the second scale (the first is the signals' own 8x8)
 
 
-def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
+def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
+            run_duration_s: float | None = None) -> SyncAnalysis:
+    """The sync analysis (`_analyze`), with the held pictures it does not explain
+    (core/sync/freeze.py: found at every offset at which the video covers the run when there
+    is no offset; `run_duration_s`, run_start to run_end, narrows those offsets)."""
+    res = _analyze(run_s, sig, th, offset_s)
+    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s)
+    if not held:
+        return res
+    found = sorted(res.findings + held,
+                   key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
+                                  f.rule))
+    return replace(res, findings=found)
+
+
+def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
     """The sync analysis at two tile scales, combined (`combine`); `offset_s` (the
     moderator's) is used for reactions when given and there is no confident suggestion.
 

@@ -66,7 +66,8 @@ def analyze_result(result, thresholds: Thresholds | None = None,
             raise InputsUnreadable(
                 f"{len(times)} actions, more than the {max_actions} the workstation "
                 "analyses; `moderator-app verify --offset auto` analyses them all")
-    return analyze(list(times), sig, thresholds or DEFAULT_THRESHOLDS, offset_s)
+    return analyze(list(times), sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
+                   getattr(result, "run_duration_s", None))
 
 
 
