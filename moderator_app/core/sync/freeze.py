@@ -46,15 +46,17 @@ def still_spans(sig: FrameSignals) -> np.ndarray:
     if not len(c):
         return np.zeros((0, 2), int)
     d = np.diff(np.r_[0, (c == 0).astype(np.int8), 0])
-    spans = np.c_[np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1]
-    out: list[list[int]] = []
-    for a, b in spans:
-        if out and a - out[-1][1] - 1 <= NOISE_FRAMES and \
-                bool((c[out[-1][1] + 1:a] <= NOISE_POINTS).all()):
-            out[-1][1] = int(b)
-        else:
-            out.append([int(a), int(b)])
-    return np.asarray(out, int).reshape(-1, 2)
+    a, b = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1
+    # the changed frames between stretch i and i+1 are b[i]+1 .. a[i+1]-1
+    gap = a[1:] - b[:-1] - 1
+    quiet = gap <= NOISE_FRAMES
+    for k in range(1, NOISE_FRAMES + 1):
+        at = np.minimum(b[:-1] + k, len(c) - 1)
+        quiet &= (gap < k) | (c[at] <= NOISE_POINTS)
+    keep = np.r_[True, ~quiet]  # a stretch joined to the one before starts no new one
+    starts = np.nonzero(keep)[0]
+    ends = np.r_[starts[1:] - 1, len(a) - 1]
+    return np.c_[a[starts], b[ends]]
 
 
 def _offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
@@ -92,16 +94,20 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     v0, v1 = t[spans[:, 0]], t[spans[:, 1]] + 1.0 / fps
     speed = a.speed if a.offset_used_s is not None and a.speed > 0 else 1.0
     x = e / speed
-    # actions inside each stretch at each offset: counts of x in [v - o) by binary search
-    lo = np.searchsorted(x, v0[None, :] - offs[:, None] - 1e-9)
-    hi = np.searchsorted(x, v1[None, :] - offs[:, None] - 1e-9)
-    inside = hi - lo                      # (offsets, stretches)
-    least, most = inside.min(axis=0), inside.max(axis=0)
+    # an action inside a stretch at some offset: x in [v0 - last offset, v1 - first offset)
+    held = np.searchsorted(x, v1 - offs[0] - 1e-9) > np.searchsorted(x, v0 - offs[-1] - 1e-9)
     out = []
-    for i in np.nonzero((length >= th.sync_freeze_s) & (least >= th.sync_freeze_actions))[0]:
-        others = np.delete(np.arange(len(spans)), i)
-        held = others[most[others] >= 1]
-        longest = float(length[held].max()) if len(held) else 0.0
+    for i in np.nonzero(length >= th.sync_freeze_s)[0]:
+        # actions inside at each offset (a few long stretches: offsets x one, by search)
+        lo = np.searchsorted(x, v0[i] - offs - 1e-9)
+        hi = np.searchsorted(x, v1[i] - offs - 1e-9)
+        inside = hi - lo
+        least, most = int(inside.min()), int(inside.max())
+        if least < th.sync_freeze_actions:
+            continue
+        other = held.copy()
+        other[i] = False
+        longest = float(length[other].max()) if other.any() else 0.0
         if length[i] < FROZEN_RATIO * longest:
             continue
         f0, f1 = float(v0[i]), float(v1[i])
@@ -113,15 +119,15 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         one = len(offs) == 1
         r0 = r1 = None
         if one:
-            k0, k1 = int(lo[0, i]), int(hi[0, i]) - 1
+            k0, k1 = int(lo[0]), int(hi[0]) - 1
             r0, r1 = round(float(e[k0]), 3), round(float(e[k1]), 3)
         where = "at the offset used" if one else \
             f"at every offset from {offs[0]:.2f} to {offs[-1]:.2f} s at which the video covers the run"
-        count = f"{int(least[i])}" if least[i] == most[i] else f"{int(least[i])} to {int(most[i])}"
+        count = f"{least}" if least == most else f"{least} to {most}"
         out.append(SyncFinding(
             RULE, f"the picture does not change for {length[i]:.1f} s while the log holds "
             f"{count} actions there ({where}; the longest other still stretch under an "
             f"action: {longest:.1f} s): a frozen or held picture",
             video_start_s=round(f0, 3), video_end_s=round(f1, 3), run_start_s=r0,
-            run_end_s=r1, actions=int(least[i])))
+            run_end_s=r1, actions=least))
     return out
