@@ -358,6 +358,45 @@ static inline int take_utf8(P *ps, const unsigned char **p, const unsigned char 
     return 0;
 }
 
+/* Past the valid multi-byte characters from p (a character boundary): stops at ASCII, at the
+ * first invalid or cut sequence (the caller's utf8_seq decides it) or 4 bytes from the end.
+ * One 4-byte load and one mask test a character, without its code point: utf8_seq took a
+ * call, a branch per length and the code point per character, a tenth of the `cjkkeys`
+ * shape's C summary. The tests are utf8_seq's: a 3-byte lead E0 needs A0-BF next (else
+ * overlong), ED 80-9F (else a surrogate); a 2-byte lead C0 or C1 is overlong; a 4-byte lead
+ * F0 needs 90-BF next, F4 80-8F, F5-F7 are beyond U+10FFFF. *nonbmp is set by a 4-byte one. */
+static inline const unsigned char *utf8_run(const unsigned char *p, const unsigned char *end,
+                                            int *nonbmp)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (end - p >= 4) {
+        uint32_t w;
+        memcpy(&w, p, 4); /* p[0] in the low byte */
+        if ((w & 0xC0C0F0u) == 0x8080E0u) { /* 1110xxxx 10xxxxxx 10xxxxxx */
+            unsigned c = p[0];
+            if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0))
+                break;
+            p += 3;
+        } else if ((w & 0xC0E0u) == 0x80C0u) { /* 110xxxxx 10xxxxxx */
+            if (p[0] < 0xC2)
+                break;
+            p += 2;
+        } else if ((w & 0xC0C0C0F8u) == 0x808080F0u) { /* 11110xxx and three 10xxxxxx */
+            unsigned c = p[0];
+            if (c > 0xF4 || (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
+                break;
+            *nonbmp = 1;
+            p += 4;
+        } else {
+            break;
+        }
+    }
+#else
+    (void)end, (void)nonbmp;
+#endif
+    return p;
+}
+
 /* The short escapes RFC 8785 writes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` (1 for the byte
  * after the backslash). */
 static const unsigned char SHORT_ESC[256] = {['"'] = 1, ['\\'] = 1, ['b'] = 1, ['f'] = 1,
@@ -478,14 +517,18 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
             ps->flags &= ~ST_ASCII;
             p++;
         } else { /* >= 0x80 */
-            uint32_t cp;
-            int n = utf8_seq(p, end, &cp);
-            if (n == 0)
-                return 0;
             ps->flags &= ~ST_ASCII;
-            if (n == 4)
-                ps->str_nonbmp = 1;
-            p += n;
+            const unsigned char *q = utf8_run(p, end, &ps->str_nonbmp);
+            if (q == p) { /* within 4 bytes of the end, or invalid: one at a time */
+                uint32_t cp;
+                int k = utf8_seq(p, end, &cp);
+                if (k == 0)
+                    return 0;
+                if (k == 4)
+                    ps->str_nonbmp = 1;
+                q = p + k;
+            }
+            p = q;
         }
         p = plain_run(p, end);
         if (p >= end)
@@ -517,9 +560,11 @@ static int parse_string(P *ps, Mem *key)
             p++;
             continue;
         }
-        /* non-ASCII text (CJK, accents, emoji) comes in runs: validated character after
-         * character here, not one plain_run call each */
-        do {
+        /* non-ASCII text (CJK, accents, emoji) comes in runs: validated 32 bytes at a time
+         * (text_window: ASCII in between included), then character after character where
+         * a window stopped short (at the string's end, an escape, invalid text) */
+        p = utf8_run(p, end, &ps->str_nonbmp);
+        while (p < end && *p >= 0x80) {
             uint32_t cp;
             int n = utf8_seq(p, end, &cp);
             if (n == 0)
@@ -527,7 +572,7 @@ static int parse_string(P *ps, Mem *key)
             if (n == 4)
                 ps->str_nonbmp = 1;
             p += n;
-        } while (p < end && *p >= 0x80);
+        }
     }
     if (*p == '\\' && key == NULL) {
         /* a value string with escapes: as it stands, when they are all canonical */
@@ -1040,11 +1085,19 @@ static int token_is_shortest(const char *d, int k, long n)
     if (!(x0 > 0) || !isfinite(x0))
         return 0;
     /* x0, then its neighbours: x0 - 1, x0 + 1, x0 - 2, x0 + 2 units in the last place (the
-     * bits of a positive double count its units in order) */
+     * bits of a positive double count its units in order). Ryu's digits are compared as the
+     * integer it gives (no digit characters: 17 divisions a float). When x0's digits are as
+     * many as the token's and differ, the token's double lies on the side of x0 where the
+     * token's digits lie (shortest digits are in their double's rounding interval, and the
+     * intervals are in order): only that side's two neighbours are tried (a sixth of the
+     * `numbers` shape's 16-17 digit tokens missed x0, and took two Ryu calls more). */
     uint64_t bits;
     memcpy(&bits, &x0, 8);
     static const int STEP[5] = {0, -1, 1, -2, 2};
+    int side = 0;
     for (int c = 0; c < 5; c++) {
+        if ((side > 0 && STEP[c] < 0) || (side < 0 && STEP[c] > 0))
+            continue;
         if (STEP[c] < 0 && bits < (uint64_t)-STEP[c])
             continue;
         uint64_t b = bits + (uint64_t)(int64_t)STEP[c];
@@ -1052,11 +1105,17 @@ static int token_is_shortest(const char *d, int k, long n)
         memcpy(&x, &b, 8);
         if (!(x > 0) || !isfinite(x))
             continue;
-        char e[40];
-        int ek, en;
-        shortest_digits(x, e, &ek, &en);
-        if (ek == k && en == n && memcmp(e, d, (size_t)k) == 0)
+        uint64_t v;
+        int32_t e10;
+        ryu_d2d(x, &v, &e10);
+        while (v % 10 == 0) {
+            v /= 10;
+            e10++;
+        }
+        if (e10 == q && v == D)
             return 1;
+        if (c == 0 && e10 == q)
+            side = D > v ? 1 : -1;
     }
 #else
     (void)d, (void)k, (void)n;

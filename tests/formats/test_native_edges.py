@@ -1,0 +1,155 @@
+"""The C accelerator's fast paths at their edges: UTF-8 validation (`utf8_run` in _jcs.c, a
+character per 4-byte load) against Python's strict decoder at every position of a 64-byte
+string, and the shortest-digits test of 16-17 digit float tokens where its first candidate
+double misses (the side it then searches).
+
+`_jcs.canonical` must decline a line exactly when a string in it is not valid UTF-8 (a stray
+continuation byte, a cut sequence, an overlong form, a surrogate, a code point beyond
+U+10FFFF), and otherwise give the reference bytes, in a member name and in a value, plain and
+between escapes (the two scans that call the validator). A member name outside the BMP must
+also be noted as such: it sorts differently in UTF-16, and the reference order checks it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from moderator_app.core.formats import native
+from moderator_app.core.formats.canonical import canonical_json
+from test_native_fuzz import check_canonical
+
+jcs = native.JCS
+pytestmark = pytest.mark.skipif(jcs is None, reason="the C accelerator is not built here")
+
+# valid characters of each length, the edges of each range included
+GOOD = ["a", " ", "é", "\u0080", "\u07ff", "\u0800", "数", "語", "\ud7ff", "\ue000", "\uffff",
+        "\U00010000", "\U0001f600", "\U0010ffff", "\x7f"]
+# what strict UTF-8 refuses (RFC 3629): stray continuations, overlong forms, surrogates, beyond
+# U+10FFFF, bytes never used, and sequences cut short by ASCII
+BAD = [b"\x80", b"\xbf", b"\xc0\xaf", b"\xc1\xbf", b"\xe0\x80\x80", b"\xe0\x9f\xbf",
+       b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf",
+       b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xf7\xbf\xbf\xbf", b"\xf8\x88\x80\x80\x80",
+       b"\xfe", b"\xff", b"\xe6\x95a", b"\xe6a", b"\xf0\x9f\x98a", b"\xc3a", b"\xe6\x95\xb0\xb0"]
+# a 64-byte string of mixed lengths (3-byte CJK most), so each position is tried at each
+# alignment against its neighbours
+BASE = "数据训练é模型😀奖励 步骤x帧策略批次游戏ñab!"
+
+
+def _line(text: bytes, where: str) -> bytes:
+    """A line holding `text` as a member name, a value, or a value after an escape, next to a
+    name outside the BMP and one just below it (their order depends on the name's flags)."""
+    if where == "key":
+        return b'{"\xee\x80\x80":1,"' + text + b'":2,"\xf0\x9f\x98\x80":3}'
+    if where == "escaped":
+        return b'{"v":"x\\n' + text + b'\\t"}'
+    return b'{"v":"' + text + b'","w":"' + text + b'z"}'
+
+
+def _check(text: bytes, where: str) -> None:
+    line = _line(text, where)
+    got = jcs.canonical(line)
+    try:
+        pairs = json.loads(line.decode("utf-8"), object_pairs_hook=lambda kv: kv)
+    except UnicodeDecodeError:
+        assert got is None, line
+        return
+    if len({k for k, _ in pairs}) < len(pairs):  # the name repeats a neighbour's
+        assert got is None, line
+        return
+    value = dict(pairs)
+    assert got is not None, line
+    assert got[0] == canonical_json(value), line
+    assert bool(got[1] & jcs.ST_ASCII) is (max(line) < 0x7f)  # ASCII: no byte >= 0x80, no DEL
+
+
+def test_the_base_string_is_64_bytes_and_vouched_for_everywhere():
+    base = BASE.encode()
+    assert len(base) == 64
+    for where in ("key", "value", "escaped"):
+        got = jcs.canonical(_line(base, where))
+        assert got is not None and got[0] == canonical_json(json.loads(_line(base, where)))
+
+
+@pytest.mark.parametrize("where", ["key", "value", "escaped"])
+@pytest.mark.parametrize("bad", BAD, ids=[b.hex() for b in BAD])
+def test_invalid_utf8_is_declined_at_every_position(bad, where):
+    base = BASE.encode()
+    for i in range(len(base) + 1):
+        _check(base[:i] + bad + base[i:], where)
+        _check(base[:i] + bad, where)  # cut at the string's end as well
+
+
+@pytest.mark.parametrize("where", ["key", "value", "escaped"])
+@pytest.mark.parametrize("good", GOOD, ids=[g.encode().hex() for g in GOOD])
+def test_every_valid_length_at_every_position(good, where):
+    base = BASE.encode()
+    for i in range(len(base) + 1):
+        _check(base[:i] + good.encode() + base[i:], where)
+
+
+def test_a_non_bmp_name_sorts_in_utf16_order_after_text_of_every_length():
+    # the 4-byte character last, after 3-, 2- and 1-byte ones: the name must still be noted
+    # as outside the BMP, so it sorts before U+E000 (UTF-16) and not after (code points)
+    for prefix in ("", "a", "é", "数", "数据训练模型奖励步骤", "é数a😀"):
+        name = (prefix + "\U0001f600").encode()
+        got = jcs.canonical(b'{"' + prefix.encode() + b'\xee\x80\x80":1,"' + name + b'":2}')
+        expected = canonical_json({prefix + "\ue000": 1, prefix + "\U0001f600": 2})
+        assert got is not None and got[0] == expected
+        assert got[0].index(name) < got[0].index(prefix.encode() + b"\xee\x80\x80")
+
+
+_piece = st.one_of(st.sampled_from([g.encode() for g in GOOD]), st.sampled_from(BAD),
+                   st.binary(min_size=1, max_size=4).filter(lambda b: not set(b) & set(b'"\\')
+                                                            and min(b) >= 0x20))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_piece, max_size=40), st.sampled_from(["key", "value", "escaped"]))
+def test_random_bytes_are_declined_exactly_when_python_refuses_them(pieces, where):
+    _check(b"".join(pieces), where)
+
+
+# -- 16-17 digit float tokens ---------------------------------------------------------------
+
+def _first_candidate(token: str) -> tuple[float, float]:
+    """(the double `token` names, the first candidate _jcs tries: D * 10^q or D / 10^-q in
+    double arithmetic, D the token's digits as an integer)."""
+    mant, _, exp = token.lstrip("-").partition("e")
+    whole, _, frac = mant.partition(".")
+    digits = (whole + frac).lstrip("0")
+    q = int(exp or 0) - len(frac) + len(digits) - len(digits.rstrip("0"))
+    d = int(digits.rstrip("0"))
+    x0 = float(d) * float(f"1e{q}") if q >= 0 else float(d) / float(f"1e{-q}")
+    return float(token.lstrip("-")), x0
+
+
+def test_tokens_whose_first_candidate_misses_on_either_side():
+    """Shortest 16-17 digit tokens whose first candidate double is one unit below or above
+    theirs (the search then takes one side), with their neighbours one digit off (no
+    writer's, often the same double): each comes out as the reference spells it, and none
+    is declined."""
+    rng = random.Random(1516)
+    below = above = 0
+    tokens = []
+    while below < 300 or above < 300:
+        x = rng.random() * 10.0 ** rng.randint(-30, 30)
+        token = repr(x)
+        if len(token.split("e")[0].replace(".", "").lstrip("0")) < 16:
+            continue
+        real, x0 = _first_candidate(token)
+        if x0 == real:
+            continue
+        below += x0 < real
+        above += x0 > real
+        tokens.append(token)
+        mant, e, exp = token.partition("e")
+        tokens.append(mant[:-1] + str((int(mant[-1]) + 1) % 10) + e + exp)
+        tokens.append("-" + token)
+    for token in tokens:
+        got = check_canonical(b'{"a":' + token.encode() + b"}")
+        assert got is not None, token
