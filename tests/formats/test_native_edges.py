@@ -153,3 +153,24 @@ def test_tokens_whose_first_candidate_misses_on_either_side():
     for token in tokens:
         got = check_canonical(b'{"a":' + token.encode() + b"}")
         assert got is not None, token
+
+
+@pytest.mark.parametrize("x", [4.1e-7, -4.1299974270514775e-07, 1.5e-8, 3e-9, 1.5e-10, 2.5e-6,
+                               1e-5, 6.02e23, -1e21, 1e22, 1.7976931348623157e308, 5e-324,
+                               2.2250738585072014e-308, 0.1, 1.2345678901234567e-300])
+def test_each_writers_spelling_of_a_float_far_from_one_keeps_its_own_flags(x):
+    """The token as RFC 8785, repr and orjson spell it: each is written in the RFC 8785 form,
+    and a flag says which writers' spelling it is (repr pads `e-07` where the others write
+    `e-7`; orjson and RFC 8785 part below 1e-5)."""
+    import orjson
+
+    from moderator_app.core.formats.canonical import es6_number
+
+    spelled = {"es6": es6_number(x), "repr": repr(x), "orjson": orjson.dumps(x).decode()}
+    for token in set(spelled.values()):
+        got = jcs.canonical(b"[" + token.encode() + b"]")
+        assert got is not None and got[0] == b"[" + spelled["es6"].encode() + b"]", token
+        flags = got[1]
+        assert bool(flags & jcs.ST_MIN) is (token == spelled["es6"]), token
+        assert bool(flags & jcs.ST_F_REPR) is (token == spelled["repr"]), token
+        assert bool(flags & jcs.ST_F_ORJSON) is (token == spelled["orjson"]), token

@@ -1231,6 +1231,21 @@ static int parse_number(P *ps)
                 PUT(&ps->out, st, len);
                 return 0;
             }
+            /* Far from 1 (n <= -6 or n > 21) RFC 8785 and orjson both write `d.ddde-7` and
+             * `de+21`, the same bytes, and repr too where the exponent has two digits (it
+             * writes `e-07`): a token spelled so is written as it stands, one spelling built
+             * and compared instead of three (`numbers`: deltas of 1e-7 and less, 6.02e+23). */
+            if (exponent && (n <= -6 || n > 21)) {
+                char t[72];
+                int neg = st[0] == '-';
+                int tl = spell_digits(t, d, k, (int)n, SP_ES6);
+                if ((size_t)(tl + neg) == len && memcmp(t, st + neg, (size_t)tl) == 0) {
+                    PUT(&ps->out, st, len);
+                    if (n >= -8 && n <= -6)
+                        ps->flags &= ~ST_F_REPR; /* e-07, e-08, e-09 */
+                    return 0;
+                }
+            }
             char t[3][72];
             int tl[3], neg = st[0] == '-';
             for (int how = 0; how < 3; how++) {
