@@ -18,10 +18,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_native_fuzz import check_canonical
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import canonical_json
-from test_native_fuzz import check_canonical
 
 jcs = native.JCS
 pytestmark = pytest.mark.skipif(jcs is None, reason="the C accelerator is not built here")
