@@ -151,3 +151,25 @@ def test_the_last_decodable_frame_is_unknown_when_the_deadline_cuts_the_pass(tmp
 
     assert decoder().last_decodable(0, time.monotonic() - 1.0) is None  # out of time at once
     assert decoder().last_decodable(0, time.monotonic() + 600.0) == 149  # a hang guard
+
+
+@pytest.mark.parametrize("ext,fmt,audio", [("mkv", "matroska", "libopus"),
+                                           ("webm", "webm", "libopus")])
+def test_an_audio_track_longer_than_the_video_is_no_header_mismatch(tmp_path, ext, fmt, audio):
+    """Session 10 QA: an honest MKV of 24 s of video and 34 s of audio got
+    `video.header_mismatch` ("the header says 34.008 s but the frames' timestamps measure
+    24.000 s"): Matroska keeps no stream duration, and the container's duration (its longest
+    stream's) was taken for the video's. The track's DURATION tag says what the video lasts."""
+    video = tmp_path / f"v.{ext}"
+    enc = ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8"] if ext == "webm" \
+        else list(vc.X264)
+    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{vc.W}x{vc.H}", "-r", "30",
+                "-i", "-", "-f", "lavfi", "-i", "sine=frequency=660:duration=12:sample_rate=48000",
+                "-map", "0:v", "-map", "1:a", *enc, "-c:a", audio, "-f", fmt, str(video)],
+               vc.Script(frames=150))
+    p = probe_video(video, video.name)
+    assert [f.rule for f in p.findings] == []
+    assert p.frame_count == 150 == vc.ffprobe_frames(video)
+    assert p.index is not None and p.index.header_duration_s == pytest.approx(5.0, abs=0.05)
+    assert p.duration_s == pytest.approx(5.0, abs=0.001)  # duration-ok: video time, not wall
+
