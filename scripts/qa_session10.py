@@ -130,6 +130,11 @@ VIDEO_SHAPES = {  # id -> (suffix, fps, ffmpeg encoder/muxer args, to a pipe, po
                                 "-lag-in-frames", "16", "-g", "90", "-f", "webm"], False, None),
     "theora_ogv": ("ogv", "25", ["-c:v", "libtheora", "-q:v", "8", "-g", "50", "-f", "ogg"],
                    False, None),
+    # audio tracks: 10 s of AAC under 24 s of video; 34 s of Opus beyond it (MKV, no cues)
+    "h264_aac_short_mp4": ("mp4", "30", [*_X264_BF, "-g", "60", "-f", "mp4"], False,
+                           "sine=frequency=440:duration=10:sample_rate=48000|aac"),
+    "h264_opus_long_mkv": ("mkv", "30", [*_X264_BF, "-g", "60", "-f", "matroska"], False,
+                           "sine=frequency=660:duration=34:sample_rate=48000|libopus"),
 }
 
 
@@ -179,6 +184,13 @@ def build_video(shape: str) -> Path:
         src = folder / "src.mp4"
         vc._ffmpeg([*raw, *args, str(src)], vc.Script(frames=n + 90, fps=int(fps)))
         vc._ffmpeg(["-ss", "2.37", "-i", str(src), "-c", "copy", str(video)])
+        src.unlink()
+    elif post and "|" in post:  # mux an audio track (lavfi source | encoder) beside it
+        src = folder / f"src.{ext}"
+        vc._ffmpeg([*raw, *args, str(src)], vc.Script(frames=n))
+        lavfi, codec = post.split("|")
+        vc._ffmpeg(["-i", str(src), "-f", "lavfi", "-i", lavfi, "-map", "0:v", "-map", "1:a",
+                    "-c:v", "copy", "-c:a", codec, str(video)])
         src.unlink()
     elif pipe:
         with open(video, "wb") as fh:
@@ -241,7 +253,16 @@ def check_video(shape: str) -> dict:
                                     for f in rep.get("findings", [])
                                     if f["rule"].split(".")[0] in ("video", "audio", "coverage")]
     res["verify_video"] = {k: v for k, v in (rep.get("video") or {}).items()
-                           if k in ("frames", "frame_count", "duration_s", "fps")}
+                           if k in ("frames", "frame_count", "duration_s", "fps",
+                                    "audio_streams")}
+    # the run's end 3.5 s past the video's end (and inside the audio when it is longer):
+    # coverage must count the video's footage, not the container's or the audio's length
+    r = subprocess.run([*LIMIT, *CLI, "verify", str(folder), "--json", "--offset", "5.0"],
+                       capture_output=True, text=True)
+    rep = json.loads(r.stdout) if r.stdout.strip() else {}
+    res["late_offset_coverage"] = [(f["severity"], f["rule"], f["message"][:120])
+                                   for f in rep.get("findings", [])
+                                   if f["rule"].startswith("coverage.")]
     return res
 
 
