@@ -90,3 +90,18 @@ def test_frostbite_human_stretch_is_still_the_one_finding(monkeypatch):
     assert f.rule == "sync.activity_without_actions"
     assert abs(f.video_start_s - t["video_start_s"]) <= 1 / truth["fps"]  # duration-ok: a video time
     assert t["video_start_s"] < f.video_end_s <= t["video_end_s"]  # duration-ok: a video time
+
+
+@needs_corpus
+def test_frostbite_offsets_from_the_band_are_not_a_frame_early(monkeypatch):
+    """Frostbite draws a press in the frame that reads it, and its offset comes from the
+    player's band, read from the earliest quarter of the reactions: less the median's 0.75
+    frame latency, genuine2 was 0.97 frame early (genuine 0.83); less 0.5 frame
+    (`fit.EARLY_LATENCY_S`), 0.72 and 0.58."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    for name, frames in (("frostbite-genuine2", -0.72), ("frostbite-genuine", -0.58)):
+        truth, a = _analyze(name)
+        assert a.suggested_offset_s is not None, a.reason
+        err = (a.suggested_offset_s - truth["offset_s"]) * truth["fps"]
+        assert abs(err - frames) <= 0.01, name  # duration-ok: a measured video time, in frames
+        assert a.findings == []

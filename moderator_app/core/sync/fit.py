@@ -19,6 +19,17 @@ from . import align, reactions, track
 # reactions minus 0.75 frame puts the offset within 0.82 frame of the truth on all of them but
 # Enduro, whose car answers 2-3 frames late (2 frames off).
 INPUT_LATENCY_S = 0.75 / 60
+# The earliest quarter of the player's band's reactions (analysis.BAND_LATENCY_Q) comes sooner
+# after the input than their median: at 0.75 frame too, the band's genuine offsets (both corpus
+# sets) spread -0.97 to +0.38 frame (Frostbite draws a press in the frame it reads it: -0.83,
+# -0.84, -0.97; Pong's paddle +0.27 to +0.38); at 0.5 frame -0.72 to +0.63.
+EARLY_LATENCY_S = 0.5 / 60
+
+
+def latency_s(q: float) -> float:
+    """The input latency to take off the q-th percentile of the supporting reactions'
+    delays: the median's (INPUT_LATENCY_S), or the earliest quarter's below it."""
+    return INPUT_LATENCY_S if q >= 50.0 else EARLY_LATENCY_S
 SUPPORT_BEFORE_S = 1 / 60   # a reaction supports an offset from this early ...
 SUPPORT_AFTER_S = 0.08      # ... to this late after the expected time
 
@@ -57,7 +68,7 @@ def refine(run_s, sig, nov, offset, speed, th, q: float = 50.0) -> tuple[float, 
          if r.delay_s is not None and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S]
     if not d:
         return offset, 0
-    return float(np.percentile(d, q)) - INPUT_LATENCY_S, len(d)
+    return float(np.percentile(d, q)) - latency_s(q), len(d)
 
 
 # A long run's drift line is searched again near the grid's. The grid's speed is up to half a
