@@ -89,6 +89,16 @@ class EventIndex:
         self._fh.seek(self.offsets[row])
         return self._fh.read(self.lengths[row])
 
+    def read_prefix(self, row: int, limit: int) -> bytes:
+        """The first `limit` bytes of the line: what a view shows of a line of megabytes
+        without reading (and then laying out) all of it."""
+        if self.source is None:
+            raise ValueError("this index has no source file")
+        if self._fh is None:
+            self._fh = open(self.source, "rb")  # noqa: SIM115 - kept open for lazy row reads
+        self._fh.seek(self.offsets[row])
+        return self._fh.read(max(0, min(limit, self.lengths[row])))
+
     def read_event(self, row: int) -> object:
         """The parsed event (or the raw text when the line is not valid JSON)."""
         raw = self.read_raw(row)
