@@ -412,23 +412,41 @@ class Timeline(QWidget):
         band = buf[y0:y0 + hh]
         band[mask] = (*rgb, 255)
 
-    def _paint_axis(self, p: QPainter, fg: QColor) -> None:
+    def axis_labels(self) -> list[tuple[float, QRectF | None, str]]:
+        """The axis' ticks: their x, the rectangle their label is drawn in, and the label.
+        A label sits right of its tick, or left of it where it would pass the widget's right
+        edge (the last label was cut there, session 10); a tick whose label fits neither way,
+        or would overlap its neighbour's, keeps its mark without a label (rect None)."""
         span = self.v1 - self.v0
         step = nice_step(span, max(2, self.plot_width() // 110))
-        p.setPen(fg)
-        first = math.ceil(self.v0 / step) * step
-        t = first
-        fm = p.fontMetrics()
-        while t <= self.v1:
+        fm = self.fontMetrics()
+        first = math.ceil(self.v0 / step)
+        out: list[tuple[float, QRectF | None, str]] = []
+        k = first
+        while k * step <= self.v1 + 1e-9 * max(1.0, abs(self.v1)):
+            t = k * step  # from the tick's number, not a sum of steps (no drift)
+            k += 1
             x = self.x_of(t)
-            p.drawLine(QPointF(x, AXIS_H - 4), QPointF(x, AXIS_H))
             label = format_timecode(t)
             if step >= 1:
                 label = label[:-4]  # whole seconds: drop the ms
             if label.startswith("00:"):
                 label = label[3:]
-            p.drawText(QPointF(x + 2, fm.ascent() + 1), label)
-            t += step
+            w = fm.horizontalAdvance(label)
+            left = x + 2 if x + 2 + w <= self.width() else x - 2 - w
+            rect: QRectF | None = QRectF(left, 0, w, fm.height())
+            if left < LABEL_W or any(r is not None and r.intersects(rect) for _, r, _ in out):
+                rect = None  # the tick without its label
+            out.append((x, rect, label if rect is not None else ""))
+        return out
+
+    def _paint_axis(self, p: QPainter, fg: QColor) -> None:
+        p.setPen(fg)
+        ascent = p.fontMetrics().ascent()
+        for x, rect, label in self.axis_labels():
+            p.drawLine(QPointF(x, AXIS_H - 4), QPointF(x, AXIS_H))
+            if rect is not None:
+                p.drawText(QPointF(rect.left(), ascent + 1), label)
 
     def _paint_coverage(self, p: QPainter) -> None:
         y = AXIS_H + 1

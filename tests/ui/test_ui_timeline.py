@@ -103,3 +103,27 @@ def test_one_million_events_paint_as_density_columns(qtbot, tmp_path):
                  for t in np.arange(10_100.0, 14_900.0, 50.0)]
         assert all(painted), name
         assert all(empty), name
+
+
+@pytest.mark.parametrize("width, view", [(400, (0.0, 20.0)), (400, (0.0, 2.0)),
+                                         (1040, (0.0, 600.0)), (1040, (12.5, 14.5)),
+                                         (170, (0.0, 60.0))])
+def test_every_axis_label_is_whole_inside_the_widget(timeline, width, view):
+    # Session 10: the timeline's last axis label was cut at the right edge (a tick at the
+    # view's end drew its label beyond it). Each label is inside the plot, right of its tick
+    # or, at the right edge, left of it; labels never overlap; the last tick is labelled.
+    timeline.resize(LABEL_W + width, 200)
+    timeline.set_view(*view)
+    ticks = timeline.axis_labels()
+    labelled = [(x, r, text) for x, r, text in ticks if r is not None]
+    assert len(labelled) >= 2
+    for x, r, text in labelled:
+        assert r.left() >= LABEL_W and r.right() <= timeline.width(), (text, r, x)
+        assert r.left() > x or r.right() < x  # beside its own tick
+        assert r.width() >= timeline.fontMetrics().horizontalAdvance(text)
+    rects = [r for _, r, _ in labelled]
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    x_last, r_last, text_last = ticks[-1]
+    if view == (0.0, 20.0):
+        assert text_last == "00:20" and x_last == timeline.width()
+        assert r_last.right() < x_last  # flipped left of the tick at the right edge
