@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.sync.analysis import SyncAnalysis
-from moderator_app.core.sync.run import sync_finding
+from moderator_app.core.sync.run import sync_finding, sync_moment
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
@@ -179,14 +179,16 @@ class MainWindow(QMainWindow):
                                                     strict=True)])
 
     def _sync_findings(self, analysis) -> None:
-        """Auto-sync's findings join the findings list, each at its video time, worded as in
-        `verify --sync` (a SyncAnalysis; None or a status text while there is none)."""
+        """Auto-sync's findings join the findings list, worded as in `verify --sync` (a
+        SyncAnalysis; None or a status text while there is none), each at its run time: the
+        actions it is about, whatever the offset (`sync_moment`)."""
 
         if not isinstance(analysis, SyncAnalysis):
             self.nav.set_analysis_findings("sync", [])
             return
         self.nav.set_analysis_findings("sync", [
-            (sync_finding(f, None), f.video_start_s, None) for f in analysis.findings])
+            (sync_finding(f, None), *sync_moment(f, analysis.offset_used_s))
+            for f in analysis.findings], clock="run")
 
     def _connect_sync_lane(self) -> None:
         """Auto-sync (ui/sync_lane.py): analysed per loaded submission, lanes seek."""

@@ -31,8 +31,9 @@ from moderator_app.ui.plots import PlotsWidget
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.timeline import Timeline
 
-#: A background analysis' finding: the finding, the video time it starts at (None: no
-#: moment) and the video time its stretch ends at (None: an instant).
+#: A background analysis' finding: the finding, the time it starts at (None: no moment) and
+#: the time its stretch ends at (None: an instant), on its source's clock (see
+#: `Navigator.set_analysis_findings`).
 AnalysisItem = tuple[Finding, float | None, float | None]
 
 
@@ -57,6 +58,7 @@ class Navigator(QObject):
         # its video time: listed and marked with the report's, never part of the report, so a
         # decision records exactly what `moderator-app decide` records.
         self._analysis: dict[str, list[AnalysisItem]] = {}
+        self._run_clock: set[str] = set()  # sources whose times are run times
         self._finding_spans: list[tuple[float, float] | None] = []  # run time, per finding
         self._order = np.zeros(0, dtype=np.int64)  # index rows with a time, by time
         self._sorted_t = np.zeros(0, dtype=np.float64)
@@ -89,16 +91,26 @@ class Navigator(QObject):
         """The playhead in run time."""
         return self.player.current_time - self.offset
 
-    def set_analysis_findings(self, source: str, items: list[AnalysisItem]) -> None:
+    def set_analysis_findings(self, source: str, items: list[AnalysisItem],
+                              clock: str = "video") -> None:
         """The findings of one background analysis (`source`: "scan", "sync"), each with the
-        video time it starts at and, for a stretch (frozen, black), the video time it ends
-        at; they replace that source's earlier ones."""
+        time it starts at and, for a stretch, the time it ends at; they replace that source's
+        earlier ones. `clock` "video": times on the video's clock (a frozen or black stretch
+        of the file is there at any offset); "run": on the run's clock (the sync analysis'
+        actions that found no reaction are those actions at any offset: placed by video time
+        measured at the suggested offset, they were listed at -00:00:03.109 at offset 9.5,
+        before the run started, session 9)."""
         self._analysis[source] = list(items)
+        if clock == "run":
+            self._run_clock.add(source)
+        else:
+            self._run_clock.discard(source)
         self.show_report()
 
     def reset(self) -> None:
         """A new (or no) submission: forget the time order and the finding moments."""
         self._analysis = {}
+        self._run_clock = set()
         index = self.index
         if index is not None and len(index):
             times = np.frombuffer(index.times, dtype=np.float64)
@@ -127,14 +139,17 @@ class Navigator(QObject):
         keep = self.findings.findings[current] if current is not None else None
         moments = finding_moments(findings, report, result.index, result.run_duration_s,
                                   self.offset)
-        extra = [item for source in sorted(self._analysis) for item in self._analysis[source]]
+        # The background findings in run time: a video-clock time moves with the offset.
+        extra = [(f, *(None if t is None else t - shift for t in (a, b)))
+                 for source in sorted(self._analysis)
+                 for shift in (0.0 if source in self._run_clock else self.offset,)
+                 for f, a, b in self._analysis[source]]
         findings = findings + [f for f, _, _ in extra]
-        moments = moments + [None if v is None else Moment(v - self.offset, v)
-                             for _, v, _ in extra]
+        moments = moments + [None if r is None else Moment(r, r + self.offset)
+                             for _, r, _ in extra]
         self._finding_times = [m.run_s if m is not None else None for m in moments]
         self._finding_spans = [None] * (len(findings) - len(extra)) + [
-            None if a is None or b is None else (a - self.offset, b - self.offset)
-            for _, a, b in extra]
+            None if a is None or b is None else (a, b) for _, a, b in extra]
         self.findings.set_report(report, findings, moments, analysis=len(extra))
         self.timeline.set_findings([(t, f.severity.value)
                                     for t, f in zip(self._finding_times, findings, strict=True)])

@@ -43,3 +43,40 @@ def test_scan_findings_are_listed_with_their_moment_and_not_recorded(qtbot, wind
     assert "from the video analysis (not in the verdict)" in window.findings.summary.text()
     window.nav.select_finding(i)
     qtbot.waitUntil(lambda: abs(window.player.current_time - 10.0) < 0.5, timeout=WAIT_MS)
+
+
+def test_sync_findings_are_at_their_actions_run_time_whatever_the_offset(qtbot, window,
+                                                                         tmp_path):
+    # Session 9 QA: a sync finding measured at the suggested offset (1.567 s) was listed at
+    # its video time minus the current offset: -00:00:03.109 at offset 9.5, before the run
+    # started, while its message said "run 6.4 s". A sync finding is about actions of the
+    # log: it is listed, marked and jumped to at their run time at any offset, and the
+    # playhead lands there (the video at that run time plus the current offset).
+    from test_ui_main_window import FPS, make_submission, open_and_wait
+
+    from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
+    from moderator_app.core.verify.moments import Moment
+    from moderator_app.ui.findings_panel import COL_WHERE
+
+    folder, _ = make_submission(tmp_path / "sub")
+    done: list[object] = []
+    window.sync_runner.analysed.connect(done.append)
+    open_and_wait(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(done) > 0 and not isinstance(done[-1], str), timeout=60000)
+    found = SyncFinding("sync.no_reaction", "3 actions in a row with no visible reaction",
+                        video_start_s=4.5, video_end_s=6.0, run_start_s=4.0, run_end_s=5.5,
+                        actions=3)
+    window.sync_runner.analysed.emit(SyncAnalysis(
+        0.5, 0.9, 10, 12, 1.0, "", 0.5, findings=[found]))
+    panel = window.findings
+    for offset in (1.5, 3.0):
+        window.sync.spin.setValue(offset)
+        qtbot.waitUntil(lambda o=offset: window.session.offset_s == o, timeout=WAIT_MS)
+        i = next(i for i, f in enumerate(panel.findings) if f.rule == "sync.no_reaction")
+        assert panel.moment(i) == Moment(4.0, 4.0 + offset)
+        assert panel.model.index(i, COL_WHERE).data() == "file\n00:00:04.000"
+        assert window.nav.finding_span(i) == (4.0, 5.5)
+        window.nav.select_finding(i)
+        qtbot.waitUntil(lambda o=offset: abs(window.player.current_time - (4.0 + o))
+                        <= 1 / FPS, timeout=WAIT_MS)  # duration-ok: video time, not a wait
+        assert abs(window.nav.run_time() - 4.0) <= 1 / FPS  # duration-ok: run time
