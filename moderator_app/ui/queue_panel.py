@@ -40,11 +40,17 @@ from moderator_app.ui.background import BackgroundOp
 
 ALL = "All"
 #: (header, QueueItem attribute); the filters are the columns named in FILTERS.
+#: What a moderator picks by comes first: the name, the verdict and the state are in view in
+#: the 288 px dock at 1280x720 (first came "Submitted (UTC)", elided to "ubmitted (UT", and the
+#: name; the verdict was behind a horizontal scroll, session 10). Sorted by submission time.
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Submitted (UTC)", "submitted_at"), ("Submission", "name"), ("Verdict", "verdict"),
-    ("Errors", "errors"), ("Warnings", "warnings"), ("State", "state"), ("Game", "game"),
-    ("Category", "category"), ("Model", "model"), ("Evidence", "evidence_digest"),
+    ("Submission", "name"), ("Verdict", "verdict"), ("State", "state"),
+    ("Submitted (UTC)", "submitted_at"), ("Errors", "errors"), ("Warnings", "warnings"),
+    ("Game", "game"), ("Category", "category"), ("Model", "model"),
+    ("Evidence", "evidence_digest"),
 )
+#: Widest name and state columns (px): longer ones are elided, whole in their tooltips.
+COLUMN_MAX_PX = {"name": 120, "state": 90}
 FILTERS = ("game", "category", "verdict", "state")
 _COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -143,7 +149,8 @@ class QueuePanel(QWidget):
         self.view.setObjectName("queue-table")
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
-        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # oldest first
+        self.view.sortByColumn(_COL["submitted_at"], Qt.SortOrder.AscendingOrder)  # oldest first
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # names differ at their ends
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -212,10 +219,14 @@ class QueuePanel(QWidget):
                 cell.setData(value, Qt.ItemDataRole.UserRole)
                 cell.setData(value if isinstance(value, int) else text, SORT_ROLE)
                 cell.setData(it.path, PATH_ROLE)
-                if attr == "name" and it.error:
-                    cell.setToolTip(it.error)
+                if attr in COLUMN_MAX_PX:
+                    cell.setToolTip(f"{text}: {it.error}" if it.error and attr == "name"
+                                    else text)
                 row.append(cell)
             self.model.appendRow(row)
+        self.view.resizeColumnsToContents()
+        for attr, most in COLUMN_MAX_PX.items():
+            self.view.setColumnWidth(_COL[attr], min(self.view.columnWidth(_COL[attr]), most))
         self._fill_filters()
         pending = sum(1 for i in self.items if i.state == "pending")
         self.status.setText(f"{len(self.items)} submissions, {pending} pending")

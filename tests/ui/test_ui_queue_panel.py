@@ -18,7 +18,7 @@ from ui_helpers import WAIT_MS  # noqa: E402
 
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.main_window import MainWindow  # noqa: E402
-from moderator_app.ui.queue_panel import show_queue  # noqa: E402
+from moderator_app.ui.queue_panel import COLUMNS, show_queue  # noqa: E402
 from moderator_app.ui.shortcuts import by_action  # noqa: E402
 from moderator_app.ui.store_setting import apply_store  # noqa: E402
 
@@ -66,7 +66,7 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     assert panel.visible_names() == [n for n, v in zip(["a-first", "b-broken", "c-third"],
                                                        expected, strict=True) if v == "fail"]
     panel.set_filter("verdict", None)
-    panel.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    panel.view.sortByColumn([a for _, a in COLUMNS].index("name"), Qt.SortOrder.DescendingOrder)
     assert panel.visible_names() == ["c-third", "b-broken", "a-first"]  # by name, descending
 
     window.actions["next_submission"].trigger()  # Ctrl+Shift+N: the oldest pending

@@ -541,3 +541,45 @@ def test_play_moves_neither_the_video_nor_the_table_at_1280x720(qtbot, window, t
     window.player.pause()
     assert playing == before
     assert places() == before
+
+
+def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
+        qtbot, window, tmp_path, monkeypatch):
+    # Session 10 on Xvfb at 1280x720: the queue's first column was "Submitted (UTC)", shown
+    # as "ubmitted (UT"; the verdict was behind a horizontal scroll. Name, verdict and state
+    # come first, in view in the 288 px dock; the queue stays sorted oldest first.
+    import os
+    import shutil
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+    from ui_helpers import WAIT_MS
+
+    from moderator_app.ui.queue_panel import COLUMNS, show_queue
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    sample = Path(__file__).resolve().parents[2] / "resources" / "samples" / "community-sample"
+    q = tmp_path / "queue"
+    q.mkdir()
+    for i, name in enumerate(["z-oldest-run", "a-newer-run-with-a-longer-name"]):
+        shutil.copytree(sample, q / name)
+        for p in [q / name, *(q / name).rglob("*")]:
+            os.utime(p, (1_700_000_000 + i * 60,) * 2)
+    panel = show_queue(window, q)
+    qtbot.waitUntil(lambda: len(panel.visible_names()) == 2, timeout=WAIT_MS)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert panel.visible_names() == ["z-oldest-run", "a-newer-run-with-a-longer-name"]
+    view = panel.view
+    heads = [h for h, _ in COLUMNS]
+    for head in ("Submission", "Verdict", "State"):
+        col = heads.index(head)
+        x = view.columnViewportPosition(col)
+        assert x >= 0 and x + view.columnWidth(col) <= view.viewport().width(), head
+    verdict = heads.index("Verdict")
+    text = view.model().index(0, verdict).data()
+    assert text == "pass"
+    assert view.columnWidth(verdict) >= view.fontMetrics().horizontalAdvance(text)
+    assert view.model().index(1, 0).data(Qt.ItemDataRole.ToolTipRole) == \
+        "a-newer-run-with-a-longer-name"
