@@ -8,9 +8,14 @@ short pieces) and they must be heard when the picture's clock shows them, within
 On a loaded machine the sound server misses a few milliseconds now and then: it plays silence
 where data was late (an underrun) or drops a little to catch up. One 5 ms gap made a 0.5 s
 window's correlation 0.88 and failed the test at load 20 (as did a server starved for 1.3 s
-at nice 19). So the track is matched in 50 ms pieces, of which a few may straddle such a gap,
-and the sound chain (the daemon, `paplay`, `parec`) runs at a desktop sound server's raised
-priority where the test may give it one (as root, in CI).
+at nice 19). So the track is matched in 50 ms pieces, and the sound chain (the daemon,
+`paplay`, `parec`) runs at a desktop sound server's raised priority where the test may give
+it one (as root, in CI). A piece that straddles a gap is not found; how many gaps there are
+depends on the machine's load, not on the workstation (80 % of the pieces had to be found:
+19 of 25 at load 18 failed it, session 10). So a piece may be missing only where the
+recording itself shows the gap: the pieces found on either side of it are shifted against
+each other (silence inserted or samples dropped in between). A missing piece between two that
+agree is samples the device never played in their place: a failure at any load.
 
 Skipped, loudly, where PulseAudio is not installed (`.ci/run` installs it; in CI a missing
 daemon is a failure)."""
@@ -40,6 +45,7 @@ SINK = "moderator_test"
 PIECE_S = 0.05  # the track is matched in pieces this long
 SPAN_S = (0.5, 1.75)  # of each play: after the first ticks started the sink, before the seek
 FOUND = 0.9  # a piece is found where its normalised correlation is above this
+SHIFT_SAMPLES = 2  # pieces this close to their places in the track have no gap between them
 HANG_GUARD_S = 120  # for the daemon and the recorder to start: a guard, not a timing
 SOUND_NICE = -10  # a desktop sound server's priority (PulseAudio asks rtkit for more)
 
@@ -171,17 +177,69 @@ def find(recording: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
     return k, float(c[k] / (np.linalg.norm(ref) * np.linalg.norm(window) + 1e-9))
 
 
-def pieces(recording: np.ndarray, truth: np.ndarray, v0: float) -> list[tuple[float, int]]:
-    """(video time, recording sample) of each piece of the play from `v0` that the recording
-    holds (a piece straddling a gap is not found)."""
-    out = []
+def pieces(recording: np.ndarray, truth: np.ndarray, v0: float) -> list[tuple[float, int | None]]:
+    """(video time, recording sample) of each piece of the play from `v0`; the sample is None
+    where the recording does not hold the piece (one straddling a gap is not found)."""
+    out: list[tuple[float, int | None]] = []
     n = round(PIECE_S * RATE)
     for i in range(round((SPAN_S[1] - SPAN_S[0]) / PIECE_S)):
         t = v0 + SPAN_S[0] + i * PIECE_S
         k, corr = find(recording, truth[round(t * RATE):round(t * RATE) + n])
-        if corr > FOUND:
-            out.append((t, k))
+        out.append((t, k if corr > FOUND else None))
     return out
+
+
+def unexplained(found: list[tuple[float, int | None]]) -> list[float]:
+    """The video times of missing pieces that no gap explains: the nearest pieces found
+    before and after it lie as far apart in the recording as in the track (within
+    `SHIFT_SAMPLES`), so nothing was inserted or dropped between them, yet the recording
+    does not hold the piece. A missing piece before the first found or after the last is
+    at the edge of what was recorded, and explained by it."""
+    def shift(t: float, k: int) -> int:
+        return k - round(t * RATE)
+
+    out = []
+    for i, (t, k) in enumerate(found):
+        if k is not None:
+            continue
+        before = next((p for p in reversed(found[:i]) if p[1] is not None), None)
+        after = next((p for p in found[i + 1:] if p[1] is not None), None)
+        if before is None or after is None:
+            continue
+        if abs(shift(*before) - shift(*after)) <= SHIFT_SAMPLES:
+            out.append(t)
+    return out
+
+
+def test_a_gap_explains_a_missing_piece_and_nothing_else_does():
+    # The checker itself, on a recording made here: the track with a 5 ms underrun of
+    # silence every 0.2 s and 3 ms dropped once (as a loaded sound server does) loses 6 of
+    # 25 pieces (19 found: the failure seen at load 18, under the old "80 % found" rule);
+    # every one is explained by its gap.
+    # The same track with one piece's samples replaced in place (no shift) is a failure.
+    rng = np.random.default_rng(7)
+    truth = rng.normal(0, 8000, 4 * RATE)
+    v0 = 1.0
+    start, end = round((v0 + SPAN_S[0] - 0.2) * RATE), round((v0 + SPAN_S[1] + 0.2) * RATE)
+    parts, at = [np.zeros(1000)], start
+    for k, cut in enumerate(range(start + 9000, end, round(0.2 * RATE))):
+        parts.append(truth[at:cut])
+        parts.append(np.zeros(round(0.005 * RATE)))
+        at = cut + (round(0.003 * RATE) if k == 2 else 0)  # once: 3 ms dropped
+    parts.append(truth[at:end])
+    gappy = np.concatenate(parts)
+    found = pieces(gappy, truth, v0)
+    missing = sum(1 for _, k in found if k is None)
+    assert missing >= 0.2 * len(found)  # the old rule: a failure
+    assert unexplained(found) == []
+    assert [k for _, k in found if k is not None] == sorted(k for _, k in found if k is not None)
+    clean = truth[start:end].copy()
+    t_bad = v0 + SPAN_S[0] + 10 * PIECE_S
+    i_bad = round(t_bad * RATE) - start
+    clean[i_bad:i_bad + round(PIECE_S * RATE)] = rng.normal(0, 8000, round(PIECE_S * RATE))
+    found = pieces(clean, truth, v0)
+    assert [t for t, k in found if k is None] == [t_bad]
+    assert unexplained(found) == [t_bad]
 
 
 def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
@@ -216,12 +274,13 @@ def test_sound_reaches_the_device_in_step_with_the_picture(pulse, noise_video):
             feeder.close()
             recording = rec.stop()
     server_late = rec.lateness()
-    total = round((SPAN_S[1] - SPAN_S[0]) / PIECE_S)
     for v0, w0 in plays:
-        found = pieces(recording, truth, v0)
-        # The track's own samples reached the device, in order: all but the few pieces a
-        # late sound server's gaps split (each gap costs one or two pieces).
-        assert len(found) >= 0.8 * total, (v0, len(found), total)
+        every = pieces(recording, truth, v0)
+        # The track's own samples reached the device, in order: every piece but those a late
+        # sound server's gaps split, which the recording shows (`unexplained`).
+        assert unexplained(every) == [], (v0, every)
+        found = [(t, k) for t, k in every if k is not None]
+        assert found, (v0, "no piece of the track was recorded")
         assert [k for _, k in found] == sorted(k for _, k in found), v0
         t, k = found[0]
         heard = rec.wall_of(k)
