@@ -50,7 +50,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("Evidence", "evidence_digest"),
 )
 #: Widest name and state columns (px): longer ones are elided, whole in their tooltips.
-COLUMN_MAX_PX = {"name": 120, "state": 90}
+#: At 1280x720 the three first columns fit the table's 262 px beside its vertical scroll bar.
+COLUMN_MAX_PX = {"name": 100, "state": 80}
 FILTERS = ("game", "category", "verdict", "state")
 _COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -151,6 +152,7 @@ class QueuePanel(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(_COL["submitted_at"], Qt.SortOrder.AscendingOrder)  # oldest first
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # names differ at their ends
+        self.view.setWordWrap(False)  # one line a row: "accepted by" over a cut "mod" was read
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -547,7 +547,8 @@ def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
         qtbot, window, tmp_path, monkeypatch):
     # Session 10 on Xvfb at 1280x720: the queue's first column was "Submitted (UTC)", shown
     # as "ubmitted (UT"; the verdict was behind a horizontal scroll. Name, verdict and state
-    # come first, in view in the 288 px dock; the queue stays sorted oldest first.
+    # come first, in view in the 288 px dock beside the table's vertical scroll bar (with
+    # four rows the state column was cut there); the queue stays sorted oldest first.
     import os
     import shutil
     from pathlib import Path
@@ -562,16 +563,18 @@ def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
     sample = Path(__file__).resolve().parents[2] / "resources" / "samples" / "community-sample"
     q = tmp_path / "queue"
     q.mkdir()
-    for i, name in enumerate(["z-oldest-run", "a-newer-run-with-a-longer-name"]):
+    names = ["z-oldest-run", "a-newer-run-with-a-longer-name"] + [f"m-run-{i}" for i in range(8)]
+    for i, name in enumerate(names):
         shutil.copytree(sample, q / name)
         for p in [q / name, *(q / name).rglob("*")]:
             os.utime(p, (1_700_000_000 + i * 60,) * 2)
     panel = show_queue(window, q)
-    qtbot.waitUntil(lambda: len(panel.visible_names()) == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(panel.visible_names()) == len(names), timeout=WAIT_MS)
     for _ in range(3):
         QApplication.processEvents()
-    assert panel.visible_names() == ["z-oldest-run", "a-newer-run-with-a-longer-name"]
+    assert panel.visible_names() == names
     view = panel.view
+    assert view.verticalScrollBar().isVisible()  # ten rows: the viewport beside the scroll bar
     heads = [h for h, _ in COLUMNS]
     for head in ("Submission", "Verdict", "State"):
         col = heads.index(head)
