@@ -50,8 +50,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("Evidence", "evidence_digest"),
 )
 #: Widest name and state columns (px): longer ones are elided, whole in their tooltips.
-#: At 1280x720 the three first columns fit the table's 262 px beside its vertical scroll bar.
-COLUMN_MAX_PX = {"name": 100, "state": 80}
+#: Where the first three columns do not fit the table (262 px beside its vertical scroll
+#: bar at 1280x720), the state and then the name are narrowed, down to these widths (px);
+#: elided, whole in their tooltips. With room (1920x1080: 440 px) they are whole.
+COLUMN_MIN_PX = {"state": 64, "name": 90}
 FILTERS = ("game", "category", "verdict", "state")
 _COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -221,18 +223,37 @@ class QueuePanel(QWidget):
                 cell.setData(value, Qt.ItemDataRole.UserRole)
                 cell.setData(value if isinstance(value, int) else text, SORT_ROLE)
                 cell.setData(it.path, PATH_ROLE)
-                if attr in COLUMN_MAX_PX:
+                if attr in COLUMN_MIN_PX:
                     cell.setToolTip(f"{text}: {it.error}" if it.error and attr == "name"
                                     else text)
                 row.append(cell)
             self.model.appendRow(row)
-        self.view.resizeColumnsToContents()
-        for attr, most in COLUMN_MAX_PX.items():
-            self.view.setColumnWidth(_COL[attr], min(self.view.columnWidth(_COL[attr]), most))
+        self.fit_columns()
         self._fill_filters()
         pending = sum(1 for i in self.items if i.state == "pending")
         self.status.setText(f"{len(self.items)} submissions, {pending} pending")
         self.loaded.emit()
+
+    def fit_columns(self) -> None:
+        """Columns as wide as their text; then, where name, verdict and state do not fit the
+        table's width, the state and the name narrowed to make them fit (`COLUMN_MIN_PX`)."""
+        view = self.view
+        view.resizeColumnsToContents()
+        room = (view.width() - 2 * view.frameWidth()
+                - view.verticalScrollBar().sizeHint().width())
+        over = sum(view.columnWidth(_COL[a]) for a in ("name", "verdict", "state")) - room
+        for attr, least in COLUMN_MIN_PX.items():
+            if over <= 0:
+                break
+            col = _COL[attr]
+            cut = min(over, max(0, view.columnWidth(col) - least))
+            view.setColumnWidth(col, view.columnWidth(col) - cut)
+            over -= cut
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self.model.rowCount():
+            self.fit_columns()
 
     def _fill_filters(self) -> None:
         for attr, box in self.combos.items():

@@ -586,3 +586,10 @@ def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
     assert view.columnWidth(verdict) >= view.fontMetrics().horizontalAdvance(text)
     assert view.model().index(1, 0).data(Qt.ItemDataRole.ToolTipRole) == \
         "a-newer-run-with-a-longer-name"
+    # With room (a wider dock, as at 1920x1080), names and states are whole, not elided.
+    window.resizeDocks([window.queue_dock], [560], Qt.Orientation.Horizontal)
+    for _ in range(3):
+        QApplication.processEvents()
+    name = heads.index("Submission")
+    assert view.columnWidth(name) >= view.fontMetrics().horizontalAdvance(
+        "a-newer-run-with-a-longer-name")
