@@ -53,7 +53,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 #: Where the first three columns do not fit the table (262 px beside its vertical scroll
 #: bar at 1280x720), the state and then the name are narrowed, down to these widths (px);
 #: elided, whole in their tooltips. With room (1920x1080: 440 px) they are whole.
-COLUMN_MIN_PX = {"state": 64, "name": 90}
+COLUMN_MIN_PX = {"state": 80, "name": 90}
 FILTERS = ("game", "category", "verdict", "state")
 _COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
