@@ -49,7 +49,9 @@ class Thresholds:
     sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...
     sync_activity_events: int = 3      # ... with at least this many input-like reactions
     # a still picture inside the footage this long, under this many actions at every offset
-    # considered (core/sync/freeze.py): a held picture, found with no fitted offset
+    # considered (core/sync/freeze.py): a held picture, found with no fitted offset; two
+    # presses unanswered over a picture still this long are frozen footage at the fitted
+    # offset too (local_findings), a shorter still picture must stand out against the run's
     sync_freeze_s: float = 3.0
     sync_freeze_actions: int = 2
 

@@ -155,7 +155,33 @@ def skiing(ram, rng: random.Random) -> list[Press]:
             for _ in range(rng.randint(1, 2))]
 
 
+# Held out after session 10's QA (issue 13): Tennis ignores every press between points (the
+# picture stands still 2.08 s, presses in it), a false `sync.no_reaction` on main; Kangaroo
+# moves on its own everywhere (monkeys, apples).
+
+
+def tennis(ram, rng: random.Random) -> list[Press]:
+    """Tennis (the ball and the opponent move on their own all the time; the player runs on
+    input and swings with FIRE, which also serves)."""
+    if rng.random() < 0.6:
+        return [(rng.choice(("LEFT", "RIGHT", "UP", "DOWN")), rng.randint(6, 20))]
+    return [("FIRE", rng.randint(3, 5))]
+
+
+def kangaroo(ram, rng: random.Random) -> list[Press]:
+    """Kangaroo (monkeys climb and throw apples on their own; the mother kangaroo walks, climbs
+    ladders, ducks and punches on input): a plausible agent's habits, RAM-free."""
+    r = rng.random()
+    if r < 0.55:
+        return [(rng.choice(("LEFT", "RIGHT")), rng.randint(8, 24))]
+    if r < 0.7:
+        return [("UP", rng.randint(4, 12))]
+    if r < 0.8:
+        return [("DOWN", rng.randint(4, 8))]
+    return [("FIRE", rng.randint(3, 6))]
+
+
 AGENTS = {"breakout": breakout, "pitfall": pitfall, "pong": pong, "riverraid": riverraid,
           "ms_pacman": ms_pacman, "freeway": freeway, "space_invaders": space_invaders,
           "seaquest": seaquest, "enduro": enduro, "boxing": boxing, "asteroids": asteroids,
-          "frostbite": frostbite, "skiing": skiing}
+          "frostbite": frostbite, "skiing": skiing, "tennis": tennis, "kangaroo": kangaroo}

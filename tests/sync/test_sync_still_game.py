@@ -4,7 +4,9 @@ picture is still for up to 2 s between steps) is no frozen video (issue 13, sess
 Before, the player's band (core/sync/band.py) kept a run of misses as `sync.no_reaction`
 when 50 % of its frames were still: Frostbite's genuine runs had 2 such warnings (88 % and
 90 % still; the run itself 81 %). Now the whole picture must freeze for longer than any
-still stretch of the run's own with a press in it (`reactions.frozen`).
+still stretch of the run's own with a press in it (`reactions.frozen`), or, on the whole
+picture's path, as long as the scan's freeze (Tennis, session 10's QA: 2.08 s pauses between
+points, each press in them ignored; a freeze held 4 s is found whatever the game's pauses).
 """
 
 from __future__ import annotations
@@ -105,3 +107,39 @@ def test_frostbite_offsets_from_the_band_are_not_a_frame_early(monkeypatch):
         err = (a.suggested_offset_s - truth["offset_s"]) * truth["fps"]
         assert abs(err - frames) <= 0.01, name  # duration-ok: a measured video time, in frames
         assert a.findings == []
+
+
+def test_a_still_stretch_as_long_as_the_scans_freeze_is_frozen_whatever_the_game():
+    """Held still 6 s with the steps around it (as Breakout's freeze, 4.62 s) while the
+    game's own stillness under presses lasts as long elsewhere (a lost ball, 5.95 s):
+    FROZEN_RATIO says no, the scan's freeze length (held_s) yes, a longer one no."""
+    sig = _stepping(2400, 60, frozen=(900, 1176))   # 15.0 to 19.6 s
+    sig.tiles[1500:1860] = 0                         # 25 to 31 s: still, a press at 28 s
+    presses = np.r_[np.arange(0.5, 40.0, 1.5), 28.0]
+    assert not reactions.frozen(sig, 15.5, 18.5, presses)
+    assert reactions.frozen(sig, 15.5, 18.5, presses, held_s=3.0)
+    assert not reactions.frozen(sig, 15.5, 18.5, presses, held_s=7.0)
+
+
+@needs_corpus
+def test_tennis_genuine_run_ignoring_presses_between_points_has_no_sync_warning(monkeypatch):
+    """Tennis (held out, session 10's QA): the picture stands still 2.08 s between points,
+    three times, and every press in a pause shows nothing. Before: `sync.no_reaction` "2
+    actions in a row with no visible reaction", video 21.41-23.00 s, on a genuine run."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analyze("tennis-genuine")
+    assert a.suggested_offset_s is not None, a.reason
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time
+    assert a.findings == []
+
+
+@needs_corpus
+def test_breakout_freeze_shorter_than_its_lost_ball_is_still_found(monkeypatch):
+    """Breakout's 4 s freeze (still 4.62 s with its stillness before) against the game's own
+    5.95 s still stretch under presses (a lost ball): found by the scan's freeze length."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analyze("breakout-freeze")
+    t = truth["tamper"]
+    [f] = [f for f in a.findings if f.rule == "sync.no_reaction"]
+    assert f.actions == 2
+    assert t["video_start_s"] <= f.video_start_s <= f.video_end_s <= t["video_end_s"]  # duration-ok: video times

@@ -314,14 +314,21 @@ def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[Sy
             runs[-1].append(r)
         elif runs[-1]:
             runs.append([])
+    expected = [r.expected_video_s for r in rs]
     for run in runs:
         if not run:
             continue
         a, b = run[0], run[-1]
         long_run = len(run) >= th.sync_no_reaction_actions and \
             b.run_s - a.run_s >= th.sync_no_reaction_s
+        v1 = b.expected_video_s + reactions.REACTION_MAX_S
+        # a picture still under ignored presses is a game's own pause (Tennis between
+        # points: 2.08 s, three times a run, each press in it ignored) unless it lasts as
+        # long as the scan's freeze or stands out against the run's other still stretches
+        # under presses (`reactions.frozen`)
         frozen = len(run) >= 2 and b.run_s - a.run_s >= 1.0 and _still(
-            sig, a.expected_video_s, b.expected_video_s + reactions.REACTION_MAX_S)
+            sig, a.expected_video_s, v1) and reactions.frozen(
+            sig, a.expected_video_s, v1, expected, held_s=th.sync_freeze_s)
         if long_run and not frozen and len(rs) * miss ** len(run) > NO_REACTION_CHANCE:
             long_run = False  # as many misses in a row come by chance in this run
         if not (long_run or frozen):

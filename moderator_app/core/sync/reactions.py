@@ -134,10 +134,12 @@ def still_spans(sig: FrameSignals) -> np.ndarray:
     return np.c_[np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1]
 
 
-def frozen(sig: FrameSignals, v0: float, v1: float, actions_v) -> bool:
+def frozen(sig: FrameSignals, v0: float, v1: float, actions_v,
+           held_s: float | None = None) -> bool:
     """Does the picture freeze between video times v0 and v1: a still stretch touching that
     span lasts FROZEN_MIN_S and FROZEN_RATIO times the run's longest still stretch that does
-    not touch it and holds one of the actions (expected at video times `actions_v`)?"""
+    not touch it and holds one of the actions (expected at video times `actions_v`), or, when
+    held_s is given, at least held_s (what the scan calls `video.frozen`)?"""
     spans = still_spans(sig)
     if not len(spans):
         return False
@@ -153,6 +155,8 @@ def frozen(sig: FrameSignals, v0: float, v1: float, actions_v) -> bool:
     inside = float(length[touch].max()) if touch.any() else 0.0
     other = ~touch & held
     outside = float(length[other].max()) if other.any() else 0.0
+    if held_s is not None and inside >= held_s:
+        return True
     return inside >= FROZEN_MIN_S and inside >= FROZEN_RATIO * outside
 
 
