@@ -20,9 +20,11 @@ made no difference once the reads were few.)
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
+import time
 
 # The nice value of background work: the integrity scan's isolated process uses the same, so
 # the player (0) gets about 90 % of a contended core against any one of them (CFS weights
@@ -42,6 +44,43 @@ def lower_this_thread(nice: int = BACKGROUND_NICE) -> bool:
         return True
     except (AttributeError, OSError):
         return False
+
+
+def lower_group(pid: int | None = None, nice: int = BACKGROUND_NICE) -> bool:
+    """Lower the scheduling group of process `pid` (None: this one) to `nice`, never raise it.
+    True when the group is at `nice` or lower afterwards.
+
+    Why: with autogroup scheduling (Linux `kernel.sched_autogroup_enabled`, on by default in
+    the kernels of most desktop distributions and on this machine), every session is a group
+    of its own and the CPU is shared between groups first; a nice value only counts within
+    its group. The isolated processes start sessions of their own (`start_new_session`), so a
+    scan process at nice 10 was one group against the player's decoder, another, at equal
+    weight: its nice value changed nothing. The group's own nice value (`/proc/PID/autogroup`)
+    does. The kernel takes one such change per 0.1 s from an unprivileged user on the whole
+    machine (EAGAIN): tried a few times. Nothing where there is no autogroup, and nothing for
+    a process that does not lead its session: its group is shared (the workstation's own)."""
+    try:
+        if os.getsid(pid or 0) != (pid or os.getpid()):
+            return False
+    except (AttributeError, OSError):
+        return False
+    path = f"/proc/{'self' if pid is None else int(pid)}/autogroup"
+    for attempt in range(6):
+        try:
+            with open(path) as f:  # "/autogroup-123 nice 0"
+                current = int(f.read().split()[-1])
+            if current >= nice:
+                return True
+            with open(path, "w") as f:
+                f.write(str(int(nice)))
+            return True
+        except OSError as exc:
+            if exc.errno != errno.EAGAIN or attempt == 5:
+                return False
+        except (ValueError, IndexError):
+            return False
+        time.sleep(0.03)
+    return False
 
 
 def thread_nice() -> int | None:

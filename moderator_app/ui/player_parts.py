@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from bisect import bisect_right
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import (
@@ -23,6 +26,10 @@ from moderator_app.core.priority import BACKGROUND_NICE
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+from moderator_app.ui.timefmt import format_timecode
+
+if TYPE_CHECKING:
+    from moderator_app.ui.video_player import VideoPlayer
 
 MAX_DISPLAY_WIDTH = 1920
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
@@ -105,11 +112,16 @@ class FrameWorker(QObject):
         self._pending: tuple | None = None
         # the view's size in device pixels (set by the GUI thread): frames come fitted to it
         self.max_size = (MAX_DISPLAY_WIDTH, MAX_DISPLAY_WIDTH)
-        self.playing = False  # set by the GUI thread: the decoder then reads one frame ahead
-        # set by the GUI thread while playing: the frames the clock moves per frame shown, so
-        # the worker fetches the one the next tick will ask for while the GUI paints this one
-        self.stride = 1
-        self._ahead: tuple[int, tuple[int | None, int | None], QImage, int] | None = None
+        self.playing = False  # set by the GUI thread: no warm-up while playing
+        # Playback (`start_play`): the stream the GUI asked for, its generation (a new one
+        # for every play, seek while playing, speed change and pause), the frames streamed
+        # ahead of the clock by number (`take`), and the wall time the stream's clock
+        # started at (its first frame's). All under the lock.
+        self._play: dict | None = None
+        self._play_gen = 0
+        self._ring: dict[int, QImage] = {}
+        self._anchor: float | None = None
+        self.streamed = 0  # frames received from playback streams (tests, the bench)
         self.failures = 0
         self._hints: list[int] = []
         self._warming = False
@@ -124,6 +136,48 @@ class FrameWorker(QObject):
             self._pending = ("frame", n, cache_before)
         self.interrupt_warm()
         self._wake.emit()
+
+    def start_play(self, n: int, video0: float, speed: float, stride: int) -> None:
+        """Thread-safe: stream frames from frame `n` on (every `stride`-th), the clock at video
+        time `video0` when the first one is ready, running at `speed`. Replaces any stream:
+        what the old one sent is dropped."""
+        w, h = self._size()
+        with self._lock:
+            self._play = {"n": int(n), "video0": float(video0), "speed": float(speed),
+                          "stride": max(1, int(stride)), "width": w, "height": h}
+            self._play_gen += 1
+            self._ring.clear()
+            self._anchor = None
+        self.interrupt_warm()
+        self._wake.emit()
+
+    def stop_play(self) -> None:
+        """Thread-safe: end the stream (the worker then serves requests again)."""
+        with self._lock:
+            self._play = None
+            self._play_gen += 1
+            self._ring.clear()
+            self._anchor = None
+
+    def anchor(self) -> float | None:
+        """Thread-safe: the monotonic time the stream's clock started at (when its first frame
+        was ready), or None while the first frame is being made."""
+        with self._lock:
+            return self._anchor
+
+    def take(self, n: int) -> tuple[int, QImage] | None:
+        """Thread-safe, for the GUI's tick: the streamed frame to show when the clock is at
+        frame `n`: the last one streamed at or before it (frame `n` itself when the stream
+        keeps up), None when none has come since the last take (the picture then keeps its
+        frame). A frame is never shown before its time, and the position is always the frame
+        on screen. Streamed frames up to `n` are dropped: their time is over."""
+        best: tuple[int, QImage] | None = None
+        with self._lock:
+            for m in [m for m in self._ring if m <= n]:
+                img = self._ring.pop(m)
+                if best is None or m > best[0]:
+                    best = (m, img)
+        return best
 
     def request_preview(self, n: int) -> None:
         with self._lock:
@@ -215,6 +269,16 @@ class FrameWorker(QObject):
 
     @Slot()
     def _serve(self) -> None:
+        if self._play is not None and not self._halted:
+            try:
+                self._stream()
+            except VideoProcessError as exc:
+                if self.proc is not None:
+                    self.proc.close()
+                    self.proc = None
+                self.failures += 1
+                self.error.emit(exc.reason)
+                return
         with self._lock:
             req, self._pending = self._pending, None
         if req is None:
@@ -223,41 +287,97 @@ class FrameWorker(QObject):
         if self._hints:
             self._wake.emit()  # the warm-up after this request (a newer request goes first)
         kind, n, cache_before = req
-        ahead, self._ahead = self._ahead, None
-        if kind == "frame" and ahead is not None and ahead[:2] == (int(n), self._size()):
-            img, self.last_decoded = ahead[2], ahead[3]
-        else:
-            try:
-                img = self._read(int(n), int(cache_before))
-            except VideoProcessError as exc:
-                self.failures += 1
-                self.error.emit(exc.reason)
-                return
-            if img is None:
-                self.error.emit(f"frame {n} cannot be decoded")
-                return
-        (self.frame_ready if kind == "frame" else self.preview_ready).emit(int(n), img)
-        if kind == "frame":
-            self._fetch_ahead(int(n) + max(1, int(self.stride)))
-
-    def _fetch_ahead(self, n: int) -> None:
-        """While playing, read the frame the next tick will ask for now, while the GUI thread
-        shows this one: a frame's round trip (request, decode in the child, the pixels over
-        the pipe) then overlaps the paint instead of following it. Measured on 1080p60
-        H.264 in a 1920x1080 window, quiet machine: 53.2 frames shown a second (0.89x) with
-        the round trip after the paint. Only one frame is kept, keyed by its number and size;
-        a request for any other frame reads as before. A failure here is not reported: the
-        request for that frame, if it comes, reads it again and reports."""
-        if (not self.playing or self._halted or self._pending is not None
-                or self.proc is None or n >= self.index.frame_count):
-            return
-        size = self._size()
         try:
-            img = self._read(n, 0)
-        except VideoProcessError:
+            img = self._read(int(n), int(cache_before))
+        except VideoProcessError as exc:
+            self.failures += 1
+            self.error.emit(exc.reason)
             return
-        if img is not None:
-            self._ahead = (n, size, img, self.last_decoded)
+        if img is None:
+            self.error.emit(f"frame {n} cannot be decoded")
+            return
+        (self.frame_ready if kind == "frame" else self.preview_ready).emit(int(n), img)
+
+    def _stream(self) -> None:
+        """Playback: the child decodes ahead of the clock on its own (child.py `op_play`) and
+        this thread puts each frame it sends into the ring the GUI's tick takes from by
+        presentation time (`take`), until the GUI pauses (or seeks, or changes the speed:
+        another stream). Before, each frame was a round trip started by a tick (request,
+        decode, the pixels over the pipe, two thread hops): under load the clock had moved
+        on by the time the frame came, every other tick found the previous request still
+        out, and 1080p60 played at 6-10 frames a second at load 7 (issue 11 point 8)."""
+        running: int | None = None  # the generation of the stream the child is sending
+        started = -1  # the last generation started (one that ended by itself stays ended)
+        times = self.index.times_s
+        while True:
+            with self._lock:
+                spec, gen = self._play, self._play_gen
+            if running is not None and (gen != running or spec is None or self._halted):
+                self._end_stream()
+                running = None
+            if spec is None or self._halted:
+                return
+            if gen != started:
+                self._start_stream(spec)
+                running = started = gen
+            if running is None:  # the stream reached the video's end: the GUI pauses there
+                time.sleep(0.01)
+                continue
+            assert self.proc is not None
+            msg = self.proc.next_message(0.01)
+            if msg is None:
+                continue
+            if "play" not in msg.header:  # the video's end: the stream's answer
+                running = None
+                with self._lock:
+                    if self._play_gen == gen and self._anchor is None:
+                        self._anchor = time.monotonic()  # nothing was sent: the clock runs
+                continue
+            m, w, h = int(msg.header["play"]), int(msg.header["width"]), int(msg.header["height"])
+            data = msg.blobs[0]
+            if len(data) != w * h * 3:
+                raise VideoProcessError("the video reader sent a malformed frame")
+            img = rgb_qimage(data, w, h)
+            self.streamed += 1
+            with self._lock:
+                if self._play_gen != gen:
+                    continue
+                if self._anchor is None:  # the clock starts with the first frame
+                    self._anchor = time.monotonic()
+                    clock = float(spec["video0"])
+                else:
+                    clock = spec["video0"] + (time.monotonic() - self._anchor) * spec["speed"]
+                # frames whose time is over are never taken: they must not pile up while the
+                # GUI thread is held up
+                now = int(np.searchsorted(times, clock, side="right")) - 1
+                for old in [k for k in self._ring if k < now - spec["stride"]]:
+                    del self._ring[old]
+                self._ring[m] = img
+
+    def _start_stream(self, spec: dict) -> None:
+        blob = b""
+        if self.proc is None:
+            self.proc = VideoProcess(self.path, timeout_s=30.0)
+            self._index_sent = False
+        if not self._index_sent:
+            blob = self.index.to_bytes()
+        req = dict(spec, op="play", keep=True)
+        if blob:
+            req["index_len"] = len(blob)
+        self.proc.send(req, blob)
+        self._index_sent = True
+
+    def _end_stream(self) -> None:
+        """Ask the child to end its stream and read what it sent until its answer (frames
+        dropped): at most the frame it was making, and those already in the pipe."""
+        assert self.proc is not None
+        self.proc.send({"op": "stop", "keep": True})
+        while True:
+            msg = self.proc.next_message(self.proc.timeout_s)
+            if msg is None:
+                raise VideoProcessError("the video reader did not end its playback")
+            if "play" not in msg.header:
+                return
 
     @Slot()
     def close(self) -> None:
@@ -349,3 +469,41 @@ class ScanWorker(QObject):
         if not self.cancel.cancelled:
             self.done.emit(result)
         QThread.currentThread().quit()
+
+
+def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:
+    """File > Save frame (S): ask where, write the exact frame on screen; the outcome goes to
+    the window's status bar when it has one."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+    if not player.has_video:
+        return None
+    name = f"frame-{player.current_frame}.png"
+    out, _ = QFileDialog.getSaveFileName(parent, "Save frame (PNG)", name, "PNG image (*.png)")
+    if not out:
+        return None
+    try:
+        what = player.save_frame(Path(out))
+    except (ValueError, OSError, VideoProcessError) as exc:
+        QMessageBox.warning(parent, "Save frame", f"Cannot save the frame: {exc}")
+        return None
+    status = getattr(parent, "statusBar", None)
+    if callable(status):
+        status().showMessage(f"Saved {what} to {out}", 5000)
+    return out
+
+
+def save_frame_png(player: VideoPlayer, out: Path) -> str:
+    """Write the frame on screen, at full resolution, as a PNG (what `moderator-app frame`
+    writes for this moment). Raises ValueError when there is no footage here."""
+    from moderator_app.core.atomic import atomic_write
+    from moderator_app.core.video.export import png_bytes, read_frames
+    if player.times is None or player.path is None:
+        raise ValueError("no video")
+    if not player.in_footage:
+        raise ValueError(f"{NO_FOOTAGE} ({format_timecode(player.current_time)})")
+    n = player.current_frame
+    img, = read_frames(player.path, player.times.index, [n])
+    if img is None:
+        raise ValueError(f"frame {n} cannot be decoded")
+    atomic_write(out, png_bytes(img))
+    return f"frame {n} at {format_timecode(player.times.time_of(n))}"

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.video.index import FrameIndex
-from moderator_app.core.video.isolate import VideoProcessError
 from moderator_app.ui.player_parts import (
     BACK_STEP_CACHE,
     MAX_DISPLAY_WIDTH,
@@ -47,34 +46,18 @@ from moderator_app.ui.player_parts import (
     FrameWorker,
     PlayerTimes,
     ScanWorker,
+    save_frame_dialog,  # noqa: F401 - File > Save frame, imported from here by the window
+    save_frame_png,
 )
 from moderator_app.ui.timefmt import format_timecode
 
+# How often the views around the player follow it while playing (the picture itself moves
+# at the video's rate): a playhead moving 15 times a second reads as moving smoothly.
+FOLLOW_HZ = 15.0
 PLAY_TEXT = "▶"
 # Pause: two bars in ASCII, no wider than "▶" (27 px on Xvfb; "❚❚" was 37 px and comes from
 # a fallback font, which a machine without one shows as boxes).
 PAUSE_TEXT = "||"
-
-
-def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:
-    """File > Save frame (S): ask where, write the exact frame on screen; the outcome goes to
-    the window's status bar when it has one."""
-    from PySide6.QtWidgets import QFileDialog, QMessageBox
-    if not player.has_video:
-        return None
-    name = f"frame-{player.current_frame}.png"
-    out, _ = QFileDialog.getSaveFileName(parent, "Save frame (PNG)", name, "PNG image (*.png)")
-    if not out:
-        return None
-    try:
-        what = player.save_frame(Path(out))
-    except (ValueError, OSError, VideoProcessError) as exc:
-        QMessageBox.warning(parent, "Save frame", f"Cannot save the frame: {exc}")
-        return None
-    status = getattr(parent, "statusBar", None)
-    if callable(status):
-        status().showMessage(f"Saved {what} to {out}", 5000)
-    return out
 
 
 class VideoPlayer(QWidget):
@@ -103,8 +86,10 @@ class VideoPlayer(QWidget):
         # sound: fed from the isolated decoder when there is an output device (audio.py)
         self.audio = None
         self._requested = -1
-        self._play_wall0 = 0.0
+        self._play_wall0: float | None = None  # None: the clock waits for the first frame
         self._play_video0 = 0.0
+        self._moved_at = 0.0  # when `position_changed` was last emitted while playing
+        self._move_due = False  # a move while playing that the views have not been told
         self._worker: FrameWorker | None = None
         self._worker_thread: QThread | None = None
         self._scan: ScanWorker | None = None
@@ -239,10 +224,13 @@ class VideoPlayer(QWidget):
         assert self.path is not None
         track = AudioTrack.for_index(self.path, index)
         track.open()  # its decoder starts now, not on the first play (sound would be late)
-        return AudioFeeder(track, sink, clock=self._clock)
+        return AudioFeeder(track, sink, clock=self.clock)
 
-    def _clock(self) -> float:
-        """The picture's video time now, while playing (what `_tick` follows)."""
+    def clock(self) -> float:
+        """The picture's video time now, while playing (what `_tick` follows). It stands at
+        the position the play started from until the stream's first frame is there."""
+        if self._play_wall0 is None:
+            return self._play_video0
         return self._play_video0 + (time.monotonic() - self._play_wall0) * self.speed
 
     def start_scan(self, sha256: str | None = None) -> None:
@@ -328,10 +316,10 @@ class VideoPlayer(QWidget):
         self.current_time = self.times.time_of(n)
         self._set_footage(True)
         self._requested = n
-        ratio = self.view.devicePixelRatioF()
-        self._worker.max_size = (max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio))),
-                                 max(180, int(self.view.height() * ratio)))
-        if self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
+        self._fit_worker()
+        if self.playing:  # a seek while playing: the stream starts again from there
+            self._start_stream()
+        elif self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
             self._worker.request_preview(self.times.keyframe_frame(n))
         else:
             if not self.playing and n != self.shown_frame and self.view.image is not None:
@@ -340,6 +328,13 @@ class VideoPlayer(QWidget):
         self._sync_slider()
         self._update_label()
         self.position_changed.emit(n, self.current_time)
+
+    def _fit_worker(self) -> None:
+        """Frames come scaled to the view's size in device pixels."""
+        assert self._worker is not None
+        ratio = self.view.devicePixelRatioF()
+        self._worker.max_size = (max(320, min(MAX_DISPLAY_WIDTH, int(self.view.width() * ratio))),
+                                 max(180, int(self.view.height() * ratio)))
 
     def prefetch_times(self, times: list[float]) -> None:
         """Video times the moderator may go to next (the neighbouring events and findings):
@@ -373,10 +368,11 @@ class VideoPlayer(QWidget):
         self.shown_frame = -1
         self._set_footage(False)
         self.view.message = NO_FOOTAGE
-        self.view.set_image(None)
+        if self.view.image is not None:
+            self.view.set_image(None)
         self._sync_slider()
         self._update_label()
-        self.position_changed.emit(self.current_frame, self.current_time)
+        self._moved()
 
     def step(self, k: int) -> None:
         """Step `k` frames (negative: backwards, with the cache primed for more back-steps)."""
@@ -411,11 +407,24 @@ class VideoPlayer(QWidget):
         self.playing = True
         if self._worker is not None:
             self._worker.playing = True
-            self._worker.stride = self._stride()
         self.play_button.setText(PAUSE_TEXT)
-        self._play_wall0 = time.monotonic()
-        self._play_video0 = self.current_time
+        self._start_stream()
         self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / self.speed / 4)))
+
+    def _start_stream(self) -> None:
+        """Playback from the position: the decoding child streams frames ahead of the clock
+        (`FrameWorker.start_play`), and the clock starts when the first one is there."""
+        assert self.times is not None and self._worker is not None
+        self._play_wall0 = None
+        self._play_video0 = self.current_time
+        if self.in_footage:
+            n = self.current_frame
+        else:  # from a moment without footage: the first frame after it
+            n = self.times.frame_at(self.current_time)
+            if self.times.time_of(n) < self.current_time:
+                n += 1
+        self._fit_worker()
+        self._worker.start_play(n, self._play_video0, self.speed, self._stride())
 
     def pause(self) -> None:
         if not self.playing:
@@ -423,6 +432,9 @@ class VideoPlayer(QWidget):
         self.playing = False
         if self._worker is not None:
             self._worker.playing = False
+            self._worker.stop_play()
+        if self._move_due:  # the views learn where the play stopped
+            self._moved()
         self.play_button.setText(PLAY_TEXT)
         self._timer.stop()
         if self.audio is not None:
@@ -433,18 +445,16 @@ class VideoPlayer(QWidget):
 
     def set_speed(self, speed: float) -> None:
         speed = float(speed)
-        if self.playing:  # re-anchor the clock so the position does not jump
-            self._play_wall0 = time.monotonic()
-            self._play_video0 = self.current_time
         self.speed = speed
         i = min(range(len(SPEEDS)), key=lambda j: abs(SPEEDS[j] - speed))
         self.speed_box.blockSignals(True)
         self.speed_box.setCurrentIndex(i)
         self.speed_box.blockSignals(False)
         if self.playing and self.times is not None:
+            # the stream starts again at the new speed from the frame on screen: the position
+            # does not jump
+            self._start_stream()
             self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / speed / 4)))
-        if self._worker is not None:
-            self._worker.stride = self._stride()
 
     def _stride(self) -> int:
         """Frames the clock moves while one is shown: one up to real time, the speed above."""
@@ -482,29 +492,57 @@ class VideoPlayer(QWidget):
             self.set_speed(smaller[-1])
 
     def _tick(self) -> None:
-        if self.times is None:
+        """While playing: show the frame of the clock's time from what the stream sent ahead
+        (`FrameWorker.take`). A frame that has not come is dropped, never shown late: the
+        picture keeps the frame it has, and the position is the frame on screen."""
+        if self.times is None or self._worker is None:
             self.pause()
             return
-        t = self._play_video0 + (time.monotonic() - self._play_wall0) * self.speed
+        if self._play_wall0 is None:
+            self._play_wall0 = self._worker.anchor()
+            if self._play_wall0 is None:
+                return  # the stream's first frame is being made: the clock waits for it
+        t = self.clock()
         if t >= self.times.duration:
             self.pause()
             return
         if self.audio is not None:  # sound follows the clock (silence where it has none)
             self.audio.tick(t, True, self.speed, self.muted)
-        if self._requested != -1 and self._requested != self.shown_frame:
-            return  # still decoding the previous frame: drop, do not queue
         n = self.times.footage_at(t)
         if n is None:
             self._show_no_footage(t)  # a gap: the clock runs on, no frame is shown
             return
-        if n != self.current_frame or not self.in_footage:
-            self.seek_frame(n)
+        got = self._worker.take(n)
+        if got is None:
+            return
+        m, image = got
+        self.current_frame, self.current_time = m, self.times.time_of(m)
+        self._requested = self.shown_frame = m
+        self._set_footage(True)
+        self.view.set_image(image)
+        self._sync_slider()
+        self._update_label()
+        self.frame_shown.emit(m)
+        self._moved()
+
+    def _moved(self) -> None:
+        """`position_changed`, for the views around the player (the timeline, the plots and
+        lanes, the table and the detail that follow). While playing, at most FOLLOW_HZ times
+        a second, and once more at the pause: each of them repaints whole, 25-60 ms of the
+        GUI thread per move at load 13 (the timeline 30, the plots 17, the activity lane 12,
+        profiled on Xvfb), which at every frame left the picture itself 8 frames a second."""
+        now = time.monotonic()
+        if self.playing and now - self._moved_at < 1.0 / FOLLOW_HZ:
+            self._move_due = True
+            return
+        self._moved_at, self._move_due = now, False
+        self.position_changed.emit(self.current_frame, self.current_time)
 
     # -- worker results --------------------------------------------------------------------
 
     def _on_frame(self, n: int, image: QImage) -> None:
-        if n != self._requested:
-            return  # an older request finished after a newer one was made
+        if n != self._requested or self.playing:
+            return  # an older request finished after a newer one was made (or a play began)
         self.shown_frame = n
         if not self._dragging:
             self.view.set_image(image)
@@ -524,20 +562,8 @@ class VideoPlayer(QWidget):
     # -- evidence --------------------------------------------------------------------------
 
     def save_frame(self, out: Path) -> str:
-        """Write the frame on screen, at full resolution, as a PNG (what `moderator-app frame`
-        writes for this moment). Raises ValueError when there is no footage here."""
-        from moderator_app.core.atomic import atomic_write
-        from moderator_app.core.video.export import png_bytes, read_frames
-        if self.times is None or self.path is None:
-            raise ValueError("no video")
-        if not self.in_footage:
-            raise ValueError(f"{NO_FOOTAGE} ({format_timecode(self.current_time)})")
-        n = self.current_frame
-        img, = read_frames(self.path, self.times.index, [n])
-        if img is None:
-            raise ValueError(f"frame {n} cannot be decoded")
-        atomic_write(out, png_bytes(img))
-        return f"frame {n} at {format_timecode(self.times.time_of(n))}"
+        """Write the frame on screen, at full resolution, as a PNG (`save_frame_png`)."""
+        return save_frame_png(self, out)
 
     # -- scrubber --------------------------------------------------------------------------
 

@@ -121,29 +121,66 @@ def test_a_warmed_frame_is_shown_without_a_decode(qtbot, player):
     assert shown(player) == 45 and player._worker.last_decoded >= 1
 
 
-def test_while_playing_the_next_frame_is_read_while_this_one_is_shown(qtbot, player):
-    """Playback pipelines its round trips (issue 11 point 8): once a frame is served, the
-    frame the clock asks for next is read at once, and the request for it is answered
-    from that read, the exact frame. Any other request reads as before."""
-    worker = player._worker
-    reads: list[int] = []
-    request = worker.proc.request
+def test_playback_shows_each_streamed_frame_at_its_own_time(qtbot, player):
+    """Playback takes its frames from what the decoding child streamed ahead of the clock
+    (issue 11 point 8). Whatever arrives when, the picture on screen is the frame the
+    position names, never a frame before its time, and never a frame of a stream that was
+    replaced: through a play, a seek while playing, a speed change and a pause."""
+    seen: list[tuple[str, int, int, int]] = []  # (part, frame shown, its picture, clock frame)
+    part = ["1x"]
 
-    def counting(req, *args, **kwargs):
-        if req.get("op") == "frame":
-            reads.append(int(req["n"]))
-        return request(req, *args, **kwargs)
+    def on_shown(m: int) -> None:
+        if player.playing:
+            seen.append((part[0], m, shown(player), player.times.frame_at(player.clock())))
 
-    worker.proc.request = counting
-    worker.playing = True
+    player.seek_frame(5)
+    qtbot.waitUntil(lambda: player.shown_frame == 5, timeout=WAIT_MS)
+    player.frame_shown.connect(on_shown)
+    player.play()
+    qtbot.waitUntil(lambda: player.current_frame >= 9, timeout=WAIT_MS)
+    assert player._worker.streamed >= 1
+    part[0] = "seek"
+    player.seek_frame(30)  # while playing: the stream starts again from frame 30
+    assert player.current_frame == 30
+    qtbot.waitUntil(lambda: player.current_frame >= 33, timeout=WAIT_MS)
+    at = player.current_frame
+    part[0] = "2x"
+    player.set_speed(2.0)  # every other frame, from the frame on screen
+    qtbot.waitUntil(lambda: player.current_frame >= at + 8, timeout=WAIT_MS)
+    player.pause()
+    paused = player.current_frame
+    count = len(seen)
+    qtbot.wait(300)
+    assert len(seen) == count  # nothing shown after the pause
+    assert player.current_frame == paused == player.shown_frame
+    assert shown(player) == paused
+    assert f"frame {paused} / 59" in player.position_label.text()
+    # every picture is the frame the position names, and none came before its time
+    assert all(m == pic for _, m, pic, _ in seen), seen
+    assert all(m <= c for _, m, _, c in seen), seen
+    # the frames of each stream move forward; after the seek none of the old stream's
+    first = [m for p, m, _, _ in seen if p == "1x"]
+    after = [m for p, m, _, _ in seen if p == "seek"]
+    fast = [m for p, m, _, _ in seen if p == "2x"]
+    assert first and after and fast, seen
+    for frames in (first, after, fast):
+        assert frames == sorted(set(frames)), seen
+    assert first[0] >= 5 and after[0] >= 30 and fast[0] >= at
+    # at 2x the stream sends every other frame from the one on screen
+    assert all((m - at) % 2 == 0 for m in fast), (at, fast)
+    # after the pause, a seek is served as ever (the stream has ended)
+    player.seek_frame(12)
+    qtbot.waitUntil(lambda: player.shown_frame == 12, timeout=WAIT_MS)
+    assert shown(player) == 12
+
+
+def test_a_stream_that_reaches_the_end_pauses_on_the_last_frame(qtbot, player):
+    player.seek_frame(55)
+    qtbot.waitUntil(lambda: player.shown_frame == 55, timeout=WAIT_MS)
+    player.play()
+    qtbot.waitUntil(lambda: not player.playing, timeout=WAIT_MS)
+    assert player.current_frame == player.shown_frame == 59
+    assert shown(player) == 59
     player.seek_frame(20)
-    qtbot.waitUntil(lambda: reads == [20, 21], timeout=WAIT_MS)
-    player.seek_frame(21)
-    qtbot.waitUntil(lambda: player.shown_frame == 21, timeout=WAIT_MS)
-    assert shown(player) == 21
-    qtbot.waitUntil(lambda: reads == [20, 21, 22], timeout=WAIT_MS)  # 21 was not read again
-    player.seek_frame(30)
-    qtbot.waitUntil(lambda: player.shown_frame == 30, timeout=WAIT_MS)
-    assert shown(player) == 30
-    assert reads[:4] == [20, 21, 22, 30]
-    worker.playing = False
+    qtbot.waitUntil(lambda: player.shown_frame == 20, timeout=WAIT_MS)
+    assert shown(player) == 20

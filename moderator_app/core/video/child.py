@@ -38,6 +38,54 @@ def send(out, header: dict, blobs: tuple[bytes, ...] = ()) -> None:
     out.flush()
 
 
+class Input:
+    """The requests on stdin, read from the descriptor itself: lines, the payloads after them,
+    and whether a line has come (`wait`), which a playback stream asks between two frames (a
+    buffered reader could hold a line that `select` on the descriptor does not see)."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd = fd
+        self.buf = bytearray()
+        self.eof = False
+
+    def _fill(self) -> bool:
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            self.eof = True
+            return False
+        self.buf += chunk
+        return True
+
+    def readline(self) -> bytes:
+        while b"\n" not in self.buf and not self.eof:
+            self._fill()
+        i = self.buf.find(b"\n")
+        end = len(self.buf) if i < 0 else i + 1
+        line = bytes(self.buf[:end])
+        del self.buf[:end]
+        return line
+
+    def read(self, n: int) -> bytes:
+        while len(self.buf) < n and self._fill():
+            pass
+        data = bytes(self.buf[:n])
+        del self.buf[:n]
+        return data
+
+    def wait(self, timeout: float) -> bool:
+        """Whether a line (or the end of the input) is there, waiting up to `timeout` s."""
+        import select
+        if b"\n" in self.buf or self.eof:
+            return True
+        end = time.monotonic() + timeout
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, end - time.monotonic()))
+            if ready and (not self._fill() or b"\n" in self.buf):
+                return True
+            if time.monotonic() >= end:
+                return False
+
+
 def _open(req: dict):
     from .decoder import open_container
     src = req["source"]
@@ -125,14 +173,21 @@ def _decodable_head(req: dict, index, deadline: float):
     return index.without(lost) if lost and len(lost) < index.frame_count else index
 
 
-def op_frame(req: dict, out, state: dict) -> None:
-    """Decode frame n; pixels as RGB24 (optionally scaled to width x height)."""
-    from .decoder import ExactDecoder, to_rgb
+def _decoder(req: dict, state: dict, inp: Input):
+    """The player's decoder: made from the index the request carries (its first request),
+    else the one made before."""
+    from .decoder import ExactDecoder
     from .index import FrameIndex
     if "index_len" in req:
-        index = FrameIndex.from_bytes(sys.stdin.buffer.read(int(req["index_len"])))
+        index = FrameIndex.from_bytes(inp.read(int(req["index_len"])))
         state["dec"] = ExactDecoder(_open(req), index, reopen=lambda: _open(req))
-    dec = state["dec"]
+    return state["dec"]
+
+
+def op_frame(req: dict, out, state: dict, inp: Input) -> None:
+    """Decode frame n; pixels as RGB24 (optionally scaled to width x height)."""
+    from .decoder import to_rgb
+    dec = _decoder(req, state, inp)
     decoded, fallbacks = dec.decoded, dec.fallbacks
     t0, c0 = time.perf_counter(), time.process_time()
     frame = dec.read(int(req["n"]), int(req.get("cache_before", 0)))
@@ -155,6 +210,85 @@ def op_frame(req: dict, out, state: dict) -> None:
          (img.tobytes(),))
     if req.get("ahead"):  # playback: decode the next frame while the workstation paints
         dec.prefetch(int(req["n"]) + 1)
+
+
+# Playback streams frames ahead of the clock: at most this far (video time over the speed,
+# i.e. wall time), and never more than PLAY_AHEAD_BYTES of pixels in flight.
+PLAY_AHEAD_S = 0.25
+PLAY_AHEAD_BYTES = 48 << 20
+
+
+def op_play(req: dict, out, state: dict, inp: Input) -> None:
+    """Playback: decode from frame `n` on, every `stride`-th frame, ahead of the player's clock,
+    and send each as a message of its own (`{"play": n, ...}` and its pixels) without being
+    asked, until a line arrives on stdin (the player paused, sought or changed speed) or the
+    video ends; then the answer (`{"ok": true, "last": n}`) and the line is handled as the
+    next request ("stop" is only that).
+
+    The clock is the player's: it starts at video time `video0` when the first frame is sent
+    (the player starts it when that frame comes: a stream's first frame is never late), on
+    CLOCK_MONOTONIC, at `speed`. A frame is sent only while it is at most
+    PLAY_AHEAD_S ahead of the clock (the player keeps what it was sent until its time comes),
+    and a frame whose time the clock has already passed is decoded (the next ones refer to it)
+    but neither converted nor sent: the stream then goes on from the frame the clock will be
+    at when the next one is ready. So a child that was starved of the CPU catches up instead
+    of sending late frames, and a late tick in the window costs nothing: its frame is
+    already there (issue 11 point 8)."""
+    import numpy as np
+
+    from .decoder import to_rgb
+    dec = _decoder(req, state, inp)
+    index = dec.index
+    count = index.frame_count
+    stride = max(1, int(req.get("stride", 1)))
+    speed = max(1e-3, float(req.get("speed", 1.0)))
+    video0 = float(req["video0"])
+    wall0: float | None = None  # the clock starts when the first frame is sent
+    width, height = req.get("width"), req.get("height")
+    n = int(req["n"])
+    cost = index.frame_duration_s / speed  # wall time to make a frame (moving average)
+    frame_bytes = 3 * int(width or index.width) * int(height or index.height)
+    ahead = min(PLAY_AHEAD_S, max(2, PLAY_AHEAD_BYTES // max(1, frame_bytes))
+                * index.frame_duration_s / speed)
+    sent = 0
+    last = None
+    while 0 <= n < count:
+        now = time.monotonic()
+        clock = video0 if wall0 is None else video0 + (now - wall0) * speed
+        due = (float(index.times_s[n]) - clock) / speed  # wall seconds until its time
+        if due > ahead and wall0 is not None:
+            # far enough ahead: wait for the clock, or for the player's word (the first frame
+            # is sent at once: the clock waits for it)
+            if inp.wait(min(due - ahead, 0.05)):
+                break
+            continue
+        if inp.wait(0):
+            break
+        late = due + (index.duration_of(n) / speed) < cost
+        if late and wall0 is not None:
+            # its time will be over before it could be shown: go on from the frame the clock
+            # will be at once a frame is made (the decoder decodes what it must up to it)
+            k = int(np.searchsorted(index.times_s, clock + 2 * cost * speed, side="right")) - 1
+            n += stride * max(1, -(-(k - n) // stride))  # on the stride's grid: m0 + j*stride
+            continue
+        t0, decoded = time.monotonic(), dec.decoded
+        frame = dec.read(n)
+        if frame is None:
+            n += stride
+            continue
+        img = to_rgb(frame, width, height, index.orientation)
+        h, w = img.shape[:2]
+        send(out, {"play": n, "width": w, "height": h}, (img.tobytes(),))
+        if wall0 is None:
+            wall0 = time.monotonic()
+        elif dec.decoded - decoded <= 2 * stride:
+            # the cost of a frame in the stream's stride; not of a catch-up (a decode through
+            # the skipped frames): counting those made every skip longer than the one before
+            cost = 0.7 * cost + 0.3 * (time.monotonic() - t0)
+        sent += 1
+        last = n
+        n += stride
+    send(out, {"ok": True, "last": last, "sent": sent})
 
 
 # Set by SIGUSR1 (`VideoProcess.interrupt`): the player has a request waiting, so a warm-up
@@ -319,7 +453,9 @@ def _joined_frames(container, a, base: float, joined: dict, av):
 def op_scan(req: dict, out) -> None:
     from .signals import scan_container
     if req.get("nice"):
+        from moderator_app.core.priority import lower_group
         os.nice(int(req["nice"]))  # background work never starves playback
+        lower_group(None, int(req["nice"]))  # nor its session's group (autogroup)
     container = _open(req)
 
     def progress(done: int, total: int) -> None:
@@ -369,7 +505,13 @@ def main() -> int:
         return 0  # started ahead and never given a file: the parent has gone
     state: dict = {}
     fault = os.environ.get("MODERATOR_VIDEO_FAULT")  # tests: prove the parent survives these
-    for line in sys.stdin.buffer:
+    inp = Input(sys.stdin.buffer.fileno())
+    while True:
+        line = inp.readline()
+        if not line.strip():
+            if inp.eof:
+                break
+            continue
         if fault == "crash":
             os.kill(os.getpid(), signal.SIGSEGV)
         elif fault == "hang":
@@ -382,7 +524,11 @@ def main() -> int:
             if op == "probe":
                 op_probe(req, out)
             elif op == "frame":
-                op_frame(req, out, state)
+                op_frame(req, out, state, inp)
+            elif op == "play":
+                op_play(req, out, state, inp)
+            elif op == "stop":
+                continue  # the end of a playback stream (answered by `op_play`)
             elif op == "warm":
                 op_warm(req, out, state)
             elif op == "audio":

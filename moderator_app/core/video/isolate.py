@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from moderator_app.core.priority import thread_nice
+from moderator_app.core.priority import lower_group, thread_nice
 
 
 class VideoProcessError(Exception):
@@ -197,6 +197,7 @@ def _take_spare() -> _Spare | None:
             and taken.nice < nice:
         with contextlib.suppress(OSError):  # lowering a child of ours is always allowed
             os.setpriority(os.PRIO_PROCESS, taken.proc.pid, nice)
+        lower_group(taken.proc.pid, nice)  # and its session's group (autogroup)
     return taken
 
 
@@ -376,6 +377,30 @@ class VideoProcess:
             if on_progress is not None and on_progress(int(prog[0]), int(prog[1])):
                 self.kill()
                 raise VideoProcessError("cancelled")
+
+    def send(self, req: dict, payload: bytes = b"") -> None:
+        """Send one request without waiting for its answer: a playback stream (child.py
+        `op_play`), whose messages `next_message` reads, or the line that ends one."""
+        req = dict(req, source=self.source)
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps(req).encode() + b"\n" + payload)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise VideoProcessError(self._death()) from None
+
+    def next_message(self, timeout: float) -> Message | None:
+        """The next message of a stream if one starts within `timeout` seconds (it is then read
+        whole, within the process's deadline), else None. A failure answer raises."""
+        if not self._buf:
+            assert self.proc.stdout is not None
+            ready, _, _ = select.select([self.proc.stdout.fileno()], [], [], max(0.0, timeout))
+            if not ready:
+                return None
+        msg = self.read_message(time.monotonic() + self.timeout_s)
+        if "play" not in msg.header and not msg.header.get("ok"):
+            raise VideoProcessError(str(msg.header.get("reason", "unknown failure")))
+        return msg
 
     def interrupt(self) -> None:
         """Ask the child to give up a warm-up now (child.py `op_warm`): thread-safe, and a
