@@ -90,6 +90,36 @@ def test_a_background_thread_takes_a_child_started_at_full_priority_and_lowers_i
     assert _in_thread_at(LOWER, scan_like) == (spare.proc.pid, LOWER)
 
 
+def _group_nice(pid: int) -> int:
+    with open(f"/proc/{pid}/autogroup") as f:  # "/autogroup-123 nice 0"
+        return int(f.read().split()[-1])
+
+
+@pytest.mark.skipif(LOWER > 19, reason="the tests already run at the lowest priority")
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="no autogroup scheduling")
+def test_a_child_taken_by_a_background_thread_lowers_its_scheduling_group_too(clip):
+    """With autogroup scheduling each session is a group and a nice value counts only inside
+    it: a child in a session of its own must lower its group, or it takes the CPU at the
+    player's weight whatever its nice value (`priority.lower_group`)."""
+    isolate.prestart(1, wait=True)
+    (spare,) = isolate._SPARES
+    assert _group_nice(spare.proc.pid) == 0
+
+    def scan_like():
+        with VideoProcess(clip) as vp:
+            return vp.proc.pid, _group_nice(vp.proc.pid)
+    assert _in_thread_at(LOWER, scan_like) == (spare.proc.pid, LOWER)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="no autogroup scheduling")
+@pytest.mark.skipif(os.getsid(0) == os.getpid(), reason="the tests lead their own session")
+def test_a_process_that_shares_its_session_never_lowers_the_group():
+    from moderator_app.core.priority import lower_group
+    before = _group_nice(os.getpid())
+    assert lower_group(None, 19) is False  # the group is this session's: the whole terminal's
+    assert _group_nice(os.getpid()) == before
+
+
 @pytest.mark.skipif(LOWER > 19, reason="the tests already run at the lowest priority")
 def test_a_child_started_by_a_background_thread_never_serves_full_priority(clip):
     _in_thread_at(LOWER, lambda: isolate.prestart(1, wait=True))
