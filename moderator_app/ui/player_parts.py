@@ -273,7 +273,8 @@ class FrameWorker(QObject):
             try:
                 self._stream()
             except VideoProcessError as exc:
-                if self.proc is not None:
+                # a frame that does not decode ended the stream, the decoder is sound
+                if self.proc is not None and not exc.reason.startswith("frame "):
                     self.proc.close()
                     self.proc = None
                 self.failures += 1

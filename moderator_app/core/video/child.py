@@ -273,9 +273,9 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
             continue
         t0, decoded = time.monotonic(), dec.decoded
         frame = dec.read(n)
-        if frame is None:
-            n += stride
-            continue
+        if frame is None:  # as a request for it would: the player stops and says so
+            send(out, {"ok": False, "reason": f"frame {n} cannot be decoded"})
+            return
         img = to_rgb(frame, width, height, index.orientation)
         h, w = img.shape[:2]
         send(out, {"play": n, "width": w, "height": h}, (img.tobytes(),))
