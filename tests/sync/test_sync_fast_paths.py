@@ -281,3 +281,37 @@ def test_peak_is_the_first_highest_score(seconds):
     grid = align.offset_grid(sig, actions[2:8])
     sc = align._scores(flat, grid, actions[2:8], 1.0)
     assert align.peak(flat, grid, actions[2:8], 1.0) == (int(np.argmax(sc)), float(sc.max()))
+
+
+@pytest.mark.parametrize("speed", [1.0, 0.97])
+def test_fft_scores_are_the_plain_sum_with_the_tables_spectrum_kept(monkeypatch, speed):
+    """Long runs' scores by FFT (`align._correlated`, the table's spectrum kept on the
+    lookup) are the plain sums to rounding, for offsets that put actions before the
+    footage, after it and over both ends; one spectrum per transform size."""
+    monkeypatch.setattr(align, "DIRECT_MAX", 0)  # every score by FFT correlation
+    sig, actions = _signals()
+    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    grid = align.offset_grid(sig, actions)
+    wide = np.arange(grid[0] - 45.0, grid[-1] + 45.0, 1 / sig.fps)  # past both ends
+    for run_s, offsets in [(actions, grid), (actions, wide), (actions[:1], wide),
+                           (actions[4:9], grid[::2])]:
+        plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
+        got = align._scores(look, offsets, run_s, speed)
+        assert not align._direct(look, offsets, len(run_s))
+        assert np.abs(got - plain).max() < 1e-9
+        assert int(np.argmax(got)) == int(np.argmax(plain)) or \
+            plain[int(np.argmax(got))] == plain.max()
+    assert look(wide[:1] + actions[-1:] / speed)[0] == 0.0  # the wide grid starts off it
+    assert look.spectrum(1000) is look.spectrum(1000)  # transformed once per size
+
+
+def test_fast_len_is_the_smallest_5_smooth_size():
+    def smooth(m: int) -> bool:
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        return m == 1
+    for n in [1, 2, 7, 97, 1000, 147_000, 150_001, 262_144]:
+        got = align._fast_len(n)
+        assert got >= n and smooth(got)
+        assert not any(smooth(m) for m in range(n, got))
