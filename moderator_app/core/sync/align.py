@@ -311,13 +311,15 @@ def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[
         at, batch = at + batch, min(BOUND_BATCH, 2 * batch)
         k, j = np.divmod(take, blocks)
         i = np.minimum(starts[j][:, None] + span[None, :], n - 1)
-        v = look.row_sums(look.index_pairs(offsets[i.ravel()], run_s,
-                                           np.repeat(speed_arr[k], rows + 1)))
-        v = v.reshape(len(take), rows + 1)
+        # a block's last offset is the next block's first: summed there (a fifth of the
+        # sums), except after the last block
+        keep = (span[None, :] < rows) | (j == blocks - 1)[:, None]
+        ii, kk = i[keep], np.broadcast_to(k[:, None], i.shape)[keep]
+        v = look.row_sums(look.index_pairs(offsets[ii], run_s, speed_arr[kk]))
         top = float(v.max())
         hit = v == top
-        k_top = int(k[hit.any(axis=1)].min())
-        i_top = int(i[hit & (k == k_top)[:, None]].min())
+        k_top = int(kk[hit].min())
+        i_top = int(ii[hit & (kk == k_top)].min())
         best = max(best, (top, -k_top, -i_top))
     return -best[1], -best[2], best[0]
 
