@@ -242,10 +242,13 @@ def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None
     # bounded blocks pay on long runs only (40 s Pong: 0.06 -> 0.10 s analysis CPU with them,
     # its moving paddle and ball leave most blocks' bounds near the best score)
     long_run = float(run_s[-1] - run_s[0]) > align.EVERY_SPEED_SPAN_S
+    # a stretch of a long video searches the whole video's offsets (a 47 s stretch of a 150 s
+    # Pong run: 9,000 of them): its shuffled logs' peaks by bounded blocks too (exact)
+    long_video = long_run or float(sig.times[-1] - sig.times[0]) > align.EVERY_SPEED_SPAN_S
     scores = []
     for _ in range(NULL_SETS):
         p = permuted(run_s, rng)
-        scores.append(_learned_score(sig, nov1, look1, q, p, speed, th) if long_run
+        scores.append(_learned_score(sig, nov1, look1, q, p, speed, th) if long_video
                       else learned_fit(sig, nov1, look1, q, p, speed, th)[0].score)
         if scores[-1] >= f.score:
             return f, 0.0  # a shuffled log does as well: the answer is known (silent runs)
