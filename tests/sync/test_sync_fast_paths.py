@@ -11,11 +11,12 @@ from moderator_app.core.sync import align, reactions, stretch
 from moderator_app.core.sync.signals import FrameSignals
 
 
-def _signals(fps: float = 60.0, seconds: float = 40.0, offset_s: float = 1.5):
+def _signals(fps: float = 60.0, seconds: float = 40.0, offset_s: float = 1.5,
+             actions_n: int = 30, chance: float = 0.02):
     rng = np.random.default_rng(11)
     n = int(seconds * fps)
-    tiles = (rng.random((n, 64)) < 0.02).astype(np.uint16) * 3
-    actions = np.sort(rng.uniform(0.5, seconds - 5.0, 30))
+    tiles = (rng.random((n, 64)) < chance).astype(np.uint16) * 3
+    actions = np.sort(rng.uniform(0.5, seconds - 5.0, actions_n))
     for e in actions:
         k = int(round((offset_s + e) * fps)) + 1
         tiles[k - 4:k, 9] = 0
@@ -315,3 +316,45 @@ def test_fast_len_is_the_smallest_5_smooth_size():
         got = align._fast_len(n)
         assert got >= n and smooth(got)
         assert not any(smooth(m) for m in range(n, got))
+
+
+def _significance(sig, run_s):
+    from moderator_app.core.sync import fit
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
+    nov1 = reactions.novelty(sig)
+    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    q = reactions.background_rates(sig, nov1)
+    return fit.significance(sig, nov1, look1, q, run_s, 1.0, th)
+
+
+def test_a_long_runs_significance_settled_early_decides_as_all_shuffles(monkeypatch):
+    """A 150 s run that stands far above its first shuffled logs stops there
+    (`fit.SIGNIFICANCE_SETTLED`): the same fit, the stretch passes as with all 19, and the
+    confidence, from min(fit z, null z), is the same."""
+    from moderator_app.core.sync import fit
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
+    sig, actions = _signals(seconds=150.0, actions_n=200, chance=0.005)
+    f, early = _significance(sig, actions)
+    monkeypatch.setattr(fit, "SIGNIFICANCE_SETTLED", fit.NULL_SETS + 1)  # never settled
+    f_all, every = _significance(sig, actions)
+    assert f == f_all and early != every
+    assert early >= fit.SIGNIFICANCE_SETTLED_FACTOR * max(f.z, th.sync_min_null_z)
+    assert every >= th.sync_min_null_z and every > f.z
+    assert fit.confidence(min(f.z, early), 10) == fit.confidence(min(f.z, every), 10)
+
+
+def test_short_runs_and_stretches_of_long_videos_test_every_shuffle_as_before(monkeypatch):
+    """A 40 s run is never settled early; a 40 s stretch of a 150 s video finds its
+    shuffled logs' learned peaks by bounded blocks (`align.peak`): the same z, bit for bit,
+    as the plain learned fits."""
+    from moderator_app.core.sync import fit
+    sig, actions = _signals()
+    monkeypatch.setattr(fit, "SIGNIFICANCE_SETTLED", 1)
+    short = _significance(sig, actions)[1]
+    monkeypatch.setattr(fit, "SIGNIFICANCE_SETTLED", fit.NULL_SETS + 1)
+    assert _bits(short) == _bits(_significance(sig, actions)[1])
+    sig, actions = _signals(seconds=150.0)
+    stretch_s = actions[actions < 40.0]
+    bounded = _significance(sig, stretch_s)[1]
+    monkeypatch.setattr(align, "EVERY_SPEED_SPAN_S", 1e9)  # the plain learned fits
+    assert _bits(bounded) == _bits(_significance(sig, stretch_s)[1])
