@@ -105,12 +105,12 @@ class Lookup:
             self._window[width] = t
         return np.take(self._window[width], lo, mode="clip")
 
-    def index_pairs(self, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarray
-                    ) -> np.ndarray:
-        """`index`'s row for each (offsets[r], speeds[r]) pair, bit for bit: row r is the
-        index of offsets[r] + run_s / speeds[r] (one call for blocks of several speeds)."""
-        x = run_s[None, :] / speeds[:, None]   # run_s / s, as `_scores` divides
-        v = np.add(x, offsets[:, None])
+    def index_rows(self, offsets: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """`index`'s row for each (offsets[r], x[r]) pair, bit for bit: row r is the index of
+        offsets[r] + x[r], x[r] being run_s / speed as `_scores` divides (`_bounded` divides
+        each speed's times once, then sums blocks of several speeds in one call). `x` is
+        overwritten."""
+        v = np.add(x, offsets[:, None], out=x)
         np.divide(v, self.res, out=v)
         np.subtract(v, self.base, out=v)
         np.ceil(v, out=v)
@@ -295,6 +295,7 @@ def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[
         width = int((edge[1:] - edge[:-1]).max()) + 1
         bounds.append(look.window_max(edge[:-1], width).sum(axis=1))
     flat = np.concatenate(bounds)
+    xs = run_s[None, :] / speed_arr[:, None]  # each speed's times, as `_scores` divides
     blocks = len(starts) - 1
     span = np.arange(rows + 1)
     # best first, over every speed's blocks: the blocks summed are those whose bound reaches
@@ -315,7 +316,7 @@ def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[
         # sums), except after the last block
         keep = (span[None, :] < rows) | (j == blocks - 1)[:, None]
         ii, kk = i[keep], np.broadcast_to(k[:, None], i.shape)[keep]
-        v = look.row_sums(look.index_pairs(offsets[ii], run_s, speed_arr[kk]))
+        v = look.row_sums(look.index_rows(offsets[ii], xs[kk]))
         top = float(v.max())
         hit = v == top
         k_top = int(kk[hit].min())
