@@ -64,7 +64,7 @@ def run_hostile(qh, cache: Path, only: list[str]) -> list[dict]:
             if "--json" in cmd:
                 try:
                     j = json.loads(out)
-                    verdict, level = j.get("verdict"), j.get("level")
+                    verdict, level = j.get("verdict"), j.get("verification_level")
                 except ValueError:
                     problems.append("--json output is not one JSON object")
             secs = float(t[-2]) if len(t) >= 2 else None
