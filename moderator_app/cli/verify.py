@@ -59,12 +59,21 @@ def _offset_arg(text: str) -> float | str:
 def _run_sync(args, result, options) -> int | None:
     """The sync analysis (verify --sync / --offset auto). With `auto`, re-checks coverage at the
     suggested offset; returns an exit code when it cannot go on."""
-    from moderator_app.core.sync.run import analyze_result
+    from moderator_app.core.sync.run import TooManyActions, analyze_result
 
     auto = args.offset == "auto"
     try:
         analysis = analyze_result(result, options.thresholds,
                                   None if auto else float(args.offset))
+    except TooManyActions as exc:  # the bound on the input: said, never a 74 s analysis
+        if auto:
+            return _unreadable(args, f"--offset auto: {exc}; give --offset SECONDS")
+        from moderator_app.core.sync.rules import NOT_ANALYSED
+
+        video = result.report.video
+        result.report.add(NOT_ANALYSED.at(f"sync analysis not run: {exc}",
+                                          None if video is None else video.file))
+        return None
     except OSError as exc:
         if auto:
             return _unreadable(args, f"--offset auto: cannot decode the video: {exc}")

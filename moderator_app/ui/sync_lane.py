@@ -192,7 +192,6 @@ class SyncRunner(QObject):
         def work(progress, cancel):
             from moderator_app.core.sync import run
 
-            return run.analyze_result(result, offset_s=offset, cancel=cancel,
-                                      max_actions=run.WINDOW_MAX_ACTIONS)
+            return run.analyze_result(result, offset_s=offset, cancel=cancel)
 
         self.op.run(work, self._show, on_failed=lambda msg: self._show(f"not run: {msg}"))

@@ -27,4 +27,9 @@ NOT_ENOUGH_SIGNAL = rule(
     "sync.not_enough_signal", Severity.INFO,
     "the video's reactions do not single out one offset: no offset is suggested", "sync")
 
+NOT_ANALYSED = rule(
+    "sync.not_analysed", Severity.INFO,
+    "the sync analysis did not run: the log holds more actions than it takes (100,000); "
+    "nothing of the picture's reactions was checked", "sync")
+
 BY_ID = {r.id: r for r in (OFFSET_JUMP, DRIFT, NO_REACTION, ACTIVITY_WITHOUT_ACTIONS)}

@@ -23,17 +23,31 @@ from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 SCHEMA = "moderator-app/sync/v1"
 
 
-# The most actions the workstation analyses (`SyncRunner`). The analysis grows with the
-# actions (on a 150 s Pong video: 20,000 actions 2.8 s of CPU and +15 MiB, 100,000 11 s and
-# +49 MiB, 1,000,000 74 s and +436 MiB, which the window under a 512 MiB address-space limit
-# cannot hold); an honest run presses a few times a second (a 40 s Atari run: ~30-120
-# actions; 100,000 is hours of 10 presses a second). `verify --offset auto` analyses them all.
-WINDOW_MAX_ACTIONS = 100_000
+# The most actions the sync analysis takes, in the workstation and on the command line alike
+# (`verify --sync`, `--offset auto`): a bound about the input, not the machine. The analysis
+# grows with the actions (on a 150 s Pong video: 20,000 actions 2.8 s of CPU and +15 MiB,
+# 100,000 11 s and +49 MiB, 200,000 17 s and +92 MiB, 1,000,000 74 s and +436 MiB: past the
+# hostile bound of 30 s and 512 MiB); an honest run presses a few times a second (a 40 s Atari
+# run: ~30-120 actions; 100,000 is hours of 10 presses a second).
+MAX_ACTIONS = 100_000
 
 
 class InputsUnreadable(InputError):
     """The verification's process could not read the inputs' times (the text says why): no
     analysis, and the window shows why instead of reading the log itself."""
+
+
+class TooManyActions(InputsUnreadable):
+    """More actions than `MAX_ACTIONS`: nothing analysed. The text says what and why, the
+    same words in the Sync panel, `verify --sync`'s `sync.not_analysed` note and
+    `--offset auto`'s refusal."""
+
+    def __init__(self, n: int, cap: int) -> None:
+        super().__init__(
+            f"{n} actions, more than the {cap} the sync analysis takes: none analysed (its "
+            "time and memory grow with the actions; an honest run presses a few times a "
+            "second)")
+        self.actions, self.cap = n, cap
 
 
 def analyze_result(result, thresholds: Thresholds | None = None,
@@ -43,32 +57,27 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     come from the integrity scan (its cache when `verify --scan` or the player ran it: no
     second decode). `cancel`: a CancelToken; a cancelled analysis raises Cancelled. The
     inputs' times are `result.input_times` when the workstation's verification process read
-    them (the window never parses the log), else read from the log here. More than
-    `max_actions` actions: InputsUnreadable, nothing analysed."""
+    them (the window never parses the log), else read from the log here, before the video
+    is decoded. More than `max_actions` actions (default `MAX_ACTIONS`): TooManyActions,
+    nothing analysed and nothing decoded."""
     if result.video_path is None:
         return None
+    cap = MAX_ACTIONS if max_actions is None else max_actions
     times = getattr(result, "input_times", None)
     if isinstance(times, str):  # the verification's process could not read them: why
         raise InputsUnreadable(times)
-    if times is not None and max_actions is not None and len(times) > max_actions:
-        raise InputsUnreadable(
-            f"{len(times)} actions, more than the {max_actions} the workstation analyses; "
-            "`moderator-app verify --offset auto` analyses them all")
+    if times is None:  # not read beside the verification (the CLI): read them now
+        times = input_times(result.submission)
+    if len(times) > cap:
+        raise TooManyActions(len(times), cap)
     videos = result.submission.videos
     digest = result.report.digest_for(videos[0].name) if videos else None
     sig = frame_signals(result.video_path, sha256=digest.sha256 if digest else None,
                         cancel=cancel)
     if cancel is not None:
         cancel.check()
-    if times is None:  # not read beside the verification (the CLI): read them now
-        times = input_times(result.submission)
-        if max_actions is not None and len(times) > max_actions:
-            raise InputsUnreadable(
-                f"{len(times)} actions, more than the {max_actions} the workstation "
-                "analyses; `moderator-app verify --offset auto` analyses them all")
     return analyze(list(times), sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
                    getattr(result, "run_duration_s", None))
-
 
 
 def _r(x, nd=3):

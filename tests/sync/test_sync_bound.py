@@ -1,0 +1,78 @@
+"""The sync analysis takes at most `MAX_ACTIONS` actions, in the CLI as in the workstation
+(issue 15: a community log of 1,000,000 actions beside a 150 s video cost `verify --offset
+auto` 74 s of CPU, and ran out of memory under the 512 MiB bound). The bound is about the
+input: past it nothing is analysed or decoded, and every entry point says so in the same
+words (the Sync panel's test is tests/ui/test_ui_sync_lane.py)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import corpus
+import pytest
+
+from moderator_app.cli import main as cli_main
+from moderator_app.core.sync import run as sync_run
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video import isolate
+
+pytestmark = pytest.mark.skipif(corpus.available() is not None,
+                                reason=f"corpus cannot be built: {corpus.available()}")
+
+WHY = ("actions, more than the 5 the sync analysis takes: none analysed (its time and memory "
+       "grow with the actions; an honest run presses a few times a second)")
+
+
+@pytest.fixture
+def decodes(tmp_path, monkeypatch):
+    """A fresh scan cache and the decoding requests sent to the video process."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    sent: list[str] = []
+    real = isolate.VideoProcess.request
+
+    def counting(self, req, *a, **kw):
+        if req.get("op") == "scan":
+            sent.append(req["op"])
+        return real(self, req, *a, **kw)
+
+    monkeypatch.setattr(isolate.VideoProcess, "request", counting)
+    return sent
+
+
+def test_the_default_bound_holds_without_the_window(tmp_path):
+    """100,001 actions: refused before any decode, whoever calls (the CLI passes no cap)."""
+    run = corpus.build("breakout-genuine")
+    result = verify_paths([run.folder])
+    with pytest.raises(sync_run.TooManyActions) as got:
+        sync_run.analyze_result(replace(result, input_times=[0.5] * 100_001))
+    assert (got.value.actions, got.value.cap) == (100_001, 100_000)
+    assert str(got.value).startswith("100001 actions, more than the 100000 the sync analysis")
+
+
+def test_verify_sync_past_the_bound_is_a_note_and_decodes_nothing(decodes, capsys,
+                                                                 monkeypatch):
+    run = corpus.build("breakout-genuine")
+    monkeypatch.setattr(sync_run, "MAX_ACTIONS", 5)
+    assert cli_main(["verify", str(run.folder), "--sync", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    n = len(run.truth["actions"])
+    assert n > 5
+    got = [(f["rule"], f["severity"], f["message"]) for f in rep["findings"]
+           if f["rule"].startswith("sync.")]
+    assert got == [("sync.not_analysed", "info", f"sync analysis not run: {n} {WHY}")]
+    assert rep["verdict"] == "pass" and rep["sync"] is None
+    assert decodes == []
+
+
+def test_offset_auto_past_the_bound_says_why_and_exits_2(decodes, capsys, monkeypatch):
+    run = corpus.build("breakout-genuine")
+    monkeypatch.setattr(sync_run, "MAX_ACTIONS", 5)
+    assert cli_main(["verify", str(run.folder), "--offset", "auto", "--json"]) == 2
+    out = capsys.readouterr()
+    n = len(run.truth["actions"])
+    why = f"--offset auto: {n} {WHY}; give --offset SECONDS"
+    assert json.loads(out.out) == {"schema": "moderator-app/report/v1",
+                                   "verdict": "unreadable", "error": why}
+    assert out.err == f"moderator-app: {why}\n"
+    assert decodes == []
