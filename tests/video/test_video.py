@@ -98,6 +98,17 @@ def test_garbage_is_unreadable(tmp_path):
     assert not p.ok and rules(p) == [("video.unreadable", "error")]
 
 
+def test_a_refused_picture_size_is_named_not_a_misleading_errno(tmp_path):
+    """Issue 15: a y4m header of W30000 H30000 was "OSError: [Errno 16] Device or resource
+    busy" (the code FFmpeg's size check returns); the reason is FFmpeg's own."""
+    (tmp_path / "big.y4m").write_bytes(
+        b"YUV4MPEG2 W30000 H30000 F30:1 Ip A1:1 C420jpeg\nFRAME\n" + bytes(1000))
+    p = probe_video(tmp_path / "big.y4m", "big.y4m")
+    assert not p.ok and [(f.rule, f.message) for f in p.findings] == [
+        ("video.unreadable", "the video cannot be read: FFmpeg refuses the file: "
+                             "Picture size 30000x30000 is invalid")]
+
+
 def test_missing_file_and_directory_never_raise(tmp_path):
     assert rules(probe_video(tmp_path / "nope.mp4", "x")) == [("video.unreadable", "error")]
     assert not probe_video(tmp_path, "dir").ok

@@ -541,6 +541,8 @@ def main() -> int:
                 send(out, {"ok": False, "reason": f"unknown op {op!r}"})
         except MemoryError:
             send(out, {"ok": False, "reason": "the video needs more memory than allowed"})
+        except decoder.OpenFailed as exc:  # FFmpeg's own words, not a misleading errno
+            send(out, {"ok": False, "reason": str(exc)[:500]})
         except Exception as exc:  # noqa: BLE001 - any decoder error is the video's fault
             text = str(exc).replace(f": '{req.get('source')}'", "")
             send(out, {"ok": False, "reason": f"{type(exc).__name__}: {text}"[:500]})

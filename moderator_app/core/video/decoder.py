@@ -39,6 +39,7 @@ PyAV (FFmpeg's libraries) is imported here, never in the workstation's own proce
 from __future__ import annotations
 
 import contextlib
+import errno
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
@@ -492,8 +493,31 @@ def to_rgb(frame, width: int | None = None, height: int | None = None,
     return apply_moves(img, orient)
 
 
+class OpenFailed(Exception):
+    """FFmpeg refused to open the file; the text is FFmpeg's own reason (issue 15)."""
+
+
+# Codes FFmpeg returns for a header it refuses, whose system text names something else: a
+# y4m header of W30000 H30000 is "[Errno 16] Device or resource busy" (its size check's code).
+_MISLEADING = {errno.EBUSY, errno.EINVAL}
+
+
 def open_container(path: str):
     """Open a file for PyAV with bounded probing (a hostile header cannot make it read
-    gigabytes before the first packet)."""
-    return av.open(path, options={"probesize": str(32 << 20),
-                                  "analyzeduration": str(30_000_000)})
+    gigabytes before the first packet). When FFmpeg refuses the file with a code whose system
+    text would mislead (EBUSY, EINVAL), the reason is the error FFmpeg logged while opening
+    ("Picture size 30000x30000 is invalid"): logging is on for the open only (the video
+    process keeps it off, so a damaged stream's messages cost nothing while decoding)."""
+    av.logging.set_level(av.logging.ERROR)
+    try:
+        with av.logging.Capture() as logs:
+            try:
+                return av.open(path, options={"probesize": str(32 << 20),
+                                              "analyzeduration": str(30_000_000)})
+            except av.error.FFmpegError as exc:
+                said = [str(m).strip() for lvl, _, m in logs if lvl <= av.logging.ERROR]
+                if exc.errno in _MISLEADING and said and said[-1]:
+                    raise OpenFailed(f"FFmpeg refuses the file: {said[-1][:300]}") from None
+                raise
+    finally:
+        av.logging.set_level(None)
