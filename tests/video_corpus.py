@@ -390,6 +390,24 @@ RATE_CHANGE = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=10",
                "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast",
                "-g", "60", "-pix_fmt", "yuv420p")
 
+# A VP9 WebM whose frame rate changes every 3 s (60, 30, 20 fps in turn: every 2nd, 4th, 6th
+# frame of a 120 fps source, timestamps kept, millisecond timestamps: 16/17 ms jitter), 11
+# changes in 36 s (issue 12: fixed 2 s windows reported the 5 on a window's edge).
+RATE_STEPS = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=120:duration=36",
+              "-vf", "select='not(mod(n\\,if(eq(mod(floor(t/3)\\,3)\\,0)\\,2\\,"
+              "if(eq(mod(floor(t/3)\\,3)\\,1)\\,4\\,6))))'",
+              "-fps_mode", "passthrough", "-c:v", "libvpx-vp9", "-deadline", "realtime",
+              "-cpu-used", "8", "-g", "60", "-pix_fmt", "yuv420p")
+
+# An OBS-like capture at a constant 60 fps: each timestamp jittered by up to +-2 ms (a sine of
+# the frame number: the same file every time), one frame in 37 dropped under load, Matroska's
+# millisecond timestamps. No rate changes.
+OBS_JITTER = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=20",
+              "-vf", "select='not(eq(mod(n\\,37)\\,36))',settb=1/1000,"
+              "setpts='(T+0.002*sin(N*2.7))/TB'",
+              "-fps_mode", "passthrough", "-enc_time_base:v", "1:1000", "-c:v", "libx264", "-preset", "veryfast",
+              "-g", "120", "-pix_fmt", "yuv420p")
+
 # An honest VFR recording (exact repeats dropped) whose sprite steps every second frame, or
 # every frame, with pauses: windows of irregular intervals whose median follows the content
 # (as a real VFR Pitfall recording's: ten false frame-rate changes, issue 12 QA, session 5).

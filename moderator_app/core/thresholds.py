@@ -124,10 +124,12 @@ class ScanThresholds:
         honest VFR Breakout recording were reported as missing footage.
     gap_frames, gap_min_s: a jump of more than this many frame durations, and at least
         gap_min_s, is `video.timestamp_gap`.
-    rate_window_s, rate_change_ratio, rate_regular_share: the median frame interval per window
-        changing by more than this ratio between neighbouring windows is `video.stream_change`,
-        when each window is regular (this share of its intervals within 10 % of its median): a
-        VFR recorder's windows, irregular, say nothing of a rate change.
+    rate_window_s, rate_min_s, rate_change_ratio, rate_regular_share: where the rolling median
+        frame interval steps, the stretches before and after (each up to rate_window_s, at
+        least rate_min_s) whose medians differ by more than this ratio are
+        `video.stream_change`, when each is regular (this share of its intervals within 10 %
+        of its median): a VFR recorder's stretches, irregular, say nothing of a rate change
+        (core/video/rates.py).
     cut_min_motion, cut_ratio, cut_window_frames: a frame whose motion energy is above
         cut_min_motion, cut_ratio times the median motion of the cut_window_frames before and of
         those after it, and 1.5 times both its neighbours (an isolated peak) is a `video.cut`
@@ -166,6 +168,7 @@ class ScanThresholds:
     gap_frames: float = 4.0
     gap_min_s: float = 0.25
     rate_window_s: float = 2.0
+    rate_min_s: float = 1.0
     rate_change_ratio: float = 1.3
     rate_regular_share: float = 0.9
     cut_min_motion: float = 20.0

@@ -10,8 +10,8 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   change (a still picture held is how VFR encoders drop repeats: judged as a freeze instead);
 - `video.timestamp_backwards`: decode timestamps that go back (joined recordings, a splice:
   the frames after it are shown in file order, `index.Timeline`), or two frames with one pts;
-- `video.stream_change`: the picture size, or the frame rate (median interval per second),
-  changes mid-stream;
+- `video.stream_change`: the picture size, or the frame rate (a sustained step of the median
+  frame interval between regular stretches, `rates.py`), changes mid-stream;
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
   motion before and after it, or, in busy content where motion saturates, a share of changed
   points standing out of its local distribution (listed, info; the edges of a black stretch
@@ -41,6 +41,7 @@ from moderator_app.core.rules import Finding, Severity, rule
 from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
 
 from .isolate import VideoProcess
+from .rates import rate_changes
 from .signals import pack_arrays, unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
@@ -505,29 +506,12 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
             out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t0,
                             f"the picture size changes from {size[i][0]}x{size[i][1]} to "
                             f"{size[i + 1][0]}x{size[i + 1][1]} at {t0:.3f} s"))
-    # frame rate: median interval per window of `rate_window_s`, compared with the next window;
-    # only between windows that are each regular (a constant rate): a VFR recorder that drops
-    # repeats makes windows of irregular intervals whose median follows the content (an honest
-    # VFR Pitfall recording, whose sprite moves every second frame, got ten false changes)
-    t = sig.times_s
-    if t.shape[0] > 10:
-        w = th.rate_window_s
-        bins = np.floor(t / w).astype(np.int64)
-        d = np.diff(t)
-        med: list[tuple[int, float]] = []
-        for b in np.unique(bins[1:]):
-            sel = d[bins[1:] == b]
-            if sel.shape[0] >= 5:
-                m = float(np.median(sel))
-                if np.mean(np.abs(sel - m) <= 0.1 * m) >= th.rate_regular_share:
-                    med.append((int(b), m))
-        for (b0, m0), (b1, m1) in zip(med, med[1:], strict=False):
-            if b1 == b0 + 1 and m0 > 0 and m1 > 0 and max(m0, m1) / min(m0, m1) > \
-                    th.rate_change_ratio:
-                t0 = b1 * w
-                out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t0 + w,
-                                f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
-                                f"at about {t0:.1f} s"))
+    # frame rate: a sustained step of the median interval between regular stretches (rates.py)
+    for t0, m0, m1, t1 in rate_changes(sig.times_s, th.rate_window_s, th.rate_min_s,
+                                       th.rate_change_ratio, th.rate_regular_share)[:50]:
+        out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t1,
+                        f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
+                        f"at {t0:.3f} s"))
     return out
 
 
