@@ -128,7 +128,32 @@ def test_time_budget_bounds_the_probe(tmp_path):
     # budget (a loaded machine) neither warns nor fails the file (it got probe_incomplete and
     # header_mismatch warnings)
     assert rules(p) == [("video.probe_incomplete", "info")]
-    assert p.duration_s is None or p.duration_s < 60.0  # duration-ok (a measured video time, not a time taken); a lower bound, and said so
+    # the duration is where the stream ends (its last packet), not where the budget stopped
+    assert p.duration_s == 60.0  # duration-ok (a measured video time, not a time taken)
+
+
+@pytest.mark.parametrize("ext", ["mp4", "mkv"])
+def test_a_cut_index_gives_no_false_coverage_missing(tmp_path, ext):
+    """Issue 12/15: an index cut by the probe's budget measured a lower-bound duration, so
+    whether a run was covered depended on how far a (loaded) machine got: a 30 s video beside
+    a 25 s run was coverage.missing at a 0 s budget. The duration now comes from the last
+    packet's timestamp, read from the end of the file (MP4 by its sample index, Matroska by
+    byte), and the note says what was not checked."""
+    from moderator_app.core.verify.coverage import compute_coverage
+
+    out = tmp_path / f"v.{ext}"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                    "testsrc2=size=160x90:rate=30:duration=30", "-c:v", "libx264", "-preset",
+                    "veryfast", "-g", "60", "-pix_fmt", "yuv420p", str(out)], check=True)
+    full = probe_video(out, "v")
+    cut = probe_video(out, "v", VideoLimits(time_budget_s=0.0))
+    assert full.index.complete and not cut.index.complete
+    assert round(full.duration_s, 3) == round(cut.duration_s, 3) == 30.0  # duration-ok: a video time
+    assert [(f.rule, f.message) for f in cut.findings] == [
+        ("video.probe_incomplete", "stopped after 0 s of probing at frame 1 (0.033 s): the "
+         "duration 30.000 s is the last packet's timestamp; frames, gaps and decoding after "
+         "0.033 s were not checked")]
+    assert compute_coverage(25.0, cut.duration_s, 0.0, cut.gaps).covered
 
 
 def test_unseekable_live_webm_is_measured_to_the_end(tmp_path):

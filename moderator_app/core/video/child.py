@@ -106,6 +106,8 @@ def op_probe(req: dict, out) -> None:
                         lambda: time.monotonic() > deadline)
     index = _decodable_head(req, index, deadline)
     info: dict = {"ok": True, "format": container.format.name}
+    if not index.complete and index.frame_count and not index.segments:
+        info["end_s"] = _stream_end(req, index, time.monotonic() + END_BUDGET_S)
     audio = []
     for a in container.streams.audio:
         tb = a.time_base
@@ -127,6 +129,47 @@ def op_probe(req: dict, out) -> None:
                                                     deadline)
     info["audio"] = audio
     send(out, info, (index.to_bytes(),))
+
+
+# The read of the last packets of a file whose index the probe's budget cut: its own small
+# budget (the probe's is spent), inside the video process's timeout (budget + 5 s).
+END_BUDGET_S = 2.0
+_TAIL_BYTES = 4 << 20
+
+
+def _stream_end(req: dict, index, deadline: float) -> float | None:
+    """Where the video stream ends (the last packet's timestamp plus its duration, as video
+    time from the index's first frame), read from the end of the file: when the probe's
+    budget cut the index, the duration must not depend on how far a machine got (a lower
+    bound gave a false coverage.missing on a loaded machine). MP4/MOV and AVI are sought by
+    timestamp (their sample index is in memory: no read); every other container by byte, to
+    the last 4 MiB (Matroska without cues would otherwise read every cluster to get there).
+    None when no packet is found before `deadline`."""
+    import av
+    container = _open(req)
+    try:
+        stream = container.streams.video[0]
+        tb = stream.time_base
+        names = set((container.format.name or "").split(","))
+        if names & {"mov", "mp4", "avi"}:
+            container.seek(2**62, stream=stream, backward=True)
+        else:
+            size = os.stat(req["source"]).st_size
+            container.seek(max(0, size - _TAIL_BYTES), unsupported_byte_offset=True)
+        end = None
+        for pk in container.demux(stream):
+            if pk.size and pk.pts is not None:
+                e = pk.pts + (pk.duration or 0)
+                end = e if end is None or e > end else end
+            if time.monotonic() > deadline:
+                break
+    except (av.error.FFmpegError, OSError, ValueError):
+        return None
+    finally:
+        container.close()
+    if end is None or tb is None:
+        return None
+    return float((end - int(index.pts[0])) * tb)
 
 
 def _decodable_head(req: dict, index, deadline: float):

@@ -272,9 +272,25 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             "the end of the stream could not be decoded within the probe's budget: the "
             f"duration {duration:.3f} s is from the timestamps alone", name))
     if not index.complete:
+        # the verdict must not depend on the machine's speed: the duration of a cut index is
+        # where the stream ends (its last packets, read from the end of the file; else the
+        # container's header), never the point a loaded machine reached (docs/DECISIONS.md)
+        end = info.get("end_s")
+        end = float(end) if isinstance(end, (int, float)) and np.isfinite(end) else None
+        hdur = index.header_duration_s
+        reached = duration
+        if end is not None and end > duration:
+            duration, source = end, "the last packet's timestamp"
+        elif end is None and hdur is not None and hdur > duration:
+            duration, source = hdur, "the container's header"
+        else:
+            source = ""
         findings.append(PROBE_INCOMPLETE.at(
-            f"stopped after {limits.time_budget_s:g} s of probing at frame {n}: the measured "
-            f"duration {duration:.3f} s is a lower bound", name))
+            f"stopped after {limits.time_budget_s:g} s of probing at frame {n} "
+            f"({reached:.3f} s): " + (
+                f"the duration {duration:.3f} s is {source}; frames, gaps and decoding after "
+                f"{reached:.3f} s were not checked" if source else
+                f"the measured duration {duration:.3f} s is a lower bound"), name))
         method += "; stopped at the time budget"
     if duration > limits.max_duration_s or count > limits.max_frames:
         findings.append(TOO_LARGE.at(f"the video lasts {duration:.0f} s with {count} frames "
