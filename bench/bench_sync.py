@@ -66,7 +66,6 @@ DEFAULT_RUNS = ("breakout", "pitfall", "pong", "breakout-speedlong", "pong-speed
 def main(games: list[str]) -> int:
     import corpus
     import numpy as np
-    import orjson
 
     from moderator_app.core.video.scan import file_sha256
 
@@ -82,8 +81,7 @@ def main(games: list[str]) -> int:
           f"{'ana/scan':>8s}")
     for name in games or DEFAULT_RUNS:
         run = corpus.build(name if "-" in name else f"{name}-genuine")
-        acts = [orjson.loads(line) for line in run.log.read_bytes().splitlines()]
-        e = np.array([a["elapsedMs"] / 1000 for a in acts if a["type"] == "action"])
+        e = np.array(run.action_times)
         m = _measure(run, e, file_sha256(run.video))
         f, s, a = (min(x[0] for x in m[k]) for k in ("floor", "scan", "ana"))
         cf, cs, ca = (min(x[1] for x in m[k]) for k in ("floor", "scan", "ana"))

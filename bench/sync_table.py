@@ -69,7 +69,6 @@ GRID = int(os.environ.get("SYNC_GRID", "8"))
 
 def main(games: list[str]) -> int:
     import corpus
-    import orjson
 
     from moderator_app.core.sync.analysis import analyze
     from moderator_app.core.sync.signals import frame_signals
@@ -87,12 +86,10 @@ def main(games: list[str]) -> int:
         if games and name.split("-")[0] not in games:
             continue
         run = corpus.build(name)
-        ev = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-        e = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "action"]
-        end = [x["elapsedMs"] / 1000 for x in ev if x["type"] == "run_end"]
+        e = run.action_times
         sig = frame_signals(run.video, grid=GRID)
         verdict = judge(run.truth, analyze(e, sig, DEFAULT_THRESHOLDS,
-                                           run_duration_s=end[-1] if end else None))
+                                           run_duration_s=run.run_end_s))
         bad += not verdict.startswith("ok")
         print(f"{name:28s} {verdict}", flush=True)
     print(f"{bad} not ok")

@@ -149,3 +149,22 @@ def submission(tmp_path_factory) -> Path:
     duration = make_agent_log(d / "agent-log.jsonl", 20, seed=3)
     make_video(d / "run.mp4", duration)
     return d
+
+
+@pytest.fixture
+def decodes(tmp_path, monkeypatch):
+    """A fresh scan cache, and the list of decoding ("scan") requests sent to the isolated
+    video process: the one seam every decode goes through (core/video/isolate.py)."""
+    from moderator_app.core.video import isolate
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    sent: list[str] = []
+    real = isolate.VideoProcess.request
+
+    def counting(self, req, *a, **kw):
+        if req.get("op") == "scan":
+            sent.append(req["op"])
+        return real(self, req, *a, **kw)
+
+    monkeypatch.setattr(isolate.VideoProcess, "request", counting)
+    return sent

@@ -4,13 +4,14 @@ Environment (ale-py), recorded with ffmpeg (H.264), with ground truth, genuine a
     import corpus
     run = corpus.build("breakout-cut")   # built once, then read from the cache
     run.log, run.video, run.truth        # paths and the truth dict
+    run.action_times, run.run_end_s      # what the sync analysis reads from the log
     corpus.NAMES                         # every run of the first set: {game}-{kind}
     corpus.HELD_OUT_NAMES                # the second held-out set (`heldout`): new games and
                                          # recorders, {game}-{kind}[@{recorder}]
 
 Runs are cached under `.cache/corpus/v{GENERATOR_VERSION}/` in the repository (gitignored);
 MODERATOR_CORPUS_DIR moves the cache. `make corpus` (or `python -m corpus` with tests/ on the
-path) builds them all. Format: /tmp/brief/corpus-api.md and the `build` module's docstring.
+path) builds them all. Format: the `build` module's docstring.
 """
 
 from __future__ import annotations
@@ -51,6 +52,20 @@ class Run:
     @property
     def truth(self) -> dict:
         return json.loads((self.folder / "truth.json").read_text())
+
+    def _events(self, kind: str) -> list[float]:
+        lines = self.log.read_bytes().splitlines()
+        return [e["elapsedMs"] / 1000 for e in map(json.loads, lines) if e["type"] == kind]
+
+    @property
+    def action_times(self) -> list[float]:
+        """The logged actions' run times (s), in log order: the sync analysis' input."""
+        return self._events("action")
+
+    @property
+    def run_end_s(self) -> float:
+        """run_start to run_end (s), as the log says."""
+        return self._events("run_end")[-1]
 
 
 def available() -> str | None:

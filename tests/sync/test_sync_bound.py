@@ -15,29 +15,12 @@ import pytest
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import run as sync_run
 from moderator_app.core.verify.pipeline import verify_paths
-from moderator_app.core.video import isolate
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
 
 WHY = ("actions, more than the 5 the sync analysis takes: none analysed (its time and memory "
        "grow with the actions; an honest run presses a few times a second)")
-
-
-@pytest.fixture
-def decodes(tmp_path, monkeypatch):
-    """A fresh scan cache and the decoding requests sent to the video process."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    sent: list[str] = []
-    real = isolate.VideoProcess.request
-
-    def counting(self, req, *a, **kw):
-        if req.get("op") == "scan":
-            sent.append(req["op"])
-        return real(self, req, *a, **kw)
-
-    monkeypatch.setattr(isolate.VideoProcess, "request", counting)
-    return sent
 
 
 def test_the_default_bound_holds_without_the_window(tmp_path):

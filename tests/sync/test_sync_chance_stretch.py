@@ -13,7 +13,6 @@ its jump.
 from __future__ import annotations
 
 import corpus
-import orjson
 import pytest
 
 from moderator_app.core.sync.analysis import analyze, analyze_at
@@ -27,8 +26,7 @@ needs_corpus = pytest.mark.skipif(corpus.available() is not None,
 def _run(name: str, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
     run = corpus.build(name)
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     return run.truth, e, frame_signals(run.video)
 
 

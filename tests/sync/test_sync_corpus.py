@@ -34,8 +34,7 @@ def scan_cache(monkeypatch):
 
 def _run(name):
     run = corpus.build(name)
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     return run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS), e, run
 
 

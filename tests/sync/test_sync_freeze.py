@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import corpus
 import numpy as np
-import orjson
 import pytest
 
 from moderator_app.core.sync.analysis import analyze
@@ -92,11 +91,9 @@ needs_corpus = pytest.mark.skipif(corpus.available() is not None,
 
 def _analyze(name: str):
     run = corpus.build(name)
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
-    end = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "run_end"]
+    e = run.action_times
     return run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS,
-                              run_duration_s=end[-1])
+                              run_duration_s=run.run_end_s)
 
 
 @needs_corpus

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import corpus
 import numpy as np
-import orjson
 import pytest
 from corpus import heldout
 from corpus.build import GAMES
@@ -71,8 +70,7 @@ def test_variable_frame_rate_recording_right_offset_and_no_sync_warning(monkeypa
 
     decoded = len(run_scan(run.video).signals.times_s)
     assert decoded < truth["frames"] // 2  # the file is really variable-rate
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
     assert a.suggested_offset_s is not None, a.reason
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / truth["fps"]  # duration-ok: a measured video time, not a time taken
@@ -90,8 +88,7 @@ def test_boxing_splices_are_placed_at_their_frame_with_their_size(name, monkeypa
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
     run = corpus.build(name)
     truth, t = run.truth, run.truth["tamper"]
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
     [f] = a.findings
     frame = 1 / truth["fps"] + 1e-6

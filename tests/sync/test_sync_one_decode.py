@@ -15,27 +15,10 @@ import pytest
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.signals import frame_signals
-from moderator_app.core.video import isolate
 from moderator_app.core.video.scan import run_scan
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
-
-
-@pytest.fixture
-def decodes(tmp_path, monkeypatch):
-    """A fresh scan cache, and the list of decoding requests sent to the video process."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    sent: list[str] = []
-    real = isolate.VideoProcess.request
-
-    def counting(self, req, *a, **kw):
-        if req.get("op") == "scan":
-            sent.append(req["op"])
-        return real(self, req, *a, **kw)
-
-    monkeypatch.setattr(isolate.VideoProcess, "request", counting)
-    return sent
 
 
 def test_verify_scan_and_offset_auto_decode_once(decodes, capsys):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import corpus
 import numpy as np
-import orjson
 import pytest
 
 from moderator_app.core.sync import reactions
@@ -65,8 +64,7 @@ needs_corpus = pytest.mark.skipif(corpus.available() is not None,
 
 def _analyze(name: str):
     run = corpus.build(name)
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     return run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import corpus
 import numpy as np
-import orjson
 import pytest
 
 from moderator_app.core.sync import reactions, stretch
@@ -111,8 +110,7 @@ def test_pong_spliced_from_a_second_attempt_gets_a_finding_at_the_splice(monkeyp
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
     run = corpus.build("pong-retake")
     truth = run.truth
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
     assert a.suggested_offset_s is not None, a.reason
     [f] = a.findings
@@ -148,8 +146,7 @@ def test_a_gap_where_the_band_moves_far_more_than_in_idle_time_is_busy():
 
 def _analysed(name: str):
     run = corpus.build(name)
-    events = [orjson.loads(x) for x in run.log.read_bytes().splitlines()]
-    e = [ev["elapsedMs"] / 1000 for ev in events if ev["type"] == "action"]
+    e = run.action_times
     return run.truth, analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS)
 
 

@@ -360,13 +360,7 @@ class VideoProcess:
         """Send one request; the final answer. `on_progress(done, total)` returning True
         cancels (the child is killed and VideoProcessError('cancelled') raised)."""
         deadline = time.monotonic() + (timeout_s if timeout_s is not None else self.timeout_s)
-        req = dict(req, source=self.source)
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps(req).encode() + b"\n" + payload)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise VideoProcessError(self._death()) from None
+        self.send(req, payload)
         while True:
             msg = self.read_message(deadline)
             prog = msg.header.get("progress")
