@@ -216,18 +216,23 @@ class FrameWorker(QObject):
         s = min(mw / w, mh / h)
         return max(16, int(w * s) // 2 * 2), max(2, int(h * s) // 2 * 2)
 
-    def _read(self, n: int, cache_before: int) -> QImage | None:
-        blob = b""
+    def _with_index(self, req: dict) -> tuple[dict, bytes]:
+        """The request and the frame index to send with it: the child (started here when
+        there is none) gets the index once, with its first request."""
         if self.proc is None:
             self.proc = VideoProcess(self.path, timeout_s=30.0)
             self._index_sent = False
-        if not self._index_sent:
-            blob = self.index.to_bytes()
+        if self._index_sent:
+            return req, b""
+        blob = self.index.to_bytes()
+        return (dict(req, index_len=len(blob)) if blob else req), blob
+
+    def _read(self, n: int, cache_before: int) -> QImage | None:
         w, h = self._size()
-        req = {"op": "frame", "n": n, "keep": True, "cache_before": cache_before,
-               "width": w, "height": h, "ahead": self.playing}
-        if blob:
-            req["index_len"] = len(blob)
+        req, blob = self._with_index({"op": "frame", "n": n, "keep": True,
+                                      "cache_before": cache_before, "width": w, "height": h,
+                                      "ahead": self.playing})
+        assert self.proc is not None
         try:
             msg = self.proc.request(req, blob)
             self._index_sent = True
@@ -356,15 +361,8 @@ class FrameWorker(QObject):
                 self._ring[m] = img
 
     def _start_stream(self, spec: dict) -> None:
-        blob = b""
-        if self.proc is None:
-            self.proc = VideoProcess(self.path, timeout_s=30.0)
-            self._index_sent = False
-        if not self._index_sent:
-            blob = self.index.to_bytes()
-        req = dict(spec, op="play", keep=True)
-        if blob:
-            req["index_len"] = len(blob)
+        req, blob = self._with_index(dict(spec, op="play", keep=True))
+        assert self.proc is not None
         self.proc.send(req, blob)
         self._index_sent = True
 
