@@ -155,14 +155,14 @@ class MainWindow(QMainWindow):
         }
 
     def _connect_activity_lane(self) -> None:
-        """The integrity scan's lane (ui/activity_lane.py) follows the player and seeks."""
+        """The integrity scan's lane (ui/activity_lane.py) seeks; it follows the timeline's
+        playhead on its own (ui/video_lane.py)."""
         lane, p = self.activity, self.player
         lane.seek_requested.connect(self.nav.seek_run_time)
         p.loaded.connect(lambda: lane.set_scan(None))
         p.scan_progress.connect(lane.set_progress)
         p.scan_ready.connect(lane.set_scan)
         p.scan_ready.connect(self._scan_findings)
-        p.position_changed.connect(lambda *_: lane.update())
 
     def _scan_findings(self, scan) -> None:
         """The integrity scan's spans join the findings list, each at its start (a ScanResult;
@@ -197,7 +197,6 @@ class MainWindow(QMainWindow):
         self.sync_runner = SyncRunner(self.session, self.auto_sync, self.sync_lane, self)
         self.sync_runner.analysed.connect(self._sync_findings)
         self.sync_lane.seek_requested.connect(self.nav.seek_run_time)
-        self.player.position_changed.connect(lambda *_: self.sync_lane.update())
 
     def _fill_recent_menu(self, menu: QMenu) -> None:
         self.recent_menu = menu.addMenu("Open &recent")

@@ -1,7 +1,8 @@
 """Plots aligned with the timeline: actions per minute, model latency, tokens over time.
 
 Painted with QPainter over the timeline's view range and left margin (`LABEL_W`), so a spike
-sits exactly under the events that caused it. Like the timeline, each strip aggregates per pixel
+sits exactly under the events that caused it; the curves are kept in a static layer
+(ui/layer.py), so a playhead move repaints two thin strips, not the curves. Like the timeline, each strip aggregates per pixel
 column with numpy (`searchsorted` + `reduceat`), so the cost does not grow with the log.
 """
 
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF, QRegion
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.formats.event_index import EventIndex
+from moderator_app.ui.layer import StaticLayer, playhead_strip
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD
 
 STRIP_H = 34
@@ -55,6 +57,8 @@ class PlotsWidget(QWidget):
         self.series: list[Series] = []
         self.v0, self.v1 = 0.0, 60.0
         self.playhead: float | None = None
+        self.layer = StaticLayer(self)
+        self._version = 0  # bumped when the series change
         self.setFixedHeight(3 * STRIP_H)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
@@ -85,15 +89,21 @@ class PlotsWidget(QWidget):
                 self.series.append(Series("tokens", np.concatenate(tok_t),
                                           np.concatenate(tok_v), "sum", "", (150, 150, 230)))
         self.setFixedHeight(max(1, len(self.series)) * STRIP_H)
+        self._version += 1
         self.update()
 
     def set_view(self, v0: float, v1: float) -> None:
-        self.v0, self.v1 = v0, v1
-        self.update()
+        if (v0, v1) != (self.v0, self.v1):
+            self.v0, self.v1 = v0, v1
+            self.update()  # a new key: the layer is rebuilt
 
     def set_playhead(self, t: float | None) -> None:
+        """Move the playhead: its old and its new strip are repainted, nothing else."""
+        if t == self.playhead:
+            return
+        old = playhead_strip(self._playhead_x(), self.height())
         self.playhead = t
-        self.update()
+        self.update(QRegion(old) | QRegion(playhead_strip(self._playhead_x(), self.height())))
 
     def _values(self, s: Series, width: int) -> np.ndarray:
         if s.how == "rate":
@@ -113,10 +123,25 @@ class PlotsWidget(QWidget):
     def _fmt(v: float) -> str:
         return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
+    def _playhead_x(self) -> float | None:
+        if self.playhead is None or not (self.v0 <= self.playhead <= self.v1):
+            return None
+        width = max(1, self.width() - LABEL_W)
+        return LABEL_W + (self.playhead - self.v0) / (self.v1 - self.v0) * width
+
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        """The curves from the static layer (rebuilt on a new view, data or size), the
+        playhead over them; a playhead move updates its old and new strips only."""
         p = QPainter(self)
+        self.layer.draw(p, (self.v0, self.v1, self._version), self._paint_static)
+        x = self._playhead_x()
+        if x is not None:
+            p.setPen(QPen(PLAYHEAD, 2))  # the timeline's playhead colour
+            p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        p.end()
+
+    def _paint_static(self, p: QPainter) -> None:
         pal = self.palette()
-        p.fillRect(self.rect(), pal.color(pal.ColorRole.Base))
         fg = pal.color(pal.ColorRole.Text)
         width = max(1, self.width() - LABEL_W)
         if not self.series:
@@ -151,7 +176,3 @@ class PlotsWidget(QWidget):
                 base = y0 + 3 + h
                 for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
                     p.drawLine(QPointF(LABEL_W + x + 0.5, base), QPointF(LABEL_W + x + 0.5, y))
-        if self.playhead is not None and self.v0 <= self.playhead <= self.v1:
-            x = LABEL_W + (self.playhead - self.v0) / (self.v1 - self.v0) * width
-            p.setPen(QPen(PLAYHEAD, 2))  # the timeline's playhead colour
-            p.drawLine(QPointF(x, 0), QPointF(x, self.height()))

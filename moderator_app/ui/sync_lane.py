@@ -87,12 +87,10 @@ class SyncLane(VideoLane):
     def set_analysis(self, a) -> None:
         self.analysis = a if not isinstance(a, str) and a is not None else None
         self.status = a if isinstance(a, str) else ""
-        self.update()
+        self.changed()
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
-        p = QPainter(self)
+    def _paint_static(self, p: QPainter) -> None:
         pal = self.palette()
-        p.fillRect(self.rect(), pal.color(pal.ColorRole.Base))
         p.setPen(pal.color(pal.ColorRole.Text))
         p.drawText(QRectF(4, 0, LABEL_W - 8, ROW_H), Qt.AlignmentFlag.AlignVCenter, "reactions")
         p.drawText(QRectF(4, ROW_H, LABEL_W - 8, ROW_H), Qt.AlignmentFlag.AlignVCenter,
@@ -101,7 +99,6 @@ class SyncLane(VideoLane):
         if a is None:
             p.drawText(QRectF(LABEL_W, 0, self.width() - LABEL_W, 2 * ROW_H),
                        Qt.AlignmentFlag.AlignCenter, self.status)
-            p.end()
             return
         for f in a.findings:
             if f.video_start_s is None or f.rule not in SPAN_COLORS:
@@ -133,8 +130,6 @@ class SyncLane(VideoLane):
             p.setPen(QPen(PLAYHEAD if abs(off) < 0.05 else MISSED, 5, Qt.PenStyle.SolidLine,
                           Qt.PenCapStyle.RoundCap))
             p.drawPoint(QPointF(x, mid - dy * (ROW_H / 2 - 3)))
-        self._paint_playhead(p)
-        p.end()
 
     def _finding_at(self, x: float):
         a = self.analysis

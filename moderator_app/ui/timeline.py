@@ -23,13 +23,15 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_text
+from moderator_app.ui.layer import StaticLayer, playhead_strip
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
+from moderator_app.ui.timeline_columns import density, fill_columns, nice_step, widen
 
 LABEL_W = 120  # left column with lane names; plots use the same margin to stay aligned
 AXIS_H = 18
@@ -44,34 +46,6 @@ LANE_PALETTE = [
 ]
 
 
-def density(sorted_times: np.ndarray, v0: float, v1: float, width: int) -> np.ndarray:
-    """Events per pixel column for the view [v0, v1] over `width` columns."""
-    if width <= 0 or sorted_times.size == 0 or v1 <= v0:
-        return np.zeros(max(width, 0), dtype=np.int64)
-    edges = np.linspace(v0, v1, width + 1)
-    idx = np.searchsorted(sorted_times, edges, side="left")
-    return np.diff(idx)
-
-
-def _widen(counts: np.ndarray) -> np.ndarray:
-    """A marker three pixels wide instead of one, so that a single finding is easy to see."""
-    out = counts.copy()
-    out[1:] = np.maximum(out[1:], counts[:-1])
-    out[:-1] = np.maximum(out[:-1], counts[1:])
-    return out
-
-
-def nice_step(span: float, target_ticks: int) -> float:
-    if span <= 0:
-        return 1.0
-    raw = span / max(target_ticks, 1)
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if m * mag >= raw:
-            return m * mag
-    return 10 * mag
-
-
 class Timeline(QWidget):
     """Signals carry run time (s since run_start) or an event row of the index."""
 
@@ -82,6 +56,10 @@ class Timeline(QWidget):
     event_clicked = Signal(int)
     finding_clicked = Signal(int)  # position in the list given to set_findings
     view_changed = Signal(float, float)
+    # the lanes under the timeline follow these (ui/video_lane.py): the playhead moved (they
+    # repaint its strips), the sync offset changed (their view on the video's clock moved)
+    playhead_moved = Signal()
+    offset_changed = Signal(float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +81,8 @@ class Timeline(QWidget):
         self.v0, self.v1 = 0.0, 60.0
         self._drag = None  # "seek" (pressed) | "scrub" (moved) | ("pan", x0, v0, v1)
         self.last_paint_ms = 0.0
+        self.layer = StaticLayer(self)
+        self._version = 0  # bumped by every change of what the static layer shows
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(800, AXIS_H + COVERAGE_H + FINDINGS_H + 16 * max(3, len(self.lane_names)))
@@ -129,7 +109,7 @@ class Timeline(QWidget):
         self.setMinimumHeight(AXIS_H + COVERAGE_H + FINDINGS_H + 4
                               + 14 * min(max(1, len(self.lane_names)), 12))
         self.updateGeometry()
-        self.update()
+        self._changed()
 
     def set_findings(self, items: list[tuple[float, str]]) -> None:
         """`items[i] = (run time, severity)` for findings that have a time; others skipped."""
@@ -140,19 +120,24 @@ class Timeline(QWidget):
             pairs.sort()
             self.finding_times[sev] = np.array([p[0] for p in pairs], dtype=np.float64)
             self.finding_ids[sev] = np.array([p[1] for p in pairs], dtype=np.int64)
-        self.update()
+        self._changed()
 
     def set_coverage(self, run_duration: float | None, video_duration: float | None,
                      offset: float) -> None:
+        moved = offset != self.offset
         self.run_duration, self.video_duration, self.offset = (
             run_duration, video_duration, offset)
-        self.update()
+        self._changed()
+        if moved:
+            self.offset_changed.emit(offset)
 
     def set_playhead(self, t: float | None) -> None:
         if t == self.playhead:
             return
+        old = self.playhead_region()
         self.playhead = t
-        self.update()
+        self.update(old | self.playhead_region())
+        self.playhead_moved.emit()
 
     def set_current_time(self, t: float | None) -> list[int]:
         """Mark the current event of each lane (the last at or before run time `t`); returns
@@ -166,22 +151,23 @@ class Timeline(QWidget):
             if j >= 0:
                 rows.append(int(lane_rows[j]))
         if current != self.current:
+            old = self._current_region()
             self.current = current
-            self.update()
+            self.update(old | self._current_region())
         return rows
 
     def set_retime_marks(self, start: float | None, end: float | None) -> None:
         """Retime marks in run time (None: not set)."""
         if (start, end) != self.retime_marks:
             self.retime_marks = (start, end)
-            self.update()
+            self._changed()
 
     def set_span(self, span: tuple[float, float] | None) -> None:
         """The selected finding's span in run time (a frozen or black stretch of the video),
         shaded across the lanes with its edges drawn; None: no span."""
         if span != self.span:
             self.span = span
-            self.update()
+            self._changed()
 
     # -- view ------------------------------------------------------------------------------
 
@@ -206,7 +192,7 @@ class Timeline(QWidget):
             return
         self.v0, self.v1 = v0, v1
         self.view_changed.emit(v0, v1)
-        self.update()
+        self.update()  # a new key: the layer is rebuilt
 
     def fit(self) -> None:
         lo, hi = self.data_span()
@@ -271,14 +257,74 @@ class Timeline(QWidget):
     # -- painting --------------------------------------------------------------------------
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        """The static layer (from its pixmap: rebuilt only when the data, view or size
+        changed), then what moves with the playhead: each lane's current event and the
+        playhead. Qt clips this to the region updated: a playhead move repaints two strips."""
         import time
 
         start = time.perf_counter()
         p = QPainter(self)
+        self.layer.draw(p, (self.v0, self.v1, self._version), self._paint_static)
+        self._paint_current(p, self.lane_height())
+        x = self._playhead_x()
+        if x is not None:
+            # Playhead: blue, and not across the findings lane (a marker is never hidden by it).
+            assert self.playhead is not None
+            p.setPen(QPen(PLAYHEAD, 2))
+            p.drawLine(QPointF(x, 0), QPointF(x, AXIS_H + COVERAGE_H))
+            p.drawLine(QPointF(x, AXIS_H + COVERAGE_H + FINDINGS_H), QPointF(x, self.height()))
+            # The playhead's run time, in a tag on the axis (flipped left near the right end).
+            tag = self._tag_rect(x)
+            p.fillRect(tag, PLAYHEAD)
+            p.setPen(QColor(255, 255, 255))
+            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, format_timecode(self.playhead))
+        p.end()
+        self.last_paint_ms = (time.perf_counter() - start) * 1000
+
+    def _playhead_x(self) -> float | None:
+        if self.playhead is None or not (self.v0 <= self.playhead <= self.v1):
+            return None
+        return self.x_of(self.playhead)
+
+    def _tag_rect(self, x: float) -> QRectF:
+        assert self.playhead is not None
+        tw = self.fontMetrics().horizontalAdvance(format_timecode(self.playhead)) + 8
+        left = x + 2 if x + 2 + tw <= self.width() else x - 2 - tw
+        return QRectF(left, 0, tw, AXIS_H - 2)
+
+    def playhead_region(self) -> QRegion:
+        """What the playhead covers now: its line's strip and its time tag (empty when it is
+        out of view). A move updates the old region and the new one, nothing else."""
+        x = self._playhead_x()
+        if x is None:
+            return QRegion()
+        return QRegion(playhead_strip(x, self.height())) | QRegion(
+            self._tag_rect(x).toAlignedRect().adjusted(-1, -1, 1, 1))
+
+    def _current_region(self) -> QRegion:
+        """The outlined boxes of the lanes' current events (2 px pen, a pixel to spare)."""
+        region = QRegion()
+        lh = self.lane_height()
+        for i, j in enumerate(self.current):
+            if j is None or i >= len(self.lane_times):
+                continue
+            t = float(self.lane_times[i][j])
+            if self.v0 <= t <= self.v1:
+                x, y = self.x_of(t), self.lane_top(i)
+                region |= QRegion(QRectF(x - 3, y + 1, 6, max(4.0, lh - 2))
+                                  .toAlignedRect().adjusted(-2, -2, 2, 2))
+        return region
+
+    def _changed(self) -> None:
+        """The static layer's data changed: rebuilt at the next paint."""
+        self._version += 1
+        self.update()
+
+    def _paint_static(self, p: QPainter) -> None:
+        """Everything but the playhead and the current events, into the static layer."""
         pal = self.palette()
         bg = pal.color(pal.ColorRole.Base)
         fg = pal.color(pal.ColorRole.Text)
-        p.fillRect(self.rect(), bg)
         w = self.plot_width()
         self._paint_axis(p, fg)
         self._paint_coverage(p)
@@ -303,7 +349,7 @@ class Timeline(QWidget):
             rgb = severity_color(sev).getRgb()[:3]
             t = self.finding_times.get(sev)
             if t is not None and t.size:
-                self._fill(buf, _widen(density(t, self.v0, self.v1, w)), 1, FINDINGS_H - 2,
+                fill_columns(buf, widen(density(t, self.v0, self.v1, w)), 1, FINDINGS_H - 2,
                            rgb, True)
         light = bg.lightness() > 128
         for i, t in enumerate(self.lane_times):
@@ -314,7 +360,7 @@ class Timeline(QWidget):
             rgb = LANE_PALETTE[i % len(LANE_PALETTE)]
             if light:  # the palette is made for dark backgrounds: darken it on light ones
                 rgb = (int(rgb[0] * 0.6), int(rgb[1] * 0.6), int(rgb[2] * 0.6))
-            self._fill(buf, density(t, self.v0, self.v1, w), y0, hh, rgb, False)
+            fill_columns(buf, density(t, self.v0, self.v1, w), y0, hh, rgb, False)
         img = QImage(buf.data, w, height, w * 4, QImage.Format.Format_RGBA8888)
         p.drawImage(LABEL_W, top, img)
         # Lane separators.
@@ -325,25 +371,7 @@ class Timeline(QWidget):
             y = self.lane_top(i) - 1
             p.drawLine(QPointF(0, y), QPointF(self.width(), y))
         self._paint_span(p)
-        self._paint_current(p, lh)
         self._paint_retime(p)
-        # Playhead: blue, and not across the findings lane (a marker is never hidden by it).
-        if self.playhead is not None and self.v0 <= self.playhead <= self.v1:
-            x = self.x_of(self.playhead)
-            p.setPen(QPen(PLAYHEAD, 2))
-            p.drawLine(QPointF(x, 0), QPointF(x, AXIS_H + COVERAGE_H))
-            p.drawLine(QPointF(x, AXIS_H + COVERAGE_H + FINDINGS_H), QPointF(x, self.height()))
-            # The playhead's run time, in a tag on the axis (flipped left near the right end).
-            text = format_timecode(self.playhead)
-            fm = p.fontMetrics()
-            tw = fm.horizontalAdvance(text) + 8
-            left = x + 2 if x + 2 + tw <= self.width() else x - 2 - tw
-            tag = QRectF(left, 0, tw, AXIS_H - 2)
-            p.fillRect(tag, PLAYHEAD)
-            p.setPen(QColor(255, 255, 255))
-            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
-        p.end()
-        self.last_paint_ms = (time.perf_counter() - start) * 1000
 
     def _paint_current(self, p: QPainter, lh: float) -> None:
         """An outlined box around each lane's current event, visible at any density."""
@@ -389,28 +417,6 @@ class Timeline(QWidget):
             p.fillRect(tag, RETIME)
             p.setPen(QColor(0, 0, 0))
             p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
-
-    @staticmethod
-    def _fill(buf: np.ndarray, counts: np.ndarray, y0: int, hh: int, rgb: tuple[int, int, int],
-              full: bool) -> None:
-        """Columns with events become bars: full height when sparse (one event per column),
-        else height by log density, so dense and sparse stretches stay distinguishable."""
-        if hh <= 0 or y0 >= buf.shape[0]:
-            return
-        hh = min(hh, buf.shape[0] - y0)
-        nz = counts > 0
-        if not nz.any():
-            return
-        cmax = int(counts.max())
-        if full or cmax <= 1:
-            heights = np.where(nz, hh, 0)
-        else:
-            heights = np.where(nz, np.maximum(2, np.ceil(
-                hh * np.log1p(counts) / math.log1p(cmax))).astype(np.int64), 0)
-        rows = np.arange(hh)[:, None]
-        mask = rows >= (hh - heights)[None, :]
-        band = buf[y0:y0 + hh]
-        band[mask] = (*rgb, 255)
 
     def axis_labels(self) -> list[tuple[float, QRectF | None, str]]:
         """The axis' ticks: their x, the rectangle their label is drawn in, and the label.
