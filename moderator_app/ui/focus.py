@@ -77,8 +77,10 @@ class _Reactivator(QObject):
             return
         dialog = old.window()
         if dialog is not self._window:
-            # checked once the dialog is hidden (it is still visible while it loses focus)
-            QTimer.singleShot(0, lambda: self._reactivate(dialog))
+            # checked once the dialog is hidden (it is still visible while it loses focus); the
+            # timer is this object's: it never fires after the window is gone (it did, into
+            # the next test's event loop: "Internal C++ object (MainWindow) already deleted")
+            QTimer.singleShot(0, self, lambda: self._reactivate(dialog))
 
     def _reactivate(self, dialog: QWidget) -> None:
         try:
