@@ -227,14 +227,24 @@ class FrameWorker(QObject):
         blob = self.index.to_bytes()
         return (dict(req, index_len=len(blob)) if blob else req), blob
 
-    def _read(self, n: int, cache_before: int) -> QImage | None:
+    def _frame_request(self, n: int, cache_before: int) -> tuple[dict, bytes]:
         w, h = self._size()
-        req, blob = self._with_index({"op": "frame", "n": n, "keep": True,
-                                      "cache_before": cache_before, "width": w, "height": h,
-                                      "ahead": self.playing})
+        return self._with_index({"op": "frame", "n": n, "keep": True,
+                                 "cache_before": cache_before, "width": w, "height": h,
+                                 "ahead": self.playing})
+
+    def _read(self, n: int, cache_before: int, sent: bool = False) -> QImage | None:
+        """Exact frame `n` from the child (None: it cannot be decoded). `sent`: the request
+        is already on its way (it ended a playback stream, `_end_stream`)."""
+        req = None if sent else self._frame_request(n, cache_before)  # starts a child if none
         assert self.proc is not None
         try:
-            msg = self.proc.request(req, blob)
+            if req is None:
+                msg = self.proc.read_message(time.monotonic() + self.proc.timeout_s)
+                if not msg.header.get("ok"):
+                    raise VideoProcessError(str(msg.header.get("reason", "unknown failure")))
+            else:
+                msg = self.proc.request(*req)
             self._index_sent = True
         except VideoProcessError as exc:
             if exc.reason.startswith("frame "):
@@ -292,9 +302,13 @@ class FrameWorker(QObject):
             return
         if self._hints:
             self._wake.emit()  # the warm-up after this request (a newer request goes first)
+        self._answer(req)
+
+    def _answer(self, req: tuple, sent: bool = False) -> None:
+        """Read the frame `req` asks for and hand it to the GUI (or say why not)."""
         kind, n, cache_before = req
         try:
-            img = self._read(int(n), int(cache_before))
+            img = self._read(int(n), int(cache_before), sent)
         except VideoProcessError as exc:
             self.failures += 1
             self.error.emit(exc.reason)
@@ -318,9 +332,26 @@ class FrameWorker(QObject):
         while True:
             with self._lock:
                 spec, gen = self._play, self._play_gen
+                # a frame asked for after the pause (a selected event): its request ends
+                # the stream, and is served next
+                first = self._pending if spec is None and not self._halted else None
+                if first is not None:
+                    self._pending = None
             if running is not None and (gen != running or spec is None or self._halted):
-                self._end_stream()
+                if spec is not None and gen != started and not self._halted:
+                    # a seek while playing or a new speed: the new stream's line ends the old
+                    self._end_stream(self._with_index(dict(spec, op="play", keep=True)))
+                    running = started = gen
+                    continue
+                self._end_stream(None if first is None else self._frame_request(*first[1:]))
                 running = None
+                if first is not None:
+                    self._answer(first, sent=True)
+                    first = None
+            if first is not None:  # no stream was running: served as any request
+                with self._lock:
+                    if self._pending is None:
+                        self._pending = first
             if spec is None or self._halted:
                 return
             if gen != started:
@@ -366,11 +397,16 @@ class FrameWorker(QObject):
         self.proc.send(req, blob)
         self._index_sent = True
 
-    def _end_stream(self) -> None:
-        """Ask the child to end its stream and read what it sent until its answer (frames
-        dropped): at most the frame it was making, and those already in the pipe."""
+    def _end_stream(self, then: tuple[dict, bytes] | None = None) -> None:
+        """End the child's stream and read what it sent until its answer (frames dropped): at
+        most the frame it was making, and those already in the pipe. `then`: the request to
+        serve next, sent as the line that ends the stream (the child handles that line as
+        its next request), so it is on its way at once, not one round trip later: under load
+        every round trip waits for the child and this thread to be scheduled."""
         assert self.proc is not None
-        self.proc.send({"op": "stop", "keep": True})
+        self.proc.send(*(then or ({"op": "stop", "keep": True},)))
+        if then is not None:
+            self._index_sent = True
         while True:
             msg = self.proc.next_message(self.proc.timeout_s)
             if msg is None:

@@ -184,3 +184,48 @@ def test_a_stream_that_reaches_the_end_pauses_on_the_last_frame(qtbot, player):
     player.seek_frame(20)
     qtbot.waitUntil(lambda: player.shown_frame == 20, timeout=WAIT_MS)
     assert shown(player) == 20
+
+
+def test_a_frame_selected_while_playing_ends_the_stream_itself(qtbot, player, monkeypatch):
+    """A selection while playing (the window pauses, then asks for the event's frame) is the
+    line that ends the child's playback stream: the child serves it next, no "stop" round
+    trip first; a seek while playing is the new stream's line (issue 11 point 8). The
+    picture is the exact frame every time."""
+    from moderator_app.core.video.isolate import VideoProcess
+
+    ops: list[str] = []
+    send = VideoProcess.send
+
+    def recording(self, req, payload=b""):
+        ops.append(req.get("op"))
+        return send(self, req, payload)
+
+    monkeypatch.setattr(VideoProcess, "send", recording)
+    targets = (40, 15, 50, 25)
+    for k in targets:
+        player.play()
+        # the stream's first frame has come: the child is streaming
+        qtbot.waitUntil(lambda: player._worker.anchor() is not None, timeout=WAIT_MS)
+        player.pause()  # as a selection does (navigation.select_event)
+        player.seek_frame(k)
+        qtbot.waitUntil(lambda k=k: player.shown_frame == k, timeout=WAIT_MS)
+        assert shown(player) == k
+    plays = [i for i, op in enumerate(ops) if op == "play"]
+    assert len(plays) == len(targets)
+    # what ended each stream: the frame request itself, or a "stop" when the worker saw the
+    # pause before the request came (the two are made one after the other on the GUI thread)
+    enders = [ops[i + 1] for i in plays]
+    assert set(enders) <= {"frame", "stop"}, ops
+    assert enders.count("frame") >= 1, ops
+    # a seek while playing: the new stream's line ends the old one, no "stop" between
+    ops.clear()
+    player.play()
+    qtbot.waitUntil(lambda: player._worker.anchor() is not None, timeout=WAIT_MS)
+    player.seek_frame(5)
+    qtbot.waitUntil(lambda: 5 <= player.shown_frame < 25, timeout=WAIT_MS)  # the new stream's
+    player.pause()
+    qtbot.waitUntil(lambda: ops.count("stop") + ops.count("frame") >= 1, timeout=WAIT_MS)
+    assert ops[:2] == ["play", "play"], ops
+    player.seek_frame(33)
+    qtbot.waitUntil(lambda: player.shown_frame == 33, timeout=WAIT_MS)
+    assert shown(player) == 33

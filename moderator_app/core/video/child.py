@@ -255,8 +255,8 @@ def op_frame(req: dict, out, state: dict, inp: Input) -> None:
         dec.prefetch(int(req["n"]) + 1)
 
 
-# Playback streams frames ahead of the clock: at most this far (video time over the speed,
-# i.e. wall time), and never more than PLAY_AHEAD_BYTES of pixels in flight.
+# Playback streams frames ahead of the clock: at most this far (wall time: video time over the
+# speed), never more than PLAY_AHEAD_BYTES of pixels in flight.
 PLAY_AHEAD_S = 0.25
 PLAY_AHEAD_BYTES = 48 << 20
 
@@ -265,8 +265,8 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
     """Playback: decode from frame `n` on, every `stride`-th frame, ahead of the player's clock,
     and send each as a message of its own (`{"play": n, ...}` and its pixels) without being
     asked, until a line arrives on stdin (the player paused, sought or changed speed) or the
-    video ends; then the answer (`{"ok": true, "last": n}`) and the line is handled as the
-    next request ("stop" is only that).
+    video ends; then the answer (`{"ok": true, "last": n}`), and the line is the next request
+    (a selected frame or the next stream, served at once; "stop" is only that).
 
     The clock is the player's: it starts at video time `video0` when the first frame is sent
     (the player starts it when that frame comes: a stream's first frame is never late), on
@@ -319,6 +319,8 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
         if frame is None:  # as a request for it would: the player stops and says so
             send(out, {"ok": False, "reason": f"frame {n} cannot be decoded"})
             return
+        if inp.wait(0):  # the player's word came during the decode: not converted nor sent
+            break
         img = to_rgb(frame, width, height, index.orientation)
         h, w = img.shape[:2]
         send(out, {"play": n, "width": w, "height": h}, (img.tobytes(),))
@@ -334,8 +336,8 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
     send(out, {"ok": True, "last": last, "sent": sent})
 
 
-# Set by SIGUSR1 (`VideoProcess.interrupt`): the player has a request waiting, so a warm-up
-# gives up at the next decoded frame. Cleared after the warm-up's answer.
+# Set by SIGUSR1 (`VideoProcess.interrupt`): a request is waiting, a warm-up gives up at its
+# next decoded frame. Cleared after the warm-up's answer.
 _INTERRUPT = [False]
 
 
