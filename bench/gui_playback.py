@@ -1,7 +1,7 @@
 """The player in the real window (issue 11 point 8), measured beside a bare OpenCV decode of the
 same file in the same run: playback at 1x while the integrity scan runs in its child process,
-the exact frame of a selected event after the first open, and keyframe previews while
-dragging. `bench_gui.py` calls `bench_playback`; bench_video.py measures the decoder alone.
+the exact frame of a selected event after the first open (paused, and while playing: the
+window pauses and asks for it while the stream runs), and keyframe previews while dragging. `bench_gui.py` calls `bench_playback`; bench_video.py measures the decoder alone.
 
 Every figure is a ratio against the reference or a count of frames, printed with the
 machine's load average (the machine is shared: wall times alone say little).
@@ -141,6 +141,25 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0) -> None:
         print(f"  selected event, exact frame       {med:7.1f} ms median, {max(sel):.1f} ms "
               f"worst of {len(sel)} (target < 150 ms) -> {med / bare_seek:.2f}x OpenCV's "
               f"seek+read{' (the scan running)' if scanning else ''}")
+
+        # 2b. the same while playing: the window pauses and asks for the event's frame (as
+        # navigation.select_event does); the playback stream is running when it is asked
+        def while_playing(k: int) -> float:
+            player.play()
+            _spin(app, lambda: player._worker.anchor() is not None, 60)
+            start = time.perf_counter()
+            _spin(app, lambda: time.perf_counter() - start > 0.5, 5)
+            t = time.perf_counter()
+            player.pause()
+            player.seek_frame(k)
+            _spin(app, lambda: player.shown_frame == k, 60)
+            return (time.perf_counter() - t) * 1000
+
+        sel_play = [while_playing(k) for k in targets[:6]]
+        mp = statistics.median(sel_play)
+        print(f"  selected while playing, exact     {mp:7.1f} ms median, {max(sel_play):.1f} ms "
+              f"worst of {len(sel_play)} -> {mp / bare_seek:.2f}x OpenCV's seek+read, "
+              f"{mp / med:.2f}x the same selection paused")
 
         # 3. dragging: a keyframe preview for each position, the exact frame on release
         previews = []
