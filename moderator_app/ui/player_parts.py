@@ -343,15 +343,16 @@ class FrameWorker(QObject):
                     self._end_stream(self._with_index(dict(spec, op="play", keep=True)))
                     running = started = gen
                     continue
-                self._end_stream(None if first is None else self._frame_request(*first[1:]))
+                try:
+                    self._end_stream(None if first is None else self._frame_request(*first[1:]))
+                except VideoProcessError:
+                    self._restore(first)  # asked again by the next wake, as before
+                    raise
                 running = None
                 if first is not None:
                     self._answer(first, sent=True)
                     first = None
-            if first is not None:  # no stream was running: served as any request
-                with self._lock:
-                    if self._pending is None:
-                        self._pending = first
+            self._restore(first)  # no stream was running: served as any request
             if spec is None or self._halted:
                 return
             if gen != started:
@@ -390,6 +391,13 @@ class FrameWorker(QObject):
                 for old in [k for k in self._ring if k < now - spec["stride"]]:
                     del self._ring[old]
                 self._ring[m] = img
+
+    def _restore(self, req: tuple | None) -> None:
+        """Put back a request taken to end a stream with, unless a newer one came."""
+        if req is not None:
+            with self._lock:
+                if self._pending is None:
+                    self._pending = req
 
     def _start_stream(self, spec: dict) -> None:
         req, blob = self._with_index(dict(spec, op="play", keep=True))
