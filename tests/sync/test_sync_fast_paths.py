@@ -108,6 +108,26 @@ def test_reactions_of_all_actions_at_once_are_those_one_by_one():
     assert any(r.video_s is None for r in reactions.measure(sig, nov, actions, offs))
 
 
+def test_weighted_onset_counts_add_each_frames_weights_in_tile_order():
+    """The reweighted novelty's sums (`reactions.weighted_counts`, not BLAS): each frame's
+    onset tiles' weights added left to right from 0, bit for bit; within rounding of the
+    matrix product it replaced."""
+    sig, _ = _signals(chance=0.2)
+    nov = reactions.novelty(sig)
+    w = np.random.default_rng(5).uniform(0.5, 3.5, 64)
+    got = reactions.weighted_counts(nov.onset_pairs, len(sig), w)
+    plain = []
+    for row in nov.onsets:
+        acc = 0.0
+        for j in np.flatnonzero(row):
+            acc += float(w[j])
+        plain.append(acc)
+    assert _bits(got) == _bits(plain)
+    assert (nov.onsets.sum(axis=1) >= 3).sum() > 100  # frames where the order can matter
+    np.testing.assert_allclose(got, nov.onsets.astype(float) @ w, rtol=1e-14, atol=0)
+    assert _bits(reactions.novelty(sig, w, like=nov).score) == _bits(np.log1p(plain))
+
+
 def test_reweighted_novelty_and_tile_weights_are_as_before():
     sig, actions = _signals()
     nov = reactions.novelty(sig)
