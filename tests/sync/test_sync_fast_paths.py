@@ -243,21 +243,34 @@ def _plain_fit_line(look, offsets, run_s, speeds) -> tuple[float, float, float]:
     return s, float(offsets[i]), float(sc[i])
 
 
-@pytest.mark.parametrize("drift", [1.0, 1.045, 0.97])  # on the speed grid
-def test_long_runs_thinned_search_finds_the_exhaustive_line(drift):
-    """On a run longer than EVERY_SPEED_SPAN_S the fit searches every speed on every
-    DECIMATE-th offset, then every offset near the speed found: on the real log (genuine or
-    drifting) it finds the speed, offset and score of the search over every speed and
-    offset; on shuffled logs it never scores above it (a best over fewer lines), and the
-    drift test's score (`best_score`) is the fit's."""
-    sig, actions = _signals(seconds=150.0)
+@pytest.mark.parametrize(("drift", "pause"), [(1.0, False), (1.045, False), (0.97, False),
+                                              (1.0775, False), (1.0, True), (0.97, True),
+                                              (1.0775, True)])  # on the speed grid
+def test_long_runs_pinned_search_finds_the_exhaustive_line(drift, pause):
+    """On a run longer than EVERY_SPEED_SPAN_S the fit searches every speed near the lines
+    a first pass pins (`align.pivots`: the densest 40 s stretch at 1 % steps, and speed 1
+    over the whole log): on the real log (genuine or drifting, up to the grid's edge; with
+    its actions spread evenly or crowded away from the middle by a long pause) it finds the
+    speed, offset and score of the search over every speed and offset; on shuffled logs it
+    never scores above it (a best over fewer lines), and the drift test's score
+    (`best_score`) is the fit's."""
+    sig, actions = _signals(seconds=150.0, actions_n=100 if pause else 60,
+                            chance=0.003 if pause else 0.01)
+    if pause:  # no action from 40 to 100 s: the densest stretch is at an end
+        actions = actions[(actions < 40.0) | (actions > 100.0)]
     nov = reactions.novelty(sig)
     look = align.Lookup(sig, align._lookahead(sig, nov))
     run_s = actions * drift
     assert run_s[-1] - run_s[0] > align.EVERY_SPEED_SPAN_S
     grid = align.offset_grid(sig, run_s)
+    found = align.pins(look, grid, run_s, align.SPEEDS)
+    # the true line passes within reach of a pin
+    assert min(abs(v - (1.5 + e / drift)) for e, v in found) < align.PIVOT_REACH_S
     f = align.fit(sig, nov, run_s, look=look)
-    assert (f.speed, f.offset_s, f.score) == _plain_fit_line(look, grid, run_s, align.SPEEDS)
+    plain = _plain_fit_line(look, grid, run_s, align.SPEEDS)
+    assert f.speed == drift and abs(f.offset_s - 1.5) < 3 / sig.fps
+    assert f.score == align._scores(look, grid, run_s, drift).max()
+    assert (f.speed, f.offset_s, f.score) == plain
     assert align.best_score(look, grid, run_s) == f.score
     rng = np.random.default_rng(6)
     for _ in range(3):

@@ -20,6 +20,7 @@ SPEEDS = np.round(np.arange(0.92, 1.0801, 0.0025), 4)
 # speed half a step off (0.5 %) moves the line by 0.2 s at 40 s from the middle, where the
 # corpus' 40 s runs still find their drift, but on a 150 s Pong run sped up 4.4 % the coarse
 # step chose 1.03 (score 212) and missed 1.0425 (255): no drift, the video read as genuine.
+# They take their 1 % steps on a 40 s stretch only, to pin the lines (`pins`, below).
 EVERY_SPEED_SPAN_S = 75.0
 
 
@@ -175,6 +176,13 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
         look._last.clear()
         look._last[key] = (offsets, out)
     return out
+
+
+def _kept(look: Lookup, offsets: np.ndarray, x: np.ndarray) -> np.ndarray | None:
+    """The scores `_scores` keeps on the lookup for these offsets and times, or None."""
+    key = (len(offsets), offsets[:1].tobytes(), offsets[-1:].tobytes(), x.tobytes())
+    hit = look._memo.get(key) or look._last.get(key)
+    return hit[1] if hit is not None and np.array_equal(hit[0], offsets) else None
 
 
 def _fast_len(n: int) -> int:
@@ -344,31 +352,95 @@ def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:
     return np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
 
 
-# Long runs search every speed on every DECIMATE-th offset first, then every offset at the
-# speeds within NEAR_SPEED of the speed found (issue 13's cost: offsets x actions x speeds
-# grows with the square of the run's length). The score of an action stays high over the
-# 5 frames of its look-ahead (`_lookahead`: frames k-1 .. k+3), so a grid 3 frames apart
-# still lands within a frame of every line's peak; a speed step (0.25 %) moves a 150 s run's
-# ends by 11 frames, so the right speed stands out on the thinned grid as on the full one.
-# Analysis CPU (150 s runs, every 2nd / 3rd / 4th offset): Pong speedlong 1.71 / 1.36 /
-# 1.20 s, Boxing speedlong 1.83 / 1.55 / 1.43 s, Pong genuinelong 0.91 / 0.87 / 0.83 s.
+# Long runs (issue 13's cost: offsets x actions x speeds grows with the square of the run's
+# length) choose the lines to search from a cheap first pass (`pins`). The pass: the stretch
+# of MIDDLE_SPAN_S run seconds that holds the most actions, on every DECIMATE-th offset, at
+# the 1 % speed steps a 40 s run's coarse search uses (a half step moves a 40 s stretch's
+# ends by 0.1 s, inside an action's look-ahead of 5 frames, `_lookahead`; a grid 3 frames
+# apart lands within a frame of every line's peak). Its PIVOT_LINES best lines pin the video
+# time of its middle action, and so does the whole log's best line at speed 1 (a genuine
+# run's line). Every speed is then searched on every offset within PIVOT_REACH_S of the lines
+# through a pin, and the speed found scored on every offset. A pin finds the place better
+# than the speed: on synthetic 150 s runs sped up 4.5 % and 7.75 % the pass's best lines
+# were at other coarse speeds than the truth's but crossed it within 0.9 s at the pin (the
+# speeds within 1 % of each pin's alone missed both). Three stretches (first, last, densest)
+# changed no corpus run either and cost a 300 s run's analysis a third more: one stretch.
+# Measured: docs/DECISIONS.md, "the drift search's lines from a first pass".
 DECIMATE = 3
-NEAR_SPEED = 0.0051   # two grid steps either side
+MIDDLE_SPAN_S = 40.0
+PIVOT_LINES = 3
+PIVOT_REACH_S = 1.0
+
+
+def densest(run_s: np.ndarray, span: float) -> np.ndarray:
+    """The actions (sorted) of the first stretch of `span` run seconds that holds the most."""
+    e = np.sort(run_s)
+    ends = np.searchsorted(e, e + span, side="left")
+    i = int(np.argmax(ends - np.arange(len(e))))
+    return e[i:ends[i]]
+
+
+def pins(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarray
+         ) -> list[tuple[float, float]]:
+    """(e, v): the video times v at run times e that the first pass of `search_speed` finds
+    the lines through (see MIDDLE_SPAN_S)."""
+    coarse = [float(s) for s in speeds[::4]]
+    thin = offsets[::DECIMATE]
+    sub = densest(run_s, MIDDLE_SPAN_S)
+    e = median(sub)
+    found: list[tuple[float, int, float, float]] = []
+    for s in coarse:  # not by bounded blocks: a stretch's bounds prune too little (Pong)
+        sc = _unkept(look, thin, np.ones(len(thin), bool), sub / s)
+        i = int(np.argmax(sc))
+        found.append((float(sc[i]), -len(found), float(thin[i]) + e / s, s))
+    out = [(e, v) for _, _, v, _ in sorted(found, reverse=True)[:PIVOT_LINES]]
+    if np.any(speeds == 1.0):  # the real log's fit at speed 1 has its scores already
+        known = _kept(look, offsets, run_s / 1.0)
+        i = int(np.argmax(known)) if known is not None else peak(look, offsets, run_s, 1.0)[0]
+        e = median(run_s)
+        out.append((e, float(offsets[i]) + e))
+    return out
+
+
+def _unkept(look: Lookup, offsets: np.ndarray, want: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """`_scores` at offsets[want], not kept on the lookup (the pinned search asks each once):
+    `_scores`' direct sums, bit for bit (the same index and order), or where those would
+    exceed DIRECT_MAX its correlation of every offset (a log of many actions: 100,000 over a
+    150 s video)."""
+    sel = offsets[want]
+    if len(sel) * len(x) > DIRECT_MAX and not _direct(look, offsets, len(x)):
+        return _correlated(look, offsets, x)[want]
+    rows = max(1, CHUNK_FLOATS // max(1, len(x)))
+    return np.concatenate([look.row_sums(look.index(sel[i:i + rows], x))
+                           for i in range(0, len(sel), rows)])
+
+
+def pinned_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarray
+                 ) -> float:
+    """The first of `speeds` whose best score over the offsets within PIVOT_REACH_S of a
+    line through one of `pins` is highest."""
+    found = pins(look, offsets, run_s, speeds)
+    best = (-np.inf, 0)
+    for k, s in enumerate(float(x) for x in speeds):
+        want = np.zeros(len(offsets), bool)
+        for e, v in found:
+            o = v - e / s
+            lo, hi = np.searchsorted(offsets, [o - PIVOT_REACH_S, o + PIVOT_REACH_S + 1e-9])
+            want[lo:hi] = True
+        if want.any():
+            best = max(best, (float(_unkept(look, offsets, want, run_s / s).max()), -k))
+    return float(speeds[-best[1]])
 
 
 def search_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray,
                  speeds: np.ndarray) -> tuple[float, float]:
     """The fit's speed: coarse to fine on short runs (1 % steps, then 0.25 % around the
-    best); on runs longer than EVERY_SPEED_SPAN_S, every speed on a thinned offset grid,
-    then the speeds near its best on every offset (`DECIMATE`), unless `_scores` correlates
-    them by FFT (a thinned grid costs the FFT as much as the full one). Returns (speed, its
-    best score over `offsets`)."""
+    best); on runs longer than EVERY_SPEED_SPAN_S, every speed near the lines a cheap first
+    pass pins (`pinned_speed`). Returns (speed, its best score over `offsets`)."""
     speeds = np.asarray(speeds, float)
     long_run = float(run_s.max() - run_s.min()) > EVERY_SPEED_SPAN_S
-    if long_run and len(speeds) > 9 and _direct(look, offsets, len(run_s)):
-        thin = offsets[::DECIMATE]
-        top_s = top_speed(look, thin, run_s, speeds) if len(thin) >= 2 else float(speeds[0])
-        return top_speed_score(look, offsets, run_s, speeds[np.abs(speeds - top_s) < NEAR_SPEED])
+    if long_run and len(speeds) > 9 and len(offsets) >= 2 * DECIMATE:
+        return top_speed_score(look, offsets, run_s, [pinned_speed(look, offsets, run_s, speeds)])
     coarse = speeds if len(speeds) <= 9 or long_run else speeds[::4]
     if len(speeds) == len(coarse):
         return top_speed_score(look, offsets, run_s, coarse)
