@@ -36,6 +36,22 @@ def test_skippable_frames_are_skipped():
     assert decompress_all(skip + z + skip) == DATA
 
 
+def test_a_flood_of_skippable_frames_is_refused_and_a_few_thousand_are_read():
+    """QA session 11 (h19): 16 million empty skippable frames (128 MB, 189 KB as .tar.gz)
+    before a valid trajectory took 41 s of CPU and passed; each frame costs a Python step. More
+    than MAX_SKIPPABLE is now "too_large", with the reason; thousands (pzstd writes one per
+    data frame) still read."""
+    from moderator_app.core.formats.zstream import MAX_SKIPPABLE
+
+    empty = b"\x5f\x2a\x4d\x18" + bytes(4)
+    assert decompress_all(empty * 5_000 + _frames(3)) == DATA
+    reader = ZstdReader(io.BytesIO(empty * (MAX_SKIPPABLE + 1) + _frames(3)))
+    with pytest.raises(ZstdStreamError) as err:
+        reader.read()
+    assert err.value.kind == "too_large"
+    assert f"more than {MAX_SKIPPABLE} skippable zstd frames" in str(err.value)
+
+
 def test_every_truncation_is_an_error_or_a_frame_boundary():
     z = _frames(3)
     boundaries = set()

@@ -31,6 +31,11 @@ FEED = 2048  # input bytes per read where blocks cannot be followed
 READ = 1 << 20  # input bytes read from the file at once
 OUT_TARGET = 1 << 20  # output handed to the caller in pieces of about this size
 DEFAULT_MAX_OUTPUT = 64 << 30  # 64 GiB of decompressed trajectory is beyond any real run
+# Skippable frames a stream may hold. Each costs a Python step (the cutter, the decoder's read):
+# ~2.5 us, so a 189 KB .tar.gz holding 16 million empty ones (128 MB, no output) took 41 s of
+# CPU to verify (QA session 11). Writers put one in a stream (a seek table) or one per data
+# frame (pzstd: thousands for gigabytes); 100,000 costs ~0.25 s.
+MAX_SKIPPABLE = 100_000
 MAX_WINDOW = 1 << 27  # zstd's own default decoder limit (windowLog 27): bounded memory
 
 
@@ -100,7 +105,7 @@ class BlockCutter:
 
     __slots__ = ("_head", "_need", "_left", "_ends_block", "_ends_frame", "_checksum",
                  "_cut_end", "lost", "frames", "frame_start", "frame_head", "pos",
-                 "piece_frames")
+                 "piece_frames", "skippable")
 
     def __init__(self) -> None:
         self._head = b""  # bytes of the header being read (a header may span two reads)
@@ -116,6 +121,7 @@ class BlockCutter:
         self.frame_head = b""  # its first bytes (up to 18: to tell garbage, read its window)
         self.pos = 0  # bytes cut so far
         self.piece_frames = 0  # `frames` when the last piece began: the decoder's frame
+        self.skippable = 0  # skippable frames begun
 
     def between_frames(self) -> bool:
         """Whether the bytes cut so far end exactly at the end of a frame (or are none)."""
@@ -223,6 +229,7 @@ class BlockCutter:
             return False
         if self._need == 5:
             self._need = 8  # a skippable frame: magic, 4-byte size, then its content
+            self.skippable += 1
             return True
         self._checksum = False
         self._pass(int.from_bytes(head[4:8], "little"), ends_block=True, ends_frame=True)
@@ -265,6 +272,8 @@ class _Feed:
         self.eof = False
 
     def read(self, size: int = -1) -> memoryview | bytes:
+        if self.cutter.skippable > MAX_SKIPPABLE:  # the decoder sees an end; the reader says why
+            return b""
         if not self._pending:
             if self.eof:
                 return b""
@@ -366,7 +375,18 @@ class ZstdReader:
         cutter = self._feed.cutter
         return ZstdStreamError(kind, message, cutter.piece_frames, cutter.frame_start)
 
+    def _skippable_flood(self) -> ZstdStreamError | None:
+        cutter = self._feed.cutter
+        if cutter.skippable <= MAX_SKIPPABLE:
+            return None
+        return self._fail("too_large", (
+            f"more than {MAX_SKIPPABLE} skippable zstd frames (frames that hold no data), by "
+            f"compressed offset {cutter.pos}: no encoder writes that many; the rest was not read"))
+
     def _decode_error(self, exc: zstandard.ZstdError) -> ZstdStreamError:
+        flood = self._skippable_flood()
+        if flood is not None:
+            return flood
         cutter = self._feed.cutter
         frames, head = cutter.piece_frames, cutter.frame_head
         if frames and not is_zstd_start(head):
@@ -397,6 +417,9 @@ class ZstdReader:
     def _at_end(self) -> ZstdStreamError | None:
         """The decoder has nothing more: None when the input ended with a frame, else the
         error that says why not."""
+        flood = self._skippable_flood()
+        if flood is not None:
+            return flood
         self._done = True
         cutter = self._feed.cutter
         cutter.piece_frames = cutter.frames
