@@ -39,6 +39,14 @@ def pg_bindir() -> Path | None:
     return Path(found).parent if found else None
 
 
+def runuser() -> str | None:
+    """`runuser`, which lives in root's folders (/usr/sbin, /sbin). Why not PATH alone: a
+    CI runner's or `env -i`'s PATH may hold only the bin folders (QA session 11: with
+    PATH=/usr/local/bin:/usr/bin:/bin every PostgreSQL test ERRORed with FileNotFoundError
+    'runuser' at setup)."""
+    return shutil.which("runuser") or shutil.which("runuser", path="/usr/sbin:/sbin")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -54,6 +62,7 @@ class PgServer:
         self.data = self.root / "data"
         self.port = _free_port()
         self.runas = None
+        self.runuser = runuser()
         if os.geteuid() == 0:
             self.runas = "postgres"
             pw = pwd.getpwnam(self.runas)
@@ -63,7 +72,7 @@ class PgServer:
     def _run(self, *args: object) -> subprocess.CompletedProcess:
         cmd = [str(a) for a in args]
         if self.runas:
-            cmd = ["runuser", "-u", self.runas, "--", *cmd]
+            cmd = [str(self.runuser), "-u", self.runas, "--", *cmd]
         return subprocess.run(cmd, check=True, capture_output=True, text=True,
                               timeout=PG_WAIT_S + 60)
 
@@ -138,6 +147,10 @@ def pg_server():
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL server binaries not found (CI installs `postgresql`)")
         pytest.skip("PostgreSQL server binaries not installed")
+    if os.geteuid() == 0 and runuser() is None:  # root runs the server as `postgres` through it
+        if os.environ.get("CI"):
+            pytest.fail("runuser not found (util-linux): root cannot start PostgreSQL without it")
+        pytest.skip("runuser not found: as root the server must run as `postgres` through it")
     server = PgServer(bindir)
     try:
         server.init()
