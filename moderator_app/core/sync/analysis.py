@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, band, freeze, reactions, stretch, track
+from . import align, band, freeze, reactions, repeats, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
     candidates,
@@ -45,9 +45,11 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
             run_duration_s: float | None = None) -> SyncAnalysis:
     """The sync analysis (`_analyze`), with the held pictures it does not explain
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
-    is no offset; `run_duration_s`, run_start to run_end, narrows those offsets)."""
+    is no offset; `run_duration_s`, run_start to run_end, narrows those offsets), and the
+    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed)."""
     res = _analyze(run_s, sig, th, offset_s)
-    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s)
+    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s) + \
+        repeats.repeat_drift(res, run_s, sig, th)
     if not held:
         return res
     found = sorted(res.findings + held,

@@ -1,0 +1,90 @@
+"""A slowed video found from its repeated frames, without a fitted offset.
+
+A drift was found only through the fit (the reactions' line at another clock speed), so on
+every game whose picture singles out no offset (held-out Skiing, Freeway, Asteroids, ...) a
+slowed video was silent. Yet slowing a video at a constant frame rate (ffmpeg's `setpts`
+then `fps`, the corpus' `slow` kind) shows the same frame twice, one frame in every P, evenly
+through the footage: the content plays 1/P slower than the frames' clock, so the log's
+actions, stamped on the real clock, drift against it by -100/P %. In a game whose picture
+changes on every frame, such a repeat needs no offset to be seen.
+
+The test (`repeat_drift`), on the whole picture's change per frame:
+- a repeat is a frame with no changed point between two frames that change (a game's own
+  still stretch, a pause, a held picture is no repeat);
+- at least `MIN_REPEATS`, and they are nearly all the footage's frames without change
+  (`OWN_SHARE`: a game that stands still on its own, one frame in four or more, hides the
+  repeats among its own and tells nothing; Space Invaders slowed: 63 repeats among 21 %
+  still frames, not said);
+- their gaps are one period P, give or take a frame (`REGULAR_SHARE` of them; the 3 %
+  slowdown repeats one frame in 34.33: gaps of 34 and 35), and those gaps cover
+  `COVER_SHARE` of the footage (the whole video is slowed, not a stretch);
+- P lies between `MIN_PERIOD` frames (a 10 % slowdown) and 100 / `sync_drift_pct` (a drift
+  too small to report). River Raid's own still frames come every 2nd frame, Pong's every 8th:
+  periods a game draws on its own are short; the periods of 10 frames or more on any genuine
+  run of the corpus are irregular (at most 47 % of the gaps within a frame of the median).
+A sped-up video drops frames instead; nothing here finds it (a dropped frame of a moving
+picture is one larger change, which a game's own motion hides: measured, not found).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .records import SyncAnalysis, SyncFinding
+from .signals import FrameSignals
+
+RULE = "sync.drift"
+MIN_REPEATS = 20      # a 40 s video slowed 3 % repeats 77 frames
+OWN_SHARE = 0.8       # of the footage's frames without change, at least this share are repeats
+REGULAR_SHARE = 0.9   # of the gaps between repeats, this share within a frame of their median
+COVER_SHARE = 0.8     # ... and those gaps cover this share of the footage
+MIN_PERIOD = 10.0     # frames: a repeat in every 10 is a 10 % slowdown
+
+
+def repeats(sig: FrameSignals) -> np.ndarray:
+    """Frames with no changed point between two frames that change (indexes, ascending)."""
+    c = np.asarray(sig.picture_change)
+    if len(c) < 3:
+        return np.zeros(0, int)
+    zero = c == 0
+    iso = np.zeros(len(c), bool)
+    iso[1:-1] = zero[1:-1] & ~zero[:-2] & ~zero[2:]
+    return np.nonzero(iso)[0]
+
+
+def repeat_period(sig: FrameSignals, max_period: float) -> tuple[float, int] | None:
+    """(P, repeats) when the footage repeats one frame in every P frames evenly throughout
+    (see the module's docstring), else None."""
+    z = repeats(sig)
+    if len(z) < MIN_REPEATS:
+        return None
+    still = int((np.asarray(sig.picture_change)[1:] == 0).sum())
+    if len(z) < OWN_SHARE * still:
+        return None
+    d = np.diff(z)
+    regular = np.abs(d - np.median(d)) <= 1
+    if regular.mean() < REGULAR_SHARE or d[regular].sum() < COVER_SHARE * (len(sig) - 1):
+        return None
+    period = float(d[regular].mean())
+    if not MIN_PERIOD <= period <= max_period:
+        return None
+    return period, len(z)
+
+
+def repeat_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    """A `sync.drift` for a video slowed by repeated frames, when the analysis `a` reports
+    no drift already (its own, from the fit, is measured against the reactions)."""
+    if any(f.rule == RULE for f in a.findings):
+        return []
+    found = repeat_period(sig, 100.0 / max(th.sync_drift_pct, 1e-6))
+    if found is None:
+        return []
+    period, n = found
+    pct = round(-100.0 / period, 2)
+    last = max((float(x) for x in run_s if np.isfinite(x)), default=0.0)
+    return [SyncFinding(
+        RULE, f"the video runs {abs(pct):.1f} % slower than the log's clock: one frame in "
+        f"every {period:.2f} repeats the one before, evenly through the footage ({n} "
+        "repeats; the picture changes on every other frame), as a video slowed at a "
+        "constant frame rate shows", float(sig.times[0]), float(sig.times[-1]), 0.0, last,
+        percent=pct)]
