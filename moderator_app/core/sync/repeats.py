@@ -15,9 +15,11 @@ The test (`repeat_drift`), on the whole picture's change per frame:
   (`OWN_SHARE`: a game that stands still on its own, one frame in four or more, hides the
   repeats among its own and tells nothing; Space Invaders slowed: 63 repeats among 21 %
   still frames, not said);
-- their gaps are one period P, give or take a frame (`REGULAR_SHARE` of them; the 3 %
-  slowdown repeats one frame in 34.33: gaps of 34 and 35), and those gaps cover
-  `COVER_SHARE` of the footage (the whole video is slowed, not a stretch);
+- their gaps are one period P or a few, give or take a frame (`REGULAR_SHARE` of them; the
+  3 % slowdown repeats one frame in 34.33: gaps of 34 and 35; heavy compression leaves some
+  repeats with a few changed points, and the gap around a lost repeat is two periods: 53 of
+  77 repeats left by CRF 32), and those gaps cover `COVER_SHARE` of the footage (the whole
+  video is slowed, not a stretch);
 - P lies between `MIN_PERIOD` frames (a 10 % slowdown) and 100 / `sync_drift_pct` (a drift
   too small to report). River Raid's own still frames come every 2nd frame, Pong's every 8th:
   periods a game draws on its own are short; the periods of 10 frames or more on any genuine
@@ -39,6 +41,7 @@ OWN_SHARE = 0.8       # of the footage's frames without change, at least this sh
 REGULAR_SHARE = 0.9   # of the gaps between repeats, this share within a frame of their median
 COVER_SHARE = 0.8     # ... and those gaps cover this share of the footage
 MIN_PERIOD = 10.0     # frames: a repeat in every 10 is a 10 % slowdown
+MAX_LOST = 2          # repeats lost in a row (given changed points by compression) still bridged
 
 
 def repeats(sig: FrameSignals) -> np.ndarray:
@@ -61,11 +64,33 @@ def repeat_period(sig: FrameSignals, max_period: float) -> tuple[float, int] | N
     still = int((np.asarray(sig.picture_change)[1:] == 0).sum())
     if len(z) < OWN_SHARE * still:
         return None
-    d = np.diff(z)
-    regular = np.abs(d - np.median(d)) <= 1
+    d = np.diff(z).astype(float)
+
+    def regular_at(p: float) -> tuple[np.ndarray, np.ndarray]:
+        """The gaps of one period p or up to `MAX_LOST` + 1 (repeats lost), give or take a
+        frame, and how many periods each spans."""
+        k = np.clip(np.round(d / p), 1.0, MAX_LOST + 1.0)
+        return np.abs(d - k * p) <= 1, k
+
+    def fit(p: float) -> float:
+        """The share of gaps regular at p, times the share of p's slots that hold a repeat:
+        p / 2 makes every gap regular too, with half its slots empty."""
+        regular, k = regular_at(p)
+        return float(regular.mean() * regular.sum() / max(1.0, k[regular].sum()))
+
+    # (a period too long to report is a candidate too: it must beat its own halves)
+    top = (MAX_LOST + 1) * (max_period + 1)
+    cands = {g / j for g in np.unique(d) for j in range(1, MAX_LOST + 2)
+             if MIN_PERIOD - 1 <= g / j <= top}  # at most ~2,700, whatever the video
+    if not cands:
+        return None
+    period = max(sorted(cands), key=fit)
+    for _ in range(2):  # the mean period of the regular gaps
+        regular, k = regular_at(period)
+        period = float(d[regular].sum() / max(1.0, k[regular].sum()))
+    regular, _k = regular_at(period)
     if regular.mean() < REGULAR_SHARE or d[regular].sum() < COVER_SHARE * (len(sig) - 1):
         return None
-    period = float(d[regular].mean())
     if not MIN_PERIOD <= period <= max_period:
         return None
     return period, len(z)
