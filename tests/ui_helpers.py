@@ -122,3 +122,15 @@ def window_1280x720(qtbot, tmp_path: Path):
                           store_path=tmp_path / "gui.sqlite3")
     yield w
     w.shutdown()
+
+
+def tooltip_shown(tip: str) -> str:
+    """The text Qt shows for a tooltip: rendered when Qt takes it for rich text (as it does
+    for any tooltip whose first line holds a tag), as it is otherwise."""
+    from PySide6.QtGui import Qt, QTextDocument
+
+    if not Qt.mightBeRichText(tip):
+        return tip
+    doc = QTextDocument()
+    doc.setHtml(tip)
+    return doc.toPlainText()

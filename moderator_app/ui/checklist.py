@@ -10,18 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from moderator_app.core.ledger.records import CHECKLIST_IDS, CHECKLIST_ITEMS
 from moderator_app.core.verify.sections import OfficialRun
+from moderator_app.ui.tooltip import plain_tooltip
 
 
 class _ClickLabel(QLabel):
@@ -38,16 +40,60 @@ class _ClickLabel(QLabel):
         event.accept()
 
 
-class ChecklistWidget(QGroupBox):
-    """Five checkboxes and an override note. `changed` fires on any edit."""
+class _Hint(QLabel):
+    """What the verifier says under an item, muted (it is not the reviewer's tick), on ONE
+    line elided to the width (the whole text in `text()` and a plain-text tooltip): wrapped
+    to 2-3 lines in the 288 px dock, the hints pushed the walkthrough below the fold at
+    1280x720."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("", parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setIndent(22)
+        # Any width: the text is elided to it, never sets the dock's minimum width.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_full_text(self, text: str) -> None:
+        self.setText(text)
+        self.setToolTip(plain_tooltip(f"What the verifier found: {text}") if text else "")
+
+    def shown_text(self) -> str:
+        """The line as drawn: the text, elided to the label's width."""
+        room = self.contentsRect().width() - self.indent()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, room)
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.indent(), 0, 0, 0)
+        # The theme's muted text (a disabled label's grey was too faint to read).
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
+
+
+class ChecklistWidget(QWidget):
+    """Five checkboxes, each with the verifier's one-line hint, and an override note.
+    `changed` fires on any edit.
+
+    Compact on purpose (no frame, one-line hints, the override's explanation in its
+    placeholder and tooltip): at 1280x720 the whole walkthrough must be in view in the
+    Decision dock without scrolling (docs/DECISIONS.md, "walkthrough in view")."""
 
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Official walkthrough", parent)
+        super().__init__(parent)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 4)
+        layout.setSpacing(1)
+        self.heading = QLabel("Walkthrough: tick what you checked", self)
+        self.heading.setWordWrap(True)
+        bold = self.heading.font()
+        bold.setBold(True)
+        self.heading.setFont(bold)
+        layout.addWidget(self.heading)
         self.boxes: dict[str, QCheckBox] = {}
-        self.hints: dict[str, QLabel] = {}
+        self.hints: dict[str, _Hint] = {}
         for item_id, label in CHECKLIST_ITEMS:
             # The box and its words apart, so the words wrap in a narrow dock (a QCheckBox's
             # own text never wraps and would set the dock's minimum width).
@@ -59,24 +105,21 @@ class ChecklistWidget(QGroupBox):
             words.setWordWrap(True)
             words.clicked.connect(box.toggle)
             row = QHBoxLayout()
+            row.setSpacing(6)
             row.addWidget(box, 0, Qt.AlignmentFlag.AlignTop)
             row.addWidget(words, 1)
             layout.addLayout(row)
             self.boxes[item_id] = box
-            hint = QLabel("", self)
+            hint = _Hint(self)
             hint.setObjectName(f"hint-{item_id}")
-            hint.setTextFormat(Qt.TextFormat.PlainText)
-            hint.setWordWrap(True)
-            hint.setIndent(24)
-            hint.setEnabled(False)  # greyed: what the verifier says, not the reviewer's tick
             layout.addWidget(hint)
             self.hints[item_id] = hint
-        self.override_label = QLabel("Override note (needed to accept with items unticked):")
-        self.override_label.setWordWrap(True)
-        layout.addWidget(self.override_label)
+        layout.addSpacing(3)
         self.override_edit = QLineEdit(self)
         self.override_edit.setObjectName("override-note")
-        self.override_edit.setPlaceholderText("why accepting without every check")
+        self.override_edit.setPlaceholderText("Override note: why accept with items unticked")
+        self.override_edit.setToolTip("Needed to accept with walkthrough items unticked; "
+                                      "recorded with the decision")
         self.override_edit.textChanged.connect(self._on_change)
         layout.addWidget(self.override_edit)
 
@@ -101,7 +144,7 @@ class ChecklistWidget(QGroupBox):
         reviewer: the tick records that a person looked."""
         hints = report_hints(report) if report is not None else {}
         for item_id, label in self.hints.items():
-            label.setText(hints.get(item_id, ""))
+            label.set_full_text(hints.get(item_id, ""))
             label.setVisible(bool(hints.get(item_id)))
 
     def reset(self) -> None:
@@ -125,17 +168,19 @@ def _score_text(auth: Any) -> str:
 
 
 def report_hints(report: Any) -> dict[str, str]:
-    """One line per walkthrough item from the report's chain, run and coverage sections."""
+    """One line per walkthrough item from the report's chain, run and coverage sections:
+    what the verifier found, short enough for one line of the 288 px dock (the panel says
+    "the verifier" in each hint's tooltip; the words are never a tick)."""
     out: dict[str, str] = {}
     chain = report.chain
     if chain is not None:
         if chain.valid:
-            out["chain-verified"] = (f"verifier: chain valid, {chain.events} events, "
+            out["chain-verified"] = (f"chain valid, {chain.events} events, "
                                      f"head {str(chain.head or '')[:16]}…")
         else:
             brk = chain.first_break
             where = f", first break at line {brk.line}" if brk else ""
-            out["chain-verified"] = f"verifier: chain NOT valid ({chain.breaks} breaks{where})"
+            out["chain-verified"] = f"chain NOT valid ({chain.breaks} breaks{where})"
     run = report.run if isinstance(report.run, OfficialRun) else None
     if run is not None:
         score = run.score
@@ -143,15 +188,15 @@ def report_hints(report: Any) -> dict[str, str]:
         out["score-reviewed"] = (
             (f"evaluator score {_score_text(auth)} (line {score.authoritative_line})"
              if auth is not None else "no evaluator score")
-            + f"; {score.untrusted_claims_total} score claims by untrusted producers")
+            + f"; {score.untrusted_claims_total} untrusted score claims")
     seeds = run.seeds if run is not None else {}
     if seeds or _count(report, "seed."):
         if _count(report, "seed.not_checked") or not seeds.get("checked"):
-            out["seeds-checked"] = "verifier: seed commitments NOT checked (no seeds/secret given)"
+            out["seeds-checked"] = "NOT checked: no seeds or secret"
         else:
             bad = _count(report, "seed.commitment")
-            out["seeds-checked"] = (f"verifier: {seeds.get('commitments', 0)} commitments "
-                                    f"checked, {bad} problems")
+            out["seeds-checked"] = (f"{seeds.get('commitments', 0)} commitments checked, "
+                                    f"{bad} problems")
     cov = report.coverage
     if cov is not None:
         out["video-watched"] = (f"video {'covers' if cov.covered else 'does NOT cover'}"
@@ -159,6 +204,6 @@ def report_hints(report: Any) -> dict[str, str]:
     elif report.kind.has_checklist:
         out["video-watched"] = "no video checked against the run"
     leaks = _count(report, "seed.leak", "seed.secret_leak", "secret.", "log.withheld_leak")
-    out["no-leaks"] = (f"verifier: {leaks} suspected leaks" if leaks
-                       else "verifier: no leak found by the scanners")
+    out["no-leaks"] = (f"{leaks} suspected leaks" if leaks
+                       else "no leak found by the scanners")
     return out

@@ -48,8 +48,9 @@ from moderator_app.core.ledger.records import (
     utc_now,
 )
 from moderator_app.core.text import safe_text
-from moderator_app.ui.decision_text import confirmation_text, retime_text
+from moderator_app.ui.decision_text import confirmation_text, counts_text, retime_text
 from moderator_app.ui.shortcuts import by_action
+from moderator_app.ui.tooltip import plain_tooltip
 
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
@@ -100,12 +101,17 @@ class DecisionPanel(QWidget):
         self._shown_store = None
 
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(9, 4, 9, 9)  # 5 px less on top, 2 between: see checklist.py
+        layout.setSpacing(4)
         self.title = _plain(QLabel("No submission open", self))
         self.title.setObjectName("decision-title")
         layout.addWidget(self.title)
 
-        self.summary = _plain(QLabel("", self))
-        layout.addWidget(self.summary)
+        # The walkthrough first, under the title: at 1280x720 it was below the fold, under
+        # the reason, note and reviewer (what a reviewer attests must be in view).
+        self.checklist = ChecklistWidget(self)
+        self.checklist.setVisible(False)
+        layout.addWidget(self.checklist)
 
         form = QFormLayout()
         self.reason = QComboBox(self)
@@ -131,14 +137,18 @@ class DecisionPanel(QWidget):
         form.addRow("Reviewer:", self.reviewer)
         layout.addLayout(form)
 
-        self.checklist = ChecklistWidget(self)
-        self.checklist.setVisible(False)
-        layout.addWidget(self.checklist)
-
-        # Accept and Reject in a row of their own, which the window pins under the panel's
-        # scroll area (`window_layout.build_docks`): at 1280x720 an official run's
-        # walkthrough pushed them below the Decision dock's fold.
-        self.button_row = QWidget(self)
+        # What will be recorded (verdict, offset, retime marks) and Accept / Reject: a footer
+        # the window pins under the panel's scroll area (`window_layout.build_docks`), so the
+        # verdict is read beside the buttons and both stay in view however long the form.
+        self.footer = QWidget(self)
+        self.footer.setObjectName("decision-footer")
+        footer = QVBoxLayout(self.footer)
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.setSpacing(4)
+        self.summary = _plain(QLabel("", self.footer))
+        self.summary.setObjectName("decision-summary")
+        footer.addWidget(self.summary)
+        self.button_row = QWidget(self.footer)
         self.button_row.setObjectName("decision-buttons")
         buttons = QHBoxLayout(self.button_row)
         buttons.setContentsMargins(0, 0, 0, 0)
@@ -152,7 +162,8 @@ class DecisionPanel(QWidget):
         self.reject_button.clicked.connect(lambda: self.decide(REJECT))
         buttons.addWidget(self.accept_button)
         buttons.addWidget(self.reject_button)
-        layout.addWidget(self.button_row)
+        footer.addWidget(self.button_row)
+        layout.addWidget(self.footer)
 
         self.status = _plain(QLabel("", self))
         self.status.setObjectName("decision-status")
@@ -196,7 +207,8 @@ class DecisionPanel(QWidget):
                                      else "Open the next submission")
             self.next_button.setToolTip("")
         else:
-            self.next_button.setToolTip(f"Open {name} ({NEXT_SHORTCUT})")
+            # The name is the submitter's: as it is, `<b>…` made the tooltip rich text.
+            self.next_button.setToolTip(plain_tooltip(f"Open {name} ({NEXT_SHORTCUT})"))
         self.next_button.setEnabled(name is not None or not pending)
         self._fit_next()
 
@@ -245,9 +257,14 @@ class DecisionPanel(QWidget):
         digest = evidence_digest(report.files)
         self.title.setText(f"{report.kind} run: {safe_text(result.submission.display_name)}")
         s = report.summary()
+        # One line when there is nothing more to say (the walkthrough above it must fit at
+        # 1280x720); the counts when there are findings, the retime marks when set.
+        counts = (f" ({counts_text(s['errors'], s['warnings'])})"
+                  if s['errors'] or s['warnings'] else "")
+        retime = self._retime_text()
         self.summary.setText(
-            f"Verdict {s['verdict'].upper()}: {s['errors']} errors, {s['warnings']} warnings"
-            f"; sync offset {self.session.offset_s:+.3f} s; {self._retime_text()}")
+            f"Verdict {s['verdict'].upper()}{counts} at offset {self.session.offset_s:+.3f} s"
+            + (f"; {retime}" if retime else ""))
         self.checklist.setVisible(report.kind.has_checklist)
         self.checklist.set_report(report if report.kind.has_checklist else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision
@@ -272,8 +289,7 @@ class DecisionPanel(QWidget):
 
     def _retime_text(self) -> str:
         marks = retime_text(self.session.retime_start_s, self.session.retime_end_s)
-        return ("no retime marks" if marks == "none"
-                else f"retime marks {marks}, recorded with the decision")
+        return "" if marks == "none" else f"retime marks {marks}, recorded with the decision"
 
     def _suggest_reason(self) -> None:
         """Preselect the reject reason the findings (at the current offset) point to, until

@@ -37,6 +37,7 @@ from moderator_app.core.ledger.config import open_store
 from moderator_app.core.ledger.errors import LedgerError
 from moderator_app.core.queue.listing import QueueItem, build_queue, next_pending
 from moderator_app.ui.background import BackgroundOp
+from moderator_app.ui.tooltip import plain_tooltip
 
 ALL = "All"
 #: (header, QueueItem attribute); the filters are the columns named in FILTERS.
@@ -205,7 +206,7 @@ class QueuePanel(QWidget):
         first = " ".join(message.split())  # one paragraph, cut to what three lines hold
         self.status.setText(f"Cannot list the queue: {first[:160]}"
                             + ("…" if len(first) > 160 else ""))
-        self.status.setToolTip(message)
+        self.status.setToolTip(plain_tooltip(message))
 
     def _show(self, items: list[QueueItem]) -> None:
         self.progress.setVisible(False)
@@ -224,8 +225,8 @@ class QueuePanel(QWidget):
                 cell.setData(value if isinstance(value, int) else text, SORT_ROLE)
                 cell.setData(it.path, PATH_ROLE)
                 if attr in COLUMN_MIN_PX:
-                    cell.setToolTip(f"{text}: {it.error}" if it.error and attr == "name"
-                                    else text)
+                    cell.setToolTip(plain_tooltip(f"{text}: {it.error}"
+                                                  if it.error and attr == "name" else text))
                 row.append(cell)
             self.model.appendRow(row)
         self.fit_columns()

@@ -4,17 +4,30 @@ Trusted reviewers need the chain status, each producer with its trust level, and
 evaluator's score shown apart from any score the agent claimed (docs/DESIGN.md decision 7); the
 moderator of a community run needs the game, model, scaffold, video and coverage at a glance.
 Every value comes from the report dicts built by the core; all of it is shown as plain text in
-item views (which never interpret markup).
+item views (which never interpret markup), and tooltips go through `tooltip.plain_tooltip`
+(Qt would render a tooltip that looks like markup).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from moderator_app.core.verify.sections import CommunityRun, OfficialRun
 from moderator_app.ui.session import ReviewSession
+from moderator_app.ui.tooltip import plain_tooltip
 
 MAX_CLAIMS_SHOWN = 50
 
@@ -112,17 +125,90 @@ def summary_sections(report: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     return out
 
 
+#: A value longer than this is cut on screen (its tooltip and Copy value hold it whole): a
+#: submitted model name of 10 KB must not make one row taller than the dock.
+MAX_SHOWN_CHARS = 300
+#: A run of this many characters without a space (a SHA-256, a run id) gets break
+#: opportunities (zero-width spaces, on screen only) so that it wraps instead of being cut.
+_BREAK_EVERY = 16
+_UNBROKEN = re.compile(rf"\S{{{_BREAK_EVERY + 1},}}")
+
+
+def shown_value(text: str) -> str:
+    """A value as drawn in the narrow dock: cut to MAX_SHOWN_CHARS, long words breakable."""
+    if len(text) > MAX_SHOWN_CHARS:
+        text = text[:MAX_SHOWN_CHARS] + "…"
+    return _UNBROKEN.sub(lambda m: "\u200b".join(
+        m.group()[i:i + _BREAK_EVERY] for i in range(0, len(m.group()), _BREAK_EVERY)), text)
+
+
+class _WrapDelegate(QStyledItemDelegate):
+    """Rows as tall as their wrapped text in the column's current width.
+
+    A QTreeView sizes a row from its delegate's size hint, which wraps to the option's rect;
+    the view passes no width, so every row stayed one line high and a value wider than the
+    column was cut ("trusted_e…" at 1280x720). This hint wraps each cell to its column (a
+    section title spanning the row: to the viewport)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def displayText(self, value, locale) -> str:  # noqa: N802 - Qt override
+        return shown_value(str(value))
+
+    def sizeHint(self, option, index):  # noqa: N802 - Qt override
+        opt = QStyleOptionViewItem(option)
+        tree = self.tree
+        depth = 0
+        parent = index.parent()
+        while parent.isValid():
+            depth += 1
+            parent = parent.parent()
+        if index.column() == 0 and tree.isFirstColumnSpanned(index.row(), index.parent()):
+            width = tree.viewport().width() - tree.indentation()
+        elif index.column() == 0:
+            width = tree.columnWidth(0) - tree.indentation() * (depth + 1)
+        else:
+            width = tree.columnWidth(index.column())
+        opt.rect = QRect(0, 0, max(width, 24), 1 << 16)
+        return super().sizeHint(opt, index)
+
+
 class RunSummaryPanel(QWidget):
-    """A two-column tree (field, value), rebuilt whenever the session's result changes."""
+    """A two-column tree (field, value), rebuilt whenever the session's result changes.
+
+    In the 288 px dock of a 1280x720 screen the values wrap (the Field column is as wide as
+    its longest field, at most half the width; section titles span both columns), every
+    value has its whole text as a plain-text tooltip, and Copy value (Ctrl+C, right click)
+    puts it on the clipboard as it is (a SHA-256 to compare)."""
+
+    FIELD_SHARE = 0.5
 
     def __init__(self, session: ReviewSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.tree = QTreeWidget()
+        self.tree.setObjectName("runSummary")
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Field", "Value"])
-        self.tree.setUniformRowHeights(True)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setWordWrap(True)
+        self.tree.setIndentation(14)  # two levels of 20 px took 40 of the dock's 270
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setItemDelegate(_WrapDelegate(self.tree))
+        header = self.tree.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)  # the user may too
+        header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
+        self._field_w = 0  # the widest field's text (set by refresh)
+        self.copy_action = QAction("Copy value", self.tree)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_value)
+        self.tree.addAction(self.copy_action)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tree)
@@ -135,9 +221,39 @@ class RunSummaryPanel(QWidget):
         if report is None:
             QTreeWidgetItem(self.tree, ["No submission", ""])
             return
+        fm = self.tree.fontMetrics()
+        widest = 0
         for title, rows in summary_sections(report):
             top = QTreeWidgetItem(self.tree, [title, ""])
+            top.setFirstColumnSpanned(True)
             for field, value in rows:
                 item = QTreeWidgetItem(top, [field, value])
-                item.setToolTip(1, value)
+                item.setToolTip(0, plain_tooltip(field))
+                item.setToolTip(1, plain_tooltip(value))
+                widest = max(widest, fm.horizontalAdvance(field))
             top.setExpanded(True)
+        self._field_w = widest
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """The Field column as wide as its widest field (and the tree's indentation), at most
+        FIELD_SHARE of the width: the rest is the values'."""
+        if not self._field_w:
+            return
+        want = self._field_w + 2 * self.tree.indentation() + 12
+        room = int(self.tree.viewport().width() * self.FIELD_SHARE)
+        self.tree.setColumnWidth(0, max(60, min(want, room)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.fit_columns()
+        self.tree.doItemsLayout()
+
+    def copy_value(self) -> str:
+        """The selected row's value (or a section's title) on the clipboard, as it is."""
+        item = self.tree.currentItem()
+        if item is None:
+            return ""
+        text = item.text(1) if item.parent() is not None else item.text(0)
+        QGuiApplication.clipboard().setText(text)
+        return text

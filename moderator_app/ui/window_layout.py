@@ -191,17 +191,18 @@ def build_docks(self: MainWindow) -> None:
     decision_scroll.setWidgetResizable(True)
     decision_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     decision_scroll.setWidget(self.decision_panel)
-    # Accept and Reject pinned under the scroll area, always in view however long the
-    # walkthrough above them (at 1280x720 they were 370 px below an official run's fold).
-    row = self.decision_panel.button_row
+    # The verdict to record and Accept / Reject pinned under the scroll area, always in view
+    # however long the walkthrough above them (at 1280x720 they were 370 px below an
+    # official run's fold).
+    row = self.decision_panel.footer
     self.decision_panel.layout().removeWidget(row)
     decision_box = QWidget()
     decision_box.setObjectName("decisionBox")
     dl = QVBoxLayout(decision_box)
     dl.setContentsMargins(0, 0, 0, 0)
-    dl.setSpacing(4)
+    dl.setSpacing(2)
     dl.addWidget(decision_scroll, 1)
-    row.layout().setContentsMargins(9, 0, 9, 6)
+    row.layout().setContentsMargins(9, 0, 9, 4)
     dl.addWidget(row)
     self.decision_dock = _dock(self, "Decision", "decisionDock", decision_box,
                                     Qt.DockWidgetArea.RightDockWidgetArea)

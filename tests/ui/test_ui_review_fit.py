@@ -9,7 +9,7 @@ import re
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import window_1280x720
+from ui_helpers import tooltip_shown, window_1280x720
 
 
 @pytest.fixture
@@ -455,7 +455,7 @@ def test_a_long_queue_error_stays_inside_its_tab_at_1280x720(qtbot, window, tmp_
     qtbot.waitUntil(lambda: panel.status.text().startswith("Cannot list"), timeout=WAIT_MS)
     for _ in range(3):
         QApplication.processEvents()
-    assert panel.status.toolTip() == "RuntimeError: " + message  # whole, one hover away
+    assert tooltip_shown(panel.status.toolTip()) == "RuntimeError: " + message  # whole
     assert panel.status.height() <= 3 * panel.status.fontMetrics().lineSpacing() + 4
     dock = window.queue_dock
     bottom = panel.mapTo(window, panel.rect().bottomLeft()).y()
@@ -493,7 +493,7 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     assert dp.decide("accept") is not None
     opened = window.session.result.submission.display_name
     (other,) = [n for n in names if n != opened]
-    qtbot.waitUntil(lambda: other in dp.next_button.toolTip(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: other in tooltip_shown(dp.next_button.toolTip()), timeout=WAIT_MS)
     for _ in range(3):
         QApplication.processEvents()
     button = dp.next_button
@@ -504,7 +504,7 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     assert second.startswith(other[:6]) and second.endswith("end") and "…" in second
     for line in (first, second):
         assert fm.horizontalAdvance(line) <= button.width() - 16, line
-    assert button.toolTip() == f"Open {other} (Ctrl+Shift+N)"
+    assert tooltip_shown(button.toolTip()) == f"Open {other} (Ctrl+Shift+N)"
     # The next submission's form is read from its top: its title, not the place the last
     # record was scrolled to (seen at 1920x1080: the title was above the fold).
     scroll = window.decision_scroll.verticalScrollBar()
@@ -584,7 +584,7 @@ def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
     text = view.model().index(0, verdict).data()
     assert text == "pass"
     assert view.columnWidth(verdict) >= view.fontMetrics().horizontalAdvance(text)
-    assert view.model().index(1, 0).data(Qt.ItemDataRole.ToolTipRole) == \
+    assert tooltip_shown(view.model().index(1, 0).data(Qt.ItemDataRole.ToolTipRole)) == \
         "a-newer-run-with-a-longer-name"
     # With room (a wider dock, as at 1920x1080), names and states are whole, not elided.
     window.resizeDocks([window.queue_dock], [560], Qt.Orientation.Horizontal)
