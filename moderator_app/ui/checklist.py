@@ -75,8 +75,8 @@ class ChecklistWidget(QWidget):
     """Five checkboxes, each with the verifier's one-line hint, and an override note.
     `changed` fires on any edit.
 
-    Compact on purpose (no frame, one-line hints, the override's explanation in its
-    placeholder and tooltip): at 1280x720 the whole walkthrough must be in view in the
+    Compact on purpose (no frame or heading, one-line hints, the override's explanation in
+    its placeholder and tooltip): at 1280x720 the whole walkthrough must be in view in the
     Decision dock without scrolling (docs/DECISIONS.md, "walkthrough in view")."""
 
     changed = Signal()
@@ -84,14 +84,8 @@ class ChecklistWidget(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 4)
+        layout.setContentsMargins(0, 0, 0, 2)
         layout.setSpacing(1)
-        self.heading = QLabel("Walkthrough: tick what you checked", self)
-        self.heading.setWordWrap(True)
-        bold = self.heading.font()
-        bold.setBold(True)
-        self.heading.setFont(bold)
-        layout.addWidget(self.heading)
         self.boxes: dict[str, QCheckBox] = {}
         self.hints: dict[str, _Hint] = {}
         for item_id, label in CHECKLIST_ITEMS:
@@ -100,6 +94,8 @@ class ChecklistWidget(QWidget):
             box = QCheckBox(self)
             box.setObjectName(f"check-{item_id}")
             box.setAccessibleName(label)
+            box.setToolTip("Tick when you checked this yourself: the ticks are recorded with "
+                           "the decision")
             box.toggled.connect(self._on_change)
             words = _ClickLabel(label, self)
             words.setWordWrap(True)
@@ -114,7 +110,7 @@ class ChecklistWidget(QWidget):
             hint.setObjectName(f"hint-{item_id}")
             layout.addWidget(hint)
             self.hints[item_id] = hint
-        layout.addSpacing(3)
+        layout.addSpacing(2)
         self.override_edit = QLineEdit(self)
         self.override_edit.setObjectName("override-note")
         self.override_edit.setPlaceholderText("Override note: why accept with items unticked")

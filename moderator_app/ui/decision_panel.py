@@ -48,7 +48,7 @@ from moderator_app.core.ledger.records import (
     utc_now,
 )
 from moderator_app.core.text import safe_text
-from moderator_app.ui.decision_text import confirmation_text, counts_text, retime_text
+from moderator_app.ui.decision_text import confirmation_text, retime_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -101,7 +101,7 @@ class DecisionPanel(QWidget):
         self._shown_store = None
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(9, 4, 9, 9)  # 5 px less on top, 2 between: see checklist.py
+        layout.setContentsMargins(9, 2, 9, 9)  # 7 px less on top, 2 between: see checklist.py
         layout.setSpacing(4)
         self.title = _plain(QLabel("No submission open", self))
         self.title.setObjectName("decision-title")
@@ -257,14 +257,16 @@ class DecisionPanel(QWidget):
         digest = evidence_digest(report.files)
         self.title.setText(f"{report.kind} run: {safe_text(result.submission.display_name)}")
         s = report.summary()
-        # One line when there is nothing more to say (the walkthrough above it must fit at
-        # 1280x720); the counts when there are findings, the retime marks when set.
-        counts = (f" ({counts_text(s['errors'], s['warnings'])})"
-                  if s['errors'] or s['warnings'] else "")
+        # What a click records, in one line of the 288 px dock as a rule (the walkthrough
+        # above it must fit at 1280x720): the verdict, the counts that are not zero, the
+        # offset; the retime marks when set.
+        counts = [f"{n} {word}{'' if n == 1 else 's'}"
+                  for n, word in ((s['errors'], "error"), (s['warnings'], "warning")) if n]
         retime = self._retime_text()
-        self.summary.setText(
-            f"Verdict {s['verdict'].upper()}{counts} at offset {self.session.offset_s:+.3f} s"
-            + (f"; {retime}" if retime else ""))
+        self.summary.setText(" · ".join([s['verdict'].upper(), *([", ".join(counts)] if counts
+                                                                 else []),
+                                         f"offset {self.session.offset_s:+.3f} s"])
+                             + (f"; {retime}" if retime else ""))
         self.checklist.setVisible(report.kind.has_checklist)
         self.checklist.set_report(report if report.kind.has_checklist else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision

@@ -23,7 +23,7 @@ def retime_text(start: float | None, end: float | None) -> str:
     return f"{_secs(start)} → {_secs(end)} (video time)"
 
 
-def counts_text(errors: int, warnings: int) -> str:
+def _counts(errors: int, warnings: int) -> str:
     return (f"{errors} error{'' if errors == 1 else 's'}, "
             f"{warnings} warning{'' if warnings == 1 else 's'}")
 
@@ -40,7 +40,7 @@ def confirmation_text(record: DecisionRecord, store: str) -> str:
         f"Reason: {record.reason}" + (f" ({reason})" if reason else ""),
         "Note: " + (safe_text(" ".join(record.note.split())) if record.note.strip()
                     else "none"),
-        f"Verdict recorded: {s.verdict.upper()} ({counts_text(s.errors, s.warnings)}) at this "
+        f"Verdict recorded: {s.verdict.upper()} ({_counts(s.errors, s.warnings)}) at this "
         "offset",
         f"Sync offset: {record.sync_offset_s:+.3f} s (run_start at video time "
         f"{record.sync_offset_s:.3f} s)",

@@ -62,7 +62,7 @@ def moment_text(m: Moment | None) -> str:
     return "" if m is None else format_timecode(m.run_s)
 
 
-def _text_box(name: str) -> QPlainTextEdit:
+def _text_box(name: str, lines: int = 2) -> QPlainTextEdit:
     """A read-only, frameless plain-text box: it wraps and scrolls within whatever height the
     panel gives it (a word-wrapped QLabel overflows onto its neighbours instead)."""
     box = QPlainTextEdit()
@@ -70,7 +70,7 @@ def _text_box(name: str) -> QPlainTextEdit:
     box.setReadOnly(True)
     box.setFrameShape(QPlainTextEdit.Shape.NoFrame)
     box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    box.setMinimumHeight(2 * box.fontMetrics().lineSpacing() + 8)
+    box.setMinimumHeight(lines * box.fontMetrics().lineSpacing() + 12)
     box.viewport().setAutoFillBackground(False)
     return box
 
@@ -221,7 +221,9 @@ class FindingsPanel(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         # The selected finding's full message (a table cell elides long ones).
-        self.message = _text_box("findingMessage")
+        # Three whole lines at least: at the findings' minimum height (1280x720) two and a
+        # half showed, the last cut through.
+        self.message = _text_box("findingMessage", lines=3)
         # A message naming another line: go there, and see both lines side by side in a
         # pane of their own (the window puts it under the event table: `compare_lines`).
         self.compare = CompareLines()

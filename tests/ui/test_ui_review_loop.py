@@ -56,7 +56,7 @@ def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_record
     assert "NOT COVERED" in window.sync.coverage_label.text()
     assert window.findings.summary.text().startswith("FAIL")
     assert window.status_label.text().startswith("FAIL")
-    assert "Verdict FAIL" in window.decision_panel.summary.text()
+    assert window.decision_panel.summary.text().startswith("FAIL · 1 error · offset +10.000 s")
     run_rows = {window.run_summary.tree.topLevelItem(i).child(j).text(0):
                 window.run_summary.tree.topLevelItem(i).child(j).text(1)
                 for i in range(window.run_summary.tree.topLevelItemCount())
