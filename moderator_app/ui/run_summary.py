@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.text import safe_text
 from moderator_app.core.verify.sections import CommunityRun, OfficialRun
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.tooltip import plain_tooltip
@@ -135,7 +136,10 @@ _UNBROKEN = re.compile(rf"\S{{{_BREAK_EVERY + 1},}}")
 
 
 def shown_value(text: str) -> str:
-    """A value as drawn in the narrow dock: cut to MAX_SHOWN_CHARS, long words breakable."""
+    """A value as drawn in the narrow dock: controls and bidi overrides as visible escapes
+    (a model name holding U+202E was drawn reversed, "xxxledom"), cut to MAX_SHOWN_CHARS,
+    long words breakable."""
+    text = safe_text(text)
     if len(text) > MAX_SHOWN_CHARS:
         text = text[:MAX_SHOWN_CHARS] + "…"
     return _UNBROKEN.sub(lambda m: "\u200b".join(

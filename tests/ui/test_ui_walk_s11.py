@@ -6,7 +6,7 @@ override and retime marks recorded as `moderator-app decide` records it at three
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QLocale, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from test_ui_main_window import make_submission, open_and_wait
 from test_ui_review_fit import official_run
@@ -153,6 +153,13 @@ def test_the_submitters_text_in_tooltips_is_shown_as_text(qtbot, window, tmp_pat
     assert tooltip_shown(model.toolTip(1)) == model.text(1)
     assert model.toolTip(1).startswith("<qt>")  # escaped on purpose, never raw markup
     assert "<img" not in model.toolTip(1) and "<b>" not in model.toolTip(1)
+    # a bidi override is drawn as its escape, not obeyed (it drew "…/xxxledom")
+    def drawn(text: str) -> str:  # as the delegate draws it, less its break opportunities
+        shown = window.run_summary.tree.itemDelegate().displayText(text, QLocale())
+        return shown.replace("\u200b", "")
+
+    assert drawn("a/\u202emodel") == "a/\\u202emodel"
+    assert drawn(model.text(1)) == model.text(1)  # markup is text already
     panel = window.decision_panel
     panel.offer_next(folder.name)
     assert tooltip_shown(panel.next_button.toolTip()) == f"Open {folder.name} (Ctrl+Shift+N)"
