@@ -48,7 +48,7 @@ from moderator_app.core.ledger.records import (
     utc_now,
 )
 from moderator_app.core.text import safe_text
-from moderator_app.ui.decision_text import confirmation_text, retime_text
+from moderator_app.ui.decision_text import confirmation_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -147,6 +147,9 @@ class DecisionPanel(QWidget):
         footer.setSpacing(4)
         self.summary = _plain(QLabel("", self.footer))
         self.summary.setObjectName("decision-summary")
+        self.summary.setToolTip("What Accept or Reject records: the verdict at the current "
+                                "sync offset, its error and warning counts, the offset and the "
+                                "retime marks (video time)")
         footer.addWidget(self.summary)
         self.button_row = QWidget(self.footer)
         self.button_row.setObjectName("decision-buttons")
@@ -266,7 +269,7 @@ class DecisionPanel(QWidget):
         self.summary.setText(" · ".join([s['verdict'].upper(), *([", ".join(counts)] if counts
                                                                  else []),
                                          f"offset {self.session.offset_s:+.3f} s"])
-                             + (f"; {retime}" if retime else ""))
+                             + (f" · {retime}" if retime else ""))
         self.checklist.setVisible(report.kind.has_checklist)
         self.checklist.set_report(report if report.kind.has_checklist else None)
         if digest != self._shown_digest:  # a different submission: start a fresh decision
@@ -290,8 +293,13 @@ class DecisionPanel(QWidget):
         return self.session.store_path
 
     def _retime_text(self) -> str:
-        marks = retime_text(self.session.retime_start_s, self.session.retime_end_s)
-        return "" if marks == "none" else f"retime marks {marks}, recorded with the decision"
+        # Short: with the verdict and offset, two lines of the footer at 1280x720 (the long
+        # words, "(video time), recorded with the decision", are in the footer's tooltip).
+        start, end = self.session.retime_start_s, self.session.retime_end_s
+        if start is None and end is None:
+            return ""
+        return "retime marks " + " → ".join("-" if t is None else f"{t:.3f} s"
+                                            for t in (start, end))
 
     def _suggest_reason(self) -> None:
         """Preselect the reject reason the findings (at the current offset) point to, until
