@@ -31,7 +31,13 @@ from .fit import (
     significance,
     windows,
 )
-from .local_findings import measure_all, unexplained, with_answers, with_unexplained
+from .local_findings import (
+    measure_all,
+    unexplained,
+    with_answers,
+    with_insertion,
+    with_unexplained,
+)
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -335,6 +341,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                        pts if res.speed == fit_speed else None)
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q)
     if part is None:
+        out = with_insertion(out, run_s, sig, nov_r, th, q) or out
         return with_answers(out, sig, nov_r, th, q)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, reactions, stretch, track
+from . import align, insertion, reactions, stretch, track
 from .fit import SUPPORT_AFTER_S, SUPPORT_BEFORE_S, candidates, refine, windows
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
 from .signals import FrameSignals
@@ -115,6 +115,38 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
     found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
                                                else 0.0, g.rule))
     return replace(out, findings=found)
+
+
+def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
+                   q: np.ndarray) -> SyncAnalysis | None:
+    """`out` with inserted footage the track did not see (core/sync/insertion.py: one side
+    of the run shown that much earlier or later, between two of the picture's largest
+    changes) as a `sync.offset_jump`, that side measured at its own offset; None when the
+    run already has segments or a jump, or no such insertion stands out."""
+    used = out.offset_used_s
+    if out.suggested_offset_s is None or used is None or len(out.segments) != 1 or \
+            any(f.rule == "sync.offset_jump" for f in out.findings):
+        return None
+    ans = _stretch_answers(out, sig, nov_r, th, q)
+    if ans is None:
+        return None
+    exp, s, chance, answer = ans
+    ins = insertion.find(answer, exp, s, chance, sig, th.sync_min_null_z_splice,
+                         th.sync_min_actions)
+    if ins is None:
+        return None
+    n = len(run_s)
+    other = used - ins.size_s if ins.head else used + ins.size_s
+    offs = np.where(ins.moved, other, used)
+    j = int(np.count_nonzero(ins.moved)) if ins.head else n - int(np.count_nonzero(ins.moved))
+    rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
+    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
+            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
+    f = _jump_finding(ins.size_s, ins.start_s, ins.end_s, float(run_s[j - 1]),
+                      float(run_s[j]))
+    found = sorted(out.findings + [f], key=lambda g: (g.video_start_s if g.video_start_s
+                                                      is not None else 0.0, g.rule))
+    return replace(out, reactions=rs, segments=segs, findings=found)
 
 
 JUMP_NEAR_S = 0.2  # a stretch's jumped offset is fitted this near the shift that explains it

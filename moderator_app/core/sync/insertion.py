@@ -1,0 +1,121 @@
+"""Inserted footage the offset track cannot see: the picture's own splices name the shift.
+
+Footage inserted into a video moves every action after it by the insertion's length. The
+track finds that jump when each side singles out its offset on its own (Breakout, Pong,
+Tennis); a short side in a picture that moves everywhere does not (Kangaroo, held out: 6
+actions before 4 s of another attempt, 16 after; the whole run fitted at the offset after
+the insertion, +240.9 frames from run_start's, confidence 0.64, and no finding). Those 6
+actions, searched at every shift, line up with some shift as well as shuffled ones do. But
+inserted footage starts and ends with a splice, a change of the whole picture, and the two
+splices are exactly the insertion's length apart: the shifts worth trying are the distances
+between the picture's largest changes (SPLICE_PEAKS), a few dozen instead of 7,200. For each
+pair (ta, tb), the actions on one side of it (the head, shown before ta, or the tail, after
+tb) are moved by tb - ta and their answers in the player's tiles (core/sync/stretch.py)
+scored as `track.stretch_jump` does: at the rest's answer rate against their chance. The
+same side with its gaps shuffled, at the same shift, must score clearly lower
+(sync_min_null_z_splice, and every shuffle below it), and the side must be answered more
+often there than at the offset used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .signals import FrameSignals
+
+SPLICE_PEAKS = 12   # the picture's largest changes tried as an insertion's ends
+PEAK_SEP_S = 0.25   # changes closer than this are one (a splice spans a frame or two)
+# Inserted footage shorter than this is not looked for: a shift under a second moves the
+# actions within their own reactions' motion (a sprite still moving after a press).
+MIN_SIZE_S = 1.0
+MAX_SIZE_S = 60.0   # as track.JUMP_RANGE_S
+MIN_MOVED = 4       # actions on the moved side, at least (Kangaroo's head: 6)
+# The null: the same side at shifts up to NEAR_S either side of the pair's, but not within
+# NEAR_MIN_S of it (the answers' own window and the sprite's motion after an answer).
+NEAR_S = 5.0
+NEAR_MIN_S = 0.3
+_NEAR = np.arange(-NEAR_S, NEAR_S + 1e-9, 1 / 60)
+_NEAR = _NEAR[np.abs(_NEAR) > NEAR_MIN_S]
+
+
+@dataclass(frozen=True)
+class Insertion:
+    start_s: float   # video time of the first splice
+    end_s: float     # ... and of the second: the inserted footage lies between
+    head: bool       # the moved actions are those before it (else those after it)
+    moved: np.ndarray  # bool per action: shown `size` earlier (head) or later (tail)
+    z: float         # the moved side's score over its shuffled gaps, in their spreads
+
+    @property
+    def size_s(self) -> float:
+        return self.end_s - self.start_s
+
+
+def splice_peaks(sig: FrameSignals) -> np.ndarray:
+    """Frame indices of the SPLICE_PEAKS largest picture changes, PEAK_SEP_S apart."""
+    pc = np.asarray(sig.picture_change, float)
+    sep = max(1, int(round(PEAK_SEP_S * sig.fps)))
+    out: list[int] = []
+    for k in np.argsort(-pc, kind="stable").tolist():
+        if pc[k] <= 0 or len(out) >= SPLICE_PEAKS:
+            break
+        if all(abs(k - j) > sep for j in out):
+            out.append(k)
+    return np.array(sorted(out), int)
+
+
+def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> np.ndarray:
+    """Per row: log P(answers | rate) - log P(answers | chance)."""
+    return (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(
+        axis=-1)
+
+
+def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.ndarray,
+         s: np.ndarray, chance: np.ndarray, sig: FrameSignals, min_null_z: float,
+         min_rest: int) -> Insertion | None:
+    """The inserted footage (between two of the picture's largest changes) that explains
+    one side of the run far better than its shuffled gaps do, or None. `exp`: the actions'
+    expected video times at the offset used, `s`/`chance` their answers there, `answer(v)`
+    the answers at other expected times (any shape); `min_rest` actions must stay."""
+    if len(exp) < MIN_MOVED + min_rest or len(sig) < 2:
+        return None
+    t = sig.times
+    lo, hi = float(t[0]), float(t[-1])
+    pk = t[splice_peaks(sig)]
+    best: Insertion | None = None
+    for i, ta in enumerate(pk):
+        for tb in pk[i + 1:]:
+            size = float(tb - ta)
+            if not MIN_SIZE_S <= size <= MAX_SIZE_S:
+                continue
+            for head in (True, False):
+                # head: the actions the footage shows before ta, expected (at the offset
+                # used: after the insertion) before tb; tail: those expected from ta on
+                moved = exp < tb if head else exp >= ta
+                shift = -size if head else size
+                k = int(moved.sum())
+                if k < MIN_MOVED or len(exp) - k < min_rest:
+                    continue
+                v = exp[moved] + shift
+                if v.min() < lo or v.max() > hi:
+                    continue
+                rest = s[~moved]
+                rate = float((rest.sum() + 1) / (len(rest) + 2))
+                sm, cm = answer(v)
+                if sm.sum() <= s[moved].sum():
+                    continue  # answered no more often there than at the offset used
+                real = float(_llr(sm, cm, rate))
+                if real <= 0.0:
+                    continue
+                # the same side at the shifts nearby: is this one special?
+                sn, cn = answer(v[None, :] + _NEAR[:, None])
+                null = _llr(sn, cn, rate)
+                if float(null.max()) >= real:
+                    continue
+                z = (real - float(null.mean())) / max(float(null.std()), 1e-6)
+                if z >= min_null_z and (best is None or z > best.z):
+                    best = Insertion(float(ta), float(tb), head, moved, z)
+    return best
