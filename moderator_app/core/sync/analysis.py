@@ -263,7 +263,13 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     speed = 1.0
     drift = align.fit(sig, nov1, run_s, look=look1)
     assert fit1 is not None and drift is not None  # actions and two frames: fit answers
-    if abs(drift.speed - 1) * 100 >= th.sync_drift_pct:
+    # A drift's speed must lie inside the searched grid (align.SPEEDS): a best speed at
+    # either end is no peak found, the score may still rise beyond it. Enduro's genuine log
+    # beside a video of another attempt of the game found its best at the +8 % end, passed
+    # the drift's shuffled logs, and got an offset 236 frames off (confidence 0.64) and a
+    # false `sync.drift`; no drift of either corpus set reads beyond +6.05 or -2.98 %.
+    if abs(drift.speed - 1) * 100 >= th.sync_drift_pct and \
+            align.SPEEDS[0] < drift.speed < align.SPEEDS[-1]:
         # A drift must explain clearly more actions than one offset, or pieces of one offset
         # (a splice) would read as a slow drift.
         s1 = piecewise_support(sig, look1, run_s, fit1.offset_s, 1.0, th, nov1)
