@@ -52,7 +52,7 @@ def test_valid_run_report_sections():
 
 
 @pytest.mark.parametrize("raw,rule", [
-    (b"", "traj.blank"), (b"   ", "traj.blank"), (b"[1,2]", "traj.not_object"),
+    (b"[1,2]", "traj.not_object"),
     (b'{"a":1', "traj.json"), (b'{"a":"\xff"}', "traj.utf8"), (b'{"a":1,"a":2}',
                                                                   "traj.duplicate_member"),
     (b'{"a":1e400}', "traj.number_unrepresentable"), (b"\xef\xbb\xbf{}", "traj.utf8"),
@@ -64,6 +64,20 @@ def test_unreadable_lines(raw, rule):
     assert first_error(rep).line == 4 and first_error(rep).rule == rule
     assert rep.chain.first_break.to_dict() == {"line": 4, "kind": "unreadable"}
     assert rep.events == 9
+
+
+@pytest.mark.parametrize("raw", [b"", b"   ", b"\t\r"])
+def test_a_blank_line_is_no_event_and_no_break_of_the_chain(raw):
+    """The format has one event per line: a blank line holds none. It is an error of its
+    own (`traj.blank`), but it is not counted as an event, and the event after it links to
+    the one before it (the chain is intact)."""
+    lines = chain_lines(8, seed=1)
+    lines.insert(3, raw)
+    rep = verify_bytes(join(lines))
+    assert [(f.rule, f.line) for f in errors(rep)] == [("traj.blank", 4)]
+    assert rep.events == 8 and rep.chain.events == 8
+    assert rep.chain.first_break is None and rep.chain.valid is True
+    assert rep.chain.unreadable_lines == 0
 
 
 # Number tokens that are not zero but that no double holds: they would be read as 0 (as
@@ -327,3 +341,59 @@ def test_every_official_rule_is_documented():
            ("chain", "traj", "seed", "secret", "archive")]
     assert len(ids) >= 40
     assert [i for i in ids if f"`{i}`" not in doc] == []
+
+
+def test_blank_lines_are_counted_apart_from_events_in_the_cli_json_and_index(tmp_path, capsys):
+    """6 events and 3 blank lines were "Read 9 events" (a blank line was an unreadable event
+    and a break of the chain). Events are counted as the format defines them (one event per
+    line; a blank line holds none), the same in the text, `--json` and the workstation's
+    index (one "blank" row per run, which the event table does not count as an event)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from hostile_corpus import run_cli
+
+    from moderator_app.core.verify.pipeline import VerifyOptions, verify_paths
+
+    lines = chain_lines(6, seed=2)
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "events.jsonl").write_bytes(join(lines[:2] + [b""] + lines[2:4] + [b"", b" "]
+                                               + lines[4:]))
+    code, out, _ = run_cli(capsys, "verify", folder)
+    assert code == 1
+    assert "Read 6 events" in out and "Chain: complete, 6 events" in out
+    assert "events.jsonl:3  error    traj.blank  blank line: every line must be one event" in out
+    assert ("events.jsonl:6  error    traj.blank  2 blank lines (lines 6-7): every line must be "
+            "one event (not counted as events)") in out
+    code, out, _ = run_cli(capsys, "verify", "--json", folder)
+    rep = json.loads(out)
+    assert rep["events"] == 6 and rep["chain"]["events"] == 6 and rep["chain"]["valid"]
+    assert [(f["rule"], f["line"]) for f in rep["findings"] if f["severity"] == "error"] == \
+        [("traj.blank", 3), ("traj.blank", 6)]
+    gui = verify_paths([folder], VerifyOptions(build_index=True,
+                                               spool_dir=Path(tempfile.mkdtemp(dir=tmp_path))))
+    index = gui.index
+    assert index is not None
+    kinds = [index.kind_of(r) for r in range(len(index))]
+    assert kinds.count("blank") == 2 and len(kinds) == 8
+    assert [index.lines[r] for r in range(len(index)) if kinds[r] == "blank"] == [3, 6]
+    assert gui.report.events == 6
+    assert index.read_raw(kinds.index("blank", 3)) == b"\n "  # lines 6-7, one row
+
+
+@pytest.mark.parametrize("data,count", [(b"\n" * 5, 5), (b" \n" * 300_000, 300_000),
+                                         (b"\n" * (3 << 20), 3 << 20)])
+def test_a_file_of_blank_lines_only_says_so(data, count):
+    """A flood of blank lines is one finding at its first line, with its length, and the
+    trajectory is said to hold no event: it was "Read 0 events", or 20,000 findings then
+    "verification stopped" with the rest not examined (INCOMPLETE)."""
+    for blob in (data, zstd(data)):
+        rep = verify_bytes(blob, name="events.jsonl.zst" if blob is not data else "events.jsonl")
+        got = [(f.rule, f.line, f.message) for f in errors(rep)]
+        assert got == [
+            ("traj.blank", 1, f"{count:,} blank lines (lines 1-{count:,}): every line must be "
+                              "one event (not counted as events)"),
+            ("traj.empty", None, f"the trajectory holds no event ({count:,} blank lines only)")]
+        assert rep.events == 0 and rep.complete is True

@@ -28,6 +28,7 @@ from moderator_app.core.verify.trajectory.facts import (
 )
 from moderator_app.core.verify.trajectory.line import SCORE_CLAIM_TYPES, LineContext, examine_line
 from moderator_app.core.verify.trajectory.rules import (
+    BLANK,
     EDITED,
     EMPTY,
     EVALUATOR,
@@ -49,6 +50,7 @@ from moderator_app.core.verify.trajectory.spelling import SPELL_ALL
 from moderator_app.core.verify.trajectory.walltime import iso_utc
 
 _MAX_CLAIMS = 50
+BLANK_KIND = "blank"  # the event index's type of a run of blank lines (as the agent log's)
 
 
 class _Producer:
@@ -79,7 +81,14 @@ class TrajectoryChecker:
         self.seeds = seeds or SeedCheck()
         self.index = index
         self.ctx = LineContext(self.seeds, spelling)
-        self.events = 0
+        self.events = 0  # lines holding an event (a damaged one too); blank lines are none
+        self.lines = 0  # lines read (set by the driver after each block)
+        # The run of blank lines being read: first line, count, offset, its index row. One
+        # finding per run, never one per line (64 MiB of newlines is one finding).
+        self.blank_first = 0
+        self.blank_count = 0
+        self.blank_offset = 0
+        self.blank_row = -1
         self.last_hashes: tuple[str | None, str | None] | None = None  # (recorded, computed)
         self.last_hash_line = 0
         self.head: str | None = None
@@ -150,10 +159,44 @@ class TrajectoryChecker:
             return
         self.apply(offset, len(raw), n, examine_line(raw, self.ctx))
 
+    def blanks(self, offset: int, length: int, first: int, count: int) -> None:
+        """`count` blank (whitespace-only) lines from line `first`, `length` bytes from
+        `offset`. The format has one event per line, so a blank line is no event: it is not
+        counted, it is no link of the chain (the event after it links to the one before),
+        and a run of them is one `traj.blank` finding at its first line and one row of the
+        event index, however long (issue 15: count them, report them, move on)."""
+        index = self.index
+        if self.blank_count and self.blank_first + self.blank_count == first:
+            self.blank_count += count
+            if index is not None:
+                index.lengths[self.blank_row] = offset + length - self.blank_offset
+            return
+        self.end_blanks()
+        self.blank_first, self.blank_count, self.blank_offset = first, count, offset
+        if index is not None:
+            self.blank_row = len(index)
+            index.add(offset, length, first, None, "?", BLANK_KIND)
+
+    def end_blanks(self) -> None:
+        """The finding of the run of blank lines read last, if any."""
+        count, first = self.blank_count, self.blank_first
+        if not count:
+            return
+        self.blank_count = 0
+        if count == 1:
+            message = "blank line: every line must be one event (not counted as one)"
+        else:
+            message = (f"{count:,} blank lines (lines {first:,}-{first + count - 1:,}): every "
+                       "line must be one event (not counted as events)")
+        self._add(BLANK, message, first)
+
     def apply(self, offset: int, length: int, n: int, facts: Facts) -> None:
-        self.events += 1
         status = facts.status
         found = facts.found
+        if status == UNREADABLE and found and found[-1][0] is BLANK:
+            self.blanks(offset, length, n, 1)
+            return
+        self.events += 1
         if found:
             for r, message in found:
                 if r.id == "secret.suspect":
@@ -373,11 +416,15 @@ class TrajectoryChecker:
     def finish(self, complete: bool, missing_final_newline: bool = False) -> float | None:
         """Whole-stream findings and the report's chain/run sections; the run duration."""
         rep = self.report
+        self.end_blanks()
         rep.events = self.events
         if missing_final_newline and self.events:
-            self._add(NO_FINAL_NEWLINE, "the last line has no terminating \\n", self.events)
+            self._add(NO_FINAL_NEWLINE, "the last line has no terminating \\n",
+                      max(self.lines, self.events))
         if complete and self.events == 0:
-            self._add(EMPTY, "the trajectory holds no event", None)
+            self._add(EMPTY, "the trajectory holds no event" + (
+                f" ({self.lines:,} blank lines only)" if self.lines > 1 else
+                " (one blank line only)" if self.lines else ""), None)
         if complete and self.run_start is not None and self.run_end is None:
             self._add(RUN_END_MISSING, "run_start but no run_end: the run did not finish or "
                                        "its last events are missing", None)

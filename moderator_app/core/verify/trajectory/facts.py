@@ -82,5 +82,7 @@ class BlockSummary(NamedTuple):
 
 # (length of the line without its `\n`, its facts) for each line of a block
 LineFacts = list[tuple[int, Facts]]
-# `scan_block`'s answer: ("s", a summary) or ("f", every line's facts)
-Scan = tuple[Literal["s"], BlockSummary] | tuple[Literal["f"], LineFacts]
+# `scan_block`'s answer: ("s", a summary) or ("f", every line's facts); the driver's own
+# ("b", lines, length) for a block of blank lines (`stream.blank_lines`)
+Scan = (tuple[Literal["s"], BlockSummary] | tuple[Literal["f"], LineFacts]
+        | tuple[Literal["b"], int, int])
