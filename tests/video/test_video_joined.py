@@ -177,3 +177,55 @@ def test_frame_cli_on_a_lone_file_that_is_no_video_says_so(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 2 and "the video cannot be read" in r.stderr
     assert "Traceback" not in r.stderr and not (tmp_path / "f.png").exists()
+
+
+
+
+@pytest.mark.parametrize("parts", [TWO, THREE], ids=["two", "three"])
+def test_a_cut_index_of_joined_recordings_ends_where_the_full_one_does(parts):
+    """A joined MPEG-TS whose index the probe's budget cut (a loaded machine) had the duration
+    of its last packet's raw timestamp: 11.9 s (two parts) and 7.6 s (three) of 20 s, so a run
+    of 15 s was coverage.missing. The packets read from the end are stitched on the index's
+    timeline: the duration is the full index's, as ffprobe counts the frames (600 at 30 fps)."""
+    from moderator_app.core.thresholds import VideoLimits
+    from moderator_app.core.verify.coverage import compute_coverage
+
+    path = vc.build_joined_ts(parts)
+    full = probe_video(path, "joined.ts")
+    cut = probe_video(path, "joined.ts", VideoLimits(time_budget_s=0.0))
+    assert full.index.complete and not cut.index.complete
+    assert vc.ffprobe_frames(path) == 600
+    assert full.duration_s == pytest.approx(600 / 30, abs=1e-3)  # duration-ok: a video time
+    assert cut.duration_s == pytest.approx(full.duration_s, abs=1e-3)  # duration-ok
+    assert compute_coverage(19.5, cut.duration_s, 0.0, cut.gaps).covered
+
+
+def test_a_restart_between_a_cut_index_and_the_tail_is_stitched_on():
+    """The tail of a large file is read from its last 4 MiB: a restart of the timestamps
+    between the point the index reached and that read shows as a first packet far before
+    the index's latest time, and the tail is placed after it (`tail_end`); a read that
+    starts at the index's last packet goes on where it stopped."""
+    from fractions import Fraction
+
+    from moderator_app.core.video.index import FrameIndex, tail_end
+
+    tb = Fraction(1, 90000)
+    step = 3000  # 30 fps
+    pts = np.arange(100, dtype=np.int64) * step + 126000  # 0 .. 3.3 s, then cut
+    index = FrameIndex(times_s=(pts - pts[0]) / 90000.0, pts=pts, keyframe_pts=pts[::30],
+                       pos=np.arange(100, dtype=np.int64) * 188, time_base=tb,
+                       frame_duration_s=1 / 30)
+    # the tail: a second recording whose timestamps restart at 1.4 s raw, 50 frames
+    tail = [(126000 + k * step, 126000 + k * step, step) for k in range(50)]
+    end = tail_end(index, tail)
+    assert end is not None
+    assert (end - pts[0]) / 90000 == pytest.approx((100 + 50) / 30)  # duration-ok: video time
+    # the read starting at the index's last packet: no restart, the end is the last packet's
+    same = [(int(pts[-1]), int(pts[-1]), step), *((int(pts[-1]) + k * step,) * 2 + (step,)
+                                                  for k in range(1, 20))]
+    end = tail_end(index, same)
+    assert (end - pts[0]) / 90000 == pytest.approx((100 + 19) / 30)  # duration-ok: video time
+    # and a restart inside the tail is stitched as the full index does
+    inside = [*same, *((126000 + k * step,) * 2 + (step,) for k in range(10))]
+    end = tail_end(index, inside)
+    assert (end - pts[0]) / 90000 == pytest.approx((100 + 19 + 10) / 30)  # duration-ok

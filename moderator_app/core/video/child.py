@@ -106,7 +106,7 @@ def op_probe(req: dict, out) -> None:
                         lambda: time.monotonic() > deadline)
     index = _decodable_head(req, index, deadline)
     info: dict = {"ok": True, "format": container.format.name}
-    if not index.complete and index.frame_count and not index.segments:
+    if not index.complete and index.frame_count:
         info["end_s"] = _stream_end(req, index, time.monotonic() + END_BUDGET_S)
     audio = []
     for a in container.streams.audio:
@@ -143,30 +143,42 @@ def _stream_end(req: dict, index, deadline: float) -> float | None:
     budget cut the index, the duration must not depend on how far a machine got (a lower
     bound gave a false coverage.missing on a loaded machine). MP4/MOV and AVI are sought by
     timestamp (their sample index is in memory: no read); every other container by byte, to
-    the last 4 MiB (Matroska without cues would otherwise read every cluster to get there).
-    None when no packet is found before `deadline`."""
+    the last 4 MiB (Matroska without cues would otherwise read every cluster to get there),
+    or from the index's last packet when that is nearer the end, and recordings joined there
+    (an MPEG-TS whose timestamps restart) are stitched on as the full index does
+    (`index.tail_end`). None when no packet is found before `deadline`."""
     import av
+
+    from .index import tail_end
     container = _open(req)
     try:
         stream = container.streams.video[0]
         tb = stream.time_base
         names = set((container.format.name or "").split(","))
-        if names & {"mov", "mp4", "avi"}:
+        by_time = bool(names & {"mov", "mp4", "avi"})
+        if by_time:
             container.seek(2**62, stream=stream, backward=True)
         else:
             size = os.stat(req["source"]).st_size
-            container.seek(max(0, size - _TAIL_BYTES), unsupported_byte_offset=True)
-        end = None
+            reached = int(index.pos.max()) if index.pos.shape[0] else -1
+            start = max(0, size - _TAIL_BYTES)
+            container.seek(min(start, reached) if reached >= 0 else start,
+                           unsupported_byte_offset=True)
+        packets: list[tuple[int | None, int | None, int]] = []
         for pk in container.demux(stream):
-            if pk.size and pk.pts is not None:
-                e = pk.pts + (pk.duration or 0)
-                end = e if end is None or e > end else end
+            if pk.size and (pk.pts is not None or pk.dts is not None):
+                packets.append((pk.pts, pk.dts, pk.duration or 0))
             if time.monotonic() > deadline:
                 break
     except (av.error.FFmpegError, OSError, ValueError):
         return None
     finally:
         container.close()
+    if by_time:
+        ends = [p + d for p, _, d in packets if p is not None]
+        end = max(ends) if ends else None
+    else:
+        end = tail_end(index, packets)
     if end is None or tb is None:
         return None
     return float((end - int(index.pts[0])) * tb)
