@@ -408,6 +408,19 @@ OBS_JITTER = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=20",
               "-fps_mode", "passthrough", "-enc_time_base:v", "1:1000", "-c:v", "libx264", "-preset", "veryfast",
               "-g", "120", "-pix_fmt", "yuv420p")
 
+# A capture whose timestamps jitter by +-30 % of its frame interval (a sine of the frame number:
+# the same file every time; Matroska's millisecond timestamps), at 30 fps for 5 s then 60 fps
+# (a real rate change at 5.0 s), and the same capture at a steady 60 fps (no change).
+JITTER_RATE = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=10",
+               "-vf", "select='gte(t\\,5)+not(mod(n\\,2))',settb=1/1000,"
+               "setpts='(T+if(lt(T\\,5)\\,0.010\\,0.005)*sin(N*2.7))/TB'",
+               "-fps_mode", "passthrough", "-enc_time_base:v", "1:1000", "-c:v", "libx264",
+               "-preset", "veryfast", "-g", "120", "-pix_fmt", "yuv420p")
+JITTER_STEADY = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=10",
+                 "-vf", "settb=1/1000,setpts='(T+0.005*sin(N*2.7))/TB'",
+                 "-fps_mode", "passthrough", "-enc_time_base:v", "1:1000", "-c:v", "libx264",
+                 "-preset", "veryfast", "-g", "120", "-pix_fmt", "yuv420p")
+
 # An honest VFR recording (exact repeats dropped) whose sprite steps every second frame, or
 # every frame, with pauses: windows of irregular intervals whose median follows the content
 # (as a real VFR Pitfall recording's: ten false frame-rate changes, issue 12 QA, session 5).

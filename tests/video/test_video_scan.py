@@ -220,6 +220,35 @@ def test_every_frame_rate_change_is_found_where_ffprobe_sees_it():
     assert got[0].message == "the frame rate changes from 60.00 to 30.00 fps at 3.000 s"
 
 
+def _ffprobe_times(path) -> np.ndarray:
+    import json
+    import subprocess
+
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "frame=best_effort_timestamp_time", "-of", "json", str(path)],
+                         capture_output=True, check=True, text=True).stdout
+    ts = np.sort([float(f["best_effort_timestamp_time"]) for f in json.loads(out)["frames"]])
+    return ts - ts[0]
+
+
+def test_a_rate_change_in_a_jittery_capture_is_found_and_steady_jitter_is_none():
+    """Issue 12: a capture whose timestamps jitter by +-30 % of its interval had steps of the
+    median of 9 everywhere and no regular stretch, so its real change (30 -> 60 fps at 5 s)
+    was not reported. The jitter pass (a median of 31, stretches that keep to a clock) finds
+    it where ffprobe's timestamps change clock; the same jitter at a steady 60 fps is none."""
+    video = vc.build_lavfi("jitter_rate", vc.JITTER_RATE, "mkv")
+    ts = _ffprobe_times(video)
+    before = np.mean(np.diff(ts[ts < 4.5]))  # a jittered clock keeps its rate on average
+    after = np.mean(np.diff(ts[ts > 5.5]))
+    assert round(1 / before) == 30 and round(1 / after) == 60  # what was made, by ffprobe
+    got = [s for s in run_scan(video).spans if s.rule == "video.stream_change"]
+    assert len(got) == 1
+    assert abs(got[0].start_s - 5.0) <= 0.5  # duration-ok: a video time
+    assert got[0].message.startswith("the frame rate changes from 30.")
+    steady = vc.build_lavfi("jitter_steady", vc.JITTER_STEADY, "mkv")
+    assert [s for s in spans(run_scan(steady)) if s[0] == "video.stream_change"] == []
+
+
 def test_a_game_drawn_every_4th_frame_in_a_file_that_drops_repeats_is_no_rate_change(
         monkeypatch):
     """A real VFR recording (repeats dropped) of Space Invaders: the game draws every 4th frame

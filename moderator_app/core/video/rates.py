@@ -31,6 +31,15 @@ from __future__ import annotations
 import numpy as np
 
 MEDIAN_FRAMES = 9  # odd: the median is one interval
+# A capture whose timestamps jitter (+-30 % of its interval: a loaded capture machine) moves
+# a median of 9 by more than 10 % every few frames, so it has steps everywhere and no regular
+# stretch: a second pass looks for rate changes with a median of 31 (one interval swapped per
+# frame moves it little), and a stretch is regular when its timestamps keep to a clock: a
+# `share` of them within `CLOCK_SLACK` of an interval from the straight line fitted to them
+# (jitter stays near the line; a VFR recorder's holes of whole frames pile up away from it).
+# Its typical interval is the line's slope (a jittered clock keeps its rate on average).
+JITTER_FRAMES = 31
+CLOCK_SLACK = 0.5
 _CHUNK = 1 << 16  # rows of the rolling window at a time (memory flat on hour-long videos)
 _MAX_CANDIDATES = 100_000
 
@@ -46,9 +55,20 @@ def rolling_median(d: np.ndarray, k: int = MEDIAN_FRAMES) -> np.ndarray:
     return out
 
 
+def _clock(ts: np.ndarray, share: float) -> float | None:
+    """The interval of the clock the timestamps `ts` keep to (the slope of the line fitted to
+    them), when `share` of them lie within CLOCK_SLACK of an interval of it, else None."""
+    k = np.arange(ts.shape[0], dtype=np.float64)
+    slope, at0 = np.polyfit(k, ts, 1)
+    if not slope > 0:
+        return None
+    off = np.abs(ts - (at0 + slope * k))
+    return float(slope) if np.mean(off <= CLOCK_SLACK * slope) >= share else None
+
+
 def _regular(sel: np.ndarray, share: float) -> float | None:
-    """The typical interval of `sel` (the mean of those within 10 % of its median: 16 and 17
-    ms timestamps are 16.67 ms) when `share` of it lies there, else None."""
+    """The typical interval of `sel` (the mean of those within 10 % of its median: 16 and
+    17 ms timestamps are 16.67 ms) when `share` of it lies there, else None."""
     m = float(np.median(sel))
     near = np.abs(sel - m) <= 0.1 * m
     if m <= 0 or np.mean(near) < share:
@@ -63,10 +83,31 @@ def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
         return []
     d = np.diff(t)
     m = rolling_median(d)
+    drops = drops_repeats(d, m)
+    out = _changes(t, d, m, window_s, min_s, ratio, share, drops)
+    if d.shape[0] >= 2 * JITTER_FRAMES and not drops:
+        # the jitter pass (not in a file that drops repeats: its timestamps are on a frame
+        # grid, and a line fits its content's cadence as well as a clock); a change it finds
+        # within a second of one found already is that one
+        for c in _changes(t, d, rolling_median(d, JITTER_FRAMES), window_s, min_s, ratio,
+                          share, drops, merge=JITTER_FRAMES):
+            if all(abs(c[0] - o[0]) > 1.0 for o in out):
+                out.append(c)
+        out.sort()
+    return out
+
+
+def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s: float,
+             ratio: float, share: float, drops: bool,
+             merge: int = 0) -> list[tuple[float, float, float, float]]:
+    """The changes at the steps of the rolling median `m`. `merge`: steps fewer frames apart
+    are one (a jittered median crosses over a step in a few moves), placed where the median
+    crosses the geometric middle of its values before and after."""
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.abs(np.log(m[1:] / m[:-1]))
     cand = (np.nonzero(step > np.log(1.1))[0] + 1)[:_MAX_CANDIDATES]
-    drops = drops_repeats(d, m)
+    if merge and cand.shape[0]:
+        cand = _merged(cand, m, merge, ratio)
     out: list[tuple[float, float, float, float]] = []
     for j, c in enumerate(cand):
         c = int(c)
@@ -79,13 +120,51 @@ def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
         if c - lo < 5 or hi - c < 5 or t0 - float(t[lo]) < min_s or \
                 float(t[hi]) - t0 < min_s:
             continue
-        a, b = _regular(d[lo:c], share), _regular(d[c:hi], share)
+        if merge:  # the jitter pass: clocks, the frames next to the step left out
+            h = merge // 4
+            if c - lo < h + 5 or hi - c < h + 5:
+                continue
+            a, b = _clock(t[lo:c - h + 1], share), _clock(t[c + h:hi + 1], share)
+            if a is not None and b is not None:
+                t0 = _crossing(t[lo:c - h + 1], t[c + h:hi + 1], lo, c + h, t0)
+        else:
+            a, b = _regular(d[lo:c], share), _regular(d[c:hi], share)
         if a is None or b is None or max(a, b) / min(a, b) <= ratio:
             continue
         if drops and _whole(max(a, b) / min(a, b)):
             continue  # the content's step in a file that drops repeats (module doc)
         out.append((t0, a, b, float(t[hi])))
     return out
+
+
+def _merged(cand: np.ndarray, m: np.ndarray, merge: int, ratio: float) -> np.ndarray:
+    """One step per group of steps fewer than `merge` frames apart whose median moves by
+    more than `ratio` over the group (a jittered median wavering at one level is no step)."""
+    groups = np.split(cand, np.nonzero(np.diff(cand) > merge)[0] + 1)
+    out = []
+    for g in groups:
+        a, b = float(m[int(g[0]) - 1]), float(m[int(g[-1])])
+        if a <= 0 or b <= 0 or max(a, b) / min(a, b) <= ratio:
+            continue
+        mid = np.sqrt(a * b)
+        seg = m[int(g[0]):int(g[-1]) + 1]
+        crossed = np.nonzero((seg < mid) if b < a else (seg > mid))[0]
+        out.append(int(g[0]) + (int(crossed[0]) if crossed.shape[0] else 0))
+    return np.asarray(out, dtype=np.int64)
+
+
+def _crossing(before: np.ndarray, after: np.ndarray, i: int, j: int, t0: float) -> float:
+    """Where the clock fitted to `before` (frames from `i`) meets the one fitted to `after`
+    (frames from `j`): the time of the change, a jittered frame's own time being off by up to
+    30 % of an interval. `t0` when they do not meet between the two stretches."""
+    s1, a1 = np.polyfit(np.arange(i, i + before.shape[0], dtype=np.float64), before, 1)
+    s2, a2 = np.polyfit(np.arange(j, j + after.shape[0], dtype=np.float64), after, 1)
+    if s1 == s2:
+        return t0
+    k = (a2 - a1) / (s1 - s2)
+    if not i <= k <= j + after.shape[0]:
+        return t0
+    return float(a1 + s1 * k)
 
 
 def _whole(x) -> bool:
