@@ -101,6 +101,11 @@ class ScanThresholds:
         black is 16 in limited range, plus codec noise) for this long are `video.black`.
     same_changed_max: a frame is "the same picture" as the one before when at most this
         fraction of its 256x128 sample points changed beyond codec noise (0.1 %).
+    held_identical_share, held_window_s: same-picture frames are a frozen picture where, within
+        held_window_s around each, this share of the frames is identical to the one before (no
+        sample point changed beyond codec noise): a frozen capture repeats one picture, while
+        a still game screen that lives changes a few points in most frames (Tennis between
+        points: 17-41 % identical; inserted freezes 88-100 %; docs/DECISIONS.md).
     keyframe_noise_max: a keyframe inside a still stretch (the frames before and after it are
         the same picture) whose change is at most this fraction of sample points is the held
         picture coded afresh, not a change: an intra frame re-quantises the whole picture, and
@@ -156,6 +161,8 @@ class ScanThresholds:
     black_s: float = 1.0
     black_luma_max: float = 40.0
     same_changed_max: float = 0.001
+    held_identical_share: float = 0.75
+    held_window_s: float = 1.0
     keyframe_noise_max: float = 0.05
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0

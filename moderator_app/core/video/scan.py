@@ -2,8 +2,9 @@
 yields per-frame signals, and findings with time spans for what a moderator should look at.
 
 Findings are warnings or notes, never errors: a game can legitimately fade to black or pause.
-- `video.frozen`: the same picture (no sample point changed beyond codec noise) for at least
-  `freeze_s`, including one frame held that long by a variable-rate encoder;
+- `video.frozen`: the same picture held (frames identical at the scan's resolution, but for
+  codec noise now and then) for at least `freeze_s`, including one frame held that long by a
+  variable-rate encoder; a still screen where a few points keep changing is not frozen;
 - `video.black`: black frames (brightest sample near video black) for at least `black_s`;
 - `video.timestamp_gap`: the next frame comes more than `gap_frames` frame durations (and
   `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
@@ -395,18 +396,56 @@ def _runs(sig: FrameSignals, same: np.ndarray, th: ScanThresholds) -> list[Span]
             out.append(Span(BLACK.id, BLACK.severity.value, t0, t1,
                             f"black from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s)"))
         i = j + 1
-    # frozen: a frame and the frames after it that are the same picture (not black)
+    # frozen: a frame and the frames after it that are the same picture (not black), where
+    # the picture is held (`_held_stretches`), not a still screen that lives
     i = 0
     while i < n:
         j = i
         while j + 1 < n and same[j + 1]:
             j += 1
-        t0, t1 = float(sig.times_s[i]), _end_of(sig, j)
-        if t1 - t0 >= th.freeze_s and not black[i:j + 1].all():
-            out.append(Span(FROZEN.id, FROZEN.severity.value, t0, t1,
-                            f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
-                            f"({t1 - t0:.1f} s, {j - i + 1} frames)"))
+        if _end_of(sig, j) - float(sig.times_s[i]) >= th.freeze_s \
+                and not black[i:j + 1].all():
+            for a, b in _held_stretches(sig, i, j, th):
+                t0, t1 = float(sig.times_s[a]), _end_of(sig, b)
+                if t1 - t0 >= th.freeze_s:
+                    out.append(Span(FROZEN.id, FROZEN.severity.value, t0, t1,
+                                    f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
+                                    f"({t1 - t0:.1f} s, {b - a + 1} frames)"))
         i = j + 1
+    return out
+
+
+def _held_stretches(sig: FrameSignals, i: int, j: int,
+                    th: ScanThresholds) -> list[tuple[int, int]]:
+    """The stretches of the same-picture frames i..j where the picture is held: around each
+    frame (`held_window_s`, within i..j) at least `held_identical_share` of the frames are
+    identical to the one before (no sample point changed beyond codec noise). A frozen
+    capture repeats one picture: only the codec moves a few points now and then (a keyframe,
+    quality refined over a few frames; 88-100 % of the frames identical in the 17 inserted
+    freezes of the real-game corpus). A still game screen that lives (Tennis between
+    points: a few points change in runs of 9-20 frames) has 17-41 % (docs/DECISIONS.md)."""
+    if j <= i:
+        return [(i, j)]
+    t = sig.times_s[i:j + 1]
+    ident = np.zeros(j - i + 1, np.float64)
+    ident[1:] = sig.changed[i + 1:j + 1] == 0  # NaN: not identical
+    ident[0] = ident[1]  # the run's first frame is judged with the next
+    cum = np.concatenate(([0.0], np.cumsum(ident)))
+    h = th.held_window_s / 2
+    lo = np.searchsorted(t, t - h, "left")
+    hi = np.searchsorted(t, t + h, "right")
+    held = (cum[hi] - cum[lo]) / (hi - lo) >= th.held_identical_share
+    out = []
+    k = 0
+    while k < held.shape[0]:
+        if not held[k]:
+            k += 1
+            continue
+        m = k
+        while m + 1 < held.shape[0] and held[m + 1]:
+            m += 1
+        out.append((i + k, i + m))
+        k = m + 1
     return out
 
 
