@@ -30,7 +30,9 @@ BAD_UTF8 = rule("traj.utf8", Severity.ERROR, "The line is not valid UTF-8 text."
 NOT_OBJECT = rule("traj.not_object", Severity.ERROR, "The line is JSON but not an object.", G)
 DUPLICATE = rule("traj.duplicate_member", Severity.ERROR,
                  "The event repeats a member name (hashed content would be ambiguous).", G)
-BLANK = rule("traj.blank", Severity.ERROR, "A blank line: every line must be one event.", G)
+BLANK = rule("traj.blank", Severity.ERROR,
+             "A blank line, or a run of them (one finding at its first line): every line must "
+             "be one event. Blank lines are not counted as events and break no link.", G)
 LINE_ENDING = rule("traj.line_ending", Severity.ERROR,
                    "The line ends with \\r\\n: lines end with \\n only.", G)
 NO_FINAL_NEWLINE = rule("traj.no_final_newline", Severity.WARNING,
