@@ -193,7 +193,8 @@ class TrajectoryChecker:
     def apply(self, offset: int, length: int, n: int, facts: Facts) -> None:
         status = facts.status
         found = facts.found
-        if status == UNREADABLE and found and found[-1][0] is BLANK:
+        # (== not is: facts from the worker process hold unpickled copies of the rules)
+        if status == UNREADABLE and found and found[-1][0] == BLANK:
             self.blanks(offset, length, n, 1)
             return
         self.events += 1
