@@ -264,12 +264,13 @@ def test_a_game_drawn_every_4th_frame_in_a_file_that_drops_repeats_is_no_rate_ch
         pytest.skip(f"corpus cannot be built: {corpus.available()}")
     run = corpus.build("space_invaders-genuine@vfr")
     assert [s for s in spans(run_scan(run.video)) if s[0] == "video.stream_change"] == []
-    # the same timestamps judged as a capture's that drops no repeat: the two steps
+    # the same timestamps judged as a capture's that drops no repeat: the two steps, and the
+    # return to 60 fps at 17.7 s (seen by the clock pass, which runs only in such files)
     times = probe_video(run.video, "v").index.times_s
     monkeypatch.setattr(rates, "drops_repeats", lambda d, m: False)
     got = rates.rate_changes(times, 2.0, 1.0, 1.3, 0.9)
     assert [(round(t, 1), round(1 / a), round(1 / b)) for t, a, b, _ in got] == [
-        (10.3, 60, 15), (14.5, 60, 15)]
+        (10.3, 60, 15), (14.5, 60, 15), (17.7, 15, 60)]
 
 
 @pytest.mark.parametrize("name", ["steps_vfr", "sprite_vfr", "obs_jitter"])
