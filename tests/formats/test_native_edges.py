@@ -18,7 +18,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_native_fuzz import check_canonical
+from test_native_fuzz import check_canonical, reference
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import canonical_json
@@ -174,3 +174,38 @@ def test_each_writers_spelling_of_a_float_far_from_one_keeps_its_own_flags(x):
         assert bool(flags & jcs.ST_MIN) is (token == spelled["es6"]), token
         assert bool(flags & jcs.ST_F_REPR) is (token == spelled["repr"]), token
         assert bool(flags & jcs.ST_F_ORJSON) is (token == spelled["orjson"]), token
+
+
+# -- number tokens: one scan of spans (parse_number's digit_run) ---------------------------
+# trailing zeros across the point, leading zeros after it, digit runs of 15-17 and past 16
+# (the scanner's window), more than 39 significant digits, every exponent form, the 2^53 edge
+NUMBERS = ["0", "-0", "7", "0.1", "1.0", "1500.000", "100.5", "10.05", "0.000123", "0.0",
+           "-0.0", "0e5", "0E-0", "1E+005", "1e-007", "-1.5e+0021", "4.1e-7", "6.02e+23",
+           "1" + "0" * 20 + ".0", "1." + "0" * 45, "0." + "0" * 20 + "1", "0." + "0" * 16 + "5",
+           "1234567890123456789012345678901234567890123.5", "0.1234567890123456789012345678",
+           "9007199254740991", "9007199254740992", "-9007199254740991", "1234567890123456",
+           "1.2345678901234567", "123456789.01234567", "0.30000000000000004",
+           "12345678901234567.0", "1234567890123456.7", "0.0000000000000001234567890123456",
+           "1e400", "-1e400", "1e-400", "0.0e-400", "1e99999999999", "5e-324", "2e-324",
+           "17976931348623157e292", "1.7976931348623157e308"]
+NOT_NUMBERS = ["1.", "1e", "1e+", ".5", "01", "-", "--1", "1.e5", "+1", "1.5e", "-01.5", "00",
+               "1.5.5", "1e5.5", "-.5"]
+
+
+def _integer_beyond_2_53(token: str) -> bool:
+    return token.lstrip("-").isdigit() and abs(int(token)) > 2**53 - 1
+
+
+@pytest.mark.parametrize("token", NUMBERS + NOT_NUMBERS)
+def test_number_tokens_at_every_distance_from_the_line_end(token):
+    """Each token as a member's value with 0-40 bytes after it before the line ends (the
+    scanner takes 16 bytes at a time where the line has them, a byte at a time near its end),
+    and in an array: the reference's bytes and flags, declined only where the reference
+    refuses the token or where the 2^53 rule is the Python path's."""
+    for pad in range(0, 41, 3):
+        tail = b"" if pad == 0 else b',"z":"' + b"x" * pad + b'"'
+        for text in (b'{"a":' + token.encode() + tail + b"}",
+                     b"[" + token.encode() + b"," + token.encode() + b"]"):
+            got = check_canonical(text)
+            declines = reference(text) is None or _integer_beyond_2_53(token)
+            assert (got is None) is declines, (text, got)

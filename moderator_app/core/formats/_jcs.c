@@ -1020,11 +1020,22 @@ static int put_float(P *ps, char t[3][72], const int tl[3], const unsigned char 
     return 0;
 }
 
-/* Past one or more digits at p, or NULL where there is none (JSON's fraction and exponent). */
-static inline const unsigned char *digits(const unsigned char *p, const unsigned char *end)
+/* Past the digits from p (none: p). 16 bytes a step where the line has them: a float token
+ * of `random()` holds 17 digits, and a branch per digit was most of its scan (issue 15). */
+static inline const unsigned char *digit_run(const unsigned char *p, const unsigned char *end)
 {
-    if (p >= end || !is_digit(*p))
-        return NULL;
+#if defined(__SSE2__)
+    const __m128i below = _mm_set1_epi8('0'), above = _mm_set1_epi8('9');
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        /* signed: bytes >= 0x80 are negative, hence below '0' too */
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmplt_epi8(v, below), _mm_cmpgt_epi8(v, above)));
+        if (mask)
+            return p + __builtin_ctz(mask);
+        p += 16;
+    }
+#endif
     while (p < end && is_digit(*p))
         p++;
     return p;
@@ -1134,39 +1145,50 @@ static inline int safe_16(const unsigned char *d, size_t ndig)
 
 static int parse_number(P *ps)
 {
+    /* One pass over the token: the spans of its integer part, fraction and exponent (each a
+     * digit_run), from which the significant digits, their count and the point's place are
+     * taken without reading a digit twice (was: a scan for the syntax, then a loop per
+     * character to collect the digits; `numbers` shape, issue 15). */
     const unsigned char *st = ps->p, *p = ps->p, *end = ps->end;
-    int is_float = 0;
-    if (*p == '-')
-        p++;
-    if (p >= end)
+    int neg = *p == '-';
+    p += neg;
+    const unsigned char *i0 = p;
+    if (p >= end || !is_digit(*p))
         return NOTOK;
-    if (*p == '0')
-        p++;
-    else if (*p >= '1' && *p <= '9')
-        while (p < end && is_digit(*p))
-            p++;
-    else
-        return NOTOK;
+    p = *p == '0' ? p + 1 : digit_run(p, end); /* (JSON: no digit after a leading 0) */
+    size_t ni = (size_t)(p - i0);
+    const unsigned char *f0 = p;
+    size_t nf = 0;
     if (p < end && *p == '.') {
-        if ((p = digits(p + 1, end)) == NULL)
+        f0 = p + 1;
+        p = digit_run(f0, end);
+        nf = (size_t)(p - f0);
+        if (nf == 0)
             return NOTOK;
-        is_float = 1;
     }
+    int exponent = 0;
+    long e10 = 0;
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
+        int neg_e = 0;
         if (p < end && (*p == '+' || *p == '-'))
-            p++;
-        if ((p = digits(p, end)) == NULL)
+            neg_e = *p++ == '-';
+        const unsigned char *e0 = p;
+        p = digit_run(p, end);
+        if (p == e0)
             return NOTOK;
-        is_float = 1;
+        for (const unsigned char *c = e0; c < p && e10 < 100000; c++)
+            e10 = e10 * 10 + (*c - '0');
+        if (neg_e)
+            e10 = -e10;
+        exponent = 1;
     }
     size_t len = (size_t)(p - st);
     ps->p = p;
-    if (!is_float) {
-        size_t ndig = len - (st[0] == '-');
-        if (ndig > 15 && !safe_16(st + (st[0] == '-'), ndig))
+    if (!exponent && nf == 0) {
+        if (ni > 15 && !safe_16(i0, ni))
             return NOTOK; /* beyond 2^53 - 1: the Python path applies the rule */
-        if (len == 2 && st[0] == '-' && st[1] == '0') { /* -0 */
+        if (len == 2 && neg && st[1] == '0') { /* -0 */
             ps->flags &= ~(ST_MIN | ST_MINX);
             PUTC(&ps->out, '0');
             return 0;
@@ -1175,59 +1197,46 @@ static int parse_number(P *ps)
         return 0;
     }
     ps->flags |= ST_FLOAT;
-    int any = 0; /* a digit other than 0 in the mantissa */
-    {
+    /* The significant digits: from the first that is not 0 (the integer part's first, unless
+     * it is `0`: then the fraction's first after its leading zeros) to the last that is not
+     * 0 (trailing zeros of the integer part still count for the point). */
+    int int_zero = *i0 == '0';
+    size_t lead = 0;
+    if (int_zero)
+        while (lead < nf && f0[lead] == '0')
+            lead++;
+    int any = !int_zero || lead < nf; /* a digit other than 0 in the mantissa */
+    if (any) {
         /* A token of at most 15 significant digits is exactly the shortest round-trip form
          * of its double, less trailing zeros (DBL_DIG = 15: such a decimal comes back from
          * the double unchanged at 15 digits, and so does any shorter one of the same double):
          * its digits need no parse and no dtoa. */
-        char d[40];
-        int k = 0, int_digits = 0, lead = 0, seen_dot = 0;
-        const unsigned char *c = st + (st[0] == '-');
-        long e10 = 0;
-        for (; c < p && *c != 'e' && *c != 'E'; c++) {
-            if (*c == '.') {
-                seen_dot = 1;
-                continue;
-            }
-            if (!any && *c == '0') { /* a leading zero: shifts the point if after it */
-                if (seen_dot)
-                    lead++;
-                continue;
-            }
-            if (!any)
-                any = 1;
-            if (k < 39)
-                d[k] = (char)*c;
-            k++;
-            if (!seen_dot)
-                int_digits++;
-        }
-        int exponent = c < p;
-        if (exponent) {
-            c++;
-            int neg_e = *c == '-';
-            if (*c == '+' || *c == '-')
-                c++;
-            for (; c < p && e10 < 100000; c++)
-                e10 = e10 * 10 + (*c - '0');
-            if (neg_e)
-                e10 = -e10;
-        }
-        while (k > 0 && k <= 39 && d[k - 1] == '0') {
-            k--; /* trailing zeros: in the integer part they still count for the point */
-        }
+        size_t total = int_zero ? nf - lead : ni + nf; /* from the first significant digit */
+        size_t tz = 0;
+        if (nf > 0)
+            while (tz < nf && f0[nf - 1 - tz] == '0')
+                tz++;
+        if (tz == nf && !int_zero) /* a fraction of zeros only: the integer part's too */
+            while (tz < total && i0[ni - 1 - (tz - nf)] == '0')
+                tz++;
+        int k = (int)(total - tz);
         /* value = 0.d * 10^n; far from the subnormals (below ~1e-307 fewer digits survive)
          * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
-        long n = (int_digits > 0 ? int_digits : -lead) + e10;
-        if (any && ((k >= 1 && k <= 15 && n > -290 && n < 290) || token_is_shortest(d, k, n))) {
+        long n = (int_zero ? -(long)lead : (long)ni) + e10;
+        char d[40];
+        if (k <= 17) { /* the digits as characters: spell_digits and token_is_shortest */
+            size_t from_int = int_zero ? 0 : (ni < (size_t)k ? ni : (size_t)k);
+            memcpy(d, i0, from_int);
+            memcpy(d + from_int, f0 + (int_zero ? lead : 0), (size_t)k - from_int);
+        }
+        if ((k <= 15 && n > -290 && n < 290) || (k <= 17 && token_is_shortest(d, k, n))) {
             /* A plain decimal with a fraction ending in a non-zero digit, its point where
              * all three writers spell the value plainly (-4 < n <= 16), is spelled by each
              * of them exactly as it stands: the shortest digits are its digits (above), and
              * each writes `0.` and the leading zeros for n <= 0, else the digits with the
              * point after the n-th. Written as it stands, no flag lost, no spelling built
              * (telemetry full of random() floats, `numbers` shape). */
-            if (!exponent && seen_dot && st[len - 1] != '0' && n > -4 && n <= 16) {
+            if (!exponent && nf > 0 && st[len - 1] != '0' && n > -4 && n <= 16) {
                 PUT(&ps->out, st, len);
                 return 0;
             }
@@ -1237,7 +1246,6 @@ static int parse_number(P *ps)
              * and compared instead of three (`numbers`: deltas of 1e-7 and less, 6.02e+23). */
             if (exponent && (n <= -6 || n > 21)) {
                 char t[72];
-                int neg = st[0] == '-';
                 int tl = spell_digits(t, d, k, (int)n, SP_ES6);
                 if ((size_t)(tl + neg) == len && memcmp(t, st + neg, (size_t)tl) == 0) {
                     PUT(&ps->out, st, len);
@@ -1247,7 +1255,7 @@ static int parse_number(P *ps)
                 }
             }
             char t[3][72];
-            int tl[3], neg = st[0] == '-';
+            int tl[3];
             for (int how = 0; how < 3; how++) {
                 if (neg)
                     t[how][0] = '-';
