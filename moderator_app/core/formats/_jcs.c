@@ -130,11 +130,28 @@ static const char *FIELD_NAMES[F_COUNT] = {"schema", "producer_sequence", "wall_
                                            "run_id", "trust_level", "producer", "type",
                                            "payload", "prev_hash", "hash"};
 
+/* The order of an object's members, by the sequence of their names as read (see
+ * parse_object): the names (pointers into the caller's buffer, which outlives the call), their
+ * prefixes and lengths, whether they were in order, and the permutation that sorts them. */
+#define KO_SLOTS 64
+#define KO_MAX 16
+#define KO_TRIAL 1024 /* lookups before a hit rate under 1 in 8 stops them for the call */
+typedef struct {
+    uint64_t h;
+    const unsigned char *name[KO_MAX];
+    uint64_t prefix[KO_MAX];
+    size_t len[KO_MAX];
+    unsigned char perm[KO_MAX];
+    unsigned char n, sorted_cp, sorted_u16;
+} KeyOrder;
+
 typedef struct {
     const unsigned char *s, *p, *end; /* the line, the cursor, the end of the line */
     Buf out, arena, tmp;
     Mem *mems;
     size_t nmem, capmem;
+    KeyOrder *ko;                /* KO_SLOTS member orders seen in this call, or NULL */
+    unsigned ko_tries, ko_hits;  /* lookups and hits: few hits turn the lookups off */
     int flags;
     int seen;                    /* envelope members seen, a bit each */
     size_t f_off[F_COUNT], f_len[F_COUNT]; /* value spans in the line (strings: no quotes) */
@@ -151,6 +168,7 @@ static void p_free(P *ps)
     PyMem_Free(ps->arena.p);
     PyMem_Free(ps->tmp.p);
     PyMem_Free(ps->mems);
+    PyMem_Free(ps->ko);
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
@@ -1579,7 +1597,8 @@ static int parse_object(P *ps, int depth, int role)
         return role == ROLE_TOP ? NOTOK : 0;
     }
     size_t base = ps->nmem;
-    int sorted_cp = 1, sorted_u16 = 1, any_nonbmp = 0, rc;
+    int sorted_cp = 1, sorted_u16 = 1, any_nonbmp = 0, any_arena = 0, rc;
+    uint64_t seq = 0; /* a hash of the names' prefixes and lengths, in the order read */
     for (;;) {
         int field = -1;
         if (ps->p >= ps->end || *ps->p != '"')
@@ -1612,15 +1631,9 @@ static int parse_object(P *ps, int depth, int role)
             /* envelope names are ASCII: their rank is their order */
             if (ps->nmem - 1 > base && ps->mems[ps->nmem - 2].rank >= m->rank)
                 sorted_cp = sorted_u16 = 0;
-        } else if (ps->nmem - 1 > base) {
-            const Mem *prev = &ps->mems[ps->nmem - 2];
-            int c = mem_cmp(ps, prev, m, 0);
-            if (c >= 0)
-                sorted_cp = 0;
-            if (prev->nonbmp || m->nonbmp)
-                c = mem_cmp(ps, prev, m, 1);
-            if (c >= 0)
-                sorted_u16 = 0;
+        } else {
+            seq = (seq + m->prefix + m->key_len) * 0x9E3779B97F4A7C15ull;
+            any_arena |= m->in_arena;
         }
         int vrole = ROLE_VALUE;
         const unsigned char *vstart = ps->p;
@@ -1677,6 +1690,51 @@ static int parse_object(P *ps, int depth, int role)
     }
     size_t n = ps->nmem - base;
     Mem *mem = ps->mems + base;
+    KeyOrder *ko = NULL; /* this sequence's slot among the orders seen */
+    int known = 0;       /* the names are those of ko, in the same order */
+    if (role != ROLE_TOP && n > 1) {
+        if (n <= KO_MAX && !any_arena && ps->ko_tries < KO_TRIAL + 8 * ps->ko_hits) {
+            ps->ko_tries++;
+            if (ps->ko == NULL)
+                ps->ko = PyMem_Calloc(KO_SLOTS, sizeof(KeyOrder)); /* (none: no cache) */
+            if (ps->ko != NULL) {
+                ko = &ps->ko[seq >> 58];
+                known = ko->n == n && ko->h == seq;
+                for (size_t i = 0; known && i < n; i++)
+                    known = ko->prefix[i] == mem[i].prefix && ko->len[i] == mem[i].key_len &&
+                            (mem[i].key_len <= 8 ||
+                             same_bytes(ko->name[i], ps->s + mem[i].key_off, mem[i].key_len));
+                ps->ko_hits += (unsigned)known;
+            }
+        }
+        if (known) {
+            sorted_cp = ko->sorted_cp;
+            sorted_u16 = ko->sorted_u16;
+        } else {
+            for (size_t i = 1; i < n; i++) {
+                int c = mem_cmp(ps, &mem[i - 1], &mem[i], 0);
+                sorted_cp &= c < 0;
+                if (mem[i - 1].nonbmp || mem[i].nonbmp)
+                    c = mem_cmp(ps, &mem[i - 1], &mem[i], 1);
+                sorted_u16 &= c < 0;
+            }
+            if (ko != NULL) { /* remembered; the order, once sorted and found unrepeated */
+                ko->n = 0;
+                ko->h = seq;
+                ko->sorted_cp = (unsigned char)sorted_cp;
+                ko->sorted_u16 = (unsigned char)sorted_u16;
+                for (size_t i = 0; i < n; i++) {
+                    ko->name[i] = ps->s + mem[i].key_off;
+                    ko->prefix[i] = mem[i].prefix;
+                    ko->len[i] = mem[i].key_len;
+                    ko->perm[i] = (unsigned char)i;
+                    mem[i].rank = (int)i; /* where it was read, through the sort */
+                }
+                if (sorted_u16)
+                    ko->n = (unsigned char)n;
+            }
+        }
+    }
     if (!sorted_cp)
         ps->flags &= ~ST_SORTED_CP;
     if (!sorted_u16)
@@ -1701,12 +1759,26 @@ static int parse_object(P *ps, int depth, int role)
                 }
                 mem[j] = v;
             }
+        } else if (known) { /* the order seen before: no comparison, no repeated name */
+            Mem *sorted = ps->mems + ps->nmem;
+            for (size_t i = 0; i < n; i++)
+                sorted[i] = mem[ko->perm[i]];
+            mem = sorted;
         } else {
             sort_mems(ps, mem, n, ps->mems + ps->nmem, any_nonbmp);
+            for (size_t i = 1; i < n; i++)
+                if (same_name(ps, &mem[i - 1], &mem[i]))
+                    return NOTOK; /* a repeated member: the Python path names it */
+            if (ko != NULL) {
+                for (size_t i = 0; i < n; i++)
+                    ko->perm[i] = (unsigned char)mem[i].rank;
+                ko->n = (unsigned char)n;
+            }
         }
-        for (size_t i = 1; i < n; i++)
-            if (same_name(ps, &mem[i - 1], &mem[i]))
-                return NOTOK; /* a repeated member: the Python path names it */
+        if (role == ROLE_TOP)
+            for (size_t i = 1; i < n; i++)
+                if (same_name(ps, &mem[i - 1], &mem[i]))
+                    return NOTOK; /* (ranks are distinct: never) */
     }
     /* rebuild the body in canonical order (without `hash` at the top) */
     Buf *tmp = &ps->tmp;
