@@ -500,7 +500,13 @@ def test_canonical_escapes_as_they_stand_or_respelled(body, as_is):
 # stay as they stand, anything else is respelled or refused)
 _EDGE_PIECES = [("\\n", True), ("\\\\", True), ('\\"', True), ("\\u001f", True),
                 ("\x7f", True), ("é", True), ("😀", True), ("\\u00e9", False),
-                ("\\/", False), ("\\u000a", False), ("\x01", None), ("\\x", None)]
+                ("\\/", False), ("\\u000a", False), ("\x01", None), ("\\x", None),
+                # `\u00xx` for a control character is taken inside the window (session 11):
+                # each form it must not take, beside those it must
+                ("\\u001b[32m", True), ("\\u0000", True), ("\\u0010\\u001b", True),
+                ("\\u001B", False), ("\\u0008", False), ("\\u000d", False),
+                ("\\u0009", False), ("\\u000c", False), ("\\u007f", False), ("\\u0020", False),
+                ("\\u0100", False), ("\\u001g", None)]
 
 
 @pytest.mark.parametrize("piece,as_is", _EDGE_PIECES, ids=range(len(_EDGE_PIECES)))

@@ -420,6 +420,24 @@ static inline const unsigned char *utf8_run(const unsigned char *p, const unsign
 static const unsigned char SHORT_ESC[256] = {['"'] = 1, ['\\'] = 1, ['b'] = 1, ['f'] = 1,
                                               ['n'] = 1, ['r'] = 1, ['t'] = 1};
 
+/* Whether the `\u` escape at q (6 bytes readable) is RFC 8785's: `\u00xx` in lowercase hex,
+ * for a control character without a short escape (ESC, `\u001b`, in coloured terminal
+ * output). */
+static inline int canonical_u00(const unsigned char *q)
+{
+    if (q[2] != '0' || q[3] != '0' || (q[4] != '0' && q[4] != '1'))
+        return 0;
+    unsigned d = q[5], h;
+    if (d >= '0' && d <= '9')
+        h = d - '0';
+    else if (d >= 'a' && d <= 'f')
+        h = d - 'a' + 10;
+    else
+        return 0;
+    unsigned cp = (unsigned)(q[4] - '0') << 4 | h;
+    return !(cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t');
+}
+
 #if defined(__SSE2__)
 /* canonical_escapes over 32 bytes at a time: the window's backslashes, quotes, control
  * characters, DEL and bytes >= 0x80 as one bit mask, taken in order. A short escape clears its
@@ -427,8 +445,10 @@ static const unsigned char SHORT_ESC[256] = {['"'] = 1, ['\\'] = 1, ['b'] = 1, [
  * shell output has an escape every ~10 bytes, and reloading after each one (plain_run) cost
  * more than the check. Anything else the mask shows ends the window at it: *pp there and 0
  * (the caller's scalar step takes it), or 1 at the closing quote; 2 when the window held
- * nothing else (*pp past it). Needs 33 bytes from *pp (the byte after a backslash at the
- * window's last position). */
+ * nothing else (*pp past it). A `\u00xx` escape RFC 8785 writes (canonical_u00) is taken in
+ * the window too: coloured terminal output has an ESC (`\u001b`) every ~20 bytes, and each
+ * ended the window (`ansi` shape, issue 15). Needs 38 bytes from *pp (a 6-byte escape from
+ * the window's last position). */
 static inline int escape_window(P *ps, const unsigned char **pp)
 {
     const unsigned char *p = *pp;
@@ -448,7 +468,16 @@ static inline int escape_window(P *ps, const unsigned char **pp)
     while (m) {
         int k = __builtin_ctzll(m);
         if ((bs >> k) & 1) {
-            if (!SHORT_ESC[p[k + 1]]) { /* `\u` or not canonical: the scalar step decides */
+            if (p[k + 1] == 'u' && canonical_u00(p + k)) {
+                if (k >= 26) { /* (it ends at or past the window's end) */
+                    *pp = p + k + 6;
+                    return 2;
+                }
+                m &= ~(0x3Full << k); /* (its other five bytes are no bits) */
+                bs &= ~(0x3Full << k);
+                continue;
+            }
+            if (!SHORT_ESC[p[k + 1]]) { /* another `\u`, or not canonical: the scalar step */
                 *pp = p + k;
                 return 0;
             }
@@ -486,7 +515,7 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
     const unsigned char *p = *pp;
     for (;;) {
 #if defined(__SSE2__)
-        while (end - p >= 33) {
+        while (end - p >= 38) {
             int w = escape_window(ps, &p);
             if (w == 1) {
                 *pp = p;
