@@ -31,6 +31,14 @@ a harness plausibly logs and that costs the engine something the others do not:
 * `detections`: an array of many small unsorted objects (object detections: label, box,
   score), the members-per-byte extreme of the tool-call shape.
 
+Shapes added in session 11 (issue 15), again ones no bench had used:
+
+* `deeparrays`: parse trees or tokenised text as arrays nested ~15 deep, of short strings and
+  small integers (no object, no member to order: the per-value and per-level costs alone);
+* `ansi`: coloured terminal output (a test runner's, a progress bar) in one long string: ANSI
+  escape sequences (ESC is written `\\u001b`, RFC 8785's spelling) every ~20 bytes, quotes
+  and Windows paths full of backslashes, tabs and newlines.
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -42,7 +50,7 @@ import json
 import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
-          "numbers", "cjkkeys", "tiny", "detections")
+          "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -199,6 +207,57 @@ def _detections_payload(rng: random.Random, size: int) -> dict:
     return {"frame": rng.randrange(10**6), "detections": dets, "model": "yolo-tiny"}
 
 
+_TOKENS = ("NP", "VP", "the", "a", "of", "DT", "NN", "x", "(", ")", "+", "=", "if", "ok",
+           "jump", "left", "VBZ", "S", 0, 1, 7, 42)
+
+
+def _deeparrays_payload(rng: random.Random, size: int) -> dict:
+    def node(depth: int) -> list:
+        if depth == 0:
+            return [rng.choice(_TOKENS) for _ in range(rng.randrange(1, 4))]
+        kids: list = [rng.choice(_TOKENS)] if rng.random() < 0.5 else []
+        kids.append(node(depth - 1))
+        if rng.random() < 0.25:  # ~1.25^15 = 28 leaves a tree
+            kids.append(node(depth - 1))
+        return kids
+
+    trees: list = []
+    used = 0
+    while used < size - 40:
+        tree = node(15)
+        trees.append(tree)
+        used += len(json.dumps(tree, separators=(",", ":")))
+    return {"parse": trees, "n": len(trees)}
+
+
+_ESC = "\x1b"
+
+
+def _ansi(rng: random.Random, k: int) -> str:
+    """Coloured terminal output: a test runner's lines, tracebacks with Windows paths, a
+    progress bar redrawn in place."""
+    green, red, bold, dim, reset = (f"{_ESC}[32m", f"{_ESC}[31m", f"{_ESC}[1m", f"{_ESC}[2m",
+                                    f"{_ESC}[0m")
+    out: list[str] = []
+    size = 0
+    while size < k:
+        kind = rng.randrange(4)
+        w, n = rng.choice(_WORDS), rng.randrange(1, 400)
+        if kind == 0:
+            line = (f"{green}PASSED{reset} tests/test_{w}.py::test_{rng.choice(_WORDS)}[{n}] "
+                    f"{dim}({rng.random():.2f}s){reset}")
+        elif kind == 1:
+            line = f'  File "C:\\Users\\agent\\{rng.choice(_FILES)}", line {n}, in {w}'
+        elif kind == 2:
+            line = f'{red}{bold}E{reset}   assert {{"{w}": {n}}} == {{"{w}": "{w}"}}\t# {w}'
+        else:
+            i = rng.randrange(21)
+            line = f"{_ESC}[2K\r[{'#' * i}{'.' * (20 - i)}] {i * 5}%"
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out) + "\n"
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -225,5 +284,10 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
                 "held_ms": rng.randrange(16, 400)}
     if shape == "detections":
         return _detections_payload(rng, size)
+    if shape == "deeparrays":
+        return _deeparrays_payload(rng, size)
+    if shape == "ansi":
+        return {"cmd": "pytest -q", "stdout": _ansi(rng, (size - 60) * 4 // 5),
+                "exit_code": rng.choice((0, 0, 1))}
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
