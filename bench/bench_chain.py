@@ -5,7 +5,8 @@ uncompressed, ~1.5 KB events; `plain`: words, a share with floats and non-ASCII 
 not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside the BMP, floats
 hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
-more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections` and others)
+more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
+`ansi` and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -129,15 +130,17 @@ def main() -> int:
 
 
 # `tiny` events are ~400 bytes: four times as many make a corpus of the others' size (~330 MB),
-# so that the ~0.1 s a process takes to start weighs on its ratio as on theirs
-EVENTS_FACTOR = {"tiny": 4}
+# so that the ~0.1 s a process takes to start weighs on its ratio as on theirs. `deeparrays`
+# payloads are ~150 Python lists each: 200,000 events held at once to be chained took 3.5 GB
+# to generate, so a quarter of them (~80 MB; the ratio is per byte either way).
+EVENTS_FACTOR = {"tiny": 4.0, "deeparrays": 0.25}
 
 
 def bench_shape(shape: str, args) -> bool:
     """Time one shape's corpus (generated on first use); whether it met the targets."""
     bench = ROOT / ".bench"
     bench.mkdir(exist_ok=True)
-    events = args.events * EVENTS_FACTOR.get(shape, 1)
+    events = int(args.events * EVENTS_FACTOR.get(shape, 1))
     name = f"chain-{events}" if shape == "plain" else f"chain-{shape}-{events}"
     path = bench / name / "events.jsonl.zst"
     path.parent.mkdir(exist_ok=True)
