@@ -266,3 +266,23 @@ def test_a_sequence_sharing_a_cached_orders_hash_is_checked_name_by_name():
     # in order already, with the hash of one that is not: not reordered as that one was
     assert jcs.canonical(b"[" + ok + b"," + ok.replace(b"_2", b"_0") + b"]")[0] == (
         b'[{"abcdefgh_1":2,"abcdefgh_2":1},{"abcdefgh_0":1,"abcdefgh_1":2}]')
+
+
+# -- short value strings (parse_string's one-load path) --------------------------------------
+SHORT_PIECES = [b"", b"\x7f", b"\x01", b"\\n", b'\\"', b"\\u001b", b"\\u0041", b"\xc3\xa9",
+                b"\xf0\x9f\x98\x80", b"\xff", b"\\", b'"']
+
+
+@pytest.mark.parametrize("piece", SHORT_PIECES, ids=[p.hex() or "none" for p in SHORT_PIECES])
+def test_short_values_with_each_piece_at_each_position(piece):
+    """Value strings of 0-17 bytes (one 16-byte load holds the string and its closing quote
+    up to 15 bytes) with the piece at every position, 0-20 bytes from the line's end: the
+    reference's bytes and flags, declined exactly where the reference refuses the line."""
+    for size in range(0, 18):
+        for at in range(0, size + 1):
+            text = b"abcdefghijklmnopq"[:at] + piece + b"abcdefghijklmnopq"[at:size]
+            for tail in (b"", b",1", b',"z":"' + b"y" * 14 + b'"'):
+                for line in (b'{"v":"' + text + b'"' + tail + b"}",
+                             b'["' + text + b'","' + text + b'"' + tail + b"]"):
+                    got = check_canonical(line)
+                    assert (got is None) is (reference(line) is None), line

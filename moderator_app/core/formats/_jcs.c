@@ -592,6 +592,35 @@ static int parse_string(P *ps, Mem *key)
     Buf *out = &ps->out;
     ps->str_escaped = 0;
     ps->str_nonbmp = 0;
+#if defined(__SSE2__)
+    /* A value of at most 15 plain ASCII bytes (tokens, labels, ids): found by one 16-byte load
+     * and written by one store, without the loop below and its memcpy call, which were most
+     * of the cost of arrays of short strings (`deeparrays` shape; issue 15). Anything else
+     * takes the loop. */
+    if (key == NULL && end - p >= 16) {
+        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) {
+            unsigned n = (unsigned)__builtin_ctz(mask);
+            if (p[n] == '"') {
+                if (buf_grow(out, 18) < 0)
+                    return -1;
+                char *o = out->p + out->len;
+                o[0] = '"';
+                _mm_storeu_si128((__m128i *)(o + 1), v);
+                o[n + 1] = '"';
+                out->len += n + 2;
+                ps->p = p + n + 1;
+                return 0;
+            }
+        }
+    }
+#endif
     /* the plain part: spelled exactly as RFC 8785 spells it */
     for (;;) {
         p = plain_run(p, end);
