@@ -8,6 +8,7 @@ actual against expected. Heavy files go to `.cache/qa-s12/` (gitignored with the
     .venv/bin/python scripts/qa_session12.py video [SHAPE...] # issue 12: three recorder kinds
     .venv/bin/python scripts/qa_session12.py scan             # issue 12: inserted stretches
     .venv/bin/python scripts/qa_session12.py hostile [ID...]  # issue 15 (qa_hostile_s12.py)
+    .venv/bin/python scripts/qa_session12.py ratios           # scan/floor, analysis/scan (CPU)
 """
 
 from __future__ import annotations
@@ -323,6 +324,55 @@ def check_scan(variant: str = "scan_screencap_1366") -> dict:
             "met": all(e is not None and e <= 0.5 for e in judged.values())}
 
 
+def _cpu(cmd: list[str]) -> float:
+    """CPU seconds (user + system) of `cmd` and every process it waited for."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, capture_output=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 3)
+
+
+def check_ratios(reps: int = 3) -> list[dict]:
+    """Issue 12's scan against its decode floor and issue 13's analysis against the scan, as
+    CPU time (the machine is shared: wall time means little), min of `reps`, side by side:
+    `ffmpeg -i F -f null -` vs the scan alone (`run_scan`, no cache, in a child Python), and
+    `verify --scan` vs `verify --scan --sync` with the scan cached (their difference is the
+    analysis)."""
+    py = str(REPO / ".venv" / "bin" / "python")
+    scan = ("import sys; from moderator_app.core.video.scan import run_scan; "
+            "run_scan(sys.argv[1], cache=False)")
+    imports = min(_cpu([py, "-c", "import moderator_app.core.video.scan"]) for _ in range(3))
+    rows = []
+    items = [(CACHE / "video" / v, "1.0") for v in ("scan_screencap_1366", "scan_nopad_320")]
+    items += [(CACHE / "video" / v, str(RUN_OFFSET)) for v in VIDEO_SHAPES]
+    for name in ("alien-genuine", "amidar-genuine@r50mkv"):
+        truth = json.loads((CACHE / "sync" / name / "truth.json").read_text())
+        items.append((CACHE / "sync" / name, str(truth["offset_s"])))
+    for folder, off in items:
+        video = next(p for p in folder.iterdir() if p.suffix in (".mp4", ".mkv", ".webm"))
+        floor, own, plain, synced = [], [], [], []
+        for _ in range(reps):
+            floor.append(_cpu(["ffmpeg", "-nostdin", "-v", "error", "-i", str(video), "-f",
+                               "null", "-"]))
+            own.append(_cpu([py, "-c", scan, str(video)]))
+            plain.append(_cpu([*CLI, "verify", str(folder), "--scan", "--json", "--offset", off]))
+            synced.append(_cpu([*CLI, "verify", str(folder), "--scan", "--sync", "--json",
+                                "--offset", off]))
+        net = min(own) - imports  # the scan without the wrapper's interpreter and imports
+        row = {"input": f"{folder.name}/{video.name}", "floor_cpu": min(floor),
+               "scan_cpu": min(own), "imports_cpu": imports,
+               "scan_over_floor": round(min(own) / min(floor), 2),
+               "net_scan_over_floor": round(net / min(floor), 2),
+               "verify_scan_cpu": min(plain), "verify_scan_sync_cpu": min(synced),
+               "analysis_over_scan": round((min(synced) - min(plain)) / net, 3),
+               "load": [round(x, 1) for x in __import__("os").getloadavg()]}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
 def run_hostile(only: list[str]) -> list[dict]:
     """Session 12's hostile inputs through the shared runner (qa_common.run_hostile)."""
     import qa_hostile_s12 as qh
@@ -350,6 +400,8 @@ def main(argv: list[str]) -> int:
             print(json.dumps(check_scan(variant)), flush=True)
     if what in ("hostile", "all"):
         run_hostile(argv[1:])
+    if what == "ratios":
+        check_ratios()
     return 0
 
 
