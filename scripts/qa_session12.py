@@ -98,7 +98,7 @@ def judge_sync(name: str, truth: dict, auto: dict, at_truth: dict) -> tuple[bool
     off = auto["suggested_offset_s"]
     tp = truth["tamper"]
     finds = at_truth["sync_full"] or auto["sync_full"]
-    if kind in ("genuine", "genuine2"):
+    if kind.startswith("genuine"):
         err = None if off is None else abs(off - truth["offset_s"]) * fps
         warn = [f["rule"] for f in auto["sync_full"] + at_truth["sync_full"]]
         ok = (err is None or err <= 1.0) and not warn
