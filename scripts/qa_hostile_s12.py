@@ -266,3 +266,84 @@ def check_ledger_view(root: Path) -> dict:
 
 
 POST_CHECKS = [check_outside_reads, check_ledger_view]
+
+
+def check_ledger_doc_rows(root: Path) -> dict:
+    """The rows of docs/decisions-ledger.md "What `decisions verify` detects" that sessions 9-11
+    did not try, each on a fresh 3-decision ledger: an older copy of the database put back, the
+    head file emptied, the head file replaced by a FIFO / a directory / a symlink to /dev/zero,
+    a middle record deleted, two records swapped. Each must be "not intact" (exit 1), in
+    bounded time, and `decide` must refuse to append after the first five."""
+    import shutil
+
+    res: dict = {"check": "ledger rows the docs say are detected"}
+
+    def fresh(label: str) -> Path:
+        d = root / "ledger-rows" / label
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        db = d / "decisions.sqlite3"
+        for args in (["--accept"], ["--accept", "--note", "b"],
+                     ["--reject", "--reason", "other", "--note", "c"]):
+            subprocess.run([CLI, "decide", str(SAMPLE), *args, "--store", str(db)], check=True,
+                           capture_output=True)
+        return db
+
+    def run(*args: str) -> dict:
+        r = subprocess.run(["timeout", "30", CLI, *args], capture_output=True, text=True)
+        return {"exit": r.returncode, "out": (r.stdout + r.stderr).strip()[-200:]}
+
+    for label in ("older_copy", "head_emptied", "head_fifo", "head_dir", "head_symlink_zero",
+                  "middle_deleted", "swapped"):
+        db = fresh(label)
+        head = Path(str(db) + ".head")
+        if label == "older_copy":
+            old = db.parent / "old"
+            old.mkdir()
+            subprocess.run([CLI, "decide", str(SAMPLE), "--accept", "--store", str(old / "x.sqlite3")],
+                           check=True, capture_output=True)
+            # the state after two decisions, put back over the three-decision database
+            con = sqlite3.connect(db)
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            con.close()
+            two = db.parent / "two.sqlite3"
+            con = sqlite3.connect(db)
+            con.execute(f"VACUUM INTO '{two}'")
+            con.close()
+            con = sqlite3.connect(two)
+            con.execute("DELETE FROM decisions WHERE seq = (SELECT max(seq) FROM decisions)")
+            con.commit()
+            con.close()
+            for f in db.parent.glob("decisions.sqlite3-*"):
+                f.unlink()
+            shutil.copy(two, db)
+        elif label == "head_emptied":
+            head.write_bytes(b"")
+        elif label == "head_fifo":
+            head.unlink()
+            os.mkfifo(head)
+        elif label == "head_dir":
+            head.unlink()
+            head.mkdir()
+        elif label == "head_symlink_zero":
+            head.unlink()
+            head.symlink_to("/dev/zero")
+        elif label in ("middle_deleted", "swapped"):
+            con = sqlite3.connect(db)
+            if label == "middle_deleted":
+                con.execute("DELETE FROM decisions WHERE seq = 2")
+            else:
+                a, b = (con.execute("SELECT record_json FROM decisions WHERE seq = ?", (s,))
+                        .fetchone()[0] for s in (1, 2))
+                con.execute("UPDATE decisions SET record_json = ? WHERE seq = 1", (b,))
+                con.execute("UPDATE decisions SET record_json = ? WHERE seq = 2", (a,))
+            con.commit()
+            con.close()
+        v = run("decisions", "verify", "--store", str(db))
+        d = run("decide", str(SAMPLE), "--accept", "--store", str(db))
+        res[label] = {"verify": v, "decide": d, "detected": v["exit"] == 1,
+                      "decide_refused": d["exit"] != 0}
+    return res
+
+
+POST_CHECKS.append(check_ledger_doc_rows)
