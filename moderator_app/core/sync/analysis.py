@@ -20,6 +20,7 @@ import numpy as np
 from . import align, band, freeze, reactions, repeats, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
+    SUPPORT_AFTER_S,
     candidates,
     confidence,
     drift_significant,
@@ -131,16 +132,18 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
-    tiles, margin = band.select(sig, reactions.novelty(sig), e, th.sync_band_min_null_z,
-                                sig.grid)
+    nov = reactions.novelty(sig)
+    tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
     if tiles is None:
         return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
     if a.suggested_offset_s is None:
         return None
-    if margin < th.sync_min_null_z:
+    why = "too weak to suggest" if margin < th.sync_min_null_z else \
+        _first_answer(sig, nov, tiles, a)
+    if why:
         played = [replace(f, message=f"{f.message} (at the player's band's offset, "
-                          f"{a.suggested_offset_s:.3f} s, too weak to suggest)")
+                          f"{a.suggested_offset_s:.3f} s, {why})")
                   for f in a.findings if f.rule == "sync.activity_without_actions"]
         return replace(silent, findings=silent.findings + played) if played else None
     # the band is not the picture: a stretch without the sprite's answer (a press into a
@@ -152,6 +155,21 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
                 and reactions.frozen(sig, f.video_start_s, f.video_end_s,
                                      [r.expected_video_s for r in a.reactions]))]
     return replace(a, findings=kept)
+
+
+def _first_answer(sig: FrameSignals, nov: reactions.Novelty, tiles: np.ndarray,
+                  a: SyncAnalysis) -> str:
+    """Why the band's offset is not the input's, or "": another tile of the picture answers
+    the presses before the band does (`band.answered_earlier`: a shot crossing the band
+    after the gun that fired it answered)."""
+    frames = [reactions.frame_at(sig.times, r.video_s) for r in a.reactions
+              if r.video_s is not None and r.delay_s is not None
+              and r.delay_s <= SUPPORT_AFTER_S]
+    first = band.answered_earlier(sig, nov, tiles, np.asarray(frames, np.int64))
+    if first is None:
+        return ""
+    return (f"not suggested: another part of the picture answers {first[1]} of its "
+            f"{len(frames)} reactions earlier")
 
 
 def _by_chance(f: SyncFinding) -> bool:
