@@ -8,6 +8,7 @@ row must move the playhead to its moment, and a Reject typed into the Decision p
 
     xvfb-run -s "-screen 0 1280x720x24" .venv/bin/python scripts/qa_gui_s12.py RUN OUT_DIR W H
     .venv/bin/python scripts/qa_gui_s12.py hostile .cache/qa-s12/hostile  # issue 15, offscreen
+    .venv/bin/python scripts/qa_gui_s12.py frames DIR...  # issue 12: the picture the player shows
 """
 
 from __future__ import annotations
@@ -150,9 +151,82 @@ def hostile_all(root: str) -> None:
               flush=True)
 
 
+def shown_frames(folder: str, offset: float = 1.5) -> None:
+    """`frames` mode (issue 12, the player's own path): each event of a video_corpus submission
+    selected in a shuffled order (seeks back and forth, as a moderator does), the picture the
+    player shows read back (its frame code) against ffmpeg's own decode at offset + elapsed;
+    an event past the footage must show the no-footage state. Offscreen."""
+    import random
+    from bisect import bisect_right
+
+    import numpy as np
+    import qa_session10 as q10
+    import video_corpus as vc
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    root = Path(folder)
+    video = next(root.glob("run.*"))
+    codes, times = q10.truth_codes(video)
+    step = (times[-1] - times[0]) / max(1, len(times) - 1)
+    src_w, src_h = q10._dims(video)
+    log = [json.loads(x) for x in (root / "agent-log.jsonl").read_bytes().splitlines()]
+    outd = root / "gui-tmp"
+    outd.mkdir(exist_ok=True)
+    win = MainWindow(settings=QSettings(str(outd / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=outd / "gui.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([root])
+    s10.wait(app, lambda: win.session.result is not None)
+    s10.wait(app, lambda: win.player.has_video and win.player.times.complete
+             and win.player.shown_frame >= 0)
+    win.sync.spin.setValue(offset)
+    s10.wait(app, lambda: win.session.report.offset == offset)
+    order = list(range(len(log)))
+    random.Random(12).shuffle(order)
+    bad, rows, sample = [], 0, []
+    for i in order:
+        t = offset + log[i]["elapsedMs"] / 1000
+        want = codes[bisect_right(times, t + 1e-6) - 1] if t < times[-1] + step else None
+        win.select_event(win.session.result.index.row_for_line(i + 1))
+        if want is None:
+            s10.wait(app, lambda: not win.player.in_footage, 30)
+            got = None if win.player.view.image is None else "an image"
+        else:
+            s10.wait(app, lambda: win.player.shown_frame == win.player.current_frame
+                     and win.player.view.image is not None
+                     and not win.player.view.approximate and not win.player.view.pending, 30)
+            img = win.player.view.image.convertToFormat(win.player.view.image.Format.Format_RGB888)
+            arr = np.frombuffer(img.constBits(), np.uint8).reshape(
+                img.height(), img.bytesPerLine())[:, :img.width() * 3].reshape(
+                img.height(), img.width(), 3)
+            # frames come scaled to the view: the coded 320x240 corner, scaled alike
+            sh, sw = arr.shape[0] / src_h, arr.shape[1] / src_w
+            got = vc.read_code(arr[:round(vc.H * sh), :round(vc.W * sw)])
+        rows += 1
+        if len(sample) < 4:
+            sample.append((i + 1, want, got))
+        if got != want:
+            bad.append({"line": i + 1, "t": round(t, 4), "want": want, "got": got,
+                        "label": win.player.position_label.text()})
+    print(json.dumps({"folder": root.name, "events": rows, "sample_line_want_got": sample,
+                      "with_footage": sum(offset + e["elapsedMs"] / 1000 < times[-1] + step
+                                          for e in log), "errors": bad[:10],
+                      "n_errors": len(bad)}), flush=True)
+    win.shutdown()
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "open-one":
         open_one(sys.argv[2])
+    elif sys.argv[1] == "frames":
+        sys.path[:0] = [str(REPO / "tests")]
+        for f in sys.argv[2:]:
+            shown_frames(f)
     elif sys.argv[1] == "hostile":
         hostile_all(sys.argv[2])
     else:
