@@ -228,6 +228,22 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
                b"a=rtpmap:96 H264/90000\r\n")
     add("h11_sdp_video", *both(d), ["verify", d, "--scan", "--json"],
         ["frame", d, "--time", "1", "-o", root / "h11.png"])
+    # h12: the official sample with a duplicate "producer" on line 3 (the agent first, the
+    # evaluator last): a parser that keeps the last value sees an evaluator's event
+    d = root / "h12"
+    if not d.exists():
+        import zstandard
+
+        src = SAMPLE.parent / "official-sample"
+        with open(src / "events.jsonl.zst", "rb") as fh:  # every frame, not the first
+            plain = zstandard.ZstdDecompressor().stream_reader(
+                fh, read_across_frames=True).read()
+        lines = plain.split(b"\n")
+        lines[2] = lines[2].replace(b'"producer":"evaluator"',
+                                    b'"producer":"agent","producer":"evaluator"', 1)
+        _write(d / "events.jsonl", b"\n".join(lines))
+        _write(d / "video.mp4", (src / "video.mp4").read_bytes())
+    add("h12_official_duplicate_producer", *both(d), dec(d, "h12"))
     return out
 
 
