@@ -68,7 +68,9 @@ class VideoLimits:
         and this many pixels in all (frames x width x height: about 100 s of 320x180 at 30 fps,
         or 100 frames of 1080p) are decoded to the end; others are measured by seeking near the
         end, which costs one keyframe interval of decoding whatever the length.
-    time_budget_s: wall-clock budget of one probe; past it the probe stops and says so.
+    time_budget_s: budget of one probe in the reading process's CPU seconds; past it the
+        probe stops and says so. CPU, not wall clock: what the probe says about a file must
+        not depend on how loaded the machine is.
     footage_gap_s: two frames further apart than this leave the time between them without
         footage (`video.footage_gap`); that time counts toward the coverage tolerance as
         missing (issue 15: three frames at 0, 1 and 29 s do not cover 29 s). 5 s, the coverage

@@ -92,142 +92,6 @@ def _open(req: dict):
     return open_container(src)
 
 
-def op_probe(req: dict, out) -> None:
-    import dataclasses
-
-    from .decoder import ExactDecoder, display_matrix
-    from .index import build_index
-    deadline = time.monotonic() + float(req.get("budget_s", 20.0))
-    container = _open(req)
-    if not container.streams.video:
-        send(out, {"ok": False, "reason": "the file has no video stream"})
-        return
-    index = build_index(container, int(req.get("max_frames", 10**8)),
-                        lambda: time.monotonic() > deadline)
-    index = _decodable_head(req, index, deadline)
-    info: dict = {"ok": True, "format": container.format.name}
-    if not index.complete and index.frame_count:
-        info["end_s"] = _stream_end(req, index, time.monotonic() + END_BUDGET_S)
-    audio = []
-    for a in container.streams.audio:
-        tb = a.time_base
-        audio.append({
-            "codec": a.codec_context.name, "rate": a.codec_context.sample_rate,
-            "channels": a.codec_context.channels if hasattr(a.codec_context, "channels")
-            else None,
-            "start_s": float(a.start_time * tb) if a.start_time is not None and tb else None,
-            "duration_s": float(a.duration * tb) if a.duration is not None and tb else None})
-    side = int(req.get("max_side", 16384))
-    if index.frame_count and index.width <= side and index.height <= side:
-        dec = ExactDecoder(container, index, reopen=lambda: _open(req))
-        first = dec.read(0)
-        info["first_decodes"] = first is not None
-        if first is not None:
-            index = dataclasses.replace(index, matrix=display_matrix(first))
-        # the last frame that decodes: one forward pass over the last GOPs
-        info["last_decodable"] = dec.last_decodable(max(0, index.frame_count - 600),
-                                                    deadline)
-    info["audio"] = audio
-    send(out, info, (index.to_bytes(),))
-
-
-# The read of the last packets of a file whose index the probe's budget cut: its own small
-# budget (the probe's is spent), inside the video process's timeout (budget + 5 s).
-END_BUDGET_S = 2.0
-_TAIL_BYTES = 4 << 20
-
-
-def _stream_end(req: dict, index, deadline: float) -> float | None:
-    """Where the video stream ends (the last packet's timestamp plus its duration, as video
-    time from the index's first frame), read from the end of the file: when the probe's
-    budget cut the index, the duration must not depend on how far a machine got (a lower
-    bound gave a false coverage.missing on a loaded machine). MP4/MOV and AVI are sought by
-    timestamp (their sample index is in memory: no read); every other container by byte, to
-    the last 4 MiB (Matroska without cues would otherwise read every cluster to get there),
-    or from the index's last packet when that is nearer the end, and recordings joined there
-    (an MPEG-TS whose timestamps restart) are stitched on as the full index does
-    (`index.tail_end`). None when no packet is found before `deadline`."""
-    import av
-
-    from .index import tail_end
-    container = _open(req)
-    try:
-        stream = container.streams.video[0]
-        tb = stream.time_base
-        names = set((container.format.name or "").split(","))
-        by_time = bool(names & {"mov", "mp4", "avi"})
-        if by_time:
-            container.seek(2**62, stream=stream, backward=True)
-        else:
-            size = os.stat(req["source"]).st_size
-            reached = int(index.pos.max()) if index.pos.shape[0] else -1
-            start = max(0, size - _TAIL_BYTES)
-            container.seek(min(start, reached) if reached >= 0 else start,
-                           unsupported_byte_offset=True)
-        packets: list[tuple[int | None, int | None, int]] = []
-        for pk in container.demux(stream):
-            if pk.size and (pk.pts is not None or pk.dts is not None):
-                packets.append((pk.pts, pk.dts, pk.duration or 0))
-            if time.monotonic() > deadline:
-                break
-    except (av.error.FFmpegError, OSError, ValueError):
-        return None
-    finally:
-        container.close()
-    if by_time:
-        ends = [p + d for p, _, d in packets if p is not None]
-        end = max(ends) if ends else None
-    else:
-        end = tail_end(index, packets)
-    if end is None or tb is None:
-        return None
-    return float((end - int(index.pts[0])) * tb)
-
-
-def _decodable_head(req: dict, index, deadline: float):
-    """The index without the frames shown before its first keyframe that do not decode.
-
-    A stream cut mid-GOP (a transport stream cut with `dd` or `split`, a capture joined
-    mid-stream) opens on frames whose references are gone: H.264 decodes none of them, HEVC
-    conceals some and skips the leading pictures of its first keyframe. The index counts every
-    packet; ffprobe counts the frames that decode. So when the first frame shown is not a
-    keyframe, the head is decoded from the start (about one GOP) and the frames before the
-    first keyframe that never come out are dropped. A file that opens on a keyframe (every
-    honest recording) costs nothing; one whose head does not finish decoding in time keeps
-    its index as it is."""
-    import av
-    import numpy as np
-    if index.frame_count == 0 or index.ordinal:
-        return index
-    later = index.keyframe_pts[index.keyframe_pts >= index.pts[0]]
-    if later.shape[0] == 0 or int(later[0]) == int(index.pts[0]):
-        return index
-    first_key = int(later[0])
-    seen: set[int] = set()
-    container = _open(req)
-    try:
-        stream = container.streams.video[0]
-        done = False
-        for pk in container.demux(stream):
-            try:
-                frames = pk.decode()
-            except av.error.FFmpegError:
-                frames = []
-            for f in frames:
-                if f.pts is not None:
-                    seen.add(int(f.pts))
-                    done = done or f.pts > first_key
-            if done:
-                break
-            if time.monotonic() > deadline:
-                return index
-    finally:
-        container.close()
-    head = np.nonzero(index.pts < first_key)[0]
-    lost = [int(i) for i in head if int(index.pts[i]) not in seen]
-    return index.without(lost) if lost and len(lost) < index.frame_count else index
-
-
 def _decoder(req: dict, state: dict, inp: Input):
     """The player's decoder: made from the index the request carries (its first request),
     else the one made before."""
@@ -573,13 +437,25 @@ def main() -> int:
             os.kill(os.getpid(), signal.SIGSEGV)
         elif fault == "hang":
             time.sleep(3600)
+        elif fault == "spin":  # a decoder in a loop: busy, never answering
+            while True:
+                pass
+        elif fault == "crawl":  # a child starved by the machine's load: ~4 % of a core, 3 s
+            end = time.monotonic() + 3.0
+            while time.monotonic() < end:
+                busy = time.process_time() + 0.002
+                while time.process_time() < busy:
+                    pass
+                time.sleep(0.05)
+            fault = None
         req = json.loads(line)
         if source is not None:
             req["source"] = source
         op = req.get("op")
         try:
             if op == "probe":
-                op_probe(req, out)
+                from .child_probe import op_probe
+                send(out, *op_probe(req))
             elif op == "frame":
                 op_frame(req, out, state, inp)
             elif op == "play":

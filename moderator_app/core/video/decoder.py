@@ -46,7 +46,7 @@ from collections import OrderedDict
 import av
 import numpy as np
 
-from .index import FrameIndex
+from .index import FrameIndex, recording_stream
 from .orient import IDENTITY, Orientation, apply_moves
 
 
@@ -128,7 +128,7 @@ class ExactDecoder:
 
     def _use(self, container) -> None:
         self.container = container
-        self.stream = container.streams.video[0]
+        self.stream = recording_stream(container)
         self._skipping = False  # a new codec context decodes everything
         if self.threads:
             self.stream.thread_type = "AUTO"
@@ -362,9 +362,10 @@ class ExactDecoder:
     def last_decodable(self, from_n: int, deadline: float) -> int | None:
         """The highest frame that decodes, decoding forward once from the keyframe at or
         before frame `from_n`; None when the pass did not reach the stream's end before
-        `deadline` (a monotonic time): the frame reached then is not the last that decodes,
-        and taking it for one reported a tail "that does not decode" and a header mismatch
-        on a sound 1080p60 HEVC file whose probe ran out of time on a loaded machine."""
+        `deadline` (on the process's CPU clock, `time.process_time`): the frame reached then
+        is not the last that decodes, and taking it for one reported a tail "that does not
+        decode" and a header mismatch on a sound 1080p60 HEVC file whose probe ran out of
+        time on a loaded machine."""
         import time
         self._seek(self.index.keyframe_before(from_n))
         best = None
@@ -378,7 +379,7 @@ class ExactDecoder:
                 break
             if best is not None and best >= self.index.frame_count - 1:
                 break  # the index's last frame decodes: nothing after it to check
-            if time.monotonic() > deadline:
+            if time.process_time() > deadline:
                 best = None  # unknown: the probe says the end was not checked
                 break
         self._frames = None

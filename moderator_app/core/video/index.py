@@ -27,6 +27,7 @@ Only the building (`build_index`) touches FFmpeg, and it runs in the isolated vi
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from bisect import bisect_right
@@ -373,12 +374,54 @@ def _finite_positive(x) -> float | None:
     return v if np.isfinite(v) and v > 0 else None
 
 
+_DEFAULT, _ATTACHED_PIC = 0x1, 0x400  # AV_DISPOSITION_* (no PyAV import here: see scan.py)
+
+
+def _still(st) -> bool:
+    """Whether a video stream's header says it holds one picture (a title card or a cover
+    stored as a track): one frame, or under half a second (a Matroska track says so only in
+    its DURATION tag, "00:00:00.040000000")."""
+    if st.frames == 1:
+        return True
+    seconds = None
+    if st.duration and st.time_base:
+        seconds = float(st.duration * st.time_base)
+    else:
+        tag = (st.metadata or {}).get("DURATION", "")
+        with contextlib.suppress(ValueError):
+            h, m, sec = tag.split(":")
+            seconds = int(h) * 3600 + int(m) * 60 + float(sec)
+    return seconds is not None and 0 <= seconds < 0.5
+
+
+def recording_stream(container):
+    """The video stream that is the recording. As ffmpeg itself picks one when told nothing
+    (ffmpeg_opt.c: a stream marked default first, then the largest picture, the first of
+    equals), but never an attached picture (cover art, not `V` in ffprobe's stream
+    specifiers), and a still (a 1-frame track, `_still`) only when there is nothing else: a
+    cover or a title card stored before the footage was taken for it (1 frame counted, every
+    moment wrong). None when the file has no stream but covers (an audio file's art)."""
+    best, best_score = None, -1
+    for st in container.streams.video:
+        flags = int(st.disposition or 0)
+        if flags & _ATTACHED_PIC:
+            continue
+        cc = st.codec_context
+        score = (cc.width or 0) * (cc.height or 0) + (5_000_000 if flags & _DEFAULT else 0)
+        if not _still(st):
+            score += 1 << 40
+        if score > best_score:
+            best, best_score = st, score
+    return best
+
+
 def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
-    """Read every packet of the first video stream of an open PyAV `container` (no decoding).
+    """Read every packet of the recording's video stream (`recording_stream`) of an open PyAV
+    `container` (no decoding).
 
     `deadline_check()` is called every 1024 packets and returns True to stop early (the index
     is then marked incomplete)."""
-    stream = container.streams.video[0]
+    stream = recording_stream(container)
     tb = stream.time_base or Fraction(1, 1000)
     pts_l: list[int] = []
     pos_l: list[int] = []

@@ -7,6 +7,13 @@ thread kills the workstation with the moderator's unsaved work; in a child proce
 `video.unreadable` finding with the signal's name. The child gets the file as an inherited
 file descriptor, so the path never reaches FFmpeg; it is time-bounded by the parent (killed at
 the deadline) and memory-bounded by itself (RLIMIT_AS).
+
+The deadline is a guard against a hang, not a speed limit: past it, a child that is still
+getting the processor (its CPU time grew) and has used less than the timeout in CPU seconds is
+slowed by the machine's load, and is waited for; one that used the timeout's CPU (a decoder in
+a loop), none over the whole wait, or none for `SLOWED_LOOK_S` since (blocked) is killed. On a loaded machine (a test at nice
+19 beside busy loops gets ~1 % of a core) a 90-frame probe took more than its 25 s, and the
+video was reported unreadable: the verdict depended on the load.
 """
 
 from __future__ import annotations
@@ -51,6 +58,22 @@ def signal_name(code: int) -> str:
 class Message:
     header: dict
     blobs: list[bytes]
+
+
+#: Past the wall deadline, a child whose CPU time has not grown for this long is stuck.
+SLOWED_LOOK_S = 10.0
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """CPU seconds (user + system, all threads) the process `pid` has used, from /proc; None
+    where there is none (the deadline then stays a wall clock, as before)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+        fields = stat[stat.rindex(b")") + 2:].split()  # the name may hold spaces
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 MAX_HEADER = 1 << 20  # a child's JSON header; more is a malformed answer
@@ -284,6 +307,11 @@ class VideoProcess:
             self.source = os.fsdecode(path)
             self.proc = _spawn(None)
         self._buf = bytearray()  # bytes read from the child and not yet consumed
+        # the wait under way: its wall deadline, the child's CPU seconds when it began and at
+        # the last look past the deadline (`_slowed`)
+        self._wait: tuple[float, float | None, float] = (-1.0, None, 0.0)
+        self._cpu_seen: float | None = None
+        self._grew_at = 0.0
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
@@ -314,6 +342,9 @@ class VideoProcess:
         buf = self._buf
         while len(buf) < n:
             left = deadline - time.monotonic()
+            if left <= 0 and self._slowed():
+                deadline = time.monotonic() + 0.5  # look again then
+                continue
             if left <= 0:
                 self.kill()
                 raise VideoProcessError(f"the video took longer than {self.timeout_s:g} s to "
@@ -329,6 +360,23 @@ class VideoProcess:
         del buf[:n]
         return out
 
+    def _slowed(self) -> bool:
+        """Past the deadline: whether the child is working, only slowed by the machine's load,
+        so that the wait goes on. It is while its CPU time since the wait began is under the
+        wait's length, and it grew over the wait and within the last `SLOWED_LOOK_S`."""
+        now = time.monotonic()
+        cpu = process_cpu_s(self.proc.pid)
+        deadline, start, began = self._wait
+        if cpu is None or start is None or cpu - start >= deadline - began:
+            return False
+        if self._cpu_seen is None:  # the first look past the deadline
+            if cpu <= start:
+                return False  # no CPU at all over the wait: blocked, not slowed
+            self._cpu_seen, self._grew_at = cpu, now
+        elif cpu > self._cpu_seen:
+            self._cpu_seen, self._grew_at = cpu, now
+        return now - self._grew_at < SLOWED_LOOK_S
+
     def _death(self) -> str:
         try:
             code = self.proc.wait(timeout=5)
@@ -340,6 +388,9 @@ class VideoProcess:
         return f"the video reader exited with status {code} on this file"
 
     def read_message(self, deadline: float) -> Message:
+        if deadline != self._wait[0]:  # a new wait: the child's CPU time at its start
+            self._wait = (deadline, process_cpu_s(self.proc.pid), time.monotonic())
+            self._cpu_seen = None
         (size,) = struct.unpack(">I", self._read_exact(4, deadline))
         if size > MAX_HEADER:
             self.kill()

@@ -408,12 +408,12 @@ class _FrameWork:
 
 
 def scan_container(container, progress=None, total: int = 0) -> tuple[dict, dict]:
-    """Decode every frame of the first video stream (and the first audio stream) once."""
+    """Decode every frame of the recording's video stream (and the first audio stream) once."""
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
-    from .index import Timeline
+    from .index import Timeline, recording_stream
 
-    v = container.streams.video[0]
+    v = recording_stream(container)
     cc = v.codec_context
     small = 0 < (cc.width or 0) * (cc.height or 0) <= SMALL_PICTURE
     if small:

@@ -1,0 +1,155 @@
+"""The probe's request in the isolated video process (`child.py`): the frame index from the
+demuxer, the head that does not decode of a stream cut mid-GOP, where the stream ends when the
+budget cut the index, and the first and last frames that decode. Apart from `child.py` because
+it is one request with budgets of its own (all on the process's CPU clock, so that a loaded
+machine does not change what the probe says)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def _open(req: dict):
+    from .decoder import open_container
+    return open_container(req["source"])
+
+
+def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
+    """The answer to a probe request: its header and blobs (the index)."""
+    import dataclasses
+
+    from .decoder import ExactDecoder, display_matrix
+    from .index import build_index, recording_stream
+    # the budget is the process's CPU time, not the wall clock: on a loaded machine the same
+    # file must be described the same way (docs/DECISIONS.md, "Video budgets in CPU seconds")
+    deadline = time.process_time() + float(req.get("budget_s", 20.0))
+    container = _open(req)
+    if recording_stream(container) is None:  # none, or only a cover picture
+        return {"ok": False, "reason": "the file has no video stream"}, ()
+    index = build_index(container, int(req.get("max_frames", 10**8)),
+                        lambda: time.process_time() > deadline)
+    index = _decodable_head(req, index, deadline)
+    info: dict = {"ok": True, "format": container.format.name}
+    if not index.complete and index.frame_count:
+        info["end_s"] = _stream_end(req, index, time.process_time() + END_BUDGET_S)
+    audio = []
+    for a in container.streams.audio:
+        tb = a.time_base
+        audio.append({
+            "codec": a.codec_context.name, "rate": a.codec_context.sample_rate,
+            "channels": a.codec_context.channels if hasattr(a.codec_context, "channels")
+            else None,
+            "start_s": float(a.start_time * tb) if a.start_time is not None and tb else None,
+            "duration_s": float(a.duration * tb) if a.duration is not None and tb else None})
+    side = int(req.get("max_side", 16384))
+    if index.frame_count and index.width <= side and index.height <= side:
+        dec = ExactDecoder(container, index, reopen=lambda: _open(req))
+        first = dec.read(0)
+        info["first_decodes"] = first is not None
+        if first is not None:
+            index = dataclasses.replace(index, matrix=display_matrix(first))
+        # the last frame that decodes: one forward pass over the last GOPs
+        info["last_decodable"] = dec.last_decodable(max(0, index.frame_count - 600),
+                                                    deadline)
+    info["audio"] = audio
+    return info, (index.to_bytes(),)
+
+
+# The read of the last packets of a file whose index the probe's budget cut: its own small
+# budget (the probe's is spent), inside the video process's timeout (budget + 5 s). Deadlines
+# of the probe are on the process's CPU clock (`time.process_time`).
+END_BUDGET_S = 2.0
+_TAIL_BYTES = 4 << 20
+
+
+def _stream_end(req: dict, index, deadline: float) -> float | None:
+    """Where the video stream ends (the last packet's timestamp plus its duration, as video
+    time from the index's first frame), read from the end of the file: when the probe's
+    budget cut the index, the duration must not depend on how far a machine got (a lower
+    bound gave a false coverage.missing on a loaded machine). MP4/MOV and AVI are sought by
+    timestamp (their sample index is in memory: no read); every other container by byte, to
+    the last 4 MiB (Matroska without cues would otherwise read every cluster to get there),
+    or from the index's last packet when that is nearer the end, and recordings joined there
+    (an MPEG-TS whose timestamps restart) are stitched on as the full index does
+    (`index.tail_end`). None when no packet is found before `deadline`."""
+    import av
+
+    from .index import recording_stream, tail_end
+    container = _open(req)
+    try:
+        stream = recording_stream(container)
+        tb = stream.time_base
+        names = set((container.format.name or "").split(","))
+        by_time = bool(names & {"mov", "mp4", "avi"})
+        if by_time:
+            container.seek(2**62, stream=stream, backward=True)
+        else:
+            size = os.stat(req["source"]).st_size
+            reached = int(index.pos.max()) if index.pos.shape[0] else -1
+            start = max(0, size - _TAIL_BYTES)
+            container.seek(min(start, reached) if reached >= 0 else start,
+                           unsupported_byte_offset=True)
+        packets: list[tuple[int | None, int | None, int]] = []
+        for pk in container.demux(stream):
+            if pk.size and (pk.pts is not None or pk.dts is not None):
+                packets.append((pk.pts, pk.dts, pk.duration or 0))
+            if time.process_time() > deadline:
+                break
+    except (av.error.FFmpegError, OSError, ValueError):
+        return None
+    finally:
+        container.close()
+    if by_time:
+        ends = [p + d for p, _, d in packets if p is not None]
+        end = max(ends) if ends else None
+    else:
+        end = tail_end(index, packets)
+    if end is None or tb is None:
+        return None
+    return float((end - int(index.pts[0])) * tb)
+
+
+def _decodable_head(req: dict, index, deadline: float):
+    """The index without the frames shown before its first keyframe that do not decode.
+
+    A stream cut mid-GOP (a transport stream cut with `dd` or `split`, a capture joined
+    mid-stream) opens on frames whose references are gone: H.264 decodes none of them, HEVC
+    conceals some and skips the leading pictures of its first keyframe. The index counts every
+    packet; ffprobe counts the frames that decode. So when the first frame shown is not a
+    keyframe, the head is decoded from the start (about one GOP) and the frames before the
+    first keyframe that never come out are dropped. A file that opens on a keyframe (every
+    honest recording) costs nothing; one whose head does not finish decoding in time keeps
+    its index as it is."""
+    import av
+    import numpy as np
+    if index.frame_count == 0 or index.ordinal:
+        return index
+    later = index.keyframe_pts[index.keyframe_pts >= index.pts[0]]
+    if later.shape[0] == 0 or int(later[0]) == int(index.pts[0]):
+        return index
+    from .index import recording_stream
+    first_key = int(later[0])
+    seen: set[int] = set()
+    container = _open(req)
+    try:
+        stream = recording_stream(container)
+        done = False
+        for pk in container.demux(stream):
+            try:
+                frames = pk.decode()
+            except av.error.FFmpegError:
+                frames = []
+            for f in frames:
+                if f.pts is not None:
+                    seen.add(int(f.pts))
+                    done = done or f.pts > first_key
+            if done:
+                break
+            if time.process_time() > deadline:
+                return index
+    finally:
+        container.close()
+    head = np.nonzero(index.pts < first_key)[0]
+    lost = [int(i) for i in head if int(index.pts[i]) not in seen]
+    return index.without(lost) if lost and len(lost) < index.frame_count else index
