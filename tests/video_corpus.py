@@ -142,10 +142,11 @@ def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30") -> Pa
     return out
 
 
-def ffprobe_frames(path) -> int:
-    """The frames ffprobe decodes in the first video stream (`-count_frames`): the count a
-    recording's frame count is judged against."""
-    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+def ffprobe_frames(path, stream: str = "v:0") -> int:
+    """The frames ffprobe decodes in the first video stream (`-count_frames`; `stream`: another
+    stream specifier, e.g. the recording's index where a cover picture comes first): the count
+    a recording's frame count is judged against."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", stream,
                           "-show_entries", "stream=nb_read_frames", "-of", "json", str(path)],
                          capture_output=True, text=True, check=True).stdout
     return int(json.loads(out)["streams"][0]["nb_read_frames"])
@@ -476,14 +477,16 @@ class _Shifted:
         return draw_frame(self.first + n)
 
 
-def ffmpeg_truth(path: Path) -> tuple[list[int], list[float]]:
+def ffmpeg_truth(path: Path, stream: str = "v:0") -> tuple[list[int], list[float]]:
     """The frame numbers ffmpeg shows, in its output order, and their best-effort timestamps
-    from the first one (video time starts at the first frame shown)."""
-    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-fps_mode",
+    from the first one (video time starts at the first frame shown); `stream`: which video
+    stream (an ffprobe specifier: "3" is the stream of index 3)."""
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map",
+                          f"0:{stream}", "-fps_mode",
                           "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
                          capture_output=True, check=True).stdout
     codes = [read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, H, W)]
-    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries",
                           "frame=best_effort_timestamp_time", "-of", "json", str(path)],
                          capture_output=True, check=True, text=True).stdout
     ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
