@@ -72,10 +72,12 @@ def generate(path: Path, events: int, shape: str) -> None:
           f"in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
 
 
-def floor(path: Path) -> tuple[float, int]:
+def floor(path: Path) -> tuple[float, int, float]:
+    """(seconds, uncompressed bytes, CPU seconds) of zstd + SHA-256 over the file, here."""
     import zstandard
 
     t = time.perf_counter()
+    cpu = time.process_time()
     sha = hashlib.sha256()
     total = 0
     with open(path, "rb") as fh:
@@ -83,18 +85,20 @@ def floor(path: Path) -> tuple[float, int]:
         while chunk := reader.read(1 << 20):
             sha.update(chunk)
             total += len(chunk)
-    return time.perf_counter() - t, total
+    return time.perf_counter() - t, total, time.process_time() - cpu
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, bytes]:
-    """(seconds, peak RSS MiB, exit code, stdout) of a subprocess, RSS from wait4."""
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, bytes, float]:
+    """(seconds, peak RSS MiB, exit code, stdout, CPU seconds) of a subprocess, RSS and CPU
+    from wait4 (the CPU of its worker too: a child it waited for)."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env=None if env is None else {**os.environ, **env})
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - t, usage.ru_maxrss / 1024, proc.returncode, out
+    return (time.perf_counter() - t, usage.ru_maxrss / 1024, proc.returncode, out,
+            usage.ru_utime + usage.ru_stime)
 
 
 def main() -> int:
@@ -160,37 +164,46 @@ def bench_shape(shape: str, args) -> bool:
             return False
     floor(path)  # warm the page cache
     exe = ROOT / ".venv" / "bin" / "moderator-app"
-    floors, verifies = [], []
+    floors, verifies, cpus = [], [], []
     rss = 0.0
     for _ in range(args.repeat):
         floors.append(floor(path))
-        t, r, rc, out = timed([str(exe), "verify", "--json", str(path.parent)])
+        t, r, rc, out, c = timed([str(exe), "verify", "--json", str(path.parent)])
         verifies.append(t)
+        cpus.append(c)
         rss = max(rss, r)
-    t_floor, total = min(floors)
+    t_floor, total, _ = min(floors)
+    c_floor = min(c for _, _, c in floors)
     t_verify = min(verifies)
+    c_verify = min(cpus)
     print(f"floor (zstd + sha256, 1 core): {t_floor:.2f} s for {total / 1e6:.0f} MB "
-          f"uncompressed (runs: {', '.join(f'{t:.2f}' for t, _ in floors)})", flush=True)
+          f"uncompressed (runs: {', '.join(f'{t:.2f}' for t, _, _ in floors)}), CPU "
+          f"{c_floor:.2f} s", flush=True)
     import orjson
 
     rep = orjson.loads(out)
     print(f"moderator-app verify --json: {t_verify:.2f} s (runs: "
-          f"{', '.join(f'{t:.2f}' for t in verifies)}), peak RSS {rss:.0f} MiB, exit {rc}, "
+          f"{', '.join(f'{t:.2f}' for t in verifies)}), CPU {c_verify:.2f} s (both "
+          f"processes), peak RSS {rss:.0f} MiB, exit {rc}, "
           f"verdict {rep.get('verdict')}, events {rep.get('events')}", flush=True)
     if args.single:
-        t_one, rss_one, _, _ = timed([str(exe), "verify", "--json", str(path.parent)],
+        t_one, rss_one, _, _, _ = timed([str(exe), "verify", "--json", str(path.parent)],
                                      {"MODERATOR_APP_WORKERS": "0"})
         print(f"  single process: {t_one:.2f} s = {t_one * 1e6 / events:.1f} us/event, "
               f"peak RSS {rss_one:.0f} MiB", flush=True)
     script = bench / "stdlib_verify.py"
     script.write_text(STDLIB_SCRIPT)
-    t_std, rss_std, rc_std, out_std = min(
+    t_std, rss_std, rc_std, out_std, _ = min(
         timed([sys.executable, str(script), str(path)]) for _ in range(2 if args.repeat > 1 else 1))
     print(f"stdlib json+hashlib script: {t_std:.2f} s (peak {rss_std:.0f} MiB), "
           f"output {out_std.decode().strip()}", flush=True)
     ratio = t_verify / t_floor
     speedup = t_std / t_verify
-    print(f"RESULT [{shape}] verify/floor = {ratio:.2f}x (target <= 2.5x, goal 1.5x); "
+    # Wall over wall is what a user waits for, with a second core when one is free; CPU over
+    # CPU is what the engine costs whatever the load (on a busy machine the wall ratio
+    # tends to it: both processes then wait their turns)
+    print(f"RESULT [{shape}] verify/floor = {ratio:.2f}x wall, {c_verify / c_floor:.2f}x CPU "
+          f"(target <= 2.5x, goal 1.5x); "
           f"stdlib/verify = {speedup:.2f}x (target >= 4x); peak {rss:.0f} MiB "
           f"(target <= 150 MiB)", flush=True)
     return rc == 0 and ratio <= 2.5 and speedup >= 4 and rss <= 150
