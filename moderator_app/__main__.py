@@ -17,12 +17,21 @@ VIDEO_CHILD = "--video-child"  # the isolated video process (core/video/isolate.
 VERIFY_CHILD = "--verify-child"  # the workstation's verification process (core/verify/child.py)
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+
+
 def main(argv: list[str] | None = None) -> int:
+    # SIGINT/SIGTERM wait until the heavy imports are done (a Ctrl+C inside orjson's
+    # initialisation was a SIGSEGV): the CLI lets them through inside its try
+    # (core/stop_signals.py); the other paths right after their imports.
+    from moderator_app.core.stop_signals import hold_stop_signals
+
+    hold_stop_signals()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == [VERIFY_CHILD]:  # runs as the CLI does: glibc's arenas, no Qt
         from moderator_app.core.verify.child import main as verify_child
 
-        return verify_child()
+        return _released(verify_child)
     gui = not (args and (args[0] in CLI_COMMANDS or args[0] in ("-h", "--help", "--version")))
     if gui:  # the workstation and its video process: before any second thread allocates
         from moderator_app.core.arenas import lean_address_space
@@ -34,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         small_thread_stacks()
         from moderator_app.core.video.child import main as video_child
 
-        return video_child()
+        return _released(video_child)
     if not gui:
         # The cyclic collector is paused while the command imports its modules, and the
         # objects they made are frozen out of its reach when it resumes (`cli.main`): at
@@ -44,12 +53,24 @@ def main(argv: list[str] | None = None) -> int:
         import gc
 
         gc.disable()
-        from moderator_app.cli import main as cli_main
+        from moderator_app.cli import main as cli_main  # releases the signals itself
 
         return quiet_on_closed_pipe(cli_main, args)
     from moderator_app.ui.app import run_app  # Qt is imported only on this path
 
-    return run_app(args)
+    return _released(run_app, args)
+
+
+def _released(fn, *args) -> int:
+    """Let SIGINT/SIGTERM through, then run `fn`: one that arrived during the imports ends
+    the process here with 130 (SIGTERM's default action, once unblocked, ends it as such)."""
+    from moderator_app.core.stop_signals import release_stop_signals
+
+    try:
+        release_stop_signals()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return fn(*args)
 
 
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader left

@@ -16,6 +16,7 @@ import sys
 
 from moderator_app import __version__
 from moderator_app.cli.common import EXIT_UNREADABLE, SafeStream, safe_text
+from moderator_app.core.stop_signals import release_stop_signals
 
 # The module that registers each command. `verify` on a small run spent a third of its
 # start-up importing the ledger's records and the frame command for a parser it never used.
@@ -95,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         raw = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(raw[0] if raw else None)
+        # held since the entry point (core/stop_signals.py): one that came during the
+        # imports is raised here, and ends as any interrupt does
+        release_stop_signals()
         args = parser.parse_args(join_text_options(raw, _option_strings(parser)))
         imports_done()
         if hasattr(args, "handler"):
@@ -117,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
               "please report it (MODERATOR_APP_DEBUG=1 shows the details)", file=sys.stderr)
         return EXIT_UNREADABLE
     finally:
+        with contextlib.suppress(BaseException):  # only if the try ended before it
+            release_stop_signals()
         with contextlib.suppress(Exception):
             sys.stdout.flush()
             sys.stderr.flush()
