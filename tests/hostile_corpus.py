@@ -304,6 +304,50 @@ class _Zeros(io.RawIOBase):
         return bytes(size)
 
 
+class _Repeated(io.RawIOBase):
+    """`n` bytes of `pattern` repeated (a stream: never the whole in memory)."""
+
+    def __init__(self, n: int, pattern: bytes) -> None:
+        self.n = n
+        self.block = pattern * (MIB // len(pattern) + 1)
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.n if size is None or size < 0 else min(size, self.n, MIB)
+        self.n -= size
+        return self.block[:size]
+
+
+def make_archive_repeated_video(root: Path, pattern: bytes = b"A", size: int = 768 * MIB,
+                                fmt: str = "gz", name: str = "video.mp4") -> Path:
+    """An agent log and a `name` "video" of `size` bytes of `pattern` repeated, in a
+    `.tar.gz` (fmt "gz", ~1 MB for 768 MiB), `.tar.zst` ("zst") or deflated zip ("zip")."""
+    if fmt == "zip":
+        p = root / f"repeated-{pattern.hex()[:8]}.zip"
+        with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+            zf.writestr("agent-log.jsonl", valid_log_bytes())
+            with zf.open(name, "w", force_zip64=True) as fh:
+                src = _Repeated(size, pattern)
+                while block := src.read(MIB):
+                    fh.write(block)
+        return p
+    p = root / f"repeated-{pattern.hex()[:8]}.tar.{fmt}"
+    with open(p, "wb") as fh:
+        if fmt == "gz":
+            out = gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=1, mtime=0)
+        else:
+            out = zstandard.ZstdCompressor(level=1).stream_writer(fh, closefd=False)
+        with out, tarfile.open(fileobj=out, mode="w|", format=tarfile.GNU_FORMAT) as tf:
+            _tar_add(tf, "agent-log.jsonl", valid_log_bytes())
+            info = tarfile.TarInfo(name)
+            info.size = size
+            info.mtime = MTIME
+            tf.addfile(info, _Repeated(size, pattern))
+    return p
+
+
 def make_tar_gz_zero(root: Path, size: int = 1 << 30) -> Path:
     """A `.tar.gz` with a `size` zero member (1 GiB in ~1 MB) after the agent log."""
     p = root / "zero-member.tar.gz"

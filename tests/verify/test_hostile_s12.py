@@ -10,11 +10,14 @@ import signal
 import subprocess
 import sys
 
+import hostile_corpus as H
 import pytest
 from conftest import REPO, SAMPLES
+from test_hostile_inputs import CACHE, cached, verify_json
 
 PY = sys.executable
 HANG_GUARD_S = 300
+CACHE_S12 = CACHE / "s12"
 
 # A SIGINT (or SIGTERM) sent to the process itself at the moment orjson's module
 # initialisation imports `uuid`: a KeyboardInterrupt raised there left orjson half-built and
@@ -50,3 +53,19 @@ def test_a_signal_during_start_up_imports_is_an_ordinary_interrupt(sig):
     if sig == "SIGINT":
         assert proc.stderr.endswith(b"moderator-app: interrupted\n"), proc.stderr
     assert proc.stdout == b""  # stopped before any verification work
+
+
+# -- an archive's video member that compresses like no video (known item 2) -------------------
+@pytest.mark.parametrize("fmt", ["gz", "zst", "zip"])
+def test_a_video_member_that_compresses_like_no_video_is_not_copied_out(tmp_path, fmt):
+    """96 MiB of "AB" repeated as `video.mp4` (0x41 768 MiB in a .tgz was written out in
+    full, 49-59 s, before the probe said unreadable): refused once 64 MiB are decoded,
+    nothing left in the temporary folder, a failing verdict that names why."""
+    archive = cached(CACHE_S12, f"repeated-{fmt}", lambda d: H.make_archive_repeated_video(
+        d, b"AB", 96 * H.MIB, fmt))[0]
+    run = verify_json(tmp_path, archive)  # no traceback, no temp file, peak <= 512 MiB
+    assert run.rc == 1
+    found = [f for f in run.json()["findings"] if f["file"] == "video.mp4"]
+    assert [f["rule"] for f in found] == ["video.unreadable"], found
+    assert "64 MiB decoded while" in found[0]["message"], found  # not the probe's words
+    assert "not copied out" in found[0]["message"]

@@ -103,6 +103,11 @@ class _MemberStream:
     def readable(self) -> bool:
         return True
 
+    def compressed_read(self) -> int | None:
+        """Bytes of the archive file consumed for this member so far (None when unknown):
+        with `bytes_read`, the member's compression ratio (local_copy's video bound)."""
+        return self._compressed() if self._compressed is not None else None
+
     def _read_inner(self, size: int) -> bytes:
         try:
             data = self._inner.read(size)
@@ -482,6 +487,22 @@ def _tar_members(path: Path, open_raw: Callable,
     return members, findings
 
 
+def _consumed_since_now(stream) -> Callable[[], int] | None:
+    """Bytes of the archive file read from now on, through the layers over it (_EndGuard,
+    GzipReader, ZstdReader keep the layer below as `_raw`; the file is at the bottom). The
+    decompressor reads ahead by at most 64 KiB-1 MiB, which only lowers the ratio seen."""
+    while hasattr(stream, "_raw"):
+        stream = stream._raw
+    tell = getattr(stream, "tell", None)
+    if tell is None:
+        return None
+    try:
+        start = tell()
+    except (OSError, ValueError):
+        return None
+    return lambda: tell() - start
+
+
 def _sniff_in_pass(tf: tarfile.TarFile, info: tarfile.TarInfo, name: str) -> str:
     try:
         fh = tf.extractfile(info)
@@ -504,7 +525,8 @@ def _open_tar_member(path: Path, open_raw: Callable, mode: str, ordinal: int,
                 inner = tf.extractfile(info)
                 if inner is None:
                     break
-                return _MemberStream(inner, [tf, raw], clean)  # type: ignore[return-value]
+                return _MemberStream(inner, [tf, raw], clean,  # type: ignore[return-value]
+                                     compressed=_consumed_since_now(raw))
     except ArchiveReadError:  # already worded (and the member stream closed the archive)
         raise
     except _READ_ERRORS as exc:

@@ -8,6 +8,7 @@ for unusually named `.jsonl` files by looking at the first line.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -196,7 +197,40 @@ def load_submission(paths: Sequence[str | os.PathLike],
     return Submission(ps[0], display, kind, tuple(members), tuple(findings), tuple(links))
 
 
-def _copy_sparse(src, dst, chunk: int) -> None:
+# A video member that decodes to more than VIDEO_RATIO times the archive bytes it came from,
+# past VIDEO_RATIO_FLOOR, is not copied out. Encoded video is already compressed: gzip or
+# zstd gain 1.1-1.5x on H.264, FFV1 or MJPEG (measured, docs/DECISIONS.md), while 768 MiB
+# of one repeated byte is ~1 MB of .tgz (1000x) and took 49-59 s to write out (the disk, on a
+# busy machine) before the probe said "unreadable". Only an uncompressed video (raw AVI,
+# Y4M: an Atari game's is 94-744x) inside a *compressed* archive is refused by this; it can
+# be sent in a folder, a plain .tar or a stored zip. Below the floor nothing is refused.
+VIDEO_RATIO = 20
+VIDEO_RATIO_FLOOR = 64 << 20
+
+
+class VideoRatioError(OSError):
+    """An archive's video member compresses like no encoded video does: not copied out."""
+
+
+def _video_ratio_guard(raw, name: str) -> Callable[[int], None]:
+    compressed_read = getattr(raw, "compressed_read", None)
+
+    def check(copied: int) -> None:
+        if copied <= VIDEO_RATIO_FLOOR or compressed_read is None:
+            return
+        packed = compressed_read()
+        if packed is not None and copied > VIDEO_RATIO * max(packed, 1):
+            raise VideoRatioError(
+                f"{printable_name(name)}: {copied >> 20} MiB decoded while {packed} bytes of "
+                f"the archive were read: an encoded video compresses at most ~1.5 times, so "
+                f"this is no video; not copied out (more than "
+                f"{VIDEO_RATIO} times past {VIDEO_RATIO_FLOOR >> 20} MiB is refused; send an "
+                "uncompressed video in a folder, a plain .tar or a stored zip)")
+
+    return check
+
+
+def _copy_sparse(src, dst, chunk: int, check: Callable[[int], None] | None = None) -> None:
     """Copy `src` to `dst`, leaving a hole where a whole chunk is zeros. Why: a 766 KB `.tgz`
     holding a 768 MiB zero "video" took 49-59 s to copy out (4.5 s of CPU; the rest was the
     disk writing zeros on a busy machine), past issue 15's 30 s bound; as holes the copy costs
@@ -209,6 +243,8 @@ def _copy_sparse(src, dst, chunk: int) -> None:
         else:
             dst.write(block)
         size += n
+        if check is not None:
+            check(size)
     dst.truncate(size)  # a trailing hole still counts toward the file's length
 
 
@@ -228,9 +264,14 @@ def local_copy(member: Member, workdir: Path | None = None,
     ext = ext if ext in VIDEO_EXTS or ext in (".jsonl", ".zst") else ".bin"
     folder = Path(tempfile.mkdtemp(prefix="moderator-app-", dir=workdir))
     target = folder / f"member{ext}"
-    with member.open() as raw, open(target, "wb") as dst:
-        src = HashingReader(raw, member.size)
-        _copy_sparse(src, dst, CHUNK)
+    try:
+        with member.open() as raw, open(target, "wb") as dst:
+            src = HashingReader(raw, member.size)
+            guard = _video_ratio_guard(raw, member.name) if member.role == ROLE_VIDEO else None
+            _copy_sparse(src, dst, CHUNK, guard)
+    except BaseException:  # a refused, unreadable or interrupted copy leaves nothing behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     if on_digest is not None:
         on_digest(src.hexdigest(), src.bytes_read)
     return target

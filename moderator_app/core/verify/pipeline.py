@@ -21,7 +21,12 @@ from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.members import ROLE_LOG, ROLE_OTHER, ROLE_TRAJECTORY
 from moderator_app.core.formats.streams import CHUNK, HashingReader
-from moderator_app.core.formats.submission import Submission, load_submission, local_copy
+from moderator_app.core.formats.submission import (
+    Submission,
+    VideoRatioError,
+    load_submission,
+    local_copy,
+)
 from moderator_app.core.kinds import Kind
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
@@ -167,6 +172,11 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
 
     try:
         path = local_copy(video, options.spool_dir, on_digest=record)
+    except VideoRatioError as exc:  # bytes that are no video: what the probe would say
+        from moderator_app.core.video.probe import UNREADABLE as VIDEO_UNREADABLE
+
+        report.add(VIDEO_UNREADABLE.at(f"the video cannot be read: {exc}", video.name))
+        return
     except OSError as exc:
         report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
         return
