@@ -348,6 +348,29 @@ def make_archive_repeated_video(root: Path, pattern: bytes = b"A", size: int = 7
     return p
 
 
+def make_tar_damaged_second_header(root: Path, how: str) -> Path:
+    """A tar of the agent log, then `video.mp4` (32 KiB), then `notes.txt`, whose second
+    header is damaged: `how` "negative" (base-256 size -16) or "garbage" (bytes that are no
+    header). tarfile took both for the archive's end and listed the log alone."""
+    p = root / f"damaged-{how}.tar"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        _tar_add(tf, "agent-log.jsonl", valid_log_bytes())
+        _tar_add(tf, "video.mp4", bytes(range(256)) * 128)
+        _tar_add(tf, "notes.txt", b"n")
+    data = bytearray(buf.getvalue())
+    at = data.find(b"video.mp4\x00")
+    assert at > 0 and at % 512 == 0
+    if how == "negative":
+        data[at + 124:at + 136] = b"\xff" * 11 + b"\xf0"
+        chk = sum(data[at:at + 148]) + 8 * 32 + sum(data[at + 156:at + 512])
+        data[at + 148:at + 156] = b"%06o\x00 " % chk
+    else:
+        data[at:at + 512] = b"\x5a" * 512
+    p.write_bytes(bytes(data))
+    return p
+
+
 def make_tar_gz_zero(root: Path, size: int = 1 << 30) -> Path:
     """A `.tar.gz` with a `size` zero member (1 GiB in ~1 MB) after the agent log."""
     p = root / "zero-member.tar.gz"

@@ -69,3 +69,18 @@ def test_a_video_member_that_compresses_like_no_video_is_not_copied_out(tmp_path
     assert [f["rule"] for f in found] == ["video.unreadable"], found
     assert "64 MiB decoded while" in found[0]["message"], found  # not the probe's words
     assert "not copied out" in found[0]["message"]
+
+
+# -- a tar whose listing stopped quietly at a damaged header -----------------------------------
+@pytest.mark.parametrize("how", ["negative", "garbage"])
+def test_a_damaged_header_after_the_first_member_is_named(tmp_path, how):
+    """A second header with a negative base-256 size, or of garbage: tarfile took it for the
+    archive's end, so the video and what followed were silently absent ("no video")."""
+    tar = H.make_tar_damaged_second_header(tmp_path, how)
+    run = verify_json(tmp_path, tar)
+    assert run.rc == 1
+    rules = run.rules()
+    assert rules.get("archive.corrupt") == 1, rules
+    msg = [f["message"] for f in run.json()["findings"] if f["rule"] == "archive.corrupt"][0]
+    assert "cannot be read past 1 members" in msg, msg
+    assert ("negative size" in msg) if how == "negative" else ("damaged header" in msg), msg

@@ -389,6 +389,9 @@ _META_TYPES = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTY
                tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE)
 
 
+_END_HEADERS = ("EOFHeaderError", "EmptyHeaderError")  # the zero blocks, or no more bytes
+
+
 class _BoundedTarInfo(tarfile.TarInfo):
     """A header that refuses a long name or pax header larger than MAX_TAR_META_BYTES.
 
@@ -397,7 +400,24 @@ class _BoundedTarInfo(tarfile.TarInfo):
     512 MiB limit (internal error, exit 2; QA session 8). The bound is checked on the
     header's size field before a byte of its data is read."""
 
+    @classmethod
+    def fromtarfile(cls, tarfile_):
+        """tarfile ends a listing quietly at a damaged header after the first member (an
+        `InvalidHeaderError` past offset 0 is taken for the end): a tar whose log had a
+        negative base-256 size read the log as 0 bytes and then simply had no more members,
+        video included, with no word of damage. Here that is a damaged archive."""
+        try:
+            return super().fromtarfile(tarfile_)
+        except tarfile.HeaderError as exc:  # (its subclasses are not public names)
+            if tarfile_.offset == 0 or type(exc).__name__ in _END_HEADERS:
+                raise  # tarfile's own "not a tar" and "end of the archive" paths
+            raise tarfile.ReadError(f"a damaged header at byte {tarfile_.offset} ({exc}): "
+                                    "the members after it are missing") from None
+
     def _proc_member(self, tarfile_):
+        if self.size < 0:  # base-256 lets a size be negative; tarfile takes it as 0 blocks
+            raise tarfile.ReadError(f"member {self.name[:200]!r} has a negative size "
+                                    f"({self.size} bytes)")
         if self.type in _META_TYPES and self.size > MAX_TAR_META_BYTES:
             kind = "pax" if self.type not in _META_TYPES[:2] else "long name/link"
             raise tarfile.ReadError(f"a {kind} header of {self.size} bytes (more than "
