@@ -371,6 +371,37 @@ def make_tar_damaged_second_header(root: Path, how: str) -> Path:
     return p
 
 
+def make_nested_archives(root: Path) -> Path:
+    """zip { inner.tar { inner.zip { agent log } } }: archives are not opened inside archives."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as zf:
+        zf.writestr("agent-log.jsonl", valid_log_bytes())
+    tar = io.BytesIO()
+    with tarfile.open(fileobj=tar, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        _tar_add(tf, "inner.zip", inner.getvalue())
+    p = root / "nested.zip"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("inner.tar", tar.getvalue())
+    return p
+
+
+def make_tar_special_members(root: Path) -> Path:
+    """A tar whose `video.mp4` is a character device, `agent-log.jsonl` a FIFO, `clip.mkv` a
+    block device and `logs/agent-log.jsonl` a hard link to /etc/shadow."""
+    p = root / "special-members.tar"
+    with tarfile.open(p, "w", format=tarfile.GNU_FORMAT) as tf:
+        for name, typ in (("video.mp4", tarfile.CHRTYPE), ("agent-log.jsonl", tarfile.FIFOTYPE),
+                          ("clip.mkv", tarfile.BLKTYPE), ("logs/agent-log.jsonl",
+                                                          tarfile.LNKTYPE)):
+            info = tarfile.TarInfo(name)
+            info.type = typ
+            info.mtime = MTIME
+            info.devmajor, info.devminor = 1, 3
+            info.linkname = "/etc/shadow" if typ == tarfile.LNKTYPE else ""
+            tf.addfile(info)
+    return p
+
+
 def make_tar_gz_zero(root: Path, size: int = 1 << 30) -> Path:
     """A `.tar.gz` with a `size` zero member (1 GiB in ~1 MB) after the agent log."""
     p = root / "zero-member.tar.gz"

@@ -6,14 +6,16 @@ Durations are never asserted; timeouts are hang guards only.
 
 from __future__ import annotations
 
+import os
 import signal
+import stat
 import subprocess
 import sys
 
 import hostile_corpus as H
 import pytest
 from conftest import REPO, SAMPLES
-from test_hostile_inputs import CACHE, cached, verify_json
+from test_hostile_inputs import CACHE, assert_clean, cached, cli, verify_json
 
 PY = sys.executable
 HANG_GUARD_S = 300
@@ -84,3 +86,37 @@ def test_a_damaged_header_after_the_first_member_is_named(tmp_path, how):
     msg = [f["message"] for f in run.json()["findings"] if f["rule"] == "archive.corrupt"][0]
     assert "cannot be read past 1 members" in msg, msg
     assert ("negative size" in msg) if how == "negative" else ("damaged header" in msg), msg
+
+
+# -- classes first tried in session 12 that were handled: kept as tests -----------------------
+def test_archives_inside_archives_are_not_opened(tmp_path):
+    run = verify_json(tmp_path, H.make_nested_archives(tmp_path))
+    assert run.rc == 2 and run.json()["verdict"] == "unreadable"
+    assert b"found: inner.tar" in run.err, run.err
+
+
+def test_device_fifo_and_hard_link_members_are_refused(tmp_path):
+    run = verify_json(tmp_path, H.make_tar_special_members(tmp_path))
+    assert run.rc == 2 and run.json()["verdict"] == "unreadable"
+    assert b"found: nothing" in run.err, run.err
+
+
+def test_a_symlink_loop_as_the_submission_is_unreadable(tmp_path):
+    loop = tmp_path / "loop"
+    os.symlink(tmp_path / "loop2", loop)
+    os.symlink(loop, tmp_path / "loop2")
+    run = verify_json(tmp_path, loop)
+    assert run.rc == 2
+    assert b"Too many levels of symbolic links" in run.err, run.err
+
+
+def test_a_ledger_that_is_a_fifo_is_refused_and_left_a_fifo(tmp_path):
+    """Nobody writes the FIFO: opening it would block for ever (the hang guard would say)."""
+    fifo = tmp_path / "ledger.sqlite3"
+    os.mkfifo(fifo)
+    for args in (["decide", SAMPLES / "community-sample", "--accept"], ["decisions", "list"],
+                 ["decisions", "verify"]):
+        run = cli(tmp_path, *args, "--store", fifo)
+        assert_clean(run)
+        assert run.rc in (1, 2) and b"is not a file" in run.err, run.err
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
