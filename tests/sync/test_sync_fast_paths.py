@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync import align, reactions, stretch
+from moderator_app.core.sync import align, reactions, stretch, track
 from moderator_app.core.sync.signals import FrameSignals
 
 
@@ -391,3 +391,34 @@ def test_short_runs_and_stretches_of_long_videos_test_every_shuffle_as_before(mo
     bounded = _significance(sig, stretch_s)[1]
     monkeypatch.setattr(align, "EVERY_SPEED_SPAN_S", 1e9)  # the plain learned fits
     assert _bits(bounded) == _bits(_significance(sig, stretch_s)[1])
+
+
+@pytest.mark.parametrize("speed", [1.0, 1.0437])
+def test_shared_rows_sum_each_subset_as_scores_do(speed):
+    sig, actions = _signals(seconds=150.0, actions_n=420)
+    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    offsets = align.offset_grid(sig, actions)[1000:2500]
+    rows = align.SharedRows(look, offsets, actions / speed)
+    # numpy's pairwise sum: under 8 terms, 8 running sums up to 128, split in two beyond
+    for start, count in [(0, 1), (0, 5), (2, 7), (3, 8), (3, 9), (10, 16), (10, 23), (40, 128),
+                         (41, 129), (60, 300), (60, 301), (400, 20)]:
+        idx = np.arange(start, start + count)
+        run_s = actions[idx]
+        plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
+        assert rows.applies(count)
+        assert _bits(rows.scores(idx)) == _bits(plain)
+        assert _bits(align._scores(look, offsets, run_s, speed)) == _bits(plain)
+
+
+@pytest.mark.parametrize("speed", [1.0, 0.97])
+def test_track_windows_are_each_windows_own_fit(monkeypatch, speed):
+    sig, actions = _signals(seconds=150.0, actions_n=130)
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    got = track.windows(sig, nov, look, actions, speed, 3.0, 4)
+    calls = []
+    monkeypatch.setattr(align.SharedRows, "applies", lambda self, n: calls.append(n) and False)
+    plain = track.windows(sig, nov, look, actions, speed, 3.0, 4)  # align.fit per window
+    assert len(calls) > 60  # every window of 4 actions or more was fitted plainly
+    assert got == plain
+    assert len({p.z for p in got}) > 40  # each window's own fit, none left out

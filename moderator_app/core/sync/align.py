@@ -178,6 +178,69 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     return out
 
 
+class SharedRows:
+    """`_scores` of many subsets of one log's actions over one grid of offsets (the track's
+    windows: 10 s of the run every 2 s, all on the offsets within 60 s of the global fit),
+    bit for bit: each action's row of table values (`Lookup.index`'s operations, elementwise
+    the same) is looked up once while it stays in the subsets asked for, not once per window
+    it falls in (five), and a subset's rows are summed in the order and grouping numpy's sum
+    over the actions uses (`_pairwise`). Subsets must move forward through the log (a row is
+    dropped once a subset leaves it out): memory stays one window's rows."""
+
+    def __init__(self, look: Lookup, offsets: np.ndarray, x: np.ndarray) -> None:
+        self.look, self.offsets, self.x = look, offsets, x  # x: run_s / speed
+        self._rows: dict[int, np.ndarray] = {}
+
+    def applies(self, actions: int) -> bool:
+        """Whether `_scores` sums this many actions directly (the rows are its terms)."""
+        return _direct(self.look, self.offsets, actions)
+
+    def scores(self, idx: np.ndarray) -> np.ndarray:
+        """`_scores(look, offsets, run_s[idx], speed)` (idx ascending, as a window selects)."""
+        look, rows = self.look, self._rows
+        keep = [int(j) for j in idx]
+        inside = set(keep)
+        for j in [j for j in rows if j not in inside]:
+            del rows[j]
+        for j in keep:
+            if j not in rows:  # one row at a time: each array stays under 128 KiB
+                v = np.add(self.x[j], self.offsets)  # x + offsets, as `Lookup.index` adds
+                np.divide(v, look.res, out=v)
+                np.subtract(v, look.base, out=v)
+                np.ceil(v, out=v)
+                rows[j] = np.take(look.table, v.astype(np.int64), mode="clip")
+        return _pairwise([rows[j] for j in keep])
+
+
+def _pairwise(rows: list[np.ndarray]) -> np.ndarray:
+    """np.stack(rows, axis=1).sum(axis=1), bit for bit, by whole-row additions: numpy sums
+    each row of an (offsets, actions) block pairwise (fewer than 8 terms in order; up to 128
+    in 8 running sums joined as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest in order; more
+    split in two at a multiple of 8), which row_sums' (offsets, actions) layout runs once per
+    offset; here each step is one addition over every offset. Non-negative terms (the
+    lookup's table): no -0.0 to keep."""
+    n = len(rows)
+    if n < 8:
+        out = rows[0].copy()
+        for r in rows[1:]:
+            out += r
+        return out
+    if n > 128:
+        h = n // 2
+        h -= h % 8
+        return _pairwise(rows[:h]) + _pairwise(rows[h:])
+    acc = [r.copy() for r in rows[:8]]
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            acc[j] += rows[i + j]
+        i += 8
+    out = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    for r in rows[i:]:
+        out += r
+    return out
+
+
 def _kept(look: Lookup, offsets: np.ndarray, x: np.ndarray) -> np.ndarray | None:
     """The scores `_scores` keeps on the lookup for these offsets and times, or None."""
     key = (len(offsets), offsets[:1].tobytes(), offsets[-1:].tobytes(), x.tobytes())
@@ -470,7 +533,12 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
     if offsets is None:
         offsets = offset_grid(sig, run_s)
     top_s = search_speed(look, offsets, run_s, speeds)[0]
-    scores = _scores(look, offsets, run_s, top_s)
+    return fit_of(offsets, _scores(look, offsets, run_s, top_s), top_s)
+
+
+def fit_of(offsets: np.ndarray, scores: np.ndarray, speed: float) -> Fit:
+    """The `Fit` of these scores over `offsets` at this speed (`fit`'s peak, z and margin)."""
+    top_s = speed
     i = int(np.argmax(scores))
     off, top = float(offsets[i]), float(scores[i])
     far = np.abs(offsets - off) > 0.1

@@ -52,11 +52,17 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
     g = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
     near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S] \
         if len(full) * dt > 2 * WINDOW_RANGE_S else None
+    # on those shared offsets, each action's row of scores serves every window it is in
+    rows = align.SharedRows(look, near, run_s / speed) if near is not None else None
     c = WINDOW_S / 2
     while True:
-        sel = run_s[(run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2)]
+        inside = (run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2)
+        sel = run_s[inside]
         f = None
-        if len(sel) >= min_actions:
+        if len(sel) >= min_actions and rows is not None and rows.applies(len(sel)):
+            assert near is not None  # (rows are made on it)
+            f = align.fit_of(near, rows.scores(np.flatnonzero(inside)), speed)
+        elif len(sel) >= min_actions:
             f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look,
                           offsets=near)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
