@@ -7,6 +7,7 @@ peak that does not stand out is "not enough signal", never a suggestion.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,25 @@ SPEEDS = np.round(np.arange(0.92, 1.0801, 0.0025), 4)
 # step chose 1.03 (score 212) and missed 1.0425 (255): no drift, the video read as genuine.
 # They take their 1 % steps on a 40 s stretch only, to pin the lines (`pins`, below).
 EVERY_SPEED_SPAN_S = 75.0
+
+
+_LOOKUP_ABI = 1  # the `_lookup` build this module is written for (`ABI` in _lookup.c)
+
+
+def _native():
+    """The C score sums (`_lookup.c`), or None: not built (no compiler: numpy gives the same
+    sums), built for another ABI (a checkout moved on without `make setup`), or turned off
+    with MODERATOR_APP_NATIVE=0 (as the verifiers' and the scan's accelerators are)."""
+    if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
+        return None
+    try:
+        from . import _lookup  # type: ignore[attr-defined]  # C, no source
+    except ImportError:
+        return None
+    return _lookup if getattr(_lookup, "ABI", None) == _LOOKUP_ABI else None
+
+
+NATIVE = _native()
 
 
 @dataclass(frozen=True)
@@ -117,6 +137,23 @@ class Lookup:
         np.ceil(v, out=v)
         return v.astype(np.int64)
 
+    def sums(self, offsets: np.ndarray, x: np.ndarray,
+             which: np.ndarray | None = None) -> np.ndarray | None:
+        """`row_sums(index(offsets, x))` (x: one row of times), or with `which` (x: rows of
+        times) `row_sums(index_rows(offsets, x[which]))`, bit for bit, by the C sums
+        (`_lookup.c`: each term computed once, in registers, summed as numpy sums a row);
+        None where they are not built (the caller sums by numpy)."""
+        if NATIVE is None or not x.size:
+            return None
+        offsets = np.ascontiguousarray(offsets, dtype=np.float64)
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        if which is None:
+            which = np.zeros(len(offsets), np.int64)
+        out = np.empty(len(offsets))
+        NATIVE.sums(self.table, self.res, self.base, offsets, x, x.shape[-1],
+                    np.ascontiguousarray(which, dtype=np.int64), out)
+        return out
+
     def row_sums(self, index: np.ndarray) -> np.ndarray:
         """self(offsets[:, None] + x[None, :]).sum(axis=1) from `index(offsets, x)`: the values
         summed in the original layout (offsets x actions: the same summation order)."""
@@ -155,7 +192,10 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     hit = look._memo.get(key) or look._last.get(key)
     if hit is not None and np.array_equal(hit[0], offsets):
         return hit[1]
-    if _direct(look, offsets, len(x)):
+    fast = look.sums(offsets, x) if _direct(look, offsets, len(x)) else None
+    if fast is not None:
+        out = fast
+    elif _direct(look, offsets, len(x)):
         known = look._index.get(key)
         if known is not None and np.array_equal(known[0], offsets):
             index = known[1]
@@ -387,7 +427,9 @@ def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[
         # sums), except after the last block
         keep = (span[None, :] < rows) | (j == blocks - 1)[:, None]
         ii, kk = i[keep], np.broadcast_to(k[:, None], i.shape)[keep]
-        v = look.row_sums(look.index_rows(offsets[ii], xs[kk]))
+        v = look.sums(offsets[ii], xs, kk)
+        if v is None:
+            v = look.row_sums(look.index_rows(offsets[ii], xs[kk]))
         top = float(v.max())
         hit = v == top
         k_top = int(kk[hit].min())
@@ -473,6 +515,9 @@ def _unkept(look: Lookup, offsets: np.ndarray, want: np.ndarray, x: np.ndarray) 
     sel = offsets[want]
     if len(sel) * len(x) > DIRECT_MAX and not _direct(look, offsets, len(x)):
         return _correlated(look, offsets, x)[want]
+    fast = look.sums(sel, x)
+    if fast is not None:
+        return fast
     rows = max(1, CHUNK_FLOATS // max(1, len(x)))
     return np.concatenate([look.row_sums(look.index(sel[i:i + rows], x))
                            for i in range(0, len(sel), rows)])
