@@ -93,7 +93,9 @@ def test_the_analysis_pieces_answer_the_same_with_and_without_c(monkeypatch, sec
         sigf = fit.significance(sig, nov, look, q, actions, f.speed, th)
         drift_ok = fit.drift_significant(sig, nov, look, actions, f.score, th)
         pts = track.windows(sig, nov, look, actions, f.speed, th.sync_min_z, 4)
-        return f, sigf, drift_ok, pts
+        # a shuffled log's peak: every offset summed in C, by bounded blocks without
+        top = align.peak(look, align.offset_grid(sig, actions[::2]), actions[::2], f.speed)
+        return f, sigf, drift_ok, pts, top
 
     native = pieces()
     monkeypatch.setattr(align, "NATIVE", None)

@@ -377,13 +377,19 @@ def peak(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speed: float
          ) -> tuple[int, float]:
     """(i, score): the first index of the highest of `_scores(look, offsets, run_s, speed)`
     and that score, bit for bit, by the bounded blocks of `top_speed_score`: all a shuffled
-    log's learned fit needs (`fit.significance`: 19 of them per stretch tested)."""
+    log's learned fit needs (`fit.significance`: 19 of them per stretch tested). With the C
+    sums (`Lookup.sums`), every offset's score, not kept: a 150 s Pong run's blocks were
+    nearly all summed anyway, and their bounds cost numpy more than all the sums cost C."""
     if not _bounded_ok(look, offsets, run_s):
         sc = _scores(look, offsets, run_s, speed)
-        i = int(np.argmax(sc))
-        return i, float(sc[i])
-    _, i, v = _bounded(look, offsets, run_s, [float(speed)])
-    return i, v
+    else:
+        fast = look.sums(offsets, run_s / float(speed))
+        if fast is None:
+            _, i, v = _bounded(look, offsets, run_s, [float(speed)])
+            return i, v
+        sc = fast
+    i = int(np.argmax(sc))
+    return i, float(sc[i])
 
 
 def _bounded_ok(look: Lookup, offsets: np.ndarray, run_s: np.ndarray) -> bool:
