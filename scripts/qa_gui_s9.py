@@ -95,9 +95,15 @@ def main(run: str, out: str, w: int, h: int) -> None:
 
 def open_hostile(out: str, paths: list[str]) -> None:
     """Open each hostile submission in one workstation: it must answer (a verdict or a
-    refusal in the window), never die; a screenshot of each."""
+    refusal in the window), never die; a screenshot of each. The app's entry point caps
+    glibc's arenas first thing (core/arenas.py); this window is built here, so it does the
+    same, else a run under `prlimit --as=512MiB` fails for the tool's reasons (MemoryError,
+    "cannot allocate memory for thread-local data", session 12)."""
     import os
 
+    from moderator_app.core.arenas import lean_address_space
+
+    lean_address_space()
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
