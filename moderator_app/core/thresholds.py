@@ -149,6 +149,10 @@ class ScanThresholds:
         cut_spread_isolation times both neighbours' share, is a candidate too.
     cut_context_frames: a candidate needs this many frames before and after it (the first
         change of a recording has nothing before it to be cut from).
+    cut_window_share: a picture whose changing tiles are at most this share of the whole
+        (a game in a window of a desktop capture, or in black bars) is judged for cuts on those
+        tiles alone: a 320x240 game centred in 1366x768 changes 8 of 64 tiles, and its hard cut
+        (motion 31 in its tiles) was 2.1 over the whole picture, under cut_min_motion.
     audio_gap_s: audio timestamps jumping forward (back) by more than this are `audio.gap`
         (`audio.discontinuity`).
     low_rate_interval_s: a video whose median interval between frames is longer than this
@@ -186,6 +190,7 @@ class ScanThresholds:
     cut_spread: float = 4.0
     cut_spread_isolation: float = 1.4
     cut_context_frames: int = 5
+    cut_window_share: float = 0.5
     audio_gap_s: float = 0.1
     low_rate_interval_s: float = 0.5
 

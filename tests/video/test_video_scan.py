@@ -48,6 +48,28 @@ def test_scripted_freeze_black_and_cut_are_found_where_made():
     assert r.signals.frame_count == 1800 and not r.from_cache
 
 
+# A game recorded as a window of the screen: 320x240 centred in 1366x768 black bars (the game
+# is 7 % of the picture), and top-left in a grey desktop. Over the whole picture its hard cut
+# was motion 2.1 against cut_min_motion 20, and was missed (session 12 QA).
+WINDOWED = {
+    "centred_in_black": "pad=1366:768:523:264:black",
+    "top_left_in_desktop": "pad=1366:768:0:0:0x202020",
+}
+
+
+@pytest.mark.parametrize("name", sorted(WINDOWED))
+def test_a_hard_cut_in_a_game_window_of_a_screen_capture_is_a_cut_candidate(name):
+    recipe = vc.Recipe(f"window_{name}", script=vc.Script(frames=600, cut=400),
+                       post=("-vf", WINDOWED[name], "-c:v", "libx264", "-preset", "ultrafast",
+                             "-pix_fmt", "yuv420p"))
+    r = run_scan(vc.build(recipe))
+    cuts = [s[1] for s in spans(r, "video.cut")]
+    assert cuts == [pytest.approx(400 / 30, abs=0.05)]  # duration-ok: video time of the cut
+    whole = run_scan(vc.build(recipe), cache=False,
+                     thresholds=ScanThresholds(cut_window_share=0.0))
+    assert spans(whole, "video.cut") == []  # judged on the whole picture, as before
+
+
 def test_dropped_footage_is_a_timestamp_gap():
     r = run_scan(vc.build(vc.RECIPES["gap"]))
     assert near(spans(r, "video.timestamp_gap"), [("video.timestamp_gap", 10.0, 12.0)])

@@ -16,7 +16,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
   motion before and after it, or, in busy content where motion saturates, a share of changed
   points standing out of its local distribution (listed, info; the edges of a black stretch
-  are fades, not cuts; the first and last frames have nothing around them to judge by);
+  are fades, not cuts; the first and last frames have nothing around them to judge by); a
+  game recorded as a window of the screen (most of the picture never changes) is judged on
+  the tiles that do change, where a cut moves most of them at once;
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
 Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
@@ -567,6 +569,17 @@ def _cuts(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
     half = th.cut_window_frames
     out: list[Span] = []
     cand = np.nonzero(clean > th.cut_min_motion)[0]
+    window = _game_window(sig, th)
+    if window is not None:
+        # The game is a window of a screen capture (a desktop, black bars): its change is
+        # diluted by the still picture around it, so the window's own tiles are judged. A cut
+        # changes most of the window at once; a sprite that jumps (a wrap-around, a respawn)
+        # changes a few tiles of it
+        tiles = np.nan_to_num(sig.tiles[:, window], nan=0.0)
+        clean = tiles.mean(axis=1)
+        changed = changed * (window.size / max(int(window.sum()), 1))
+        wide = (tiles > WINDOW_TILE_MOVED).mean(axis=1) >= WINDOW_CUT_SHARE
+        cand = np.union1d(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
     for i in cand[(cand >= ctx) & (cand < n - ctx)]:
         before = clean[max(1, i - half):i]
         after = clean[i + 1:min(n, i + half + 1)]
@@ -584,6 +597,29 @@ def _cuts(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
         out.append(Span(CUT.id, CUT.severity.value, t0, t0,
                         f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
     return out[:200]
+
+
+# A tile of a game window "moved" at a frame when its motion passes this (of 255): codec noise
+# on a still picture stays near 0-1
+WINDOW_TILE_MOVED = 2.0
+# ... and a cut moves this share of the window's tiles at once (a 320x240 game's cut in 1366x768:
+# 8 of 8; a 24 px sprite wrapping around in a 16-tile strip: 4-8 of 16)
+WINDOW_CUT_SHARE = 0.75
+
+
+def _game_window(sig: FrameSignals, th: ScanThresholds) -> np.ndarray | None:
+    """The tiles (8x8 mask) that ever change, when they are at most `cut_window_share` of the
+    picture: a game captured as a window of a desktop, or inside black bars. None when the
+    picture changes over most of its area (a game recorded alone), whose cuts are judged on
+    the whole picture as before. A tile changes where its motion passes 1 (of 255) in more
+    than 1 % of the frames: codec noise on a still desktop stays below."""
+    tiles = sig.tiles
+    if tiles.ndim != 3 or tiles.shape[0] < 2:
+        return None
+    active = (np.nan_to_num(tiles, nan=0.0) > 1.0).mean(axis=0) > 0.01
+    if not active.any() or active.mean() > th.cut_window_share:
+        return None
+    return active
 
 
 def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
