@@ -108,9 +108,28 @@ def _from_head(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnal
                       else [])
     for s in scales:
         head = analyze_at(e[:k], s, th)
-        if head.suggested_offset_s is not None:
+        if head.suggested_offset_s is not None and \
+                _whole_z(e, s, th, head.suggested_offset_s) >= HEAD_MIN_WHOLE_Z:
             return analyze_at(e, s, th, offset_s, given=head)
     return None
+
+
+# The first half's offset must leave a mark on the whole run's learned fit, as a stretch's
+# must (PART_MIN_WHOLE_Z, whose true parts stand 3.25 to 10.35 spreads): Pitfall's retake,
+# the one corpus run (of 304) that takes its head's offset, 7.22 at 8x8. Amidar sped up 5 %
+# (session 12's QA, F2): its first 10 actions stood out at 14.26 s by chance (truth 1.68 s)
+# and the whole run at that offset 2.05 spreads: a confident offset 755 frames off, a false
+# `sync.offset_jump` and `sync.no_reaction`, verdict FAIL.
+HEAD_MIN_WHOLE_Z = 3.0
+
+
+def _whole_z(e: np.ndarray, sig: FrameSignals, th, offset: float) -> float:
+    """The whole run's learned fit at `offset`, in spreads over its other offsets."""
+    nov1 = reactions.novelty(sig)
+    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    q = reactions.background_rates(sig, nov1)
+    look = learned_fit(sig, nov1, look1, q, e, 1.0, th)[2]
+    return align.z_at(sig, look, e, 1.0, offset)
 
 
 # The band's reactions spread over several frames (Pong's paddle: 0.5 to 6 frames late,
