@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 
 from moderator_app.core.video.scan import ScanResult, activity_envelope
 from moderator_app.ui.timeline import LABEL_W, Timeline
+from moderator_app.ui.tooltip import plain_tooltip
 from moderator_app.ui.video_lane import ROW_H, VideoLane
 
 SPAN_COLORS = {
@@ -136,6 +137,7 @@ class ActivityLane(VideoLane):
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         s = self._span_at(event.position().x(), event.position().y())
         if s is not None:
-            QToolTip.showText(event.globalPosition().toPoint(), f"{s.rule}: {s.message}", self)
+            QToolTip.showText(event.globalPosition().toPoint(),
+                              plain_tooltip(f"{s.rule}: {s.message}"), self)
         else:
             QToolTip.hideText()

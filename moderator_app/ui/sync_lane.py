@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
+from moderator_app.ui.tooltip import plain_tooltip
 from moderator_app.ui.video_lane import ROW_H, VideoLane
 
 TRACK_RANGE_S = 1.0  # the offset track shows offsets within +-1 s of the one in use
@@ -152,7 +153,7 @@ class SyncLane(VideoLane):
             from moderator_app.core.sync.run import finding_message
 
             QToolTip.showText(event.globalPosition().toPoint(),
-                              f"{f.rule}: {finding_message(f)}", self)
+                              plain_tooltip(f"{f.rule}: {finding_message(f)}"), self)
         else:
             QToolTip.hideText()
 

