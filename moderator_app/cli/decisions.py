@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from moderator_app.cli.common import default_reviewer
+from moderator_app.core.text import counted
 
 EXIT_OK, EXIT_BAD_LEDGER, EXIT_ERROR = 0, 1, 2
 EXIT_UNKNOWN = 3  # decide: the team store went away during the commit; check before retrying
@@ -177,7 +178,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
     s = report.summary()
     print(f"Recorded decision #{stored.seq}: {record.decision} ({record.reason}) on "
           f"{report.kind} submission {safe_text(record.submission)!r}")
-    print(f"  verification: {s['verdict']}, {s['errors']} errors, {s['warnings']} warnings")
+    print(f"  verification: {s['verdict']}, {counted(s['errors'], 'error')}, "
+          f"{counted(s['warnings'], 'warning')}")
     for f in record.files:
         print(f"  {safe_text(f.name)}  {f.size} bytes  sha256 {f.sha256}")
     if record.chain_head:

@@ -18,7 +18,7 @@ from moderator_app.cli.common import (
     safe_json,
     safe_text,
 )
-from moderator_app.core.text import has_undecodable
+from moderator_app.core.text import counted, has_undecodable
 
 
 def add_verify_commands(sub: argparse._SubParsersAction) -> None:
@@ -236,8 +236,9 @@ def format_report(report) -> str:
             out.append(f"  {loc}  {f.severity.value:<7}  {f.rule}  {safe_text(f.message)}")
         if report.findings.dropped:
             out.append(f"  … and {report.findings.dropped} more (see --json summary counts)")
-    out.append(f"Results: {report.findings.errors} errors, {report.findings.warnings} warnings, "
-               f"{report.findings.infos} notes")
+    out.append(f"Results: {counted(report.findings.errors, 'error')}, "
+               f"{counted(report.findings.warnings, 'warning')}, "
+               f"{counted(report.findings.infos, 'note')}")
     out.append(f"Verdict: {report.verdict.upper()} ({report.verification_level})")
     return "\n".join(out)
 

@@ -122,3 +122,10 @@ def safe_json(obj: Any, indent: bool = False) -> str:
     except TypeError:  # a lone surrogate somewhere
         data = orjson.dumps(_valid_unicode(obj), option=option)
     return _JSON.sub(_escape, data.decode("utf-8"))
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """`n` and the word it counts, plural by count: "1 error", "0 errors", "19,480 events".
+    One helper for every count a person reads (the findings header, the status bar, the CLI's
+    results, the exported summary): the screen said "1 errors" where each wrote its own."""
+    return f"{n:,} {word if n == 1 else (plural or word + 's')}"

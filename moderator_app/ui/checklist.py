@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.ledger.records import CHECKLIST_IDS, CHECKLIST_ITEMS
+from moderator_app.core.text import counted
 from moderator_app.core.verify.sections import OfficialRun
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -171,12 +172,12 @@ def report_hints(report: Any) -> dict[str, str]:
     chain = report.chain
     if chain is not None:
         if chain.valid:
-            out["chain-verified"] = (f"chain valid, {chain.events} events, "
+            out["chain-verified"] = (f"chain valid, {counted(chain.events, 'event')}, "
                                      f"head {str(chain.head or '')[:16]}…")
         else:
             brk = chain.first_break
             where = f", first break at line {brk.line}" if brk else ""
-            out["chain-verified"] = f"chain NOT valid ({chain.breaks} breaks{where})"
+            out["chain-verified"] = f"chain NOT valid ({counted(chain.breaks, 'break')}{where})"
     run = report.run if isinstance(report.run, OfficialRun) else None
     if run is not None:
         score = run.score

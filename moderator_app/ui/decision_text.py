@@ -9,7 +9,7 @@ for a `QMessageBox` set to PlainText; every string from the submission is escape
 from __future__ import annotations
 
 from moderator_app.core.ledger.records import ACCEPT, REASON_LABELS, DecisionRecord
-from moderator_app.core.text import safe_text
+from moderator_app.core.text import counted, safe_text
 
 
 def _secs(t: float | None) -> str:
@@ -24,8 +24,7 @@ def retime_text(start: float | None, end: float | None) -> str:
 
 
 def _counts(errors: int, warnings: int) -> str:
-    return (f"{errors} error{'' if errors == 1 else 's'}, "
-            f"{warnings} warning{'' if warnings == 1 else 's'}")
+    return f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
 
 
 def confirmation_text(record: DecisionRecord, store: str) -> str:

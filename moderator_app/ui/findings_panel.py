@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.rules import Finding, Severity
+from moderator_app.core.text import counted
 from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
 from moderator_app.ui.compare_lines import CompareLines
@@ -276,8 +277,9 @@ class FindingsPanel(QWidget):
         extra = "" if report.complete else " (incomplete: reading stopped early)"
         dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
         self.summary.setText(
-            f"{verdict}{extra} · {report.kind} · {report.events:,} events · "
-            f"{fl.errors} errors, {fl.warnings} warnings, {fl.infos} info{dropped}"
+            f"{verdict}{extra} · {report.kind} · {counted(report.events, 'event')} · "
+            f"{counted(fl.errors, 'error')}, {counted(fl.warnings, 'warning')}, "
+            f"{fl.infos:,} info{dropped}"
             f" · sync offset {report.offset:+.3f} s"
             + (f" · +{analysis} from the video analysis (not in the verdict)" if analysis else ""))
         self.model.set_findings(findings if findings is not None else fl.sorted(), moments)

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.sync.analysis import SyncAnalysis
 from moderator_app.core.sync.run import sync_finding, sync_moment
+from moderator_app.core.text import counted
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
@@ -382,8 +383,9 @@ class MainWindow(QMainWindow):
         # the events the verifier read, as the report says: not the index's rows (a run of
         # blank lines or an unreadable line has a row of its own, and is no event)
         self.status_label.setText(
-            f"{report.verdict.upper()} · {report.events:,} events · {report.findings.errors} errors, "
-            f"{report.findings.warnings} warnings · offset {report.offset:+.3f} s"
+            f"{report.verdict.upper()} · {counted(report.events, 'event')} · "
+            f"{counted(report.findings.errors, 'error')}, "
+            f"{counted(report.findings.warnings, 'warning')} · offset {report.offset:+.3f} s"
             + ("" if result.video_path else " · no playable video"))
 
     def _after_decision(self, _seq: int) -> None:

@@ -36,6 +36,7 @@ from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, new_claim
 from moderator_app.core.ledger.config import open_store
 from moderator_app.core.ledger.errors import LedgerError
 from moderator_app.core.queue.listing import QueueItem, build_queue, next_pending
+from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -232,7 +233,7 @@ class QueuePanel(QWidget):
         self.fit_columns()
         self._fill_filters()
         pending = sum(1 for i in self.items if i.state == "pending")
-        self.status.setText(f"{len(self.items)} submissions, {pending} pending")
+        self.status.setText(f"{counted(len(self.items), 'submission')}, {pending:,} pending")
         self.loaded.emit()
 
     def fit_columns(self) -> None:

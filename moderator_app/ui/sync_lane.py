@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
 from moderator_app.ui.tooltip import plain_tooltip
@@ -44,8 +45,8 @@ def describe(a) -> str:
         return f"auto-sync: not enough signal ({a.reason}); no offset suggested"
     drift = f", clock drift {a.drift_percent:+.1f} %" if a.drift_percent else ""
     return (f"auto-sync: run_start at {a.suggested_offset_s:.3f} s (confidence "
-            f"{a.confidence:.2f}, {a.supporting_actions} of {a.actions} actions{drift}); "
-            f"{len(a.findings)} sync finding(s)")
+            f"{a.confidence:.2f}, {a.supporting_actions:,} of {counted(a.actions, 'action')}{drift}); "
+            f"{counted(len(a.findings), 'sync finding')}")
 
 
 class AutoSyncBox(QGroupBox):

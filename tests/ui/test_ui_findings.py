@@ -31,7 +31,7 @@ def test_findings_listed_and_filtered(qtbot):
     assert m.index(1, 1).data() == "error · log.seq\nseq <b>jumps</b>"
     assert m.index(1, 0).data() == "line 7"
     assert m.index(2, 0).data() == "file"
-    assert "FAIL" in p.summary.text() and "1 errors, 1 warnings" in p.summary.text()
+    assert "FAIL" in p.summary.text() and "1 error, 1 warning" in p.summary.text()
     p.severity_box.setCurrentIndex(1)  # errors only
     assert p.proxy.rowCount() == 1
     with qtbot.waitSignal(p.finding_activated) as sig:

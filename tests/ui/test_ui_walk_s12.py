@@ -66,3 +66,33 @@ def test_the_sync_lane_tooltip_shows_the_findings_text_as_text(qtbot, timeline):
     tip = hover(lane, lane._x(2.0), 4)
     assert tooltip_shown(tip) == "sync.no_reaction: <h1>BIG</h1><img " \
         "src='file:///etc/passwd'> \\u202eevil; video 1.00 s to 3.00 s"
+
+
+def test_counts_are_plural_by_count_in_the_findings_header_and_the_status_bar(qtbot, tmp_path):
+    # Seen in session 11's walk: "1 errors" in the findings header and the status bar while
+    # the Decision footer said "1 error".
+    from test_ui_main_window import make_submission, open_and_wait, unrequested_action
+    from ui_helpers import window_1280x720
+
+    windows = window_1280x720(qtbot, tmp_path)
+    window = next(windows)
+    try:
+        folder, _ = make_submission(tmp_path / "run", tamper=unrequested_action)
+        open_and_wait(qtbot, window, folder)
+        report = window.session.report
+        assert (report.findings.errors, report.findings.warnings) == (1, 1)
+        assert window.status_label.text().startswith(
+            f"FAIL · {report.events} events · 1 error, 1 warning · offset +0.000 s")
+        assert f"· {report.events} events · 1 error, 1 warning, " in \
+            window.findings.summary.text()
+    finally:
+        next(windows, None)
+
+
+def test_the_cli_results_line_is_plural_by_count(capsys):
+    from conftest import SAMPLES
+
+    from moderator_app.cli import main as cli_main
+
+    assert cli_main(["verify", str(SAMPLES / "community-sample")]) == 0
+    assert "\nResults: 0 errors, 0 warnings, 1 note\n" in capsys.readouterr().out

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from moderator_app.core.rules import Finding
+from moderator_app.core.text import counted
 from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
 
@@ -47,9 +48,9 @@ def markdown_summary(report: Report, findings: Sequence[Finding],
         out.append("")
     fl = report.findings
     out.append(f"Verification verdict: **{report.verdict.upper()}** at sync offset "
-               f"{report.offset:+.3f} s (the video time of run_start): {fl.errors} errors, "
-               f"{fl.warnings} warnings, {fl.infos} notes"
-               + (f"; {fl.dropped} more findings not listed" if fl.dropped else "") + ".")
+               f"{report.offset:+.3f} s (the video time of run_start): {counted(fl.errors, 'error')}, "
+               f"{counted(fl.warnings, 'warning')}, {counted(fl.infos, 'note')}"
+               + (f"; {counted(fl.dropped, 'more finding', 'more findings')} not listed" if fl.dropped else "") + ".")
     if report.coverage:
         c = report.coverage
         out.append(f"Video coverage: {'covered' if c.covered else 'NOT covered'}, "
