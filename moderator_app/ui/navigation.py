@@ -204,11 +204,22 @@ class Navigator(QObject):
             None if s.retime_end_s is None else s.retime_end_s - s.offset_s)
 
     def _on_offset(self, _offset: float) -> None:
+        """A new offset keeps the picture (the moderator lines the video up with the log by
+        looking at it) and moves everything on the run's clock: the playhead, and the table's
+        current row and the detail pane follow it as they do while playing. The table kept
+        the row selected before (line 1 highlighted while the player showed a moment 8.1 s
+        into the run at offset -8.1, session 11); before the first event no row is current."""
         run_t = self.run_time()
         self.timeline.ensure_visible(run_t)
         self.timeline.set_playhead(run_t)
         self.plots.set_playhead(run_t)
-        self._highlight(self._shown_until(run_t))
+        shown = self._shown_until(run_t)
+        self._highlight(shown)
+        self._following_row = None  # the row selected before is no guide at the new offset
+        if self.current_row_at(shown) is None:
+            self._clear_row()
+        else:
+            self._follow(shown)
         self.moved.emit(run_t)
 
     def seek_run_time(self, run_t: float) -> None:
@@ -379,6 +390,19 @@ class Navigator(QObject):
             self._select_row(row)
             if not self.pinned:
                 self.detail.show_event(self.index, row)
+        finally:
+            self._selecting = False
+
+    def _clear_row(self) -> None:
+        """No event has happened yet at the playhead: no current row, and no event in the
+        detail pane (unless pinned)."""
+        self._selecting = True
+        try:
+            self.table.selectionModel().clearSelection()
+            self.table.selectionModel().setCurrentIndex(
+                self.table_model.index(-1, -1), QItemSelectionModel.SelectionFlag.NoUpdate)
+            if not self.pinned:
+                self.detail.clear()
         finally:
             self._selecting = False
 

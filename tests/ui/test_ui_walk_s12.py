@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QToolTip
-from ui_helpers import make_numbered_video, tooltip_shown
+from ui_helpers import WAIT_MS, make_numbered_video, tooltip_shown
 
 from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
 from moderator_app.core.video.scan import Span, run_scan
@@ -96,3 +96,57 @@ def test_the_cli_results_line_is_plural_by_count(capsys):
 
     assert cli_main(["verify", str(SAMPLES / "community-sample")]) == 0
     assert "\nResults: 0 errors, 0 warnings, 1 note\n" in capsys.readouterr().out
+
+
+def current_line(window) -> int | None:
+    """The log line of the table's current row (what the moderator sees selected)."""
+    cur = window.table.currentIndex()
+    if not cur.isValid():
+        return None
+    index = window.session.result.index
+    return index.lines[window.table_model.source_row(cur.row())]
+
+
+def test_after_an_offset_change_the_table_follows_the_playheads_run_time(qtbot, tmp_path):
+    # Session 11: after the offset changed the player kept its video position (the picture the
+    # moderator lines up) while the table kept the row selected before: line 1 highlighted
+    # while the player showed a moment 8.1 s into the run at offset -8.1. Now the table's
+    # current row and the detail pane follow the playhead's run time, as while playing.
+    from test_ui_main_window import make_submission, open_and_wait, shown_frame_number
+    from ui_helpers import window_1280x720
+
+    windows = window_1280x720(qtbot, tmp_path)
+    window = next(windows)
+    try:
+        folder, duration = make_submission(tmp_path / "run")
+        open_and_wait(qtbot, window, folder)
+        index = window.session.result.index
+        times = [index.times[r] for r in range(len(index))]
+        row = next(r for r, t in enumerate(times) if t == t and t >= 1.0)
+        window.nav.select_event(row)
+        frame = window.player.times.footage_at(times[row])
+        qtbot.waitUntil(lambda: window.player.shown_frame == frame, timeout=WAIT_MS)
+        assert current_line(window) == index.lines[row]
+        video_t = window.player.current_time
+
+        window.sync.spin.setValue(-4.0)  # run time = video time + 4 s
+        run_t = video_t + 4.0
+        fd = window.player.frame_duration()
+        expected = max(r for r, t in enumerate(times) if t == t and t <= run_t + fd - 1e-6)
+        assert expected != row
+        assert window.player.current_time == video_t  # the picture stays  # duration-ok
+        assert shown_frame_number(window) == frame
+        assert current_line(window) == index.lines[expected]
+        assert window.detail.header.text().startswith(
+            f"event {expected + 1} · line {index.lines[expected]} ·")
+
+        window.sync.spin.setValue(video_t + 0.5)  # the playhead 0.5 s before run_start
+        assert current_line(window) is None
+        assert window.detail.header.text() == "No event selected"
+
+        window.sync.spin.setValue(0.0)  # back: the row of the frame on screen again
+        assert current_line(window) == index.lines[max(
+            r for r, t in enumerate(times) if t == t and t <= video_t + fd - 1e-6)]
+    finally:
+        next(windows, None)
+
