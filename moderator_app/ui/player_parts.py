@@ -1,5 +1,6 @@
 """The player's working parts: the frame worker thread that owns the isolated decoder, the
-painted frame view, the background scan worker, and the player's clock (`PlayerTimes`).
+painted frame view and the player's clock (`PlayerTimes`); the background scan and the ending
+of threads are in player_threads.py.
 
 Apart from `video_player.py`, which holds the widget and its controls: these parts have no
 controls and are driven by it.
@@ -15,14 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, QRectF, QSize, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import (
     QSizePolicy,
     QWidget,
 )
 
-from moderator_app.core.priority import BACKGROUND_NICE
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
@@ -483,35 +483,6 @@ class FrameView(QWidget):
             p.setPen(QColor(255, 200, 0))
             p.drawText(target.adjusted(8, 8, -8, -8),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, badge)
-
-
-class ScanWorker(QObject):
-    """Runs the integrity scan (core/video/scan.py) once after load, in the isolated process
-    at low CPU priority: progress, cancel on unload, the result for the timeline's lane."""
-
-    progress = Signal(int, int)
-    done = Signal(object)  # ScanResult, or a str reason when it could not run
-
-    def __init__(self, path: Path, sha256: str | None, total: int) -> None:
-        super().__init__()
-        self.path, self.sha256, self.total = path, sha256, total
-        from moderator_app.core.progress import CancelToken
-        self.cancel = CancelToken()
-
-    @Slot()
-    def run(self) -> None:
-        from moderator_app.core.video.scan import run_scan
-        try:
-            result: object = run_scan(self.path, sha256=self.sha256, total=self.total,
-                                      progress=lambda d, t: self.progress.emit(d, t),
-                                      cancel=self.cancel, nice=BACKGROUND_NICE)
-        except VideoProcessError as exc:
-            result = exc.reason
-        except OSError as exc:
-            result = f"cannot read the video: {exc.strerror or exc}"
-        if not self.cancel.cancelled:
-            self.done.emit(result)
-        QThread.currentThread().quit()
 
 
 def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:

@@ -45,10 +45,10 @@ from moderator_app.ui.player_parts import (
     FrameView,
     FrameWorker,
     PlayerTimes,
-    ScanWorker,
     save_frame_dialog,  # noqa: F401 - File > Save frame, imported from here by the window
     save_frame_png,
 )
+from moderator_app.ui.player_threads import ScanRunner, end_thread
 from moderator_app.ui.timefmt import format_timecode
 
 # How often the views around the player follow it while playing (the picture itself moves
@@ -92,8 +92,9 @@ class VideoPlayer(QWidget):
         self._move_due = False  # a move while playing that the views have not been told
         self._worker: FrameWorker | None = None
         self._worker_thread: QThread | None = None
-        self._scan: ScanWorker | None = None
-        self._scan_thread: QThread | None = None
+        self._scanner = ScanRunner(self)
+        self._scanner.progress.connect(self.scan_progress)
+        self._scanner.done.connect(self._on_scan_done)
         self._dragging = False  # the scrubber's handle is held
         self._scrubbing = False  # a drag on the timeline: keyframe previews until release
 
@@ -236,36 +237,28 @@ class VideoPlayer(QWidget):
     def start_scan(self, sha256: str | None = None) -> None:
         """The integrity scan in the background (progress via `scan_progress`, the result via
         `scan_ready`); cancelled by `unload`."""
-        if self.path is None or self.times is None or self._scan is not None:
+        if self.path is None or self.times is None:
             return
-        self._scan = ScanWorker(self.path, sha256, self.times.frame_count)
-        self._scan_thread = QThread(self)
-        self._scan.moveToThread(self._scan_thread)
-        self._scan_thread.started.connect(self._scan.run)
-        self._scan.progress.connect(self.scan_progress)
-        self._scan.done.connect(self._on_scan_done)
-        self._scan_thread.start()
+        self._scanner.start(self.path, sha256, self.times.frame_count)
 
     def _on_scan_done(self, result) -> None:
         self.scan_result = result
         self.scan_ready.emit(result)
 
     def unload(self) -> None:
+        """Close the video: the scan stops (its decoding process ends at once) and every
+        thread of the player has ended, or is kept until it has (player_threads.py)."""
         self.pause()
         if self.audio is not None:
             self.audio.close()
             self.audio = None
-        if self._scan is not None:
-            self._scan.cancel.cancel()
+        self._scanner.stop()
         if self._worker is not None:
             self._worker.halt()  # a warm-up must not hold the thread's end
-        for thread in (self._scan_thread, self._worker_thread):
-            if thread is not None:
-                thread.quit()
-                thread.wait(10000)
-        if self._worker is not None:
+        if self._worker_thread is not None and end_thread(self._worker_thread, self._worker) \
+                and self._worker is not None:
             self._worker.close()
-        self._worker = self._worker_thread = self._scan = self._scan_thread = None
+        self._worker = self._worker_thread = None
         self.times = None
         self.path = None
         self.scan_result = None

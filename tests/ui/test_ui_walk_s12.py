@@ -150,3 +150,94 @@ def test_after_an_offset_change_the_table_follows_the_playheads_run_time(qtbot, 
     finally:
         next(windows, None)
 
+
+def live_children() -> set[int]:
+    """The processes this one started that are still running (not zombies), from /proc."""
+    import os
+    from pathlib import Path
+
+    out = set()
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            out.add(int(d.name))
+    return out
+
+
+def blocked_scan(video, cancel=None):
+    """`run_scan` on its own thread, held inside its first progress report (after 256 frames)
+    until `release` is set: what the sync analysis' decode of the same video looks like to the
+    player's scan (it holds the video's decode for as long as it runs)."""
+    import threading
+
+    inside, release, out = threading.Event(), threading.Event(), {}
+
+    def progress(_done, _total):
+        inside.set()
+        release.wait(120)
+
+    def work():
+        try:
+            out["result"] = run_scan(video, progress=progress, cancel=cancel)
+        except Exception as exc:  # noqa: BLE001 - the test looks at it
+            out["error"] = exc
+
+    t = threading.Thread(target=work, daemon=True)
+    t.start()
+    assert inside.wait(120)
+    return t, release, out
+
+
+@pytest.fixture
+def long_video(tmp_path):
+    return make_numbered_video(tmp_path / "long.avi", n_frames=1000, fps=30.0)
+
+
+def test_closing_a_video_while_its_scan_waits_for_another_decode_ends_the_scans_thread(
+        qtbot, long_video):
+    # Session 11: "QThread destroyed while running" from a script. The scan of a video waits
+    # for the other decode of the same file (the sync analysis'); unload waited 10 s for its
+    # thread, then let go of a thread still running (destroyed with the player: an abort).
+    from PySide6.QtCore import QThread
+
+    from moderator_app.ui.video_player import VideoPlayer
+
+    other, release, _ = blocked_scan(long_video)
+    try:
+        player = VideoPlayer()
+        qtbot.addWidget(player)
+        results = []
+        player.scan_ready.connect(results.append)
+        assert player.load(long_video)
+        player.unload()
+        assert [t for t in player.findChildren(QThread) if t.isRunning()] == []
+    finally:
+        release.set()
+        other.join(120)
+    QApplication.processEvents()
+    assert results == []  # a closed video's scan says nothing
+
+
+def test_cancelling_a_scan_ends_its_decoding_process_at_once(long_video):
+    # The scan heard a cancel only at the decoding process's next progress report, every 256
+    # frames: seconds of a long 1080p video decoded at low priority on a busy machine.
+    from moderator_app.core.progress import CancelToken
+
+    before = live_children()
+    token = CancelToken()
+    scan, release, out = blocked_scan(long_video, cancel=token)
+    try:
+        decoding = live_children() - before
+        assert decoding  # the scan's decoding process, mid-file (held at 256 of 1000 frames)
+        token.cancel()
+        assert not decoding & live_children()  # ended by the cancel itself
+    finally:
+        release.set()
+        scan.join(120)
+    assert str(out.get("error")) == "cancelled" and "result" not in out

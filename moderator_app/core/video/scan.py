@@ -43,11 +43,12 @@ import numpy as np
 from moderator_app.core.rules import Finding, Severity, rule
 from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
 
-from .isolate import VideoProcess
+from .isolate import VideoProcess, VideoProcessError
 from .rates import rate_changes
 from .signals import pack_arrays, unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
+LOCK_POLL_S = 0.05  # how often a scan waiting for the same video's decode looks at its cancel
 CACHE_VERSION = 5  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
 # recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too); a
 # bump rebuilds old caches
@@ -257,12 +258,19 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
     if not use_cache:
         return _decode(path, sha, progress, cancel, total, timeout_s, False, nice)
     # One decode per video at a time in this process: the GUI's scan and its sync analysis
-    # start together; the second waits for the first and reads its cache.
-    with _sha_lock(sha):
+    # start together; the second waits for the first and reads its cache. The wait ends when
+    # the scan is cancelled (the player closing its video must not wait for the other decode).
+    lock = _sha_lock(sha)
+    while not lock.acquire(timeout=LOCK_POLL_S):
+        if cancel is not None and cancel.cancelled:
+            raise VideoProcessError("cancelled")
+    try:
         hit = _load_cached(sha)
         if hit is not None:
             return hit[0], hit[1], True
         return _decode(path, sha, progress, cancel, total, timeout_s, True, nice)
+    finally:
+        lock.release()
 
 
 def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
@@ -274,8 +282,20 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
         return bool(cancel is not None and cancel.cancelled)
 
     with VideoProcess(path, timeout_s=timeout_s) as vp:
-        msg = vp.request({"op": "scan", "total": total, "nice": nice},
-                         on_progress=on_progress)
+        # A cancel ends the decoding process at once: it answers every 256 frames, which is
+        # many seconds of a long 1080p video decoded at low priority on a busy machine.
+        hook = getattr(cancel, "when_cancelled", None)
+        forget = hook(vp.kill) if hook is not None else None
+        try:
+            msg = vp.request({"op": "scan", "total": total, "nice": nice},
+                             on_progress=on_progress)
+        except VideoProcessError:
+            if cancel is not None and cancel.cancelled:
+                raise VideoProcessError("cancelled") from None
+            raise
+        finally:
+            if forget is not None:
+                forget()
     arrays = unpack_arrays(msg.blobs[0])
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
     if use_cache:
