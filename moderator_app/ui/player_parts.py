@@ -2,8 +2,9 @@
 painted frame view and the player's clock (`PlayerTimes`); the background scan and the ending
 of threads are in player_threads.py.
 
-Apart from `video_player.py`, which holds the widget and its controls: these parts have no
-controls and are driven by it.
+Apart from `video_player.py`, which holds the widget, its playback and its seeking, and
+`player_controls.py`, its buttons and their layout: these parts have no controls and are
+driven by it.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ another moment is shown (issue 11). While dragging the scrubber or the timeline
 (`set_scrubbing`), the keyframe before the position is shown as a preview (one packet to
 decode, so the picture keeps up with the hand); the exact frame follows on release.
 
+The controls and their layout are in player_controls.py, the decoding worker, the frame view
+and the clock in player_parts.py, the background scan and the ending of threads in
+player_threads.py.
+
 Position: `current_frame` / `current_time` is where the moderator *is* (set at once on every
 seek so that the playhead moves immediately); `shown_frame` is the frame actually on screen
 (-1 for none, as in the no-footage state).
@@ -26,17 +30,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QSlider,
-    QSpinBox,
-    QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from moderator_app.core.video.index import FrameIndex
+from moderator_app.ui.player_controls import PAUSE_TEXT, PLAY_TEXT, build_controls
 from moderator_app.ui.player_parts import (
     BACK_STEP_CACHE,
     MAX_DISPLAY_WIDTH,
@@ -54,10 +52,6 @@ from moderator_app.ui.timefmt import format_timecode
 # How often the views around the player follow it while playing (the picture itself moves
 # at the video's rate): a playhead moving 15 times a second reads as moving smoothly.
 FOLLOW_HZ = 15.0
-PLAY_TEXT = "▶"
-# Pause: two bars in ASCII, no wider than "▶" (27 px on Xvfb; "❚❚" was 37 px and comes from
-# a fallback font, which a machine without one shows as boxes).
-PAUSE_TEXT = "||"
 
 
 class VideoPlayer(QWidget):
@@ -99,67 +93,7 @@ class VideoPlayer(QWidget):
         self._scrubbing = False  # a drag on the timeline: keyframe previews until release
 
         self.view = FrameView(self)
-        self.play_button = QToolButton(text=PLAY_TEXT)
-        self.play_button.setToolTip("Play / pause (Space)")
-        # One width for both faces: "❚❚" was 10 px wider than "▶", so at 1280x720, where the
-        # video has its controls' minimum width, each Play moved the video and the table
-        # beside it by 10 px, and they stayed there (seen on Xvfb). Fixed at the wider face.
-        faces = []
-        for text in (PLAY_TEXT, PAUSE_TEXT):
-            self.play_button.setText(text)
-            faces.append(self.play_button.sizeHint().width())
-        self.play_button.setText(PLAY_TEXT)
-        self.play_button.setFixedWidth(max(faces))
-        self.back_button = QToolButton(text="◀|")
-        self.back_button.setToolTip("Previous frame (,)")
-        self.fwd_button = QToolButton(text="|▶")
-        self.fwd_button.setToolTip("Next frame (.)")
-        self.step_n = QSpinBox()
-        self.step_n.setRange(1, 10000)
-        self.step_n.setValue(10)
-        self.step_n.setPrefix("N=")
-        self.step_n.setToolTip("Frames stepped by [ and ]")
-        self.speed_box = QComboBox()
-        for s in SPEEDS:
-            self.speed_box.addItem(f"{s:g}x", s)
-        self.speed_box.setCurrentIndex(SPEEDS.index(1.0))
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, 0)
-        self.position_label = QLabel()
-        self.position_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.position_label.setObjectName("positionLabel")
-        font = self.position_label.font()
-        font.setFamily("monospace")
-        self.position_label.setFont(font)
-        # As wide as its widest text from the start: "no footage at this time" (or a longer
-        # frame number) widened the player, and the splitter moved the video panel and the
-        # table beside it each time the playhead left the footage (seen at 1280x720).
-        fm = self.position_label.fontMetrics()
-        self.position_label.setMinimumWidth(4 + max(
-            fm.horizontalAdvance(f"{NO_FOOTAGE}  88:88:88.888"),
-            fm.horizontalAdvance("frame 8888888 / 8888888  88:88:88.888")))
-        self.position_label.setAlignment(Qt.AlignmentFlag.AlignRight
-                                         | Qt.AlignmentFlag.AlignVCenter)
-
-        controls = QHBoxLayout()
-        controls.setContentsMargins(4, 2, 4, 2)
-        for w in (self.back_button, self.play_button, self.fwd_button, self.step_n,
-                  self.speed_box):
-            controls.addWidget(w)
-        controls.addStretch(1)
-        controls.addWidget(self.position_label)
-        # The scrubber has a row of its own, the full width of the picture (as in mpv and
-        # YouTube): beside the buttons it collapsed to a bare handle in a narrow dock.
-        self.slider.setMinimumWidth(120)
-        scrub = QHBoxLayout()
-        scrub.setContentsMargins(4, 0, 4, 0)
-        scrub.addWidget(self.slider, 1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.view, 1)
-        layout.addLayout(scrub)
-        layout.addLayout(controls)
+        build_controls(self)
 
         self.play_button.clicked.connect(self.toggle_play)
         self.back_button.clicked.connect(lambda: self.step(-1))
@@ -521,9 +455,11 @@ class VideoPlayer(QWidget):
     def _moved(self) -> None:
         """`position_changed`, for the views around the player (the timeline, the plots and
         lanes, the table and the detail that follow). While playing, at most FOLLOW_HZ times
-        a second, and once more at the pause: each of them repaints whole, 23 ms of the GUI
-        thread's Python per move at load 7 and 60 ms of wall time at load 13 (the timeline,
-        the plots, the activity lane; profiled on Xvfb at 1920x1080)."""
+        a second, and once more at the pause: a playhead that moves 15 times a second reads
+        as smooth, and each move still costs the GUI thread the table's and the detail's
+        follow and the old and new playhead strips of every lane (their static pictures are
+        layers built once, ui/layer.py; before those, a move repainted each view whole: 23 ms
+        of the GUI thread's Python at load 7, profiled on Xvfb at 1920x1080)."""
         now = time.monotonic()
         if self.playing and now - self._moved_at < 1.0 / FOLLOW_HZ:
             self._move_due = True
