@@ -29,11 +29,6 @@ once for both, and two callers asking for the same video at once share one decod
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import stat
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,13 +40,11 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 
 from .isolate import VideoProcess, VideoProcessError
 from .rates import rate_changes
-from .signals import pack_arrays, unpack_arrays
+from .scan_cache import file_sha256, load_cached, sha_lock, store
+from .signals import unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
 LOCK_POLL_S = 0.05  # how often a scan waiting for the same video's decode looks at its cancel
-CACHE_VERSION = 5  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
-# recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too); a
-# bump rebuilds old caches
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
@@ -167,92 +160,7 @@ def activity_envelope(signals: FrameSignals, t0: float, t1: float, width: int) -
     return out
 
 
-# --- cache ------------------------------------------------------------------------------------
-def cache_root() -> Path:
-    env = os.environ.get("MODERATOR_APP_CACHE")
-    if env:
-        return Path(env) / "video-scan"
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("moderator-app")) / "video-scan"
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _cache_file(sha: str) -> Path:
-    return cache_root() / f"{sha}.v{CACHE_VERSION}.npz"
-
-
-# The cached arrays that run in step: each group's arrays have one length (frames, packets,
-# audio stretches, holes, splices), and every array is numbers.
-_IN_STEP = (("pts", "luma", "motion", "luma_max", "changed", "tiles", "sync_tiles", "size"),
-            ("packet_pts", "packet_dts", "packet_size", "packet_key"),
-            ("audio_start", "audio_end"), ("hole_pts", "hole_span_motion"),
-            ("splice_pts", "splice_back"))
-_META = frozenset(("time_base", "audio_rate", "envelope_s", "has_audio"))
-
-
-def _load_cached(sha: str) -> tuple[dict, dict] | None:
-    """The cached arrays and meta, or None: a miss, and the video is decoded again. Anything
-    but what `_store` writes is a miss, never an error (a truncated or empty file was an
-    internal error, exit 2): a file that is not a regular file of this user's or that others
-    may write (a shared MODERATOR_APP_CACHE, a file planted there: it would stand for the
-    scan of any video with that SHA-256), one that cannot be read as the arrays, or arrays
-    out of step. A file this user wrote is trusted as the user's own (docs/DECISIONS.md)."""
-    f = _cache_file(sha)
-    try:
-        fd = os.open(f, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (
-                    hasattr(os, "getuid") and st.st_uid != os.getuid()):
-                return None
-            arrays = unpack_arrays(fh.read())
-        meta = json.loads(arrays.pop("meta").tobytes().decode())
-        if not (isinstance(meta, dict) and meta.keys() >= _META):
-            return None
-        for group in _IN_STEP:
-            if len({arrays[k].shape[:1] for k in group}) != 1 or arrays[group[0]].ndim < 1:
-                return None
-        if any(a.dtype.kind not in "biuf" for a in arrays.values()):
-            return None
-        return arrays, meta
-    except Exception:  # noqa: BLE001 - any damage (BadZipFile, EOFError, KeyError...) is a miss
-        return None
-
-
-def _store(sha: str, arrays: dict, meta: dict) -> None:
-    f = _cache_file(sha)
-    try:
-        f.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        blob = pack_arrays(dict(arrays, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8)))
-        tmp = f.with_name(f.name + f".{os.getpid()}.tmp")
-        # 0600 whatever the umask: `_load_cached` ignores a file others may write
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            if hasattr(os, "fchmod"):  # (Windows: no group bits to clear)
-                os.fchmod(fh.fileno(), 0o600)
-            fh.write(blob)
-        os.replace(tmp, f)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
-
-
 # --- running ----------------------------------------------------------------------------------
-_LOCKS: dict[str, threading.Lock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-def _sha_lock(sha: str) -> threading.Lock:
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault(sha, threading.Lock())
-
-
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
               use_cache: bool, nice: int = 0) -> tuple[dict, dict, bool]:
     if not use_cache:
@@ -260,12 +168,12 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
     # One decode per video at a time in this process: the GUI's scan and its sync analysis
     # start together; the second waits for the first and reads its cache. The wait ends when
     # the scan is cancelled (the player closing its video must not wait for the other decode).
-    lock = _sha_lock(sha)
+    lock = sha_lock(sha)
     while not lock.acquire(timeout=LOCK_POLL_S):
         if cancel is not None and cancel.cancelled:
             raise VideoProcessError("cancelled")
     try:
-        hit = _load_cached(sha)
+        hit = load_cached(sha)
         if hit is not None:
             return hit[0], hit[1], True
         return _decode(path, sha, progress, cancel, total, timeout_s, True, nice)
@@ -299,7 +207,7 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
     arrays = unpack_arrays(msg.blobs[0])
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
     if use_cache:
-        _store(sha, arrays, meta)
+        store(sha, arrays, meta)
     return arrays, meta, False
 
 

@@ -1,0 +1,108 @@
+"""The integrity scan's cache: the decoded signals of a video, by its SHA-256, in the user's
+cache folder (or `$MODERATOR_APP_CACHE`), and one decode per video at a time in a process.
+
+Apart from scan.py (what the signals mean): the workstation's scan, its sync analysis and the
+CLI's `--scan` share one decode of a file through it; anything in the folder that is not what
+`store` wrote is a miss (a planted or damaged file stands for no video).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from .signals import pack_arrays, unpack_arrays
+
+CACHE_VERSION = 5  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
+# recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too); a
+# bump rebuilds old caches
+
+
+def cache_root() -> Path:
+    env = os.environ.get("MODERATOR_APP_CACHE")
+    if env:
+        return Path(env) / "video-scan"
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("moderator-app")) / "video-scan"
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def cache_file(sha: str) -> Path:
+    return cache_root() / f"{sha}.v{CACHE_VERSION}.npz"
+
+
+# The cached arrays that run in step: each group's arrays have one length (frames, packets,
+# audio stretches, holes, splices), and every array is numbers.
+_IN_STEP = (("pts", "luma", "motion", "luma_max", "changed", "tiles", "sync_tiles", "size"),
+            ("packet_pts", "packet_dts", "packet_size", "packet_key"),
+            ("audio_start", "audio_end"), ("hole_pts", "hole_span_motion"),
+            ("splice_pts", "splice_back"))
+_META = frozenset(("time_base", "audio_rate", "envelope_s", "has_audio"))
+
+
+def load_cached(sha: str) -> tuple[dict, dict] | None:
+    """The cached arrays and meta, or None: a miss, and the video is decoded again. Anything
+    but what `store` writes is a miss, never an error (a truncated or empty file was an
+    internal error, exit 2): a file that is not a regular file of this user's or that others
+    may write (a shared MODERATOR_APP_CACHE, a file planted there: it would stand for the
+    scan of any video with that SHA-256), one that cannot be read as the arrays, or arrays
+    out of step. A file this user wrote is trusted as the user's own (docs/DECISIONS.md)."""
+    f = cache_file(sha)
+    try:
+        fd = os.open(f, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (
+                    hasattr(os, "getuid") and st.st_uid != os.getuid()):
+                return None
+            arrays = unpack_arrays(fh.read())
+        meta = json.loads(arrays.pop("meta").tobytes().decode())
+        if not (isinstance(meta, dict) and meta.keys() >= _META):
+            return None
+        for group in _IN_STEP:
+            if len({arrays[k].shape[:1] for k in group}) != 1 or arrays[group[0]].ndim < 1:
+                return None
+        if any(a.dtype.kind not in "biuf" for a in arrays.values()):
+            return None
+        return arrays, meta
+    except Exception:  # noqa: BLE001 - any damage (BadZipFile, EOFError, KeyError...) is a miss
+        return None
+
+
+def store(sha: str, arrays: dict, meta: dict) -> None:
+    f = cache_file(sha)
+    try:
+        f.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        blob = pack_arrays(dict(arrays, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8)))
+        tmp = f.with_name(f.name + f".{os.getpid()}.tmp")
+        # 0600 whatever the umask: `load_cached` ignores a file others may write
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            if hasattr(os, "fchmod"):  # (Windows: no group bits to clear)
+                os.fchmod(fh.fileno(), 0o600)
+            fh.write(blob)
+        os.replace(tmp, f)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def sha_lock(sha: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(sha, threading.Lock())
