@@ -241,3 +241,24 @@ def test_cancelling_a_scan_ends_its_decoding_process_at_once(long_video):
         release.set()
         scan.join(120)
     assert str(out.get("error")) == "cancelled" and "result" not in out
+
+
+def test_the_scan_says_it_is_scanning_from_its_start(qtbot, tmp_path):
+    # Session 12's walk: the screen activity lane was blank for minutes after opening a
+    # 1080p VP9 file (the scan waits for the sync analysis' decode of the same file, and
+    # reports every 256 frames); now "scanning… 0 %" from the moment it starts.
+    from moderator_app.ui.video_player import VideoPlayer
+
+    timeline = Timeline()
+    qtbot.addWidget(timeline)
+    lane = ActivityLane(timeline)
+    player = VideoPlayer()
+    qtbot.addWidget(player)
+    qtbot.addWidget(lane)
+    player.scan_progress.connect(lane.set_progress)
+    video = make_numbered_video(tmp_path / "v.avi", n_frames=40, fps=10.0)
+    assert player.load(video)
+    try:
+        assert lane.status == "scanning… 0 %"  # before any report of the scan's thread
+    finally:
+        player.unload()
