@@ -124,8 +124,11 @@ def safe_json(obj: Any, indent: bool = False) -> str:
     return _JSON.sub(_escape, data.decode("utf-8"))
 
 
-def counted(n: int, word: str, plural: str | None = None) -> str:
+def counted(n: object, word: str, plural: str | None = None) -> str:
     """`n` and the word it counts, plural by count: "1 error", "0 errors", "19,480 events".
     One helper for every count a person reads (the findings header, the status bar, the CLI's
-    results, the exported summary): the screen said "1 errors" where each wrote its own."""
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
+    results, the exported summary): the screen said "1 errors" where each wrote its own. A
+    count read from a submission may be anything (`"episodes": "many"`): shown as it is."""
+    if isinstance(n, int) and not isinstance(n, bool):
+        return f"{n:,} {word if n == 1 else (plural or word + 's')}"
+    return f"{n} {plural or word + 's'}"

@@ -160,7 +160,7 @@ def _score_text(auth: Any) -> str:
         return str(auth)
     text = str(auth.get("score", "?"))
     if auth.get("episodes") is not None:
-        text += f" ({auth['episodes']} episodes)"
+        text += f" ({counted(auth['episodes'], 'episode')})"
     return text
 
 

@@ -17,6 +17,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from moderator_app.core.text import counted
+
 from . import align, band, freeze, reactions, repeats, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
@@ -354,7 +356,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     conf = confidence(min(seg_fit.z, null_z), support)
     reason = ""
     if n < th.sync_min_actions:
-        reason = f"only {n} action(s) in the log"
+        reason = f"only {counted(n, 'action')} in the log"
     elif chosen is None or seg_fit.z < th.sync_min_z or support < th.sync_min_actions:
         reason = "the video's reactions do not single out one offset"
     suggested = None if reason else round(offset, 4)

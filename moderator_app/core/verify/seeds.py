@@ -19,6 +19,7 @@ from typing import TypeGuard
 import orjson
 
 from moderator_app.core.rules import Finding, Severity, rule
+from moderator_app.core.text import counted
 
 COMMITMENT_UNMATCHED = rule(
     "seed.commitment_unmatched", Severity.ERROR,
@@ -253,7 +254,7 @@ class SeedCheck:
             return []
         if not self.active:
             return [NOT_CHECKED.at(
-                f"{len(self.commitments)} seed commitment(s) not checked (no seeds and "
+                f"{counted(len(self.commitments), 'seed commitment')} not checked (no seeds and "
                 "evaluator secret given)", file, None)]
         out: list[Finding] = []
         expected = {commitment(s, run_id or "", self.secret or ""): i
