@@ -394,27 +394,33 @@ class Navigator(QObject):
             self._selecting = False
 
     def _clear_row(self) -> None:
-        """No event has happened yet at the playhead: no current row, and no event in the
-        detail pane (unless pinned)."""
+        """No event has happened yet at the playhead: no current row, no event in the detail
+        pane (unless pinned), and the table at its first event, the next to happen (it stayed
+        scrolled at the row followed before, rows 918-927 of 1,000, session 12's walk)."""
         self._selecting = True
         try:
             self.table.selectionModel().clearSelection()
             self.table.selectionModel().setCurrentIndex(
                 self.table_model.index(-1, -1), QItemSelectionModel.SelectionFlag.NoUpdate)
+            first = self.table_model.proxy_row(int(self._order[0])) if self._order.size else None
+            if first is not None:
+                self.table.scrollTo(self.table_model.index(first, self._visible_column()))
             if not self.pinned:
                 self.detail.clear()
         finally:
             self._selecting = False
 
+    def _visible_column(self) -> int:
+        # A visible column: QTableView.scrollTo does nothing for an index in a hidden one, and
+        # column 0 (the event number) is hidden, so the table never scrolled to the row.
+        return next((c for c in range(self.table_model.columnCount())
+                     if not self.table.isColumnHidden(c)), 0)
+
     def _select_row(self, row: int) -> None:
         prow = self.table_model.proxy_row(row)
         if prow is None:
             return
-        # A visible column: QTableView.scrollTo does nothing for an index in a hidden one, and
-        # column 0 (the event number) is hidden, so the table never scrolled to the row.
-        col = next((c for c in range(self.table_model.columnCount())
-                    if not self.table.isColumnHidden(c)), 0)
-        mi = self.table_model.index(prow, col)
+        mi = self.table_model.index(prow, self._visible_column())
         sm = self.table.selectionModel()
         sm.setCurrentIndex(mi, QItemSelectionModel.SelectionFlag.ClearAndSelect
                            | QItemSelectionModel.SelectionFlag.Rows)

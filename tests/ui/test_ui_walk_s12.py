@@ -143,6 +143,8 @@ def test_after_an_offset_change_the_table_follows_the_playheads_run_time(qtbot, 
         window.sync.spin.setValue(video_t + 0.5)  # the playhead 0.5 s before run_start
         assert current_line(window) is None
         assert window.detail.header.text() == "No event selected"
+        QApplication.processEvents()
+        assert window.table.rowAt(0) == 0  # the table at the first event, the next to happen
 
         window.sync.spin.setValue(0.0)  # back: the row of the frame on screen again
         assert current_line(window) == index.lines[max(
