@@ -215,11 +215,7 @@ class Navigator(QObject):
         self.plots.set_playhead(run_t)
         shown = self._shown_until(run_t)
         self._highlight(shown)
-        self._following_row = None  # the row selected before is no guide at the new offset
-        if self.current_row_at(shown) is None:
-            self._clear_row()
-        else:
-            self._follow(shown)
+        self._show_row_at(shown)
         self.moved.emit(run_t)
 
     def seek_run_time(self, run_t: float) -> None:
@@ -338,9 +334,9 @@ class Navigator(QObject):
                 self.player.pause()
             self.seek_run_time(t)
             # The table and the detail pane show what the run was doing then (they stayed on
-            # the previously selected line: seen at 1280x720 after coverage.missing).
-            self._following_row = None
-            self._follow(t)
+            # the previously selected line: seen at 1280x720 after coverage.missing, and in
+            # session 12 before run_start, after coverage.extra).
+            self._show_row_at(t)
             self._warm_neighbours()
 
     def _current_row_in_view(self) -> None:
@@ -392,6 +388,16 @@ class Navigator(QObject):
                 self.detail.show_event(self.index, row)
         finally:
             self._selecting = False
+
+    def _show_row_at(self, run_t: float) -> None:
+        """The table's current row and the detail pane at run time `run_t`, whatever was
+        selected before (an offset change, a finding's moment): the last event by then, or
+        none before the first."""
+        self._following_row = None  # the row selected before is no guide here
+        if self.current_row_at(run_t) is None:
+            self._clear_row()
+        else:
+            self._follow(run_t)
 
     def _clear_row(self) -> None:
         """No event has happened yet at the playhead: no current row, no event in the detail

@@ -264,3 +264,29 @@ def test_the_scan_says_it_is_scanning_from_its_start(qtbot, tmp_path):
         assert lane.status == "scanning… 0 %"  # before any report of the scan's thread
     finally:
         player.unload()
+
+
+def test_a_finding_before_run_start_leaves_no_row_of_later_selected(qtbot, tmp_path):
+    # Session 12's walk: after coverage.extra ("footage beyond the run: 2.467 s before
+    # run_start") the player showed video 0.000 (run -2.467 s) and the table kept line 1 (or
+    # line 926 of the official run, the finding visited before).
+    from test_ui_main_window import make_submission, open_and_wait
+    from ui_helpers import window_1280x720
+
+    windows = window_1280x720(qtbot, tmp_path)
+    window = next(windows)
+    try:
+        folder, _ = make_submission(tmp_path / "run")
+        open_and_wait(qtbot, window, folder)
+        window.sync.spin.setValue(2.0)
+        index = window.session.result.index
+        window.nav.select_event(10)
+        assert current_line(window) == index.lines[10]
+        extra = [i for i, f in enumerate(window.findings.findings) if f.rule == "coverage.extra"]
+        assert len(extra) == 1
+        window.select_finding(extra[0])
+        assert window.timeline.playhead == pytest.approx(-2.0)
+        assert current_line(window) is None
+        assert window.detail.header.text() == "No event selected"
+    finally:
+        next(windows, None)
