@@ -249,11 +249,12 @@ class FindingsPanel(QWidget):
         buttons.addWidget(self.copy_button)
         layout.addLayout(buttons)
         self._other: int | None = None
+        self._selecting = False  # `select` moves the current row: no activation
         self.severity_box.currentIndexChanged.connect(self._severity_changed)
         self.view.clicked.connect(self._activated)
         self.view.activated.connect(self._activated)
         self.view.selectionModel().currentRowChanged.connect(
-            lambda cur, _prev: self._activated(cur))
+            lambda cur, _prev: None if self._selecting else self._activated(cur))
 
     @property
     def findings(self) -> list[Finding]:
@@ -290,9 +291,14 @@ class FindingsPanel(QWidget):
         src = self.model.index(i, 0)
         proxy = self.proxy.mapFromSource(src)
         if proxy.isValid():
-            self.view.selectionModel().blockSignals(True)
-            self.view.setCurrentIndex(proxy)
-            self.view.selectionModel().blockSignals(False)
+            # Not by blocking the selection model's signals: the view repaints the rows whose
+            # selection changed on those signals, so the rows selected before stayed painted
+            # as selected (three findings highlighted at once, session 12's walk on Xvfb).
+            self._selecting = True
+            try:
+                self.view.setCurrentIndex(proxy)
+            finally:
+                self._selecting = False
             self.view.scrollTo(proxy)
             self._show_message(i)
 

@@ -290,3 +290,47 @@ def test_a_finding_before_run_start_leaves_no_row_of_later_selected(qtbot, tmp_p
         assert window.detail.header.text() == "No event selected"
     finally:
         next(windows, None)
+
+
+def test_going_to_another_finding_repaints_the_one_selected_before(qtbot):
+    # Session 12's walk (Xvfb, 1280x720): after N, N, N the findings list showed all three
+    # rows' "Where" cells highlighted. `select` blocked the selection model's signals, on
+    # which the view repaints the rows whose selection changed: the old rows kept their paint.
+    from PySide6.QtCore import QObject
+    from PySide6.QtGui import QRegion
+    from test_ui_findings import report_with
+
+    from moderator_app.core.rules import Finding, Severity
+    from moderator_app.ui.findings_panel import FindingsPanel
+
+    class Paints(QObject):
+        def __init__(self, widget) -> None:
+            super().__init__()
+            self.region = QRegion()
+            widget.installEventFilter(self)
+
+        def eventFilter(self, _obj, event) -> bool:  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                self.region += event.region()
+            return False
+
+    fs = [Finding(Severity.INFO, f"coverage.r{k}", f"message {k}", "video.mp4", None)
+          for k in range(3)]
+    panel = FindingsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(500, 400)
+    panel.set_report(report_with(fs))
+    panel.show()
+    qtbot.waitExposed(panel)
+    activated = []
+    panel.finding_activated.connect(activated.append)
+    panel.select(0)
+    QApplication.processEvents()
+    paints = Paints(panel.view.viewport())
+    panel.select(1)
+    QApplication.processEvents()
+    old = panel.view.visualRect(panel.proxy.mapFromSource(panel.model.index(0, 0)))
+    assert paints.region.contains(old.center())  # the old row lost its highlight on screen
+    assert activated == []  # select() never activates (no second seek)
+    assert [i.row() for i in panel.view.selectionModel().selectedRows()] == [
+        panel.proxy.mapFromSource(panel.model.index(1, 0)).row()]
