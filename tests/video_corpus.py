@@ -497,3 +497,27 @@ def ffmpeg_truth(path: Path, stream: str = "v:0") -> tuple[list[int], list[float
         ts[i] = ts[i - 1] + step if np.isnan(ts[i]) else ts[i]
     assert not np.isnan(ts[0])
     return codes, [t - ts[0] for t in ts]
+
+
+def pictures_at_moments(path: Path, stream: str, count: int, seed: int):
+    """The product's probe of `path` and, at `count` moments drawn with `seed`, the codes of
+    the pictures the player's core path reads (`got`, None where it has no frame) and of the
+    frames ffmpeg shows there (`want`): equal lists mean 0 frames of error. Also ffmpeg's
+    `codes` and the `moments` (video time), for further checks."""
+    import random
+    from bisect import bisect_right
+
+    from moderator_app.core.video.export import frame_for_time, read_frames
+    from moderator_app.core.video.probe import probe_video
+
+    p = probe_video(path, path.name)
+    assert p.ok and p.index is not None, [f.message for f in p.findings]
+    codes, times = ffmpeg_truth(path, stream)
+    rng = random.Random(seed)
+    moments = [rng.uniform(0, p.index.duration_s) for _ in range(count)]
+    frames = [frame_for_time(p.index, t, None) for t in moments]
+    assert None not in frames
+    got = [None if img is None else read_code(img)
+           for img in read_frames(path, p.index, frames)]
+    want = [codes[bisect_right(times, t + 1e-6) - 1] for t in moments]
+    return p, codes, moments, got, want

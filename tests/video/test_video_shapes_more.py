@@ -8,17 +8,13 @@ when first run: they guard what works.
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
-from bisect import bisect_right
 
 import pytest
 import video_corpus as vc
 
 from moderator_app.core.rules import Severity
-from moderator_app.core.video.export import frame_for_time, read_frames
-from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
@@ -78,16 +74,7 @@ def test_72_moments_are_ffmpegs_pictures(tmp_path, shape):
     if shape == "webm_av1" and "libsvtav1" not in _encoders():
         pytest.skip("this ffmpeg has no SVT-AV1 encoder")
     path = _make(shape, tmp_path)
-    p = probe_video(path, path.name)
-    assert p.ok and p.index is not None
-    codes, times = vc.ffmpeg_truth(path)
+    p, codes, _, got, want = vc.pictures_at_moments(path, "v:0", 72, seed=72)
     assert p.frame_count == vc.ffprobe_frames(path) == len(codes)
     assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
-    rng = random.Random(72)
-    moments = [rng.uniform(0, p.index.duration_s) for _ in range(72)]
-    frames = [frame_for_time(p.index, t, None) for t in moments]
-    assert None not in frames
-    got = [None if img is None else vc.read_code(img)
-           for img in read_frames(path, p.index, frames)]
-    want = [codes[bisect_right(times, t + 1e-6) - 1] for t in moments]
     assert got == want

@@ -18,12 +18,10 @@ first video stream was taken for the recording (the MP4 with its cover first was
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import struct
 import subprocess
 import sys
-from bisect import bisect_right
 from pathlib import Path
 
 import cv2
@@ -31,7 +29,6 @@ import pytest
 import video_corpus as vc
 
 from moderator_app.core.rules import Severity
-from moderator_app.core.video.export import frame_for_time, read_frames
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -190,18 +187,9 @@ def test_every_moment_is_ffmpegs_picture(tmp_path, shape):
     if shape in NEEDS and NEEDS[shape] not in _encoders():
         pytest.skip(f"this ffmpeg has no {NEEDS[shape]} encoder")
     path, stream = _make(shape, tmp_path)
-    p = probe_video(path, path.name)
-    assert p.ok and p.index is not None, [f.message for f in p.findings]
-    codes, times = vc.ffmpeg_truth(path, stream)
+    p, codes, moments, got, want = vc.pictures_at_moments(path, stream, 72, seed=12)
     assert p.frame_count == vc.ffprobe_frames(path, stream) == len(codes)
     assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
-    rng = random.Random(12)
-    moments = [rng.uniform(0, p.index.duration_s) for _ in range(72)]
-    frames = [frame_for_time(p.index, t, None) for t in moments]
-    assert None not in frames
-    got = [None if img is None else vc.read_code(img)
-           for img in read_frames(path, p.index, frames)]
-    want = [codes[bisect_right(times, t + 1e-6) - 1] for t in moments]
     assert got == want
     # the evidence frame on the command line is the core's picture
     t = moments[0]
