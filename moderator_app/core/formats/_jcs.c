@@ -539,17 +539,7 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
             } else if (e == 'u') {
                 /* canonical only as `\u00xx`, lowercase, for a control character without a
                  * short escape */
-                if (end - p < 6 || p[2] != '0' || p[3] != '0' || (p[4] != '0' && p[4] != '1'))
-                    return 0;
-                unsigned d = p[5], h;
-                if (d >= '0' && d <= '9')
-                    h = d - '0';
-                else if (d >= 'a' && d <= 'f')
-                    h = d - 'a' + 10;
-                else
-                    return 0;
-                unsigned cp = (unsigned)(p[4] - '0') << 4 | h;
-                if (cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t')
+                if (end - p < 6 || !canonical_u00(p))
                     return 0;
                 p += 6;
             } else {
