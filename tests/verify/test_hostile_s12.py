@@ -120,3 +120,21 @@ def test_a_ledger_that_is_a_fifo_is_refused_and_left_a_fifo(tmp_path):
         assert_clean(run)
         assert run.rc in (1, 2) and b"is not a file" in run.err, run.err
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_an_archive_whose_log_is_encrypted_says_so(tmp_path):
+    """The only log of a zip flagged encrypted (session 12 QA, h02): the refusal names it, not
+    just "found: nothing" (the archive.encrypted finding was lost on the unreadable path)."""
+    import zipfile
+
+    z = tmp_path / "sub.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("agent-log.jsonl", b'{"seq":0}\n')
+    data = bytearray(z.read_bytes())
+    for sig, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # general purpose flag bit 0
+        i = data.index(sig)
+        data[i + at] |= 1
+    z.write_bytes(bytes(data))
+    run = verify_json(tmp_path, z)
+    assert run.rc == 2 and run.json()["verdict"] == "unreadable"
+    assert b"(found: nothing); member 'agent-log.jsonl' is encrypted" in run.err, run.err

@@ -189,8 +189,11 @@ def load_submission(paths: Sequence[str | os.PathLike],
         kind = Kind.COMMUNITY
     else:
         names = ", ".join(m.name for m in members[:8]) or "nothing"
-        capped = "".join(f"; {f.message}" for f in findings
-                         if f.rule in ("archive.too_many_members", "archive.overlap"))
+        # why members were left out (encrypted, refused, a cap): the submitter reads this
+        # line, and "found: nothing" alone does not say that the log was there but encrypted
+        why = [f.message for f in findings if f.rule.startswith("archive.")]
+        capped = "".join(f"; {m}" for m in why[:3]) + \
+            (f"; and {len(why) - 3} more" if len(why) > 3 else "")
         raise InputError(
             f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})"
             + capped)
