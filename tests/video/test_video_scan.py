@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -68,6 +69,15 @@ def test_a_hard_cut_in_a_game_window_of_a_screen_capture_is_a_cut_candidate(name
     whole = run_scan(vc.build(recipe), cache=False,
                      thresholds=ScanThresholds(cut_window_share=0.0))
     assert spans(whole, "video.cut") == []  # judged on the whole picture, as before
+
+
+def test_changes_in_scattered_places_are_no_game_window():
+    # the bundled sample: a counter, a timer and a full-width bar that flips every 4 s change
+    # 14 tiles that fill 14 of the 48 of their bounding box; judged as a window, each flip
+    # was a cut candidate (6 on the first screen a newcomer sees)
+    sample = Path(__file__).resolve().parents[2] / "resources/samples/community-sample"
+    r = run_scan(sample / "video.mp4")
+    assert spans(r) == []
 
 
 def test_dropped_footage_is_a_timestamp_gap():

@@ -533,11 +533,16 @@ WINDOW_TILE_MOVED = 2.0
 # ... and a cut moves this share of the window's tiles at once (a 320x240 game's cut in 1366x768:
 # 8 of 8; a 24 px sprite wrapping around in a 16-tile strip: 4-8 of 16)
 WINDOW_CUT_SHARE = 0.75
+# ... and a window is one rectangle: its changing tiles fill this share of their bounding box
+# (the QA windows: 8 of 8, 6 of 6; the bundled sample, a counter, a timer and a bar that
+# flips every 4 s: 14 of 48, whose flips were 6 false cut candidates)
+WINDOW_FILLED = 0.75
 
 
 def _game_window(sig: FrameSignals, th: ScanThresholds) -> np.ndarray | None:
     """The tiles (8x8 mask) that ever change, when they are at most `cut_window_share` of the
-    picture: a game captured as a window of a desktop, or inside black bars. None when the
+    picture and fill a rectangle: a game captured as a window of a desktop, or inside black
+    bars. None when the
     picture changes over most of its area (a game recorded alone), whose cuts are judged on
     the whole picture as before. A tile changes where its motion passes 1 (of 255) in more
     than 1 % of the frames: codec noise on a still desktop stays below."""
@@ -547,6 +552,10 @@ def _game_window(sig: FrameSignals, th: ScanThresholds) -> np.ndarray | None:
     active = (np.nan_to_num(tiles, nan=0.0) > 1.0).mean(axis=0) > 0.01
     if not active.any() or active.mean() > th.cut_window_share:
         return None
+    rows, cols = np.nonzero(active.any(axis=1))[0], np.nonzero(active.any(axis=0))[0]
+    box = (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1)
+    if active.sum() < WINDOW_FILLED * box:
+        return None  # changes here and there (an overlay's counter and bar), not one window
     return active
 
 
