@@ -166,6 +166,41 @@ def test_decoder_in_a_loop_is_stopped_at_its_cpu_budget(corpus, monkeypatch):
         vp.request({"op": "probe", "budget_s": 0.0})
 
 
+def test_a_deadlocked_child_whose_thread_wakes_now_and_then_is_stopped(corpus, monkeypatch):
+    """A child whose threads all sleep but one that wakes for ~0.4 % of a core (FFmpeg's
+    HEVC frame threads deadlocked so, session 12): its CPU time grows, but it never wants
+    the processor, so it is no child slowed by the load and is stopped SLOWED_LOOK_S after
+    the deadline (it was waited for until its CPU time reached the timeout: ~250 s here,
+    hours for the 60 s timeouts of a real read)."""
+    from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "stuck")
+    with VideoProcess(corpus["mp4"], timeout_s=1.0) as vp, \
+            pytest.raises(VideoProcessError, match="took longer than 1 s to read"):
+        vp.request({"op": "probe", "budget_s": 0.0})
+
+
+def test_a_sleeping_process_does_not_want_the_processor_and_a_busy_one_does():
+    import subprocess
+    import sys
+
+    from moderator_app.core.video.isolate import process_wants_cpu
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        import time
+        end = time.monotonic() + 30  # hang guard: until the sleeper sleeps, the spinner spins
+        seen = set()
+        while time.monotonic() < end and seen != {("sleeper", False), ("spinner", True)}:
+            seen = {("sleeper", process_wants_cpu(sleeper.pid)),
+                    ("spinner", process_wants_cpu(spinner.pid))}
+        assert seen == {("sleeper", False), ("spinner", True)}
+    finally:
+        for p in (sleeper, spinner):
+            p.kill()
+            p.wait()
+    assert process_wants_cpu(sleeper.pid) is None  # gone: nothing to read
+
+
 def test_a_child_slowed_by_the_machine_is_waited_for(corpus, monkeypatch):
     """A child that gets ~4 % of a core for 3 s (what a test at nice 19 beside busy loops
     gets) answered past a 1 s timeout: before, it was killed and the video was unreadable

@@ -16,6 +16,7 @@ import os
 import signal
 import struct
 import sys
+import threading
 import time
 
 
@@ -440,6 +441,15 @@ def main() -> int:
         elif fault == "spin":  # a decoder in a loop: busy, never answering
             while True:
                 pass
+        elif fault == "stuck":  # deadlocked, one thread waking now and then (FFmpeg's HEVC)
+            def tick() -> None:
+                while True:
+                    busy = time.process_time() + 0.0002
+                    while time.process_time() < busy:
+                        pass
+                    time.sleep(0.05)
+            threading.Thread(target=tick, daemon=True).start()
+            threading.Event().wait()
         elif fault == "crawl":  # a child starved by the machine's load: ~4 % of a core, 3 s
             end = time.monotonic() + 3.0
             while time.monotonic() < end:

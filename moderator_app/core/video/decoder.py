@@ -121,6 +121,11 @@ class ExactDecoder:
     def _skip(self, on: bool) -> None:
         """Tell the decoder to skip non-reference frames from the next packet on (or not);
         with frame threads, each packet takes the setting it was sent with."""
+        if on and self.threads and self.stream.codec_context.name == "hevc":
+            # FFmpeg's HEVC frame threads can deadlock on a skipped frame (every thread in a
+            # futex wait, seen once in ~60 seeks of a 10-bit 4:4:4 file under load): they
+            # decode everything, a few more frames per seek
+            on = False
         if on != self._skipping:
             self._skipping = on
             with contextlib.suppress(Exception):

@@ -60,7 +60,8 @@ class Message:
     blobs: list[bytes]
 
 
-#: Past the wall deadline, a child whose CPU time has not grown for this long is stuck.
+#: Past the wall deadline, a child whose CPU time has not grown for this long, or that has not
+#: been seen wanting the processor for this long, is stuck.
 SLOWED_LOOK_S = 10.0
 
 
@@ -74,6 +75,29 @@ def process_cpu_s(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def process_wants_cpu(pid: int) -> bool | None:
+    """Whether a thread of `pid` is running or waiting for a processor (R), in disk wait (D)
+    or stopped (T), from /proc; None where there is none. A child slowed by the machine's load
+    is runnable while it waits for its turn; a deadlocked one sleeps (S) in every thread even
+    when one of them wakes now and then: FFmpeg's HEVC frame threads deadlocked on a 10-bit
+    4:4:4 file under load (session 12 CI run), main thread and decoders in futex waits, one
+    decoder waking for ~0.6 % of a core, so its CPU time kept growing and the wait went on
+    (over 4 min, where the deadline was seconds)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        if stat[stat.rindex(b")") + 2:][:1] in (b"R", b"D", b"T", b"t"):
+            return True
+    return False
 
 
 MAX_HEADER = 1 << 20  # a child's JSON header; more is a malformed answer
@@ -312,6 +336,7 @@ class VideoProcess:
         self._wait: tuple[float, float | None, float] = (-1.0, None, 0.0)
         self._cpu_seen: float | None = None
         self._grew_at = 0.0
+        self._wanted_at = 0.0  # when the child was last seen wanting the processor
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
@@ -363,19 +388,23 @@ class VideoProcess:
     def _slowed(self) -> bool:
         """Past the deadline: whether the child is working, only slowed by the machine's load,
         so that the wait goes on. It is while its CPU time since the wait began is under the
-        wait's length, and it grew over the wait and within the last `SLOWED_LOOK_S`."""
+        wait's length, it grew over the wait and within the last `SLOWED_LOOK_S`, and a thread
+        of it was seen wanting the processor (`process_wants_cpu`) within that time too."""
         now = time.monotonic()
         cpu = process_cpu_s(self.proc.pid)
         deadline, start, began = self._wait
         if cpu is None or start is None or cpu - start >= deadline - began:
             return False
+        wants = process_wants_cpu(self.proc.pid)
         if self._cpu_seen is None:  # the first look past the deadline
             if cpu <= start:
                 return False  # no CPU at all over the wait: blocked, not slowed
-            self._cpu_seen, self._grew_at = cpu, now
+            self._cpu_seen, self._grew_at, self._wanted_at = cpu, now, deadline
         elif cpu > self._cpu_seen:
             self._cpu_seen, self._grew_at = cpu, now
-        return now - self._grew_at < SLOWED_LOOK_S
+        if wants is not False:  # (None: no thread states to read, as before)
+            self._wanted_at = now
+        return now - self._grew_at < SLOWED_LOOK_S and now - self._wanted_at < SLOWED_LOOK_S
 
     def _death(self) -> str:
         try:
