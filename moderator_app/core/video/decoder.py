@@ -121,11 +121,6 @@ class ExactDecoder:
     def _skip(self, on: bool) -> None:
         """Tell the decoder to skip non-reference frames from the next packet on (or not);
         with frame threads, each packet takes the setting it was sent with."""
-        if on and self.threads and self.stream.codec_context.name == "hevc":
-            # FFmpeg's HEVC frame threads can deadlock on a skipped frame (every thread in a
-            # futex wait, seen once in ~60 seeks of a 10-bit 4:4:4 file under load): they
-            # decode everything, a few more frames per seek
-            on = False
         if on != self._skipping:
             self._skipping = on
             with contextlib.suppress(Exception):
@@ -136,7 +131,12 @@ class ExactDecoder:
         self.stream = recording_stream(container)
         self._skipping = False  # a new codec context decodes everything
         if self.threads:
-            self.stream.thread_type = "AUTO"
+            # FFmpeg's HEVC frame threads deadlock now and then (every thread in a futex wait:
+            # a 10-bit 4:4:4 file's probe, ~1 in 60 seeks beside busy loops, and in a quiet
+            # CI run); HEVC decodes with slice threads only (its wavefronts), the rest with
+            # frame and slice threads
+            hevc = self.stream.codec_context.name == "hevc"
+            self.stream.thread_type = "SLICE" if hevc else "AUTO"
 
     def _where(self, pts: int | None) -> int | None:
         """Index of the frame with raw timestamp `pts`, or None if the index has no such frame."""
