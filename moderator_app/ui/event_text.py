@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from moderator_app.core.text import safe_text
+from moderator_app.core.text import counted, safe_text
 
 MAX_CHARS = 200
 # A line longer than this is shown as its raw text, never parsed and serialised again in the
@@ -58,10 +58,6 @@ def _tokens(usage: Any) -> str | None:
     return None
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def community_text(kind: str, data: Any) -> str:
     if not isinstance(data, dict):
         return _short(data, MAX_CHARS)
@@ -74,7 +70,7 @@ def community_text(kind: str, data: Any) -> str:
             parts.append(tokens)
         actions = data.get("actions")
         if isinstance(actions, list):
-            parts.append(_plural(len(actions), "action") + (
+            parts.append(counted(len(actions), "action") + (
                 ": " + ", ".join(action_text(a.get("name"), a.get("args"))
                                  for a in actions[:4] if isinstance(a, dict))
                 if actions else ""))
@@ -88,7 +84,7 @@ def community_text(kind: str, data: Any) -> str:
         if isinstance(messages, list) and messages:
             last = messages[-1]
             content = last.get("content") if isinstance(last, dict) else last
-            return f"{_plural(len(messages), 'message')} · {_short(content, 120)}"
+            return f"{counted(len(messages), 'message')} · {_short(content, 120)}"
         return _short(data, MAX_CHARS)
     if kind == "observation":
         summary = data.get("summary")
