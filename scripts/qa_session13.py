@@ -9,6 +9,7 @@ of .cache); nothing here is imported by the app or the tests. Session 12's machi
     .venv/bin/python scripts/qa_session13.py scan             # issue 12: inserted stretches
     .venv/bin/python scripts/qa_session13.py ratios           # scan/floor (CPU, min of 3)
     .venv/bin/python scripts/qa_session13.py hostile [ID...]  # issue 15 (qa_hostile_s13.py)
+    .venv/bin/python scripts/qa_session13.py gui-hostile      # issue 15 in the workstation
 """
 
 from __future__ import annotations
@@ -418,6 +419,81 @@ def check_ratios(reps: int = 3) -> list[dict]:
     return rows
 
 
+
+# -- issue 15 in the workstation: each hostile input opened in the window, offscreen ----------
+GUI_INPUTS = ("q01_sparse", "q03_elapsed", "q04_bidi", "q05_video.zip", "q06_case_twins.zip",
+              "q09_wide", "q09_long", "q10_calendar")
+
+
+def gui_open_one(path: str) -> None:
+    """Open `path` in the window (offscreen), wait for the verification (90 s hang guard),
+    then for the scan and the auto-sync to settle (90 s guard), checking that the event loop
+    still turns; print what the window says."""
+    import resource
+    import time
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    outd = CACHE / "gui-hostile-tmp"
+    outd.mkdir(parents=True, exist_ok=True)
+    win = MainWindow(settings=QSettings(str(outd / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=outd / "gui.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([Path(path)])
+    t0 = time.monotonic()
+
+    def spin(cond, guard: float) -> tuple[bool, float]:
+        """Turn the event loop until cond() (a hang guard); the longest single turn."""
+        end, worst = time.monotonic() + guard, 0.0
+        while not cond():
+            a = time.monotonic()
+            app.processEvents()
+            worst = max(worst, time.monotonic() - a)
+            time.sleep(0.02)
+            if time.monotonic() > end:
+                return False, worst
+        return True, worst
+
+    ok_v, w1 = spin(lambda: not win.is_verifying(), 90)
+    t_verified = time.monotonic() - t0
+    ok_s, w2 = spin(lambda: not win.auto_sync.label.text().startswith("auto-sync: analysing")
+                    and (not win.player.has_video or win.player.scan_result is not None), 90)
+    print(json.dumps({"input": Path(path).name, "verified": ok_v,
+                      "verified_after_s": round(t_verified, 2), "settled": ok_s,
+                      "settled_after_s": round(time.monotonic() - t0, 2),
+                      "longest_event_loop_turn_s": round(max(w1, w2), 2),
+                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+                      "status": win.status_label.text()[:200],
+                      "findings": win.findings.summary.text()[:200],
+                      "autosync": win.auto_sync.label.text()[:200],
+                      "player": win.player.position_label.text()[:100]}), flush=True)
+    win.shutdown()
+
+
+def gui_hostile() -> None:
+    import os
+
+    root = CACHE / "hostile"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    for n in GUI_INPUTS:
+        tfile = CACHE / "gui-time.txt"
+        tfile.unlink(missing_ok=True)
+        r = subprocess.run(["prlimit", f"--as={3 << 30}", "timeout", "240", "/usr/bin/time",
+                            "-o", str(tfile), "-f", "%e %M", sys.executable, __file__,
+                            "gui-open-one", str(root / n)], capture_output=True, text=True,
+                           env=env)
+        t = tfile.read_text().split() if tfile.exists() else []
+        print(json.dumps({"input": n, "exit": r.returncode, "wall_s": t[-2:-1],
+                          "max_rss_kb": t[-1:], "traceback": "Traceback" in r.stderr,
+                          "out": r.stdout.strip()[-700:], "err": r.stderr.strip()[-300:]}),
+              flush=True)
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else "all"
     if what == "sync-build":
@@ -442,6 +518,10 @@ def main(argv: list[str]) -> int:
         from qa_common import run_hostile
 
         run_hostile(qh, CACHE, argv[1:])
+    if what == "gui-hostile":
+        gui_hostile()
+    if what == "gui-open-one":
+        gui_open_one(argv[1])
     if what == "ratios":
         check_ratios()
     return 0
