@@ -463,6 +463,20 @@ def make_tar_sparse(root: Path, size: int = 16 << 30) -> Path:
     return p
 
 
+def make_sparse_files(root: Path, sparse: str = "video.mp4",
+                      size: int = 32 << 30) -> Path:
+    """A submission folder: a valid agent log and a video, with `sparse` (either of them, or
+    an extra file) grown to `size` bytes by `truncate`: a few KB on disk, 32 GiB of holes
+    (QA session 13: `verify` hashed the holes for over 60 s)."""
+    sub = root / f"sparse-{sparse}"
+    sub.mkdir(parents=True, exist_ok=True)
+    (sub / "agent-log.jsonl").write_bytes(valid_log_bytes())
+    (sub / "video.mp4").write_bytes(bytes(range(256)) * 16)
+    with open(sub / sparse, "ab") as f:
+        f.truncate(size)
+    return sub
+
+
 def make_zstd_long31(root: Path) -> Path:
     """A valid `events.jsonl.zst` written with a 2 GiB window (`zstd --long=31` streaming)."""
     sub = root / "long31"

@@ -313,6 +313,11 @@ BOMBS = [
      {"input.no_video": 1}, 1),
     ("tar-sparse-16GiB", lambda d: H.make_tar_sparse(d, 16 << 30),
      {"archive.sparse": 1, "input.no_video": 1}, 1),
+    ("folder-sparse-32GiB-video", H.make_sparse_files,
+     {"archive.sparse": 1, "input.no_video": 1}, 1),
+    ("files-sparse-32GiB-video",
+     lambda d: [H.make_sparse_files(d) / n for n in ("agent-log.jsonl", "video.mp4")],
+     {"archive.sparse": 1, "input.no_video": 1}, 1),
     ("zstd-long31-window", H.make_zstd_long31, {"traj.zstd_window": 1}, 1),
     ("zst-3GiB-of-zeros", H.make_zst_zero_bomb, {"traj.too_large": 1}, 1),
     ("zip-log-3GiB-of-zeros", H.make_zip_zero_bomb, {"input.unreadable": 1}, 1),
@@ -340,6 +345,21 @@ def test_too_many_tar_members_is_unreadable_and_says_why(cache, tmp_path):
     assert_clean(run)
     assert run.rc == 2
     assert "more than 10000 members" in run.json()["error"]
+
+
+def test_a_sparse_log_is_refused_and_the_error_says_so(tmp_path):
+    run = cli(tmp_path, "verify", "--json", H.make_sparse_files(tmp_path, "agent-log.jsonl"))
+    assert_clean(run)
+    assert run.rc == 2
+    assert "'agent-log.jsonl' is a sparse file (34359738368 bytes" in run.json()["error"]
+
+
+def test_a_sparse_file_no_role_reads_costs_nothing_and_fails_nothing(tmp_path):
+    """Only the files a role reads are refused: an extra sparse file is listed, never read."""
+    sparse = verify_json(tmp_path / "a", H.make_sparse_files(tmp_path / "a", "disk.img"))
+    plain = H.make_sparse_files(tmp_path / "b", "disk.img", size=0)
+    assert sparse.rules() == verify_json(tmp_path / "b", plain).rules()
+    assert "archive.sparse" not in sparse.rules()
 
 
 def test_overlapping_zip_entries_are_refused(tmp_path):

@@ -61,7 +61,8 @@ CORRUPT = rule("archive.corrupt", Severity.ERROR,
                "The archive is damaged or truncated; members after the damage are missing.",
                "archive")
 SPARSE = rule("archive.sparse", Severity.ERROR,
-              "A sparse tar member (mostly holes): refused, never expanded.", "archive")
+              "A sparse tar member (mostly holes), or a log, trajectory or video file of a "
+              "folder with 64 MiB or more never written: refused, never read.", "archive")
 OVERLAP = rule("archive.overlap", Severity.ERROR,
                "Zip entries whose data overlap (a zip bomb construction): refused.", "archive")
 TOO_MANY = rule("archive.too_many_members", Severity.ERROR,
