@@ -22,6 +22,8 @@ import zstandard
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
+REPO = Path(__file__).resolve().parent.parent
+
 MIB = 1 << 20
 # Raw bytes a terminal would act on: C0 (but \n and \t), DEL, C1, bidi controls.
 RAW_CONTROL = [chr(c) for c in (*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0))] + \
@@ -474,6 +476,25 @@ def make_sparse_files(root: Path, sparse: str = "video.mp4",
     (sub / "video.mp4").write_bytes(bytes(range(256)) * 16)
     with open(sub / sparse, "ab") as f:
         f.truncate(size)
+    return sub
+
+
+def make_ages_of_elapsed_time(root: Path, last: int = 6) -> Path:
+    """The bundled community sample with its last `last` lines' `elapsedMs` at 2e15 ms and
+    more (63,000 years): the sync analysis stepped to there and ran out of memory (QA session
+    13, q03)."""
+    sample = REPO / "resources" / "samples" / "community-sample"
+    sub = root / "ages"
+    sub.mkdir(parents=True, exist_ok=True)
+    lines = (sample / "agent-log.jsonl").read_bytes().splitlines()
+    out = []
+    for i, raw in enumerate(lines):
+        event = orjson.loads(raw)
+        if i >= len(lines) - last:
+            event["elapsedMs"] = 2 * 10 ** 15 + event["seq"]
+        out.append(orjson.dumps(event))
+    (sub / "agent-log.jsonl").write_bytes(b"\n".join(out) + b"\n")
+    (sub / "video.mp4").write_bytes((sample / "video.mp4").read_bytes())
     return sub
 
 

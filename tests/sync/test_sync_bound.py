@@ -59,3 +59,14 @@ def test_offset_auto_past_the_bound_says_why_and_exits_2(decodes, capsys, monkey
                                    "verdict": "unreadable", "error": why}
     assert out.err == f"moderator-app: {why}\n"
     assert decodes == []
+
+
+def test_the_analysis_takes_the_actions_the_footage_could_show():
+    """A run the footage covers is taken whole; actions no offset and speed searched can put
+    on the footage are left out, keeping the densest stretch (issue 15: 63,000 years of
+    elapsed time ran the analysis out of memory)."""
+    times = [0.5 * i for i in range(100)]
+    assert sync_run.within_reach(times, 48.0) == times
+    assert sync_run.within_reach(times + [2e12, 2e12 + 0.001], 48.0) == times
+    assert sync_run.within_reach([1e6, 0.0, 1e6 + 1, 1.0, 1e6 + 2], 10.0) == \
+        [1e6, 1e6 + 1, 1e6 + 2]

@@ -362,6 +362,17 @@ def test_a_sparse_file_no_role_reads_costs_nothing_and_fails_nothing(tmp_path):
     assert "archive.sparse" not in sparse.rules()
 
 
+def test_actions_claiming_ages_of_elapsed_time_leave_the_sync_analysis_bounded(tmp_path):
+    """Before: 48-53 s, then out of memory under the 512 MiB bound (exit 2, no report)."""
+    run = cli(tmp_path, "verify", "--json", "--sync", "--offset", "0",
+              H.make_ages_of_elapsed_time(tmp_path))
+    assert_clean(run)
+    assert run.rc == 1
+    sync = run.json()["sync"]
+    assert (sync["actions"], len(sync["offset_track"])) == (15, 8)  # the sample's 16, less 1
+    assert run.rules()["log.elapsed_drift"] == 6
+
+
 def test_overlapping_zip_entries_are_refused(tmp_path):
     run = cli(tmp_path, "verify", "--json", H.make_zip_overlap(tmp_path))
     assert_clean(run)

@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from moderator_app.core.errors import InputError
 from moderator_app.core.rules import Finding
+from moderator_app.core.sync import align
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
 from moderator_app.core.sync.inputs import input_times
@@ -30,6 +33,29 @@ SCHEMA = "moderator-app/sync/v1"
 # hostile bound of 30 s and 512 MiB); an honest run presses a few times a second (a 40 s Atari
 # run: ~30-120 actions; 100,000 is hours of 10 presses a second).
 MAX_ACTIONS = 100_000
+
+# The analysis takes the actions of the stretch of run time the footage could show (its span
+# at the fastest speed searched, `align.SPEEDS`, plus REACH_MARGIN_S) that holds the most of
+# them. Its work and memory grow with the run's span, not only the actions: a log whose last
+# 12 actions claimed 63,000 years of elapsed time asked the band search for a 4 PiB spectrum
+# and stepped the local track every 2 s up to there (QA session 13: 48-53 s, then out of
+# memory; the workstation past 1 GB). A run the footage covers (within the 5 s coverage
+# allows) is always whole: the margin leaves every corpus run unchanged.
+REACH_MARGIN_S = 300.0
+
+
+def within_reach(times, video_span_s: float) -> list[float]:
+    """`times` (in their order) of the densest stretch of run time, REACH_MARGIN_S longer
+    than the footage could show at the fastest speed searched; all of them when the run is
+    no longer than that."""
+    ts = np.sort(np.asarray(times, float))
+    reach = max(video_span_s, 0.0) * float(align.SPEEDS[-1]) + REACH_MARGIN_S
+    if len(ts) == 0 or not np.isfinite(ts).all() or float(ts[-1] - ts[0]) <= reach:
+        return list(times)
+    ends = np.searchsorted(ts, ts + reach, side="right")
+    first = int(np.argmax(ends - np.arange(len(ts))))
+    lo, hi = float(ts[first]), float(ts[first]) + reach
+    return [t for t in times if lo <= t <= hi]
 
 
 class InputsUnreadable(InputError):
@@ -76,7 +102,8 @@ def analyze_result(result, thresholds: Thresholds | None = None,
                         cancel=cancel)
     if cancel is not None:
         cancel.check()
-    return analyze(list(times), sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
+    span = float(sig.times[-1] - sig.times[0]) if len(sig.times) else 0.0
+    return analyze(within_reach(times, span), sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
                    getattr(result, "run_duration_s", None))
 
 
