@@ -102,6 +102,9 @@ class SyncLane(VideoLane):
             p.drawText(QRectF(LABEL_W, 0, self.width() - LABEL_W, 2 * ROW_H),
                        Qt.AlignmentFlag.AlignCenter, self.status)
             return
+        # what is plotted stays right of the lane names: a span starting before the view (a
+        # finding at a negative video time) was painted over "reactions" (QA session 13)
+        p.setClipRect(QRectF(LABEL_W, 0, max(0.0, self.width() - LABEL_W), 2 * ROW_H))
         for f in a.findings:
             if f.video_start_s is None or f.rule not in SPAN_COLORS:
                 continue
@@ -135,6 +138,8 @@ class SyncLane(VideoLane):
 
     def _finding_at(self, x: float):
         a = self.analysis
+        if x < LABEL_W:  # the lane names, not the plot
+            return None
         for f in (a.findings if a is not None else ()):
             if f.video_start_s is None:
                 continue
