@@ -8,8 +8,10 @@ of .cache); nothing here is imported by the app or the tests. Session 12's machi
     .venv/bin/python scripts/qa_session13.py video [SHAPE...] # issue 12: three recording kinds
     .venv/bin/python scripts/qa_session13.py scan             # issue 12: inserted stretches
     .venv/bin/python scripts/qa_session13.py ratios           # scan/floor (CPU, min of 3)
+    .venv/bin/python scripts/qa_session13.py sync-ratios      # issue 13: analysis/scan (CPU)
     .venv/bin/python scripts/qa_session13.py hostile [ID...]  # issue 15 (qa_hostile_s13.py)
     .venv/bin/python scripts/qa_session13.py gui-hostile      # issue 15 in the workstation
+    QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/qa_session13.py gui-frames  # the player
 """
 
 from __future__ import annotations
@@ -71,6 +73,10 @@ RECORDERS = {  # two recorders no corpus set or QA pass used
 KINDS = ("genuine@r30lead", "genuine@r50webm", "cut@r30lead", "insert@r30lead",
          "freeze@r30lead", "speed3@r30lead", "slow@r30lead", "deleted@r30lead", "human@r30lead")
 SYNC_RUNS = [f"{g}-{k}" for g in GAMES for k in KINDS]
+# added at 08:32 (after the first table): the same tamperings at the 50 fps VP9 WebM recorder
+# on the two games where auto-sync finds an offset
+SYNC_RUNS_50 = [f"{g}-{k.split('@')[0]}@r50webm" for g in ("gopher", "hero")
+                for k in KINDS[2:]]
 SLOW4 = 1 / 0.96 - 1  # the video slowed so that it runs at 96 % of the log's clock (-4 %)
 
 
@@ -494,13 +500,114 @@ def gui_hostile() -> None:
               flush=True)
 
 
+
+def gui_frames(shape: str, offset: float = RUN_OFFSET) -> dict:
+    """Issue 12 through the player's own path (session 12's `qa_gui_s12.py frames`, with
+    this session's truth): each event selected in a shuffled order, the picture the player
+    shows read back (its code, in the coded corner scaled as the view scales the source)
+    against ffmpeg's decode at offset + elapsed; an event past the footage must show no
+    picture. Offscreen."""
+    import random
+
+    import numpy as np
+    import qa_gui_s10 as g10
+    import video_corpus as vc
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    root = build_video(shape)
+    video = next(root.glob("run.*"))
+    box = VIDEO_SHAPES[shape]
+    codes, times = truth_codes(video, box)
+    step = (times[-1] - times[0]) / max(1, len(times) - 1)
+    src_w = s10._dims(video)[0]
+    log = [json.loads(x) for x in (root / "agent-log.jsonl").read_bytes().splitlines()]
+    outd = CACHE / "gui-frames-tmp"
+    outd.mkdir(parents=True, exist_ok=True)
+    win = MainWindow(settings=QSettings(str(outd / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=outd / "gui.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([root])
+    g10.wait(app, lambda: win.session.result is not None)
+    g10.wait(app, lambda: win.player.has_video and win.player.times.complete
+             and win.player.shown_frame >= 0)
+    win.sync.spin.setValue(offset)
+    g10.wait(app, lambda: win.session.report.offset == offset)
+    order = list(range(len(log)))
+    random.Random(13).shuffle(order)
+    bad, rows = [], 0
+    for i in order:
+        t = offset + log[i]["elapsedMs"] / 1000
+        k = bisect_right(times, t + 1e-6) - 1
+        want = codes[k] if t < times[-1] + step else None
+        win.select_event(win.session.result.index.row_for_line(i + 1))
+        if want is None:
+            g10.wait(app, lambda: not win.player.in_footage, 30)
+            got = None if win.player.view.image is None else "an image"
+        else:
+            g10.wait(app, lambda: win.player.shown_frame == win.player.current_frame
+                     and win.player.view.image is not None
+                     and not win.player.view.approximate and not win.player.view.pending, 30)
+            img = win.player.view.image.convertToFormat(win.player.view.image.Format.Format_RGB888)
+            arr = np.frombuffer(img.constBits(), np.uint8).reshape(
+                img.height(), img.bytesPerLine())[:, :img.width() * 3].reshape(
+                img.height(), img.width(), 3)
+            w = src_w if shape != "mp4_joined_res_change" else (640 if k < 360 else 800)
+            sc = arr.shape[1] / w  # the view keeps the aspect ratio
+            got = vc.read_code(arr[:round(box[1] * sc), :round(box[0] * sc)])
+        rows += 1
+        if got != want:
+            bad.append({"line": i + 1, "t": round(t, 4), "want": want, "got": got,
+                        "label": win.player.position_label.text()})
+    win.shutdown()
+    return {"shape": shape, "events": rows, "with_footage": sum(
+        offset + e["elapsedMs"] / 1000 < times[-1] + step for e in log),
+        "n_errors": len(bad), "errors": bad[:10]}
+
+
+
+def sync_ratios(reps: int = 3) -> list[dict]:
+    """Issue 13's bound (the analysis adds at most 20 % to the scan's time), as CPU, min of
+    `reps`, side by side: `verify --scan` against `verify --scan --sync` at the true offset
+    with the scan cached (their difference is the analysis) over the scan alone
+    (`run_scan(F, cache=False)` less its Python's imports)."""
+    py = str(REPO / ".venv" / "bin" / "python")
+    scan = ("import sys; from moderator_app.core.video.scan import run_scan; "
+            "run_scan(sys.argv[1], cache=False)")
+    imports = min(s12._cpu([py, "-c", "import moderator_app.core.video.scan"]) for _ in range(3))
+    rows = []
+    for name in ("gopher-genuine@r30lead", "hero-genuine@r50webm", "ice_hockey-genuine@r30lead"):
+        folder = CACHE / "sync" / name
+        video = next(folder.glob("video.*"))
+        off = str(json.loads((folder / "truth.json").read_text())["offset_s"])
+        own, plain, synced = [], [], []
+        for _ in range(reps):
+            own.append(s12._cpu([py, "-c", scan, str(video)]))
+            plain.append(s12._cpu([*CLI, "verify", str(folder), "--scan", "--json", "--offset",
+                                   off]))
+            synced.append(s12._cpu([*CLI, "verify", str(folder), "--scan", "--sync", "--json",
+                                    "--offset", off]))
+        net = min(own) - imports
+        row = {"run": name, "scan_cpu": min(own), "net_scan_cpu": round(net, 3),
+               "verify_scan_cpu": min(plain), "verify_scan_sync_cpu": min(synced),
+               "analysis_over_scan": round((min(synced) - min(plain)) / net, 3),
+               "load": [round(x, 1) for x in __import__("os").getloadavg()]}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else "all"
     if what == "sync-build":
         for name in (argv[1:] or SYNC_RUNS):
             print(name, build_sync_run(name), flush=True)
-    if what in ("sync", "all"):
-        for name in (argv[1:] or SYNC_RUNS):
+    if what in ("sync", "all", "sync50"):
+        for name in (argv[1:] or (SYNC_RUNS_50 if what == "sync50" else SYNC_RUNS)):
             try:
                 print(json.dumps(check_sync(name)), flush=True)
             except Exception as e:  # noqa: BLE001 - a QA table row, not the product
@@ -522,6 +629,11 @@ def main(argv: list[str]) -> int:
         gui_hostile()
     if what == "gui-open-one":
         gui_open_one(argv[1])
+    if what == "gui-frames":
+        for shape in (argv[1:] or VIDEO_SHAPES):
+            print(json.dumps(gui_frames(shape)), flush=True)
+    if what == "sync-ratios":
+        sync_ratios()
     if what == "ratios":
         check_ratios()
     return 0
