@@ -197,6 +197,27 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
     d = _folder(root, "q10_calendar", _dump(ev))
     add("q10_calendar_edge_at", *all_cmds(d, "q10"),
         ["withhold", d / "agent-log.jsonl", "-o", root / "q10.pub"])
+    # q11 (added after the q03 fix, 08:45): other shapes of elapsedMs far from the footage
+    for tag, how in (("negative", "neg"), ("one_middle", "mid"), ("float_1e300", "f300"),
+                     ("beyond_2p53", "b53"), ("alternating", "alt")):
+        ev = _private(_lines())
+        n = len(ev)
+        for i, e in enumerate(ev):
+            if how == "neg" and i >= n - 12:
+                e["elapsedMs"] = -2_000_000_000_000_000 - i
+            elif how == "mid" and i == n // 2:
+                e["elapsedMs"] = 2_000_000_000_000_000
+            elif how == "f300" and i >= n - 12:
+                e["elapsedMs"] = 1e300
+            elif how == "b53" and i >= n - 12:
+                e["elapsedMs"] = 9_007_199_254_740_993 + i
+            elif how == "alt" and i % 2 and i > 2:
+                e["elapsedMs"] = 10 ** (9 + i % 7) + i
+        d = _folder(root, f"q11_{tag}", _dump(ev))
+        add(f"q11_elapsed_{tag}", ["verify", d, "--json"],
+            ["verify", d, "--json", "--scan", "--offset", "auto"],
+            ["verify", d, "--json", "--scan", "--sync", "--offset", "0.5"],
+            ["decide", d, "--accept", "--offset", "0.5", "--reviewer", "qa", "--store", store])
     return out
 
 
