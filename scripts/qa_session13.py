@@ -107,8 +107,9 @@ def _spans(rep: dict) -> list[dict]:
     """Every finding of a report with a video-time span: sync.* (video_start_s/video_end_s)
     and the scan's (start_s/end_s)."""
     out = []
-    for f in (rep.get("sync") or {}).get("findings", []):
-        out.append({"rule": f["rule"], "severity": f.get("severity"),
+    sev = {f["rule"]: f["severity"] for f in rep.get("findings", [])}  # the sync section's
+    for f in (rep.get("sync") or {}).get("findings", []):              # carry none
+        out.append({"rule": f["rule"], "severity": f.get("severity", sev.get(f["rule"])),
                     "a": f.get("video_start_s"), "b": f.get("video_end_s"),
                     "percent": f.get("percent")})
     for f in (rep.get("video_scan") or {}).get("findings", []):
