@@ -218,6 +218,38 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
             ["verify", d, "--json", "--scan", "--offset", "auto"],
             ["verify", d, "--json", "--scan", "--sync", "--offset", "0.5"],
             ["decide", d, "--accept", "--offset", "0.5", "--reviewer", "qa", "--store", store])
+    # q12 (added 08:50): `queue`/`claim`/`release` over a hostile folder of submissions
+    q = root / "q12_queue"
+    if not q.exists():
+        q.mkdir()
+        esc = q / "run\x1b]0;pwn\x07\u202e"
+        esc.mkdir()
+        (esc / "agent-log.jsonl").write_bytes(log)
+        os.link(SAMPLE / "video.mp4", esc / "video.mp4")
+        os.mkfifo(q / "fifo.zip")
+        os.symlink("loop", q / "loop")
+        os.symlink("/etc", q / "etc")
+        with open(q / "big.zip", "wb") as fh:
+            fh.truncate(16 * GIB)
+        for i in range(300):
+            (q / f"empty{i:03d}").mkdir()
+        bad = q / "elapsed"
+        bad.mkdir()
+        ev = _lines()
+        for e in ev[-12:]:
+            e["elapsedMs"] = 2_000_000_000_000_000 + e["seq"]
+        (bad / "agent-log.jsonl").write_bytes(_dump(ev))
+        os.link(SAMPLE / "video.mp4", bad / "video.mp4")
+    cache = root / "q12.cache"
+    esc = next(p for p in q.iterdir() if p.name.startswith("run"))
+    add("q12_queue_hostile_folder",
+        ["queue", q, "--cache", cache], ["queue", q, "--json", "--cache", cache],
+        ["queue", q, "--workers", "1", "--time-limit", "5", "--cache", cache],
+        ["claim", esc, "--reviewer", "qa\x1b[2J\nroot", "--minutes", "30", "--store", store],
+        ["claim", esc, "--reviewer", "qa", "--minutes", "99999", "--store", store],
+        ["claim", esc, "--reviewer", "qa", "--minutes", "nan", "--store", store],
+        ["release", esc, "--reviewer", "qa\x1b[2J\nroot", "--store", store],
+        ["queue", q, "--state", "claimed", "--cache", cache, "--store", store])
     return out
 
 
