@@ -192,7 +192,10 @@ RUN_OFFSET = 1.5  # video time of run_start
 SECONDS = 24
 #: shape -> (the top-left box (w, h) that holds the whole 320x240 picture at its scale)
 VIDEO_SHAPES = {"cap1080p120": (1280, 960), "mkv24_audio_late": (320, 240),
-                "mp4_joined_res_change": (320, 240)}
+                "mp4_joined_res_change": (320, 240),
+                # added 08:52: the 1080p120 capture as a live Matroska written to a pipe (no
+                # cues, no duration), B-frames, 2 s GOP
+                "cap1080p120_mkv_pipe": (1280, 960)}
 _X264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
 
 
@@ -233,6 +236,11 @@ def build_video(shape: str) -> Path:
         vc._ffmpeg([*_raw("120"), "-vf", "scale=1280:960:flags=neighbor,pad=1920:1080:0:0:0x202020",
                     *_X264, "-preset", "ultrafast", "-g", "240", "-bf", "3", "-movflags",
                     "+faststart", str(folder / "run.mp4")], vc.Script(frames=SECONDS * 120))
+    elif shape == "cap1080p120_mkv_pipe":
+        with open(folder / "run.mkv", "wb") as fh:
+            vc._ffmpeg([*_raw("120"), "-vf", "scale=1280:960:flags=neighbor,pad=1920:1080:0:0:"
+                        "0x202020", *_X264, "-preset", "ultrafast", "-g", "240", "-bf", "3",
+                        "-f", "matroska", "-"], vc.Script(frames=SECONDS * 120), stdout=fh)
     elif shape == "mkv24_audio_late":
         vc._ffmpeg([*_raw("24"), "-itsoffset", "1.5", "-f", "lavfi", "-i",
                     "sine=frequency=440:duration=22:sample_rate=48000", "-map", "0:v",
