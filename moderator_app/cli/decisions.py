@@ -3,8 +3,11 @@
 Qt-free. `decide` verifies the submission with the same engine as `verify` and the GUI, then
 appends a record bound to the evidence (`core.ledger.records.build_record`) to the store
 (`core.ledger.config.open_store`: SQLite by default, PostgreSQL when configured). Exit codes:
-0 done / ledger intact, 1 ledger not intact, 2 not done (unreadable submission, corrupt or
-unreachable store, invalid arguments, a run claimed by someone else), 3 (`decide` on a team
+0 done / ledger intact, 1 ledger not intact (`decisions verify`: also a file that is not a
+readable ledger; `export`: written from a ledger that is not intact), 2 not done (unreadable
+submission, corrupt or unreachable store, invalid arguments, a run claimed by someone else; for
+every command, `verify` included, a store path that is a FIFO, a device, a socket, a directory
+where the file should be, a symbolic link to nothing or a link loop), 3 (`decide` on a team
 store) the server went away during the commit and the outcome is unknown.
 """
 
@@ -265,6 +268,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_verify_ledger(args: argparse.Namespace) -> int:
     from moderator_app.core.ledger.chained import LedgerError, verify_jsonl
+    from moderator_app.core.ledger.errors import LedgerPathError
 
     if args.jsonl is not None:
         try:
@@ -280,6 +284,9 @@ def cmd_verify_ledger(args: argparse.Namespace) -> int:
             outcome = ledger.verify()
             path = ledger.display
             empty = outcome.ok and outcome.count == 0
+    except LedgerPathError as exc:  # a FIFO, a device, a link to nothing: 2, as every command
+        _err(str(exc))
+        return EXIT_ERROR
     except LedgerError as exc:  # unreadable, unreachable or not a ledger: not shown intact
         _err(str(exc))
         return EXIT_BAD_LEDGER

@@ -8,6 +8,13 @@ class LedgerError(Exception):
     record was refused. Never auto-repaired. The message never holds a credential."""
 
 
+class LedgerPathError(LedgerError):
+    """No ledger can be read at the store's path: it is a FIFO, a device, a socket, a
+    directory where the ledger file should be, a symbolic link to nothing or a link loop.
+    Every `decisions` command (and `decide`) exits 2 on it, as for any input that cannot be
+    read at all; `decisions verify` keeps 1 for a ledger it read and found not intact."""
+
+
 class ClaimConflict(LedgerError):
     """The record would act on a submission someone else holds (or a claim you do not hold).
     Nothing was written. The message says who holds it until when, and how to override."""

@@ -36,6 +36,7 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     VerifyOutcome,
     verify_jsonl,
 )
+from moderator_app.core.ledger.errors import LedgerPathError
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
 
 STORE_ENV = "MODERATOR_APP_STORE"
@@ -87,6 +88,23 @@ def resolve_store(path: str | os.PathLike | None) -> Path:
         return default_store_path()
     p = Path(path).expanduser()
     return p / LEDGER_FILE if p.is_dir() else p
+
+
+def _check_ledger_path(path: Path) -> None:
+    """LedgerPathError unless `path` is a regular file or nothing at all. A dangling link or a
+    link loop read as "no ledger yet (0 decisions)", exit 0 (`Path.exists` says False), and
+    `decide` would have created the file wherever the link points."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise LedgerPathError(f"{path} is a symbolic link to a file that does not exist: "
+                                  "no ledger can be read or recorded there") from None
+        return  # nothing there: no ledger yet
+    except OSError as exc:  # ELOOP, EACCES on a folder, ENAMETOOLONG ...
+        raise LedgerPathError(f"{path} cannot be opened: {exc.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise LedgerPathError(f"{path} is not a file")
 
 
 def head_file(path: Path) -> Path:
@@ -197,6 +215,7 @@ class Ledger(LedgerBase):
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
         self._writable = False  # the connection was configured for appending (WAL, FULL)
+        _check_ledger_path(self.path)
         if self.path.exists():
             self._open(writable=create)
         elif create:

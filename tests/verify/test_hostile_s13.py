@@ -1,0 +1,66 @@
+"""Hostile inputs and conditions of session 13 (issue 15; docs/qa/session13-hostile.md).
+
+Every test asserts the exact outcome (exit code, finding, message). Durations are never
+asserted; timeouts are hang guards only.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from hostile_corpus import run_cli
+
+LEDGER_PATH_KINDS = ["fifo", "dev_null", "socket", "dir_in_place", "dangling_link", "link_loop"]
+
+
+def _hostile_ledger_path(tmp_path: Path, kind: str) -> Path:
+    """A store path at which no ledger can be read: what stands there instead."""
+    path = tmp_path / "decisions.sqlite3"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev_null":
+        return Path("/dev/null")
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        sock.close()
+    elif kind == "dir_in_place":  # `--store DIR`, where DIR/decisions.sqlite3 is a folder
+        path.mkdir()
+        return tmp_path
+    elif kind == "dangling_link":
+        os.symlink(tmp_path / "gone.sqlite3", path)
+    else:
+        os.symlink(tmp_path / "loop-b", path)
+        os.symlink(path, tmp_path / "loop-b")
+    return path
+
+
+@pytest.mark.parametrize("kind", LEDGER_PATH_KINDS)
+def test_every_decisions_command_exits_2_on_a_store_path_that_holds_no_ledger(
+        capsys, tmp_path, kind):
+    """Session 12 left `decisions verify` on a FIFO at exit 1 ("not intact") where `list`,
+    `export` and `decide` said 2 ("not done"); a dangling link or a link loop was "no ledger
+    yet (0 decisions)", exit 0, and `decide` would have created the file the link points to.
+    Now every command exits 2 and names what stands there; nothing is created."""
+    store = _hostile_ledger_path(tmp_path, kind)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    commands = [("decisions", "verify"), ("decisions", "list"),
+                ("decisions", "export", "--format", "jsonl", "--out", tmp_path / "out.jsonl"),
+                ("decide", SAMPLES / "community-sample", "--reject", "--reason", "other",
+                 "--note", "hostile store path")]
+    for args in commands:
+        code, out, err = run_cli(capsys, *args, "--store", store)
+        assert code == 2, (args, code, out, err)
+        expected = {"dangling_link": "is a symbolic link to a file that does not exist",
+                    "link_loop": "Too many levels of symbolic links"}.get(kind, "is not a file")
+        assert expected in err, (args, err)
+        assert "intact" not in out and "No decisions" not in out, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no export, no ledger made
+    if kind == "fifo":
+        assert stat.S_ISFIFO(store.stat().st_mode)
+    assert not (tmp_path / "gone.sqlite3").exists()
