@@ -12,9 +12,13 @@ the usual path (exit 130 or 143, temporary files removed). The held window is th
 only (~0.1-0.3 s), never a command's work. Blocking is per thread and inherited by threads
 started meanwhile (numpy's), which is what we want: the main thread takes the signal.
 
-What stays: a signal sent before `main()` runs (the interpreter's own start and the
-console script's `import re`, ~20-40 ms) gets Python's default behaviour (a
-KeyboardInterrupt from the interpreter), which no code of ours can change.
+Since session 13 the hold starts earlier: the package's own first statement
+(`moderator_app/__init__.py`) blocks both signals when the package is the program being
+started (console script, `python -m moderator_app`), and `hold_stop_signals()` takes that
+hold over. What stays: a signal sent before that statement (the interpreter's own start,
+`site`, the console script's `import re`) gets Python's default behaviour (a
+KeyboardInterrupt traceback, or death by SIGTERM), which no code of the package can change
+(docs/DECISIONS.md, "Start-up signals and ledger paths").
 """
 
 from __future__ import annotations
@@ -30,6 +34,12 @@ def hold_stop_signals() -> None:
     """Block SIGINT and SIGTERM in the main thread until `release_stop_signals()`.
     A no-op off the main thread, where pthread_sigmask is unavailable, or when held."""
     if _held or threading.current_thread() is not threading.main_thread():
+        return
+    import moderator_app
+
+    if moderator_app._ENTRY_HELD is not None:  # blocked at the package's first statement
+        _held.append(moderator_app._ENTRY_HELD)
+        moderator_app._ENTRY_HELD = None
         return
     try:
         before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)

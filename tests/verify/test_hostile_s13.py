@@ -64,3 +64,53 @@ def test_every_decisions_command_exits_2_on_a_store_path_that_holds_no_ledger(
     if kind == "fifo":
         assert stat.S_ISFIFO(store.stat().st_mode)
     assert not (tmp_path / "gone.sqlite3").exists()
+
+
+# -- SIGINT before main() (known item 2) ------------------------------------------------------
+# A `sitecustomize` on PYTHONPATH (imported by `site`, before any code of ours) signals the
+# process the moment `moderator_app.__main__` is looked up, i.e. after the package's first
+# statement and before `main()`: on session 12's tree that was Python's KeyboardInterrupt
+# traceback (exit 1 or -2); now the package itself holds the signal and the command ends
+# with its own "interrupted", exit 130. Deterministic: no delay is guessed.
+SIGNAL_AT_MAIN_LOOKUP = """
+import os, signal, sys
+class SignalAtMainLookup:
+    def find_spec(self, name, path=None, target=None):
+        if name == "moderator_app.__main__":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, SignalAtMainLookup())
+"""
+
+
+@pytest.mark.parametrize("entry", ["console_script", "python_m"])
+def test_a_sigint_between_the_package_import_and_main_is_an_ordinary_interrupt(
+        tmp_path, entry):
+    import subprocess
+    import sys
+
+    (tmp_path / "sitecustomize.py").write_text(SIGNAL_AT_MAIN_LOOKUP)
+    exe = Path(sys.executable).parent / "moderator-app"
+    if entry == "console_script" and not exe.exists():
+        pytest.skip("no console script (not installed by `make setup`)")
+    cmd = ([str(exe)] if entry == "console_script" else [sys.executable, "-m", "moderator_app"])
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    proc = subprocess.run([*cmd, "verify", str(SAMPLES / "community-sample")], env=env,
+                          capture_output=True, timeout=300, cwd=tmp_path)
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.endswith(b"moderator-app: interrupted\n"), proc.stderr
+    assert proc.stdout == b""
+
+
+def test_the_package_imported_as_a_library_blocks_no_signal():
+    """Only the program's own start holds signals: pytest (this process) imported the
+    package, and SIGINT/SIGTERM must still reach it."""
+    import signal
+
+    import moderator_app
+
+    assert moderator_app._started_as_the_program() is False
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGINT not in blocked and signal.SIGTERM not in blocked
