@@ -64,6 +64,11 @@ class VideoLimits:
     max_duration_s: 48 hours; no community run is longer, and a header claiming more is a lie
         or an attack on the prober.
     max_frames: 48 hours at 240 fps.
+    max_index_frames: the most packets the probe indexes, a memory bound (session 13: a 1x1
+        video of 10^7 frames, 70 MB, made a 1.7 GB probe process). 2^22 (19 h at 60 fps,
+        4.8 h at 240 fps) cost ~34 bytes each in the video process at the peak, sent to the
+        verifier as 16 bytes each. A longer stream is indexed to there and measured as one the
+        time budget cut: its end read from its last packets, the rest not checked (a note).
     decode_all_frames, decode_all_pixels: videos with at most this many frames (by the header)
         and this many pixels in all (frames x width x height: about 100 s of 320x180 at 30 fps,
         or 100 frames of 1080p) are decoded to the end; others are measured by seeking near the
@@ -82,6 +87,7 @@ class VideoLimits:
     max_side: int = 16384
     max_duration_s: float = 48 * 3600.0
     max_frames: int = 48 * 3600 * 240
+    max_index_frames: int = 1 << 21
     decode_all_frames: int = 3000
     decode_all_pixels: int = 200_000_000
     time_budget_s: float = 20.0

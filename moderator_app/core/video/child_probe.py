@@ -27,10 +27,12 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     container = _open(req)
     if recording_stream(container) is None:  # none, or only a cover picture
         return {"ok": False, "reason": "the file has no video stream"}, ()
-    index = build_index(container, int(req.get("max_frames", 10**8)),
-                        lambda: time.process_time() > deadline)
+    cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
+    index = build_index(container, cap, lambda: time.process_time() > deadline)
     index = _decodable_head(req, index, deadline)
     info: dict = {"ok": True, "format": container.format.name}
+    if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
+        info["index_cap"] = cap
     if not index.complete and index.frame_count:
         info["end_s"] = _stream_end(req, index, time.process_time() + END_BUDGET_S)
     audio = []
@@ -88,7 +90,7 @@ def _stream_end(req: dict, index, deadline: float) -> float | None:
             size = os.stat(req["source"]).st_size
             reached = int(index.pos.max()) if index.pos.shape[0] else -1
             start = max(0, size - _TAIL_BYTES)
-            container.seek(min(start, reached) if reached >= 0 else start,
+            container.seek(max(start, reached) if reached >= 0 else start,
                            unsupported_byte_offset=True)
         packets: list[tuple[int | None, int | None, int]] = []
         for pk in container.demux(stream):

@@ -211,7 +211,7 @@ def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:
     if cut:
         findings.append(TRUNCATED.at(f"the video file is truncated: {cut}", name))
     req = {"op": "probe", "budget_s": limits.time_budget_s, "max_frames": limits.max_frames,
-           "max_side": limits.max_side}
+           "max_index_frames": limits.max_index_frames, "max_side": limits.max_side}
     try:
         with VideoProcess(path, timeout_s=limits.time_budget_s + 5.0) as vp:
             msg = vp.request(req)
@@ -285,13 +285,16 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             duration, source = hdur, "the container's header"
         else:
             source = ""
+        stop = (f"stopped at frame {n}, the most frames the probe indexes"
+                if isinstance(info.get("index_cap"), int) else
+                f"stopped after {limits.time_budget_s:g} s of probing at frame {n}")
         findings.append(PROBE_INCOMPLETE.at(
-            f"stopped after {limits.time_budget_s:g} s of probing at frame {n} "
-            f"({reached:.3f} s): " + (
+            f"{stop} ({reached:.3f} s): " + (
                 f"the duration {duration:.3f} s is {source}; frames, gaps and decoding after "
                 f"{reached:.3f} s were not checked" if source else
                 f"the measured duration {duration:.3f} s is a lower bound"), name))
-        method += "; stopped at the time budget"
+        method += ("; stopped at the index's frame bound" if isinstance(info.get("index_cap"), int)
+                   else "; stopped at the time budget")
     if duration > limits.max_duration_s or count > limits.max_frames:
         findings.append(TOO_LARGE.at(f"the video lasts {duration:.0f} s with {count} frames "
                                      f"(limit {limits.max_duration_s:g} s)", name))
