@@ -114,3 +114,32 @@ def test_the_package_imported_as_a_library_blocks_no_signal():
     assert moderator_app._started_as_the_program() is False
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     assert signal.SIGINT not in blocked and signal.SIGTERM not in blocked
+
+
+@pytest.mark.parametrize("kind", ["link_to_file", "link_to_dev_zero", "dangling_link", "fifo"])
+def test_a_ledger_whose_wal_is_not_a_regular_file_is_named_and_never_opened(
+        capsys, tmp_path, kind):
+    """SQLite refused such a `-wal` with "unable to open database file", which the ledger
+    reported as "corrupt or unreadable ... restore from a backup" (an intact ledger)."""
+    store = tmp_path / "decisions.sqlite3"
+    decide = ("decide", SAMPLES / "community-sample", "--reject", "--reason", "other",
+              "--note", "wal", "--store", store)
+    assert run_cli(capsys, *decide)[0] == 0
+    wal = tmp_path / "decisions.sqlite3-wal"
+    wal.unlink(missing_ok=True)
+    target = tmp_path / "elsewhere.bin"
+    target.write_bytes(b"precious")
+    if kind == "fifo":
+        os.mkfifo(wal)
+    else:
+        os.symlink({"link_to_file": target, "link_to_dev_zero": Path("/dev/zero"),
+                    "dangling_link": tmp_path / "gone"}[kind], wal)
+    what = "not a file" if kind == "fifo" else "a symbolic link"
+    for args, code in ((("decisions", "verify"), 1), (("decisions", "list"), 2),
+                       (decide[:-2], 2)):
+        got, out, err = run_cli(capsys, *args, "--store", store)
+        assert got == code, (args, got, out, err)
+        assert f"decisions.sqlite3-wal is {what}" in err, err
+        assert "corrupt" not in err and "intact" not in out
+    assert target.read_bytes() == b"precious"
+    assert not (tmp_path / "gone").exists()

@@ -105,6 +105,21 @@ def _check_ledger_path(path: Path) -> None:
         raise LedgerPathError(f"{path} cannot be opened: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
         raise LedgerPathError(f"{path} is not a file")
+    for suffix in ("-wal", "-shm", "-journal"):  # SQLite's companions: regular files or none
+        other = path.with_name(path.name + suffix)
+        try:
+            kind = os.lstat(other).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(kind):
+            what = "a symbolic link" if stat.S_ISLNK(kind) else "not a file"
+            # SQLite would follow it (writing the newest decisions wherever it points) or
+            # refuse with "unable to open database file", read as "corrupt"
+            raise LedgerError(
+                f"{other} is {what}: the ledger's write-ahead log and lock files must be "
+                "regular files beside it; nothing was opened. Decisions held only in that "
+                "log may be missing: look at where it points, then move it aside "
+                "(see docs/decisions-ledger.md).")
 
 
 def head_file(path: Path) -> Path:
