@@ -143,3 +143,75 @@ def test_a_ledger_whose_wal_is_not_a_regular_file_is_named_and_never_opened(
         assert "corrupt" not in err and "intact" not in out
     assert target.read_bytes() == b"precious"
     assert not (tmp_path / "gone").exists()
+
+
+# -- one role, two files: never a pass on the honest one (session 13 classes t07-t09) --------
+def _sample_log_failing() -> tuple[bytes, bytes]:
+    log = (SAMPLES / "community-sample" / "agent-log.jsonl").read_bytes()
+    lines = log.splitlines()
+    lines[2] = lines[2][: len(lines[2]) // 2]  # log.json on line 3
+    return log, b"\n".join(lines) + b"\n"
+
+
+def _tar(path: Path, members: list[tuple[str, bytes]]) -> Path:
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as tf:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), 1_780_000_000
+            tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("layout", ["depths", "nfc_nfd"])
+@pytest.mark.parametrize("honest_first", [True, False])
+def test_two_logs_in_one_submission_never_pass(capsys, tmp_path, layout, honest_first):
+    """`agent-log.jsonl` twice: at two depths, or in two folders whose names differ only in
+    Unicode normalisation (NFC 'runé' and NFD 'runé'). Whichever comes first, the verdict is
+    fail with `input.several_logs`: a submitter cannot have the honest copy verified while
+    the other is what a reader of the archive sees."""
+    import json
+    import unicodedata
+
+    honest, failing = _sample_log_failing()
+    first, second = (honest, failing) if honest_first else (failing, honest)
+    video = (SAMPLES / "community-sample" / "video.mp4").read_bytes()
+    if layout == "depths":
+        names = ["agent-log.jsonl", "sub/agent-log.jsonl", "video.mp4"]
+    else:
+        nfc, nfd = (unicodedata.normalize(f, "runé") for f in ("NFC", "NFD"))
+        names = [f"{nfc}/agent-log.jsonl", f"{nfd}/agent-log.jsonl", f"{nfc}/video.mp4"]
+    tar = _tar(tmp_path / "sub.tar", list(zip(names, [first, second, video], strict=True)))
+    code, out, _ = run_cli(capsys, "verify", "--json", tar)
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "fail", report["verdict"]
+    rules = {f["rule"] for f in report["findings"] if f["severity"] == "error"}
+    assert "input.several_logs" in rules, rules
+
+
+def test_a_zip_whose_directory_and_header_disagree_on_the_logs_name_does_not_pass(
+        capsys, tmp_path):
+    """The central directory says `agent-log.jsonl`, the local header `agent-log.jsonx`
+    (over an honest log): the member is not read as the log on the directory's word."""
+    import io
+    import json
+    import struct
+    import zipfile
+
+    honest, _ = _sample_log_failing()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("agent-log.jsonl", honest)
+        zf.writestr("video.mp4", (SAMPLES / "community-sample" / "video.mp4").read_bytes())
+    data = bytearray(buf.getvalue())
+    n = struct.unpack("<H", data[26:28])[0]
+    assert bytes(data[30:30 + n]) == b"agent-log.jsonl"
+    data[30:30 + n] = b"agent-log.jsonx"
+    (tmp_path / "sub.zip").write_bytes(bytes(data))
+    code, out, _ = run_cli(capsys, "verify", "--json", tmp_path / "sub.zip")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "fail"
+    unreadable = [f["message"] for f in report["findings"] if f["rule"] == "input.unreadable"]
+    assert unreadable and "differ" in unreadable[0], report["findings"]
