@@ -38,6 +38,9 @@ Shapes added in session 11 (issue 15), again ones no bench had used:
 * `ansi`: coloured terminal output (a test runner's, a progress bar) in one long string: ANSI
   escape sequences (ESC is written `\\u001b`, RFC 8785's spelling) every ~20 bytes, quotes
   and Windows paths full of backslashes, tabs and newlines.
+* `floatarray` (session 13): one long array of small rounded floats (an observation vector).
+* `deepargs` (session 13): tool-call arguments as JSON objects nested 16-24 deep (a filter
+  tree), not a string.
 
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
@@ -50,7 +53,8 @@ import json
 import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
-          "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi")
+          "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
+          "deepargs")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -258,6 +262,40 @@ def _ansi(rng: random.Random, k: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def _floatarray_payload(rng: random.Random, size: int) -> dict:
+    """An observation vector: one long array of small floats (4-6 significant digits, as an
+    agent rounds them, a share of them tiny or negative), each spelled shortest by RFC 8785."""
+    n = max(1, (size - 40) // 9)
+    vals = [round(rng.gauss(0.0, 0.3), rng.choice((3, 4, 5))) if rng.random() < 0.9 else
+            rng.choice((1e-05, -2.5e-06, 0.0, 1.0, -0.125)) for _ in range(n)]
+    return {"obs": vals, "dim": n}
+
+
+_ARG_KEYS = ("path", "query", "options", "filter", "range", "items", "op", "args", "where",
+             "value")
+
+
+def _deepargs_payload(rng: random.Random, size: int) -> dict:
+    """A tool call whose arguments are JSON objects (not a string) nested 16-24 deep: a query
+    builder's filter tree, each level a few short members beside the next level."""
+    def level(depth: int) -> dict:
+        node: dict = {"op": rng.choice(("and", "or", "not", "eq", "in")),
+                      rng.choice(_ARG_KEYS): rng.choice((_words(rng, 2), rng.randrange(999),
+                                                         rng.random() < 0.5, None))}
+        if depth:
+            node["args"] = [level(depth - 1)] + ([level(0)] if rng.random() < 0.2 else [])
+        return node
+
+    calls: list[dict] = []
+    used = 0
+    while used < size - 80:
+        args = level(rng.randrange(16, 25))
+        calls.append({"id": f"call_{rng.randrange(10**6)}", "name": "search",
+                      "arguments": args})
+        used += len(json.dumps(args, separators=(",", ":"))) + 40
+    return {"tool_calls": calls}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -289,5 +327,9 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     if shape == "ansi":
         return {"cmd": "pytest -q", "stdout": _ansi(rng, (size - 60) * 4 // 5),
                 "exit_code": rng.choice((0, 0, 1))}
+    if shape == "floatarray":
+        return _floatarray_payload(rng, size)
+    if shape == "deepargs":
+        return _deepargs_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
