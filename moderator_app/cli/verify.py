@@ -85,9 +85,39 @@ def _run_sync(args, result, options) -> int | None:
             return _unreadable(args, "--offset auto needs a readable video")
         return None
     if auto and analysis.suggested_offset_s is None:
-        return _unreadable(args, "--offset auto: not enough signal to suggest an offset "
-                                 f"({analysis.reason}); give --offset SECONDS")
+        return _no_suggestion(args, result, analysis)
     return analysis
+
+
+def _no_suggestion(args, result, analysis) -> int:
+    """`--offset auto` with no suggestion: exit 2 as before (no offset is guessed, and the
+    video's coverage of the run cannot be judged without one), but what holds at every
+    offset is said beside the refusal instead of dropped: the sync analysis' findings made
+    without an offset (a held picture under the log's actions at every offset at which the
+    video covers the run, a slowdown's evenly repeated frames, a log gap the player's band
+    plays) and every other finding but coverage's, the integrity scan's included. Session 13's
+    recall table (docs/qa/session13-sync.md): on 44 tampered runs of six low-signal games
+    `--scan --offset auto` reported 1 tampering, the freezes and a slowdown it had found being
+    thrown away with the report."""
+    from moderator_app.core.sync.run import add_to_report
+
+    report = result.report
+    video = report.video
+    add_to_report(report, analysis, None if video is None else video.file)
+    kept = [f for f in report.findings.sorted() if not f.rule.startswith("coverage.")]
+    scan = report.video_scan
+    extra = {"findings": [f.to_dict() for f in kept],
+             "sync": None if report.sync is None else report.sync.to_dict(),
+             "video_scan": None if scan is None else scan.to_dict()}
+    if not args.json:
+        said = [f for f in kept if f.severity.value != "info"]
+        if said:
+            print("Found without an offset:")
+        for f in said:
+            loc = safe_text(f.file or report.input_name) + (f":{f.line}" if f.line else "")
+            print(f"  {loc}  {f.severity.value:<7}  {f.rule}  {safe_text(f.message)}")
+    return _unreadable(args, "--offset auto: not enough signal to suggest an offset "
+                             f"({analysis.reason}); give --offset SECONDS", extra)
 
 
 class SecretError(ValueError):
@@ -120,12 +150,14 @@ def _read_seeds(path: Path) -> tuple[str, ...]:
     return tuple(s for s in (line.strip() for line in text.splitlines()) if s)
 
 
-def _unreadable(args: argparse.Namespace, message: str) -> int:
+def _unreadable(args: argparse.Namespace, message: str, extra: dict | None = None) -> int:
     """Exit 2, saying why on stderr and, with --json, as the one `unreadable` object on stdout
-    (a script reading stdout always gets one JSON object, whatever stopped the command)."""
+    (a script reading stdout always gets one JSON object, whatever stopped the command);
+    `extra`: keys added to that object (what was found before the command stopped)."""
     if args.json:
         sys.stdout.write(safe_json({"schema": "moderator-app/report/v1",
-                                    "verdict": "unreadable", "error": message}) + "\n")
+                                    "verdict": "unreadable", "error": message,
+                                    **(extra or {})}) + "\n")
     print(f"moderator-app: {safe_text(message)}", file=sys.stderr)
     return EXIT_UNREADABLE
 
