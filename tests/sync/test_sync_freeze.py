@@ -112,3 +112,26 @@ def test_held_out_freezes_are_found_where_they_were_made(monkeypatch, name, star
     assert f.rule == "sync.no_reaction"
     assert (f.video_start_s, f.video_end_s) == pytest.approx((start, end), abs=1e-3)  # duration-ok: video times
     assert f.actions == actions
+
+
+@needs_corpus
+@pytest.mark.parametrize("name, start, end, main_start", [
+    ("boxing-freeze", 20.567, 24.169, 21.93),   # held from the freeze's first frame
+    ("breakout-freeze", 18.25, 21.512, 19.623),  # held from the lost ball, 0.62 s before it
+])
+def test_a_freeze_found_from_the_reactions_starts_where_the_picture_is_held(
+        monkeypatch, name, start, end, main_start):
+    """The reactions date a freeze from its first unanswered action, which may come seconds
+    after the picture froze: Boxing's 4 s freeze (made at 20.567 s) started at 21.93 s on
+    main, 1.36 s late, outside the issue's 1 s; Demon Attack's (session 11's held-out set)
+    1.8 s late. When the held picture starts more than `freeze.LATE_S` earlier, the finding
+    starts with it; its end and its actions stay the reactions'."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    truth, a = _analyze(name)
+    t = truth["tamper"]
+    [f] = a.findings
+    assert f.rule == "sync.no_reaction"
+    assert (f.video_start_s, f.video_end_s) == pytest.approx((start, end), abs=1e-3)  # duration-ok: video times
+    assert f.run_start_s is not None  # the reactions' finding, with its actions' run span
+    assert abs(f.video_start_s - t["video_start_s"]) < abs(main_start - t["video_start_s"])
+    assert f"the picture is held from {start:.2f} s" in f.message

@@ -54,14 +54,17 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
             run_duration_s: float | None = None) -> SyncAnalysis:
     """The sync analysis (`_analyze`), with the held pictures it does not explain
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
-    is no offset; `run_duration_s`, run_start to run_end, narrows those offsets), and the
+    is no offset; `run_duration_s`, run_start to run_end, narrows those offsets; a finding
+    of its own inside a held picture dated from the picture's first held frame), and the
     slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed)."""
     res = _analyze(run_s, sig, th, offset_s)
-    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s) + \
+    widened: dict[int, SyncFinding] = {}
+    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened) + \
         repeats.repeat_drift(res, run_s, sig, th)
-    if not held:
+    if not held and not widened:
         return res
-    found = sorted(res.findings + held,
+    mine = [widened.get(j, f) for j, f in enumerate(res.findings)]
+    found = sorted(mine + held,
                    key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
                                   f.rule))
     return replace(res, findings=found)

@@ -26,6 +26,7 @@ frames every 2 s), so still stretches joined by at most `NOISE_FRAMES` frames of
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -36,6 +37,12 @@ from .signals import FrameSignals
 RULE = "sync.no_reaction"
 NOISE_POINTS = 8   # of the 256x128 sample points: a keyframe's re-quantised still picture
 NOISE_FRAMES = 2
+# A finding from the reactions is dated from its held picture's first frame when it starts
+# more than this after it. The freeze began between the two (frames after it are held; the
+# reactions stop at its first action or later), so within this of each other the reactions'
+# date is as close as the picture's, which a game's own stillness just before can pull early
+# (Pitfall's freeze: held from 15.30 s, made at 15.83, first unanswered action 16.12).
+LATE_S = 1.0
 OFFSET_STEPS_MAX = 20_000  # offsets tried when none is known (a frame apart; 5.5 min at 60 fps)
 
 
@@ -75,9 +82,16 @@ def _offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
 
 
 def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
-                    run_duration_s: float | None = None) -> list[SyncFinding]:
+                    run_duration_s: float | None = None,
+                    widened: dict[int, SyncFinding] | None = None) -> list[SyncFinding]:
     """`sync.no_reaction` findings for the held pictures the analysis `a` does not already
-    report (see the module's docstring)."""
+    report (see the module's docstring). A finding of `a` from the reactions whose first
+    unanswered action lies inside such a held picture that starts earlier starts where the
+    picture stops changing: put in `widened` (by its index in `a.findings`) when given.
+    Why: the reactions can date a freeze no earlier than its first action, which may come
+    seconds after the picture froze (Demon Attack, session 11's held-out set: frozen from
+    13.85 s, first action in it at 15.66 s, the finding 1.8 s late), while the picture dates
+    it to the frame."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
@@ -111,11 +125,20 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         if length[i] < FROZEN_RATIO * longest:
             continue
         f0, f1 = float(v0[i]), float(v1[i])
-        if any(g.rule == RULE and g.video_start_s is not None
-               and g.video_start_s - 1.0 <= f1
-               and f0 - 1.0 <= (g.video_end_s if g.video_end_s is not None else g.video_start_s)
-               for g in a.findings):
-            continue  # already said, from the reactions
+        said = [j for j, g in enumerate(a.findings)
+                if g.rule == RULE and g.video_start_s is not None
+                and g.video_start_s - 1.0 <= f1
+                and f0 - 1.0 <= (g.video_end_s if g.video_end_s is not None
+                                 else g.video_start_s)]
+        if said:  # already said, from the reactions: from the picture's first held frame
+            for j in said:
+                g = a.findings[j]
+                if widened is not None and f0 + LATE_S < g.video_start_s <= f1:
+                    widened[j] = replace(
+                        g, video_start_s=round(f0, 3), message=f"{g.message} (the picture "
+                        f"is held from {f0:.2f} s, {g.video_start_s - f0:.1f} s before the "
+                        "first of them)")
+            continue
         one = len(offs) == 1
         r0 = r1 = None
         if one:
