@@ -398,7 +398,7 @@ def test_shared_rows_sum_each_subset_as_scores_do(speed):
     sig, actions = _signals(seconds=150.0, actions_n=420)
     look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
     offsets = align.offset_grid(sig, actions)[1000:2500]
-    rows = align.SharedRows(look, offsets, actions / speed)
+    rows = track.SharedRows(look, offsets, actions / speed)
     # numpy's pairwise sum: under 8 terms, 8 running sums up to 128, split in two beyond
     for start, count in [(0, 1), (0, 5), (2, 7), (3, 8), (3, 9), (10, 16), (10, 23), (40, 128),
                          (41, 129), (60, 300), (60, 301), (400, 20)]:
@@ -417,7 +417,7 @@ def test_track_windows_are_each_windows_own_fit(monkeypatch, speed):
     look = align.Lookup(sig, align._lookahead(sig, nov))
     got = track.windows(sig, nov, look, actions, speed, 3.0, 4)
     calls = []
-    monkeypatch.setattr(align.SharedRows, "applies", lambda self, n: calls.append(n) and False)
+    monkeypatch.setattr(track.SharedRows, "applies", lambda self, n: calls.append(n) and False)
     plain = track.windows(sig, nov, look, actions, speed, 3.0, 4)  # align.fit per window
     assert len(calls) > 60  # every window of 4 actions or more was fitted plainly
     assert got == plain

@@ -25,7 +25,7 @@ SPEEDS = np.round(np.arange(0.92, 1.0801, 0.0025), 4)
 EVERY_SPEED_SPAN_S = 75.0
 
 
-_LOOKUP_ABI = 1  # the `_lookup` build this module is written for (`ABI` in _lookup.c)
+_LOOKUP_ABI = 2  # the `_lookup` build this module is written for (`ABI` in _lookup.c)
 
 
 def _native():
@@ -85,6 +85,7 @@ class Lookup:
         self._window: dict[int, np.ndarray] = {}  # see `window_max`
         self.finite = bool(np.isfinite(self.table).all())
         self._spectra: dict[int, np.ndarray] = {}  # see `spectrum`
+        self._phases: dict[int, np.ndarray] = {}  # see `phases`
         # The table index of offsets x actions depends on the frame times alone, not on the
         # table: a lookup `like` another on the same signals shares its last one (the learned
         # fit queries its new table exactly where the plain fit just queried the first).
@@ -141,12 +142,16 @@ class Lookup:
              which: np.ndarray | None = None) -> np.ndarray | None:
         """`row_sums(index(offsets, x))` (x: one row of times), or with `which` (x: rows of
         times) `row_sums(index_rows(offsets, x[which]))`, bit for bit, by the C sums
-        (`_lookup.c`: each term computed once, in registers, summed as numpy sums a row);
-        None where they are not built (the caller sums by numpy)."""
+        (`_lookup.c`: each term computed once, in registers, summed as numpy sums a row;
+        on a grid of offsets, `grid_sums`: action by action from a table laid out by
+        phase); None where they are not built (the caller sums by numpy)."""
         if NATIVE is None or not x.size:
             return None
         offsets = np.ascontiguousarray(offsets, dtype=np.float64)
         x = np.ascontiguousarray(x, dtype=np.float64)
+        step = self._grid_step(offsets) if which is None else 0
+        if step:
+            return self.grid_sums(offsets, x, np.array([[0, len(offsets), 0]], np.int64), step)
         if which is None:
             which = np.zeros(len(offsets), np.int64)
         out = np.empty(len(offsets))
@@ -154,12 +159,54 @@ class Lookup:
                     np.ascontiguousarray(which, dtype=np.int64), out)
         return out
 
+    def grid_sums(self, offsets: np.ndarray, x: np.ndarray, segments: np.ndarray,
+                  step: int) -> np.ndarray:
+        """`sums` of runs of a grid of offsets, each with its row of times: per segment
+        (lo, hi, row), `sums(offsets[lo:hi], x[row])`, concatenated (`_lookup.c`'s
+        `grid_sums`; NATIVE must be built). `step`: the grid's index step (`_grid_step`)."""
+        assert NATIVE is not None
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        segments = np.ascontiguousarray(segments, dtype=np.int64)
+        out = np.empty(int((segments[:, 1] - segments[:, 0]).sum()))
+        NATIVE.grid_sums(self.table, self.res, self.base,
+                         np.ascontiguousarray(offsets, dtype=np.float64), x, x.shape[-1],
+                         segments, step, self.phases(step), out)
+        return out
+
+    def _grid_step(self, offsets: np.ndarray) -> int:
+        """The table entries S from one offset's index to the next's where `offsets` are a
+        grid (evenly spaced, GRID_MIN or more), else 0: `grid_sums` reads each action's
+        terms as one run of the phase table (it checks every index, so a wrong S costs
+        speed, never a bit)."""
+        n = len(offsets)
+        if n < GRID_MIN:
+            return 0
+        d = float(offsets[1] - offsets[0])
+        step = int(round(d / self.res))
+        if not 1 <= step <= GRID_MAX_STEP or \
+                abs(float(offsets[-1] - offsets[0]) - d * (n - 1)) > 0.01 * self.res:
+            return 0
+        return step
+
+    def phases(self, step: int) -> np.ndarray:
+        """phases[p, q] = table[q * step + p] (zero past the end): `grid_sums`' layout."""
+        if step not in self._phases:
+            lq = -(-len(self.table) // step)
+            pad = np.zeros(lq * step)
+            pad[:len(self.table)] = self.table
+            self._phases[step] = np.ascontiguousarray(pad.reshape(lq, step).T)
+        return self._phases[step]
+
     def row_sums(self, index: np.ndarray) -> np.ndarray:
         """self(offsets[:, None] + x[None, :]).sum(axis=1) from `index(offsets, x)`: the values
         summed in the original layout (offsets x actions: the same summation order)."""
         return np.take(self.table, index, mode="clip").sum(axis=1)
 
 
+# `Lookup.sums` by `grid_sums` on grids of at least this many offsets (a shorter one is not
+# worth its phase table) whose index steps by at most this many entries per offset
+GRID_MIN = 32
+GRID_MAX_STEP = 64
 DIRECT_MAX = 2_000_000  # offsets x actions evaluated directly; beyond, by FFT correlation
 MEMO_FLOATS = 65_536  # scores kept per lookup (512 KB): the first rows are the ones asked again
 # Offsets x actions computed per step of the direct sum: each temporary array stays under the
@@ -215,69 +262,6 @@ def _scores(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, s: float) -> n
     else:  # the last one at least: a fit asks for its speed's scores right after the search
         look._last.clear()
         look._last[key] = (offsets, out)
-    return out
-
-
-class SharedRows:
-    """`_scores` of many subsets of one log's actions over one grid of offsets (the track's
-    windows: 10 s of the run every 2 s, all on the offsets within 60 s of the global fit),
-    bit for bit: each action's row of table values (`Lookup.index`'s operations, elementwise
-    the same) is looked up once while it stays in the subsets asked for, not once per window
-    it falls in (five), and a subset's rows are summed in the order and grouping numpy's sum
-    over the actions uses (`_pairwise`). Subsets must move forward through the log (a row is
-    dropped once a subset leaves it out): memory stays one window's rows."""
-
-    def __init__(self, look: Lookup, offsets: np.ndarray, x: np.ndarray) -> None:
-        self.look, self.offsets, self.x = look, offsets, x  # x: run_s / speed
-        self._rows: dict[int, np.ndarray] = {}
-
-    def applies(self, actions: int) -> bool:
-        """Whether `_scores` sums this many actions directly (the rows are its terms)."""
-        return _direct(self.look, self.offsets, actions)
-
-    def scores(self, idx: np.ndarray) -> np.ndarray:
-        """`_scores(look, offsets, run_s[idx], speed)` (idx ascending, as a window selects)."""
-        look, rows = self.look, self._rows
-        keep = [int(j) for j in idx]
-        inside = set(keep)
-        for j in [j for j in rows if j not in inside]:
-            del rows[j]
-        for j in keep:
-            if j not in rows:  # one row at a time: each array stays under 128 KiB
-                v = np.add(self.x[j], self.offsets)  # x + offsets, as `Lookup.index` adds
-                np.divide(v, look.res, out=v)
-                np.subtract(v, look.base, out=v)
-                np.ceil(v, out=v)
-                rows[j] = np.take(look.table, v.astype(np.int64), mode="clip")
-        return _pairwise([rows[j] for j in keep])
-
-
-def _pairwise(rows: list[np.ndarray]) -> np.ndarray:
-    """np.stack(rows, axis=1).sum(axis=1), bit for bit, by whole-row additions: numpy sums
-    each row of an (offsets, actions) block pairwise (fewer than 8 terms in order; up to 128
-    in 8 running sums joined as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest in order; more
-    split in two at a multiple of 8), which row_sums' (offsets, actions) layout runs once per
-    offset; here each step is one addition over every offset. Non-negative terms (the
-    lookup's table): no -0.0 to keep."""
-    n = len(rows)
-    if n < 8:
-        out = rows[0].copy()
-        for r in rows[1:]:
-            out += r
-        return out
-    if n > 128:
-        h = n // 2
-        h -= h % 8
-        return _pairwise(rows[:h]) + _pairwise(rows[h:])
-    acc = [r.copy() for r in rows[:8]]
-    i = 8
-    while i < n - n % 8:
-        for j in range(8):
-            acc[j] += rows[i + j]
-        i += 8
-    out = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
-    for r in rows[i:]:
-        out += r
     return out
 
 
@@ -465,8 +449,8 @@ def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:
 
 # Long runs (issue 13's cost: offsets x actions x speeds grows with the square of the run's
 # length) choose the lines to search from a cheap first pass (`pins`). The pass: the stretch
-# of MIDDLE_SPAN_S run seconds that holds the most actions, on every DECIMATE-th offset, at
-# the 1 % speed steps a 40 s run's coarse search uses (a half step moves a 40 s stretch's
+# of MIDDLE_SPAN_S run seconds that holds the most actions, on every DECIMATE-th offset,
+# at the 1 % speed steps a 40 s run's coarse search uses (a half step moves a 40 s stretch's
 # ends by 0.1 s, inside an action's look-ahead of 5 frames, `_lookahead`; a grid 3 frames
 # apart lands within a frame of every line's peak). Its PIVOT_LINES best lines pin the video
 # time of its middle action, and so does the whole log's best line at speed 1 (a genuine
@@ -500,8 +484,15 @@ def pins(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarra
     sub = densest(run_s, MIDDLE_SPAN_S)
     e = median(sub)
     found: list[tuple[float, int, float, float]] = []
-    for s in coarse:  # not by bounded blocks: a stretch's bounds prune too little (Pong)
-        sc = _unkept(look, thin, np.ones(len(thin), bool), sub / s)
+    # every coarse speed's scores in one call of the C sums where they apply (the same
+    # doubles as `_unkept`'s, which sums each speed's on its own)
+    step = _batch_step(look, thin, len(sub))
+    every = look.grid_sums(thin, np.stack([sub / s for s in coarse]),
+                           np.array([[0, len(thin), k] for k in range(len(coarse))], np.int64),
+                           step).reshape(len(coarse), len(thin)) if step else None
+    for k, s in enumerate(coarse):  # not by bounded blocks: their bounds prune too little
+        sc = every[k] if every is not None else \
+            _unkept(look, thin, np.ones(len(thin), bool), sub / s)
         i = int(np.argmax(sc))
         found.append((float(sc[i]), -len(found), float(thin[i]) + e / s, s))
     out = [(e, v) for _, _, v, _ in sorted(found, reverse=True)[:PIVOT_LINES]]
@@ -521,9 +512,16 @@ def _unkept(look: Lookup, offsets: np.ndarray, want: np.ndarray, x: np.ndarray) 
     sel = offsets[want]
     if len(sel) * len(x) > DIRECT_MAX and not _direct(look, offsets, len(x)):
         return _correlated(look, offsets, x)[want]
-    fast = look.sums(sel, x)
-    if fast is not None:
-        return fast
+    if NATIVE is not None and len(x):
+        # each run of consecutive offsets apart (the pinned search's lines: a grid each,
+        # `grid_sums`); an offset's sum does not depend on the others summed with it
+        edge = np.flatnonzero(np.diff(np.r_[0, want.view(np.int8), 0]))
+        parts = []
+        for a, b in zip(edge[::2], edge[1::2], strict=True):
+            v = look.sums(offsets[a:b], x)
+            assert v is not None  # (built, and actions: the C sums answer)
+            parts.append(v)
+        return np.concatenate(parts) if parts else np.empty(0)
     rows = max(1, CHUNK_FLOATS // max(1, len(x)))
     return np.concatenate([look.row_sums(look.index(sel[i:i + rows], x))
                            for i in range(0, len(sel), rows)])
@@ -535,6 +533,9 @@ def pinned_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: n
     line through one of `pins` is highest."""
     found = pins(look, offsets, run_s, speeds)
     best = (-np.inf, 0)
+    step = _batch_step(look, offsets, len(run_s))
+    if step:
+        return _pinned_batch(look, offsets, run_s, np.asarray(speeds, float), found, step)
     for k, s in enumerate(float(x) for x in speeds):
         want = np.zeros(len(offsets), bool)
         for e, v in found:
@@ -543,6 +544,40 @@ def pinned_speed(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: n
             want[lo:hi] = True
         if want.any():
             best = max(best, (float(_unkept(look, offsets, want, run_s / s).max()), -k))
+    return float(speeds[-best[1]])
+
+
+def _batch_step(look: Lookup, offsets: np.ndarray, actions: int) -> int:
+    """The grid step of `offsets` when the C sums take every speed's runs of them in one
+    call (`Lookup.grid_sums`), else 0: built, actions, and summed directly as `_unkept`
+    sums them (never its correlation)."""
+    if NATIVE is None or actions < 1 or not _direct(look, offsets, actions):
+        return 0
+    return look._grid_step(offsets)
+
+
+def _pinned_batch(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: np.ndarray,
+                  found: list[tuple[float, float]], step: int) -> float:
+    """`pinned_speed`'s loop in one call of the C sums: per speed, the runs of offsets
+    within PIVOT_REACH_S of each pin's line (the same searchsorted bounds), each summed as
+    `_unkept` sums it; a run that overlaps another is summed twice, which leaves the
+    speed's highest score as it is."""
+    e = np.array([p[0] for p in found], float)
+    v = np.array([p[1] for p in found], float)
+    o = v[None, :] - e[None, :] / speeds[:, None]   # (speeds, pins): v - e / s
+    lo = np.searchsorted(offsets, o - PIVOT_REACH_S)
+    hi = np.searchsorted(offsets, o + PIVOT_REACH_S + 1e-9)
+    k = np.broadcast_to(np.arange(len(speeds))[:, None], o.shape)
+    seg = np.stack([lo.ravel(), hi.ravel(), k.ravel()], axis=1)[(hi > lo).ravel()]
+    if not len(seg):
+        return float(speeds[0])
+    sc = look.grid_sums(offsets, run_s[None, :] / speeds[:, None], seg, step)
+    starts = np.r_[0, np.cumsum(seg[:, 1] - seg[:, 0])[:-1]]
+    first = np.r_[True, seg[1:, 2] != seg[:-1, 2]]   # each speed's first run
+    tops = np.maximum.reduceat(sc, starts[first])
+    best = (-np.inf, 0)
+    for kk, top in zip(seg[first, 2].tolist(), tops.tolist(), strict=True):
+        best = max(best, (float(top), -kk))
     return float(speeds[-best[1]])
 
 
@@ -590,6 +625,15 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
 def fit_of(offsets: np.ndarray, scores: np.ndarray, speed: float) -> Fit:
     """The `Fit` of these scores over `offsets` at this speed (`fit`'s peak, z and margin)."""
     top_s = speed
+    if NATIVE is not None and len(scores) and len(scores) == len(offsets):
+        st = np.empty(5)
+        NATIVE.fit_stats(np.ascontiguousarray(offsets, dtype=np.float64),
+                         np.ascontiguousarray(scores, dtype=np.float64), 0.1, st)
+        if st[0] >= 0:  # (a NaN score: numpy's answer below)
+            i, top, mu, std, rest_max = int(st[0]), float(st[1]), float(st[2]), st[3], st[4]
+            sd = float(max(std, 1e-6))
+            return Fit(float(offsets[i]), float(top_s), top, (top - mu) / sd,
+                       (top - float(rest_max)) / sd)
     i = int(np.argmax(scores))
     off, top = float(offsets[i]), float(scores[i])
     far = np.abs(offsets - off) > 0.1

@@ -54,7 +54,9 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
     near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S] \
         if len(full) * dt > 2 * WINDOW_RANGE_S else None
     # on those shared offsets, each action's row of scores serves every window it is in
-    rows = align.SharedRows(look, near, run_s / speed) if near is not None else None
+    x = run_s / speed
+    rows = SharedRows(look, near, x) if near is not None else None
+    centres, picks = [], []
     c = WINDOW_S / 2
     while True:
         # a window with no action has no offset: go straight to the next window that holds
@@ -65,11 +67,24 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
             break
         if run_s[first] >= c + WINDOW_S / 2:
             c += STEP_S * (math.floor((float(run_s[first]) - WINDOW_S / 2 - c) / STEP_S) + 1)
-        inside = (run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2)
+        centres.append(c)
+        picks.append((run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2))
+        if c + WINDOW_S / 2 >= end:
+            break
+        c += STEP_S
+    shared = [len(sel) >= min_actions and rows is not None and rows.applies(len(sel))
+              for sel in (run_s[p] for p in picks)]
+    # the C sums, where built, fit every shared window in one call (the same doubles)
+    fits = window_fits(look, near, x, [p for p, ok in zip(picks, shared, strict=True)
+                                             if ok], speed) if near is not None else None
+    at = 0
+    for c, inside, ok in zip(centres, picks, shared, strict=True):
         sel = run_s[inside]
         f = None
-        if len(sel) >= min_actions and rows is not None and rows.applies(len(sel)):
-            assert near is not None  # (rows are made on it)
+        if ok and fits is not None:
+            f, at = fits[at], at + 1
+        elif ok:
+            assert near is not None and rows is not None  # (rows are made on it)
             f = align.fit_of(near, rows.scores(np.flatnonzero(inside)), speed)
         elif len(sel) >= min_actions:
             f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look,
@@ -77,10 +92,104 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
         good = f is not None and f.z >= min_z and f.margin >= 1.0
         pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if f is not None and good else None,
                               round(f.z, 2) if f else 0.0))
-        if c + WINDOW_S / 2 >= end:
-            break
-        c += STEP_S
     return pts
+
+
+class SharedRows:
+    """`_scores` of many subsets of one log's actions over one grid of offsets (the track's
+    windows: 10 s of the run every 2 s, all on the offsets within 60 s of the global fit),
+    bit for bit: each action's row of table values (`Lookup.index`'s operations, elementwise
+    the same) is looked up once while it stays in the subsets asked for, not once per window
+    it falls in (five), and a subset's rows are summed in the order and grouping numpy's sum
+    over the actions uses (`_pairwise`). Subsets must move forward through the log (a row is
+    dropped once a subset leaves it out): memory stays one window's rows."""
+
+    def __init__(self, look: align.Lookup, offsets: np.ndarray, x: np.ndarray) -> None:
+        self.look, self.offsets, self.x = look, offsets, x  # x: run_s / speed
+        self._rows: dict[int, np.ndarray] = {}
+
+    def applies(self, actions: int) -> bool:
+        """Whether `_scores` sums this many actions directly (the rows are its terms)."""
+        return align._direct(self.look, self.offsets, actions)
+
+    def scores(self, idx: np.ndarray) -> np.ndarray:
+        """`_scores(look, offsets, run_s[idx], speed)` (idx ascending, as a window selects)."""
+        look, rows = self.look, self._rows
+        keep = [int(j) for j in idx]
+        inside = set(keep)
+        for j in [j for j in rows if j not in inside]:
+            del rows[j]
+        for j in keep:
+            if j not in rows:  # one row at a time: each array stays under 128 KiB
+                v = np.add(self.x[j], self.offsets)  # x + offsets, as `Lookup.index` adds
+                np.divide(v, look.res, out=v)
+                np.subtract(v, look.base, out=v)
+                np.ceil(v, out=v)
+                rows[j] = np.take(look.table, v.astype(np.int64), mode="clip")
+        return _pairwise([rows[j] for j in keep])
+
+
+def _pairwise(rows: list[np.ndarray]) -> np.ndarray:
+    """np.stack(rows, axis=1).sum(axis=1), bit for bit, by whole-row additions: numpy sums
+    each row of an (offsets, actions) block pairwise (fewer than 8 terms in order; up to 128
+    in 8 running sums joined as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest in order; more
+    split in two at a multiple of 8), which row_sums' (offsets, actions) layout runs once per
+    offset; here each step is one addition over every offset. Non-negative terms (the
+    lookup's table): no -0.0 to keep."""
+    n = len(rows)
+    if n < 8:
+        out = rows[0].copy()
+        for r in rows[1:]:
+            out += r
+        return out
+    if n > 128:
+        h = n // 2
+        h -= h % 8
+        return _pairwise(rows[:h]) + _pairwise(rows[h:])
+    acc = [r.copy() for r in rows[:8]]
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            acc[j] += rows[i + j]
+        i += 8
+    out = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    for r in rows[i:]:
+        out += r
+    return out
+
+
+def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: list[np.ndarray],
+                speed: float) -> list[align.Fit] | None:
+    """`align.fit_of(offsets, align._scores(look, offsets, run_s[p], speed), speed)` for each
+    window `p` (a mask of consecutive actions, the windows moving forward; x = run_s /
+    speed), bit for bit, in one call of the C sums (`_lookup.c`'s `window_fits`: each
+    action's terms once, not once per window it is in); None where they do not apply (not
+    built, no grid, a NaN score): the caller fits each window as before."""
+    if align.NATIVE is None or not picks:
+        return None
+    step = look._grid_step(offsets)
+    span = []
+    for p in picks:
+        at = np.flatnonzero(p)
+        if not len(at) or int(at[-1]) - int(at[0]) + 1 != len(at):
+            return None
+        span.append((int(at[0]), int(at[-1]) + 1))
+    w = np.array(span, np.int64)
+    if not step or np.any(np.diff(w, axis=0) < 0):
+        return None
+    out = np.empty((len(w), 5))
+    offsets = np.ascontiguousarray(offsets, dtype=np.float64)
+    align.NATIVE.window_fits(look.table, look.res, look.base, offsets,
+                       np.ascontiguousarray(x, dtype=np.float64), w, step, look.phases(step),
+                       0.1, out)
+    if np.any(out[:, 0] < 0):
+        return None
+    fits: list[align.Fit] = []
+    for i, top, mu, std, rest_max in out.tolist():
+        sd = float(max(std, 1e-6))
+        fits.append(align.Fit(float(offsets[int(i)]), float(speed), top, (top - mu) / sd,
+                        (top - rest_max) / sd))
+    return fits
 
 
 def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], speed: float,
