@@ -205,6 +205,23 @@ static void column(const grid_ctx *g, double xj, double *restrict dst, int add)
         } else if (c0 > last && c1 < 9.2e18) {
             off_table = 1;
             fill = g->tab[(Py_ssize_t)last];
+        } else if (c0 >= 0.0 && c1 <= last) {
+            /* wholly on the table (the usual chunk): each index checked against the run
+             * in the same pass that computes it, none kept */
+            const double step = (double)g->S;
+            int miss = 0;
+            for (i = 0; i < c; i++)
+                miss |= ceil((xj + off[i]) / res - base) != c0 + step * lane[i];
+            if (!miss) {
+                const Py_ssize_t m = (Py_ssize_t)c0;
+                const double *restrict p = g->ph + (m % g->S) * g->lq + m / g->S;
+                if (add)
+                    for (i = 0; i < c; i++)
+                        dst[i] += p[i];
+                else
+                    memcpy(dst, p, (size_t)c * sizeof(double));
+                return;
+            }
         }
     }
     if (off_table) {

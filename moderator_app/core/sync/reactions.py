@@ -217,11 +217,10 @@ def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
 def background_rates(sig: FrameSignals, nov: Novelty,
                      window_s: float = 0.08) -> np.ndarray:
     """Per tile, the share of frames that have an onset within a reaction window's length."""
-    on = nov.onsets.astype(np.int32)
     w = max(1, int(round(window_s * sig.fps))) + 1
-    c = np.cumsum(np.vstack([np.zeros((1, on.shape[1]), np.int32), on]), axis=0)
+    c = nov.onset_counts  # the running counts from a row of zeros (whole numbers: exact)
     span = c[w:] - c[:-w]
-    return (span > 0).mean(axis=0) if len(span) else np.zeros(on.shape[1])
+    return (span > 0).mean(axis=0) if len(span) else np.zeros(nov.onsets.shape[1])
 
 
 def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,

@@ -56,7 +56,7 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
     # on those shared offsets, each action's row of scores serves every window it is in
     x = run_s / speed
     rows = SharedRows(look, near, x) if near is not None else None
-    centres, picks = [], []
+    centres = []
     c = WINDOW_S / 2
     while True:
         # a window with no action has no offset: go straight to the next window that holds
@@ -68,26 +68,32 @@ def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarr
         if run_s[first] >= c + WINDOW_S / 2:
             c += STEP_S * (math.floor((float(run_s[first]) - WINDOW_S / 2 - c) / STEP_S) + 1)
         centres.append(c)
-        picks.append((run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2))
         if c + WINDOW_S / 2 >= end:
             break
         c += STEP_S
-    shared = [len(sel) >= min_actions and rows is not None and rows.applies(len(sel))
-              for sel in (run_s[p] for p in picks)]
+    cs = np.array(centres)
+    if np.all(run_s[1:] >= run_s[:-1]):  # in order (no NaN): a window is a range of actions
+        lo = np.searchsorted(run_s, cs - WINDOW_S / 2, side="left").tolist()
+        hi = np.searchsorted(run_s, cs + WINDOW_S / 2, side="left").tolist()
+        picks = [np.arange(a, b) for a, b in zip(lo, hi, strict=True)]
+    else:
+        picks = [np.flatnonzero((run_s >= c - WINDOW_S / 2) & (run_s < c + WINDOW_S / 2))
+                 for c in centres]
+    shared = [len(p) >= min_actions and rows is not None and rows.applies(len(p))
+              for p in picks]
     # the C sums, where built, fit every shared window in one call (the same doubles)
-    fits = window_fits(look, near, x, [p for p, ok in zip(picks, shared, strict=True)
-                                             if ok], speed) if near is not None else None
+    fits = window_fits(look, near, x, [p for p, ok in zip(picks, shared, strict=True) if ok],
+                       speed) if near is not None else None
     at = 0
-    for c, inside, ok in zip(centres, picks, shared, strict=True):
-        sel = run_s[inside]
+    for c, idx, ok in zip(centres, picks, shared, strict=True):
         f = None
         if ok and fits is not None:
             f, at = fits[at], at + 1
         elif ok:
             assert near is not None and rows is not None  # (rows are made on it)
-            f = align.fit_of(near, rows.scores(np.flatnonzero(inside)), speed)
-        elif len(sel) >= min_actions:
-            f = align.fit(sig, nov, sel, speeds=np.array([speed]), look=look,
+            f = align.fit_of(near, rows.scores(idx), speed)
+        elif len(idx) >= min_actions:
+            f = align.fit(sig, nov, run_s[idx], speeds=np.array([speed]), look=look,
                           offsets=near)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
         pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if f is not None and good else None,
@@ -161,7 +167,7 @@ def _pairwise(rows: list[np.ndarray]) -> np.ndarray:
 def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: list[np.ndarray],
                 speed: float) -> list[align.Fit] | None:
     """`align.fit_of(offsets, align._scores(look, offsets, run_s[p], speed), speed)` for each
-    window `p` (a mask of consecutive actions, the windows moving forward; x = run_s /
+    window `p` (the indices of consecutive actions, the windows moving forward; x = run_s /
     speed), bit for bit, in one call of the C sums (`_lookup.c`'s `window_fits`: each
     action's terms once, not once per window it is in); None where they do not apply (not
     built, no grid, a NaN score): the caller fits each window as before."""
@@ -170,25 +176,24 @@ def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: l
     step = look._grid_step(offsets)
     span = []
     for p in picks:
-        at = np.flatnonzero(p)
-        if not len(at) or int(at[-1]) - int(at[0]) + 1 != len(at):
+        if not len(p) or int(p[-1]) - int(p[0]) + 1 != len(p):
             return None
-        span.append((int(at[0]), int(at[-1]) + 1))
+        span.append((int(p[0]), int(p[-1]) + 1))
     w = np.array(span, np.int64)
     if not step or np.any(np.diff(w, axis=0) < 0):
         return None
     out = np.empty((len(w), 5))
     offsets = np.ascontiguousarray(offsets, dtype=np.float64)
     align.NATIVE.window_fits(look.table, look.res, look.base, offsets,
-                       np.ascontiguousarray(x, dtype=np.float64), w, step, look.phases(step),
-                       0.1, out)
+                             np.ascontiguousarray(x, dtype=np.float64), w, step,
+                             look.phases(step), 0.1, out)
     if np.any(out[:, 0] < 0):
         return None
     fits: list[align.Fit] = []
     for i, top, mu, std, rest_max in out.tolist():
         sd = float(max(std, 1e-6))
         fits.append(align.Fit(float(offsets[int(i)]), float(speed), top, (top - mu) / sd,
-                        (top - rest_max) / sd))
+                              (top - rest_max) / sd))
     return fits
 
 
