@@ -186,7 +186,7 @@ static inline double clipped(const grid_ctx *g, double c)
  * indices are both under 0 (both past the table) reads the first (last) entry throughout,
  * and in any chunk those lanes are a prefix (a suffix), found by bisection. */
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static void column(const grid_ctx *g, double xj, double *restrict dst, int add)
 {
