@@ -271,6 +271,23 @@ CAPTURE_FREEZE = ("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=1
                   "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2",
                   "-pix_fmt", "yuv420p")
 
+# A still screen that lives (a game's idle sprite, a cursor): over still colour bars a 16x16
+# square moves for 3 s, rests 3-9 s while a 6x6 spot beside it blinks every 0.5 s, then moves
+# on (issue 12 QA, session 13: H.E.R.O.'s idle hero blinking was a `video.frozen` warning).
+# `frozen`: the same footage with frames 90-269 all showing frame 90 (a freeze inserted into
+# the still screen: the blink stops too), re-encoded. `gop`: the encoder's keyframe options.
+def blink(gop: tuple[str, ...] = ("-g", "60"), frozen: bool = False) -> tuple[str, ...]:
+    hold = ",select='lte(n\\,90)+gte(n\\,270)',loop=loop=179:size=1:start=90," \
+        "setpts=N/30/TB" if frozen else ""
+    return ("-f", "lavfi", "-i", "smptebars=s=320x240:r=30:d=12",
+            "-f", "lavfi", "-i", "color=c=white:s=16x16:r=30:d=12",
+            "-f", "lavfi", "-i", "color=c=yellow:s=6x6:r=30:d=12",
+            "-filter_complex",
+            "[0][1]overlay=y=150:x='if(lt(t,3),20+50*t,if(lt(t,9),170,170+50*(t-9)))'[a];"
+            "[a][2]overlay=x=200:y=60:enable='lt(mod(t,1),0.5)'" + hold,
+            "-c:v", "libx264", "-preset", "veryfast", *gop, "-bf", "2", "-pix_fmt", "yuv420p")
+
+
 # Footage missing where the picture barely moves (as in a real Atari game: a 1.5 s hole whose
 # ball moved a few pixels): a 24x24 square moves, holds still from 7 s (repeats stored), frames
 # of 8-9.5 s are gone, and after the hole the square is 10 px further on.

@@ -114,6 +114,10 @@ class ScanThresholds:
         sample point changed beyond codec noise): a frozen capture repeats one picture, while
         a still game screen that lives changes a few points in most frames (Tennis between
         points: 17-41 % identical; inserted freezes 88-100 %; docs/DECISIONS.md).
+    live_gap_s: same-picture frames between two changes of the same spot (a 16x16 tile with a
+        point moved beyond the sync signals' noise, neither change at a keyframe) at most this
+        far apart are a still screen that lives (a blink, a cursor, an idle sprite), not held
+        (H.E.R.O.'s idle hero: every 1.07 s; docs/DECISIONS.md).
     keyframe_noise_max: a keyframe inside a still stretch (the frames before and after it are
         the same picture) whose change is at most this fraction of sample points is the held
         picture coded afresh, not a change: an intra frame re-quantises the whole picture, and
@@ -175,6 +179,7 @@ class ScanThresholds:
     same_changed_max: float = 0.001
     held_identical_share: float = 0.75
     held_window_s: float = 1.0
+    live_gap_s: float = 1.5
     keyframe_noise_max: float = 0.05
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0

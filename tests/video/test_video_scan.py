@@ -152,6 +152,36 @@ def test_a_freeze_through_keyframes_is_one_freeze():
     assert spans(split) == []
 
 
+# keyframe every 1 s, 2 s, 8.3 s, and periodic intra refresh (no keyframe after the first)
+GOPS = {"keyint30": ("-g", "30"), "keyint60": ("-g", "60"), "keyint250": ("-g", "250"),
+        "intra_refresh": ("-g", "30", "-intra-refresh", "1")}
+
+
+@pytest.mark.parametrize("gop", GOPS)
+def test_a_still_screen_that_blinks_is_not_frozen_and_a_freeze_inserted_into_it_is(gop):
+    """A square rests 3-9 s while a 6x6 spot blinks every 0.5 s (the rest of the picture is
+    still): 14 of 15 frames are identical, the same spot changes every 0.5 s, and it was a
+    `video.frozen` warning at 3.0-9.07 s. The same footage with frames 90-269 all showing frame
+    90 (the blink stops too) is a freeze at 3-9 s, a warning, whatever the GOP."""
+    living = run_scan(vc.build_lavfi("blink", vc.blink(GOPS[gop])))
+    assert spans(living) == []
+    frozen = run_scan(vc.build_lavfi("blink", vc.blink(GOPS[gop], frozen=True)))
+    assert near(spans(frozen), [("video.frozen", 3.0, 9.0)])
+    assert [s.severity for s in frozen.spans] == ["warning"]
+
+
+@pytest.mark.parametrize("held, want", [((0, 120), (0.0, 4.0, "start")),
+                                        ((240, 360), (8.0, 12.0, "end"))])
+def test_a_picture_held_from_the_first_frame_or_to_the_last_is_listed_as_info(held, want):
+    """A title, pre-start or game-over screen holds the picture at the ends of honest
+    footage (every genuine Gopher run: frames 0-119 identical): listed, on the lane, as info;
+    the sync analysis judges the log's actions under it (docs/DECISIONS.md)."""
+    r = run_scan(vc.build(vc.Recipe("held_end", script=vc.Script(frames=360, frozen=held))))
+    assert near(spans(r, "video.frozen"), [("video.frozen", want[0], want[1])])
+    (f,) = [s for s in r.spans if s.rule == "video.frozen"]
+    assert f.severity == "info" and f.message.endswith(f"at the {want[2]} of the footage")
+
+
 def test_vfr_hold_is_a_freeze_not_missing_footage():
     r = run_scan(vc.build(vc.RECIPES["vfr"]))
     assert spans(r) == [("video.frozen", 10.0, 15.0)]

@@ -4,7 +4,9 @@ yields per-frame signals, and findings with time spans for what a moderator shou
 Findings are warnings or notes, never errors: a game can legitimately fade to black or pause.
 - `video.frozen`: the same picture held (frames identical at the scan's resolution, but for
   codec noise now and then) for at least `freeze_s`, including one frame held that long by a
-  variable-rate encoder; a still screen where a few points keep changing is not frozen;
+  variable-rate encoder; a still screen where a few points keep changing is not frozen (the
+  same spot changing again and again: a blink, an idle sprite); held from the first frame or
+  to the last (a title, pre-start or game-over screen) it is a note;
 - `video.black`: black frames (brightest sample near video black) for at least `black_s`;
 - `video.timestamp_gap`: the next frame comes more than `gap_frames` frame durations (and
   `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
@@ -47,7 +49,8 @@ SCAN_VERSION = 1   # the report's `video_scan` section
 LOCK_POLL_S = 0.05  # how often a scan waiting for the same video's decode looks at its cancel
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
-              "The picture does not stay the same for 3 s or more (a frozen or held frame).", G)
+              "The picture does not stay the same for 3 s or more (a frozen or held frame; "
+              "a note when held from the first frame or to the last).", G)
 BLACK = rule("video.black", Severity.WARNING,
              "No stretch of black frames of 1 s or more.", G)
 TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
@@ -258,7 +261,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     # which frames are keyframes, by their packets' flags (matched on pts)
     keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
     same = _same(sig, keyframes, th)
-    spans += _runs(sig, same, th)
+    spans += _runs(sig, same, keyframes, th)
     spans += _timestamps(sig, arrays, tb, th)
     spans += _stream_changes(sig, arrays, order, th)
     if sig.frame_count >= 3 and fd > th.low_rate_interval_s:
@@ -306,7 +309,8 @@ def _same(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.nd
     return same | recoded
 
 
-def _runs(sig: FrameSignals, same: np.ndarray, th: ScanThresholds) -> list[Span]:
+def _runs(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
+          th: ScanThresholds) -> list[Span]:
     out: list[Span] = []
     n = sig.frame_count
     if n == 0:
@@ -335,17 +339,23 @@ def _runs(sig: FrameSignals, same: np.ndarray, th: ScanThresholds) -> list[Span]
             j += 1
         if _end_of(sig, j) - float(sig.times_s[i]) >= th.freeze_s \
                 and not black[i:j + 1].all():
-            for a, b in _held_stretches(sig, i, j, th):
+            for a, b in _held_stretches(sig, i, j, keyframes, th):
                 t0, t1 = float(sig.times_s[a]), _end_of(sig, b)
-                if t1 - t0 >= th.freeze_s:
-                    out.append(Span(FROZEN.id, FROZEN.severity.value, t0, t1,
-                                    f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
-                                    f"({t1 - t0:.1f} s, {b - a + 1} frames)"))
+                if t1 - t0 < th.freeze_s:
+                    continue
+                # a still picture from the first frame or to the last is a title, pre-start
+                # or game-over screen on honest footage: listed, not a warning (DECISIONS.md)
+                edge = " at the start of the footage" if a == 0 else \
+                    " at the end of the footage" if b == n - 1 else ""
+                out.append(Span(FROZEN.id, Severity.INFO.value if edge
+                                else FROZEN.severity.value, t0, t1,
+                                f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
+                                f"({t1 - t0:.1f} s, {b - a + 1} frames){edge}"))
         i = j + 1
     return out
 
 
-def _held_stretches(sig: FrameSignals, i: int, j: int,
+def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
                     th: ScanThresholds) -> list[tuple[int, int]]:
     """The stretches of the same-picture frames i..j where the picture is held: around each
     frame (`held_window_s`, within i..j) at least `held_identical_share` of the frames are
@@ -365,6 +375,7 @@ def _held_stretches(sig: FrameSignals, i: int, j: int,
     lo = np.searchsorted(t, t - h, "left")
     hi = np.searchsorted(t, t + h, "right")
     held = (cum[hi] - cum[lo]) / (hi - lo) >= th.held_identical_share
+    held &= ~_living(sig, i, j, keyframes, th)
     out = []
     k = 0
     while k < held.shape[0]:
@@ -377,6 +388,29 @@ def _held_stretches(sig: FrameSignals, i: int, j: int,
         out.append((i + k, i + m))
         k = m + 1
     return out
+
+
+def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
+            th: ScanThresholds) -> np.ndarray:
+    """Per frame of i..j: between two changes of the same spot (a 16x16 tile with a point
+    moved beyond SYNC_NOISE), neither at a keyframe, at most `live_gap_s` apart and with an
+    unchanged frame between them (a codec refines a picture in consecutive frames). A still
+    screen that lives keeps changing the same few points (H.E.R.O.'s idle hero: 6 points of
+    one tile every 1.07 s, 145 levels; a blinking cursor), so most of its frames are
+    identical and `held_identical_share` alone takes it for a freeze. A held picture's
+    frames change only where the codec recodes it (a keyframe, or quality refined: under
+    SYNC_NOISE in the inserted freezes of the corpus, docs/DECISIONS.md)."""
+    live = np.zeros(j - i + 1, bool)
+    if sig.sync_tiles.shape[0] != sig.frame_count or j <= i:
+        return live
+    moved = sig.sync_tiles[i:j + 1] > 0
+    moved[0] = False  # the stretch's first frame changed from the picture before it
+    ev = np.nonzero(moved.any(axis=(1, 2)) & ~keyframes[i:j + 1])[0]
+    t = sig.times_s[i:j + 1]
+    for p, q in zip(ev[:-1].tolist(), ev[1:].tolist(), strict=True):
+        if q - p >= 2 and t[q] - t[p] <= th.live_gap_s and (moved[p] & moved[q]).any():
+            live[p:q + 1] = True
+    return live
 
 
 def _timestamps(sig: FrameSignals, arrays: dict, tb: float,
