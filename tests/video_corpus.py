@@ -497,10 +497,11 @@ class _Shifted:
 def ffmpeg_truth(path: Path, stream: str = "v:0") -> tuple[list[int], list[float]]:
     """The frame numbers ffmpeg shows, in its output order, and their best-effort timestamps
     from the first one (video time starts at the first frame shown); `stream`: which video
-    stream (an ffprobe specifier: "3" is the stream of index 3)."""
+    stream (an ffprobe specifier: "3" is the stream of index 3). Pictures are scaled back to
+    the drawn size, so a recording made at another size (H.263's CIF, DV's 720x576) reads."""
     raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map",
-                          f"0:{stream}", "-fps_mode",
-                          "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", "-"],
+                          f"0:{stream}", "-fps_mode", "passthrough", "-vf", f"scale={W}:{H}",
+                          "-pix_fmt", "gray", "-f", "rawvideo", "-"],
                          capture_output=True, check=True).stdout
     codes = [read_code(img) for img in np.frombuffer(raw, np.uint8).reshape(-1, H, W)]
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries",
