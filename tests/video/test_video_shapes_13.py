@@ -162,3 +162,32 @@ def test_ffmpegs_rotate_metadata_turns_the_evidence_frame(tmp_path):
     ref = _ffmpeg_rgb(path, 11).reshape(11, vc.W, vc.H, 3)[10]
     assert img is not None and np.array_equal(img, ref)
     assert vc.read_code(np.rot90(img, -1)) == 10  # turned back, the picture of frame 10
+
+
+def test_a_second_video_stream_is_named_in_a_note(tmp_path):
+    """A webcam track written before the game's: ffmpeg's Matroska muxer marks the first
+    track default, so ffmpeg (and the workstation, which picks as ffmpeg does) plays the
+    webcam, and the game footage in stream 1 is neither checked nor shown. Main said nothing
+    of it; a note now names both. A cover picture or a 1-frame still is no footage: no note."""
+    game = vc.encode(tmp_path / "game.mkv", [*X264, "-f", "matroska"])
+    path = tmp_path / "v.mkv"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=s=160x120:r=25:d=4", "-i", str(game), "-map", "0:v", "-map",
+                    "1:v", "-c:v:0", "libx264", "-preset", "ultrafast", "-c:v:1", "copy",
+                    str(path)], check=True)
+    p = probe_video(path, "v.mkv")
+    assert p.ok and (p.frame_count, p.width) == (100, 160)
+    assert [(f.rule, f.severity, f.message) for f in p.findings] == [
+        ("video.several_streams", Severity.INFO,
+         "the file holds 2 video streams: stream 0 (h264 160x120, 25 fps, 4.0 s) is checked "
+         "and shown, as ffmpeg plays it by default; not checked or shown: stream 1 (h264 "
+         "320x240, 30 fps, 5.0 s)")]
+    still = tmp_path / "still.mkv"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "color=c=red:s=200x200:d=1", "-frames:v", "1", "-c:v", "mjpeg",
+                    str(tmp_path / "card.mkv")], check=True)
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", str(tmp_path / "card.mkv"),
+                    "-i", str(game), "-map", "0", "-map", "1:v", "-c", "copy", str(still)],
+                   check=True)
+    p = probe_video(still, "still.mkv")
+    assert p.ok and p.frame_count == 150 and p.findings == ()

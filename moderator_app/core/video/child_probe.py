@@ -20,17 +20,19 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     import dataclasses
 
     from .decoder import ExactDecoder, display_matrix
-    from .index import build_index, recording_stream
+    from .index import build_index, other_footage, recording_stream
     # the budget is the process's CPU time, not the wall clock: on a loaded machine the same
     # file must be described the same way (docs/DECISIONS.md, "Video budgets in CPU seconds")
     deadline = time.process_time() + float(req.get("budget_s", 20.0))
     container = _open(req)
-    if recording_stream(container) is None:  # none, or only a cover picture
+    taken = recording_stream(container)
+    if taken is None:  # none, or only a cover picture
         return {"ok": False, "reason": "the file has no video stream"}, ()
     cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
     index = build_index(container, cap, lambda: time.process_time() > deadline)
     index = _decodable_head(req, index, deadline)
-    info: dict = {"ok": True, "format": container.format.name}
+    info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
+                  "other_video": other_footage(container, taken)[:8]}
     if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
         info["index_cap"] = cap
     if not index.complete and index.frame_count:

@@ -416,6 +416,23 @@ def recording_stream(container):
     return best
 
 
+def other_footage(container, taken) -> list[dict]:
+    """The video streams other than `taken` that hold footage (not a cover, not a still):
+    index, codec, size, rate and duration as the header says (None where it says nothing),
+    for the note that names them (`probe.SEVERAL_STREAMS`): the player shows one."""
+    out = []
+    for st in container.streams.video:
+        if st.index == taken.index or int(st.disposition or 0) & _ATTACHED_PIC or _still(st):
+            continue
+        cc = st.codec_context
+        seconds = _finite_positive(st.duration * st.time_base) if st.duration and \
+            st.time_base else _tag_seconds((st.metadata or {}).get("DURATION"))
+        out.append({"index": int(st.index), "codec": str(cc.name or "?")[:40],
+                    "width": int(cc.width or 0), "height": int(cc.height or 0),
+                    "fps": _finite_positive(st.average_rate), "duration_s": seconds})
+    return out
+
+
 def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     """Read every packet of the recording's video stream (`recording_stream`) of an open PyAV
     `container` (no decoding).

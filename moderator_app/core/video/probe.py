@@ -53,6 +53,12 @@ TAIL_UNDECODABLE = rule(
     "The last frames of the stream decode (the measured duration is what decodes).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
+# A note: a second recording in the file (a webcam beside the game, a second capture) is
+# evidence the player does not show; the moderator is told which stream was checked
+SEVERAL_STREAMS = rule("video.several_streams", Severity.INFO,
+                       "The file holds one video stream of footage (covers and stills aside); "
+                       "when it holds more, the one checked and shown is named, as ffmpeg "
+                       "picks it, and the others are listed.", G)
 FOOTAGE_GAP = rule("video.footage_gap", Severity.WARNING,
                    "No two consecutive frames are further apart than 5 s (time without a frame "
                    "is missing footage and counts toward the coverage tolerance).", G)
@@ -323,7 +329,42 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             findings.append(VFR.at(
                 f"frame intervals vary from {1000 * float(d.min()):.1f} to "
                 f"{1000 * float(d.max()):.1f} ms", name))
+    others = _other_streams(info)
+    if others:
+        rate = 1 / index.frame_duration_s if index.frame_duration_s > 0 else None
+        shown = _shape(index.codec, w, h, rate, duration)
+        rest = "; ".join(f"stream {_int(o.get('index'))} (" + _shape(
+            o.get("codec"), o.get("width"), o.get("height"), o.get("fps"),
+            o.get("duration_s")) + ")" for o in others)
+        findings.append(SEVERAL_STREAMS.at(
+            f"the file holds {len(others) + 1} video streams: stream "
+            f"{_int(info.get('video_stream'))} ({shown}) is checked and shown, as ffmpeg plays "
+            f"it by default; not checked or shown: {rest}", name))
     fps = 1.0 / index.frame_duration_s if index.frame_duration_s > 0 else None
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),
                       gaps=gaps, **base)
+
+
+def _other_streams(info: dict) -> list[dict]:
+    raw = info.get("other_video")
+    return [o for o in raw[:8] if isinstance(o, dict)] if isinstance(raw, list) else []
+
+
+def _int(v) -> str:
+    return str(v) if isinstance(v, int) and not isinstance(v, bool) else "?"
+
+
+def _num(v) -> float | None:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v > 0
+    return float(v) if ok else None
+
+
+def _shape(codec, w, h, fps, seconds) -> str:
+    """'h264 320x240, 30 fps, 5.0 s' from a stream's header values (any may be missing)."""
+    parts = [f"{str(codec or '?')[:40]} {_int(w)}x{_int(h)}"]
+    if (f := _num(fps)) is not None:
+        parts.append(f"{f:.6g} fps")
+    if (d := _num(seconds)) is not None:
+        parts.append(f"{d:.1f} s")
+    return ", ".join(parts)
