@@ -106,6 +106,28 @@ def test_a_failure_in_the_reduction_reaches_the_decoding_loop(tmp_path, monkeypa
         signals.scan_container(c)
 
 
+def test_repeated_tiny_pictures_equal_reference_and_are_scaled_once(tmp_path, monkeypatch,
+                                                                   reduction):
+    # a 16x16 picture that changes every 4th frame (lossless: its 3 repeats decode byte for
+    # byte the same), as a tiny capture at a rate above its game's (QA's 1,000,000-frame
+    # 16x16 MKV at 1000 fps repeats 98.8 % of its frames): a repeat takes the grid of the
+    # picture before it instead of scaling it again, and the C reduction takes a grid equal
+    # to the one before as such; the numbers stay the reference's to the bit
+    path = clip(tmp_path / "tiny.mp4", "16x16", 120, "yuv420p", "testsrc2", "-vf",
+                "noise=alls=40:allf=t,select='not(mod(n\\,4))',fps=60", "-qp", "0")
+    scaled = []
+    real = signals._luma_grid
+    monkeypatch.setattr(signals, "_luma_grid",
+                        lambda f, scaler=None: scaled.append(f.pts) or real(f, scaler))
+    with av.open(str(path)) as c:
+        signals.scan_container(c)
+    monkeypatch.setattr(signals, "_luma_grid", real)
+    assert len(scaled) == (30 if reduction == "native" else 120)
+    got = assert_identical(path)
+    assert int((got["changed"][1:] == 0).sum()) == 90
+    assert int((got["changed"][1:] > 0).sum()) == 29  # and every 4th frame changed
+
+
 def test_large_changes_count_as_large(tmp_path):
     # every other frame negated: differences up to 255, where a wrapping uint8 difference
     # would read 250 as 6 (a bug the corpus's transport-stream file caught)

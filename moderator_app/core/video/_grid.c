@@ -30,7 +30,7 @@
 #define SG 16       /* SYNC_GRID */
 #define CHANGE 12   /* CHANGE_LEVEL, floored: d > 12.0 on integers */
 #define SYNC 24     /* SYNC_NOISE */
-#define ABI 1
+#define ABI 2       /* 2: + same(); reduce() takes a grid equal to the one before as such */
 _Static_assert(BX == 4, "the pair sums in thumb() add 4 columns");
 
 /* Block sums of one grid (the thumbnail's BY x BX sums) and its brightest point. */
@@ -116,11 +116,26 @@ static PyObject *reduce(PyObject *self, PyObject *args)
                             for (Py_ssize_t f = 1; f <= n; f++) {
                                 const uint8_t *cur = buf + f * G, *prev = cur - G;
                                 int32_t (*tc)[TW] = ts[f & 1], (*tp)[TW] = ts[(f - 1) & 1];
-                                thumb(cur, tc, &m);
-                                lmax[f - 1] = m;
                                 int64_t ls = 0, ms = 0;
                                 int64_t *tl = tiles + (f - 1) * TILES * TILES;
                                 memset(tl, 0, TILES * TILES * sizeof *tl);
+                                if (memcmp(cur, prev, (size_t)G) == 0) {
+                                    /* the picture repeated (a still screen, a capture at a
+                                     * rate above the game's): the same sums as the loops
+                                     * below give on it (every difference 0), without them */
+                                    memcpy(tc, tp, sizeof ts[0]);
+                                    lmax[f - 1] = m;  /* m: the previous grid's brightest */
+                                    for (int ty = 0; ty < TH; ty++)
+                                        for (int tx = 0; tx < TW; tx++)
+                                            ls += tc[ty][tx];
+                                    lsum[f - 1] = ls;
+                                    msum[f - 1] = 0;
+                                    changed[f - 1] = 0;
+                                    memset(sync + (f - 1) * SG * SG, 0, SG * SG);
+                                    continue;
+                                }
+                                thumb(cur, tc, &m);
+                                lmax[f - 1] = m;
                                 for (int ty = 0; ty < TH; ty++) {
                                     /* a row's sums fit 32 bits: 64 blocks of 16 points */
                                     int32_t dd[TW], lr = 0, mr = 0;
@@ -192,8 +207,26 @@ static PyObject *reduce(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(same_doc,
+"same(a, b) -> bool\n\n"
+"Whether two buffers hold the same bytes (a decoded picture and the one before it: the scan\n"
+"then reuses the picture's grid instead of scaling it again).");
+
+static PyObject *same(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer a, b;
+    if (!PyArg_ParseTuple(args, "y*y*", &a, &b))
+        return NULL;
+    int eq = a.len == b.len && memcmp(a.buf, b.buf, (size_t)a.len) == 0;
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&a);
+    return PyBool_FromLong(eq);
+}
+
 static PyMethodDef methods[] = {
     {"reduce", reduce, METH_VARARGS, reduce_doc},
+    {"same", same, METH_VARARGS, same_doc},
     {NULL, NULL, 0, NULL},
 };
 
