@@ -19,6 +19,7 @@ from moderator_app.cli.common import (
     safe_text,
 )
 from moderator_app.core.text import counted, has_undecodable
+from moderator_app.core.verify.options import DEFAULT_SCAN_BUDGET_S
 
 
 def add_verify_commands(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +38,12 @@ def add_verify_commands(sub: argparse._SubParsersAction) -> None:
                    help="also run the video integrity scan (decodes every frame: frozen and "
                         "black stretches, timestamp jumps, cuts, audio gaps; the `video_scan` "
                         "section and video.*/audio.* warnings)")
+    v.add_argument("--scan-budget", type=_budget_arg, default=DEFAULT_SCAN_BUDGET_S,
+                   metavar="SECONDS",
+                   help="CPU seconds the integrity scan may spend (default "
+                        f"{DEFAULT_SCAN_BUDGET_S:g}; 0: no bound); past it the scan stops and "
+                        "says where (video.scan_stopped): its findings cover the video up to "
+                        "there")
     v.add_argument("--seeds", type=Path, metavar="FILE",
                    help="official runs: one seed per line; the evaluator secret is read from "
                         f"${SECRET_ENV} or a prompt, never from an argument")
@@ -50,6 +57,14 @@ def add_verify_commands(sub: argparse._SubParsersAction) -> None:
 
     r = sub.add_parser("rules", help="list every rule id with its severity and summary")
     r.set_defaults(handler=cmd_rules)
+
+
+def _budget_arg(text: str) -> float | None:
+    """`--scan-budget`: CPU seconds, 0 for no bound (None)."""
+    seconds = finite_seconds(text)
+    if seconds < 0:
+        raise argparse.ArgumentTypeError(f"a budget is 0 (no bound) or more seconds: {text!r}")
+    return None if seconds == 0 else seconds
 
 
 def _offset_arg(text: str) -> float | str:
@@ -189,7 +204,8 @@ def _verify_command(args: argparse.Namespace, spool: Path) -> int:
                                      "or run in a terminal to be prompted")
     auto = args.offset == "auto"
     options = VerifyOptions(offset=0.0 if auto else args.offset, seeds=seeds, secret=secret,
-                            scan_video=args.scan, spool_dir=spool)
+                            scan_video=args.scan, scan_budget_s=args.scan_budget,
+                            spool_dir=spool)
     try:
         result = verify_paths(args.paths, options)
         if auto or args.sync:
@@ -259,6 +275,8 @@ def format_report(report) -> str:
     if isinstance(scan, VideoScanSection):
         out.append(f"Scan: {scan.frames} frames decoded"
                    + (" (cached)" if scan.from_cache else "")
+                   + ("" if scan.complete else
+                      f" (STOPPED at its CPU budget, at {scan.duration_s:.3f} s)")
                    + f", {len(scan.findings)} findings")
     findings = report.findings.sorted()
     if findings:

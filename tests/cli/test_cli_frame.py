@@ -109,3 +109,31 @@ def test_verify_scan_section(tmp_path):
     assert any(f["rule"] == "video.frozen" and f["severity"] == "warning"
                for f in rep["findings"])
     assert np.isfinite(rep["video"]["duration_s"])
+    assert scan["complete"] is True
+
+
+def test_verify_scan_budget(tmp_path):
+    # --scan-budget: past it the scan stops where it is (the first look at the budget is at
+    # frame 256: 8.533 s at 30 fps), says so, and is not cached; 0 means no bound
+    make_agent_log(tmp_path / "agent-log.jsonl", n_events=12, seed=1)
+    shutil.copyfile(vc.build(vc.RECIPES["scan"]), tmp_path / "run.mp4")
+    env = {**__import__("os").environ, "MODERATOR_APP_CACHE": str(tmp_path / "cache")}
+
+    def verify(*extra):
+        return subprocess.run([sys.executable, "-m", "moderator_app", "verify", str(tmp_path),
+                               "--scan", *extra], capture_output=True, text=True, env=env)
+
+    r = verify("--scan-budget", "0.000001", "--json")
+    assert r.returncode == 0, r.stderr
+    scan = json.loads(r.stdout)["video_scan"]
+    assert scan["complete"] is False and scan["frames"] == 256
+    assert [(f["rule"], f["start_s"]) for f in scan["findings"]] == [
+        ("video.scan_stopped", 8.533)]
+    text = verify("--scan-budget", "0.000001").stdout
+    assert "Scan: 256 frames decoded (STOPPED at its CPU budget, at 8.533 s)" in text
+    assert "info     video.scan_stopped  the scan stopped at 8.533 s" in text
+    whole = json.loads(verify("--scan-budget", "0", "--json").stdout)["video_scan"]
+    assert whole["complete"] is True and whole["frames"] == 1800
+    assert not whole["from_cache"]
+    bad = verify("--scan-budget", "-1")
+    assert bad.returncode == 2 and "a budget is 0 (no bound) or more seconds" in bad.stderr

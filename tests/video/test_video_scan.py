@@ -215,6 +215,28 @@ def test_cache_by_sha256_and_signals_for_sync():
     assert not sig.sync_tiles[sig.frame_at(11.0)].any()
 
 
+def test_a_scan_past_its_cpu_budget_stops_says_where_and_is_not_cached():
+    # any budget is spent by the first look at it (every 256 frames): the scan stops at
+    # frame 256 of 1800 (8.533 s at 30 fps), before the freeze at 10-14 s, and says so
+    path = vc.build(vc.RECIPES["scan"])
+    cut = run_scan(path, total=1800, budget_s=1e-6)
+    assert not cut.complete and cut.signals.frame_count == 256 and not cut.from_cache
+    assert spans(cut) == [("video.scan_stopped", 8.5, 8.5)]
+    stop = cut.spans[0]
+    assert stop.severity == "info" and "256 of 1,800 frames" in stop.message
+    assert "cover 0-8.533 s only" in stop.message and "1e-06 CPU seconds" in stop.message
+    section = VideoScanSection.of(cut).to_dict()
+    assert section["complete"] is False and section["frames"] == 256
+    assert section["duration_s"] == pytest.approx(256 / 30)
+    # nothing was cached: the next scan decodes the whole video, and that one is cached
+    whole = run_scan(path, budget_s=600.0)
+    assert whole.complete and not whole.from_cache and whole.signals.frame_count == 1800
+    assert near(spans(whole, "video.frozen"), [("video.frozen", 10.0, 14.0)])
+    again = run_scan(path, budget_s=1e-6)  # a cached scan is whole, whatever the budget
+    assert again.from_cache and again.complete and spans(again) == spans(whole)
+    assert VideoScanSection.of(again).to_dict()["complete"] is True
+
+
 def test_scan_is_cancellable():
     token = CancelToken()
     seen = []

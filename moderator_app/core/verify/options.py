@@ -17,6 +17,13 @@ if TYPE_CHECKING:  # community-run signals: an official run's verification never
     from moderator_app.core.thresholds import Thresholds
 
 
+# `verify --scan`'s CPU budget when none is given: 5 minutes of the decoding process's CPU, about
+# 24 minutes of 1080p60 H.264 (0.21 CPU s a second of video on one core of the session 13
+# machine) and a 1,000,000-frame 16x16 file whole; a command line never runs unbounded on a
+# hostile file (docs/DECISIONS.md, "verify --scan is bounded")
+DEFAULT_SCAN_BUDGET_S = 300.0
+
+
 @dataclass(frozen=True)
 class VerifyOptions:
     """How to verify. `secret` is the evaluator secret: never printed, stored or logged."""
@@ -28,6 +35,9 @@ class VerifyOptions:
     spool_dir: Path | None = None  # where a decompressed copy for the GUI may be written
     probe_video: bool = True
     scan_video: bool = False  # the integrity scan (verify --scan): decodes every frame
+    # CPU seconds the scan may spend (None: no bound); past it the scan stops and says where
+    # (`video.scan_stopped`). The CLI's default is DEFAULT_SCAN_BUDGET_S (docs/DECISIONS.md)
+    scan_budget_s: float | None = None
     thresholds: Thresholds | None = None  # moderation-signal thresholds; None = the defaults
 
 

@@ -187,7 +187,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     result.video_path = path if probe.ok else None
     result.video_probe = probe
     if options.scan_video:
-        _scan_video(probe, path, video.name, report)
+        _scan_video(probe, path, video.name, report, options.scan_budget_s)
     else:
         report.video_scan = ScanNotRun("not requested (verify --scan runs it)")
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
@@ -198,7 +198,8 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
             report.add(f)
 
 
-def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report) -> None:
+def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report,
+                budget_s: float | None) -> None:
     """The integrity scan (verify --scan): findings with spans and the `video_scan` section."""
     from moderator_app.core.video.isolate import VideoProcessError
     from moderator_app.core.video.scan import run_scan
@@ -209,7 +210,7 @@ def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report) -> Non
     digest = report.digest_for(name)
     try:
         scan = run_scan(path, sha256=digest.sha256 if digest else None,
-                        total=probe.frame_count or 0)
+                        total=probe.frame_count or 0, budget_s=budget_s)
     except VideoProcessError as exc:
         report.video_scan = ScanNotRun(f"the scan could not decode the video: {exc.reason}")
         return

@@ -228,6 +228,7 @@ class VideoScanSection:
     from_cache: bool
     findings: tuple[ScanSpan, ...]
     ran: bool = True
+    complete: bool = True  # False: stopped at its CPU budget; `duration_s` is how far it got
 
     @classmethod
     def of(cls, scan: ScanResult) -> VideoScanSection:
@@ -242,13 +243,14 @@ class VideoScanSection:
             audio_span_s=(scan.audio_start_s, scan.audio_end_s) if scan.has_audio else None,
             from_cache=scan.from_cache,
             findings=tuple(ScanSpan(s.rule, s.severity, round(s.start_s, 3), round(s.end_s, 3),
-                                    s.message) for s in scan.spans))
+                                    s.message) for s in scan.spans),
+            complete=scan.complete)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ran": True, "version": self.version, "frames": self.frames,
             "packets": self.packets, "duration_s": self.duration_s, "has_audio": self.has_audio,
             "audio_span_s": None if self.audio_span_s is None else list(self.audio_span_s),
-            "from_cache": self.from_cache,
+            "from_cache": self.from_cache, "complete": self.complete,
             "findings": [s.to_dict() for s in self.findings],
         }

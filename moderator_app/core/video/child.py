@@ -383,7 +383,9 @@ def op_scan(req: dict, out) -> None:
     def progress(done: int, total: int) -> None:
         send(out, {"progress": [done, total]})
 
-    arrays, meta = scan_container(container, progress, int(req.get("total", 0)))
+    budget = req.get("budget_s")
+    arrays, meta = scan_container(container, progress, int(req.get("total", 0)),
+                                  None if budget is None else float(budget))
     from .signals import pack_arrays
     send(out, dict(meta, ok=True), (pack_arrays(arrays),))
 

@@ -43,6 +43,7 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 from .isolate import VideoProcess, VideoProcessError
 from .rates import rate_changes
 from .scan_cache import file_sha256, load_cached, sha_lock, store
+from .scan_cuts import cut_candidates
 from .signals import unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
@@ -65,6 +66,9 @@ LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
 CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level "
            "(listed to look at).", G)
+SCAN_STOPPED = rule("video.scan_stopped", Severity.INFO,
+                    "The integrity scan covered the whole video (verify --scan stops at its CPU "
+                    "budget, --scan-budget; its findings then cover the video up to there).", G)
 AUDIO_GAP = rule("audio.gap", "warning",
                  "The audio track has no holes (its timestamps do not jump forward).", "audio")
 AUDIO_DISC = rule("audio.discontinuity", "warning",
@@ -130,6 +134,7 @@ class ScanResult:
     from_cache: bool = False
     packets: int = 0
     extra: dict = field(default_factory=dict)
+    complete: bool = True  # False: stopped at its CPU budget (`SCAN_STOPPED` says where)
 
     def findings(self, file: str | None) -> list[Finding]:
         out = []
@@ -165,9 +170,10 @@ def activity_envelope(signals: FrameSignals, t0: float, t1: float, width: int) -
 
 # --- running ----------------------------------------------------------------------------------
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
-              use_cache: bool, nice: int = 0) -> tuple[dict, dict, bool]:
+              use_cache: bool, nice: int = 0,
+              budget_s: float | None = None) -> tuple[dict, dict, bool]:
     if not use_cache:
-        return _decode(path, sha, progress, cancel, total, timeout_s, False, nice)
+        return _decode(path, sha, progress, cancel, total, timeout_s, False, nice, budget_s)
     # One decode per video at a time in this process: the GUI's scan and its sync analysis
     # start together; the second waits for the first and reads its cache. The wait ends when
     # the scan is cancelled (the player closing its video must not wait for the other decode).
@@ -179,13 +185,13 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
         hit = load_cached(sha)
         if hit is not None:
             return hit[0], hit[1], True
-        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice)
+        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice, budget_s)
     finally:
         lock.release()
 
 
 def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
-            use_cache: bool, nice: int) -> tuple[dict, dict, bool]:
+            use_cache: bool, nice: int, budget_s: float | None) -> tuple[dict, dict, bool]:
 
     def on_progress(done: int, tot: int) -> bool:
         if progress is not None:
@@ -198,8 +204,10 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
         hook = getattr(cancel, "when_cancelled", None)
         forget = hook(vp.kill) if hook is not None else None
         try:
-            msg = vp.request({"op": "scan", "total": total, "nice": nice},
-                             on_progress=on_progress)
+            req: dict = {"op": "scan", "total": total, "nice": nice}
+            if budget_s is not None:
+                req["budget_s"] = budget_s
+            msg = vp.request(req, on_progress=on_progress)
         except VideoProcessError:
             if cancel is not None and cancel.cancelled:
                 raise VideoProcessError("cancelled") from None
@@ -209,6 +217,10 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
                 forget()
     arrays = unpack_arrays(msg.blobs[0])
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
+    if msg.header.get("complete", True) is False:
+        # stopped by its budget: the signals of the frames before the stop, never cached
+        # (the cache stands for the whole video)
+        return arrays, dict(meta, stopped=True, budget_s=budget_s), False
     if use_cache:
         store(sha, arrays, meta)
     return arrays, meta, False
@@ -227,18 +239,22 @@ def run_scan(path: Path | str, *, sha256: str | None = None,
              progress: Callable[[int, int], None] | None = None, cancel=None,
              cache: bool = True, total: int = 0, timeout_s: float = 3600.0,
              thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS,
-             nice: int = 0) -> ScanResult:
+             nice: int = 0, budget_s: float | None = None) -> ScanResult:
     """The integrity scan of a local video: signals and findings with spans. `nice` lowers
-    the decoding process's CPU priority (the workstation: playback first)."""
+    the decoding process's CPU priority (the workstation: playback first). `budget_s`: CPU
+    seconds the decoding process may spend (None: no bound); past it the scan stops where
+    it is and says so (`SCAN_STOPPED`, `ScanResult.complete`): its findings cover the video
+    up to there. A scan that stopped is not cached; a cached one is whole, whatever the
+    budget."""
     path = Path(path)
     sha = sha256 or file_sha256(path)
     arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache,
-                                     nice)
-    return analyse(arrays, meta, sha, cached, thresholds)
+                                     nice, budget_s)
+    return analyse(arrays, meta, sha, cached, thresholds, total)
 
 
 def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
-            th: ScanThresholds = DEFAULT_SCAN_THRESHOLDS) -> ScanResult:
+            th: ScanThresholds = DEFAULT_SCAN_THRESHOLDS, total: int = 0) -> ScanResult:
     pts = arrays["pts"]
     order = np.argsort(pts, kind="stable")
     tb = float(meta["time_base"])
@@ -273,10 +289,13 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
                           "footage between them is not in the file"))
     black_edges = [s.start_s for s in spans if s.rule == BLACK.id] + \
         [s.end_s for s in spans if s.rule == BLACK.id]
-    spans += [c for c in _cuts(sig, th)
-              if all(abs(c.start_s - e) > 1.5 * fd for e in black_edges)]
+    spans += [Span(CUT.id, CUT.severity.value, t, t, what) for t, what in cut_candidates(sig, th)
+              if all(abs(t - e) > 1.5 * fd for e in black_edges)]
     a_start, a_end = arrays["audio_start"], arrays["audio_end"]
     spans += _audio(a_start, a_end, float(spts[0]) * tb if spts.shape[0] else 0.0, th)
+    complete = not meta.get("stopped")
+    if not complete:
+        spans.append(_stopped(sig, meta, total))
     spans.sort(key=lambda s: (s.start_s, s.rule))
     env = arrays["audio_envelope_db"]
     return ScanResult(
@@ -286,7 +305,22 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
         if a_start.shape[0] else None,
         float(a_end.max()) - (float(spts[0]) * tb if spts.shape[0] else 0.0)
         if a_end.shape[0] else None,
-        cached, int(arrays["packet_pts"].shape[0]))
+        cached, int(arrays["packet_pts"].shape[0]), complete=complete)
+
+
+def _stopped(sig: FrameSignals, meta: dict, total: int) -> Span:
+    """Where a scan stopped by its budget ended: every other finding covers the video up to
+    there only (a freeze or a black stretch running on is cut there; what follows was never
+    decoded)."""
+    t = _end_of(sig, sig.frame_count - 1) if sig.frame_count else 0.0
+    of = f" of {total:,}" if total > sig.frame_count else ""
+    budget = meta.get("budget_s")
+    spent = f"its budget of {float(budget):g} CPU seconds" if budget is not None \
+        else "its budget"
+    return Span(SCAN_STOPPED.id, SCAN_STOPPED.severity.value, t, t,
+                f"the scan stopped at {t:.3f} s ({sig.frame_count:,}{of} frames decoded) "
+                f"when it had spent {spent}: the scan's findings cover 0-{t:.3f} s only, "
+                "the rest of the video was not scanned (verify --scan-budget 0: no bound)")
 
 
 def _end_of(sig: FrameSignals, k: int) -> float:
@@ -516,104 +550,6 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
                         f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
                         f"at {t0:.3f} s"))
     return out
-
-
-def _cuts(sig: FrameSignals, th: ScanThresholds) -> list[Span]:
-    """Isolated peaks of change: far above the local motion level, or, where motion saturates
-    (busy content), a share of changed points that stands out of its local distribution."""
-    m = sig.motion
-    n = m.shape[0]
-    ctx = th.cut_context_frames
-    if n < 2 * ctx + 1:
-        return []
-    clean = np.where(np.isfinite(m), m, 0.0)
-    changed = np.where(np.isfinite(sig.changed), sig.changed, 0.0)
-    half = th.cut_window_frames
-    out: list[Span] = []
-    cand = np.nonzero(clean > th.cut_min_motion)[0]
-    window = _game_window(sig, th)
-    if window is not None:
-        # The game is a window of a screen capture (a desktop, black bars): its change is
-        # diluted by the still picture around it, so the window's own tiles are judged. A cut
-        # changes most of the window at once; a sprite that jumps (a wrap-around, a respawn)
-        # changes a few tiles of it
-        tiles = np.nan_to_num(sig.tiles[:, window], nan=0.0)
-        clean = tiles.mean(axis=1)
-        changed = changed * (window.size / max(int(window.sum()), 1))
-        wide = (tiles > WINDOW_TILE_MOVED).mean(axis=1) >= WINDOW_CUT_SHARE
-        cand = np.union1d(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
-    for i in cand[(cand >= ctx) & (cand < n - ctx)]:
-        before = clean[max(1, i - half):i]
-        after = clean[i + 1:min(n, i + half + 1)]
-        level = max(float(np.median(before)) if before.shape[0] else 0.0,
-                    float(np.median(after)) if after.shape[0] else 0.0, 1.0)
-        peak = max(clean[i - 1] if i >= 1 else 0.0, clean[i + 1] if i + 1 < n else 0.0)
-        if clean[i] > th.cut_ratio * level and clean[i] > 1.5 * peak:
-            what = f"change {clean[i]:.1f} against a local level of {level:.1f}"
-        elif (outlier := _changed_outlier(sig, changed, int(i), th)) is not None:
-            what = (f"{100 * changed[i]:.0f} % of the picture changed against "
-                    f"{100 * outlier:.0f} % around it")
-        else:
-            continue
-        t0 = float(sig.times_s[i])
-        out.append(Span(CUT.id, CUT.severity.value, t0, t0,
-                        f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
-    return out[:200]
-
-
-# A tile of a game window "moved" at a frame when its motion passes this (of 255): codec noise
-# on a still picture stays near 0-1
-WINDOW_TILE_MOVED = 2.0
-# ... and a cut moves this share of the window's tiles at once (a 320x240 game's cut in 1366x768:
-# 8 of 8; a 24 px sprite wrapping around in a 16-tile strip: 4-8 of 16)
-WINDOW_CUT_SHARE = 0.75
-# ... and a window is one rectangle: its changing tiles fill this share of their bounding box
-# (the QA windows: 8 of 8, 6 of 6; the bundled sample, a counter, a timer and a bar that
-# flips every 4 s: 14 of 48, whose flips were 6 false cut candidates)
-WINDOW_FILLED = 0.75
-
-
-def _game_window(sig: FrameSignals, th: ScanThresholds) -> np.ndarray | None:
-    """The tiles (8x8 mask) that ever change, when they are at most `cut_window_share` of the
-    picture and fill a rectangle: a game captured as a window of a desktop, or inside black
-    bars. None when the
-    picture changes over most of its area (a game recorded alone), whose cuts are judged on
-    the whole picture as before. A tile changes where its motion passes 1 (of 255) in more
-    than 1 % of the frames: codec noise on a still desktop stays below."""
-    tiles = sig.tiles
-    if tiles.ndim != 3 or tiles.shape[0] < 2:
-        return None
-    active = (np.nan_to_num(tiles, nan=0.0) > 1.0).mean(axis=0) > 0.01
-    if not active.any() or active.mean() > th.cut_window_share:
-        return None
-    rows, cols = np.nonzero(active.any(axis=1))[0], np.nonzero(active.any(axis=0))[0]
-    box = (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1)
-    if active.sum() < WINDOW_FILLED * box:
-        return None  # changes here and there (an overlay's counter and bar), not one window
-    return active
-
-
-def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
-                     th: ScanThresholds) -> float | None:
-    """The local median share of changed points when frame i's share stands out of the local
-    distribution (a cut in busy content; see ScanThresholds.cut_spread), else None. Not across
-    a timestamp hole: the change there is the timestamp rules' to judge (a gap, or a VFR
-    hold), and a frame after a hole is no cut candidate."""
-    t = sig.times_s
-    if t[i] - t[i - 1] > 1.5 * sig.frame_duration_s:
-        return None
-    half = th.cut_window_frames
-    window = np.concatenate((changed[max(1, i - half):max(1, i - 1)],
-                             changed[i + 2:i + half + 2]))
-    if window.shape[0] < 4:
-        return None
-    med = float(np.median(window))
-    p10, p90 = np.percentile(window, [10, 90])
-    spread = max(float(p90 - p10), 0.1 * med, 0.01)
-    if changed[i] > th.cut_spread_isolation * max(changed[i - 1], changed[i + 1]) and \
-            changed[i] - med > th.cut_spread * spread:
-        return med
-    return None
 
 
 def _audio(start: np.ndarray, end: np.ndarray, video0: float, th: ScanThresholds) -> list[Span]:

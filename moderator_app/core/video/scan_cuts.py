@@ -1,0 +1,112 @@
+"""`video.cut` candidates of the integrity scan (scan.py: the rule, its spans): isolated peaks of
+change far above the local motion level, or in busy content a share of changed points standing
+out of its local distribution; a game recorded as a window of the screen judged on its own
+tiles. Apart from scan.py because the rule is a study of its own (docs/DECISIONS.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moderator_app.core.thresholds import ScanThresholds
+
+if TYPE_CHECKING:
+    from .scan import FrameSignals
+
+
+def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, str]]:
+    """Isolated peaks of change: far above the local motion level, or, where motion saturates
+    (busy content), a share of changed points that stands out of its local distribution."""
+    m = sig.motion
+    n = m.shape[0]
+    ctx = th.cut_context_frames
+    if n < 2 * ctx + 1:
+        return []
+    clean = np.where(np.isfinite(m), m, 0.0)
+    changed = np.where(np.isfinite(sig.changed), sig.changed, 0.0)
+    half = th.cut_window_frames
+    out: list[tuple[float, str]] = []
+    cand = np.nonzero(clean > th.cut_min_motion)[0]
+    window = _game_window(sig, th)
+    if window is not None:
+        # The game is a window of a screen capture (a desktop, black bars): its change is
+        # diluted by the still picture around it, so the window's own tiles are judged. A cut
+        # changes most of the window at once; a sprite that jumps (a wrap-around, a respawn)
+        # changes a few tiles of it
+        tiles = np.nan_to_num(sig.tiles[:, window], nan=0.0)
+        clean = tiles.mean(axis=1)
+        changed = changed * (window.size / max(int(window.sum()), 1))
+        wide = (tiles > WINDOW_TILE_MOVED).mean(axis=1) >= WINDOW_CUT_SHARE
+        cand = np.union1d(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
+    for i in cand[(cand >= ctx) & (cand < n - ctx)]:
+        before = clean[max(1, i - half):i]
+        after = clean[i + 1:min(n, i + half + 1)]
+        level = max(float(np.median(before)) if before.shape[0] else 0.0,
+                    float(np.median(after)) if after.shape[0] else 0.0, 1.0)
+        peak = max(clean[i - 1] if i >= 1 else 0.0, clean[i + 1] if i + 1 < n else 0.0)
+        if clean[i] > th.cut_ratio * level and clean[i] > 1.5 * peak:
+            what = f"change {clean[i]:.1f} against a local level of {level:.1f}"
+        elif (outlier := _changed_outlier(sig, changed, int(i), th)) is not None:
+            what = (f"{100 * changed[i]:.0f} % of the picture changed against "
+                    f"{100 * outlier:.0f} % around it")
+        else:
+            continue
+        t0 = float(sig.times_s[i])
+        out.append((t0, f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
+    return out[:200]
+
+
+# A tile of a game window "moved" at a frame when its motion passes this (of 255): codec noise
+# on a still picture stays near 0-1
+WINDOW_TILE_MOVED = 2.0
+# ... and a cut moves this share of the window's tiles at once (a 320x240 game's cut in 1366x768:
+# 8 of 8; a 24 px sprite wrapping around in a 16-tile strip: 4-8 of 16)
+WINDOW_CUT_SHARE = 0.75
+# ... and a window is one rectangle: its changing tiles fill this share of their bounding box
+# (the QA windows: 8 of 8, 6 of 6; the bundled sample, a counter, a timer and a bar that
+# flips every 4 s: 14 of 48, whose flips were 6 false cut candidates)
+WINDOW_FILLED = 0.75
+
+
+def _game_window(sig: FrameSignals, th: ScanThresholds) -> np.ndarray | None:
+    """The tiles (8x8 mask) that ever change, when they are at most `cut_window_share` of the
+    picture and fill a rectangle: a game captured as a window of a desktop, or inside black
+    bars. None when the
+    picture changes over most of its area (a game recorded alone), whose cuts are judged on
+    the whole picture as before. A tile changes where its motion passes 1 (of 255) in more
+    than 1 % of the frames: codec noise on a still desktop stays below."""
+    tiles = sig.tiles
+    if tiles.ndim != 3 or tiles.shape[0] < 2:
+        return None
+    active = (np.nan_to_num(tiles, nan=0.0) > 1.0).mean(axis=0) > 0.01
+    if not active.any() or active.mean() > th.cut_window_share:
+        return None
+    rows, cols = np.nonzero(active.any(axis=1))[0], np.nonzero(active.any(axis=0))[0]
+    box = (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1)
+    if active.sum() < WINDOW_FILLED * box:
+        return None  # changes here and there (an overlay's counter and bar), not one window
+    return active
+
+
+def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
+                     th: ScanThresholds) -> float | None:
+    """The local median share of changed points when frame i's share stands out of the local
+    distribution (a cut in busy content; see ScanThresholds.cut_spread), else None. Not across
+    a timestamp hole: the change there is the timestamp rules' to judge (a gap, or a VFR
+    hold), and a frame after a hole is no cut candidate."""
+    t = sig.times_s
+    if t[i] - t[i - 1] > 1.5 * sig.frame_duration_s:
+        return None
+    half = th.cut_window_frames
+    window = np.concatenate((changed[max(1, i - half):max(1, i - 1)],
+                             changed[i + 2:i + half + 2]))
+    if window.shape[0] < 4:
+        return None
+    med = float(np.median(window))
+    p10, p90 = np.percentile(window, [10, 90])
+    spread = max(float(p90 - p10), 0.1 * med, 0.01)
+    if changed[i] > th.cut_spread_isolation * max(changed[i - 1], changed[i + 1]) and \
+            changed[i] - med > th.cut_spread * spread:
+        return med
+    return None
