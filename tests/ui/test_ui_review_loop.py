@@ -16,6 +16,7 @@ from moderator_app.cli import main as cli_main
 from moderator_app.core.ledger.records import REJECT
 from moderator_app.core.ledger.store import Ledger
 from moderator_app.ui.main_window import MainWindow
+from moderator_app.ui.video_player import NO_FOOTAGE
 
 FPS = 10.0
 
@@ -144,6 +145,10 @@ def test_coverage_finding_jumps_to_the_first_missing_instant(qtbot, window, tmp_
     window.select_finding(i)
     assert window.timeline.playhead == pytest.approx(video_end - 10.0, abs=0.11)
     assert window.findings.moment(i).video_s == pytest.approx(video_end)
+    # the first missing instant is past the footage, on the picture and in the frame label
+    # (FrameIndex.frame_at: the end of the last frame's display interval is no footage)
+    assert window.player.has_video and not window.player.in_footage
+    assert window.player.position_label.text().startswith(NO_FOOTAGE)
     assert window.timeline.v0 <= video_end - 10.0 <= window.timeline.v1
     # The findings list shows the moment as a time, and the finding's time is copyable.
     text = window.copy_finding()

@@ -151,3 +151,27 @@ def test_whole_file_findings_lead_somewhere():
     ambiguous = Finding(Severity.ERROR, "input.several_logs", "two logs")
     m = finding_moment(ambiguous, result.report, index, result.run_duration_s, 2.0)
     assert (m.run_s, m.video_s) == (0.0, 2.0)
+
+
+def test_the_first_missing_instant_is_no_footage_at_every_offset(verified):
+    # QA session 12 (Alien at offset 10.033): the coverage finding's moment, the video's end
+    # (rounded to 1 µs by the probe) minus the offset plus the offset again, fell a few
+    # 1e-15 s either side of the end of the last frame's display interval: the last frame at
+    # one offset, "no footage at this time" at the next. The rule (FrameIndex.frame_at): a
+    # moment at or past that end is no footage, compared at 1 µs; the core and the player
+    # both ask frame_for_time.
+    from moderator_app.core.video.export import frame_for_time
+    base = verified[0.0]
+    index = base.video_probe.index
+    last = index.frame_count - 1
+    seen = 0
+    for k in range(101):
+        o = round(10.0 + k / 1000, 3)
+        at = result_at_offset(base, o)
+        f = next(f for f in at.report.findings.sorted() if f.rule == "coverage.missing")
+        m = finding_moment(f, at.report, at.index, at.run_duration_s, o)
+        assert frame_for_time(index, m.video_s) is None, o
+        # half a frame earlier is the last frame's own display interval
+        assert frame_for_time(index, m.video_s - index.frame_duration_s / 2) == last, o
+        seen += 1
+    assert seen == 101

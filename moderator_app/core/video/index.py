@@ -228,8 +228,17 @@ class FrameIndex:
     def frame_at(self, t: float, max_hold_s: float | None = None) -> int | None:
         """The frame shown at video time `t`, or None when there is no footage at `t`: before
         the first frame, after the end of the last, or (with `max_hold_s`) inside a gap where
-        the previous frame would be held longer than that."""
-        if self.frame_count == 0 or not np.isfinite(t) or t < -_EPS or t >= self.duration_s:
+        the previous frame would be held longer than that.
+
+        Boundaries are compared at 1 µs (`_EPS`), and a moment within 1 µs of one is on its
+        later side: of a frame's start, in that frame; of the end of the last frame's display
+        interval, past the footage. The first missing instant of `coverage.missing` (the
+        video's duration, rounded to 1 µs by the probe, minus the offset, plus the offset
+        again) is therefore always "no footage", whatever the float rounding: it showed the
+        last frame at one offset and "no footage at this time" at the next (QA session 12,
+        Alien at 10.033 s)."""
+        if (self.frame_count == 0 or not np.isfinite(t) or t < -_EPS
+                or t >= self.duration_s - _EPS):
             return None
         i = bisect_right(self.times_s, t + _EPS) - 1
         if i < 0:
