@@ -435,7 +435,7 @@ class VideoPlayer(QWidget):
                 return  # the stream's first frame is being made: the clock waits for it
         t = self.clock()
         if t >= self.times.duration:
-            self.pause()
+            self._end_on_last_frame()
             return
         if self.audio is not None:  # sound follows the clock (silence where it has none)
             self.audio.tick(t, True, self.speed, self.muted)
@@ -444,9 +444,12 @@ class VideoPlayer(QWidget):
             self._show_no_footage(t)  # a gap: the clock runs on, no frame is shown
             return
         got = self._worker.take(n)
-        if got is None:
-            return
-        m, image = got
+        if got is not None:
+            self._show_streamed(*got)
+
+    def _show_streamed(self, m: int, image: QImage) -> None:
+        """Frame `m` from the playback stream on screen: the position is the frame shown."""
+        assert self.times is not None
         self.current_frame, self.current_time = m, self.times.time_of(m)
         self._requested = self.shown_frame = m
         self._set_footage(True)
@@ -455,6 +458,21 @@ class VideoPlayer(QWidget):
         self._update_label()
         self.frame_shown.emit(m)
         self._moved()
+
+    def _end_on_last_frame(self) -> None:
+        """The clock passed the end: pause on the last frame, always. Under load the clock
+        could pass the end before the stream had sent the last frame (or a stride above 1x
+        stepped over it), and the play stopped on the frame before it (58 of 59, seen once
+        at load 20): the last frame is taken from the stream when it is there, else asked
+        for exactly, as a seek would."""
+        assert self.times is not None and self._worker is not None
+        last = self.times.frame_count - 1
+        got = self._worker.take(last)
+        self.pause()
+        if got is not None and got[0] == last:
+            self._show_streamed(*got)
+        elif self.shown_frame != last:
+            self.seek_frame(last)
 
     def _moved(self) -> None:
         """`position_changed`, for the views around the player (the timeline, the plots and

@@ -178,12 +178,31 @@ def test_a_stream_that_reaches_the_end_pauses_on_the_last_frame(qtbot, player):
     player.seek_frame(55)
     qtbot.waitUntil(lambda: player.shown_frame == 55, timeout=WAIT_MS)
     player.play()
-    qtbot.waitUntil(lambda: not player.playing, timeout=WAIT_MS)
+    # the last frame may come from the stream or, when the clock passed the end first, from
+    # an exact request: the play ends on it either way
+    qtbot.waitUntil(lambda: not player.playing and player.shown_frame == 59, timeout=WAIT_MS)
     assert player.current_frame == player.shown_frame == 59
     assert shown(player) == 59
     player.seek_frame(20)
     qtbot.waitUntil(lambda: player.shown_frame == 20, timeout=WAIT_MS)
     assert shown(player) == 20
+
+
+def test_a_clock_that_passes_the_end_before_the_stream_still_ends_on_the_last_frame(
+        qtbot, player, monkeypatch):
+    """Under load (20+) the play clock reached the end while the stream was still frames
+    behind, and the play paused on frame 58 of 59: the race made certain here by a clock
+    that jumps past the end as soon as the stream's first frame is shown."""
+    player.seek_frame(50)
+    qtbot.waitUntil(lambda: player.shown_frame == 50, timeout=WAIT_MS)
+    shown_frames: list[int] = []
+    player.frame_shown.connect(shown_frames.append)
+    player.play()
+    qtbot.waitUntil(lambda: bool(shown_frames), timeout=WAIT_MS)
+    assert shown_frames[0] < 59
+    monkeypatch.setattr(player, "clock", lambda: player.times.duration + 1.0)
+    qtbot.waitUntil(lambda: not player.playing and player.shown_frame == 59, timeout=WAIT_MS)
+    assert player.current_frame == 59 and shown(player) == 59
 
 
 def test_a_frame_selected_while_playing_ends_the_stream_itself(qtbot, player, monkeypatch):
