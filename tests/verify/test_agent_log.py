@@ -659,9 +659,9 @@ def test_deeply_nested_action_args(tmp_path):
 def test_responses_past_the_table_bound_stop_the_examination(tmp_path, monkeypatch):
     """Each response is kept for the actions that may name it; past the bound (patched down
     to 2 here) the log is not examined further, and the report is incomplete."""
-    from moderator_app.core.verify.agent_log import actions, checker
+    from moderator_app.core.verify.agent_log import actions, turns
 
-    for mod in (actions, checker):
+    for mod in (actions, turns):  # turns.py: the response check that words the finding
         monkeypatch.setattr(mod, "MAX_RESPONSES", 2)
     lines = base()
     for k in (3, 2):  # two more turns after the first: a response and its action each

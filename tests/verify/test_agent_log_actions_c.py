@@ -262,8 +262,9 @@ def test_the_response_table_is_bounded(tmp_path, monkeypatch, max_responses, max
     import hashlib
 
     from moderator_app.core.verify.agent_log import actions
+    from moderator_app.core.verify.agent_log import turns as turns_mod
 
-    for mod in (actions, checker_mod):
+    for mod in (actions, turns_mod):  # turns.py words the finding
         monkeypatch.setattr(mod, "MAX_RESPONSES", max_responses)
         monkeypatch.setattr(mod, "MAX_SLOTS", max_slots)
     turns = [WARM] + [(b'"c%d"' % i, PRESS_A[:-1] + b',{"name":"x"}]', [
