@@ -1,7 +1,8 @@
 """The "screen activity" and "audio" lanes under the timeline: what the integrity scan found,
 on the timeline's own view range (run time; video time = run time + offset).
 
-A strip of motion energy per pixel column (core/video/scan.py `activity_envelope`), the scan's
+A strip of motion energy per pixel column (core/video/activity.py: scaled per run, its 99th
+percentile at full height; the fixed scale drew a 1-2 px line on real games), the scan's
 findings as coloured spans over it (frozen: amber, black: grey, timestamp gap: red, cut: a tick),
 and the audio loudness envelope when the video has sound. Before the scan is done the lane says
 "scanning… N %"; when it could not run, why. A click seeks like a click on the timeline.
@@ -19,7 +20,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from moderator_app.core.video.scan import ScanResult, activity_envelope
+from moderator_app.core.video.activity import activity_levels, activity_scale
+from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.timeline import LABEL_W, Timeline
 from moderator_app.ui.tooltip import plain_tooltip
 from moderator_app.ui.video_lane import ROW_H, VideoLane
@@ -40,12 +42,14 @@ class ActivityLane(VideoLane):
     def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
         super().__init__(timeline, parent)
         self.result: ScanResult | None = None
+        self.scale = 1.0  # the motion drawn at full height, for this run (`activity_scale`)
 
     # -- data ------------------------------------------------------------------------------
     def set_scan(self, result) -> None:
         """A ScanResult, a reason (str) why there is none, or None (no video)."""
         if isinstance(result, ScanResult):
             self.result, self.status = result, ""
+            self.scale = activity_scale(result.signals)
         else:
             self.result, self.status = None, ("" if result is None else
                                               f"scan not run: {result}")
@@ -76,8 +80,7 @@ class ActivityLane(VideoLane):
             p.drawText(QRectF(LABEL_W, 0, w, 2 * ROW_H), Qt.AlignmentFlag.AlignCenter,
                        self.status)
             return
-        env = activity_envelope(r.signals, v0, v1, w)
-        level = np.clip(np.nan_to_num(env, nan=-1.0) / 40.0, -1.0, 1.0)
+        level = activity_levels(r.signals, v0, v1, w, self.scale)
         buf = np.zeros((ROW_H - 2, w, 4), np.uint8)
         hh = ROW_H - 2
         heights = np.where(level < 0, 0, np.maximum(1, (level * hh).astype(int)))

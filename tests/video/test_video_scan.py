@@ -251,7 +251,7 @@ def test_scan_is_cancellable():
 
 
 def test_activity_envelope_for_the_lane():
-    from moderator_app.core.video.scan import activity_envelope
+    from moderator_app.core.video.activity import activity_envelope
     sig = run_scan(vc.build(vc.RECIPES["scan"])).signals
     env = activity_envelope(sig, -10.0, 70.0, 80)  # one column per second
     assert np.isnan(env[:10]).all() and np.isnan(env[70:]).all()  # no footage there
@@ -450,3 +450,30 @@ def test_a_still_screen_that_lives_is_not_frozen_and_an_inserted_freeze_is(name)
     want = (tamper["video_start_s"], tamper["video_end_s"])
     assert len(got) == 1
     assert abs(got[0][0] - want[0]) <= 0.5 and abs(got[0][1] - want[1]) <= 0.5  # duration-ok
+
+
+def test_the_activity_lane_is_scaled_to_its_run_so_a_real_game_reads():
+    """QA session 12: on real games the lane drew a 1-2 px line (motion / 40). Scaled by the
+    run's 99th percentile (floor 0.1), Pong's ever-moving ball and paddle fill a third of
+    the lane in the middle column, not a 50th; the scale is the same at every zoom."""
+    import corpus
+
+    from moderator_app.core.video.activity import (
+        SCALE_FLOOR,
+        activity_envelope,
+        activity_levels,
+        activity_scale,
+    )
+    why = corpus.available()
+    if why:
+        pytest.skip(why)
+    sig = run_scan(corpus.build("pong-genuine").video).signals
+    motion = sig.motion[np.isfinite(sig.motion)]
+    scale = activity_scale(sig)
+    assert scale == max(SCALE_FLOOR, float(np.percentile(motion, 99)))
+    end = float(sig.times_s[-1])
+    old = np.nan_to_num(activity_envelope(sig, 0.0, end, 1000), nan=0.0) / 40.0
+    new = activity_levels(sig, 0.0, end, 1000, scale)
+    assert float(np.median(old)) < 0.01
+    assert float(np.median(new)) > 0.2
+    assert float(new.max()) == 1.0 and float(new.min()) >= 0.0

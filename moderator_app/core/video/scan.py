@@ -143,31 +143,6 @@ class ScanResult:
         return out
 
 
-def activity_envelope(signals: FrameSignals, t0: float, t1: float, width: int) -> np.ndarray:
-    """The screen activity lane's data: for `width` columns spanning video time [t0, t1), the
-    highest motion energy (0-255) of the frames shown in each column; NaN where no frame is.
-    A column narrower than a frame repeats that frame's value (the lane is never blank inside
-    the footage)."""
-    out = np.full(max(0, width), np.nan, np.float32)
-    n = signals.frame_count
-    if n == 0 or width <= 0 or t1 <= t0:
-        return out
-    m = np.nan_to_num(signals.motion, nan=0.0)
-    edges = t0 + (t1 - t0) * np.arange(width + 1) / width
-    # the frame on screen at each column's start, and the frames starting inside the column
-    first = np.searchsorted(signals.times_s, edges[:-1], side="right") - 1
-    last = np.searchsorted(signals.times_s, edges[1:], side="left") - 1
-    end = float(signals.times_s[-1]) + signals.frame_duration_s
-    for c in range(width):
-        a, b = int(first[c]), int(last[c])
-        if edges[c + 1] <= 0 or edges[c] >= end:
-            continue
-        a = max(a, 0)
-        b = max(b, a)
-        out[c] = float(m[a:b + 1].max())
-    return out
-
-
 # --- running ----------------------------------------------------------------------------------
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
               use_cache: bool, nice: int = 0,
