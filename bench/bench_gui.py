@@ -7,8 +7,8 @@
 3. The verification's own process (core/verify/isolated.py, issue 15): the result in the
    window's process, against the same verification run in that process, on the sample and
    on the large log; cold (a process started for it) and started ahead (as the window does).
-4. The window's player (bench/gui_playback.py) on a 1080p60 H.264 file, beside a bare OpenCV
-   decode of it: playback at 1x while the integrity scan runs in its child process, a selected
+4. The window's player (bench/gui_playback.py) on a 1080p60 H.264 file and an HEVC one,
+   each beside a bare OpenCV decode of it: playback at 1x while the integrity scan runs in its child process, a selected
    event's exact frame after the first open, keyframe previews while dragging.
 (The decoder alone, seeks and the integrity scan: bench/bench_video.py.)
 
@@ -173,6 +173,9 @@ def main() -> int:
         from gui_playback import bench_playback
 
         bench_playback(video_file(30), 30.0)
+        # HEVC 1080p60 (decoded with slice threads only since session 12: frame threads
+        # deadlocked), the same measurements
+        bench_playback(video_file(30, codec="hevc"), 30.0)
     else:
         print("-- the window's player: ffmpeg CLI not installed, skipped")
     if args.playback_only:

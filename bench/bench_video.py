@@ -48,18 +48,21 @@ CACHE = Path(tempfile.gettempdir()) / "moderator-bench-cache"
 
 
 def video_file(seconds: int, size: str = "1920x1080", rate: int = 60,
-               gop: int | None = 120) -> Path:
-    """testsrc2 in H.264 (veryfast, 3 B-frames); `gop` None: x264's default (a keyframe
-    every 250 frames at most, as an encoder left at its defaults writes)."""
+               gop: int | None = 120, codec: str = "h264") -> Path:
+    """testsrc2 in H.264 (veryfast, 3 B-frames), or in HEVC (`codec` "hevc": x265 veryfast,
+    as a phone or OBS writes it); `gop` None: the encoder's default (x264: a keyframe every
+    250 frames at most, as an encoder left at its defaults writes)."""
     CACHE.mkdir(exist_ok=True)
     tag = "1080p60" if size == "1920x1080" else size
     if rate != 60 or gop != 120:
         tag += f"-{rate}fps-gop{gop or 'default'}"
-    p = CACHE / f"testsrc2-{tag}-h264-{seconds}s.mp4"
+    p = CACHE / f"testsrc2-{tag}-{codec}-{seconds}s.mp4"
+    enc = (["libx264", "-preset", "veryfast"] if codec == "h264" else
+           ["libx265", "-preset", "veryfast", "-x265-params", "log-level=error", "-tag:v", "hvc1"])
     if not p.exists():
         subprocess.run(["nice", "-n", "10", "ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
                         "-i", f"testsrc2=size={size}:rate={rate}", "-t", str(seconds), "-c:v",
-                        "libx264", "-preset", "veryfast", *(["-g", str(gop)] if gop else []),
+                        *enc, *(["-g", str(gop)] if gop else []),
                         "-pix_fmt", "yuv420p", str(p.with_suffix(".part.mp4"))], check=True)
         p.with_suffix(".part.mp4").rename(p)
     return p
