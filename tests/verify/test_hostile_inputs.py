@@ -347,6 +347,26 @@ def test_too_many_tar_members_is_unreadable_and_says_why(cache, tmp_path):
     assert "more than 10000 members" in run.json()["error"]
 
 
+def test_a_folder_past_the_member_cap_does_not_claim_its_video_is_absent(tmp_path):
+    """QA session 14 (G1): a folder of 10,001 extra files named between the log and the video
+    was listed up to the cap and then told "no video in the submission" with video.mp4 in
+    it. The cap stays an error; what was not looked at is not said to be missing."""
+    import shutil
+
+    folder = tmp_path / "wide"
+    shutil.copytree(REPO / "resources" / "samples" / "community-sample", folder)
+    for i in range(10_001):  # 'b...' sorts after agent-log.jsonl, before video.mp4
+        (folder / f"b{i:05d}.txt").touch()
+    run = cli(tmp_path, "verify", "--json", folder)
+    assert_clean(run)
+    assert run.rc == 1
+    assert run.rules()["archive.too_many_members"] == 1
+    [missing] = [f for f in run.json()["findings"] if f["rule"] == "input.no_video"]
+    assert missing["message"].startswith(
+        "no video among the members listed (the listing stopped at its cap; the rest were not "
+        "looked at)"), missing["message"]
+
+
 def test_a_sparse_log_is_refused_and_the_error_says_so(tmp_path):
     run = cli(tmp_path, "verify", "--json", H.make_sparse_files(tmp_path, "agent-log.jsonl"))
     assert_clean(run)

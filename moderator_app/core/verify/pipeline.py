@@ -154,8 +154,13 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     videos = sub.videos
     if not videos:
         if sub.kind.video_required:
+            # a listing cut at its member cap says nothing of the names past it: a folder of
+            # 100,000 files with video.mp4 among them was told "no video in the submission"
+            capped = any(f.rule == "archive.too_many_members" for f in sub.findings)
+            where = ("no video among the members listed (the listing stopped at its cap; the "
+                     "rest were not looked at)" if capped else "no video in the submission")
             report.add(MISSING_VIDEO.at(
-                "no video in the submission: a community run needs its full video "
+                f"{where}: a community run needs its full video "
                 "(.mp4 .mkv .webm .mov .avi .ts .mpg ... any container FFmpeg plays)", None))
         return
     video = videos[0]
