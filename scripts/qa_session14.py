@@ -57,7 +57,19 @@ def time_pilot(ram, rng: random.Random) -> list[tuple[str, int]]:
              rng.randint(3, 8))]
 
 
-GAMES = {"montezuma_revenge": (montezuma, 141), "time_pilot": (time_pilot, 143)}
+def video_pinball(ram, rng: random.Random) -> list[tuple[str, int]]:
+    """Video Pinball (added 09:49, after the first two games gave little signal: the ball moves
+    on its own; each LEFT/RIGHT flips a flipper at once, visibly; FIRE pulls the plunger)."""
+    r = rng.random()
+    if r < 0.75:
+        return [(rng.choice(("LEFT", "RIGHT")), rng.randint(4, 12))]
+    if r < 0.9:
+        return [("FIRE", rng.randint(10, 30))]
+    return [("UP", rng.randint(3, 6))]
+
+
+GAMES = {"montezuma_revenge": (montezuma, 141), "time_pilot": (time_pilot, 143),
+         "video_pinball": (video_pinball, 147)}
 
 
 def _recorder_cls():
@@ -86,6 +98,9 @@ KINDS_A = ("genuine", "genuine2", "cut", "insert", "freeze", "speed5", "slow", "
 KINDS_B = ("genuine", "genuine2", "cut", "insert", "freeze", "speed5", "deleted", "human")
 SYNC_RUNS = [f"{g}-{k}@r24hevcts" for g in GAMES for k in KINDS_A] + \
     [f"{g}-{k}@r60vp8jit" for g in GAMES for k in KINDS_B]
+# added 09:49: Video Pinball at the 24 fps recorder
+SYNC_RUNS_PINBALL = [f"video_pinball-{k}@r24hevcts" for k in
+                     ("genuine", "cut", "insert", "speed5", "deleted", "human")]
 SPEED5 = 0.05                     # +5 % (QA s13: +3 %, corpus 2/4/4.4/6 %)
 SLOW25 = 1 / 0.975 - 1            # the video at 97.5 % of the log's clock (-2.5 %)
 
@@ -287,7 +302,7 @@ def check_budget() -> list[dict]:
     """verify --scan-budget on a 60 fps run: a budget far below the scan's CPU stops it
     (video.scan_stopped, video_scan.complete false, 'STOPPED'), nothing cached: the next scan
     without a budget is whole."""
-    folder = build_sync_run("time_pilot-genuine@r60vp8jit")
+    folder = build_sync_run("montezuma_revenge-genuine@r60vp8jit")
     rows = []
     for budget in ("0.05", "0", None):
         cmd = [*CLI, "verify", str(folder), "--scan", "--json", "--offset", "0.8"]
@@ -398,6 +413,11 @@ def check_race(n: int = 8, rounds: int = 10) -> dict:
     return out
 
 
+#: the hostile inputs opened in the workstation (gui-hostile)
+GUI_HOSTILE = ("r01_seq_true", "r02_line_separators", "r03_log_environ", "r03_video_zero",
+               "r03_video_is_dir", "r04_wide", "r05_bzip2_newlines.zip", "r05_method93.zip")
+
+
 def shutil_rm(p: Path) -> None:
     import shutil
 
@@ -437,6 +457,14 @@ def main(argv: list[str]) -> int:
         check_tmpdir()
     if what == "race":
         check_race()
+    if what == "gui-hostile":  # issue 15 in the workstation (session 13's runner, offscreen)
+        import os
+
+        s13.GUI_INPUTS = GUI_HOSTILE
+        os.environ.update(QA14_TOKEN="qa14-evaluator-secret-7f3d9c")  # r03: /proc/self/environ
+        s13.gui_hostile()
+    if what == "gui-open-one":
+        s13.gui_open_one(argv[1])
     if what == "gui-frames":
         for shape in (argv[1:] or VIDEO_SHAPES):
             print(json.dumps(s13.gui_frames(shape)), flush=True)
