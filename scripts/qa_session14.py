@@ -92,6 +92,9 @@ RECORDERS = {
     # +-3 ms (a browser's MediaRecorder stamps frames as they arrive); 0.8 s lead-in
     "r60vp8jit": {"fps": 60, "scale": 2, "lead_s": 0.8, "container": "webm",
                   "codec": "vp8jitter", "jitter_ms": 6.0},
+    # added 09:58 (the VP8 encode ran at ~1/10 real time under the session's load): 20 fps
+    # (60/20 = 3), H.264 in Matroska (the corpus' own encoder), 3.3 s lead-in
+    "r20mkv": {"fps": 20, "scale": 2, "lead_s": 3.3, "container": "mkv"},
 }
 KINDS_A = ("genuine", "genuine2", "cut", "insert", "freeze", "speed5", "slow", "deleted",
            "human")
@@ -101,6 +104,8 @@ SYNC_RUNS = [f"{g}-{k}@r24hevcts" for g in GAMES for k in KINDS_A] + \
 # added 09:49: Video Pinball at the 24 fps recorder
 SYNC_RUNS_PINBALL = [f"video_pinball-{k}@r24hevcts" for k in
                      ("genuine", "cut", "insert", "speed5", "deleted", "human")]
+SYNC_RUNS_PINBALL20 = [f"video_pinball-{k}@r20mkv" for k in
+                       ("genuine", "cut", "insert", "deleted", "human", "freeze")]
 SPEED5 = 0.05                     # +5 % (QA s13: +3 %, corpus 2/4/4.4/6 %)
 SLOW25 = 1 / 0.975 - 1            # the video at 97.5 % of the log's clock (-2.5 %)
 
