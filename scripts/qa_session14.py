@@ -68,8 +68,16 @@ def video_pinball(ram, rng: random.Random) -> list[tuple[str, int]]:
     return [("UP", rng.randint(3, 6))]
 
 
+def bank_heist(ram, rng: random.Random) -> list[tuple[str, int]]:
+    """Bank Heist (added 10:04, genuine runs only: is G7's late offset Pinball's own? The maze
+    stands still; the getaway car turns and drives only on input; police cars move alone)."""
+    if rng.random() < 0.85:
+        return [(rng.choice(("UP", "DOWN", "LEFT", "RIGHT")), rng.randint(8, 24))]
+    return [("FIRE", rng.randint(3, 6))]
+
+
 GAMES = {"montezuma_revenge": (montezuma, 141), "time_pilot": (time_pilot, 143),
-         "video_pinball": (video_pinball, 147)}
+         "video_pinball": (video_pinball, 147), "bank_heist": (bank_heist, 149)}
 
 
 def _recorder_cls():
