@@ -230,6 +230,19 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
     add("r09_scan_budget_values",
         *[["verify", SAMPLE, "--scan", "--scan-budget", v] for v in
           ("-1", "nan", "inf", "1e308", "abc", "0x10", "1e-9", "")])
+    # r10 (added 10:07): a 41 MB log, a response whose text is 24 MiB of one string ending in
+    # U+202E and ESC[2J, a request with 16 MB of prompt in 20,000 lines (also opened in the
+    # workstation: scripts/qa_session14.py gui-select)
+    d = root / "r10_gui_huge_text"
+    if not (d / "agent-log.jsonl").exists():
+        ev = _lines()
+        resp = next(e for e in ev if e["type"] == "model_response")
+        resp["data"]["text"] = "A" * (24 << 20) + "\u202e\x1b[2J"
+        req = next(e for e in ev if e["type"] == "model_request")
+        req["data"]["messages"][1]["content"] = ("row " * 200 + "\n") * 20000
+        _folder(root, "r10_gui_huge_text", _dump(ev))
+    add("r10_huge_strings", *all_cmds(d, "r10"),
+        ["withhold", d / "agent-log.jsonl", "-o", root / "r10.pub"])
     return out
 
 

@@ -431,6 +431,50 @@ GUI_HOSTILE = ("r01_seq_true", "r02_line_separators", "r03_log_environ", "r03_vi
                "r03_video_is_dir", "r04_wide", "r05_bzip2_newlines.zip", "r05_method93.zip")
 
 
+def gui_select(path: Path, lines: list[int]) -> dict:
+    """Open `path` in the window (offscreen), then select each of `lines` and turn the event
+    loop for 3 s: the longest single turn (a rendering bomb freezes it), peak memory."""
+    import resource
+    import time
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    out = CACHE / "gui-select-tmp"
+    out.mkdir(parents=True, exist_ok=True)
+    win = MainWindow(settings=QSettings(str(out / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=out / "g.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([path])
+
+    def spin(cond, guard: float) -> tuple[bool, float]:
+        end, worst = time.monotonic() + guard, 0.0
+        while not cond():
+            a = time.monotonic()
+            app.processEvents()
+            worst = max(worst, time.monotonic() - a)
+            time.sleep(0.01)
+            if time.monotonic() > end:
+                return False, worst
+        return True, worst
+
+    t0 = time.monotonic()
+    ok, w = spin(lambda: win.session.result is not None and not win.is_verifying(), 120)
+    res: dict = {"input": path.name, "verified": ok, "verified_s": round(time.monotonic() - t0, 2),
+                 "longest_turn_s": round(w, 2), "status": win.status_label.text()[:160]}
+    for line in lines:
+        win.select_event(win.session.result.index.row_for_line(line))
+        res[f"line{line}_longest_turn_s"] = round(spin(lambda: False, 3.0)[1], 2)
+    res["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(json.dumps(res), flush=True)
+    win.shutdown()
+    return res
+
+
 def shutil_rm(p: Path) -> None:
     import shutil
 
@@ -476,6 +520,8 @@ def main(argv: list[str]) -> int:
         s13.GUI_INPUTS = GUI_HOSTILE
         os.environ.update(QA14_TOKEN="qa14-evaluator-secret-7f3d9c")  # r03: /proc/self/environ
         s13.gui_hostile()
+    if what == "gui-select":  # r10: open a submission, select lines, the longest loop turn
+        gui_select(Path(argv[1]), [int(x) for x in argv[2:]] or [2, 3])
     if what == "gui-open-one":
         s13.gui_open_one(argv[1])
     if what == "gui-frames":
