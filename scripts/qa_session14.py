@@ -103,6 +103,8 @@ RECORDERS = {
     # added 09:58 (the VP8 encode ran at ~1/10 real time under the session's load): 20 fps
     # (60/20 = 3), H.264 in Matroska (the corpus' own encoder), 3.3 s lead-in
     "r20mkv": {"fps": 20, "scale": 2, "lead_s": 3.3, "container": "mkv"},
+    # added 10:09: the corpus' own 60 fps x264 MP4 (not new: G7's bias counted in 60 fps frames)
+    "r60mp4": {"fps": 60, "scale": 2, "lead_s": 2.2},
 }
 KINDS_A = ("genuine", "genuine2", "cut", "insert", "freeze", "speed5", "slow", "deleted",
            "human")
