@@ -7,8 +7,10 @@ appends a record bound to the evidence (`core.ledger.records.build_record`) to t
 readable ledger; `export`: written from a ledger that is not intact), 2 not done (unreadable
 submission, corrupt or unreachable store, invalid arguments, a run claimed by someone else; for
 every command, `verify` included, a store path that is a FIFO, a device, a socket, a directory
-where the file should be, a symbolic link to nothing or a link loop), 3 (`decide` on a team
-store) the server went away during the commit and the outcome is unknown.
+where the file should be, a symbolic link to nothing or a link loop, and a store that names
+no place: an empty path, a path under a regular file, an address that is not
+`postgresql://` or cannot be parsed, an unusable store file), 3 (`decide` on a team store)
+the server went away during the commit and the outcome is unknown.
 """
 
 from __future__ import annotations
@@ -284,7 +286,7 @@ def cmd_verify_ledger(args: argparse.Namespace) -> int:
             outcome = ledger.verify()
             path = ledger.display
             empty = outcome.ok and outcome.count == 0
-    except LedgerPathError as exc:  # a FIFO, a device, a link to nothing: 2, as every command
+    except LedgerPathError as exc:  # a FIFO, a link to nothing, `--store ""`: 2, as every command
         _err(str(exc))
         return EXIT_ERROR
     except LedgerError as exc:  # unreadable, unreachable or not a ledger: not shown intact

@@ -44,6 +44,10 @@ def no_display_reason(env: dict[str, str] | None = None) -> str | None:
 
 def run_app(argv: list[str]) -> int:
     args = parse_args(argv)
+    problem = _store_arg_problem(args.store)
+    if problem is not None:  # `--store ""` was not given at all (the saved store was used)
+        sys.stderr.write(f"moderator-app: {problem}\n")
+        return 2
     reason = no_display_reason()
     if reason is not None:
         sys.stderr.write(
@@ -131,6 +135,24 @@ def _install_excepthook(window) -> None:
     sys.excepthook = hook
 
 
+def _store_arg_problem(store: str | None) -> str | None:
+    """Why `--store` cannot be used (escaped, never quoting a password), or None: an empty
+    or blank path, a NUL, an address that is not postgresql://, a key=value string. The
+    command line refuses the same with exit 2; here `--store ""` fell through to the saved
+    store, and the others were taken as SQLite paths."""
+    if store is None:
+        return None
+    from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.ledger.config import store_spec
+    from moderator_app.core.text import safe_text
+
+    try:
+        store_spec(store)
+    except LedgerError as exc:
+        return safe_text(str(exc))
+    return None
+
+
 def _env_store() -> str | None:
     """$MODERATOR_APP_STORE, else the store named in $MODERATOR_APP_STORE_FILE."""
     from moderator_app.core.ledger.config import store_spec
@@ -138,7 +160,9 @@ def _env_store() -> str | None:
     try:
         return store_spec()
     except Exception as exc:  # noqa: BLE001 - a bad store file: said, then the default
-        sys.stderr.write(f"moderator-app: {exc}\n")
+        from moderator_app.core.text import safe_text
+
+        sys.stderr.write(f"moderator-app: {safe_text(str(exc))}\n")
         return None
 
 

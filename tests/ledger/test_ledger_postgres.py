@@ -168,7 +168,8 @@ def test_store_file_must_be_owner_only(pg_dsn, tmp_path):
     f.write_text("# team ledger\n" + pg_dsn + "\n")
     os.chmod(f, 0o644)
     r = cli("decisions", "verify", "--store-file", str(f))
-    assert r.returncode == 1 and "chmod 600" in r.stderr
+    # exit 2 since session 14 (an unusable store file: nothing was read from a ledger)
+    assert r.returncode == 2 and "chmod 600" in r.stderr
     os.chmod(f, 0o600)
     r = cli("decisions", "verify", env={"MODERATOR_APP_STORE_FILE": str(f)})
     assert r.returncode == 0, r.stderr

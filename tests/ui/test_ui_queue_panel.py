@@ -102,6 +102,22 @@ def test_store_setting_refuses_a_password_and_an_unusable_store(window, tmp_path
     assert window.session.store_path == tmp_path / "other.sqlite3"
 
 
+@pytest.mark.parametrize("spec", ["postgresql+psycopg://u:s3cr3t@h/db", " postgresql://u:s3cr3t@h/db",
+                                  "target_session_attrs=any password=s3cr3t", "afile/x.sqlite3"])
+def test_store_setting_refuses_an_address_or_a_path_under_a_file(window, tmp_path, monkeypatch,
+                                                                 spec):
+    """Session 14 (F5): the address forms were saved as SQLite paths (and shown with their
+    password in the status line); a path under a regular file said "Not a directory"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    before = window.session.store_path
+    problem = apply_store(window, spec)
+    assert problem and "s3cr3t" not in problem, problem
+    assert ("not shown" in problem or "afile is a file, not a folder" in problem), problem
+    assert window.session.store_path == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
 def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tmp_path):
     from moderator_app.core.ledger.claims import new_claim
     from moderator_app.core.ledger.records import evidence_digest

@@ -10,8 +10,11 @@ class LedgerError(Exception):
 
 class LedgerPathError(LedgerError):
     """No ledger can be read at the store's path: it is a FIFO, a device, a socket, a
-    directory where the ledger file should be, a symbolic link to nothing or a link loop.
-    Every `decisions` command (and `decide`) exits 2 on it, as for any input that cannot be
+    directory where the ledger file should be, a symbolic link to nothing or a link loop, a
+    path under a regular file; or the store names no usable place at all: an empty path
+    (`--store ""`, which was the current folder), a NUL character, a connection address
+    that is not a PostgreSQL one or cannot be parsed. Every `decisions` command (and
+    `decide`, `claim`, `release`, `queue`) exits 2 on it, as for any input that cannot be
     read at all; `decisions verify` keeps 1 for a ledger it read and found not intact."""
 
 

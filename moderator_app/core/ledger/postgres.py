@@ -24,7 +24,7 @@ from typing import Any
 
 from moderator_app.core.formats.chain import ZERO_HASH
 from moderator_app.core.ledger.chained import MIRRORED, LedgerBase, LedgerError
-from moderator_app.core.ledger.errors import OutcomeUnknown
+from moderator_app.core.ledger.errors import LedgerPathError, OutcomeUnknown
 
 CONNECT_TIMEOUT_S = 5  # an unreachable team store is reported at once, not after minutes
 SCHEMA_LOCK_KEY = 0x4D4F4431  # advisory lock id while creating the tables ("MOD1")
@@ -65,7 +65,7 @@ def _parse(conninfo: str) -> dict[str, str]:
     try:
         return {k: str(v) for k, v in conninfo_to_dict(conninfo).items() if v is not None}
     except Exception:  # noqa: BLE001 - the driver's message may quote the password
-        raise LedgerError("the store address is not a valid PostgreSQL connection string "
+        raise LedgerPathError("the store address is not a valid PostgreSQL connection string "
                           "(postgresql://USER@HOST:PORT/DATABASE?sslmode=...)") from None
 
 
@@ -113,7 +113,9 @@ class PostgresLedger(LedgerBase):
             kwargs["connect_timeout"] = CONNECT_TIMEOUT_S
         try:
             self._conn = psycopg.connect(self._conninfo, **kwargs)
-        except psycopg.Error as exc:
+        except (psycopg.Error, UnicodeError, ValueError, OSError) as exc:
+            # UnicodeError: a host name IDNA cannot encode (a bidi control in it) was raised
+            # by the name lookup as it is, an internal error (session 14)
             raise self._error("cannot reach the team store", exc) from None
 
     def close(self) -> None:

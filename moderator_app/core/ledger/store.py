@@ -36,8 +36,8 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     VerifyOutcome,
     verify_jsonl,
 )
-from moderator_app.core.ledger.errors import LedgerPathError
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
+from moderator_app.core.ledger.paths import check_ledger_path, check_store_text
 
 STORE_ENV = "MODERATOR_APP_STORE"
 APP_DIR_NAME = "moderator-app"
@@ -73,9 +73,11 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 
 def default_store_path() -> Path:
-    """`$MODERATOR_APP_STORE` (a path), else the per-user data directory (platformdirs)."""
+    """`$MODERATOR_APP_STORE` (a path), else the per-user data directory (platformdirs).
+    An empty variable counts as unset (the shell's `VAR= cmd` idiom)."""
     env = os.environ.get(STORE_ENV)
     if env:
+        check_store_text(env)
         return Path(env).expanduser()
     import platformdirs
 
@@ -86,40 +88,9 @@ def resolve_store(path: str | os.PathLike | None) -> Path:
     """`--store PATH` wins; a directory means the ledger file inside it."""
     if path is None:
         return default_store_path()
+    check_store_text(path)
     p = Path(path).expanduser()
     return p / LEDGER_FILE if p.is_dir() else p
-
-
-def _check_ledger_path(path: Path) -> None:
-    """LedgerPathError unless `path` is a regular file or nothing at all. A dangling link or a
-    link loop read as "no ledger yet (0 decisions)", exit 0 (`Path.exists` says False), and
-    `decide` would have created the file wherever the link points."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise LedgerPathError(f"{path} is a symbolic link to a file that does not exist: "
-                                  "no ledger can be read or recorded there") from None
-        return  # nothing there: no ledger yet
-    except OSError as exc:  # ELOOP, EACCES on a folder, ENAMETOOLONG ...
-        raise LedgerPathError(f"{path} cannot be opened: {exc.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise LedgerPathError(f"{path} is not a file")
-    for suffix in ("-wal", "-shm", "-journal"):  # SQLite's companions: regular files or none
-        other = path.with_name(path.name + suffix)
-        try:
-            kind = os.lstat(other).st_mode
-        except OSError:
-            continue
-        if not stat.S_ISREG(kind):
-            what = "a symbolic link" if stat.S_ISLNK(kind) else "not a file"
-            # SQLite would follow it (writing the newest decisions wherever it points) or
-            # refuse with "unable to open database file", read as "corrupt"
-            raise LedgerError(
-                f"{other} is {what}: the ledger's write-ahead log and lock files must be "
-                "regular files beside it; nothing was opened. Decisions held only in that "
-                "log may be missing: look at where it points, then move it aside "
-                "(see docs/decisions-ledger.md).")
 
 
 def head_file(path: Path) -> Path:
@@ -230,7 +201,7 @@ class Ledger(LedgerBase):
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
         self._writable = False  # the connection was configured for appending (WAL, FULL)
-        _check_ledger_path(self.path)
+        check_ledger_path(self.path)
         if self.path.exists():
             self._open(writable=create)
         elif create:
