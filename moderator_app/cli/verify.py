@@ -273,11 +273,11 @@ def format_report(report) -> str:
             + ("covered" if c.covered else "NOT COVERED"))
     scan = report.video_scan
     if isinstance(scan, VideoScanSection):
-        out.append(f"Scan: {scan.frames} frames decoded"
+        out.append(f"Scan: {counted(scan.frames, 'frame')} decoded"
                    + (" (cached)" if scan.from_cache else "")
                    + ("" if scan.complete else
                       f" (STOPPED at its CPU budget, at {scan.duration_s:.3f} s)")
-                   + f", {len(scan.findings)} findings")
+                   + ", " + counted(len(scan.findings), "finding"))
     findings = report.findings.sorted()
     if findings:
         out.append("Findings:")

@@ -191,3 +191,21 @@ def test_a_second_video_stream_is_named_in_a_note(tmp_path):
                    check=True)
     p = probe_video(still, "still.mkv")
     assert p.ok and p.frame_count == 150 and p.findings == ()
+
+
+def test_a_file_of_twelve_video_streams_is_counted_whole(tmp_path):
+    """Session 14 (docs/qa/session14-hostile.md): eight other streams are named, and the note
+    said "the file holds 9 video streams" of a file holding 100. Now the count is of all,
+    and the ones not named are counted. Fails on s14-int ("holds 9 ...", no "more")."""
+    path = tmp_path / "v.mkv"
+    args = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+            "testsrc2=s=160x120:r=25:d=2", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=2",
+            "-map", "0:v"]
+    for _ in range(11):
+        args += ["-map", "1:v"]
+    subprocess.run([*args, "-c:v", "mpeg4", str(path)], check=True)
+    p = probe_video(path, "v.mkv")
+    assert p.ok and p.frame_count == 50
+    [note] = [f.message for f in p.findings if f.rule == "video.several_streams"]
+    assert note.startswith("the file holds 12 video streams: stream 0 (mpeg4 160x120, 25 fps")
+    assert note.count("(mpeg4 64x48, 5 fps") == 8 and note.endswith("; and 3 more"), note

@@ -72,6 +72,8 @@ class VerifyOutcome:
     def describe(self, what: str = "ledger") -> str:
         if self.ok:
             return f"{what} intact: {self.count} decisions, head {self.head}"
+        if self.bad_seq is None:  # no record is at fault (a head file that cannot be read)
+            return f"{what} NOT intact: {self.reason}"
         return f"{what} NOT intact: first bad record seq {self.bad_seq}: {self.reason}"
 
 

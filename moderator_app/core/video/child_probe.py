@@ -31,8 +31,10 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
     index = build_index(container, cap, lambda: time.process_time() > deadline)
     index = _decodable_head(req, index, deadline)
+    others = other_footage(container, taken)
+    # eight are named; the count is of all (a 100-stream file was said to hold 9)
     info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
-                  "other_video": other_footage(container, taken)[:8]}
+                  "other_video": others[:8], "other_video_count": len(others)}
     if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
         info["index_cap"] = cap
     if not index.complete and index.frame_count:

@@ -336,10 +336,13 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         rest = "; ".join(f"stream {_int(o.get('index'))} (" + _shape(
             o.get("codec"), o.get("width"), o.get("height"), o.get("fps"),
             o.get("duration_s")) + ")" for o in others)
+        total = info.get("other_video_count")
+        total = total if isinstance(total, int) and total >= len(others) else len(others)
+        more = f"; and {total - len(others)} more" if total > len(others) else ""
         findings.append(SEVERAL_STREAMS.at(
-            f"the file holds {len(others) + 1} video streams: stream "
+            f"the file holds {total + 1} video streams: stream "
             f"{_int(info.get('video_stream'))} ({shown}) is checked and shown, as ffmpeg plays "
-            f"it by default; not checked or shown: {rest}", name))
+            f"it by default; not checked or shown: {rest}{more}", name))
     fps = 1.0 / index.frame_duration_s if index.frame_duration_s > 0 else None
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),
