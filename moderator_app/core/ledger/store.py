@@ -90,7 +90,11 @@ def resolve_store(path: str | os.PathLike | None) -> Path:
         return default_store_path()
     check_store_text(path)
     p = Path(path).expanduser()
-    return p / LEDGER_FILE if p.is_dir() else p
+    try:
+        is_dir = p.is_dir()
+    except OSError:  # ENAMETOOLONG (a 5,000-byte name): an internal error; checked later
+        is_dir = False
+    return p / LEDGER_FILE if is_dir else p
 
 
 def head_file(path: Path) -> Path:
