@@ -76,7 +76,12 @@ def _store_cases(root: Path) -> list[tuple[str, list]]:
         "kv_password_second": [f"dbname=ledger password={PASSWORD}"],
         "pg_unparsable": [f"postgresql://mod:{PASSWORD}@[::1/ledger"],
         "pg_control_chars": [f"postgresql://mod:{PASSWORD}@h{HOSTILE_TEXT}.invalid/db"],
+        # QA session 14's r08 shapes (docs/qa/session14.md)
+        "name_too_long": ["x" * 5000], "dev_stdout": ["/dev/stdout"],
+        "loop_parent": [d / "loopa" / "ledger.sqlite3"],
     }
+    for a, b in (("loopa", "loopb"), ("loopb", "loopa")):
+        os.symlink(d / b, d / a)
     cases = []
     for kind, value in kinds.items():
         cmds = _store_commands(root, ["--store", *value])
