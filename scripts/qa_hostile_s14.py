@@ -243,6 +243,29 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
         _folder(root, "r10_gui_huge_text", _dump(ev))
     add("r10_huge_strings", *all_cmds(d, "r10"),
         ["withhold", d / "agent-log.jsonl", "-o", root / "r10.pub"])
+    # r11 (added 10:12): one model_response listing 200,000 actions, answered by 200,000 action
+    # lines (all valid, 1 ms apart): a quadratic match of actions to the response's list
+    d = root / "r11_action_flood"
+    if not (d / "agent-log.jsonl").exists():
+        ev = _lines()
+        head = ev[:3]  # run_start, model_request, model_response c1
+        n = 200_000
+        head[2]["data"]["actions"] = [{"name": "press", "args": {"button": "DOWN"}}] * n
+        t0 = head[2]["elapsedMs"] + 10
+        acts = [{"seq": 3 + i, "at": "2026-10-22T18:00:03.087Z", "elapsedMs": t0 + i,
+                 "type": "action", "data": {"call": "c1", "name": "press",
+                                            "args": {"button": "DOWN"}}} for i in range(n)]
+        end = {"seq": 3 + n, "at": "2026-10-22T18:03:23.087Z", "elapsedMs": t0 + n,
+               "type": "run_end", "data": {"reason": "time limit"}}
+        for a in acts:  # `at` consistent with elapsedMs (1 ms apart)
+            ms = a["elapsedMs"]
+            a["at"] = f"2026-10-22T18:{ms // 60000:02d}:{ms % 60000 // 1000:02d}.{ms % 1000:03d}Z"
+        ms = end["elapsedMs"]
+        end["at"] = f"2026-10-22T18:{ms // 60000:02d}:{ms % 60000 // 1000:02d}.{ms % 1000:03d}Z"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "agent-log.jsonl").write_bytes(_dump([*head, *acts, end]))
+    add("r11_action_flood", ["verify", d], ["verify", d, "--json"],
+        ["withhold", d / "agent-log.jsonl", "-o", root / "r11.pub"])
     return out
 
 
