@@ -33,7 +33,7 @@ def _started_as_the_program() -> bool:
 
 if _started_as_the_program():
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # built in, no stub
 
         _before = _signal.pthread_sigmask(_signal.SIG_BLOCK, (_signal.SIGINT, _signal.SIGTERM))
         _ENTRY_HELD = {int(s) for s in (_signal.SIGINT, _signal.SIGTERM) if s not in _before}

@@ -133,10 +133,11 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         if said:  # already said, from the reactions: from the picture's first held frame
             for j in said:
                 g = a.findings[j]
-                if widened is not None and f0 + LATE_S < g.video_start_s <= f1:
+                s0 = g.video_start_s  # not None: `said` holds only findings with a start
+                if widened is not None and s0 is not None and f0 + LATE_S < s0 <= f1:
                     widened[j] = replace(
                         g, video_start_s=round(f0, 3), message=f"{g.message} (the picture "
-                        f"is held from {f0:.2f} s, {g.video_start_s - f0:.1f} s before the "
+                        f"is held from {f0:.2f} s, {s0 - f0:.1f} s before the "
                         "first of them)")
             continue
         one = len(offs) == 1
