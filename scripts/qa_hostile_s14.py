@@ -266,6 +266,41 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
         (d / "agent-log.jsonl").write_bytes(_dump([*head, *acts, end]))
     add("r11_action_flood", ["verify", d], ["verify", d, "--json"],
         ["withhold", d / "agent-log.jsonl", "-o", root / "r11.pub"])
+    # r12 (added 10:21): 100,000 calls left pending (request + response c0..cN), then their
+    # 100,000 actions in order: a lookup of pending calls that walks a list would be N^2
+    d = root / "r12_pending_calls"
+    if not (d / "agent-log.jsonl").exists():
+        ev = _lines()
+        start, req, resp, act, end = ev[0], ev[1], ev[2], ev[3], ev[-1]
+
+        def at(ms: int) -> str:
+            h, rest = divmod(ms, 3_600_000)
+            return f"2026-10-22T{18 + h:02d}:{rest // 60000:02d}:{rest % 60000 // 1000:02d}." \
+                f"{ms % 1000:03d}Z"
+
+        out_ev, t = [start], 100
+        for i in range(100_000):
+            for src in (req, resp):
+                e = json.loads(json.dumps(src))
+                e["elapsedMs"], e["at"] = t, at(t)
+                if src is resp:
+                    e["data"]["id"] = f"c{i}"
+                out_ev.append(e)
+                t += 1
+        for i in range(100_000):
+            e = json.loads(json.dumps(act))
+            e["elapsedMs"], e["at"] = t, at(t)
+            e["data"]["call"] = f"c{i}"
+            out_ev.append(e)
+            t += 1
+        e = dict(end)
+        e["elapsedMs"], e["at"] = t, at(t)
+        out_ev.append(e)
+        for i, e in enumerate(out_ev):
+            e["seq"] = i
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "agent-log.jsonl").write_bytes(_dump(out_ev))
+    add("r12_pending_calls", ["verify", d, "--json"])
     return out
 
 
