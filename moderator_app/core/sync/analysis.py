@@ -23,6 +23,7 @@ from . import align, band, freeze, reactions, repeats, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
     SUPPORT_AFTER_S,
+    SUPPORT_BEFORE_S,
     candidates,
     confidence,
     drift_significant,
@@ -84,7 +85,18 @@ def _first_stretch(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
     first = float(res.segments[0][2])
     if abs(first - res.suggested_offset_s) * sig.fps <= 1.0:
         return res
-    return replace(res, suggested_offset_s=round(first, 4), offset_used_s=round(first, 4))
+    # the actions that support it are the first stretch's, and the confidence follows
+    # their number (`fit.confidence`: support/10 of the fit's own); Gopher's insertion at
+    # 50 fps said "10 of 26 actions", the stretch after the insertion's
+    a0, a1 = res.segments[0][0], res.segments[0][1]
+    support = sum(1 for r in res.reactions if a0 - 1e-9 <= r.run_s <= a1 + 1e-9
+                  and r.delay_s is not None
+                  and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S)
+    had = min(1.0, res.supporting_actions / 10)
+    conf = res.confidence if had <= 0 else \
+        round(min(res.confidence, res.confidence / had * min(1.0, support / 10)), 3)
+    return replace(res, suggested_offset_s=round(first, 4), offset_used_s=round(first, 4),
+                   supporting_actions=support, confidence=conf)
 
 
 def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
