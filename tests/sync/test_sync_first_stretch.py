@@ -1,17 +1,29 @@
-"""The offset is the video time of run_start (issue 13, session 14).
+"""The offset is the video time of run_start, and a finding's two spans name one stretch
+(issue 13, session 14).
 
 1. Footage inserted 14 s into a run: the track finds the jump at its place and the first
    stretch's offset within a frame, but the suggestion was the stretch after the insertion
    (the one more actions follow): Breakout +240.11 frames, Pong +240.6 (confidence 0.73-0.79).
    `analysis._first_stretch` takes the first stretch's, with its supporting actions.
+2. QA session 13's F6: H.E.R.O. with 4 s of footage cut and a 2.5 s lead-in (a game and a
+   recorder in no corpus set, built here with QA's scripted agent). The run's first 21
+   actions are answered at chance at the offset the analysis uses (the one after the cut);
+   their `sync.no_reaction` named run 1.49-27.83 s but video -0.008-1.867 s: the stretch's
+   splice was taken as the largest picture change anywhere in it, the lead-in's change to
+   the game. The video span now covers the actions the run span names.
 """
 
 from __future__ import annotations
 
+import random
+import shutil
+import tempfile
+from pathlib import Path
+
 import corpus
 import pytest
 
-from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.analysis import CHANCE_WORDS, analyze
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
@@ -42,3 +54,57 @@ def test_inserted_footage_keeps_run_starts_offset(name):
     # first stretch holds)
     a0, a1, _ = a.segments[0]
     assert 6 <= a.supporting_actions <= sum(a0 <= x <= a1 for x in run.action_times)
+
+
+def _hero(ram, rng: random.Random) -> list[tuple[str, int]]:
+    """QA session 13's H.E.R.O. agent (scripts/qa_session13.py): a still cave; the hero walks
+    and flies only on input, FIRE is a short laser."""
+    r = rng.random()
+    if r < 0.55:
+        return [(rng.choice(("LEFT", "RIGHT")), rng.randint(10, 26))]
+    if r < 0.75:
+        return [("UP", rng.randint(10, 20)), (rng.choice(("LEFT", "RIGHT")), rng.randint(6, 14))]
+    if r < 0.9:
+        return [(rng.choice(("FIRE", "LEFTFIRE", "RIGHTFIRE")), rng.randint(4, 10))]
+    return [(rng.choice(("UPLEFT", "UPRIGHT", "DOWN")), rng.randint(6, 14))]
+
+
+def _hero_cut(monkeypatch) -> corpus.Run:
+    """QA's hero-cut@r30lead (seed 133; 30 fps H.264, x2, 2.5 s lead-in), built once into
+    the corpus cache."""
+    from corpus import agents
+    from corpus.build import generate
+    from corpus.record import Recorder
+
+    name = "qa13-hero-cut@r30lead"
+    folder = corpus.cache_dir() / name
+    if not (folder / "truth.json").exists():
+        monkeypatch.setitem(agents.AGENTS, "hero", _hero)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
+        try:
+            generate("hero", "cut", tmp, seed=133,
+                     rec=Recorder(fps=30, scale=2, lead_s=2.5), rec_name="r30lead")
+            tmp.rename(folder)
+        except OSError:
+            if not (folder / "truth.json").exists():
+                raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return corpus.Run(name, folder)
+
+
+def test_a_stretch_that_starts_the_run_has_its_actions_video_span(monkeypatch):
+    run = _hero_cut(monkeypatch)
+    e = run.action_times
+    a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS, run_duration_s=run.run_end_s)
+    used = a.offset_used_s
+    assert used is not None
+    nr = [f for f in a.findings if f.rule == "sync.no_reaction"]
+    assert nr, a.findings
+    for f in nr:
+        assert CHANCE_WORDS in f.message
+        # the run span's first and last actions, shown at the offset used, lie in the video
+        # span (was video -0.008-1.867 s for run 1.488-27.826 s at -1.4957 s)
+        assert f.video_start_s <= used + f.run_start_s + 1e-3
+        assert f.video_end_s >= used + f.run_end_s - 1e-3

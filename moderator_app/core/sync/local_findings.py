@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import align, insertion, reactions, stretch, track
+from .band import WINDOW_S
 from .fit import SUPPORT_AFTER_S, SUPPORT_BEFORE_S, candidates, refine, windows
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
 from .signals import FrameSignals
@@ -104,6 +105,15 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
                            latency_q)
     if jumped is not None:
         return jumped
+    if i0 == 0:
+        # A stretch that starts the run ends at its splice or at its last action's answer
+        # window, whichever is later: the splice is the largest picture change anywhere in
+        # the stretch, and the finding's video span must cover the actions its run span
+        # names (QA s13 F6, H.E.R.O. with 4 s cut and a 2.5 s lead-in: 21 actions, run
+        # 1.49-27.83 s at offset -1.496 s, were given video -0.008-1.867 s, the lead-in's
+        # change to the game; now -0.008-26.96 s). As a stretch that ends the run ends at
+        # its last action's window (`stretch.place`).
+        v1 = max(v1, float(exp[i1 - 1]) + WINDOW_S)
     a, b = float(run_s[i0]), float(run_s[i1 - 1])
     f = SyncFinding(
         "sync.no_reaction", f"{i1 - i0} actions in a row {CHANCE_WORDS} "
