@@ -30,7 +30,6 @@ it is called first thing on the workstation's and the video process's paths
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -38,12 +37,20 @@ ARENAS = 2
 _M_ARENA_MAX = -8  # glibc's malloc.h
 
 
+def _libc() -> ctypes.CDLL:
+    """The C library this process already runs on: the program's own symbols (`dlopen(NULL)`,
+    which include the libc the interpreter is linked to). Not `ctypes.util.find_library("c")`:
+    on Linux that runs `/sbin/ldconfig -p` in a subprocess, twice per video process (this
+    module's two calls), ~12 ms of wall time each before the process could start importing."""
+    return ctypes.CDLL(None)
+
+
 def limit_malloc_arenas(count: int = ARENAS) -> bool:
     """Cap this process's malloc arenas at `count`; True when glibc accepted it."""
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = _libc()
         mallopt = libc.mallopt
     except (OSError, AttributeError):  # not glibc (musl has no mallopt)
         return False
@@ -74,7 +81,7 @@ def small_thread_stacks(size: int = CHILD_THREAD_STACK) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = _libc()
         init, setsize = libc.pthread_attr_init, libc.pthread_attr_setstacksize
         set_default = libc.pthread_setattr_default_np
     except (OSError, AttributeError):

@@ -112,11 +112,11 @@ def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None
             + f"; verifying {evidence[0].name}", evidence[1].name))
     report.error_budget = ERROR_BUDGET
     if options.probe_video and sub.videos:
-        # The video's isolated processes start now and import PyAV and numpy (~0.3 s of CPU
-        # each) on the other core while the evidence is verified: the probe takes one, the
-        # scan (verify --scan) the other (core/video/isolate.py).
+        # The video's isolated process starts now and imports PyAV and numpy (~0.2 s of CPU)
+        # on the other core while the evidence is verified; with verify --scan the same
+        # process probes and then scans (`_check_video`; core/video/isolate.py).
         from moderator_app.core.video.isolate import prestart
-        prestart(2 if options.scan_video else 1)
+        prestart(1)
     try:
         kind_result: KindResult = _verifier(sub.kind)(sub, options, report, progress, cancel)
     except TooManyErrors as exc:
@@ -185,16 +185,21 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
     except OSError as exc:
         report.add(UNREADABLE_MEMBER.at(f"cannot read the video: {exc}", video.name))
         return
-    probe = probe_video(path, video.name)
-    report.video = VideoSection.of(probe)
-    for f in probe.findings:
-        report.add(f)
-    result.video_path = path if probe.ok else None
-    result.video_probe = probe
-    if options.scan_video:
-        _scan_video(probe, path, video.name, report, options.scan_budget_s)
-    else:
-        report.video_scan = ScanNotRun("not requested (verify --scan runs it)")
+    shared = _scan_process(path) if options.scan_video else None
+    try:
+        probe = probe_video(path, video.name, process=shared)
+        report.video = VideoSection.of(probe)
+        for f in probe.findings:
+            report.add(f)
+        result.video_path = path if probe.ok else None
+        result.video_probe = probe
+        if options.scan_video:
+            _scan_video(probe, path, video.name, report, options.scan_budget_s, shared)
+        else:
+            report.video_scan = ScanNotRun("not requested (verify --scan runs it)")
+    finally:
+        if shared is not None:
+            shared.close()
     if probe.ok and result.run_duration_s is not None and probe.duration_s is not None:
         cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
                                probe.gaps)
@@ -203,9 +208,24 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
             report.add(f)
 
 
+def _scan_process(path: Path):
+    """verify --scan's one isolated process for the probe and then the scan of `path`: a
+    second process cost a second start (the interpreter, PyAV and numpy: ~0.15-0.2 s of CPU,
+    as much as the whole decode of a 24 s 320x240 video), and was started for nothing when
+    the scan came from the cache. None when it cannot start: the probe then starts its own
+    and says why it could not."""
+    from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+
+    try:
+        return VideoProcess(path)
+    except VideoProcessError:
+        return None
+
+
 def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report,
-                budget_s: float | None) -> None:
-    """The integrity scan (verify --scan): findings with spans and the `video_scan` section."""
+                budget_s: float | None, process=None) -> None:
+    """The integrity scan (verify --scan): findings with spans and the `video_scan` section.
+    `process`: the isolated process that probed the video, which decodes it (else its own)."""
     from moderator_app.core.video.isolate import VideoProcessError
     from moderator_app.core.video.scan import run_scan
 
@@ -215,7 +235,7 @@ def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report,
     digest = report.digest_for(name)
     try:
         scan = run_scan(path, sha256=digest.sha256 if digest else None,
-                        total=probe.frame_count or 0, budget_s=budget_s)
+                        total=probe.frame_count or 0, budget_s=budget_s, process=process)
     except VideoProcessError as exc:
         report.video_scan = ScanNotRun(f"the scan could not decode the video: {exc.reason}")
         return

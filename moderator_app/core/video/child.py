@@ -11,6 +11,7 @@ capped with RLIMIT_AS so a bomb fails here, as a finding.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -424,6 +425,10 @@ def main() -> int:
     # every request needs these: imported before the file is known (a child started ahead
     # has them ready when its file comes)
     from . import decoder, index, signals  # noqa: F401
+    # the collector was paused for the imports (`moderator_app.__main__`): what they made
+    # lives as long as the process, so it is frozen out of the collector's passes
+    gc.freeze()
+    gc.enable()
     source = _receive_file()
     if source == "":
         return 0  # started ahead and never given a file: the parent has gone
@@ -434,7 +439,9 @@ def main() -> int:
         line = inp.readline()
         if not line.strip():
             if inp.eof:
-                break
+                # the parent closed its end (`VideoProcess.close` after a kept request): as
+                # after a last answer, no interpreter teardown to wait for
+                os._exit(0)
             continue
         if fault == "crash":
             os.kill(os.getpid(), signal.SIGSEGV)

@@ -193,17 +193,22 @@ def container_truncation(path: Path) -> str | None:
 
 
 # --- probing --------------------------------------------------------------------------------
-def probe_video(path: Path, name: str, limits: VideoLimits = DEFAULT_VIDEO_LIMITS) -> VideoProbe:
-    """Probe a local video file. Never raises: every problem is a finding on the result."""
+def probe_video(path: Path, name: str, limits: VideoLimits = DEFAULT_VIDEO_LIMITS,
+                process: VideoProcess | None = None) -> VideoProbe:
+    """Probe a local video file. Never raises: every problem is a finding on the result.
+    `process`: an isolated process with this file, kept alive after the probe for the
+    caller's next request (verify --scan's scan: one process start for both, not two);
+    without one the probe starts its own, which ends with the answer."""
     try:
-        return _probe(Path(path), name, limits)
+        return _probe(Path(path), name, limits, process)
     except Exception as exc:  # noqa: BLE001 - untrusted input must never crash verification
         why = str(exc) or type(exc).__name__  # a MemoryError says nothing by itself
         return VideoProbe(False, name, method="failed",
                           findings=(UNREADABLE.at(f"the video cannot be read: {why}", name),))
 
 
-def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:
+def _probe(path: Path, name: str, limits: VideoLimits,
+           process: VideoProcess | None = None) -> VideoProbe:
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -219,8 +224,11 @@ def _probe(path: Path, name: str, limits: VideoLimits) -> VideoProbe:
     req = {"op": "probe", "budget_s": limits.time_budget_s, "max_frames": limits.max_frames,
            "max_index_frames": limits.max_index_frames, "max_side": limits.max_side}
     try:
-        with VideoProcess(path, timeout_s=limits.time_budget_s + 5.0) as vp:
-            msg = vp.request(req)
+        if process is not None:
+            msg = process.request(dict(req, keep=True), timeout_s=limits.time_budget_s + 5.0)
+        else:
+            with VideoProcess(path, timeout_s=limits.time_budget_s + 5.0) as vp:
+                msg = vp.request(req)
     except VideoProcessError as exc:
         if not cut:
             findings.append(UNREADABLE.at(f"the video cannot be read: {exc.reason}", name))

@@ -31,6 +31,7 @@ once for both, and two callers asking for the same video at once share one decod
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,10 +146,11 @@ class ScanResult:
 
 # --- running ----------------------------------------------------------------------------------
 def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
-              use_cache: bool, nice: int = 0,
-              budget_s: float | None = None) -> tuple[dict, dict, bool]:
+              use_cache: bool, nice: int = 0, budget_s: float | None = None,
+              process: VideoProcess | None = None) -> tuple[dict, dict, bool]:
     if not use_cache:
-        return _decode(path, sha, progress, cancel, total, timeout_s, False, nice, budget_s)
+        return _decode(path, sha, progress, cancel, total, timeout_s, False, nice, budget_s,
+                       process)
     # One decode per video at a time in this process: the GUI's scan and its sync analysis
     # start together; the second waits for the first and reads its cache. The wait ends when
     # the scan is cancelled (the player closing its video must not wait for the other decode).
@@ -160,20 +162,23 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
         hit = load_cached(sha)
         if hit is not None:
             return hit[0], hit[1], True
-        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice, budget_s)
+        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice, budget_s,
+                       process)
     finally:
         lock.release()
 
 
 def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
-            use_cache: bool, nice: int, budget_s: float | None) -> tuple[dict, dict, bool]:
+            use_cache: bool, nice: int, budget_s: float | None,
+            process: VideoProcess | None = None) -> tuple[dict, dict, bool]:
 
     def on_progress(done: int, tot: int) -> bool:
         if progress is not None:
             progress(done, tot)
         return bool(cancel is not None and cancel.cancelled)
 
-    with VideoProcess(path, timeout_s=timeout_s) as vp:
+    with (contextlib.nullcontext(process) if process is not None
+          else VideoProcess(path, timeout_s=timeout_s)) as vp:
         # A cancel ends the decoding process at once: it answers every 256 frames, which is
         # many seconds of a long 1080p video decoded at low priority on a busy machine.
         hook = getattr(cancel, "when_cancelled", None)
@@ -182,7 +187,7 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
             req: dict = {"op": "scan", "total": total, "nice": nice}
             if budget_s is not None:
                 req["budget_s"] = budget_s
-            msg = vp.request(req, on_progress=on_progress)
+            msg = vp.request(req, timeout_s=timeout_s, on_progress=on_progress)
         except VideoProcessError:
             if cancel is not None and cancel.cancelled:
                 raise VideoProcessError("cancelled") from None
@@ -214,17 +219,19 @@ def run_scan(path: Path | str, *, sha256: str | None = None,
              progress: Callable[[int, int], None] | None = None, cancel=None,
              cache: bool = True, total: int = 0, timeout_s: float = 3600.0,
              thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS,
-             nice: int = 0, budget_s: float | None = None) -> ScanResult:
+             nice: int = 0, budget_s: float | None = None,
+             process: VideoProcess | None = None) -> ScanResult:
     """The integrity scan of a local video: signals and findings with spans. `nice` lowers
     the decoding process's CPU priority (the workstation: playback first). `budget_s`: CPU
     seconds the decoding process may spend (None: no bound); past it the scan stops where
     it is and says so (`SCAN_STOPPED`, `ScanResult.complete`): its findings cover the video
     up to there. A scan that stopped is not cached; a cached one is whole, whatever the
-    budget."""
+    budget. `process`: an isolated process with this file open (verify --scan's, which
+    probed it) to decode in, else one is started; the caller closes it."""
     path = Path(path)
     sha = sha256 or file_sha256(path)
     arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache,
-                                     nice, budget_s)
+                                     nice, budget_s, process)
     return analyse(arrays, meta, sha, cached, thresholds, total)
 
 
