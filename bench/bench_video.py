@@ -95,12 +95,12 @@ def scan_vs_floor(path: Path, n: int, runs: int) -> tuple[float, float, float, f
 
     What "the scan's time" is: the wall time from asking for the scan to holding its result
     (findings and signals in the parent), as `verify --scan` runs it: its isolated process was
-    started ahead (`isolate.prestart`, beside the probe), so the interpreter's start and the
-    PyAV + numpy imports (~0.3 s of CPU, a fixed cost, not decoding) are done when the scan is
-    asked for. The cold figure, the process started on the spot, is printed beside it: what a
-    lone `run_scan` in a fresh program pays; and the start-up alone (a child started until it
-    has imported and waits for its file: the cold figure less the scan, docs/DECISIONS.md
-    "Where a small clip's cold start goes")."""
+    started ahead (`isolate.prestart`: the probe's, which then scans), so the interpreter's
+    start and the PyAV + numpy imports (~0.3 s of CPU, a fixed cost, not decoding) are done
+    when the scan is asked for. The cold figure, the process started on the spot, is printed
+    beside it: what a lone `run_scan` in a fresh program pays; and the start-up alone (a child
+    started until it has imported and waits for its file: the cold figure less the scan,
+    docs/DECISIONS.md "Where a small clip's cold start goes")."""
     from moderator_app.core.video.isolate import discard_spares, prestart
     from moderator_app.core.video.scan import run_scan
     floor, bare, scan, cold, start = [], [], [], [], []

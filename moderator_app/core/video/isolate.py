@@ -130,7 +130,8 @@ def _widen_pipe(fd: int) -> None:
 # than the whole decode of a 40 s Atari recording. A child can be started before its file is
 # known (`prestart`): it imports, then waits on a Unix socket for the file's descriptor
 # (SCM_RIGHTS; the path still never reaches FFmpeg), so that cost runs on another core while
-# the caller does other work (verify --scan starts the scan's child beside the probe).
+# the caller does other work (verify starts the probe's child while it reads the log; with
+# --scan that child then scans: one start for both).
 FD_PASSING = sys.platform.startswith("linux") and hasattr(socket, "send_fds")
 FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # the child's end of the socket (child.py)
 # Per thread: the workstation's GUI thread starts the player's, its sound's and the scan's;
