@@ -129,6 +129,21 @@ def test_a_linked_video_in_a_folder_is_named_not_only_missing(capsys, tmp_path):
     assert ("input.no_video", "error", None) in found
 
 
+def test_a_linked_log_in_a_folder_is_named_not_only_missing(capsys, tmp_path):
+    """A folder whose agent-log.jsonl is a symbolic link (to /proc/self/environ here) said
+    only "no agent-log.jsonl ... found (found: video.mp4)" while `ls` shows it; the link is
+    now named in the error, and still never followed (QA session 14, G6)."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "video.mp4").write_bytes(b"\0" * 64)
+    (sub / "agent-log.jsonl").symlink_to("/proc/self/environ")
+    code, _, err = run_cli(capsys, "verify", sub)
+    assert code == 2
+    assert err == (f"moderator-app: {sub}: no agent-log.jsonl or events.jsonl(.zst) found "
+                   "(found: video.mp4); agent-log.jsonl is a symbolic link: refused, never "
+                   "followed\n")
+
+
 def test_withhold_into_a_missing_folder_names_the_output_not_a_temp_file(capsys, tmp_path):
     """The error named our hidden temporary file (`.x.jsonl.lo_z0m1o.tmp`), QA session 8."""
     log = tmp_path / "agent-log.jsonl"

@@ -262,6 +262,10 @@ def load_submission(paths: Sequence[str | os.PathLike],
         why = [f.message for f in findings if f.rule.startswith("archive.")]
         capped = "".join(f"; {m}" for m in why[:3]) + \
             (f"; and {len(why) - 3} more" if len(why) > 3 else "")
+        # a log that is a symbolic link was met and refused, never followed: say so, not
+        # only "not found" beside a file `ls` shows (QA session 14, G6)
+        capped += "".join(f"; {name} is a symbolic link: refused, never followed"
+                          for name in links[:3])
         raise InputError(
             f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})"
             + capped)
