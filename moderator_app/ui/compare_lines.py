@@ -13,7 +13,7 @@ dock. All text is plain (`QPlainTextEdit`).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QLabel, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QWidget
 
 TEXT_LINES = 4  # lines of wrapped text each side shows without scrolling
 
@@ -40,7 +40,10 @@ class CompareLines(QWidget):
             w.setTextFormat(Qt.TextFormat.PlainText)
         self.other_text = _text_box("compareOther", TEXT_LINES)
         self.this_text = _text_box("compareThis", TEXT_LINES)
-        grid.addWidget(self.other_title, 0, 0)
+        self._other_row = QHBoxLayout()
+        self._other_row.setContentsMargins(0, 0, 0, 0)
+        self._other_row.addWidget(self.other_title, 1)
+        grid.addLayout(self._other_row, 0, 0)
         grid.addWidget(self.this_title, 0, 1)
         grid.addWidget(self.other_text, 1, 0)
         grid.addWidget(self.this_text, 1, 1)
@@ -48,8 +51,16 @@ class CompareLines(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setRowStretch(1, 1)
 
-    def show_lines(self, other: int, other_text: str, own: int, own_text: str) -> None:
+    def add_goto_button(self, button: QWidget) -> None:
+        """The findings panel's "Go to line N", beside the title of that line (the pane is
+        shown exactly when a finding names another line: the dock keeps its height)."""
+        self._other_row.addWidget(button)
+
+    def show_lines(self, other: int, other_text: str, own: int | None,
+                   own_text: str | None) -> None:
+        """`own` None (a whole-file finding) or unreadable: the named line alone, and "Go to
+        line" (the pane is where that button lives)."""
         self.other_title.setText(f"Line {other} (named by the finding)")
-        self.this_title.setText(f"Line {own} (this finding)")
+        self.this_title.setText("This finding" if own is None else f"Line {own} (this finding)")
         self.other_text.setPlainText(other_text)
-        self.this_text.setPlainText(own_text)
+        self.this_text.setPlainText("(no line of its own)" if own_text is None else own_text)

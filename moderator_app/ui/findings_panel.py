@@ -7,7 +7,7 @@ sane minimum size; a message that names another line ("the response on line 1172
 button to go there and shows what that line asked for beside what this line sent
 (`compare_lines.CompareLines`, a pane the window places under the event table). All text is
 plain: item views render
-`DisplayRole` as plain text, the summary label is set to `PlainText`, and no tooltip carries
+`DisplayRole` as plain text, the summary and the message are plain-text boxes, and no tooltip carries
 text from the submission (tooltips are rich-text sniffed by Qt).
 """
 
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -46,6 +45,11 @@ from moderator_app.ui.timefmt import format_timecode
 HEADERS = ("Where", "Finding")
 COL_WHERE, COL_FINDING = range(2)
 ROW_LINES = 3  # a row: "severity · rule" and two lines of the message (all of it below)
+#: Rows of two lines (the rule and the message's first line) when the list cannot show
+#: MIN_ROWS rows of ROW_LINES: at 1280x720 three-line rows left 2.5 rows in view (session 13,
+#: O4); the selected finding's whole message is in the box under the list either way.
+SHORT_ROW_LINES = 2
+MIN_ROWS = 6  # rows the list shows at least (its minimum height), at any screen size
 # "line 1 column 295" is a JSON parser's place inside the line, not another line of the log
 OTHER_LINE = re.compile(r"\bline (\d{1,12})\b(?! column)")
 
@@ -74,6 +78,34 @@ def _text_box(name: str, lines: int = 2) -> QPlainTextEdit:
     box.setMinimumHeight(lines * box.fontMetrics().lineSpacing() + 12)
     box.viewport().setAutoFillBackground(False)
     return box
+
+
+class _SummaryBox(QPlainTextEdit):
+    """The verdict line: plain text in a box of a fixed SUMMARY_LINES lines that scrolls. A
+    word-wrapped label grew with its text ("+3 from the video analysis", a long "Cannot open"
+    reason: five lines at 288 px) and, in a dock that does not grow with it, squeezed the
+    list to five rows and the message box to a cut line (session 14's walk at 1280x720)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.setObjectName("findingsSummary")
+        self.setReadOnly(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # not a Tab stop: nothing to type there
+        self.setFrameShape(QPlainTextEdit.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.viewport().setAutoFillBackground(False)
+        self.document().setDocumentMargin(1)
+        self.setFixedHeight(SUMMARY_LINES * self.fontMetrics().lineSpacing() + 4)
+        self.setText(text)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - QLabel's name, kept for callers
+        self.setPlainText(text)
+
+
+SUMMARY_LINES = 3
 
 
 class FindingsModel(QAbstractTableModel):
@@ -118,14 +150,20 @@ class FindingsModel(QAbstractTableModel):
         return None
 
 
-ROW_PAD = 3  # pixels above the first line of a row (and at least as many below the last)
+# pixels above the first line of a row (and at least as many below the last); 2, was 3: six
+# rows gave 12 px back to the tabs under the dock at 1280x720
+ROW_PAD = 2
 
 
 class _WholeLinesDelegate(QStyledItemDelegate):
-    """Paints a cell's text as ROW_LINES whole lines at most, the last one elided. Qt's own
+    """Paints a cell's text as `lines()` whole lines at most, the last one elided. Qt's own
     painting draws the next wrapped line too when more than its top is inside the cell, so a
     long rule or message showed the top half of a fourth line cut off at the row's edge
     (seen at 1280x720: "log.response_actions_unrun" wrapped and its message was cut mid-line)."""
+
+    def __init__(self, parent, lines: Callable[[], int]) -> None:
+        super().__init__(parent)
+        self.lines = lines
 
     def paint(self, painter, option, index) -> None:  # noqa: D102 - Qt override
         opt = QStyleOptionViewItem(option)
@@ -141,7 +179,7 @@ class _WholeLinesDelegate(QStyledItemDelegate):
         opt.text = text
         opt.state &= ~QStyle.StateFlag.State_HasFocus  # the focus frame is drawn above
         rect = opt.rect.adjusted(0, ROW_PAD, 0, 0)
-        rect.setHeight(min(rect.height(), ROW_LINES * opt.fontMetrics.lineSpacing()))
+        rect.setHeight(min(rect.height(), self.lines() * opt.fontMetrics.lineSpacing()))
         opt.rect = rect
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
 
@@ -166,6 +204,18 @@ class _SeverityFilter(QSortFilterProxyModel):
             self.invalidateFilter()
 
 
+class _FindingsView(QTableView):
+    """The list; on a resize it tells the panel, which picks the rows' height (`fit_rows`)."""
+
+    def __init__(self, resized: Callable[[], None]) -> None:
+        super().__init__()
+        self._resized = resized
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._resized()
+
+
 class FindingsPanel(QWidget):
     finding_activated = Signal(int)  # position in `findings`
     line_requested = Signal(int)  # a line named in a message: go there
@@ -173,10 +223,7 @@ class FindingsPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.summary = QLabel("No submission loaded")
-        self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setObjectName("findingsSummary")
-        self.summary.setWordWrap(True)
+        self.summary = _SummaryBox("No submission loaded")
         self.severity_box = QComboBox()
         # "" means all. Never None as item data: PySide6 6.12 mis-counts references to None
         # stored in a QComboBox and aborts the interpreter at exit.
@@ -186,14 +233,15 @@ class FindingsPanel(QWidget):
         self.model = FindingsModel(self)
         self.proxy = _SeverityFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.view = QTableView()
+        self.view = _FindingsView(self.fit_rows)
         self.view.setModel(self.proxy)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         fm = self.view.fontMetrics()
-        row_h = ROW_LINES * fm.lineSpacing() + 2 * ROW_PAD
-        self.view.setItemDelegate(_WholeLinesDelegate(self.view))
+        self.row_lines = ROW_LINES
+        row_h = self.row_height(ROW_LINES)
+        self.view.setItemDelegate(_WholeLinesDelegate(self.view, lambda: self.row_lines))
         vh = self.view.verticalHeader()
         vh.setVisible(False)
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # fixed: fast with 10k rows
@@ -201,25 +249,41 @@ class FindingsPanel(QWidget):
         self.view.setWordWrap(True)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.view.setMinimumHeight(3 * row_h + 24)  # never squeezed to one or two rows
+        # Never squeezed below MIN_ROWS short rows. No column header: "Where" and "Finding"
+        # told nothing the rows do not (a line and a time; a rule and a message), and its
+        # 24 px went to the tabs under the dock at 1280x720.
+        self.view.horizontalHeader().setVisible(False)
+        self.view.setMinimumHeight(MIN_ROWS * self.row_height(SHORT_ROW_LINES)
+                                   + 2 * self.view.frameWidth())
         hh = self.view.horizontalHeader()
         hh.setStretchLastSection(True)
         hh.setSectionResizeMode(COL_WHERE, QHeaderView.ResizeMode.Fixed)
         self.view.setColumnWidth(COL_WHERE, fm.horizontalAdvance("line 88888888") + 12)
         self.setMinimumWidth(280)  # the docks are 288 px at 1280x720 (DECISIONS.md)
         self.read_line: Callable[[int], str | None] | None = None  # set by the window
+        self.copy_button = QPushButton("Copy finding")
+        self.copy_button.setToolTip("Copy the selected finding with its line and time")
+        self.copy_button.clicked.connect(self.copy_requested)
+        # The filter and Copy finding beside the summary's three lines, not in a row of their
+        # own under the message: 30 px more for the tabs under the dock at 1280x720.
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.summary, 1)
-        top.addWidget(self.severity_box)
+        side = QVBoxLayout()
+        side.setContentsMargins(0, 0, 0, 0)
+        side.setSpacing(2)
+        side.addWidget(self.severity_box)
+        side.addWidget(self.copy_button)
+        side.addStretch(1)
+        top.addLayout(side)
         # Wrapped labels ask for their height by width, which a dock does not honour: in a
         # short dock (1280x720) the selected finding's message was painted over the list. So
-        # the summary reserves its three lines, and the message is a read-only plain-text
+        # the summary is a box of three lines, and the message is a read-only plain-text
         # box (it scrolls) under the list, in a splitter: nothing can overlap, whatever the
-        # dock's size.
-        self.summary.setMinimumHeight(3 * fm.lineSpacing())
+        # dock's size or the texts' lengths.
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(3)
         layout.addLayout(top)
         # The selected finding's full message (a table cell elides long ones).
         # Three whole lines at least: at the findings' minimum height (1280x720) two and a
@@ -233,21 +297,17 @@ class FindingsPanel(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.message)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        # A taller dock gives its height to the list (more rows), not to the message box
+        # (which scrolls): `MainWindow._fit_findings_dock` sizes the dock for MIN_ROWS rows.
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)
         layout.addWidget(self.splitter, 1)
-        buttons = QHBoxLayout()
+        # "Go to line N" in the side-by-side pane, beside that line's title: it shows exactly
+        # when a message names another line, and takes no height from the dock.
         self.goto_line_button = QPushButton("")
         self.goto_line_button.setObjectName("gotoOtherLine")
-        self.goto_line_button.setVisible(False)
         self.goto_line_button.clicked.connect(self._goto_other)
-        self.copy_button = QPushButton("Copy finding")
-        self.copy_button.setToolTip("Copy the selected finding with its line and time")
-        self.copy_button.clicked.connect(self.copy_requested)
-        buttons.addWidget(self.goto_line_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.copy_button)
-        layout.addLayout(buttons)
+        self.compare.add_goto_button(self.goto_line_button)
         self._other: int | None = None
         self._selecting = False  # `select` moves the current row: no activation
         self.severity_box.currentIndexChanged.connect(self._severity_changed)
@@ -255,6 +315,23 @@ class FindingsPanel(QWidget):
         self.view.activated.connect(self._activated)
         self.view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: None if self._selecting else self._activated(cur))
+
+    def row_height(self, lines: int) -> int:
+        return lines * self.view.fontMetrics().lineSpacing() + 2 * ROW_PAD
+
+    def fit_rows(self) -> None:
+        """Rows of ROW_LINES lines when MIN_ROWS of them fit the list, else of
+        SHORT_ROW_LINES: the height decides how much of each message a row shows, never how
+        few rows are in view (six at 1280x720, where three-line rows left 2.5)."""
+        tall = self.row_height(ROW_LINES)
+        lines = ROW_LINES if self.view.viewport().height() >= MIN_ROWS * tall else SHORT_ROW_LINES
+        if lines != self.row_lines:
+            self.row_lines = lines
+            self.view.verticalHeader().setDefaultSectionSize(self.row_height(lines))
+
+    def rows_in_view(self) -> int:
+        """Whole rows the list shows at once."""
+        return self.view.viewport().height() // self.row_height(self.row_lines)
 
     @property
     def findings(self) -> list[Finding]:
@@ -322,7 +399,6 @@ class FindingsPanel(QWidget):
     def _show_other(self, other: int | None, own: int | None) -> None:
         """The line a message names: a button to go there, and both lines side by side."""
         self._other = other
-        self.goto_line_button.setVisible(other is not None)
         if other is None:
             self.compare.setVisible(False)
             return
@@ -330,7 +406,7 @@ class FindingsPanel(QWidget):
         read = self.read_line
         other_text = read(other) if read is not None else None
         own_text = read(own) if read is not None and own is not None else None
-        if other_text is None or own_text is None:
+        if other_text is None:  # no such line: nowhere to go
             self.compare.setVisible(False)
             return
         self.compare.show_lines(other, other_text, own, own_text)

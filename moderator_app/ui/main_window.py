@@ -45,6 +45,7 @@ from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.event_filter import EventFilter
 from moderator_app.ui.event_text import event_text
 from moderator_app.ui.export import export_findings_dialog, finding_text
+from moderator_app.ui.findings_panel import MIN_ROWS, ROW_LINES, SHORT_ROW_LINES
 from moderator_app.ui.focus import (
     reactivate_after_dialogs,
     return_focus_on_click,
@@ -278,11 +279,27 @@ class MainWindow(QMainWindow):
         self.top_split.setSizes([int(central * share), central - int(central * share)])
         h = self.main_split.height() or self.height() - 60
         self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])
-        # The tabs under the findings (Sync, Decision, Run) get the larger share: at 1280x720
-        # an official run's walkthrough must be in view in the Decision tab without scrolling
-        # (the findings keep their minimum, three rows); 47/45 % left it 50 px short.
-        self.resizeDocks([self.findings_dock, self.sync_dock],
-                         [int(self.height() * 0.40), int(self.height() * 0.52)],
+        # The findings and the tabs under them (Sync, Decision, Run, Queue): the findings get
+        # six rows (2.5 were in view at 1280x720, session 13's O4), of two lines on a short
+        # screen, the tabs the rest (the Decision tab's verdict and buttons stay pinned in
+        # view, an official run's walkthrough scrolls there).
+        self._fit_findings_dock()
+        # again once laid out: the panel's own heights around the list are known then
+        QTimer.singleShot(0, self._fit_findings_dock)
+
+    def _fit_findings_dock(self) -> None:
+        """The findings dock as tall as MIN_ROWS rows need: of three lines from a window
+        900 px tall (a 1920x1080 screen showed 4.9 rows), else of two."""
+        f = self.findings
+        lines = ROW_LINES if self.height() >= 900 else SHORT_ROW_LINES
+        # The message box at its minimum (it scrolls), the list takes the rest and all of
+        # the dock's growth (the box does not stretch).
+        sp, message_h = f.splitter, f.message.minimumHeight()
+        total = sum(sp.sizes())
+        if total > message_h:
+            sp.setSizes([total - message_h, message_h])
+        deficit = MIN_ROWS * f.row_height(lines) - f.view.viewport().height()
+        self.resizeDocks([self.findings_dock], [self.findings_dock.height() + deficit],
                          Qt.Orientation.Vertical)
 
     def save_layout(self) -> None:

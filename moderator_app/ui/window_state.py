@@ -13,7 +13,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter
 
 MAX_RECENT = 10
-LAYOUT_VERSION = 2  # bump when the default layout changes: older saved layouts are dropped
+LAYOUT_VERSION = 3  # bump when the default layout changes: older saved layouts are dropped
 DEFAULT_SIZE = (1440, 900)
 MIN_SIZE = (1024, 640)
 

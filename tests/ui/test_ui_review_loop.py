@@ -169,6 +169,8 @@ def test_message_naming_another_line_goes_there_and_compares(qtbot, window, tmp_
     assert panel.compare.isVisible()
     assert "SELECT" in panel.compare.this_text.toPlainText()
     assert "SELECT" not in panel.compare.other_text.toPlainText() and "action" in panel.compare.other_text.toPlainText()
+    # the button sits in the side-by-side pane (session 14): laid out on the next turn
+    qtbot.waitUntil(lambda: not panel.goto_line_button.visibleRegion().isEmpty())
     qtbot.mouseClick(panel.goto_line_button, Qt.MouseButton.LeftButton)
     index = window.session.result.index
     assert index.lines[window.detail.row] == other

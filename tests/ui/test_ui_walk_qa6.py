@@ -133,7 +133,7 @@ def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, windo
     # Seen at 1280x720: a long rule wrapped, and under the row's elided third line the top
     # half of a fourth was painted, cut by the row's edge.
 
-    from moderator_app.ui.findings_panel import COL_FINDING, ROW_LINES, ROW_PAD
+    from moderator_app.ui.findings_panel import COL_FINDING, ROW_PAD
 
     folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
     open_and_wait(qtbot, window, folder)
@@ -145,6 +145,7 @@ def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, windo
         QApplication.processEvents()
     panel = window.findings
     view = panel.view
+    row_lines = panel.row_lines  # 2 at 1280x720 (six rows in view), 3 on taller screens
     fm = view.fontMetrics()
     ls = fm.lineSpacing()
     image = view.viewport().grab().toImage()
@@ -155,9 +156,10 @@ def test_a_finding_row_shows_whole_lines_never_the_top_of_a_cut_one(qtbot, windo
         text = panel.proxy.data(index)
         wrapped = fm.boundingRect(QRect(0, 0, rect.width() - 8, 10_000),
                                   int(Qt.TextFlag.TextWordWrap), text).height()
-        if rect.bottom() >= image.height() or wrapped < (ROW_LINES + 1) * ls:
+        if rect.bottom() >= image.height() or wrapped < (row_lines + 1) * ls:
             continue  # off screen, or no fourth line of text
-        below = range(rect.top() + ROW_PAD + ROW_LINES * ls, rect.bottom())  # grid line excluded
+        # the cell's pixels under its last whole line (the grid line is outside `rect`)
+        below = range(rect.top() + ROW_PAD + row_lines * ls, rect.bottom() + 1)
         colours = {image.pixel(x, y) for y in below for x in range(rect.left(), rect.right())}
         assert len(colours) == 1, f"row {prow}: text below its last whole line"
         checked += 1
