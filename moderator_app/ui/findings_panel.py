@@ -95,7 +95,8 @@ class _SummaryBox(QPlainTextEdit):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.viewport().setAutoFillBackground(False)
         self.document().setDocumentMargin(1)
-        self.setFixedHeight(SUMMARY_LINES * self.fontMetrics().lineSpacing() + 4)
+        # whole lines only: 2 px are the document margin above and below
+        self.setFixedHeight(SUMMARY_LINES * self.fontMetrics().lineSpacing() + 2)
         self.setText(text)
 
     def text(self) -> str:
@@ -354,11 +355,14 @@ class FindingsPanel(QWidget):
         verdict = report.verdict.upper()
         extra = "" if report.complete else " (incomplete: reading stopped early)"
         dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
+        # Verdict, counts and offset first: the box shows three lines beside the filter at
+        # 1280x720 (about 30 characters each), the rest scrolls. The kind is not repeated
+        # (the Decision tab's title and the Run tab say it).
         self.summary.setText(
-            f"{verdict}{extra} · {report.kind} · {counted(report.events, 'event')} · "
+            f"{verdict}{extra} · {counted(report.events, 'event')} · "
             f"{counted(fl.errors, 'error')}, {counted(fl.warnings, 'warning')}, "
             f"{fl.infos:,} info{dropped}"
-            f" · sync offset {report.offset:+.3f} s"
+            f" · offset {report.offset:+.3f} s"
             + (f" · +{analysis} from the video analysis (not in the verdict)" if analysis else ""))
         self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
         self.message.setPlainText("")
