@@ -289,7 +289,7 @@ class MainWindow(QMainWindow):
 
     def _fit_findings_dock(self) -> None:
         """The findings dock as tall as MIN_ROWS rows need: of three lines from a window
-        900 px tall (a 1920x1080 screen showed 4.9 rows), else of two."""
+        900 px tall (a 1920x1080 screen showed 5 rows), else of two."""
         f = self.findings
         lines = ROW_LINES if self.height() >= 900 else SHORT_ROW_LINES
         # The message box at its minimum (it scrolls), the list takes the rest and all of

@@ -36,7 +36,7 @@ def eight_findings():
 
 def test_the_findings_list_shows_six_whole_rows(qtbot, window, tmp_path):
     # Seen at 1280x720 (session 13, O4): 2.5 rows in view (148 px of three-line rows of 48);
-    # at 1920x1080 4.9. Now six: of two lines at 1280x720, of three at 1920x1080.
+    # at 1920x1080 5 (240 px). Now six: of two lines at 1280x720, of three at 1920x1080.
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     settle()
