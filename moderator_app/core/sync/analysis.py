@@ -27,6 +27,7 @@ from .fit import (
     candidates,
     confidence,
     drift_significant,
+    earliest,
     grid_too_coarse,
     learned_fit,
     piecewise_support,
@@ -380,6 +381,10 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
             chosen, null_z, seg_fit = good[0]
     sub = run_s if chosen is None else chosen
     offset, support = refine(sub, sig, nov, seg_fit.offset_s, speed, th, latency_q)
+    if speed == 1.0:
+        first = earliest(sub, sig, nov1, look1, offset, speed, th, latency_q)
+        if first is not None:
+            offset, support = first
     if speed != 1.0:
         # a long run's stretch of one offset at the grid's speed is a piece of a line the
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run

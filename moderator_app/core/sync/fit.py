@@ -71,6 +71,51 @@ def refine(run_s, sig, nov, offset, speed, th, q: float = 50.0) -> tuple[float, 
     return float(np.percentile(d, q)) - latency_s(q), len(d)
 
 
+# A reaction never comes before its input, so an offset whose reactions are a later change of
+# the same presses is too late. Video Pinball (ale-py, in no corpus set; QA session 14, G7): a
+# flipper press changes 1 tile on the next frame (novelty 2.6 local spreads), its release swings
+# the flipper back in steps 5 frames apart, 2 tiles each (4.3 spreads); with holds of 4-12
+# frames one of those steps falls 10-14 frames after every press, and the fit peaked there:
+# every Pinball run 3-11 frames (~0.19 s) late at confidence 0.64-0.95. An offset up to
+# EARLIER_S before the fitted one, past its support window, where at least as many actions
+# show a reaction (none of them can be a consequence of the later one's) is the presses' own.
+EARLIER_S = 0.3
+EARLIER_SHARE = 0.6
+
+
+def _supported(sig, nov, run_s, offset, speed, th) -> int:
+    """Actions with a standing reaction from SUPPORT_BEFORE_S before to SUPPORT_AFTER_S
+    after their expected time at this offset."""
+    exps, hit, k = reactions.first_reactions(sig, nov, run_s, offset, speed,
+                                             th.sync_reaction_z)
+    d = np.asarray(sig.times)[k] - exps
+    return int(np.count_nonzero(hit & (d >= -SUPPORT_BEFORE_S - 1e-6) &
+                                (d <= SUPPORT_AFTER_S + 1e-6)))
+
+
+def earliest(run_s, sig, nov, look, offset, speed, th,
+             q: float = 50.0) -> tuple[float, int] | None:
+    """(offset, support) of the actions' first reactions when `offset` reads a later change
+    of the same actions (see EARLIER_S), else None. `nov`, `look`: the unweighted novelty
+    and its lookup (the learned tile weights favour the tiles the later change is in)."""
+    own = _supported(sig, nov, run_s, offset, speed, th)
+    gap = SUPPORT_BEFORE_S + SUPPORT_AFTER_S
+    step = 0.5 / max(sig.fps, 1e-6)
+    need = max(math.ceil(EARLIER_SHARE * own), th.sync_min_actions)
+    for o in offset - EARLIER_S + np.arange(0.0, EARLIER_S - gap, step):
+        if _supported(sig, nov, run_s, o, speed, th) < need:
+            continue
+        new, support = refine(run_s, sig, nov, o, speed, th, q)
+        if support < need or new >= offset - gap:
+            return None
+        # chance stands no such peak: Pong's paddle (which moves before and after every
+        # press) has 60-70 % of its support 7-16 frames early, at z 0.8-2.7; Pinball's
+        # presses stand at z 3.6-8.2
+        return (new, support) if align.z_at(sig, look, run_s, speed, new) >= th.sync_min_z \
+            else None
+    return None
+
+
 # A long run's drift line is searched again near the grid's. The grid's speed is up to half a
 # step (0.125 %) off, which moves the line by that share of the run's span at its far end:
 # past the support window (SUPPORT_BEFORE_S + SUPPORT_AFTER_S) on runs longer than ~78 s
