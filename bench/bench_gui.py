@@ -173,8 +173,8 @@ def main() -> int:
         from gui_playback import bench_playback
 
         bench_playback(video_file(30), 30.0)
-        # HEVC 1080p60 (decoded with slice threads only since session 12: frame threads
-        # deadlocked), the same measurements
+        # HEVC 1080p60 (frame threads again since session 14: the deadlock was PyAV's log
+        # callback), the same measurements; bench/playback_codecs.py plays both interleaved
         bench_playback(video_file(30, codec="hevc"), 30.0)
     else:
         print("-- the window's player: ffmpeg CLI not installed, skipped")

@@ -131,12 +131,13 @@ class ExactDecoder:
         self.stream = recording_stream(container)
         self._skipping = False  # a new codec context decodes everything
         if self.threads:
-            # FFmpeg's HEVC frame threads deadlock now and then (every thread in a futex wait:
-            # a 10-bit 4:4:4 file's probe, ~1 in 60 seeks beside busy loops, and in a quiet
-            # CI run); HEVC decodes with slice threads only (its wavefronts), the rest with
-            # frame and slice threads
-            hevc = self.stream.codec_context.name == "hevc"
-            self.stream.thread_type = "SLICE" if hevc else "AUTO"
+            # frame and slice threads for every codec. HEVC had slice threads only from
+            # session 12 to 14, after a deadlock that was PyAV's log callback taking the GIL
+            # in a frame thread while the decoder was freed (`open_container` says how it is
+            # avoided); measured (DECISIONS, session 14): the same CPU a frame, and frame
+            # threads decode HEVC without wavefronts (as hardware encoders write it) 22 %
+            # faster, where slice threads have one slice to work on
+            self.stream.thread_type = "AUTO"
 
     def _where(self, pts: int | None) -> int | None:
         """Index of the frame with raw timestamp `pts`, or None if the index has no such frame."""
@@ -508,22 +509,55 @@ class OpenFailed(Exception):
 _MISLEADING = {errno.EBUSY, errno.EINVAL}
 
 
+def _open(path: str):
+    return av.open(path, options={"probesize": str(32 << 20),
+                                  "analyzeduration": str(30_000_000)})
+
+
 def open_container(path: str):
     """Open a file for PyAV with bounded probing (a hostile header cannot make it read
     gigabytes before the first packet). When FFmpeg refuses the file with a code whose system
     text would mislead (EBUSY, EINVAL), the reason is the error FFmpeg logged while opening
-    ("Picture size 30000x30000 is invalid"): logging is on for the open only (the video
-    process keeps it off, so a damaged stream's messages cost nothing while decoding)."""
+    ("Picture size 30000x30000 is invalid"), from a second open made to hear it.
+
+    Why not listen on every open: PyAV's log callback takes the GIL in FFmpeg's threads, and
+    PyAV frees a decoder (`avcodec_free_context`, which waits for its frame threads) with the
+    GIL held. A frame thread that logs while its decoder is freed with the callback on
+    deadlocks the process: every thread in a futex wait, the frame threads in `take_gil`
+    (waking every 5 ms), the main thread in the free (session 14, gdb: with the callback left
+    on, random seeks and reopens hung 3 of 3 runs on the 10-bit 4:4:4 HEVC file and 1 of 1 on
+    H.264, within ~25 s each; with it off, 2 runs of 400 passes ended). Listening during every open
+    met a free by the garbage collector now and then (session 12: HEVC, ~1 in 60 seeks under
+    load). So nothing listens while a file that opens is opened; only after a refusal a
+    second open listens, with the garbage collected first (freed while nothing listens) and
+    the collector off meanwhile."""
+    try:
+        return _open(path)
+    except av.error.FFmpegError as exc:
+        if exc.errno not in _MISLEADING:
+            raise
+        said = _said_while_opening(path)
+        if said:
+            raise OpenFailed(f"FFmpeg refuses the file: {said[-1][:300]}") from None
+        raise
+
+
+def _said_while_opening(path: str) -> list[str]:
+    """The errors FFmpeg logs while opening `path` (which failed to open)."""
+    import gc
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    repeated = av.logging.get_skip_repeated()
+    av.logging.set_skip_repeated(False)  # the same file refused twice says it twice
     av.logging.set_level(av.logging.ERROR)
     try:
-        with av.logging.Capture() as logs:
-            try:
-                return av.open(path, options={"probesize": str(32 << 20),
-                                              "analyzeduration": str(30_000_000)})
-            except av.error.FFmpegError as exc:
-                said = [str(m).strip() for lvl, _, m in logs if lvl <= av.logging.ERROR]
-                if exc.errno in _MISLEADING and said and said[-1]:
-                    raise OpenFailed(f"FFmpeg refuses the file: {said[-1][:300]}") from None
-                raise
+        with av.logging.Capture() as logs, contextlib.suppress(av.error.FFmpegError):
+            _open(path).close()
+        return [str(m).strip() for lvl, _, m in logs
+                if lvl <= av.logging.ERROR and str(m).strip()]
     finally:
         av.logging.set_level(None)
+        av.logging.set_skip_repeated(repeated)
+        if was:
+            gc.enable()
