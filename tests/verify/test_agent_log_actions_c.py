@@ -277,3 +277,55 @@ def test_the_response_table_is_bounded(tmp_path, monkeypatch, max_responses, max
     assert rep["complete"] is False and rep["verdict"] == "fail"
     whole = b"".join(x + b"\n" for x in lines)
     assert rep["files"][0]["sha256"] == hashlib.sha256(whole).hexdigest()
+
+
+@pytest.mark.parametrize("table", ["c", "python"])
+def test_a_long_action_list_answers_as_read_in_order(table):
+    """A response listing more than INDEX_MIN actions is looked up by digest (QA session 14,
+    G10: a scan of the list per action line made one response of N actions answered by N
+    lines N^2): each verdict, and what stays unrun, is what reading the list in order gives."""
+    import random
+
+    rng = random.Random(14)
+    r = native.SKIM.Responses(bytes(16)) if table == "c" else PyResponses()
+    d = r.digest
+    kinds = [d(b"k%d" % i) for i in range(12)]
+    listed = [rng.choice(kinds) for _ in range(500)]
+    r.add("small", 1, 0.0, b"".join(listed[:5]))
+    r.add("big", 2, 0.0, b"".join(listed))
+    used = [False] * len(listed)
+
+    def reference(dig: bytes) -> int:  # 0 ok, 1 repeat, 2 not requested
+        seen = False
+        for s, x in enumerate(listed):
+            if x == dig:
+                if not used[s]:
+                    used[s] = True
+                    return 0
+                seen = True
+        return 1 if seen else 2
+
+    runs = [rng.choice([*kinds, d(b"unlisted")]) for _ in range(700)]
+    got = [r.consume(1, x) for x in runs]
+    assert got == [reference(x) for x in runs]
+    assert got.count(0) == used.count(True) and {1, 2} <= set(got)
+    missing = used.count(False)
+    assert missing > 0 and r.unrun_next(1) == (1, 2, missing, 500)
+
+
+def test_a_long_action_list_same_report_both_engines(tmp_path, monkeypatch):
+    """The in-C action check takes the table's lookup too: 200 listed presses of 7 kinds
+    answered shuffled, with repeats and an unlisted one, give the same report either way."""
+    import random
+
+    rng = random.Random(3)
+    acts = [b'{"name":"press","args":{"button":"B%d"}}' % rng.randrange(7) for _ in range(200)]
+    lines = [a.replace(b'{"name"', b'{"call":"c1","name"') for a in acts]
+    rng.shuffle(lines)
+    lines = lines[:150] + lines[:20] + [b'{"call":"c1","name":"press","args":{"button":"Z"}}']
+    found, _, _ = both(tmp_path, monkeypatch, log([WARM, (b'"c1"', b"[" + b",".join(acts)
+                                                          + b"]", lines)]))
+    # the 20 replayed lines take listed presses of their kind still unrun; the unlisted
+    # button is the one line not requested, the last of the 171 action lines (8-178: after
+    # run_start, a warm-up turn of 4 lines, the request and the response at line 7)
+    assert found == {("log.action_not_requested", 178), ("log.response_actions_unrun", 7)}

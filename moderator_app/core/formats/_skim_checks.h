@@ -246,14 +246,13 @@ static int action_in_c(Responses *R, Span data, double el, double delay_ms)
         return 0; /* log.action_late */
     if (action_hash(R, &a, d) != 0)
         return 0;
-    int32_t ns = R->nslots[k];
-    size_t first = (size_t)R->first[k];
-    for (size_t i = first; ns > 0 && i < first + (size_t)ns; i++)
-        if (R->used[i] == 0 && memcmp(R->dig + i * ACT_HASH, d, ACT_HASH) == 0) {
-            R->used[i] = 1;
-            return 1;
-        }
-    return 0; /* repeated, not requested, or its response lists none */
+    /* the table's own lookup (by `ord` past INDEX_MIN slots): a scan here made one response
+     * of N actions answered by N lines N^2. A failure to build the index (MemoryError) is
+     * cleared: the Python path asks the table again and reports it. */
+    int v = resp_consume_hash(R, (size_t)k, d);
+    if (v < 0)
+        PyErr_Clear();
+    return v == C_OK; /* else repeated, not requested, or its response lists none */
 }
 
 /* What a response needs beyond its data: the run_start's model (NULL: none to compare) and
