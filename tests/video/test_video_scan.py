@@ -104,9 +104,24 @@ def test_a_hole_in_busy_footage_is_missing_footage():
     # ~1.5x one frame's, under the fixed 2x; it is as large as the change over 1.5 s before it
     r = run_scan(vc.build_busy())
     assert spans(r) == [("video.timestamp_gap", 10.0, 11.5)]
+    # the share of points changed across it finds it too (2.1x the usual share): without the
+    # span rule, and without both, the hole is taken for a hold
     fixed_ratio_only = run_scan(vc.build_busy(), cache=False,
                                 thresholds=ScanThresholds(moved_on_min=math.inf))
-    assert spans(fixed_ratio_only) == []
+    assert spans(fixed_ratio_only) == [("video.timestamp_gap", 10.0, 11.5)]
+
+
+def test_a_hole_of_19_frames_in_moving_footage_is_missing_footage():
+    # QA session 14 (G5): 19 frames (0.79 s) cut from 24 fps footage whose every frame changes
+    # ~14 % of the points: across the hole the mean change was only 1.3-1.5x one frame's (and
+    # under 0.8 of the change over the hole's span before it), so the hole was judged a VFR
+    # hold; the share of points changed across it is 3.3x the usual
+    recipe = vc.Recipe("gap24_19", script=vc.Script(frames=1000, fps=24, cut=0), ext="mkv",
+                       encode=("-vf", "select='not(between(n\\,797\\,815))'",
+                               "-fps_mode", "passthrough", *vc.X264))
+    r = run_scan(vc.build(recipe))
+    assert spans(r) == [("video.timestamp_gap", 33.2, 34.0)]
+    assert "(0.791 s, 19 frame durations)" in r.spans[0].message
 
 
 def test_a_dropped_pause_in_busy_footage_is_a_freeze_not_a_gap():

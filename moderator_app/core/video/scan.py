@@ -503,6 +503,17 @@ def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = No
     usual = float(np.median(before)) if before.shape[0] else 0.0
     if across > max(th.hold_motion_min, th.hold_ratio * usual):
         return False
+    # The share of points changed tells it where the mean change saturates: a picture that
+    # moved every frame before the hole (not a still one whose repeats an encoder drops) and
+    # changed hold_ratio times the usual share of its points across it moved on. QA session 14
+    # (G5): 19 frames (0.79 s) cut from 24 fps footage changing 14 % of its points a frame
+    # changed 35-49 % across the hole at 1.3-1.5x the usual mean change, under both rules
+    # below; a hole of 20 frames changed more and was found.
+    changed = sig.changed[max(1, i - 30):i + 1]
+    changed = changed[np.isfinite(changed)]
+    if usual > th.hold_motion_min and changed.shape[0] and np.isfinite(sig.changed[i + 1]) \
+            and sig.changed[i + 1] > th.hold_ratio * float(np.median(changed)):
+        return False
     # Footage moved on when the picture had been moving on before the hole (its change over
     # the hole's length is well above one frame's) and changed across it about as much. A
     # first change after a VFR hold is one frame's: an honest VFR Breakout recording had a
