@@ -52,3 +52,35 @@ def test_scan_and_sync_started_together_share_one_decode(decodes):
         t.join()
     assert decodes == ["scan"]
     assert len(got["sync"]) == got["scan"].signals.frame_count == run.truth["frames"]
+
+
+def test_verify_scan_and_sync_read_the_scans_cache_once(decodes, capsys, monkeypatch):
+    """`verify --scan --sync` analyses the scan the verification ran: the sync analysis does
+    not read (and unpack, and judge) its cache a second time (3-4 ms of a 40 s run's 60-70 ms
+    of `--sync`, issue 13's cost; session 14), and answers as from the cache."""
+    from moderator_app.core.video import scan as scan_mod
+
+    run = corpus.build("breakout-genuine")
+    assert cli_main(["verify", str(run.folder), "--scan", "--json"]) == 0  # into the cache
+    capsys.readouterr()
+    reads: list[str] = []
+    real = scan_mod.load_cached
+
+    def counting(sha):
+        reads.append(sha)
+        return real(sha)
+
+    monkeypatch.setattr(scan_mod, "load_cached", counting)
+    assert cli_main(["verify", str(run.folder), "--scan", "--sync", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert len(reads) == 1 and rep["video_scan"]["from_cache"] is True
+    assert decodes == ["scan"]
+    # the same section as the analysis of the cached signals gives
+    from moderator_app.core.sync.analysis import analyze
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+    a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS, 0.0,
+                run.run_end_s)
+    assert rep["sync"]["suggested_offset_s"] == a.suggested_offset_s
+    assert [r["video_s"] for r in rep["sync"]["reactions"]] == \
+        [None if r.video_s is None else round(r.video_s, 3) for r in a.reactions]

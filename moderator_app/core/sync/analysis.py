@@ -421,10 +421,10 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
 
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)
-    part = unexplained(out, run_s, sig, nov_r, th, aligned, q)
+    part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
-        out = with_insertion(out, run_s, sig, nov_r, th, q) or out
-        return with_answers(out, sig, nov_r, th, q)
+        out = with_insertion(out, run_s, sig, nov_r, th, q, memo) or out
+        return with_answers(out, sig, nov_r, th, q, memo)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
     keep = np.r_[0:i0, i1:n]

@@ -22,6 +22,7 @@ shifts at most 3.36.)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,6 +78,19 @@ def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> np.ndarray:
         axis=-1)
 
 
+def _side_fits(srt: list[float], at: float, head: bool, shift: float, lo: float, hi: float,
+               min_rest: int) -> bool:
+    """`find`'s first checks of a side on the sorted times: the side (those before `at`, or
+    from `at` on) holds MIN_MOVED actions, leaves `min_rest`, and shifted stays on the
+    footage (lo .. hi)."""
+    j = bisect_left(srt, at)
+    a, b = (0, j) if head else (j, len(srt))
+    k = b - a
+    if k < MIN_MOVED or len(srt) - k < min_rest:
+        return False
+    return not (srt[a] + shift < lo or srt[b - 1] + shift > hi)
+
+
 def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.ndarray,
          s: np.ndarray, chance: np.ndarray, sig: FrameSignals, min_null_z: float,
          min_rest: int) -> Insertion | None:
@@ -90,6 +104,10 @@ def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.
     lo, hi = float(t[0]), float(t[-1])
     pk = t[splice_peaks(sig)]
     best: Insertion | None = None
+    # the side's count and ends from the sorted times (finite ones: a comparison with NaN is
+    # false either way round), not from a mask per pair: the same sides, checked for a tenth
+    # of the cost (adding the shift keeps the order, so the ends stay the ends)
+    srt = sorted(exp.tolist()) if bool(np.isfinite(exp).all()) else None
     for i, ta in enumerate(pk):
         for tb in pk[i + 1:]:
             size = float(tb - ta)
@@ -98,8 +116,11 @@ def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.
             for head in (True, False):
                 # head: the actions the footage shows before ta, expected (at the offset
                 # used: after the insertion) before tb; tail: those expected from ta on
-                moved = exp < tb if head else exp >= ta
                 shift = -size if head else size
+                if srt is not None and not _side_fits(srt, float(tb) if head else float(ta),
+                                                      head, shift, lo, hi, min_rest):
+                    continue
+                moved = exp < tb if head else exp >= ta
                 k = int(moved.sum())
                 if k < MIN_MOVED or len(exp) - k < min_rest:
                     continue

@@ -36,10 +36,23 @@ ACTIVITY_MERGE_S = 0.3      # input-like onsets closer than this are one input
 ACTIVITY_DENSITY = 3.5
 
 
-def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
+def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray,
+                     memo: dict | None = None):
     """(expected video times, answered, chance) per action at the offset used, in the tiles
     where the run's reactions happen (core/sync/stretch.py), and the function that answers
-    for other expected times; None without enough reactions to learn them from."""
+    for other expected times; None without enough reactions to learn them from. `memo`:
+    the analysis' (`unexplained`, `with_insertion` and `with_answers` ask about the same
+    `out` in turn: found once; the arrays are not written to)."""
+    key = ("answers", id(out), id(nov_r), id(q))
+    if memo is not None and key in memo and memo[key][0] is out:
+        return memo[key][1]
+    ans = _find_answers(out, sig, nov_r, th, q)
+    if memo is not None:
+        memo[key] = (out, ans)  # `out` kept: its id stays its own while the memo lives
+    return ans
+
+
+def _find_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
     hit = [r.video_s for r in out.reactions if r.video_s is not None
            and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
     if len(hit) < th.sync_min_actions:
@@ -51,22 +64,19 @@ def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndar
     if not tiles.any():
         return None
     exp = np.array([r.expected_video_s for r in out.reactions])
-
-    def answer(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return stretch.answers(sig, nov_r, tiles, v)
-
+    answer = stretch.answerer(sig, nov_r, tiles)
     return (exp, *answer(exp), answer)
 
 
 def unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
-                 q: np.ndarray) -> tuple[int, int] | None:
+                 q: np.ndarray, memo: dict | None = None) -> tuple[int, int] | None:
     """The actions (from, to) at the start or end of a run of one offset whose answers are
     no likelier than chance, when the rest stands out at that offset on its own (a second
     attempt spliced in: Pong, held out, was fitted whole and 1.6 frames late, silently)."""
     if out.suggested_offset_s is None or len(out.segments) != 1 or \
             out.offset_used_s is None:
         return None
-    ans = _stretch_answers(out, sig, nov_r, th, q)
+    ans = _stretch_answers(out, sig, nov_r, th, q, memo)
     if ans is None:
         return None
     # actions expected after the last frame are no evidence either way (a long cut leaves
@@ -82,10 +92,10 @@ def unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,
 
 
 def with_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th,
-                 q: np.ndarray) -> SyncAnalysis:
+                 q: np.ndarray, memo: dict | None = None) -> SyncAnalysis:
     """`out` with its per-action answers in the player's tiles (`SyncAnalysis.answers`),
     when they can be learnt."""
-    ans = _stretch_answers(out, sig, nov_r, th, q)
+    ans = _stretch_answers(out, sig, nov_r, th, q, memo)
     if ans is None:
         return out
     return replace(out, answers=tuple(zip(ans[1].tolist(), ans[2].tolist(), strict=True)))
@@ -128,7 +138,7 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
 
 
 def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
-                   q: np.ndarray) -> SyncAnalysis | None:
+                   q: np.ndarray, memo: dict | None = None) -> SyncAnalysis | None:
     """`out` with inserted footage the track did not see (core/sync/insertion.py: one side
     of the run shown that much earlier or later, between two of the picture's largest
     changes) as a `sync.offset_jump`, that side measured at its own offset; None when the
@@ -137,7 +147,7 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
     if out.suggested_offset_s is None or used is None or len(out.segments) != 1 or \
             any(f.rule == "sync.offset_jump" for f in out.findings):
         return None
-    ans = _stretch_answers(out, sig, nov_r, th, q)
+    ans = _stretch_answers(out, sig, nov_r, th, q, memo)
     if ans is None:
         return None
     exp, s, chance, answer = ans

@@ -89,7 +89,12 @@ def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
     mean = np.convolve(score, kernel, mode="same")
     sq = np.convolve(score * score, kernel, mode="same")
     spread = np.sqrt(np.maximum(sq - mean * mean, 0.0))
-    return Novelty(onsets, score, score - mean, np.maximum(spread, 0.25))
+    out = Novelty(onsets, score, score - mean, np.maximum(spread, 0.25))
+    if like is not None:  # the same onsets: where they are and their counts, found once
+        for name in ("onset_pairs", "onset_counts"):
+            if name in like.__dict__:
+                out.__dict__[name] = like.__dict__[name]
+    return out
 
 
 def _pairs(onsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

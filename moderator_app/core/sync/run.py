@@ -20,7 +20,7 @@ from moderator_app.core.sync import align
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
 from moderator_app.core.sync.inputs import input_times
-from moderator_app.core.sync.signals import frame_signals
+from moderator_app.core.sync.signals import frame_signals, from_scan
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 SCHEMA = "moderator-app/sync/v1"
@@ -85,7 +85,8 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     inputs' times are `result.input_times` when the workstation's verification process read
     them (the window never parses the log), else read from the log here, before the video
     is decoded. More than `max_actions` actions (default `MAX_ACTIONS`): TooManyActions,
-    nothing analysed and nothing decoded."""
+    nothing analysed and nothing decoded. The signals of a whole scan the verification
+    ran (`result.scan`, verify --scan) are read from it."""
     if result.video_path is None:
         return None
     cap = MAX_ACTIONS if max_actions is None else max_actions
@@ -96,10 +97,16 @@ def analyze_result(result, thresholds: Thresholds | None = None,
         times = input_times(result.submission)
     if len(times) > cap:
         raise TooManyActions(len(times), cap)
-    videos = result.submission.videos
-    digest = result.report.digest_for(videos[0].name) if videos else None
-    sig = frame_signals(result.video_path, sha256=digest.sha256 if digest else None,
-                        cancel=cancel)
+    scan = getattr(result, "scan", None)
+    if scan is not None:  # verify --scan's whole scan: its signals, not its cache read again
+        sig = from_scan(scan.signals)
+        if len(sig) == 0:
+            raise OSError(f"no frame could be decoded: {result.video_path}")
+    else:
+        videos = result.submission.videos
+        digest = result.report.digest_for(videos[0].name) if videos else None
+        sig = frame_signals(result.video_path, sha256=digest.sha256 if digest else None,
+                            cancel=cancel)
     if cancel is not None:
         cancel.check()
     span = float(sig.times[-1] - sig.times[0]) if len(sig.times) else 0.0

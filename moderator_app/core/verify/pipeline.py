@@ -45,6 +45,7 @@ from moderator_app.core.verify.sections import ScanNotRun, VideoScanSection, Vid
 
 if TYPE_CHECKING:
     from moderator_app.core.video.probe import VideoProbe
+    from moderator_app.core.video.scan import ScanResult
 
 
 @dataclass
@@ -60,6 +61,11 @@ class VerifyResult:
     # log; a text when they could not be read there (why); None: not read (the CLI reads
     # them itself when `--sync` asks).
     input_times: array | str | None = None
+    # The whole integrity scan `verify --scan` ran (None: not run, or stopped at its budget):
+    # the sync analysis reads its signals here rather than reading the scan's cache again
+    # (`sync.run.analyze_result`; 3-4 ms of a 40 s run's `--sync`, session 14). Never sent
+    # from the workstation's verification process (`child.py` picks its fields).
+    scan: ScanResult | None = None
 
 
 def verify_paths(paths: Sequence[str | Path], options: VerifyOptions | None = None,
@@ -194,7 +200,8 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         result.video_path = path if probe.ok else None
         result.video_probe = probe
         if options.scan_video:
-            _scan_video(probe, path, video.name, report, options.scan_budget_s, shared)
+            result.scan = _scan_video(probe, path, video.name, report,
+                                      options.scan_budget_s, shared)
         else:
             report.video_scan = ScanNotRun("not requested (verify --scan runs it)")
     finally:
@@ -223,25 +230,27 @@ def _scan_process(path: Path):
 
 
 def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report,
-                budget_s: float | None, process=None) -> None:
+                budget_s: float | None, process=None) -> ScanResult | None:
     """The integrity scan (verify --scan): findings with spans and the `video_scan` section.
-    `process`: the isolated process that probed the video, which decodes it (else its own)."""
+    `process`: the isolated process that probed the video, which decodes it (else its own).
+    Returns the scan when it is whole (None: not run, failed or stopped at its budget)."""
     from moderator_app.core.video.isolate import VideoProcessError
     from moderator_app.core.video.scan import run_scan
 
     if not probe.ok:
         report.video_scan = ScanNotRun("the video cannot be read")
-        return
+        return None
     digest = report.digest_for(name)
     try:
         scan = run_scan(path, sha256=digest.sha256 if digest else None,
                         total=probe.frame_count or 0, budget_s=budget_s, process=process)
     except VideoProcessError as exc:
         report.video_scan = ScanNotRun(f"the scan could not decode the video: {exc.reason}")
-        return
+        return None
     report.video_scan = VideoScanSection.of(scan)
     for f in scan.findings(name):
         report.add(f)
+    return scan if scan.complete else None
 
 
 def _digest_remaining(sub: Submission, report: Report, cancel: CancelToken | None) -> None:
