@@ -270,3 +270,21 @@ def test_lookahead_is_the_maximum_over_its_frames(fps):
     pad = np.concatenate([[0.0], x, np.zeros(w + 1)])
     plain = np.stack([pad[i:i + len(x)] for i in range(w + 2)]).max(axis=0)
     assert _bits(align._lookahead(sig, nov)) == _bits(plain)
+
+
+def test_piecewise_support_counts_each_action_at_its_stretchs_offset():
+    """`fit.piecewise_support` looks every action up at once: the count the loop over the
+    actions gave (one `track.supported` call each, session 13)."""
+    from moderator_app.core.sync import track
+
+    sig, actions = _signals(seconds=60.0, actions_n=50)
+    nov = reactions.novelty(sig)
+    look = align.Lookup(sig, align._lookahead(sig, nov))
+    for run_s, offset, speed in ((actions, 1.5, 1.0), (actions * 1.03, 1.2, 1.03),
+                                 (actions[:20], 0.4, 1.0)):
+        cands = fit.candidates(sig, nov, look, run_s, offset, speed, TH)
+        path = track.segment(look, run_s, cands, speed, TH.sync_reaction_z)
+        loop = sum(bool(track.supported(look, run_s[i:i + 1], cands[j], speed,
+                                        TH.sync_reaction_z)[0]) for i, j in enumerate(path))
+        want = loop - track.SWITCH_PENALTY * int(np.count_nonzero(np.diff(path)))
+        assert fit.piecewise_support(sig, look, run_s, offset, speed, TH, nov) == want

@@ -42,8 +42,10 @@ def piecewise_support(sig, look, run_s, offset, speed, th, nov) -> float:
     """Actions explained by the best piecewise-constant offsets at this speed, less penalties."""
     cands = candidates(sig, nov, look, run_s, offset, speed, th)
     path = track.segment(look, run_s, cands, speed, th.sync_reaction_z)
-    sup = sum(bool(track.supported(look, run_s[i:i + 1], cands[j], speed,
-                                   th.sync_reaction_z)[0]) for i, j in enumerate(path))
+    # each action at its own stretch's offset, all at once (`track.supported` is per action:
+    # the same lookups as one call per action; 127 calls were 1.3 ms of a 150 s run's)
+    offs = np.array([cands[j] for j in path], float)
+    sup = int(np.count_nonzero(track.supported(look, run_s, offs, speed, th.sync_reaction_z)))
     return sup - track.SWITCH_PENALTY * int(np.count_nonzero(np.diff(path)))
 
 

@@ -32,9 +32,10 @@ class TrackPoint:
     z: float
 
 
-def supported(look: align.Lookup, run_s: np.ndarray, offset: float, speed: float,
-              min_z: float) -> np.ndarray:
-    """Per action: does a reaction stand out right after offset + e/speed?"""
+def supported(look: align.Lookup, run_s: np.ndarray, offset: float | np.ndarray,
+              speed: float, min_z: float) -> np.ndarray:
+    """Per action: does a reaction stand out right after offset + e/speed? (`offset`: one,
+    or one per action)"""
     return look(offset + run_s / speed) >= min_z
 
 
