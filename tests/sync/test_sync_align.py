@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync import align, reactions
+from moderator_app.core.sync import align, lookup, reactions
 from moderator_app.core.sync.signals import FrameSignals
 
 
@@ -26,7 +26,7 @@ def test_fft_and_direct_scores_agree(monkeypatch, speed):
     sig, actions = _signals(2.5)
     nov = reactions.novelty(sig)
     direct = align.fit(sig, nov, actions, speeds=np.array([speed]))
-    monkeypatch.setattr(align, "DIRECT_MAX", 10)  # force the correlation path
+    monkeypatch.setattr(lookup, "DIRECT_MAX", 10)  # force the correlation path
     fft = align.fit(sig, nov, actions, speeds=np.array([speed]))
     assert fft.offset_s == pytest.approx(direct.offset_s)
     assert fft.score == pytest.approx(direct.score)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync import align, reactions, stretch, track
+from moderator_app.core.sync import align, lookup, reactions, stretch, track
 from moderator_app.core.sync.signals import FrameSignals
 
 
@@ -32,33 +32,33 @@ def _bits(x) -> bytes:
 
 
 @pytest.mark.parametrize("speed", [1.0, 1.0325])
-@pytest.mark.parametrize("chunk", [align.CHUNK_FLOATS, 7, 100])
+@pytest.mark.parametrize("chunk", [lookup.CHUNK_FLOATS, 7, 100])
 def test_scores_are_the_plain_sum_of_the_lookup(monkeypatch, speed, chunk):
-    monkeypatch.setattr(align, "CHUNK_FLOATS", chunk)  # block edges inside rows and between
+    monkeypatch.setattr(lookup, "CHUNK_FLOATS", chunk)  # block edges inside rows and between
     sig, actions = _signals()
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     grid = align.offset_grid(sig, actions)
     inner = grid.copy()
     inner[len(grid) // 2] += 0.5  # the same ends and length: asked after `grid`, not its rows
     for run_s, offsets in [(actions, grid), (actions[3:10], grid[::3] + 0.0021),
                            (actions[:1], grid), (actions, grid[:1]), (actions, inner)]:
         plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
-        got = align._scores(look, offsets, run_s, speed)
+        got = lookup.scores(look, offsets, run_s, speed)
         assert _bits(got) == _bits(plain)
-        assert align._scores(look, offsets, run_s, speed) is got  # asked again: kept
+        assert lookup.scores(look, offsets, run_s, speed) is got  # asked again: kept
         assert not got.flags.writeable
     # a lookup sharing the index (`like`) answers from its own table
-    other = align.Lookup(sig, align._lookahead(sig, nov)[::-1].copy(), like=look)
+    other = lookup.Lookup(sig, lookup.lookahead(sig, nov)[::-1].copy(), like=look)
     plain = other(grid[:, None] + (actions / speed)[None, :]).sum(axis=1)
-    assert _bits(align._scores(other, grid, actions, speed)) == _bits(plain)
-    assert _bits(align._scores(look, grid, actions, speed)) != _bits(plain)
+    assert _bits(lookup.scores(other, grid, actions, speed)) == _bits(plain)
+    assert _bits(lookup.scores(look, grid, actions, speed)) != _bits(plain)
 
 
 def test_the_lookup_table_is_built_as_it_was():
     sig, _ = _signals()
-    best = align._lookahead(sig, reactions.novelty(sig))
-    look = align.Lookup(sig, best)
+    best = lookup.lookahead(sig, reactions.novelty(sig))
+    look = lookup.Lookup(sig, best)
     t0, res = float(sig.times[0]), 0.25 / sig.fps
     grid = t0 + np.arange(int((sig.times[-1] - t0) / res) + 2) * res
     k = np.searchsorted(sig.times, grid - 1e-6)
@@ -170,7 +170,7 @@ def test_block_sums_are_numpys_reduction(dtype, f):
 
 def _plain_top_speed(look, offsets, run_s, speeds) -> float:
     """What `align.fit` computed before `top_speed`: every speed's every score."""
-    return float(max(speeds, key=lambda s: align._scores(look, offsets, run_s, float(s)).max()))
+    return float(max(speeds, key=lambda s: lookup.scores(look, offsets, run_s, float(s)).max()))
 
 
 @pytest.mark.parametrize("seconds", [40.0, 150.0])
@@ -181,7 +181,7 @@ def test_top_speed_is_the_plain_search_over_every_score(seconds, drift):
     answer is unchanged."""
     sig, actions = _signals(seconds=seconds)
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     rng = np.random.default_rng(3)
     logs = [actions * drift] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0)).cumsum())
                                 for _ in range(3)]
@@ -195,7 +195,7 @@ def test_top_speed_is_the_plain_search_over_every_score(seconds, drift):
 def test_top_speed_takes_the_first_of_tied_speeds():
     """A table of one value everywhere: every speed ties, the first one is chosen (as max())."""
     sig, actions = _signals()
-    look = align.Lookup(sig, np.ones(len(sig)))
+    look = lookup.Lookup(sig, np.ones(len(sig)))
     grid = align.offset_grid(sig, actions)
     speeds = np.array([1.01, 0.99, 1.0])
     assert align.top_speed(look, grid, actions[2:8], speeds) == 1.01
@@ -205,7 +205,7 @@ def test_top_speed_takes_the_first_of_tied_speeds():
 @pytest.mark.parametrize("width", [1, 2, 5, 17, 40])
 def test_window_max_bounds_every_index_it_covers(width):
     sig, _ = _signals()
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     t = look.table
     lo = np.array([-50, -3, 0, 1, 7, len(t) // 2, len(t) - width, len(t) - 2, len(t) + 9])
     got = look.window_max(lo, width)
@@ -222,7 +222,7 @@ def test_top_speed_score_is_the_plain_best_score_of_its_speed(seconds):
     """The score `top_speed_score` returns with its speed is `_scores(...).max()` at that
     speed, bit for bit (the drift test's shuffled logs are judged by it alone)."""
     sig, actions = _signals(seconds=seconds)
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     rng = np.random.default_rng(4)
     logs = [actions * 1.0437] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0))
                                          .cumsum()) for _ in range(2)]
@@ -231,14 +231,14 @@ def test_top_speed_score_is_the_plain_best_score_of_its_speed(seconds):
         for speeds in (align.SPEEDS, align.SPEEDS[20:29], align.SPEEDS[24:25]):
             s, score = align.top_speed_score(look, grid, run_s, speeds)
             assert s == _plain_top_speed(look, grid, run_s, speeds)
-            plain = align._scores(look, grid, run_s, s).max()
+            plain = lookup.scores(look, grid, run_s, s).max()
             assert _bits(score) == _bits(plain)
 
 
 def _plain_fit_line(look, offsets, run_s, speeds) -> tuple[float, float, float]:
     """(speed, offset, score) of the exhaustive search: every speed, every offset."""
     s = _plain_top_speed(look, offsets, run_s, speeds)
-    sc = align._scores(look, offsets, run_s, s)
+    sc = lookup.scores(look, offsets, run_s, s)
     i = int(np.argmax(sc))
     return s, float(offsets[i]), float(sc[i])
 
@@ -259,7 +259,7 @@ def test_long_runs_pinned_search_finds_the_exhaustive_line(drift, pause):
     if pause:  # no action from 40 to 100 s: the densest stretch is at an end
         actions = actions[(actions < 40.0) | (actions > 100.0)]
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     run_s = actions * drift
     assert run_s[-1] - run_s[0] > align.EVERY_SPEED_SPAN_S
     grid = align.offset_grid(sig, run_s)
@@ -269,7 +269,7 @@ def test_long_runs_pinned_search_finds_the_exhaustive_line(drift, pause):
     f = align.fit(sig, nov, run_s, look=look)
     plain = _plain_fit_line(look, grid, run_s, align.SPEEDS)
     assert f.speed == drift and abs(f.offset_s - 1.5) < 3 / sig.fps  # duration-ok: video time within 3 frames
-    assert f.score == align._scores(look, grid, run_s, drift).max()
+    assert f.score == lookup.scores(look, grid, run_s, drift).max()
     assert (f.speed, f.offset_s, f.score) == plain
     assert align.best_score(look, grid, run_s) == f.score
     rng = np.random.default_rng(6)
@@ -286,7 +286,7 @@ def test_short_runs_search_speeds_as_before():
     best): the fit's speed is the plain search's over those speeds."""
     sig, actions = _signals(seconds=40.0)
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     run_s = actions * 1.0437
     grid = align.offset_grid(sig, run_s)
     coarse = _plain_top_speed(look, grid, run_s, align.SPEEDS[::4])
@@ -301,37 +301,37 @@ def test_peak_is_the_first_highest_score(seconds):
     """`align.peak` (a shuffled log's learned fit, by bounded blocks) answers the index and
     value of `_scores(...)`'s first maximum, bit for bit; ties go to the first offset."""
     sig, actions = _signals(seconds=seconds)
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     rng = np.random.default_rng(8)
     logs = [actions] + [np.sort(rng.permutation(np.diff(actions, prepend=0.0)).cumsum())
                         for _ in range(3)]
     for run_s in logs:
         grid = align.offset_grid(sig, run_s)
         for speed in (1.0, 1.0325):
-            sc = align._scores(look, grid, run_s, speed)
+            sc = lookup.scores(look, grid, run_s, speed)
             i, v = align.peak(look, grid, run_s, speed)
             assert i == int(np.argmax(sc)) and _bits(v) == _bits(sc.max())
-    flat = align.Lookup(sig, np.ones(len(sig)))  # every offset on the footage ties
+    flat = lookup.Lookup(sig, np.ones(len(sig)))  # every offset on the footage ties
     grid = align.offset_grid(sig, actions[2:8])
-    sc = align._scores(flat, grid, actions[2:8], 1.0)
+    sc = lookup.scores(flat, grid, actions[2:8], 1.0)
     assert align.peak(flat, grid, actions[2:8], 1.0) == (int(np.argmax(sc)), float(sc.max()))
 
 
 @pytest.mark.parametrize("speed", [1.0, 0.97])
 def test_fft_scores_are_the_plain_sum_with_the_tables_spectrum_kept(monkeypatch, speed):
-    """Long runs' scores by FFT (`align._correlated`, the table's spectrum kept on the
+    """Long runs' scores by FFT (`lookup.correlated`, the table's spectrum kept on the
     lookup) are the plain sums to rounding, for offsets that put actions before the
     footage, after it and over both ends; one spectrum per transform size."""
-    monkeypatch.setattr(align, "DIRECT_MAX", 0)  # every score by FFT correlation
+    monkeypatch.setattr(lookup, "DIRECT_MAX", 0)  # every score by FFT correlation
     sig, actions = _signals()
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     grid = align.offset_grid(sig, actions)
     wide = np.arange(grid[0] - 45.0, grid[-1] + 45.0, 1 / sig.fps)  # past both ends
     for run_s, offsets in [(actions, grid), (actions, wide), (actions[:1], wide),
                            (actions[4:9], grid[::2])]:
         plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
-        got = align._scores(look, offsets, run_s, speed)
-        assert not align._direct(look, offsets, len(run_s))
+        got = lookup.scores(look, offsets, run_s, speed)
+        assert not lookup.direct(look, offsets, len(run_s))
         assert np.abs(got - plain).max() < 1e-9
         assert int(np.argmax(got)) == int(np.argmax(plain)) or \
             plain[int(np.argmax(got))] == plain.max()
@@ -346,7 +346,7 @@ def test_fast_len_is_the_smallest_5_smooth_size():
                 m //= p
         return m == 1
     for n in [1, 2, 7, 97, 1000, 147_000, 150_001, 262_144]:
-        got = align._fast_len(n)
+        got = lookup.fast_len(n)
         assert got >= n and smooth(got)
         assert not any(smooth(m) for m in range(n, got))
 
@@ -355,7 +355,7 @@ def _significance(sig, run_s):
     from moderator_app.core.sync import fit
     from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     q = reactions.background_rates(sig, nov1)
     return fit.significance(sig, nov1, look1, q, run_s, 1.0, th)
 
@@ -396,7 +396,7 @@ def test_short_runs_and_stretches_of_long_videos_test_every_shuffle_as_before(mo
 @pytest.mark.parametrize("speed", [1.0, 1.0437])
 def test_shared_rows_sum_each_subset_as_scores_do(speed):
     sig, actions = _signals(seconds=150.0, actions_n=420)
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     offsets = align.offset_grid(sig, actions)[1000:2500]
     rows = track.SharedRows(look, offsets, actions / speed)
     # numpy's pairwise sum: under 8 terms, 8 running sums up to 128, split in two beyond
@@ -407,14 +407,14 @@ def test_shared_rows_sum_each_subset_as_scores_do(speed):
         plain = look(offsets[:, None] + (run_s / speed)[None, :]).sum(axis=1)
         assert rows.applies(count)
         assert _bits(rows.scores(idx)) == _bits(plain)
-        assert _bits(align._scores(look, offsets, run_s, speed)) == _bits(plain)
+        assert _bits(lookup.scores(look, offsets, run_s, speed)) == _bits(plain)
 
 
 @pytest.mark.parametrize("speed", [1.0, 0.97])
 def test_track_windows_are_each_windows_own_fit(monkeypatch, speed):
     sig, actions = _signals(seconds=150.0, actions_n=130)
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     got = track.windows(sig, nov, look, actions, speed, 3.0, 4)
     calls = []
     monkeypatch.setattr(track.SharedRows, "applies", lambda self, n: calls.append(n) and False)

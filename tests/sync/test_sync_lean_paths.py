@@ -15,13 +15,14 @@ from moderator_app.core.sync import (
     fit,
     insertion,
     local_findings,
+    lookup,
     reactions,
     stretch,
 )
 from moderator_app.core.sync.signals import FrameSignals, frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as TH
 
-needs_c = pytest.mark.skipif(align.NATIVE is None, reason="the C sums are not built")
+needs_c = pytest.mark.skipif(lookup.NATIVE is None, reason="the C sums are not built")
 
 
 def _signals(fps: float = 60.0, seconds: float = 40.0, offset_s: float = 1.5,
@@ -56,7 +57,7 @@ def _breakout():
 
 def _plain(look, offsets, run_s, speeds) -> tuple[float, float]:
     """Every speed's every score (`_scores`), the first speed of the highest."""
-    tops = [float(align._scores(look, offsets, run_s, float(s)).max()) for s in speeds]
+    tops = [float(lookup.scores(look, offsets, run_s, float(s)).max()) for s in speeds]
     k = max(range(len(tops)), key=lambda i: tops[i])
     return float(speeds[k]), tops[k]
 
@@ -76,7 +77,7 @@ def test_every_speed_search_by_the_c_sums_is_the_plain_search(monkeypatch, batch
 
     monkeypatch.setattr(align, "_bounded", no_bounds)
     sig, actions = _signals()
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     rng = np.random.default_rng(3)
     logs = [actions, actions * 1.0437] + [fit.permuted(actions, rng) for _ in range(4)]
     for run_s in logs:
@@ -85,7 +86,7 @@ def test_every_speed_search_by_the_c_sums_is_the_plain_search(monkeypatch, batch
             got = align.top_speed_score(look, grid, run_s, speeds)
             assert (got[0], _bits(got[1])) == (lambda p: (p[0], _bits(p[1])))(
                 _plain(look, grid, run_s, speeds))
-    flat = align.Lookup(sig, np.ones(len(sig)))  # every speed ties: the first is chosen
+    flat = lookup.Lookup(sig, np.ones(len(sig)))  # every speed ties: the first is chosen
     grid = align.offset_grid(sig, actions)
     assert align.top_speed(flat, grid, actions[2:8], np.array([1.01, 0.99, 1.0])) == 1.01
 
@@ -96,7 +97,7 @@ def test_shuffled_logs_learned_scores_are_their_learned_fits_scores():
     for bit, as with the fits (fails before session 14 only in cost: shown by the count)."""
     sig, actions = _signals()
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     q = reactions.background_rates(sig, nov1)
     rng = np.random.default_rng(7)
     for _ in range(6):
@@ -111,7 +112,7 @@ def test_a_short_runs_significance_needs_no_whole_fit_per_shuffled_log(monkeypat
     one twice, its z and margin never read); the z is the one the fits give."""
     sig, actions = _breakout()
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     q = reactions.background_rates(sig, nov1)
     f, z = fit.significance(sig, nov1, look1, q, actions, 1.0, TH, {})
     assert z >= TH.sync_min_null_z  # every shuffled log ran (none did as well)
@@ -119,14 +120,14 @@ def test_a_short_runs_significance_needs_no_whole_fit_per_shuffled_log(monkeypat
     real = align.fit
     monkeypatch.setattr(align, "fit", lambda *a, **kw: calls.append(1) or real(*a, **kw))
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     f2, z2 = fit.significance(sig, nov1, look1, q, actions, 1.0, TH, {})
     assert len(calls) <= 2  # the real log's learned fit only (plain, then learned)
     assert f2 == f and _bits(z2) == _bits(z)
     monkeypatch.setattr(fit, "_learned_score", lambda s, n1, l1, qq, p, sp, th:
                         fit.learned_fit(s, n1, l1, qq, p, sp, th)[0].score)
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     assert _bits(fit.significance(sig, nov1, look1, q, actions, 1.0, TH, {})[1]) == _bits(z)
 
 
@@ -265,11 +266,11 @@ def test_lookahead_is_the_maximum_over_its_frames(fps):
     running maximum in place since session 14), as the stacked copies gave it."""
     sig, _ = _signals(fps=fps, seconds=20.0)
     nov = reactions.novelty(sig)
-    w = max(1, int(round(align.WINDOW_FRAMES_S * fps)))
+    w = max(1, int(round(lookup.WINDOW_FRAMES_S * fps)))
     x = np.clip(nov.excess / nov.spread, 0.0, 6.0)
     pad = np.concatenate([[0.0], x, np.zeros(w + 1)])
     plain = np.stack([pad[i:i + len(x)] for i in range(w + 2)]).max(axis=0)
-    assert _bits(align._lookahead(sig, nov)) == _bits(plain)
+    assert _bits(lookup.lookahead(sig, nov)) == _bits(plain)
 
 
 def test_piecewise_support_counts_each_action_at_its_stretchs_offset():
@@ -279,7 +280,7 @@ def test_piecewise_support_counts_each_action_at_its_stretchs_offset():
 
     sig, actions = _signals(seconds=60.0, actions_n=50)
     nov = reactions.novelty(sig)
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     for run_s, offset, speed in ((actions, 1.5, 1.0), (actions * 1.03, 1.2, 1.03),
                                  (actions[:20], 0.4, 1.0)):
         cands = fit.candidates(sig, nov, look, run_s, offset, speed, TH)

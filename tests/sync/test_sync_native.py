@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync import align, fit, reactions, track
+from moderator_app.core.sync import align, fit, lookup, reactions, track
 from moderator_app.core.sync.signals import FrameSignals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
-pytestmark = pytest.mark.skipif(align.NATIVE is None, reason="the C sums are not built here")
+pytestmark = pytest.mark.skipif(lookup.NATIVE is None, reason="the C sums are not built here")
 
 
 def _signals(seconds: float, drift: float = 1.0, actions_n: int = 120):
@@ -35,15 +35,15 @@ def _bits(x) -> bytes:
 
 
 def test_module_is_the_one_this_code_is_written_for(monkeypatch):
-    assert align.NATIVE.ABI == align._LOOKUP_ABI
+    assert lookup.NATIVE.ABI == lookup.LOOKUP_ABI
     monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
-    assert align._native() is None
+    assert lookup.native() is None
 
 
 @pytest.mark.parametrize("k", [1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 129, 136, 300, 1100])
 def test_sums_are_numpys_index_take_and_sum(k):
     sig, _ = _signals(40.0)
-    look = align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
     rng = np.random.default_rng(k)
     # times that reach past both ends of the table: clipped onto its zeros, as np.take clips
     x = np.sort(rng.uniform(-5.0, 50.0, k))
@@ -63,17 +63,17 @@ def test_bad_arguments_raise_and_nothing_is_read_out_of_bounds():
     out = np.empty(3)
     offs = np.zeros(3)
     with pytest.raises(ValueError):
-        align.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 4, np.array([0, 1, 0]), out)
+        lookup.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 4, np.array([0, 1, 0]), out)
     with pytest.raises(ValueError):
-        align.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 0, np.zeros(3, np.int64), out)
+        lookup.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 0, np.zeros(3, np.int64), out)
     with pytest.raises(ValueError):
-        align.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(5), 2, np.zeros(3, np.int64), out)
+        lookup.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(5), 2, np.zeros(3, np.int64), out)
     with pytest.raises(ValueError):
-        align.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 4, np.zeros(2, np.int64), out)
+        lookup.NATIVE.sums(table, 0.01, 0.0, offs, np.zeros(4), 4, np.zeros(2, np.int64), out)
     # NaN and huge times read the table's first entry, as numpy's cast and clip do
     t = np.array([5.0, 1.0, 2.0])
     x = np.array([np.nan, 1e300, -1e300, 0.0, 0.02, 1.0])
-    align.NATIVE.sums(t, 0.01, 0.0, np.zeros(1), x, len(x), np.zeros(1, np.int64), out[:1])
+    lookup.NATIVE.sums(t, 0.01, 0.0, np.zeros(1), x, len(x), np.zeros(1, np.int64), out[:1])
     idx = np.ceil(x / 0.01 - 0.0)
     with np.errstate(invalid="ignore"):
         want = np.take(t, idx.astype(np.int64), mode="clip").sum()
@@ -87,7 +87,7 @@ def test_the_analysis_pieces_answer_the_same_with_and_without_c(monkeypatch, sec
 
     def pieces():
         nov = reactions.novelty(sig)
-        look = align.Lookup(sig, align._lookahead(sig, nov))
+        look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
         q = reactions.background_rates(sig, nov)
         f = align.fit(sig, nov, actions, look=look)
         sigf = fit.significance(sig, nov, look, q, actions, f.speed, th)
@@ -98,7 +98,7 @@ def test_the_analysis_pieces_answer_the_same_with_and_without_c(monkeypatch, sec
         return f, sigf, drift_ok, pts, top
 
     native = pieces()
-    monkeypatch.setattr(align, "NATIVE", None)
+    monkeypatch.setattr(lookup, "NATIVE", None)
     plain = pieces()
     assert native == plain
     assert native[0].z > 0 and len(native[3]) > 10

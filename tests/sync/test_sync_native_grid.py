@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moderator_app.core.sync import align, reactions, track
+from moderator_app.core.sync import align, lookup, reactions, track
 
-pytestmark = pytest.mark.skipif(align.NATIVE is None, reason="the C sums are not built here")
+pytestmark = pytest.mark.skipif(lookup.NATIVE is None, reason="the C sums are not built here")
 
 
-def _look(seconds: float = 40.0, seed: int = 3) -> align.Lookup:
+def _look(seconds: float = 40.0, seed: int = 3) -> lookup.Lookup:
     from moderator_app.core.sync.signals import FrameSignals
     rng = np.random.default_rng(seed)
     fps = 60.0
@@ -22,13 +22,13 @@ def _look(seconds: float = 40.0, seed: int = 3) -> align.Lookup:
     times = np.sort(np.arange(n) / fps + rng.uniform(-1e-4, 1e-4, n))
     times[0] = 0.0
     sig = FrameSignals(times, tiles, fps)
-    return align.Lookup(sig, align._lookahead(sig, reactions.novelty(sig)))
+    return lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
 
 
-def _rows(look: align.Lookup, offsets: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _rows(look: lookup.Lookup, offsets: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The row-by-row C sums (tested against numpy in test_sync_native.py)."""
     out = np.empty(len(offsets))
-    align.NATIVE.sums(look.table, look.res, look.base, np.ascontiguousarray(offsets), x,
+    lookup.NATIVE.sums(look.table, look.res, look.base, np.ascontiguousarray(offsets), x,
                       len(x), np.zeros(len(offsets), np.int64), out)
     return out
 
@@ -40,7 +40,7 @@ def _grid(look, offsets, x, step, table=None):
     pad[:len(table)] = table
     phases = np.ascontiguousarray(pad.reshape(lq, step).T)
     out = np.empty(len(offsets))
-    align.NATIVE.grid_sums(table, look.res, look.base, np.ascontiguousarray(offsets), x,
+    lookup.NATIVE.grid_sums(table, look.res, look.base, np.ascontiguousarray(offsets), x,
                            len(x), np.array([[0, len(offsets), 0]], np.int64), step, phases,
                            out)
     return out
@@ -83,7 +83,7 @@ def test_grid_sums_fall_back_term_by_term_where_nothing_is_assumed():
     # a table with negative entries: a chunk wholly off it reads its (negative) end
     neg = look.table - 0.5
     want = np.empty(len(grid))
-    align.NATIVE.sums(neg, look.res, look.base, grid, x, len(x), np.zeros(len(grid), np.int64),
+    lookup.NATIVE.sums(neg, look.res, look.base, grid, x, len(x), np.zeros(len(grid), np.int64),
                       want)
     assert _bits(_grid(look, grid, x, 4, neg)) == _bits(want)
 
@@ -108,7 +108,7 @@ def test_grid_sums_refuse_bad_arguments():
     out = np.empty(len(grid))
 
     def call(seg, step=4, phases=ph, o=out, k=2, xs=x):
-        align.NATIVE.grid_sums(look.table, look.res, look.base, grid, xs, k,
+        lookup.NATIVE.grid_sums(look.table, look.res, look.base, grid, xs, k,
                                np.asarray(seg, np.int64), step, phases, o)
 
     call([[0, len(grid), 0]])
@@ -127,7 +127,7 @@ def test_grid_sums_refuse_bad_arguments():
 
 def _numpy_fit(offsets, scores, speed, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(align, "NATIVE", None)
+        m.setattr(lookup, "NATIVE", None)
         return align.fit_of(offsets, scores, speed)
 
 
@@ -159,12 +159,12 @@ def test_window_fits_are_each_windows_fit():
     got = track.window_fits(look, near, x, picks, 1.01)
     assert got is not None and len(got) == len(picks) > 50
     for f, p in zip(got, picks, strict=True):
-        assert f == align.fit_of(near, align._scores(look, near, run_s[p], 1.01), 1.01)
+        assert f == align.fit_of(near, lookup.scores(look, near, run_s[p], 1.01), 1.01)
     # windows out of order, or not consecutive actions: not taken (the caller fits each)
     assert track.window_fits(look, near, x, picks[::-1], 1.01) is None
     gap = np.delete(picks[3], 1)
     assert track.window_fits(look, near, x, [gap], 1.01) is None
     with pytest.raises(ValueError):
-        align.NATIVE.window_fits(look.table, look.res, look.base, near, x,
+        lookup.NATIVE.window_fits(look.table, look.res, look.base, near, x,
                                  np.array([[3, 2]], np.int64), 4, look.phases(4), 0.1,
                                  np.empty((1, 5)))

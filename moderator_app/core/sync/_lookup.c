@@ -4,7 +4,7 @@
  *
  * Why this exists: every fit, drift search and shuffled log of the sync analysis asks for
  * score[r] = sum over actions j of table[index(offset[r] + x[j])], where index(v) is
- * ceil(v / res - base) clipped onto the table (`align.Lookup.index`, `np.take(mode="clip")`).
+ * ceil(v / res - base) clipped onto the table (`lookup.Lookup.index`, `np.take(mode="clip")`).
  * numpy makes eight passes over offsets x actions (add, divide, subtract, ceil, cast, take,
  * sum, plus the temporaries' memory); here each term is computed once, in registers, and the
  * terms of a row summed as numpy's sum over the actions' axis sums them: pairwise (fewer than

@@ -19,7 +19,7 @@ import numpy as np
 
 from moderator_app.core.text import counted
 
-from . import align, band, freeze, reactions, repeats, stretch, track
+from . import align, band, freeze, lookup, reactions, repeats, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
     SUPPORT_AFTER_S,
@@ -161,7 +161,7 @@ HEAD_MIN_WHOLE_Z = 3.0
 def _whole_z(e: np.ndarray, sig: FrameSignals, th, offset: float) -> float:
     """The whole run's learned fit at `offset`, in spreads over its other offsets."""
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     q = reactions.background_rates(sig, nov1)
     look = learned_fit(sig, nov1, look1, q, e, 1.0, th)[2]
     return align.z_at(sig, look, e, 1.0, offset)
@@ -329,7 +329,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
                             else "the video has fewer than two frames", offset_s)
     nov1 = reactions.novelty(sig)
-    look1 = align.Lookup(sig, align._lookahead(sig, nov1))
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
     q = reactions.background_rates(sig, nov1)
     fit1 = align.fit(sig, nov1, run_s, speeds=np.array([1.0]), look=look1)
     speed = 1.0

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from . import align, reactions, track
+from . import align, lookup, reactions, track
 
 # The first visible change follows an input by 0 to 2 frames of a 60 Hz game (it reads the
 # input during one frame and draws it in the same or the next). Measured on 8 Atari games
@@ -164,12 +164,12 @@ def fine_line(run_s, sig, nov, offset: float, speed: float, th) -> tuple[float, 
     reach = FINE_OFFSET_FRAMES / sig.fps + FINE_RANGE / 2 * max(anchor - float(run_s[0]),
                                                                 float(run_s[-1]) - anchor)
     df = np.arange(-math.ceil(reach * sig.fps), math.ceil(reach * sig.fps) + 1) / sig.fps
-    look = align.Lookup(sig, align._lookahead(sig, nov))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
     best = (-math.inf, 0, offset, speed)
     for i in range(-n, n + 1):
         s = speed * (1 + step * i)
         offs = offset + anchor / speed - anchor / s + df
-        sc = align._scores(look, offs, run_s, s)
+        sc = lookup.scores(look, offs, run_s, s)
         j = int(np.argmax(sc))
         key = (float(sc[j]), -abs(i), float(offs[j]), s)
         if key[:2] > best[:2]:
@@ -246,7 +246,7 @@ def _learn(sig, nov1, look1, q, run_s, speed, th):
     if w is None:
         return f1, nov1, look1, None
     nov = reactions.novelty(sig, w, like=nov1)
-    look = align.Lookup(sig, align._lookahead(sig, nov), like=look1)
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov), like=look1)
     fit = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
     return fit, nov, look, w
 
@@ -264,7 +264,7 @@ def _learned_score(sig, nov1, look1, q, run_s, speed, th) -> float:
     if w is None:
         return score
     nov = reactions.novelty(sig, w, like=nov1)
-    look = align.Lookup(sig, align._lookahead(sig, nov), like=look1)
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov), like=look1)
     return align.peak(look, offsets, run_s, speed)[1]
 
 
@@ -294,7 +294,7 @@ def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None
     # the C sums a peak is every offset's sum and its first highest (no bounds): the short
     # runs' shuffled logs take it too, without the fits' z, margin and kept scores (the same
     # score; Gopher 40 s at 30 fps: 0.37 -> 0.31 ms a shuffled log, session 14)
-    lean = align.NATIVE is not None or long_run or \
+    lean = lookup.NATIVE is not None or long_run or \
         float(sig.times[-1] - sig.times[0]) > align.EVERY_SPEED_SPAN_S
     scores = []
     for _ in range(NULL_SETS):

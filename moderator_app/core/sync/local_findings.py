@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, insertion, reactions, stretch, track
+from . import align, insertion, lookup, reactions, stretch, track
 from .band import WINDOW_S
 from .fit import SUPPORT_AFTER_S, SUPPORT_BEFORE_S, candidates, refine, windows
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
@@ -195,7 +195,7 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
     sub = run_s[i0:i1]
     near = np.arange(used + d - JUMP_NEAR_S, used + d + JUMP_NEAR_S, 1.0 / sig.fps)
     g = align.fit(sig, nov, sub, speeds=np.array([out.speed]), offsets=near,
-                  look=align.Lookup(sig, align._lookahead(sig, nov)))
+                  look=lookup.Lookup(sig, lookup.lookahead(sig, nov)))
     other = refine(sub, sig, nov, g.offset_s if g is not None else used + d, out.speed, th,
                     latency_q)[0]
     tail = i0 > 0

@@ -51,7 +51,7 @@ class FrameSignals:
     def quarter_frames(self) -> tuple[np.ndarray, np.ndarray]:
         """(k, shown): for every quarter of a frame period from the first frame to the last,
         the first frame shown at or after it (clipped to the last) and whether there is one.
-        The sync fit's lookup tables (`align.Lookup`) are built on it, ~40 per analysis, all
+        The sync fit's lookup tables (`lookup.Lookup`) are built on it, ~40 per analysis, all
         on the same frame times: found once here (frozen dataclass: cached in the instance)."""
         t0 = float(self.times[0])
         res = 0.25 / self.fps

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import align
+from . import align, lookup
 from .reactions import Novelty
 from .signals import FrameSignals
 
@@ -32,14 +32,14 @@ class TrackPoint:
     z: float
 
 
-def supported(look: align.Lookup, run_s: np.ndarray, offset: float | np.ndarray,
+def supported(look: lookup.Lookup, run_s: np.ndarray, offset: float | np.ndarray,
               speed: float, min_z: float) -> np.ndarray:
     """Per action: does a reaction stand out right after offset + e/speed? (`offset`: one,
     or one per action)"""
     return look(offset + run_s / speed) >= min_z
 
 
-def windows(sig: FrameSignals, nov: Novelty, look: align.Lookup, run_s: np.ndarray,
+def windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.ndarray,
             speed: float, min_z: float, min_actions: int) -> list[TrackPoint]:
     """The best offset of each window of WINDOW_S run seconds (None where it does not stand
     out), every STEP_S; windows without an action are left out."""
@@ -111,13 +111,13 @@ class SharedRows:
     over the actions uses (`_pairwise`). Subsets must move forward through the log (a row is
     dropped once a subset leaves it out): memory stays one window's rows."""
 
-    def __init__(self, look: align.Lookup, offsets: np.ndarray, x: np.ndarray) -> None:
+    def __init__(self, look: lookup.Lookup, offsets: np.ndarray, x: np.ndarray) -> None:
         self.look, self.offsets, self.x = look, offsets, x  # x: run_s / speed
         self._rows: dict[int, np.ndarray] = {}
 
     def applies(self, actions: int) -> bool:
         """Whether `_scores` sums this many actions directly (the rows are its terms)."""
-        return align._direct(self.look, self.offsets, actions)
+        return lookup.direct(self.look, self.offsets, actions)
 
     def scores(self, idx: np.ndarray) -> np.ndarray:
         """`_scores(look, offsets, run_s[idx], speed)` (idx ascending, as a window selects)."""
@@ -165,14 +165,14 @@ def _pairwise(rows: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: list[np.ndarray],
+def window_fits(look: lookup.Lookup, offsets: np.ndarray, x: np.ndarray, picks: list[np.ndarray],
                 speed: float) -> list[align.Fit] | None:
-    """`align.fit_of(offsets, align._scores(look, offsets, run_s[p], speed), speed)` for each
+    """`align.fit_of(offsets, lookup.scores(look, offsets, run_s[p], speed), speed)` for each
     window `p` (the indices of consecutive actions, the windows moving forward; x = run_s /
     speed), bit for bit, in one call of the C sums (`_lookup.c`'s `window_fits`: each
     action's terms once, not once per window it is in); None where they do not apply (not
     built, no grid, a NaN score): the caller fits each window as before."""
-    if align.NATIVE is None or not picks:
+    if lookup.NATIVE is None or not picks:
         return None
     step = look._grid_step(offsets)
     span = []
@@ -185,7 +185,7 @@ def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: l
         return None
     out = np.empty((len(w), 5))
     offsets = np.ascontiguousarray(offsets, dtype=np.float64)
-    align.NATIVE.window_fits(look.table, look.res, look.base, offsets,
+    lookup.NATIVE.window_fits(look.table, look.res, look.base, offsets,
                              np.ascontiguousarray(x, dtype=np.float64), w, step,
                              look.phases(step), 0.1, out)
     if np.any(out[:, 0] < 0):
@@ -198,7 +198,7 @@ def window_fits(look: align.Lookup, offsets: np.ndarray, x: np.ndarray, picks: l
     return fits
 
 
-def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], speed: float,
+def segment(look: lookup.Lookup, run_s: np.ndarray, candidates: list[float], speed: float,
             min_z: float) -> np.ndarray:
     """Per action, the candidate offset (index into candidates) of its stretch (Viterbi)."""
     m = len(candidates)
@@ -227,7 +227,7 @@ def segment(look: align.Lookup, run_s: np.ndarray, candidates: list[float], spee
 ORDER_SLACK_S = 0.1   # two stretches' offsets are each measured to a frame or so
 
 
-def out_of_order(look: align.Lookup, run_s: np.ndarray, path: np.ndarray,
+def out_of_order(look: lookup.Lookup, run_s: np.ndarray, path: np.ndarray,
                  candidates: list[float], speed: float, min_z: float) -> list[tuple[int, int]]:
     """The stretches (from, to) of `path` at another offset than the one used (candidate 0)
     that the video would show out of the log's order with the stretch beside them at the
