@@ -11,6 +11,9 @@
    their `sync.no_reaction` named run 1.49-27.83 s but video -0.008-1.867 s: the stretch's
    splice was taken as the largest picture change anywhere in it, the lead-in's change to
    the game. The video span now covers the actions the run span names.
+3. QA session 13's F3, the same run: the cut itself, 12.7 s into the run, found by the
+   offset track's windows ahead of it (`local_findings._track_jump`), and the offset
+   suggested is run_start's.
 """
 
 from __future__ import annotations
@@ -94,7 +97,32 @@ def _hero_cut(monkeypatch) -> corpus.Run:
     return corpus.Run(name, folder)
 
 
+def test_a_cut_early_in_the_run_is_an_offset_jump(monkeypatch):
+    """QA session 13's F3: 4 s cut 12.7 s into H.E.R.O.'s run (7 of its 8 actions before the
+    cut show). Before: no finding at the cut, and the offset suggested was the part after
+    the cut's, -1.4957 s (-119.9 frames, confidence 0.511), a `sync.no_reaction` over 21
+    actions instead; the track's windows at run 5, 7 and 11 s read 2.44 s all along."""
+    run = _hero_cut(monkeypatch)
+    truth, t = run.truth, run.truth["tamper"]
+    a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
+                run_duration_s=run.run_end_s)
+    frame = 1 / truth["fps"] + 1e-6
+    jumps = [f for f in a.findings if f.rule == "sync.offset_jump"]
+    assert len(jumps) == 1, a.findings
+    [f] = jumps
+    assert abs(f.video_start_s - t["video_s"]) <= 1.0  # duration-ok: a video time (+-1 s)
+    assert abs(f.size_s - t["size_s"]) <= 2 * frame  # duration-ok: the cut's size
+    assert not [g for g in a.findings if g.rule == "sync.no_reaction"]
+    # the offset is run_start's (the first stretch's), within a frame
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= frame  # duration-ok: a video time
+
+
 def test_a_stretch_that_starts_the_run_has_its_actions_video_span(monkeypatch):
+    # the stretch at chance as it was before its part ahead of the cut was placed by the
+    # track's windows (`_track_jump`, test above): its span is what this test is about
+    from moderator_app.core.sync import local_findings
+
+    monkeypatch.setattr(local_findings, "_track_jump", lambda *args: None)
     run = _hero_cut(monkeypatch)
     e = run.action_times
     a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS, run_duration_s=run.run_end_s)

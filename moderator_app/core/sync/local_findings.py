@@ -186,22 +186,41 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
     rest = np.r_[s[:i0], s[i1:]]
     rate = float((rest.sum() + 1) / (len(rest) + 2))
     span = (float(sig.times[0]), float(sig.times[-1]))
-    d = track.stretch_jump(answer, exp[i0:i1], rate, span, sig.fps, th.sync_jump_s,
-                           th.sync_min_null_z_splice)
-    if d is None:
-        return None
+    a0, b0 = float(run_s[i0]), float(run_s[i1 - 1])
+    found = track.stretch_jump(answer, exp[i0:i1], rate, span, sig.fps, th.sync_jump_s,
+                               th.sync_min_null_z_splice)
+    whole = found is not None
+    if found is None:
+        part = _track_jump(out, run_s, sig, th, i0, i1, exp, s, answer, rate, span)
+        if part is None:
+            return None
+        d, (i0, i1) = part
+    else:
+        d = found
     # the stretch's offset measured as the run's is: the fit near that shift (the answers'
     # window is 0.1 s wide), then its reactions' latency percentile
     sub = run_s[i0:i1]
     near = np.arange(used + d - JUMP_NEAR_S, used + d + JUMP_NEAR_S, 1.0 / sig.fps)
-    g = align.fit(sig, nov, sub, speeds=np.array([out.speed]), offsets=near,
-                  look=lookup.Lookup(sig, lookup.lookahead(sig, nov)))
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
+    g = align.fit(sig, nov, sub, speeds=np.array([out.speed]), offsets=near, look=look)
     other = refine(sub, sig, nov, g.offset_s if g is not None else used + d, out.speed, th,
                     latency_q)[0]
     tail = i0 > 0
     size = other - used if tail else used - other  # the offset after the splice less before
     if abs(size) < th.sync_jump_s:
         return None
+    j = i0 if tail else i1  # the first action after the splice
+    offs = np.full(n, used, float)
+    offs[i0:i1] = other
+    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
+            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
+    if not whole:
+        # a part of the stretch moved: its splice is placed as the track's are (between
+        # its last action and the next, where the picture changes most)
+        fs = _jumps(segs, sig, out.speed, th, look, run_s)
+        if not fs:
+            return None
+        return _moved(out, run_s, sig, nov_r, th, offs, segs, fs[0], a0, b0)
     splice = v0 if tail else v1
     ve = None
     if size > 0:  # inserted footage: two splices `size` apart, one of them found by `place`
@@ -212,19 +231,73 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
         if k1 > k0:
             k = k0 + int(np.argmax(change[k0:k1 + 1] + change[k0 + w:k1 + 1 + w]))
             splice, ve = float(sig.times[k]), float(sig.times[k + w])
-    j = i0 if tail else i1  # the first action after the splice
-    offs = np.full(n, used, float)
-    offs[i0:i1] = other
+    f = _jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
+    return _moved(out, run_s, sig, nov_r, th, offs, segs, f, a0, b0)
+
+
+def _moved(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, offs: np.ndarray, segs,
+           f: SyncFinding, a: float, b: float) -> SyncAnalysis:
+    """`out` with each action measured at its stretch's offset (`offs`), its two `segs`,
+    and the jump `f` in place of any run of misses among the actions from run a to b."""
     rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
-    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
-            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
-    a, b = float(run_s[i0]), float(run_s[i1 - 1])
     kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
             or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
-    f = _jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
     found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
                                                else 0.0, g.rule))
     return replace(out, reactions=rs, segments=segs, findings=found)
+
+
+# Windows of the offset track that must read a stretch's other offset (within track.SAME_S)
+# before a part of it is tested there (`_track_jump`).
+TRACK_AGREE = 2
+# ... and the part's answers must peak at that shift over every shift of +-60 s by this many
+# spreads over the next best shift (a track window's margin, `track.windows`)
+TRACK_PEAK_MARGIN = 1.0
+
+
+def _track_jump(out: SyncAnalysis, run_s, sig: FrameSignals, th, i0: int, i1: int,
+                exp: np.ndarray, s: np.ndarray, answer, rate: float,
+                span: tuple[float, float]) -> tuple[float, tuple[int, int]] | None:
+    """(shift, (from, to)): the part of a stretch answered at chance (i0..i1-1, at the
+    start or the end of the run) that the offset track's windows place at another offset,
+    when its answers there stand out against its gaps shuffled (`track.stretch_jump` on
+    shifts near the track's alone); None otherwise.
+
+    Why: a cut early in a run leaves few actions before it. H.E.R.O. with 4 s cut 12.7 s
+    into the run (QA session 13's F3): 7 of its first 8 actions show, three windows of the
+    track read 2.44 s (z 4.65-6.16, truth 2.5 s), but the stretch at chance at the offset
+    used is 21 actions long (the rest's answers make it so) and no one shift explains all
+    21; its first 7 alone scored 5.99 against 5.96 for the best of 19 shuffled stretches
+    over +-60 s of shifts. Each window's fit already stood out against every offset of its
+    +-60 s; what is left to test is the part's order in time at that shift."""
+    used = out.offset_used_s
+    n = len(exp)
+    head = i0 == 0
+    if used is None or head == (i1 == n):
+        return None
+    reads = [p.offset_s for p in out.track if p.offset_s is not None and p.z >= th.sync_min_z
+             and run_s[i0] <= p.run_s <= run_s[i1 - 1]
+             and abs(p.offset_s - used) >= th.sync_jump_s]
+    best = max(([q for q in reads if abs(q - p) <= track.SAME_S] for p in reads), key=len,
+               default=[])
+    if len(best) < TRACK_AGREE:
+        return None
+    shift = float(np.median(best)) - used
+    at_other = answer(exp[i0:i1] + shift)[0].astype(int)
+    at_used = s[i0:i1].astype(int)
+    if head:  # actions i0 .. i0+k-1 at the other offset, the rest at the one used
+        gain = np.cumsum(at_other) + np.r_[np.cumsum(at_used[::-1])[::-1][1:], 0]
+        m0, m1 = i0, i0 + int(np.argmax(gain)) + 1
+    else:  # actions i0+k .. i1-1 at the other offset
+        gain = np.r_[0, np.cumsum(at_used)[:-1]] + np.cumsum(at_other[::-1])[::-1]
+        m0, m1 = i0 + int(np.argmax(gain)), i1
+    if m1 - m0 < 2:
+        return None
+    peak = track.shift_peak(answer, exp[m0:m1], rate, span, sig.fps, th.sync_jump_s)
+    if peak is None or abs(peak[0] - shift) > track.SAME_S or peak[1] < th.sync_min_z or \
+            peak[2] < TRACK_PEAK_MARGIN:
+        return None
+    return peak[0], (m0, m1)
 
 
 def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
@@ -306,8 +379,15 @@ def _splice_frames(look, run_s, a, b, sig: FrameSignals, speed: float,
     vb = min(a[2], b[2]) + e / speed  # shown at b from this splice time on (see above)
     k0 = reactions.frame_at(sig.times, float(va.min()))
     k1 = min(reactions.frame_at(sig.times, float((b[2] + e / speed).max())), len(sig) - 1)
-    t = sig.times[k0:k1 + 1, None]
-    sup = ((va[None, :] < t) & sa[None, :]).sum(axis=1) + ((vb[None, :] >= t) & sb[None, :]).sum(axis=1)
+    # in frames: an action is shown on the first frame at or after its time, so the one
+    # expected just before the splice frame is shown on it, in the footage after the splice
+    # (H.E.R.O.'s cut at 15.167 s: the first action after it expected at 15.164 s, on the
+    # cut's own frame; in times the cut's frame explained one action fewer than the frames
+    # before it, and the cut was placed 1.5 s early)
+    ks = np.arange(k0, k1 + 1)[:, None]
+    ka = np.searchsorted(sig.times, va - 1e-6)[None, :]
+    kb = np.searchsorted(sig.times, vb - 1e-6)[None, :]
+    sup = ((ka < ks) & sa[None, :]).sum(axis=1) + ((kb >= ks) & sb[None, :]).sum(axis=1)
     if not len(sup):
         return k0, np.zeros(0, bool)
     return k0, sup == sup.max()

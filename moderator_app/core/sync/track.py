@@ -272,21 +272,50 @@ def candidate_offsets(global_offset: float, pts: list[TrackPoint],
 
 JUMP_RANGE_S = 60.0   # a stretch's own offset is searched this far from the offset used
 JUMP_NULL_SETS = 19   # shuffled stretches, as in the fit's own test
+NEAR_S = 0.2          # shifts closer than this to a peak are the peak's own (`shift_peak`)
+
+
+def _shift_lls(answer, expected_v: np.ndarray, shifts: np.ndarray, rate: float,
+               span: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """(log-likelihood ratios, shifts): per shift of the stretch's expected video times that
+    keeps every action on the footage, its answers at the rest's answer rate against their
+    chance."""
+    v = expected_v[None, :] + shifts[:, None]
+    ok = (v.min(axis=1) >= span[0]) & (v.max(axis=1) <= span[1])
+    if not ok.any():
+        return np.zeros(0), np.zeros(0)
+    s, chance = answer(v[ok])
+    ll = (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(axis=1)
+    return ll, shifts[ok]
 
 
 def _best_shift(answer, expected_v: np.ndarray, shifts: np.ndarray, rate: float,
                 span: tuple[float, float]) -> tuple[float, float]:
-    """(log-likelihood ratio, shift): the shift of the stretch's expected video times at which
-    its answers are likeliest at the rest's answer rate against their chance (shifts that
-    put an action off the footage are not tried)."""
-    v = expected_v[None, :] + shifts[:, None]
-    ok = (v.min(axis=1) >= span[0]) & (v.max(axis=1) <= span[1])
-    if not ok.any():
+    """(log-likelihood ratio, shift): the shift at which the stretch's answers are likeliest
+    (`_shift_lls`)."""
+    ll, ok = _shift_lls(answer, expected_v, shifts, rate, span)
+    if not len(ll):
         return -np.inf, 0.0
-    s, chance = answer(v[ok])
-    ll = (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(axis=1)
     i = int(np.argmax(ll))
-    return float(ll[i]), float(shifts[ok][i])
+    return float(ll[i]), float(ok[i])
+
+
+def shift_peak(answer, expected_v: np.ndarray, rate: float, span: tuple[float, float],
+               fps: float, min_jump_s: float) -> tuple[float, float, float] | None:
+    """(shift, z, margin): the shift of +-JUMP_RANGE_S at which the stretch's answers are
+    likeliest, how far it stands above the mean of all shifts and above the best shift
+    more than NEAR_S from it, in standard deviations of all shifts (a track window's
+    `align.Fit` z and margin, on answers); None when no shift keeps it on the footage."""
+    dt = 1.0 / max(fps, 1e-6)
+    shifts = np.arange(-JUMP_RANGE_S, JUMP_RANGE_S + dt / 2, dt)
+    ll, ok = _shift_lls(answer, expected_v, shifts[np.abs(shifts) >= min_jump_s], rate, span)
+    if len(ll) < 2:
+        return None
+    i = int(np.argmax(ll))
+    far = np.abs(ok - ok[i]) > NEAR_S
+    sd = max(float(ll.std()), 1e-6)
+    rest = float(ll[far].max()) if far.any() else float(ll.mean())
+    return float(ok[i]), (float(ll[i]) - float(ll.mean())) / sd, (float(ll[i]) - rest) / sd
 
 
 def stretch_jump(answer, expected_v: np.ndarray, rate: float, span: tuple[float, float],
