@@ -10,6 +10,7 @@ two new games, two new recorders and four new video shapes.
     .venv/bin/python scripts/qa_session15.py gui-frames [SHAPE...]  # the player's own path
     .venv/bin/python scripts/qa_session15.py scan             # issue 12: inserted stretches
     .venv/bin/python scripts/qa_session15.py recheck          # G3, G4, G8, G9 on s14's inputs
+    .venv/bin/python scripts/qa_session15.py g10 | hostile    # issue 15: G10's scaling, h01
 """
 
 from __future__ import annotations
@@ -73,9 +74,13 @@ RECORDERS = {
     # 0.9 s lead-in
     "r30av1odd": {"fps": 30, "scale": 2, "lead_s": 0.9, "container": "mkv",
                   "codec": "av1444odd"},
+    # added 12:06, a control (not new): the corpus' own 60 fps x264 MP4, 2.2 s lead-in, to
+    # tell the games' share of H1/H2 from the recorders'
+    "r60mp4": {"fps": 60, "scale": 2, "lead_s": 2.2},
 }
 KINDS = ("genuine", "genuine2", "cut", "insert", "freeze", "speed35", "deleted", "human")
-SYNC_RUNS = [f"{g}-{k}@{r}" for r in RECORDERS for g in GAMES for k in KINDS]
+SYNC_RUNS = [f"{g}-{k}@{r}" for r in ("r50m2ts", "r30av1odd") for g in GAMES for k in KINDS]
+SYNC_RUNS_CONTROL = [f"{g}-{k}@r60mp4" for g in GAMES for k in ("genuine", "cut", "deleted")]
 SPEED35 = 0.035  # +3.5 % (used before: 2, 3, 4, 4.4, 5, 6 % up; 2.5, 3, 4 % down)
 
 
@@ -188,6 +193,22 @@ s13.VIDEO_SHAPES, s13.build_video = VIDEO_SHAPES, build_video
 s13.truth_codes = s14._TRUTH13  # session 13's (ffmpeg's decode of stream v:0)
 
 
+def _gui_frames_res_change() -> None:
+    """Session 13's player check knows one size-changing file (640 -> 800 px wide); this
+    pass' VP9 file goes 640 -> 480: the same function, told the second width."""
+    import inspect
+
+    src = inspect.getsource(s13.gui_frames)
+    src = src.replace('shape != "mp4_joined_res_change"',
+                      'shape not in ("mp4_joined_res_change", "vp9_webm_res_change")')
+    src = src.replace("(640 if k < 360 else 800)",
+                      '(640 if k < 360 else (480 if shape == "vp9_webm_res_change" else 800))')
+    exec(compile(src, s13.__file__, "exec"), s13.__dict__)  # noqa: S102 - our own source
+
+
+_gui_frames_res_change()
+
+
 # -- issue 12: the scan on inserted stretches (AV1 in Matroska, 30 fps, Opus) -----------------
 SCAN_TRUTH = {"video.frozen": 4.4, "video.black": 17.3, "video.cut": 26.65,
               "video.timestamp_gap": 38.1}
@@ -288,6 +309,85 @@ G4_RUNS = [f"{g}-{k}@r24hevcts" for g in ("montezuma_revenge", "time_pilot")
            for k in ("cut", "insert", "freeze", "speed5", "slow", "deleted", "human")]
 
 
+# -- issue 15: G10 re-checked by scaling, and one new class ------------------------------------
+def _action_flood(n: int) -> Path:
+    """Session 14's r11 shape (qa_hostile_s14.py) at `n`: one model_response listing n actions,
+    answered by n valid action lines 1 ms apart."""
+    import qa_hostile_s14 as qh
+
+    d = CACHE / "hostile" / f"g10_action_flood_{n}"
+    if (d / "agent-log.jsonl").exists():
+        return d
+    ev = qh._lines()
+    head = ev[:3]
+    head[2]["data"]["actions"] = [{"name": "press", "args": {"button": "DOWN"}}] * n
+    t0 = head[2]["elapsedMs"] + 10
+
+    def at(ms: int) -> str:
+        h, rest = divmod(ms, 3_600_000)
+        return f"2026-10-22T{18 + h:02d}:{rest // 60000:02d}:{rest % 60000 // 1000:02d}." \
+            f"{ms % 1000:03d}Z"
+
+    acts = [{"seq": 3 + i, "at": at(t0 + i), "elapsedMs": t0 + i, "type": "action",
+             "data": {"call": "c1", "name": "press", "args": {"button": "DOWN"}}}
+            for i in range(n)]
+    end = {"seq": 3 + n, "at": at(t0 + n), "elapsedMs": t0 + n, "type": "run_end",
+           "data": {"reason": "time limit"}}
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "agent-log.jsonl").write_bytes(qh._dump([*head, *acts, end]))
+    return d
+
+
+def check_g10(ns: tuple[int, ...] = (25_000, 50_000, 100_000, 200_000)) -> list[dict]:
+    """verify's CPU seconds (user + system, the OS's accounting) at n and 2n: ~2x is linear,
+    ~4x quadratic (session 14: 0.15, 0.29, 0.61, 2.20, 14.8 s at 10k-200k)."""
+    rows = []
+    for n in ns:
+        d = _action_flood(n)
+        r = subprocess.run(["timeout", "300", "/usr/bin/time", "-f", "%U %S %M %e", *CLI,
+                            "verify", str(d)], capture_output=True, text=True)
+        u, sy, rss, wall = r.stderr.strip().splitlines()[-1].split()
+        rows.append({"n": n, "exit": r.returncode, "cpu_s": round(float(u) + float(sy), 2),
+                     "wall_s": float(wall), "max_rss_mb": int(rss) // 1024,
+                     "out": r.stdout.strip().splitlines()[:1]})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+class _Hostile15:
+    """One new class for the shared runner (qa_common.run_hostile): a Matroska holding 300
+    video streams (64x48, 2 s each) beside the sample's log - a probe that opens or decodes
+    every stream to pick the largest picture pays 300 times."""
+
+    MARK = "QA-S15-PRIVATE"
+    SECRETS = ["qa15-evaluator-secret-5b1e"]
+    ENV: dict = {}
+
+    @staticmethod
+    def cases(root: Path) -> list[tuple[str, list[list[str]]]]:
+        """h01: 300 streams x 30 s (15.8 MB); h02 (added 12:18, H4): 500 streams x 5 s."""
+        import os
+
+        import qa_hostile_s14 as qh
+
+        out = []
+        for name, n, secs in (("h01_300_streams", 300, 30), ("h02_500_streams", 500, 5)):
+            d = root / name
+            video = d / "video.mkv"
+            if not video.exists():
+                d.mkdir(parents=True, exist_ok=True)
+                maps = [a for _ in range(n) for a in ("-map", "0:v")]
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                f"testsrc2=size=64x48:rate=10:duration={secs}", *maps, "-c:v",
+                                "libx264", "-preset", "ultrafast", str(video)], check=True)
+            if not (d / "agent-log.jsonl").exists():
+                os.link(qh.SAMPLE / "agent-log.jsonl", d / "agent-log.jsonl")
+            out.append((name, [["verify", str(d)], ["verify", str(d), "--json", "--scan"],
+                               ["frame", str(d), "--line", "5", "--offset", "0", "-o",
+                                str(root / f"{name}.png")]]))
+        return out
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -318,6 +418,12 @@ def main(argv: list[str]) -> int:
         print(json.dumps(check_scan()), flush=True)
     if what == "recheck":
         recheck()
+    if what == "g10":
+        check_g10(tuple(int(x) for x in argv[1:]) or (25_000, 50_000, 100_000, 200_000))
+    if what == "hostile":
+        from qa_common import run_hostile
+
+        run_hostile(_Hostile15, CACHE, argv[1:])
     if what == "recheck-g4":
         recheck_g4(argv[1:] or G4_RUNS)
     return 0
