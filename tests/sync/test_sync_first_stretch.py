@@ -72,21 +72,21 @@ def _hero(ram, rng: random.Random) -> list[tuple[str, int]]:
     return [(rng.choice(("UPLEFT", "UPRIGHT", "DOWN")), rng.randint(6, 14))]
 
 
-def _hero_cut(monkeypatch) -> corpus.Run:
-    """QA's hero-cut@r30lead (seed 133; 30 fps H.264, x2, 2.5 s lead-in), built once into
-    the corpus cache."""
+def _hero_cut(monkeypatch, kind: str = "cut") -> corpus.Run:
+    """QA's hero-cut@r30lead (seed 133; 30 fps H.264, x2, 2.5 s lead-in), or another kind
+    of the same agent and recorder, built once into the corpus cache."""
     from corpus import agents
     from corpus.build import generate
     from corpus.record import Recorder
 
-    name = "qa13-hero-cut@r30lead"
+    name = f"qa13-hero-{kind}@r30lead"
     folder = corpus.cache_dir() / name
     if not (folder / "truth.json").exists():
         monkeypatch.setitem(agents.AGENTS, "hero", _hero)
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
         try:
-            generate("hero", "cut", tmp, seed=133,
+            generate("hero", kind, tmp, seed=133,
                      rec=Recorder(fps=30, scale=2, lead_s=2.5), rec_name="r30lead")
             tmp.rename(folder)
         except OSError:
@@ -136,3 +136,17 @@ def test_a_stretch_that_starts_the_run_has_its_actions_video_span(monkeypatch):
         # span (was video -0.008-1.867 s for run 1.488-27.826 s at -1.4957 s)
         assert f.video_start_s <= used + f.run_start_s + 1e-3
         assert f.video_end_s >= used + f.run_end_s - 1e-3
+
+
+def test_a_miss_at_one_scale_answered_at_the_other_is_no_run_of_misses(monkeypatch):
+    """QA session 13's hero-genuine2@r30lead (a genuine run): 4 actions in a row unanswered
+    at 4x4 (run 27.7-33.2 s), the third answered at 8x8 (truth: the first and the third
+    show) were a `sync.no_reaction` warning; `combine` kept a coarse run of misses the fine
+    scale contradicts (the other way round it already dropped it)."""
+    run = _hero_cut(monkeypatch, "genuine2")
+    truth = run.truth
+    a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
+                run_duration_s=run.run_end_s)
+    assert [f.rule for f in a.findings if f.rule.startswith("sync.")] == []
+    frame = 1 / truth["fps"] + 1e-6
+    assert abs(a.suggested_offset_s - truth["offset_s"]) <= frame  # duration-ok: a video time
