@@ -209,3 +209,25 @@ def test_a_file_of_twelve_video_streams_is_counted_whole(tmp_path):
     [note] = [f.message for f in p.findings if f.rule == "video.several_streams"]
     assert note.startswith("the file holds 12 video streams: stream 0 (mpeg4 160x120, 25 fps")
     assert note.count("(mpeg4 64x48, 5 fps") == 8 and note.endswith("; and 3 more"), note
+
+
+@pytest.mark.parametrize("suffix", ["mkv", "mp4", "ts"])
+def test_a_file_of_seventy_streams_is_refused_with_its_reason(tmp_path, suffix):
+    """QA session 15, H4: opening probes a decoder for every stream (~0.9 MB each); 500 tiny
+    streams in a 5 MB Matroska file took 440 MB, and under a 512 MiB limit the finding was an
+    ImportError naming a library path. A file of more streams than a recording ever holds is
+    refused with that reason, in every container. Fails on main before (every one opened, its
+    70 decoders probed); with FFmpeg's `max_streams` alone Matroska indexed 2 of 20 frames of
+    stream 0 (a false `video.header_mismatch`), MP4 said "error reading header" and MPEG-TS
+    "the video needs more memory than allowed"."""
+    path = tmp_path / f"v.{suffix}"
+    args = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+            "testsrc2=s=32x32:r=10:d=2"]
+    for _ in range(70):
+        args += ["-map", "0:v"]
+    subprocess.run([*args, "-c:v", "mpeg4", str(path)], check=True)
+    p = probe_video(path, path.name)
+    assert not p.ok
+    assert [(f.rule, f.message) for f in p.findings] == [
+        ("video.unreadable", "the video cannot be read: the file holds 64 streams or more (a game "
+         "recording holds one video stream and an audio track or two): not read")]

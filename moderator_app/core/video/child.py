@@ -493,6 +493,12 @@ def main() -> int:
                 send(out, {"ok": False, "reason": f"unknown op {op!r}"})
         except MemoryError:
             send(out, {"ok": False, "reason": "the video needs more memory than allowed"})
+        except ImportError as exc:
+            # a module loaded on first use, under the memory limit: "failed to map segment
+            # from shared object" named a library path as the video's fault (QA s15 H4)
+            full = "map segment" in str(exc) or "allocate memory" in str(exc)
+            send(out, {"ok": False, "reason": "the video needs more memory than allowed" if full
+                       else "a part of the video reader could not be loaded"})
         except decoder.OpenFailed as exc:  # FFmpeg's own words, not a misleading errno
             send(out, {"ok": False, "reason": str(exc)[:500]})
         except Exception as exc:  # noqa: BLE001 - any decoder error is the video's fault

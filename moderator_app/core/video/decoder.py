@@ -506,12 +506,25 @@ class OpenFailed(Exception):
 
 # Codes FFmpeg returns for a header it refuses, whose system text names something else: a
 # y4m header of W30000 H30000 is "[Errno 16] Device or resource busy" (its size check's code).
-_MISLEADING = {errno.EBUSY, errno.EINVAL}
+# ENOMEM too: a header declaring more than MAX_STREAMS streams is refused with it ("Number of
+# streams exceeds max_streams parameter (64)" is what FFmpeg logs).
+_MISLEADING = {errno.EBUSY, errno.EINVAL, errno.ENOMEM}
+
+# Streams FFmpeg reads from one file (its `max_streams`, 1000 by default). Opening probes a
+# decoder for every stream: ~0.9 MB each, so a 5 MB Matroska file of 500 tiny H.264 streams
+# took 440 MB to open and 1000 streams 895 MB (QA session 15, H4: past the 512 MiB a hostile
+# input may use, and under that cap an import failing inside the reader became the finding).
+# A game recording holds one video stream and an audio track or two; 64 leave room for every
+# real file; a file with more is refused (`open_container`), within ~100 MB.
+MAX_STREAMS = 64
+TOO_MANY_STREAMS = (f"the file holds {MAX_STREAMS} streams or more (a game recording holds one "
+                    "video stream and an audio track or two): not read")
 
 
 def _open(path: str):
     return av.open(path, options={"probesize": str(32 << 20),
-                                  "analyzeduration": str(30_000_000)})
+                                  "analyzeduration": str(30_000_000),
+                                  "max_streams": str(MAX_STREAMS)})
 
 
 def open_container(path: str):
@@ -532,14 +545,23 @@ def open_container(path: str):
     second open listens, with the garbage collected first (freed while nothing listens) and
     the collector off meanwhile."""
     try:
-        return _open(path)
+        container = _open(path)
     except av.error.FFmpegError as exc:
         if exc.errno not in _MISLEADING:
             raise
         said = _said_while_opening(path)
+        if any("max_streams" in s for s in said):
+            raise OpenFailed(TOO_MANY_STREAMS) from None
         if said:
             raise OpenFailed(f"FFmpeg refuses the file: {said[-1][:300]}") from None
         raise
+    if len(container.streams) >= MAX_STREAMS:
+        # Matroska keeps the first MAX_STREAMS and stops reading at the first packet of a
+        # later one (2 frames of 50 indexed: a false header mismatch), so such a file is
+        # refused as the other containers refuse it
+        container.close()
+        raise OpenFailed(TOO_MANY_STREAMS)
+    return container
 
 
 def _said_while_opening(path: str) -> list[str]:
