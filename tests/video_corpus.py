@@ -451,6 +451,44 @@ STEPS_VFR = ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=60:d=16",
              "-pix_fmt", "yuv420p")
 
 
+# A game's full-screen flashes (Bank Heist, QA s14 G9: bursts of 4 flashes 0.25 s apart, each
+# the whole picture brightened at once and fading back over a few frames: 28 `video.cut`
+# candidates on an honest 40 s run), 30 fps: a dark scene with a sprite, two bursts of 4
+# flashes (frames 120-151 and 272-303, every 8 frames), a hard cut to testsrc2 at 14.0 s
+# (frame 420), and a splice hidden behind a dip to white at 17.0 s (frame 510: white for 3
+# frames, smptebars behind it from 17.033 s, fading in over 3 frames): the picture after
+# that flash is not the one before it.
+FLASHES = ("-f", "lavfi", "-i", "color=c=0x303848:s=320x240:r=30:d=20",
+           "-f", "lavfi", "-i", "color=c=white:s=16x16:r=30:d=20",
+           "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=20",
+           "-f", "lavfi", "-i", "smptebars=s=320x240:r=30:d=20",
+           "-filter_complex",
+           "[0][1]overlay=y=100:x='20+mod(60*t\\,280)'[a];"
+           "[a][2]overlay=enable='gte(t\\,13.99)'[b];"
+           "[b][3]overlay=enable='gte(t\\,17.02)',"
+           "eq=eval=frame:brightness='if(between(n\\,120\\,151)+between(n\\,272\\,303)\\,"
+           "0.35*max(0\\,1-mod(n\\,8)/3)\\,"
+           "if(between(n\\,510\\,512)\\,1\\,if(between(n\\,513\\,515)\\,"
+           "(516-n)*0.3\\,0)))'",
+           "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p")
+
+
+# A recorder that drops repeated frames (mpdecimate: the sprite rests 3 frames at 2, 7, 12 and
+# 17 s) and halves its rate at 10 s (every 2nd frame of the 60 fps source from then on), to
+# the end (`back` None) or back to 60 fps at `back` s (a game drawing every 2nd frame for a
+# while, as Space Invaders does).
+def drop_rate_fall(back: float | None = None) -> tuple[str, ...]:
+    until = f"+gte(t\\,{back})" if back is not None else ""
+    return ("-f", "lavfi", "-i", "color=c=0x203040:s=320x240:r=60:d=20",
+            "-f", "lavfi", "-i", "color=c=white:s=16x16:r=60:d=20",
+            "-filter_complex",
+            "[0][1]overlay=y=100:x='if(between(mod(t\\,5)\\,2\\,2.05)\\,100\\,"
+            "20+mod(2*n\\,280))',"
+            f"select='lt(t\\,10){until}+not(mod(n\\,2))',mpdecimate=hi=64:lo=64:frac=0",
+            "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-g", "120",
+            "-pix_fmt", "yuv420p")
+
+
 def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.0)),
                     sound: tuple[str, ...] | None = None) -> Path:
     """MPEG-TS captures appended byte for byte (what a capture tool that restarts, or `cat`,

@@ -71,6 +71,19 @@ def test_a_hard_cut_in_a_game_window_of_a_screen_capture_is_a_cut_candidate(name
     assert spans(whole, "video.cut") == []  # judged on the whole picture, as before
 
 
+def test_a_full_screen_flash_that_comes_back_is_no_cut_candidate():
+    """QA s14 G9: Bank Heist's full-screen flashes (the whole picture brightened at once, fading
+    back in a few frames, in bursts of 4) were 28 `video.cut` notes on an honest 40 s run. Two
+    bursts of 4 such flashes over a moving sprite: none (8 on main); the hard cut at 14.0 s and
+    the splice behind a dip to white at 17.0 s (the picture after it another) stay."""
+    r = run_scan(vc.build_lavfi("flashes", vc.FLASHES, "mp4"))
+    assert spans(r, "video.cut") == [("video.cut", 14.0, 14.0), ("video.cut", 17.0, 17.0)]
+    assert [s.rule for s in r.spans] == ["video.cut", "video.cut"]  # nothing else either
+    off = run_scan(vc.build_lavfi("flashes", vc.FLASHES, "mp4"), cache=False,
+                   thresholds=ScanThresholds(flash_uniform_share=math.inf))
+    assert [s[1] for s in spans(off, "video.cut")] == [
+        4.0, 4.3, 4.5, 4.8, 9.1, 9.3, 9.6, 9.9, 14.0, 17.0]  # the rule off: as on main
+
 def test_changes_in_scattered_places_are_no_game_window():
     # the bundled sample: a counter, a timer and a full-width bar that flips every 4 s change
     # 14 tiles that fill 14 of the 48 of their bounding box; judged as a window, each flip
@@ -371,6 +384,23 @@ def test_a_game_drawn_every_4th_frame_in_a_file_that_drops_repeats_is_no_rate_ch
     assert [(round(t, 1), round(1 / a), round(1 / b)) for t, a, b, _ in got] == [
         (10.3, 60, 15), (14.5, 60, 15), (17.7, 15, 60)]
 
+
+def test_a_rate_that_halves_to_the_end_in_a_file_that_drops_repeats_is_a_note():
+    """A recorder that drops repeats and halves its rate at 10 s for good said nothing (its
+    whole-number step is what a game drawing every 2nd frame writes, module doc of rates.py):
+    now an info `video.stream_change` there (none on main). The same fall that comes back to
+    60 fps at 15 s (the game drawing at full rate again): nothing, as before."""
+    from moderator_app.core.video import rates
+
+    video = vc.build_lavfi("drop_rate_fall", vc.drop_rate_fall(), "mkv")
+    got = [(s.rule, s.severity, round(s.start_s, 2), s.message[:47])
+           for s in run_scan(video).spans]
+    assert got == [("video.stream_change", "info", 10.0,
+                    "the frame rate falls from 60.00 to 30.00 fps at")]
+    t = np.asarray(run_scan(video).signals.times_s)
+    assert rates.drops_repeats(np.diff(t), rates.rolling_median(np.diff(t)))
+    back = vc.build_lavfi("drop_rate_fall_back", vc.drop_rate_fall(15.0), "mkv")
+    assert spans(run_scan(back)) == []
 
 @pytest.mark.parametrize("name", ["steps_vfr", "sprite_vfr", "obs_jitter"])
 def test_an_honest_vfr_recording_has_no_frame_rate_change(name):

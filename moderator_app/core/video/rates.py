@@ -17,7 +17,10 @@ repeated frames (mpdecimate, OBS's VFR) writes one frame in 4 while a game draws
 at 10.3 s and 14.5 s). Such a file shows its nature elsewhere: a single interval of 2, 3...
 frames inside a steady stretch (one repeat dropped). In it, only steps by a ratio that is
 not a whole number (60 -> 24 fps) are rate changes; a file without such a hole (a capture
-that changes rate, the issue's WebM) reports every step.
+that changes rate, the issue's WebM) reports every step. One whole-number step is still told,
+as a note (`_lasting`): the file's last, a fall whose slower rate holds to the end (a recorder
+that halves its rate for good, or a game that draws every 2nd frame to its end); Space
+Invaders' falls come back to 60 fps 3.2 s later.
 
 Why regular stretches: an honest VFR recorder that drops repeated frames writes intervals that
 follow the content (1, 2, 7 frames...), so its rolling median steps too; its stretches are
@@ -77,14 +80,20 @@ def _regular(sel: np.ndarray, share: float) -> float | None:
 
 
 def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
-                 share: float) -> list[tuple[float, float, float, float]]:
-    """(time, interval before, interval after, end of the stretch after) of each change."""
+                 share: float, lasting: list | None = None
+                 ) -> list[tuple[float, float, float, float]]:
+    """(time, interval before, interval after, end of the stretch after) of each change.
+    `lasting`, when given, receives the whole-number falls of a file that drops repeats that
+    no change follows, whose slower rate holds to the end of the file (`_lasting`)."""
     if t.shape[0] < 2 * 5 + 1:
         return []
     d = np.diff(t)
     m = rolling_median(d)
     drops = drops_repeats(d, m)
-    out = _changes(t, d, m, window_s, min_s, ratio, share, drops)
+    whole: list = []
+    out = _changes(t, d, m, window_s, min_s, ratio, share, drops, whole=whole)
+    if lasting is not None:
+        lasting += _lasting(t, d, whole, share)
     if d.shape[0] >= 2 * JITTER_FRAMES and not drops:
         # the jitter pass (not in a file that drops repeats: its timestamps are on a frame
         # grid, and a line fits its content's cadence as well as a clock); a change it finds
@@ -98,11 +107,13 @@ def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
 
 
 def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s: float,
-             ratio: float, share: float, drops: bool,
-             merge: int = 0) -> list[tuple[float, float, float, float]]:
+             ratio: float, share: float, drops: bool, merge: int = 0,
+             whole: list | None = None) -> list[tuple[float, float, float, float]]:
     """The changes at the steps of the rolling median `m`. `merge`: steps fewer frames apart
     are one (a jittered median crosses over a step in a few moves), placed where the median
-    crosses the geometric middle of its values before and after."""
+    crosses the geometric middle of its values before and after. `whole` receives the
+    whole-number steps a file that drops repeats leaves out (as (time, before, after, frame)),
+    and the changes, so that `_lasting` can tell which one is the file's last."""
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.abs(np.log(m[1:] / m[:-1]))
     cand = (np.nonzero(step > np.log(1.1))[0] + 1)[:_MAX_CANDIDATES]
@@ -132,9 +143,35 @@ def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s
         if a is None or b is None or max(a, b) / min(a, b) <= ratio:
             continue
         if drops and _whole(max(a, b) / min(a, b)):
+            if whole is not None:
+                whole.append((t0, a, b, c))
             continue  # the content's step in a file that drops repeats (module doc)
         out.append((t0, a, b, float(t[hi])))
+        if whole is not None:
+            whole.append((t0, a, b, -1))
     return out
+
+
+def _lasting(t: np.ndarray, d: np.ndarray, steps: list,
+             share: float) -> list[tuple[float, float, float, float]]:
+    """The whole-number fall among `steps` (from `_changes`: -1 marks a reported change) that
+    is the file's last step and whose slower rate holds to the end: `share` of the intervals
+    from it to the end within 10 % of a whole multiple (1, 2...) of the slower interval, none
+    shorter (a game that draws every 2nd frame for a while draws at the full rate again, as
+    Space Invaders does 3.2 s after its second fall). A recorder that changes to half its
+    rate for the rest of the file writes that; so does a game that draws every 2nd frame to
+    its end: the pictures cannot tell (module doc), so it is a note, not a warning."""
+    if not steps or steps[-1][3] < 0:
+        return []
+    t0, a, b, c = steps[-1]
+    rest = d[c:]
+    if b <= a or rest.shape[0] < 2 * MEDIAN_FRAMES or float(t[-1]) - t0 < 2.0:
+        return []
+    k = rest / b
+    near = (np.round(k) >= 1) & (np.abs(k - np.round(k)) <= 0.1)
+    if np.mean(near) < share:
+        return []
+    return [(t0, a, b, float(t[-1]))]
 
 
 def _merged(cand: np.ndarray, m: np.ndarray, merge: int, ratio: float) -> np.ndarray:

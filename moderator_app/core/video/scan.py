@@ -14,13 +14,15 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `video.timestamp_backwards`: decode timestamps that go back (joined recordings, a splice:
   the frames after it are shown in file order, `index.Timeline`), or two frames with one pts;
 - `video.stream_change`: the picture size, or the frame rate (a sustained step of the median
-  frame interval between regular stretches, `rates.py`), changes mid-stream;
+  frame interval between regular stretches, `rates.py`), changes mid-stream; a note where a
+  file that drops repeats falls to a whole fraction of its rate for good (`rates._lasting`);
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
   motion before and after it, or, in busy content where motion saturates, a share of changed
   points standing out of its local distribution (listed, info; the edges of a black stretch
   are fades, not cuts; the first and last frames have nothing around them to judge by); a
   game recorded as a window of the screen (most of the picture never changes) is judged on
-  the tiles that do change, where a cut moves most of them at once;
+  the tiles that do change, where a cut moves most of them at once; a flash (the whole
+  picture brightened or darkened at once, back to the picture before within 0.5 s) is none;
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
 Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
@@ -61,12 +63,14 @@ TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
 TS_BACK = rule("video.timestamp_backwards", Severity.WARNING,
                "Timestamps never go back (a bad remux or a splice).", G)
 STREAM_CHANGE = rule("video.stream_change", Severity.WARNING,
-                     "Resolution and frame rate stay the same through the stream.", G)
+                     "Resolution and frame rate stay the same through the stream (a note "
+                     "where a file that drops repeated frames falls to a whole fraction of its "
+                     "rate for good: a game drawing less often looks the same).", G)
 LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
                 "The video shows 2 or more pictures a second (not a slideshow of stills).", G)
 CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level "
-           "(listed to look at).", G)
+           "(listed to look at; a full-screen flash that comes back is none).", G)
 SCAN_STOPPED = rule("video.scan_stopped", Severity.INFO,
                     "The integrity scan covered the whole video (verify --scan stops at its CPU "
                     "budget, --scan-budget; its findings then cover the video up to there).", G)
@@ -537,11 +541,22 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
                             f"the picture size changes from {size[i][0]}x{size[i][1]} to "
                             f"{size[i + 1][0]}x{size[i + 1][1]} at {t0:.3f} s"))
     # frame rate: a sustained step of the median interval between regular stretches (rates.py)
+    lasting: list = []
     for t0, m0, m1, t1 in rate_changes(sig.times_s, th.rate_window_s, th.rate_min_s,
-                                       th.rate_change_ratio, th.rate_regular_share)[:50]:
+                                       th.rate_change_ratio, th.rate_regular_share,
+                                       lasting)[:50]:
         out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t1,
                         f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
                         f"at {t0:.3f} s"))
+    for t0, m0, m1, t1 in lasting:
+        # a note: in a file that drops repeats, a game drawing every 2nd frame to its end
+        # writes the same timestamps as a recorder that halves its rate (rates._lasting)
+        out.append(Span(STREAM_CHANGE.id, Severity.INFO.value, t0, t1,
+                        f"the frame rate falls from {1 / m0:.2f} to {1 / m1:.2f} fps at "
+                        f"{t0:.3f} s and stays so to the end; this recording drops repeated "
+                        f"frames, so a game that from then on draws one frame in "
+                        f"{round(m1 / m0)} would look the same: compare the motion before "
+                        "and after"))
     return out
 
 

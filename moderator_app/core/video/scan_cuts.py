@@ -1,7 +1,8 @@
 """`video.cut` candidates of the integrity scan (scan.py: the rule, its spans): isolated peaks of
 change far above the local motion level, or in busy content a share of changed points standing
 out of its local distribution; a game recorded as a window of the screen judged on its own
-tiles. Apart from scan.py because the rule is a study of its own (docs/DECISIONS.md)."""
+tiles; a full-picture flash that comes back is none. Apart from scan.py because the rule is a
+study of its own (docs/DECISIONS.md)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
         changed = changed * (window.size / max(int(window.sum()), 1))
         wide = (tiles > WINDOW_TILE_MOVED).mean(axis=1) >= WINDOW_CUT_SHARE
         cand = np.union1d(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
+    flashes = 0
     for i in cand[(cand >= ctx) & (cand < n - ctx)]:
         before = clean[max(1, i - half):i]
         after = clean[i + 1:min(n, i + half + 1)]
@@ -52,6 +54,10 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
                     f"{100 * outlier:.0f} % around it")
         else:
             continue
+        if flashes < FLASH_CHECKS_MAX:
+            flashes += 1
+            if _flash(sig, int(i), th):
+                continue
         t0 = float(sig.times_s[i])
         out.append((t0, f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
     return out[:200]
@@ -110,3 +116,55 @@ def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
             changed[i] - med > th.cut_spread * spread:
         return med
     return None
+
+
+# A step inside a flash whose motion energy is at most this (of 255) is codec noise or a sprite
+# (Bank Heist's flash frames: 0.0-0.3), judged with the flash whichever way it goes
+FLASH_STILL_MOTION = 1.0
+# ... and the picture is back when this share of its 8x8 tiles is: a 16 px sprite moving 2 px a
+# frame through a 0.1 s flash leaves its tile 10-25 levels off (of an 86-level flash); a splice
+# behind a dip to white, 37 % of the tiles back
+FLASH_BACK_TILES = 0.9
+# Candidates judged for a flash at most (each walks up to flash_return_s of frames): a file of
+# nothing but flashes keeps its later ones as candidates (200 notes at most) in bounded time
+FLASH_CHECKS_MAX = 5000
+
+
+def _flash(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
+    """Whether the change at frame i is a flash: the whole picture brightening or darkening
+    at once (its mean luminance moves by `flash_uniform_share` of its motion energy or more,
+    which only a change of every point the same way gives), then coming back, step by uniform
+    step, to the picture before it within `flash_return_s`. "Back" is judged on the 8x8 tiles:
+    in a uniform step a tile's motion is the size of its mean's move, so the signed sum of
+    the steps is each tile's move since frame i-1; back is FLASH_BACK_TILES of the tiles within
+    `flash_return_share` of the flash's largest tile excursion (a sprite that moved on during
+    the flash is not the picture changing). A hard cut changes some points up and others down
+    (a scene, not a lighting), and its picture does not come back; a cut hidden behind a flash
+    to a plain colour, into footage whose tiles are back as said, is the same picture at this
+    resolution (a splice of the same game in another state: the sync analysis's, as every
+    game splice)."""
+    m, luma, tiles = sig.motion, sig.luma, sig.tiles
+    n = m.shape[0]
+    if tiles.ndim != 3 or i < 1 or not (np.isfinite(m[i]) and m[i] > 0):
+        return False
+    step = float(luma[i] - luma[i - 1])
+    if abs(step) < th.flash_uniform_share * float(m[i]):
+        return False
+    end = float(sig.times_s[i - 1]) + th.flash_return_s
+    net = np.zeros(tiles.shape[1:], np.float64)
+    peak = 0.0
+    for k in range(i, n):
+        if float(sig.times_s[k]) > end:
+            return False
+        mk, tk = float(m[k]), tiles[k]
+        if not (np.isfinite(mk) and np.isfinite(tk).all()):
+            return False  # a size change: nothing to compare
+        dk = float(luma[k] - luma[k - 1])
+        if mk > FLASH_STILL_MOTION and abs(dk) < th.flash_uniform_share * mk:
+            return False  # the content changed, not the lighting
+        net += tk if dk >= 0 else -tk
+        away = np.abs(net)
+        peak = max(peak, float(away.max()))
+        if k > i and np.mean(away <= th.flash_return_share * peak) >= FLASH_BACK_TILES:
+            return True
+    return False
