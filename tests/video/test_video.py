@@ -245,3 +245,27 @@ def test_undecodable_tail_is_not_counted(videos, tmp_path):
     assert rules(p) == [("video.tail_undecodable", "warning"),
                         ("video.header_mismatch", "warning")]
     assert "frames 40-59 do not" in p.findings[0].message
+
+
+def test_a_broken_tail_longer_than_the_first_pass_is_found(tmp_path):
+    """The probe decodes the last 60 frames first (QA session 15, H5: a pass over the last 600
+    made `verify --scan` 1.95x its decode floor) and the last 600 only when none of those
+    decodes. 800 MJPEG frames, the last 100 zeroed: the first pass decodes nothing, the second
+    finds frame 699, as one pass over the last 600 did."""
+    good = tmp_path / "good.avi"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=s=64x48:r=50:d=16", "-c:v", "mjpeg", str(good)], check=True)
+    b = bytearray(good.read_bytes())
+    pos, end, chunks = b.find(b"movi"), b.find(b"idx1"), []
+    while (pos := b.find(b"00dc", pos)) >= 0 and pos < end:
+        chunks.append(pos)
+        pos += 8 + struct.unpack("<I", b[pos + 4:pos + 8])[0]
+    assert len(chunks) == 800
+    for c in chunks[700:]:
+        size = struct.unpack("<I", b[c + 4:c + 8])[0]
+        b[c + 8:c + 8 + size] = bytes(size)
+    bad = tmp_path / "badtail.avi"
+    bad.write_bytes(bytes(b))
+    p = probe_video(bad, "badtail.avi")
+    assert p.ok and p.frame_count == 700 and p.duration_s == pytest.approx(14.0)
+    assert "frames 700-799 do not" in p.findings[0].message
