@@ -51,3 +51,39 @@ def test_community_inputs_are_actions_at_their_elapsed_ms(tmp_path):
     (tmp_path / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     assert input_times(load_submission([tmp_path / "agent-log.jsonl"])) == want
     assert len(want) >= 5
+
+
+def test_each_input_has_a_kind_its_button_not_its_hold(tmp_path):
+    """The kinds beside the times (`inputs`): the sync analysis reads the offset from the
+    kind of input the game answers first (core/sync/kinds.py). A press held 20 frames is
+    the same kind as one held 4; a hostile log's long names are cut."""
+    from moderator_app.core.formats.input_events import KIND_MAX_CHARS
+    from moderator_app.core.sync.inputs import inputs
+
+    events = [
+        _event(0, "harness", "run_start", {"game": "ale/pong-v5"}, 0.0),
+        _event(1, "harness", "action", {"button": "UP", "frames": 4}, 1.25),
+        _event(1, "agent", "tool_call", {"tool": "press", "button": "A"}, 2.5),
+        _event(2, "harness", "env_step", {"action": 3}, 4.75),
+        _event(3, "harness", "action", {"button": "UP", "frames": 20}, 5.0),
+    ]
+    write_trajectory(tmp_path / "events.jsonl", events)
+    times, kinds = inputs(load_submission([tmp_path / "events.jsonl"]))
+    assert times == pytest.approx([1.25, 2.5, 4.75, 5.0])
+    assert kinds == ["action button=UP", "press button=A", "env_step action=3",
+                     "action button=UP"]
+
+    log = tmp_path / "c" / "agent-log.jsonl"
+    log.parent.mkdir()
+    rows = [{"seq": 0, "elapsedMs": 0, "type": "run_start", "data": {}},
+            {"seq": 1, "elapsedMs": 1000, "type": "action",
+             "data": {"name": "press", "args": {"button": "RIGHT", "frames": 20}}},
+            {"seq": 2, "elapsedMs": 2000, "type": "action",
+             "data": {"name": "press", "args": {"button": "x" * 10_000}}},
+            {"seq": 3, "elapsedMs": 3000, "type": "action", "data": "not an object"}]
+    log.write_bytes(b"\n".join(orjson.dumps(r) for r in rows) + b"\n")
+    times, kinds = inputs(load_submission([log]))
+    assert times == [1.0, 2.0, 3.0]
+    assert kinds[0] == "press button=RIGHT"
+    assert kinds[1].startswith("press button=x") and len(kinds[1]) == KIND_MAX_CHARS
+    assert kinds[2] == ""

@@ -56,7 +56,7 @@ def test_the_child_reads_the_inputs_times_the_sync_analysis_needs(sample, tmp_pa
     (issue 15: reading them in the window parsed the whole log there, MemoryError on a
     15 MiB line under the 512 MiB limit): the very times `input_times` reads, and the
     analysis made from them is the one made from the log."""
-    from moderator_app.core.sync.inputs import input_times
+    from moderator_app.core.sync.inputs import input_times, inputs
     from moderator_app.core.sync.run import analyze_result
 
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
@@ -66,6 +66,7 @@ def test_the_child_reads_the_inputs_times_the_sync_analysis_needs(sample, tmp_pa
     want = input_times(here.submission)
     assert len(want) > 5 if sample == "community-sample" else want == []  # no input event
     assert list(there.input_times) == want
+    assert list(there.input_kinds) == inputs(here.submission)[1]  # and their kinds beside
     assert here.input_times is None  # in process (the CLI): read when `--sync` asks
     assert repr(analyze_result(there)) == repr(analyze_result(here))
 

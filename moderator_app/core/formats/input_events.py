@@ -6,6 +6,11 @@ is one of OFFICIAL_INPUT_TYPES (the harness applying an input), or a `tool_call`
 `payload.tool` is one of INPUT_TOOLS (an agent pressing through a game tool). Shell commands
 and other tool calls are not inputs. Times are `wall_time` minus run_start's (else the first
 event's). Lines that do not parse are skipped here: the verifiers report them.
+
+Each input also has a kind (`input_kinds`, beside the times): the sync analysis reads the
+offset from the kind of input the game answers first (`core/sync/kinds.py`). A kind is the
+input's name and the values of its KIND_KEYS arguments (a press's button), never its numbers
+of frames or repeats: a button held longer is the same button.
 """
 
 from __future__ import annotations
@@ -23,6 +28,21 @@ from moderator_app.core.formats.zstream import ZstdReader, ZstdStreamError, is_z
 OFFICIAL_INPUT_TYPES = frozenset({"action", "game_action", "input", "env_action", "env_step"})
 INPUT_TOOLS = frozenset({"press", "press_button", "button", "key", "keypress", "input",
                          "game_input", "joystick", "move"})
+KIND_KEYS = ("button", "buttons", "key", "keys", "action", "input", "direction", "move")
+KIND_MAX_CHARS = 64  # a kind is a few words; a hostile log's megabyte names are cut here
+
+
+def _kind(name, args) -> str:
+    """The kind of an input named `name` with arguments `args` (see the module)."""
+    words = [str(name) if isinstance(name, (str, int)) and not isinstance(name, bool) else ""]
+    if isinstance(args, dict):
+        for key in KIND_KEYS:
+            v = args.get(key)
+            if isinstance(v, list):
+                v = "+".join(str(x)[:KIND_MAX_CHARS] for x in v[:8])
+            if isinstance(v, (str, int)) and not isinstance(v, bool):
+                words.append(f"{key}={str(v)[:KIND_MAX_CHARS]}")
+    return " ".join(words)[:KIND_MAX_CHARS]
 
 
 def _events(member):
@@ -55,16 +75,23 @@ def _wall(s) -> float | None:
 
 
 def community_inputs(sub: Submission) -> list[float]:
+    return _community(sub)[0]
+
+
+def _community(sub: Submission) -> tuple[list[float], list[str]]:
     logs = sub.by_role(ROLE_LOG)
     if not logs:
-        return []
-    out = []
+        return [], []
+    out, kinds = [], []
     for ev in _events(logs[0]):
         el = ev.get("elapsedMs")
         if ev.get("type") == "action" and isinstance(el, (int, float)) \
                 and not isinstance(el, bool):
             out.append(el / 1000.0)
-    return out
+            data = ev.get("data")
+            data = data if isinstance(data, dict) else {}
+            kinds.append(_kind(data.get("name"), data.get("args")))
+    return out, kinds
 
 
 def is_official_input(ev: dict) -> bool:
@@ -77,11 +104,15 @@ def is_official_input(ev: dict) -> bool:
 
 
 def official_inputs(sub: Submission) -> list[float]:
+    return _official(sub)[0]
+
+
+def _official(sub: Submission) -> tuple[list[float], list[str]]:
     trajs = sub.by_role(ROLE_TRAJECTORY)
     if not trajs:
-        return []
+        return [], []
     start = None
-    times = []
+    times, kinds = [], []
     for ev in _events(trajs[0]):
         t = _wall(ev.get("wall_time"))
         if t is None:
@@ -90,8 +121,17 @@ def official_inputs(sub: Submission) -> list[float]:
             start = t if start is None or ev.get("type") == "run_start" else start
         if is_official_input(ev):
             times.append(t)
-    return [t - start for t in times] if start is not None else []
+            payload = ev.get("payload")
+            payload = payload if isinstance(payload, dict) else {}
+            typ = ev.get("type")
+            kinds.append(_kind(payload.get("tool") if typ == "tool_call" else typ, payload))
+    return ([t - start for t in times], kinds) if start is not None else ([], [])
 
 
 def input_times(sub: Submission) -> list[float]:
-    return official_inputs(sub) if sub.kind.has_chain else community_inputs(sub)
+    return inputs(sub)[0]
+
+
+def inputs(sub: Submission) -> tuple[list[float], list[str]]:
+    """The inputs' run times, in log order, and their kinds beside them."""
+    return _official(sub) if sub.kind.has_chain else _community(sub)

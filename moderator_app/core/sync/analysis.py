@@ -19,7 +19,7 @@ import numpy as np
 
 from moderator_app.core.text import counted
 
-from . import align, band, freeze, lookup, reactions, repeats, rise, stretch, track
+from . import align, band, freeze, kinds, lookup, reactions, repeats, rise, stretch, track
 from .fit import (
     FIT_WEIGHT_FLOOR,
     SUPPORT_AFTER_S,
@@ -53,13 +53,15 @@ COARSE_GRID = 4  # the second scale (the first is the signals' own 8x8)
 
 
 def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
-            run_duration_s: float | None = None) -> SyncAnalysis:
+            run_duration_s: float | None = None, input_kinds=None) -> SyncAnalysis:
     """The sync analysis (`_analyze`), with the held pictures it does not explain
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
     is no offset; `run_duration_s`, run_start to run_end, narrows those offsets; a finding
     of its own inside a held picture dated from the picture's first held frame), and the
-    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed)."""
-    res = _first_stretch(_analyze(run_s, sig, th, offset_s), sig)
+    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed).
+    `input_kinds`: beside `run_s`, the log's name for each input (a press's button), or
+    None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
+    res = _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig)
     widened: dict[int, SyncFinding] = {}
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened) + \
         repeats.repeat_drift(res, run_s, sig, th)
@@ -100,7 +102,8 @@ def _first_stretch(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
                    supporting_actions=support, confidence=conf)
 
 
-def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> SyncAnalysis:
+def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
+             input_kinds=None) -> SyncAnalysis:
     """The sync analysis at two tile scales, combined (`combine`); `offset_s` (the
     moderator's) is used for reactions when given and there is no confident suggestion.
 
@@ -109,11 +112,12 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None) -> Syn
     sprite among moving things (Breakout's paddle beside the ball) needs 8x8 to stand apart.
     Each scale is judged on its own, with its own significance test against shuffled logs.
     When neither suggests an offset, the player's band alone may (`_in_band`)."""
-    fine = analyze_at(run_s, sig, th, offset_s)
+    fine = analyze_at(run_s, sig, th, offset_s, input_kinds=input_kinds)
     g = sig.grid
     if g <= COARSE_GRID or g % COARSE_GRID:
         return fine
-    coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s)
+    coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s,
+                        input_kinds=input_kinds)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
     if res.suggested_offset_s is None:
         res = _in_band(run_s, sig, th, offset_s, res) or res
@@ -351,11 +355,12 @@ PART_MIN_WHOLE_Z = 2.0
 
 
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
-               latency_q: float = 50.0, given: SyncAnalysis | None = None) -> SyncAnalysis:
+               latency_q: float = 50.0, given: SyncAnalysis | None = None,
+               input_kinds=None) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
-    none."""
-    run_s = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    none. `input_kinds`: see `analyze`."""
+    run_s, input_kinds = kinds.in_order(run_s, input_kinds)
     n = len(run_s)
     if n == 0 or len(sig) < 2:
         return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
@@ -391,7 +396,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     cands = candidates(sig, nov, look, run_s, fit.offset_s, speed, th, pts)
     path = track.segment(look, run_s, cands, speed, z)
     cuts = [0] + [i for i in range(1, n) if path[i] != path[i - 1]] + [n]
-    chosen, null_z, seg_fit = None, 0.0, fit
+    chosen, null_z, seg_fit, span = None, 0.0, fit, (0, n)
     tested = []
     for i0, i1 in zip(cuts, cuts[1:], strict=False):
         if i1 - i0 < th.sync_min_actions:
@@ -402,21 +407,26 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
             continue  # the stretch alone prefers another offset: no evidence for this one
         if i1 - i0 < n and align.z_at(sig, look, run_s, speed, f.offset_s) < PART_MIN_WHOLE_Z:
             continue  # the whole run does not stand out there at all: a chance alignment
-        tested.append((sub, zz, f))
+        tested.append((sub, zz, f, (i0, i1)))
         if zz >= th.sync_min_null_z:
-            chosen, null_z, seg_fit = sub, zz, f
+            chosen, null_z, seg_fit, span = sub, zz, f, (i0, i1)
             break
     if chosen is None:
         # A spliced video: two or more stretches, each clearly aligned at its own offset
         good = [t for t in tested if t[1] >= th.sync_min_null_z_splice]
         if len(good) >= 2:
-            chosen, null_z, seg_fit = good[0]
+            chosen, null_z, seg_fit, span = good[0]
     sub = run_s if chosen is None else chosen
     offset, support = refine(sub, sig, nov, seg_fit.offset_s, speed, th, latency_q)
     if speed == 1.0:
         first = earliest(sub, sig, nov1, look1, offset, speed, th, latency_q)
         if first is not None:
             offset, support = first
+    # the kind of input the game answers first moves the suggestion, not the offset the
+    # reactions are measured at (the others' reactions stay where the fit found them)
+    ahead = 0.0 if chosen is None else \
+        kinds.ahead_s(sub, kinds.part(input_kinds, *span), sig, (nov, look), (nov1, look1),
+                      offset=offset, speed=speed, th=th, q=latency_q)
     if speed != 1.0:
         # a long run's stretch of one offset at the grid's speed is a piece of a line the
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run
@@ -428,7 +438,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         reason = f"only {counted(n, 'action')} in the log"
     elif chosen is None or seg_fit.z < th.sync_min_z or support < th.sync_min_actions:
         reason = "the video's reactions do not single out one offset"
-    suggested = None if reason else round(offset, 4)
+    suggested = None if reason else round(offset - ahead, 4)
     if reason:
         conf = min(conf, 0.3)
         speed = 1.0
@@ -439,6 +449,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         seg_fit = replace(seg_fit, offset_s=suggested)
         null_z = math.inf
     used = suggested if suggested is not None else offset_s
+    if suggested is not None and ahead and null_z < math.inf:
+        used = round(offset, 4)  # the reactions' offset (`ahead`)
     res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
     if used is None:
         return res
@@ -465,7 +477,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         offset, speed = refine_speed(run_s[keep], sig, nov, offset, speed, th)
     if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
         conf = confidence(min(seg_fit.z, null_z), support)
-    res = replace(res, suggested_offset_s=round(offset, 4), offset_used_s=round(offset, 4),
+    res = replace(res, suggested_offset_s=round(offset - ahead, 4),
+                  offset_used_s=round(offset, 4),
                   supporting_actions=support, speed=speed, confidence=conf)
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None)

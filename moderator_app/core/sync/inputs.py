@@ -10,9 +10,10 @@ from moderator_app.core.formats.input_events import (
     OFFICIAL_INPUT_TYPES,
     community_inputs,
     input_times,
+    inputs,
     is_official_input,
     official_inputs,
 )
 
-__all__ = ["INPUT_TOOLS", "OFFICIAL_INPUT_TYPES", "community_inputs", "input_times",
+__all__ = ["INPUT_TOOLS", "OFFICIAL_INPUT_TYPES", "community_inputs", "input_times", "inputs",
            "is_official_input", "official_inputs"]

@@ -19,7 +19,7 @@ from moderator_app.core.rules import Finding
 from moderator_app.core.sync import align
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
-from moderator_app.core.sync.inputs import input_times
+from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.signals import frame_signals, from_scan
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
@@ -91,10 +91,11 @@ def analyze_result(result, thresholds: Thresholds | None = None,
         return None
     cap = MAX_ACTIONS if max_actions is None else max_actions
     times = getattr(result, "input_times", None)
+    kinds = getattr(result, "input_kinds", None)
     if isinstance(times, str):  # the verification's process could not read them: why
         raise InputsUnreadable(times)
     if times is None:  # not read beside the verification (the CLI): read them now
-        times = input_times(result.submission)
+        times, kinds = inputs(result.submission)
     if len(times) > cap:
         raise TooManyActions(len(times), cap)
     scan = getattr(result, "scan", None)
@@ -110,8 +111,13 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     if cancel is not None:
         cancel.check()
     span = float(sig.times[-1] - sig.times[0]) if len(sig.times) else 0.0
-    return analyze(within_reach(times, span), sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
-                   getattr(result, "run_duration_s", None))
+    kept = within_reach(times, span)
+    # the kinds stand beside whole runs only (a run the footage cannot cover is read
+    # without them: `kinds` is a refinement of a suggestion, not evidence)
+    kinds = list(kinds) if kinds is not None and len(kept) == len(times) == len(kinds) \
+        else None
+    return analyze(kept, sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
+                   getattr(result, "run_duration_s", None), input_kinds=kinds)
 
 
 def _r(x, nd=3):

@@ -119,24 +119,27 @@ def listing(sub) -> tuple:
             tuple(sub.findings), tuple(sub.links))
 
 
-def _input_times(result) -> object:
+def _inputs(result) -> tuple[object, tuple[str, ...] | None]:
     """The inputs' run times the window's sync analysis needs (`formats.input_events`), read
     here rather than in the window: reading them parses every line of the log, which under
     the window's address-space limit failed on a 15 MiB string line (MemoryError) and left
     the window without a suggested offset. Only when there is a video to analyse. Whatever
-    stops the reading is the analysis's reason, never the verification's: the report stands."""
+    stops the reading is the analysis's reason, never the verification's: the report stands.
+    With the times, the inputs' kinds (`input_events.inputs`), None when not read."""
     if result.video_path is None:
-        return None
+        return None, None
     from array import array
 
-    from moderator_app.core.formats.input_events import input_times
+    from moderator_app.core.formats.input_events import inputs
 
     try:
-        return array("d", input_times(result.submission))
+        times, kinds = inputs(result.submission)
+        return array("d", times), tuple(kinds)
     except MemoryError:
-        return "the actions' times could not be read: out of memory"
+        return "the actions' times could not be read: out of memory", None
     except Exception as exc:  # noqa: BLE001 - the analysis says why; the report stands
-        return f"the actions' times could not be read: {type(exc).__name__}: {exc}"[:2000]
+        return f"the actions' times could not be read: {type(exc).__name__}: {exc}"[:2000], \
+            None
 
 
 def main() -> int:
@@ -171,7 +174,7 @@ def main() -> int:
         result = verify_paths(request["paths"], request["options"], progress)
         blob = pickle.dumps((result.report, result.index, result.video_path,
                              result.run_duration_s, result.video_probe,
-                             _input_times(result), listing(result.submission)),
+                             *_inputs(result), listing(result.submission)),
                             protocol=pickle.HIGHEST_PROTOCOL)
         del result
     except InputError as exc:

@@ -242,7 +242,7 @@ def verify_isolated(paths: Sequence[str | Path], options: VerifyOptions | None =
             raise InputError(reason)
         raise VerificationStopped(reason)
     try:
-        report, index, video_path, run_s, probe, inputs, listed_sub = \
+        report, index, video_path, run_s, probe, inputs, kinds, listed_sub = \
             _ResultUnpickler(io.BytesIO(blob)).load()
         sub = listed(paths, listed_sub)
     except (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError,
@@ -251,7 +251,10 @@ def verify_isolated(paths: Sequence[str | Path], options: VerifyOptions | None =
                                   f"{exc}") from None
     if not isinstance(inputs, (array, str)):
         inputs = None
-    return VerifyResult(sub, report, index, video_path, run_s, probe, inputs)
+    if not isinstance(inputs, array) or not isinstance(kinds, tuple) or \
+            len(kinds) != len(inputs) or not all(isinstance(k, str) for k in kinds):
+        kinds = None
+    return VerifyResult(sub, report, index, video_path, run_s, probe, inputs, input_kinds=kinds)
 
 
 def listed(paths: Sequence[str | Path], got: tuple) -> Submission:

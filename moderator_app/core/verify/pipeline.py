@@ -61,6 +61,9 @@ class VerifyResult:
     # log; a text when they could not be read there (why); None: not read (the CLI reads
     # them itself when `--sync` asks).
     input_times: array | str | None = None
+    # Beside `input_times`, each input's kind (`formats.input_events.inputs`: a press's
+    # button), read with them; None when not read.
+    input_kinds: tuple[str, ...] | None = None
     # The whole integrity scan `verify --scan` ran (None: not run, or stopped at its budget):
     # the sync analysis reads its signals here rather than reading the scan's cache again
     # (`sync.run.analyze_result`; 3-4 ms of a 40 s run's `--sync`, session 14). Never sent
