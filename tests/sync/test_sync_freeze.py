@@ -112,6 +112,12 @@ def test_held_out_freezes_are_found_where_they_were_made(monkeypatch, name, star
     assert f.rule == "sync.no_reaction"
     assert (f.video_start_s, f.video_end_s) == pytest.approx((start, end), abs=1e-3)  # duration-ok: video times
     assert f.actions == actions
+    if a.offset_used_s is not None:
+        # its run span is the held picture's on the run's clock (QA s14 G3: the first and
+        # last actions in it, Montezuma's run 15.446-17.446 s for video 15.75-19.75 s at 1.7)
+        assert (f.video_start_s, f.video_end_s) == pytest.approx(  # duration-ok: video times
+            (a.offset_used_s + f.run_start_s / a.speed, a.offset_used_s + f.run_end_s / a.speed),
+            abs=1e-3)
 
 
 @needs_corpus
@@ -135,3 +141,7 @@ def test_a_freeze_found_from_the_reactions_starts_where_the_picture_is_held(
     assert f.run_start_s is not None  # the reactions' finding, with its actions' run span
     assert abs(f.video_start_s - t["video_start_s"]) < abs(main_start - t["video_start_s"])
     assert f"the picture is held from {start:.2f} s" in f.message
+    # both spans name one stretch at the offset used (QA s14 G3: the run span kept the first
+    # unanswered action's time: Montezuma's video 15.75 s against run 15.446 s at 1.7 s)
+    assert f.video_start_s == pytest.approx(  # duration-ok: a video time
+        a.offset_used_s + f.run_start_s / a.speed, abs=1e-3)

@@ -81,6 +81,16 @@ def _offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
     return np.arange(0.0, room + 1e-9, step)
 
 
+def _run_time(v: float, offset: float, speed: float) -> float:
+    """The run time shown at video time `v` at this offset and speed, not before run_start:
+    a finding's run span names the stretch its video span does. A held picture's finding
+    named the picture on the video's clock but its first and last actions on the run's, and
+    a widened one kept its first unanswered action's (QA s14 G3, Montezuma's freeze at
+    offset 1.7: video 15.75-19.75 s, run 15.446-17.446 s, i.e. video 17.146-19.146 s: two
+    stretches)."""
+    return round(max(0.0, (v - offset) * (speed if speed > 0 else 1.0)), 3)
+
+
 def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                     run_duration_s: float | None = None,
                     widened: dict[int, SyncFinding] | None = None) -> list[SyncFinding]:
@@ -135,16 +145,17 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                 g = a.findings[j]
                 s0 = g.video_start_s  # not None: `said` holds only findings with a start
                 if widened is not None and s0 is not None and f0 + LATE_S < s0 <= f1:
+                    w0 = g.run_start_s if a.offset_used_s is None or g.run_start_s is None \
+                        else _run_time(f0, float(a.offset_used_s), a.speed)
                     widened[j] = replace(
-                        g, video_start_s=round(f0, 3), message=f"{g.message} (the picture "
-                        f"is held from {f0:.2f} s, {s0 - f0:.1f} s before the "
-                        "first of them)")
+                        g, video_start_s=round(f0, 3), run_start_s=w0,
+                        message=f"{g.message} (the picture is held from {f0:.2f} s, "
+                        f"{s0 - f0:.1f} s before the first of them)")
             continue
         one = len(offs) == 1
         r0 = r1 = None
-        if one:
-            k0, k1 = int(lo[0]), int(hi[0]) - 1
-            r0, r1 = round(float(e[k0]), 3), round(float(e[k1]), 3)
+        if one:  # the held picture on the run's clock (its actions lie inside)
+            r0, r1 = _run_time(f0, float(offs[0]), speed), _run_time(f1, float(offs[0]), speed)
         where = "at the offset used" if one else \
             f"at every offset from {offs[0]:.2f} to {offs[-1]:.2f} s at which the video covers the run"
         count = f"{least}" if least == most else f"{least} to {most}"
