@@ -27,16 +27,16 @@ from .fit import (
     candidates,
     confidence,
     drift_significant,
-    earliest,
+    first_offset,
     grid_too_coarse,
     learned_fit,
     piecewise_support,
-    refine,
     refine_speed,
     significance,
     windows,
 )
 from .local_findings import (
+    answered,
     measure_all,
     unexplained,
     with_answers,
@@ -417,11 +417,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         if len(good) >= 2:
             chosen, null_z, seg_fit, span = good[0]
     sub = run_s if chosen is None else chosen
-    offset, support = refine(sub, sig, nov, seg_fit.offset_s, speed, th, latency_q)
-    if speed == 1.0:
-        first = earliest(sub, sig, nov1, look1, offset, speed, th, latency_q)
-        if first is not None:
-            offset, support = first
+    plain = (nov1, look1)
+    offset, support, lag = first_offset(sub, sig, nov, plain, seg_fit.offset_s, speed, th,
+                                        latency_q)
     # the kind of input the game answers first moves the suggestion, not the offset the
     # reactions are measured at (the others' reactions stay where the fit found them)
     ahead = 0.0 if chosen is None else \
@@ -442,6 +440,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if reason:
         conf = min(conf, 0.3)
         speed = 1.0
+        lag = 0.0  # the moderator's offset, or the part's: no later change read here
     if reason and given is not None and given.suggested_offset_s is not None:
         # the part's offset, measured as the part's own analysis did
         suggested, conf, support, reason = given.suggested_offset_s, given.confidence, \
@@ -464,7 +463,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return align.z_at(sig, lk, sub, speed, offset) >= min_z
 
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
-                       pts if res.speed == fit_speed else None)
+                       pts if res.speed == fit_speed else None, plain, lag)
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
         out = with_insertion(out, run_s, sig, nov_r, th, q, memo) or out
@@ -472,7 +471,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
     keep = np.r_[0:i0, i1:n]
-    offset, support = refine(run_s[keep], sig, nov, seg_fit.offset_s, speed, th, latency_q)
+    offset, support, lag = first_offset(run_s[keep], sig, nov, plain, seg_fit.offset_s,
+                                        speed, th, latency_q)
     if speed != 1.0:
         offset, speed = refine_speed(run_s[keep], sig, nov, offset, speed, th)
     if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
@@ -480,6 +480,14 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = replace(res, suggested_offset_s=round(offset - ahead, 4),
                   offset_used_s=round(offset, 4),
                   supporting_actions=support, speed=speed, confidence=conf)
-    out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
-                       pts if res.speed == fit_speed else None)
+    # the stretch at chance does not follow the offset used: the offset it does follow
+    # carries evidence already, and needs no more than the rest (`measure_all`'s `part`),
+    # when the stretch is answered there; a chance match is not (Breakout's 14 s cut: its
+    # last 18 actions at -5.86 s, truth -12.02, 6 answered against 3.1 by chance)
+    at = pts if res.speed == fit_speed else None
+    out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q, at, plain,
+                      lag, (float(run_s[i0]), float(run_s[i1 - 1])))
+    if len(out.segments) > 1 and not answered(out, sig, nov_r, th, q, i0, i1):
+        out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q, at,
+                          plain, lag)
     return with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q, nov, latency_q)

@@ -96,14 +96,20 @@ def _supported(sig, nov, run_s, offset, speed, th) -> int:
 
 
 def earliest(run_s, sig, nov, look, offset, speed, th,
-             q: float = 50.0) -> tuple[float, int] | None:
+             q: float = 50.0, min_z: float | None = None) -> tuple[float, int] | None:
     """(offset, support) of the actions' first reactions when `offset` reads a later change
     of the same actions (see EARLIER_S), else None. `nov`, `look`: the unweighted novelty
-    and its lookup (the learned tile weights favour the tiles the later change is in)."""
+    and its lookup (the learned tile weights favour the tiles the later change is in).
+    `min_z`: the bar the earlier offset's fit must stand, for a stretch of the run, held to
+    the bar its own offset passed (sync_min_z by default), and to EARLIER_SHARE of its own
+    actions supported where it holds fewer than sync_min_actions / EARLIER_SHARE (Pinball's
+    8 actions before inserted footage, 2 of them FIRE, which shows nothing: 5 at 3.30 s)."""
     own = _supported(sig, nov, run_s, offset, speed, th)
     gap = SUPPORT_BEFORE_S + SUPPORT_AFTER_S
     step = 0.5 / max(sig.fps, 1e-6)
-    need = max(math.ceil(EARLIER_SHARE * own), th.sync_min_actions)
+    floor = th.sync_min_actions if min_z is None else \
+        min(th.sync_min_actions, math.ceil(EARLIER_SHARE * len(run_s)))
+    need = max(math.ceil(EARLIER_SHARE * own), floor)
     for o in offset - EARLIER_S + np.arange(0.0, EARLIER_S - gap, step):
         if _supported(sig, nov, run_s, o, speed, th) < need:
             continue
@@ -113,9 +119,28 @@ def earliest(run_s, sig, nov, look, offset, speed, th,
         # chance stands no such peak: Pong's paddle (which moves before and after every
         # press) has 60-70 % of its support 7-16 frames early, at z 0.8-2.7; Pinball's
         # presses stand at z 3.6-8.2
-        return (new, support) if align.z_at(sig, look, run_s, speed, new) >= th.sync_min_z \
-            else None
+        bar = th.sync_min_z if min_z is None else min_z
+        return (new, support) if align.z_at(sig, look, run_s, speed, new) >= bar else None
     return None
+
+
+def first_offset(run_s, sig, nov, plain, offset, speed, th, q: float = 50.0,
+                 min_z: float | None = None) -> tuple[float, int, float]:
+    """(offset, support, lag): `refine`d on `nov`, then moved to the actions' first
+    reactions when it reads a later change of them (`earliest`, on `plain`: the unweighted
+    novelty and its lookup); `lag`: how much later the refined offset was (0 when not
+    moved), where the fit's own lookup (`nov`'s) still sees the stretch. Every offset the
+    analysis measures goes through it: the whole run's, a drifting run's before its line is
+    refined, a stretch's between jumps and the part a stretch at chance leaves (QA s14:
+    Pinball's first stretch before inserted footage +5.47 frames, its 5 % drift +3.0
+    frames, both the flipper's release)."""
+    offset, support = refine(run_s, sig, nov, offset, speed, th, q)
+    if plain is None:
+        return offset, support, 0.0
+    first = earliest(run_s, sig, plain[0], plain[1], offset, speed, th, q, min_z)
+    if first is None:
+        return offset, support, 0.0
+    return first[0], first[1], offset - first[0]
 
 
 # A long run's drift line is searched again near the grid's. The grid's speed is up to half a

@@ -14,7 +14,14 @@ import numpy as np
 
 from . import align, insertion, lookup, reactions, stretch, track
 from .band import WINDOW_S
-from .fit import SUPPORT_AFTER_S, SUPPORT_BEFORE_S, candidates, refine, windows
+from .fit import (
+    SUPPORT_AFTER_S,
+    SUPPORT_BEFORE_S,
+    candidates,
+    first_offset,
+    refine,
+    windows,
+)
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -101,6 +108,14 @@ def with_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th,
     return replace(out, answers=tuple(zip(ans[1].tolist(), ans[2].tolist(), strict=True)))
 
 
+def answered(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray, i0: int,
+             i1: int) -> bool:
+    """Do the actions i0..i1-1 stand above chance (`stretch.above_chance`) at the offsets
+    `out` measures them at (a stretch of the track's own there)?"""
+    ans = _stretch_answers(out, sig, nov_r, th, q)
+    return ans is not None and stretch.above_chance(ans[1][i0:i1], ans[2][i0:i1])
+
+
 def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0: int,
                       i1: int, q: np.ndarray, nov, latency_q: float) -> SyncAnalysis:
     """`out` with the stretch i0..i1-1 as a `sync.no_reaction` finding (replacing any about
@@ -110,6 +125,11 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
     if ans is None:
         return out
     exp, s, chance, answer = ans
+    if stretch.above_chance(s[i0:i1], chance[i0:i1]):
+        # answered at the offsets `out` measures it at (the track's own stretch there): the
+        # finding would say "no more often than by chance" of answers above it (QA s14,
+        # Pinball's insertion at 24 fps: "7 answered, 1.8 by chance", beside the jump)
+        return out
     v0, v1 = stretch.place(sig, s, chance, exp, i0, i1)
     jumped = _stretch_jump(out, run_s, sig, nov, nov_r, th, i0, i1, exp, s, answer, v0, v1,
                            latency_q)
@@ -300,12 +320,13 @@ def _track_jump(out: SyncAnalysis, run_s, sig: FrameSignals, th, i0: int, i1: in
     return peak[0], (m0, m1)
 
 
-def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
+def _path(look, run_s, cands, speed, th, aligned, bar=None) -> np.ndarray:
     """Per action, its candidate offset (index), a stretch at another offset than the one
     used kept only when its actions alone stand out at that offset, and when so does a
     stretch at the one used: a jump is two offsets each standing on its own. A stretch that
     matches another offset by chance (Enduro, held out: 22 s of a genuine run at -10.9 s,
-    a false `sync.offset_jump`) is measured at the offset used instead."""
+    a false `sync.offset_jump`) is measured at the offset used instead. `bar(sub)`: the
+    z a stretch at another offset must stand (`aligned`'s own by default)."""
     path = track.segment(look, run_s, cands, speed, th.sync_reaction_z)
     cuts = [0] + [i for i in range(1, len(path)) if path[i] != path[i - 1]] + [len(path)]
     if len(cuts) <= 2:
@@ -315,7 +336,9 @@ def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
         return np.zeros(len(path), int)
     out = path.copy()
     for i0, i1 in spans:
-        if path[i0] != 0 and not aligned(run_s[i0:i1], cands[path[i0]]):
+        if path[i0] != 0 and not (aligned(run_s[i0:i1], cands[path[i0]]) if bar is None
+                                  else aligned(run_s[i0:i1], cands[path[i0]],
+                                               bar(run_s[i0:i1]))):
             out[i0:i1] = 0
     # two stretches the video would show out of the log's order: the one not at the offset
     # used is a chance match (Pong's genuine pause: a false -19.5 s jump)
@@ -325,31 +348,55 @@ def _path(look, run_s, cands, speed, th, aligned) -> np.ndarray:
 
 
 def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
-                 aligned, latency_q: float = 50.0, pts=None) -> SyncAnalysis:
+                 aligned, latency_q: float = 50.0, pts=None, plain=None,
+                 lag: float = 0.0, part: tuple[float, float] | None = None) -> SyncAnalysis:
     """Reactions, track, segments and findings at the offset used: the track and segments
     on the fit's novelty (`nov`, `look`), the reactions on `nov_r` (see FIT_WEIGHT_FLOOR).
-    `pts`: the track's windows when the caller has them at this speed."""
+    `pts`: the track's windows when the caller has them at this speed. `plain`: the
+    unweighted novelty and its lookup, to date a stretch's offset by its actions' first
+    reactions (`fit.first_offset`); `lag`: how much later the fit's lookup sees the offset
+    used (its `first_offset` lag): the track is segmented, and splices placed, on the
+    offsets as that lookup sees them (it reads the later change: Pinball's flipper
+    release), the reactions measured at the dated ones. `part`: the run span (first and
+    last action) of a stretch answered at chance at the offset used (`unexplained`): a
+    stretch inside it at another offset stands stretch.REST_MIN_Z, not sync_min_z, as the
+    rest of a run does beside such a stretch (its evidence is the stretch's own failure at
+    the offset used). Video Pinball with 4 s inserted after its first 9 actions (QA s14 G8,
+    20 fps): the 8 before stood 3.83 spreads at their offset, and the run was given the
+    offset after the insertion (+83.8 frames, confidence 0.59), no `sync.offset_jump`."""
+
+    def bar(sub: np.ndarray) -> float:
+        inside = part is not None and len(sub) and \
+            part[0] - 1e-9 <= float(sub[0]) and float(sub[-1]) <= part[1] + 1e-9
+        return min(th.sync_min_z, stretch.REST_MIN_Z) if inside else th.sync_min_z
+
     speed, used = res.speed, res.offset_used_s
+    assert used is not None  # (the analysis measures at an offset, or not at all)
     z = th.sync_reaction_z
     if pts is None:
         pts = windows(sig, nov, look, run_s, speed, th)
-    cands = candidates(sig, nov, look, run_s, used, speed, th, pts)
-    path = _path(look, run_s, cands, speed, th, aligned) \
+    seen = candidates(sig, nov, look, run_s, used + lag, speed, th, pts)
+    path = _path(look, run_s, seen, speed, th, aligned, bar) \
         if res.suggested_offset_s is not None else np.zeros(len(run_s), int)
+    cands = [used] + seen[1:]
     for j in sorted(set(path.tolist()) - {0}):
         # a stretch at another offset: that offset measured as the one used is (its
         # candidate is a window's peak on the frame grid: Boxing's cut -4.04 s, not -4.00)
-        cands[j] = refine(run_s[path == j], sig, nov, cands[j], speed, th, latency_q)[0]
+        cands[j], _, later = first_offset(run_s[path == j], sig, nov, plain, seen[j], speed,
+                                          th, latency_q, bar(run_s[path == j]))
+        seen[j] = cands[j] + later
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     rs = reactions.measure(sig, nov_r, run_s, offs, speed, z)  # each at its stretch's offset
     segs: list[list[float]] = []
+    looks: list[float] = []  # each segment's offset as the fit's lookup sees it
     for i, j in enumerate(path):
         if not segs or segs[-1][2] != cands[j]:
             segs.append([float(run_s[i]), float(run_s[i]), cands[j]])
+            looks.append(seen[j])
         segs[-1][1] = float(run_s[i])
     findings: list[SyncFinding] = []
     if res.suggested_offset_s is not None:
-        findings += _jumps(segs, sig, speed, th, look, run_s)
+        findings += _jumps(segs, sig, speed, th, look, run_s, looks)
         if abs(speed - 1) * 100 >= th.sync_drift_pct:
             pct = round((speed - 1) * 100, 2)
             findings.append(SyncFinding(
@@ -364,17 +411,19 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
 
 
 def _splice_frames(look, run_s, a, b, sig: FrameSignals, speed: float,
-                   th) -> tuple[int, np.ndarray]:
+                   th, seen: tuple[float, float] | None = None) -> tuple[int, np.ndarray]:
     """(first frame, mask from it): the frames where a splice between the stretch at offset
     a[2] and the next at b[2] explains the most actions, each action shown at
     a's offset before the splice, at b's after it (footage removed: b's offset is earlier,
     and actions in the removed stretch are shown at neither; inserted: b's actions are those
     after the inserted footage). The Viterbi boundary alone can be a chance match early:
-    Boxing's cut was placed 1.3 s early, its insertion 2.1 s early."""
+    Boxing's cut was placed 1.3 s early, its insertion 2.1 s early. `seen`: a's and b's
+    offsets as `look` sees them (`measure_all`'s lag), where their support is read."""
     e = run_s[(run_s >= a[0] - 1e-9) & (run_s <= b[1] + 1e-9)]
     z = th.sync_reaction_z
-    sa = track.supported(look, e, a[2], speed, z)
-    sb = track.supported(look, e, b[2], speed, z)
+    la, lb = seen if seen is not None else (a[2], b[2])
+    sa = track.supported(look, e, la, speed, z)
+    sb = track.supported(look, e, lb, speed, z)
     va = a[2] + e / speed
     vb = min(a[2], b[2]) + e / speed  # shown at b from this splice time on (see above)
     k0 = reactions.frame_at(sig.times, float(va.min()))
@@ -393,15 +442,49 @@ def _splice_frames(look, run_s, a, b, sig: FrameSignals, speed: float,
     return k0, sup == sup.max()
 
 
-def _jumps(segs, sig: FrameSignals, speed: float, th, look, run_s) -> list[SyncFinding]:
+# A splice changes the whole picture: a frame change above this percentile of the video's
+# stands out (`_dated`).
+SPLICE_PCT = 99.0
+
+
+def _dated(ok: np.ndarray, t: np.ndarray, pick: int, lo: float, hi: float, strength: float,
+           bar: float) -> int:
+    """The first splice of inserted footage (an index into `ok`, `_splice_frames`' ties):
+    `pick`, the tied frame whose two splices change the picture most, when it lies between
+    the last action of the stretch before and the first of the one after (video times
+    lo .. hi at the offset before) or its smaller change (`strength`; the second splice's
+    within a frame of `size` after the first: Tennis's is measured 4.01 s, cut at 4.00,
+    397 and 389 points against a 99th percentile of 127) passes `bar`; else
+    the actions date it: the middle of the tied frames between lo and hi, or the tied frame
+    nearest them. Footage of another attempt of the same game may show no splice, and
+    actions in the inserted span answered at both offsets by chance make the ties span
+    further. Video Pinball with 4 s inserted (QA s14): changes at the splices 24-48 points
+    (the videos' median; 99th percentile 119); the largest among the ties a bumper's flash:
+    placed at 23.17 s (24 fps, truth 16.78; 20.08 s before the offsets were dated) and 24.70
+    s (20 fps, truth 18.38); now 17.04 and 17.90 s. Boxing's insertion (1,535 points, outside
+    lo .. hi) and Pong's and Pitfall's (inside) keep their frame."""
+    if lo - 1e-9 <= t[pick] <= hi + 1e-9 or strength > bar:
+        return pick
+    idx = np.flatnonzero(ok)
+    inside = idx[(t[idx] >= lo - 1e-9) & (t[idx] <= hi + 1e-9)]
+    if len(inside):
+        return int(inside[len(inside) // 2])
+    return int(idx[np.argmin(np.maximum(lo - t[idx], t[idx] - hi))]) if len(idx) else pick
+
+
+def _jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
+           looks: list[float] | None = None) -> list[SyncFinding]:
+    """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
+    it (where its splice is searched), by default their own."""
     out = []
     change = sig.change.astype(float)
     fps = sig.fps
-    for a, b in zip(segs, segs[1:], strict=False):
+    seen = looks if looks is not None else [s[2] for s in segs]
+    for i, (a, b) in enumerate(zip(segs, segs[1:], strict=False)):
         size = b[2] - a[2]
         if abs(size) < th.sync_jump_s:
             continue
-        k0, ok = _splice_frames(look, run_s, a, b, sig, speed, th)
+        k0, ok = _splice_frames(look, run_s, a, b, sig, speed, th, (seen[i], seen[i + 1]))
         w = int(round(size * fps))
         if size < 0 or len(ok) <= w:
             # footage removed: one splice; the frame with the biggest change where allowed
@@ -413,6 +496,10 @@ def _jumps(segs, sig: FrameSignals, speed: float, th, look, run_s) -> list[SyncF
             pair = change[k0:k0 + len(ok) - w] + change[k0 + w:k0 + len(ok)]
             pair = np.where(ok[:len(pair)], pair, -1.0)
             k = k0 + int(np.argmax(pair))
+            k = k0 + _dated(ok[:len(pair)], sig.times[k0:k0 + len(pair)], k - k0,
+                            a[2] + a[1] / speed, a[2] + b[0] / speed,
+                            min(change[k], change[max(k0, k + w - 1):k + w + 2].max()),
+                            float(np.percentile(change, SPLICE_PCT)))
             vs, ve = float(sig.times[k]), float(sig.times[min(k + w, len(sig) - 1)])
         out.append(_jump_finding(size, vs, ve, a[1], b[0]))
     return out
