@@ -46,6 +46,11 @@ class Submission:
     # symbolic links met in a submission folder (at most MAX_LINKS_NAMED), never followed:
     # verify names them (`input.link`), so a linked video is not only "no video"
     links: tuple[str, ...] = ()
+    # What each file the verification reads looked like when it was listed (`file_stamp`):
+    # the archive, or the evidence and video files of a folder. A file swapped or rewritten
+    # while it is verified, or between the verification and the decision, no longer matches
+    # (`changed_files`), so a verdict and a digest never describe different bytes unnoticed.
+    stamps: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def by_role(self, role: str) -> list[Member]:
         return [m for m in self.members if m.role == role]
@@ -59,6 +64,35 @@ class Submission:
     def videos(self) -> list[Member]:
         """Videos, largest first (the one checked against the run is the first)."""
         return sorted(self.by_role(ROLE_VIDEO), key=lambda m: -m.size)
+
+    def changed_files(self) -> list[str]:
+        """The files read for this submission that are no longer what they were when it was
+        listed (another inode, size, modification or status-change time), or are gone."""
+        return [path for path, stamp in self.stamps if file_stamp(path) != stamp]
+
+
+def file_stamp(path: str | os.PathLike) -> tuple[int, ...]:
+    """What identifies a file's bytes without reading them: its device and inode (a file
+    renamed over it is another inode), type, size, and modification and status-change times
+    in nanoseconds (a rewrite in place moves both; `touch -d` can set the first, never the
+    second). The link itself, never its target. () when it cannot be looked up."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except (OSError, ValueError):
+        return ()
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _stamps(members: Sequence[Member]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The stamps of the members some role reads, each as listed: one whose size is no
+    longer the listed one has changed already, and is stamped so (`(-1,)` matches nothing)."""
+    out = []
+    for m in members:
+        if m.role != ROLE_OTHER and m.local_path is not None:
+            stamp = file_stamp(m.local_path)
+            out.append((os.fspath(m.local_path),
+                        stamp if stamp and stamp[3] == m.size else (-1,)))
+    return tuple(out)
 
 
 def is_archive(path: Path) -> bool:
@@ -222,6 +256,7 @@ def load_submission(paths: Sequence[str | os.PathLike],
         _check_exists(p)
     findings: list[Finding] = []
     links: list[str] = []
+    archive: Path | None = None
     if len(ps) == 1 and ps[0].is_dir():
         root = ps[0]
         members, findings = _folder_members(root, max_members, links)
@@ -231,6 +266,8 @@ def load_submission(paths: Sequence[str | os.PathLike],
         # verification's start-up went to importing them)
         from moderator_app.core.formats.archive import open_archive
 
+        archive = ps[0]
+        stamp = file_stamp(archive)  # before a byte of it is read
         members, findings = open_archive(ps[0])
         display = printable_name(ps[0].name)
     else:
@@ -269,7 +306,9 @@ def load_submission(paths: Sequence[str | os.PathLike],
         raise InputError(
             f"{ps[0]}: no {AGENT_LOG_NAME} or events.jsonl(.zst) found (found: {names})"
             + capped)
-    return Submission(ps[0], display, kind, tuple(members), tuple(findings), tuple(links))
+    stamps = ((os.fspath(archive), stamp),) if archive is not None else _stamps(members)
+    return Submission(ps[0], display, kind, tuple(members), tuple(findings), tuple(links),
+                      stamps)
 
 
 # A video member that decodes to more than VIDEO_RATIO times the archive bytes it came from,

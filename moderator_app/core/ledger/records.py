@@ -310,6 +310,16 @@ def build_record(result: Any, decision: str, reason: str | None = None, note: st
             and override is None):
         raise DecisionError("accepting with walkthrough items unticked needs an override note: "
                             + ", ".join(missing_checklist(report.kind, ticked)))
+    changed_files = getattr(result.submission, "changed_files", None)  # None: no listing
+    changed = changed_files() if changed_files is not None else []
+    if changed:
+        # the moderator judged what was verified (and watched what the player showed): a file
+        # replaced since then would bind the decision to bytes nobody looked at
+        from moderator_app.core.text import printable_name
+
+        raise DecisionError(
+            f"{printable_name(changed[0].rsplit('/', 1)[-1])} changed since the submission was "
+            "verified (replaced, rewritten or removed): verify it again before deciding")
     files = tuple(FileEvidence(f.name, f.role, int(f.size), f.sha256) for f in report.files)
     s = report.summary()
     summary = SummarySnapshot(

@@ -116,7 +116,7 @@ def listing(sub) -> tuple:
             *sub.by_role(ROLE_TRAJECTORY)[:LISTED_PER_ROLE], *sub.videos[:LISTED_PER_ROLE]]
     return (sub.path, sub.display_name, sub.kind,
             tuple((m.name, m.size, m.role, m.local_path) for m in kept),
-            tuple(sub.findings), tuple(sub.links))
+            tuple(sub.findings), tuple(sub.links), tuple(sub.stamps))
 
 
 def _inputs(result) -> tuple[object, tuple[str, ...] | None]:

@@ -27,3 +27,8 @@ TOO_MANY_ERRORS = rule(
     "input.too_many_errors", Severity.ERROR,
     "So many errors that verification stopped examining lines (the rest was hashed).",
     "input")
+CHANGED_WHILE_READ = rule(
+    "input.changed", Severity.ERROR,
+    "A file of the submission was replaced or rewritten while it was being verified: the "
+    "verdict and the digests may describe different bytes, so the submission cannot pass "
+    "(verify it again once it holds still).", "input")

@@ -262,11 +262,12 @@ def listed(paths: Sequence[str | Path], got: tuple) -> Submission:
     hostile archive itself. A member is opened, if a view ever asks, by listing the
     submission again then (`_open_again`); the views read the copies the verification made
     (the video's, the index's source)."""
-    path, display, kind, members, findings, links = got
+    path, display, kind, members, findings, links, stamps = got
     return Submission(path, display, kind,
                       tuple(Member(name, size, role, partial(_open_again, tuple(paths), name),
                                    local) for name, size, role, local in members),
-                      tuple(findings), tuple(links))
+                      tuple(findings), tuple(links),
+                      tuple((str(p), tuple(int(x) for x in st)) for p, st in stamps))
 
 
 def _open_again(paths: tuple[str | Path, ...], name: str) -> BinaryIO:

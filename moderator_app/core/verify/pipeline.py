@@ -32,6 +32,7 @@ from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.coverage import compute_coverage, coverage_findings
 from moderator_app.core.verify.input_rules import (
     AMBIGUOUS_KIND,
+    CHANGED_WHILE_READ,
     FOLDER_LINK,
     MISSING_VIDEO,
     SEVERAL_LOGS,
@@ -140,7 +141,22 @@ def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None
     if options.probe_video:
         _check_video(sub, options, report, result)
     _digest_remaining(sub, report, cancel)
+    _check_unchanged(sub, report)
     return result
+
+
+def _check_unchanged(sub: Submission, report: Report) -> None:
+    """`input.changed` for each file read that is not what it was when listed. The log is
+    digested as it is parsed, but the video is probed, scanned and digested in separate
+    reads, by path: a video swapped between the probe and the digest gave a report judged on
+    one file and a digest (the decision's binding) of another, with nothing said."""
+    for path in sub.changed_files():
+        name = next((m.name for m in sub.members
+                     if m.local_path is not None and str(m.local_path) == path), None)
+        report.add(CHANGED_WHILE_READ.at(
+            f"{name or Path(path).name} changed while it was being verified (replaced, "
+            "rewritten or removed): the findings and the digests may describe different "
+            "bytes; verify the submission again once it holds still", name))
 
 
 # What verifies the evidence of one kind of run (`verify_agent_log`, `verify_trajectory`).
