@@ -30,7 +30,7 @@ from moderator_app.core.ledger.claims import (
     guard,
 )
 from moderator_app.core.ledger.errors import LedgerError  # noqa: F401 - re-exported
-from moderator_app.core.ledger.export import records_to_csv
+from moderator_app.core.ledger.export import export_row, records_to_csv
 from moderator_app.core.ledger.records import DecisionRecord
 from moderator_app.core.text import terminal_safe_json, unescape_terminal_safe
 
@@ -109,12 +109,19 @@ def record_dict(seq: int | str, raw: bytes) -> dict[str, Any]:
     return d
 
 
+# What reading a sealed record of the wrong shape raises: the chain has no key, so a record
+# whose `summary.rules` is a list or whose `files` are numbers can carry a valid hash (issue
+# 15: `decisions list` and the CSV export ended in internal errors on such a ledger, which
+# `decisions verify` called intact).
+UNREADABLE_ENTRY = (ValueError, KeyError, TypeError, AttributeError, IndexError)
+
+
 def entry_from_raw(seq: int | str, raw: bytes) -> tuple[dict[str, Any], Entry]:
     """A stored record and its parsed entry; LedgerError when either cannot be read."""
     d = record_dict(seq, raw)
     try:
         return d, parse_entry(d)
-    except (ValueError, KeyError, TypeError) as exc:
+    except UNREADABLE_ENTRY as exc:
         raise LedgerError(f"record seq {seq} cannot be read: {exc}; run "
                           "`moderator-app decisions verify`") from exc
 
@@ -160,6 +167,19 @@ def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> s
         if cols[name] != sealed[name]:
             return (f"column {name!r} differs from the sealed record "
                     "(the column was edited directly in the database)")
+    return _unreadable(d)
+
+
+def _unreadable(d: dict[str, Any]) -> str | None:
+    """Why a sealed record is no record this app can read (its members of the wrong type),
+    or None: such a record verified as intact while `decisions list` could not show it."""
+    try:
+        parse_entry(d)
+        if d.get("schema") != CLAIM_SCHEMA:
+            export_row(d)
+    except UNREADABLE_ENTRY as exc:
+        return (f"the record is sealed but is no decision this app wrote ({type(exc).__name__}: "
+                f"{str(exc)[:200]}): it was written or edited by something else")
     return None
 
 
@@ -375,9 +395,13 @@ class LedgerBase:
             data = b"".join(terminal_safe_json(raw) + b"\n" for _, raw in rows)
             n = len(rows)
         elif fmt == "csv":
-            docs = [record_dict(seq, raw) for seq, raw in rows]
-            decisions = [d for d in docs if d.get("schema") != CLAIM_SCHEMA]
-            data = records_to_csv(decisions).encode("utf-8")
+            docs = [(seq, record_dict(seq, raw)) for seq, raw in rows]
+            decisions = [(seq, d) for seq, d in docs if d.get("schema") != CLAIM_SCHEMA]
+            for seq, d in decisions:  # a record of the wrong shape is named, never a crash
+                if (why := _unreadable(d)) is not None:
+                    raise LedgerError(f"record seq {seq} cannot be exported: {why}; run "
+                                      "`moderator-app decisions verify`")
+            data = records_to_csv([d for _, d in decisions]).encode("utf-8")
             n = len(decisions)
         else:
             raise ValueError(f"unknown export format {fmt!r} (jsonl or csv)")

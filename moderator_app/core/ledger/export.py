@@ -40,6 +40,28 @@ def neutralise_cell(value: Any) -> str:
     return text
 
 
+def export_row(d: dict[str, Any]) -> list[str]:
+    """One decision's CSV cells. TypeError (never AttributeError from deep inside) when the
+    record's `summary`, `files` or `checklist` is of another type than this app writes."""
+    s = d.get("summary")
+    files = d.get("files")
+    checklist = d.get("checklist")
+    if not isinstance(s, dict) or not isinstance(files, list) or \
+            not all(isinstance(f, dict) for f in files) or \
+            not isinstance(checklist, list | type(None)):
+        raise TypeError("summary, files or checklist is not of the type this app writes")
+    row = {
+        **{k: d.get(k) for k in CSV_COLUMNS},
+        "verdict": s.get("verdict"), "errors": s.get("errors"),
+        "warnings": s.get("warnings"),
+        "checklist": "; ".join(str(c) for c in checklist or []),
+        "files": "; ".join(f"{f.get('name')} ({f.get('size')} bytes) {f.get('sha256')}"
+                           for f in files),
+        "file_sha256": "; ".join(str(f.get("sha256")) for f in files),
+    }
+    return [neutralise_cell(row[c]) for c in CSV_COLUMNS]
+
+
 def records_to_csv(records: list[dict[str, Any]]) -> str:
     """One row per decision. `files` lists `name (size bytes) sha256` per file; `file_sha256`
     only the digests, both separated by `; `."""
@@ -47,18 +69,5 @@ def records_to_csv(records: list[dict[str, Any]]) -> str:
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for d in records:
-        s = d.get("summary") or {}
-        files = d.get("files") or []
-        row = {
-            **{k: d.get(k) for k in CSV_COLUMNS},
-            "verdict": s.get("verdict"), "errors": s.get("errors"),
-            "warnings": s.get("warnings"),
-            "checklist": "; ".join(d.get("checklist") or []),
-            "files": "; ".join(f"{f.get('name')} ({f.get('size')} bytes) {f.get('sha256')}"
-                               for f in files),
-            "file_sha256": "; ".join(str(f.get("sha256")) for f in files),
-        }
-        w.writerow([neutralise_cell(row[c]) for c in CSV_COLUMNS])
+        w.writerow(export_row(d))
     return buf.getvalue()
-
-
