@@ -36,6 +36,14 @@ DEFAULT_MAX_OUTPUT = 64 << 30  # 64 GiB of decompressed trajectory is beyond any
 # CPU to verify (QA session 11). Writers put one in a stream (a seek table) or one per data
 # frame (pzstd: thousands for gigabytes); 100,000 costs ~0.25 s.
 MAX_SKIPPABLE = 100_000
+# Data frames that hold almost nothing cost the same Python step each (~4-6 us): a 10 MB stream
+# of 1,000,000 one-byte frames took 5.8 s of CPU and 43 s at a load of 20 to verify (session
+# 15), so 5 million (50 MB) would take minutes. Writers that open a frame per write put one
+# line in each (a trajectory line is 150 bytes or more, an agent-log line 80 or more), so
+# past MANY_FRAMES frames a stream whose frames average under MIN_FRAME_BYTES of output is
+# refused; 100,000 frames cost ~0.5 s before the check can fail.
+MANY_FRAMES = 100_000
+MIN_FRAME_BYTES = 64
 MAX_WINDOW = 1 << 27  # zstd's own default decoder limit (windowLog 27): bounded memory
 
 
@@ -359,6 +367,16 @@ class ZstdReader:
                 return n
             self.output += got
             consumed = cutter.pos
+            if cutter.frames > MANY_FRAMES and self.output < MIN_FRAME_BYTES * cutter.frames:
+                error = self._fail("too_large", (
+                    f"{cutter.frames} zstd frames by compressed offset {consumed} hold "
+                    f"{self.output} bytes, fewer than {MIN_FRAME_BYTES} a frame: no writer "
+                    "frames a log that finely (one line a frame is the finest); the rest was "
+                    "not read"))
+                if not n:
+                    raise error
+                self._error = error
+                return n
             if self.output > self.max_output or bomb_ratio(self.output, consumed):
                 error = self._fail("too_large", (
                     f"decompressed output exceeds the cap of {self.max_output} bytes"
