@@ -87,3 +87,31 @@ def test_honest_ledger_still_intact_and_exports(tmp_path, capsys, honest_body):
                          "--store", store)
     assert code == 0
     assert honest_body["files"][0]["sha256"] in out.read_text()
+
+
+@pytest.mark.parametrize("target", ["db", "wal", "shm", "head", "hard_link", "symlink"])
+def test_export_never_replaces_the_ledger_it_reads(tmp_path, capsys, honest_body, target):
+    """`decisions export --out decisions.sqlite3` (meant as `--store`) replaced the ledger
+    with its CSV on main: every decision gone, exit 0."""
+    import os
+
+    store = tmp_path / "decisions.sqlite3"
+    with open_store(store) as s:
+        s.import_raw([canonical_json(seal({**honest_body, "seq": 1}, ZERO_HASH))])
+    before = store.read_bytes()
+    out = {"db": store, "wal": tmp_path / "decisions.sqlite3-wal",
+           "shm": tmp_path / "decisions.sqlite3-shm",
+           "head": tmp_path / "decisions.sqlite3.head"}.get(target)
+    if target == "hard_link":
+        out = tmp_path / "export.csv"
+        os.link(store, out)
+    elif target == "symlink":
+        out = tmp_path / "export.csv"
+        os.symlink("decisions.sqlite3.head", out)
+    code, _, err = run_cli(capsys, "decisions", "export", "--format", "csv", "--out", out,
+                           "--store", store)
+    assert code == 2
+    assert "is the ledger's own file" in err and "an export never replaces the ledger" in err
+    assert store.read_bytes() == before
+    code, out_text, _ = run_cli(capsys, "decisions", "verify", "--store", store)
+    assert code == 0 and "ledger intact: 1 decisions" in out_text

@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -254,6 +255,20 @@ class WriteTx(Protocol):
     def set_head(self, seq: int, hash_: str) -> None: ...
 
 
+def _same_file(a: str | Path, b: Path) -> bool:
+    """Whether `a` is `b`: one file by inode (a hard link, a symbolic link to it), or one
+    path once resolved (`b` need not exist: a -wal written over would be read as one)."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -372,10 +387,21 @@ class LedgerBase:
 
     # -- exporting -------------------------------------------------------------------------
 
+    def own_files(self) -> builtins.list[Path]:
+        """The files this store keeps its records in (none for a server)."""
+        return []
+
     def export(self, fmt: str, out: str | Path) -> int:
-        """Write every record to `out` atomically (temp file + rename); returns the count."""
+        """Write every record to `out` atomically (temp file + rename); returns the count.
+        LedgerError when `out` is one of the store's own files: `decisions export --out
+        decisions.sqlite3` (meant as `--store`) replaced the ledger with its CSV, every
+        decision gone (session 15)."""
         from moderator_app.core.atomic import atomic_write
 
+        for own in self.own_files():
+            if _same_file(out, own):
+                raise LedgerError(f"{out} is the ledger's own file ({own.name}): an export "
+                                  "never replaces the ledger it reads; give another --out")
         data, n = self.export_bytes(fmt)
         atomic_write(Path(out), data)
         return n

@@ -211,6 +211,11 @@ class Ledger(LedgerBase):
         elif create:
             self._open(writable=True)
 
+    def own_files(self) -> list[Path]:
+        """The database, its SQLite companions and the head file."""
+        return [self.path, *(self.path.with_name(self.path.name + s)
+                             for s in ("-wal", "-shm", "-journal")), head_file(self.path)]
+
     # -- opening ---------------------------------------------------------------------------
 
     def _open(self, writable: bool) -> None:
