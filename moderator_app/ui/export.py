@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from moderator_app.core.atomic import atomic_write
 from moderator_app.core.rules import Finding
+from moderator_app.core.text import terminal_safe_json
 from moderator_app.core.verify.export import finding_line, markdown_summary
 from moderator_app.core.verify.moments import Moment
 
@@ -34,8 +35,9 @@ def export_findings(window, base: Path) -> tuple[Path, Path] | None:
     if base.suffix in (".json", ".md"):
         base = base.with_suffix("")
     json_path, md_path = base.with_suffix(".json"), base.with_suffix(".md")
-    atomic_write(json_path, orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2)
-                       + b"\n")
+    # orjson escapes C0 only: DEL, C1 and bidi characters of a member name as \uXXXX too
+    atomic_write(json_path, terminal_safe_json(
+        orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2)) + b"\n")
     atomic_write(md_path, markdown_summary(report, findings, moments,
                                                  decision).encode("utf-8"))
     return json_path, md_path

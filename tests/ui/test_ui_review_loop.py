@@ -288,6 +288,63 @@ def test_export_findings_writes_json_and_markdown(qtbot, window, tmp_path):
     assert math.isfinite(report["coverage"]["missing_s"])
 
 
+HOSTILE_NAME = "ev\x1b]0;own\x07il\u202egnp\x08\x7f\u0085"
+
+
+def test_export_findings_escapes_hostile_names_and_notes(qtbot, window, tmp_path):
+    """Session 15: a member name's ESC ] 0, BEL, BS, DEL, NEL and U+202E (a folder inside the
+    submission) and a note's U+202E reached the exported Markdown raw (main: 6 kinds of raw
+    control characters in the .md), and the JSON kept U+202E, DEL and NEL raw."""
+    from hostile_corpus import RAW_CONTROL
+
+    from moderator_app.ui.export import export_findings
+
+    (tmp_path / "sub").mkdir()
+    make_submission(tmp_path / "sub" / HOSTILE_NAME)
+    open_and_wait(qtbot, window, tmp_path / "sub")
+    window.session.set_offset(10.0)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
+    panel.note.setPlainText("no footage \u202eof the end\x1b[2J")
+    assert panel.decide(REJECT) is not None
+    json_path, md_path = export_findings(window, tmp_path / "sub-findings.md")
+    md = md_path.read_text(encoding="utf-8")
+    js = json_path.read_text(encoding="utf-8")
+    assert [hex(ord(c)) for c in RAW_CONTROL if c in md and c != "\n"] == []
+    assert [hex(ord(c)) for c in RAW_CONTROL if c in js and c != "\n"] == []
+    name = "ev\\u001b]0;own\\u0007il\\u202egnp\\u0008\\u007f\\u0085"
+    assert f"- error coverage.missing {name}/video.avi" in md
+    assert f"- {name}/agent-log.jsonl (agent_log, " in md
+    assert "Note: no footage \\u202eof the end\\u001b[2J" in md
+    assert orjson.loads(json_path.read_bytes())["files"][0]["name"].startswith(HOSTILE_NAME)
+
+
+def test_a_video_swapped_after_verification_is_not_decided(qtbot, window, tmp_path):
+    """Session 15: the moderator watches the folder's video and decides minutes after the
+    verification; a video swapped in between (same size, modification time put back) was
+    recorded with the digests of the verified one (main: recorded #1)."""
+    import os
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    video = folder / "video.avi"
+    st = video.stat()
+    data = video.read_bytes()
+    swap = folder / "swap.tmp"
+    swap.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    os.utime(swap, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(swap, video)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
+    panel.note.setPlainText("checked")
+    assert panel.decide(REJECT) is None
+    assert "NOT recorded: video.avi changed since the submission was verified" in \
+        panel.status.text()
+    assert records(tmp_path / "gui.sqlite3") == []
+
+
 def test_official_checklist_shows_the_evaluator_score_in_words():
     from conftest import SAMPLES
 

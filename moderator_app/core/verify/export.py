@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from moderator_app.core.rules import Finding
-from moderator_app.core.text import counted
+from moderator_app.core.text import counted, safe_text
 from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
 
@@ -28,7 +28,9 @@ def _clock(t: float) -> str:
 
 def finding_line(f: Finding, moment: Moment | None) -> str:
     """One finding as one line of text: severity, rule, where, when, message."""
-    where = (f.file or "") + ("" if f.line is None else f":{f.line}")
+    # the file is a member name from the submission: escaped like the message (a folder named
+    # with ESC ] 0 or U+202E reached the exported Markdown and the clipboard raw, session 15)
+    where = safe_text(f.file or "") + ("" if f.line is None else f":{f.line}")
     when = "" if moment is None else (
         f" at run {_clock(moment.run_s)} (video {_clock(moment.video_s)})")
     text = " ".join(f.message.split())
@@ -39,12 +41,13 @@ def markdown_summary(report: Report, findings: Sequence[Finding],
                      moments: Sequence[Moment | None], decision: Any | None = None) -> str:
     """The summary a moderator sends to a submitter. `decision` is a ledger record
     (`DecisionRecord`) or None when nothing was decided yet."""
-    out = [f"# Review of {report.input_name}", ""]
-    if decision is not None:
-        out.append(f"Decision: **{decision.decision.upper()}** ({decision.reason}) by "
-                   f"{decision.reviewer} at {decision.decided_at}")
+    out = [f"# Review of {safe_text(report.input_name)}", ""]
+    if decision is not None:  # a record read back from a ledger: any text, escaped
+        out.append(f"Decision: **{safe_text(decision.decision).upper()}** "
+                   f"({safe_text(decision.reason)}) by {safe_text(decision.reviewer)} at "
+                   f"{safe_text(decision.decided_at)}")
         if decision.note:
-            out.append(f"Note: {' '.join(decision.note.split())}")
+            out.append(f"Note: {safe_text(' '.join(decision.note.split()))}")
         out.append("")
     fl = report.findings
     out.append(f"Verification verdict: **{report.verdict.upper()}** at sync offset "
@@ -62,5 +65,5 @@ def markdown_summary(report: Report, findings: Sequence[Finding],
         out.append(f"- {finding_line(f, m)}")
     out += ["", "## Files", ""]
     for d in report.files:
-        out.append(f"- {d.name} ({d.role}, {d.size} bytes, sha256 {d.sha256})")
+        out.append(f"- {safe_text(d.name)} ({d.role}, {d.size} bytes, sha256 {d.sha256})")
     return "\n".join(out) + "\n"
