@@ -104,6 +104,27 @@ def test_unchanged_submissions_are_never_verified_twice(queue_dir, tmp_path):
     assert verified == 1 and out[b.fingerprint]["verdict"] == "fail"
 
 
+def test_a_log_rewritten_in_place_with_its_mtime_put_back_is_verified_again(tmp_path):
+    """Session 15: same size, same inode, modification time restored (`touch -r`): on main the
+    fingerprint held and the queue showed the cached PASS of bytes the log no longer held."""
+    q = tmp_path / "q"
+    shutil.copytree(SAMPLE, q / "run")
+    cache = str(tmp_path / "c.sqlite3")
+    out, verified = examine_all(scan_queue(q), cache, workers=1)
+    assert verified == 1 and [s["verdict"] for s in out.values()] == ["pass"]
+    log = q / "run" / "agent-log.jsonl"
+    st = log.stat()
+    data = log.read_bytes()
+    at = data.index(b'"type":"action"')
+    with open(log, "r+b") as fh:
+        fh.seek(at)
+        fh.write(b'"type":"actioX"')
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (log.stat().st_size, log.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    out, verified = examine_all(scan_queue(q), cache, workers=1)
+    assert verified == 1 and [s["verdict"] for s in out.values()] == ["fail"]
+
+
 def test_decision_states_from_the_ledger(queue_dir, tmp_path):
     store = tmp_path / "l.sqlite3"
     valid = verify_paths([queue_dir / "a-valid"])

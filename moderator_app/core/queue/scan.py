@@ -44,7 +44,11 @@ def _folder_stats(root: Path) -> tuple[list[str], float]:
             except OSError:
                 continue
             rel = os.path.relpath(p, root)
-            parts.append(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_mode}")
+            # the status-change time too: a log rewritten in place at its size with its
+            # modification time put back (`touch -r`) kept its fingerprint, and the queue
+            # showed the cached PASS of the bytes it no longer held (session 15)
+            parts.append(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_mode}"
+                         f"\0{st.st_ctime_ns}")
             newest = max(newest, st.st_mtime)
     return parts, newest
 
@@ -66,7 +70,7 @@ def scan_queue(folder: str | os.PathLike) -> list[Candidate]:
                 newest = e.stat(follow_symlinks=False).st_mtime
         elif e.is_file(follow_symlinks=False) and e.name.lower().endswith(ARCHIVE_SUFFIXES):
             st = e.stat(follow_symlinks=False)
-            parts = [f"\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"]
+            parts = [f"\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_ctime_ns}"]
             newest = st.st_mtime
         else:
             continue
