@@ -231,3 +231,34 @@ def test_a_file_of_seventy_streams_is_refused_with_its_reason(tmp_path, suffix):
     assert [(f.rule, f.message) for f in p.findings] == [
         ("video.unreadable", "the video cannot be read: the file holds 64 streams or more (a game "
          "recording holds one video stream and an audio track or two): not read")]
+
+
+def test_forty_1080p_streams_are_described_truly_under_512_mib(tmp_path):
+    """QA session 15, H7: opening decoded a picture of every stream (~10 MB each at 1080p);
+    40 streams took 428 MB, and under a 512 MiB limit the demuxer stopped after 4 packets of
+    stream 0 without an error: "2 frames, 0.067 s", a false `video.tail_undecodable` and
+    `video.header_mismatch`. Streams past the first four are now probed without decoding a
+    picture. Fails on main before (the false warnings); 176 MB peak here."""
+    import resource
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    args = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+            "testsrc2=s=1920x1080:r=30:d=1"]
+    for _ in range(40):
+        args += ["-map", "0:v"]
+    subprocess.run([*args, "-c:v", "libx264", "-preset", "ultrafast", "-crf", "40",
+                    str(sub / "video.mkv")], check=True)
+    (sub / "agent-log.jsonl").write_bytes(
+        (Path(__file__).parents[2] / "resources/samples/community-sample/agent-log.jsonl")
+        .read_bytes())
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
+
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "verify", str(sub), "--json"],
+                       capture_output=True, text=True, preexec_fn=cap, check=False)
+    report = json.loads(r.stdout)
+    assert report["video"]["frame_count"] == 30, report["video"]
+    rules = [f["rule"] for f in report["findings"] if f["rule"].startswith("video.")]
+    assert rules == ["video.several_streams"], rules
