@@ -536,14 +536,16 @@ TOO_MANY_STREAMS = (f"the file holds {MAX_STREAMS} streams or more (a game recor
 PROBED_STREAMS = 4
 _OPEN_OPTIONS = {"probesize": str(32 << 20), "analyzeduration": str(30_000_000),
                  "max_streams": str(MAX_STREAMS)}
-_SKIPPED = [{}] * PROBED_STREAMS + [{"skip_frame": "all"}] * (MAX_STREAMS - PROBED_STREAMS)
+_SKIPPED: list[dict[str, str]] = [{}] * PROBED_STREAMS + [{"skip_frame": "all"}] * (MAX_STREAMS - PROBED_STREAMS)
 _streams_late: set[str] = set()  # files whose streams appear only while probing (MPEG-TS)
 
 
 def _open(path: str):
     if path not in _streams_late:
         try:
-            return av.open(path, options=_OPEN_OPTIONS, stream_options=_SKIPPED)
+            # PyAV's stub says list[str]; it takes one dict per stream (av/container/input.py)
+            return av.open(path, options=_OPEN_OPTIONS,
+                           stream_options=_SKIPPED)  # type: ignore[arg-type]
         except ValueError:
             # PyAV applies per-stream options only where the header lists the streams before
             # the probe; MPEG-TS and MPEG-PS find theirs in it: opened as before
