@@ -209,33 +209,46 @@ def _gui_frames_res_change() -> None:
 _gui_frames_res_change()
 
 
-# -- issue 12: the scan on inserted stretches (AV1 in Matroska, 30 fps, Opus) -----------------
-SCAN_TRUTH = {"video.frozen": 4.4, "video.black": 17.3, "video.cut": 26.65,
-              "video.timestamp_gap": 38.1}
+# -- issue 12: the scan on inserted stretches ----------------------------------------------------
+#: shape -> (fps, truth starts, encoder arguments, file name)
+SCANS = {
+    # SVT-AV1 in Matroska, 30 fps, Opus audio
+    "scan_av1_mkv_30": (30, {"video.frozen": 4.4, "video.black": 17.3, "video.cut": 26.65,
+                             "video.timestamp_gap": 38.1}, (4.4, 8.2), (17.3, 18.9), 26.65,
+                        (38.1, 38.9), ["-c:v", "libsvtav1", "-preset", "12", "-crf", "35",
+                                       "-g", "60", "-pix_fmt", "yuv420p", "-c:a", "libopus",
+                                       "-b:a", "64k"], "run.mkv"),
+    # added 12:38: MPEG-2 in MPEG-TS at 50 fps (open GOP of 12, 2 B-frames), MP2 audio; a
+    # shorter black stretch (1.35 s) and a shorter hole (0.5 s = 25 frame durations)
+    "scan_mpeg2_ts_50": (50, {"video.frozen": 6.1, "video.black": 15.55, "video.cut": 31.3,
+                              "video.timestamp_gap": 41.2}, (6.1, 9.4), (15.55, 16.9), 31.3,
+                         (41.2, 41.7), ["-c:v", "mpeg2video", "-q:v", "3", "-g", "12", "-bf",
+                                        "2", "-pix_fmt", "yuv420p", "-c:a", "mp2", "-b:a",
+                                        "192k", "-f", "mpegts"], "run.ts"),
+}
 
 
-def check_scan() -> dict:
+def check_scan(shape: str = "scan_av1_mkv_30") -> dict:
     import video_corpus as vc
 
     from moderator_app.core.samples.community import make_agent_log
 
-    fps = 30
-    folder = CACHE / "video" / "scan_av1_mkv_30"
-    video = folder / "run.mkv"
+    fps, truth, frozen, black, cut, gap, enc, name = SCANS[shape]
+    folder = CACHE / "video" / shape
+    video = folder / name
     if not video.exists():
         folder.mkdir(parents=True, exist_ok=True)
 
         def f(t: float) -> int:
             return round(t * fps)
 
-        script = vc.Script(frames=50 * fps, fps=fps, frozen=(f(4.4), f(8.2)),
-                           black=(f(17.3), f(18.9)), cut=f(26.65))
-        vf = f"select='not(between(n\\,{f(38.1)}\\,{f(38.9) - 1}))'"
+        script = vc.Script(frames=50 * fps, fps=fps, frozen=(f(frozen[0]), f(frozen[1])),
+                           black=(f(black[0]), f(black[1])), cut=f(cut))
+        vf = f"select='not(between(n\\,{f(gap[0])}\\,{f(gap[1]) - 1}))'"
         vc._ffmpeg([*_raw(str(fps)), "-f", "lavfi", "-i",
                     "sine=frequency=330:duration=50:sample_rate=48000", "-map", "0:v",
-                    "-map", "1:a", "-vf", vf, "-fps_mode", "passthrough", "-c:v", "libsvtav1",
-                    "-preset", "12", "-crf", "35", "-g", "60", "-pix_fmt", "yuv420p",
-                    "-c:a", "libopus", "-b:a", "64k", str(video)], script)
+                    "-map", "1:a", "-vf", vf, "-fps_mode", "passthrough", *enc, str(video)],
+                   script)
         make_agent_log(folder / "agent-log.jsonl", 100, 16, min_duration_s=45.0)
     r = subprocess.run([*LIMIT, "/usr/bin/time", "-f", "%e %M", *CLI, "verify", str(folder),
                         "--scan", "--json", "--offset", "1.0"], capture_output=True, text=True)
@@ -244,12 +257,13 @@ def check_scan() -> dict:
     found = [{k: f.get(k) for k in ("severity", "rule", "start_s", "end_s")}
              for f in scan.get("findings", [])]
     judged = {}
-    for rule, t in SCAN_TRUTH.items():
+    for rule, t in truth.items():
+        t = round(t * fps) / fps  # the frame the stretch starts on
         errs = [abs(f["start_s"] - t) for f in found if f["rule"] == rule]
         judged[rule] = None if not errs else round(min(errs), 3)
-    return {"exit": r.returncode, "time_rss": r.stderr.strip().splitlines()[-1:],
-            "truth_start_s": SCAN_TRUTH, "errors_s": judged,
-            "other": [f for f in found if f["rule"] not in SCAN_TRUTH], "found": found,
+    return {"shape": shape, "exit": r.returncode, "time_rss": r.stderr.strip().splitlines()[-1:],
+            "truth_start_s": truth, "errors_s": judged,
+            "other": [f for f in found if f["rule"] not in truth], "found": found,
             "ffprobe_frames": vc.ffprobe_frames(video),
             "report_frames": (rep.get("video") or {}).get("frame_count"),
             "report_duration_s": (rep.get("video") or {}).get("duration_s"),
@@ -415,7 +429,8 @@ def main(argv: list[str]) -> int:
         for shape in (argv[1:] or VIDEO_SHAPES):
             print(json.dumps(s13.gui_frames(shape)), flush=True)
     if what == "scan":
-        print(json.dumps(check_scan()), flush=True)
+        for shape in (argv[1:] or SCANS):
+            print(json.dumps(check_scan(shape)), flush=True)
     if what == "recheck":
         recheck()
     if what == "g10":
