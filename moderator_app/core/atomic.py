@@ -51,6 +51,9 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
             raise OSError(errno.EEXIST, f"{out} is a symbolic link to a file in another folder: "
                                         "refusing to write through it (give that file's path)")
         out = target
+    if mode is not None and _is_database(out):
+        raise OSError(errno.EEXIST, f"{out} is an SQLite database (a decision ledger?): "
+                                    "refusing to replace it with an export; give another path")
     directory = out.parent if str(out.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
@@ -69,6 +72,20 @@ def atomic_writer(out: str | os.PathLike) -> Iterator[BinaryIO]:
             os.unlink(tmp)
         raise
     _sync_dir(directory)
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _is_database(path: Path) -> bool:
+    """Whether `path` begins as an SQLite database does. Nothing this app writes (CSV, JSONL,
+    PNG, JSON, Markdown) is one, so replacing one is always a slip: `withhold -o` or `frame
+    -o` aimed at `decisions.sqlite3` replaced the ledger, every decision gone (session 15)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
 
 
 def atomic_write(out: str | os.PathLike, data: bytes) -> None:

@@ -115,3 +115,19 @@ def test_export_never_replaces_the_ledger_it_reads(tmp_path, capsys, honest_body
     assert store.read_bytes() == before
     code, out_text, _ = run_cli(capsys, "decisions", "verify", "--store", store)
     assert code == 0 and "ledger intact: 1 decisions" in out_text
+
+
+@pytest.mark.parametrize("command", ["withhold", "frame"])
+def test_no_output_replaces_a_ledger(tmp_path, capsys, honest_body, command):
+    """`withhold -o decisions.sqlite3` (and `frame -o`) replaced the ledger with a JSONL (a
+    PNG) on main, exit 0: nothing this app writes is an SQLite database, so none is replaced."""
+    store = tmp_path / "decisions.sqlite3"
+    with open_store(store) as s:
+        s.import_raw([canonical_json(seal({**honest_body, "seq": 1}, ZERO_HASH))])
+    before = store.read_bytes()
+    args = (["withhold", COMMUNITY / "agent-log.jsonl"] if command == "withhold"
+            else ["frame", COMMUNITY, "--time", "1"])
+    code, _, err = run_cli(capsys, *args, "-o", store)
+    assert code == 2
+    assert "is an SQLite database (a decision ledger?): refusing to replace it" in err
+    assert store.read_bytes() == before
