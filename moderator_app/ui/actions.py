@@ -32,8 +32,8 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Navigate", ("prev_event", "next_event", "prev_finding", "next_finding", "search",
                    "pin_detail", SEPARATOR, "offset_back", "offset_forward", "run_start_here",
                    "retime_start", "retime_end", "retime_clear")),
-    ("&View", ("zoom_in", "zoom_out", "fit", SEPARATOR, "@docks", "@columns", SEPARATOR,
-               "reset_layout",
+    ("&View", ("zoom_in", "zoom_out", "fit", SEPARATOR, "@docks", "show_plots", "@columns",
+               SEPARATOR, "reset_layout",
                "@theme")),
     ("&Help", ("help_shortcuts", "@help")),
 )

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -64,6 +64,9 @@ from moderator_app.ui.window_layout import build_docks, build_views
 from moderator_app.ui.window_state import WindowState
 
 SETTINGS_ORG = "moderator-app"
+#: From this window height on, three-line findings rows and the plots under the timeline;
+#: below (a 1280x720 screen), two-line rows and the plots' height for the video.
+TALL_WINDOW = 900
 SETTINGS_APP = "moderator-app"
 
 NextSubmission = Callable[[], "list[Path] | None"]
@@ -152,6 +155,7 @@ class MainWindow(QMainWindow):
             "export_findings": lambda: export_findings_dialog(self),
             "copy_finding": self.copy_finding,
             "reset_layout": self.reset_layout,
+            "show_plots": self.set_plots_shown,
             "quit": self.close,
             "help_shortcuts": self._help_shortcuts,
         }
@@ -261,6 +265,7 @@ class MainWindow(QMainWindow):
             self._proportioned = True
             if not self.state.restored:
                 self.apply_default_proportions()
+            self.show_plots_as_chosen()
 
     def apply_default_proportions(self) -> None:
         """Default sizes in proportion to the window: the docks get about a quarter of the
@@ -278,7 +283,18 @@ class MainWindow(QMainWindow):
         share = 0.5 if w < 1500 else 0.6
         self.top_split.setSizes([int(central * share), central - int(central * share)])
         h = self.main_split.height() or self.height() - 60
-        self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])
+        if self.height() < TALL_WINDOW:
+            # A short window (1280x720): the video gets all the height the timeline's lanes
+            # do not need (the splitter keeps the bottom at its minimum, per submission); at
+            # two thirds a 320x420 Atari screen was shown at 75 % (526x317 view).
+            self.main_split.setStretchFactor(0, 1)
+            self.main_split.setStretchFactor(1, 0)  # a taller window: the video grows
+            self._bottom_at_minimum()
+            QTimer.singleShot(0, self._bottom_at_minimum)  # once laid out at its size
+        else:
+            self.main_split.setStretchFactor(0, 3)
+            self.main_split.setStretchFactor(1, 1)
+            self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])
         # The findings and the tabs under them (Sync, Decision, Run, Queue): the findings get
         # six rows (2.5 were in view at 1280x720, session 13's O4), of two lines on a short
         # screen, the tabs the rest (the Decision tab's verdict and buttons stay pinned in
@@ -287,11 +303,16 @@ class MainWindow(QMainWindow):
         # again once laid out: the panel's own heights around the list are known then
         QTimer.singleShot(0, self._fit_findings_dock)
 
+    def _bottom_at_minimum(self) -> None:
+        """The timeline's part of the height at its minimum, the rest to the video."""
+        total = sum(self.main_split.sizes()) or self.main_split.height()
+        self.main_split.setSizes([total, 0])
+
     def _fit_findings_dock(self) -> None:
         """The findings dock as tall as MIN_ROWS rows need: of three lines from a window
         900 px tall (a 1920x1080 screen showed 5 rows), else of two."""
         f = self.findings
-        lines = ROW_LINES if self.height() >= 900 else SHORT_ROW_LINES
+        lines = ROW_LINES if self.height() >= TALL_WINDOW else SHORT_ROW_LINES
         # The message box at its minimum (it scrolls), the list takes the rest and all of
         # the dock's growth (the box does not stretch).
         sp, message_h = f.splitter, f.message.minimumHeight()
@@ -307,12 +328,33 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.state.reset()
+        self.settings.remove("view/plots")
+        self.show_plots_as_chosen()
         self.apply_default_proportions()
         self.columns.reset()
         self.findings_dock.show()
         self.sync_dock.show()
         self.decision_dock.show()
         self.run_dock.show()
+
+    def show_plots_as_chosen(self) -> None:
+        """The plots under the timeline as the moderator last chose (View > Plots), else
+        shown on a window at least TALL_WINDOW px tall: on a 1280x720 screen their 102 px
+        go to the video (with them a 320x420 source was shown at 75 %, without at 1:1)."""
+        chosen = self.settings.value("view/plots")
+        shown = (str(chosen).lower() in ("1", "true") if chosen is not None
+                 else self.height() >= TALL_WINDOW)
+        self.plots.setVisible(shown)
+        act = self.actions.get("show_plots")
+        if act is not None:
+            blocker = QSignalBlocker(act)
+            act.setChecked(shown)
+            del blocker
+
+    def set_plots_shown(self, shown: bool) -> None:
+        """View > Plots: remembered (until View > Reset layout)."""
+        self.settings.setValue("view/plots", int(bool(shown)))
+        self.plots.setVisible(bool(shown))
 
     def fit_columns(self) -> None:
         """The event table's column widths for the open submission and the shown columns

@@ -91,6 +91,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("S", "save_frame", "Save the frame on screen as PNG (exact, full size; as mpv)",
              "File"),
     Shortcut("Ctrl+Q", "quit", "Quit", "File"),
+    # hidden at first on a window under 900 px tall: their 102 px go to the video
+    Shortcut("", "show_plots", "Plots under the timeline (actions/min, latency, tokens)",
+             "View", checkable=True),
     Shortcut("", "reset_layout", "Reset the window layout", "View"),
     Shortcut("F1", "help_shortcuts", "This list of keyboard shortcuts", "Help"),
 )
