@@ -60,7 +60,8 @@ def _spin(app, cond, timeout: float) -> bool:
     return True
 
 
-def bench_playback(video: Path, seconds: float, play_s: float = 6.0) -> None:
+def bench_playback(video: Path, seconds: float, play_s: float = 6.0,
+                   size: tuple[int, int] = (1920, 1080)) -> None:
     import os
     import random
 
@@ -75,7 +76,7 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0) -> None:
         folder = _submission(tmp / "run", video, seconds)
         settings = QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat)
         w = MainWindow(settings=settings, store_path=tmp / "gui.sqlite3")
-        w.resize(1920, 1080)
+        w.resize(*size)
         w.show()
         t0 = time.perf_counter()
         w.open_paths([folder])
@@ -87,7 +88,8 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0) -> None:
         n = times.frame_count
         targets = random.Random(3).sample(range(n // 10, n - 1), 12)
         print(f"-- the window's player, {video.name}: {n} frames at {rate:.0f} fps, "
-              f"the window at 1920x1080 (video {player.view.width()}x{player.view.height()})")
+              f"the window at {size[0]}x{size[1]} (video "
+              f"{player.view.width()}x{player.view.height()})")
         print(f"  first picture after open          {first:7.0f} ms (verification, probe, "
               f"decoder start)")
 
