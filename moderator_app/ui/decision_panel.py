@@ -38,11 +38,13 @@ from moderator_app.core.ledger.config import describe_store, open_store
 from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
+    REASON_OK,
     REASON_OTHER,
     REJECT,
     REJECT_REASONS,
     DecisionError,
     build_record,
+    default_reason,
     evidence_digest,
     suggested_reason,
     utc_now,
@@ -51,6 +53,8 @@ from moderator_app.core.text import safe_text
 from moderator_app.ui.decision_text import confirmation_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
+
+CHOOSE_REASON = "— choose a reason —"
 
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
@@ -122,6 +126,10 @@ class DecisionPanel(QWidget):
         self.reason.setMinimumContentsLength(14)
         self._reason_chosen = False  # True once the moderator picks a reason themselves
         self.reason.activated.connect(lambda _i: setattr(self, "_reason_chosen", True))
+        # First, no reason: what a passing run's form starts with (the findings name none),
+        # as `decide --reject` needs `--reason`. "other" preselected there read as the last
+        # submission's reason left in the form (QA s14 G11, again in session 15).
+        self.reason.addItem(CHOOSE_REASON, None)
         for code in REJECT_REASONS:
             self.reason.addItem(f"{code} — {REASON_LABELS[code]}", code)
         form.addRow("Reject reason:", self.reason)
@@ -307,7 +315,9 @@ class DecisionPanel(QWidget):
         result = self.result
         if result is None:
             return
-        idx = self.reason.findData(suggested_reason(result.report, REJECT))
+        report = result.report
+        idx = (0 if default_reason(report) == REASON_OK  # no finding names a reason
+               else self.reason.findData(suggested_reason(report, REJECT)))
         self.reason.blockSignals(True)
         self.reason.setCurrentIndex(max(idx, 0))
         self.reason.blockSignals(False)
@@ -378,7 +388,13 @@ class DecisionPanel(QWidget):
             self._warn("Enter the reviewer name first.")
             self.reviewer.setFocus()
             return None
-        reason = "ok" if decision == ACCEPT else str(self.reason.currentData())
+        code = self.reason.currentData()
+        if decision == REJECT and code is None:
+            self._warn("Choose a reject reason: the findings name none (as `moderator-app "
+                       "decide --reject` needs `--reason`).")
+            self.reason.setFocus()
+            return None
+        reason = "ok" if decision == ACCEPT else str(code)
         note = self.note.toPlainText()
         if decision == REJECT and reason == REASON_OTHER and not note.strip():
             self._warn("A reject with reason 'other' needs a note: the submitter must be able "

@@ -96,6 +96,10 @@ def test_shortcut_asks_for_confirmation_and_cancel_records_nothing(
     assert not store.exists()
     asked = []
     panel.confirm = lambda title, text: asked.append(title) or True
+    qtbot.keyClick(panel, Qt.Key.Key_R,  # no reason chosen (the findings name none): refused
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert "Choose a reject reason" in panel.status.text() and asked == []
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
     qtbot.keyClick(panel, Qt.Key.Key_R,  # reason `other` without a note: refused, asks for one
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert "needs a note" in panel.status.text() and asked == [] and not store.exists()

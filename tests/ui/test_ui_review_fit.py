@@ -426,6 +426,7 @@ def test_accept_and_reject_are_in_view_at_1280x720_without_scrolling(
     # A click records the decision (the pinned row is the panel's own buttons).
     panel.confirm = lambda _t, _x: True
     panel.reviewer.setText("mod")
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))  # a passing run: none set
     panel.note.setPlainText("the video stops early")  # reason `other` needs a note
     from PySide6.QtCore import Qt
 

@@ -112,6 +112,31 @@ def test_after_a_decision_the_form_is_cleared_and_the_next_submission_offered(
     assert not panel.next_button.isVisible()
 
 
+def test_a_passing_runs_form_names_no_reason_and_reject_asks_for_one(qtbot, window, tmp_path):
+    # QA s14 G11, again in session 15's walk: after a reject `other` on the first submission,
+    # the next (passing) one showed "other" in the reason box; it was the suggestion for a
+    # run whose findings name no reason, read as the last reason left in the form. The CLI
+    # has no default there either (`decide --reject` needs `--reason`).
+    a, _ = make_submission(tmp_path / "a")
+    b, _ = make_submission(tmp_path / "b", n_events=30)
+    open_and_wait(qtbot, window, a)
+    panel = window.decision_panel
+    panel.confirm = lambda _t, _x: True
+    assert panel.reason.currentData() is None  # was "other"
+    assert panel.decide(REJECT) is None
+    assert "Choose a reject reason" in panel.status.text()
+    assert not (tmp_path / "gui.sqlite3").exists() or records(tmp_path / "gui.sqlite3") == []
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
+    panel.note.setPlainText("not the game's own recording")
+    assert panel.decide(REJECT).record.reason == "other"
+    assert panel.reason.currentData() is None  # the form cleared
+    window.next_submission_provider = lambda: [b]
+    qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.session.result is not None
+                    and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
+    assert panel.reason.currentData() is None and panel.note.toPlainText() == ""
+
+
 def test_reject_other_needs_a_note(qtbot, window, tmp_path):
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
