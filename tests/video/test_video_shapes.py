@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 import video_corpus as vc
 
-from moderator_app.core.video.decoder import ExactDecoder, open_container
+from moderator_app.core.video.decoder import ExactDecoder
 from moderator_app.core.video.export import frame_for_time, read_frames
 from moderator_app.core.video.isolate import VideoProcess
+from moderator_app.core.video.opening import open_container
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")

@@ -16,8 +16,9 @@ import av
 import pytest
 import video_corpus as vc
 
-from moderator_app.core.video import decoder
-from moderator_app.core.video.decoder import ExactDecoder, open_container
+from moderator_app.core.video import opening
+from moderator_app.core.video.decoder import ExactDecoder
+from moderator_app.core.video.opening import open_container
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -59,7 +60,7 @@ def test_a_refused_file_is_still_explained_with_the_collector_restored(tmp_path)
     (tmp_path / "big.y4m").write_bytes(
         b"YUV4MPEG2 W30000 H30000 F30:1 Ip A1:1 C420jpeg\nFRAME\n" + bytes(1000))
     assert gc.isenabled()
-    with pytest.raises(decoder.OpenFailed, match="Picture size 30000x30000 is invalid"):
+    with pytest.raises(opening.OpenFailed, match="Picture size 30000x30000 is invalid"):
         open_container(str(tmp_path / "big.y4m"))
     assert gc.isenabled() and av.logging.get_level() is None
 
@@ -94,22 +95,22 @@ def test_frame_threaded_decoders_freed_while_a_refused_file_is_explained(tmp_pat
         import random, sys
         sys.path.insert(0, {str(vc.__file__.rsplit('/', 1)[0])!r})
         import video_corpus as vc
-        from moderator_app.core.video import decoder
+        from moderator_app.core.video import decoder, opening
         from moderator_app.core.video.probe import probe_video
         path, big = {str(path)!r}, {str(tmp_path / 'big.y4m')!r}
         index = probe_video(path, "v.mkv").index
         rng, bad = random.Random(3), 0
         for i in range(40):
-            dec = decoder.ExactDecoder(decoder.open_container(path), index,
-                                       reopen=lambda: decoder.open_container(path))
+            dec = decoder.ExactDecoder(opening.open_container(path), index,
+                                       reopen=lambda: opening.open_container(path))
             dec.cycle = dec  # garbage only the collector frees
             k = rng.randrange(120)
             f = dec.read(k)
             bad += f is None or vc.read_code(f.to_ndarray(format="rgb24")) != k
             del dec, f
             try:
-                decoder.open_container(big)
-            except decoder.OpenFailed:
+                opening.open_container(big)
+            except opening.OpenFailed:
                 pass
         print("done", bad)
     """)

@@ -89,7 +89,7 @@ class Input:
 
 
 def _open(req: dict):
-    from .decoder import open_container
+    from .opening import open_container
     src = req["source"]
     return open_container(src)
 
@@ -424,7 +424,7 @@ def main() -> int:
     av.logging.set_level(None)
     # every request needs these: imported before the file is known (a child started ahead
     # has them ready when its file comes)
-    from . import decoder, index, signals  # noqa: F401
+    from . import decoder, index, opening, signals  # noqa: F401
     # the collector was paused for the imports (`moderator_app.__main__`): what they made
     # lives as long as the process, so it is frozen out of the collector's passes
     gc.freeze()
@@ -499,7 +499,7 @@ def main() -> int:
             full = "map segment" in str(exc) or "allocate memory" in str(exc)
             send(out, {"ok": False, "reason": "the video needs more memory than allowed" if full
                        else "a part of the video reader could not be loaded"})
-        except decoder.OpenFailed as exc:  # FFmpeg's own words, not a misleading errno
+        except opening.OpenFailed as exc:  # FFmpeg's own words, not a misleading errno
             send(out, {"ok": False, "reason": str(exc)[:500]})
         except Exception as exc:  # noqa: BLE001 - any decoder error is the video's fault
             text = str(exc).replace(f": '{req.get('source')}'", "")

@@ -11,7 +11,7 @@ import time
 
 
 def _open(req: dict):
-    from .decoder import open_container
+    from .opening import open_container
     return open_container(req["source"])
 
 

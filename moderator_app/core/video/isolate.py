@@ -85,7 +85,7 @@ def process_wants_cpu(pid: int) -> bool | None:
     4:4:4 file under load (session 12 CI run), main thread and decoders in futex waits, one
     decoder waking for ~0.6 % of a core, so its CPU time kept growing and the wait went on
     (over 4 min, where the deadline was seconds). The cause was PyAV's log callback (session
-    14, `decoder.open_container`); this check stays for any other."""
+    14, `opening.open_container`); this check stays for any other."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
