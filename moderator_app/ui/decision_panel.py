@@ -425,6 +425,12 @@ class DecisionPanel(QWidget):
                                         confirmation_text(record, describe_store(self._store()))):
             self._warn("Cancelled: nothing recorded.")
             return None
+        changed = getattr(result.submission, "changed_files", list)()
+        if changed:  # swapped while the confirmation was open: as `build_record` refuses
+            name = safe_text(os.path.basename(changed[0]))
+            self._warn(f"NOT recorded: {name} changed since the submission was verified "
+                       "(replaced, rewritten or removed): verify it again before deciding")
+            return None
         record = dataclasses.replace(record, decided_at=utc_now())  # when confirmed
         try:
             with open_store(self._store()) as ledger:

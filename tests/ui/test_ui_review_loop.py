@@ -370,6 +370,32 @@ def test_a_video_swapped_after_verification_is_not_decided(qtbot, window, tmp_pa
     assert records(tmp_path / "gui.sqlite3") == []
 
 
+def test_a_video_swapped_while_the_confirmation_is_open_is_not_decided(qtbot, window, tmp_path):
+    """The confirmation can stay open for minutes: a video swapped meanwhile is refused after
+    it too (before: the record built before the dialog was stored)."""
+    import os
+
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    video = folder / "video.avi"
+
+    def confirm_then_swap(_title, _text):
+        data = video.read_bytes()
+        swap = folder / "swap.tmp"
+        swap.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+        os.replace(swap, video)
+        return True
+
+    panel = window.decision_panel
+    panel.confirm = confirm_then_swap
+    panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
+    panel.note.setPlainText("checked")
+    assert panel.decide(REJECT) is None
+    assert "NOT recorded: video.avi changed since the submission was verified" in \
+        panel.status.text()
+    assert records(tmp_path / "gui.sqlite3") == []
+
+
 def test_official_checklist_shows_the_evaluator_score_in_words():
     from conftest import SAMPLES
 
