@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, insertion, lookup, reactions, stretch, track
+from . import align, insertion, lookup, reactions, splices, stretch, track
 from .band import WINDOW_S
 from .fit import (
     SUPPORT_AFTER_S,
@@ -182,7 +182,7 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
     rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
     segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
             (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
-    f = _jump_finding(ins.size_s, ins.start_s, ins.end_s, float(run_s[j - 1]),
+    f = splices.jump_finding(ins.size_s, ins.start_s, ins.end_s, float(run_s[j - 1]),
                       float(run_s[j]))
     found = sorted(out.findings + [f], key=lambda g: (g.video_start_s if g.video_start_s
                                                       is not None else 0.0, g.rule))
@@ -237,7 +237,7 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
     if not whole:
         # a part of the stretch moved: its splice is placed as the track's are (between
         # its last action and the next, where the picture changes most)
-        fs = _jumps(segs, sig, out.speed, th, look, run_s)
+        fs = splices.jumps(segs, sig, out.speed, th, look, run_s)
         if not fs:
             return None
         return _moved(out, run_s, sig, nov_r, th, offs, segs, fs[0], a0, b0)
@@ -251,7 +251,7 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
         if k1 > k0:
             k = k0 + int(np.argmax(change[k0:k1 + 1] + change[k0 + w:k1 + 1 + w]))
             splice, ve = float(sig.times[k]), float(sig.times[k + w])
-    f = _jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
+    f = splices.jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
     return _moved(out, run_s, sig, nov_r, th, offs, segs, f, a0, b0)
 
 
@@ -396,7 +396,7 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
         segs[-1][1] = float(run_s[i])
     findings: list[SyncFinding] = []
     if res.suggested_offset_s is not None:
-        findings += _jumps(segs, sig, speed, th, look, run_s, looks)
+        findings += splices.jumps(segs, sig, speed, th, look, run_s, looks)
         if abs(speed - 1) * 100 >= th.sync_drift_pct:
             pct = round((speed - 1) * 100, 2)
             findings.append(SyncFinding(
@@ -408,112 +408,6 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
     return SyncAnalysis(res.suggested_offset_s, res.confidence, res.supporting_actions,
                         res.actions, speed, res.reason, used, rs, pts,
                         [(a, b, c) for a, b, c in segs], findings)
-
-
-def _splice_frames(look, run_s, a, b, sig: FrameSignals, speed: float,
-                   th, seen: tuple[float, float] | None = None) -> tuple[int, np.ndarray]:
-    """(first frame, mask from it): the frames where a splice between the stretch at offset
-    a[2] and the next at b[2] explains the most actions, each action shown at
-    a's offset before the splice, at b's after it (footage removed: b's offset is earlier,
-    and actions in the removed stretch are shown at neither; inserted: b's actions are those
-    after the inserted footage). The Viterbi boundary alone can be a chance match early:
-    Boxing's cut was placed 1.3 s early, its insertion 2.1 s early. `seen`: a's and b's
-    offsets as `look` sees them (`measure_all`'s lag), where their support is read."""
-    e = run_s[(run_s >= a[0] - 1e-9) & (run_s <= b[1] + 1e-9)]
-    z = th.sync_reaction_z
-    la, lb = seen if seen is not None else (a[2], b[2])
-    sa = track.supported(look, e, la, speed, z)
-    sb = track.supported(look, e, lb, speed, z)
-    va = a[2] + e / speed
-    vb = min(a[2], b[2]) + e / speed  # shown at b from this splice time on (see above)
-    k0 = reactions.frame_at(sig.times, float(va.min()))
-    k1 = min(reactions.frame_at(sig.times, float((b[2] + e / speed).max())), len(sig) - 1)
-    # in frames: an action is shown on the first frame at or after its time, so the one
-    # expected just before the splice frame is shown on it, in the footage after the splice
-    # (H.E.R.O.'s cut at 15.167 s: the first action after it expected at 15.164 s, on the
-    # cut's own frame; in times the cut's frame explained one action fewer than the frames
-    # before it, and the cut was placed 1.5 s early)
-    ks = np.arange(k0, k1 + 1)[:, None]
-    ka = np.searchsorted(sig.times, va - 1e-6)[None, :]
-    kb = np.searchsorted(sig.times, vb - 1e-6)[None, :]
-    sup = ((ka < ks) & sa[None, :]).sum(axis=1) + ((kb >= ks) & sb[None, :]).sum(axis=1)
-    if not len(sup):
-        return k0, np.zeros(0, bool)
-    return k0, sup == sup.max()
-
-
-# A splice changes the whole picture: a frame change above this percentile of the video's
-# stands out (`_dated`).
-SPLICE_PCT = 99.0
-
-
-def _dated(ok: np.ndarray, t: np.ndarray, pick: int, lo: float, hi: float, strength: float,
-           bar: float) -> int:
-    """The first splice of inserted footage (an index into `ok`, `_splice_frames`' ties):
-    `pick`, the tied frame whose two splices change the picture most, when it lies between
-    the last action of the stretch before and the first of the one after (video times
-    lo .. hi at the offset before) or its smaller change (`strength`; the second splice's
-    within a frame of `size` after the first: Tennis's is measured 4.01 s, cut at 4.00,
-    397 and 389 points against a 99th percentile of 127) passes `bar`; else
-    the actions date it: the middle of the tied frames between lo and hi, or the tied frame
-    nearest them. Footage of another attempt of the same game may show no splice, and
-    actions in the inserted span answered at both offsets by chance make the ties span
-    further. Video Pinball with 4 s inserted (QA s14): changes at the splices 24-48 points
-    (the videos' median; 99th percentile 119); the largest among the ties a bumper's flash:
-    placed at 23.17 s (24 fps, truth 16.78; 20.08 s before the offsets were dated) and 24.70
-    s (20 fps, truth 18.38); now 17.04 and 17.90 s. Boxing's insertion (1,535 points, outside
-    lo .. hi) and Pong's and Pitfall's (inside) keep their frame."""
-    if lo - 1e-9 <= t[pick] <= hi + 1e-9 or strength > bar:
-        return pick
-    idx = np.flatnonzero(ok)
-    inside = idx[(t[idx] >= lo - 1e-9) & (t[idx] <= hi + 1e-9)]
-    if len(inside):
-        return int(inside[len(inside) // 2])
-    return int(idx[np.argmin(np.maximum(lo - t[idx], t[idx] - hi))]) if len(idx) else pick
-
-
-def _jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
-           looks: list[float] | None = None) -> list[SyncFinding]:
-    """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
-    it (where its splice is searched), by default their own."""
-    out = []
-    change = sig.change.astype(float)
-    fps = sig.fps
-    seen = looks if looks is not None else [s[2] for s in segs]
-    for i, (a, b) in enumerate(zip(segs, segs[1:], strict=False)):
-        size = b[2] - a[2]
-        if abs(size) < th.sync_jump_s:
-            continue
-        k0, ok = _splice_frames(look, run_s, a, b, sig, speed, th, (seen[i], seen[i + 1]))
-        w = int(round(size * fps))
-        if size < 0 or len(ok) <= w:
-            # footage removed: one splice; the frame with the biggest change where allowed
-            c = np.where(ok, change[k0:k0 + len(ok)], -1.0)
-            k = k0 + int(np.argmax(c)) if len(c) else k0
-            vs, ve = float(sig.times[min(k, len(sig) - 1)]), None
-        else:
-            # footage inserted: two splices `size` apart
-            pair = change[k0:k0 + len(ok) - w] + change[k0 + w:k0 + len(ok)]
-            pair = np.where(ok[:len(pair)], pair, -1.0)
-            k = k0 + int(np.argmax(pair))
-            k = k0 + _dated(ok[:len(pair)], sig.times[k0:k0 + len(pair)], k - k0,
-                            a[2] + a[1] / speed, a[2] + b[0] / speed,
-                            min(change[k], change[max(k0, k + w - 1):k + w + 2].max()),
-                            float(np.percentile(change, SPLICE_PCT)))
-            vs, ve = float(sig.times[k]), float(sig.times[min(k + w, len(sig) - 1)])
-        out.append(_jump_finding(size, vs, ve, a[1], b[0]))
-    return out
-
-
-def _jump_finding(size: float, vs: float, ve: float | None, run_a: float,
-                  run_b: float) -> SyncFinding:
-    """`sync.offset_jump`: the offset changes by `size` between the actions at run_a and
-    run_b, at video vs (to ve: inserted footage)."""
-    what = "removed" if size < 0 else "inserted"
-    return SyncFinding(
-        "sync.offset_jump", f"the offset jumps by {size:+.2f} s near video "
-        f"{vs:.2f} s: footage {what}?", round(vs, 3), None if ve is None else round(ve, 3),
-        round(run_a, 3), round(run_b, 3), size_s=round(size, 3))
 
 
 def _still(sig: FrameSignals, v0: float, v1: float) -> bool:

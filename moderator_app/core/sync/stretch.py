@@ -196,7 +196,7 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     """The video span of the stretch of actions i0..i1-1: from its splice to its last action
     (the stretch ends the run) or from its first action to its splice (it starts the run).
     The splice is the frame of largest change (a splice changes the whole picture, as
-    `analysis._jumps` places a cut) from the earliest action boundary that explains the
+    `splices.jumps` places a cut) from the earliest action boundary that explains the
     answers nearly as well as the best one (PLACE_SLACK) to the stretch's far end (the
     latest such boundary, for a stretch that starts the run)."""
     n = len(expected_v)
