@@ -9,7 +9,7 @@ the view from the `Timeline` (run time; video time = run time + offset), like th
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGroupBox,
@@ -20,12 +20,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from moderator_app.core.sync.records import SyncAnalysis
 from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
 from moderator_app.ui.tooltip import plain_tooltip
 from moderator_app.ui.video_lane import ROW_H, VideoLane
 
+# An offset typed or stepped settles for this long before an analysis without a suggestion is
+# measured again at it (`SyncRunner`): one analysis per setting, not one per arrow step
+OFFSET_SETTLE_MS = 400
 TRACK_RANGE_S = 1.0  # the offset track shows offsets within +-1 s of the one in use
 REACTED = QColor(90, 200, 120)
 MISSED = QColor(230, 80, 80)
@@ -176,8 +180,29 @@ class SyncRunner(QObject):
         self.session, self.box, self.lane = session, box, lane
         self.op = BackgroundOp("sync", self)
         session.result_changed.connect(self.start)
+        # An analysis with no suggestion of its own measures its findings at the session's
+        # offset: moved, they are measured again there, once the offset settles
+        self.last = None
+        self.again = QTimer(self)
+        self.again.setSingleShot(True)
+        self.again.setInterval(OFFSET_SETTLE_MS)
+        self.again.timeout.connect(self.start)
+        session.offset_changed.connect(self._offset_moved)
+
+    def _offset_moved(self, offset: float) -> None:
+        """QA session 15, H6: Private Eye frozen at video 20.62-24.64 s, analysed at the offset
+        of the opening (0: no suggestion); set to the true 2.3 s, the held picture's
+        `sync.no_reaction` still named run 20.62-24.64 s (its span at offset 0): its click
+        landed 2.3 s into the freeze and its shading was the video span on the run axis,
+        beside `video.frozen`'s right ones. With a suggestion the findings stay at the
+        suggestion's offset, where the analysis measured them (their actions' run times)."""
+        a = self.last
+        if isinstance(a, SyncAnalysis) and a.suggested_offset_s is None and \
+                a.offset_used_s != offset:
+            self.again.start()
 
     def _show(self, a) -> None:
+        self.last = a
         self.box.set_analysis(a)
         self.lane.set_analysis(a)
         self.analysed.emit(a)

@@ -80,3 +80,29 @@ def test_sync_findings_are_at_their_actions_run_time_whatever_the_offset(qtbot, 
         qtbot.waitUntil(lambda o=offset: abs(window.player.current_time - (4.0 + o))
                         <= 1 / FPS, timeout=WAIT_MS)  # duration-ok: video time, not a wait
         assert abs(window.nav.run_time() - 4.0) <= 1 / FPS  # duration-ok: run time
+
+
+def test_an_analysis_without_a_suggestion_is_measured_again_at_a_new_offset(qtbot, window,
+                                                                             tmp_path):
+    """QA session 15, H6: with no suggestion, the analysis measures its findings at the
+    session's offset when the submission opened; a held picture's `sync.no_reaction` kept the
+    run span of that offset after the moderator set the true one (its click landed 2.3 s into
+    the freeze). Now such an analysis is measured again at the offset set. Fails on main (the
+    offset used stays at the opening's)."""
+    from test_ui_main_window import make_submission, open_and_wait
+
+    from moderator_app.core.sync.records import SyncAnalysis
+
+    folder, _ = make_submission(tmp_path / "sub")
+    done: list[object] = []
+    window.sync_runner.analysed.connect(done.append)
+    open_and_wait(qtbot, window, folder)
+    qtbot.waitUntil(lambda: any(isinstance(a, SyncAnalysis) for a in done), timeout=60000)
+    first = next(a for a in done if isinstance(a, SyncAnalysis))
+    assert first.suggested_offset_s is None  # the synthetic picture: not enough signal
+    start = window.session.offset_s
+    assert first.offset_used_s == start
+    window.sync.spin.setValue(start + 2.5)
+    qtbot.waitUntil(lambda: isinstance(done[-1], SyncAnalysis)
+                    and done[-1].offset_used_s == start + 2.5, timeout=60000)
+    assert done[-1].suggested_offset_s is None
