@@ -91,6 +91,12 @@ def build(name: str) -> Run:
 
         def make(out: Path) -> dict:
             return generate(g, k, out, seed=seed, rec=rec, rec_name=rec_name)
+    return cached(name, make)
+
+
+def cached(name: str, make) -> Run:
+    """The run `name` from the cache, made first by `make(folder)` when it is not there yet:
+    atomically (a half-built run is never read; of two builders racing, one run stays)."""
     folder = cache_dir() / name
     if not (folder / "truth.json").exists():
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -104,3 +110,21 @@ def build(name: str) -> Run:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return Run(name, folder)
+
+
+def build_with(name: str, game: str, agent, kind: str, seed: int, rec, rec_name: str) -> Run:
+    """A run of a game the corpus has no agent for (QA's games), `agent` playing it: built
+    once into the cache as `cached` builds, the agent registered only while it plays."""
+    from . import agents
+
+    def make(out: Path) -> dict:
+        old = agents.AGENTS.get(game)
+        agents.AGENTS[game] = agent
+        try:
+            return generate(game, kind, out, seed=seed, rec=rec, rec_name=rec_name)
+        finally:
+            if old is None:
+                agents.AGENTS.pop(game, None)
+            else:
+                agents.AGENTS[game] = old
+    return cached(name, make)

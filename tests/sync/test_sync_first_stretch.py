@@ -19,9 +19,6 @@
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
-from pathlib import Path
 
 import corpus
 import pytest
@@ -72,37 +69,21 @@ def _hero(ram, rng: random.Random) -> list[tuple[str, int]]:
     return [(rng.choice(("UPLEFT", "UPRIGHT", "DOWN")), rng.randint(6, 14))]
 
 
-def _hero_cut(monkeypatch, kind: str = "cut") -> corpus.Run:
+def _hero_cut(kind: str = "cut") -> corpus.Run:
     """QA's hero-cut@r30lead (seed 133; 30 fps H.264, x2, 2.5 s lead-in), or another kind
     of the same agent and recorder, built once into the corpus cache."""
-    from corpus import agents
-    from corpus.build import generate
     from corpus.record import Recorder
 
-    name = f"qa13-hero-{kind}@r30lead"
-    folder = corpus.cache_dir() / name
-    if not (folder / "truth.json").exists():
-        monkeypatch.setitem(agents.AGENTS, "hero", _hero)
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
-        try:
-            generate("hero", kind, tmp, seed=133,
-                     rec=Recorder(fps=30, scale=2, lead_s=2.5), rec_name="r30lead")
-            tmp.rename(folder)
-        except OSError:
-            if not (folder / "truth.json").exists():
-                raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return corpus.Run(name, folder)
+    return corpus.build_with(f"qa13-hero-{kind}@r30lead", "hero", _hero, kind, 133,
+                             Recorder(fps=30, scale=2, lead_s=2.5), "r30lead")
 
 
-def test_a_cut_early_in_the_run_is_an_offset_jump(monkeypatch):
+def test_a_cut_early_in_the_run_is_an_offset_jump():
     """QA session 13's F3: 4 s cut 12.7 s into H.E.R.O.'s run (7 of its 8 actions before the
     cut show). Before: no finding at the cut, and the offset suggested was the part after
     the cut's, -1.4957 s (-119.9 frames, confidence 0.511), a `sync.no_reaction` over 21
     actions instead; the track's windows at run 5, 7 and 11 s read 2.44 s all along."""
-    run = _hero_cut(monkeypatch)
+    run = _hero_cut()
     truth, t = run.truth, run.truth["tamper"]
     a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
                 run_duration_s=run.run_end_s)
@@ -123,7 +104,7 @@ def test_a_stretch_that_starts_the_run_has_its_actions_video_span(monkeypatch):
     from moderator_app.core.sync import local_findings
 
     monkeypatch.setattr(local_findings, "_track_jump", lambda *args: None)
-    run = _hero_cut(monkeypatch)
+    run = _hero_cut()
     e = run.action_times
     a = analyze(e, frame_signals(run.video), DEFAULT_THRESHOLDS, run_duration_s=run.run_end_s)
     used = a.offset_used_s
@@ -138,12 +119,12 @@ def test_a_stretch_that_starts_the_run_has_its_actions_video_span(monkeypatch):
         assert f.video_end_s >= used + f.run_end_s - 1e-3
 
 
-def test_a_miss_at_one_scale_answered_at_the_other_is_no_run_of_misses(monkeypatch):
+def test_a_miss_at_one_scale_answered_at_the_other_is_no_run_of_misses():
     """QA session 13's hero-genuine2@r30lead (a genuine run): 4 actions in a row unanswered
     at 4x4 (run 27.7-33.2 s), the third answered at 8x8 (truth: the first and the third
     show) were a `sync.no_reaction` warning; `combine` kept a coarse run of misses the fine
     scale contradicts (the other way round it already dropped it)."""
-    run = _hero_cut(monkeypatch, "genuine2")
+    run = _hero_cut("genuine2")
     truth = run.truth
     a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
                 run_duration_s=run.run_end_s)

@@ -12,9 +12,6 @@ log gaps it shows being played are `sync.activity_without_actions`.
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
-from pathlib import Path
 
 import corpus
 import numpy as np
@@ -64,34 +61,18 @@ def _private_eye(ram, rng: random.Random) -> list[tuple[str, int]]:
     return [(rng.choice(("UPRIGHT", "UPLEFT")), rng.randint(6, 14))]
 
 
-def _qa15(kind: str, monkeypatch) -> corpus.Run:
+def _qa15(kind: str) -> corpus.Run:
     """QA's private_eye-{kind}@r60mp4 (the corpus' own 60 fps x264 recorder, x2, 2.2 s
     lead-in), built once into the corpus cache."""
-    from corpus import agents
-    from corpus.build import generate
     from corpus.record import Recorder
 
-    name = f"qa15-private_eye-{kind}@r60mp4"
-    folder = corpus.cache_dir() / name
-    if not (folder / "truth.json").exists():
-        monkeypatch.setitem(agents.AGENTS, "private_eye", _private_eye)
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
-        try:
-            generate("private_eye", kind, tmp, seed=153,
-                     rec=Recorder(fps=60, scale=2, lead_s=2.2), rec_name="r60mp4")
-            tmp.rename(folder)
-        except OSError:
-            if not (folder / "truth.json").exists():
-                raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return corpus.Run(name, folder)
+    return corpus.build_with(f"qa15-private_eye-{kind}@r60mp4", "private_eye", _private_eye,
+                             kind, 153, Recorder(fps=60, scale=2, lead_s=2.2), "r60mp4")
 
 
 @needs_corpus
-def test_a_deleted_stretch_on_a_scrolling_screen_is_found(monkeypatch, scan_cache):
-    run = _qa15("deleted", monkeypatch)
+def test_a_deleted_stretch_on_a_scrolling_screen_is_found(scan_cache):
+    run = _qa15("deleted")
     t = run.truth["tamper"]
     a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
                 run_duration_s=run.run_end_s)
@@ -104,8 +85,8 @@ def test_a_deleted_stretch_on_a_scrolling_screen_is_found(monkeypatch, scan_cach
 
 
 @needs_corpus
-def test_the_genuine_scrolling_run_gets_no_warning(monkeypatch, scan_cache):
-    run = _qa15("genuine", monkeypatch)
+def test_the_genuine_scrolling_run_gets_no_warning(scan_cache):
+    run = _qa15("genuine")
     a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
                 run_duration_s=run.run_end_s)
     assert a.suggested_offset_s is None

@@ -20,9 +20,6 @@ stretch at chance leaves and of a drifting run were still the release's. Built h
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
-from pathlib import Path
 
 import corpus
 import pytest
@@ -51,30 +48,14 @@ def _pinball(ram, rng: random.Random) -> list[tuple[str, int]]:
     return [("UP", rng.randint(3, 6))]
 
 
-def _pinball_run(monkeypatch, kind: str) -> corpus.Run:
+def _pinball_run(kind: str) -> corpus.Run:
     """QA's video_pinball-KIND@r20mkv (seed 147; 20 fps H.264 in Matroska, x2, 3.3 s
     lead-in), built once into the corpus cache."""
-    from corpus import agents
-    from corpus.build import generate
     from corpus.record import Recorder
 
-    name = f"qa14-video_pinball-{kind}@r20mkv"
-    folder = corpus.cache_dir() / name
-    if not (folder / "truth.json").exists():
-        monkeypatch.setitem(agents.AGENTS, "video_pinball", _pinball)
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
-        try:
-            generate("video_pinball", kind, tmp, seed=147,
-                     rec=Recorder(fps=20, scale=2, lead_s=3.3, container="mkv"),
-                     rec_name="r20mkv")
-            tmp.rename(folder)
-        except OSError:
-            if not (folder / "truth.json").exists():
-                raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return corpus.Run(name, folder)
+    return corpus.build_with(f"qa14-video_pinball-{kind}@r20mkv", "video_pinball", _pinball,
+                             kind, 147, Recorder(fps=20, scale=2, lead_s=3.3, container="mkv"),
+                             "r20mkv")
 
 
 def _analyze(run: corpus.Run):
@@ -82,8 +63,8 @@ def _analyze(run: corpus.Run):
                    run_duration_s=run.run_end_s)
 
 
-def test_a_stretch_before_inserted_footage_keeps_run_starts_offset(monkeypatch):
-    run = _pinball_run(monkeypatch, "insert")
+def test_a_stretch_before_inserted_footage_keeps_run_starts_offset():
+    run = _pinball_run("insert")
     truth, t = run.truth, run.truth["tamper"]
     a = _analyze(run)
     frame = 1 / truth["fps"]
@@ -95,8 +76,8 @@ def test_a_stretch_before_inserted_footage_keeps_run_starts_offset(monkeypatch):
     assert abs(f.size_s - t["size_s"]) <= 2 * frame  # duration-ok: a video time
 
 
-def test_a_drifting_runs_offset_is_its_presses_first_change(monkeypatch):
-    run = _pinball_run(monkeypatch, "speed")
+def test_a_drifting_runs_offset_is_its_presses_first_change():
+    run = _pinball_run("speed")
     truth, t = run.truth, run.truth["tamper"]
     a = _analyze(run)
     [f] = a.findings

@@ -227,19 +227,25 @@ def test_video_that_covers_the_run_passes(videos, tmp_path):
     assert report.video.duration_s == pytest.approx(round(dur * 10) / 10)
 
 
-def test_undecodable_tail_is_not_counted(videos, tmp_path):
-    """The container is complete, but the last 20 frames' JPEG data is zeroed."""
-    b = bytearray(videos["MJPG"].read_bytes())
+def _zeroed_frames(avi, frames: int, first: int) -> bytes:
+    """An MJPEG AVI's bytes with the JPEG data of frames `first`.. zeroed (the container
+    intact: its index still lists every frame); `frames`: how many it holds."""
+    b = bytearray(avi.read_bytes())
     pos, end, chunks = b.find(b"movi"), b.find(b"idx1"), []
     while (pos := b.find(b"00dc", pos)) >= 0 and pos < end:
         chunks.append(pos)
         pos += 8 + struct.unpack("<I", b[pos + 4:pos + 8])[0]
-    assert len(chunks) == 60
-    for c in chunks[40:]:
+    assert len(chunks) == frames
+    for c in chunks[first:]:
         size = struct.unpack("<I", b[c + 4:c + 8])[0]
         b[c + 8:c + 8 + size] = bytes(size)
+    return bytes(b)
+
+
+def test_undecodable_tail_is_not_counted(videos, tmp_path):
+    """The container is complete, but the last 20 frames' JPEG data is zeroed."""
     bad = tmp_path / "badtail.avi"
-    bad.write_bytes(bytes(b))
+    bad.write_bytes(_zeroed_frames(videos["MJPG"], 60, 40))
     p = probe_video(bad, "badtail.avi")
     assert p.ok and p.frame_count == 40 and p.duration_s == pytest.approx(4.0)
     assert rules(p) == [("video.tail_undecodable", "warning"),
@@ -255,17 +261,8 @@ def test_a_broken_tail_longer_than_the_first_pass_is_found(tmp_path):
     good = tmp_path / "good.avi"
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
                     "testsrc2=s=64x48:r=50:d=16", "-c:v", "mjpeg", str(good)], check=True)
-    b = bytearray(good.read_bytes())
-    pos, end, chunks = b.find(b"movi"), b.find(b"idx1"), []
-    while (pos := b.find(b"00dc", pos)) >= 0 and pos < end:
-        chunks.append(pos)
-        pos += 8 + struct.unpack("<I", b[pos + 4:pos + 8])[0]
-    assert len(chunks) == 800
-    for c in chunks[700:]:
-        size = struct.unpack("<I", b[c + 4:c + 8])[0]
-        b[c + 8:c + 8 + size] = bytes(size)
     bad = tmp_path / "badtail.avi"
-    bad.write_bytes(bytes(b))
+    bad.write_bytes(_zeroed_frames(good, 800, 700))
     p = probe_video(bad, "badtail.avi")
     assert p.ok and p.frame_count == 700 and p.duration_s == pytest.approx(14.0)
     assert "frames 700-799 do not" in p.findings[0].message
