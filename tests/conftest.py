@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# A suite started as a background job of a non-interactive shell (`make test &` in a script,
+# `nohup`, some CI runners) inherits SIGINT ignored, and an ignored signal stays ignored in
+# every child: the tests that interrupt a `moderator-app` process saw it finish (exit 0, not
+# 130) on such a run of a fresh clone (session 15). The tests need the default disposition;
+# a handler (unlike SIG_IGN) is reset to the default in each program the suite starts.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("MODERATOR_SHARED", REPO.parent / "shared"))
