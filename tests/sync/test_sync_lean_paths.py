@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from one_tile import bits as _bits
+from one_tile import signals as _signals
 
 from moderator_app.core.sync import (
     align,
@@ -23,26 +25,6 @@ from moderator_app.core.sync.signals import FrameSignals, frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as TH
 
 needs_c = pytest.mark.skipif(lookup.NATIVE is None, reason="the C sums are not built")
-
-
-def _signals(fps: float = 60.0, seconds: float = 40.0, offset_s: float = 1.5,
-             actions_n: int = 30, chance: float = 0.02, seed: int = 11):
-    """Chance onsets everywhere and one tile that answers every action a frame late."""
-    rng = np.random.default_rng(seed)
-    n = int(seconds * fps)
-    tiles = (rng.random((n, 64)) < chance).astype(np.uint16) * 3
-    actions = np.sort(rng.uniform(0.5, seconds - 5.0, actions_n))
-    for e in actions:
-        k = int(round((offset_s + e) * fps)) + 1
-        tiles[k - 4:k, 9] = 0
-        tiles[k, 9] = 7
-    times = np.arange(n) / fps + rng.uniform(-1e-4, 1e-4, n)
-    times[0] = 0.0
-    return FrameSignals(np.sort(times), tiles, fps), actions
-
-
-def _bits(x) -> bytes:
-    return np.asarray(x, float).tobytes()
 
 
 def _breakout():
