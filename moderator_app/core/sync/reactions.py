@@ -30,6 +30,9 @@ class Novelty:
     score: np.ndarray    # float (n,) log1p(onset count)
     excess: np.ndarray   # float (n,) score minus the local mean
     spread: np.ndarray   # float (n,) local standard deviation of score (floored)
+    # per tile, a factor on every weight (`calmed`: a busy tile's onsets count less), kept by
+    # every novelty made `like` this one; None: 1
+    calm: np.ndarray | None = None
 
     # An analysis weighs the same onsets ~40 times (`novelty(..., like=)`, `tile_weights`):
     # where they are and their running counts are found once (cached in the frozen instance).
@@ -64,10 +67,15 @@ class Novelty:
 
 
 def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
-            like: Novelty | None = None) -> Novelty:
+            like: Novelty | None = None, calm: np.ndarray | None = None) -> Novelty:
     """Onsets and their excess over the local level; `weights` per tile (default 1) make
     onsets in the tiles where reactions happen count more (see `tile_weights`). `like`: a
-    novelty of the same signals, whose onsets are reused rather than found again."""
+    novelty of the same signals, whose onsets are reused rather than found again (and whose
+    `calm` factors are kept unless `calm` is given: see `calmed`)."""
+    if calm is None and like is not None:
+        calm = like.calm
+    if calm is not None:
+        weights = calm if weights is None else np.asarray(weights, float) * calm
     if like is not None:
         onsets = like.onsets
     else:
@@ -89,12 +97,33 @@ def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
     mean = np.convolve(score, kernel, mode="same")
     sq = np.convolve(score * score, kernel, mode="same")
     spread = np.sqrt(np.maximum(sq - mean * mean, 0.0))
-    out = Novelty(onsets, score, score - mean, np.maximum(spread, 0.25))
+    out = Novelty(onsets, score, score - mean, np.maximum(spread, 0.25), calm)
     if like is not None:  # the same onsets: where they are and their counts, found once
         for name in ("onset_pairs", "onset_counts"):
             if name in like.__dict__:
                 out.__dict__[name] = like.__dict__[name]
     return out
+
+
+# A tile with an onset in at least this share of reaction windows (`background_rates`) is
+# busy: Montezuma's conveyor at 24 fps, 0.94 (it changes every other captured frame).
+BUSY_SHARE = 0.5
+
+
+def calmed(sig: FrameSignals, nov: Novelty) -> Novelty | None:
+    """`nov` with each tile's onsets weighed by 1 - its share of windows with an onset
+    (`background_rates`), or None when no tile is busy (BUSY_SHARE): nothing to calm.
+
+    Why: a press on a screen where some tiles change all the time (a conveyor, a rolling
+    skull) gives the player's tiles onsets on frames where the busy tiles have theirs too,
+    and the plain count's local spread is the busy tiles' own: Montezuma's Revenge at
+    24 fps, its visible presses at z 0.8-2.4 (median 1.7) against the 2.5 a reaction
+    needs; weighed, 2.5-4.1 (median 3.2), random frames' 95th percentile 2.2. An onset is
+    evidence in proportion to how rarely its tile has one."""
+    q = background_rates(sig, nov)
+    if not len(q) or float(q.max()) < BUSY_SHARE:
+        return None
+    return novelty(sig, like=nov, calm=1.0 - q)
 
 
 def _pairs(onsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
