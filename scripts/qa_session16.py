@@ -8,7 +8,9 @@ import, pointed at two new games, two new recorders and new video shapes.
     .venv/bin/python scripts/qa_session16.py sync [RUN...]   # issue 13: Adventure, Kung-Fu Master
     .venv/bin/python scripts/qa_session16.py video [SHAPE...] # issue 12: new recording kinds
     .venv/bin/python scripts/qa_session16.py scan [SHAPE...]  # issue 12: inserted stretches
-    .venv/bin/python scripts/qa_session16.py recheck          # H1-H3, G4 on s15/s14's inputs
+    .venv/bin/python scripts/qa_session16.py recheck | recheck-g4 # H1-H3 | G4 on s15/s14 runs
+    .venv/bin/python scripts/qa_session16.py hostile [CASE...] # issue 15: new classes, CLI
+    .venv/bin/python scripts/qa_session16.py gui-hostile DIR  # issue 15: one, in the window
 """
 
 from __future__ import annotations
@@ -67,9 +69,9 @@ GAMES = {"adventure": (adventure, 161), "kung_fu_master": (kung_fu_master, 163)}
 #: two recorders no corpus set or QA pass used for real-game runs
 RECORDERS = {
     # 25 fps (60/25 = 2.4: 3,2,3,2,2 emulator frames per captured one) VP8 (libvpx, realtime,
-    # 2 Mb/s) in WebM, the 160x210 picture x3 (480x630) pillarboxed into 1280x720 (a
+    # 2 Mb/s) in WebM, the picture x2 (320x420; Adventure 320x500) centred in 1280x720 (a
     # browser's screen capture of a game window in a 16:9 frame); 1.1 s lead-in
-    "r25vp8pb": {"fps": 25, "scale": 3, "pad": (1280, 720), "lead_s": 1.1,
+    "r25vp8pb": {"fps": 25, "scale": 2, "pad": (1280, 720), "lead_s": 1.1,
                  "container": "webm", "codec": "vp8pb"},
     # 48 fps (60/48 = 1.25: every fifth emulator frame skipped) H.264 High 4:2:2 (x264,
     # yuv422p) in QuickTime MOV, moov at the end (a camera/ProRes-style workflow); x2
@@ -171,6 +173,197 @@ def build_video(shape: str) -> Path:
     return folder
 
 
+# -- issue 15: new hostile classes, through the CLI and the workstation ------------------------
+class _Hostile16:
+    """New classes for the shared runner (qa_common.run_hostile): JSON's non-standard numbers
+    (Python's json module reads NaN, Infinity and 1e400 as floats) in `elapsedMs`/`seq`; OSC 8
+    hyperlinks and OSC 52 (a terminal's clipboard write) in an observation's text; and H7's
+    leftover, 40 streams of 1080p in MPEG-TS (streams listed only while probing)."""
+
+    MARK = "QA-S16-PRIVATE"
+    SECRETS = ["qa16-evaluator-secret-c4a9"]
+    ENV: dict = {}
+
+    @staticmethod
+    def cases(root: Path) -> list[tuple[str, list[list[str]]]]:
+        import os
+
+        import qa_hostile_s14 as qh
+
+        def folder(name: str, log: bytes | None) -> Path:
+            d = qh._folder(root, name, log)
+            _Hostile16.ENV[name] = {"ALE_EVALUATOR_SECRET": _Hostile16.SECRETS[0]}
+            return d
+
+        def cmds(d: Path, name: str) -> list[list[str]]:
+            return [["verify", str(d)], ["verify", str(d), "--json", "--scan"],
+                    ["withhold", str(d / "agent-log.jsonl"), "-o", str(root / f"{name}.pub")],
+                    ["decide", str(d), "--reject", "--reason", "other", "--note",
+                     "qa16 hostile", "--offset", "0"],
+                    ["decisions", "verify"], ["decisions", "export", "--format", "csv",
+                                              "--out", str(root / f"{name}.csv")]]
+
+        out = []
+        ev = qh._lines()
+        acts = [i for i, e in enumerate(ev) if e["type"] == "action"]
+        for name, key, raw in (("h16_01_elapsed_nan", "elapsedMs", "NaN"),
+                               ("h16_02_elapsed_infinity", "elapsedMs", "Infinity"),
+                               ("h16_03_elapsed_1e400", "elapsedMs", "1e400"),
+                               ("h16_04_seq_minus_infinity", "seq", "-Infinity")):
+            lines = qh._dump(ev).splitlines()
+            i = acts[2]
+            obj = json.loads(lines[i])
+            obj[key] = "@@"
+            lines[i] = json.dumps(obj, separators=(",", ":")).replace('"@@"', raw).encode()
+            d = folder(name, b"\n".join(lines) + b"\n")
+            out.append((name, cmds(d, name)))
+        evs = [dict(e) for e in ev]
+        for e in evs:
+            if e["type"] == "observation":
+                e["data"] = {**e["data"], "text": "see \x1b]8;;https://evil.example/x\x1b\\here"
+                             "\x1b]8;;\x1b\\ \x1b]52;c;cHduZWQ=\x07 \u2067RTL\u2069 \x85 end"}
+        d = folder("h16_05_osc8_osc52_observation", qh._dump(evs))
+        out.append(("h16_05_osc8_osc52_observation", cmds(d, "h16_05")))
+        d = root / "h16_06_ts_40x1080p"
+        video = d / "video.ts"
+        if not video.exists():
+            d.mkdir(parents=True, exist_ok=True)
+            maps = [a for _ in range(40) for a in ("-map", "0:v")]
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                            "testsrc2=size=1920x1080:rate=30:duration=2", *maps, "-c:v",
+                            "libx264", "-preset", "ultrafast", "-crf", "40", "-threads", "1",
+                            "-f", "mpegts", str(video)], check=True)
+        if not (d / "agent-log.jsonl").exists():
+            os.link(qh.SAMPLE / "agent-log.jsonl", d / "agent-log.jsonl")
+        _Hostile16.ENV["h16_06_ts_40x1080p"] = {}
+        out.append(("h16_06_ts_40x1080p", [["verify", str(d)], ["verify", str(d), "--json"],
+                                           ["frame", str(d), "--line", "5", "--offset", "0",
+                                            "-o", str(root / "h16_06.png")]]))
+        return out
+
+
+def _all_texts(win) -> str:
+    """Every text the window shows: labels, editors, list/tree items, each view's model cells
+    (first 400 rows), the title: what a moderator can read."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QLabel,
+        QLineEdit,
+        QPlainTextEdit,
+        QTextEdit,
+    )
+
+    parts = [win.windowTitle()]
+    for w in win.findChildren(QLabel):
+        parts.append(w.text())
+    for w in win.findChildren(QAbstractButton):
+        parts.append(w.text())
+    for w in win.findChildren(QLineEdit):
+        parts.append(w.text())
+    for w in win.findChildren(QPlainTextEdit):
+        parts.append(w.toPlainText())
+    for w in win.findChildren(QTextEdit):
+        parts.append(w.toPlainText())
+    for v in win.findChildren(QAbstractItemView):
+        m = v.model()
+        if m is None:
+            continue
+        from PySide6.QtCore import QModelIndex
+
+        try:
+            cols = m.columnCount(QModelIndex())
+        except TypeError:  # a list model's columnCount is private in PySide6
+            cols = 1
+        for r in range(min(m.rowCount(QModelIndex()), 400)):
+            for c in range(cols):
+                val = m.data(m.index(r, c), Qt.ItemDataRole.DisplayRole)
+                if val is not None:
+                    parts.append(str(val))
+    return "\n".join(p for p in parts if p)
+
+
+def gui_hostile(path: Path) -> dict:
+    """Open `path` in the window (offscreen, 1280x720), wait for its verification, select its
+    lines 1-12 in turn: the status, the longest event-loop turn, raw control characters or the
+    secret in any text shown, peak memory."""
+    import resource
+    import time
+
+    from hostile_corpus import RAW_CONTROL
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    out = CACHE / "gui-hostile-tmp"
+    out.mkdir(parents=True, exist_ok=True)
+    win = MainWindow(settings=QSettings(str(out / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=out / "g.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    t0 = time.monotonic()
+    win.open_paths([path])
+
+    def spin(cond, guard: float) -> tuple[bool, float]:
+        end, worst = time.monotonic() + guard, 0.0
+        while not cond():
+            a = time.monotonic()
+            app.processEvents()
+            worst = max(worst, time.monotonic() - a)
+            time.sleep(0.01)
+            if time.monotonic() > end:
+                return False, worst
+        return True, worst
+
+    ok, worst = spin(lambda: win.session.result is not None and not win.is_verifying(), 60)
+    res: dict = {"input": path.name, "verified": ok, "verified_s": round(time.monotonic() - t0, 2),
+                 "status": win.status_label.text()[:200]}
+    texts = [_all_texts(win)]
+    if ok and win.session.result is not None:
+        for line in range(1, 13):
+            try:
+                row = win.session.result.index.row_for_line(line)
+            except Exception as e:  # noqa: BLE001 - a QA row, not the product
+                res.setdefault("row_errors", []).append(f"{line}: {e!r}"[:120])
+                continue
+            if row is None:
+                continue
+            win.select_event(row)
+            worst = max(worst, spin(lambda: False, 0.4)[1])
+            texts.append(_all_texts(win))
+    both = "\n".join(texts)
+    res["longest_turn_s"] = round(worst, 2)
+    res["raw_control_shown"] = sorted({hex(ord(c)) for c in RAW_CONTROL if c in both})
+    res["secret_shown"] = any(s in both for s in _Hostile16.SECRETS)
+    res["findings_shown"] = [t[:120] for t in both.splitlines() if "video." in t or
+                             "log." in t][:6]
+    res["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(json.dumps(res), flush=True)
+    win.shutdown()
+    spin(lambda: False, 1.0)  # let the player's threads end before the interpreter does
+    return res
+
+
+# -- re-checks of session 15's open items on main (H1-H3 on s15's runs, G4 on s14's) ----------
+RECHECK_H1 = ["centipede-genuine@r50m2ts", "centipede-genuine3@r30av1odd"]
+RECHECK_H3 = [f"{g}-{k}@r50m2ts" for g in ("centipede", "private_eye")
+              for k in ("genuine", "cut", "insert", "freeze", "speed35", "deleted", "human")]
+
+
+def recheck_s15(runs: list[str]) -> None:
+    """Session 13's judge on session 15's built runs (read-only), as session 15 judged them."""
+    s13.build_sync_run = lambda name: S15_SYNC / name
+    for name in runs:
+        try:
+            print(json.dumps({"item": "H1-H3", **s13.check_sync(name)}), flush=True)
+        except Exception as e:  # noqa: BLE001 - a QA row, not the product
+            print(json.dumps({"item": "H1-H3", "run": name, "qa_error": repr(e)[:300]}),
+                  flush=True)
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -194,6 +387,16 @@ def main(argv: list[str]) -> int:
                 print(json.dumps(row), flush=True)
             except Exception as e:  # noqa: BLE001
                 print(json.dumps({"shape": shape, "qa_error": repr(e)[:300]}), flush=True)
+    if what == "recheck":  # H1, H2/H3 on session 15's runs
+        recheck_s15(argv[1:] or RECHECK_H1 + RECHECK_H3)
+    if what == "recheck-g4":  # G4 on session 14's runs
+        s15.recheck_g4(argv[1:] or s15.G4_RUNS)
+    if what == "hostile":
+        from qa_common import run_hostile
+
+        run_hostile(_Hostile16, CACHE, argv[1:])
+    if what == "gui-hostile":  # one input per process (a crash is then the row's, not ours)
+        gui_hostile(Path(argv[1]))
     return 0
 
 
