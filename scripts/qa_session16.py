@@ -364,6 +364,15 @@ def recheck_s15(runs: list[str]) -> None:
                   flush=True)
 
 
+#: issue 12's scan on inserted stretches, a shape session 15's `check_scan` had not: VP8 in
+#: WebM at 25 fps with Vorbis audio; a shorter freeze (3.6 s), black 1.2 s, a 0.8 s hole
+s15.SCANS["scan_vp8_webm_25"] = (
+    25, {"video.frozen": 5.2, "video.black": 13.4, "video.cut": 24.36,
+         "video.timestamp_gap": 33.2}, (5.2, 8.8), (13.4, 14.6), 24.36, (33.2, 34.0),
+    ["-c:v", "libvpx", "-b:v", "1M", "-deadline", "realtime", "-cpu-used", "8", "-g", "250",
+     "-pix_fmt", "yuv420p", "-c:a", "libvorbis", "-b:a", "64k"], "run.webm")
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -387,6 +396,9 @@ def main(argv: list[str]) -> int:
                 print(json.dumps(row), flush=True)
             except Exception as e:  # noqa: BLE001
                 print(json.dumps({"shape": shape, "qa_error": repr(e)[:300]}), flush=True)
+    if what == "scan":
+        for shape in (argv[1:] or ["scan_vp8_webm_25"]):
+            print(json.dumps(s15.check_scan(shape)), flush=True)
     if what == "recheck":  # H1, H2/H3 on session 15's runs
         recheck_s15(argv[1:] or RECHECK_H1 + RECHECK_H3)
     if what == "recheck-g4":  # G4 on session 14's runs
