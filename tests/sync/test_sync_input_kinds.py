@@ -1,51 +1,18 @@
 """The offset from the kind of input the game answers first (`core.sync.kinds`). Centipede
 (QA session 15, H1): FIRE, UP and DOWN change the picture on the press's next frame, the wand
 moves 3-6 game frames after RIGHT or LEFT; the reactions the fit saw were mostly RIGHT's and
-the suggestion was 2.48 frames late, confidence 0.64. The synthetic screen: RIGHT moves a
-wand tile 4-6 frames after the press, FIRE lights a shot tile on the press's own frame or
-the next, and random bursts of motion elsewhere."""
+the suggestion was 2.48 frames late, confidence 0.64. The synthetic screen: `two_groups`."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from two_groups import FPS, OFFSET
+from two_groups import log as _log
+from two_groups import screen as _screen
 
 from moderator_app.core.sync.analysis import analyze
-from moderator_app.core.sync.signals import FrameSignals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
-
-FPS = 60
-OFFSET = 2.3
-WAND, SHOT = 59, 51   # row 7 and the row above it, column 3
-
-
-def _log(seed: int) -> tuple[np.ndarray, list[str]]:
-    """26 presses 1-2 s apart, two of three RIGHT, the rest FIRE (at random)."""
-    rng = np.random.default_rng(seed)
-    run_s = np.cumsum(rng.uniform(1.0, 2.0, 26)) + 1.0
-    kinds = ["FIRE" if rng.random() < 1 / 3 else "RIGHT" for _ in run_s]
-    return run_s, kinds
-
-
-def _screen(run_s: np.ndarray, kinds: list[str], seed: int) -> FrameSignals:
-    """50 s at 60 fps, 8x8 tiles: a burst of motion every ~33 s per tile at random, the
-    wand's move 4-6 frames after each RIGHT (held 8 frames), the shot 0-1 frame after
-    each FIRE (2 frames)."""
-    rng = np.random.default_rng(seed)
-    n = 50 * FPS
-    tiles = np.zeros((n, 64), np.uint16)
-    for j in range(64):
-        for k in np.nonzero(rng.random(n) < 0.03 / FPS)[0]:
-            tiles[k:k + 3, j] = 20
-    for e, kind in zip(run_s, kinds, strict=True):
-        k = int(round((OFFSET + e) * FPS))
-        if kind == "RIGHT":
-            d = int(rng.integers(4, 7))
-            tiles[k + d:k + d + 8, WAND] = 20
-        else:
-            d = int(rng.integers(0, 2))
-            tiles[k + d:k + d + 2, SHOT] = 12
-    return FrameSignals(np.arange(n) / FPS, tiles, float(FPS))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

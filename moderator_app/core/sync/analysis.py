@@ -19,7 +19,19 @@ import numpy as np
 
 from moderator_app.core.text import counted
 
-from . import align, band, freeze, kinds, lookup, reactions, repeats, rise, stretch, track
+from . import (
+    align,
+    band,
+    freeze,
+    kinds,
+    lookup,
+    precede,
+    reactions,
+    repeats,
+    rise,
+    stretch,
+    track,
+)
 from .fit import (
     FIT_WEIGHT_FLOOR,
     SUPPORT_AFTER_S,
@@ -475,6 +487,11 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     ahead = 0.0 if chosen is None else \
         kinds.ahead_s(sub, kinds.part(input_kinds, *span), sig, (nov, look), (nov1, look1),
                       offset=offset, speed=speed, th=th, q=latency_q)
+    late = False
+    if not ahead and chosen is not None and speed == 1.0:
+        # the presses' changes must not precede the offset (`precede`: kinds or none)
+        found = precede.ahead_s(sub, sig, nov, look, offset, speed, th)
+        late, ahead = found is None, found or 0.0
     if speed != 1.0:
         # a long run's stretch of one offset at the grid's speed is a piece of a line the
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run
@@ -486,6 +503,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         reason = f"only {counted(n, 'action')} in the log"
     elif chosen is None or seg_fit.z < th.sync_min_z or support < th.sync_min_actions:
         reason = "the video's reactions do not single out one offset"
+    elif late:
+        reason = "the presses' changes precede the offset their reactions single out"
     suggested = None if reason else round(offset - ahead, 4)
     if reason:
         conf = min(conf, 0.3)

@@ -13,11 +13,12 @@ than at the suggestion, on every novelty) and gain more there than random sets o
 actions do (`_beyond_chance`), the suggestion moves to it; the reactions, the offset track
 and the findings stay measured at the fit's offset (`SyncAnalysis.offset_used_s`).
 
-What it does not do: H1 itself stays 2.48 frames late. Its early kind is UP (4 presses,
-the only fast kind with 3 or more): 2 reactions more 0.06 s earlier, where 2 of 19 random
-sets of 4 of the run's presses gain as many (p ~ 0.15): chance could make that offset, so
-it is not taken. The kinds are the log's words for the input
-(`formats.input_events.inputs`: a press's button), never the picture's.
+What it does not do: date H1 itself. Its early kind is UP (4 presses, the only fast kind
+with 3 or more): 2 reactions more 0.06 s earlier, where 2 of 19 random sets of 4 of the
+run's presses gain as many (p ~ 0.15): chance could make that offset, so it is not taken.
+`precede` dates it, counting the presses of every kind whose change precedes the offset.
+The kinds are the log's words for the input (`formats.input_events.inputs`: a press's
+button), never the picture's.
 """
 
 from __future__ import annotations
