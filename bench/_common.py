@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXE = ROOT / ".venv" / "bin" / "moderator-app"
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, bytes]:
-    """(seconds, peak RSS MiB, exit code, stdout) of a subprocess, RSS from wait4."""
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, bytes, float]:
+    """(seconds, peak RSS MiB, exit code, stdout, CPU seconds) of a subprocess, RSS and CPU
+    from wait4 (CPU: the children it waited for too, such as a worker)."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env=None if env is None else {**os.environ, **env})
@@ -22,7 +23,8 @@ def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, b
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - t, usage.ru_maxrss / 1024, proc.returncode, out
+    return (time.perf_counter() - t, usage.ru_maxrss / 1024, proc.returncode, out,
+            usage.ru_utime + usage.ru_stime)
 
 
 def compile_tree() -> None:
