@@ -16,13 +16,14 @@ and times, for each shape:
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
 memory <= 150 MiB. Each timing is the best of `--repeat` runs (3; the stdlib script 2), the floor
 and verify interleaved. Usage: python bench/bench_chain.py [--events N] [--regen] [--repeat N]
-[--shape plain,escape,base64,toolcall | all]
+[--shape plain,escape,base64,toolcall | all] [--writer orjson | dumps]
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -59,7 +60,13 @@ STDLIB_SCRIPT = textwrap.dedent("""
 """)
 
 
-def generate(path: Path, events: int, shape: str) -> None:
+# How lines are spelled (`--writer`): orjson's compact form (the samples' writer), or Python's
+# `json.dumps` with its defaults (", " and ": " separators, `\u00e9` escapes), as a producer
+# written in Python without orjson spells them
+WRITERS = {"orjson": None, "dumps": lambda ev: json.dumps(ev).encode()}
+
+
+def generate(path: Path, events: int, shape: str, writer: str = "orjson") -> None:
     from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     t = time.perf_counter()
@@ -67,7 +74,9 @@ def generate(path: Path, events: int, shape: str) -> None:
     # payloads are sized as a whole
     evs = make_run_events(events, seed=42, text_bytes=1450 if shape == "plain" else 1270,
                           variety=0.15, shape=shape)
-    stats = write_trajectory(path, evs, frames=4)
+    encode = WRITERS[writer]
+    stats = (write_trajectory(path, evs, frames=4) if encode is None
+             else write_trajectory(path, evs, frames=4, encode=encode))
     print(f"generated {stats.events} events, {stats.bytes_written / 1e6:.1f} MB compressed "
           f"in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
 
@@ -110,6 +119,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of the floor and of verify")
     ap.add_argument("--single", action="store_true",
                     help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
+    ap.add_argument("--writer", choices=sorted(WRITERS), default="orjson",
+                    help="how lines are spelled: orjson's compact form, or json.dumps' defaults")
     ap.add_argument("--shape", default="plain,escape,base64,toolcall",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
@@ -146,6 +157,8 @@ def bench_shape(shape: str, args) -> bool:
     bench.mkdir(exist_ok=True)
     events = int(args.events * EVENTS_FACTOR.get(shape, 1))
     name = f"chain-{events}" if shape == "plain" else f"chain-{shape}-{events}"
+    if args.writer != "orjson":
+        name += f"-{args.writer}"
     path = bench / name / "events.jsonl.zst"
     path.parent.mkdir(exist_ok=True)
     print(f"--- shape {shape}", flush=True)
@@ -156,7 +169,7 @@ def bench_shape(shape: str, args) -> bool:
         import multiprocessing
 
         child = multiprocessing.get_context("fork").Process(
-            target=generate, args=(path, events, shape))
+            target=generate, args=(path, events, shape, args.writer))
         child.start()
         child.join()
         if child.exitcode != 0 or not path.exists():

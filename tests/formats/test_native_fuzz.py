@@ -94,9 +94,19 @@ def check_flags(text: bytes, flags: int) -> None:
     if flags & ST["ST_ASCII"]:
         assert text.isascii() and b"\x7f" not in text, text
     floats = bool(flags & ST["ST_FLOAT"])
+    spaced = bool(flags & ST["ST_SPACED"])  # json.dumps' default separators
+    seps = (", ", ": ") if spaced else (",", ":")
+    assert not (spaced and flags & ST["ST_MIN"]), text
+    if flags & ST["ST_EA"] and (not floats or flags & ST["ST_F_REPR"]):
+        value = json.loads(text)
+        assert json.dumps(value, separators=seps).encode() == text, (
+            f"EA but not json.dumps(ensure_ascii=True)'s: {text!r}")
+        if flags & ST["ST_SORTED_CP"]:
+            assert json.dumps(value, separators=seps, sort_keys=True).encode() == text, text
     if not flags & ST["ST_MINX"]:
         return
-    if (not floats or flags & ST["ST_F_ORJSON"]) and traj.native_blocks.orjson_floats_agree(JCS):
+    if (not spaced and (not floats or flags & ST["ST_F_ORJSON"])
+            and traj.native_blocks.orjson_floats_agree(JCS)):
         value = orjson.loads(text)
         assert orjson.dumps(value) == text, f"MINX|F_ORJSON but not orjson's: {text!r}"
         if flags & ST["ST_SORTED_CP"]:
@@ -104,10 +114,10 @@ def check_flags(text: bytes, flags: int) -> None:
     if not floats or flags & ST["ST_F_REPR"]:
         value = json.loads(text)
         for ea in (False, True) if flags & ST["ST_ASCII"] else (False,):
-            assert json.dumps(value, separators=(",", ":"), ensure_ascii=ea).encode() == text, (
+            assert json.dumps(value, separators=seps, ensure_ascii=ea).encode() == text, (
                 f"MINX|F_REPR (ensure_ascii={ea}) but not json.dumps': {text!r}")
             if flags & ST["ST_SORTED_CP"]:
-                assert json.dumps(value, separators=(",", ":"), ensure_ascii=ea,
+                assert json.dumps(value, separators=seps, ensure_ascii=ea,
                                   sort_keys=True).encode() == text, text
 
 
@@ -813,12 +823,13 @@ def test_reports_identical_generated_payloads(monkeypatch, payload, seed, block)
 @pytest.mark.parametrize("text", [
     b'{"a":9007199254740992}', b'{"a":-9007199254740992}', b'{"a":9007199254740993}',
     b'{"a":1,"a":1}', b'{"b":0,"a":1,"a":1}', b'{"a":"\\ud83d"}', b'{"\\ude00":1}',
-    b'{"a": 1}', b' {"a":1}', b'{"a":1}\n', _deep(65), b'{"a":1e400}', b'{"a":NaN}',
-    b'{"a":"\xff"}', b'{"a":"\x01"}',
-], ids=range(15))
+    b'{"a":  1}', b' {"a":1}', b'{"a":1}\n', _deep(65), b'{"a":1e400}', b'{"a":NaN}',
+    b'{"a":"\xff"}', b'{"a":"\x01"}', b'{"a": 1,"b":2}', b'{"a":1 }',
+], ids=range(17))
 def test_canonical_declines_by_design(text):
     """What _jcs.c says it declines (integers beyond 2^53 - 1, repeats, lone surrogates,
-    whitespace, nesting beyond 64, non-finite numbers, invalid text), it declines."""
+    whitespace but json.dumps' one space after every separator, nesting beyond 64,
+    non-finite numbers, invalid text), it declines."""
     assert JCS.canonical(text) is None
 
 

@@ -23,7 +23,9 @@
  * Per line it also reports spelling facts for `chain.respelled` (see trajectory.py):
  * MIN (no whitespace, every string and number spelled as RFC 8785 spells it), SORTED_CP and
  * SORTED_U16 (every object's members in code point / UTF-16 order, `hash` included), FLOAT (a
- * number with a fraction or exponent), ASCII (no byte >= 0x80 and no DEL).
+ * number with a fraction or exponent), ASCII (no byte >= 0x80 and no DEL), SPACED (json.dumps'
+ * default separators: one space after every `,` and `:`, a line's only whitespace; a line
+ * mixing spaced and bare separators, or holding any other whitespace, is declined).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,7 +48,14 @@
 #define ST_MINX 256      /* MIN but for the float tokens */
 #define ST_F_ORJSON 512  /* every float token spelled as orjson writes it */
 #define ST_F_REPR 1024   /* every float token spelled as Python's repr (json.dumps) writes it */
-#define ST_START (ST_MIN | ST_MINX | ST_SORTED_CP | ST_SORTED_U16 | ST_ASCII | ST_F_ORJSON | ST_F_REPR)
+#define ST_SPACED 2048   /* one space after every `,` and `:` (json.dumps' default separators)
+                          * and no other whitespace; MIN is then clear, MINX and the float
+                          * flags speak of the tokens */
+#define ST_EA 4096       /* MINX, but with strings spelled as json.dumps(ensure_ascii=True)
+                          * writes them (`\u00e9`, `\ud83d\ude00`, lowercase; no raw byte
+                          * >= 0x80, no raw DEL) rather than as RFC 8785 does */
+#define ST_START (ST_MIN | ST_MINX | ST_SORTED_CP | ST_SORTED_U16 | ST_ASCII | ST_F_ORJSON | \
+                  ST_F_REPR | ST_EA)
 
 #define MAX_DEPTH 64
 #define NOTOK 1 /* the line is declined; -1 is a Python error (memory) */
@@ -157,9 +166,72 @@ typedef struct {
     size_t f_off[F_COUNT], f_len[F_COUNT]; /* value spans in the line (strings: no quotes) */
     int str_escaped;             /* set by parse_string: the last string held an escape */
     int str_nonbmp;              /* the last string held a character outside the BMP */
+    int sep_spaced, sep_bare;    /* a `,` or `:` was followed by one space / by none */
+    int ea_escape;               /* an escape only ensure_ascii's spelling explains */
 } P;
 
 static int parse_value(P *ps, int depth, int role);
+
+/* After a `,` or `:`: one space, as json.dumps' default separators write it, is passed over
+ * (the canonical form has none); whether the line's separators are spaced or bare is noted,
+ * and a line with both is declined at its end (`sep_verdict`). Any other whitespace is
+ * declined where the next token is expected. */
+static inline void after_sep(P *ps)
+{
+    if (ps->p < ps->end && *ps->p == ' ') {
+        ps->p++;
+        ps->sep_spaced = 1;
+    } else {
+        ps->sep_bare = 1;
+    }
+}
+
+/* At the end of a line or value: NOTOK when it mixed spaced and bare separators, else 0 (and
+ * the SPACED flag for spaced ones: not MIN). */
+static inline int sep_verdict(P *ps)
+{
+    if (!ps->sep_spaced)
+        return 0;
+    if (ps->sep_bare)
+        return NOTOK;
+    ps->flags = (ps->flags & ~ST_MIN) | ST_SPACED;
+    return 0;
+}
+
+/* Whether the 4 hex digits at p (valid ones) hold no uppercase letter. */
+static inline int lower_hex4(const unsigned char *p)
+{
+    return !((p[0] >= 'A' && p[0] <= 'F') || (p[1] >= 'A' && p[1] <= 'F') ||
+             (p[2] >= 'A' && p[2] <= 'F') || (p[3] >= 'A' && p[3] <= 'F'));
+}
+
+/* At the end of a line or value: EA stands when the strings' escapes are all ensure_ascii's
+ * and the text holds no raw byte >= 0x80 and no raw DEL (ensure_ascii escapes both). Without
+ * an escape only ensure_ascii explains, that is ASCII; with one, the bytes are looked at. */
+static void ea_verdict(P *ps)
+{
+    if (!(ps->flags & ST_EA))
+        return;
+    if (!ps->ea_escape) {
+        if (!(ps->flags & ST_ASCII))
+            ps->flags &= ~ST_EA;
+        return;
+    }
+    const unsigned char *q = ps->s;
+    for (; ps->end - q >= 8; q += 8) { /* a byte >= 0x7f: its high bit, or that of it + 1 */
+        uint64_t v;
+        memcpy(&v, q, 8);
+        if ((v | (v + 0x0101010101010101ull)) & 0x8080808080808080ull) {
+            ps->flags &= ~ST_EA;
+            return;
+        }
+    }
+    for (; q < ps->end; q++)
+        if (*q >= 0x7f) {
+            ps->flags &= ~ST_EA;
+            return;
+        }
+}
 
 /* The parser's buffers, freed when a call ends. */
 static void p_free(P *ps)
@@ -726,11 +798,11 @@ static int parse_string(P *ps, Mem *key)
             return NOTOK;
         unsigned e = p[1];
         uint32_t cp;
-        int canonical = 1;
+        int canonical = 1, ea = 1; /* ea: spelled as json.dumps(ensure_ascii=True) does */
         switch (e) {
         case '"': cp = '"'; p += 2; break;
         case '\\': cp = '\\'; p += 2; break;
-        case '/': cp = '/'; p += 2; canonical = 0; break;
+        case '/': cp = '/'; p += 2; canonical = ea = 0; break;
         case 'b': cp = '\b'; p += 2; break;
         case 'f': cp = '\f'; p += 2; break;
         case 'n': cp = '\n'; p += 2; break;
@@ -743,6 +815,7 @@ static int parse_string(P *ps, Mem *key)
              * short escape */
             canonical = cp < 0x20 && cp != '\b' && cp != '\f' && cp != '\n' && cp != '\r' &&
                         cp != '\t' && (p[5] < 'A' || p[5] > 'F');
+            ea = canonical || (cp >= 0x7f && lower_hex4(p + 2));
             p += 6;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 uint32_t lo;
@@ -750,6 +823,7 @@ static int parse_string(P *ps, Mem *key)
                     lo < 0xDC00 || lo > 0xDFFF)
                     return NOTOK; /* a lone surrogate: the Python path reports it */
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                ea = ea && lower_hex4(p + 2);
                 p += 6;
                 ps->str_nonbmp = 1;
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
@@ -762,8 +836,13 @@ static int parse_string(P *ps, Mem *key)
         default:
             return NOTOK;
         }
-        if (!canonical)
+        if (!canonical) {
             ps->flags &= ~(ST_MIN | ST_MINX);
+            if (ea)
+                ps->ea_escape = 1;
+            else
+                ps->flags &= ~ST_EA;
+        }
         o += put_escaped_raw(o, cp);
         if (key != NULL)
             a += put_utf8_raw(a, cp);
@@ -1255,7 +1334,7 @@ static int parse_number(P *ps)
         if (ni > 15 && !safe_16(i0, ni))
             return NOTOK; /* beyond 2^53 - 1: the Python path applies the rule */
         if (len == 2 && neg && st[1] == '0') { /* -0 */
-            ps->flags &= ~(ST_MIN | ST_MINX);
+            ps->flags &= ~(ST_MIN | ST_MINX | ST_EA);
             PUTC(&ps->out, '0');
             return 0;
         }
@@ -1669,6 +1748,7 @@ static int parse_object(P *ps, int depth, int role)
             ps->p++;
             PUTC(out, ':');
         }
+        after_sep(ps);
         if (ps->p >= ps->end)
             return NOTOK;
         if (role == ROLE_TOP) {
@@ -1729,6 +1809,7 @@ static int parse_object(P *ps, int depth, int role)
         if (*ps->p == ',') {
             ps->p++;
             PUTC(out, ',');
+            after_sep(ps);
             continue;
         }
         if (*ps->p != '}')
@@ -1886,6 +1967,7 @@ static int parse_array(P *ps, int depth)
                 size_t n = (size_t)(q - ps->p) + 1;
                 PUT(&ps->out, ps->p, n);
                 ps->p = q + 1;
+                after_sep(ps);
                 continue;
             }
         }
@@ -1896,6 +1978,7 @@ static int parse_array(P *ps, int depth)
         if (*ps->p == ',') {
             ps->p++;
             PUTC(&ps->out, ',');
+            after_sep(ps);
             continue;
         }
         if (*ps->p != ']')
@@ -1990,6 +2073,7 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     ps->nmem = 0;
     ps->seen = 0;
     ps->flags = ST_START;
+    ps->sep_spaced = ps->sep_bare = ps->ea_escape = 0;
     if (n == 0 || line[0] != '{')
         return NOTOK;
     if (buf_grow(&ps->out, HEXLEN) < 0)
@@ -1998,8 +2082,9 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     int rc = parse_object(ps, 1, ROLE_TOP);
     if (rc != 0)
         return rc;
-    if (ps->p != ps->end || ps->seen != (1 << F_COUNT) - 1)
+    if (ps->p != ps->end || ps->seen != (1 << F_COUNT) - 1 || sep_verdict(ps) != 0)
         return NOTOK;
+    ea_verdict(ps);
     if (ps->f_len[F_SCHEMA] != schema_len ||
         memcmp(line + ps->f_off[F_SCHEMA], schema, schema_len) != 0)
         return NOTOK;
@@ -2742,8 +2827,10 @@ static PyObject *canonical(PyObject *self, PyObject *args)
     ps.flags = ST_START;
     PyObject *result = NULL;
     int rc = parse_value(&ps, 0, ROLE_VALUE);
-    if (rc == 0 && ps.p != ps.end)
+    if (rc == 0 && (ps.p != ps.end || sep_verdict(&ps) != 0))
         rc = NOTOK;
+    if (rc == 0)
+        ea_verdict(&ps);
     if (rc == 0)
         result = Py_BuildValue("(y#i)", ps.out.p, (Py_ssize_t)ps.out.len, ps.flags);
     else if (rc == NOTOK) {
@@ -2853,6 +2940,8 @@ PyMODINIT_FUNC PyInit__jcs(void)
     PyModule_AddIntConstant(m, "ABI", 2);
     PyModule_AddIntConstant(m, "ST_OK", ST_OK);
     PyModule_AddIntConstant(m, "ST_MIN", ST_MIN);
+    PyModule_AddIntConstant(m, "ST_SPACED", ST_SPACED);
+    PyModule_AddIntConstant(m, "ST_EA", ST_EA);
     PyModule_AddIntConstant(m, "ST_SORTED_CP", ST_SORTED_CP);
     PyModule_AddIntConstant(m, "ST_SORTED_U16", ST_SORTED_U16);
     PyModule_AddIntConstant(m, "ST_FLOAT", ST_FLOAT);

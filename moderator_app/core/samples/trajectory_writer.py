@@ -16,7 +16,7 @@ verifier must not depend on lines being canonical).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -70,11 +70,13 @@ def encode_lines(chained: Iterable[dict]) -> Iterator[bytes]:
 
 
 def write_trajectory(path: str | Path, events: Iterable[dict], compress: bool | None = None,
-                     frames: int = 1, level: int = 3, chained: bool = False) -> WriteStats:
+                     frames: int = 1, level: int = 3, chained: bool = False,
+                     encode: Callable[[dict], bytes] = orjson.dumps) -> WriteStats:
     """Chain `events` (unless `chained`) and write them, one line each, `\\n`-terminated.
 
     `compress`: zstd when True; by default when the name ends in `.zst`. `frames` > 1 splits
-    the stream into that many concatenated zstd frames (all must be read back).
+    the stream into that many concatenated zstd frames (all must be read back). `encode`
+    spells a line (another writer's spelling: the bench's `--writer dumps`).
     """
     path = Path(path)
     if compress is None:
@@ -92,7 +94,7 @@ def write_trajectory(path: str | Path, events: Iterable[dict], compress: bool | 
         for ev in seq:
             if zw is not None and per and n and n % per == 0:
                 zw.flush(zstandard.FLUSH_FRAME)  # end this frame; the next write starts one
-            out.write(orjson.dumps(ev) + b"\n")
+            out.write(encode(ev) + b"\n")
             head = ev["hash"]
             n += 1
         if zw is not None:

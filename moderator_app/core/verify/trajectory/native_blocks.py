@@ -17,6 +17,7 @@ from moderator_app.core.verify.trajectory.rules import AGENT, AGENT_TRUST, SCHEM
 from moderator_app.core.verify.trajectory.spelling import (
     COMPACT,
     DUMPS_BIT,
+    DUMPS_VARIANTS,
     SPELL_ALL,
     SPELL_BITS,
     SPELL_JCS,
@@ -115,38 +116,53 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
                         None if wend is None else wall_ms_z(wend), spell)
 
 
-def _nat_masks(bits: dict[str, int], orjson_floats: bool) -> list[int | None]:
-    """Per status key of `_jcs.scan` (11 bits), the spellings that reproduce such a line, or
-    None where the key does not tell. A line spelled minimally but for its floats (no
-    whitespace, every string and integer as RFC 8785 spells it) is orjson's compact form when
-    its floats are spelled as orjson writes them, and json.dumps' compact one when they are
-    spelled as repr (ensure_ascii too when the line is ASCII without DEL); with members in code
-    point order at every level, also their sorted forms; spelled minimally throughout with
-    members in UTF-16 order, RFC 8785. `orjson_floats`: whether `_jcs` spells floats as the
-    installed orjson does (else those lines take `line_spelling`). tests/formats/test_native_jcs.py
-    holds this table to `spelling_mask`."""
-    out: list[int | None] = []
-    for key in range(1 << 11):
-        if not (key & bits["ST_OK"] and key & bits["ST_MINX"]):
-            out.append(None)
-            continue
-        floats = bool(key & bits["ST_FLOAT"])
-        if floats and not orjson_floats:
-            out.append(None)
-            continue
-        ascii_ = bool(key & bits["ST_ASCII"])
-        sorted_cp = bool(key & bits["ST_SORTED_CP"])
+def _nat_mask(key: int, bits: dict[str, int], orjson_floats: bool) -> int | None:
+    """The spellings that reproduce a line of `_jcs` status key `key`, or None where the key
+    does not tell. A line spelled minimally but for its floats (no whitespace, every string
+    and integer as RFC 8785 spells it) is orjson's compact form when its floats are spelled as
+    orjson writes them, and json.dumps' compact one when they are spelled as repr
+    (ensure_ascii too when the line is ASCII without DEL); with members in code point order at
+    every level, also their sorted forms; spelled minimally throughout with members in UTF-16
+    order, RFC 8785. EA (strings as ensure_ascii writes them, `\u00e9`): json.dumps'
+    ensure_ascii forms. SPACED (one space after every `,` and `:`): the json.dumps forms of
+    the same tokens with its default separators, and no other writer's. `orjson_floats`:
+    whether `_jcs` spells floats as the installed orjson does (else those lines take
+    `line_spelling`). tests/formats/test_native_jcs.py holds this to `spelling_mask`."""
+    if not key & bits["ST_OK"]:
+        return None
+    floats = bool(key & bits["ST_FLOAT"])
+    sorted_cp = bool(key & bits["ST_SORTED_CP"])
+    m: int | None = None
+    if key & bits["ST_MINX"] and (orjson_floats or not floats):
         m = 0
         if not floats or key & bits["ST_F_ORJSON"]:
             m |= SPELL_ORJSON | (SPELL_ORJSON_SORTED if sorted_cp else 0)
         if not floats or key & bits["ST_F_REPR"]:
             m |= DUMPS_BIT[(COMPACT, False, False)] | (DUMPS_BIT[(COMPACT, False, True)] if sorted_cp else 0)
-            if ascii_:
+            if key & bits["ST_ASCII"]:
                 m |= DUMPS_BIT[(COMPACT, True, False)] | (DUMPS_BIT[(COMPACT, True, True)] if sorted_cp else 0)
         if key & bits["ST_MIN"] and key & bits["ST_SORTED_U16"]:
             m |= SPELL_JCS
-        out.append(m)
-    return out
+    if key & bits.get("ST_EA", 0) and (not floats or key & bits["ST_F_REPR"]):
+        m = (m or 0) | DUMPS_BIT[(COMPACT, True, False)] | (
+            DUMPS_BIT[(COMPACT, True, True)] if sorted_cp else 0)
+    if m is not None and key & bits.get("ST_SPACED", 0):
+        m = sum(DUMPS_BIT[(None, ea, sk)] for sep, ea, sk in DUMPS_VARIANTS
+                if sep == COMPACT and m & DUMPS_BIT[(sep, ea, sk)])
+    return m
+
+
+class _NatMasks(dict):
+    """`_nat_mask` per status key, worked out at a key's first use (a block holds a few keys;
+    the 8,192 possible ones are not built at start-up)."""
+
+    def __init__(self, bits: dict[str, int], orjson_floats: bool) -> None:
+        super().__init__()
+        self._bits, self._orjson_floats = bits, orjson_floats
+
+    def __missing__(self, key: int) -> int | None:
+        m = self[key] = _nat_mask(key, self._bits, self._orjson_floats)
+        return m
 
 
 def orjson_floats_agree(jcs) -> bool:
@@ -162,20 +178,32 @@ def orjson_floats_agree(jcs) -> bool:
 
 _NAT_BITS = {k: getattr(native.JCS, k) for k in dir(native.JCS) if k.startswith("ST_")} if (
     native.JCS is not None) else {}
-NATIVE_MASKS = (_nat_masks(_NAT_BITS, orjson_floats_agree(native.JCS))
-              if native.JCS is not None else [])
+NATIVE_MASKS = _NatMasks(_NAT_BITS, native.JCS is not None and orjson_floats_agree(native.JCS))
 _NAT_SLOW = object()
-_NAT_SPELL: dict[int, list] = {}
+_NAT_SPELL: dict[int, _SpellTable] = {}
 
 
-def _native_spell_table(hint: int) -> list:
-    """The `spell` fact of a line per status key, for the spellings in `hint`; `_NAT_SLOW`
-    where `line_spelling` must decide."""
+class _SpellTable(dict):
+    """The `spell` fact of a line per status key, for the spellings in a hint; `_NAT_SLOW`
+    where `line_spelling` must decide (worked out at a key's first use)."""
+
+    def __init__(self, hint: int) -> None:
+        super().__init__()
+        self._hint = hint
+
+    def __missing__(self, key: int) -> object:
+        m = NATIVE_MASKS[key]
+        hint = self._hint
+        v = self[key] = (hint << SPELL_BITS | m & hint if m is not None and m & hint
+                         else _NAT_SLOW)
+        return v
+
+
+def _native_spell_table(hint: int) -> _SpellTable:
+    """The spell table for `hint` (one per hint, kept)."""
     table = _NAT_SPELL.get(hint)
     if table is None:
-        high = hint << SPELL_BITS
-        table = _NAT_SPELL[hint] = [high | m & hint if m is not None and m & hint else _NAT_SLOW
-                                    for m in NATIVE_MASKS]
+        table = _NAT_SPELL[hint] = _SpellTable(hint)
     return table
 
 
