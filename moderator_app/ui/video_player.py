@@ -13,7 +13,8 @@ another moment is shown (issue 11). While dragging the scrubber or the timeline
 (`set_scrubbing`), the keyframe before the position is shown as a preview (one packet to
 decode, so the picture keeps up with the hand); the exact frame follows on release.
 
-The controls and their layout are in player_controls.py, the decoding worker, the frame view
+The controls and their layout are in player_controls.py, the speed and sound controls in
+player_speed.py, the decoding worker, the frame view
 and the clock in player_parts.py, the background scan and the ending of threads in
 player_threads.py.
 
@@ -39,13 +40,13 @@ from moderator_app.ui.player_parts import (
     BACK_STEP_CACHE,
     MAX_DISPLAY_WIDTH,
     NO_FOOTAGE,
-    SPEEDS,
     FrameView,
     FrameWorker,
     PlayerTimes,
     save_frame_dialog,  # noqa: F401 - File > Save frame, imported from here by the window
     save_frame_png,
 )
+from moderator_app.ui.player_speed import PlayerSpeed
 from moderator_app.ui.player_threads import ScanRunner, end_thread
 from moderator_app.ui.timefmt import format_timecode
 
@@ -54,7 +55,7 @@ from moderator_app.ui.timefmt import format_timecode
 FOLLOW_HZ = 15.0
 
 
-class VideoPlayer(QWidget):
+class VideoPlayer(PlayerSpeed, QWidget):
     """Frame-accurate player. Emits `position_changed(frame, video_time_s)` on every move."""
 
     position_changed = Signal(int, float)
@@ -373,54 +374,6 @@ class VideoPlayer(QWidget):
 
     def toggle_play(self) -> None:
         self.pause() if self.playing else self.play()
-
-    def set_speed(self, speed: float) -> None:
-        speed = float(speed)
-        self.speed = speed
-        i = min(range(len(SPEEDS)), key=lambda j: abs(SPEEDS[j] - speed))
-        self.speed_box.blockSignals(True)
-        self.speed_box.setCurrentIndex(i)
-        self.speed_box.blockSignals(False)
-        if self.playing and self.times is not None:
-            # the stream starts again at the new speed from the frame on screen: the position
-            # does not jump
-            self._start_stream()
-            self._timer.start(max(4, int(1000 * self.times.index.frame_duration_s / speed / 4)))
-
-    def _stride(self) -> int:
-        """Frames the clock moves while one is shown: one up to real time, the speed above."""
-        return max(1, round(self.speed))
-
-    def set_muted(self, muted: bool) -> None:
-        """Mute (M). Audio is muted anyway at speeds other than 1x (no pitch correction)."""
-        self.muted = bool(muted)
-
-    def toggle_mute(self) -> None:
-        self.set_muted(not self.muted)
-
-    @property
-    def audible(self) -> bool:
-        """Whether audio would be heard now: playing at 1x and not muted."""
-        return self.playing and not self.muted and self.speed == 1.0
-
-    def faster(self) -> None:
-        """L: play, or play faster when already playing."""
-        if not self.playing:
-            self.set_speed(1.0)
-            self.play()
-            return
-        bigger = [s for s in SPEEDS if s > self.speed]
-        if bigger:
-            self.set_speed(bigger[0])
-
-    def slower(self) -> None:
-        """J: slower while playing; when paused, back one second."""
-        if not self.playing:
-            self.skip_seconds(-1.0)
-            return
-        smaller = [s for s in SPEEDS if s < self.speed]
-        if smaller:
-            self.set_speed(smaller[-1])
 
     def _tick(self) -> None:
         """While playing: show the last frame the stream sent ahead at or before the clock's
