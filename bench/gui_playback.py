@@ -1,7 +1,8 @@
 """The player in the real window (issue 11 point 8), measured beside a bare OpenCV decode of the
 same file in the same run: playback at 1x while the integrity scan runs in its child process,
 the exact frame of a selected event after the first open (paused, and while playing: the
-window pauses and asks for it while the stream runs), and keyframe previews while dragging. `bench_gui.py` calls `bench_playback`; bench_video.py measures the decoder alone.
+window pauses and asks for it while the stream runs; an event the play passed half a second
+before), and keyframe previews while dragging. `bench_gui.py` calls `bench_playback`; bench_video.py measures the decoder alone.
 
 Every figure is a ratio against the reference or a count of frames, printed with the
 machine's load average (the machine is shared: wall times alone say little).
@@ -86,7 +87,11 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0,
         times = player.times
         rate = 1.0 / times.index.frame_duration_s
         n = times.frame_count
-        targets = random.Random(3).sample(range(n // 10, n - 1), 12)
+        # each figure has frames of its own: a frame the player has received before is shown
+        # from its kept frames (ui/frame_cache.py), which `revisit` below measures
+        pool = random.Random(3).sample(range(n // 10, n - 1), 30)
+        targets, playing_targets, drag_targets = pool[:12], pool[12:18], pool[18:24]
+        played_targets = pool[24:]
         print(f"-- the window's player, {video.name}: {n} frames at {rate:.0f} fps, "
               f"the window at {size[0]}x{size[1]} (video "
               f"{player.view.width()}x{player.view.height()})")
@@ -157,23 +162,55 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0,
             _spin(app, lambda: player.shown_frame == k, 60)
             return (time.perf_counter() - t) * 1000
 
-        sel_play = [while_playing(k) for k in targets[:6]]
+        sel_play = [while_playing(k) for k in playing_targets]
         mp = statistics.median(sel_play)
         print(f"  selected while playing, exact     {mp:7.1f} ms median, {max(sel_play):.1f} ms "
               f"worst of {len(sel_play)} -> {mp / bare_seek:.2f}x OpenCV's seek+read, "
               f"{mp / med:.2f}x the same selection paused")
 
+        # 2c. an event the play just passed (the one highlighted while playing: the moderator
+        # pauses and selects it, or steps back to it): its frame was streamed a moment ago
+        def just_played(k: int) -> float:
+            player.seek_frame(k)
+            _spin(app, lambda: player.shown_frame == k, 60)
+            got: list[int] = []
+
+            def on_shown(m: int) -> None:
+                if player.playing:
+                    got.append(m)
+            player.frame_shown.connect(on_shown)
+            player.play()
+            start = time.perf_counter()
+            _spin(app, lambda: time.perf_counter() - start > 1.0, 5)
+            player.pause()
+            player.frame_shown.disconnect(on_shown)
+            j = got[len(got) // 2] if got else k
+            t = time.perf_counter()
+            player.seek_frame(j)
+            _spin(app, lambda: player.shown_frame == j, 60)
+            return (time.perf_counter() - t) * 1000
+
+        sel_back = [just_played(k) for k in played_targets]
+        mb = statistics.median(sel_back)
+        print(f"  an event played 0.5 s before      {mb:7.1f} ms median, {max(sel_back):.1f} ms "
+              f"worst of {len(sel_back)} -> {mb / med:.2f}x a selection elsewhere")
+        # 2d. going back to an event selected before (the first six of step 2)
+        revisit = [exact(k) for k in targets[:6]]
+        mr = statistics.median(revisit)
+        print(f"  an event selected before, again   {mr:7.1f} ms median, {max(revisit):.1f} ms "
+              f"worst of {len(revisit)} -> {mr / med:.2f}x the first selection")
+
         # 3. dragging: a keyframe preview for each position, the exact frame on release
         previews = []
         player.set_scrubbing(True)
-        for k in targets[:6]:
+        for k in drag_targets:
             player.view.image = None
             t = time.perf_counter()
             player.seek_frame(k)
             ok = _spin(app, lambda: player.view.image is not None
                        and player.view.approximate, 30)
             previews.append((time.perf_counter() - t) * 1000 if ok else float("inf"))
-        last = targets[5]
+        last = drag_targets[-1]
         t = time.perf_counter()
         player.set_scrubbing(False)
         _spin(app, lambda: player.shown_frame == last and not player.view.approximate, 60)

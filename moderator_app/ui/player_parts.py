@@ -10,6 +10,7 @@ driven by it.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import time
 from bisect import bisect_right
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+from moderator_app.ui.frame_cache import FrameCache
 from moderator_app.ui.timefmt import format_timecode
 
 if TYPE_CHECKING:
@@ -80,9 +82,18 @@ class PlayerTimes:
         return self.index.keyframe_index(n)
 
 
-def rgb_qimage(data: bytes, w: int, h: int) -> QImage:
-    """RGB24 bytes -> a QImage that owns its pixels (safe to hand across threads)."""
-    return QImage(data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+#: The pixels the player asks the decoder for: Qt's `Format_RGB32` (0xffRRGGBB words) in
+#: this machine's byte order, which the scaler writes for less CPU than RGB24 and Qt paints
+#: as it is (`decoder.to_rgb`).
+PLAYER_PIXELS = "bgra" if sys.byteorder == "little" else "argb"
+
+
+def frame_qimage(data: bytes, w: int, h: int) -> QImage:
+    """A frame in `PLAYER_PIXELS` -> a QImage that owns its pixels (safe across threads);
+    ValueError when the bytes are not a whole w x h frame (a malformed answer)."""
+    if len(data) != w * h * 4:
+        raise ValueError("not a whole frame")
+    return QImage(data, w, h, 4 * w, QImage.Format.Format_RGB32).copy()
 
 
 class FrameWorker(QObject):
@@ -129,6 +140,10 @@ class FrameWorker(QObject):
         self._halted = False
         self.warmed: list[int] = []  # the frames the last warm-up left decoded (tests)
         self.last_decoded = 0  # frames the decoder decoded for the last frame served (tests)
+        # every exact frame received, by number and fitted size: shown again without a
+        # request (`cached_frame`, ui/frame_cache.py)
+        self.frames = FrameCache()
+        self._asked: tuple = (None, None)  # the fitted size of the last frame request made
         self._wake.connect(self._serve, Qt.ConnectionType.QueuedConnection)
 
     def request_frame(self, n: int, cache_before: int = 2) -> None:
@@ -145,7 +160,8 @@ class FrameWorker(QObject):
         w, h = self._size()
         with self._lock:
             self._play = {"n": int(n), "video0": float(video0), "speed": float(speed),
-                          "stride": max(1, int(stride)), "width": w, "height": h}
+                          "stride": max(1, int(stride)), "width": w, "height": h,
+                          "pixels": PLAYER_PIXELS}
             self._play_gen += 1
             self._ring.clear()
             self._anchor = None
@@ -179,6 +195,16 @@ class FrameWorker(QObject):
                 if best is None or m > best[0]:
                     best = (m, img)
         return best
+
+    def cached_frame(self, n: int) -> QImage | None:
+        """Thread-safe: exact frame `n` at the view's fitted size when it came before (a
+        selection, a step or a playback stream), else None; `max_size` must be current."""
+        return self.frames.get(n, self._size())
+
+    def drop_request(self) -> None:
+        """Thread-safe: forget a frame request not yet served (the frame is on screen)."""
+        with self._lock:
+            self._pending = None
 
     def request_preview(self, n: int) -> None:
         with self._lock:
@@ -229,10 +255,10 @@ class FrameWorker(QObject):
         return (dict(req, index_len=len(blob)) if blob else req), blob
 
     def _frame_request(self, n: int, cache_before: int) -> tuple[dict, bytes]:
-        w, h = self._size()
+        w, h = self._asked = self._size()
         return self._with_index({"op": "frame", "n": n, "keep": True,
                                  "cache_before": cache_before, "width": w, "height": h,
-                                 "ahead": self.playing})
+                                 "ahead": self.playing, "pixels": PLAYER_PIXELS})
 
     def _read(self, n: int, cache_before: int, sent: bool = False) -> QImage | None:
         """Exact frame `n` from the child (None: it cannot be decoded). `sent`: the request
@@ -256,10 +282,10 @@ class FrameWorker(QObject):
             raise
         mw, mh = int(msg.header["width"]), int(msg.header["height"])
         self.last_decoded = int(msg.header.get("decoded", 0))
-        data = msg.blobs[0]
-        if len(data) != mw * mh * 3:
-            raise VideoProcessError("the video reader sent a malformed frame")
-        return rgb_qimage(data, mw, mh)
+        try:
+            return frame_qimage(msg.blobs[0], mw, mh)
+        except ValueError:
+            raise VideoProcessError("the video reader sent a malformed frame") from None
 
     def _warm(self) -> None:
         """Warm up the hinted frames, unless playing or a request is waiting. A failure here
@@ -317,6 +343,8 @@ class FrameWorker(QObject):
         if img is None:
             self.error.emit(f"frame {n} cannot be decoded")
             return
+        if kind == "frame":  # exact (a preview is a keyframe's picture)
+            self.frames.put(int(n), self._asked, img)
         (self.frame_ready if kind == "frame" else self.preview_ready).emit(int(n), img)
 
     def _stream(self) -> None:
@@ -373,11 +401,12 @@ class FrameWorker(QObject):
                         self._anchor = time.monotonic()  # nothing was sent: the clock runs
                 continue
             m, w, h = int(msg.header["play"]), int(msg.header["width"]), int(msg.header["height"])
-            data = msg.blobs[0]
-            if len(data) != w * h * 3:
-                raise VideoProcessError("the video reader sent a malformed frame")
-            img = rgb_qimage(data, w, h)
+            try:
+                img = frame_qimage(msg.blobs[0], w, h)
+            except ValueError:
+                raise VideoProcessError("the video reader sent a malformed frame") from None
             self.streamed += 1
+            self.frames.put(m, (spec["width"], spec["height"]), img, played=True)
             with self._lock:
                 if self._play_gen != gen:
                     continue

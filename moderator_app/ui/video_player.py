@@ -253,6 +253,10 @@ class VideoPlayer(PlayerSpeed, QWidget):
             self._start_stream()
         elif self._scrubbing:  # the playhead follows the drag; the picture is a keyframe's
             self._worker.request_preview(self.times.keyframe_frame(n))
+        elif (hit := self._worker.cached_frame(n)) is not None:
+            # decoded before (ui/frame_cache.py): on screen now, no request
+            self._worker.drop_request()
+            self._on_frame(n, hit)
         else:
             if not self.playing and n != self.shown_frame and self.view.image is not None:
                 self.view.set_pending(f"frame {n}: decoding…")  # until it is shown

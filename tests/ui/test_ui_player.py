@@ -248,3 +248,41 @@ def test_a_frame_selected_while_playing_ends_the_stream_itself(qtbot, player, mo
     player.seek_frame(33)
     qtbot.waitUntil(lambda: player.shown_frame == 33, timeout=WAIT_MS)
     assert shown(player) == 33
+
+
+def test_a_frame_decoded_before_is_shown_at_once_without_a_request(qtbot, player,
+                                                                   monkeypatch):
+    """An exact frame the player received before (a selection's, a playback stream's) is on
+    screen as soon as it is selected again: no request to the decoder, no decode, no turn of
+    the event loop (ui/frame_cache.py, issue 11 point 8). Its picture is that exact frame.
+    A frame never received is still asked for."""
+    from moderator_app.core.video.isolate import VideoProcess
+
+    ops: list[str] = []
+    send = VideoProcess.send
+
+    def recording(self, req, payload=b""):
+        ops.append(req.get("op"))
+        return send(self, req, payload)
+
+    monkeypatch.setattr(VideoProcess, "send", recording)
+    player.seek_frame(20)
+    qtbot.waitUntil(lambda: player.shown_frame == 20, timeout=WAIT_MS)
+    played: list[int] = []
+    player.frame_shown.connect(lambda m: player.playing and played.append(m))
+    player.play()
+    qtbot.waitUntil(lambda: len(played) >= 4, timeout=WAIT_MS)
+    player.pause()
+    qtbot.wait(100)
+    ops.clear()
+    for k in (played[0], 20, played[-1], played[1]):
+        player.seek_frame(k)
+        assert player.shown_frame == k  # on screen before the event loop turns
+        assert shown(player) == k
+        assert player.view.pending is None
+    qtbot.wait(200)
+    assert "frame" not in ops, ops
+    player.seek_frame(50)  # never received: decoded, as ever
+    assert player.shown_frame != 50
+    qtbot.waitUntil(lambda: player.shown_frame == 50, timeout=WAIT_MS)
+    assert shown(player) == 50 and "frame" in ops

@@ -151,3 +151,32 @@ def test_a_request_interrupts_the_warm_up(mp4):
         assert vc.read_code(img) == _truth(index, 495) and h["fallbacks"] == 0
         # the interrupt was spent: the next warm-up runs to the end
         assert vp.request({"op": "warm", "frames": [250], "keep": True}).header["done"] == [250]
+
+
+def test_the_players_pixels_are_the_same_frame_in_qts_32_bit_layout(mp4):
+    """The player asks for `bgra` (Qt's RGB32 on a little-endian machine: what the scaler
+    writes for less CPU and Qt paints as it is): 4 bytes a pixel, alpha 255, and the colours
+    of the RGB24 answer for the same frame and size: the same bytes unscaled, within the
+    scaler's rounding scaled (1080p to 834x468: 0.78 levels on average, 4-5 at most)."""
+    path, index = mp4
+    blob = index.to_bytes()
+    got = {}
+    with VideoProcess(path) as vp:
+        vp.request({"op": "frame", "n": 0, "keep": True, "index_len": len(blob)}, blob)
+        for fmt in ("rgb24", "bgra"):
+            for size in ((None, None), (160, 90)):
+                msg = vp.request({"op": "frame", "n": 37, "keep": True, "pixels": fmt,
+                                  "width": size[0], "height": size[1]})
+                h = msg.header
+                got[fmt, size] = np.frombuffer(msg.blobs[0], np.uint8).reshape(
+                    h["height"], h["width"], 3 if fmt == "rgb24" else 4)
+    for size in ((None, None), (160, 90)):
+        rgb, bgra = got["rgb24", size], got["bgra", size]
+        assert bgra.shape[:2] == rgb.shape[:2]
+        assert (bgra[..., 3] == 255).all()
+        diff = np.abs(bgra[..., 2::-1].astype(int) - rgb.astype(int))
+        if size == (None, None):
+            assert diff.max() == 0  # unscaled: the same conversion, byte for byte
+        else:  # scaled: another output path of the scaler, rounded its own way
+            assert diff.mean() < 2 and (diff.max(axis=2) > 8).mean() < 0.001
+    assert vc.read_code(got["bgra", (None, None)][..., 2::-1]) == 37

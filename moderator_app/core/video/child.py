@@ -106,7 +106,8 @@ def _decoder(req: dict, state: dict, inp: Input):
 
 
 def op_frame(req: dict, out, state: dict, inp: Input) -> None:
-    """Decode frame n; pixels as RGB24 (optionally scaled to width x height)."""
+    """Decode frame n; pixels as RGB24 or the request's `pixels` layout (`to_rgb`),
+    optionally scaled to width x height."""
     from .decoder import to_rgb
     dec = _decoder(req, state, inp)
     decoded, fallbacks = dec.decoded, dec.fallbacks
@@ -116,7 +117,8 @@ def op_frame(req: dict, out, state: dict, inp: Input) -> None:
         send(out, {"ok": False, "reason": f"frame {req['n']} cannot be decoded"})
         return
     t1, c1 = time.perf_counter(), time.process_time()
-    img = to_rgb(frame, req.get("width"), req.get("height"), dec.index.orientation)
+    img = to_rgb(frame, req.get("width"), req.get("height"), dec.index.orientation,
+                 str(req.get("pixels", "rgb24")))
     t2, c2 = time.perf_counter(), time.process_time()
     h, w = img.shape[:2]
     # what the read cost (frames decoded, fallbacks), and where its time went (wall and the
@@ -166,9 +168,11 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
     video0 = float(req["video0"])
     wall0: float | None = None  # the clock starts when the first frame is sent
     width, height = req.get("width"), req.get("height")
+    pixels = str(req.get("pixels", "rgb24"))
     n = int(req["n"])
     cost = index.frame_duration_s / speed  # wall time to make a frame (moving average)
-    frame_bytes = 3 * int(width or index.width) * int(height or index.height)
+    frame_bytes = (3 if pixels == "rgb24" else 4) * int(width or index.width) \
+        * int(height or index.height)
     ahead = min(PLAY_AHEAD_S, max(2, PLAY_AHEAD_BYTES // max(1, frame_bytes))
                 * index.frame_duration_s / speed)
     sent = 0
@@ -199,7 +203,7 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
             return
         if inp.wait(0):  # the player's word came during the decode: not converted nor sent
             break
-        img = to_rgb(frame, width, height, index.orientation)
+        img = to_rgb(frame, width, height, index.orientation, pixels)
         h, w = img.shape[:2]
         send(out, {"play": n, "width": w, "height": h}, (img.tobytes(),))
         if wall0 is None:

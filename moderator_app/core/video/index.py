@@ -315,7 +315,7 @@ class FrameIndex:
         return buf.getvalue()
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> FrameIndex:
+    def from_bytes(cls, data: bytes | bytearray) -> FrameIndex:
         """Read an index written by `to_bytes` (no pickle: the writer handled hostile bytes)."""
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             meta = json.loads(z["meta"].tobytes().decode())

@@ -489,7 +489,7 @@ def pack_arrays(arrays: dict) -> bytes:
     return buf.getvalue()
 
 
-def unpack_arrays(data: bytes) -> dict:
+def unpack_arrays(data: bytes | bytearray) -> dict:
     with np.load(io.BytesIO(data), allow_pickle=False) as z:
         out = {}
         for k in z.files:
