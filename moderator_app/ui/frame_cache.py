@@ -17,9 +17,9 @@ Two pools, each bounded by bytes, least recently used out first: the frames a pl
 stream sent (`played`) and the frames asked for one by one (selections, steps). A play
 sends 60 frames a second, and in one pool it pushed out every selection within seconds;
 going back to a finding looked at before is as likely as going back to what just played.
-`POOL_BYTES` holds 41 frames of a 1080p video in the 1920x1080 window's view (834x468, 4
-bytes a pixel: 0.7 s at 60 fps) and 72 of a 720p one in the 1280x720 window's (526x421:
-2.4 s at 30 fps), per pool.
+`POOL_BYTES` holds 42 frames of a 1080p video in the 1920x1080 window's view (834x468, 4
+bytes a pixel: 0.7 s at 60 fps) and 107 of a 720p one in the 1280x720 window's (526x296:
+3.6 s at 30 fps), per pool.
 """
 
 from __future__ import annotations
