@@ -5,10 +5,10 @@ the same run, on a 1080p60 H.264 file made with the ffmpeg CLI.
    `ffmpeg -i F -f null -` and against a bare PyAV decode loop (best of 3, interleaved);
    at the end the same on a small video (160x210, 60 fps: an Atari recording's size) and on
    the shapes of `SHAPES` (16x16 and 64x64 with many frames, 16x16 at 1000 fps in MKV, 4K,
-   VP9 WebM, HEVC MKV, 120 fps 720p, 10-bit), each against its own floor, and the worst
-   ratio. The
-   scan is timed from the request to its result with its process started ahead, as
-   `verify --scan` runs it, and also from a cold start (`scan_vs_floor` says why).
+   VP9 WebM, HEVC MKV, 120 fps 720p, MPEG-2 TS 1080p50, 10-bit), each against its own floor,
+   and the worst ratio. The scan is timed from the request to its result with its process
+   started ahead, as `verify --scan` runs it, and also from a cold start (`scan_vs_floor`
+   says why).
 2. Reopening with the scan cached (SHA-256 known, as in the workstation).
 3. The exact frame for a selected event once the video is open (the workstation's isolated
    decoder: seek by the index, decode, verify, pixels at view size), against a bare
@@ -179,6 +179,11 @@ SHAPES = {
     "H.264 720p 120 fps": ("testsrc2=size=1280x720:rate=120", 10,
                            ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"],
                            "mp4"),
+    # QA session 15's H5: MPEG-2 in a transport stream, 1080p50, 12-frame GOPs with B-frames
+    # (a broadcast or capture-card recording); where the probe's tail pass and the scan
+    # decoded the last GOPs twice
+    "MPEG-2 TS 1080p50": ("testsrc2=size=1920x1080:rate=50", 20,
+                          ["-c:v", "mpeg2video", "-q:v", "4", "-g", "12", "-bf", "2"], "ts"),
     "H.264 10-bit 720p30": ("testsrc2=size=1280x720:rate=30", 10,
                             ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt",
                              "yuv420p10le"], "mp4"),

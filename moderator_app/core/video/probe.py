@@ -207,8 +207,67 @@ def probe_video(path: Path, name: str, limits: VideoLimits = DEFAULT_VIDEO_LIMIT
                           findings=(UNREADABLE.at(f"the video cannot be read: {why}", name),))
 
 
+@dataclass(frozen=True)
+class PendingProbe:
+    """A probe whose last decodable frame is left to the scan that follows it in the same
+    process (verify --scan): the video process's answer, judged by `judge` once the scan's
+    frames say which is the last that decodes (`last_decoded`). The scan decodes every frame;
+    the probe's own tail pass decoded the last GOPs of the file a second time."""
+
+    index: FrameIndex
+    info: dict
+    name: str
+    limits: VideoLimits
+    findings: tuple[Finding, ...]
+
+    def judge(self, last_decodable: int) -> VideoProbe:
+        try:
+            return _judge(self.index, dict(self.info, last_decodable=last_decodable),
+                          self.name, self.limits, list(self.findings))
+        except Exception as exc:  # noqa: BLE001 - as `probe_video`
+            why = str(exc) or type(exc).__name__
+            return VideoProbe(False, self.name, method="failed", findings=(
+                UNREADABLE.at(f"the video cannot be read: {why}", self.name),))
+
+
+def probe_for_scan(path: Path, name: str, process: VideoProcess | None,
+                   limits: VideoLimits = DEFAULT_VIDEO_LIMITS
+                   ) -> tuple[VideoProbe, PendingProbe | None]:
+    """`probe_video` for a video that is scanned next: the probe judged without the last
+    frames' decode (enough to know whether to scan, and its frame count) and, when the video
+    process left that decode to the scan (`child_probe.scan_answers_tail`), what to judge
+    again with the scan's frames (`PendingProbe.judge`); else None, and the probe is whole."""
+    try:
+        asked = _ask(Path(path), name, limits, process, tail="scan")
+        if isinstance(asked, VideoProbe):
+            return asked, None
+        early = _judge(asked.index, asked.info, name, limits, list(asked.findings))
+    except Exception as exc:  # noqa: BLE001 - as `probe_video`
+        why = str(exc) or type(exc).__name__
+        return VideoProbe(False, name, method="failed", findings=(
+            UNREADABLE.at(f"the video cannot be read: {why}", name),)), None
+    return early, (asked if early.ok and asked.info.get("tail_deferred") else None)
+
+
+def last_decoded(index: FrameIndex, decoded_pts: np.ndarray) -> int | None:
+    """The index's last frame whose timestamp is among `decoded_pts` (a whole scan's frames):
+    the last frame that decodes, as the probe's tail pass finds it."""
+    hit = np.nonzero(np.isin(index.pts, decoded_pts))[0]
+    return int(hit[-1]) if hit.shape[0] else None
+
+
 def _probe(path: Path, name: str, limits: VideoLimits,
            process: VideoProcess | None = None) -> VideoProbe:
+    asked = _ask(path, name, limits, process)
+    if isinstance(asked, VideoProbe):
+        return asked
+    return _judge(asked.index, asked.info, name, limits, list(asked.findings))
+
+
+def _ask(path: Path, name: str, limits: VideoLimits, process: VideoProcess | None,
+         tail: str = "probe") -> VideoProbe | PendingProbe:
+    """The video process's answer (a failed probe when there is none). `tail` "scan": the
+    process may leave the last frames' decode to the scan that follows."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -222,7 +281,8 @@ def _probe(path: Path, name: str, limits: VideoLimits,
     if cut:
         findings.append(TRUNCATED.at(f"the video file is truncated: {cut}", name))
     req = {"op": "probe", "budget_s": limits.time_budget_s, "max_frames": limits.max_frames,
-           "max_index_frames": limits.max_index_frames, "max_side": limits.max_side}
+           "max_index_frames": limits.max_index_frames, "max_side": limits.max_side,
+           "tail": tail}
     try:
         if process is not None:
             msg = process.request(dict(req, keep=True), timeout_s=limits.time_budget_s + 5.0)
@@ -238,7 +298,7 @@ def _probe(path: Path, name: str, limits: VideoLimits,
     except (ValueError, KeyError, IndexError, TypeError):
         findings.append(UNREADABLE.at("the video reader sent a malformed index", name))
         return VideoProbe(False, name, method="none", findings=tuple(findings))
-    return _judge(index, msg.header, name, limits, findings)
+    return PendingProbe(index, msg.header, name, limits, tuple(findings))
 
 
 def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
