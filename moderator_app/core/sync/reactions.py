@@ -110,9 +110,10 @@ def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
 BUSY_SHARE = 0.5
 
 
-def calmed(sig: FrameSignals, nov: Novelty) -> Novelty | None:
-    """`nov` with each tile's onsets weighed by 1 - its share of windows with an onset
-    (`background_rates`), or None when no tile is busy (BUSY_SHARE): nothing to calm.
+def calmed(sig: FrameSignals, nov: Novelty, power: int = 1) -> Novelty | None:
+    """`nov` with each tile's onsets weighed by (1 - its share of windows with an onset
+    (`background_rates`)) ** power, or None when no tile is busy (BUSY_SHARE): nothing to
+    calm.
 
     Why: a press on a screen where some tiles change all the time (a conveyor, a rolling
     skull) gives the player's tiles onsets on frames where the busy tiles have theirs too,
@@ -123,7 +124,7 @@ def calmed(sig: FrameSignals, nov: Novelty) -> Novelty | None:
     q = background_rates(sig, nov)
     if not len(q) or float(q.max()) < BUSY_SHARE:
         return None
-    return novelty(sig, like=nov, calm=1.0 - q)
+    return novelty(sig, like=nov, calm=(1.0 - q) ** power)
 
 
 def _pairs(onsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
