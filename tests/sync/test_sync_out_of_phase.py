@@ -81,3 +81,21 @@ def test_the_same_street_with_every_press_logged_gets_no_warning():
         shown = _presses(seed)
         a = analyze(shown, _screen(shown, seed), DEFAULT_THRESHOLDS)
         assert a.findings == [], seed
+
+
+def test_at_the_moderators_offset_the_reactions_are_the_phases():
+    """A moderator's offset on a run that suggests none: the reactions are measured on the
+    phase's rises, each at the frame where the scroll first changes a rest frame of the
+    animation. Before: the onsets' (none measured: the street was moving already)."""
+    for seed in (1, 2, 3):
+        shown = _presses(seed)
+        sig = _screen(shown, seed)
+        a = analyze(shown, sig, DEFAULT_THRESHOLDS, offset_s=OFFSET)
+        assert a.suggested_offset_s is None, seed
+        at = []
+        for r, e in zip(a.reactions, shown, strict=True):
+            k = int(round((OFFSET + e) * FPS)) + 1  # the scroll's first frame
+            first = k if k % 2 else k + 1           # its first rest frame of the animation
+            at.append(r.video_s is not None and round(r.video_s * FPS) == first)
+        assert sum(at) >= 28, (seed, sum(at))      # of 32
+        assert a.findings == [], seed
