@@ -93,6 +93,12 @@ def check_flags(text: bytes, flags: int) -> None:
         assert text == reference(text), f"MIN|SORTED_U16 but not RFC 8785: {text!r}"
     if flags & ST["ST_ASCII"]:
         assert text.isascii() and b"\x7f" not in text, text
+    if flags & ST["ST_NOWRITER"]:  # an escape no known writer uses: none spells the text
+        value = json.loads(text)
+        assert orjson.dumps(value) != text and canonical_json(value) != text, text
+        for sep in (None, (",", ":")):
+            for ea in (False, True):
+                assert json.dumps(value, separators=sep, ensure_ascii=ea).encode() != text, text
     floats = bool(flags & ST["ST_FLOAT"])
     spaced = bool(flags & ST["ST_SPACED"])  # json.dumps' default separators
     seps = (", ", ": ") if spaced else (",", ":")

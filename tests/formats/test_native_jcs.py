@@ -281,6 +281,9 @@ WRITERS = {
     "jcs": canonical_json, "orjson": orjson.dumps,
     "orjson_sorted": lambda e: orjson.dumps(e, option=orjson.OPT_SORT_KEYS),
     **{f"json_{sep}_{ea}_{sk}": _dumps(sep, ea, sk) for sep, ea, sk in traj.spelling.DUMPS_VARIANTS},
+    # Go's encoding/json: compact, `<`, `>` and `&` escaped (`\u003c`): no known writer's
+    "go": lambda e: orjson.dumps(e).replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(
+        b"&", b"\\u0026"),
 }
 
 
@@ -292,7 +295,7 @@ def test_the_spelling_table_equals_spelling_mask(writer):
     evs = chain_events(make_run_events(40, seed=5, variety=1.0))
     for ev in evs[::3]:
         ev["payload"]["nested"] = {"z": [1.5, "\x7f", {"b": 1e-7, "a": 56.0}], "\U0001f600": 1,
-                                   "\ue000": "é", "q": 1e21}
+                                   "\ue000": "é", "q": 1e21, "sh": "make && ./run > log < in"}
     lines = [WRITERS[writer](ev) for ev in chain_events(evs)]
     got = _scan(join(lines))
     compared = 0
@@ -364,6 +367,34 @@ def test_whitespace_and_escapes_json_dumps_never_writes_claim_no_dumps_spelling(
     for sep, ea, sk in DUMPS_VARIANTS:
         if mask and mask & DUMPS_BIT[(sep, ea, sk)]:
             assert json.dumps(value, separators=sep, ensure_ascii=ea, sort_keys=sk).encode() == raw
+
+
+@needs_jcs
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_spell_facts_from_c_are_line_spellings_for_any_hint(writer):
+    """The `spell` fact the status keys give (the columns' and the summary's) is the one
+    `line_spelling` finds for each hint the checker may hold, a writer outside the hint or
+    none included (Go's `\u003c`: every line of such a stream went through `line_spelling`,
+    ~55 us each; session 16)."""
+    evs = chain_events(make_run_events(40, seed=5, variety=1.0))
+    for ev in evs[::2]:
+        ev["payload"]["sh"] = "make && ./run > log < in"
+    lines = [WRITERS[writer](ev) for ev in chain_events(evs)]
+    keys = _scan(join(lines))["keys"]
+    B = traj.spelling.SPELL_BITS
+    slow = 0
+    for hint in (traj.SPELL_ALL, traj.SPELL_ORJSON, traj.SPELL_JCS | traj.SPELL_ORJSON_SORTED,
+                 traj.spelling.DUMPS_BIT[(None, True, False)]):
+        table = traj.native_blocks._native_spell_table(hint)
+        for raw, key in zip(lines, keys, strict=True):
+            fact = table[key]
+            if fact is traj.native_blocks._NAT_SLOW:
+                slow += 1
+                continue
+            compact = orjson.dumps(orjson.loads(raw)) == raw
+            assert fact == traj.spelling.line_spelling(raw, hint, compact), (writer, hint, raw[:80])
+            assert fact >> B in (hint, traj.SPELL_ALL)
+    assert slow == 4 * sum(big_int(raw) for raw in lines)  # (declined lines only)
 
 
 # -- block summaries --------------------------------------------------------------------------

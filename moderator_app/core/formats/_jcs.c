@@ -54,6 +54,9 @@
 #define ST_EA 4096       /* MINX, but with strings spelled as json.dumps(ensure_ascii=True)
                           * writes them (`\u00e9`, `\ud83d\ude00`, lowercase; no raw byte
                           * >= 0x80, no raw DEL) rather than as RFC 8785 does */
+#define ST_NOWRITER 8192 /* a string holds `\/`, or a `\u` escape with an uppercase hex digit or of
+                          * a printable ASCII character (Go's `\u003c`): no writer that
+                          * `chain.respelled` knows spells the line */
 #define ST_START (ST_MIN | ST_MINX | ST_SORTED_CP | ST_SORTED_U16 | ST_ASCII | ST_F_ORJSON | \
                   ST_F_REPR | ST_EA)
 
@@ -802,7 +805,7 @@ static int parse_string(P *ps, Mem *key)
         switch (e) {
         case '"': cp = '"'; p += 2; break;
         case '\\': cp = '\\'; p += 2; break;
-        case '/': cp = '/'; p += 2; canonical = ea = 0; break;
+        case '/': cp = '/'; p += 2; canonical = ea = 0; ps->flags |= ST_NOWRITER; break;
         case 'b': cp = '\b'; p += 2; break;
         case 'f': cp = '\f'; p += 2; break;
         case 'n': cp = '\n'; p += 2; break;
@@ -816,6 +819,8 @@ static int parse_string(P *ps, Mem *key)
             canonical = cp < 0x20 && cp != '\b' && cp != '\f' && cp != '\n' && cp != '\r' &&
                         cp != '\t' && (p[5] < 'A' || p[5] > 'F');
             ea = canonical || (cp >= 0x7f && lower_hex4(p + 2));
+            if (!lower_hex4(p + 2) || (cp >= 0x20 && cp <= 0x7e))
+                ps->flags |= ST_NOWRITER;
             p += 6;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 uint32_t lo;
@@ -824,6 +829,8 @@ static int parse_string(P *ps, Mem *key)
                     return NOTOK; /* a lone surrogate: the Python path reports it */
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 ea = ea && lower_hex4(p + 2);
+                if (!lower_hex4(p + 2))
+                    ps->flags |= ST_NOWRITER;
                 p += 6;
                 ps->str_nonbmp = 1;
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
@@ -2942,6 +2949,7 @@ PyMODINIT_FUNC PyInit__jcs(void)
     PyModule_AddIntConstant(m, "ST_MIN", ST_MIN);
     PyModule_AddIntConstant(m, "ST_SPACED", ST_SPACED);
     PyModule_AddIntConstant(m, "ST_EA", ST_EA);
+    PyModule_AddIntConstant(m, "ST_NOWRITER", ST_NOWRITER);
     PyModule_AddIntConstant(m, "ST_SORTED_CP", ST_SORTED_CP);
     PyModule_AddIntConstant(m, "ST_SORTED_U16", ST_SORTED_U16);
     PyModule_AddIntConstant(m, "ST_FLOAT", ST_FLOAT);

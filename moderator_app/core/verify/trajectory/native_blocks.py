@@ -125,11 +125,14 @@ def _nat_mask(key: int, bits: dict[str, int], orjson_floats: bool) -> int | None
     every level, also their sorted forms; spelled minimally throughout with members in UTF-16
     order, RFC 8785. EA (strings as ensure_ascii writes them, `\u00e9`): json.dumps'
     ensure_ascii forms. SPACED (one space after every `,` and `:`): the json.dumps forms of
-    the same tokens with its default separators, and no other writer's. `orjson_floats`:
+    the same tokens with its default separators, and no other writer's. NOWRITER: none.
+    `orjson_floats`:
     whether `_jcs` spells floats as the installed orjson does (else those lines take
     `line_spelling`). tests/formats/test_native_jcs.py holds this to `spelling_mask`."""
     if not key & bits["ST_OK"]:
         return None
+    if key & bits.get("ST_NOWRITER", 0):
+        return 0  # an escape none of them writes (`\/`, `\u003c`, `\u00E9`)
     floats = bool(key & bits["ST_FLOAT"])
     sorted_cp = bool(key & bits["ST_SORTED_CP"])
     m: int | None = None
@@ -194,8 +197,13 @@ class _SpellTable(dict):
     def __missing__(self, key: int) -> object:
         m = NATIVE_MASKS[key]
         hint = self._hint
-        v = self[key] = (hint << SPELL_BITS | m & hint if m is not None and m & hint
-                         else _NAT_SLOW)
+        if m is None:
+            v: object = _NAT_SLOW
+        elif m & hint:
+            v = hint << SPELL_BITS | m & hint
+        else:  # as `line_spelling` words it: every spelling tried, these (or none) reproduce it
+            v = SPELL_ALL << SPELL_BITS | m
+        self[key] = v
         return v
 
 
