@@ -334,6 +334,7 @@ def gui_hostile(path: Path) -> dict:
             win.select_event(row)
             worst = max(worst, spin(lambda: False, 0.4)[1])
             texts.append(_all_texts(win))
+    win.grab().save(str(CACHE / f"gui-hostile-{path.name}.png"))
     both = "\n".join(texts)
     res["longest_turn_s"] = round(worst, 2)
     res["raw_control_shown"] = sorted({hex(ord(c)) for c in RAW_CONTROL if c in both})
