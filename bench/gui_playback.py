@@ -89,9 +89,9 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0,
         n = times.frame_count
         # each figure has frames of its own: a frame the player has received before is shown
         # from its kept frames (ui/frame_cache.py), which `revisit` below measures
-        pool = random.Random(3).sample(range(n // 10, n - 1), 30)
+        pool = random.Random(3).sample(range(n // 10, n - 1), 36)
         targets, playing_targets, drag_targets = pool[:12], pool[12:18], pool[18:24]
-        played_targets = pool[24:]
+        played_targets, warm_targets = pool[24:30], pool[30:]
         print(f"-- the window's player, {video.name}: {n} frames at {rate:.0f} fps, "
               f"the window at {size[0]}x{size[1]} (video "
               f"{player.view.width()}x{player.view.height()})")
@@ -199,6 +199,18 @@ def bench_playback(video: Path, seconds: float, play_s: float = 6.0,
         mr = statistics.median(revisit)
         print(f"  an event selected before, again   {mr:7.1f} ms median, {max(revisit):.1f} ms "
               f"worst of {len(revisit)} -> {mr / med:.2f}x the first selection")
+
+        # 2e. a neighbouring event or finding, warmed while the moderator read (the navigator
+        # hints them after each selection: ui/navigation.py)
+        def warmed(k: int) -> float:
+            player.prefetch_times([times.time_of(k)])
+            _spin(app, lambda: k in player._worker.warmed, 60)
+            return exact(k)
+
+        sel_warm = [warmed(k) for k in warm_targets]
+        mw = statistics.median(sel_warm)
+        print(f"  a warmed neighbour                {mw:7.1f} ms median, {max(sel_warm):.1f} ms "
+              f"worst of {len(sel_warm)} -> {mw / med:.2f}x a selection elsewhere")
 
         # 3. dragging: a keyframe preview for each position, the exact frame on release
         previews = []

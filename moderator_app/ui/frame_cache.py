@@ -1,7 +1,8 @@
 """The exact frames the player already has in the workstation's process (issue 11 point 8).
 
 Every exact frame that came from the isolated decoder (a selection's, a step's, each frame
-of a playback stream) is kept here, as it came: fitted to the view's size at the time, in
+of a playback stream, each frame a warm-up decoded while the moderator read: the neighbouring
+events and findings) is kept here, as it came: fitted to the view's size at the time, in
 the pixels the view paints. Going back to one of them (the event that was current while
 playing, a finding looked at before, a step back after a pause) shows it at once, on the
 GUI thread, with no request to the decoder: no seek, no decode of its group of pictures,
@@ -13,8 +14,9 @@ A frame is known by its number and the size it was fitted to (`FrameWorker._size
 the view changes size the frames kept are not used (they would be painted scaled), and
 they age out. Keyframe previews (dragging) are never kept: they are not the exact frame.
 
-Two pools, each bounded by bytes, least recently used out first: the frames a playback
-stream sent (`played`) and the frames asked for one by one (selections, steps). A play
+Two pools, each bounded by bytes, least recently used out first: the frames sent ahead (a
+playback stream's and a warm-up's: `played`) and the frames asked for one by one
+(selections, steps). A play
 sends 60 frames a second, and in one pool it pushed out every selection within seconds;
 going back to a finding looked at before is as likely as going back to what just played.
 `POOL_BYTES` holds 42 frames of a 1080p video in the 1920x1080 window's view (834x468, 4
@@ -24,12 +26,26 @@ bytes a pixel: 0.7 s at 60 fps) and 107 of a 720p one in the 1280x720 window's (
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 
 from PySide6.QtGui import QImage
 
 POOL_BYTES = 64 << 20
+
+#: The pixels the player asks the decoder for: Qt's `Format_RGB32` (0xffRRGGBB words) in
+#: this machine's byte order, which the scaler writes for less CPU than RGB24 and Qt paints
+#: as it is (`decoder.to_rgb`).
+PLAYER_PIXELS = "bgra" if sys.byteorder == "little" else "argb"
+
+
+def frame_qimage(data: bytes, w: int, h: int) -> QImage:
+    """A frame in `PLAYER_PIXELS` -> a QImage that owns its pixels (safe across threads);
+    ValueError when the bytes are not a whole w x h frame (a malformed answer)."""
+    if len(data) != w * h * 4:
+        raise ValueError("not a whole frame")
+    return QImage(data, w, h, 4 * w, QImage.Format.Format_RGB32).copy()
 
 Size = tuple[int | None, int | None]  # the fitted size asked for (None, None: as stored)
 

@@ -10,7 +10,6 @@ driven by it.
 from __future__ import annotations
 
 import contextlib
-import sys
 import threading
 import time
 from bisect import bisect_right
@@ -28,7 +27,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
-from moderator_app.ui.frame_cache import FrameCache
+from moderator_app.ui.frame_cache import PLAYER_PIXELS, FrameCache, frame_qimage
 from moderator_app.ui.timefmt import format_timecode
 
 if TYPE_CHECKING:
@@ -80,20 +79,6 @@ class PlayerTimes:
     def keyframe_frame(self, n: int) -> int:
         """The frame number of the keyframe at or before frame `n` (cheap to decode)."""
         return self.index.keyframe_index(n)
-
-
-#: The pixels the player asks the decoder for: Qt's `Format_RGB32` (0xffRRGGBB words) in
-#: this machine's byte order, which the scaler writes for less CPU than RGB24 and Qt paints
-#: as it is (`decoder.to_rgb`).
-PLAYER_PIXELS = "bgra" if sys.byteorder == "little" else "argb"
-
-
-def frame_qimage(data: bytes, w: int, h: int) -> QImage:
-    """A frame in `PLAYER_PIXELS` -> a QImage that owns its pixels (safe across threads);
-    ValueError when the bytes are not a whole w x h frame (a malformed answer)."""
-    if len(data) != w * h * 4:
-        raise ValueError("not a whole frame")
-    return QImage(data, w, h, 4 * w, QImage.Format.Format_RGB32).copy()
 
 
 class FrameWorker(QObject):
@@ -300,14 +285,29 @@ class FrameWorker(QObject):
             if self._pending is None and not self._halted:
                 # no deadline of a frame's: idle work at low priority may take long on a
                 # loaded machine, and a request interrupts it anyway
-                msg = self.proc.request({"op": "warm", "frames": hints, "keep": True},
-                                        timeout_s=WARM_TIMEOUT_S)
+                size = self._size()
+                send = {"width": size[0], "height": size[1], "pixels": PLAYER_PIXELS}
+                msg = self.proc.request({"op": "warm", "frames": hints, "keep": True,
+                                         "send": send}, timeout_s=WARM_TIMEOUT_S)
+                self._keep_warmed(msg, size)
                 self.warmed = [int(n) for n in msg.header.get("done", ())]
         except VideoProcessError:
             self.proc.close()
             self.proc = None
         finally:
             self._warming = False
+
+    def _keep_warmed(self, msg, size: tuple) -> None:
+        """The warmed frames the child sent back, kept with the frames sent ahead (shown at
+        once when selected, `cached_frame`); a malformed one is dropped (a selection then
+        asks the child, as before)."""
+        sent, sizes = msg.header.get("sent", ()), msg.header.get("sizes", ())
+        for n, wh, data in zip(sent, sizes, msg.blobs, strict=False):
+            try:
+                self.frames.put(int(n), size, frame_qimage(data, int(wh[0]), int(wh[1])),
+                                played=True)
+            except (ValueError, TypeError, IndexError):
+                continue
 
     @Slot()
     def _serve(self) -> None:

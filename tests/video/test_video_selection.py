@@ -180,3 +180,20 @@ def test_the_players_pixels_are_the_same_frame_in_qts_32_bit_layout(mp4):
         else:  # scaled: another output path of the scaler, rounded its own way
             assert diff.mean() < 2 and (diff.max(axis=2) > 8).mean() < 0.001
     assert vc.read_code(got["bgra", (None, None)][..., 2::-1]) == 37
+
+
+def test_a_warm_up_sends_back_the_frames_it_warmed(mp4):
+    """With `send`, the warmed frames come back converted as a frame request would convert
+    them (the workstation keeps them and shows one at once when it is selected); a frame the
+    warm-up skipped as cheap (the next one) is not sent."""
+    path, index = mp4
+    blob = index.to_bytes()
+    with VideoProcess(path) as vp:
+        vp.request({"op": "frame", "n": 100, "keep": True, "index_len": len(blob)}, blob)
+        msg = vp.request({"op": "warm", "frames": [700, 101, 350], "keep": True,
+                          "send": {"width": None, "height": None, "pixels": "rgb24"}})
+        h = msg.header
+        assert h["done"] == h["sent"] == [700, 350] and len(msg.blobs) == 2
+        for n, (w, ht), data in zip(h["sent"], h["sizes"], msg.blobs, strict=True):
+            img = np.frombuffer(data, np.uint8).reshape(ht, w, 3)
+            assert vc.read_code(img) == _truth(index, n)

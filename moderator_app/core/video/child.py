@@ -232,10 +232,18 @@ def op_warm(req: dict, out, state: dict) -> None:
     the frame decoder's cache with a decoder of their own, so that the player's decoder keeps
     its place; a selection of one of them is then served without a decode. Given up as soon
     as the player interrupts (a request is waiting): it never delays a selection by more
-    than the frame being decoded."""
+    than the frame being decoded.
+
+    `send` ({"width", "height", "pixels"}, as a frame request's): the frames warmed are also
+    sent back, converted as a frame request would convert them (one blob each, `sent` and
+    `sizes` in the header), so that the workstation keeps them and shows one at once when it
+    is selected (ui/frame_cache.py): no request, no wait for this process to be scheduled."""
     import threading
     dec = state.get("dec")
     done: list[int] = []
+    blobs: list[bytes] = []
+    sent: list[int] = []
+    sizes: list[list[int]] = []
     if dec is not None:
         frames = [int(n) for n in req.get("frames", ())[:8]
                   if 0 <= int(n) < dec.index.frame_count and not dec.near(int(n))]
@@ -251,7 +259,12 @@ def op_warm(req: dict, out, state: dict) -> None:
         if "error" in result:
             raise result["error"]
         done = result.get("done", [])
-    send(out, {"ok": True, "done": done, "interrupted": _INTERRUPT[0]})
+        for n, img in result.get("images", ()):
+            sent.append(n)
+            sizes.append([int(img.shape[1]), int(img.shape[0])])
+            blobs.append(img.tobytes())
+    send(out, {"ok": True, "done": done, "interrupted": _INTERRUPT[0], "sent": sent,
+               "sizes": sizes}, tuple(blobs))
     _INTERRUPT[0] = False
 
 
@@ -265,6 +278,17 @@ def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -
             state["warm"] = ExactDecoder(_open(req), dec.index, threads=False,
                                          reopen=lambda: _open(req))
         result["done"] = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
+        spec = req.get("send")
+        if isinstance(spec, dict):
+            from .decoder import to_rgb
+            images = result["images"] = []
+            for n in result["done"]:
+                frame = dec.cached_frame(n)
+                if _INTERRUPT[0] or frame is None:
+                    continue  # a request is waiting: it goes first
+                images.append((n, to_rgb(frame, spec.get("width"), spec.get("height"),
+                                         dec.index.orientation,
+                                         str(spec.get("pixels", "rgb24")))))
     except Exception as exc:  # noqa: BLE001 - reported by the main thread, as any op's
         result["error"] = exc
 

@@ -338,6 +338,10 @@ class ExactDecoder:
     def cached(self, n: int) -> bool:
         return n in self._cache
 
+    def cached_frame(self, n: int):
+        """The decoded frame `n` when it is kept (a warm-up's, a read's), else None."""
+        return self._cache.get(n)
+
     def near(self, n: int) -> bool:
         """Whether a read of frame `n` is cheap already: cached, or a few frames on from the
         current decode (no warm-up needed)."""
