@@ -53,3 +53,43 @@ def test_block_prefilter_never_hides_a_marker(secret, label):
         block = filler + b"x" * pad + secret.encode() + b"\n" + filler
         expected = tuple(m for m in MARKERS if m in block)
         assert expected and markers_in(block) == expected
+
+
+def _finditer_everywhere(raw: bytes, limit: int) -> list:
+    """The scan as it was: every pattern searched over the whole line."""
+    from moderator_app.core.verify import secrets
+
+    hits = [secrets.SecretHit(label, m.start() + 1, secrets._redact(m.group()))
+            for _, label, pattern in secrets._COMPILED for m in pattern.finditer(raw)]
+    return sorted(hits, key=lambda h: h.column)[:limit]
+
+
+@pytest.mark.parametrize("secret,label", [
+    *KEYS, ("xoxoxb-1234567890-abcdef", "Slack token"), ("sk-sk-" + "Ab1" * 10, "API key (sk-...)"),
+    ("bearer Bearer " + "t" * 30, "bearer token"), ("AKIAIOSFODNN7EXAMPLE AKIAIOSFODNN7EXAMPLF", "AWS access key id"),
+])
+def test_a_long_line_asks_the_c_side_which_markers_it_holds(monkeypatch, secret, label):
+    """A line of 16 KiB or more (a base64 screenshot in an event) learns its markers from one
+    `_jcs.markers` pass, and each pattern is tried where its marker is rather than searched
+    over the line: nine substring searches and a regex search took 3.5 ms on a 667 KB line
+    (session 16). The hits are those of every pattern searched everywhere, at any place in the
+    line, next to markers in random base64, with or without the C side."""
+    import base64
+    import random
+
+    from moderator_app.core.verify import secrets
+
+    if secrets._markers is None:
+        pytest.skip("the C accelerator is not built here")
+    c_markers, calls = secrets._markers, []
+    noise = base64.b64encode(random.Random(4).randbytes(30_000))  # holds `xox`, `AKIA`-like bytes
+    for at in (0, 1, 17_000, len(noise)):
+        line = noise[:at] + secrets.MARKERS[at % 3] + b" " + secret.encode() + b" " + noise[at:]
+        want = _finditer_everywhere(line, 50)
+        assert label in [h.label for h in want]
+        monkeypatch.setattr(secrets, "_markers",
+                            lambda raw, ms: calls.append(len(raw)) or c_markers(raw, ms))
+        assert scan_line(line, limit=50) == want
+        monkeypatch.setattr(secrets, "_markers", None)
+        assert scan_line(line, limit=50) == want
+    assert len(calls) == 4
