@@ -183,6 +183,7 @@ class SyncRunner(QObject):
         # An analysis with no suggestion of its own measures its findings at the session's
         # offset: moved, they are measured again there, once the offset settles
         self.last = None
+        self.started_at: float | None = None  # the offset the running analysis measures at
         self.again = QTimer(self)
         self.again.setSingleShot(True)
         self.again.setInterval(OFFSET_SETTLE_MS)
@@ -206,6 +207,13 @@ class SyncRunner(QObject):
         self.box.set_analysis(a)
         self.lane.set_analysis(a)
         self.analysed.emit(a)
+        # the offset moved while this analysis ran (the moderator typed the true offset right
+        # after opening, or applied one): measured at the old one, it is measured again
+        # (session 16: Private Eye opened at 0, set to 0.9 s during its first analysis, kept
+        # the lane of offset 0, 1 reaction of 22 shown instead of 17)
+        if isinstance(a, SyncAnalysis) and a.suggested_offset_s is None and \
+                self.session.offset_s != self.started_at:
+            self.again.start()
 
     def start(self) -> None:
         result = self.session.result
@@ -213,7 +221,7 @@ class SyncRunner(QObject):
             self.op.drop()
             self._show(None)
             return
-        offset = self.session.offset_s
+        offset = self.started_at = self.session.offset_s
         self._show("analysing the video's reactions…")
 
         def work(progress, cancel):

@@ -106,3 +106,31 @@ def test_an_analysis_without_a_suggestion_is_measured_again_at_a_new_offset(qtbo
     qtbot.waitUntil(lambda: isinstance(done[-1], SyncAnalysis)
                     and done[-1].offset_used_s == start + 2.5, timeout=60000)
     assert done[-1].suggested_offset_s is None
+
+
+def test_an_offset_set_while_the_first_analysis_runs_is_measured_too(qtbot, window, tmp_path):
+    """Session 16: the offset set while the opening's analysis runs (a moderator types the
+    true offset at once) was never measured: the analysis came back at the opening's offset,
+    and nothing measured it again (the lane of the old offset stayed). Fails on main (the
+    offset used stays at the opening's)."""
+    from test_ui_main_window import make_submission, open_and_wait
+
+    from moderator_app.core.sync.records import SyncAnalysis
+
+    folder, _ = make_submission(tmp_path / "sub")
+    done: list[object] = []
+    moved: list[float] = []
+
+    def on_analysed(a) -> None:
+        done.append(a)
+        if isinstance(a, str) and not moved:  # "analysing ...": the first analysis starts
+            moved.append(window.session.offset_s + 2.5)
+            window.sync.spin.setValue(moved[0])
+
+    window.sync_runner.analysed.connect(on_analysed)
+    open_and_wait(qtbot, window, folder)
+    qtbot.waitUntil(lambda: bool(moved) and any(isinstance(a, SyncAnalysis) for a in done),
+                    timeout=60000)
+    qtbot.waitUntil(lambda: isinstance(done[-1], SyncAnalysis)
+                    and done[-1].offset_used_s == moved[0], timeout=60000)
+    assert done[-1].suggested_offset_s is None
