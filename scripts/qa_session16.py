@@ -348,6 +348,63 @@ def gui_hostile(path: Path) -> dict:
     return res
 
 
+def gui_decide_hostile(path: Path) -> dict:
+    """The decision panel with hostile text typed in: a reviewer and a note holding OSC/CSI
+    escapes, BEL, C1 CSI and bidi overrides; reject `other`; then every text the window shows
+    (status line, history, labels) read for raw control characters."""
+    import time
+
+    from hostile_corpus import RAW_CONTROL
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    import shutil
+
+    out = CACHE / "gui-decide-tmp"
+    shutil.rmtree(out, ignore_errors=True)  # the ledger and its head file: a new store
+    out.mkdir(parents=True)
+    win = MainWindow(settings=QSettings(str(out / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=out / "g.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([path])
+    end = time.monotonic() + 60
+    while (win.session.result is None or win.is_verifying()) and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+    panel = win.decision_panel
+    said: list[str] = []  # a modal box would block offscreen: what it would say is kept
+    panel.confirm = lambda title, text: said.append(f"confirm: {text}") or True
+    panel.reviewer.setText("qa\x1b]0;pwned\x07\u202eviewer\x9b2J")
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
+    panel.note.setPlainText("see \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ "
+                            "\x1b[2J\u2067RTL\u2069 \x85 \x07 end")
+    stored = panel.decide("reject")
+    for _ in range(50):
+        app.processEvents()
+        time.sleep(0.01)
+    typed = (panel.note.toPlainText(), panel.reviewer.text())  # the editors hold what we typed
+    both = _all_texts(win)
+    for t in typed:
+        both = both.replace(t, "") if t else both
+    win.grab().save(str(CACHE / f"gui-decide-{path.name}.png"))
+    res = {"input": path.name, "recorded": stored is not None,
+           "status": panel.status.text()[:200], "dialogs": [t[:200] for t in said],
+           "raw_control_shown": sorted({hex(ord(c)) for c in RAW_CONTROL if c in both}),
+           "raw_control_in_confirmation": sorted({hex(ord(c)) for c in RAW_CONTROL
+                                                  if c in "".join(said)}),
+           "history": [t[:160] for t in both.splitlines() if "#1" in t][:4]}
+    print(json.dumps(res), flush=True)
+    win.shutdown()
+    for _ in range(100):
+        app.processEvents()
+        time.sleep(0.01)
+    return res
+
+
 # -- re-checks of session 15's open items on main (H1-H3 on s15's runs, G4 on s14's) ----------
 RECHECK_H1 = ["centipede-genuine@r50m2ts", "centipede-genuine3@r30av1odd"]
 RECHECK_H3 = [f"{g}-{k}@r50m2ts" for g in ("centipede", "private_eye")
@@ -408,6 +465,8 @@ def main(argv: list[str]) -> int:
         from qa_common import run_hostile
 
         run_hostile(_Hostile16, CACHE, argv[1:])
+    if what == "gui-decide-hostile":
+        gui_decide_hostile(Path(argv[1]))
     if what == "gui-hostile":  # one input per process (a crash is then the row's, not ours)
         gui_hostile(Path(argv[1]))
     return 0
