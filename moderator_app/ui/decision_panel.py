@@ -49,7 +49,7 @@ from moderator_app.core.ledger.records import (
     suggested_reason,
     utc_now,
 )
-from moderator_app.core.text import safe_text
+from moderator_app.core.text import safe_output, safe_text
 from moderator_app.ui.decision_text import confirmation_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
@@ -351,13 +351,15 @@ class DecisionPanel(QWidget):
             with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))
         except LedgerError as exc:
-            self.history.addItem(f"cannot read the ledger: {exc}")
+            self.history.addItem(safe_text(f"cannot read the ledger: {exc}"))
             return []
         for d in earlier:
             r = d.record
             text = (f"#{d.seq} {r.decided_at} {r.decision.upper()} ({r.reason}) by "
                     f"{r.reviewer}" + (f": {r.note}" if r.note else ""))
-            self.history.addItem(text.replace("\n", " ")[:300])  # QListWidget items: plain
+            # QListWidget items are plain, but a ledger (a team store: other moderators' text)
+            # may hold ESC or U+202E: escaped, as `decisions list` prints them
+            self.history.addItem(safe_text(text.replace("\n", " "))[:300])
         if not earlier:
             self.history.addItem("none")
         return earlier
@@ -373,7 +375,8 @@ class DecisionPanel(QWidget):
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def _warn(self, text: str) -> None:
-        self.status.setText(text)
+        # a note, a reviewer or a ledger's message may hold controls and bidi overrides
+        self.status.setText(safe_output(text))
         self.notice.emit()
 
     def decide(self, decision: str, confirm: bool = True) -> StoredDecision | None:

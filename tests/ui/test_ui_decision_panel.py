@@ -205,3 +205,21 @@ def test_switching_the_ledger_shows_that_ledgers_history(panel, tmp_path):
     panel.session.set_store_path(tmp_path / "other.sqlite3")
     assert [panel.history.item(i).text() for i in range(panel.history.count())] == ["none"]
     assert not (tmp_path / "other.sqlite3").exists()  # reading history creates nothing
+
+
+def test_a_decisions_note_and_reviewer_are_shown_escaped_in_the_status_and_history(panel):
+    """Session 16 hostile pass: a note or reviewer holding ESC, BEL, NEL and U+202E reached
+    the panel's "Recorded #..." line and its history list raw (the history reads the ledger,
+    which on a team store holds other moderators' text: untrusted). Both are plain escaped
+    text, as `decisions list` prints them; markup stays characters."""
+    raw = ("\x1b", "\x07", "\x85", "\u202e")
+    panel.session.set_result(fake_result())
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
+    panel.note.setPlainText("bad \x1b[2J\u202e <b>BOLD</b> \x85")
+    panel.reviewer.setText("rev\u202e\x1b]0;x\x07")
+    assert panel.decide("reject") is not None
+    history = [panel.history.item(i).text() for i in range(panel.history.count())]
+    assert len(history) == 1 and history[0].startswith("#1 ")
+    for text in (panel.status.text(), *history):
+        assert not [c for c in raw if c in text], ascii(text)
+        assert "rev\\u202e\\u001b]0;x\\u0007" in text and "<b>BOLD</b> \\u0085" in text
