@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.sync.analysis import SyncAnalysis
 from moderator_app.core.sync.run import sync_finding, sync_moment
-from moderator_app.core.text import counted
+from moderator_app.core.text import counted, safe_text
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
@@ -380,7 +380,8 @@ class MainWindow(QMainWindow):
             a = self.recent_menu.addAction("(none)")
             a.setEnabled(False)
         for p in items:
-            act = self.recent_menu.addAction(p)  # menu text is plain
+            # plain text, but a path may hold ESC or U+202E, and `&` marks an accelerator
+            act = self.recent_menu.addAction(safe_text(p).replace("&", "&&"))
             act.triggered.connect(lambda _c=False, p=p: self.open_paths([Path(p)]))
 
     def set_theme(self, name: str) -> None:

@@ -100,3 +100,16 @@ def test_producer_and_type_names_are_escaped_in_table_timeline_and_filter(qtbot,
     assert not [t for t in shown if any(c in t for c in RAW)]
     window.lane_filter.setCurrentIndex(window.lane_filter.findText("agent\\u202egpj"))
     qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=WAIT_MS)  # filtered by the raw name
+
+
+def test_the_recent_files_menu_shows_a_hostile_path_escaped(window, tmp_path):
+    """Session 16 hostile pass: File > Open recent listed a submission's path with its ESC,
+    BEL, DEL, NEL and U+202E raw (the menu is plain text, but an RLO reorders what follows
+    and a `&` became a keyboard accelerator, hiding the character)."""
+    folder = tmp_path / "run \x1b]0;own\x07\u202egnp\x85\x7f R&D"
+    folder.mkdir()
+    window.open_paths([folder])
+    shown = [a.text() for a in window.recent_menu.actions()]
+    assert len(shown) == 1, shown
+    assert not [c for c in (*RAW, "\x7f", "\x85") if c in shown[0]], ascii(shown[0])
+    assert shown[0].endswith("run \\u001b]0;own\\u0007\\u202egnp\\u0085\\u007f R&&D")
