@@ -19,7 +19,7 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     """The answer to a probe request: its header and blobs (the index)."""
     import dataclasses
 
-    from .decoder import ExactDecoder, display_matrix
+    from .decoder import ExactDecoder, Interrupted, display_matrix
     from .index import build_index, other_footage, recording_stream
     # the budget is the process's CPU time, not the wall clock: on a loaded machine the same
     # file must be described the same way (docs/DECISIONS.md, "Video budgets in CPU seconds")
@@ -51,16 +51,28 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     side = int(req.get("max_side", 16384))
     if index.frame_count and index.width <= side and index.height <= side:
         dec = ExactDecoder(container, index, reopen=lambda: _open(req))
-        first = dec.read(0)
+        # within the budget: a stream of packets that never decode is read to its end
+        # otherwise (2,000,000 one-byte packets: 35 s for "no frame decodes")
+        # (and at least FIRST_BUDGET_S of its own: a probe whose index took its budget still
+        # decodes frame 0, as it always did)
+        first_end = max(deadline, time.process_time() + FIRST_BUDGET_S)
+        dec.packet_stop = lambda: time.process_time() > first_end
+        try:
+            first = dec.read(0)
+        except Interrupted:
+            first = None
+            info["first_undecided_s"] = float(req.get("budget_s", 20.0))
+        dec.packet_stop = None
         info["first_decodes"] = first is not None
         if first is not None:
             index = dataclasses.replace(index, matrix=display_matrix(first))
-        if req.get("tail") == "scan" and scan_answers_tail(index):
+        # frame 0 not decoded (or not within the budget): the verdict is made, no tail to find
+        if first is not None and req.get("tail") == "scan" and scan_answers_tail(index):
             # verify --scan: the scan decodes every frame next, so its frames say which is
             # the last that decodes (`probe.last_decoded`); decoding the tail here as well
             # was 6 % of a 1080p50 MPEG-2 file's decode floor (QA session 15, H5)
             info["tail_deferred"] = True
-        else:
+        elif first is not None:
             # the last frame that decodes: a forward pass over the last GOPs
             for back in TAIL_PASSES:
                 last = dec.last_decodable(max(0, index.frame_count - back), deadline)
@@ -89,6 +101,10 @@ def scan_answers_tail(index) -> bool:
 # again: 1.95x the decode floor (QA session 15, H5). The answer is the same whenever one of
 # the last 60 frames decodes: the highest frame that decodes is in that window either way.
 TAIL_PASSES = (60, 600)
+
+
+# The least CPU time the search for frame 0 gets, whatever is left of the probe's budget.
+FIRST_BUDGET_S = 2.0
 
 
 # The read of the last packets of a file whose index the probe's budget cut: its own small

@@ -29,6 +29,7 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
+from .mp4_tables import MP4_FIRST, sample_table_problem
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,
@@ -95,7 +96,7 @@ class VideoProbe:
 
 
 # --- container structure ----------------------------------------------------------------------
-_MP4_FIRST = {b"ftyp", b"moov", b"mdat", b"free", b"skip", b"wide", b"pnot", b"uuid"}
+_MP4_FIRST = MP4_FIRST
 
 
 def _mp4_truncation(fh, size: int) -> str | None:
@@ -280,6 +281,10 @@ def _ask(path: Path, name: str, limits: VideoLimits, process: VideoProcess | Non
     cut = container_truncation(path)
     if cut:
         findings.append(TRUNCATED.at(f"the video file is truncated: {cut}", name))
+    bomb = sample_table_problem(path, limits.max_index_frames)
+    if bomb:  # the demuxer would build this index whole when opening the file
+        findings.append(TOO_LARGE.at(bomb, name))
+        return VideoProbe(False, name, method="none", findings=tuple(findings))
     req = {"op": "probe", "budget_s": limits.time_budget_s, "max_frames": limits.max_frames,
            "max_index_frames": limits.max_index_frames, "max_side": limits.max_side,
            "tail": tail}
@@ -313,6 +318,12 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
                                      "side); not decoded", name))
         return VideoProbe(False, method="none", findings=tuple(findings), **base)
     n = index.frame_count
+    undecided = info.get("first_undecided_s")
+    if n and not info.get("first_decodes") and isinstance(undecided, (int, float)):
+        findings.append(UNREADABLE.at(
+            f"no frame of its {n:,} packets decoded within the probe's budget ({undecided:g} "
+            "CPU seconds, and at least 2 s for the first frame): not read further", name))
+        return VideoProbe(False, method="none", findings=tuple(findings), **base)
     if n == 0 or not info.get("first_decodes"):
         findings.append(EMPTY.at("no frame of the video can be decoded", name))
         return VideoProbe(False, method="none", findings=tuple(findings), **base)

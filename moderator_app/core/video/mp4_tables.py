@@ -1,0 +1,106 @@
+"""The sample tables of an MP4/MOV, read in Python before any decoder sees the file.
+
+FFmpeg's MP4 demuxer builds its whole sample index when the file is opened, from the counts
+the file states, whatever the file's size (our frame cap applies only later, to our own
+index). A 284 KB MP4 whose `stsz` says 10,000,000 samples of 1 byte (12 bytes of table)
+made the video process take 1,012 MB and 49 s, and under a 512 MiB cap the report said "no
+frame of the video can be decoded" (session 16 hostile pass): a false reason, and a memory
+bomb. So the counts are read here first (box headers and the `stsz` tables only) and two
+shapes are refused with the reason:
+
+- a track whose samples add up to more bytes than the file holds (a recorder writes each
+  sample's bytes once; samples that are not in the file cannot be footage);
+- more samples in all tracks than the index cap (`VideoLimits.max_index_frames`, 2,097,152:
+  9.7 h of 60 fps video alone), whose index alone would not fit the memory bound (a table of
+  4,000,000 1-byte samples, its bytes in the file: 68 s and a "header damaged" under 512 MiB).
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+
+MP4_FIRST = {b"ftyp", b"moov", b"mdat", b"free", b"skip", b"wide", b"pnot", b"uuid"}
+# boxes on the way from `moov` to a track's sample tables
+_CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl"}
+_MAX_BOXES = 100_000  # per level, as `probe._mp4_truncation` walks the top level
+_CHUNK = 1 << 20  # stsz entries read at a time (4 MiB)
+
+
+def _boxes(fh, start: int, end: int):
+    """(type, body start, body end) of each box between `start` and `end` (clipped to it)."""
+    pos, n = start, 0
+    while pos + 8 <= end and n < _MAX_BOXES:
+        fh.seek(pos)
+        head = fh.read(16)
+        if len(head) < 8:
+            return
+        size, kind = struct.unpack(">I4s", head[:8])
+        body = pos + 8
+        if size == 1:
+            if len(head) < 16:
+                return
+            size, body = struct.unpack(">Q", head[8:16])[0], pos + 16
+        elif size == 0:
+            size = end - pos
+        if size < body - pos:
+            return
+        yield kind, body, min(pos + size, end)
+        pos += size
+        n += 1
+
+
+def _stsz(fh, body: int, end: int) -> tuple[int, int]:
+    """(sample count, bytes of all samples) of one `stsz` box (entries past its end: not
+    counted in the bytes, as no reader can use them)."""
+    fh.seek(body)
+    head = fh.read(12)
+    if len(head) < 12:
+        return 0, 0
+    size, count = struct.unpack(">4xII", head)
+    if size:
+        return count, size * count
+    total, done, pos = 0, 0, body + 12
+    room = max(0, (end - pos) // 4)
+    while done < min(count, room):
+        n = min(_CHUNK, count - done, room - done)
+        fh.seek(pos + 4 * done)
+        data = fh.read(4 * n)
+        total += int(np.frombuffer(data[: len(data) // 4 * 4], ">u4").sum(dtype=np.uint64))
+        done += n
+    return count, total
+
+
+def sample_table_problem(path: Path, max_samples: int) -> str | None:
+    """Why this MP4/MOV's sample tables cannot be handed to the demuxer, or None (fine, or
+    not an MP4). Reads box headers and the `stsz` tables only."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            if fh.read(8)[4:8] not in MP4_FIRST:
+                return None
+            total, track = 0, 0
+            stack = [(kind, b, e) for kind, b, e in _boxes(fh, 0, size) if kind == b"moov"]
+            while stack:
+                kind, b, e = stack.pop(0)
+                if kind == b"trak":
+                    track += 1
+                if kind in _CONTAINERS:
+                    stack[:0] = [(k, bb, ee) for k, bb, ee in _boxes(fh, b, e)
+                                 if k in _CONTAINERS or k == b"stsz"]
+                    continue
+                count, nbytes = _stsz(fh, b, e)
+                total += count
+                if nbytes > size:
+                    return (f"track {track}'s sample table lists {count:,} samples of "
+                            f"{nbytes:,} bytes in all, in a file of {size:,} bytes: samples "
+                            "that are not in the file; not read")
+                if total > max_samples:
+                    return (f"the sample tables list {total:,} samples or more (limit "
+                            f"{max_samples:,}): the index alone would exceed the memory "
+                            "bound; not read")
+    except OSError:
+        return None
+    return None

@@ -1,0 +1,113 @@
+"""MP4 sample tables that lie about their size (session 16 hostile pass, issue 15).
+
+FFmpeg's MP4 demuxer builds its whole sample index on opening the file, from the counts the
+file states: a 284 KB MP4 whose `stsz` said 10,000,000 one-byte samples took the video
+process to 1,012 MB and 49 s, and under a 512 MiB cap the report said "no frame of the video
+can be decoded". The sample tables are now read first (`core.video.mp4_tables`); a table
+whose samples are not in the file, or more samples than the index cap, is refused with the
+reason, before any decoder runs. The files are the sample video with its `moov` rewritten
+(it is the last box, so no data offset moves)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from moderator_app.core.thresholds import VideoLimits
+from moderator_app.core.video.probe import probe_video
+
+SAMPLE = Path(__file__).resolve().parents[2] / "resources/samples/community-sample/video.mp4"
+_CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl"}
+
+
+def _parse(b: bytes) -> list:
+    out, off = [], 0
+    while off < len(b):
+        size, typ = struct.unpack(">I4s", b[off:off + 8])
+        body = b[off + 8:off + size]
+        out.append([typ, _parse(body) if typ in _CONTAINERS else body])
+        off += size
+    return out
+
+
+def _build(tree: list) -> bytes:
+    out = b""
+    for typ, body in tree:
+        raw = _build(body) if isinstance(body, list) else body
+        out += struct.pack(">I4s", len(raw) + 8, typ) + raw
+    return out
+
+
+def _walk(tree: list):
+    for node in tree:
+        yield node
+        if isinstance(node[1], list):
+            yield from _walk(node[1])
+
+
+def rewritten(path: Path, count: int, sizes: bytes | None = None, pad: int = 0) -> Path:
+    """The sample video whose one track states `count` samples in one chunk at the start of
+    `mdat`: each of 1 byte (`sizes` None, a 12-byte table) or sized by `sizes` (4 bytes
+    each); `pad` zero bytes appended in a `free` box."""
+    data = SAMPLE.read_bytes()
+    tree = _parse(data)
+    mdat = data.index(b"mdat") + 4
+    for node in _walk(tree):
+        typ = node[0]
+        if typ == b"stts":
+            node[1] = struct.pack(">4xIII", 1, count, 1)
+        elif typ == b"stsz":
+            node[1] = struct.pack(">4xII", 1, count) if sizes is None else \
+                struct.pack(">4xII", 0, count) + sizes
+        elif typ == b"stsc":
+            node[1] = struct.pack(">4xIIII", 1, 1, count, 1)
+        elif typ == b"stco":
+            node[1] = struct.pack(">4xII", 1, mdat)
+        elif typ == b"stss":
+            node[1] = struct.pack(">4xII", 1, 1)
+    tail = struct.pack(">I4s", 8 + pad, b"free") + bytes(pad) if pad else b""
+    path.write_bytes(_build(tree) + tail)
+    return path
+
+
+def test_ten_million_samples_in_a_small_file_are_refused_before_decoding(tmp_path):
+    p = rewritten(tmp_path / "video.mp4", 10_000_000)
+    size = p.stat().st_size
+    probe = probe_video(p, "video.mp4")
+    assert not probe.ok
+    assert [(f.rule, f.message) for f in probe.findings] == [(
+        "video.too_large",
+        f"track 1's sample table lists 10,000,000 samples of 10,000,000 bytes in all, in a "
+        f"file of {size:,} bytes: samples that are not in the file; not read")]
+
+
+def test_more_samples_than_the_index_cap_are_refused(tmp_path):
+    # 3,000 samples of 0-1 bytes, each size in the table: in the file, but over a cap of 2,000
+    sizes = struct.pack(">3000I", *([1, 0] * 1500))
+    p = rewritten(tmp_path / "video.mp4", 3000, sizes)
+    probe = probe_video(p, "video.mp4", VideoLimits(max_index_frames=2000))
+    assert [(f.rule, f.message) for f in probe.findings] == [(
+        "video.too_large",
+        "the sample tables list 3,000 samples or more (limit 2,000): the index alone would "
+        "exceed the memory bound; not read")]
+    # the same table under the cap is read (its one-byte packets decode to nothing)
+    assert "video.too_large" not in {
+        f.rule for f in probe_video(p, "video.mp4", VideoLimits(max_index_frames=4000)
+                                       ).findings}
+
+
+def test_the_honest_sample_is_read_as_before():
+    probe = probe_video(SAMPLE, "video.mp4")
+    assert probe.ok and probe.frame_count == 276 and not probe.findings
+
+
+def test_packets_that_never_decode_stop_at_the_probes_budget(tmp_path):
+    """200,000 one-byte packets, all in the file: reading frame 0 decoded every one of them
+    before saying "no frame can be decoded" (2,000,000 took 35 s); now the first frame's
+    search stops at the probe's CPU budget and says so."""
+    p = rewritten(tmp_path / "video.mp4", 200_000, pad=200_000)
+    probe = probe_video(p, "video.mp4", VideoLimits(time_budget_s=1.0))
+    (f,) = probe.findings
+    assert f.rule == "video.unreadable", f.message
+    assert f.message.endswith("packets decoded within the probe's budget (1 CPU seconds, and at "
+                              "least 2 s for the first frame): not read further")
