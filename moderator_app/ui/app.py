@@ -120,14 +120,18 @@ def _install_excepthook(window) -> None:
     log_path = Path(platformdirs.user_log_dir("moderator-app")) / "errors.log"
 
     def hook(exc_type, exc, tb) -> None:
-        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        from moderator_app.core.text import safe_output, safe_text
+
+        # the message may quote submitted text (a name with ESC or U+202E): escaped in the
+        # log, on stderr and in the status bar alike
+        text = safe_output("".join(traceback.format_exception(exc_type, exc, tb)))
         try:
             log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(log_path, "a", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError:
             pass
-        line = f"internal error {exc_type.__name__}: {exc} (details in {log_path})"
+        line = safe_text(f"internal error {exc_type.__name__}: {exc} (details in {log_path})")
         sys.stderr.write(f"moderator-app: {line}\n")
         with contextlib.suppress(RuntimeError):  # the window may already be gone
             window.status_label.setText(line)
