@@ -111,3 +111,23 @@ def test_packets_that_never_decode_stop_at_the_probes_budget(tmp_path):
     assert f.rule == "video.unreadable", f.message
     assert f.message.endswith("packets decoded within the probe's budget (1 CPU seconds, and at "
                               "least 2 s for the first frame): not read further")
+
+
+def test_a_matroska_with_attachments_over_32_mib_is_refused_before_decoding(tmp_path):
+    """A 100 MB attachment took ffprobe to 460 MB and the workstation's video process to
+    754 MB (FFmpeg's demuxer holds every attachment whole, several times over); the PASS came
+    at that price. Attachments over 32 MiB in all are now refused, named."""
+    import subprocess
+
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(bytes(range(256)) * (33 << 12))  # 34,603,008 bytes
+    out = tmp_path / "video.mkv"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(SAMPLE), "-attach",
+                    str(blob), "-metadata:s:t", "mimetype=application/octet-stream", "-c",
+                    "copy", str(out)], check=True)
+    probe = probe_video(out, "video.mkv")
+    (f,) = probe.findings
+    assert (f.rule, not probe.ok) == ("video.too_large", True)
+    assert f.message.startswith("the file carries 34,603,")
+    assert f.message.endswith(" bytes of attachments (limit 33,554,432): the demuxer would "
+                              "hold them in memory several times over; not read")

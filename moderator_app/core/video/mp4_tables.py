@@ -1,4 +1,5 @@
-"""The sample tables of an MP4/MOV, read in Python before any decoder sees the file.
+"""The sample tables of an MP4/MOV (and a Matroska's attachments), read in Python before any
+decoder sees the file.
 
 FFmpeg's MP4 demuxer builds its whole sample index when the file is opened, from the counts
 the file states, whatever the file's size (our frame cap applies only later, to our own
@@ -101,6 +102,77 @@ def sample_table_problem(path: Path, max_samples: int) -> str | None:
                     return (f"the sample tables list {total:,} samples or more (limit "
                             f"{max_samples:,}): the index alone would exceed the memory "
                             "bound; not read")
+    except OSError:
+        return None
+    return None
+
+
+# Matroska attachments (fonts, covers, any file): FFmpeg's demuxer reads each one whole into
+# memory when the file is opened, several times over at the peak: a 100 MB attachment took
+# ffprobe to 460 MB and the workstation's video process to 754 MB (session 16 hostile pass).
+# Honest attachments are subtitle fonts and cover pictures, a few MB.
+MAX_ATTACHMENTS = 32 << 20
+_SEGMENT, _ATTACHMENTS, _CLUSTER = 0x18538067, 0x1941A469, 0x1F43B675
+
+
+def _ebml_id(fh) -> int | None:
+    first = fh.read(1)
+    if not first:
+        return None
+    length = 1
+    while length <= 4 and not first[0] & (0x80 >> (length - 1)):
+        length += 1
+    if length > 4:
+        return None
+    rest = fh.read(length - 1)
+    return int.from_bytes(first + rest, "big") if len(rest) == length - 1 else None
+
+
+def _ebml_size(fh) -> int | None:
+    first = fh.read(1)
+    if not first:
+        return None
+    length = 1
+    while length <= 8 and not first[0] & (0x80 >> (length - 1)):
+        length += 1
+    if length > 8:
+        return None
+    rest = fh.read(length - 1)
+    if len(rest) < length - 1:
+        return None
+    value = first[0] & (0xFF >> length)
+    for x in rest:
+        value = (value << 8) | x
+    return None if value == (1 << (7 * length)) - 1 else value
+
+
+def attachments_problem(path: Path, limit: int = MAX_ATTACHMENTS) -> str | None:
+    """Why this Matroska's attachments are too large to hand to the demuxer, or None. Walks
+    the segment's top-level elements up to the first cluster (where muxers put attachments);
+    reads element headers only."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(4) != b"\x1a\x45\xdf\xa3":
+                return None
+            head = _ebml_size(fh)
+            if head is None:
+                return None
+            fh.seek(head, 1)
+            if _ebml_id(fh) != _SEGMENT:
+                return None
+            _ebml_size(fh)  # the segment's own size (unknown when recorded live): not needed
+            total = 0
+            for _ in range(_MAX_BOXES):
+                kind = _ebml_id(fh)
+                size = _ebml_size(fh)
+                if kind is None or size is None or kind == _CLUSTER:
+                    break
+                if kind == _ATTACHMENTS:
+                    total += size
+                fh.seek(size, 1)
+            if total > limit:
+                return (f"the file carries {total:,} bytes of attachments (limit {limit:,}): "
+                        "the demuxer would hold them in memory several times over; not read")
     except OSError:
         return None
     return None

@@ -29,7 +29,7 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
-from .mp4_tables import MP4_FIRST, sample_table_problem
+from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,
@@ -281,7 +281,7 @@ def _ask(path: Path, name: str, limits: VideoLimits, process: VideoProcess | Non
     cut = container_truncation(path)
     if cut:
         findings.append(TRUNCATED.at(f"the video file is truncated: {cut}", name))
-    bomb = sample_table_problem(path, limits.max_index_frames)
+    bomb = sample_table_problem(path, limits.max_index_frames) or attachments_problem(path)
     if bomb:  # the demuxer would build this index whole when opening the file
         findings.append(TOO_LARGE.at(bomb, name))
         return VideoProbe(False, name, method="none", findings=tuple(findings))
