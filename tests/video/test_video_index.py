@@ -279,16 +279,22 @@ def test_a_frame_comes_back_in_a_few_reads(corpus, monkeypatch):
     idx = probe_video(corpus["mp4"], "mp4").index
     blob = idx.to_bytes()
     reads = []
-    real_read = os.read
+    real_read, real_readv = os.read, os.readv
 
     def counting_read(fd, n):
         data = real_read(fd, n)
         reads.append(len(data))
         return data
 
+    def counting_readv(fd, buffers):  # a big blob is read straight into its bytearray
+        got = real_readv(fd, buffers)
+        reads.append(got)
+        return got
+
     with isolate.VideoProcess(corpus["mp4"]) as vp:
         vp.request({"op": "frame", "n": 0, "keep": True, "index_len": len(blob)}, blob)
         monkeypatch.setattr(isolate.os, "read", counting_read)
+        monkeypatch.setattr(isolate.os, "readv", counting_readv)
         msg = vp.request({"op": "frame", "n": 30, "keep": True, "width": 960, "height": 720})
         monkeypatch.undo()
     assert len(msg.blobs[0]) == 960 * 720 * 3  # 2 MiB: more than a widened pipe holds
