@@ -411,9 +411,11 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
 
 
 def _still(sig: FrameSignals, v0: float, v1: float) -> bool:
-    """Not one pixel of the picture changes from video time v0 to v1 (a frozen picture)."""
+    """Not one pixel of the picture changes from video time v0 to v1 (a frozen picture): in
+    its tiles nor, where measured, in colour (`FrameSignals.colour`)."""
     k0, k1 = reactions.frame_at(sig.times, v0), reactions.frame_at(sig.times, v1)
-    return k1 > k0 and not sig.tiles[k0 + 1:k1 + 1].any()
+    return k1 > k0 and not sig.tiles[k0 + 1:k1 + 1].any() and (
+        sig.colour is None or not sig.colour[k0 + 1:k1 + 1].any())
 
 
 def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[SyncFinding]:

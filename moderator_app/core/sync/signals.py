@@ -38,6 +38,10 @@ class FrameSignals:
     # the whole picture's change per frame when the tiles are a part of it (band.band_signals):
     # a splice is placed where the whole picture jumps, not the band
     whole: np.ndarray | None = None
+    # chroma sample points moved beyond SYNC_NOISE per frame (the scan's `chroma_tiles`),
+    # counted in the whole picture's change: a picture is still only when its colour is too
+    # (a green square crossing a grey room moves no luma point: core/video/chroma.py)
+    colour: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -61,8 +65,10 @@ class FrameSignals:
 
     @property
     def picture_change(self) -> np.ndarray:
-        """Changed points of the whole picture, per frame (`change` unless a part of it)."""
-        return self.change if self.whole is None else self.whole
+        """Changed points of the whole picture, per frame (`change` unless a part of it),
+        its colour's moved points added."""
+        c = self.change if self.whole is None else self.whole
+        return c if self.colour is None else c + self.colour
 
     @property
     def grid(self) -> int:
@@ -76,7 +82,8 @@ class FrameSignals:
             raise ValueError(f"grid {grid} does not divide {g}")
         n = len(self.times)
         t = block_sums(self.tiles.reshape(n, g, g), g // grid)
-        return FrameSignals(self.times, t.reshape(n, grid * grid), self.fps)
+        return FrameSignals(self.times, t.reshape(n, grid * grid), self.fps,
+                            colour=self.colour if self.whole is None else None)
 
 
 def block_sums(tiles: np.ndarray, f: int) -> np.ndarray:
@@ -102,11 +109,16 @@ def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
         raise ValueError(f"grid {grid} does not divide the scan's {g}")
     tiles = block_sums(fine, g // grid).reshape(n, grid * grid)
     times = np.asarray(scan_signals.times_s, float)
+    ct = getattr(scan_signals, "chroma_tiles", None)
+    colour = None if ct is None or ct.shape[0] != n else \
+        ct.reshape(n, -1).sum(axis=1, dtype=np.int64)
     period = frame_period(times)
     if period is None:
-        return FrameSignals(times, tiles, 30.0)
-    times, tiles = fill_still(times, tiles, period)
-    return FrameSignals(times, tiles, 1.0 / period)
+        return FrameSignals(times, tiles, 30.0, colour=colour)
+    filled, tiles = fill_still(times, tiles, period)
+    if colour is not None and len(filled) != n:
+        colour = fill_still(times, colour[:, None], period)[1][:, 0]
+    return FrameSignals(filled, tiles, 1.0 / period, colour=colour)
 
 
 def frame_period(times: np.ndarray) -> float | None:

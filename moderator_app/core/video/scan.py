@@ -89,7 +89,8 @@ class FrameSignals:
     first frame and after a size change); tiles: (N, 8, 8) the same per tile; changed:
     fraction of 256x128 sample points that changed beyond codec noise; sync_tiles: (N, 16, 16)
     uint8 per tile, the sample points that changed beyond SYNC_NOISE (zero on the first frame
-    and after a size change)."""
+    and after a size change); chroma_changed / chroma_tiles: the colour's change (chroma.py:
+    share beyond codec noise; (N, 16, 8) counts beyond SYNC_NOISE), None where not measured."""
 
     pts: np.ndarray
     times_s: np.ndarray
@@ -101,6 +102,8 @@ class FrameSignals:
     frame_duration_s: float
     sha256: str
     sync_tiles: np.ndarray
+    chroma_changed: np.ndarray | None = None
+    chroma_tiles: np.ndarray | None = None
 
     @property
     def frame_count(self) -> int:
@@ -258,7 +261,9 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     fd = float(np.median(d)) if d.shape[0] else 1 / 30
     fd = fd if fd > 0 else 1 / 30
     sig = FrameSignals(spts, times, col("luma"), col("motion"), col("tiles"), col("changed"),
-                       col("luma_max"), fd, sha, col("sync_tiles"))
+                       col("luma_max"), fd, sha, col("sync_tiles"),
+                       *(col(k) if k in arrays else None
+                         for k in ("chroma_changed", "chroma_tiles")))
     spans: list[Span] = []
     # which frames are keyframes, by their packets' flags (matched on pts)
     keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
@@ -319,14 +324,24 @@ def _end_of(sig: FrameSignals, k: int) -> float:
 def _same(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.ndarray:
     """Per frame: the same picture as the frame before it (False for the first frame)."""
     n = sig.frame_count
+    changed = _changed(sig)
     same = np.zeros(n, bool)
-    same[1:] = sig.changed[1:] <= th.same_changed_max  # NaN compares False
+    same[1:] = changed[1:] <= th.same_changed_max  # NaN compares False
     # a keyframe between two still neighbours that changed little is the held picture coded
     # afresh (intra re-quantisation), not the picture moving
     recoded = np.zeros(n, bool)
-    recoded[1:-1] = keyframes[1:-1] & (sig.changed[1:-1] <= th.keyframe_noise_max) \
+    recoded[1:-1] = keyframes[1:-1] & (changed[1:-1] <= th.keyframe_noise_max) \
         & same[:-2] & same[2:]
     return same | recoded
+
+
+def _changed(sig: FrameSignals) -> np.ndarray:
+    """Per frame, the share of sample points that changed beyond codec noise in luma or in
+    colour, whichever is more: a picture is the same only when neither moved (a green square
+    on a grey room moves no luma, chroma.py)."""
+    if sig.chroma_changed is None or sig.chroma_changed.shape != sig.changed.shape:
+        return sig.changed
+    return np.fmax(sig.changed, sig.chroma_changed)  # NaN only where both are
 
 
 def _runs(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
@@ -388,7 +403,7 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
         return [(i, j)]
     t = sig.times_s[i:j + 1]
     ident = np.zeros(j - i + 1, np.float64)
-    ident[1:] = sig.changed[i + 1:j + 1] == 0  # NaN: not identical
+    ident[1:] = _changed(sig)[i + 1:j + 1] == 0  # NaN: not identical
     ident[0] = ident[1]  # the run's first frame is judged with the next
     cum = np.concatenate(([0.0], np.cumsum(ident)))
     h = th.held_window_s / 2
@@ -424,6 +439,10 @@ def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     if sig.sync_tiles.shape[0] != sig.frame_count or j <= i:
         return live
     moved = sig.sync_tiles[i:j + 1] > 0
+    ct = sig.chroma_tiles
+    if ct is not None and ct.shape[0] == sig.frame_count and ct.shape[1:] == (
+            moved.shape[1], moved.shape[2] // 2):
+        moved |= np.repeat(ct[i:j + 1] > 0, 2, axis=2)  # a spot that lives in colour
     moved[0] = False  # the stretch's first frame changed from the picture before it
     ev = np.nonzero(moved.any(axis=(1, 2)) & ~keyframes[i:j + 1])[0]
     t = sig.times_s[i:j + 1]

@@ -19,9 +19,9 @@ import numpy as np
 
 from .signals import pack_arrays, unpack_arrays
 
-CACHE_VERSION = 5  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
-# recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too); a
-# bump rebuilds old caches
+CACHE_VERSION = 6  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
+# recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too,
+# 6: + chroma_changed/chroma_tiles); a bump rebuilds old caches
 
 
 def cache_root() -> Path:
@@ -46,7 +46,8 @@ def cache_file(sha: str) -> Path:
 
 # The cached arrays that run in step: each group's arrays have one length (frames, packets,
 # audio stretches, holes, splices), and every array is numbers.
-_IN_STEP = (("pts", "luma", "motion", "luma_max", "changed", "tiles", "sync_tiles", "size"),
+_IN_STEP = (("pts", "luma", "motion", "luma_max", "changed", "tiles", "sync_tiles", "size",
+             "chroma_changed", "chroma_tiles"),
             ("packet_pts", "packet_dts", "packet_size", "packet_key"),
             ("audio_start", "audio_end"), ("hole_pts", "hole_span_motion"),
             ("splice_pts", "splice_back"))

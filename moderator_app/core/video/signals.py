@@ -24,6 +24,7 @@ import threading
 
 import numpy as np
 
+from .chroma import Chroma
 from .signals_rows import (  # noqa: F401 - the signals' definition, named here as before
     BATCH,
     CHANGE_LEVEL,
@@ -167,6 +168,7 @@ class _FrameWork:
         from av.video.reformatter import VideoReformatter
         self.scaler = VideoReformatter()
         self.rows, self.holes = rows, holes
+        self.chroma = Chroma()  # the colour's change beside the luma's (chroma.py says why)
         self.native = _native()  # `same` (the C module), or None: every picture scaled
         # the previous picture scaled to the grid: its planes, their kind, and its grid
         self.prev_planes: tuple | None = None
@@ -188,9 +190,11 @@ class _FrameWork:
             self.queue.put((f, continues))
 
     def _one(self, f, continues: bool) -> None:
+        repeats = self.repeats
         g = self._grid(f, continues)
         self.rows.add(g, continues)
         self.holes.add(f.pts, g, continues)
+        self.chroma.add(f, continues, self.repeats != repeats)
 
     def _grid(self, f, continues: bool) -> np.ndarray:
         """The frame's luma grid; for a picture that swscale scales, the previous frame's
@@ -245,6 +249,7 @@ class _FrameWork:
             failure, self.failure = self.failure, None
             raise failure
         self.rows.flush()
+        self.chroma.rows.flush()
 
 
 def scan_container(container, progress=None, total: int = 0,
@@ -355,7 +360,7 @@ def scan_container(container, progress=None, total: int = 0,
     arrays = {
         "pts": np.asarray(pts_l, np.int64), "luma": sig["luma"], "motion": sig["motion"],
         "luma_max": sig["luma_max"], "changed": sig["changed"], "tiles": sig["tiles"],
-        "sync_tiles": sig["sync_tiles"],
+        "sync_tiles": sig["sync_tiles"], **work.chroma.arrays(),
         "size": np.asarray(size_l, np.int32).reshape(-1, 2),
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),
