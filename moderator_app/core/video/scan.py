@@ -324,7 +324,7 @@ def _end_of(sig: FrameSignals, k: int) -> float:
 def _same(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.ndarray:
     """Per frame: the same picture as the frame before it (False for the first frame)."""
     n = sig.frame_count
-    changed = _changed(sig)
+    changed = sig.changed  # luma: colour's codec noise alone exceeds the share (chroma.py)
     same = np.zeros(n, bool)
     same[1:] = changed[1:] <= th.same_changed_max  # NaN compares False
     # a keyframe between two still neighbours that changed little is the held picture coded
@@ -337,8 +337,8 @@ def _same(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.nd
 
 def _changed(sig: FrameSignals) -> np.ndarray:
     """Per frame, the share of sample points that changed beyond codec noise in luma or in
-    colour, whichever is more: a picture is the same only when neither moved (a green square
-    on a grey room moves no luma, chroma.py)."""
+    colour, whichever is more: a frame is identical to the one before only when neither
+    moved (a green square on a grey room moves no luma, chroma.py)."""
     if sig.chroma_changed is None or sig.chroma_changed.shape != sig.changed.shape:
         return sig.changed
     return np.fmax(sig.changed, sig.chroma_changed)  # NaN only where both are
