@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from moderator_app.core.formats.members import VIDEO_EXTS
+from moderator_app.core.formats.members import SNIFFED_VIDEO_EXTS, VIDEO_EXTS
 from moderator_app.core.kinds import Kind
 from moderator_app.core.text import safe_text
 from moderator_app.core.verify import isolated
@@ -61,7 +61,8 @@ class SubmissionOpener(QObject):
         files, _ = QFileDialog.getOpenFileNames(
             self.w, "Open submission", "",
             "Submissions (*.jsonl *.zst *.zip *.tar *.tar.gz *.tgz *.tar.zst "
-            + " ".join(f"*{ext}" for ext in VIDEO_EXTS) + ");;All files (*)")
+            + " ".join(f"*{ext}" for ext in dict.fromkeys((*VIDEO_EXTS, *SNIFFED_VIDEO_EXTS)))
+            + ");;All files (*)")
         if files:
             self.open_paths([Path(f) for f in files])
 

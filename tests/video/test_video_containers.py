@@ -141,3 +141,46 @@ def test_two_recordings_check_the_largest_and_say_so(tmp_path):
     assert several[0].message == "2 videos; checking the largest, run.ts; also: preview.mpg"
     assert res.video_probe is not None and res.video_probe.frame_count == FRAMES
     assert res.video_path == video
+
+
+def _ogg(src, out, *inputs_and_maps: str) -> None:
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *inputs_and_maps, "-f", "ogg",
+                    str(out)], check=True, cwd=src)
+
+
+@pytest.mark.parametrize("kind", ["folder", "zip"])
+def test_theora_with_sound_named_ogg_is_the_video(tmp_path, kind):
+    """ffmpeg names Theora + Vorbis `.ogg`: such a recording was `input.no_video` and the run
+    FAILed (QA s17 K1). It is the video when one of its streams is a picture codec, here the
+    second one (the sound's first page comes first), and is read exactly, also from an archive
+    (copied out as `member.bin`: the reader goes by the bytes)."""
+    folder = tmp_path / "sub"
+    theora = _submission(folder, "ogv")
+    video = folder / "run.ogg"
+    _ogg(folder, video, "-f", "lavfi", "-i", "sine=d=2", "-i", theora.name, "-map", "0:a",
+         "-map", "1:v", "-c:v", "copy", "-c:a", "libvorbis", "-shortest")
+    theora.unlink()
+    assert classify("run.ogg", lambda: video.open("rb")) == ROLE_VIDEO
+    paths = [folder]
+    if kind == "zip":
+        paths = [tmp_path / "sub.zip"]
+        with zipfile.ZipFile(paths[0], "w") as zf:
+            for p in sorted(folder.iterdir()):
+                zf.write(p, f"sub/{p.name}")
+    _check_video_found(paths, video, tmp_path / "spool")
+
+
+def test_sound_only_ogg_beside_a_recording_is_not_a_second_video(tmp_path):
+    """Vorbis or Opus alone in `.ogg` (a soundtrack, a voice note), or text under that name,
+    is an extra file: no `input.several_videos`, and the recording is the one checked."""
+    folder = tmp_path / "sub"
+    video = _submission(folder, "mkv")
+    _ogg(folder, folder / "voice.ogg", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "libopus")
+    _ogg(folder, folder / "music.ogg", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "libvorbis")
+    (folder / "notes.ogg").write_text("OggS but not really\n")
+    sub = load_submission([folder])
+    assert [m.name for m in sub.videos] == ["run.mkv"]
+    for name in ("voice.ogg", "music.ogg", "notes.ogg"):
+        path = folder / name
+        assert classify(name, lambda p=path: p.open("rb")) == ROLE_OTHER
+    _check_video_found([folder], video, tmp_path / "spool")

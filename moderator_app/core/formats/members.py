@@ -17,12 +17,14 @@ from moderator_app.core.kinds import Kind
 # docs/DESIGN.md's five names missed MPEG-TS and MPEG-PS, what OBS, capture cards and DVD-style
 # tools write (session 8, issue 12). Audio-only (.ogg, .m4a) and picture (.gif) names are not
 # here. The reader still decides by the bytes; `.ts`, also TypeScript's suffix, is a video only
-# when its first bytes are transport stream packets (`_is_transport_stream`).
+# when its first bytes are transport stream packets (`_is_transport_stream`); `.ogg`, the name
+# ffmpeg itself gives Theora + Vorbis, is a video only when one of its streams is a picture
+# codec (`_is_ogg_video`), so an audio-only `.ogg` beside a recording stays an extra file.
 VIDEO_EXTS = (".mp4", ".m4v", ".mkv", ".webm", ".mov", ".qt", ".avi", ".ts", ".m2ts", ".mts",
               ".m2t", ".mpg", ".mpeg", ".m1v", ".m2v", ".vob", ".flv", ".f4v", ".ogv", ".wmv",
               ".asf", ".3gp", ".3g2", ".mxf", ".nut", ".dv", ".y4m", ".ivf", ".h264", ".264",
               ".hevc", ".h265", ".265", ".rm", ".rmvb", ".divx")
-SNIFFED_VIDEO_EXTS = (".ts",)  # a suffix another kind of file shares: read the first bytes
+SNIFFED_VIDEO_EXTS = (".ts", ".ogg")  # suffixes another kind of file shares: read the first bytes
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
 TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
 AGENT_LOG_NAME = "agent-log.jsonl"
@@ -90,10 +92,35 @@ def _is_transport_stream(head: bytes) -> bool:
     return False
 
 
+# The first packet of an Ogg logical stream names its codec: Theora, Daala, VP8, Dirac and an
+# OGM video stream carry pictures; Vorbis, Opus, FLAC, Speex, Skeleton and Kate do not.
+OGG_VIDEO_HEADS = (b"\x80theora", b"\x80daala", b"OVP80", b"BBCD\x00", b"\x01video")
+
+
+def _is_ogg_video(head: bytes) -> bool:
+    """Whether `head` is an Ogg file one of whose streams is video. Every stream's first page
+    (flagged "beginning of stream") comes before any other page, so the first pages of the
+    head name every codec; a page cut by the head's end is judged by what is there."""
+    pos = 0
+    while head.startswith(b"OggS", pos) and pos + 27 <= len(head):
+        if not head[pos + 5] & 0x02:  # past the beginning-of-stream pages
+            return False
+        segments = head[pos + 26]
+        table = head[pos + 27:pos + 27 + segments]
+        body = pos + 27 + segments
+        if head[body:body + 8].startswith(OGG_VIDEO_HEADS):
+            return True
+        pos = body + sum(table)
+    return False
+
+
 def sniff_by_name(name: str, head: bytes) -> str:
     """The role of a member that `needs_sniff`, from its first bytes."""
-    if name.lower().endswith(SNIFFED_VIDEO_EXTS):
+    base = name.lower()
+    if base.endswith(".ts"):
         return ROLE_VIDEO if _is_transport_stream(head) else ROLE_OTHER
+    if base.endswith(".ogg"):
+        return ROLE_VIDEO if _is_ogg_video(head) else ROLE_OTHER
     return sniff_role(head)
 
 
