@@ -355,15 +355,17 @@ class FindingsPanel(QWidget):
         verdict = report.verdict.upper()
         extra = "" if report.complete else " (incomplete: reading stopped early)"
         dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
-        # Verdict, counts and offset first: the box shows three lines beside the filter at
-        # 1280x720 (about 30 characters each), the rest scrolls. The kind is not repeated
-        # (the Decision tab's title and the Run tab say it).
+        # Verdict, counts and what is outside the verdict first: the box shows three lines
+        # beside the filter at 1280x720 (about 28 characters each), the rest scrolls. The
+        # offset (also in the status bar and the Sync panel) and the event count (also above
+        # the table) come last: before them, "+5 from the video analysis (not in the verdict)"
+        # was cut after "+5 from the" (QA s17 K3). The kind is not repeated (the Decision
+        # tab's title and the Run tab say it).
         self.summary.setText(
-            f"{verdict}{extra} · {counted(report.events, 'event')} · "
-            f"{counted(fl.errors, 'error')}, {counted(fl.warnings, 'warning')}, "
-            f"{fl.infos:,} info{dropped}"
-            f" · offset {report.offset:+.3f} s"
-            + (f" · +{analysis} from the video analysis (not in the verdict)" if analysis else ""))
+            f"{verdict}{extra} · {counted(fl.errors, 'error')}, "
+            f"{counted(fl.warnings, 'warning')}, {fl.infos:,} info{dropped}"
+            + (f" · +{analysis} from the video analysis, not in the verdict" if analysis else "")
+            + f" · offset {report.offset:+.3f} s · {counted(report.events, 'event')}")
         self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
         self.message.setPlainText("")
 

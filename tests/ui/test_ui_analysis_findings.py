@@ -40,7 +40,9 @@ def test_scan_findings_are_listed_with_their_moment_and_not_recorded(qtbot, wind
     assert round(window.nav.finding_time(i)) == 10  # run time = video time at offset 0
     j = next(i for i, f in enumerate(listed) if f.rule == "video.black")
     assert round(window.nav.finding_time(j)) == 20
-    assert "from the video analysis (not in the verdict)" in window.findings.summary.text()
+    analysis = len(listed) - len(report_rules)
+    assert f" · +{analysis} from the video analysis, not in the verdict · " in \
+        window.findings.summary.text()
     window.nav.select_finding(i)
     qtbot.waitUntil(lambda: abs(window.player.current_time - 10.0) < 0.5, timeout=WAIT_MS)
 

@@ -111,7 +111,8 @@ def test_a_long_summary_takes_no_row_and_cuts_no_message(qtbot, window, tmp_path
     settle()
     panel = window.findings
     fs = eight_findings()
-    panel.set_report(report_with(fs), findings=fs, analysis=3)
+    report = report_with(fs)
+    panel.set_report(report, findings=fs, analysis=3)
     panel.select(5)
     settle(2)  # layout only: the window's own re-listing may follow, the sizes are the test
     view = panel.view
@@ -128,3 +129,11 @@ def test_a_long_summary_takes_no_row_and_cuts_no_message(qtbot, window, tmp_path
     for box in boxes:  # the filter and Copy finding beside the summary
         assert not box.intersects(rect(panel.copy_button))
     assert panel.summary.height() >= 3 * ls  # three lines of it in view, the rest scrolls
+    # the verdict, its counts and what is not in the verdict are in those lines, not in the
+    # part that scrolls (QA s17 K3: cut after "+5 from the" at 1280x720)
+    text = panel.summary.text()
+    assert text.startswith(f"{report.verdict.upper()} · 0 errors, 8 warnings, 0 info · +3 from "
+                           "the video analysis, not in the verdict · offset +0.000 s")
+    cursor = panel.summary.textCursor()
+    cursor.setPosition(text.index("not in the verdict") + len("not in the verdict"))
+    assert panel.summary.cursorRect(cursor).bottom() <= panel.summary.viewport().height()
