@@ -547,12 +547,18 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         # the presses' changes must not precede the offset (`precede`: kinds or none)
         found = precede.ahead_s(sub, sig, nov, look, offset, speed, th)
         late, ahead = found is None, found or 0.0
+    # ... and the earliest reactions bound it (`precede.behind_s`: Adventure's latency)
+    behind, group = (0.0, 0) if late or chosen is None or speed != 1.0 else \
+        precede.behind_s(sub, sig, nov, look, offset - ahead, speed, th)
+    ahead += behind
     if speed != 1.0:
         # a long run's stretch of one offset at the grid's speed is a piece of a line the
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run
         offset, speed = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig, nov,
                                      offset, speed, th)
     conf = confidence(min(seg_fit.z, null_z), support)
+    if group:  # the offset then rests on the earliest group's reactions alone
+        conf = min(conf, confidence(min(seg_fit.z, null_z), group))
     reason = ""
     if n < th.sync_min_actions:
         reason = f"only {counted(n, 'action')} in the log"

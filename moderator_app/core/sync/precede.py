@@ -29,8 +29,8 @@ import math
 
 import numpy as np
 
-from . import align
-from .fit import EARLY_LATENCY_S
+from . import align, reactions
+from .fit import EARLY_LATENCY_S, SUPPORT_AFTER_S, SUPPORT_BEFORE_S
 from .lookup import Lookup
 from .reactions import Novelty
 from .signals import FrameSignals
@@ -125,3 +125,73 @@ def ahead_s(run_s, sig: FrameSignals, nov: Novelty, look: Lookup, offset: float,
     if o == offset:
         return 0.0
     return offset - o if align.z_at(sig, look, run_s, speed, o) >= th.sync_min_z else None
+
+
+# The earliest reactions bound the offset. The fit dates its offset by the median of the
+# supporting reactions less 0.75 of a 60 Hz frame (`fit.refine`): a game that answers within
+# 0-2 of its frames. Adventure (ale-py, QA session 16, J2) answers 1-4 frames after a press
+# (truth, with the recorder's frame: 27-85 ms at 25 fps, 15-73 ms at 48 fps): the median sat
+# 45 ms and 36 ms after run_start (+1.14 and +1.71 frames) at confidence 0.98, and nothing
+# precedes it above chance (3 of 22 presses), so `ahead_s` leaves it. A reaction never comes
+# before its press: the earliest group of reactions (EARLIEST_K within a frame of the video,
+# more than chance puts there: EARLIEST_P) is no earlier than the offset. When the suggestion
+# stands more than a game frame (EARLIEST_GAP_S) after that group, the game's latency spreads
+# past the fit's model and the offset moves to the group, by at most a frame of the video;
+# the confidence is then the group's (its reactions are the evidence: `fit.confidence` on
+# their number). Within a game frame the median's dating stands: at half a frame, 33 rows of
+# QA s14-s16 and the first set moved (Breakout, Pitfall, Pong, Centipede, Kung-Fu Master by
+# 0.2-0.8 frame earlier, confidence down to 0.31), at a game frame 12 (DECISIONS.md, session 17).
+EARLIEST_K = 2
+EARLIEST_GAP_S = 1 / 60
+EARLIEST_P = 0.1
+
+
+def _first_group(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
+                 speed: float, th, rate: float) -> tuple[float, int] | None:
+    """(video - run time, count) of the earliest group: the first time from which
+    EARLIEST_K or more supporting reactions (the first standing change from a game frame
+    before the expected time to SUPPORT_AFTER_S after it) fall within one frame of the
+    video, at `offset`, when chance puts so many there less often than EARLIEST_P (`rate`:
+    a frame's share of standing changes, `window_rate`; the binomial tail); else None."""
+    exps, hit, k = reactions.first_reactions(sig, nov, run_s, offset, speed,
+                                             th.sync_reaction_z)
+    d = np.asarray(sig.times)[k] - exps
+    ok = hit & (d >= -SUPPORT_BEFORE_S - 1e-6) & (d <= SUPPORT_AFTER_S + 1e-6)
+    v = np.sort(offset + d[ok])
+    # how many reactions lie within a frame from each one on (one pass, a hostile log's
+    # thousands of actions included)
+    m = np.searchsorted(v, v + 1.0 / sig.fps - 1e-9) - np.arange(len(v))
+    first = np.flatnonzero(m >= EARLIEST_K)
+    if not len(first):
+        return None
+    i = int(first[0])
+    return (float(v[i]), int(m[i])) if tail(int(m[i]), len(run_s), rate) < EARLIEST_P \
+        else None
+
+
+def behind_s(run_s, sig: FrameSignals, nov: Novelty, look: Lookup, offset: float,
+             speed: float, th) -> tuple[float, int]:
+    """(how far before `offset`, the suggestion, the earliest group of reactions sits, how
+    many reactions the group holds) when that is more than EARLIEST_GAP_S (see above);
+    (0, 0) otherwise. The group is looked for again from each earlier group found (the
+    reactions are the first changes from a game frame before the expected time: an earlier
+    group may be hidden behind the window's start), up to PRECEDE_REACH_S, each above
+    chance; the whole run must stand `sync_min_z` at the group's offset."""
+    run_s = np.asarray(run_s, float)
+    if len(run_s) == 0 or len(sig) < 2 or sig.fps <= 0 or speed != 1.0:
+        return 0.0, 0
+    rate = window_rate(sig, nov, th.sync_reaction_z, 1)
+    o, size = offset, 0
+    for _ in range(int(PRECEDE_REACH_S * sig.fps) + 2):
+        g = _first_group(sig, nov, run_s, o, speed, th, rate)
+        if g is None or g[0] >= o - 1e-6 or offset - g[0] > PRECEDE_REACH_S + 1e-9:
+            break
+        o, size = g
+    # at most a frame of the video: the claim is an offset within a frame, and a group
+    # found further back is no longer the same presses' (QA s14's Montezuma at 60 fps: a
+    # group 3.1 frames before a suggestion 0.81 frame late)
+    o = max(o, offset - 1.0 / sig.fps)
+    if offset - o <= EARLIEST_GAP_S + 1e-9 or \
+            align.z_at(sig, look, run_s, speed, o) < th.sync_min_z:
+        return 0.0, 0
+    return offset - o, size
