@@ -143,7 +143,7 @@ RECHECK_J = ["adventure-genuine@r25vp8pb", "adventure-genuine@r48h422mov",
 
 
 # -- issue 12: recording kinds nobody tried ------------------------------------------------------
-VIDEO_SHAPES = {"theora_ogg_30": (320, 240), "mpeg4_avi_bframes_25": (320, 240),
+VIDEO_SHAPES = {"theora_ogv_30": (320, 240), "mpeg4_avi_bframes_25": (320, 240),
                 "ffv1_mkv_2398": (320, 240), "h264_ts_2997_interlaced": (320, 240)}
 _raw, _X264 = s13._raw, s13._X264
 
@@ -160,11 +160,11 @@ def build_video(shape: str) -> Path:
         return folder
     folder.mkdir(parents=True, exist_ok=True)
     n = s15.SECONDS
-    if shape == "theora_ogg_30":  # Ogg/Theora + Vorbis: granule positions, no seek index
+    if shape == "theora_ogv_30":  # Ogg/Theora + Vorbis (.ogv): granule positions, no index
         vc._ffmpeg([*_raw("30"), "-f", "lavfi", "-i",
                     "sine=frequency=330:duration=25:sample_rate=44100", "-map", "0:v",
                     "-map", "1:a", "-shortest", "-c:v", "libtheora", "-q:v", "7", "-g", "90",
-                    "-c:a", "libvorbis", str(folder / "run.ogg")], vc.Script(frames=n * 30))
+                    "-c:a", "libvorbis", str(folder / "run.ogv")], vc.Script(frames=n * 30))
     elif shape == "mpeg4_avi_bframes_25":  # MPEG-4 Part 2 (XviD tag) with 2 B-frames in AVI
         vc._ffmpeg([*_raw("25"), "-c:v", "mpeg4", "-vtag", "XVID", "-q:v", "3", "-bf", "2",
                     "-g", "100", str(folder / "run.avi")], vc.Script(frames=n * 25))
@@ -210,6 +210,15 @@ def main(argv: list[str]) -> int:
         s16.recheck_s15(argv[1:] or s16.RECHECK_H1 + s16.RECHECK_H3)
     if what == "recheck-g4":  # G4 on session 14's runs
         s15.recheck_g4(argv[1:] or s15.G4_RUNS)
+    if what == "hostile":
+        import qa_hostile_s17
+        from qa_common import run_hostile
+
+        run_hostile(qa_hostile_s17, CACHE, argv[1:])
+    if what == "queue-build":  # session 16's 10,000-submission queue (links, loops), here
+        import qa_hostile_s16
+
+        print(qa_hostile_s16._queue_cases(CACHE / "queue"))
     if what == "gui-hostile":  # one input per process (a crash is then the row's, not ours)
         s16.gui_hostile(Path(argv[1]))
     return 0
