@@ -181,6 +181,14 @@ def build_video(shape: str) -> Path:
     return folder
 
 
+#: issue 12's scan on inserted stretches, a shape no session had: Theora + Vorbis in Ogg (.ogv),
+#: 30 fps; frozen 6.1-9.5, black 15.2-16.0, a cut at 27.4, a 0.7 s hole at 36.3
+s15.SCANS["scan_theora_ogv_30"] = (
+    30, {"video.frozen": 6.1, "video.black": 15.2, "video.cut": 27.4,
+         "video.timestamp_gap": 36.3}, (6.1, 9.5), (15.2, 16.0), 27.4, (36.3, 37.0),
+    ["-c:v", "libtheora", "-q:v", "7", "-g", "90", "-c:a", "libvorbis"], "run.ogv")
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -204,6 +212,9 @@ def main(argv: list[str]) -> int:
                 print(json.dumps(row), flush=True)
             except Exception as e:  # noqa: BLE001
                 print(json.dumps({"shape": shape, "qa_error": repr(e)[:300]}), flush=True)
+    if what == "scan":
+        for shape in (argv[1:] or ["scan_theora_ogv_30"]):
+            print(json.dumps(s15.check_scan(shape)), flush=True)
     if what == "recheck-s16":  # J2-J4 on session 16's runs
         recheck_s16(argv[1:] or RECHECK_J)
     if what == "recheck":  # H1-H3 on session 15's runs
