@@ -22,9 +22,11 @@ from moderator_app.core.text import counted
 from . import (
     align,
     band,
+    clock,
     freeze,
     kinds,
     lookup,
+    pace,
     precede,
     reactions,
     repeats,
@@ -70,13 +72,18 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
     is no offset; `run_duration_s`, run_start to run_end, narrows those offsets; a finding
     of its own inside a held picture dated from the picture's first held frame), and the
-    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed).
+    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed), or
+    else the speed the game's own animation clock shows (core/sync/pace.py: no offset either),
+    and where a clock the game draws changes its schedule (core/sync/clock.py).
     `input_kinds`: beside `run_s`, the log's name for each input (a press's button), or
     None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
     res = _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig)
     widened: dict[int, SyncFinding] = {}
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened) + \
         repeats.repeat_drift(res, run_s, sig, th)
+    if not any(f.rule == pace.RULE for f in held):
+        held += pace.pace_drift(res, run_s, sig, th)
+    held += clock.clock_jumps(res, run_s, sig, th)
     if not held and not widened:
         return res
     mine = [widened.get(j, f) for j, f in enumerate(res.findings)]

@@ -1,0 +1,133 @@
+"""Footage inserted or removed, found from a clock the game draws, without a fitted offset.
+
+On games whose picture moves on its own the fit finds no offset, so no offset jump either
+(QA s15 H3: Private Eye's insertions, 4 s at 14.78 and 16.18 s, went unreported on both
+recorders, also at the true offset). Many games draw a clock that counts seconds (Private
+Eye's countdown, Pitfall's timer, Boxing's round clock): a tile of the picture that changes
+once every 60 console frames, 1.000 s, on a fixed schedule through the whole run. Footage
+from another moment carries that schedule at another phase: Private Eye's clock ticks at
+.98 of each second before the insertion, at .10 inside it, at .98 again after it.
+
+The test (`clock_shifts`), per tile of the sync grid:
+- its change events (more than CLOCK_POINTS changed points; events within MERGE_FRAMES
+  frames are one), CLOCK_MIN_EVENTS or more and at most one in every 10 frames;
+- a clock: the median interval is 1 s within half a frame (`sync_pace_console_hz` frames;
+  a sped-up or slowed video's clock is `pace.py`'s to read) and CLOCK_REGULAR of the
+  intervals are one to three periods within MERGE_TOL frames;
+- its events chained on that schedule (an event joins a chain one to three periods after the
+  chain's last, within MERGE_TOL frames; other events start chains of their own: a digit's
+  other changes, a screen redrawn);
+- a shift: two chains of CLOCK_CHAIN events or more, one after the other, whose schedules
+  differ by more than SHIFT_FRAMES frames. Its place is the span from the first chain's last
+  event to the second's first: the footage changed between them.
+Measured on every run of the corpus and of QA sessions 14-16 (docs/decisions-s17/s17-tamper.md):
+a clock's schedule never shifts on a genuine run; with a period other than 1 s, or chains of
+two events, genuine Pong, Frostbite, Kung-Fu Master and Private Eye runs did.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from .records import SyncAnalysis, SyncFinding
+from .signals import FrameSignals
+
+RULE = "sync.offset_jump"
+CLOCK_POINTS = 2       # changed points in a tile that make an event (codec noise: 0-2)
+MERGE_FRAMES = 3       # events this close are one (a digit redrawn over two frames)
+MERGE_TOL = 1.5        # frames: an interval's tolerance around whole periods
+CLOCK_MIN_EVENTS = 12  # a clock ticks through the run: 40 s of footage, 20-40 ticks
+CLOCK_REGULAR = 0.6    # of the intervals, this share on the schedule
+CLOCK_CHAIN = 3        # events of a schedule on each side of a shift
+SHIFT_FRAMES = 3.0     # a schedule moved by more than this: not a frame's jitter
+SAID_S = 1.0           # an offset jump already said this close: not said twice
+
+
+def _events(col: np.ndarray, times: np.ndarray) -> np.ndarray:
+    ev = np.nonzero(col > CLOCK_POINTS)[0]
+    if not len(ev):
+        return np.zeros(0)
+    keep = [int(ev[0])]
+    for e in ev[1:]:
+        if e - keep[-1] > MERGE_FRAMES:
+            keep.append(int(e))
+    return times[np.asarray(keep)]
+
+
+def _is_clock(ts: np.ndarray, fd: float, tick: float) -> bool:
+    d = np.diff(ts)
+    near = d[(d > 0.4 * tick) & (d < 2.5 * tick)]
+    if len(near) < CLOCK_MIN_EVENTS - 4 or abs(float(np.median(near)) - tick) > 0.5 * fd:
+        return False
+    m = np.round(d / tick)
+    on = (m >= 1) & (m <= 3) & (np.abs(d - m * tick) <= MERGE_TOL * fd)
+    return bool(on.mean() >= CLOCK_REGULAR)
+
+
+def _chains(ts: np.ndarray, fd: float, tick: float) -> list[list[float]]:
+    out: list[list[float]] = []
+    for x in ts:
+        for c in reversed(out[-3:]):
+            d = x - c[-1]
+            m = round(d / tick)
+            if 1 <= m <= 3 and abs(d - m * tick) <= MERGE_TOL * fd:
+                c.append(float(x))
+                break
+        else:
+            out.append([float(x)])
+    return out
+
+
+def clock_shifts(sig: FrameSignals, console_hz: float) -> list[tuple[float, float, float]]:
+    """(last event before, first event after, shift in s) of every place where a clock the
+    game draws changes its schedule (see the module's docstring), in video seconds, one per
+    place (tiles of one clock agree), ascending."""
+    n = len(sig.times)
+    if n < 3 or sig.fps <= 0:
+        return []
+    fd, tick = 1.0 / sig.fps, 60.0 / console_hz
+    times = np.asarray(sig.times, float)
+    found: list[tuple[float, float, float]] = []
+    for j in range(sig.tiles.shape[1]):
+        ts = _events(sig.tiles[:, j], times)
+        if len(ts) < CLOCK_MIN_EVENTS or len(ts) > n / 10 or not _is_clock(ts, fd, tick):
+            continue
+        chains = sorted((c for c in _chains(ts, fd, tick) if len(c) >= CLOCK_CHAIN),
+                        key=lambda c: c[0])
+        for a, b in pairwise(chains):
+            if b[0] <= a[-1]:
+                continue  # two schedules at once: a clock and another tick in one tile
+            d = b[0] - a[-1]
+            off = d - round(d / tick) * tick
+            if abs(off) > SHIFT_FRAMES * fd:
+                found.append((a[-1], b[0], off))
+    out: list[tuple[float, float, float]] = []
+    for f in sorted(found, key=lambda f: f[1] - f[0]):  # the narrowest span of each place
+        if not any(f[0] <= g[1] and g[0] <= f[1] for g in out):
+            out.append(f)
+    return sorted(out)
+
+
+def clock_jumps(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    """`sync.offset_jump` findings where a clock the game draws shifts its schedule, unless
+    the analysis `a` has one within SAID_S of its span already (from the reactions, with
+    its size; an insertion's spans both of its ends)."""
+    said = [(f.video_start_s, f.video_end_s if f.video_end_s is not None else f.video_start_s)
+            for f in a.findings if f.rule == RULE and f.video_start_s is not None]
+    out = []
+    for t0, t1, off in clock_shifts(sig, th.sync_pace_console_hz):
+        if any(t0 - SAID_S <= e and s <= t1 + SAID_S for s, e in said):
+            continue  # an insertion said from the reactions spans both of its ends
+        r0 = r1 = None
+        if a.offset_used_s is not None and a.speed > 0:
+            r0 = round((t0 - float(a.offset_used_s)) * a.speed, 3)
+            r1 = round((t1 - float(a.offset_used_s)) * a.speed, 3)
+        out.append(SyncFinding(
+            RULE, f"a clock the game draws (a part of the picture that changes once a second "
+            f"on a fixed schedule) changes its schedule by {abs(off):.2f} s between "
+            f"{t0:.2f} and {t1:.2f} s: the footage there comes from another moment "
+            "(footage removed or inserted)", video_start_s=round(t0, 3),
+            video_end_s=round(t1, 3), run_start_s=r0, run_end_s=r1))
+    return out

@@ -1,0 +1,165 @@
+"""A sped-up or slowed video found from the game's own animation clock, without a fitted offset.
+
+A drift was found through the fit (the reactions' line at another clock speed) or from evenly
+repeated frames (`repeats.py`, slowed videos only). On a game whose picture moves on its own
+the fit finds no offset (QA s15 H3: Centipede's `speed35` runs, +3.5 %, read drift 0.0 on
+both recorders, also at the true offset), and a sped-up video repeats no frame.
+
+Yet such a game animates on the console's clock: the Atari 2600 draws 60 frames a second
+(NTSC; every run of the corpus and of QA sessions 10-16) and a game's own animation cycle is a
+whole number of them (Centipede's crawl and flicker: one cycle in 8 frames, 7.5 Hz). In the
+whole picture's change per frame that cycle is a sharp spectral line. A video sped up or
+slowed at a constant frame rate moves the line by the same factor: Centipede at +3.5 % shows
+7.763 Hz on both recorders. The test (`animation_speed`):
+- the whole picture's changed points per frame (luma tiles and colour, `picture_change`),
+  over at least `MIN_SECONDS` of evenly timed frames (its frequency resolution);
+- its power spectrum (Hann window); the peaks in `MIN_HZ` .. the video's Nyquist frequency
+  that stand `sync_pace_min_strength` times above the band's median power;
+- those that a console cycle of 2-8 frames explains (`console_hz / k`, or its
+  alias `|m * fps -+ console_hz / k|` in a recording slower than the cycle) at a speed within
+  `MAX_DRIFT`: a line that no cycle explains (a codec's group of pictures, a recorder's
+  frame-rate conversion: on the video's clock, not the game's) is no evidence either way;
+- when a strong line reads the console's own clock (within `HONEST`), the video runs at
+  the log's speed: nothing is said. When the readings of the strong lines disagree (24 fps:
+  7.3 Hz is 7.5 Hz slowed 2.65 % or 30 Hz aliased and sped up 4.34 %), nothing either.
+What is assumed, and said in the finding: the game runs on a console's fixed frame clock
+(`Thresholds.sync_pace_console_hz`); a game animating at another rate reads as a drift
+only where its strongest line falls 1-6 % off a 60/k Hz line with no honest reading.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .records import SyncAnalysis, SyncFinding
+from .signals import FrameSignals
+
+RULE = "sync.drift"
+MIN_SECONDS = 20.0   # a 7.5 Hz line read to 0.1 % needs tens of seconds of footage
+MIN_HZ = 2.0         # below: a scene's slow changes, not an animation cycle
+CYCLES = range(2, 9)  # console frames per animation cycle: 30 Hz .. 7.5 Hz, lines >= 11 % apart
+MAX_DRIFT = 0.06     # readings further off a cycle's line are another cycle's, or none
+HONEST = 0.005       # a reading this close to the console's clock: the video runs at its speed
+AGREE = 0.01         # readings of one line further apart than this: ambiguous
+PEAKS = 8            # strongest spectral peaks looked at
+SHARP_SPAN = 0.02     # a line's neighbourhood, as a share of its frequency ...
+SHARP_SHARE = 0.25    # ... where no other peak holds this share of its power
+HARMONICS = 12       # a line's subharmonics looked at (a comb's lines are its spacing's multiples)
+HARMONIC_HZ = 0.5    # ... down to here
+PAD = 8              # zero padding: the spectrum's bins are fps / (PAD * frames) apart
+
+
+def _evenly_timed(times: np.ndarray, fps: float) -> bool:
+    """Whether frame k is shown at times[0] + k / fps, within half a frame (a constant frame
+    rate, holes filled: `signals.fill_still`); else a spectrum over the index is no clock."""
+    k = np.arange(len(times))
+    return bool(np.max(np.abs(times - times[0] - k / fps)) <= 0.5 / fps)
+
+
+def readings(f: float, fps: float, console_hz: float) -> list[tuple[float, int, int]]:
+    """(speed, k, m) for every console cycle of k frames whose line, at a speed within
+    MAX_DRIFT and aliased by m times the video's frame rate, falls at f Hz."""
+    out = []
+    for k in CYCLES:
+        line = console_hz / k
+        for m in range(4):
+            for sign in ((1.0,) if m == 0 else (1.0, -1.0)):
+                s = (m * fps + sign * f) / line
+                # an alias (m >= 1) only of a line above the video's Nyquist frequency
+                if abs(s - 1.0) <= MAX_DRIFT and (m == 0 or s * line > fps / 2):
+                    out.append((s, k, m))
+    return out
+
+
+def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_hz: float,
+                    min_strength: float) -> tuple[float, float, float, int] | None:
+    """(speed, line Hz, strength, frames per cycle) of the game's animation clock against the
+    video's (see the module's docstring), or None: too short, unevenly timed, no line strong
+    enough, an honest or ambiguous reading."""
+    n = len(times)
+    if fps <= 0 or n < 3 or n / fps < MIN_SECONDS or not _evenly_timed(times, fps):
+        return None
+    x = np.asarray(change, np.float64)
+    x = x - x.mean()
+    if not np.any(x):
+        return None
+    size = 1 << int(np.ceil(np.log2(n * PAD)))
+    power = np.abs(np.fft.rfft(x * np.hanning(n), size)) ** 2
+    freq = np.fft.rfftfreq(size, 1.0 / fps)
+    band = np.nonzero((freq >= MIN_HZ) & (freq <= fps / 2 - 2 * fps / n))[0]
+    if len(band) < 3:
+        return None
+    floor = float(np.median(power[band]))
+    if floor <= 0:
+        return None
+    p = power[band]
+    local = np.nonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]))[0] + 1
+    every = local
+    local = local[p[local] >= min_strength * floor]
+    near = max(1, int(round(size / n)))  # the window's own resolution, in padded bins
+    read: list[tuple[float, float, float, int]] = []  # (speed, Hz, strength, k), strongest first
+    for i in local[np.argsort(-p[local])][:PEAKS]:
+        f = float(freq[band[i]])
+        found = readings(f, fps, console_hz)
+        if not found or _harmonic(power, freq, band[i], near) or \
+                not _sharp(p, freq[band], every, i, near):
+            continue  # a line on the video's clock, no cycle's, a slower event's harmonic,
+            # or a line split in a cluster (a cycle that comes and goes: no one frequency)
+        if min(abs(s - 1.0) for s, _, _ in found) < HONEST:
+            return None  # a strong line on the console's own clock: the video runs at it
+        read += [(s, f, float(p[i] / floor), k) for s, k, _ in found]
+    if not read or max(r[0] for r in read) - min(r[0] for r in read) > AGREE:
+        return None  # no line read, or lines (or one line's aliases) that disagree
+    return float(np.mean([r[0] for r in read])), read[0][1], read[0][2], read[0][3]
+
+
+def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int) -> bool:
+    """Whether the line at i stands alone: no other peak within SHARP_SPAN of its frequency
+    (or 4 of the window's resolution bins) holds SHARP_SHARE of its power. Corpus Kangaroo at
+    30 fps shows 7.423, 7.478, 7.553 and 7.623 Hz (power 88, 156, 300, 47): a cycle that
+    comes and goes, whose strongest split reads +0.71 % on a genuine run; Centipede's line
+    carries sidebands of 9-10 % of its power 1.5 % away."""
+    span = max(SHARP_SPAN * float(f[i]), 4 * near * float(f[1] - f[0]))
+    others = local[(local != i) & (np.abs(f[local] - f[i]) <= span)]
+    return not np.any(p[others] >= SHARP_SHARE * p[i])
+
+
+def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
+    """Whether the line at bin i is a harmonic of a slower periodic event: a line at
+    freq[i] / j (j = 2 .. HARMONICS, above HARMONIC_HZ) with at least half its power. A
+    frame dropped or repeated every P frames (a speed change made by dropping or repeating
+    frames, on the video's clock) is a comb of equal lines at fps / P and its multiples:
+    corpus Asteroids sped up 4 % shows 4.8, 9.6, 14.4, 19.2 Hz (one drop in 25 frames
+    at 60 fps) within 5 % of each other's power, and 19.2 Hz read as a 20 Hz cycle
+    slowed 4 %."""
+    for j in range(2, HARMONICS + 1):
+        c = int(round(i / j))
+        if freq[c] < HARMONIC_HZ:
+            break
+        lo, hi = max(0, c - near), min(len(power), c + near + 1)
+        if float(power[lo:hi].max()) >= 0.5 * float(power[i]):
+            return True
+    return False
+
+
+def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    """A `sync.drift` read from the game's animation clock, when the analysis `a` reports no
+    drift already (the fit's and the repeats' are measured against the log itself)."""
+    if any(f.rule == RULE for f in a.findings):
+        return []
+    got = animation_speed(np.asarray(sig.times, float), np.asarray(sig.picture_change),
+                          float(sig.fps), th.sync_pace_console_hz, th.sync_pace_min_strength)
+    if got is None:
+        return []
+    speed, f, strength, k = got
+    pct = round((speed - 1.0) * 100.0, 2)
+    if abs(pct) < th.sync_drift_pct:
+        return []
+    last = max((float(x) for x in run_s if np.isfinite(x)), default=0.0)
+    way = "faster" if pct > 0 else "slower"
+    return [SyncFinding(
+        RULE, f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's own "
+        f"animation, one cycle every {k} frames of a {th.sync_pace_console_hz:g} Hz console "
+        f"({th.sync_pace_console_hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
+        "times the picture's usual change), as a video sped up or slowed at a constant frame "
+        "rate shows", float(sig.times[0]), float(sig.times[-1]), 0.0, last, percent=pct)]
