@@ -1,8 +1,14 @@
 """`queue`, `claim` and `release`: the review queue and claims, on the command line.
 
-    moderator-app queue DIR [--json] [--state pending|claimed|accepted|rejected]
-                            [--verdict pass|fail|unreadable|timed_out] [--game G]
+    moderator-app queue DIR [--json] [--no-verify]
+                            [--state pending|claimed|accepted|rejected|unknown]
+                            [--verdict pass|fail|unreadable|timed_out|unverified] [--game G]
                             [--category C] [--time-limit SECONDS]
+
+The text listing streams: each row is printed as soon as it and every older row are known
+(cached ones at once), in the order of the whole listing; `--json` prints one object at the
+end. `--no-verify` lists at once from the report cache alone: a submission not in it is
+`unverified`, its state `unknown`.
     moderator-app claim PATH... [--minutes 30] [--reviewer NAME] [--override-claim NOTE]
     moderator-app release PATH... [--reviewer NAME] [--override-claim NOTE]
 
@@ -28,11 +34,14 @@ def add_queue_commands(sub: argparse._SubParsersAction, store_args) -> None:
         "queue", help="list a folder of submissions with verdicts and decision states",
         description="Each subfolder or bundle of DIR is a submission. Lists each with its "
                     "verification verdict (exactly what `verify` gives), game, category, "
-                    "model, evidence digest and decision state, oldest first. Reports are "
-                    "cached by evidence digest: an unchanged submission is never verified "
-                    "twice.")
+                    "model, evidence digest and decision state, oldest first, each row as soon "
+                    "as it is known. Reports are cached by evidence digest: an unchanged "
+                    "submission is never verified twice.")
     q.add_argument("folder", metavar="DIR")
     q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.add_argument("--no-verify", action="store_true",
+                   help="list at once without examining anything: what the report cache "
+                        "does not hold is shown as unverified")
     q.add_argument("--state", choices=STATES)
     q.add_argument("--verdict", choices=VERDICTS)
     q.add_argument("--game", metavar="SLUG")
@@ -91,16 +100,84 @@ def _progress(done: int, total: int, name: str) -> None:
               flush=True)
 
 
-def cmd_queue(args: argparse.Namespace) -> int:
+def _clear_progress() -> None:
+    if sys.stderr.isatty():
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+
+
+def _row(i) -> str:
     from moderator_app.cli.common import safe_text
+
+    state = i.state
+    if i.state == "claimed":
+        state = f"claimed by {safe_text(i.claimed_by or '')} until {i.claimed_until}"
+    elif i.state in ("accepted", "rejected"):
+        state = f"{i.state} (#{i.decision_seq} by {safe_text(i.decided_by or '')})"
+    what = " ".join(safe_text(x) for x in (i.game, i.category, i.model) if x) or "-"
+    extra = f" duplicate of {safe_text(i.duplicate_of)}" if i.duplicate_of else ""
+    err = f" — {safe_text(i.error)}" if i.error else ""
+    digest = i.evidence_digest[:12] if i.evidence_digest else "-" * 12
+    counts = ("  -E   -W" if i.errors is None or i.warnings is None
+              else f"{i.errors:>3}E {i.warnings:>3}W")
+    return (f"{i.submitted_at[:19]}  {i.verdict.upper():<10} {counts}  "
+            f"{state:<24} {digest}  {safe_text(i.name)}  [{what}]{extra}{err}")
+
+
+class _OrderedPrinter:
+    """Prints the rows that pass the filters in the listing's order, each once it and every
+    older row are final: the streamed text is the whole listing's text (a newer copy's
+    `duplicate of` is settled once its older copy is examined, which precedes it)."""
+
+    def __init__(self, keep, with_unverified: bool) -> None:
+        from moderator_app.core.queue import UNVERIFIED
+
+        self.keep = keep
+        self.unverified = UNVERIFIED
+        self.with_unverified = with_unverified
+        self.items: list = []
+        self.next = 0  # the first row not printed yet
+
+    def rows(self, items) -> None:
+        self.items = list(items)
+        self._flush()
+
+    def changed(self, changed) -> None:
+        for pos, item in changed:
+            self.items[pos] = item
+        self._flush()
+
+    def _flush(self) -> None:
+        out = []
+        while self.next < len(self.items):
+            item = self.items[self.next]
+            if item.verdict == self.unverified and not self.with_unverified:
+                break
+            if self.keep(item):
+                out.append(_row(item))
+            self.next += 1
+        if out:
+            _clear_progress()
+            sys.stdout.write("\n".join(out) + "\n")
+            sys.stdout.flush()
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
     from moderator_app.core.ledger.chained import LedgerError
     from moderator_app.core.ledger.config import describe_store, store_spec
-    from moderator_app.core.queue.listing import QUEUE_SCHEMA, build_queue, filter_items
+    from moderator_app.core.queue import UNKNOWN_STATE
+    from moderator_app.core.queue.listing import QUEUE_SCHEMA, filter_items, stream_queue
 
+    def keep(item) -> bool:
+        return bool(filter_items([item], args.state, args.verdict, args.game, args.category,
+                                 args.kind))
+
+    printer = None if args.json else _OrderedPrinter(keep, args.no_verify)
     try:
         spec = store_spec(args.store, args.store_file)
-        items = build_queue(args.folder, spec, args.cache, _progress, args.workers,
-                            args.time_limit)
+        items = stream_queue(args.folder, spec, args.cache, _progress, args.workers,
+                             args.time_limit, verify=not args.no_verify,
+                             on_rows=printer.rows if printer else None,
+                             on_items=printer.changed if printer else None)
     except LedgerError as exc:
         _err(str(exc))
         return EXIT_ERROR
@@ -108,8 +185,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
         _err(f"cannot read the queue folder {args.folder}: {exc.strerror or exc}")
         return EXIT_ERROR
     finally:
-        if sys.stderr.isatty():
-            print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+        _clear_progress()
     shown = filter_items(items, args.state, args.verdict, args.game, args.category, args.kind)
     if args.json:
         import orjson
@@ -122,21 +198,11 @@ def cmd_queue(args: argparse.Namespace) -> int:
             "store": describe_store(spec), "total": len(items), "counts": counts,
             "items": [i.to_dict() for i in shown]}, option=orjson.OPT_INDENT_2).decode() + "\n")
         return EXIT_OK
-    for i in shown:
-        state = i.state
-        if i.state == "claimed":
-            state = f"claimed by {safe_text(i.claimed_by or '')} until {i.claimed_until}"
-        elif i.state in ("accepted", "rejected"):
-            state = f"{i.state} (#{i.decision_seq} by {safe_text(i.decided_by or '')})"
-        what = " ".join(safe_text(x) for x in (i.game, i.category, i.model) if x) or "-"
-        extra = f" duplicate of {safe_text(i.duplicate_of)}" if i.duplicate_of else ""
-        err = f" — {safe_text(i.error)}" if i.error else ""
-        digest = i.evidence_digest[:12] if i.evidence_digest else "-" * 12
-        print(f"{i.submitted_at[:19]}  {i.verdict.upper():<10} {i.errors:>3}E {i.warnings:>3}W  "
-              f"{state:<24} {digest}  {safe_text(i.name)}  [{what}]{extra}{err}")
     pending = sum(1 for i in items if i.state == "pending")
-    print(f"{len(shown)} of {len(items)} submissions shown; {pending} pending "
-          f"(store {describe_store(spec)})")
+    unknown = sum(1 for i in items if i.state == UNKNOWN_STATE)
+    print(f"{len(shown)} of {len(items)} submissions shown; {pending} pending"
+          + (f", {unknown} unverified (not in the report cache)" if unknown else "")
+          + f" (store {describe_store(spec)})")
     return EXIT_OK
 
 

@@ -574,6 +574,8 @@ class MainWindow(QMainWindow):
         self.opener.loader.cancel(wait=True)
         self.event_filter.searcher.cancel(wait=True)
         self.sync_runner.op.cancel(wait=True)
+        if getattr(self, "queue_panel", None) is not None:  # its workers stop within 0.25 s
+            self.queue_panel.op.cancel(wait=True)
         self.player.unload()
         close_result(self.session.result)
         QThreadPool.globalInstance().waitForDone(2000)

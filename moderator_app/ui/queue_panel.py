@@ -1,21 +1,25 @@
 """The review queue in the workstation: File > Open queue, a dock listing every submission of
 a folder with its verdict and decision state, and the next pending one after each decision.
 
-The listing is `core.queue.listing.build_queue` run off the GUI thread (`BackgroundOp`), so
-verifying new submissions (in worker processes, over both cores) never blocks the window and
-a cached queue appears at once. The table is sortable by any column and filtered by game,
+The listing is `core.queue.listing.stream_queue` run off the GUI thread (`BackgroundOp`), so
+verifying new submissions (in worker processes, over both cores) never blocks the window.
+Every row appears at once (cached ones complete, the others "checking…"), and the verdicts
+fill in as they are computed, the rows in view first, then the oldest (session 17: a queue of
+10,000 showed nothing for more than 240 s). The table is sortable by any column and filtered by game,
 category, verdict and state. Double-click (or Enter) opens a submission; `Ctrl+Shift+N` and
 the decision panel's "Open the next submission" button open the oldest pending one after the
-one on screen. Every string from a submission is shown as plain text (QStandardItem).
+one on screen. Every string from a submission is shown as plain text (an item view's
+display role is never rich text).
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -35,39 +39,25 @@ from PySide6.QtWidgets import (
 from moderator_app.core.ledger.claims import DEFAULT_CLAIM_MINUTES, new_claim
 from moderator_app.core.ledger.config import open_store
 from moderator_app.core.ledger.errors import LedgerError
-from moderator_app.core.queue.listing import QueueItem, build_queue, next_pending
+from moderator_app.core.queue import UNVERIFIED
+from moderator_app.core.queue.listing import QueueItem, next_pending, stream_queue
+from moderator_app.core.queue.workers import WorkOrder
 from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
+from moderator_app.ui.queue_model import (  # noqa: F401 - COLUMNS, state_text: re-exported
+    COLUMN_MIN_PX,
+    COLUMNS,
+    PATH_ROLE,
+    SORT_ROLE,
+    QueueModel,
+    state_text,
+)
 from moderator_app.ui.tooltip import plain_tooltip
 
 ALL = "All"
-#: (header, QueueItem attribute); the filters are the columns named in FILTERS.
-#: What a moderator picks by comes first: the name, the verdict and the state are in view in
-#: the 288 px dock at 1280x720 (first came "Submitted (UTC)", elided to "ubmitted (UT", and the
-#: name; the verdict was behind a horizontal scroll, session 10). Sorted by submission time.
-COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Submission", "name"), ("Verdict", "verdict"), ("State", "state"),
-    ("Submitted (UTC)", "submitted_at"), ("Errors", "errors"), ("Warnings", "warnings"),
-    ("Game", "game"), ("Category", "category"), ("Model", "model"),
-    ("Evidence", "evidence_digest"),
-)
-#: Widest name and state columns (px): longer ones are elided, whole in their tooltips.
-#: Where the first three columns do not fit the table (262 px beside its vertical scroll
-#: bar at 1280x720), the state and then the name are narrowed, down to these widths (px);
-#: elided, whole in their tooltips. With room (1920x1080: 440 px) they are whole.
-COLUMN_MIN_PX = {"state": 80, "name": 90}
 FILTERS = ("game", "category", "verdict", "state")
 _COL = {attr: i for i, (_, attr) in enumerate(COLUMNS)}
-PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2
-
-
-def state_text(item: QueueItem) -> str:
-    if item.state == "claimed":
-        return f"claimed by {item.claimed_by} until {item.claimed_until}"
-    if item.state in ("accepted", "rejected") and item.decided_by:
-        return f"{item.state} by {item.decided_by}"
-    return item.state
+UPDATE_EVERY_S = 0.1  # verdicts reach the GUI thread in batches, at most ten a second
 
 
 class _Filter(QSortFilterProxyModel):
@@ -77,6 +67,12 @@ class _Filter(QSortFilterProxyModel):
         super().__init__(parent)
         self.wanted: dict[str, str | None] = dict.fromkeys(FILTERS)
         self.setSortRole(SORT_ROLE)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The source model sorts (a key sort), this proxy only filters."""
+        model = self.sourceModel()
+        if isinstance(model, QueueModel):
+            model.sort(column, order)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt
         model = self.sourceModel()
@@ -94,6 +90,10 @@ class QueuePanel(QWidget):
 
     open_requested = Signal(list)
     loaded = Signal()
+    #: emitted on the listing's thread, delivered on the GUI thread: (generation, items) and
+    #: (generation, [(position, item), ...])
+    _rows_ready = Signal(int, object)
+    _items_ready = Signal(int, object)
 
     def __init__(self, store: Callable[[], object], parent: QWidget | None = None,
                  reviewer: Callable[[], str] = lambda: "") -> None:
@@ -104,6 +104,10 @@ class QueuePanel(QWidget):
         self.items: list[QueueItem] = []
         self.current: str | None = None  # the submission opened from the queue last
         self.op = BackgroundOp("queue", self)
+        self.order: WorkOrder | None = None  # the running listing's work order
+        self._offered: dict[str, set[str]] = {a: set() for a in FILTERS}  # in the filters
+        self._rows_ready.connect(self._on_rows)
+        self._items_ready.connect(self._on_items)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.title = QLabel("No queue open")
@@ -146,8 +150,7 @@ class QueuePanel(QWidget):
         self.progress.setVisible(False)
         self.op.progress.connect(self._on_progress)
         layout.addWidget(self.progress)
-        self.model = QStandardItemModel(0, len(COLUMNS), self)
-        self.model.setHorizontalHeaderLabels([h for h, _ in COLUMNS])
+        self.model = QueueModel(lambda: self.op.busy, self)
         self.proxy = _Filter(self)
         self.proxy.setSourceModel(self.model)
         self.view = QTableView()
@@ -161,8 +164,12 @@ class QueuePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().setVisible(False)
+        # Columns fit the rows in view (the default, 1,000 rows, asked 80,000 cells for their
+        # size over a queue of 10,000: 1.9 s at load 17)
+        self.view.horizontalHeader().setResizeContentsPrecision(0)
         self.view.doubleClicked.connect(self._open_index)
         self.view.activated.connect(self._open_index)
+        self.view.verticalScrollBar().valueChanged.connect(lambda _v: self._prefer_in_view())
         layout.addWidget(self.view, 1)
         self.status = QLabel("")
         self.status.setObjectName("queue-status")
@@ -184,7 +191,9 @@ class QueuePanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        """List the folder again (cached reports: quick; new submissions are verified)."""
+        """List the folder again: every row at once, then each verdict as it is computed
+        (cached reports: all at once; new submissions are verified, the rows in view
+        first). A listing still running is cancelled (its workers stopped)."""
         if self.folder is None:
             return
         folder, store = self.folder, self._store()
@@ -192,11 +201,32 @@ class QueuePanel(QWidget):
         self.progress.setVisible(True)
         self.progress.setRange(0, 0)
         self.status.setText("Listing the queue…")
+        self.op.drop()  # the older listing stops before this one starts its workers
+        gen = self.op.generation + 1  # the generation `run` is about to give this listing
+        order = self.order = WorkOrder()
+        lock = threading.Lock()
+        batch: list[tuple[int, QueueItem]] = []
+        sent = [time.monotonic()]
+
+        def on_items(changed: list[tuple[int, QueueItem]]) -> None:
+            with lock:
+                batch.extend(changed)
+                if time.monotonic() - sent[0] < UPDATE_EVERY_S:
+                    return
+                out = batch[:]
+                batch.clear()
+                sent[0] = time.monotonic()
+            self._items_ready.emit(gen, out)
 
         def work(progress, cancel):
-            return build_queue(folder, store, progress=lambda d, t, _n: progress(d, t))
+            items = stream_queue(folder, store, progress=lambda d, t, _n: progress(d, t),
+                                 on_rows=lambda rows: self._rows_ready.emit(gen, rows),
+                                 on_items=on_items, cancel=lambda: cancel.cancelled,
+                                 order=order)
+            return items
 
-        self.op.run(work, self._show, on_failed=self._failed)
+        started = self.op.run(work, self._show, on_failed=self._failed)
+        assert started == gen  # noqa: S101 - the generation the callbacks were given
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(total, 1))
@@ -209,31 +239,82 @@ class QueuePanel(QWidget):
                             + ("…" if len(first) > 160 else ""))
         self.status.setToolTip(plain_tooltip(message))
 
-    def _show(self, items: list[QueueItem]) -> None:
-        self.progress.setVisible(False)
-        self.items = list(items)
-        self.model.setRowCount(0)
-        for it in self.items:
-            row = []
-            for _, attr in COLUMNS:
-                value = getattr(it, attr)
-                text = state_text(it) if attr == "state" else (
-                    "" if value is None else str(value))
-                if attr == "evidence_digest" and value:
-                    text = str(value)[:16]
-                cell = QStandardItem(text)
-                cell.setData(value, Qt.ItemDataRole.UserRole)
-                cell.setData(value if isinstance(value, int) else text, SORT_ROLE)
-                cell.setData(it.path, PATH_ROLE)
-                if attr in COLUMN_MIN_PX:
-                    cell.setToolTip(plain_tooltip(f"{text}: {it.error}"
-                                                  if it.error and attr == "name" else text))
-                row.append(cell)
-            self.model.appendRow(row)
+    @property
+    def listing(self) -> bool:
+        """Whether a listing is running (rows may still say "checking…")."""
+        return self.op.busy
+
+    def _set_rows(self, items: list[QueueItem]) -> None:
+        """Replace the table's rows with `items` (one model reset)."""
+        self.model.reset(items)
+        self.items = self.model.items
         self.fit_columns()
         self._fill_filters()
+
+    def _on_rows(self, gen: int, items: list[QueueItem]) -> None:
+        """Every submission, before any is examined: the cached ones complete, the others
+        "checking…"; the rows in view go to the workers first."""
+        if gen != self.op.generation or not self.op.busy:
+            return
+        self._set_rows(items)
+        self._status_line()
+        self._prefer_in_view()
+
+    def _on_items(self, gen: int, changed: list[tuple[int, QueueItem]]) -> None:
+        if gen != self.op.generation or not self.op.busy:
+            return
+        new_values = False
+        for pos, it in changed:
+            if pos >= len(self.items):
+                continue
+            self.model.update(pos, it)
+            # the filters are filled again only for a value they do not offer yet (every
+            # batch's refill re-filtered the whole table: 127 of 150 s, 10,000 rows)
+            new_values = new_values or any(
+                getattr(it, a) is not None and str(getattr(it, a)) not in self._offered[a]
+                for a in FILTERS)
+        if self.model.sorted_by() not in ("name", "submitted_at"):  # the order may change
+            self.model.resort()
+        if new_values:
+            self._fill_filters()
+        self._status_line()
+
+    def _prefer_in_view(self) -> None:
+        """Tell the running listing which unexamined rows are in view: they go next."""
+        order = self.order
+        if order is None or not self.op.busy:
+            return
+        view = self.view
+        first = view.rowAt(0)
+        last = view.rowAt(view.viewport().height() - 1)
+        if first < 0:
+            return
+        last = self.proxy.rowCount() - 1 if last < 0 else last
+        names = []
+        for r in range(first, last + 1):
+            src = self.proxy.mapToSource(self.proxy.index(r, _COL["name"])).row()
+            if 0 <= src < len(self.items) and self.items[src].verdict == UNVERIFIED:
+                names.append(self.items[src].name)
+        order.prefer(names)
+
+    def _status_line(self) -> None:
         pending = sum(1 for i in self.items if i.state == "pending")
-        self.status.setText(f"{counted(len(self.items), 'submission')}, {pending:,} pending")
+        checking = sum(1 for i in self.items if i.verdict == UNVERIFIED)
+        self.status.setText(f"{counted(len(self.items), 'submission')}, {pending:,} pending"
+                            + (f", {checking:,} being checked" if checking else ""))
+
+    def _show(self, items: list[QueueItem]) -> None:
+        self.progress.setVisible(False)
+        self.order = None
+        if [i.name for i in items] == [i.name for i in self.items]:
+            for pos, it in enumerate(items):  # the last batch
+                if it != self.items[pos]:
+                    self.model.update(pos, it)
+            self.model.refresh()  # "checking…" is gone now
+            self._fill_filters()
+        else:
+            self._set_rows(items)
+        self._status_line()
         self.loaded.emit()
 
     def fit_columns(self) -> None:
@@ -262,6 +343,7 @@ class QueuePanel(QWidget):
             chosen = box.currentData()
             values = sorted({str(getattr(i, attr)) for i in self.items
                              if getattr(i, attr) is not None})
+            self._offered[attr] = set(values)
             box.blockSignals(True)
             box.clear()
             box.addItem(f"{attr.capitalize()}: {ALL}", None)

@@ -221,3 +221,82 @@ def test_a_damaged_or_shared_report_cache_is_a_miss_never_an_error(tmp_path):
     os.chmod(cache, 0o600)  # the user's own file is trusted (docs/DECISIONS.md)
     (item,) = build_queue(q, cache_path=cache, workers=1)
     assert item.game == "FORGED"
+
+
+def test_every_row_is_listed_before_any_submission_is_examined(queue_dir, tmp_path):
+    """Session 17: a queue of 10,000 showed nothing until every new submission was verified
+    (98 s in the CLI, more than 240 s in the workstation). `stream_queue` hands every row
+    over first, unverified and of unknown state, then each verdict as it is computed."""
+    from moderator_app.core.queue.listing import stream_queue
+
+    cache = tmp_path / "c.sqlite3"
+    firsts: list[list] = []
+    told: list[tuple[int, object]] = []
+    items = stream_queue(queue_dir, None, cache, workers=1, on_rows=firsts.append,
+                         on_items=told.extend)
+    (first,) = firsts
+    assert [i.name for i in first] == ["a-valid", "b-broken", "c-duplicate", "d-bundle.zip",
+                                       "e-official", "f-empty"]
+    assert {(i.verdict, i.state, i.errors, i.evidence_digest) for i in first} == {
+        ("unverified", "unknown", None, None)}
+    # one worker, nothing preferred: examined oldest first, each told once it is known
+    assert [pos for pos, _ in told] == [0, 1, 2, 3, 4, 5]
+    assert [i.verdict for _, i in told] == ["pass", "fail", "pass", "pass", "pass",
+                                            "unreadable"]
+    assert items == [i for _, i in told] == build_queue(queue_dir, None, cache)
+    assert items[2].duplicate_of == "a-valid" and items[0].state == "pending"
+    # cached now: the first rows are the final ones, nothing is examined
+    again: list[list] = []
+    told.clear()
+    assert stream_queue(queue_dir, None, cache, on_rows=again.append,
+                        on_items=told.extend) == items
+    assert again == [items] and told == []
+
+
+def test_the_rows_a_moderator_looks_at_are_examined_first(queue_dir, tmp_path):
+    """A `WorkOrder` told to prefer some submissions (the rows in view) hands them to the
+    workers before the older ones; a copy examined before its original names it once the
+    original is known."""
+    from moderator_app.core.queue.listing import stream_queue
+    from moderator_app.core.queue.workers import WorkOrder
+
+    order = WorkOrder()
+    order.prefer(["e-official", "c-duplicate", "no-such"])
+    told: list[tuple[int, object]] = []
+    items = stream_queue(queue_dir, None, tmp_path / "c.sqlite3", workers=1,
+                         on_items=told.extend, order=order)
+    assert list(dict.fromkeys(i.name for _, i in told))[:3] == [
+        "e-official", "c-duplicate", "a-valid"]
+    assert told[1][1].duplicate_of is None  # no older copy known yet
+    assert [(pos, i.duplicate_of) for pos, i in told[2:4]] == [(2, "a-valid"), (0, None)]
+    assert items[2].duplicate_of == "a-valid" and items[3].duplicate_of == "a-valid"
+
+
+def test_queue_no_verify_lists_at_once_from_the_cache(queue_dir, tmp_path):
+    """`queue --no-verify` examines nothing: what the cache holds is shown as known, the
+    rest `unverified` with an unknown state; the streamed text lists the rows in the
+    listing's order, as `--json` does."""
+    cache, store = str(tmp_path / "c.sqlite3"), str(tmp_path / "l.sqlite3")
+    r = cli("queue", str(queue_dir), "--no-verify", "--json", "--cache", cache, "--store",
+            store)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [(i["verdict"], i["state"]) for i in doc["items"]] == [
+        ("unverified", "unknown")] * 6
+    assert doc["counts"] == {"unknown": 6}
+    build_queue(queue_dir, None, cache, workers=1)
+    text = cli("queue", str(queue_dir), "--cache", cache, "--store", store)
+    assert text.returncode == 0, text.stderr
+    names = ["a-valid", "b-broken", "c-duplicate", "d-bundle.zip", "e-official", "f-empty"]
+    rows = text.stdout.splitlines()
+    assert [n for line in rows[:-1] for n in names if f"  {n}  " in line] == names
+    assert "duplicate of a-valid" in rows[2] and "UNREADABLE" in rows[5]
+    fast = cli("queue", str(queue_dir), "--no-verify", "--cache", cache, "--store", store)
+    assert fast.stdout == text.stdout  # all cached: the same listing, nothing examined
+    (tmp_path / "q2").mkdir()
+    shutil.copytree(queue_dir / "a-valid", tmp_path / "q2" / "new")
+    new = cli("queue", str(tmp_path / "q2"), "--no-verify", "--cache", cache, "--store",
+              store)
+    assert "UNVERIFIED   -E   -W  unknown" in new.stdout
+    assert new.stdout.splitlines()[-1].startswith(
+        "1 of 1 submissions shown; 0 pending, 1 unverified (not in the report cache)")

@@ -56,7 +56,7 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     assert by_action()["next_submission"].keys == "Ctrl+Shift+N"
     assert "open_queue" in window.actions
     panel = show_queue(window, queue)
-    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=120_000)
+    qtbot.waitUntil(lambda: len(panel.items) == 3 and not panel.listing, timeout=120_000)
     expected = [verify_paths([queue / n]).report.verdict for n in ("a-first", "b-broken",
                                                                    "c-third")]
     assert [i.verdict for i in panel.items] == expected
@@ -142,7 +142,7 @@ def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tm
 
 def test_claim_and_release_from_the_queue(qtbot, window, queue):
     panel = show_queue(window, queue)
-    qtbot.waitUntil(lambda: len(panel.items) == 3, timeout=120_000)
+    qtbot.waitUntil(lambda: len(panel.items) == 3 and not panel.listing, timeout=120_000)
     panel.select("b-broken")
     window.decision_panel.reviewer.setText("")
     assert not panel.claim_selected("claim")  # no reviewer name yet
@@ -158,3 +158,45 @@ def test_claim_and_release_from_the_queue(qtbot, window, queue):
     panel.select("b-broken")
     assert panel.claim_selected("release")
     qtbot.waitUntil(lambda: panel.items[1].state == "pending", timeout=60_000)
+
+
+def test_rows_show_at_once_checking_then_their_verdicts(qtbot, window, queue, monkeypatch):
+    """Session 17: the panel showed nothing until every new submission was verified (a
+    queue of 10,000: nothing after 240 s). Every row is shown at once, "checking…", and the
+    verdicts fill in as they are computed. The listing's verdicts are held back here until
+    the first rows have been looked at (a gate in the core's callback)."""
+    import threading
+
+    import moderator_app.ui.queue_panel as queue_panel
+
+    gate = threading.Event()
+    real = queue_panel.stream_queue
+
+    def gated(*args, on_items=None, **kwargs):
+        def held(changed):
+            gate.wait(120)
+            on_items(changed)
+        return real(*args, on_items=held, **kwargs)
+
+    monkeypatch.setattr(queue_panel, "stream_queue", gated)
+    panel = show_queue(window, queue)
+    verdicts = [a for _, a in COLUMNS].index("verdict")
+
+    def column(col: int) -> list[str]:
+        return [panel.proxy.index(r, col).data() for r in range(panel.proxy.rowCount())]
+
+    try:
+        qtbot.waitUntil(lambda: panel.proxy.rowCount() == 3, timeout=60_000)
+        assert panel.listing
+        assert panel.visible_names() == ["a-first", "b-broken", "c-third"]
+        assert column(verdicts) == ["checking…"] * 3
+        assert panel.status.text() == "3 submissions, 0 pending, 3 being checked"
+        assert panel.next_item() is None  # nothing is offered before it is examined
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: not panel.listing, timeout=120_000)
+    expected = [verify_paths([queue / n]).report.verdict for n in ("a-first", "b-broken",
+                                                                   "c-third")]
+    assert column(verdicts) == expected
+    assert panel.status.text() == "3 submissions, 3 pending"
+    assert panel.next_item().name == "a-first"

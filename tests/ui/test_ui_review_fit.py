@@ -450,7 +450,7 @@ def test_a_long_queue_error_stays_inside_its_tab_at_1280x720(qtbot, window, tmp_
     def failing(*_a, **_k):
         raise RuntimeError(message)
 
-    monkeypatch.setattr(queue_panel, "build_queue", failing)
+    monkeypatch.setattr(queue_panel, "stream_queue", failing)
     (tmp_path / "queue").mkdir()
     panel = queue_panel.show_queue(window, tmp_path / "queue")
     qtbot.waitUntil(lambda: panel.status.text().startswith("Cannot list"), timeout=WAIT_MS)
@@ -484,7 +484,7 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     make_submission(queue / names[0])
     make_submission(queue / names[1], tamper=unrequested_action)  # other evidence
     panel = show_queue(window, queue)
-    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(panel.items) == 2 and not panel.listing, timeout=WAIT_MS)
     dp = window.decision_panel
     window.open_next_submission()
     qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
@@ -570,7 +570,8 @@ def test_the_queue_shows_name_verdict_and_state_without_scrolling_at_1280x720(
         for p in [q / name, *(q / name).rglob("*")]:
             os.utime(p, (1_700_000_000 + i * 60,) * 2)
     panel = show_queue(window, q)
-    qtbot.waitUntil(lambda: len(panel.visible_names()) == len(names), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(panel.visible_names()) == len(names) and not panel.listing,
+                    timeout=WAIT_MS)
     for _ in range(3):
         QApplication.processEvents()
     assert panel.visible_names() == names

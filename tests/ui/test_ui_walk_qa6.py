@@ -234,7 +234,7 @@ def test_opening_a_queue_at_1280x720_takes_no_room_from_the_video_and_timeline(
     central = window.centralWidget().size()
     right = window.findings_dock.width()
     panel = show_queue(window, queue)
-    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=120_000)
+    qtbot.waitUntil(lambda: len(panel.items) == 2 and not panel.listing, timeout=120_000)
     for _ in range(3):
         QApplication.processEvents()
     assert window.centralWidget().size() == central

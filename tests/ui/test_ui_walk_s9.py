@@ -55,7 +55,7 @@ def test_the_queue_tab_takes_no_width_and_no_tab_title_is_cut_at_1280x720(
         QApplication.processEvents()
     content, dock = content_seen(window), window.findings_dock.width()
     panel = show_queue(window, queue)
-    qtbot.waitUntil(lambda: len(panel.items) == 2, timeout=120_000)
+    qtbot.waitUntil(lambda: len(panel.items) == 2 and not panel.listing, timeout=120_000)
     for _ in range(3):
         QApplication.processEvents()
     assert window.queue_dock.isVisible()

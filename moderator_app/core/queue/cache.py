@@ -148,6 +148,27 @@ class ReportCache:
         self._put("INSERT OR REPLACE INTO seen VALUES (?, ?, ?)",
                   (fingerprint, self.key, digest))
 
+    def remember_many(self, rows: list[tuple[str, str, dict[str, Any] | None]]) -> None:
+        """`remember` each (fingerprint, digest, summary) in order, in one transaction. The
+        queue's parent process writes what its workers found in batches: one commit per
+        submission (each worker its own connection, opened and closed per submission, the
+        close checkpointing the WAL) was 1.3 of the 1.9 ms a cached-by-digest submission
+        cost (session 17)."""
+        if self._conn is None or not rows:
+            return
+        key = self.key
+        try:
+            with self._conn:  # BEGIN ... COMMIT (rolled back on an error)
+                self._conn.execute("BEGIN IMMEDIATE")
+                for fingerprint, digest, summary in rows:
+                    if summary is not None:
+                        self._conn.execute("INSERT OR REPLACE INTO reports VALUES (?, ?, ?)",
+                                           (digest, key, json.dumps(summary, sort_keys=True)))
+                    self._conn.execute("INSERT OR REPLACE INTO seen VALUES (?, ?, ?)",
+                                       (fingerprint, key, digest))
+        except sqlite3.Error:
+            return  # a cache that cannot be written is a miss next time, never an error
+
     def lookup_many(self, fingerprints: list[str]) -> dict[str, dict[str, Any]]:
         """fingerprint -> cached summary, for every fingerprint the cache knows (one query
         per table: a thousand cached submissions list in milliseconds)."""

@@ -87,34 +87,40 @@ def unreadable(message: str) -> dict[str, Any]:
             "category": None, "model": None, "evidence_digest": None, "error": message}
 
 
-def examine(path: str, fingerprint: str, cache_path: str | None) -> tuple[dict[str, Any], bool]:
-    """(summary, verified): the summary for the submission at `path`, from the cache when
-    its fingerprint or its evidence digest is known, else by verifying it (and caching)."""
-    with ReportCache(cache_path) as cache:
-        known = cache.digest_for(fingerprint)
-        if known is not None:
-            cached = cache.summary(known)
-            if cached is not None:
-                return cached, False
-        try:
-            sub = load_submission([path])
-            digest = digest_submission(sub)
-        except (InputError, OSError) as exc:
-            summary = unreadable(str(exc))
-            cache.remember(fingerprint, "unreadable:" + fingerprint, summary)
-            return summary, False
-        cached = cache.summary(digest)
+#: (fingerprint, digest, summary or None): one row the parent writes to the report cache.
+CacheWrite = tuple[str, str, "dict[str, Any] | None"]
+
+
+def examine(path: str, fingerprint: str, cache: ReportCache,
+            memo: dict[str, dict[str, Any]] | None = None
+            ) -> tuple[dict[str, Any], bool, list[CacheWrite]]:
+    """(summary, verified, cache writes): the summary for the submission at `path`, from the
+    cache (or `memo`, this worker's own summaries by digest, which may not be written yet)
+    when its fingerprint or evidence digest is known, else by verifying it. The cache is
+    only read here: the caller writes the rows returned, many in one transaction."""
+    memo = {} if memo is None else memo
+    known = cache.digest_for(fingerprint)
+    if known is not None:
+        cached = memo.get(known) or cache.summary(known)
         if cached is not None:
-            cache.remember(fingerprint, digest, None)
-            return cached, False
-        try:
-            result = verify_submission(sub, VerifyOptions())
-        except InputError as exc:
-            summary = unreadable(str(exc))
-            cache.remember(fingerprint, "unreadable:" + fingerprint, summary)
-            return summary, True
-        summary = summarise(result, run_meta(sub))
-        cache.remember(fingerprint, digest, summary)
-        if summary["evidence_digest"] != digest:  # a member unreadable while verifying
-            cache.remember(fingerprint, summary["evidence_digest"], summary)
-        return summary, True
+            return cached, False, []
+    try:
+        sub = load_submission([path])
+        digest = digest_submission(sub)
+    except (InputError, OSError) as exc:
+        summary = unreadable(str(exc))
+        return summary, False, [(fingerprint, "unreadable:" + fingerprint, summary)]
+    cached = memo.get(digest) or cache.summary(digest)
+    if cached is not None:
+        return cached, False, [(fingerprint, digest, None)]
+    try:
+        result = verify_submission(sub, VerifyOptions())
+    except InputError as exc:
+        summary = unreadable(str(exc))
+        return summary, True, [(fingerprint, "unreadable:" + fingerprint, summary)]
+    summary = summarise(result, run_meta(sub))
+    memo[digest] = summary
+    writes: list[CacheWrite] = [(fingerprint, digest, summary)]
+    if summary["evidence_digest"] != digest:  # a member unreadable while verifying
+        writes.append((fingerprint, summary["evidence_digest"], summary))
+    return summary, True, writes
