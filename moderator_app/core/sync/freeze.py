@@ -18,9 +18,12 @@ The test (`frozen_findings`), per still stretch of the whole picture:
 - it lasts `reactions.FROZEN_RATIO` times the longest other still stretch that holds an
   action at one of those offsets (a game that stands still under input on its own does so
   elsewhere too: Frostbite's shore, 2.03 s).
+- it ends with a jump, not with the game moving again (`core/video/resume.py`: Kung-Fu
+  Master's floor held empty after Thomas dies, resuming as he walks in).
 A keyframe inside a held picture re-quantises it (Ms. Pac-Man: 5 changed points on two
 frames every 2 s), so still stretches joined by at most `NOISE_FRAMES` frames of at most
-`NOISE_POINTS` changed points are one.
+`NOISE_POINTS` changed points are one, unless such changes fill `LIVING_SHARE` of the
+frames: a timer that keeps ticking on a still screen.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import math
 from dataclasses import replace
 
 import numpy as np
+
+from moderator_app.core.video.resume import resumes_gradually
 
 from .reactions import FROZEN_RATIO
 from .records import SyncAnalysis, SyncFinding
@@ -43,6 +48,12 @@ NOISE_FRAMES = 2
 # date is as close as the picture's, which a game's own stillness just before can pull early
 # (Pitfall's freeze: held from 15.30 s, made at 15.83, first unanswered action 16.12).
 LATE_S = 1.0
+# A still stretch joined across small changes (above) that fill this share of its frames is a
+# screen that lives, not a held picture the codec recodes now and then: its joins are undone.
+# Kung-Fu Master while Thomas is held (QA s16 J3): its timer and energy bar move 2-5 points on
+# 62 of 143 frames (43 %) for 5.7 s, a false `sync.no_reaction` on a genuine run; a keyframe
+# recodes a held picture on 2 frames every 2 s (Ms. Pac-Man: 3 % at 30 fps).
+LIVING_SHARE = 0.2
 OFFSET_STEPS_MAX = 20_000  # offsets tried when none is known (a frame apart; 5.5 min at 60 fps)
 
 
@@ -63,7 +74,15 @@ def still_spans(sig: FrameSignals) -> np.ndarray:
     keep = np.r_[True, ~quiet]  # a stretch joined to the one before starts no new one
     starts = np.nonzero(keep)[0]
     ends = np.r_[starts[1:] - 1, len(a) - 1]
-    return np.c_[a[starts], b[ends]]
+    # a joined stretch whose small changes come again and again lives: its joins undone
+    held = (b[ends] - a[starts] + 1).astype(float)
+    still = np.add.reduceat(b - a + 1, starts).astype(float)
+    living = (held - still) >= LIVING_SHARE * held
+    if not living.any():
+        return np.c_[a[starts], b[ends]]
+    out = [np.c_[a[i:j + 1], b[i:j + 1]] if live else np.array([[a[i], b[j]]])
+           for i, j, live in zip(starts.tolist(), ends.tolist(), living.tolist(), strict=True)]
+    return np.vstack(out)
 
 
 def _offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
@@ -134,6 +153,8 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         longest = float(length[other].max()) if other.any() else 0.0
         if length[i] < FROZEN_RATIO * longest:
             continue
+        if resumes_gradually(sig.picture_change, int(spans[i, 1]), fps):
+            continue  # the game moving again, not footage resumed elsewhere (resume.py)
         f0, f1 = float(v0[i]), float(v1[i])
         said = [j for j, g in enumerate(a.findings)
                 if g.rule == RULE and g.video_start_s is not None

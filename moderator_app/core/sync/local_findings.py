@@ -135,6 +135,8 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
                            latency_q)
     if jumped is not None:
         return jumped
+    if stretch.above_chance(s[i0:i1], chance[i0:i1], stretch.NOT_AT_CHANCE_Z):
+        return out  # answered above chance, if less often: a game ignoring some presses
     if i0 == 0:
         # A stretch that starts the run ends at its splice or at its last action's answer
         # window, whichever is later: the splice is the largest picture change anywhere in

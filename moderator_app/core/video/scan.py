@@ -6,7 +6,8 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   codec noise now and then) for at least `freeze_s`, including one frame held that long by a
   variable-rate encoder; a still screen where a few points keep changing is not frozen (the
   same spot changing again and again: a blink, an idle sprite); held from the first frame or
-  to the last (a title, pre-start or game-over screen) it is a note;
+  to the last (a title, pre-start or game-over screen), or ending as the game moves again
+  rather than with a jump (`resume.py`: a game's own pause), it is a note;
 - `video.black`: black frames (brightest sample near video black) for at least `black_s`;
 - `video.timestamp_gap`: the next frame comes more than `gap_frames` frame durations (and
   `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
@@ -45,6 +46,7 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 
 from .isolate import VideoProcess, VideoProcessError
 from .rates import rate_changes
+from .resume import held_resumes_gradually
 from .scan_cache import file_sha256, load_cached, sha_lock, store
 from .scan_cuts import cut_candidates
 from .signals import unpack_arrays
@@ -379,9 +381,12 @@ def _runs(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
                 if t1 - t0 < th.freeze_s:
                     continue
                 # a still picture from the first frame or to the last is a title, pre-start
-                # or game-over screen on honest footage: listed, not a warning (DECISIONS.md)
+                # or game-over screen on honest footage, one that resumes gradually a
+                # game's own pause: listed, not a warning (DECISIONS.md)
                 edge = " at the start of the footage" if a == 0 else \
-                    " at the end of the footage" if b == n - 1 else ""
+                    " at the end of the footage" if b == n - 1 else \
+                    " and resumes gradually (a game's own pause)" if held_resumes_gradually(
+                        _changed(sig), a, b, 1.0 / max(sig.frame_duration_s, 1e-9)) else ""
                 out.append(Span(FROZEN.id, Severity.INFO.value if edge
                                 else FROZEN.severity.value, t0, t1,
                                 f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
