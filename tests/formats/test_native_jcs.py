@@ -508,3 +508,34 @@ def test_pow5_header_is_what_its_generator_writes():
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     assert (root / "moderator_app" / "core" / "formats" / "_jcs_pow5.h").read_text() == gen.header()
+
+
+# -- escapes around the SIMD windows -----------------------------------------------------------
+# A value string is read from its first backslash in windows of 64 bytes (AVX2) or 32 (SSE2);
+# each escape, backslash run, `\u` escape, control character, DEL and non-ASCII character is put
+# at every offset across two windows, so that each straddles a window's end somewhere.
+_AROUND = (b'\\n', b'\\"', b'\\\\', b'\\\\\\\\', b'\\\\\\"', b'\\u001b', b'\\u001B', b'\\u0041',
+           b'\\/', b'\\ud83d\\ude00', b'\\x', b'\xc3\xa9', b'\x7f', b'\x01', b'"')
+
+
+@needs_jcs
+@pytest.mark.parametrize("piece", _AROUND)
+def test_escapes_at_every_offset_of_the_windows(piece):
+    """The canonical bytes and the MIN and ASCII flags are the reference's wherever the piece
+    falls; a line that is not JSON (a raw control character, a stray quote, `\\x`) is
+    declined. Passes on the scalar and 32-byte windows as on the 64-byte one (session 17):
+    it holds the new window to them."""
+    for offset in range(140):
+        for tail in (b"", b"y" * 80, b"\\t" * 40):
+            line = b'{"a":"\\t' + b"x" * offset + piece + tail + b'"}'
+            try:
+                value = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                assert jcs.canonical(line) is None, (offset, line)
+                continue
+            got = jcs.canonical(line)
+            expected = canonical_json(value)
+            assert got is not None and got[0] == expected, (offset, line)
+            assert bool(got[1] & jcs.ST_MIN) == (expected == line), (offset, line)
+            # (ASCII speaks of the text: an escape of a character beyond it clears it too)
+            assert bool(got[1] & jcs.ST_ASCII) == (max(expected) < 0x7f), (offset, line)

@@ -222,6 +222,33 @@ def test_a_worker_that_dies_mid_pass_leaves_its_blocks_to_the_main_process(monke
     assert calls["main"] >= 1
 
 
+def test_a_forked_worker_is_started_without_multiprocessing():
+    """The forked worker is started by `os.fork` (`worker.ForkedProcess`): importing
+    `multiprocessing` for its fork context cost ~9 ms of CPU in every verification of a large
+    trajectory (session 17). In a fresh interpreter, a pass with the worker gives the
+    reference report and leaves `multiprocessing` unimported; fails where the fork context
+    was `multiprocessing`'s."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from trajhelp import chain_lines, join, verify_bytes, errors\n"
+        "import moderator_app.core.verify.trajectory as traj\n"
+        "traj.stream.BLOCK = 4096\n"
+        "sent = []\n"
+        "real = traj.worker.Worker.result\n"
+        "traj.worker.Worker.result = lambda self, w: sent.append(1) or real(self, w)\n"
+        "report = verify_bytes(join(chain_lines(400, seed=4)), parallel=True)\n"
+        "print(len(sent) > 0, report.events, len(errors(report)),"
+        " 'multiprocessing' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["True", "400", "0", "False"]
+
+
 def test_a_worker_result_longer_than_its_pipe_holds(monkeypatch):
     """Findings of a block whose lines are all broken, larger than the result pipe holds: the
     worker writes them in pieces while the main process reads, and nothing is lost."""

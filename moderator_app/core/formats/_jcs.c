@@ -577,6 +577,85 @@ static inline int escape_window(P *ps, const unsigned char **pp)
 }
 #endif
 
+static int have_ssse3 = 0, have_avx2 = 0; /* set when the module loads */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* escape_window over 64 bytes at once, with AVX2 and no step per escape: which bytes are
+ * escaped comes from the backslash mask by carry arithmetic (a run of backslashes escapes
+ * every other byte from its start: simdjson's "find escaped" trick), and whether each escaped
+ * byte is one of the short escapes' letters from a nibble-table lookup. In shell output (an
+ * escape every ~6 bytes) the per-escape loop of escape_window was most of the escape shape's
+ * parse (issue 15, session 17). The window starts where no escape is open (a string's first
+ * backslash, or just past an escape), as escape_window's does. Returns as escape_window: 1 at
+ * the closing quote (*pp there), 0 where the scalar step must decide (*pp at a control
+ * character, a non-ASCII byte, or the backslash of an escape RFC 8785 does not write), 2 past
+ * the window (*pp advanced 64 bytes, or 63 when its last byte opens an escape). A `\u00xx`
+ * escape RFC 8785 writes (canonical_u00) stays in the window; its four digits are no
+ * backslash, quote or control character, so a window may end among them. Needs 70 bytes
+ * from *pp (a `\u` escape opened at the window's last bytes is read to its end). */
+__attribute__((target("avx2"))) static int escape_window64(P *ps, const unsigned char **pp)
+{
+    const unsigned char *p = *pp;
+    const __m256i quote = _mm256_set1_epi8('"'), bslash = _mm256_set1_epi8('\\');
+    const __m256i space = _mm256_set1_epi8(0x20), del = _mm256_set1_epi8(0x7f);
+    const __m256i letter_u = _mm256_set1_epi8('u'), low = _mm256_set1_epi8(0x0f);
+    const __m256i zero = _mm256_setzero_si256();
+    /* The short escapes' second bytes `"` 0x22, `\` 0x5C, b 0x62, f 0x66, n 0x6E, r 0x72,
+     * t 0x74: a bit per high nibble (2: 1, 5: 2, 6: 4, 7: 8), set in the low nibble's entry
+     * of the bytes it holds; a byte is one of them when both lookups share a bit. */
+    const __m256i lo_tab = _mm256_setr_epi8(0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 0,
+                                            0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 0);
+    const __m256i hi_tab = _mm256_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+    uint64_t bs = 0, qt = 0, sp = 0, dl = 0, us = 0, al = 0;
+    for (int h = 0; h < 2; h++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * h));
+        int sh = 32 * h;
+        bs |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, bslash)) << sh;
+        qt |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) << sh;
+        /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+        sp |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(space, v)) << sh;
+        dl |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, del)) << sh;
+        us |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, letter_u)) << sh;
+        __m256i t = _mm256_and_si256(
+            _mm256_shuffle_epi8(lo_tab, _mm256_and_si256(v, low)),
+            _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
+        al |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, zero)) << sh;
+    }
+    const uint64_t even = 0x5555555555555555ull;
+    uint64_t follows = bs << 1;
+    uint64_t odd_starts = bs & ~even & ~follows;
+    uint64_t seq_even = odd_starts + bs; /* (a carry out of bit 63: that run is cut below) */
+    uint64_t esc = (even ^ (seq_even << 1)) & follows; /* the escaped bytes */
+    uint64_t limit = ~0ull;
+    if ((bs & ~esc) >> 63) /* the last byte opens an escape: the next window starts there */
+        limit >>= 1;
+    uint64_t bad = esc & ~al & ~us; /* an escape RFC 8785 writes otherwise, or invalid */
+    for (uint64_t u = esc & us; u; u &= u - 1) {
+        int k = __builtin_ctzll(u);
+        if (!canonical_u00(p + k - 1))
+            bad |= 1ull << k;
+    }
+    uint64_t stop = ((qt & ~esc) | sp | bad) & limit;
+    if (!stop) {
+        if (dl & limit)
+            ps->flags &= ~ST_ASCII;
+        *pp = p + (limit == ~0ull ? 64 : 63);
+        return 2;
+    }
+    int k = __builtin_ctzll(stop);
+    if (dl & ((1ull << k) - 1))
+        ps->flags &= ~ST_ASCII;
+    if ((bad >> k) & 1) { /* the scalar step reads the escape from its backslash */
+        *pp = p + k - 1;
+        return 0;
+    }
+    *pp = p + k;
+    return p[k] == '"';
+}
+#endif
+
 /* The rest of a value string whose escapes are all spelled as RFC 8785 spells them (`\"`,
  * `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, and `\u00xx` in lowercase for the other control
  * characters), from its first backslash at *pp: then the string's bytes, as they stand, are its
@@ -589,6 +668,18 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
 {
     const unsigned char *p = *pp;
     for (;;) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (have_avx2)
+            while (end - p >= 70) {
+                int w = escape_window64(ps, &p);
+                if (w == 1) {
+                    *pp = p;
+                    return 1;
+                }
+                if (w == 0)
+                    break;
+            }
+#endif
 #if defined(__SSE2__)
         while (end - p >= 38) {
             int w = escape_window(ps, &p);
@@ -2071,7 +2162,7 @@ static int sha256(const unsigned char *data, size_t n, unsigned char *md)
 
 /* 0 when the line is an ordinary event (facts in ps), NOTOK, or -1 (a Python error). */
 static int scan_line(P *ps, const unsigned char *line, size_t n, const char *schema,
-                     size_t schema_len, unsigned char *digest)
+                     size_t schema_len, unsigned char *digest, int open_end)
 {
     ps->s = ps->p = line;
     ps->end = line + n;
@@ -2089,6 +2180,11 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     int rc = parse_object(ps, 1, ROLE_TOP);
     if (rc != 0)
         return rc;
+    if (open_end) { /* the line ends where its object does, at a newline or the block's end */
+        if (ps->p != ps->end && *ps->p != '\n')
+            return NOTOK;
+        ps->end = ps->p;
+    }
     if (ps->p != ps->end || ps->seen != (1 << F_COUNT) - 1 || sep_verdict(ps) != 0)
         return NOTOK;
     ea_verdict(ps);
@@ -2243,7 +2339,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i++) {
         const unsigned char *nl = memchr(q, '\n', (size_t)(end - q));
         const unsigned char *le = nl ? nl : end;
-        int rc = scan_line(&ps, q, (size_t)(le - q), schema, (size_t)schema_len, dg + 32 * i);
+        int rc = scan_line(&ps, q, (size_t)(le - q), schema, (size_t)schema_len, dg + 32 * i, 0);
         if (rc < 0)
             goto done;
         PyObject *v[NCOLS];
@@ -2327,7 +2423,6 @@ done:
     return result;
 }
 
-static int have_ssse3 = 0, have_avx2 = 0;
 
 /* The secrets markers of one call (trajectory.MARKERS): each at least 2 bytes long. */
 typedef struct {
@@ -2336,7 +2431,9 @@ typedef struct {
     Py_ssize_t nm;
     uint64_t all;
     unsigned char bitmap[8192]; /* the markers' first two bytes, as a 16-bit set */
-    unsigned char lo1[16], hi1[16], lo2[16], hi2[16]; /* nibble tables, bucket = marker % 8 */
+    /* nibble tables of each marker's first three bytes, bucket = marker % 8 (a 2-byte
+     * marker's third byte is any byte) */
+    unsigned char lo1[16], hi1[16], lo2[16], hi2[16], lo3[16], hi3[16];
 } MarkerSet;
 
 /* 0, or -1 with an exception. The set borrows the tuple's bytes: keep the tuple alive. */
@@ -2364,6 +2461,15 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
         ms->hi1[k[0] >> 4] |= b;
         ms->lo2[k[1] & 15] |= b;
         ms->hi2[k[1] >> 4] |= b;
+        if (ms->ml[j] >= 3) {
+            ms->lo3[k[2] & 15] |= b;
+            ms->hi3[k[2] >> 4] |= b;
+        } else {
+            for (int v = 0; v < 16; v++) {
+                ms->lo3[v] |= b;
+                ms->hi3[v] |= b;
+            }
+        }
     }
     ms->all = ms->nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << ms->nm) - 1);
     return 0;
@@ -2383,8 +2489,12 @@ static inline void verify_at(const MarkerSet *ms, const unsigned char *p, Py_ssi
 #include <immintrin.h>
 #include <tmmintrin.h>
 /* Teddy-style: 16 positions at a time, the nibble tables giving each byte the buckets whose
- * first (second) byte it may be; a candidate is a bucket set at p+i and at p+i+1. Every
- * position before the returned index is checked. */
+ * first (second, third) byte it may be; a candidate is a bucket set at p+i, p+i+1 and p+i+2.
+ * Three bytes, not two: a two-byte prefix of a marker is common text (`gh` of `ghp_` and
+ * `github_pat_` every ~160 bytes of English words, `ea` of `earer`), and each candidate costs
+ * a check of the markers: with two bytes the search took 0.17 ns a byte of the bench corpus,
+ * as much as a third of the parse (session 17). Every position before the returned index is
+ * checked. */
 __attribute__((target("ssse3"))) static Py_ssize_t
 teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *found)
 {
@@ -2392,16 +2502,21 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
     const __m128i H1 = _mm_loadu_si128((const __m128i *)ms->hi1);
     const __m128i L2 = _mm_loadu_si128((const __m128i *)ms->lo2);
     const __m128i H2 = _mm_loadu_si128((const __m128i *)ms->hi2);
+    const __m128i L3 = _mm_loadu_si128((const __m128i *)ms->lo3);
+    const __m128i H3 = _mm_loadu_si128((const __m128i *)ms->hi3);
     const __m128i low = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
     Py_ssize_t i = 0;
-    for (; i + 17 <= len && *found != ms->all; i += 16) {
+    for (; i + 18 <= len && *found != ms->all; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
         __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        __m128i c = _mm_loadu_si128((const __m128i *)(p + i + 2));
         __m128i c1 = _mm_and_si128(_mm_shuffle_epi8(L1, _mm_and_si128(a, low)),
                                    _mm_shuffle_epi8(H1, _mm_and_si128(_mm_srli_epi16(a, 4), low)));
         __m128i c2 = _mm_and_si128(_mm_shuffle_epi8(L2, _mm_and_si128(b, low)),
                                    _mm_shuffle_epi8(H2, _mm_and_si128(_mm_srli_epi16(b, 4), low)));
-        __m128i hit = _mm_and_si128(c1, c2);
+        __m128i c3 = _mm_and_si128(_mm_shuffle_epi8(L3, _mm_and_si128(c, low)),
+                                   _mm_shuffle_epi8(H3, _mm_and_si128(_mm_srli_epi16(c, 4), low)));
+        __m128i hit = _mm_and_si128(_mm_and_si128(c1, c2), c3);
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
         if (mask) {
             unsigned char buckets[16];
@@ -2425,18 +2540,24 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
     const __m256i H1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi1));
     const __m256i L2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo2));
     const __m256i H2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi2));
+    const __m256i L3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo3));
+    const __m256i H3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi3));
     const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
     Py_ssize_t i = 0;
-    for (; i + 33 <= len && *found != ms->all; i += 32) {
+    for (; i + 34 <= len && *found != ms->all; i += 32) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 1));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(p + i + 2));
         __m256i c1 = _mm256_and_si256(
             _mm256_shuffle_epi8(L1, _mm256_and_si256(a, low)),
             _mm256_shuffle_epi8(H1, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)));
         __m256i c2 = _mm256_and_si256(
             _mm256_shuffle_epi8(L2, _mm256_and_si256(b, low)),
             _mm256_shuffle_epi8(H2, _mm256_and_si256(_mm256_srli_epi16(b, 4), low)));
-        __m256i hit = _mm256_and_si256(c1, c2);
+        __m256i c3 = _mm256_and_si256(
+            _mm256_shuffle_epi8(L3, _mm256_and_si256(c, low)),
+            _mm256_shuffle_epi8(H3, _mm256_and_si256(_mm256_srli_epi16(c, 4), low)));
+        __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), c3);
         unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
         if (mask) {
             unsigned char buckets[32];
@@ -2593,15 +2714,18 @@ static PyObject *summarise(PyObject *self, PyObject *args)
     unsigned char digest[32];
     const unsigned char *q = data;
     while (q < end && ok) {
-        const unsigned char *nl = memchr(q, '\n', (size_t)(end - q));
-        const unsigned char *le = nl ? nl : end;
-        int rc = scan_line(&ps, q, (size_t)(le - q), schema, (size_t)schema_len, digest);
+        /* The line is parsed up to the block's end and ends with its object: a line the parse
+         * accepts holds no raw newline (in a string it is a control character, elsewhere no
+         * token), so this is the line memchr would cut, without a pass of its own over the
+         * bytes (~5 % of the summary). A line it declines declines the block. */
+        int rc = scan_line(&ps, q, (size_t)(end - q), schema, (size_t)schema_len, digest, 1);
         if (rc < 0)
             goto done;
         if (rc == NOTOK || !(ps.flags & ST_INTACT) || (ps.flags & ST_SEED)) {
             ok = 0;
             break;
         }
+        const unsigned char *le = ps.end;
         /* a possible secret: its line must meet the per-line secrets scan (scanned here,
          * while the line is in cache, rather than in a pass of its own over the block). Its
          * span is returned and the caller runs that scan on it: a marker is 3-5 common
