@@ -177,3 +177,67 @@ def decodes(tmp_path, monkeypatch):
 
     monkeypatch.setattr(isolate.VideoProcess, "request", counting)
     return sent
+
+
+# -- The widget tests' guard: no test leaves a thread running -------------------------------
+# Why (session 17): the suite is one process. A frame worker blocked on its decoder after a
+# widget test had timed out was still running minutes later in tests/verify, where
+# `trajectory.worker.can_fork` is False beside any other thread: the trajectory worker was
+# spawned instead of forked and four tests that patch it failed. A leak is now reported by the
+# test that made it, not by an unrelated test later on.
+
+#: How long the threads a widget test ended may take to finish after it (a QThread leaves its
+#: event loop, a cancelled scan's process is killed: asynchronous). Only how long the guard
+#: waits, never a bound on what a test measures.
+THREADS_SETTLE_S = 20.0
+
+#: Qt's own idle pool workers (image scaling and conversion in QtGui's thread pool): they hold
+#: nothing of the test's and expire by themselves after 30 s.
+QT_POOLED = "Thread (pooled)"
+
+
+def _threads() -> set[str]:
+    """This process's threads other than the main one, by name and id (`/proc/self/task`)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return set()
+    names = set()
+    for tid in tasks:
+        if int(tid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/self/task/{tid}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            continue  # it ended while being listed
+        if name != QT_POOLED:
+            names.add(f"{name} (tid {tid})")
+    return names
+
+
+@pytest.fixture(autouse=True)
+def _no_thread_left_running(request):
+    """After each test of tests/ui: every thread it started has ended (Qt's event loop is
+    turned meanwhile, so that a QThread's `finished` handlers run). A thread already running
+    before the test is not the test's own and is not counted."""
+    if "ui" not in request.node.path.parent.parts[-1:]:
+        yield
+        return
+    before = _threads()
+    yield
+    import time
+    left = _threads() - before
+    if not left:
+        return
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    end = time.monotonic() + THREADS_SETTLE_S
+    while left and time.monotonic() < end:
+        if app is not None:
+            app.processEvents()
+        time.sleep(0.02)
+        left = _threads() - before
+    if left:
+        pytest.fail(f"{request.node.nodeid} left {len(left)} thread(s) running: "
+                    f"{', '.join(sorted(left))}", pytrace=False)

@@ -206,7 +206,7 @@ class FrameWorker(QObject):
 
     def halt(self) -> None:
         """Thread-safe, before the worker's thread is stopped: no warm-up from now on, and
-        the one in flight ends at its next decoded frame."""
+        the one in flight ends at its next decoded frame (or its child is ended: `_warm_wait`)."""
         self._halted = True
         self.interrupt_warm()
 
@@ -288,7 +288,8 @@ class FrameWorker(QObject):
                 size = self._size()
                 send = {"width": size[0], "height": size[1], "pixels": PLAYER_PIXELS}
                 msg = self.proc.request({"op": "warm", "frames": hints, "keep": True,
-                                         "send": send}, timeout_s=WARM_TIMEOUT_S)
+                                         "send": send}, timeout_s=WARM_TIMEOUT_S,
+                                        on_wait=self._warm_wait(self.proc))
                 self._keep_warmed(msg, size)
                 self.warmed = [int(n) for n in msg.header.get("done", ())]
         except VideoProcessError:
@@ -296,6 +297,26 @@ class FrameWorker(QObject):
             self.proc = None
         finally:
             self._warming = False
+
+    def _warm_wait(self, proc: VideoProcess):
+        """The wait for a warm-up's answer, at every slice (`VideoProcess.request` `on_wait`):
+        while a request or a play waits, the interrupt again (one is lost when it reaches
+        the child between the last warm-up's answer and its flag's reset) and the frame's
+        own deadline (past it the decoder is restarted); closing (`halt`): the child ended.
+        Before, a lost interrupt left a request behind up to WARM_TIMEOUT_S (session 16)."""
+        due: list[float] = []
+
+        def waiting() -> float | None:
+            if self._halted:
+                proc.kill()  # the answer is read at once (the pipe's end): nobody wants it
+                return None
+            if self._pending is None and self._play is None:
+                return None
+            proc.interrupt()
+            if not due:
+                due.append(time.monotonic() + proc.timeout_s)
+            return due[0]
+        return waiting
 
     def _keep_warmed(self, msg, size: tuple) -> None:
         """The warmed frames the child sent back, kept with the frames sent ahead (shown at

@@ -288,3 +288,84 @@ def test_a_frame_decoded_before_is_shown_at_once_without_a_request(qtbot, player
     assert player.shown_frame != 50
     qtbot.waitUntil(lambda: player.shown_frame == 50, timeout=WAIT_MS)
     assert shown(player) == 50 and "frame" in ops
+
+
+def _crawling_player(qtbot, tmp_path, monkeypatch) -> VideoPlayer:
+    """A player whose decoder's warm-ups crawl (MODERATOR_VIDEO_FAULT=warm-crawl: 5 s a frame,
+    as starved on a loaded machine, still given up at once when interrupted)."""
+    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "warm-crawl")
+    p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
+    w = VideoPlayer()
+    qtbot.addWidget(w)
+    w.resize(640, 400)
+    w.show()
+    assert w.load(p)
+    qtbot.waitUntil(lambda: w.shown_frame == 0, timeout=WAIT_MS)
+    return w
+
+
+def _warm_up_sent(monkeypatch) -> list[bool]:
+    """Set (one item) once a warm-up's line is on its way to the child: from then on, a frame
+    request can only interrupt it (before, the warm-up is skipped)."""
+    from moderator_app.core.video.isolate import VideoProcess
+    sent: list[bool] = []
+    real = VideoProcess.send
+
+    def send(self, req, payload=b""):
+        real(self, req, payload)
+        if req.get("op") == "warm":
+            sent.append(True)
+    monkeypatch.setattr(VideoProcess, "send", send)
+    return sent
+
+
+HINTED = [10, 20, 30, 40, 50, 15, 25, 35]  # eight frames, none next to frame 0
+
+
+def test_a_request_does_not_wait_for_a_warm_up_whose_interrupt_was_lost(
+        qtbot, tmp_path, monkeypatch):
+    """Session 16's third `make test`: a frame asked for behind a warm-up was not shown in
+    60 s. An interrupt can be lost (one that reaches the child after the previous warm-up's
+    answer and before it resets its flag); the request then waited for the whole warm-up (up
+    to 600 s). Here the first interrupt is lost: the request is still served once the
+    warm-up gives up at its next frame, not after all eight frames. Fails before the fix
+    (the warm-up ran to its end: all 8 frames warmed, 40 s later)."""
+    from moderator_app.core.video.isolate import VideoProcess
+    w = _crawling_player(qtbot, tmp_path, monkeypatch)
+    sent = _warm_up_sent(monkeypatch)
+    lost: list[bool] = []
+    real = VideoProcess.interrupt
+
+    def interrupt(self):
+        if not lost:
+            lost.append(True)  # the child never hears this one
+            return
+        real(self)
+    monkeypatch.setattr(VideoProcess, "interrupt", interrupt)
+    w._worker.warmed = None  # set by the warm-up's answer
+    w.prefetch_times([n / 10 for n in HINTED])
+    qtbot.waitUntil(lambda: bool(sent), timeout=WAIT_MS)
+    w.seek_frame(45)
+    qtbot.waitUntil(lambda: w.shown_frame == 45, timeout=WAIT_MS)
+    assert shown(w) == 45 and lost
+    warmed = w._worker.warmed
+    assert warmed is not None and len(warmed) < len(HINTED), warmed  # given up, not done
+
+
+def test_closing_the_video_ends_a_warm_up_that_does_not_hear_its_interrupt(
+        qtbot, tmp_path, monkeypatch):
+    """A warm-up whose child never hears the interrupt (8 frames at 5 s each) is in flight
+    when the video is closed: the frame worker's thread still ends (its child is ended), none
+    is left running (`threads_ending`). Before the fix `unload` waited 30 s for the thread,
+    then left it running: the thread that made four tests in tests/verify take another path
+    (`can_fork` is False beside any thread)."""
+    from moderator_app.core.video.isolate import VideoProcess
+    from moderator_app.ui.player_threads import threads_ending
+    w = _crawling_player(qtbot, tmp_path, monkeypatch)
+    sent = _warm_up_sent(monkeypatch)
+    monkeypatch.setattr(VideoProcess, "interrupt", lambda self: None)  # never heard
+    w.prefetch_times([n / 10 for n in HINTED])
+    qtbot.waitUntil(lambda: bool(sent), timeout=WAIT_MS)
+    w.unload()
+    assert threads_ending() == 0
+    assert not w.has_video

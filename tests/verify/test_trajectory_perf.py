@@ -202,7 +202,10 @@ def test_forked_and_spawned_workers_give_the_same_report(monkeypatch, start):
 def test_a_worker_that_dies_mid_pass_leaves_its_blocks_to_the_main_process(monkeypatch):
     """The worker exits on its third block (as a crash would): the main process reads the end
     of its result pipe, examines the blocks it had sent there, and the report is the
-    line-by-line one."""
+    line-by-line one. Forked whatever threads this process runs (`can_fork` is False beside
+    any other thread, and a spawned worker would not see the patch below): a thread left by
+    another test must not change the path this test takes."""
+    monkeypatch.setattr(traj.worker, "can_fork", lambda: True)
     main_pid = os.getpid()
     calls = {"worker": 0, "main": 0}
     real = traj.worker.scan_block
@@ -251,7 +254,9 @@ def test_a_forked_worker_is_started_without_multiprocessing():
 
 def test_a_worker_result_longer_than_its_pipe_holds(monkeypatch):
     """Findings of a block whose lines are all broken, larger than the result pipe holds: the
-    worker writes them in pieces while the main process reads, and nothing is lost."""
+    worker writes them in pieces while the main process reads, and nothing is lost. Forked
+    whatever threads this process runs (the result pipe is the forked worker's)."""
+    monkeypatch.setattr(traj.worker, "can_fork", lambda: True)
     monkeypatch.setattr(traj.worker, "RESULT_PIPE_SIZE", 4096)
     sizes = []
     real_get = traj.worker.ResultPipe.get

@@ -277,7 +277,7 @@ def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -
         if "warm" not in state:
             state["warm"] = ExactDecoder(_open(req), dec.index, threads=False,
                                          reopen=lambda: _open(req))
-        result["done"] = state["warm"].warm(frames, dec, lambda: _INTERRUPT[0])
+        result["done"] = state["warm"].warm(frames, dec, _warm_stop(state.get("fault")))
         spec = req.get("send")
         if isinstance(spec, dict):
             from .decoder import to_rgb
@@ -291,6 +291,24 @@ def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -
                                          str(spec.get("pixels", "rgb24")))))
     except Exception as exc:  # noqa: BLE001 - reported by the main thread, as any op's
         result["error"] = exc
+
+
+def _warm_stop(fault: str | None):
+    """What a warm-up asks at every decoded frame: whether to give up (an interrupt came).
+    Tests (`MODERATOR_VIDEO_FAULT=warm-crawl`): each frame takes WARM_CRAWL_S more, as a
+    warm-up starved on a loaded machine, still given up at once when interrupted."""
+    if fault != "warm-crawl":
+        return lambda: _INTERRUPT[0]
+
+    def crawl() -> bool:
+        end = time.monotonic() + WARM_CRAWL_S
+        while not _INTERRUPT[0] and time.monotonic() < end:
+            time.sleep(0.01)
+        return _INTERRUPT[0]
+    return crawl
+
+
+WARM_CRAWL_S = 5.0
 
 
 def op_audio(req: dict, out, state: dict) -> None:
@@ -460,8 +478,8 @@ def main() -> int:
     source = _receive_file()
     if source == "":
         return 0  # started ahead and never given a file: the parent has gone
-    state: dict = {}
     fault = os.environ.get("MODERATOR_VIDEO_FAULT")  # tests: prove the parent survives these
+    state: dict = {"fault": fault}
     inp = Input(sys.stdin.buffer.fileno())
     while True:
         line = inp.readline()

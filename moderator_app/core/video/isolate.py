@@ -64,6 +64,10 @@ class Message:
 #: been seen wanting the processor for this long, is stuck.
 SLOWED_LOOK_S = 10.0
 
+#: How often a wait with `on_wait` (`VideoProcess.request`) asks it: a player's warm-up
+#: re-sends its interrupt this often while a frame request waits behind it.
+WAIT_SLICE_S = 0.05
+
 
 def process_cpu_s(pid: int) -> float | None:
     """CPU seconds (user + system, all threads) the process `pid` has used, from /proc; None
@@ -341,6 +345,8 @@ class VideoProcess:
         self._cpu_seen: float | None = None
         self._grew_at = 0.0
         self._wanted_at = 0.0  # when the child was last seen wanting the processor
+        # during a `request` with `on_wait`: asked at every WAIT_SLICE_S of the wait
+        self._on_wait: Callable[[], float | None] | None = None
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
@@ -408,6 +414,11 @@ class VideoProcess:
         """Wait until the child's answer has bytes to read; the deadline (moved on while the
         child is only slowed by the machine's load, `_slowed`), or VideoProcessError."""
         while True:
+            if self._on_wait is not None:
+                sooner = self._on_wait()
+                if sooner is not None and sooner < deadline:
+                    deadline = sooner
+                    self._wait = (deadline, *self._wait[1:])
             left = deadline - time.monotonic()
             if left <= 0 and self._slowed():
                 deadline = time.monotonic() + 0.5  # look again then
@@ -416,7 +427,8 @@ class VideoProcess:
                 self.kill()
                 raise VideoProcessError(f"the video took longer than {self.timeout_s:g} s to "
                                         "read (stopped)")
-            ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+            ready, _, _ = select.select(
+                [fd], [], [], min(left, 0.5 if self._on_wait is None else WAIT_SLICE_S))
             if ready:
                 return deadline
 
@@ -471,21 +483,30 @@ class VideoProcess:
         return Message(header, [self._read_exact(s, deadline) for s in sizes])
 
     def request(self, req: dict, payload: bytes = b"", timeout_s: float | None = None,
-                on_progress: Callable[[int, int], bool | None] | None = None) -> Message:
+                on_progress: Callable[[int, int], bool | None] | None = None,
+                on_wait: Callable[[], float | None] | None = None) -> Message:
         """Send one request; the final answer. `on_progress(done, total)` returning True
-        cancels (the child is killed and VideoProcessError('cancelled') raised)."""
+        cancels (the child is killed and VideoProcessError('cancelled') raised).
+        `on_wait()` is asked every WAIT_SLICE_S while the answer is awaited (on the calling
+        thread): it may act (a player re-sends its interrupt) and return an earlier deadline
+        (monotonic seconds), past which the child is handled as at any deadline."""
         deadline = time.monotonic() + (timeout_s if timeout_s is not None else self.timeout_s)
         self.send(req, payload)
-        while True:
-            msg = self.read_message(deadline)
-            prog = msg.header.get("progress")
-            if prog is None:
-                if not msg.header.get("ok"):
-                    raise VideoProcessError(str(msg.header.get("reason", "unknown failure")))
-                return msg
-            if on_progress is not None and on_progress(int(prog[0]), int(prog[1])):
-                self.kill()
-                raise VideoProcessError("cancelled")
+        self._on_wait = on_wait
+        try:
+            while True:
+                msg = self.read_message(deadline)
+                prog = msg.header.get("progress")
+                if prog is None:
+                    if not msg.header.get("ok"):
+                        raise VideoProcessError(str(msg.header.get("reason",
+                                                                   "unknown failure")))
+                    return msg
+                if on_progress is not None and on_progress(int(prog[0]), int(prog[1])):
+                    self.kill()
+                    raise VideoProcessError("cancelled")
+        finally:
+            self._on_wait = None
 
     def send(self, req: dict, payload: bytes = b"") -> None:
         """Send one request without waiting for its answer: a playback stream (child.py
