@@ -14,14 +14,19 @@ GAME_HZ = 60.0
 LATENCY_FRAMES = (1, 2, 3, 4)
 LATENCY_P = (0.15, 0.2, 0.35, 0.3)
 QUIET_S = 1.6
+# Othello's (QA session 17, K2: 26-234 ms after a press on a still board): 2 to 14 game
+# frames, evenly
+OTHELLO_LATENCY = ((2, 4, 6, 8, 10, 12, 14), (1 / 7,) * 7)
 
 
 def signals(fps: float = 48.0, seconds: float = 40.0, offset_s: float = 3.1, seed: int = 1,
-            cut: tuple[float, float] | None = None):
+            cut: tuple[float, float] | None = None,
+            latency: tuple[tuple[int, ...], tuple[float, ...]] = (LATENCY_FRAMES, LATENCY_P)):
     """(FrameSignals, action run times). A still picture (a rare speck of codec noise), and
     one tile that moves from 1-4 game frames after each press for its hold (6-20 game
     frames). `cut`: (video time, seconds) of footage removed there, the picture the same on
-    both sides (the player stood still across it)."""
+    both sides (the player stood still across it). `latency`: (game frames, their chances)
+    from a press to its first change (Othello's longer spread: `OTHELLO_LATENCY`)."""
     rng = np.random.default_rng(seed)
     gaps = rng.uniform(1.0, 2.2, 40)
     actions = np.cumsum(gaps)
@@ -35,7 +40,7 @@ def signals(fps: float = 48.0, seconds: float = 40.0, offset_s: float = 3.1, see
     moving = np.zeros(int((seconds + offset_s + 2) * GAME_HZ), bool)
     tile_of = np.zeros(len(moving), np.int64)
     for i, e in enumerate(actions):
-        lat = int(rng.choice(LATENCY_FRAMES, p=LATENCY_P))
+        lat = int(rng.choice(latency[0], p=latency[1]))
         hold = int(rng.integers(6, 21))
         g = int(np.floor((offset_s + e) * GAME_HZ)) + lat  # the game frame that shows it
         moving[g:g + hold] = True

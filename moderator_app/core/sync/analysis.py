@@ -566,6 +566,11 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     conf = confidence(min(seg_fit.z, null_z), support)
     if group:  # the offset then rests on the earliest group's reactions alone
         conf = min(conf, confidence(min(seg_fit.z, null_z), group))
+    if chosen is not None and not late and speed == 1.0:
+        # an earlier group beyond the cap: the offset is ambiguous by that much (Othello)
+        early = precede.earlier_group(sub, sig, nov, offset - ahead, speed, th)
+        if early:
+            conf = min(conf, confidence(min(seg_fit.z, null_z), early))
     reason = ""
     if n < th.sync_min_actions:
         reason = f"only {counted(n, 'action')} in the log"

@@ -195,3 +195,68 @@ def behind_s(run_s, sig: FrameSignals, nov: Novelty, look: Lookup, offset: float
             align.z_at(sig, look, run_s, speed, o) < th.sync_min_z:
         return 0.0, 0
     return offset - o, size
+
+
+# An earlier group beyond the cap makes the offset ambiguous, not earlier. Othello (ale-py,
+# QA session 17, K2) answers a press 26-234 ms later on a still board: the suggestion sat near
+# the median's dating, +3.26 / +3.34 / +3.64 frames late at confidence 0.879 / 0.946 / 0.364,
+# and `behind_s` found no group before it (its reactions start a game frame before the
+# expected time: the earlier presses' changes lie behind that window). Looked for from
+# PRECEDE_REACH_S before the suggestion, 2 reactions lie 2.13 and 1.56 frames before it (the
+# 30 fps VFR run; chance puts a change on 0.06 % of the frames away from the presses). A
+# constant game delay cannot be told from a later offset by the picture, and moving that far
+# broke Montezuma at 60 fps (`behind_s`'s cap): the confidence is lowered to the group's own.
+EARLY_K = 1  # a single reaction beyond the cap, when chance puts none there
+
+
+def quiet_rate(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, suggested: float,
+               speed: float, min_z: float) -> float:
+    """A frame's share of standing changes away from every press (from PRECEDE_REACH_S and
+    two frames before its expected time to REACTION_MAX_S after it), half a frame added
+    (none seen is not a rate of 0): how often chance puts a change where no press answers.
+    `window_rate` counts the reactions themselves, a still board's only changes (Othello
+    at 29.97 fps: 1.01 % of all frames, 0.19 % away from the presses). `window_rate` when
+    the presses leave less than a tenth of the video."""
+    n = len(sig)
+    exps = suggested + run_s / speed
+    lo = np.searchsorted(sig.times, exps - PRECEDE_REACH_S - 2.0 / sig.fps)
+    hi = np.searchsorted(sig.times, exps + reactions.REACTION_MAX_S)
+    mark = np.zeros(n + 1, np.int64)
+    np.add.at(mark, lo, 1)
+    np.add.at(mark, hi, -1)
+    away = np.cumsum(mark)[:n] <= 0
+    if np.count_nonzero(away) < max(30, n // 10):
+        return window_rate(sig, nov, min_z, 1)
+    stands = nov.next_standing(min_z)[:n] == np.arange(n)
+    return (np.count_nonzero(stands & away) + 0.5) / np.count_nonzero(away)
+
+
+def earlier_group(run_s, sig: FrameSignals, nov: Novelty, suggested: float, speed: float,
+                  th) -> int:
+    """How many reactions the earliest group (EARLY_K or more first reactions within a frame
+    of the video, above chance: `quiet_rate`, EARLIEST_P over the places looked at) holds
+    when it lies more than a frame of the video before the suggestion, looked for from
+    PRECEDE_REACH_S before it (not in the search window's first frame, where the first
+    changes of a busy picture gather by chance); 0 when there is none."""
+    run_s = np.asarray(run_s, float)
+    if len(run_s) == 0 or len(sig) < 2 or sig.fps <= 0 or speed != 1.0:
+        return 0
+    start = suggested - PRECEDE_REACH_S
+    rate = quiet_rate(sig, nov, run_s, suggested, speed, th.sync_reaction_z)
+    exps, hit, k = reactions.first_reactions(sig, nov, run_s, start, speed,
+                                             th.sync_reaction_z)
+    d = np.asarray(sig.times)[k] - exps
+    ok = hit & (d >= -SUPPORT_BEFORE_S - 1e-6)
+    v = np.sort(start + d[ok])
+    m = np.searchsorted(v, v + 1.0 / sig.fps - 1e-9) - np.arange(len(v))
+    frame = 1.0 / sig.fps
+    # the earliest of the places looked at (a frame of the video each) where chance puts
+    # so many less often than EARLIEST_P, counted over all of them (a lone change among
+    # ~9 places at 60 fps is chance's: Pong, Pitfall, River Raid and Centipede, each within
+    # a frame, fell to confidence 0.14-0.28 on 22 rows without it)
+    places = PRECEDE_REACH_S * sig.fps
+    for i in np.flatnonzero((m >= EARLY_K) & (v > start - SUPPORT_BEFORE_S + frame)
+                            & (v < suggested - frame - 1e-6)):
+        if tail(int(m[i]), len(run_s), rate) * places < EARLIEST_P:
+            return int(m[i])
+    return 0
