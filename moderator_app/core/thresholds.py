@@ -56,7 +56,7 @@ class Thresholds:
     sync_freeze_actions: int = 2
     # the game's own animation clock (core/sync/pace.py): the console's frame rate its cycles
     # are counted in (Atari 2600 NTSC), and how far above the spectrum's median power a line
-    # must stand to be read (see docs/decisions-s17/s17-tamper.md for the figures)
+    # must stand to be read (see docs/DECISIONS.md, session 17 for the figures)
     sync_pace_console_hz: float = 60.0
     sync_pace_min_strength: float = 100.0
 

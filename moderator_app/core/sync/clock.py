@@ -20,7 +20,7 @@ The test (`clock_shifts`), per tile of the sync grid:
 - a shift: two chains of CLOCK_CHAIN events or more, one after the other, whose schedules
   differ by more than SHIFT_FRAMES frames. Its place is the span from the first chain's last
   event to the second's first: the footage changed between them.
-Measured on every run of the corpus and of QA sessions 14-16 (docs/decisions-s17/s17-tamper.md):
+Measured on every run of the corpus and of QA sessions 14-16 (docs/DECISIONS.md, session 17):
 a clock's schedule never shifts on a genuine run; with a period other than 1 s, or chains of
 two events, genuine Pong, Frostbite, Kung-Fu Master and Private Eye runs did.
 """
