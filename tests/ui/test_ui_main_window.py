@@ -71,6 +71,14 @@ def open_and_wait(qtbot, window, path):
                     and window.player.shown_frame >= 0, timeout=WAIT_MS)
 
 
+def wait_analyses(qtbot, window):
+    """Waits for the opened submission's integrity scan and sync analysis to end: each
+    re-lists the findings panel when it does, over whatever a test has put there."""
+    runner = window.sync_runner
+    qtbot.waitUntil(lambda: window.player.scan_result is not None and runner.last is not None
+                    and not runner.op.busy and not runner.again.isActive(), timeout=WAIT_MS)
+
+
 def shown_frame_number(window) -> int:
     return frame_number(qimage_array(window.player.view.image))
 
