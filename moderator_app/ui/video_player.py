@@ -35,12 +35,12 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.video.index import FrameIndex
+from moderator_app.ui.frame_view import FrameView
 from moderator_app.ui.player_controls import PAUSE_TEXT, PLAY_TEXT, build_controls
 from moderator_app.ui.player_parts import (
     BACK_STEP_CACHE,
     MAX_DISPLAY_WIDTH,
     NO_FOOTAGE,
-    FrameView,
     FrameWorker,
     PlayerTimes,
     save_frame_dialog,  # noqa: F401 - File > Save frame, imported from here by the window

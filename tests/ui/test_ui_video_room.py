@@ -13,7 +13,7 @@ from test_ui_main_window import open_and_wait
 from ui_helpers import ini_settings, qimage_array, shown_main_window
 
 from moderator_app.core.samples.community import make_agent_log
-from moderator_app.ui.player_parts import FrameView, picture_scale
+from moderator_app.ui.frame_view import FrameView, picture_scale
 
 
 def atari_submission(folder, size=(320, 420), fps=20.0):
