@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.sync.records import SyncAnalysis
+from moderator_app.core.sync.records import SyncAnalysis, apply_withheld
 from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
@@ -48,9 +48,15 @@ def describe(a) -> str:
     if a.suggested_offset_s is None:
         return f"auto-sync: not enough signal ({a.reason}); no offset suggested"
     drift = f", clock drift {a.drift_percent:+.1f} %" if a.drift_percent else ""
-    return (f"auto-sync: run_start at {a.suggested_offset_s:.3f} s (confidence "
+    said = (f"auto-sync: run_start at {a.suggested_offset_s:.3f} s (confidence "
             f"{a.confidence:.2f}, {a.supporting_actions:,} of {counted(a.actions, 'action')}{drift}); "
             f"{counted(len(a.findings), 'sync finding')}")
+    withheld = apply_withheld(a.confidence)
+    return f"{said}\n{withheld}" if withheld else said
+
+
+APPLY_TEXT = "Apply suggested offset"
+WITHHELD_TEXT = "Apply withheld: low confidence"
 
 
 class AutoSyncBox(QGroupBox):
@@ -64,7 +70,7 @@ class AutoSyncBox(QGroupBox):
         self.label.setObjectName("autoSyncLabel")
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
-        self.apply = QPushButton("Apply suggested offset")
+        self.apply = QPushButton(APPLY_TEXT)
         self.apply.setObjectName("autoSyncApply")
         self.apply.setEnabled(False)
         self.apply.clicked.connect(self.apply_suggestion)
@@ -76,11 +82,22 @@ class AutoSyncBox(QGroupBox):
         """A SyncAnalysis, a status text, or None (no video)."""
         self.analysis = a if not isinstance(a, str) else None
         self.label.setText(describe(a))
-        self.apply.setEnabled(self.analysis is not None
-                              and self.analysis.suggested_offset_s is not None)
+        self.apply.setEnabled(self._applicable())
+        # the reason on the button too: at 1280x720 the dock squeezes the label to 2 lines
+        withheld = "" if self.analysis is None or self.analysis.suggested_offset_s is None \
+            else apply_withheld(self.analysis.confidence)
+        self.apply.setText(WITHHELD_TEXT if withheld else APPLY_TEXT)
+        self.apply.setToolTip(plain_tooltip(withheld) if withheld else "")
+
+    def _applicable(self) -> bool:
+        """A suggestion confident enough for one click (`records.APPLY_MIN_CONFIDENCE`: below
+        it the label says why, and the offset is typed by the moderator)."""
+        a = self.analysis
+        return a is not None and a.suggested_offset_s is not None \
+            and not apply_withheld(a.confidence)
 
     def apply_suggestion(self) -> None:
-        if self.analysis is not None and self.analysis.suggested_offset_s is not None:
+        if self._applicable():
             self.session.set_offset(self.analysis.suggested_offset_s)
 
 

@@ -2,7 +2,7 @@
 session 16's J2 and J4). The earliest reactions bound the offset (`precede.behind_s`), and
 a cut the picture does not show is dated by the actions around it, not at a reaction's
 move (`splices.unseen`). A game that answers 2 to 14 frames late (Othello, QA session 17's
-K2) gets no confident wrong offset (`precede.earlier_group`)."""
+K2) gets no confident wrong offset (`precede.earlier_group`, `precede.spread_s`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from slow_game import OTHELLO_LATENCY, signals
 
 from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 OFFSET = 3.1
@@ -54,4 +55,20 @@ def test_a_game_slower_than_the_cap_gets_no_confident_wrong_offset(fps, seed):
     a = analyze(e, sig, DEFAULT_THRESHOLDS)
     assert a.suggested_offset_s is not None
     assert abs(a.suggested_offset_s - OFFSET) * fps <= 1.0 or a.confidence < 0.5  # duration-ok
+    assert not a.findings
+
+
+@pytest.mark.parametrize(("fps", "seed"), [(29.97, 3), (29.97, 4), (29.97, 17), (25.0, 6),
+                                           (25.0, 17), (48.0, 3), (60.0, 3)])
+def test_reactions_spread_past_the_model_are_not_offered_in_one_click(fps, seed):
+    """Othello's spread (2-14 game frames) where no earlier group shows: the suggestion sits
+    +2.31, +1.49, +1.47, +1.62, +1.32, +2.62, +3.19 frames late at confidence 0.94, 0.90,
+    0.84, 0.75, 0.85, 0.96, 0.78 on main (over the Sync panel's one-click bar). The middle
+    80 % of its first reactions spread over more than 4 game frames (`precede.spread_s`):
+    within a frame, or under the bar."""
+    sig, e = signals(fps=fps, seed=seed, offset_s=OFFSET, latency=OTHELLO_LATENCY)
+    a = analyze(e, sig, DEFAULT_THRESHOLDS)
+    assert a.suggested_offset_s is not None
+    assert abs(a.suggested_offset_s - OFFSET) * fps <= 1.0 \
+        or a.confidence < APPLY_MIN_CONFIDENCE  # duration-ok: frames and a confidence
     assert not a.findings

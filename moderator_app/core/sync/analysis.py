@@ -571,6 +571,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         early = precede.earlier_group(sub, sig, nov, offset - ahead, speed, th)
         if early:
             conf = min(conf, confidence(min(seg_fit.z, null_z), early))
+        # ... and a latency spread past the fit's model: a prior's offset (Othello)
+        conf = min(conf, precede.spread_bound(
+            precede.spread_s(sub, sig, nov, offset - ahead, speed, th)))
     reason = ""
     if n < th.sync_min_actions:
         reason = f"only {counted(n, 'action')} in the log"

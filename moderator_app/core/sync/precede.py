@@ -260,3 +260,55 @@ def earlier_group(run_s, sig: FrameSignals, nov: Novelty, suggested: float, spee
         if tail(int(m[i]), len(run_s), rate) * places < EARLIEST_P:
             return int(m[i])
     return 0
+
+
+# A game whose reactions spread past the fit's model is dated by a prior, not by the picture.
+# The fit takes a game to answer within 0-2 of its 60 Hz frames (`fit.INPUT_LATENCY_S`); a
+# constant delay beyond that and a later offset look the same on screen. Othello (ale-py, QA
+# session 17, K2, 29.97 fps ProRes): its visible reactions come 128-205 ms after each press
+# (a press's first change is drawn in the field the recorder does not capture), the
+# suggestion sat 109 ms late (+3.26 frames) at confidence 0.879, and the middle 80 % of its
+# first reactions spread over 78 ms (4.7 game frames). A game whose first changes spread over
+# more than SPREAD_MAX_S answers later than the model on many presses, so its earliest answer
+# is not known to be the model's either: the confidence is bounded by the share of that
+# spread the model covers (SPREAD_MODEL_S / spread: 0.5 at the bar, 0.43 on Othello). Over
+# the 452 analyses of the first set, the held-out set and QA s14-s17 one other suggestion
+# spreads past the bar (Centipede's human stretch at 30 fps, 116 ms: 0.43 -> 0.29); the next
+# on a genuine run within a frame, 60 ms (Centipede at 30 fps, its chance changes; 54 ms
+# Breakout at 50 fps): DECISIONS, session 18.
+SPREAD_MAX_S = 4 / 60     # the middle 80 % of the first reactions over more than 4 game frames
+SPREAD_MODEL_S = 2 / 60   # the latency spread the fit's model covers (0-2 game frames)
+SPREAD_MIN_REACTIONS = 3  # fewer reactions tell no spread
+SPREAD_Q = (10.0, 90.0)   # the middle 80 %: a lone late chance change does not spread them
+
+
+def spread_s(run_s, sig: FrameSignals, nov: Novelty, suggested: float, speed: float,
+             th) -> float:
+    """How far apart the first reactions lie at the suggestion (`SPREAD_Q` percentiles): each
+    press's first standing change from SUPPORT_BEFORE_S before its expected time to
+    PRECEDE_REACH_S after it (past the support window: a slow game's later answers fall
+    there), the changes chance puts in that window taken off each end (`quiet_rate` x presses
+    x the window's frames, rounded: a busy screen's chance changes spread the window, not the
+    game's latency); 0 with fewer than SPREAD_MIN_REACTIONS."""
+    run_s = np.asarray(run_s, float)
+    if len(run_s) == 0 or len(sig) < 2 or sig.fps <= 0 or speed != 1.0:
+        return 0.0
+    start = suggested - SUPPORT_BEFORE_S
+    exps, hit, k = reactions.first_reactions(sig, nov, run_s, start, speed,
+                                             th.sync_reaction_z)
+    d = np.asarray(sig.times)[k] - (suggested + run_s / speed)
+    lags = np.sort(d[hit & (d >= -SUPPORT_BEFORE_S - 1e-6) & (d <= PRECEDE_REACH_S + 1e-6)])
+    rate = quiet_rate(sig, nov, run_s, suggested, speed, th.sync_reaction_z)
+    chance = int(round(len(run_s) * rate * (SUPPORT_BEFORE_S + PRECEDE_REACH_S) * sig.fps))
+    if chance:
+        lags = lags[chance:len(lags) - chance]
+    if len(lags) < SPREAD_MIN_REACTIONS:
+        return 0.0
+    lo, hi = np.percentile(lags, SPREAD_Q)
+    return float(hi - lo)
+
+
+def spread_bound(spread: float) -> float:
+    """The confidence a suggestion whose reactions spread this far can have (1 within
+    SPREAD_MAX_S)."""
+    return 1.0 if spread <= SPREAD_MAX_S + 1e-9 else round(SPREAD_MODEL_S / spread, 3)

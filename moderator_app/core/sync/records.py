@@ -11,6 +11,21 @@ from dataclasses import dataclass, field
 from . import reactions, track
 
 CHANCE_WORDS = "answered no more often than by chance"  # a stretch the video does not follow
+# The confidence under which the workstation does not apply a suggestion in one click (the
+# Sync panel says why; the moderator can still type the offset). Over the 452 analyses of
+# the first set, the held-out set and QA s14-s17 (DECISIONS, session 18), 75 genuine runs get
+# a suggestion: at 0.5, 66 of the 72 within a frame are offered and 0 of the 3 more than a
+# frame off (Othello: 0.43, 0.36, 0.19); at 0.6, 63 of 72; at 0.4, the 0.43 one is offered.
+# A wrong offset offered in one click is worse than none.
+APPLY_MIN_CONFIDENCE = 0.5
+
+
+def apply_withheld(confidence: float) -> str:
+    """Why a suggestion at this confidence is not applied in one click ("" when it is)."""
+    if confidence >= APPLY_MIN_CONFIDENCE:
+        return ""
+    return (f"low confidence ({confidence:.2f}, under {APPLY_MIN_CONFIDENCE:.2f}): check the "
+            "sync lanes before using it; one-click apply is withheld, the offset can be typed")
 
 
 @dataclass(frozen=True)
