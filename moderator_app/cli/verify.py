@@ -100,20 +100,37 @@ def _run_sync(args, result, options) -> int | None:
             return _unreadable(args, "--offset auto needs a readable video")
         return None
     if auto and analysis.suggested_offset_s is None:
-        return _no_suggestion(args, result, analysis)
+        return _no_suggestion(args, result, analysis, "Found without an offset:",
+                              "--offset auto: not enough signal to suggest an offset "
+                              f"({analysis.reason}); give --offset SECONDS")
+    if auto:
+        from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE, apply_withheld
+
+        if apply_withheld(analysis.confidence):
+            # the workstation's bar for one-click Apply (session 18): a suggestion under it
+            # is shown, never used for a verdict without the moderator's own offset
+            at = f"{analysis.suggested_offset_s:.3f} s"
+            return _no_suggestion(
+                args, result, analysis,
+                f"Found at the suggested offset {at} (confidence {analysis.confidence:.2f}):",
+                f"--offset auto: the suggestion, run_start at video {at}, has confidence "
+                f"{analysis.confidence:.2f}, under {APPLY_MIN_CONFIDENCE:.2f} (the workstation "
+                "withholds one-click Apply too); check it on the sync lanes and give --offset "
+                "SECONDS")
     return analysis
 
 
-def _no_suggestion(args, result, analysis) -> int:
-    """`--offset auto` with no suggestion: exit 2 as before (no offset is guessed, and the
-    video's coverage of the run cannot be judged without one), but what holds at every
-    offset is said beside the refusal instead of dropped: the sync analysis' findings made
-    without an offset (a held picture under the log's actions at every offset at which the
-    video covers the run, a slowdown's evenly repeated frames, a log gap the player's band
-    plays) and every other finding but coverage's, the integrity scan's included. Session 13's
-    recall table (docs/qa/session13-sync.md): on 44 tampered runs of six low-signal games
-    `--scan --offset auto` reported 1 tampering, the freezes and a slowdown it had found being
-    thrown away with the report."""
+def _no_suggestion(args, result, analysis, heading: str, message: str) -> int:
+    """`--offset auto` with no suggestion, or one under the one-click bar: exit 2 as before
+    (no offset is guessed, and the video's coverage of the run cannot be judged without
+    one), but what was found is said beside the refusal instead of dropped: the sync
+    analysis' findings (with no suggestion, those made without an offset: a held picture
+    under the log's actions at every offset at which the video covers the run, a slowdown's
+    evenly repeated frames, a log gap the player's band plays) and every other finding but
+    coverage's, the integrity scan's included. Session 13's recall table
+    (docs/qa/session13-sync.md): on 44 tampered runs of six low-signal games `--scan --offset
+    auto` reported 1 tampering, the freezes and a slowdown it had found being thrown away
+    with the report."""
     from moderator_app.core.sync.run import add_to_report
 
     report = result.report
@@ -127,12 +144,11 @@ def _no_suggestion(args, result, analysis) -> int:
     if not args.json:
         said = [f for f in kept if f.severity.value != "info"]
         if said:
-            print("Found without an offset:")
+            print(heading)
         for f in said:
             loc = safe_text(f.file or report.input_name) + (f":{f.line}" if f.line else "")
             print(f"  {loc}  {f.severity.value:<7}  {f.rule}  {safe_text(f.message)}")
-    return _unreadable(args, "--offset auto: not enough signal to suggest an offset "
-                             f"({analysis.reason}); give --offset SECONDS", extra)
+    return _unreadable(args, message, extra)
 
 
 class SecretError(ValueError):

@@ -68,3 +68,29 @@ def test_the_human_report_lists_them_before_the_refusal():
     assert lines[0] == "Found without an offset:"
     assert len(lines) == 2 and "sync.no_reaction" in lines[1] and "video 21.45 s" in lines[1]
     assert "not enough signal" in out.stderr
+
+
+@needs_corpus
+def test_a_suggestion_under_the_one_click_bar_is_not_used_for_a_verdict():
+    """Session 18: the workstation withholds one-click Apply under confidence 0.5
+    (`records.APPLY_MIN_CONFIDENCE`); `--offset auto` used any suggestion for its verdict.
+    pong-freeze's suggestion is right (1.769 s, truth 1.767) but at confidence 0.42: main
+    printed PASS at that offset, exit 0. Now the same refusal as with no suggestion, the
+    suggestion and what was found at it kept in the one JSON object."""
+    run = corpus.build("pong-freeze")
+    cache = corpus.cache_dir() / "scan-cache"
+    out = _verify(run.folder, "--json", env_cache=cache)
+    assert out.returncode == 2
+    rep = json.loads(out.stdout)
+    assert rep["verdict"] == "unreadable"
+    assert rep["error"].startswith("--offset auto: the suggestion, run_start at video 1.769 s, "
+                                   "has confidence 0.42, under 0.50")
+    sync = rep["sync"]
+    assert sync["suggested_offset_s"] == pytest.approx(run.truth["offset_s"], abs=1 / 60)
+    assert sync["confidence"] < 0.5  # duration-ok: a confidence, not a time
+    assert [f["rule"] for f in rep["findings"]] == ["sync.no_reaction"]
+    human = _verify(run.folder, env_cache=cache)
+    assert human.returncode == 2
+    assert human.stdout.splitlines()[0] == \
+        "Found at the suggested offset 1.769 s (confidence 0.42):"
+    assert "under 0.50" in human.stderr
