@@ -26,13 +26,13 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "scripts")]
+import qa_session10 as s10  # noqa: E402
+import qa_session12 as s12  # noqa: E402
 import qa_session13 as s13  # noqa: E402
 import qa_session14 as s14  # noqa: E402
 import qa_session15 as s15  # noqa: E402
 import qa_session16 as s16  # noqa: E402
 import qa_session17 as s17  # noqa: E402
-import qa_session10 as s10  # noqa: E402
-import qa_session12 as s12  # noqa: E402
 
 CACHE = REPO / ".cache" / "qa-s18"
 for _m in (s10, s12, s13, s14, s15, s16, s17):
