@@ -9,6 +9,7 @@ import, pointed at two new games, two new recorders and new video shapes.
     .venv/bin/python scripts/qa_session18.py video [SHAPE...] # issue 12: new recording kinds
     .venv/bin/python scripts/qa_session18.py gui-frames [SHAPE...] # issue 12: the player's path
     .venv/bin/python scripts/qa_session18.py scan [SHAPE...]  # issue 12: inserted stretches
+    .venv/bin/python scripts/qa_session18.py frames-real [RUN...] # issue 12: real-game runs
     .venv/bin/python scripts/qa_session18.py hostile [ID...]  # issue 15 (qa_hostile_s18.py)
     .venv/bin/python scripts/qa_session18.py gui-hostile DIR  # issue 15: one, in the window
     .venv/bin/python scripts/qa_session18.py recheck-s17 [RUN...] # K2, K4 on s17's runs
@@ -218,6 +219,57 @@ s15.SCANS["scan_h264_mp4_60_ogop"] = (
      "-x264-params", "open-gop=1:keyint=120", "-c:a", "aac", "-b:a", "96k"], "run.mp4")
 
 
+def frames_real(name: str, lines: int = 10) -> dict:
+    """Issue 12 on a real-game run as recorded: `moderator-app frame --line N --offset TRUTH`
+    for the first `lines` action lines, each PNG matched (least squared error) against every
+    frame ffmpeg decodes; the frame ffmpeg shows at offset + elapsed (the last with pts <= t)
+    must be the best match (0 frames of error)."""
+    import cv2
+
+    folder = CACHE / "sync" / name
+    truth = json.loads((folder / "truth.json").read_text())
+    video = folder / truth["video"]
+    w, h = truth["size"]
+    dec = subprocess.Popen(["ffmpeg", "-v", "error", "-i", str(video), "-map", "0:v:0", "-f",
+                            "rawvideo", "-pix_fmt", "bgr24", "-fps_mode", "passthrough", "-"],
+                           stdout=subprocess.PIPE)
+    size, kept = w * h * 3, []  # every 4th pixel of each frame (memory: 1/16 of the decode)
+    while len(buf := dec.stdout.read(size)) == size:
+        kept.append(np.frombuffer(buf, np.uint8).reshape(h, w, 3)[::4, ::4].astype(np.int16))
+    dec.wait()
+    small = np.stack(kept).astype(np.int32)
+    pts = [float(x.split(",")[0]) for x in subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+         "frame=best_effort_timestamp_time", "-of", "csv=p=0", str(video)],
+        capture_output=True, text=True, check=True).stdout.split()]
+    t0 = pts[0]
+    log = [json.loads(x) for x in (folder / "agent-log.jsonl").read_bytes().splitlines()]
+    acts = [i + 1 for i, e in enumerate(log) if e["type"] == "action"][:lines]
+    errors, rows = [], []
+    for line in acts:
+        t = truth["offset_s"] + log[line - 1]["elapsedMs"] / 1000
+        want = int(np.searchsorted(np.asarray(pts) - t0, t + 1e-6)) - 1
+        png = CACHE / "frames-real" / f"{name}-{line}.png"
+        png.parent.mkdir(parents=True, exist_ok=True)
+        png.unlink(missing_ok=True)
+        r = subprocess.run([*s10.LIMIT, *s10.CLI, "frame", str(folder), "--line", str(line),
+                            "--offset", str(truth["offset_s"]), "-o", str(png)],
+                           capture_output=True, text=True)
+        img = cv2.imread(str(png)) if png.exists() else None
+        if img is None or img.shape[:2] != (h, w):
+            errors.append((line, want, None, r.returncode, r.stderr[-120:]))
+            continue
+        d = ((small - img[::4, ::4].astype(np.int32)) ** 2).mean(axis=(1, 2, 3))
+        got = int(np.argmin(d))
+        # identical pictures (a still screen) match equally: any of them is right
+        same = set(np.nonzero(d <= d[got] + 1e-9)[0].tolist())
+        rows.append((line, want, got))
+        if want not in same:
+            errors.append((line, want, got, round(float(d[want]), 1), round(float(d[got]), 1)))
+    return {"run": name, "frames": len(small), "ffprobe_frames": len(pts), "checked": len(acts),
+            "errors": errors, "rows": rows[:4], "met": not errors}
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -244,6 +296,12 @@ def main(argv: list[str]) -> int:
     if what == "scan":
         for shape in (argv[1:] or ["scan_hevc12_mkv_25", "scan_h264_mp4_60_ogop"]):
             print(json.dumps(s15.check_scan(shape)), flush=True)
+    if what == "frames-real":  # issue 12 on the real-game runs as recorded
+        for name in (argv[1:] or [r for r in SYNC_RUNS if "-genuine@" in r or "-cut@" in r]):
+            try:
+                print(json.dumps(frames_real(name)), flush=True)
+            except Exception as e:  # noqa: BLE001
+                print(json.dumps({"run": name, "qa_error": repr(e)[:300]}), flush=True)
     if what == "recheck-s17":  # K2, K4 on session 17's runs
         recheck_s17(argv[1:] or RECHECK_K)
     if what == "recheck":  # H2/H3 on session 15's runs
