@@ -21,7 +21,12 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   frame-rate conversion: on the video's clock, not the game's) is no evidence either way;
 - when a strong line reads the console's own clock (within `HONEST`), the video runs at
   the log's speed: nothing is said. When the readings of the strong lines disagree (24 fps:
-  7.3 Hz is 7.5 Hz slowed 2.65 % or 30 Hz aliased and sped up 4.34 %), nothing either.
+  7.3 Hz is 7.5 Hz slowed 2.65 % or 30 Hz aliased and sped up 4.34 %), or no line is strong,
+  two lines of different cycles (`PAIR_STRENGTH` times the median or more) that read one
+  speed within `PAIR_AGREE` tell it (`_paired`: session 18, QA s14's Montezuma and Time
+  Pilot slowed 2.5 % at 24 fps); else nothing;
+- with no line at all, a fast cycle's beat against the frame rate, its sign told by the
+  log's presses (`beat.py`: QA s17's Othello slowed 3.5 % at 29.97 and 30 fps).
 What is assumed, and said in the finding: the game runs on a console's fixed frame clock
 (`Thresholds.sync_pace_console_hz`); a game animating at another rate reads as a drift
 only where its strongest line falls 1-6 % off a 60/k Hz line with no honest reading.
@@ -29,8 +34,11 @@ only where its strongest line falls 1-6 % off a 60/k Hz line with no honest read
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from . import beat
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -47,6 +55,9 @@ SHARP_SHARE = 0.25    # ... where no other peak holds this share of its power
 HARMONICS = 12       # a line's subharmonics looked at (a comb's lines are its spacing's multiples)
 HARMONIC_HZ = 0.5    # ... down to here
 PAD = 8              # zero padding: the spectrum's bins are fps / (PAD * frames) apart
+PAIR_STRENGTH = 25.0  # lines this strong, two of different cycles that read one speed ...
+PAIR_AGREE = 0.005    # ... this closely, tell it (`_paired`)
+PAIR_PEAKS = 12       # the strongest peaks looked at for pairs
 
 
 def _evenly_timed(times: np.ndarray, fps: float) -> bool:
@@ -72,10 +83,11 @@ def readings(f: float, fps: float, console_hz: float) -> list[tuple[float, int, 
 
 
 def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_hz: float,
-                    min_strength: float) -> tuple[float, float, float, int] | None:
+                    min_strength: float, honest: list[float] | None = None
+                    ) -> tuple[float, float, float, int] | None:
     """(speed, line Hz, strength, frames per cycle) of the game's animation clock against the
     video's (see the module's docstring), or None: too short, unevenly timed, no line strong
-    enough, an honest or ambiguous reading."""
+    enough, an honest or ambiguous reading (an honest line's Hz then appended to `honest`)."""
     n = len(times)
     if fps <= 0 or n < 3 or n / fps < MIN_SECONDS or not _evenly_timed(times, fps):
         return None
@@ -106,11 +118,82 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
             continue  # a line on the video's clock, no cycle's, a slower event's harmonic,
             # or a line split in a cluster (a cycle that comes and goes: no one frequency)
         if min(abs(s - 1.0) for s, _, _ in found) < HONEST:
+            if honest is not None:
+                honest.append(f)
             return None  # a strong line on the console's own clock: the video runs at it
         read += [(s, f, float(p[i] / floor), k) for s, k, _ in found]
-    if not read or max(r[0] for r in read) - min(r[0] for r in read) > AGREE:
-        return None  # no line read, or lines (or one line's aliases) that disagree
-    return float(np.mean([r[0] for r in read])), read[0][1], read[0][2], read[0][3]
+    if read and max(r[0] for r in read) - min(r[0] for r in read) <= AGREE:
+        return float(np.mean([r[0] for r in read])), read[0][1], read[0][2], read[0][3]
+    # no strong line, or lines (or one line's aliases) that disagree: two lines of different
+    # cycles that read one speed tell it (`_paired`), else nothing is said
+    weak = every[p[every] >= PAIR_STRENGTH * floor]
+    lines = []
+    for i in weak[np.argsort(-p[weak])][:PAIR_PEAKS]:
+        f = float(freq[band[i]])
+        found = readings(f, fps, console_hz)
+        if found:
+            own = not _harmonic(power, freq, band[i], near)  # no slower event's harmonic
+            comb = not own and _comb(power, freq, band[i], near)
+            sharp = _sharp(p, freq[band], every, i, near)
+            lines.append(Line(f, float(p[i] / floor), found, own and sharp,
+                              own and sharp and p[i] >= min_strength * floor, own, comb))
+    on_clock = [x.hz for x in lines
+                if x.sharp and min(abs(s - 1.0) for s, _, _ in x.found) < HONEST]
+    if on_clock:  # a line on the console's own clock: the video runs at it
+        if honest is not None:
+            honest += on_clock
+        return None
+    return _paired(lines)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A spectral peak that console cycles explain: its Hz, strength (times the median
+    power), readings (speed, k, m); sharp: alone and no slower event's harmonic; strong:
+    sharp and `sync_pace_min_strength` times the median; own: no harmonic; comb: one of a
+    comb's lines (`_comb`)."""
+
+    hz: float
+    strength: float
+    found: list[tuple[float, int, int]]
+    sharp: bool
+    strong: bool
+    own: bool
+    comb: bool = False
+
+
+def _pair(a: Line, b: Line) -> bool:
+    """Whether two lines may tell a speed together: one strong line and any other (a weaker
+    line confirms which of its readings holds), or two lines that are no slower event's
+    harmonic, one of them sharp (a comb of dropped frames reads one speed at several of its
+    lines: corpus Asteroids sped up 4 %, 9.6 and 19.2 Hz both read slowed 4 %)."""
+    if a.comb or b.comb:
+        return False
+    return a.strong or b.strong or (a.own and b.own and (a.sharp or b.sharp))
+
+
+def _paired(lines: list[Line]) -> tuple[float, float, float, int] | None:
+    """(speed, Hz, strength, k) that two lines or more of different console cycles (or
+    aliases) read within PAIR_AGREE (`_pair`), when no other speed is read by as many;
+    else None. A 24 fps video shows Montezuma
+    slowed 2.5 % at 7.301 Hz (177x: 7.5 Hz slowed 2.66 %, or 30 Hz aliased and sped up
+    4.34 %) and at 9.349 Hz (15 Hz aliased: slowed 2.33 %); Time Pilot slowed 2.5 % at
+    7.311 Hz (65x, split) and 9.375 Hz (47x, sharp): -2.51 %."""
+    best: list[tuple[int, float, int, int]] = []  # (lines, speed, line, k) per reading
+    for i, x in enumerate(lines):
+        for s, k, m in x.found:
+            n = sum(1 for j, y in enumerate(lines) if j != i and _pair(x, y) and any(
+                abs(s2 - s) <= PAIR_AGREE and (k2, m2) != (k, m) for s2, k2, m2 in y.found))
+            if n:
+                best.append((n + 1, s, i, k))
+    if not best:
+        return None
+    top = max(b[0] for b in best)
+    tops = [b for b in best if b[0] == top]
+    if max(b[1] for b in tops) - min(b[1] for b in tops) > AGREE:
+        return None  # two speeds each read by as many lines
+    _, _, i, k = max(tops, key=lambda b: lines[b[2]].strength)
+    return float(np.mean([b[1] for b in tops])), lines[i].hz, lines[i].strength, k
 
 
 def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int) -> bool:
@@ -122,6 +205,25 @@ def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int) -
     span = max(SHARP_SPAN * float(f[i]), 4 * near * float(f[1] - f[0]))
     others = local[(local != i) & (np.abs(f[local] - f[i]) <= span)]
     return not np.any(p[others] >= SHARP_SHARE * p[i])
+
+
+def _comb(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
+    """Whether the line at bin i is one of a comb: a slower line at freq[i] / j and another
+    at freq[i] - freq[i] / j, each with half its power (the equal lines of a frame dropped
+    or repeated every P frames: corpus Asteroids sped up 2 % at 60 fps, 7.2 and 8.4 Hz of a
+    1.2 Hz comb, read slowed 2 %). A line over a game's slow events alone (a harmonic by
+    `_harmonic`: Montezuma's 9.349 Hz over its 0.6-0.8 Hz) is no comb."""
+    def strong_at(c: int) -> bool:
+        lo, hi = max(0, c - near), min(len(power), c + near + 1)
+        return float(power[lo:hi].max()) >= 0.5 * float(power[i])
+
+    for j in range(2, HARMONICS + 1):
+        c = int(round(i / j))
+        if freq[c] < HARMONIC_HZ:
+            break
+        if strong_at(c) and strong_at(i - c):
+            return True
+    return False
 
 
 def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
@@ -144,22 +246,49 @@ def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
 
 def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
     """A `sync.drift` read from the game's animation clock, when the analysis `a` reports no
-    drift already (the fit's and the repeats' are measured against the log itself)."""
+    drift already (the fit's and the repeats' are measured against the log itself); else
+    from a fast cycle's beat against the frame rate, its sign told by the log (`beat.py`)."""
     if any(f.rule == RULE for f in a.findings):
         return []
+    honest: list[float] = []
     got = animation_speed(np.asarray(sig.times, float), np.asarray(sig.picture_change),
-                          float(sig.fps), th.sync_pace_console_hz, th.sync_pace_min_strength)
-    if got is None:
-        return []
+                          float(sig.fps), th.sync_pace_console_hz, th.sync_pace_min_strength,
+                          honest)
+    hz = th.sync_pace_console_hz
+    if got is None:  # a line on the console's own clock: no beat says otherwise
+        return [] if honest else _beat_drift(run_s, sig, th)
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
     if abs(pct) < th.sync_drift_pct:
         return []
-    last = max((float(x) for x in run_s if np.isfinite(x)), default=0.0)
     way = "faster" if pct > 0 else "slower"
-    return [SyncFinding(
-        RULE, f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's own "
-        f"animation, one cycle every {k} frames of a {th.sync_pace_console_hz:g} Hz console "
-        f"({th.sync_pace_console_hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
+    return [_finding(
+        f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's own "
+        f"animation, one cycle every {k} frames of a {hz:g} Hz console "
+        f"({hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
         "times the picture's usual change), as a video sped up or slowed at a constant frame "
-        "rate shows", float(sig.times[0]), float(sig.times[-1]), 0.0, last, percent=pct)]
+        "rate shows", pct, run_s, sig)]
+
+
+def _beat_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    hz = th.sync_pace_console_hz
+    got = beat.beat_speed(sig, run_s, readings, hz, th.sync_pace_min_strength,
+                          th.sync_drift_pct, MIN_SECONDS, MIN_HZ)
+    if got is None:
+        return []
+    speed, f, strength, k, n, other = got
+    pct = round((speed - 1.0) * 100.0, 2)
+    way = "faster" if pct > 0 else "slower"
+    return [_finding(
+        f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's own "
+        f"cycle of {k} frames of a {hz:g} Hz console ({hz / k:.3f} Hz) beats against the "
+        f"video's {float(sig.fps):.3f} frames a second at {f:.3f} Hz (a line "
+        f"{strength:.0f} times the picture's usual change), as the cycle {way} by "
+        f"{abs(pct):.1f} % does; the log's presses tell {way}: {n} are followed by a move "
+        f"on screen at this speed, {other} at the other sign's", pct, run_s, sig)]
+
+
+def _finding(message: str, pct: float, run_s, sig: FrameSignals) -> SyncFinding:
+    last = max((float(x) for x in run_s if np.isfinite(x)), default=0.0)
+    return SyncFinding(RULE, message, float(sig.times[0]), float(sig.times[-1]), 0.0, last,
+                       percent=pct)
