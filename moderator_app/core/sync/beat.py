@@ -25,7 +25,7 @@ The test (`beat_speed`):
   than chance does, in a picture whose moves are sparse (MAX_CHANCE): else nothing. On a
   busy picture (Pitfall: 92 moves in 40 s, half the time within REACT_S of one) every speed
   explains half the presses: the log cannot tell a sign there.
-Measured (docs/decisions-s18/s18-pace.md): othello-slow@r2997prores 10 presses explained
+Measured (docs/DECISIONS.md, session 18): othello-slow@r2997prores 10 presses explained
 at -3.5 % against 5 at +3.3 % and 7 at the console's clock; @r30vfr1080 8, 5 and 6.
 """
 
