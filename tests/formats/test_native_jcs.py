@@ -208,6 +208,57 @@ def test_every_hash_is_the_chain_rule_and_every_column_the_parsed_value():
     assert seeded and got["seeded"] == seeded
 
 
+ENVELOPE = ("schema", "producer_sequence", "wall_time", "run_id", "trust_level", "producer",
+            "type", "payload", "prev_hash", "hash")
+
+
+def _envelope_orders() -> list[tuple[str, ...]]:
+    """The writer's order, its rotations, reversed, RFC 8785's, and 30 seeded shuffles."""
+    import random
+
+    orders = [ENVELOPE[i:] + ENVELOPE[:i] for i in range(len(ENVELOPE))]
+    orders += [ENVELOPE[::-1], tuple(sorted(ENVELOPE))]
+    rng = random.Random(18)
+    for _ in range(30):
+        order = list(ENVELOPE)
+        rng.shuffle(order)
+        orders.append(tuple(order))
+    return orders
+
+
+@needs_jcs
+@pytest.mark.parametrize("order", _envelope_orders(), ids=lambda o: ",".join(m[:4] for m in o))
+def test_the_envelope_in_any_order_hashes_as_the_chain_rule(order):
+    """The top level is put in canonical order by each member's rank (session 18: no sort):
+    any order of the ten members gives the chain rule's digest, the summary, and the sorted
+    flags only for RFC 8785's order; a line missing a member or repeating one is declined."""
+    written = [orjson.dumps(e) for e in chain_events(make_run_events(120, seed=4, variety=0.5))]
+    lines = [orjson.dumps({k: ev[k] for k in order}) for ev in map(orjson.loads, written)]
+    got = _scan(join(lines))
+    assert got["declined"] == [] and got["broken"] == []
+    for i, raw in enumerate(lines):
+        ev = orjson.loads(raw)
+        recorded = ev.pop("hash")
+        assert got["digests"][32 * i:32 * i + 32].hex() == event_hash(ev["prev_hash"], ev) \
+            == recorded
+    if list(order) != sorted(order):  # (in order, the payloads' own orders decide)
+        assert not any(k & (jcs.ST_SORTED_CP | jcs.ST_SORTED_U16) for k in got["keys"])
+    summed = 0
+    for start in range(0, len(lines), 37):  # the summary of each block, but for its flags
+        theirs = jcs.summarise(join(written[start:start + 37]), SCHEMA, MARKERS)
+        ours = jcs.summarise(join(lines[start:start + 37]), SCHEMA, MARKERS)
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            assert ours[:11] == theirs[:11] and len(ours[12]) == len(theirs[12])
+            summed += 1
+    assert summed >= 2
+    missing = orjson.loads(lines[3])
+    del missing[order[4]]
+    repeated = orjson.dumps(orjson.loads(lines[5]))[:-1] + b',"' + order[2].encode() + b'":"x"}'
+    bad = lines[:3] + [orjson.dumps(missing)] + lines[4:5] + [repeated] + lines[6:20]
+    assert _scan(join(bad))["declined"] == [3, 5]
+
+
 @needs_jcs
 def test_the_libcrypto_and_hashlib_digests_agree():
     block = join(_lines(40))
