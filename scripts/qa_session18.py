@@ -238,10 +238,12 @@ def frames_real(name: str, lines: int = 10) -> dict:
         kept.append(np.frombuffer(buf, np.uint8).reshape(h, w, 3)[::4, ::4].astype(np.int16))
     dec.wait()
     small = np.stack(kept).astype(np.int32)
-    pts = [float(x.split(",")[0]) for x in subprocess.run(
+    pts = [x.split(",")[0] for x in subprocess.run(
         ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
          "frame=best_effort_timestamp_time", "-of", "csv=p=0", str(video)],
         capture_output=True, text=True, check=True).stdout.split()]
+    for i, x in enumerate(pts):  # a frame with no timestamp (MPEG-PS): one frame on
+        pts[i] = float(x) if x != "N/A" else pts[i - 1] + 1 / truth["fps"]
     t0 = pts[0]
     log = [json.loads(x) for x in (folder / "agent-log.jsonl").read_bytes().splitlines()]
     acts = [i + 1 for i, e in enumerate(log) if e["type"] == "action"][:lines]
