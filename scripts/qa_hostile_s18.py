@@ -10,7 +10,9 @@ used (grep of scripts/qa_hostile_s*.py and tests/hostile_corpus.py):
 - h18_06: a zip holding `agent-log.jsonl` twice (a/b: the passing log first/last, a log with an
   unanswered press the other);
 - h18_07: a `seq` of 50,000 digits and an `elapsedMs` of 1e999;
-- h18_08: the sample in a folder whose name holds OSC (ESC ] 0;), BEL and U+202E.
+- h18_08: the sample in a folder whose name holds OSC (ESC ] 0;), BEL and U+202E;
+- h18_09: an MJPEG AVI whose headers claim 1/100,000 fps and 4,000 s per frame (this pass'
+  phoenix-genuine@r15mjpeg, built by `qa_session18.py sync-build`), beside its own log.
 """
 
 from __future__ import annotations
@@ -124,4 +126,19 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:
     if not d.exists():
         shutil.copytree(qh.SAMPLE, d, copy_function=os.link)
     add("h18_08_ctrl_in_folder_name", d)
+
+    src = root.parent / "sync" / "phoenix-genuine@r15mjpeg"
+    if (src / "video.avi").exists():
+        import struct
+
+        d = root / "h18_09_avi_rate_1e-5"
+        d.mkdir(exist_ok=True)
+        if not (d / "video.avi").exists():
+            b = bytearray((src / "video.avi").read_bytes())
+            i, j = b.find(b"avih"), b.find(b"strh")
+            struct.pack_into("<I", b, i + 8, 4_000_000_000)  # microseconds per frame
+            struct.pack_into("<II", b, j + 8 + 20, 100_000, 1)  # the video's scale, rate
+            (d / "video.avi").write_bytes(bytes(b))
+            os.link(src / "agent-log.jsonl", d / "agent-log.jsonl")
+        add(d.name, d)
     return out
