@@ -10,6 +10,7 @@ import, pointed at two new games, two new recorders and new video shapes.
     .venv/bin/python scripts/qa_session18.py gui-frames [SHAPE...] # issue 12: the player's path
     .venv/bin/python scripts/qa_session18.py scan [SHAPE...]  # issue 12: inserted stretches
     .venv/bin/python scripts/qa_session18.py frames-real [RUN...] # issue 12: real-game runs
+    .venv/bin/python scripts/qa_session18.py derive [NAME...]  # ... piped, killed, no index
     .venv/bin/python scripts/qa_session18.py hostile [ID...]  # issue 15 (qa_hostile_s18.py)
     .venv/bin/python scripts/qa_session18.py gui-hostile DIR  # issue 15: one, in the window
     .venv/bin/python scripts/qa_session18.py recheck-s17 [RUN...] # K2, K4 on s17's runs
@@ -272,6 +273,67 @@ def frames_real(name: str, lines: int = 10) -> dict:
             "errors": errors, "rows": rows[:4], "met": not errors}
 
 
+#: issue 12 without a seek index: the real-game runs as a live capture leaves them (a pipe:
+#: no cues, no duration), killed (cut to 90 % of their bytes) or without their AVI index
+DERIVED = {  # name: (source run, file, ffmpeg output arguments or None (a byte edit), cut)
+    "phoenix-genuine@r5994bfaac-mkvpipecut": ("phoenix-genuine@r5994bfaac", "video.mkv",
+                                              ["-map", "0", "-c", "copy", "-f", "matroska"], 1),
+    "phoenix-genuine@r15mjpeg-mkvpipecut": ("phoenix-genuine@r15mjpeg", "video.mkv",
+                                            ["-map", "0", "-c", "copy", "-f", "matroska"], 1),
+    "phoenix-genuine@r15mjpeg-mkvpipe": ("phoenix-genuine@r15mjpeg", "video.mkv",
+                                         ["-map", "0", "-c", "copy", "-f", "matroska"], 0),
+    "phoenix-genuine@r15mjpeg-avicut": ("phoenix-genuine@r15mjpeg", "video.avi", None, 1),
+    "phoenix-genuine@r15mjpeg-x264avicut": (
+        "phoenix-genuine@r15mjpeg", "video.avi",
+        ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-bf", "0", "-g", "30",
+         "-pix_fmt", "yuv420p", "-c:a", "copy", "-f", "avi"], 1),
+    "phoenix-genuine@r5994bfaac-fmp4cut": (
+        "phoenix-genuine@r5994bfaac", "video.mp4",
+        ["-map", "0", "-c", "copy", "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
+         "-f", "mp4"], 1),
+    "phoenix-genuine@r5994bfaac-mpgpscut": (
+        "phoenix-genuine@r5994bfaac", "video.mpg",
+        ["-c:v", "mpeg2video", "-q:v", "3", "-g", "15", "-bf", "2", "-c:a", "mp2", "-f", "mpeg"],
+        1),
+    "phoenix-genuine@r15mjpeg-wmvcut": ("phoenix-genuine@r15mjpeg", "video.wmv",
+                                        ["-c:v", "wmv2", "-q:v", "3", "-g", "30", "-c:a",
+                                         "wmav2", "-f", "asf"], 1),
+    "phoenix-genuine@r15mjpeg-noidx1": ("phoenix-genuine@r15mjpeg", "video.avi", "noidx1", 0),
+}
+
+
+def derive(name: str) -> Path:
+    """One DERIVED run: the source's log and truth (its video renamed), its video remuxed,
+    re-encoded or edited, then cut to 90 % of its bytes when asked."""
+    import os
+    import struct
+
+    src_name, vname, how, cut = DERIVED[name]
+    src, dst = build_sync_run(src_name), CACHE / "sync" / name
+    if (dst / "truth.json").exists():
+        return dst
+    dst.mkdir(parents=True, exist_ok=True)
+    truth = json.loads((src / "truth.json").read_text())
+    video = src / truth["video"]
+    if how is None:
+        data = video.read_bytes()
+    elif how == "noidx1":  # the index chunk dropped, RIFF size and AVIF_HASINDEX fixed
+        b = bytearray(video.read_bytes())
+        i = b.rfind(b"idx1")
+        b = b[:i]
+        struct.pack_into("<I", b, 4, len(b) - 8)
+        a = b.find(b"avih") + 8 + 12
+        struct.pack_into("<I", b, a, struct.unpack_from("<I", b, a)[0] & ~0x30)
+        data = bytes(b)
+    else:
+        data = subprocess.run(["ffmpeg", "-v", "error", "-i", str(video), *how, "-"],
+                              capture_output=True, check=True).stdout
+    (dst / vname).write_bytes(data[: len(data) * 9 // 10] if cut else data)
+    os.link(src / "agent-log.jsonl", dst / "agent-log.jsonl")
+    (dst / "truth.json").write_text(json.dumps({**truth, "video": vname}))
+    return dst
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
     if what == "sync-build":
@@ -298,6 +360,9 @@ def main(argv: list[str]) -> int:
     if what == "scan":
         for shape in (argv[1:] or ["scan_hevc12_mkv_25", "scan_h264_mp4_60_ogop"]):
             print(json.dumps(s15.check_scan(shape)), flush=True)
+    if what == "derive":  # issue 12 without a seek index (DERIVED)
+        for name in (argv[1:] or DERIVED):
+            print(name, derive(name), flush=True)
     if what == "frames-real":  # issue 12 on the real-game runs as recorded
         for name in (argv[1:] or [r for r in SYNC_RUNS if "-genuine@" in r or "-cut@" in r]):
             try:
