@@ -299,6 +299,11 @@ DERIVED = {  # name: (source run, file, ffmpeg output arguments or None (a byte 
                                         ["-c:v", "wmv2", "-q:v", "3", "-g", "30", "-c:a",
                                          "wmav2", "-f", "asf"], 1),
     "phoenix-genuine@r15mjpeg-noidx1": ("phoenix-genuine@r15mjpeg", "video.avi", "noidx1", 0),
+    # added 23:12: MPEG-4 ASP (XviD tag, 2 B-frames) in AVI without idx1, whole
+    "phoenix-genuine@r15mjpeg-xvidnoidx1": ("phoenix-genuine@r15mjpeg", "video.avi",
+                                            ["-c:v", "mpeg4", "-vtag", "XVID", "-q:v", "3",
+                                             "-bf", "2", "-g", "60", "-c:a", "copy", "-f",
+                                             "avi"], "noidx1"),
 }
 
 
@@ -317,8 +322,11 @@ def derive(name: str) -> Path:
     video = src / truth["video"]
     if how is None:
         data = video.read_bytes()
-    elif how == "noidx1":  # the index chunk dropped, RIFF size and AVIF_HASINDEX fixed
-        b = bytearray(video.read_bytes())
+    elif how == "noidx1" or cut == "noidx1":  # the index chunk dropped, RIFF size and
+        # AVIF_HASINDEX fixed (of the source, or of the re-encoded file)
+        b = bytearray(video.read_bytes() if how == "noidx1" else subprocess.run(
+            ["ffmpeg", "-v", "error", "-i", str(video), *how, "-"], capture_output=True,
+            check=True).stdout)
         i = b.rfind(b"idx1")
         b = b[:i]
         struct.pack_into("<I", b, 4, len(b) - 8)
@@ -328,7 +336,7 @@ def derive(name: str) -> Path:
     else:
         data = subprocess.run(["ffmpeg", "-v", "error", "-i", str(video), *how, "-"],
                               capture_output=True, check=True).stdout
-    (dst / vname).write_bytes(data[: len(data) * 9 // 10] if cut else data)
+    (dst / vname).write_bytes(data[: len(data) * 9 // 10] if cut == 1 else data)
     os.link(src / "agent-log.jsonl", dst / "agent-log.jsonl")
     (dst / "truth.json").write_text(json.dumps({**truth, "video": vname}))
     return dst
