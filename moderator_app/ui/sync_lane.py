@@ -36,6 +36,7 @@ MISSED = QColor(230, 80, 80)
 SPAN_COLORS = {
     "sync.offset_jump": QColor(220, 60, 60, 110), "sync.no_reaction": QColor(230, 170, 40, 110),
     "sync.activity_without_actions": QColor(170, 90, 220, 110),
+    "sync.silent_log": QColor(170, 90, 220, 110),  # the same question: who played there?
 }
 
 

@@ -128,6 +128,58 @@ def _official(sub: Submission) -> tuple[list[float], list[str]]:
     return ([t - start for t in times], kinds) if start is not None else ([], [])
 
 
+# The events that leave something in flight: a model call awaited, an input being applied. A
+# stretch of the log that starts after any other event (an observation, a model's response)
+# and holds no event is time in which the agent's loop did nothing (`idle_stretches`).
+IN_FLIGHT_TYPES = frozenset({"model_request", "action"})
+# The most stretches read: a 40 s to 1 h run holds a handful; a hostile log of a million
+# events seconds apart is not made a million findings.
+MAX_IDLE_STRETCHES = 200
+# Read from this long (the workstation's verification process reads them beside the inputs,
+# before the sync thresholds apply): the genuine runs' longest is 0.6 s, so an honest log
+# gives none.
+IDLE_READ_FLOOR_S = 1.0
+
+
+def idle_stretches(sub: Submission, min_s: float) -> list[tuple[float, float]]:
+    """The stretches (run times from, to) of at least `min_s` in a community log with no
+    event in them, after an event that leaves nothing in flight (IN_FLIGHT_TYPES) and before
+    any event but `run_end`; none for an official run or a log that records no model call
+    (no call in it can be said to be in flight or not).
+
+    Why: an agent's loop is always waiting for a model or applying an input; a long model
+    call is a request and, seconds later, its response. A stretch of the log deleted with
+    `seq` renumbered, or a stretch a human played while the log was silent, leaves seconds in
+    which the loop did nothing. Measured (corpus and QA sessions 14-17, 458 logs): every one
+    of the 78 deleted and human stretches leaves 7.1 s or more so; the 170 genuine runs, their
+    9 and 30 s pauses (a model call in flight) included, at most 0.6 s. The time before
+    `run_end` is the harness stopping the clock, not the loop's."""
+    if sub.kind.has_chain:
+        return []
+    logs = sub.by_role(ROLE_LOG)
+    if not logs:
+        return []
+    out: list[tuple[float, float]] = []
+    prev: tuple[float, str] | None = None
+    calls = False
+    for ev in _events(logs[0]):
+        el, typ = ev.get("elapsedMs"), ev.get("type")
+        typ = typ if isinstance(typ, str) else ""  # a hostile log's {} or [] names nothing
+        if not isinstance(el, (int, float)) or isinstance(el, bool) or \
+                not -1e15 < el < 1e15:  # (a huge int is no float: OverflowError)
+            continue
+        t = el / 1000.0
+        calls = calls or typ == "model_request"
+        if prev is not None and typ != "run_end" and prev[1] not in IN_FLIGHT_TYPES and \
+                t - prev[0] >= min_s:
+            out.append((prev[0], t))
+            if len(out) >= MAX_IDLE_STRETCHES:
+                break
+        if prev is None or t >= prev[0]:
+            prev = (t, typ)
+    return out if calls else []
+
+
 def input_times(sub: Submission) -> list[float]:
     return inputs(sub)[0]
 

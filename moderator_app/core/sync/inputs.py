@@ -9,11 +9,13 @@ from moderator_app.core.formats.input_events import (
     INPUT_TOOLS,
     OFFICIAL_INPUT_TYPES,
     community_inputs,
+    idle_stretches,
     input_times,
     inputs,
     is_official_input,
     official_inputs,
 )
 
-__all__ = ["INPUT_TOOLS", "OFFICIAL_INPUT_TYPES", "community_inputs", "input_times", "inputs",
+__all__ = ["INPUT_TOOLS", "OFFICIAL_INPUT_TYPES", "community_inputs", "idle_stretches",
+           "input_times", "inputs",
            "is_official_input", "official_inputs"]

@@ -23,6 +23,11 @@ ACTIVITY_WITHOUT_ACTIONS = rule(
     "sync.activity_without_actions", Severity.WARNING,
     "the screen reacts as it does to input, repeatedly, while the log holds no action "
     "(a human stretch, or actions deleted from the log)", "sync")
+SILENT_LOG = rule(
+    "sync.silent_log", Severity.WARNING,
+    "the log holds no event for seconds while nothing is in flight (no model call awaited, no "
+    "input being applied): what the video shows there is not in the log (actions deleted, or "
+    "a human stretch)", "sync")
 NOT_ENOUGH_SIGNAL = rule(
     "sync.not_enough_signal", Severity.INFO,
     "the video's reactions do not single out one offset: no offset is suggested", "sync")
@@ -32,4 +37,5 @@ NOT_ANALYSED = rule(
     "the sync analysis did not run: the log holds more actions than it takes (100,000); "
     "nothing of the picture's reactions was checked", "sync")
 
-BY_ID = {r.id: r for r in (OFFSET_JUMP, DRIFT, NO_REACTION, ACTIVITY_WITHOUT_ACTIONS)}
+BY_ID = {r.id: r for r in (OFFSET_JUMP, DRIFT, NO_REACTION, ACTIVITY_WITHOUT_ACTIONS,
+                            SILENT_LOG)}

@@ -19,8 +19,9 @@ from moderator_app.core.rules import Finding
 from moderator_app.core.sync import align
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
-from moderator_app.core.sync.inputs import inputs
+from moderator_app.core.sync.inputs import idle_stretches, inputs
 from moderator_app.core.sync.signals import frame_signals, from_scan
+from moderator_app.core.sync.silent import READ_FLOOR_S, with_silent
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 SCHEMA = "moderator-app/sync/v1"
@@ -94,8 +95,11 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     kinds = getattr(result, "input_kinds", None)
     if isinstance(times, str):  # the verification's process could not read them: why
         raise InputsUnreadable(times)
+    # the log's idle stretches (`sync.silent_log`), read beside the times
+    idle = getattr(result, "log_idle", None)
     if times is None:  # not read beside the verification (the CLI): read them now
         times, kinds = inputs(result.submission)
+        idle = idle_stretches(result.submission, READ_FLOOR_S)
     if len(times) > cap:
         raise TooManyActions(len(times), cap)
     scan = getattr(result, "scan", None)
@@ -116,8 +120,10 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     # without them: `kinds` is a refinement of a suggestion, not evidence)
     kinds = list(kinds) if kinds is not None and len(kept) == len(times) == len(kinds) \
         else None
-    return analyze(kept, sig, thresholds or DEFAULT_THRESHOLDS, offset_s,
-                   getattr(result, "run_duration_s", None), input_kinds=kinds)
+    th = thresholds or DEFAULT_THRESHOLDS
+    a = analyze(kept, sig, th, offset_s, getattr(result, "run_duration_s", None),
+                input_kinds=kinds)
+    return with_silent(a, idle, th.sync_activity_gap_s)
 
 
 def _r(x, nd=3):

@@ -119,27 +119,30 @@ def listing(sub) -> tuple:
             tuple(sub.findings), tuple(sub.links), tuple(sub.stamps))
 
 
-def _inputs(result) -> tuple[object, tuple[str, ...] | None]:
+def _inputs(result) -> tuple[object, tuple[str, ...] | None,
+                             tuple[tuple[float, float], ...] | None]:
     """The inputs' run times the window's sync analysis needs (`formats.input_events`), read
     here rather than in the window: reading them parses every line of the log, which under
     the window's address-space limit failed on a 15 MiB string line (MemoryError) and left
     the window without a suggested offset. Only when there is a video to analyse. Whatever
     stops the reading is the analysis's reason, never the verification's: the report stands.
-    With the times, the inputs' kinds (`input_events.inputs`), None when not read."""
+    With the times, the inputs' kinds (`input_events.inputs`) and the log's idle stretches
+    (`input_events.idle_stretches`, `sync.silent_log`), None when not read."""
     if result.video_path is None:
-        return None, None
+        return None, None, None
     from array import array
 
-    from moderator_app.core.formats.input_events import inputs
+    from moderator_app.core.formats.input_events import IDLE_READ_FLOOR_S, idle_stretches, inputs
 
     try:
         times, kinds = inputs(result.submission)
-        return array("d", times), tuple(kinds)
+        idle = tuple(idle_stretches(result.submission, IDLE_READ_FLOOR_S))
+        return array("d", times), tuple(kinds), idle
     except MemoryError:
-        return "the actions' times could not be read: out of memory", None
+        return "the actions' times could not be read: out of memory", None, None
     except Exception as exc:  # noqa: BLE001 - the analysis says why; the report stands
         return f"the actions' times could not be read: {type(exc).__name__}: {exc}"[:2000], \
-            None
+            None, None
 
 
 def main() -> int:

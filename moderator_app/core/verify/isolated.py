@@ -25,6 +25,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import io
+import math
 import os
 import pickle
 import select
@@ -242,7 +243,7 @@ def verify_isolated(paths: Sequence[str | Path], options: VerifyOptions | None =
             raise InputError(reason)
         raise VerificationStopped(reason)
     try:
-        report, index, video_path, run_s, probe, inputs, kinds, listed_sub = \
+        report, index, video_path, run_s, probe, inputs, kinds, idle, listed_sub = \
             _ResultUnpickler(io.BytesIO(blob)).load()
         sub = listed(paths, listed_sub)
     except (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError,
@@ -254,7 +255,12 @@ def verify_isolated(paths: Sequence[str | Path], options: VerifyOptions | None =
     if not isinstance(inputs, array) or not isinstance(kinds, tuple) or \
             len(kinds) != len(inputs) or not all(isinstance(k, str) for k in kinds):
         kinds = None
-    return VerifyResult(sub, report, index, video_path, run_s, probe, inputs, input_kinds=kinds)
+    if not isinstance(inputs, array) or not isinstance(idle, tuple) or not all(
+            isinstance(p, tuple) and len(p) == 2 and all(
+                isinstance(x, float) and math.isfinite(x) for x in p) for p in idle):
+        idle = None
+    return VerifyResult(sub, report, index, video_path, run_s, probe, inputs, input_kinds=kinds,
+                        log_idle=idle)
 
 
 def listed(paths: Sequence[str | Path], got: tuple) -> Submission:

@@ -65,6 +65,10 @@ class VerifyResult:
     # Beside `input_times`, each input's kind (`formats.input_events.inputs`: a press's
     # button), read with them; None when not read.
     input_kinds: tuple[str, ...] | None = None
+    # Beside `input_times`, the log's idle stretches (run times from, to:
+    # `formats.input_events.idle_stretches`, `sync.silent_log`), read with them; None when
+    # not read.
+    log_idle: tuple[tuple[float, float], ...] | None = None
     # The whole integrity scan `verify --scan` ran (None: not run, or stopped at its budget):
     # the sync analysis reads its signals here rather than reading the scan's cache again
     # (`sync.run.analyze_result`; 3-4 ms of a 40 s run's `--sync`, session 14). Never sent
