@@ -102,7 +102,7 @@ class Chroma:
         uint16: per tile of the picture, the U and V points moved beyond SYNC_NOISE, 0
         there), one row per frame fed. The tiles are the luma `sync_tiles`' rows and every
         second column of them: the same spots of the picture, for the scan's "the same spot
-        keeps changing" (`scan._living`)."""
+        keeps changing" (`scan_holds._living`)."""
         a = self.rows.arrays()
         t = a["sync_tiles"].astype(np.uint16)  # (n, 16, 16): U's 16 x 8 tiles, then V's
         half = t.shape[2] // 2

@@ -1,0 +1,113 @@
+"""The integrity scan's timestamps: `video.timestamp_gap` (footage missing between two frames)
+and `video.timestamp_backwards` (scan.py: the rules' story). Apart from scan.py by what it
+judges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moderator_app.core.thresholds import ScanThresholds
+
+from .scan_spans import TS_BACK, TS_GAP, Span, end_of
+
+if TYPE_CHECKING:
+    from .scan import FrameSignals
+
+
+def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float,
+                th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    t = sig.times_s
+    holes = dict(zip(arrays["hole_pts"].tolist(), arrays["hole_span_motion"].tolist(),
+                     strict=True)) if "hole_pts" in arrays else {}
+    if sig.frame_count >= 2:
+        d = np.diff(t)
+        limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
+        for i in np.nonzero(d > limit)[0]:
+            span = holes.get(int(sig.pts[i + 1]))
+            if _held(sig, int(i), th, span) and not _repeats_kept(sig, int(i), th):
+                continue  # a still picture held: a VFR repeat drop (judged as a freeze)
+            t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
+            out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
+                            f"no frame from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.3f} s, "
+                            f"{(t1 - t0) / sig.frame_duration_s:.0f} frame durations) and "
+                            "the picture changed across the gap"))
+        for i in np.nonzero(d == 0)[0][:20]:
+            out.append(Span(TS_BACK.id, TS_BACK.severity.value, float(t[i]), float(t[i]),
+                            f"two frames with the same timestamp at {float(t[i]):.3f} s"))
+    # where the decode timestamps went back: the packets after it were shifted to follow in
+    # file order (index.Timeline); the span is the footage whose raw timestamps repeat
+    # earlier ones, from the splice on
+    base = int(sig.pts[0]) if sig.frame_count else 0
+    end = end_of(sig, sig.frame_count - 1) if sig.frame_count else 0.0
+    for first, back in zip(arrays["splice_pts"][:20].tolist(),
+                           arrays["splice_back"][:20].tolist(), strict=True):
+        t0 = (first - base) * tb
+        b = back * tb
+        out.append(Span(TS_BACK.id, TS_BACK.severity.value, t0, min(end, t0 + b),
+                        f"the timestamps go back by {b:.3f} s at {t0:.3f} s (recordings "
+                        "joined, or a splice): the footage after it is shown in file order"))
+    return out
+
+
+def _repeats_kept(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:
+    """Whether the recording keeps repeated frames near the hole after frame i: a still
+    picture stored as `repeats_kept_frames` or more repeats (decoded identical: no changed point,
+    motion at most `repeat_motion_max`) in a row at the usual spacing, within `repeats_kept_s` before or after
+    the hole. An encoder that stores repeats did not drop the hole's frames for being repeats:
+    the hole is missing footage however little the picture changed across it (a 1.5 s hole in
+    a real Atari game whose ball barely moves was taken for a VFR hold, issue 12 QA). Frames
+    that are only the same picture at the scan's resolution (a ball moving) do not count: a
+    VFR recorder that drops exact repeats keeps them."""
+    t = sig.times_s
+    repeat = (sig.changed <= th.repeat_changed_max) & (sig.motion <= th.repeat_motion_max)
+    lo = int(np.searchsorted(t, t[i] - th.repeats_kept_s, side="left"))
+    hi = int(np.searchsorted(t, t[i + 1] + th.repeats_kept_s, side="right"))
+    run = 0
+    for k in range(max(1, lo), min(hi, sig.frame_count)):
+        regular = t[k] - t[k - 1] <= 1.5 * sig.frame_duration_s
+        run = run + 1 if repeat[k] and regular else 0
+        if run >= th.repeats_kept_frames:
+            return True
+    return False
+
+
+def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = None) -> bool:
+    """Whether the picture after a timestamp gap (frame i+1) differs from the one before no
+    more than one frame's usual change does: the encoder dropped repeats (or the game paused),
+    rather than footage being missing (the scene would have moved on). `span`: the change the
+    picture made over the hole's own length just before it (signals._Holes); a change across
+    the hole nearer to that than to one frame's is footage that moved on, even under the
+    fixed ratio (content that changes a third of the picture every frame saturates)."""
+    m = sig.motion
+    across = m[i + 1]
+    if not np.isfinite(across):
+        return False
+    before = m[max(1, i - 30):i + 1]
+    before = before[np.isfinite(before)]
+    usual = float(np.median(before)) if before.shape[0] else 0.0
+    if across > max(th.hold_motion_min, th.hold_ratio * usual):
+        return False
+    # The share of points changed tells it where the mean change saturates: a picture that
+    # moved every frame before the hole (not a still one whose repeats an encoder drops) and
+    # changed hold_ratio times the usual share of its points across it moved on. QA session 14
+    # (G5): 19 frames (0.79 s) cut from 24 fps footage changing 14 % of its points a frame
+    # changed 35-49 % across the hole at 1.3-1.5x the usual mean change, under both rules
+    # below; a hole of 20 frames changed more and was found.
+    changed = sig.changed[max(1, i - 30):i + 1]
+    changed = changed[np.isfinite(changed)]
+    if usual > th.hold_motion_min and changed.shape[0] and np.isfinite(sig.changed[i + 1]) \
+            and sig.changed[i + 1] > th.hold_ratio * float(np.median(changed)):
+        return False
+    # Footage moved on when the picture had been moving on before the hole (its change over
+    # the hole's length is well above one frame's) and changed across it about as much. A
+    # first change after a VFR hold is one frame's: an honest VFR Breakout recording had a
+    # hole whose first change was 5x the near-still frames before it (span under one frame's
+    # change) and one at 0.67 of the span; a 1.5 s hole cut from a Breakout CFR recording is
+    # at 1.09 of it, busy content at ~1.
+    moved_on = span is not None and np.isfinite(span) and across > th.moved_on_min * usual \
+        and span > th.moved_on_min * usual and across >= th.moved_on_span_share * span
+    return not moved_on
+

@@ -1,0 +1,152 @@
+"""The integrity scan's still pictures: `video.frozen` (the same picture held) and
+`video.black` (scan.py: the rules' story). Apart from scan.py by what it judges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moderator_app.core.rules import Severity
+from moderator_app.core.thresholds import ScanThresholds
+
+from .resume import held_resumes_gradually
+from .scan_spans import BLACK, FROZEN, Span, end_of
+
+if TYPE_CHECKING:
+    from .scan import FrameSignals
+
+
+def same_picture(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.ndarray:
+    """Per frame: the same picture as the frame before it (False for the first frame)."""
+    n = sig.frame_count
+    changed = sig.changed  # luma: colour's codec noise alone exceeds the share (chroma.py)
+    same = np.zeros(n, bool)
+    same[1:] = changed[1:] <= th.same_changed_max  # NaN compares False
+    # a keyframe between two still neighbours that changed little is the held picture coded
+    # afresh (intra re-quantisation), not the picture moving
+    recoded = np.zeros(n, bool)
+    recoded[1:-1] = keyframes[1:-1] & (changed[1:-1] <= th.keyframe_noise_max) \
+        & same[:-2] & same[2:]
+    return same | recoded
+
+
+def _changed(sig: FrameSignals) -> np.ndarray:
+    """Per frame, the share of sample points that changed beyond codec noise in luma or in
+    colour, whichever is more: a frame is identical to the one before only when neither
+    moved (a green square on a grey room moves no luma, chroma.py)."""
+    if sig.chroma_changed is None or sig.chroma_changed.shape != sig.changed.shape:
+        return sig.changed
+    return np.fmax(sig.changed, sig.chroma_changed)  # NaN only where both are
+
+
+def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
+          th: ScanThresholds) -> list[Span]:
+    out: list[Span] = []
+    n = sig.frame_count
+    if n == 0:
+        return out
+    black = sig.luma_max <= th.black_luma_max
+    # black stretches
+    i = 0
+    while i < n:
+        if not black[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and black[j + 1]:
+            j += 1
+        t0, t1 = float(sig.times_s[i]), end_of(sig, j)
+        if t1 - t0 >= th.black_s:
+            out.append(Span(BLACK.id, BLACK.severity.value, t0, t1,
+                            f"black from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s)"))
+        i = j + 1
+    # frozen: a frame and the frames after it that are the same picture (not black), where
+    # the picture is held (`_held_stretches`), not a still screen that lives
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and same[j + 1]:
+            j += 1
+        if end_of(sig, j) - float(sig.times_s[i]) >= th.freeze_s \
+                and not black[i:j + 1].all():
+            for a, b in _held_stretches(sig, i, j, keyframes, th):
+                t0, t1 = float(sig.times_s[a]), end_of(sig, b)
+                if t1 - t0 < th.freeze_s:
+                    continue
+                # a still picture from the first frame or to the last is a title, pre-start
+                # or game-over screen on honest footage, one that resumes gradually a
+                # game's own pause: listed, not a warning (DECISIONS.md)
+                edge = " at the start of the footage" if a == 0 else \
+                    " at the end of the footage" if b == n - 1 else \
+                    " and resumes gradually (a game's own pause)" if held_resumes_gradually(
+                        _changed(sig), a, b, 1.0 / max(sig.frame_duration_s, 1e-9)) else ""
+                out.append(Span(FROZEN.id, Severity.INFO.value if edge
+                                else FROZEN.severity.value, t0, t1,
+                                f"the picture is frozen from {t0:.3f} s to {t1:.3f} s "
+                                f"({t1 - t0:.1f} s, {b - a + 1} frames){edge}"))
+        i = j + 1
+    return out
+
+
+def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
+                    th: ScanThresholds) -> list[tuple[int, int]]:
+    """The stretches of the same-picture frames i..j where the picture is held: around each
+    frame (`held_window_s`, within i..j) at least `held_identical_share` of the frames are
+    identical to the one before (no sample point changed beyond codec noise). A frozen
+    capture repeats one picture: only the codec moves a few points now and then (a keyframe,
+    quality refined over a few frames; 88-100 % of the frames identical in the 17 inserted
+    freezes of the real-game corpus). A still game screen that lives (Tennis between
+    points: a few points change in runs of 9-20 frames) has 17-41 % (docs/DECISIONS.md)."""
+    if j <= i:
+        return [(i, j)]
+    t = sig.times_s[i:j + 1]
+    ident = np.zeros(j - i + 1, np.float64)
+    ident[1:] = _changed(sig)[i + 1:j + 1] == 0  # NaN: not identical
+    ident[0] = ident[1]  # the run's first frame is judged with the next
+    cum = np.concatenate(([0.0], np.cumsum(ident)))
+    h = th.held_window_s / 2
+    lo = np.searchsorted(t, t - h, "left")
+    hi = np.searchsorted(t, t + h, "right")
+    held = (cum[hi] - cum[lo]) / (hi - lo) >= th.held_identical_share
+    held &= ~_living(sig, i, j, keyframes, th)
+    out = []
+    k = 0
+    while k < held.shape[0]:
+        if not held[k]:
+            k += 1
+            continue
+        m = k
+        while m + 1 < held.shape[0] and held[m + 1]:
+            m += 1
+        out.append((i + k, i + m))
+        k = m + 1
+    return out
+
+
+def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
+            th: ScanThresholds) -> np.ndarray:
+    """Per frame of i..j: between two changes of the same spot (a 16x16 tile with a point
+    moved beyond SYNC_NOISE), neither at a keyframe, at most `live_gap_s` apart and with an
+    unchanged frame between them (a codec refines a picture in consecutive frames). A still
+    screen that lives keeps changing the same few points (H.E.R.O.'s idle hero: 6 points of
+    one tile every 1.07 s, 145 levels; a blinking cursor), so most of its frames are
+    identical and `held_identical_share` alone takes it for a freeze. A held picture's
+    frames change only where the codec recodes it (a keyframe, or quality refined: under
+    SYNC_NOISE in the inserted freezes of the corpus, docs/DECISIONS.md)."""
+    live = np.zeros(j - i + 1, bool)
+    if sig.sync_tiles.shape[0] != sig.frame_count or j <= i:
+        return live
+    moved = sig.sync_tiles[i:j + 1] > 0
+    ct = sig.chroma_tiles
+    if ct is not None and ct.shape[0] == sig.frame_count and ct.shape[1:] == (
+            moved.shape[1], moved.shape[2] // 2):
+        moved |= np.repeat(ct[i:j + 1] > 0, 2, axis=2)  # a spot that lives in colour
+    moved[0] = False  # the stretch's first frame changed from the picture before it
+    ev = np.nonzero(moved.any(axis=(1, 2)) & ~keyframes[i:j + 1])[0]
+    t = sig.times_s[i:j + 1]
+    for p, q in zip(ev[:-1].tolist(), ev[1:].tolist(), strict=True):
+        if q - p >= 2 and t[q] - t[p] <= th.live_gap_s and (moved[p] & moved[q]).any():
+            live[p:q + 1] = True
+    return live
+

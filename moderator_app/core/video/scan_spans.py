@@ -1,0 +1,64 @@
+"""The integrity scan's rules and its finding record (`Span`), apart from scan.py so that the
+modules that judge one kind of stretch (scan_holds.py: frozen and black; scan_gaps.py:
+timestamp gaps; scan_cuts.py: cuts) share them without importing the scan's runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from moderator_app.core.rules import Severity, rule
+
+if TYPE_CHECKING:
+    from .scan import FrameSignals
+
+G = "video-scan"
+FROZEN = rule("video.frozen", Severity.WARNING,
+              "The picture does not stay the same for 3 s or more (a frozen or held frame; "
+              "a note when held from the first frame or to the last).", G)
+BLACK = rule("video.black", Severity.WARNING,
+             "No stretch of black frames of 1 s or more.", G)
+TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
+              "Frame timestamps advance without jumps of several frame durations (dropped or "
+              "cut footage).", G)
+TS_BACK = rule("video.timestamp_backwards", Severity.WARNING,
+               "Timestamps never go back (a bad remux or a splice).", G)
+STREAM_CHANGE = rule("video.stream_change", Severity.WARNING,
+                     "Resolution and frame rate stay the same through the stream (a note "
+                     "where a file that drops repeated frames falls to a whole fraction of its "
+                     "rate for good: a game drawing less often looks the same).", G)
+LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
+                "The video shows 2 or more pictures a second (not a slideshow of stills).", G)
+CUT = rule("video.cut", Severity.INFO,
+           "Candidates for hard cuts: a content change far above the local motion level "
+           "(listed to look at; a full-screen flash that comes back is none).", G)
+SCAN_STOPPED = rule("video.scan_stopped", Severity.INFO,
+                    "The integrity scan covered the whole video (verify --scan stops at its CPU "
+                    "budget, --scan-budget; its findings then cover the video up to there).", G)
+AUDIO_GAP = rule("audio.gap", "warning",
+                 "The audio track has no holes (its timestamps do not jump forward).", "audio")
+AUDIO_DISC = rule("audio.discontinuity", "warning",
+                  "The audio timestamps never go back or overlap (a splice).", "audio")
+
+
+
+
+
+@dataclass(frozen=True)
+class Span:
+    """One scan finding with its time span in video seconds (end exclusive)."""
+
+    rule: str
+    severity: str
+    start_s: float
+    end_s: float
+    message: str
+
+
+
+def end_of(sig: FrameSignals, k: int) -> float:
+    """When frame k stops being shown."""
+    if k + 1 < sig.frame_count:
+        return float(sig.times_s[k + 1])
+    return float(sig.times_s[k]) + sig.frame_duration_s
+
