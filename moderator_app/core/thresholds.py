@@ -111,7 +111,9 @@ class ScanThresholds:
     freeze_s: the same picture this long is `video.frozen` (a game pause is legitimate, but a
         moderator should see it).
     black_s, black_luma_max: frames whose brightest sample is at most black_luma_max (video
-        black is 16 in limited range, plus codec noise) for this long are `video.black`.
+        black is 16 in limited range, plus codec noise) for this long are `video.black`
+        (0.5 s: no honest recording of 517 scanned has a black stretch of 0.3 s; QA s17's
+        inserted one was 0.8 s, under the 1 s it was; docs/DECISIONS.md).
     same_changed_max: a frame is "the same picture" as the one before when at most this
         fraction of its 256x128 sample points changed beyond codec noise (0.1 %).
     held_identical_share, held_window_s: same-picture frames are a frozen picture where, within
@@ -185,7 +187,7 @@ class ScanThresholds:
     """
 
     freeze_s: float = 3.0
-    black_s: float = 1.0
+    black_s: float = 0.5
     black_luma_max: float = 40.0
     same_changed_max: float = 0.001
     held_identical_share: float = 0.75

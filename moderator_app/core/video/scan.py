@@ -46,9 +46,9 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 
 from .isolate import VideoProcess, VideoProcessError
 from .rates import rate_changes
-from .scan_cache import file_sha256, load_cached, sha_lock, store
+from .scan_cache import cache_key, file_sha256, load_cached, sha_lock, store
 from .scan_cuts import cut_candidates
-from .scan_gaps import timestamp_spans
+from .scan_gaps import held_through, timestamp_spans
 from .scan_holds import same_picture, still_spans
 from .scan_spans import (  # noqa: F401 - the rules
     AUDIO_DISC,
@@ -145,17 +145,18 @@ def _raw_scan(path: Path, sha: str, progress, cancel, total: int, timeout_s: flo
     while not lock.acquire(timeout=LOCK_POLL_S):
         if cancel is not None and cancel.cancelled:
             raise VideoProcessError("cancelled")
+    key = cache_key(path, sha)
     try:
-        hit = load_cached(sha)
+        hit = load_cached(key)
         if hit is not None:
             return hit[0], hit[1], True
-        return _decode(path, sha, progress, cancel, total, timeout_s, True, nice, budget_s,
+        return _decode(path, key, progress, cancel, total, timeout_s, True, nice, budget_s,
                        process)
     finally:
         lock.release()
 
 
-def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float,
+def _decode(path: Path, key: str, progress, cancel, total: int, timeout_s: float,
             use_cache: bool, nice: int, budget_s: float | None,
             process: VideoProcess | None = None) -> tuple[dict, dict, bool]:
 
@@ -189,7 +190,7 @@ def _decode(path: Path, sha: str, progress, cancel, total: int, timeout_s: float
         # (the cache stands for the whole video)
         return arrays, dict(meta, stopped=True, budget_s=budget_s), False
     if use_cache:
-        store(sha, arrays, meta)
+        store(key, arrays, meta)  # the SHA-256, tagged (cache_key)
     return arrays, meta, False
 
 
@@ -248,8 +249,10 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     # which frames are keyframes, by their packets' flags (matched on pts)
     keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
     same = same_picture(sig, keyframes, th)
-    spans += still_spans(sig, same, keyframes, th)
-    spans += timestamp_spans(sig, arrays, tb, th)
+    stills = still_spans(sig, same, keyframes, th)
+    spans += stills
+    spans += [s for s in timestamp_spans(sig, arrays, tb, keyframes, th)
+              if not held_through(s, stills)]
     spans += _stream_changes(sig, arrays, order, th)
     if sig.frame_count >= 3 and fd > th.low_rate_interval_s:
         # a slideshow: every hole is one frame duration, so no gap rule can see it

@@ -10,22 +10,25 @@ import numpy as np
 
 from moderator_app.core.thresholds import ScanThresholds
 
-from .scan_spans import TS_BACK, TS_GAP, Span, end_of
+from .scan_spans import TS_BACK, TS_GAP, Span, end_of, gap_limit
 
 if TYPE_CHECKING:
     from .scan import FrameSignals
 
 
-def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float,
-                th: ScanThresholds) -> list[Span]:
+def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.ndarray,
+                    th: ScanThresholds) -> list[Span]:
+    """`video.timestamp_gap` where footage is missing between two frames (the picture moved
+    on across the gap), `video.timestamp_backwards` where timestamps repeat or go back."""
     out: list[Span] = []
     t = sig.times_s
     holes = dict(zip(arrays["hole_pts"].tolist(), arrays["hole_span_motion"].tolist(),
                      strict=True)) if "hole_pts" in arrays else {}
     if sig.frame_count >= 2:
         d = np.diff(t)
-        limit = max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)
-        for i in np.nonzero(d > limit)[0]:
+        for i in np.nonzero(d > gap_limit(sig, th))[0]:
+            if _same_sides(sig, int(i), keyframes, th):
+                continue  # one picture on both sides: held, whatever the encoder stored
             span = holes.get(int(sig.pts[i + 1]))
             if _held(sig, int(i), th, span) and not _repeats_kept(sig, int(i), th):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
@@ -50,6 +53,31 @@ def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float,
                         f"the timestamps go back by {b:.3f} s at {t0:.3f} s (recordings "
                         "joined, or a splice): the footage after it is shown in file order"))
     return out
+
+
+def _same_sides(sig: FrameSignals, i: int, keyframes: np.ndarray, th: ScanThresholds) -> bool:
+    """Whether the frames on both sides of the gap after frame i show one picture: identical
+    (no sample point changed beyond codec noise, in luma or colour), or the picture coded
+    afresh in a keyframe (at most `same_changed_max` of the points moved). The picture was on
+    screen the whole time: no footage is missing, whatever repeats the encoder stored before
+    (Theora refines a still picture in a few small packets, then stores none: those stored
+    repeats are not `_repeats_kept`'s CFR encoder)."""
+    k = i + 1
+    luma = sig.changed[k]
+    colour = sig.chroma_changed[k] if sig.chroma_changed is not None and \
+        sig.chroma_changed.shape == sig.changed.shape else 0.0
+    if luma == 0 and colour == 0:
+        return True
+    return bool(keyframes[k]) and bool(luma <= th.same_changed_max)
+
+
+def held_through(gap: Span, stills: list[Span]) -> bool:
+    """Whether a `video.timestamp_gap` is the end of a reported still stretch (a picture or a
+    black frame held across it until the next frame): that stretch is what the moderator
+    looks at; the gap is not footage lost (QA s17 K5: a 3.4 s freeze in Theora stored as a
+    frame at 9.000 s then 9.500 s was also a gap warning 9.033-9.5, dated 2.9 s late)."""
+    return gap.rule == TS_GAP.id and any(
+        s.start_s <= gap.start_s and abs(s.end_s - gap.end_s) < 1e-6 for s in stills)
 
 
 def _repeats_kept(sig: FrameSignals, i: int, th: ScanThresholds) -> bool:

@@ -11,7 +11,7 @@ from moderator_app.core.rules import Severity
 from moderator_app.core.thresholds import ScanThresholds
 
 from .resume import held_resumes_gradually
-from .scan_spans import BLACK, FROZEN, Span, end_of
+from .scan_spans import BLACK, FROZEN, Span, end_of, gap_limit
 
 if TYPE_CHECKING:
     from .scan import FrameSignals
@@ -40,8 +40,25 @@ def _changed(sig: FrameSignals) -> np.ndarray:
     return np.fmax(sig.changed, sig.chroma_changed)  # NaN only where both are
 
 
+def held_slots(sig: FrameSignals, th: ScanThresholds) -> np.ndarray:
+    """Per frame, the frame durations it stays on screen where the next frame comes after a
+    timestamp gap (more than `gap_limit`), else 1: a picture is shown from its timestamp to
+    the next frame's, and across a gap the file holds no other picture."""
+    n = sig.frame_count
+    slots = np.ones(n, np.float64)
+    if n >= 2:
+        d = np.diff(sig.times_s)
+        gap = d > gap_limit(sig, th)
+        slots[:-1][gap] = np.maximum(1.0, np.round(d[gap] / sig.frame_duration_s))
+    return slots
+
+
 def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
-          th: ScanThresholds) -> list[Span]:
+                th: ScanThresholds) -> list[Span]:
+    """`video.black` and `video.frozen` spans. A frame is on screen from its timestamp to the
+    next frame's (`end_of`), across a timestamp gap too: a black frame held over a gap is
+    black for that whole time, a picture held over one is still (scan_gaps.py leaves such a
+    gap to the stretch)."""
     out: list[Span] = []
     n = sig.frame_count
     if n == 0:
@@ -97,18 +114,24 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     capture repeats one picture: only the codec moves a few points now and then (a keyframe,
     quality refined over a few frames; 88-100 % of the frames identical in the 17 inserted
     freezes of the real-game corpus). A still game screen that lives (Tennis between
-    points: a few points change in runs of 9-20 frames) has 17-41 % (docs/DECISIONS.md)."""
+    points: a few points change in runs of 9-20 frames) has 17-41 % (docs/DECISIONS.md).
+    A frame shown across a timestamp gap (`held_slots`) counts as itself and, for each frame
+    duration of the gap, one identical repeat: an encoder that stores no packet for a repeated
+    picture (Theora; a VFR recorder) holds the picture on screen that long (QA s17 K5: a 3.4 s
+    freeze stored as 3 frames, the last two 2.87 s and 0.5 s apart, counted 3 frames)."""
     if j <= i:
         return [(i, j)]
     t = sig.times_s[i:j + 1]
     ident = np.zeros(j - i + 1, np.float64)
     ident[1:] = _changed(sig)[i + 1:j + 1] == 0  # NaN: not identical
     ident[0] = ident[1]  # the run's first frame is judged with the next
-    cum = np.concatenate(([0.0], np.cumsum(ident)))
+    slots = held_slots(sig, th)[i:j + 1]
+    cum = np.concatenate(([0.0], np.cumsum(ident + slots - 1)))
+    count = np.concatenate(([0.0], np.cumsum(slots)))
     h = th.held_window_s / 2
     lo = np.searchsorted(t, t - h, "left")
     hi = np.searchsorted(t, t + h, "right")
-    held = (cum[hi] - cum[lo]) / (hi - lo) >= th.held_identical_share
+    held = (cum[hi] - cum[lo]) / (count[hi] - count[lo]) >= th.held_identical_share
     held &= ~_living(sig, i, j, keyframes, th)
     out = []
     k = 0
@@ -133,7 +156,8 @@ def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     one tile every 1.07 s, 145 levels; a blinking cursor), so most of its frames are
     identical and `held_identical_share` alone takes it for a freeze. A held picture's
     frames change only where the codec recodes it (a keyframe, or quality refined: under
-    SYNC_NOISE in the inserted freezes of the corpus, docs/DECISIONS.md)."""
+    SYNC_NOISE in the inserted freezes of the corpus, docs/DECISIONS.md). A frame the file
+    does not hold (a timestamp gap: a repeat the encoder dropped) is an unchanged frame."""
     live = np.zeros(j - i + 1, bool)
     if sig.sync_tiles.shape[0] != sig.frame_count or j <= i:
         return live
@@ -146,7 +170,10 @@ def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     ev = np.nonzero(moved.any(axis=(1, 2)) & ~keyframes[i:j + 1])[0]
     t = sig.times_s[i:j + 1]
     for p, q in zip(ev[:-1].tolist(), ev[1:].tolist(), strict=True):
-        if q - p >= 2 and t[q] - t[p] <= th.live_gap_s and (moved[p] & moved[q]).any():
+        # a frame the encoder did not store (a timestamp gap) is an unchanged one: a cursor
+        # blinking every 0.5 s in a file that drops repeats is two frames a blink
+        between = q - p >= 2 or t[q] - t[p] > 1.5 * sig.frame_duration_s
+        if between and t[q] - t[p] <= th.live_gap_s and (moved[p] & moved[q]).any():
             live[p:q + 1] = True
     return live
 

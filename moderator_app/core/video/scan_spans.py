@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from moderator_app.core.rules import Severity, rule
 
 if TYPE_CHECKING:
+    from moderator_app.core.thresholds import ScanThresholds
+
     from .scan import FrameSignals
 
 G = "video-scan"
@@ -17,7 +19,7 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame; "
               "a note when held from the first frame or to the last).", G)
 BLACK = rule("video.black", Severity.WARNING,
-             "No stretch of black frames of 1 s or more.", G)
+             "No stretch of black frames of 0.5 s or more.", G)
 TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
               "Frame timestamps advance without jumps of several frame durations (dropped or "
               "cut footage).", G)
@@ -62,3 +64,9 @@ def end_of(sig: FrameSignals, k: int) -> float:
         return float(sig.times_s[k + 1])
     return float(sig.times_s[k]) + sig.frame_duration_s
 
+
+
+def gap_limit(sig: FrameSignals, th: ScanThresholds) -> float:
+    """The interval between two frames beyond which the file holds no frame for a while (a
+    timestamp gap): `gap_frames` frame durations, and at least `gap_min_s`."""
+    return max(th.gap_min_s, th.gap_frames * sig.frame_duration_s)

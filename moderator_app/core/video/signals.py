@@ -266,6 +266,7 @@ def scan_container(container, progress=None, total: int = 0,
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
     from .index import Timeline, recording_stream
+    from .ogg_theora import theora_dates
 
     v = recording_stream(container)
     cc = v.codec_context
@@ -297,10 +298,14 @@ def scan_container(container, progress=None, total: int = 0,
     done = errors = 0
     deadline = None if budget_s is None else time.process_time() + max(0.0, budget_s)
     complete = True
+    # Ogg/Theora: FFmpeg misdates the first packet after a hole; the pages' granules do not
+    dates = theora_dates(container, v)
     try:
         for pk in container.demux(*streams):
             if pk.stream.type == "video":
                 if pk.size:
+                    if dates is not None:
+                        pk.pts = pk.dts = dates.pts(pk.size, pk.pts)
                     off = timeline.shift(pk.pts, pk.dts)
                     if off:
                         pk.pts = None if pk.pts is None else pk.pts + off

@@ -1,0 +1,94 @@
+"""The scan on Theora (Ogg): FFmpeg's Theora encoder stores no packet for a repeated picture
+(after refining it in a few small ones), so a still stretch is one frame held across a
+timestamp gap, and a forced keyframe inside it splits it into two such gaps. A picture is on
+screen from its timestamp to the next frame's: held across a gap it is still (frozen if long
+enough, black if black) for that whole time, and a gap with one picture on both sides is a
+held picture, not lost footage (QA s17 K5, docs/DECISIONS.md)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video.scan import run_scan
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+#: Theora as QA s17 made it: quality 7, a keyframe every 90 frames (3 s at 30 fps)
+THEORA = ("-c:v", "libtheora", "-q:v", "7", "-g", "90")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+
+
+def theora(name: str, script: vc.Script):
+    return vc.build(vc.Recipe(name, script=script, ext="ogv", encode=THEORA))
+
+
+def spans(result):
+    return [(s.rule, s.severity, round(s.start_s, 3), round(s.end_s, 3)) for s in result.spans]
+
+
+def test_a_freeze_and_a_black_stretch_held_across_timestamp_gaps_are_reported_as_made():
+    """Frames 60-161 repeat frame 60 (a 3.4 s freeze, then a jump to frame 162); frames
+    210-233 are black (0.8 s, QA s17's length). The file holds the freeze as frames at
+    2.0-2.133 s, 3.000 s (the keyframe) and nothing until 5.400 s, the black stretch as one
+    frame at 7.000 s and nothing until 7.800 s. On main: no `video.frozen` (the frame at
+    3.000 s, alone in its window and not identical, was not "held"), no `video.black` (0.8 s,
+    under the 1 s it was), and three `video.timestamp_gap` warnings (2.167-3.0, 3.033-5.4,
+    7.033-7.8) for footage that is all there."""
+    r = run_scan(theora("theora_freeze_black", vc.Script(frames=360, frozen=(60, 162),
+                                                         black=(210, 234))))
+    assert [s for s in spans(r) if s[0] != "video.cut"] == [
+        ("video.frozen", "warning", 2.0, 5.4), ("video.black", "warning", 7.0, 7.8)]
+    # the jump at the freeze's end is a cut candidate, as on every container
+    assert [s[2] for s in spans(r) if s[0] == "video.cut"] == [5.4]
+
+
+def test_an_honest_theora_still_is_a_freeze_not_missing_footage():
+    """Frames 60-161 repeat frame 60, then the footage goes on from frame 61 (a game's
+    pause): nothing is missing. On main: two `video.timestamp_gap` warnings (2.167-3.0 and
+    3.033-5.4: Theora's four small packets refining the still picture were taken for an
+    encoder that stores repeats)."""
+    r = run_scan(theora("theora_pause", vc.Script(frames=360, pause=(60, 162))))
+    assert [s[0] for s in spans(r)] == ["video.frozen"]
+    assert spans(r)[0][2:] == (2.0, 5.4)
+
+
+def test_a_hole_in_theora_is_dated_by_the_granules_and_is_a_timestamp_gap():
+    """Frames 210-230 removed with their timestamps kept (a 0.7 s hole at 7.0 s). The Ogg
+    pages' granules date the frame after it at 7.700 s; FFmpeg's demuxer dates it one frame
+    after the frame before (7.000 s), so on main the hole was an info `video.cut` at 7.0 s
+    and no `video.timestamp_gap`."""
+    recipe = vc.Recipe("theora_hole", script=vc.Script(frames=360), ext="ogv",
+                       encode=("-vf", "select='not(between(n\\,210\\,230))'",
+                               "-fps_mode", "passthrough", *THEORA))
+    r = run_scan(vc.build(recipe))
+    assert [s for s in spans(r) if s[0] != "video.cut"] == [
+        ("video.timestamp_gap", "warning", 7.0, 7.7)]
+    # the picture jumps 21 frames across the hole: a cut candidate where the footage resumes
+    assert [s[2] for s in spans(r) if s[0] == "video.cut"] == [7.7]
+    assert r.signals.frame_count == 339
+
+
+def test_ogg_pages_that_are_not_a_theora_count_give_no_times(tmp_path):
+    """Untrusted input: a truncated page, a page of garbage, no Theora stream: no times (the
+    scan keeps FFmpeg's), never an error."""
+    from moderator_app.core.video.ogg_theora import theora_times
+
+    good = theora("theora_pause", vc.Script(frames=360, pause=(60, 162)))
+    data = good.read_bytes()
+    got = theora_times(good)
+    assert got is not None and len(got[0]) == len(got[1]) > 0
+    cases = {"truncated": data[:len(data) // 2 + 7], "garbage": b"OggS" + bytes(range(256)) * 9,
+             "not_ogg": b"\x00" * 4096, "empty": b""}
+    for name, blob in cases.items():
+        p = tmp_path / f"{name}.ogv"
+        p.write_bytes(blob)
+        r = theora_times(p)
+        assert r is None or r[0] == sorted(set(r[0])), name
+    assert theora_times(tmp_path / "missing.ogv") is None
