@@ -92,3 +92,20 @@ def test_ogg_pages_that_are_not_a_theora_count_give_no_times(tmp_path):
         r = theora_times(p)
         assert r is None or r[0] == sorted(set(r[0])), name
     assert theora_times(tmp_path / "missing.ogv") is None
+
+
+def test_a_still_screen_that_blinks_in_theora_is_not_frozen_and_a_freeze_inserted_into_it_is():
+    """The video corpus' blinking still screen (a 6x6 spot blinks every 0.5 s over a still
+    picture, 3-9 s), its H.264 file (one keyframe in 8.3 s) re-encoded to Theora, as a
+    recording transcoded: the H.264 noise makes Theora refine each blink's picture in a few
+    small packets, then store none until the next. Living: no finding (on main: 6
+    `video.timestamp_gap` warnings 6.067-9.0, the refining packets read as an encoder that
+    stores repeats). Made in Theora with frames 90-269 showing frame 90: `video.frozen`
+    2.967-8.967 (on main: no finding at all)."""
+    h264 = vc.build_lavfi("blink", vc.blink(("-g", "250")))
+    living = vc.build_lavfi("blink_theora_from_h264", ("-i", str(h264), *THEORA), "ogv")
+    assert [s for s in spans(run_scan(living)) if s[0] != "video.cut"] == []
+    args = vc.blink(frozen=True)
+    frozen = vc.build_lavfi("blink_theora", (*args[:args.index("-c:v")], *THEORA), "ogv")
+    assert [s for s in spans(run_scan(frozen)) if s[0] != "video.cut"] == [
+        ("video.frozen", "warning", 2.967, 8.967)]

@@ -185,6 +185,8 @@ def _decode(path: Path, key: str, progress, cancel, total: int, timeout_s: float
                 forget()
     arrays = unpack_arrays(msg.blobs[0])
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
+    if isinstance(msg.header.get("codec"), str):
+        meta["codec"] = msg.header["codec"]  # scan_gaps: Theora never stores a repeat
     if msg.header.get("complete", True) is False:
         # stopped by its budget: the signals of the frames before the stop, never cached
         # (the cache stands for the whole video)
@@ -251,7 +253,8 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     same = same_picture(sig, keyframes, th)
     stills = still_spans(sig, same, keyframes, th)
     spans += stills
-    spans += [s for s in timestamp_spans(sig, arrays, tb, keyframes, th)
+    spans += [s for s in timestamp_spans(sig, arrays, tb, keyframes, th,
+                                         stores_repeats=meta.get("codec") != "theora")
               if not held_through(s, stills)]
     spans += _stream_changes(sig, arrays, order, th)
     if sig.frame_count >= 3 and fd > th.low_rate_interval_s:

@@ -17,9 +17,12 @@ if TYPE_CHECKING:
 
 
 def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.ndarray,
-                    th: ScanThresholds) -> list[Span]:
+                    th: ScanThresholds, stores_repeats: bool = True) -> list[Span]:
     """`video.timestamp_gap` where footage is missing between two frames (the picture moved
-    on across the gap), `video.timestamp_backwards` where timestamps repeat or go back."""
+    on across the gap), `video.timestamp_backwards` where timestamps repeat or go back.
+    `stores_repeats` False: the codec never stores a repeated picture (Theora writes an empty
+    packet for one, which the demuxer drops; the few small packets refining a still picture
+    before that decode identical), so `_repeats_kept` is no evidence of missing footage."""
     out: list[Span] = []
     t = sig.times_s
     holes = dict(zip(arrays["hole_pts"].tolist(), arrays["hole_span_motion"].tolist(),
@@ -30,7 +33,8 @@ def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.nd
             if _same_sides(sig, int(i), keyframes, th):
                 continue  # one picture on both sides: held, whatever the encoder stored
             span = holes.get(int(sig.pts[i + 1]))
-            if _held(sig, int(i), th, span) and not _repeats_kept(sig, int(i), th):
+            if _held(sig, int(i), th, span) and not (
+                    stores_repeats and _repeats_kept(sig, int(i), th)):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
             t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
             out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,

@@ -304,8 +304,9 @@ def scan_container(container, progress=None, total: int = 0,
         for pk in container.demux(*streams):
             if pk.stream.type == "video":
                 if pk.size:
-                    if dates is not None:
-                        pk.pts = pk.dts = dates.pts(pk.size, pk.pts)
+                    redated = pk.pts if dates is None else dates.pts(pk.size, pk.pts)
+                    if redated != pk.pts:  # Theora: no reordering, decode order is display
+                        pk.pts = pk.dts = redated
                     off = timeline.shift(pk.pts, pk.dts)
                     if off:
                         pk.pts = None if pk.pts is None else pk.pts + off
@@ -375,7 +376,7 @@ def scan_container(container, progress=None, total: int = 0,
         "splice_pts": np.asarray([a for a, _ in timeline.splices], np.int64),
         "splice_back": np.asarray([b for _, b in timeline.splices], np.int64),
     }
-    meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate,
+    meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "codec": cc.name,
             "envelope_s": ENVELOPE_S, "has_audio": a is not None, "complete": complete}
     return arrays, meta
 
