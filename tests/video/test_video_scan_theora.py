@@ -109,3 +109,16 @@ def test_a_still_screen_that_blinks_in_theora_is_not_frozen_and_a_freeze_inserte
     frozen = vc.build_lavfi("blink_theora", (*args[:args.index("-c:v")], *THEORA), "ogv")
     assert [s for s in spans(run_scan(frozen)) if s[0] != "video.cut"] == [
         ("video.frozen", "warning", 2.967, 8.967)]
+
+
+def test_a_freeze_inserted_into_a_blinking_still_screen_is_found_in_a_file_that_drops_repeats():
+    """The same held principle in a VFR file (H.264 MKV, exact repeats dropped by mpdecimate):
+    the frozen blinking screen (frames 90-269 show frame 90) is 2 stored frames, the second
+    held 6 s. On main: no finding (2 frames, one not identical, were not "held" by count);
+    now `video.frozen` 2.967-8.967. The living screen stays without a finding."""
+    for frozen, want in ((True, [("video.frozen", "warning", 2.967, 8.967)]), (False, [])):
+        h264 = vc.build_lavfi("blink", vc.blink(frozen=frozen))
+        vfr = vc.build_lavfi("blink_vfr", ("-i", str(h264), "-vf",
+                                           "mpdecimate=hi=64:lo=64:frac=0", "-fps_mode", "vfr",
+                                           *vc.X264), "mkv")
+        assert [s for s in spans(run_scan(vfr)) if s[0] != "video.cut"] == want, frozen
