@@ -56,7 +56,7 @@ class SyncAnalysis:
     findings: list[SyncFinding] = field(default_factory=list)
     # per action (as `reactions`): answered in the player's tiles, and the chance of it, at
     # the offset used (core/sync/stretch.py); empty when not tested. The other tile scale
-    # reads them: a stretch answered here is no stretch at chance there (`analysis.combine`)
+    # reads them: a stretch answered here is no stretch at chance there (`combine.combine`)
     answers: tuple[tuple[bool, float], ...] = field(default=(), compare=False)
 
     @property

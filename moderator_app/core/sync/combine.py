@@ -1,0 +1,102 @@
+"""The two tile scales' analyses made one (`combine`): the fine (8x8) scale's analysis,
+completed by the coarse (4x4) one's suggestion and findings where they agree on the offset.
+
+A reaction seen at one scale is a reaction: a finding about a stretch "without reaction" at
+one scale is dropped when the other scale sees its actions answered (`_unseen`,
+`_answered_in`) or explains it by an offset jump into it (`_jumps_into`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from . import stretch
+from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
+
+
+def by_chance(f: SyncFinding) -> bool:
+    """A stretch whose answers were tested against chance (`with_unexplained`), not a run of
+    misses: a wall in the band does not explain it."""
+    return f.rule == "sync.no_reaction" and CHANCE_WORDS in f.message
+
+
+def near(f: SyncFinding, g: SyncFinding, slack_s: float = 1.0) -> bool:
+    """Two findings of one rule about one place (video spans within slack_s)."""
+    if f.rule != g.rule:
+        return False
+    a0, b0 = f.video_start_s, g.video_start_s
+    if a0 is None or b0 is None:
+        return True
+    a1 = f.video_end_s if f.video_end_s is not None else a0
+    b1 = g.video_end_s if g.video_end_s is not None else b0
+    return a0 - slack_s <= b1 and b0 - slack_s <= a1
+
+
+def _unseen(f: SyncFinding, other: SyncAnalysis) -> bool:
+    """No action of the finding's run span has a reaction in the other scale's analysis
+    either: a reaction seen at one scale is a reaction (a WebM recording of Pitfall hid
+    three walks from the 8x8 onsets, not from the 4x4 ones: a false `sync.no_reaction`)."""
+    a, b = f.run_start_s, f.run_end_s
+    if a is None or b is None:
+        return True
+    return not any(r.video_s is not None for r in other.reactions
+                   if a - 1e-6 <= r.run_s <= b + 1e-6)
+
+
+def _jumps_into(f: SyncFinding, other: SyncAnalysis, slack_s: float = 5.0) -> bool:
+    """The other scale explains a stretch answered only by chance (`by_chance`) by an
+    offset jump into it: the stretch follows another offset (Breakout's cut: the 8x8 scale
+    saw a stretch at chance, the 4x4 scale the jump). A reaction the other scale sees in the
+    stretch is no such explanation: chance answers are reactions too."""
+    a, b = f.run_start_s, f.run_end_s
+    if a is None or b is None:
+        return False
+    return any(g.rule == "sync.offset_jump" and g.run_end_s is not None
+               and a - slack_s <= g.run_end_s <= b for g in other.findings)
+
+
+def _answered_in(f: SyncFinding, other: SyncAnalysis) -> bool:
+    """The other scale's answers (`SyncAnalysis.answers`) to the actions of a stretch
+    answered only by chance (`by_chance`) stand above chance (`stretch.above_chance`): the
+    stretch is answered there. A genuine 150 s Boxing run's last 24 actions at 4x4: 4
+    answered, 2.6 by chance, the player's tiles silent around 12; at 8x8: 17 against 8.2
+    (+4.1 spreads). Chance answers at one scale are no answers at the other: a log spliced
+    from another run stays a finding."""
+    a, b = f.run_start_s, f.run_end_s
+    if a is None or b is None or len(other.answers) != len(other.reactions):
+        return False
+    pick = [i for i, r in enumerate(other.reactions) if a - 1e-6 <= r.run_s <= b + 1e-6]
+    if not pick:
+        return False
+    s = np.array([other.answers[i][0] for i in pick], float)
+    chance = np.array([other.answers[i][1] for i in pick])
+    return stretch.above_chance(s, chance)
+
+
+def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAnalysis:
+    """The fine scale's analysis, completed by the coarse one: its suggestion when the fine
+    scale has none, and its findings about places the fine scale is silent on when both
+    suggest the same offset (within a frame). Scales that disagree: the fine one alone."""
+    if coarse.suggested_offset_s is None:
+        return fine
+    if fine.suggested_offset_s is None:
+        return coarse
+    if abs(fine.suggested_offset_s - coarse.suggested_offset_s) > frame_s:
+        return fine
+    kept = [f for f in fine.findings if f.rule != "sync.no_reaction"
+            or (_unseen(f, coarse) if not by_chance(f) else not _jumps_into(f, coarse))]
+    # a run of misses at one scale whose actions the other scale sees answered is no run of
+    # misses, either way round (`_unseen`): H.E.R.O.'s genuine run at 30 fps (QA session
+    # 13's genuine2) had 4 actions in a row unanswered at 4x4, one of them answered at 8x8
+    # (truth: 2 of the 4 show), a false `sync.no_reaction`
+    extra = [f for f in coarse.findings if not any(near(f, g) for g in fine.findings)
+             and not (by_chance(f) and (_jumps_into(f, fine) or _answered_in(f, fine)))
+             and (f.rule != "sync.no_reaction" or by_chance(f) or _unseen(f, fine))]
+    if not extra and len(kept) == len(fine.findings):
+        return fine
+    found = sorted(kept + extra,
+                   key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
+                                  f.rule))
+    return replace(fine, findings=found)
