@@ -96,6 +96,15 @@ def make_big_index(tmp: Path, n: int, lanes: tuple[str, ...] = ("model_request",
     return index
 
 
+def wait_idle(qtbot, window, timeout: int = WAIT_MS) -> None:
+    """Waits until the main window has no background work left (`MainWindow.busy() == ()`):
+    verification, integrity scan, sync analysis (also one due again after an offset move), a
+    search, the queue's listing, a frame asked for. Each changes the screen when it ends, so a
+    test waits for them before it acts and asserts, and leaves its window idle (checked by
+    `make test-lag`, tests/conftest.py); never a fixed number of `processEvents`."""
+    qtbot.waitUntil(lambda: window.busy() == (), timeout=timeout)
+
+
 def ini_settings(folder: Path):
     """The workstation's settings in a file of the test's own (never the user's)."""
     from PySide6.QtCore import QSettings

@@ -68,6 +68,13 @@ class BackgroundOp(QObject):
         return self._generation in self._runs
 
     @property
+    def in_flight(self) -> int:
+        """Runs whose outcome has not been delivered yet, superseded ones included: 0 once
+        every thread this lane started has handed its result over (`MainWindow.busy`; a
+        superseded run's result is discarded, but its thread still holds what it opened)."""
+        return len(self._runs)
+
+    @property
     def generation(self) -> int:
         return self._generation
 

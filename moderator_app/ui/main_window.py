@@ -567,6 +567,22 @@ class MainWindow(QMainWindow):
 
         help_mod.show_about(self)
 
+    def busy(self) -> tuple[str, ...]:
+        """The background lanes still working: "verify", "scan", "sync" (running, or due again
+        after an offset move), "search" (typed, or running), "queue" (listing), "frame" (a
+        picture asked for, not yet shown); () when idle. A superseded run counts until its
+        thread has handed its result over (`BackgroundOp.in_flight`). Why: each lane's end changes what the
+        window shows (findings re-listed, a row re-selected, another frame), so whatever
+        reads the screen (a test, a script) waits for () first (session 18, issue 11)."""
+        runner, queue = self.sync_runner, getattr(self, "queue_panel", None)
+        lanes = {"verify": self.opener.loader.in_flight > 0, "scan": self.player.scanning,
+                 "sync": runner.op.in_flight > 0 or runner.again.isActive(),
+                 "search": self.event_filter.searcher.in_flight > 0
+                 or self._search_timer.isActive(),
+                 "queue": queue is not None and queue.op.in_flight > 0,
+                 "frame": self.player.frame_pending}
+        return tuple(name for name, on in lanes.items() if on)
+
     # -- closing ---------------------------------------------------------------------------
 
     def shutdown(self) -> None:

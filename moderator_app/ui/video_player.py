@@ -180,6 +180,20 @@ class VideoPlayer(PlayerSpeed, QWidget):
         # on a 1080p VP9 file at load 20, session 12's walk).
         self.scan_progress.emit(0, self.times.frame_count)
 
+    @property
+    def scanning(self) -> bool:
+        """The integrity scan of the loaded video is running: its end lists findings and fills
+        the activity lane (`MainWindow.busy`)."""
+        return self._scanner.running and self.scan_result is None
+
+    @property
+    def frame_pending(self) -> bool:
+        """A frame was asked for (a seek, a step) and is not on screen yet; never while
+        playing or dragging, where pictures stream or are previews (`MainWindow.busy`)."""
+        return (self._worker is not None and self._requested >= 0
+                and self._requested != self.shown_frame
+                and not (self.playing or self._scrubbing or self._dragging))
+
     def _on_scan_done(self, result) -> None:
         self.scan_result = result
         self.scan_ready.emit(result)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from ui_helpers import WAIT_MS, ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window, wait_idle
 
 from moderator_app.core.samples.community import make_agent_log, make_video
 from moderator_app.core.sync.analysis import SyncAnalysis
@@ -102,7 +102,7 @@ def test_producer_and_type_names_are_escaped_in_table_timeline_and_filter(qtbot,
     qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=WAIT_MS)  # filtered by the raw name
 
 
-def test_the_recent_files_menu_shows_a_hostile_path_escaped(window, tmp_path):
+def test_the_recent_files_menu_shows_a_hostile_path_escaped(qtbot, window, tmp_path):
     """Session 16 hostile pass: File > Open recent listed a submission's path with its ESC,
     BEL, DEL, NEL and U+202E raw (the menu is plain text, but an RLO reorders what follows
     and a `&` became a keyboard accelerator, hiding the character)."""
@@ -113,3 +113,4 @@ def test_the_recent_files_menu_shows_a_hostile_path_escaped(window, tmp_path):
     assert len(shown) == 1, shown
     assert not [c for c in (*RAW, "\x7f", "\x85") if c in shown[0]], ascii(shown[0])
     assert shown[0].endswith("run \\u001b]0;own\\u0007\\u202egnp\\u0085\\u007f R&&D")
+    wait_idle(qtbot, window)  # the verification of the empty folder ends (a message)

@@ -67,6 +67,7 @@ def test_four_dock_tabs_show_their_titles_whole(qtbot, window, tmp_path):
     folder, _ = make_submission(tmp_path / "queue" / "sub")
     open_and_wait(qtbot, window, folder)
     show_queue(window, tmp_path / "queue")
+    wait_analyses(qtbot, window)  # the queue's listing
     window.decision_dock.raise_()
     settle()
     bars = [b for b in window.findChildren(QTabBar) if b.isVisible() and b.count() >= 4]

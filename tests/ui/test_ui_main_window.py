@@ -18,6 +18,7 @@ from ui_helpers import (
     make_numbered_video,
     qimage_array,
     shown_main_window,
+    wait_idle,
 )
 
 from moderator_app.core.samples.community import make_agent_log
@@ -65,18 +66,22 @@ def unrequested_action(lines):
 
 
 def open_and_wait(qtbot, window, path):
+    """Opens a submission and waits until the window is idle (`MainWindow.busy`): verified,
+    the first frame shown, the integrity scan and the sync analysis ended. Why: each of those
+    ends re-lists the findings, re-selects or shows another frame; a test that acted before
+    them failed now and then under load (sessions 16-18). A test about the window while that
+    work runs calls `window.open_paths` itself."""
     window.open_paths([path])
     qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.player.has_video and window.player.times.complete
                     and window.player.shown_frame >= 0, timeout=WAIT_MS)
+    wait_analyses(qtbot, window)
 
 
 def wait_analyses(qtbot, window):
-    """Waits for the opened submission's integrity scan and sync analysis to end: each
-    re-lists the findings panel when it does, over whatever a test has put there."""
-    runner = window.sync_runner
-    qtbot.waitUntil(lambda: window.player.scan_result is not None and runner.last is not None
-                    and not runner.op.busy and not runner.again.isActive(), timeout=WAIT_MS)
+    """The opened submission's integrity scan and sync analysis ended, and all other
+    background work of the window (`ui_helpers.wait_idle`)."""
+    wait_idle(qtbot, window)
 
 
 def shown_frame_number(window) -> int:
@@ -98,6 +103,7 @@ def test_click_event_on_timeline_shows_its_frame_with_offset(qtbot, window, tmp_
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     window.session.set_offset(1.0)  # run_start happens at video time 1.0 s
+    wait_idle(qtbot, window)  # the analysis measured again at 1 s re-lists the findings
     tl = window.timeline
     index = window.session.result.index
     lane = tl.lane_names.index("action")
@@ -169,6 +175,44 @@ def test_table_row_selection_moves_video(qtbot, window, tmp_path):
     assert window.detail.row == 19
 
 
+def test_busy_names_the_work_still_to_land_until_it_has(qtbot, window, tmp_path,
+                                                        monkeypatch):
+    """`MainWindow.busy` (session 18, issue 11): the sync analysis held on a gate is named,
+    and the window is idle only once its findings are listed. Tests wait for () before they
+    act; a lane left out of it is a race again (stop 26's '+26 from the video analysis')."""
+    import threading
+
+    from moderator_app.core.sync import run
+
+    gate = threading.Event()
+    real = run.analyze_result
+
+    def held(*args, **kwargs):
+        assert gate.wait(WAIT_MS / 1000)  # a guard against a hang, nothing timed
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(run, "analyze_result", held)
+    folder, _ = make_submission(tmp_path / "sub")
+    assert window.busy() == ()
+    window.open_paths([folder])
+    assert window.busy()[0] == "verify"
+    qtbot.waitUntil(lambda: window.session.result is not None and window.player.scan_result
+                    is not None and window.player.shown_frame >= 0, timeout=WAIT_MS)
+    assert window.busy() == ("sync",)
+    assert window.sync_runner.last == "analysing the video's reactions…"
+    gate.set()
+    qtbot.waitUntil(lambda: window.busy() == (), timeout=WAIT_MS)
+    assert window.sync_runner.last is not None and not isinstance(window.sync_runner.last, str)
+    last = window.player.frame_count - 1  # far from the events whose frames are warmed
+    window.player.seek_frame(last)
+    assert window.busy() == ("frame",)
+    qtbot.waitUntil(lambda: window.busy() == (), timeout=WAIT_MS)
+    assert shown_frame_number(window) == last
+    window.search.setText("press")
+    assert window.busy() == ("search",)
+    qtbot.waitUntil(lambda: window.busy() == (), timeout=WAIT_MS)
+
+
 def test_offset_updates_coverage_live(qtbot, window, tmp_path):
     folder, duration = make_submission(tmp_path / "sub", extra_seconds=3.0)
     open_and_wait(qtbot, window, folder)
@@ -182,6 +226,7 @@ def test_offset_updates_coverage_live(qtbot, window, tmp_path):
     assert window.session.offset_s == pytest.approx(2.0)
     window.sync.nudge(1)
     assert window.session.offset_s == pytest.approx(2.1)
+    wait_idle(qtbot, window)  # the analysis the offset moves started again
 
 
 def test_retime_marks_are_frame_exact(qtbot, window, tmp_path):
@@ -249,7 +294,8 @@ def test_search_and_type_filter(qtbot, window, tmp_path):
     assert window.table_model.rowCount() == n_actions
     window.lane_filter.setCurrentIndex(0)
     window.search.setText("run_end")
-    qtbot.waitUntil(lambda: window.table_model.rowCount() == 1, timeout=WAIT_MS)
+    wait_idle(qtbot, window)  # the typed search ran
+    assert window.table_model.rowCount() == 1
     assert window.table_model.source_row(0) == len(index) - 1
 
 
@@ -315,7 +361,7 @@ def test_official_run_has_producer_lanes(qtbot, window, tmp_path):
     write_trajectory(folder / "events.jsonl.zst", make_run_events(120, seed=2))
     make_numbered_video(folder / "video.avi", 40, FPS)
     window.open_paths([folder])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     assert window.windowTitle() == "official-run — Moderator Workstation"
     assert window.session.result.report.kind == "official"
     assert set(window.timeline.lane_names) >= {"harness", "agent", "evaluator"}
@@ -342,6 +388,7 @@ def test_keys_reach_the_player_from_the_table(qtbot, window, tmp_path):
     assert not window.player.playing
     qtbot.keyClick(window.search, Qt.Key.Key_Period)  # typing in the search box is text
     assert window.search.text() == "."
+    wait_idle(qtbot, window)  # the typed search ran
 
 
 def test_drop_a_folder_opens_it(qtbot, window, tmp_path):
@@ -355,7 +402,8 @@ def test_drop_a_folder_opens_it(qtbot, window, tmp_path):
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
     assert window.windowTitle() == "dropped — Moderator Workstation"
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    assert window.session.result is not None
     assert window.table_model.rowCount() == 40
 
 
@@ -367,8 +415,8 @@ def test_opening_another_submission_while_verifying(qtbot, window, tmp_path):
     window.session.set_offset(4.0)
     window.open_paths([first])
     window.open_paths([second])  # cancels the first
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
-    qtbot.wait(200)  # any late signal of the first worker must be ignored
+    # idle: the first worker's outcome was delivered too (and ignored), not only the second's
+    wait_idle(qtbot, window)
     assert window.session.result.submission.display_name == "second"
     assert window.windowTitle() == "second — Moderator Workstation"
     assert window.table_model.rowCount() == 40
@@ -386,6 +434,7 @@ def test_large_log_search_runs_in_the_pool(qtbot, window, tmp_path, monkeypatch)
     assert window.count_label.text() == "searching…"
     window.search.setText("run_end")
     window.event_filter.apply()
-    qtbot.waitUntil(lambda: window.count_label.text() == "1 / 40", timeout=WAIT_MS)
-    qtbot.wait(100)  # the older search's result must not replace the newer one
+    # idle: the older search's result was delivered too, and did not replace the newer one
+    wait_idle(qtbot, window)
+    assert window.count_label.text() == "1 / 40"
     assert window.table_model.source_row(0) == 39

@@ -14,7 +14,7 @@ pytest.importorskip("pytestqt")
 
 from conftest import REPO  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from ui_helpers import WAIT_MS  # noqa: E402
+from ui_helpers import WAIT_MS, wait_idle  # noqa: E402
 
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.main_window import MainWindow  # noqa: E402
@@ -70,7 +70,7 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     assert panel.visible_names() == ["c-third", "b-broken", "a-first"]  # by name, descending
 
     window.actions["next_submission"].trigger()  # Ctrl+Shift+N: the oldest pending
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)  # opened, scanned, analysed
     assert window.session.result.submission.display_name == "a-first"
     dp = window.decision_panel
     dp.confirm = lambda *_: True
@@ -88,6 +88,7 @@ def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     qtbot.waitUntil(lambda: window.session.result is not None and
                     window.session.result.submission.display_name == "b-broken",
                     timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     window.grab().save(str(Path(os.environ.get("MODERATOR_SHOT_DIR", queue.parent))
                            / "queue.png"))
 
@@ -127,7 +128,7 @@ def test_deciding_over_a_claim_needs_a_note_and_a_confirmation(qtbot, window, tm
     with Ledger(window.session.store_path) as led:
         led.append(new_claim("claim", "alice", evidence_digest(result.report.files), "s"))
     window.open_paths([SAMPLE])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     dp = window.decision_panel
     asked = []
     dp.confirm = lambda title, text: asked.append(title) or True
@@ -158,6 +159,7 @@ def test_claim_and_release_from_the_queue(qtbot, window, queue):
     panel.select("b-broken")
     assert panel.claim_selected("release")
     qtbot.waitUntil(lambda: panel.items[1].state == "pending", timeout=60_000)
+    wait_idle(qtbot, window)  # the queue's listing after the release ended
 
 
 def test_rows_show_at_once_checking_then_their_verdicts(qtbot, window, queue, monkeypatch):

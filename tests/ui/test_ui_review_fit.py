@@ -9,7 +9,7 @@ import re
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import tooltip_shown, window_1280x720
+from ui_helpers import tooltip_shown, wait_idle, window_1280x720
 
 
 @pytest.fixture
@@ -184,21 +184,16 @@ def test_each_video_finding_leads_to_its_span_and_its_first_frame(
     shutil.copy(vc.build(recipe), sub / "video.mp4")
     with qtbot.waitSignal(window.player.scan_ready, timeout=180_000):
         window.open_paths([sub])
-    qtbot.waitUntil(lambda: window.player.times is not None and window.player.times.complete,
-                    timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     panel = window.findings
-    qtbot.waitUntil(lambda: {"video.frozen", "video.black"} <= {f.rule for f in panel.findings},
-                    timeout=WAIT_MS)
+    assert {"video.frozen", "video.black"} <= {f.rule for f in panel.findings}
     window.sync.spin.setValue(1.5)  # run time = video time - 1.5 s
     offset = window.session.offset_s
     # With no suggestion the sync analysis runs again at the typed offset, and its findings
     # re-list the panel when it ends: wait for that, or a click made meanwhile lands on a row
     # that has become another finding (the flake of session 16's third run and of a session
     # 17 clean-clone run: about 1 run in 7 under load).
-    runner = window.sync_runner
-    qtbot.waitUntil(lambda: not runner.again.isActive() and not runner.op.busy and (
-        runner.last is None or runner.last.suggested_offset_s is not None
-        or runner.last.offset_used_s == offset), timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     picked = [i for i, f in enumerate(panel.findings) if f.rule.startswith("video.")]
     assert {panel.findings[i].rule for i in picked} >= {"video.frozen", "video.black"}
     times = window.player.times
@@ -286,6 +281,7 @@ def test_a_whole_file_finding_takes_the_table_to_its_moment(qtbot, window, tmp_p
     folder, _ = make_submission(tmp_path / "sub", tamper=unrequested_action)
     open_and_wait(qtbot, window, folder)
     window.session.set_offset(10.0)  # the run's last 7 s have no footage
+    wait_idle(qtbot, window)  # the analysis measured again at 10 s re-lists the findings
     findings = window.findings.findings
     window.select_finding(next(k for k, f in enumerate(findings)
                                if f.rule == "log.action_not_requested"))
@@ -495,7 +491,7 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     qtbot.waitUntil(lambda: len(panel.items) == 2 and not panel.listing, timeout=WAIT_MS)
     dp = window.decision_panel
     window.open_next_submission()
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     window.decision_dock.raise_()
     dp.reviewer.setText("mod")
     dp.confirm = lambda _t, _x: True
@@ -522,6 +518,7 @@ def test_the_next_submission_button_names_it_whole_or_elided_at_1280x720(
     qtbot.waitUntil(lambda: window.session.result is not None
                     and window.session.result.submission.display_name == other,
                     timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     for _ in range(3):
         QApplication.processEvents()
     assert scroll.value() == 0

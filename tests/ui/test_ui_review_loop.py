@@ -10,7 +10,7 @@ import orjson
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from test_ui_main_window import make_submission, open_and_wait, unrequested_action
-from ui_helpers import WAIT_MS
+from ui_helpers import WAIT_MS, wait_idle
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.ledger.records import REJECT
@@ -52,6 +52,7 @@ def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_record
     open_and_wait(qtbot, window, folder)
     assert window.session.report.verdict == "pass"
     window.sync.spin.setValue(10.0)  # 7 s of the run's end have no footage: NOT COVERED
+    wait_idle(qtbot, window)  # the analysis measured again at 10 s re-lists the findings
     report = window.session.report
     assert report.verdict == "fail" and report.offset == 10.0
     assert "NOT COVERED" in window.sync.coverage_label.text()
@@ -85,6 +86,7 @@ def test_offset_not_covered_fails_everywhere_and_gui_records_what_the_cli_record
     assert without_time(gui[0]) == without_time(cli[0])
     # Back to a covering offset: PASS again everywhere, and an accept records pass.
     window.sync.spin.setValue(0.0)
+    wait_idle(qtbot, window)
     assert window.session.report.verdict == "pass"
     assert window.findings.summary.text().startswith("PASS")
     assert "coverage.missing" not in [f.rule for f in window.findings.findings]
@@ -108,6 +110,7 @@ def test_after_a_decision_the_form_is_cleared_and_the_next_submission_offered(
     qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.session.result is not None
                     and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     assert asked == [1] and window.table_model.rowCount() == 30
     assert not panel.next_button.isVisible()
 
@@ -134,6 +137,7 @@ def test_a_passing_runs_form_names_no_reason_and_reject_asks_for_one(qtbot, wind
     qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.session.result is not None
                     and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     assert panel.reason.currentData() is None and panel.note.toPlainText() == ""
 
 
@@ -164,6 +168,7 @@ def test_coverage_finding_jumps_to_the_first_missing_instant(qtbot, window, tmp_
     folder, duration = make_submission(tmp_path / "sub", extra_seconds=3.0)
     open_and_wait(qtbot, window, folder)
     window.session.set_offset(10.0)
+    wait_idle(qtbot, window)  # the analysis measured again at 10 s re-lists the findings
     findings = window.findings.findings
     i = next(k for k, f in enumerate(findings) if f.rule == "coverage.missing")
     video_end = window.session.report.video.duration_s
@@ -276,6 +281,7 @@ def test_enter_in_the_offset_box_gives_the_keys_back_to_the_player(qtbot, window
     assert window.session.offset_s == pytest.approx(1.5)
     assert not spin.hasFocus()
     assert window.player.hasFocus() or window.player.isAncestorOf(QApplication_focus())
+    wait_idle(qtbot, window)  # the analysis the offset started again
 
 
 def QApplication_focus():  # noqa: N802 - a tiny helper
@@ -288,7 +294,7 @@ def test_recent_stores_absolute_paths(qtbot, window, tmp_path, monkeypatch):
     folder, _ = make_submission(tmp_path / "sub")
     monkeypatch.chdir(tmp_path)
     window.open_paths([type(folder)("sub")])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
     assert window.recent()[0] == str(folder.resolve())
 
 
@@ -298,6 +304,7 @@ def test_export_findings_writes_json_and_markdown(qtbot, window, tmp_path):
     folder, _ = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
     window.session.set_offset(10.0)
+    wait_idle(qtbot, window)
     panel = window.decision_panel
     panel.confirm = lambda _t, _x: True
     panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
@@ -328,6 +335,7 @@ def test_export_findings_escapes_hostile_names_and_notes(qtbot, window, tmp_path
     make_submission(tmp_path / "sub" / HOSTILE_NAME)
     open_and_wait(qtbot, window, tmp_path / "sub")
     window.session.set_offset(10.0)
+    wait_idle(qtbot, window)
     panel = window.decision_panel
     panel.confirm = lambda _t, _x: True
     panel.reason.setCurrentIndex(panel.reason.findData("video-coverage"))
@@ -419,6 +427,7 @@ def test_click_on_the_video_and_escape_give_the_keys_back(qtbot, window, tmp_pat
     qtbot.waitUntil(window.search.hasFocus, timeout=WAIT_MS)
     qtbot.mouseClick(window.player.view, Qt.MouseButton.LeftButton)
     assert not window.search.hasFocus()
+    wait_idle(qtbot, window)  # the typed search ran
 
 
 def test_reset_layout_brings_back_every_dock(qtbot, window):
@@ -442,6 +451,7 @@ def test_typing_in_a_text_box_never_fires_a_one_key_shortcut(qtbot, window, tmp_
         text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
         assert text.endswith("ok. 5 f m"), text
     assert window.player.current_frame == frame and not window.fullscreen.active
+    wait_idle(qtbot, window)  # the typed search ran
 
 
 def test_status_bar_counts_events_not_index_rows(qtbot, window, tmp_path):

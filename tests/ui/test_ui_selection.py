@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait
-from ui_helpers import WAIT_MS, window_1280x720
+from ui_helpers import WAIT_MS, wait_idle, window_1280x720
 
 from moderator_app.core.video.scan import ScanResult
 
@@ -33,6 +33,7 @@ def test_selecting_an_event_warms_its_neighbours(qtbot, window, tmp_path, monkey
     window.session.set_offset(0.5)
     window.nav.select_event(0)
     assert hinted[-1][:1] == pytest.approx([index.times[1] + 0.5])
+    wait_idle(qtbot, window)  # the analysis the offset started again
 
 
 def test_every_decoder_of_an_open_was_started_while_verifying(qtbot, window, tmp_path,
@@ -68,6 +69,7 @@ def test_every_decoder_of_an_open_was_started_while_verifying(qtbot, window, tmp
     qtbot.waitUntil(lambda: window.player.has_video and window.player.shown_frame >= 0,
                     timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.player.scan_result is not None, timeout=120000)
+    wait_idle(qtbot, window)  # the sync analysis took its decoder (or read the scan) too
     assert isinstance(window.player.scan_result, ScanResult)
     assert len(started) == 2 + plays_sound()
     assert window.player._worker.proc.proc.pid in started

@@ -6,7 +6,7 @@ from __future__ import annotations
 import corpus
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from ui_helpers import WAIT_MS, ini_settings, shown_main_window
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window, wait_idle
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
@@ -23,7 +23,7 @@ def test_suggestion_applies_in_one_click_and_the_lane_marks_the_cut(qtbot, windo
     run = corpus.build("breakout-cut")
     truth = run.truth
     window.open_paths([run.folder])
-    qtbot.waitUntil(lambda: window.auto_sync.analysis is not None, timeout=60000)
+    wait_idle(qtbot, window, timeout=60000)  # verified, scanned, analysed
     a = window.auto_sync.analysis
     assert abs(a.suggested_offset_s - truth["offset_s"]) <= 1 / 60  # duration-ok: an offset's accuracy, not a time taken
     assert f"{a.suggested_offset_s:.3f} s" in window.auto_sync.label.text()
@@ -66,3 +66,4 @@ def test_more_actions_than_the_window_analyses_is_said_not_analysed(qtbot, windo
         "times a second)")
     assert window.auto_sync.analysis is None and not window.auto_sync.apply.isEnabled()
     assert window.session.result.report.verdict == "pass"
+    wait_idle(qtbot, window)  # the integrity scan runs on

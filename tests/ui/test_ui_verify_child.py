@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from conftest import REPO  # noqa: E402
-from ui_helpers import WAIT_MS, ini_settings, shown_main_window  # noqa: E402
+from ui_helpers import WAIT_MS, ini_settings, shown_main_window, wait_idle  # noqa: E402
 
 from moderator_app.core.verify.child import FAULT_ENV  # noqa: E402
 
@@ -38,6 +38,6 @@ def test_a_failed_verification_is_a_message_and_the_window_goes_on(qtbot, window
     # nothing to decide on: no report, so no decision can be bound to it
     monkeypatch.delenv(FAULT_ENV)
     window.open_paths([SAMPLE])
-    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)  # verified, scanned, analysed: the status bar says all of it
     assert window.session.report.verdict == "pass"
     assert window.status_label.text().startswith("PASS")

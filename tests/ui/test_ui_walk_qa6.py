@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_ui_main_window import make_submission, open_and_wait, unrequested_action
-from ui_helpers import WAIT_MS, window_1280x720
+from ui_helpers import WAIT_MS, wait_idle, window_1280x720
 
 
 @pytest.fixture
@@ -105,6 +105,7 @@ def test_the_timeline_keeps_the_playhead_in_view_after_a_jump_or_an_offset(
     assert run_t > duration / 6  # duration-ok: a run time against the run's length
     assert tl.v0 <= run_t <= tl.v1
     assert tl.v1 - tl.v0 == pytest.approx(duration / 6)
+    wait_idle(qtbot, window)  # the analysis the offset started again
 
 
 def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_path):
@@ -121,6 +122,7 @@ def test_leaving_the_footage_does_not_move_the_video_panel(qtbot, window, tmp_pa
     width = player.minimumSizeHint().width()
     sizes = window.top_split.sizes()
     window.session.set_offset(10.0)  # the run's last 7 s have no footage
+    wait_idle(qtbot, window)  # the analysis measured again at 10 s re-lists the findings
     window.select_event(len(window.session.result.index) - 1)
     qtbot.waitUntil(lambda: player.position_label.text().startswith(NO_FOOTAGE), timeout=WAIT_MS)
     for _ in range(3):  # the label's layout request, then the splitter's

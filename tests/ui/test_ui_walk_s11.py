@@ -10,7 +10,7 @@ from PySide6.QtCore import QLocale, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from test_ui_main_window import make_submission, open_and_wait
 from test_ui_review_fit import official_run
-from ui_helpers import make_numbered_video, tooltip_shown, window_1280x720
+from ui_helpers import make_numbered_video, tooltip_shown, wait_idle, window_1280x720
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.ledger.records import ACCEPT, REJECT
@@ -204,6 +204,8 @@ def test_official_decisions_with_walkthrough_and_retime_are_the_clis_at_three_of
     cases = [(0.0, "pass", ACCEPT), (4.0, "pass", ACCEPT), (9.0, "fail", REJECT)]
     for offset, verdict, decision in cases:
         window.sync.spin.setValue(offset)
+        # the analysis measured again there re-lists the findings the reason follows
+        wait_idle(qtbot, window)
         assert window.session.report.verdict == verdict
         assert panel.summary.text().startswith(f"{verdict.upper()} · ")
         assert panel.summary.text().endswith(

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QToolTip
-from ui_helpers import WAIT_MS, make_numbered_video, tooltip_shown
+from ui_helpers import WAIT_MS, make_numbered_video, tooltip_shown, wait_idle
 
 from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
 from moderator_app.core.video.scan import Span, run_scan
@@ -149,6 +149,7 @@ def test_after_an_offset_change_the_table_follows_the_playheads_run_time(qtbot, 
         window.sync.spin.setValue(0.0)  # back: the row of the frame on screen again
         assert current_line(window) == index.lines[max(
             r for r, t in enumerate(times) if t == t and t <= video_t + fd - 1e-6)]
+        wait_idle(qtbot, window)  # the analysis the offsets started again
     finally:
         next(windows, None)
 
@@ -279,6 +280,7 @@ def test_a_finding_before_run_start_leaves_no_row_of_later_selected(qtbot, tmp_p
         folder, _ = make_submission(tmp_path / "run")
         open_and_wait(qtbot, window, folder)
         window.sync.spin.setValue(2.0)
+        wait_idle(qtbot, window)  # the analysis measured again at 2 s re-lists the findings
         index = window.session.result.index
         window.nav.select_event(10)
         assert current_line(window) == index.lines[10]
