@@ -10,9 +10,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pickle
+import sys
 
 import orjson
 import pytest
@@ -250,6 +252,47 @@ def test_a_forked_worker_is_started_without_multiprocessing():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
     assert out == ["True", "400", "0", "False"]
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie left to a parent that does not reap it has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl: Linux")
+def test_a_forked_child_ends_when_its_parent_is_killed():
+    """`ForkedProcess` (session 18): a parent killed outright (SIGKILL) left its forked child
+    running, here a target that sleeps 600 s (the worker's own loop notices only between
+    blocks, when idle). Now the kernel kills the child with its parent. Fails on main (the
+    child still runs at the guard's end)."""
+    import subprocess
+    import time
+
+    code = ("import time\n"
+            "from moderator_app.core.verify.trajectory.worker import ForkedProcess\n"
+            "p = ForkedProcess(time.sleep, (600,))\n"
+            "p.start()\n"
+            "print(p.pid, flush=True)\n"
+            "time.sleep(600)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    try:
+        assert _running(child)
+        parent.kill()
+        parent.wait()
+        end = time.monotonic() + 60  # a guard against a hang, nothing timed
+        while _running(child) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _running(child)
+    finally:
+        parent.kill()
+        parent.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, 9)
 
 
 def test_a_worker_result_longer_than_its_pipe_holds(monkeypatch):

@@ -230,7 +230,8 @@ class ForkedProcess:
     trajectory, ~3 % of the floor's whole time on the bench corpus (session 17), and the
     worker needs none of it: its channels are its own pipes and mapping. The child runs
     `target(*args)` and leaves with `os._exit` (0, or 1 after an exception), never through
-    the parent's `atexit` handlers or buffered output, as a `multiprocessing` child does."""
+    the parent's `atexit` handlers or buffered output, as a `multiprocessing` child does.
+    It is killed when its parent dies (`_die_with_parent`), whatever its target is doing."""
 
     def __init__(self, target, args: tuple) -> None:
         self._target = target
@@ -241,12 +242,14 @@ class ForkedProcess:
     def start(self) -> None:
         sys.stdout.flush()  # (a child's copy of unflushed output would be written twice)
         sys.stderr.flush()
+        parent = os.getpid()
         pid = os.fork()
         if pid:
             self.pid = pid
             return
         code = 1
         try:
+            _die_with_parent(parent)
             self._target(*self._args)
             code = 0
         except BaseException:  # noqa: BLE001 - the child ends here whatever happened
@@ -289,6 +292,30 @@ class ForkedProcess:
         if self.exitcode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, 9)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a forked child: the kernel kills it (SIGKILL) when its parent dies. Why (session
+    18): a child whose target does not watch its parent (the worker's loop looks at
+    `os.getppid` only between blocks, idle) outlived a parent killed outright (SIGKILL, a time
+    limit), holding its memory; a daemon `multiprocessing` child is ended only by a parent
+    that exits normally. Linux sends the signal when the thread that forked ends: a child is
+    forked only from a process of one thread (`can_fork`), its main thread. A parent that died
+    before the call is seen by `getppid` (the child was handed to another). Elsewhere, or
+    without ctypes, nothing: the worker's own checks remain."""
+    if not sys.platform.startswith("linux"):
+        return
+    import signal
+
+    with contextlib.suppress(Exception):  # (ctypes imported in the child only: ~2 ms)
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 class Worker:
