@@ -111,3 +111,57 @@ def test_two_cycles_at_the_console_speed_are_no_drift():
     for fps in (24.0, 25.0, 30.0):
         assert _drifts(analyze(presses, _two_cycles(fps, 1.0), DEFAULT_THRESHOLDS,
                                run_duration_s=40.0)) == []
+
+
+def _scrolling_game(speed: float, fps: float = NTSC, seconds: float = 44.0,
+                    seed: int = 9, steps: tuple[int, ...] = (6, 5)) -> FrameSignals:
+    """A fortress that scrolls one step every 6 console frames (or, in every other stretch,
+    every 5) in stretches of 3-6 s, each starting at its own phase, with 1-2 s of the ship's
+    irregular moves between them (Zaxxon), the game played `speed` times too fast and
+    captured at `fps`."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * fps)
+    c = np.floor(np.arange(n) * 60.0 * speed / fps).astype(int)
+    tiles = np.zeros((n, 64), np.uint16)
+    k, s = 1, 0
+    while k < n:
+        step = steps[s % len(steps)]
+        stretch = int(rng.uniform(3, 6) * fps)
+        phase = int(rng.integers(0, step))
+        for j in range(k, min(n, k + stretch)):
+            if (c[j] + phase) // step != (c[j - 1] + phase) // step:
+                tiles[j, 8:40] = 40  # a scroll step: the whole fortress changes
+        k += stretch
+        busy = int(rng.uniform(1, 2) * fps)
+        for j in range(k, min(n, k + busy)):
+            tiles[j, 50:53] = rng.integers(0, 30, 3)  # the ship, small and irregular
+        k += busy
+        s += 1
+    return FrameSignals(np.arange(n) / fps, tiles, fps)
+
+
+@pytest.mark.parametrize("speed", [0.965, 1.0])
+def test_evenly_spaced_ticks_in_stretches_read_the_speed(speed):
+    """Slowed 3.5 %: a scroll step every 3.11 frames (eight gaps of 3, one of 4) or 2.59
+    (gaps of 2 and 3) in every stretch; honest: every 3 or 2.5 frames exactly, nothing said.
+    Fails on main: no finding (no stretch is long enough for a spectral line). The 6-frame
+    stretches alone read two speeds (10 Hz slowed 3.3 %, or 20 Hz aliased and sped up
+    1.5 %): the 5-frame ones tell which."""
+    presses = np.arange(0.5, 36.0, 1.3)
+    found = _drifts(analyze(presses, _scrolling_game(speed), DEFAULT_THRESHOLDS,
+                            run_duration_s=40.0))
+    if speed == 1.0:
+        assert found == []
+        return
+    [f] = found
+    assert f.percent == pytest.approx(-3.5, abs=0.3)
+    assert "evenly spaced" in f.message
+
+
+
+def test_one_cycle_s_ticks_that_read_two_speeds_are_no_drift():
+    """Only 6-frame stretches: 9.67 Hz at 29.97 fps is 10 Hz slowed 3.3 % or 20 Hz aliased and
+    sped up 1.5 %: nothing is said."""
+    presses = np.arange(0.5, 36.0, 1.3)
+    assert _drifts(analyze(presses, _scrolling_game(0.965, steps=(6,)), DEFAULT_THRESHOLDS,
+                           run_duration_s=40.0)) == []

@@ -25,8 +25,9 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   two lines of different cycles (`PAIR_STRENGTH` times the median or more) that read one
   speed within `PAIR_AGREE` tell it (`_paired`: session 18, QA s14's Montezuma and Time
   Pilot slowed 2.5 % at 24 fps); else nothing;
-- with no line at all, a fast cycle's beat against the frame rate, its sign told by the
-  log's presses (`beat.py`: QA s17's Othello slowed 3.5 % at 29.97 and 30 fps).
+- with no speed read and no line on the console's clock: the game's evenly spaced ticks
+  in stretches (`ticks.py`: QA s17's Zaxxon slowed 3.5 %), else a fast cycle's beat against
+  the frame rate, its sign told by the log's presses (`beat.py`: QA s17's Othello).
 What is assumed, and said in the finding: the game runs on a console's fixed frame clock
 (`Thresholds.sync_pace_console_hz`); a game animating at another rate reads as a drift
 only where its strongest line falls 1-6 % off a 60/k Hz line with no honest reading.
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import beat
+from . import beat, ticks
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -255,8 +256,8 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
                           float(sig.fps), th.sync_pace_console_hz, th.sync_pace_min_strength,
                           honest)
     hz = th.sync_pace_console_hz
-    if got is None:  # a line on the console's own clock: no beat says otherwise
-        return [] if honest else _beat_drift(run_s, sig, th)
+    if got is None:  # a line on the console's own clock: no tick nor beat says otherwise
+        return [] if honest else (_tick_drift(run_s, sig, th) or _beat_drift(run_s, sig, th))
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
     if abs(pct) < th.sync_drift_pct:
@@ -268,6 +269,20 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
         f"({hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
         "times the picture's usual change), as a video sped up or slowed at a constant frame "
         "rate shows", pct, run_s, sig)]
+
+
+def _tick_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    got = ticks.tick_speed(sig, readings, th.sync_pace_console_hz, HONEST)
+    if got is None:
+        return []
+    speed, n, gaps = got
+    pct = round((speed - 1.0) * 100.0, 2)
+    way = "faster" if pct > 0 else "slower"
+    return [_finding(
+        f"the video runs {abs(pct):.1f} % {way} than the game's clock: {n} stretches of "
+        f"the game's evenly spaced changes ({gaps} intervals, each stretch a cycle of whole "
+        f"frames of a {th.sync_pace_console_hz:g} Hz console) read that speed, as a video sped "
+        "up or slowed at a constant frame rate shows", pct, run_s, sig)]
 
 
 def _beat_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
@@ -291,4 +306,4 @@ def _beat_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
 def _finding(message: str, pct: float, run_s, sig: FrameSignals) -> SyncFinding:
     last = max((float(x) for x in run_s if np.isfinite(x)), default=0.0)
     return SyncFinding(RULE, message, float(sig.times[0]), float(sig.times[-1]), 0.0, last,
-                       percent=pct)
+                       percent=float(pct))
