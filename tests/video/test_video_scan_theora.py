@@ -122,3 +122,18 @@ def test_a_freeze_inserted_into_a_blinking_still_screen_is_found_in_a_file_that_
                                            "mpdecimate=hi=64:lo=64:frac=0", "-fps_mode", "vfr",
                                            *vc.X264), "mkv")
         assert [s for s in spans(run_scan(vfr)) if s[0] != "video.cut"] == want, frozen
+
+
+def test_a_hole_in_theora_where_the_picture_barely_moved_is_missing_footage():
+    """The video corpus' still-then-gap footage in Theora: a square rests from 7 s, the frames
+    of 8-9.5 s are removed (timestamps kept), after the hole it is 10 px further on. The
+    pages say it exactly: the still picture's repeats are empty packets, the hole's frames are
+    no packet at all (`lost_pts`), so it is missing footage whatever the picture did; the
+    picture's change across it alone (10 px) reads as a held picture."""
+    args = vc.STILL_THEN_GAP
+    video = vc.build_lavfi("still_then_gap_theora", (*args[:args.index("-c:v")], *THEORA),
+                           "ogv")
+    r = run_scan(video)
+    assert [s for s in spans(r) if s[0] != "video.cut"] == [
+        ("video.timestamp_gap", "warning", 8.0, 9.5)]
+    assert "the file holds no packet for 45 frames there" in r.spans[0].message

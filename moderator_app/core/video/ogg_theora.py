@@ -22,10 +22,12 @@ MAX_PAGES = 2_000_000  # ~ 60 h of 30 fps video at one page a second; past it: n
 _HEADER = struct.Struct("<4sBBqIIIB")  # capture, version, type, granule, serial, seq, crc, n
 
 
-def theora_times(path: str | Path) -> tuple[list[int], list[int], float] | None:
-    """(frame number, packet size) of every non-empty data packet of the file's one Theora
-    stream, in file order, and its frame duration in seconds; None where the file is not
-    Ogg with exactly one Theora stream whose granules count on, or cannot be read."""
+def theora_times(path: str | Path) -> tuple[list[int], list[int], list[int], float] | None:
+    """(frame number, packet size, frames lost before it) of every non-empty data packet of
+    the file's one Theora stream, in file order, and its frame duration in seconds; None where
+    the file is not Ogg with exactly one Theora stream whose granules count on, or cannot be
+    read. Frames lost: frame numbers before the packet that no packet holds, not even an
+    empty one (a repeated picture): footage the file does not have."""
     try:
         with open(path, "rb") as fh:
             return _read(fh)
@@ -33,7 +35,7 @@ def theora_times(path: str | Path) -> tuple[list[int], list[int], float] | None:
         return None
 
 
-def _read(fh) -> tuple[list[int], list[int], float] | None:
+def _read(fh) -> tuple[list[int], list[int], list[int], float] | None:
     serial = None
     shift = rev = 0
     fps = 0.0
@@ -88,14 +90,17 @@ def _read(fh) -> tuple[list[int], list[int], float] | None:
         return None
     frames: list[int] = []
     kept: list[int] = []
+    lost: list[int] = []
+    last = None  # the number of the packet before, empty ones included
     for n, size in zip(numbers[3:], sizes[3:], strict=True):  # the three headers first
-        if size == 0:
-            continue
-        if n is None or (frames and n <= frames[-1]):
+        if n is None or (last is not None and n <= last):
             return None  # not a count that goes on: trust FFmpeg's dating
-        frames.append(n)
-        kept.append(size)
-    return frames, kept, 1.0 / fps
+        if size:
+            frames.append(n)
+            kept.append(size)
+            lost.append(0 if last is None else n - last - 1)
+        last = n
+    return frames, kept, lost, 1.0 / fps
 
 
 def _ident(first: bytes) -> tuple[int | None, int, float]:
@@ -123,19 +128,29 @@ class TheoraDates:
     not match (FFmpeg returned a packet the pages do not hold there) it hands back FFmpeg's
     own time from then on."""
 
-    def __init__(self, frames: list[int], sizes: list[int], frame_s: float,
+    def __init__(self, frames: list[int], sizes: list[int], lost: list[int], frame_s: float,
                  time_base: float) -> None:
-        self._frames, self._sizes = frames, sizes
+        self._frames, self._sizes, self._lost = frames, sizes, lost
         self._scale = frame_s / time_base
         self._k = 0
         self._ok = True
         self.redated = 0  # packets whose time the granules changed
+        self.lost_pts: list[int] = []  # packets after frames no packet holds, and how many
+        self.lost_n: list[int] = []
+
+    @property
+    def whole(self) -> bool:
+        """Every packet so far matched the pages: `lost_pts` says where footage is missing."""
+        return self._ok
 
     def pts(self, size: int, pts: int | None) -> int | None:
         if not self._ok or self._k >= len(self._frames) or self._sizes[self._k] != size:
             self._ok = False
             return pts
         mine = round(self._frames[self._k] * self._scale)
+        if self._lost[self._k] > 0:
+            self.lost_pts.append(mine)
+            self.lost_n.append(self._lost[self._k])
         self._k += 1
         if pts is not None and mine != pts:
             self.redated += 1

@@ -43,14 +43,14 @@ def file_sha256(path: Path) -> str:
 def cache_key(path: Path, sha: str) -> str:
     """The cache's key for a video: its SHA-256, tagged for an Ogg file (its first bytes
     "OggS"): since session 18 the scan dates an Ogg Theora stream by its pages' granules
-    (ogg_theora.py), and arrays cached before were dated by FFmpeg. A tag rather than a
+    and says where its frames are missing (ogg_theora.py); arrays cached before did not. A tag rather than a
     version bump: every other file's cache stays valid (1.1 GB of the corpus' scans)."""
     try:
         with open(path, "rb") as fh:
             ogg = fh.read(4) == b"OggS"
     except OSError:
         ogg = False
-    return f"{sha}.ogg1" if ogg else sha
+    return f"{sha}.ogg2" if ogg else sha
 
 
 def cache_file(sha: str) -> Path:

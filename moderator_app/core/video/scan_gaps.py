@@ -27,20 +27,34 @@ def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.nd
     t = sig.times_s
     holes = dict(zip(arrays["hole_pts"].tolist(), arrays["hole_span_motion"].tolist(),
                      strict=True)) if "hole_pts" in arrays else {}
+    # Theora dated by its pages (ogg_theora.py): a repeated picture is an empty packet, so
+    # where no frame is missing the gap is a held picture, and where one is, footage is lost,
+    # whatever the picture did
+    lost = dict(zip(arrays["lost_pts"].tolist(), arrays["lost_n"].tolist(), strict=True)) \
+        if "lost_pts" in arrays and "lost_n" in arrays \
+        and arrays["lost_pts"].shape == arrays["lost_n"].shape else None
     if sig.frame_count >= 2:
         d = np.diff(t)
         for i in np.nonzero(d > gap_limit(sig, th))[0]:
-            if _same_sides(sig, int(i), keyframes, th):
+            why = "the picture changed across the gap"
+            t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
+            if lost is not None:
+                n = lost.get(int(sig.pts[i + 1]), 0)
+                if n <= 0:
+                    continue  # every frame of it an empty packet: the picture held
+                # the frames no packet holds are those just before this one (the count
+                # jumps there); the empty packets before them held the picture
+                t0 = max(t0, t1 - n * sig.frame_duration_s)
+                why = f"the file holds no packet for {n} frames there"
+            elif _same_sides(sig, int(i), keyframes, th):
                 continue  # one picture on both sides: held, whatever the encoder stored
-            span = holes.get(int(sig.pts[i + 1]))
-            if _held(sig, int(i), th, span) and not (
+            elif _held(sig, int(i), th, holes.get(int(sig.pts[i + 1]))) and not (
                     stores_repeats and _repeats_kept(sig, int(i), th)):
                 continue  # a still picture held: a VFR repeat drop (judged as a freeze)
-            t0, t1 = float(t[i]) + sig.frame_duration_s, float(t[i + 1])
             out.append(Span(TS_GAP.id, TS_GAP.severity.value, t0, t1,
                             f"no frame from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.3f} s, "
                             f"{(t1 - t0) / sig.frame_duration_s:.0f} frame durations) and "
-                            "the picture changed across the gap"))
+                            f"{why}"))
         for i in np.nonzero(d == 0)[0][:20]:
             out.append(Span(TS_BACK.id, TS_BACK.severity.value, float(t[i]), float(t[i]),
                             f"two frames with the same timestamp at {float(t[i]):.3f} s"))

@@ -376,6 +376,10 @@ def scan_container(container, progress=None, total: int = 0,
         "splice_pts": np.asarray([a for a, _ in timeline.splices], np.int64),
         "splice_back": np.asarray([b for _, b in timeline.splices], np.int64),
     }
+    if dates is not None and dates.whole and not timeline.offsets[1:]:
+        # Theora dated by its pages: where frames are missing, exactly (scan_gaps.py)
+        arrays["lost_pts"] = np.asarray(dates.lost_pts, np.int64)
+        arrays["lost_n"] = np.asarray(dates.lost_n, np.int64)
     meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "codec": cc.name,
             "envelope_s": ENVELOPE_S, "has_audio": a is not None, "complete": complete}
     return arrays, meta
