@@ -137,3 +137,27 @@ def test_a_hole_in_theora_where_the_picture_barely_moved_is_missing_footage():
     assert [s for s in spans(r) if s[0] != "video.cut"] == [
         ("video.timestamp_gap", "warning", 8.0, 9.5)]
     assert "the file holds no packet for 45 frames there" in r.spans[0].message
+
+
+def test_a_theora_frame_the_granules_redate_still_counts_as_decoded_in_verify_scan(tmp_path):
+    """Frames 200-238 of 240 removed (timestamps kept): FFmpeg dates the last frame 6.667 s,
+    its page 7.967 s. verify --scan judges the probe's tail by the scan's decoded frames:
+    matched by timestamp alone, the re-dated last frame was "not decoded", a false
+    `video.tail_undecodable` ("frames 200-200 do not") with this change and no guard; the
+    hole is `video.timestamp_gap` 6.667-7.967 (on main: nothing)."""
+    from moderator_app.core.samples.community import make_agent_log
+    from moderator_app.core.verify.options import VerifyOptions
+    from moderator_app.core.verify.pipeline import verify_paths
+
+    recipe = vc.Recipe("theora_tail_hole", script=vc.Script(frames=240), ext="ogv",
+                       encode=("-vf", "select='not(between(n\\,200\\,238))'",
+                               "-fps_mode", "passthrough", *THEORA))
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(vc.build(recipe), run / "run.ogv")
+    make_agent_log(run / "agent-log.jsonl", 20, 16, min_duration_s=5.0)
+    report = verify_paths([run], VerifyOptions(scan_video=True)).report
+    rules = [f.rule for f in report.findings if f.rule.startswith("video.")]
+    assert "video.tail_undecodable" not in rules
+    assert [(s.rule, s.start_s, s.end_s) for s in report.video_scan.findings
+            if s.rule != "video.cut"] == [("video.timestamp_gap", 6.667, 7.967)]

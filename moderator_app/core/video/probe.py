@@ -252,7 +252,11 @@ def probe_for_scan(path: Path, name: str, process: VideoProcess | None,
 
 def last_decoded(index: FrameIndex, decoded_pts: np.ndarray) -> int | None:
     """The index's last frame whose timestamp is among `decoded_pts` (a whole scan's frames):
-    the last frame that decodes, as the probe's tail pass finds it."""
+    the last frame that decodes, as the probe's tail pass finds it. As many frames decoded as
+    the index holds: all of them, whatever their times (the scan dates an Ogg Theora packet
+    by its page's granule where FFmpeg's index does not, ogg_theora.py)."""
+    if index.frame_count and decoded_pts.shape[0] >= index.frame_count:
+        return index.frame_count - 1
     hit = np.nonzero(np.isin(index.pts, decoded_pts))[0]
     return int(hit[-1]) if hit.shape[0] else None
 
