@@ -14,7 +14,10 @@ GOP, not a decode from the start. Every seek is checked by the first packet demu
 position must be the keyframe's (or before it); a later one is a late landing and is never
 trusted. In AVI, whose timestamps are made up by the demuxer (B-frames come out in
 another order than their packets' pts say), a frame is identified by its place in the
-decoder's output after a keyframe instead (`FrameIndex.ordinal`). Reading forward within
+decoder's output after a keyframe instead (`FrameIndex.ordinal`); there the decode must start
+at the keyframe's own packet, so a seek that lands early (an AVI without its idx1 index, as a
+killed capture leaves it: every timestamp seek lands on an early keyframe) is demuxed forward to
+that packet without decoding, and the file is sought by bytes from then on. Reading forward within
 a few frames (playback, stepping) continues the current decode without seeking. In a file of
 joined recordings whose timestamps restart (`FrameIndex.segments`), every packet's timestamps
 are shifted as the index shifted them (`index.Timeline`) before it is decoded, so frames keep
@@ -102,6 +105,7 @@ class ExactDecoder:
         # pts of the keyframe sought, until the first frame at or after it is decoded
         self._sought: int | None = None
         self._landed_late = False
+        self._landed_early = False  # an ordinal file's timestamp seek landed early (`_decode`)
         self._no_byte_seeks = False  # the demuxer refused a byte seek (MP4: EPERM)
         # frames decoded since the last seek per first index of a pts several frames share
         self._shared: dict[int, int] = {}
@@ -168,6 +172,18 @@ class ExactDecoder:
                 if preroll and (not known or pk.pos < expect):
                     # before the keyframe's packet: the demuxer syncing, not decoded, and not
                     # timed (in joined recordings it can be the previous one's)
+                    continue
+                if self.index.ordinal and known and pk.pos < expect:
+                    # An early landing, where frames are known by their place after the
+                    # keyframe sought (AVI): decoding from here would number another
+                    # keyframe's frames as the target's. An AVI without its idx1 (a killed
+                    # capture) lands every timestamp seek on an early keyframe (MJPEG: the
+                    # first frame), and frame 0's picture was shown as frame 70 (QA s18
+                    # L5). Demuxed up to the keyframe's packet, not decoded; such a file is
+                    # sought by bytes from now on (`read`).
+                    self._landed_early = True
+                    if self.should_stop is not None and not n & 63 and self.should_stop():
+                        raise Interrupted
                     continue
                 if known and (pk.pos > expect or (self.byte_seeks and pk.pos != expect)):
                     self._landed_late = True
@@ -432,6 +448,9 @@ class ExactDecoder:
         self._skip_nonref(first)
         f = self._forward_to(n, keep)
         self._skip_nonref(None)
+        if self._landed_early and not self.byte_seeks and not self._no_byte_seeks:
+            # its timestamp seeks cannot reach a keyframe: byte seeks land on it (`_decode`)
+            self.byte_seeks = True
         if f is not None:
             return f
         if self._landed_late and not self.byte_seeks and not self._no_byte_seeks:

@@ -348,7 +348,16 @@ def _header_duration(stream, container, tb) -> float | None:
     its `DURATION` tag (Matroska and WebM keep no stream duration but tag each track), else
     the container's only when the video is its only stream. A container's duration is its
     longest stream's: 34 s of audio under 24 s of video made an honest MKV "say 34.008 s"
-    (a false video.header_mismatch, session 10 QA)."""
+    (a false video.header_mismatch, session 10 QA).
+
+    Matroska and WebM never give a stream a duration of their own (the segment's Duration
+    and the tracks' tags say it): a stream duration there is one FFmpeg made up, from the
+    file's size and bit rate, when the header says nothing (a live capture written to a
+    pipe: no Duration, no cues; ffprobe: "Estimating duration from bitrate"). That guess
+    is no header's claim: an honest 43.4 s MJPEG + PCM capture "said 91.523 s" (a false
+    video.header_mismatch, QA session 18 L4). The header then says nothing (None)."""
+    if stream.duration is not None and _matroska(container):
+        return None  # FFmpeg's estimate: any header duration would be in the tags or segment
     if stream.duration is not None:
         return _finite_positive(stream.duration * tb)
     tag = _tag_seconds((stream.metadata or {}).get("DURATION"))
@@ -357,6 +366,11 @@ def _header_duration(stream, container, tb) -> float | None:
     if container.duration is not None and len(container.streams) == 1:
         return _finite_positive(container.duration / 1_000_000)
     return None
+
+
+def _matroska(container) -> bool:
+    """Whether the demuxer is FFmpeg's Matroska/WebM one ("matroska,webm")."""
+    return "matroska" in str(getattr(container.format, "name", "") or "").split(",")
 
 
 def _tag_seconds(value) -> float | None:
