@@ -213,7 +213,7 @@ def test_each_video_finding_leads_to_its_span_and_its_first_frame(
                             timeout=WAIT_MS)
         except WaitTimeout:
             # The flake of sessions 16-18 (1 in 3 fresh-clone runs of tests/ui in session 18,
-            # 2 in 21 runs of this file alone): say what the window was doing.
+            # 3 in 31 runs of this file alone): say what the window was doing.
             p = window.player
             pytest.fail(f"{f.rule} (finding {i}): frame {frame} never shown; shown "
                         f"{p.shown_frame}, position {p.current_frame}, playing {p.playing}, "
