@@ -8,6 +8,9 @@ stopped hard, as real ffmpeg writes it in the test's tmp_path.
 - A Matroska written to a pipe (no Duration, no cues) with MJPEG + PCM: FFmpeg estimates its
   duration from the bit rate, and that guess was reported as "the header says 19.423 s"
   (`video.header_mismatch` on an honest file).
+- An AVI written to a pipe keeps the sizes its muxer meant to fill in (RIFF 0xFFFFFFFF,
+  0x40000000 frames): "the RIFF chunk claims 4294967295 bytes" (`video.truncated`, an error)
+  and "the header says 28545.867 s" on an honest 10 s file.
 
 Every picture carries its source frame number (`video_corpus.draw_frame`); moments are drawn
 at random, so reads seek back and forth in one video process as the player's do.
@@ -37,18 +40,21 @@ AVI = {
 }
 
 
-def _capture(d: Path, video_args: list[str], fmt: str, ext: str, frames: int = 150) -> Path:
-    """`frames` coded pictures at 15 fps with a sine's PCM sound, muxed as `fmt`."""
+def _capture(d: Path, video_args: list[str], fmt: str, ext: str, frames: int = 150,
+             piped: bool | None = None) -> Path:
+    """`frames` coded pictures at 15 fps with a sine's PCM sound, muxed as `fmt` (written to
+    a pipe when `piped`; by default Matroska is, AVI is not)."""
+    piped = fmt == "matroska" if piped is None else piped
     out = d / f"whole.{ext}"
     cmd = ["ffmpeg", "-hide_banner", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt",
            "rgb24", "-s", f"{vc.W}x{vc.H}", "-r", "15", "-i", "-", "-f", "lavfi", "-i",
            f"sine=frequency=440:duration={frames / 15}", "-map", "0:v", "-map", "1:a",
            *video_args, "-c:a", "pcm_s16le", "-shortest", "-f", fmt]
     with open(out, "wb") as sink:
-        # Matroska to "pipe:1" (FFmpeg's pipe protocol never seeks back, even into a file):
-        # the muxer cannot go back to write a Duration or cues, as in a live capture
-        proc = subprocess.Popen([*cmd, "pipe:1" if fmt == "matroska" else str(out)],
-                                stdin=subprocess.PIPE, stdout=sink if fmt == "matroska" else None)
+        # to "pipe:1" (FFmpeg's pipe protocol never seeks back, even into a file): the muxer
+        # cannot go back to write a Duration or cues, an index or sizes, as in a live capture
+        proc = subprocess.Popen([*cmd, "pipe:1" if piped else str(out)],
+                                stdin=subprocess.PIPE, stdout=sink if piped else None)
         assert proc.stdin is not None
         for n in range(frames):
             proc.stdin.write(vc.draw_frame(n).tobytes())
@@ -104,3 +110,15 @@ def test_matroska_segment_duration_still_checked(tmp_path):
                     str(tmp_path / "file.mkv")], check=True)
     p = probe_video(tmp_path / "file.mkv", "file.mkv")
     assert p.index is not None and p.index.header_duration_s == pytest.approx(10.0, abs=0.07)
+
+
+def test_avi_written_to_a_pipe_is_honest_and_exact(tmp_path):
+    """Fails on main: `video.truncated` (error) "the AVI RIFF chunk claims 4294967295 bytes"
+    and `video.header_mismatch` on a complete 10 s AVI whose muxer could not go back."""
+    path = _capture(tmp_path, AVI["mjpeg"], "avi", "avi", piped=True)
+    assert path.read_bytes()[4:8] == b"\xff\xff\xff\xff" and b"idx1" not in path.read_bytes()
+    p, codes, moments, got, want = vc.pictures_at_moments(path, "v:0", 20, seed=19)
+    assert p.index is not None and p.index.header_duration_s is None
+    assert p.frame_count == vc.ffprobe_frames(path) == len(codes) == 150
+    assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
+    assert got == want

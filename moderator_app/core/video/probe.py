@@ -18,7 +18,7 @@ exact, and reads only a few bytes in Python.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +172,26 @@ def _mkv_truncation(fh, size: int) -> str | None:
     return None
 
 
+#: The RIFF size an AVI muxer writes first and fills in at the end (FFmpeg's `ff_start_tag`):
+#: still there, the muxer never went back (written to a pipe, or stopped before it could).
+AVI_UNKNOWN_SIZE = 0xFFFFFFFF
+
+
+def avi_unfinished(path: Path) -> bool:
+    """Whether `path` is an AVI whose header was never filled in (RIFF size `AVI_UNKNOWN_SIZE`).
+    Its lengths are placeholders (FFmpeg writes 0x40000000 frames) and the duration FFmpeg
+    reports is its estimate from them: an honest 20 s MJPEG + PCM AVI written to a pipe "said
+    60248.6 s" (a false `video.header_mismatch`) and "claimed 4294967295 bytes" (a false
+    `video.truncated`, an error), as a Matroska of unknown size never did (session 18)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return False
+    return head[:4] == b"RIFF" and head[8:12] == b"AVI " and \
+        struct.unpack("<I", head[4:8])[0] == AVI_UNKNOWN_SIZE
+
+
 def container_truncation(path: Path) -> str | None:
     """Why the file is cut short, from its container structure, or None (complete/unknown)."""
     try:
@@ -180,6 +200,8 @@ def container_truncation(path: Path) -> str | None:
             head = fh.read(12)
             if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
                 riff = struct.unpack("<I", head[4:8])[0]
+                if riff == AVI_UNKNOWN_SIZE:
+                    return None  # written to a pipe, size unknown (`avi_unfinished`)
                 if 8 + riff > size:
                     return (f"the AVI RIFF chunk claims {riff} bytes but the file ends "
                             f"{8 + riff - size} bytes short")
@@ -307,6 +329,8 @@ def _ask(path: Path, name: str, limits: VideoLimits, process: VideoProcess | Non
     except (ValueError, KeyError, IndexError, TypeError):
         findings.append(UNREADABLE.at("the video reader sent a malformed index", name))
         return VideoProbe(False, name, method="none", findings=tuple(findings))
+    if avi_unfinished(path):  # its header's lengths are placeholders: it says nothing
+        index = replace(index, header_duration_s=None, header_frames=None)
     return PendingProbe(index, msg.header, name, limits, tuple(findings))
 
 
