@@ -35,6 +35,9 @@ SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
 NO_FOOTAGE = "no footage at this time"
 BACK_STEP_CACHE = 48
 WARM_TIMEOUT_S = 600.0
+# An interrupted warm-up gives up at its next decoded frame (one frame of a niced thread); one
+# that has not answered this long after the first interrupt is ended (`_warm_wait`)
+WARM_GIVE_UP_S = 5.0
 
 
 class PlayerTimes:
@@ -310,8 +313,17 @@ class FrameWorker(QObject):
             if self._pending is None and self._play is None:
                 return None
             proc.interrupt()
+            now = time.monotonic()
             if not due:
-                due.append(time.monotonic() + proc.timeout_s)
+                due.append(now + proc.timeout_s)
+                due.append(now + WARM_GIVE_UP_S)
+            elif now > due[1]:
+                # interrupted and still no answer: the child is ended and the request served
+                # by a new one (session 18: a warm-up's answer never came while the child sat
+                # idle on its input, and the interrupts re-sent every slice made it look
+                # merely slowed to the frame's deadline: 60 s without the frame)
+                proc.kill()
+                return None
             return due[0]
         return waiting
 

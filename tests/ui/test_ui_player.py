@@ -352,6 +352,31 @@ def test_a_request_does_not_wait_for_a_warm_up_whose_interrupt_was_lost(
     assert warmed is not None and len(warmed) < len(HINTED), warmed  # given up, not done
 
 
+def test_a_request_does_not_wait_for_a_warm_up_whose_answer_never_comes(
+        qtbot, tmp_path, monkeypatch):
+    """Session 18: the video-finding walk's frame never came (3 of 31 runs of its file). With
+    gdb, the decoder process sat idle on its input, no warm-up running, while the frame worker
+    waited for a warm-up's answer; the interrupts it re-sent every 50 ms gave the child CPU
+    time, so the frame's 30 s deadline took it for a child slowed by the load and went on.
+    Here the child never answers a warm-up (MODERATOR_VIDEO_FAULT=warm-silent) and wakes now
+    and then: the request is served by a new child once the interrupted warm-up has not
+    answered for WARM_GIVE_UP_S. Without the give-up the frame is not shown in 60 s."""
+    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "warm-silent")
+    p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
+    w = VideoPlayer()
+    qtbot.addWidget(w)
+    w.resize(640, 400)
+    w.show()
+    assert w.load(p)
+    qtbot.waitUntil(lambda: w.shown_frame == 0, timeout=WAIT_MS)
+    sent = _warm_up_sent(monkeypatch)
+    w.prefetch_times([n / 10 for n in HINTED])
+    qtbot.waitUntil(lambda: bool(sent), timeout=WAIT_MS)
+    w.seek_frame(45)
+    qtbot.waitUntil(lambda: w.shown_frame == 45, timeout=WAIT_MS)
+    assert shown(w) == 45
+
+
 def test_closing_the_video_ends_a_warm_up_that_does_not_hear_its_interrupt(
         qtbot, tmp_path, monkeypatch):
     """A warm-up whose child never hears the interrupt (8 frames at 5 s each) is in flight

@@ -458,6 +458,16 @@ def _receive_file() -> str | None:
     return f"/proc/self/fd/{fds[0]}" if fds else ""
 
 
+def _tick() -> None:
+    """A thread that wakes now and then for a moment of CPU (the `stuck` and `warm-silent`
+    faults): alive to a look at its CPU time, never answering."""
+    while True:
+        busy = time.process_time() + 0.0002
+        while time.process_time() < busy:
+            pass
+        time.sleep(0.05)
+
+
 def main() -> int:
     if hasattr(signal, "SIGUSR1"):  # first: an interrupt must never find the default action
         signal.signal(signal.SIGUSR1, _on_interrupt)
@@ -497,13 +507,7 @@ def main() -> int:
             while True:
                 pass
         elif fault == "stuck":  # deadlocked, one thread waking now and then (FFmpeg's HEVC)
-            def tick() -> None:
-                while True:
-                    busy = time.process_time() + 0.0002
-                    while time.process_time() < busy:
-                        pass
-                    time.sleep(0.05)
-            threading.Thread(target=tick, daemon=True).start()
+            threading.Thread(target=_tick, daemon=True).start()
             threading.Event().wait()
         elif fault == "crawl":  # a child starved by the machine's load: ~4 % of a core, 3 s
             end = time.monotonic() + 3.0
@@ -528,6 +532,11 @@ def main() -> int:
             elif op == "stop":
                 continue  # the end of a playback stream (answered by `op_play`)
             elif op == "warm":
+                if fault == "warm-silent":
+                    # tests: a warm-up whose answer never comes, the child back on its input
+                    # and waking now and then, as seen in session 18 (its interrupts' CPU)
+                    threading.Thread(target=_tick, daemon=True).start()
+                    continue
                 op_warm(req, out, state)
             elif op == "audio":
                 op_audio(req, out, state)
