@@ -1,5 +1,6 @@
 """What evidence a splice (footage cut or inserted) leaves for the sync analysis, per run:
-the figures behind docs/decisions-s18/s18-splice.md (issue 13, QA s18 L2).
+the figures behind docs/DECISIONS.md, "Cuts and insertions on screens that move on their own"
+(session 18, issue 13, QA s18 L2).
 
     .venv/bin/python bench/splice_evidence.py FOLDER...   # submission folders with truth.json
 
