@@ -55,7 +55,7 @@ def test_a_cut_whose_sides_stand_out_only_together_is_an_offset_jump(offset):
     assert len(jumps) == 1, a.findings
     [f] = jumps
     assert abs(f.video_start_s - t["video_s"]) <= 1.0  # duration-ok: a video time (+-1 s)
-    assert f.size_s < 0  # footage removed
+    assert f.size_s < 0  # duration-ok: footage removed (a video length, not a time taken)
     assert abs(a.suggested_offset_s - truth["offset_s"]) * truth["fps"] <= 1.0  # duration-ok
 
 

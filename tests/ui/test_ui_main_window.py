@@ -188,7 +188,7 @@ def test_busy_names_the_work_still_to_land_until_it_has(qtbot, window, tmp_path,
     real = run.analyze_result
 
     def held(*args, **kwargs):
-        assert gate.wait(WAIT_MS / 1000)  # a guard against a hang, nothing timed
+        assert gate.wait(WAIT_MS / 1000)  # duration-ok: a guard against a hang, nothing timed
         return real(*args, **kwargs)
 
     monkeypatch.setattr(run, "analyze_result", held)

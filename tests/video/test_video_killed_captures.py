@@ -109,7 +109,7 @@ def test_matroska_segment_duration_still_checked(tmp_path):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(path), "-map", "0", "-c", "copy",
                     str(tmp_path / "file.mkv")], check=True)
     p = probe_video(tmp_path / "file.mkv", "file.mkv")
-    assert p.index is not None and p.index.header_duration_s == pytest.approx(10.0, abs=0.07)
+    assert p.index is not None and p.index.header_duration_s == pytest.approx(10.0, abs=0.07)  # duration-ok
 
 
 def test_avi_written_to_a_pipe_is_honest_and_exact(tmp_path):
