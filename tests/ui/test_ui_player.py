@@ -290,10 +290,11 @@ def test_a_frame_decoded_before_is_shown_at_once_without_a_request(qtbot, player
     assert shown(player) == 50 and "frame" in ops
 
 
-def _crawling_player(qtbot, tmp_path, monkeypatch) -> VideoPlayer:
+def _crawling_player(qtbot, tmp_path, monkeypatch, fault: str = "warm-crawl") -> VideoPlayer:
     """A player whose decoder's warm-ups crawl (MODERATOR_VIDEO_FAULT=warm-crawl: 5 s a frame,
-    as starved on a loaded machine, still given up at once when interrupted)."""
-    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "warm-crawl")
+    as starved on a loaded machine, still given up at once when interrupted), or have
+    another warm-up fault of child.py's."""
+    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", fault)
     p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
     w = VideoPlayer()
     qtbot.addWidget(w)
@@ -361,14 +362,7 @@ def test_a_request_does_not_wait_for_a_warm_up_whose_answer_never_comes(
     Here the child never answers a warm-up (MODERATOR_VIDEO_FAULT=warm-silent) and wakes now
     and then: the request is served by a new child once the interrupted warm-up has not
     answered for WARM_GIVE_UP_S. Without the give-up the frame is not shown in 60 s."""
-    monkeypatch.setenv("MODERATOR_VIDEO_FAULT", "warm-silent")
-    p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
-    w = VideoPlayer()
-    qtbot.addWidget(w)
-    w.resize(640, 400)
-    w.show()
-    assert w.load(p)
-    qtbot.waitUntil(lambda: w.shown_frame == 0, timeout=WAIT_MS)
+    w = _crawling_player(qtbot, tmp_path, monkeypatch, fault="warm-silent")
     sent = _warm_up_sent(monkeypatch)
     w.prefetch_times([n / 10 for n in HINTED])
     qtbot.waitUntil(lambda: bool(sent), timeout=WAIT_MS)
