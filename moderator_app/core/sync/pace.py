@@ -15,7 +15,8 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   over at least `MIN_SECONDS` of evenly timed frames (its frequency resolution);
 - its power spectrum (Hann window); the peaks in `MIN_HZ` .. the video's Nyquist frequency
   that stand `sync_pace_min_strength` times above the band's median power;
-- those that a console cycle of 2-8 frames explains (`console_hz / k`, or its
+- those that a console cycle of 2-8 frames (16 on a still board: `still_board`, session 19)
+  explains (`console_hz / k`, or its
   alias `|m * fps -+ console_hz / k|` in a recording slower than the cycle) at a speed within
   `MAX_DRIFT`: a line that no cycle explains (a codec's group of pictures, a recorder's
   frame-rate conversion: on the video's clock, not the game's) is no evidence either way;
@@ -47,6 +48,14 @@ RULE = "sync.drift"
 MIN_SECONDS = 20.0   # a 7.5 Hz line read to 0.1 % needs tens of seconds of footage
 MIN_HZ = 2.0         # below: a scene's slow changes, not an animation cycle
 CYCLES = range(2, 9)  # console frames per animation cycle: 30 Hz .. 7.5 Hz, lines >= 11 % apart
+# A still board's slow blink: Video Checkers' cursor changes once every 16 console frames (3.75
+# Hz, no other cycle's line within 2 x MAX_DRIFT), read only where the picture changes at most
+# LONG_BUSY times a cycle (the blink is the picture's change). On a moving picture a line near
+# 3.75 Hz is no such cycle: corpus Kangaroo's own tempo at 3.710 Hz on an honest 30 fps run
+# (-1.07 %; 8.5 changing frames a second), corpus Asteroids sped up 6 % by dropping a frame in
+# 16.7, a comb at 3.6 Hz (-4.0 %; 59 a second).
+LONG_CYCLES = (16,)
+LONG_BUSY = 1.5
 MAX_DRIFT = 0.06     # readings further off a cycle's line are another cycle's, or none
 HONEST = 0.005       # a reading this close to the console's clock: the video runs at its speed
 AGREE = 0.01         # readings of one line further apart than this: ambiguous
@@ -68,11 +77,13 @@ def _evenly_timed(times: np.ndarray, fps: float) -> bool:
     return bool(np.max(np.abs(times - times[0] - k / fps)) <= 0.5 / fps)
 
 
-def readings(f: float, fps: float, console_hz: float) -> list[tuple[float, int, int]]:
+def readings(f: float, fps: float, console_hz: float, still: bool = False
+             ) -> list[tuple[float, int, int]]:
     """(speed, k, m) for every console cycle of k frames whose line, at a speed within
-    MAX_DRIFT and aliased by m times the video's frame rate, falls at f Hz."""
+    MAX_DRIFT and aliased by m times the video's frame rate, falls at f Hz; `still`: the
+    picture changes so seldom that LONG_CYCLES are read too (`still_board`)."""
     out = []
-    for k in CYCLES:
+    for k in (*CYCLES, *LONG_CYCLES) if still else CYCLES:
         line = console_hz / k
         for m in range(4):
             for sign in ((1.0,) if m == 0 else (1.0, -1.0)):
@@ -80,7 +91,7 @@ def readings(f: float, fps: float, console_hz: float) -> list[tuple[float, int, 
                 # an alias (m >= 1) only of a line above the video's Nyquist frequency
                 if abs(s - 1.0) <= MAX_DRIFT and (m == 0 or s * line > fps / 2):
                     out.append((s, k, m))
-    return out
+    return sorted(out, key=lambda r: r[2])  # a line's own reading (m = 0) first
 
 
 def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_hz: float,
@@ -93,6 +104,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     if fps <= 0 or n < 3 or n / fps < MIN_SECONDS or not _evenly_timed(times, fps):
         return None
     x = np.asarray(change, np.float64)
+    still = still_board(x, fps, console_hz)
     x = x - x.mean()
     if not np.any(x):
         return None
@@ -113,11 +125,13 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     read: list[tuple[float, float, float, int]] = []  # (speed, Hz, strength, k), strongest first
     for i in local[np.argsort(-p[local])][:PEAKS]:
         f = float(freq[band[i]])
-        found = readings(f, fps, console_hz)
+        found = readings(f, fps, console_hz, still)
         if not found or _harmonic(power, freq, band[i], near) or \
-                not _sharp(p, freq[band], every, i, near):
+                not _sharp(p, freq[band], every, i, near) or \
+                _folded(f, [r[1] for r in read], fps, near * float(freq[1])):
             continue  # a line on the video's clock, no cycle's, a slower event's harmonic,
-            # or a line split in a cluster (a cycle that comes and goes: no one frequency)
+            # a line split in a cluster (a cycle that comes and goes: no one frequency),
+            # or a line read already folded back by the frame rate
         if min(abs(s - 1.0) for s, _, _ in found) < HONEST:
             if honest is not None:
                 honest.append(f)
@@ -131,7 +145,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     lines = []
     for i in weak[np.argsort(-p[weak])][:PAIR_PEAKS]:
         f = float(freq[band[i]])
-        found = readings(f, fps, console_hz)
+        found = readings(f, fps, console_hz, still)
         if found:
             own = not _harmonic(power, freq, band[i], near)  # no slower event's harmonic
             comb = not own and _comb(power, freq, band[i], near)
@@ -195,6 +209,32 @@ def _paired(lines: list[Line]) -> tuple[float, float, float, int] | None:
         return None  # two speeds each read by as many lines
     _, _, i, k = max(tops, key=lambda b: lines[b[2]].strength)
     return float(np.mean([b[1] for b in tops])), lines[i].hz, lines[i].strength, k
+
+
+def still_board(change: np.ndarray, fps: float, console_hz: float) -> bool:
+    """Whether the picture changes on at most LONG_BUSY frames per cycle of the longest of
+    LONG_CYCLES: QA s18's Video Checkers 3.6-5.0 changing frames a second, on every recorder
+    and tampering; a moving game 8.5 (corpus Kangaroo at 30 fps) to 60."""
+    x = np.asarray(change)
+    if len(x) < 2:
+        return False
+    per_s = float(np.count_nonzero(x[1:])) / (len(x) - 1) * fps
+    return per_s <= LONG_BUSY * console_hz / max(LONG_CYCLES)
+
+
+def _folded(f: float, lines: list[float], fps: float, tol: float) -> bool:
+    """Whether f is a harmonic of a stronger line read already, folded back below the
+    video's Nyquist frequency (|j * line - m * fps|): Video Checkers' 16-frame cycle slowed
+    4.5 % at 15 fps shows 3.582 Hz and its third harmonic at 15 - 10.746 = 4.255 Hz, which
+    reads a 20 Hz cycle aliased and slowed 3.72 % (`_harmonic` sees only harmonics above
+    their line, unfolded)."""
+    for f0 in set(lines):
+        for j in range(2, HARMONICS + 1):
+            h = j * f0
+            m = round(h / fps)
+            if abs(abs(h - m * fps) - f) <= 2 * tol:
+                return True
+    return False
 
 
 def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int) -> bool:
