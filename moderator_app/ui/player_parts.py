@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QWidget
 from moderator_app.core.video.export import frame_for_time
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+from moderator_app.core.video.trace import trace
 from moderator_app.ui.frame_cache import PLAYER_PIXELS, FrameCache, frame_qimage
 from moderator_app.ui.timefmt import format_timecode
 
@@ -135,6 +136,7 @@ class FrameWorker(QObject):
         """Thread-safe: ask for exact frame `n` (replaces any request not yet served)."""
         with self._lock:
             self._pending = ("frame", n, cache_before)
+        trace("parent", f"request_frame {n} warming={self._warming}")
         self.interrupt_warm()
         self._wake.emit()
 
@@ -318,10 +320,13 @@ class FrameWorker(QObject):
                 due.append(now + proc.timeout_s)
                 due.append(now + WARM_GIVE_UP_S)
             elif now > due[1]:
+                trace("parent", f"child={proc.proc.pid} warm given up: pending {self._pending}")
                 # interrupted and still no answer: the child is ended and the request served
                 # by a new one (session 18: a warm-up's answer never came while the child sat
                 # idle on its input, and the interrupts re-sent every slice made it look
-                # merely slowed to the frame's deadline: 60 s without the frame)
+                # merely slowed to the frame's deadline: 60 s without the frame). The cause,
+                # an interrupt cutting the answer's write short, is mended (session 19,
+                # core/video/wire.py); this stays as the net for any other silence
                 proc.kill()
                 return None
             return due[0]

@@ -20,6 +20,9 @@ import sys
 import threading
 import time
 
+from .trace import summary, trace, tracing
+from .wire import write_all
+
 
 def _limit_memory() -> None:
     try:
@@ -32,11 +35,14 @@ def _limit_memory() -> None:
 
 def send(out, header: dict, blobs: tuple[bytes, ...] = ()) -> None:
     header = dict(header, blobs=[len(b) for b in blobs])
+    if tracing():
+        trace("child", f"send to rid={_RID[0]} {summary(header)}")
     data = json.dumps(header).encode()
-    out.write(struct.pack(">I", len(data)))
-    out.write(data)
+    # whole writes: a signal (SIGUSR1, the player's interrupt) in a write blocked on the full
+    # pipe made `out.write` return short, and the rest of a warm-up's frames was lost (wire.py)
+    write_all(out, struct.pack(">I", len(data)) + data)
     for b in blobs:
-        out.write(b)
+        write_all(out, b)
     out.flush()
 
 
@@ -221,10 +227,13 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
 # Set by SIGUSR1 (`VideoProcess.interrupt`): a request is waiting, a warm-up gives up at its
 # next decoded frame. Cleared after the warm-up's answer.
 _INTERRUPT = [False]
+_RID = [None]  # the id of the request being served (a trace's, `trace.py`)
 
 
 def _on_interrupt(_signum, _frame) -> None:
     _INTERRUPT[0] = True
+    if tracing():
+        trace("child", f"interrupt during rid={_RID[0]}")
 
 
 def op_warm(req: dict, out, state: dict) -> None:
@@ -518,6 +527,10 @@ def main() -> int:
                 time.sleep(0.05)
             fault = None
         req = json.loads(line)
+        _RID[0] = req.get("rid")
+        if tracing():
+            trace("child", f"line rid={_RID[0]} op={req.get('op')} n={req.get('n')} "
+                  f"frames={req.get('frames')} interrupt={_INTERRUPT[0]}")
         if source is not None:
             req["source"] = source
         op = req.get("op")

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moderator_app.core.priority import lower_group, thread_nice
+from moderator_app.core.video.trace import summary, trace, tracing
+from moderator_app.core.video.wire import write_all
 
 
 class VideoProcessError(Exception):
@@ -347,6 +349,7 @@ class VideoProcess:
         self._wanted_at = 0.0  # when the child was last seen wanting the processor
         # during a `request` with `on_wait`: asked at every WAIT_SLICE_S of the wait
         self._on_wait: Callable[[], float | None] | None = None
+        self._rid = 0  # requests sent (their ids in a trace, `trace.py`)
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
@@ -480,7 +483,10 @@ class VideoProcess:
         if any(s < 0 or s > MAX_BLOB for s in sizes):
             self.kill()
             raise VideoProcessError("the video reader sent a malformed answer")
-        return Message(header, [self._read_exact(s, deadline) for s in sizes])
+        msg = Message(header, [self._read_exact(s, deadline) for s in sizes])
+        if tracing():
+            trace("parent", f"child={self.proc.pid} read {summary(header)}")
+        return msg
 
     def request(self, req: dict, payload: bytes = b"", timeout_s: float | None = None,
                 on_progress: Callable[[int, int], bool | None] | None = None,
@@ -512,9 +518,15 @@ class VideoProcess:
         """Send one request without waiting for its answer: a playback stream (child.py
         `op_play`), whose messages `next_message` reads, or the line that ends one."""
         req = dict(req, source=self.source)
+        self._rid += 1
+        if tracing():
+            req["rid"] = self._rid
+            trace("parent", f"child={self.proc.pid} send rid={self._rid} op={req.get('op')} "
+                  f"n={req.get('n')} frames={req.get('frames')} payload={len(payload)}")
         try:
             assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps(req).encode() + b"\n" + payload)
+            # whole: a signal in a write blocked on the full pipe makes it return short (wire.py)
+            write_all(self.proc.stdin, json.dumps(req).encode() + b"\n" + payload)
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise VideoProcessError(self._death()) from None
@@ -537,11 +549,15 @@ class VideoProcess:
         no-op once the child has ended. Only while a warm-up is in flight: the child installs
         its handler first thing, but a signal is never sent to one that is not answering."""
         sig = getattr(signal, "SIGUSR1", None)
+        if tracing():
+            trace("parent", f"child={self.proc.pid} interrupt")
         if sig is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(self.proc.pid, sig)
 
     def kill(self) -> None:
+        if tracing():
+            trace("parent", f"child={self.proc.pid} kill")
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
