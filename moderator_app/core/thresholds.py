@@ -114,6 +114,9 @@ class ScanThresholds:
         black is 16 in limited range, plus codec noise) for this long are `video.black`
         (0.5 s: no honest recording of 517 scanned has a black stretch of 0.3 s; QA s17's
         inserted one was 0.8 s, under the 1 s it was; docs/DECISIONS.md).
+    black_warning_s: a black stretch shorter than this is a note, not a warning: 3-D
+        Tic-Tac-Toe blanks its whole screen for 0.5 s at each computer move (QA s19 M2), so a
+        short black stretch alone is no sign of tampering; a longer one stays a warning.
     same_changed_max: a frame is "the same picture" as the one before when at most this
         fraction of its 256x128 sample points changed beyond codec noise (0.1 %).
     held_identical_share, held_window_s: same-picture frames are a frozen picture where, within
@@ -188,6 +191,7 @@ class ScanThresholds:
 
     freeze_s: float = 3.0
     black_s: float = 0.5
+    black_warning_s: float = 1.0
     black_luma_max: float = 40.0
     same_changed_max: float = 0.001
     held_identical_share: float = 0.75

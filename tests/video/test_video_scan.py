@@ -49,6 +49,18 @@ def test_scripted_freeze_black_and_cut_are_found_where_made():
     assert r.signals.frame_count == 1800 and not r.from_cache
 
 
+def test_a_black_stretch_under_a_second_is_a_note_and_a_longer_one_a_warning():
+    """3-D Tic-Tac-Toe blanks its whole screen for 0.5 s at each computer move (QA s19 M2):
+    a black stretch that short is a note; the 3 s one of the scan recipe stays a warning."""
+    short = run_scan(vc.build(vc.Recipe("black_short", script=vc.Script(frames=300,
+                                                                         black=(120, 138)))))
+    got = [(s.rule, s.severity, round(s.start_s, 1), round(s.end_s, 1)) for s in short.spans
+           if s.rule == "video.black"]
+    assert got == [("video.black", "info", 4.0, 4.6)]
+    long = run_scan(vc.build(vc.RECIPES["scan"]))
+    assert [s.severity for s in long.spans if s.rule == "video.black"] == ["warning"]
+
+
 # A game recorded as a window of the screen: 320x240 centred in 1366x768 black bars (the game
 # is 7 % of the picture), and top-left in a grey desktop. Over the whole picture its hard cut
 # was motion 2.1 against cut_min_motion 20, and was missed (session 12 QA).

@@ -75,8 +75,14 @@ def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
             j += 1
         t0, t1 = float(sig.times_s[i]), end_of(sig, j)
         if t1 - t0 >= th.black_s:
-            out.append(Span(BLACK.id, BLACK.severity.value, t0, t1,
-                            f"black from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s)"))
+            # under black_warning_s a game's own blank screen looks the same (3-D Tic-Tac-Toe
+            # blanks for 0.5 s at each of its moves): listed as a note, not a warning
+            short = t1 - t0 < th.black_warning_s
+            out.append(Span(BLACK.id, Severity.INFO.value if short else BLACK.severity.value,
+                            t0, t1,
+                            f"black from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s)"
+                            + (f"; under {th.black_warning_s:g} s, as a game's own blank "
+                               "screen is: a note" if short else "")))
         i = j + 1
     # frozen: a frame and the frames after it that are the same picture (not black), where
     # the picture is held (`_held_stretches`), not a still screen that lives

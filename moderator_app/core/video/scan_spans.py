@@ -19,7 +19,8 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame; "
               "a note when held from the first frame or to the last).", G)
 BLACK = rule("video.black", Severity.WARNING,
-             "No stretch of black frames of 0.5 s or more.", G)
+             "No stretch of black frames of 0.5 s or more (a note under 1 s: a game's own "
+             "blank screen is as short).", G)
 TS_GAP = rule("video.timestamp_gap", Severity.WARNING,
               "Frame timestamps advance without jumps of several frame durations (dropped or "
               "cut footage).", G)
