@@ -27,6 +27,39 @@ def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, b
             usage.ru_utime + usage.ru_stime)
 
 
+# `moderator-app` as its console script runs it (the same argv[0], so the same start), and at
+# the end the main process's own CPU (getrusage SELF: start-up, decompression, the file's
+# digest, the glue; not a forked worker's nor the video process's), written to the file named
+# by MAIN_CPU_FILE. On two free cores verify's wall follows this process (its worker or its
+# video process runs beside it), so the main process's CPU over the floor's is what the wall
+# ratio tends to on a quiet machine. `import re` as the console script does.
+MAIN_CPU_WRAPPER = """
+import os, re, sys
+sys.argv[0] = os.path.join(os.path.dirname(sys.executable), "moderator-app")
+from moderator_app.__main__ import main
+code = main(sys.argv[1:])
+import resource
+me = resource.getrusage(resource.RUSAGE_SELF)
+with open(os.environ["MAIN_CPU_FILE"], "w") as fh:
+    fh.write(repr(me.ru_utime + me.ru_stime))
+sys.exit(code)
+"""
+
+
+def timed_verify(args: list[str], env: dict | None = None
+                 ) -> tuple[float, float, int, bytes, float, float]:
+    """`timed` of `moderator-app ARGS` (its whole process tree), and the main process's own
+    CPU seconds (NaN if it wrote none)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        note = Path(tmp) / "main-cpu"
+        t, rss, rc, out, cpu = timed([sys.executable, "-c", MAIN_CPU_WRAPPER, *args],
+                                     {**(env or {}), "MAIN_CPU_FILE": str(note)})
+        main_cpu = float(note.read_text()) if note.exists() else float("nan")
+    return t, rss, rc, out, cpu, main_cpu
+
+
 def compile_tree() -> None:
     """An installed package has its bytecode compiled; an editable tree may not (and with
     PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing."""
