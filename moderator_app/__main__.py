@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         import gc
 
         gc.disable()
+        from moderator_app.core.arenas import one_blas_thread
+
+        one_blas_thread()  # before a command that reads a video imports numpy
         from moderator_app.cli import main as cli_main  # releases the signals itself
 
         return quiet_on_closed_pipe(cli_main, args)

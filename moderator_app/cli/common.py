@@ -8,7 +8,6 @@ command refused its input), 2 the input cannot be read at all or the command lin
 from __future__ import annotations
 
 import argparse
-import getpass
 import math
 import os
 
@@ -62,6 +61,8 @@ def finite_seconds(text: str) -> float:
 
 def default_reviewer() -> str:
     """The reviewer a decision is recorded under when --reviewer is not given: the login."""
+    import getpass  # here: only decisions ask for the login, not every command's start
+
     try:
         return os.environ.get("USER") or getpass.getuser()
     except Exception:  # noqa: BLE001 - no user name: the caller asks for --reviewer

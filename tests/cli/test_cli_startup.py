@@ -1,10 +1,14 @@
 """How a command starts: the cyclic collector is paused while it imports its modules, then
 resumes with those objects frozen out of its reach (DECISIONS, "Speed of official-run
-verification", session 12)."""
+verification", session 12); numpy, when a command imports it, starts no BLAS thread (session
+19)."""
 
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 
 import moderator_app.cli as cli
 import moderator_app.cli.verify as cli_verify
@@ -51,3 +55,37 @@ def test_in_process_callers_keep_their_collector(monkeypatch):
     assert cli.main(["rules"]) == 0
     assert gc.isenabled()
     assert seen["frozen"] == before
+
+
+# A command's numpy, imported after the entry point: the BLAS setting it was given, and the
+# threads of the process once it is imported (OpenBLAS starts its own at import)
+_NUMPY_AFTER_A_COMMAND = (
+    "import os, sys\n"
+    "from moderator_app.__main__ import main\n"
+    "main(['rules'])\n"
+    "import numpy\n"
+    "sys.stderr.write(os.environ.get('OPENBLAS_NUM_THREADS', 'unset') + ' '\n"
+    "                 + str(len(os.listdir('/proc/self/task'))))\n")
+
+
+def _blas_after_a_command(value: str | None) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if value is not None:
+        env["OPENBLAS_NUM_THREADS"] = value
+    r = subprocess.run([sys.executable, "-c", _NUMPY_AFTER_A_COMMAND], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stderr.split()
+
+
+def test_a_command_imports_numpy_with_one_blas_thread():
+    # main: unset, so `verify` of a submission with a video (numpy, for its frame index and
+    # scan) started an OpenBLAS thread per core at import: ~13 ms of CPU on every such command
+    setting, threads = _blas_after_a_command(None)
+    assert setting == "1"
+    if sys.platform.startswith("linux"):
+        assert threads == "1"  # the main thread alone: no BLAS thread started
+
+
+def test_a_blas_setting_the_user_gave_is_kept():
+    assert _blas_after_a_command("2")[0] == "2"
