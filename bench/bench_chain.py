@@ -10,7 +10,8 @@ more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`,
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
-* `moderator-app verify --json` on it (a subprocess; its peak RSS from wait4);
+* `moderator-app verify --json` on it (a subprocess; its peak RSS and CPU from wait4, and
+  its main process's own CPU, what the wall ratio tends to on two quiet cores);
 * a plain stdlib json + hashlib verifier (a subprocess, sort_keys dump, not even RFC 8785).
 
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
