@@ -28,7 +28,8 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   Pilot slowed 2.5 % at 24 fps); else nothing;
 - with no speed read and no line on the console's clock: the game's evenly spaced ticks
   in stretches (`ticks.py`: QA s17's Zaxxon slowed 3.5 %), else a fast cycle's beat against
-  the frame rate, its sign told by the log's presses (`beat.py`: QA s17's Othello).
+  the frame rate, its sign told by the log's presses (`beat.py`: QA s17's Othello), else the
+  game's seconds timer (`timer.py`: QA s15's Private Eye sped up 3.5 %, session 19).
 What is assumed, and said in the finding: the game runs on a console's fixed frame clock
 (`Thresholds.sync_pace_console_hz`); a game animating at another rate reads as a drift
 only where its strongest line falls 1-6 % off a 60/k Hz line with no honest reading.
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import beat, ticks
+from . import beat, ticks, timer
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -288,7 +289,8 @@ def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
 def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
     """A `sync.drift` read from the game's animation clock, when the analysis `a` reports no
     drift already (the fit's and the repeats' are measured against the log itself); else
-    from a fast cycle's beat against the frame rate, its sign told by the log (`beat.py`)."""
+    from a fast cycle's beat against the frame rate, its sign told by the log (`beat.py`),
+    else from the game's seconds timer (`timer.py`)."""
     if any(f.rule == RULE for f in a.findings):
         return []
     honest: list[float] = []
@@ -297,7 +299,8 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
                           honest)
     hz = th.sync_pace_console_hz
     if got is None:  # a line on the console's own clock: no tick nor beat says otherwise
-        return [] if honest else (_tick_drift(run_s, sig, th) or _beat_drift(run_s, sig, th))
+        return [] if honest else (_tick_drift(run_s, sig, th) or _beat_drift(run_s, sig, th)
+                                  or _timer_drift(run_s, sig, th))
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
     if abs(pct) < th.sync_drift_pct:
@@ -323,6 +326,27 @@ def _tick_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
         f"the game's evenly spaced changes ({gaps} intervals, each stretch a cycle of whole "
         f"frames of a {th.sync_pace_console_hz:g} Hz console) read that speed, as a video sped "
         "up or slowed at a constant frame rate shows", pct, run_s, sig)]
+
+
+def _timer_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    hz = th.sync_pace_console_hz
+    fps = float(sig.fps)
+    if fps <= 0 or not _evenly_timed(np.asarray(sig.times, float), fps):
+        return []  # not evenly timed: the frame index is no clock
+    got = timer.timer_speed(sig, hz)
+    if got is None:
+        return []
+    speed, ticks, _tile = got
+    pct = round((speed - 1.0) * 100.0, 2)
+    if abs(speed - 1.0) < HONEST or abs(pct) < th.sync_drift_pct:
+        return []
+    way = "faster" if pct > 0 else "slower"
+    return [_finding(
+        f"the video runs {abs(pct):.1f} % {way} than the game's clock: a part of the picture "
+        f"that changes once every {timer.TICK_FRAMES} frames of a {hz:g} Hz console (the "
+        f"game's seconds timer) starts changing every {float(sig.fps) / speed:.2f} frames "
+        f"of the video's {float(sig.fps):.3f} a second ({ticks} ticks), as a video sped up "
+        "or slowed at a constant frame rate shows", pct, run_s, sig)]
 
 
 def _beat_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
