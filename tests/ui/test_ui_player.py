@@ -293,7 +293,7 @@ def test_a_frame_decoded_before_is_shown_at_once_without_a_request(qtbot, player
 def _crawling_player(qtbot, tmp_path, monkeypatch, fault: str = "warm-crawl") -> VideoPlayer:
     """A player whose decoder's warm-ups crawl (MODERATOR_VIDEO_FAULT=warm-crawl: 5 s a frame,
     as starved on a loaded machine, still given up at once when interrupted), or have
-    another warm-up fault of child.py's."""
+    another fault of child.py's."""
     monkeypatch.setenv("MODERATOR_VIDEO_FAULT", fault)
     p = make_numbered_video(tmp_path / "n.avi", 60, 10.0)
     w = VideoPlayer()
@@ -388,3 +388,29 @@ def test_closing_the_video_ends_a_warm_up_that_does_not_hear_its_interrupt(
     w.unload()
     assert threads_ending() == 0
     assert not w.has_video
+
+
+def test_a_stream_ended_on_a_frame_it_cannot_decode_leaves_the_worker_in_step(
+        qtbot, tmp_path, monkeypatch):
+    """A playback stream is ended by the player's line (a seek while playing: the new stream;
+    a pause with a selection: the frame request), and its answer says that the frame it was
+    decoding cannot be decoded (a broken video; `MODERATOR_VIDEO_FAULT=play-fails` answers so
+    at every such end). The line's own request is already on its way and is answered next.
+    Before (session 19, a hole found reading the protocol), the worker took the stream's
+    failure for an error of its own: "frame 3 cannot be decoded" on screen, playback stopped,
+    and the new stream, its line already sent, left running unread; the next seek (33) was
+    never shown, its read took that stream's messages for answers ("frame 5 cannot be
+    decoded", "unknown failure") until the decoder was restarted."""
+    w = _crawling_player(qtbot, tmp_path, monkeypatch, fault="play-fails")
+    errors: list[str] = []
+    w.decoder_error.connect(errors.append)
+    w.play()
+    qtbot.waitUntil(lambda: w._worker.anchor() is not None, timeout=WAIT_MS)
+    w.seek_frame(5)  # while playing: the new stream's line ends the old stream
+    qtbot.waitUntil(lambda: bool(errors) or 5 <= w.shown_frame < 25, timeout=WAIT_MS)
+    assert errors == [] and w.playing
+    w.pause()
+    for k in (33, 12, 47):
+        w.seek_frame(k)
+        qtbot.waitUntil(lambda k=k: bool(errors) or w.shown_frame == k, timeout=WAIT_MS)
+        assert errors == [] and shown(w) == k

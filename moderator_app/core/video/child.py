@@ -221,6 +221,11 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
         sent += 1
         last = n
         n += stride
+    if state.get("fault") == "play-fails" and inp.wait(0):
+        # tests: the player's line came while a frame that does not decode was decoded (a
+        # broken video): the stream's answer is that frame's failure, the line comes next
+        send(out, {"ok": False, "reason": f"frame {n} cannot be decoded"})
+        return
     send(out, {"ok": True, "last": last, "sent": sent})
 
 
