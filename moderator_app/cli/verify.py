@@ -114,8 +114,9 @@ def _run_sync(args, result, options) -> int | None:
                 f"Found at the suggested offset {at} (confidence {analysis.confidence:.2f}):",
                 f"--offset auto: the suggestion, run_start at video {at}, has confidence "
                 f"{analysis.confidence:.2f}, under {APPLY_MIN_CONFIDENCE:.2f} (the workstation "
-                "withholds one-click Apply too); check it on the sync lanes and give --offset "
-                "SECONDS")
+                "withholds one-click Apply too)"
+                + (f": {analysis.confidence_note}" if analysis.confidence_note else "")
+                + "; check it on the sync lanes and give --offset SECONDS")
     return analysis
 
 

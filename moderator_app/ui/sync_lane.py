@@ -53,6 +53,8 @@ def describe(a) -> str:
             f"{a.confidence:.2f}, {a.supporting_actions:,} of {counted(a.actions, 'action')}{drift}); "
             f"{counted(len(a.findings), 'sync finding')}")
     withheld = apply_withheld(a.confidence)
+    if withheld and a.confidence_note:
+        withheld = f"{withheld}; {a.confidence_note}"
     return f"{said}\n{withheld}" if withheld else said
 
 
@@ -87,6 +89,8 @@ class AutoSyncBox(QGroupBox):
         # the reason on the button too: at 1280x720 the dock squeezes the label to 2 lines
         withheld = "" if self.analysis is None or self.analysis.suggested_offset_s is None \
             else apply_withheld(self.analysis.confidence)
+        if withheld and self.analysis is not None and self.analysis.confidence_note:
+            withheld = f"{withheld}; {self.analysis.confidence_note}"
         self.apply.setText(WITHHELD_TEXT if withheld else APPLY_TEXT)
         self.apply.setToolTip(plain_tooltip(withheld) if withheld else "")
 

@@ -58,6 +58,9 @@ class SyncAnalysis:
     # the offset used (core/sync/stretch.py); empty when not tested. The other tile scale
     # reads them: a stretch answered here is no stretch at chance there (`combine.combine`)
     answers: tuple[tuple[bool, float], ...] = field(default=(), compare=False)
+    # why the confidence is bounded, when the evidence cannot place the offset within a
+    # video frame ("" otherwise; core/sync/cadence.py)
+    confidence_note: str = ""
 
     @property
     def drift_percent(self) -> float:

@@ -158,6 +158,7 @@ def _analysis_dict(a: SyncAnalysis) -> dict[str, Any]:
         "schema": SCHEMA,
         "suggested_offset_s": a.suggested_offset_s,
         "confidence": a.confidence,
+        "confidence_note": a.confidence_note or None,
         "supporting_actions": a.supporting_actions,
         "actions": a.actions,
         "not_enough_signal": a.suggested_offset_s is None,

@@ -1,0 +1,85 @@
+"""A video that holds each game picture for several of its frames bounds the suggestion's
+confidence: the reactions place the offset only to within a game frame.
+
+Why: a press shows only when the game draws its next picture, so a reaction's video time is
+a game-frame boundary, whatever the capture's frame rate. The fit dates the offset by the
+supporting reactions' median less a latency prior (`fit.INPUT_LATENCY_S`, 0.75 of a 60 Hz
+frame: games answer within 0-2 of their frames, and which one a game answers in the picture
+cannot tell). That prior is within a video frame of the truth while the video frame is as
+long as the game's (60 fps and slower); a capture at 120 fps halves the frame the judge
+counts, not the game frame the reactions are quantised to. QA session 19 (M3): Beam Rider at
+120 fps (each 60 Hz picture captured twice) was suggested 1.58-1.68 video frames early (0.84
+game frames) at confidence 0.83 / 0.65, Apply enabled and `--offset auto` using it. Snapping
+the suggestion to the game clock's phase (the offset of a game drawn from run_start lies on a
+game-frame boundary) moves it by whole game frames, two video frames each: 0.586 s snaps to
+0.5833 (-2 frames), not 0.6.
+
+The test (`game_frames`): the frames whose picture changes (`FrameSignals.picture_change`)
+fall on one residue class modulo g video frames, CADENCE_SHARE of them or more, with at least
+CADENCE_MIN_CHANGES changes, and fps / g is a game's drawing rate (CADENCE_MIN_GAME_HZ): the
+game draws a new picture every g-th frame of the video. On
+every cached run of the corpus sets and QA s14-s18 the largest share at g = 2 is 0.958
+(Video Pinball at 60 fps, its flipper drawn every other frame, and the ball not); QA s19's
+120 fps runs, Beam Rider (a moving screen) and 3-D Tic-Tac-Toe (a still board), 1.000.
+Then (`bounded`) the confidence is at most CADENCE_BOUND, under the one-click bar
+(`records.APPLY_MIN_CONFIDENCE`), and the analysis says why (`SyncAnalysis.confidence_note`,
+shown in the Sync panel and `verify --json`'s `sync.confidence_note`). The offset, the
+reactions and the findings do not change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .records import APPLY_MIN_CONFIDENCE, SyncAnalysis
+from .signals import FrameSignals
+
+CADENCE_SHARE = 0.99        # of the changing frames on one residue class modulo g
+CADENCE_MIN_CHANGES = 100   # fewer changes tell no cadence (a still board's 40 s: 312)
+CADENCE_MAX = 4             # g tried: 2 .. 4 video frames a game picture (up to 240 fps)
+# ... and the game draws at fps / g, a game's rate: a still board's blink can change every
+# other frame of a slow capture too (QA s18's Video Checkers at 15 fps: 163 changes, all on
+# one parity, a 7.5 Hz cadence; each of its video frames holds 4 game frames, not less)
+CADENCE_MIN_GAME_HZ = 40.0
+CADENCE_BOUND = 0.45        # the confidence such a suggestion can have: under the bar
+assert CADENCE_BOUND < APPLY_MIN_CONFIDENCE
+
+
+def game_frames(sig: FrameSignals) -> int:
+    """How many video frames each game picture holds (g >= 2: see the module's docstring),
+    1 when the picture's changes show no such cadence. Frames are numbered by their time
+    (a variable-rate video's dropped repeats keep their place)."""
+    c = np.asarray(sig.picture_change)
+    if len(c) < 2 or sig.fps <= 0:
+        return 1
+    moved = np.flatnonzero(c[1:] > 0) + 1
+    if len(moved) < CADENCE_MIN_CHANGES:
+        return 1
+    idx = np.round(np.asarray(sig.times, float)[moved] * sig.fps).astype(np.int64)
+    for g in range(2, CADENCE_MAX + 1):
+        if sig.fps / g < CADENCE_MIN_GAME_HZ:
+            break
+        if np.bincount(idx % g, minlength=g).max() >= CADENCE_SHARE * len(idx):
+            return g
+    return 1
+
+
+def note(g: int, fps: float) -> str:
+    """The Sync panel's and the JSON's words for a suggestion bounded by the cadence."""
+    return (f"the video holds each game picture for {g} of its frames ({fps:.4g} fps): a "
+            f"reaction shows only when the game draws, so the reactions place run_start only "
+            f"to within a game frame ({g} video frames), not one video frame")
+
+
+def bounded(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
+    """`a` with its suggestion's confidence at most CADENCE_BOUND, and the reason in
+    `confidence_note`, when the video holds each game picture for several frames."""
+    if a.suggested_offset_s is None:
+        return a
+    g = game_frames(sig)
+    if g < 2:
+        return a
+    return replace(a, confidence=min(a.confidence, CADENCE_BOUND),
+                   confidence_note=note(g, float(sig.fps)))
