@@ -22,6 +22,7 @@ from moderator_app.core.text import counted
 
 from . import (
     align,
+    at_offset,
     band,
     cadence,
     clock,
@@ -54,6 +55,7 @@ from .fit import (
 from .local_findings import (
     answered,
     measure_all,
+    reaction_findings,
     unexplained,
     with_answers,
     with_insertion,
@@ -149,7 +151,19 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _calm(run_s, sig, th, offset_s, input_kinds) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
+    if res.suggested_offset_s is None and offset_s is not None:
+        res = at_offset.band_at(run_s, sig, th, offset_s, res, _band_read) or res
     return res
+
+
+def _band_read(run_s, sig: FrameSignals, tiles, th, offset_s: float) -> SyncAnalysis:
+    """The analysis of the band `tiles` of `sig` read at `offset_s`, nothing suggested (for
+    `at_offset`), with its reactions' earliest quarter as the band's latency (as `_in_band`)
+    and its misses, also those at chance, kept only where the whole picture freezes
+    (`_misses_frozen`: the band is not the picture)."""
+    a = analyze_at(run_s, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q,
+                   fixed=True)
+    return _misses_frozen(a, sig, chance_too=True)
 
 
 def _rising(run_s, sig: FrameSignals, th, offset_s: float | None,
@@ -414,10 +428,11 @@ def _splice_pair(tested: list[Tested], th) -> Tested | None:
 
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                latency_q: float = 50.0, given: SyncAnalysis | None = None,
-               input_kinds=None, calm: bool = False) -> SyncAnalysis:
+               input_kinds=None, calm: bool = False, fixed: bool = False) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
-    none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`)."""
+    none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
+    `fixed`: nothing is suggested, the reactions are read at `offset_s` (`at_offset`)."""
     run_s, input_kinds = kinds.in_order(run_s, input_kinds)
     n = len(run_s)
     if n == 0 or len(sig) < 2:
@@ -526,6 +541,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         reason = "the video's reactions do not single out one offset"
     elif late:
         reason = "the presses' changes precede the offset their reactions single out"
+    if fixed and not reason:
+        reason = "read at the offset given"
     suggested = None if reason else round(offset - ahead, 4)
     if reason:
         conf = min(conf, 0.3)
@@ -554,6 +571,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
 
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None, plain, lag)
+    if fixed:  # nothing suggested: the rules that read the reactions, at the offset given
+        return replace(out, findings=reaction_findings(out, run_s, sig, nov, th))
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
         out = with_insertion(out, run_s, sig, nov_r, th, q, memo) or out

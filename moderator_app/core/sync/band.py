@@ -142,3 +142,62 @@ def answered_earlier(sig: FrameSignals, nov: Novelty, tiles: np.ndarray,
         return None
     j = int(np.argmax(np.where(ok, hits, -1)))
     return j, int(hits[j])
+
+
+# Shuffled logs for the band chosen at a fixed offset (`select_at`): the real log's best band
+# must beat every one of them, so a log that lines up with no band (a random log, a wrong
+# offset) passes about 1 time in AT_NULL_SETS + 1 even before the margin is asked for.
+AT_NULL_SETS = 99
+
+
+def _llr_at(hit: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """Per band, the binomial log-likelihood ratio of the actions shown at frames `ks` that
+    have an onset in the band's window (`_window_hits`), against the band's onset rate; 0
+    where no more of them have one than the rate gives (`_band_llr` at one offset)."""
+    m = float(len(ks))
+    c = np.clip(hit[ks].sum(axis=0).astype(float), 0.0, m - 1e-9)
+    p = np.clip(hit.mean(axis=0), 1e-4, 1 - 1e-4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = c * np.log(np.maximum(c, 1e-9) / (m * p)) + \
+            (m - c) * np.log((m - c) / (m * (1 - p)))
+    return np.where(c > m * p, llr, 0.0)
+
+
+def _shown_at(times: np.ndarray, offset: float, run_s: np.ndarray) -> np.ndarray:
+    """The frames at which the actions show at `offset` (`reactions.frame_at`), those on the
+    footage only."""
+    v = offset + np.asarray(run_s, float)
+    k = np.searchsorted(times, v - 1e-6)
+    return k[(k < len(times)) & (v >= times[0] - 1e-6)]
+
+
+def select_at(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
+              min_null_z: float, min_actions: int, grid: int
+              ) -> tuple[np.ndarray | None, float]:
+    """`select` at one offset (the moderator's): the tiles of the band whose actions, shown
+    at `offset`, have an onset in its window far more often than the band's rate, far more
+    than the same log's gaps shuffled (AT_NULL_SETS times) find in any band at that offset;
+    with the margin in their spreads; (None, margin) when no band beats every shuffled log
+    by min_null_z spreads, or fewer than `min_actions` actions show on the footage. Why its
+    own bar: choosing the best of 16 bands finds one by chance on any log at any offset;
+    the shuffled logs choose theirs the same way, so a wrong offset or a log the video does
+    not follow reads as not enough signal, not as reactions."""
+    ks = _shown_at(sig.times, offset, run_s)
+    if len(ks) < max(2, min_actions) or len(sig) < 2:
+        return None, 0.0
+    hit = _window_hits(sig, nov, grid)
+    z = _llr_at(hit, ks)
+    real = float(z.max())
+    rng = np.random.default_rng(len(run_s))
+    gaps = np.diff(run_s)
+    null = []
+    for _ in range(AT_NULL_SETS):
+        rng.shuffle(gaps)
+        fake = np.concatenate([run_s[:1], run_s[0] + np.cumsum(gaps)])
+        shown = _shown_at(sig.times, offset, fake)
+        null.append(float(_llr_at(hit, shown).max()) if len(shown) else 0.0)
+    nz = np.array(null)
+    margin = (real - float(nz.mean())) / max(float(nz.std()), 1e-6)
+    if real <= float(nz.max()) or margin < min_null_z:
+        return None, margin
+    return bands(grid)[int(z.argmax())], margin

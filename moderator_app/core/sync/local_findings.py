@@ -412,6 +412,18 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
                         [(a, b, c) for a, b, c in segs], findings)
 
 
+def reaction_findings(out: SyncAnalysis, run_s, sig: FrameSignals, nov, th) -> list[SyncFinding]:
+    """The findings that read the per-action reactions alone (`sync.no_reaction`,
+    `sync.activity_without_actions`), at the one offset `out` uses, for an analysis that
+    suggests nothing and reads an offset given (`analysis.analyze_at(fixed=True)`):
+    `measure_all` says them only beside a suggestion, whose track they share."""
+    if out.offset_used_s is None:
+        return []
+    offs = np.full(len(run_s), float(out.offset_used_s))
+    return _no_reaction(out.reactions, th, [], sig) + \
+        _activity(out.reactions, np.asarray(run_s, float), offs, sig, nov, out.speed, th)
+
+
 def _still(sig: FrameSignals, v0: float, v1: float) -> bool:
     """Not one pixel of the picture changes from video time v0 to v1 (a frozen picture): in
     its tiles nor, where measured, in colour (`FrameSignals.colour`)."""
