@@ -17,8 +17,11 @@ The test (`tick_speed`), on the whole picture's change per frame:
 - nothing when trains reading the console's own clock hold HONEST_SHARE of the gaps, or
   fewer than MIN_TOTAL gaps are in trains; else the speed that trains of at least two
   holding SHARE of the gaps read within AGREE, at least MIN_PCT off the console's clock,
-  when no other speed is read so (one cycle alone reads two: Zaxxon's 10 Hz scroll slowed,
-  or a 20 Hz cycle aliased and sped up; its 12 Hz stretches read only the first).
+  when no other speed is read so. A train whose rate a cycle under the Nyquist frequency
+  explains is read as that cycle only, not as a faster one folded onto it by the frame rate
+  (session 19, QA s19 M1: 3-D Tic-Tac-Toe's 8-frame cycle at 23.976 fps slowed 4 % reads
+  7.5 Hz slowed 4.1 % or 30 Hz folded and sped up 3.9 %; Zaxxon's 10 Hz scroll slowed, or
+  20 Hz folded and sped up).
 Space Invaders' march, on no console cycle (its own tempo: a step every 3.95 frames at 60
 fps), reads +0.8 to +1.6 % on its honest runs: MIN_PCT stands above it.
 """
@@ -82,6 +85,8 @@ def tick_speed(sig: FrameSignals, readings, console_hz: float, honest: float
     reads: list[tuple[int, float, int]] = []  # (train, speed, gaps)
     for i, (period, n) in enumerate(found):
         rd = readings(fps / period, fps, console_hz)
+        if any(m == 0 for _, _, m in rd):  # a cycle under the Nyquist frequency, shown as
+            rd = [r for r in rd if r[2] == 0]  # it is, before a faster one folded onto it
         if any(abs(s - 1.0) < honest for s, _, _ in rd):
             on_clock += n
         else:
@@ -98,8 +103,7 @@ def tick_speed(sig: FrameSignals, readings, console_hz: float, honest: float
         if len(group) >= 2 and w >= SHARE * total:
             told.append((sum(s * n for s, n in group.values()) / w, len(group), w))
     if not told or max(t[0] for t in told) - min(t[0] for t in told) > 2 * AGREE:
-        return None  # none, or two speeds (one cycle's line or another's alias: 9.67 Hz at
-        # 29.97 fps is 10 Hz slowed 3.3 % or 20 Hz aliased and sped up 1.5 %)
+        return None  # none, or two speeds (two cycles' trains that read apart)
     speed, n, w = max(told, key=lambda t: t[2])
     if abs(speed - 1.0) * 100.0 < MIN_PCT:
         return None
