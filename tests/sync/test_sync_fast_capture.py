@@ -39,6 +39,19 @@ def test_a_game_captured_faster_than_it_draws_gets_no_confident_wrong_offset(see
     assert d["confidence"] == CADENCE_BOUND and d["confidence_note"] == NOTE
 
 
+@pytest.mark.parametrize(("fps", "seed"), [(100.0, 3), (100.0, 9), (144.0, 2), (144.0, 7)])
+def test_a_rate_no_multiple_of_the_games_gets_no_confident_wrong_offset(fps, seed):
+    # on main: 1.25 / 1.25 frames early at 100 fps, 1.84 / 2.12 at 144 fps, at 0.977-0.992
+    sig, e, truth = signals(fps=fps, seed=seed, latency=IN_THE_PRESS_FRAME)
+    assert game_frames(sig) == pytest.approx(fps / 60.0)
+    a = analyze(e, sig, DEFAULT_THRESHOLDS)
+    assert a.suggested_offset_s is not None
+    off_frames = abs(a.suggested_offset_s - truth) * sig.fps
+    assert off_frames <= 1.0 or a.confidence < APPLY_MIN_CONFIDENCE  # duration-ok
+    assert a.confidence == CADENCE_BOUND
+    assert f"each game picture for {fps / 60.0:.3g} of its frames" in a.confidence_note
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_same_game_at_its_own_rate_keeps_its_confident_offset(seed):
     # at 60 fps a video frame is a game frame: the prior's -0.75 frame is within one
@@ -54,7 +67,9 @@ def test_the_same_game_at_its_own_rate_keeps_its_confident_offset(seed):
 
 def test_the_cadence_is_read_from_the_pictures_changes():
     assert game_frames(signals(fps=180.0, seconds=20.0)[0]) == 3
+    assert game_frames(signals(fps=240.0, seconds=20.0)[0]) == 4
     assert game_frames(signals(fps=50.0, seconds=20.0)[0]) == 1
+    assert game_frames(signals(fps=60.0, seconds=20.0)[0]) == 1
     # a still board's blink changing every other frame of a 15 fps capture (QA s18's Video
     # Checkers) is no game drawing at 7.5 Hz
     sig = signals(fps=120.0, seconds=20.0)[0]

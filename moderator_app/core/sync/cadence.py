@@ -17,7 +17,10 @@ game-frame boundary) moves it by whole game frames, two video frames each: 0.586
 The test (`game_frames`): the frames whose picture changes (`FrameSignals.picture_change`)
 fall on one residue class modulo g video frames, CADENCE_SHARE of them or more, with at least
 CADENCE_MIN_CHANGES changes, and fps / g is a game's drawing rate (CADENCE_MIN_GAME_HZ): the
-game draws a new picture every g-th frame of the video. On
+game draws a new picture every g-th frame of the video. A rate no multiple of the game's (100,
+144 fps) holds pictures for 1 or 2 frames in turn: then the changes fall, CADENCE_SHARE of
+them, only on frames that a tick of a 60 Hz clock precedes, for one of its phases (`on_clock`,
+from 1.2 times the clock on). On
 every cached run of the corpus sets and QA s14-s18 the largest share at g = 2 is 0.958
 (Video Pinball at 60 fps, its flipper drawn every other frame, and the ball not); QA s19's
 120 fps runs, Beam Rider (a moving screen) and 3-D Tic-Tac-Toe (a still board), 1.000.
@@ -43,34 +46,56 @@ CADENCE_MAX = 4             # g tried: 2 .. 4 video frames a game picture (up to
 # other frame of a slow capture too (QA s18's Video Checkers at 15 fps: 163 changes, all on
 # one parity, a 7.5 Hz cadence; each of its video frames holds 4 game frames, not less)
 CADENCE_MIN_GAME_HZ = 40.0
+# A rate that is no multiple of the game's (100 or 144 fps of a 60 Hz game) holds pictures
+# for 1 or 2 frames in turn: the changes then fall only on frames a tick of the game's clock
+# (the emulator's CLOCK_HZ) precedes, for one of CLOCK_PHASES phases. Tried from
+# CLOCK_MIN_RATIO times the clock on: a synthetic game answering in its press's frame is
+# 0.65-1.25 frames early at 100 fps (4 of 12 seeds wrong at 0.96-0.99), 0.91-2.12 at 144 fps
+# (11 of 12) without it. No video of the corpus or QA sets lies between 62.6 and 120 fps.
+CLOCK_HZ = 60.0
+CLOCK_PHASES = 64  # 0.26 ms apart; a 144 fps capture's frames fall 1.39 ms apart on the clock
+CLOCK_MIN_RATIO = 1.2
 CADENCE_BOUND = 0.45        # the confidence such a suggestion can have: under the bar
 assert CADENCE_BOUND < APPLY_MIN_CONFIDENCE
 
 
-def game_frames(sig: FrameSignals) -> int:
-    """How many video frames each game picture holds (g >= 2: see the module's docstring),
-    1 when the picture's changes show no such cadence. Frames are numbered by their time
-    (a variable-rate video's dropped repeats keep their place)."""
+def game_frames(sig: FrameSignals) -> float:
+    """How many video frames each game picture holds (more than 1: see the module's
+    docstring), 1 when the picture's changes show no such cadence. Frames are numbered by
+    their time (a variable-rate video's dropped repeats keep their place)."""
     c = np.asarray(sig.picture_change)
     if len(c) < 2 or sig.fps <= 0:
-        return 1
+        return 1.0
     moved = np.flatnonzero(c[1:] > 0) + 1
     if len(moved) < CADENCE_MIN_CHANGES:
-        return 1
-    idx = np.round(np.asarray(sig.times, float)[moved] * sig.fps).astype(np.int64)
-    for g in range(2, CADENCE_MAX + 1):
+        return 1.0
+    times = np.asarray(sig.times, float)
+    idx = np.round(times[moved] * sig.fps).astype(np.int64)
+    for g in range(CADENCE_MAX, 1, -1):  # the longest hold first (240 fps: 4, not 2)
         if sig.fps / g < CADENCE_MIN_GAME_HZ:
-            break
+            continue
         if np.bincount(idx % g, minlength=g).max() >= CADENCE_SHARE * len(idx):
-            return g
-    return 1
+            return float(g)
+    if sig.fps >= CLOCK_MIN_RATIO * CLOCK_HZ and \
+            on_clock(times[moved - 1], times[moved], CLOCK_HZ) >= CADENCE_SHARE:
+        return float(sig.fps) / CLOCK_HZ
+    return 1.0
 
 
-def note(g: int, fps: float) -> str:
+def on_clock(before: np.ndarray, at: np.ndarray, hz: float) -> float:
+    """The largest share, over CLOCK_PHASES phases of a clock ticking at `hz`, of the
+    changes (shown at video times `at`, the frame before at `before`) that a tick precedes:
+    a frame can show a new game picture only when the game drew one since the last frame."""
+    phase = np.arange(CLOCK_PHASES)[:, None] / (CLOCK_PHASES * hz)
+    ticked = np.floor((at[None, :] - phase) * hz) > np.floor((before[None, :] - phase) * hz)
+    return float(ticked.mean(axis=1).max()) if len(at) else 0.0
+
+
+def note(g: float, fps: float) -> str:
     """The Sync panel's and the JSON's words for a suggestion bounded by the cadence."""
-    return (f"the video holds each game picture for {g} of its frames ({fps:.4g} fps): a "
+    return (f"the video holds each game picture for {g:.3g} of its frames ({fps:.4g} fps): a "
             f"reaction shows only when the game draws, so the reactions place run_start only "
-            f"to within a game frame ({g} video frames), not one video frame")
+            f"to within a game frame ({g:.3g} video frames), not one video frame")
 
 
 def bounded(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
@@ -79,7 +104,7 @@ def bounded(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
     if a.suggested_offset_s is None:
         return a
     g = game_frames(sig)
-    if g < 2:
+    if g <= 1.0:
         return a
     return replace(a, confidence=min(a.confidence, CADENCE_BOUND),
                    confidence_note=note(g, float(sig.fps)))
