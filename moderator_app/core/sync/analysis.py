@@ -24,6 +24,7 @@ from . import (
     align,
     at_offset,
     band,
+    band_jump,
     cadence,
     clock,
     freeze,
@@ -153,6 +154,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
         res = at_offset.band_at(run_s, sig, th, offset_s, res, _band_read) or res
+        # ... and the band that answers best there read for a splice (core/sync/band_jump.py)
+        res = band_jump.jumps_at(run_s, sig, th, offset_s, res, analyze_at,
+                                 BAND_LATENCY_Q) or res
     return res
 
 

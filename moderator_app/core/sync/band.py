@@ -92,6 +92,48 @@ def select(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, min_null_z: float
     return bands(grid)[int(z.argmax())], margin
 
 
+def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: float,
+              grid: int) -> tuple[np.ndarray | None, float]:
+    """The tiles of the band whose onsets answer the presses best at `offset_s` (the
+    moderator's: given, not searched for, so no shuffled logs choose theirs): the most
+    actions with an onset in the band within WINDOW_S, as the binomial log-likelihood ratio
+    against the band's own onset rate (`_band_llr`'s, at one offset); and how far that count
+    stands over the band's counts at every offset within AT_RANGE_S of it, in their spreads
+    (a mistyped or default offset is one the band answers at only by chance). (None, 0.0)
+    when no band answers more often than its rate."""
+    hit = _window_hits(sig, nov, grid)
+    n = len(hit)
+    e = np.asarray(run_s, float)
+    v = offset_s + e
+    inside = (v >= sig.times[0]) & (v <= sig.times[-1])
+    if not inside.any() or n < 2:
+        return None, 0.0
+    ks = np.clip(np.searchsorted(sig.times, v[inside] - 1e-6), 0, n - 1)
+    c = hit[ks].sum(axis=0).astype(float)
+    m = float(len(ks))
+    p = np.clip(hit.mean(axis=0), 1e-4, 1 - 1e-4)
+    c = np.clip(c, 0.0, m - 1e-9)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = c * np.log(np.maximum(c, 1e-9) / (m * p)) + \
+            (m - c) * np.log((m - c) / (m * (1 - p)))
+    llr = np.where(c > m * p, llr, 0.0)
+    if float(llr.max()) <= 0.0:
+        return None, 0.0
+    b = int(llr.argmax())
+    r = int(round(AT_RANGE_S * sig.fps))
+    shifts = np.arange(-r, r + 1)
+    k = ks[None, :] + shifts[:, None]
+    ok = (k >= 0) & (k < n)
+    counts = (hit[np.clip(k, 0, n - 1), b] & ok).sum(axis=1)
+    counts = counts[ok.sum(axis=1) * 2 >= len(ks)].astype(float)  # half the presses shown
+    sd = float(counts.std()) if len(counts) > 1 else 0.0
+    z = (float(c[b]) - float(counts.mean())) / sd if sd > 0 else 0.0
+    return bands(grid)[b], z
+
+
+AT_RANGE_S = 60.0  # as track.JUMP_RANGE_S: the offsets a given one is weighed against
+
+
 def band_signals(sig: FrameSignals, tiles: np.ndarray) -> FrameSignals:
     """The signals of the band's tiles alone."""
     return FrameSignals(sig.times, np.ascontiguousarray(sig.tiles[:, tiles]), sig.fps,

@@ -1,0 +1,68 @@
+"""A splice on a screen that moves on its own, read in the player's band at an offset the
+analysis did not have to find (session 19, issue 13, QA s18 L2).
+
+When no stage of the analysis suggests an offset, nothing along the run was tested for a
+splice: the offset track's jumps, the stretch at chance and the insertion search all start
+from a suggestion (session 18: with one, 24 of 26 splices found; without, 4 of 58). The splice
+is itself what takes the suggestion away: half the presses follow another offset, and the
+whole run's band test (`band.select`) falls under its shuffled logs (Frostbite's band margin
+8.56 -> 0.18 for its cut, Zaxxon's 6.40 -> 3.41).
+
+An offset that is given needs no shuffled logs to be chosen: the moderator's (`--offset`, the
+Sync panel's). At it, the band (column or row of the grid) whose onsets answer the presses
+best (`band.at_offset`), when they answer there clearly more often than at other offsets
+(AT_MIN_Z), is analysed as a suggested offset's picture is (`analyze_at` with the
+offset `given`): the track's windows, each stretch's own fit and the two-offset bar
+(`local_findings._path`), the stretch at chance and the shift that explains it, the insertion
+search. Only its `sync.offset_jump` findings are kept: the offset stays the moderator's, and
+a band's silence is no missing reaction (a press into a wall). A band that singles out an
+offset of its own, away from the given one, is no reading at the given offset: nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from . import band, reactions
+from .records import SyncAnalysis
+from .signals import FrameSignals
+
+RULE = "sync.offset_jump"
+# The band's count of answered presses at the given offset, in spreads over its counts at every
+# offset within 60 s (`band.at_offset`), from which the offset is read at all. A given offset
+# may be mistyped, or the default 0 (`verify --sync` without `--offset`): at 0, three genuine
+# corpus runs (pong-genuine3, skiing-genuine@r30, space_invaders-genuine@lead5) got a false
+# jump, their bands standing 2.85, 2.80 and 1.59 there; the splices found at the true offset
+# stand 3.04-4.39 (frostbite-cut 3.42). At 3.0: 0 of 192 honest runs changed at 0, at the
+# truth +0.3 s or -1.0 s; asteroids-cut (2.82) is no longer found.
+AT_MIN_Z = 3.0
+
+
+def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
+             analyze_at: Callable[..., SyncAnalysis], latency_q: float) -> SyncAnalysis | None:
+    """`res` (an analysis that suggests no offset, measured at the moderator's `offset_s`)
+    with the offset jumps the player's band shows at that offset (`analyze_at`: the
+    analysis' own, `latency_q` its band percentile); None when it shows none."""
+    e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    n = len(e)
+    if n < th.sync_min_actions or len(sig) < 2 or sig.fps <= 0 or \
+            not math.isfinite(offset_s) or any(f.rule == RULE for f in res.findings):
+        return None
+    tiles, z = band.at_offset(sig, reactions.novelty(sig), e, offset_s, sig.grid)
+    if tiles is None or z < AT_MIN_Z:
+        return None  # the band answers there no better than at other offsets
+    given = SyncAnalysis(round(offset_s, 4), 0.0, 0, n, 1.0, "", offset_s)
+    a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, latency_q, given=given)
+    if a.suggested_offset_s is None or abs(a.suggested_offset_s - offset_s) * sig.fps > 1.0:
+        return None
+    said = f" (read in the player's band at the offset given, {offset_s:.3f} s)"
+    jumps = [replace(f, message=f.message + said) for f in a.findings if f.rule == RULE]
+    if not jumps:
+        return None
+    found = sorted(list(res.findings) + jumps, key=lambda g: (
+        g.video_start_s if g.video_start_s is not None else 0.0, g.rule))
+    return replace(res, findings=found)
