@@ -93,8 +93,10 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: PLR0915 - o
 
     d = root / "h19_03_ts_pts_wrap"
     d.mkdir(exist_ok=True)
-    _ffmpeg(["-i", str(qh.SAMPLE / "video.mp4"), "-c", "copy", "-output_ts_offset", "95440",
-             "-f", "mpegts"], d / "video.ts")
+    # (re-encoded to H.264: MPEG-4 Part 2 copied into TS loses its VOL header, undecodable)
+    _ffmpeg(["-i", str(qh.SAMPLE / "video.mp4"), "-c:v", "libx264", "-preset", "ultrafast",
+             "-g", "10", "-threads", "1", "-output_ts_offset", "95440", "-f", "mpegts"],
+            d / "video.ts")
     _with_sample_log(d)
     add(d.name, d)
 
@@ -132,7 +134,7 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: PLR0915 - o
     d.mkdir(exist_ok=True)
     _ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=60:sample_rate=48000",
              "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10:duration=60",
-             "-map", "1:v", "-map", "0:a", "-frames:v", "0", "-c:v", "libx264", "-c:a",
+             "-map", "1:v", "-map", "0:a", "-vf", "select=0", "-c:v", "libx264", "-c:a",
              "libopus", "-f", "matroska"], d / "video.mkv")
     _with_sample_log(d)
     add(d.name, d)

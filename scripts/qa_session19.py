@@ -114,9 +114,9 @@ s14.SLOW25 = SLOW4  # s14.build_sync_run sets build.SLOWDOWN from this global
 
 
 def build_sync_run(name: str) -> Path:
-    import corpus.build as build
+    import corpus.build  # noqa: F401 - sys.modules: the package exports a function `build`
 
-    build.SPEEDUPS.setdefault("speed4", SPEED4)
+    sys.modules["corpus.build"].SPEEDUPS.setdefault("speed4", SPEED4)
     s18._legal_actions()
     return s14.build_sync_run(name)
 
@@ -223,6 +223,38 @@ def frame_count(name: str) -> dict:
             "met": v.get("frame_count") == ff}
 
 
+def cost(name: str, pairs: int = 3) -> dict:
+    """Issue 13's "the analysis adds at most 20 % to the scan's time": CPU (user+sys) of whole
+    `verify --json --scan --offset auto` against `verify --json --scan` processes, interleaved,
+    each with a fresh scan cache (MODERATOR_APP_CACHE in a new folder)."""
+    import ctypes
+    import os
+    import resource
+    import tempfile
+
+    # orphans (a decoder child the CLI does not wait for) become ours, so that their CPU is
+    # counted: PR_SET_CHILD_SUBREAPER, then every descendant is reaped before reading rusage
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
+    folder = build_sync_run(name)
+    rows: dict = {"scan": [], "auto": []}
+    for _ in range(pairs):
+        for label, extra in (("scan", []), ("auto", ["--offset", "auto"])):
+            with tempfile.TemporaryDirectory() as tmp:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([*s10.CLI, "verify", str(folder), "--json", "--scan", *extra],
+                               capture_output=True, env={**os.environ, "MODERATOR_APP_CACHE": tmp})
+                while True:
+                    try:
+                        os.wait()
+                    except ChildProcessError:
+                        break
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            rows[label].append(round(after.ru_utime + after.ru_stime - before.ru_utime
+                                     - before.ru_stime, 3))
+    med = {k: sorted(v)[len(v) // 2] for k, v in rows.items()}
+    return {"run": name, **rows, "median": med, "ratio": round(med["auto"] / med["scan"], 3)}
+
+
 # -- re-checks of session 18's open items -------------------------------------------------------
 #: L2 (cuts/inserts), the missed slow-downs, and the genuine controls, on s18's runs
 RECHECK_L = [f"{g}-{k}@{r}" for r in ("r5994bfaac", "r15mjpeg")
@@ -297,6 +329,9 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
                 print(json.dumps(frames_real(name)), flush=True)
             except Exception as e:  # noqa: BLE001
                 print(json.dumps({"run": name, "qa_error": repr(e)[:300]}), flush=True)
+    if what == "cost":
+        for name in argv[1:]:
+            print(json.dumps(cost(name)), flush=True)
     if what == "recheck-s18":  # L2 and the slow-downs on session 18's runs
         recheck_s18(argv[1:] or RECHECK_L)
     if what == "measured":  # L1: FOLDER OFFSET ...
