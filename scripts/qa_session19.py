@@ -280,10 +280,8 @@ def measured(folder: Path, offset: float) -> dict:
     rep = json.loads(r.stdout) if r.stdout.startswith("{") else {}
     sync = rep.get("sync") or {}
     return {"folder": str(folder), "offset": offset, "verdict": rep.get("verdict"),
-            "keys": sorted(sync)[:30],
             **{k: sync.get(k) for k in ("suggested_offset_s", "confidence", "actions",
-                                          "measured", "supporting", "without_reaction",
-                                          "status", "reason")},
+                                          "supporting_actions", "reactions_summary")},
             "findings": [(f.get("rule"), f.get("video_start_s"), f.get("video_end_s"))
                          for f in sync.get("findings", [])]}
 
