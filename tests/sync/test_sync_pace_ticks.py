@@ -91,3 +91,16 @@ def test_a_train_s_speeds_hold_its_true_gap():
     assert lo <= true <= hi
     lo, hi = ticks.span(pos, 1.0)
     assert not lo <= true <= hi
+
+
+@pytest.mark.parametrize("speed", [1.04, 0.96, 1.0])
+def test_a_120_fps_capture_shows_each_console_frame_twice(speed):
+    """At 120 fps the blink shows every 16 frames (sped up 4 %: gaps of 14 and 16; slowed:
+    17 and 18): counted in console frames, the trains read the speed; honest, nothing.
+    Fails on main 9caec5d for the changed speeds: no finding (gaps of 2-8 frames, 1 apart)."""
+    found = _drifts(_blink_board(speed, 2, late=0.0, fps=120.0))
+    if speed == 1.0:
+        assert found == []
+        return
+    [f] = found
+    assert f.percent == pytest.approx((speed - 1) * 100, abs=1.0)

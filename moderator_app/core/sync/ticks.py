@@ -11,7 +11,7 @@ own phases, so the picture's change holds no sharp line (Zaxxon's strongest: 40x
 The test (`tick_speed`), on the whole picture's change per frame:
 - ticks: frames changing by TICK_SHARE of the median change or more;
 - trains: runs of MIN_GAPS gaps or more between ticks, each 2-8 frames, of two neighbouring
-  lengths (3 and 4), whose ticks lie within a frame of an even grid (a resampled cycle: the
+  lengths (3 and 4; counted in console frames where a video shows each twice: `trains`), whose ticks lie within a frame of an even grid (a resampled cycle: the
   longer gaps spread evenly), each read as a console cycle's line (pace's readings) at
   fps / (its mean gap), and as the speeds its grid gaps `lo` .. `hi` read (`span`: a
   train of 12 gaps is no better than +-5 % at 8 frames a tick);
@@ -45,6 +45,7 @@ from .signals import FrameSignals
 
 TICK_SHARE = 0.3   # a tick changes this share of the median changing frame's points or more
 MIN_GAPS = 12      # gaps in a train
+MIN_GAP, MAX_GAP = 2, 8  # a gap's video frames, at most one per console frame (`trains`)
 MIN_TOTAL = 60     # gaps in all trains
 HONEST_SHARE = 0.25  # trains on the console's clock holding this share of the gaps: honest
 SHARE = 0.8        # trains reading one speed hold this share of the gaps
@@ -87,8 +88,15 @@ def span(pos: np.ndarray, slack: float) -> tuple[float, float]:
             float(np.min((dp[up] + slack) / dj[up])))
 
 
-def trains(change: np.ndarray) -> list[Train]:
-    """Each even train of ticks (see the module's docstring)."""
+def trains(change: np.ndarray, hold: int = 1) -> list[Train]:
+    """Each even train of ticks (see the module's docstring), in a video that shows each
+    console frame `hold` times: gaps, their neighbouring lengths and the grid's slack are
+    counted in console frames, `hold` video frames each, and a gap may be a console frame
+    longer than MAX_GAP's (that cycle slowed). QA s19's 120 fps recorder shows each frame
+    twice: 3-D Tic-Tac-Toe's 8-frame blink every 16 video frames, sped up 4 % gaps of 14
+    and 16, slowed 17 and 18; with session 18's 2-8 frames, 1 apart, no train at all.
+    At one video frame per console frame or fewer (`hold` 1) the bounds are session 18's."""
+    g0, g1 = MIN_GAP * hold, MAX_GAP * hold + (hold if hold > 1 else 0)
     c = np.asarray(change)
     busy = np.nonzero(c > 0)[0]
     if len(busy) < MIN_GAPS + 1:
@@ -98,12 +106,12 @@ def trains(change: np.ndarray) -> list[Train]:
     out: list[Train] = []
     i = 0
     while i < len(d):
-        if not 2 <= d[i] <= 8:
+        if not g0 <= d[i] <= g1:
             i += 1
             continue
         j, lo, hi = i, int(d[i]), int(d[i])
-        while j + 1 < len(d) and 2 <= d[j + 1] <= 8 and \
-                max(hi, int(d[j + 1])) - min(lo, int(d[j + 1])) <= 1:
+        while j + 1 < len(d) and g0 <= d[j + 1] <= g1 and \
+                max(hi, int(d[j + 1])) - min(lo, int(d[j + 1])) <= hold:
             j += 1
             lo, hi = min(lo, int(d[j])), max(hi, int(d[j]))
         n = j - i + 1
@@ -112,8 +120,8 @@ def trains(change: np.ndarray) -> list[Train]:
             period = (pos[-1] - pos[0]) / n
             res = pos - (pos[0] + period * np.arange(n + 1))
             r = float(res.max() - res.min())
-            if r < GRID_SLACK:
-                out.append(Train(period, n, *span(pos, max(BOUND_SLACK, r))))
+            if r < GRID_SLACK * hold:
+                out.append(Train(period, n, *span(pos, max(BOUND_SLACK * hold, r))))
         i = j + 1
     return out
 
@@ -135,7 +143,8 @@ def tick_speed(sig: FrameSignals, readings, console_hz: float, honest: float
     docstring), or None. `readings(f, fps, console_hz)`: pace's (speed, k, m) of a line at
     f Hz; `honest`: a reading this close to 1 is the console's own clock."""
     fps = float(sig.fps)
-    found = trains(sig.picture_change) if fps > 0 else []
+    hold = max(1, round(fps / console_hz))  # video frames a console frame shows
+    found = trains(sig.picture_change, hold) if fps > 0 else []
     total = sum(t.gaps for t in found)
     if total < MIN_TOTAL:
         return None
