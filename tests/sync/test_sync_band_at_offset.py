@@ -25,7 +25,7 @@ def _log(seed: int) -> np.ndarray:
     return np.cumsum(rng.uniform(0.8, 3.5, 14)) + 1.0
 
 
-def _screen(run_s: np.ndarray) -> tuple[FrameSignals, list[float | None]]:
+def _screen(run_s: np.ndarray, row_rate: float = 0.3) -> tuple[FrameSignals, list[float | None]]:
     """46 s at 60 fps on an 8x8 grid: every tile has 4-frame bursts of motion at random
     times, once a second outside the player's row and every 3.3 s in it (birds, stars,
     shots), and the player's row answers 70 % of the presses 1 to 3 frames late with an
@@ -34,7 +34,7 @@ def _screen(run_s: np.ndarray) -> tuple[FrameSignals, list[float | None]]:
     n = 46 * FPS
     tiles = np.zeros((n, 64), np.uint16)
     for j in range(64):
-        rate = 0.3 if j // 8 == ROW else 1.0
+        rate = row_rate if j // 8 == ROW else 1.0
         for k in np.nonzero(rng.random(n) < rate / FPS)[0]:
             tiles[k:k + 4, j] = 20
     shown: list[float | None] = []
@@ -109,3 +109,25 @@ def test_a_wrong_offset_or_another_log_measures_what_the_whole_picture_does():
         assert a.suggested_offset_s is None
         assert _measured(a) == measured
         assert not any(f.rule.startswith("sync.") for f in a.findings)
+
+
+
+def test_onsets_of_the_band_between_actions_are_no_activity_without_actions():
+    """A 7 s wait between two presses (a model call in flight) in which the player's row,
+    quiet otherwise, moves 6 times as it does after a press. With no suggestion, the band
+    chosen at the offset given reads the reactions (11 measured) but not
+    `sync.activity_without_actions` (on main: found at 19.7 s): a band chosen because it
+    answers the presses at this offset is not shown to move only on input (QA s19's genuine
+    Beam Rider pause at 120 fps got that warning from the ship's row), and on real human and
+    deleted stretches the rule found none on the band (docs/DECISIONS.md, session 19)."""
+    e = _log(SEED)
+    e = np.concatenate((e[:6], e[6:] + 6.0))
+    sig, _ = _screen(e, row_rate=0.05)
+    tiles = sig.tiles.copy()
+    wait0 = OFFSET + e[5] + 1.0
+    for i in range(6):
+        k = int(round((wait0 + i) * FPS))
+        tiles[k:k + 8, ROW * 8 + i] = 30
+    a = analyze(e, FrameSignals(sig.times, tiles, float(FPS)), DEFAULT_THRESHOLDS, OFFSET)
+    assert a.suggested_offset_s is None and _measured(a) == 11
+    assert [f.rule for f in a.findings] == []

@@ -3,13 +3,12 @@ chosen at that offset (QA s18 L1, L6).
 
 On a screen that moves on its own (Phoenix's birds and stars), the whole picture's onsets
 measure no reaction at all: phoenix-genuine2 at its true offset, 0 of 23, and so the rules
-that read reactions (`sync.no_reaction`, `sync.activity_without_actions`, the reaction lane)
-had nothing to read whenever the run's fit was not significant on its own (a deleted
+that read reactions (`sync.no_reaction`, the reaction lane) had nothing to read whenever the run's fit was not significant on its own (a deleted
 stretch, a shorter log). The player's band (core/sync/band.py) answers there, but `_in_band`
 chooses it over every offset, and a deleted stretch's log no longer stands out that way
 (margin 6.47 -> 4.26). With the offset given, the band is chosen at that offset alone
-(`band.select_at`, against shuffled logs at the same offset), and the reactions and those
-two rules are read on it; the suggestion (none), its reason and confidence stay the whole
+(`band.select_at`, against shuffled logs at the same offset), and the reactions and
+`sync.no_reaction` are read on it; the suggestion (none), its reason and confidence stay the whole
 picture's, and so do the other findings (jumps, drift: not read here).
 """
 
@@ -23,10 +22,14 @@ from . import band, reactions
 from .combine import near
 from .records import SyncAnalysis
 
-# The rules read on the band at the offset given: the ones that read the per-action
-# reactions. Jumps, drifts and stretches at chance belong to the track and the fit, which
-# a band chosen at one offset does not test.
-RULES = ("sync.no_reaction", "sync.activity_without_actions")
+# The rules read on the band at the offset given. Jumps, drifts and stretches at chance
+# belong to the track and the fit, which a band chosen at one offset does not test. Nor is
+# `sync.activity_without_actions` read here: a band chosen because it answers the presses at
+# this offset is not shown to move only on input (QA s19's genuine Beam Rider pause at 120
+# fps got it at 18.5 s: the ship's row moves while a model call is in flight), and on the
+# real human and deleted stretches its input-like onsets came at 0.27-0.93x their idle
+# density, under the rule's 3.5x: it found none of them (docs/DECISIONS.md, session 19).
+RULES = ("sync.no_reaction",)
 
 
 def band_at(run_s, sig, th, offset_s: float, silent: SyncAnalysis, read) -> SyncAnalysis | None:
