@@ -61,8 +61,13 @@ def _band_llr(hit: np.ndarray, spec: tuple[np.ndarray, int], fps: float,
     comb = np.bincount(ks, minlength=size)[:size].astype(float)
     counts = np.fft.irfft(h * np.conj(np.fft.rfft(comb))[:, None], size, axis=0)[:n]
     c = np.rint(counts).max(axis=0)  # per band, the best offset's count
-    m = float(len(ks))
-    p = np.clip(hit.mean(axis=0), 1e-4, 1 - 1e-4)
+    return _binomial_llr(c, float(len(ks)), hit.mean(axis=0))
+
+
+def _binomial_llr(c: np.ndarray, m: float, rate: np.ndarray) -> np.ndarray:
+    """Per band, the binomial log-likelihood ratio of `c` of `m` actions answered against
+    the band's own onset `rate` (0 where it answers no more often than that rate)."""
+    p = np.clip(rate, 1e-4, 1 - 1e-4)
     c = np.clip(c, 0.0, m - 1e-9)
     with np.errstate(divide="ignore", invalid="ignore"):
         llr = c * np.log(np.maximum(c, 1e-9) / (m * p)) + \
@@ -110,13 +115,7 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
         return None, 0.0
     ks = np.clip(np.searchsorted(sig.times, v[inside] - 1e-6), 0, n - 1)
     c = hit[ks].sum(axis=0).astype(float)
-    m = float(len(ks))
-    p = np.clip(hit.mean(axis=0), 1e-4, 1 - 1e-4)
-    c = np.clip(c, 0.0, m - 1e-9)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        llr = c * np.log(np.maximum(c, 1e-9) / (m * p)) + \
-            (m - c) * np.log((m - c) / (m * (1 - p)))
-    llr = np.where(c > m * p, llr, 0.0)
+    llr = _binomial_llr(c, float(len(ks)), hit.mean(axis=0))
     if float(llr.max()) <= 0.0:
         return None, 0.0
     b = int(llr.argmax())
@@ -127,7 +126,8 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
     counts = (hit[np.clip(k, 0, n - 1), b] & ok).sum(axis=1)
     counts = counts[ok.sum(axis=1) * 2 >= len(ks)].astype(float)  # half the presses shown
     sd = float(counts.std()) if len(counts) > 1 else 0.0
-    z = (float(c[b]) - float(counts.mean())) / sd if sd > 0 else 0.0
+    top = min(float(c[b]), len(ks) - 1e-9)  # as counted in _binomial_llr
+    z = (top - float(counts.mean())) / sd if sd > 0 else 0.0
     return bands(grid)[b], z
 
 
