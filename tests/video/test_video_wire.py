@@ -113,19 +113,3 @@ def test_the_trace_names_each_request_on_both_sides_of_the_pipe(mp4, tmp_path, m
     assert f"child={child} read ok=True done=[150]" in parent
     assert "line rid=1 op=frame n=5" in kid and "send to rid=1 ok=True n=5" in kid
     assert "line rid=2 op=warm" in kid and "send to rid=2 ok=True done=[150]" in kid
-
-
-def test_an_interrupt_that_comes_after_its_answer_does_not_stop_the_next_warm_up(mp4):
-    # The player re-sends its interrupt every 50 ms while it waits for a warm-up; one can reach
-    # the child after the answer it was meant to hurry. On main the flag stayed set, and the
-    # next warm-up gave up at its first frame (68 of 427 warm-ups in s19-warm's stress): the
-    # neighbours of a selection were not decoded ahead.
-    path, index = mp4
-    blob = index.to_bytes()
-    with VideoProcess(path) as vp:
-        vp.request({"op": "frame", "n": 5, "keep": True, "index_len": len(blob)}, blob)
-        vp.interrupt()  # late: nothing is running; its handler runs in the child before the
-        # next request is served (during the read, or as the read returns: PEP 475)
-        answer = vp.request({"op": "warm", "frames": [150, 300], "keep": True})
-    assert answer.header["done"] == [150, 300]
-    assert answer.header["interrupted"] is False

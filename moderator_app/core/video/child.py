@@ -230,9 +230,7 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
 
 
 # Set by SIGUSR1 (`VideoProcess.interrupt`): a request is waiting, a warm-up gives up at its
-# next decoded frame. Cleared when a warm-up starts and after its answer: an interrupt that
-# comes after the answer it was meant to hurry (the player re-sends one every 50 ms while it
-# waits) is stale, and one meant for this warm-up is re-sent while the player waits for it.
+# next decoded frame. Cleared after the warm-up's answer.
 _INTERRUPT = [False]
 _RID = [None]  # the id of the request being served (a trace's, `trace.py`)
 
@@ -255,7 +253,6 @@ def op_warm(req: dict, out, state: dict) -> None:
     `sizes` in the header), so that the workstation keeps them and shows one at once when it
     is selected (ui/frame_cache.py): no request, no wait for this process to be scheduled."""
     import threading
-    _INTERRUPT[0] = False  # a late one, for the answer before (see _INTERRUPT)
     dec = state.get("dec")
     done: list[int] = []
     blobs: list[bytes] = []
