@@ -105,7 +105,9 @@ def check_sync(name: str) -> dict:
 #: (06:43: cinepak_mov_40_mp3 stopped: its encoder took > 13 min under the load; magicyuv added)
 VIDEO_SHAPES = {"h263_3gp_15_aac": (320, 240), "cinepak_mov_40_mp3": (320, 240),
                 "magicyuv_avi_40_mp3": (320, 240),
-                "mpeg4_nut_30_noindex": (320, 240)}
+                "mpeg4_nut_30_noindex": (320, 240),
+                # 06:53: M6's trigger isolated (libxvid with B-frames in AVI: packed bitstream)
+                "xvid_avi_bf2_40": (320, 240)}
 _raw = s13._raw
 
 
@@ -134,6 +136,10 @@ def build_video(shape: str) -> Path:
         vc._ffmpeg([*_raw("40"), *tone, "-c:v", "magicyuv", "-pix_fmt", "yuv420p",
                     "-c:a", "libmp3lame", "-b:a", "96k", "-f", "avi", str(folder / "run.avi")],
                    vc.Script(frames=n * 40))
+    elif shape == "xvid_avi_bf2_40":  # libxvid, 2 B-frames (packed, N-VOPs), AVI + MP3, 40 fps
+        vc._ffmpeg([*_raw("40"), *tone, "-c:v", "libxvid", "-q:v", "3", "-bf", "2", "-g", "80",
+                    "-pix_fmt", "yuv420p", "-c:a", "libmp3lame", "-b:a", "96k", "-f", "avi",
+                    str(folder / "run.avi")], vc.Script(frames=n * 40))
     elif shape == "mpeg4_nut_30_noindex":  # MPEG-4 Part 2 with B-frames, NUT, no index
         vc._ffmpeg([*_raw("30"), *tone, "-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "90",
                     "-c:a", "libmp3lame", "-b:a", "96k", "-write_index", "0", "-f", "nut",
