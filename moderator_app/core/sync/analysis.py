@@ -27,6 +27,7 @@ from . import (
     band_jump,
     cadence,
     clock,
+    event_jump,
     freeze,
     kinds,
     lookup,
@@ -157,6 +158,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         # ... and the band that answers best there read for a splice (core/sync/band_jump.py)
         res = band_jump.jumps_at(run_s, sig, th, offset_s, res, analyze_at,
                                  BAND_LATENCY_Q) or res
+        # ... or, on a still screen, the picture's events (core/sync/event_jump.py)
+        res = event_jump.jumps_at(run_s, sig, offset_s, res) or res
     return res
 
 
