@@ -48,6 +48,10 @@ RULE = "sync.offset_jump"
 THRESHOLD = 2          # changed sample points in a tile that count as it changing
 QUIET_S = 0.3          # ... after this long without a change in that tile: an event
 MERGE_S = 0.1          # events closer than this are one (120 fps: each picture twice)
+# A still screen's events: at most this many a second (3-D Tic-Tac-Toe 0.34-0.45; Breakout
+# 1.1-1.2, whose insertion was read as 23.2 s inserted at 11.2 s, truth 4 s at 14.68 s;
+# Beam Rider, Phoenix, Air Raid 2-6): where a moving picture makes more, chance explains them.
+MAX_EVENTS_PER_S = 0.8
 EXPLAIN_S = 0.35       # an event this long after a press is its reaction (Tic-Tac-Toe: 9-250 ms)
 MIN_SHIFT_S = 1.0      # a shorter jump moves the presses within their own reactions
 MAX_SHIFT_S = 30.0
@@ -103,7 +107,8 @@ def find(ev: np.ndarray, x: np.ndarray, video_s: float) -> tuple[float, float] |
     """(video time of the splice, shift in s) that the events `ev` show for the presses
     expected at `x` (sorted, at the given offset), or None."""
     n = len(ev)
-    if n < MIN_BEFORE + MIN_EVENTS or len(x) == 0 or video_s <= 0:
+    if n < MIN_BEFORE + MIN_EVENTS or len(x) == 0 or video_s <= 0 or \
+            n > MAX_EVENTS_PER_S * video_s:
         return None
     p = min(1.0, len(x) * EXPLAIN_S / video_s)
     ex0 = explained(ev, x)
