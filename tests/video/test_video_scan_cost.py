@@ -28,9 +28,9 @@ def _count_spawns(monkeypatch) -> list[int]:
     spawned: list[int] = []
     real = isolate._spawn
 
-    def counting(sock):
+    def counting(sock, fork=False):  # forked or started: one process each (forking.py)
         spawned.append(1)
-        return real(sock)
+        return real(sock, fork)
 
     monkeypatch.setattr(isolate, "_spawn", counting)
     return spawned

@@ -128,9 +128,11 @@ def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None
     if options.probe_video and sub.videos:
         # The video's isolated process starts now and imports PyAV and numpy (~0.2 s of CPU)
         # on the other core while the evidence is verified; with verify --scan the same
-        # process probes and then scans (`_check_video`; core/video/isolate.py).
+        # process probes and then scans (`_check_video`; core/video/isolate.py). Forked from
+        # this process where that is safe (the CLI: core/video/forking.py), it has numpy
+        # already and imports PyAV alone.
         from moderator_app.core.video.isolate import prestart
-        prestart(1)
+        prestart(1, fork=True)
     try:
         kind_result: KindResult = _verifier(sub.kind)(sub, options, report, progress, cancel)
     except TooManyErrors as exc:
@@ -256,7 +258,7 @@ def _scan_process(path: Path):
     from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
 
     try:
-        return VideoProcess(path)
+        return VideoProcess(path, fork=True)
     except VideoProcessError:
         return None
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moderator_app.core.priority import lower_group, thread_nice
+from moderator_app.core.video.forking import ForkedChild, fork_video_child
 from moderator_app.core.video.trace import summary, trace, tracing
 from moderator_app.core.video.wire import write_all
 
@@ -167,7 +168,12 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def _spawn(sock: socket.socket | None) -> subprocess.Popen:
+def _spawn(sock: socket.socket | None, fork: bool = False) -> subprocess.Popen | ForkedChild:
+    """A new video process; `fork`: forked from this one where that is safe (forking.py: the
+    CLI's, which skips a second interpreter's start and numpy's import), else started."""
+    forked = fork_video_child(sock) if fork and sock is not None else None
+    if forked is not None:
+        return forked
     env = child_env()
     fds: tuple[int, ...] = ()
     if sock is not None:
@@ -192,7 +198,7 @@ class _Spare:
     taking one (the sync analysis's scan, started at the same moment as the player) never
     leaves the player, its sound or the probe to start cold."""
 
-    proc: subprocess.Popen
+    proc: subprocess.Popen | ForkedChild
     sock: socket.socket
     key: tuple
     nice: int | None
@@ -208,10 +214,10 @@ def _spare_key() -> tuple:
     return (os.getpid(), tuple(sorted(os.environ.items())))
 
 
-def _start_spare(key: tuple) -> _Spare:
+def _start_spare(key: tuple, fork: bool = False) -> _Spare:
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        proc = _spawn(theirs)
+        proc = _spawn(theirs, fork)
     except OSError as exc:
         ours.close()
         raise VideoProcessError(f"the video reader could not be started: {exc}") from None
@@ -258,7 +264,7 @@ def _take_spare() -> _Spare | None:
     return taken
 
 
-def prestart(count: int = 1, wait: bool = False) -> None:
+def prestart(count: int = 1, wait: bool = False, fork: bool = False) -> None:
     """Have `count` (at most MAX_SPARES) isolated children started by this thread waiting
     and importing, for the next `VideoProcess`es it (or a thread at its priority or lower)
     creates. Only this thread's children count: the verification's thread starts its probe's
@@ -266,7 +272,7 @@ def prestart(count: int = 1, wait: bool = False) -> None:
     one nice value for all). Best effort: nothing where descriptors cannot be passed, never
     more than MAX_SPARES_TOTAL waiting, and a child that cannot start is left to
     `VideoProcess` to report. `wait`: return once they have imported (the bench times a scan
-    from that point)."""
+    from that point). `fork`: forked from this process where safe (`forking.py`)."""
     if not FD_PASSING:
         return
     key, owner = _spare_key(), threading.get_ident()
@@ -284,7 +290,7 @@ def prestart(count: int = 1, wait: bool = False) -> None:
     try:
         for _ in range(missing):
             try:
-                started.append(_start_spare(key))
+                started.append(_start_spare(key, fork))
             except VideoProcessError:
                 break
     finally:
@@ -328,8 +334,10 @@ class VideoProcess:
     """One isolated child with `path` open. Use as a context manager; `request()` sends one
     request and returns its answer (progress messages go to `on_progress`)."""
 
-    def __init__(self, path: Path | str | bytes, timeout_s: float = 60.0) -> None:
+    def __init__(self, path: Path | str | bytes, timeout_s: float = 60.0,
+                 fork: bool = False) -> None:
         self.timeout_s = timeout_s
+        self._fork = fork  # started cold: forked from this process where safe (forking.py)
         try:
             self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
@@ -353,12 +361,12 @@ class VideoProcess:
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
-    def _hand_over(self) -> subprocess.Popen:
+    def _hand_over(self) -> subprocess.Popen | ForkedChild:
         """A child with the file: one started ahead (`prestart`) when there is one, else a
         new one. The file goes over a Unix socket (SCM_RIGHTS), so a child can be started
         before anyone knows which file it will read."""
         for _ in range(2):
-            spare = _take_spare() or _start_spare(_spare_key())
+            spare = _take_spare() or _start_spare(_spare_key(), self._fork)
             try:
                 socket.send_fds(spare.sock, [b"F"], [self._fd])
                 return spare.proc
