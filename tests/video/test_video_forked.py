@@ -152,3 +152,21 @@ def test_a_forked_child_holds_none_of_the_cli_and_dies_by_sigterm(tmp_path):
     # its pipes, /dev/null for stderr, and the video (FFmpeg's, and the one received)
     assert [n.split(":")[0] for n in names[:3]] == ["pipe", "pipe", "/dev/null"]
     assert set(names[3:]) == {str(clip)}
+
+
+LARGE = """
+ballast = bytearray(300 << 20)  # this process's address space over MAX_PARENT_VM
+from moderator_app.core.video.isolate import VideoProcess
+with VideoProcess(os.environ["CLIP"], fork=True) as vp:
+    kind = type(vp.proc).__name__
+    ok = vp.request({"op": "probe"}).header["ok"]
+print(json.dumps({"forked": forked, "kind": kind, "ok": ok}))
+"""
+
+
+def test_a_parent_with_a_large_address_space_starts_its_child(tmp_path):
+    # a forked child inherits the parent's mappings, which its memory cap counts: a large
+    # parent (a test process, a long-lived one) starts a fresh interpreter instead
+    clip = vc.build(vc.RECIPES["mp4"])
+    got = _run(LARGE, tmp_path, CLIP=str(clip))
+    assert got == {"forked": [False], "kind": "Popen", "ok": True}

@@ -14,8 +14,9 @@ leaves by `os._exit` (no atexit of the parent's runs twice). A crash in it is a 
 as before.
 
 When: only where `fork` is safe, a parent with one thread (a lock another thread held at the
-fork would stay held in the child forever): the CLI, and the workstation's verification
-process. The workstation itself has Qt's threads, so it starts its children as before.
+fork would stay held in the child forever) and a small address space (`MAX_PARENT_VM`): the
+CLI, and the workstation's verification process. The workstation itself has Qt's threads, so
+it starts its children as before.
 """
 
 from __future__ import annotations
@@ -33,13 +34,23 @@ FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # isolate.FD_SOCKET_ENV (the child rea
 _STREAMS: list = []  # the forked child's stdin, stdout and stderr (`_child`)
 
 
+#: A parent with more address space than this starts its children instead: a forked child
+#: inherits the parent's mappings, and its memory cap (RLIMIT_AS) counts them. The CLI forks
+#: at ~100 MiB (numpy imported), and the child then holds ~200 MiB, as a started one does;
+#: a test process or a long-lived one may hold GiBs, which would leave its child less room.
+MAX_PARENT_VM = 256 << 20
+
+
 def can_fork() -> bool:
-    """Linux, and this process has exactly one thread (numpy's BLAS threads count: /proc)."""
+    """Linux, this process has exactly one thread (numpy's BLAS threads count: /proc), and
+    its address space is small (`MAX_PARENT_VM`)."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
     try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
+        with open("/proc/self/statm", "rb") as fh:
+            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        return len(os.listdir("/proc/self/task")) == 1 and size <= MAX_PARENT_VM
+    except (OSError, ValueError, IndexError):
         return False
 
 
