@@ -27,7 +27,9 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   speed within `PAIR_AGREE` tell it (`_paired`: session 18, QA s14's Montezuma and Time
   Pilot slowed 2.5 % at 24 fps); else nothing;
 - with no speed read and no line on the console's clock: the game's evenly spaced ticks
-  in stretches (`ticks.py`: QA s17's Zaxxon slowed 3.5 %), else a fast cycle's beat against
+  in stretches (`ticks.py`: QA s17's Zaxxon slowed 3.5 %), else a two-frame cycle's line
+  split in two by the dropped or held frames (`split.py`: QA s19's Beam Rider sped up 4 %
+  at 120 fps, session 20), else a fast cycle's beat against
   the frame rate, its sign told by the log's presses (`beat.py`: QA s17's Othello), else the
   game's seconds timer (`timer.py`: QA s15's Private Eye sped up 3.5 %, session 19).
 What is assumed, and said in the finding: the game runs on a console's fixed frame clock
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import beat, ticks, timer
+from . import beat, split, ticks, timer
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
@@ -299,12 +301,16 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
                           honest)
     hz = th.sync_pace_console_hz
     if got is None:  # a line on the console's own clock: no tick nor beat says otherwise
-        return [] if honest else (_tick_drift(run_s, sig, th) or _beat_drift(run_s, sig, th)
-                                  or _timer_drift(run_s, sig, th))
+        return [] if honest else (_tick_drift(run_s, sig, th) or _split_drift(run_s, sig, th)
+                                  or _beat_drift(run_s, sig, th) or _timer_drift(run_s, sig, th))
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
     if abs(pct) < th.sync_drift_pct:
         return []
+    if _split(sig, th, abs(speed - 1.0)) is not None:
+        # one of a split line's two halves: its size is read, the sign is the split's to tell
+        # (a synthetic 30 Hz cycle sped up 4 % read -4.0 % from its stronger half, 28.801 Hz)
+        return _split_drift(run_s, sig, th)
     way = "faster" if pct > 0 else "slower"
     return [_finding(
         f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's own "
@@ -326,6 +332,42 @@ def _tick_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
         f"the game's evenly spaced changes ({gaps} intervals, each stretch a cycle of whole "
         f"frames of a {th.sync_pace_console_hz:g} Hz console) read that speed, as a video sped "
         "up or slowed at a constant frame rate shows", pct, run_s, sig)]
+
+
+def _split(sig: FrameSignals, th, size: float | None = None
+           ) -> tuple[float, float, float] | None:
+    """`split.split_size` on evenly timed footage of MIN_SECONDS or more; with `size`, only
+    a split of that size (within PAIR_AGREE)."""
+    fps = float(sig.fps)
+    if fps <= 0 or len(sig) / fps < MIN_SECONDS or \
+            not _evenly_timed(np.asarray(sig.times, float), fps):
+        return None
+    got = split.split_size(np.asarray(sig.picture_change), fps, th.sync_pace_console_hz,
+                           th.sync_pace_min_strength, MIN_HZ, readings, th.sync_drift_pct,
+                           MAX_DRIFT)
+    if got is None or (size is not None and abs(got[0] - size) > PAIR_AGREE):
+        return None
+    return got
+
+
+def _split_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    hz = th.sync_pace_console_hz
+    size = _split(sig, th)
+    if size is None:
+        return []
+    d, up, down = size
+    told = split.split_sign(sig, d, hz)
+    if told is None:
+        return []
+    sign, n, frames = told
+    pct = round(sign * d * 100.0, 2)
+    way = "faster" if pct > 0 else "slower"
+    how = "dropped" if sign > 0 else "held twice"
+    return [_finding(
+        f"the video runs {abs(pct):.1f} % {way} than the game's clock: the game's two-frame "
+        f"cycle of a {hz:g} Hz console ({hz / 2:g} Hz) shows split in two, at {up:.3f} and "
+        f"{down:.3f} Hz, as a console frame {how} once in every {1 / d:.0f} flips the cycle's phase; "
+        f"{n} such flips in {frames} console frames", pct, run_s, sig)]
 
 
 def _timer_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
