@@ -123,6 +123,7 @@ class FrameWorker(QObject):
         self.failures = 0
         self._hints: list[int] = []
         self._warming = False
+        self._warm_gen = 0  # the generation of the last warm-up (its interrupts name it)
         self._halted = False
         self.warmed: list[int] = []  # the frames the last warm-up left decoded (tests)
         self.last_decoded = 0  # frames the decoder decoded for the last frame served (tests)
@@ -217,7 +218,9 @@ class FrameWorker(QObject):
         the player unloading, must not wait for it)."""
         proc = self.proc
         if self._warming and proc is not None:
-            proc.interrupt()
+            # the generation read after `_warming` (set after it, `_warm`): the warm-up in
+            # flight or the one about to be sent; a late one (after its answer) is dropped
+            proc.interrupt(self._warm_gen)
 
     def _size(self) -> tuple[int | None, int | None]:
         """The frame's size fitted inside the view (even numbers, aspect kept), or None when
@@ -281,6 +284,8 @@ class FrameWorker(QObject):
             hints, self._hints = self._hints, []
         if not hints or self.proc is None or self.playing:
             return
+        self._warm_gen += 1  # before `_warming`: an interrupt from now on names this warm-up
+        gen = self._warm_gen
         self._warming = True
         try:
             # read after `_warming` is set: see `interrupt_warm` and `halt`
@@ -290,8 +295,8 @@ class FrameWorker(QObject):
                 size = self._size()
                 send = {"width": size[0], "height": size[1], "pixels": PLAYER_PIXELS}
                 msg = self.proc.request({"op": "warm", "frames": hints, "keep": True,
-                                         "send": send}, timeout_s=WARM_TIMEOUT_S,
-                                        on_wait=self._warm_wait(self.proc))
+                                         "send": send, "gen": gen}, timeout_s=WARM_TIMEOUT_S,
+                                        on_wait=self._warm_wait(self.proc, gen))
                 self._keep_warmed(msg, size)
                 self.warmed = [int(n) for n in msg.header.get("done", ())]
         except VideoProcessError:
@@ -300,10 +305,10 @@ class FrameWorker(QObject):
         finally:
             self._warming = False
 
-    def _warm_wait(self, proc: VideoProcess):
+    def _warm_wait(self, proc: VideoProcess, gen: int):
         """The wait for a warm-up's answer, at every slice (`VideoProcess.request` `on_wait`):
-        while a request or a play waits, the interrupt again (one is lost when it reaches
-        the child between the last warm-up's answer and its flag's reset) and the frame's
+        while a request or a play waits, the interrupt again, naming warm-up `gen` (a net
+        for one lost anyway; the child drops one meant for an older warm-up) and the frame's
         own deadline (past it the decoder is restarted); closing (`halt`): the child ended.
         Before, a lost interrupt left a request behind up to WARM_TIMEOUT_S (session 16)."""
         due: list[float] = []
@@ -314,7 +319,7 @@ class FrameWorker(QObject):
                 return None
             if self._pending is None and self._play is None:
                 return None
-            proc.interrupt()
+            proc.interrupt(gen)
             now = time.monotonic()
             if not due:
                 due.append(now + proc.timeout_s)

@@ -345,11 +345,11 @@ def test_a_request_does_not_wait_for_a_warm_up_whose_interrupt_was_lost(
     lost: list[bool] = []
     real = VideoProcess.interrupt
 
-    def interrupt(self):
+    def interrupt(self, gen=None):
         if not lost:
             lost.append(True)  # the child never hears this one
             return
-        real(self)
+        real(self, gen)
     monkeypatch.setattr(VideoProcess, "interrupt", interrupt)
     w._worker.warmed = None  # set by the warm-up's answer
     w.prefetch_times([n / 10 for n in HINTED])
@@ -390,7 +390,7 @@ def test_closing_the_video_ends_a_warm_up_that_does_not_hear_its_interrupt(
     from moderator_app.ui.player_threads import threads_ending
     w = _crawling_player(qtbot, tmp_path, monkeypatch)
     sent = _warm_up_sent(monkeypatch)
-    monkeypatch.setattr(VideoProcess, "interrupt", lambda self: None)  # never heard
+    monkeypatch.setattr(VideoProcess, "interrupt", lambda self, gen=None: None)  # never heard
     w.prefetch_times([n / 10 for n in HINTED])
     qtbot.waitUntil(lambda: bool(sent), timeout=WAIT_MS)
     w.unload()

@@ -229,16 +229,26 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
     send(out, {"ok": True, "last": last, "sent": sent})
 
 
-# Set by SIGUSR1 (`VideoProcess.interrupt`): a request is waiting, a warm-up gives up at its
-# next decoded frame. Cleared after the warm-up's answer.
-_INTERRUPT = [False]
+# Set by the player's interrupt (`VideoProcess.interrupt`): a request is waiting, a warm-up
+# gives up at its next decoded frame. One flag per lowest bit of the warm-up generation the
+# interrupt names (`wire.interrupt_signal`). A warm-up clears the other bit's (stale: meant for
+# the one before, come after its answer) as it starts, keeps its own (timely: sent while its
+# line was read), and clears its own after its answer (session 20, issue 11).
+_INTERRUPT = [False, False]
+_WARM_BIT = [0]  # the lowest bit of the generation of the warm-up being served
 _RID = [None]  # the id of the request being served (a trace's, `trace.py`)
 
 
-def _on_interrupt(_signum, _frame) -> None:
-    _INTERRUPT[0] = True
+def _on_interrupt(signum, _frame) -> None:
+    bit = 1 if signum == getattr(signal, "SIGUSR2", None) else 0
+    _INTERRUPT[bit] = True
     if tracing():
-        trace("child", f"interrupt during rid={_RID[0]}")
+        trace("child", f"interrupt bit={bit} during rid={_RID[0]}")
+
+
+def _interrupted() -> bool:
+    """Whether the warm-up being served was interrupted (a request is waiting)."""
+    return _INTERRUPT[_WARM_BIT[0]]
 
 
 def op_warm(req: dict, out, state: dict) -> None:
@@ -253,6 +263,11 @@ def op_warm(req: dict, out, state: dict) -> None:
     `sizes` in the header), so that the workstation keeps them and shows one at once when it
     is selected (ui/frame_cache.py): no request, no wait for this process to be scheduled."""
     import threading
+    bit = _WARM_BIT[0] = int(req.get("gen", 0)) & 1
+    stale = _INTERRUPT[1 - bit]
+    _INTERRUPT[1 - bit] = False  # meant for the warm-up before this one (see _INTERRUPT)
+    if tracing():
+        trace("child", f"warm gen={req.get('gen')} interrupt={_INTERRUPT[bit]} stale={stale}")
     dec = state.get("dec")
     done: list[int] = []
     blobs: list[bytes] = []
@@ -277,9 +292,9 @@ def op_warm(req: dict, out, state: dict) -> None:
             sent.append(n)
             sizes.append([int(img.shape[1]), int(img.shape[0])])
             blobs.append(img.tobytes())
-    send(out, {"ok": True, "done": done, "interrupted": _INTERRUPT[0], "sent": sent,
+    send(out, {"ok": True, "done": done, "interrupted": _interrupted(), "sent": sent,
                "sizes": sizes}, tuple(blobs))
-    _INTERRUPT[0] = False
+    _INTERRUPT[bit] = False
 
 
 def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -> None:
@@ -298,7 +313,7 @@ def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -
             images = result["images"] = []
             for n in result["done"]:
                 frame = dec.cached_frame(n)
-                if _INTERRUPT[0] or frame is None:
+                if _interrupted() or frame is None:
                     continue  # a request is waiting: it goes first
                 images.append((n, to_rgb(frame, spec.get("width"), spec.get("height"),
                                          dec.index.orientation,
@@ -312,13 +327,13 @@ def _warm_stop(fault: str | None):
     Tests (`MODERATOR_VIDEO_FAULT=warm-crawl`): each frame takes WARM_CRAWL_S more, as a
     warm-up starved on a loaded machine, still given up at once when interrupted."""
     if fault != "warm-crawl":
-        return lambda: _INTERRUPT[0]
+        return _interrupted
 
     def crawl() -> bool:
         end = time.monotonic() + WARM_CRAWL_S
-        while not _INTERRUPT[0] and time.monotonic() < end:
+        while not _interrupted() and time.monotonic() < end:
             time.sleep(0.01)
-        return _INTERRUPT[0]
+        return _interrupted()
     return crawl
 
 
@@ -483,9 +498,10 @@ def _tick() -> None:
 
 
 def main() -> int:
-    if hasattr(signal, "SIGUSR1"):  # first: an interrupt must never find the default action
-        signal.signal(signal.SIGUSR1, _on_interrupt)
-        signal.siginterrupt(signal.SIGUSR1, False)
+    for name in ("SIGUSR1", "SIGUSR2"):  # first: an interrupt must never find the default
+        if hasattr(signal, name):  # action (the process's end)
+            signal.signal(getattr(signal, name), _on_interrupt)
+            signal.siginterrupt(getattr(signal, name), False)
     _limit_memory()
     os.environ.setdefault("AV_LOG_FORCE_NOCOLOR", "1")
     out = sys.stdout.buffer
@@ -535,7 +551,7 @@ def main() -> int:
         _RID[0] = req.get("rid")
         if tracing():
             trace("child", f"line rid={_RID[0]} op={req.get('op')} n={req.get('n')} "
-                  f"frames={req.get('frames')} interrupt={_INTERRUPT[0]}")
+                  f"frames={req.get('frames')} interrupt={_INTERRUPT}")
         if source is not None:
             req["source"] = source
         op = req.get("op")

@@ -37,7 +37,7 @@ from pathlib import Path
 from moderator_app.core.priority import lower_group, thread_nice
 from moderator_app.core.video.forking import ForkedChild, fork_video_child
 from moderator_app.core.video.trace import summary, trace, tracing
-from moderator_app.core.video.wire import write_all
+from moderator_app.core.video.wire import interrupt_signal, write_all
 
 
 class VideoProcessError(Exception):
@@ -358,6 +358,10 @@ class VideoProcess:
         # during a `request` with `on_wait`: asked at every WAIT_SLICE_S of the wait
         self._on_wait: Callable[[], float | None] | None = None
         self._rid = 0  # requests sent (their ids in a trace, `trace.py`)
+        # the generation of the last warm-up sent, and whether its answer is still unread:
+        # what an `interrupt()` that names none interrupts (child.py `_INTERRUPT`)
+        self._warm_gen = 0
+        self._warm_open = False
         assert self.proc.stdout is not None
         _widen_pipe(self.proc.stdout.fileno())
 
@@ -492,6 +496,8 @@ class VideoProcess:
             self.kill()
             raise VideoProcessError("the video reader sent a malformed answer")
         msg = Message(header, [self._read_exact(s, deadline) for s in sizes])
+        if self._warm_open and "progress" not in header and "play" not in header:
+            self._warm_open = False  # the warm-up's answer (nothing else is asked meanwhile)
         if tracing():
             trace("parent", f"child={self.proc.pid} read {summary(header)}")
         return msg
@@ -527,10 +533,14 @@ class VideoProcess:
         `op_play`), whose messages `next_message` reads, or the line that ends one."""
         req = dict(req, source=self.source)
         self._rid += 1
+        if req.get("op") == "warm":
+            self._warm_gen = int(req.setdefault("gen", self._warm_gen + 1))
+            self._warm_open = True
         if tracing():
             req["rid"] = self._rid
             trace("parent", f"child={self.proc.pid} send rid={self._rid} op={req.get('op')} "
-                  f"n={req.get('n')} frames={req.get('frames')} payload={len(payload)}")
+                  f"n={req.get('n')} frames={req.get('frames')} gen={req.get('gen')} "
+                  f"payload={len(payload)}")
         try:
             assert self.proc.stdin is not None
             # whole: a signal in a write blocked on the full pipe makes it return short (wire.py)
@@ -552,13 +562,18 @@ class VideoProcess:
             raise VideoProcessError(str(msg.header.get("reason", "unknown failure")))
         return msg
 
-    def interrupt(self) -> None:
-        """Ask the child to give up a warm-up now (child.py `op_warm`): thread-safe, and a
+    def interrupt(self, gen: int | None = None) -> None:
+        """Ask the child to give up warm-up `gen` now (child.py `op_warm`): thread-safe, and a
         no-op once the child has ended. Only while a warm-up is in flight: the child installs
-        its handler first thing, but a signal is never sent to one that is not answering."""
-        sig = getattr(signal, "SIGUSR1", None)
+        its handler first thing, but a signal is never sent to one that is not answering.
+        `gen` None: the warm-up whose answer is awaited, else the next one sent. The child
+        drops an interrupt meant for the warm-up before the one it serves (session 20: one
+        that came after its answer stopped the next warm-up at its first frame)."""
+        if gen is None:
+            gen = self._warm_gen if self._warm_open else self._warm_gen + 1
+        sig = interrupt_signal(gen)
         if tracing():
-            trace("parent", f"child={self.proc.pid} interrupt")
+            trace("parent", f"child={self.proc.pid} interrupt gen={gen}")
         if sig is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(self.proc.pid, sig)

@@ -13,6 +13,16 @@ walk). Every message is written with `write_all`.
 
 from __future__ import annotations
 
+import signal
+
+
+def interrupt_signal(gen: int) -> int | None:
+    """The signal that interrupts warm-up `gen` (the `gen` of its request): SIGUSR1 for an
+    even generation, SIGUSR2 for an odd one, so that the child tells an interrupt meant for
+    the warm-up it serves from a stale one meant for the one before (child.py `_INTERRUPT`).
+    None where there are no such signals."""
+    return getattr(signal, "SIGUSR2" if int(gen) & 1 else "SIGUSR1", None)
+
 
 def write_all(out, data) -> None:
     """Write every byte of `data` to the binary file `out`, again after a short write.
