@@ -147,8 +147,12 @@ def _child(stdin_fd: int, stdout_fd: int, sock_fd: int) -> int:
                    open(2, "w", closefd=False)]  # noqa: SIM115
     sys.stdin, sys.stdout, sys.stderr = _STREAMS
     gc.disable()  # as `__main__` before the child's imports; `child.main` freezes them
-    from moderator_app.core.arenas import small_thread_stacks
+    # as `__main__` gives a started video process (`lean_address_space`; BLAS has one thread
+    # in the CLI already): two malloc arenas and small thread stacks, or FFmpeg's threads
+    # reserve more address space than a 512 MiB cap leaves them
+    from moderator_app.core.arenas import limit_malloc_arenas, small_thread_stacks
 
+    limit_malloc_arenas()
     small_thread_stacks()
     from moderator_app.core.video.child import main
 
