@@ -17,7 +17,7 @@ and times, for each shape:
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
 memory <= 150 MiB. Each timing is the best of `--repeat` runs (3; the stdlib script 2), the floor
 and verify interleaved. Usage: python bench/bench_chain.py [--events N] [--regen] [--repeat N]
-[--shape plain,escape,base64,toolcall | all] [--writer orjson | dumps]
+[--shape plain,escape,base64,toolcall,numbers,detections,deeparrays | all] [--writer orjson | dumps]
 """
 
 from __future__ import annotations
@@ -110,7 +110,10 @@ def main() -> int:
                     help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
     ap.add_argument("--writer", choices=sorted(WRITERS), default="orjson",
                     help="how lines are spelled: orjson's compact form, or json.dumps' defaults")
-    ap.add_argument("--shape", default="plain,escape,base64,toolcall",
+    # `make bench` runs the default: the four first shapes, and the three furthest over the
+    # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15)
+    ap.add_argument("--shape",
+                    default="plain,escape,base64,toolcall,numbers,detections,deeparrays",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

@@ -1529,6 +1529,34 @@ static int parse_number(P *ps)
     return put_float(ps, t, tl, st, len);
 }
 
+/* An integer token that is its own RFC 8785 form (1 to 15 digits, or 16 up to 2^53 - 1; not
+ * -0, no leading zero, no fraction or exponent) and ends where the enclosing array or object
+ * goes on (`,`, `]`, `}`): copied as it stands, as parse_number would write it, without its
+ * calls, and 1; else 0 with nothing read or written (parse_value decides). Why: small integers
+ * are most values of parse trees, counters and boxes (`deeparrays`, `detections`, `numbers`;
+ * issue 15), and an integer before `]` or `}` took the whole number path. */
+static inline int plain_integer(P *ps)
+{
+    const unsigned char *p = ps->p, *e = ps->end;
+    int neg = *p == '-';
+    const unsigned char *q = p + neg;
+    if (q >= e || !is_digit(*q) || (*q == '0' && (neg || (q + 1 < e && is_digit(q[1])))))
+        return 0;
+    const unsigned char *d = q;
+    while (q < e && is_digit(*q))
+        q++;
+    if (q >= e || (*q != ',' && *q != ']' && *q != '}') ||
+        (q - d > 15 && !safe_16(d, (size_t)(q - d))))
+        return 0;
+    size_t n = (size_t)(q - p);
+    if (buf_grow(&ps->out, n) < 0)
+        return -1;
+    memcpy(ps->out.p + ps->out.len, p, n);
+    ps->out.len += n;
+    ps->p = q;
+    return 1;
+}
+
 /* ---- member order ----------------------------------------------------------------------- */
 
 static inline const unsigned char *key_ptr(const P *ps, const Mem *m)
@@ -1878,8 +1906,14 @@ static int parse_object(P *ps, int depth, int role)
                    memcmp(key_ptr(ps, m), "seed_commitment", 15) == 0) {
             ps->flags |= ST_SEED;
         }
-        if ((rc = parse_value(ps, depth, vrole)) != 0)
+        /* a member's plain integer (not the envelope's: its rules are parse_value's) */
+        if (role != ROLE_TOP && (*ps->p == '-' || is_digit(*ps->p)) &&
+            (rc = plain_integer(ps)) != 0) {
+            if (rc < 0)
+                return -1;
+        } else if ((rc = parse_value(ps, depth, vrole)) != 0) {
             return rc;
+        }
         m = &ps->mems[ps->nmem - 1]; /* the stack may have moved */
         m->end = out->len;
         if (field >= 0) {
@@ -2045,25 +2079,20 @@ static int parse_array(P *ps, int depth)
     for (;;) {
         if (ps->p >= ps->end)
             return NOTOK;
-        /* An integer element (1 to 15 digits, or 16 up to 2^53 - 1; not -0, no leading
-         * zero) and its `,`: copied as they stand, as parse_number would write them, without
-         * its calls (long integer arrays: pixel rows, RAM snapshots). Anything else takes
-         * parse_value. */
-        int neg = *ps->p == '-';
-        const unsigned char *q = ps->p + neg, *e = ps->end;
-        if (q < e && is_digit(*q) && !(*q == '0' && (neg || (q + 1 < e && is_digit(q[1]))))) {
-            const unsigned char *d = q;
-            while (q < e && is_digit(*q))
-                q++;
-            if (q < e && (q - d <= 15 || safe_16(d, (size_t)(q - d))) && *q == ',') {
-                size_t n = (size_t)(q - ps->p) + 1;
-                PUT(&ps->out, ps->p, n);
-                ps->p = q + 1;
-                after_sep(ps);
-                continue;
-            }
-        }
-        if ((rc = parse_value(ps, depth, ROLE_VALUE)) != 0)
+        /* The common elements without parse_value's dispatch: a nested array and a string
+         * by their own calls, a plain integer copied (plain_integer); anything else takes
+         * parse_value. Parse trees nest arrays ~15 deep of short strings and small integers
+         * (`deeparrays`, issue 15): a call and a switch a value was most of their cost. */
+        unsigned c = *ps->p;
+        if (c == '[')
+            rc = parse_array(ps, depth + 1);
+        else if (c == '"')
+            rc = parse_string(ps, NULL);
+        else if ((c == '-' || is_digit(c)) && (rc = plain_integer(ps)) != 0)
+            rc = rc < 0 ? -1 : 0;
+        else
+            rc = parse_value(ps, depth, ROLE_VALUE);
+        if (rc != 0)
             return rc;
         if (ps->p >= ps->end)
             return NOTOK;
