@@ -161,10 +161,13 @@ def small_submission(seconds: int) -> Path:
 
     folder = CACHE / f"small-submission-{seconds}s"
     log = folder / "events.jsonl.zst"
-    if not log.exists():
+    # (a zstd stream: until session 20 the log was written to `.part`, so uncompressed, and
+    # verify stopped at its first byte: the log's work was missing from the figure)
+    if not log.exists() or log.read_bytes()[:4] != b"\x28\xb5\x2f\xfd":
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(video_file(seconds, "160x210"), folder / "video.mp4")
-        write_trajectory(log.with_suffix(".part"), make_run_events(40, seed=7), frames=1)
+        write_trajectory(log.with_suffix(".part"), make_run_events(40, seed=7), frames=1,
+                         compress=True)
         log.with_suffix(".part").rename(log)
     return folder
 
