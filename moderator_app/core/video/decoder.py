@@ -14,7 +14,9 @@ GOP, not a decode from the start. Every seek is checked by the first packet demu
 position must be the keyframe's (or before it); a later one is a late landing and is never
 trusted. In AVI, whose timestamps are made up by the demuxer (B-frames come out in
 another order than their packets' pts say), a frame is identified by its place in the
-decoder's output after a keyframe instead (`FrameIndex.ordinal`); there the decode must start
+decoder's output after a keyframe instead (`FrameIndex.ordinal`; packed MPEG-4 too, in any
+container, where the keyframe's packet also holds a B-frame shown before it and the first frame
+out is `FrameIndex.lead` frames after the packet's place); there the decode must start
 at the keyframe's own packet, so a seek that lands early (an AVI without its idx1 index, as a
 killed capture leaves it: every timestamp seek lands on an early keyframe) is demuxed forward to
 that packet without decoding, and the file is sought by bytes from then on. Reading forward within
@@ -235,7 +237,9 @@ class ExactDecoder:
         self._expect_pos = pos
         self._frames = self._decode()
         self._last = None
-        self._next_ordinal = self._where(target) if self.index.ordinal else None
+        start = self._where(target)
+        self._next_ordinal = None if not self.index.ordinal or start is None else \
+            start + self.index.lead(target)  # packed MPEG-4: the keyframe's picture is later
 
     def _byte_seek(self, pos: int) -> bool:
         """Seek to the keyframe packet at byte `pos`, from the packet before it in the file: a

@@ -31,7 +31,7 @@ import contextlib
 import io
 import json
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -39,6 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from .orient import Orientation, orientation
+from .packed import Packed
 
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
@@ -169,7 +170,8 @@ class FrameIndex:
     discarded: int = 0
     backwards: tuple[tuple[float, float], ...] = field(default=())  # decode-order pts going back
     complete: bool = True
-    # The container's pts are not the frames' (AVI): frames are identified by decode order.
+    # The container's pts are not the frames' (AVI, packed MPEG-4: `packed.Packed`): frames
+    # are identified by their place in the decoder's output.
     ordinal: bool = False
     # Joined recordings (`Timeline`): for each segment after the first, (its first packet's
     # shifted pts, the offset added to its raw timestamps). Empty for a single recording.
@@ -179,6 +181,10 @@ class FrameIndex:
     matrix: tuple[int, ...] = field(default=())
     # Packets of a stream cut mid-GOP that never decode (before its first keyframe): not frames
     undecodable: int = 0
+    # Keyframes whose packet also holds frames shown before the keyframe's picture (DivX-style
+    # packed MPEG-4: `_packed_vops`): (raw pts, how many), sorted. A decode from such a packet
+    # shows that many frames later first (`start_of`).
+    leads: tuple[tuple[int, int], ...] = field(default=())
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -248,9 +254,26 @@ class FrameIndex:
         return i
 
     def keyframe_before(self, n: int) -> int | None:
-        """Raw pts of the last keyframe at or before frame `n` (where decoding can start)."""
+        """Raw pts of the last keyframe at or before frame `n` (where decoding can start): one
+        whose decode shows frame `n` (`start_of`)."""
         k = bisect_right(self.keyframe_pts, int(self.pts[n])) - 1
+        while k >= 0 and self.leads and self.start_of(int(self.keyframe_pts[k])) > n:
+            k -= 1  # a packed keyframe whose picture comes after frame n
         return int(self.keyframe_pts[k]) if k >= 0 else None
+
+    def lead(self, keyframe_pts: int) -> int:
+        """Frames a decode from the keyframe packet of raw pts `keyframe_pts` never shows before
+        the keyframe's picture (0 but in packed MPEG-4: `leads`)."""
+        k = bisect_left(self.leads, (int(keyframe_pts), -1))
+        if k < len(self.leads) and self.leads[k][0] == int(keyframe_pts):
+            return self.leads[k][1]
+        return 0
+
+    def start_of(self, keyframe_pts: int) -> int:
+        """The frame a decode from the keyframe packet of raw pts `keyframe_pts` shows first:
+        its own frame, or in packed MPEG-4 the keyframe's picture `lead` frames later."""
+        i = int(np.searchsorted(self.pts, int(keyframe_pts), side="left"))
+        return i + self.lead(keyframe_pts)
 
     def keyframe_index(self, n: int) -> int:
         """Frame number of the last keyframe at or before frame `n` (`n` itself when the index
@@ -308,6 +331,7 @@ class FrameIndex:
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
             "matrix": list(self.matrix), "undecodable": self.undecodable,
+            "leads": [list(x) for x in self.leads],
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -331,7 +355,9 @@ class FrameIndex:
                    complete=bool(meta["complete"]), ordinal=bool(meta.get("ordinal")),
                    segments=tuple((int(a), int(b)) for a, b in meta.get("segments", ())),
                    matrix=_matrix(meta.get("matrix", ())),
-                   undecodable=int(meta.get("undecodable", 0)), **arrays)
+                   undecodable=int(meta.get("undecodable", 0)),
+                   leads=tuple(sorted((int(a), int(b)) for a, b in meta.get("leads", ())
+                                      if int(b) > 0)), **arrays)
 
 
 def _matrix(raw) -> tuple[int, ...]:
@@ -474,6 +500,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     last_dts = None
     complete = True
     timeline = Timeline()
+    packed = Packed(stream)
     for pk in container.demux(stream):
         if pk.size == 0:
             continue  # flush packet
@@ -488,7 +515,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
             if last_dts is not None and pk.dts < last_dts and len(backwards) < 100:
                 backwards.append((last_dts, pk.dts))  # the first 100 are kept (below)
             last_dts = pk.dts
-        if pk.is_keyframe:
+        if pk.is_keyframe and packed.keyframe(pk, p):
             kf_l.append(p)
         if pk.is_discard:
             discarded += 1
@@ -540,6 +567,8 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         header_frames=int(stream.frames) if stream.frames else None, header_duration_s=hdur,
         packets=packets, discarded=discarded,
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
-        complete=complete, ordinal="avi" in (container.format.name or "").split(","),
+        complete=complete,
+        ordinal="avi" in (container.format.name or "").split(",") or packed.packed,
+        leads=tuple(sorted(packed.leads)),
         segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
                            strict=True)))
