@@ -399,7 +399,9 @@ def test_track_windows_are_each_windows_own_fit(monkeypatch, speed):
     got = track.windows(sig, nov, look, actions, speed, 3.0, 4)
     calls = []
     monkeypatch.setattr(track.SharedRows, "applies", lambda self, n: calls.append(n) and False)
-    plain = track.windows(sig, nov, look, actions, speed, 3.0, 4)  # align.fit per window
+    # align.fit per window (on a fresh lookup: the first's keeps the windows it fitted)
+    plain = track.windows(sig, nov, lookup.Lookup(sig, lookup.lookahead(sig, nov)), actions,
+                          speed, 3.0, 4)
     assert len(calls) > 60  # every window of 4 actions or more was fitted plainly
     assert got == plain
     assert len({p.z for p in got}) > 40  # each window's own fit, none left out

@@ -368,7 +368,11 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
         look = Lookup(sig, lookup.lookahead(sig, nov) if best is None else best)
     if offsets is None:
         offsets = offset_grid(sig, run_s)
-    top_s = search_speed(look, offsets, run_s, speeds)[0]
+    # one speed (the track's windows, the learned fit: most of an analysis' ~400 fits):
+    # `search_speed` would sum these very scores to pick it, then `fit_of` ask for them
+    # again; the same scores, summed once (the speed as `top_speed_score` returns it)
+    top_s = float(speeds[0]) if len(speeds) == 1 else \
+        search_speed(look, offsets, run_s, speeds)[0]
     return fit_of(offsets, lookup.scores(look, offsets, run_s, top_s), top_s)
 
 

@@ -74,6 +74,8 @@ class Lookup:
         self.finite = bool(np.isfinite(self.table).all())
         self._spectra: dict[int, np.ndarray] = {}  # see `spectrum`
         self._phases: dict[int, np.ndarray] = {}  # see `phases`
+        # the track's windows fitted on this table (`track.windows`), by their actions
+        self.kept_windows: dict[tuple, tuple] = {}
         # The table index of offsets x actions depends on the frame times alone, not on the
         # table: a lookup `like` another on the same signals shares its last one (the learned
         # fit queries its new table exactly where the plain fit just queried the first).

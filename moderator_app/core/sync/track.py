@@ -45,15 +45,31 @@ def windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.ndar
     out), every STEP_S; windows without an action are left out."""
     if len(run_s) == 0:
         return []
+    # an analysis asks for the same windows again on one lookup (the drift's piecewise
+    # support and the track at speed 1 share theirs when no tile weights were learned): kept
+    # on the lookup, which is made for one set of signals (`sig`) and lives for one analysis
+    key = (run_s.tobytes(), float(speed), float(min_z), int(min_actions))
+    known = look.kept_windows.get(key)
+    if known is not None and known[0] is sig:
+        return list(known[1])
+    pts = _windows(sig, nov, look, run_s, speed, min_z, min_actions)
+    look.kept_windows[key] = (sig, tuple(pts))
+    return pts
+
+
+def _windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.ndarray,
+             speed: float, min_z: float, min_actions: int) -> list[TrackPoint]:
+    """`windows`, computed (`nov` is `look`'s novelty: every fit here reads `look`)."""
     pts = []
     end = float(run_s[-1])
     # Windows look for offsets within WINDOW_RANGE_S of the global fit (the global score's
     # other peaks, over the whole video, are candidates too): bounded work on long runs.
     dt = 1.0 / sig.fps
     full = align.offset_grid(sig, run_s)
-    g = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
-    near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S] \
-        if len(full) * dt > 2 * WINDOW_RANGE_S else None
+    near = None
+    if len(full) * dt > 2 * WINDOW_RANGE_S:  # (the global fit is needed for that alone)
+        g = align.fit(sig, nov, run_s, speeds=np.array([speed]), look=look)
+        near = full[np.abs(full - (g.offset_s if g else 0.0)) <= WINDOW_RANGE_S]
     # on those shared offsets, each action's row of scores serves every window it is in
     x = run_s / speed
     rows = SharedRows(look, near, x) if near is not None else None
@@ -94,12 +110,32 @@ def windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.ndar
             assert near is not None and rows is not None  # (rows are made on it)
             f = align.fit_of(near, rows.scores(idx), speed)
         elif len(idx) >= min_actions:
-            f = align.fit(sig, nov, run_s[idx], speeds=np.array([speed]), look=look,
-                          offsets=near)
+            f = _window_fit(sig, look, run_s[idx], x[idx], speed) if near is None else None
+            if f is None:
+                f = align.fit(sig, nov, run_s[idx], speeds=np.array([speed]), look=look,
+                              offsets=near)
         good = f is not None and f.z >= min_z and f.margin >= 1.0
         pts.append(TrackPoint(round(c, 3), round(f.offset_s, 4) if f is not None and good else None,
                               round(f.z, 2) if f else 0.0))
     return pts
+
+
+def _window_fit(sig: FrameSignals, look: lookup.Lookup, sub: np.ndarray, x: np.ndarray,
+                speed: float) -> align.Fit | None:
+    """`align.fit(sig, nov, sub, speeds=[speed], look=look)` of one window of a short run
+    (its own grid of offsets), bit for bit: the same offsets, the same C sums of `x` (=
+    `sub / speed`, as `lookup.scores` divides) and the same `fit_of`, without `scores`'
+    keeping of each window's row on the lookup (asked once, it only crowded the rows asked
+    again out of the lookup's memo) nor its look-up keys; None where the C sums do not answer
+    (the caller fits as before). A 40 s run's analysis fits ~400 windows: their Python
+    around the sums was a fifth of its CPU."""
+    if len(sub) == 0 or len(sig) < 2:
+        return None
+    offsets = align.offset_grid(sig, sub)
+    if not lookup.direct(look, offsets, len(x)):
+        return None
+    sc = look.sums(offsets, x)
+    return None if sc is None else align.fit_of(offsets, sc, speed)
 
 
 class SharedRows:
@@ -205,23 +241,33 @@ def segment(look: lookup.Lookup, run_s: np.ndarray, candidates: list[float], spe
     if len(run_s) == 0:
         return np.zeros(0, int)
     emit = np.stack([supported(look, run_s, o, speed, min_z) for o in candidates],
-                    axis=1).astype(float)  # (n, m)
+                    axis=1).astype(float).tolist()  # (n, m)
     n = len(run_s)
-    score = emit[0].copy()
-    score[1:] -= 0.01  # ties go to the global offset (candidate 0)
-    back = np.zeros((n, m), int)
+    # In Python floats over the few candidates (the same doubles and the same first-of-the-
+    # highest choices as numpy's argmax and where, which cost ~10 calls an action: a fifth
+    # of the track's time)
+    score = [v - 0.01 if k else v for k, v in enumerate(emit[0])]
+    # (ties go to the global offset, candidate 0)
+    back = [list(range(m))]
     for i in range(1, n):
-        stay = score
-        j = int(np.argmax(score))
+        j = _first_top(score)
         switch = score[j] - SWITCH_PENALTY
-        take_switch = switch > stay
-        back[i] = np.where(take_switch, j, np.arange(m))
-        score = np.where(take_switch, switch, stay) + emit[i]
+        row = emit[i]
+        back.append([j if switch > st else k for k, st in enumerate(score)])
+        score = [(switch if switch > st else st) + e for st, e in zip(score, row, strict=True)]
     path = np.zeros(n, int)
-    path[-1] = int(np.argmax(score))
+    at = _first_top(score)
+    path[-1] = at
     for i in range(n - 1, 0, -1):
-        path[i - 1] = back[i, path[i]]
+        at = back[i][at]
+        path[i - 1] = at
     return path
+
+
+def _first_top(xs: list[float]) -> int:
+    """The first index of the highest of `xs` (no NaN), as np.argmax gives it."""
+    top = max(xs)
+    return xs.index(top)
 
 
 ORDER_SLACK_S = 0.1   # two stretches' offsets are each measured to a frame or so
