@@ -97,6 +97,30 @@ def readings(f: float, fps: float, console_hz: float, still: bool = False
     return sorted(out, key=lambda r: r[2])  # a line's own reading (m = 0) first
 
 
+def cadence_cycle(fps: float, console_hz: float) -> int | None:
+    """The console cycle (frames, in CYCLES) whose line falls on the recorder's cadence, or
+    None. A recording whose frame rate is no whole share of the console's shows console
+    frames on 1 and 2 (40 fps), 2 and 3 (24 fps) ... of its frames in turn: the picture's
+    change alternates with the steps, a line at fps x the fraction of console frames per
+    video frame (folded below the Nyquist frequency; 20 Hz at 40 fps), and the game's slow
+    changes turn that alternation over and back, lines beside it (QA s20's Frogger at 40
+    fps: 19.902-19.910 Hz, 319-387 times the median, on the genuine, +4 % and -4 % runs
+    alike). A cycle whose own line sits there (60 / 3 = 20 Hz at 40 fps) is read on the
+    video's clock as much as on the game's: its readings are no evidence either way."""
+    if fps <= 0 or console_hz <= 0:
+        return None
+    r = console_hz / fps
+    frac = r - np.floor(r)
+    if min(frac, 1 - frac) < 1e-3:
+        return None  # a whole number of console frames per video frame: no alternation
+    f = fps * frac
+    f = min(f, fps - f)
+    for k in CYCLES:
+        if abs(console_hz / k - f) < HONEST * f:
+            return k
+    return None
+
+
 def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_hz: float,
                     min_strength: float, honest: list[float] | None = None
                     ) -> tuple[float, float, float, int] | None:
@@ -125,10 +149,15 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     every = local
     local = local[p[local] >= min_strength * floor]
     near = max(1, int(round(size / n)))  # the window's own resolution, in padded bins
+    on_cadence = cadence_cycle(fps, console_hz)
+
+    def explained(f: float) -> list[tuple[float, int, int]]:
+        return [r for r in readings(f, fps, console_hz, still) if r[1] != on_cadence]
+
     read: list[tuple[float, float, float, int]] = []  # (speed, Hz, strength, k), strongest first
     for i in local[np.argsort(-p[local])][:PEAKS]:
         f = float(freq[band[i]])
-        found = readings(f, fps, console_hz, still)
+        found = explained(f)
         if not found or _harmonic(power, freq, band[i], near) or \
                 not _sharp(p, freq[band], every, i, near) or \
                 _folded(f, [r[1] for r in read], fps, near * float(freq[1])):
@@ -148,7 +177,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     lines = []
     for i in weak[np.argsort(-p[weak])][:PAIR_PEAKS]:
         f = float(freq[band[i]])
-        found = readings(f, fps, console_hz, still)
+        found = explained(f)
         if found:
             own = not _harmonic(power, freq, band[i], near)  # no slower event's harmonic
             comb = not own and _comb(power, freq, band[i], near)
@@ -307,9 +336,14 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
     pct = round((speed - 1.0) * 100.0, 2)
     if abs(pct) < th.sync_drift_pct:
         return []
-    if _split(sig, th, abs(speed - 1.0)) is not None:
+    if (k == 2 or split.whole_hold(float(sig.fps), hz) is not None) and \
+            _split(sig, th, abs(speed - 1.0)) is not None:
         # one of a split line's two halves: its size is read, the sign is the split's to tell
-        # (a synthetic 30 Hz cycle sped up 4 % read -4.0 % from its stronger half, 28.801 Hz)
+        # (a synthetic 30 Hz cycle sped up 4 % read -4.0 % from its stronger half, 28.801 Hz).
+        # A reading of another cycle where the split cannot tell a sign (no whole number of
+        # video frames per console frame) is no half: its sign stands (QA s20's
+        # frogger-speed4 at 40 fps: 15.598 Hz, a 4-frame cycle, +3.99 %, beside the 30 Hz
+        # cycle split at 8.80 and 11.20 Hz; silent when the split alone had the say)
         return _split_drift(run_s, sig, th)
     way = "faster" if pct > 0 else "slower"
     return [_finding(

@@ -110,13 +110,23 @@ def flips(x: np.ndarray) -> np.ndarray:
     return np.nonzero((step[1:] == step[:-1]) & (step[1:] != 0))[0] + 1
 
 
+def whole_hold(fps: float, console_hz: float) -> int | None:
+    """Video frames per console frame when each console frame is shown on a whole number
+    (2 or more) of them (120 fps of a 60 Hz console: 2), else None: only then can the phase
+    flips be told dropped from held (`split_sign`)."""
+    hold = round(fps / console_hz) if console_hz > 0 else 0
+    if hold < 2 or abs(fps / console_hz - hold) > 0.01:
+        return None
+    return hold
+
+
 def split_sign(sig: FrameSignals, d: float, console_hz: float) -> tuple[int, int, int] | None:
     """(+1 faster or -1 slower, phase flips that tell it, console frames) or None: no whole
     number of video frames per console frame, or flips that tell neither way (see the
     module's docstring)."""
     fps = float(sig.fps)
-    hold = round(fps / console_hz)
-    if hold < 2 or abs(fps / console_hz - hold) > 0.01:
+    hold = whole_hold(fps, console_hz)
+    if hold is None:
         return None
     x = per_console_frame(np.asarray(sig.picture_change), hold)
     at = flips(x)
