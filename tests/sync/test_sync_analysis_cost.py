@@ -227,3 +227,24 @@ def test_the_lean_window_fit_is_used_on_a_short_run(monkeypatch):
     pts = track.windows(sig, reactions.novelty(sig), _fresh(sig), actions, 1.0,
                         TH.sync_min_z, 4)
     assert len(pts) > 5 and not calls
+
+
+def test_the_coarser_grid_and_plain_novelty_kept_on_the_signals_are_fresh_ones():
+    """`FrameSignals.coarser` and the plain `reactions.novelty` answer once per signals (the
+    same object when asked again), with the arrays a fresh computation gives; a weighted
+    novelty is never kept."""
+    from moderator_app.core.sync.signals import FrameSignals
+
+    sig, actions = _signals()
+    fresh = FrameSignals(sig.times, sig.tiles.copy(), sig.fps)
+    assert sig.coarser(4) is sig.coarser(4) and sig.coarser(1) is not sig.coarser(4)
+    assert _bits(sig.coarser(4).tiles) == _bits(fresh.coarser(4).tiles)
+    for s, f in ((sig, fresh), (sig.coarser(4), fresh.coarser(4))):
+        nov = reactions.novelty(s)
+        assert nov is reactions.novelty(s)
+        want = reactions._novelty(f, None, None, None)
+        for name in ("onsets", "score", "excess", "spread"):
+            assert _bits(getattr(nov, name)) == _bits(getattr(want, name))
+    w = np.linspace(0.5, 2.0, 64)
+    assert reactions.novelty(sig, w) is not reactions.novelty(sig, w)
+    assert reactions.novelty(sig, w, like=reactions.novelty(sig)) is not reactions.novelty(sig)

@@ -192,9 +192,20 @@ def median(x: np.ndarray) -> float:
 def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:
     """Every offset, a frame apart, that puts the middle action (the median) on the footage:
     the offsets a fit searches."""
+    return grid_about(sig, median(run_s))
+
+
+def grid_about(sig: FrameSignals, mid: float) -> np.ndarray:
+    """`offset_grid` of actions whose median is `mid`."""
     dt = 1.0 / sig.fps
-    mid = median(run_s)
     return np.arange(float(sig.times[0]) - mid, float(sig.times[-1]) - mid + dt, dt)
+
+
+def sorted_median(s: np.ndarray) -> float:
+    """`median(s)` of ascending times without NaN (a window of an ordered log), bit for bit:
+    its middle value, or the two middle ones' sum halved, without sorting them again."""
+    n, k = len(s), len(s) // 2
+    return float(s[k]) if n % 2 else float((s[k - 1] + s[k]) / 2)
 
 
 # Long runs (issue 13's cost: offsets x actions x speeds grows with the square of the run's

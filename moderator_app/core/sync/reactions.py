@@ -71,7 +71,18 @@ def novelty(sig: FrameSignals, weights: np.ndarray | None = None,
     """Onsets and their excess over the local level; `weights` per tile (default 1) make
     onsets in the tiles where reactions happen count more (see `tile_weights`). `like`: a
     novelty of the same signals, whose onsets are reused rather than found again (and whose
-    `calm` factors are kept unless `calm` is given: see `calmed`)."""
+    `calm` factors are kept unless `calm` is given: see `calmed`). The plain novelty (no
+    weights, `like` or `calm`) is kept on the signals (`FrameSignals.kept`)."""
+    if weights is None and like is None and calm is None:
+        if "novelty" not in sig.kept:
+            sig.kept["novelty"] = _novelty(sig, None, None, None)
+        return sig.kept["novelty"]
+    return _novelty(sig, weights, like, calm)
+
+
+def _novelty(sig: FrameSignals, weights: np.ndarray | None, like: Novelty | None,
+             calm: np.ndarray | None) -> Novelty:
+    """`novelty`, computed."""
     if calm is None and like is not None:
         calm = like.calm
     if calm is not None:

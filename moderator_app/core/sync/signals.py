@@ -63,6 +63,14 @@ class FrameSignals:
         k = np.searchsorted(self.times, grid - 1e-6)
         return np.clip(k, 0, len(self.times) - 1), k < len(self.times)
 
+    @cached_property
+    def kept(self) -> dict:
+        """Answers of functions of these signals alone, kept for the analysis' next asker
+        (`coarser`, `reactions.novelty`): a frozen instance's answer never changes, and one
+        analysis asked for the same coarser grid and plain novelty 4 to 6 times (its scales,
+        halves, busy tiles and rises). The signals live for one analysis: so do these."""
+        return {}
+
     @property
     def picture_change(self) -> np.ndarray:
         """Changed points of the whole picture, per frame (`change` unless a part of it),
@@ -80,10 +88,13 @@ class FrameSignals:
         g = self.grid
         if grid <= 0 or g % grid:
             raise ValueError(f"grid {grid} does not divide {g}")
-        n = len(self.times)
-        t = block_sums(self.tiles.reshape(n, g, g), g // grid)
-        return FrameSignals(self.times, t.reshape(n, grid * grid), self.fps,
-                            colour=self.colour if self.whole is None else None)
+        key = ("coarser", grid)
+        if key not in self.kept:  # (one object: its own answers are kept on it in turn)
+            n = len(self.times)
+            t = block_sums(self.tiles.reshape(n, g, g), g // grid)
+            self.kept[key] = FrameSignals(self.times, t.reshape(n, grid * grid), self.fps,
+                                          colour=self.colour if self.whole is None else None)
+        return self.kept[key]
 
 
 def block_sums(tiles: np.ndarray, f: int) -> np.ndarray:

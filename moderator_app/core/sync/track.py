@@ -89,7 +89,8 @@ def _windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.nda
             break
         c += STEP_S
     cs = np.array(centres)
-    if np.all(run_s[1:] >= run_s[:-1]):  # in order (no NaN): a window is a range of actions
+    ordered = bool(np.all(run_s[1:] >= run_s[:-1]))
+    if ordered:  # in order (no NaN): a window is a range of actions
         lo = np.searchsorted(run_s, cs - WINDOW_S / 2, side="left").tolist()
         hi = np.searchsorted(run_s, cs + WINDOW_S / 2, side="left").tolist()
         picks = [np.arange(a, b) for a, b in zip(lo, hi, strict=True)]
@@ -110,7 +111,8 @@ def _windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.nda
             assert near is not None and rows is not None  # (rows are made on it)
             f = align.fit_of(near, rows.scores(idx), speed)
         elif len(idx) >= min_actions:
-            f = _window_fit(sig, look, run_s[idx], x[idx], speed) if near is None else None
+            f = _window_fit(sig, look, run_s[idx], x[idx], speed, ordered) \
+                if near is None else None
             if f is None:
                 f = align.fit(sig, nov, run_s[idx], speeds=np.array([speed]), look=look,
                               offsets=near)
@@ -121,20 +123,32 @@ def _windows(sig: FrameSignals, nov: Novelty, look: lookup.Lookup, run_s: np.nda
 
 
 def _window_fit(sig: FrameSignals, look: lookup.Lookup, sub: np.ndarray, x: np.ndarray,
-                speed: float) -> align.Fit | None:
+                speed: float, ordered: bool = False) -> align.Fit | None:
     """`align.fit(sig, nov, sub, speeds=[speed], look=look)` of one window of a short run
-    (its own grid of offsets), bit for bit: the same offsets, the same C sums of `x` (=
-    `sub / speed`, as `lookup.scores` divides) and the same `fit_of`, without `scores`'
-    keeping of each window's row on the lookup (asked once, it only crowded the rows asked
-    again out of the lookup's memo) nor its look-up keys; None where the C sums do not answer
-    (the caller fits as before). A 40 s run's analysis fits ~400 windows: their Python
-    around the sums was a fifth of its CPU."""
-    if len(sub) == 0 or len(sig) < 2:
+    (its own grid of offsets), bit for bit: the same offsets (`ordered`: `sub` ascending
+    without NaN, its median read off), the same C sums of `x` (= `sub / speed`, as
+    `lookup.scores` divides) and the same peak, mean and spread (`align.fit_of`'s C stats),
+    without `scores`' keeping of each window's row on the lookup (asked once, it only
+    crowded the rows asked again out of the lookup's memo), its look-up keys and the layers
+    between; None where the C sums are not built (the caller fits as before). A 40 s run's
+    analysis fits ~300 windows: their Python around the sums was a fifth of its CPU."""
+    native = lookup.NATIVE
+    if native is None or len(sub) == 0 or len(sig) < 2:
         return None
-    offsets = align.offset_grid(sig, sub)
+    offsets = align.grid_about(sig, align.sorted_median(sub) if ordered else
+                               align.median(sub))
+    n = len(offsets)
     if not lookup.direct(look, offsets, len(x)):
         return None
-    sc = look.sums(offsets, x)
+    step = look._grid_step(offsets)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    sc: np.ndarray | None
+    if step:  # (`Lookup.sums`' grid sums, called as it calls them)
+        sc = np.empty(n)
+        native.grid_sums(look.table, look.res, look.base, offsets, x, len(x),
+                         np.array([[0, n, 0]], np.int64), step, look.phases(step), sc)
+    else:
+        sc = look.sums(offsets, x)
     return None if sc is None else align.fit_of(offsets, sc, speed)
 
 
