@@ -49,7 +49,13 @@ _raw = s13._raw
 VIDEO_SHAPES = {"mpeg4_avi_bf2_25": (320, 240), "h264_avi_bf3_30": (320, 240),
                 "mpeg2_ps_bf2_25": (320, 240), "mpeg1_avi_bf2_25": (320, 240),
                 "wmv2_asf_25": (320, 240), "flv1_flv_25": (320, 240),
-                "mpeg4_avi_bf2_packed_25": (320, 240)}
+                "mpeg4_avi_bf2_packed_25": (320, 240),
+                # added 13:17, after a clean first run of the 7 above on a56afc4: the packed
+                # class itself (libxvid) in shapes the engineer's inputs (40 fps, -bf 2, -g 80,
+                # AVI) did not have
+                "xvid_avi_bf1_25": (320, 240), "xvid_avi_bf3_30_g12": (320, 240),
+                "xvid_mkv_bf2_25": (320, 240), "xvid_avi_to_mp4_copy": (320, 240),
+                "xvid_avi_unpacked_bsf": (320, 240)}
 _MP3 = ["-c:a", "libmp3lame", "-b:a", "96k"]
 #: shape -> (fps, encoder and muxer args, file name)
 _SHAPE_ARGS = {
@@ -68,7 +74,18 @@ _SHAPE_ARGS = {
     # ffmpeg's mpeg4 encoder tagged as DivX 5 (unpacked): does a tag alone change the reading?
     "mpeg4_avi_bf2_packed_25": ("25", ["-c:v", "mpeg4", "-vtag", "DX50", "-q:v", "3", "-bf",
                                        "2", "-g", "50", *_MP3, "-f", "avi"], "run.avi"),
+    "xvid_avi_bf1_25": ("25", ["-c:v", "libxvid", "-q:v", "3", "-bf", "1", "-g", "50",
+                               "-pix_fmt", "yuv420p", *_MP3, "-f", "avi"], "run.avi"),
+    "xvid_avi_bf3_30_g12": ("30", ["-c:v", "libxvid", "-q:v", "4", "-bf", "3", "-g", "12",
+                                   "-pix_fmt", "yuv420p", *_MP3, "-f", "avi"], "run.avi"),
+    "xvid_mkv_bf2_25": ("25", ["-c:v", "libxvid", "-q:v", "3", "-bf", "2", "-g", "50",
+                               "-pix_fmt", "yuv420p", *_MP3, "-f", "matroska"], "run.mkv"),
 }
+#: shape -> (the libxvid AVI it is made from, the stream copy's args, file name)
+_REMUX = {"xvid_avi_to_mp4_copy": ("xvid_avi_bf1_25", ["-c", "copy", "-f", "mp4"], "run.mp4"),
+          "xvid_avi_unpacked_bsf": ("xvid_avi_bf1_25", ["-c", "copy", "-bsf:v",
+                                                        "mpeg4_unpack_bframes", "-f", "avi"],
+                                    "run.avi")}
 
 
 def build_video(shape: str) -> Path:
@@ -82,6 +99,12 @@ def build_video(shape: str) -> Path:
     if any(folder.glob("run.*")):
         return folder
     folder.mkdir(parents=True, exist_ok=True)
+    if shape in _REMUX:  # a stream copy of another shape's file (same frames, same log)
+        src, args, name = _REMUX[shape]
+        vc._ffmpeg(["-i", str(next(build_video(src).glob("run.*"))), *args,
+                    str(folder / name)])
+        make_agent_log(folder / "agent-log.jsonl", 40, 14)
+        return folder
     fps, args, name = _SHAPE_ARGS[shape]
     n = s15.SECONDS
     tone = ["-f", "lavfi", "-i", f"sine=frequency=330:duration={n}:sample_rate=44100",
@@ -191,8 +214,12 @@ RECORDERS = {**s20.RECORDERS,
              "r50m4avi": {"fps": 50, "scale": 2, "lead_s": 2.6, "container": "avi",
                           "codec": "mpeg4bf50"},
              "r25h264avi": {"fps": 25, "scale": 2, "lead_s": 1.9, "container": "avi",
-                            "codec": "h264bf25"}}
-NEW_RUNS = [f"{g}-genuine@{r}" for r in ("r50m4avi", "r25h264avi") for g in s20.GAMES]
+                            "codec": "h264bf25"},
+             # added 13:17: the packed class at another cadence (libxvid -bf 1, 30 fps)
+             "r30xvidbf1": {"fps": 30, "scale": 2, "lead_s": 2.3, "container": "avi",
+                            "codec": "xvidbf1_30"}}
+NEW_RUNS = [f"{g}-genuine@{r}" for r in ("r50m4avi", "r25h264avi", "r30xvidbf1")
+            for g in s20.GAMES]
 S20_RUNS = [f"{g}-{k}@r40xvidavi" for g in s20.GAMES for k in ("speed4", "slow")] + \
     ["frogger-genuine2@r40xvidavi"]
 COST_RUNS = ["frogger-genuine@r40xvidavi", "pooyan-genuine@r40xvidavi",
@@ -202,12 +229,13 @@ COST_RUNS = ["frogger-genuine@r40xvidavi", "pooyan-genuine@r40xvidavi",
 def _encode(frames: np.ndarray, folder: Path, rec) -> Path:
     """Session 20's encoder, with this pass' two recorders added."""
     codec = getattr(rec, "codec", "")
-    if codec not in ("mpeg4bf50", "h264bf25"):
+    if codec not in ("mpeg4bf50", "h264bf25", "xvidbf1_30"):
         return s20._encode(frames, folder, rec)
     h, w = frames.shape[1:3]
     path = folder / rec.video_name
-    vcodec = (["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "100"] if codec == "mpeg4bf50"
-              else ["-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "50"])
+    vcodec = {"mpeg4bf50": ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "100"],
+              "h264bf25": ["-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "50"],
+              "xvidbf1_30": ["-c:v", "libxvid", "-q:v", "3", "-bf", "1", "-g", "60"]}[codec]
     cmd = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
            "rgb24", "-s", f"{w}x{h}", "-r", str(rec.fps), "-i", "-", "-f", "lavfi", "-i",
            "sine=frequency=550:sample_rate=44100", "-map", "0:v", "-map", "1:a", "-shortest",
