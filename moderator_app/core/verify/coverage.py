@@ -4,7 +4,8 @@ Sync offset `o`: the video time, in seconds, at which `run_start` happens.
 Missing footage = max(0, -o) + max(0, o + run_duration - video_duration) + the time inside
 the run's span [o, o + run_duration] that falls in gaps between frames (issue 15: footage is
 counted, not the time between timestamps; gaps come from the frame index, see
-core/video/probe.py). The video covers the run when missing footage is at most 5.0 s. Footage
+core/video/probe.py) or in the stretches of a joined recording that do not decode
+(`video.joined_undecodable`: pictures the decoder gives damaged are no footage). The video covers the run when missing footage is at most 5.0 s. Footage
 beyond the run is reported (info), not an error.
 """
 
@@ -89,8 +90,8 @@ def coverage_findings(cov: Coverage, file: str | None) -> list[Finding]:
         out.append(NOT_COVERED.at(
             f"video misses {cov.missing_s:.3f} s of the run (limit {COVERAGE_TOLERANCE_S:g} s): "
             f"{cov.missing_before_s:.3f} s before run_start, {cov.missing_after_s:.3f} s "
-            f"after" + (f", {cov.missing_gaps_s:.3f} s in gaps between frames"
-                        if cov.missing_gaps_s else "") + f"; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
+            f"after" + (f", {cov.missing_gaps_s:.3f} s in gaps between frames or frames that "
+                        "do not decode" if cov.missing_gaps_s else "") + f"; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
             f"offset {cov.offset_s:.3f} s", file))
     elif cov.missing_s > 0:
         out.append(PARTLY_MISSING.at(

@@ -8,7 +8,8 @@ has no usable time). A whole-file finding has a moment of its own:
   the video ends);
 - `coverage.extra`: the first instant of footage outside the run;
 - `video.*`: today's video findings concern the file as a whole: its first frame (for a file
-  whose end is cut or undecodable, its last decodable instant). Findings that carry their own
+  whose end is cut or undecodable, its last decodable instant; for a joined recording that does
+  not decode, `video.joined_undecodable`, the start of the stretch its message names). Findings that carry their own
   video time (docs/DESIGN.md, "Times in findings") should be placed by it: add that case here;
 - `seed.*` without a line (`seed.not_checked`): the first `seed_commitment` event, where the
   commitments the finding is about are shown;
@@ -23,6 +24,7 @@ CLI's exports and the workstation agree.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +33,8 @@ from moderator_app.core.rules import Finding
 from moderator_app.core.verify.report import Report
 
 _BACK_SEARCH = 200  # rows searched back for a timed event from an untimed line
+# `video.joined_undecodable` names its stretch's video time (core/video/probe.py)
+_FROM_S = re.compile(r"does not decode from (\d+\.\d+) s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,10 @@ def _run_time(f: Finding, report: Report, index: EventIndex | None,
         duration = report.video.duration_s if report.video is not None else None
         if f.rule in ("video.truncated", "video.tail_undecodable") and duration is not None:
             return float(duration) - offset_s
+        if f.rule == "video.joined_undecodable":  # the stretch that does not decode: its start
+            m = _FROM_S.search(f.message)
+            if m:
+                return float(m.group(1)) - offset_s
         return -offset_s  # the file as a whole: its first frame
     if f.rule.startswith("seed.") and index is not None:
         first = _first_row_of_kind(index, "seed_commitment")

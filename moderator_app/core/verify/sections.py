@@ -144,7 +144,8 @@ class CommunityRun:
 class VideoSection:
     """The video as the probe measured it (core/video/probe.py): the frame count and duration
     come from the frame index, the header's own claims beside them. `footage_gaps`: spans of
-    video time without a frame (they count as missing footage at any offset)."""
+    video time without footage, no frame or a joined recording's frames that do not decode
+    (they count as missing footage at any offset)."""
 
     ok: bool
     file: str

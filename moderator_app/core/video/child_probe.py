@@ -31,10 +31,13 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
     index = build_index(container, cap, lambda: time.process_time() > deadline)
     index = _decodable_head(req, index, deadline)
+    index, joined = _joined(req, index, deadline)
     others = other_footage(container, taken)
     # eight are named; the count is of all (a 100-stream file was said to hold 9)
     info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
                   "other_video": others[:8], "other_video_count": len(others)}
+    if joined["stretches"] or joined["unchecked"] is not None:
+        info["joined"] = joined
     if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
         info["index_cap"] = cap
     if not index.complete and index.frame_count:
@@ -72,6 +75,11 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
             # the last that decodes (`probe.last_decoded`); decoding the tail here as well
             # was 6 % of a 1080p50 MPEG-2 file's decode floor (QA session 15, H5)
             info["tail_deferred"] = True
+        elif first is not None and joined["to_end"]:
+            # the joined recordings' check decoded the last one to the end of the stream
+            # (`child_segments`); a tail pass from a seek into a recording decoded with another
+            # one's header gave no frame where ffmpeg's decode from the start gives them
+            info["last_decodable"] = index.frame_count - 1
         elif first is not None:
             # the last frame that decodes: a forward pass over the last GOPs
             for back in TAIL_PASSES:
@@ -159,6 +167,26 @@ def _stream_end(req: dict, index, deadline: float) -> float | None:
     if end is None or tb is None:
         return None
     return float((end - int(index.pts[0])) * tb)
+
+
+def _joined(req: dict, index, deadline: float):
+    """`child_segments.check_joined` on a file of its own (the probe's container has been
+    demuxed to its end): whether each recording joined in the file decodes."""
+    if not index.segments:
+        return index, {"stretches": [], "unchecked": None, "to_end": False}
+    import av
+
+    from .child_segments import check_joined
+    container = _open(req)
+    try:
+        return check_joined(container, index, deadline)
+    except av.error.MemoryError:
+        raise
+    except av.error.FFmpegError:  # not judged: said so (`probe._joined_findings`)
+        return index, {"stretches": [], "unchecked": int(index.segments[0][0]),
+                       "to_end": False}
+    finally:
+        container.close()
 
 
 def _decodable_head(req: dict, index, deadline: float):

@@ -52,6 +52,13 @@ PROBE_INCOMPLETE = rule("video.probe_incomplete", Severity.INFO,
 TAIL_UNDECODABLE = rule(
     "video.tail_undecodable", Severity.WARNING,
     "The last frames of the stream decode (the measured duration is what decodes).", G)
+# A warning, as a footage gap is: the stretch's time counts as missing footage, and coverage
+# fails the run when that is more than its tolerance (QA session 20, h20_06)
+JOINED_UNDECODABLE = rule(
+    "video.joined_undecodable", Severity.WARNING,
+    "Every recording joined in the file decodes (a recording appended to another, whose "
+    "frames the player's decoder gives damaged or not at all, is no footage: its time counts "
+    "as missing).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
 # A note: a second recording in the file (a webcam beside the game, a second capture) is
@@ -428,6 +435,9 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             f"no frame from {a:.3f} s to {b:.3f} s ({b - a:.3f} s without footage)", name))
     if len(gaps) > 50:
         findings.append(FOOTAGE_GAP.at(f"... and {len(gaps) - 50} more gaps", name))
+    damaged = _joined_findings(index, info.get("joined"), duration, name, findings)
+    if damaged:
+        gaps = _union(gaps + damaged)
     if n >= 3:
         d = np.diff(index.times_s[:count])
         d = d[d > 0]
@@ -454,6 +464,59 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),
                       gaps=gaps, **base)
+
+
+def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
+                     findings: list[Finding]) -> tuple[tuple[float, float], ...]:
+    """The findings on the recordings joined in the file that do not decode (the video
+    process's `child_segments.check_joined`), and their spans of video time: no footage."""
+    if not isinstance(joined, dict) or not index.frame_count:
+        return ()
+    base, tb = int(index.pts[0]), float(index.time_base)
+    total = len(index.segments) + 1
+    spans: list[tuple[float, float]] = []
+    raw = joined.get("stretches")
+    for st in raw[:50] if isinstance(raw, list) else ():
+        if not isinstance(st, dict) or not isinstance(st.get("start_pts"), int):
+            continue
+        a = max(0.0, (st["start_pts"] - base) * tb)
+        end = st.get("end_pts")
+        b = min(duration, (end - base) * tb) if isinstance(end, int) else duration
+        if not a < b:
+            continue
+        spans.append((round(a, 6), round(b, 6)))
+        none, bad, n = (_count(st.get(k)) for k in ("none", "damaged", "packets"))
+        what = "; ".join(x for x in (
+            f"{none} give no frame" if none else "",
+            f"{bad} come out damaged (the decoder reports errors in them)" if bad else "",
+            "the probe's budget ended the decode in it: taken as damaged to the recording's "
+            "end" if st.get("cut") is True else "") if x)
+        findings.append(JOINED_UNDECODABLE.at(
+            f"recording {_count(st.get('recording'))} of the {total} joined in the file does "
+            f"not decode from {a:.3f} s to {b:.3f} s ({b - a:.3f} s): of its {n} packets there, "
+            f"{what}; no footage there (counted as missing)", name))
+    left = joined.get("unchecked")
+    if isinstance(left, int) and not isinstance(left, bool):
+        findings.append(PROBE_INCOMPLETE.at(
+            f"the recordings joined in the file from {max(0.0, (left - base) * tb):.3f} s on "
+            "were not decoded within the probe's budget: whether they decode was not checked",
+            name))
+    return tuple(spans)
+
+
+def _count(v) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+
+
+def _union(spans) -> tuple[tuple[float, float], ...]:
+    """Spans of video time merged where they overlap, in order (coverage adds them up)."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
 
 
 def _other_streams(info: dict) -> list[dict]:

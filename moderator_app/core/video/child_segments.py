@@ -1,0 +1,172 @@
+"""Whether each recording joined in a file decodes (the probe's request, in the isolated video
+process, `child_probe.op_probe`).
+
+A file of joined recordings (`FrameIndex.segments`) is played as one stream: the decoder is set
+up from the first recording's header, and every later recording's packets are decoded with it.
+Two captures of one encoder decode alike; a recording appended from another (another picture
+size, another codec configuration: an MKV of 2 s of black followed byte for byte by a whole
+other MKV) does not. FFmpeg then gives half of its packets no frame at all and marks every
+other frame it makes as damaged (`AV_FRAME_FLAG_CORRUPT`): QA session 20's h20_06 indexed 336
+frames where ffprobe counts 198, and its last 27.5 s, all of the run, were pictures decoded
+with the wrong header. The demuxer alone cannot see it: the index counted every packet and the
+probe passed the file.
+
+So each recording after the first is decoded from its first packet, until `WINDOW_FRAMES`
+frames in a row come out whole (a recording that decodes costs that and no more; the rest of
+it is demuxed, not decoded), or to its end while its frames keep coming out damaged or not at
+all. Packets that give no frame are not frames (dropped from the index, as ffprobe counts
+frames, as `child_probe._decodable_head` drops a cut head); frames the decoder marks damaged
+stay frames but are no footage: the probe reports each damaged stretch
+(`probe.JOINED_UNDECODABLE`) and coverage counts its time as missing."""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_right
+from dataclasses import replace
+
+import numpy as np
+
+from .index import FrameIndex, recording_stream
+
+#: Whole frames in a row after which a joined recording is taken to decode (its head decoded
+#: with the first recording's decoder: a mismatched header damages it from its first frame).
+WINDOW_FRAMES = 48
+
+
+def check_joined(container, index: FrameIndex, deadline: float
+                 ) -> tuple[FrameIndex, dict]:
+    """The index without the joined recordings' frames that never decode, and what was
+    found: `stretches` (the damaged ones, `_stretches`), `unchecked` (the shifted pts of
+    the first joined recording the decode did not judge before `deadline`, on the process's
+    CPU clock; None when all were) and `to_end` (the last recording was decoded to the end of
+    the stream: the index's last frame is the last that decodes, no tail pass needed). A
+    stretch still damaged at the deadline runs to its recording's end. An index of one
+    recording, or an ordinal one (AVI: frames known by their place, not their timestamp), is
+    returned as it is."""
+    import av
+    if not index.segments or index.ordinal or index.frame_count == 0:
+        return index, {"stretches": [], "unchecked": None, "to_end": False}
+    starts = [int(np.searchsorted(index.pts, a, side="left")) for a, _ in index.segments]
+    ends = [*starts[1:], index.frame_count]
+    k = len(starts)
+    expect = list(starts)  # per recording after the first: the next frame due out
+    clean = [0] * k  # whole frames in a row
+    done = [False] * k  # judged: decodes (a whole window), or over
+    begun = [False] * k
+    # per frame of the index (numpy: a hostile file's recording can hold millions)
+    missing = np.zeros(index.frame_count, bool)
+    damaged = np.zeros(index.frame_count, bool)
+    cut = [False] * k
+    to_end: list[bool] = []  # the last recording was decoded to its end
+    first_of = {int(p): i for i, p in reversed(list(enumerate(index.pts)))}
+    shared: dict[int, int] = {}
+    stream = recording_stream(container)
+    tl = index.timeline_at(None)
+
+    def seen(f) -> None:
+        if f.pts is None:
+            return
+        i = first_of.get(int(f.pts))
+        if i is None:
+            return
+        n = shared.get(i, 0)  # frames that share one pts come out in their order
+        shared[i] = n + 1
+        if n and (i + n >= index.frame_count or index.pts[i + n] != index.pts[i]):
+            return  # more frames than the index has at this pts
+        i += n
+        j = bisect_right(starts, i) - 1
+        if j < 0 or i >= ends[j] or done[j] or i < expect[j]:
+            return
+        for m in range(j):  # output is in presentation order: earlier recordings are over
+            if begun[m] and not done[m]:
+                missing[expect[m]:ends[m]] = True
+                done[m] = True
+        if i > expect[j]:
+            missing[expect[j]:i] = True
+            clean[j] = 0
+        if getattr(f, "is_corrupt", False):
+            damaged[i] = True
+            clean[j] = 0
+        else:
+            clean[j] += 1
+        expect[j] = i + 1
+        if expect[j] >= ends[j]:
+            done[j] = True
+            if j == k - 1:
+                to_end.append(True)  # the index's last frame came out
+        elif clean[j] >= WINDOW_FRAMES:
+            done[j] = True
+
+    for pk in container.demux(stream):
+        if pk.size:
+            off = tl.shift(pk.pts, pk.dts)
+            seg = tl.segment - 1  # recordings after the first: 0..k-1
+            if seg < 0 or seg >= k or all(done[:seg + 1]):
+                if all(done):
+                    break
+                continue
+            begun[seg] = True
+            if off:
+                pk.pts = None if pk.pts is None else pk.pts + off
+                pk.dts = None if pk.dts is None else pk.dts + off
+        elif not any(b and not d for b, d in zip(begun, done, strict=True)):
+            continue  # the end of the stream: nothing being decoded to drain
+        try:
+            frames = pk.decode()
+        except av.error.MemoryError:
+            raise
+        except av.error.FFmpegError:
+            frames = []  # no frame from it: the next frame out says so
+        for f in frames:
+            seen(f)
+        if time.process_time() > deadline:
+            for j in range(k):
+                last = expect[j] - 1
+                if begun[j] and not done[j] and last >= starts[j] and \
+                        (missing[last] or damaged[last]):
+                    cut[j] = done[j] = True  # damaged when stopped: damaged to its end
+                    damaged[expect[j]:ends[j]] = True
+            break
+    else:
+        # the stream ended: what did not come out never will; a last recording still being
+        # decoded was decoded to the end (its last frame out is the last that decodes)
+        if begun[-1] and not done[-1]:
+            to_end.append(True)
+        for j in range(k):
+            if begun[j] and not done[j]:
+                missing[expect[j]:ends[j]] = True
+            done[j] = True
+    open_ = [j for j in range(k) if not done[j]]
+    found = {"stretches": _stretches(index, starts, missing, damaged, cut),
+             "unchecked": int(index.pts[min(starts[open_[0]], index.frame_count - 1)])
+             if open_ else None, "to_end": bool(to_end)}
+    if not missing.any():
+        return index, found
+    kept = index.without(np.nonzero(missing)[0].tolist())
+    return replace(kept, undecodable=index.undecodable), found
+
+
+def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
+               damaged: np.ndarray, cut: list[bool]) -> list[dict]:
+    """Each run of frames of one joined recording that give no frame or a damaged one (the
+    first 100): `recording` (2 for the first joined), `start_pts` (its first frame's shifted
+    pts), `end_pts` (the next whole frame's, None: to the end of the video), `packets`
+    (frames of the index in it), `none` (packets that gave no frame), `damaged` (frames
+    marked damaged), `cut` (the probe's budget ended the decode inside it)."""
+    bad = (missing | damaged).astype(np.int8)
+    edges = np.diff(np.concatenate(([0], bad, [0])))
+    runs = zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True)
+    out: list[dict] = []
+    for a, b in runs:
+        cuts = [int(a), *(s for s in starts if a < s < b), int(b)]  # a recording per stretch
+        for lo, hi in zip(cuts, cuts[1:], strict=False):
+            j = bisect_right(starts, lo) - 1
+            none = int(missing[lo:hi].sum())
+            out.append({"recording": j + 2, "start_pts": int(index.pts[lo]),
+                        "end_pts": int(index.pts[hi]) if hi < index.frame_count else None,
+                        "packets": hi - lo, "none": none, "damaged": hi - lo - none,
+                        "cut": cut[j]})
+            if len(out) >= 100:
+                return out
+    return out

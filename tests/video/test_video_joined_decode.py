@@ -1,0 +1,103 @@
+"""A recording joined to another in one file that the player's decoder cannot decode is no
+footage (QA session 20, M5, hostile class h20_06): an MKV of 2 s of black followed byte for
+byte by an honest MKV of other dimensions. FFmpeg decodes the second with the first's header:
+half its packets give no frame, the other half come out damaged. The index counted every
+packet (160 frames where ffprobe counts 110) and `verify` passed the run on pictures nobody can
+see. Now the frame count is ffprobe's, `video.joined_undecodable` names the stretch, and its
+time is missing footage: the run fails coverage. The same honest MKV written twice end to end
+(h20_05) decodes whole and still passes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.isolated import verify_isolated
+from moderator_app.core.verify.moments import finding_moment
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+def _mkv(out: Path, source: str) -> bytes:
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source,
+                    "-c:v", "mpeg4", "-f", "matroska", str(out)], check=True)
+    return out.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def joined(tmp_path_factory) -> dict[str, Path]:
+    """forged: 2 s of black at 320x240, 30 fps, then 10 s of testsrc at 320x180, 10 fps (its
+    own MKV, appended); twice: the 10 s MKV written twice. 60 + 100 and 100 + 100 packets."""
+    d = tmp_path_factory.mktemp("joined")
+    black = _mkv(d / "black.mkv", "color=black:size=320x240:rate=30:duration=2")
+    honest = _mkv(d / "honest.mkv", "testsrc=size=320x180:rate=10:duration=10")
+    out = {}
+    for name, body in (("forged", black + honest), ("twice", honest + honest)):
+        out[name] = d / name / "video.mkv"
+        out[name].parent.mkdir()
+        out[name].write_bytes(body)
+        # an 8.761 s run: inside either video, past the black's 2 s by more than 5 s
+        assert make_agent_log(out[name].parent / "agent-log.jsonl", n_events=20, seed=2) \
+            == pytest.approx(8.761)
+    return out
+
+
+def test_a_joined_recording_that_does_not_decode_is_no_footage(joined):
+    path = joined["forged"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 110  # 160 packets
+    assert p.duration_s == pytest.approx(11.901 + 1 / 30, abs=1e-6)
+    got = [(f.rule, f.severity.value) for f in p.findings]
+    assert got == [("video.header_mismatch", "warning"), ("video.joined_undecodable", "warning"),
+                   ("video.variable_rate", "info")]
+    msg = p.findings[1].message
+    assert msg.startswith("recording 2 of the 2 joined in the file does not decode from "
+                          "2.001 s to 11.934 s (9.933 s): of its 100 packets there, 50 give no "
+                          "frame; 50 come out damaged")
+    assert p.gaps == ((2.001, 11.934333),)  # no footage: coverage counts it
+    assert p.footage_s == pytest.approx(2.001)
+
+
+def test_the_run_on_an_undecodable_joined_recording_fails_coverage(joined):
+    report = verify_paths([joined["forged"].parent]).report
+    assert report.verdict == "fail"
+    errors = [(f.rule, f.file) for f in report.findings if f.severity.value == "error"]
+    assert errors == [("coverage.missing", "video.mkv")]
+    assert report.coverage is not None and report.coverage.missing_gaps_s == \
+        pytest.approx(8.761 - 2.001)
+    assert report.video is not None and report.video.frame_count == 110
+    assert [list(g) for g in report.video.footage_gaps] == [[2.001, 11.934333]]
+    # a click on the finding goes to the stretch's first instant
+    f = next(f for f in report.findings if f.rule == "video.joined_undecodable")
+    m = finding_moment(f, report, None, 8.761, 0.0)
+    assert m is not None and m.video_s == pytest.approx(2.001)
+
+
+def test_the_window_gets_the_same_verdict(joined):
+    """The workstation verifies in its own process (`verify_isolated`, ui/opening.py): the
+    same report, so the same verdict and findings."""
+    options = VerifyOptions()
+    alone = verify_paths([joined["forged"].parent], options).report
+    window = verify_isolated([joined["forged"].parent], options).report
+    assert window.verdict == alone.verdict == "fail"
+    assert [f.to_dict() for f in window.findings] == [f.to_dict() for f in alone.findings]
+    assert window.video is not None and window.video.frame_count == 110
+
+
+def test_the_same_recording_joined_twice_decodes_and_passes(joined):
+    path = joined["twice"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 200
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.gaps == ()
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "pass", [f.to_dict() for f in report.findings]
+    assert "video.joined_undecodable" not in {f.rule for f in report.findings}
