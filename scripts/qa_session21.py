@@ -115,9 +115,44 @@ def build_video(shape: str) -> Path:
     return folder
 
 
+def check_video(shape: str) -> dict:
+    """Session 13's check_video, plus each event's picture against the encoded truth (frame
+    floor(t * fps), drawn in the picture): check_video judges by ffmpeg's own decode and
+    timestamps, and on a packed stream those can be wrong too. Also ffmpeg's errors against
+    the encoded truth (`ffmpeg_errors_vs_encoded`)."""
+    import math
+    from bisect import bisect_right
+
+    res = s13.check_video(shape)
+    fps = int(_SHAPE_ARGS[_REMUX[shape][0] if shape in _REMUX else shape][0])
+    folder = build_video(shape)
+    video = next(folder.glob("run.*"))
+    codes, times = s13.truth_codes(video, VIDEO_SHAPES[shape])
+    log = [json.loads(x) for x in (folder / "agent-log.jsonl").read_bytes().splitlines()]
+    bad = {i: g for i, _w, g in res["core_errors"]}
+    step = (times[-1] - times[0]) / max(1, len(times) - 1)
+    mine, theirs = [], []
+    for i, e in enumerate(log, 1):
+        t = s13.RUN_OFFSET + e["elapsedMs"] / 1000
+        ideal = math.floor(t * fps + 1e-6)
+        ideal = ideal if ideal < s15.SECONDS * fps else None
+        ff = codes[bisect_right(times, t + 1e-6) - 1] if t < times[-1] + step else None
+        got = bad.get(i, ff)
+        if got != ideal:
+            mine.append((i, ideal, got))
+        if ff != ideal:
+            theirs.append((i, ideal, ff))
+    res["core_errors_vs_encoded"] = mine
+    res["ffmpeg_errors_vs_encoded"] = theirs
+    return res
+
+
 # -- M5's class (issue 15): concatenations ---------------------------------------------------
 SEGMENTS = ("seg_mp4_after_mp4", "seg_ts_res_change", "seg_mkv_second_codec",
-            "seg_mkv_then_garbage", "seg_mkv_body_garbage")
+            "seg_mkv_then_garbage", "seg_mkv_body_garbage",
+            # added 13:22, after the 5 above behaved on 745a69d and a56afc4 alike: closer to
+            # s20's h20_06 (same codec in both segments), in other codecs and lengths
+            "seg_mkv_h264_black_then_honest", "seg_webm_vp9_two", "seg_mkv_mpeg4_12s_16s")
 _H264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt", "yuv420p"]
 
 
@@ -131,6 +166,7 @@ def build_segments(case: str) -> Path:
     """A folder with the community sample's log (run 24.5 s) and a video of 30 fps
     frame-numbered footage put together as `case` says."""
     import qa_hostile_s20 as h20
+    import video_corpus as vc
 
     d = CACHE / "segments" / case
     d.mkdir(parents=True, exist_ok=True)
@@ -172,6 +208,27 @@ def build_segments(case: str) -> Path:
             at = len(data) * 15 // 100
             data[at:] = rng.bytes(len(data) - at)
             out.write_bytes(bytes(data))
+    elif case in ("seg_mkv_h264_black_then_honest", "seg_webm_vp9_two", "seg_mkv_mpeg4_12s_16s"):
+        ext = "webm" if "webm" in case else "mkv"
+        out = d / f"video.{ext}"
+        if not out.exists():
+            if case == "seg_webm_vp9_two":
+                enc = ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v",
+                       "1M", "-g", "60", "-f", "webm"]
+            elif case == "seg_mkv_mpeg4_12s_16s":
+                enc = ["-c:v", "mpeg4", "-q:v", "3", "-f", "matroska"]
+            else:
+                enc = [*_H264, "-f", "matroska"]
+            first = 360 if case == "seg_mkv_mpeg4_12s_16s" else 60
+            if case == "seg_mkv_h264_black_then_honest":
+                a = parts / "black2s_h264.mkv"
+                if not a.exists():
+                    vc._ffmpeg(["-f", "lavfi", "-i", "color=black:size=320x240:rate=30:"
+                                "duration=2", *enc, str(a)])
+            else:
+                a = _part(parts / f"{case}-a.{ext}", enc, 0, first)
+            b = _part(parts / f"{case}-b.{ext}", enc, first, 840 - first)
+            out.write_bytes(a.read_bytes() + b.read_bytes())
     else:
         raise ValueError(case)
     h20._with_sample_log(d)
@@ -262,7 +319,7 @@ def main(argv: list[str]) -> int:
     what, rest = (argv[0] if argv else ""), argv[1:]
     if what == "video":
         s13.VIDEO_SHAPES, s13.build_video = VIDEO_SHAPES, build_video
-        _rows(s13.check_video, rest or list(VIDEO_SHAPES), "shape")
+        _rows(check_video, rest or list(VIDEO_SHAPES), "shape")
     elif what == "video-build":
         _rows(lambda s: {"shape": s, "folder": str(build_video(s))}, rest or list(VIDEO_SHAPES),
               "shape")
