@@ -152,7 +152,12 @@ SEGMENTS = ("seg_mp4_after_mp4", "seg_ts_res_change", "seg_mkv_second_codec",
             "seg_mkv_then_garbage", "seg_mkv_body_garbage",
             # added 13:22, after the 5 above behaved on 745a69d and a56afc4 alike: closer to
             # s20's h20_06 (same codec in both segments), in other codecs and lengths
-            "seg_mkv_h264_black_then_honest", "seg_webm_vp9_two", "seg_mkv_mpeg4_12s_16s")
+            "seg_mkv_h264_black_then_honest", "seg_webm_vp9_two", "seg_mkv_mpeg4_12s_16s",
+            # s20's h20_06 itself, rebuilt as qa_hostile_s20 does (M5: the regression check)
+            "h20_06_repeat",
+            # added 13:26, after reading 4173367's approach (joined recordings found from the
+            # container's timestamp restarts, checked by decoding): joins it may not see
+            "seg_ts_codec_change", "seg_fmp4_res_change")
 _H264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt", "yuv420p"]
 
 
@@ -228,6 +233,32 @@ def build_segments(case: str) -> Path:
             else:
                 a = _part(parts / f"{case}-a.{ext}", enc, 0, first)
             b = _part(parts / f"{case}-b.{ext}", enc, first, 840 - first)
+            out.write_bytes(a.read_bytes() + b.read_bytes())
+    elif case == "h20_06_repeat":
+        out = d / "video.mkv"
+        if not out.exists():
+            black, one = parts / "black2s_mpeg4.mkv", parts / "sample.mkv"
+            h20._ffmpeg(["-f", "lavfi", "-i", "color=black:size=320x240:rate=30:duration=2",
+                         "-c:v", "mpeg4", "-f", "matroska"], black)
+            h20._ffmpeg(["-i", str(h20.qh.SAMPLE / "video.mp4"), "-map", "0", "-c", "copy",
+                         "-f", "matroska"], one)
+            out.write_bytes(black.read_bytes() + one.read_bytes())
+    elif case == "seg_ts_codec_change":  # one PID: 2 s MPEG-2 video, then 26 s H.264
+        out = d / "video.ts"
+        if not out.exists():
+            a = _part(parts / "a2s_mpeg2.ts", ["-c:v", "mpeg2video", "-q:v", "3", "-f",
+                                               "mpegts"], 0, 60)
+            b = _part(parts / "b26s_h264.ts", [*_H264, "-output_ts_offset", "2", "-f",
+                                               "mpegts"], 60, 780)
+            out.write_bytes(a.read_bytes() + b.read_bytes())
+    elif case == "seg_fmp4_res_change":  # fragmented MP4 640x480 2 s + fragmented 800x600 26 s
+        out = d / "video.mp4"
+        if not out.exists():
+            frag = ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"]
+            a = _part(parts / "a2s_640.mp4", ["-vf", "pad=640:480:0:0:0x303030", *_H264, *frag],
+                      0, 60)
+            b = _part(parts / "b26s_800.mp4", ["-vf", "pad=800:600:0:0:0x303030", *_H264,
+                                               *frag], 60, 780)
             out.write_bytes(a.read_bytes() + b.read_bytes())
     else:
         raise ValueError(case)
