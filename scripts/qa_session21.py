@@ -6,6 +6,7 @@ the app or the tests. Session 20's machinery (scripts/qa_session20.py, and throu
 qa_session10/12..19.py) is reused by import.
 
     .venv/bin/python scripts/qa_session21.py video [SHAPE...]      # M6's class, held out
+    QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/qa_session21.py gui-frames [SHAPE...]
     .venv/bin/python scripts/qa_session21.py segments [CASE...]    # M5's class, held out
     .venv/bin/python scripts/qa_session21.py sync-build [RUN...]   # M1's class (ale-py)
     .venv/bin/python scripts/qa_session21.py sync [RUN...]         # M1 + s20 speed regressions
@@ -145,6 +146,10 @@ def check_video(shape: str) -> dict:
     res["core_errors_vs_encoded"] = mine
     res["ffmpeg_errors_vs_encoded"] = theirs
     return res
+
+
+#: the player's path (added 13:27): the packed class and two unpacked B-frame AVIs
+GUI_SHAPES = ["xvid_avi_bf1_25", "xvid_avi_bf3_30_g12", "mpeg4_avi_bf2_25", "h264_avi_bf3_30"]
 
 
 # -- M5's class (issue 15): concatenations ---------------------------------------------------
@@ -351,6 +356,9 @@ def main(argv: list[str]) -> int:
     if what == "video":
         s13.VIDEO_SHAPES, s13.build_video = VIDEO_SHAPES, build_video
         _rows(check_video, rest or list(VIDEO_SHAPES), "shape")
+    elif what == "gui-frames":  # the player's own path, offscreen (one process per shape)
+        s13.VIDEO_SHAPES, s13.build_video = VIDEO_SHAPES, build_video
+        _rows(s13.gui_frames, rest or GUI_SHAPES, "shape")
     elif what == "video-build":
         _rows(lambda s: {"shape": s, "folder": str(build_video(s))}, rest or list(VIDEO_SHAPES),
               "shape")
