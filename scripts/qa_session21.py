@@ -18,6 +18,7 @@ qa_session10/12..19.py) is reused by import.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -374,7 +375,8 @@ def main(argv: list[str]) -> int:
     elif what == "frame-count":
         _rows(s19.frame_count, rest or NEW_RUNS, "run")
     elif what == "cost":
-        _rows(s19.cost, rest or COST_RUNS, "run")
+        pairs = int(os.environ.get("QA_PAIRS", "3"))  # more pairs where 3 are too noisy
+        _rows(lambda r: s19.cost(r, pairs), rest or COST_RUNS, "run")
     elif what == "copy-s20":  # s20's built runs (deterministic builds), copied read-only
         for name in S20_RUNS + COST_RUNS:
             dst = CACHE / "sync" / name
