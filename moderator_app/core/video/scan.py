@@ -69,7 +69,7 @@ from .signals import unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
 LOCK_POLL_S = 0.05  # how often a scan waiting for the same video's decode looks at its cancel
-NEIGHBOUR_SLIP = 2  # pts that sorting moves this few places: the packets', not an order
+NEIGHBOUR_SLIP = 16  # pts that sorting moves this few places: the packets', not an order
 
 
 @dataclass(frozen=True, eq=False)
@@ -235,12 +235,13 @@ def frame_order(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     than NEIGHBOUR_SLIP places, the pts are the packets' carried onto their neighbours, not
     a frame order: DivX-style packed B-frames (libxvid in AVI: a packet holding a P and a B
     picture, then an empty one) give their frames the packets' pts permuted in threes
-    (5 6 8 7 9 11 10 ...: 2 of 3 frames one slot off). Sorted, two of every three change
-    values stood a frame from their pictures (QA s20's frogger-genuine2@r40xvidavi: the
-    change signal correlated 0.18 with the same frames in H.264, intermodulation lines at
-    16.50 and 11.51 Hz, a false `sync.drift` of -4.55 %); kept in the decoder's order with
-    the sorted pts given to them, 0.999. A larger reordering (joined recordings, a file
-    written twice) is sorted as before."""
+    (5 6 8 7 9 11 10 ...: 2 of 3 frames one slot off), and H.264 with B-frames in AVI (no
+    pts in the container) up to its reorder depth (3 B-frames: 3 slots; 8: 6; H.264 allows
+    16). Sorted, two of every three change values stood a frame from their pictures (QA
+    s20's frogger-genuine2@r40xvidavi: the change signal correlated 0.18 with the same
+    frames in H.264 MP4, intermodulation lines at 16.50 and 11.51 Hz, a false `sync.drift`
+    of -4.55 %); kept in the decoder's order with the sorted pts given to them, 0.999. A
+    larger reordering (a file written twice) is sorted as before."""
     order = np.argsort(pts, kind="stable")
     n = order.shape[0]
     if n:
