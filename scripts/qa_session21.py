@@ -372,6 +372,8 @@ def main(argv: list[str]) -> int:
         _rows(lambda r: {"run": r, "folder": str(s20.build_sync_run(r))}, rest or NEW_RUNS, "run")
     elif what == "sync":
         _rows(s20.check_sync, rest or NEW_RUNS + S20_RUNS, "run")
+    elif what == "frames-real":  # `frame --line N --offset TRUTH` for 10 actions vs ffmpeg
+        _rows(s19.frames_real, rest or NEW_RUNS, "run")
     elif what == "frame-count":
         _rows(s19.frame_count, rest or NEW_RUNS, "run")
     elif what == "cost":
