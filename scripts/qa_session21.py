@@ -311,9 +311,13 @@ RECORDERS = {**s20.RECORDERS,
                             "codec": "h264bf25"},
              # added 13:17: the packed class at another cadence (libxvid -bf 1, 30 fps)
              "r30xvidbf1": {"fps": 30, "scale": 2, "lead_s": 2.3, "container": "avi",
-                            "codec": "xvidbf1_30"}}
-NEW_RUNS = [f"{g}-genuine@{r}" for r in ("r50m4avi", "r25h264avi", "r30xvidbf1")
-            for g in s20.GAMES]
+                            "codec": "xvidbf1_30"},
+             # added 13:37 (s21-drift built r50m4avi/r25h264avi from this script at 2843227):
+             # 60 fps, libx264 with 8 B-frames (a deep reorder) in AVI, 1.4 s lead-in
+             "r60h264bf8avi": {"fps": 60, "scale": 2, "lead_s": 1.4, "container": "avi",
+                               "codec": "h264bf8_60"}}
+NEW_RUNS = [f"{g}-genuine@{r}" for r in ("r50m4avi", "r25h264avi", "r30xvidbf1",
+                                         "r60h264bf8avi") for g in s20.GAMES]
 S20_RUNS = [f"{g}-{k}@r40xvidavi" for g in s20.GAMES for k in ("speed4", "slow")] + \
     ["frogger-genuine2@r40xvidavi"]
 COST_RUNS = ["frogger-genuine@r40xvidavi", "pooyan-genuine@r40xvidavi",
@@ -323,13 +327,15 @@ COST_RUNS = ["frogger-genuine@r40xvidavi", "pooyan-genuine@r40xvidavi",
 def _encode(frames: np.ndarray, folder: Path, rec) -> Path:
     """Session 20's encoder, with this pass' two recorders added."""
     codec = getattr(rec, "codec", "")
-    if codec not in ("mpeg4bf50", "h264bf25", "xvidbf1_30"):
+    if codec not in ("mpeg4bf50", "h264bf25", "xvidbf1_30", "h264bf8_60"):
         return s20._encode(frames, folder, rec)
     h, w = frames.shape[1:3]
     path = folder / rec.video_name
     vcodec = {"mpeg4bf50": ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "100"],
               "h264bf25": ["-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "50"],
-              "xvidbf1_30": ["-c:v", "libxvid", "-q:v", "3", "-bf", "1", "-g", "60"]}[codec]
+              "xvidbf1_30": ["-c:v", "libxvid", "-q:v", "3", "-bf", "1", "-g", "60"],
+              "h264bf8_60": ["-c:v", "libx264", "-preset", "veryfast", "-bf", "8",
+                             "-b-pyramid", "normal", "-g", "120"]}[codec]
     cmd = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
            "rgb24", "-s", f"{w}x{h}", "-r", str(rec.fps), "-i", "-", "-f", "lavfi", "-i",
            "sine=frequency=550:sample_rate=44100", "-map", "0:v", "-map", "1:a", "-shortest",
