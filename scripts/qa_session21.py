@@ -163,7 +163,9 @@ SEGMENTS = ("seg_mp4_after_mp4", "seg_ts_res_change", "seg_mkv_second_codec",
             "h20_06_repeat",
             # added 13:26, after reading 4173367's approach (joined recordings found from the
             # container's timestamp restarts, checked by decoding): joins it may not see
-            "seg_ts_codec_change", "seg_fmp4_res_change")
+            "seg_ts_codec_change", "seg_fmp4_res_change",
+            # added 13:40, after N4: H.264 joins in Matroska whose second header differs
+            "seg_mkv_h264_res_change", "seg_mkv_h264_profile_change")
 _H264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt", "yuv420p"]
 
 
@@ -265,6 +267,24 @@ def build_segments(case: str) -> Path:
                       0, 60)
             b = _part(parts / "b26s_800.mp4", ["-vf", "pad=800:600:0:0:0x303030", *_H264,
                                                *frag], 60, 780)
+            out.write_bytes(a.read_bytes() + b.read_bytes())
+    elif case == "seg_mkv_h264_res_change":  # MKV 640x480 2 s + MKV 800x600 26 s (H.264)
+        out = d / "video.mkv"
+        if not out.exists():
+            a = _part(parts / "a2s_640.mkv", ["-vf", "pad=640:480:0:0:0x303030", *_H264, "-f",
+                                              "matroska"], 0, 60)
+            b = _part(parts / "b26s_800.mkv", ["-vf", "pad=800:600:0:0:0x303030", *_H264,
+                                               "-f", "matroska"], 60, 780)
+            out.write_bytes(a.read_bytes() + b.read_bytes())
+    elif case == "seg_mkv_h264_profile_change":  # same size: baseline (CAVLC) 2 s + high 26 s
+        out = d / "video.mkv"
+        if not out.exists():
+            a = _part(parts / "a2s_baseline.mkv", ["-c:v", "libx264", "-preset", "veryfast",
+                                                   "-profile:v", "baseline", "-pix_fmt",
+                                                   "yuv420p", "-f", "matroska"], 0, 60)
+            b = _part(parts / "b26s_high.mkv", ["-c:v", "libx264", "-preset", "slow",
+                                                "-profile:v", "high", "-bf", "3", "-pix_fmt",
+                                                "yuv420p", "-f", "matroska"], 60, 780)
             out.write_bytes(a.read_bytes() + b.read_bytes())
     else:
         raise ValueError(case)
