@@ -26,21 +26,25 @@ from moderator_app.core.video.probe import probe_video
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _mkv(out: Path, source: str) -> bytes:
+def _mkv(out: Path, source: str, codec: str = "mpeg4") -> bytes:
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source,
-                    "-c:v", "mpeg4", "-f", "matroska", str(out)], check=True)
+                    "-c:v", codec, "-pix_fmt", "yuv420p", "-f", "matroska", str(out)],
+                   check=True)
     return out.read_bytes()
 
 
 @pytest.fixture(scope="module")
 def joined(tmp_path_factory) -> dict[str, Path]:
     """forged: 2 s of black at 320x240, 30 fps, then 10 s of testsrc at 320x180, 10 fps (its
-    own MKV, appended); twice: the 10 s MKV written twice. 60 + 100 and 100 + 100 packets."""
+    own MKV, appended); twice: the 10 s MKV written twice. 60 + 100 and 100 + 100 packets.
+    codec: 2 s of H.264 (320x240, 30 fps), then the 10 s MPEG-4 MKV: 60 + 100 packets."""
     d = tmp_path_factory.mktemp("joined")
     black = _mkv(d / "black.mkv", "color=black:size=320x240:rate=30:duration=2")
     honest = _mkv(d / "honest.mkv", "testsrc=size=320x180:rate=10:duration=10")
+    h264 = _mkv(d / "h264.mkv", "testsrc=size=320x240:rate=30:duration=2", "libx264")
     out = {}
-    for name, body in (("forged", black + honest), ("twice", honest + honest)):
+    for name, body in (("forged", black + honest), ("twice", honest + honest),
+                       ("codec", h264 + honest)):
         out[name] = d / name / "video.mkv"
         out[name].parent.mkdir()
         out[name].write_bytes(body)
@@ -101,3 +105,24 @@ def test_the_same_recording_joined_twice_decodes_and_passes(joined):
     report = verify_paths([path.parent]).report
     assert report.verdict == "pass", [f.to_dict() for f in report.findings]
     assert "video.joined_undecodable" not in {f.rule for f in report.findings}
+
+
+def test_a_joined_recording_of_another_codec_gives_no_frame_and_no_footage(joined):
+    """The H.264 decoder gives no frame for any packet of the MPEG-4 recording: they are no
+    frames (ffprobe's count), the video ends where the first recording does, and the finding
+    names the span its packets claimed."""
+    path = joined["codec"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 60  # 160 packets
+    assert p.duration_s == pytest.approx(2.0, abs=1e-3)
+    joined_ = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(joined_) == 1 and joined_[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 12.000 s "
+        "(10.000 s): of its 100 packets there, 100 give no frame; no footage there")
+    assert p.gaps == ()  # past the measured end: missing after the video
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+    assert report.coverage is not None and report.coverage.missing_after_s == \
+        pytest.approx(8.761 - p.duration_s, abs=1e-6)

@@ -151,9 +151,13 @@ def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
                damaged: np.ndarray, cut: list[bool]) -> list[dict]:
     """Each run of frames of one joined recording that give no frame or a damaged one (the
     first 100): `recording` (2 for the first joined), `start_pts` (its first frame's shifted
-    pts), `end_pts` (the next whole frame's, None: to the end of the video), `packets`
-    (frames of the index in it), `none` (packets that gave no frame), `damaged` (frames
-    marked damaged), `cut` (the probe's budget ended the decode inside it)."""
+    pts), `end_pts` (the next whole frame's, None: to the end of the video), `until_pts`
+    (where its packets end: `end_pts`; at the end of the video, the last packet's pts plus one
+    of the recording's frame intervals when that packet gives no frame, else None: the
+    measured end), `packets` (frames of the index in it), `none` (packets that gave no
+    frame), `damaged` (frames marked damaged), `cut` (the probe's budget ended the decode
+    inside it)."""
+    tick = max(1, round(index.frame_duration_s / float(index.time_base or 1)))
     bad = (missing | damaged).astype(np.int8)
     edges = np.diff(np.concatenate(([0], bad, [0])))
     runs = zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True)
@@ -163,8 +167,13 @@ def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
         for lo, hi in zip(cuts, cuts[1:], strict=False):
             j = bisect_right(starts, lo) - 1
             none = int(missing[lo:hi].sum())
+            d = np.diff(index.pts[lo:hi])
+            d = d[d > 0]  # the recording's own frame interval, else the index's
+            step = int(np.median(d)) if d.shape[0] else tick
             out.append({"recording": j + 2, "start_pts": int(index.pts[lo]),
                         "end_pts": int(index.pts[hi]) if hi < index.frame_count else None,
+                        "until_pts": int(index.pts[hi]) if hi < index.frame_count else
+                        int(index.pts[-1]) + step if missing[hi - 1] else None,
                         "packets": hi - lo, "none": none, "damaged": hi - lo - none,
                         "cut": cut[j]})
             if len(out) >= 100:

@@ -480,11 +480,18 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         if not isinstance(st, dict) or not isinstance(st.get("start_pts"), int):
             continue
         a = max(0.0, (st["start_pts"] - base) * tb)
-        end = st.get("end_pts")
-        b = min(duration, (end - base) * tb) if isinstance(end, int) else duration
+        until, end = st.get("until_pts"), st.get("end_pts")
+        b = (until - base) * tb if isinstance(until, int) else duration
+        if not isinstance(end, int):  # to the end: at least the measured duration
+            b = max(b, duration)
         if not a < b:
             continue
-        spans.append((round(a, 6), round(b, 6)))
+        # no footage: the damaged frames, and packets without a frame up to the next whole
+        # frame; packets without a frame at the very end are past the measured duration
+        # already (coverage counts them as missing after the video)
+        if (isinstance(end, int) or _count(st.get("damaged"))) and \
+                a < min(b, duration):
+            spans.append((round(a, 6), round(min(b, duration), 6)))
         none, bad, n = (_count(st.get(k)) for k in ("none", "damaged", "packets"))
         what = "; ".join(x for x in (
             f"{none} give no frame" if none else "",
