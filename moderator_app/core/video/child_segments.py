@@ -32,6 +32,9 @@ from .index import FrameIndex, recording_stream
 #: Whole frames in a row after which a joined recording is taken to decode (its head decoded
 #: with the first recording's decoder: a mismatched header damages it from its first frame).
 WINDOW_FRAMES = 48
+#: Frames out after a frame before it counts as never decoded (decoders hold a few back to
+#: show them in order; shifted timestamps of a mistaken restart come out of order).
+REORDER = 16
 
 
 def check_joined(container, index: FrameIndex, deadline: float
@@ -50,15 +53,28 @@ def check_joined(container, index: FrameIndex, deadline: float
     starts = [int(np.searchsorted(index.pts, a, side="left")) for a, _ in index.segments]
     ends = [*starts[1:], index.frame_count]
     k = len(starts)
-    expect = list(starts)  # per recording after the first: the next frame due out
     clean = [0] * k  # whole frames in a row
     done = [False] * k  # judged: decodes (a whole window), or over
+    # how far each is settled: frames before it that did not come out never will
+    settled = list(starts)
+    recent: list[list[int]] = [[] for _ in range(k)]  # its last REORDER frames out
+    after = [0] * k  # frames out of later recordings since it was begun and open
+    # Decoding starts at the keyframe before each join (the previous recording's last), so
+    # that the decoder reaches the join as ffmpeg's decode from the start does: a "restart"
+    # inside a GOP is no recording's start (B-frames in Matroska, whose guessed decode
+    # timestamps go back: 22 such in 28 s of H.264, QA s21 N3), and decoded from it without
+    # the frames it refers to, its frames were lost (819 frames where ffprobe counts 840).
+    # Such shifted timestamps also come out of presentation order: a frame counts as never
+    # decoded only once REORDER frames after it did.
+    kf = index.keyframe_pts
+    resume = {int(kf[r - 1]) for r in np.searchsorted(kf, [a for a, _ in index.segments])
+              if r > 0}
+    decoding = False
     begun = [False] * k
     # per frame of the index (numpy: a hostile file's recording can hold millions)
-    missing = np.zeros(index.frame_count, bool)
+    out = np.zeros(index.frame_count, bool)
     damaged = np.zeros(index.frame_count, bool)
     cut = [False] * k
-    to_end: list[bool] = []  # the last recording was decoded to its end
     first_of = {int(p): i for i, p in reversed(list(enumerate(index.pts)))}
     shared: dict[int, int] = {}
     stream = recording_stream(container)
@@ -76,67 +92,79 @@ def check_joined(container, index: FrameIndex, deadline: float
             return  # more frames than the index has at this pts
         i += n
         j = bisect_right(starts, i) - 1
-        if j < 0 or i >= ends[j] or done[j] or i < expect[j]:
+        if j < 0 or i >= ends[j] or out[i]:
             return
-        for m in range(j):  # output is in presentation order: earlier recordings are over
+        out[i] = True
+        for m in range(j):  # recordings before it: over once REORDER frames came after
             if begun[m] and not done[m]:
-                missing[expect[m]:ends[m]] = True
-                done[m] = True
-        if i > expect[j]:
-            missing[expect[j]:i] = True
-            clean[j] = 0
+                after[m] += 1
+                if after[m] >= REORDER:
+                    done[m], settled[m] = True, ends[m]
+        if done[j]:
+            return
         if getattr(f, "is_corrupt", False):
             damaged[i] = True
             clean[j] = 0
         else:
             clean[j] += 1
-        expect[j] = i + 1
-        if expect[j] >= ends[j]:
-            done[j] = True
-            if j == k - 1:
-                to_end.append(True)  # the index's last frame came out
-        elif clean[j] >= WINDOW_FRAMES:
-            done[j] = True
+        recent[j] = [*recent[j][-(REORDER - 1):], i]
+        if clean[j] >= WINDOW_FRAMES:  # decodes: settled up to the frames still due
+            done[j], settled[j] = True, min(recent[j])
 
+    ended = False
     for pk in container.demux(stream):
         if pk.size:
             off = tl.shift(pk.pts, pk.dts)
             seg = tl.segment - 1  # recordings after the first: 0..k-1
-            if seg < 0 or seg >= k or all(done[:seg + 1]):
-                if all(done):
-                    break
+            if all(done):
+                break
+            if not decoding:
+                p = pk.pts if pk.pts is not None else pk.dts
+                decoding = (pk.is_keyframe and p is not None and p + off in resume
+                            and not all(done[max(0, seg):])) or \
+                    (0 <= seg < k and not done[seg])  # no keyframe before it: from here
+            if not decoding:
                 continue
-            begun[seg] = True
+            if 0 <= seg < k:
+                begun[seg] = True
             if off:
                 pk.pts = None if pk.pts is None else pk.pts + off
                 pk.dts = None if pk.dts is None else pk.dts + off
-        elif not any(b and not d for b, d in zip(begun, done, strict=True)):
+        elif not decoding:
             continue  # the end of the stream: nothing being decoded to drain
         try:
             frames = pk.decode()
         except av.error.MemoryError:
             raise
         except av.error.FFmpegError:
-            frames = []  # no frame from it: the next frame out says so
+            frames = []  # no frame from it: the frames after it say so
         for f in frames:
             seen(f)
+        if decoding and pk.size and 0 <= seg < k and done[seg] and \
+                all(d or not b for b, d in zip(begun, done, strict=True)):
+            decoding = False  # judged: demuxed on to the next keyframe before a join
         if time.process_time() > deadline:
             for j in range(k):
-                last = expect[j] - 1
-                if begun[j] and not done[j] and last >= starts[j] and \
-                        (missing[last] or damaged[last]):
-                    cut[j] = done[j] = True  # damaged when stopped: damaged to its end
-                    damaged[expect[j]:ends[j]] = True
+                if begun[j] and not done[j] and recent[j]:
+                    settled[j] = min(recent[j])  # how far it got
+                    if damaged[recent[j][-1]] or clean[j] == 0:
+                        # damaged when stopped: damaged to its end
+                        cut[j] = done[j] = True
+                        damaged[recent[j][-1] + 1:ends[j]] = True
+                        settled[j] = recent[j][-1] + 1
             break
     else:
-        # the stream ended: what did not come out never will; a last recording still being
-        # decoded was decoded to the end (its last frame out is the last that decodes)
-        if begun[-1] and not done[-1]:
-            to_end.append(True)
+        ended = True  # the stream ended: what did not come out never will
         for j in range(k):
             if begun[j] and not done[j]:
-                missing[expect[j]:ends[j]] = True
-            done[j] = True
+                done[j], settled[j] = True, ends[j]
+    missing = np.zeros(index.frame_count, bool)
+    for j in range(k):
+        if begun[j]:
+            missing[starts[j]:settled[j]] = ~out[starts[j]:settled[j]]
+    # the last recording decoded to the end of the stream: the index's last frame out is the
+    # last that decodes
+    to_end = begun[-1] and settled[-1] == index.frame_count and (ended or bool(out[-1]))
     open_ = [j for j in range(k) if not done[j]]
     found = {"stretches": _stretches(index, starts, missing, damaged, cut),
              "unchecked": int(index.pts[min(starts[open_[0]], index.frame_count - 1)])
