@@ -11,10 +11,10 @@ frames where ffprobe counts 198, and its last 27.5 s, all of the run, were pictu
 with the wrong header. The demuxer alone cannot see it: the index counted every packet and the
 probe passed the file.
 
-So each recording after the first is decoded from its first packet, until `WINDOW_FRAMES`
-frames in a row come out whole (a recording that decodes costs that and no more; the rest of
-it is demuxed, not decoded), or to its end while its frames keep coming out damaged or not at
-all. Packets that give no frame are not frames (dropped from the index, as ffprobe counts
+So each recording after the first is decoded from the keyframe before it (as a decode from
+the start reaches it), until `WINDOW_FRAMES` of its frames in a row come out whole (a recording
+that decodes costs that and no more; the rest of it is demuxed, not decoded), or to its end
+while its frames keep coming out damaged or not at all. Packets that give no frame are not frames (dropped from the index, as ffprobe counts
 frames, as `child_probe._decodable_head` drops a cut head); frames the decoder marks damaged
 stay frames but are no footage: the probe reports each damaged stretch
 (`probe.JOINED_UNDECODABLE`) and coverage counts its time as missing."""
