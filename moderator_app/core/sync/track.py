@@ -132,23 +132,13 @@ def _window_fit(sig: FrameSignals, look: lookup.Lookup, sub: np.ndarray, x: np.n
     crowded the rows asked again out of the lookup's memo), its look-up keys and the layers
     between; None where the C sums are not built (the caller fits as before). A 40 s run's
     analysis fits ~300 windows: their Python around the sums was a fifth of its CPU."""
-    native = lookup.NATIVE
-    if native is None or len(sub) == 0 or len(sig) < 2:
+    if lookup.NATIVE is None or len(sub) == 0 or len(sig) < 2:
         return None
     offsets = align.grid_about(sig, align.sorted_median(sub) if ordered else
                                align.median(sub))
-    n = len(offsets)
     if not lookup.direct(look, offsets, len(x)):
         return None
-    step = look._grid_step(offsets)
-    x = np.ascontiguousarray(x, dtype=np.float64)
-    sc: np.ndarray | None
-    if step:  # (`Lookup.sums`' grid sums, called as it calls them)
-        sc = np.empty(n)
-        native.grid_sums(look.table, look.res, look.base, offsets, x, len(x),
-                         np.array([[0, n, 0]], np.int64), step, look.phases(step), sc)
-    else:
-        sc = look.sums(offsets, x)
+    sc = look.sums(offsets, x)  # the C sums (by grid where the offsets are one)
     return None if sc is None else align.fit_of(offsets, sc, speed)
 
 
