@@ -71,19 +71,18 @@ def _verify(folder: Path, *extra: str) -> tuple[int, dict, str]:
 def _frame_code(folder: Path, box: tuple[int, int], *args: str) -> tuple[int, int | None, str]:
     """`moderator-app frame FOLDER ARGS -o x.png`: (exit, the number drawn in the top-left
     `box` of the picture, its size)."""
-    import numpy as np
+    import cv2
     import video_corpus as vc
-    from PIL import Image
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "x.png"
         r = _run(["frame", str(folder), *args, "-o", str(out)])
         if r.returncode != 0 or not out.exists():
             return r.returncode, None, r.stderr.strip()[-120:]
-        img = Image.open(out).convert("L")
-        size = f"{img.width}x{img.height}"
-        crop = np.asarray(img.crop((0, 0, min(box[0], img.width), min(box[1], img.height))))
-        crop = np.asarray(Image.fromarray(crop).resize((vc.W, vc.H), Image.NEAREST))
+        img = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+        size = f"{img.shape[1]}x{img.shape[0]}"
+        crop = img[:min(box[1], img.shape[0]), :min(box[0], img.shape[1])]
+        crop = cv2.resize(crop, (vc.W, vc.H), interpolation=cv2.INTER_NEAREST)
         return r.returncode, int(vc.read_code(crop)), size
 
 
@@ -333,6 +332,9 @@ JOINS = {
                              "-f", "mp4"], "mp4"),
 }
 JOIN_TIMES = (1.0, 2.5, 4.5, 8.0, 12.0, 16.0, 20.0, 25.0)
+#: stretches with no frame in the file (ffprobe and ffmpeg alike): a fragmented MP4 appended
+#: to another loses the second's first fragment (frames 60-119, 2-4 s): not judged there
+JOIN_NO_FRAME = {"join_fmp4_mpeg4_res": (2.0, 4.0), "join_fmp4_h264_same": (2.0, 4.0)}
 
 
 def build_join(case: str) -> Path:
@@ -377,9 +379,12 @@ def check_join(case: str) -> dict:
     for t in JOIN_TIMES:
         ex, got, size = _frame_code(d, (320, 240), "--time", str(t), "--offset", "0")
         want = math.floor(t * fps + 1e-6)
+        hole = JOIN_NO_FRAME.get(case)
+        if hole and hole[0] <= t < hole[1]:
+            want = None
         pics.append({"t": t, "want": want, "got": got, "exit": ex, "size": size,
-                     "ok": got is not None and abs(got - want) <= 1})
-    shown_wrong = [p for p in pics if p["got"] is not None and not p["ok"]]
+                     "ok": None if want is None else got is not None and abs(got - want) <= 1})
+    shown_wrong = [p for p in pics if p["got"] is not None and p["ok"] is False]
     finds = [(f.get("severity"), f.get("rule"), [f.get(k) for k in _TIME_KEYS if k in f],
               f.get("message", "")[:140]) for f in rep.get("findings", [])
              if str(f.get("rule", "")).split(".")[0] in ("video", "coverage", "audio")]
@@ -423,6 +428,25 @@ PACKED_REMUX = {
                                  "run.mp4"),
 }
 PACKED = [*PACKED_ARGS, *PACKED_REMUX]
+#: remuxes whose input needs flags before `-i` (s21's build_video puts args after it): the AVI
+#: of packed B-frames has no pts for Matroska's muxer ("unknown timestamp") without +genpts
+_PRE_INPUT = {"xvid_bf3_g12_to_mkv_copy": ["-fflags", "+genpts"]}
+
+
+def build_packed(shape: str) -> Path:
+    import video_corpus as vc
+
+    from moderator_app.core.samples.community import make_agent_log
+
+    if shape in _PRE_INPUT:
+        folder = CACHE / "video" / shape
+        src, args, name = PACKED_REMUX[shape]
+        if not (folder / name).exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            vc._ffmpeg([*_PRE_INPUT[shape], "-i", str(next(s21.build_video(src).glob("run.*"))),
+                        *args, str(folder / name)])
+            make_agent_log(folder / "agent-log.jsonl", 40, 14)
+    return s21.build_video(shape)
 s21._SHAPE_ARGS.update(PACKED_ARGS)
 s21._REMUX.update(PACKED_REMUX)
 s21.VIDEO_SHAPES.update({k: (320, 240) for k in PACKED})
@@ -433,6 +457,7 @@ def check_packed(shape: str) -> dict:
     encoded truth), and `verify --json --scan` for the count, duration and video findings."""
     import video_corpus as vc
 
+    build_packed(shape)
     res = s21.check_video(shape)
     folder = s21.build_video(shape)
     video = next(folder.glob("run.*"))
@@ -460,7 +485,13 @@ SYNC_GENUINE = ["frogger-genuine@r40xvidavi", "pooyan-genuine@r40xvidavi",
                 "beam_rider-genuine@r40xvidavi", "beam_rider-genuine@r30xvidbf1"]
 SYNC_REGRESS = ["frogger-genuine2@r40xvidavi", "frogger-genuine@r30xvidbf1",
                 "frogger-genuine@r50m4avi", "frogger-speed4@r40xvidavi"]
-SYNC_ALL = SYNC_HELD + SYNC_FIX + SYNC_GENUINE + SYNC_REGRESS
+#: added 15:48, after reading 30dcfea's message (a short run's drift must now stand all 9
+#: shuffled logs) and before running it on these: true speed changes, held out, whose drift
+#: that stricter test may now miss
+SYNC_SPEED = ["frogger-speed4@r30xvidbf1", "beam_rider-speed4@r40xvidavi",
+              "beam_rider-speed4@r30xvidbf1", "frogger-slow@r30xvidbf1",
+              "pooyan-speed4@r30xvidbf1"]
+SYNC_ALL = SYNC_HELD + SYNC_FIX + SYNC_GENUINE + SYNC_REGRESS + SYNC_SPEED
 
 
 def check_sync(name: str) -> dict:
@@ -510,7 +541,7 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
         if "joins" in kinds:
             _rows(lambda c: {"case": c, "folder": str(build_join(c))}, list(JOINS), "case")
         if "packed" in kinds:
-            _rows(lambda s: {"shape": s, "folder": str(s21.build_video(s))}, PACKED, "shape")
+            _rows(lambda s: {"shape": s, "folder": str(build_packed(s))}, PACKED, "shape")
     elif what == "s21":  # session 21's own checks and inputs (rebuilt under .cache/qa-s22)
         return s21.main(rest)
     else:
