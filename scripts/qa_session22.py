@@ -48,8 +48,9 @@ for _m in (s10, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21):
     _m.CACHE = CACHE
 _raw, _feed = s13._raw, s13._feed
 #: the product's CLI as a module of whatever PYTHONPATH names (the venv is an editable install
-#: of /work/main: its console script would import PYTHONPATH's copy too, this says so plainly)
-CLI = [str(REPO / ".venv" / "bin" / "python"), "-m", "moderator_app"]
+#: of /work/main: its console script would import PYTHONPATH's copy too, this says so plainly);
+#: -P: the current directory (this worktree, with its own moderator_app) is not put first
+CLI = [str(REPO / ".venv" / "bin" / "python"), "-P", "-m", "moderator_app"]
 s10.CLI = CLI
 LIMIT = s10.LIMIT
 _MP3 = ["-c:a", "libmp3lame", "-b:a", "96k"]
@@ -507,7 +508,7 @@ def check_sync(name: str) -> dict:
     res["drifts"] = drift
     kind = res["tamper"]["kind"]
     res["met_qa22"] = (not res["confident_wrong"]
-                       and (kind.startswith("speed") or not drift)
+                       and (kind.startswith(("speed", "slow")) or not drift)
                        and bool(res.get("met_warning_only")))
     res["fps"] = fps
     return res
