@@ -60,10 +60,22 @@ class Timeline:
     (`offsets` from the index, a decode after a seek into `segment`), the same offsets are
     applied, so decoded frames carry the index's timestamps. A recording that opens on an
     open GOP (frames shown before its first packet) is not placed exactly: such frames can
-    fall among the previous segment's."""
+    fall among the previous segment's.
 
-    def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0) -> None:
+    `reorder` (ticks, `reorder_ticks`): a decode timestamp equal to its packet's presentation
+    time that goes back by at most this much from the latest one is frame reordering, not a
+    restart. Matroska stores presentation times only, and FFmpeg's guessed decode times of
+    B-frames can equal them: in two H.264 MKVs joined by `cat`, every B-frame group of the
+    second went back by 1-2 frames and was read as a new recording (QA s21 N3: "23 recordings
+    joined" where 2 are, 31.77 s for 28 s, pictures 2-3.8 s early). A decode timestamp of its
+    own (MPEG-TS, MP4) that goes back is a restart however little (a TS capture appended with
+    one frame of overlap, QA s21 seg_ts_res_change), as is every step back when `reorder` is
+    0 (as before)."""
+
+    def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0,
+                 reorder: int = 0) -> None:
         self.learning = offsets is None
+        self.reorder = max(0, int(reorder))
         self.offsets: list[int] = [0] if offsets is None else list(offsets)
         self.segment = segment
         self.last_dts: int | None = None
@@ -76,8 +88,10 @@ class Timeline:
         p = pts if pts is not None else dts
         if dts is not None:
             if self.last_dts is not None:
-                if dts < self.last_dts:
+                if dts < self.last_dts - (self.reorder if dts == pts else 0):
                     self._split(p if p is not None else dts, self.last_dts - dts)
+                elif dts < self.last_dts:
+                    dts = self.last_dts  # reordered within its group: the latest stays
                 elif dts > self.last_dts:
                     self.step = dts - self.last_dts
             self.last_dts = dts
@@ -91,7 +105,7 @@ class Timeline:
         """A learning timeline in the state a cut index's pass left it in (its segments'
         offsets, the latest time reached, its packet interval), to go on with packets read
         further on (`tail_end`)."""
-        tl = cls()
+        tl = cls(reorder=index.reorder_ticks)
         tl.offsets = [0, *(off for _, off in index.segments)]
         tl.segment = len(tl.offsets) - 1
         if index.frame_count:
@@ -185,6 +199,9 @@ class FrameIndex:
     # packed MPEG-4: `_packed_vops`): (raw pts, how many), sorted. A decode from such a packet
     # shows that many frames later first (`start_of`).
     leads: tuple[tuple[int, int], ...] = field(default=())
+    # How far back a decode timestamp may go by frame reordering, not a restart (`Timeline`,
+    # `reorder_ticks`): every pass over the file that places joined recordings uses it.
+    reorder_ticks: int = 0
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -297,7 +314,7 @@ class FrameIndex:
         """The `Timeline` replaying this index's shifts for a decode that starts at the packet
         of (shifted) presentation time `pts` (None: at the start of the file)."""
         seg = 0 if pts is None else bisect_right([a for a, _ in self.segments], int(pts))
-        return Timeline([0, *(off for _, off in self.segments)], seg)
+        return Timeline([0, *(off for _, off in self.segments)], seg, self.reorder_ticks)
 
     def gaps(self, min_gap_s: float) -> list[tuple[float, float]]:
         """Spans (start, end) where no new frame is shown for longer than `min_gap_s`:
@@ -331,7 +348,7 @@ class FrameIndex:
             "backwards": [list(b) for b in self.backwards], "complete": self.complete,
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
             "matrix": list(self.matrix), "undecodable": self.undecodable,
-            "leads": [list(x) for x in self.leads],
+            "leads": [list(x) for x in self.leads], "reorder_ticks": self.reorder_ticks,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -357,7 +374,8 @@ class FrameIndex:
                    matrix=_matrix(meta.get("matrix", ())),
                    undecodable=int(meta.get("undecodable", 0)),
                    leads=tuple(sorted((int(a), int(b)) for a, b in meta.get("leads", ())
-                                      if int(b) > 0)), **arrays)
+                                      if int(b) > 0)),
+                   reorder_ticks=max(0, int(meta.get("reorder_ticks", 0))), **arrays)
 
 
 def _matrix(raw) -> tuple[int, ...]:
@@ -482,6 +500,32 @@ def other_footage(container, taken) -> list[dict]:
     return out
 
 
+#: The deepest frame reordering read as such (H.264's limit: 16 frames held back), and the
+#: most time it may span: a step back by more is a restart whatever the header says.
+MAX_REORDER_FRAMES = 16
+MAX_REORDER_S = 1.0
+
+
+def reorder_ticks(stream) -> int:
+    """How far back (in `stream`'s time base) decode timestamps go by frame reordering: (the
+    decoder's reorder depth + 1) frame intervals at the stream's rate, at most MAX_REORDER_S;
+    0 for a stream without B-frames or without a believable rate (every step back is then a
+    restart, as it always was). The depth is FFmpeg's `has_b_frames` (frames the decoder holds
+    back) after its stream probe: 2 for x264's default B-frames; a group of d B-frames goes
+    back by d frames after its reference."""
+    cc = stream.codec_context
+    try:
+        depth = int(getattr(cc, "reorder_depth", 0) or 0)
+    except (TypeError, ValueError):
+        depth = 0
+    rate = _finite_positive(stream.guessed_rate) or _finite_positive(stream.average_rate)
+    tb = stream.time_base
+    if depth <= 0 or not rate or rate < 1.0 or not tb:
+        return 0
+    ticks = (min(depth, MAX_REORDER_FRAMES) + 1) / (rate * float(tb))
+    return int(min(ticks, MAX_REORDER_S / float(tb)) + 0.999)
+
+
 def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     """Read every packet of the recording's video stream (`recording_stream`) of an open PyAV
     `container` (no decoding).
@@ -499,7 +543,8 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     packets = discarded = 0
     last_dts = None
     complete = True
-    timeline = Timeline()
+    reorder = reorder_ticks(stream)
+    timeline = Timeline(reorder=reorder)
     packed = Packed(stream)
     for pk in container.demux(stream):
         if pk.size == 0:
@@ -569,6 +614,6 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
         complete=complete,
         ordinal="avi" in (container.format.name or "").split(",") or packed.packed,
-        leads=tuple(sorted(packed.leads)),
+        leads=tuple(sorted(packed.leads)), reorder_ticks=reorder,
         segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
                            strict=True)))

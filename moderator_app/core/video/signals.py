@@ -265,7 +265,7 @@ def scan_container(container, progress=None, total: int = 0,
 
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
-    from .index import Timeline, recording_stream
+    from .index import Timeline, recording_stream, reorder_ticks
     from .ogg_theora import theora_dates
 
     v = recording_stream(container)
@@ -289,7 +289,7 @@ def scan_container(container, progress=None, total: int = 0,
     rows = _Rows()
     holes = _Holes()
     work = _FrameWork(rows, holes, threaded=small and _idle_cores() >= 1)
-    timeline = Timeline()  # joined recordings: the index's shifted timestamps (index.py)
+    timeline = Timeline(reorder=reorder_ticks(v))  # joined recordings: as the index (index.py)
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, a_seg = [], [], []
     env = _Envelope()
