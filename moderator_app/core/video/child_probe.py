@@ -179,7 +179,7 @@ def _joined(req: dict, index, deadline: float):
     from .child_segments import check_joined
     container = _open(req)
     try:
-        return check_joined(container, index, deadline)
+        return check_joined(container, index, deadline, req.get("source"))
     except av.error.MemoryError:
         raise
     except av.error.FFmpegError:  # not judged: said so (`probe._joined_findings`)

@@ -17,10 +17,18 @@ that decodes costs that and no more; the rest of it is demuxed, not decoded), or
 while its frames keep coming out damaged or not at all. Packets that give no frame are not frames (dropped from the index, as ffprobe counts
 frames, as `child_probe._decodable_head` drops a cut head); frames the decoder marks damaged
 stay frames but are no footage: the probe reports each damaged stretch
-(`probe.JOINED_UNDECODABLE`) and coverage counts its time as missing."""
+(`probe.JOINED_UNDECODABLE`) and coverage counts its time as missing.
+
+The damage flag is not enough: H.264's error concealment stops raising it after ~50 frames
+of a recording decoded with another's picture size, and the rest passed as footage (QA s21
+N4/N6). So each joined recording's own header is read too (`joined_headers`): where it names
+another codec, or another picture size than the frames the decoder gives for it, every frame
+of the recording is the other stream decoded with the wrong parameters: no footage, however
+whole the decoder says its frames are."""
 
 from __future__ import annotations
 
+import os
 import time
 from bisect import bisect_right
 from dataclasses import replace
@@ -28,6 +36,7 @@ from dataclasses import replace
 import numpy as np
 
 from .index import FrameIndex, recording_stream
+from .joined_headers import MAX_HEADERS, header_start, own_parameters
 
 #: Whole frames in a row after which a joined recording is taken to decode (its head decoded
 #: with the first recording's decoder: a mismatched header damages it from its first frame).
@@ -37,16 +46,18 @@ WINDOW_FRAMES = 48
 REORDER = 16
 
 
-def check_joined(container, index: FrameIndex, deadline: float
+def check_joined(container, index: FrameIndex, deadline: float, source: str | None = None
                  ) -> tuple[FrameIndex, dict]:
     """The index without the joined recordings' frames that never decode, and what was
     found: `stretches` (the damaged ones, `_stretches`), `unchecked` (the shifted pts of
     the first joined recording the decode did not judge before `deadline`, on the process's
     CPU clock; None when all were) and `to_end` (the last recording was decoded to the end of
     the stream: the index's last frame is the last that decodes, no tail pass needed). A
-    stretch still damaged at the deadline runs to its recording's end. An index of one
-    recording, or an ordinal one (AVI: frames known by their place, not their timestamp), is
-    returned as it is."""
+    stretch still damaged at the deadline runs to its recording's end. A recording whose own
+    header (read from the file `source`) names another codec or picture size than the frames
+    the decoder gives for it is one stretch from its first frame to its end (`params`). An
+    index of one recording, or an ordinal one (AVI: frames known by their place, not their
+    timestamp), is returned as it is."""
     import av
     if not index.segments or index.ordinal or index.frame_count == 0:
         return index, {"stretches": [], "unchecked": None, "to_end": False}
@@ -79,6 +90,8 @@ def check_joined(container, index: FrameIndex, deadline: float
     shared: dict[int, int] = {}
     stream = recording_stream(container)
     tl = index.timeline_at(None)
+    own = _own_headers(source, index, starts, ends, deadline)
+    sizes: list[tuple[int, int] | None] = [None] * k  # the first frame out of each
 
     def seen(f) -> None:
         if f.pts is None:
@@ -95,6 +108,8 @@ def check_joined(container, index: FrameIndex, deadline: float
         if j < 0 or i >= ends[j] or out[i]:
             return
         out[i] = True
+        if sizes[j] is None:
+            sizes[j] = (int(f.width), int(f.height))
         for m in range(j):  # recordings before it: over once REORDER frames came after
             if begun[m] and not done[m]:
                 after[m] += 1
@@ -162,11 +177,23 @@ def check_joined(container, index: FrameIndex, deadline: float
     for j in range(k):
         if begun[j]:
             missing[starts[j]:settled[j]] = ~out[starts[j]:settled[j]]
+    # the recordings decoded with another's parameters (their own header says so): every
+    # frame of them that comes out is no footage
+    wrong = np.zeros(index.frame_count, bool)
+    shown = {"codec": str(stream.codec_context.name or ""), "width": index.width,
+             "height": index.height}
+    params: dict[int, dict] = {}
+    for j, mine in own.items():
+        got = sizes[j] or (index.width, index.height)
+        if mine["codec"] != shown["codec"] or (
+                mine["width"] and mine["height"] and (mine["width"], mine["height"]) != got):
+            params[j] = {"own": mine, "shown": {**shown, "width": got[0], "height": got[1]}}
+            wrong[starts[j]:ends[j]] = ~missing[starts[j]:ends[j]]
     # the last recording decoded to the end of the stream: the index's last frame out is the
     # last that decodes
     to_end = begun[-1] and settled[-1] == index.frame_count and (ended or bool(out[-1]))
     open_ = [j for j in range(k) if not done[j]]
-    found = {"stretches": _stretches(index, starts, missing, damaged, cut),
+    found = {"stretches": _stretches(index, starts, missing, damaged, wrong, cut, params),
              "unchecked": int(index.pts[min(starts[open_[0]], index.frame_count - 1)])
              if open_ else None, "to_end": bool(to_end)}
     if not missing.any():
@@ -175,18 +202,45 @@ def check_joined(container, index: FrameIndex, deadline: float
     return replace(kept, undecodable=index.undecodable), found
 
 
+def _own_headers(source: str | None, index: FrameIndex, starts: list[int], ends: list[int],
+                 deadline: float) -> dict[int, dict]:
+    """The parameters of each joined recording's own header (`joined_headers`), by its number
+    among the joined ones (0: the second recording of the file), for the first MAX_HEADERS
+    whose header is found between the packets before it and its own first packet."""
+    found: dict[int, dict] = {}
+    if not isinstance(source, str) or not os.path.isfile(source):
+        return found
+    pos = index.pos
+    for j, (a, b) in enumerate(zip(starts[:MAX_HEADERS], ends, strict=False)):
+        if time.process_time() > deadline:
+            break
+        mine, before = pos[a:b], pos[:a]
+        mine, before = mine[mine >= 0], before[before >= 0]
+        if not mine.shape[0] or not before.shape[0]:
+            continue
+        hi, lo = int(mine.min()), int(before.max())
+        at = header_start(source, lo, hi)
+        got = own_parameters(source, at) if at is not None else None
+        if got is not None:
+            found[j] = got
+    return found
+
+
 def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
-               damaged: np.ndarray, cut: list[bool]) -> list[dict]:
+               damaged: np.ndarray, wrong: np.ndarray, cut: list[bool],
+               params: dict[int, dict]) -> list[dict]:
     """Each run of frames of one joined recording that give no frame or a damaged one (the
     first 100): `recording` (2 for the first joined), `start_pts` (its first frame's shifted
     pts), `end_pts` (the next whole frame's, None: to the end of the video), `until_pts`
     (where its packets end: `end_pts`; at the end of the video, the last packet's pts plus one
     of the recording's frame intervals when that packet gives no frame, else None: the
     measured end), `packets` (frames of the index in it), `none` (packets that gave no
-    frame), `damaged` (frames marked damaged), `cut` (the probe's budget ended the decode
-    inside it)."""
+    frame), `damaged` (frames marked damaged), `wrong` (frames of a recording decoded with
+    another's parameters, not marked damaged), `params` (that recording's own header and the
+    parameters it is decoded with: codec, width, height; None), `cut` (the probe's budget
+    ended the decode inside it)."""
     tick = max(1, round(index.frame_duration_s / float(index.time_base or 1)))
-    bad = (missing | damaged).astype(np.int8)
+    bad = (missing | damaged | wrong).astype(np.int8)
     edges = np.diff(np.concatenate(([0], bad, [0])))
     runs = zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True)
     out: list[dict] = []
@@ -195,6 +249,7 @@ def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
         for lo, hi in zip(cuts, cuts[1:], strict=False):
             j = bisect_right(starts, lo) - 1
             none = int(missing[lo:hi].sum())
+            flagged = int((damaged[lo:hi] & ~missing[lo:hi]).sum())
             d = np.diff(index.pts[lo:hi])
             d = d[d > 0]  # the recording's own frame interval, else the index's
             step = int(np.median(d)) if d.shape[0] else tick
@@ -202,7 +257,8 @@ def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
                         "end_pts": int(index.pts[hi]) if hi < index.frame_count else None,
                         "until_pts": int(index.pts[hi]) if hi < index.frame_count else
                         int(index.pts[-1]) + step if missing[hi - 1] else None,
-                        "packets": hi - lo, "none": none, "damaged": hi - lo - none,
+                        "packets": hi - lo, "none": none, "damaged": flagged,
+                        "wrong": hi - lo - none - flagged, "params": params.get(j),
                         "cut": cut[j]})
             if len(out) >= 100:
                 return out

@@ -57,7 +57,8 @@ TAIL_UNDECODABLE = rule(
 JOINED_UNDECODABLE = rule(
     "video.joined_undecodable", Severity.WARNING,
     "Every recording joined in the file decodes (a recording appended to another, whose "
-    "frames the player's decoder gives damaged or not at all, is no footage: its time counts "
+    "frames the player's decoder gives damaged or not at all, or whose own header names "
+    "another codec or picture size than it is decoded with, is no footage: its time counts "
     "as missing).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
@@ -492,16 +493,22 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         if (isinstance(end, int) or _count(st.get("damaged"))) and \
                 a < min(b, duration):
             spans.append((round(a, 6), round(min(b, duration), 6)))
-        none, bad, n = (_count(st.get(k)) for k in ("none", "damaged", "packets"))
+        none, bad, wrong, n = (_count(st.get(k)) for k in ("none", "damaged", "wrong",
+                                                             "packets"))
+        params = _params(st.get("params"))
         what = "; ".join(x for x in (
             f"{none} give no frame" if none else "",
             f"{bad} come out damaged (the decoder reports errors in them)" if bad else "",
+            f"{wrong} come out as pictures the decoder does not mark damaged" if wrong else "",
             "the probe's budget ended the decode in it: taken as damaged to the recording's "
             "end" if st.get("cut") is True else "") if x)
         findings.append(JOINED_UNDECODABLE.at(
             f"recording {_count(st.get('recording'))} of the {total} joined in the file does "
             f"not decode from {a:.3f} s to {b:.3f} s ({b - a:.3f} s): of its {n} packets there, "
-            f"{what}; no footage there (counted as missing)", name))
+            f"{what}; no footage there (counted as missing)" + (
+                f"; its own header says {params[0]}, but the file is played as one stream "
+                f"with the first recording's header ({params[1]}): its pictures are decoded "
+                "with another recording's parameters" if params else ""), name))
     left = joined.get("unchecked")
     if isinstance(left, int) and not isinstance(left, bool):
         findings.append(PROBE_INCOMPLETE.at(
@@ -509,6 +516,20 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             "were not decoded within the probe's budget: whether they decode was not checked",
             name))
     return tuple(spans)
+
+
+def _params(v) -> tuple[str, str] | None:
+    """A joined recording's own parameters and those it is decoded with, as text ("h264
+    800x600", "h264 640x480"); None when the video process said nothing usable."""
+    if not isinstance(v, dict):
+        return None
+    out = []
+    for key in ("own", "shown"):
+        p = v.get(key)
+        if not isinstance(p, dict) or not isinstance(p.get("codec"), str):
+            return None
+        out.append(f"{p['codec'][:32]} {_count(p.get('width'))}x{_count(p.get('height'))}")
+    return out[0], out[1]
 
 
 def _count(v) -> int:

@@ -1,0 +1,145 @@
+"""Recordings joined byte for byte (`cat a.mkv b.mkv`, two fragmented MP4s) where the file is
+played as one stream with the first recording's header (QA session 21, N3, N4, N6).
+
+- Two H.264 MKVs of one encoder: FFmpeg guesses the second's decode timestamps from its
+  presentation times, so they step back at every B-frame group; each step was read as a new
+  recording ("24 recordings joined" where 2 are, 13.2 s for 10 s of frames, pictures up to a
+  second early). A step back within the decoder's reorder depth is reordering, not a restart.
+- An H.264 recording of another picture size joined after the first is decoded with the
+  first's parameters: the decoder marks some of its frames damaged and passes the rest, all of
+  them the other stream smeared. Its own header (read where it starts in the file) says what
+  it is; its frames are no footage, from its first frame to its end, and the run fails.
+Files are built here by ffmpeg with the frame number drawn in each picture."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video.export import frame_for_time, read_frames
+from moderator_app.core.video.index import Timeline
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+_H264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt",
+         "yuv420p", "-threads", "1"]
+_FRAG = ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"]
+_PAD = ["-vf", "pad=400:300:0:0"]  # the drawn 320x240 picture at the top left of 400x300
+
+
+@pytest.fixture(scope="module")
+def joined(tmp_path_factory) -> dict[str, Path]:
+    """2 s (60 frames, 320x240, drawn 0-59) + 8 s (240 frames, drawn 0-239), H.264 with
+    2 B-frames, 30 fps: `honest` both 320x240 MKVs of one encoder; `size_mkv` the second
+    padded to 400x300; `size_mp4` the same as fragmented MP4s. Each with an 8.761 s run,
+    `size_mp4` with a 9.9 s one (its footage ends at 2 s, and 2 s of its 10 are a hole:
+    8.761 s would miss 4.761 s, within the 5 s tolerance)."""
+    d = tmp_path_factory.mktemp("joined_params")
+    parts = {"a.mkv": [*_H264, "-f", "matroska"], "b.mkv": [*_H264, "-f", "matroska"],
+             "b400.mkv": [*_PAD, *_H264, "-f", "matroska"], "a.mp4": [*_H264, *_FRAG],
+             "b400.mp4": [*_PAD, *_H264, *_FRAG]}
+    for name, args in parts.items():
+        vc.encode(d / name, args, frames=60 if name.startswith("a") else 240)
+    out = {}
+    for name, (a, b, ext) in {"honest": ("a.mkv", "b.mkv", "mkv"),
+                              "size_mkv": ("a.mkv", "b400.mkv", "mkv"),
+                              "size_mp4": ("a.mp4", "b400.mp4", "mp4")}.items():
+        out[name] = d / name / f"video.{ext}"
+        out[name].parent.mkdir()
+        out[name].write_bytes((d / a).read_bytes() + (d / b).read_bytes())
+        longer = 9.9 if name == "size_mp4" else 0.0
+        run = make_agent_log(out[name].parent / "agent-log.jsonl", n_events=20, seed=2,
+                             min_duration_s=longer)
+        assert run == pytest.approx(8.761) if not longer else 9.9 <= run < 10.0
+    return out
+
+
+def test_a_b_frame_group_stepping_back_is_no_restart():
+    """Decode timestamps as FFmpeg guesses them for the second MKV (= its presentation times,
+    1/1000): I0 P100 B33 B67 P200 B133 B167: within (2 + 1) frames of reordering."""
+    tl = Timeline(reorder=100)
+    for dts in (1900, 1933, 0, 100, 33, 67, 200, 133, 167):
+        tl.shift(dts, dts)
+    assert tl.segment == 1 and len(tl.splices) == 1  # the join at 0 only
+    # a decode timestamp of its own (MPEG-TS: pts 14000, dts 13933 after 13967) that goes
+    # back is a restart however little: a capture appended with a frame of overlap
+    ts = Timeline(reorder=100)
+    for pts, dts in ((13933, 13900), (13967, 13967), (14000, 13933)):
+        ts.shift(pts, dts)
+    assert ts.segment == 1
+    assert Timeline(reorder=0).shift(5, 5) == 0  # no reorder window: as before
+    old = Timeline()
+    for dts in (0, 100, 33):
+        old.shift(dts, dts)
+    assert old.segment == 1  # without the window, the B-frame read as a restart
+
+
+def test_two_joined_mkvs_of_one_encoder_are_two_recordings_on_one_timeline(joined):
+    path = joined["honest"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 300
+    assert p.index is not None and len(p.index.segments) == 1
+    assert "the timestamps restart at 2.000 s: 2 recordings joined" in p.method
+    assert p.duration_s == pytest.approx(10.0, abs=0.001)  # was 13.198 s
+    assert "video.joined_undecodable" not in {f.rule for f in p.findings}
+    # the pictures at a time: the first recording's frame 30, then the second's 15, 90, 237
+    moments = [1.0, 2.5, 5.0, 9.9]
+    frames = [frame_for_time(p.index, t, None) for t in moments]
+    assert frames == [30, 75, 150, 297]
+    got = [None if img is None else vc.read_code(img)
+           for img in read_frames(path, p.index, frames)]
+    assert got == [30, 15, 90, 237]
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "pass", [f.to_dict() for f in report.findings]
+
+
+def test_a_joined_mkv_of_another_picture_size_is_no_footage(joined):
+    """QA s21 N6: the 400x300 recording decoded with the 320x240 one's header passed on the
+    frames the decoder did not mark damaged."""
+    path = joined["size_mkv"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 300
+    assert [f.rule for f in p.findings] == ["video.header_mismatch",
+                                            "video.joined_undecodable"]
+    msg = p.findings[1].message
+    assert msg.startswith("recording 2 of the 2 joined in the file does not decode from "
+                          "2.000 s to 10.000 s (8.000 s): of its 240 packets there, ")
+    assert msg.endswith("no footage there (counted as missing); its own header says h264 "
+                        "400x300, but the file is played as one stream with the first "
+                        "recording's header (h264 320x240): its pictures are decoded with "
+                        "another recording's parameters")
+    assert p.gaps == ((2.0, 10.000333),)
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [(f.rule, f.file) for f in report.findings if f.severity.value == "error"] == \
+        [("coverage.missing", "video.mkv")]
+    assert report.coverage is not None and report.coverage.missing_gaps_s == \
+        pytest.approx(8.761 - 2.0)
+    assert report.video is not None and report.video.frame_count == 300
+
+
+def test_a_joined_fragmented_mp4_of_another_picture_size_is_no_footage(joined):
+    """QA s21 N4: the same with fragmented MP4s (FFmpeg's demuxer gives 240 of the 300
+    packets, ffprobe's count: the second recording's first 60 are lost, a 2 s hole)."""
+    path = joined["size_mp4"]
+    p = probe_video(path, "video.mp4")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(found) == 1 and found[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 4.000 s to 10.000 s "
+        "(6.000 s): of its 180 packets there, ")
+    assert "its own header says h264 400x300, but the file is played as one stream with " \
+        "the first recording's header (h264 320x240)" in found[0]
+    assert p.gaps == ((4.0, 10.0),)
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+    assert report.coverage is not None and report.coverage.missing_gaps_s == \
+        pytest.approx(report.coverage.run_duration_s - 4.0, abs=1e-6)
