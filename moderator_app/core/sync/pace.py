@@ -240,7 +240,33 @@ def _paired(lines: list[Line]) -> tuple[float, float, float, int] | None:
     if max(b[1] for b in tops) - min(b[1] for b in tops) > AGREE:
         return None  # two speeds each read by as many lines
     _, _, i, k = max(tops, key=lambda b: lines[b[2]].strength)
-    return float(np.mean([b[1] for b in tops])), lines[i].hz, lines[i].strength, k
+    speed = float(np.mean([b[1] for b in tops]))
+    if _rival(lines, speed) >= top:
+        return None  # the other sign read by as many lines, a comb's counted (`_rival`)
+    return speed, lines[i].hz, lines[i].strength, k
+
+
+def _rival(lines: list[Line], speed: float) -> int:
+    """The most lines that read a speed on the other side of the console's clock from
+    `speed`, where a line reading `speed` reads it too: the line itself and the others with
+    a reading there (of another cycle or alias), a comb's line included (it makes no pair,
+    as a comb reads one speed at several of its lines, but it is a line there). As many as
+    read `speed`: the lines tell no sign. Session 22: Beam Rider slowed 4 % at 24 fps shows
+    7.198 Hz (625x: the 8-frame cycle slowed 4.02 % or the 30 Hz cycle aliased and sped up
+    3.99 %), a slower event's harmonic at 3.207 Hz (29x) +3.97 % and the holds' comb line at
+    9.593 Hz (45x) -4.07 %: +3.98 % was said from 2 lines against 2. Frogger sped up 4 % at
+    24 fps (+: 3 lines, -: 2) and Montezuma slowed 2.5 % (QA s14; -: 3 lines, +: 1) keep
+    their readings."""
+    most = 0
+    for x in lines:
+        if not any(abs(s - speed) <= PAIR_AGREE for s, _, _ in x.found):
+            continue
+        for s, k, m in x.found:
+            if (s - 1.0) * (speed - 1.0) >= 0:
+                continue
+            most = max(most, 1 + sum(1 for y in lines if y is not x and any(
+                abs(s2 - s) <= PAIR_AGREE and (k2, m2) != (k, m) for s2, k2, m2 in y.found)))
+    return most
 
 
 def still_board(change: np.ndarray, fps: float, console_hz: float) -> bool:
