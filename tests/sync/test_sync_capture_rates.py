@@ -23,6 +23,7 @@ import corpus
 import pytest
 
 from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.cadence import capture_lag_s
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
@@ -111,3 +112,30 @@ def test_a_sign_more_lines_read_is_kept_at_24_fps(monkeypatch):
     main (a rule that silenced every line with two readings lost it)."""
     a = _analysis(_run(monkeypatch, "frogger", "speed4", 24))
     assert _found(a) == [("sync.drift", 3.97)]
+
+
+@needs_corpus
+@pytest.mark.parametrize("game,kind,fps,frames", [
+    ("frogger", "genuine2", 48, 0.67),   # main: 1.07
+    ("phoenix", "genuine", 50, 0.65),    # main: 1.06
+])
+def test_the_offset_at_48_and_50_fps_is_within_a_frame(monkeypatch, game, kind, fps, frames):
+    """The suggestion within a frame of the truth (the video time of run_start), no finding;
+    the offset the reactions are measured at keeps the fit's."""
+    run = _run(monkeypatch, game, kind, fps)
+    a = _analysis(run)
+    assert _found(a) == []
+    off = (a.suggested_offset_s - run.truth["offset_s"]) * fps
+    assert off == pytest.approx(frames, abs=0.01)
+    assert abs(off) < 1.0
+    assert round((a.offset_used_s - a.suggested_offset_s) * fps, 1) == \
+        round(capture_lag_s(fps) * fps, 1)
+
+
+@pytest.mark.parametrize("fps,frames", [
+    (60, 0.0), (120, 0.0), (30, 0.0),      # each frame shows its own time's game frame
+    (48, 0.4), (24, 0.4), (50, 5 / 12), (40, 1 / 3), (20, 1 / 3), (25, 11 / 24),
+    (59.94, 0.5), (29.97, 0.5),            # no short common period: half a frame
+])
+def test_the_capture_lag_per_rate(fps, frames):
+    assert capture_lag_s(fps) * fps == pytest.approx(frames, abs=1e-9)

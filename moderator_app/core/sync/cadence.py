@@ -28,11 +28,16 @@ Then (`bounded`) the confidence is at most CADENCE_BOUND, under the one-click ba
 (`records.APPLY_MIN_CONFIDENCE`), and the analysis says why (`SyncAnalysis.confidence_note`,
 shown in the Sync panel and `verify --json`'s `sync.confidence_note`). The offset, the
 reactions and the findings do not change.
+
+The other way round, a capture slower than the game and at a rate that does not divide it
+(24, 25, 40, 48, 50 fps of a 60 Hz game) shows each game picture late by part of a video
+frame: the suggestion is taken back by that part's mean (`capture_lag_s`, `captured`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -108,3 +113,46 @@ def bounded(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
         return a
     return replace(a, confidence=min(a.confidence, CADENCE_BOUND),
                    confidence_note=note(g, float(sig.fps)))
+
+
+# A capture whose rate does not divide the game's shows a game picture from the first video
+# frame taken at or after it: frame i, taken at i / fps, shows game frame floor(i * 60 / fps),
+# so game frame c shows from ceil(c * fps / 60) / fps. Every reaction the fit reads is dated
+# that much late, and its latency prior (`fit.INPUT_LATENCY_S`) was measured on 60 and 30 fps
+# captures. Over the phases the frames step through (fps / 60 = p / q) the delay averages
+# (q - 1) / (2 q) of a video frame: 1/3 at 20 and 40 fps, 0.40 at 24 and 48, 0.42 at 50, 0.46
+# at 25, and half a frame where the two clocks share no short period (59.94 fps). At 30 fps
+# (q = 2) every video frame shows the game frame of its own time, and the game frames in
+# between are missed: a game that draws every other frame (most Atari games move on one
+# parity) is late by 0 or by a whole game frame, not by a mean; the corpus' 30 fps runs
+# (Pitfall 18, Tennis, H.E.R.O., Phoenix) read -0.85 to +0.30 frame, no later than 60 fps
+# runs of the same games. Session 22 (issue 13): Frogger and Phoenix at 48 and 50 fps were
+# suggested 0.77-1.07 frames late; the same seeds at 60 fps 0.43-0.60 game frames.
+# Only the suggestion moves, like a kind's head start (`kinds.ahead_s`): the reactions and
+# findings stay measured at the offset the fit found (`offset_used_s`).
+CAPTURE_PERIOD = 60       # the longest common period (game frames) read as one
+CAPTURE_MIN_PHASES = 3    # fewer phases (60, 30, 120 fps): no mean delay (see above)
+
+
+def capture_lag_s(fps: float, hz: float = CLOCK_HZ) -> float:
+    """The mean delay from a game frame to the first video frame that shows it, for a
+    capture at `fps` that samples a game drawing at `hz` (see above); 0 where the capture
+    shows each game frame at its own time or the phases are too few to average."""
+    if fps <= 0 or hz <= 0 or fps >= hz:
+        return 0.0
+    r = Fraction(fps / hz).limit_denominator(CAPTURE_PERIOD)
+    if abs(float(r) - fps / hz) >= 1e-9:
+        return 0.5 / fps
+    q = r.denominator
+    return 0.0 if q < CAPTURE_MIN_PHASES else (q - 1) / (2 * q) / fps
+
+
+def captured(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
+    """`a` with its suggestion taken back by the capture's mean delay (`capture_lag_s`);
+    `offset_used_s`, where its reactions and findings were measured, unchanged."""
+    lag = capture_lag_s(float(sig.fps))
+    if a.suggested_offset_s is None or not lag:
+        return a
+    used = a.suggested_offset_s if a.offset_used_s is None else a.offset_used_s
+    return replace(a, suggested_offset_s=round(a.suggested_offset_s - lag, 4),
+                   offset_used_s=used)

@@ -17,7 +17,9 @@ from . import align, lookup, reactions, track
 # input during one frame and draws it in the same or the next). Measured on 8 Atari games
 # (Breakout, Pitfall, Pong, Boxing, Tennis, Enduro, ...): the median delay of the supporting
 # reactions minus 0.75 frame puts the offset within 0.82 frame of the truth on all of them but
-# Enduro, whose car answers 2-3 frames late (2 frames off).
+# Enduro, whose car answers 2-3 frames late (2 frames off). A capture at a rate that does not
+# divide 60 dates every reaction later still; the suggestion takes that off apart
+# (`cadence.capture_lag_s`).
 INPUT_LATENCY_S = 0.75 / 60
 # The earliest quarter of the player's band's reactions (analysis.BAND_LATENCY_Q) comes sooner
 # after the input than their median: at 0.75 frame too, the band's genuine offsets (both corpus
