@@ -8,6 +8,7 @@ one instead.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -20,24 +21,66 @@ class Severity(str, Enum):
     INFO = "info"
 
 
+#: The times a finding may carry, in seconds, named by their clock (docs/DESIGN.md, "Times in
+#: findings"): video time from the first frame shown, run time since run_start. In this order in
+#: the report's JSON, after `line`.
+TIME_KEYS = ("video_s", "video_start_s", "video_end_s", "run_s", "run_start_s", "run_end_s")
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem (or note) about the evidence, located by file and 1-based line."""
+    """One problem (or note) about the evidence, located by file and 1-based line, and, for
+    a finding about a moment or a span of the video, by its times: a client jumps there
+    without knowing the sync offset, and nobody parses the message for them (the workstation
+    read `video.joined_undecodable`'s stretch out of its wording, and sent a footage gap to
+    the first frame)."""
 
     severity: Severity
     rule: str
     message: str
     file: str | None = None
     line: int | None = None
+    video_s: float | None = None
+    video_start_s: float | None = None
+    video_end_s: float | None = None
+    run_s: float | None = None
+    run_start_s: float | None = None
+    run_end_s: float | None = None
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "severity": self.severity.value,
             "rule": self.rule,
             "message": self.message,
             "file": self.file,
             "line": self.line,
         }
+        # Only the times it has: a finding without any is the object report/v1 always had,
+        # byte for byte (readers that do not know the keys are unaffected).
+        for k in TIME_KEYS:
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        return d
+
+    @property
+    def video_start(self) -> float | None:
+        """Where the finding starts on the video's clock (its instant or its span's start)."""
+        return self.video_s if self.video_s is not None else self.video_start_s
+
+    @property
+    def run_start(self) -> float | None:
+        """Where the finding starts on the run's clock (its instant or its span's start)."""
+        return self.run_s if self.run_s is not None else self.run_start_s
+
+
+def _time(x: float | None) -> float | None:
+    """A time as the report writes it: to the microsecond, as the coverage section; a value
+    that is no finite number is no time (JSON has no NaN)."""
+    if x is None:
+        return None
+    x = float(x)
+    return round(x, 6) if math.isfinite(x) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +92,15 @@ class Rule:
     summary: str
     group: str
 
-    def at(self, message: str, file: str | None = None, line: int | None = None) -> Finding:
+    def at(self, message: str, file: str | None = None, line: int | None = None, *,
+           video_s: float | None = None, video_start_s: float | None = None,
+           video_end_s: float | None = None, run_s: float | None = None,
+           run_start_s: float | None = None, run_end_s: float | None = None) -> Finding:
         # Messages quote untrusted text (names, values): escaped here, once, for every
         # reader of the finding (terminal, JSON, GUI, ledger), see core/text.py.
-        return Finding(self.severity, self.id, safe_text(message), file, line)
+        return Finding(self.severity, self.id, safe_text(message), file, line,
+                       _time(video_s), _time(video_start_s), _time(video_end_s), _time(run_s),
+                       _time(run_start_s), _time(run_end_s))
 
 
 _REGISTRY: dict[str, Rule] = {}

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.sync.analysis import SyncAnalysis
-from moderator_app.core.sync.run import sync_finding, sync_moment
+from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.text import counted, safe_text
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
@@ -171,8 +171,8 @@ class MainWindow(QMainWindow):
         p.scan_ready.connect(self._scan_findings)
 
     def _scan_findings(self, scan) -> None:
-        """The integrity scan's spans join the findings list, each at its start (a ScanResult;
-        None or a reason text while there is none)."""
+        """The integrity scan's spans join the findings list, each at its start, its span
+        in the finding (a ScanResult; None or a reason text while there is none)."""
 
         if not isinstance(scan, ScanResult):
             self.nav.set_analysis_findings("scan", [])
@@ -180,21 +180,18 @@ class MainWindow(QMainWindow):
         report = self.session.report
         video = report.video if report is not None else None
         file = None if video is None else video.file
-        self.nav.set_analysis_findings("scan", [
-            (f, s.start_s, s.end_s) for f, s in zip(scan.findings(file), scan.spans,
-                                                    strict=True)])
+        self.nav.set_analysis_findings("scan", scan.findings(file))
 
     def _sync_findings(self, analysis) -> None:
         """Auto-sync's findings join the findings list, worded as in `verify --sync` (a
         SyncAnalysis; None or a status text while there is none), each at its run time: the
-        actions it is about, whatever the offset (`sync_moment`)."""
+        actions it is about, whatever the offset (the finding's run times)."""
 
         if not isinstance(analysis, SyncAnalysis):
             self.nav.set_analysis_findings("sync", [])
             return
-        self.nav.set_analysis_findings("sync", [
-            (sync_finding(f, None), *sync_moment(f, analysis.offset_used_s))
-            for f in analysis.findings], clock="run")
+        self.nav.set_analysis_findings("sync", [sync_finding(f, None)
+                                                for f in analysis.findings])
 
     def _connect_sync_lane(self) -> None:
         """Auto-sync (ui/sync_lane.py): analysed per loaded submission, lanes seek."""

@@ -23,18 +23,13 @@ from PySide6.QtCore import QItemSelectionModel, QObject, QTimer, Signal
 from PySide6.QtWidgets import QTableView
 
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify.moments import Moment, finding_moments, row_time
+from moderator_app.core.verify.moments import finding_moments, finding_span, row_time
 from moderator_app.ui.event_detail import EventDetail
 from moderator_app.ui.event_table import EventTableModel
 from moderator_app.ui.findings_panel import FindingsPanel
 from moderator_app.ui.plots import PlotsWidget
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.timeline import Timeline
-
-#: A background analysis' finding: the finding, the time it starts at (None: no moment) and
-#: the time its stretch ends at (None: an instant), on its source's clock (see
-#: `Navigator.set_analysis_findings`).
-AnalysisItem = tuple[Finding, float | None, float | None]
 
 
 class Navigator(QObject):
@@ -55,10 +50,9 @@ class Navigator(QObject):
         self._selecting = False
         self._finding_times: list[float | None] = []
         # Findings of the background analyses (integrity scan, auto-sync) by source, each with
-        # its video time: listed and marked with the report's, never part of the report, so a
+        # its times: listed and marked with the report's, never part of the report, so a
         # decision records exactly what `moderator-app decide` records.
-        self._analysis: dict[str, list[AnalysisItem]] = {}
-        self._run_clock: set[str] = set()  # sources whose times are run times
+        self._analysis: dict[str, list[Finding]] = {}
         self._finding_spans: list[tuple[float, float] | None] = []  # run time, per finding
         self._order = np.zeros(0, dtype=np.int64)  # index rows with a time, by time
         self._sorted_t = np.zeros(0, dtype=np.float64)
@@ -91,26 +85,20 @@ class Navigator(QObject):
         """The playhead in run time."""
         return self.player.current_time - self.offset
 
-    def set_analysis_findings(self, source: str, items: list[AnalysisItem],
-                              clock: str = "video") -> None:
-        """The findings of one background analysis (`source`: "scan", "sync"), each with the
-        time it starts at and, for a stretch, the time it ends at; they replace that source's
-        earlier ones. `clock` "video": times on the video's clock (a frozen or black stretch
-        of the file is there at any offset); "run": on the run's clock (the sync analysis'
-        actions that found no reaction are those actions at any offset: placed by video time
-        measured at the suggested offset, they were listed at -00:00:03.109 at offset 9.5,
-        before the run started, session 9)."""
-        self._analysis[source] = list(items)
-        if clock == "run":
-            self._run_clock.add(source)
-        else:
-            self._run_clock.discard(source)
+    def set_analysis_findings(self, source: str, findings: list[Finding]) -> None:
+        """The findings of one background analysis (`source`: "scan", "sync"); they replace
+        that source's earlier ones. Each is placed by its own times, as the report's are
+        (`core.verify.moments`): a frozen or black stretch of the file by its video time,
+        there at any offset; the sync analysis' actions that found no reaction by their run
+        time, those actions at any offset (placed by video time measured at the suggested
+        offset, they were listed at -00:00:03.109 at offset 9.5, before the run started,
+        session 9)."""
+        self._analysis[source] = list(findings)
         self.show_report()
 
     def reset(self) -> None:
         """A new (or no) submission: forget the time order and the finding moments."""
         self._analysis = {}
-        self._run_clock = set()
         index = self.index
         if index is not None and len(index):
             times = np.frombuffer(index.times, dtype=np.float64)
@@ -137,19 +125,14 @@ class Navigator(QObject):
         findings = report.findings.sorted()
         current = self.findings.current()
         keep = self.findings.findings[current] if current is not None else None
+        extra = [f for source in sorted(self._analysis) for f in self._analysis[source]]
+        findings = findings + extra
+        # The report's findings and the background ones alike, by their own times: a
+        # footage gap at its gap, a scan span at its start, a sync finding at its actions
         moments = finding_moments(findings, report, result.index, result.run_duration_s,
                                   self.offset)
-        # The background findings in run time: a video-clock time moves with the offset.
-        extra = [(f, *(None if t is None else t - shift for t in (a, b)))
-                 for source in sorted(self._analysis)
-                 for shift in (0.0 if source in self._run_clock else self.offset,)
-                 for f, a, b in self._analysis[source]]
-        findings = findings + [f for f, _, _ in extra]
-        moments = moments + [None if r is None else Moment(r, r + self.offset)
-                             for _, r, _ in extra]
         self._finding_times = [m.run_s if m is not None else None for m in moments]
-        self._finding_spans = [None] * (len(findings) - len(extra)) + [
-            None if a is None or b is None else (a, b) for _, a, b in extra]
+        self._finding_spans = [finding_span(f, self.offset) for f in findings]
         self.findings.set_report(report, findings, moments, analysis=len(extra))
         self.timeline.set_findings([(t, f.severity.value)
                                     for t, f in zip(self._finding_times, findings, strict=True)])

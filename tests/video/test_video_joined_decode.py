@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import video_corpus as vc
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.isolated import verify_isolated
-from moderator_app.core.verify.moments import finding_moment
+from moderator_app.core.verify.moments import Moment, finding_moment
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths
 from moderator_app.core.video.probe import probe_video
@@ -79,10 +80,15 @@ def test_the_run_on_an_undecodable_joined_recording_fails_coverage(joined):
         pytest.approx(8.761 - 2.001)
     assert report.video is not None and report.video.frame_count == 110
     assert [list(g) for g in report.video.footage_gaps] == [[2.001, 11.934333]]
-    # a click on the finding goes to the stretch's first instant
+    # a click on the finding goes to the stretch's first instant: its own times, whatever
+    # its message says (it was read out of the message's "does not decode from 2.001 s")
     f = next(f for f in report.findings if f.rule == "video.joined_undecodable")
-    m = finding_moment(f, report, None, 8.761, 0.0)
-    assert m is not None and m.video_s == pytest.approx(2.001)
+    assert (f.video_start_s, f.video_end_s) == (2.001, 11.934333)
+    assert finding_moment(replace(f, message="reworded"), report, None, 8.761, 0.5) == \
+        Moment(1.501, 2.001)
+    # the run's footage is missing from the stretch's start on (it was the video's end)
+    missing = next(f for f in report.findings if f.rule == "coverage.missing")
+    assert (missing.run_s, missing.video_s) == (2.001, 2.001)
 
 
 def test_the_window_gets_the_same_verdict(joined):

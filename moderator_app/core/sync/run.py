@@ -199,20 +199,11 @@ def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
         report.add(sync_finding(f, video_name))
 
 
-def sync_moment(f: SyncFinding, offset_used_s: float | None
-                ) -> tuple[float | None, float | None]:
-    """Where a sync finding is on the run's clock: its actions' run times (start, end; end
-    None for an instant). A finding is about actions of the log, which stay where they are
-    whatever offset the moderator sets; its video times hold only at the offset the analysis
-    used. Without run times, its video times at that offset."""
-    if f.run_start_s is not None:
-        return f.run_start_s, f.run_end_s
-    if f.video_start_s is None or offset_used_s is None:
-        return None, None
-    end = None if f.video_end_s is None else f.video_end_s - offset_used_s
-    return f.video_start_s - offset_used_s, end
-
-
 def sync_finding(f: SyncFinding, video_name: str | None) -> Finding:
-    """One sync finding as the report words it (also the workstation's findings list)."""
-    return R.BY_ID[f.rule].at(finding_message(f), video_name)
+    """One sync finding as the report words it (also the workstation's findings list), with
+    its times: the actions' run times, which stay where they are whatever offset the
+    moderator sets (a click goes there: `core/verify/moments.py`), and its video times, which
+    hold at the offset the analysis used."""
+    return R.BY_ID[f.rule].at(finding_message(f), video_name,
+                              video_start_s=f.video_start_s, video_end_s=f.video_end_s,
+                              run_start_s=f.run_start_s, run_end_s=f.run_end_s)

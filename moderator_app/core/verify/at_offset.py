@@ -44,7 +44,7 @@ def report_at_offset(report: Report, offset_s: float, run_duration_s: float | No
     cov = compute_coverage(run_duration_s, video_s, offset_s, video.footage_gaps)
     new.coverage = cov
     new.findings = report.findings.replacing(
-        lambda f: f.rule.startswith(COVERAGE_PREFIX), coverage_findings(cov, video.file))
+        lambda f: f.rule.startswith(COVERAGE_PREFIX), coverage_findings(cov, video.file, video.footage_gaps))
     return new
 
 

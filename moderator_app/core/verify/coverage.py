@@ -84,21 +84,45 @@ def compute_coverage(run_duration_s: float, video_duration_s: float, offset_s: f
     )
 
 
-def coverage_findings(cov: Coverage, file: str | None) -> list[Finding]:
+def first_missing_s(cov: Coverage, gaps: tuple[tuple[float, float], ...] = ()) -> float:
+    """The first instant of the run without footage, in run time: run_start when the video
+    starts after it or ends before it; else the start of the first gap (or stretch that does
+    not decode) inside the run; else the instant the video ends. A run whose footage is
+    missing only in a gap was sent to the video's end, past the run (session 22)."""
+    o = cov.offset_s
+    if cov.missing_before_s > 0:
+        return 0.0
+    lo, hi = max(o, 0.0), min(o + cov.run_duration_s, cov.video_duration_s)
+    for a, b in sorted(gaps):
+        if min(b, hi) > max(a, lo):
+            return max(a, lo) - o
+    return max(0.0, cov.video_duration_s - o)
+
+
+def coverage_findings(cov: Coverage, file: str | None,
+                      gaps: tuple[tuple[float, float], ...] = ()) -> list[Finding]:
+    """The `coverage.*` findings, each at its first instant on both clocks (run time, and
+    video time at this offset: docs/DESIGN.md, "Times in findings"). `gaps`: those
+    `compute_coverage` was given."""
     out: list[Finding] = []
+    o = cov.offset_s
+    run_s = first_missing_s(cov, gaps) if cov.missing_s > 0 else None
+    video_s = None if run_s is None else run_s + o
     if not cov.covered:
         out.append(NOT_COVERED.at(
             f"video misses {cov.missing_s:.3f} s of the run (limit {COVERAGE_TOLERANCE_S:g} s): "
             f"{cov.missing_before_s:.3f} s before run_start, {cov.missing_after_s:.3f} s "
             f"after" + (f", {cov.missing_gaps_s:.3f} s in gaps between frames or frames that "
                         "do not decode" if cov.missing_gaps_s else "") + f"; run {cov.run_duration_s:.3f} s, video {cov.video_duration_s:.3f} s, "
-            f"offset {cov.offset_s:.3f} s", file))
+            f"offset {cov.offset_s:.3f} s", file, run_s=run_s, video_s=video_s))
     elif cov.missing_s > 0:
         out.append(PARTLY_MISSING.at(
             f"video misses {cov.missing_s:.3f} s of the run, within the "
-            f"{COVERAGE_TOLERANCE_S:g} s tolerance", file))
+            f"{COVERAGE_TOLERANCE_S:g} s tolerance", file, run_s=run_s, video_s=video_s))
     if cov.extra_before_s > 0 or cov.extra_after_s > 0:
+        # the first instant of footage outside the run: the first frame, else run_end
+        at = -o if cov.extra_before_s > 0 else cov.run_duration_s
         out.append(EXTRA_FOOTAGE.at(
             f"footage beyond the run: {cov.extra_before_s:.3f} s before run_start, "
-            f"{cov.extra_after_s:.3f} s after run_end", file))
+            f"{cov.extra_after_s:.3f} s after run_end", file, run_s=at, video_s=at + o))
     return out

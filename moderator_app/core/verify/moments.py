@@ -1,30 +1,33 @@
 """Where on the run's clock a finding happens, so that every finding can be jumped to.
 
 A finding with a line is at its event's time (the nearest earlier timed event when the line
-has no usable time). A whole-file finding has a moment of its own:
+has no usable time). A whole-file finding is where its own times put it (docs/DESIGN.md,
+"Times in findings"; `Finding.run_s`/`run_start_s`, `video_s`/`video_start_s`):
 
-- `coverage.missing` / `coverage.partial`: the first instant of the run without footage
-  (run_start when the video starts too late or ends before the run starts, else the instant
-  the video ends);
-- `coverage.extra`: the first instant of footage outside the run;
-- `video.*`: today's video findings concern the file as a whole: its first frame (for a file
-  whose end is cut or undecodable, its last decodable instant; for a joined recording that does
-  not decode, `video.joined_undecodable`, the start of the stretch its message names). Findings that carry their own
-  video time (docs/DESIGN.md, "Times in findings") should be placed by it: add that case here;
+- its run time when it has one: the `sync.*` findings' actions, which stay where they are at
+  any offset; the `coverage.*` findings' first instant (of the run without footage, of the
+  footage outside the run), computed at the report's offset;
+- else its video time, minus the offset: a footage gap, a joined recording that does not
+  decode, an undecodable tail (their stretch's start), the integrity scan's spans (frozen,
+  black, cut, timestamp gaps, stream changes, audio), which are where they are in the file
+  at any offset. `video.joined_undecodable` was placed by parsing its message ("does not
+  decode from X s"), and a footage gap went to the first frame (session 22);
+- a `video.*` finding without times concerns the file as a whole: its first frame (the
+  file's end for `video.truncated`);
 - `seed.*` without a line (`seed.not_checked`): the first `seed_commitment` event, where the
   commitments the finding is about are shown;
 - any other whole-file finding (`input.*`, a log or trajectory as a whole): run_start, the
   run as a whole. A click on such a finding left the playhead wherever it was (issue 11
   point 3: every finding leads to its moment).
 
-Times are run times (seconds since run_start); video time = run time + offset. Qt-free, so the
-CLI's exports and the workstation agree.
+A finding with a span (start and end on one clock) also has one on the run's clock,
+`finding_span`: the timeline shades it. Times are run times (seconds since run_start); video
+time = run time + offset. Qt-free, so the CLI's exports and the workstation agree.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,8 +36,6 @@ from moderator_app.core.rules import Finding
 from moderator_app.core.verify.report import Report
 
 _BACK_SEARCH = 200  # rows searched back for a timed event from an untimed line
-# `video.joined_undecodable` names its stretch's video time (core/video/probe.py)
-_FROM_S = re.compile(r"does not decode from (\d+\.\d+) s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,29 +79,31 @@ def row_time(index: EventIndex, row: int) -> float | None:
     return None
 
 
+def finding_span(f: Finding, offset_s: float) -> tuple[float, float] | None:
+    """The run-time span of a finding about a stretch (of the video, or of the run's actions),
+    from its own times: its run times when it has both, else its video times minus the
+    offset; None for a finding about an instant or without times."""
+    if f.run_start_s is not None and f.run_end_s is not None:
+        return f.run_start_s, f.run_end_s
+    if f.video_start_s is not None and f.video_end_s is not None:
+        return f.video_start_s - offset_s, f.video_end_s - offset_s
+    return None
+
+
 def _run_time(f: Finding, report: Report, index: EventIndex | None,
               run_duration_s: float | None, offset_s: float) -> float | None:
     if f.line is not None:
         return line_time(index, f.line)
-    cov = report.coverage
-    if f.rule in ("coverage.missing", "coverage.partial") and cov:
-        if cov.missing_before_s > 0:
-            return 0.0
-        # the first instant of the run without footage: run_start when the video ended
-        # before it (at offset 30 s a 28 s video sent the playhead to -2 s, before the run)
-        return max(0.0, cov.video_duration_s - offset_s)
-    if f.rule == "coverage.extra" and cov:
-        if cov.extra_before_s > 0:
-            return -offset_s
-        return run_duration_s if run_duration_s is not None else None
+    run_s = f.run_start
+    if run_s is not None:
+        return run_s
+    video_s = f.video_start
+    if video_s is not None:
+        return video_s - offset_s
     if f.rule.startswith("video."):
         duration = report.video.duration_s if report.video is not None else None
-        if f.rule in ("video.truncated", "video.tail_undecodable") and duration is not None:
+        if f.rule == "video.truncated" and duration is not None:
             return float(duration) - offset_s
-        if f.rule == "video.joined_undecodable":  # the stretch that does not decode: its start
-            m = _FROM_S.search(f.message)
-            if m:
-                return float(m.group(1)) - offset_s
         return -offset_s  # the file as a whole: its first frame
     if f.rule.startswith("seed.") and index is not None:
         first = _first_row_of_kind(index, "seed_commitment")

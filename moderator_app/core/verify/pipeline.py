@@ -245,7 +245,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         cov = compute_coverage(result.run_duration_s, probe.duration_s, options.offset,
                                probe.gaps)
         report.coverage = cov
-        for f in coverage_findings(cov, video.name):
+        for f in coverage_findings(cov, video.name, probe.gaps):
             report.add(f)
 
 

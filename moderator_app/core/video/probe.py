@@ -386,7 +386,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         findings.append(TAIL_UNDECODABLE.at(
             f"the stream has frames up to {duration:.3f} s but they decode only to "
             f"{end_ok:.3f} s (frames {last + 1}-{n - 1} do not): the measured duration stops "
-            "there", name))
+            "there", name, video_start_s=end_ok, video_end_s=duration))
         duration, count = end_ok, last + 1
     elif last is None and info.get("last_decodable", "x") is None and index.complete:
         findings.append(PROBE_INCOMPLETE.at(
@@ -413,7 +413,8 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             f"{stop} ({reached:.3f} s): " + (
                 f"the duration {duration:.3f} s is {source}; frames, gaps and decoding after "
                 f"{reached:.3f} s were not checked" if source else
-                f"the measured duration {duration:.3f} s is a lower bound"), name))
+                f"the measured duration {duration:.3f} s is a lower bound"), name,
+            video_s=reached))
         method += ("; stopped at the index's frame bound" if isinstance(info.get("index_cap"), int)
                    else "; stopped at the time budget")
     if duration > limits.max_duration_s or count > limits.max_frames:
@@ -433,7 +434,8 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
                  if a < duration)
     for a, b in gaps[:50]:
         findings.append(FOOTAGE_GAP.at(
-            f"no frame from {a:.3f} s to {b:.3f} s ({b - a:.3f} s without footage)", name))
+            f"no frame from {a:.3f} s to {b:.3f} s ({b - a:.3f} s without footage)", name,
+            video_start_s=a, video_end_s=b))
     if len(gaps) > 50:
         findings.append(FOOTAGE_GAP.at(f"... and {len(gaps) - 50} more gaps", name))
     damaged = _joined_findings(index, info.get("joined"), duration, name, findings)
@@ -508,13 +510,15 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             f"{what}; no footage there (counted as missing)" + (
                 f"; its own header says {params[0]}, but the file is played as one stream "
                 f"with the first recording's header ({params[1]}): its pictures are decoded "
-                "with another recording's parameters" if params else ""), name))
+                "with another recording's parameters" if params else ""), name,
+            video_start_s=a, video_end_s=b))
     left = joined.get("unchecked")
     if isinstance(left, int) and not isinstance(left, bool):
+        from_s = max(0.0, (left - base) * tb)
         findings.append(PROBE_INCOMPLETE.at(
-            f"the recordings joined in the file from {max(0.0, (left - base) * tb):.3f} s on "
+            f"the recordings joined in the file from {from_s:.3f} s on "
             "were not decoded within the probe's budget: whether they decode was not checked",
-            name))
+            name, video_s=from_s))
     return tuple(spans)
 
 

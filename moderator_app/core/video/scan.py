@@ -128,7 +128,11 @@ class ScanResult:
     def findings(self, file: str | None) -> list[Finding]:
         out = []
         for s in self.spans:
-            out.append(Finding(Severity(s.severity), s.rule, s.message, file, None))
+            # its span on the video's clock, to the microsecond as the probe's gaps: where a
+            # click on it goes (core/verify/moments.py), at any offset
+            out.append(Finding(Severity(s.severity), s.rule, s.message, file, None,
+                               video_start_s=round(float(s.start_s), 6),
+                               video_end_s=round(float(s.end_s), 6)))
         return out
 
 

@@ -1,0 +1,68 @@
+"""A click on a video finding goes to its own video time (session 22, issue 11 point 3): a
+footage gap in the middle of the video took the player to its first frame; now the playhead
+goes to the gap, the picture says there is no footage, and the timeline shades the gap, at
+any offset. Through the public seam: a click on the finding's row in the findings list."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from test_ui_main_window import open_and_wait
+from ui_helpers import WAIT_MS, wait_idle, window_1280x720
+
+from moderator_app.core.samples.community import make_agent_log
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+GAP = (3.0, 12.0)  # video seconds without a frame
+
+
+def holed_video(path) -> None:
+    """20 s of testsrc at 10 fps, 320x240, with no frame from 3.0 to 12.0 s (frames 0-29 at
+    0.0-2.9 s, frames 30-109 at 12.0-19.9 s)."""
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc=s=320x240:r=10", "-frames:v", "110", "-vf",
+                    "setpts='if(gte(N,30),N+90,N)'", "-fps_mode", "passthrough", "-c:v",
+                    "libx264", "-g", "10", "-pix_fmt", "yuv420p", str(path)], check=True)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    yield from window_1280x720(qtbot, tmp_path)
+
+
+def click_finding(qtbot, panel, i: int) -> None:
+    from PySide6.QtCore import Qt
+
+    proxy = panel.proxy.mapFromSource(panel.model.index(i, 0))
+    panel.view.scrollTo(proxy)
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=panel.view.visualRect(proxy).center())
+
+
+def test_a_footage_gap_finding_takes_the_player_to_its_gap(qtbot, window, tmp_path):
+    sub = tmp_path / "run"
+    sub.mkdir()
+    make_agent_log(sub / "agent-log.jsonl", n_events=40, seed=3)
+    holed_video(sub / "video.mkv")
+    open_and_wait(qtbot, window, sub)
+    panel, player = window.findings, window.player
+    for offset in (0.0, 1.5):
+        if offset:
+            window.sync.spin.setValue(offset)
+            qtbot.waitUntil(lambda o=offset: window.session.offset_s == o, timeout=WAIT_MS)
+        wait_idle(qtbot, window)  # the sync analysis measured again re-lists the findings
+        i = next(i for i, f in enumerate(panel.findings) if f.rule == "video.footage_gap")
+        assert (panel.findings[i].video_start_s, panel.findings[i].video_end_s) == GAP
+        click_finding(qtbot, panel, i)
+        # the picture on screen at the gap's start: frame 29 (2.9 s), the last before the
+        # hole, which the player holds up to 5 s (`FrameIndex.frame_at`); it was frame 0
+        qtbot.waitUntil(lambda: player.shown_frame == 29, timeout=WAIT_MS)
+        assert player.current_frame == 29 and player.current_time == pytest.approx(2.9)
+        assert panel.current() == i
+        assert window.timeline.playhead == pytest.approx(2.9 - offset)
+        # the gap shaded on the timeline, in run time at this offset
+        assert window.timeline.span == pytest.approx((GAP[0] - offset, GAP[1] - offset))
