@@ -422,4 +422,6 @@ class Navigator(QObject):
         report = self.session.report
         run = result.run_duration_s if result is not None else None
         vid = self.session.video_duration_s if report is not None else None
-        self.timeline.set_coverage(run, vid, self.offset)
+        video = report.video if report is not None else None
+        self.timeline.set_coverage(run, vid, self.offset,
+                                   video.footage_gaps if video is not None else ())

@@ -74,6 +74,7 @@ class Timeline(QWidget):
         self.run_duration: float | None = None
         self.video_duration: float | None = None
         self.offset = 0.0
+        self.footage_gaps: tuple[tuple[float, float], ...] = ()  # video time, no footage
         self.playhead: float | None = None
         self.current: list[int | None] = []  # per lane: position in lane_times, or None
         self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
@@ -123,10 +124,15 @@ class Timeline(QWidget):
         self._changed()
 
     def set_coverage(self, run_duration: float | None, video_duration: float | None,
-                     offset: float) -> None:
+                     offset: float, gaps: tuple[tuple[float, float], ...] = ()) -> None:
+        """The run against the video at `offset`; `gaps`: spans of video time without
+        footage (the report's `video.footage_gaps`: no frame, or a joined recording that does
+        not decode), painted as missing where the run meets them (a 9 s gap was painted
+        covered while the Sync panel said 9 s were missing, session 22)."""
         moved = offset != self.offset
         self.run_duration, self.video_duration, self.offset = (
             run_duration, video_duration, offset)
+        self.footage_gaps = tuple(gaps)
         self._changed()
         if moved:
             self.offset_changed.emit(offset)
@@ -486,7 +492,13 @@ class Timeline(QWidget):
             p.setBrush(QColor(120, 120, 120, 120))  # footage outside the run
             p.drawRect(rect(vid0, vid1))
             p.setBrush(QColor(70, 170, 90))  # covered
-            p.drawRect(rect(max(run0, vid0), min(run1, vid1)))
+            lo, hi = max(run0, vid0), min(run1, vid1)
+            p.drawRect(rect(lo, hi))
+            p.setBrush(QColor(220, 60, 60))  # no footage inside the video: missing too
+            for a, b in self.footage_gaps:
+                a, b = max(lo, a - self.offset), min(hi, b - self.offset)
+                if a < b:
+                    p.drawRect(rect(a, b))
 
     # -- interaction -----------------------------------------------------------------------
 

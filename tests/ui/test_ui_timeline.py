@@ -81,6 +81,17 @@ def test_coverage_and_playhead_paint_without_error(qtbot, timeline):
     assert c.green() > 140 and c.red() < 120
 
 
+def test_a_footage_gap_inside_the_run_is_painted_missing(qtbot, timeline):
+    """Session 22: a video without frames from 3 to 12 s had its coverage bar green across the
+    gap while the report counted 9 s missing. At offset 1.5 the gap is run 1.5-10.5 s."""
+    timeline.set_coverage(18.754, 20.0, 1.5, ((3.0, 12.0),))
+    img = timeline.grab().toImage()
+    for t, missing in ((1.0, False), (2.0, True), (10.0, True), (11.0, False)):
+        c = img.pixelColor(round(timeline.x_of(t)), 18 + 5)
+        assert (c.red() > 180 and c.green() < 100) == missing, t
+        assert (c.green() > 140 and c.red() < 120) == (not missing), t
+
+
 @pytest.mark.slow
 def test_one_million_events_paint_as_density_columns(qtbot, tmp_path):
     """A million markers are drawn as per-column densities: every column holding events is
