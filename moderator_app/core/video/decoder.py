@@ -109,6 +109,7 @@ class ExactDecoder:
         self._landed_late = False
         self._landed_early = False  # an ordinal file's timestamp seek landed early (`_decode`)
         self._no_byte_seeks = False  # the demuxer refused a byte seek (MP4: EPERM)
+        self._byte_sought = False  # the last seek was by bytes (`_packets`)
         # frames decoded since the last seek per first index of a pts several frames share
         self._shared: dict[int, int] = {}
         self.byte_seeks = bool(set(str(container.format.name).split(","))
@@ -166,7 +167,8 @@ class ExactDecoder:
         landing, and the frames stop there (the caller falls back)."""
         expect, self._expect_pos = self._expect_pos, None
         preroll, self._preroll = self._preroll, False
-        for n, pk in enumerate(self.container.demux(self.stream)):
+        byte_sought, self._byte_sought = self._byte_sought, False
+        for n, pk in enumerate(self._packets(byte_sought)):
             if self.packet_stop is not None and not n & 63 and self.packet_stop():
                 raise Interrupted
             if expect is not None:
@@ -212,6 +214,27 @@ class ExactDecoder:
                 self.decoded += 1
                 yield f
 
+    def _packets(self, byte_sought: bool):
+        """The stream's packets from the current position. After a byte seek a demuxer that
+        cannot resync there (NUT: "Invalid data found") ends them, and the file is sought by
+        timestamp from then on (the caller falls back): an ordinal file whose timestamp seek
+        had landed early turned to byte seeks, and NUT's raised out of the read (a libxvid
+        NUT with B-frames read one frame after its last)."""
+        packets = self.container.demux(self.stream)
+        while True:
+            try:
+                pk = next(packets)
+            except StopIteration:
+                return
+            except av.error.InvalidDataError:
+                if not byte_sought:
+                    raise
+                self.byte_seeks = False
+                self._no_byte_seeks = True
+                return
+            byte_sought = False  # demuxed past the seek: its errors are the file's
+            yield pk
+
     def _seek(self, keyframe_pts: int | None) -> None:
         """Position at a keyframe by its timestamp; None (or the first keyframe, when the file
         can be reopened) starts from the very beginning, which needs no seek at all."""
@@ -231,7 +254,8 @@ class ExactDecoder:
         self._shared = {}
         if self.byte_seeks and pos is not None and not self._byte_seek(pos):
             self.byte_seeks = False
-        if not (self.byte_seeks and pos is not None):
+        self._byte_sought = self.byte_seeks and pos is not None
+        if not self._byte_sought:
             self._preroll = False
             self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
         self._expect_pos = pos

@@ -39,7 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from .orient import Orientation, orientation
-from .packed import Packed
+from .packed import NO_VOP, Packed, packed_times, restamped, vop_type
 
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
@@ -73,9 +73,10 @@ class Timeline:
     0 (as before)."""
 
     def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0,
-                 reorder: int = 0) -> None:
+                 reorder: int = 0, guessed_dts: bool = False) -> None:
         self.learning = offsets is None
         self.reorder = max(0, int(reorder))
+        self.guessed_dts = guessed_dts  # the container keeps no decode times (`_later`)
         self.offsets: list[int] = [0] if offsets is None else list(offsets)
         self.segment = segment
         self.last_dts: int | None = None
@@ -88,7 +89,8 @@ class Timeline:
         p = pts if pts is not None else dts
         if dts is not None:
             if self.last_dts is not None:
-                if dts < self.last_dts - (self.reorder if dts == pts else 0):
+                if dts < self.last_dts - (self.reorder if dts == pts else 0) and \
+                        not self._later(p):
                     self._split(p if p is not None else dts, self.last_dts - dts)
                 elif dts < self.last_dts:
                     dts = self.last_dts  # reordered within its group: the latest stays
@@ -100,12 +102,26 @@ class Timeline:
             self.latest = p + off
         return off
 
+    def _later(self, pts: int | None) -> bool:
+        """Whether a packet whose decode time goes back is shown after every packet so far
+        (its pts past the latest): no recording restarts there, whatever its decode time.
+        Matroska keeps no decode times (`guessed_dts`); FFmpeg guesses them, and for libxvid's B-frames
+        written straight to it (each packet stamped later than the one before, in decode
+        order) its guess goes back at every P-frame: read as a restart, 598 frames of 24 s
+        made "203 recordings joined" measuring 25.32 s (QA session 21, N1). A recording
+        joined after another restarts its presentation times too. A container's own decode
+        times going back are a restart however little (MPEG-TS: a capture appended with a
+        frame of overlap)."""
+        if not self.guessed_dts or pts is None or self.latest is None:
+            return False
+        return pts + self.offsets[min(self.segment, len(self.offsets) - 1)] > self.latest
+
     @classmethod
     def resumed(cls, index: FrameIndex) -> Timeline:
         """A learning timeline in the state a cut index's pass left it in (its segments'
         offsets, the latest time reached, its packet interval), to go on with packets read
         further on (`tail_end`)."""
-        tl = cls(reorder=index.reorder_ticks)
+        tl = cls(reorder=index.reorder_ticks, guessed_dts=index.guessed_dts)
         tl.offsets = [0, *(off for _, off in index.segments)]
         tl.segment = len(tl.offsets) - 1
         if index.frame_count:
@@ -202,6 +218,8 @@ class FrameIndex:
     # How far back a decode timestamp may go by frame reordering, not a restart (`Timeline`,
     # `reorder_ticks`): every pass over the file that places joined recordings uses it.
     reorder_ticks: int = 0
+    # The container keeps no decode times, FFmpeg guesses them (Matroska: `Timeline._later`)
+    guessed_dts: bool = False
 
     # -- counts ----------------------------------------------------------------------------
     @property
@@ -314,7 +332,8 @@ class FrameIndex:
         """The `Timeline` replaying this index's shifts for a decode that starts at the packet
         of (shifted) presentation time `pts` (None: at the start of the file)."""
         seg = 0 if pts is None else bisect_right([a for a, _ in self.segments], int(pts))
-        return Timeline([0, *(off for _, off in self.segments)], seg, self.reorder_ticks)
+        return Timeline([0, *(off for _, off in self.segments)], seg, self.reorder_ticks,
+                        self.guessed_dts)
 
     def gaps(self, min_gap_s: float) -> list[tuple[float, float]]:
         """Spans (start, end) where no new frame is shown for longer than `min_gap_s`:
@@ -349,6 +368,7 @@ class FrameIndex:
             "ordinal": self.ordinal, "segments": [list(x) for x in self.segments],
             "matrix": list(self.matrix), "undecodable": self.undecodable,
             "leads": [list(x) for x in self.leads], "reorder_ticks": self.reorder_ticks,
+            "guessed_dts": self.guessed_dts,
         }
         buf = io.BytesIO()
         np.savez(buf, times_s=self.times_s, pts=self.pts, keyframe_pts=self.keyframe_pts,
@@ -375,7 +395,8 @@ class FrameIndex:
                    undecodable=int(meta.get("undecodable", 0)),
                    leads=tuple(sorted((int(a), int(b)) for a, b in meta.get("leads", ())
                                       if int(b) > 0)),
-                   reorder_ticks=max(0, int(meta.get("reorder_ticks", 0))), **arrays)
+                   reorder_ticks=max(0, int(meta.get("reorder_ticks", 0))),
+                   guessed_dts=bool(meta.get("guessed_dts", False)), **arrays)
 
 
 def _matrix(raw) -> tuple[int, ...]:
@@ -400,7 +421,7 @@ def _header_duration(stream, container, tb) -> float | None:
     pipe: no Duration, no cues; ffprobe: "Estimating duration from bitrate"). That guess
     is no header's claim: an honest 43.4 s MJPEG + PCM capture "said 91.523 s" (a false
     video.header_mismatch, QA session 18 L4). The header then says nothing (None)."""
-    if stream.duration is not None and _matroska(container):
+    if stream.duration is not None and matroska(container):
         return None  # FFmpeg's estimate: any header duration would be in the tags or segment
     if stream.duration is not None:
         return _finite_positive(stream.duration * tb)
@@ -412,7 +433,7 @@ def _header_duration(stream, container, tb) -> float | None:
     return None
 
 
-def _matroska(container) -> bool:
+def matroska(container) -> bool:
     """Whether the demuxer is FFmpeg's Matroska/WebM one ("matroska,webm")."""
     return "matroska" in str(getattr(container.format, "name", "") or "").split(",")
 
@@ -544,8 +565,11 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     last_dts = None
     complete = True
     reorder = reorder_ticks(stream)
-    timeline = Timeline(reorder=reorder)
+    timeline = Timeline(reorder=reorder, guessed_dts=matroska(container))
     packed = Packed(stream)
+    # MPEG-4 Part 2: each packet's picture type, for B-frames stamped out of display order
+    # (`packed.restamped`); one byte a packet
+    types: bytearray | None = bytearray() if packed.mpeg4 else None
     for pk in container.demux(stream):
         if pk.size == 0:
             continue  # flush packet
@@ -567,6 +591,8 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
             continue
         pts_l.append(p)
         pos_l.append(pk.pos if pk.pos is not None else -1)
+        if types is not None:
+            types.append(NO_VOP if packed.packed else vop_type(pk))
         if packets > max_frames:
             complete = False
             break
@@ -574,17 +600,32 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
                 deadline_check():
             complete = False
             break
+    avi = "avi" in (container.format.name or "").split(",")
+    ordinal = avi or packed.packed
+    shown: np.ndarray | None = None  # frames' times where not their packets' (below)
+    fix = restamped(pts_l, types) if types is not None and not ordinal else None
+    if fix is not None:
+        # B-frames stamped out of display order: frames known by their place in the
+        # decoder's output, at the times `restamped` gives them
+        order_l, stamps, step = fix
+        pts_l = array("q", stamps)
+        pos_l = array("q", (pos_l[j] for j in order_l))
+        ordinal = True
+        shown = stamps[0] + step * np.arange(len(stamps), dtype=np.float64)
     pts = np.asarray(pts_l, dtype=np.int64)
     order = np.argsort(pts, kind="stable")
     pts = pts[order]
     pos = np.frombuffer(pos_l, dtype=np.int64)[order] if pos_l else np.zeros(0, np.int64)
+    if packed.packed and not avi and complete and np.all(order == np.arange(order.shape[0])):
+        shown = np.asarray(packed_times(pts.tolist()), dtype=np.float64)
     # Packets that share one pts are frames each (ffprobe counts them, ffmpeg shows them): an
     # encoder whose time base is coarser than the capture's timestamps (x264 at 1/30 fed
     # jittered times) stores different pictures under one pts. Dropping all but the first
     # lost 81 of 300 frames of such a file and showed the wrong one; the decoder tells them
     # apart by their order (`ExactDecoder`), and the one shown at their time is the last.
-    base = int(pts[0]) if pts.shape[0] else 0
-    times = (pts - base).astype(np.float64) * float(tb)
+    at = pts if shown is None else shown
+    base = at[0] if at.shape[0] else 0
+    times = (at - base).astype(np.float64) * float(tb)
     rate = _finite_positive(stream.guessed_rate) or _finite_positive(stream.average_rate)
     gaps = np.diff(times)
     gaps = gaps[gaps > 0]
@@ -613,7 +654,8 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         packets=packets, discarded=discarded,
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
         complete=complete,
-        ordinal="avi" in (container.format.name or "").split(",") or packed.packed,
+        ordinal=ordinal,
         leads=tuple(sorted(packed.leads)), reorder_ticks=reorder,
+        guessed_dts=timeline.guessed_dts,
         segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
                            strict=True)))

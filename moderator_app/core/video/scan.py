@@ -45,6 +45,7 @@ from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
 
 from .isolate import VideoProcess, VideoProcessError
+from .packed import packed_times, restamped
 from .rates import rate_changes
 from .scan_cache import cache_key, file_sha256, load_cached, sha_lock, store
 from .scan_cuts import cut_candidates
@@ -192,6 +193,8 @@ def _decode(path: Path, key: str, progress, cancel, total: int, timeout_s: float
     meta = {k: msg.header[k] for k in ("time_base", "audio_rate", "envelope_s", "has_audio")}
     if isinstance(msg.header.get("codec"), str):
         meta["codec"] = msg.header["codec"]  # scan_gaps: Theora never stores a repeat
+    for k in ("packed", "avi"):  # MPEG-4 Part 2's timing (`_mpeg4_times`)
+        meta[k] = bool(msg.header.get(k, False))
     if msg.header.get("complete", True) is False:
         # stopped by its budget: the signals of the frames before the stop, never cached
         # (the cache stands for the whole video)
@@ -255,6 +258,28 @@ def frame_order(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, pts[order]
 
 
+def _mpeg4_times(arrays: dict, meta: dict, order: np.ndarray) -> np.ndarray | None:
+    """Each decoded frame's time (ticks from the first) where an MPEG-4 Part 2 stream's
+    packets do not carry its frames' times, as the index reads them (`index.build_index`):
+    libxvid straight to Matroska/MP4/MOV/NUT (`packed.restamped`: the frames in the decoder's
+    order at the references' rate) and a packed stream out of AVI (`packed.packed_times`: each
+    frame at the next packet's time). None for any other stream (a cache written before they
+    were read lacks the packets' types: read as before). Sorting the frames' own pts put
+    these frames 2 frames after the index's pictures (QA s21 N1 and N2), the sync's offset
+    with them."""
+    n = order.shape[0]
+    kinds = arrays.get("packet_type")
+    ppts = arrays["packet_pts"]
+    if n < 3 or kinds is None or kinds.shape[0] != ppts.shape[0] or meta.get("avi") or \
+            not np.array_equal(order, np.arange(n)):
+        return None
+    if meta.get("packed"):
+        at = np.asarray(packed_times(ppts.tolist()), np.float64)[:n]
+        return at - at[0] if at.shape[0] == n and np.all(np.diff(at) > 0) else None
+    fix = restamped(ppts.tolist(), kinds.tolist())
+    return None if fix is None else fix[2] * np.arange(n, dtype=np.float64)
+
+
 def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
             th: ScanThresholds = DEFAULT_SCAN_THRESHOLDS, total: int = 0) -> ScanResult:
     order, sorted_pts = frame_order(arrays["pts"])
@@ -269,6 +294,9 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
     spts = np.ascontiguousarray(sorted_pts)
     spts.setflags(write=False)
     times = ((spts - spts[0]).astype(np.float64) * tb) if spts.shape[0] else np.zeros(0)
+    own = _mpeg4_times(arrays, meta, order)
+    if own is not None:
+        times = own * tb
     times.setflags(write=False)
     d = np.diff(times)
     fd = float(np.median(d)) if d.shape[0] else 1 / 30

@@ -265,8 +265,9 @@ def scan_container(container, progress=None, total: int = 0,
 
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
-    from .index import Timeline, recording_stream, reorder_ticks
+    from .index import Timeline, matroska, recording_stream, reorder_ticks
     from .ogg_theora import theora_dates
+    from .packed import Packed, vop_type
 
     v = recording_stream(container)
     cc = v.codec_context
@@ -289,7 +290,11 @@ def scan_container(container, progress=None, total: int = 0,
     rows = _Rows()
     holes = _Holes()
     work = _FrameWork(rows, holes, threaded=small and _idle_cores() >= 1)
-    timeline = Timeline(reorder=reorder_ticks(v))  # joined recordings: as the index (index.py)
+    # joined recordings: as the index (index.py)
+    timeline = Timeline(reorder=reorder_ticks(v), guessed_dts=matroska(container))
+    # MPEG-4 Part 2: packed, or each packet's picture type (the index's reading, packed.py)
+    packed = Packed(v)
+    pk_type = bytearray()
     pk_pts, pk_dts, pk_size, pk_key = [], [], [], []
     a_pts, a_end, a_seg = [], [], []
     env = _Envelope()
@@ -315,6 +320,10 @@ def scan_container(container, progress=None, total: int = 0,
                     pk_dts.append(pk.dts if pk.dts is not None else -(1 << 62))
                     pk_size.append(pk.size)
                     pk_key.append(bool(pk.is_keyframe))
+                    if packed.mpeg4:
+                        if pk.is_keyframe:
+                            packed.keyframe(pk, 0)
+                        pk_type.append(vop_type(pk))
                 try:
                     frames = pk.decode()
                 except av.error.FFmpegError:
@@ -370,6 +379,7 @@ def scan_container(container, progress=None, total: int = 0,
         "size": np.asarray(size_l, np.int32).reshape(-1, 2),
         "packet_pts": np.asarray(pk_pts, np.int64), "packet_dts": np.asarray(pk_dts, np.int64),
         "packet_size": np.asarray(pk_size, np.int64), "packet_key": np.asarray(pk_key, bool),
+        "packet_type": np.frombuffer(bytes(pk_type), np.uint8),
         "audio_start": np.asarray(a_pts, np.float64) + a_shift,
         "audio_end": np.asarray(a_end, np.float64) + a_shift,
         "audio_envelope_db": env.finish(), **holes.arrays(),
@@ -381,6 +391,7 @@ def scan_container(container, progress=None, total: int = 0,
         arrays["lost_pts"] = np.asarray(dates.lost_pts, np.int64)
         arrays["lost_n"] = np.asarray(dates.lost_n, np.int64)
     meta = {"decode_errors": errors, "time_base": vtb, "audio_rate": a_rate, "codec": cc.name,
+            "packed": packed.packed, "avi": "avi" in (container.format.name or "").split(","),
             "envelope_s": ENVELOPE_S, "has_audio": a is not None, "complete": complete}
     return arrays, meta
 
