@@ -39,7 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from .orient import Orientation, orientation
-from .packed import NO_VOP, Packed, packed_times, restamped, vop_type
+from .packed import Packed, later_leads, packed_times, restamped, vop_type
 
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
@@ -592,7 +592,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         pts_l.append(p)
         pos_l.append(pk.pos if pk.pos is not None else -1)
         if types is not None:
-            types.append(NO_VOP if packed.packed else vop_type(pk))
+            types.append(vop_type(pk))
         if packets > max_frames:
             complete = False
             break
@@ -604,6 +604,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     ordinal = avi or packed.packed
     shown: np.ndarray | None = None  # frames' times where not their packets' (below)
     fix = restamped(pts_l, types) if types is not None and not ordinal else None
+    leads = packed.leads
     if fix is not None:
         # B-frames stamped out of display order: frames known by their place in the
         # decoder's output, at the times `restamped` gives them
@@ -618,6 +619,8 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     pos = np.frombuffer(pos_l, dtype=np.int64)[order] if pos_l else np.zeros(0, np.int64)
     if packed.packed and not avi and complete and np.all(order == np.arange(order.shape[0])):
         shown = np.asarray(packed_times(pts.tolist()), dtype=np.float64)
+        if types is not None:
+            leads = later_leads(leads, pts.tolist(), types)
     # Packets that share one pts are frames each (ffprobe counts them, ffmpeg shows them): an
     # encoder whose time base is coarser than the capture's timestamps (x264 at 1/30 fed
     # jittered times) stores different pictures under one pts. Dropping all but the first
@@ -655,7 +658,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
         backwards=tuple((float(a * tb), float(b * tb)) for a, b in backwards[:100]),
         complete=complete,
         ordinal=ordinal,
-        leads=tuple(sorted(packed.leads)), reorder_ticks=reorder,
+        leads=tuple(sorted(leads)), reorder_ticks=reorder,
         guessed_dts=timeline.guessed_dts,
         segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
                            strict=True)))
