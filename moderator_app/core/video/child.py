@@ -461,7 +461,8 @@ def op_scan(req: dict, out) -> None:
 
     budget = req.get("budget_s")
     arrays, meta = scan_container(container, progress, int(req.get("total", 0)),
-                                  None if budget is None else float(budget))
+                                  None if budget is None else float(budget),
+                                  req.get("source"))
     from .signals import pack_arrays
     send(out, dict(meta, ok=True), (pack_arrays(arrays),))
 

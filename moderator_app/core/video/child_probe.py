@@ -21,6 +21,7 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
 
     from .decoder import ExactDecoder, Interrupted, display_matrix
     from .index import build_index, other_footage, recording_stream
+    from .joined_headers import joined_reorder
     # the budget is the process's CPU time, not the wall clock: on a loaded machine the same
     # file must be described the same way (docs/DECISIONS.md, "Video budgets in CPU seconds")
     deadline = time.process_time() + float(req.get("budget_s", 20.0))
@@ -29,7 +30,8 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     if taken is None:  # none, or only a cover picture
         return {"ok": False, "reason": "the file has no video stream"}, ()
     cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
-    index = build_index(container, cap, lambda: time.process_time() > deadline)
+    index = build_index(container, cap, lambda: time.process_time() > deadline,
+                        joined_reorder(req.get("source"), taken))
     index = _decodable_head(req, index, deadline)
     index, joined = _joined(req, index, deadline)
     others = other_footage(container, taken)

@@ -36,7 +36,15 @@ from dataclasses import replace
 import numpy as np
 
 from .index import FrameIndex, recording_stream
-from .joined_headers import MAX_HEADERS, header_start, own_parameters
+from .joined_headers import (
+    MAX_HEADERS,
+    PICTURES,
+    differs,
+    header_start,
+    luma,
+    own_parameters,
+    own_pictures,
+)
 
 #: Whole frames in a row after which a joined recording is taken to decode (its head decoded
 #: with the first recording's decoder: a mismatched header damages it from its first frame).
@@ -92,6 +100,16 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     tl = index.timeline_at(None)
     own = _own_headers(source, index, starts, ends, deadline)
     sizes: list[tuple[int, int] | None] = [None] * k  # the first frame out of each
+    # a joined recording whose own header is of the same codec and size but not byte for
+    # byte the first's (another profile, PPS): its first pictures as the file plays them,
+    # to be compared with the same decoded from its own header (`_pictures_differ`)
+    extra = bytes(stream.codec_context.extradata or b"")
+    played: dict[int, dict[int, object]] = {
+        j: {} for j, mine in own.items()
+        if mine["codec"] == str(stream.codec_context.name or "")
+        and mine.pop("extradata", extra) != extra}
+    for mine in own.values():
+        mine.pop("extradata", None)
 
     def seen(f) -> None:
         if f.pts is None:
@@ -110,6 +128,8 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
         out[i] = True
         if sizes[j] is None:
             sizes[j] = (int(f.width), int(f.height))
+        if j in played and i - starts[j] < PICTURES:
+            played[j][i - starts[j]] = luma(f)
         for m in range(j):  # recordings before it: over once REORDER frames came after
             if begun[m] and not done[m]:
                 after[m] += 1
@@ -185,10 +205,21 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     params: dict[int, dict] = {}
     for j, mine in own.items():
         got = sizes[j] or (index.width, index.height)
+        pictures = None
         if mine["codec"] != shown["codec"] or (
                 mine["width"] and mine["height"] and (mine["width"], mine["height"]) != got):
-            params[j] = {"own": mine, "shown": {**shown, "width": got[0], "height": got[1]}}
-            wrong[starts[j]:ends[j]] = ~missing[starts[j]:ends[j]]
+            pass
+        elif j in played and played[j] and time.process_time() <= deadline:
+            pictures = _pictures_differ(source, index, starts[j], ends[j], played[j],
+                                        index.segments[j][1])
+            if pictures is None:
+                continue
+        else:
+            continue
+        params[j] = {"own": mine, "shown": {**shown, "width": got[0], "height": got[1]}}
+        if pictures is not None:
+            params[j]["pictures"] = pictures
+        wrong[starts[j]:ends[j]] = ~missing[starts[j]:ends[j]]
     # the last recording decoded to the end of the stream: the index's last frame out is the
     # last that decodes
     to_end = begun[-1] and settled[-1] == index.frame_count and (ended or bool(out[-1]))
@@ -224,6 +255,28 @@ def _own_headers(source: str | None, index: FrameIndex, starts: list[int], ends:
         if got is not None:
             found[j] = got
     return found
+
+
+def _pictures_differ(source, index: FrameIndex, a: int, b: int, played: dict, off: int
+                     ) -> list[int] | None:
+    """[pictures that differ, pictures compared] of a joined recording (its frames a..b of the
+    index, shifted by `off`) whose first pictures as the file plays them (`played`, by place
+    in the recording) are not those its own header decodes, frame for frame by presentation
+    time; None when they are the same (an honest join of one encoder setting whose header
+    bytes differ: another level) or none could be compared."""
+    pos = index.pos[a:b]
+    before = index.pos[:a]
+    pos, before = pos[pos >= 0], before[before >= 0]
+    if not pos.shape[0] or not before.shape[0] or not isinstance(source, str):
+        return None
+    at = header_start(source, int(before.max()), int(pos.min()))
+    if at is None:
+        return None
+    when = {int(index.pts[a + n]) - off: pic for n, pic in played.items()}
+    mine = own_pictures(source, at, set(when))
+    pairs = [(mine[t], pic) for t, pic in sorted(when.items()) if t in mine]
+    bad = sum(differs(x, y) for x, y in pairs)
+    return [bad, len(pairs)] if bad else None
 
 
 def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,

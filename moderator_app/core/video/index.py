@@ -70,7 +70,8 @@ class Timeline:
     joined" where 2 are, 31.77 s for 28 s, pictures 2-3.8 s early). A decode timestamp of its
     own (MPEG-TS, MP4) that goes back is a restart however little (a TS capture appended with
     one frame of overlap, QA s21 seg_ts_res_change), as is every step back when `reorder` is
-    0 (as before)."""
+    0 (as before). Where every decode time is a guess (`guessed_dts`: Matroska) the window
+    applies to each step back, equal to its presentation time or not."""
 
     def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0,
                  reorder: int = 0, guessed_dts: bool = False) -> None:
@@ -89,8 +90,11 @@ class Timeline:
         p = pts if pts is not None else dts
         if dts is not None:
             if self.last_dts is not None:
-                if dts < self.last_dts - (self.reorder if dts == pts else 0) and \
-                        not self._later(p):
+                # guessed decode times (Matroska) are not always the presentation times:
+                # from a first recording without B-frames, a joined one's came out as pts
+                # 100 with dts 67 after dts 133 (QA s21 seg_mkv_h264_profile_change)
+                window = self.reorder if dts == pts or self.guessed_dts else 0
+                if dts < self.last_dts - window and not self._later(p):
                     self._split(p if p is not None else dts, self.last_dts - dts)
                 elif dts < self.last_dts:
                     dts = self.last_dts  # reordered within its group: the latest stays
@@ -547,12 +551,15 @@ def reorder_ticks(stream) -> int:
     return int(min(ticks, MAX_REORDER_S / float(tb)) + 0.999)
 
 
-def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
+def build_index(container, max_frames: int, deadline_check=None,
+                joined_reorder: int = 0) -> FrameIndex:
     """Read every packet of the recording's video stream (`recording_stream`) of an open PyAV
     `container` (no decoding).
 
     `deadline_check()` is called every 1024 packets and returns True to stop early (the index
-    is then marked incomplete)."""
+    is then marked incomplete). `joined_reorder`: the deepest reordering of the recordings
+    joined after the first, in ticks (`joined_headers.joined_reorder`, from their own
+    headers): the stream's own is the first recording's."""
     stream = recording_stream(container)
     tb = stream.time_base or Fraction(1, 1000)
     # machine integers, 8 bytes a packet each: Python lists of ints cost ~36 (10^7 frames of
@@ -564,7 +571,7 @@ def build_index(container, max_frames: int, deadline_check=None) -> FrameIndex:
     packets = discarded = 0
     last_dts = None
     complete = True
-    reorder = reorder_ticks(stream)
+    reorder = max(reorder_ticks(stream), joined_reorder)
     timeline = Timeline(reorder=reorder, guessed_dts=matroska(container))
     packed = Packed(stream)
     # MPEG-4 Part 2: each packet's picture type, for B-frames stamped out of display order

@@ -15,6 +15,7 @@ recording is whole (780 of 780 frames, each the picture drawn at encode time).""
 from __future__ import annotations
 
 import io
+import os
 
 #: How far before a joined recording's first packet its header is looked for: a Matroska
 #: header (EBML, Segment, Tracks, perhaps Cues written in front) or an MP4 `ftyp` + `moov`.
@@ -79,7 +80,8 @@ def header_start(path: str, lo: int, hi: int) -> int | None:
 
 def own_parameters(path: str, start: int) -> dict | None:
     """The video parameters the joined recording's own header at byte `start` gives: codec,
-    width, height; None when no video stream opens from there."""
+    width, height, and `extradata` (the decoder's setup: H.264's avcC, its SPS and PPS);
+    None when no video stream opens from there."""
     import av
 
     from .index import recording_stream
@@ -90,8 +92,162 @@ def own_parameters(path: str, start: int) -> dict | None:
                 return None
             cc = st.codec_context
             return {"codec": str(cc.name or ""), "width": int(cc.width or 0),
-                    "height": int(cc.height or 0)}
+                    "height": int(cc.height or 0), "extradata": bytes(cc.extradata or b"")}
     except av.error.MemoryError:
         raise
     except (av.error.FFmpegError, OSError, ValueError):
         return None
+
+
+#: The first pictures of a joined recording decoded both ways (`own_pictures`, `differs`):
+#: a header that sets the decoder up otherwise (another PPS: init QP, entropy coder,
+#: weighted prediction) garbles the first frames it touches; its IDR or the P/B-frames after.
+PICTURES = 12
+#: Mean difference (luma levels, 0-255) of one picture decoded both ways above which the
+#: two are different pictures. One decoder, one bitstream and one setup give the same bytes
+#: (0.0); a wrong setup gave 40-120 (QA s22 joins2: CRF 23 + CRF 35 of one x264 preset).
+DIFF_LEVELS = 2.0
+
+
+#: The points of a picture compared a side (`luma`): a garbled picture differs everywhere,
+#: and 12 pictures of each of 32 joins held at full size could be gigabytes (16384 px a side).
+SAMPLE_SIDE = 256
+
+
+def luma(frame):
+    """A decoded frame's first plane (its bytes, no conversion: both decodes of one
+    bitstream give one pixel format) on a grid of at most SAMPLE_SIDE points a side, copied
+    (the frame's buffer goes back to the decoder)."""
+    import numpy as np
+    p = frame.planes[0]
+    rows = np.frombuffer(memoryview(p), np.uint8)[:p.line_size * p.height]
+    plane = rows.reshape(p.height, p.line_size)[:, :p.width]
+    step = max(1, -(-max(p.width, p.height) // SAMPLE_SIDE))
+    return plane[::step, ::step].copy()
+
+
+def own_pictures(path: str, start: int, want: set[int]) -> dict[int, object]:
+    """The pictures (`luma`) of the joined recording decoded from its own header at byte
+    `start`, by presentation time (its own, as the file's demuxer gives it before any
+    shift), for the times in `want`: from the keyframe before the first (a fragmented MP4
+    played joined loses the recording's first fragment: its frames start 2 s in). Stops
+    past the last wanted time, or after 4 * PICTURES frames without one."""
+    import av
+
+    from .index import recording_stream
+    out: dict[int, object] = {}
+    if not want:
+        return out
+    last, idle = max(want), 0
+    try:
+        with av.open(_From(path, start), options=_OPTIONS) as c:
+            st = recording_stream(c)
+            if st is None:
+                return out
+            try:
+                c.seek(min(want), stream=st, backward=True)
+            except av.error.FFmpegError:
+                c.seek(0, stream=st, backward=True)
+            for pk in c.demux(st):
+                for f in pk.decode():
+                    if f.pts in want:
+                        out[int(f.pts)], idle = luma(f), 0
+                    else:
+                        idle += 1
+                    if (f.pts is not None and f.pts >= last) or idle > 4 * PICTURES:
+                        return out
+    except av.error.MemoryError:
+        raise
+    except (av.error.FFmpegError, OSError, ValueError):
+        return out
+    return out
+
+
+def differs(a, b) -> bool:
+    """Whether two pictures of one frame (`luma`) decoded two ways are different pictures."""
+    import numpy as np
+    if a.shape != b.shape:
+        return True
+    return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean()) > DIFF_LEVELS
+
+
+_SEGMENT = b"\x18\x53\x80\x67"
+#: The joined Matroska recordings whose own header is read for its reordering depth.
+MAX_WALK = MAX_HEADERS
+
+
+def _vint(data: bytes, at: int, keep_marker: bool) -> tuple[int, int] | None:
+    """An EBML variable-length integer at `at`: (value, length); None past the data. IDs keep
+    their length marker, sizes do not (all ones: unknown size, returned as -1)."""
+    if at >= len(data) or data[at] == 0:
+        return None
+    n = 9 - data[at].bit_length()
+    if at + n > len(data):
+        return None
+    v = int.from_bytes(data[at:at + n], "big")
+    if keep_marker:
+        return v, n
+    v &= (1 << (7 * n)) - 1
+    return (-1 if v == (1 << (7 * n)) - 1 else v), n
+
+
+def matroska_joins(path: str, limit: int = MAX_WALK) -> list[int]:
+    """Where each recording joined after the first begins in a Matroska file (its EBML magic):
+    the file's top level walked element by element (EBML header, Segment, another EBML header
+    ...). A Segment of unknown size (a live capture) ends the walk: nothing after it is known."""
+    out: list[int] = []
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            at = 0
+            for _ in range(4 * limit + 8):
+                fh.seek(at)
+                head = fh.read(12)
+                id_ = _vint(head, 0, True)
+                if id_ is None:
+                    break
+                ln = _vint(head, id_[1], False)
+                if ln is None or ln[0] < 0:
+                    break
+                if head[:4] == _EBML and at:
+                    out.append(at)
+                    if len(out) >= limit:
+                        break
+                at += id_[1] + ln[1] + ln[0]
+                if at >= size:
+                    break
+    except OSError:
+        return out
+    return out
+
+
+def joined_reorder(path: str | None, stream) -> int:
+    """The deepest frame reordering (`index.reorder_ticks`, in `stream`'s time base) among
+    the recordings joined after the first in a Matroska file, each read from its own header;
+    0 when there is none. Matroska stores presentation times only: FFmpeg guesses the decode
+    times from the first recording's header, so a first recording without B-frames gave a
+    joined one with B-frames no reordering window at all, and each of its B-frame groups read
+    as a new recording (QA s21 seg_mkv_h264_profile_change: 112 recordings, 44.03 s for 28 s)."""
+    import av
+
+    from .index import recording_stream, reorder_ticks
+    if not isinstance(path, str) or not os.path.isfile(path) or not stream.time_base:
+        return 0
+    with open(path, "rb") as fh:
+        if fh.read(4) != _EBML:
+            return 0
+    deepest = 0
+    for start in matroska_joins(path):
+        try:
+            with av.open(_From(path, start), options=_OPTIONS) as c:
+                st = recording_stream(c)
+                if st is None or not st.time_base:
+                    continue
+                ticks = reorder_ticks(st) * float(st.time_base) / float(stream.time_base)
+        except av.error.MemoryError:
+            raise
+        except (av.error.FFmpegError, OSError, ValueError):
+            continue
+        deepest = max(deepest, int(ticks + 0.999))
+    from .index import MAX_REORDER_S
+    return min(deepest, int(MAX_REORDER_S / float(stream.time_base) + 0.999))

@@ -58,8 +58,9 @@ JOINED_UNDECODABLE = rule(
     "video.joined_undecodable", Severity.WARNING,
     "Every recording joined in the file decodes (a recording appended to another, whose "
     "frames the player's decoder gives damaged or not at all, or whose own header names "
-    "another codec or picture size than it is decoded with, is no footage: its time counts "
-    "as missing).", G)
+    "another codec or picture size than it is decoded with, or whose first pictures decoded "
+    "from its own header are not those the file shows, is no footage: its time counts as "
+    "missing).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
 # A note: a second recording in the file (a webcam beside the game, a second capture) is
@@ -492,12 +493,13 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         # no footage: the damaged frames, and packets without a frame up to the next whole
         # frame; packets without a frame at the very end are past the measured duration
         # already (coverage counts them as missing after the video)
-        if (isinstance(end, int) or _count(st.get("damaged"))) and \
-                a < min(b, duration):
+        if (isinstance(end, int) or _count(st.get("damaged")) or _count(st.get("wrong"))) \
+                and a < min(b, duration):
             spans.append((round(a, 6), round(min(b, duration), 6)))
         none, bad, wrong, n = (_count(st.get(k)) for k in ("none", "damaged", "wrong",
                                                              "packets"))
         params = _params(st.get("params"))
+        pics = st["params"].get("pictures") if params else None
         what = "; ".join(x for x in (
             f"{none} give no frame" if none else "",
             f"{bad} come out damaged (the decoder reports errors in them)" if bad else "",
@@ -508,6 +510,12 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             f"recording {_count(st.get('recording'))} of the {total} joined in the file does "
             f"not decode from {a:.3f} s to {b:.3f} s ({b - a:.3f} s): of its {n} packets there, "
             f"{what}; no footage there (counted as missing)" + (
+                f"; its own header ({params[0]}) sets the decoder up otherwise than the first "
+                f"recording's ({params[1]}), with which the file is played as one stream: "
+                f"{_count(pics[0])} of its first {_count(pics[1])} pictures decoded from its "
+                "own header are not those the file shows (another profile or encoder "
+                "setting): its pictures are decoded with another recording's parameters"
+                if params and isinstance(pics, list) and len(pics) == 2 else
                 f"; its own header says {params[0]}, but the file is played as one stream "
                 f"with the first recording's header ({params[1]}): its pictures are decoded "
                 "with another recording's parameters" if params else ""), name,

@@ -253,7 +253,8 @@ class _FrameWork:
 
 
 def scan_container(container, progress=None, total: int = 0,
-                   budget_s: float | None = None) -> tuple[dict, dict]:
+                   budget_s: float | None = None, source: str | None = None
+                   ) -> tuple[dict, dict]:
     """Decode every frame of the recording's video stream (and the first audio stream) once.
 
     `budget_s`: CPU seconds of this process the scan may spend (None: no bound; the CLI's
@@ -266,6 +267,7 @@ def scan_container(container, progress=None, total: int = 0,
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
     from .index import Timeline, matroska, recording_stream, reorder_ticks
+    from .joined_headers import joined_reorder
     from .ogg_theora import theora_dates
     from .packed import Packed, vop_type
 
@@ -290,8 +292,9 @@ def scan_container(container, progress=None, total: int = 0,
     rows = _Rows()
     holes = _Holes()
     work = _FrameWork(rows, holes, threaded=small and _idle_cores() >= 1)
-    # joined recordings: as the index (index.py)
-    timeline = Timeline(reorder=reorder_ticks(v), guessed_dts=matroska(container))
+    # joined recordings: as the index (index.py; `source` the file's path, as the probe's)
+    timeline = Timeline(reorder=max(reorder_ticks(v), joined_reorder(source, v)),
+                        guessed_dts=matroska(container))
     # MPEG-4 Part 2: packed, or each packet's picture type (the index's reading, packed.py)
     packed = Packed(v)
     pk_type = bytearray()

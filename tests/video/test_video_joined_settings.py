@@ -1,0 +1,186 @@
+"""Recordings of one codec and one picture size joined byte for byte, whose headers set the
+decoder up otherwise (session 22, joins2; issue 15/12, the joins QA s21 N4/N6 left open).
+
+- A first recording without B-frames (H.264 baseline) and a joined one with them (high,
+  3 B-frames): FFmpeg guesses Matroska's decode timestamps from the first header, so the
+  second's went back at every B-frame group and each read as a new recording (32 recordings
+  for 2). The joined recording's own header gives its reordering depth.
+- The same x264 preset at another CRF (its PPS: another initial QP), or another profile: the
+  second recording is decoded with the first's PPS/SPS, every picture of it garbled, and
+  H.264's concealment marks only some of them damaged: the run passed. Where its own header's
+  bytes differ from the first's, its first pictures are decoded from its own header too:
+  other pictures than the file shows are no footage, from its first frame to its end.
+Files are built here by ffmpeg with the frame number drawn in each picture."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import av
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video import child_segments
+from moderator_app.core.video.export import frame_for_time, read_frames
+from moderator_app.core.video.index import build_index
+from moderator_app.core.video.joined_headers import joined_reorder, matroska_joins
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+_X264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-threads", "1", "-g", "60"]
+_VF = [*_X264, "-preset", "veryfast", "-bf", "2"]  # the first recording's encoder
+_MKV = ["-f", "matroska"]
+_FRAG = ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"]
+
+
+@pytest.fixture(scope="module")
+def joined(tmp_path_factory) -> dict[str, Path]:
+    """2 s (60 frames, 320x240, drawn 0-59) + 8 s (240 frames, drawn 0-239), 30 fps, H.264:
+    `bframes` baseline + high with 3 B-frames (MKV); `crf` veryfast CRF 23 + the same at CRF
+    35 (MKV); `profile` high + main (fragmented MP4); `honest` two of one encoder (MKV);
+    `level` the same encoder at level 4.1 (another SPS byte, the same pictures; fragmented
+    MP4). Each with a run of 9.9 s or more."""
+    d = tmp_path_factory.mktemp("joined_settings")
+    parts = {"base.mkv": [*_X264, "-preset", "veryfast", "-profile:v", "baseline", *_MKV],
+             "bf3.mkv": [*_X264, "-preset", "slow", "-profile:v", "high", "-bf", "3", *_MKV],
+             "a.mkv": [*_VF, *_MKV], "b.mkv": [*_VF, *_MKV],
+             "crf35.mkv": [*_VF, "-crf", "35", *_MKV], "a.mp4": [*_VF, *_FRAG],
+             "main.mp4": [*_X264, "-preset", "veryfast", "-profile:v", "main", *_FRAG],
+             "lvl41.mp4": [*_VF, "-level", "4.1", *_FRAG]}
+    for name, args in parts.items():
+        vc.encode(d / name, args, frames=60 if name in ("base.mkv", "a.mkv", "a.mp4") else 240)
+    out = {}
+    for name, (a, b) in {"bframes": ("base.mkv", "bf3.mkv"), "crf": ("a.mkv", "crf35.mkv"),
+                         "profile": ("a.mp4", "main.mp4"),
+                         "honest": ("a.mkv", "b.mkv"),
+                         "level": ("a.mp4", "lvl41.mp4")}.items():
+        out[name] = d / name / f"video{Path(a).suffix}"
+        out[name].parent.mkdir()
+        out[name].write_bytes((d / a).read_bytes() + (d / b).read_bytes())
+        run = make_agent_log(out[name].parent / "agent-log.jsonl", n_events=20, seed=2,
+                             min_duration_s=9.9)
+        assert 9.9 <= run < 10.0
+    return out
+
+
+def test_a_joined_recording_with_b_frames_after_one_without_is_one_recording(joined):
+    """QA s21 seg_mkv_h264_profile_change's timeline: the first header has no reordering;
+    the second's B-frame groups were 31 more restarts (on the code before: "32 recordings
+    joined", stretches of 0.17-0.7 s each)."""
+    path = joined["bframes"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.index is not None and len(p.index.segments) == 1
+    assert "the timestamps restart at 2.001 s: 2 recordings joined" in p.method
+    # where the joined recording's header is: after the first's Matroska Segment
+    assert matroska_joins(str(path)) == [(path.parent.parent / "base.mkv").stat().st_size]
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert found == ["recording 2 of the 2 joined in the file does not decode from 2.001 s "
+                     "to 10.001 s (8.000 s): of its 240 packets there, 240 give no frame; no "
+                     "footage there (counted as missing)"]
+    assert p.frame_count == vc.ffprobe_frames(path) == 60
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+
+
+_SETTINGS = ("its own header (h264 320x240) sets the decoder up otherwise than the first "
+             "recording's (h264 320x240), with which the file is played as one stream: ")
+
+
+def test_a_joined_mkv_at_another_crf_is_no_footage(joined):
+    """One x264 preset, CRF 23 then CRF 35 (another initial QP in the PPS): the second
+    recording's 240 frames all come out garbled, 177 marked damaged, 63 not; on the code
+    before, 50 short damaged stretches, 1.6 s missing, PASS."""
+    path = joined["crf"]
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 300
+    assert [f.rule for f in p.findings] == ["video.header_mismatch",
+                                            "video.joined_undecodable"]
+    msg = p.findings[1].message
+    assert msg.startswith("recording 2 of the 2 joined in the file does not decode from "
+                          "2.000 s to 10.000 s (8.000 s): of its 240 packets there, ")
+    assert _SETTINGS in msg and msg.endswith(
+        "pictures decoded from its own header are not those the file shows (another profile "
+        "or encoder setting): its pictures are decoded with another recording's parameters")
+    assert p.gaps == ((2.0, 10.000333),)
+    # the pictures the file shows there are not the drawn frames (garbled)
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 5.0, 9.9)]
+    got = [vc.read_code(img) for img in read_frames(path, p.index, frames)]
+    assert got[0] == 30 and got[1:] != [90, 237]
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [(f.rule, f.file) for f in report.findings if f.severity.value == "error"] == \
+        [("coverage.missing", "video.mkv")]
+    assert report.coverage is not None and report.coverage.missing_gaps_s == \
+        pytest.approx(report.coverage.run_duration_s - 2.0, abs=1e-6)
+    assert report.video is not None and report.video.frame_count == 300
+
+
+def test_a_joined_fragmented_mp4_of_another_profile_is_no_footage(joined):
+    """High then main profile (CABAC without 8x8 transforms) in fragmented MP4: 240 frames =
+    ffprobe's (the second recording's first 60 lost by the demuxer: 2-4 s a hole)."""
+    path = joined["profile"]
+    p = probe_video(path, "video.mp4")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(found) == 1 and found[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 4.000 s to 10.000 s "
+        "(6.000 s): of its 180 packets there, ") and _SETTINGS in found[0]
+    assert p.gaps == ((4.0, 10.0),)
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+
+
+def _check(path: Path, monkeypatch) -> tuple[dict, int]:
+    """`check_joined` in this process: what it found, and how many joined recordings' first
+    pictures it decoded from their own header."""
+    calls = []
+    real = child_segments.own_pictures
+
+    def counted(*a, **k):
+        calls.append(a)
+        return real(*a, **k)
+
+    monkeypatch.setattr(child_segments, "own_pictures", counted)
+    with av.open(str(path)) as c:
+        index = build_index(c, 10**6, None, joined_reorder(str(path), c.streams.video[0]))
+    with av.open(str(path)) as c:
+        _, found = child_segments.check_joined(c, index, time.process_time() + 60, str(path))
+    return found, len(calls)
+
+
+def test_identical_headers_cost_no_second_decode(joined, monkeypatch):
+    """An honest join of one encoder setting (its header byte for byte the first's): no
+    picture decoded twice, nothing found; another level (its header's bytes differ, its
+    pictures do not: compared frame for frame by time, the recording's first fragment lost
+    by the demuxer): decoded, nothing found; the CRF 35 join: decoded, its pictures differ."""
+    found, decoded = _check(joined["honest"], monkeypatch)
+    assert decoded == 0 and found["stretches"] == []
+    found, decoded = _check(joined["level"], monkeypatch)
+    assert decoded == 1 and found["stretches"] == []
+    found, decoded = _check(joined["crf"], monkeypatch)
+    assert decoded == 1 and len(found["stretches"]) == 1
+    params = found["stretches"][0]["params"]
+    assert params["own"] == params["shown"] == {"codec": "h264", "width": 320, "height": 240}
+    bad, compared = params["pictures"]
+    assert 0 < bad <= compared <= 12
+
+
+def test_a_joined_recording_of_another_level_is_footage(joined):
+    """Header bytes that differ (level 4.1) but set the decoder up alike: the pictures are the
+    drawn frames, the run passes (its 2-4 s hole is the demuxer's, within the tolerance)."""
+    path = joined["level"]
+    p = probe_video(path, "video.mp4")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
+    assert "video.joined_undecodable" not in {f.rule for f in p.findings}
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 5.0, 9.9)]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 90, 237]
+    assert verify_paths([path.parent]).report.verdict == "pass"
