@@ -188,3 +188,20 @@ def test_a_child_that_died_while_waiting_is_replaced(clip):
     assert fresh.proc.pid != dead.proc.pid and fresh.proc.poll() is None
     with VideoProcess(clip) as vp:
         assert vp.proc.pid == fresh.proc.pid
+
+
+def test_a_folder_holding_a_moderator_app_package_never_runs_in_the_child(clip, tmp_path,
+                                                                            monkeypatch):
+    """Started from a folder that holds a `moderator_app/` (an unpacked submission, another
+    checkout), the child runs its parent's code: `python -m` would have put that folder first
+    on the path (QA s22 P4: a worktree's older copy ran in the children)."""
+    marker = tmp_path / "ran"
+    shadow = tmp_path / "here" / "moderator_app"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (shadow / "__main__.py").write_text("raise SystemExit(3)\n")
+    monkeypatch.chdir(shadow.parent)
+    with VideoProcess(clip) as vp:
+        msg = vp.request({"op": "probe"})
+    assert msg.header["ok"] and msg.header["first_decodes"]
+    assert not marker.exists()

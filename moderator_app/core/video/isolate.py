@@ -155,7 +155,15 @@ def child_command(flag: str) -> list[str]:
     `--verify-child`): the desktop bundle's executable routes the flag itself."""
     if getattr(sys, "frozen", False):
         return [sys.executable, flag]
-    return [sys.executable, "-m", "moderator_app", flag]
+    return [sys.executable, "-c", _MAIN_WITHOUT_CWD, flag]
+
+
+# `python -m` puts the current directory first on sys.path, before the PYTHONPATH that
+# child_env sets: started from a folder holding a `moderator_app/` (an unpacked submission,
+# another checkout), the child would run that code, not its parent's. `-c` puts '' there
+# instead, which this drops before the package is imported (`-P` does the same, from 3.11).
+_MAIN_WITHOUT_CWD = ("import runpy, sys; del sys.path[0]; sys.argv[0] = 'moderator_app'; "
+                     "runpy.run_module('moderator_app', run_name='__main__', alter_sys=True)")
 
 
 def child_env() -> dict[str, str]:
