@@ -577,3 +577,29 @@ def pictures_at_moments(path: Path, stream: str, count: int, seed: int):
            for img in read_frames(path, p.index, frames)]
     want = [codes[bisect_right(times, t + 1e-6) - 1] for t in moments]
     return p, codes, moments, got, want
+
+
+# -- spans without footage (tests/video/test_video_no_footage.py, the player's) --------------
+_H264_BF2_G30 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-bf", "2",
+                 "-pix_fmt", "yuv420p", "-threads", "1"]
+JOINED_SIZES_WHY = ("video.joined_undecodable: recording 2 of the 2 joined in the file does not "
+                    "decode from 2.000 s to 5.000 s (its own header says h264 400x300; played "
+                    "as h264 320x240)")
+GAP_7S_WHY = "video.footage_gap: no frame from 2.000 s to 9.000 s"
+
+
+def build_joined_sizes(d: Path) -> Path:
+    """2 s of 320x240 H.264 MKV (drawn 0-59) + 3 s of the same padded to 400x300 (drawn
+    0-89), joined byte for byte (QA s22 join_mkv_h264_25_res, small)."""
+    a = encode(d / "a.mkv", [*_H264_BF2_G30, "-f", "matroska"], frames=60)
+    b = encode(d / "b.mkv", ["-vf", "pad=400:300:0:0", *_H264_BF2_G30, "-f", "matroska"],
+               frames=90)
+    out = d / "joined.mkv"
+    out.write_bytes(a.read_bytes() + b.read_bytes())
+    return out
+
+
+def build_gap_7s(d: Path) -> Path:
+    """10 s at 30 fps with frames 60-269 never written: drawn 0-59, then 270-299 at 9.0 s."""
+    return encode(d / "gap.mp4", ["-vf", "select='not(between(n\\,60\\,269))'",
+                                  "-fps_mode", "passthrough", *_H264_BF2_G30], frames=300)

@@ -4,7 +4,7 @@ as a PNG (rejections are argued with frames).
 `--time T` is video time (what the player's clock shows); `--line N` is the event on line N of
 the log or trajectory, placed at video time = its run time + `--offset` (the sync contract).
 The frame is chosen by the same rule as the player's (core/video/export.py: the last frame
-at or before that time) and decoded exactly in the isolated video process. Exit 0 written,
+at or before that time, none where the probe declares no footage) and decoded exactly in the isolated video process. Exit 0 written,
 1 the moment has no footage (said why), 2 unreadable input or a wrong command line.
 """
 
@@ -82,7 +82,12 @@ def cmd_frame(args: argparse.Namespace) -> int:
 def _frame(args: argparse.Namespace, spool: Path) -> int:
     from moderator_app.core.atomic import atomic_write
     from moderator_app.core.errors import InputError
-    from moderator_app.core.video.export import frame_for_time, png_bytes, read_frames
+    from moderator_app.core.video.export import (
+        frame_for_time,
+        no_footage_reason,
+        png_bytes,
+        read_frames,
+    )
     from moderator_app.core.video.isolate import VideoProcessError
     from moderator_app.core.video.probe import probe_video
 
@@ -123,13 +128,12 @@ def _frame(args: argparse.Namespace, spool: Path) -> int:
         lead = "the video cannot be read: "
         reasons = "; ".join(f.message.removeprefix(lead) for f in probe.findings)
         return _err(lead + (reasons or "unreadable"), EXIT_UNREADABLE)
-    n = frame_for_time(probe.index, t)
-    if n is None:
-        span = f"0.000-{probe.duration_s:.3f} s"
+    why = no_footage_reason(probe.index, t, no_footage=probe.no_footage)
+    n = frame_for_time(probe.index, t, no_footage=probe.no_footage)
+    if n is None or why is not None:
         # a time far past any video (`--time 1e308`) in 4 significant digits, not 300
         shown = f"{t:.3f}" if abs(t) < 1e9 else f"{t:.4g}"
-        return _err(f"no footage at video time {shown} s {label}(the video spans {span}"
-                    + (", with gaps" if probe.gaps else "") + ")", EXIT_FAIL)
+        return _err(f"no footage at video time {shown} s {label}({why})", EXIT_FAIL)
     try:
         img, = read_frames(video_path, probe.index, [n])
     except VideoProcessError as exc:

@@ -59,7 +59,8 @@ class FrameView(QWidget):
         placed = self.picture()
         if placed is None:
             p.setPen(QColor(200, 200, 200))
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
+            p.drawText(self.rect().adjusted(16, 0, -16, 0),
+                       Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
             return
         target, smooth = placed
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform,

@@ -170,7 +170,8 @@ class SubmissionOpener(QObject):
             probe = result.video_probe
             digest = result.report.digest_for(probe.file) if probe is not None else None
             self.w.player.load(result.video_path, probe.index if probe is not None else None,
-                             digest.sha256 if digest is not None else None)
+                               digest.sha256 if digest is not None else None,
+                               no_footage=probe.no_footage if probe is not None else ())
         self.w.timeline.fit()
         self.w.plots.set_view(self.w.timeline.v0, self.w.timeline.v1)
         self.w.event_filter.update_count()

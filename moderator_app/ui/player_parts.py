@@ -21,9 +21,10 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
-from moderator_app.core.video.export import frame_for_time
+from moderator_app.core.video.export import frame_for_time, no_footage_reason
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
+from moderator_app.core.video.probe import NoFootage
 from moderator_app.core.video.trace import trace
 from moderator_app.ui.frame_cache import PLAYER_PIXELS, FrameCache, frame_qimage
 from moderator_app.ui.timefmt import format_timecode
@@ -45,10 +46,13 @@ class PlayerTimes:
     """The player's view of the frame index (the API the window and the tools use).
 
     `frame_at(t)` is the nearest frame clamped to the video (for tools that need a frame);
-    `footage_at(t)` is the frame on screen at `t`, or None where there is no footage."""
+    `footage_at(t)` is the frame on screen at `t`, or None where there is no footage (outside
+    the video, in a footage gap, in a span the probe declares without footage: `no_footage`);
+    `why_none(t)` says why, as `moderator-app frame` does."""
 
-    def __init__(self, index: FrameIndex) -> None:
+    def __init__(self, index: FrameIndex, no_footage: tuple[NoFootage, ...] = ()) -> None:
         self.index = index
+        self.no_footage = no_footage
         self.complete = True
         self.frame_count = index.frame_count
         self.duration = index.duration_s
@@ -66,7 +70,15 @@ class PlayerTimes:
         return self.index.duration_of(min(max(n, 0), self.frame_count - 1))
 
     def footage_at(self, t: float) -> int | None:
-        return frame_for_time(self.index, t)
+        return frame_for_time(self.index, t, no_footage=self.no_footage)
+
+    def why_none(self, t: float) -> str | None:
+        return no_footage_reason(self.index, t, no_footage=self.no_footage)
+
+    def shows(self, n: int) -> bool:
+        """Whether frame `n` is footage (not a frame of a span without footage: a joined
+        recording decoded with another's parameters is a smear, never shown)."""
+        return self.why_none(self.time_of(n)) is None
 
     def frame_at(self, t: float) -> int:
         n = self.footage_at(t)
@@ -531,13 +543,16 @@ def save_frame_dialog(parent: QWidget, player: VideoPlayer) -> str | None:
 
 def save_frame_png(player: VideoPlayer, out: Path) -> str:
     """Write the frame on screen, at full resolution, as a PNG (what `moderator-app frame`
-    writes for this moment). Raises ValueError when there is no footage here."""
+    writes for this moment). Raises ValueError when there is no footage here, with the reason
+    `moderator-app frame` gives."""
     from moderator_app.core.atomic import atomic_write
     from moderator_app.core.video.export import png_bytes, read_frames
     if player.times is None or player.path is None:
         raise ValueError("no video")
     if not player.in_footage:
-        raise ValueError(f"{NO_FOOTAGE} ({format_timecode(player.current_time)})")
+        why = player.times.why_none(player.current_time)
+        raise ValueError(f"{NO_FOOTAGE} ({format_timecode(player.current_time)}"
+                         + (f": {why}" if why else "") + ")")
     n = player.current_frame
     img, = read_frames(player.path, player.times.index, [n])
     if img is None:

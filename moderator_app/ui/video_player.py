@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.video.index import FrameIndex
+from moderator_app.core.video.probe import NoFootage
 from moderator_app.ui.frame_view import FrameView
 from moderator_app.ui.player_controls import PAUSE_TEXT, PLAY_TEXT, build_controls
 from moderator_app.ui.player_parts import (
@@ -74,6 +75,7 @@ class VideoPlayer(PlayerSpeed, QWidget):
         self.current_time = 0.0
         self.shown_frame = -1
         self.in_footage = True
+        self.no_footage_why = ""  # why there is no picture (in_footage False)
         self.playing = False
         self.speed = 1.0
         self.muted = False
@@ -114,10 +116,12 @@ class VideoPlayer(PlayerSpeed, QWidget):
     # -- loading ---------------------------------------------------------------------------
 
     def load(self, path: Path | None, index: FrameIndex | None = None,
-             sha256: str | None = None, scan: bool = True) -> bool:
+             sha256: str | None = None, scan: bool = True,
+             no_footage: tuple[NoFootage, ...] = ()) -> bool:
         """Open a video (or clear the player with None). `index` is the probe's frame index
-        (probed here, in the isolated process, when not given). False when it cannot be
-        opened. `scan`: run the integrity scan in the background (the GUI's default)."""
+        and `no_footage` its spans without footage (probed here, in the isolated process, when
+        no index is given). False when it cannot be opened. `scan`: run the integrity scan in
+        the background (the GUI's default)."""
         self.unload()
         if path is None:
             return False
@@ -125,6 +129,7 @@ class VideoPlayer(PlayerSpeed, QWidget):
             from moderator_app.core.video.probe import probe_video
             probe = probe_video(Path(path), Path(path).name)
             index = probe.index if probe.ok else None
+            no_footage = probe.no_footage
             if index is None:
                 reason = "; ".join(f.message for f in probe.findings) or "unreadable"
                 self.view.message = f"Cannot open the video: {reason}"
@@ -135,7 +140,7 @@ class VideoPlayer(PlayerSpeed, QWidget):
             self.view.update()
             return False
         self.path = Path(path)
-        self.times = PlayerTimes(index)
+        self.times = PlayerTimes(index, no_footage)
         self._worker = FrameWorker(self.path, index)
         self._worker_thread = QThread(self)
         self._worker.moveToThread(self._worker_thread)
@@ -249,6 +254,9 @@ class VideoPlayer(PlayerSpeed, QWidget):
     # -- moving ----------------------------------------------------------------------------
 
     def _set_footage(self, inside: bool) -> None:
+        if inside and self.no_footage_why:
+            self.no_footage_why = ""
+            self.position_label.setToolTip("")
         if inside != self.in_footage:
             self.in_footage = inside
             self.footage_changed.emit(inside)
@@ -258,6 +266,9 @@ class VideoPlayer(PlayerSpeed, QWidget):
         if self.times is None or self._worker is None:
             return
         n = max(0, min(int(n), max(self.times.frame_count - 1, 0)))
+        if not self.times.shows(n):  # a frame of a span without footage: never its picture
+            self._show_no_footage(self.times.time_of(n), n)
+            return
         self.current_frame = n
         self.current_time = self.times.time_of(n)
         self._set_footage(True)
@@ -310,14 +321,18 @@ class VideoPlayer(PlayerSpeed, QWidget):
             return
         self._show_no_footage(t)
 
-    def _show_no_footage(self, t: float) -> None:
+    def _show_no_footage(self, t: float, n: int | None = None) -> None:
+        """No picture at `t` (frame `n` when a frame of a span without footage was asked
+        for): the picture says so and why (`PlayerTimes.why_none`, as `moderator-app frame`)."""
         assert self.times is not None
         self.current_time = float(t)
-        self.current_frame = self.times.frame_at(t)
+        self.current_frame = self.times.frame_at(t) if n is None else n
         self._requested = -1
         self.shown_frame = -1
         self._set_footage(False)
-        self.view.message = NO_FOOTAGE
+        self.no_footage_why = self.times.why_none(t) or ""
+        self.view.message = f"{NO_FOOTAGE}\n{self.no_footage_why}".strip()
+        self.position_label.setToolTip(self.no_footage_why)
         if self.view.image is not None:
             self.view.set_image(None)
         self._sync_slider()
@@ -330,7 +345,8 @@ class VideoPlayer(PlayerSpeed, QWidget):
             return
         self.pause()
         cache = BACK_STEP_CACHE if k < 0 else 2
-        if not self.in_footage:  # from a no-footage moment: to the nearest frame that way
+        on_frame = self.times.time_of(self.current_frame) == self.current_time
+        if not self.in_footage and not on_frame:  # to the nearest frame that way
             n = self.times.frame_at(self.current_time)
             if k > 0 and self.times.time_of(n) < self.current_time:
                 n += 1
@@ -421,6 +437,9 @@ class VideoPlayer(PlayerSpeed, QWidget):
     def _show_streamed(self, m: int, image: QImage) -> None:
         """Frame `m` from the playback stream on screen: the position is the frame shown."""
         assert self.times is not None
+        if not self.times.shows(m):  # the last frame, at the end, inside a span without footage
+            self._show_no_footage(self.times.time_of(m), m)
+            return
         self.current_frame, self.current_time = m, self.times.time_of(m)
         self._requested = self.shown_frame = m
         self._set_footage(True)
@@ -472,7 +491,9 @@ class VideoPlayer(PlayerSpeed, QWidget):
         self.frame_shown.emit(n)
 
     def _on_preview(self, n: int, image: QImage) -> None:
-        if self._dragging or self._scrubbing:
+        ok = self.times is not None and self.times.shows(
+            self.slider.value() if self._dragging else self.current_frame)
+        if ok and (self._dragging or self._scrubbing):
             self.view.set_image(image, approximate=True)
 
     def _on_error(self, reason: str) -> None:
@@ -509,6 +530,12 @@ class VideoPlayer(PlayerSpeed, QWidget):
 
     def _slider_moved(self, value: int) -> None:
         if self.times is None or self._worker is None:
+            return
+        if not self.times.shows(value):  # no preview of a smear: the no-footage state
+            self.view.message = f"{NO_FOOTAGE}\n{self.times.why_none(self.times.time_of(value))}"
+            self.view.set_image(None)
+            self.position_label.setText(f"{NO_FOOTAGE}  "
+                                        f"{format_timecode(self.times.time_of(value))}")
             return
         self._worker.request_preview(self.times.keyframe_frame(value))
         self.position_label.setText(self._label_text(value, self.times.time_of(value)))

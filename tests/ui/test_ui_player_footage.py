@@ -41,7 +41,8 @@ def test_no_footage_outside_the_video(qtbot, player, t):
     player.position_changed.connect(lambda f, vt: moments.append(vt))
     player.seek_time(t)
     assert player.shown_frame == -1 and player.view.image is None
-    assert player.view.message == NO_FOOTAGE and not player.in_footage
+    assert player.view.message == f"{NO_FOOTAGE}\nthe video spans 0.000-30.000 s"
+    assert not player.in_footage
     assert player.position_label.text().startswith(NO_FOOTAGE)
     assert moments == [t] and player.current_time == t
     with pytest.raises(ValueError, match=NO_FOOTAGE):

@@ -1,14 +1,20 @@
 """Evidence frames: the exact picture the workstation shows at a moment, as a PNG.
 
-`frame_for_time(index, t)` is the one rule for "which frame is on screen at video time t"
-(the last frame whose timestamp is at or before t; None outside the footage or inside a gap
-longer than the footage-gap threshold), shared by the player and `moderator-app frame`, so the
-exported frame is the one the moderator saw. Decoding happens in the isolated video process.
+`frame_for_time(index, t, no_footage)` is the one rule for "which frame is on screen at video
+time t" (the last frame whose timestamp is at or before t; None outside the footage, inside a
+gap longer than the footage-gap threshold, or inside a span the probe declares without footage:
+`VideoProbe.no_footage`, the footage gaps and the joined recordings that do not decode), shared
+by the player, File > Save frame and `moderator-app frame`, so the exported frame is the one
+the moderator saw and nothing is shown where the verdict counts footage missing (the frames of
+a joined recording decoded with another's parameters are a smear: QA s22 "O").
+`no_footage_reason` says why there is none, with the finding's rule. Decoding happens in the
+isolated video process.
 """
 
 from __future__ import annotations
 
 import zlib
+from bisect import bisect_right
 from pathlib import Path
 from struct import pack
 
@@ -18,12 +24,43 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS
 
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
+from .probe import FOOTAGE_GAP, NoFootage
+
+_HOLD_S = DEFAULT_VIDEO_LIMITS.footage_gap_s
+_EPS = 1e-6  # boundaries read at 1 µs, as FrameIndex.frame_at reads them
 
 
-def frame_for_time(index: FrameIndex, t: float,
-                   max_hold_s: float | None = DEFAULT_VIDEO_LIMITS.footage_gap_s) -> int | None:
+def frame_for_time(index: FrameIndex, t: float, max_hold_s: float | None = _HOLD_S,
+                   no_footage: tuple[NoFootage, ...] = ()) -> int | None:
     """The frame shown at video time `t`, or None when there is no footage at `t`."""
-    return index.frame_at(t, max_hold_s)
+    n = index.frame_at(t, max_hold_s)
+    return None if n is None or _span_at(no_footage, t) is not None else n
+
+
+def no_footage_reason(index: FrameIndex, t: float, max_hold_s: float | None = _HOLD_S,
+                      no_footage: tuple[NoFootage, ...] = ()) -> str | None:
+    """Why there is no footage at video time `t` ("video.joined_undecodable: recording 2 ...",
+    "the video spans 0.000-28.000 s"), or None when `frame_for_time` gives a frame."""
+    if index.frame_at(t, max_hold_s) is not None:
+        span = _span_at(no_footage, t)
+        return None if span is None else f"{span.rule}: {span.text}"
+    end = index.duration_s
+    if not -_EPS <= t < end - _EPS:  # before, after (a NaN too)
+        return f"the video spans 0.000-{end:.3f} s"
+    span = _span_at(no_footage, t)
+    if span is not None:
+        return f"{span.rule}: {span.text}"
+    return f"{FOOTAGE_GAP.id}: no new frame for more than {max_hold_s:g} s"
+
+
+def _span_at(spans: tuple[NoFootage, ...], t: float) -> NoFootage | None:
+    """The span (sorted by start, overlaps possible but few) holding `t`: a moment within 1 µs
+    of a start is inside, of an end after it (as `FrameIndex.frame_at` reads boundaries)."""
+    i = bisect_right(spans, t + _EPS, key=lambda s: s.start_s)
+    for k in range(i - 1, max(i - 9, -1), -1):
+        if t < spans[k].end_s - _EPS:
+            return spans[k]
+    return None
 
 
 def read_frames(path: Path | str, index: FrameIndex, frames: list[int],

@@ -75,6 +75,18 @@ FOOTAGE_GAP = rule("video.footage_gap", Severity.WARNING,
 
 
 @dataclass(frozen=True)
+class NoFootage:
+    """A span of video time the probe declares without footage, and why (the finding's rule and
+    a short text): the player, `moderator-app frame` and Save frame show nothing there and say
+    this (core/video/export.py `no_footage_reason`), as coverage counts it missing."""
+
+    start_s: float
+    end_s: float
+    rule: str
+    text: str
+
+
+@dataclass(frozen=True)
 class VideoProbe:
     """What the probe found. `duration_s` is measured; `method` says how. `index` is the frame
     index (None when the video could not be indexed); `gaps` the spans without footage.
@@ -94,6 +106,8 @@ class VideoProbe:
     findings: tuple[Finding, ...] = ()
     gaps: tuple[tuple[float, float], ...] = ()
     audio: tuple[dict, ...] = ()
+    # `gaps` one by one, with their reasons, sorted by start (they may overlap)
+    no_footage: tuple[NoFootage, ...] = ()
     index: FrameIndex | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -439,7 +453,9 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             video_start_s=a, video_end_s=b))
     if len(gaps) > 50:
         findings.append(FOOTAGE_GAP.at(f"... and {len(gaps) - 50} more gaps", name))
-    damaged = _joined_findings(index, info.get("joined"), duration, name, findings)
+    spans = [NoFootage(a, b, FOOTAGE_GAP.id, f"no frame from {a:.3f} s to {b:.3f} s")
+             for a, b in gaps]
+    damaged = _joined_findings(index, info.get("joined"), duration, name, findings, spans)
     if damaged:
         gaps = _union(gaps + damaged)
     if n >= 3:
@@ -467,11 +483,13 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     fps = 1.0 / index.frame_duration_s if index.frame_duration_s > 0 else None
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),
-                      gaps=gaps, **base)
+                      gaps=gaps, no_footage=tuple(sorted(spans, key=lambda s: s.start_s)),
+                      **base)
 
 
 def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
-                     findings: list[Finding]) -> tuple[tuple[float, float], ...]:
+                     findings: list[Finding], reasons: list[NoFootage]
+                     ) -> tuple[tuple[float, float], ...]:
     """The findings on the recordings joined in the file that do not decode (the video
     process's `child_segments.check_joined`), and their spans of video time: no footage."""
     if not isinstance(joined, dict) or not index.frame_count:
@@ -493,12 +511,16 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         # no footage: the damaged frames, and packets without a frame up to the next whole
         # frame; packets without a frame at the very end are past the measured duration
         # already (coverage counts them as missing after the video)
+        params = _params(st.get("params"))
         if (isinstance(end, int) or _count(st.get("damaged")) or _count(st.get("wrong"))) \
                 and a < min(b, duration):
             spans.append((round(a, 6), round(min(b, duration), 6)))
+            reasons.append(NoFootage(*spans[-1], JOINED_UNDECODABLE.id, (
+                f"recording {_count(st.get('recording'))} of the {total} joined in the file "
+                f"does not decode from {a:.3f} s to {b:.3f} s") + (
+                f" (its own header says {params[0]}; played as {params[1]})" if params else "")))
         none, bad, wrong, n = (_count(st.get(k)) for k in ("none", "damaged", "wrong",
                                                              "packets"))
-        params = _params(st.get("params"))
         pics = st["params"].get("pictures") if params else None
         what = "; ".join(x for x in (
             f"{none} give no frame" if none else "",
