@@ -58,11 +58,13 @@ def test_a_footage_gap_finding_takes_the_player_to_its_gap(qtbot, window, tmp_pa
         i = next(i for i, f in enumerate(panel.findings) if f.rule == "video.footage_gap")
         assert (panel.findings[i].video_start_s, panel.findings[i].video_end_s) == GAP
         click_finding(qtbot, panel, i)
-        # the picture on screen at the gap's start: frame 29 (2.9 s), the last before the
-        # hole, which the player holds up to 5 s (`FrameIndex.frame_at`); it was frame 0
-        qtbot.waitUntil(lambda: player.shown_frame == 29, timeout=WAIT_MS)
-        assert player.current_frame == 29 and player.current_time == pytest.approx(2.9)
+        # the gap's start: no footage, and why (it was frame 0; then frame 29, the last
+        # before the hole, held 5 s: s22-nofootage, no footage where coverage counts none)
+        qtbot.waitUntil(lambda: not player.in_footage, timeout=WAIT_MS)
+        assert player.shown_frame == -1 and player.view.image is None
+        assert player.no_footage_why == "video.footage_gap: no frame from 3.000 s to 12.000 s"
+        assert player.current_time == pytest.approx(3.0)
         assert panel.current() == i
-        assert window.timeline.playhead == pytest.approx(2.9 - offset)
+        assert window.timeline.playhead == pytest.approx(3.0 - offset)
         # the gap shaded on the timeline, in run time at this offset
         assert window.timeline.span == pytest.approx((GAP[0] - offset, GAP[1] - offset))
