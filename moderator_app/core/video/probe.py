@@ -512,16 +512,18 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         # frame; packets without a frame at the very end are past the measured duration
         # already (coverage counts them as missing after the video)
         params = _params(st.get("params"))
+        pics = st["params"].get("pictures") if params else None
         if (isinstance(end, int) or _count(st.get("damaged")) or _count(st.get("wrong"))) \
                 and a < min(b, duration):
             spans.append((round(a, 6), round(min(b, duration), 6)))
             reasons.append(NoFootage(*spans[-1], JOINED_UNDECODABLE.id, (
                 f"recording {_count(st.get('recording'))} of the {total} joined in the file "
                 f"does not decode from {a:.3f} s to {b:.3f} s") + (
+                " (its own header sets the decoder up otherwise than the first recording's)"
+                if params and isinstance(pics, list) else
                 f" (its own header says {params[0]}; played as {params[1]})" if params else "")))
         none, bad, wrong, n = (_count(st.get(k)) for k in ("none", "damaged", "wrong",
                                                              "packets"))
-        pics = st["params"].get("pictures") if params else None
         what = "; ".join(x for x in (
             f"{none} give no frame" if none else "",
             f"{bad} come out damaged (the decoder reports errors in them)" if bad else "",
