@@ -476,6 +476,42 @@ def check_packed(shape: str) -> dict:
     return res
 
 
+#: added 16:45: the player's path on the packed shapes (the `frame` CLI and s13's core path
+#: disagreed on 5348b83)
+GUI_PACKED = ["xvid_mkv_bf1_30_g12", "xvid_nut_bf2_40", "xvid_mov_bf2_25",
+              "xvid_bf1_to_mov_copy", "xvid_mkv_bf2_25"]
+
+
+def gui_packed(shape: str) -> dict:
+    """s13's gui_frames (each event selected in the offscreen window, the picture shown read
+    back, against ffmpeg's), and the same pictures against the encoded number."""
+    build_packed(shape) if shape in PACKED else s21.build_video(shape)
+    res = s13.gui_frames(shape)
+    fps = int(s21._SHAPE_ARGS[s21._REMUX[shape][0] if shape in s21._REMUX else shape][0])
+    folder = s21.build_video(shape)
+    log = [json.loads(x) for x in (folder / "agent-log.jsonl").read_bytes().splitlines()]
+    codes, times = s13.truth_codes(next(folder.glob("run.*")), (320, 240))
+    from bisect import bisect_right
+    bad = {e["line"]: e["got"] for e in res["errors"]}
+    vs_enc = []
+    for i, e in enumerate(log, 1):
+        t = s13.RUN_OFFSET + e["elapsedMs"] / 1000
+        if t >= s15.SECONDS:
+            continue
+        ff = codes[bisect_right(times, t + 1e-6) - 1]
+        got = bad.get(i, ff) if res["n_errors"] <= 10 else None
+        enc = math.floor(t * fps + 1e-6)
+        if got != enc:
+            vs_enc.append((i, enc, got))
+    if res["n_errors"] > 10:  # gui_frames lists 10: of those, how many show the encoded one
+        vs_enc = [(x["line"], math.floor(x["t"] * fps + 1e-6), x["got"]) for x in res["errors"]
+                  if x["got"] != math.floor(x["t"] * fps + 1e-6)]
+        res["listed_errors_vs_encoded"] = vs_enc
+    else:
+        res["errors_vs_encoded"] = vs_enc
+    return res
+
+
 # -- 4. sync held out ---------------------------------------------------------------------------
 s14.GAMES = {**s19.GAMES, **s20.GAMES}
 SYNC_HELD = ["frogger-human@r40xvidavi", "frogger-human@r30xvidbf1",
@@ -530,6 +566,9 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
     elif what == "packed":
         s13.VIDEO_SHAPES, s13.build_video = s21.VIDEO_SHAPES, s21.build_video
         _rows(check_packed, rest or PACKED, "shape")
+    elif what == "gui-packed":  # the player's path (s13's gui_frames), also vs the encoded
+        s13.VIDEO_SHAPES, s13.build_video = s21.VIDEO_SHAPES, s21.build_video
+        _rows(gui_packed, rest or GUI_PACKED, "shape")
     elif what == "sync-build":
         _rows(lambda r: {"run": r, "folder": str(s20.build_sync_run(r))}, rest or SYNC_ALL,
               "run")
