@@ -9,7 +9,7 @@ one instead.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from moderator_app.core.text import safe_text
@@ -62,6 +62,22 @@ class Finding:
             if v is not None:
                 d[k] = v
         return d
+
+    def on_run_clock(self, offset_s: float) -> Finding:
+        """This finding with its run times too, where it has video times only (a probe's or a
+        scan's finding is found on the video's clock): run time = video time - the offset that
+        places run_start on the video. "Where both clocks are known, both are given"
+        (docs/DESIGN.md); a finding that has run times, or no times, is returned as it is."""
+        if self.run_s is not None or self.run_start_s is not None or self.run_end_s is not None:
+            return self
+        if self.video_s is None and self.video_start_s is None and self.video_end_s is None:
+            return self
+
+        def run(v: float | None) -> float | None:
+            return None if v is None else _time(v - offset_s)
+
+        return replace(self, run_s=run(self.video_s), run_start_s=run(self.video_start_s),
+                       run_end_s=run(self.video_end_s))
 
     @property
     def video_start(self) -> float | None:

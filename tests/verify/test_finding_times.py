@@ -40,3 +40,20 @@ def test_a_sync_finding_carries_its_video_and_run_span():
     assert "video_s" not in d and "run_s" not in d
     # its actions' run span, at any offset (its video span holds at the analysis' offset)
     assert finding_span(f, 9.5) == (4.0, 5.5)
+
+
+def test_a_finding_on_the_videos_clock_gets_the_runs_at_an_offset():
+    """A probe's or a scan's finding is found on the video's clock; the report gives the run's
+    too (QA s22 P2: at --offset 1.0 every video.* finding had video times only)."""
+    gap = PLAIN.at("m", "v.mkv", video_start_s=41.0, video_end_s=47.4)
+    assert gap.on_run_clock(1.0).to_dict()["run_start_s"] == 40.0
+    assert (gap.on_run_clock(1.0).run_start_s, gap.on_run_clock(1.0).run_end_s) == (40.0, 46.4)
+    assert gap.on_run_clock(-2.5).video_end_s == 47.4 and gap.on_run_clock(-2.5).run_s is None
+    moment = PLAIN.at("m", None, video_s=3.25)
+    assert (moment.on_run_clock(1.0).run_s, moment.on_run_clock(1.0).run_start_s) == (2.25, None)
+    # one that has run times keeps them (a sync finding: its actions' span), one with no
+    # times stays the v1 object
+    both = PLAIN.at("m", None, video_start_s=4.5, video_end_s=6.0, run_start_s=4.0, run_end_s=5.5)
+    assert both.on_run_clock(9.5) is both
+    plain = PLAIN.at("a message", "video.mkv", 3)
+    assert plain.on_run_clock(1.0) is plain

@@ -115,7 +115,7 @@ class Report:
             "verification_level": self.verification_level,
             "events": self.events,
             "complete": self.complete,
-            "findings": [f.to_dict() for f in self.findings.sorted()],
+            "findings": [f.on_run_clock(self.offset).to_dict() for f in self.findings.sorted()],
             "files": [f.to_dict() for f in self.files],
             "run": {} if self.run is None else self.run.to_dict(),
             "video": None if self.video is None else self.video.to_dict(),
