@@ -67,7 +67,9 @@ def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.nd
                            arrays["splice_back"][:20].tolist(), strict=True):
         t0 = (first - base) * tb
         b = back * tb
-        out.append(Span(TS_BACK.id, TS_BACK.severity.value, t0, min(end, t0 + b),
+        # clipped to the decoded footage's end, never before its own start (a splice after
+        # the last frame that decodes is a moment there: QA s22 P5 read 20.6 -> 4.0 s)
+        out.append(Span(TS_BACK.id, TS_BACK.severity.value, t0, max(t0, min(end, t0 + b)),
                         f"the timestamps go back by {b:.3f} s at {t0:.3f} s (recordings "
                         "joined, or a splice): the footage after it is shown in file order"))
     return out
