@@ -328,6 +328,15 @@ JOINS = {
                                   ["-c:v", "libx264", "-preset", "veryfast", "-g", "50", "-bf",
                                    "3", "-b-pyramid", "normal", "-pix_fmt", "yuv420p", "-f",
                                    "matroska"], "mkv"),
+    # added 17:10 (after P1): the same size, another rate control (a capture restarted with
+    # another quality): parameter sets differ, every picture decodes right in ffmpeg
+    "join_mkv_hevc_same_crf": (30, [(320, 240, 60), (320, 240, 780)],
+                               [["-c:v", "libx265", "-preset", "ultrafast", "-crf", "22",
+                                 "-x265-params", "keyint=60:log-level=error", "-pix_fmt",
+                                 "yuv420p", "-f", "matroska"],
+                                ["-c:v", "libx265", "-preset", "ultrafast", "-crf", "32",
+                                 "-x265-params", "keyint=60:log-level=error", "-pix_fmt",
+                                 "yuv420p", "-f", "matroska"]], "mkv"),
     "join_fmp4_h264_same": (30, [(320, 240, 60), (320, 240, 780)],
                             [*_H264, "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
                              "-f", "mp4"], "mp4"),
@@ -351,7 +360,8 @@ def build_join(case: str) -> Path:
         blobs, first = [], 0
         for k, (w, h, n) in enumerate(parts):
             vf = [] if (w, h) == (320, 240) else ["-vf", _PAD.format(w=w, h=h)]
-            p = s21._part(pdir / f"{case}-{k}.{ext}", [*vf, *enc], first, n, str(fps))
+            args = enc[k] if isinstance(enc[0], list) else enc  # per part, or one for all
+            p = s21._part(pdir / f"{case}-{k}.{ext}", [*vf, *args], first, n, str(fps))
             blobs.append(p.read_bytes())
             first += n
         tmp = out.with_suffix(".part")
