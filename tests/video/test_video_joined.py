@@ -18,8 +18,8 @@ import video_corpus as vc
 
 from moderator_app.core.video.audio import AudioTrack
 from moderator_app.core.video.export import read_frames
-from moderator_app.core.video.index import Timeline
 from moderator_app.core.video.isolate import VideoProcess
+from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.probe import probe_video
 from moderator_app.core.video.scan import run_scan
 

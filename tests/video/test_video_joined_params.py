@@ -22,7 +22,7 @@ import video_corpus as vc
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.pipeline import verify_paths
 from moderator_app.core.video.export import frame_for_time, read_frames
-from moderator_app.core.video.index import Timeline
+from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")

@@ -4,7 +4,7 @@ N1: libxvid written by ffmpeg straight to Matroska, MP4, MOV or NUT stamps each 
 the time of the source frame fed when it came out (I 0, P 3, B 4, B 5, P 6 ... for the
 pictures I 0, B 1, B 2, P 3): by those pts the pictures were out of order, Matroska's guessed
 decode times read as hundreds of joined recordings, and every moment showed the wrong picture
-(`packed.restamped`, `index.Timeline._later`). N2: the packed stream of an AVI copied to MP4
+(`packed.restamped`, `joined_timeline.Timeline._later`). N2: the packed stream of an AVI copied to MP4
 keeps the AVI's holes (the encoder's delay) in its timestamps, and was read 2 frames early
 (`packed.packed_times`). The truth here is the frame number drawn in each picture at encode
 time (frame n at n / fps), which is also the same stream's reading in AVI: ffmpeg's own
@@ -22,7 +22,7 @@ import video_corpus as vc
 
 from moderator_app.core.rules import Severity
 from moderator_app.core.video.export import frame_for_time, read_frames
-from moderator_app.core.video.index import Timeline
+from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.packed import B_VOP, restamped
 from moderator_app.core.video.probe import probe_video
 

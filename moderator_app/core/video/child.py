@@ -407,11 +407,11 @@ def _audio_from(container, t0: float, base: float, av, joined: dict | None = Non
 
 def _joined_frames(container, a, base: float, joined: dict, av):
     """(video time, PCM) of the sound of joined recordings from a byte position, each packet
-    shifted as the picture's recording it belongs to (`index.Timeline` replaying the index's
+    shifted as the picture's recording it belongs to (`joined_timeline.Timeline` replaying the index's
     offsets from `joined["segment"]`; a new recording starts where the sound's decode timestamps
     go back, as the scan places it). Each piece is placed at its own time: silence where the
     sound has a hole, an overlap dropped, so sound after a join stays on the picture's clock."""
-    from .index import Timeline
+    from .joined_timeline import Timeline
     tb = a.time_base
     vtb = float(joined["tb"][0]) / float(joined["tb"][1])
     container.seek(int(joined["pos"]), unsupported_byte_offset=True)

@@ -22,7 +22,7 @@ killed capture leaves it: every timestamp seek lands on an early keyframe) is de
 that packet without decoding, and the file is sought by bytes from then on. Reading forward within
 a few frames (playback, stepping) continues the current decode without seeking. In a file of
 joined recordings whose timestamps restart (`FrameIndex.segments`), every packet's timestamps
-are shifted as the index shifted them (`index.Timeline`) before it is decoded, so frames keep
+are shifted as the index shifted them (`joined_timeline.Timeline`) before it is decoded, so frames keep
 one identity each; such a file is sought by byte position only (a timestamp means two places).
 
 Cost of a selection (issue 11 point 8): decoding is the whole cost, so a read decodes as few

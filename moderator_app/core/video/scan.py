@@ -13,7 +13,7 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   `gap_min_s`) later and the picture moved on across the gap by more than one frame's usual
   change (a still picture held is how VFR encoders drop repeats: judged as a freeze instead);
 - `video.timestamp_backwards`: decode timestamps that go back (joined recordings, a splice:
-  the frames after it are shown in file order, `index.Timeline`), or two frames with one pts;
+  the frames after it are shown in file order, `joined_timeline.Timeline`), or two frames with one pts;
 - `video.stream_change`: the picture size, or the frame rate (a sustained step of the median
   frame interval between regular stretches, `rates.py`), changes mid-stream; a note where a
   file that drops repeats falls to a whole fraction of its rate for good (`rates._lasting`);

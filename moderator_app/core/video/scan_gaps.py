@@ -59,7 +59,7 @@ def timestamp_spans(sig: FrameSignals, arrays: dict, tb: float, keyframes: np.nd
             out.append(Span(TS_BACK.id, TS_BACK.severity.value, float(t[i]), float(t[i]),
                             f"two frames with the same timestamp at {float(t[i]):.3f} s"))
     # where the decode timestamps went back: the packets after it were shifted to follow in
-    # file order (index.Timeline); the span is the footage whose raw timestamps repeat
+    # file order (joined_timeline.Timeline); the span is the footage whose raw timestamps repeat
     # earlier ones, from the splice on
     base = int(sig.pts[0]) if sig.frame_count else 0
     end = end_of(sig, sig.frame_count - 1) if sig.frame_count else 0.0

@@ -266,8 +266,9 @@ def scan_container(container, progress=None, total: int = 0,
 
     import av  # only in the isolated video process (scan.py imports this module for packing)
 
-    from .index import Timeline, matroska, recording_stream, reorder_ticks
+    from .index import matroska, recording_stream, reorder_ticks
     from .joined_headers import joined_reorder
+    from .joined_timeline import Timeline
     from .ogg_theora import theora_dates
     from .packed import Packed, vop_type
 

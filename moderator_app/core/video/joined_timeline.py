@@ -1,0 +1,117 @@
+"""`Timeline`: one rising timeline for a file of several recordings joined.
+
+A transport stream of two captures, or two Matroska files joined by `cat`, restarts its
+timestamps earlier at the second recording. Each part is a segment, shown after the one before
+it in file order (as mpv and ffmpeg play such a file), its timestamps shifted so that the whole
+video has one rising timeline. The index (`index.build_index`) learns the shifts in one pass
+from the start of the file; the scan, the exact decoder and the sound replay them, so that all
+of them put every packet at the same time. Apart from index.py so that the index stays the
+story of what frames a file holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .index import FrameIndex
+
+
+class Timeline:
+    """The shift that puts each packet of a file of joined recordings on one rising timeline.
+
+    Fed packets in decode order (`shift(pts, dts)`, the offset to add to both). A new segment
+    starts where the decode timestamp goes back (within one recording it never does: muxers
+    refuse it). Learning (`offsets` None, a pass from the start of the file: the index, the
+    scan), the new segment's offset puts its first packet one packet interval after the latest
+    presentation time so far, or keeps the current offset when its timestamps are later
+    already; the first packet of a recording is its keyframe, shown first. Replaying
+    (`offsets` from the index, a decode after a seek into `segment`), the same offsets are
+    applied, so decoded frames carry the index's timestamps. A recording that opens on an
+    open GOP (frames shown before its first packet) is not placed exactly: such frames can
+    fall among the previous segment's.
+
+    `reorder` (ticks, `reorder_ticks`): a decode timestamp equal to its packet's presentation
+    time that goes back by at most this much from the latest one is frame reordering, not a
+    restart. Matroska stores presentation times only, and FFmpeg's guessed decode times of
+    B-frames can equal them: in two H.264 MKVs joined by `cat`, every B-frame group of the
+    second went back by 1-2 frames and was read as a new recording (QA s21 N3: "23 recordings
+    joined" where 2 are, 31.77 s for 28 s, pictures 2-3.8 s early). A decode timestamp of its
+    own (MPEG-TS, MP4) that goes back is a restart however little (a TS capture appended with
+    one frame of overlap, QA s21 seg_ts_res_change), as is every step back when `reorder` is
+    0 (as before). Where every decode time is a guess (`guessed_dts`: Matroska) the window
+    applies to each step back, equal to its presentation time or not."""
+
+    def __init__(self, offsets: Sequence[int] | None = None, segment: int = 0,
+                 reorder: int = 0, guessed_dts: bool = False) -> None:
+        self.learning = offsets is None
+        self.reorder = max(0, int(reorder))
+        self.guessed_dts = guessed_dts  # the container keeps no decode times (`_later`)
+        self.offsets: list[int] = [0] if offsets is None else list(offsets)
+        self.segment = segment
+        self.last_dts: int | None = None
+        self.latest: int | None = None  # the latest shifted presentation time so far
+        self.step = 1  # the last forward step of the decode timestamps (one packet interval)
+        # each segment after the first: (its first packet's shifted pts, how far back in ticks)
+        self.splices: list[tuple[int, int]] = []
+
+    def shift(self, pts: int | None, dts: int | None) -> int:
+        p = pts if pts is not None else dts
+        if dts is not None:
+            if self.last_dts is not None:
+                # guessed decode times (Matroska) are not always the presentation times:
+                # from a first recording without B-frames, a joined one's came out as pts
+                # 100 with dts 67 after dts 133 (QA s21 seg_mkv_h264_profile_change)
+                window = self.reorder if dts == pts or self.guessed_dts else 0
+                if dts < self.last_dts - window and not self._later(p):
+                    self._split(p if p is not None else dts, self.last_dts - dts)
+                elif dts < self.last_dts:
+                    dts = self.last_dts  # reordered within its group: the latest stays
+                elif dts > self.last_dts:
+                    self.step = dts - self.last_dts
+            self.last_dts = dts
+        off = self.offsets[min(self.segment, len(self.offsets) - 1)]
+        if p is not None and (self.latest is None or p + off > self.latest):
+            self.latest = p + off
+        return off
+
+    def _later(self, pts: int | None) -> bool:
+        """Whether a packet whose decode time goes back is shown after every packet so far
+        (its pts past the latest): no recording restarts there, whatever its decode time.
+        Matroska keeps no decode times (`guessed_dts`); FFmpeg guesses them, and for libxvid's B-frames
+        written straight to it (each packet stamped later than the one before, in decode
+        order) its guess goes back at every P-frame: read as a restart, 598 frames of 24 s
+        made "203 recordings joined" measuring 25.32 s (QA session 21, N1). A recording
+        joined after another restarts its presentation times too. A container's own decode
+        times going back are a restart however little (MPEG-TS: a capture appended with a
+        frame of overlap)."""
+        if not self.guessed_dts or pts is None or self.latest is None:
+            return False
+        return pts + self.offsets[min(self.segment, len(self.offsets) - 1)] > self.latest
+
+    @classmethod
+    def resumed(cls, index: FrameIndex) -> Timeline:
+        """A learning timeline in the state a cut index's pass left it in (its segments'
+        offsets, the latest time reached, its packet interval), to go on with packets read
+        further on (`tail_end`)."""
+        tl = cls(reorder=index.reorder_ticks, guessed_dts=index.guessed_dts)
+        tl.offsets = [0, *(off for _, off in index.segments)]
+        tl.segment = len(tl.offsets) - 1
+        if index.frame_count:
+            tl.latest = int(index.pts.max())
+            d = np.diff(index.pts)
+            d = d[d > 0]
+            tl.step = int(np.median(d)) if d.shape[0] else 1
+        return tl
+
+    def _split(self, first: int, back: int) -> None:
+        self.segment += 1
+        if self.learning:
+            off = self.offsets[-1]
+            if self.latest is not None:
+                off = max(off, self.latest + self.step - first)
+            self.offsets.append(off)
+            self.splices.append((first + off, back))
