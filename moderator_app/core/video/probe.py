@@ -513,12 +513,12 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
         # already (coverage counts them as missing after the video)
         params = _params(st.get("params"))
         pics = st["params"].get("pictures") if params else None
+        head = (f"recording {_count(st.get('recording'))} of the {total} joined in the file "
+                f"does not decode from {a:.3f} s to {b:.3f} s")
         if (isinstance(end, int) or _count(st.get("damaged")) or _count(st.get("wrong"))) \
                 and a < min(b, duration):
             spans.append((round(a, 6), round(min(b, duration), 6)))
-            reasons.append(NoFootage(*spans[-1], JOINED_UNDECODABLE.id, (
-                f"recording {_count(st.get('recording'))} of the {total} joined in the file "
-                f"does not decode from {a:.3f} s to {b:.3f} s") + (
+            reasons.append(NoFootage(*spans[-1], JOINED_UNDECODABLE.id, head + (
                 " (its own header sets the decoder up otherwise than the first recording's)"
                 if params and isinstance(pics, list) else
                 f" (its own header says {params[0]}; played as {params[1]})" if params else "")))
@@ -531,8 +531,7 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             "the probe's budget ended the decode in it: taken as damaged to the recording's "
             "end" if st.get("cut") is True else "") if x)
         findings.append(JOINED_UNDECODABLE.at(
-            f"recording {_count(st.get('recording'))} of the {total} joined in the file does "
-            f"not decode from {a:.3f} s to {b:.3f} s ({b - a:.3f} s): of its {n} packets there, "
+            f"{head} ({b - a:.3f} s): of its {n} packets there, "
             f"{what}; no footage there (counted as missing)" + (
                 f"; its own header ({params[0]}) sets the decoder up otherwise than the first "
                 f"recording's ({params[1]}), with which the file is played as one stream: "
