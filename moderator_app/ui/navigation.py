@@ -4,8 +4,9 @@ detail pane, the plots and the player learn the playhead, the offset and the sel
 Run time (seconds since `run_start`) = video time - offset. Every move comes in through one of
 four doors, and each door updates every view:
 
-- the player moved (`position_changed`: play, step, seek): playhead everywhere; while playing,
-  the current event of each lane is highlighted and the table and the detail pane follow;
+- the player moved (`position_changed`: play, step, seek): playhead everywhere; the current
+  event of each lane is highlighted and the table and the detail pane follow (paused too,
+  unless the move came from choosing a row or a finding);
 - an event was chosen (table row, timeline marker, Left/Right): `select_event`;
 - a finding was chosen (findings list, timeline marker, N/Shift+N): `select_finding`, which
   goes to the finding's moment (`core.verify.moments`), line or not;
@@ -168,6 +169,14 @@ class Navigator(QObject):
         self.timeline.ensure_visible(run_t)
         if self.player.playing:
             self._follow(shown)
+        elif not self._selecting:
+            # A move the moderator made on the video's clock while paused (0-9, Home/End,
+            # a step, Shift/Ctrl+arrows, go to, a click or drag on the timeline or slider,
+            # the pause itself): the table's current row and the detail follow as while
+            # playing. They stayed on the row selected before (line 4 at 3.1 s in the
+            # table and the detail while End showed 27.5 s, session 23's walk at 1280x720).
+            # A move made by selecting a row or finding keeps that selection (`_selecting`).
+            self._show_row_at(shown)
         self.moved.emit(run_t)
 
     def _shown_until(self, run_t: float) -> float:
@@ -209,6 +218,8 @@ class Navigator(QObject):
             self.timeline.set_playhead(run_t)
             self.plots.set_playhead(run_t)
             self._highlight(run_t)
+            if not self._selecting:
+                self._show_row_at(run_t)
             self.moved.emit(run_t)
 
     def select_event(self, row: int) -> None:

@@ -246,6 +246,42 @@ def test_view_follows_the_video(qtbot, window, tmp_path):
     assert window.table_model.source_row(window.table.currentIndex().row()) == last
 
 
+def test_table_and_detail_follow_a_jump_while_paused(qtbot, window, tmp_path):
+    """Session 23's walk: after End (and 0-9, Home, a step) while paused, the table's current
+    row and the detail pane stayed on the row selected before (line 4 at 3.1 s while the
+    picture showed 27.5 s). They follow the video as while playing; a selected row stays
+    selected when the move came from selecting it, and the pin keeps the detail."""
+    folder, _ = make_submission(tmp_path / "sub")
+    open_and_wait(qtbot, window, folder)
+    index = window.session.result.index
+    model = window.table_model
+    last = len(index) - 1
+
+    def table_row():
+        return model.source_row(window.table.currentIndex().row())
+
+    window.select_event(3)
+    assert table_row() == 3 and window.detail.row == 3
+    window.actions["jump_end"].trigger()
+    assert not window.player.playing
+    expected = window.nav.current_row_at(window.nav.run_time()
+                                         + window.player.frame_duration() - 1e-6)
+    assert expected == last
+    assert table_row() == last and window.detail.row == last
+    window.actions["jump_percent_5"].trigger()
+    mid = window.nav.current_row_at(window.nav.run_time() + window.player.frame_duration()
+                                    - 1e-6)
+    assert 3 < mid < last
+    assert table_row() == mid and window.detail.row == mid
+    # Selecting a row keeps it, even where a later event falls in the same frame.
+    window.select_event(5)
+    assert table_row() == 5 and window.detail.row == 5
+    # Pinned, the detail stays and the table follows.
+    window.actions["pin_detail"].trigger()
+    window.actions["jump_start"].trigger()
+    assert table_row() == 0 and window.detail.row == 5
+
+
 def test_keys_follow_mpv_and_youtube(qtbot, window, tmp_path):
     folder, duration = make_submission(tmp_path / "sub")
     open_and_wait(qtbot, window, folder)
