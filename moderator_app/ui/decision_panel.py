@@ -194,6 +194,13 @@ class DecisionPanel(QWidget):
         self.history = QListWidget(self)
         self.history.setObjectName("decision-history")
         self.history.setMaximumHeight(110)
+        # Each earlier decision wrapped to the dock's width: one unwrapped line showed
+        # "#1 2026-12-04T18:45:41.784Z REJECT (v" at 1280x720 and hid the reason, the
+        # reviewer and the note behind a horizontal scroll (session 23's walk).
+        self.history.setWordWrap(True)
+        self.history.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.history.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.history.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout.addWidget(self.history)
         layout.addStretch(1)
 

@@ -223,3 +223,23 @@ def test_a_decisions_note_and_reviewer_are_shown_escaped_in_the_status_and_histo
     for text in (panel.status.text(), *history):
         assert not [c for c in raw if c in text], ascii(text)
         assert "rev\\u202e\\u001b]0;x\\u0007" in text and "<b>BOLD</b> \\u0085" in text
+
+
+def test_earlier_decisions_wrap_to_the_panels_width(panel, submission, qtbot):  # noqa: F811
+    """Session 23's walk at 1280x720: the history's one line was cut at "#1 2026-12-04T18:45:
+    41.784Z REJECT (v", the reason, reviewer and note behind a horizontal scroll."""
+    panel.session.set_result(verify_paths([submission]))
+    panel.reviewer.setText("mod3")
+    panel.reason.setCurrentIndex(panel.reason.findData("other"))
+    panel.note.setPlainText("the video stops at 20 s while the run goes on to 40 s")
+    assert panel.decide("reject") is not None
+    panel.resize(265, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    history = panel.history
+    item = history.item(0)
+    assert "REJECT (other) by mod3: the video stops" in item.text()
+    rect = history.visualItemRect(item)
+    assert rect.width() <= history.viewport().width()
+    assert rect.height() >= 2 * history.fontMetrics().lineSpacing()  # wrapped, not cut
+    assert history.horizontalScrollBar().maximum() == 0
