@@ -436,10 +436,16 @@ def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[Sy
     """Runs of actions without a reaction: sync_no_reaction_actions of them over at least
     sync_no_reaction_s, or two over a picture that does not change at all (frozen)."""
     out = []
-    miss = sum(r.video_s is None for r in rs) / max(1, len(rs))
+    # An action the footage does not reach (before its first frame, after its last) shows
+    # no reaction because there is no picture: `coverage.missing` says that, by its limit.
+    # Counted as a miss it was a "no visible reaction" on footage that does not exist (13
+    # actions at video 21.01-38.29 s of a video cut at 20.08 s, session 23's walk).
+    first, last = (float(sig.times[0]), float(sig.times[-1])) if len(sig.times) else (0.0, 0.0)
+    seen = [r for r in rs if first <= r.expected_video_s <= last]
+    miss = sum(r.video_s is None for r in seen) / max(1, len(seen))
     runs: list[list] = [[]]
     for r in rs:
-        if r.video_s is None:
+        if r.video_s is None and first <= r.expected_video_s <= last:
             runs[-1].append(r)
         elif runs[-1]:
             runs.append([])
@@ -458,7 +464,7 @@ def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[Sy
         frozen = len(run) >= 2 and b.run_s - a.run_s >= 1.0 and _still(
             sig, a.expected_video_s, v1) and reactions.frozen(
             sig, a.expected_video_s, v1, expected, held_s=th.sync_freeze_s)
-        if long_run and not frozen and len(rs) * miss ** len(run) > NO_REACTION_CHANCE:
+        if long_run and not frozen and len(seen) * miss ** len(run) > NO_REACTION_CHANCE:
             long_run = False  # as many misses in a row come by chance in this run
         if not (long_run or frozen):
             continue
