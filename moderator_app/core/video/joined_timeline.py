@@ -80,17 +80,26 @@ class Timeline:
 
     def _later(self, pts: int | None) -> bool:
         """Whether a packet whose decode time goes back is shown after every packet so far
-        (its pts past the latest): no recording restarts there, whatever its decode time.
-        Matroska keeps no decode times (`guessed_dts`); FFmpeg guesses them, and for libxvid's B-frames
-        written straight to it (each packet stamped later than the one before, in decode
-        order) its guess goes back at every P-frame: read as a restart, 598 frames of 24 s
-        made "203 recordings joined" measuring 25.32 s (QA session 21, N1). A recording
-        joined after another restarts its presentation times too. A container's own decode
-        times going back are a restart however little (MPEG-TS: a capture appended with a
-        frame of overlap)."""
+        (its pts past the latest), or within the reordering window before the latest: no
+        recording restarts there, whatever its decode time. A recording joined after
+        another restarts its presentation times too.
+
+        Matroska keeps no decode times (`guessed_dts`); FFmpeg guesses them, and the guesses
+        go back where nothing restarts. For libxvid's B-frames written straight to it (each
+        packet stamped later than the one before, in decode order) its guess went back at
+        every P-frame: read as a restart, 598 frames of 24 s made "203 recordings joined"
+        measuring 25.32 s (QA session 21, N1). After an MPEG-4 Part 2 recording, FFmpeg's
+        MPEG-4 parser reads the joined H.264 packets as MPEG-4 and changes its reorder depth
+        on the way, and a stale entry of its reorder buffer came out as a decode time 9.68 s
+        back (pts 16480, dts 6800 after 16520) while the presentation time was 40 ms before
+        the latest, a B-frame: read as a third recording (QA s22 P3, "of the 3 joined", a
+        restart "back by 9.720 s at 20.600 s"). So where decode times are guessed, the
+        presentation time decides. A container's own decode times going back are a restart
+        however little (MPEG-TS: a capture appended with a frame of overlap)."""
         if not self.guessed_dts or pts is None or self.latest is None:
             return False
-        return pts + self.offsets[min(self.segment, len(self.offsets) - 1)] > self.latest
+        off = self.offsets[min(self.segment, len(self.offsets) - 1)]
+        return pts + off > self.latest - self.reorder
 
     @classmethod
     def resumed(cls, index: FrameIndex) -> Timeline:

@@ -1,0 +1,131 @@
+"""Recordings of two codecs joined byte for byte in Matroska (`cat a.mkv b.mkv`; QA s22 P3).
+
+The file is played as one stream with the first recording's codec: an H.264 recording
+joined after an MPEG-4 Part 2 one gives no frame, and is no footage from its first packet to
+its end (`video.joined_undecodable`, one stretch). Matroska keeps no decode times: FFmpeg
+guesses them, and after the MPEG-4 recording its MPEG-4 parser reads the H.264 packets as
+MPEG-4 and changes its reorder depth on the way; a stale guess went 4.8 s back at a B-frame
+whose presentation time was 40 ms before the latest, and was read as a third recording ("of
+the 3 joined", two stretches, a false restart). Where decode times are guessed, a step back
+whose presentation time stays within the reordering window is no restart.
+Files are built here by ffmpeg: 2 s + 8 s at 25 fps, 320x240, the frame number drawn."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.samples.community import make_agent_log
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video.joined_timeline import Timeline
+from moderator_app.core.video.probe import probe_video
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+_MKV = ["-threads", "1", "-f", "matroska"]
+_CODECS = {
+    "mpeg4": ["-c:v", "mpeg4", "-q:v", "3", *_MKV],
+    "h264": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt",
+             "yuv420p", *_MKV],
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+             "keyint=60:log-level=error", "-pix_fmt", "yuv420p", "-f", "matroska"],
+}
+
+
+def _has_libx265() -> bool:
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True,
+                         text=True, check=False).stdout
+    return " libx265 " in out
+
+
+def _joined(d: Path, first: str, second: str) -> Path:
+    """2 s (50 frames, drawn 0-49) of `first` + 8 s (200 frames) of `second`, 25 fps, 320x240
+    Matroska, joined byte for byte, in a folder with a 8.761 s run."""
+    a = vc.encode(d / f"{first}-a.mkv", _CODECS[first], frames=50, fps="25")
+    b = vc.encode(d / f"{second}-b.mkv", _CODECS[second], frames=200, fps="25")
+    out = d / f"{first}+{second}" / "video.mkv"
+    out.parent.mkdir()
+    out.write_bytes(a.read_bytes() + b.read_bytes())
+    assert make_agent_log(out.parent / "agent-log.jsonl", n_events=20, seed=2) == \
+        pytest.approx(8.761)
+    return out
+
+
+def test_a_stale_guessed_decode_time_at_a_b_frame_is_no_restart():
+    """The packets of QA s22's mom_join_mkv_25 at its false restart (1/1000, the H.264
+    recording's own reordering window 120 ticks): pts 16520 dts 16520, then the B-frame pts
+    16480 with FFmpeg's guessed dts 6800."""
+    tl = Timeline(reorder=120, guessed_dts=True)
+    for pts, dts in ((3920, 3920), (3960, 3960), (0, 0), (120, 120), (40, 40),
+                     (16440, 16440), (16400, 16400), (16520, 16520), (16480, 6800),
+                     (16600, 16480), (16560, 16600)):
+        tl.shift(pts, dts)
+    assert tl.splices == [(4000, 3960)]  # the join at pts 0 only; was + (20600, 9720)
+    # a presentation time back by more than the window is a restart, as before
+    back = Timeline(reorder=120, guessed_dts=True)
+    for pts, dts in ((1000, 1000), (1040, 1040), (900, 900)):
+        back.shift(pts, dts)
+    assert back.splices == [(1080, 140)]
+    # decode times of the container's own (MPEG-TS, MP4): the window does not widen
+    own = Timeline(reorder=120)
+    for pts, dts in ((16520, 16440), (16480, 6800)):
+        own.shift(pts, dts)
+    assert own.segment == 1
+
+
+def test_an_h264_mkv_joined_after_an_mpeg4_one_is_two_recordings_and_one_stretch(tmp_path):
+    """QA s22 P3's shape, small: 3 recordings, stretches 2.000-6.760 and 6.760-10.160 s and a
+    restart "back by 4.800 s at 6.760 s" before the fix."""
+    path = _joined(tmp_path, "mpeg4", "h264")
+    p = probe_video(path, "video.mkv")
+    # ffprobe (FFmpeg 5.1) counts 51: the MPEG-4 decoder gives its last picture twice (the
+    # same bytes, pts 1.960 s, no decode time) when the H.264 packets end the stream
+    assert p.ok and p.frame_count == 50 and vc.ffprobe_frames(path) in (50, 51)
+    # one splice (its first packet's time, its shift; 1/1000): was + (6760, 2200)
+    assert p.index is not None and p.index.segments == ((2000, 2000),)
+    assert "the timestamps restart at 2.000 s: 2 recordings joined" in p.method
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(found) == 1 and found[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 10.000 s "
+        "(8.000 s): of its 200 packets there, 200 give no frame; no footage there")
+    assert "its own header says h264 320x240" in found[0]
+    assert p.duration_s == 2.0  # the last frame that decodes: the stretch is after it
+    # with the scan (verify --scan): its own pass over the packets places the join alike
+    report = verify_paths([path.parent], VerifyOptions(scan_video=True)).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+    assert [(f.video_start_s, f.video_end_s) for f in report.findings
+            if f.rule == "video.joined_undecodable"] == [(2.0, 10.0)]
+    # the restarts the scan read (was also "back by 4.800 s at 6.760 s"); its decode also
+    # gets the MPEG-4 recording's last picture twice at the join ("two frames with the same
+    # timestamp at 1.960 s", as ffprobe's 51st frame), not judged here
+    back = [f for f in report.findings if f.rule == "video.timestamp_backwards"
+            and f.message.startswith("the timestamps go back")]
+    assert [(f.video_start_s, f.message) for f in back] == [
+        (2.0, "the timestamps go back by 1.960 s at 2.000 s (recordings joined, or a "
+              "splice): the footage after it is shown in file order")]
+
+
+@pytest.mark.parametrize("first,second", [("h264", "mpeg4"), ("h264", "hevc")])
+def test_other_codec_joins_are_two_recordings_and_one_stretch(tmp_path, first, second):
+    """The same shape the other way round, and H.264 then HEVC: the first recording's
+    reordering window, the second gives no frame."""
+    if second == "hevc" and not _has_libx265():
+        pytest.skip("needs ffmpeg with libx265: the H.264 + HEVC join NOT TESTED")
+    path = _joined(tmp_path, first, second)
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 50
+    assert p.index is not None and p.index.segments == ((2000, 2000),)
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(found) == 1 and found[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 10.000 s "
+        "(8.000 s): of its 200 packets there, 200 give no frame")
+    assert f"its own header says {second} 320x240" in found[0]
+    assert p.duration_s == 2.0
+    assert verify_paths([path.parent]).report.verdict == "fail"
