@@ -38,6 +38,11 @@ class CompareLines(QWidget):
         self.this_title = QLabel("")
         for w in (self.other_title, self.this_title):
             w.setTextFormat(Qt.TextFormat.PlainText)
+            # Wrapped, so that five-digit line numbers never set the pane's minimum width:
+            # unwrapped, "Line 11003 (named by the finding)", "Go to line 11003" and "Line
+            # 11004 (this finding)" needed 483 px at 1280x720 and narrowed the video panel
+            # from 526 to 508 px (its frame label cut off) whenever such a finding was chosen.
+            w.setWordWrap(True)
         self.other_text = _text_box("compareOther", TEXT_LINES)
         self.this_text = _text_box("compareThis", TEXT_LINES)
         self._other_row = QHBoxLayout()

@@ -162,6 +162,47 @@ def test_the_side_by_side_lines_are_readable_and_move_neither_video_nor_docks(
     assert places() == before
 
 
+def test_five_digit_line_numbers_side_by_side_leave_the_video_panel_alone(
+        qtbot, window, tmp_path):
+    """Session 23's walk on a 19,480-event log at 1280x720: choosing "not one the response on
+    line 11003 asked for" showed the side-by-side pane, whose unwrapped titles and button
+    needed 483 px; the video panel went from 526 to 508 px and its frame label was cut off."""
+    import orjson
+    from PySide6.QtWidgets import QApplication
+    from ui_helpers import make_numbered_video
+
+    from moderator_app.core.samples.community import make_agent_log
+
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    make_agent_log(folder / "agent-log.jsonl", 10100, seed=3)
+    lines = (folder / "agent-log.jsonl").read_bytes().splitlines()
+    k = next(k for k in range(10000, len(lines)) if orjson.loads(lines[k])["type"] == "action")
+    ev = orjson.loads(lines[k])
+    ev["data"]["args"] = {"button": "SELECT"}
+    lines[k] = orjson.dumps(ev)
+    (folder / "agent-log.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    make_numbered_video(folder / "video.avi", 40, 10.0)
+    open_and_wait(qtbot, window, folder)
+
+    def settle():
+        for _ in range(3):
+            QApplication.processEvents()
+
+    settle()
+    before = (window.player.size(), window.top_split.sizes())
+    rules = [f.rule for f in window.findings.findings]
+    i = rules.index("log.action_not_requested")
+    assert window.findings.findings[i].line == k + 1 > 10000
+    window.select_finding(i)
+    settle()
+    assert window.findings.compare.isVisible()
+    assert f"Line {k} (named by the finding)" == window.findings.compare.other_title.text()
+    assert (window.player.size(), window.top_split.sizes()) == before
+    label = window.player.position_label
+    assert label.geometry().right() < window.player.width()  # the frame label whole
+
+
 @pytest.mark.skipif(__import__("shutil").which("ffmpeg") is None, reason="needs ffmpeg")
 def test_each_video_finding_leads_to_its_span_and_its_first_frame(
         qtbot, window, tmp_path, monkeypatch):
