@@ -209,6 +209,28 @@ def walk(win, app, subs, shots, screen, panel, asked, step, settle, shot, say, t
                 playing=win.player.playing if hasattr(win.player, "playing") else None)
             if getattr(win.player, "playing", False):
                 win.player.pause()
+        # Ctrl+F, type, Escape: the keys go back to the player (`.` steps, not types)
+        key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        in_search = type(app.focusWidget()).__name__
+        QTest.keyClicks(app.focusWidget(), "press")
+        key(Qt.Key.Key_Escape)
+        fb = win.player.current_frame
+        key(Qt.Key.Key_Period)
+        say("search-escape-dot", focus_in_search=in_search,
+            focus_after=type(app.focusWidget()).__name__, search=win.search.text(),
+            frames=[fb, win.player.current_frame])
+        win.search.clear()
+        settle(30)
+        # f (full screen video) and back, m (mute)
+        muted0 = getattr(win.player, "muted", None)
+        key(Qt.Key.Key_M)
+        key(Qt.Key.Key_F)
+        full = win.fullscreen.active if hasattr(win.fullscreen, "active") else None
+        fs_shot = shot("fullscreen")
+        key(Qt.Key.Key_F)
+        key(Qt.Key.Key_M)
+        say("f-m", muted=[muted0, getattr(win.player, "muted", None)], fullscreen=full,
+            shot=fs_shot, focus=type(app.focusWidget()).__name__)
         # i / o must not set retime marks
         key(Qt.Key.Key_I)
         key(Qt.Key.Key_O)
