@@ -98,7 +98,8 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     shared: dict[int, int] = {}
     stream = recording_stream(container)
     tl = index.timeline_at(None)
-    own = _own_headers(source, index, starts, ends, deadline)
+    heads = _own_headers(source, index, starts, ends, deadline)
+    own = {j: mine for j, (_, mine) in heads.items()}
     sizes: list[tuple[int, int] | None] = [None] * k  # the first frame out of each
     # a joined recording whose own header is of the same codec and size but not byte for
     # byte the first's (another profile, PPS): its first pictures as the file plays them,
@@ -205,17 +206,15 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     params: dict[int, dict] = {}
     for j, mine in own.items():
         got = sizes[j] or (index.width, index.height)
-        pictures = None
-        if mine["codec"] != shown["codec"] or (
-                mine["width"] and mine["height"] and (mine["width"], mine["height"]) != got):
-            pass
-        elif j in played and played[j] and time.process_time() <= deadline:
-            pictures = _pictures_differ(source, index, starts[j], ends[j], played[j],
-                                        index.segments[j][1])
-            if pictures is None:
-                continue
-        else:
-            continue
+        # another codec or size: wrong whatever its pictures; the same, with other header
+        # bytes: wrong where its first pictures decoded both ways differ
+        other = mine["codec"] != shown["codec"] or bool(
+            mine["width"] and mine["height"] and (mine["width"], mine["height"]) != got)
+        compare = not other and bool(played.get(j)) and time.process_time() <= deadline
+        pictures = _pictures_differ(source, heads[j][0], index, starts[j], played[j],
+                                    index.segments[j][1]) if compare else None
+        if not other and pictures is None:
+            continue  # decodes as its own header does, or not compared
         params[j] = {"own": mine, "shown": {**shown, "width": got[0], "height": got[1]}}
         if pictures is not None:
             params[j]["pictures"] = pictures
@@ -234,11 +233,13 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
 
 
 def _own_headers(source: str | None, index: FrameIndex, starts: list[int], ends: list[int],
-                 deadline: float) -> dict[int, dict]:
-    """The parameters of each joined recording's own header (`joined_headers`), by its number
-    among the joined ones (0: the second recording of the file), for the first MAX_HEADERS
-    whose header is found between the packets before it and its own first packet."""
-    found: dict[int, dict] = {}
+                 deadline: float) -> dict[int, tuple[int, dict]]:
+    """Where each joined recording's own header starts in the file and the parameters it
+    gives (`joined_headers`), by its number among the joined ones (0: the second recording
+    of the file), for the first MAX_HEADERS whose header is found between the packets before
+    it and its own first packet. The position is kept for `_pictures_differ`, which decodes
+    from it (it searched the same bytes again)."""
+    found: dict[int, tuple[int, dict]] = {}
     if not isinstance(source, str) or not os.path.isfile(source):
         return found
     pos = index.pos
@@ -252,26 +253,19 @@ def _own_headers(source: str | None, index: FrameIndex, starts: list[int], ends:
         hi, lo = int(mine.min()), int(before.max())
         at = header_start(source, lo, hi)
         got = own_parameters(source, at) if at is not None else None
-        if got is not None:
-            found[j] = got
+        if at is not None and got is not None:
+            found[j] = (at, got)
     return found
 
 
-def _pictures_differ(source, index: FrameIndex, a: int, b: int, played: dict, off: int
+def _pictures_differ(source, at: int, index: FrameIndex, a: int, played: dict, off: int
                      ) -> list[int] | None:
-    """[pictures that differ, pictures compared] of a joined recording (its frames a..b of the
-    index, shifted by `off`) whose first pictures as the file plays them (`played`, by place
-    in the recording) are not those its own header decodes, frame for frame by presentation
-    time; None when they are the same (an honest join of one encoder setting whose header
-    bytes differ: another level) or none could be compared."""
-    pos = index.pos[a:b]
-    before = index.pos[:a]
-    pos, before = pos[pos >= 0], before[before >= 0]
-    if not pos.shape[0] or not before.shape[0] or not isinstance(source, str):
-        return None
-    at = header_start(source, int(before.max()), int(pos.min()))
-    if at is None:
-        return None
+    """[pictures that differ, pictures compared] of a joined recording (its frames from `a`
+    in the index, shifted by `off`; its own header at byte `at` of `source`) whose first
+    pictures as the file plays them (`played`, by place in the recording) are not those its
+    own header decodes, frame for frame by presentation time; None when they are the same
+    (an honest join of one encoder setting whose header bytes differ: another level) or none
+    could be compared."""
     when = {int(index.pts[a + n]) - off: pic for n, pic in played.items()}
     mine = own_pictures(source, at, set(when))
     pairs = [(mine[t], pic) for t, pic in sorted(when.items()) if t in mine]
