@@ -184,3 +184,24 @@ def test_a_joined_recording_of_another_level_is_footage(joined):
     frames = [frame_for_time(p.index, t, None) for t in (1.0, 5.0, 9.9)]
     assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 90, 237]
     assert verify_paths([path.parent]).report.verdict == "pass"
+
+
+def test_a_joined_recording_decoded_otherwise_is_decoded_to_its_end(tmp_path):
+    """veryfast + slow with 3 B-frames (MKV): the second recording's first 48 frames come out
+    whole, so the check stopped decoding it there, and the 52 of its later packets that give
+    no frame were counted as frames (288 where ffprobe counts 236). A recording judged to be
+    decoded with another's parameters is decoded to its end."""
+    a = vc.encode(tmp_path / "vf.mkv", [*_VF, *_MKV], frames=60)
+    b = vc.encode(tmp_path / "slow.mkv", [*_X264, "-preset", "slow", "-bf", "3", *_MKV],
+                  frames=240)
+    path = tmp_path / "join" / "video.mkv"
+    path.parent.mkdir()
+    path.write_bytes(a.read_bytes() + b.read_bytes())
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 236  # was 288
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert len(found) == 1 and found[0].startswith(
+        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 10.000 s "
+        "(8.000 s): of its 240 packets there, 64 give no frame; 176 come out as pictures the "
+        "decoder does not mark damaged; no footage there") and _SETTINGS in found[0]
+    assert p.gaps == ((2.0, 10.000333),)
