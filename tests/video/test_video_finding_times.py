@@ -77,5 +77,9 @@ def test_verify_json_gives_the_times_and_only_where_there_are_some(holed):
     assert not set(TIME_KEYS) & set(missing) - {"run_s", "video_s"}
     extra = found["coverage.extra"]  # 1.5 s of footage before run_start: from the first frame
     assert (extra["run_s"], extra["video_s"]) == (-1.5, 0.0)
-    # a finding about the file as a whole carries no time: the object v1 always had
-    assert list(found["video.variable_rate"]) == ["severity", "rule", "message", "file", "line"]
+    # a note about the file as a whole carries the time it is about (session 23; it had
+    # none): the first uneven frame interval, 1 s to 29 s
+    vfr = found["video.variable_rate"]
+    assert list(vfr) == ["severity", "rule", "message", "file", "line", "video_start_s",
+                         "video_end_s", "run_start_s", "run_end_s"]
+    assert [vfr[k] for k in list(vfr)[5:]] == [1.0, 29.0, -0.5, 27.5]

@@ -12,8 +12,10 @@ has no usable time). A whole-file finding is where its own times put it (docs/DE
   black, cut, timestamp gaps, stream changes, audio), which are where they are in the file
   at any offset. `video.joined_undecodable` was placed by parsing its message ("does not
   decode from X s"), and a footage gap went to the first frame (session 22);
-- a `video.*` finding without times concerns the file as a whole: its first frame (the
-  file's end for `video.truncated`);
+- a `video.*` finding without times (a video that could not be read or indexed at all: no
+  frame to place it by; session 23 gave the probe's whole-file findings their own times,
+  `core/video/probe_times.py`, and `video.truncated` its readable end, which was a special
+  case here): the first frame;
 - `seed.*` without a line (`seed.not_checked`): the first `seed_commitment` event, where the
   commitments the finding is about are shown;
 - any other whole-file finding (`input.*`, a log or trajectory as a whole): run_start, the
@@ -49,7 +51,10 @@ class Moment:
 
 def finding_moment(f: Finding, report: Report, index: EventIndex | None,
                    run_duration_s: float | None, offset_s: float) -> Moment | None:
-    run_s = _run_time(f, report, index, run_duration_s, offset_s)
+    """Where `f` is (None: nowhere known). `report` and `run_duration_s` are no longer read
+    (every finding that needs them carries its own times since sessions 22-23); kept so that
+    callers need not change."""
+    run_s = _run_time(f, index, offset_s)
     if run_s is None or not math.isfinite(run_s):
         return None
     return Moment(run_s, run_s + offset_s)
@@ -90,8 +95,7 @@ def finding_span(f: Finding, offset_s: float) -> tuple[float, float] | None:
     return None
 
 
-def _run_time(f: Finding, report: Report, index: EventIndex | None,
-              run_duration_s: float | None, offset_s: float) -> float | None:
+def _run_time(f: Finding, index: EventIndex | None, offset_s: float) -> float | None:
     if f.line is not None:
         return line_time(index, f.line)
     run_s = f.run_start
@@ -101,9 +105,6 @@ def _run_time(f: Finding, report: Report, index: EventIndex | None,
     if video_s is not None:
         return video_s - offset_s
     if f.rule.startswith("video."):
-        duration = report.video.duration_s if report.video is not None else None
-        if f.rule == "video.truncated" and duration is not None:
-            return float(duration) - offset_s
         return -offset_s  # the file as a whole: its first frame
     if f.rule.startswith("seed.") and index is not None:
         first = _first_row_of_kind(index, "seed_commitment")

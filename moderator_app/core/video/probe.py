@@ -30,6 +30,8 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
 from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
+from .probe_times import first_uneven, timed_truncation
+from .streams_text import several_streams_text
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,
@@ -406,7 +408,8 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     elif last is None and info.get("last_decodable", "x") is None and index.complete:
         findings.append(PROBE_INCOMPLETE.at(
             "the end of the stream could not be decoded within the probe's budget: the "
-            f"duration {duration:.3f} s is from the timestamps alone", name))
+            f"duration {duration:.3f} s is from the timestamps alone", name,
+            video_start_s=index.time_of(n - 1), video_end_s=duration))  # the last frame
     if not index.complete:
         # the verdict must not depend on the machine's speed: the duration of a cut index is
         # where the stream ends (its last packets, read from the end of the file; else the
@@ -432,6 +435,10 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             video_s=reached))
         method += ("; stopped at the index's frame bound" if isinstance(info.get("index_cap"), int)
                    else "; stopped at the time budget")
+    end_s = info.get("end_s")
+    findings = timed_truncation(findings, TRUNCATED.id, duration, (
+        index.header_duration_s, index.duration_s,
+        end_s if isinstance(end_s, (int, float)) and not isinstance(end_s, bool) else None))
     if duration > limits.max_duration_s or count > limits.max_frames:
         findings.append(TOO_LARGE.at(f"the video lasts {duration:.0f} s with {count} frames "
                                      f"(limit {limits.max_duration_s:g} s)", name))
@@ -442,7 +449,8 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             (index.complete or hdur < duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
-            f"({count} frames)" + (f"; {joins}" if joins else ""), name))
+            f"({count} frames)" + (f"; {joins}" if joins else ""), name,
+            video_start_s=min(hdur, duration), video_end_s=max(hdur, duration)))
     # rounded as the report shows them, so that coverage recomputed from the report (at
     # another offset, core/verify/at_offset.py) is the same to the last digit
     gaps = tuple((round(a, 6), round(b, 6)) for a, b in index.gaps(limits.footage_gap_s)
@@ -452,7 +460,9 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             f"no frame from {a:.3f} s to {b:.3f} s ({b - a:.3f} s without footage)", name,
             video_start_s=a, video_end_s=b))
     if len(gaps) > 50:
-        findings.append(FOOTAGE_GAP.at(f"... and {len(gaps) - 50} more gaps", name))
+        findings.append(FOOTAGE_GAP.at(f"... and {len(gaps) - 50} more gaps", name,
+                                       video_start_s=gaps[50][0],
+                                       video_end_s=max(b for _, b in gaps[50:])))
     spans = [NoFootage(a, b, FOOTAGE_GAP.id, f"no frame from {a:.3f} s to {b:.3f} s")
              for a, b in gaps]
     damaged = _joined_findings(index, info.get("joined"), duration, name, findings, spans)
@@ -462,24 +472,17 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         d = np.diff(index.times_s[:count])
         d = d[d > 0]
         fd = index.frame_duration_s
-        if d.shape[0] and float(d.max() - d.min()) > max(0.002, 0.25 * fd):
+        if d.shape[0] and float(d.max() - d.min()) > (tol := max(0.002, 0.25 * fd)):
+            uneven = first_uneven(index.times_s[:count], fd, tol)
             findings.append(VFR.at(
                 f"frame intervals vary from {1000 * float(d.min()):.1f} to "
-                f"{1000 * float(d.max()):.1f} ms", name))
-    others = _other_streams(info)
-    if others:
-        rate = 1 / index.frame_duration_s if index.frame_duration_s > 0 else None
-        shown = _shape(index.codec, w, h, rate, duration)
-        rest = "; ".join(f"stream {_int(o.get('index'))} (" + _shape(
-            o.get("codec"), o.get("width"), o.get("height"), o.get("fps"),
-            o.get("duration_s")) + ")" for o in others)
-        total = info.get("other_video_count")
-        total = total if isinstance(total, int) and total >= len(others) else len(others)
-        more = f"; and {total - len(others)} more" if total > len(others) else ""
-        findings.append(SEVERAL_STREAMS.at(
-            f"the file holds {total + 1} video streams: stream "
-            f"{_int(info.get('video_stream'))} ({shown}) is checked and shown, as ffmpeg plays "
-            f"it by default; not checked or shown: {rest}{more}", name))
+                f"{1000 * float(d.max()):.1f} ms", name,
+                video_start_s=uneven[0] if uneven else None,
+                video_end_s=uneven[1] if uneven else None))
+    several = several_streams_text(info, index, duration)
+    if several:
+        findings.append(SEVERAL_STREAMS.at(several, name, video_start_s=0.0,
+                                           video_end_s=duration))  # the whole file: all of it
     fps = 1.0 / index.frame_duration_s if index.frame_duration_s > 0 else None
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),
@@ -580,27 +583,3 @@ def _union(spans) -> tuple[tuple[float, float], ...]:
         else:
             out.append((a, b))
     return tuple(out)
-
-
-def _other_streams(info: dict) -> list[dict]:
-    raw = info.get("other_video")
-    return [o for o in raw[:8] if isinstance(o, dict)] if isinstance(raw, list) else []
-
-
-def _int(v) -> str:
-    return str(v) if isinstance(v, int) and not isinstance(v, bool) else "?"
-
-
-def _num(v) -> float | None:
-    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v > 0
-    return float(v) if ok else None
-
-
-def _shape(codec, w, h, fps, seconds) -> str:
-    """'h264 320x240, 30 fps, 5.0 s' from a stream's header values (any may be missing)."""
-    parts = [f"{str(codec or '?')[:40]} {_int(w)}x{_int(h)}"]
-    if (f := _num(fps)) is not None:
-        parts.append(f"{f:.6g} fps")
-    if (d := _num(seconds)) is not None:
-        parts.append(f"{d:.1f} s")
-    return ", ".join(parts)
