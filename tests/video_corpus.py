@@ -603,3 +603,32 @@ def build_gap_7s(d: Path) -> Path:
     """10 s at 30 fps with frames 60-269 never written: drawn 0-59, then 270-299 at 9.0 s."""
     return encode(d / "gap.mp4", ["-vf", "select='not(between(n\\,60\\,269))'",
                                   "-fps_mode", "passthrough", *_H264_BF2_G30], frames=300)
+
+
+_H264_UF = ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "30",
+            "-pix_fmt", "yuv420p", "-threads", "1"]
+
+
+def build_gap_tone(d: Path) -> Path:
+    """320x240 H.264 MKV at 10 fps, frames 0-19 at 0.0-1.9 s and 20-39 at 8.0-9.9 s (no frame
+    from 2.0 to 8.0 s: a footage gap), over a 440 Hz tone (PCM: what the player is fed is the
+    tone to the sample) that does not stop in the gap (session 23)."""
+    out = d / "gap_tone.mkv"
+    _ffmpeg(["-f", "lavfi", "-i", "testsrc=s=320x240:r=10", "-f", "lavfi", "-i",
+             "sine=frequency=440:sample_rate=48000:duration=10", "-frames:v", "40", "-vf",
+             "setpts='if(gte(N,20),N+60,N)'", "-fps_mode", "passthrough", *_H264_UF,
+             "-c:a", "pcm_s16le", "-f", "matroska", str(out)])
+    return out
+
+
+def build_gap_and_join(d: Path) -> Path:
+    """A footage gap and a joined recording that does not decode (session 23):
+    `build_gap_tone` (no frame from 2.0 to 8.0 s), then 3 s of 400x300 over a 660 Hz tone
+    appended byte for byte (played with the first header: no footage from 10.0 to 13.0 s)."""
+    b = d / "b.mkv"
+    _ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=400x300:r=10", "-f", "lavfi", "-i",
+             "sine=frequency=660:sample_rate=48000:duration=3", "-frames:v", "30", *_H264_UF,
+             "-c:a", "pcm_s16le", "-f", "matroska", str(b)])
+    out = d / "gap_join.mkv"
+    out.write_bytes(build_gap_tone(d).read_bytes() + b.read_bytes())
+    return out

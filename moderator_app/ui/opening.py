@@ -135,6 +135,7 @@ class SubmissionOpener(QObject):
         self.w.player.unload()
         self.w.table_model.set_index(None)
         self.w.timeline.set_index(None)
+        self.w.timeline.set_no_footage(())
         self.w.plots.set_index(None)
         self.w.detail.clear()
         self.w.session.set_result(None)
@@ -163,6 +164,8 @@ class SubmissionOpener(QObject):
         self.w.fit_columns()
         self.w.event_filter.set_lanes(kind, index)
         self.w.timeline.set_index(index)
+        probe = result.video_probe
+        self.w.timeline.set_no_footage(probe.no_footage if probe is not None else ())
         self.w.plots.set_index(index)
         self.w.session.set_result(result)
         self.w.nav.reset()

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
-from moderator_app.core.video.export import frame_for_time, no_footage_reason
+from moderator_app.core.video.export import frame_for_time, no_footage_reason, no_footage_spans
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.isolate import VideoProcess, VideoProcessError
 from moderator_app.core.video.probe import NoFootage
@@ -74,6 +74,11 @@ class PlayerTimes:
 
     def why_none(self, t: float) -> str | None:
         return no_footage_reason(self.index, t, no_footage=self.no_footage)
+
+    def silent_spans(self) -> tuple[tuple[float, float], ...]:
+        """Where `footage_at` gives no frame, as spans of video time: the sound is silent
+        there (the player's `AudioFeeder`), as the picture is."""
+        return no_footage_spans(self.index, no_footage=self.no_footage)
 
     def shows(self, n: int) -> bool:
         """Whether frame `n` is footage (not a frame of a span without footage: a joined

@@ -28,7 +28,9 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_text
+from moderator_app.core.video.probe import NoFootage
 from moderator_app.ui.layer import StaticLayer, playhead_strip
+from moderator_app.ui.no_footage_band import paint_bands
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 from moderator_app.ui.timeline_columns import density, fill_columns, nice_step, widen
@@ -75,6 +77,7 @@ class Timeline(QWidget):
         self.video_duration: float | None = None
         self.offset = 0.0
         self.footage_gaps: tuple[tuple[float, float], ...] = ()  # video time, no footage
+        self.no_footage: tuple[NoFootage, ...] = ()  # the probe's spans, hatched always
         self.playhead: float | None = None
         self.current: list[int | None] = []  # per lane: position in lane_times, or None
         self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
@@ -136,6 +139,16 @@ class Timeline(QWidget):
         self._changed()
         if moved:
             self.offset_changed.emit(offset)
+
+    def set_no_footage(self, spans: tuple[NoFootage, ...]) -> None:
+        """The probe's spans without footage (`VideoProbe.no_footage`), hatched across the
+        lanes whatever finding is selected (ui/no_footage_band.py)."""
+        self.no_footage = tuple(spans)
+        self._changed()
+
+    def no_footage_bands(self) -> list[tuple[float, float]]:
+        """The hatched spans in run time (video time - offset), as drawn."""
+        return [(s.start_s - self.offset, s.end_s - self.offset) for s in self.no_footage]
 
     def set_playhead(self, t: float | None) -> None:
         if t == self.playhead:
@@ -347,8 +360,10 @@ class Timeline(QWidget):
                            p.fontMetrics().elidedText(safe_text(name),
                                                       Qt.TextElideMode.ElideRight,
                                                       LABEL_W - 8))
-        # Markers: one RGBA buffer for the findings lane and all event lanes.
         top = AXIS_H + COVERAGE_H
+        paint_bands(p, [(self.x_of(a), self.x_of(b)) for a, b in self.no_footage_bands()],
+                    LABEL_W, self.width(), top, self.height(), fg, FINDINGS_H)
+        # Markers: one RGBA buffer for the findings lane and all event lanes.
         height = max(1, self.height() - top)
         buf = np.zeros((height, w, 4), dtype=np.uint8)
         for sev in ("info", "warning", "error"):  # errors painted last, on top

@@ -165,7 +165,10 @@ class VideoPlayer(PlayerSpeed, QWidget):
         assert self.path is not None
         track = AudioTrack.for_index(self.path, index)
         track.open()  # its decoder starts now, not on the first play (sound would be late)
-        return AudioFeeder(track, sink, clock=self.clock)
+        # silent where the picture shows no footage (gaps, joined recordings that do not
+        # decode, before and after the video): the sound there is no footage either
+        silent = self.times.silent_spans() if self.times is not None else ()
+        return AudioFeeder(track, sink, clock=self.clock, silent=silent)
 
     def clock(self) -> float:
         """The picture's video time now, while playing (what `_tick` follows). It stands at

@@ -9,7 +9,10 @@ or longer than the video cannot drift it.
 
 `AudioFeeder` keeps a sink fed a little ahead of the playback clock while the player plays at
 1x and is not muted; at any other speed it is muted (no pitch correction), and a seek or a
-pause flushes the sink. Output devices: PySide6-Essentials has no QtMultimedia, so the sink
+pause flushes the sink. Where the picture shows no footage (`silent`: the player's spans from
+`export.no_footage_spans`, footage gaps, joined recordings that do not decode, before and
+after the video) the sink is fed silence, to the sample: the sound of a span the verdict
+counts missing is no more evidence than its picture (session 23). Output devices: PySide6-Essentials has no QtMultimedia, so the sink
 is a pipe to the platform's player command when one exists (`pw-play`, `paplay`, `aplay`,
 with a sound device), else `NullSink` (everything up to the device still runs and is tested).
 """
@@ -226,14 +229,37 @@ def default_sink():
     return NullSink()
 
 
+def silenced(pcm: bytes, t0: float, spans: tuple[tuple[float, float], ...]) -> bytes:
+    """`pcm` (stereo s16 from video time `t0`) with the samples inside `spans` (sorted, not
+    overlapping) set to silence: sample k is at t0 + k / RATE, as `AudioTrack.pcm` counts."""
+    n = len(pcm) // FRAME_BYTES
+    t1 = t0 + n / RATE
+    i = max(0, bisect_right(spans, (t0, float("inf"))) - 1)
+    out: bytearray | None = None
+    while i < len(spans) and spans[i][0] < t1:
+        a, b = spans[i]
+        i += 1
+        if b <= t0:
+            continue
+        ka = samples(max(a, t0) - t0)
+        kb = min(n, samples(min(b, t1) - t0))
+        if ka < kb:
+            out = bytearray(pcm) if out is None else out
+            out[ka * FRAME_BYTES:kb * FRAME_BYTES] = bytes((kb - ka) * FRAME_BYTES)
+    return pcm if out is None else bytes(out)
+
+
 class AudioFeeder:
     """Feeds `sink` from `track` up to `lead_s` ahead of the playback clock."""
 
     def __init__(self, track: AudioTrack | None, sink, lead_s: float = 0.3,
-                 chunk_s: float = 0.2, clock: Callable[[], float] | None = None) -> None:
+                 chunk_s: float = 0.2, clock: Callable[[], float] | None = None,
+                 silent: tuple[tuple[float, float], ...] = ()) -> None:
         """`clock()`: the picture's video time now (the player's clock), read when the sink
-        starts, so that sound is never started behind the picture."""
+        starts, so that sound is never started behind the picture. `silent`: spans of video
+        time (sorted, not overlapping) where the sink gets silence instead of the track."""
         self.track, self.sink = track, sink
+        self.silent = tuple(silent)
         self.lead_s, self.chunk_s = lead_s, chunk_s
         self.written_to: float | None = None  # video time up to which the sink has sound
         self.clock = clock
@@ -258,7 +284,7 @@ class AudioFeeder:
         while self.written_to < video_t + self.lead_s - 1e-6:
             t1 = self.written_to + self.chunk_s
             assert self.track is not None
-            pcm = self.track.pcm(self.written_to, t1)
+            pcm = silenced(self.track.pcm(self.written_to, t1), self.written_to, self.silent)
             if self._starting and self.clock is not None:
                 # The sink starts with this write: the sound the clock has already passed
                 # while it was decoded (a process start-up, a loaded machine) is dropped, or

@@ -63,6 +63,28 @@ def _span_at(spans: tuple[NoFootage, ...], t: float) -> NoFootage | None:
     return None
 
 
+def no_footage_spans(index: FrameIndex, max_hold_s: float | None = _HOLD_S,
+                     no_footage: tuple[NoFootage, ...] = ()) -> tuple[tuple[float, float], ...]:
+    """Every span of video time where `frame_for_time` gives no frame, sorted and merged:
+    before the first frame and after the last one's end (infinite), a frame held longer than
+    `max_hold_s`, and the probe's `no_footage`. The player's sound is silent there
+    (`AudioFeeder`'s `silent`): the picture says "no footage at this time", and the sound
+    played on under it (session 23, issue 12 point 3)."""
+    spans = [(-np.inf, 0.0), (index.duration_s, np.inf)]
+    if max_hold_s is not None and index.frame_count:
+        ends = np.append(index.times_s, index.duration_s)
+        held = np.nonzero(np.diff(ends) > max_hold_s)[0]
+        spans += [(float(ends[i]) + max_hold_s, float(ends[i + 1])) for i in held]
+    spans += [(s.start_s, s.end_s) for s in no_footage if s.start_s < s.end_s]
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
 def read_frames(path: Path | str, index: FrameIndex, frames: list[int],
                 timeout_s: float = 120.0) -> list[np.ndarray | None]:
     """RGB pixels (H, W, 3) of each frame number (None for one that cannot be decoded), decoded
