@@ -5,7 +5,8 @@ real ffmpeg-made files, exact to the microsecond the report writes:
 
 - `video.truncated` and `video.header_mismatch`: a 6 s Matroska cut in half reads to its
   last whole frame (2.9 s with this ffmpeg) and its header says 6.0 s: both are that span;
-- `video.variable_rate`: one frame dropped at 2.5 s of 10 fps: the interval 2.4-2.6 s;
+- `video.variable_rate`: one frame dropped at 2.5 s of 10 fps: the interval 2.4-2.6 s; 15 fps
+  from 2 to 4 s of a 30 fps capture: that stretch, 2.0-4.0 s;
 - "... and N more gaps": 52 gaps of ~5.9 s: from the 51st's start 300.2 s to the last's end
   312.0 s;
 - `video.several_streams`: the whole video, 0.0-4.0 s;
@@ -59,9 +60,13 @@ def files(tmp_path_factory):
     ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=10", "-frames:v", 106, "-vf",
            "setpts='(floor(N/2)*6+mod(N,2)*0.1)/TB'", "-fps_mode", "passthrough", *TINY,
            d / "gaps.mkv")
+    ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=30:d=6", "-vf",
+           "select='not(between(t,2,3.99)*mod(n,2))'", "-fps_mode", "passthrough", *TINY,
+           d / "steps.mkv")
     ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=10:d=4", "-f", "lavfi", "-i",
            "testsrc2=s=32x32:r=5:d=3", "-map", 0, "-map", 1, *TINY, d / "two.mkv")
-    return {"cut": run, "drop": d / "drop.mkv", "gaps": d / "gaps.mkv", "two": d / "two.mkv"}
+    return {"cut": run, "drop": d / "drop.mkv", "gaps": d / "gaps.mkv", "two": d / "two.mkv",
+            "steps": d / "steps.mkv"}
 
 
 def test_a_truncated_file_is_from_where_its_footage_ends_to_where_its_header_ends(files):
@@ -114,6 +119,14 @@ def test_variable_rate_is_at_its_first_uneven_interval(files):
     assert times(f) == (None, 2.4, 2.6)  # frame 25 (2.5 s) was dropped
 
 
+def test_variable_rate_is_its_first_uneven_stretch(files):
+    """30 fps, every other frame dropped from 2.0 to 4.0 s (15 fps there), 30 fps again."""
+    p = probe_video(files["steps"], "steps.mkv")
+    (f,) = p.findings
+    assert f.rule == "video.variable_rate"
+    assert times(f) == (None, 2.0, 4.0)
+
+
 def test_the_gaps_past_fifty_are_one_span_from_the_51st_to_the_last(files):
     p = probe_video(files["gaps"], "gaps.mkv")
     gaps = [f for f in p.findings if f.rule == "video.footage_gap"]
@@ -121,8 +134,6 @@ def test_the_gaps_past_fifty_are_one_span_from_the_51st_to_the_last(files):
     assert gaps[-1].message == "... and 2 more gaps"
     assert (p.gaps[50][0], p.gaps[-1][1]) == (300.2, 312.0)
     assert times(gaps[-1]) == (None, 300.2, 312.0)
-    vfr = next(f for f in p.findings if f.rule == "video.variable_rate")
-    assert times(vfr) == (None, 0.1, 6.0)  # the first 6 s step after a 0.1 s one
 
 
 def test_several_streams_is_about_the_whole_video(files):

@@ -12,7 +12,8 @@ other finding:
   the header or the stream's packets say the file ends; a moment there when neither says more;
 - `video.probe_incomplete` for an end that did not decode in time: the last frame's span;
 - `video.header_mismatch`: the span between the two ends, the frames' and the header's;
-- `video.variable_rate`: the first frame interval that makes the rates uneven;
+- `video.variable_rate`: its first uneven stretch (the first frame interval that makes the
+  rate uneven, through the uneven intervals that follow it: 10-20 s of 15 fps between 30 fps);
 - `video.several_streams`: a fact about the whole file: the whole video, 0 to its duration;
 - the "... and N more gaps" line past 50 gaps: from the 51st gap's start to the last's end.
 """
@@ -54,14 +55,19 @@ def timed_truncation(findings: list[Finding], rule_id: str, readable_end_s: floa
 
 def first_uneven(times_s: np.ndarray, frame_s: float, tolerance_s: float
                  ) -> tuple[float, float] | None:
-    """The first frame interval (start, end) whose length differs from the nominal frame
-    duration `frame_s` by more than half the spread `video.variable_rate` tolerates
-    (`tolerance_s`, between the shortest and the longest interval): when the spread is more
-    than that, one interval is, and the first is where the uneven rate shows. Intervals of 0
-    (frames sharing a time) are skipped, as the finding skips them."""
+    """The first uneven stretch (start, end) of video time: from the first frame interval
+    whose length differs from the nominal frame duration `frame_s` by more than half the
+    spread `video.variable_rate` tolerates (`tolerance_s`, between the shortest and the
+    longest interval; when the spread is more than that, one interval is) to the end of the
+    last of the uneven intervals that follow it without an even one between. A dropped frame
+    is its one interval; a stretch at another rate is the stretch. Intervals of 0 (frames
+    sharing a time) are skipped, as the finding skips them."""
     d = np.diff(times_s)
-    hit = np.nonzero((d > 0) & (np.abs(d - frame_s) > tolerance_s / 2))[0]
+    even = np.abs(d - frame_s) <= tolerance_s / 2
+    hit = np.nonzero((d > 0) & ~even)[0]
     if not hit.shape[0]:
         return None
     i = int(hit[0])
-    return float(times_s[i]), float(times_s[i + 1])
+    back = np.nonzero((d[i:] > 0) & even[i:])[0]  # the first even interval after it
+    j = i + int(back[0]) if back.shape[0] else d.shape[0]
+    return float(times_s[i]), float(times_s[j])
