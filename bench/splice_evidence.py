@@ -16,6 +16,7 @@ size). Printed per run, on the analysis' own signals (the scan, its cache when b
 - `support`: at the true offset, the actions before the splice and after it with a reaction
   standing out right after them (`track.supported`, 8x8), and the actions after it at the
   true offset after the splice (the truth's size added);
+- `stretch`: the per-stretch band reading at the true offset (core/sync/band_splice.py);
 - `rank`: how many shifts of +-60 s (|shift| >= 0.25 s, one per frame) support the actions
   after the splice as often as the true shift does (1 = the true shift alone).
 """
@@ -81,6 +82,7 @@ def evidence(folder: Path) -> dict:
     for part, ee in (("whole", e), ("head", e[:len(e) // 2])):
         tiles, margin = band.select(sig, nov, ee, 0.0, sig.grid)
         row[f"band_{part}"] = round(float(margin), 2)
+    row["stretch"] = _stretch(e, sig, o, TH)
     t = truth.get("tamper") or {}
     if "size_s" not in t:
         return row
@@ -98,6 +100,23 @@ def evidence(folder: Path) -> dict:
     true = int(count[np.abs(shifts - d) <= 2.0 / fps].max())
     row["rank"] = f"{int((count >= true).sum())} of {len(shifts)} shifts"
     return row
+
+
+def _stretch(e, sig, o: float, th) -> str:
+    """The per-stretch band reading at the true offset (core/sync/band_splice.py): the best
+    split's shift, its tail over shuffled gaps, the head's band at the offset, the picture."""
+    from moderator_app.core.sync import band, band_splice, reactions
+
+    found = band_splice._best_split(e, sig, o, th.sync_jump_s)
+    if found is None:
+        return "no split passes"
+    s, shift, _, hb, _ = found
+    z = band_splice._stands(e, sig, o, th.sync_jump_s, found)
+    _, head = band.at_offset(sig, reactions.novelty(sig), e[:s], o, sig.grid)
+    dated = band_splice._dated(e, sig, o, shift, hb)
+    return (f"from run {e[s]:.2f} s: {shift / sig.fps:+.3f} s, {z:.2f} spreads over shuffled "
+            f"gaps, head {head:.2f} at the offset, window rate {hb.mean():.3f}, "
+            f"{'splice in the picture' if dated else 'no splice in the picture'}")
 
 
 def main(argv: list[str]) -> int:

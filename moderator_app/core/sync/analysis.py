@@ -25,6 +25,7 @@ from . import (
     at_offset,
     band,
     band_jump,
+    band_splice,
     cadence,
     clock,
     event_jump,
@@ -158,6 +159,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         # ... and the band that answers best there read for a splice (core/sync/band_jump.py)
         res = band_jump.jumps_at(run_s, sig, th, offset_s, res, analyze_at,
                                  BAND_LATENCY_Q) or res
+        # ... or per stretch, at the band's own delay (core/sync/band_splice.py)
+        res = band_splice.jumps_at(run_s, sig, th, offset_s, res) or res
         # ... or, on a still screen, the picture's events (core/sync/event_jump.py)
         res = event_jump.jumps_at(run_s, sig, offset_s, res) or res
     return res
