@@ -166,6 +166,23 @@ class _WholeLinesDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.lines = lines
 
+    @staticmethod
+    def drawn_text(opt: QStyleOptionViewItem) -> str:
+        """The cell's text as painted: its first line ("warning · log.response_actions_unrun",
+        "line 11004") elided to one line of the cell, the rest wrapped below it. Wrapped, a
+        long rule took both lines of a two-line row at 1280x720 ("warning ·" /
+        "log.response_actions_unr…") and its message was not in the list at all."""
+        # Qt's item text has its newlines as U+2028 (QStyledItemDelegate.displayText)
+        head, sep, rest = opt.text.replace("\n", "\u2028").partition("\u2028")
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        room = opt.rect.width() if style is None else style.subElementRect(
+            QStyle.SubElement.SE_ItemViewItemText, opt, widget).width()
+        room -= 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget)
+                     + 1) if style is not None else 0
+        head = opt.fontMetrics.elidedText(head, Qt.TextElideMode.ElideRight, max(room, 1))
+        return head + sep + rest
+
     def paint(self, painter, option, index) -> None:  # noqa: D102 - Qt override
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
@@ -174,7 +191,7 @@ class _WholeLinesDelegate(QStyledItemDelegate):
         if style is None:
             super().paint(painter, option, index)
             return
-        text = opt.text
+        text = self.drawn_text(opt)
         opt.text = ""
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         opt.text = text

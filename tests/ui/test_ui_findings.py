@@ -62,3 +62,30 @@ def test_a_short_dock_never_paints_the_message_over_the_list(qtbot, tmp_path):
     assert not view.intersects(msg) and not msg.intersects(button)
     assert "22.917 s" in p.message.toPlainText()
     w.shutdown()
+
+
+def test_a_long_rule_leaves_its_message_a_line_in_the_list(qtbot):
+    """Session 23's walk at 1280x720 (a dock 288 px wide, two-line rows): "warning ·
+    log.response_actions_unrun" wrapped over both lines of its row and the message was not in
+    the list at all. The first line is elided to one line; the message follows on the next."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    message = "1 of the 1 action(s) this response asked for never ran"
+    panel = FindingsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(288, 300)
+    panel.set_report(report_with([Finding(Severity.WARNING, "log.response_actions_unrun",
+                                          message, "agent-log.jsonl", 11003)]))
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.view
+    index = view.model().index(0, 1)
+    opt = QStyleOptionViewItem()
+    view.initViewItemOption(opt)
+    opt.rect = view.visualRect(index)
+    view.itemDelegate().initStyleOption(opt, index)
+    head, message_line = view.itemDelegate().drawn_text(opt).split("\u2028")
+    assert message_line == message
+    room = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, view).width()
+    assert head.startswith("warning · log.response_act") and head.endswith("…")
+    assert opt.fontMetrics.horizontalAdvance(head) <= room - 2  # one line, not wrapped
