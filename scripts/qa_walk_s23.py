@@ -274,6 +274,11 @@ def walk(win, app, subs, shots, screen, panel, asked, step, settle, shot, say, t
             say("offset-set", offset=win.session.offset_s, verdict=win.session.report.verdict,
                 shot=shot("offset"), **screen_says())
         win.decision_dock.raise_()
+        checks: tuple[str, ...] = ()
+        if win.session.result.report.kind.has_checklist:  # an official run: all ticked
+            from moderator_app.core.ledger.records import CHECKLIST_IDS
+            checks = tuple(CHECKLIST_IDS)
+            panel.checklist.set_ticked(list(checks))
         i = panel.reason.findData(reason) if decision == "reject" else -1
         if i >= 0:
             panel.reason.setCurrentIndex(i)
@@ -290,7 +295,7 @@ def walk(win, app, subs, shots, screen, panel, asked, step, settle, shot, say, t
         if stored is not None:
             with Ledger(gui_store, create=False) as led:
                 gui = [d.record.to_dict() for d in led.list()][-1]
-            cli = cli_record(sub, decision, reason, note, win.session.offset_s, (),
+            cli = cli_record(sub, decision, reason, note, win.session.offset_s, checks,
                              shots / f"cli-{n}.sqlite3")
             diff = {k: (gui.get(k), cli.get(k)) for k in set(gui) | set(cli)
                     if k != "decided_at" and gui.get(k) != cli.get(k)}
