@@ -1,0 +1,136 @@
+"""The C accelerator's plain arrays (`plain_array` in _jcs.c; session 23, issue 15) held to
+RFC 8785's exact bytes, to the spelling facts and to the chain's verdicts.
+
+An array of arrays, plain ASCII strings, plain integers and literals, with bare `,`, is
+canonical as written: it is checked in one pass and copied whole. Anything else in it (an
+escape, a non-ASCII or control character, a float, an object, whitespace, an invalid token)
+stops that pass and the array is parsed as before. Each such stopper is put here at every
+depth and place of a parse tree, against `canonical_json` (the reference) and the flags
+`chain.respelled` reads; then the `deeparrays` shape goes through the public verify seam
+with the accelerator on, off and line by line (`assert_same_reports`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import orjson
+import pytest
+from test_native_fuzz import ST, _dump, assert_same_reports, check_canonical
+from test_native_integers import _summary_args
+from trajhelp import join
+
+from moderator_app.core.formats import native
+from moderator_app.core.samples.payload_shapes import shaped_payload
+from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
+
+JCS = native.JCS
+pytestmark = pytest.mark.skipif(JCS is None, reason="the C accelerator is not built")
+
+TREE = b'["S",["NP",["DT","the"],["NN",%s]],[0,7,true,false,null,[]],["x","(",")"]]'
+# what may stand for %s: the plain ones, and each thing that stops the plain pass
+PLAIN = [b'"dog"', b"42", b"-1", b"0", b"9007199254740991", b"[]", b"[[]]", b"true", b'""',
+         b'"' + b"w" * 40 + b'"', b'"~ !#$%&()*+,-./:;<=>?@[]^_`{|}"']
+STOPPERS = [b'"a\\nb"', b'"\\u001b[0m"', b'"\\/"', b'"caf\xc3\xa9"', b'"\xf0\x9f\x98\x80"',
+            b'"del\x7f"', b"1.5", b"1e2", b"-0", b"-0.0", b'{"b":1,"a":2}', b"{}"]
+# declined (the Python path reports or accepts them): invalid JSON, integers beyond 2^53 - 1,
+# spaced separators in a line of bare ones
+DECLINED = [b"9007199254740992", b"12345678901234567890", b'["x", "y"]', b"[1, 2]",
+            b'"a\x01b"', b'"a\nb"', b'"\xff"', b"01", b"-", b"tru", b"truex", b"nul", b"1,",
+            b",1", b"1 ]", b'"open', b"[", b"]", b"1.", b"'x'", b"+1", b"[1,]"]
+
+
+def _place(token: bytes) -> bytes:
+    return TREE.replace(b"%s", token)
+
+
+def test_plain_trees_copied_exactly():
+    for token in PLAIN:
+        text = _place(token)
+        got = check_canonical(text)
+        assert got is not None and got[0] == text, text
+        assert got[1] & ST["ST_MIN"] and got[1] & ST["ST_ASCII"], text
+        assert not got[1] & (ST["ST_FLOAT"] | ST["ST_SPACED"]), text
+
+
+def test_stoppers_give_the_reference_bytes_and_facts():
+    for token in STOPPERS:
+        for text in (_place(token), b"[" * 30 + _place(token) + b"]" * 30,
+                     b'{"a":' + _place(token) + b',"b":[1,2]}'):
+            got = check_canonical(text)  # never a wrong byte or fact
+            assert got is not None, text
+    # what each stopper tells of the line, though the arrays around it are plain
+    assert not JCS.canonical(_place(b'"caf\xc3\xa9"'))[1] & ST["ST_ASCII"]
+    assert not JCS.canonical(_place(b'"del\x7f"'))[1] & ST["ST_ASCII"]
+    assert JCS.canonical(_place(b"1.5"))[1] & ST["ST_FLOAT"]
+    assert JCS.canonical(_place(b'"\\/"'))[1] & ST["ST_NOWRITER"]
+    assert JCS.canonical(_place(b"-0"))[0] == _place(b"0")
+
+
+def test_invalid_tokens_declined_at_every_depth():
+    for token in DECLINED:
+        for text in (_place(token), b"[" * 20 + _place(token) + b"]" * 20,
+                     b'{"a":[[' + token + b"]]}"):
+            assert JCS.canonical(text) is None, text
+
+
+def test_separators_of_the_line_agree():
+    """A plain array's bare `,` counts: beside json.dumps' spaced separators the line mixes
+    the two and is declined, as a line parsed value by value is."""
+    assert JCS.canonical(b'{"a": [1,2]}') is None
+    assert JCS.canonical(b'{"a":[1, 2],"b":[3,4]}') is None
+    assert JCS.canonical(b'{"a": [1, 2], "b": [[]]}')[0] == b'{"a":[1,2],"b":[[]]}'
+    assert JCS.canonical(b'{"a": [[]], "b": [7]}')[1] & ST["ST_SPACED"]
+
+
+def test_depth_limit_with_plain_arrays():
+    for n, ok in ((63, True), (64, True), (65, False)):
+        text = b"[" * n + b'"x",1' + b"]" * n
+        assert (JCS.canonical(text) is not None) == ok, n
+        inner = b'{"a":' + b"[" * (n - 1) + b"2" + b"]" * (n - 1) + b"}"
+        assert (JCS.canonical(inner) is not None) == ok, n
+    # a plain pass stopped deep inside: the arrays before the stop parsed the old way
+    text = b"[" * 40 + b"[1,2]," * 3 + b"1.5" + b"]" * 40
+    assert check_canonical(text)[0] == text
+
+
+_TOKENS = ("NP", "VP", "the", "(", ")", "", "x" * 20, 0, 1, 42, -7, 2**53 - 1, True, None)
+_RARE = ("é", "a\nb", "\x1b[1m", 1.5, -0.0, 1e21, 2**53, {"b": 1, "a": [1]}, "\U0001f600",
+         "del\x7f")
+
+
+def _tree(rng: random.Random, depth: int, rare: float):
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(_RARE if rng.random() < rare else _TOKENS)
+    return [_tree(rng, depth - 1, rare) for _ in range(rng.randrange(4))]
+
+
+def test_generated_parse_trees_canonical_bytes():
+    rng = random.Random(23)
+    for i in range(3000):
+        value = _tree(rng, rng.randrange(1, 16), 0.0 if i % 3 == 0 else 0.02)
+        for text in (orjson.dumps(value), json.dumps(value).encode(),
+                     json.dumps(value, separators=(",", ":")).encode()):
+            check_canonical(text)
+        if i % 3 == 0:  # no stopper: every array plain
+            assert check_canonical(orjson.dumps(value)) is not None, value
+
+
+def test_deeparrays_chain_verdicts(monkeypatch):
+    """The `deeparrays` shape with stoppers mixed in, as payloads of a valid chain (the
+    accelerator vouching for the block), then one token edited (line 9 alone edited)."""
+    rng = random.Random(15)
+    events = make_run_events(24, seed=8, variety=0.0, text_bytes=40)
+    for i in range(4, 20):
+        events[i]["payload"] = {"head": ["NP", 0],
+                                "parse": shaped_payload("deeparrays", rng, 600)["parse"],
+                                "extra": _tree(rng, 12, 0.05)}
+    lines = [_dump(e) for e in chain_events(events)]
+    assert JCS.summarise(join(lines[4:20]), *_summary_args()) is not None
+    rep = assert_same_reports(join(lines), monkeypatch, 2048)
+    assert rep["verdict"] == "pass", rep["findings"]
+    assert b'"head":["NP",0]' in lines[8]
+    lines[8] = lines[8].replace(b'"head":["NP",0]', b'"head":["NP",1]')
+    rep = assert_same_reports(join(lines), monkeypatch, 2048)
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [9]
