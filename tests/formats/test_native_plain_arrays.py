@@ -95,6 +95,42 @@ def test_depth_limit_with_plain_arrays():
     assert check_canonical(text)[0] == text
 
 
+TAIL = b',["NN",[0,1,2,3,4,5,6,7,8,9]],[true,false,null],"' + b"z" * 70 + b'"]'
+
+
+def test_every_token_at_every_offset_of_the_64_byte_windows():
+    """An array longer than 16 bytes is read 64 bytes at a time, each class of byte carried
+    from one window to the next (an open string, a digit run, a literal, a `-`, a `0`): each
+    token and stopper is put at every offset of the first two windows, and the array's end
+    at every offset of the text's (the last window read past it)."""
+    for off in range(0, 136):
+        head = b'[["' + b"w" * off + b'",'
+        for token in PLAIN:
+            text = head + token + b"]" + TAIL
+            got = check_canonical(text)
+            assert got is not None and got[0] == text, text
+        for token in STOPPERS:
+            assert check_canonical(head + token + b"]" + TAIL) is not None, (off, token)
+        for token in DECLINED + [b"1234567890123456", b"00", b"-01", b"fals", b"nulll", b"1a",
+                                 b'"a"b', b'1"a"', b"[]1", b"true1", b"]["]:
+            text = head + token + b"]" + TAIL
+            got = check_canonical(text)
+            if token == b"1234567890123456":  # 16 digits: parse_array's, as before
+                assert got is not None and got[0] == text, text
+            else:
+                assert got is None, text
+        text = head + b'"x"]]'  # the array's end at every distance from the text's end
+        assert check_canonical(text)[0] == text
+        assert check_canonical(b'{"a":' + text + b"}")[0] == b'{"a":' + text + b"}"
+
+
+def test_depth_limit_at_every_offset():
+    for off in range(0, 70):
+        for n, ok in ((64, True), (65, False)):
+            text = b'["' + b"w" * off + b'",' + b"[" * (n - 1) + b"1" + b"]" * n
+            assert (JCS.canonical(text) is not None) == ok, (off, n)
+
+
 _TOKENS = ("NP", "VP", "the", "(", ")", "", "x" * 20, 0, 1, 42, -7, 2**53 - 1, True, None)
 _RARE = ("é", "a\nb", "\x1b[1m", 1.5, -0.0, 1e21, 2**53, {"b": 1, "a": [1]}, "\U0001f600",
          "del\x7f")

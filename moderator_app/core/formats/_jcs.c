@@ -2074,7 +2074,8 @@ static int parse_object(P *ps, int depth, int role)
  * strings and small integers (`deeparrays`, issue 15); a call, a dispatch and a store a value
  * were ~80 % of the C summary there, against one pass over the bytes here and one copy. */
 static const unsigned char *plain_array(const unsigned char *p, const unsigned char *end,
-                                        int depth, int *comma, const unsigned char **stop)
+                                        int depth, int *comma, const unsigned char **stop,
+                                        const unsigned char *lim)
 {
     int d = 0; /* levels open inside the array at p */
     p++;
@@ -2083,6 +2084,10 @@ static const unsigned char *plain_array(const unsigned char *p, const unsigned c
     for (;;) {
         if (p >= end)
             goto fail;
+        if (p > lim) { /* further: not decided here (NULL, *stop NULL) */
+            *stop = NULL;
+            return NULL;
+        }
         unsigned c = *p;
         if (c == '[') {
             if (depth + d + 1 > MAX_DEPTH)
@@ -2163,6 +2168,222 @@ fail:
     return NULL;
 }
 
+#define PLAIN_SHORT 24 /* bytes plain_array reads before it hands over to plain_array64 */
+
+#if defined(__SSE2__)
+/* What 4 bytes' brackets do to the depth: indexed by their `[` bits | their `]` bits << 4,
+ * the change, and the lowest and highest it reaches after each byte (set when the module
+ * loads; an index with a byte both `[` and `]` is never read). */
+static struct {
+    int8_t delta, lo, hi;
+} BRACKETS4[256];
+
+static void init_brackets4(void)
+{
+    for (int i = 0; i < 256; i++) {
+        int d = 0, lo = 0, hi = 0;
+        for (int j = 0; j < 4; j++) {
+            d += (i >> j & 1) - (i >> (j + 4) & 1);
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+        BRACKETS4[i].delta = (int8_t)d;
+        BRACKETS4[i].lo = (int8_t)lo;
+        BRACKETS4[i].hi = (int8_t)hi;
+    }
+}
+
+/* The bit mask (bit i: byte i) of the 64 bytes' 16-byte compares in r[0..3]. */
+static inline uint64_t mask64(const __m128i r[4])
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(r[0]) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(r[1]) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(r[2]) << 32 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(r[3]) << 48;
+}
+
+static inline uint64_t eq64(const __m128i v[4], char c)
+{
+    const __m128i k = _mm_set1_epi8(c);
+    __m128i r[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        r[j] = _mm_cmpeq_epi8(v[j], k);
+    return mask64(r);
+}
+
+/* bytes from lo to hi (unsigned) */
+static inline uint64_t range64(const __m128i v[4], unsigned char lo, unsigned char hi)
+{
+    const __m128i l = _mm_set1_epi8((char)lo), h = _mm_set1_epi8((char)hi);
+    __m128i r[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        r[j] = _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v[j], l), v[j]),
+                             _mm_cmpeq_epi8(_mm_min_epu8(v[j], h), v[j]));
+    return mask64(r);
+}
+
+/* x with bit i the XOR of bits 0..i (inside a string: from its opening quote on) */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* plain_array's answer (the same arrays accepted, the same end), 64 bytes at a time: each
+ * byte's class as a bit mask (quotes, what lies in a string, `[`, `]`, `,`, digits, `-`,
+ * letters) and the grammar as rules between a byte's class and the next one's, so that no
+ * branch depends on which token comes next (in a parse tree that is random, and its
+ * mispredictions were most of plain_array's time). What the masks do not say is looked at
+ * alone: each literal's spelling, and the brackets one by one for the depth and the end. A
+ * few arrays plain_array copies are left to parse_array here (a 16-digit integer, one at the
+ * block's end in a 64-byte window that runs past it): never a different result. */
+static inline __attribute__((always_inline)) const unsigned char *
+plain_array64_at(const unsigned char *p, const unsigned char *end, int depth, int *comma,
+                 const unsigned char **stop)
+{
+    unsigned char pad[64];
+    uint64_t in = 0;                                         /* in a string at the chunk's start */
+    uint64_t pO = 0, pC = 0, pM = 0, pQC = 0, pD = 0, pN = 0, pL = 0, pZs = 0; /* bit 63 of the last */
+    uint64_t pm1 = 0, pm2 = 0, pm4 = 0;                      /* digit runs of 2, 4, 8 */
+    int d = 0;
+    const int dmax = MAX_DEPTH - depth + 1;
+    for (;;) {
+        const unsigned char *b = p;
+        size_t avail = (size_t)(end - p);
+        if (avail < 64) {
+            if (avail == 0)
+                goto fail;
+            memcpy(pad, p, avail);
+            memset(pad + avail, 0, 64 - avail); /* a control byte: an error if reached */
+            b = pad;
+        }
+        __m128i v[4], r[4];
+    #pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+            v[j] = _mm_loadu_si128((const __m128i *)(b + 16 * j));
+        const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) /* signed: bytes >= 0x80 are negative, below 0x20 too */
+            r[j] = _mm_or_si128(_mm_cmplt_epi8(v[j], space), _mm_cmpeq_epi8(v[j], del));
+        uint64_t bad = mask64(r) | eq64(v, '\\');
+        uint64_t q = eq64(v, '"');
+        uint64_t s = prefix_xor(q) ^ in;
+        uint64_t qc = q & ~s, out = ~(s | q);
+        uint64_t O = eq64(v, '[') & out, C = eq64(v, ']') & out, M = eq64(v, ',') & out;
+        uint64_t D = range64(v, '0', '9') & out, N = eq64(v, '-') & out;
+        uint64_t L = range64(v, 'a', 'z') & out, Z = eq64(v, '0') & out;
+        uint64_t qo = q & s;
+        bad |= out & ~(O | C | M | D | N | L);
+        /* what may follow each class: its mask moved a byte on, the last chunk's bit 63 in */
+#define NEXT(x, px) ((x) << 1 | (px) >> 63)
+        uint64_t val = O | qo | D | N | L; /* what may start a value (and `[`) */
+        bad |= NEXT(O, pO) & ~(val | C);
+        bad |= NEXT(M, pM) & ~val;
+        bad |= (NEXT(C, pC) | NEXT(qc, pQC)) & ~(C | M);
+        bad |= NEXT(D, pD) & ~(D | C | M);
+        bad |= NEXT(L, pL) & ~(L | C | M);
+        bad |= NEXT(N, pN) & ~(D & ~Z);        /* -0 is parse_number's */
+        uint64_t Zs = Z & ~NEXT(D, pD);        /* a 0 that starts a number */
+        bad |= NEXT(Zs, pZs) & D;              /* 01: invalid */
+        uint64_t m1 = D & NEXT(D, pD);         /* 16 digits or more: parse_value decides */
+        uint64_t m2 = m1 & (m1 << 2 | pm1 >> 62);
+        uint64_t m4 = m2 & (m2 << 4 | pm2 >> 60);
+        bad |= m4 & (m4 << 8 | pm4 >> 56);
+        uint64_t lits = L & ~NEXT(L, pL);      /* where a literal starts */
+#undef NEXT
+        /* the brackets: the depth, and where the array ends. Four bytes a step by
+         * BRACKETS4, without a branch; only a chunk where the array may end or go too deep
+         * is taken bracket by bracket */
+        uint64_t keep = ~0ull; /* the bits up to the array's end */
+        int ended = -1;        /* where it ends in the chunk */
+        int po = __builtin_popcountll(O), pc = __builtin_popcountll(C);
+        int dd = d, edge = 0;
+        if (d - pc > 0 && d + po <= dmax)
+            dd = d + po - pc;
+        else
+        for (int k = 0; k < 64; k += 4) {
+            unsigned ix = (unsigned)(O >> k & 15) | (unsigned)(C >> k & 15) << 4;
+            edge |= (dd + BRACKETS4[ix].lo <= 0) | (dd + BRACKETS4[ix].hi > dmax);
+            dd += BRACKETS4[ix].delta;
+        }
+        if (!edge)
+            d = dd;
+        else
+        for (uint64_t br = O | C; br; br &= br - 1) {
+            int i = __builtin_ctzll(br);
+            d += (int)((O >> i) & 1) * 2 - 1;
+            if (d == 0) {
+                keep = i == 63 ? ~0ull : (2ull << i) - 1;
+                ended = i;
+                break;
+            }
+            if (d > dmax) {
+                bad |= 1ull << i;
+                break;
+            }
+        }
+        bad &= keep;
+        if (bad) {
+            p += __builtin_ctzll(bad);
+            goto fail;
+        }
+        for (lits &= keep; lits; lits &= lits - 1) {
+            const unsigned char *w = p + __builtin_ctzll(lits);
+            size_t n = *w == 'f' ? 5 : 4;
+            if ((size_t)(end - w) <= n || memcmp(w, *w == 't' ? "true" : *w == 'f' ? "false" : "null", n) != 0 ||
+                (w[n] >= 'a' && w[n] <= 'z')) {
+                p = w;
+                goto fail;
+            }
+        }
+        if (M & keep)
+            *comma = 1;
+        if (ended >= 0)
+            return p + ended + 1;
+        if (avail <= 64)
+            goto fail;
+        in = (uint64_t)((int64_t)s >> 63);
+        pO = O, pC = C, pM = M, pQC = qc, pD = D, pN = N, pL = L, pZs = Zs;
+        pm1 = m1, pm2 = m2, pm4 = m4;
+        p += 64;
+    }
+fail:
+    *stop = p;
+    return NULL;
+}
+
+static int have_popcnt = 0; /* set when the module loads */
+
+static const unsigned char *plain_array64_any(const unsigned char *p, const unsigned char *end,
+                                              int depth, int *comma, const unsigned char **stop)
+{
+    return plain_array64_at(p, end, depth, comma, stop);
+}
+
+/* the same, where the CPU counts a mask's bits in one instruction */
+__attribute__((target("popcnt"))) static const unsigned char *
+plain_array64_popcnt(const unsigned char *p, const unsigned char *end, int depth, int *comma,
+                     const unsigned char **stop)
+{
+    return plain_array64_at(p, end, depth, comma, stop);
+}
+
+static inline const unsigned char *plain_array64(const unsigned char *p,
+                                                 const unsigned char *end, int depth,
+                                                 int *comma, const unsigned char **stop)
+{
+    return have_popcnt ? plain_array64_popcnt(p, end, depth, comma, stop)
+                       : plain_array64_any(p, end, depth, comma, stop);
+}
+#endif
+
 static int parse_array(P *ps, int depth)
 {
     if (depth > MAX_DEPTH)
@@ -2170,7 +2391,16 @@ static int parse_array(P *ps, int depth)
     int rc;
     if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail) {
         int comma = 0;
-        const unsigned char *e = plain_array(ps->p, ps->end, depth, &comma, &ps->plain_fail);
+#if defined(__SSE2__)
+        /* a short array (a box's four numbers) byte by byte, a longer one 64 bytes at a time */
+        const unsigned char *e = plain_array(ps->p, ps->end, depth, &comma, &ps->plain_fail,
+                                             ps->p + PLAIN_SHORT);
+        if (e == NULL && ps->plain_fail == NULL)
+            e = plain_array64(ps->p, ps->end, depth, &comma, &ps->plain_fail);
+#else
+        const unsigned char *e = plain_array(ps->p, ps->end, depth, &comma, &ps->plain_fail,
+                                             ps->end);
+#endif
         if (e != NULL) {
             size_t n = (size_t)(e - ps->p);
             if (buf_grow(&ps->out, n) < 0)
@@ -3177,10 +3407,16 @@ PyMODINIT_FUNC PyInit__jcs(void)
     if (m == NULL)
         return NULL;
     init_lowhex();
+#if defined(__SSE2__)
+    init_brackets4();
+#endif
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
     have_ssse3 = __builtin_cpu_supports("ssse3");
     have_avx2 = have_ssse3 && __builtin_cpu_supports("avx2");
+#if defined(__SSE2__)
+    have_popcnt = __builtin_cpu_supports("popcnt");
+#endif
 #endif
     /* hashlib loads OpenSSL's libcrypto; find its one-shot SHA256 there (never load another) */
     PyObject *hashlib = PyImport_ImportModule("hashlib");
