@@ -1531,24 +1531,33 @@ static int parse_number(P *ps)
     return put_float(ps, t, tl, st, len);
 }
 
-/* An integer token that is its own RFC 8785 form (1 to 15 digits, or 16 up to 2^53 - 1; not
- * -0, no leading zero, no fraction or exponent) and ends where the enclosing array or object
- * goes on (`,`, `]`, `}`): copied as it stands, as parse_number would write it, without its
- * calls, and 1; else 0 with nothing read or written (parse_value decides). Why: small integers
- * are most values of parse trees, counters and boxes (`deeparrays`, `detections`, `numbers`;
- * issue 15), and an integer before `]` or `}` took the whole number path. */
-static inline int plain_integer(P *ps)
+/* The end of the integer token at p when it is its own RFC 8785 form (1 to 15 digits, or 16
+ * up to 2^53 - 1; not -0, no leading zero, no fraction or exponent) and ends where the
+ * enclosing array or object goes on (`,`, `]`, `}`); else NULL. */
+static inline const unsigned char *plain_integer_end(const unsigned char *p,
+                                                     const unsigned char *e)
 {
-    const unsigned char *p = ps->p, *e = ps->end;
     int neg = *p == '-';
     const unsigned char *q = p + neg;
     if (q >= e || !is_digit(*q) || (*q == '0' && (neg || (q + 1 < e && is_digit(q[1])))))
-        return 0;
+        return NULL;
     const unsigned char *d = q;
     while (q < e && is_digit(*q))
         q++;
     if (q >= e || (*q != ',' && *q != ']' && *q != '}') ||
         (q - d > 15 && !safe_16(d, (size_t)(q - d))))
+        return NULL;
+    return q;
+}
+
+/* Such a token copied as it stands, as parse_number would write it, without its calls, and 1;
+ * else 0 with nothing read or written (parse_value decides). Why: small integers are most
+ * values of parse trees, counters and boxes (`deeparrays`, `detections`, `numbers`; issue 15),
+ * and an integer before `]` or `}` took the whole number path. */
+static inline int plain_integer(P *ps)
+{
+    const unsigned char *p = ps->p, *q = plain_integer_end(p, ps->end);
+    if (q == NULL)
         return 0;
     size_t n = (size_t)(q - p);
     if (buf_grow(&ps->out, n) < 0)
@@ -2101,40 +2110,13 @@ static const unsigned char *plain_array(const unsigned char *p, const unsigned c
                 continue; /* a value is next */
             }
         } else if (c == '"') {
-            p++;
-            for (;;) {
-#if defined(__SSE2__)
-                if (end - p >= 16) {
-                    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-                    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
-                    __m128i v = _mm_loadu_si128((const __m128i *)p);
-                    __m128i hit = _mm_or_si128(
-                        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                        _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
-                    unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-                    if (!mask) {
-                        p += 16;
-                        continue;
-                    }
-                    p += __builtin_ctz(mask);
-                    break;
-                }
-#endif
-                while (p < end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x7f)
-                    p++;
-                break;
-            }
+            p = plain_run(p + 1, end);
             if (p >= end || *p != '"')
                 goto fail; /* an escape, a control or non-ASCII character: parse_string */
             p++;
         } else if (c == '-' || is_digit(c)) {
-            const unsigned char *q = p + (c == '-');
-            if (q >= end || !is_digit(*q) || (*q == '0' && (c == '-' || (q + 1 < end && is_digit(q[1])))))
-                goto fail;
-            const unsigned char *dg = q;
-            while (q < end && is_digit(*q))
-                q++;
-            if (q >= end || (*q != ',' && *q != ']') || (q - dg > 15 && !safe_16(dg, (size_t)(q - dg))))
+            const unsigned char *q = plain_integer_end(p, end); /* (a `}` after it: below) */
+            if (q == NULL)
                 goto fail;
             p = q;
         } else if (c == 't' && end - p >= 4 && memcmp(p, "true", 4) == 0) {
