@@ -273,6 +273,13 @@ def test_table_and_detail_follow_a_jump_while_paused(qtbot, window, tmp_path):
                                     - 1e-6)
     assert 3 < mid < last
     assert table_row() == mid and window.detail.row == mid
+    # A drag on the timeline: followed at its end, not on each move.
+    window.timeline.scrub_changed.emit(True)
+    window.nav.seek_run_time(index.times[last] - 0.05)
+    assert table_row() == mid
+    window.timeline.scrub_changed.emit(False)
+    assert table_row() == window.nav.current_row_at(
+        window.nav.run_time() + window.player.frame_duration() - 1e-6) > mid
     # Selecting a row keeps it, even where a later event falls in the same frame.
     window.select_event(5)
     assert table_row() == 5 and window.detail.row == 5
