@@ -30,7 +30,7 @@ from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_text
 from moderator_app.core.video.probe import NoFootage
 from moderator_app.ui.layer import StaticLayer, playhead_strip
-from moderator_app.ui.no_footage_band import paint_bands
+from moderator_app.ui.no_footage_band import band_pixels, paint_bands, span_arrays
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_timecode
 from moderator_app.ui.timeline_columns import density, fill_columns, nice_step, widen
@@ -78,6 +78,7 @@ class Timeline(QWidget):
         self.offset = 0.0
         self.footage_gaps: tuple[tuple[float, float], ...] = ()  # video time, no footage
         self.no_footage: tuple[NoFootage, ...] = ()  # the probe's spans, hatched always
+        self.no_footage_arrays = span_arrays(())  # their starts and ends, for painting
         self.playhead: float | None = None
         self.current: list[int | None] = []  # per lane: position in lane_times, or None
         self.retime_marks: tuple[float | None, float | None] = (None, None)  # run time
@@ -144,6 +145,7 @@ class Timeline(QWidget):
         """The probe's spans without footage (`VideoProbe.no_footage`), hatched across the
         lanes whatever finding is selected (ui/no_footage_band.py)."""
         self.no_footage = tuple(spans)
+        self.no_footage_arrays = span_arrays(self.no_footage)
         self._changed()
 
     def no_footage_bands(self) -> list[tuple[float, float]]:
@@ -361,7 +363,8 @@ class Timeline(QWidget):
                                                       Qt.TextElideMode.ElideRight,
                                                       LABEL_W - 8))
         top = AXIS_H + COVERAGE_H
-        paint_bands(p, [(self.x_of(a), self.x_of(b)) for a, b in self.no_footage_bands()],
+        paint_bands(p, band_pixels(*self.no_footage_arrays, self.v0 + self.offset,
+                                   self.v1 + self.offset, LABEL_W, w),
                     LABEL_W, self.width(), top, self.height(), fg, FINDINGS_H)
         # Markers: one RGBA buffer for the findings lane and all event lanes.
         height = max(1, self.height() - top)

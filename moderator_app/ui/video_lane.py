@@ -14,7 +14,7 @@ from PySide6.QtGui import QPainter, QPen, QRegion
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from moderator_app.ui.layer import StaticLayer, playhead_strip
-from moderator_app.ui.no_footage_band import paint_bands
+from moderator_app.ui.no_footage_band import band_pixels, paint_bands
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
 
 ROW_H = 16
@@ -78,7 +78,8 @@ class VideoLane(QWidget):
         p = QPainter(self)
         self.layer.draw(p, (tl.v0, tl.v1, tl.offset, self._version), self._paint_static)
         # the timeline's no-footage band carried down too, on the video's clock, all the time
-        paint_bands(p, [(self._x(s.start_s), self._x(s.end_s)) for s in tl.no_footage],
+        v0, v1, w = self._video_span()
+        paint_bands(p, band_pixels(*tl.no_footage_arrays, v0, v1, LABEL_W, w),
                     LABEL_W, self.width(), 0, self.height())
         # The timeline's playhead carried down into the lane, on the video's clock.
         x = self._playhead_at = self._playhead_x()

@@ -128,3 +128,22 @@ def test_the_player_plays_no_sound_in_a_footage_gap(qtbot, tmp_path, monkeypatch
     assert heard.shape[0] and int(np.abs(heard).max()) == 2896  # the tone up to the gap
     assert silent.shape[0] >= int(0.5 * audio.RATE)  # fed on through the gap ...
     assert not silent.any()  # ... with silence
+
+
+def test_the_bands_are_at_most_one_a_pixel_column_whatever_their_number():
+    """A hostile video may hold tens of thousands of gaps, and the lanes under the timeline
+    paint the bands on every playhead move: those less than a pixel apart are one."""
+    from moderator_app.ui.no_footage_band import band_pixels
+
+    starts = np.array([2.0, 10.0, 11.0])
+    ends = np.array([8.0, 13.0, 12.0])  # overlapping spans (a gap in a joined stretch)
+    # 0-20 s over 200 px from x = 120: 10 px a second
+    assert band_pixels(starts, ends, 0.0, 20.0, 120, 200) == [(140.0, 200.0), (220.0, 250.0)]
+    assert band_pixels(starts, ends, 9.0, 20.0, 0, 110) == [(10.0, 40.0)]  # only in view
+    assert band_pixels(starts, ends, 14.0, 20.0, 0, 60) == []
+    many = np.arange(30_000) * 6.0  # 30,000 gaps of 5 s, 1 s of footage between them
+    bands = band_pixels(many, many + 5.0, 0.0, 180_000.0, 120, 800)
+    # 1 s of footage between them is 0.004 px: one band, to the last gap's end (179,999 s)
+    assert bands == [(120.0, pytest.approx(120 + 179_999 / 180_000 * 800))]
+    near = band_pixels(many, many + 5.0, 0.0, 60.0, 0, 600)  # 10 px a second: all apart
+    assert near[:2] == [(0.0, 50.0), (60.0, 110.0)] and len(near) == 10
