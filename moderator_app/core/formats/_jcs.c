@@ -2371,7 +2371,8 @@ static int parse_array(P *ps, int depth)
     if (depth > MAX_DEPTH)
         return NOTOK;
     int rc;
-    if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail) {
+    /* (an array of objects, a tool call's `args`: not tried, it would stop at once) */
+    if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail && ps->end - ps->p > 1 && ps->p[1] != '{') {
         int comma = 0;
 #if defined(__SSE2__)
         /* a short array (a box's four numbers) byte by byte, a longer one 64 bytes at a time */
