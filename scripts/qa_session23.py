@@ -263,6 +263,107 @@ def check_moments(case: str) -> dict:
             "met": all(r["met"] for r in rows.values())}
 
 
+def gui_moments(case: str) -> dict:
+    """Mo-b and the shading: the offscreen window opens the case at its offset; the timeline's
+    no-footage spans before any click (its public state and a picture of it); then each
+    finding selected through `window.nav.select_finding(i)` and where the playhead lands
+    (`player.current_time`, video time; `player.in_footage`) against the JSON's time."""
+    import qa_gui_s10 as g10
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from moderator_app.ui.main_window import MainWindow
+
+    d = build_moment(case)
+    offset, rules, tol = MOMENTS[case]
+    app = QApplication.instance() or QApplication([])
+    outd = CACHE / "gui" / case
+    outd.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("MODERATOR_APP_CACHE", str(outd / "cache"))
+    win = MainWindow(settings=QSettings(str(outd / "s.ini"), QSettings.Format.IniFormat),
+                     store_path=outd / "gui.sqlite3")
+    win.resize(1280, 720)
+    win.show()
+    win.open_paths([d])
+    g10.wait(app, lambda: win.session.result is not None, 120)
+    g10.wait(app, lambda: win.player.has_video and win.player.times.complete, 120)
+    win.sync.spin.setValue(offset)
+    g10.wait(app, lambda: win.session.report.offset == offset, 60)
+    g10.wait(app, lambda: getattr(win.player, "scan_result", None) is not None, 240)
+    for _ in range(40):
+        app.processEvents()
+        time.sleep(0.05)
+    tl = win.timeline
+    shading = {"footage_gaps": [tuple(round(x, 3) for x in sp) for sp in tl.footage_gaps]}
+    if hasattr(tl, "no_footage_bands"):  # s23-moments' seam: the hatched bands
+        shading["no_footage_bands"] = [tuple(round(x, 3) for x in sp)
+                                       for sp in tl.no_footage_bands()]
+        shading["no_footage"] = [(s.rule, s.start_s, s.end_s) for s in tl.no_footage]
+    tl.grab().save(str(outd / "timeline-open.png"))
+    win.grab().save(str(outd / "window-open.png"))
+    rep = win.session.report
+    rows = []
+    for i, f in enumerate(list(win.findings.findings)):
+        if not f.rule.startswith("video."):
+            continue
+        win.nav.select_finding(i)
+        for _ in range(20):
+            app.processEvents()
+            time.sleep(0.05)
+        got = win.player.current_time
+        want = getattr(f, "video_start", None)
+        rows.append({"i": i, "rule": f.rule, "finding_video_s": want,
+                     "player_video_s": round(got, 3),
+                     "in_footage": getattr(win.player, "in_footage", None),
+                     "err_s": None if want is None else round(got - want, 3),
+                     "message": f.message[:100]})
+    win.grab().save(str(outd / "window-last-click.png"))
+    win.shutdown() if hasattr(win, "shutdown") else win.close()
+    judged = [r for r in rows if r["rule"] in rules]
+    return {"case": case, "verdict": getattr(rep, "verdict", None), "timeline": shading,
+            "timeline_png": str(outd / "timeline-open.png"), "rows": rows,
+            "met_jumps": bool(judged) and all(r["err_s"] is not None and abs(r["err_s"]) <= tol
+                                              for r in judged)}
+
+
+def audio_gap(case: str = "m23_gap_tone_webm", t0: float = 11.0, t1: float = 20.0) -> dict:
+    """No sound inside a footage gap, through the seam s23-moments' test uses (core: the
+    probe's spans, `export.no_footage_spans`, `AudioFeeder` feeding a keeping `NullSink`), on
+    this pass' VP9 + Opus file: the samples fed from t0 to t1 (ticks every 0.1 s, playing at
+    1x), each placed on the video's clock; the loudest sample in each 0.1 s bin."""
+    from moderator_app.core.video import audio
+    from moderator_app.core.video.export import no_footage_spans
+    from moderator_app.core.video.probe import probe_video
+
+    d = build_moment(case)
+    video = next(d.glob("video.*"))
+    p = probe_video(video, video.name)
+    silent = no_footage_spans(p.index, no_footage=p.no_footage)
+    track = audio.AudioTrack.for_index(video, p.index)
+    sink = audio.NullSink(keep=True)
+    feeder = audio.AudioFeeder(track, sink, silent=silent)
+    try:
+        for k in range(int(round((t1 - t0) * 10)) + 1):
+            feeder.tick(t0 + k / 10, True, 1.0, False)
+    finally:
+        feeder.close()
+    # the feeder's samples run on from t0 (its test's `fed` reads them so: sample i at
+    # t0 + i / RATE)
+    a = np.frombuffer(bytes(sink.data), np.int16).reshape(-1, 2)
+    t, amp = t0 + np.arange(a.shape[0]) / audio.RATE, np.abs(a.astype(np.int32)).max(axis=1)
+    bins = {round(b / 10, 1): int(amp[(t >= b / 10) & (t < b / 10 + 0.1)].max(initial=0))
+            for b in range(int(t0 * 10), int(t1 * 10))}
+    inside = [v for k, v in bins.items() if 12.05 <= k < 18.95]
+    before = [v for k, v in bins.items() if k < 11.95]
+    after = [v for k, v in bins.items() if k >= 19.3]
+    return {"case": case, "silent_spans": [list(x) for x in silent],
+            "samples_fed": int(t.shape[0]), "loudest_inside": max(inside, default=None),
+            "loudest_before": min(before, default=None),
+            "quietest_after_19_3": min(after, default=None), "bins": bins,
+            "met": bool(inside) and max(inside) == 0 and min(before) > 500
+            and min(after) > 500}
+
+
 # -- 2. joins of other codec pairs (issue 12/15) ----------------------------------------------
 #: case -> (fps, [(frames, encoder args)], ext): each part drawn by tests/video_corpus.py
 #: (frame numbers readable), 320x240, joined with `cat`
@@ -427,6 +528,9 @@ def check_chain(shape: str, repeat: int = 3) -> dict:
 
     d = build_chain(shape)
     path = d / "events.jsonl.zst"
+    # timed_verify starts `python -c`, which puts the current directory first on sys.path:
+    # from a worktree that would run the worktree's own package, not PYTHONPATH's
+    os.chdir(d)
     bc.floor(path)
     floors, runs = [], []
     for _ in range(repeat):
@@ -507,10 +611,10 @@ def build_sync_run(name: str) -> Path:
 def check_sync(name: str) -> dict:
     _sync_setup()
     res = s22.check_sync(name)
-    res["video_frames"] = None
+    folder = CACHE / "sync" / name
+    res["video_frames"] = (_verify(folder)[1].get("video") or {}).get("frame_count")
     try:
         import video_corpus as vc
-        folder = CACHE / "sync" / name
         res["ffprobe_frames"] = vc.ffprobe_frames(next(folder.glob("video.*")))
     except Exception as e:  # noqa: BLE001
         res["ffprobe_frames"] = repr(e)[:100]
@@ -540,6 +644,22 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
             print(json.dumps([c for c, _ in hostile_module().cases(CACHE / "hostile")]))
     elif what == "moments":
         _rows(check_moments, rest or list(MOMENTS), "case")
+    elif what == "audio":
+        _rows(audio_gap, rest or ["m23_gap_tone_webm"], "case")
+    elif what == "gui-moments":
+        _rows(gui_moments, rest or list(MOMENTS), "case")
+    elif what == "walk":  # OUT W H: s13's walk on two of this pass' real-game runs
+        import qa_walk_s13_review as w13
+        import qa_walk_s14 as w14
+        w14.RUNS = CACHE / "sync"
+        w14.PICK = {"carnival-mpeg2ps-25-insert": "carnival-insert@r25mpeg2ps",
+                    "up-n-down-mpeg2ps-25-genuine": "up_n_down-genuine@r25mpeg2ps"}
+        w13.DECISIONS = {
+            "carnival-mpeg2ps-25-insert": (
+                "reject", "other", "4 s of footage that the log never saw inserted", ()),
+            "up-n-down-mpeg2ps-25-genuine": ("accept", "ok", "", ())}
+        w13.CLI = os.environ.get("QA23_CLI", w13.CLI)
+        w13.walk(Path(rest[0]), int(rest[1]), int(rest[2]))
     elif what == "joins":
         _rows(check_join, rest or list(JOINS), "case")
     elif what == "chain":
