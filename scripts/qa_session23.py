@@ -381,6 +381,12 @@ JOINS = {
                                        (525, [*_X264, "-bf", "2", "-g", "50"])], "mkv"),
     "j23_mpeg4bf2_then_h264_mkv_30": (30, [(90, [*_MPEG4, "-bf", "2", "-g", "60"]),
                                            (630, [*_X264, "-bf", "3", "-g", "60"])], "mkv"),
+    # added 19:58, after Q1, to tell its factors apart: no B-frames in the MPEG-4 recording;
+    # no B-frames in the H.264 one
+    "j23_mpeg4_then_h264bf3_mkv_30": (30, [(90, [*_MPEG4, "-g", "60"]),
+                                           (630, [*_X264, "-bf", "3", "-g", "60"])], "mkv"),
+    "j23_mpeg4bf2_then_h264bf0_mkv_30": (30, [(90, [*_MPEG4, "-bf", "2", "-g", "60"]),
+                                              (630, [*_X264, "-bf", "0", "-g", "60"])], "mkv"),
 }
 JOIN_TIMES = (1.0, 2.5, 4.0, 8.0, 12.0, 16.0, 20.0, 23.5)
 
