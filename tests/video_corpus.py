@@ -632,3 +632,19 @@ def build_gap_and_join(d: Path) -> Path:
     out = d / "gap_join.mkv"
     out.write_bytes(build_gap_tone(d).read_bytes() + b.read_bytes())
     return out
+
+
+def build_black_in_join(d: Path) -> Path:
+    """1 s of 320x240 testsrc2 then 1 s of black (H.264 MKV), and a recording of 400x300
+    (1 s of testsrc2, 2 s of black) appended byte for byte: played with the first header it
+    gives no footage from 2.0 to 5.0 s, and its black pictures at 3.0-5.0 s are none
+    (session 23: the scan's picture findings inside a span without footage)."""
+    a, b = d / "a.mkv", d / "b.mkv"
+    for out, size, black_s in ((a, "320x240", 1), (b, "400x300", 2)):
+        _ffmpeg(["-f", "lavfi", "-i", f"testsrc2=s={size}:r=30:d=1", "-f", "lavfi", "-i",
+                 f"color=black:s={size}:r=30:d={black_s}", "-filter_complex",
+                 "[0:v][1:v]concat=n=2:v=1[o]", "-map", "[o]", *_H264_UF, "-f", "matroska",
+                 str(out)])
+    out = d / "black_join.mkv"
+    out.write_bytes(a.read_bytes() + b.read_bytes())
+    return out

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.video.index import FrameIndex
 from moderator_app.core.video.probe import NoFootage
+from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.frame_view import FrameView
 from moderator_app.ui.player_controls import PAUSE_TEXT, PLAY_TEXT, build_controls
 from moderator_app.ui.player_parts import (
@@ -203,6 +204,9 @@ class VideoPlayer(PlayerSpeed, QWidget):
                 and not (self.playing or self._scrubbing or self._dragging))
 
     def _on_scan_done(self, result) -> None:
+        if isinstance(result, ScanResult) and self.times is not None:
+            # the picture findings inside a span without footage are dropped, as verify does
+            result = result.outside(self.times.no_footage)
         self.scan_result = result
         self.scan_ready.emit(result)
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from test_ui_main_window import open_and_wait
 from ui_helpers import WAIT_MS, wait_idle, window_1280x720
-from video_corpus import build_gap_and_join, build_gap_tone
+from video_corpus import build_black_in_join, build_gap_and_join, build_gap_tone
 
 from moderator_app.core.samples.community import make_agent_log
 
@@ -147,3 +147,20 @@ def test_the_bands_are_at_most_one_a_pixel_column_whatever_their_number():
     assert bands == [(120.0, pytest.approx(120 + 179_999 / 180_000 * 800))]
     near = band_pixels(many, many + 5.0, 0.0, 60.0, 0, 600)  # 10 px a second: all apart
     assert near[:2] == [(0.0, 50.0), (60.0, 110.0)] and len(near) == 10
+
+
+def test_the_scan_lists_no_picture_finding_inside_a_span_without_footage(qtbot, window,
+                                                                          tmp_path):
+    """The window's scan findings are the CLI's: the joined recording's black pictures
+    (3.0-5.0 s, inside its 2.0-5.0 s stretch) are no finding, the first recording's black
+    second is one (tests/video/test_video_scan_no_footage.py says why)."""
+    sub = tmp_path / "run"
+    sub.mkdir()
+    make_agent_log(sub / "agent-log.jsonl", n_events=20, seed=2)
+    build_black_in_join(tmp_path).rename(sub / "video.mkv")
+    open_and_wait(qtbot, window, sub)
+    qtbot.waitUntil(lambda: window.player.scan_result is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    listed = [(f.rule, f.video_start_s) for f in window.findings.findings
+              if f.rule in ("video.black", "video.joined_undecodable")]
+    assert sorted(listed) == [("video.black", 1.0), ("video.joined_undecodable", 2.0)]

@@ -279,6 +279,11 @@ def _probe_and_scan(path: Path, name: str, report: Report, budget_s: float | Non
         last = last_decoded(pending.index, scan.signals.pts) \
             if scan is not None and scan.complete else None
         probe = pending.judge(last) if last is not None else probe_video(path, name)
+    if scan is not None and probe.no_footage:
+        # no picture finding where the probe says there is no footage (`ScanResult.outside`),
+        # in the findings and in the section alike
+        scan = scan.outside(probe.no_footage)
+        report.video_scan = VideoScanSection.of(scan)
     return probe, scan
 
 

@@ -26,6 +26,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   picture brightened or darkened at once, back to the picture before within 0.5 s) is none;
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
+A picture finding (cut, frozen, black) wholly inside a span the probe declares without footage
+is none: the decoder's pictures there are not shown as footage (`ScanResult.outside`).
+
 Signals are cached by the video's SHA-256 (the verifier already has it), so reopening a video
 costs loading one small file. The same pass yields the per-tile change counts the log-video
 sync analysis reads (`core.sync.signals.frame_signals` is a view of them): a video is decoded
@@ -35,8 +38,8 @@ once for both, and two callers asking for the same video at once share one decod
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +49,7 @@ from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThreshold
 
 from .isolate import VideoProcess, VideoProcessError
 from .packed import packed_times, restamped
+from .probe import NoFootage
 from .rates import rate_changes
 from .scan_cache import cache_key, file_sha256, load_cached, sha_lock, store
 from .scan_cuts import cut_candidates
@@ -70,6 +74,7 @@ from .signals import unpack_arrays
 
 SCAN_VERSION = 1   # the report's `video_scan` section
 LOCK_POLL_S = 0.05  # how often a scan waiting for the same video's decode looks at its cancel
+PICTURE_RULES = frozenset({FROZEN.id, BLACK.id, CUT.id})  # what a picture shows (`outside`)
 NEIGHBOUR_SLIP = 16  # pts that sorting moves this few places: the packets', not an order
 
 
@@ -125,6 +130,20 @@ class ScanResult:
     packets: int = 0
     extra: dict = field(default_factory=dict)
     complete: bool = True  # False: stopped at its CPU budget (`SCAN_STOPPED` says where)
+
+    def outside(self, no_footage: Sequence[NoFootage]) -> ScanResult:
+        """This scan without its picture findings (a cut, a freeze, black) that lie wholly
+        inside a span the probe declares without footage (`VideoProbe.no_footage`). There the
+        decoder gives pictures the file does not show as footage (a joined recording decoded
+        with another's parameters: smeared frames), and a "possible hard cut" at 3.2-26 s of
+        a 2-28 s stretch sent a click to "no footage at this time" (session 23's walk, on
+        QA s21's seg_mkv_h264_res_change: 7 cuts inside its joined stretch). The timing
+        findings (timestamp gap, going back, stream change) are about the packets, and stay."""
+        spans = tuple(
+            s for s in self.spans
+            if s.rule not in PICTURE_RULES or not any(
+                nf.start_s <= s.start_s and s.end_s <= nf.end_s for nf in no_footage))
+        return self if len(spans) == len(self.spans) else replace(self, spans=spans)
 
     def findings(self, file: str | None) -> list[Finding]:
         out = []
