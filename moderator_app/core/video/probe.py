@@ -443,9 +443,15 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
         findings.append(TOO_LARGE.at(f"the video lasts {duration:.0f} s with {count} frames "
                                      f"(limit {limits.max_duration_s:g} s)", name))
     hdur = index.header_duration_s
+    tol = max(1.0, 0.02 * duration)
     # a probe stopped by its budget measured a lower bound: a header that says more is no
-    # mismatch (it was one, a warning from the machine's load, on every file cut by the budget)
-    if hdur is not None and abs(hdur - duration) > max(1.0, 0.02 * duration) and \
+    # mismatch (it was one, a warning from the machine's load, on every file cut by the budget).
+    # A header may count from time 0, not from the first frame: Matroska's Duration (and its
+    # DURATION tag) is the last timestamp, so an honest recording whose first frame is at
+    # 5.000 s "said 13.000 s" for its 8.000 s (a false warning, session 23 sweep)
+    first_s = float(index.pts[0] * index.time_base) if index.pts.shape[0] else 0.0
+    if hdur is not None and abs(hdur - duration) > tol and \
+            not (first_s > 0 and abs(hdur - (first_s + duration)) <= tol) and \
             (index.complete or hdur < duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
