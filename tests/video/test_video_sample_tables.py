@@ -131,3 +131,38 @@ def test_a_matroska_with_attachments_over_32_mib_is_refused_before_decoding(tmp_
     assert f.message.startswith("the file carries 34,603,")
     assert f.message.endswith(" bytes of attachments (limit 33,554,432): the demuxer would "
                               "hold them in memory several times over; not read")
+
+
+def test_a_truncated_mp4_with_its_index_in_front_is_read_to_where_it_ends(tmp_path):
+    """A recording or an upload cut short with its `moov` in front (`+faststart`): its
+    sample table lists samples that are not in the file. It was refused whole as
+    `video.too_large` (QA s23 Q2: 30 s cut at 55 %, no frame, no time) where FFmpeg decodes
+    what is there. A table of at most MAX_SAMPLES_NOT_IN_FILE samples is now read: the
+    frames in the file, and `video.truncated` from where they end."""
+    import subprocess
+
+    from video_corpus import ffprobe_frames
+
+    from moderator_app.core.video.mp4_tables import MAX_SAMPLES_NOT_IN_FILE
+
+    whole = tmp_path / "whole.mp4"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                    "testsrc2=s=160x120:r=25:d=8", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-g", "25", "-bf", "0", "-pix_fmt", "yuv420p", "-threads", "1",
+                    "-movflags", "+faststart", str(whole)], check=True)
+    data = whole.read_bytes()
+    p = tmp_path / "video.mp4"
+    p.write_bytes(data[:len(data) // 2])
+    probe = probe_video(p, "video.mp4")
+    # as ffprobe counts them (100 here: 4.0 s of 8, the 101st frame's bytes cut short)
+    assert probe.ok and probe.frame_count == ffprobe_frames(p) == 100
+    assert probe.duration_s == 4.0
+    truncated = [f for f in probe.findings if f.rule == "video.truncated"]
+    assert [(f.video_start_s, f.video_end_s) for f in truncated] == [(probe.duration_s, 8.0)]
+    assert "video.too_large" not in {f.rule for f in probe.findings}
+    # a table that lies by more samples than that is refused as before
+    n = MAX_SAMPLES_NOT_IN_FILE + 1
+    big = rewritten(tmp_path / "big.mp4", n, struct.pack(f">{n}I", *([1000] * n)))
+    (f,) = probe_video(big, "video.mp4").findings
+    assert f.rule == "video.too_large" and f.message.startswith(
+        f"track 1's sample table lists {n:,} samples of {n * 1000:,} bytes in all")
