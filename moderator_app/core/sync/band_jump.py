@@ -27,8 +27,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import band, reactions
-from .records import SyncAnalysis
+from . import band, reactions, splices
+from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
 RULE = "sync.offset_jump"
@@ -60,9 +60,37 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     if a.suggested_offset_s is None or abs(a.suggested_offset_s - offset_s) * sig.fps > 1.0:
         return None
     said = f" (read in the player's band at the offset given, {offset_s:.3f} s)"
-    jumps = [replace(f, message=f.message + said) for f in a.findings if f.rule == RULE]
+    jumps = [_placed(f, sig, offset_s) for f in a.findings if f.rule == RULE]
+    jumps = [replace(f, message=f.message + said) for f in jumps]
     if not jumps:
         return None
     found = sorted(list(res.findings) + jumps, key=lambda g: (
         g.video_start_s if g.video_start_s is not None else 0.0, g.rule))
     return replace(res, findings=found)
+
+
+def _placed(f: SyncFinding, sig: FrameSignals, offset_s: float) -> SyncFinding:
+    """The jump `f` dated by the whole picture (`splices.standout`), where a splice's frame
+    stands out between the presses that place it; else `f` as the band's track placed it.
+
+    The track places a jump from presses seconds apart, in the band's own change: Carnival
+    (QA s23 Q3, targets sliding on their own) with 4 s cut at video 18.38 s was placed at
+    21.40 s, its insertion at 15.6 s at 14.16 s. Footage removed: the last press read at the
+    old offset may be one the cut removed, answered there by chance (Carnival's, run 19.63 s),
+    so the splice is looked for where the presses are read at the new offset, from the last
+    press before to the first after (video offset + size + run). Footage inserted: every
+    press is shown, the splice is between the two presses at the old offset, and its second
+    splice `size` later counts with it."""
+    size, ra, rb = f.size_s, f.run_start_s, f.run_end_s
+    if size is None or ra is None or rb is None or len(sig) < 3:
+        return f
+    base = offset_s + min(size, 0.0)
+    lo, hi = (int(np.searchsorted(sig.times, base + r - 1e-6)) for r in (ra, rb))
+    w = max(int(round(size * sig.fps)), 0)
+    k = splices.standout(sig, lo, hi, w)
+    if k is None:
+        return f
+    end = float(sig.times[min(k + w, len(sig) - 1)]) if w else None
+    g = splices.jump_finding(size, float(sig.times[k]), end, ra, rb)
+    return replace(f, message=g.message, video_start_s=g.video_start_s,
+                   video_end_s=g.video_end_s)

@@ -58,7 +58,7 @@ MAX_RATE = 0.2      # the narrowed window's onset rate, at most
 RANGE_S = 60.0      # the shifts searched (as band.AT_RANGE_S)
 NULL_SETS = 99      # shuffles of the tail's gaps
 MIN_NULL_Z = 4.0    # the tail's best shift over theirs, in their spreads
-PICTURE_PCT = 99.5  # the splice frame's whole-picture change, percentile of the video's
+PICTURE_PCT = splices.STANDOUT_PCT  # the splice frame's whole-picture change, percentile
 # Presses x shifts counted at once (int32, and their sums from each split on): 4 million is
 # 32 MB, 555 presses at 60 fps within +-60 s; a longer log is not read here.
 MAX_TERMS = 4_000_000
@@ -207,14 +207,9 @@ def _dated(e: np.ndarray, sig: FrameSignals, offset_s: float, shift: int,
     hi = max(int(k0[j - 1]) if shift < 0 else int(k0[j]) for j in js.tolist())
     if shift < 0:
         hi = max(hi, max(int(kd[j]) for j in js.tolist()))
-    lo, hi = sorted((max(1, min(lo, n - 2)), max(1, min(hi, n - 2))))
-    pc = np.asarray(sig.picture_change, float)
     w = max(shift, 0)
-    idx = np.arange(lo, hi + 1)
-    strength = pc[idx] + (pc[np.minimum(idx + w, n - 1)] if w else 0.0)
-    k = int(idx[int(np.argmax(strength))])
-    if float(pc[k]) < float(np.percentile(pc, PICTURE_PCT)) or \
-            float(pc[k]) <= splices.SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1])):
+    k = splices.standout(sig, lo, hi, w)
+    if k is None:
         return None  # no splice in the picture there: a chance line-up of the presses
     return k, w
 

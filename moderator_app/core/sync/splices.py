@@ -100,6 +100,32 @@ def unseen(sig: FrameSignals, k: int) -> bool:
         float(pc[k]) <= SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1]))
 
 
+# A splice dated by the whole picture alone (`standout`): its frame changes more than this
+# percentile of the video's frames (band_splice's splices found: 99.8-99.9th).
+STANDOUT_PCT = 99.5
+
+
+def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
+    """The frame from `lo` to `hi` whose whole picture changes most (`picture_change`; footage
+    inserted, `w` frames long: with the frame `w` later), when that change stands out as a
+    splice's: over STANDOUT_PCT of the video's frames and more than SPLICE_SPIKE times each
+    frame beside it; None when none does. A splice joins two moments in one frame, where a
+    screen that moves on its own (or a reaction) changes it over several: where the presses
+    only say between which of them a splice is (seconds apart), its frame says where."""
+    n = len(sig)
+    if n < 3:
+        return None
+    lo, hi = sorted((max(1, min(lo, n - 2)), max(1, min(hi, n - 2))))
+    pc = np.asarray(sig.picture_change, float)
+    idx = np.arange(lo, hi + 1)
+    strength = pc[idx] + (pc[np.minimum(idx + w, n - 1)] if w > 0 else 0.0)
+    k = int(idx[int(np.argmax(strength))])
+    if float(pc[k]) < float(np.percentile(pc, STANDOUT_PCT)) or \
+            float(pc[k]) <= SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1])):
+        return None
+    return k
+
+
 def jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
            looks: list[float] | None = None) -> list[SyncFinding]:
     """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
