@@ -32,6 +32,9 @@ _CODECS = {
     "mpeg4": ["-c:v", "mpeg4", "-q:v", "3", *_MKV],
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt",
              "yuv420p", *_MKV],
+    # QA s23 Q1: x264's B-pyramid, a B-frame shown 3 frames before the latest
+    "h264bf3": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "3", "-pix_fmt",
+                "yuv420p", *_MKV],
     "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
              "keyint=60:log-level=error", "-pix_fmt", "yuv420p", "-f", "matroska"],
 }
@@ -43,11 +46,12 @@ def _has_libx265() -> bool:
     return " libx265 " in out
 
 
-def _joined(d: Path, first: str, second: str) -> Path:
+def _joined(d: Path, first: str, second: str, frames: tuple[int, int] = (50, 200),
+            fps: str = "25") -> Path:
     """2 s (50 frames, drawn 0-49) of `first` + 8 s (200 frames) of `second`, 25 fps, 320x240
-    Matroska, joined byte for byte, in a folder with a 8.761 s run."""
-    a = vc.encode(d / f"{first}-a.mkv", _CODECS[first], frames=50, fps="25")
-    b = vc.encode(d / f"{second}-b.mkv", _CODECS[second], frames=200, fps="25")
+    Matroska (or `frames` at `fps`), joined byte for byte, in a folder with a 8.761 s run."""
+    a = vc.encode(d / f"{first}-a.mkv", _CODECS[first], frames=frames[0], fps=fps)
+    b = vc.encode(d / f"{second}-b.mkv", _CODECS[second], frames=frames[1], fps=fps)
     out = d / f"{first}+{second}" / "video.mkv"
     out.parent.mkdir()
     out.write_bytes(a.read_bytes() + b.read_bytes())
@@ -76,6 +80,46 @@ def test_a_stale_guessed_decode_time_at_a_b_frame_is_no_restart():
     for pts, dts in ((16520, 16440), (16480, 6800)):
         own.shift(pts, dts)
     assert own.segment == 1
+
+
+def test_a_b_frame_shown_the_whole_window_before_the_latest_is_no_restart():
+    """The packets of QA s23's j23_mpeg4bf2_then_h264_mkv_30 around its false restart (1/1000,
+    the H.264 recording's window 100 ticks: x264's `-bf 3` B-pyramid at 30 fps): FFmpeg's
+    guessed decode time jumps 0.9 s ahead of its pts (2100, dts 2967), so the presentation
+    times decide, and the B-frame at 2167 is shown exactly 100 ticks before the latest
+    (2267): no restart. Before: + (6167, 767), "back by 0.767 s at 6.167 s"."""
+    tl = Timeline(reorder=100, guessed_dts=True)
+    for pts, dts in ((2967, 2900), (2933, 2933), (0, 0), (1967, 1967), (1933, 1933),
+                     (2000, 2000), (2067, 2067), (2033, 2033), (2100, 2967), (2133, 2100),
+                     (2267, 2133), (2200, 2267), (2167, 2200), (2233, 2167), (2333, 2233),
+                     (2300, 2333)):
+        tl.shift(pts, dts)
+    assert tl.splices == [(3000, 2933)]
+    # one tick further back than the window: a restart, as before
+    past = Timeline(reorder=100, guessed_dts=True)
+    for pts, dts in ((0, 0), (2267, 2267), (2100, 2967), (2166, 2100)):
+        past.shift(pts, dts)
+    assert past.splices == [(2967, 867)]  # placed one (guessed) decode step after the latest
+
+
+def test_an_h264_b_pyramid_mkv_after_an_mpeg4_one_is_two_recordings(tmp_path):
+    """QA s23 Q1's class built here: 3 s of MPEG-4 Part 2 + 21 s of H.264 `-bf 3`, 30 fps.
+    Before: 4 recordings, splices + (15834, 3234), (24067, 3467), a stretch to 24.468 s."""
+    path = _joined(tmp_path, "mpeg4", "h264bf3", frames=(90, 630), fps="30")
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == 90
+    assert p.index is not None and p.index.segments == ((3001, 3001),)
+    found = [(f.video_start_s, f.video_end_s) for f in p.findings
+             if f.rule == "video.joined_undecodable"]
+    assert found == [(3.001, 24.001)]
+    report = verify_paths([path.parent], VerifyOptions(scan_video=True)).report
+    assert report.verdict == "fail"
+    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
+        ["coverage.missing"]
+    assert [(f.video_start_s, f.video_end_s) for f in report.findings
+            if f.rule == "video.joined_undecodable"] == [(3.001, 24.001)]
+    assert [f.video_start_s for f in report.findings if f.rule == "video.timestamp_backwards"
+            and f.message.startswith("the timestamps go back")] == [3.001]
 
 
 def test_an_h264_mkv_joined_after_an_mpeg4_one_is_two_recordings_and_one_stretch(tmp_path):

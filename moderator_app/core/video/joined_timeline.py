@@ -94,12 +94,17 @@ class Timeline:
         back (pts 16480, dts 6800 after 16520) while the presentation time was 40 ms before
         the latest, a B-frame: read as a third recording (QA s22 P3, "of the 3 joined", a
         restart "back by 9.720 s at 20.600 s"). So where decode times are guessed, the
-        presentation time decides. A container's own decode times going back are a restart
-        however little (MPEG-TS: a capture appended with a frame of overlap)."""
+        presentation time decides. The window's edge is in it, as for a decode time equal to
+        its pts (`shift`): in an H.264 B-pyramid (`-bf 3`) a B-frame is shown exactly the
+        window (3 frames, 100 ticks at 30 fps) before the latest, and read as a restart
+        after a guessed decode time 0.9 s ahead of its pts (QA s23 Q1: "of the 3 joined",
+        "back by 0.767 s at 6.167 s", a stretch to 25.0 s in a 24.0 s file). A container's
+        own decode times going back are a restart however little (MPEG-TS: a capture
+        appended with a frame of overlap)."""
         if not self.guessed_dts or pts is None or self.latest is None:
             return False
         off = self.offsets[min(self.segment, len(self.offsets) - 1)]
-        return pts + off > self.latest - self.reorder
+        return pts + off >= self.latest - self.reorder
 
     @classmethod
     def resumed(cls, index: FrameIndex) -> Timeline:
