@@ -30,6 +30,9 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 _MKV = ["-threads", "1", "-f", "matroska"]
 _CODECS = {
     "mpeg4": ["-c:v", "mpeg4", "-q:v", "3", *_MKV],
+    "mpeg4bf2": ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "60", *_MKV],
+    "h264bf0": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "0", "-pix_fmt",
+                "yuv420p", *_MKV],
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "2", "-pix_fmt",
              "yuv420p", *_MKV],
     # QA s23 Q1: x264's B-pyramid, a B-frame shown 3 frames before the latest
@@ -120,6 +123,26 @@ def test_an_h264_b_pyramid_mkv_after_an_mpeg4_one_is_two_recordings(tmp_path):
             if f.rule == "video.joined_undecodable"] == [(3.001, 24.001)]
     assert [f.video_start_s for f in report.findings if f.rule == "video.timestamp_backwards"
             and f.message.startswith("the timestamps go back")] == [3.001]
+
+
+def test_no_footage_gap_is_said_inside_a_joined_stretch(tmp_path):
+    """QA s23 Q1's third file's class: MPEG-4 with B-frames (3 s) + H.264 without (21 s), 30
+    fps. A few H.264 packets come out of the MPEG-4 decoder as damaged frames (at 11.567 and
+    22.767 s here), so the frames left gaps inside the joined stretch; before: two
+    `video.footage_gap` (3.000-11.567, 11.600-22.767 s) over the 3.0-24.0 s stretch."""
+    path = _joined(tmp_path, "mpeg4bf2", "h264bf0", frames=(90, 630), fps="30")
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path)
+    rules = [f.rule for f in p.findings]
+    assert "video.footage_gap" not in rules
+    assert [(f.video_start_s, f.video_end_s) for f in p.findings
+            if f.rule == "video.joined_undecodable"] == [(3.0, 24.0)]
+    assert [s.rule for s in p.no_footage] == ["video.joined_undecodable"]
+    report = verify_paths([path.parent]).report
+    assert report.verdict == "fail"
+    missing = [f for f in report.findings if f.severity.value == "error"]
+    assert [f.rule for f in missing] == ["coverage.missing"]
+    assert missing[0].message.startswith("video misses 5.761 s of the run")  # from 3.0 s
 
 
 def test_an_h264_mkv_joined_after_an_mpeg4_one_is_two_recordings_and_one_stretch(tmp_path):

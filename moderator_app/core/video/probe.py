@@ -472,6 +472,12 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     spans = [NoFootage(a, b, FOOTAGE_GAP.id, f"no frame from {a:.3f} s to {b:.3f} s")
              for a, b in gaps]
     damaged = _joined_findings(index, info.get("joined"), duration, name, findings, spans)
+    # a gap wholly inside a joined recording's stretch is that stretch's, said once (QA s23
+    # Q1: a damaged frame at 21.833 s of a 3.0-24.0 s stretch left "no frame 3.0-21.833 s")
+    held = {g for g in gaps if any(a <= g[0] and g[1] <= b for a, b in damaged)}
+    findings[:] = [f for f in findings if f.rule != FOOTAGE_GAP.id
+                   or (f.video_start_s, f.video_end_s) not in held]
+    spans = [s for s in spans if s.rule != FOOTAGE_GAP.id or (s.start_s, s.end_s) not in held]
     if damaged:
         gaps = _union(gaps + damaged)
     if n >= 3:
