@@ -24,7 +24,7 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS
 
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
-from .probe import FOOTAGE_GAP, NoFootage
+from .probe import FOOTAGE_GAP, NoFootage, union_spans
 
 _HOLD_S = DEFAULT_VIDEO_LIMITS.footage_gap_s
 _EPS = 1e-6  # boundaries read at 1 µs, as FrameIndex.frame_at reads them
@@ -76,13 +76,7 @@ def no_footage_spans(index: FrameIndex, max_hold_s: float | None = _HOLD_S,
         held = np.nonzero(np.diff(ends) > max_hold_s)[0]
         spans += [(float(ends[i]) + max_hold_s, float(ends[i + 1])) for i in held]
     spans += [(s.start_s, s.end_s) for s in no_footage if s.start_s < s.end_s]
-    out: list[tuple[float, float]] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return tuple(out)
+    return union_spans(spans)
 
 
 def read_frames(path: Path | str, index: FrameIndex, frames: list[int],

@@ -479,7 +479,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
                    or (f.video_start_s, f.video_end_s) not in held]
     spans = [s for s in spans if s.rule != FOOTAGE_GAP.id or (s.start_s, s.end_s) not in held]
     if damaged:
-        gaps = _union(gaps + damaged)
+        gaps = union_spans(gaps + damaged)
     if n >= 3:
         d = np.diff(index.times_s[:count])
         d = d[d > 0]
@@ -586,8 +586,9 @@ def _count(v) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
 
-def _union(spans) -> tuple[tuple[float, float], ...]:
-    """Spans of video time merged where they overlap, in order (coverage adds them up)."""
+def union_spans(spans) -> tuple[tuple[float, float], ...]:
+    """Spans of video time merged where they overlap (or touch), in order: coverage adds
+    them up, and the player's silence is their union (`export.no_footage_spans`)."""
     out: list[tuple[float, float]] = []
     for a, b in sorted(spans):
         if out and a <= out[-1][1]:
