@@ -6,7 +6,7 @@ not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside th
 hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
-`ansi` and others)
+`ansi`, QA s23's held-out `html` and `boolgrid`, and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -17,7 +17,7 @@ and times, for each shape:
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
 memory <= 150 MiB. Each timing is the best of `--repeat` runs (3; the stdlib script 2), the floor
 and verify interleaved. Usage: python bench/bench_chain.py [--events N] [--regen] [--repeat N]
-[--shape plain,escape,base64,toolcall,numbers,detections,deeparrays | all] [--writer orjson | dumps]
+[--shape plain,escape,base64,toolcall,numbers,detections,deeparrays,html,boolgrid | all] [--writer orjson | dumps]
 """
 
 from __future__ import annotations
@@ -110,10 +110,12 @@ def main() -> int:
                     help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
     ap.add_argument("--writer", choices=sorted(WRITERS), default="orjson",
                     help="how lines are spelled: orjson's compact form, or json.dumps' defaults")
-    # `make bench` runs the default: the four first shapes, and the three furthest over the
-    # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15)
+    # `make bench` runs the default: the four first shapes, the three furthest over the
+    # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15), and QA s23's
+    # held-out two (html, boolgrid: Q4)
     ap.add_argument("--shape",
-                    default="plain,escape,base64,toolcall,numbers,detections,deeparrays",
+                    default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
+                            "boolgrid",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))
@@ -136,8 +138,9 @@ def main() -> int:
 # `tiny` events are ~400 bytes: four times as many make a corpus of the others' size (~330 MB),
 # so that the ~0.1 s a process takes to start weighs on its ratio as on theirs. `deeparrays`
 # payloads are ~150 Python lists each: 200,000 events held at once to be chained took 3.5 GB
-# to generate, so a quarter of them (~80 MB; the ratio is per byte either way).
-EVENTS_FACTOR = {"tiny": 4.0, "deeparrays": 0.25}
+# to generate, so a quarter of them (~80 MB; the ratio is per byte either way); `boolgrid`'s
+# are ~150 lists too.
+EVENTS_FACTOR = {"tiny": 4.0, "deeparrays": 0.25, "boolgrid": 0.25}
 
 
 def bench_shape(shape: str, args) -> bool:

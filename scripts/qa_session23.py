@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "scripts"), str(REPO / "bench")]
 import qa_session22 as s22  # noqa: E402
 
+from moderator_app.core.samples import payload_shapes  # noqa: E402
+
 s10, s13, s14, s15, s19, s20, s21 = s22.s10, s22.s13, s22.s14, s22.s15, s22.s19, s22.s20, s22.s21
 #: the main worktree's .cache (the brief: inputs under /work/main/.cache/qa-s23/), whichever
 #: worktree runs this
@@ -460,44 +462,8 @@ def check_join(case: str) -> dict:
 
 
 # -- 3. the chain on held-out payload shapes (issue 15) ---------------------------------------
-_TAGS = ("div", "span", "a", "button", "input", "li", "td", "p", "label", "svg")
-_ATTRS = ("class", "id", "href", "aria-label", "data-testid", "role", "style", "title")
-_VALUES = ("btn btn-primary", "nav-item", "x&amp;y", "/path?a=1&b=2", "col-3", "Submit\u00a0form")
-
-
-def _html_payload(rng: random.Random, size: int) -> dict:
-    """A browser agent's DOM snapshot: HTML in one string (an escaped quote every ~15 bytes,
-    `<`, `>`, `&` as written, newlines and indentation, a non-breaking space now and then)."""
-    out, n, depth = [], 0, 0
-    while n < size:
-        tag = rng.choice(_TAGS)
-        attrs = " ".join(f'{rng.choice(_ATTRS)}="{rng.choice(_VALUES)}"'
-                         for _ in range(rng.randint(1, 3)))
-        text = rng.choice(("Next", "OK", "Score: 12", "&nbsp;")) if rng.random() < 0.5 else ""
-        line = "  " * depth + f"<{tag} {attrs}>" + text
-        if rng.random() < 0.5 and depth < 12:
-            depth += 1
-        else:
-            line += f"</{tag}>"
-            depth = max(0, depth - rng.randint(0, 1))
-        out.append(line)
-        n += len(line) + 1
-    return {"url": "https://game.example.test/play?level=3", "dom": "\n".join(out),
-            "viewport": [1280, 720]}
-
-
-def _boolgrid_payload(rng: random.Random, size: int) -> dict:
-    """A board game's state: rows of true/false/null literals and small integers (occupancy,
-    visibility), nested 3 deep: per-value cost of the three literals, no string, no member."""
-    rows, n = [], 0
-    while n < size:
-        row = [[rng.choice((True, False, None, 0, 1, 2)) for _ in range(8)] for _ in range(4)]
-        rows.append(row)
-        n += 4 * 8 * 5 + 8
-    return {"board": rows, "turn": rng.randrange(500), "done": False}
-
-
-CHAIN_SHAPES = {"html": _html_payload, "boolgrid": _boolgrid_payload}
+# (the generators moved to payload_shapes in session 24, unchanged: the bench runs them too)
+CHAIN_SHAPES = {"html": payload_shapes.html_payload, "boolgrid": payload_shapes.boolgrid_payload}
 CHAIN_EVENTS = 120_000
 
 

@@ -170,3 +170,89 @@ def test_deeparrays_chain_verdicts(monkeypatch):
     lines[8] = lines[8].replace(b'"head":["NP",0]', b'"head":["NP",1]')
     rep = assert_same_reports(join(lines), monkeypatch, 2048)
     assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [9]
+
+
+# Session 24 (QA s23 Q4, `boolgrid`): a window's literals matched as masks (`literal_starts`:
+# the window and its copies 1-4 bytes on), a word's end carried into the next window, the
+# depth tested a quarter of a window at a time. Each literal, right and misspelt, at every
+# offset of the first three windows in a grid of literals, so that words cross each window's
+# edge at each of their letters.
+GOOD_LITERALS = [b"true", b"false", b"null"]
+BAD_LITERALS = [b"tru", b"truex", b"trux", b"ttrue", b"True", b"fals", b"falsee", b"flase",
+                b"falsy", b"nul", b"nulll", b"nill", b"nulltrue", b"truefalse", b"t", b"f",
+                b"n", b"e", b"a", b"l", b"s", b"u", b"r", b"x", b"truee", b"nu11", b"true0",
+                b"fal\xc3\xa9", b"tr\x7fe"]
+GRID_ROW = b"[true,false,null,0,1,2,true,false]"
+
+
+def _grid(off: int, token: bytes) -> bytes:
+    """A board of literal rows, `token` `off` bytes into it, the rows again after it."""
+    head = b"[" + b"[" + GRID_ROW + b"," + b"[" + b"1," * (off // 2) + b"0" * (off % 2 or 1)
+    return head + b"," + token + b"]]," + b",".join([GRID_ROW] * 6) + b"]"
+
+
+def test_literals_at_every_offset_of_the_64_byte_windows():
+    for off in range(0, 200):
+        for token in GOOD_LITERALS:
+            text = _grid(off, token)
+            got = check_canonical(text)
+            assert got is not None and got[0] == text, text
+        for token in BAD_LITERALS:
+            text = _grid(off, token)
+            assert JCS.canonical(text) is None, text
+        # a word that runs to the block's end, or stops one byte short of it
+        for token in GOOD_LITERALS:
+            text = b"[[" + b"0," * off + token + b"]]"
+            assert check_canonical(text)[0] == text, text
+            assert JCS.canonical(text[:-2]) is None and JCS.canonical(text[:-1]) is None, text
+            assert JCS.canonical(text[:-3]) is None, text
+
+
+def test_literals_beside_strings_and_in_members():
+    """Letters in a string are no literal, and a literal among strings is still checked."""
+    for off in range(0, 80):
+        pad = b'"' + b"w" * off + b'"'
+        for word in (b'"true"', b'"nulx"', b'"truex"', b'"fals"'):
+            text = b"[" + pad + b"," + word + b",true," + GRID_ROW + b"]"
+            assert check_canonical(text)[0] == text, text
+        text = b'{"b":[' + pad + b",nulx," + GRID_ROW + b'],"a":1}'
+        assert JCS.canonical(text) is None, text
+        text = b'{"b":[' + pad + b",null," + GRID_ROW + b'],"a":1}'
+        assert check_canonical(text)[0] == b'{"a":1,"b":[' + pad + b",null," + GRID_ROW + b"]}"
+
+
+def test_dense_brackets_end_and_depth_at_every_offset():
+    """Rows closed two and three at a time (`]]]`) keep a quarter window's depth near the
+    array's own: its end found at every offset, past it nothing read, the limit kept."""
+    for off in range(0, 140):
+        inner = b"[[[" + b"0," * (off // 2) + b"1" + b"]]]"
+        for text in (b"[" + inner + b"]", b"[" + inner + b"," + inner + b"]",
+                     b'{"a":[' + inner + b'],"b":true}'):
+            assert check_canonical(text)[0] == text, text
+        text = b"[" + inner + b"]" + b"]"  # one `]` too many: invalid after the array
+        assert JCS.canonical(text) is None, text
+        text = b"[" + inner + b"],[1]]"  # ends early: what follows is the line's
+        assert JCS.canonical(text) is None, text
+        for n, ok in ((64, True), (65, False)):
+            deep = (b"[" + b"0," * (off // 2) + b"[" * (n - 3) + b"[true,[false]],null"
+                    + b"]" * (n - 2))  # n levels at `[false]`
+            assert (JCS.canonical(deep) is not None) == ok, (off, n)
+
+
+def test_boolgrid_chain_verdicts(monkeypatch):
+    """QA s23's `boolgrid` shape as payloads of a valid chain (the accelerator vouching for
+    the block), then one literal edited (line 9 alone edited), then one misspelt (line 12:
+    invalid JSON there; line 13's link cannot be checked)."""
+    events = make_run_events(24, seed=24, variety=0.0, text_bytes=300, shape="boolgrid")
+    lines = [_dump(e) for e in chain_events(events)]
+    assert JCS.summarise(join(lines[3:20]), *_summary_args()) is not None
+    rep = assert_same_reports(join(lines), monkeypatch, 2048)
+    assert rep["verdict"] == "pass", rep["findings"]
+    lines[8] = lines[8].replace(b"null,", b"true,", 1)
+    rep = assert_same_reports(join(lines), monkeypatch, 2048)
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [9]
+    lines[11] = lines[11].replace(b"false,", b"flase,", 1)
+    rep = assert_same_reports(join(lines), monkeypatch, 2048)
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [9]
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "traj.json"] == [12]
+    assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.link"] == [13]

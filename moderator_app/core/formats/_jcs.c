@@ -2218,32 +2218,69 @@ static inline uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
+/* Where each of `true`, `false`, `null` starts in the 64 bytes at b (68 readable: a word
+ * that starts in the window may end past it): `*tn` for `true` and `null` (4 letters),
+ * `*f` for `false` (5). Byte compares of the window and of its copies 1-4 bytes on, ANDed:
+ * one pass, whatever the number of literals (session 23 compared each literal's spelling
+ * on its own, a memcmp and a data-dependent branch each: a quarter of the C summary on
+ * `boolgrid`, arrays of the three literals; QA s23 Q4). */
+static inline void literal_starts(const unsigned char *b, uint64_t *tn, uint64_t *f)
+{
+    __m128i rt[4], rf[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        const unsigned char *c = b + 16 * j;
+        const __m128i v0 = _mm_loadu_si128((const __m128i *)c),
+                      v1 = _mm_loadu_si128((const __m128i *)(c + 1)),
+                      v2 = _mm_loadu_si128((const __m128i *)(c + 2)),
+                      v3 = _mm_loadu_si128((const __m128i *)(c + 3)),
+                      v4 = _mm_loadu_si128((const __m128i *)(c + 4));
+#define EQ(v, ch) _mm_cmpeq_epi8((v), _mm_set1_epi8(ch))
+        const __m128i t = _mm_and_si128(_mm_and_si128(EQ(v0, 't'), EQ(v1, 'r')),
+                                        _mm_and_si128(EQ(v2, 'u'), EQ(v3, 'e')));
+        const __m128i n = _mm_and_si128(_mm_and_si128(EQ(v0, 'n'), EQ(v1, 'u')),
+                                        _mm_and_si128(EQ(v2, 'l'), EQ(v3, 'l')));
+        rt[j] = _mm_or_si128(t, n);
+        rf[j] = _mm_and_si128(_mm_and_si128(_mm_and_si128(EQ(v0, 'f'), EQ(v1, 'a')),
+                                            _mm_and_si128(EQ(v2, 'l'), EQ(v3, 's'))),
+                              EQ(v4, 'e'));
+#undef EQ
+    }
+    *tn = mask64(rt);
+    *f = mask64(rf);
+}
+
 /* plain_array's answer (the same arrays accepted, the same end), 64 bytes at a time: each
  * byte's class as a bit mask (quotes, what lies in a string, `[`, `]`, `,`, digits, `-`,
  * letters) and the grammar as rules between a byte's class and the next one's, so that no
  * branch depends on which token comes next (in a parse tree that is random, and its
- * mispredictions were most of plain_array's time). What the masks do not say is looked at
- * alone: each literal's spelling, and the brackets one by one for the depth and the end. A
+ * mispredictions were most of plain_array's time). The literals are matched as masks too
+ * (literal_starts): a run of letters is one of the three words and ends with it. What the
+ * masks do not say is looked at alone: the brackets one by one, only in a window where the
+ * array may end or go too deep. A
  * few arrays plain_array copies are left to parse_array here (a 16-digit integer, one at the
  * block's end in a 64-byte window that runs past it): never a different result. */
 static inline __attribute__((always_inline)) const unsigned char *
 plain_array64_at(const unsigned char *p, const unsigned char *end, int depth, int *comma,
                  const unsigned char **stop)
 {
-    unsigned char pad[64];
+    unsigned char pad[80];
     uint64_t in = 0;                                         /* in a string at the chunk's start */
-    uint64_t pO = 0, pC = 0, pM = 0, pQC = 0, pD = 0, pN = 0, pL = 0, pZs = 0; /* bit 63 of the last */
+    /* bit 63 of the last chunk's masks; the array's own `[` is the byte before the first */
+    uint64_t pO = 1ull << 63, pC = 0, pM = 0, pQC = 0, pD = 0, pN = 0, pL = 0, pZs = 0;
     uint64_t pm1 = 0, pm2 = 0, pm4 = 0;                      /* digit runs of 2, 4, 8 */
-    int d = 0;
+    uint64_t pW4 = 0, pW5 = 0;                               /* literals of 4 and 5 letters */
+    int d = 1; /* levels open, the array's own included: it starts past its `[` */
     const int dmax = MAX_DEPTH - depth + 1;
+    p++;
     for (;;) {
         const unsigned char *b = p;
         size_t avail = (size_t)(end - p);
-        if (avail < 64) {
+        if (avail < 68) { /* (literal_starts reads 4 bytes past the window) */
             if (avail == 0)
                 goto fail;
             memcpy(pad, p, avail);
-            memset(pad + avail, 0, 64 - avail); /* a control byte: an error if reached */
+            memset(pad + avail, 0, sizeof pad - avail); /* a control byte: an error if reached */
             b = pad;
         }
         __m128i v[4], r[4];
@@ -2279,21 +2316,32 @@ plain_array64_at(const unsigned char *p, const unsigned char *end, int depth, in
         uint64_t m4 = m2 & (m2 << 4 | pm2 >> 60);
         bad |= m4 & (m4 << 8 | pm4 >> 56);
         uint64_t lits = L & ~NEXT(L, pL);      /* where a literal starts */
+        uint64_t W4 = 0, W5 = 0;
+        if (lits) { /* (a window of numbers or strings only: not matched) */
+            literal_starts(b, &W4, &W5);
+            W4 &= lits, W5 &= lits;
+            bad |= lits & ~(W4 | W5);          /* a run of letters that is no literal */
+        }
+        /* and none goes on past its word (`truex`, `nulll`) */
+        bad |= (W4 << 4 | pW4 >> 60 | W5 << 5 | pW5 >> 59) & L;
 #undef NEXT
-        /* the brackets: the depth, and where the array ends. Four bytes a step by
-         * BRACKETS4, without a branch; only a chunk where the array may end or go too deep
-         * is taken bracket by bracket */
+        /* the brackets: the depth, and where the array ends. A quarter of the window at a
+         * time by the popcounts of its `[` and `]`, without a branch: the depth stays
+         * above 0 and within dmax if it does so counting all of a quarter's `]` first and
+         * all of its `[` first. Only a window where the array may end or go too deep is
+         * taken bracket by bracket */
         uint64_t keep = ~0ull; /* the bits up to the array's end */
         int ended = -1;        /* where it ends in the chunk */
-        int po = __builtin_popcountll(O), pc = __builtin_popcountll(C);
         int dd = d, edge = 0;
+        int po = __builtin_popcountll(O), pc = __builtin_popcountll(C);
         if (d - pc > 0 && d + po <= dmax)
             dd = d + po - pc;
         else
-        for (int k = 0; k < 64; k += 4) {
-            unsigned ix = (unsigned)(O >> k & 15) | (unsigned)(C >> k & 15) << 4;
-            edge |= (dd + BRACKETS4[ix].lo <= 0) | (dd + BRACKETS4[ix].hi > dmax);
-            dd += BRACKETS4[ix].delta;
+#pragma GCC unroll 4
+        for (int k = 0; k < 64; k += 16) {
+            int o = __builtin_popcountll(O >> k & 0xffff), c = __builtin_popcountll(C >> k & 0xffff);
+            edge |= (dd - c <= 0) | (dd + o > dmax);
+            dd += o - c;
         }
         if (!edge)
             d = dd;
@@ -2316,15 +2364,6 @@ plain_array64_at(const unsigned char *p, const unsigned char *end, int depth, in
             p += __builtin_ctzll(bad);
             goto fail;
         }
-        for (lits &= keep; lits; lits &= lits - 1) {
-            const unsigned char *w = p + __builtin_ctzll(lits);
-            size_t n = *w == 'f' ? 5 : 4;
-            if ((size_t)(end - w) <= n || memcmp(w, *w == 't' ? "true" : *w == 'f' ? "false" : "null", n) != 0 ||
-                (w[n] >= 'a' && w[n] <= 'z')) {
-                p = w;
-                goto fail;
-            }
-        }
         if (M & keep)
             *comma = 1;
         if (ended >= 0)
@@ -2334,6 +2373,7 @@ plain_array64_at(const unsigned char *p, const unsigned char *end, int depth, in
         in = (uint64_t)((int64_t)s >> 63);
         pO = O, pC = C, pM = M, pQC = qc, pD = D, pN = N, pL = L, pZs = Zs;
         pm1 = m1, pm2 = m2, pm4 = m4;
+        pW4 = W4, pW5 = W5;
         p += 64;
     }
 fail:

@@ -42,6 +42,14 @@ Shapes added in session 11 (issue 15), again ones no bench had used:
 * `deepargs` (session 13): tool-call arguments as JSON objects nested 16-24 deep (a filter
   tree), not a string.
 
+Shapes QA held out in session 23 (issue 15, QA s23 Q4; scripts/qa_session23.py builds its
+corpora from these very generators), added to the bench in session 24:
+
+* `html`: a browser agent's DOM snapshot in one string: an escaped `"` every ~15 bytes, `<`,
+  `>`, `&` as written, `\\n` and indentation, an occasional U+00A0;
+* `boolgrid`: a board's state as arrays nested 3 deep of `true`, `false`, `null` and small
+  integers: the per-value cost of the three literals (no string, no member name).
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -54,7 +62,7 @@ import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
-          "deepargs")
+          "deepargs", "html", "boolgrid")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -296,6 +304,43 @@ def _deepargs_payload(rng: random.Random, size: int) -> dict:
     return {"tool_calls": calls}
 
 
+_TAGS = ("div", "span", "a", "button", "input", "li", "td", "p", "label", "svg")
+_ATTRS = ("class", "id", "href", "aria-label", "data-testid", "role", "style", "title")
+_VALUES = ("btn btn-primary", "nav-item", "x&amp;y", "/path?a=1&b=2", "col-3", "Submit\u00a0form")
+
+
+def html_payload(rng: random.Random, size: int) -> dict:
+    """A browser agent's DOM snapshot: HTML in one string (an escaped quote every ~15 bytes,
+    `<`, `>`, `&` as written, newlines and indentation, a non-breaking space now and then)."""
+    out, n, depth = [], 0, 0
+    while n < size:
+        tag = rng.choice(_TAGS)
+        attrs = " ".join(f'{rng.choice(_ATTRS)}="{rng.choice(_VALUES)}"'
+                         for _ in range(rng.randint(1, 3)))
+        text = rng.choice(("Next", "OK", "Score: 12", "&nbsp;")) if rng.random() < 0.5 else ""
+        line = "  " * depth + f"<{tag} {attrs}>" + text
+        if rng.random() < 0.5 and depth < 12:
+            depth += 1
+        else:
+            line += f"</{tag}>"
+            depth = max(0, depth - rng.randint(0, 1))
+        out.append(line)
+        n += len(line) + 1
+    return {"url": "https://game.example.test/play?level=3", "dom": "\n".join(out),
+            "viewport": [1280, 720]}
+
+
+def boolgrid_payload(rng: random.Random, size: int) -> dict:
+    """A board game's state: rows of true/false/null literals and small integers (occupancy,
+    visibility), nested 3 deep: per-value cost of the three literals, no string, no member."""
+    rows, n = [], 0
+    while n < size:
+        row = [[rng.choice((True, False, None, 0, 1, 2)) for _ in range(8)] for _ in range(4)]
+        rows.append(row)
+        n += 4 * 8 * 5 + 8
+    return {"board": rows, "turn": rng.randrange(500), "done": False}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -331,5 +376,9 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _floatarray_payload(rng, size)
     if shape == "deepargs":
         return _deepargs_payload(rng, size)
+    if shape == "html":
+        return html_payload(rng, size)
+    if shape == "boolgrid":
+        return boolgrid_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
