@@ -60,13 +60,33 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     if a.suggested_offset_s is None or abs(a.suggested_offset_s - offset_s) * sig.fps > 1.0:
         return None
     said = f" (read in the player's band at the offset given, {offset_s:.3f} s)"
-    jumps = [_placed(f, sig, offset_s) for f in a.findings if f.rule == RULE]
+    jumps = [_on_run_clock(_placed(f, sig, offset_s), offset_s)
+             for f in _from_given(a, offset_s, sig.fps)]
     jumps = [replace(f, message=f.message + said) for f in jumps]
     if not jumps:
         return None
     found = sorted(list(res.findings) + jumps, key=lambda g: (
         g.video_start_s if g.video_start_s is not None else 0.0, g.rule))
     return replace(res, findings=found)
+
+
+def _from_given(a: SyncAnalysis, offset_s: float, fps: float) -> list[SyncFinding]:
+    """The jumps of the band's reading `a` that follow a stretch read at the given offset.
+
+    The given offset says where run_start is in the video: a splice leaves the presses before
+    it at that offset and moves those after it. A jump out of a stretch read elsewhere, back
+    to the given offset or between two other offsets, is the band's chance match over some
+    presses, not footage removed or inserted: s22-phoenix-genuine@r25mp4 (genuine, 24
+    presses) at its true 3.3 s read its first 8 presses at 10.30 s (+7.0 s, by chance) and
+    the rest at 3.3 s, and said "-7.00 s near video 21.12 s: footage removed?". Every splice
+    `band_jump` reads (Frostbite's, Carnival's, Kangaroo's) leaves a first stretch read at the
+    given offset, within a frame (Carnival's insertion 1.7077 s for 1.7 s, 0.3 frame)."""
+    ends = [end for _, end, o in a.segments if abs(o - offset_s) * fps <= 1.0]
+    if not ends:
+        return []
+    first = round(min(ends), 3) - 1e-6  # where the first stretch at the given offset ends
+    return [f for f in a.findings if f.rule == RULE and f.run_start_s is not None
+            and f.run_start_s >= first]
 
 
 def _placed(f: SyncFinding, sig: FrameSignals, offset_s: float) -> SyncFinding:
@@ -94,3 +114,20 @@ def _placed(f: SyncFinding, sig: FrameSignals, offset_s: float) -> SyncFinding:
     g = splices.jump_finding(size, float(sig.times[k]), end, ra, rb)
     return replace(f, message=g.message, video_start_s=g.video_start_s,
                    video_end_s=g.video_end_s)
+
+
+def _on_run_clock(f: SyncFinding, offset_s: float) -> SyncFinding:
+    """`f` with the run times of the place its message names, on the clock the given offset
+    sets: from the splice's run time to where the run resumes after a cut (the removed
+    stretch, shown nowhere), or, footage inserted, the inserted span where the timeline
+    places it. The finding's click (its run start), its span on the timeline and its
+    message's "run ... to ..." are read from them. The track's were the presses around the
+    window it placed the jump from: Carnival's cut, dated at video 18.40 s, still said "run
+    19.63 s to 21.65 s" (video 21.33 s at the offset given), where a click took the
+    moderator, 2.9 s past the splice; Kangaroo's, at video 19.68 s, "run 12.33 s to 13.31 s"
+    (video 14.3 s)."""
+    vs, size = f.video_start_s, f.size_s
+    if vs is None or size is None:
+        return f
+    r1 = (f.video_end_s if f.video_end_s is not None else vs - min(size, 0.0)) - offset_s
+    return replace(f, run_start_s=round(vs - offset_s, 3), run_end_s=round(r1, 3))
