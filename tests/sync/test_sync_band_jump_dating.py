@@ -146,3 +146,21 @@ def test_a_genuine_run_read_at_another_offset_before_the_given_one_has_no_sync_w
     a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
                 run.truth["offset_s"], run_duration_s=run.run_end_s)
     assert [(f.rule, f.message) for f in a.findings if f.rule.startswith("sync.")] == []
+
+
+@pytest.mark.parametrize("name,before", [("kangaroo-cut", 19.683), ("frostbite-cut", 18.70)])
+def test_a_cut_bracketed_away_from_its_splice_is_dated_at_the_frame_that_stands_out(
+        name, before, monkeypatch):
+    """The corpus' held-out Kangaroo and Frostbite cuts (4 s at video 17.93 and 19.28 s, 60
+    fps): the presses `band_jump`'s track puts around the jump are 4-5 s before the splice,
+    and no frame stands out between them; the track's own place was kept, the largest change
+    among its ties: Kangaroo's a two-frame flash at 19.683 s (1.75 s late: missed),
+    Frostbite's 18.70 s. Now the strongest frame that stands out within the jump's size of
+    that place: the splice's own frame."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    run = corpus.build(name)
+    a = analyze(run.action_times, frame_signals(run.video), DEFAULT_THRESHOLDS,
+                run.truth["offset_s"], run_duration_s=run.run_end_s)
+    f = _jump(run, a)
+    t, fps = run.truth["tamper"], run.truth["fps"]
+    assert abs(f.video_start_s - t["video_s"]) <= 1 / fps, before  # duration-ok: video time

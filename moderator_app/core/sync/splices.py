@@ -126,6 +126,26 @@ def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
     return k
 
 
+def strongest_standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
+    """Of the frames from `lo` to `hi` that stand out as a splice's (`standout`'s test, each
+    on its own), the one whose whole picture changes most (with the frame `w` later: footage
+    inserted); None when none does. Where `standout` asks whether the largest change is a
+    splice's, this passes over larger changes that are not: a flash or a scene change over
+    two frames or more (Kangaroo's 54,142 points on two frames beside a cut's 447)."""
+    n = len(sig)
+    if n < 3:
+        return None
+    lo, hi = sorted((max(1, min(lo, n - 2)), max(1, min(hi, n - 2))))
+    pc = np.asarray(sig.picture_change, float)
+    idx = np.arange(lo, hi + 1)
+    side = np.maximum(pc[idx - 1], pc[idx + 1])
+    ok = (pc[idx] >= float(np.percentile(pc, STANDOUT_PCT))) & (pc[idx] > SPLICE_SPIKE * side)
+    if not ok.any():
+        return None
+    strength = pc[idx] + (pc[np.minimum(idx + w, n - 1)] if w > 0 else 0.0)
+    return int(idx[int(np.argmax(np.where(ok, strength, -1.0)))])
+
+
 def jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
            looks: list[float] | None = None) -> list[SyncFinding]:
     """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
