@@ -24,6 +24,7 @@ from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths
 from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.probe import probe_video
+from moderator_app.core.video.scan import run_scan
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
@@ -169,9 +170,9 @@ def test_an_h264_mkv_joined_after_an_mpeg4_one_is_two_recordings_and_one_stretch
         ["coverage.missing"]
     assert [(f.video_start_s, f.video_end_s) for f in report.findings
             if f.rule == "video.joined_undecodable"] == [(2.0, 10.0)]
-    # the restarts the scan read (was also "back by 4.800 s at 6.760 s"); its decode also
-    # gets the MPEG-4 recording's last picture twice at the join ("two frames with the same
-    # timestamp at 1.960 s", as ffprobe's 51st frame), not judged here
+    # the restarts the scan read (was also "back by 4.800 s at 6.760 s"); the MPEG-4
+    # recording's last picture given again at the drain is judged in
+    # test_a_picture_the_decoder_gives_again_at_its_drain_is_no_frame
     back = [f for f in report.findings if f.rule == "video.timestamp_backwards"
             and f.message.startswith("the timestamps go back")]
     assert [(f.video_start_s, f.message) for f in back] == [
@@ -196,3 +197,20 @@ def test_other_codec_joins_are_two_recordings_and_one_stretch(tmp_path, first, s
     assert f"its own header says {second} 320x240" in found[0]
     assert p.duration_s == 2.0
     assert verify_paths([path.parent]).report.verdict == "fail"
+
+
+def test_a_picture_the_decoder_gives_again_at_its_drain_is_no_frame(tmp_path):
+    """QA s23 Q1's j23_mpeg4_then_h264bf3_mkv_30 class, small: after the H.264 packets the
+    MPEG-4 decoder, drained at the end, gives its last picture a second time (the same pts
+    and bytes, no packet). The scan counted it (51 frames for the probe's 50) and warned "two
+    frames with the same timestamp at 1.960 s" inside the first recording."""
+    path = _joined(tmp_path, "mpeg4", "h264")
+    scan = run_scan(path, cache=False)
+    assert scan.signals.frame_count == 50
+    assert [s.message for s in scan.spans if s.rule == "video.timestamp_backwards"] == [
+        "the timestamps go back by 1.960 s at 2.000 s (recordings joined, or a splice): the "
+        "footage after it is shown in file order"]
+    report = verify_paths([path.parent], VerifyOptions(scan_video=True)).report
+    assert [(f.rule, f.video_start_s) for f in report.findings
+            if f.rule == "video.timestamp_backwards"] == [("video.timestamp_backwards", 2.0)]
+    assert report.video is not None and report.video.frame_count == 50

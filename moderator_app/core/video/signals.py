@@ -252,6 +252,20 @@ class _FrameWork:
         self.chroma.rows.flush()
 
 
+def _given_again(f, last, pts_l: list[int]) -> bool:
+    """Whether a frame the decoder gives when drained at the end is the picture it gave last,
+    given again: its timestamp and every byte of its picture the same. It has no packet of
+    its own. The MPEG-4 Part 2 decoder does this after H.264 packets joined after its
+    recording (`cat`) have reached it (their bytes read as MPEG-4 headers; the recording
+    alone drains nothing): QA s23 Q1 j23_mpeg4_then_h264bf3_mkv_30 gave its last picture
+    (2.967 s) twice, "two frames with the same timestamp", 91 frames for 90 packets.
+    FFmpeg's ffprobe counts that copy; it is no frame of the recording."""
+    if last is None or not pts_l or f.pts != pts_l[-1] or \
+            (f.width, f.height, f.format.name) != (last.width, last.height, last.format.name):
+        return False
+    return all(bytes(a) == bytes(b) for a, b in zip(f.planes, last.planes, strict=True))
+
+
 def scan_container(container, progress=None, total: int = 0,
                    budget_s: float | None = None, source: str | None = None
                    ) -> tuple[dict, dict]:
@@ -305,6 +319,7 @@ def scan_container(container, progress=None, total: int = 0,
     a_timeline = Timeline()  # where the sound's own timestamps restart (its segments)
     a_rate = 0
     done = errors = 0
+    last = None  # the last frame given (`_given_again`)
     deadline = None if budget_s is None else time.process_time() + max(0.0, budget_s)
     complete = True
     # Ogg/Theora: FFmpeg misdates the first packet after a hole; the pages' granules do not
@@ -334,8 +349,9 @@ def scan_container(container, progress=None, total: int = 0,
                     errors += 1
                     continue
                 for f in frames:
-                    if f.pts is None:
+                    if f.pts is None or not pk.size and _given_again(f, last, pts_l):
                         continue
+                    last = f
                     size = (f.width, f.height)
                     work.frame(f, bool(size_l) and size_l[-1] == size)
                     pts_l.append(f.pts)
