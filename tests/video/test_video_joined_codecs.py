@@ -22,6 +22,7 @@ import video_corpus as vc
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video.export import frame_for_time, no_footage_reason
 from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.probe import probe_video
 from moderator_app.core.video.scan import run_scan
@@ -214,3 +215,37 @@ def test_a_picture_the_decoder_gives_again_at_its_drain_is_no_frame(tmp_path):
     assert [(f.rule, f.video_start_s) for f in report.findings
             if f.rule == "video.timestamp_backwards"] == [("video.timestamp_backwards", 2.0)]
     assert report.video is not None and report.video.frame_count == 50
+
+
+def test_a_damaged_frame_inside_a_joined_stretch_neither_ends_the_video_nor_says_it_again(
+        tmp_path):
+    """QA s23 Q1's j23_mpeg4bf2_then_h264bf0_mkv_30 class (MPEG-4 with B-frames 3 s + H.264
+    without 21 s, 30 fps): the MPEG-4 decoder makes damaged frames of two H.264 packets
+    (11.567 and 22.767 s here), and the last one ended the video. Before: duration 22.8 s
+    for 24.0, a header mismatch "the header says 3.000 s but ... 22.800 s", uneven frame
+    intervals, and with the scan a freeze from the last MPEG-4 picture (2.967 s) to a damaged
+    frame and a restart spanning 3.000-5.933 s, all over the 3.0-24.0 s stretch."""
+    path = _joined(tmp_path, "mpeg4bf2", "h264bf0", frames=(90, 630), fps="30")
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) > 90
+    assert p.duration_s == 24.0
+    assert [f.rule for f in p.findings] == ["video.joined_undecodable"]
+    assert [(s.start_s, s.end_s, s.rule) for s in p.no_footage] == [
+        (3.0, 24.0, "video.joined_undecodable")]
+    # a moment after the join shows no frame, and says why, to the stretch's end
+    assert p.index is not None and frame_for_time(p.index, 2.5, no_footage=p.no_footage) == 75
+    for t in (4.0, 11.567, 23.5):
+        assert frame_for_time(p.index, t, no_footage=p.no_footage) is None
+        assert (no_footage_reason(p.index, t, no_footage=p.no_footage) or "").startswith(
+            "video.joined_undecodable: recording 2 of the 2 joined")
+    report = verify_paths([path.parent], VerifyOptions(scan_video=True)).report
+    assert report.verdict == "fail"
+    video = [(f.rule, f.video_start_s, f.video_end_s) for f in report.findings
+             if f.rule.startswith("video.")]
+    assert video == [("video.joined_undecodable", 3.0, 24.0),
+                     ("video.timestamp_backwards", 3.0, 3.0)]
+    missing = [f for f in report.findings if f.severity.value == "error"]
+    assert [f.rule for f in missing] == ["coverage.missing"]
+    assert missing[0].message.startswith(
+        "video misses 5.761 s of the run (limit 5 s): 0.000 s before run_start, 0.000 s "
+        "after, 5.761 s in gaps")

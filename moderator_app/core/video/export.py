@@ -44,12 +44,15 @@ def no_footage_reason(index: FrameIndex, t: float, max_hold_s: float | None = _H
     if index.frame_at(t, max_hold_s) is not None:
         span = _span_at(no_footage, t)
         return None if span is None else f"{span.rule}: {span.text}"
+    # a span of the probe's first: a joined stretch runs on past the index's last frame when
+    # that frame is a damaged one inside it (QA s23 Q1: "the video spans 0.000-21.866 s" at
+    # 23.5 s of a 3.0-24.0 s stretch of a 24.0 s video)
+    span = _span_at(no_footage, t) if t >= -_EPS else None
+    if span is not None:
+        return f"{span.rule}: {span.text}"
     end = index.duration_s
     if not -_EPS <= t < end - _EPS:  # before, after (a NaN too)
         return f"the video spans 0.000-{end:.3f} s"
-    span = _span_at(no_footage, t)
-    if span is not None:
-        return f"{span.rule}: {span.text}"
     return f"{FOOTAGE_GAP.id}: no new frame for more than {max_hold_s:g} s"
 
 

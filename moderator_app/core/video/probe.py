@@ -30,6 +30,9 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
 from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
+from .probe_joined import count as _count
+from .probe_joined import params as _params
+from .probe_joined import through_joined
 from .probe_times import first_uneven, timed_truncation
 from .streams_text import several_streams_text
 
@@ -410,6 +413,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
             "the end of the stream could not be decoded within the probe's budget: the "
             f"duration {duration:.3f} s is from the timestamps alone", name,
             video_start_s=index.time_of(n - 1), video_end_s=duration))  # the last frame
+    duration, stops = through_joined(index, info.get("joined"), duration, count)
     if not index.complete:
         # the verdict must not depend on the machine's speed: the duration of a cut index is
         # where the stream ends (its last packets, read from the end of the file; else the
@@ -450,8 +454,13 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     # DURATION tag) is the last timestamp, so an honest recording whose first frame is at
     # 5.000 s "said 13.000 s" for its 8.000 s (a false warning, session 23 sweep)
     first_s = float(index.pts[0] * index.time_base) if index.pts.shape[0] else 0.0
+    # `cat` keeps the first recording's header: where the footage stops at a joined stretch
+    # without footage to the end (`through_joined`), a header that says where is no mismatch
+    # (QA s23 Q1: "the header says 3.000 s" of a 3 s MPEG-4 recording with 21 s of H.264
+    # joined after it, the stretch already said)
     if hdur is not None and abs(hdur - duration) > tol and \
             not (first_s > 0 and abs(hdur - (first_s + duration)) <= tol) and \
+            not (stops is not None and abs(hdur - stops) <= tol) and \
             (index.complete or hdur < duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
@@ -480,12 +489,17 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     spans = [s for s in spans if s.rule != FOOTAGE_GAP.id or (s.start_s, s.end_s) not in held]
     if damaged:
         gaps = union_spans(gaps + damaged)
-    if n >= 3:
-        d = np.diff(index.times_s[:count])
+    # the intervals of the footage: a frame past where it stops (`through_joined`: a damaged
+    # one at 21.833 s of a 3.0-24.0 s stretch) is none ("vary from 33.0 to 18866.0 ms")
+    ft = index.times_s[:count]
+    if stops is not None:
+        ft = ft[ft < stops]
+    if ft.shape[0] >= 3:
+        d = np.diff(ft)
         d = d[d > 0]
         fd = index.frame_duration_s
         if d.shape[0] and float(d.max() - d.min()) > (tol := max(0.002, 0.25 * fd)):
-            uneven = first_uneven(index.times_s[:count], fd, tol)
+            uneven = first_uneven(ft, fd, tol)
             findings.append(VFR.at(
                 f"frame intervals vary from {1000 * float(d.min()):.1f} to "
                 f"{1000 * float(d.max()):.1f} ms", name,
@@ -566,24 +580,6 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             "were not decoded within the probe's budget: whether they decode was not checked",
             name, video_s=from_s))
     return tuple(spans)
-
-
-def _params(v) -> tuple[str, str] | None:
-    """A joined recording's own parameters and those it is decoded with, as text ("h264
-    800x600", "h264 640x480"); None when the video process said nothing usable."""
-    if not isinstance(v, dict):
-        return None
-    out = []
-    for key in ("own", "shown"):
-        p = v.get(key)
-        if not isinstance(p, dict) or not isinstance(p.get("codec"), str):
-            return None
-        out.append(f"{p['codec'][:32]} {_count(p.get('width'))}x{_count(p.get('height'))}")
-    return out[0], out[1]
-
-
-def _count(v) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
 
 def union_spans(spans) -> tuple[tuple[float, float], ...]:

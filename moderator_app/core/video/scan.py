@@ -130,6 +130,7 @@ class ScanResult:
     packets: int = 0
     extra: dict = field(default_factory=dict)
     complete: bool = True  # False: stopped at its CPU budget (`SCAN_STOPPED` says where)
+    thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS  # those it was judged with
 
     def outside(self, no_footage: Sequence[NoFootage]) -> ScanResult:
         """This scan without its picture findings (a cut, a freeze, black) that lie wholly
@@ -138,12 +139,39 @@ class ScanResult:
         with another's parameters: smeared frames), and a "possible hard cut" at 3.2-26 s of
         a 2-28 s stretch sent a click to "no footage at this time" (session 23's walk, on
         QA s21's seg_mkv_h264_res_change: 7 cuts inside its joined stretch). The timing
-        findings (timestamp gap, going back, stream change) are about the packets, and stay."""
-        spans = tuple(
-            s for s in self.spans
-            if s.rule not in PICTURE_RULES or not any(
-                nf.start_s <= s.start_s and s.end_s <= nf.end_s for nf in no_footage))
-        return self if len(spans) == len(self.spans) else replace(self, spans=spans)
+        findings (timestamp gap, going back, stream change) are about the packets, and stay.
+
+        A freeze or black stretch that runs from footage into such a span is judged on its
+        footage: shorter there than its rule's minimum (`freeze_s`, `black_s`), it is none.
+        A restart inside such a span whose span holds no frame is a moment: the footage
+        after it whose timestamps repeat earlier ones is not there. QA s23 Q1 (j23_mpeg4bf2_then_h264bf0_mkv_30): a
+        damaged frame the MPEG-4 decoder made at 21.833 s of the 3.0-24.0 s stretch of a
+        joined H.264 recording left "frozen from 2.967 s to 21.833 s" (one frame of footage)
+        and a restart spanning 3.000-5.933 s; both said the stretch again."""
+        spans = tuple(t for t in (self._outside(s, no_footage) for s in self.spans)
+                      if t is not None)
+        same = len(spans) == len(self.spans) and all(
+            a is b for a, b in zip(spans, self.spans, strict=True))
+        return self if same else replace(self, spans=spans)
+
+    def _outside(self, s: Span, no_footage: Sequence[NoFootage]) -> Span | None:
+        for nf in no_footage:
+            if s.rule in PICTURE_RULES and nf.start_s <= s.start_s and s.end_s <= nf.end_s:
+                return None
+            if s.rule in (FROZEN.id, BLACK.id) and s.start_s < nf.start_s < s.end_s <= \
+                    nf.end_s:
+                least = self.thresholds.freeze_s if s.rule == FROZEN.id else \
+                    self.thresholds.black_s
+                if nf.start_s - s.start_s < least:
+                    return None
+            if s.rule == TS_BACK.id and nf.start_s - 1e-6 <= s.start_s < s.end_s <= \
+                    nf.end_s and not self._frames_in(s.start_s, s.end_s):
+                return replace(s, end_s=s.start_s)
+        return s
+
+    def _frames_in(self, a: float, b: float) -> bool:
+        t = self.signals.times_s
+        return bool(np.any((t >= a - 1e-6) & (t < b)))
 
     def findings(self, file: str | None) -> list[Finding]:
         out = []
@@ -359,7 +387,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
         if a_start.shape[0] else None,
         float(a_end.max()) - (float(spts[0]) * tb if spts.shape[0] else 0.0)
         if a_end.shape[0] else None,
-        cached, int(arrays["packet_pts"].shape[0]), complete=complete)
+        cached, int(arrays["packet_pts"].shape[0]), complete=complete, thresholds=th)
 
 
 def _stopped(sig: FrameSignals, meta: dict, total: int) -> Span:
