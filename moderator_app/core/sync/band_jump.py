@@ -43,10 +43,13 @@ AT_MIN_Z = 3.0
 
 
 def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
-             analyze_at: Callable[..., SyncAnalysis], latency_q: float) -> SyncAnalysis | None:
+             analyze_at: Callable[..., SyncAnalysis], latency_q: float,
+             said: str | None = None, clock_s: float | None = None) -> SyncAnalysis | None:
     """`res` (an analysis that suggests no offset, measured at the moderator's `offset_s`)
     with the offset jumps the player's band shows at that offset (`analyze_at`: the
-    analysis' own, `latency_q` its band percentile); None when it shows none."""
+    analysis' own, `latency_q` its band percentile); None when it shows none. `said`: how
+    the offset was had, in the message (default: given); `clock_s`: the offset the
+    findings' run times are on (default `offset_s`; `jumps_from_head`)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     n = len(e)
     if n < th.sync_min_actions or len(sig) < 2 or sig.fps <= 0 or \
@@ -59,8 +62,8 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, latency_q, given=given)
     if a.suggested_offset_s is None or abs(a.suggested_offset_s - offset_s) * sig.fps > 1.0:
         return None
-    said = f" (read in the player's band at the offset given, {offset_s:.3f} s)"
-    jumps = [_on_run_clock(_placed(f, sig, offset_s), offset_s)
+    said = said or f" (read in the player's band at the offset given, {offset_s:.3f} s)"
+    jumps = [_on_run_clock(_placed(f, sig, offset_s), offset_s if clock_s is None else clock_s)
              for f in _from_given(a, offset_s, sig.fps)]
     jumps = [replace(f, message=f.message + said) for f in jumps]
     if not jumps:
@@ -68,6 +71,51 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     found = sorted(list(res.findings) + jumps, key=lambda g: (
         g.video_start_s if g.video_start_s is not None else 0.0, g.rule))
     return replace(res, findings=found)
+
+
+# A head too short to stand out on its own is not read (analysis.HEAD_MIN_ACTIONS, the same).
+HEAD_MIN_ACTIONS = 10
+
+
+def jumps_from_head(run_s, sig: FrameSignals, th, res: SyncAnalysis,
+                    analyze_at: Callable[..., SyncAnalysis],
+                    latency_q: float) -> SyncAnalysis | None:
+    """`res` (an analysis with no offset given and none suggested) with the offset jumps the
+    player's band shows at the offset the run's first half reads in its own band; None when
+    the first half reads none or the band shows no jump there. Nothing is suggested.
+
+    A splice on a moving screen takes the whole run's suggestion away (its presses after the
+    splice follow another offset), so at `--offset auto` no splice was looked for: Carnival's
+    cut (QA s23) got "not enough signal" and no finding. The presses before the splice still
+    follow the log. Their band (`band.select` on the first half, over the shuffled logs'
+    best bands by `sync_band_min_null_z`) is read as the whole run's band is (`analyze_at` at
+    the band's earliest reactions, its own shuffled-log bar): its offset is then within a
+    frame of the truth, or there is none. Session 24 measured the first half's band alone
+    (its best count's offset): it ties over 2-5 frames (Carnival's 1.606-1.766 s for 1.7 s),
+    and `jumps_at` there read Carnival's cut 2 frames off in size, and Kangaroo's at a wrong
+    place (9.32 s for 17.93 s). Read by its reactions, the first half suggests an offset on
+    3 of the 142 corpus and QA runs that get none at auto: both Carnival cuts (0.1 frame off)
+    and frostbite-cutlong (-0.4 frame); on no genuine run. The offset is used only to read
+    the jump; `res` suggests none: a confident offset from half a run is not offered (the
+    run's rules at that offset are not read). The findings' run times are on the clock of
+    the offset `res` reports (0 when none), so that a click shows the video place named."""
+    e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    k = len(e) // 2
+    if k < HEAD_MIN_ACTIONS or len(sig) < 2 or sig.fps <= 0 or \
+            any(f.rule == RULE for f in res.findings):
+        return None
+    tiles, _ = band.select(sig, reactions.novelty(sig), e[:k], th.sync_band_min_null_z,
+                           sig.grid)
+    if tiles is None:
+        return None
+    head = analyze_at(e[:k], band.band_signals(sig, tiles), th, None, latency_q)
+    o = head.suggested_offset_s
+    if o is None or not math.isfinite(o):
+        return None
+    said = f" (read in the player's band at the offset its first {k} presses read there, " \
+           f"{o:.3f} s; no offset suggested)"
+    return jumps_at(e, sig, th, o, res, analyze_at, latency_q, said=said,
+                    clock_s=res.offset_used_s or 0.0)
 
 
 def _from_given(a: SyncAnalysis, offset_s: float, fps: float) -> list[SyncFinding]:
