@@ -634,6 +634,20 @@ def build_gap_and_join(d: Path) -> Path:
     return out
 
 
+def build_two_tones_joined(d: Path) -> Path:
+    """Two recordings that both decode, joined byte for byte (session 24): `build_gap_tone`
+    (frames at 0.0-1.9 and 8.0-9.9 s over a 440 Hz tone that ends at 9.32 s, where ffmpeg
+    stopped its sound) then 3 s of the same 320x240 H.264 at 10 fps over a 660 Hz tone (video
+    10.0-13.0 s), both with PCM sound, so the tone heard tells the recording."""
+    b = d / "b660.mkv"
+    _ffmpeg(["-f", "lavfi", "-i", "testsrc=s=320x240:r=10", "-f", "lavfi", "-i",
+             "sine=frequency=660:sample_rate=48000:duration=3", "-frames:v", "30", *_H264_UF,
+             "-c:a", "pcm_s16le", "-f", "matroska", str(b)])
+    out = d / "two_tones.mkv"
+    out.write_bytes(build_gap_tone(d).read_bytes() + b.read_bytes())
+    return out
+
+
 def build_black_in_join(d: Path) -> Path:
     """1 s of 320x240 testsrc2 then 1 s of black (H.264 MKV), and a recording of 400x300
     (1 s of testsrc2, 2 s of black) appended byte for byte: played with the first header it

@@ -12,7 +12,7 @@ import shutil
 
 import numpy as np
 import pytest
-from video_corpus import build_gap_and_join, build_gap_tone
+from video_corpus import build_gap_and_join, build_gap_tone, build_two_tones_joined
 
 from moderator_app.core.video.audio import RATE, AudioFeeder, AudioTrack, NullSink
 from moderator_app.core.video.export import no_footage_spans
@@ -75,3 +75,41 @@ def test_the_sink_is_fed_silence_in_a_footage_gap_to_the_sample(gap_tone):
     after = fed(gap_tone, p.index, silent, 7.5, 8.6)
     edge = int(round(0.5 * RATE))
     assert not after[:edge].any() and int(np.abs(after[edge:edge + 480]).max()) == TONE
+
+
+def alone(path, t0: float, t1: float) -> np.ndarray:
+    """The samples of a recording played alone (its own file, its own clock) for [t0, t1)."""
+    track = AudioTrack(path, 0.0)
+    try:
+        return np.frombuffer(track.pcm(t0, t1), np.int16).reshape(-1, 2)
+    finally:
+        track.close()
+
+
+def test_a_joined_matroska_plays_each_recordings_sound_after_any_seek(tmp_path):
+    """Session 24: a seek into a cat-joined MKV played no sound up to the file's second cluster
+    (FFmpeg's Matroska byte seek resyncs from the cluster it last read: silence for 0-1.685 s)
+    and the second recording played the first one's tone. Now, after a seek anywhere, the
+    sound fed is the recording's own, sample for sample as that recording alone plays it at
+    its own time, from the first sample; and silence where there is no footage."""
+    video = build_two_tones_joined(tmp_path)
+    p = probe_video(video, "two_tones.mkv")
+    assert p.index is not None and len(p.index.segments) == 1  # two recordings
+    silent = no_footage_spans(p.index, no_footage=p.no_footage)
+    assert silent == ((-INF, 0.0), (2.0, 8.0), (13.0, INF))
+    n = int(0.3 * RATE)
+    for t, own, start in [(0.0, "gap_tone.mkv", 0.0), (0.7, "gap_tone.mkv", 0.0),
+                          (1.5, "gap_tone.mkv", 0.0), (8.0, "gap_tone.mkv", 0.0),
+                          (9.0, "gap_tone.mkv", 0.0), (10.0, "b660.mkv", 10.0),
+                          (10.6, "b660.mkv", 10.0), (11.3, "b660.mkv", 10.0),
+                          (12.0, "b660.mkv", 10.0)]:
+        got = fed(video, p.index, silent, t, t + 0.3)[:n]
+        want = alone(tmp_path / own, t - start, t - start + 0.3)[:n]
+        assert int(np.abs(want[:480]).max()) == TONE, (t, own)  # the tone from the seek on
+        assert np.array_equal(got, want), (t, int(np.abs(got[:480]).max()))
+    # inside the gap: silence after a seek, and the tone from 8.0 s to the sample
+    assert not fed(video, p.index, silent, 3.0, 3.3).any()
+    got = fed(video, p.index, silent, 7.8, 8.1)[:n]
+    edge = int(round(0.2 * RATE))
+    assert not got[:edge].any()
+    assert np.array_equal(got[edge:], alone(tmp_path / "gap_tone.mkv", 8.0, 8.1)[:n - edge])

@@ -113,9 +113,10 @@ def joined_seek(index, t: float, lead_s: float = 1.0) -> dict:
     """Where the sound of joined recordings is decoded from for video time `t`: the byte
     position of the picture's keyframe at or before `t - lead_s` (the sound there belongs to
     that keyframe's recording: the recordings follow each other in the file), the recording it
-    starts in, and the index's offsets (its time base) that put each on the picture's clock."""
+    starts in, the index's offsets (its time base) that put each on the picture's clock, and
+    its pts (a joined Matroska is sought by it in the recording's own file: `child_audio`)."""
     if index.frame_count == 0:
-        return {"pos": 0, "segment": 0, "offsets": [0], "tb": [1, 1]}
+        return {"pos": 0, "segment": 0, "offsets": [0], "tb": [1, 1], "pts": None}
     n = max(0, min(index.frame_count - 1, bisect_right(index.times_s, t - lead_s) - 1))
     i = index.keyframe_index(n)
     while i > 0 and int(index.pos[i]) < 0:  # a packet of unknown position: an earlier one
@@ -123,7 +124,8 @@ def joined_seek(index, t: float, lead_s: float = 1.0) -> dict:
     pos = int(index.pos[i])
     timeline = index.timeline_at(int(index.pts[i]) if pos >= 0 else None)
     return {"pos": max(pos, 0), "segment": timeline.segment, "offsets": timeline.offsets,
-            "tb": [index.time_base.numerator, index.time_base.denominator]}
+            "tb": [index.time_base.numerator, index.time_base.denominator],
+            "pts": int(index.pts[i]) if pos >= 0 else None}
 
 
 class NullSink:

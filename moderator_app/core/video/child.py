@@ -340,114 +340,6 @@ def _warm_stop(fault: str | None):
 WARM_CRAWL_S = 5.0
 
 
-def op_audio(req: dict, out, state: dict) -> None:
-    """PCM (s16, stereo, 48 kHz) of the first audio stream for video time [t0, t1), starting
-    exactly at t0 (silence where the track has none); video time is rebased on the first video
-    frame like the index. A request that continues the previous one (its t0 is the last t1)
-    continues the same decode: seeking again for every window placed each window by its first
-    packet's timestamp, which Matroska rounds to 1 ms, and the windows overlapped or left
-    holes of up to 16 samples, a click every 0.2 s."""
-    import av
-    if "audio" not in state:
-        container = _open(req)
-        if not container.streams.audio:
-            send(out, {"ok": True, "start_s": None, "rate": 48000}, (b"",))
-            return
-        state["audio"] = container
-    t0, t1 = float(req["t0"]), float(req["t1"])
-    need = max(0, int(round((t1 - t0) * 48000))) * 4
-    cont = state.get("audio_cont")
-    if cont is None or abs(cont["t"] - t0) > 1e-6:
-        cont = _audio_from(state["audio"], t0, float(req.get("video_start_s", 0.0)), av,
-                           req.get("joined"))
-    buf = cont["buf"]
-    while len(buf) < need:
-        more = next(cont["pcm"], None)
-        if more is None:
-            break
-        buf += more
-    data = bytes(buf[:need])
-    del buf[:need]
-    cont["t"] = t1
-    state["audio_cont"] = cont
-    send(out, {"ok": True, "start_s": t0 if data else None, "rate": 48000}, (data,))
-
-
-def _audio_from(container, t0: float, base: float, av, joined: dict | None = None) -> dict:
-    """A decode of the first audio stream positioned at video time t0: `buf` holds the PCM from
-    t0 (silence first when the track starts later), `pcm` yields what follows. `joined`
-    (`audio.joined_seek`): recordings joined with restarting timestamps, sought by bytes."""
-    a = container.streams.audio[0]
-    tb = a.time_base
-    if joined is not None:
-        it = _joined_frames(container, a, base, joined, av)
-    else:
-        container.seek(max(0, int((t0 + base - 0.5) / tb)), stream=a, backward=True)
-        res = av.AudioResampler(format="s16", layout="stereo", rate=48000)
-
-        def frames():
-            for frame in container.decode(a):
-                if frame.pts is None:
-                    continue
-                ft = float(frame.pts * tb) - base
-                for r in res.resample(frame):
-                    yield ft, bytes(r.planes[0])[:r.samples * 4]
-
-        it = frames()
-    buf = bytearray()
-    for ft, pcm in it:
-        end = ft + len(pcm) / 4 / 48000
-        if end <= t0:
-            continue
-        skip = int(round((t0 - ft) * 48000))
-        buf += pcm[skip * 4:] if skip >= 0 else bytes(-skip * 4) + pcm
-        break
-    return {"t": t0, "buf": buf, "pcm": (p for _, p in it)}
-
-
-def _joined_frames(container, a, base: float, joined: dict, av):
-    """(video time, PCM) of the sound of joined recordings from a byte position, each packet
-    shifted as the picture's recording it belongs to (`joined_timeline.Timeline` replaying the index's
-    offsets from `joined["segment"]`; a new recording starts where the sound's decode timestamps
-    go back, as the scan places it). Each piece is placed at its own time: silence where the
-    sound has a hole, an overlap dropped, so sound after a join stays on the picture's clock."""
-    from .joined_timeline import Timeline
-    tb = a.time_base
-    vtb = float(joined["tb"][0]) / float(joined["tb"][1])
-    container.seek(int(joined["pos"]), unsupported_byte_offset=True)
-    timeline = Timeline([int(o) for o in joined["offsets"]], int(joined["segment"]))
-    res = av.AudioResampler(format="s16", layout="stereo", rate=48000)
-    at: float | None = None  # video time of the next sample yielded
-    off = 0
-    for pk in container.demux(a):
-        if pk.size:
-            off = timeline.shift(pk.pts, pk.dts)
-        try:
-            decoded = pk.decode()
-        except av.error.FFmpegError:
-            continue
-        for frame in decoded:
-            if frame.pts is None:
-                continue
-            ft = float(frame.pts * tb) + off * vtb - base
-            for r in res.resample(frame):
-                pcm = bytes(r.planes[0])[:r.samples * 4]
-                if at is not None:
-                    lag = int(round((ft - at) * 48000))
-                    if abs(lag) <= 96:  # within 2 ms (resampling rounds): kept as it comes
-                        lag = 0
-                    if lag > 0:  # a hole: silence, so that what follows keeps its time
-                        pcm = bytes(lag * 4) + pcm
-                        ft = at
-                    elif lag < 0:  # an overlap: the part already played is dropped
-                        pcm = pcm[-lag * 4:]
-                        ft = at
-                if pcm:
-                    yield ft, pcm
-                    at = ft + len(pcm) / 4 / 48000
-                ft = at if at is not None else ft
-
-
 def op_scan(req: dict, out) -> None:
     from .signals import scan_container
     if req.get("nice"):
@@ -574,7 +466,8 @@ def main() -> int:
                     continue
                 op_warm(req, out, state)
             elif op == "audio":
-                op_audio(req, out, state)
+                from .child_audio import op_audio
+                send(out, *op_audio(req, state, _open))
             elif op == "scan":
                 op_scan(req, out)
             elif op == "quit":
