@@ -181,7 +181,7 @@ def test_a_second_video_stream_is_named_in_a_note(tmp_path):
         ("video.several_streams", Severity.INFO,
          "the file holds 2 video streams: stream 0 (h264 160x120, 25 fps, 4.0 s) is checked "
          "and shown, as ffmpeg plays it by default; not checked or shown: stream 1 (h264 "
-         "320x240, 30 fps, 5.0 s)")]
+         "320x240, 30 fps, 5.0 s; footage from 0.000 s to 5.000 s)")]
     still = tmp_path / "still.mkv"
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
                     "color=c=red:s=200x200:d=1", "-frames:v", "1", "-c:v", "mjpeg",

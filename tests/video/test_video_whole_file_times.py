@@ -9,7 +9,9 @@ real ffmpeg-made files, exact to the microsecond the report writes:
   from 2 to 4 s of a 30 fps capture: that stretch, 2.0-4.0 s;
 - "... and N more gaps": 52 gaps of ~5.9 s: from the 51st's start 300.2 s to the last's end
   312.0 s;
-- `video.several_streams`: the whole video, 0.0-4.0 s;
+- `video.several_streams`: where the other stream has footage (session 24), 0.0-3.0 s, and
+  2.0-4.0 s of 6 s for a stream that starts 2 s in (MKV, MPEG-TS); the whole video when its
+  first packets are not within the bounded read;
 - `video.probe_incomplete` for an end that did not decode in time: the last frame, 5.0-5.1 s.
 """
 
@@ -138,14 +140,45 @@ def test_the_gaps_past_fifty_are_one_span_from_the_51st_to_the_last(files):
     assert times(gaps[-1]) == (None, 300.2, 312.0)
 
 
-def test_several_streams_is_about_the_whole_video(files):
+def test_several_streams_is_where_the_other_stream_has_footage(files):
     p = probe_video(files["two"], "two.mkv")
     (f,) = p.findings
     assert f.rule == "video.several_streams"
     assert f.message == ("the file holds 2 video streams: stream 0 (h264 64x64, 10 fps, "
                          "4.0 s) is checked and shown, as ffmpeg plays it by default; not "
-                         "checked or shown: stream 1 (h264 32x32, 5 fps, 3.0 s)")
-    assert times(f) == (None, 0.0, 4.0) and p.duration_s == 4.0
+                         "checked or shown: stream 1 (h264 32x32, 5 fps, 3.0 s; footage from "
+                         "0.000 s to 3.000 s)")
+    assert times(f) == (None, 0.0, 3.0) and p.duration_s == 4.0
+
+
+@pytest.mark.parametrize("suffix", ["mkv", "ts"])
+def test_several_streams_starting_later_is_timed_where_it_has_footage(tmp_path, suffix):
+    """QA s23 O1 (m23_two_streams_mkv, a webcam stream with footage 6.0-14.0 s of 24 s): the
+    note was timed 0.0-24.0 s, the whole video. Now from the other stream's first packet to
+    its last one's end, read in the video process, and the message says it."""
+    out = tmp_path / f"late.{suffix}"
+    ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=10:d=6", "-itsoffset", 2, "-f", "lavfi",
+           "-i", "testsrc2=s=32x32:r=10:d=2", "-map", 0, "-map", 1, *TINY, out)
+    p = probe_video(out, out.name)
+    (f,) = [f for f in p.findings if f.rule == "video.several_streams"]
+    assert times(f) == (None, 2.0, 4.0), f.message
+    assert f.message.endswith("; footage from 2.000 s to 4.000 s)"), f.message
+
+
+def test_several_streams_read_no_further_than_its_bound(tmp_path):
+    """A second stream whose first packet comes after more packets than the read allows
+    (child_others.MAX_PACKETS: 20,000; here 21,000 of the first stream before it): not read
+    to it, the note stays the whole video, its message as before."""
+    from moderator_app.core.video.child_others import MAX_PACKETS
+    out = tmp_path / "far.mkv"
+    ffmpeg("-f", "lavfi", "-i", "color=c=gray:s=16x16:r=300:d=72", "-itsoffset", 70, "-f",
+           "lavfi", "-i", "color=c=red:s=16x16:r=5:d=1", "-map", 0, "-map", 1, "-g", 600,
+           *TINY, out)
+    assert MAX_PACKETS < 300 * 70
+    p = probe_video(out, out.name)
+    (f,) = [f for f in p.findings if f.rule == "video.several_streams"]
+    assert times(f) == (None, 0.0, p.duration_s) and 72.0 <= p.duration_s < 72.01
+    assert "footage from" not in f.message, f.message
 
 
 def test_an_end_not_decoded_in_time_is_the_last_frame(files):

@@ -35,6 +35,12 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     index = _decodable_head(req, index, deadline)
     index, joined = _joined(req, index, deadline)
     others = other_footage(container, taken)
+    if others:  # where each of the (named) others has footage: the note's moment
+        from .child_others import other_spans
+        spans = other_spans(_open, req, others[:8], index, deadline)
+        for o in others[:8]:
+            if o["index"] in spans:
+                o["footage_s"] = spans[o["index"]]
     # eight are named; the count is of all (a 100-stream file was said to hold 9)
     info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
                   "other_video": others[:8], "other_video_count": len(others)}
