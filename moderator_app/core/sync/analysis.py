@@ -64,7 +64,7 @@ from .local_findings import (
     with_insertion,
     with_unexplained,
 )
-from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
+from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 
 __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at", "combine"]
@@ -95,9 +95,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if not held and not widened:
         return res
     mine = [widened.get(j, f) for j, f in enumerate(res.findings)]
-    found = sorted(mine + held,
-                   key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
-                                  f.rule))
+    found = sorted(mine + held, key=video_order)
     return replace(res, findings=found)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import band, reactions
 from .combine import near
-from .records import SyncAnalysis
+from .records import SyncAnalysis, video_order
 
 # The rules read on the band at the offset given. Jumps, drifts and stretches at chance
 # belong to the track and the fit, which a band chosen at one offset does not test. Nor is
@@ -56,9 +56,7 @@ def band_at(run_s, sig, th, offset_s: float, silent: SyncAnalysis, read) -> Sync
                      "shuffled logs)")
              for f in a.findings if f.rule in RULES
              and not any(near(f, g) for g in silent.findings if g.rule == f.rule)]
-    findings = sorted(silent.findings + found,
-                      key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
-                                     f.rule))
+    findings = sorted(silent.findings + found, key=video_order)
     return replace(silent, reactions=a.reactions, answers=a.answers, findings=findings)
 
 

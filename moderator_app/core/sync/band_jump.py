@@ -28,7 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import band, reactions, splices
-from .records import SyncAnalysis, SyncFinding
+from .records import SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 
 RULE = "sync.offset_jump"
@@ -68,8 +68,7 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     jumps = [replace(f, message=f.message + said) for f in jumps]
     if not jumps:
         return None
-    found = sorted(list(res.findings) + jumps, key=lambda g: (
-        g.video_start_s if g.video_start_s is not None else 0.0, g.rule))
+    found = sorted(list(res.findings) + jumps, key=video_order)
     return replace(res, findings=found)
 
 

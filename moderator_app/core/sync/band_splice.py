@@ -47,7 +47,7 @@ import numpy as np
 
 from . import band, band_jump, reactions, splices
 from .at_offset import _band_name
-from .records import SyncAnalysis, SyncFinding
+from .records import SyncAnalysis, video_order
 from .signals import FrameSignals
 
 RULE = "sync.offset_jump"
@@ -246,9 +246,5 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float,
     jump = replace(f, message=f"{f.message} (read per stretch in the player's band, {where}, "
                    f"at the offset given, {offset_s:.3f} s: the presses from run "
                    f"{e[s]:.2f} s on answered {z:.1f} spreads over their shuffled gaps)")
-    found_all = sorted([*res.findings, jump], key=_order)
+    found_all = sorted([*res.findings, jump], key=video_order)
     return replace(res, findings=found_all)
-
-
-def _order(f: SyncFinding) -> tuple[float, str]:
-    return (f.video_start_s if f.video_start_s is not None else 0.0, f.rule)

@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import stretch
-from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
+from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 
 
 def by_chance(f: SyncFinding) -> bool:
@@ -96,7 +96,5 @@ def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> SyncAna
              and (f.rule != "sync.no_reaction" or by_chance(f) or _unseen(f, fine))]
     if not extra and len(kept) == len(fine.findings):
         return fine
-    found = sorted(kept + extra,
-                   key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0,
-                                  f.rule))
+    found = sorted(kept + extra, key=video_order)
     return replace(fine, findings=found)

@@ -41,7 +41,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import splices
-from .records import SyncAnalysis, SyncFinding
+from .records import SyncAnalysis, video_order
 from .signals import FrameSignals
 
 RULE = "sync.offset_jump"
@@ -176,9 +176,5 @@ def jumps_at(run_s, sig: FrameSignals, offset_s: float, res: SyncAnalysis) -> Sy
     f = splices.jump_finding(size, at, at + size if size > 0 else None, run_a, run_b)
     jump = replace(f, message=f.message + f" (read in the picture's events at the offset given, "
                    f"{offset_s:.3f} s)")
-    found = sorted([*res.findings, jump], key=_order)
+    found = sorted([*res.findings, jump], key=video_order)
     return replace(res, findings=found)
-
-
-def _order(f: SyncFinding) -> tuple[float, str]:
-    return (f.video_start_s if f.video_start_s is not None else 0.0, f.rule)

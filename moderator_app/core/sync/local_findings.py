@@ -22,7 +22,7 @@ from .fit import (
     refine,
     windows,
 )
-from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
+from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 
 REACTION_TAIL_S = 0.6       # after an action, changes may still be its doing
@@ -154,8 +154,7 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
         round(v0, 3), round(v1, 3), round(a, 3), round(b, 3), actions=i1 - i0)
     kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
             or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
-    found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
-                                               else 0.0, g.rule))
+    found = sorted(kept + [f], key=video_order)
     return replace(out, findings=found)
 
 
@@ -186,8 +185,7 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
             (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
     f = splices.jump_finding(ins.size_s, ins.start_s, ins.end_s, float(run_s[j - 1]),
                       float(run_s[j]))
-    found = sorted(out.findings + [f], key=lambda g: (g.video_start_s if g.video_start_s
-                                                      is not None else 0.0, g.rule))
+    found = sorted(out.findings + [f], key=video_order)
     return replace(out, reactions=rs, segments=segs, findings=found)
 
 
@@ -264,8 +262,7 @@ def _moved(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, offs: np.ndar
     rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
     kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
             or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
-    found = sorted(kept + [f], key=lambda g: (g.video_start_s if g.video_start_s is not None
-                                               else 0.0, g.rule))
+    found = sorted(kept + [f], key=video_order)
     return replace(out, reactions=rs, segments=segs, findings=found)
 
 

@@ -41,6 +41,13 @@ class SyncFinding:
     actions: int | None = None
 
 
+def video_order(f: SyncFinding) -> tuple[float, str]:
+    """The sort key of an analysis's findings: where in the video, then the rule. Each pass
+    that adds a finding (a jump, an insertion, a stretch at chance) re-sorts with it, so the
+    report lists them in one order whichever pass found them; one without a video time first."""
+    return (f.video_start_s if f.video_start_s is not None else 0.0, f.rule)
+
+
 @dataclass(frozen=True)
 class SyncAnalysis:
     suggested_offset_s: float | None     # None: not enough signal

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from moderator_app.core.formats.input_events import IDLE_READ_FLOOR_S as READ_FLOOR_S
 
-from .records import SyncAnalysis, SyncFinding
+from .records import SyncAnalysis, SyncFinding, video_order
 
 __all__ = ["READ_FLOOR_S", "RULE", "with_silent"]
 
@@ -45,6 +45,4 @@ def with_silent(a: SyncAnalysis, stretches, min_s: float) -> SyncAnalysis:
             "in the log", v0, v1, round(r0, 3), round(r1, 3)))
     if not found:
         return a
-    return replace(a, findings=sorted(
-        [*a.findings, *found],
-        key=lambda f: (f.video_start_s if f.video_start_s is not None else 0.0, f.rule)))
+    return replace(a, findings=sorted([*a.findings, *found], key=video_order))
