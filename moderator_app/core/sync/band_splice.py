@@ -220,7 +220,11 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float,
     with the splice a stretch of the presses shows in the player's band (module docstring);
     None when none stands (or `res` already has an offset jump)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
-    if len(e) < 2 * MIN_SIDE or len(sig) < 3 or sig.fps <= 0 or not math.isfinite(offset_s) or any(f.rule == RULE for f in res.findings):
+    too_few_presses = len(e) < 2 * MIN_SIDE  # MIN_SIDE on each side of a split
+    no_frames = len(sig) < 3 or sig.fps <= 0
+    no_offset = not math.isfinite(offset_s)
+    jump_said = any(f.rule == RULE for f in res.findings)  # by an earlier stage
+    if too_few_presses or no_frames or no_offset or jump_said:
         return None
     if len(e) * (2 * round(RANGE_S * sig.fps) + 1) > MAX_TERMS:
         return None  # presses x shifts beyond what one analysis holds (a long log)
