@@ -132,8 +132,7 @@ class Navigator(QObject):
         findings = findings + extra
         # The report's findings and the background ones alike, by their own times: a
         # footage gap at its gap, a scan span at its start, a sync finding at its actions
-        moments = finding_moments(findings, report, result.index, result.run_duration_s,
-                                  self.offset)
+        moments = finding_moments(findings, result.index, self.offset)
         self._finding_times = [m.run_s if m is not None else None for m in moments]
         self._finding_spans = [finding_span(f, self.offset) for f in findings]
         self.findings.set_report(report, findings, moments, analysis=len(extra))

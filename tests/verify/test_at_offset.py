@@ -76,14 +76,14 @@ def test_coverage_missing_moment_is_the_first_missing_instant(verified):
     # which this test used, the video ends before run_start: see the next test)
     late = verified[12.0]
     f = next(f for f in late.report.findings.sorted() if f.rule == "coverage.missing")
-    m = finding_moment(f, late.report, late.index, late.run_duration_s, 12.0)
+    m = finding_moment(f, late.index, 12.0)
     video_end = late.report.video.duration_s
     assert m.run_s == pytest.approx(video_end - 12.0)
     assert m.run_s > 0  # duration-ok: a moment inside the run, not a wall-clock time
     assert m.video_s == pytest.approx(video_end)
     early = verified[-7.5]  # the video starts 7.5 s after run_start
     f = next(f for f in early.report.findings.sorted() if f.rule == "coverage.missing")
-    m = finding_moment(f, early.report, early.index, early.run_duration_s, -7.5)
+    m = finding_moment(f, early.index, -7.5)
     assert (m.run_s, m.video_s) == (0.0, -7.5)
 
 
@@ -94,7 +94,7 @@ def test_coverage_missing_is_at_run_start_when_the_video_ends_before_it(verified
     video_end = base.report.video.duration_s
     at = result_at_offset(base, video_end + 2.0)
     f = next(f for f in at.report.findings.sorted() if f.rule == "coverage.missing")
-    m = finding_moment(f, at.report, at.index, at.run_duration_s, video_end + 2.0)
+    m = finding_moment(f, at.index, video_end + 2.0)
     assert m.run_s == 0.0
     assert m.video_s == pytest.approx(video_end + 2.0)  # duration-ok: a video time
 
@@ -110,7 +110,7 @@ def test_a_line_finding_is_at_its_event(tmp_path):
     log.write_bytes(b"\n".join(lines) + b"\n")
     result = verify_paths([folder], VerifyOptions(offset=1.0, build_index=True))
     f = next(f for f in result.report.findings.sorted() if f.line == 7)
-    m = finding_moment(f, result.report, result.index, result.run_duration_s, 1.0)
+    m = finding_moment(f, result.index, 1.0)
     assert m.run_s == pytest.approx(ev["elapsedMs"] / 1000, abs=0.002)
     assert m.video_s == pytest.approx(m.run_s + 1.0)
 
@@ -142,14 +142,14 @@ def test_whole_file_findings_lead_somewhere():
     official = SAMPLES / "official-sample"
     result = verify_paths([official], VerifyOptions(offset=2.0, build_index=True))
     f = next(f for f in result.report.findings.sorted() if f.rule == "seed.not_checked")
-    m = finding_moment(f, result.report, result.index, result.run_duration_s, 2.0)
+    m = finding_moment(f, result.index, 2.0)
     index = result.index
     first = next(r for r in range(len(index)) if index.kind_of(r) == "seed_commitment")
     assert index.lines[first] == 2
     assert (m.run_s, m.video_s) == (index.times[first], index.times[first] + 2.0)
     assert m.run_s == 0.5  # line 2 of the sample is at 00:00.500
     ambiguous = Finding(Severity.ERROR, "input.several_logs", "two logs")
-    m = finding_moment(ambiguous, result.report, index, result.run_duration_s, 2.0)
+    m = finding_moment(ambiguous, index, 2.0)
     assert (m.run_s, m.video_s) == (0.0, 2.0)
 
 
@@ -169,7 +169,7 @@ def test_the_first_missing_instant_is_no_footage_at_every_offset(verified):
         o = round(10.0 + k / 1000, 3)
         at = result_at_offset(base, o)
         f = next(f for f in at.report.findings.sorted() if f.rule == "coverage.missing")
-        m = finding_moment(f, at.report, at.index, at.run_duration_s, o)
+        m = finding_moment(f, at.index, o)
         assert frame_for_time(index, m.video_s) is None, o
         # half a frame earlier is the last frame's own display interval
         assert frame_for_time(index, m.video_s - index.frame_duration_s / 2) == last, o

@@ -93,7 +93,7 @@ def test_a_truncated_file_is_from_where_its_footage_ends_to_where_its_header_end
     # the click goes there by the path every timed finding takes (no special case)
     rep = verify_paths([files["cut"]], VerifyOptions(offset=0.5)).report
     f = next(f for f in rep.findings if f.rule == "video.truncated")
-    assert finding_moment(f, rep, None, None, 0.5) == Moment(end - 0.5, end)
+    assert finding_moment(f, None, 0.5) == Moment(end - 0.5, end)
     assert finding_span(f, 0.5) == (end - 0.5, 5.5)
 
 
@@ -112,7 +112,7 @@ def test_an_unreadable_truncated_file_has_no_time_and_goes_to_the_first_frame(tm
     f = next(f for f in rep.findings if f.rule == "video.truncated")
     assert rep.video is not None and rep.video.duration_s is None
     assert times(f) == (None, None, None) and f.run_start is None
-    assert finding_moment(f, rep, None, None, 0.5) == Moment(-0.5, 0.0)
+    assert finding_moment(f, None, 0.5) == Moment(-0.5, 0.0)
 
 
 def test_variable_rate_is_at_its_first_uneven_interval(files):

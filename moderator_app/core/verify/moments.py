@@ -35,7 +35,6 @@ from dataclasses import dataclass
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify.report import Report
 
 _BACK_SEARCH = 200  # rows searched back for a timed event from an untimed line
 
@@ -49,20 +48,19 @@ class Moment:
     video_s: float
 
 
-def finding_moment(f: Finding, report: Report, index: EventIndex | None,
-                   run_duration_s: float | None, offset_s: float) -> Moment | None:
-    """Where `f` is (None: nowhere known). `report` and `run_duration_s` are no longer read
-    (every finding that needs them carries its own times since sessions 22-23); kept so that
-    callers need not change."""
+def finding_moment(f: Finding, index: EventIndex | None, offset_s: float) -> Moment | None:
+    """Where `f` is (None: nowhere known): by its line in `index`, else by its own times
+    (every whole-file finding carries them since sessions 22-23, so neither the report nor
+    the run's duration is read)."""
     run_s = _run_time(f, index, offset_s)
     if run_s is None or not math.isfinite(run_s):
         return None
     return Moment(run_s, run_s + offset_s)
 
 
-def finding_moments(findings: Sequence[Finding], report: Report, index: EventIndex | None,
-                    run_duration_s: float | None, offset_s: float) -> list[Moment | None]:
-    return [finding_moment(f, report, index, run_duration_s, offset_s) for f in findings]
+def finding_moments(findings: Sequence[Finding], index: EventIndex | None,
+                    offset_s: float) -> list[Moment | None]:
+    return [finding_moment(f, index, offset_s) for f in findings]
 
 
 def line_time(index: EventIndex | None, line: int) -> float | None:
