@@ -2,9 +2,10 @@
 offset-track lanes): it reads the view from the `Timeline` it is given (run time; video time =
 run time + offset), repaints when that view changes, and seeks on a click, so the timeline needs
 no code for it. Subclasses paint their static picture (`_paint_static`, kept in a pixmap by
-ui/layer.py and rebuilt only when the view, the offset, the size or their data change: call
-`changed`) and may name a better target for a click (`_click_target`); the playhead is drawn
-over it here, and a playhead move repaints its old and new strips only.
+ui/layer.py with the timeline's no-footage band, and rebuilt only when the view, the offset,
+the size, those spans or their data change: call `changed`) and may name a better target for
+a click (`_click_target`); the playhead is drawn over it here, and a playhead move repaints its
+old and new strips only.
 """
 
 from __future__ import annotations
@@ -76,17 +77,26 @@ class VideoLane(QWidget):
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
         tl = self.timeline
         p = QPainter(self)
-        self.layer.draw(p, (tl.v0, tl.v1, tl.offset, self._version), self._paint_static)
-        # the timeline's no-footage band carried down too, on the video's clock, all the time
-        v0, v1, w = self._video_span()
-        paint_bands(p, band_pixels(*tl.no_footage_arrays, v0, v1, LABEL_W, w),
-                    LABEL_W, self.width(), 0, self.height())
+        self.layer.draw(p, (tl.v0, tl.v1, tl.offset, tl.no_footage, self._version),
+                        self._paint_layer)
         # The timeline's playhead carried down into the lane, on the video's clock.
         x = self._playhead_at = self._playhead_x()
         if x is not None:
             p.setPen(QPen(PLAYHEAD, 2))
             p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
         p.end()
+
+    def _paint_layer(self, p: QPainter) -> None:
+        """The static layer: the lane's picture, then the timeline's no-footage band carried
+        down on the video's clock. In the layer, as in the Timeline's, so that a playhead move
+        neither recomputes the band's pixels nor paints it again: it was both, on every paint
+        (session 23's final read), for spans that change only with the view, offset or size."""
+        p.save()
+        self._paint_static(p)
+        p.restore()
+        v0, v1, w = self._video_span()
+        paint_bands(p, band_pixels(*self.timeline.no_footage_arrays, v0, v1, LABEL_W, w),
+                    LABEL_W, self.width(), 0, self.height())
 
     def _paint_static(self, p: QPainter) -> None:
         """The lane's picture without the playhead (subclasses)."""

@@ -186,3 +186,60 @@ def test_the_plots_and_the_activity_lane_keep_their_layer(qtbot, timeline, tmp_p
     timeline.set_coverage(40.0, 38.0, 1.5)  # the offset moves the lane's view
     settle(qtbot, lane, l_paints)
     assert lane.layer.builds == l_builds + 2
+
+
+def test_a_lanes_no_footage_band_is_kept_in_its_layer(qtbot, timeline, monkeypatch):
+    """The no-footage band carried down into a lane is in the lane's layer, as in the
+    timeline's: a playhead move neither computes its pixels again (`band_pixels` was called on
+    every paint, once per move) nor rebuilds the layer; the spans, the offset and the view do.
+    Counted through `band_pixels`, the one place the band's pixels come from."""
+    from moderator_app.core.video.probe import NoFootage
+    from moderator_app.ui import video_lane
+
+    computed: list[tuple[float, float]] = []
+    real = video_lane.band_pixels
+
+    def counted(starts, ends, v0, v1, left, width):
+        computed.append((v0, v1))
+        return real(starts, ends, v0, v1, left, width)
+
+    monkeypatch.setattr(video_lane, "band_pixels", counted)
+    timeline.set_no_footage((NoFootage(10.0, 20.0, "video.footage_gap", "no frame"),))
+    lane = ActivityLane(timeline)
+    qtbot.addWidget(lane)
+    lane.resize(timeline.width(), 34)
+    lane.set_progress(10, 100)
+    lane.show()
+    qtbot.waitExposed(lane)
+    paints = Paints(lane)
+    timeline.set_playhead(1.0)
+    settle(qtbot, lane, paints)
+    builds, n = lane.layer.builds, len(computed)
+    assert n >= 1 and computed[-1] == (0.0, 40.0)
+
+    base = lane.palette().color(lane.palette().ColorRole.Base).rgb()
+
+    def hatched(t: float) -> bool:
+        """Shaded at run time `t`: a hatch period (8 px) of the lane's top rows (above its
+        text) none of which is the lane's background."""
+        img = on_screen(lane)
+        x = int(timeline.x_of(t))
+        return all(img.pixel(x + i, y) != base for i in range(8) for y in (1, 2))
+
+    for k in range(MOVES):
+        timeline.set_playhead(1.0 + 1.7 * (k + 1))  # across the band (10-20 s) and past it
+        QApplication.processEvents()
+    assert len(paints.regions) >= MOVES  # painted on each move ...
+    assert (len(computed), lane.layer.builds) == (n, builds)  # ... from the layer
+    assert hatched(15.0) and not hatched(30.0)
+    # the spans, the offset and the view change the band: computed again, once each
+    timeline.set_no_footage((NoFootage(25.0, 35.0, "video.footage_gap", "no frame"),))
+    settle(qtbot, lane, paints)
+    assert (len(computed), lane.layer.builds) == (n + 1, builds + 1)
+    assert hatched(30.0) and not hatched(15.0)
+    timeline.set_coverage(40.0, 38.0, 2.0)
+    settle(qtbot, lane, paints)
+    timeline.set_view(5.0, 30.0)
+    settle(qtbot, lane, paints)
+    assert computed[n + 1:] == [(2.0, 42.0), (7.0, 32.0)]
+    assert lane.layer.builds == builds + 3
