@@ -13,10 +13,18 @@ text from the submission (tooltips are rich-text sniffed by Qt).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -95,9 +103,33 @@ class _SummaryBox(QPlainTextEdit):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.viewport().setAutoFillBackground(False)
         self.document().setDocumentMargin(1)
-        # whole lines only: 2 px are the document margin above and below
-        self.setFixedHeight(SUMMARY_LINES * self.fontMetrics().lineSpacing() + 2)
+        self._fit()
         self.setText(text)
+
+    def _fit(self) -> None:
+        """Fixed at SUMMARY_LINES whole lines with no scroll bar: the lines, the document's
+        margin above and below them, 1 px more (QPlainTextEdit counts a line as shown only
+        when it ends above the viewport's height less the margin and 1 px), and whatever
+        border and padding the style sheet gives the box (the theme's: 6 px). The height was
+        set once, when the box was built, to the lines and the margins: the theme, applied
+        after the window, took 6 px of it, and at 1280x720 the third line was cut behind a
+        scroll bar whose 14 px wrapped the text again (QA s23 section 6)."""
+        m = self.viewportMargins()
+        chrome = self.height() - self.contentsRect().height() + m.top() + m.bottom()
+        margin = math.ceil(self.document().documentMargin())
+        self.setFixedHeight(SUMMARY_LINES * self.fontMetrics().lineSpacing() + 2 * margin + 1
+                            + chrome)
+
+    def event(self, e: QEvent) -> bool:
+        done = super().event(e)
+        if e.type() == QEvent.Type.Polish:  # the style sheet's box is known from here on
+            self._fit()
+        return done
+
+    def changeEvent(self, e: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(e)
+        if e.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._fit()
 
     def text(self) -> str:
         return self.toPlainText()
