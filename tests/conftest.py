@@ -148,6 +148,19 @@ def store(tmp_path) -> Path:
     return tmp_path / "ledger" / "decisions.sqlite3"
 
 
+@pytest.fixture
+def themed_app(qapp):
+    """The shared QApplication, for a test that applies a theme (ui/theme.py), restored
+    afterwards so other tests see the default look."""
+    palette, sheet, style = qapp.palette(), qapp.styleSheet(), qapp.style().name()
+    prop = qapp.property("moderator_app_theme")
+    yield qapp
+    qapp.setStyle(style)
+    qapp.setPalette(palette)
+    qapp.setStyleSheet(sheet)
+    qapp.setProperty("moderator_app_theme", prop)
+
+
 @pytest.fixture(scope="module")
 def submission(tmp_path_factory) -> Path:
     """A valid community submission: a real agent log and a real mp4 video covering it."""

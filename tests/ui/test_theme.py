@@ -9,18 +9,6 @@ from moderator_app.core.rules import Severity
 from moderator_app.ui import theme
 
 
-@pytest.fixture
-def themed_app(qapp):
-    """The shared QApplication, restored afterwards so other tests see the default look."""
-    palette, sheet, style = qapp.palette(), qapp.styleSheet(), qapp.style().name()
-    prop = qapp.property("moderator_app_theme")
-    yield qapp
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    qapp.setStyleSheet(sheet)
-    qapp.setProperty("moderator_app_theme", prop)
-
-
 def _luminance(hex_color: str) -> float:
     c = QColor(hex_color)
 

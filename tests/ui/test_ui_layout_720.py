@@ -147,26 +147,13 @@ def test_a_long_summary_takes_no_row_and_cuts_no_message(qtbot, window, tmp_path
     assert panel.summary.cursorRect(cursor).bottom() <= panel.summary.viewport().height()
 
 
-@pytest.fixture
-def themed(qapp):
-    """The shared QApplication, given the app's look afterwards by the test and restored after
-    it, so other tests see the default look (as tests/ui/test_theme.py's `themed_app`)."""
-    palette, sheet, style = qapp.palette(), qapp.styleSheet(), qapp.style().name()
-    prop = qapp.property("moderator_app_theme")
-    yield qapp
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    qapp.setStyleSheet(sheet)
-    qapp.setProperty("moderator_app_theme", prop)
-
-
-def test_the_summary_shows_all_its_lines_without_a_scroll_bar(qtbot, window, themed):
+def test_the_summary_shows_all_its_lines_without_a_scroll_bar(qtbot, window, themed_app):
     """QA s23 section 6: at 1280x720 the bundled sample's summary showed "+0.000 s · 48
     events" cut, behind a scroll bar: the box's height was fixed for three lines when it was
     built, and the theme's style sheet (applied after the window, as ui/app.py does) gave it a
     border and padding, 6 px of the 3 lines' 44. With the theme: all its lines in view and no
     scroll bar, at both sizes, and the list keeps its six rows."""
-    apply_theme(themed, "dark")
+    apply_theme(themed_app, "dark")
     open_and_wait(qtbot, window, SAMPLE)
     wait_analyses(qtbot, window)
     settle()
