@@ -160,15 +160,19 @@ def test_the_summary_shows_all_its_lines_without_a_scroll_bar(qtbot, window, the
     panel = window.findings
     box = panel.summary
     assert box.text() == "PASS · 0 errors, 0 warnings, 1 info · offset +0.000 s · 48 events"
-    bar = box.verticalScrollBar()
-    print(window.size().toTuple(), "summary", box.size().toTuple(), "viewport",
-          box.viewport().size().toTuple(), "lines", box.document().lineCount())
-    assert (bar.isVisible(), bar.maximum()) == (False, 0)
-    # at 1280x720 it wraps to three lines (offscreen and on Xvfb); wider, to one or two
-    assert box.document().lineCount() in ((3,) if window.width() < 1500 else (1, 2))
-    end = box.textCursor()
-    end.setPosition(len(box.text()))
-    assert box.cursorRect(end).bottom() <= box.viewport().height()  # "events" in view
-    view = panel.view
-    assert view.viewport().height() // view.verticalHeader().defaultSectionSize() >= 6
-    assert panel.message.viewport().height() >= 2 * view.fontMetrics().lineSpacing()
+    for theme in ("dark", "light"):  # the View menu's switch, at run time
+        if theme == "light":
+            window.set_theme("light")
+            settle()
+        bar = box.verticalScrollBar()
+        print(window.size().toTuple(), theme, "summary", box.size().toTuple(), "viewport",
+              box.viewport().size().toTuple(), "lines", box.document().lineCount())
+        assert (bar.isVisible(), bar.maximum()) == (False, 0), theme
+        # at 1280x720 it wraps to three lines (offscreen and on Xvfb); wider, to one or two
+        assert box.document().lineCount() in ((3,) if window.width() < 1500 else (1, 2))
+        end = box.textCursor()
+        end.setPosition(len(box.text()))
+        assert box.cursorRect(end).bottom() <= box.viewport().height()  # "events" in view
+        view = panel.view
+        assert view.viewport().height() // view.verticalHeader().defaultSectionSize() >= 6
+        assert panel.message.viewport().height() >= 2 * view.fontMetrics().lineSpacing()
