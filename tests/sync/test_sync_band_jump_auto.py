@@ -20,7 +20,6 @@ from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 from moderator_app.core.verify.moments import finding_moment, finding_span
-from moderator_app.core.verify.report import Report
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
@@ -60,7 +59,7 @@ def test_a_cut_on_a_moving_screen_is_found_with_no_offset_given():
     # the click and the span go to the video place the message names
     g = sync_finding(f, "video.mp4")
     used = a.offset_used_s or 0.0
-    m = finding_moment(g, Report("community", "x"), None, None, used)
+    m = finding_moment(g, None, used)
     span = finding_span(g, used)
     assert m is not None and span is not None
     assert abs(m.video_s - f.video_start_s) <= 1 / 25  # duration-ok: a video time (1 frame)

@@ -29,7 +29,6 @@ from moderator_app.core.sync.run import sync_finding
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 from moderator_app.core.verify.moments import finding_moment, finding_span
-from moderator_app.core.verify.report import Report
 
 pytestmark = pytest.mark.skipif(corpus.available() is not None,
                                 reason=f"corpus cannot be built: {corpus.available()}")
@@ -97,7 +96,7 @@ def _as_the_moderator_sees_it(f, offset_s: float):
     """The report's finding (`verify --sync`, the workstation's list), its mark (where a click
     takes the video) and its span on the timeline, in video time at `offset_s`."""
     g = sync_finding(f, "video.mp4")
-    m = finding_moment(g, Report("community", "x"), None, None, offset_s)
+    m = finding_moment(g, None, offset_s)
     span = finding_span(g, offset_s)
     assert m is not None and span is not None
     return g.message, m.video_s, (span[0] + offset_s, span[1] + offset_s)
