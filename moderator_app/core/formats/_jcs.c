@@ -1796,6 +1796,49 @@ static inline int same_name(const P *ps, const Mem *x, const Mem *y)
     return x->key_len <= 8 || same_bytes(key_ptr(ps, x), key_ptr(ps, y), x->key_len);
 }
 
+/* n bytes from src to dst (not overlapping), 16 a step: up to 15 bytes past n are read from
+ * src and written to dst, so both must have that room. No call, no dispatch on n. */
+static inline void copy16(char *dst, const char *src, size_t n)
+{
+#if defined(__SSE2__)
+    for (size_t i = 0; i < n; i += 16)
+        _mm_storeu_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+#else
+    memcpy(dst, src, n);
+#endif
+}
+
+/* A small object's body (at most SMALL_BODY bytes) put in the order of `mem`: past the
+ * members already in place, the body copied once to tmp, then each member copied back in
+ * order with copy16 (what a copy writes
+ * past its member is written over by the next member, past the last one by the `}`). Why:
+ * detections, sensor samples and game-state levels are objects of 2-6 short members nearly
+ * all out of place: reorder's pass for what may stay, its memmove of the longest and its
+ * copies of every length cost more than the members' bytes (issue 15). */
+#define SMALL_BODY 256
+static int reorder_small(P *ps, const Mem *mem, size_t n, size_t body)
+{
+    size_t at = body, i = 0;
+    for (; i < n && mem[i].start == at; i++) /* a prefix already in order stays */
+        at += mem[i].end - mem[i].start + 1;
+    if (i == n)
+        return 0;
+    size_t from = at, blen = ps->out.len - from;
+    Buf *tmp = &ps->tmp;
+    tmp->len = 0;
+    if (buf_grow(tmp, blen + 16) < 0 || buf_grow(&ps->out, 16) < 0)
+        return -1;
+    char *o = ps->out.p, *t = tmp->p;
+    copy16(t, o + from, blen);
+    for (; i < n; i++) {
+        size_t len = mem[i].end - mem[i].start;
+        copy16(o + at, t + (mem[i].start - from), len);
+        at += len;
+        o[at++] = ','; /* after the last member: where the body ends, the `}` goes */
+    }
+    return 0;
+}
+
 /* Put the members of an object's body (written from `body` in the order read, `,` between)
  * in the order of `mem` (sorted), in place. Why in place: a body was copied whole to a buffer
  * and back at every unsorted level, and tool calls nest small unsorted objects three deep
@@ -2158,7 +2201,8 @@ static int parse_object(P *ps, int depth, int role)
             }
         }
     }
-    if (reorder(ps, mem, n, body) < 0)
+    if ((out->len - body <= SMALL_BODY ? reorder_small(ps, mem, n, body)
+                                       : reorder(ps, mem, n, body)) < 0)
         return -1;
     PUTC(out, '}');
     ps->nmem = base;
