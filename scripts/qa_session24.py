@@ -282,6 +282,10 @@ STREAMS = {
     "s24_second_stream_mid_mkv": (11.5, 16.0),
     # the same span in MP4 (the second stream's edit list puts it at 11.5 s)
     "s24_second_stream_mid_mp4": (11.5, 16.0),
+    # added 22:15 (after the media landing, not an expectation written first): the webcam
+    # stream present in two spans, 3.0-5.0 and 18.0-20.0 s (the first-to-last reading gives
+    # 3.0-20.0 s); judged against the first span's start and the last's end
+    "s24_second_stream_two_spans_mkv": (3.0, 20.0),
     # H.264 + AAC in MP4 with a PNG cover picture (attached_pic): no second recording
     "s24_cover_picture_mp4": None,
     # H.264 MKV (no sound) with a PNG file attached (an attachment stream): no second stream
@@ -307,6 +311,11 @@ def build_streams(case: str) -> Path:
     elif case == "s24_second_stream_mid_mp4":
         _ff(["-f", "lavfi", "-i", s23._SRC.format(fps=25, d=25), *second, "-map", "0:v",
              "-map", "1:v", *_X264, "-g", "50", "-fps_mode", "passthrough"], d / "video.mp4")
+    elif case == "s24_second_stream_two_spans_mkv":
+        _ff(["-f", "lavfi", "-i", s23._SRC.format(fps=25, d=25), "-f", "lavfi", "-i",
+             "testsrc=size=320x180:rate=25:duration=25", "-map", "0:v", "-map", "1:v",
+             "-filter:v:1", "select='between(t\\,3\\,4.99)+between(t\\,18\\,19.99)'",
+             "-fps_mode:v:1", "passthrough", *_X264, "-g", "50"], d / "video.mkv")
     elif case == "s24_cover_picture_mp4":
         _ff(["-f", "lavfi", "-i", s23._SRC.format(fps=25, d=25), "-f", "lavfi", "-i",
              s23._TONE.format(hz=330, d=25), "-i", str(cover), "-map", "0:v", "-map", "1:a",
