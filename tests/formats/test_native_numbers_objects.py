@@ -1,11 +1,18 @@
-"""The C accelerator's small-object reorder (`reorder_small` in _jcs.c; session 24, issue 15)
-held to RFC 8785's exact bytes, to the spelling facts and to the chain's verdicts.
+"""The C accelerator's small-object reorder and float digits (`reorder_small`, `token_digits`
+in _jcs.c; session 24, issue 15) held to RFC 8785's exact bytes, to the spelling facts and to
+the chain's verdicts.
 
 An object body of at most 256 bytes is reordered through a copy, 16 bytes a step past each
 member's end, past the members already in place: members of every length around the 16-byte
 steps, in every order, and bodies around the 256-byte bound are checked against
-`canonical_json` (the reference), nested, and the `detections` shape goes through the public
-verify seam with the accelerator on, off and line by line (`assert_same_reports`).
+`canonical_json` (the reference), nested.
+
+A float token's significant digits (up to 17) are read from the line 8 a step, across its
+`.`; their value decides whether the token is its double's shortest spelling (then it is
+written as it stands). A wrong value could take a token that is not the shortest as it
+stands: tokens of every digit count and point place, shortest and not, are checked against
+the reference. The `numbers` and `detections` shapes go through the public verify seam with
+the accelerator on, off and line by line (`assert_same_reports`).
 """
 
 from __future__ import annotations
@@ -26,6 +33,56 @@ from moderator_app.core.samples.trajectory_writer import chain_events, make_run_
 
 JCS = native.JCS
 pytestmark = pytest.mark.skipif(JCS is None, reason="the C accelerator is not built")
+
+
+def _digits_token(rng: random.Random, k: int) -> str:
+    """A decimal of k significant digits (first and last not 0), the point anywhere from
+    `0.000ddd` to `ddd000`, or an exponent."""
+    d = str(rng.randint(1, 9)) + "".join(str(rng.randint(0, 9)) for _ in range(k - 2))
+    d = d + str(rng.randint(1, 9)) if k > 1 else d
+    place = rng.randint(-4, k + 3)
+    if rng.random() < 0.25:
+        return f"{d[0]}.{d[1:]}e{rng.randint(-30, 30)}" if k > 1 else f"{d}e{rng.randint(-30, 30)}"
+    if place <= 0:
+        return "0." + "0" * -place + d
+    if place >= k:
+        return d + "0" * (place - k) + ".0"
+    return d[:place] + "." + d[place:]
+
+
+def test_float_tokens_of_every_digit_count():
+    """1 to 19 significant digits (the 8-digit steps' edges: 7-9, 15-17), as written by hand
+    (often not the shortest spelling of their double) and as repr writes that double: the
+    bytes and facts the reference gives, none declined."""
+    rng = random.Random(24)
+    for k in range(1, 20):
+        for _ in range(400):
+            token = _digits_token(rng, k)
+            x = float(token)
+            for t in {token, repr(x), "-" + token, repr(-x)}:
+                text = b'{"b":[' + t.encode() + b'],"a":' + t.encode() + b"}"
+                got = check_canonical(text)
+                assert got is not None, text
+                assert got[0] == canonical_json(json.loads(text)), text
+
+
+def test_seventeen_digit_tokens_one_digit_off_are_respelled():
+    """A shortest 16- or 17-digit token with one digit changed is mostly not its double's
+    shortest spelling: whichever digit changed (each of the three 8-digit steps), the token
+    comes out as the reference spells its double, never as it stands when that differs."""
+    rng = random.Random(8)
+    respelled = 0
+    for _ in range(3000):
+        token = repr(rng.random() * 10.0 ** rng.randint(-3, 3))
+        digits = [i for i, c in enumerate(token) if c.isdigit()]
+        i = rng.choice(digits[1:])
+        token = token[:i] + str((int(token[i]) + rng.randint(1, 9)) % 10) + token[i + 1:]
+        if token.endswith("0"):
+            continue
+        got = check_canonical(b"[" + token.encode() + b"]")
+        assert got is not None, token
+        respelled += got[0] != b"[" + token.encode() + b"]"
+    assert respelled > 500  # (the check above sees both kinds)
 
 
 def _key(rng: random.Random) -> str:
@@ -89,7 +146,7 @@ def test_bodies_around_the_small_bound():
                 assert got is not None and got[0] == canonical_json(json.loads(text)), text
 
 
-@pytest.mark.parametrize("shape", ["detections"])
+@pytest.mark.parametrize("shape", ["numbers", "detections"])
 def test_shapes_chain_verdicts(shape, monkeypatch):
     """The shape's payloads in a valid chain (every engine passes it, the accelerator vouching
     for the block), then one member edited in line 9: chain.edited there alone."""

@@ -1350,16 +1350,6 @@ static const double P10[309] = {
     1e288, 1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, 1e300,
     1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308};
 
-/* Whether the decimal 0.d * 10^n (k <= 17 digits, no leading or trailing zero) is the shortest
- * round-trip spelling of some double: then it is that double's RFC 8785 digits as they stand
- * (that double's shortest digits denote the same number, hence round-trip to it), and the
- * token needs neither a parse nor a dtoa. Every shortest writer (orjson, repr, JavaScript)
- * spells a float so; any other token gets 0 and takes the exact path. The candidates are the
- * double nearest D * 10^q computed in at most three roundings (a few units in the last place
- * off; in the subnormals, a few of their units) and its neighbours, nearest first: a wrong
- * candidate only fails the test, so the check is exact whatever the arithmetic. Beyond
- * 10^+-22 (1.2345678901234567e-08, 2.2250738585072014e-308, 5e-324) the exact path cost
- * ~4,000 instructions a float, in Python's big-integer strtod. */
 /* The value of 8 ASCII digits, the first the most significant (SWAR: pairs, then fours,
  * then the eight combined by three multiplications). */
 static inline uint64_t eight_digits(const char *c)
@@ -1372,25 +1362,66 @@ static inline uint64_t eight_digits(const char *c)
     return (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
 }
 
-/* The integer of the k (1 to 17) digits at d: three independent SWAR steps of 8 digits,
- * right-aligned behind '0's, rather than a multiply-add a digit (a chain of 17 as long as
- * the token: a fifth of parse_number's time on 17-digit floats, `numbers`; issue 15). */
+/* The integer of the k (1 to 17) digits at d, which has 24 bytes readable: 8 digits a SWAR
+ * step, the last step's t < 8 digits moved behind '0's in the register (one load, no copy),
+ * rather than a multiply-add a digit (a chain of 17 as long as the token: a fifth of
+ * parse_number's time on 17-digit floats, `numbers`; issue 15). */
 static inline uint64_t digits_value(const char *d, int k)
 {
-    char b[24];
-    memset(b, '0', sizeof b);
-    copy_short(b + 24 - k, d, (size_t)k);
-    return eight_digits(b) * 10000000000000000ull + eight_digits(b + 8) * 100000000ull +
-           eight_digits(b + 16);
+    static const uint64_t P10U[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    uint64_t D = 0;
+    int i = 0;
+    for (; k - i >= 8; i += 8)
+        D = D * 100000000u + eight_digits(d + i);
+    int t = k - i;
+    if (t > 0) {
+        uint64_t v; /* the first digit in the lowest byte: shifted up, '0's below it */
+        memcpy(&v, d + i, 8);
+        v = (v << (8 * (8 - t))) | (0x3030303030303030ull >> (8 * t));
+        char c[8];
+        memcpy(c, &v, 8);
+        D = D * P10U[t] + eight_digits(c);
+    }
+    return D;
 }
 
-static int token_is_shortest(const char *d, int k, long n)
+/* The integer of a float token's k (<= 17) significant digits: the integer part's first
+ * ones at i0 (ni of them), then the fraction's from fd (int_zero: all of them from fd), read
+ * from the line itself where 24 bytes are readable past fd, else from their copy d. Why:
+ * read back from d just after the copy was written, the loads waited on its stores (a tenth
+ * of parse_number's samples on 17-digit floats, `numbers`; issue 15). */
+static inline uint64_t token_digits(const unsigned char *i0, size_t ni, const unsigned char *fd,
+                                    int k, int int_zero, const unsigned char *end, const char *d)
+{
+    static const uint64_t P10U[18] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+        100000000000000000ull};
+    if (end - fd < 24)
+        return digits_value(d, k);
+    if (int_zero || (size_t)k <= ni)
+        return digits_value((const char *)(int_zero ? fd : i0), k);
+    return digits_value((const char *)i0, (int)ni) * P10U[k - (int)ni] +
+           digits_value((const char *)fd, k - (int)ni);
+}
+
+/* Whether the decimal 0.d * 10^n (k <= 17 digits, no leading or trailing zero) is the shortest
+ * round-trip spelling of some double: then it is that double's RFC 8785 digits as they stand
+ * (that double's shortest digits denote the same number, hence round-trip to it), and the
+ * token needs neither a parse nor a dtoa. Every shortest writer (orjson, repr, JavaScript)
+ * spells a float so; any other token gets 0 and takes the exact path. The candidates are the
+ * double nearest D * 10^q computed in at most three roundings (a few units in the last place
+ * off; in the subnormals, a few of their units) and its neighbours, nearest first: a wrong
+ * candidate only fails the test, so the check is exact whatever the arithmetic. Beyond
+ * 10^+-22 (1.2345678901234567e-08, 2.2250738585072014e-308, 5e-324) the exact path cost
+ * ~4,000 instructions a float, in Python's big-integer strtod. */
+static int token_is_shortest(uint64_t D, int k, long n)
 {
 #if defined(__SIZEOF_INT128__)
     long q = n - k;
     if (k < 1 || k > 17 || q < -308 - 308 || q > 308)
         return 0;
-    uint64_t D = digits_value(d, k);
     double x0;
     if (q >= 0)
         x0 = (double)D * P10[q];
@@ -1434,7 +1465,7 @@ static int token_is_shortest(const char *d, int k, long n)
             side = D > v ? 1 : -1;
     }
 #else
-    (void)d, (void)k, (void)n;
+    (void)D, (void)k, (void)n;
 #endif
     return 0;
 }
@@ -1534,7 +1565,9 @@ static int parse_number(P *ps)
             memcpy(d, i0, from_int);
             memcpy(d + from_int, f0 + (int_zero ? lead : 0), (size_t)k - from_int);
         }
-        if ((k <= 15 && n > -290 && n < 290) || (k <= 17 && token_is_shortest(d, k, n))) {
+        if ((k <= 15 && n > -290 && n < 290) || (k <= 17 &&
+             token_is_shortest(token_digits(i0, ni, f0 + (int_zero ? lead : 0), k, int_zero,
+                                            end, d), k, n))) {
             /* A plain decimal with a fraction ending in a non-zero digit, its point where
              * all three writers spell the value plainly (-4 < n <= 16), is spelled by each
              * of them exactly as it stands: the shortest digits are its digits (above), and
