@@ -50,6 +50,15 @@ corpora from these very generators), added to the bench in session 24:
 * `boolgrid`: a board's state as arrays nested 3 deep of `true`, `false`, `null` and small
   integers: the per-value cost of the three literals (no string, no member name).
 
+Shapes added in session 24 (issue 15), the per-member and per-float extremes of small objects:
+
+* `gamestate`: game-state trees, objects nested 3-6 deep of 2-5 members with 1-2 letter names
+  in random order, over small integers and booleans (no string value): the per-member cost,
+  the member order seldom the same twice;
+* `points`: agents' state as 5-member objects of unrounded floats (longitude, latitude,
+  speed, heading: 14-17 significant digits), in no particular order: the shortest-spelling
+  proof per float.
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -62,7 +71,7 @@ import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
-          "deepargs", "html", "boolgrid")
+          "deepargs", "html", "boolgrid", "gamestate", "points")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -341,6 +350,41 @@ def boolgrid_payload(rng: random.Random, size: int) -> dict:
     return {"board": rows, "turn": rng.randrange(500), "done": False}
 
 
+def _gamestate_payload(rng: random.Random, size: int) -> dict:
+    def node(depth: int) -> dict:
+        out: dict = {}
+        for _ in range(rng.randint(2, 5)):
+            key = rng.choice("abcdefghijklmnopqrstuvwxyz") + (
+                rng.choice("xyzqk") if rng.random() < 0.4 else "")
+            if depth > 0 and rng.random() < 0.45:
+                out[key] = node(depth - 1)
+            else:
+                out[key] = rng.choice((rng.randrange(-50, 300), rng.random() < 0.5,
+                                       rng.randrange(10)))
+        return out
+
+    states: list[dict] = []
+    used = 0
+    while used < size - 200:
+        state = node(rng.randint(3, 6))
+        states.append(state)
+        used += len(json.dumps(state, separators=(",", ":")))
+    return {"s": states}
+
+
+def _points_payload(rng: random.Random, size: int) -> dict:
+    agents: list[dict] = []
+    used = 0
+    while used < size - 100:
+        heading = rng.uniform(0, 360)
+        agents.append({"lon": rng.uniform(-180, 180), "lat": rng.uniform(-90, 90),
+                       "speed": rng.expovariate(0.1),
+                       "heading": heading if rng.random() < 0.7 else round(heading, 1),
+                       "k": rng.randrange(50)})
+        used += 100
+    return {"agents": agents, "tick": rng.randrange(10**6)}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -380,5 +424,9 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return html_payload(rng, size)
     if shape == "boolgrid":
         return boolgrid_payload(rng, size)
+    if shape == "gamestate":
+        return _gamestate_payload(rng, size)
+    if shape == "points":
+        return _points_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
