@@ -286,6 +286,11 @@ STREAMS = {
     # stream present in two spans, 3.0-5.0 and 18.0-20.0 s (the first-to-last reading gives
     # 3.0-20.0 s); judged against the first span's start and the last's end
     "s24_second_stream_two_spans_mkv": (3.0, 20.0),
+    # added 22:20 (after the landing; 401d50c reads at most 20,000 packets from the start and
+    # from the end): 600 s of 60 fps video (36,000 packets), the webcam stream at 5.0-10.0 s
+    # and again at 400.0-420.0 s: first to last is 5.0-420.0 s; the whole video (0-600 s) is
+    # the documented fallback; a span ending at 10.0 s would be a wrong time
+    "s24_second_stream_far_mkv": (5.0, 420.0),
     # H.264 + AAC in MP4 with a PNG cover picture (attached_pic): no second recording
     "s24_cover_picture_mp4": None,
     # H.264 MKV (no sound) with a PNG file attached (an attachment stream): no second stream
@@ -316,6 +321,12 @@ def build_streams(case: str) -> Path:
              "testsrc=size=320x180:rate=25:duration=25", "-map", "0:v", "-map", "1:v",
              "-filter:v:1", "select='between(t\\,3\\,4.99)+between(t\\,18\\,19.99)'",
              "-fps_mode:v:1", "passthrough", *_X264, "-g", "50"], d / "video.mkv")
+    elif case == "s24_second_stream_far_mkv":
+        _ff(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=60:duration=600", "-f", "lavfi",
+             "-i", "testsrc=size=160x120:rate=15:duration=600", "-map", "0:v", "-map", "1:v",
+             "-filter:v:1", "select='between(t\\,5\\,9.99)+between(t\\,400\\,419.99)'",
+             "-fps_mode:v:1", "passthrough", "-c:v", "libx264", "-preset", "ultrafast",
+             "-pix_fmt", "yuv420p", "-g", "600", "-threads", "1"], d / "video.mkv")
     elif case == "s24_cover_picture_mp4":
         _ff(["-f", "lavfi", "-i", s23._SRC.format(fps=25, d=25), "-f", "lavfi", "-i",
              s23._TONE.format(hz=330, d=25), "-i", str(cover), "-map", "0:v", "-map", "1:a",
