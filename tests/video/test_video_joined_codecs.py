@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 _MKV = ["-threads", "1", "-f", "matroska"]
 _CODECS = {
     "mpeg4": ["-c:v", "mpeg4", "-q:v", "3", *_MKV],
+    "mpeg4bf1": ["-c:v", "mpeg4", "-q:v", "3", "-bf", "1", "-g", "60", *_MKV],
     "mpeg4bf2": ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "60", *_MKV],
     "h264bf0": ["-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-bf", "0", "-pix_fmt",
                 "yuv420p", *_MKV],
@@ -249,3 +250,41 @@ def test_a_damaged_frame_inside_a_joined_stretch_neither_ends_the_video_nor_says
     assert missing[0].message.startswith(
         "video misses 5.761 s of the run (limit 5 s): 0.000 s before run_start, 0.000 s "
         "after, 5.761 s in gaps")
+
+
+def test_a_restart_whose_guessed_decode_time_goes_on_is_read_at_its_first_packet():
+    """The packets of QA s24's j24_mpeg4bf1_then_h264bf2_mkv_25 at the join (1/1000, window
+    120 ticks): FFmpeg's guessed decode time of the H.264 recording's first packet (pts 0)
+    goes on from the MPEG-4 recording's (3960), and only the next packet's (pts 120, dts 0)
+    goes back. Before: the restart was read there, at pts 120 (splices [(4000, 3960)] with
+    the offset 3880), so pts 0, 40 and 80 fell at 0.0, 3.92 and 3.96 s, among the first
+    recording's frames."""
+    tl = Timeline(reorder=120, guessed_dts=True)
+    shifted = [p + tl.shift(p, d) for p, d in (
+        (3840, 3760), (3800, 3800), (3920, 3840), (3880, 3880), (3960, 3920), (0, 3960),
+        (120, 0), (40, 120), (80, 40), (200, 80), (160, 200))]
+    assert tl.splices == [(4000, 3960)] and tl.offsets == [0, 4000]
+    assert shifted[5:] == [4000, 4120, 4040, 4080, 4200, 4160]
+    # within one recording a B-frame back by the window, with its guessed dts going on, stays
+    one = Timeline(reorder=120, guessed_dts=True)
+    for p, d in ((0, 0), (40, 40), (160, 80), (200, 160), (80, 200), (120, 240)):
+        one.shift(p, d)
+    assert one.splices == []
+    # nor a B-frame 2 s behind the latest after a 2 s hole (VFR that drops repeats): it is
+    # shown after the anchor before its own (8967)
+    vfr = Timeline(reorder=80, guessed_dts=True)
+    for p, d in ((8933, 8933), (8967, 8967), (11000, 9000), (9000, 9033), (11033, 11000)):
+        vfr.shift(p, d)
+    assert vfr.splices == []
+
+
+def test_an_h264_mkv_after_an_mpeg4_one_with_one_b_frame_starts_at_the_join(tmp_path):
+    """QA s24's j24_mpeg4bf1_then_h264bf2_mkv_25 class, small: MPEG-4 `-bf 1` 2 s + H.264
+    `-bf 2` 8 s, 25 fps. Before: the H.264 recording placed 0.04 s early (its stretch
+    2.0-9.96 s) and one of its packets counted as a frame of the first (51 for 50)."""
+    path = _joined(tmp_path, "mpeg4bf1", "h264")
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 50
+    assert p.index is not None and p.index.segments == ((2000, 2000),)
+    assert [(f.video_start_s, f.video_end_s) for f in p.findings
+            if f.rule == "video.joined_undecodable"] == [(2.0, 10.0)]

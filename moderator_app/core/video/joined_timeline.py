@@ -54,6 +54,7 @@ class Timeline:
         self.segment = segment
         self.last_dts: int | None = None
         self.latest: int | None = None  # the latest shifted presentation time so far
+        self.before: int | None = None  # the latest before `latest` was set (`_restarts`)
         self.step = 1  # the last forward step of the decode timestamps (one packet interval)
         # each segment after the first: (its first packet's shifted pts, how far back in ticks)
         self.splices: list[tuple[int, int]] = []
@@ -68,6 +69,8 @@ class Timeline:
                 window = self.reorder if dts == pts or self.guessed_dts else 0
                 if dts < self.last_dts - window and not self._later(p):
                     self._split(p if p is not None else dts, self.last_dts - dts)
+                elif p is not None and self._restarts(p):
+                    self._split(p, self._back(p))
                 elif dts < self.last_dts:
                     dts = self.last_dts  # reordered within its group: the latest stays
                 elif dts > self.last_dts:
@@ -75,7 +78,7 @@ class Timeline:
             self.last_dts = dts
         off = self.offsets[min(self.segment, len(self.offsets) - 1)]
         if p is not None and (self.latest is None or p + off > self.latest):
-            self.latest = p + off
+            self.before, self.latest = self.latest, p + off
         return off
 
     def _later(self, pts: int | None) -> bool:
@@ -105,6 +108,27 @@ class Timeline:
             return False
         off = self.offsets[min(self.segment, len(self.offsets) - 1)]
         return pts + off >= self.latest - self.reorder
+
+    def _restarts(self, pts: int) -> bool:
+        """Whether a packet whose guessed decode time goes on is a restart all the same: its
+        presentation time is more than the reordering window, and 8 packet intervals, before
+        the latest one shown before the latest (`before`). A B-frame is shown after the
+        anchor decoded before its own, whatever hole in the timestamps precedes that one (a
+        VFR file that drops repeats: B-frames 2 s behind the latest after a 2 s hole). FFmpeg's Matroska guess for a joined recording's first packet can go on
+        from the recording before: an MPEG-4 Part 2 (or MPEG-2) recording ending at pts 3960
+        then an H.264 one whose keyframe is pts 0 with a guessed dts of 3960 (QA s24
+        j24_mpeg4bf1_then_h264bf2_mkv_25). The restart was read one packet later, at a
+        B-frame's pts 120, so the recording was placed 0.12 s early: its first packets fell
+        among the first recording's last frames (103 frames for ffprobe's 100) and its
+        stretch ended 0.12 s before the file's end."""
+        if not self.guessed_dts or self.before is None:
+            return False
+        off = self.offsets[min(self.segment, len(self.offsets) - 1)]
+        return pts + off < self.before - max(self.reorder, 8 * self.step)
+
+    def _back(self, pts: int) -> int:
+        off = self.offsets[min(self.segment, len(self.offsets) - 1)]
+        return (self.latest if self.latest is not None else pts + off) - (pts + off)
 
     @classmethod
     def resumed(cls, index: FrameIndex) -> Timeline:

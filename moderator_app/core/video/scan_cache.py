@@ -19,13 +19,13 @@ import numpy as np
 
 from .signals import pack_arrays, unpack_arrays
 
-CACHE_VERSION = 11  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
+CACHE_VERSION = 12  # the cached arrays (2: + sync_tiles, 3: + hole_span_motion, 4: joined
 # recordings' timestamps shifted, + splice_pts/splice_back, 5: their sound shifted too,
 # 6: + chroma_changed/chroma_tiles, 7: B-frame reordering no restart: `index.reorder_ticks`,
 # 8: and the joined Matroska recordings' own: `joined_headers.joined_reorder`, 9: a guessed
 # decode time going back with its pts within that window is no restart: `Timeline._later`,
 # 10: the window's edge in it, 11: a picture the decoder gives again at its drain dropped,
-# `signals._given_again`);
+# `signals._given_again`, 12: a guessed decode time going on at a restart: `Timeline._restarts`);
 # a bump rebuilds old caches
 
 
