@@ -146,7 +146,8 @@ def check_join(case: str) -> dict:
                     and abs(spans[0][0] - joins[0]) <= 1 / fps and span_end_ok
                     and v.get("frame_count") == ff and not shown_wrong
                     and not early_backwards and not stray
-                    and dur is not None and abs(dur - total_s) <= 1 / fps)}
+                    and dur is not None and min(abs(dur - total_s), abs(dur - joins[0]))
+                    <= 1 / fps)}  # J-b: 24.0, or the product's convention (the first join)
 
 
 # -- 2. sound after a seek in a cat-joined MKV (issue 12) ---------------------------------------
