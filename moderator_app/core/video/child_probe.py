@@ -33,7 +33,10 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     index = build_index(container, cap, lambda: time.process_time() > deadline,
                         joined_reorder(req.get("source"), taken))
     index = _decodable_head(req, index, deadline)
+    unread = _unread(req, index)
     index, joined = _joined(req, index, deadline)
+    if unread[0]:  # recordings joined after those the demuxer read (QA s24 R2)
+        joined = {**joined, "unread": unread[0], "unread_more": unread[1]}
     others = other_footage(container, taken)
     if others:  # where each of the (named) others has footage: the note's moment
         from .child_others import other_spans
@@ -44,7 +47,7 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     # eight are named; the count is of all (a 100-stream file was said to hold 9)
     info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
                   "other_video": others[:8], "other_video_count": len(others)}
-    if joined["stretches"] or joined["unchecked"] is not None:
+    if joined["stretches"] or joined["unchecked"] is not None or joined.get("unread"):
         info["joined"] = joined
     if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
         info["index_cap"] = cap
@@ -175,6 +178,21 @@ def _stream_end(req: dict, index, deadline: float) -> float | None:
     if end is None or tb is None:
         return None
     return float((end - int(index.pts[0])) * tb)
+
+
+def _unread(req: dict, index) -> tuple[list[dict], bool]:
+    """The Matroska recordings joined past the demuxer's last packet
+    (`joined_headers.unread_recordings`); none when the index was cut (it did not reach the
+    demuxer's end) or holds no packet position."""
+    import numpy as np
+    if not index.complete or index.pos is None:
+        return [], False
+    pos = np.asarray(index.pos)
+    pos = pos[pos >= 0]
+    if not pos.shape[0]:
+        return [], False
+    from .joined_headers import unread_recordings
+    return unread_recordings(req.get("source"), int(pos.max()))
 
 
 def _joined(req: dict, index, deadline: float):

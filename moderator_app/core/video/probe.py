@@ -32,7 +32,7 @@ from .isolate import VideoProcess, VideoProcessError
 from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
 from .probe_joined import count as _count
 from .probe_joined import params as _params
-from .probe_joined import through_joined
+from .probe_joined import recordings, through_joined, unread_text
 from .probe_times import first_uneven, timed_truncation
 from .streams_text import several_streams_span, several_streams_text
 
@@ -526,8 +526,9 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
     if not isinstance(joined, dict) or not index.frame_count:
         return ()
     base, tb = int(index.pts[0]), float(index.time_base)
-    total = len(index.segments) + 1
+    read, total = recordings(joined, len(index.segments) + 1)
     spans: list[tuple[float, float]] = []
+    read_end = duration
     raw = joined.get("stretches")
     for st in raw[:50] if isinstance(raw, list) else ():
         if not isinstance(st, dict) or not isinstance(st.get("start_pts"), int):
@@ -539,6 +540,7 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
             b = max(b, duration)
         if not a < b:
             continue
+        read_end = max(read_end, b)
         # no footage: the damaged frames, and packets without a frame up to the next whole
         # frame; packets without a frame at the very end are past the measured duration
         # already (coverage counts them as missing after the video)
@@ -574,6 +576,9 @@ def _joined_findings(index: FrameIndex, joined, duration: float, name: str,
                 f"with the first recording's header ({params[1]}): its pictures are decoded "
                 "with another recording's parameters" if params else ""), name,
             video_start_s=a, video_end_s=b))
+    if (said := unread_text(joined, read, total, read_end)) is not None:
+        findings.append(JOINED_UNDECODABLE.at(said[0], name, video_start_s=said[1],
+                                              video_end_s=said[2]))
     left = joined.get("unchecked")
     if isinstance(left, int) and not isinstance(left, bool):
         from_s = max(0.0, (left - base) * tb)

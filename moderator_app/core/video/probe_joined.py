@@ -61,3 +61,56 @@ def params(v) -> tuple[str, str] | None:
 def count(v) -> int:
     """A count from the JSON: a non-negative int, else 0."""
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+
+
+def unread(joined) -> list[dict]:
+    """The recordings joined past the demuxer's last packet (`joined_headers.unread_recordings`,
+    from the video process): each a dict with an int `at` and `number` (2 and up, rising);
+    at most 32."""
+    raw = joined.get("unread") if isinstance(joined, dict) else None
+    out = [u for u in raw[:32] if isinstance(u, dict) and count(u.get("at"))
+           and count(u.get("number")) >= 2] if isinstance(raw, list) else []
+    rising = all(a["number"] < b["number"] for a, b in zip(out, out[1:], strict=False))
+    return out if rising else []
+
+
+def recordings(joined, read: int) -> tuple[int, int]:
+    """(recordings the demuxer read, recordings in the file): by the headers when some are
+    unread (`unread`; never fewer in the file than `read` and those unread), else `read` (the
+    index's restarts + 1) both."""
+    recs = unread(joined)
+    if not recs:
+        return read, read
+    return recs[0]["number"] - 1, max(recs[-1]["number"], read + len(recs))
+
+
+def unread_text(joined, read: int, total: int, read_end: float
+                ) -> tuple[str, float, float] | None:
+    """What is said of the recordings joined after the demuxer's last one (QA s24 R2: FFmpeg
+    reads a Matroska file's first two Segments only; a third, 16 s of a 24 s file, was said
+    nowhere): which (by number, of `total`), where their own headers are (bytes), and the
+    stretch they would fill from `read_end` (where the `read` recordings end) for as long as
+    their headers say, when each says; else from `read_end` on (a moment). None: no such."""
+    recs = unread(joined)
+    if not recs:
+        return None
+    more = joined.get("unread_more") is True
+    first, last = recs[0]["number"], recs[-1]["number"]
+    which = f"recording {first}" if len(recs) == 1 else f"recordings {first}-{last}"
+    of = f"at least {total}" if more else str(total)
+    at = ", ".join(f"{count(u.get('at')):,}" for u in recs[:8]) + (
+        f" and {len(recs) - 8} more" if len(recs) > 8 else "")
+    durs = [u.get("duration_s") for u in recs]
+    known = all(isinstance(d, (int, float)) and not isinstance(d, bool) and np.isfinite(d)
+                and 0 < d < 1e7 for d in durs)
+    end = read_end + sum(float(d) for d in durs if d is not None) if known else read_end
+    span = (f"no footage from {read_end:.3f} s to {end:.3f} s ({end - read_end:.3f} s by "
+            f"{'their own headers' if len(recs) > 1 else 'its own header'})" if known else
+            f"no footage from {read_end:.3f} s on (how long is not known: "
+            "a header that gives no duration)")
+    return (f"{which} of the {of} joined in the file (own header"
+            f"{'s' if len(recs) > 1 else ''} at byte {at}) "
+            f"{'is' if len(recs) == 1 else 'are'} never read: the demuxer (FFmpeg's, as "
+            f"ffprobe's) stops after recording {read}, and the file's bytes from byte "
+            f"{count(recs[0].get('at')):,} on are not looked at; {span}, counted as missing",
+            read_end, end)
