@@ -1,5 +1,5 @@
 """A jump read in the player's band at the moderator's offset is dated where the whole picture
-jumps (issue 13, session 23, QA s23 Q3; core/sync/band_jump.py `_placed`, splices.standout).
+jumps (issue 13, session 23, QA s23 Q3; core/sync/band_jump.py, splices.placed and standout).
 
 Carnival (rows of targets slide across on their own), QA s23's agent and seed, built by the
 corpus generator at 25 fps H.264 MP4, x2, a 1.7 s lead-in (QA's own runs are MPEG-2 PS, read

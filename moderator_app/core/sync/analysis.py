@@ -37,6 +37,7 @@ from . import (
     reactions,
     repeats,
     rise,
+    splices,
     track,
 )
 from .combine import by_chance, combine, near
@@ -84,8 +85,8 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     and where a clock the game draws changes its schedule (core/sync/clock.py).
     `input_kinds`: beside `run_s`, the log's name for each input (a press's button), or
     None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
-    res = cadence.bounded(cadence.captured(
-        _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig)
+    res = splices.dated_jumps(cadence.bounded(cadence.captured(
+        _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     widened: dict[int, SyncFinding] = {}
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened) + \
         repeats.repeat_drift(res, run_s, sig, th)

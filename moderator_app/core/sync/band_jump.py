@@ -63,7 +63,8 @@ def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
     if a.suggested_offset_s is None or abs(a.suggested_offset_s - offset_s) * sig.fps > 1.0:
         return None
     said = said or f" (read in the player's band at the offset given, {offset_s:.3f} s)"
-    jumps = [_on_run_clock(_placed(f, sig, offset_s), offset_s if clock_s is None else clock_s)
+    jumps = [splices.on_run_clock(splices.placed(f, sig, offset_s),
+                                  offset_s if clock_s is None else clock_s)
              for f in _from_given(a, offset_s, sig.fps)]
     jumps = [replace(f, message=f.message + said) for f in jumps]
     if not jumps:
@@ -134,57 +135,3 @@ def _from_given(a: SyncAnalysis, offset_s: float, fps: float) -> list[SyncFindin
     first = round(min(ends), 3) - 1e-6  # where the first stretch at the given offset ends
     return [f for f in a.findings if f.rule == RULE and f.run_start_s is not None
             and f.run_start_s >= first]
-
-
-def _placed(f: SyncFinding, sig: FrameSignals, offset_s: float) -> SyncFinding:
-    """The jump `f` dated by the whole picture (`splices.standout`), where a splice's frame
-    stands out between the presses that place it; else `f` as the band's track placed it.
-
-    The track places a jump from presses seconds apart, in the band's own change: Carnival
-    (QA s23 Q3, targets sliding on their own) with 4 s cut at video 18.38 s was placed at
-    21.40 s, its insertion at 15.6 s at 14.16 s. Footage removed: the last press read at the
-    old offset may be one the cut removed, answered there by chance (Carnival's, run 19.63 s),
-    so the splice is looked for where the presses are read at the new offset, from the last
-    press before to the first after (video offset + size + run). Footage inserted: every
-    press is shown, the splice is between the two presses at the old offset, and its second
-    splice `size` later counts with it."""
-    size, ra, rb = f.size_s, f.run_start_s, f.run_end_s
-    if size is None or ra is None or rb is None or len(sig) < 3:
-        return f
-    base = offset_s + min(size, 0.0)
-    lo, hi = (int(np.searchsorted(sig.times, base + r - 1e-6)) for r in (ra, rb))
-    w = max(int(round(size * sig.fps)), 0)
-    k = splices.standout(sig, lo, hi, w)
-    if k is None and f.video_start_s is not None:
-        # none between those presses: the strongest frame that stands out within the jump's
-        # size of where the track placed it. Frostbite's and Kangaroo's cuts (run 13.25-15.34
-        # and 12.33-13.31 s) were bracketed 4-5 s before their splice, and the track placed
-        # them at the largest change among its ties: Frostbite's 18.70 s (truth 19.28),
-        # Kangaroo's a two-frame flash at 19.68 s (54,142 points, no spike; truth 17.93 s,
-        # 447 points, 56 times its neighbours)
-        c, m = f.video_start_s, abs(size)
-        lo, hi = (int(np.searchsorted(sig.times, t - 1e-6)) for t in (c - m, c + m))
-        k = splices.strongest_standout(sig, lo, hi, w)
-    if k is None:
-        return f
-    end = float(sig.times[min(k + w, len(sig) - 1)]) if w else None
-    g = splices.jump_finding(size, float(sig.times[k]), end, ra, rb)
-    return replace(f, message=g.message, video_start_s=g.video_start_s,
-                   video_end_s=g.video_end_s)
-
-
-def _on_run_clock(f: SyncFinding, offset_s: float) -> SyncFinding:
-    """`f` with the run times of the place its message names, on the clock the given offset
-    sets: from the splice's run time to where the run resumes after a cut (the removed
-    stretch, shown nowhere), or, footage inserted, the inserted span where the timeline
-    places it. The finding's click (its run start), its span on the timeline and its
-    message's "run ... to ..." are read from them. The track's were the presses around the
-    window it placed the jump from: Carnival's cut, dated at video 18.40 s, still said "run
-    19.63 s to 21.65 s" (video 21.33 s at the offset given), where a click took the
-    moderator, 2.9 s past the splice; Kangaroo's, at video 19.68 s, "run 12.33 s to 13.31 s"
-    (video 14.3 s)."""
-    vs, size = f.video_start_s, f.size_s
-    if vs is None or size is None:
-        return f
-    r1 = (f.video_end_s if f.video_end_s is not None else vs - min(size, 0.0)) - offset_s
-    return replace(f, run_start_s=round(vs - offset_s, 3), run_end_s=round(r1, 3))

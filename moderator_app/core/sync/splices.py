@@ -8,10 +8,12 @@ while the other local findings read the reactions at the offset used.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from . import reactions, track
-from .records import SyncFinding
+from .records import SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 
 
@@ -192,3 +194,89 @@ def jump_finding(size: float, vs: float, ve: float | None, run_a: float,
         "sync.offset_jump", f"the offset jumps by {size:+.2f} s near video "
         f"{vs:.2f} s: footage {what}?", round(vs, 3), None if ve is None else round(ve, 3),
         round(run_a, 3), round(run_b, 3), size_s=round(size, 3))
+
+
+def placed(f: SyncFinding, sig: FrameSignals, before_s: float, speed: float = 1.0,
+           shown: bool = False) -> SyncFinding:
+    """The jump `f` (the offset `before_s` before it, `speed` the video's over the log's
+    clock) dated by the whole picture (`standout`), where a splice's frame stands out between
+    the presses that bracket it (`f`'s run times); else the strongest frame that stands out
+    within the jump's size of where `f` is placed (`strongest_standout`); else `f`.
+
+    The track places a jump from presses seconds apart: Carnival (QA s23 Q3, targets sliding
+    on their own) with 4 s cut at video 18.38 s was placed at 21.40 s, its insertion at 15.6 s
+    at 14.16 s. Footage removed: the last press read at the old offset may be one the cut
+    removed, answered there by chance (Carnival's, run 19.63 s), so the splice is looked for
+    where the presses are read at the new offset, from the last press before to the first
+    after (video offset + size + run). Footage inserted: every press is shown, the splice is
+    between the two presses at the old offset, and its second splice `size` later counts
+    with it. Frostbite's and Kangaroo's cuts (run 13.25-15.34 and 12.33-13.31 s) were
+    bracketed 4-5 s before their splice, and the track placed them at the largest change
+    among its ties: Frostbite's 18.70 s (truth 19.28), Kangaroo's a two-frame flash at
+    19.68 s (54,142 points, no spike; truth 17.93 s, 447 points, 56 times its neighbours).
+
+    `shown` (the main analysis' own jumps, `dated_jumps`): the press before a cut is taken as
+    shown at the old offset (the track's stretches are read from the reactions, not a band's
+    chance), so the splice is looked for from it (old offset + run) to the first press after
+    (new offset + run), and nowhere else: no fallback, and when the two contradict each
+    other (a press the cut removed) `f` is kept. Read from the new offset as above, Boxing's
+    cut (run 13.60-15.74 s, splice at video 16.82 s) was moved to 12.28 s; with the fallback,
+    Breakout's insertion at 14.68 s was moved to its second splice at 18.68 s."""
+    size, ra, rb = f.size_s, f.run_start_s, f.run_end_s
+    if size is None or ra is None or rb is None or len(sig) < 3 or speed <= 0:
+        return f
+    base = before_s + min(size, 0.0)
+    lo, hi = (int(np.searchsorted(sig.times, base + r / speed - 1e-6)) for r in (ra, rb))
+    if shown:
+        lo = int(np.searchsorted(sig.times, before_s + ra / speed - 1e-6))
+        if lo > hi:
+            return f  # the presses contradict each other (one in a removed stretch): kept
+    w = max(int(round(size * sig.fps)), 0)
+    k = standout(sig, lo, hi, w)
+    if k is None and f.video_start_s is not None and not shown:
+        c, m = f.video_start_s, abs(size)
+        lo, hi = (int(np.searchsorted(sig.times, t - 1e-6)) for t in (c - m, c + m))
+        k = strongest_standout(sig, lo, hi, w)
+    if k is None:
+        return f
+    end = float(sig.times[min(k + w, len(sig) - 1)]) if w else None
+    g = jump_finding(size, float(sig.times[k]), end, ra, rb)
+    return replace(f, message=g.message, video_start_s=g.video_start_s, video_end_s=g.video_end_s)
+
+
+def on_run_clock(f: SyncFinding, clock_s: float) -> SyncFinding:
+    """`f` with the run times of the place its message names, on the clock the offset
+    `clock_s` sets (the one the analysis reports as used, or the moderator's): from the
+    splice's run time to where the run resumes after a cut (the removed stretch, shown
+    nowhere), or, footage inserted, the inserted span where the timeline places it. The
+    finding's click (its run start), its span on the timeline and its message's "run ... to
+    ..." are read from them. The track's were the presses around the window it placed the
+    jump from: Carnival's cut, dated at video 18.40 s, still said "run 19.63 s to 21.65 s"
+    (video 21.33 s at the offset given), where a click took the moderator, 2.9 s past the
+    splice; Kangaroo's, at video 19.68 s, "run 12.33 s to 13.31 s" (video 14.3 s)."""
+    vs, size = f.video_start_s, f.size_s
+    if vs is None or size is None:
+        return f
+    r1 = (f.video_end_s if f.video_end_s is not None else vs - min(size, 0.0)) - clock_s
+    return replace(f, run_start_s=round(vs - clock_s, 3), run_end_s=round(r1, 3))
+
+
+def dated_jumps(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
+    """`res` (an analysis with a suggested offset) with its own offset jumps (`jumps`, the
+    track's stretches at a chance or a moved part) dated as `band_jump` dates its own:
+    `placed` from the offset of the stretch before each, on the clock of the offset used
+    (`on_run_clock`), so that the message, the span and the click name one place.
+
+    The track brackets a jump between presses seconds apart and its ties date it among them:
+    QA s24 R3, Assault (a screen that moves on its own) with 4 s inserted at video 21.27 s,
+    at the true offset "+4.00 s near video 20.23 s", run times the presses around it."""
+    used = res.offset_used_s
+    if res.suggested_offset_s is None or used is None or \
+            not any(f.rule == "sync.offset_jump" for f in res.findings):
+        return res
+    ends = {round(float(b), 3): float(o) for _, b, o in res.segments}
+    found = [on_run_clock(placed(f, sig, ends.get(f.run_start_s, used), res.speed, True),
+                          used)
+             if f.rule == "sync.offset_jump" and f.run_start_s is not None else f
+             for f in res.findings]
+    return replace(res, findings=sorted(found, key=video_order))
