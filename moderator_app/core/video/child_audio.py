@@ -120,7 +120,7 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     that cannot be done (not Matroska, its start not known, no audio or video there, an
     error): the caller seeks by bytes as before."""
     from .index import recording_stream
-    from .joined_headers import _OPTIONS, _From
+    from .joined_headers import open_recording
     container = state["audio"]
     if "matroska" not in str(container.format.name) or joined.get("pts") is None:
         return None
@@ -132,7 +132,7 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     vtb = float(joined["tb"][0]) / float(joined["tb"][1])
     own_s = (int(joined["pts"]) - offsets[min(seg, len(offsets) - 1)]) * vtb
     try:
-        own = av.open(_From(str(req["source"]), start), options=_OPTIONS)
+        own = open_recording(str(req["source"]), start)
     except (av.error.FFmpegError, OSError, ValueError):
         return None
     state["audio_own"] = own

@@ -62,6 +62,15 @@ class _From(io.RawIOBase):
         super().close()
 
 
+def open_recording(path: str, start: int):
+    """The joined recording that begins at byte `start` of `path`, opened by PyAV as a file of
+    its own (its header probed briefly: `_OPTIONS`). One opener for every reader of a joined
+    recording's own header: the probe's parameters and pictures, the unread recordings, and
+    the sound (`child_audio`)."""
+    import av
+    return av.open(_From(path, start), options=_OPTIONS)
+
+
 def header_start(path: str, lo: int, hi: int) -> int | None:
     """Where the last container header (Matroska's EBML magic, an MP4 `ftyp` box) between
     byte `lo` and `hi` starts: the joined recording's own, before its first packet at `hi`."""
@@ -86,7 +95,7 @@ def own_parameters(path: str, start: int) -> dict | None:
 
     from .index import recording_stream
     try:
-        with av.open(_From(path, start), options=_OPTIONS) as c:
+        with open_recording(path, start) as c:
             st = recording_stream(c)
             if st is None:
                 return None
@@ -140,7 +149,7 @@ def own_pictures(path: str, start: int, want: set[int]) -> dict[int, object]:
         return out
     last, idle = max(want), 0
     try:
-        with av.open(_From(path, start), options=_OPTIONS) as c:
+        with open_recording(path, start) as c:
             st = recording_stream(c)
             if st is None:
                 return out
@@ -254,7 +263,7 @@ def _own_duration(path: str, start: int) -> float | None:
     """The duration a joined recording's own Matroska header (Segment Info) gives, in s."""
     import av
     try:
-        with av.open(_From(path, start), options=_OPTIONS) as c:
+        with open_recording(path, start) as c:
             d = c.duration
     except av.error.MemoryError:
         raise
@@ -283,7 +292,7 @@ def joined_reorder(path: str | None, stream) -> int:
     deepest = 0
     for start in matroska_joins(path):
         try:
-            with av.open(_From(path, start), options=_OPTIONS) as c:
+            with open_recording(path, start) as c:
                 st = recording_stream(c)
                 if st is None or not st.time_base:
                     continue
