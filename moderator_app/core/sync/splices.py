@@ -267,9 +267,11 @@ def dated_jumps(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
     `placed` from the offset of the stretch before each, on the clock of the offset used
     (`on_run_clock`), so that the message, the span and the click name one place.
 
-    The track brackets a jump between presses seconds apart and its ties date it among them:
-    QA s24 R3, Assault (a screen that moves on its own) with 4 s inserted at video 21.27 s,
-    at the true offset "+4.00 s near video 20.23 s", run times the presses around it."""
+    The track places these jumps at their splice already (on the 226 cached corpus runs,
+    session 24), but their run times were the presses around it, so a click went there:
+    kangaroo-insert's mark at video 11.92 s for a splice at 14.18 s, boxing-cut's at 15.50 s
+    for 16.82 s. (QA s24 R3, Assault's insertion dated 1.03 s early, is a `band_jump`
+    finding, not one of these: `band_jump.jumps_at`.)"""
     used = res.offset_used_s
     if res.suggested_offset_s is None or used is None or \
             not any(f.rule == "sync.offset_jump" for f in res.findings):
