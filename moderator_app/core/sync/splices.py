@@ -107,13 +107,11 @@ def unseen(sig: FrameSignals, k: int) -> bool:
 STANDOUT_PCT = 99.5
 
 
-def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
-    """The frame from `lo` to `hi` whose whole picture changes most (`picture_change`; footage
-    inserted, `w` frames long: with the frame `w` later), when that change stands out as a
-    splice's: over STANDOUT_PCT of the video's frames and more than SPLICE_SPIKE times each
-    frame beside it; None when none does. A splice joins two moments in one frame, where a
-    screen that moves on its own (or a reaction) changes it over several: where the presses
-    only say between which of them a splice is (seconds apart), its frame says where."""
+def _window(sig: FrameSignals, lo: int, hi: int, w: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The frames `lo`..`hi` (kept off both ends), the whole picture's change and each frame's
+    strength as a splice's (with the frame `w` later: footage inserted), shared by `standout`
+    and `strongest_standout`; None on a video of fewer than 3 frames."""
     n = len(sig)
     if n < 3:
         return None
@@ -121,6 +119,20 @@ def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
     pc = np.asarray(sig.picture_change, float)
     idx = np.arange(lo, hi + 1)
     strength = pc[idx] + (pc[np.minimum(idx + w, n - 1)] if w > 0 else 0.0)
+    return pc, idx, strength
+
+
+def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
+    """The frame from `lo` to `hi` whose whole picture changes most (`picture_change`; footage
+    inserted, `w` frames long: with the frame `w` later), when that change stands out as a
+    splice's: over STANDOUT_PCT of the video's frames and more than SPLICE_SPIKE times each
+    frame beside it; None when none does. A splice joins two moments in one frame, where a
+    screen that moves on its own (or a reaction) changes it over several: where the presses
+    only say between which of them a splice is (seconds apart), its frame says where."""
+    win = _window(sig, lo, hi, w)
+    if win is None:
+        return None
+    pc, idx, strength = win
     k = int(idx[int(np.argmax(strength))])
     if float(pc[k]) < float(np.percentile(pc, STANDOUT_PCT)) or \
             float(pc[k]) <= SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1])):
@@ -134,17 +146,14 @@ def strongest_standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int |
     inserted); None when none does. Where `standout` asks whether the largest change is a
     splice's, this passes over larger changes that are not: a flash or a scene change over
     two frames or more (Kangaroo's 54,142 points on two frames beside a cut's 447)."""
-    n = len(sig)
-    if n < 3:
+    win = _window(sig, lo, hi, w)
+    if win is None:
         return None
-    lo, hi = sorted((max(1, min(lo, n - 2)), max(1, min(hi, n - 2))))
-    pc = np.asarray(sig.picture_change, float)
-    idx = np.arange(lo, hi + 1)
+    pc, idx, strength = win
     side = np.maximum(pc[idx - 1], pc[idx + 1])
     ok = (pc[idx] >= float(np.percentile(pc, STANDOUT_PCT))) & (pc[idx] > SPLICE_SPIKE * side)
     if not ok.any():
         return None
-    strength = pc[idx] + (pc[np.minimum(idx + w, n - 1)] if w > 0 else 0.0)
     return int(idx[int(np.argmax(np.where(ok, strength, -1.0)))])
 
 
