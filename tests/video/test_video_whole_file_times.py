@@ -177,7 +177,8 @@ def test_several_streams_read_no_further_than_its_bound(tmp_path):
     assert MAX_PACKETS < 300 * 70
     p = probe_video(out, out.name)
     (f,) = [f for f in p.findings if f.rule == "video.several_streams"]
-    assert times(f) == (None, 0.0, p.duration_s) and 72.0 <= p.duration_s < 72.01
+    assert times(f) == (None, 0.0, p.duration_s)
+    assert 72.0 <= p.duration_s < 72.01  # duration-ok: the video's length, not a wall time
     assert "footage from" not in f.message, f.message
 
 
