@@ -32,6 +32,7 @@ from . import (
     freeze,
     kinds,
     lookup,
+    narrow,
     pace,
     precede,
     reactions,
@@ -151,6 +152,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _from_head(run_s, sig, th, offset_s) or res
     if res.suggested_offset_s is None:
         res = _calm(run_s, sig, th, offset_s, input_kinds) or res
+    if res.suggested_offset_s is None and offset_s is None:  # the sprites' changes alone
+        a = narrow.suggested(run_s, sig, th, analyze_at, input_kinds)
+        res = res if a is None else _misses_frozen(a, sig, chance_too=True)
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
