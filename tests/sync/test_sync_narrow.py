@@ -54,3 +54,4 @@ def test_a_run_whose_picture_answers_few_presses_stays_not_enough_signal():
     assert a.suggested_offset_s is None
     assert a.reason
     assert a.findings == []
+

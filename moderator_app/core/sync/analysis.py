@@ -538,17 +538,21 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run
         offset, speed = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig, nov,
                                      offset, speed, th)
-    conf = confidence(min(seg_fit.z, null_z), support)
+    # what bounds the confidence whatever the support (kept when a part's support replaces
+    # the stretch's below: Pong's cut and retake, 4 and 6 reactions in the earliest group,
+    # were offered at 0.64 and 1.4-1.6 frames late when it was recomputed without it)
+    bound = 1.0
     if group:  # the offset then rests on the earliest group's reactions alone
-        conf = min(conf, confidence(min(seg_fit.z, null_z), group))
+        bound = confidence(min(seg_fit.z, null_z), group)
     if chosen is not None and not late and speed == 1.0:
         # an earlier group beyond the cap: the offset is ambiguous by that much (Othello)
         early = precede.earlier_group(sub, sig, nov, offset - ahead, speed, th)
         if early:
-            conf = min(conf, confidence(min(seg_fit.z, null_z), early))
+            bound = min(bound, confidence(min(seg_fit.z, null_z), early))
         # ... and a latency spread past the fit's model: a prior's offset (Othello)
-        conf = min(conf, precede.spread_bound(
+        bound = min(bound, precede.spread_bound(
             precede.spread_s(sub, sig, nov, offset - ahead, speed, th)))
+    conf = min(confidence(min(seg_fit.z, null_z), support), bound)
     reason = ""
     if n < th.sync_min_actions:
         reason = f"only {counted(n, 'action')} in the log"
@@ -600,7 +604,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if speed != 1.0:
         offset, speed = refine_speed(run_s[keep], sig, nov, offset, speed, th)
     if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
-        conf = confidence(min(seg_fit.z, null_z), support)
+        conf = min(confidence(min(seg_fit.z, null_z), support), bound)
     res = replace(res, suggested_offset_s=round(offset - ahead, 4),
                   offset_used_s=round(offset, 4),
                   supporting_actions=support, speed=speed, confidence=conf)
