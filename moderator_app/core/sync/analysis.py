@@ -166,6 +166,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = band_splice.jumps_at(run_s, sig, th, offset_s, res) or res
         # ... or, on a still screen, the picture's events (core/sync/event_jump.py)
         res = event_jump.jumps_at(run_s, sig, offset_s, res) or res
+        # ... or at the offset the band reads near the given one (a moderator's is rarely exact)
+        res = band_jump.jumps_near(run_s, sig, th, offset_s, res, analyze_at,
+                                   BAND_LATENCY_Q) or res
     elif res.suggested_offset_s is None:  # none given: at the offset the first half reads
         res = band_jump.jumps_from_head(run_s, sig, th, res, analyze_at, BAND_LATENCY_Q) or res
     return res

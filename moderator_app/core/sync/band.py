@@ -139,9 +139,13 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
     stands over the band's counts at every offset within AT_RANGE_S of it, in their spreads
     (a mistyped or default offset is one the band answers at only by chance). (None, 0.0)
     when no band answers more often than its rate."""
-    hit = _window_hits(sig, nov, grid)
+    return _at(sig, _window_hits(sig, nov, grid), np.asarray(run_s, float), offset_s, grid)
+
+
+def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
+        grid: int) -> tuple[np.ndarray | None, float]:
+    """`at_offset` on the bands' window hits `hit` (`_window_hits`)."""
     n = len(hit)
-    e = np.asarray(run_s, float)
     v = offset_s + e
     inside = (v >= sig.times[0]) & (v <= sig.times[-1])
     if not inside.any() or n < 2:
@@ -165,6 +169,24 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
 
 
 AT_RANGE_S = 60.0  # as track.JUMP_RANGE_S: the offsets a given one is weighed against
+
+
+def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: float,
+                radius_s: float, grid: int) -> tuple[np.ndarray | None, float]:
+    """`at_offset`'s band at the offset within `radius_s` of `offset_s` (on the frame grid)
+    where it stands highest, and that height; the nearest to `offset_s` of those that tie.
+    A moderator's offset is rarely exact: 0.3 s off, the band that answers there best is
+    another one (Carnival's cut at 2.0 s for 1.7: a band 2.16 spreads high, the player's
+    row 4.97 at 1.7 s)."""
+    hit = _window_hits(sig, nov, grid)
+    e = np.asarray(run_s, float)
+    r = int(round(radius_s * sig.fps))
+    best: tuple[np.ndarray | None, float] = (None, 0.0)
+    for i in sorted(range(-r, r + 1), key=abs):
+        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid)
+        if tiles is not None and z > best[1]:
+            best = (tiles, z)
+    return best
 
 
 def band_signals(sig: FrameSignals, tiles: np.ndarray) -> FrameSignals:

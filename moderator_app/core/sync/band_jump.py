@@ -118,6 +118,53 @@ def jumps_from_head(run_s, sig: FrameSignals, th, res: SyncAnalysis,
                     clock_s=res.offset_used_s or 0.0)
 
 
+# How far from the offset given a moderator's offset may be and still be read near it
+# (`jumps_near`): the offsets tried in session 24-25's sweeps lay 0.3-1.0 s off the truth.
+NEAR_S = 1.0
+
+
+def jumps_near(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
+               analyze_at: Callable[..., SyncAnalysis],
+               latency_q: float) -> SyncAnalysis | None:
+    """`res` (an analysis that suggests no offset, at the moderator's `offset_s`) with the
+    offset jumps the player's band shows at the offset the band itself reads within NEAR_S of
+    the given one, more than a frame from it; None when it reads none there or shows no jump.
+
+    `jumps_at` reads a jump only at the given offset within a frame: a moderator's offset
+    0.3 s off the truth is another band's best (Carnival's cut at 2.0 s for 1.7 s), and
+    nothing was found at the truth + 0.3 s, - 0.5 s or - 1.0 s on any run `jumps_at` finds at
+    the truth. Here the band that stands highest at an offset within NEAR_S of the given one
+    (`band.near_offset`) reads its own offset by its reactions (`analyze_at` with no offset:
+    the fit singles one out, or nothing), first on the whole run (an insertion keeps every
+    press: Carnival's, 1.708 s), then on its first half (a cut leaves only the presses
+    before it at that offset: Carnival's, 1.704 s); that offset is read as a given one. The
+    offset stays the moderator's: the findings' run times are on its clock."""
+    e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    if len(e) < th.sync_min_actions or len(sig) < 2 or sig.fps <= 0 or \
+            not math.isfinite(offset_s) or any(f.rule == RULE for f in res.findings):
+        return None
+    nov = reactions.novelty(sig)
+    for part in (e, e[:len(e) // 2]):
+        if len(part) < HEAD_MIN_ACTIONS:
+            continue
+        tiles, z = band.near_offset(sig, nov, part, offset_s, NEAR_S, sig.grid)
+        if tiles is None or z < AT_MIN_Z:
+            continue
+        o = analyze_at(part, band.band_signals(sig, tiles), th, None,
+                       latency_q).suggested_offset_s
+        if o is None or not math.isfinite(o) or abs(o - offset_s) * sig.fps <= 1.0 or \
+                abs(o - offset_s) > NEAR_S + 1.0 / sig.fps:
+            continue  # none read, the given one (read by `jumps_at`), or not near it
+        said = f" (read in the player's band at the offset it reads near the one given, " \
+               f"{o:.3f} s; given {offset_s:.3f} s)"
+        found = jumps_at(e, sig, th, o, res, analyze_at, latency_q, said=said,
+                         clock_s=res.offset_used_s if res.offset_used_s is not None
+                         else offset_s)
+        if found is not None:
+            return found
+    return None
+
+
 def _from_given(a: SyncAnalysis, offset_s: float, fps: float) -> list[SyncFinding]:
     """The jumps of the band's reading `a` that follow a stretch read at the given offset.
 

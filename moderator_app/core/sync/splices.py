@@ -157,6 +157,31 @@ def strongest_standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int |
     return int(idx[int(np.argmax(np.where(ok, strength, -1.0)))])
 
 
+def stronger_own(sig: FrameSignals, k: int, own: int, w: int = 0) -> int:
+    """`own` (the frame the track placed the jump at) rather than `k` (the one that stands out
+    between the presses that bracket it) when `own` stands out as a splice's itself
+    (`standout`'s test, on its own) and changes the whole picture more (with the frame `w`
+    later: footage inserted); else `k`.
+
+    The presses that bracket a jump can miss its splice by a press: QA s24 R3, Assault's
+    insertion (30 fps, 21.27-25.27 s), was placed by the track at its splice (21.267 s, 1,888
+    points, 2.97 times its neighbours), but the first press after it is read before the
+    splice (run 18.769 s, splice run 18.972 s), and between the two presses another frame
+    passes the test (20.233 s, 1,014 points against a 99.5th percentile of 988): the jump was
+    said 1.03 s early. Where both stand out, the stronger change is the splice's."""
+    n = len(sig)
+    if own == k or not 0 < own < n - 1:
+        return k
+    pc = np.asarray(sig.picture_change, float)
+
+    def strength(j: int) -> float:
+        return float(pc[j]) + (float(pc[min(j + w, n - 1)]) if w > 0 else 0.0)
+
+    stands = float(pc[own]) >= float(np.percentile(pc, STANDOUT_PCT)) and \
+        float(pc[own]) > SPLICE_SPIKE * max(float(pc[own - 1]), float(pc[own + 1]))
+    return own if stands and strength(own) > strength(k) else k
+
+
 def jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
            looks: list[float] | None = None) -> list[SyncFinding]:
     """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
@@ -242,6 +267,8 @@ def placed(f: SyncFinding, sig: FrameSignals, before_s: float, speed: float = 1.
             return f  # the presses contradict each other (one in a removed stretch): kept
     w = max(int(round(size * sig.fps)), 0)
     k = standout(sig, lo, hi, w)
+    if k is not None and f.video_start_s is not None:
+        k = stronger_own(sig, k, int(np.searchsorted(sig.times, f.video_start_s - 1e-6)), w)
     if k is None and f.video_start_s is not None and not shown:
         c, m = f.video_start_s, abs(size)
         lo, hi = (int(np.searchsorted(sig.times, t - 1e-6)) for t in (c - m, c + m))
