@@ -147,6 +147,29 @@ static inline void copy_short(void *dst, const void *src, size_t n)
     }
 }
 
+/* A token of n <= 16 bytes at p in the line, appended to `out`: one 16-byte load and store
+ * where the line has 16 bytes from p (the bytes stored past the token are written over by
+ * what follows it), else copy_short. Why: integers and literals of 1-5 bytes went byte by byte
+ * or through a branch on their length, mispredicted on random values (game states, issue 15).
+ * -1: MemoryError. */
+static inline int put_token(Buf *out, const unsigned char *p, const unsigned char *end, size_t n)
+{
+    if (buf_grow(out, 16) < 0)
+        return -1;
+#if defined(__SSE2__)
+    if (end - p >= 16 && n <= 16)
+        _mm_storeu_si128((__m128i *)(out->p + out->len), _mm_loadu_si128((const __m128i *)p));
+    else
+#endif
+    {
+        if (buf_grow(out, n) < 0)
+            return -1;
+        copy_short(out->p + out->len, p, n);
+    }
+    out->len += n;
+    return 0;
+}
+
 #define PUT(b, data, n)                                                                        \
     do {                                                                                       \
         if ((n) > 0) { /* (memcpy into a buffer not yet allocated, even of 0 bytes, is UB) */  \
@@ -1644,8 +1667,7 @@ static inline const unsigned char *plain_integer_end(const unsigned char *p,
     if (q >= e || !is_digit(*q) || (*q == '0' && (neg || (q + 1 < e && is_digit(q[1])))))
         return NULL;
     const unsigned char *d = q;
-    while (q < e && is_digit(*q))
-        q++;
+    q = digit_run(q, e); /* (no branch per digit: small counts mispredicted their loop's end) */
     if (q >= e || (*q != ',' && *q != ']' && *q != '}') ||
         (q - d > 15 && !safe_16(d, (size_t)(q - d))))
         return NULL;
@@ -1661,11 +1683,8 @@ static inline int plain_integer(P *ps)
     const unsigned char *p = ps->p, *q = plain_integer_end(p, ps->end);
     if (q == NULL)
         return 0;
-    size_t n = (size_t)(q - p);
-    if (buf_grow(&ps->out, n) < 0)
+    if (put_token(&ps->out, p, ps->end, (size_t)(q - p)) < 0)
         return -1;
-    copy_short(ps->out.p + ps->out.len, p, n);
-    ps->out.len += n;
     ps->p = q;
     return 1;
 }
@@ -1776,6 +1795,27 @@ static void sort_mems(const P *ps, Mem *m, size_t n, Mem *scratch, int u16)
     while (j < n)
         scratch[k++] = m[j++];
     memcpy(m, scratch, n * sizeof(Mem));
+}
+
+/* Each member's place in code point order by its prefix alone (rank[i]: how many prefixes are
+ * below member i's), and 1, when the n prefixes are distinct; else 0 (sort_mems decides). Why:
+ * n^2 comparisons with no branch on their outcome cost less than an insertion sort of a few
+ * random names, which mispredicts about one comparison in two (sort_mems was ~10 % of the
+ * C summary on game states, issue 15). Code point order only: no name outside the BMP. */
+#define RANK_MAX 16
+static inline int prefix_ranks(const Mem *m, size_t n, unsigned char *rank)
+{
+    size_t ties = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t p = m[i].prefix;
+        unsigned r = 0;
+        for (size_t j = 0; j < n; j++) {
+            r += m[j].prefix < p;
+            ties += m[j].prefix == p;
+        }
+        rank[i] = (unsigned char)r;
+    }
+    return ties == n;
 }
 
 /* ---- objects and arrays ----------------------------------------------------------------- */
@@ -2079,10 +2119,8 @@ static int parse_object(P *ps, int depth, int role)
          * its `true`, `false` or `null` copied as literal() would (game states, flags) */
         unsigned lit = role != ROLE_TOP ? plain_literal(ps->p, ps->end) : 0;
         if (lit) {
-            if (buf_grow(out, lit) < 0)
+            if (put_token(out, ps->p, ps->end, lit) < 0)
                 return -1;
-            copy_short(out->p + out->len, ps->p, lit);
-            out->len += lit;
             ps->p += lit;
         } else if (role != ROLE_TOP && (*ps->p == '-' || is_digit(*ps->p)) &&
             (rc = plain_integer(ps)) != 0) {
@@ -2149,12 +2187,27 @@ static int parse_object(P *ps, int depth, int role)
             sorted_cp = ko->sorted_cp;
             sorted_u16 = ko->sorted_u16;
         } else {
+            /* Neighbours whose prefixes differ are in the order of their prefixes (see
+             * mem_cmp): one pass with no branch per pair, where random names mispredicted
+             * the comparison's branch about one pair in two (game states, issue 15). Equal
+             * prefixes (long names alike in their first 8 bytes, a repeated name) and names
+             * outside the BMP take mem_cmp. */
+            uint64_t lt = 1, eq = 0;
             for (size_t i = 1; i < n; i++) {
-                int c = mem_cmp(ps, &mem[i - 1], &mem[i], 0);
-                sorted_cp &= c < 0;
-                if (mem[i - 1].nonbmp || mem[i].nonbmp)
-                    c = mem_cmp(ps, &mem[i - 1], &mem[i], 1);
-                sorted_u16 &= c < 0;
+                lt &= mem[i - 1].prefix < mem[i].prefix;
+                eq |= mem[i - 1].prefix == mem[i].prefix;
+            }
+            if (!eq && !any_nonbmp) {
+                sorted_cp &= (int)lt;
+                sorted_u16 &= (int)lt;
+            } else {
+                for (size_t i = 1; i < n; i++) {
+                    int c = mem_cmp(ps, &mem[i - 1], &mem[i], 0);
+                    sorted_cp &= c < 0;
+                    if (mem[i - 1].nonbmp || mem[i].nonbmp)
+                        c = mem_cmp(ps, &mem[i - 1], &mem[i], 1);
+                    sorted_u16 &= c < 0;
+                }
             }
             if (ko != NULL) { /* remembered; the order, once sorted and found unrepeated */
                 ko->n = 0;
@@ -2213,6 +2266,7 @@ static int parse_object(P *ps, int depth, int role)
         return 0;
     }
     if (!sorted_u16) {
+        unsigned char rank[RANK_MAX];
         /* scratch space for the merge: past the members on the stack */
         if (reserve_mems(ps, ps->nmem + n) < 0)
             return -1;
@@ -2221,6 +2275,17 @@ static int parse_object(P *ps, int depth, int role)
             Mem *sorted = ps->mems + ps->nmem;
             for (size_t i = 0; i < n; i++)
                 sorted[i] = mem[ko->perm[i]];
+            mem = sorted;
+        } else if (n <= RANK_MAX && !any_nonbmp && prefix_ranks(mem, n, rank)) {
+            /* distinct prefixes: each member goes to its rank, no repeated name */
+            Mem *sorted = ps->mems + ps->nmem;
+            for (size_t i = 0; i < n; i++)
+                sorted[rank[i]] = mem[i];
+            if (ko != NULL) {
+                for (size_t i = 0; i < n; i++)
+                    ko->perm[rank[i]] = (unsigned char)i;
+                ko->n = (unsigned char)n;
+            }
             mem = sorted;
         } else {
             sort_mems(ps, mem, n, ps->mems + ps->nmem, any_nonbmp);
