@@ -52,6 +52,7 @@ from .fit import (
     first_offset,
     grid_too_coarse,
     learned_fit,
+    line_bound,
     piecewise_support,
     refine_speed,
     significance,
@@ -536,15 +537,16 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     behind, group = (0.0, 0) if late or chosen is None or speed != 1.0 else \
         precede.behind_s(sub, sig, nov, look, offset - ahead, speed, th)
     ahead += behind
+    line_se = 0.0  # a drift's offset carried back along its line: its standard error
     if speed != 1.0:
         # a long run's stretch of one offset at the grid's speed is a piece of a line the
         # grid misses (fit.grid_too_coarse): the line is refined on the whole run
-        offset, speed = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig, nov,
-                                     offset, speed, th)
+        offset, speed, line_se = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig,
+                                              nov, offset, speed, th)
     # what bounds the confidence whatever the support (kept when a part's support replaces
     # the stretch's below: Pong's cut and retake, 4 and 6 reactions in the earliest group,
     # were offered at 0.64 and 1.4-1.6 frames late when it was recomputed without it)
-    bound = 1.0
+    bound = line_bound(line_se, sig.fps)
     if group:  # the offset then rests on the earliest group's reactions alone
         bound = confidence(min(seg_fit.z, null_z), group)
     if chosen is not None and not late and speed == 1.0:
@@ -605,7 +607,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     offset, support, lag = first_offset(run_s[keep], sig, nov, plain, seg_fit.offset_s,
                                         speed, th, latency_q)
     if speed != 1.0:
-        offset, speed = refine_speed(run_s[keep], sig, nov, offset, speed, th)
+        offset, speed, line_se = refine_speed(run_s[keep], sig, nov, offset, speed, th)
+        bound = min(bound, line_bound(line_se, sig.fps))
     if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
         conf = min(confidence(min(seg_fit.z, null_z), support), bound)
     res = replace(res, suggested_offset_s=round(offset - ahead, 4),

@@ -204,29 +204,77 @@ def fine_line(run_s, sig, nov, offset: float, speed: float, th) -> tuple[float, 
     return best[2], best[3]
 
 
-def refine_speed(run_s, sig, nov, offset, speed, th) -> tuple[float, float]:
-    """(offset, speed) of a drifting video, refined by a robust line through the supporting
-    reactions: the fit's speed grid (0.25 %) leaves an error that the median of the residuals
-    turns into an offset error of speed error x median run time (Pong: 3.6 frames). The
-    reactions are those of the best line near the grid's on long runs (`fine_line`)."""
+def refine_speed(run_s, sig, nov, offset, speed, th) -> tuple[float, float, float]:
+    """(offset, speed, the offset's standard error in seconds) of a drifting video, refined by
+    a robust line through the supporting reactions: the fit's speed grid (0.25 %) leaves an
+    error that the median of the residuals turns into an offset error of speed error x median
+    run time (Pong: 3.6 frames). The reactions are those of the best line near the grid's on
+    long runs (`fine_line`). The error (`_intercept_se`) is 0 when the line is the grid's."""
     grid = speed
     offset, speed = fine_line(run_s, sig, nov, offset, speed, th)
     rs = reactions.measure(sig, nov, run_s, offset, speed, th.sync_reaction_z)
     pts = [(r.run_s, r.video_s) for r in rs
            if r.delay_s is not None and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S]
     if len(pts) < max(6, th.sync_min_actions):
-        return offset, speed
+        return offset, speed, 0.0
     x, y = np.array(pts).T
-    # Theil-Sen: the median of pairwise slopes, robust to a few chance matches
+    line = _theil_sen(x, y)
+    if line is None:
+        return offset, speed, 0.0
+    at0, slope = line
+    if not 0.9 < slope < 1.1 or abs(1 / slope - grid) > 0.005:
+        return offset, speed, 0.0  # not the line the grid found: keep the grid's
+    return at0 - INPUT_LATENCY_S, 1 / slope, _intercept_se(x, y)
+
+
+def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
+    """(the median of y - slope x, slope): the median of the pairwise slopes of points more
+    than 1 s apart, robust to a few chance matches; None when no pair is."""
     i, j = np.triu_indices(len(x), 1)
     dx = x[j] - x[i]
     ok = dx > 1.0
     if not ok.any():
-        return offset, speed
+        return None
     slope = float(np.median((y[j] - y[i])[ok] / dx[ok]))  # video seconds per run second
-    if not 0.9 < slope < 1.1 or abs(1 / slope - grid) > 0.005:
-        return offset, speed  # not the line the grid found: keep the grid's
-    return float(np.median(y - slope * x)) - INPUT_LATENCY_S, 1 / slope
+    return float(np.median(y - slope * x)), slope
+
+
+# Groups of the grouped jackknife (`_intercept_se`): its cost is this many lines of n points.
+JACKKNIFE_GROUPS = 20
+
+
+def _intercept_se(x: np.ndarray, y: np.ndarray) -> float:
+    """The grouped jackknife's standard error of the line's value at run time 0 (the offset):
+    the line refitted with each of JACKKNIFE_GROUPS interleaved groups of points left out.
+    Why: a drift's offset is the line carried back from its reactions (their median run
+    time 15-70 s) to run_start, and a slope a tenth of a percent off moves it by frames."""
+    n = len(x)
+    g = min(n, JACKKNIFE_GROUPS)
+    idx = np.arange(n)
+    at0 = []
+    for k in range(g):
+        keep = idx % g != k
+        line = _theil_sen(x[keep], y[keep])
+        if line is not None:
+            at0.append(line[0])
+    if len(at0) < 2:
+        return 0.0
+    a = np.asarray(at0)
+    return float(np.sqrt((len(a) - 1) / len(a) * ((a - a.mean()) ** 2).sum()))
+
+
+# The offset of a drift is offered when its standard error is at most half a frame (the
+# truth then within a frame at about two errors); beyond, its confidence is bounded under
+# the one-click bar (records.APPLY_MIN_CONFIDENCE), as a latency spread's is
+# (`precede.spread_bound`): LINE_SE_FRAMES / 2 over the error, 0.5 at the bar.
+LINE_SE_FRAMES = 0.5
+
+
+def line_bound(se_s: float, fps: float) -> float:
+    """The confidence a drift's offset with this standard error can have (1 within
+    LINE_SE_FRAMES of a frame)."""
+    se = se_s * fps
+    return 1.0 if se <= LINE_SE_FRAMES + 1e-9 else round(LINE_SE_FRAMES / 2 / se, 3)
 
 
 NULL_SETS = 19  # permuted logs for the significance of the fit
