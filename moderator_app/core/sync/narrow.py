@@ -55,9 +55,10 @@ def suggested(run_s, sig: FrameSignals, th, analyze_at, input_kinds=None):
     offset in one stretch; None otherwise (a grid too coarse for a row to be broader than a
     sprite, no suggestion, a drift, or two stretches at two offsets: as `analysis._calm`, a
     part of the picture lined up by chance with a few actions is no splice). Why no drift:
-    the offset at run_start is then the end of a line fitted over the run, not a reaction's
-    own time; of the 8 slowed or sped-up Beam Rider runs these signals suggested at a drift
-    (session 25), one was 1.02 frames off at confidence 0.70.)"""
+    of the 8 slowed or sped-up Beam Rider runs these signals read at a drift (session 25)
+    one was 1.02 frames off at confidence 0.70 (0.22 since `fit.line_bound`), and where the
+    game's own clock had read the drift (`pace`) they read it further off: -4.69 % for
+    -3.99 % on the slowed run at 25 fps (truth -4 %).)"""
     if sig.grid < 8 or len(sig) < 2:
         return None
     a = analyze_at(run_s, narrowed(sig), th, None, input_kinds=input_kinds)
