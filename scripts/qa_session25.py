@@ -12,6 +12,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session25.py streams [CASE...]    # issue 12: several_streams
     .venv/bin/python scripts/qa_session25.py small [CASE...] [--pairs N]  # issue 12: scan
     .venv/bin/python scripts/qa_session25.py chain [SHAPE...]     # issue 15: held-out shapes
+    .venv/bin/python scripts/qa_session25.py chain-ab BASE_WT TIP_WT [SHAPE...]  # verify A/B
     .venv/bin/python scripts/qa_session25.py sync-build|sync [RUN...]   # issue 13 (ale-py)
     .venv/bin/python scripts/qa_session25.py hostile [ID...]      # issue 15: new classes
 """
@@ -360,6 +361,28 @@ def check_chain(shape: str) -> dict:
     return s23.check_chain(shape, repeat=5)
 
 
+def chain_ab(shape: str, base: str, tip: str, pairs: int = 4) -> dict:
+    """verify alone, the product at `base` against the one at `tip` (their worktrees, through
+    PYTHONPATH), pairs interleaved: the process tree's CPU and the wall, min of each."""
+    from _common import timed_verify
+
+    d = build_chain(shape)
+    os.chdir(d)
+    got: dict = {"base": [], "tip": []}
+    for _ in range(pairs):
+        for k, root in (("base", base), ("tip", tip)):
+            t, _, rc, _, cpu, main = timed_verify(["verify", "--json", str(d)],
+                                                  {"PYTHONPATH": root})
+            got[k].append((round(t, 3), round(cpu, 3), round(main, 3), rc))
+    bc = min(x[1] for x in got["base"])
+    tc = min(x[1] for x in got["tip"])
+    return {"shape": shape, "base_cpu_min_s": bc, "tip_cpu_min_s": tc,
+            "tip_over_base_cpu": round(tc / bc, 3),
+            "base_wall_min_s": min(x[0] for x in got["base"]),
+            "tip_wall_min_s": min(x[0] for x in got["tip"]), "runs": got,
+            "load1": round(os.getloadavg()[0], 1)}
+
+
 # -- 5. real-game runs (issue 13): games and a recorder nobody used -----------------------------
 def galaxian(ram, rng: random.Random) -> list[tuple[str, int]]:
     """Galaxian (the convoy sways and aliens dive on their own; LEFT/RIGHT move the ship,
@@ -495,6 +518,9 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
         _rows(check_streams, rest or list(STREAMS), "case")
     elif what == "small":
         _rows(lambda c: check_small(c, pairs), rest or list(SMALL), "case")
+    elif what == "chain-ab":  # chain-ab BASE_WORKTREE TIP_WORKTREE [SHAPE...]
+        base, tip, shapes = rest[0], rest[1], rest[2:] or list(CHAIN_SHAPES)
+        _rows(lambda sh: chain_ab(sh, base, tip), shapes, "shape")
     elif what == "chain":
         _rows(check_chain, rest or list(CHAIN_SHAPES), "shape")
     elif what == "sync-build":
