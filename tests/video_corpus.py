@@ -133,12 +133,20 @@ def _ffmpeg(args: list[str], stdin_frames: Script | None = None, stdout=None) ->
         raise RuntimeError(f"ffmpeg failed: {' '.join(cmd)}")
 
 
-def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30") -> Path:
+def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30",
+           first: int = 0, stdout: bool = False) -> Path:
     """`frames` pictures of `draw_frame` at `fps` (a rate ffmpeg reads: "30000/1001") encoded
     by ffmpeg with `args` (encoder and muxer options) into `out`: a small file for one test,
-    made in its tmp_path."""
-    _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", fps, "-i", "-",
-             *args, str(out)], Script(frames=frames))
+    made in its tmp_path. `first`: the number drawn on the first picture (a recording joined
+    after another numbers on); `stdout`: written to a pipe (Matroska without Cues, of unknown
+    size, as a live capture stopped hard leaves it; `args` then name the format)."""
+    pictures = Script(frames=frames) if not first else _Shifted(frames, first)
+    raw = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", fps, "-i", "-", *args]
+    if not stdout:
+        _ffmpeg([*raw, str(out)], pictures)  # type: ignore[arg-type]
+        return out
+    with open(out, "wb") as fh:
+        _ffmpeg([*raw, "-"], pictures, stdout=fh)  # type: ignore[arg-type]
     return out
 
 

@@ -23,7 +23,9 @@ that packet without decoding, and the file is sought by bytes from then on. Read
 a few frames (playback, stepping) continues the current decode without seeking. In a file of
 joined recordings whose timestamps restart (`FrameIndex.segments`), every packet's timestamps
 are shifted as the index shifted them (`joined_timeline.Timeline`) before it is decoded, so frames keep
-one identity each; such a file is sought by byte position only (a timestamp means two places).
+one identity each; such a file is sought by byte position only (a timestamp means two places),
+and joined Matroska by its keyframe's own time in a reader of its recording's own header
+(`joined_seek`: the demuxer is not told of a byte seek).
 
 Cost of a selection (issue 11 point 8): decoding is the whole cost, so a read decodes as few
 frames as it can. It continues the current decode only when that is not more frames than a
@@ -52,6 +54,7 @@ import av
 import numpy as np
 
 from .index import FrameIndex, recording_stream
+from .joined_seek import RecordingReaders
 from .orient import IDENTITY, Orientation, apply_moves
 
 
@@ -119,6 +122,9 @@ class ExactDecoder:
         self._pts_pos = {int(p): i for i, p in reversed(list(enumerate(index.pts)))} \
             if index.frame_count < 1_000_000 else None
         self._sorted_pos: np.ndarray | None = None
+        # joined Matroska: each recording sought in a reader of its own header
+        self._main = container
+        self._recordings = RecordingReaders(container, index)
 
     def _skip_nonref(self, until: int | None) -> None:
         """Skip the non-reference frames shown before frame `until` (None: skip nothing);
@@ -142,7 +148,7 @@ class ExactDecoder:
         self.container = container
         self.stream = recording_stream(container)
         self._skipping = False  # a new codec context decodes everything
-        if self.threads:
+        if self.threads and not self.stream.codec_context.is_open:  # (a reader reused)
             # frame and slice threads for every codec. HEVC had slice threads only from
             # session 12 to 14, after a deadlock that was PyAV's log callback taking the GIL
             # in a frame thread while the decoder was freed (`opening.open_container` says how it is
@@ -252,6 +258,16 @@ class ExactDecoder:
         self._landed_late = False
         self._sought = target if self._where(target) is not None else None
         self._shared = {}
+        own = None if pos is None else self._recordings.seek(pos, target, self._main_stream)
+        if own is not None:  # sought by time in the recording's own reader, not by bytes
+            if own[0] is not self.container:
+                self._use(own[0])
+            self._byte_sought = self._preroll = False
+            self._expect_pos = pos - own[1]  # its packets' positions count from its header
+            self._decode_from(target)
+            return
+        if self.container is not self._main:
+            self._use(self._main)
         if self.byte_seeks and pos is not None and not self._byte_seek(pos):
             self.byte_seeks = False
         self._byte_sought = self.byte_seeks and pos is not None
@@ -259,6 +275,10 @@ class ExactDecoder:
             self._preroll = False
             self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
         self._expect_pos = pos
+        self._decode_from(target)
+
+    def _decode_from(self, target: int) -> None:
+        """Start the decode after a seek to the keyframe at `target`."""
         self._frames = self._decode()
         self._last = None
         start = self._where(target)
@@ -283,6 +303,10 @@ class ExactDecoder:
         self._preroll = before is not None
         return True
 
+    @property
+    def _main_stream(self):
+        return self.stream if self.container is self._main else recording_stream(self._main)
+
     def _keyframe_pos(self, keyframe_pts: int) -> int | None:
         """Byte position of the keyframe's packet, from the index (None when unknown)."""
         i = self._where(keyframe_pts)
@@ -304,8 +328,10 @@ class ExactDecoder:
         assert self.reopen is not None
         self._skip_nonref(None)
         with contextlib.suppress(Exception):  # closing a broken container is best effort
-            self.container.close()
-        self._use(self.reopen())
+            self._main.close()
+        self._recordings.close()
+        self._main = self.reopen()
+        self._use(self._main)
         self._timeline = self.index.timeline_at(None)
         self._expect_pos = None
         self._preroll = False
