@@ -1439,12 +1439,54 @@ static inline uint64_t token_digits(const unsigned char *i0, size_t ni, const un
  * candidate only fails the test, so the check is exact whatever the arithmetic. Beyond
  * 10^+-22 (1.2345678901234567e-08, 2.2250738585072014e-308, 5e-324) the exact path cost
  * ~4,000 instructions a float, in Python's big-integer strtod. */
+/* For a token of 16 significant digits D * 10^-j (D <= 2^53, 1 <= j <= 22): 1 when it is its
+ * double's shortest spelling, 0 when it is not, -1 when this cannot tell (then Ryu decides).
+ * D and 10^j are exact doubles, so D / 10^j is the double x the token reads as, rounded once
+ * (Clinger's fast path), and so are the 15-digit decimals either side of the token,
+ * floor(D / 10) and the next, over 10^(j-1). When one of them reads as x, x has a spelling
+ * shorter than the token's: 0. When neither does, no decimal of 15 digits or fewer reads as x
+ * (the two bracket the token, and what reads as x is an interval around it of at most
+ * 10^-j either side), so x's shortest spelling has 16 digits, and it is the 16-digit decimal
+ * nearest x (Ryu's choice among those that read as x): the token is when x * 10^j lies within
+ * 1/2 of D, x * 10^j - D computed with an error far below the margin kept. Near 1/2 (a tie)
+ * or farther (the nearest decimal may then not read as x, at a power of two): -1. Why: a Ryu
+ * call per such token was ~10 % of the C summary on full-precision floats (`points`,
+ * `numbers`; issue 15), and half of their 16-17 digit tokens are of this kind. No fma: a
+ * call into libm, which the module does not link. */
+static inline int shortest16(uint64_t D, int j)
+{
+#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
+    double x = (double)D / P10[j];
+    uint64_t c = D / 10;
+    double lo = (double)c / P10[j - 1], hi = (double)(c + 1) / P10[j - 1];
+    if (lo == x || hi == x)
+        return 0;
+    /* x * 10^j - D, its rounding error far below the margin: the product's own error exactly
+     * (Dekker: each factor split in halves of 26 and 27 bits), and p - D exact (Sterbenz: p and D
+     * within a factor of 2) */
+    double P = P10[j], p = x * P;
+    double xa = 134217729.0 * x, xh = xa - (xa - x), xl = x - xh;
+    double pa = 134217729.0 * P, ph = pa - (pa - P), pl = P - ph;
+    double err = ((xh * ph - p) + xh * pl + xl * ph) + xl * pl;
+    double r = (p - (double)D) + err;
+    return fabs(r) < 0.5 - 0x1p-30 ? 1 : -1;
+#else
+    (void)D, (void)j;
+    return -1;
+#endif
+}
+
 static int token_is_shortest(uint64_t D, int k, long n)
 {
 #if defined(__SIZEOF_INT128__)
     long q = n - k;
     if (k < 1 || k > 17 || q < -308 - 308 || q > 308)
         return 0;
+    if (k == 16 && D <= (1ull << 53) && q >= -22 && q <= -1) {
+        int fast = shortest16(D, (int)-q);
+        if (fast >= 0)
+            return fast;
+    }
     double x0;
     if (q >= 0)
         x0 = (double)D * P10[q];
