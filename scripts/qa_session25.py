@@ -238,7 +238,10 @@ def check_streams(case: str) -> dict:
     v = rep.get("video") or {}
     return {"case": case, "exit": code, "verdict": rep.get("verdict"), "want": want,
             "several_streams": got, "duration_s": v.get("duration_s"),
-            "frames": v.get("frame_count"), "stderr": err if not rep else "", "met": met}
+            "frames": v.get("frame_count"), "stderr": err if not rep else "",
+            "findings": [(f.get("severity"), f.get("rule"), f.get("message", "")[:160])
+                         for f in rep.get("findings", []) if f.get("rule") !=
+                         "video.several_streams"], "met": met}
 
 
 # -- 3. the small-file scan against its decode floor (issue 12, scansmall) ----------------------
