@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests")]
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "sync")]
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
 FRESH = MAIN / ".cache" / "s25-splice"

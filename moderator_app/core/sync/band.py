@@ -143,8 +143,9 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
 
 
 def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
-        grid: int) -> tuple[np.ndarray | None, float]:
-    """`at_offset` on the bands' window hits `hit` (`_window_hits`)."""
+        grid: int, rate: np.ndarray | None = None) -> tuple[np.ndarray | None, float]:
+    """`at_offset` on the bands' window hits `hit` (`_window_hits`; `rate`: their mean over
+    the frames, when the caller has it)."""
     n = len(hit)
     v = offset_s + e
     inside = (v >= sig.times[0]) & (v <= sig.times[-1])
@@ -152,16 +153,23 @@ def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
         return None, 0.0
     ks = np.clip(np.searchsorted(sig.times, v[inside] - 1e-6), 0, n - 1)
     c = hit[ks].sum(axis=0).astype(float)
-    llr = _binomial_llr(c, float(len(ks)), hit.mean(axis=0))
+    llr = _binomial_llr(c, float(len(ks)), hit.mean(axis=0) if rate is None else rate)
     if float(llr.max()) <= 0.0:
         return None, 0.0
     b = int(llr.argmax())
     r = int(round(AT_RANGE_S * sig.fps))
     shifts = np.arange(-r, r + 1)
-    k = ks[None, :] + shifts[:, None]
-    ok = (k >= 0) & (k < n)
-    counts = (hit[np.clip(k, 0, n - 1), b] & ok).sum(axis=1)
-    counts = counts[ok.sum(axis=1) * 2 >= len(ks)].astype(float)  # half the presses shown
+    # per shift, the presses shown (in the footage) and those the band answers: one slice
+    # of the band's hits added per press (not a presses x shifts table: `near_offset` reads
+    # 2 x 121 offsets)
+    pad = np.zeros(n + 2 * r, np.int32)
+    pad[r:r + n] = hit[:, b]
+    counts = np.zeros(len(shifts), np.int32)
+    for k0 in ks.tolist():
+        counts += pad[k0:k0 + 2 * r + 1]
+    srt = np.sort(ks)
+    shown = np.searchsorted(srt, n - shifts, "left") - np.searchsorted(srt, -shifts, "left")
+    counts = counts[shown * 2 >= len(ks)].astype(float)  # half the presses shown
     sd = float(counts.std()) if len(counts) > 1 else 0.0
     top = min(float(c[b]), len(ks) - 1e-9)  # as counted in _binomial_llr
     z = (top - float(counts.mean())) / sd if sd > 0 else 0.0
@@ -180,10 +188,11 @@ def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: fl
     row 4.97 at 1.7 s)."""
     hit = _window_hits(sig, nov, grid)
     e = np.asarray(run_s, float)
+    rate = hit.mean(axis=0)
     r = int(round(radius_s * sig.fps))
     best: tuple[np.ndarray | None, float] = (None, 0.0)
     for i in sorted(range(-r, r + 1), key=abs):
-        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid)
+        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid, rate)
         if tiles is not None and z > best[1]:
             best = (tiles, z)
     return best
