@@ -13,7 +13,13 @@ from typing import Any
 from moderator_app.core.errors import TooManyErrors
 from moderator_app.core.formats import native
 from moderator_app.core.formats.event_index import EventIndex
-from moderator_app.core.formats.streams import MAX_LINE, HashingReader, LineBounded, LineSpool
+from moderator_app.core.formats.streams import (
+    MAX_LINE,
+    HashingReader,
+    LineBounded,
+    LineSpool,
+    blank_count,
+)
 from moderator_app.core.formats.submission import Submission
 from moderator_app.core.formats.zstream import (
     DEFAULT_MAX_OUTPUT,
@@ -354,10 +360,11 @@ def blank_lines(block: bytes) -> Scan | None:
     """`("b", lines, length)` for a block of blank (whitespace-only) lines, else None: such
     a block is counted at C speed, never examined line by line (64 MiB of newlines is 64
     million lines; `TrajectoryChecker.blanks`)."""
-    if block.strip():
+    count = blank_count(block)
+    if count is None:
         return None
     ends = block[-1:] == b"\n"
-    return ("b", block.count(b"\n") + (not ends), len(block) - ends)
+    return ("b", count + (not ends), len(block) - ends)
 
 
 _line_cut_native = native.JCS.line_cut if native.JCS is not None else None
