@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.rules import Finding, Severity
-from moderator_app.core.text import counted
+from moderator_app.core.text import counted, safe_output, safe_text
 from moderator_app.core.verify.moments import Moment
 from moderator_app.core.verify.report import Report
 from moderator_app.ui.compare_lines import CompareLines
@@ -175,7 +175,7 @@ class FindingsModel(QAbstractTableModel):
                 where = "file" if f.line is None else f"line {f.line}"
                 when = moment_text(self.moments[index.row()])
                 return f"{where}\n{when}" if when else where
-            return f"{f.severity.value} · {f.rule}\n{' '.join(f.message.split())}"
+            return f"{f.severity.value} · {f.rule}\n{safe_text(' '.join(f.message.split()))}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_WHERE:
@@ -445,10 +445,13 @@ class FindingsPanel(QWidget):
 
     def _show_message(self, i: int) -> None:
         f = self.model.findings[i]
-        where = f"{f.file or ''}{'' if f.line is None else f':{f.line}'}"
+        # the file is a submitted name (an archive member's, a folder's file's): its ESC or
+        # RLO must not reach the box (session 25: "v\xe9\x1b[2J.avi" shown raw)
+        where = f"{safe_text(f.file or '')}{'' if f.line is None else f':{f.line}'}"
         when = moment_text(self.moment(i))
         self.message.setPlainText(f"{f.severity.value} {f.rule} {where}"
-                             + (f" at {when}" if when else "") + f": {f.message}")
+                                  + (f" at {when}" if when else "")
+                                  + f": {safe_output(f.message)}")
         self._show_other(other_line(f), f.line)
 
     def _show_other(self, other: int | None, own: int | None) -> None:

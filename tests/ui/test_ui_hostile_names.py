@@ -114,3 +114,28 @@ def test_the_recent_files_menu_shows_a_hostile_path_escaped(qtbot, window, tmp_p
     assert not [c for c in (*RAW, "\x7f", "\x85") if c in shown[0]], ascii(shown[0])
     assert shown[0].endswith("run \\u001b]0;own\\u0007\\u202egnp\\u0085\\u007f R&&D")
     wait_idle(qtbot, window)  # the verification of the empty folder ends (a message)
+
+
+def test_a_findings_file_name_is_shown_escaped_in_the_message_box_and_rows(qtbot, window,
+                                                                          tmp_path):
+    """Session 25 hostile sweep: a video named `vid\\xe9\\x1b[31m.mp4` (an ESC, a Latin-1 byte)
+    had its finding's file shown with the ESC raw in the selected finding's message box."""
+    from PySide6.QtCore import Qt
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    dur = make_agent_log(folder / "agent-log.jsonl", n_events=30, seed=4)
+    make_video(tmp_path / "plain.mp4", dur + 2.0, fps=5, size=(32, 18))
+    os.rename(tmp_path / "plain.mp4", os.fsencode(folder) + b"/vid\xe9\x1b[31m\xe2\x80\xae.mp4")
+    window.open_paths([folder])
+    qtbot.waitUntil(lambda: window.session.result is not None, timeout=WAIT_MS)
+    panel = window.findings
+    named = [i for i, f in enumerate(panel.model.findings) if f.file and "vid" in f.file]
+    assert named, [(f.rule, f.file) for f in panel.model.findings]
+    for i in named:
+        window.select_finding(i)
+        shown = panel.message.toPlainText()
+        assert "vid\\xe9\\u001b[31m\\u202e.mp4" in shown, ascii(shown)
+        assert not [c for c in RAW if c in shown], ascii(shown)
+        row = panel.model.data(panel.model.index(i, 1), Qt.ItemDataRole.DisplayRole)
+        assert not [c for c in RAW[:3] if c in row], ascii(row)
