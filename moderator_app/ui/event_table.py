@@ -21,7 +21,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.text import safe_text
-from moderator_app.ui.event_text import event_text
+from moderator_app.ui.event_text import text_of_row
 from moderator_app.ui.theme import severity_color
 from moderator_app.ui.timefmt import format_clock
 
@@ -260,7 +260,7 @@ class EventTableModel(QAbstractTableModel):
             self._cache.move_to_end(row)
             return text
         try:
-            text = event_text(self.index_.read_raw(row), self.official)[:CONTENT_CHARS]
+            text = text_of_row(self.index_, row, self.official)[:CONTENT_CHARS]
         except (OSError, ValueError) as exc:
             text = f"(cannot read: {exc})"
         text = text.replace("\r", " ").replace("\n", " ").replace("\u2028", " ") \

@@ -131,22 +131,34 @@ def official_text(kind: str, payload: Any) -> str:
     return _short(payload, MAX_CHARS)
 
 
-def event_text(raw: bytes, official: bool) -> str:
+def event_text(raw: bytes, official: bool, size: int | None = None) -> str:
     """The one-line text for a raw log line; the raw line itself when it is not an object.
-    Control and bidi characters in it are escapes (`safe_text`), as on every output path."""
-    return safe_text(_event_text(raw, official))
+    Control and bidi characters in it are escapes (`safe_text`), as on every output path.
+    `size`: the whole line's, when `raw` is only its start (`text_of_row`)."""
+    return safe_text(_event_text(raw, official, len(raw) if size is None else size))
 
 
-def raw_head(raw: bytes, limit: int) -> str:
-    """The start of a long line as text, with its size: what the table and the detail pane
-    show of a line above `RAW_ABOVE` bytes."""
-    return f"[{len(raw) / (1 << 20):.1f} MiB line, shown raw] " + \
+def text_of_row(index, row: int, official: bool) -> str:
+    """`event_text` of an index row, reading only the start of a row above `RAW_ABOVE`
+    bytes (shown raw from its start anyway): a run of 640 MiB of blank lines is one row,
+    and reading it whole for its text took the window to 749 MB (session 25)."""
+    size = index.lengths[row]
+    if size > RAW_ABOVE:
+        return event_text(index.read_prefix(row, 4 * MAX_CHARS), official, size)
+    return event_text(index.read_raw(row), official)
+
+
+def raw_head(raw: bytes, limit: int, size: int | None = None) -> str:
+    """The start of a long line as text, with its size (`size`, else its own): what the
+    table and the detail pane show of a line above `RAW_ABOVE` bytes."""
+    size = len(raw) if size is None else size
+    return f"[{size / (1 << 20):.1f} MiB line, shown raw] " + \
         raw[: 4 * limit].decode("utf-8", "replace")
 
 
-def _event_text(raw: bytes, official: bool) -> str:
-    if len(raw) > RAW_ABOVE:
-        return _short(raw_head(raw, MAX_CHARS), MAX_CHARS)
+def _event_text(raw: bytes, official: bool, size: int) -> str:
+    if size > RAW_ABOVE:
+        return _short(raw_head(raw, MAX_CHARS, size), MAX_CHARS)
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:

@@ -43,7 +43,7 @@ from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
 from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.event_filter import EventFilter
-from moderator_app.ui.event_text import event_text
+from moderator_app.ui.event_text import text_of_row
 from moderator_app.ui.export import export_findings_dialog, finding_text
 from moderator_app.ui.findings_panel import MIN_ROWS, ROW_LINES, SHORT_ROW_LINES
 from moderator_app.ui.focus import (
@@ -531,10 +531,10 @@ class MainWindow(QMainWindow):
         if row is None or index.lines[row] != line:
             return None
         try:
-            raw = index.read_raw(row)
+            return f"{index.kind_of(row)}: " + text_of_row(index, row,
+                                                           self.table_model.official)
         except (OSError, ValueError):
             return None
-        return f"{index.kind_of(row)}: " + event_text(raw, self.table_model.official)
 
     def copy_finding(self) -> str | None:
         """Copy the selected finding as text, with its line and its time."""
