@@ -73,13 +73,14 @@ def _offset_arg(text: str) -> float | str:
 def _run_sync(args, result, options) -> int | None:
     """The sync analysis (verify --sync / --offset auto). With `auto`, re-checks coverage at the
     suggested offset; returns an exit code when it cannot go on."""
-    from moderator_app.core.sync.run import TooManyActions, analyze_result
+    from moderator_app.core.sync.run import TooFineFrames, TooManyActions, analyze_result
 
     auto = args.offset == "auto"
     try:
         analysis = analyze_result(result, options.thresholds,
                                   None if auto else float(args.offset))
-    except TooManyActions as exc:  # the bound on the input: said, never a 74 s analysis
+    except (TooManyActions, TooFineFrames) as exc:  # a bound on the input: said, never a
+        # 74 s analysis (1,000,000 actions) or a 22 GB one (frames 1 ns apart)
         if auto:
             return _unreadable(args, f"--offset auto: {exc}; give --offset SECONDS")
         from moderator_app.core.sync.rules import NOT_ANALYSED

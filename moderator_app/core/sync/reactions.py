@@ -93,7 +93,7 @@ def _novelty(sig: FrameSignals, weights: np.ndarray | None, like: Novelty | None
         t = sig.tiles
         moving = t > 0
         # Still for QUIET_S before: sprites that move every other frame are ongoing motion.
-        quiet = max(1, int(round(QUIET_S * sig.fps)))
+        quiet = min(max(1, int(round(QUIET_S * sig.fps))), len(moving))  # not past its end
         recent = np.zeros_like(moving)
         for q in range(1, quiet + 1):
             recent[q:] |= moving[:-q]
@@ -103,7 +103,10 @@ def _novelty(sig: FrameSignals, weights: np.ndarray | None, like: Novelty | None
     else:
         pairs = like.onset_pairs if like is not None else _pairs(onsets)
         score = np.log1p(weighted_counts(pairs, len(onsets), weights))
-    half = max(1, int(round(LOCAL_S * sig.fps)))
+    # A window no longer than the recording: np.convolve(..., "same") answers max(n, w)
+    # values, and 11 frames at 60 fps (a kernel of 121) ended `verify --sync` in a
+    # ValueError (session 25)
+    half = min(max(1, int(round(LOCAL_S * sig.fps))), (len(score) - 1) // 2)
     kernel = np.ones(2 * half + 1) / (2 * half + 1)
     mean = np.convolve(score, kernel, mode="same")
     sq = np.convolve(score * score, kernel, mode="same")

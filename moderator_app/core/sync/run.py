@@ -34,6 +34,12 @@ SCHEMA = "moderator-app/sync/v1"
 # hostile bound of 30 s and 512 MiB); an honest run presses a few times a second (a 40 s Atari
 # run: ~30-120 actions; 100,000 is hours of 10 presses a second).
 MAX_ACTIONS = 100_000
+# A recording the sync analysis reads (`TooFineFrames`): at most 1,000 frames a second (a
+# game capture runs at 25-240), and past 50,000 frame periods from its first frame to its
+# last (14 minutes at 60 fps), at least a frame in every GAPS periods.
+MAX_FPS = 1000.0
+MAX_PERIODS = 50_000
+GAPS = 4
 
 # The analysis takes the actions of the stretch of run time the footage could show (its span
 # at the fastest speed searched, `align.SPEEDS`, plus REACH_MARGIN_S) that holds the most of
@@ -62,6 +68,24 @@ def within_reach(times, video_span_s: float) -> list[float]:
 class InputsUnreadable(InputError):
     """The verification's process could not read the inputs' times (the text says why): no
     analysis, and the window shows why instead of reading the log itself."""
+
+
+class TooFineFrames(InputsUnreadable):
+    """Frames closer together than `MAX_FPS`, or a span of more frame periods than
+    `MAX_PERIODS` that its frames fill less than a quarter of: nothing analysed. The
+    analysis's windows, lookup tables and correlations are counted in frame periods of the
+    span, not in frames: 100 frames 1 ns apart (1e9 fps) asked for a loop of 10^8 steps and
+    22 GB; 11 frames at 60 fps, the last at 3,000 s, ran past 99 s and at 30,000 s past
+    512 MiB (session 25). An honest recording has about a frame per period."""
+
+    def __init__(self, fps: float, periods: float, frames: int) -> None:
+        super().__init__(
+            f"the video's {frames:,} frames are {1 / fps:.3g} s apart ({fps:,.4g} a second) "
+            f"over {periods:,.0f} frame periods from its first frame to its last: more than "
+            f"{MAX_FPS:,.0f} frames a second, or more than {MAX_PERIODS:,} periods with "
+            f"under one frame in {GAPS}, is more than the sync analysis reads: none analysed "
+            "(its time and memory grow with the periods, not the frames)")
+        self.fps, self.periods, self.frames = fps, periods, frames
 
 
 class TooManyActions(InputsUnreadable):
@@ -115,6 +139,9 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     if cancel is not None:
         cancel.check()
     span = float(sig.times[-1] - sig.times[0]) if len(sig.times) else 0.0
+    periods = span * sig.fps
+    if sig.fps > MAX_FPS or (periods > MAX_PERIODS and periods > GAPS * len(sig)):
+        raise TooFineFrames(sig.fps, periods, len(sig))
     kept = within_reach(times, span)
     # the kinds stand beside whole runs only (a run the footage cannot cover is read
     # without them: `kinds` is a refinement of a suggestion, not evidence)
