@@ -34,8 +34,10 @@ NOT_ENOUGH_SIGNAL = rule(
 
 NOT_ANALYSED = rule(
     "sync.not_analysed", Severity.INFO,
-    "the sync analysis did not run: the log holds more actions than it takes (100,000); "
-    "nothing of the picture's reactions was checked", "sync")
+    "the sync analysis did not run: the log holds more actions than it takes (100,000), or "
+    "the video's frames are finer than it reads (more than 1,000 a second, or more than "
+    "50,000 frame periods with under one frame in 4); nothing of the picture's reactions "
+    "was checked", "sync")
 
 BY_ID = {r.id: r for r in (OFFSET_JUMP, DRIFT, NO_REACTION, ACTIVITY_WITHOUT_ACTIONS,
                             SILENT_LOG)}
