@@ -273,7 +273,7 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
             ["verify", d, "--json", "--scan", "--offset", "0"],
             ["verify", d, "--json", "--sync", "--offset", "0"],
             ["frame", d, "--time", "5", "--offset", "0", "-o", root / f"{name}.png"],
-            ["decide", d, "--reject", "--reason", "other", "--reviewer", "qa", "--store",
+            ["decide", d, "--reject", "--reason", "other", "--note", "s25", "--reviewer", "qa", "--store",
              store, "--offset", "0"])
     EXPECT_NOT_PASS.update(set(avis))
     # thousands of streams (999: past 1,000 FFmpeg refuses to write them)
@@ -413,7 +413,8 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
             _tar_add(tf, "events.jsonl.zst",
                      (root / "c08_newlines_640m" / "events.jsonl.zst").read_bytes())
     add("c08_archived_newlines", ["verify", p, "--json"], ["verify", p2, "--json"],
-        ["decide", p, "--reject", "--reason", "other", "--reviewer", "qa", "--store", store])
+        ["decide", p, "--reject", "--reason", "other", "--note", "s25", "--reviewer", "qa",
+         "--store", store])
     d = root / "c08_cr_log"
     d.mkdir(exist_ok=True)
     if not (d / "agent-log.jsonl").exists():
