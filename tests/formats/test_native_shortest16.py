@@ -1,9 +1,12 @@
-"""The C accelerator's test of a 16-digit float token without Ryu (`shortest16` in _jcs.c;
-session 25, issue 15) held to RFC 8785's exact bytes and to the chain's verdicts.
+"""The C accelerator's test of a 16- or 17-digit float token without Ryu (`shortest16`,
+`shortest17` in _jcs.c; session 25, issue 15) held to RFC 8785's exact bytes and to the
+chain's verdicts.
 
 A token of 16 significant digits D * 10^-j (D <= 2^53, j <= 22) reads as D / 10^j rounded
 once; it is its double's shortest spelling when neither 15-digit decimal either side of it
-reads as the same double and the double lies within 1/2 of D at that scale. A wrong answer
+reads as the same double and the double lies within 1/2 of D at that scale. At 17 digits
+(D / 10 < 2^53) D / 10^j may be a unit off: the double is checked by the same residual, and
+its neighbour tried. A wrong answer
 writes a token as it stands where the reference respells it (or the reverse): tokens shortest
 and not, the 16-digit decimals either side of random doubles and of doubles beside powers of
 two (where what reads as a double is lopsided), are checked against `canonical_json`, and the
@@ -40,16 +43,17 @@ def _plain(digits: str, j: int) -> str:
     return digits[:p] + "." + digits[p:] if p > 0 else "0." + "0" * -p + digits
 
 
-def _grid(x: float) -> list[str]:
-    """The 16-digit decimals either side of x (and one more each way), plainly spelt."""
+def _grid(x: float, k: int = 16) -> list[str]:
+    """The k-digit decimals either side of x (and more each way), plainly spelt."""
     if not (x > 0 and math.isfinite(x)):
         return []
-    j = 15 - math.floor(math.log10(x))
-    if not 1 <= j <= 22:
+    j = k - 1 - math.floor(math.log10(x))
+    if not 1 <= j <= 23:
         return []
     getcontext().prec = 60
     v = int(Decimal(x) * Decimal(10) ** j)
-    return [_plain(str(d), j) for d in (v - 1, v, v + 1, v + 2) if 10**15 <= d < 10**16 and d % 10]
+    return [_plain(str(d), j) for d in range(v - 2, v + 4)
+            if 10 ** (k - 1) <= d < 10**k and d % 10]
 
 
 def _respelled(tokens: list[str]) -> tuple[int, int]:
@@ -79,27 +83,41 @@ def test_random_sixteen_digit_tokens():
     assert same > 1000 and other > 1000, (same, other)
 
 
+def test_random_seventeen_digit_tokens():
+    """D from 10^16 to 10 * 2^53 (its 16-digit neighbours exact doubles) and past it, the
+    point 1 to 23 places from the right: mostly not the shortest, some the shortest."""
+    rng = random.Random(1717)
+    tokens = []
+    for _ in range(20000):
+        d = rng.randrange(10**16, 10**17)
+        d += d % 10 == 0
+        tokens.append(_plain(str(d), rng.randint(1, 23)))
+    same, other = _respelled(tokens)
+    assert same > 100 and other > 10000, (same, other)
+
+
 def test_the_decimals_either_side_of_doubles():
-    """The 16-digit decimals nearest random doubles of 1e-7 to 1e15 (one of them mostly the
-    shortest spelling, the others read as it or as a neighbour), and as repr writes them."""
+    """The 16- and 17-digit decimals nearest random doubles of 1e-7 to 1e15 (one of them often
+    the shortest spelling, the others read as it or as a neighbour), and as repr writes
+    them."""
     rng = random.Random(53)
     tokens = []
     for _ in range(6000):
         x = rng.uniform(1, 10) * 10.0 ** rng.randint(-7, 14)
-        tokens += _grid(x) + [repr(x)]
+        tokens += _grid(x) + _grid(x, 17) + [repr(x)]
     same, other = _respelled(tokens)
     assert same > 3000 and other > 3000, (same, other)
 
 
 def test_doubles_beside_powers_of_two():
     """At a power of two what reads as the double is narrower below it than above: the
-    16-digit decimals either side of 2^e and of its three neighbours each way."""
+    16- and 17-digit decimals either side of 2^e and of its three neighbours each way."""
     tokens = []
     for e in range(-23, 50):
         bits = struct.unpack("<q", struct.pack("<d", 2.0**e))[0]
         for step in range(-3, 4):
             x = struct.unpack("<d", struct.pack("<q", bits + step))[0]
-            tokens += _grid(x) + [repr(x)]
+            tokens += _grid(x) + _grid(x, 17) + [repr(x)]
     same, other = _respelled(tokens)
     assert same > 100 and other > 100, (same, other)
 

@@ -1476,14 +1476,57 @@ static inline int shortest16(uint64_t D, int j)
 #endif
 }
 
+/* The same for a token of 17 significant digits D * 10^-j (D / 10 < 2^53, 1 <= j <= 22): the
+ * 16-digit decimals either side of it, floor(D / 10) and the next, over 10^(j-1), are exact
+ * doubles read as such, but D is not, so D / 10^j may be a unit off the double the token
+ * reads as. It is checked instead of assumed: x * 10^j - D, from Dekker's exact product and
+ * D split into the double nearest it and the integer left over, within 1/2 (less a margin)
+ * means D reads as x, as x is no power of two and so what reads as it reaches more than
+ * 10^-j * 0.55 either side (its unit in the last place over 10^-j * 1.1 at 17 digits); and
+ * then D is the 17-digit decimal nearest x. Then: a 16-digit neighbour reading as x, not the
+ * shortest (0), else the shortest (1); anything else, -1 (Ryu). Why: as shortest16's, for
+ * `random()` floats written with 17 digits (about as many as those of 16 in `points`). */
+static inline int shortest17(uint64_t D, int j)
+{
+#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
+    double P = P10[j], x = (double)D / P;
+    double Dh = (double)D;
+    double Dl = (double)(int64_t)(D - (uint64_t)Dh); /* (a few units: exact) */
+    double pa = 134217729.0 * P, ph = pa - (pa - P), pl = P - ph;
+    for (int tries = 0;; tries++) { /* x, then (two roundings: a unit off) its neighbour */
+        uint64_t bits;
+        memcpy(&bits, &x, 8);
+        if (!(bits & ((1ull << 52) - 1)))
+            return -1; /* a power of two: what reads as it is narrower below */
+        double p = x * P;
+        double xa = 134217729.0 * x, xh = xa - (xa - x), xl = x - xh;
+        double err = ((xh * ph - p) + xh * pl + xl * ph) + xl * pl;
+        double r = (p - Dh) + (err - Dl);
+        if (fabs(r) < 0.5 - 0x1p-30)
+            break;
+        if (tries || fabs(r) < 0.5 + 0x1p-30)
+            return -1;
+        bits += r > 0 ? -1 : 1; /* (x positive: its bits count its units in order) */
+        memcpy(&x, &bits, 8);
+    }
+    uint64_t c = D / 10;
+    double lo = (double)c / P10[j - 1], hi = (double)(c + 1) / P10[j - 1];
+    return lo == x || hi == x ? 0 : 1;
+#else
+    (void)D, (void)j;
+    return -1;
+#endif
+}
+
 static int token_is_shortest(uint64_t D, int k, long n)
 {
 #if defined(__SIZEOF_INT128__)
     long q = n - k;
     if (k < 1 || k > 17 || q < -308 - 308 || q > 308)
         return 0;
-    if (k == 16 && D <= (1ull << 53) && q >= -22 && q <= -1) {
-        int fast = shortest16(D, (int)-q);
+    if (q >= -22 && q <= -1 && ((k == 16 && D <= (1ull << 53)) ||
+                                (k == 17 && D / 10 < (1ull << 53)))) {
+        int fast = k == 16 ? shortest16(D, (int)-q) : shortest17(D, (int)-q);
         if (fast >= 0)
             return fast;
     }
