@@ -14,6 +14,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session25.py chain [SHAPE...]     # issue 15: held-out shapes
     .venv/bin/python scripts/qa_session25.py chain-ab BASE_WT TIP_WT [SHAPE...]  # verify A/B
     .venv/bin/python scripts/qa_session25.py sync-build|sync [RUN...]   # issue 13 (ale-py)
+    .venv/bin/python scripts/qa_session25.py mismatch [CASE...]   # issue 13: another run's log
     .venv/bin/python scripts/qa_session25.py hostile [ID...]      # issue 15: new classes
 """
 
@@ -489,6 +490,31 @@ def check_sync(name: str) -> dict:
     return res
 
 
+#: a genuine run's video beside another game's genuine log (both from the recorder above):
+#: nothing in the video answers the log, so no offset may be suggested at >= 0.5
+MISMATCH = {"galaxian_video+chopper_log": ("galaxian", "chopper_command"),
+            "chopper_video+kaboom_log": ("chopper_command", "kaboom"),
+            "kaboom_video+galaxian_log": ("kaboom", "galaxian")}
+
+
+def check_mismatch(case: str) -> dict:
+    vg, lg = MISMATCH[case]
+    d = CACHE / "mismatch" / case
+    if not (d / "agent-log.jsonl").exists():
+        d.mkdir(parents=True, exist_ok=True)
+        os.link(build_sync_run(f"{vg}-genuine@r30hevcmp4") / "video.mp4", d / "video.mp4")
+        os.link(build_sync_run(f"{lg}-genuine@r30hevcmp4") / "agent-log.jsonl",
+                d / "agent-log.jsonl")
+    code, rep, err = _verify(d, "--scan", "--sync", "--offset", "auto")
+    sy = rep.get("sync") or {}
+    sug = sy.get("suggested_offset_s", sy.get("offset_s"))
+    conf = sy.get("confidence")
+    return {"case": case, "exit": code, "verdict": rep.get("verdict"),
+            "sync": {k: v for k, v in sy.items() if k != "findings" and not isinstance(v, list)},
+            "sync_rules": [(f.get("rule"), f.get("severity")) for f in sy.get("findings", [])],
+            "met": not (sug is not None and conf is not None and conf >= 0.5)}
+
+
 # -- 6. hostile inputs of classes no pass used ---------------------------------------------------
 def hostile_module():
     import qa_hostile_s25
@@ -530,6 +556,8 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
         _rows(lambda r: {"run": r, "folder": str(build_sync_run(r))}, rest or SYNC_RUNS, "run")
     elif what == "sync":
         _rows(check_sync, rest or SYNC_RUNS, "run")
+    elif what == "mismatch":
+        _rows(check_mismatch, rest or list(MISMATCH), "case")
     elif what == "hostile":
         import qa_common
         qa_common.CLI = CLI
