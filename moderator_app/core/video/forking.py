@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import signal
 import socket
@@ -32,6 +33,15 @@ import time
 
 FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # isolate.FD_SOCKET_ENV (the child reads it there)
 _STREAMS: list = []  # the forked child's stdin, stdout and stderr (`_child`)
+
+
+#: Modules every video process imports (`child.main` before its file comes; `build_index`'s
+#: `np.unique` imports numpy.ma, the index's npz zipfile) that the parent imports too, to read
+#: the answers and judge the scan (`np.median` imports numpy.ma there): imported before the
+#: fork, the child has them, and each is paid once, not in both processes (session 25). None
+#: of them loads PyAV or FFmpeg: the parent still parses no video byte.
+SHARED_MODULES = ("numpy.ma", "zipfile", "moderator_app.core.video.index",
+                  "moderator_app.core.video.signals")
 
 
 #: A parent with more address space than this starts its children instead: a forked child
@@ -102,11 +112,14 @@ class ForkedChild:
 def fork_video_child(sock: socket.socket) -> ForkedChild | None:
     """A video process forked from this one, waiting for its file on `sock` (its end of the
     socket pair, as `isolate._spawn` passes it); None where forking is not safe (`can_fork`).
-    numpy is imported here first, so the child starts with it: the caller needs it anyway."""
+    numpy and `SHARED_MODULES` are imported here first, so the child starts with them: the
+    caller needs them anyway."""
     if not can_fork():
         return None
     import numpy  # noqa: F401 - shared with the child, imported once
 
+    for name in SHARED_MODULES:
+        importlib.import_module(name)
     if not can_fork():  # importing numpy must not have started threads (one BLAS thread)
         return None
     in_r, in_w = os.pipe()
