@@ -154,18 +154,20 @@ def small_video_scan(runs: int) -> None:
     print_scan(*scan_vs_floor(path, n, runs))
 
 
-def small_submission(seconds: int) -> Path:
-    """A folder to verify with `--scan`: the bench's small video (160x210, 60 fps, `seconds`
-    long: tens of KB, the size of QA's smallest recordings) beside a short official log."""
+def small_submission(seconds: int, size: str = "160x210") -> Path:
+    """A folder to verify with `--scan`: the bench's video (160x210 by default, 60 fps,
+    `seconds` long: tens of KB, the size of QA's smallest recordings) beside a short official
+    log (bench_scan_sizes.py makes the other sizes of its sweep here too)."""
     from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
-    folder = CACHE / f"small-submission-{seconds}s"
+    tag = "" if size == "160x210" else f"-{size}"
+    folder = CACHE / f"small-submission-{seconds}s{tag}"
     log = folder / "events.jsonl.zst"
     # (a zstd stream: until session 20 the log was written to `.part`, so uncompressed, and
     # verify stopped at its first byte: the log's work was missing from the figure)
     if not log.exists() or log.read_bytes()[:4] != b"\x28\xb5\x2f\xfd":
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(video_file(seconds, "160x210"), folder / "video.mp4")
+        shutil.copyfile(video_file(seconds, size), folder / "video.mp4")
         write_trajectory(log.with_suffix(".part"), make_run_events(40, seed=7), frames=1,
                          compress=True)
         log.with_suffix(".part").rename(log)
