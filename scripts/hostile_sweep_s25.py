@@ -436,6 +436,25 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
         if not p.exists():
             make_zip_many(root, n)
         add(f"c09_zip_{n}", ["verify", p, "--json"])
+    # an end record that says 5 entries over 600,000 (the cap is on the record's count)
+    p = root / "c09_zip_600k_says_5.zip"
+    if not p.exists():
+        log = _log_bytes()
+        body, cd = bytearray(), bytearray()
+        for i in range(600_001):
+            name = b"agent-log.jsonl" if i == 0 else b"e/%07d.txt" % i
+            data = log if i == 0 else b""
+            off, crc = len(body), zlib.crc32(data)
+            body += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, crc, len(data),
+                                len(data), len(name), 0) + name + data
+            cd += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0x21, crc,
+                              len(data), len(data), len(name), 0, 0, 0, 0, 0o100644 << 16,
+                              off) + name
+        p.write_bytes(bytes(body) + bytes(cd) + struct.pack(
+            "<IHHHHIIH", 0x06054B50, 0, 0, 5, 5, len(cd), len(body), 0))
+    add("c09_zip_600k_says_5", ["verify", p, "--json"], ["verify", p],
+        ["decide", p, "--reject", "--reason", "other", "--note", "s25", "--reviewer", "qa",
+         "--store", store])
     p = root / "zero-member.tar.zst"
     if not p.exists():
         make_tar_zst_zero(root, 640 * MIB)
