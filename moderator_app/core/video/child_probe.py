@@ -39,11 +39,17 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
         joined = {**joined, "unread": unread[0], "unread_more": unread[1]}
     others = other_footage(container, taken)
     if others:  # where each of the (named) others has footage: the note's moment
-        from .child_others import other_spans
+        from .child_others import MAX_SPANS, other_spans
         spans = other_spans(_open, req, others[:8], index, deadline)
         for o in others[:8]:
             if o["index"] in spans:
-                o["footage_s"] = spans[o["index"]]
+                read = spans[o["index"]]
+                if read["spans"]:  # its first packet to the last one's end; each span
+                    o["footage_s"] = [read["spans"][0][0], max(b for _, b in read["spans"])]
+                    o["footage_spans_s"] = read["spans"][:MAX_SPANS]
+                    o["footage_spans_more"] = max(0, len(read["spans"]) - MAX_SPANS)
+                if read["unread"] is not None:  # what lay between the two reads
+                    o["footage_unread_s"] = read["unread"]
     # eight are named; the count is of all (a 100-stream file was said to hold 9)
     info: dict = {"ok": True, "format": container.format.name, "video_stream": int(taken.index),
                   "other_video": others[:8], "other_video_count": len(others)}

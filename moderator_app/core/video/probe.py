@@ -34,7 +34,7 @@ from .probe_joined import count as _count
 from .probe_joined import params as _params
 from .probe_joined import recordings, through_joined, unread_text
 from .probe_times import first_uneven, timed_truncation
-from .streams_text import several_streams_span, several_streams_text
+from .streams_text import again_text, several_streams_spans, several_streams_text
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,
@@ -507,10 +507,12 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
                 video_end_s=uneven[1] if uneven else None))
     several = several_streams_text(info, index, duration)
     if several:
-        # where the other streams have footage; the whole video when that is not known
-        start, end = several_streams_span(info, duration)
-        findings.append(SEVERAL_STREAMS.at(several, name, video_start_s=start,
-                                           video_end_s=end))
+        # where the other streams have footage, a finding per span (the note on the first);
+        # the whole video when that is not known
+        for k, (start, end, streams, n) in enumerate(several_streams_spans(info, duration)):
+            findings.append(SEVERAL_STREAMS.at(
+                several if k == 0 else again_text(streams, start, end, n), name,
+                video_start_s=start, video_end_s=end))
     fps = 1.0 / index.frame_duration_s if index.frame_duration_s > 0 else None
     return VideoProbe(True, fps=round(fps, 6) if fps else None, frame_count=count,
                       duration_s=round(duration, 6), method=method, findings=tuple(findings),

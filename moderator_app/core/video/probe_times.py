@@ -14,7 +14,8 @@ other finding:
 - `video.header_mismatch`: the span between the two ends, the frames' and the header's;
 - `video.variable_rate`: its first uneven stretch (the first frame interval that makes the
   rate uneven, through the uneven intervals that follow it: 10-20 s of 15 fps between 30 fps);
-- `video.several_streams`: a fact about the whole file: the whole video, 0 to its duration;
+- `video.several_streams`: where the other streams have footage, a finding per span (sessions
+  24-25, `child_others`); the whole video, 0 to its duration, where that is not known;
 - the "... and N more gaps" line past 50 gaps: from the 51st gap's start to the last's end.
 """
 
