@@ -182,6 +182,32 @@ def stronger_own(sig: FrameSignals, k: int, own: int, w: int = 0) -> int:
     return own if stands and strength(own) > strength(k) else k
 
 
+def stands_out(pc: np.ndarray, j: int) -> bool:
+    """Does frame j's whole-picture change stand out as a splice's (`standout`'s test, on its
+    own: over STANDOUT_PCT of the video's frames, more than SPLICE_SPIKE times each side)?"""
+    return 0 < j < len(pc) - 1 and float(pc[j]) >= float(np.percentile(pc, STANDOUT_PCT)) and \
+        float(pc[j]) > SPLICE_SPIKE * max(float(pc[j - 1]), float(pc[j + 1]))
+
+
+def inserted_start(sig: FrameSignals, k: int, w: int) -> int:
+    """The first splice of footage inserted, `w` frames long, given a frame `k` that stands
+    out as one of its two: k - w when that frame stands out as a splice's too and the pair
+    (k - w, k) changes the picture more than (k, k + w); else k.
+
+    Why: an insertion has two splices `w` apart and the presses that bracket it may hold only
+    the second. QA s25 S2, Chopper Command with 4 s inserted at video 19.43-23.43 s: the
+    bracket held 23.43 s alone (1,858 points), which was taken as the insertion's start, and
+    the span marked 23.43-27.43 s, none of it inserted; the frame 4 s before (19.43 s, 1,460
+    points, 11 times its neighbours) is the first splice, the pair 3,318 points against
+    2,311 for (23.43, 27.43)."""
+    n = len(sig)
+    if w <= 0 or k - w < 1 or k >= n:
+        return k
+    pc = np.asarray(sig.picture_change, float)
+    after = float(pc[min(k + w, n - 1)])
+    return k - w if stands_out(pc, k - w) and float(pc[k - w]) > after else k
+
+
 def jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
            looks: list[float] | None = None) -> list[SyncFinding]:
     """`sync.offset_jump` between segments; `looks`: each segment's offset as `look` sees
@@ -275,6 +301,7 @@ def placed(f: SyncFinding, sig: FrameSignals, before_s: float, speed: float = 1.
         k = strongest_standout(sig, lo, hi, w)
     if k is None:
         return f
+    k = inserted_start(sig, k, w)
     end = float(sig.times[min(k + w, len(sig) - 1)]) if w else None
     g = jump_finding(size, float(sig.times[k]), end, ra, rb)
     return replace(f, message=g.message, video_start_s=g.video_start_s, video_end_s=g.video_end_s)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import splices
 from .band import WINDOW_S
 from .reactions import Novelty, frame_at
 from .signals import FrameSignals
@@ -211,7 +212,15 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     The splice is the frame of largest change (a splice changes the whole picture, as
     `splices.jumps` places a cut) from the earliest action boundary that explains the
     answers nearly as well as the best one (PLACE_SLACK) to the stretch's far end (the
-    latest such boundary, for a stretch that starts the run)."""
+    latest such boundary, for a stretch that starts the run).
+
+    A stretch that ends the run starts at that frame only when it stands out as a splice's
+    (`splices.stands_out`); else at its first action's footage, as its run span says. QA s25
+    S1, Kaboom! (the bomber's bombs flash the screen over two frames every few seconds) with
+    4 s cut at video 18.17 s: 14 actions from run 15.21 s (video 16.61 s at 1.4 s) were said
+    at video 32.97-37.44 s, a flash 14.8 s after the cut, where a moderator sent there saw
+    none of the footage the run span names; the cut changes the picture no more than the
+    game does, so no frame there can say where the stretch starts."""
     n = len(expected_v)
     tail = i1 == n and i0 > 0
     rest = np.r_[s[:i0], s[i1:]]
@@ -234,6 +243,9 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     splice = float(sig.times[k])
     end_v = float(expected_v[i1 - 1]) + WINDOW_S
     if tail:
+        if not splices.stands_out(np.asarray(change, float), k):
+            # no splice's frame: the stretch's own actions' footage (QA s25 S1, below)
+            return float(expected_v[i0]), end_v
         return splice, max(splice, end_v)
     return float(expected_v[i0]), splice
 
