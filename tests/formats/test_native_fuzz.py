@@ -31,9 +31,9 @@ from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import canonical_json, es6_number
 from moderator_app.core.formats.chain import event_hash
 from moderator_app.core.formats.jsonline import underflowing_number
+from moderator_app.core.formats.secrets import MARKERS
 from moderator_app.core.samples.payload_shapes import SHAPES
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
-from moderator_app.core.verify.secrets import MARKERS
 
 JCS = native.JCS
 pytestmark = pytest.mark.skipif(JCS is None, reason="the C accelerator is not built")

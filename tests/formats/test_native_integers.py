@@ -145,6 +145,6 @@ def test_generated_trees_chain_verdicts(monkeypatch):
 
 def _summary_args():
     import moderator_app.core.verify.trajectory as traj
-    from moderator_app.core.verify.secrets import MARKERS
+    from moderator_app.core.formats.secrets import MARKERS
 
     return traj.SCHEMA, MARKERS

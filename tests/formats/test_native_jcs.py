@@ -23,9 +23,9 @@ from trajhelp import chain_lines, join
 from moderator_app.core.formats import native
 from moderator_app.core.formats.canonical import canonical_json, es6_number
 from moderator_app.core.formats.chain import event_hash
+from moderator_app.core.formats.secrets import MARKERS
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
 from moderator_app.core.verify import trajectory as traj
-from moderator_app.core.verify.secrets import MARKERS
 
 jcs = native.JCS
 needs_jcs = pytest.mark.skipif(jcs is None, reason="the C accelerator is not built here")

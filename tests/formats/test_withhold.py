@@ -118,3 +118,47 @@ def test_cli_withhold(tmp_path):
     proc = subprocess.run([CLI, "withhold", str(tmp_path / "missing.jsonl"), "-o", str(dst)],
                           capture_output=True, text=True)
     assert proc.returncode == 2
+
+
+KEY = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"
+
+
+@pytest.mark.parametrize("where, line", [
+    # An action's arguments and an observation are published as written.
+    ({"seq": 1, "type": "action", "data": {"call": "c1", "name": "type",
+                                          "args": {"text": f"export KEY={KEY}"}}}, 2),
+    ({"seq": 1, "type": "observation", "data": {"text": f"Authorization: Bearer {KEY}x"}}, 2),
+    # A response's actions stay public too.
+    ({"seq": 1, "type": "model_response",
+      "data": {"id": "c1", "model": "m", "text": "ok",
+               "actions": [{"name": "type", "args": {"text": KEY}}]}}, 2),
+])
+def test_a_secret_in_a_public_part_is_refused_and_never_printed(tmp_path, where, line):
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + orjson.dumps(where) + b"\n")
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError, match=f"^line {line}: its public part holds what looks "
+                                            r"like a (API key \(sk-\.\.\.\)|bearer token)") as exc:
+        withhold_log(src, dst)
+    assert KEY not in str(exc.value) and KEY[:12] not in str(exc.value)
+    assert "nothing written" in str(exc.value)
+    assert not dst.exists()
+    proc = subprocess.run([CLI, "withhold", str(src), "-o", str(dst)], capture_output=True,
+                          text=True)
+    assert proc.returncode == 1 and f"line {line}" in proc.stderr
+    assert KEY not in proc.stderr + proc.stdout
+
+
+def test_a_secret_only_in_what_is_withheld_does_not_stop_the_public_version(tmp_path):
+    """A key in a prompt or the model's text is withheld with them: nothing of it is published,
+    so there is nothing to refuse."""
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(
+        b'{"seq":0,"type":"run_start","data":{}}\n'
+        + orjson.dumps({"seq": 1, "type": "model_request",
+                        "data": {"messages": [{"role": "system", "content": KEY}]}}) + b"\n"
+        + orjson.dumps({"seq": 2, "type": "model_response",
+                        "data": {"id": "c1", "model": "m", "reasoning": KEY}}) + b"\n")
+    dst = tmp_path / "public.jsonl"
+    assert withhold_log(src, dst) == WithholdStats(3, 1, 1)
+    assert KEY.encode() not in dst.read_bytes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from moderator_app.core.verify.secrets import scan_line
+from moderator_app.core.formats.secrets import scan_line
 
 KEYS = [
     ("sk-proj-" + "Ab1" * 10, "API key (sk-...)"),
@@ -46,7 +46,7 @@ def test_hits_are_capped_and_ordered():
 
 @pytest.mark.parametrize("secret,label", KEYS)
 def test_block_prefilter_never_hides_a_marker(secret, label):
-    from moderator_app.core.verify.secrets import MARKERS, markers_in
+    from moderator_app.core.formats.secrets import MARKERS, markers_in
 
     filler = b'{"t":"ordinary words, nothing to see"}\n' * 3000
     for pad in (0, 1):
@@ -57,7 +57,7 @@ def test_block_prefilter_never_hides_a_marker(secret, label):
 
 def _finditer_everywhere(raw: bytes, limit: int) -> list:
     """The scan as it was: every pattern searched over the whole line."""
-    from moderator_app.core.verify import secrets
+    from moderator_app.core.formats import secrets
 
     hits = [secrets.SecretHit(label, m.start() + 1, secrets._redact(m.group()))
             for _, label, pattern in secrets._COMPILED for m in pattern.finditer(raw)]
@@ -77,7 +77,7 @@ def test_a_long_line_asks_the_c_side_which_markers_it_holds(monkeypatch, secret,
     import base64
     import random
 
-    from moderator_app.core.verify import secrets
+    from moderator_app.core.formats import secrets
 
     if secrets._markers is None:
         pytest.skip("the C accelerator is not built here")

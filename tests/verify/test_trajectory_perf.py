@@ -506,7 +506,7 @@ def test_float_sequence_is_named_float_in_the_message():
 
 @pytest.mark.parametrize("offset", [0, 1, 2, 3, 70001])
 def test_marker_prefilter_never_misses_a_marker_in_a_large_block(offset):
-    from moderator_app.core.verify.secrets import MARKERS, markers_in
+    from moderator_app.core.formats.secrets import MARKERS, markers_in
 
     base = b"reward batch level jump " * 4000  # > 64 KiB: the numpy prefilter runs
     assert markers_in(base) == ()

@@ -8,7 +8,11 @@ members of the other types (an observation is public whatever its shape). Any ot
 untouched, so the public log verifies like the original. An unknown event type is refused.
 
 A line that cannot be parsed is refused (WithholdError names it) rather than copied: unknown
-bytes could be a prompt, and a withholding tool must not publish what it cannot read. The output
+bytes could be a prompt, and a withholding tool must not publish what it cannot read. For the
+same reason a line whose public part holds something that looks like a secret (an API key, a
+private key block, a bearer token: the trajectory's `secret.suspect` patterns) is refused,
+naming its line, what it looks like and a redacted excerpt, never the secret: the public file
+is what gets posted, and an action's arguments or an observation are public as written. The output
 is written to a temporary file beside the target and renamed over it only when complete, so a
 failure never leaves a half-withheld file that looks finished.
 """
@@ -23,6 +27,7 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
+from moderator_app.core.formats.secrets import scan_line
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
 
@@ -140,15 +145,29 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             except WithholdError as exc:
                 raise WithholdError(f"line {lines}: {exc}; nothing written") from None
             if public is None:
-                fout.write(terminal_safe_json(body) + b"\n")
-                continue
-            if ev.get("type") == "model_request":
-                requests += 1
+                out = body
             else:
-                responses += 1
-            try:
-                fout.write(terminal_safe_json(orjson.dumps(public)) + b"\n")
-            except TypeError as exc:  # nested deeper than orjson writes
-                raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
-                                    "nothing written") from exc
+                if ev.get("type") == "model_request":
+                    requests += 1
+                else:
+                    responses += 1
+                try:
+                    out = orjson.dumps(public)
+                except TypeError as exc:  # nested deeper than orjson writes
+                    raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
+                                        "nothing written") from exc
+            _refuse_secrets(out, lines)
+            fout.write(terminal_safe_json(out) + b"\n")
     return WithholdStats(lines, requests, responses)
+
+
+def _refuse_secrets(public: bytes, line: int) -> None:
+    """Refuse to publish a line whose public bytes look like they hold a secret (the
+    withheld members are gone already: a key in a prompt is no reason to refuse). The
+    message gives the kind and a redacted excerpt (`secrets.SecretHit`), never the secret."""
+    hits = scan_line(public, limit=1)
+    if hits:
+        hit = hits[0]
+        raise WithholdError(
+            f"line {line}: its public part holds what looks like a {hit.label} ({hit.excerpt}); "
+            "remove it from the log and withhold again; nothing written")

@@ -15,7 +15,7 @@ import orjson
 from moderator_app.core.formats.canonical import (
     CanonicalError,
 )
-from moderator_app.core.verify.secrets import markers_in, scan_line
+from moderator_app.core.formats.secrets import markers_in, scan_line
 from moderator_app.core.verify.trajectory.canonical_event import (
     PLAIN_TYPES,
     SORTED_STRICT,

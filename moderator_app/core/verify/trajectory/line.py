@@ -12,8 +12,8 @@ from moderator_app.core.formats.canonical import (
     CanonicalError,
 )
 from moderator_app.core.formats.jsonline import LineError, parse_line_compact, underflowing_number
+from moderator_app.core.formats.secrets import scan_line
 from moderator_app.core.formats.streams import MAX_LINE
-from moderator_app.core.verify.secrets import scan_line
 from moderator_app.core.verify.seeds import SECRET_LEAK, SEED_LEAK, SeedCheck
 from moderator_app.core.verify.trajectory.canonical_event import FloatSpelling, event_canonical
 from moderator_app.core.verify.trajectory.facts import OK, UNREADABLE, UNSUPPORTED, Extra, Facts

@@ -9,7 +9,7 @@ from operator import and_
 import orjson
 
 from moderator_app.core.formats import native
-from moderator_app.core.verify.secrets import MARKERS, scan_line
+from moderator_app.core.formats.secrets import MARKERS, scan_line
 from moderator_app.core.verify.trajectory.columns import SPECIAL_TYPES, Columns
 from moderator_app.core.verify.trajectory.facts import BlockSummary, ProducerSpan
 from moderator_app.core.verify.trajectory.line import LineContext

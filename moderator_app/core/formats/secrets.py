@@ -1,4 +1,4 @@
-"""Things in a trajectory that look like secrets (docs/DESIGN.md decision 10): warnings with location.
+"""Things in a line that look like secrets (docs/DESIGN.md decision 10): where and what, redacted.
 
 The trajectory must hold no API keys, private keys or bearer tokens. We cannot know a secret
 when we see one, so this is a heuristic: warnings, never errors. It runs on every line of a
