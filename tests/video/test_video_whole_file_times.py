@@ -195,3 +195,18 @@ def test_an_end_not_decoded_in_time_is_the_last_frame(files):
     f = next(f for f in p.findings if f.rule == "video.probe_incomplete")
     assert f.message.startswith("the end of the stream could not be decoded")
     assert times(f) == (None, 5.0, 5.1)
+
+
+def test_a_cut_index_of_a_cued_matroska_ends_where_its_last_packet_does(tmp_path):
+    """The end of a cut index is read from the end of the file (`child_probe._stream_end`).
+    A Matroska byte seek there landed on the file's second cluster (its demuxer is not told of
+    a byte seek), and the packets read from there were stitched on as a joined recording: a
+    60 s file cut at 1,000 frames measured 91.366 s, with a false header mismatch (session
+    25). With Cues named in its header it is sought by time, as MP4 is."""
+    from dataclasses import replace
+    out = tmp_path / "cut60.mkv"
+    ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=30:d=60", "-g", 60, *TINY, out)
+    p = probe_video(out, out.name, replace(DEFAULT_VIDEO_LIMITS, max_index_frames=1000))
+    assert p.frame_count == 1001
+    assert p.duration_s == 60.0  # duration-ok: the video's length, not a wall time
+    assert [f.rule for f in p.findings] == ["video.probe_incomplete"]
