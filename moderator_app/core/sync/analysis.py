@@ -90,7 +90,8 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     widened: dict[int, SyncFinding] = {}
-    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened) + \
+    held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
+                                  input_kinds) + \
         repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)

@@ -20,6 +20,14 @@ The test (`frozen_findings`), per still stretch of the whole picture:
   elsewhere too: Frostbite's shore, 2.03 s).
 - it ends with a jump, not with the game moving again (`core/video/resume.py`: Kung-Fu
   Master's floor held empty after Thomas dies, resuming as he walks in).
+- at the offset used, with the log's kinds of input, it does not end where a game waiting
+  for a button ends (`waits_for`): within `Thresholds.sync_wait_reaction_s` of a press of a
+  kind none of the presses it held had, with a first changed frame no larger than the
+  picture's usual change (`WAIT_RESUME_RATIO`). Kaboom! holds its picture after a bucket is lost
+  until FIRE is pressed (session 25, a genuine run: held 13.47-19.83 s under three RIGHTs,
+  resumed 0.037 s after the FIRE); footage frozen by an edit resumes where the cut lands, at
+  no press of its own (River Raid's freeze resumes 0.010 s after a press, but a RIGHT like
+  one it held).
 A keyframe inside a held picture re-quantises it (Ms. Pac-Man: 5 changed points on two
 frames every 2 s), so still stretches joined by at most `NOISE_FRAMES` frames of at most
 `NOISE_POINTS` changed points are one, unless such changes fill `LIVING_SHARE` of the
@@ -35,6 +43,7 @@ import numpy as np
 
 from moderator_app.core.video.resume import resumes_gradually
 
+from .kinds import in_order
 from .reactions import FROZEN_RATIO
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
@@ -54,6 +63,12 @@ LATE_S = 1.0
 # 62 of 143 frames (43 %) for 5.7 s, a false `sync.no_reaction` on a genuine run; a keyframe
 # recodes a held picture on 2 frames every 2 s (Ms. Pac-Man: 3 % at 30 fps).
 LIVING_SHARE = 0.2
+# A game's wait ends with the game's next frame, no larger than its usual change (the median
+# of its changed frames in the 2 s after: `resume.resumes_gradually` on one frame); footage
+# frozen by an edit resumes with seconds of the game's motion in one frame. Session 25: the
+# waits Kaboom!/Chopper Command's own runs clear, 0.05-0.6 of the usual change; the corpus'
+# inserted freezes, 2.4 (Ms. Pac-Man, which resumes 0.12 s after a press of a new kind) to 243.
+WAIT_RESUME_RATIO = 1.0
 OFFSET_STEPS_MAX = 20_000  # offsets tried when none is known (a frame apart; 5.5 min at 60 fps)
 
 
@@ -110,9 +125,29 @@ def _run_time(v: float, offset: float, speed: float) -> float:
     return round(max(0.0, (v - offset) * (speed if speed > 0 else 1.0)), 3)
 
 
+def waits_for(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
+              within_s: float) -> bool:
+    """Does a picture held from video time f0 that resumes at f1 end as a game waiting for a
+    button does: a press expected (`x`, video times in order, `kinds` beside them) from
+    `within_s` before f1 to a frame after it, whose kind none of the presses from f0 to it
+    had (at least one)? Why: a game that waits for one button ignores the others, and the
+    first press of that button is what moves it again; the picture resumes at that press's
+    reaction (the game's delay: 99 % of genuine presses show within 0.153 s). Footage frozen
+    by an edit resumes where the edit lands, whatever was pressed."""
+    lo = int(np.searchsorted(x, f1 - within_s - 1e-9))
+    hi = int(np.searchsorted(x, f1 + 1.0 / max(fps, 1e-6) + 1e-9))
+    start = int(np.searchsorted(x, f0 - 1e-9))
+    for c in range(max(lo, start + 1), hi):
+        held = set(kinds[start:c])
+        if held and kinds[c] not in held:
+            return True
+    return False
+
+
 def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                     run_duration_s: float | None = None,
-                    widened: dict[int, SyncFinding] | None = None) -> list[SyncFinding]:
+                    widened: dict[int, SyncFinding] | None = None,
+                    input_kinds=None) -> list[SyncFinding]:
     """`sync.no_reaction` findings for the held pictures the analysis `a` does not already
     report (see the module's docstring). A finding of `a` from the reactions whose first
     unanswered action lies inside such a held picture that starts earlier starts where the
@@ -120,8 +155,10 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     Why: the reactions can date a freeze no earlier than its first action, which may come
     seconds after the picture froze (Demon Attack, session 11's held-out set: frozen from
     13.85 s, first action in it at 15.66 s, the finding 1.8 s late), while the picture dates
-    it to the frame."""
-    e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
+    it to the frame. `input_kinds`: beside `run_s`, each input's kind (a press's button),
+    or None: a held picture ending as a game's wait for a button is then not told apart
+    (`waits_for`)."""
+    e, kinds = in_order(run_s, input_kinds)
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
     spans = still_spans(sig)
@@ -174,6 +211,11 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                         f"{s0 - f0:.1f} s before the first of them)")
             continue
         one = len(offs) == 1
+        if one and kinds is not None and waits_for(
+                x + float(offs[0]), kinds, float(v0[i]), float(v1[i]), fps,
+                th.sync_wait_reaction_s) and resumes_gradually(
+                sig.picture_change, int(spans[i, 1]), fps, ratio=WAIT_RESUME_RATIO, frames=1):
+            continue  # the game waiting for a button it was then given
         r0 = r1 = None
         if one:  # the held picture on the run's clock (its actions lie inside)
             r0, r1 = _run_time(f0, float(offs[0]), speed), _run_time(f1, float(offs[0]), speed)

@@ -28,10 +28,11 @@ RESUME_AFTER_S = 2.0  # the picture's usual change: its changed frames this long
 RESUME_RATIO = 0.4
 
 
-def resumes_gradually(change, last: int, fps: float) -> bool:
+def resumes_gradually(change, last: int, fps: float, ratio: float = RESUME_RATIO,
+                      frames: int = RESUME_FRAMES) -> bool:
     """Does the picture held up to frame `last` (an unchanged frame) resume with a change
-    smaller than RESUME_RATIO of its usual change after (the median of its changed frames
-    in RESUME_AFTER_S)? Its first RESUME_FRAMES changed frames from the first after `last`
+    smaller than `ratio` of its usual change after (the median of its changed frames
+    in RESUME_AFTER_S)? Its first `frames` changed frames from the first after `last`
     that changes. `change`: per frame, how much of the picture changed since the frame
     before (any unit, 0 for none). False when there is nothing after it to compare with."""
     c = np.nan_to_num(np.asarray(change, float))
@@ -39,12 +40,12 @@ def resumes_gradually(change, last: int, fps: float) -> bool:
     if not len(moved):
         return False
     k = last + 1 + int(moved[0])  # the first changed frame (a stretch may end before it)
-    first = c[k:k + RESUME_FRAMES]
-    after = c[k + RESUME_FRAMES:k + RESUME_FRAMES + max(1, int(round(RESUME_AFTER_S * fps)))]
+    first = c[k:k + frames]
+    after = c[k + frames:k + frames + max(1, int(round(RESUME_AFTER_S * fps)))]
     moving = after[after > 0]
     if not len(first) or not len(moving):
         return False
-    return float(first.max()) < RESUME_RATIO * float(np.median(moving))
+    return float(first.max()) < ratio * float(np.median(moving))
 
 
 def held_resumes_gradually(change, first: int, last: int, fps: float) -> bool:
