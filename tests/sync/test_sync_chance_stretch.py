@@ -6,7 +6,7 @@ first 8 actions stood 7.27 spreads over their shuffled logs at 24.26 s (truth 2.
 analysis took that stretch's offset: 1,335 frames off, confidence 0.58, and a false
 `sync.offset_jump` of -16.88 s at video 31.90 s. The whole run's learned fit stands 1.24
 spreads at that offset; a true splice's stretch leaves a mark there (3.25 spreads at least in
-the corpus): `analysis.PART_MIN_WHOLE_Z`. The lowest of those, Boxing's cut at 4x4, keeps
+the corpus): `reading.PART_MIN_WHOLE_Z`. The lowest of those, Boxing's cut at 4x4, keeps
 its jump.
 """
 

@@ -5,7 +5,7 @@ seed 147), built here with QA's scripted agent: the offset track splits the run 
 presses before the cut, 9 after), but neither side alone stood the shuffled-log test of one
 stretch, and the first stood under the two-stretch bar (2.82 against 3.0; the second 4.83):
 "not enough signal" and no finding, automatically or at the true offset. Two stretches side
-by side now count together (`analysis._splice_pair`).
+by side now count together (`reading._splice_pair`).
 """
 
 from __future__ import annotations

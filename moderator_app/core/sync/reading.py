@@ -1,0 +1,276 @@
+"""One reading of the whole picture at one tile scale: the offset fit, its stretches along
+the run, and the reactions and findings at the offset it trusts (`analyze_at`).
+
+`analysis` decides which readings to make (two tile scales, the player's band, the run's first
+half, the sprites' changes alone, a given offset) and which to keep; every one of them is this
+reading of some signals. Kept apart so that the choosing and the reading can each be read
+whole (analysis.py had grown past 600 lines).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from moderator_app.core.text import counted
+
+from . import (
+    align,
+    kinds,
+    lookup,
+    precede,
+    reactions,
+    track,
+)
+from .fit import (
+    FIT_WEIGHT_FLOOR,
+    candidates,
+    confidence,
+    drift_significant,
+    first_offset,
+    grid_too_coarse,
+    learned_fit,
+    line_bound,
+    piecewise_support,
+    refine_speed,
+    significance,
+    windows,
+)
+from .local_findings import (
+    answered,
+    measure_all,
+    reaction_findings,
+    unexplained,
+    with_answers,
+    with_insertion,
+    with_unexplained,
+)
+from .records import SyncAnalysis
+from .signals import FrameSignals
+
+# A stretch of the track chosen for the offset (a part of the run) must leave a mark on the
+# whole run's learned fit at its offset: a spliced video's stretch at its true offset does
+# (the stretch's reactions are a share of the whole run's score; the corpus' cuts, insertions,
+# long cuts and second attempts at 3.25 to 10.35 spreads, Enduro's genuine run 3.75), while a
+# few actions that line up by chance with a picture whose onsets repeat do not. Skiing's
+# `pause` run (held out, the slope scrolls): at 4x4 its first 8 actions stood 7.27 spreads over
+# their shuffled logs at 24.26 s (truth 2.03 s), where the whole run stands 1.24 spreads: a
+# confident offset 1,335 frames off and a false `sync.offset_jump`.
+PART_MIN_WHOLE_Z = 2.0
+
+# The busy tiles' weight in the drift search of the busy-screen analysis (`_calm`):
+# (1 - share) ** 2. Montezuma at 24 fps, the drift's best over its shuffled logs' (3 spreads
+# needed): +5 % 2.53 -> 3.49, -2.5 % 2.18 -> 3.64 (at 1, 2); the genuine run's best is then
+# no drift (+0.75 % -> 0.00 %). Everywhere else in that analysis the weight stays 1 - share:
+# at 2, Kung-Fu Master's insertion (s16 QA, 48 fps) got the post-insertion offset (+4.0 s,
+# confidence 0.76) and no finding.
+DRIFT_CALM_POWER = 2
+
+
+# Two stretches side by side at two offsets, neither at the two-stretch bar alone: each must
+# stand this far over its shuffled logs, and both together (`_splice_pair`) as far as one
+# stretch must alone (sync_min_null_z).
+PAIR_MIN_NULL_Z = 2.5
+
+
+Tested = tuple[np.ndarray, float, align.Fit, tuple[int, int]]  # stretch, null z, fit, span
+
+
+def _splice_pair(tested: list[Tested], th) -> Tested | None:
+    """The first of two stretches next to each other in the run, at offsets at least
+    sync_jump_s apart, each PAIR_MIN_NULL_Z over its shuffled logs and together
+    sync_min_null_z (Stouffer's sum: z1 + z2 over root 2); None when no pair does.
+    Why: a splice halves each side's evidence. Video Pinball cut 4 s at 20 fps (QA s14): the
+    track splits it right, 14 presses at 3.525 s standing 2.82 over their shuffled logs and 9
+    at -0.539 s standing 4.83 (5.41 together); the genuine run stands 5 or more whole."""
+    for a, b in zip(tested, tested[1:], strict=False):
+        if a[3][1] != b[3][0] or abs(a[2].offset_s - b[2].offset_s) < th.sync_jump_s:
+            continue
+        if min(a[1], b[1]) >= PAIR_MIN_NULL_Z and \
+                (a[1] + b[1]) / math.sqrt(2) >= th.sync_min_null_z:
+            return a
+    return None
+
+
+def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
+               latency_q: float = 50.0, given: SyncAnalysis | None = None,
+               input_kinds=None, calm: bool = False, fixed: bool = False) -> SyncAnalysis:
+    """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
+    these actions (`_from_head`), whose suggestion stands when these actions single out
+    none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
+    `fixed`: nothing is suggested, the reactions are read at `offset_s` (`at_offset`)."""
+    run_s, input_kinds = kinds.in_order(run_s, input_kinds)
+    n = len(run_s)
+    if n == 0 or len(sig) < 2:
+        return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
+                            else "the video has fewer than two frames", offset_s)
+    nov1 = reactions.novelty(sig)
+    novd = nov1
+    if calm:
+        nov1 = reactions.calmed(sig, novd) or nov1
+        # the drift search reads the lookahead of its novelty alone, over every speed
+        # (no learned weights), and so do its shuffled logs: the busy tiles weighed down
+        # harder there (DRIFT_CALM_POWER)
+        novd = reactions.calmed(sig, novd, DRIFT_CALM_POWER) or nov1
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
+    lookd = look1 if novd is nov1 else lookup.Lookup(sig, lookup.lookahead(sig, novd), like=look1)
+    q = reactions.background_rates(sig, nov1)
+    fit1 = align.fit(sig, novd, run_s, speeds=np.array([1.0]), look=lookd)
+    speed = 1.0
+    drift = align.fit(sig, novd, run_s, look=lookd)
+    assert fit1 is not None and drift is not None  # actions and two frames: fit answers
+    # A drift's speed must lie inside the searched grid (align.SPEEDS): a best speed at
+    # either end is no peak found, the score may still rise beyond it. Enduro's genuine log
+    # beside a video of another attempt of the game found its best at the +8 % end, passed
+    # the drift's shuffled logs, and got an offset 236 frames off (confidence 0.64) and a
+    # false `sync.drift`; no drift of either corpus set reads beyond +6.05 or -2.98 %.
+    if abs(drift.speed - 1) * 100 >= th.sync_drift_pct and \
+            align.SPEEDS[0] < drift.speed < align.SPEEDS[-1]:
+        # A drift must explain clearly more actions than one offset, or pieces of one offset
+        # (a splice) would read as a slow drift.
+        s1 = piecewise_support(sig, lookd, run_s, fit1.offset_s, 1.0, th, novd)
+        s2 = piecewise_support(sig, lookd, run_s, drift.offset_s, drift.speed, th, novd)
+        if s2 >= s1 + track.SWITCH_PENALTY and s2 >= 1.3 * s1 and \
+                drift_significant(sig, novd, lookd, run_s, drift.score, th):
+            speed = drift.speed
+    memo: dict = {}
+    fit, nov, look, w = learned_fit(sig, nov1, look1, q, run_s, speed, th, memo)
+    # Significance, per stretch of one offset (a spliced video has several): the same
+    # procedure on the stretch's gaps shuffled must score clearly lower.
+    z = th.sync_reaction_z
+    pts = windows(sig, nov, look, run_s, speed, th)
+    fit_speed = speed
+    cands = candidates(sig, nov, look, run_s, fit.offset_s, speed, th, pts)
+    path = track.segment(look, run_s, cands, speed, z)
+    cuts = [0] + [i for i in range(1, n) if path[i] != path[i - 1]] + [n]
+    chosen, null_z, seg_fit, span = None, 0.0, fit, (0, n)
+    tested = []
+    for i0, i1 in zip(cuts, cuts[1:], strict=False):
+        if i1 - i0 < th.sync_min_actions:
+            continue
+        sub = run_s[i0:i1]
+        f, zz = significance(sig, nov1, look1, q, sub, speed, th, memo)
+        if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps:
+            continue  # the stretch alone prefers another offset: no evidence for this one
+        if i1 - i0 < n and align.z_at(sig, look, run_s, speed, f.offset_s) < PART_MIN_WHOLE_Z:
+            continue  # the whole run does not stand out there at all: a chance alignment
+        tested.append((sub, zz, f, (i0, i1)))
+        if zz >= th.sync_min_null_z:
+            chosen, null_z, seg_fit, span = sub, zz, f, (i0, i1)
+            break
+    if chosen is None:
+        # A spliced video: two or more stretches, each clearly aligned at its own offset
+        good = [t for t in tested if t[1] >= th.sync_min_null_z_splice]
+        if len(good) >= 2:
+            chosen, null_z, seg_fit, span = good[0]
+        else:
+            chosen, null_z, seg_fit, span = _splice_pair(tested, th) or \
+                (chosen, null_z, seg_fit, span)
+    sub = run_s if chosen is None else chosen
+    plain = (nov1, look1)
+    offset, support, lag = first_offset(sub, sig, nov, plain, seg_fit.offset_s, speed, th,
+                                        latency_q)
+    # the kind of input the game answers first moves the suggestion, not the offset the
+    # reactions are measured at (the others' reactions stay where the fit found them)
+    ahead = 0.0 if chosen is None else \
+        kinds.ahead_s(sub, kinds.part(input_kinds, *span), sig, (nov, look), (nov1, look1),
+                      offset=offset, speed=speed, th=th, q=latency_q)
+    late = False
+    if not ahead and chosen is not None and speed == 1.0:
+        # the presses' changes must not precede the offset (`precede`: kinds or none)
+        found = precede.ahead_s(sub, sig, nov, look, offset, speed, th)
+        late, ahead = found is None, found or 0.0
+    # ... and the earliest reactions bound it (`precede.behind_s`: Adventure's latency)
+    behind, group = (0.0, 0) if late or chosen is None or speed != 1.0 else \
+        precede.behind_s(sub, sig, nov, look, offset - ahead, speed, th)
+    ahead += behind
+    line_se = 0.0  # a drift's offset carried back along its line: its standard error
+    if speed != 1.0:
+        # a long run's stretch of one offset at the grid's speed is a piece of a line the
+        # grid misses (fit.grid_too_coarse): the line is refined on the whole run
+        offset, speed, line_se = refine_speed(run_s if grid_too_coarse(run_s) else sub, sig,
+                                              nov, offset, speed, th)
+    # what bounds the confidence whatever the support (kept when a part's support replaces
+    # the stretch's below: Pong's cut and retake, 4 and 6 reactions in the earliest group,
+    # were offered at 0.64 and 1.4-1.6 frames late when it was recomputed without it)
+    bound = line_bound(line_se, sig.fps)
+    if group:  # the offset then rests on the earliest group's reactions alone
+        bound = confidence(min(seg_fit.z, null_z), group)
+    if chosen is not None and not late and speed == 1.0:
+        # an earlier group beyond the cap: the offset is ambiguous by that much (Othello)
+        early = precede.earlier_group(sub, sig, nov, offset - ahead, speed, th)
+        if early:
+            bound = min(bound, confidence(min(seg_fit.z, null_z), early))
+        # ... and a latency spread past the fit's model: a prior's offset (Othello)
+        bound = min(bound, precede.spread_bound(
+            precede.spread_s(sub, sig, nov, offset - ahead, speed, th)))
+    conf = min(confidence(min(seg_fit.z, null_z), support), bound)
+    reason = ""
+    if n < th.sync_min_actions:
+        reason = f"only {counted(n, 'action')} in the log"
+    elif chosen is None or seg_fit.z < th.sync_min_z or support < th.sync_min_actions:
+        reason = "the video's reactions do not single out one offset"
+    elif late:
+        reason = "the presses' changes precede the offset their reactions single out"
+    if fixed and not reason:
+        reason = "read at the offset given"
+    suggested = None if reason else round(offset - ahead, 4)
+    if reason:
+        conf = min(conf, 0.3)
+        speed = 1.0
+        lag = 0.0  # the moderator's offset, or the part's: no later change read here
+    if reason and given is not None and given.suggested_offset_s is not None:
+        # the part's offset, measured as the part's own analysis did
+        suggested, conf, support, reason = given.suggested_offset_s, given.confidence, \
+            given.supporting_actions, ""
+        seg_fit = replace(seg_fit, offset_s=suggested)
+        null_z = math.inf
+    used = suggested if suggested is not None else offset_s
+    if suggested is not None and ahead and null_z < math.inf:
+        used = round(offset, 4)  # the reactions' offset (`ahead`)
+    res = SyncAnalysis(suggested, conf, support, n, speed, reason, used)
+    if used is None:
+        return res
+    nov_r = nov if w is None else reactions.novelty(sig, w - FIT_WEIGHT_FLOOR + 1.0, like=nov1)
+
+    def aligned(sub: np.ndarray, offset: float, min_z: float = th.sync_min_z) -> bool:
+        """A stretch of actions whose own (learned) fit stands out at `offset` (see _path)."""
+        if len(sub) < th.sync_min_actions:
+            return False
+        lk = learned_fit(sig, nov1, look1, q, sub, speed, th, memo)[2]
+        return align.z_at(sig, lk, sub, speed, offset) >= min_z
+
+    out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
+                       pts if res.speed == fit_speed else None, plain, lag)
+    if fixed:  # nothing suggested: the rules that read the reactions, at the offset given
+        return replace(out, findings=reaction_findings(out, run_s, sig, nov, th))
+    part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
+    if part is None:
+        out = with_insertion(out, run_s, sig, nov_r, th, q, memo) or out
+        return with_answers(out, sig, nov_r, th, q, memo)
+    # The offset from the part the video follows; the rest is a finding, not evidence.
+    i0, i1 = part
+    keep = np.r_[0:i0, i1:n]
+    offset, support, lag = first_offset(run_s[keep], sig, nov, plain, seg_fit.offset_s,
+                                        speed, th, latency_q)
+    if speed != 1.0:
+        offset, speed, line_se = refine_speed(run_s[keep], sig, nov, offset, speed, th)
+        bound = min(bound, line_bound(line_se, sig.fps))
+    if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
+        conf = min(confidence(min(seg_fit.z, null_z), support), bound)
+    res = replace(res, suggested_offset_s=round(offset - ahead, 4),
+                  offset_used_s=round(offset, 4),
+                  supporting_actions=support, speed=speed, confidence=conf)
+    # the stretch at chance does not follow the offset used: the offset it does follow
+    # carries evidence already, and needs no more than the rest (`measure_all`'s `part`),
+    # when the stretch is answered there; a chance match is not (Breakout's 14 s cut: its
+    # last 18 actions at -5.86 s, truth -12.02, 6 answered against 3.1 by chance)
+    at = pts if res.speed == fit_speed else None
+    out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q, at, plain,
+                      lag, (float(run_s[i0]), float(run_s[i1 - 1])))
+    if len(out.segments) > 1 and not answered(out, sig, nov_r, th, q, i0, i1):
+        out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q, at,
+                          plain, lag)
+    return with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q, nov, latency_q)
