@@ -138,7 +138,8 @@ def test_a_secret_in_a_public_part_is_refused_and_never_printed(tmp_path, where,
     src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + orjson.dumps(where) + b"\n")
     dst = tmp_path / "public.jsonl"
     with pytest.raises(WithholdError, match=f"^line {line}: its public part holds what looks "
-                                            r"like a (API key \(sk-\.\.\.\)|bearer token)") as exc:
+                                            r"like a secret \((API key \(sk-\.\.\.\)|bearer token): "
+                                            ) as exc:
         withhold_log(src, dst)
     assert KEY not in str(exc.value) and KEY[:12] not in str(exc.value)
     assert "nothing written" in str(exc.value)

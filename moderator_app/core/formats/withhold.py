@@ -169,5 +169,6 @@ def _refuse_secrets(public: bytes, line: int) -> None:
     if hits:
         hit = hits[0]
         raise WithholdError(
-            f"line {line}: its public part holds what looks like a {hit.label} ({hit.excerpt}); "
+            f"line {line}: its public part holds what looks like a secret ({hit.label}: "
+            f"{hit.excerpt}); "
             "remove it from the log and withhold again; nothing written")
