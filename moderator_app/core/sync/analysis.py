@@ -133,24 +133,22 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if res.suggested_offset_s is None:
         res = _calm(run_s, sig, th, offset_s, input_kinds) or res
     if res.suggested_offset_s is None and offset_s is None:  # the sprites' changes alone
-        a = narrow.suggested(run_s, sig, th, analyze_at, input_kinds)
+        a = narrow.suggested(run_s, sig, th, input_kinds)
         res = res if a is None else _misses_frozen(a, sig, chance_too=True)
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
         res = at_offset.band_at(run_s, sig, th, offset_s, res, _band_read) or res
         # ... and the band that answers best there read for a splice (core/sync/band_jump.py)
-        res = band_jump.jumps_at(run_s, sig, th, offset_s, res, analyze_at,
-                                 BAND_LATENCY_Q) or res
+        res = band_jump.jumps_at(run_s, sig, th, offset_s, res, BAND_LATENCY_Q) or res
         # ... or per stretch, at the band's own delay (core/sync/band_splice.py)
         res = band_splice.jumps_at(run_s, sig, th, offset_s, res) or res
         # ... or, on a still screen, the picture's events (core/sync/event_jump.py)
         res = event_jump.jumps_at(run_s, sig, offset_s, res) or res
         # ... or at the offset the band reads near the given one (a moderator's is rarely exact)
-        res = band_jump.jumps_near(run_s, sig, th, offset_s, res, analyze_at,
-                                   BAND_LATENCY_Q) or res
+        res = band_jump.jumps_near(run_s, sig, th, offset_s, res, BAND_LATENCY_Q) or res
     elif res.suggested_offset_s is None:  # none given: at the offset the first half reads
-        res = band_jump.jumps_from_head(run_s, sig, th, res, analyze_at, BAND_LATENCY_Q) or res
+        res = band_jump.jumps_from_head(run_s, sig, th, res, BAND_LATENCY_Q) or res
     return res
 
 

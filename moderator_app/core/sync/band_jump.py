@@ -22,12 +22,12 @@ offset of its own, away from the given one, is no reading at the given offset: n
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 from . import band, reactions, splices
+from .reading import analyze_at
 from .records import SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 
@@ -43,7 +43,7 @@ AT_MIN_Z = 3.0
 
 
 def jumps_at(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
-             analyze_at: Callable[..., SyncAnalysis], latency_q: float,
+             latency_q: float,
              said: str | None = None, clock_s: float | None = None) -> SyncAnalysis | None:
     """`res` (an analysis that suggests no offset, measured at the moderator's `offset_s`)
     with the offset jumps the player's band shows at that offset (`analyze_at`: the
@@ -78,7 +78,6 @@ HEAD_MIN_ACTIONS = 10
 
 
 def jumps_from_head(run_s, sig: FrameSignals, th, res: SyncAnalysis,
-                    analyze_at: Callable[..., SyncAnalysis],
                     latency_q: float) -> SyncAnalysis | None:
     """`res` (an analysis with no offset given and none suggested) with the offset jumps the
     player's band shows at the offset the run's first half reads in its own band; None when
@@ -114,7 +113,7 @@ def jumps_from_head(run_s, sig: FrameSignals, th, res: SyncAnalysis,
         return None
     said = f" (read in the player's band at the offset its first {k} presses read there, " \
            f"{o:.3f} s; no offset suggested)"
-    return jumps_at(e, sig, th, o, res, analyze_at, latency_q, said=said,
+    return jumps_at(e, sig, th, o, res, latency_q, said=said,
                     clock_s=res.offset_used_s or 0.0)
 
 
@@ -124,7 +123,6 @@ NEAR_S = 1.0
 
 
 def jumps_near(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
-               analyze_at: Callable[..., SyncAnalysis],
                latency_q: float) -> SyncAnalysis | None:
     """`res` (an analysis that suggests no offset, at the moderator's `offset_s`) with the
     offset jumps the player's band shows at the offset the band itself reads within NEAR_S of
@@ -157,7 +155,7 @@ def jumps_near(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
             continue  # none read, the given one (read by `jumps_at`), or not near it
         said = f" (read in the player's band at the offset it reads near the one given, " \
                f"{o:.3f} s; given {offset_s:.3f} s)"
-        found = jumps_at(e, sig, th, o, res, analyze_at, latency_q, said=said,
+        found = jumps_at(e, sig, th, o, res, latency_q, said=said,
                          clock_s=res.offset_used_s if res.offset_used_s is not None
                          else offset_s)
         if found is not None:

@@ -412,7 +412,7 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
 def reaction_findings(out: SyncAnalysis, run_s, sig: FrameSignals, nov, th) -> list[SyncFinding]:
     """The findings that read the per-action reactions alone (`sync.no_reaction`,
     `sync.activity_without_actions`), at the one offset `out` uses, for an analysis that
-    suggests nothing and reads an offset given (`analysis.analyze_at(fixed=True)`):
+    suggests nothing and reads an offset given (`reading.analyze_at(fixed=True)`):
     `measure_all` says them only beside a suggestion, whose track they share."""
     if out.offset_used_s is None:
         return []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .reading import analyze_at
 from .signals import FrameSignals
 
 # A tile's change under this many sample points (of the 8x8 tile's 512: 1/32 of it) is no
@@ -50,7 +51,7 @@ def narrowed(sig: FrameSignals) -> FrameSignals:
     return out
 
 
-def suggested(run_s, sig: FrameSignals, th, analyze_at, input_kinds=None):
+def suggested(run_s, sig: FrameSignals, th, input_kinds=None):
     """The analysis (`analyze_at`, no offset given) of `narrowed(sig)` when it suggests an
     offset in one stretch; None otherwise (a grid too coarse for a row to be broader than a
     sprite, no suggestion, a drift, or two stretches at two offsets: as `analysis._calm`, a
