@@ -135,6 +135,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if res.suggested_offset_s is None and offset_s is None:  # the sprites' changes alone
         a = narrow.suggested(run_s, sig, th, input_kinds)
         res = res if a is None else _misses_frozen(a, sig, chance_too=True)
+    if res.suggested_offset_s is None and offset_s is None:  # the band at the scan's grid
+        res = _in_finer_band(run_s, sig, th, res) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
@@ -348,6 +350,34 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     # share of still frames is a game's own pace too, Frostbite's floes: 88 % of a genuine
     # stretch's frames, 81 % of its run's)
     return _misses_frozen(a, sig)
+
+
+def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis) -> SyncAnalysis | None:
+    """`_in_band` on the scan's finer tiles (`FrameSignals.finer`: 16x16), when it suggests
+    an offset in one stretch at speed 1 and its band stands `sync_min_null_z` over the
+    shuffled logs' best; None otherwise (nothing is said of a weaker band: the 8x8 band has
+    said it). Only with no offset given and nothing else suggested: every other run keeps
+    its analysis bit for bit.
+
+    Why: a sprite smaller than an 8x8 tile, on a lane beside traffic, shares its tile with
+    the traffic. Frogger's frog waits on the bottom pavement, and the lowest lane's cars
+    cross the same 8x8 row every other frame: the frog's hop is no onset there (its tile is
+    never still for `QUIET_S`), and every scale, band and narrowing read "not enough
+    signal" (session 25: 27 of 29 runs). At 16x16 the pavement is a row of its own: its
+    tiles have an onset after 65-76 % of the shown presses against 4-5 % of any window, the
+    band stands 8.5-11.6 spreads over the shuffled logs' best (issue 13, session 26).
+    Why no drift or jump: as `narrow.suggested` (a part of the picture lined up by chance
+    with a few actions is no splice)."""
+    fine = sig.finer()
+    if fine is None or fine.grid <= sig.grid:
+        return None
+    # (`_in_band` suggests only from a band standing sync_min_null_z and answering first;
+    # a weaker one's gaps played, said on `silent` there, are not taken: no suggestion)
+    a = _in_band(run_s, fine, th, None, silent)
+    if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
+            any(f.rule == "sync.offset_jump" for f in a.findings):
+        return None
+    return a
 
 
 def _misses_frozen(a: SyncAnalysis, sig: FrameSignals, chance_too: bool = False) -> SyncAnalysis:

@@ -42,6 +42,10 @@ class FrameSignals:
     # counted in the whole picture's change: a picture is still only when its colour is too
     # (a green square crossing a grey room moves no luma point: core/video/chroma.py)
     colour: np.ndarray | None = None
+    # the scan's own finer tiles (uint16 (n, f*f), f = SYNC_GRID, a multiple of the grid's),
+    # when these signals are the whole picture summed from them (`from_scan`): a sprite
+    # smaller than a tile beside a lane of traffic is apart from it only there (`finer`)
+    fine: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -83,6 +87,16 @@ class FrameSignals:
         """Tiles per side (the tiles are a square grid, row by row)."""
         return int(round(self.tiles.shape[1] ** 0.5)) if self.tiles.ndim == 2 else 0
 
+    def finer(self) -> FrameSignals | None:
+        """The whole picture at the scan's finer grid (`fine`), its colour kept; None when
+        these signals carry none."""
+        if self.fine is None or self.fine.ndim != 2 or len(self.fine) != len(self.times):
+            return None
+        if "finer" not in self.kept:
+            self.kept["finer"] = FrameSignals(self.times, self.fine, self.fps,
+                                              colour=self.colour)
+        return self.kept["finer"]
+
     def coarser(self, grid: int) -> FrameSignals:
         """The same counts summed into a grid x grid grid (grid divides this one's)."""
         g = self.grid
@@ -113,23 +127,28 @@ def block_sums(tiles: np.ndarray, f: int) -> np.ndarray:
 
 def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
     """The sync view of a scan's `FrameSignals` (core.video.scan): its fine per-tile counts
-    summed into a grid x grid grid (grid divides the scan's SYNC_GRID)."""
+    summed into a grid x grid grid (grid divides the scan's SYNC_GRID), the fine counts
+    kept beside them when finer (`FrameSignals.fine`)."""
     fine = scan_signals.sync_tiles
     n, g = fine.shape[0], fine.shape[1]
     if g % grid:
         raise ValueError(f"grid {grid} does not divide the scan's {g}")
     tiles = block_sums(fine, g // grid).reshape(n, grid * grid)
+    own = np.ascontiguousarray(fine, np.uint16).reshape(n, g * g) if g > grid else None
     times = np.asarray(scan_signals.times_s, float)
     ct = getattr(scan_signals, "chroma_tiles", None)
     colour = None if ct is None or ct.shape[0] != n else \
         ct.reshape(n, -1).sum(axis=1, dtype=np.int64)
     period = frame_period(times)
     if period is None:
-        return FrameSignals(times, tiles, 30.0, colour=colour)
+        return FrameSignals(times, tiles, 30.0, colour=colour, fine=own)
     filled, tiles = fill_still(times, tiles, period)
-    if colour is not None and len(filled) != n:
-        colour = fill_still(times, colour[:, None], period)[1][:, 0]
-    return FrameSignals(filled, tiles, 1.0 / period, colour=colour)
+    if len(filled) != n:
+        if colour is not None:
+            colour = fill_still(times, colour[:, None], period)[1][:, 0]
+        if own is not None:
+            own = fill_still(times, own, period)[1]
+    return FrameSignals(filled, tiles, 1.0 / period, colour=colour, fine=own)
 
 
 def frame_period(times: np.ndarray) -> float | None:
