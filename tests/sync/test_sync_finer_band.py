@@ -85,7 +85,7 @@ def test_the_scans_finer_tiles_are_kept_beside_the_grid_and_filled_as_it_is():
     frames put back are still at both grids, and the fine tiles sum to the grid's."""
     times = np.array([0, 1, 2, 5, 6, 7], float) / 30
     rng = np.random.default_rng(1)
-    tiles = rng.integers(0, 40, (6, 16, 16)).astype(np.uint16)
+    tiles = rng.integers(0, 40, (6, 16, 16)).astype(np.uint8)  # as the scan keeps them
     sig = from_scan(_Scan(times, tiles), 8)
     fine = sig.finer()
     assert fine is not None and fine.grid == 16 and len(fine) == len(sig) == 8
