@@ -36,6 +36,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path("/work/main/.cache") if (Path("/work/main/.cache")).is_dir() else REPO / ".cache"
 SETS = (CACHE / "corpus" / "v2", CACHE / "qa-s21" / "sync", CACHE / "qa-s23" / "sync")
+# session 26: the splice sessions' fresh runs too (`--splice`), tampered and genuine
+SPLICE_SETS = (CACHE / "s25-splice", CACHE / "s25-splice2")
 GENUINE_KINDS = ("genuine", "pause")  # kind prefixes: genuine runs (no warning is right)
 CLOCK_KINDS = ("human", "slow", "speed")  # genuine-like: a true offset, a warning expected
 
@@ -50,9 +52,9 @@ def held_out(game: str) -> bool:
     return game in HELD_OUT
 
 
-def runs(only: list[str]) -> list[Path]:
+def runs(only: list[str], splice: bool = False) -> list[Path]:
     out = []
-    for root in SETS:
+    for root in SETS + (SPLICE_SETS if splice else ()):
         if not root.is_dir():
             continue
         for d in sorted(root.iterdir()):
@@ -88,7 +90,8 @@ def read_run(d: Path) -> dict:
                     idle, TH.sync_activity_gap_s)
     fps = float(truth["fps"])
     kind = str(truth.get("kind", d.name.split("-", 1)[1].split("@")[0]))
-    row = {"run": (f"{d.parent.parent.name}/" if d.parent.name == "sync" else "") + d.name,
+    row = {"run": (f"{d.parent.parent.name}/" if d.parent.name == "sync" else
+                   f"{d.parent.name}/" if d.parent in SPLICE_SETS else "") + d.name,
            "game": truth["game"], "kind": kind,
            "recorder": truth.get("recorder") or "default", "fps": fps,
            "truth": truth["offset_s"], "suggested": a.suggested_offset_s,
@@ -186,6 +189,8 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=None)
     p.add_argument("--only", nargs="*", default=[])
+    p.add_argument("--splice", action="store_true",
+                   help="also .cache/s25-splice and s25-splice2 (session 26)")
     p.add_argument("--compare", nargs=2, default=None)
     p.add_argument("--table", action="store_true", help="print the per-run table")
     p.add_argument("--games", action="store_true", help="print the per-game table")
@@ -201,7 +206,7 @@ def main() -> None:
         return
     rows = []
     out = open(args.out, "w") if args.out else None  # noqa: SIM115
-    for d in runs(args.only):
+    for d in runs(args.only, args.splice):
         try:
             row = read_run(d)
         except Exception as exc:  # a run that cannot be read is said, the sweep goes on

@@ -126,14 +126,17 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s,
                         input_kinds=input_kinds)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
+    # an offset the whole picture refused (the run's head does not follow it: core/sync/
+    # head.py) is not offered by a reading of a part of it
+    refused = [a.refused_offset_s for a in (fine, coarse) if a.refused_offset_s is not None]
     if res.suggested_offset_s is None:
-        res = _in_band(run_s, sig, th, offset_s, res) or res
+        res = _not_refused(_in_band(run_s, sig, th, offset_s, res), refused, th) or res
     if res.suggested_offset_s is None:
         res = _from_head(run_s, sig, th, offset_s) or res
     if res.suggested_offset_s is None:
-        res = _calm(run_s, sig, th, offset_s, input_kinds) or res
+        res = _not_refused(_calm(run_s, sig, th, offset_s, input_kinds), refused, th) or res
     if res.suggested_offset_s is None and offset_s is None:  # the sprites' changes alone
-        a = narrow.suggested(run_s, sig, th, input_kinds)
+        a = _not_refused(narrow.suggested(run_s, sig, th, input_kinds), refused, th)
         res = res if a is None else _misses_frozen(a, sig, chance_too=True)
     if res.suggested_offset_s is None and offset_s is None:  # the band at the scan's grid
         res = _in_finer_band(run_s, sig, th, res) or res
@@ -152,6 +155,20 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     elif res.suggested_offset_s is None:  # none given: at the offset the first half reads
         res = band_jump.jumps_from_head(run_s, sig, th, res, BAND_LATENCY_Q) or res
     return res
+
+
+def _not_refused(a: SyncAnalysis | None, refused: list[float], th) -> SyncAnalysis | None:
+    """`a`, unless it suggests an offset within sync_jump_s of one the whole picture refused
+    (`refused`: its head does not follow it, core/sync/head.py). Why: a part of the picture
+    reads the same footage, and its own head test may pass on fewer tiles. Star Gunner with 4
+    s inserted at 15.7 s (session 25): refused at 6.600 s by the whole picture (its first 8
+    presses at LLR 6.3, their fit 1.5 spreads there), offered again by the player's band
+    (LLR 4.8, fit 2.4 on the band's tiles) at 6.560 s, confidence 0.588 (truth 2.6 s)."""
+    if a is None or a.suggested_offset_s is None or not refused:
+        return a
+    if any(abs(float(a.suggested_offset_s) - r) < th.sync_jump_s for r in refused):
+        return None
+    return a
 
 
 def _band_read(run_s, sig: FrameSignals, tiles, th, offset_s: float) -> SyncAnalysis:

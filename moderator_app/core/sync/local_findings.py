@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import align, insertion, lookup, reactions, splices, stretch, track
+from . import align, head, insertion, lookup, reactions, splices, stretch, track
 from .band import WINDOW_S
 from .fit import (
     SUPPORT_AFTER_S,
@@ -73,6 +73,18 @@ def _find_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray
     exp = np.array([r.expected_video_s for r in out.reactions])
     answer = stretch.answerer(sig, nov_r, tiles)
     return (exp, *answer(exp), answer)
+
+
+def head_at_chance(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray,
+                   memo: dict | None = None) -> tuple[int, float] | None:
+    """The run's first actions answered no likelier than chance at the offset `out` uses,
+    against the rest's rate (`head.at_chance`, a lower bar than `unexplained`'s): (how many,
+    LLR), or None (also without enough reactions to learn the player's tiles from)."""
+    ans = _stretch_answers(out, sig, nov_r, th, q, memo)
+    if ans is None:
+        return None
+    shown = int(np.count_nonzero(ans[0] <= sig.times[-1] + 1e-6))
+    return head.at_chance(ans[1][:shown], ans[2][:shown])
 
 
 def unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, aligned,

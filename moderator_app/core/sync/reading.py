@@ -38,8 +38,10 @@ from .fit import (
     significance,
     windows,
 )
+from .head import HEAD_BOUND, HEAD_MARK_Z, head_note
 from .local_findings import (
     answered,
+    head_at_chance,
     measure_all,
     reaction_findings,
     unexplained,
@@ -248,8 +250,24 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return replace(out, findings=reaction_findings(out, run_s, sig, nov, th))
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
-        out = with_insertion(out, run_s, sig, nov_r, th, q, memo) or out
-        return with_answers(out, sig, nov_r, th, q, memo)
+        inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
+        if inserted is None and null_z < math.inf and len(out.segments) == 1:
+            # the run's head must follow the offset suggested as its start (core/sync/head.py)
+            head = head_at_chance(out, sig, nov_r, th, q, memo)
+            start = out.offset_used_s
+            if head is not None and start is not None and \
+                    not aligned(run_s[:head[0]], start, HEAD_MARK_Z):
+                res = replace(res, suggested_offset_s=None, confidence=min(conf, 0.3),
+                              speed=1.0, offset_used_s=offset_s,
+                              refused_offset_s=start,
+                              reason=f"the run's first {head[0]} actions are answered no "
+                              "more often than by chance at the offset the rest singles out")
+                if offset_s is None:
+                    return res
+                out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
+                                  pts if fit_speed == 1.0 else None, plain, 0.0)
+                inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
+        return with_answers(inserted or out, sig, nov_r, th, q, memo)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
     keep = np.r_[0:i0, i1:n]
@@ -273,4 +291,11 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if len(out.segments) > 1 and not answered(out, sig, nov_r, th, q, i0, i1):
         out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q, at,
                           plain, lag)
-    return with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q, nov, latency_q)
+    out = with_unexplained(out, run_s, sig, nov_r, th, i0, i1, q, nov, latency_q)
+    if i0 == 0 and null_z < math.inf and out.suggested_offset_s is not None and \
+            not any(f.rule == "sync.offset_jump" for f in out.findings):
+        # the run's head does not follow the offset the rest singles out, and no other offset
+        # explains it: that offset is not the run's start for sure (core/sync/head.py)
+        out = replace(out, confidence=min(out.confidence, HEAD_BOUND),
+                      confidence_note=head_note(i1))
+    return out

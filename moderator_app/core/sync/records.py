@@ -68,6 +68,10 @@ class SyncAnalysis:
     # why the confidence is bounded, when the evidence cannot place the offset within a
     # video frame ("" otherwise; core/sync/cadence.py)
     confidence_note: str = ""
+    # the offset a reading singled out and then refused because the run's first actions do
+    # not follow it (core/sync/head.py), or None: a later reading of a part of the picture
+    # (the player's band, the calmed onsets, the sprites) offers it no more (`analysis`)
+    refused_offset_s: float | None = field(default=None, compare=False)
 
     @property
     def drift_percent(self) -> float:
