@@ -139,7 +139,7 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         a = _not_refused(narrow.suggested(run_s, sig, th, input_kinds), refused, th)
         res = res if a is None else _misses_frozen(a, sig, chance_too=True)
     if res.suggested_offset_s is None and offset_s is None:  # the band at the scan's grid
-        res = _in_finer_band(run_s, sig, th, res) or res
+        res = _not_refused(_in_finer_band(run_s, sig, th, res), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
