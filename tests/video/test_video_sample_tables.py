@@ -166,3 +166,50 @@ def test_a_truncated_mp4_with_its_index_in_front_is_read_to_where_it_ends(tmp_pa
     (f,) = probe_video(big, "video.mp4").findings
     assert f.rule == "video.too_large" and f.message.startswith(
         f"track 1's sample table lists {n:,} samples of {n * 1000:,} bytes in all")
+
+
+def _pcm_mov(tmp_path: Path) -> Path:
+    """10 s of 64x48 MJPEG at 10 fps beside 48 kHz PCM in QuickTime, as a capture card writes
+    it: the sound's `stsz` is one size for 480,000 samples, its `stts` one run of duration 1."""
+    import subprocess
+
+    out = tmp_path / "video.mov"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                    "testsrc2=s=64x48:r=10:d=10", "-f", "lavfi", "-i",
+                    "sine=frequency=440:sample_rate=48000:duration=10", "-c:v", "mjpeg",
+                    "-c:a", "pcm_s16be", "-threads", "1", str(out)], check=True)
+    return out
+
+
+def test_uncompressed_sound_is_counted_as_ffmpeg_indexes_it(tmp_path):
+    """QA s26 T1: a MOV with 48 kHz PCM over ~44 s was refused as `video.too_large`: its
+    2,400,000 sound samples were counted against the index cap, where FFmpeg indexes such a
+    track by chunk (pieces of >= 160 samples). Here 480,000 samples under a cap of 100,000."""
+    p = _pcm_mov(tmp_path)
+    probe = probe_video(p, "video.mov", VideoLimits(max_index_frames=100_000))
+    assert probe.ok and probe.frame_count == 100
+    assert "video.too_large" not in {f.rule for f in probe.findings}
+
+
+def test_a_sound_chunk_stating_billions_of_samples_is_still_refused(tmp_path):
+    """Counted by chunk, a chunk's stated samples still make FFmpeg's pieces: the sound
+    track's `stsc` rewritten to 4,000,000,000 samples a chunk is refused before decoding."""
+    p = _pcm_mov(tmp_path)
+    data = bytearray(p.read_bytes())
+    tree = _parse(bytes(data))
+    (sound,) = [t for t in _walk(tree) if t[0] == b"trak"
+                and any(n[0] == b"hdlr" and n[1][8:12] == b"soun" for n in _walk(t[1]))]
+    (stsc,) = [n[1] for n in _walk(sound[1]) if n[0] == b"stsc"]
+    runs = struct.unpack(">I", stsc[4:8])[0]
+    patched = stsc[:8] + b"".join(
+        stsc[8 + 12 * i:12 + 12 * i] + struct.pack(">I", 4_000_000_000)
+        + stsc[16 + 12 * i:20 + 12 * i] for i in range(runs))
+    at = bytes(data).index(stsc)
+    data[at:at + len(stsc)] = patched
+    p.write_bytes(bytes(data))
+    probe = probe_video(p, "video.mov", VideoLimits(max_index_frames=100_000))
+    (f,) = probe.findings
+    assert (f.rule, probe.ok) == ("video.too_large", False)
+    assert f.message.startswith("the sample tables list ") and f.message.endswith(
+        " samples or more (limit 100,000): the index alone would exceed the memory bound; "
+        "not read")

@@ -53,16 +53,16 @@ def _boxes(fh, start: int, end: int):
         n += 1
 
 
-def _stsz(fh, body: int, end: int) -> tuple[int, int]:
-    """(sample count, bytes of all samples) of one `stsz` box (entries past its end: not
-    counted in the bytes, as no reader can use them)."""
+def _stsz(fh, body: int, end: int) -> tuple[int, int, bool]:
+    """(sample count, bytes of all samples, one size for all) of one `stsz` box (entries
+    past its end: not counted in the bytes, as no reader can use them)."""
     fh.seek(body)
     head = fh.read(12)
     if len(head) < 12:
-        return 0, 0
+        return 0, 0, False
     size, count = struct.unpack(">4xII", head)
     if size:
-        return count, size * count
+        return count, size * count, True
     total, done, pos = 0, 0, body + 12
     room = max(0, (end - pos) // 4)
     while done < min(count, room):
@@ -71,7 +71,83 @@ def _stsz(fh, body: int, end: int) -> tuple[int, int]:
         data = fh.read(4 * n)
         total += int(np.frombuffer(data[: len(data) // 4 * 4], ">u4").sum(dtype=np.uint64))
         done += n
-    return count, total
+    return count, total, False
+
+
+# FFmpeg's MOV demuxer indexes uncompressed audio (a sound track whose `stts` is one run of
+# duration 1: each PCM sample one tick) by chunk, not by sample, in pieces of at least 160
+# samples (`mov_build_index`: 1,024 samples, or whole frames of `samples_per_frame`, which is
+# 160 for GSM and at most 1,024 otherwise). A capture card's MOV with 48 kHz PCM lists
+# 2,400,000 samples in 50 s: counted as samples, the index cap refused it whole (QA s26 T1);
+# FFmpeg holds ~2,400 entries for it. The pieces are counted from `stsc` as FFmpeg walks it,
+# so a table stating 4e9 samples in a chunk is still a bomb refused.
+_MIN_PIECE = 160
+
+
+def _full_box(fh, body: int, end: int, entry: int, limit: int) -> tuple[int, bytes]:
+    """(entry count, the first min(count, limit) entries' bytes) of a full box whose body is
+    version/flags then a count then `entry`-byte entries (the entries cut at the box's end)."""
+    fh.seek(body)
+    head = fh.read(8)
+    if len(head) < 8:
+        return 0, b""
+    count = struct.unpack(">4xI", head)[0]
+    n = min(count, limit, max(0, (end - body - 8) // entry))
+    return count, fh.read(n * entry)
+
+
+def _audio_pieces(fh, boxes: dict[bytes, tuple[int, int]], cap: int) -> int | None:
+    """How many index entries FFmpeg makes for a track it demuxes by chunk, or None when it
+    indexes this track sample by sample (not a sound track, or its `stts` is not one run of
+    duration 1, or its sample sizes are a table)."""
+    if b"stts" not in boxes or b"stsc" not in boxes:
+        return None
+    count, raw = _full_box(fh, *boxes[b"stts"], 8, 1)
+    if count != 1 or len(raw) < 8 or struct.unpack(">II", raw)[1] != 1:
+        return None
+    chunks = 0
+    for kind, width in ((b"stco", 4), (b"co64", 8)):
+        if kind in boxes:
+            chunks = max(chunks, _full_box(fh, *boxes[kind], width, 0)[0])
+    runs, raw = _full_box(fh, *boxes[b"stsc"], 12, cap + 1)
+    if runs > cap:
+        return cap + 1  # more runs than the cap: FFmpeg holds each one
+    table = np.frombuffer(raw[: len(raw) // 12 * 12], ">u4").reshape(-1, 3).astype(np.int64)
+    first, per_chunk = table[:, 0], table[:, 1]
+    pieces = -(-per_chunk // _MIN_PIECE)  # ceil: a chunk's samples in pieces of >= 160
+    if len(first) and first[0] == 1 and bool(np.all(np.diff(first) > 0)):
+        # run i holds the chunks from first[i] up to first[i + 1] (the last: to the end)
+        upto = np.minimum(np.append(first[1:], chunks + 1), chunks + 1)
+        spans = np.maximum(upto - np.minimum(first, chunks + 1), 0)
+        return int(min(int((spans * pieces).sum()), cap + 1)) + len(first)
+    # runs out of order (FFmpeg then stays on one run for the rest): the most any run allows
+    return int(min(chunks * int(pieces.max(initial=0)), cap + 1)) + len(first)
+
+
+def _tracks(fh, size: int):
+    """For each `trak` in `moov`: its handler type and the (body, end) of the sample-table
+    boxes this module reads."""
+    wanted = {b"hdlr", b"stsz", b"stts", b"stsc", b"stco", b"co64"}
+    for kind, b, e in _boxes(fh, 0, size):
+        if kind != b"moov":
+            continue
+        for tkind, tb, te in _boxes(fh, b, e):
+            if tkind != b"trak":
+                continue
+            found: dict[bytes, tuple[int, int]] = {}
+            stack = [(tb, te)]
+            while stack:
+                sb, se = stack.pop()
+                for k, bb, ee in _boxes(fh, sb, se):
+                    if k in _CONTAINERS:
+                        stack.append((bb, ee))
+                    elif k in wanted and k not in found:
+                        found[k] = (bb, ee)
+            handler = b""
+            if b"hdlr" in found:
+                fh.seek(found[b"hdlr"][0] + 8)
+                handler = fh.read(4)
+            yield handler, found
 
 
 # A track whose samples add up to more bytes than the file holds is a truncated file (an
@@ -86,23 +162,22 @@ MAX_SAMPLES_NOT_IN_FILE = 262_144
 
 def sample_table_problem(path: Path, max_samples: int) -> str | None:
     """Why this MP4/MOV's sample tables cannot be handed to the demuxer, or None (fine, or
-    not an MP4). Reads box headers and the `stsz` tables only."""
+    not an MP4). Reads box headers and the sample tables only. A track's "samples" are the
+    entries FFmpeg's index makes for it: one per sample, or per piece of a chunk for
+    uncompressed sound (`_audio_pieces`)."""
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
             if fh.read(8)[4:8] not in MP4_FIRST:
                 return None
-            total, track = 0, 0
-            stack = [(kind, b, e) for kind, b, e in _boxes(fh, 0, size) if kind == b"moov"]
-            while stack:
-                kind, b, e = stack.pop(0)
-                if kind == b"trak":
-                    track += 1
-                if kind in _CONTAINERS:
-                    stack[:0] = [(k, bb, ee) for k, bb, ee in _boxes(fh, b, e)
-                                 if k in _CONTAINERS or k == b"stsz"]
+            total = 0
+            for track, (handler, boxes) in enumerate(_tracks(fh, size), 1):
+                if b"stsz" not in boxes:
                     continue
-                count, nbytes = _stsz(fh, b, e)
+                count, nbytes, constant = _stsz(fh, *boxes[b"stsz"])
+                if constant and handler == b"soun":
+                    pieces = _audio_pieces(fh, boxes, max_samples)
+                    count = count if pieces is None else pieces
                 total += count
                 if nbytes > size and count > MAX_SAMPLES_NOT_IN_FILE:
                     return (f"track {track}'s sample table lists {count:,} samples of "
