@@ -57,10 +57,11 @@ def _star_gunner_insert():
                              "insert", 253, rec, "r30mkvq28")
 
 
-def _auto(run):
-    """The analysis at `--offset auto`, as the workstation reads the log (times and kinds)."""
+def _auto(run, given: float | None = None):
+    """The analysis at `--offset auto` (or at the moderator's offset `given`), as the
+    workstation reads the log (times and kinds)."""
     times, named = inputs(load_submission([run.log, run.video]))
-    return analyze(times, frame_signals(run.video), DEFAULT_THRESHOLDS, None,
+    return analyze(times, frame_signals(run.video), DEFAULT_THRESHOLDS, given,
                    run_duration_s=run.run_end_s, input_kinds=named)
 
 
@@ -68,14 +69,18 @@ def _frames_off(run, a) -> float:
     return abs(a.suggested_offset_s - run.truth["offset_s"]) * run.truth["fps"]
 
 
-def test_an_insertion_after_the_first_presses_is_not_offered_the_offset_after_it():
+@pytest.mark.parametrize("given", [None, 0.0, -0.5])
+def test_an_insertion_after_the_first_presses_is_not_offered_the_offset_after_it(given):
     run = _star_gunner_insert()
     t = run.truth
     assert t["tamper"]["kind"] == "insert" and t["tamper"]["video_s"] == pytest.approx(15.7)
-    a = _auto(run)
-    # on main: 6.560 s at confidence 0.588 (the offset after the insertion; truth 2.6 s)
+    a = _auto(run, None if given is None else t["offset_s"] + given)
+    # on main: 6.560 s at confidence 0.588 (the offset after the insertion; truth 2.6 s),
+    # also with the moderator's offset given (the player's band offered it again there)
     assert a.suggested_offset_s is None or _frames_off(run, a) <= 1.0, \
         (a.suggested_offset_s, a.confidence)
+    if given is not None:  # the reactions are read at the moderator's offset, not at 6.56 s
+        assert a.offset_used_s == pytest.approx(t["offset_s"] + given)  # duration-ok: offset
 
 
 def test_a_cut_after_the_first_presses_is_not_offered_the_offset_after_it():

@@ -264,8 +264,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                               "more often than by chance at the offset the rest singles out")
                 if offset_s is None:
                     return res
-                out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
-                                  pts if fit_speed == 1.0 else None, plain, 0.0)
+                out = replace(measure_all(res, run_s, sig, nov, look, th, nov_r, aligned,
+                                          latency_q, pts if fit_speed == 1.0 else None,
+                                          plain, 0.0), refused_offset_s=start)
                 inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
         return with_answers(inserted or out, sig, nov_r, th, q, memo)
     # The offset from the part the video follows; the rest is a finding, not evidence.
