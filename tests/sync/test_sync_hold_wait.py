@@ -42,11 +42,13 @@ def _kaboom_genuine():
                              1257, rec, "r30mkvq28")
 
 
-def _held(run, kinds: bool):
-    """The frozen-picture findings of the analysis at the truth offset, read as the
-    workstation reads the log (its times and, when `kinds`, the kinds beside them)."""
+def _held(run, kinds: bool, off: float | None = 0.0):
+    """The frozen-picture findings of the analysis at the truth offset plus `off` (None:
+    `--offset auto`), read as the workstation reads the log (its times and, when `kinds`,
+    the kinds beside them)."""
     times, named = inputs(load_submission([run.log, run.video]))
-    a = analyze(times, frame_signals(run.video), DEFAULT_THRESHOLDS, run.truth["offset_s"],
+    at = None if off is None else run.truth["offset_s"] + off
+    a = analyze(times, frame_signals(run.video), DEFAULT_THRESHOLDS, at,
                 run_duration_s=run.run_end_s, input_kinds=named if kinds else None)
     return [(f.video_start_s, f.video_end_s) for f in a.findings
             if f.rule == "sync.no_reaction" and "frozen or held picture" in f.message]
@@ -88,3 +90,40 @@ def test_waits_for_reads_the_press_the_picture_resumes_at():
     assert not freeze.waits_for(x, wait, 9.5, 14.3, 30.0, 0.2)
     # no press held before it
     assert not freeze.waits_for(x[3:], wait[3:], 13.5, 14.0, 30.0, 0.2)
+
+
+@pytest.mark.parametrize("off", [None, 0.3, -0.5, -1.0])
+def test_a_game_waiting_for_a_button_is_no_frozen_footage_at_auto_or_near_the_truth(off):
+    # session 26: with no offset (every offset the video covers the run at) or one 0.3-1.0 s
+    # off, the FIRE that ends Kaboom!'s wait is expected at one of the offsets near it, and
+    # the picture resumes with 0.15 of its usual change (WAIT_FAR_RATIO 0.5)
+    run = _kaboom_genuine()
+    # on main: [(13.467, 19.833)] at each, a warning on a genuine run
+    assert _held(run, kinds=True, off=off) == []
+
+
+@pytest.mark.parametrize("name", ["frostbite-freeze", "ms_pacman-freeze", "riverraid-freeze",
+                                  "skiing-freeze", "space_invaders-freeze"])
+def test_an_inserted_freeze_is_still_found_at_auto_and_off_the_truth(name):
+    # the corpus' freezes this module reports at every offset resume with a first changed
+    # frame 1.07 (Space Invaders) to 93 times the usual change: none is a wait at any offset
+    run = corpus.build(name)
+    t = run.truth["tamper"]
+    for off in (None, -1.0):
+        held = _held(run, kinds=True, off=off)
+        assert len(held) == 1, (off, held)
+        assert abs(held[0][0] - t["video_start_s"]) <= 1 / 30  # duration-ok: a video time
+        assert abs(held[0][1] - t["video_end_s"]) <= 1 / 30  # duration-ok: a video time
+
+
+def test_waits_near_reads_the_press_at_the_offsets_given():
+    x = np.array([10.0, 11.0, 12.0, 13.0])
+    wait = ["RIGHT", "RIGHT", "LEFT", "FIRE"]
+    # the FIRE at run 13.0 s ends a hold that resumes at video 14.0 s at offsets 0.8-1.03
+    assert freeze.waits_near(x, wait, 9.5, 14.0, 30.0, 0.2, 0.0, 0.9)
+    assert freeze.waits_near(x, wait, 9.5, 14.0, 30.0, 0.2, 0.9, 3.0)
+    # no offset from 0 to 0.5 s puts it within 0.2 s before the resumed frame
+    assert not freeze.waits_near(x, wait, 9.5, 14.0, 30.0, 0.2, 0.0, 0.5)
+    # every press of a kind held before it
+    assert not freeze.waits_near(x, ["RIGHT"] * 4, 9.5, 14.0, 30.0, 0.2, 0.0, 3.0)
+
