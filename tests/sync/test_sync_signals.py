@@ -49,3 +49,15 @@ def test_a_long_hole_stays_a_hole():
     tiles = np.ones((len(t), 4), np.uint16)
     nt, ntiles = fill_still(t, tiles, 1 / 30)
     assert len(nt) == len(t) and (ntiles == tiles).all()
+
+
+def test_three_frames_far_apart_have_a_period():
+    """Frames at 0, 1 and 40 s (session 26 hostile sweep): the 10th percentile of the two
+    intervals (4.8 s) is neither, no interval lay within half of it, and `verify --sync`
+    (and `--offset auto`) ended in an internal error (np.ptp of nothing). The period is the
+    shorter interval; the frames are not filled in (a file of far-apart frames)."""
+    t = np.array([0.0, 1.0, 40.0])
+    assert frame_period(t) == 1.0
+    sig = from_scan(_scan(t))
+    assert sig.fps == 1.0 and len(sig.times) == 3
+    assert frame_period(np.array([0.0, 2.0, 3.0, 60.0, 200.0])) == 1.0

@@ -164,6 +164,9 @@ def frame_period(times: np.ndarray) -> float | None:
         return None
     base = float(np.percentile(d, 10))
     near = d[(d >= 0.5 * base) & (d <= 1.5 * base)]
+    if not len(near):  # few intervals far apart (1 s and 39 s): the percentile fell between
+        base = float(np.percentile(d, 10, method="lower"))  # them; take the interval itself
+        near = d[(d >= 0.5 * base) & (d <= 1.5 * base)]
     if float(np.ptp(near)) < 1e-6:  # exact times: the very period (as every CFR file has)
         return float(np.median(near))
     return float(near.mean())
