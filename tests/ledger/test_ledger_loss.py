@@ -166,3 +166,31 @@ def test_ledger_on_a_read_only_mount_verifies_and_lists(tmp_path):
     assert not (folder / "x").exists()
     assert sorted(p.name for p in folder.iterdir()) == ["decisions.sqlite3",
                                                          "decisions.sqlite3.head"]
+
+
+@pytest.mark.skipif(not _ro_mount_works(), reason="needs root and mount namespaces")
+def test_ledger_on_a_full_disk_verifies_and_says_full(tmp_path):
+    """A ledger on a file system with no room left (session 26 hostile sweep, a full tmpfs):
+    SQLite cannot grow the -shm a reader needs and says "disk I/O error", which `decisions
+    verify` reported as "corrupt or unreadable ... restore from a backup" (exit 1) and
+    `decide` too, about an intact ledger. Verify reads it whole (its WAL is empty: each
+    append checkpoints) and `decide` says the disk is full."""
+    store = tmp_path / "src" / "decisions.sqlite3"
+    fill(store, 3)
+    mnt = tmp_path / "full"
+    mnt.mkdir()
+    sample = REPO / "resources" / "samples" / "community-sample"
+    script = (f"mount -t tmpfs -o size=512k tmpfs {mnt} && "
+              f"cp {store} {store}.head {mnt}/ && "
+              f"(dd if=/dev/zero of={mnt}/filler bs=4096 2>/dev/null; true) && "
+              f"{sys.executable} -m moderator_app decisions verify --store "
+              f"{mnt}/decisions.sqlite3; echo verify-exit=$?; "
+              f"{sys.executable} -m moderator_app decide {sample} --accept --note n "
+              f"--reviewer qa --store {mnt}/decisions.sqlite3; echo decide-exit=$?")
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                       text=True, cwd=REPO, timeout=120)
+    assert "intact: 3 decisions" in r.stdout, r.stdout + r.stderr
+    assert "verify-exit=0" in r.stdout
+    assert "decide-exit=2" in r.stdout
+    assert "is full" in r.stderr and "not damaged" in r.stderr
+    assert "corrupt" not in r.stderr

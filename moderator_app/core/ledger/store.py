@@ -133,11 +133,36 @@ def _check_header(path: Path) -> None:
             "(see docs/decisions-ledger.md).")
 
 
+def _disk_full(path: Path) -> bool:
+    """Whether the file system holding `path` has (almost) no room left: SQLite says "disk
+    I/O error" when it cannot grow the -shm there, which read as "corrupt" (session 26)."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < _FULL_BELOW
+
+
+_FULL_BELOW = 64 << 10  # bytes free: less than an -shm's first 32 KiB page pair
+
+
 def _corrupt(path: Path, exc: Exception) -> LedgerError:
+    if _disk_full(path):
+        return LedgerError(
+            f"the disk holding the decision ledger {path} is full ({exc}): nothing can be "
+            "recorded there, and the ledger was left untouched (it is not damaged). Free "
+            "some space and try again.")
     return LedgerError(
         f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
         "untouched. Move it aside and restore from a backup or an export "
         "(see docs/decisions-ledger.md).")
+
+
+def _nonempty(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 _HEAD_OPEN = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -257,12 +282,18 @@ class Ledger(LedgerBase):
                 self._conn = self._connect(str(path), uri=False, read_only=True)
                 return
             except LedgerError as exc:
-                if "readonly" not in str(exc).lower() and "read-only" not in str(exc).lower():
+                full = _disk_full(path)
+                if "readonly" not in str(exc).lower() and "read-only" not in str(exc).lower() \
+                        and not full:
                     raise
+                if full and _nonempty(path.with_name(path.name + "-wal")):
+                    raise  # decisions may be in the WAL, which an immutable read ignores
         uri = "file:" + quote(str(path.resolve()))
         try:
             self._conn = self._connect(uri + "?mode=ro", uri=True, read_only=True)
         except LedgerError:
+            # a read-only mount, or a full disk with an empty WAL (each append checkpoints
+            # it): the main file holds every decision, and nothing can be written beside it
             self._conn = self._connect(uri + "?mode=ro&immutable=1", uri=True, read_only=True)
 
     def _connect(self, target: str, uri: bool, read_only: bool) -> sqlite3.Connection:
