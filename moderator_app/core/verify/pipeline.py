@@ -119,6 +119,13 @@ def _verify(sub: Submission, options: VerifyOptions, progress: ProgressFn | None
             f"({trajectories[0].name}): it is ambiguous which is the run's evidence; "
             f"verifying {sub.evidence.name} only, and the submission cannot pass",
             logs[0].name if sub.kind == Kind.OFFICIAL else trajectories[0].name))
+    elif trajectories and sub.by_role(ROLE_OTHER):
+        # ... nor may a log moved into a nested archive beside it (core/verify/nested.py)
+        from moderator_app.core.verify.nested import nested_problems
+        for name, why in nested_problems(sub, options.spool_dir):
+            report.add(AMBIGUOUS_KIND.at(
+                f"{why}; beside the trajectory ({trajectories[0].name}) it is ambiguous which "
+                "is the run's evidence, and the submission cannot pass", name))
     evidence = sub.by_role(sub.kind.evidence_role)
     if len(evidence) > 1:
         report.add(SEVERAL_LOGS.at(

@@ -1,0 +1,98 @@
+"""Archives inside an official submission, looked into for an agent log (issue 15, point 1).
+
+The chain has no key: a failing community run given a self-made `events.jsonl` is refused as
+ambiguous when its agent log sits beside it (`input.ambiguous_kind`). Session 26's hostile
+sweep put the log one step out of sight instead, in a `logs.zip` beside the trajectory: the
+nested archive was an "other file", never opened, and the run passed as `validated`. So an
+official submission's nested archives are listed, one level down, by the same reader as a
+submitted archive (its caps and refusals); an agent log found there, or an archive that cannot
+be listed whole (unreadable, capped, too large, a format this tool does not open, an archive
+inside it, a compressed `.jsonl`), makes the submission ambiguous: it cannot pass. Only names
+are read, never the members' contents.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from moderator_app.core.errors import InputError
+from moderator_app.core.formats.members import ARCHIVE_SUFFIXES, ROLE_LOG, ROLE_OTHER, Member
+from moderator_app.core.formats.submission import Submission, local_copy
+
+# Archives and compressors this tool does not open: what they hold cannot be known.
+UNOPENED_SUFFIXES = (".tar.xz", ".txz", ".tar.bz2", ".tbz", ".tbz2", ".tar.lz4", ".7z",
+                     ".rar", ".cpio", ".ar")
+COMPRESSED_SUFFIXES = (".gz", ".zst", ".xz", ".bz2", ".lz4", ".br", ".lzma", ".z")
+# A nested archive larger than this is not copied out to be listed (it cannot pass either).
+MAX_NESTED_BYTES = 1 << 30
+
+
+def _archive_suffix(base: str) -> str | None:
+    return next((s for s in sorted(ARCHIVE_SUFFIXES, key=len, reverse=True)
+                 if base.endswith(s)), None)
+
+
+def _hidden_log(base: str) -> bool:
+    """A compressed `.jsonl` (`agent-log.jsonl.gz`): a log this tool does not read."""
+    for suffix in COMPRESSED_SUFFIXES:
+        if base.endswith(suffix):
+            return base[: -len(suffix)].endswith((".jsonl", ".json"))
+    return False
+
+
+def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str, str]]:
+    """(member name, why it makes the run ambiguous) for each nested archive or compressed
+    log of `sub` (members whose role is `other`) that may hold community evidence."""
+    for member in sub.by_role(ROLE_OTHER):
+        base = member.basename.lower()
+        suffix = _archive_suffix(base)
+        if suffix is None:
+            if base.endswith(UNOPENED_SUFFIXES):
+                yield member.name, (f"{member.name} is an archive this tool does not open: "
+                                    "what it holds (an agent log?) cannot be checked")
+            elif _hidden_log(base):
+                yield member.name, (f"{member.name} is a compressed log this tool does not "
+                                    "read: it may be the run's agent log")
+            continue
+        why = _look_into(member, suffix, workdir)
+        if why is not None:
+            yield member.name, why
+
+
+def _look_into(member: Member, suffix: str, workdir: Path | None) -> str | None:
+    from moderator_app.core.formats.archive import open_archive
+
+    if member.local_path is None and member.size > MAX_NESTED_BYTES:
+        return (f"{member.name} is an archive of {member.size} bytes, too large to be looked "
+                "into: it may hold an agent log")
+    copied: Path | None = None
+    try:
+        if member.local_path is not None:
+            path = member.local_path
+        else:
+            copied = local_copy(member, workdir)
+            path = copied.with_name("member" + suffix)
+            copied.rename(path)
+            copied = path
+        inner, findings = open_archive(path)
+    except (OSError, InputError) as exc:
+        return (f"{member.name} is an archive that cannot be listed ({exc}): it may hold an "
+                "agent log")
+    finally:
+        if copied is not None:
+            shutil.rmtree(copied.parent, ignore_errors=True)
+    logs = [m.name for m in inner if m.role == ROLE_LOG]
+    if logs:
+        return f"{member.name} holds an agent log ({logs[0]})"
+    deeper = [m.name for m in inner if _archive_suffix(m.basename.lower()) is not None
+              or m.basename.lower().endswith(UNOPENED_SUFFIXES) or _hidden_log(
+                  m.basename.lower())]
+    if deeper:
+        return (f"{member.name} holds {deeper[0]}, an archive or compressed log not looked "
+                "into: it may hold an agent log")
+    capped = [f.message for f in findings]  # a member refused (encrypted, a link...) or a cap
+    if capped:
+        return f"{member.name} could not be listed whole ({capped[0]}): it may hold an agent log"
+    return None

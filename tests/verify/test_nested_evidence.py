@@ -1,0 +1,92 @@
+"""A failing community log hidden in a nested archive beside a self-made trajectory (issue 15,
+point 1, by a new route: session 26's hostile sweep). The nested archive was an "other file",
+never opened, and the run passed as `validated`: core/verify/nested.py lists an official
+submission's nested archives one level down."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import hostile_corpus as H
+
+from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+
+
+def _official(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    write_trajectory(folder / "events.jsonl", make_run_events(8, seed=5))
+    return folder
+
+
+def _failing_log(tmp: Path) -> bytes:
+    return (H.make_forged_official(tmp / "forged")[0] / "agent-log.jsonl").read_bytes()
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w") as zf:
+        for name, data in members.items():
+            H._zip_add(zf, name, data)
+    return b.getvalue()
+
+
+def _tgz(members: dict[str, bytes]) -> bytes:
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w:gz") as tf:
+        for name, data in members.items():
+            H._tar_add(tf, name, data)
+    return b.getvalue()
+
+
+def _verdict(path: Path) -> tuple[str, list[tuple[str, str | None, str]]]:
+    report = verify_paths([path], VerifyOptions(probe_video=False)).report
+    return report.verdict, [(f.rule, f.file, f.message) for f in report.findings
+                            if f.rule == "input.ambiguous_kind"]
+
+
+def test_a_log_in_a_zip_beside_a_self_made_trajectory_cannot_pass(tmp_path):
+    sub = _official(tmp_path / "sub")
+    (sub / "logs.zip").write_bytes(_zip({"run/agent-log.jsonl": _failing_log(tmp_path)}))
+    verdict, found = _verdict(sub)
+    assert verdict == "fail"  # was "pass" (validated)
+    assert found[0][1] == "logs.zip" and "holds an agent log (run/agent-log.jsonl)" in found[0][2]
+
+
+def test_a_log_in_a_tar_gz_inside_a_zip_submission_cannot_pass(tmp_path):
+    sub = _official(tmp_path / "src")
+    bundle = tmp_path / "bundle.zip"
+    bundle.write_bytes(_zip({"events.jsonl": (sub / "events.jsonl").read_bytes(),
+                             "extra/evidence.tar.gz": _tgz({"agent-log.jsonl":
+                                                            _failing_log(tmp_path)})}))
+    verdict, found = _verdict(bundle)
+    assert verdict == "fail"
+    assert found[0][1] == "extra/evidence.tar.gz"
+
+
+def test_archives_that_cannot_be_looked_into_cannot_pass(tmp_path):
+    """Two levels down, a format not opened, a compressed log: what they hold is unknown."""
+    log = _failing_log(tmp_path)
+    shapes = {"deep.zip": _zip({"inner.zip": _zip({"agent-log.jsonl": log})}),
+              "logs.7z": b"7z\xbc\xaf\x27\x1c" + bytes(100),
+              "agent-log.jsonl.gz": gzip.compress(log),
+              "broken.zip": b"PK\x03\x04" + bytes(60)}
+    for name, data in shapes.items():
+        sub = _official(tmp_path / name.replace(".", "_"))
+        (sub / name).write_bytes(data)
+        verdict, found = _verdict(sub)
+        assert verdict == "fail", name
+        assert found and found[0][1] == name, name
+
+
+def test_an_official_run_with_a_nested_archive_of_other_files_still_passes(tmp_path):
+    sub = _official(tmp_path / "sub")
+    (sub / "screens.zip").write_bytes(_zip({"a.png": b"\x89PNG", "notes.txt": b"hello"}))
+    (sub / "config.json.txt").write_bytes(b"{}")
+    verdict, found = _verdict(sub)
+    assert verdict == "pass" and not found
