@@ -90,3 +90,11 @@ def test_an_official_run_with_a_nested_archive_of_other_files_still_passes(tmp_p
     (sub / "config.json.txt").write_bytes(b"{}")
     verdict, found = _verdict(sub)
     assert verdict == "pass" and not found
+
+
+def test_past_sixteen_nested_archives_the_run_cannot_pass(tmp_path):
+    sub = _official(tmp_path / "sub")
+    for i in range(17):
+        (sub / f"s{i:02d}.zip").write_bytes(_zip({"a.txt": b"x"}))
+    verdict, found = _verdict(sub)
+    assert verdict == "fail" and len(found) == 1 and "16 nested archives" in found[0][2]

@@ -25,8 +25,10 @@ from moderator_app.core.formats.submission import Submission, local_copy
 UNOPENED_SUFFIXES = (".tar.xz", ".txz", ".tar.bz2", ".tbz", ".tbz2", ".tar.lz4", ".7z",
                      ".rar", ".cpio", ".ar")
 COMPRESSED_SUFFIXES = (".gz", ".zst", ".xz", ".bz2", ".lz4", ".br", ".lzma", ".z")
-# A nested archive larger than this is not copied out to be listed (it cannot pass either).
+# A nested archive larger than this is not copied out to be listed (it cannot pass either),
+# nor are more than MAX_NESTED archives listed (10,000 small zips: one listing each).
 MAX_NESTED_BYTES = 1 << 30
+MAX_NESTED = 16
 
 
 def _archive_suffix(base: str) -> str | None:
@@ -45,9 +47,14 @@ def _hidden_log(base: str) -> bool:
 def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str, str]]:
     """(member name, why it makes the run ambiguous) for each nested archive or compressed
     log of `sub` (members whose role is `other`) that may hold community evidence."""
+    listed = 0
     for member in sub.by_role(ROLE_OTHER):
         base = member.basename.lower()
         suffix = _archive_suffix(base)
+        if suffix is not None and listed >= MAX_NESTED:
+            yield member.name, (f"{member.name} is one archive more than the {MAX_NESTED} "
+                                "nested archives this tool looks into: it may hold an agent log")
+            return
         if suffix is None:
             if base.endswith(UNOPENED_SUFFIXES):
                 yield member.name, (f"{member.name} is an archive this tool does not open: "
@@ -56,6 +63,7 @@ def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str
                 yield member.name, (f"{member.name} is a compressed log this tool does not "
                                     "read: it may be the run's agent log")
             continue
+        listed += 1
         why = _look_into(member, suffix, workdir)
         if why is not None:
             yield member.name, why
