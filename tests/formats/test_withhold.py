@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import subprocess
 
 import orjson
@@ -163,3 +164,42 @@ def test_a_secret_only_in_what_is_withheld_does_not_stop_the_public_version(tmp_
     dst = tmp_path / "public.jsonl"
     assert withhold_log(src, dst) == WithholdStats(3, 1, 1)
     assert KEY.encode() not in dst.read_bytes()
+
+
+_JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIn0.Zm9vYmFyYmF6cXV4MTIzNDU2"
+_PASS = "Tr0ub4dor-and-3"
+_AWS = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize("data, secret, label", [
+    # session 26's hostile sweep: each was published as written
+    ({"text": f"Authorization: JWT {_JWT}"}, _JWT, "JSON web token"),
+    ({"text": f"git clone https://deploy:{_PASS}@git.example.com/r.git"}, _PASS,
+     "password in a URL"),
+    ({"text": f"HOME=/root\nAWS_SECRET_ACCESS_KEY={_AWS}\n"}, _AWS, "value named like a secret"),
+    ({"password": _PASS}, _PASS, "value named like a secret"),
+    ({"text": "b64: " + base64.b64encode(KEY.encode()).decode()},
+     base64.b64encode(KEY.encode()).decode(), "base64 of a secret"),
+    ({"text": "MIIEvAIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----"}, "MIIEvAIBADAN",
+     "private key block"),
+])
+def test_other_secrets_in_a_public_part_are_refused(tmp_path, data, secret, label):
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + orjson.dumps(
+        {"seq": 1, "type": "observation", "data": data}) + b"\n")
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError, match=f"^line 2: .*looks like a secret \\({label}: "
+                       ) as exc:
+        withhold_log(src, dst)
+    assert secret not in str(exc.value) and secret[:8] not in str(exc.value)
+    assert not dst.exists()
+
+
+def test_secret_looking_names_with_placeholder_values_are_published(tmp_path):
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + orjson.dumps(
+        {"seq": 1, "type": "observation", "data": {
+            "text": "api_key: <redacted> password=hidden see https://example.com/a:b@c",
+            "frame": "aGVsbG8gd29ybGQgdGhpcyBpcyBwbGFpbiB0ZXh0"}}) + b"\n")
+    dst = tmp_path / "public.jsonl"
+    assert withhold_log(src, dst) == WithholdStats(2, 0, 0)

@@ -142,3 +142,59 @@ def markers_in(block: bytes) -> tuple[bytes, ...]:
     if len(block) >= _NUMPY_MIN and _pieces_absent(block):
         return ()
     return tuple(m for m in MARKERS if m in block)
+
+
+# What `withhold` also refuses to publish (session 26's hostile sweep published each of these
+# from an action's arguments or an observation): shapes too costly or too loose for the
+# trajectory's per-line warning scan above, but cheap on the public part of a line about to
+# be posted. A value named like a secret must hold a digit or be 20 characters long, so that
+# `"api_key": "<redacted>"` stays publishable.
+_PUBLIC_PATTERNS = (
+    (b"eyj", "JSON web token", re.compile(
+        rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), None),
+    (b"private key", "private key block", re.compile(
+        rb"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"), None),  # a block split over lines
+    (b"://", "password in a URL", re.compile(
+        rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@\"'\\]+:([^\s/@\"'\\]{3,})@"), 1),
+    (b"", "value named like a secret", re.compile(
+        rb"(?i)(?:secret|passw(?:or)?d|api[_\-]?key|access[_\-]?key|auth[_\-]?token|"
+        rb"private[_\-]?key)[A-Za-z0-9_]*\\?\"?\s*[=:]\s*\\?\"?([^\s\"'\\,;&]{8,})"), 1),
+)
+_BASE64 = re.compile(rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}")
+_BASE64_MAX = 64  # tokens decoded per line (a screenshot is one)
+
+
+def _named_value_ok(value: bytes) -> bool:
+    return any(48 <= c <= 57 for c in value) or len(value) >= 20
+
+
+def scan_public(raw: bytes) -> SecretHit | None:
+    """The first thing in a line's public bytes that looks like a secret: `scan_line`'s
+    patterns, a JSON web token, a URL's password, a value named like a secret (an env dump's
+    `AWS_SECRET_ACCESS_KEY=...`), or any of these base64-encoded."""
+    hits = scan_line(raw, limit=1)
+    if hits:
+        return hits[0]
+    lower = raw.lower()
+    for marker, label, pattern, group in _PUBLIC_PATTERNS:
+        if marker not in lower:
+            continue
+        for m in pattern.finditer(raw):
+            value = m.group(group) if group else m.group()
+            if group and label.startswith("value") and not _named_value_ok(value):
+                continue
+            return SecretHit(label, m.start() + 1, _redact(m.group()))
+    import base64
+    import binascii
+
+    for i, m in enumerate(_BASE64.finditer(raw)):
+        if i >= _BASE64_MAX:
+            break
+        try:
+            decoded = base64.b64decode(m.group() + b"=" * (-len(m.group()) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        inner = scan_line(decoded, limit=1)
+        if inner or any(p.search(decoded) for _, _, p, _ in _PUBLIC_PATTERNS[:3]):
+            return SecretHit("base64 of a secret", m.start() + 1, _redact(m.group()))
+    return None

@@ -10,7 +10,8 @@ untouched, so the public log verifies like the original. An unknown event type i
 A line that cannot be parsed is refused (WithholdError names it) rather than copied: unknown
 bytes could be a prompt, and a withholding tool must not publish what it cannot read. For the
 same reason a line whose public part holds something that looks like a secret (an API key, a
-private key block, a bearer token: the trajectory's `secret.suspect` patterns) is refused,
+private key block, a bearer token: the trajectory's `secret.suspect` patterns; a JSON web
+token, a URL's password, a value named like a secret, any of these in base64) is refused,
 naming its line, what it looks like and a redacted excerpt, never the secret: the public file
 is what gets posted, and an action's arguments or an observation are public as written. The output
 is written to a temporary file beside the target and renamed over it only when complete, so a
@@ -27,7 +28,7 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
-from moderator_app.core.formats.secrets import scan_line
+from moderator_app.core.formats.secrets import scan_public
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
 
@@ -165,9 +166,8 @@ def _refuse_secrets(public: bytes, line: int) -> None:
     """Refuse to publish a line whose public bytes look like they hold a secret (the
     withheld members are gone already: a key in a prompt is no reason to refuse). The
     message gives the kind and a redacted excerpt (`secrets.SecretHit`), never the secret."""
-    hits = scan_line(public, limit=1)
-    if hits:
-        hit = hits[0]
+    hit = scan_public(public)
+    if hit is not None:
         raise WithholdError(
             f"line {line}: its public part holds what looks like a secret ({hit.label}: "
             f"{hit.excerpt}); "
