@@ -207,6 +207,17 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
                                    .read_bytes()), ("video.mp4", (OFFICIAL / "video.mp4")
                                                     .read_bytes()), ("logs.zip", inner)]))
     add("c01_official_with_log_in_zip", *std(p, "c01c"))
+    # the nested archive a bomb: 10 GiB of zeros in a 10 MB .tar.gz, the failing log after it
+    d = root / "c01_official_nested_bomb"
+    if not d.exists():
+        d.mkdir()
+        for f in ("events.jsonl.zst", "video.mp4"):
+            os.link(OFFICIAL / f, d / f)
+        tail = s25._tar_header("agent-log.jsonl", len(failing)) + failing + \
+            bytes(-len(failing) % 512) + bytes(1024)
+        (d / "extras.tar.gz").write_bytes(s25._gzip_zeros(s25._tar_header(
+            "zeros.bin", 10 * GIB), 10 * GIB, tail))
+    add("c01_official_nested_bomb", *std(d, "c01l"))
     p = root / "c01_two_logs_case.zip"
     if not p.exists():
         p.write_bytes(_zip_bytes([("agent-log.jsonl", log), ("Agent-Log.jsonl", failing),
@@ -270,7 +281,7 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
     EXPECT_NOT_PASS.update({"c01_nested_dirs", "c01_archive_in_archive", "c01_two_logs_case",
                             "c01_log_plain_and_zst", "c01_log_underscore", "c01_dup_seq",
                             "c01_video_symlink", "c01_upper_hashes", "c01_official_dup_line",
-                            "c01_official_with_log_in_zip"})
+                            "c01_official_with_log_in_zip", "c01_official_nested_bomb"})
 
     # c02 still and sparse frames in other containers ------------------------------------
     src = str(SAMPLE / "video.mp4")
@@ -396,7 +407,8 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
             zf.writestr("agent-log.jsonl", log)
             zf.writestr("video.mp4", (SAMPLE / "video.mp4").read_bytes())
             zf.writestr("x.txt", b"x")
-        data = b.getvalue().replace(b"x.txt", b"\x00\xed\xa0", 2)  # both headers
+        # the same length in both headers: NUL, an encoded surrogate, ESC
+        data = b.getvalue().replace(b"x.txt", b"\x00\xed\xa0\x80\x1b", 2)
         p.write_bytes(data)
     add("c05_zip_nul_surrogate_names", *std(p, "c05c", "--offset", "0"))
     d = root / "c05_fifo_log"
@@ -781,6 +793,30 @@ def build_ledgers(root: Path) -> list[tuple[str, Path, int | None]]:
         wal.unlink(missing_ok=True)
         os.mkfifo(wal)
     out.append(("c11_wal_fifo", lp, 1))
+    # a trigger deleting each new record; the head file emptied; the main file cut short
+    d = root / "c11_trigger"
+    lp = d / "decisions.sqlite3"
+    if not lp.exists():
+        _ledger(lp, 2)
+        con = sqlite3.connect(lp)
+        con.execute("CREATE TRIGGER t AFTER INSERT ON decisions BEGIN DELETE FROM decisions "
+                    "WHERE seq = NEW.seq; END")
+        con.commit()
+        con.close()
+    out.append(("c11_trigger", lp, 1))
+    d = root / "c11_head_emptied"
+    lp = d / "decisions.sqlite3"
+    if not lp.exists():
+        _ledger(lp, 3)
+        Path(str(lp) + ".head").write_bytes(b"")
+    out.append(("c11_head_emptied", lp, 1))
+    d = root / "c11_main_cut"
+    lp = d / "decisions.sqlite3"
+    if not lp.exists():
+        _ledger(lp, 40)
+        data = lp.read_bytes()
+        lp.write_bytes(data[: len(data) // 2])
+    out.append(("c11_main_cut", lp, 1))
     # a ledger on a read-only tmpfs (c13) and one on a full tmpfs (c11_full_tmpfs)
     ro = root / "c13_ro_tmpfs"
     ro.mkdir(exist_ok=True)
@@ -861,6 +897,64 @@ def gui(names: list[str]) -> int:
     return r.returncode
 
 
+def app(names: list[str], hold: float = 15.0) -> int:
+    """`moderator-app PATH` itself on offscreen Qt: still running after `hold` seconds (no
+    crash), no traceback or raw control character on its stderr, its peak RSS (VmHWM); then
+    ended by SIGTERM (its own process, by pid)."""
+    import signal
+    import time
+
+    from hostile_corpus import RAW_CONTROL
+
+    root = CACHE / "hostile"
+    paths = [os.fsencode(root / n) for n in (names or GUI)]
+    if not names:
+        paths.append(bytes(root) + b"/c05_surrogate_\xed\xa0\x80_\xe2\x80\xae_\x7f")
+    env = {k: v for k, v in os.environ.items() if k != "ALE_EVALUATOR_SECRET"}
+    env.update(PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen",
+               MODERATOR_APP_STORE=str(CACHE / "app-ledger.sqlite3"))
+    bad = 0
+    for p in paths:
+        err = CACHE / "app-stderr.txt"
+        with open(err, "wb") as fh:
+            proc = subprocess.Popen([os.fsencode(REPO / ".venv" / "bin" / "moderator-app"), p], stdout=fh, stderr=fh,
+                                    stdin=subprocess.DEVNULL, env=env)
+            t0 = time.monotonic()
+            hwm = 0
+            while time.monotonic() - t0 < hold and proc.poll() is None:
+                try:
+                    for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                        if line.startswith("VmHWM:"):
+                            hwm = max(hwm, int(line.split()[1]))
+                except OSError:
+                    pass
+                time.sleep(0.25)
+            alive = proc.poll() is None
+            if alive:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        text = err.read_bytes().decode("utf-8", "replace")
+        problems = []
+        if not alive:
+            problems.append(f"exited after {time.monotonic() - t0:.1f} s: {proc.returncode}")
+        if "Traceback" in text or "internal error" in text.lower():
+            problems.append("traceback")
+        raw = sorted({hex(ord(c)) for c in RAW_CONTROL if c in text})
+        if raw:
+            problems.append(f"raw control {raw}")
+        if hwm > 512 * 1024:
+            problems.append(f"{hwm // 1024} MB")
+        bad += bool(problems)
+        print(json.dumps({"input": os.fsdecode(p)[-60:].encode("ascii", "backslashreplace")
+                          .decode(), "alive": alive, "max_rss_mb": hwm // 1024,
+                          "problems": problems, "stderr": text[-300:]}), flush=True)
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "run"
     if what == "build":
@@ -869,3 +963,5 @@ if __name__ == "__main__":
         run(sys.argv[2:])
     elif what == "gui":
         sys.exit(gui(sys.argv[2:]))
+    elif what == "app":
+        sys.exit(app(sys.argv[2:]))
