@@ -79,3 +79,20 @@ def test_an_end_denser_than_the_start_is_read_again_from_nearer_the_end(tmp_path
     assert note[:2] == (5.0, 6.0)
     assert "; footage from 5.000 s to 6.000 s; its packets from 53" in note[2], note[2]
     assert note[2].endswith(" s to 559.000 s not read)"), note[2]
+
+
+def test_an_mp4_stream_with_b_frames_ends_each_span_at_its_last_frame(tmp_path):
+    """QA s25 S4's shape: the other stream at 3.0-5.0 and 18.0-20.0 s of 25 s, with
+    B-frames, in MP4. MP4 gives a sample's duration as the decode-order delta to the next
+    one (`stts`): the sample before the 13 s gap is a B-frame's neighbour shown at 18.x s,
+    and its 13 s made the second span 18.0-25.0 s, said "to 31.500 s" (MKV gave
+    20.0 s). A frame ends no later than the next one starts: 18.0-20.0 s."""
+    out = tmp_path / "two.mp4"
+    ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=10:d=25", "-f", "lavfi", "-i",
+           "testsrc2=s=32x32:r=10:d=25", "-map", "0", "-map", "1", "-filter:v:1",
+           "select='between(t\\,3\\,4.99)+between(t\\,18\\,19.99)'", "-fps_mode:v:1",
+           "passthrough", *TINY, "-bf", 3, out)
+    (first, second) = notes(probe_video(out, out.name))
+    assert first[:2] == (3.0, 5.0) and second[:2] == (18.0, 20.0), (first, second)
+    assert first[2].endswith("; footage from 3.000 s to 5.000 s and from 18.000 s to "
+                             "20.000 s)"), first[2]

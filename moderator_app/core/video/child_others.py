@@ -111,9 +111,21 @@ def _unread(reads: list[_Read]) -> tuple[float, float] | None:
 
 
 def _spans(packets: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Runs of packets (time, end) no two of which are further apart than GAP_S."""
+    """Runs of packets (time, end) no two of which are further apart than GAP_S. A packet
+    ends no later than the next one in time starts: its duration is the container's, and
+    MP4's is the decode-order delta to the next sample (`stts`), which, with B-frames,
+    belongs to a packet shown elsewhere (QA s25 S4: the sample before an 11 s gap was a
+    frame at 19.16 s, and that stream's footage ran "to 30.200 s" of a 25 s file)."""
+    ordered = sorted(packets)
+    cur = nxt = None  # walking back from the last: this packet's time, the next later one
+    for i in range(len(ordered) - 1, -1, -1):
+        t, e = ordered[i]
+        if t != cur:
+            cur, nxt = t, cur
+        if nxt is not None:
+            ordered[i] = (t, min(e, nxt))
     out: list[tuple[float, float]] = []
-    for t, e in sorted(packets):
+    for t, e in ordered:
         if out and t <= out[-1][1] + GAP_S:
             out[-1] = (out[-1][0], max(out[-1][1], e))
         else:
