@@ -165,6 +165,23 @@ def _place(truth: dict) -> tuple[float | None, float | None]:
     return t.get("video_s"), t.get("size_s")
 
 
+def _inputs(folder: Path, video: Path) -> tuple[list[float], list[str] | None]:
+    """The inputs' times and kinds as the app reads them (`run.analyze_result`: the log's
+    presses and the button each names, `inputs.inputs`; the kinds beside whole runs only).
+    Session 25's sweep read the `action` events' times alone and no kinds: the analysis the
+    CLI and the workstation run also answers to the kind the game reacts to first."""
+    from moderator_app.core.formats.submission import load_submission
+    from moderator_app.core.sync.inputs import inputs
+
+    times, kinds = inputs(load_submission([folder / "agent-log.jsonl", video]))
+    return times, (list(kinds) if len(kinds) == len(times) else None)
+
+
+def _edges(truth: dict) -> list[float]:
+    t = truth.get("tamper", {})
+    return [float(e) for e in (t.get("video_s"), t.get("video_end_s")) if e is not None]
+
+
 def row(name: str, folder: Path) -> dict:
     from moderator_app.core.sync.analysis import analyze
     from moderator_app.core.sync.signals import frame_signals
@@ -174,7 +191,7 @@ def row(name: str, folder: Path) -> dict:
     kind = _kind(truth)
     video = folder / truth.get("video", "video.mp4")
     sig = frame_signals(video)
-    acts = _events(folder, "action")
+    acts, kinds = _inputs(folder, video)
     end = _events(folder, "run_end")[-1]
     t0 = float(truth["offset_s"])
     vs, size = _place(truth)
@@ -183,7 +200,7 @@ def row(name: str, folder: Path) -> dict:
     for o in OFFSETS:
         given = None if o == "auto" else t0 if o == "truth" else t0 + float(o)
         t1 = time.process_time()
-        a = analyze(acts, sig, DEFAULT_THRESHOLDS, given, run_duration_s=end)
+        a = analyze(acts, sig, DEFAULT_THRESHOLDS, given, run_duration_s=end, input_kinds=kinds)
         cpu = round(time.process_time() - t1, 3)
         warns = [f for f in a.findings if f.rule.startswith("sync.")]  # all warnings
         jumps = [(f.video_start_s, f.size_s) for f in a.findings if f.rule == "sync.offset_jump"]
@@ -196,6 +213,14 @@ def row(name: str, folder: Path) -> dict:
                                 abs(s - size) <= 2 / fps + 1e-9 for _, s in near)
             cell["misplaced"] = sum(1 for v, _ in jumps if v is None or abs(v - vs) > NEAR_S)
             cell["err"] = (round(min(abs(v - vs) for v, _ in near), 3) if near else None)
+            # every sync warning's span and its nearest edge to a splice's (QA's bar: an edge
+            # within 1 s of the splice's, or no warning)
+            edges = _edges(truth)
+            cell["spans"] = [(f.rule, f.video_start_s, f.video_end_s,
+                              round(min(abs(x - e) for x in (f.video_start_s, f.video_end_s)
+                                        if x is not None for e in edges), 3)
+                              if edges and f.video_start_s is not None else None)
+                             for f in warns]
         out[o] = cell
     return out
 
@@ -226,19 +251,22 @@ def table(path: Path, before: Path | None = None) -> None:
     spl = [r for r in rows.values() if r["kind"] in SPLICES]
     gen = [r for r in rows.values() if r["kind"] in GENUINE]
     print(f"{len(rows)} runs; {len(spl)} splices; {len(gen)} genuine-like\n")
-    print("| offset | splices found | misplaced warnings | genuine-like sync warnings |")
-    print("|---|---|---|---|")
+    print("| offset | splices found | misplaced warnings | genuine-like sync warnings "
+          "| splice warnings with no edge within 1 s |")
+    print("|---|---|---|---|---|")
     for o in OFFSETS:
-        def fig(rs: dict[str, dict], o: str = o) -> tuple[int, int, int]:
+        def fig(rs: dict[str, dict], o: str = o) -> tuple[int, int, int, int]:
             s = [r for r in rs.values() if r["kind"] in SPLICES]
             g = [r for r in rs.values() if r["kind"] in GENUINE]
+            far = sum(1 for r in s for sp in r[o].get("spans", [])
+                      if sp[3] is None or sp[3] > NEAR_S)
             return (sum(r[o]["found"] for r in s), sum(r[o]["misplaced"] for r in s),
-                    sum(r[o]["n_warns"] for r in g))
+                    sum(r[o]["n_warns"] for r in g), far)
         now = fig(rows)
         was = fig({k: v for k, v in old.items() if k in rows}) if old else None
         cells = [f"{w} -> {n}" if was else str(n) for n, w in
                  zip(now, was or now, strict=True)]
-        print(f"| {o} | {cells[0]} of {len(spl)} | {cells[1]} | {cells[2]} |")
+        print(f"| {o} | {cells[0]} of {len(spl)} | {cells[1]} | {cells[2]} | {cells[3]} |")
     print("\n| run | " + " | ".join(OFFSETS) + " |")
     print("|---|" + "---|" * len(OFFSETS))
     for r in sorted(spl, key=lambda r: r["run"]):
