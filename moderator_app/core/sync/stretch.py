@@ -215,12 +215,14 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     latest such boundary, for a stretch that starts the run).
 
     A stretch that ends the run starts at that frame only when it stands out as a splice's
-    (`splices.stands_out`); else at its first action's footage, as its run span says. QA s25
-    S1, Kaboom! (the bomber's bombs flash the screen over two frames every few seconds) with
-    4 s cut at video 18.17 s: 14 actions from run 15.21 s (video 16.61 s at 1.4 s) were said
-    at video 32.97-37.44 s, a flash 14.8 s after the cut, where a moderator sent there saw
-    none of the footage the run span names; the cut changes the picture no more than the
-    game does, so no frame there can say where the stretch starts."""
+    (`_tail_splice`: in the plausible boundaries' footage first); else at its first action's
+    footage, as its run span says. QA s25 S1, Kaboom! (the bomber's bombs flash the screen
+    over several frames every few seconds) with 4 s cut at video 18.17 s: 14 actions from
+    run 15.21 s (video 16.61 s at 1.4 s) were said at video 32.97-37.44 s, a flash 14.8 s
+    after the cut, where a moderator sent there saw none of the footage the run span names;
+    then (session 25) at 16.61 s, 1.56 s before it. Its cut changes the picture no more than
+    the video's 99.5th percentile, but 1.57 times every other frame within 0.5 s but the
+    flashes: now 18.167 s (`_tail_splice`)."""
     n = len(expected_v)
     tail = i1 == n and i0 > 0
     rest = np.r_[s[:i0], s[i1:]]
@@ -231,23 +233,82 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
         ll = np.array([_ll(s[:j], chance[:j]) + _ll(s[j:], rate) for j in range(1, n)])
     ok = np.nonzero(ll >= ll.max() - PLACE_SLACK)[0] + 1
     if tail:  # from the earliest plausible boundary to the stretch's end: chance answers
-        # (Boxing's: 47 %) cannot bound the splice from above; the picture's jump can
-        a = float(expected_v[ok.min() - 1]) + WINDOW_S
+        # (Boxing's: 47 %) cannot bound the splice from above; the picture's jump can. The
+        # boundary's last answered action's own frame counts: a splice's change in the
+        # player's tiles answers the action expected on it (`_tail_splice`)
+        a = float(expected_v[ok.min() - 1])
         b = float(expected_v[i1 - 1]) + WINDOW_S
     else:
         a = float(expected_v[i0])
         b = float(expected_v[ok.max()]) + WINDOW_S
     k0, k1 = frame_at(sig.times, a), min(frame_at(sig.times, b), len(sig) - 1)
     change = sig.picture_change
-    k = k0 + int(np.argmax(change[k0:k1 + 1])) if k1 > k0 else min(k0, len(sig) - 1)
-    splice = float(sig.times[k])
     end_v = float(expected_v[i1 - 1]) + WINDOW_S
     if tail:
-        if not splices.stands_out(np.asarray(change, float), k):
+        near = min(frame_at(sig.times, float(expected_v[ok.max()]) + WINDOW_S), k1)
+        k = _tail_splice(np.asarray(change, float), k0, near, k1, sig.fps)
+        if k is None:
             # no splice's frame: the stretch's own actions' footage (QA s25 S1, below)
             return float(expected_v[i0]), end_v
+        splice = float(sig.times[k])
         return splice, max(splice, end_v)
-    return float(expected_v[i0]), splice
+    k = k0 + int(np.argmax(change[k0:k1 + 1])) if k1 > k0 else min(k0, len(sig) - 1)
+    return float(expected_v[i0]), float(sig.times[k])
+
+
+# A splice the video's percentile does not show (a game whose own changes are far larger:
+# Kaboom!'s flashes) may still stand out from every other frame within LONE_S either side
+# (those over STANDOUT_PCT of the video's aside) by LONE_SPIKE, at the video's LONE_PCT
+# percentile at least. Measured on the corpus' frames between the 90th and 99.5th
+# percentiles: Kaboom!'s cuts stand 1.54-2.09 (QA's 1.57; 5 of 11 built cuts at 1.5 or
+# more); a game's own frames stand up to 1.28 and 1.34 inside Kaboom!'s stretches at chance
+# (a cut 1.09 s and an insertion 3.3 s away), so SPLICE_SPIKE's 1.25 would take them. Only
+# the plausible boundaries' footage is searched so: over a whole video a game's own frame
+# stands 1.42 in half the genuine runs.
+LONE_S = 0.5
+LONE_SPIKE = 1.5
+LONE_PCT = 90.0
+
+
+def _lone(pc: np.ndarray, j: int, w: int, top: float, floor: float) -> bool:
+    """Does frame j's change stand LONE_SPIKE times over every other frame's within w frames
+    either side (those at or over `top` aside), and at `floor` at least?"""
+    lo, hi = max(0, j - w), min(len(pc), j + w + 1)
+    other = np.r_[pc[lo:j], pc[j + 1:hi]]
+    other = other[other < top]
+    return bool(floor <= pc[j] < top and
+                (not len(other) or float(pc[j]) > LONE_SPIKE * float(other.max())))
+
+
+def _tail_splice(pc: np.ndarray, k0: int, near: int, k1: int, fps: float = 30.0) -> int | None:
+    """The splice's frame of a stretch that ends the run, among frames k0..k1 (k0..near: the
+    plausible boundaries' footage, `place`): the frame of largest change in k0..near, else
+    in k0..k1, when it stands out as a splice's (`splices.stands_out`); else the frame of
+    largest change in k0..near that stands out from its own second either side (`_lone`);
+    None when none does.
+
+    Why: Pitfall with 14 s cut (corpus `pitfall-cutlong`): the cut's frame (video 14.70 s,
+    101 points) is the answer of the last action before it, and a frame 5.3 s later (19.97 s,
+    103 points) stood out too: the stretch was said to start there. Kaboom! (QA s25 S1)
+    flashes the whole screen over several frames whenever a bomb lands (28,000 points): its
+    cut (536 points, 1.57 times every other frame within 0.5 s) stands under the video's
+    percentile."""
+    if k1 <= k0:
+        k = min(k0, len(pc) - 1)
+        return k if splices.stands_out(pc, k) else None
+    idx = np.arange(max(k0, 1), min(k1, len(pc) - 2) + 1)
+    if not len(idx):
+        return None
+    for part in (idx[idx <= near], idx):
+        if len(part):
+            k = int(part[np.argmax(pc[part])])
+            if splices.stands_out(pc, k):
+                return k
+    top = float(np.percentile(pc, splices.STANDOUT_PCT))
+    floor = max(1.0, float(np.percentile(pc, LONE_PCT)))
+    w = max(1, int(round(LONE_S * fps)))
+    lone = np.array([j <= near and _lone(pc, int(j), w, top, floor) for j in idx], bool)
+    return int(idx[lone][np.argmax(pc[idx[lone]])]) if lone.any() else None
 
 
 # A log gap where the player's band moves: the share of BUSY_BIN_S bins with a change in the
