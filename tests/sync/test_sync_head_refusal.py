@@ -79,6 +79,8 @@ def test_an_insertion_after_the_first_presses_is_not_offered_the_offset_after_it
     # also with the moderator's offset given (the player's band offered it again there)
     assert a.suggested_offset_s is None or _frames_off(run, a) <= 1.0, \
         (a.suggested_offset_s, a.confidence)
+    if a.suggested_offset_s is None:  # the refusal says why
+        assert a.reason.startswith("the run's first 8 actions are answered no more often")
     if given is not None:  # the reactions are read at the moderator's offset, not at 6.56 s
         assert a.offset_used_s == pytest.approx(t["offset_s"] + given)  # duration-ok: offset
 

@@ -129,6 +129,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     # an offset the whole picture refused (the run's head does not follow it: core/sync/
     # head.py) is not offered by a reading of a part of it
     refused = [a.refused_offset_s for a in (fine, coarse) if a.refused_offset_s is not None]
+    if refused and res.suggested_offset_s is None:  # say why, rather than "no one offset"
+        why = next(a.reason for a in (fine, coarse) if a.refused_offset_s is not None)
+        res = replace(res, reason=why)
     if res.suggested_offset_s is None:
         res = _not_refused(_in_band(run_s, sig, th, offset_s, res), refused, th) or res
     if res.suggested_offset_s is None:
