@@ -13,6 +13,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session26.py small [CASE...] [--pairs N]  # issue 12: scan
     .venv/bin/python scripts/qa_session26.py chain [SHAPE...]     # issue 15: held-out shapes
     .venv/bin/python scripts/qa_session26.py sync-build|sync [RUN...]   # issue 13 (ale-py)
+    .venv/bin/python scripts/qa_session26.py mismatch [CASE...]   # issue 13: another run's log
     .venv/bin/python scripts/qa_session26.py pcmmov [CASE...]     # T1: MOV with PCM audio
     .venv/bin/python scripts/qa_session26.py hostile [ID...]      # issue 15: new classes
 """
@@ -269,6 +270,32 @@ def check_sync(name: str) -> dict:
     return s25.check_sync(name)
 
 
+#: a genuine run's video beside another game's genuine log (same recorder): nothing in the
+#: video answers the log, so no offset may be suggested at >= 0.5
+MISMATCH = {"mario_video+journey_log": ("mario_bros", "journey_escape"),
+            "journey_video+cannonball_log": ("journey_escape", "human_cannonball"),
+            "cannonball_video+mario_log": ("human_cannonball", "mario_bros")}
+
+
+def check_mismatch(case: str) -> dict:
+    import os
+
+    vg, lg = MISMATCH[case]
+    d = CACHE / "mismatch" / case
+    if not (d / "agent-log.jsonl").exists():
+        d.mkdir(parents=True, exist_ok=True)
+        os.link(build_sync_run(f"{vg}-genuine@r25mjpegmov") / "video.mov", d / "video.mov")
+        os.link(build_sync_run(f"{lg}-genuine@r25mjpegmov") / "agent-log.jsonl",
+                d / "agent-log.jsonl")
+    code, rep, _err = s22._verify(d, "--scan", "--sync", "--offset", "auto")
+    sy = rep.get("sync") or {}
+    sug = sy.get("suggested_offset_s", sy.get("offset_s"))
+    conf = sy.get("confidence")
+    return {"case": case, "exit": code, "verdict": rep.get("verdict"),
+            "sync": {k: v for k, v in sy.items() if k != "findings" and not isinstance(v, list)},
+            "met": not (sug is not None and conf is not None and conf >= 0.5)}
+
+
 # -- 5b. QuickTime with PCM audio (T1) -----------------------------------------------------------
 #: case -> seconds of 320x240 25 fps MJPEG + 48 kHz stereo big-endian PCM in MOV (a capture
 #: card's recording); the MOV sample tables count every PCM sample (48,000 a second)
@@ -350,6 +377,8 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
               rest or SYNC_RUNS + SYNC_EXTRA, "run")
     elif what == "sync":
         _rows(check_sync, rest or SYNC_RUNS, "run")
+    elif what == "mismatch":
+        _rows(check_mismatch, rest or list(MISMATCH), "case")
     elif what == "pcmmov":
         _rows(check_pcmmov, rest or list(PCMMOV), "case")
     elif what == "hostile":
