@@ -7,8 +7,9 @@ first), and every reading of main (two scales, the 8x8 band, the first half, the
 tiles weighed down, the sprites' changes alone) says "not enough signal" on 27 of the 29
 Frogger runs though 17 of a run's 23 presses show. At 16x16 the pavement is a row of its
 own: its tiles have an onset after 65-76 % of the shown presses against 4-5 % of any
-window, and the row stands 6-20 spreads over the shuffled logs' best bands. A log the video
-does not follow, and a run whose picture answers few presses, still get no offset.
+window, and the row stands 3.7-11.6 spreads over the shuffled logs' best bands (5 needed;
+Frogger's tuning runs). A log the video does not follow, and a run whose picture answers
+few presses, still get no offset.
 """
 
 from __future__ import annotations
@@ -94,3 +95,22 @@ def test_the_scans_finer_tiles_are_kept_beside_the_grid_and_filled_as_it_is():
     assert np.array_equal(fine.times, sig.times)
     assert from_scan(_Scan(times, tiles), 16).finer() is None  # no finer grid than its own
     assert FrameSignals(times, tiles.reshape(6, 256), 30.0).finer() is None
+
+
+def test_the_bands_counts_are_the_same_transformed_back_a_few_bands_at_a_time(monkeypatch):
+    """`band._best_counts` by the FFT product (a long run's log) transforms SPECTRUM_BANDS
+    bands back at a time, to hold a quarter of the 16x16 grid's 32 at once: the counts are
+    those of all the bands at once, bit for bit (also in uneven chunks)."""
+    from moderator_app.core.sync import band
+
+    rng = np.random.default_rng(7)
+    hit = rng.random((3000, 32)) < 0.1
+    ks = np.sort(rng.integers(0, 2800, 300))
+    ks -= ks.min()
+    spec = band._spectrum(hit, int(ks.max()) + 2)
+    got = band._best_counts(hit, spec, ks)
+    for at_once in (32, 5):
+        with monkeypatch.context() as mp:
+            mp.setattr(band, "SPECTRUM_BANDS", at_once)
+            assert np.array_equal(band._best_counts(hit, spec, ks), got)
+    assert band.SPECTRUM_BANDS < 32

@@ -58,6 +58,12 @@ DIRECT_ACTIONS = 255
 DIRECT_TERMS = 4_000_000
 
 
+# Bands whose product with a log's spectrum is transformed back at once (`_best_counts`): the
+# same counts, bit for bit, as all at once, in a quarter of the memory at the scan's 16x16
+# grid (32 bands; an hour at 60 fps: 268 MB of product and counts for all 32, 67 MB for 8).
+SPECTRUM_BANDS = 8
+
+
 def _direct(actions: int, frames: int) -> bool:
     return actions <= DIRECT_ACTIONS and actions * frames <= DIRECT_TERMS
 
@@ -78,8 +84,12 @@ def _best_counts(hit: np.ndarray, spec: tuple[np.ndarray, int] | None,
     assert spec is not None  # (made for logs of more actions)
     h, size = spec
     comb = np.bincount(ks, minlength=size)[:size].astype(float)
-    counts = np.fft.irfft(h * np.conj(np.fft.rfft(comb))[:, None], size, axis=0)[:n]
-    return np.rint(counts).max(axis=0)  # per band, the best offset's count
+    c = np.conj(np.fft.rfft(comb))[:, None]
+    best = np.empty(h.shape[1])
+    for j in range(0, h.shape[1], SPECTRUM_BANDS):  # (each band's transform is its own)
+        counts = np.fft.irfft(h[:, j:j + SPECTRUM_BANDS] * c, size, axis=0)[:n]
+        best[j:j + SPECTRUM_BANDS] = np.rint(counts).max(axis=0)  # the best offset's count
+    return best
 
 
 def _band_llr(hit: np.ndarray, spec: tuple[np.ndarray, int] | None, fps: float,

@@ -89,13 +89,11 @@ class FrameSignals:
 
     def finer(self) -> FrameSignals | None:
         """The whole picture at the scan's finer grid (`fine`), its colour kept; None when
-        these signals carry none."""
+        these signals carry none. Not kept on these signals: what its asker finds on it (its
+        onsets: 256 bytes a frame) is let go with it, not held to the analysis' end."""
         if self.fine is None or self.fine.ndim != 2 or len(self.fine) != len(self.times):
             return None
-        if "finer" not in self.kept:
-            self.kept["finer"] = FrameSignals(self.times, self.fine, self.fps,
-                                              colour=self.colour)
-        return self.kept["finer"]
+        return FrameSignals(self.times, self.fine, self.fps, colour=self.colour)
 
     def coarser(self, grid: int) -> FrameSignals:
         """The same counts summed into a grid x grid grid (grid divides this one's)."""
