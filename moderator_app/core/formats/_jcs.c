@@ -225,6 +225,7 @@ typedef struct {
     size_t nmem, capmem;
     KeyOrder *ko;                /* KO_SLOTS member orders seen in this call, or NULL */
     unsigned ko_tries, ko_hits;  /* lookups and hits: few hits turn the lookups off */
+    unsigned flat_tries, flat_hits; /* flat_object's: few hits turn it off for the call */
     int flags;
     int seen;                    /* envelope members seen, a bit each */
     size_t f_off[F_COUNT], f_len[F_COUNT]; /* value spans in the line (strings: no quotes) */
@@ -2130,10 +2131,21 @@ static inline unsigned plain_literal(const unsigned char *p, const unsigned char
     return memcmp(&w, "fals", 4) == 0 && p[4] == 'e' ? 5 : 0;
 }
 
+static int flat_object(P *ps);
+#define FLAT_TRIAL 256 /* objects tried before a hit rate under 1 in 4 stops flat_object */
+
 static int parse_object(P *ps, int depth, int role)
 {
     if (depth > MAX_DEPTH)
         return NOTOK;
+    if (role == ROLE_VALUE && ps->flat_tries < FLAT_TRIAL + 4 * ps->flat_hits) {
+        int rc = flat_object(ps);
+        ps->flat_tries++;
+        if (rc) {
+            ps->flat_hits++;
+            return rc < 0 ? -1 : 0;
+        }
+    }
     Buf *out = &ps->out;
     size_t body = out->len + 1; /* after the `{` */
     PUTC(out, '{');
@@ -2535,6 +2547,134 @@ static inline uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
+/* A flat object of at most 64 bytes at ps->p (its `{`): members of printable ASCII names (no
+ * escape) with a value each that is `true`, `false`, `null`, an integer plain_integer would
+ * copy (at most 15 digits) or a string of printable ASCII without an escape, no whitespace, at
+ * most RANK_MAX members whose names' 8-byte prefixes are distinct. Written in RFC 8785 order
+ * (each member copied whole from the line to its rank) with the flags the general path would
+ * set, and 1; else 0, nothing read, written or flagged (the general path parses it); -1:
+ * MemoryError. Why: game states, sensor samples and boxes are trees of such objects (2-5
+ * members of 1-2 letter names and small values, ~7 bytes a member); on them the general path
+ * waits, member after member, on where the name ends (a 16-byte compare, a mask, its first
+ * bit, then the value's load), ~60 % of the C summary on `gamestate` (issue 15). Here the
+ * window's quotes, separators and forbidden bytes are found once, and each member's bounds
+ * are a bit scan of those masks. */
+#define FLAT_WIN 64
+static int flat_object(P *ps)
+{
+    const unsigned char *p = ps->p;
+    if (ps->end - p < FLAT_WIN + 16) /* (copy16 reads up to 15 bytes past a member) */
+        return 0;
+    __m128i v[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        v[j] = _mm_loadu_si128((const __m128i *)(p + 16 * j));
+    uint64_t R = eq64(v, '}');
+    if (!R)
+        return 0;
+    unsigned e = (unsigned)__builtin_ctzll(R); /* the first `}`: the object's end, if flat */
+    uint64_t span = (2ull << e) - 1;           /* bytes 0..e (all 64 when e is 63) */
+    /* whitespace, control characters, bytes >= 0x80 (signed: below 0x21), DEL, a backslash,
+     * a nested object or array: the general path's */
+    const __m128i sp = _mm_set1_epi8(0x21), del = _mm_set1_epi8(0x7f), bs = _mm_set1_epi8('\\'),
+                  ob = _mm_set1_epi8('{'), sb = _mm_set1_epi8('[');
+    __m128i r[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        r[j] = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v[j], sp), _mm_cmpeq_epi8(v[j], del)),
+                            _mm_or_si128(_mm_cmpeq_epi8(v[j], bs),
+                                         _mm_or_si128(_mm_cmpeq_epi8(v[j], ob),
+                                                      _mm_cmpeq_epi8(v[j], sb))));
+    if (mask64(r) & span & ~1ull)
+        return 0;
+    uint64_t Q = eq64(v, '"') & span, C = eq64(v, ':'), MR = eq64(v, ',') | R;
+    uint64_t D = range64(v, '0', '9');
+    unsigned st[RANK_MAX], en[RANK_MAX];
+    uint64_t pre[RANK_MAX];
+    unsigned n = 0, pos = 1;
+    for (;;) {
+        if (n == RANK_MAX || !(Q >> pos & 1))
+            return 0;
+        uint64_t q = Q & ~((2ull << pos) - 1); /* quotes after the name's opening one */
+        if (!q)
+            return 0;
+        unsigned ne = (unsigned)__builtin_ctzll(q); /* its closing quote, before e */
+        if (!(C >> (ne + 1) & 1))
+            return 0;
+        unsigned vs = ne + 2; /* <= e: byte e is a `}`, not the `:` */
+        /* The value's kind and form decided with no branch on them (random values mispredict
+         * one, ~15 cycles a member); the loads below are off the chain of bounds. */
+        uint64_t w = load8(p + vs); /* (vs + 8 <= 72: within the window's 80 bytes) */
+        unsigned c0 = (unsigned)(w & 0xff);
+        /* a string: to its closing quote, followed by `,` or `}` */
+        uint64_t qq = Q & ~((2ull << vs) - 1);
+        unsigned ve_s = (unsigned)__builtin_ctzll(qq | 1ull << 62) + 1;
+        unsigned str_ok = (qq != 0) & (unsigned)(MR >> ve_s & 1);
+        /* else to the next `,` or `}` (bit e at least) */
+        unsigned ve_o = (unsigned)__builtin_ctzll(MR & ~((1ull << vs) - 1));
+        unsigned vl = ve_o - vs;
+        unsigned neg = c0 == '-', nd = vl - neg;
+        unsigned lead = (unsigned)(w >> (8 * neg) & 0xff);
+        unsigned int_ok = (nd - 1 < 15) &
+                          (((~D >> (vs + neg)) & ((1ull << (nd & 63)) - 1)) == 0) &
+                          !(lead == '0' && (nd > 1 || neg));
+        uint32_t w4 = (uint32_t)w;
+        unsigned lit_ok = ((vl == 4) & ((w4 == 0x65757274u) | (w4 == 0x6c6c756eu))) | /* true null */
+                          ((vl == 5) & ((w & 0xffffffffffull) == 0x65736c6166ull));   /* false */
+        unsigned other_ok = int_ok | lit_ok; /* (neither holds a quote) */
+        unsigned is_str = c0 == '"';
+        unsigned ve = is_str ? ve_s : ve_o;
+        if (!(is_str ? str_ok : other_ok))
+            return 0;
+        st[n] = pos;
+        en[n] = ve;
+        pre[n] = name_prefix(p + pos + 1, ne - pos - 1, ps->end);
+        n++;
+        if (ve == e)
+            break;
+        pos = ve + 1;
+    }
+    unsigned char rank[RANK_MAX], at_rank[RANK_MAX];
+    unsigned ties = 0, inorder = 1;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned rk = 0;
+        for (unsigned j = 0; j < n; j++) {
+            rk += pre[j] < pre[i];
+            ties += pre[j] == pre[i];
+        }
+        rank[i] = (unsigned char)rk;
+        inorder &= rk == i;
+    }
+    if (ties != n)
+        return 0; /* names alike in 8 bytes, or repeated: the general path compares them */
+    Buf *out = &ps->out;
+    if (buf_grow(out, e + 1 + 16) < 0)
+        return -1;
+    char *o = out->p + out->len;
+    if (inorder) {
+        copy16(o, (const char *)p, e + 1);
+    } else {
+        ps->flags &= ~(ST_SORTED_CP | ST_SORTED_U16);
+        for (unsigned i = 0; i < n; i++)
+            at_rank[rank[i]] = (unsigned char)i;
+        unsigned at = 1;
+        o[0] = '{';
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = at_rank[k], len = en[i] - st[i];
+            copy16(o + at, (const char *)p + st[i], len);
+            at += len;
+            o[at++] = ',';
+        }
+        o[e] = '}'; /* (over the last `,`: the same length as the line's object) */
+    }
+    out->len += e + 1;
+    ps->p = p + e + 1;
+    ps->sep_bare = 1; /* a `:` followed by no space */
+    ps->str_escaped = 0;
+    ps->str_nonbmp = 0;
+    return 1;
+}
+
 /* Where each of `true`, `false`, `null` starts in the 64 bytes at b (68 readable: a word
  * that starts in the window may end past it): `*tn` for `true` and `null` (4 letters),
  * `*f` for `false` (5). Byte compares of the window and of its copies 1-4 bytes on, ANDed:
@@ -2720,6 +2860,12 @@ static inline const unsigned char *plain_array64(const unsigned char *p,
 {
     return have_popcnt ? plain_array64_popcnt(p, end, depth, comma, stop)
                        : plain_array64_any(p, end, depth, comma, stop);
+}
+#else
+static int flat_object(P *ps)
+{
+    (void)ps;
+    return 0; /* (the general path) */
 }
 #endif
 
