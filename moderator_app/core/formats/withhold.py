@@ -28,7 +28,7 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
-from moderator_app.core.formats.secrets import scan_public
+from moderator_app.core.formats.secrets import may_hold_public_secret, scan_public
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
 
@@ -118,6 +118,8 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
     if dst.exists() and src.exists() and os.path.samefile(src, dst):
         raise WithholdError("the output must be another file than the input")
     lines = requests = responses = 0
+    pending: list[tuple[int, bytes]] = []  # public lines not yet looked at for secrets
+    size = 0
     with open(src, "rb") as fin, atomic_writer(dst) as fout:
         for _, raw in iter_lines(fin, blank_runs=True):
             if type(raw) is BlankRun:  # blank lines hold nothing to withhold
@@ -157,9 +159,25 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 except TypeError as exc:  # nested deeper than orjson writes
                     raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
                                         "nothing written") from exc
-            _refuse_secrets(out, lines)
+            # looked at a block at a time (a refusal comes before the atomic rename, so
+            # nothing is written either way)
+            pending.append((lines, out))
+            size += len(out)
+            if size >= _BLOCK:
+                _refuse_secrets_in(pending)
+                pending, size = [], 0
             fout.write(terminal_safe_json(out) + b"\n")
+        _refuse_secrets_in(pending)
     return WithholdStats(lines, requests, responses)
+
+
+_BLOCK = 1 << 20
+
+
+def _refuse_secrets_in(pending: list[tuple[int, bytes]]) -> None:
+    if pending and may_hold_public_secret(b"\n".join(out for _, out in pending)):
+        for line, out in pending:
+            _refuse_secrets(out, line)
 
 
 def _refuse_secrets(public: bytes, line: int) -> None:
