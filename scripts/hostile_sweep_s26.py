@@ -63,7 +63,8 @@ JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJxYTI2In0."
        "qa26JWTsignatureXXXXXXXXXXXXXXXXXXXXXXXXXX")
 PEM_BODY = "MIIEvqa26PEMbodyAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 SK_B64 = base64.b64encode(b"sk-qa26abcdefghijklmnopqrstuvwxyz0123").decode()
-SECRETS = [SECRET, URL_PASS, ENV_SECRET, JWT, PEM_BODY, SK_B64]
+SK_ESCAPED = "sk\\u002dqa26abcdefghijklmnopqrstuvwxyz0123"
+SECRETS = [SECRET, URL_PASS, ENV_SECRET, JWT, PEM_BODY, SK_B64, SK_ESCAPED]
 ENV: dict[str, dict[str, str]] = {}
 EXPECT_NOT_PASS: set[str] = set()
 #: case -> an honest run: `verify --json` must pass it
@@ -504,6 +505,13 @@ def cases(root: Path) -> list[tuple[str, list[list[str]]]]:  # noqa: C901, PLR09
         p = root / f"c07_withhold_{tag}.jsonl"
         p.write_bytes(_dump(ev))
         add(f"c07_withhold_{tag}", ["withhold", p, "-o", root / f"c07_withhold_{tag}.pub"])
+    # an sk- key spelled with a JSON escape, on a line with nothing to withhold
+    p = root / "c07_withhold_escaped.jsonl"
+    p.write_bytes(b'{"seq":0,"at":"2026-01-01T00:00:00.000Z","elapsedMs":0,"type":"run_start",'
+                  b'"data":{"game":"g"}}\n{"seq":1,"at":"2026-01-01T00:00:00.000Z","elapsedMs":0,'
+                  b'"type":"observation","data":{"text":"key sk\\u002dqa26abcdefghijklmnopqrs'
+                  b'tuvwxyz0123"}}\n')
+    add("c07_withhold_escaped", ["withhold", p, "-o", root / "c07_withhold_escaped.pub"])
     d = root / "c07_secrets_official"
     if not d.exists():
         d.mkdir()

@@ -218,3 +218,20 @@ def test_a_secret_after_a_megabyte_of_clean_lines_is_refused_at_its_line(tmp_pat
     with pytest.raises(WithholdError, match=r"^line 30002: .*\(JSON web token: "):
         withhold_log(src, dst)
     assert not dst.exists()
+
+
+@pytest.mark.parametrize("text, label", [
+    (KEY.replace("sk-", "sk\\u002d"), r"API key \(sk-\.\.\.\)"),
+    ("JWT \\u0065" + _JWT[1:], "JSON web token"),
+    (f"https:\\/\\/deploy:{_PASS}@git.example.com\\/r.git", "password in a URL"),
+])
+def test_a_secret_spelled_with_json_escapes_is_refused(tmp_path, text, label):
+    """`sk\\u002dproj-...` is the key once parsed; the byte scan missed it and the line, with
+    nothing to withhold, was published byte for byte (session 26)."""
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n{"seq":1,"type":"observation",'
+                    b'"data":{"text":"' + text.encode() + b'"}}\n')
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError, match=f"^line 2: .*looks like a secret \\({label}: "):
+        withhold_log(src, dst)
+    assert not dst.exists()

@@ -236,3 +236,15 @@ def may_hold_public_secret(block: bytes) -> bool:
     lower = block.lower()
     return (b"eyj" in lower or b"private key" in lower or b"://" in lower
             or _named_words_in(lower) or _B64_NEEDLE in block.translate(_B64_RUN))
+
+
+_ESCAPE = re.compile(rb"\\u([0-9a-fA-F]{4})|\\/")
+
+
+def unescape_json(raw: bytes) -> bytes:
+    """`raw` with its JSON `\\uXXXX` and `\\/` escapes decoded (others kept): a secret
+    spelled `sk\\u002dproj-...` is published as one, since any parser decodes it. Textual, so
+    no nesting depth limits it; an escaped backslash before `u` is decoded too (one more
+    refusal at worst, never one less)."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)).encode("utf-8", "surrogatepass")
+                       if m.group(1) else b"/", raw)

@@ -28,7 +28,11 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
-from moderator_app.core.formats.secrets import may_hold_public_secret, scan_public
+from moderator_app.core.formats.secrets import (
+    may_hold_public_secret,
+    scan_public,
+    unescape_json,
+)
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
 
@@ -161,8 +165,11 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                                         "nothing written") from exc
             # looked at a block at a time (a refusal comes before the atomic rename, so
             # nothing is written either way)
-            pending.append((lines, out))
-            size += len(out)
+            # a secret spelled with JSON escapes (`sk\u002d...`) is one once parsed: look at
+            # the line with its \uXXXX and \/ escapes decoded
+            seen = out if b"\\" not in out else unescape_json(out)
+            pending.append((lines, seen))
+            size += len(seen)
             if size >= _BLOCK:
                 _refuse_secrets_in(pending)
                 pending, size = [], 0
