@@ -118,7 +118,8 @@ def test_repeated_tiny_pictures_equal_reference_and_are_scaled_once(tmp_path, mo
     scaled = []
     real = signals._luma_grid
     monkeypatch.setattr(signals, "_luma_grid",
-                        lambda f, scaler=None: scaled.append(f.pts) or real(f, scaler))
+                        lambda f, scaler=None, sample=None:
+                        scaled.append(f.pts) or real(f, scaler, sample))
     with av.open(str(path)) as c:
         signals.scan_container(c)
     monkeypatch.setattr(signals, "_luma_grid", real)

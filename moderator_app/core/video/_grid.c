@@ -30,7 +30,9 @@
 #define SG 16       /* SYNC_GRID */
 #define CHANGE 12   /* CHANGE_LEVEL, floored: d > 12.0 on integers */
 #define SYNC 24     /* SYNC_NOISE */
-#define ABI 2       /* 2: + same(); reduce() takes a grid equal to the one before as such */
+#define ABI 2       /* 2: + same(); reduce() takes a grid equal to the one before as such
+                       (sample(), session 26, is looked up by name: a build without it
+                       still reduces, and the grids are gathered by numpy) */
 _Static_assert(BX == 4, "the pair sums in thumb() add 4 columns");
 
 /* Block sums of one grid (the thumbnail's BY x BX sums) and its brightest point. */
@@ -224,9 +226,109 @@ static PyObject *same(PyObject *self, PyObject *args)
     return PyBool_FromLong(eq);
 }
 
+PyDoc_STRVAR(sample_doc,
+"sample(src, line, ys, xs, out, out_line, col0)\n\n"
+"Nearest-point samples of an 8-bit plane: out[r * out_line + col0 + c] =\n"
+"src[ys[r] * line + xs[c]] for every row r of ys and column c of xs (int64 arrays). What\n"
+"`plane[ys][:, xs]` gives, in one pass instead of two gathers and their temporaries (the\n"
+"scan's luma grid and its chroma halves, once a frame). Every index is checked against\n"
+"both buffers before anything is read.");
+
+#define SAMPLE_MAX 4096  /* columns: the grids have 256 */
+
+/* The gather of `sample`, its indexes checked. A row sampled twice (a plane with fewer rows
+ * than the grid: an Atari picture's chroma) is copied from the one before, and columns that
+ * follow each other in the plane (a plane as wide as the grid) are copied as a run. */
+static void sample_rows(const uint8_t *restrict s, Py_ssize_t line,
+                        const int64_t *restrict y, Py_ssize_t nr,
+                        const int64_t *restrict x, Py_ssize_t nc,
+                        uint8_t *restrict o, Py_ssize_t out_line)
+{
+    uint32_t xi[SAMPLE_MAX];  /* offsets in a row: below `line`, which fits 32 bits here */
+    int run = 1;
+    for (Py_ssize_t c = 0; c < nc; c++) {
+        xi[c] = (uint32_t)x[c];
+        run &= x[c] == x[0] + c;
+    }
+    for (Py_ssize_t r = 0; r < nr; r++) {
+        uint8_t *restrict dst = o + (size_t)r * (size_t)out_line;
+        if (r > 0 && y[r] == y[r - 1]) {
+            memcpy(dst, dst - out_line, (size_t)nc);
+            continue;
+        }
+        const uint8_t *restrict row = s + (size_t)y[r] * (size_t)line;
+        if (run) {
+            memcpy(dst, row + xi[0], (size_t)nc);
+            continue;
+        }
+        Py_ssize_t c = 0;
+        for (; c + 4 <= nc; c += 4) {  /* four loads before their stores */
+            const uint8_t a = row[xi[c]], b = row[xi[c + 1]], d = row[xi[c + 2]],
+                          e = row[xi[c + 3]];
+            dst[c] = a;
+            dst[c + 1] = b;
+            dst[c + 2] = d;
+            dst[c + 3] = e;
+        }
+        for (; c < nc; c++)
+            dst[c] = row[xi[c]];
+    }
+}
+
+static PyObject *sample(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer src, ys, xs, out;
+    Py_ssize_t line, out_line, col0;
+    if (!PyArg_ParseTuple(args, "y*ny*y*w*nn", &src, &line, &ys, &xs, &out, &out_line,
+                          &col0))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t nr = ys.len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t nc = xs.len / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *y = ys.buf, *x = xs.buf;
+    int64_t xmin = 0, xmax = -1, ymin = 0, ymax = -1;
+    for (Py_ssize_t c = 0; c < nc; c++) {
+        if (c == 0 || x[c] < xmin) xmin = x[c];
+        if (c == 0 || x[c] > xmax) xmax = x[c];
+    }
+    for (Py_ssize_t r = 0; r < nr; r++) {
+        if (r == 0 || y[r] < ymin) ymin = y[r];
+        if (r == 0 || y[r] > ymax) ymax = y[r];
+    }
+    /* the last point read is ymax * line + xmax, the last written (nr - 1) * out_line +
+     * col0 + nc - 1: both compared without a product that could overflow */
+    const int bad = ys.len % (Py_ssize_t)sizeof(int64_t) || xs.len % (Py_ssize_t)sizeof(int64_t)
+        || line <= 0 || line > INT32_MAX || out_line < 0 || col0 < 0 || xmin < 0 || ymin < 0
+        || (nr && nc && (xmax >= line || src.len - 1 - xmax < 0
+                         || ymax > (src.len - 1 - xmax) / line
+                         || col0 + nc > out_line || out.len - col0 - nc < 0
+                         || (nr - 1) > (out.len - col0 - nc) / out_line));
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "sample: an index outside its buffer");
+        goto done;
+    }
+    if (nc > SAMPLE_MAX) {
+        PyErr_SetString(PyExc_ValueError, "sample: too many columns");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    sample_rows(src.buf, line, y, nr, x, nc, (uint8_t *)out.buf + col0, out_line);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&xs);
+    PyBuffer_Release(&ys);
+    PyBuffer_Release(&src);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"reduce", reduce, METH_VARARGS, reduce_doc},
     {"same", same, METH_VARARGS, same_doc},
+    {"sample", sample, METH_VARARGS, sample_doc},
     {NULL, NULL, 0, NULL},
 };
 

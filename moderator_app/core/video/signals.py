@@ -51,16 +51,23 @@ SMALL_PICTURE = 640 * 480  # up to this many pixels a video is decoded on one th
 BUDGET_EVERY = 256  # frames between two progress reports and looks at the CPU budget
 
 
-def _luma_grid(frame, scaler=None) -> np.ndarray:
+def _luma_grid(frame, scaler=None, sample=None) -> np.ndarray:
     """A GRID_H x GRID_W luma sample of `frame` (nearest points on a grid): uint8 for 8-bit
     video, float32 in 0-255 for 10-bit. A frame smaller than the grid is scaled by swscale:
     pass one `av.video.reformatter.VideoReformatter` for a whole video (it keeps its scaling
     context; `frame.reformat` builds one per call, which made the scan of a 160x210 video 7x
-    the decode floor)."""
+    the decode floor). `sample`: the C module's sampler (`_grid.sample`), which gathers an
+    8-bit plane's points in one pass (the same points)."""
     fmt = frame.format.name
     if _sampled(frame):
         plane = frame.planes[0]
         bpp = 2 if fmt.endswith("10le") else 1
+        if bpp == 1 and sample is not None:
+            # one pass, no temporary; at 256x144 the columns are one run: 128 row copies
+            ys, xs = _points(frame.width, frame.height)
+            g = np.empty((GRID_H, GRID_W), np.uint8)
+            sample(plane, plane.line_size, ys, xs, g, GRID_W, 0)
+            return g
         dtype = np.dtype("<u2") if bpp == 2 else np.uint8
         arr = np.frombuffer(plane, dtype).reshape(plane.height, plane.line_size // bpp)
         ys, xs = _points(frame.width, frame.height)
@@ -85,8 +92,8 @@ def _luma_grid(frame, scaler=None) -> np.ndarray:
 @functools.lru_cache(maxsize=8)
 def _points(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """The grid's sample rows and columns in a picture of this size (nearest points)."""
-    ys = np.arange(GRID_H) * height // GRID_H + height // (2 * GRID_H)
-    xs = np.arange(GRID_W) * width // GRID_W + width // (2 * GRID_W)
+    ys = np.arange(GRID_H, dtype=np.int64) * height // GRID_H + height // (2 * GRID_H)
+    xs = np.arange(GRID_W, dtype=np.int64) * width // GRID_W + width // (2 * GRID_W)
     ys.setflags(write=False)
     xs.setflags(write=False)
     return ys, xs
@@ -170,6 +177,8 @@ class _FrameWork:
         self.rows, self.holes = rows, holes
         self.chroma = Chroma()  # the colour's change beside the luma's (chroma.py says why)
         self.native = _native()  # `same` (the C module), or None: every picture scaled
+        # its sampler of the grids' points (None: numpy's gathers, the same points)
+        self.sample = getattr(self.native, "sample", None)
         # the previous picture scaled to the grid: its planes, their kind, and its grid
         self.prev_planes: tuple | None = None
         self.prev_kind: tuple | None = None
@@ -194,7 +203,7 @@ class _FrameWork:
         g = self._grid(f, continues)
         self.rows.add(g, continues)
         self.holes.add(f.pts, g, continues)
-        self.chroma.add(f, continues, self.repeats != repeats)
+        self.chroma.add(f, continues, self.repeats != repeats, self.sample)
 
     def _grid(self, f, continues: bool) -> np.ndarray:
         """The frame's luma grid; for a picture that swscale scales, the previous frame's
@@ -205,7 +214,7 @@ class _FrameWork:
         picture changed (the first plane differs: one compare)."""
         native = self.native
         if native is None or _sampled(f):
-            return _luma_grid(f, self.scaler)
+            return _luma_grid(f, self.scaler, self.sample)
         kind, planes, before = _kind(f), f.planes, self.prev_planes
         # the planes keep their frame's pictures alive for the next frame's compare
         self.prev_planes = planes
@@ -219,7 +228,7 @@ class _FrameWork:
                 self.repeats += 1
                 return self.prev_grid
         self.prev_kind = kind
-        self.prev_grid = g = _luma_grid(f, self.scaler)
+        self.prev_grid = g = _luma_grid(f, self.scaler, self.sample)
         return g
 
     def _run(self) -> None:
