@@ -46,16 +46,15 @@ def _three(d: Path, parts: tuple[str, str, str], frames=(50, 100, 200)) -> tuple
 
 
 @pytest.mark.parametrize("parts,second", [
-    (("h264", "mpeg4", "h264"), "recording 2 of the 3 joined in the file does not decode "
-     "from 2.000 s to 6.000 s"),
     (("h264", "h264big", "h264bigger"), "recording 2 of the 3 joined in the file does not "
      "decode from 2.000 s to 6.000 s"),
-    (("h264", "h264", "h264"), None),
 ])
 def test_a_third_joined_recording_the_demuxer_never_reads_is_said(tmp_path, parts, second):
-    """The third recording: named by its header's byte, its 8 s (by its own header) from
-    where the two read end (6.0 s) declared without footage; the second's stretch says "of
-    the 3". Before: "of the 2 joined", and nothing of 6.0-14.0 s."""
+    """The third recording, of another picture size than the file's (session 26 reads a
+    later recording from its own header only when its video is the file's codec and size):
+    named by its header's byte, its 8 s (by its own header) from where the two read end
+    (6.0 s) declared without footage; the second's stretch says "of the 3". Before session
+    24: "of the 2 joined", and nothing of 6.0-14.0 s."""
     path, starts = _three(tmp_path, parts)
     p = probe_video(path, "video.mkv")
     assert p.ok and p.index is not None and len(p.index.segments) == 1  # two read
@@ -68,8 +67,10 @@ def test_a_third_joined_recording_the_demuxer_never_reads_is_said(tmp_path, part
     assert (f.video_start_s, f.video_end_s) == (6.0, 14.0)
     assert f.message == (
         f"recording 3 of the 3 joined in the file (own header at byte {starts[2]:,}) is never "
-        "read: the demuxer (FFmpeg's, as ffprobe's) stops after recording 2, and the file's "
-        f"bytes from byte {starts[2]:,} on are not looked at; no footage from 6.000 s to "
+        "read: FFmpeg's demuxer (as ffprobe's) reads the first two, a later one is read from "
+        "its own header when its video is of the file's codec, picture size and clock, and "
+        "the reading stops after recording 2; the file's bytes from byte "
+        f"{starts[2]:,} on are not looked at; no footage from 6.000 s to "
         "14.000 s (8.000 s by its own header), counted as missing")
     # verify (with the scan) says it too; the verdict is coverage's (8.761 s run: the 6.0 s
     # read of a joined H.264 x3 file leave 2.761 s missing, within the 5 s limit)
@@ -77,6 +78,29 @@ def test_a_third_joined_recording_the_demuxer_never_reads_is_said(tmp_path, part
     assert [(g.video_start_s, g.video_end_s) for g in report.findings
             if g.rule == "video.joined_undecodable" and "never read" in g.message] == \
         [(6.0, 14.0)]
+
+
+@pytest.mark.parametrize("parts,second", [
+    (("h264", "mpeg4", "h264"), "recording 2 of the 3 joined in the file does not decode "
+     "from 2.000 s to 6.000 s"),
+    (("h264", "h264", "h264"), None),
+])
+def test_a_third_joined_recording_of_the_files_video_is_read(tmp_path, parts, second):
+    """The third recording, H.264 of the file's size, is read from its own header (session
+    26, `joined_chain`; before: "recording 3 of the 3 joined ... is never read", 6.0-14.0 s
+    without footage): its 200 frames counted, 14.0 s, nothing said unread; a second
+    recording the first's header does not decode (MPEG-4) is said as before."""
+    path, _ = _three(tmp_path, parts)
+    p = probe_video(path, "video.mkv")
+    assert p.ok and p.index is not None and len(p.index.segments) == 2
+    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
+    assert not [m for m in found if "never read" in m]
+    if second is not None:
+        assert len(found) == 1 and found[0].startswith(second)
+        assert p.frame_count == 250
+    else:
+        assert not found and p.frame_count == 350
+    assert p.duration_s == 14.0
 
 
 def test_two_joined_recordings_both_read_say_nothing_unread(tmp_path):
@@ -104,9 +128,11 @@ def test_unread_recordings_are_bounded(tmp_path):
                                                       for k in range(2, 33)]
     assert [r["duration_s"] for r in recs[:MAX_UNREAD_OPENED]] == [0.2] * MAX_UNREAD_OPENED
     assert all(r["duration_s"] is None for r in recs[MAX_UNREAD_OPENED:])
+    # recordings 3-32 are read from their own headers (`joined_chain`); the 33rd, the last
+    # header the walk found, is not (where it ends is not known), and is said
     p = probe_video(path, "video.mkv")
     said = [f for f in p.findings if "never read" in f.message]
     assert len(said) == 1 and said[0].message.startswith(
-        "recordings 3-33 of the at least 33 joined in the file (own headers at byte "
-        f"{2 * len(one):,}, ")
-    assert said[0].video_start_s == said[0].video_end_s  # how long is not known
+        "recording 33 of the at least 33 joined in the file (own header at byte "
+        f"{32 * len(one):,}) ")
+    assert p.index is not None and p.index.packets == 32 * 5  # recordings 1-32, no more

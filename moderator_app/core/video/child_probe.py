@@ -19,6 +19,7 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     """The answer to a probe request: its header and blobs (the index)."""
     import dataclasses
 
+    from . import joined_chain
     from .decoder import ExactDecoder, Interrupted, display_matrix
     from .index import build_index, other_footage, recording_stream
     from .joined_headers import joined_reorder
@@ -30,8 +31,10 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     if taken is None:  # none, or only a cover picture
         return {"ok": False, "reason": "the file has no video stream"}, ()
     cap = min(int(req.get("max_frames", 10**8)), int(req.get("max_index_frames", 1 << 22)))
+    # a joined Matroska's recordings past the demuxer's end too, each from its own header
     index = build_index(container, cap, lambda: time.process_time() > deadline,
-                        joined_reorder(req.get("source"), taken))
+                        joined_reorder(req.get("source"), taken),
+                        joined_chain.demux(container, [taken], req.get("source")))
     index = _decodable_head(req, index, deadline)
     unread = _unread(req, index)
     index, joined = _joined(req, index, deadline)

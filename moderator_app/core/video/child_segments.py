@@ -35,6 +35,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from . import joined_chain
 from .index import FrameIndex, recording_stream
 from .joined_headers import (
     MAX_HEADERS,
@@ -170,7 +171,8 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
             done[j], settled[j] = True, min(recent[j])
 
     ended = False
-    for pk in container.demux(stream):
+    # every recording the index read: from their own headers past the demuxer's end
+    for pk in joined_chain.demux(container, [stream], source):
         if pk.size:
             off = tl.shift(pk.pts, pk.dts)
             seg = tl.segment - 1  # recordings after the first: 0..k-1

@@ -146,6 +146,7 @@ class ExactDecoder:
 
     def _use(self, container) -> None:
         self.container = container
+        self._base = 0  # the byte `container` starts at in the file (a recording's reader)
         self.stream = recording_stream(container)
         self._skipping = False  # a new codec context decodes everything
         if self.threads and not self.stream.codec_context.is_open:  # (a reader reused)
@@ -226,7 +227,7 @@ class ExactDecoder:
         timestamp from then on (the caller falls back): an ordinal file whose timestamp seek
         had landed early turned to byte seeks, and NUT's raised out of the read (a libxvid
         NUT with B-frames read one frame after its last)."""
-        packets = self.container.demux(self.stream)
+        packets = self._recordings.packets(self.container, self.stream, self._base)
         while True:
             try:
                 pk = next(packets)
@@ -262,8 +263,9 @@ class ExactDecoder:
         if own is not None:  # sought by time in the recording's own reader, not by bytes
             if own[0] is not self.container:
                 self._use(own[0])
+            self._base = own[1]  # its packets' positions count from its header (`_packets`)
             self._byte_sought = self._preroll = False
-            self._expect_pos = pos - own[1]  # its packets' positions count from its header
+            self._expect_pos = pos
             self._decode_from(target)
             return
         if self.container is not self._main:

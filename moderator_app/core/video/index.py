@@ -456,14 +456,16 @@ def reorder_ticks(stream) -> int:
 
 
 def build_index(container, max_frames: int, deadline_check=None,
-                joined_reorder: int = 0) -> FrameIndex:
+                joined_reorder: int = 0, demuxed=None) -> FrameIndex:
     """Read every packet of the recording's video stream (`recording_stream`) of an open PyAV
     `container` (no decoding).
 
     `deadline_check()` is called every 1024 packets and returns True to stop early (the index
     is then marked incomplete). `joined_reorder`: the deepest reordering of the recordings
     joined after the first, in ticks (`joined_headers.joined_reorder`, from their own
-    headers): the stream's own is the first recording's."""
+    headers): the stream's own is the first recording's. `demuxed`: the stream's packets
+    when not the container's demux (a joined Matroska's recordings past the demuxer's end,
+    `joined_chain.demux`)."""
     stream = recording_stream(container)
     tb = stream.time_base or Fraction(1, 1000)
     # machine integers, 8 bytes a packet each: Python lists of ints cost ~36 (10^7 frames of
@@ -481,7 +483,7 @@ def build_index(container, max_frames: int, deadline_check=None,
     # MPEG-4 Part 2: each packet's picture type, for B-frames stamped out of display order
     # (`packed.restamped`); one byte a packet
     types: bytearray | None = bytearray() if packed.mpeg4 else None
-    for pk in container.demux(stream):
+    for pk in (container.demux(stream) if demuxed is None else demuxed):
         if pk.size == 0:
             continue  # flush packet
         packets += 1

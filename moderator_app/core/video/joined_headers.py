@@ -29,11 +29,13 @@ _OPTIONS = {"probesize": str(1 << 20), "analyzeduration": "0", "max_streams": "6
 
 
 class _From(io.RawIOBase):
-    """A file read from byte `start` on, as if it began there (the joined recording)."""
+    """A file read from byte `start` on, as if it began there (the joined recording), and
+    ending at byte `end` when given (the next recording's header: `joined_chain`)."""
 
-    def __init__(self, path: str, start: int) -> None:
+    def __init__(self, path: str, start: int, end: int | None = None) -> None:
         self._f = open(path, "rb")  # noqa: SIM115 - closed with the reader
         self._start = start
+        self._end = end
         self._f.seek(start)
 
     def readable(self) -> bool:
@@ -43,13 +45,16 @@ class _From(io.RawIOBase):
         return True
 
     def readinto(self, b) -> int:
-        data = self._f.read(len(b))
+        n = len(b) if self._end is None else max(0, min(len(b), self._end - self._f.tell()))
+        data = self._f.read(n)
         b[:len(data)] = data
         return len(data)
 
     def seek(self, pos: int, whence: int = 0) -> int:
         if whence == 0:
             self._f.seek(self._start + max(0, pos))
+        elif whence == 2 and self._end is not None:
+            self._f.seek(max(self._start, self._end + pos))
         else:
             self._f.seek(pos, whence)
         return max(0, self._f.tell() - self._start)
@@ -62,13 +67,14 @@ class _From(io.RawIOBase):
         super().close()
 
 
-def open_recording(path: str, start: int):
+def open_recording(path: str, start: int, end: int | None = None):
     """The joined recording that begins at byte `start` of `path`, opened by PyAV as a file of
-    its own (its header probed briefly: `_OPTIONS`). One opener for every reader of a joined
-    recording's own header: the probe's parameters and pictures, the unread recordings, and
-    the sound (`child_audio`)."""
+    its own (its header probed briefly: `_OPTIONS`), its bytes ending at `end` when given.
+    One opener for every reader of a joined recording's own header: the probe's parameters
+    and pictures, the unread recordings, the sound (`child_audio`), the seeks
+    (`joined_seek`) and the recordings read on past the demuxer's end (`joined_chain`)."""
     import av
-    return av.open(_From(path, start), options=_OPTIONS)
+    return av.open(_From(path, start, end), options=_OPTIONS)
 
 
 def header_start(path: str, lo: int, hi: int) -> int | None:

@@ -24,6 +24,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 
 from .index import FrameIndex, recording_stream
+from .joined_chain import demux, later_starts, same_video
 
 #: Recordings kept open in readers of their own (a few ms to open each; one file handle each).
 READERS = 4
@@ -42,6 +43,9 @@ class RecordingReaders:
         joined_mkv = bool(index.segments) and "matroska" in str(container.format.name)
         self.source = path_of(container) if joined_mkv else None
         self.index = index
+        # the recordings from the third on (`joined_chain`): each read from its own header
+        # alone, the last one the walk found only when the walk was not cut
+        self.later = later_starts(self.source) if self.source is not None else ([], False)
         self._walk: dict = {}  # `child_audio.recording_start`'s walk of the top level
         self._readers: OrderedDict[int, object] = OrderedDict()  # recording start -> reader
 
@@ -65,7 +69,13 @@ class RecordingReaders:
             return None
         own = self._reader(start)
         st = None if own is None else recording_stream(own)
-        if st is None or st.time_base != main_stream.time_base or _shape(st) != _shape(main_stream):
+        if start in self.later[0]:
+            # never read by the file's demuxer: decoded with its own header, as the index,
+            # the scan and the joined check read it (`joined_chain`)
+            if not same_video(st, main_stream):
+                return None
+        elif st is None or st.time_base != main_stream.time_base or \
+                _shape(st) != _shape(main_stream):
             return None
         own_pts = target - (0 if seg == 0 else self.index.segments[seg - 1][1])
         try:
@@ -74,14 +84,26 @@ class RecordingReaders:
             return None
         return own, start
 
+    def packets(self, container, stream, base: int):
+        """`container`'s packets of `stream` (its first byte in the file: `base`), and a
+        joined Matroska's recordings past the demuxer's end, as the index read them
+        (`joined_chain.demux`: positions the whole file's)."""
+        return demux(container, [stream], self.source, base, self.later)
+
     def _reader(self, start: int):
         import av
 
         from .joined_headers import open_recording
         own = self._readers.get(start)
         if own is None:
+            starts, cut = self.later
+            end = next((h for h in starts if h > start), None)
+            if end is None and cut and starts and start >= starts[-1]:
+                return None  # past the walk: not read (`joined_chain.demux`)
             try:
-                own = open_recording(str(self.source), start)
+                # ended at the next recording from the third on: that one is read from its
+                # own header (`joined_chain`), not decoded with this one's
+                own = open_recording(str(self.source), start, end)
             except (av.error.FFmpegError, OSError, ValueError):
                 return None
             self._readers[start] = own

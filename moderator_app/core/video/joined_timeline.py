@@ -11,6 +11,7 @@ story of what frames a file holds.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,11 @@ import numpy as np
 
 if TYPE_CHECKING:
     from .index import FrameIndex
+
+
+#: Presentation times kept for a new segment's offset (`Timeline._split`): a B-frame group's
+#: and more (H.264's deepest reordering is 16 frames).
+RECENT = 24
 
 
 class Timeline:
@@ -56,6 +62,8 @@ class Timeline:
         self.latest: int | None = None  # the latest shifted presentation time so far
         self.before: int | None = None  # the latest before `latest` was set (`_restarts`)
         self.step = 1  # the last forward step of the decode timestamps (one packet interval)
+        # the last RECENT presentation times, shifted (`_split`)
+        self.recent: deque[int] = deque(maxlen=RECENT)
         # each segment after the first: (its first packet's shifted pts, how far back in ticks)
         self.splices: list[tuple[int, int]] = []
 
@@ -79,6 +87,8 @@ class Timeline:
         off = self.offsets[min(self.segment, len(self.offsets) - 1)]
         if p is not None and (self.latest is None or p + off > self.latest):
             self.before, self.latest = self.latest, p + off
+        if p is not None and self.guessed_dts and self.learning:
+            self.recent.append(p + off)
         return off
 
     def _later(self, pts: int | None) -> bool:
@@ -149,7 +159,22 @@ class Timeline:
         self.segment += 1
         if self.learning:
             off = self.offsets[-1]
+            # guessed decode times (Matroska): not a step of several frames. FFmpeg guesses
+            # a joined recording's decode times as its presentation times, whose forward
+            # steps are from anchor to anchor (120 ticks with 2 B-frames at 25 fps): a third
+            # recording read on after it (`joined_chain`) was placed 80 ms late, 120 ms
+            # after the second's last frame. The least step between the last presentation
+            # times is taken where the step is 1.5 of it or more (33 against 34 ticks, a
+            # 30 fps clock in ms, keeps the step), after the second recording only (the
+            # first split is where the step is the first recording's own, as before)
+            shown = sorted(set(self.recent))
+            steps = [b - a for a, b in zip(shown, shown[1:], strict=False)]
+            step = self.step
+            if self.guessed_dts and len(self.offsets) > 1 and steps and \
+                    2 * step >= 3 * min(steps):
+                step = min(steps)
+            self.recent.clear()
             if self.latest is not None:
-                off = max(off, self.latest + self.step - first)
+                off = max(off, self.latest + step - first)
             self.offsets.append(off)
             self.splices.append((first + off, back))

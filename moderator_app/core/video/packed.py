@@ -83,7 +83,7 @@ NO_VOP = 255
 def vop_type(pk) -> int:
     """The coding type of the first picture in the packet `pk` (0 I, 1 P, 2 B, 3 S), NO_VOP
     when its first bytes hold none. Reads at most _HEAD bytes of it."""
-    head = bytes(memoryview(pk)[:_HEAD])
+    head = bytes(memoryview(getattr(pk, "packet", pk))[:_HEAD])  # joined_chain.Shifted too
     i = head.find(_VOP_START)
     return head[i + 4] >> 6 if 0 <= i < len(head) - 4 else NO_VOP
 

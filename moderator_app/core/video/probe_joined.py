@@ -86,9 +86,10 @@ def recordings(joined, read: int) -> tuple[int, int]:
 
 def unread_text(joined, read: int, total: int, read_end: float
                 ) -> tuple[str, float, float] | None:
-    """What is said of the recordings joined after the demuxer's last one (QA s24 R2: FFmpeg
+    """What is said of the recordings joined after the last one read (QA s24 R2: FFmpeg
     reads a Matroska file's first two Segments only; a third, 16 s of a 24 s file, was said
-    nowhere): which (by number, of `total`), where their own headers are (bytes), and the
+    nowhere; session 26: a later one is read from its own header, `joined_chain`, unless its
+    video is another codec, size or clock, or lies past the walk's bound): which (by number, of `total`), where their own headers are (bytes), and the
     stretch they would fill from `read_end` (where the `read` recordings end) for as long as
     their headers say, when each says; else from `read_end` on (a moment). None: no such."""
     recs = unread(joined)
@@ -110,7 +111,9 @@ def unread_text(joined, read: int, total: int, read_end: float
             "a header that gives no duration)")
     return (f"{which} of the {of} joined in the file (own header"
             f"{'s' if len(recs) > 1 else ''} at byte {at}) "
-            f"{'is' if len(recs) == 1 else 'are'} never read: the demuxer (FFmpeg's, as "
-            f"ffprobe's) stops after recording {read}, and the file's bytes from byte "
+            f"{'is' if len(recs) == 1 else 'are'} never read: FFmpeg's demuxer (as ffprobe's) "
+            "reads the first two, a later one is read from its own header when its video is "
+            "of the file's codec, picture size and clock, and the reading stops after "
+            f"recording {read}; the file's bytes from byte "
             f"{count(recs[0].get('at')):,} on are not looked at; {span}, counted as missing",
             read_end, end)

@@ -24,6 +24,7 @@ import threading
 
 import numpy as np
 
+from . import joined_chain
 from .chroma import Chroma
 from .signals_rows import (  # noqa: F401 - the signals' definition, named here as before
     BATCH,
@@ -334,7 +335,8 @@ def scan_container(container, progress=None, total: int = 0,
     # Ogg/Theora: FFmpeg misdates the first packet after a hole; the pages' granules do not
     dates = theora_dates(container, v)
     try:
-        for pk in container.demux(*streams):
+        # a joined Matroska's recordings past the demuxer's end too, as the index reads them
+        for pk in joined_chain.demux(container, streams, source):
             if pk.stream.type == "video":
                 if pk.size:
                     redated = pk.pts if dates is None else dates.pts(pk.size, pk.pts)

@@ -1,0 +1,147 @@
+"""Reading a joined Matroska file past where FFmpeg's demuxer stops: every recording from the
+third on, each from its own header (in the isolated video process).
+
+FFmpeg's Matroska demuxer reads the first Segment of a cat-joined file and the one joined
+after it, then ends (session 24, `joined_headers.unread_recordings`): three H.264 recordings
+of one size and settings (QA s25 S3) gave 375 frames of 600, and the third was said "never
+read". Each recording is a whole Matroska file, so a reader opened at its EBML header
+(`joined_headers.open_recording`) reads it; ended at the next recording's header, it reads
+that one only, with its own header's decoder setup (a reader let run on would decode the
+next one with this one's, as the whole file's demuxer does the second). So the packets of a
+container are followed, when its demux ends, by those of each recording whose header lies
+past the last byte read, one reader each, their byte positions the whole file's
+(`Shifted`) and their timestamps their own (restarting, as the second recording's do in the
+whole file's demux: `joined_timeline.Timeline` shifts them). Used where the file is read in
+order: the index, the scan, the check of joined recordings, and the picture after a seek.
+
+Bounded: the recordings followed are those the top-level walk finds (`matroska_joins`, at
+most MAX_WALK headers); one that does not open, or whose video is of another codec, size or
+time base than the file's (the file has one picture size, and the index one clock), ends
+the chain there, and what follows stays "never read" (`unread_recordings`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+_EBML = b"\x1a\x45\xdf\xa3"
+
+
+class Shifted:
+    """A packet of a recording read from its own header, its byte position the whole
+    file's (PyAV's `pos` cannot be set); everything else is the packet's own, and setting
+    `pts`/`dts` sets the packet's."""
+
+    __slots__ = ("_pk", "pos")
+
+    def __init__(self, pk, base: int) -> None:
+        object.__setattr__(self, "_pk", pk)
+        object.__setattr__(self, "pos", None if pk.pos is None or pk.pos < 0 else pk.pos + base)
+
+    @property
+    def packet(self):
+        """The PyAV packet (its bytes: `bytes()` and `memoryview()` need the object itself)."""
+        return self._pk
+
+    def __bytes__(self) -> bytes:
+        return bytes(self._pk)
+
+    def __getattr__(self, name: str):
+        return getattr(self._pk, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self._pk, name, value)
+
+
+def later_starts(source: object) -> tuple[list[int], bool]:
+    """The headers' bytes of a Matroska file's recordings from the third on (those FFmpeg's
+    demuxer never reads from the file's start), and whether the walk stopped at its bound
+    (MAX_WALK headers: where the last one found ends is not known, and it is not read);
+    nothing for anything else."""
+    from .joined_headers import MAX_WALK, matroska_joins
+    if not isinstance(source, str) or not os.path.isfile(source):
+        return [], False
+    try:
+        with open(source, "rb") as fh:
+            if fh.read(4) != _EBML:
+                return [], False
+    except OSError:
+        return [], False
+    joins = matroska_joins(source)
+    return joins[1:], len(joins) >= MAX_WALK
+
+
+def same_video(own, main) -> bool:
+    """Whether a recording's own video stream can continue the file's: codec, size, time
+    base (its decoder setup may differ: it is decoded with its own)."""
+    if own is None or main is None or own.time_base != main.time_base:
+        return False
+    a, b = own.codec_context, main.codec_context
+    return (a.name, a.width, a.height) == (b.name, b.width, b.height)
+
+
+def demux(container, streams: list, source: object, base: int = 0,
+          later: tuple[list[int], bool] | None = None) -> Iterator:
+    """`container.demux(*streams)`, then the packets of each recording past the last byte
+    read, from its own header (module docstring). `base`: the byte `container` starts at in
+    the file (a recording's reader: its packets are `Shifted`); `later`: `later_starts`
+    (read here when None)."""
+    from .index import recording_stream
+    from .joined_headers import open_recording
+    if later is None:
+        later = later_starts(source) if "matroska" in str(container.format.name) else \
+            ([], False)
+    starts, bounded = later
+    main = recording_stream(container)
+    wanted = [(s.index, s.type) for s in streams]
+    given = {s.index: s for s in streams}
+    current, at, reach = container, base, -1
+    try:
+        while True:
+            first = current is not container
+            for pk in current.demux(*streams):
+                if pk.pos is not None and pk.pos >= 0:
+                    reach = max(reach, pk.pos + at)
+                if first and pk.size and pk.stream.type == "video":
+                    first = False
+                    if pk.dts is None:
+                        # a reader's first packets have no decode time (FFmpeg guesses one
+                        # from the second on): the recording's keyframe, decoded first, is
+                        # dated where it is shown, so that `Timeline` sees the restart there
+                        # and not two packets on (QA s25 S3's: pts 0 and 160 placed in the
+                        # recording before, the third one 80 ms early)
+                        pk.dts = pk.pts
+                yield pk if at == 0 else Shifted(pk, at)
+            nxt = [h for h in starts if h > max(reach, at)]
+            if not nxt or main is None:
+                return
+            end = next((h for h in starts if h > nxt[0]), None)
+            if end is None and bounded:
+                return  # the last header the walk found: its end is not known
+            if current is not container:
+                _close(current)
+            current, at = None, nxt[0]
+            try:
+                current = open_recording(str(source), at, end)
+            except Exception:  # noqa: BLE001 - a recording that does not open ends the chain
+                return
+            own = recording_stream(current)
+            if not same_video(own, main):
+                return
+            streams = [current.streams[i] for i, t in wanted
+                       if i < len(current.streams) and current.streams[i].type == t]
+            for s in streams:  # decoded as the caller set the file's up (threads)
+                with contextlib.suppress(Exception):
+                    s.thread_type = given[s.index].thread_type
+                    s.thread_count = given[s.index].thread_count
+            if not any(s.index == own.index for s in streams):
+                return
+    finally:
+        if current is not None and current is not container:
+            _close(current)
+
+
+def _close(container) -> None:
+    with contextlib.suppress(Exception):  # closing a broken container is best effort
+        container.close()
