@@ -49,7 +49,7 @@ from .local_findings import (
     with_insertion,
     with_unexplained,
 )
-from .records import SyncAnalysis
+from .records import APPLY_MIN_CONFIDENCE, SyncAnalysis
 from .signals import FrameSignals
 
 # A stretch of the track chosen for the offset (a part of the run) must leave a mark on the
@@ -96,13 +96,47 @@ def _splice_pair(tested: list[Tested], th) -> Tested | None:
     return None
 
 
+# A moderator's offset further than this from a suggestion under the one-click bar (and from
+# its reading's first stretch, the run's start) is the one the reactions are read at (the
+# suggestion is not kept: `analyze_at`). Within it the suggestion is read, as the moderator's
+# offset is rarely exact: 1.0 s (band.NEAR_S, freeze.WAIT_REACH_S) and the suggestion's own
+# lag beyond it (Pong's cut, truth 1.767 s: its suggestion 1.790 s is 1.023 s from the
+# truth - 1.0 s, where its cut is found at 1.790 s).
+GIVEN_NEAR_S = 1.5
+
+
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                latency_q: float = 50.0, given: SyncAnalysis | None = None,
                input_kinds=None, calm: bool = False, fixed: bool = False) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
     none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
-    `fixed`: nothing is suggested, the reactions are read at `offset_s` (`at_offset`)."""
+    `fixed`: nothing is suggested, the reactions are read at `offset_s` (`at_offset`).
+
+    A suggestion under the one-click bar (records.APPLY_MIN_CONFIDENCE) does not override a
+    moderator's offset more than GIVEN_NEAR_S away: the reading is made again with the
+    suggestion withheld, the reactions, the track and its findings at the moderator's offset.
+    Why: Kaboom! with 4 s cut at 19.37 s (s26 seeds 2613, 2651) is offered -1.40 s at 0.4
+    (its head at chance, core/sync/head.py); given the truth, 2.6 s, every finding was still
+    read at -1.40 s, where the run's first 12 presses are at chance, and the cut unseen."""
+    res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed)
+    if offset_s is None or fixed or res.suggested_offset_s is None or \
+            res.confidence >= APPLY_MIN_CONFIDENCE:
+        return res
+    # the first stretch's offset is the run's start (`analysis._first_stretch`): Kaboom!'s
+    # insertion s2621, the truth's first stretch, the offset after it suggested
+    starts = [res.suggested_offset_s] + [seg[2] for seg in res.segments[:1]]
+    if any(abs(x - offset_s) <= GIVEN_NEAR_S for x in starts):
+        return res
+    return _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
+                    withheld=res.suggested_offset_s)
+
+
+def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: float,
+             given: SyncAnalysis | None, input_kinds, calm: bool, fixed: bool,
+             withheld: float | None = None) -> SyncAnalysis:
+    """`analyze_at`'s reading; `withheld`: a suggestion under the one-click bar far from the
+    moderator's `offset_s`: nothing is suggested, everything is read at `offset_s`."""
     run_s, input_kinds = kinds.in_order(run_s, input_kinds)
     n = len(run_s)
     if n == 0 or len(sig) < 2:
@@ -218,6 +252,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         reason = "the presses' changes precede the offset their reactions single out"
     if fixed and not reason:
         reason = "read at the offset given"
+    if withheld is not None and not reason:
+        reason = (f"the offset the reactions single out, {withheld:.3f} s, is under the "
+                  "one-click bar and far from the offset given: read at the offset given")
     suggested = None if reason else round(offset - ahead, 4)
     if reason:
         conf = min(conf, 0.3)
@@ -251,7 +288,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
         inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
-        if inserted is None and null_z < math.inf and len(out.segments) == 1:
+        if inserted is None and null_z < math.inf and len(out.segments) == 1 and \
+                withheld is None:
             # the run's head must follow the offset suggested as its start (core/sync/head.py)
             head = head_at_chance(out, sig, nov_r, th, q, memo)
             start = out.offset_used_s
@@ -271,17 +309,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return with_answers(inserted or out, sig, nov_r, th, q, memo)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
-    keep = np.r_[0:i0, i1:n]
-    offset, support, lag = first_offset(run_s[keep], sig, nov, plain, seg_fit.offset_s,
-                                        speed, th, latency_q)
-    if speed != 1.0:
-        offset, speed, line_se = refine_speed(run_s[keep], sig, nov, offset, speed, th)
-        bound = min(bound, line_bound(line_se, sig.fps))
-    if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
-        conf = min(confidence(min(seg_fit.z, null_z), support), bound)
-    res = replace(res, suggested_offset_s=round(offset - ahead, 4),
-                  offset_used_s=round(offset, 4),
-                  supporting_actions=support, speed=speed, confidence=conf)
+    if withheld is None:  # (withheld: the moderator's offset stays the one read)
+        res, lag = _from_rest(res, run_s, np.r_[0:i0, i1:n], sig, nov, plain, seg_fit,
+                              null_z, speed, ahead, bound, th, latency_q)
     # the stretch at chance does not follow the offset used: the offset it does follow
     # carries evidence already, and needs no more than the rest (`measure_all`'s `part`),
     # when the stretch is answered there; a chance match is not (Breakout's 14 s cut: its
@@ -300,3 +330,21 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         out = replace(out, confidence=min(out.confidence, HEAD_BOUND),
                       confidence_note=head_note(i1))
     return out
+
+
+def _from_rest(res: SyncAnalysis, run_s, keep, sig: FrameSignals, nov, plain, seg_fit,
+               null_z: float, speed: float, ahead: float, bound: float, th,
+               latency_q: float) -> tuple[SyncAnalysis, float]:
+    """The offset from the part of the run the video follows (`keep`); the rest is a
+    finding, not evidence. Returns the analysis suggesting it, and the later change's lag."""
+    offset, support, lag = first_offset(run_s[keep], sig, nov, plain, seg_fit.offset_s,
+                                        speed, th, latency_q)
+    if speed != 1.0:
+        offset, speed, line_se = refine_speed(run_s[keep], sig, nov, offset, speed, th)
+        bound = min(bound, line_bound(line_se, sig.fps))
+    conf = res.confidence
+    if null_z < math.inf:  # (a part's suggestion keeps the part's confidence)
+        conf = min(confidence(min(seg_fit.z, null_z), support), bound)
+    return replace(res, suggested_offset_s=round(offset - ahead, 4),
+                   offset_used_s=round(offset, 4), supporting_actions=support, speed=speed,
+                   confidence=conf), lag
