@@ -11,6 +11,9 @@ and grows with the square of the run's length, the same two not sped up (`genuin
 two genuine runs of 300 s (`genuine300`, built on first use: about a minute each; their fits
 go by FFT correlation) (issue 13, docs/DECISIONS.md). Usage: python bench/bench_sync.py
 [GAME | RUN...] (a GAME is its genuine run; a RUN is a corpus name such as pong-speedlong).
+`python bench/bench_sync.py hour`: the peak memory (ru_maxrss) of the analysis of a synthetic
+hour at 60 fps, 3,000 actions, 16x16 tiles 5 % busy (no corpus needed; ~1.5 min CPU; session
+26: 2,733 MiB before `fit.LEARNED_KEPT`).
 """
 
 from __future__ import annotations
@@ -90,5 +93,43 @@ def main(games: list[str]) -> int:
               flush=True)
     return 0
 
+def hour(seconds: int = 3600, fps: int = 60, actions: int = 3000) -> int:
+    """The analysis' peak memory on a synthetic hour (FrameSignals from arrays, as the scan
+    gives them: 16x16 uint8 tiles, 5 % of them changing at random, two tiles answering every
+    action 3 frames late): the process's peak before and after, in MiB. No assertion."""
+    import resource
+
+    import numpy as np
+
+    from moderator_app.core.sync.analysis import analyze
+    from moderator_app.core.sync.signals import from_scan
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+    class _Scan:
+        def __init__(self, times, tiles):
+            self.times_s, self.sync_tiles, self.chroma_tiles = times, tiles, None
+
+    rng = np.random.default_rng(3)
+    n = seconds * fps
+    fine = np.zeros((n, 16, 16), np.uint8)
+    busy = rng.random((n, 16, 16)) < 0.05
+    fine[busy] = rng.integers(1, 40, int(busy.sum())).astype(np.uint8)
+    del busy
+    fine[0] = 0
+    run_s = np.sort(rng.uniform(1, seconds - 5, actions))
+    ks = np.rint((run_s + 2.0) * fps).astype(int) + 3
+    fine[ks, 14, 7], fine[ks, 14, 8] = 30, 25
+    sig = from_scan(_Scan(np.arange(n) / fps, fine), 8)
+    mib = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # noqa: E731
+    before, c0 = mib(), time.process_time()
+    a = analyze(list(map(float, run_s)), sig, DEFAULT_THRESHOLDS)
+    print(f"synthetic {seconds} s at {fps} fps, {actions} actions: peak {mib():.0f} MiB "
+          f"(signals built: {before:.0f} MiB), {time.process_time() - c0:.0f} s CPU; "
+          f"offset {a.suggested_offset_s}")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["hour"]:
+        raise SystemExit(hour())
     raise SystemExit(main(sys.argv[1:]))

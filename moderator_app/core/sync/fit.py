@@ -307,8 +307,22 @@ def learned_fit(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None)
         return memo[key]
     out = _learn(sig, nov1, look1, q, run_s, speed, th)
     if memo is not None:
+        if out[3] is not None:  # weights learnt: a novelty and a lookup of its own
+            held = memo.setdefault(LEARNED, [])
+            held.append(key)
+            if len(held) > LEARNED_KEPT:
+                del memo[held.pop(0)]
         memo[key] = out
     return out
+
+
+# The learned fits a memo keeps (`learned_fit`), the latest: each one that learnt tile
+# weights holds its own novelty and lookup, ~100 bytes a frame (21 MB for an hour at 60 fps),
+# and a long run's track cuts its log into many stretches, each tested (`significance`):
+# an hour's rises at 60 fps with 3,000 actions kept ~155 of them, 3.3 GB, to the end of the
+# reading. One evicted and asked again is learnt again, the same answer.
+LEARNED_KEPT = 8
+LEARNED = ("learned",)  # the memo's own key: the learned fits kept, oldest first
 
 
 def _learn(sig, nov1, look1, q, run_s, speed, th):
