@@ -13,6 +13,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session26.py small [CASE...] [--pairs N]  # issue 12: scan
     .venv/bin/python scripts/qa_session26.py chain [SHAPE...]     # issue 15: held-out shapes
     .venv/bin/python scripts/qa_session26.py sync-build|sync [RUN...]   # issue 13 (ale-py)
+    .venv/bin/python scripts/qa_session26.py sync-cmp BEFORE.jsonl AFTER.jsonl
     .venv/bin/python scripts/qa_session26.py mismatch [CASE...]   # issue 13: another run's log
     .venv/bin/python scripts/qa_session26.py pcmmov [CASE...]     # T1: MOV with PCM audio
     .venv/bin/python scripts/qa_session26.py hostile [ID...]      # issue 15: new classes
@@ -296,6 +297,31 @@ def check_mismatch(case: str) -> dict:
             "met": not (sug is not None and conf is not None and conf >= 0.5)}
 
 
+def _sync_key(r: dict) -> dict:
+    """What a sync row says: the suggestion, its confidence, the drift, every warning (rule
+    and span) at auto, at the truth and near it."""
+    def warns(x: dict) -> list:
+        return ([(w.get("rule"), w.get("a"), w.get("b")) for w in x["spans"]
+                 if w.get("severity") == "warning"] + [tuple(o) for o in x.get("other_warnings", [])])
+    a, t = r["auto"], r["at_truth"]
+    return {"auto": (a["exit"], a["suggested_offset_s"], a["confidence"], a["drift_percent"],
+                     warns(a)),
+            "truth": (t["exit"], t["drift_percent"], warns(t)),
+            "near": {k: (v["exit"], v["warnings"]) for k, v in r.get("near", {}).items()}}
+
+
+def sync_cmp(before: str, after: str) -> None:
+    """Two `sync` outputs compared run by run (same / CHANGED with the fields that moved)."""
+    def load(p: str) -> dict:
+        rows = [json.loads(x) for x in Path(p).read_text().splitlines() if x.startswith("{")]
+        return {r["run"]: _sync_key(r) for r in rows if "auto" in r}
+    a, b = load(before), load(after)
+    for run, key in b.items():
+        moved = {f: (a[run][f], key[f]) for f in key if run in a and a[run][f] != key[f]}
+        print(json.dumps({"run": run, "same": run in a and not moved, "moved": moved},
+                         default=str))
+
+
 # -- 5b. QuickTime with PCM audio (T1) -----------------------------------------------------------
 #: case -> seconds of 320x240 25 fps MJPEG + 48 kHz stereo big-endian PCM in MOV (a capture
 #: card's recording); the MOV sample tables count every PCM sample (48,000 a second)
@@ -377,6 +403,8 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
               rest or SYNC_RUNS + SYNC_EXTRA, "run")
     elif what == "sync":
         _rows(check_sync, rest or SYNC_RUNS, "run")
+    elif what == "sync-cmp":
+        sync_cmp(rest[0], rest[1])
     elif what == "mismatch":
         _rows(check_mismatch, rest or list(MISMATCH), "case")
     elif what == "pcmmov":
