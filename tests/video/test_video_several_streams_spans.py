@@ -96,3 +96,21 @@ def test_an_mp4_stream_with_b_frames_ends_each_span_at_its_last_frame(tmp_path):
     assert first[:2] == (3.0, 5.0) and second[:2] == (18.0, 20.0), (first, second)
     assert first[2].endswith("; footage from 3.000 s to 5.000 s and from 18.000 s to "
                              "20.000 s)"), first[2]
+
+
+def test_a_mov_stream_whose_b_frames_cross_its_gap_is_two_spans(tmp_path):
+    """QA s26 T2: in a MOV, x264's reordering puts two frames of the second span (shown at
+    12.0 and 12.08 s) before the first span's last frame (4.48 s) in decode order, and that
+    frame's duration is the 7.52 s to the next decode time. Clamped to the next frame in
+    time (12.0 s) it bridged the gap: one span 3.0-15.0 s. A frame lasts no longer than the
+    stream's usual duration: 3.0-4.52 and 12.0-15.0 s."""
+    out = tmp_path / "two.mov"
+    ffmpeg("-f", "lavfi", "-i", "testsrc=s=64x64:r=25:d=20", "-f", "lavfi", "-i",
+           "testsrc=s=64x48:r=25:d=20", "-map", "0", "-map", "1", "-filter:v:1",
+           "select='between(t\\,3\\,4.49)+between(t\\,12\\,14.99)'", "-fps_mode:v:1",
+           "passthrough", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+           "-threads", "1", "-bf", 3, "-g", 50, out)
+    (first, second) = notes(probe_video(out, out.name))
+    assert first[:2] == (3.0, 4.52) and second[:2] == (12.0, 15.0), (first, second)
+    assert first[2].endswith("; footage from 3.000 s to 4.520 s and from 12.000 s to "
+                             "15.000 s)"), first[2]

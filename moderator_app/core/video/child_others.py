@@ -115,8 +115,16 @@ def _spans(packets: list[tuple[float, float]]) -> list[tuple[float, float]]:
     ends no later than the next one in time starts: its duration is the container's, and
     MP4's is the decode-order delta to the next sample (`stts`), which, with B-frames,
     belongs to a packet shown elsewhere (QA s25 S4: the sample before an 11 s gap was a
-    frame at 19.16 s, and that stream's footage ran "to 30.200 s" of a 25 s file)."""
+    frame at 19.16 s, and that stream's footage ran "to 30.200 s" of a 25 s file). Nor
+    later than its start plus the stream's usual duration (the median of its packets'): in a
+    MOV the last frame before a gap was given the 7.52 s to the next decode time, and the next
+    frame in time was the gap's other side (QA s26 T2: 3.0-4.5 and 12.0-15.0 s said as one
+    span, 3.0-15.0 s)."""
     ordered = sorted(packets)
+    durations = sorted(e - t for t, e in ordered if e > t)
+    usual = durations[len(durations) // 2] if durations else None
+    if usual is not None:
+        ordered = [(t, min(e, t + usual)) for t, e in ordered]
     cur = nxt = None  # walking back from the last: this packet's time, the next later one
     for i in range(len(ordered) - 1, -1, -1):
         t, e = ordered[i]
