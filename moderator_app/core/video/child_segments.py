@@ -127,7 +127,7 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
                 mine["width"] and mine["height"] and (mine["width"], mine["height"]) != got)
             compare = not other and bool(played.get(j)) and time.process_time() <= deadline
             pictures = _pictures_differ(source, heads[j][0], index, starts[j], played[j],
-                                        index.segments[j][1]) if compare else None
+                                        index.segments[j][1], deadline) if compare else None
             verdicts[j] = (other or pictures is not None, pictures)
         return verdicts[j]
 
@@ -148,7 +148,12 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
         out[i] = True
         if sizes[j] is None:
             sizes[j] = (int(f.width), int(f.height))
-        if j in played and i - starts[j] < PICTURES:
+        if j in played and (i - starts[j] < PICTURES or (
+                len(played[j]) < PICTURES and min(played[j], default=PICTURES) >= PICTURES)):
+            # its first pictures; where none of them comes out (all its first packets give
+            # no frame), the first that do: QA s26 T6's H.264 High with 3 B-frames, played
+            # with a Baseline recording's header, gave two frames, 3.04 and 4.24 s in, a green
+            # picture and another, shown as footage and exported as frame 202
             played[j][i - starts[j]] = luma(f)
         for m in range(j):  # recordings before it: over once REORDER frames came after
             if begun[m] and not done[m]:
@@ -276,8 +281,8 @@ def _own_headers(source: str | None, index: FrameIndex, starts: list[int], ends:
     return found
 
 
-def _pictures_differ(source, at: int, index: FrameIndex, a: int, played: dict, off: int
-                     ) -> list[int] | None:
+def _pictures_differ(source, at: int, index: FrameIndex, a: int, played: dict, off: int,
+                     deadline: float | None = None) -> list[int] | None:
     """[pictures that differ, pictures compared] of a joined recording (its frames from `a`
     in the index, shifted by `off`; its own header at byte `at` of `source`) whose first
     pictures as the file plays them (`played`, by place in the recording) are not those its
@@ -285,7 +290,7 @@ def _pictures_differ(source, at: int, index: FrameIndex, a: int, played: dict, o
     (an honest join of one encoder setting whose header bytes differ: another level) or none
     could be compared."""
     when = {int(index.pts[a + n]) - off: pic for n, pic in played.items()}
-    mine = own_pictures(source, at, set(when))
+    mine = own_pictures(source, at, set(when), deadline)
     pairs = [(mine[t], pic) for t, pic in sorted(when.items()) if t in mine]
     bad = sum(differs(x, y) for x, y in pairs)
     return [bad, len(pairs)] if bad else None

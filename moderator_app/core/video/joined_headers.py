@@ -141,19 +141,25 @@ def luma(frame):
     return plane[::step, ::step].copy()
 
 
-def own_pictures(path: str, start: int, want: set[int]) -> dict[int, object]:
+def own_pictures(path: str, start: int, want: set[int], deadline: float | None = None
+                 ) -> dict[int, object]:
     """The pictures (`luma`) of the joined recording decoded from its own header at byte
     `start`, by presentation time (its own, as the file's demuxer gives it before any
     shift), for the times in `want`: from the keyframe before the first (a fragmented MP4
     played joined loses the recording's first fragment: its frames start 2 s in). Stops
-    past the last wanted time, or after 4 * PICTURES frames without one."""
+    past the last wanted time, or after 4 * PICTURES frames without one from the first
+    wanted time on (the frames from the keyframe up to it are the decode's way there: one
+    keyframe and the first pictures the file shows 3 s in, QA s26 T6), or when the process's
+    CPU clock passes `deadline` (`time.process_time`; None: no such bound)."""
+    import time
+
     import av
 
     from .index import recording_stream
     out: dict[int, object] = {}
     if not want:
         return out
-    last, idle = max(want), 0
+    first, last, idle = min(want), max(want), 0
     try:
         with open_recording(path, start) as c:
             st = recording_stream(c)
@@ -167,10 +173,12 @@ def own_pictures(path: str, start: int, want: set[int]) -> dict[int, object]:
                 for f in pk.decode():
                     if f.pts in want:
                         out[int(f.pts)], idle = luma(f), 0
-                    else:
+                    elif f.pts is None or f.pts >= first or deadline is None:
                         idle += 1
                     if (f.pts is not None and f.pts >= last) or idle > 4 * PICTURES:
                         return out
+                if deadline is not None and time.process_time() > deadline:
+                    return out
     except av.error.MemoryError:
         raise
     except (av.error.FFmpegError, OSError, ValueError):
