@@ -57,6 +57,24 @@ class FindingLog:
         out._kept.extend(tail)
         return out
 
+    def rewording(self, change: Callable[[Finding], Finding]) -> FindingLog:
+        """A copy in which each kept finding is `change(finding)` (same rule, same place;
+        its severity and wording may differ), the counts by severity following. Why: a note
+        that another analysis explains a finding (the game's wait beside a scan's held
+        picture, core/sync/run.py `wait_notes`) changes one finding, not its whole rule."""
+        out = FindingLog(self.per_rule_cap)
+        out.by_rule = Counter(self.by_rule)
+        out.by_severity = Counter(self.by_severity)
+        out.dropped = self.dropped
+        for f in self._kept:
+            g = change(f)
+            if g.rule != f.rule:
+                raise ValueError(f"rewording {f.rule} as {g.rule}")
+            out.by_severity[f.severity] -= 1
+            out.by_severity[g.severity] += 1
+            out._kept.append(g)
+        return out
+
     def extend(self, findings) -> None:
         for f in findings:
             self.add(f)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.sync.analysis import SyncAnalysis
-from moderator_app.core.sync.run import sync_finding
+from moderator_app.core.sync.run import sync_finding, wait_notes
 from moderator_app.core.text import counted, safe_text
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.video.scan import ScanResult
@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
         lane, p = self.activity, self.player
         lane.seek_requested.connect(self.nav.seek_run_time)
         p.loaded.connect(lambda: lane.set_scan(None))
+        p.loaded.connect(lambda: setattr(self, "_scan", None))  # not a new run's
         p.scan_progress.connect(lane.set_progress)
         p.scan_ready.connect(lane.set_scan)
         p.scan_ready.connect(self._scan_findings)
@@ -174,19 +175,26 @@ class MainWindow(QMainWindow):
         """The integrity scan's spans join the findings list, each at its start, its span
         in the finding (a ScanResult; None or a reason text while there is none)."""
 
+        self._scan = scan
         if not isinstance(scan, ScanResult):
             self.nav.set_analysis_findings("scan", [])
             return
         report = self.session.report
         video = report.video if report is not None else None
         file = None if video is None else video.file
-        self.nav.set_analysis_findings("scan", scan.findings(file))
+        # a held picture the sync shows ending at the button the game waits for: a note
+        # (core/sync/run.py `wait_note`, as `verify --sync` says it)
+        self.nav.set_analysis_findings("scan", wait_notes(scan.findings(file),
+                                                          getattr(self, "_sync", None)))
 
     def _sync_findings(self, analysis) -> None:
         """Auto-sync's findings join the findings list, worded as in `verify --sync` (a
         SyncAnalysis; None or a status text while there is none), each at its run time: the
         actions it is about, whatever the offset (the finding's run times)."""
 
+        self._sync = analysis
+        if isinstance(getattr(self, "_scan", None), ScanResult):
+            self._scan_findings(self._scan)
         if not isinstance(analysis, SyncAnalysis):
             self.nav.set_analysis_findings("sync", [])
             return

@@ -74,6 +74,9 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)
     held += clock.clock_jumps(res, run_s, sig, th)
+    waits = freeze.game_waits(res, run_s, sig, th, input_kinds)
+    if waits:
+        res = replace(res, waits=waits)
     if not held and not widened:
         return res
     mine = [widened.get(j, f) for j, f in enumerate(res.findings)]

@@ -72,6 +72,11 @@ class SyncAnalysis:
     # not follow it (core/sync/head.py), or None: a later reading of a part of the picture
     # (the player's band, the calmed onsets, the sprites) offers it no more (`analysis`)
     refused_offset_s: float | None = field(default=None, compare=False)
+    # the held pictures that end as the game waiting for a button at the offset used:
+    # (video first held frame, first changed frame, the press expected there, its kind)
+    # (core/sync/freeze.py `game_waits`); the report says a scan's `video.frozen` over one
+    # as a note (core/sync/run.py `wait_notes`)
+    waits: tuple[tuple[float, float, float, str], ...] = field(default=(), compare=False)
 
     @property
     def drift_percent(self) -> float:

@@ -9,19 +9,20 @@ the CLI and the GUI call this after `verify_paths`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from moderator_app.core.errors import InputError
-from moderator_app.core.rules import Finding
+from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.sync import align
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
 from moderator_app.core.sync.inputs import idle_stretches, inputs
 from moderator_app.core.sync.signals import frame_signals, from_scan
 from moderator_app.core.sync.silent import READ_FLOOR_S, with_silent
+from moderator_app.core.text import safe_text
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 SCHEMA = "moderator-app/sync/v1"
@@ -217,9 +218,53 @@ def finding_message(f) -> str:
     return "; ".join(parts)
 
 
+# A scan's held picture and the sync's are read at different resolutions: their ends (the
+# first changed frame) fall 1-2 frames apart (Human Cannonball at 25 fps: 8.32 / 8.28 s,
+# 25.52 / 25.44 s, 33.04 / 33.00 s).
+WAIT_MATCH_S = 0.1
+FROZEN_RULE = "video.frozen"
+
+
+def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
+    """`f` as the report says it beside the sync analysis `a`: a scan's `video.frozen`
+    warning whose held picture ends where one of `a.waits` does (the game waiting for a
+    button at the offset used: core/sync/freeze.py `game_waits`) becomes a note saying so;
+    any other finding unchanged. The scan's own result (its cache) is not changed: only
+    how its finding reads beside a log. Why: a scan finding has no log; a game that holds
+    its picture until a button is pressed (Human Cannonball, until FIRE shoots the cannon:
+    QA s26 T3) shows a warning for every shot on a genuine run, while footage frozen by an
+    edit resumes where the cut lands, at no such press (the corpus' freezes and pauses keep
+    their warnings)."""
+    if f.rule != FROZEN_RULE or f.severity is not Severity.WARNING or \
+            f.video_end_s is None or a.offset_used_s is None:
+        return f
+    for _v0, v1, press, kind in a.waits:
+        if abs(v1 - f.video_end_s) <= WAIT_MATCH_S and \
+                (f.video_start_s is None or f.video_start_s < v1):
+            # the log's own name for the button (capped at KIND_MAX_CHARS): one line
+            button = safe_text(kind.split("=", 1)[-1] if kind.startswith("press button=")
+                               else kind)
+            return replace(f, severity=Severity.INFO, message=(
+                f"{f.message}: held until {button}, pressed at video {press:.2f} s at the "
+                f"offset {float(a.offset_used_s):.3f} s (no press held before it was "
+                f"{button}; the picture resumes at {v1:.2f} s with the game's next frame): "
+                f"the game waiting for the button, not frozen footage"))
+    return f
+
+
+def wait_notes(findings, a) -> list[Finding]:
+    """`findings` with `wait_note` beside `a` (a SyncAnalysis; anything else: unchanged)."""
+    if not isinstance(a, SyncAnalysis) or not a.waits:
+        return list(findings)
+    return [wait_note(f, a) for f in findings]
+
+
 def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
-    """The `sync` section and the `sync.*` findings (warnings; a note for no suggestion)."""
+    """The `sync` section and the `sync.*` findings (warnings; a note for no suggestion);
+    a scan's `video.frozen` the game's wait explains said as a note (`wait_note`)."""
     report.sync = SyncSection(a)
+    if a.waits:
+        report.findings = report.findings.rewording(lambda f: wait_note(f, a))
     if a.suggested_offset_s is None:
         report.add(R.NOT_ENOUGH_SIGNAL.at(f"no offset suggested: {a.reason}", video_name))
     for f in a.findings:
