@@ -139,3 +139,27 @@ def test_an_offset_set_while_the_first_analysis_runs_is_measured_too(qtbot, wind
     qtbot.waitUntil(lambda: isinstance(done[-1], SyncAnalysis)
                     and done[-1].offset_used_s == moved[0], timeout=60000)
     assert done[-1].suggested_offset_s is None
+
+
+def test_a_held_picture_the_sync_shows_as_the_games_wait_is_listed_as_a_note(qtbot, window,
+                                                                           tmp_path,
+                                                                           monkeypatch):
+    # issue 13, QA s26 T3 (core/sync/run.py `wait_note`): the scan group says the game's wait
+    # as `verify --sync` does, once the sync analysis is in; the scan's own finding stays
+    from moderator_app.core.rules import Severity
+    from moderator_app.core.sync import run
+    from moderator_app.core.sync.records import SyncAnalysis
+
+    sub = tmp_path / "run"
+    sub.mkdir()
+    make_agent_log(sub / "agent-log.jsonl", n_events=40, seed=3)
+    shutil.copy(vc.build(vc.RECIPES["scan"]), sub / "video.mp4")  # frozen 10-14 s, black 20-23 s
+    monkeypatch.setattr(run, "analyze_result", lambda *a, **k: SyncAnalysis(
+        0.0, 0.9, 10, 12, 1.0, "", 0.0, waits=((10.0, 14.0, 13.9, "press button=FIRE"),)))
+    with qtbot.waitSignal(window.player.scan_ready, timeout=180000):
+        window.open_paths([sub])
+    wait_idle(qtbot, window)
+    frozen = [f for f in window.findings.findings if f.rule == "video.frozen"]
+    assert [(f.severity, round(f.video_end_s)) for f in frozen] == [(Severity.INFO, 14)]
+    assert "held until FIRE, pressed at video 13.90 s at the offset 0.000 s" in \
+        frozen[0].message
