@@ -68,8 +68,9 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     widened: dict[int, SyncFinding] = {}
+    explained: set[int] = set()
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
-                                  input_kinds) + \
+                                  input_kinds, explained) + \
         repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)
@@ -77,9 +78,9 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     waits = freeze.game_waits(res, run_s, sig, th, input_kinds)
     if waits:
         res = replace(res, waits=waits)
-    if not held and not widened:
+    if not held and not widened and not explained:
         return res
-    mine = [widened.get(j, f) for j, f in enumerate(res.findings)]
+    mine = [widened.get(j, f) for j, f in enumerate(res.findings) if j not in explained]
     found = sorted(mine + held, key=video_order)
     return replace(res, findings=found)
 

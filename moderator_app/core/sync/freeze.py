@@ -77,6 +77,12 @@ WAIT_RESUME_RATIO = 1.0
 # freezes this module reports at every offset resume at 1.07 (Space Invaders), 1.68 (Ms.
 # Pac-Man), 18.0 (River Raid), 40.9 (Frostbite) and 93.0 (Skiing) times it.
 WAIT_FAR_RATIO = 0.5
+# ... unless the press that ends it is a button (not NOOP) none of the held presses named:
+# then a first changed frame under the one-offset rule's WAIT_RESUME_RATIO will do. Human
+# Cannonball's opening hold (QA s26 T4: the lead-in and the wait for FIRE, 0.08-8.28 s
+# under NOOP/UP/DOWN) resumes at 0.72 of the usual change, warned at auto and at 2.5 s;
+# the corpus freezes resume at >= 1.07 (above) and River Raid's at a RIGHT it held.
+WAIT_BUTTON_RATIO = WAIT_RESUME_RATIO
 WAIT_REACH_S = 1.0  # a moderator's offset is rarely exact (band_jump's NEAR_S)
 # A held picture the game's wait explains (`game_waits`) lasts at least this (a scan's
 # `video.frozen` lasts its freeze_s, 3 s; the sync's picture, finer than the scan's, can see a
@@ -139,26 +145,27 @@ def _run_time(v: float, offset: float, speed: float) -> float:
 
 
 def waits_for(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
-              within_s: float) -> bool:
+              within_s: float, button: bool = False) -> bool:
     """Does a picture held from video time f0 that resumes at f1 end as a game waiting for a
     button does: a press expected (`x`, video times in order, `kinds` beside them) from
     `within_s` before f1 to a frame after it, whose kind none of the presses from f0 to it
     had (at least one)? Why: a game that waits for one button ignores the others, and the
     first press of that button is what moves it again; the picture resumes at that press's
     reaction (the game's delay: 99 % of genuine presses show within 0.153 s). Footage frozen
-    by an edit resumes where the edit lands, whatever was pressed."""
+    by an edit resumes where the edit lands, whatever was pressed. `button`: the ending
+    press must also be a button (not NOOP: `_no_button`)."""
     lo = int(np.searchsorted(x, f1 - within_s - 1e-9))
     hi = int(np.searchsorted(x, f1 + 1.0 / max(fps, 1e-6) + 1e-9))
     start = int(np.searchsorted(x, f0 - 1e-9))
     for c in range(max(lo, start + 1), hi):
         held = set(kinds[start:c])
-        if held and kinds[c] not in held:
+        if held and kinds[c] not in held and not (button and _no_button(kinds[c])):
             return True
     return False
 
 
 def waits_near(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
-               within_s: float, lo: float, hi: float) -> bool:
+               within_s: float, lo: float, hi: float, button: bool = False) -> bool:
     """`waits_for` at some offset from `lo` to `hi` (`x`: the presses' run times over the
     speed): for each press that can be expected in the window before f1 at one of them, at
     the earliest such offset (the fewest presses held before it, so a kind it did not hold
@@ -166,14 +173,14 @@ def waits_near(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float
     frame = 1.0 / max(fps, 1e-6)
     a = int(np.searchsorted(x, f1 - within_s - hi - 1e-9))
     b = int(np.searchsorted(x, f1 + frame - lo + 1e-9))
-    return any(waits_for(x + o, kinds, f0, f1, fps, within_s)
+    return any(waits_for(x + o, kinds, f0, f1, fps, within_s, button)
                for o in {max(lo, f1 - within_s - float(x[c])) for c in range(a, b)})
 
 
 def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                     run_duration_s: float | None = None,
                     widened: dict[int, SyncFinding] | None = None,
-                    input_kinds=None) -> list[SyncFinding]:
+                    input_kinds=None, explained: set[int] | None = None) -> list[SyncFinding]:
     """`sync.no_reaction` findings for the held pictures the analysis `a` does not already
     report (see the module's docstring). A finding of `a` from the reactions whose first
     unanswered action lies inside such a held picture that starts earlier starts where the
@@ -183,7 +190,10 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     13.85 s, first action in it at 15.66 s, the finding 1.8 s late), while the picture dates
     it to the frame. `input_kinds`: beside `run_s`, each input's kind (a press's button),
     or None: a held picture ending as a game's wait for a button is then not told apart
-    (`waits_for`)."""
+    (`waits_for`). `explained`, when given, gets the indices of `a`'s findings from the
+    reactions that lie inside a held picture ending as such a wait: a still picture answers
+    no press, and the game ignores them while it waits (Human Cannonball's opening hold at
+    2.82 s: 2 unanswered presses inside 0.08-8.28 s, QA s26 T4)."""
     e, kinds = in_order(run_s, input_kinds)
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
@@ -219,6 +229,14 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         if resumes_gradually(sig.picture_change, int(spans[i, 1]), fps):
             continue  # the game moving again, not footage resumed elsewhere (resume.py)
         f0, f1 = float(v0[i]), float(v1[i])
+        one = len(offs) == 1
+        waits = kinds is not None and (
+            (one and _waits_here(sig, int(spans[i, 1]), fps, x + float(offs[0]), kinds, f0,
+                                 f1, th.sync_wait_reaction_s))
+            or (not (one and a.suggested_offset_s is not None) and _waits_far(
+                sig, int(spans[i, 1]), fps, x, kinds, f0, f1, th.sync_wait_reaction_s,
+                float(offs[0]) - (WAIT_REACH_S if one else 0.0),
+                float(offs[-1]) + (WAIT_REACH_S if one else 0.0))))
         said = [j for j, g in enumerate(a.findings)
                 if g.rule == RULE and g.video_start_s is not None
                 and g.video_start_s - 1.0 <= f1
@@ -228,6 +246,10 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             for j in said:
                 g = a.findings[j]
                 s0 = g.video_start_s  # not None: `said` holds only findings with a start
+                if waits and explained is not None and s0 is not None and \
+                        f0 - 1.0 / fps <= s0 and (g.video_end_s or s0) <= f1 + 1.0 / fps:
+                    explained.add(j)  # presses inside the game's wait: nothing could answer
+                    continue
                 if widened is not None and s0 is not None and f0 + LATE_S < s0 <= f1:
                     w0 = g.run_start_s if a.offset_used_s is None or g.run_start_s is None \
                         else _run_time(f0, float(a.offset_used_s), a.speed)
@@ -236,19 +258,8 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                         message=f"{g.message} (the picture is held from {f0:.2f} s, "
                         f"{s0 - f0:.1f} s before the first of them)")
             continue
-        one = len(offs) == 1
-        if one and kinds is not None and waits_for(
-                x + float(offs[0]), kinds, float(v0[i]), float(v1[i]), fps,
-                th.sync_wait_reaction_s) and resumes_gradually(
-                sig.picture_change, int(spans[i, 1]), fps, ratio=WAIT_RESUME_RATIO, frames=1):
-            continue  # the game waiting for a button it was then given
-        if kinds is not None and not (one and a.suggested_offset_s is not None) and \
-                resumes_gradually(sig.picture_change, int(spans[i, 1]), fps,
-                                  ratio=WAIT_FAR_RATIO, frames=1) and waits_near(
-                x, kinds, float(v0[i]), float(v1[i]), fps, th.sync_wait_reaction_s,
-                float(offs[0]) - (WAIT_REACH_S if one else 0.0),
-                float(offs[-1]) + (WAIT_REACH_S if one else 0.0)):
-            continue  # ... at an offset near the one the analysis could not pin down
+        if waits:
+            continue  # the game waiting for a button it was then given (at an offset near)
         r0 = r1 = None
         if one:  # the held picture on the run's clock (its actions lie inside)
             r0, r1 = _run_time(f0, float(offs[0]), speed), _run_time(f1, float(offs[0]), speed)
@@ -262,6 +273,27 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             video_start_s=round(f0, 3), video_end_s=round(f1, 3), run_start_s=r0,
             run_end_s=r1, actions=least))
     return out
+
+
+def _waits_here(sig: FrameSignals, last: int, fps: float, x: np.ndarray, kinds: list[str],
+                f0: float, f1: float, within_s: float) -> bool:
+    """The one-offset rule (`x` at the offset used): `waits_for` and a first changed frame
+    under `WAIT_RESUME_RATIO` of the usual change."""
+    return waits_for(x, kinds, f0, f1, fps, within_s) and resumes_gradually(
+        sig.picture_change, last, fps, ratio=WAIT_RESUME_RATIO, frames=1)
+
+
+def _waits_far(sig: FrameSignals, last: int, fps: float, x: np.ndarray, kinds: list[str],
+               f0: float, f1: float, within_s: float, lo: float, hi: float) -> bool:
+    """`waits_near` from `lo` to `hi` for a held picture f0..f1 whose last held frame is
+    `last`: resumed with a first changed frame under `WAIT_FAR_RATIO` of the usual change
+    at a press of any new kind, or under `WAIT_RESUME_RATIO` (the one-offset rule's) at a
+    press of a new *button* (`WAIT_BUTTON_RATIO`'s note)."""
+    if not resumes_gradually(sig.picture_change, last, fps, ratio=WAIT_BUTTON_RATIO,
+                             frames=1):
+        return False
+    far = resumes_gradually(sig.picture_change, last, fps, ratio=WAIT_FAR_RATIO, frames=1)
+    return waits_near(x, kinds, f0, f1, fps, within_s, lo, hi, button=not far)
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
