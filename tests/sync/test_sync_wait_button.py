@@ -102,3 +102,17 @@ def test_unanswered_presses_inside_an_inserted_freeze_are_not_explained():
     mid = (t["video_start_s"] + t["video_end_s"]) / 2
     explained, _ = _explained(run, 0.3, (mid - 1.0, mid + 1.0))
     assert explained == set()
+
+
+def test_a_wait_ending_a_frame_past_the_fitted_offset_is_no_frozen_footage():
+    # s2685: the opening hold 0.08-7.40 s under a NOOP and an UP ends at a FIRE expected at
+    # 7.4415 s at the offset the analysis uses (2.7405 s for the truth 2.7): 0.0015 s past
+    # one frame after the first changed frame (7.40 s, 1 point against a usual 38)
+    from corpus.record import Recorder
+
+    rec = Recorder(fps=25, scale=2, flags="bicubic", crf=28, container="mkv", lead_s=2.7)
+    run = corpus.build_with("s26-human_cannonball-genuine@r25mkvq28s2685", "human_cannonball",
+                            human_cannonball, "genuine", 2685, rec, "r25mkvq28")
+    assert (0.08, 7.4) in _held(run, kinds=False)
+    # on 138f167: [(0.08, 7.4)] at the truth, a warning on a genuine run
+    assert (0.08, 7.4) not in _held(run, kinds=True)

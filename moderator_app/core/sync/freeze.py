@@ -83,6 +83,11 @@ WAIT_FAR_RATIO = 0.5
 # under NOOP/UP/DOWN) resumes at 0.72 of the usual change, warned at auto and at 2.5 s;
 # the corpus freezes resume at >= 1.07 (above) and River Raid's at a RIGHT it held.
 WAIT_BUTTON_RATIO = WAIT_RESUME_RATIO
+# The press that ends a wait is expected up to this many frames after the first changed
+# frame: the offset the analysis uses is its fit's, a frame off the truth at times (Human
+# Cannonball s2685: 2.7405 s used for the truth 2.7, its FIRE expected 0.0015 s past one
+# frame after the opening hold's end; the game moves in the frame after the press).
+WAIT_LATE_FRAMES = 2
 WAIT_REACH_S = 1.0  # a moderator's offset is rarely exact (band_jump's NEAR_S)
 # A held picture the game's wait explains (`game_waits`) lasts at least this (a scan's
 # `video.frozen` lasts its freeze_s, 3 s; the sync's picture, finer than the scan's, can see a
@@ -148,14 +153,14 @@ def waits_for(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
               within_s: float, button: bool = False) -> bool:
     """Does a picture held from video time f0 that resumes at f1 end as a game waiting for a
     button does: a press expected (`x`, video times in order, `kinds` beside them) from
-    `within_s` before f1 to a frame after it, whose kind none of the presses from f0 to it
-    had (at least one)? Why: a game that waits for one button ignores the others, and the
+    `within_s` before f1 to `WAIT_LATE_FRAMES` frames after it, whose kind none of the
+    presses from f0 to it had (at least one)? Why: a game that waits for one button ignores the others, and the
     first press of that button is what moves it again; the picture resumes at that press's
     reaction (the game's delay: 99 % of genuine presses show within 0.153 s). Footage frozen
     by an edit resumes where the edit lands, whatever was pressed. `button`: the ending
     press must also be a button (not NOOP: `_no_button`)."""
     lo = int(np.searchsorted(x, f1 - within_s - 1e-9))
-    hi = int(np.searchsorted(x, f1 + 1.0 / max(fps, 1e-6) + 1e-9))
+    hi = int(np.searchsorted(x, f1 + WAIT_LATE_FRAMES / max(fps, 1e-6) + 1e-9))
     start = int(np.searchsorted(x, f0 - 1e-9))
     for c in range(max(lo, start + 1), hi):
         held = set(kinds[start:c])
