@@ -35,7 +35,7 @@ def test_a_low_confidence_suggestion_far_away_does_not_override_the_offset_given
     auto = _auto(run)
     # the premise: at auto, a suggestion under the bar, seconds from the truth
     assert auto.suggested_offset_s is not None and auto.confidence < APPLY_MIN_CONFIDENCE
-    assert abs(auto.suggested_offset_s - t["offset_s"]) > GIVEN_NEAR_S + 1.0
+    assert abs(auto.suggested_offset_s - t["offset_s"]) > GIVEN_NEAR_S + 1.0  # duration-ok: offsets on the video clock, not a wall time
     offset = t["offset_s"] + given
     a = _auto(run, offset)
     # on main: read at -1.385 s (the suggestion), a `sync.no_reaction` over the run's head
@@ -73,5 +73,5 @@ def test_a_suggestion_whose_first_stretch_is_near_the_offset_given_is_still_read
     # truth, the insertion is found there
     run = _run("kaboom", "insert", 2621)
     a = _auto(run, run.truth["offset_s"])
-    assert a.suggested_offset_s == pytest.approx(run.truth["offset_s"], abs=1 / 30)
+    assert a.suggested_offset_s == pytest.approx(run.truth["offset_s"], abs=1 / 30)  # duration-ok: an offset within a frame (video clock)
     assert _jumps(a) == [(22.87, 4.0)]
