@@ -164,6 +164,10 @@ class MainWindow(QMainWindow):
         """The integrity scan's lane (ui/activity_lane.py) seeks; it follows the timeline's
         playhead on its own (ui/video_lane.py)."""
         lane, p = self.activity, self.player
+        # the latest scan and sync answers (a ScanResult / SyncAnalysis, or a status): the
+        # scan's list is worded with the sync's (`wait_notes`), whichever comes last
+        self._scan: object = None
+        self._sync: object = None
         lane.seek_requested.connect(self.nav.seek_run_time)
         p.loaded.connect(lambda: lane.set_scan(None))
         p.loaded.connect(lambda: setattr(self, "_scan", None))  # not a new run's
@@ -184,8 +188,7 @@ class MainWindow(QMainWindow):
         file = None if video is None else video.file
         # a held picture the sync shows ending at the button the game waits for: a note
         # (core/sync/run.py `wait_note`, as `verify --sync` says it)
-        self.nav.set_analysis_findings("scan", wait_notes(scan.findings(file),
-                                                          getattr(self, "_sync", None)))
+        self.nav.set_analysis_findings("scan", wait_notes(scan.findings(file), self._sync))
 
     def _sync_findings(self, analysis) -> None:
         """Auto-sync's findings join the findings list, worded as in `verify --sync` (a
@@ -193,7 +196,7 @@ class MainWindow(QMainWindow):
         actions it is about, whatever the offset (the finding's run times)."""
 
         self._sync = analysis
-        if isinstance(getattr(self, "_scan", None), ScanResult):
+        if isinstance(self._scan, ScanResult):
             self._scan_findings(self._scan)
         if not isinstance(analysis, SyncAnalysis):
             self.nav.set_analysis_findings("sync", [])
