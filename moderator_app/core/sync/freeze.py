@@ -159,14 +159,22 @@ def waits_for(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
     reaction (the game's delay: 99 % of genuine presses show within 0.153 s). Footage frozen
     by an edit resumes where the edit lands, whatever was pressed. `button`: the ending
     press must also be a button (not NOOP: `_no_button`)."""
+    return _ending_press(x, kinds, f0, f1, fps, within_s, button, WAIT_LATE_FRAMES) is not None
+
+
+def _ending_press(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
+                  within_s: float, button: bool, late_frames: int) -> int | None:
+    """The press `waits_for` looks for (expected from `within_s` before f1 to `late_frames`
+    frames after it, of a kind none of the presses from f0 to it had, at least one; a button
+    when `button`), or None."""
     lo = int(np.searchsorted(x, f1 - within_s - 1e-9))
-    hi = int(np.searchsorted(x, f1 + WAIT_LATE_FRAMES / max(fps, 1e-6) + 1e-9))
+    hi = int(np.searchsorted(x, f1 + late_frames / max(fps, 1e-6) + 1e-9))
     start = int(np.searchsorted(x, f0 - 1e-9))
     for c in range(max(lo, start + 1), hi):
         held = set(kinds[start:c])
         if held and kinds[c] not in held and not (button and _no_button(kinds[c])):
-            return True
-    return False
+            return c
+    return None
 
 
 def waits_near(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
@@ -332,30 +340,21 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         if not resumes_gradually(sig.picture_change, last, fps, ratio=WAIT_RESUME_RATIO,
                                  frames=1):
             continue
-        shift = next((o for o in _near(reach) if _first_of_its_kind(
-            x + o, kinds, f0, f1, fps, th.sync_wait_reaction_s) is not None), None)
-        if shift is None:
-            continue
-        c = _first_of_its_kind(x + shift, kinds, f0, f1, fps, th.sync_wait_reaction_s)
-        if c is not None:
-            out.append((round(f0, 3), round(f1, 3), round(float(x[c]), 3), kinds[c]))
+        for o in _near(reach):
+            c = _first_of_its_kind(x + o, kinds, f0, f1, fps, th.sync_wait_reaction_s)
+            if c is not None:
+                out.append((round(f0, 3), round(f1, 3), round(float(x[c]), 3), kinds[c]))
+                break
     return tuple(out)
 
 
 def _first_of_its_kind(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
                        within_s: float) -> int | None:
-    """The press `waits_for` finds (expected from `within_s` before f1 to a frame after it,
-    of a kind none of the presses from f0 to it had, at least one), or None. A hold with no
-    press before the one that ends it does not qualify: the corpus' Breakout pauses (the log
-    and the picture held 10.4 / 31.4 s, resumed at the first press after) would."""
-    lo = int(np.searchsorted(x, f1 - within_s - 1e-9))
-    hi = int(np.searchsorted(x, f1 + 1.0 / max(fps, 1e-6) + 1e-9))
-    start = int(np.searchsorted(x, f0 - 1e-9))
-    for c in range(max(lo, start + 1), hi):
-        held = set(kinds[start:c])
-        if held and kinds[c] not in held and not _no_button(kinds[c]):
-            return c
-    return None
+    """The press `waits_for` finds, a button, expected up to a frame after f1 (`_ending_press`),
+    or None. A hold with no press before the one that ends it does not qualify: the corpus'
+    Breakout pauses (the log and the picture held 10.4 / 31.4 s, resumed at the first press
+    after) would."""
+    return _ending_press(x, kinds, f0, f1, fps, within_s, True, 1)
 
 
 def _no_button(kind: str) -> bool:
