@@ -67,7 +67,7 @@ def _official_escaped(d: Path) -> None:
     path = d / "events.jsonl"
     if path.exists():
         return
-    events = make_run_events(14, seed=27, run_id="run_qa27_escaped", variety=0.0)
+    events = make_run_events(30, seed=27, run_id="run_qa27_escaped", variety=0.0)
     k = 0
     for e in events:
         if e["type"] == "observation" and k < len(ESCAPED):

@@ -13,6 +13,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session27.py chain [SHAPE...]     # issue 15: held-out shapes
     .venv/bin/python scripts/qa_session27.py sync-build|sync [RUN...]   # issue 13 (ale-py)
     .venv/bin/python scripts/qa_session27.py sync-cmp BEFORE.jsonl AFTER.jsonl
+    .venv/bin/python scripts/qa_session27.py sync-judge SAVED.jsonl   # judged again
     .venv/bin/python scripts/qa_session27.py mismatch [CASE...]   # issue 13: another run's log
     .venv/bin/python scripts/qa_session27.py hostile [ID...]      # issue 15: new classes
 """
@@ -155,6 +156,12 @@ def _near(w: tuple, a: float, b: float, tol: float = 1.0) -> bool:
     return wa is not None and wa <= b + tol and wb >= a - tol
 
 
+def _away(w: tuple, a: float, b: float, tol: float = 1.0) -> bool:
+    """Warning `w` has a span and it does not meet [a - tol, b + tol] (a warning without a
+    span, as `sync.silent_log` at auto with no offset found, is neither placed nor away)."""
+    return not (w[1] is None and w[2] is None) and not _near(w, a, b, tol)
+
+
 def _place(tam: dict) -> tuple[float, float] | None:
     """Where the tampering is in video time (a cut: its point)."""
     a = tam.get("video_s", tam.get("video_start_s"))
@@ -162,7 +169,7 @@ def _place(tam: dict) -> tuple[float, float] | None:
     return None if a is None else (a, b)
 
 
-def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written out
+def check_sync(name: str) -> dict:
     """`verify --json --scan --sync` at auto, at the truth and at truth + NEAR_S; the issue's
     bars judged per run (see docs/qa/session27.md section 1):
     genuine: no confident wrong offset; 0 sync.* / video.frozen warnings anywhere; HIDDEN
@@ -172,9 +179,7 @@ def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written o
     1 point or silence. Deleted / human stretch: a sync.* warning within 1 s of the stretch."""
     d = build_sync_run(name)
     truth = json.loads((d / "truth.json").read_text())
-    T, fps, tam = truth["offset_s"], truth["fps"], truth["tamper"]
-    kind = tam["kind"]
-    game = truth["game"]
+    T, tam = truth["offset_s"], truth["tamper"]
     res: dict = {"run": name, "truth_offset_s": T, "tamper": tam}
     offs = [("auto", "auto"), ("truth", f"{T:.3f}")] + [(f"{dx:+.1f}", f"{T + dx:.3f}")
                                                          for dx in NEAR_S]
@@ -189,6 +194,15 @@ def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written o
                       "note": sy.get("note") or sy.get("reason"),
                       "drift_percent": drift[0] if drift else None,
                       "warnings": _warnings(rep), "stderr": err if not rep else ""}
+    return judge_sync(res, truth)
+
+
+def judge_sync(res: dict, truth: dict) -> dict:  # noqa: C901, PLR0912 - one judge, written out
+    """check_sync's bars on a measured row (also `sync-judge` on a saved one)."""
+    T, fps, tam = truth["offset_s"], truth["fps"], truth["tamper"]
+    kind, game = tam["kind"], truth["game"]
+    offs = [("auto", "auto"), ("truth", f"{T:.3f}")] + [(f"{dx:+.1f}", f"{T + dx:.3f}")
+                                                         for dx in NEAR_S]
     a = res["auto"]
     sug, conf = a["suggested_offset_s"], a["confidence"]
     presented = sug is not None and conf is not None and conf >= 0.5
@@ -212,9 +226,9 @@ def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written o
     elif kind in ("cut", "insert"):
         for k, ws in syncw.items():
             for w in ws:
-                if not _near(w, at[0], at[1]):
+                if _away(w, at[0], at[1]):
                     why.append(f"{k}: {w[0]} {w[1]}-{w[2]} not within 1 s of the splice")
-                elif kind == "insert" and not _near(w, at[0], at[1], tol=0.0):
+                elif kind == "insert" and _away(w, at[0], at[1], tol=0.0):
                     why.append(f"{k}: {w[0]} {w[1]}-{w[2]} does not overlap the insertion")
         res["placed"] = {k: any(_near(w, at[0], at[1]) for w in ws) for k, ws in syncw.items()}
     elif kind == "freeze":
@@ -223,7 +237,7 @@ def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written o
                 why.append(f"{k}: the freeze {at[0]:.2f}-{at[1]:.2f} s not reported")
         for k, ws in every.items():
             for w in ws:
-                if not _near(w, at[0], at[1]):
+                if _away(w, at[0], at[1]):
                     why.append(f"{k}: {w[0]} {w[1]}-{w[2]} away from the freeze")
     elif kind.startswith("speed"):
         for k in ("auto", "truth"):
@@ -240,7 +254,7 @@ def check_sync(name: str) -> dict:  # noqa: C901, PLR0912 - one judge, written o
                 why.append(f"{k}: the {kind} stretch {at[0]:.2f}-{at[1]:.2f} s not reported")
         for k, ws in syncw.items():
             for w in ws:
-                if not _near(w, at[0], at[1]):
+                if _away(w, at[0], at[1]):
                     why.append(f"{k}: {w[0]} {w[1]}-{w[2]} away from the stretch")
     res["why"] = why
     res["met"] = not why
@@ -540,6 +554,11 @@ def main(argv: list[str]) -> int:  # noqa: C901 - one dispatch table
               rest or SYNC_RUNS + SYNC_EXTRA, "run")
     elif what == "sync":
         _rows(check_sync, rest or SYNC_RUNS + SYNC_EXTRA, "run")
+    elif what == "sync-judge":  # a saved `sync` output judged again (the bars as now written)
+        for line in Path(rest[0]).read_text().splitlines():
+            if line.startswith("{") and "auto" in (row := json.loads(line)):
+                truth = json.loads((CACHE / "sync" / row["run"] / "truth.json").read_text())
+                print(json.dumps(judge_sync(row, truth)))
     elif what == "sync-cmp":
         sync_cmp(rest[0], rest[1])
     elif what == "mismatch":
