@@ -39,8 +39,8 @@ EVAL_SECRET = "qa27-evaluator-secret-5e19"
 #: the five secrets of h27_05 (made up, of each pattern's shape) and how each is spelled
 ESCAPED = [
     ("xoxb-2719274650-qa27slacktokenvalue", "xox\\u0062-2719274650-qa27slacktokenvalue"),
-    ("AIzaQA27googleapikeyvalue0123456789abc",
-     "\\u0041\\u0049\\u007A\\u0061QA27googleapikeyvalue0123456789abc"),
+    ("AIzaQA27googleapikeyvalue0123456789abcd",
+     "\\u0041\\u0049\\u007A\\u0061QA27googleapikeyvalue0123456789abcd"),
     ("hf_QA27huggingfacetokenvalue0123456789",
      "".join(f"\\u{ord(c):04x}" for c in "hf_QA27huggingfacetokenvalue0123456789")),
     ("Bearer qa27bearertokenvalue0123456789abcdef",
@@ -48,7 +48,7 @@ ESCAPED = [
     ("ghp_QA27githubtokenvalue0123456789abcdefgh",
      "gh\\u0070_QA27githubtokenvalue0123456789abcdefgh"),
 ]
-GOOGLE = "AIzaQA27withheldgooglekey0123456789xyz"
+GOOGLE = "AIzaQA27withheldgooglekey0123456789xyzw"  # AIza + 35, as the pattern wants
 SECRETS = [EVAL_SECRET, GOOGLE, *(s for s, _ in ESCAPED),
            *(s.split(" ")[-1] for s, _ in ESCAPED)]
 ENV: dict = {}
