@@ -193,7 +193,9 @@ def check_sync(name: str) -> dict:
                       "supporting": sy.get("supporting_actions", sy.get("actions_supporting")),
                       "note": sy.get("note") or sy.get("reason"),
                       "drift_percent": drift[0] if drift else None,
-                      "warnings": _warnings(rep), "stderr": err if not rep else ""}
+                      "warnings": _warnings(rep), "stderr": err if not rep else "",
+                      "errors": [(f.get("rule"), str(f.get("message", ""))[:200])
+                                 for f in rep.get("findings", []) if f.get("severity") == "error"]}
     return judge_sync(res, truth)
 
 
