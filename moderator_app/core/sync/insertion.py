@@ -18,6 +18,11 @@ more often there than at the offset used. (Not the side's gaps shuffled, as
 `track.stretch_jump` tests: 6 actions have 120 orders of 5 gaps, and a shuffle keeps the
 first action; Kangaroo's shuffles scored up to 5.27 against the real 5.32, its nearby
 shifts at most 3.36.)
+
+When no pair of the largest changes explains a side, the pairs with a frame that stands out
+from its own second at either end (`lone_peaks`) are tried the same way: a game whose own
+changes dwarf a splice's (Kaboom!'s flashes) keeps its splices out of the largest changes.
+Only then, so a run whose insertion the largest changes found keeps it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import stretch
 from .signals import FrameSignals
 
 SPLICE_PEAKS = 12   # the picture's largest changes tried as an insertion's ends
@@ -72,6 +78,29 @@ def splice_peaks(sig: FrameSignals) -> np.ndarray:
     return np.array(sorted(out), int)
 
 
+def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
+    """Frame indices of up to SPLICE_PEAKS more changes, each standing out from every other
+    frame within its own second but the video's flashes (`stretch.lone_frames`), the largest
+    first, PEAK_SEP_S from each other and from the largest changes (`big`: `splice_peaks`).
+    Why: a game whose own changes dwarf a splice's keeps it out of the largest changes.
+    Kaboom! flashes the screen whenever a bomb lands (~28,000 points, the 12 largest changes
+    all flashes); 4 s inserted at video 22.87 s (session 26's seed 2653) changed the
+    picture 354 and 348 points at its two ends, the video's only such frames, exactly the
+    insertion's length apart; the track kept one stretch at the offset after the insertion,
+    offered at 0.71 (truth 2.6 s, 6.59 s offered)."""
+    pc = np.asarray(sig.picture_change, float)
+    big = splice_peaks(sig) if big is None else big
+    sep = max(1, int(round(PEAK_SEP_S * sig.fps)))
+    cand = stretch.lone_frames(pc, sig.fps)
+    out: list[int] = []
+    for k in cand[np.argsort(-pc[cand], kind="stable")].tolist():
+        if len(out) >= SPLICE_PEAKS:
+            break
+        if all(abs(k - j) > sep for j in out) and all(abs(k - int(j)) > sep for j in big):
+            out.append(k)
+    return np.array(sorted(out), int)
+
+
 def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> np.ndarray:
     """Per row: log P(answers | rate) - log P(answers | chance)."""
     return (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(
@@ -94,7 +123,8 @@ def _side_fits(srt: list[float], at: float, head: bool, shift: float, lo: float,
 def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.ndarray,
          s: np.ndarray, chance: np.ndarray, sig: FrameSignals, min_null_z: float,
          min_rest: int) -> Insertion | None:
-    """The inserted footage (between two of the picture's largest changes) that explains
+    """The inserted footage (between two of the picture's largest changes, else with a
+    change that stands out from its own second at either end: `lone_peaks`) that explains
     one side of the run far better than its shuffled gaps do, or None. `exp`: the actions'
     expected video times at the offset used, `s`/`chance` their answers there, `answer(v)`
     the answers at other expected times (any shape); `min_rest` actions must stay."""
@@ -102,16 +132,35 @@ def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.
         return None
     t = sig.times
     lo, hi = float(t[0]), float(t[-1])
-    pk = t[splice_peaks(sig)]
-    best: Insertion | None = None
     # the side's count and ends from the sorted times (finite ones: a comparison with NaN is
     # false either way round), not from a mask per pair: the same sides, checked for a tenth
     # of the cost (adding the shift keeps the order, so the ends stay the ends)
     srt = sorted(exp.tolist()) if bool(np.isfinite(exp).all()) else None
+    big = splice_peaks(sig)
+    pk = t[big]
+    best = _best(answer, exp, s, pk, pk, srt, lo, hi, min_null_z, min_rest)
+    if best is None:
+        # a splice under a game's own larger flashes stands out from its own second alone
+        # (`lone_peaks`): pairs with such a frame at either end (Kaboom!, session 27)
+        lone = t[lone_peaks(sig, big)]
+        if len(lone):
+            both = np.sort(np.r_[pk, lone])
+            best = _best(answer, exp, s, both, lone, srt, lo, hi, min_null_z, min_rest)
+    return best
+
+
+def _best(answer, exp: np.ndarray, s: np.ndarray, pk: np.ndarray, among: np.ndarray,
+          srt: list[float] | None, lo: float, hi: float, min_null_z: float,
+          min_rest: int) -> Insertion | None:
+    """`find`'s search over the pairs of `pk` (video times, in order) with at least one end
+    in `among`."""
+    best: Insertion | None = None
+    mine = set(among.tolist())
     for i, ta in enumerate(pk):
         for tb in pk[i + 1:]:
             size = float(tb - ta)
-            if not MIN_SIZE_S <= size <= MAX_SIZE_S:
+            if not MIN_SIZE_S <= size <= MAX_SIZE_S or \
+                    (float(ta) not in mine and float(tb) not in mine):
                 continue
             for head in (True, False):
                 # head: the actions the footage shows before ta, expected (at the offset

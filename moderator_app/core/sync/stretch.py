@@ -280,6 +280,27 @@ def _lone(pc: np.ndarray, j: int, w: int, top: float, floor: float) -> bool:
                 (not len(other) or float(pc[j]) > LONE_SPIKE * float(other.max())))
 
 
+def lone_frames(pc: np.ndarray, fps: float) -> np.ndarray:
+    """The frames whose change stands out as `_lone`'s (LONE_SPIKE times every other frame's
+    within LONE_S either side, those at or over the video's STANDOUT_PCT aside, and at the
+    video's LONE_PCT at least), over the whole video, in order; `_lone`'s rule for every
+    frame at once (a sliding maximum: an hour at 60 fps is 216,000 frames)."""
+    pc = np.asarray(pc, float)
+    n = len(pc)
+    if n < 3:
+        return np.zeros(0, np.int64)
+    top = float(np.percentile(pc, splices.STANDOUT_PCT))
+    floor = max(1.0, float(np.percentile(pc, LONE_PCT)))
+    w = max(1, int(round(LONE_S * fps)))
+    low = np.where(pc < top, pc, 0.0)  # the flashes aside (changes are >= 0)
+    pad = np.r_[np.zeros(w), low, np.zeros(w)]
+    most = np.lib.stride_tricks.sliding_window_view(pad, w).max(axis=1)  # most[i]: pad[i:i+w]
+    j = np.arange(n)
+    other = np.maximum(most[j], most[j + w + 1])  # frames j-w..j-1 and j+1..j+w
+    ok = (pc >= floor) & (pc < top) & (pc > LONE_SPIKE * other)
+    return np.nonzero(ok)[0].astype(np.int64)
+
+
 def _tail_splice(pc: np.ndarray, k0: int, near: int, k1: int, fps: float = 30.0) -> int | None:
     """The splice's frame of a stretch that ends the run, among frames k0..k1 (k0..near: the
     plausible boundaries' footage, `place`): the frame of largest change in k0..near, else
