@@ -107,3 +107,14 @@ def test_lone_frames_stand_out_from_their_own_second_but_the_flashes():
     pc[23] = 12.0      # a frame within 0.5 s changing 16 / 12 = 1.33 times less: 20 no more
     assert stretch.lone_frames(pc, fps).tolist() == [50]
     assert stretch.lone_frames(pc[:2], fps).tolist() == []
+
+
+def test_a_game_whose_own_rhythm_stands_out_names_no_insertion_by_it():
+    # Space Invaders' march steps every 0.53 s: 45 frames standing out from their own second
+    run = corpus.build("space_invaders-genuine2")
+    sig = frame_signals(run.video)
+    assert len(stretch.lone_frames(sig.picture_change, sig.fps)) == 45
+    assert insertion.lone_peaks(sig).tolist() == []
+    # with them tried, a false jump (+2.13 s at video 17.17 s) at the truth + 0.3 s
+    a = _read(run, run.truth["offset_s"] + 0.3)
+    assert not [f for f in a.findings if f.rule.startswith("sync.")]

@@ -78,10 +78,20 @@ def splice_peaks(sig: FrameSignals) -> np.ndarray:
     return np.array(sorted(out), int)
 
 
+# ... and only in a video where such frames are rare: at most LONE_PER_MIN a minute of video,
+# besides an insertion's own two. A game whose own rhythm makes them names no splice: Space
+# Invaders' march (a step every 0.53 s) makes 43-56 a video (52-77 a minute), and tried as
+# an insertion's ends they put a false `sync.offset_jump` (+2.13 s) on a genuine run read at
+# the truth + 0.3 s. Kaboom!'s genuine runs have 0-2 (at most 2.8 a minute), its insertions
+# 2-3; Pong, Seaquest and Pitfall's 5-25 a minute.
+LONE_PER_MIN = 3.0
+
+
 def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
     """Frame indices of up to SPLICE_PEAKS more changes, each standing out from every other
     frame within its own second but the video's flashes (`stretch.lone_frames`), the largest
-    first, PEAK_SEP_S from each other and from the largest changes (`big`: `splice_peaks`).
+    first, PEAK_SEP_S from each other and from the largest changes (`big`: `splice_peaks`);
+    none where such frames are not rare (LONE_PER_MIN).
     Why: a game whose own changes dwarf a splice's keeps it out of the largest changes.
     Kaboom! flashes the screen whenever a bomb lands (~28,000 points, the 12 largest changes
     all flashes); 4 s inserted at video 22.87 s (session 26's seed 2653) changed the
@@ -89,9 +99,12 @@ def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
     insertion's length apart; the track kept one stretch at the offset after the insertion,
     offered at 0.71 (truth 2.6 s, 6.59 s offered)."""
     pc = np.asarray(sig.picture_change, float)
+    cand = stretch.lone_frames(pc, sig.fps)
+    minutes = float(sig.times[-1] - sig.times[0]) / 60.0 if len(sig) else 0.0
+    if len(cand) > LONE_PER_MIN * minutes + 2:
+        return np.zeros(0, int)
     big = splice_peaks(sig) if big is None else big
     sep = max(1, int(round(PEAK_SEP_S * sig.fps)))
-    cand = stretch.lone_frames(pc, sig.fps)
     out: list[int] = []
     for k in cand[np.argsort(-pc[cand], kind="stable")].tolist():
         if len(out) >= SPLICE_PEAKS:
