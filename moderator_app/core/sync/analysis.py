@@ -30,6 +30,7 @@ from . import (
     clock,
     event_jump,
     freeze,
+    kinds,
     lookup,
     narrow,
     pace,
@@ -146,7 +147,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         a = _not_refused(narrow.suggested(run_s, sig, th, input_kinds), refused, th)
         res = res if a is None else _misses_frozen(a, sig, chance_too=True)
     if res.suggested_offset_s is None and offset_s is None:  # the band at the scan's grid
-        res = _not_refused(_in_finer_band(run_s, sig, th, res), refused, th) or res
+        res = _not_refused(_in_finer_band(run_s, sig, th, res, input_kinds), refused,
+                           th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:
@@ -376,7 +378,8 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     return _misses_frozen(a, sig)
 
 
-def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis) -> SyncAnalysis | None:
+def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
+                   input_kinds=None) -> SyncAnalysis | None:
     """`_in_band` on the scan's finer tiles (`FrameSignals.finer`: 16x16), when it suggests
     an offset in one stretch at speed 1 and its band stands `sync_min_null_z` over the
     shuffled logs' best; None otherwise (nothing is said of a weaker band: the 8x8 band has
@@ -401,7 +404,38 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis) -> SyncAn
     if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
             any(f.rule == "sync.offset_jump" for f in a.findings):
         return None
+    one = _one_kind(a, run_s, input_kinds, th)
+    if one is not None and a.confidence > ONE_KIND_BOUND:
+        a = replace(a, confidence=ONE_KIND_BOUND, confidence_note=(
+            f"the band's reactions all follow one kind of press ({one}), none of the log's other "
+            "presses: it may show a later consequence of that button, not the press"))
     return a
+
+
+# A finer band's suggestion (`_in_finer_band`) whose reactions all follow presses of one
+# kind, while the log holds sync_min_actions or more presses of other kinds and the band
+# answers none of them, is bounded to this (under records.APPLY_MIN_CONFIDENCE: shown, not
+# applied in one click). Frostbite's third genuine run (60 fps): row 3 of the 16x16 tiles
+# answers 7 DOWN presses 0.49 s after each first shows (the jumper's landing, not its
+# jump; `band.answered_earlier` looks 0.2 s back), none of its 12 UP, LEFT and RIGHT
+# presses: 2.158 s offered at 0.685 for a truth of 1.667 s (29 frames late). The band runs
+# it suggests for rightly (Frogger's eight, Space Invaders letterboxed) answer 3 or 4 kinds.
+ONE_KIND_BOUND = 0.4
+
+
+def _one_kind(a: SyncAnalysis, run_s, input_kinds, th) -> str | None:
+    """The one kind of press every supporting reaction of `a` follows, when the log holds
+    sync_min_actions or more presses of other kinds (none of them answered); else None."""
+    times, names = kinds.in_order(run_s, input_kinds)
+    if names is None or len(names) != len(a.reactions):
+        return None
+    shown = {names[i] for i, r in enumerate(a.reactions)
+             if r.video_s is not None and r.delay_s is not None
+             and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S}
+    if len(shown) != 1:
+        return None
+    (one,) = shown
+    return one if sum(k != one for k in names) >= th.sync_min_actions else None
 
 
 def _misses_frozen(a: SyncAnalysis, sig: FrameSignals, chance_too: bool = False) -> SyncAnalysis:
