@@ -148,14 +148,15 @@ def test_a_held_picture_the_sync_shows_as_the_games_wait_is_listed_as_a_note(qtb
     # as `verify --sync` does, once the sync analysis is in; the scan's own finding stays
     from moderator_app.core.rules import Severity
     from moderator_app.core.sync import run
-    from moderator_app.core.sync.records import SyncAnalysis
+    from moderator_app.core.sync.records import GameWait, SyncAnalysis
 
     sub = tmp_path / "run"
     sub.mkdir()
     make_agent_log(sub / "agent-log.jsonl", n_events=40, seed=3)
     shutil.copy(vc.build(vc.RECIPES["scan"]), sub / "video.mp4")  # frozen 10-14 s, black 20-23 s
     monkeypatch.setattr(run, "analyze_result", lambda *a, **k: SyncAnalysis(
-        0.0, 0.9, 10, 12, 1.0, "", 0.0, waits=((10.0, 14.0, 13.9, "press button=FIRE"),)))
+        0.0, 0.9, 10, 12, 1.0, "", 0.0,
+        waits=(GameWait(10.0, 14.0, 13.9, "press button=FIRE", 0.0),)))
     with qtbot.waitSignal(window.player.scan_ready, timeout=180000):
         window.open_paths([sub])
     wait_idle(qtbot, window)

@@ -48,6 +48,7 @@ from .fit import (
 from .reading import analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
+from .waits import game_waits
 
 __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at", "combine"]
 
@@ -76,7 +77,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)
     held += clock.clock_jumps(res, run_s, sig, th)
-    waits = freeze.game_waits(res, run_s, sig, th, input_kinds)
+    waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s)
     if waits:
         res = replace(res, waits=waits)
     if not held and not widened and not explained:

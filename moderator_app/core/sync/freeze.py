@@ -309,63 +309,7 @@ def _waits_far(sig: FrameSignals, last: int, fps: float, x: np.ndarray, kinds: l
     return waits_near(x, kinds, f0, f1, fps, within_s, lo, hi, button=not far)
 
 
-def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
-               input_kinds=None) -> tuple[tuple[float, float, float, str], ...]:
-    """The held pictures (at least `WAIT_HELD_S`) that end as a game waiting for a button
-    does, at the one offset the analysis used (`waits_for` and the game's next frame, no
-    larger than its usual change: the one-offset rule `frozen_findings` applies): (video
-    time of the first held frame, of the first changed frame, of the press that ends it at
-    the offset used, its kind). Empty with no offset used or no kinds. Why: the scan's `video.frozen` is a
-    finding without the log; beside it, a hold that the log shows ending at a press of a
-    button none of its held presses named is the game waiting (Human Cannonball holds its
-    picture until FIRE shoots the cannon: QA s26 T3, 6 warnings on a genuine run), which
-    the report says as a note instead of a warning (`run.wait_notes`)."""
-    if a.offset_used_s is None or input_kinds is None or len(sig) < 3:
-        return ()
-    e, kinds = in_order(run_s, input_kinds)
-    if kinds is None or not len(e):
-        return ()
-    fps = max(sig.fps, 1e-6)
-    t = np.asarray(sig.times, float)
-    speed = a.speed if a.speed > 0 else 1.0
-    x = e / speed + float(a.offset_used_s)
-    # a moderator's offset is rarely exact: the press may be expected WAIT_REACH_S either
-    # side of it (a suggestion's is the reactions' own: that offset only)
-    reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
-    out = []
-    for first, last in still_spans(sig).tolist():
-        if first <= 0 or last >= len(sig) - 1 or (last - first + 1) / fps < WAIT_HELD_S:
-            continue
-        f0, f1 = float(t[first]), float(t[last]) + 1.0 / fps
-        if not resumes_gradually(sig.picture_change, last, fps, ratio=WAIT_RESUME_RATIO,
-                                 frames=1):
-            continue
-        for o in _near(reach):
-            c = _first_of_its_kind(x + o, kinds, f0, f1, fps, th.sync_wait_reaction_s)
-            if c is not None:
-                out.append((round(f0, 3), round(f1, 3), round(float(x[c]), 3), kinds[c]))
-                break
-    return tuple(out)
-
-
-def _first_of_its_kind(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
-                       within_s: float) -> int | None:
-    """The press `waits_for` finds, a button, expected up to a frame after f1 (`_ending_press`),
-    or None. A hold with no press before the one that ends it does not qualify: the corpus'
-    Breakout pauses (the log and the picture held 10.4 / 31.4 s, resumed at the first press
-    after) would."""
-    return _ending_press(x, kinds, f0, f1, fps, within_s, True, 1)
-
-
 def _no_button(kind: str) -> bool:
     """A press of no button (Atari's NOOP) is nothing a game can wait for: at a moderator's
     offset 2.7 s off, Human Cannonball's opening hold was said to end at a NOOP 0.5 s away."""
     return kind.rsplit("=", 1)[-1].strip().upper() in ("NOOP", "NONE", "")
-
-
-def _near(reach: float):
-    """0, then offsets out to `reach` either side, nearest first, 0.02 s apart."""
-    yield 0.0
-    for k in range(1, int(round(reach / 0.02)) + 1):
-        yield k * 0.02
-        yield -k * 0.02

@@ -49,6 +49,26 @@ def video_order(f: SyncFinding) -> tuple[float, str]:
 
 
 @dataclass(frozen=True)
+class GameWait:
+    """A held picture of the sync's that ends as the game waiting for a button
+    (core/sync/waits.py `game_waits`), on the video's clock. `offset_s`: the offset at which
+    its press is expected there (the one used, or, with none used, the one at which the run's
+    holds agree); `agreed`: how many held pictures end at a press of `kind` at that offset
+    when the game's button was learned from them (0: this hold alone, by the one-offset
+    rule); `held_s`: the latest press before the ending one (None: none), which a scan's
+    longer hold must contain for a wait taken by its button alone (`run.wait_note`)."""
+
+    start_s: float      # the first held frame
+    end_s: float        # the first changed frame
+    press_s: float      # the press expected there
+    kind: str
+    offset_s: float
+    agreed: int = 0
+    lags: tuple[float, float] = (0.0, 0.0)  # the agreeing holds' lags (end - press), from, to
+    held_s: float | None = None
+
+
+@dataclass(frozen=True)
 class SyncAnalysis:
     suggested_offset_s: float | None     # None: not enough signal
     confidence: float                    # 0..1
@@ -72,11 +92,10 @@ class SyncAnalysis:
     # not follow it (core/sync/head.py), or None: a later reading of a part of the picture
     # (the player's band, the calmed onsets, the sprites) offers it no more (`analysis`)
     refused_offset_s: float | None = field(default=None, compare=False)
-    # the held pictures that end as the game waiting for a button at the offset used:
-    # (video first held frame, first changed frame, the press expected there, its kind)
-    # (core/sync/freeze.py `game_waits`); the report says a scan's `video.frozen` over one
-    # as a note (core/sync/run.py `wait_notes`)
-    waits: tuple[tuple[float, float, float, str], ...] = field(default=(), compare=False)
+    # the held pictures that end as the game waiting for a button (core/sync/waits.py
+    # `game_waits`); the report says a scan's `video.frozen` over one as a note
+    # (core/sync/run.py `wait_notes`)
+    waits: tuple[GameWait, ...] = field(default=(), compare=False)
 
     @property
     def drift_percent(self) -> float:

@@ -228,27 +228,40 @@ FROZEN_RULE = "video.frozen"
 def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
     """`f` as the report says it beside the sync analysis `a`: a scan's `video.frozen`
     warning whose held picture ends where one of `a.waits` does (the game waiting for a
-    button at the offset used: core/sync/freeze.py `game_waits`) becomes a note saying so;
-    any other finding unchanged. The scan's own result (its cache) is not changed: only
-    how its finding reads beside a log. Why: a scan finding has no log; a game that holds
-    its picture until a button is pressed (Human Cannonball, until FIRE shoots the cannon:
-    QA s26 T3) shows a warning for every shot on a genuine run, while footage frozen by an
-    edit resumes where the cut lands, at no such press (the corpus' freezes and pauses keep
-    their warnings)."""
-    if f.rule != FROZEN_RULE or f.severity is not Severity.WARNING or \
-            f.video_end_s is None or a.offset_used_s is None:
+    button: core/sync/waits.py `game_waits`) becomes a note saying so; any other finding
+    unchanged. The scan's own result (its cache) is not changed: only how its finding reads
+    beside a log. Why: a scan finding has no log; a game that holds its picture until a
+    button is pressed (Human Cannonball, until FIRE shoots the cannon: QA s26 T3) shows a
+    warning for every shot on a genuine run, while footage frozen by an edit resumes where
+    the cut lands, at no such press (the corpus' freezes and pauses keep their warnings). A
+    wait taken by the game's button alone (`GameWait.agreed`) must hold a press of the
+    log's before the ending one inside the scan's hold: a pause holds none."""
+    if f.rule != FROZEN_RULE or f.severity is not Severity.WARNING or f.video_end_s is None:
         return f
-    for _v0, v1, press, kind in a.waits:
-        if abs(v1 - f.video_end_s) <= WAIT_MATCH_S and \
-                (f.video_start_s is None or f.video_start_s < v1):
-            # the log's own name for the button (capped at KIND_MAX_CHARS): one line
-            button = safe_text(kind.split("=", 1)[-1] if kind.startswith("press button=")
-                               else kind)
-            return replace(f, severity=Severity.INFO, message=(
-                f"{f.message}: held until {button}, pressed at video {press:.2f} s at the "
-                f"offset {float(a.offset_used_s):.3f} s (no press held before it was "
-                f"{button}; the picture resumes at {v1:.2f} s with the game's next frame): "
-                f"the game waiting for the button, not frozen footage"))
+    for w in a.waits:
+        if abs(w.end_s - f.video_end_s) > WAIT_MATCH_S or \
+                (f.video_start_s is not None and f.video_start_s >= w.end_s):
+            continue
+        if w.agreed and (w.held_s is None or (f.video_start_s is not None
+                                              and w.held_s < f.video_start_s - WAIT_MATCH_S)):
+            continue
+        # the log's own name for the button (capped at KIND_MAX_CHARS): one line
+        button = safe_text(w.kind.split("=", 1)[-1] if w.kind.startswith("press button=")
+                           else w.kind)
+        if not w.agreed:
+            why = (f"no press held before it was {button}; the picture resumes at "
+                   f"{w.end_s:.2f} s with the game's next frame")
+        else:
+            lo, hi = w.lags
+            why = (f"{w.agreed} held pictures of the run end {lo:.2f} to {hi:.2f} s after a "
+                   f"{button} at this offset: the button the game waits for, and its "
+                   f"reaction; this one resumes at {w.end_s:.2f} s"
+                   + ("" if a.offset_used_s is not None else
+                      "; no offset suggested: the one those held pictures agree on"))
+        return replace(f, severity=Severity.INFO, message=(
+            f"{f.message}: held until {button}, pressed at video {w.press_s:.2f} s at the "
+            f"offset {w.offset_s:.3f} s ({why}): the game waiting for the button, not "
+            f"frozen footage"))
     return f
 
 

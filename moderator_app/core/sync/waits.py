@@ -1,0 +1,225 @@
+"""The held pictures a game's wait for a button explains, for the report's notes.
+
+The scan's `video.frozen` is a finding without the log. Beside a log, a held picture that
+ends where the game, waiting for a button, is given it is said as a note (core/sync/run.py
+`wait_note`). Two ways a hold is taken (`game_waits`):
+
+1. **One hold, by the one-offset rule** (session 26): a still stretch of the sync's picture of
+   at least `freeze.WAIT_HELD_S` that resumes with the game's next frame (a first changed
+   frame under `freeze.WAIT_RESUME_RATIO` of the usual change), within
+   `Thresholds.sync_wait_reaction_s` after a press of a button none of its held presses
+   named, at the offset used (a moderator's: `freeze.WAIT_REACH_S` either side).
+2. **The game's button, learned from the run's holds** (session 27): when at one offset
+   `WAIT_AGREE_MIN` holds of (1) end at a press of the *same* button (the game waits for
+   it, and its reaction shows at one lag: the holds' lags lie within the reaction window),
+   any other held picture that ends at a press of that button at that offset and at that lag
+   (`WAIT_LAG_SLACK_FRAMES` either side of the agreeing holds' lags) is the same wait,
+   whatever its first frame and whatever it held: a game ignores its button at times (Human
+   Cannonball takes no FIRE while it shows where the man landed, ~3 s; the shot's first frame
+   is 3-5x the usual change), which the one-hold rule cannot tell from an edit.
+   With no offset used (auto, none suggested), the offset is found so: the holds agreeing at
+   one offset is itself evidence of it, `WAIT_AGREE_MIN_AUTO` of them over the covering
+   offsets (a coincidence of two is likely there: a window of 0.28 s in a few seconds).
+   A scan's hold taken this way must hold a press before the ending one (`GameWait.held_s`):
+   a pause (the log and the picture held together, nothing pressed) is not a wait.
+Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
+freezes keep their warnings (a game that waits for no button agrees on none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moderator_app.core.video.resume import resumes_gradually
+
+from .freeze import (
+    NOISE_FRAMES,
+    NOISE_POINTS,
+    WAIT_HELD_S,
+    WAIT_REACH_S,
+    WAIT_RESUME_RATIO,
+    _ending_press,
+    _no_button,
+    _offsets,
+    still_spans,
+)
+from .kinds import in_order
+from .records import GameWait, SyncAnalysis
+from .signals import FrameSignals
+
+# Holds of the one-hold rule that must end at a press of one button at one offset for the
+# game's button to be learned: at the offset used (or a moderator's reach, +-1 s: ~50
+# offsets), and over every offset the video covers the run at when none is used.
+WAIT_AGREE_MIN = 2
+WAIT_AGREE_MIN_AUTO = 3
+# A hold taken by the learned button ends at a lag (first changed frame - the press) within
+# this many frames of the agreeing holds' lags: the game's reaction to its button.
+WAIT_LAG_SLACK_FRAMES = 1
+# The still stretches the learned button may end: at least this many frames (the sync's
+# picture, finer than the scan's, splits a scan's hold at the game's own small changes:
+# Human Cannonball's 9.64-13.16 s at 12.72 s, the man back in the cannon, still to the FIRE).
+WAIT_SAME_FRAMES = 2
+# The most (hold, press) pairs the agreement weighs (each tried at the offsets of its window,
+# ~0.28 s of them): a bound about the input (a 40 s Atari run: ~10-300; a video minutes
+# longer than its run, each press against each hold: ~1,000), not the machine. Past it, no
+# button is learned (the one-hold rule alone, as before).
+WAIT_AGREE_PAIRS = 10_000
+# The press that ends a wait may be expected up to this many frames after its first changed
+# frame in the one-hold rule here (freeze.WAIT_LATE_FRAMES is the sync finding's 2).
+NOTE_LATE_FRAMES = 1
+
+
+def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
+               run_duration_s: float | None = None) -> tuple[GameWait, ...]:
+    """The held pictures the game's wait explains (the module's docstring), in video
+    order; empty with no kinds, or with no offset used and none the holds agree on."""
+    if input_kinds is None or len(sig) < 3:
+        return ()
+    e, kinds = in_order(run_s, input_kinds)
+    if kinds is None or not len(e):
+        return ()
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    used = a.offset_used_s is not None
+    speed = a.speed if used and a.speed > 0 else 1.0
+    x = e / speed
+    within = float(th.sync_wait_reaction_s)
+    change = np.asarray(sig.picture_change)
+    spans = [(int(p), _settled(change, int(q))) for p, q in still_spans(sig).tolist()
+             if p > 0 and q < len(sig) - 1]
+    hold = [(float(t[p]), float(t[q]) + 1.0 / fps) for p, q in spans]
+    # the holds of the one-hold rule: long enough, resumed with the game's next frame
+    long = [k for k, (p, q) in enumerate(spans) if (q - p + 1) / fps >= WAIT_HELD_S
+            and resumes_gradually(sig.picture_change, q, fps, ratio=WAIT_RESUME_RATIO,
+                                  frames=1)]
+    out: dict[int, GameWait] = {}
+    if used:
+        base = float(a.offset_used_s)  # type: ignore[arg-type]
+        # a moderator's offset is rarely exact: the press may be expected WAIT_REACH_S
+        # either side of it (a suggestion's is the reactions' own: that offset only)
+        reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
+        for k in long:
+            f0, f1 = hold[k]
+            for o in _near(reach):
+                c = _ending_press(x + base + o, kinds, f0, f1, fps, within, True,
+                                  NOTE_LATE_FRAMES)
+                if c is not None:
+                    # said at the offset used (the press's time there)
+                    out[k] = _wait(f0, f1, x, kinds, c, base, base)
+                    break
+        grid = base + np.arange(-reach, reach + 1e-9, 1.0 / fps) if reach else \
+            np.array([base])
+        need = WAIT_AGREE_MIN
+    else:
+        grid = _offsets(a, sig, e, run_duration_s)
+        need = WAIT_AGREE_MIN_AUTO
+        base = float(grid[len(grid) // 2]) if len(grid) else 0.0
+    agreed = _agreed(long, hold, grid, base, x, kinds, fps, within, need, used)
+    if agreed is not None:
+        o, button, ends = agreed
+        lags = [hold[k][1] - float(x[c]) - o for k, c in ends.items()]
+        lo = min(lags) - WAIT_LAG_SLACK_FRAMES / fps
+        hi = max(lags) + WAIT_LAG_SLACK_FRAMES / fps
+        band = (round(min(lags), 3), round(max(lags), 3))
+        for k, c in ends.items():
+            if k not in out:  # found at the offset the holds agree on (auto)
+                out[k] = _wait(*hold[k], x, kinds, c, o, o, len(ends), band)
+        for k, (p, q) in enumerate(spans):
+            if k in out or q - p + 1 < WAIT_SAME_FRAMES:
+                continue
+            f1 = hold[k][1]
+            c = _pressed_at(x + o, kinds, button, f1 - hi, f1 - lo)
+            if c is not None:
+                out[k] = _wait(*hold[k], x, kinds, c, o, o, len(ends), band)
+    return tuple(out[k] for k in sorted(out))
+
+
+def _wait(f0: float, f1: float, x: np.ndarray, kinds: list[str], c: int, at: float,
+          offset: float, agreed: int = 0, lags: tuple[float, float] = (0.0, 0.0)) -> GameWait:
+    """The GameWait of hold f0..f1 ended by press `c` expected at `x[c] + at`."""
+    return GameWait(round(f0, 3), round(f1, 3), round(float(x[c]) + at, 3), kinds[c],
+                    round(offset, 4), agreed, lags,
+                    round(float(x[c - 1]) + at, 3) if c > 0 else None)
+
+
+def _agreed(long: list[int], hold: list[tuple[float, float]], grid: np.ndarray, base: float,
+            x: np.ndarray, kinds: list[str], fps: float, within: float, need: int,
+            nearest: bool) -> tuple[float, str, dict[int, int]] | None:
+    """The offset of `grid` at which the most holds of `long` end at a press of one button
+    by the one-hold rule (at least `need`), nearest `base` when `nearest`, else the middle
+    of the offsets at which they agree: (offset, the button, {hold: its press}), or None. Only the offsets at which some press can end a
+    hold are tried (a few per hold and press: the window is 0.28 s)."""
+    if len(long) < need or not len(grid):
+        return None
+    step = float(grid[1] - grid[0]) if len(grid) > 1 else 1.0
+    late = NOTE_LATE_FRAMES / fps
+    # the presses that can be expected in each hold's window at some offset of the grid
+    ranges = [(int(np.searchsorted(x, hold[k][1] - within - float(grid[-1]) - 1e-9)),
+               int(np.searchsorted(x, hold[k][1] + late - float(grid[0]) + 1e-9)))
+              for k in long]
+    if sum(b - a for a, b in ranges) > WAIT_AGREE_PAIRS:
+        return None
+    at: dict[int, dict[int, int]] = {}  # grid index -> {hold: press}
+    for k, (a, b) in zip(long, ranges, strict=True):
+        f0, f1 = hold[k]
+        idx: set[int] = set()
+        for c in range(a, b):
+            if _no_button(kinds[c]):
+                continue
+            i0 = int(np.ceil((f1 - within - float(x[c]) - float(grid[0])) / step - 1e-9))
+            i1 = int(np.floor((f1 + late - float(x[c]) - float(grid[0])) / step + 1e-9))
+            idx.update(range(max(i0, 0), min(i1, len(grid) - 1) + 1))
+        for i in idx:
+            end = _ending_press(x + float(grid[i]), kinds, f0, f1, fps, within, True,
+                                NOTE_LATE_FRAMES)
+            if end is not None:
+                at.setdefault(i, {})[k] = end
+    best: dict[tuple[int, str, tuple[int, ...]], list[int]] = {}
+    for i, ends in at.items():
+        for button in {kinds[c] for c in ends.values()}:
+            mine = tuple(sorted(k for k, c in ends.items() if kinds[c] == button))
+            if len(mine) >= need:
+                best.setdefault((len(mine), button, mine), []).append(i)
+    if not best:
+        return None
+    n = max(key[0] for key in best)
+    # one button: the one most holds agree on (of equals, the one whose offsets are
+    # nearest `base`); its offset: the nearest to `base` with a moderator's, else the
+    # middle of those at which they agree (the holds' lags are centred in the window)
+    tops = [(min(abs(float(grid[i]) - base) for i in idx), key, idx)
+            for key, idx in best.items() if key[0] == n]
+    _, (_, button, holds), where = min(tops, key=lambda top: top[0])
+    where = sorted(where)
+    i = min(where, key=lambda j: abs(float(grid[j]) - base)) if nearest else \
+        where[len(where) // 2]
+    return float(grid[i]), button, {k: at[i][k] for k in holds}
+
+
+def _settled(change: np.ndarray, last: int) -> int:
+    """The last held frame of a still stretch ending at `last`, past up to `NOISE_FRAMES`
+    frames of at most `NOISE_POINTS` changed points right before a larger change: the
+    codec's, not the game's (Human Cannonball in H.264: 1 point at 25.40 s, then the shot's
+    22 at 25.44 s, its FIRE's reaction; the scan's hold ends at 25.52 s, the MJPEG
+    recording's sync picture at 25.44 s)."""
+    k = last
+    while k - last < NOISE_FRAMES and k + 2 < len(change) and \
+            0 < change[k + 1] <= NOISE_POINTS:
+        k += 1
+    return k if k + 1 < len(change) and change[k + 1] > NOISE_POINTS else last
+
+
+def _pressed_at(x: np.ndarray, kinds: list[str], button: str, lo: float,
+                hi: float) -> int | None:
+    """The first press of `button` expected from video time `lo` to `hi`, or None."""
+    for c in range(int(np.searchsorted(x, lo - 1e-9)), int(np.searchsorted(x, hi + 1e-9))):
+        if kinds[c] == button:
+            return c
+    return None
+
+
+def _near(reach: float):
+    """0, then offsets out to `reach` either side, nearest first, 0.02 s apart."""
+    yield 0.0
+    for k in range(1, int(round(reach / 0.02)) + 1):
+        yield k * 0.02
+        yield -k * 0.02
