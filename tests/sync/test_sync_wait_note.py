@@ -68,12 +68,17 @@ def test_a_hold_ending_at_the_button_the_game_waits_for_is_a_note_beside_the_log
     said, scan = _frozen(run, capsys, f"{run.truth['offset_s'] + off:.3f}")
     # on main all four held pictures are warnings: (0.04, 4.44), (5.72, 8.8), (11.12, 15.44),
     # (19.76, 25.52)
+    # 19.76-25.52 s: the sync's picture splits it at a DOWN's 12-point change (24.44 s), and
+    # its last 1.0 s ends at the FIRE at 25.42 s (shown 25.48 s): the game's button at the
+    # lag two of the run's holds end at a FIRE (session 27, core/sync/waits.py: at 2.78 s,
+    # which a moderator's offset reaches within 1 s; -1.0 s is 1.08 s from it)
+    learned = [] if off == -1.0 else [(19.76, 25.52)]
     warned = [(a, b) for sev, a, b, _ in said if sev == "warning"]
-    assert warned == [(0.04, 4.44), (5.72, 8.8), (19.76, 25.52)]
+    assert warned == [(0.04, 4.44), (5.72, 8.8), (19.76, 25.52)][:3 - len(learned)]
     # 11.12-15.44 s: held under DOWN and NOOP, resumed 0.06 s after a FIRE (expected 15.34 s
     # at the truth) with a change 0.52 of the game's usual one
     noted = [(a, b, m) for sev, a, b, m in said if "held until" in m]
-    assert [(a, b) for a, b, _ in noted] == [(11.12, 15.44)]
+    assert [(a, b) for a, b, _ in noted] == [(11.12, 15.44), *learned]
     assert all(sev == "info" for sev, _, _, m in said if "held until" in m)
     assert f"held until FIRE, pressed at video {15.34 + off:.2f} s at the offset " \
         f"{run.truth['offset_s'] + off:.3f} s" in noted[0][2]

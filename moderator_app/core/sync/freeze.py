@@ -89,7 +89,7 @@ WAIT_BUTTON_RATIO = WAIT_RESUME_RATIO
 # frame after the opening hold's end; the game moves in the frame after the press).
 WAIT_LATE_FRAMES = 2
 WAIT_REACH_S = 1.0  # a moderator's offset is rarely exact (band_jump's NEAR_S)
-# A held picture the game's wait explains (`game_waits`) lasts at least this (a scan's
+# A held picture the game's wait explains (`waits.game_waits`) lasts at least this (a scan's
 # `video.frozen` lasts its freeze_s, 3 s; the sync's picture, finer than the scan's, can see a
 # small change inside it and split it: Human Cannonball's 19.04-25.52 s at 21.88 s).
 WAIT_HELD_S = 1.0

@@ -59,11 +59,12 @@ WAIT_LAG_SLACK_FRAMES = 1
 # picture, finer than the scan's, splits a scan's hold at the game's own small changes:
 # Human Cannonball's 9.64-13.16 s at 12.72 s, the man back in the cannon, still to the FIRE).
 WAIT_SAME_FRAMES = 2
-# The most (hold, press) pairs the agreement weighs (each tried at the offsets of its window,
-# ~0.28 s of them): a bound about the input (a 40 s Atari run: ~10-300; a video minutes
-# longer than its run, each press against each hold: ~1,000), not the machine. Past it, no
-# button is learned (the one-hold rule alone, as before).
-WAIT_AGREE_PAIRS = 10_000
+# The most (hold, press) pairs the agreement weighs (each an interval of offsets, compared
+# with the others of its button: quadratic in them): a bound about the input (QA's 40 s Human
+# Cannonball run at auto, 3.7 s of offsets: 23 pairs; a video minutes longer than its run
+# pairs each press with each hold), not the machine. Past it, no button is learned (the
+# one-hold rule alone, as before).
+WAIT_AGREE_PAIRS = 1_000
 # The press that ends a wait may be expected up to this many frames after its first changed
 # frame in the one-hold rule here (freeze.WAIT_LATE_FRAMES is the sync finding's 2).
 NOTE_LATE_FRAMES = 1
@@ -107,14 +108,14 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
                     # said at the offset used (the press's time there)
                     out[k] = _wait(f0, f1, x, kinds, c, base, base)
                     break
-        grid = base + np.arange(-reach, reach + 1e-9, 1.0 / fps) if reach else \
-            np.array([base])
-        need = WAIT_AGREE_MIN
+        lo, hi, need = base - reach, base + reach, WAIT_AGREE_MIN
     else:
         grid = _offsets(a, sig, e, run_duration_s)
-        need = WAIT_AGREE_MIN_AUTO
-        base = float(grid[len(grid) // 2]) if len(grid) else 0.0
-    agreed = _agreed(long, hold, grid, base, x, kinds, fps, within, need, used)
+        if not len(grid):
+            return ()
+        lo, hi, need = float(grid[0]), float(grid[-1]), WAIT_AGREE_MIN_AUTO
+        base = (lo + hi) / 2
+    agreed = _agreed(long, hold, lo, hi, base, x, kinds, fps, within, need, used)
     if agreed is not None:
         o, button, ends = agreed
         lags = [hold[k][1] - float(x[c]) - o for k, c in ends.items()]
@@ -142,57 +143,55 @@ def _wait(f0: float, f1: float, x: np.ndarray, kinds: list[str], c: int, at: flo
                     round(float(x[c - 1]) + at, 3) if c > 0 else None)
 
 
-def _agreed(long: list[int], hold: list[tuple[float, float]], grid: np.ndarray, base: float,
-            x: np.ndarray, kinds: list[str], fps: float, within: float, need: int,
-            nearest: bool) -> tuple[float, str, dict[int, int]] | None:
-    """The offset of `grid` at which the most holds of `long` end at a press of one button
-    by the one-hold rule (at least `need`), nearest `base` when `nearest`, else the middle
-    of the offsets at which they agree: (offset, the button, {hold: its press}), or None. Only the offsets at which some press can end a
-    hold are tried (a few per hold and press: the window is 0.28 s)."""
-    if len(long) < need or not len(grid):
+def _agreed(long: list[int], hold: list[tuple[float, float]], lo: float, hi: float,
+            base: float, x: np.ndarray, kinds: list[str], fps: float, within: float,
+            need: int, nearest: bool) -> tuple[float, str, dict[int, int]] | None:
+    """The offset from `lo` to `hi` at which the most holds of `long` end at a press of one
+    button by the one-hold rule (at least `need`): (offset, the button, {hold: its press}),
+    or None. Each (hold, press) pair holds over an interval of offsets (`_interval`: exact,
+    no grid: two holds can agree over less than a frame of offsets); of equal counts the
+    button whose offsets are nearest `base`; the offset: the nearest to `base` when
+    `nearest` (a moderator's), else the middle of the offsets at which they agree."""
+    if len(long) < need or hi < lo:
         return None
-    step = float(grid[1] - grid[0]) if len(grid) > 1 else 1.0
     late = NOTE_LATE_FRAMES / fps
-    # the presses that can be expected in each hold's window at some offset of the grid
-    ranges = [(int(np.searchsorted(x, hold[k][1] - within - float(grid[-1]) - 1e-9)),
-               int(np.searchsorted(x, hold[k][1] + late - float(grid[0]) + 1e-9)))
-              for k in long]
+    ranges = [(int(np.searchsorted(x, hold[k][1] - within - hi - 1e-9)),
+               int(np.searchsorted(x, hold[k][1] + late - lo + 1e-9))) for k in long]
     if sum(b - a for a, b in ranges) > WAIT_AGREE_PAIRS:
         return None
-    at: dict[int, dict[int, int]] = {}  # grid index -> {hold: press}
+    last: dict[str, int] = {}
+    before = []  # the last press of the same kind before each press, or -1
+    for c, kind in enumerate(kinds):
+        before.append(last.get(kind, -1))
+        last[kind] = c
+    spans: dict[str, list[tuple[float, float, int, int]]] = {}  # button -> (from, to, hold, press)
     for k, (a, b) in zip(long, ranges, strict=True):
         f0, f1 = hold[k]
-        idx: set[int] = set()
-        for c in range(a, b):
+        for c in range(max(a, 1), b):
             if _no_button(kinds[c]):
                 continue
-            i0 = int(np.ceil((f1 - within - float(x[c]) - float(grid[0])) / step - 1e-9))
-            i1 = int(np.floor((f1 + late - float(x[c]) - float(grid[0])) / step + 1e-9))
-            idx.update(range(max(i0, 0), min(i1, len(grid) - 1) + 1))
-        for i in idx:
-            end = _ending_press(x + float(grid[i]), kinds, f0, f1, fps, within, True,
-                                NOTE_LATE_FRAMES)
-            if end is not None:
-                at.setdefault(i, {})[k] = end
-    best: dict[tuple[int, str, tuple[int, ...]], list[int]] = {}
-    for i, ends in at.items():
-        for button in {kinds[c] for c in ends.values()}:
-            mine = tuple(sorted(k for k, c in ends.items() if kinds[c] == button))
-            if len(mine) >= need:
-                best.setdefault((len(mine), button, mine), []).append(i)
-    if not best:
-        return None
-    n = max(key[0] for key in best)
-    # one button: the one most holds agree on (of equals, the one whose offsets are
-    # nearest `base`); its offset: the nearest to `base` with a moderator's, else the
-    # middle of those at which they agree (the holds' lags are centred in the window)
-    tops = [(min(abs(float(grid[i]) - base) for i in idx), key, idx)
-            for key, idx in best.items() if key[0] == n]
-    _, (_, button, holds), where = min(tops, key=lambda top: top[0])
-    where = sorted(where)
-    i = min(where, key=lambda j: abs(float(grid[j]) - base)) if nearest else \
-        where[len(where) // 2]
-    return float(grid[i]), button, {k: at[i][k] for k in holds}
+            o0 = max(lo, f1 - within - float(x[c]), f0 - float(x[c - 1]))
+            o1 = min(hi, f1 + late - float(x[c]))
+            if before[c] >= 0:  # a press of its kind held before it: not a new button
+                o1 = min(o1, f0 - float(x[before[c]]) - 1e-6)
+            if o0 <= o1:
+                spans.setdefault(kinds[c], []).append((o0, o1, k, c))
+    best = None
+    for button, ivs in spans.items():
+        for p, *_ in ivs:
+            inside: dict[int, tuple[float, float, int, int]] = {}
+            for iv in ivs:
+                if iv[0] <= p <= iv[1] and iv[2] not in inside:
+                    inside[iv[2]] = iv
+            if len(inside) < need:
+                continue
+            a0 = max(iv[0] for iv in inside.values())
+            a1 = min(iv[1] for iv in inside.values())
+            o = min(max(base, a0), a1) if nearest else (a0 + a1) / 2
+            key = (len(inside), -abs(o - base))
+            if best is None or key > best[0]:
+                best = (key, o, button, {k: iv[3] for k, iv in inside.items()})
+    return None if best is None else (best[1], best[2], best[3])
 
 
 def _settled(change: np.ndarray, last: int) -> int:
