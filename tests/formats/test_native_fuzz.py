@@ -920,3 +920,30 @@ def test_index_building_report_equals_the_summary_one_on_secrets_markers(monkeyp
     assert gui["findings"] == cli["findings"]
     assert [(f["rule"], f["line"]) for f in gui["findings"] if f["rule"].startswith("secret")] \
         == [("secret.suspect", 31)]
+
+
+@pytest.mark.parametrize("spell", [b"sk\\u002dproj", b"\\u0073k-proj", b"sk-\\u0070roj",
+                                   b"\\u0073\\u006B\\u002D\\u0070roj"])
+def test_a_secret_spelled_with_json_escapes_is_warned_at_its_line(monkeypatch, spell):
+    """Any parser decodes `sk\\u002dproj-...` to the key, and `withhold` refuses it (session
+    26); `verify` warned of the raw spelling only (s26-hostile open item 2). A line holding an
+    escape of a printable character is scanned with its escapes decoded, on every engine and
+    block path: the finding names the line and never the secret, and Go's HTML-safe escapes
+    (`\\u003c`) and a `\\u005c` chain 50,000 deep raise nothing."""
+    key = "sk-proj-" + "Qa27" * 8
+    events = make_run_events(60, seed=3, text_bytes=300, variety=0.0)
+    events[30]["payload"]["text"] = "export KEY=" + key
+    events[40]["payload"]["text"] = "<b>bold</b> & more"
+    events[41]["payload"]["text"] = "\\" + "u005c" * 50_000 + "u002d"
+    lines = [_dump(e) for e in chain_events(events)]
+    lines[41] = lines[41].replace(b"\\\\", b"\\u005c", 1)  # decoded once: another escape
+    lines[30] = lines[30].replace(b"sk-proj", spell, 1)
+    lines[40] = lines[40].replace(b"<", b"\\u003c").replace(b"&", b"\\u0026")
+    assert key.encode() not in lines[30] and b"\\u003c" in lines[40]
+    assert lines[41].count(b"\\u005cu005c") == 1
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
+    assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 31)]
+    assert hits[0]["message"] == ("looks like a API key (sk-...) once its JSON escapes are "
+                                  "decoded: sk-p…[40 chars]")
+    assert rep["verdict"] == "pass"

@@ -217,8 +217,9 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
         if found is None:
             found = []
         for hit in hits:
-            found.append((SECRET, f"looks like a {hit.label} at column {hit.column}: "
-                                  f"{hit.excerpt}"))
+            where = ("once its JSON escapes are decoded" if hit.escaped
+                     else f"at column {hit.column}")
+            found.append((SECRET, f"looks like a {hit.label} {where}: {hit.excerpt}"))
     spell = None
     hint = ctx.spell_hint
     if hint and hash_ok and computed is not None and computed == recorded:
