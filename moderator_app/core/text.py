@@ -77,6 +77,8 @@ def terminal_safe_json(raw: bytes) -> bytes:
     the line (files written to /dev/stdout reach a terminal raw; orjson and RFC 8785 escape
     only C0). Such characters can only stand inside strings. `unescape_terminal_safe` undoes
     it exactly for text that had none of these escapes before."""
+    if raw.isascii() and b"\x7f" not in raw:  # (the usual line or block: C speed)
+        return raw
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
