@@ -92,6 +92,31 @@ def test_an_older_copy_put_back_is_detected(tmp_path):
     assert r.returncode == 1 and "head file says the ledger reached seq 4" in r.stdout
 
 
+def test_a_ledger_file_replaced_by_a_folder_is_refused_not_taken_for_a_new_one(tmp_path):
+    """Session 27 hostile sweep: the ledger file replaced by a folder, its head file left
+    beside it, was read as "a folder for the ledger": `verify` made a new, empty ledger in it
+    and said "intact: 0 decisions" (exit 0), and `decide` recorded there. Now every command
+    refuses it (exit 2), naming the head file that says a ledger was there; a plain folder
+    given as the store still holds the ledger."""
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 3)
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(store) + suffix).unlink(missing_ok=True)
+    store.mkdir()
+    r = verify_cli(store)
+    assert r.returncode == 2 and r.stdout == "", r.stdout + r.stderr
+    assert r.stderr == (f"moderator-app: {store} is a folder, but decisions.sqlite3.head beside "
+                        "it belongs to a ledger file of that name: the ledger was replaced by "
+                        "a folder, and its decisions are not there. Restore the ledger file "
+                        "from a backup (see docs/decisions-ledger.md), or give another store\n")
+    assert list(store.iterdir()) == []  # nothing made inside it
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    fill(plain, 1)
+    r = verify_cli(plain)
+    assert r.returncode == 0 and "intact: 1 decision" in r.stdout, r.stdout + r.stderr
+
+
 def test_missing_head_file_is_said_not_hidden(tmp_path):
     store = tmp_path / "decisions.sqlite3"
     fill(store, 2)

@@ -36,6 +36,7 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     VerifyOutcome,
     verify_jsonl,
 )
+from moderator_app.core.ledger.errors import LedgerPathError
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
 from moderator_app.core.ledger.paths import check_ledger_path, check_store_text
 
@@ -94,6 +95,19 @@ def resolve_store(path: str | os.PathLike | None) -> Path:
         is_dir = p.is_dir()
     except OSError:  # ENAMETOOLONG (a 5,000-byte name): an internal error; checked later
         is_dir = False
+    if is_dir:
+        # A folder whose name has a ledger's companions beside it (`X.head`, `X-wal`) is a
+        # ledger file replaced by a folder: read as "a folder for the ledger", it gave a new,
+        # empty ledger inside it and `decisions verify` said "intact: 0 decisions" while the
+        # decisions were gone (session 27 hostile sweep). Refused, as any other thing that
+        # stands where the ledger file should be.
+        for companion in (head_file(p), p.with_name(p.name + "-wal")):
+            if os.path.lexists(companion):
+                raise LedgerPathError(
+                    f"{p} is a folder, but {companion.name} beside it belongs to a ledger "
+                    f"file of that name: the ledger was replaced by a folder, and its "
+                    "decisions are not there. Restore the ledger file from a backup (see "
+                    "docs/decisions-ledger.md), or give another store")
     return p / LEDGER_FILE if is_dir else p
 
 
