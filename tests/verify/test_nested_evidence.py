@@ -98,3 +98,41 @@ def test_past_sixteen_nested_archives_the_run_cannot_pass(tmp_path):
         (sub / f"s{i:02d}.zip").write_bytes(_zip({"a.txt": b"x"}))
     verdict, found = _verdict(sub)
     assert verdict == "fail" and len(found) == 1 and "16 nested archives" in found[0][2]
+
+
+def _packed_tar(members: dict[str, bytes], mode: str) -> bytes:
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode=mode) as tf:
+        for name, data in members.items():
+            H._tar_add(tf, name, data)
+    return b.getvalue()
+
+
+def test_nested_tar_xz_and_tar_bz2_are_listed_not_refused_unseen(tmp_path):
+    """Session 27 (s26-hostile open item 1): an honest official run carrying its screenshots
+    as a `.tar.xz` or `.tar.bz2` failed as ambiguous ("an archive this tool does not open").
+    Python's own decompressors list them by name, one level down, capped: honest ones pass, a
+    log inside fails as before, two of them concatenated are read whole, damaged data and a
+    `.7z` stay ambiguous."""
+    log = _failing_log(tmp_path)
+    other = {"a.png": b"\x89PNG", "notes.txt": b"hello"}
+    xz = _packed_tar(other, "w:xz")
+    cases = {
+        "screens.tar.xz": (xz, "pass", None),
+        "screens.tbz2": (_packed_tar(other, "w:bz2"), "pass", None),
+        "screens.txz": (xz + _packed_tar({"b.png": b"x"}, "w:xz"), "pass", None),
+        "logs.tar.xz": (_packed_tar({"run/agent-log.jsonl": log}, "w:xz"), "fail",
+                        "logs.tar.xz holds an agent log (run/agent-log.jsonl)"),
+        "logs.tar.bz2": (_packed_tar({**other, "agent-log.jsonl": log}, "w:bz2"), "fail",
+                         "logs.tar.bz2 holds an agent log (agent-log.jsonl)"),
+        "cut.tar.xz": (xz[: len(xz) // 2], "fail", "cut.tar.xz could not be listed whole"),
+    }
+    for name, (data, want, words) in cases.items():
+        sub = _official(tmp_path / name.replace(".", "_"))
+        (sub / name).write_bytes(data)
+        verdict, found = _verdict(sub)
+        assert verdict == want, (name, found)
+        if words is None:
+            assert found == [], name
+        else:
+            assert found[0][1] == name and found[0][2].startswith(words), (name, found)

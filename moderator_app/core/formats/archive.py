@@ -12,6 +12,7 @@ error, not a shorter bundle).
 from __future__ import annotations
 
 import contextlib
+import io
 import stat
 import struct
 import tarfile
@@ -182,6 +183,13 @@ def open_archive(path: Path) -> tuple[list[Member], list[Finding]]:
     if lower.endswith(".tar"):
         return _tar_members(path, lambda p: open(p, "rb"), "r|")  # noqa: SIM115
     raise InputError(f"{path}: not a supported archive (.zip .tar .tar.gz .tar.zst)")
+
+
+def list_tar_stream(path: Path, open_raw: Callable[[Path], io.RawIOBase]) -> tuple[
+        list[Member], list[Finding]]:
+    """`open_archive` for a tar behind a decompressor named by the caller (a nested `.tar.xz`
+    listed by name, core/verify/nested.py): the same caps and refusals."""
+    return _tar_members(path, open_raw, "r|")
 
 
 # -- zip ----------------------------------------------------------------------------------

@@ -9,10 +9,19 @@ submitted archive (its caps and refusals); an agent log found there, or an archi
 be listed whole (unreadable, capped, too large, a format this tool does not open, an archive
 inside it, a compressed `.jsonl`), makes the submission ambiguous: it cannot pass. Only names
 are read, never the members' contents.
+
+A nested `.tar.xz` or `.tar.bz2` (whose decompressors come with Python) is listed too, since
+session 27: it gave a false FAIL for an honest official run carrying, say, its screenshots
+so packed. What it decompresses to is capped (MAX_NESTED_UNPACKED) and so is the xz
+decoder's memory (a header may ask for a 1.5 GiB dictionary): a bomb or a greedy header ends
+as "cannot be listed whole", ambiguous as before. `.7z`, `.rar` and the rest stay unopened.
 """
 
 from __future__ import annotations
 
+import bz2
+import io
+import lzma
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +31,12 @@ from moderator_app.core.formats.members import ARCHIVE_SUFFIXES, ROLE_LOG, ROLE_
 from moderator_app.core.formats.submission import Submission, local_copy
 
 # Archives and compressors this tool does not open: what they hold cannot be known.
-UNOPENED_SUFFIXES = (".tar.xz", ".txz", ".tar.bz2", ".tbz", ".tbz2", ".tar.lz4", ".7z",
-                     ".rar", ".cpio", ".ar")
+UNOPENED_SUFFIXES = (".tar.lz4", ".7z", ".rar", ".cpio", ".ar")
+# Compressed tars listed by name through Python's own decompressors (not in ARCHIVE_SUFFIXES:
+# a submitted `.tar.xz` itself is still refused as unsupported).
+PACKED_TARS = {".tar.xz": "xz", ".txz": "xz", ".tar.bz2": "bz2", ".tbz": "bz2", ".tbz2": "bz2"}
+MAX_NESTED_UNPACKED = 2 << 30  # decompressed bytes read to list one such archive
+_XZ_MEMLIMIT = 128 << 20  # the xz decoder's memory (`xz -9` needs 65 MiB)
 COMPRESSED_SUFFIXES = (".gz", ".zst", ".xz", ".bz2", ".lz4", ".br", ".lzma", ".z")
 # A nested archive larger than this is not copied out to be listed (it cannot pass either),
 # nor are more than MAX_NESTED archives listed (10,000 small zips: one listing each).
@@ -32,7 +45,7 @@ MAX_NESTED = 16
 
 
 def _archive_suffix(base: str) -> str | None:
-    return next((s for s in sorted(ARCHIVE_SUFFIXES, key=len, reverse=True)
+    return next((s for s in sorted((*ARCHIVE_SUFFIXES, *PACKED_TARS), key=len, reverse=True)
                  if base.endswith(s)), None)
 
 
@@ -84,7 +97,13 @@ def _look_into(member: Member, suffix: str, workdir: Path | None) -> str | None:
             path = copied.with_name("member" + suffix)
             copied.rename(path)
             copied = path
-        inner, findings = open_archive(path)
+        if suffix in PACKED_TARS:
+            from moderator_app.core.formats.archive import list_tar_stream
+
+            kind = PACKED_TARS[suffix]
+            inner, findings = list_tar_stream(path, lambda p: _Unpacked(p, kind))
+        else:
+            inner, findings = open_archive(path)
     except (OSError, InputError) as exc:
         return (f"{member.name} is an archive that cannot be listed ({exc}): it may hold an "
                 "agent log")
@@ -104,3 +123,40 @@ def _look_into(member: Member, suffix: str, workdir: Path | None) -> str | None:
     if capped:
         return f"{member.name} could not be listed whole ({capped[0]}): it may hold an agent log"
     return None
+
+
+class _Unpacked(io.RawIOBase):
+    """The decompressed bytes of a `.tar.xz` / `.tar.bz2` (concatenated streams too), ending
+    as an OSError past MAX_NESTED_UNPACKED bytes or on damaged data (which the tar listing
+    reports as "cannot be read past N members", so the archive is not listed whole)."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        import _compression  # the stdlib's reader behind lzma.open / bz2.open, with arguments
+
+        self._fh = open(path, "rb")  # noqa: SIM115 - closed with this reader
+        if kind == "xz":
+            reader = _compression.DecompressReader(
+                self._fh, lzma.LZMADecompressor, trailing_error=lzma.LZMAError,
+                memlimit=_XZ_MEMLIMIT)
+        else:
+            reader = _compression.DecompressReader(self._fh, bz2.BZ2Decompressor,
+                                                   trailing_error=OSError)
+        self._inner = reader
+        self._total = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self._inner.read(size if size is not None and size >= 0 else 1 << 20)
+        except (lzma.LZMAError, EOFError, MemoryError) as exc:
+            raise OSError(f"damaged or too demanding compressed data ({exc})") from None
+        self._total += len(data)
+        if self._total > MAX_NESTED_UNPACKED:
+            raise OSError(f"more than {MAX_NESTED_UNPACKED} bytes once decompressed")
+        return data
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
