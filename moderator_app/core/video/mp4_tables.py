@@ -125,8 +125,10 @@ def _audio_pieces(fh, boxes: dict[bytes, tuple[int, int]], cap: int) -> int | No
 
 
 def _tracks(fh, size: int):
-    """For each `trak` in `moov`: its handler type and the (body, end) of the sample-table
-    boxes this module reads."""
+    """For each `trak` in the first `moov`: its handler type and the (body, end) of the
+    sample-table boxes this module reads. FFmpeg skips any later `moov` ("duplicated MOOV
+    atom"); so does this walk, which ends at the first: a fragmented MP4's 100,000
+    `moof`/`mdat` pairs after it are not walked in Python (session 27 hostile sweep)."""
     wanted = {b"hdlr", b"stsz", b"stts", b"stsc", b"stco", b"co64"}
     for kind, b, e in _boxes(fh, 0, size):
         if kind != b"moov":
@@ -148,6 +150,7 @@ def _tracks(fh, size: int):
                 fh.seek(found[b"hdlr"][0] + 8)
                 handler = fh.read(4)
             yield handler, found
+        return
 
 
 # A track whose samples add up to more bytes than the file holds is a truncated file (an
