@@ -247,9 +247,12 @@ def earlier_group(run_s, sig: FrameSignals, nov: Novelty, suggested: float, spee
                                              th.sync_reaction_z)
     d = np.asarray(sig.times)[k] - exps
     ok = hit & (d >= -SUPPORT_BEFORE_S - 1e-6)
-    v = np.sort(start + d[ok])
+    order = np.flatnonzero(ok)[np.argsort(start + d[ok], kind="stable")]
+    v = start + d[order]
     m = np.searchsorted(v, v + 1.0 / sig.fps - 1e-9) - np.arange(len(v))
     frame = 1.0 / sig.fps
+    again = answered_again(run_s, sig, nov, suggested, speed, th,
+                           ok & (start + d < suggested - frame - 1e-6), start + d)
     # the earliest of the places looked at (a frame of the video each) where chance puts
     # so many less often than EARLIEST_P, counted over all of them (a lone change among
     # ~9 places at 60 fps is chance's: Pong, Pitfall, River Raid and Centipede, each within
@@ -257,9 +260,36 @@ def earlier_group(run_s, sig: FrameSignals, nov: Novelty, suggested: float, spee
     places = PRECEDE_REACH_S * sig.fps
     for i in np.flatnonzero((m >= EARLY_K) & (v > start - SUPPORT_BEFORE_S + frame)
                             & (v < suggested - frame - 1e-6)):
-        if tail(int(m[i]), len(run_s), rate) * places < EARLIEST_P:
+        if tail(int(m[i]), len(run_s), rate) * places < EARLIEST_P and \
+                not again[order[i:i + int(m[i])]].all():
             return int(m[i])
     return 0
+
+
+def answered_again(run_s: np.ndarray, sig: FrameSignals, nov: Novelty, suggested: float,
+                   speed: float, th, early: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Per press, whether it is one of `early` (a change of its own more than a frame before
+    the suggestion) and has a standing change again within the support window at the
+    suggestion (SUPPORT_BEFORE_S before its expected time to SUPPORT_AFTER_S after it).
+
+    Why such a press is no evidence of an earlier offset: a game answers a press once, with
+    its first change; the change before is something else on the screen. A constant delay
+    the picture cannot tell from a later offset (Othello, a still board) leaves the press's
+    first change its only one near the suggestion. Frogger through the 16x16 pavement row
+    (s22-frogger-genuine at 24-48 fps, session 26's open item): presses 9 and 13 have a
+    change in the row 0.09-0.12 s before their expected time (the frog's row moving before
+    the press) and their own answer 0.1-0.7 frame after it; the earlier group of those two
+    bounded five runs within a frame to 0.17-0.20."""
+    early = np.asarray(early, bool)
+    out = np.zeros(len(run_s), bool)
+    if not early.any():
+        return out
+    exps, hit, k = reactions.first_reactions(sig, nov, np.asarray(run_s, float)[early],
+                                             suggested, speed, th.sync_reaction_z)
+    d = np.asarray(sig.times)[k] - exps
+    apart = d - (np.asarray(at, float)[early] - suggested) > SUPPORT_BEFORE_S + SUPPORT_AFTER_S
+    out[early] = hit & (d >= -SUPPORT_BEFORE_S - 1e-6) & (d <= SUPPORT_AFTER_S + 1e-6) & apart
+    return out
 
 
 # A game whose reactions spread past the fit's model is dated by a prior, not by the picture.
