@@ -212,8 +212,11 @@ def test_a_band_under_the_offsets_margin_suggests_no_offset(monkeypatch):
     """Space Invaders, genuine, through a 25 fps recorder that misses 4 % of its captures: its
     best band stands 4.7 spreads above the shuffled logs' best bands, where the band's fit
     put the offset 1.09 frames off (a confident wrong answer when the band was looked at from
-    4 and suggested). Under sync_min_null_z a band suggests nothing."""
+    4 and suggested). Under sync_min_null_z a band suggests nothing. (Since session 27 the
+    run gets an offset from the cannon's row on the grid moved down by half a tile, which
+    stands over the margin: -0.21 frame, not the weak band's 1.09.)"""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
     truth, a = _analysed("space_invaders-genuine@r25drop")
-    assert a.suggested_offset_s is None and a.reason
+    assert a.suggested_offset_s is not None
+    assert abs(a.suggested_offset_s - truth["offset_s"]) * truth["fps"] <= 1.0  # duration-ok: frames
     assert a.findings == []

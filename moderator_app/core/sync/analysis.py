@@ -394,23 +394,39 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
     signal" (session 25: 27 of 29 runs). At 16x16 the pavement is a row of its own: its
     tiles have an onset after 65-76 % of the shown presses against 4-5 % of any window, the
     band stands 8.5-11.6 spreads over the shuffled logs' best (issue 13, session 26).
+    Then, the same, on the signals' grid moved down by half a tile (`FrameSignals.
+    half_shifted`: two 16x16 rows in one). Why: Space Invaders' cannon moves along the
+    boundary of two 8x8 rows (and of two 16x16 rows: its shots answer FIRE in one, its moves
+    in the next); every reading, the 16x16 band too (2.6-3.6 spreads), said "not enough
+    signal" on the corpus' genuine runs, while the half-shifted row that holds it stands
+    12.3 and 16.4 spreads over the shuffled logs' best (space_invaders-genuine, -genuine3;
+    issue 13, session 27).
     Why no drift or jump: as `narrow.suggested` (a part of the picture lined up by chance
     with a few actions is no splice)."""
+    for read in (_finer, FrameSignals.half_shifted):
+        other = read(sig)
+        if other is None:
+            continue
+        # (`_in_band` suggests only from a band standing sync_min_null_z and answering
+        # first; a weaker one's gaps played, said on `silent` there, are not taken)
+        a = _in_band(run_s, other, th, None, silent)
+        if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
+                any(f.rule == "sync.offset_jump" for f in a.findings):
+            continue
+        one = _one_kind(a, run_s, input_kinds, th)
+        if one is not None and a.confidence > ONE_KIND_BOUND:
+            a = replace(a, confidence=ONE_KIND_BOUND, confidence_note=(
+                f"the band's reactions all follow one kind of press ({one}), none of the "
+                "log's other presses: it may show a later consequence of that button, not "
+                "the press"))
+        return a
+    return None
+
+
+def _finer(sig: FrameSignals) -> FrameSignals | None:
+    """The scan's finer tiles (`FrameSignals.finer`) when finer than `sig`'s grid."""
     fine = sig.finer()
-    if fine is None or fine.grid <= sig.grid:
-        return None
-    # (`_in_band` suggests only from a band standing sync_min_null_z and answering first;
-    # a weaker one's gaps played, said on `silent` there, are not taken: no suggestion)
-    a = _in_band(run_s, fine, th, None, silent)
-    if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
-            any(f.rule == "sync.offset_jump" for f in a.findings):
-        return None
-    one = _one_kind(a, run_s, input_kinds, th)
-    if one is not None and a.confidence > ONE_KIND_BOUND:
-        a = replace(a, confidence=ONE_KIND_BOUND, confidence_note=(
-            f"the band's reactions all follow one kind of press ({one}), none of the log's other "
-            "presses: it may show a later consequence of that button, not the press"))
-    return a
+    return fine if fine is not None and fine.grid > sig.grid else None
 
 
 # A finer band's suggestion (`_in_finer_band`) whose reactions all follow presses of one

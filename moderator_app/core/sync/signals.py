@@ -95,6 +95,26 @@ class FrameSignals:
             return None
         return FrameSignals(self.times, self.fine, self.fps, colour=self.colour)
 
+    def half_shifted(self) -> FrameSignals | None:
+        """The whole picture at this grid with its rows moved down by half a tile: the
+        scan's finer tiles (`fine`, twice this grid) summed in 2x2 blocks from the second
+        fine row on (the last row's lower half is the picture's bottom, padded with
+        nothing); None when these signals carry no fine tiles twice this grid. A sprite
+        that moves along a row across the boundary of two of this grid's rows is one
+        row of these. Not kept, as `finer`."""
+        fine = self.finer()
+        g = self.grid
+        if fine is None or fine.grid != 2 * g:
+            return None
+        n = len(self.times)
+        t = fine.tiles.reshape(n, 2 * g, 2 * g)
+        out = np.zeros((n, g, g), np.uint16)
+        for a in range(2):  # fine rows 1+a, 3+a, ... into rows 0, 1, ... (as `block_sums`)
+            for b in range(2):
+                np.add(out[:, :g - a], t[:, 1 + a::2, b::2], out=out[:, :g - a],
+                       casting="unsafe")
+        return FrameSignals(self.times, out.reshape(n, g * g), self.fps, colour=self.colour)
+
     def coarser(self, grid: int) -> FrameSignals:
         """The same counts summed into a grid x grid grid (grid divides this one's)."""
         g = self.grid
