@@ -10,6 +10,10 @@ decoder up otherwise (session 22, joins2; issue 15/12, the joins QA s21 N4/N6 le
   H.264's concealment marks only some of them damaged: the run passed. Where its own header's
   bytes differ from the first's, its first pictures are decoded from its own header too:
   other pictures than the file shows are no footage, from its first frame to its end.
+- Session 27 (QA s26 T9): in Matroska, such a second recording is read from its own header
+  (`joined_chain.own_read`) by every reader: its pictures are its own and it is footage. The
+  check above stays for what is still played with the first's header (fragmented MP4; a
+  Matroska one not so decided).
 Files are built here by ffmpeg with the frame number drawn in each picture."""
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import video_corpus as vc
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.pipeline import verify_paths
-from moderator_app.core.video import child_segments
+from moderator_app.core.video import child_segments, joined_chain
 from moderator_app.core.video.export import frame_for_time, read_frames
 from moderator_app.core.video.index import build_index
 from moderator_app.core.video.joined_headers import joined_reorder, matroska_joins
@@ -71,54 +75,43 @@ def joined(tmp_path_factory) -> dict[str, Path]:
 def test_a_joined_recording_with_b_frames_after_one_without_is_one_recording(joined):
     """QA s21 seg_mkv_h264_profile_change's timeline: the first header has no reordering;
     the second's B-frame groups were 31 more restarts (on the code before: "32 recordings
-    joined", stretches of 0.17-0.7 s each)."""
+    joined", stretches of 0.17-0.7 s each). Played with the first's (baseline) header it
+    gave no frame at all (60 frames, 2.001-10.001 s no footage, until session 27); read from
+    its own header, each of its 240 pictures is its own."""
     path = joined["bframes"]
     p = probe_video(path, "video.mkv")
     assert p.ok and p.index is not None and len(p.index.segments) == 1
     assert "the timestamps restart at 2.001 s: 2 recordings joined" in p.method
     # where the joined recording's header is: after the first's Matroska Segment
     assert matroska_joins(str(path)) == [(path.parent.parent / "base.mkv").stat().st_size]
-    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
-    assert found == ["recording 2 of the 2 joined in the file does not decode from 2.001 s "
-                     "to 10.001 s (8.000 s): of its 240 packets there, 240 give no frame; no "
-                     "footage there (counted as missing)"]
-    assert p.frame_count == vc.ffprobe_frames(path) == 60
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.frame_count == 300 and vc.ffprobe_frames(path) == 60
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 2.05, 5.0, 9.9)]
+    assert frames == [30, 61, 149, 296]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 1, 89, 236]
     report = verify_paths([path.parent]).report
-    assert report.verdict == "fail"
-    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
-        ["coverage.missing"]
+    assert report.verdict == "pass"
 
 
 _SETTINGS = ("its own header (h264 320x240) sets the decoder up otherwise than the first "
              "recording's (h264 320x240), with which the file is played as one stream: ")
 
 
-def test_a_joined_mkv_at_another_crf_is_no_footage(joined):
-    """One x264 preset, CRF 23 then CRF 35 (another initial QP in the PPS): the second
-    recording's 240 frames all come out garbled, 177 marked damaged, 63 not; on the code
-    before, 50 short damaged stretches, 1.6 s missing, PASS."""
+def test_a_joined_mkv_at_another_crf_is_read_from_its_own_header(joined):
+    """One x264 preset, CRF 23 then CRF 35 (another initial QP in the PPS): played with the
+    first's header the second recording's 240 frames all come out garbled (session 22: no
+    footage, 2.0-10.0 s, FAIL); read from its own header (session 27), each is the frame
+    drawn, and the run passes."""
     path = joined["crf"]
     p = probe_video(path, "video.mkv")
     assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 300
-    assert [f.rule for f in p.findings] == ["video.header_mismatch",
-                                            "video.joined_undecodable"]
-    msg = p.findings[1].message
-    assert msg.startswith("recording 2 of the 2 joined in the file does not decode from "
-                          "2.000 s to 10.000 s (8.000 s): of its 240 packets there, ")
-    assert _SETTINGS in msg and msg.endswith(
-        "pictures decoded from its own header are not those the file shows (another profile "
-        "or encoder setting): its pictures are decoded with another recording's parameters")
-    assert p.gaps == ((2.0, 10.000333),)
-    # the pictures the file shows there are not the drawn frames (garbled)
-    frames = [frame_for_time(p.index, t, None) for t in (1.0, 5.0, 9.9)]
-    got = [vc.read_code(img) for img in read_frames(path, p.index, frames)]
-    assert got[0] == 30 and got[1:] != [90, 237]
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.gaps == ()
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 2.05, 5.0, 9.9)]
+    assert frames == [30, 61, 150, 297]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 1, 90, 237]
     report = verify_paths([path.parent]).report
-    assert report.verdict == "fail"
-    assert [(f.rule, f.file) for f in report.findings if f.severity.value == "error"] == \
-        [("coverage.missing", "video.mkv")]
-    assert report.coverage is not None and report.coverage.missing_gaps_s == \
-        pytest.approx(report.coverage.run_duration_s - 2.0, abs=1e-6)
+    assert report.verdict == "pass"
     assert report.video is not None and report.video.frame_count == 300
 
 
@@ -141,7 +134,7 @@ def test_a_joined_fragmented_mp4_of_another_profile_is_no_footage(joined):
 
 def _check(path: Path, monkeypatch) -> tuple[dict, int]:
     """`check_joined` in this process: what it found, and how many joined recordings' first
-    pictures it decoded from their own header."""
+    pictures it decoded from their own header (the index read as the probe reads it)."""
     calls = []
     real = child_segments.own_pictures
 
@@ -151,7 +144,9 @@ def _check(path: Path, monkeypatch) -> tuple[dict, int]:
 
     monkeypatch.setattr(child_segments, "own_pictures", counted)
     with av.open(str(path)) as c:
-        index = build_index(c, 10**6, None, joined_reorder(str(path), c.streams.video[0]))
+        st = c.streams.video[0]
+        index = build_index(c, 10**6, None, joined_reorder(str(path), st),
+                            joined_chain.demux(c, [st], str(path)))
     with av.open(str(path)) as c:
         _, found = child_segments.check_joined(c, index, time.process_time() + 60, str(path))
     return found, len(calls)
@@ -161,11 +156,16 @@ def test_identical_headers_cost_no_second_decode(joined, monkeypatch):
     """An honest join of one encoder setting (its header byte for byte the first's): no
     picture decoded twice, nothing found; another level (its header's bytes differ, its
     pictures do not: compared frame for frame by time, the recording's first fragment lost
-    by the demuxer): decoded, nothing found; the CRF 35 join: decoded, its pictures differ."""
+    by the demuxer): decoded, nothing found; the CRF 35 join read from its own header
+    (session 27): decoded, the same pictures; played with the first's header (`own_read`
+    answering none): decoded, its pictures differ."""
     found, decoded = _check(joined["honest"], monkeypatch)
     assert decoded == 0 and found["stretches"] == []
     found, decoded = _check(joined["level"], monkeypatch)
     assert decoded == 1 and found["stretches"] == []
+    found, decoded = _check(joined["crf"], monkeypatch)
+    assert decoded == 1 and found["stretches"] == []
+    monkeypatch.setattr(joined_chain, "own_read", lambda source, joins: ())
     found, decoded = _check(joined["crf"], monkeypatch)
     assert decoded == 1 and len(found["stretches"]) == 1
     params = found["stretches"][0]["params"]
@@ -186,11 +186,13 @@ def test_a_joined_recording_of_another_level_is_footage(joined):
     assert verify_paths([path.parent]).report.verdict == "pass"
 
 
-def test_a_joined_recording_decoded_otherwise_is_decoded_to_its_end(tmp_path):
+def test_a_joined_recording_decoded_otherwise_is_decoded_to_its_end(tmp_path, monkeypatch):
     """veryfast + slow with 3 B-frames (MKV): the second recording's first 48 frames come out
     whole, so the check stopped decoding it there, and the 52 of its later packets that give
     no frame were counted as frames (288 where ffprobe counts 236). A recording judged to be
-    decoded with another's parameters is decoded to its end."""
+    decoded with another's parameters is decoded to its end. Since session 27 it is read
+    from its own header (300 frames, each its own picture, no finding); the check is run
+    here as it is where it is played with the first's header (`own_read` answering none)."""
     a = vc.encode(tmp_path / "vf.mkv", [*_VF, *_MKV], frames=60)
     b = vc.encode(tmp_path / "slow.mkv", [*_X264, "-preset", "slow", "-bf", "3", *_MKV],
                   frames=240)
@@ -198,10 +200,19 @@ def test_a_joined_recording_decoded_otherwise_is_decoded_to_its_end(tmp_path):
     path.parent.mkdir()
     path.write_bytes(a.read_bytes() + b.read_bytes())
     p = probe_video(path, "video.mkv")
-    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 236  # was 288
-    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
-    assert len(found) == 1 and found[0].startswith(
-        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 10.000 s "
-        "(8.000 s): of its 240 packets there, 64 give no frame; 176 come out as pictures the "
-        "decoder does not mark damaged; no footage there") and _SETTINGS in found[0]
-    assert p.gaps == ((2.0, 10.000333),)
+    assert p.ok and p.frame_count == 300 and vc.ffprobe_frames(path) == 236
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    frames = [frame_for_time(p.index, t, None) for t in (2.05, 5.0, 9.9)]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [1, 90, 237]
+    monkeypatch.setattr(joined_chain, "own_read", lambda source, joins: ())
+    with av.open(str(path)) as c:
+        st = c.streams.video[0]
+        index = build_index(c, 10**6, None, joined_reorder(str(path), st),
+                            joined_chain.demux(c, [st], str(path)))
+    with av.open(str(path)) as c:
+        kept, found = child_segments.check_joined(c, index, time.process_time() + 60,
+                                                  str(path))
+    assert kept.frame_count == 236  # was 288
+    assert [(s["recording"], s["packets"], s["none"], s["damaged"] + s["wrong"])
+            for s in found["stretches"]] == [(2, 240, 64, 176)]
+    assert found["stretches"][0]["params"]["pictures"][0] > 0

@@ -17,7 +17,12 @@ order: the index, the scan, the check of joined recordings, and the picture afte
 Bounded: the recordings followed are those the top-level walk finds (`matroska_joins`, at
 most MAX_WALK headers); one that does not open, or whose video is of another codec, size or
 time base than the file's (the file has one picture size, and the index one clock), ends
-the chain there, and what follows stays "never read" (`unread_recordings`)."""
+the chain there, and what follows stays "never read" (`unread_recordings`).
+
+The second recording is read by the whole file's demuxer, with the first one's header
+(session 22's rule: refused where its pictures are not its own). Where its own header would
+decode other pictures (`own_read`: other encoder settings, QA s26 T9), the whole file's demux
+stops at its header and it is read from there like the later ones (session 27)."""
 
 from __future__ import annotations
 
@@ -55,10 +60,11 @@ class Shifted:
 
 
 def later_starts(source: object) -> tuple[list[int], bool]:
-    """The headers' bytes of a Matroska file's recordings from the third on (those FFmpeg's
-    demuxer never reads from the file's start), and whether the walk stopped at its bound
-    (MAX_WALK headers: where the last one found ends is not known, and it is not read);
-    nothing for anything else."""
+    """The headers' bytes of a Matroska file's recordings read from their own header: from
+    the third on (those FFmpeg's demuxer never reads from the file's start), and the second
+    too where `own_read` says the file's demuxer would play it as other pictures; and whether
+    the walk stopped at its bound (MAX_WALK headers: where the last one found ends is not
+    known, and it is not read); nothing for anything else."""
     from .joined_headers import MAX_WALK, matroska_joins
     if not isinstance(source, str) or not os.path.isfile(source):
         return [], False
@@ -69,7 +75,101 @@ def later_starts(source: object) -> tuple[list[int], bool]:
     except OSError:
         return [], False
     joins = matroska_joins(source)
-    return joins[1:], len(joins) >= MAX_WALK
+    return [*own_read(source, joins), *joins[1:]], len(joins) >= MAX_WALK
+
+
+#: The second recording's first packets decoded both ways by `own_read`, and of its pictures
+#: the first compared (`joined_headers.PICTURES`).
+DECIDE_PACKETS = 48
+#: CPU seconds (`time.process_time`) the decision may take: a hostile file's 48 packets can
+#: be 16384x16384 pictures. Past it, the pictures compared so far decide; none: not decided.
+DECIDE_CPU_S = 3.0
+_decided: dict[tuple, tuple[int, ...]] = {}  # (path, size, mtime) -> `own_read`'s answer
+
+
+def own_read(source: str, joins: list[int]) -> tuple[int, ...]:
+    """The second recording's header byte (`joins[0]`) when it is to be read from its own
+    header, else (). FFmpeg's demuxer plays a cat-joined file's second recording with the
+    first one's header (session 22): where the two set the decoder up alike, or the header
+    bytes are the same, it is read so, as it always was. Where its own header is of the
+    file's codec, size and clock but other bytes (another SPS/PPS: profile, B-frames, CRF),
+    its first DECIDE_PACKETS packets are decoded with its own header and with the first's:
+    when any of its first pictures (not marked damaged) comes out otherwise, or not at all,
+    with the first's, the file would show other pictures than the recording holds (QA s26
+    T9: H.264 High with 3 B-frames after a recording without gave 166 of 175 packets no
+    frame), and every reader (the index, the scan, the joined check, the decoder after a
+    seek: `demux`, `joined_seek`) reads it from its own header, its pictures its own. Decided
+    once a process for a file (its path, size and time)."""
+    if not joins:
+        return ()
+    try:
+        st = os.stat(source)
+    except OSError:
+        return ()
+    key = (source, st.st_size, st.st_mtime_ns)
+    if key not in _decided:
+        if len(_decided) >= 16:
+            _decided.clear()
+        _decided[key] = (joins[0],) if _pictures_differ(source, joins) else ()
+    return _decided[key]
+
+
+def _pictures_differ(source: str, joins: list[int]) -> bool:
+    """Whether the second recording's first pictures decoded with the first recording's
+    header are not those its own header gives (`own_read`)."""
+    import time
+
+    import av
+
+    from .index import recording_stream
+    from .joined_headers import PICTURES, differs, luma, open_recording
+    deadline = time.process_time() + DECIDE_CPU_S
+    try:
+        with open_recording(source, 0, joins[0]) as first, \
+                open_recording(source, joins[0], joins[1] if len(joins) > 1 else None) as own:
+            main, mine = recording_stream(first), recording_stream(own)
+            if not same_video(mine, main) or \
+                    bytes(mine.codec_context.extradata or b"") == \
+                    bytes(main.codec_context.extradata or b""):
+                return False
+            theirs = av.CodecContext.create(main.codec_context.name, "r")
+            theirs.extradata = bytes(main.codec_context.extradata or b"")
+            theirs.thread_count = mine.thread_count = 1
+            ours: dict[int, object] = {}
+            played: dict[int, object] = {}
+            n = 0
+            for pk in own.demux(mine):
+                for f in pk.decode():
+                    if f.pts is not None and not getattr(f, "is_corrupt", False):
+                        ours[int(f.pts)] = luma(f)
+                if not pk.size:
+                    continue
+                n += 1
+                try:
+                    got = theirs.decode(pk)
+                except av.error.FFmpegError:
+                    got = []  # no picture from it that way
+                for f in got:
+                    if f.pts is not None:
+                        played[int(f.pts)] = luma(f)
+                if time.process_time() > deadline:
+                    break
+                if n >= DECIDE_PACKETS:
+                    for f in mine.codec_context.decode(None):
+                        if f.pts is not None and not getattr(f, "is_corrupt", False):
+                            ours[int(f.pts)] = luma(f)
+                    break
+            with contextlib.suppress(av.error.FFmpegError):
+                for f in theirs.decode(None):
+                    if f.pts is not None:
+                        played[int(f.pts)] = luma(f)
+    except av.error.MemoryError:
+        raise
+    except (av.error.FFmpegError, OSError, ValueError):
+        return False  # not decided: read as the file's demuxer reads it
+    first_ones = sorted(ours)[:PICTURES]
+    return bool(first_ones) and any(t not in played or differs(ours[t], played[t])
+                                    for t in first_ones)
 
 
 def same_video(own, main) -> bool:
@@ -100,7 +200,14 @@ def demux(container, streams: list, source: object, base: int = 0,
     try:
         while True:
             first = current is not container
+            # the next recording read from its own header: the whole file's demux stops
+            # there (the second one, `own_read`; FFmpeg's stops before the third anyway)
+            stop = next((h for h in starts if h > at), None)
             for pk in current.demux(*streams):
+                if stop is not None and pk.pos is not None and pk.pos >= 0 and \
+                        pk.pos + at >= stop:
+                    yield from _drained(streams)
+                    break
                 if pk.pos is not None and pk.pos >= 0:
                     reach = max(reach, pk.pos + at)
                 if first and pk.size and pk.stream.type == "video":
@@ -140,6 +247,16 @@ def demux(container, streams: list, source: object, base: int = 0,
     finally:
         if current is not None and current is not container:
             _close(current)
+
+
+def _drained(streams: list) -> Iterator:
+    """The empty packets a demux ends with (one a stream: its decoder gives the frames it
+    holds back), for a demux stopped before its end."""
+    import av
+    for s in streams:
+        pk = av.Packet()
+        pk.stream = s
+        yield pk
 
 
 def _close(container) -> None:

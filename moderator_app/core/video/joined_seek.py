@@ -55,7 +55,9 @@ class RecordingReaders:
         where this is not done (not joined Matroska, the recording's start not found, its own
         header gives another codec, size, decoder setup (extradata: H.264's SPS and PPS) or
         time base than `main_stream`, the whole file's: its pictures would not be those the
-        file shows, QA s22's CRF 23 + CRF 35; an error): the byte seek as before."""
+        file shows, QA s22's CRF 23 + CRF 35; an error): the byte seek as before. A
+        recording the file reads from its own header (the third on, and the second where
+        `joined_chain.own_read` says so) is sought in it whatever its extradata."""
         import av
 
         from .child_audio import recording_start

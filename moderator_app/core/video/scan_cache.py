@@ -49,13 +49,22 @@ def cache_key(path: Path, sha: str) -> str:
     """The cache's key for a video: its SHA-256, tagged for an Ogg file (its first bytes
     "OggS"): since session 18 the scan dates an Ogg Theora stream by its pages' granules
     and says where its frames are missing (ogg_theora.py); arrays cached before did not. A tag rather than a
-    version bump: every other file's cache stays valid (1.1 GB of the corpus' scans)."""
+    version bump: every other file's cache stays valid (1.1 GB of the corpus' scans). Tagged
+    `.mkvj27` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
+    level, no decoding): since session 27 the second one may be read from its own header
+    (`joined_chain.own_read`), and arrays cached before decoded it with the first's."""
     try:
         with open(path, "rb") as fh:
-            ogg = fh.read(4) == b"OggS"
+            head = fh.read(4)
     except OSError:
-        ogg = False
-    return f"{sha}.ogg2" if ogg else sha
+        head = b""
+    if head == b"OggS":
+        return f"{sha}.ogg2"
+    if head == b"\x1a\x45\xdf\xa3":
+        from .joined_headers import matroska_joins
+        if matroska_joins(str(path), 1):
+            return f"{sha}.mkvj27"
+    return sha
 
 
 def cache_file(sha: str) -> Path:
