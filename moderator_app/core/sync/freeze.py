@@ -211,6 +211,9 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
     spans = still_spans(sig)
+    opening = _opening_wait(a, sig, spans, e, kinds, th) if kinds is not None else None
+    if opening is not None and explained is not None:
+        explained.update(_inside(a, sig, opening[0], opening[1]))
     spans = spans[(spans[:, 0] > 0) & (spans[:, 1] < len(sig) - 1)] if len(spans) else spans
     if not len(spans):
         return []
@@ -249,7 +252,8 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             or (not (one and a.suggested_offset_s is not None) and _waits_far(
                 sig, int(spans[i, 1]), fps, x, kinds, f0, f1, th.sync_wait_reaction_s,
                 float(offs[0]) - (WAIT_REACH_S if one else 0.0),
-                float(offs[-1]) + (WAIT_REACH_S if one else 0.0))))
+                float(offs[-1]) + (WAIT_REACH_S if one else 0.0)))
+            or (one and opening is not None and _same_wait(opening, x, kinds, f0, f1, fps)))
         said = [j for j, g in enumerate(a.findings)
                 if g.rule == RULE and g.video_start_s is not None
                 and g.video_start_s - 1.0 <= f1
@@ -313,3 +317,78 @@ def _no_button(kind: str) -> bool:
     """A press of no button (Atari's NOOP) is nothing a game can wait for: at a moderator's
     offset 2.7 s off, Human Cannonball's opening hold was said to end at a NOOP 0.5 s away."""
     return kind.rsplit("=", 1)[-1].strip().upper() in ("NOOP", "NONE", "")
+
+
+# The opening hold (a still picture from before the log's first press, through the lead-in,
+# to the game's start: the game not yet given any input) ends at the game's start; the
+# reactions' `sync.no_reaction` could lie inside it: the presses a game waiting to
+# be started ignores (QA s27, Donkey Kong: held 0.0-11.65 s under DOWN/UP/RIGHT/LEFT until
+# FIRE, "4 actions in a row with no visible reaction" 3.59-9.87 s at auto and at the truth).
+# It ends at the game's start, which redraws the screen (Donkey Kong: 557 points changed
+# against a usual ~75): no first-frame ratio is asked of it, only the press (`waits_for`, a
+# button none of its presses named). The press and its lag (first changed frame - press)
+# are the game's button and reaction: a held picture later in the video that ends at a press
+# of that button, new to it, at that lag (`OPENING_LAG_SLACK_FRAMES` either side) is the
+# same wait, whatever its first frame (Donkey Kong after a lost life: 29.65-33.2 s under a
+# DOWN, FIRE 0.02 s before its end, 362 points: the level redrawn). An inserted freeze
+# resumes where the edit lands, not within a frame of that lag after that button.
+OPENING_LAG_SLACK_FRAMES = 1
+
+
+def _opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.ndarray,
+                  kinds: list[str], th) -> tuple[float, float, float, str, float] | None:
+    """(first held time, first changed time, offset, button, lag) of the opening hold: the
+    first still stretch held from before the log's first press (the recorder's lead-in can
+    be a stretch of its own: a 10-point change at 2.0 s on an H.264 copy) that ends as a
+    game's wait for a button at one offset (the one used; a moderator's: the nearest within
+    `WAIT_REACH_S` at which it does, 0.02 s apart); else None."""
+    if a.offset_used_s is None or not len(spans) or not len(e):
+        return None
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    speed = a.speed if a.speed > 0 else 1.0
+    x = e / speed
+    base = float(a.offset_used_s)
+    reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
+    steps = int(round(reach / 0.02))
+    offsets = [0.0] + [s * k * 0.02 for k in range(1, steps + 1) for s in (1, -1)]
+    for p, q in spans.tolist():
+        f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
+        if f0 >= float(x[0]) + base + reach:
+            break  # held from after the first press: the game was already playing
+        if q >= len(sig) - 1 or f1 - f0 < WAIT_HELD_S:
+            continue
+        for o in offsets:
+            if f0 >= float(x[0]) + base + o:
+                continue
+            c = _ending_press(x + base + o, kinds, f0, f1, fps, th.sync_wait_reaction_s,
+                              True, WAIT_LATE_FRAMES)
+            if c is not None:
+                return f0, f1, base + o, kinds[c], f1 - float(x[c]) - base - o
+    return None
+
+
+def _inside(a: SyncAnalysis, sig: FrameSignals, f0: float, f1: float) -> set[int]:
+    """The indices of `a`'s `sync.no_reaction` findings (the reactions') wholly inside the
+    held picture f0..f1 (a frame either side)."""
+    frame = 1.0 / max(sig.fps, 1e-6)
+    return {j for j, g in enumerate(a.findings)
+            if g.rule == RULE and g.video_start_s is not None
+            and f0 - frame <= g.video_start_s
+            and (g.video_end_s if g.video_end_s is not None else g.video_start_s) <= f1 + frame}
+
+
+def _same_wait(opening: tuple[float, float, float, str, float], x: np.ndarray,
+               kinds: list[str], f0: float, f1: float, fps: float) -> bool:
+    """Does the held picture f0..f1 end as the opening hold did: at a press of its button
+    (none of the presses from f0 to it that button) at its lag, within
+    `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed)?"""
+    _, _, o, button, lag = opening
+    slack = OPENING_LAG_SLACK_FRAMES / fps
+    v = x + o
+    start = int(np.searchsorted(v, f0 - 1e-9))
+    for c in range(int(np.searchsorted(v, f1 - lag - slack - 1e-9)),
+                   int(np.searchsorted(v, f1 - lag + slack + 1e-9))):
+        if kinds[c] == button and c > start and button not in kinds[start:c]:
+            return True
+    return False
