@@ -93,7 +93,9 @@ def test_the_games_opening_wait_for_fire_is_no_sync_warning(off):
 def test_an_inserted_freeze_keeps_its_warning_beside_the_opening_wait(name, off):
     run = corpus.build(name)
     t = run.truth["tamper"]
-    held = [h for h in _no_reaction(run, off) if h[1] is not None and h[1] - h[0] >= 3.0]  # duration-ok: the held picture's length on the video clock
-    assert len(held) == 1
-    assert abs(held[0][0] - t["video_start_s"]) <= 0.05  # duration-ok: a video time on the video clock
-    assert abs(held[0][1] - t["video_end_s"]) <= 0.05  # duration-ok: a video time on the video clock
+    # said by the picture (its held frames) or by the reactions (its unanswered presses,
+    # at auto where the run's suggestion now reads them): one warning, on the freeze
+    said = _no_reaction(run, off)
+    on = [h for h in said if h[1] is not None and h[0] >= t["video_start_s"] - 0.1  # duration-ok: a video time on the video clock
+          and h[1] <= t["video_end_s"] + 0.1]  # duration-ok: a video time on the video clock
+    assert len(on) == 1 and len(said) == 1
