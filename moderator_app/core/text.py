@@ -7,12 +7,16 @@ retitles the window, `ESC [2J` clears it, U+009B is a one-byte CSI, `\\r` overwr
 line), and bidi controls reorder what is shown (U+202E makes `txt.exe` read `exe.txt`).
 Names taken from a file system may hold bytes that are not UTF-8 (Python keeps them as lone
 surrogates, which cannot be printed or written as JSON). Each of these is shown as a visible
-escape: `\\u001b`, `\\u202e`, and `\\xe9` for an undecodable byte.
+escape: `\\u001b`, `\\u202e`, and `\\xe9` for an undecodable byte. So is every character
+that draws nothing (session 27: `agent-log.jsonl` + U+200B printed as `agent-log.jsonl`),
+except the joiners and selectors honest text needs where they join or select (`_kept`:
+Persian ZWNJ, emoji ZWJ sequences and U+FE0F, a flag's tags); docs/moderator-guide.md.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import orjson
@@ -21,17 +25,76 @@ import orjson
 _C1 = "\x7f-\x9f"
 _FORMAT = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _SURROGATES = "\ud800-\udfff"
-_FIELD = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_SURROGATES}]")
-_STREAM = re.compile(f"[\x00-\x08\x0b-\x1f{_C1}{_FORMAT}{_SURROGATES}]")  # keeps \t and \n
-_JSON = re.compile(f"[{_C1}{_FORMAT}]")  # orjson already escapes C0 inside strings
+# Characters that draw nothing (Unicode's default-ignorable code points): a name ending in
+# U+200B prints as `agent-log.jsonl`. Soft hyphen, combining grapheme joiner, Hangul fillers,
+# Khmer inherent vowels, Mongolian selectors, ZWSP/ZWNJ/ZWJ, word joiner and invisible
+# operators, deprecated format controls, variation selectors, BOM, interlinear annotation,
+# shorthand and musical format controls, tags and the rest of plane 14.
+_INVISIBLE = ("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d"
+              "\u2060-\u2065\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+_FIELD = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_INVISIBLE}{_SURROGATES}]")
+_STREAM = re.compile(f"[\x00-\x08\x0b-\x1f{_C1}{_FORMAT}{_INVISIBLE}{_SURROGATES}]")  # keeps \t, \n
+_JSON = re.compile(f"[{_C1}{_FORMAT}{_INVISIBLE}]")  # orjson already escapes C0 inside strings
 _SURROGATE = re.compile(f"[{_SURROGATES}]")
+
+# Of the invisible characters, those honest text needs, kept where they do their work:
+# ZWNJ / ZWJ (U+200C/D: Persian, Indic scripts, emoji sequences) between two visible non-ASCII
+# characters; a variation selector (emoji presentation U+FE0F, CJK and Mongolian variants)
+# right after a visible non-ASCII character, or in a keycap (`1` U+FE0F U+20E3); tags only in
+# a flag sequence (U+1F3F4, tag letters, U+E007F: the flag of Scotland). Anywhere else (at an
+# end, beside ASCII, doubled) they hide something and are escaped.
+_JOINERS = "\u200c\u200d"
+_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _base(s: str, i: int) -> bool:
+    """Whether s[i] is a visible non-ASCII character another one may join or modify."""
+    if not 0 <= i < len(s):
+        return False
+    c = s[i]
+    return c > "\xa0" and not _FIELD.match(c) and not unicodedata.category(c).startswith(
+        ("Z", "C"))
+
+
+def _kept(s: str, i: int) -> bool:
+    """Whether the invisible character at s[i] is honest text's own (see _JOINERS)."""
+    c = s[i]
+    if c in _JOINERS:
+        before = _base(s, i - 1) or (i > 0 and _SELECTORS.match(s[i - 1]) is not None
+                                     and _kept(s, i - 1))
+        return before and _base(s, i + 1)
+    if _SELECTORS.match(c):
+        return _base(s, i - 1) or (c in "\ufe0e\ufe0f" and i > 0 and s[i - 1] in "#*0123456789"
+                                   and s[i + 1:i + 2] == "\u20e3")
+    if "\U000e0020" <= c <= "\U000e007f":
+        start = i
+        while start > 0 and "\U000e0020" <= s[start - 1] <= "\U000e007e":
+            start -= 1
+        flag = _FLAG.match(s, start - 1) if start > 0 else None
+        return flag is not None and flag.end() > i
+    return False
 
 
 def _escape(m: re.Match[str]) -> str:
     code = ord(m.group())
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte kept by surrogateescape
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\u{code:04x}"
+    if code > 0x7F and _kept(m.string, m.start()):
+        return m.group()
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    """As `_escape`, in JSON's spelling: a character past U+FFFF as its UTF-16 pair."""
+    code = ord(m.group())
+    if _kept(m.string, m.start()):
+        return m.group()
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def safe_text(text: object) -> str:
@@ -48,8 +111,8 @@ def safe_output(text: str) -> str:
 
 # What `reversible_text` escapes: what safe_text does, and a backslash before a `u` (so that a
 # literal `\u0041` in the text cannot be taken for an escape when read back).
-_REVERSIBLE = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_SURROGATES}]|\\\\(?=u)")
-_REVERSE = re.compile(r"\\u([0-9a-f]{4})")
+_REVERSIBLE = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_INVISIBLE}{_SURROGATES}]|\\\\(?=u)")
+_REVERSE = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4})")
 
 
 def reversible_text(text: str) -> str:
@@ -57,18 +120,26 @@ def reversible_text(text: str) -> str:
     `safe_text` escapes, newlines and tabs included, as `\\uXXXX` (lowercase hex), and a
     backslash followed by `u` as `\\u005c`. Nothing else changes (other backslashes stay), and
     `unescape_reversible` gives the text back exactly."""
-    return _REVERSIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _REVERSIBLE.sub(lambda m: "\\u005c" if m.group() == "\\" else _json_escape(m), text)
 
 
 def unescape_reversible(text: str) -> str:
     """The inverse of `reversible_text`: each `\\uXXXX`, left to right, is its character."""
-    return _REVERSE.sub(lambda m: chr(int(m[1], 16)), text)
+    return _REVERSE.sub(_unpair, text)
+
+
+def _unpair(m: re.Match[str]) -> str:
+    if m[3]:
+        return chr(int(m[3], 16))
+    return chr(0x10000 + ((int(m[1], 16) - 0xD800) << 10) + int(m[2], 16) - 0xDC00)
 
 
 # A `\uXXXX` escape of one of the characters `terminal_safe_json` escapes, after an even
 # number of backslashes (so not the text `\\u0080` of an escaped backslash).
-_JSON_ESCAPED = re.compile(rb"(?<!\\)((?:\\\\)*)\\u(007f|008[0-9a-f]|009[0-9a-f]|061c|200e|200f|"
-                           rb"202[89a-e]|206[6-9])")
+_JSON_ESCAPED = re.compile(
+    rb"(?<!\\)((?:\\\\)*)\\u(007f|008[0-9a-f]|009[0-9a-f]|061c|200[b-f]|202[89a-e]|206[0-9a-f]|"
+    rb"00ad|034f|115f|1160|17b[45]|180[b-f]|3164|fe0[0-9a-f]|feff|ffa0|fff[0-9ab]|"
+    rb"d82f\\udca[0-3]|d834\\udd7[3-9a]|db4[0-3]\\ud[c-f][0-9a-f]{2})")
 
 
 def terminal_safe_json(raw: bytes) -> bytes:
@@ -83,13 +154,21 @@ def terminal_safe_json(raw: bytes) -> bytes:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return raw
-    return _JSON.sub(_escape, text).encode("utf-8") if _JSON.search(text) else raw
+    return _JSON.sub(_json_escape, text).encode("utf-8") if _JSON.search(text) else raw
 
 
 def unescape_terminal_safe(raw: bytes) -> bytes:
     """The inverse of `terminal_safe_json` (the ledger's JSONL export is checked as the
     canonical bytes it was made from)."""
-    return _JSON_ESCAPED.sub(lambda m: m[1] + chr(int(m[2], 16)).encode("utf-8"), raw)
+    return _JSON_ESCAPED.sub(lambda m: m[1] + _unpair_bytes(m[2]).encode("utf-8"), raw)
+
+
+def _unpair_bytes(hexes: bytes) -> str:
+    """`200b` or a UTF-16 pair `db40\\udc01` (an escape's hex digits) as its character."""
+    if len(hexes) == 4:
+        return chr(int(hexes, 16))
+    high, low = int(hexes[:4], 16), int(hexes[6:], 16)
+    return chr(0x10000 + ((high - 0xD800) << 10) + low - 0xDC00)
 
 
 def printable_name(name: str) -> str:
@@ -97,6 +176,15 @@ def printable_name(name: str) -> str:
     `surrogateescape`) become `\\xNN` text. Other characters are kept, to be escaped on
     output; the name then works as a JSON string, in canonical JSON and in Qt."""
     return _SURROGATE.sub(_escape, name) if _SURROGATE.search(name) else name
+
+
+_HIDDEN = re.compile(f"[{_FORMAT}{_INVISIBLE}]")
+
+
+def visible_form(text: str) -> str:
+    """`text` without its format and invisible characters: what a person reads on a screen
+    that draws them as nothing (`agent-log.jsonl` + U+200B reads `agent-log.jsonl`)."""
+    return _HIDDEN.sub("", text)
 
 
 def has_undecodable(text: str) -> bool:
@@ -123,7 +211,7 @@ def safe_json(obj: Any, indent: bool = False) -> str:
         data = orjson.dumps(obj, option=option)
     except TypeError:  # a lone surrogate somewhere
         data = orjson.dumps(_valid_unicode(obj), option=option)
-    return _JSON.sub(_escape, data.decode("utf-8"))
+    return _JSON.sub(_json_escape, data.decode("utf-8"))
 
 
 def counted(n: object, word: str, plural: str | None = None) -> str:

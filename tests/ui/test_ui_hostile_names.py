@@ -139,3 +139,18 @@ def test_a_findings_file_name_is_shown_escaped_in_the_message_box_and_rows(qtbot
         assert not [c for c in RAW if c in shown], ascii(shown)
         row = panel.model.data(panel.model.index(i, 1), Qt.ItemDataRole.DisplayRole)
         assert not [c for c in RAW[:3] if c in row], ascii(row)
+
+
+def test_invisible_characters_in_a_name_are_shown_and_honest_ones_kept(qtbot, window, tmp_path):
+    """Session 27 hostile sweep: a folder named `agent-log.jsonl` + U+200B (or with a BOM, a
+    soft hyphen) was drawn as `agent-log.jsonl`. The window's title and File > Open recent
+    show the escapes; a Persian ZWNJ and an emoji ZWJ sequence stay as written."""
+    folder = tmp_path / "agent-log.jsonl\u200b \ufeff\u00ad \u0645\u06cc\u200c\u062e \U0001f468\u200d\U0001f469"
+    folder.mkdir()
+    window.open_paths([folder])
+    shown = [a.text() for a in window.recent_menu.actions()]
+    assert len(shown) == 1, shown
+    tail = "agent-log.jsonl\\u200b \\ufeff\\u00ad \u0645\u06cc\u200c\u062e \U0001f468\u200d\U0001f469"
+    assert shown[0].endswith(tail), ascii(shown[0])
+    wait_idle(qtbot, window)
+    assert window.windowTitle() == f"{tail} — Moderator Workstation", ascii(window.windowTitle())

@@ -14,6 +14,7 @@ from pathlib import Path
 import hostile_corpus as H
 
 from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
+from moderator_app.core.text import safe_text
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths
 
@@ -136,3 +137,32 @@ def test_nested_tar_xz_and_tar_bz2_are_listed_not_refused_unseen(tmp_path):
             assert found == [], name
         else:
             assert found[0][1] == name and found[0][2].startswith(words), (name, found)
+
+
+def test_a_log_under_a_look_alike_name_beside_a_self_made_trajectory_cannot_pass(tmp_path):
+    """s27 hostile sweep: a failing log named `agent-log.jsonl` + U+200B or
+    `agent-log.jsonl.txt` (neither read as a log) beside a self-made chain passed as
+    `validated`. A name that reads `agent-log.` something once its invisible characters are
+    gone makes the run ambiguous; honest extra files (`notes.txt`, `agent.log`) do not."""
+    log = _failing_log(tmp_path)
+    for i, name in enumerate(("agent-log.jsonl\u200b", "agent-log.jsonl.txt",
+                              "\u00adAgent-Log\u2060.bak")):
+        sub = _official(tmp_path / f"sub{i}")
+        (sub / name).write_bytes(log)
+        verdict, found = _verdict(sub)
+        assert verdict == "fail", name  # was "pass" (validated)
+        assert found == [("input.ambiguous_kind", name,
+                          f"{safe_text(name)} is named like the agent log (agent-log.jsonl): "
+                          "it may be "
+                          "the run's agent log; beside the trajectory (events.jsonl) it is "
+                          "ambiguous which is the run's evidence, and the submission cannot "
+                          "pass")]
+    sub = _official(tmp_path / "zwsp-zip")
+    (sub / "logs.zip\u200b").write_bytes(_zip({"agent-log.jsonl": log}))
+    verdict, found = _verdict(sub)
+    assert verdict == "fail" and found[0][1] == "logs.zip\u200b", found
+    assert found[0][2].startswith("logs.zip\\u200b holds an agent log (agent-log.jsonl)")
+    sub = _official(tmp_path / "honest")
+    for name in ("notes.txt", "agent.log", "my-agent-log.txt", "seeds.txt"):
+        (sub / name).write_bytes(b"not a log\n")
+    assert _verdict(sub) == ("pass", [])

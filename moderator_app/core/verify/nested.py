@@ -27,8 +27,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from moderator_app.core.errors import InputError
-from moderator_app.core.formats.members import ARCHIVE_SUFFIXES, ROLE_LOG, ROLE_OTHER, Member
+from moderator_app.core.formats.members import (
+    AGENT_LOG_NAME,
+    ARCHIVE_SUFFIXES,
+    ROLE_LOG,
+    ROLE_OTHER,
+    Member,
+)
 from moderator_app.core.formats.submission import Submission, local_copy
+from moderator_app.core.text import visible_form
 
 # Archives and compressors this tool does not open: what they hold cannot be known.
 UNOPENED_SUFFIXES = (".tar.lz4", ".7z", ".rar", ".cpio", ".ar")
@@ -57,12 +64,19 @@ def _hidden_log(base: str) -> bool:
     return False
 
 
+def named_like_log(base: str) -> bool:
+    """A name that reads `agent-log.` something once its invisible characters are gone:
+    `agent-log.jsonl` + U+200B, `agent-log.jsonl.txt`, `Agent-Log.bak` (s27 hostile sweep:
+    each passed beside a self-made chain). The official harness writes no such file."""
+    return visible_form(base).casefold().startswith(AGENT_LOG_NAME.split(".")[0] + ".")
+
+
 def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str, str]]:
     """(member name, why it makes the run ambiguous) for each nested archive or compressed
     log of `sub` (members whose role is `other`) that may hold community evidence."""
     listed = 0
     for member in sub.by_role(ROLE_OTHER):
-        base = member.basename.lower()
+        base = visible_form(member.basename).lower()  # `logs.zip` + U+200B is a zip too
         suffix = _archive_suffix(base)
         if suffix is not None and listed >= MAX_NESTED:
             yield member.name, (f"{member.name} is one archive more than the {MAX_NESTED} "
@@ -75,6 +89,9 @@ def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str
             elif _hidden_log(base):
                 yield member.name, (f"{member.name} is a compressed log this tool does not "
                                     "read: it may be the run's agent log")
+            elif named_like_log(base):
+                yield member.name, (f"{member.name} is named like the agent log "
+                                    f"({AGENT_LOG_NAME}): it may be the run's agent log")
             continue
         listed += 1
         why = _look_into(member, suffix, workdir)
@@ -85,12 +102,13 @@ def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str
 def _look_into(member: Member, suffix: str, workdir: Path | None) -> str | None:
     from moderator_app.core.formats.archive import open_archive
 
-    if member.local_path is None and member.size > MAX_NESTED_BYTES:
+    if member.size > MAX_NESTED_BYTES and not (
+            member.local_path is not None and member.local_path.name.lower().endswith(suffix)):
         return (f"{member.name} is an archive of {member.size} bytes, too large to be looked "
                 "into: it may hold an agent log")
     copied: Path | None = None
     try:
-        if member.local_path is not None:
+        if member.local_path is not None and member.local_path.name.lower().endswith(suffix):
             path = member.local_path
         else:
             copied = local_copy(member, workdir)
