@@ -17,7 +17,13 @@ if TYPE_CHECKING:
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame; "
-              "a note when held from the first frame or to the last).", G)
+              "a note when held from the first frame or to the last). Beside a log "
+              "(`verify --sync`, the workstation), a note when the log shows the game waiting "
+              "for a button: the hold ends at a press of a button none of its presses named, "
+              "with the game's next frame, or at a press of the button several of the run's "
+              "holds end at, at their lag (with no offset suggested, the offset at which three "
+              "or more holds agree; `core/sync/waits.py`). The scan's own section keeps the "
+              "warning.", G)
 BLACK = rule("video.black", Severity.WARNING,
              "No stretch of black frames of 0.5 s or more (a note under 1 s: a game's own "
              "blank screen is as short).", G)
