@@ -191,7 +191,8 @@ print(json.dumps({"forked": forked, "frames": report.video_scan.frames,
 def test_the_forked_child_imports_nothing_its_parent_imported_for_both(tmp_path):
     # `verify --scan` on a small file is mostly start-up (session 25: ~0.45 s of CPU against
     # a ~0.16 s decode floor): what both processes import (the index and its npz reader, the
-    # signals, numpy.ma for np.unique and np.median) is imported once, before the fork
+    # signals) is imported once, before the fork; numpy.ma, which np.unique and np.median
+    # imported in both, in neither (the next test)
     folder = tmp_path / "sub"
     folder.mkdir()
     make_agent_log(folder / "agent-log.jsonl", n_events=12, seed=1)
@@ -206,3 +207,38 @@ def test_the_forked_child_imports_nothing_its_parent_imported_for_both(tmp_path)
              "moderator_app.core.video.index", "moderator_app.core.video.signals",
              "moderator_app.core.video.signals_rows", "moderator_app.core.video.chroma"}
     assert sorted(child & twice) == []
+
+
+EVERY_IMPORT = """
+def hook(event, args):  # audit hooks are inherited by a forked child: both processes log
+    if event == "import":
+        with open(os.environ["IMPORT_LOG"], "a") as fh:
+            fh.write(f"{os.getpid()} {args[0]}\\n")
+sys.addaudithook(hook)
+from pathlib import Path
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+report = verify_paths([Path(os.environ["FOLDER"])], VerifyOptions(scan_video=True)).report
+print(json.dumps({"forked": forked, "frames": report.video_scan.frames,
+                  "findings": sorted(f.rule for f in report.findings)}))
+"""
+
+
+def test_verify_scan_imports_numpy_ma_in_neither_process(tmp_path):
+    # `np.median` (the scan's analysis) and `np.unique` (the index's keyframes) imported
+    # numpy.ma, ~6-8 ms of CPU of a small file's `verify --scan`; `core/video/middle.py`
+    # gives their numbers without it (session 27). A video with a frozen stretch, so that
+    # the analysis' medians run on spans too.
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    make_agent_log(folder / "agent-log.jsonl", n_events=12, seed=1)
+    video = vc.build(vc.RECIPES["scan"])
+    shutil.copyfile(video, folder / f"run{video.suffix}")
+    log = tmp_path / "imports.txt"
+    got = _run(EVERY_IMPORT, tmp_path, FOLDER=str(folder), IMPORT_LOG=str(log))
+    lines = [line.split() for line in log.read_text().splitlines()]
+    pids = {pid for pid, _ in lines}
+    assert got["forked"] == [True] and got["frames"] > 0 and len(pids) == 2
+    assert "video.frozen" in got["findings"]
+    assert sorted({name for _, name in lines if name.split(".")[:2] == ["numpy", "ma"]}) == []
+

@@ -46,6 +46,7 @@ from .joined_headers import (
     own_parameters,
     own_pictures,
 )
+from .middle import median
 
 #: Whole frames in a row after which a joined recording is taken to decode (its head decoded
 #: with the first recording's decoder: a mismatched header damages it from its first frame).
@@ -322,7 +323,7 @@ def _stretches(index: FrameIndex, starts: list[int], missing: np.ndarray,
             flagged = int((damaged[lo:hi] & ~missing[lo:hi]).sum())
             d = np.diff(index.pts[lo:hi])
             d = d[d > 0]  # the recording's own frame interval, else the index's
-            step = int(np.median(d)) if d.shape[0] else tick
+            step = int(median(d)) if d.shape[0] else tick
             out.append({"recording": j + 2, "start_pts": int(index.pts[lo]),
                         "end_pts": int(index.pts[hi]) if hi < index.frame_count else None,
                         "until_pts": int(index.pts[hi]) if hi < index.frame_count else

@@ -60,15 +60,16 @@ def _points(width: int, height: int, line: int) -> np.ndarray:
     return idx
 
 
-def chroma_grid(frame, scaler, sample=None) -> np.ndarray:
+def chroma_grid(frame, scaler, sample=None, planes=None) -> np.ndarray:
     """The frame's chroma sample grid: (GRID_H, GRID_W) uint8, U in the left half, V in the
     right. `scaler`: a `VideoReformatter` kept for the whole video (see `signals._luma_grid`);
     `sample`: the C module's sampler (`_grid.sample`), which gathers an 8-bit plane's points
     in one pass (the same points; both planes of a 160x210 video: ~170,000 instructions a
-    frame against numpy's ~460,000)."""
+    frame against numpy's ~460,000); `planes`: the frame's, when the caller has them."""
     out = np.empty((GRID_H, GRID_W), np.uint8)
     fmt = frame.format.name
-    planes = frame.planes
+    if planes is None:
+        planes = frame.planes
     if fmt in _PLANAR and len(planes) >= 3:
         # nearest points, also on a plane smaller than the grid (an Atari picture's 80 x 105
         # chroma: points repeat): swscale's scaling of it cost 15 % of a 160x210 video's scan
@@ -104,12 +105,12 @@ class Chroma:
         self.rows = _Rows()
         self.prev: np.ndarray | None = None
 
-    def add(self, frame, continues: bool, repeat: bool, sample=None) -> None:
+    def add(self, frame, continues: bool, repeat: bool, sample=None, planes=None) -> None:
         """One decoded frame; `continues`: the same size as the one before; `repeat`: its
         planes are the previous frame's byte for byte (its grid is the previous grid);
-        `sample`: the C module's sampler (`chroma_grid`)."""
+        `sample`: the C module's sampler and `planes` the frame's planes (`chroma_grid`)."""
         g = self.prev if repeat and continues and self.prev is not None \
-            else chroma_grid(frame, self.scaler, sample)
+            else chroma_grid(frame, self.scaler, sample, planes)
         self.rows.add(g, continues)
         self.prev = g
 

@@ -55,6 +55,7 @@ import numpy as np
 
 from .index import FrameIndex, recording_stream
 from .joined_seek import RecordingReaders
+from .middle import unique
 from .orient import IDENTITY, Orientation, apply_moves
 
 
@@ -322,7 +323,7 @@ class ExactDecoder:
         there is none: `pos` is the first known one)."""
         if self._sorted_pos is None:
             known = self.index.pos[self.index.pos >= 0]
-            self._sorted_pos = np.unique(known)
+            self._sorted_pos = unique(known)
         k = int(np.searchsorted(self._sorted_pos, pos, side="left")) - 1
         return int(self._sorted_pos[k]) if k >= 0 else None
 

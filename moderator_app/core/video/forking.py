@@ -35,12 +35,13 @@ FD_SOCKET_ENV = "MODERATOR_VIDEO_FDSOCK"  # isolate.FD_SOCKET_ENV (the child rea
 _STREAMS: list = []  # the forked child's stdin, stdout and stderr (`_child`)
 
 
-#: Modules every video process imports (`child.main` before its file comes; `build_index`'s
-#: `np.unique` imports numpy.ma, the index's npz zipfile) that the parent imports too, to read
-#: the answers and judge the scan (`np.median` imports numpy.ma there): imported before the
-#: fork, the child has them, and each is paid once, not in both processes (session 25). None
-#: of them loads PyAV or FFmpeg: the parent still parses no video byte.
-SHARED_MODULES = ("numpy.ma", "zipfile", "moderator_app.core.video.index",
+#: Modules every video process imports (`child.main` before its file comes; the index's npz
+#: zipfile) that the parent imports too, to read the answers and judge the scan: imported
+#: before the fork, the child has them, and each is paid once, not in both processes (session
+#: 25). None of them loads PyAV or FFmpeg: the parent still parses no video byte. numpy.ma,
+#: which `np.unique` and `np.median` imported in both, is no longer imported on this path at
+#: all (`middle.py`, session 27).
+SHARED_MODULES = ("zipfile", "moderator_app.core.video.index",
                   "moderator_app.core.video.signals")
 
 

@@ -39,6 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from .joined_timeline import Timeline
+from .middle import unique
 from .orient import Orientation, orientation
 from .packed import Packed, later_leads, packed_times, restamped, vop_type
 
@@ -562,7 +563,7 @@ def build_index(container, max_frames: int, deadline_check=None,
     cc = stream.codec_context
     return FrameIndex(
         times_s=_frozen(times), pts=_frozen(pts),
-        keyframe_pts=_frozen(np.unique(np.asarray(kf_l, dtype=np.int64))), pos=_frozen(pos),
+        keyframe_pts=_frozen(unique(np.asarray(kf_l, dtype=np.int64))), pos=_frozen(pos),
         time_base=Fraction(tb), frame_duration_s=float(fd), width=int(cc.width or 0),
         height=int(cc.height or 0), codec=str(cc.name or ""),
         header_fps=_finite_positive(stream.average_rate),

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .middle import median
+
 if TYPE_CHECKING:
     from .index import FrameIndex
 
@@ -152,7 +154,7 @@ class Timeline:
             tl.latest = int(index.pts.max())
             d = np.diff(index.pts)
             d = d[d > 0]
-            tl.step = int(np.median(d)) if d.shape[0] else 1
+            tl.step = int(median(d)) if d.shape[0] else 1
         return tl
 
     def _split(self, first: int, back: int) -> None:

@@ -29,6 +29,7 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
+from .middle import isin
 from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
 from .probe_joined import count as _count
 from .probe_joined import params as _params
@@ -310,7 +311,7 @@ def last_decoded(index: FrameIndex, decoded_pts: np.ndarray) -> int | None:
     by its page's granule where FFmpeg's index does not, ogg_theora.py)."""
     if index.frame_count and decoded_pts.shape[0] >= index.frame_count:
         return index.frame_count - 1
-    hit = np.nonzero(np.isin(index.pts, decoded_pts))[0]
+    hit = np.nonzero(isin(index.pts, decoded_pts))[0]
     return int(hit[-1]) if hit.shape[0] else None
 
 

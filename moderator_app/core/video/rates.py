@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .middle import median
+
 MEDIAN_FRAMES = 9  # odd: the median is one interval
 # A capture whose timestamps jitter (+-30 % of its interval: a loaded capture machine) moves
 # a median of 9 by more than 10 % every few frames, so it has steps everywhere and no regular
@@ -54,7 +56,7 @@ def rolling_median(d: np.ndarray, k: int = MEDIAN_FRAMES) -> np.ndarray:
     win = np.lib.stride_tricks.sliding_window_view(padded, k)
     out = np.empty(d.shape[0], np.float64)
     for a in range(0, d.shape[0], _CHUNK):
-        out[a:a + _CHUNK] = np.median(win[a:a + _CHUNK], axis=1)
+        out[a:a + _CHUNK] = median(win[a:a + _CHUNK], axis=1)
     return out
 
 
@@ -72,7 +74,7 @@ def _clock(ts: np.ndarray, share: float) -> float | None:
 def _regular(sel: np.ndarray, share: float) -> float | None:
     """The typical interval of `sel` (the mean of those within 10 % of its median: 16 and
     17 ms timestamps are 16.67 ms) when `share` of it lies there, else None."""
-    m = float(np.median(sel))
+    m = float(median(sel))
     near = np.abs(sel - m) <= 0.1 * m
     if m <= 0 or np.mean(near) < share:
         return None

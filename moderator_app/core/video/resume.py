@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .middle import median
+
 RESUME_FRAMES = 2     # the first changed frames after the held picture (one may be codec noise)
 RESUME_AFTER_S = 2.0  # the picture's usual change: its changed frames this long after them
 # The first frames change less than this share of the usual change (the median: a flashing
@@ -45,7 +47,7 @@ def resumes_gradually(change, last: int, fps: float, ratio: float = RESUME_RATIO
     moving = after[after > 0]
     if not len(first) or not len(moving):
         return False
-    return float(first.max()) < ratio * float(np.median(moving))
+    return float(first.max()) < ratio * float(median(moving))
 
 
 def held_resumes_gradually(change, first: int, last: int, fps: float) -> bool:

@@ -48,6 +48,7 @@ from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
 
 from .isolate import VideoProcess, VideoProcessError
+from .middle import isin, median
 from .packed import packed_times, restamped
 from .probe import NoFootage
 from .rates import rate_changes
@@ -346,7 +347,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
         times = own * tb
     times.setflags(write=False)
     d = np.diff(times)
-    fd = float(np.median(d)) if d.shape[0] else 1 / 30
+    fd = float(median(d)) if d.shape[0] else 1 / 30
     fd = fd if fd > 0 else 1 / 30
     sig = FrameSignals(spts, times, col("luma"), col("motion"), col("tiles"), col("changed"),
                        col("luma_max"), fd, sha, col("sync_tiles"),
@@ -354,7 +355,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
                          for k in ("chroma_changed", "chroma_tiles")))
     spans: list[Span] = []
     # which frames are keyframes, by their packets' flags (matched on pts)
-    keyframes = np.isin(spts, arrays["packet_pts"][arrays["packet_key"]])
+    keyframes = isin(spts, arrays["packet_pts"][arrays["packet_key"]])
     same = same_picture(sig, keyframes, th)
     stills = still_spans(sig, same, keyframes, th)
     spans += stills

@@ -12,6 +12,8 @@ import numpy as np
 
 from moderator_app.core.thresholds import ScanThresholds
 
+from .middle import median, union
+
 if TYPE_CHECKING:
     from .scan import FrameSignals
 
@@ -39,13 +41,13 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
         clean = tiles.mean(axis=1)
         changed = changed * (window.size / max(int(window.sum()), 1))
         wide = (tiles > WINDOW_TILE_MOVED).mean(axis=1) >= WINDOW_CUT_SHARE
-        cand = np.union1d(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
+        cand = union(cand, np.nonzero((tiles.max(axis=1) > th.cut_min_motion) & wide)[0])
     flashes = 0
     for i in cand[(cand >= ctx) & (cand < n - ctx)]:
         before = clean[max(1, i - half):i]
         after = clean[i + 1:min(n, i + half + 1)]
-        level = max(float(np.median(before)) if before.shape[0] else 0.0,
-                    float(np.median(after)) if after.shape[0] else 0.0, 1.0)
+        level = max(float(median(before)) if before.shape[0] else 0.0,
+                    float(median(after)) if after.shape[0] else 0.0, 1.0)
         peak = max(clean[i - 1] if i >= 1 else 0.0, clean[i + 1] if i + 1 < n else 0.0)
         if clean[i] > th.cut_ratio * level and clean[i] > 1.5 * peak:
             what = f"change {clean[i]:.1f} against a local level of {level:.1f}"
@@ -109,7 +111,7 @@ def _changed_outlier(sig: FrameSignals, changed: np.ndarray, i: int,
                              changed[i + 2:i + half + 2]))
     if window.shape[0] < 4:
         return None
-    med = float(np.median(window))
+    med = float(median(window))
     p10, p90 = np.percentile(window, [10, 90])
     spread = max(float(p90 - p10), 0.1 * med, 0.01)
     if changed[i] > th.cut_spread_isolation * max(changed[i - 1], changed[i + 1]) and \

@@ -10,6 +10,7 @@ import numpy as np
 
 from moderator_app.core.thresholds import ScanThresholds
 
+from .middle import median
 from .scan_spans import TS_BACK, TS_GAP, Span, end_of, gap_limit
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = No
         return False
     before = m[max(1, i - 30):i + 1]
     before = before[np.isfinite(before)]
-    usual = float(np.median(before)) if before.shape[0] else 0.0
+    usual = float(median(before)) if before.shape[0] else 0.0
     if across > max(th.hold_motion_min, th.hold_ratio * usual):
         return False
     # The share of points changed tells it where the mean change saturates: a picture that
@@ -147,7 +148,7 @@ def _held(sig: FrameSignals, i: int, th: ScanThresholds, span: float | None = No
     changed = sig.changed[max(1, i - 30):i + 1]
     changed = changed[np.isfinite(changed)]
     if usual > th.hold_motion_min and changed.shape[0] and np.isfinite(sig.changed[i + 1]) \
-            and sig.changed[i + 1] > th.hold_ratio * float(np.median(changed)):
+            and sig.changed[i + 1] > th.hold_ratio * float(median(changed)):
         return False
     # Footage moved on when the picture had been moving on before the hole (its change over
     # the hole's length is well above one frame's) and changed across it about as much. A

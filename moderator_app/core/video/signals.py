@@ -26,6 +26,7 @@ import numpy as np
 
 from . import joined_chain
 from .chroma import Chroma
+from .middle import median
 from .signals_rows import (  # noqa: F401 - the signals' definition, named here as before
     BATCH,
     CHANGE_LEVEL,
@@ -52,16 +53,17 @@ SMALL_PICTURE = 640 * 480  # up to this many pixels a video is decoded on one th
 BUDGET_EVERY = 256  # frames between two progress reports and looks at the CPU budget
 
 
-def _luma_grid(frame, scaler=None, sample=None) -> np.ndarray:
+def _luma_grid(frame, scaler=None, sample=None, planes=None) -> np.ndarray:
     """A GRID_H x GRID_W luma sample of `frame` (nearest points on a grid): uint8 for 8-bit
     video, float32 in 0-255 for 10-bit. A frame smaller than the grid is scaled by swscale:
     pass one `av.video.reformatter.VideoReformatter` for a whole video (it keeps its scaling
     context; `frame.reformat` builds one per call, which made the scan of a 160x210 video 7x
     the decode floor). `sample`: the C module's sampler (`_grid.sample`), which gathers an
-    8-bit plane's points in one pass (the same points)."""
+    8-bit plane's points in one pass (the same points). `planes`: the frame's `planes`, when
+    the caller has them (PyAV makes them anew at each look: ~5 us)."""
     fmt = frame.format.name
     if _sampled(frame):
-        plane = frame.planes[0]
+        plane = (frame.planes if planes is None else planes)[0]
         bpp = 2 if fmt.endswith("10le") else 1
         if bpp == 1 and sample is not None:
             # one pass, no temporary; at 256x144 the columns are one run: 128 row copies
@@ -143,7 +145,7 @@ class _Holes:
         if self.last_pts is not None and pts > self.last_pts:
             d = pts - self.last_pts
             if len(self.deltas) >= 5 and d > self.HOLE_FACTOR * self.deltas[-1]:
-                usual = float(np.median(self.deltas))
+                usual = float(median(self.deltas))
                 k = min(len(self.grids) - 1, max(1, int(round(d / usual)) - 1)) \
                     if usual > 0 else 0
                 if k >= 1 and d > self.HOLE_FACTOR * usual:
@@ -201,12 +203,15 @@ class _FrameWork:
 
     def _one(self, f, continues: bool) -> None:
         repeats = self.repeats
-        g = self._grid(f, continues)
+        # looked at once: PyAV makes a frame's planes anew at each look (~5 us a frame, which
+        # the luma grid, the repeat check and the chroma each paid)
+        planes = f.planes
+        g = self._grid(f, continues, planes)
         self.rows.add(g, continues)
         self.holes.add(f.pts, g, continues)
-        self.chroma.add(f, continues, self.repeats != repeats, self.sample)
+        self.chroma.add(f, continues, self.repeats != repeats, self.sample, planes)
 
-    def _grid(self, f, continues: bool) -> np.ndarray:
+    def _grid(self, f, continues: bool, planes=None) -> np.ndarray:
         """The frame's luma grid; for a picture that swscale scales, the previous frame's
         grid when the picture is the previous one byte for byte (every plane: the grid is a
         function of the decoded picture alone). A tiny picture at a high rate repeats most of
@@ -214,9 +219,11 @@ class _FrameWork:
         more than decoding it (13 us against 8 us a frame); the check costs ~1 us where the
         picture changed (the first plane differs: one compare)."""
         native = self.native
+        if planes is None:
+            planes = f.planes
         if native is None or _sampled(f):
-            return _luma_grid(f, self.scaler, self.sample)
-        kind, planes, before = _kind(f), f.planes, self.prev_planes
+            return _luma_grid(f, self.scaler, self.sample, planes)
+        kind, before = _kind(f), self.prev_planes
         # the planes keep their frame's pictures alive for the next frame's compare
         self.prev_planes = planes
         if continues and before is not None and self.prev_grid is not None \
