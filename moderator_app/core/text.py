@@ -46,7 +46,10 @@ _SURROGATE = re.compile(f"[{_SURROGATES}]")
 # end, beside ASCII, doubled) they hide something and are escaped.
 _JOINERS = "\u200c\u200d"
 _SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+# (at most 32 tag letters: subdivision flags use 4 to 7; the bound keeps a run of a million
+# tags linear, each looked at from at most 32 places)
+_MAX_TAGS = 32
+_FLAG = re.compile(f"\U0001f3f4[\U000e0020-\U000e007e]{{1,{_MAX_TAGS}}}\U000e007f")
 
 
 def _base(s: str, i: int) -> bool:
@@ -69,10 +72,8 @@ def _kept(s: str, i: int) -> bool:
         return _base(s, i - 1) or (c in "\ufe0e\ufe0f" and i > 0 and s[i - 1] in "#*0123456789"
                                    and s[i + 1:i + 2] == "\u20e3")
     if "\U000e0020" <= c <= "\U000e007f":
-        start = i
-        while start > 0 and "\U000e0020" <= s[start - 1] <= "\U000e007e":
-            start -= 1
-        flag = _FLAG.match(s, start - 1) if start > 0 else None
+        start = s.rfind("\U0001f3f4", max(0, i - _MAX_TAGS - 1), i)  # (C speed: a run of a
+        flag = _FLAG.match(s, start) if start >= 0 else None  # million tags stays linear)
         return flag is not None and flag.end() > i
     return False
 

@@ -127,3 +127,15 @@ def test_exports_escape_invisible_characters_and_read_back_exactly(capsys, ledge
     assert [json.loads(line)["note"] for line in lines] == NOTES
     code, said, _ = run_cli(capsys, "decisions", "verify", "--jsonl", jsonl)
     assert code == 0 and "intact" in said and "NOT" not in said
+
+
+def test_a_flag_holds_at_most_32_tags_and_a_long_run_of_tags_is_escaped_whole():
+    """Tags are kept only inside a flag of at most 32 tag letters (Scotland has 5): a flag
+    sequence of 40 is an escape, and a run of 50,000 tags (a note) is escaped in one pass,
+    never searched back to its start for each tag."""
+    long_flag = "\U0001f3f4" + "\U000e0041" * 40 + "\U000e007f"
+    assert safe_text(long_flag) == "\U0001f3f4" + "\\U000e0041" * 40 + "\\U000e007f"
+    assert safe_text("a" + SCOTLAND + "\U000e0041") == "a" + SCOTLAND + "\\U000e0041"
+    run = "\U0001f3f4" + "\U000e0041" * 50_000
+    assert safe_text(run) == "\U0001f3f4" + "\\U000e0041" * 50_000
+    assert unescape_reversible(reversible_text(run)) == run
