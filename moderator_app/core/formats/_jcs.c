@@ -285,6 +285,24 @@ static void ea_verdict(P *ps)
         return;
     }
     const unsigned char *q = ps->s;
+#if defined(__SSE2__)
+    /* 64 bytes a step (a line of ensure_ascii's escapes is long: ~10 % of the `uescapes`
+     * shape's C summary went to the 8-byte loop below): the high bits, and DEL */
+    const __m128i del = _mm_set1_epi8(0x7f);
+    for (; ps->end - q >= 64; q += 64) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)q);
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(q + 16));
+        __m128i v2 = _mm_loadu_si128((const __m128i *)(q + 32));
+        __m128i v3 = _mm_loadu_si128((const __m128i *)(q + 48));
+        __m128i any = _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3));
+        __m128i d = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, del), _mm_cmpeq_epi8(v1, del)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v2, del), _mm_cmpeq_epi8(v3, del)));
+        if (_mm_movemask_epi8(_mm_or_si128(any, d))) {
+            ps->flags &= ~ST_EA;
+            return;
+        }
+    }
+#endif
     for (; ps->end - q >= 8; q += 8) { /* a byte >= 0x7f: its high bit, or that of it + 1 */
         uint64_t v;
         memcpy(&v, q, 8);
@@ -355,6 +373,20 @@ static inline int utf8_seq(const unsigned char *p, const unsigned char *end, uin
 /* ---- strings ---------------------------------------------------------------------------- */
 
 static const char HEXD[] = "0123456789abcdef";
+
+/* Lowercase hex digit values; 0x80 marks every other byte (branch-free checks: a hash's
+ * digits are random, so a branch per digit mispredicts often). */
+static unsigned char LOWHEX[256];
+
+static void init_lowhex(void)
+{
+    memset(LOWHEX, 0x80, sizeof(LOWHEX));
+    for (int c = '0'; c <= '9'; c++)
+        LOWHEX[c] = (unsigned char)(c - '0');
+    for (int c = 'a'; c <= 'f'; c++)
+        LOWHEX[c] = (unsigned char)(c - 'a' + 10);
+}
+
 
 /* put_utf8 into room the caller has made; the bytes written. */
 static inline size_t put_utf8_raw(unsigned char *t, uint32_t cp)
@@ -803,6 +835,72 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
     }
 }
 
+/* The value of the four hex digits at q when all are lowercase ones, else a value of 0x10000 or
+ * more (LOWHEX's 0x80 in any of them), without a branch per digit. */
+static inline uint32_t lower_u4(const unsigned char *q)
+{
+    uint32_t h0 = LOWHEX[q[0]], h1 = LOWHEX[q[1]], h2 = LOWHEX[q[2]], h3 = LOWHEX[q[3]];
+    return (h0 << 12 | h1 << 8 | h2 << 4 | h3) | ((h0 | h1 | h2 | h3) & 0x80u) << 9;
+}
+
+/* Past the run of `\uXXXX` escapes at p that ensure_ascii writes for non-ASCII text (Python's
+ * json.dumps by default): four lowercase hex digits of a character of 0x80 or more, a
+ * surrogate pair for one outside the BMP. Each is written at *o (and at *a, a member name's
+ * unescaped copy, when a is not NULL) as the UTF-8 bytes RFC 8785 writes for it (as
+ * put_escaped_raw and put_utf8_raw would), in one 4-byte store whose unused bytes the next
+ * write covers; *nonbmp is set by a pair. It stops, p as it stands, at anything else: another
+ * escape, an uppercase digit, an ASCII character, a lone or reversed surrogate, and within 12
+ * bytes of end; the general step decides those (their flags, or the decline). Such escapes all
+ * have the same flags (not ASCII, not canonical, ensure_ascii's): the caller sets them once for
+ * the run. Room: at most 4 bytes are written for every 6 read. Why: a transcript of
+ * Cyrillic, CJK and emoji so spelled is an escape every ~6 bytes, and the general step (a
+ * digit's branches, a switch, a branch per UTF-8 length) was most of its C summary (QA s26
+ * `uescapes`, issue 15). */
+static inline const unsigned char *u_run(const unsigned char *p, const unsigned char *end,
+                                         unsigned char **o, unsigned char **a, int *nonbmp)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    unsigned char *w = *o, *x = a != NULL ? *a : NULL;
+    while (end - p >= 12 && p[0] == '\\' && p[1] == 'u') {
+        uint32_t cp = lower_u4(p + 2), word;
+        size_t n;
+        if (cp < 0x80 || cp >= 0x10000)
+            break;
+        if ((cp & 0xF800) == 0xD800) { /* a surrogate: a high one, then a low one */
+            uint32_t lo = lower_u4(p + 8);
+            if (cp >= 0xDC00 || p[6] != '\\' || p[7] != 'u' || lo < 0xDC00 || lo > 0xDFFF)
+                break;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            word = (0xF0 | cp >> 18) | (0x80 | (cp >> 12 & 0x3F)) << 8 |
+                   (0x80 | (cp >> 6 & 0x3F)) << 16 | (0x80 | (cp & 0x3F)) << 24;
+            n = 4;
+            *nonbmp = 1;
+            p += 12;
+        } else { /* two bytes below 0x800, else three: both made, one kept (no branch) */
+            uint32_t two = (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8;
+            uint32_t three = (0xE0 | cp >> 12) | (0x80 | (cp >> 6 & 0x3F)) << 8 |
+                             (0x80 | (cp & 0x3F)) << 16;
+            int big = cp >= 0x800;
+            word = big ? three : two;
+            n = 2 + (size_t)big;
+            p += 6;
+        }
+        memcpy(w, &word, 4);
+        w += n;
+        if (x != NULL) {
+            memcpy(x, &word, 4);
+            x += n;
+        }
+    }
+    *o = w;
+    if (a != NULL)
+        *a = x;
+#else
+    (void)end, (void)o, (void)a, (void)nonbmp;
+#endif
+    return p;
+}
+
 /* Parse the string whose opening quote is at ps->p; write its canonical form to ps->out.
  * For a member name (`key` not NULL) its unescaped bytes are located in *key. */
 static int parse_string(P *ps, Mem *key)
@@ -955,6 +1053,16 @@ static int parse_string(P *ps, Mem *key)
         if (end - p < 2)
             return NOTOK;
         unsigned e = p[1];
+        if (e == 'u') { /* non-ASCII text as ensure_ascii spells it: a run of them at once */
+            const unsigned char *q = u_run(p, end, &o, key != NULL ? &a : NULL,
+                                           &ps->str_nonbmp);
+            if (q != p) {
+                p = q;
+                ps->flags &= ~(ST_ASCII | ST_MIN | ST_MINX);
+                ps->ea_escape = 1;
+                continue;
+            }
+        }
         uint32_t cp;
         int canonical = 1, ea = 1; /* ea: spelled as json.dumps(ensure_ascii=True) does */
         switch (e) {
@@ -1668,6 +1776,14 @@ static int parse_number(P *ps)
         /* value = 0.d * 10^n; far from the subnormals (below ~1e-307 fewer digits survive)
          * and from overflow. The leading zeros count: 0.000...4 is small whatever its exponent */
         long n = (int_zero ? -(long)lead : (long)ni) + e10;
+        /* A plain decimal of at most 15 significant digits whose point all three writers
+         * spell plainly (see below) before the copy of its digits, which only the other
+         * spellings need: written as it stands (a language model's log-probabilities, scores
+         * rounded to a few decimals: QA s26 `logprobs`, issue 15) */
+        if (k <= 15 && !exponent && nf > 0 && st[len - 1] != '0' && n > -4 && n <= 16) {
+            PUT(&ps->out, st, len);
+            return 0;
+        }
         char d[40];
         if (k <= 17) { /* the digits as characters: spell_digits and token_is_shortest */
             size_t from_int = int_zero ? 0 : (ni < (size_t)k ? ni : (size_t)k);
@@ -2869,11 +2985,61 @@ static int flat_object(P *ps)
 }
 #endif
 
+#if defined(__SSE2__)
+/* The end of the array at p (its `[`, 16 bytes readable) when it closes within those 16 bytes
+ * and holds only integers plain_integer copies (each -?(0|[1-9][0-9]*), not -0), bare `,`
+ * between them (*comma: one is there), or nothing; else NULL, and plain_array decides. The
+ * grammar as masks of the 16 bytes, no branch per element. Why: a token's byte values, a
+ * box's corners, a shape, small id lists: each element took plain_integer_end's scan, then a
+ * load and compare of where it ended, a chain per element (QA s26 `logprobs`, issue 15). */
+static inline const unsigned char *short_int_array(const unsigned char *p, int *comma)
+{
+    const __m128i v = _mm_loadu_si128((const __m128i *)p);
+    unsigned cl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')));
+    if (!cl)
+        return NULL;
+    unsigned k = (unsigned)__builtin_ctz(cl); /* the `]` (not byte 0: the `[`) */
+    unsigned in = ((1u << k) - 1) & ~1u;      /* the bytes between */
+    unsigned D = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+                     _mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+    unsigned M = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(','))) & in;
+    unsigned N = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('-'))) & in;
+    unsigned Z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('0')));
+    unsigned S = (1u | M) << 1;                          /* where an element starts */
+    unsigned bad = in & ~(D | M | N);                    /* nothing but digits, `,` and `-` */
+    bad |= S & in & ~(D | N);                            /* an element starts so */
+    bad |= N & ~S;                                       /* a `-` only at its start */
+    bad |= (N << 1) & ~(D & ~Z);                         /* then 1-9 (-0 is parse_number's) */
+    bad |= ((S & Z) << 1) & D;                           /* 0 then a digit: invalid */
+    if (bad || (k > 1 && !(D >> (k - 1) & 1)))          /* the last one ends with a digit */
+        return NULL;
+    *comma = M != 0;
+    return p + k + 1;
+}
+#endif
+
 static int parse_array(P *ps, int depth)
 {
     if (depth > MAX_DEPTH)
         return NOTOK;
     int rc;
+#if defined(__SSE2__)
+    if (ps->end - ps->p >= 16) {
+        int comma = 0;
+        const unsigned char *e = short_int_array(ps->p, &comma);
+        if (e != NULL) { /* copied whole, as plain_array's would be: one 16-byte store */
+            if (buf_grow(&ps->out, 16) < 0)
+                return -1;
+            _mm_storeu_si128((__m128i *)(ps->out.p + ps->out.len),
+                             _mm_loadu_si128((const __m128i *)ps->p));
+            ps->out.len += (size_t)(e - ps->p);
+            ps->p = e;
+            if (comma)
+                ps->sep_bare = 1;
+            return 0;
+        }
+    }
+#endif
     /* (an array of objects, a tool call's `args`: not tried, it would stop at once) */
     if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail && ps->end - ps->p > 1 && ps->p[1] != '{') {
         int comma = 0;
@@ -2968,19 +3134,6 @@ static int parse_value(P *ps, int depth, int role)
 }
 
 /* ---- a line ----------------------------------------------------------------------------- */
-
-/* Lowercase hex digit values; 0x80 marks every other byte (branch-free checks: a hash's
- * digits are random, so a branch per digit mispredicts often). */
-static unsigned char LOWHEX[256];
-
-static void init_lowhex(void)
-{
-    memset(LOWHEX, 0x80, sizeof(LOWHEX));
-    for (int c = '0'; c <= '9'; c++)
-        LOWHEX[c] = (unsigned char)(c - '0');
-    for (int c = 'a'; c <= 'f'; c++)
-        LOWHEX[c] = (unsigned char)(c - 'a' + 10);
-}
 
 static int is_hex64(const unsigned char *p, size_t n)
 {
