@@ -176,3 +176,23 @@ def test_ensure_ascii_chain_verdicts(monkeypatch):
     assert rep["verdict"] == "fail"
     edits = [f for f in rep["findings"] if f["rule"] == "chain.edited"]
     assert [f["line"] for f in edits] == [9], rep["findings"]
+
+
+def test_markers_sharing_four_bytes_and_short_ones_at_every_offset():
+    """The secrets markers' search (`_jcs.markers`, Teddy buckets by the markers' first four
+    bytes) against substring tests: marker sets whose members share four bytes (the escapes
+    that can hide a marker), are shorter than four bytes, or both, in ensure_ascii text full
+    of `\\u04xx` escapes, each marker placed at every offset."""
+    from moderator_app.core.formats.secrets import MARKERS
+
+    sets = [MARKERS, (b"\\u004", b"sk-", b"\\u0020", b"xo"), (b"ab", b"abcd", b"abce", b"a\\u0"),
+            tuple(f"\\u00{i:02x}".encode() for i in range(20)) + (b"hf_", b"ea"),
+            (b"\\u0", b"\\u04", b"\\u041", b"\\u0410")]
+    text = b"\\u0436\\u043e \\u03b1\\u4e2d-ea\\u00e9 " * 4
+    for markers in sets:
+        assert JCS.markers(text, markers) == tuple(m for m in markers if m in text), markers
+        for m in markers:
+            for at in range(0, len(text) + 1, 3):
+                block = text[:at] + m + text[at:]
+                want = tuple(x for x in markers if x in block)
+                assert JCS.markers(block, markers) == want, (m, at)

@@ -3435,12 +3435,13 @@ done:
 typedef struct {
     const unsigned char *mk[64];
     Py_ssize_t ml[64];
+    unsigned char bk[64]; /* each marker's bucket (see marker_set) */
     Py_ssize_t nm;
     uint64_t all;
     unsigned char bitmap[8192]; /* the markers' first two bytes, as a 16-bit set */
-    /* nibble tables of each marker's first three bytes, bucket = marker % 8 (a 2-byte
-     * marker's third byte is any byte) */
-    unsigned char lo1[16], hi1[16], lo2[16], hi2[16], lo3[16], hi3[16];
+    /* nibble tables of each marker's first four bytes, a bit per bucket (bk; a shorter
+     * marker's third or fourth byte is any byte) */
+    unsigned char lo1[16], hi1[16], lo2[16], hi2[16], lo3[16], hi3[16], lo4[16], hi4[16];
 } MarkerSet;
 
 /* 0, or -1 with an exception. The set borrows the tuple's bytes: keep the tuple alive. */
@@ -3458,12 +3459,40 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
             PyErr_SetString(PyExc_ValueError, "markers are bytes of 2 or more");
             return -1;
         }
-        const unsigned char *k = (const unsigned char *)PyBytes_AS_STRING(m);
-        ms->mk[j] = k;
+        ms->mk[j] = (const unsigned char *)PyBytes_AS_STRING(m);
         ms->ml[j] = PyBytes_GET_SIZE(m);
+    }
+    /* Buckets: markers alike in their first four bytes share one (the escapes `\u004`,
+     * `\u0020`, ... : one bucket, whose fourth byte is then `0` only), the groups of markers of
+     * four bytes or more first, in turn, then those with a shorter one (whose third or fourth
+     * byte is any byte: a bucket they share takes any byte there). Why: with a bucket per
+     * marker % 8, `sk-` and `\u004` shared one, and every `\u04xx` escape of Cyrillic text was
+     * a candidate checked against each marker (QA s26 `uescapes`, session 27). */
+    unsigned char group[64];
+    int ngroups = 0, short_group[64];
+    for (Py_ssize_t j = 0; j < ms->nm; j++) {
+        int g = -1;
+        for (Py_ssize_t i = 0; i < j && g < 0; i++)
+            if (ms->ml[i] >= 4 && ms->ml[j] >= 4 && memcmp(ms->mk[i], ms->mk[j], 4) == 0)
+                g = group[i];
+        if (g < 0) {
+            g = ngroups++;
+            short_group[g] = 0;
+        }
+        group[j] = (unsigned char)g;
+        short_group[g] |= ms->ml[j] < 4;
+    }
+    int bucket_of[64], next = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int g = 0; g < ngroups; g++)
+            if (short_group[g] == pass)
+                bucket_of[g] = next++ & 7;
+    for (Py_ssize_t j = 0; j < ms->nm; j++) {
+        const unsigned char *k = ms->mk[j];
+        ms->bk[j] = (unsigned char)bucket_of[group[j]];
         unsigned u = k[0] | (unsigned)k[1] << 8;
         ms->bitmap[u >> 3] |= (unsigned char)(1u << (u & 7));
-        unsigned char b = (unsigned char)(1u << (j & 7));
+        unsigned char b = (unsigned char)(1u << ms->bk[j]);
         ms->lo1[k[0] & 15] |= b;
         ms->hi1[k[0] >> 4] |= b;
         ms->lo2[k[1] & 15] |= b;
@@ -3477,17 +3506,26 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
                 ms->hi3[v] |= b;
             }
         }
+        if (ms->ml[j] >= 4) {
+            ms->lo4[k[3] & 15] |= b;
+            ms->hi4[k[3] >> 4] |= b;
+        } else {
+            for (int v = 0; v < 16; v++) {
+                ms->lo4[v] |= b;
+                ms->hi4[v] |= b;
+            }
+        }
     }
     ms->all = ms->nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << ms->nm) - 1);
     return 0;
 }
 
-/* Mark in *found the markers (of those in `buckets`, a bit per marker % 8) that start at. */
+/* Mark in *found the markers (of those in `buckets`, a bit per bucket) that start at. */
 static inline void verify_at(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len,
                              Py_ssize_t at, unsigned buckets, uint64_t *found)
 {
     for (Py_ssize_t j = 0; j < ms->nm; j++)
-        if ((buckets >> (j & 7) & 1) && !(*found >> j & 1) && at + ms->ml[j] <= len &&
+        if ((buckets >> ms->bk[j] & 1) && !(*found >> j & 1) && at + ms->ml[j] <= len &&
             memcmp(p + at, ms->mk[j], (size_t)ms->ml[j]) == 0)
             *found |= (uint64_t)1 << j;
 }
@@ -3496,12 +3534,15 @@ static inline void verify_at(const MarkerSet *ms, const unsigned char *p, Py_ssi
 #include <immintrin.h>
 #include <tmmintrin.h>
 /* Teddy-style: 16 positions at a time, the nibble tables giving each byte the buckets whose
- * first (second, third) byte it may be; a candidate is a bucket set at p+i, p+i+1 and p+i+2.
+ * first (second, third, fourth) byte it may be; a candidate is a bucket set at p+i to p+i+3.
  * Three bytes, not two: a two-byte prefix of a marker is common text (`gh` of `ghp_` and
  * `github_pat_` every ~160 bytes of English words, `ea` of `earer`), and each candidate costs
  * a check of the markers: with two bytes the search took 0.17 ns a byte of the bench corpus,
- * as much as a third of the parse (session 17). Every position before the returned index is
- * checked. */
+ * as much as a third of the parse (session 17). Four, not three: the escapes that can hide a
+ * marker (`\u004`, `\u0020`: secrets.ESCAPE_MARKERS) share their first three bytes with every
+ * `\u0400`-`\u0fff` escape of ensure_ascii's Cyrillic, Greek or Hebrew, a candidate every
+ * ~6 bytes of such text (+34 % CPU on QA s26 `uescapes`, session 27). Every position before
+ * the returned index is checked. */
 __attribute__((target("ssse3"))) static Py_ssize_t
 teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *found)
 {
@@ -3511,9 +3552,11 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
     const __m128i H2 = _mm_loadu_si128((const __m128i *)ms->hi2);
     const __m128i L3 = _mm_loadu_si128((const __m128i *)ms->lo3);
     const __m128i H3 = _mm_loadu_si128((const __m128i *)ms->hi3);
+    const __m128i L4 = _mm_loadu_si128((const __m128i *)ms->lo4);
+    const __m128i H4 = _mm_loadu_si128((const __m128i *)ms->hi4);
     const __m128i low = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
     Py_ssize_t i = 0;
-    for (; i + 18 <= len && *found != ms->all; i += 16) {
+    for (; i + 19 <= len && *found != ms->all; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
         __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 1));
         __m128i c = _mm_loadu_si128((const __m128i *)(p + i + 2));
@@ -3523,7 +3566,10 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
                                    _mm_shuffle_epi8(H2, _mm_and_si128(_mm_srli_epi16(b, 4), low)));
         __m128i c3 = _mm_and_si128(_mm_shuffle_epi8(L3, _mm_and_si128(c, low)),
                                    _mm_shuffle_epi8(H3, _mm_and_si128(_mm_srli_epi16(c, 4), low)));
-        __m128i hit = _mm_and_si128(_mm_and_si128(c1, c2), c3);
+        __m128i d = _mm_loadu_si128((const __m128i *)(p + i + 3));
+        __m128i c4 = _mm_and_si128(_mm_shuffle_epi8(L4, _mm_and_si128(d, low)),
+                                   _mm_shuffle_epi8(H4, _mm_and_si128(_mm_srli_epi16(d, 4), low)));
+        __m128i hit = _mm_and_si128(_mm_and_si128(c1, c2), _mm_and_si128(c3, c4));
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
         if (mask) {
             unsigned char buckets[16];
@@ -3549,9 +3595,11 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
     const __m256i H2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi2));
     const __m256i L3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo3));
     const __m256i H3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi3));
+    const __m256i L4 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo4));
+    const __m256i H4 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi4));
     const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
     Py_ssize_t i = 0;
-    for (; i + 34 <= len && *found != ms->all; i += 32) {
+    for (; i + 35 <= len && *found != ms->all; i += 32) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 1));
         __m256i c = _mm256_loadu_si256((const __m256i *)(p + i + 2));
@@ -3564,7 +3612,11 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
         __m256i c3 = _mm256_and_si256(
             _mm256_shuffle_epi8(L3, _mm256_and_si256(c, low)),
             _mm256_shuffle_epi8(H3, _mm256_and_si256(_mm256_srli_epi16(c, 4), low)));
-        __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), c3);
+        __m256i d = _mm256_loadu_si256((const __m256i *)(p + i + 3));
+        __m256i c4 = _mm256_and_si256(
+            _mm256_shuffle_epi8(L4, _mm256_and_si256(d, low)),
+            _mm256_shuffle_epi8(H4, _mm256_and_si256(_mm256_srli_epi16(d, 4), low)));
+        __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), _mm256_and_si256(c3, c4));
         unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
         if (mask) {
             unsigned char buckets[32];
