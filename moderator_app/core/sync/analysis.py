@@ -360,10 +360,17 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
         return None
     nov = reactions.novelty(sig)
     tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
-    if tiles is None:
-        return None
+    drifted = False
+    if tiles is None:  # ... or at the speed the whole picture proposes (`_drift_speed`)
+        speed = _drift_speed(sig, nov, e, th)
+        if speed is None:
+            return None
+        tiles, margin = band.select(sig, nov, e / speed, th.sync_band_min_null_z, sig.grid)
+        if tiles is None:
+            return None
+        drifted = True
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
-    if a.suggested_offset_s is None:
+    if a.suggested_offset_s is None or (drifted and a.speed == 1.0):
         return None
     why = "too weak to suggest" if margin < th.sync_min_null_z else \
         _first_answer(sig, nov, tiles, a)
@@ -377,6 +384,28 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     # share of still frames is a game's own pace too, Frostbite's floes: 88 % of a genuine
     # stretch's frames, 81 % of its run's)
     return _misses_frozen(a, sig)
+
+
+def _drift_speed(sig: FrameSignals, nov: reactions.Novelty, e: np.ndarray, th) -> float | None:
+    """The speed the whole picture's fit over every speed (`align.fit`, as `analyze_at`'s
+    drift search) finds for these actions, when it is a drift (sync_drift_pct or more, inside
+    the searched grid); None otherwise. A candidate only: the band is chosen at it by its own
+    shuffled logs (`band.select`, the actions' times divided by it), and its reading must
+    find the drift again with its own test (`analyze_at`: the piecewise support and the
+    shuffled logs searched over every speed, `fit.drift_significant`).
+
+    Why: the band is chosen at speed 1, and a sped-up video's actions slide off it (4 % over
+    40 s: 1.6 s). Mario Bros 4 % fast through a 25 fps MJPEG recorder (QA s26, held out): the
+    whole picture's fit over every speed reads 1.04 and 2.632 s (truth 2.596 s) but is
+    refused there (its piecewise support 2.0 against 3.0 at speed 1), its band at speed 1
+    stands -0.67 spreads over the shuffled logs' best, at 1.04 10.1 (8x8), whose reading
+    finds +3.96 % and 2.6033 s (0.18 frame) at 0.894: no drift and no offset before."""
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
+    f = align.fit(sig, nov, e, look=look)
+    if f is None or abs(f.speed - 1) * 100 < th.sync_drift_pct or \
+            not align.SPEEDS[0] < f.speed < align.SPEEDS[-1]:
+        return None
+    return float(f.speed)
 
 
 def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
