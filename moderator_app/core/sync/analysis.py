@@ -347,28 +347,29 @@ BAND_LATENCY_Q = 25.0
 
 
 def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
-             silent: SyncAnalysis) -> SyncAnalysis | None:
+             silent: SyncAnalysis, drift: bool = True) -> SyncAnalysis | None:
     """The analysis on the player's band alone (core/sync/band.py), when one band singles
     out an offset far better than the shuffled logs' best bands (sync_min_null_z); None
     otherwise. A band that stands out less (from sync_band_min_null_z) suggests no offset
     (Space Invaders through a dropping 25 fps recorder: 4.7, its band's offset 1.09 frames
     off), but the log gaps it shows being played are said, on `silent` (the whole picture's
     analysis): a gap's seconds do not hang on a frame (Pong's human stretch: 4.2, its band's
-    offset +0.12 frame)."""
+    offset +0.12 frame). `drift`: a band at the whole picture's drift is tried when none
+    stands at speed 1 (`_drift_speed`)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
     nov = reactions.novelty(sig)
     tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
     drifted = False
-    if tiles is None:  # ... or at the speed the whole picture proposes (`_drift_speed`)
+    if tiles is None and drift:  # ... or at the whole picture's drift (`_drift_speed`)
         speed = _drift_speed(sig, nov, e, th)
-        if speed is None:
-            return None
-        tiles, margin = band.select(sig, nov, e / speed, th.sync_band_min_null_z, sig.grid)
-        if tiles is None:
-            return None
-        drifted = True
+        if speed is not None:
+            tiles, margin = band.select(sig, nov, e / speed, th.sync_band_min_null_z,
+                                        sig.grid)
+            drifted = True
+    if tiles is None:
+        return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
     if a.suggested_offset_s is None or (drifted and a.speed == 1.0):
         return None
@@ -438,7 +439,7 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
             continue
         # (`_in_band` suggests only from a band standing sync_min_null_z and answering
         # first; a weaker one's gaps played, said on `silent` there, are not taken)
-        a = _in_band(run_s, other, th, None, silent)
+        a = _in_band(run_s, other, th, None, silent, drift=False)
         if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
                 any(f.rule == "sync.offset_jump" for f in a.findings):
             continue
