@@ -99,3 +99,56 @@ def test_an_inserted_freeze_keeps_its_warning_beside_the_opening_wait(name, off)
     on = [h for h in said if h[1] is not None and h[0] >= t["video_start_s"] - 0.1  # duration-ok: a video time on the video clock
           and h[1] <= t["video_end_s"] + 0.1]  # duration-ok: a video time on the video clock
     assert len(on) == 1 and len(said) == 1
+
+
+def _kong_signals(freeze: tuple[float, float] | None = None):
+    """QA s27's Donkey Kong human run in miniature (20 fps, 40 s, a usual change of ~32
+    points a frame): held 0.0-11.65 s (the lead-in and the game waiting for FIRE, resuming
+    with 560 points: the level drawn) and 29.65-33.2 s (after a lost life, 360 points), and
+    the log's presses (FIRE at 9.713 and 31.28 s run: 11.613 and 33.18 s at the offset 1.9);
+    `freeze`: a held picture inserted there, resuming with 360 points at no press."""
+    import numpy as np
+
+    from moderator_app.core.sync.signals import FrameSignals
+
+    fps = 20
+    n = 40 * fps + 60
+    rng = np.random.default_rng(5)
+    tiles = rng.integers(0, 3, size=(n, 64)).astype(np.uint16)
+    tiles[rng.random((n, 64)) < 0.5] = 0
+    holds = [(0.0, 11.65, 560), (29.65, 33.2, 360)] + ([(*freeze, 360)] if freeze else [])
+    for a, b, first in holds:
+        k0, k1 = int(round(a * fps)), int(round(b * fps))
+        tiles[k0:k1 + 1] = 0
+        tiles[k1, :first // 10] = 10
+    log = [(1.675, "DOWN"), (3.498, "UP"), (5.577, "RIGHT"), (7.45, "LEFT"), (9.713, "FIRE"),
+           (11.2, "RIGHT"), (13.5, "RIGHT"), (15.5, "LEFT"), (17.4, "UP"), (19.0, "RIGHT"),
+           (21.0, "LEFT"), (23.1, "RIGHT"), (25.0, "LEFT"), (27.4, "RIGHT"), (29.5, "DOWN"),
+           (31.0, "UP"), (31.28, "FIRE"), (33.0, "LEFT"), (35.0, "RIGHT")]
+    return (FrameSignals(np.arange(n) / fps, tiles, float(fps)), [t for t, _ in log],
+            [f"press button={k}" for _, k in log])
+
+
+@pytest.mark.parametrize("off", [1.9, 2.0, 1.4])
+def test_a_hold_ending_at_the_button_the_game_was_started_with_is_its_wait(off):
+    sig, run_s, kinds = _kong_signals()
+    bare = analyze(run_s, sig, DEFAULT_THRESHOLDS, off, run_duration_s=40.0)
+    # without the kinds: the hold after the lost life is a frozen picture (QA's warning)
+    assert [(f.rule, f.video_start_s, f.video_end_s) for f in bare.findings] == \
+        [("sync.no_reaction", 29.65, 33.2)]
+    a = analyze(run_s, sig, DEFAULT_THRESHOLDS, off, run_duration_s=40.0, input_kinds=kinds)
+    assert a.findings == []
+    # the scan's video.frozen over it is a note: the wait, learned from the game's start
+    (w,) = a.waits
+    assert (w.start_s, w.end_s, w.kind, w.opening_s) == (29.65, 33.2, "press button=FIRE", 11.65)
+
+
+@pytest.mark.parametrize("at", [(14.55, 21.55), (20.55, 27.55)])
+def test_a_freeze_in_the_game_that_waits_for_fire_keeps_its_warning(at):
+    # 7 s (twice the game's own 3.55 s hold: `reactions.FROZEN_RATIO`), resuming at no
+    # press (21.55 s) or 0.15 s after a RIGHT (27.4 s at 1.9), neither the game's FIRE
+    sig, run_s, kinds = _kong_signals(at)
+    a = analyze(run_s, sig, DEFAULT_THRESHOLDS, 1.9, run_duration_s=40.0, input_kinds=kinds)
+    assert [(f.rule, f.video_start_s, f.video_end_s) for f in a.findings] == \
+        [("sync.no_reaction", at[0], at[1])]
+    assert [w.end_s for w in a.waits] == [33.2]

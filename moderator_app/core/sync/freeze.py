@@ -211,7 +211,7 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
     spans = still_spans(sig)
-    opening = _opening_wait(a, sig, spans, e, kinds, th) if kinds is not None else None
+    opening = opening_wait(a, sig, spans, e, kinds, th) if kinds is not None else None
     if opening is not None and explained is not None:
         explained.update(_inside(a, sig, opening[0], opening[1]))
     spans = spans[(spans[:, 0] > 0) & (spans[:, 1] < len(sig) - 1)] if len(spans) else spans
@@ -335,7 +335,7 @@ def _no_button(kind: str) -> bool:
 OPENING_LAG_SLACK_FRAMES = 1
 
 
-def _opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.ndarray,
+def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.ndarray,
                   kinds: list[str], th) -> tuple[float, float, float, str, float] | None:
     """(first held time, first changed time, offset, button, lag) of the opening hold: the
     first still stretch held from before the log's first press (the recorder's lead-in can
@@ -380,9 +380,15 @@ def _inside(a: SyncAnalysis, sig: FrameSignals, f0: float, f1: float) -> set[int
 
 def _same_wait(opening: tuple[float, float, float, str, float], x: np.ndarray,
                kinds: list[str], f0: float, f1: float, fps: float) -> bool:
-    """Does the held picture f0..f1 end as the opening hold did: at a press of its button
+    """Does the held picture f0..f1 end as the opening hold did (`same_press`)?"""
+    return same_press(opening, x, kinds, f0, f1, fps) is not None
+
+
+def same_press(opening: tuple[float, float, float, str, float], x: np.ndarray,
+               kinds: list[str], f0: float, f1: float, fps: float) -> int | None:
+    """The press that ends the held picture f0..f1 as the opening hold ended: of its button
     (none of the presses from f0 to it that button) at its lag, within
-    `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed)?"""
+    `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed); or None."""
     _, _, o, button, lag = opening
     slack = OPENING_LAG_SLACK_FRAMES / fps
     v = x + o
@@ -390,5 +396,5 @@ def _same_wait(opening: tuple[float, float, float, str, float], x: np.ndarray,
     for c in range(int(np.searchsorted(v, f1 - lag - slack - 1e-9)),
                    int(np.searchsorted(v, f1 - lag + slack + 1e-9))):
         if kinds[c] == button and c > start and button not in kinds[start:c]:
-            return True
-    return False
+            return c
+    return None

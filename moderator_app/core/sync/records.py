@@ -56,7 +56,8 @@ class GameWait:
     holds agree); `agreed`: how many held pictures end at a press of `kind` at that offset
     when the game's button was learned from them (0: this hold alone, by the one-offset
     rule); `held_s`: the latest press before the ending one (None: none), which a scan's
-    longer hold must contain for a wait taken by its button alone (`run.wait_note`)."""
+    longer hold must contain for a wait taken by its button alone (`run.wait_note`);
+    `opening_s`: the game's start when the button was learned from its opening wait."""
 
     start_s: float      # the first held frame
     end_s: float        # the first changed frame
@@ -66,6 +67,9 @@ class GameWait:
     agreed: int = 0
     lags: tuple[float, float] = (0.0, 0.0)  # the agreeing holds' lags (end - press), from, to
     held_s: float | None = None
+    # the game's start (the first changed frame of its opening wait) when its button was
+    # learned there (`freeze.opening_wait`), else None
+    opening_s: float | None = None
 
 
 @dataclass(frozen=True)

@@ -248,7 +248,13 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
         # the log's own name for the button (capped at KIND_MAX_CHARS): one line
         button = safe_text(w.kind.split("=", 1)[-1] if w.kind.startswith("press button=")
                            else w.kind)
-        if not w.agreed:
+        if w.opening_s is not None:
+            why = (f"the game, held from before the log's first press and ignoring the "
+                   f"presses until then, started with {button} at {w.opening_s:.2f} s, its "
+                   f"picture changing {w.lags[0]:+.2f} s from that press at this offset: "
+                   f"the button the game waits for, and its reaction; this one resumes at "
+                   f"{w.end_s:.2f} s")
+        elif not w.agreed:
             why = (f"no press held before it was {button}; the picture resumes at "
                    f"{w.end_s:.2f} s with the game's next frame")
         else:

@@ -22,11 +22,18 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    offsets (a coincidence of two is likely there: a window of 0.28 s in a few seconds).
    A scan's hold taken this way must hold a press before the ending one (`GameWait.held_s`):
    a pause (the log and the picture held together, nothing pressed) is not a wait.
+3. **The game's button, from its opening wait** (session 27, `freeze.opening_wait`): the hold
+   from before the log's first press to the game's start, ended by a button none of its
+   presses named, teaches the button and its lag; a later hold ending at that button at that
+   lag (+-1 frame) is the same wait (Donkey Kong after a lost life: the level is redrawn, a
+   first changed frame 5x the usual change, which (1) cannot take).
 Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
 freezes keep their warnings (a game that waits for no button agrees on none).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -41,6 +48,8 @@ from .freeze import (
     _ending_press,
     _no_button,
     _offsets,
+    opening_wait,
+    same_press,
     still_spans,
 )
 from .kinds import in_order
@@ -86,7 +95,8 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     x = e / speed
     within = float(th.sync_wait_reaction_s)
     change = np.asarray(sig.picture_change)
-    spans = [(int(p), _settled(change, int(q))) for p, q in still_spans(sig).tolist()
+    still = still_spans(sig)
+    spans = [(int(p), _settled(change, int(q))) for p, q in still.tolist()
              if p > 0 and q < len(sig) - 1]
     hold = [(float(t[p]), float(t[q]) + 1.0 / fps) for p, q in spans]
     # the holds of the one-hold rule: long enough, resumed with the game's next frame
@@ -132,6 +142,18 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
             c = _pressed_at(x + o, kinds, button, f1 - hi, f1 - lo)
             if c is not None:
                 out[k] = _wait(*hold[k], x, kinds, c, o, o, len(ends), band)
+    opening = opening_wait(a, sig, still, e, kinds, th) if used else None
+    if opening is not None:
+        # the button the game was started with, at its lag (freeze.py's note): a later
+        # hold ending at it is the same wait (Donkey Kong after a lost life, QA s27)
+        lag = round(opening[4], 3)
+        for k, (p, q) in enumerate(spans):
+            if k in out or q - p + 1 < WAIT_SAME_FRAMES:
+                continue
+            c = same_press(opening, x, kinds, *hold[k], fps)
+            if c is not None:
+                out[k] = replace(_wait(*hold[k], x, kinds, c, opening[2], opening[2], 1,
+                                       (lag, lag)), opening_s=round(opening[1], 3))
     return tuple(out[k] for k in sorted(out))
 
 
