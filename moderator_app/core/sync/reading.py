@@ -306,6 +306,9 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
                                           latency_q, pts if fit_speed == 1.0 else None,
                                           plain, 0.0), refused_offset_s=start)
                 inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
+        if inserted is None and span[1] - span[0] < n and null_z < math.inf and \
+                len(out.segments) == 1 and out.suggested_offset_s is not None:
+            out = _whole_stands(out, run_s, sig, nov1, look1, q, speed, th, memo)
         return with_answers(inserted or out, sig, nov_r, th, q, memo)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
@@ -348,3 +351,34 @@ def _from_rest(res: SyncAnalysis, run_s, keep, sig: FrameSignals, nov, plain, se
     return replace(res, suggested_offset_s=round(offset - ahead, 4),
                    offset_used_s=round(offset, 4), supporting_actions=support, speed=speed,
                    confidence=conf), lag
+
+
+
+# A suggestion tested on a part of the log (the track's stretch) and read over the whole run
+# as one stretch, no splice found, whose whole log does not stand sync_min_null_z over its
+# shuffled logs, is bounded to this (under records.APPLY_MIN_CONFIDENCE: shown, not applied
+# in one click). Pitfall's genuine videos beside Pong's genuine log (session 27): a stretch
+# of 21 of its 32 presses stood 5.53 spreads at 8x8, the whole log 0.0 (a shuffled log did
+# as well): 8.123 s offered at 0.692 / 0.641, Pitfall's truth 2.0 s. Every run of the
+# sweep offered so at >= 0.5 and within a frame stands 8.55 to 57 spreads whole.
+WHOLE_BOUND = 0.4
+
+
+def _whole_stands(out: SyncAnalysis, run_s, sig: FrameSignals, nov1, look1, q, speed: float,
+                  th, memo: dict) -> SyncAnalysis:
+    """`out` (one stretch at one offset over the whole run, no splice found, its offset
+    tested on a part of the run only), its confidence bounded to WHOLE_BOUND when the whole
+    run does not stand its own shuffled-log test (sync_min_null_z). Why: a part of a log
+    whose presses come in a steady rhythm (Pong's pairs, about two seconds apart) lines up
+    with another game's picture by chance and passes its own test, while the whole log,
+    read the same way, does no better than its shuffled logs. A genuine run read as one
+    stretch is the whole run's evidence: its whole log stands out too."""
+    if out.confidence <= WHOLE_BOUND:
+        return out
+    zz = significance(sig, nov1, look1, q, run_s, speed, th, memo)[1]
+    if zz >= th.sync_min_null_z:
+        return out
+    return replace(out, confidence=WHOLE_BOUND, confidence_note=(
+        f"a part of the log singles out this offset, the whole log ({counted(len(run_s), 'action')}) "
+        f"stands {zz:.1f} spreads over its shuffled logs ({th.sync_min_null_z:g} needed): "
+        "it may be a chance alignment of the log's rhythm with the picture"))
