@@ -3,6 +3,7 @@ at `--offset auto` as the CLI reads it, against its truth.
 
     PYTHONPATH=. .venv/bin/python scripts/autosync_sweep.py [--out FILE] [--only SUBSTR...]
     PYTHONPATH=. .venv/bin/python scripts/autosync_sweep.py --compare BEFORE.jsonl AFTER.jsonl
+    PYTHONPATH=. .venv/bin/python scripts/autosync_sweep.py --mismatch [--splice] [--out FILE]
 
 Runs: the corpus' `.cache/corpus/v2/*` and QA s21's and s23's kept runs
 (`.cache/qa-s21/sync/*`, `.cache/qa-s23/sync/*`): every folder with a truth.json. QA s24's and
@@ -18,7 +19,10 @@ Per run: the suggestion and its confidence, the error in frames of the video (tr
   WRONG   more than 1 frame off and used (the bar issue 13 forbids: a confident wrong answer)
   wrong-low  more than 1 frame off, under the bar (refused)
   none    no suggestion ("not enough signal")
-and the sync warnings' rules. Deterministic (the analysis is: fixed seeds in its shuffles).
+and the sync warnings' rules. `--mismatch` (session 27): every genuine run's video read against
+the next genuine run's log of another game (a log that does not belong to the video: no
+suggestion may reach APPLY_MIN_CONFIDENCE); per pair the suggestion and its confidence, and
+the count of suggestions and of those at the bar. Deterministic (the analysis is: fixed seeds in its shuffles).
 
 Held-out games (decided before any run was read, session 25): every third of the 22 games
 sorted by their name's SHA-256 (`HELD_OUT`). The summary counts them apart, so a change tuned on
@@ -63,7 +67,7 @@ def runs(only: list[str], splice: bool = False) -> list[Path]:
     return out
 
 
-def read_run(d: Path) -> dict:
+def read_run(d: Path, log: Path | None = None) -> dict:
     from moderator_app.core.formats.submission import load_submission
     from moderator_app.core.sync.analysis import analyze
     from moderator_app.core.sync.inputs import idle_stretches, inputs
@@ -77,10 +81,11 @@ def read_run(d: Path) -> dict:
     video = d / truth.get("video", "video.mp4")
     own = d.parent / "scan-cache"
     os.environ["MODERATOR_APP_CACHE"] = str(own if own.is_dir() else Path("/tmp/autosync-scan"))
-    sub = load_submission([d / "agent-log.jsonl"])
+    log = log or d  # --mismatch: another run's log beside this run's video
+    sub = load_submission([log / "agent-log.jsonl"])
     times, kinds = inputs(sub)
     idle = idle_stretches(sub, READ_FLOOR_S)
-    ends = [json.loads(x)["elapsedMs"] / 1000 for x in (d / "agent-log.jsonl").read_bytes()
+    ends = [json.loads(x)["elapsedMs"] / 1000 for x in (log / "agent-log.jsonl").read_bytes()
             .splitlines() if b'"run_end"' in x]
     sig = frame_signals(video)
     span = float(sig.times[-1] - sig.times[0]) if len(sig.times) else 0.0
@@ -88,6 +93,9 @@ def read_run(d: Path) -> dict:
     kinds = list(kinds) if kinds is not None and len(kept) == len(times) == len(kinds) else None
     a = with_silent(analyze(kept, sig, TH, None, ends[-1] if ends else None, input_kinds=kinds),
                     idle, TH.sync_activity_gap_s)
+    if log != d:
+        return {"video": d.name, "log": log.name, "suggested": a.suggested_offset_s,
+                "confidence": a.confidence, "note": a.confidence_note}
     fps = float(truth["fps"])
     kind = str(truth.get("kind", d.name.split("-", 1)[1].split("@")[0]))
     row = {"run": (f"{d.parent.parent.name}/" if d.parent.name == "sync" else
@@ -185,6 +193,42 @@ def compare(a_path: str, b_path: str) -> None:
     print("after:\n" + summary(list(b.values())))
 
 
+def mismatched(splice: bool) -> list[tuple[Path, Path]]:
+    """Each genuine run's video beside the next genuine run's log (in the sweep's order,
+    wrapping) of another game."""
+    gen = [d for d in runs([], splice)
+           if json.loads((d / "truth.json").read_text()).get("kind", "").startswith(GENUINE_KINDS)]
+    games = [json.loads((d / "truth.json").read_text())["game"] for d in gen]
+    pairs = []
+    for i, d in enumerate(gen):
+        j = next((j for j in [*range(i + 1, len(gen)), *range(i)] if games[j] != games[i]),
+                 None)
+        if j is not None:
+            pairs.append((d, gen[j]))
+    return pairs
+
+
+def mismatch_sweep(splice: bool, out_path: str | None) -> None:
+    from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE
+    out = open(out_path, "w") if out_path else None  # noqa: SIM115
+    rows = []
+    for d, log in mismatched(splice):
+        try:
+            row = read_run(d, log)
+        except Exception as exc:  # a run that cannot be read is said, the sweep goes on
+            print(f"{d}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            continue
+        rows.append(row)
+        if row["suggested"] is not None:
+            print(f"{row['video']} + {row['log']}: {row['suggested']} at {row['confidence']}")
+        if out:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    shown = [r for r in rows if r["suggested"] is not None]
+    print(f"mismatched pairs {len(rows)}: suggestions {len(shown)}, at >= "
+          f"{APPLY_MIN_CONFIDENCE} {sum(r['confidence'] >= APPLY_MIN_CONFIDENCE for r in shown)}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=None)
@@ -195,7 +239,12 @@ def main() -> None:
     p.add_argument("--table", action="store_true", help="print the per-run table")
     p.add_argument("--games", action="store_true", help="print the per-game table")
     p.add_argument("--rows", default=None, help="read the rows of an earlier --out")
+    p.add_argument("--mismatch", action="store_true",
+                   help="each genuine video against another game's genuine log")
     args = p.parse_args()
+    if args.mismatch:
+        mismatch_sweep(args.splice, args.out)
+        return
     if args.compare:
         compare(*args.compare)
         return
