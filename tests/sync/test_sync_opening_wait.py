@@ -101,12 +101,13 @@ def test_an_inserted_freeze_keeps_its_warning_beside_the_opening_wait(name, off)
     assert len(on) == 1 and len(said) == 1
 
 
-def _kong_signals(freeze: tuple[float, float] | None = None):
+def _kong_signals(freeze: tuple[float, float] | None = None, again: str = "FIRE"):
     """QA s27's Donkey Kong human run in miniature (20 fps, 40 s, a usual change of ~32
     points a frame): held 0.0-11.65 s (the lead-in and the game waiting for FIRE, resuming
     with 560 points: the level drawn) and 29.65-33.2 s (after a lost life, 360 points), and
     the log's presses (FIRE at 9.713 and 31.28 s run: 11.613 and 33.18 s at the offset 1.9);
-    `freeze`: a held picture inserted there, resuming with 360 points at no press."""
+    `freeze`: a held picture inserted there, resuming with 360 points at no press; `again`:
+    the press that ends the second hold."""
     import numpy as np
 
     from moderator_app.core.sync.signals import FrameSignals
@@ -124,14 +125,17 @@ def _kong_signals(freeze: tuple[float, float] | None = None):
     log = [(1.675, "DOWN"), (3.498, "UP"), (5.577, "RIGHT"), (7.45, "LEFT"), (9.713, "FIRE"),
            (11.2, "RIGHT"), (13.5, "RIGHT"), (15.5, "LEFT"), (17.4, "UP"), (19.0, "RIGHT"),
            (21.0, "LEFT"), (23.1, "RIGHT"), (25.0, "LEFT"), (27.4, "RIGHT"), (29.5, "DOWN"),
-           (31.0, "UP"), (31.28, "FIRE"), (33.0, "LEFT"), (35.0, "RIGHT")]
+           (31.0, "UP"), (31.28, again), (33.0, "LEFT"), (35.0, "RIGHT")]
     return (FrameSignals(np.arange(n) / fps, tiles, float(fps)), [t for t, _ in log],
             [f"press button={k}" for _, k in log])
 
 
+@pytest.mark.parametrize("again", ["FIRE", "LEFTFIRE"])
 @pytest.mark.parametrize("off", [1.9, 2.0, 1.4])
-def test_a_hold_ending_at_the_button_the_game_was_started_with_is_its_wait(off):
-    sig, run_s, kinds = _kong_signals()
+def test_a_hold_ending_at_the_button_the_game_was_started_with_is_its_wait(off, again):
+    # LEFTFIRE gives the game its FIRE too (QA s27 donkey_kong-genuine2: started by FIRE,
+    # resumed by LEFTFIRE after a lost life)
+    sig, run_s, kinds = _kong_signals(again=again)
     bare = analyze(run_s, sig, DEFAULT_THRESHOLDS, off, run_duration_s=40.0)
     # without the kinds: the hold after the lost life is a frozen picture (QA's warning)
     assert [(f.rule, f.video_start_s, f.video_end_s) for f in bare.findings] == \
@@ -140,7 +144,7 @@ def test_a_hold_ending_at_the_button_the_game_was_started_with_is_its_wait(off):
     assert a.findings == []
     # the scan's video.frozen over it is a note: the wait, learned from the game's start
     (w,) = a.waits
-    assert (w.start_s, w.end_s, w.kind, w.opening_s) == (29.65, 33.2, "press button=FIRE", 11.65)
+    assert (w.start_s, w.end_s, w.kind, w.opening_s) == (29.65, 33.2, f"press button={again}", 11.65)
 
 
 @pytest.mark.parametrize("at", [(14.55, 21.55), (20.55, 27.55)])

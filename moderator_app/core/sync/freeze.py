@@ -333,11 +333,14 @@ def _no_button(kind: str) -> bool:
 # DOWN, FIRE 0.02 s before its end, 362 points: the level redrawn). An inserted freeze
 # resumes where the edit lands, not within a frame of that lag after that button.
 OPENING_LAG_SLACK_FRAMES = 1
+# (first held time, first changed time, offset, the buttons it waited for, lag)
+Opening = tuple[float, float, float, frozenset[str], float]
 
 
 def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.ndarray,
-                  kinds: list[str], th) -> tuple[float, float, float, str, float] | None:
-    """(first held time, first changed time, offset, button, lag) of the opening hold: the
+                  kinds: list[str], th) -> Opening | None:
+    """(first held time, first changed time, offset, buttons, lag) of the opening hold (the
+    buttons: those of its ending press none of its ignored presses named, `_parts`): the
     first still stretch held from before the log's first press (the recorder's lead-in can
     be a stretch of its own: a 10-point change at 2.0 s on an H.264 copy) that ends as a
     game's wait for a button at one offset (the one used; a moderator's: the nearest within
@@ -364,8 +367,22 @@ def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.nd
             c = _ending_press(x + base + o, kinds, f0, f1, fps, th.sync_wait_reaction_s,
                               True, WAIT_LATE_FRAMES)
             if c is not None:
-                return f0, f1, base + o, kinds[c], f1 - float(x[c]) - base - o
+                start = int(np.searchsorted(x + base + o, f0 - 1e-9))
+                ignored = set().union(*(_parts(k) for k in kinds[start:c]))
+                new = frozenset(_parts(kinds[c]) - ignored) or frozenset(_parts(kinds[c]))
+                return f0, f1, base + o, new, f1 - float(x[c]) - base - o
     return None
+
+
+def _parts(kind: str) -> set[str]:
+    """The buttons a press names: Atari's combined actions (LEFTFIRE, UPRIGHTFIRE) are a
+    direction and FIRE; any other name is one button. Why: a game waiting for FIRE is
+    given it by LEFTFIRE as well (QA s27 donkey_kong-genuine2: started by FIRE, resumed after
+    a lost life by LEFTFIRE at 32.57 s)."""
+    name = kind.rsplit("=", 1)[-1].strip().upper()
+    if name.endswith("FIRE") and len(name) > len("FIRE"):
+        return {name[: -len("FIRE")], "FIRE"}
+    return {name}
 
 
 def _inside(a: SyncAnalysis, sig: FrameSignals, f0: float, f1: float) -> set[int]:
@@ -378,16 +395,16 @@ def _inside(a: SyncAnalysis, sig: FrameSignals, f0: float, f1: float) -> set[int
             and (g.video_end_s if g.video_end_s is not None else g.video_start_s) <= f1 + frame}
 
 
-def _same_wait(opening: tuple[float, float, float, str, float], x: np.ndarray,
+def _same_wait(opening: Opening, x: np.ndarray,
                kinds: list[str], f0: float, f1: float, fps: float) -> bool:
     """Does the held picture f0..f1 end as the opening hold did (`same_press`)?"""
     return same_press(opening, x, kinds, f0, f1, fps) is not None
 
 
-def same_press(opening: tuple[float, float, float, str, float], x: np.ndarray,
+def same_press(opening: Opening, x: np.ndarray,
                kinds: list[str], f0: float, f1: float, fps: float) -> int | None:
-    """The press that ends the held picture f0..f1 as the opening hold ended: of its button
-    (none of the presses from f0 to it that button) at its lag, within
+    """The press that ends the held picture f0..f1 as the opening hold ended: naming its
+    buttons (none of the presses from f0 to it naming them) at its lag, within
     `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed); or None."""
     _, _, o, button, lag = opening
     slack = OPENING_LAG_SLACK_FRAMES / fps
@@ -395,6 +412,7 @@ def same_press(opening: tuple[float, float, float, str, float], x: np.ndarray,
     start = int(np.searchsorted(v, f0 - 1e-9))
     for c in range(int(np.searchsorted(v, f1 - lag - slack - 1e-9)),
                    int(np.searchsorted(v, f1 - lag + slack + 1e-9))):
-        if kinds[c] == button and c > start and button not in kinds[start:c]:
+        if c > start and button <= _parts(kinds[c]) and \
+                not any(button <= _parts(k) for k in kinds[start:c]):
             return c
     return None
