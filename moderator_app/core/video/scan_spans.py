@@ -22,8 +22,9 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "for a button: the hold ends at a press of a button none of its presses named, "
               "with the game's next frame, or at a press of the button several of the run's "
               "holds end at, at their lag (with no offset suggested, the offset at which three "
-              "or more holds agree; `core/sync/waits.py`). The scan's own section keeps the "
-              "warning.", G)
+              "or more holds agree), or at a press of the button that started the game after "
+              "its opening hold, at that lag (`core/sync/waits.py`). The scan's own section "
+              "keeps the warning.", G)
 BLACK = rule("video.black", Severity.WARNING,
              "No stretch of black frames of 0.5 s or more (a note under 1 s: a game's own "
              "blank screen is as short).", G)
