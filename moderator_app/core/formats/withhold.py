@@ -148,6 +148,18 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 fout.write(terminal_safe_json(b"\n".join(outs)) + b"\n")
                 outs.clear()
 
+        def queued(out: bytes) -> None:
+            """`out` to be written; once a block's worth waits, its lines are looked at for
+            secrets (a refusal comes before the atomic rename: nothing is written) and
+            written."""
+            nonlocal size
+            outs.append(out)
+            if size >= _BLOCK:
+                _refuse_secrets_in(pending)
+                pending.clear()
+                size = 0
+                flush()
+
         def take(run: bytes, n: int) -> None:
             """`n` lines public as they are (`_PublicRuns`), joined by newlines."""
             nonlocal lines, size
@@ -161,12 +173,7 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             else:
                 pending.append((first, run))
                 size += len(run)
-            outs.append(run)
-            if size >= _BLOCK:
-                _refuse_secrets_in(pending)
-                pending.clear()
-                size = 0
-                flush()
+            queued(run)
 
         for _, raw in iter_lines(fin, blank_runs=True, skim=_PublicRuns(take)):
             if type(raw) is BlankRun:  # blank lines hold nothing to withhold
@@ -208,19 +215,12 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
                 except TypeError as exc:  # nested deeper than orjson writes
                     raise WithholdError(f"line {lines}: cannot be rewritten ({exc}); "
                                         "nothing written") from exc
-            # looked at a block at a time (a refusal comes before the atomic rename, so
-            # nothing is written either way)
             # a secret spelled with JSON escapes (`sk\u002d...`) is one once parsed: look at
             # the line with its \uXXXX and \/ escapes decoded
             seen = out if b"\\" not in out else unescape_json(out)
             pending.append((lines, seen))
             size += len(seen)
-            outs.append(out)
-            if size >= _BLOCK:
-                _refuse_secrets_in(pending)
-                pending.clear()
-                size = 0
-                flush()
+            queued(out)
         _refuse_secrets_in(pending)
         flush()
     return WithholdStats(lines, requests, responses)
