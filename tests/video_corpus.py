@@ -596,14 +596,32 @@ JOINED_SIZES_WHY = ("video.joined_undecodable: recording 2 of the 2 joined in th
 GAP_7S_WHY = "video.footage_gap: no frame from 2.000 s to 9.000 s"
 
 
+def unreadable_own_header(mkv: bytes) -> bytes:
+    """An H.264 Matroska file whose header's PPS (in its CodecPrivate, `avcC`) is overwritten
+    after its first byte: its SPS still names its size, but no picture decodes from it.
+    Since session 27 a joined recording of another picture size is read from its own header
+    (`joined_chain.own_read`); one whose header gives no picture is still played with the
+    first's and refused (T6): the no-footage fixtures below keep their stretch so."""
+    i = mkv.index(b"\x63\xa2")  # CodecPrivate, its size in one byte (0x80 | n)
+    assert mkv[i + 2] & 0x80
+    n = mkv[i + 2] & 0x7F
+    avcc = bytearray(mkv[i + 3:i + 3 + n])
+    at = 8 + int.from_bytes(avcc[6:8], "big")  # the PPS count, after the one SPS
+    assert avcc[0] == 1 and avcc[5] & 0x1F == 1 and avcc[at] & 0x1F == 1
+    pps = int.from_bytes(avcc[at + 1:at + 3], "big")
+    avcc[at + 4:at + 3 + pps] = b"\xff" * (pps - 1)
+    return mkv[:i + 3] + bytes(avcc) + mkv[i + 3 + n:]
+
+
 def build_joined_sizes(d: Path) -> Path:
     """2 s of 320x240 H.264 MKV (drawn 0-59) + 3 s of the same padded to 400x300 (drawn
-    0-89), joined byte for byte (QA s22 join_mkv_h264_25_res, small)."""
+    0-89), joined byte for byte (QA s22 join_mkv_h264_25_res, small), the second's own
+    header made unreadable (`unreadable_own_header`: refused, no footage 2.0-5.0 s)."""
     a = encode(d / "a.mkv", [*_H264_BF2_G30, "-f", "matroska"], frames=60)
     b = encode(d / "b.mkv", ["-vf", "pad=400:300:0:0", *_H264_BF2_G30, "-f", "matroska"],
                frames=90)
     out = d / "joined.mkv"
-    out.write_bytes(a.read_bytes() + b.read_bytes())
+    out.write_bytes(a.read_bytes() + unreadable_own_header(b.read_bytes()))
     return out
 
 
@@ -632,13 +650,14 @@ def build_gap_tone(d: Path) -> Path:
 def build_gap_and_join(d: Path) -> Path:
     """A footage gap and a joined recording that does not decode (session 23):
     `build_gap_tone` (no frame from 2.0 to 8.0 s), then 3 s of 400x300 over a 660 Hz tone
-    appended byte for byte (played with the first header: no footage from 10.0 to 13.0 s)."""
+    appended byte for byte, its own header made unreadable (`unreadable_own_header`: played
+    with the first header, no footage from 10.0 to 13.0 s)."""
     b = d / "b.mkv"
     _ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=400x300:r=10", "-f", "lavfi", "-i",
              "sine=frequency=660:sample_rate=48000:duration=3", "-frames:v", "30", *_H264_UF,
              "-c:a", "pcm_s16le", "-f", "matroska", str(b)])
     out = d / "gap_join.mkv"
-    out.write_bytes(build_gap_tone(d).read_bytes() + b.read_bytes())
+    out.write_bytes(build_gap_tone(d).read_bytes() + unreadable_own_header(b.read_bytes()))
     return out
 
 
@@ -660,7 +679,8 @@ def build_black_in_join(d: Path) -> Path:
     """1 s of 320x240 testsrc2 then 1 s of black (H.264 MKV), and a recording of 400x300
     (1 s of testsrc2, 2 s of black) appended byte for byte: played with the first header it
     gives no footage from 2.0 to 5.0 s, and its black pictures at 3.0-5.0 s are none
-    (session 23: the scan's picture findings inside a span without footage)."""
+    (session 23: the scan's picture findings inside a span without footage). Its own header
+    made unreadable (`unreadable_own_header`), so that it is still played with the first's."""
     a, b = d / "a.mkv", d / "b.mkv"
     for out, size, black_s in ((a, "320x240", 1), (b, "400x300", 2)):
         _ffmpeg(["-f", "lavfi", "-i", f"testsrc2=s={size}:r=30:d=1", "-f", "lavfi", "-i",
@@ -668,5 +688,5 @@ def build_black_in_join(d: Path) -> Path:
                  "[0:v][1:v]concat=n=2:v=1[o]", "-map", "[o]", *_H264_UF, "-f", "matroska",
                  str(out)])
     out = d / "black_join.mkv"
-    out.write_bytes(a.read_bytes() + b.read_bytes())
+    out.write_bytes(a.read_bytes() + unreadable_own_header(b.read_bytes()))
     return out

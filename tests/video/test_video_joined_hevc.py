@@ -4,7 +4,8 @@ libx265 writes its VPS/SPS/PPS into the Matroska header only (the muxer asks for
 header; x265's `repeat-headers` is off): the second recording's keyframes carry none, so the
 file played as one stream decodes it with the first's parameters (FFmpeg: every frame the
 first's size, "cu_qp_delta outside the valid range", smeared pictures whose top-left corner
-still reads right). That is no footage, as for H.264 (N4/N6). With `repeat-headers=1` each
+still reads right). That was no footage, as for H.264 (N4/N6); since session 27 it is read
+from its own header (`joined_chain.own_read`), every picture right at its own size. With `repeat-headers=1` each
 keyframe carries its own parameter sets: the decoder switches to the new size at the join,
 every picture is right, and the join is a size change (`video.stream_change`), no finding of
 undecodable footage (the scan reports the size change as `video.stream_change`). The check's evidence is the size the decoder gives, not the header alone."""
@@ -20,6 +21,7 @@ import video_corpus as vc
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video.export import read_frames
 from moderator_app.core.video.probe import probe_video
 
 
@@ -80,19 +82,20 @@ def test_an_hevc_join_with_its_parameter_sets_in_band_is_footage(joined):
     assert report.coverage is not None and report.coverage.missing_gaps_s == 0.0
 
 
-def test_an_hevc_join_with_its_parameter_sets_in_the_header_only_is_no_footage(joined):
-    """QA s22 P1's file: the second recording decoded with the first's VPS/SPS/PPS (FFmpeg
-    gives it 320x240 frames): no footage from the join to the end, FAIL."""
+def test_an_hevc_join_with_its_parameter_sets_in_the_header_only_is_read_from_it(joined):
+    """QA s22 P1's file: FFmpeg decodes the second recording with the first's VPS/SPS/PPS
+    (320x240 frames throughout); sessions 22-26 made it no footage from the join to the end
+    (FAIL). Read from its own header: 300 frames, the second at 400x300 each the one drawn,
+    PASS."""
     path = joined["header"]
     assert _sizes(path) == {"320,240"}  # the first's size throughout: wrong parameters
     p = probe_video(path, "video.mkv")
     assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 300
-    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
-    assert len(found) == 1 and found[0].startswith(
-        "recording 2 of the 2 joined in the file does not decode from 2.000 s to 10.000 s")
-    assert "its own header says hevc 400x300, but the file is played as one stream with " \
-        "the first recording's header (hevc 320x240)" in found[0]
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.gaps == ()
+    assert p.index is not None
+    images = read_frames(path, p.index, [0, 59, 60, 150, 299])
+    assert [None if i is None else (i.shape[1], vc.read_code(i[:240, :320]))
+            for i in images] == [(320, 0), (320, 59), (400, 0), (400, 90), (400, 239)]
     report = verify_paths([path.parent]).report
-    assert report.verdict == "fail"
-    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
-        ["coverage.missing"]
+    assert report.verdict == "pass", [f.to_dict() for f in report.findings]

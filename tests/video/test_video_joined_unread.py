@@ -46,21 +46,25 @@ def _three(d: Path, parts: tuple[str, str, str], frames=(50, 100, 200)) -> tuple
 
 
 @pytest.mark.parametrize("parts,second", [
-    (("h264", "h264big", "h264bigger"), "recording 2 of the 3 joined in the file does not "
+    (("h264", "h264big", "mpeg4"), None),
+    (("h264", "mpeg4", "mpeg4"), "recording 2 of the 3 joined in the file does not "
      "decode from 2.000 s to 6.000 s"),
 ])
 def test_a_third_joined_recording_the_demuxer_never_reads_is_said(tmp_path, parts, second):
-    """The third recording, of another picture size than the file's (session 26 reads a
-    later recording from its own header only when its video is the file's codec and size):
-    named by its header's byte, its 8 s (by its own header) from where the two read end
-    (6.0 s) declared without footage; the second's stretch says "of the 3". Before session
-    24: "of the 2 joined", and nothing of 6.0-14.0 s."""
+    """The third recording, of another codec than the file's (a later recording is read from
+    its own header only when its video is the file's codec and clock; since session 27 of any
+    picture size: the second, 400x300, is read so): named by its header's byte, its 8 s (by
+    its own header) from where the two read end (6.0 s) declared without footage; a second
+    recording's stretch says "of the 3". Before session 24: "of the 2 joined", and nothing
+    of 6.0-14.0 s."""
     path, starts = _three(tmp_path, parts)
     p = probe_video(path, "video.mkv")
     assert p.ok and p.index is not None and len(p.index.segments) == 1  # two read
     found = [f for f in p.findings if f.rule == "video.joined_undecodable"]
     if second is not None:
         assert found[0].message.startswith(second)
+    else:
+        assert len(found) == 1 and p.frame_count == 150
     unread = [f for f in found if "never read" in f.message]
     assert len(unread) == 1
     f = unread[0]
@@ -68,7 +72,7 @@ def test_a_third_joined_recording_the_demuxer_never_reads_is_said(tmp_path, part
     assert f.message == (
         f"recording 3 of the 3 joined in the file (own header at byte {starts[2]:,}) is never "
         "read: FFmpeg's demuxer (as ffprobe's) reads the first two, a later one is read from "
-        "its own header when its video is of the file's codec, picture size and clock, and "
+        "its own header when its video is of the file's codec and clock, and "
         "the reading stops after recording 2; the file's bytes from byte "
         f"{starts[2]:,} on are not looked at; no footage from 6.000 s to "
         "14.000 s (8.000 s by its own header), counted as missing")

@@ -15,19 +15,22 @@ whole file's demux: `joined_timeline.Timeline` shifts them). Used where the file
 order: the index, the scan, the check of joined recordings, and the picture after a seek.
 
 Bounded: the recordings followed are those the top-level walk finds (`matroska_joins`, at
-most MAX_WALK headers); one that does not open, or whose video is of another codec, size or
-time base than the file's (the file has one picture size, and the index one clock), ends
-the chain there, and what follows stays "never read" (`unread_recordings`).
+most MAX_WALK headers); one that does not open, or whose video is of another codec or time
+base than the file's (the index has one clock), ends the chain there, and what follows stays
+"never read" (`unread_recordings`). One of another picture size is read (`continues`): its
+frames keep their size, as FFmpeg gives a stream whose size changes mid-stream.
 
 The second recording is read by the whole file's demuxer, with the first one's header
 (session 22's rule: refused where its pictures are not its own). Where its own header would
-decode other pictures (`own_read`: other encoder settings, QA s26 T9), the whole file's demux
-stops at its header and it is read from there like the later ones (session 27)."""
+decode other pictures (`own_read`: other encoder settings, QA s26 T9; another picture size),
+the whole file's demux stops at its header and it is read from there like the later ones
+(session 27)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 
 _EBML = b"\x1a\x45\xdf\xa3"
@@ -97,9 +100,12 @@ def own_read(source: str, joins: list[int]) -> tuple[int, ...]:
     when any of its first pictures (not marked damaged) comes out otherwise, or not at all,
     with the first's, the file would show other pictures than the recording holds (QA s26
     T9: H.264 High with 3 B-frames after a recording without gave 166 of 175 packets no
-    frame), and every reader (the index, the scan, the joined check, the decoder after a
-    seek: `demux`, `joined_seek`) reads it from its own header, its pictures its own. Decided
-    once a process for a file (its path, size and time)."""
+    frame). Where its own header gives another picture size (the capture resized between
+    recordings: 480x360 after 320x240 played with the first's header gave 189 of 240
+    packets damaged), it is when its own header gives a picture of that size from those
+    packets (`_own_pictures`). Then every reader (the index, the scan, the joined check,
+    the decoder after a seek: `demux`, `joined_seek`) reads it from its own header, its
+    pictures its own. Decided once a process for a file (its path, size and time)."""
     if not joins:
         return ()
     try:
@@ -117,8 +123,6 @@ def own_read(source: str, joins: list[int]) -> tuple[int, ...]:
 def _pictures_differ(source: str, joins: list[int]) -> bool:
     """Whether the second recording's first pictures decoded with the first recording's
     header are not those its own header gives (`own_read`)."""
-    import time
-
     import av
 
     from .index import recording_stream
@@ -128,10 +132,15 @@ def _pictures_differ(source: str, joins: list[int]) -> bool:
         with open_recording(source, 0, joins[0]) as first, \
                 open_recording(source, joins[0], joins[1] if len(joins) > 1 else None) as own:
             main, mine = recording_stream(first), recording_stream(own)
-            if not same_video(mine, main) or \
+            if not continues(mine, main) or \
                     bytes(mine.codec_context.extradata or b"") == \
                     bytes(main.codec_context.extradata or b""):
                 return False
+            if not same_video(mine, main):
+                # another picture size (the capture resized between recordings): the
+                # first's header plays it as pictures of the wrong size (QA s27); read from
+                # its own header where that gives its first picture
+                return _own_pictures(own, mine, deadline)
             theirs = av.CodecContext.create(main.codec_context.name, "r")
             theirs.extradata = bytes(main.codec_context.extradata or b"")
             theirs.thread_count = mine.thread_count = 1
@@ -170,6 +179,31 @@ def _pictures_differ(source: str, joins: list[int]) -> bool:
     first_ones = sorted(ours)[:PICTURES]
     return bool(first_ones) and any(t not in played or differs(ours[t], played[t])
                                     for t in first_ones)
+
+
+def _own_pictures(own, mine, deadline: float) -> bool:
+    """Whether a recording's own header gives a picture (not marked damaged) of its own
+    size from its first DECIDE_PACKETS packets: a recording of another picture size is read
+    from its own header only then (else session 22's check refuses it, as before)."""
+    mine.thread_count = 1
+    w, h = mine.codec_context.width, mine.codec_context.height
+    for n, pk in enumerate(own.demux(mine), 1):
+        for f in pk.decode():
+            if not getattr(f, "is_corrupt", False) and (f.width, f.height) == (w, h):
+                return True
+        if n >= DECIDE_PACKETS or time.process_time() > deadline:
+            return False
+    return False
+
+
+def continues(own, main) -> bool:
+    """Whether a recording's own video stream can continue the file's when read from its own
+    header: codec and time base (the index has one clock); its picture size may differ (its
+    frames keep their size: the player and the export show them so, the scan scales every
+    picture to its grid and says the change, `video.stream_change`)."""
+    if own is None or main is None or own.time_base != main.time_base:
+        return False
+    return own.codec_context.name == main.codec_context.name
 
 
 def same_video(own, main) -> bool:
@@ -234,7 +268,7 @@ def demux(container, streams: list, source: object, base: int = 0,
             except Exception:  # noqa: BLE001 - a recording that does not open ends the chain
                 return
             own = recording_stream(current)
-            if not same_video(own, main):
+            if not continues(own, main):
                 return
             streams = [current.streams[i] for i, t in wanted
                        if i < len(current.streams) and current.streams[i].type == t]

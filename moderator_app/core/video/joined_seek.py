@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 
 from .index import FrameIndex, recording_stream
-from .joined_chain import demux, later_starts, same_video
+from .joined_chain import continues, demux, later_starts
 
 #: Recordings kept open in readers of their own (a few ms to open each; one file handle each).
 READERS = 4
@@ -74,7 +74,7 @@ class RecordingReaders:
         if start in self.later[0]:
             # never read by the file's demuxer: decoded with its own header, as the index,
             # the scan and the joined check read it (`joined_chain`)
-            if not same_video(st, main_stream):
+            if not continues(st, main_stream):
                 return None
         elif st is None or st.time_base != main_stream.time_base or \
                 _shape(st) != _shape(main_stream):

@@ -66,10 +66,11 @@ JOINED_UNDECODABLE = rule(
     "frames the player's decoder gives damaged or not at all, or whose own header names "
     "another codec or picture size than it is decoded with, or whose first pictures decoded "
     "from its own header are not those the file shows, is no footage: its time counts as "
-    "missing). In Matroska, a recording of the file's codec, picture size and clock whose "
-    "first pictures come out otherwise with the first recording's header than with its own "
-    "(other encoder settings: profile, B-frames, CRF) is read from its own header, as every "
-    "recording from the third on is: its own pictures, footage.", G)
+    "missing). In Matroska, a recording of the file's codec and clock whose first pictures "
+    "come out otherwise with the first recording's header than with its own (other encoder "
+    "settings: profile, B-frames, CRF; another picture size, said as `video.stream_change`) "
+    "is read from its own header, as every recording from the third on is: its own "
+    "pictures at their own size, footage.", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
 # A note: a second recording in the file (a webcam beside the game, a second capture) is

@@ -113,7 +113,7 @@ def unread_text(joined, read: int, total: int, read_end: float
             f"{'s' if len(recs) > 1 else ''} at byte {at}) "
             f"{'is' if len(recs) == 1 else 'are'} never read: FFmpeg's demuxer (as ffprobe's) "
             "reads the first two, a later one is read from its own header when its video is "
-            "of the file's codec, picture size and clock, and the reading stops after "
+            "of the file's codec and clock, and the reading stops after "
             f"recording {read}; the file's bytes from byte "
             f"{count(recs[0].get('at')):,} on are not looked at; {span}, counted as missing",
             read_end, end)

@@ -50,9 +50,10 @@ def cache_key(path: Path, sha: str) -> str:
     "OggS"): since session 18 the scan dates an Ogg Theora stream by its pages' granules
     and says where its frames are missing (ogg_theora.py); arrays cached before did not. A tag rather than a
     version bump: every other file's cache stays valid (1.1 GB of the corpus' scans). Tagged
-    `.mkvj27` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
+    `.mkvj27s` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
     level, no decoding): since session 27 the second one may be read from its own header
-    (`joined_chain.own_read`), and arrays cached before decoded it with the first's."""
+    (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
+    too, `.mkvj27s`), and arrays cached before decoded it with the first's."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4)
@@ -63,7 +64,7 @@ def cache_key(path: Path, sha: str) -> str:
     if head == b"\x1a\x45\xdf\xa3":
         from .joined_headers import matroska_joins
         if matroska_joins(str(path), 1):
-            return f"{sha}.mkvj27"
+            return f"{sha}.mkvj27s"
     return sha
 
 
