@@ -37,7 +37,7 @@ frames: a timer that keeps ticking on a still screen.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -124,7 +124,7 @@ def still_spans(sig: FrameSignals) -> np.ndarray:
     return np.vstack(out)
 
 
-def _offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
+def covering_offsets(a: SyncAnalysis, sig: FrameSignals, e: np.ndarray,
              run_duration_s: float | None) -> np.ndarray:
     """The offsets the test must hold at: the one the analysis uses, else every offset (a
     frame apart) at which the video covers the run; empty when it covers it at none."""
@@ -158,11 +158,11 @@ def waits_for(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
     first press of that button is what moves it again; the picture resumes at that press's
     reaction (the game's delay: 99 % of genuine presses show within 0.153 s). Footage frozen
     by an edit resumes where the edit lands, whatever was pressed. `button`: the ending
-    press must also be a button (not NOOP: `_no_button`)."""
-    return _ending_press(x, kinds, f0, f1, fps, within_s, button, WAIT_LATE_FRAMES) is not None
+    press must also be a button (not NOOP: `no_button`)."""
+    return ending_press(x, kinds, f0, f1, fps, within_s, button, WAIT_LATE_FRAMES) is not None
 
 
-def _ending_press(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
+def ending_press(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float,
                   within_s: float, button: bool, late_frames: int) -> int | None:
     """The press `waits_for` looks for (expected from `within_s` before f1 to `late_frames`
     frames after it, of a kind none of the presses from f0 to it had, at least one; a button
@@ -172,7 +172,7 @@ def _ending_press(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: fl
     start = int(np.searchsorted(x, f0 - 1e-9))
     for c in range(max(lo, start + 1), hi):
         held = set(kinds[start:c])
-        if held and kinds[c] not in held and not (button and _no_button(kinds[c])):
+        if held and kinds[c] not in held and not (button and no_button(kinds[c])):
             return c
     return None
 
@@ -213,13 +213,13 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     spans = still_spans(sig)
     opening = opening_wait(a, sig, spans, e, kinds, th) if kinds is not None else None
     if opening is not None and explained is not None:
-        explained.update(_inside(a, sig, opening[0], opening[1]))
+        explained.update(_inside(a, sig, opening.start_s, opening.end_s))
     spans = spans[(spans[:, 0] > 0) & (spans[:, 1] < len(sig) - 1)] if len(spans) else spans
     if not len(spans):
         return []
     fps = max(sig.fps, 1e-6)
     length = (spans[:, 1] - spans[:, 0] + 1) / fps
-    offs = _offsets(a, sig, e, run_duration_s)
+    offs = covering_offsets(a, sig, e, run_duration_s)
     if not len(offs) or not (length >= th.sync_freeze_s).any():
         return []
     t = np.asarray(sig.times, float)
@@ -313,7 +313,7 @@ def _waits_far(sig: FrameSignals, last: int, fps: float, x: np.ndarray, kinds: l
     return waits_near(x, kinds, f0, f1, fps, within_s, lo, hi, button=not far)
 
 
-def _no_button(kind: str) -> bool:
+def no_button(kind: str) -> bool:
     """A press of no button (Atari's NOOP) is nothing a game can wait for: at a moderator's
     offset 2.7 s off, Human Cannonball's opening hold was said to end at a NOOP 0.5 s away."""
     return kind.rsplit("=", 1)[-1].strip().upper() in ("NOOP", "NONE", "")
@@ -333,14 +333,23 @@ def _no_button(kind: str) -> bool:
 # DOWN, FIRE 0.02 s before its end, 362 points: the level redrawn). An inserted freeze
 # resumes where the edit lands, not within a frame of that lag after that button.
 OPENING_LAG_SLACK_FRAMES = 1
-# (first held time, first changed time, offset, the buttons it waited for, lag)
-Opening = tuple[float, float, float, frozenset[str], float]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The game's opening wait (`opening_wait`): what a later hold ending the same way is
+    matched against (`same_press`)."""
+    start_s: float              # video time of the first held frame
+    end_s: float                # ... of the first changed frame (the game's start)
+    offset_s: float             # the offset at which its ending press was found
+    buttons: frozenset[str]     # the buttons of that press none of its ignored presses named
+    lag_s: float                # first changed frame - the press, at that offset
 
 
 def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.ndarray,
                   kinds: list[str], th) -> Opening | None:
-    """(first held time, first changed time, offset, buttons, lag) of the opening hold (the
-    buttons: those of its ending press none of its ignored presses named, `_parts`): the
+    """The opening hold (`Opening`; its buttons: those of its ending press none of its
+    ignored presses named, `_parts`): the
     first still stretch held from before the log's first press (the recorder's lead-in can
     be a stretch of its own: a 10-point change at 2.0 s on an H.264 copy) that ends as a
     game's wait for a button at one offset (the one used; a moderator's: the nearest within
@@ -353,8 +362,7 @@ def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.nd
     x = e / speed
     base = float(a.offset_used_s)
     reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
-    steps = int(round(reach / 0.02))
-    offsets = [0.0] + [s * k * 0.02 for k in range(1, steps + 1) for s in (1, -1)]
+    offsets = list(near_offsets(reach))
     for p, q in spans.tolist():
         f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
         if f0 >= float(x[0]) + base + reach:
@@ -364,14 +372,22 @@ def opening_wait(a: SyncAnalysis, sig: FrameSignals, spans: np.ndarray, e: np.nd
         for o in offsets:
             if f0 >= float(x[0]) + base + o:
                 continue
-            c = _ending_press(x + base + o, kinds, f0, f1, fps, th.sync_wait_reaction_s,
+            c = ending_press(x + base + o, kinds, f0, f1, fps, th.sync_wait_reaction_s,
                               True, WAIT_LATE_FRAMES)
             if c is not None:
                 start = int(np.searchsorted(x + base + o, f0 - 1e-9))
                 ignored = set().union(*(_parts(k) for k in kinds[start:c]))
                 new = frozenset(_parts(kinds[c]) - ignored) or frozenset(_parts(kinds[c]))
-                return f0, f1, base + o, new, f1 - float(x[c]) - base - o
+                return Opening(f0, f1, base + o, new, f1 - float(x[c]) - base - o)
     return None
+
+
+def near_offsets(reach: float):
+    """0, then offsets out to `reach` either side, nearest first, 0.02 s apart."""
+    yield 0.0
+    for k in range(1, int(round(reach / 0.02)) + 1):
+        yield k * 0.02
+        yield -k * 0.02
 
 
 def _parts(kind: str) -> set[str]:
@@ -406,7 +422,7 @@ def same_press(opening: Opening, x: np.ndarray,
     """The press that ends the held picture f0..f1 as the opening hold ended: naming its
     buttons (none of the presses from f0 to it naming them) at its lag, within
     `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed); or None."""
-    _, _, o, button, lag = opening
+    o, button, lag = opening.offset_s, opening.buttons, opening.lag_s
     slack = OPENING_LAG_SLACK_FRAMES / fps
     v = x + o
     start = int(np.searchsorted(v, f0 - 1e-9))

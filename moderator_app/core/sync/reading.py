@@ -353,7 +353,6 @@ def _from_rest(res: SyncAnalysis, run_s, keep, sig: FrameSignals, nov, plain, se
                    confidence=conf), lag
 
 
-
 # A suggestion tested on a part of the log (the track's stretch) and read over the whole run
 # as one stretch, no splice found, whose whole log does not stand sync_min_null_z over its
 # shuffled logs, is bounded to this (under records.APPLY_MIN_CONFIDENCE: shown, not applied

@@ -45,9 +45,10 @@ from .freeze import (
     WAIT_HELD_S,
     WAIT_REACH_S,
     WAIT_RESUME_RATIO,
-    _ending_press,
-    _no_button,
-    _offsets,
+    covering_offsets,
+    ending_press,
+    near_offsets,
+    no_button,
     opening_wait,
     same_press,
     still_spans,
@@ -111,8 +112,8 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
         reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
         for k in long:
             f0, f1 = hold[k]
-            for o in _near(reach):
-                c = _ending_press(x + base + o, kinds, f0, f1, fps, within, True,
+            for o in near_offsets(reach):
+                c = ending_press(x + base + o, kinds, f0, f1, fps, within, True,
                                   NOTE_LATE_FRAMES)
                 if c is not None:
                     # said at the offset used (the press's time there)
@@ -120,7 +121,7 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
                     break
         lo, hi, need = base - reach, base + reach, WAIT_AGREE_MIN
     else:
-        grid = _offsets(a, sig, e, run_duration_s)
+        grid = covering_offsets(a, sig, e, run_duration_s)
         if not len(grid):
             return ()
         lo, hi, need = float(grid[0]), float(grid[-1]), WAIT_AGREE_MIN_AUTO
@@ -146,14 +147,15 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     if opening is not None:
         # the button the game was started with, at its lag (freeze.py's note): a later
         # hold ending at it is the same wait (Donkey Kong after a lost life, QA s27)
-        lag = round(opening[4], 3)
+        lag = round(opening.lag_s, 3)
         for k, (p, q) in enumerate(spans):
             if k in out or q - p + 1 < WAIT_SAME_FRAMES:
                 continue
             c = same_press(opening, x, kinds, *hold[k], fps)
             if c is not None:
-                out[k] = replace(_wait(*hold[k], x, kinds, c, opening[2], opening[2], 1,
-                                       (lag, lag)), opening_s=round(opening[1], 3))
+                out[k] = replace(_wait(*hold[k], x, kinds, c, opening.offset_s,
+                                       opening.offset_s, 1, (lag, lag)),
+                                 opening_s=round(opening.end_s, 3))
     return tuple(out[k] for k in sorted(out))
 
 
@@ -190,7 +192,7 @@ def _agreed(long: list[int], hold: list[tuple[float, float]], lo: float, hi: flo
     for k, (a, b) in zip(long, ranges, strict=True):
         f0, f1 = hold[k]
         for c in range(max(a, 1), b):
-            if _no_button(kinds[c]):
+            if no_button(kinds[c]):
                 continue
             o0 = max(lo, f1 - within - float(x[c]), f0 - float(x[c - 1]))
             o1 = min(hi, f1 + late - float(x[c]))
@@ -238,9 +240,3 @@ def _pressed_at(x: np.ndarray, kinds: list[str], button: str, lo: float,
     return None
 
 
-def _near(reach: float):
-    """0, then offsets out to `reach` either side, nearest first, 0.02 s apart."""
-    yield 0.0
-    for k in range(1, int(round(reach / 0.02)) + 1):
-        yield k * 0.02
-        yield -k * 0.02
