@@ -129,10 +129,15 @@ def unescape_reversible(text: str) -> str:
     return _REVERSE.sub(_unpair, text)
 
 
+def _paired(high: int, low: int) -> str:
+    """The character a UTF-16 surrogate pair spells (the reverse of `_json_escape`'s)."""
+    return chr(0x10000 + ((high - 0xD800) << 10) + low - 0xDC00)
+
+
 def _unpair(m: re.Match[str]) -> str:
     if m[3]:
         return chr(int(m[3], 16))
-    return chr(0x10000 + ((int(m[1], 16) - 0xD800) << 10) + int(m[2], 16) - 0xDC00)
+    return _paired(int(m[1], 16), int(m[2], 16))
 
 
 # A `\uXXXX` escape of one of the characters `terminal_safe_json` escapes, after an even
@@ -168,8 +173,7 @@ def _unpair_bytes(hexes: bytes) -> str:
     """`200b` or a UTF-16 pair `db40\\udc01` (an escape's hex digits) as its character."""
     if len(hexes) == 4:
         return chr(int(hexes, 16))
-    high, low = int(hexes[:4], 16), int(hexes[6:], 16)
-    return chr(0x10000 + ((high - 0xD800) << 10) + low - 0xDC00)
+    return _paired(int(hexes[:4], 16), int(hexes[6:], 16))
 
 
 def printable_name(name: str) -> str:
