@@ -30,6 +30,7 @@ from . import (
     clock,
     event_jump,
     freeze,
+    held_insert,
     kinds,
     lookup,
     narrow,
@@ -81,10 +82,11 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if waits:
         res = replace(res, waits=waits)
     if not held and not widened and not explained:
-        return res
+        return held_insert.at_held(res, sig)
     mine = [widened.get(j, f) for j, f in enumerate(res.findings) if j not in explained]
     found = sorted(mine + held, key=video_order)
-    return replace(res, findings=found)
+    # a jump of inserted footage onto the held picture of its length ahead of it
+    return held_insert.at_held(replace(res, findings=found), sig)
 
 
 def _first_stretch(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
