@@ -6,7 +6,7 @@ not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside th
 hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
-`ansi`, QA s23's held-out `html` and `boolgrid`, and others)
+`ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -17,7 +17,8 @@ and times, for each shape:
 Targets: verify <= 2.5x the floor (goal 1.5x), >= 4x faster than the stdlib script, peak
 memory <= 150 MiB. Each timing is the best of `--repeat` runs (3; the stdlib script 2), the floor
 and verify interleaved. Usage: python bench/bench_chain.py [--events N] [--regen] [--repeat N]
-[--shape plain,escape,base64,toolcall,numbers,detections,deeparrays,html,boolgrid | all] [--writer orjson | dumps]
+[--shape plain,escape,base64,toolcall,numbers,detections,deeparrays,html,boolgrid,nullsparse
+| all] [--writer orjson | dumps]
 """
 
 from __future__ import annotations
@@ -112,10 +113,11 @@ def main() -> int:
                     help="how lines are spelled: orjson's compact form, or json.dumps' defaults")
     # `make bench` runs the default: the four first shapes, the three furthest over the
     # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15), and QA s23's
-    # held-out two (html, boolgrid: Q4)
+    # held-out two (html, boolgrid: Q4), and QA s27's sparse records of long names
+    # (nullsparse: the furthest over the goal in session 28, issue 15)
     ap.add_argument("--shape",
                     default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
-                            "boolgrid",
+                            "boolgrid,nullsparse",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

@@ -2185,36 +2185,51 @@ static inline int push_mem(P *ps)
     return 0;
 }
 
-/* A member name of at most 15 plain ASCII bytes (no escape, no control character, no DEL)
- * followed by `:`, at ps->p (its opening quote): its `"name":` written from one 16-byte load,
- * its Mem filled as parse_string and name_prefix would, and 1; else 0 and nothing done (the
- * general path reads it). Why: tool calls and detections are many small objects of short
- * names (`id`, `type`, `role`, `box`): the call into parse_string and its set-up were a
- * tenth of the engine's work there (toolcall, detections shapes; issue 15). */
+/* A member name of at most 31 plain ASCII bytes (no escape, no control character, no DEL)
+ * followed by `:`, at ps->p (its opening quote): its `"name":` written from one or two
+ * 16-byte loads, its Mem filled as parse_string and name_prefix would, and 1; else 0 and
+ * nothing done (the general path reads it). Why: tool calls and detections are many small
+ * objects of short names (`id`, `type`, `role`, `box`): the call into parse_string and its
+ * set-up were a tenth of the engine's work there (toolcall, detections shapes; issue 15).
+ * Database exports and configs name their members at length (`teacher_forcing_ratio`,
+ * `last_checkpoint_path`: 16-31 bytes; QA s27's `nullsparse`), hence the second load. */
+#if defined(__SSE2__)
+static inline unsigned name_stops(__m128i v)
+{
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                               _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 static inline int short_name(P *ps, Mem *m)
 {
 #if defined(__SSE2__)
     const unsigned char *k = ps->p + 1;
-    if (ps->end - k < 18) /* the load, and the `:` after a 15-byte name */
+    if (ps->end - k < 34) /* the loads, and the `:` after a 31-byte name */
         return 0;
-    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
-    __m128i v = _mm_loadu_si128((const __m128i *)k);
-    /* signed: bytes >= 0x80 are negative, hence below 0x20 too */
-    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                               _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
-    unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-    if (!mask)
-        return 0;
+    __m128i v = _mm_loadu_si128((const __m128i *)k), w = _mm_setzero_si128();
+    unsigned mask = name_stops(v);
+    if (!mask) {
+        w = _mm_loadu_si128((const __m128i *)(k + 16));
+        mask = name_stops(w) << 16;
+        if (!mask)
+            return 0;
+    }
     unsigned n = (unsigned)__builtin_ctz(mask);
     if (k[n] != '"' || k[n + 1] != ':')
         return 0;
     Buf *out = &ps->out;
-    if (buf_grow(out, 18) < 0) /* (never fails for want of room: a line's worth is there) */
+    if (buf_grow(out, 34) < 0) /* (never fails for want of room: a line's worth is there) */
         return 0;
     char *o = out->p + out->len;
     o[0] = '"';
     _mm_storeu_si128((__m128i *)(o + 1), v);
+    if (n >= 16)
+        _mm_storeu_si128((__m128i *)(o + 17), w);
     o[n + 1] = '"';
     o[n + 2] = ':';
     out->len += n + 3;

@@ -59,6 +59,11 @@ Shapes added in session 24 (issue 15), the per-member and per-float extremes of 
   speed, heading: 14-17 significant digits), in no particular order: the shortest-spelling
   proof per float.
 
+A shape QA held out in session 27 (QA s27 T7), added to the bench in session 28 (issue 15):
+
+* `nullsparse`: a database export's sparse records of 5-10 members named at length (15-21
+  bytes, in reverse order), 80 % of the values `null`: the per-member cost of long names.
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -71,7 +76,7 @@ import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
-          "deepargs", "html", "boolgrid", "gamestate", "points")
+          "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -385,6 +390,27 @@ def _points_payload(rng: random.Random, size: int) -> dict:
     return {"agents": agents, "tick": rng.randrange(10**6)}
 
 
+# QA s27's held-out `nullsparse` (scripts/qa_session27.py), here since session 28 so that the
+# bench times it: names of 15-21 bytes, past `short_name`'s first 16-byte load
+_NK = ("feature_flag_enabled", "last_checkpoint_path", "override_reward_scale",
+       "parent_episode_id", "terminated_reason", "truncated_reason", "video_segment_url",
+       "aux_loss_weight", "teacher_forcing_ratio", "curriculum_stage_name")
+
+
+def _nullsparse_payload(rng: random.Random, size: int) -> dict:
+    """Sparse records from a database export: long member names (in reverse order), 80 % of
+    the values null, the rest true / false / a short string."""
+    rows, used = [], 0
+    while used < size - 40:
+        keys = rng.sample(_NK, rng.randint(5, 10))
+        keys.sort(reverse=True)
+        row = {k: (None if rng.random() < 0.8 else rng.choice((True, False, "n/a", "v2")))
+               for k in keys}
+        rows.append(row)
+        used += len(json.dumps(row, separators=(",", ":")))
+    return {"records": rows}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -428,5 +454,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _gamestate_payload(rng, size)
     if shape == "points":
         return _points_payload(rng, size)
+    if shape == "nullsparse":
+        return _nullsparse_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
