@@ -229,6 +229,8 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
         d, (i0, i1) = part
     else:
         d = found
+    if _reordered(exp, s, answer, i0, i1, d):
+        return None
     # the stretch's offset measured as the run's is: the fit near that shift (the answers'
     # window is 0.1 s wide), then its reactions' latency percentile
     sub = run_s[i0:i1]
@@ -265,6 +267,33 @@ def _stretch_jump(out: SyncAnalysis, run_s, sig: FrameSignals, nov, nov_r, th, i
             splice, ve = float(sig.times[k]), float(sig.times[k + w])
     f = splices.jump_finding(size, splice, ve, float(run_s[j - 1]), float(run_s[j]))
     return _moved(out, run_s, sig, nov_r, th, offs, segs, f, a0, b0)
+
+
+def _reordered(exp: np.ndarray, s: np.ndarray, answer, i0: int, i1: int, d: float) -> bool:
+    """Would the video show the log out of its order with the stretch i0..i1-1 moved by `d`
+    (its answers there against the rest's at the offset used), by more of the rest's
+    answered actions than the stretch has answered actions of its own? The track's own
+    stretches meet the same test (`track.out_of_order`); no cut or insertion reorders the
+    log, so such a shift is a chance match of the stretch.
+
+    Why: Kaboom!'s cuts and insertion (session 26's seeds 2629, 2641; the flashes line a few
+    presses up anywhere): the run's first 10-14 presses, at chance at the offset after the
+    splice, were explained by a shift of +9.05 to +22.57 s, which shows them at video
+    23-39 s while the 12-15 answered presses after them show at 18-36 s. The jump was said
+    8-13 s after the splice, and the first stretch's wrong offset suggested (session 28)."""
+    n = len(exp)
+    moved = exp[i0:i1] + d
+    va = moved[np.asarray(answer(moved)[0], bool)]
+    rest = np.r_[0:i0, i1:n]
+    vr = exp[rest][np.asarray(s[rest], bool)]
+    if not len(va) or not len(vr):
+        return False
+    if i0 == 0:  # the rest, after the stretch, shown before the stretch's last answer
+        late = int((vr < va.max() - track.ORDER_SLACK_S).sum())
+        return late > len(va) or track.overtakes(va, vr)
+    # the rest, before the stretch, shown after the stretch's first answer
+    late = int((vr > va.min() + track.ORDER_SLACK_S).sum())
+    return late > len(va) or track.overtakes(vr, va)
 
 
 def _moved(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, offs: np.ndarray, segs,

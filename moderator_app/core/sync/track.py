@@ -306,9 +306,20 @@ def out_of_order(look: lookup.Lookup, run_s: np.ndarray, path: np.ndarray,
             late, own, span = int((va > vb.min() + ORDER_SLACK_S).sum()), len(vb), (b0, b1)
         else:  # ... shown before the stretch ahead ends
             late, own, span = int((vb < va.max() - ORDER_SLACK_S).sum()), len(va), (a0, a1)
-        if late > own:
+        if late > own or overtakes(va, vb):
             bad.append(span)
     return bad
+
+
+def overtakes(va: np.ndarray, vb: np.ndarray) -> bool:
+    """Does the later stretch's footage (`vb`, its answered actions' video times) start
+    before the earlier one's starts, or end before it ends? Not a boundary's few actions (a
+    cut's removed footage holds chance answers on either side of it): the whole stretch
+    shown ahead of, or inside, the one the log puts before it. Kaboom!'s cut (session 26's
+    seed 2629): its first 11 presses matched at 21.17 s (video 23.2-39.0 s) by the bombs'
+    flashes, the 13 after them at the offset after the cut (video 18.3-36.0 s): a jump of
+    -22.57 s said 13.3 s after the cut, and 21.17 s suggested (session 28)."""
+    return bool(vb.min() < va.min() - ORDER_SLACK_S or vb.max() < va.max() - ORDER_SLACK_S)
 
 
 def candidate_offsets(global_offset: float, pts: list[TrackPoint],
