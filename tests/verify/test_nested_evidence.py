@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -164,5 +165,93 @@ def test_a_log_under_a_look_alike_name_beside_a_self_made_trajectory_cannot_pass
     assert found[0][2].startswith("logs.zip\\u200b holds an agent log (agent-log.jsonl)")
     sub = _official(tmp_path / "honest")
     for name in ("notes.txt", "agent.log", "my-agent-log.txt", "seeds.txt"):
+        (sub / name).write_bytes(b"not a log\n")
+    assert _verdict(sub) == ("pass", [])
+
+
+def test_nested_tar_xz_is_listed_without_python_private_compression_module(tmp_path,
+                                                                           monkeypatch):
+    """Session 28 (s27 hostile open item): the nested `.tar.xz` / `.tar.bz2` listing borrowed
+    the stdlib's private `_compression` module, which Python 3.14 moved. Without it the verify
+    ended in an ImportError traceback; the listing now uses the public decompressors only."""
+    monkeypatch.setitem(sys.modules, "_compression", None)  # `import _compression` fails
+    log = _failing_log(tmp_path)
+    other = {"a.png": b"\x89PNG"}
+    cases = {"screens.tar.xz": (_packed_tar(other, "w:xz") + _packed_tar(other, "w:xz"),
+                                "pass", None),
+             "screens.tbz2": (_packed_tar(other, "w:bz2") + b"\0" * 600, "pass", None),
+             "logs.tar.bz2": (_packed_tar({"agent-log.jsonl": log}, "w:bz2"), "fail",
+                              "logs.tar.bz2 holds an agent log (agent-log.jsonl)"),
+             "cut.tar.bz2": (_packed_tar(other, "w:bz2")[:40], "fail",
+                             "cut.tar.bz2 is an archive that cannot be listed (")}
+    for name, (data, want, words) in cases.items():
+        sub = _official(tmp_path / name.replace(".", "_"))
+        (sub / name).write_bytes(data)
+        verdict, found = _verdict(sub)
+        assert verdict == want, (name, found)
+        assert (found == []) if words is None else found[0][2].startswith(words), (name, found)
+
+
+def test_a_nested_7z_or_rar_says_which_format_is_unopened_and_that_the_run_cannot_pass(
+        tmp_path):
+    """s27 open item: `.7z` / `.rar` stay unopened (no reader comes with Python); the message
+    names the format, why nothing in it was checked, and what would be looked into."""
+    for name, kind in (("screens.7z", "7-Zip"), ("screens.RAR", "RAR")):
+        sub = _official(tmp_path / name.replace(".", "_"))
+        (sub / name).write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(100))
+        verdict, found = _verdict(sub)
+        assert verdict == "fail"
+        assert found == [("input.ambiguous_kind", name,
+                          f"{name} is an archive this tool does not open ({kind}: no reader "
+                          "for it comes with this tool): what it holds (an agent log?) cannot "
+                          "be checked; repacked as .zip, .tar.gz, .tar.xz or .tar.bz2 it would "
+                          "be looked into; beside the trajectory (events.jsonl) it is "
+                          "ambiguous which is the run's evidence, and the submission cannot "
+                          "pass")]
+
+
+def test_a_nested_bzip2_bomb_stops_at_its_ratio_not_at_two_gib(tmp_path):
+    """s28 hostile sweep: an official run carrying a `.tar.bz2` whose one member is 3 GiB of
+    zeros (a 64 MiB stream repeated: a few KB) was decompressed up to the 2 GiB cap, 31-39 s.
+    Past 64 MiB a stream that expanded more than 200 times is a bomb: not listed whole."""
+    import bz2
+
+    size = 192 << 20
+    info = tarfile.TarInfo("screens/zero.bin")
+    info.size = size
+    zeros = bz2.compress(bytes(64 << 20))
+    data = (bz2.compress(info.tobuf(format=tarfile.GNU_FORMAT)) + zeros * 3
+            + bz2.compress(bytes(1024)))
+    sub = _official(tmp_path / "sub")
+    (sub / "screens.tar.bz2").write_bytes(data)
+    verdict, found = _verdict(sub)
+    assert verdict == "fail"  # was "pass": 192 MiB of zeros listed whole
+    assert found[0][1] == "screens.tar.bz2"
+    assert found[0][2].startswith("screens.tar.bz2 could not be listed whole (")
+    assert "times): a decompression bomb, not read further" in found[0][2]
+
+
+def test_a_log_named_in_full_width_letters_or_with_another_dash_cannot_pass(tmp_path):
+    """s28 hostile sweep: a failing log named `ａｇｅｎｔ－ｌｏｇ．ｊｓｏｎｌ` (full-width
+    letters, hyphen and dot), `agent‐log.txt` (U+2010) or `agent-log．jsonl` beside a
+    self-made chain passed as `validated`: the s27 look-alike check read names as written.
+    Names are now read as NFKC, every dash a hyphen; `logs．zip` is looked into as a zip."""
+    log = _failing_log(tmp_path)
+    names = ("\uff41\uff47\uff45\uff4e\uff54\uff0d\uff4c\uff4f\uff47\uff0e\uff4a\uff53\uff4f"
+             "\uff4e\uff4c", "agent\u2010log.txt", "agent-log\uff0ejsonl", "AGENT\u2212LOG.bak")
+    for i, name in enumerate(names):
+        sub = _official(tmp_path / f"sub{i}")
+        (sub / name).write_bytes(log)
+        verdict, found = _verdict(sub)
+        assert verdict == "fail", name  # was "pass" (validated)
+        assert [(f[0], f[1]) for f in found] == [("input.ambiguous_kind", name)]
+        assert found[0][2].startswith(f"{safe_text(name)} is named like the agent log")
+    sub = _official(tmp_path / "zip")
+    (sub / "logs\uff0ezip").write_bytes(_zip({"agent-log.jsonl": log}))
+    verdict, found = _verdict(sub)
+    assert verdict == "fail" and found[0][2].startswith(
+        "logs\uff0ezip holds an agent log (agent-log.jsonl)")
+    sub = _official(tmp_path / "honest")
+    for name in ("\uff4e\uff4f\uff54\uff45\uff53.txt", "agent\u2010logbook.txt"):
         (sub / name).write_bytes(b"not a log\n")
     assert _verdict(sub) == ("pass", [])

@@ -14,7 +14,8 @@ A nested `.tar.xz` or `.tar.bz2` (whose decompressors come with Python) is liste
 session 27: it gave a false FAIL for an honest official run carrying, say, its screenshots
 so packed. What it decompresses to is capped (MAX_NESTED_UNPACKED) and so is the xz
 decoder's memory (a header may ask for a 1.5 GiB dictionary): a bomb or a greedy header ends
-as "cannot be listed whole", ambiguous as before. `.7z`, `.rar` and the rest stay unopened.
+as "cannot be listed whole", ambiguous as before. `.7z`, `.rar` and the rest stay unopened:
+the run cannot pass, and the message names the format and the ones that would be looked into.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import bz2
 import io
 import lzma
 import shutil
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,15 +37,22 @@ from moderator_app.core.formats.members import (
     Member,
 )
 from moderator_app.core.formats.submission import Submission, local_copy
+from moderator_app.core.formats.zstream import BOMB_RATIO
 from moderator_app.core.text import visible_form
 
 # Archives and compressors this tool does not open: what they hold cannot be known.
-UNOPENED_SUFFIXES = (".tar.lz4", ".7z", ".rar", ".cpio", ".ar")
+UNOPENED = {".tar.lz4": "LZ4 tar", ".7z": "7-Zip", ".rar": "RAR", ".cpio": "cpio", ".ar": "ar"}
+UNOPENED_SUFFIXES = tuple(UNOPENED)
 # Compressed tars listed by name through Python's own decompressors (not in ARCHIVE_SUFFIXES:
 # a submitted `.tar.xz` itself is still refused as unsupported).
 PACKED_TARS = {".tar.xz": "xz", ".txz": "xz", ".tar.bz2": "bz2", ".tbz": "bz2", ".tbz2": "bz2"}
 MAX_NESTED_UNPACKED = 2 << 30  # decompressed bytes read to list one such archive
 _XZ_MEMLIMIT = 128 << 20  # the xz decoder's memory (`xz -9` needs 65 MiB)
+_CHUNK = 1 << 16  # compressed bytes read at a time
+# A nested archive that expands more than BOMB_RATIO times past this many bytes is a bomb:
+# listing names needs its whole stream, and 2 GiB of bzip2'd zeros took 31-39 s (s28 hostile
+# sweep). Honest nested archives (screenshots, notes) expand 1-20 times.
+_NESTED_BOMB_FLOOR = 64 << 20
 COMPRESSED_SUFFIXES = (".gz", ".zst", ".xz", ".bz2", ".lz4", ".br", ".lzma", ".z")
 # A nested archive larger than this is not copied out to be listed (it cannot pass either),
 # nor are more than MAX_NESTED archives listed (10,000 small zips: one listing each).
@@ -56,6 +65,13 @@ def _archive_suffix(base: str) -> str | None:
                  if base.endswith(s)), None)
 
 
+def _unopened_kind(base: str) -> str:
+    """What a moderator calls the unopened format (s27 open item: `.7z` / `.rar` stay
+    unopened, and the message says which format and why, not only "ambiguous")."""
+    return next(f"{v}: no reader for it comes with this tool" for k, v in UNOPENED.items()
+                if base.endswith(k))
+
+
 def _hidden_log(base: str) -> bool:
     """A compressed `.jsonl` (`agent-log.jsonl.gz`): a log this tool does not read."""
     for suffix in COMPRESSED_SUFFIXES:
@@ -64,11 +80,21 @@ def _hidden_log(base: str) -> bool:
     return False
 
 
+def read_form(name: str) -> str:
+    """`name` as a person reads it: invisible characters gone, compatibility forms folded
+    (NFKC: full-width `ａｇｅｎｔ－ｌｏｇ．ｊｓｏｎｌ` and the one-dot leader read ASCII), every
+    dash (U+2010, U+2212, ...) a hyphen, case folded. s28 hostile sweep: a failing log named
+    in full-width letters, or with U+2010 for its hyphen, beside a self-made chain passed."""
+    folded = unicodedata.normalize("NFKC", visible_form(name))
+    return "".join("-" if c == "\u2212" or unicodedata.category(c) == "Pd" else c
+                   for c in folded).casefold()
+
+
 def named_like_log(base: str) -> bool:
-    """A name that reads `agent-log.` something once its invisible characters are gone:
-    `agent-log.jsonl` + U+200B, `agent-log.jsonl.txt`, `Agent-Log.bak` (s27 hostile sweep:
-    each passed beside a self-made chain). The official harness writes no such file."""
-    return visible_form(base).casefold().startswith(AGENT_LOG_NAME.split(".")[0] + ".")
+    """A name that reads `agent-log.` something (`read_form`): `agent-log.jsonl` + U+200B,
+    `agent-log.jsonl.txt`, `Agent-Log.bak` (s27 hostile sweep: each passed beside a
+    self-made chain). The official harness writes no such file."""
+    return read_form(base).startswith(AGENT_LOG_NAME.split(".")[0] + ".")
 
 
 def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str, str]]:
@@ -76,7 +102,7 @@ def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str
     log of `sub` (members whose role is `other`) that may hold community evidence."""
     listed = 0
     for member in sub.by_role(ROLE_OTHER):
-        base = visible_form(member.basename).lower()  # `logs.zip` + U+200B is a zip too
+        base = read_form(member.basename)  # `logs.zip` + U+200B is a zip too, as `logs．zip`
         suffix = _archive_suffix(base)
         if suffix is not None and listed >= MAX_NESTED:
             yield member.name, (f"{member.name} is one archive more than the {MAX_NESTED} "
@@ -84,8 +110,10 @@ def nested_problems(sub: Submission, workdir: Path | None) -> Iterator[tuple[str
             return
         if suffix is None:
             if base.endswith(UNOPENED_SUFFIXES):
-                yield member.name, (f"{member.name} is an archive this tool does not open: "
-                                    "what it holds (an agent log?) cannot be checked")
+                yield member.name, (f"{member.name} is an archive this tool does not open "
+                                    f"({_unopened_kind(base)}): what it holds (an agent "
+                                    "log?) cannot be checked; repacked as .zip, .tar.gz, "
+                                    ".tar.xz or .tar.bz2 it would be looked into")
             elif _hidden_log(base):
                 yield member.name, (f"{member.name} is a compressed log this tool does not "
                                     "read: it may be the run's agent log")
@@ -146,34 +174,64 @@ def _look_into(member: Member, suffix: str, workdir: Path | None) -> str | None:
 class _Unpacked(io.RawIOBase):
     """The decompressed bytes of a `.tar.xz` / `.tar.bz2` (concatenated streams too), ending
     as an OSError past MAX_NESTED_UNPACKED bytes or on damaged data (which the tar listing
-    reports as "cannot be read past N members", so the archive is not listed whole)."""
+    reports as "cannot be read past N members", so the archive is not listed whole).
+
+    Its own loop over the public decompressor objects, as `lzma.open` reads (a new
+    decompressor at each stream's end; bytes after the last stream that start no stream are
+    ignored): session 27 borrowed the stdlib's private `_compression.DecompressReader`, which
+    Python 3.14 moved to `compression._common`, so an upgrade would have ended the verify
+    with an ImportError traceback (s28 hostile sweep)."""
 
     def __init__(self, path: Path, kind: str) -> None:
-        import _compression  # the stdlib's reader behind lzma.open / bz2.open, with arguments
-
         self._fh = open(path, "rb")  # noqa: SIM115 - closed with this reader
-        if kind == "xz":
-            reader = _compression.DecompressReader(
-                self._fh, lzma.LZMADecompressor, trailing_error=lzma.LZMAError,
-                memlimit=_XZ_MEMLIMIT)
-        else:
-            reader = _compression.DecompressReader(self._fh, bz2.BZ2Decompressor,
-                                                   trailing_error=OSError)
-        self._inner = reader
+        self._xz = kind == "xz"
+        self._dec = self._decompressor()
         self._total = 0
+        self._ended = False
+
+    def _decompressor(self) -> lzma.LZMADecompressor | bz2.BZ2Decompressor:
+        return lzma.LZMADecompressor(memlimit=_XZ_MEMLIMIT) if self._xz else \
+            bz2.BZ2Decompressor()
 
     def readable(self) -> bool:
         return True
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
+        want = size if size is not None and size >= 0 else 1 << 20
         try:
-            data = self._inner.read(size if size is not None and size >= 0 else 1 << 20)
+            data = self._next(want) if want else b""
         except (lzma.LZMAError, EOFError, MemoryError) as exc:
             raise OSError(f"damaged or too demanding compressed data ({exc})") from None
         self._total += len(data)
         if self._total > MAX_NESTED_UNPACKED:
             raise OSError(f"more than {MAX_NESTED_UNPACKED} bytes once decompressed")
+        read = self._fh.tell()
+        if self._total > _NESTED_BOMB_FLOOR and self._total > BOMB_RATIO * max(read, 1):
+            raise OSError(f"{self._total} bytes decompressed from {read} (more than "
+                          f"{BOMB_RATIO} times): a decompression bomb, not read further")
         return data
+
+    def _next(self, want: int) -> bytes:
+        while not self._ended:
+            if self._dec.eof:
+                raw = self._dec.unused_data or self._fh.read(_CHUNK)
+                if not raw:
+                    self._ended = True
+                    break
+                self._dec = self._decompressor()
+                try:
+                    data = self._dec.decompress(raw, want)
+                except (lzma.LZMAError, OSError):  # trailing bytes that start no stream
+                    self._ended = True
+                    break
+            else:
+                raw = self._fh.read(_CHUNK) if self._dec.needs_input else b""
+                if self._dec.needs_input and not raw:
+                    raise EOFError("the compressed data ends before its stream does")
+                data = self._dec.decompress(raw, want)
+            if data:
+                return data
+        return b""
 
     def close(self) -> None:
         self._fh.close()
