@@ -119,6 +119,29 @@ def test_duplicate_member_names_are_an_error(tmp_path):
     assert [f.rule for f in findings] == ["archive.duplicate_name"]
 
 
+def test_a_zip_entry_whose_local_header_names_another_file_is_refused(tmp_path):
+    """s28 hostile sweep: a failing log whose local header says `agent-log.jsonl`, listed as
+    `notes.txt` in the central directory, beside a self-made chain: zipfile lists central
+    names and `notes.txt` was never opened, so the run passed; a streaming unzip sees the
+    log. Each entry's local name is compared with its central one."""
+    log = b'{"seq":0}\n'
+    p = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(p, "w", compression=zipfile.ZIP_STORED) as zf:
+        zf.writestr("events.jsonl.zst", EVENTS)
+        zf.writestr("agent-log.jsonl", log)
+    raw = bytearray(p.read_bytes())
+    central = raw.rindex(b"agent-log.jsonl")  # the central entry's name: renamed there only
+    raw[central:central + 15] = b"notes-log.txt  "
+    p.write_bytes(bytes(raw))
+    members, findings = open_archive(p)
+    assert [m.name for m in members] == ["events.jsonl.zst"]
+    assert [(f.rule, f.message) for f in findings] == [(
+        "archive.corrupt", "member 'notes-log.txt  ': its local header names "
+        "'agent-log.jsonl', so a tool that reads local headers (a streaming unzip) sees "
+        "another file: refused")]
+    assert verify_paths([p], OPTS).report.verdict == "fail"
+
+
 def test_truncated_tar_zst_is_not_a_shorter_valid_bundle(tmp_path):
     tar = _tar_bytes([("events.jsonl", join(chain_lines(200, seed=1)))])
     z = zstandard.ZstdCompressor().compress(tar)

@@ -215,11 +215,18 @@ def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
             "construction): every member of this archive is refused", path.name))
         return members, findings
     sniffed = 0
+    local = _local_names(path, infos[: MAX_MEMBERS + 1])
     for info in infos:
         name = info.filename
         if len(members) >= MAX_MEMBERS:
             findings.append(TOO_MANY.at(f"more than {MAX_MEMBERS} members", path.name))
             break
+        if local.get(info.header_offset, info.orig_filename) != info.orig_filename:
+            findings.append(CORRUPT.at(
+                f"member {name[:200]!r}: its local header names "
+                f"{printable_name(local[info.header_offset])[:200]!r}, so a tool that reads "
+                "local headers (a streaming unzip) sees another file: refused", path.name))
+            continue
         mode = info.external_attr >> 16
         why = unsafe_name(name)
         if why:
@@ -330,6 +337,28 @@ def _central_entries(fh, end) -> int:
             left -= skip
             at -= skip
     return count
+
+
+def _local_names(path: Path, infos: list[zipfile.ZipInfo]) -> dict[int, str]:
+    """Each entry's name as its local header spells it, by header offset (decoded as zipfile
+    decodes it). zipfile lists the central directory's names and checks the local one only
+    when a member is opened: a failing `agent-log.jsonl` listed as `notes.txt` beside a
+    self-made chain was never opened, and passed (s28 hostile sweep), while a streaming
+    reader (bsdtar, Java's ZipInputStream) sees the log. One pass in offset order."""
+    names: dict[int, str] = {}
+    with contextlib.suppress(OSError), open(path, "rb", buffering=1 << 16) as fh:
+        for info in sorted(infos, key=lambda i: i.header_offset):
+            fh.seek(info.header_offset)
+            head = fh.read(30)
+            if len(head) < 30 or head[:4] != b"PK\x03\x04":
+                names[info.header_offset] = "(no local header)"
+                continue
+            flags, = struct.unpack_from("<H", head, 6)
+            size, = struct.unpack_from("<H", head, 26)
+            raw = fh.read(size)
+            names[info.header_offset] = raw.decode("utf-8", "surrogateescape") \
+                if flags & 0x800 else raw.decode("cp437")
+    return names
 
 
 def _overlapping(infos: list[zipfile.ZipInfo]) -> int:
