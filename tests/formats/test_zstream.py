@@ -110,6 +110,23 @@ def test_corrupt_block_is_detected():
     assert exc.value.kind == "corrupt"
 
 
+def test_a_window_past_what_any_encoder_writes_is_named_not_called_corrupt():
+    """s28 hostile sweep: a frame whose window byte says 3.75 TiB (the format's largest;
+    zstandard will not describe a header past 2 GiB) was "corrupt zstd data ... Frame
+    requires too much memory". It is named as the window it asks for, after one frame read."""
+    params = zstandard.ZstdCompressionParameters.from_level(3, window_log=20,
+                                                            write_content_size=0)
+    frame = bytearray(zstandard.ZstdCompressor(compression_params=params).compress(DATA))
+    assert not frame[4] & 0x20  # not single-segment: its window byte is frame[5]
+    frame[5] = 0xFF
+    with pytest.raises(ZstdStreamError) as exc:
+        decompress_all(_frames(1) + bytes(frame))
+    assert exc.value.kind == "window_too_large" and exc.value.frames == 1
+    assert str(exc.value).startswith(
+        "zstd frame 2 needs a 3932160 MiB decoding window (more than any zstd encoder writes: "
+        "2048 MiB); this tool decodes windows of up to 128 MiB")
+
+
 def test_output_cap_stops_a_bomb_with_flat_memory():
     bomb = zstandard.ZstdCompressor(level=1).compress(b"\0" * (100 << 20))
     assert len(bomb) < 100_000

@@ -77,11 +77,18 @@ _HEAD = 18  # the longest zstd frame header: magic, descriptor, window, dictiona
 
 
 def window_size(head: bytes) -> int | None:
-    """The decoding window a frame asks for, from its first bytes (None when unknown)."""
+    """The decoding window a frame asks for, from its first bytes (None when unknown).
+    zstandard refuses to describe a header whose window is past 2 GiB (the format allows up
+    to 3.75 TiB; no encoder writes one): its window byte is read here, so such a header is
+    called what it is, not "corrupt" (s28 hostile sweep)."""
     try:
         return int(zstandard.get_frame_parameters(head).window_size)
     except (zstandard.ZstdError, ValueError, TypeError):
-        return None
+        pass
+    if len(head) < 6 or head[:4] != b"\x28\xb5\x2f\xfd" or head[4] & 0x20:
+        return None  # not a frame, or single-segment (its window is its content size)
+    base = 1 << (10 + (head[5] >> 3))
+    return base + (base >> 3) * (head[5] & 7)
 
 
 def _dictionary_id(head: bytes) -> int:
@@ -417,7 +424,9 @@ class ZstdReader:
             return self._fail(
                 "window_too_large",
                 f"zstd frame {frames + 1} needs a {window >> 20} MiB decoding window "
-                f"(written with `zstd --long` or a high level?); this tool decodes windows "
+                + ("(written with `zstd --long` or a high level?)" if window <= 1 << 31 else
+                   "(more than any zstd encoder writes: 2048 MiB)")
+                + f"; this tool decodes windows "
                 f"of up to {MAX_WINDOW >> 20} MiB to keep memory bounded: recompress with "
                 "`zstd --long=27` or without --long")
         dictionary = _dictionary_id(head)
