@@ -153,6 +153,26 @@ def test_an_emptied_head_file_is_not_rewritten_by_the_next_decision(tmp_path):
     assert r.returncode == 0 and "intact: 3 decisions" in r.stdout, r.stdout + r.stderr
 
 
+@pytest.mark.parametrize("text", ["-1 " + "0" * 64, "+3 " + "0" * 64, "1_0 " + "0" * 64,
+                                  "2 " + "A" * 64])
+def test_a_head_file_not_as_an_append_writes_it_is_unreadable_and_not_rewritten(tmp_path,
+                                                                              text):
+    """s28 hostile sweep: a head file of `-1` and a zero hash beside 3 decisions verified
+    as intact (int() took `-1`, and no record -1 read as the zero hash), and the next decide
+    rewrote it. A head file is only what an append writes: `SEQ HASH`, ASCII digits and
+    lowercase hex; anything else is unreadable, and decide refuses as for an emptied one."""
+    store = tmp_path / "decisions.sqlite3"
+    head = Path(str(store) + ".head")
+    fill(store, 3)
+    head.write_text(text + "\n")
+    r = verify_cli(store)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"the head file decisions.sqlite3.head is unreadable: {text!r}" in r.stdout
+    with pytest.raises(LedgerError, match="is unreadable"):
+        fill(store, 1)
+    assert head.read_text() == text + "\n"  # nothing rewritten
+
+
 def test_a_new_ledger_with_an_empty_head_file_takes_its_first_decision(tmp_path):
     """An empty head file beside an empty database (a first append that failed after
     creating it) is no loss: verify says intact and the first decision is recorded."""

@@ -18,6 +18,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import sqlite3
 import stat
 import threading
@@ -206,6 +207,9 @@ def _blob(value: Any) -> bytes:
     if isinstance(value, str):
         return value.encode("utf-8", "surrogatepass")
     return b"" if value is None else str(value).encode("ascii")
+
+
+_HEAD_TEXT = re.compile(r"([0-9]+) ([0-9a-f]{64})")
 
 
 def read_head_file(path: Path) -> str | None:
@@ -460,12 +464,14 @@ class Ledger(LedgerBase):
             return None, (f"the head file {head_file(self.path).name} is empty but the "
                           f"database holds {count} decision(s): the head was erased, so "
                           "decisions lost at the end cannot be ruled out")
-        parts = mirrored.split(" ")
-        try:
-            seq, hash_ = int(parts[0]), parts[1]
-        except (ValueError, IndexError):
+        # Only what an append writes, `SEQ HASH` in ASCII digits and lowercase hex: int()
+        # also takes `-1`, `+3` and `1_0`, and `-1` with a zero hash named "no record", so
+        # verify said intact and the next decide rewrote it (s28 hostile sweep).
+        written = _HEAD_TEXT.fullmatch(mirrored)
+        if written is None:
             return None, (f"the head file {head_file(self.path).name} is unreadable: "
                           f"{mirrored[:80]!r}")
+        seq, hash_ = int(written[1]), written[2]
         if seq > count:
             return count + 1, (
                 f"decisions are missing: the head file says the ledger reached seq {seq} "
