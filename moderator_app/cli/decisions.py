@@ -203,6 +203,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from moderator_app.cli.common import safe_text
     from moderator_app.core.ledger.chained import LedgerError
+    from moderator_app.core.text import safe_cut
 
     try:
         with _open(args, create=False) as ledger:
@@ -220,15 +221,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         r = d.record
         if not d.is_decision:  # a claim or a release
             until = f" until {r.expires_at}" if r.expires_at else ""
-            over = (" — override: " + safe_text(r.override_note.replace("\n", " "))[:80]
+            over = (" — override: " + safe_cut(r.override_note.replace("\n", " "), 80)
                     if r.override_note else "")
             print(f"#{d.seq:<4} {r.at}  {r.action:<7} {safe_text(r.reviewer):<12}"
                   f"{until}  {safe_text(r.submission)}  evidence "
                   f"{r.evidence_digest[:12]}{over}")
             continue
         n += 1
-        note = (" — " + safe_text(r.note.replace("\n", " "))[:80]) if r.note else ""
-        over = (" — claim override: " + safe_text(r.claim_override.replace("\n", " "))[:80]
+        note = (" — " + safe_cut(r.note.replace("\n", " "), 80)) if r.note else ""
+        over = (" — claim override: " + safe_cut(r.claim_override.replace("\n", " "), 80)
                 if r.claim_override else "")
         print(f"#{d.seq:<4} {r.decided_at}  {r.decision:<6} {r.reason:<14} "
               f"{safe_text(r.reviewer):<12} {r.kind:<9} {safe_text(r.submission)}  "

@@ -110,6 +110,30 @@ def safe_output(text: str) -> str:
     return _STREAM.sub(_escape, text)
 
 
+# An escape as `safe_text` spells it (and as `repr` does): `\\x1b`, `\\u202e`, `\\U000e0041`.
+_SPELLED = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
+
+
+def safe_cut(text: object, limit: int) -> str:
+    """`safe_text(text)` in at most `limit` characters, never cut inside an escape: `decisions
+    list` cut each escaped note at 80 characters, so a note could end in `\\x1` or `\\u20`
+    (s27 hostile open item), a spelling that reads as a different character or as none. Nor
+    is a kept joiner or a flag's tag left at the end, where it would no longer be kept: the
+    cut is shortened until it is its own escaping (a few characters at most)."""
+    shown = safe_text(text)
+    if len(shown) <= limit:
+        return shown
+    cut = limit
+    for m in _SPELLED.finditer(shown, max(0, limit - 9), limit + 9):
+        if m.start() < limit < m.end():
+            cut = m.start()
+            break
+    out = shown[:cut]
+    while safe_text(out) != out:
+        out = out[:-1]
+    return out
+
+
 # What `reversible_text` escapes: what safe_text does, and a backslash before a `u` (so that a
 # literal `\u0041` in the text cannot be taken for an escape when read back).
 _REVERSIBLE = re.compile(f"[\x00-\x1f{_C1}{_FORMAT}{_INVISIBLE}{_SURROGATES}]|\\\\(?=u)")
@@ -214,8 +238,15 @@ def safe_json(obj: Any, indent: bool = False) -> str:
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         data = orjson.dumps(obj, option=option)
-    except TypeError:  # a lone surrogate somewhere
-        data = orjson.dumps(_valid_unicode(obj), option=option)
+    except TypeError:  # a lone surrogate somewhere, or nesting orjson does not write
+        try:
+            valid = _valid_unicode(obj)
+        except RecursionError:
+            # orjson reads 1,024 levels and writes 254; between them the rebuild recursed
+            # past Python's limit: the workstation's detail pane raised RecursionError on a
+            # 900-deep payload (s28 hostile sweep). Callers handle a TypeError.
+            raise TypeError("nested too deep to write as JSON here") from None
+        data = orjson.dumps(valid, option=option)
     return _JSON.sub(_json_escape, data.decode("utf-8"))
 
 

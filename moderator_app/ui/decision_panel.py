@@ -49,7 +49,7 @@ from moderator_app.core.ledger.records import (
     suggested_reason,
     utc_now,
 )
-from moderator_app.core.text import safe_output, safe_text
+from moderator_app.core.text import safe_cut, safe_output, safe_text
 from moderator_app.ui.decision_text import confirmation_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
@@ -366,7 +366,7 @@ class DecisionPanel(QWidget):
                     f"{r.reviewer}" + (f": {r.note}" if r.note else ""))
             # QListWidget items are plain, but a ledger (a team store: other moderators' text)
             # may hold ESC or U+202E: escaped, as `decisions list` prints them
-            self.history.addItem(safe_text(text.replace("\n", " "))[:300])
+            self.history.addItem(safe_cut(text.replace("\n", " "), 300))
         if not earlier:
             self.history.addItem("none")
         return earlier

@@ -30,7 +30,10 @@ def _short(value: Any, limit: int = 60) -> str:
         try:
             text = orjson.dumps(value).decode("utf-8")
         except (TypeError, orjson.JSONEncodeError):
-            text = repr(value)
+            try:
+                text = repr(value)
+            except RecursionError:  # 1,000 to 1,024 levels: orjson read it, repr cannot
+                text = f"({type(value).__name__} nested too deep to show)"
     text = " ".join(text.split())  # newlines and runs of spaces: one line
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

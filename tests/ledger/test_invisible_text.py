@@ -139,3 +139,40 @@ def test_a_flag_holds_at_most_32_tags_and_a_long_run_of_tags_is_escaped_whole():
     run = "\U0001f3f4" + "\U000e0041" * 50_000
     assert safe_text(run) == "\U0001f3f4" + "\\U000e0041" * 50_000
     assert unescape_reversible(reversible_text(run)) == run
+
+
+CUT_NOTES = ["a" * 78 + "\x1b[2J tail",  # ESC at 79: `\u001b` would be cut to `\u`
+             "b" * 75 + "\u202etxt.exe",  # `\u202e` from 76 to 81: cut to `\u202`
+             "c" * 77 + SCOTLAND + " end",  # the cut inside a kept flag: raw tags at the end (the
+             # black flag stays, drawn)
+             "d" * 75 + "\U000e0001 language tag"]  # `\U000e0001` cut to `\U000`
+
+
+def test_decisions_list_never_cuts_a_note_inside_an_escape(capsys, tmp_path):
+    """Session 28 (s27 hostile open item): `decisions list` cut each escaped note at 80
+    characters, so a note could end in `\\u` or `\\u202` (a spelling that reads as another
+    character or none) or in a flag's raw tags with no flag. The cut now falls before the
+    escape, or before the flag."""
+    store = tmp_path / "decisions.sqlite3"
+    with Ledger(store) as led:
+        for note in CUT_NOTES:
+            led.append(build_record(fake_result(name="s"), "reject", reason="other",
+                                    note=note, reviewer="qa"))
+    code, out, _ = run_cli(capsys, "decisions", "list", "--store", store)
+    rows = [line for line in out.splitlines() if line.startswith("#")]
+    assert code == 0 and len(rows) == 4
+    assert [row.rsplit(" — ", 1)[1] for row in rows] == [
+        "a" * 78, "b" * 75, "c" * 77 + "\U0001f3f4", "d" * 75]
+
+
+@pytest.mark.parametrize(("text", "limit", "cut"), [
+    ("x" * 5 + "\u202e", 8, "x" * 5),
+    ("x" * 5 + "\u202e", 11, "x" * 5 + "\\u202e"),
+    ("\U000e0041" * 3, 12, "\\U000e0041"),
+    (FAMILY * 3, 4, FAMILY[:3]),  # the cut would end on a ZWJ: it ends before it
+    ("short", 80, "short")])
+def test_safe_cut_is_its_own_escaping_and_within_the_limit(text, limit, cut):
+    from moderator_app.core.text import safe_cut
+
+    assert safe_cut(text, limit) == cut
+    assert safe_text(cut) == cut and len(cut) <= limit

@@ -184,3 +184,27 @@ def test_a_line_over_1_mib_is_shown_as_written_never_serialised_again(qtbot, tmp
     d.show_event(index, 1)
     assert d.text.toPlainText().startswith('{\n  "type": "x"')
 
+
+
+@pytest.mark.parametrize("depth", [300, 900, 1020])
+def test_a_payload_nested_deeper_than_orjson_writes_is_shown_raw_not_raised(qtbot, tmp_path,
+                                                                          depth):
+    """s28 hostile sweep: a chain line whose payload was 900 levels deep (orjson reads 1,024
+    levels and writes 254) raised RecursionError when its row was selected: the detail pane
+    re-serialised it, `safe_json` fell back to its surrogate rebuild, which recursed past
+    Python's limit, and the workstation aborted at exit. The line is shown as written."""
+    from moderator_app.core.formats.event_index import EventIndex
+
+    deep = b"[" * depth + b"1" + b"]" * depth
+    line = b'{"type":"x","t":0.0,"data":{"tree":' + deep + b"}}"
+    src = tmp_path / "deep.jsonl"
+    src.write_bytes(line + b"\n")
+    index = EventIndex(src)
+    index.add(0, len(line), 1, 0.0, "x", "x")
+    d = EventDetail()
+    qtbot.addWidget(d)
+    d.show_event(index, 0)
+    assert d.text.toPlainText().replace("\n", "") == line.decode()
+    model = EventTableModel()
+    model.set_index(index)
+    assert isinstance(model.index(0, 5).data(), str)
