@@ -31,7 +31,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     options, help and errors are the same); otherwise every command is (`--help`)."""
     owner = _COMMAND_MODULES.get(command or "")
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="moderator-app",
         description="Verify and judge AI-agent game runs. Without a command, opens the "
                     "workstation (moderator-app [PATH]).")
@@ -50,6 +50,30 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
         add_frame_command(sub)
     return p
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, keeping its last usage error (sub-command parsers are made of the
+    same class): `verify --json` with a bad option printed nothing on stdout, where a script
+    is promised one JSON object whatever stopped the command (s28 hostile sweep:
+    `--offset=0x10 --json`)."""
+
+    last_error: str | None = None
+
+    def error(self, message: str):  # type: ignore[override]
+        _Parser.last_error = message
+        super().error(message)
+
+
+def _usage_json(raw: list[str]) -> None:
+    """The one `unreadable` report object of `verify --json` stopped by wrong usage."""
+    head = raw[: raw.index("--")] if "--" in raw else raw
+    if head[:1] == ["verify"] and "--json" in head and _Parser.last_error is not None:
+        from moderator_app.core.text import safe_json
+
+        sys.stdout.write(safe_json({"schema": "moderator-app/report/v1",
+                                    "verdict": "unreadable",
+                                    "error": f"wrong usage: {_Parser.last_error}"}) + "\n")
 
 
 # Free-text options whose value may itself start with `-` (`--note -x`, `--note "-- ok"`):
@@ -99,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         # held since the entry point (core/stop_signals.py): one that came during the
         # imports is raised here, and ends as any interrupt does
         release_stop_signals()
-        args = parser.parse_args(join_text_options(raw, _option_strings(parser)))
+        try:
+            args = parser.parse_args(join_text_options(raw, _option_strings(parser)))
+        except SystemExit as exc:
+            if exc.code == 2:
+                _usage_json(raw)
+            raise
         imports_done()
         if hasattr(args, "handler"):
             return args.handler(args)

@@ -136,6 +136,21 @@ def test_offset_moves_the_run_inside_the_video(submission):
     assert proc.returncode == 1
 
 
+@pytest.mark.parametrize("bad", [["--offset=0x10"], ["--offset", "nan"], ["--bogus"],
+                                 ["--scan-budget=-1"]])
+def test_wrong_usage_with_json_still_prints_one_json_object(bad):
+    """s28 hostile sweep: `verify --json --offset=0x10` printed the usage error on stderr
+    and nothing on stdout (exit 2), where `--json` promises one JSON object whatever stopped
+    the command; now the `unreadable` object, naming the usage error."""
+    r = verify(SAMPLE, "--json", *bad)
+    assert r.returncode == 2
+    rep = one_json(r.stdout)
+    assert rep["schema"] == "moderator-app/report/v1" and rep["verdict"] == "unreadable"
+    assert rep["error"].startswith("wrong usage: ") and rep["error"][13:] in r.stderr
+    without = verify(SAMPLE, *bad)  # no --json: stdout stays empty
+    assert without.returncode == 2 and without.stdout == ""
+
+
 def test_unreadable_input_exits_2(tmp_path):
     proc = verify(tmp_path / "nothing-here", "--json")
     assert proc.returncode == 2
