@@ -162,6 +162,10 @@ class ScanThresholds:
         `video.stream_change`, when each is regular (this share of its intervals within 10 %
         of its median): a VFR recorder's stretches, irregular, say nothing of a rate change
         (core/video/rates.py).
+    rate_steady_ratio: a smaller step (above this ratio, up to rate_change_ratio: 25 -> 30
+        fps is 1.2) is `video.stream_change` too where both stretches are steady (this share
+        of their intervals within 3 % of their median, or 1 ms) in a file that does not drop
+        repeated frames: a capture's clock changing rate, not a VFR recorder's content.
     cut_min_motion, cut_ratio, cut_window_frames: a frame whose motion energy is above
         cut_min_motion, cut_ratio times the median motion of the cut_window_frames before and of
         those after it, and 1.5 times both its neighbours (an isolated peak) is a `video.cut`
@@ -217,6 +221,7 @@ class ScanThresholds:
     rate_min_s: float = 1.0
     rate_change_ratio: float = 1.3
     rate_regular_share: float = 0.9
+    rate_steady_ratio: float = 1.1
     cut_min_motion: float = 20.0
     cut_ratio: float = 3.0
     cut_window_frames: int = 15

@@ -43,7 +43,8 @@ _H264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-thre
 N = 75  # frames a recording: 3 s at 25 fps
 #: what verify --scan says of the 25 + 30 fps join (main before session 27's change said the
 #: same): the restart, and the 2.754 s of the run past the video's end
-RATE_RULES = ["coverage.partial", "video.header_mismatch", "video.timestamp_backwards"]
+RATE_RULES = ["coverage.partial", "video.header_mismatch", "video.stream_change",
+              "video.timestamp_backwards"]
 
 
 def _joined(d: Path, parts: list[tuple[list[str], str, int]]) -> Path:
@@ -169,8 +170,13 @@ def test_a_rate_change_at_a_join_still_reads(tmp_path):
     images = read_frames(path, probe_video(path, path.name).index, [0, 74, 75, 120, 164])
     assert [None if img is None else vc.read_code(img) for img in images] == \
         [0, 74, 75, 120, 164]
-    # 30 / 25 = 1.2: under the rule's step (rate_change_ratio 1.3), no `video.stream_change`
+    # 30 / 25 = 1.2: under the rule's step (rate_change_ratio 1.3), said because both
+    # stretches are steady (rate_steady_ratio; session 27 said nothing)
     assert sorted({f.rule for f in report.findings}) == RATE_RULES, \
         [(f.rule, f.message) for f in report.findings]
+    changes = [(f.severity.value, f.video_start_s, f.message) for f in report.findings
+               if f.rule == "video.stream_change"]
+    assert changes == [("warning", 3.0,  # duration-ok: the join's time in the video
+                        "the frame rate changes from 25.00 to 30.00 fps at 3.000 s")]
     assert not [f.message for f in report.findings if f.rule == "video.joined_undecodable"]
     assert report.verdict == "pass", [(f.rule, f.message) for f in report.findings]

@@ -22,6 +22,13 @@ as a note (`_lasting`): the file's last, a fall whose slower rate holds to the e
 that halves its rate for good, or a game that draws every 2nd frame to its end); Space
 Invaders' falls come back to 60 fps 3.2 s later.
 
+Why a smaller step between steady stretches (session 28): a capture that goes from 25 to 30
+fps (or 50 to 60) steps by 1.2, under `ratio`, and said nothing. Where both stretches keep
+to their rate within 3 % (or a millisecond clock's rounding) and the file drops no repeats,
+a step above `steady` (1.1) is a change: a VFR recorder's content cadence is whole frames
+(5 -> 6 frames is 1.2 too), so a file that drops repeats keeps the 1.3 bar. On 599 videos of
+the corpora (corpus v2's 416, the video corpus, QA s23-s27's) no change was added.
+
 Why regular stretches: an honest VFR recorder that drops repeated frames writes intervals that
 follow the content (1, 2, 7 frames...), so its rolling median steps too; its stretches are
 irregular and say nothing of a rate change (a real VFR Pitfall recording got ten false
@@ -45,6 +52,12 @@ MEDIAN_FRAMES = 9  # odd: the median is one interval
 # Its typical interval is the line's slope (a jittered clock keeps its rate on average).
 JITTER_FRAMES = 31
 CLOCK_SLACK = 0.5
+# A step of the frame rate under `ratio` (25 -> 30 fps is 1.2; 50 -> 60 too) is a change
+# only between steady stretches (`_steady`): intervals within 3 % of their median, or 1 ms
+# (a millisecond clock rounds each timestamp by up to half of it), in a file that does not
+# drop repeats (whose content's cadence steps by any ratio of whole frames: 5 -> 6 is 1.2).
+STEADY_SLACK = 0.03
+STEADY_TICK_S = 0.00101
 _CHUNK = 1 << 16  # rows of the rolling window at a time (memory flat on hour-long videos)
 _MAX_CANDIDATES = 100_000
 
@@ -82,18 +95,21 @@ def _regular(sel: np.ndarray, share: float) -> float | None:
 
 
 def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
-                 share: float, lasting: list | None = None
+                 share: float, lasting: list | None = None, steady: float | None = None
                  ) -> list[tuple[float, float, float, float]]:
     """(time, interval before, interval after, end of the stretch after) of each change.
     `lasting`, when given, receives the whole-number falls of a file that drops repeats that
-    no change follows, whose slower rate holds to the end of the file (`_lasting`)."""
+    no change follows, whose slower rate holds to the end of the file (`_lasting`).
+    `steady`, when given, is the smaller step (above it, up to `ratio`) that is a change
+    between two steady stretches (`_steady`) of a file that does not drop repeats."""
     if t.shape[0] < 2 * 5 + 1:
         return []
     d = np.diff(t)
     m = rolling_median(d)
     drops = drops_repeats(d, m)
     whole: list = []
-    out = _changes(t, d, m, window_s, min_s, ratio, share, drops, whole=whole)
+    out = _changes(t, d, m, window_s, min_s, ratio, share, drops, whole=whole,
+                   steady=None if drops else steady)
     if lasting is not None:
         lasting += _lasting(t, d, whole, share)
     if d.shape[0] >= 2 * JITTER_FRAMES and not drops:
@@ -110,12 +126,14 @@ def rate_changes(t: np.ndarray, window_s: float, min_s: float, ratio: float,
 
 def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s: float,
              ratio: float, share: float, drops: bool, merge: int = 0,
-             whole: list | None = None) -> list[tuple[float, float, float, float]]:
+             whole: list | None = None, steady: float | None = None
+             ) -> list[tuple[float, float, float, float]]:
     """The changes at the steps of the rolling median `m`. `merge`: steps fewer frames apart
     are one (a jittered median crosses over a step in a few moves), placed where the median
     crosses the geometric middle of its values before and after. `whole` receives the
     whole-number steps a file that drops repeats leaves out (as (time, before, after, frame)),
-    and the changes, so that `_lasting` can tell which one is the file's last."""
+    and the changes, so that `_lasting` can tell which one is the file's last. `steady`: a
+    step above it and up to `ratio` is a change where both stretches are steady (`_steady`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.abs(np.log(m[1:] / m[:-1]))
     cand = (np.nonzero(step > np.log(1.1))[0] + 1)[:_MAX_CANDIDATES]
@@ -142,8 +160,14 @@ def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s
                 t0 = _crossing(t[lo:c - h + 1], t[c + h:hi + 1], lo, c + h, t0)
         else:
             a, b = _regular(d[lo:c], share), _regular(d[c:hi], share)
-        if a is None or b is None or max(a, b) / min(a, b) <= ratio:
+        if a is None or b is None:
             continue
+        if max(a, b) / min(a, b) <= ratio:
+            if steady is None or merge:
+                continue
+            a, b = _steady(d[lo:c], share), _steady(d[c:hi], share)
+            if a is None or b is None or max(a, b) / min(a, b) <= steady:
+                continue
         if drops and _whole(max(a, b) / min(a, b)):
             if whole is not None:
                 whole.append((t0, a, b, c))
@@ -152,6 +176,18 @@ def _changes(t: np.ndarray, d: np.ndarray, m: np.ndarray, window_s: float, min_s
         if whole is not None:
             whole.append((t0, a, b, -1))
     return out
+
+
+def _steady(sel: np.ndarray, share: float) -> float | None:
+    """The interval of a steady stretch (`share` of its intervals within STEADY_SLACK of
+    their median, or of a millisecond clock's rounding: 16 and 17 ms at 60 fps), the mean of
+    those; else None. A capture's own clock keeps to its rate this closely; a recorder that
+    follows the content (VFR) or jitters does not."""
+    m = float(median(sel))
+    near = np.abs(sel - m) <= max(STEADY_SLACK * m, STEADY_TICK_S)
+    if m <= 0 or np.mean(near) < share:
+        return None
+    return float(np.mean(sel[near]))
 
 
 def _lasting(t: np.ndarray, d: np.ndarray, steps: list,

@@ -422,7 +422,7 @@ def _stream_changes(sig: FrameSignals, arrays: dict, order: np.ndarray,
     lasting: list = []
     for t0, m0, m1, t1 in rate_changes(sig.times_s, th.rate_window_s, th.rate_min_s,
                                        th.rate_change_ratio, th.rate_regular_share,
-                                       lasting)[:50]:
+                                       lasting, th.rate_steady_ratio)[:50]:
         out.append(Span(STREAM_CHANGE.id, STREAM_CHANGE.severity.value, t0, t1,
                         f"the frame rate changes from {1 / m0:.2f} to {1 / m1:.2f} fps "
                         f"at {t0:.3f} s"))
