@@ -10,20 +10,26 @@ played as one stream with the first recording's header (QA session 21, N3, N4, N
   them the other stream smeared. Its own header (read where it starts in the file) says what
   it is; its frames were no footage, from its first frame to its end, and the run failed.
   Since session 27 a Matroska one is read from its own header (`joined_chain.own_read`): its
-  pictures its own at its size, the run passes; the fragmented MP4 one is still no footage.
+  pictures its own at its size, the run passes; since session 28 the fragmented MP4 one
+  too (`joined_chain.mp4_own`).
 Files are built here by ffmpeg with the frame number drawn in each picture."""
 
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
+import av
 import pytest
 import video_corpus as vc
 
 from moderator_app.core.samples.community import make_agent_log
 from moderator_app.core.verify.pipeline import verify_paths
+from moderator_app.core.video import child_segments, joined_chain
 from moderator_app.core.video.export import frame_for_time, read_frames
+from moderator_app.core.video.index import build_index
+from moderator_app.core.video.joined_headers import joined_reorder
 from moderator_app.core.video.joined_timeline import Timeline
 from moderator_app.core.video.probe import probe_video
 
@@ -122,22 +128,41 @@ def test_a_joined_mkv_of_another_picture_size_is_read_at_its_size(joined):
     assert report.video is not None and report.video.frame_count == 300
 
 
-def test_a_joined_fragmented_mp4_of_another_picture_size_is_no_footage(joined):
-    """QA s21 N4: the same with fragmented MP4s (FFmpeg's demuxer gives 240 of the 300
-    packets, ffprobe's count: the second recording's first 60 are lost, a 2 s hole)."""
+def test_a_joined_fragmented_mp4_of_another_picture_size_is_read_at_its_size(joined):
+    """QA s21 N4 with fragmented MP4s: FFmpeg's demuxer gives 240 of the 300 packets
+    (ffprobe's count: the second recording's first 60 lost, a 2 s hole) decoded with the
+    first's header (session 22's check: no footage from 4.0 s, FAIL). Since session 28 each
+    recording is read from its own header (`joined_chain.mp4_own`): 300 frames, the second
+    at 400x300, no gap, PASS."""
     path = joined["size_mp4"]
     p = probe_video(path, "video.mp4")
-    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
-    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
-    assert len(found) == 1 and found[0].startswith(
-        "recording 2 of the 2 joined in the file does not decode from 4.000 s to 10.000 s "
-        "(6.000 s): of its 180 packets there, ")
-    assert "its own header says h264 400x300, but the file is played as one stream with " \
-        "the first recording's header (h264 320x240)" in found[0]
-    assert p.gaps == ((4.0, 10.0),)
+    assert p.ok and p.frame_count == 300 and vc.ffprobe_frames(path) == 240
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.gaps == ()
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 2.05, 9.9)]
+    assert [img.shape for img in read_frames(path, p.index, frames)] == \
+        [(240, 320, 3), (300, 400, 3), (300, 400, 3)]
     report = verify_paths([path.parent]).report
-    assert report.verdict == "fail"
-    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
-        ["coverage.missing"]
-    assert report.coverage is not None and report.coverage.missing_gaps_s == \
-        pytest.approx(report.coverage.run_duration_s - 4.0, abs=1e-6)
+    assert report.verdict == "pass", [f.to_dict() for f in report.findings]
+    assert report.video is not None and report.video.frame_count == 300
+
+
+def test_a_joined_fragmented_mp4_of_another_picture_size_played_so_is_no_footage(
+        joined, monkeypatch):
+    """The same file with `mp4_own` answering none (as before session 28): its own header
+    says h264 400x300, played as one stream with the first's; the joined check refuses the
+    second recording's 180 frames."""
+    monkeypatch.setattr(joined_chain, "mp4_own", lambda source, joins: [])
+    path = joined["size_mp4"]
+    with av.open(str(path)) as c:
+        st = c.streams.video[0]
+        index = build_index(c, 10**6, None, joined_reorder(str(path), st),
+                            joined_chain.demux(c, [st], str(path)))
+    assert index.frame_count == vc.ffprobe_frames(path) == 240
+    with av.open(str(path)) as c:
+        kept, found = child_segments.check_joined(c, index, time.process_time() + 60,
+                                                  str(path))
+    assert [(s["recording"], s["packets"]) for s in found["stretches"]] == [(2, 180)]
+    params = found["stretches"][0]["params"]
+    assert (params["own"], params["shown"]) == ({"codec": "h264", "width": 400, "height": 300},
+                                                {"codec": "h264", "width": 320, "height": 240})

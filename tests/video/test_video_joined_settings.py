@@ -12,8 +12,9 @@ decoder up otherwise (session 22, joins2; issue 15/12, the joins QA s21 N4/N6 le
   other pictures than the file shows are no footage, from its first frame to its end.
 - Session 27 (QA s26 T9): in Matroska, such a second recording is read from its own header
   (`joined_chain.own_read`) by every reader: its pictures are its own and it is footage. The
-  check above stays for what is still played with the first's header (fragmented MP4; a
-  Matroska one not so decided).
+  check above stays for what is still played with the first's header (a Matroska one not
+  so decided). Session 28: a fragmented MP4's joined recordings are read from their own
+  header (`joined_chain.mp4_own`).
 Files are built here by ffmpeg with the frame number drawn in each picture."""
 
 from __future__ import annotations
@@ -115,21 +116,42 @@ def test_a_joined_mkv_at_another_crf_is_read_from_its_own_header(joined):
     assert report.video is not None and report.video.frame_count == 300
 
 
-def test_a_joined_fragmented_mp4_of_another_profile_is_no_footage(joined):
-    """High then main profile (CABAC without 8x8 transforms) in fragmented MP4: 240 frames =
-    ffprobe's (the second recording's first 60 lost by the demuxer: 2-4 s a hole)."""
+def test_a_joined_fragmented_mp4_of_another_profile_is_read_from_its_own_header(joined):
+    """High then main profile (CABAC without 8x8 transforms) in fragmented MP4: FFmpeg's
+    demuxer gives 240 frames (ffprobe's; the second recording's first fragment lost, the rest
+    decoded with the first's header). Since session 28 each recording is read from its own
+    header (`joined_chain.mp4_own`): 300 frames, each the picture drawn, PASS."""
     path = joined["profile"]
     p = probe_video(path, "video.mp4")
-    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
-    found = [f.message for f in p.findings if f.rule == "video.joined_undecodable"]
-    assert len(found) == 1 and found[0].startswith(
-        "recording 2 of the 2 joined in the file does not decode from 4.000 s to 10.000 s "
-        "(6.000 s): of its 180 packets there, ") and _SETTINGS in found[0]
-    assert p.gaps == ((4.0, 10.0),)
+    assert p.ok and p.frame_count == 300 and vc.ffprobe_frames(path) == 240
+    assert [f.rule for f in p.findings] == ["video.header_mismatch"]
+    assert p.gaps == ()
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 2.05, 5.0, 9.9)]
+    assert frames == [30, 61, 150, 297]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 1, 90, 237]
     report = verify_paths([path.parent]).report
-    assert report.verdict == "fail"
-    assert [f.rule for f in report.findings if f.severity.value == "error"] == \
-        ["coverage.missing"]
+    assert report.verdict == "pass"
+
+
+def test_a_joined_fragmented_mp4_played_with_the_first_header_is_no_footage(joined,
+                                                                             monkeypatch):
+    """The same file with `mp4_own` answering none (as before session 28): 240 frames
+    (ffprobe's), and the joined check refuses the second recording's 180 frames (each of
+    the 12 pictures compared is not what its own header gives)."""
+    monkeypatch.setattr(joined_chain, "mp4_own", lambda source, joins: [])
+    path = joined["profile"]
+    with av.open(str(path)) as c:
+        st = c.streams.video[0]
+        index = build_index(c, 10**6, None, joined_reorder(str(path), st),
+                            joined_chain.demux(c, [st], str(path)))
+    assert index.frame_count == vc.ffprobe_frames(path) == 240
+    with av.open(str(path)) as c:
+        kept, found = child_segments.check_joined(c, index, time.process_time() + 60,
+                                                  str(path))
+    assert [(s["recording"], s["packets"]) for s in found["stretches"]] == [(2, 180)]
+    params = found["stretches"][0]["params"]
+    assert params["own"] == params["shown"] == {"codec": "h264", "width": 320, "height": 240}
+    assert params["pictures"] == [12, 12]  # all 12 compared differ
 
 
 def _check(path: Path, monkeypatch) -> tuple[dict, int]:
@@ -176,13 +198,16 @@ def test_identical_headers_cost_no_second_decode(joined, monkeypatch):
 
 def test_a_joined_recording_of_another_level_is_footage(joined):
     """Header bytes that differ (level 4.1) but set the decoder up alike: the pictures are the
-    drawn frames, the run passes (its 2-4 s hole is the demuxer's, within the tolerance)."""
+    drawn frames, the run passes. Read from its own header (session 28), the second
+    recording's first fragment is footage too: 300 frames (ffprobe's 240: FFmpeg's demuxer
+    drops it, a 2-4 s hole that showed the first recording's last picture)."""
     path = joined["level"]
     p = probe_video(path, "video.mp4")
-    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 240
+    assert p.ok and p.frame_count == 300 and vc.ffprobe_frames(path) == 240
     assert "video.joined_undecodable" not in {f.rule for f in p.findings}
-    frames = [frame_for_time(p.index, t, None) for t in (1.0, 5.0, 9.9)]
-    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == [30, 90, 237]
+    frames = [frame_for_time(p.index, t, None) for t in (1.0, 3.0, 5.0, 9.9)]
+    assert [vc.read_code(img) for img in read_frames(path, p.index, frames)] == \
+        [30, 30, 90, 237]
     assert verify_paths([path.parent]).report.verdict == "pass"
 
 

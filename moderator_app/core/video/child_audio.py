@@ -99,14 +99,15 @@ def _audio_from(state: dict, req: dict, t0: float, base: float, av) -> dict:
 
 
 def recording_start(source: object, pos: int, state: dict) -> int | None:
-    """Where the Matroska recording holding byte `pos` begins (its EBML header: 0 for the
-    first), from the file's top level walked once (`joined_headers.matroska_joins`); None when
-    not known (not a file path, or past the recordings walked)."""
-    from .joined_headers import matroska_joins
+    """Where the Matroska (or fragmented MP4) recording holding byte `pos` begins (its
+    header: 0 for the first), from the file's top level walked once
+    (`joined_headers.recording_joins`); None when not known (not a file path, or past the
+    recordings walked)."""
+    from .joined_headers import recording_joins
     if not isinstance(source, str):
         return None
     if "audio_joins" not in state:
-        state["audio_joins"] = matroska_joins(source, MAX_RECORDINGS)
+        state["audio_joins"] = recording_joins(source, MAX_RECORDINGS)
     joins: list[int] = state["audio_joins"]
     if len(joins) >= MAX_RECORDINGS and pos >= joins[-1]:
         return None  # the walk stopped there: a later recording may begin before `pos`

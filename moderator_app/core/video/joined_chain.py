@@ -63,19 +63,26 @@ class Shifted:
 
 
 def later_starts(source: object) -> tuple[list[int], bool]:
-    """The headers' bytes of a Matroska file's recordings read from their own header: from
-    the third on (those FFmpeg's demuxer never reads from the file's start), and the second
-    too where `own_read` says the file's demuxer would play it as other pictures; and whether
-    the walk stopped at its bound (MAX_WALK headers: where the last one found ends is not
-    known, and it is not read); nothing for anything else."""
-    from .joined_headers import MAX_WALK, matroska_joins
+    """The headers' bytes of a joined file's recordings read from their own header, and
+    whether the walk stopped at its bound (MAX_WALK headers: where the last one found ends
+    is not known, and it is not read). Matroska: from the third on (those FFmpeg's demuxer
+    never reads from the file's start), and the second too where `own_read` says the file's
+    demuxer would play it as other pictures. A fragmented MP4 (`joined_headers.mp4_joins`):
+    each one from the second on whose own header continues the first's (`continues`: codec
+    and clock; `mp4_own`), up to the first that does not.
+    Nothing for anything else."""
+    from .joined_headers import MAX_WALK, matroska_joins, mp4_joins
     if not isinstance(source, str) or not os.path.isfile(source):
         return [], False
     try:
         with open(source, "rb") as fh:
-            if fh.read(4) != _EBML:
-                return [], False
+            head = fh.read(8)
     except OSError:
+        return [], False
+    if head[4:8] == b"ftyp":
+        joins = mp4_joins(source)
+        return mp4_own(source, joins), len(joins) >= MAX_WALK
+    if head[:4] != _EBML:
         return [], False
     joins = matroska_joins(source)
     return [*own_read(source, joins), *joins[1:]], len(joins) >= MAX_WALK
@@ -88,6 +95,7 @@ DECIDE_PACKETS = 48
 #: be 16384x16384 pictures. Past it, the pictures compared so far decide; none: not decided.
 DECIDE_CPU_S = 3.0
 _decided: dict[tuple, tuple[int, ...]] = {}  # (path, size, mtime) -> `own_read`'s answer
+# (and ("mp4", path, size, mtime) -> `mp4_own`'s)
 
 
 def own_read(source: str, joins: list[int]) -> tuple[int, ...]:
@@ -196,6 +204,49 @@ def _own_pictures(own, mine, deadline: float) -> bool:
     return False
 
 
+def mp4_own(source: str, joins: list[int]) -> list[int]:
+    """The fragmented MP4 recordings (their header bytes, `joins`) read from their own
+    header: each whose own video stream `continues` the first recording's, up to the first
+    that does not (that one and the rest are read as FFmpeg's demuxer reads them: with the
+    first's header, judged by the joined check). Not only where the pictures differ, as
+    Matroska's `own_read`: FFmpeg's MP4 demuxer marks a joined recording's first fragment
+    discarded (its decode times go back) and drops it, so even a recording of the same
+    settings lost its first 2 s (60 frames of 240 at `frag_keyframe` -g 60), and the
+    timeline showed the first recording's last picture over them. Decided once a process
+    for a file (its path, size and time)."""
+    import av
+
+    from .index import recording_stream
+    from .joined_headers import open_recording
+    if not joins:
+        return []
+    try:
+        st = os.stat(source)
+    except OSError:
+        return []
+    key = ("mp4", source, st.st_size, st.st_mtime_ns)
+    if key in _decided:
+        return list(_decided[key])
+    out: list[int] = []
+    try:
+        with open_recording(source, 0, joins[0]) as first:
+            main = recording_stream(first)
+            for k, at in enumerate(joins):
+                end = joins[k + 1] if k + 1 < len(joins) else None
+                with open_recording(source, at, end) as own:
+                    if not continues(recording_stream(own), main):
+                        break
+                out.append(at)
+    except av.error.MemoryError:
+        raise
+    except (av.error.FFmpegError, OSError, ValueError):
+        pass  # the recordings that opened so far
+    if len(_decided) >= 16:
+        _decided.clear()
+    _decided[key] = tuple(out)
+    return out
+
+
 def continues(own, main) -> bool:
     """Whether a recording's own video stream can continue the file's when read from its own
     header: codec and time base (the index has one clock); its picture size may differ (its
@@ -224,8 +275,7 @@ def demux(container, streams: list, source: object, base: int = 0,
     from .index import recording_stream
     from .joined_headers import open_recording
     if later is None:
-        later = later_starts(source) if "matroska" in str(container.format.name) else \
-            ([], False)
+        later = later_starts(source) if joinable(container) else ([], False)
     starts, bounded = later
     main = recording_stream(container)
     wanted = [(s.index, s.type) for s in streams]
@@ -281,6 +331,13 @@ def demux(container, streams: list, source: object, base: int = 0,
     finally:
         if current is not None and current is not container:
             _close(current)
+
+
+def joinable(container) -> bool:
+    """Whether the container's demuxer is one whose joined recordings `later_starts` reads
+    from their own header (FFmpeg's Matroska/WebM and MP4 ones)."""
+    names = str(getattr(container.format, "name", "") or "").split(",")
+    return "matroska" in names or "mp4" in names
 
 
 def _drained(streams: list) -> Iterator:

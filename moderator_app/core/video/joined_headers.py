@@ -244,6 +244,90 @@ def matroska_joins(path: str, limit: int = MAX_WALK) -> list[int]:
     return out
 
 
+#: Top-level MP4 boxes walked for joined recordings (`mp4_joins`): a fragmented MP4 has two
+#: a fragment (`moof`, `mdat`); an hour of 2 s fragments is 3,600, a hostile file's 100,000
+#: fragments are walked to here (~0.1 s) and the rest is read as the demuxer reads it.
+MAX_BOXES = 1 << 16
+_MP4_TYPES = (b"ftyp", b"moov", b"moof", b"mdat", b"mfra", b"free", b"skip", b"sidx",
+              b"styp", b"emsg", b"prft", b"uuid", b"meta", b"wide", b"pdin")
+_mp4_walked: dict[tuple, list[int]] = {}  # (path, size, mtime) -> `mp4_joins`' answer
+
+
+def mp4_joins(path: str, limit: int = MAX_WALK) -> list[int]:
+    """Where each recording joined after the first begins in a fragmented MP4 (two
+    fragmented MP4s joined byte for byte, or a stream whose initialisation segment is sent
+    again with other settings): a header (`ftyp`, or a `moov` that no `ftyp` opens) after a
+    movie fragment (`moof`). The top level walked box by box, at most MAX_BOXES boxes; a box
+    of another type or a size that does not fit ends the walk (nothing past it is known).
+    FFmpeg's MP4 demuxer reads every such recording's packets, decoded with the first
+    recording's header (`joined_chain.own_read` says when they are read from their own).
+    Walked once a process for a file (its path, size and time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    key = (path, st.st_size, st.st_mtime_ns)
+    if key not in _mp4_walked:
+        if len(_mp4_walked) >= 16:
+            _mp4_walked.clear()
+        _mp4_walked[key] = _walk_mp4(path, st.st_size)
+    return _mp4_walked[key][:limit]
+
+
+def _walk_mp4(path: str, size: int) -> list[int]:
+    out: list[int] = []
+    fragmented = False
+    last = b""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return out
+    try:
+        at = 0
+        for _ in range(MAX_BOXES):
+            head = os.pread(fd, 16, at)
+            if len(head) < 8:
+                break
+            n, kind = int.from_bytes(head[:4], "big"), head[4:8]
+            if n == 1 and len(head) == 16:
+                n = int.from_bytes(head[8:16], "big")
+            elif n == 0:
+                n = size - at
+            if kind not in _MP4_TYPES or n < 8 or at + n > size:
+                break
+            if fragmented and (kind == b"ftyp" or (kind == b"moov" and last != b"ftyp")):
+                out.append(at)
+                fragmented = False  # the next recording's own fragments follow
+                if len(out) >= MAX_WALK:
+                    break
+            elif kind == b"moof":
+                fragmented = True
+            last = kind
+            at += n
+            if at >= size:
+                break
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return out
+
+
+def recording_joins(path: str, limit: int = MAX_WALK) -> list[int]:
+    """Where each recording joined after the first begins: `matroska_joins` for a Matroska
+    file (its EBML magic first), `mp4_joins` for an MP4 one (an `ftyp` box first), else none."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return []
+    if head[:4] == _EBML:
+        return matroska_joins(path, limit)
+    if head[4:8] == b"ftyp":
+        return mp4_joins(path, limit)
+    return []
+
+
 #: Recordings past the demuxer's last packet whose own header is opened for its duration.
 MAX_UNREAD_OPENED = 8
 

@@ -1,4 +1,4 @@
-"""Seeking the picture in a file of joined Matroska recordings (`decoder.ExactDecoder`, in the
+"""Seeking the picture in a file of joined Matroska (or fragmented MP4) recordings (`decoder.ExactDecoder`, in the
 isolated video process): each recording is sought in a reader of its own header.
 
 FFmpeg's Matroska demuxer is not told of a byte seek (session 24, `child_audio`): it goes on
@@ -40,12 +40,18 @@ class RecordingReaders:
     """Readers of a joined Matroska's recordings, each opened from its own header."""
 
     def __init__(self, container, index: FrameIndex) -> None:
-        joined_mkv = bool(index.segments) and "matroska" in str(container.format.name)
-        self.source = path_of(container) if joined_mkv else None
+        names = str(container.format.name).split(",")
+        mp4 = "mp4" in names and "matroska" not in names
+        joined = mp4 or (bool(index.segments) and "matroska" in names)
+        self.source = path_of(container) if joined else None
         self.index = index
         # the recordings from the third on (`joined_chain`): each read from its own header
-        # alone, the last one the walk found only when the walk was not cut
+        # alone, the last one the walk found only when the walk was not cut; a fragmented
+        # MP4's joined recordings (`joined_chain.mp4_own`), whose timestamps may go on
+        # rather than restart (an initialisation segment sent again)
         self.later = later_starts(self.source) if self.source is not None else ([], False)
+        if mp4 and not self.later[0]:
+            self.source = None  # no recording read from its own header: byte seeks
         self._walk: dict = {}  # `child_audio.recording_start`'s walk of the top level
         self._readers: OrderedDict[int, object] = OrderedDict()  # recording start -> reader
 

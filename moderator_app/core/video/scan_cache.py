@@ -53,18 +53,25 @@ def cache_key(path: Path, sha: str) -> str:
     `.mkvj27s` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
     level, no decoding): since session 27 the second one may be read from its own header
     (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
-    too, `.mkvj27s`), and arrays cached before decoded it with the first's."""
+    too, `.mkvj27s`), and arrays cached before decoded it with the first's. Tagged `.mp4j28`
+    for a fragmented MP4 of recordings joined (`mp4_joins`): since session 28 each is read
+    from its own header (`joined_chain.mp4_own`), and arrays cached before lost the first
+    fragment of each."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(4)
+            head = fh.read(8)
     except OSError:
         head = b""
-    if head == b"OggS":
+    if head[:4] == b"OggS":
         return f"{sha}.ogg2"
-    if head == b"\x1a\x45\xdf\xa3":
+    if head[:4] == b"\x1a\x45\xdf\xa3":
         from .joined_headers import matroska_joins
         if matroska_joins(str(path), 1):
             return f"{sha}.mkvj27s"
+    if head[4:8] == b"ftyp":
+        from .joined_headers import mp4_joins
+        if mp4_joins(str(path), 1):
+            return f"{sha}.mp4j28"
     return sha
 
 
