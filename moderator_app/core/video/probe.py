@@ -70,7 +70,9 @@ JOINED_UNDECODABLE = rule(
     "come out otherwise with the first recording's header than with its own (other encoder "
     "settings: profile, B-frames, CRF; another picture size, said as `video.stream_change`) "
     "is read from its own header, as every recording from the third on is: its own "
-    "pictures at their own size, footage.", G)
+    "pictures at their own size, footage. In a fragmented MP4, every joined recording of "
+    "the file's codec and clock is read from its own header (its first fragment too, which "
+    "FFmpeg's demuxer drops).", G)
 VFR = rule("video.variable_rate", Severity.INFO,
            "The frame timestamps are not evenly spaced (variable frame rate).", G)
 # A note: a second recording in the file (a webcam beside the game, a second capture) is
