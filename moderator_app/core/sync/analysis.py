@@ -154,6 +154,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                            th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
+    if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
+        res = _not_refused(_in_finer_band(run_s, sig, th, res, input_kinds, offset_s),
+                           refused, th) or res
     if res.suggested_offset_s is None and offset_s is not None:
         res = at_offset.band_at(run_s, sig, th, offset_s, res, _band_read) or res
         # ... and the band that answers best there read for a splice (core/sync/band_jump.py)
@@ -412,12 +415,15 @@ def _drift_speed(sig: FrameSignals, nov: reactions.Novelty, e: np.ndarray, th) -
 
 
 def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
-                   input_kinds=None) -> SyncAnalysis | None:
+                   input_kinds=None, offset_s: float | None = None) -> SyncAnalysis | None:
     """`_in_band` on the scan's finer tiles (`FrameSignals.finer`: 16x16), when it suggests
     an offset in one stretch at speed 1 and its band stands `sync_min_null_z` over the
     shuffled logs' best; None otherwise (nothing is said of a weaker band: the 8x8 band has
     said it). Only with no offset given and nothing else suggested: every other run keeps
-    its analysis bit for bit.
+    its analysis bit for bit. When no band stands at speed 1, on either grid: the band at the
+    whole picture's drift (`_in_band`'s `drift`, `_drift_speed`), kept only when its reading
+    finds a drift with its own test; that is also tried at a moderator's `offset_s` (nothing
+    else is, there: the speed-1 bands at a given offset are `at_offset`'s).
 
     Why: a sprite smaller than an 8x8 tile, on a lane beside traffic, shares its tile with
     the traffic. Frogger's frog waits on the bottom pavement, and the lowest lane's cars
@@ -433,16 +439,25 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
     signal" on the corpus' genuine runs, while the half-shifted row that holds it stands
     12.3 and 16.4 spreads over the shuffled logs' best (space_invaders-genuine, -genuine3;
     issue 13, session 27).
-    Why no drift or jump: as `narrow.suggested` (a part of the picture lined up by chance
-    with a few actions is no splice)."""
-    for read in (_finer, FrameSignals.half_shifted):
+    Why no jump: as `narrow.suggested` (a part of the picture lined up by chance with a few
+    actions is no splice).
+    Why the drift (session 28): Kangaroo's and Space Invaders' genuine runs get their offset
+    from these bands, and their sped-up or slowed runs' actions slide off a band chosen at
+    speed 1 (4 % over 40 s: 1.6 s): kangaroo-speed, -speed2, -speed6, -slow,
+    space_invaders-speed6 and frostbite-speed6 read no drift at all; at the whole picture's
+    drift their band stands and its reading finds +4.01, +1.99, +6.02, -2.90, +6.02 and
+    +5.99 % (truth 4, 2, 6, -2.91, 6, 6), offsets 0.2-0.9 frame off at 0.42-0.49."""
+    reads = [(True, _finer), (True, FrameSignals.half_shifted)]
+    if offset_s is None:
+        reads = [(False, _finer), (False, FrameSignals.half_shifted)] + reads
+    for drift, read in reads:
         other = read(sig)
         if other is None:
             continue
         # (`_in_band` suggests only from a band standing sync_min_null_z and answering
         # first; a weaker one's gaps played, said on `silent` there, are not taken)
-        a = _in_band(run_s, other, th, None, silent, drift=False)
-        if a is None or a.suggested_offset_s is None or a.speed != 1.0 or \
+        a = _in_band(run_s, other, th, offset_s, silent, drift=drift)
+        if a is None or a.suggested_offset_s is None or (a.speed != 1.0) != drift or \
                 any(f.rule == "sync.offset_jump" for f in a.findings):
             continue
         one = _one_kind(a, run_s, input_kinds, th)
