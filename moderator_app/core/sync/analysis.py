@@ -28,6 +28,7 @@ from . import (
     band_splice,
     cadence,
     clock,
+    drops,
     event_jump,
     freeze,
     held_insert,
@@ -63,9 +64,10 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
     is no offset; `run_duration_s`, run_start to run_end, narrows those offsets; a finding
     of its own inside a held picture dated from the picture's first held frame), and the
-    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed), or
-    else the speed the game's own animation clock shows (core/sync/pace.py: no offset either),
-    and where a clock the game draws changes its schedule (core/sync/clock.py).
+    slowdown its evenly repeated frames show (core/sync/repeats.py: no offset needed), the
+    speed-up its evenly dropped frames show (core/sync/drops.py), or else the speed the
+    game's own animation clock shows (core/sync/pace.py: no offset either), and where a
+    clock the game draws changes its schedule (core/sync/clock.py).
     `input_kinds`: beside `run_s`, the log's name for each input (a press's button), or
     None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
@@ -75,6 +77,8 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
                                   input_kinds, explained) + \
         repeats.repeat_drift(res, run_s, sig, th)
+    if not any(f.rule == pace.RULE for f in held):
+        held += drops.drop_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)
     held += clock.clock_jumps(res, run_s, sig, th)
