@@ -50,7 +50,7 @@ from .fit import (
 from .reading import analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
-from .waits import game_waits
+from .waits import game_waits, lag_waits
 
 __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at", "combine"]
 
@@ -74,8 +74,11 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
+    # the holds several of which end at one button at one lag: the game's waits (waits.py)
+    lagged = [(w.start_s, w.end_s) for w in lag_waits(res, run_s, sig, th, input_kinds,
+                                                       run_duration_s)]
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
-                                  input_kinds, explained) + \
+                                  input_kinds, explained, lagged) + \
         repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)

@@ -37,6 +37,7 @@ frames: a timer that keeps ticking on a still screen.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -193,7 +194,8 @@ def waits_near(x: np.ndarray, kinds: list[str], f0: float, f1: float, fps: float
 def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                     run_duration_s: float | None = None,
                     widened: dict[int, SyncFinding] | None = None,
-                    input_kinds=None, explained: set[int] | None = None) -> list[SyncFinding]:
+                    input_kinds=None, explained: set[int] | None = None,
+                    holds: Sequence[tuple[float, float]] = ()) -> list[SyncFinding]:
     """`sync.no_reaction` findings for the held pictures the analysis `a` does not already
     report (see the module's docstring). A finding of `a` from the reactions whose first
     unanswered action lies inside such a held picture that starts earlier starts where the
@@ -206,7 +208,9 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     (`waits_for`). `explained`, when given, gets the indices of `a`'s findings from the
     reactions that lie inside a held picture ending as such a wait: a still picture answers
     no press, and the game ignores them while it waits (Human Cannonball's opening hold at
-    2.82 s: 2 unanswered presses inside 0.08-8.28 s, QA s26 T4)."""
+    2.82 s: 2 unanswered presses inside 0.08-8.28 s, QA s26 T4). `holds`: held pictures
+    (video times, first held frame to first changed frame) known to be the game's waits
+    by the lag several of them end at (`waits.lag_waits`): treated as such a wait."""
     e, kinds = in_order(run_s, input_kinds)
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
@@ -214,6 +218,9 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     opening = opening_wait(a, sig, spans, e, kinds, th) if kinds is not None else None
     if opening is not None and explained is not None:
         explained.update(_inside(a, sig, opening.start_s, opening.end_s))
+    if explained is not None:  # the presses the game ignored while it waited (`holds`)
+        for h0, h1 in holds:
+            explained.update(_inside(a, sig, h0, h1))
     spans = spans[(spans[:, 0] > 0) & (spans[:, 1] < len(sig) - 1)] if len(spans) else spans
     if not len(spans):
         return []
@@ -253,7 +260,8 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                 sig, int(spans[i, 1]), fps, x, kinds, f0, f1, th.sync_wait_reaction_s,
                 float(offs[0]) - (WAIT_REACH_S if one else 0.0),
                 float(offs[-1]) + (WAIT_REACH_S if one else 0.0)))
-            or (one and opening is not None and _same_wait(opening, x, kinds, f0, f1, fps)))
+            or (one and opening is not None and _same_wait(opening, x, kinds, f0, f1, fps))
+            or _known(holds, f0, f1, fps))
         said = [j for j, g in enumerate(a.findings)
                 if g.rule == RULE and g.video_start_s is not None
                 and g.video_start_s - 1.0 <= f1
@@ -290,6 +298,15 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             video_start_s=round(f0, 3), video_end_s=round(f1, 3), run_start_s=r0,
             run_end_s=r1, actions=least))
     return out
+
+
+def _known(holds: Sequence[tuple[float, float]], f0: float, f1: float, fps: float) -> bool:
+    """Is the held picture f0..f1 one of `holds`: the same first frame, and an end no more
+    than `NOISE_FRAMES` frames later (`waits._settled` reads past a codec's last small
+    changes)?"""
+    frame = 1.0 / fps
+    return any(abs(h0 - f0) < frame / 2 and -frame / 2 < h1 - f1 < (NOISE_FRAMES + 0.5) * frame
+               for h0, h1 in holds)
 
 
 def _waits_here(sig: FrameSignals, last: int, fps: float, x: np.ndarray, kinds: list[str],

@@ -27,8 +27,20 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    presses named, teaches the button and its lag; a later hold ending at that button at that
    lag (+-1 frame) is the same wait (Donkey Kong after a lost life: the level is redrawn, a
    first changed frame 5x the usual change, which (1) cannot take).
+4. **The game's button, from the lag its holds end at** (session 28, `lag_agreed`): a game
+   whose every change of picture is a reaction (Casino, a card table: QA s27 T1) redraws much
+   of the screen when its button is pressed (the first changed frame 1.1-17x the usual
+   change), so (1) takes none of its holds, and they hold no ignored press of the button to
+   learn from. What they show instead: `WAIT_LAG_AGREE_MIN` of them at a suggested offset
+   (`WAIT_LAG_AGREE_MIN_AUTO` at a moderator's, searched +-1 s, or with none used) end at
+   the first press of one button inside them, at one lag (their lags, first changed frame - press, within `WAIT_LAG_BAND_S` of each
+   other: the game's reaction, as it polls its button and the frame shows it). Those holds
+   are the game's waits; the sync's `sync.no_reaction` over them is dropped too
+   (`freeze.frozen_findings(holds=)`).
 Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
-freezes keep their warnings (a game that waits for no button agrees on none).
+freezes keep their warnings (a game that waits for no button agrees on none; in a game that
+does, an edit resumes at that lag after the first press of its button only by chance,
+and the presses of it held inside the freeze, which the game would have shown, exclude it).
 """
 
 from __future__ import annotations
@@ -78,6 +90,21 @@ WAIT_AGREE_PAIRS = 1_000
 # The press that ends a wait may be expected up to this many frames after its first changed
 # frame in the one-hold rule here (freeze.WAIT_LATE_FRAMES is the sync finding's 2).
 NOTE_LATE_FRAMES = 1
+# Holds that must end at the first press of one button inside them, at one lag, for (4): at
+# a suggested offset, and else (a moderator's, searched WAIT_REACH_S either side; every
+# covering offset with none used: a window of one frame in seconds of offsets, where a
+# coincidence of three is likelier). QA s27's Casino: 3 (genuine2) and 7 holds agree at the
+# suggestion.
+WAIT_LAG_AGREE_MIN = 3
+WAIT_LAG_AGREE_MIN_AUTO = 4
+# Their lags lie within this of each other (and a frame at least): one reaction, as the
+# game polls its button (a few emulator frames) and the video shows it (a frame). The
+# truths' lags of the shown presses of a genuine run spread 0.03-0.063 s on Casino (QA s27's
+# AV1 at 20 fps, our H.264 at 25), 0.04-0.07 s on Human Cannonball and Donkey Kong.
+WAIT_LAG_BAND_S = 0.08
+# The most comparisons (pairs in one band, squared, summed) `lag_agreed` makes: presses of one
+# button crowded at one lag are an input's, not a game's (QA s27 Casino at auto: 94).
+WAIT_AGREE_WORK = 100_000
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
@@ -156,7 +183,127 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
                 out[k] = replace(_wait(*hold[k], x, kinds, c, opening.offset_s,
                                        opening.offset_s, 1, (lag, lag)),
                                  opening_s=round(opening.end_s, 3))
-    return tuple(out[k] for k in sorted(out))
+    found = [out[k] for k in sorted(out)]
+    seen = {(w.start_s, w.end_s) for w in found}
+    found += [w for w in lag_waits(a, run_s, sig, th, input_kinds, run_duration_s)
+              if (w.start_s, w.end_s) not in seen]
+    return tuple(sorted(found, key=lambda w: w.start_s))
+
+
+def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
+              run_duration_s: float | None = None) -> tuple[GameWait, ...]:
+    """The held pictures of (4) (the module's docstring: holds ending at the first press of
+    one button inside them, at one lag), in video order; empty with no kinds, or when too
+    few agree. `freeze.frozen_findings` takes their spans as the game's waits too."""
+    if input_kinds is None or len(sig) < 3:
+        return ()
+    e, kinds = in_order(run_s, input_kinds)
+    if kinds is None or not len(e):
+        return ()
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    change = np.asarray(sig.picture_change)
+    holds = []
+    for p, q in still_spans(sig).tolist():
+        if q >= len(sig) - 1:
+            continue  # held to the video's end: it does not resume at any press
+        f0, f1 = float(t[p]), float(t[_settled(change, int(q))]) + 1.0 / fps
+        if f1 - f0 >= WAIT_HELD_S:
+            holds.append((f0, f1))
+    used = a.offset_used_s is not None
+    speed = a.speed if used and a.speed > 0 else 1.0
+    x = e / speed
+    if used:
+        base = float(a.offset_used_s)  # type: ignore[arg-type]
+        # a suggestion is the reactions' own offset; a moderator's is searched +-1 s, where
+        # a coincidence of three is likelier (a freeze beside two holds, measured)
+        reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
+        lo, hi = base - reach, base + reach
+        need = WAIT_LAG_AGREE_MIN if not reach else WAIT_LAG_AGREE_MIN_AUTO
+    else:
+        grid = covering_offsets(a, sig, e, run_duration_s)
+        if not len(grid):
+            return ()
+        lo, hi, need = float(grid[0]), float(grid[-1]), WAIT_LAG_AGREE_MIN_AUTO
+        base = (lo + hi) / 2
+    found = lag_agreed(holds, x, kinds, fps, float(th.sync_wait_reaction_s), lo, hi, base,
+                       need, used)
+    if found is None:
+        return ()
+    o, ends, band = found
+    return tuple(_wait(*holds[k], x, kinds, c, o, o, len(ends), band)
+                 for k, c in sorted(ends.items()))
+
+
+def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str],
+               fps: float, within: float, lo: float, hi: float, base: float, need: int,
+               nearest: bool) -> tuple[float, dict[int, int], tuple[float, float]] | None:
+    """The offset from `lo` to `hi` at which the most `holds` (video times, first held frame
+    to first changed frame) end at the first press of one button inside them, their lags
+    (first changed frame - the press) within `WAIT_LAG_BAND_FRAMES` of each other, at least
+    `need` of them: (offset, {hold: its press}, (least lag, most lag)), or None. Each (hold,
+    press) pair holds over an exact interval of offsets (the press expected from `within`
+    before the first changed frame to `NOTE_LATE_FRAMES` after it, inside the hold, no press
+    of its kind before it there); a pair's lag less the offset is fixed, so the band is
+    read on it. Of equal counts, the offset nearest `base`: itself when `nearest` (a
+    moderator's offset), else the middle of the offsets at which they agree. At most
+    `WAIT_AGREE_PAIRS` pairs are weighed (None past it)."""
+    if len(holds) < need or hi < lo:
+        return None
+    late = NOTE_LATE_FRAMES / fps
+    band = max(WAIT_LAG_BAND_S, 1.0 / fps) + 1e-6
+    last: dict[str, int] = {}
+    before = []  # the last press of the same kind before each press, or -1
+    for c, kind in enumerate(kinds):
+        before.append(last.get(kind, -1))
+        last[kind] = c
+    pairs: dict[str, list[tuple[float, float, float, int, int]]] = {}  # (lag+o, from, to, hold, press)
+    weighed = 0
+    for k, (f0, f1) in enumerate(holds):
+        a = int(np.searchsorted(x, f1 - within - hi - 1e-9))
+        b = int(np.searchsorted(x, f1 + late - lo + 1e-9))
+        weighed += b - a
+        if weighed > WAIT_AGREE_PAIRS:
+            return None
+        for c in range(a, b):
+            if no_button(kinds[c]):
+                continue
+            xc = float(x[c])
+            o0 = max(lo, f1 - within - xc, f0 - xc)
+            o1 = min(hi, f1 + late - xc)
+            if before[c] >= 0:  # its kind pressed before it inside the hold: not the first
+                o1 = min(o1, f0 - float(x[before[c]]) - 1e-6)
+            if o0 <= o1:
+                pairs.setdefault(kinds[c], []).append((f1 - xc, o0, o1, k, c))
+    wins = []  # per button and first pair, the pairs whose lags lie in its band
+    for ps in pairs.values():
+        ps.sort()
+        j = 0
+        for i in range(len(ps)):
+            j = max(j, i)
+            while j + 1 < len(ps) and ps[j + 1][0] - ps[i][0] <= band:
+                j += 1
+            wins.append(ps[i:j + 1])
+    if sum(len(w) ** 2 for w in wins) > WAIT_AGREE_WORK:
+        return None  # presses crowded at one lag: a bound about the input (as the pairs')
+    best = None
+    for win in wins:
+        for _, at, *_ in win:
+            inside: dict[int, tuple[float, float, float, int, int]] = {}
+            for iv in win:
+                if iv[1] <= at <= iv[2] and iv[3] not in inside:
+                    inside[iv[3]] = iv
+            if len(inside) < need:
+                continue
+            a0 = max(iv[1] for iv in inside.values())
+            a1 = min(iv[2] for iv in inside.values())
+            o = min(max(base, a0), a1) if nearest else (a0 + a1) / 2
+            key = (len(inside), -abs(o - base))
+            if best is None or key > best[0]:
+                d = [iv[0] for iv in inside.values()]
+                best = (key, o, {k: iv[4] for k, iv in inside.items()},
+                        (round(min(d) - o, 3), round(max(d) - o, 3)))
+    return None if best is None else best[1:]
 
 
 def _wait(f0: float, f1: float, x: np.ndarray, kinds: list[str], c: int, at: float,
