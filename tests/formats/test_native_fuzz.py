@@ -583,6 +583,18 @@ def test_markers_at_every_offset():
                 assert JCS.markers(block, MARKERS) == (m,), (m, size, at)
 
 
+def test_escape_markers_among_latin_escapes_at_every_offset():
+    """Session 28 (s27 open item 3): a candidate whose fifth byte no marker of its bucket has
+    (`\\u00e9` of ensure_ascii's Latin text, next to `\\u004`..`\\u007`, `\\u0020`) is dropped
+    before the markers are compared. An escape marker among such escapes, cut or whole, at
+    every offset and stride, is still found."""
+    sea = b"\\u00e9\\u00e8\\u001b" * 8
+    for m in (x for x in MARKERS if x.startswith(b"\\u00")):
+        for at in range(len(sea) + 1):
+            for block in (sea[:at] + m + sea[at:], sea[:at] + m, sea[:at] + m[:-1]):
+                assert JCS.markers(block, MARKERS) == tuple(x for x in MARKERS if x in block)
+
+
 # -- whole reports, accelerator on and off --------------------------------------------------
 def _lines_only(block, ctx):
     return None

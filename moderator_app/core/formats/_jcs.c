@@ -3457,6 +3457,11 @@ typedef struct {
     /* nibble tables of each marker's first four bytes, a bit per bucket (bk; a shorter
      * marker's third or fourth byte is any byte) */
     unsigned char lo1[16], hi1[16], lo2[16], hi2[16], lo3[16], hi3[16], lo4[16], hi4[16];
+    /* the buckets a candidate keeps for its fifth byte (a bucket holding a marker shorter
+     * than five bytes keeps every byte): the escapes that can hide a marker (`\u004`..`\u007`,
+     * `\u0020`, `\u002d`) share their first four bytes with every `\u00XX` escape, a
+     * candidate at each `\u00e9` of ensure_ascii's Latin text (s27 open item 3, session 28) */
+    unsigned char five[256];
 } MarkerSet;
 
 /* 0, or -1 with an exception. The set borrows the tuple's bytes: keep the tuple alive. */
@@ -3530,6 +3535,11 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
                 ms->hi4[v] |= b;
             }
         }
+        if (ms->ml[j] >= 5)
+            ms->five[k[4]] |= b;
+        else
+            for (int v = 0; v < 256; v++)
+                ms->five[v] |= b;
     }
     ms->all = ms->nm == 64 ? ~(uint64_t)0 : (((uint64_t)1 << ms->nm) - 1);
     return 0;
@@ -3592,7 +3602,11 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
             while (mask) {
                 int k = __builtin_ctz(mask);
                 mask &= mask - 1;
-                verify_at(ms, p, len, i + k, buckets[k], found);
+                unsigned bk = buckets[k];
+                if (i + k + 4 < len)
+                    bk &= ms->five[p[i + k + 4]];
+                if (bk)
+                    verify_at(ms, p, len, i + k, bk, found);
             }
         }
     }
@@ -3639,7 +3653,11 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
             while (mask) {
                 int k = __builtin_ctz(mask);
                 mask &= mask - 1;
-                verify_at(ms, p, len, i + k, buckets[k], found);
+                unsigned bk = buckets[k];
+                if (i + k + 4 < len)
+                    bk &= ms->five[p[i + k + 4]];
+                if (bk)
+                    verify_at(ms, p, len, i + k, bk, found);
             }
         }
     }
