@@ -180,8 +180,9 @@ def build_sync_run(name: str) -> Path:
     return s25.build_sync_run(name)
 
 
-def _offsets(truth: dict) -> list[tuple[str, str]]:
-    T, fps = truth["offset_s"], truth["fps"]
+def _offsets(truth: dict, shift: float = 0.0) -> list[tuple[str, str]]:
+    """auto, the truth in the file's own time (truth + file_shift) and +2 / -4 frames off."""
+    T, fps = truth["offset_s"] + shift, truth["fps"]
     return [("auto", "auto"), ("truth", f"{T:.3f}")] + [
         (f"{k:+d}f", f"{T + k / fps:.3f}") for k in NEAR_FRAMES]
 
@@ -192,7 +193,7 @@ def check_sync(name: str) -> dict:
     d = build_sync_run(name)
     truth = json.loads((d / "truth.json").read_text())
     res: dict = {"run": name, "truth_offset_s": truth["offset_s"], "tamper": truth["tamper"]}
-    for label, off in _offsets(truth):
+    for label, off in _offsets(truth, file_shift(d, truth["fps"])):
         code, rep, err = s22._verify(d, "--scan", "--sync", "--offset", off)
         sy = rep.get("sync") or {}
         drift = [f.get("percent") for f in sy.get("findings", []) if f.get("rule") == "sync.drift"]
@@ -208,6 +209,29 @@ def check_sync(name: str) -> dict:
     return judge_sync(res, truth)
 
 
+def file_shift(d: Path, fps: float) -> float:
+    """How much later than i / fps the file's frames stand (ffprobe's third frame): the
+    fragmented MP4 muxer gives its first sample two frame durations, so every later frame of
+    r45fmp4 is 23.3 ms later than the generator's i / 45 (judge note in the doc, 09:25); the
+    Ogg files' frames stand on the i / 12 grid (0)."""
+    v = next(d.glob("video.*"))
+    memo = d / "file_shift.json"
+    if memo.exists():
+        return json.loads(memo.read_text())["shift_s"]
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "frame=pts_time", "-of", "csv=p=0", str(v)],
+                         capture_output=True, text=True, check=True).stdout
+    pts = [float(x.strip(",")) for x in out.split() if x.strip(",") not in ("", "N/A")]
+    if v.suffix == ".mp4":  # every frame there: the third frame's lateness
+        shift = round(pts[2] - 2 / fps, 6)
+    else:  # Theora drops repeated pictures (no frame for them): the frames on the i / fps grid
+        off = [p - round(p * fps) / fps for p in pts]
+        shift = round(float(np.median(off)), 6)
+        assert max(abs(x) for x in off) < 0.002, v
+    memo.write_text(json.dumps({"shift_s": shift}))
+    return shift
+
+
 def judge_sync(res: dict, truth: dict) -> dict:  # noqa: C901, PLR0912 - one judge, written out
     """The bars (section 1): genuine: no confident wrong offset, 0 sync.* / video.frozen
     warnings at any offset, HIDDEN games an offset within a frame at auto (S-c); splices: no
@@ -216,7 +240,10 @@ def judge_sync(res: dict, truth: dict) -> dict:  # noqa: C901, PLR0912 - one jud
     away; speed / slow: a drift within 1 point of the truth at auto and the truth (S-d: a
     drift, silence is reported apart), no other sync warning; deleted / human: a sync.*
     warning within 1 s at the truth, none away."""
-    T, fps, tam = truth["offset_s"], truth["fps"], truth["tamper"]
+    fps, tam = truth["fps"], truth["tamper"]
+    shift = file_shift(CACHE / "sync" / res["run"], fps)
+    T = truth["offset_s"] + shift  # the truth in the file's own time
+    res["file_shift_s"], res["truth_in_file_s"] = shift, round(T, 6)
     kind, game = tam["kind"], truth["game"]
     labels = [k for k, _ in _offsets(truth)]
     a = res["auto"]
