@@ -39,7 +39,7 @@ file, no backslash-separated member paths):
 - h28_14 log_private_case_variant: a model_request with `"DATA": {"prompt": MARK}` beside its
   `data`: `withhold` never publishes MARK;
 - h28_15 decide_reviewer_osc8_nel: decisions whose reviewer holds an OSC 8 hyperlink and NEL,
-  whose note is 200 KB of combining marks and a DEL; then `decisions list|export|verify`;
+  whose note is 121 KB of combining marks and a DEL; then `decisions list|export|verify`;
 - h28_16 ledger_head_devzero: a 3-decision ledger whose `.head` is a symlink to /dev/zero:
   `decisions verify|list` and `decide` within the bounds, no hang;
 - h28_17 ledger_head_sparse_300m: the `.head` a 300 MiB sparse file of zeros: the same;
@@ -358,15 +358,17 @@ def cases(root: Path, ledgers: bool = False) -> list[tuple[str, list[list[str]]]
 
     # decisions and ledgers
     name = "h28_15_decide_reviewer_osc8_nel"
-    note = "z\u0301\u0302\u0303\u0304\u0305" * 34000 + "\x7fend"
+    note = "z\u0301\u0302\u0303\u0304\u0305" * 11000 + "\x7fend"  # 121 KB: one argv string is at most 128 KiB
     reviewer = "qa\x1b]8;;https://evil.example/\x1b\\rev\u0085iewer"
     out.append((name, [["decide", str(SAMPLE), "--reject", "--reason", "other",
                         f"--note={note}", "--reviewer", reviewer, "--offset", "0"],
                        ["decide", str(SAMPLE), "--accept", "--reviewer", reviewer,
                         "--offset", "0"],
                        ["decisions", "list"], ["decisions", "verify"],
-                       ["decisions", "export", "--out", str(root / "h28_15.csv")],
-                       ["decisions", "export", "--out", str(root / "h28_15.jsonl")]]))
+                       ["decisions", "export", "--format", "csv", "--out",
+                        str(root / "h28_15.csv")],
+                       ["decisions", "export", "--format", "jsonl", "--out",
+                        str(root / "h28_15.jsonl")]]))
     for name, how in (("h28_16_ledger_head_devzero", "devzero"),
                       ("h28_17_ledger_head_sparse_300m", "sparse")):
         if ledgers:
@@ -379,7 +381,8 @@ def cases(root: Path, ledgers: bool = False) -> list[tuple[str, list[list[str]]]
                 with open(head, "wb") as fh:
                     fh.truncate(300 << 20)
         out.append((name, [["decisions", "verify"], ["decisions", "list"],
-                           ["decisions", "export", "--out", str(root / f"{name[:6]}.jsonl")],
+                           ["decisions", "export", "--format", "jsonl", "--out",
+                            str(root / f"{name[:6]}.jsonl")],
                            ["decide", str(SAMPLE), "--reject", "--reason", "other", "--note",
                             "qa28 after", "--offset", "0"], ["decisions", "verify"]]))
     return out
