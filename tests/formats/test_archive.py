@@ -142,6 +142,30 @@ def test_a_zip_entry_whose_local_header_names_another_file_is_refused(tmp_path):
     assert verify_paths([p], OPTS).report.verdict == "fail"
 
 
+def test_a_utf8_flag_set_in_one_header_only_is_the_same_name(tmp_path):
+    """The local-name check compares the name's bytes, not its decoding: a writer that sets
+    the UTF-8 flag in the central directory only (or the local header only) names the same
+    file, and its non-ASCII members are kept. A missing local header is refused."""
+    p = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(p, "w", compression=zipfile.ZIP_STORED) as zf:
+        zf.writestr("events.jsonl.zst", EVENTS)
+        zf.writestr("r\u00e9sum\u00e9.txt", b"x")
+        zf.writestr("notes.txt", b"y")
+    raw = bytearray(p.read_bytes())
+    local = raw.index("r\u00e9sum\u00e9.txt".encode()) - 30
+    assert raw[local:local + 4] == b"PK\x03\x04" and raw[local + 7] & 0x08
+    raw[local + 7] &= ~0x08  # the UTF-8 flag (0x800) cleared in the local header only
+    notes = raw.index(b"notes.txt") - 30  # its local header (before the central entry)
+    raw[notes:notes + 4] = b"PK\x09\x09"  # no local header where notes.txt should start
+    p.write_bytes(bytes(raw))
+    members, findings = open_archive(p)
+    assert [m.name for m in members] == ["events.jsonl.zst", "r\u00e9sum\u00e9.txt"]
+    assert [(f.rule, f.message) for f in findings] == [(
+        "archive.corrupt", "member 'notes.txt': no local header where the central directory "
+        "puts it, so a tool that reads local headers (a streaming unzip) sees another file: "
+        "refused")]
+
+
 def test_truncated_tar_zst_is_not_a_shorter_valid_bundle(tmp_path):
     tar = _tar_bytes([("events.jsonl", join(chain_lines(200, seed=1)))])
     z = zstandard.ZstdCompressor().compress(tar)

@@ -221,11 +221,11 @@ def _zip_members(path: Path) -> tuple[list[Member], list[Finding]]:
         if len(members) >= MAX_MEMBERS:
             findings.append(TOO_MANY.at(f"more than {MAX_MEMBERS} members", path.name))
             break
-        if local.get(info.header_offset, info.orig_filename) != info.orig_filename:
+        other = _other_local_name(info, local.get(info.header_offset))
+        if other is not None:
             findings.append(CORRUPT.at(
-                f"member {name[:200]!r}: its local header names "
-                f"{printable_name(local[info.header_offset])[:200]!r}, so a tool that reads "
-                "local headers (a streaming unzip) sees another file: refused", path.name))
+                f"member {name[:200]!r}: {other}, so a tool that reads local headers (a "
+                "streaming unzip) sees another file: refused", path.name))
             continue
         mode = info.external_attr >> 16
         why = unsafe_name(name)
@@ -339,26 +339,38 @@ def _central_entries(fh, end) -> int:
     return count
 
 
-def _local_names(path: Path, infos: list[zipfile.ZipInfo]) -> dict[int, str]:
-    """Each entry's name as its local header spells it, by header offset (decoded as zipfile
-    decodes it). zipfile lists the central directory's names and checks the local one only
+def _local_names(path: Path, infos: list[zipfile.ZipInfo]) -> dict[int, bytes | None]:
+    """Each entry's name as its local header spells it (None: no local header there), by
+    header offset. zipfile lists the central directory's names and checks the local one only
     when a member is opened: a failing `agent-log.jsonl` listed as `notes.txt` beside a
     self-made chain was never opened, and passed (s28 hostile sweep), while a streaming
     reader (bsdtar, Java's ZipInputStream) sees the log. One pass in offset order."""
-    names: dict[int, str] = {}
+    names: dict[int, bytes | None] = {}
     with contextlib.suppress(OSError), open(path, "rb", buffering=1 << 16) as fh:
         for info in sorted(infos, key=lambda i: i.header_offset):
             fh.seek(info.header_offset)
             head = fh.read(30)
             if len(head) < 30 or head[:4] != b"PK\x03\x04":
-                names[info.header_offset] = "(no local header)"
+                names[info.header_offset] = None
                 continue
-            flags, = struct.unpack_from("<H", head, 6)
             size, = struct.unpack_from("<H", head, 26)
-            raw = fh.read(size)
-            names[info.header_offset] = raw.decode("utf-8", "surrogateescape") \
-                if flags & 0x800 else raw.decode("cp437")
+            names[info.header_offset] = fh.read(size)
     return names
+
+
+def _other_local_name(info: zipfile.ZipInfo, raw: bytes | None) -> str | None:
+    """Why the local header does not name `info`'s file, or None when it does: the same
+    bytes as the central name in UTF-8 or CP437 (writers differ in the UTF-8 flag of one
+    header or the other, not in the name's bytes)."""
+    if raw is None:
+        return "no local header where the central directory puts it"
+    for encoding in ("utf-8", "cp437"):
+        try:
+            if info.orig_filename.encode(encoding) == raw:
+                return None
+        except UnicodeEncodeError:
+            continue
+    return f"its local header names {printable_name(raw.decode('utf-8', 'surrogateescape'))[:200]!r}"
 
 
 def _overlapping(infos: list[zipfile.ZipInfo]) -> int:
