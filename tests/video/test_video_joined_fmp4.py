@@ -192,3 +192,30 @@ def test_a_fragmented_mp4_whose_own_header_does_not_continue_stays_refused(joine
                      (tmp_path / "c25.mp4").read_bytes())
     assert mp4_joins(str(path)) == [(joined["same"].parent.parent / "a.mp4").stat().st_size]
     assert joined_chain.later_starts(str(path)) == ([], False)
+
+
+def test_the_sound_of_a_joined_fragmented_mp4_runs_on_over_the_join(tmp_path):
+    """4 s 320x240 + 6 s 400x300, each with its AAC tone: FFmpeg's MP4 demuxer gives the
+    second recording's first packets (their times restart) before the first one's last
+    sound, so a demux ended at the second's header lost that sound (a false `audio.gap`,
+    2.902-3.933 s); it is passed over instead. verify --scan: 300 frames, the size change at
+    4.000 s, no sound missing, PASS (main: 240 frames, 6-10 s refused, `audio.gap`
+    4.017-5.950 s)."""
+    d = tmp_path / "j"
+    d.mkdir()
+    parts = []
+    for name, size, secs, hz in (("a", "320x240", 4, 440), ("b", "400x300", 6, 660)):
+        parts.append(tmp_path / f"{name}.mp4")
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                        f"testsrc2=s={size}:r=30:d={secs}", "-f", "lavfi", "-i",
+                        f"sine=f={hz}:d={secs}", *_VF, "-c:a", "aac", *_FRAG, str(parts[-1])],
+                       check=True)
+    (d / "video.mp4").write_bytes(b"".join(p.read_bytes() for p in parts))
+    assert 9.9 <= make_agent_log(d / "agent-log.jsonl", n_events=20, seed=2,
+                                 min_duration_s=9.9) < 10.0
+    report = verify_paths([d], VerifyOptions(scan_video=True)).report
+    assert report.video is not None and report.video.frame_count == 300
+    assert [(f.rule, f.video_start_s) for f in report.findings
+            if f.rule.startswith(("audio.", "video.stream_change", "video.joined"))] == [
+        ("video.stream_change", 4.0)]  # duration-ok: video time of the join
+    assert report.verdict == "pass", [(f.rule, f.message) for f in report.findings]

@@ -278,6 +278,11 @@ def demux(container, streams: list, source: object, base: int = 0,
         later = later_starts(source) if joinable(container) else ([], False)
     starts, bounded = later
     main = recording_stream(container)
+    # FFmpeg's MP4 demuxer gives packets by decode time across the tracks: the next
+    # recording's first packets (their times restart) come before this one's last sound, so
+    # its packets past the next header are passed over rather than ending the demux there
+    # (its last second of sound was lost: a 1 s `audio.gap` before the join)
+    mp4 = "mp4" in str(getattr(container.format, "name", "") or "").split(",")
     wanted = [(s.index, s.type) for s in streams]
     given = {s.index: s for s in streams}
     current, at, reach = container, base, -1
@@ -290,6 +295,8 @@ def demux(container, streams: list, source: object, base: int = 0,
             for pk in current.demux(*streams):
                 if stop is not None and pk.pos is not None and pk.pos >= 0 and \
                         pk.pos + at >= stop:
+                    if mp4:
+                        continue
                     yield from _drained(streams)
                     break
                 if pk.pos is not None and pk.pos >= 0:
