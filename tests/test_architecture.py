@@ -55,12 +55,16 @@ def test_verify_of_a_log_only_submission_never_imports_a_video_library(tmp_path)
 def test_verify_of_an_official_run_imports_only_what_it_uses(tmp_path):
     """`verify` on a plain official run loads neither the ledger, nor the other commands, nor
     the archive readers, nor the community-run thresholds (start-up was a third of a small
-    run's instructions), and still reaches its verdict; `decide` and an archive still load
-    theirs."""
+    run's instructions), nor the community log's checker, the video's or the sync's modules,
+    nor the report sections only they build (issue 15: start-up is ~0.3x of a small file's
+    floor), and still reaches its verdict; `decide` and an archive still load theirs."""
     shutil.copy(SAMPLES / "official-sample" / "events.jsonl.zst", tmp_path / "events.jsonl.zst")
     unused = ("moderator_app.core.ledger.records", "moderator_app.cli.decisions",
               "moderator_app.cli.frame", "moderator_app.core.formats.archive", "tarfile",
-              "zipfile", "moderator_app.core.thresholds")
+              "zipfile", "moderator_app.core.thresholds", "moderator_app.core.verify.agent_log",
+              "moderator_app.core.verify.sections_video",
+              "moderator_app.core.verify.sections_community", "moderator_app.core.video",
+              "moderator_app.core.sync", "cv2", "av", "numpy", "PySide6")
     code = (
         "import sys\n"
         "from moderator_app.cli import main\n"

@@ -262,7 +262,7 @@ def _size(n: int) -> str:
 def format_report(report) -> str:
     """Human output in the manner of `aws cloudtrail validate-logs`: what was read, counts,
     each finding as `file:line  rule  message`, the verdict last."""
-    from moderator_app.core.verify.sections import VideoScanSection
+    from moderator_app.core.verify.sections_video import VideoScanSection
 
     out = [f"Verifying {report.kind} submission {safe_text(report.input_name)!r}"]
     for f in report.files:

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from moderator_app.core.text import safe_text
-from moderator_app.core.verify.sections import CommunityRun, OfficialRun
+from moderator_app.core.verify.sections import OfficialRun
+from moderator_app.core.verify.sections_community import CommunityRun
 from moderator_app.ui.session import ReviewSession
 from moderator_app.ui.tooltip import plain_tooltip
 

@@ -42,7 +42,6 @@ from moderator_app.core.verify.input_rules import (
 )
 from moderator_app.core.verify.options import KindResult, VerifyOptions
 from moderator_app.core.verify.report import FileDigest, Report
-from moderator_app.core.verify.sections import ScanNotRun, VideoScanSection, VideoSection
 
 if TYPE_CHECKING:
     from moderator_app.core.video.probe import VideoProbe
@@ -206,6 +205,7 @@ def _check_video(sub: Submission, options: VerifyOptions, report: Report,
         report.add(SEVERAL_VIDEOS.at(
             f"{len(videos)} videos; checking the largest, {video.name}; also: "
             + ", ".join(v.name for v in videos[1:]), video.name))
+    from moderator_app.core.verify.sections_video import ScanNotRun, VideoSection
     from moderator_app.core.video.probe import (
         probe_video,  # the video is read in an isolated process (core/video/isolate.py)
     )
@@ -278,6 +278,7 @@ def _probe_and_scan(path: Path, name: str, report: Report, budget_s: float | Non
     1080p50 MPEG-2 file, QA session 15 H5), and is judged with the scan's frames. A scan
     that failed or stopped at its budget does not say it: the probe then runs whole, in a
     process of its own, as without --scan."""
+    from moderator_app.core.verify.sections_video import VideoScanSection
     from moderator_app.core.video.probe import last_decoded, probe_for_scan, probe_video
 
     probe, pending = probe_for_scan(path, name, process)
@@ -299,6 +300,7 @@ def _scan_video(probe: VideoProbe, path: Path, name: str, report: Report,
     """The integrity scan (verify --scan) and the `video_scan` section; its findings are the
     caller's to add (after the probe's). `process`: the isolated process that probed the
     video, which decodes it (else its own). None: not run or failed."""
+    from moderator_app.core.verify.sections_video import ScanNotRun, VideoScanSection
     from moderator_app.core.video.isolate import VideoProcessError
     from moderator_app.core.video.scan import run_scan
 

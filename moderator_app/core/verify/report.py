@@ -5,7 +5,7 @@ decision record. `Report.to_dict()` is the `moderator-app/report/v1` contract of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator_app import __version__
 from moderator_app.core.errors import TooManyErrors
@@ -13,15 +13,15 @@ from moderator_app.core.findings import FindingLog
 from moderator_app.core.kinds import Kind
 from moderator_app.core.rules import Finding
 from moderator_app.core.verify.coverage import Coverage
-from moderator_app.core.verify.sections import (
-    ChainSection,
-    CommunityRun,
-    OfficialRun,
-    ScanNotRun,
-    Section,
-    VideoScanSection,
-    VideoSection,
-)
+
+if TYPE_CHECKING:  # types only: a run's report may hold none of them (sections.py)
+    from moderator_app.core.verify.sections import ChainSection, OfficialRun, Section
+    from moderator_app.core.verify.sections_community import CommunityRun
+    from moderator_app.core.verify.sections_video import (
+        ScanNotRun,
+        VideoScanSection,
+        VideoSection,
+    )
 
 REPORT_SCHEMA = "moderator-app/report/v1"
 

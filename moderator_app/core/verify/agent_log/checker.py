@@ -62,7 +62,7 @@ from moderator_app.core.verify.agent_log.values import (
     short_repr,
 )
 from moderator_app.core.verify.report import Report
-from moderator_app.core.verify.sections import CommunityRun, RunStart
+from moderator_app.core.verify.sections_community import CommunityRun, RunStart
 
 _SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _BOM = b"\xef\xbb\xbf"
