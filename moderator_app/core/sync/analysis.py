@@ -359,7 +359,8 @@ BAND_LATENCY_Q = 25.0
 
 
 def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
-             silent: SyncAnalysis, drift: bool = True) -> SyncAnalysis | None:
+             silent: SyncAnalysis, drift: bool = True,
+             picked: list | None = None) -> SyncAnalysis | None:
     """The analysis on the player's band alone (core/sync/band.py), when one band singles
     out an offset far better than the shuffled logs' best bands (sync_min_null_z); None
     otherwise. A band that stands out less (from sync_band_min_null_z) suggests no offset
@@ -367,12 +368,19 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     off), but the log gaps it shows being played are said, on `silent` (the whole picture's
     analysis): a gap's seconds do not hang on a frame (Pong's human stretch: 4.2, its band's
     offset +0.12 frame). `drift`: a band at the whole picture's drift is tried when none
-    stands at speed 1 (`_drift_speed`)."""
+    stands at speed 1 (`_drift_speed`). `picked`: the band chosen at speed 1 on these
+    signals by an earlier call (its one item), or empty: it is chosen and kept there (the
+    finer bands are read at speed 1, then at the drift: 19 shuffled logs' bands once)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
     nov = reactions.novelty(sig)
-    tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
+    if picked:
+        tiles, margin = picked[0]
+    else:
+        tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
+        if picked is not None:
+            picked.append((tiles, margin))
     drifted = False
     if tiles is None and drift:  # ... or at the whole picture's drift (`_drift_speed`)
         speed = _drift_speed(sig, nov, e, th)
@@ -457,13 +465,14 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
     reads = [(True, _finer), (True, FrameSignals.half_shifted)]
     if offset_s is None:
         reads = [(False, _finer), (False, FrameSignals.half_shifted)] + reads
+    picked: dict = {_finer: [], FrameSignals.half_shifted: []}  # (each grid's speed-1 band)
     for drift, read in reads:
         other = read(sig)
         if other is None:
             continue
         # (`_in_band` suggests only from a band standing sync_min_null_z and answering
         # first; a weaker one's gaps played, said on `silent` there, are not taken)
-        a = _in_band(run_s, other, th, offset_s, silent, drift=drift)
+        a = _in_band(run_s, other, th, offset_s, silent, drift=drift, picked=picked[read])
         if a is None or a.suggested_offset_s is None or (a.speed != 1.0) != drift or \
                 any(f.rule == "sync.offset_jump" for f in a.findings):
             continue
