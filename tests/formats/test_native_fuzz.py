@@ -595,6 +595,29 @@ def test_escape_markers_among_latin_escapes_at_every_offset():
                 assert JCS.markers(block, MARKERS) == tuple(x for x in MARKERS if x in block)
 
 
+@pytest.mark.parametrize("escaped", [False, True])
+def test_a_key_spelled_in_unicode_tag_characters_is_warned_on_every_engine(monkeypatch,
+                                                                         escaped):
+    """QA s28 h28_12: a key spelled in TAG characters (U+E0073 U+E006B ... mirror `sk...`,
+    and draw nothing) raised no finding, and `withhold` published it. A line holding TAG
+    characters, raw or as JSON surrogate pairs, is scanned with them read as ASCII on every
+    engine and block path; a flag's tags (Scotland) raise nothing."""
+    key = "sk-proj-" + "Qa28" * 8
+    events = make_run_events(60, seed=4, text_bytes=300, variety=0.0)
+    events[30]["payload"]["text"] = "hidden " + "".join(chr(0xE0000 + ord(c)) for c in key)
+    events[40]["payload"]["text"] = "flag \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063" \
+        "\U000e0074\U000e007f"
+    dump = (lambda e: json.dumps(e, separators=(",", ":")).encode()) if escaped else _dump
+    lines = [dump(e) for e in chain_events(events)]
+    assert (b"\\udb40\\udc73" in lines[30]) is escaped
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
+    assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 31)]
+    assert hits[0]["message"] == ("looks like a API key (sk-...) once its invisible TAG "
+                                  "characters are read as the ASCII they mirror: "
+                                  "sk-p…[40 chars]")
+
+
 # -- whole reports, accelerator on and off --------------------------------------------------
 def _lines_only(block, ctx):
     return None

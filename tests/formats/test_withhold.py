@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import subprocess
 
 import orjson
@@ -279,3 +280,19 @@ def test_a_secret_spelled_with_json_escapes_is_refused(tmp_path, text, label):
     with pytest.raises(WithholdError, match=f"^line 2: .*looks like a secret \\({label}: "):
         withhold_log(src, dst)
     assert not dst.exists()
+
+
+@pytest.mark.parametrize("spell", ["raw", "escaped"])
+def test_a_key_spelled_in_unicode_tag_characters_is_refused(tmp_path, spell):
+    """QA s28 h28_12: an API key spelled in TAG characters (they mirror ASCII and draw
+    nothing) was published, as JSON surrogate escapes; any reader mapping them back has the
+    key. Refused like the key itself, raw or escaped, never printed."""
+    tags = "".join(chr(0xE0000 + ord(c)) for c in KEY)
+    text = (json.dumps(tags)[1:-1] if spell == "escaped" else tags).encode()
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n{"seq":1,"type":"observation",'
+                    b'"data":{"text":"' + text + b'"}}\n')
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError, match=r"^line 2: .*looks like a secret \(API key ") as err:
+        withhold_log(src, dst)
+    assert KEY not in str(err.value) and not dst.exists()

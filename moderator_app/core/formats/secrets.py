@@ -40,6 +40,7 @@ class SecretHit:
     column: int
     excerpt: str
     escaped: bool = False  # found only once the line's JSON `\\uXXXX` escapes are decoded
+    tags: bool = False  # found only once its Unicode TAG characters are read as ASCII
 
 
 def _redact(token: bytes) -> str:
@@ -88,7 +89,28 @@ def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
         # any parser; its column in the decoded text is not one in the file, so none is given
         return [SecretHit(h.label, 0, h.excerpt, True)
                 for h in _scan(unescape_json(raw), limit)]
+    if not hits and any(m in raw for m in TAG_MARKERS):
+        shown = _TAG.sub(_tag_ascii, raw)
+        if shown != raw:
+            return [SecretHit(h.label, 0, h.excerpt, True, True) for h in _scan(shown, limit)]
     return hits
+
+
+# Unicode TAG characters (U+E0020-U+E007E) mirror printable ASCII and draw nothing: a key
+# spelled in them (`sk-proj-...` as U+E0073 U+E006B ...) reads as nothing on a screen and as
+# the key to whoever maps them back; QA s28 h28_12: `withhold` published one, `verify` said
+# nothing. A line holding one, raw (UTF-8 F3 A0 80/81 ..) or as a JSON surrogate pair
+# (`\\udb40\\udc73`), is also scanned with its TAG characters read as that ASCII.
+TAG_MARKERS = (b"\xf3\xa0\x80", b"\xf3\xa0\x81", b"\\udb40", b"\\uDB40")
+_TAG = re.compile(rb"\xf3\xa0(?:\x80[\xa0-\xbf]|\x81[\x80-\xbe])"
+                  rb"|\\u[dD][bB]40\\u[dD][cC]([2-7][0-9a-fA-F])")
+
+
+def _tag_ascii(m: re.Match[bytes]) -> bytes:
+    if m.group(1) is not None:
+        code = int(m.group(1), 16)
+        return bytes([code]) if code < 0x7F else m.group()
+    return bytes([m.group()[3] & 0x3F | (m.group()[2] & 0x01) << 6])
 
 
 def _scan(raw: bytes, limit: int) -> list[SecretHit]:
@@ -121,7 +143,7 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
 ESCAPE_MARKERS = (b"\\u004", b"\\u005", b"\\u006", b"\\u007", b"\\u0020", b"\\u002d",
                   b"\\u002D")
 _HIDING = re.compile(rb"\\u00(?:2[0bBdDeEfF]|3[0-9dD]|[4-7][0-9a-fA-F])")
-MARKERS = tuple(marker for marker, _, _ in _PATTERNS) + ESCAPE_MARKERS
+MARKERS = tuple(marker for marker, _, _ in _PATTERNS) + ESCAPE_MARKERS + TAG_MARKERS
 _markers = native.JCS.markers if native.JCS is not None else None
 
 
@@ -129,7 +151,8 @@ _markers = native.JCS.markers if native.JCS is not None else None
 # numpy compares a block against them as 16-bit words at both alignments, ~3x faster than
 # nine substring searches. No piece present means no marker present; any piece present
 # falls back to the exact substring tests.
-_PIECES = (b"VA", b"k-", b"KI", b"hp", b"b_", b"xo", b"Iz", b"hf", b"u0")
+_PIECES = (b"VA", b"k-", b"KI", b"hp", b"b_", b"xo", b"Iz", b"hf", b"u0", b"\xf3\xa0", b"ud",
+           b"uD")
 _NUMPY_MIN = 1 << 16
 _codes = None
 
@@ -265,7 +288,16 @@ def may_hold_public_secret(block: bytes) -> bool:
             or _named_words_in(lower) or _B64_NEEDLE in block.translate(_B64_RUN))
 
 
-_ESCAPE = re.compile(rb"\\u([0-9a-fA-F]{4})|\\/")
+_ESCAPE = re.compile(rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+                     rb"|\\u([0-9a-fA-F]{4})|\\/")
+
+
+def _unescaped(m: re.Match[bytes]) -> bytes:
+    high, low, one = m.groups()
+    if high is not None:  # a UTF-16 pair: one character past U+FFFF (a TAG character too)
+        code = 0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00
+        return chr(code).encode("utf-8")
+    return chr(int(one, 16)).encode("utf-8", "surrogatepass") if one else b"/"
 
 
 def unescape_json(raw: bytes) -> bytes:
@@ -273,5 +305,4 @@ def unescape_json(raw: bytes) -> bytes:
     spelled `sk\\u002dproj-...` is published as one, since any parser decodes it. Textual, so
     no nesting depth limits it; an escaped backslash before `u` is decoded too (one more
     refusal at worst, never one less)."""
-    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)).encode("utf-8", "surrogatepass")
-                       if m.group(1) else b"/", raw)
+    return _ESCAPE.sub(_unescaped, raw)
