@@ -26,8 +26,8 @@ from moderator_app.cli import main as cli_main
 from moderator_app.core.formats.submission import load_submission
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.inputs import inputs
-from moderator_app.core.sync.signals import frame_signals
-from moderator_app.core.sync.waits import lag_agreed
+from moderator_app.core.sync.signals import FrameSignals, frame_signals
+from moderator_app.core.sync.waits import lag_agreed, lag_waits
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 needs_corpus = pytest.mark.skipif(corpus.available() is not None,
@@ -130,6 +130,38 @@ def test_casinos_waits_name_the_lag_they_agree_on(given):
     assert waits == [(s, e, "press button=FIRE", 7, (-0.026, 0.037), 1.94) for s, e in [
         (0.0, 2.88), (5.64, 7.48), (9.56, 11.12), (13.92, 16.72), (16.96, 20.0),
         (23.44, 26.92), (29.64, 31.32)]]
+
+
+@needs_corpus
+def test_a_freeze_made_anywhere_in_casinos_run_is_taken_only_where_the_game_resumed():
+    # 4 s of one picture made at every frame from 5 s on (the signals as the footage would
+    # give them: nothing changes inside, the frame after it changes by all that moved): the
+    # game's waits agree on FIRE at one lag, yet of 773 freezes that hide a change, only the
+    # two that end where a genuine wait ended (26.92 s, the table's deal at a FIRE) are taken:
+    # they hide 0.48-0.52 s of the deal before the hold at 23.44 s, and no press says more
+    run = _casino("genuine")
+    times, named = inputs(load_submission([run.log, run.video]))
+    sig = frame_signals(run.video)
+    a = analyze(times, sig, DEFAULT_THRESHOLDS, None, run_duration_s=run.run_end_s,
+                input_kinds=named)
+    n = int(round(4 * sig.fps))
+    change = np.asarray(sig.picture_change).astype(np.int64)
+    made, taken = 0, []
+    for i in range(int(5 * sig.fps), len(sig) - n - int(3 * sig.fps)):
+        if not change[i:i + n].any():
+            continue  # the picture held anyway: the edit changes nothing
+        c = change.copy()
+        c[i + n] = min(int(c[i:i + n + 1].sum()), 5000)
+        c[i:i + n] = 0
+        made += 1
+        frozen = FrameSignals(sig.times, sig.tiles, sig.fps, whole=c)
+        end = float(sig.times[i + n])
+        if any(abs(w.end_s - end) <= 2.5 / sig.fps and w.start_s <= float(sig.times[i])
+               for w in lag_waits(a, times, frozen, DEFAULT_THRESHOLDS, named,
+                                  run.run_end_s)):
+            taken.append((round(float(sig.times[i]), 2), round(end, 2)))
+    assert made == 773
+    assert taken == [(22.92, 26.92), (22.96, 26.96)]
 
 
 # -- lag_agreed on its own: holds and presses on the video's clock (offset 0) -------------
