@@ -60,7 +60,7 @@ def _finditer_everywhere(raw: bytes, limit: int) -> list:
     from moderator_app.core.formats import secrets
 
     hits = [secrets.SecretHit(label, m.start() + 1, secrets._redact(m.group()))
-            for _, label, pattern in secrets._COMPILED for m in pattern.finditer(raw)]
+            for _, label, pattern in secrets._compiled() for m in pattern.finditer(raw)]
     return sorted(hits, key=lambda h: h.column)[:limit]
 
 

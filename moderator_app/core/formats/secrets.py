@@ -9,6 +9,7 @@ suspected secret itself.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,21 @@ _PATTERNS = (
     (b"hf_", "Hugging Face token", rb"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"),
     (b"earer", "bearer token", rb"[Bb]earer\s+[A-Za-z0-9._~+/\-]{20,}=*"),
 )
-_COMPILED = tuple((marker, label, re.compile(p)) for marker, label, p in _PATTERNS)
+
+
+# The regexes of this module are compiled on first use (`_compiled`, `_public_patterns`,
+# `_regex`), not at import: a run whose lines hold no marker never needs them, and their
+# compilation was ~1.3 ms of every command's start (issue 15: a small official run's whole
+# start-up is ~0.3x of its floor).
+@functools.cache
+def _compiled() -> tuple[tuple[bytes, str, re.Pattern[bytes]], ...]:
+    return tuple((marker, label, re.compile(p)) for marker, label, p in _PATTERNS)
+
+
+@functools.cache
+def _regex(pattern: bytes) -> re.Pattern[bytes]:
+    """One of the module's own patterns (a source below), compiled once."""
+    return re.compile(pattern)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +99,7 @@ def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
     A line holding a JSON escape of a printable character is also scanned with its escapes
     decoded (one level: `\\u005c` makes another escape, never a deeper scan)."""
     hits = _scan(raw, limit)
-    if not hits and b"\\u00" in raw and _HIDING.search(raw):
+    if not hits and b"\\u00" in raw and _regex(_HIDING).search(raw):
         # a secret spelled with JSON escapes (`sk\u002dproj-...`) is the secret itself to
         # any parser; its column in the decoded text is not one in the file, so none is given
         return [SecretHit(h.label, 0, h.excerpt, True)
@@ -117,7 +132,7 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
     hits: list[SecretHit] = []
     present = (_markers(raw, MARKERS) if _markers is not None and len(raw) >= _LONG_LINE
                else None)  # (exactly the markers `in` the line: the same hits either way)
-    for marker, label, pattern in _COMPILED:
+    for marker, label, pattern in _compiled():
         if marker not in (raw if present is None else present):
             continue
         back = _BACK.get(marker, 0)
@@ -142,7 +157,7 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
 # lines, declined by the C summary, verified 2.7x slower (session 27, s27-hostile).
 ESCAPE_MARKERS = (b"\\u004", b"\\u005", b"\\u006", b"\\u007", b"\\u0020", b"\\u002d",
                   b"\\u002D")
-_HIDING = re.compile(rb"\\u00(?:2[0bBdDeEfF]|3[0-9dD]|[4-7][0-9a-fA-F])")
+_HIDING = rb"\\u00(?:2[0bBdDeEfF]|3[0-9dD]|[4-7][0-9a-fA-F])"
 MARKERS = tuple(marker for marker, _, _ in _PATTERNS) + ESCAPE_MARKERS + TAG_MARKERS
 _markers = native.JCS.markers if native.JCS is not None else None
 
@@ -199,18 +214,26 @@ def markers_in(block: bytes) -> tuple[bytes, ...]:
 # trajectory's per-line warning scan above, but cheap on the public part of a line about to
 # be posted. A value named like a secret must hold a digit or be 20 characters long, so that
 # `"api_key": "<redacted>"` stays publishable.
-_PUBLIC_PATTERNS = (
-    (b"eyj", "JSON web token", re.compile(
-        rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), None),
-    (b"private key", "private key block", re.compile(
-        rb"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"), None),  # a block split over lines
-    (b"://", "password in a URL", re.compile(
-        rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@\"'\\]+:([^\s/@\"'\\]{3,})@"), 1),
-    (b"?", "value named like a secret", re.compile(
-        rb"(?i)(?:secret|passw(?:or)?d|api[_\-]?key|access[_\-]?key|auth[_\-]?token|"
-        rb"private[_\-]?key)[A-Za-z0-9_]*\\?\"?\s*[=:]\s*\\?\"?([^\s\"'\\,;&]{8,})"), 1),
+_PUBLIC_SOURCES = (
+    (b"eyj", "JSON web token",
+     rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", None),
+    (b"private key", "private key block",
+     rb"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----", None),  # a block split over lines
+    (b"://", "password in a URL",
+     rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@\"'\\]+:([^\s/@\"'\\]{3,})@", 1),
+    (b"?", "value named like a secret",
+     rb"(?i)(?:secret|passw(?:or)?d|api[_\-]?key|access[_\-]?key|auth[_\-]?token|"
+     rb"private[_\-]?key)[A-Za-z0-9_]*\\?\"?\s*[=:]\s*\\?\"?([^\s\"'\\,;&]{8,})", 1),
 )
-_BASE64 = re.compile(rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}")
+
+
+@functools.cache
+def _public_patterns() -> tuple[tuple[bytes, str, re.Pattern[bytes], int | None], ...]:
+    return tuple((marker, label, re.compile(p), group)
+                 for marker, label, p, group in _PUBLIC_SOURCES)
+
+
+_BASE64 = rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}"
 _BASE64_MAX = 64  # tokens decoded per line (a screenshot is one)
 # C-speed tests before any of those regexes runs on a line (withhold of a million short
 # lines: 5.7 -> 13.6 s of CPU with every regex on every line): the words a named secret's
@@ -231,7 +254,7 @@ def _named_value_ok(value: bytes) -> bool:
 
 
 def _pattern_hit(raw: bytes, lower: bytes) -> SecretHit | None:
-    for marker, label, pattern, group in _PUBLIC_PATTERNS:
+    for marker, label, pattern, group in _public_patterns():
         if marker == b"?":
             if not _named_words_in(lower):
                 continue
@@ -263,7 +286,7 @@ def scan_public(raw: bytes) -> SecretHit | None:
     import base64
     import binascii
 
-    for i, m in enumerate(_BASE64.finditer(raw)):
+    for i, m in enumerate(_regex(_BASE64).finditer(raw)):
         if i >= _BASE64_MAX:
             break
         try:
@@ -271,7 +294,7 @@ def scan_public(raw: bytes) -> SecretHit | None:
         except (binascii.Error, ValueError):
             continue
         inner = scan_line(decoded, limit=1)
-        if inner or any(p.search(decoded) for _, _, p, _ in _PUBLIC_PATTERNS[:3]):
+        if inner or any(p.search(decoded) for _, _, p, _ in _public_patterns()[:3]):
             return SecretHit("base64 of a secret", m.start() + 1, _redact(m.group()))
     return None
 
@@ -288,8 +311,8 @@ def may_hold_public_secret(block: bytes) -> bool:
             or _named_words_in(lower) or _B64_NEEDLE in block.translate(_B64_RUN))
 
 
-_ESCAPE = re.compile(rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
-                     rb"|\\u([0-9a-fA-F]{4})|\\/")
+_ESCAPE = (rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+           rb"|\\u([0-9a-fA-F]{4})|\\/")
 
 
 def _unescaped(m: re.Match[bytes]) -> bytes:
@@ -305,4 +328,4 @@ def unescape_json(raw: bytes) -> bytes:
     spelled `sk\\u002dproj-...` is published as one, since any parser decodes it. Textual, so
     no nesting depth limits it; an escaped backslash before `u` is decoded too (one more
     refusal at worst, never one less)."""
-    return _ESCAPE.sub(_unescaped, raw)
+    return _regex(_ESCAPE).sub(_unescaped, raw)
