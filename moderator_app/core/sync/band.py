@@ -32,7 +32,10 @@ def bands(grid: int) -> list[np.ndarray]:
 
 def _window_hits(sig: FrameSignals, nov: Novelty, grid: int) -> np.ndarray:
     """hit[k, b]: band b has an onset in frames k-1 .. k+W (an action shown at k)."""
-    on = np.stack([nov.onsets[:, b].any(axis=1) for b in bands(grid)], axis=1)
+    # every column's, then every row's (`bands`' order), from the tiles laid out as the grid:
+    # two reductions, not one per band (a tenth of `select` at 16x16)
+    t = nov.onsets[:, :grid * grid].reshape(len(nov.onsets), grid, grid)
+    on = np.concatenate([t.any(axis=1), t.any(axis=2)], axis=1)
     w = max(1, int(round(WINDOW_S * sig.fps)))
     c = np.vstack([np.zeros((1, on.shape[1]), np.int32), np.cumsum(on, axis=0, dtype=np.int32)])
     n = len(on)
