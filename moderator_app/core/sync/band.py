@@ -33,9 +33,16 @@ def bands(grid: int) -> list[np.ndarray]:
 def _window_hits(sig: FrameSignals, nov: Novelty, grid: int) -> np.ndarray:
     """hit[k, b]: band b has an onset in frames k-1 .. k+W (an action shown at k)."""
     # every column's, then every row's (`bands`' order), from the tiles laid out as the grid:
-    # two reductions, not one per band (a tenth of `select` at 16x16)
+    # grid in-place ORs of one row (or column) of tiles per band set, not a reduction per
+    # band nor `any` over an axis of the grid (numpy's is slow on these short axes: on
+    # Seaquest's 2,608 frames 0.45 ms at 8x8 and 1.0 at 16x16, against 0.9 and 4.5 per band,
+    # 3.7 and 6.0 by `any`)
     t = nov.onsets[:, :grid * grid].reshape(len(nov.onsets), grid, grid)
-    on = np.concatenate([t.any(axis=1), t.any(axis=2)], axis=1)
+    cols, rows = t[:, 0, :].copy(), t[:, :, 0].copy()
+    for i in range(1, grid):
+        cols |= t[:, i, :]
+        rows |= t[:, :, i]
+    on = np.concatenate([cols, rows], axis=1)
     w = max(1, int(round(WINDOW_S * sig.fps)))
     c = np.vstack([np.zeros((1, on.shape[1]), np.int32), np.cumsum(on, axis=0, dtype=np.int32)])
     n = len(on)
