@@ -387,6 +387,21 @@ def fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, *,
     return fit_of(offsets, lookup.scores(look, offsets, run_s, top_s), top_s)
 
 
+def every_speed_fit(sig: FrameSignals, nov: Novelty, run_s: np.ndarray,
+                    look: Lookup) -> Fit | None:
+    """`fit` over every speed (SPEEDS, the drift search) on `look` (a lookup of `nov`'s
+    lookahead on `sig`); kept on the signals (`FrameSignals.kept`) when `nov` is their plain
+    novelty. Why: the whole picture's reading (`reading.analyze_at`) and the band's drift
+    (`analysis._drift_speed`) both search the same actions on the same signals: the same
+    answer, found once (a drift search is a few ms of a 40 s run's analysis)."""
+    if sig.kept.get("novelty") is not nov:
+        return fit(sig, nov, run_s, look=look)
+    key = ("every_speed_fit", run_s.dtype.str, run_s.tobytes())
+    if key not in sig.kept:
+        sig.kept[key] = fit(sig, nov, run_s, look=look)
+    return sig.kept[key]
+
+
 def fit_of(offsets: np.ndarray, scores: np.ndarray, speed: float) -> Fit:
     """The `Fit` of these scores over `offsets` at this speed (`fit`'s peak, z and margin)."""
     top_s = speed

@@ -422,7 +422,7 @@ def _drift_speed(sig: FrameSignals, nov: reactions.Novelty, e: np.ndarray, th) -
     stands -0.67 spreads over the shuffled logs' best, at 1.04 10.1 (8x8), whose reading
     finds +3.96 % and 2.6033 s (0.18 frame) at 0.894: no drift and no offset before."""
     look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
-    f = align.fit(sig, nov, e, look=look)
+    f = align.every_speed_fit(sig, nov, e, look)
     if f is None or abs(f.speed - 1) * 100 < th.sync_drift_pct or \
             not align.SPEEDS[0] < f.speed < align.SPEEDS[-1]:
         return None

@@ -155,7 +155,7 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
     q = reactions.background_rates(sig, nov1)
     fit1 = align.fit(sig, novd, run_s, speeds=np.array([1.0]), look=lookd)
     speed = 1.0
-    drift = align.fit(sig, novd, run_s, look=lookd)
+    drift = align.every_speed_fit(sig, novd, run_s, lookd)
     assert fit1 is not None and drift is not None  # actions and two frames: fit answers
     # A drift's speed must lie inside the searched grid (align.SPEEDS): a best speed at
     # either end is no peak found, the score may still rise beyond it. Enduro's genuine log
