@@ -181,17 +181,77 @@ def test_the_scan_of_a_joined_fragmented_mp4_says_the_join_and_passes(joined, ki
     assert report.verdict == "pass", [(f.rule, f.message) for f in report.findings]
 
 
-def test_a_fragmented_mp4_whose_own_header_does_not_continue_stays_refused(joined, tmp_path):
-    """A second recording of another clock (a 25 fps MP4's 12800 ticks a second after 30
-    fps' 15360: the index has one clock) is not read from its own header
-    (`mp4_own` gives none) and is played as before: FFmpeg's demuxer, the joined check."""
-    vc.encode(tmp_path / "c25.mp4", [*_VF, *_FRAG], frames=100, fps="25", first=A)
-    path = tmp_path / "j" / "video.mp4"
+@pytest.fixture(scope="module")
+def rates(tmp_path_factory) -> Path:
+    """2 s at 25 fps (drawn 0-49) then 3 s at 30 fps (drawn 50-139), each recorded by ffmpeg
+    with plain `frag_keyframe+empty_moov` (no `default_base_moof`: its fragments' data
+    offsets are absolute in its own file) and joined by `cat`; the MP4 muxer's clocks
+    differ, 12800 ticks a second then 15360. Beside a run of 4.9 s."""
+    d = tmp_path_factory.mktemp("fmp4rate")
+    frag = ["-movflags", "+frag_keyframe+empty_moov", "-f", "mp4"]
+    vc.encode(d / "a25.mp4", [*_VF, *frag], frames=50, fps="25")
+    vc.encode(d / "b30.mp4", [*_VF, *frag], frames=90, fps="30", first=50)
+    path = d / "j" / "video.mp4"
     path.parent.mkdir()
-    path.write_bytes((joined["same"].parent.parent / "a.mp4").read_bytes() +
-                     (tmp_path / "c25.mp4").read_bytes())
-    assert mp4_joins(str(path)) == [(joined["same"].parent.parent / "a.mp4").stat().st_size]
-    assert joined_chain.later_starts(str(path)) == ([], False)
+    path.write_bytes((d / "a25.mp4").read_bytes() + (d / "b30.mp4").read_bytes())
+    assert 4.9 <= make_agent_log(path.parent / "agent-log.jsonl", n_events=8, seed=2,
+                                 min_duration_s=4.9) < 5.0
+    return path
+
+
+def test_a_joined_fragmented_mp4_of_another_clock_is_read_exactly(rates):
+    """A 25 -> 30 fps join (the second recording's MP4 time scale another: 15360 after
+    12800) is read from its own header, its timestamps in the file's clock: 140 frames
+    (before: 115, its first fragment lost, then 26 packets read at the first recording's
+    bytes, "recording 2 does not decode"), the restart at 2.000 s, and the frame shown at
+    moments both sides of the join is the one drawn then, pixel for pixel ffmpeg's decode
+    of its part file alone; a decoder's seeks land on their frame without a fallback."""
+    path = rates
+    head = (path.parent.parent / "a25.mp4").stat().st_size
+    assert joined_chain.later_starts(str(path)) == ([head], False)
+    p = probe_video(path, path.name)
+    assert p.ok and p.index is not None
+    assert p.frame_count == 140, [f.message for f in p.findings]
+    assert not [f.message for f in p.findings if f.rule in (
+        "video.joined_undecodable", "video.probe_incomplete")]
+    first = int(p.index.pts[0])
+    restarts = [round((a - first) * float(p.index.time_base), 3) for a, _ in p.index.segments]
+    assert restarts == [2.0]  # duration-ok: video time of the join
+    # moments inside a frame (25 fps: 40 ms; 30 fps: 33.3 ms), both sides of the join
+    want = [0, 17, 49, 50, 51, 53, 89, 139]
+    times = [(n + 0.5) / 25 if n < 50 else 2 + (n - 50 + 0.5) / 30 for n in want]
+    assert [frame_for_time(p.index, t, no_footage=p.no_footage) for t in times] == want
+    images = read_frames(path, p.index, want)
+    assert [None if img is None else vc.read_code(img) for img in images] == want
+    parts = [_ffmpeg_rgb(path.parent.parent / "a25.mp4", 320, 240),
+             _ffmpeg_rgb(path.parent.parent / "b30.mp4", 320, 240)]
+    assert [len(x) for x in parts] == [50, 90]
+    for n, img in zip(want, images, strict=True):
+        own = parts[0][n] if n < 50 else parts[1][n - 50]
+        assert _diff(img, own) <= 0.5, n
+    dec = ExactDecoder(open_container(str(path)), p.index,
+                       reopen=lambda: open_container(str(path)))
+    frames = [100, 10, 50, 139, 49, 75, 0, *random.Random(28).sample(range(140), 25)]
+    got = [(n, None if (f := dec.read(n)) is None else
+            vc.read_code(f.to_ndarray(format="rgb24"))) for n in frames]
+    assert got == [(n, n) for n in frames]
+    assert dec.fallbacks == 0
+
+
+def test_the_scan_of_a_joined_fragmented_mp4_of_another_clock_says_the_rate(rates):
+    """verify --scan: 140 frames, the restart and the 25 -> 30 fps step at the join (a
+    `video.stream_change`), nothing missing, PASS (before: 115 frames, 3.0-5.0 s undecodable,
+    FAIL)."""
+    report = verify_paths([rates.parent], VerifyOptions(scan_video=True)).report
+    assert report.video is not None and report.video.frame_count == 140
+    assert [(f.severity.value, f.video_start_s, f.message) for f in report.findings
+            if f.rule.startswith(("video.stream_change", "video.joined", "video.timestamp"))
+            ] == [("warning", 2.0,  # duration-ok: video time of the join
+                   "the frame rate changes from 25.00 to 30.00 fps at 2.000 s"),
+                  ("warning", 2.0,  # duration-ok: video time of the join
+                   "the timestamps go back by 1.960 s at 2.000 s (recordings joined, or a "
+                   "splice): the footage after it is shown in file order")]
+    assert report.verdict == "pass", [(f.rule, f.message) for f in report.findings]
 
 
 def test_the_sound_of_a_joined_fragmented_mp4_runs_on_over_the_join(tmp_path):

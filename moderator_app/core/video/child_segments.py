@@ -107,10 +107,15 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     # byte the first's (another profile, PPS): its first pictures as the file plays them,
     # to be compared with the same decoded from its own header (`_pictures_differ`)
     extra = bytes(stream.codec_context.extradata or b"")
+    # not one the file reads from its own header (`joined_chain.later_starts`): its pictures
+    # are that header's decode (compared by time, a recording of another clock, read in the
+    # file's, `joined_chain.rescaled`, matched none of its own: a 25 -> 30 fps fragmented
+    # MP4 join was refused)
+    later = set(joined_chain.later_starts(source)[0]) if heads else set()
     played: dict[int, dict[int, object]] = {
         j: {} for j, mine in own.items()
         if mine["codec"] == str(stream.codec_context.name or "")
-        and mine.pop("extradata", extra) != extra}
+        and mine.pop("extradata", extra) != extra and heads[j][0] not in later}
     for mine in own.values():
         mine.pop("extradata", None)
     shown = {"codec": str(stream.codec_context.name or ""), "width": index.width,

@@ -18,7 +18,9 @@ Bounded: the recordings followed are those the top-level walk finds (`matroska_j
 most MAX_WALK headers); one that does not open, or whose video is of another codec or time
 base than the file's (the index has one clock), ends the chain there, and what follows stays
 "never read" (`unread_recordings`). One of another picture size is read (`continues`): its
-frames keep their size, as FFmpeg gives a stream whose size changes mid-stream.
+frames keep their size, as FFmpeg gives a stream whose size changes mid-stream. A
+fragmented MP4's of another time base is read too (ffmpeg's muxer: 12800 ticks a second at
+25 fps, 15360 at 30): its timestamps are given in the file's clock (`rescaled`, session 28).
 
 The second recording is read by the whole file's demuxer, with the first one's header
 (session 22's rule: refused where its pictures are not its own). Where its own header would
@@ -32,6 +34,7 @@ import contextlib
 import os
 import time
 from collections.abc import Iterator
+from fractions import Fraction
 
 _EBML = b"\x1a\x45\xdf\xa3"
 
@@ -234,7 +237,7 @@ def mp4_own(source: str, joins: list[int]) -> list[int]:
             for k, at in enumerate(joins):
                 end = joins[k + 1] if k + 1 < len(joins) else None
                 with open_recording(source, at, end) as own:
-                    if not continues(recording_stream(own), main):
+                    if not continues(recording_stream(own), main, clock=True):
                         break
                 out.append(at)
     except av.error.MemoryError:
@@ -247,14 +250,47 @@ def mp4_own(source: str, joins: list[int]) -> list[int]:
     return out
 
 
-def continues(own, main) -> bool:
+def continues(own, main, clock: bool = False) -> bool:
     """Whether a recording's own video stream can continue the file's when read from its own
     header: codec and time base (the index has one clock); its picture size may differ (its
     frames keep their size: the player and the export show them so, the scan scales every
-    picture to its grid and says the change, `video.stream_change`)."""
-    if own is None or main is None or own.time_base != main.time_base:
+    picture to its grid and says the change, `video.stream_change`). `clock`: another time
+    base is taken too (a fragmented MP4's: ffmpeg's muxer writes 12800 ticks a second at 25
+    fps, 15360 at 30): `demux` gives its timestamps in the file's clock (`rescaled`)."""
+    if own is None or main is None:
+        return False
+    if own.time_base != main.time_base and not (clock and _clock(own) and _clock(main)):
         return False
     return own.codec_context.name == main.codec_context.name
+
+
+def _clock(stream) -> bool:
+    tb = stream.time_base
+    return tb is not None and tb > 0
+
+
+def rescaled(value: int | None, num: int, den: int) -> int | None:
+    """A timestamp of a recording's own clock in the file's (`num/den`: its tick in the
+    file's ticks), rounded down: a frame's time is at most one tick early (78 us at 12800 a
+    second), so the moment a frame starts shows that frame, and the order of the frames
+    stays (monotone)."""
+    return None if value is None else value * num // den
+
+
+def file_clock(streams) -> dict[int, Fraction]:
+    """The time bases of a file's streams, by index (the clock `demux` gives timestamps in)."""
+    return {s.index: Fraction(s.time_base) for s in streams if s.time_base}
+
+
+def _ratios(streams, clock: dict[int, Fraction]) -> dict[int, tuple[int, int]]:
+    """For each stream whose time base is not the file's: its tick in the file's ticks."""
+    out = {}
+    for s in streams:
+        main = clock.get(s.index)
+        if s.time_base and main and Fraction(s.time_base) != main:
+            r = Fraction(s.time_base) / main
+            out[s.index] = (r.numerator, r.denominator)
+    return out
 
 
 def same_video(own, main) -> bool:
@@ -267,11 +303,15 @@ def same_video(own, main) -> bool:
 
 
 def demux(container, streams: list, source: object, base: int = 0,
-          later: tuple[list[int], bool] | None = None) -> Iterator:
+          later: tuple[list[int], bool] | None = None,
+          clock: dict[int, Fraction] | None = None) -> Iterator:
     """`container.demux(*streams)`, then the packets of each recording past the last byte
     read, from its own header (module docstring). `base`: the byte `container` starts at in
     the file (a recording's reader: its packets are `Shifted`); `later`: `later_starts`
-    (read here when None)."""
+    (read here when None); `clock`: the file's time bases (`file_clock`; `streams`' when
+    None): a packet of a recording whose own time base differs (a fragmented MP4 of another
+    frame rate) has its timestamps given in the file's (`rescaled`), as the index keeps
+    them, and its decoder gives its frames so."""
     from .index import recording_stream
     from .joined_headers import open_recording
     if later is None:
@@ -283,6 +323,17 @@ def demux(container, streams: list, source: object, base: int = 0,
     # its packets past the next header are passed over rather than ending the demux there
     # (its last second of sound was lost: a 1 s `audio.gap` before the join)
     mp4 = "mp4" in str(getattr(container.format, "name", "") or "").split(",")
+    if clock is None:
+        clock = file_clock(streams)
+    ratios = _ratios(streams, clock)
+    # the whole file's demuxer reads a later recording's samples at the byte offsets its own
+    # header gives (`tfhd`'s base data offset, absolute in its part file, as ffmpeg's
+    # `frag_keyframe+empty_moov` writes them): in the joined file they point into the first
+    # recording, and its packets came out with positions before the join (garbage decoded
+    # with the first's header). Only as many packets of each stream as the first recording
+    # holds (`_first_counts`) are taken from the whole file's demux
+    firsts = _first_counts(source, starts[0]) if mp4 and base == 0 and starts else None
+    taken: dict[int, int] = {}
     wanted = [(s.index, s.type) for s in streams]
     given = {s.index: s for s in streams}
     current, at, reach = container, base, -1
@@ -299,8 +350,19 @@ def demux(container, streams: list, source: object, base: int = 0,
                         continue
                     yield from _drained(streams)
                     break
+                if firsts is not None and current is container and pk.size:
+                    i = pk.stream.index
+                    if taken.get(i, 0) >= firsts.get(i, 0):
+                        continue
+                    taken[i] = taken.get(i, 0) + 1
                 if pk.pos is not None and pk.pos >= 0:
                     reach = max(reach, pk.pos + at)
+                r = ratios.get(pk.stream.index) if ratios else None
+                if r is not None:
+                    pk.pts, pk.dts = rescaled(pk.pts, *r), rescaled(pk.dts, *r)
+                    if pk.duration:
+                        with contextlib.suppress(AttributeError, TypeError, ValueError):
+                            pk.duration = rescaled(pk.duration, *r)
                 if first and pk.size and pk.stream.type == "video":
                     first = False
                     if pk.dts is None:
@@ -325,7 +387,7 @@ def demux(container, streams: list, source: object, base: int = 0,
             except Exception:  # noqa: BLE001 - a recording that does not open ends the chain
                 return
             own = recording_stream(current)
-            if not continues(own, main):
+            if not continues(own, main, clock=mp4):
                 return
             streams = [current.streams[i] for i, t in wanted
                        if i < len(current.streams) and current.streams[i].type == t]
@@ -335,9 +397,43 @@ def demux(container, streams: list, source: object, base: int = 0,
                     s.thread_count = given[s.index].thread_count
             if not any(s.index == own.index for s in streams):
                 return
+            ratios = _ratios(streams, clock)
     finally:
         if current is not None and current is not container:
             _close(current)
+
+
+_counted: dict[tuple, dict[int, int]] = {}  # (path, size, mtime, end) -> `_first_counts`
+
+
+def _first_counts(source: object, end: int) -> dict[int, int] | None:
+    """The packets (with data) of each stream of a fragmented MP4's first recording, read
+    from a reader of its own ended at the next recording's header (`end`); None where it
+    does not open (the whole file's demux is then taken as it comes). Demuxed, not decoded;
+    once a process for a file."""
+    import av
+
+    from .joined_headers import open_recording
+    try:
+        st = os.stat(str(source))
+    except (OSError, ValueError):
+        return None
+    key = (str(source), st.st_size, st.st_mtime_ns, end)
+    if key not in _counted:
+        counts: dict[int, int] = {}
+        try:
+            with open_recording(str(source), 0, end) as own:
+                for pk in own.demux():
+                    if pk.size:
+                        counts[pk.stream.index] = counts.get(pk.stream.index, 0) + 1
+        except av.error.MemoryError:
+            raise
+        except (av.error.FFmpegError, OSError, ValueError):
+            return None
+        if len(_counted) >= 16:
+            _counted.clear()
+        _counted[key] = counts
+    return _counted[key]
 
 
 def joinable(container) -> bool:

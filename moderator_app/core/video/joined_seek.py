@@ -22,9 +22,10 @@ import contextlib
 import os
 from bisect import bisect_right
 from collections import OrderedDict
+from fractions import Fraction
 
 from .index import FrameIndex, recording_stream
-from .joined_chain import continues, demux, later_starts
+from .joined_chain import continues, demux, file_clock, later_starts
 
 #: Recordings kept open in readers of their own (a few ms to open each; one file handle each).
 READERS = 4
@@ -45,6 +46,10 @@ class RecordingReaders:
         joined = mp4 or (bool(index.segments) and "matroska" in names)
         self.source = path_of(container) if joined else None
         self.index = index
+        self.mp4 = mp4
+        # the file's clock: a recording of another time base is sought and read in its own
+        # and its timestamps given in the file's (`joined_chain.rescaled`)
+        self.clock = file_clock(container.streams)
         # the recordings from the third on (`joined_chain`): each read from its own header
         # alone, the last one the walk found only when the walk was not cut; a fragmented
         # MP4's joined recordings (`joined_chain.mp4_own`), whose timestamps may go on
@@ -80,12 +85,17 @@ class RecordingReaders:
         if start in self.later[0]:
             # never read by the file's demuxer: decoded with its own header, as the index,
             # the scan and the joined check read it (`joined_chain`)
-            if not continues(st, main_stream):
+            if not continues(st, main_stream, clock=self.mp4):
                 return None
         elif st is None or st.time_base != main_stream.time_base or \
                 _shape(st) != _shape(main_stream):
             return None
         own_pts = target - (0 if seg == 0 else self.index.segments[seg - 1][1])
+        if st is not None and own is not None and st.time_base != main_stream.time_base:
+            # the last of its own ticks the file's clock rounds down to `own_pts`
+            # (`joined_chain.rescaled`): at or past the keyframe, before the next one
+            r = Fraction(main_stream.time_base) / Fraction(st.time_base)
+            own_pts = -(-(own_pts + 1) * r.numerator // r.denominator) - 1
         try:
             own.seek(own_pts, stream=st, backward=True, any_frame=False)
         except av.error.FFmpegError:
@@ -96,7 +106,7 @@ class RecordingReaders:
         """`container`'s packets of `stream` (its first byte in the file: `base`), and a
         joined Matroska's recordings past the demuxer's end, as the index read them
         (`joined_chain.demux`: positions the whole file's)."""
-        return demux(container, [stream], self.source, base, self.later)
+        return demux(container, [stream], self.source, base, self.later, self.clock)
 
     def _reader(self, start: int):
         import av

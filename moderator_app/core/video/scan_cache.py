@@ -53,11 +53,12 @@ def cache_key(path: Path, sha: str) -> str:
     `.mkvj27s` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
     level, no decoding): since session 27 the second one may be read from its own header
     (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
-    too, `.mkvj27s`), and arrays cached before decoded it with the first's. Tagged `.mp4j28a`
+    too, `.mkvj27s`), and arrays cached before decoded it with the first's. Tagged `.mp4j28b`
     for a fragmented MP4 of recordings joined (`mp4_joins`): since session 28 each is read
     from its own header (`joined_chain.mp4_own`), and arrays cached before lost the first
     fragment of each (and `.mp4j28`, written for an hour of session 28, lost the first
-    recording's last second of sound: `joined_chain.demux`)."""
+    recording's last second of sound: `joined_chain.demux`; `.mp4j28a` left a recording of
+    another time base, another frame rate, to the whole file's demuxer: `rescaled`)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(8)
@@ -72,7 +73,7 @@ def cache_key(path: Path, sha: str) -> str:
     if head[4:8] == b"ftyp":
         from .joined_headers import mp4_joins
         if mp4_joins(str(path), 1):
-            return f"{sha}.mp4j28a"
+            return f"{sha}.mp4j28b"
     return sha
 
 
