@@ -66,7 +66,10 @@ STDLIB_SCRIPT = textwrap.dedent("""
 # How lines are spelled (`--writer`): orjson's compact form (the samples' writer), or Python's
 # `json.dumps` with its defaults (", " and ": " separators, `\u00e9` escapes), as a producer
 # written in Python without orjson spells them
-WRITERS = {"orjson": None, "dumps": lambda ev: json.dumps(ev).encode()}
+WRITERS = {"orjson": None, "dumps": lambda ev: json.dumps(ev).encode(),
+           # PHP's json_encode: every `/` as `\\/` (QA s28's `phpslashes`, with that shape)
+           "php": lambda ev: json.dumps(ev, separators=(",", ":"), ensure_ascii=False)
+           .replace("/", "\\/").encode()}
 
 
 def generate(path: Path, events: int, shape: str, writer: str = "orjson") -> None:

@@ -32,7 +32,7 @@ from moderator_app.core.formats.canonical import canonical_json, es6_number
 from moderator_app.core.formats.chain import event_hash
 from moderator_app.core.formats.jsonline import underflowing_number
 from moderator_app.core.formats.secrets import MARKERS
-from moderator_app.core.samples.payload_shapes import SHAPES
+from moderator_app.core.samples.payload_shapes import SHAPES, php_spelling
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
 
 JCS = native.JCS
@@ -882,6 +882,8 @@ def test_reports_identical_every_payload_shape(monkeypatch, shape):
     both engines give the same report."""
     events = make_run_events(40, seed=7, text_bytes=400, shape=shape)
     lines = [_dump(e) for e in chain_events(events)]
+    if shape == "phpslashes":  # its spelling: every `/` as `\\/`, the schema's too
+        lines = list(map(php_spelling, lines))
     if JCS is not None:
         block = join(lines[3:-2])  # no commitment nor score claim: a summary is possible
         assert JCS.summarise(block, traj.SCHEMA, MARKERS) is not None
@@ -892,6 +894,35 @@ def test_reports_identical_every_payload_shape(monkeypatch, shape):
     lines[20] = _dump(edited)
     rep = assert_same_reports(join(lines), monkeypatch, 4096)
     assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [21]
+
+
+@pytest.mark.parametrize(("php", "respelled"), [
+    (range(40), []),  # PHP's writer throughout: no known writer, the check is off at line 2
+    (range(20, 40), list(range(21, 41))),  # orjson's, then PHP's: each PHP line is edited
+    (range(1), [1]),  # one PHP line, then orjson's: it is reported once line 2 is known
+    (range(1, 40), list(range(2, 41))),  # orjson's run_start, then PHP's: each PHP line
+])
+def test_reports_identical_php_slashes(monkeypatch, php, respelled):
+    """Lines written by PHP's json_encode (every `/` as `\\/`, the schema's too; QA s28's
+    `phpslashes`, issue 15): the C scan takes them (it declined every line for its escaped
+    schema, 30x the floor) and the summary carries the lines' spelling facts, which no writer
+    explains (it declined such a block: line by line through Python); the spelling changing
+    mid-file words the same `chain.respelled` findings in every engine."""
+    lines = [_dump(e) for e in chain_events(make_run_events(40, seed=5, text_bytes=300,
+                                                            shape="phpslashes"))]
+    for i in php:
+        lines[i] = php_spelling(lines[i])
+    if JCS is not None and 25 in php:  # a block of PHP's lines: summarised, their facts too
+        block = join(lines[25:35])
+        assert JCS.summarise(block, traj.SCHEMA, MARKERS) is not None
+        got = traj.blocks.native_summary(block, traj.LineContext(spelling=True), JCS)
+        assert got is not None and got.spell_runs == ((10, got.spell),)
+    for size in (4096, 1 << 20):
+        rep = assert_same_reports(join(lines), monkeypatch, size, spelling=True)
+        assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.respelled"] == \
+            respelled
+        assert not [f for f in rep["findings"] if f["rule"].startswith("chain.")
+                    and f["rule"] != "chain.respelled"]
 
 
 def test_reports_identical_screenshots_holding_secrets_markers(monkeypatch):

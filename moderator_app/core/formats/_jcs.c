@@ -230,6 +230,9 @@ typedef struct {
     int seen;                    /* envelope members seen, a bit each */
     size_t f_off[F_COUNT], f_len[F_COUNT]; /* value spans in the line (strings: no quotes) */
     int str_escaped;             /* set by parse_string: the last string held an escape */
+    const char *schema;          /* scan_line's schema, for an escaped one (see parse_object) */
+    size_t schema_len;
+    int schema_ok;               /* the schema, spelled with escapes, was compared decoded */
     int str_nonbmp;              /* the last string held a character outside the BMP */
     int sep_spaced, sep_bare;    /* a `,` or `:` was followed by one space / by none */
     int ea_escape;               /* an escape only ensure_ascii's spelling explains */
@@ -2328,6 +2331,7 @@ static int parse_object(P *ps, int depth, int role)
         }
         int vrole = ROLE_VALUE;
         const unsigned char *vstart = ps->p;
+        size_t vout = out->len; /* where the value's canonical form starts */
         if (role == ROLE_TOP) {
             if (field == F_PAYLOAD) {
                 if (*ps->p != '{')
@@ -2370,9 +2374,18 @@ static int parse_object(P *ps, int depth, int role)
                             return NOTOK; /* a float sequence number */
                 ps->f_off[field] = (size_t)(vstart - ps->s);
                 ps->f_len[field] = (size_t)(ps->p - vstart);
+            } else if (ps->str_escaped) {
+                /* an escaped envelope string is the Python path's, but for the schema, which
+                 * PHP's json_encode writes `ale-trajectory-event\/v1` on every line (declining
+                 * them all sent a whole run line by line through Python, issue 15): its
+                 * canonical form, the decoded string as written to `out`, is compared */
+                if (field != F_SCHEMA || ps->schema == NULL ||
+                    out->len - vout - 2 != ps->schema_len ||
+                    memcmp(out->p + vout + 1, ps->schema, ps->schema_len) != 0)
+                    return NOTOK; /* (`out` is reordered at the envelope's end: compared now) */
+                ps->schema_ok = 1;
+                ps->f_off[field] = ps->f_len[field] = 0;
             } else {
-                if (ps->str_escaped)
-                    return NOTOK;
                 ps->f_off[field] = (size_t)(vstart + 1 - ps->s);
                 ps->f_len[field] = (size_t)(ps->p - vstart - 2);
             }
@@ -3192,7 +3205,9 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     ps->nmem = 0;
     ps->seen = 0;
     ps->flags = ST_START;
-    ps->sep_spaced = ps->sep_bare = ps->ea_escape = 0;
+    ps->sep_spaced = ps->sep_bare = ps->ea_escape = ps->schema_ok = 0;
+    ps->schema = schema;
+    ps->schema_len = schema_len;
     ps->plain_fail = NULL;
     if (n == 0 || line[0] != '{')
         return NOTOK;
@@ -3210,8 +3225,8 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     if (ps->p != ps->end || ps->seen != (1 << F_COUNT) - 1 || sep_verdict(ps) != 0)
         return NOTOK;
     ea_verdict(ps);
-    if (ps->f_len[F_SCHEMA] != schema_len ||
-        memcmp(line + ps->f_off[F_SCHEMA], schema, schema_len) != 0)
+    if (!ps->schema_ok && (ps->f_len[F_SCHEMA] != schema_len ||
+                           memcmp(line + ps->f_off[F_SCHEMA], schema, schema_len) != 0))
         return NOTOK;
     if (!is_hex64(line + ps->f_off[F_PREV], ps->f_len[F_PREV]) ||
         !is_hex64(line + ps->f_off[F_HASH], ps->f_len[F_HASH]))

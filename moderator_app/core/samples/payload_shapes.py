@@ -64,6 +64,13 @@ A shape QA held out in session 27 (QA s27 T7), added to the bench in session 28 
 * `nullsparse`: a database export's sparse records of 5-10 members named at length (15-21
   bytes, in reverse order), 80 % of the values `null`: the per-member cost of long names.
 
+A shape QA held out in session 28 (QA s28, issue 15):
+
+* `phpslashes`: a PHP harness' request log, URLs and paths (a `/` every ~6 bytes). PHP's
+  json_encode writes every `/` as `\\/`, schema included: `php_spelling` respells a line so
+  (the hash, of the canonical form, stays intact); no writer the spelling check knows spells
+  such a line, and the C scan declined every line for its escaped schema (30x the floor).
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -76,7 +83,7 @@ import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
-          "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse")
+          "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -411,6 +418,27 @@ def _nullsparse_payload(rng: random.Random, size: int) -> dict:
     return {"records": rows}
 
 
+_HOSTS = ("cdn.example.com", "api.example.org", "static.assets.example.net", "img.example.io")
+_SEGS = ("v1", "v2", "users", "avatars", "2026", "build", "static", "js", "img", "thumb", "run")
+
+
+def _phpslashes_payload(rng: random.Random, size: int) -> dict:
+    """A PHP harness' request log: URLs and paths (spelled `\\/` by `php_spelling`)."""
+    rows, used = [], 0
+    while used < size - 50:
+        path = "/".join(rng.choice(_SEGS) for _ in range(rng.randint(3, 7)))
+        row = {"url": f"https://{rng.choice(_HOSTS)}/{path}/{rng.randrange(10**6)}.png",
+               "file": f"/var/www/html/{path}/index.php", "status": rng.choice((200, 304, 404))}
+        rows.append(row)
+        used += len(json.dumps(row, separators=(",", ":"))) + path.count("/") * 2 + 8
+    return {"requests": rows}
+
+
+def php_spelling(line: bytes) -> bytes:
+    """A compact JSON line as PHP's json_encode writes it by default: every `/` as `\\/`."""
+    return line.replace(b"/", b"\\/")
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -456,5 +484,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _points_payload(rng, size)
     if shape == "nullsparse":
         return _nullsparse_payload(rng, size)
+    if shape == "phpslashes":
+        return _phpslashes_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 

@@ -136,6 +136,24 @@ class TrajectoryChecker:
         if have != self.spell:
             self.spell = self.ctx.spell_hint = have
 
+    def _spelled_runs(self, n: int, runs: tuple[tuple[int, int], ...]) -> None:
+        """`_spelled` for each line after line `n` of a summarised block no one spelling
+        reproduces, from its runs of equal facts, as `apply_many` applies them: a fact some
+        known spelling reproduces is applied once a run (again, it changes nothing); one none
+        reproduces, line by line until the check is off (the second such line when no known
+        spelling came before: an unknown writer, such as PHP's `\\/`)."""
+        for count, v in runs:
+            if self.spell == 0:
+                return
+            if v & SPELL_ALL:
+                self._spelled(n + 1, v)
+            else:
+                for k in range(n + 1, n + count + 1):
+                    if self.spell == 0:
+                        return
+                    self._spelled(k, v)
+            n += count
+
     def _respelled(self, n: int) -> None:
         self._add(RESPELLED, "no known serialiser spells this line as it is (the other lines "
                              "are spelled as RFC 8785, orjson or json.dumps write), though its "
@@ -354,8 +372,11 @@ class TrajectoryChecker:
             p.seq, p.seq_line = span.last_seq, n + span.last_index + 1
             p.wall, p.wall_line = span.last_t, n + span.last_index + 1
         if s.spell is not None and self.spell != 0:
-            self._spelled(n + 1, s.spell)  # every line is spelled as known: reports only an
-            # earlier line held as `spell_pending`
+            if s.spell_runs is None:
+                self._spelled(n + 1, s.spell)  # every line is spelled as known: reports only
+                # an earlier line held as `spell_pending`
+            else:
+                self._spelled_runs(n, s.spell_runs)
         self.events += k
         self.last_hashes = (last_rec, last_rec)
         self.last_hash_line = n + k

@@ -28,6 +28,7 @@ from moderator_app.core.verify.trajectory.facts import (
     Facts,
     ProducerSpan,
     make_facts,
+    spell_runs,
 )
 from moderator_app.core.verify.trajectory.line import (
     SCORE_CLAIM_TYPES,
@@ -140,12 +141,12 @@ class Columns:
         if (self.redo or self.broken or prevs[1:] != recorded[:-1]
                 or len(set(self.run_ids)) != 1):
             return None
-        spell = None
+        spell = runs = None
         if self.spell is not None:
             # no line is redone nor broken here: every line has its `spell` fact
             spell = reduce(and_, cast("list[int]", self.spell))
-            if not spell & SPELL_ALL:  # no spelling common to all: the line facts apply
-                return None
+            if not spell & SPELL_ALL:  # no spelling common to all: the line facts, as runs
+                runs = spell_runs(self.spell)
         producers, types = self.producers, self.types
         # Uniform `…:SS.mmmZ` strings compare as their times do; converted only at the ends.
         times: Sequence[Any] = self.times if self.times is not None else self.walls
@@ -170,7 +171,8 @@ class Columns:
         t_end = (to_t(times[len(types) - 1 - types[::-1].index("run_end")])
                  if "run_end" in types else None)
         return BlockSummary(len(recorded), prevs[0], recorded[-1], self.run_ids[0], tuple(prods),
-                            to_t(min(times)), to_t(max(times)), t_start, t_end, spell)
+                            to_t(min(times)), to_t(max(times)), t_start, t_end, spell,
+                            runs)
 
 
 def block_columns(block: bytes, lines: list[bytes], ctx: LineContext) -> Columns | None:

@@ -9,6 +9,7 @@ call per line), and reading a field by name costs what reading it by index does.
 from __future__ import annotations
 
 from functools import partial
+from itertools import groupby
 from typing import Any, Literal, NamedTuple
 
 from moderator_app.core.rules import Rule
@@ -78,6 +79,18 @@ class BlockSummary(NamedTuple):
     t_start: float | None  # the first run_start's time
     t_end: float | None  # the last run_end's time
     spell: int | None  # None (check off) or `hint << SPELL_BITS | spellings every line has`
+    # When no one spelling reproduces every line (`spell` has none: a writer nobody knows,
+    # such as PHP's `\/`, or a line edited in place): each line's `spell` fact, as runs of
+    # (lines, fact), which `TrajectoryChecker.apply_summary` applies as the line facts would.
+    spell_runs: tuple[tuple[int, int], ...] | None = None
+
+
+def spell_runs(values: list) -> tuple[tuple[int, int], ...]:
+    """Each line's `spell` fact as runs of (lines, fact) (`BlockSummary.spell_runs`)."""
+    first = values[0]
+    if values.count(first) == len(values):  # a writer's whole block: one run
+        return ((len(values), first),)
+    return tuple((sum(1 for _ in g), v) for v, g in groupby(values))
 
 
 # (length of the line without its `\n`, its facts) for each line of a block

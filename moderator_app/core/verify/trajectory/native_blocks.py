@@ -78,7 +78,7 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
     line), or None: then the columns decide, line by line where needed. The checks here are
     those of `native_columns` and `summary` that need the whole block's facts: no line for the
     per-line rules (score claims, commitments, possible secrets, a trusted agent), dates that
-    exist, one spelling common to all lines. tests/formats/test_native_jcs.py holds the two to the
+    exist. tests/formats/test_native_jcs.py holds the two to the
     same summaries."""
     if ctx.leak is not None and ctx.leak.block_hit(block):
         return None
@@ -98,7 +98,7 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
     for name, trust, *_ in prods:
         if name == AGENT and trust != AGENT_TRUST:
             return None
-    spell = None
+    spell = runs = None
     hint = ctx.spell_hint
     if hint:
         table = _native_spell_table(hint)
@@ -106,14 +106,17 @@ def native_summary(block: bytes, ctx: LineContext, jcs) -> BlockSummary | None:
         if _NAT_SLOW in values:
             return None
         spell = reduce(and_, values)
-        if not spell & SPELL_ALL:
-            return None
+        if not spell & SPELL_ALL:  # no spelling common to all lines: their facts count
+            if len(set(values)) != 1:  # (`keys` are the distinct ones: no line order here)
+                return None
+            # no line spelled as any writer spells it (PHP's `\/`): one run, the same fact
+            runs = ((events, spell),)
     spans = tuple(ProducerSpan(name, trust, count, first, last, seq0, seq1, wall_ms_z(w0),
                                wall_ms_z(w1))
                   for name, trust, count, first, last, seq0, seq1, w0, w1 in prods)
     return BlockSummary(events, first_prev, last_hash, run_id, spans, wall_ms_z(wmin),
                         wall_ms_z(wmax), None if wstart is None else wall_ms_z(wstart),
-                        None if wend is None else wall_ms_z(wend), spell)
+                        None if wend is None else wall_ms_z(wend), spell, runs)
 
 
 def _nat_mask(key: int, bits: dict[str, int], orjson_floats: bool) -> int | None:
