@@ -1,5 +1,7 @@
-"""A drift read on a finer band is said only when the band's line answers at least half of
-the run's actions (issue 13, session 28 lead: `analysis.DRIFT_BAND_SUPPORT`, QA s28 T3).
+"""A drift is not said from a weak line through a minority of the presses: a reading that
+answers under half of the run's actions at a confidence under 0.25 (issue 13, session 28
+lead: `local_findings.weak_line`, QA s28 T3), on the finer band's drift pass and on the
+whole picture's reading alike.
 
 QA s28's Blackjack (a card table whose picture holds until a button) with 4 s of footage
 frozen and no speed change, recorded as fragmented MP4 at 45 fps: at auto, the finer band's
@@ -8,6 +10,10 @@ faster than the log's clock" over the whole video, its offset 88 frames off at 0
 speed runs that pass reads rightly answer 13 of 23 to 24 of 33 (tests/sync/
 test_sync_finer_band_drift.py keeps them). The run is built by QA's generator in the
 repository (`scripts/qa_session28.py`, deterministic: seed 281, one encoder thread).
+The same game and agent recorded as ordinary MP4 at 30 fps read a false +2.0 % on the
+whole picture's line through 8 of 25 actions at 0.16 (before f7dba4e too); every speed run
+of the corpus that reads its drift answers 12 of 21 to 24 of 33 (0.57-0.77), or fewer at
+a firm confidence (Boxing's 150 s run: 55 of 123 at 0.83).
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from pathlib import Path
 import pytest
 
 from moderator_app.cli import main as cli_main
+from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.signals import frame_signals
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -50,3 +59,30 @@ def test_no_drift_from_a_band_line_through_a_minority_of_the_presses(capsys, tmp
     frozen = [(f["video_start_s"], f["video_end_s"]) for f in rep["findings"]
               if f["rule"] == "video.frozen"]
     assert any(s <= 24.10 + 0.5 and e >= 20.10 - 0.5 for s, e in frozen)  # duration-ok: video times
+
+
+def _blackjack(ram, rng):
+    """QA s28's agent (scripts/qa_session28.py): UP/DOWN change the bet, FIRE deals or hits."""
+    r = rng.random()
+    if r < 0.4:
+        return [(rng.choice(("UP", "DOWN")), rng.randint(3, 8))]
+    if r < 0.85:
+        return [("FIRE", rng.randint(2, 4))]
+    return [("NOOP", rng.randint(6, 12))]
+
+
+def test_no_drift_from_the_whole_pictures_line_through_a_minority(monkeypatch):
+    pytest.importorskip("ale_py")
+    sys.path.insert(0, str(SCRIPTS.parent / "tests"))
+    import corpus
+    from corpus.record import Recorder
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(corpus.cache_dir() / "scan-cache"))
+    rec = Recorder(fps=30, scale=2, flags="lanczos", crf=23, container="mp4", lead_s=3.7)
+    run = corpus.build_with("s28-blackjack-freeze@r30mp4q23", "blackjack", _blackjack,
+                            "freeze", 281, rec, "r30mp4q23")
+    sig = frame_signals(run.video)
+    a = analyze(run.action_times, sig, DEFAULT_THRESHOLDS, None, run_duration_s=run.run_end_s)
+    # the line the whole picture reads at +2 % answers 8 of the 25 actions, at 0.16: no clock
+    assert a.supporting_actions < a.actions / 2 and a.confidence < 0.25
+    assert [f for f in a.findings if f.rule == "sync.drift"] == []

@@ -194,7 +194,10 @@ def test_two_logs_in_one_submission_never_pass(capsys, tmp_path, layout, honest_
 def test_a_zip_whose_directory_and_header_disagree_on_the_logs_name_does_not_pass(
         capsys, tmp_path):
     """The central directory says `agent-log.jsonl`, the local header `agent-log.jsonx`
-    (over an honest log): the member is not read as the log on the directory's word."""
+    (over an honest log): the member is not read as the log on the directory's word. Since
+    session 28 (d12a064, s28 hostile sweep) such a member is refused outright, as a
+    streaming unzip would see another file: the submission is unreadable (exit 2), the
+    message naming both names."""
     import io
     import json
     import struct
@@ -212,6 +215,5 @@ def test_a_zip_whose_directory_and_header_disagree_on_the_logs_name_does_not_pas
     (tmp_path / "sub.zip").write_bytes(bytes(data))
     code, out, _ = run_cli(capsys, "verify", "--json", tmp_path / "sub.zip")
     report = json.loads(out)
-    assert code == 1 and report["verdict"] == "fail"
-    unreadable = [f["message"] for f in report["findings"] if f["rule"] == "input.unreadable"]
-    assert unreadable and "differ" in unreadable[0], report["findings"]
+    assert (code, report["verdict"]) == (2, "unreadable")
+    assert "its local header names 'agent-log.jsonx'" in report["error"], report["error"]

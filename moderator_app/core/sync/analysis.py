@@ -47,6 +47,7 @@ from .fit import (
     SUPPORT_BEFORE_S,
     learned_fit,
 )
+from .local_findings import weak_line
 from .reading import analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
@@ -488,8 +489,8 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
         if a is None or a.suggested_offset_s is None or (a.speed != 1.0) != drift or \
                 any(f.rule == "sync.offset_jump" for f in a.findings):
             continue
-        if drift and a.supporting_actions < DRIFT_BAND_SUPPORT * a.actions:
-            continue  # a line through a minority of the presses is no clock (QA s28 T3)
+        if drift and weak_line(a):
+            continue  # a weak line through a minority of the presses is no clock (QA s28 T3)
         one = _one_kind(a, run_s, input_kinds, th)
         if one is not None and a.confidence > ONE_KIND_BOUND:
             a = replace(a, confidence=ONE_KIND_BOUND, confidence_note=(
@@ -498,14 +499,6 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
                 "the press"))
         return a
     return None
-
-
-# A drift read on a finer band (`_in_finer_band`'s drift pass) is said only when the band's
-# line answers at least this share of the run's actions: the speed runs it reads answer 13
-# of 23 to 24 of 33 (Frostbite, Space Invaders, Kangaroo: 0.57-0.77), while QA s28's
-# Blackjack with 4 s frozen (a card table that holds until a button, no speed change) read a
-# false +1.54 % on 7 of 25 (0.28), its offset 88 frames off at 0.14.
-DRIFT_BAND_SUPPORT = 0.5
 
 
 def _finer(sig: FrameSignals) -> FrameSignals | None:
