@@ -239,15 +239,21 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
     warning for every shot on a genuine run, while footage frozen by an edit resumes where
     the cut lands, at no such press (the corpus' freezes and pauses keep their warnings). A
     wait taken by the game's button alone (`GameWait.agreed`) must hold a press of the
-    log's before the ending one inside the scan's hold: a pause holds none."""
+    log's before the ending one inside the scan's hold: a pause holds none; or begin before
+    the run does at that offset, its ending press the log's first there (the game's title
+    waiting for its first button: QA s28's Blackjack, held from 0.93 s, the run starting at
+    3.72 s, its first press a FIRE at 4.76 s answered at the lag four later holds agree
+    on), where no press of the log could have been held."""
     if f.rule != FROZEN_RULE or f.severity is not Severity.WARNING or f.video_end_s is None:
         return f
     for w in a.waits:
         if not -WAIT_MATCH_S <= f.video_end_s - w.end_s <= WAIT_MATCH_LATE_S or \
                 (f.video_start_s is not None and f.video_start_s >= w.end_s):
             continue
-        if w.agreed and (w.held_s is None or (f.video_start_s is not None
-                                              and w.held_s < f.video_start_s - WAIT_MATCH_S)):
+        opens = w.held_s is None and f.video_start_s is not None and \
+            f.video_start_s <= w.offset_s and w.start_s <= w.offset_s
+        if w.agreed and not opens and (w.held_s is None or (
+                f.video_start_s is not None and w.held_s < f.video_start_s - WAIT_MATCH_S)):
             continue
         # the log's own name for the button (capped at KIND_MAX_CHARS): one line
         button = safe_text(w.kind.split("=", 1)[-1] if w.kind.startswith("press button=")
