@@ -255,6 +255,8 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
         if w.agreed and not opens and (w.held_s is None or (
                 f.video_start_s is not None and w.held_s < f.video_start_s - WAIT_MATCH_S)):
             continue
+        if not w.agreed and not w.opening_s and _off_the_games_lag(w, a):
+            continue
         # the log's own name for the button (capped at KIND_MAX_CHARS): one line
         button = safe_text(w.kind.split("=", 1)[-1] if w.kind.startswith("press button=")
                            else w.kind)
@@ -279,6 +281,23 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
             f"offset {w.offset_s:.3f} s ({why}): the game waiting for the button, not "
             f"frozen footage"))
     return f
+
+
+def _off_the_games_lag(w, a: SyncAnalysis) -> bool:
+    """Does the one-hold wait `w` resume further from its press than the lag the run's
+    agreed waits answer their button at (their lags' band, WAIT_MATCH_S either side)? A
+    game answers its button at one lag; footage frozen by an edit resumes where the cut
+    lands. QA s28's Blackjack with 4 s frozen at 20.10 s: read at the truth, the freeze ended
+    0.64 s after an UP and was taken as a wait, while five of the run's holds end 0.02-0.07 s
+    after a FIRE. False with no agreed wait at `w`'s offset (nothing to compare with)."""
+    agreed = [x for x in a.waits if x.agreed and abs(x.offset_s - w.offset_s) <= WAIT_MATCH_S]
+    if not agreed:
+        return False
+    # (only where the agreed waits were read at `w`'s own offset: a moderator's offset is
+    # searched a second either side for them, and a press `w` ends at there is another)
+    lag = w.end_s - w.press_s
+    lo, hi = min(x.lags[0] for x in agreed), max(x.lags[1] for x in agreed)
+    return not lo - WAIT_MATCH_S <= lag <= hi + WAIT_MATCH_S
 
 
 def wait_notes(findings, a) -> list[Finding]:
