@@ -288,22 +288,40 @@ def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str]
         return None  # presses crowded at one lag: a bound about the input (as the pairs')
     best = None
     for win in wins:
-        for _, at, *_ in win:
-            inside: dict[int, tuple[float, float, float, int, int]] = {}
-            for iv in win:
-                if iv[1] <= at <= iv[2] and iv[3] not in inside:
-                    inside[iv[3]] = iv
-            if len(inside) < need:
-                continue
-            a0 = max(iv[1] for iv in inside.values())
-            a1 = min(iv[2] for iv in inside.values())
-            o = min(max(base, a0), a1) if nearest else (a0 + a1) / 2
-            key = (len(inside), -abs(o - base))
-            if best is None or key > best[0]:
-                d = [iv[0] for iv in inside.values()]
-                best = (key, o, {k: iv[4] for k, iv in inside.items()},
-                        (round(min(d) - o, 3), round(max(d) - o, 3)))
-    return None if best is None else best[1:]
+        got = _stabbed(win, 1, need, base, nearest)
+        if got is not None and (best is None or got[0] > best[0]):
+            best = got
+    if best is None:
+        return None
+    _, o, inside = best
+    d = [iv[0] for iv in inside.values()]
+    return o, {k: iv[4] for k, iv in inside.items()}, (round(min(d) - o, 3),
+                                                        round(max(d) - o, 3))
+
+
+def _stabbed(ivs: list, at: int, need: int, base: float, nearest: bool):
+    """Of the offset intervals `ivs` (tuples holding an interval's first offset at index
+    `at`, its last at `at` + 1 and its hold at `at` + 2), the offset that the most holds'
+    intervals hold (one interval a hold), `need` at least: ((count, -distance to `base`), the
+    offset, {hold: its interval}), or None. The offset: the nearest to `base` when `nearest`
+    (a moderator's), else the middle of the offsets at which they agree; of equal counts the
+    nearest to `base`, then the first. `lag_agreed` and `_agreed` both ask this."""
+    best = None
+    for first in ivs:
+        p = first[at]
+        inside: dict[int, tuple] = {}
+        for iv in ivs:
+            if iv[at] <= p <= iv[at + 1] and iv[at + 2] not in inside:
+                inside[iv[at + 2]] = iv
+        if len(inside) < need:
+            continue
+        a0 = max(iv[at] for iv in inside.values())
+        a1 = min(iv[at + 1] for iv in inside.values())
+        o = min(max(base, a0), a1) if nearest else (a0 + a1) / 2
+        key = (len(inside), -abs(o - base))
+        if best is None or key > best[0]:
+            best = (key, o, inside)
+    return best
 
 
 def _wait(f0: float, f1: float, x: np.ndarray, kinds: list[str], c: int, at: float,
@@ -349,19 +367,9 @@ def _agreed(long: list[int], hold: list[tuple[float, float]], lo: float, hi: flo
                 spans.setdefault(kinds[c], []).append((o0, o1, k, c))
     best = None
     for button, ivs in spans.items():
-        for p, *_ in ivs:
-            inside: dict[int, tuple[float, float, int, int]] = {}
-            for iv in ivs:
-                if iv[0] <= p <= iv[1] and iv[2] not in inside:
-                    inside[iv[2]] = iv
-            if len(inside) < need:
-                continue
-            a0 = max(iv[0] for iv in inside.values())
-            a1 = min(iv[1] for iv in inside.values())
-            o = min(max(base, a0), a1) if nearest else (a0 + a1) / 2
-            key = (len(inside), -abs(o - base))
-            if best is None or key > best[0]:
-                best = (key, o, button, {k: iv[3] for k, iv in inside.items()})
+        got = _stabbed(ivs, 0, need, base, nearest)
+        if got is not None and (best is None or got[0] > best[0]):
+            best = (got[0], got[1], button, {k: iv[3] for k, iv in got[2].items()})
     return None if best is None else (best[1], best[2], best[3])
 
 
