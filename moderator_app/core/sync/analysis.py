@@ -76,17 +76,17 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)
-    lagged = [(w.start_s, w.end_s) for w in lag_waits(res, run_s, sig, th, input_kinds,
-                                                       run_duration_s)]
+    lagged = lag_waits(res, run_s, sig, th, input_kinds, run_duration_s)
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
-                                  input_kinds, explained, lagged) + \
+                                  input_kinds, explained,
+                                  [(w.start_s, w.end_s) for w in lagged]) + \
         repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += pace.pace_drift(res, run_s, sig, th)
     held += clock.clock_jumps(res, run_s, sig, th)
-    waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s)
+    waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s, lagged)
     if waits:
         res = replace(res, waits=waits)
     if not held and not widened and not explained:

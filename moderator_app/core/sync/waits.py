@@ -108,9 +108,12 @@ WAIT_AGREE_WORK = 100_000
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
-               run_duration_s: float | None = None) -> tuple[GameWait, ...]:
+               run_duration_s: float | None = None,
+               lagged: tuple[GameWait, ...] | None = None) -> tuple[GameWait, ...]:
     """The held pictures the game's wait explains (the module's docstring), in video
-    order; empty with no kinds, or with no offset used and none the holds agree on."""
+    order; empty with no kinds, or with no offset used and none the holds agree on.
+    `lagged`: `lag_waits` of the same arguments when the caller has them already (the
+    analysis reads them first for `freeze.frozen_findings`), else read here."""
     if input_kinds is None or len(sig) < 3:
         return ()
     e, kinds = in_order(run_s, input_kinds)
@@ -185,8 +188,9 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
                                  opening_s=round(opening.end_s, 3))
     found = [out[k] for k in sorted(out)]
     seen = {(w.start_s, w.end_s) for w in found}
-    found += [w for w in lag_waits(a, run_s, sig, th, input_kinds, run_duration_s)
-              if (w.start_s, w.end_s) not in seen]
+    if lagged is None:
+        lagged = lag_waits(a, run_s, sig, th, input_kinds, run_duration_s)
+    found += [w for w in lagged if (w.start_s, w.end_s) not in seen]
     return tuple(sorted(found, key=lambda w: w.start_s))
 
 
