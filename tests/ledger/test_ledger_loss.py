@@ -239,3 +239,47 @@ def test_ledger_on_a_full_disk_verifies_and_says_full(tmp_path):
     assert "decide-exit=2" in r.stdout
     assert "is full" in r.stderr and "not damaged" in r.stderr
     assert "corrupt" not in r.stderr
+
+
+def _damaged(tmp_path: Path, how: str) -> Path:
+    """A 60-decision ledger, checkpointed, then a middle page zeroed or the file cut 1,500
+    bytes inside its last page (the s28 hostile sweep's k07 cases)."""
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 60)
+    with sqlite3.connect(store) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = c.execute("PRAGMA page_size").fetchone()[0]
+    c.close()
+    data = bytearray(store.read_bytes())
+    if how == "page_zeroed":
+        mid = (len(data) // page) // 2
+        data[mid * page:(mid + 1) * page] = bytes(page)
+    else:
+        del data[-1500:]
+    store.write_bytes(bytes(data))
+    return store
+
+
+@pytest.mark.parametrize("how", ["page_zeroed", "cut_in_last_page"])
+def test_decide_refuses_to_append_to_a_damaged_database(tmp_path, how):
+    """s28 hostile sweep, left open: `decisions verify` called the file damaged, yet
+    `decide` appended and said "Recorded". Now nothing is written, the CLI says "decision
+    NOT recorded" with SQLite's reason (exit 2, as for every other refused append), and the
+    file is left byte for byte as it was."""
+    store = _damaged(tmp_path, how)
+    before = store.read_bytes()
+    assert verify_cli(store).returncode == 1
+    with pytest.raises(LedgerError, match=r"is damaged \(SQLite quick_check: .*\); nothing "
+                                          "was recorded"):
+        fill(store, 1)
+    sample = REPO / "resources" / "samples" / "community-sample"
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "decide", str(sample),
+                        "--accept", "--reviewer", "qa", "--note", "keep me",
+                        "--store", str(store)], capture_output=True, text=True, cwd=REPO,
+                       timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stdout == ""
+    assert "moderator-app: decision NOT recorded: the decision ledger" in r.stderr
+    assert "is damaged (SQLite quick_check:" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert store.read_bytes() == before
