@@ -3,6 +3,7 @@ how many splices inside game footage it finds, and how many candidates it gives 
 footage, with how far the picture signals at each splice stand above the run's honest events.
 
     .venv/bin/python bench/cut_table.py [NAME...]     # default: every corpus run built
+    .venv/bin/python bench/cut_table.py --sweep [READINGS.jsonl]   # the autosync sweep's runs
 
 By default only the runs already built are read (`make corpus`, or `cd tests &&
 ../.venv/bin/python -m corpus NAME`); the scans are cached as the workstation caches them
@@ -24,6 +25,8 @@ same frames (floor 1 %).
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -88,7 +91,89 @@ def signal_ratios(sig, truth: dict) -> dict[str, list[float]]:
     return out
 
 
+def sweep_table(readings: str | None) -> int:
+    """Session 29 (issue 13): the autosync sweep's splice runs (`autosync_sweep.py --splice`:
+    the corpus' cuts, long cuts and insertions and s25-splice's) and its genuine runs, each
+    scan read from the sweep's cache. Per splice: the nearest `video.cut` candidate and its
+    distance (a candidate within 0.5 s is the scan's find, with its level), the signal
+    ratios above, the actions answered at the truth before and after it (8x8,
+    `splice_evidence.support`), and, from READINGS (`scripts/splice_readings_s28.py OUT`),
+    whether a `sync.offset_jump` lies within 1 s of it at auto and at the truth. Per genuine
+    run: the candidates (every one is false)."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    sys.path.insert(0, str(REPO / "bench"))
+    import autosync_sweep as sw
+    import splice_evidence as se
+
+    from moderator_app.core.video.scan import run_scan
+
+    read = {}
+    if readings:
+        read = {r["run"]: r for r in map(json.loads, Path(readings).read_text().splitlines())}
+    tot = {"splices": 0, "near": 0, "runs": 0, "genuine": 0, "false": 0, "false_runs": 0,
+           "near_found": 0, "near_not": 0, "far_found": 0, "far_not": 0}
+    print("| run | kind | splice (video s) | nearest video.cut | answered before / after "
+          "(truth) | motion | changed | jump at auto | at truth |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for d in sw.runs([], True):
+        truth = json.loads((d / "truth.json").read_text())
+        t = truth.get("tamper") or {}
+        kind = str(t.get("kind") or truth.get("kind", ""))
+        name = (f"{d.parent.name}/" if d.parent in sw.SPLICE_SETS else "") + d.name
+        is_gen = kind.startswith(sw.GENUINE_KINDS)
+        if kind not in ("cut", "cutlong", "insert") and not is_gen:
+            continue
+        own = d.parent / "scan-cache"
+        os.environ["MODERATOR_APP_CACHE"] = str(own if own.is_dir() else
+                                                Path("/tmp/autosync-scan"))
+        res = run_scan(d / truth.get("video", "video.mp4"))
+        cuts = [(s.start_s, s.message) for s in res.spans if s.rule == "video.cut"]
+        if is_gen:
+            tot["genuine"] += 1
+            tot["false"] += len(cuts)
+            tot["false_runs"] += bool(cuts)
+            if cuts:
+                print(f"| {name} | {kind} | - | {len(cuts)} false: "
+                      + ", ".join(f"{c:.2f}" for c, _ in cuts[:4]) + " | | | | | |")
+            continue
+        marks = [t["video_s"]] + ([t["video_end_s"]] if "video_end_s" in t else [])
+        r = signal_ratios(res.signals, {"kind": "cut", "tamper": t})
+        sup = se.support(d, truth)
+        rd = read.get(name, {})
+        tot["runs"] += 1
+        for j, m in enumerate(marks):
+            near = min(cuts, key=lambda c: abs(c[0] - m), default=None)
+            hit = near is not None and abs(near[0] - m) <= NEAR_S
+            tot["splices"] += 1
+            tot["near"] += hit
+            auto = rd.get("auto", {}).get("found")
+            if j == 0 and auto is not None:
+                tot[("near_" if hit else "far_") + ("found" if auto else "not")] += 1
+            what = "-" if near is None else (
+                f"{near[0] - m:+.2f} s" + (": " + near[1].split(": ", 1)[-1] if hit else ""))
+            print(f"| {name} | {kind} | {m:.2f} | {what} | {sup if j == 0 else ''} | "
+                  f"{r['motion'][j]:.2f} | {r['changed'][j]:.2f} | "
+                  f"{_yes(rd, 'auto') if j == 0 else ''} | {_yes(rd, 'truth') if j == 0 else ''} |")
+    print(f"\nsplices {tot['splices']} in {tot['runs']} runs: a video.cut within {NEAR_S} s at "
+          f"{tot['near']}; genuine runs {tot['genuine']}: {tot['false']} candidates in "
+          f"{tot['false_runs']} runs")
+    if read:
+        print(f"first splice of a run, jump within 1 s at auto: with a video.cut near "
+              f"{tot['near_found']} of {tot['near_found'] + tot['near_not']}, without "
+              f"{tot['far_found']} of {tot['far_found'] + tot['far_not']}")
+    return 0
+
+
+def _yes(row: dict, name: str) -> str:
+    r = row.get(name)
+    if not r:
+        return "?"
+    return ("jump" if r["found"] else "-") + ("" if r["err"] is None else f" ({r['err']:+.1f} fr)")
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--sweep"]:
+        return sweep_table(argv[1] if len(argv) > 1 else None)
     import corpus
 
     from moderator_app.core.video.scan import run_scan

@@ -102,6 +102,28 @@ def evidence(folder: Path) -> dict:
     return row
 
 
+def support(folder: Path, truth: dict) -> str:
+    """The actions before the splice and after it answered at the true offset (8x8,
+    `track.supported`), and those after it at the truth's shift (bench/cut_table.py --sweep)."""
+    from moderator_app.core.formats.submission import load_submission
+    from moderator_app.core.sync import lookup, reactions, track
+    from moderator_app.core.sync.inputs import inputs
+    from moderator_app.core.sync.signals import frame_signals
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as TH
+
+    t = truth["tamper"]
+    times, _ = inputs(load_submission([str(folder / "agent-log.jsonl")]))
+    sig = frame_signals(folder / truth.get("video", "video.mp4"))
+    e, o, d = np.asarray(sorted(times), float), float(truth["offset_s"]), float(t["size_s"])
+    look = lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig)))
+    z = TH.sync_reaction_z
+    split = float(t["run_s"]) + (abs(d) if d < 0 else 0.0)  # a cut's actions: no picture
+    before, after = e[e < t["run_s"]], e[e > split]
+    n = [int(track.supported(look, x, oo, 1.0, z).sum())
+         for x, oo in ((before, o), (after, o), (after, o + d))]
+    return f"{n[0]}/{len(before)}, {n[1]}/{len(after)} -> {n[2]} at the shift"
+
+
 def _stretch(e, sig, o: float, th) -> str:
     """The per-stretch band reading at the true offset (core/sync/band_splice.py): the best
     split's shift, its tail over shuffled gaps, the head's band at the offset, the picture."""
