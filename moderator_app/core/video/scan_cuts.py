@@ -1,8 +1,8 @@
 """`video.cut` candidates of the integrity scan (scan.py: the rule, its spans): isolated peaks of
 change far above the local motion level, or in busy content a share of changed points standing
 out of its local distribution; a game recorded as a window of the screen judged on its own
-tiles; a full-picture flash that comes back is none. Apart from scan.py because the rule is a
-study of its own (docs/DECISIONS.md)."""
+tiles; a full-picture flash that comes back, or a change the game repeats, is none. Apart from
+scan.py because the rule is a study of its own (docs/DECISIONS.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
     clean = np.where(np.isfinite(m), m, 0.0)
     changed = np.where(np.isfinite(sig.changed), sig.changed, 0.0)
     half = th.cut_window_frames
-    out: list[tuple[float, str]] = []
+    found: list[tuple[int, str]] = []
     cand = np.nonzero(clean > th.cut_min_motion)[0]
     window = _game_window(sig, th)
     if window is not None:
@@ -60,9 +60,52 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
             flashes += 1
             if _flash(sig, int(i), th):
                 continue
+        found.append((int(i), what))
+    out: list[tuple[float, str]] = []
+    for i, what in _unique(sig, found):
         t0 = float(sig.times_s[i])
         out.append((t0, f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
     return out[:200]
+
+
+# A candidate whose 8x8 change pattern comes back at this many other candidates is the game's
+# own effect: Kaboom!'s four-frame flash, every time a bomb is caught, was 16-32 candidates on
+# each honest 40 s run (the sweep's 15 genuine Kaboom! runs: 363 of the 482 candidates on its
+# 196 honest videos). Two, not one: an insertion's two edges change the same tiles by the
+# same amounts when the footage either side of it is the same calm picture (|A-S| = |S-A|)
+RECUR_MATCHES = 2
+# ... the patterns are the same within this share of their change (L1 over the mean of the
+# two sums): the flash's repeats at 0.00-0.03; the two edges of the sweep's insertions (any
+# frames within 2 of each) 0.11 and more, but Video Pinball's at 20 fps 0.003: one match, kept
+RECUR_DISTANCE = 0.05
+# ... counted only at candidates this far apart (s): a match closer is the same event's frames
+RECUR_APART_S = 1.0
+# ... among this many candidates at most (pairs compared: a hostile file of 5,000 candidates
+# keeps its later ones unjudged, in bounded time)
+RECUR_CHECKS_MAX = 1000
+
+
+def _unique(sig: FrameSignals, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The candidates whose change is not the game's own recurring effect: a flash, an
+    explosion or a screen the game redraws the same way at each event changes the same tiles
+    by the same amounts each time, while a hard cut joins two moments that the recording
+    never joins again. A candidate whose 8x8 change pattern (the scan's tile motion) comes
+    back at RECUR_MATCHES other candidates, RECUR_APART_S or more away, within
+    RECUR_DISTANCE, is dropped."""
+    tiles = sig.tiles
+    k = min(len(found), RECUR_CHECKS_MAX)
+    if k <= RECUR_MATCHES or tiles.ndim != 3:
+        return found
+    idx = np.array([i for i, _ in found[:k]])
+    v = np.nan_to_num(tiles[idx].reshape(k, -1).astype(np.float64), nan=0.0)
+    mass = v.sum(axis=1)
+    t = np.asarray(sig.times_s, np.float64)[idx]
+    recurs = np.zeros(k, bool)
+    for a in range(k):
+        dist = np.abs(v - v[a]).sum(axis=1) / np.maximum((mass + mass[a]) / 2, 1e-9)
+        same = (dist <= RECUR_DISTANCE) & (np.abs(t - t[a]) >= RECUR_APART_S)
+        recurs[a] = int(same.sum()) >= RECUR_MATCHES
+    return [c for c, r in zip(found[:k], recurs, strict=True) if not r] + found[k:]
 
 
 # A tile of a game window "moved" at a frame when its motion passes this (of 255): codec noise
