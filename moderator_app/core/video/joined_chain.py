@@ -15,18 +15,20 @@ whole file's demux: `joined_timeline.Timeline` shifts them). Used where the file
 order: the index, the scan, the check of joined recordings, and the picture after a seek.
 
 Bounded: the recordings followed are those the top-level walk finds (`matroska_joins`, at
-most MAX_WALK headers); one that does not open, or whose video is of another codec or time
-base than the file's (the index has one clock), ends the chain there, and what follows stays
-"never read" (`unread_recordings`). One of another picture size is read (`continues`): its
-frames keep their size, as FFmpeg gives a stream whose size changes mid-stream. A
-fragmented MP4's of another time base is read too (ffmpeg's muxer: 12800 ticks a second at
-25 fps, 15360 at 30): its timestamps are given in the file's clock (`rescaled`, session 28).
+most MAX_WALK headers); one that does not open, or whose video is of another codec than the
+file's, ends the chain there, and what follows stays "never read" (`unread_recordings`). One
+of another picture size is read (`continues`): its frames keep their size, as FFmpeg gives a
+stream whose size changes mid-stream. One of another time base is read too (the index has
+one clock): its timestamps are given in the file's (`rescaled`): a fragmented MP4's
+(ffmpeg's muxer: 12800 ticks a second at 25 fps, 15360 at 30; session 28) and a Matroska
+one of another TimecodeScale (mkvmerge's `--timestamp-scale`; session 29).
 
 The second recording is read by the whole file's demuxer, with the first one's header
 (session 22's rule: refused where its pictures are not its own). Where its own header would
 decode other pictures (`own_read`: other encoder settings, QA s26 T9; another picture size),
-the whole file's demux stops at its header and it is read from there like the later ones
-(session 27)."""
+or its clock is another (the file's demuxer reads its ticks as the first's: 10x slow at 0.1
+ms after 1 ms), the whole file's demux stops at its header and it is read from there like
+the later ones (sessions 27, 29)."""
 
 from __future__ import annotations
 
@@ -111,7 +113,9 @@ def own_read(source: str, joins: list[int]) -> tuple[int, ...]:
     when any of its first pictures (not marked damaged) comes out otherwise, or not at all,
     with the first's, the file would show other pictures than the recording holds (QA s26
     T9: H.264 High with 3 B-frames after a recording without gave 166 of 175 packets no
-    frame). Where its own header gives another picture size (the capture resized between
+    frame). Where its own header's time base is another (another TimecodeScale), always:
+    the file's demuxer would read its timestamps in the first's ticks (session 29). Where
+    its own header gives another picture size (the capture resized between
     recordings: 480x360 after 320x240 played with the first's header gave 189 of 240
     packets damaged), it is when its own header gives a picture of that size from those
     packets (`_own_pictures`). Then every reader (the index, the scan, the joined check,
@@ -143,8 +147,15 @@ def _pictures_differ(source: str, joins: list[int]) -> bool:
         with open_recording(source, 0, joins[0]) as first, \
                 open_recording(source, joins[0], joins[1] if len(joins) > 1 else None) as own:
             main, mine = recording_stream(first), recording_stream(own)
-            if not continues(mine, main) or \
-                    bytes(mine.codec_context.extradata or b"") == \
+            if not continues(mine, main, clock=True):
+                return False
+            if mine.time_base != main.time_base:
+                # another TimecodeScale (mkvmerge's --timestamp-scale, a muxer of another
+                # precision): the file's demuxer reads its timestamps in the first's, 10x
+                # late at 0.1 ms after 1 ms; read from its own header, its times rescaled,
+                # where that header gives its first picture
+                return _own_pictures(own, mine, deadline)
+            if bytes(mine.codec_context.extradata or b"") == \
                     bytes(main.codec_context.extradata or b""):
                 return False
             if not same_video(mine, main):
@@ -256,7 +267,8 @@ def continues(own, main, clock: bool = False) -> bool:
     frames keep their size: the player and the export show them so, the scan scales every
     picture to its grid and says the change, `video.stream_change`). `clock`: another time
     base is taken too (a fragmented MP4's: ffmpeg's muxer writes 12800 ticks a second at 25
-    fps, 15360 at 30): `demux` gives its timestamps in the file's clock (`rescaled`)."""
+    fps, 15360 at 30; a Matroska TimecodeScale of 0.1 ms after 1 ms): `demux` gives its
+    timestamps in the file's clock (`rescaled`)."""
     if own is None or main is None:
         return False
     if own.time_base != main.time_base and not (clock and _clock(own) and _clock(main)):
@@ -387,7 +399,7 @@ def demux(container, streams: list, source: object, base: int = 0,
             except Exception:  # noqa: BLE001 - a recording that does not open ends the chain
                 return
             own = recording_stream(current)
-            if not continues(own, main, clock=mp4):
+            if not continues(own, main, clock=True):
                 return
             streams = [current.streams[i] for i, t in wanted
                        if i < len(current.streams) and current.streams[i].type == t]

@@ -46,7 +46,6 @@ class RecordingReaders:
         joined = mp4 or (bool(index.segments) and "matroska" in names)
         self.source = path_of(container) if joined else None
         self.index = index
-        self.mp4 = mp4
         # the file's clock: a recording of another time base is sought and read in its own
         # and its timestamps given in the file's (`joined_chain.rescaled`)
         self.clock = file_clock(container.streams)
@@ -85,7 +84,7 @@ class RecordingReaders:
         if start in self.later[0]:
             # never read by the file's demuxer: decoded with its own header, as the index,
             # the scan and the joined check read it (`joined_chain`)
-            if not continues(st, main_stream, clock=self.mp4):
+            if not continues(st, main_stream, clock=True):
                 return None
         elif st is None or st.time_base != main_stream.time_base or \
                 _shape(st) != _shape(main_stream):

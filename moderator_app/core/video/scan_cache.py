@@ -53,7 +53,8 @@ def cache_key(path: Path, sha: str) -> str:
     `.mkvj27s` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
     level, no decoding): since session 27 the second one may be read from its own header
     (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
-    too, `.mkvj27s`), and arrays cached before decoded it with the first's. Tagged `.mp4j28b`
+    too, `.mkvj27s`; then another clock, another TimecodeScale, `.mkvj29`: `rescaled`), and
+    arrays cached before decoded it with the first's (or read its times 10x off). Tagged `.mp4j28b`
     for a fragmented MP4 of recordings joined (`mp4_joins`): since session 28 each is read
     from its own header (`joined_chain.mp4_own`), and arrays cached before lost the first
     fragment of each (and `.mp4j28`, written for an hour of session 28, lost the first
@@ -69,7 +70,7 @@ def cache_key(path: Path, sha: str) -> str:
     if head[:4] == b"\x1a\x45\xdf\xa3":
         from .joined_headers import matroska_joins
         if matroska_joins(str(path), 1):
-            return f"{sha}.mkvj27s"
+            return f"{sha}.mkvj29"
     if head[4:8] == b"ftyp":
         from .joined_headers import mp4_joins
         if mp4_joins(str(path), 1):
