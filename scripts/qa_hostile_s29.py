@@ -364,6 +364,17 @@ def _secret_lines(root: Path) -> dict:
             "met": all(v["met"] for v in out.values())}
 
 
+def _pub_secrets(root: Path) -> dict:
+    """H-a on `withhold`'s files: no secret nor either half of a split one published (a
+    JSON-escaped newline inside a token is still the token: both spellings searched)."""
+    rows = {}
+    for p in sorted(root.glob("h29_*.pub")):
+        body = p.read_text("utf-8", "replace")
+        rows[p.name] = sorted({s for s in SECRETS if s in body})
+    return {"check": "H-a withheld files hold no secret", "published": rows,
+            "met": not any(rows.values())}
+
+
 def run(cache: Path, only: list[str]) -> list[dict]:
     """qa_hostile_s28.run's harness (the same bounds and checks) on this pass' classes."""
     h28.SECRETS = SECRETS
@@ -377,7 +388,9 @@ def run(cache: Path, only: list[str]) -> list[dict]:
                       "tar_truth": {p.name: json.loads(p.read_text())
                                     for p in sorted(root.glob("*.tar_truth.json"))}}),
           flush=True)
-    h28.POST_CHECKS = (_secret_lines,)
+    for p in (cache / "hostile").glob("h29_*.pub"):
+        p.unlink()
+    h28.POST_CHECKS = (_secret_lines, _pub_secrets)
     results = h28.run(cache, only)
     for row in _ledger_judge(results):
         print(json.dumps(row), flush=True)
