@@ -93,16 +93,18 @@ def test_a_full_screen_flash_that_comes_back_is_no_cut_candidate(monkeypatch):
     assert spans(r, "video.cut") == [("video.cut", 14.0, 14.0), ("video.cut", 17.0, 17.0)]
     assert [s.rule for s in r.spans] == ["video.cut", "video.cut"]  # nothing else either
     no_flash = ScanThresholds(flash_uniform_share=math.inf)
-    # the flash rule off, a change the game repeats still none (session 29: the two bursts'
-    # flashes change the same tiles the same way, scan_cuts._unique)
-    off = run_scan(vc.build_lavfi("flashes", vc.FLASHES, "mp4"), cache=False,
-                   thresholds=no_flash)
-    assert [s[1] for s in spans(off, "video.cut")] == [14.0, 17.0]
-    monkeypatch.setattr(scan_cuts, "RECUR_MATCHES", 10**9)
-    off = run_scan(vc.build_lavfi("flashes", vc.FLASHES, "mp4"), cache=False,
-                   thresholds=no_flash)
-    assert [s[1] for s in spans(off, "video.cut")] == [
-        4.0, 4.3, 4.5, 4.8, 9.1, 9.3, 9.6, 9.9, 14.0, 17.0]  # both rules off: as on main
+    # the flash rule off, a change the game repeats is still none (session 29: the two bursts'
+    # flashes change the same tiles the same way, scan_cuts._unique), with or without the
+    # train rule (scan_cuts._lone), which alone leaves them: a burst's flashes are 0.2-0.3 s
+    # apart, at most two others within 0.5 s
+    every = [4.0, 4.3, 4.5, 4.8, 9.1, 9.3, 9.6, 9.9, 14.0, 17.0]  # the three rules off: as main
+    for recur, train, left in ((2, 3, [14.0, 17.0]), (2, 10**9, [14.0, 17.0]),
+                               (10**9, 3, every), (10**9, 10**9, every)):
+        monkeypatch.setattr(scan_cuts, "RECUR_MATCHES", recur)
+        monkeypatch.setattr(scan_cuts, "TRAIN_OTHERS", train)
+        off = run_scan(vc.build_lavfi("flashes", vc.FLASHES, "mp4"), cache=False,
+                       thresholds=no_flash)
+        assert [s[1] for s in spans(off, "video.cut")] == left
 
 def test_changes_in_scattered_places_are_no_game_window():
     # the bundled sample: a counter, a timer and a full-width bar that flips every 4 s change

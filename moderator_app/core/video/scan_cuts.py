@@ -1,8 +1,8 @@
 """`video.cut` candidates of the integrity scan (scan.py: the rule, its spans): isolated peaks of
 change far above the local motion level, or in busy content a share of changed points standing
 out of its local distribution; a game recorded as a window of the screen judged on its own
-tiles; a full-picture flash that comes back, or a change the game repeats, is none. Apart from
-scan.py because the rule is a study of its own (docs/DECISIONS.md)."""
+tiles; a full-picture flash that comes back, a change the game repeats or a train of changes
+is none. Apart from scan.py because the rule is a study of its own (docs/DECISIONS.md)."""
 
 from __future__ import annotations
 
@@ -62,10 +62,30 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
                 continue
         found.append((int(i), what))
     out: list[tuple[float, str]] = []
-    for i, what in _unique(sig, found):
+    for i, what in _lone(sig, _unique(sig, found)):
         t0 = float(sig.times_s[i])
         out.append((t0, f"possible hard cut at {t0:.3f} s (frame {i}): {what}"))
     return out[:200]
+
+
+# A candidate with this many others within TRAIN_S (s) either side is a frame of a train of
+# changes, the game's effect (Beam Rider's explosion: 6 candidates in 0.6 s at 42.8-43.4 s of
+# each honest recording; the sweep's genuine videos, after _unique: 113 candidates -> 26, the
+# 5 splices found kept), not a cut: a cut joins two moments once, its neighbours no candidates
+TRAIN_OTHERS = 3
+TRAIN_S = 0.5
+
+
+def _lone(sig: FrameSignals, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The candidates that are not a frame of a train of TRAIN_OTHERS + 1 or more within
+    TRAIN_S either side of it."""
+    if len(found) <= TRAIN_OTHERS:
+        return found
+    t = np.asarray(sig.times_s, np.float64)[[i for i, _ in found]]
+    ts = np.sort(t)
+    lo = np.searchsorted(ts, t - TRAIN_S, side="left")
+    hi = np.searchsorted(ts, t + TRAIN_S, side="right")
+    return [c for c, n in zip(found, hi - lo - 1, strict=True) if n < TRAIN_OTHERS]
 
 
 # A candidate whose 8x8 change pattern comes back at this many other candidates is the game's

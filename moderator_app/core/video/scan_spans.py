@@ -43,8 +43,8 @@ LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
                 "The video shows 2 or more pictures a second (not a slideshow of stills).", G)
 CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level "
-           "(listed to look at; a full-screen flash that comes back, or a change the game "
-           "repeats, is none).", G)
+           "(listed to look at; a full-screen flash that comes back, a change the game "
+           "repeats, or a train of changes within a second, is none).", G)
 SCAN_STOPPED = rule("video.scan_stopped", Severity.INFO,
                     "The integrity scan covered the whole video (verify --scan stops at its CPU "
                     "budget, --scan-budget; its findings then cover the video up to there).", G)
