@@ -11,7 +11,11 @@ recording, gave the first recording's sound from 1.685 s, and the second recordi
 the first one's tone). Joined Matroska is instead read from the header of the recording the
 keyframe's bytes are in (`joined_headers`: each recording is a whole Matroska file, its own
 Cues index) and sought there by the keyframe's own time; the sound is then on the picture's
-clock from the keyframe's cluster on, in every recording, after any seek.
+clock from the keyframe's cluster on, in every recording, after any seek. Since session 29
+a joined fragmented MP4 too (its demuxer cannot seek by bytes: every window was silence),
+and each recording's reader ends at the next recording's header: the next one is read from
+its own (its sample rate, decoder setup and clock), not by the file's demuxer with this
+one's.
 """
 
 from __future__ import annotations
@@ -116,14 +120,19 @@ def recording_start(source: object, pos: int, state: dict) -> int | None:
 
 
 def _recording_reader(state: dict, req: dict, joined: dict, av):
-    """The audio stream of the Matroska recording the keyframe at `joined["pos"]` is in,
-    opened from its own header and sought to that keyframe's own (unshifted) time; None when
-    that cannot be done (not Matroska, its start not known, no audio or video there, an
-    error): the caller seeks by bytes as before."""
+    """The Matroska or fragmented MP4 recording the keyframe at `joined["pos"]` is in, opened
+    from its own header and ended at the next recording's (`joined_headers.open_recording`),
+    sought to that keyframe's own (unshifted) time: (reader, its first byte); None when that
+    cannot be done (another container, its start not known, no video there, an error): the
+    caller seeks by bytes as before. Ended at the next header: the file's demuxer reads a
+    joined Matroska's next recording with this one's header (a sound of another sample rate
+    decoded with the first's setup, times of another TimecodeScale in the first's ticks), and
+    an MP4 reader cannot be sought by bytes at all (every window was silent, session 29)."""
     from .index import recording_stream
     from .joined_headers import open_recording
     container = state["audio"]
-    if "matroska" not in str(container.format.name) or joined.get("pts") is None:
+    names = str(container.format.name).split(",")
+    if not ("matroska" in names or "mp4" in names) or joined.get("pts") is None:
         return None
     start = recording_start(req.get("source"), int(joined["pos"]), state)
     if start is None:
@@ -133,65 +142,133 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     vtb = float(joined["tb"][0]) / float(joined["tb"][1])
     own_s = (int(joined["pts"]) - offsets[min(seg, len(offsets) - 1)]) * vtb
     try:
-        own = open_recording(str(req["source"]), start)
+        own = open_recording(str(req["source"]), start, _next_join(state, start))
     except (av.error.FFmpegError, OSError, ValueError):
         return None
     state["audio_own"] = own
     video = recording_stream(own)
-    if not own.streams.audio or video is None or not video.time_base:
+    if video is None or not video.time_base:
         return None
     try:
-        # the cue of the keyframe's cluster: its sound from that cluster on
+        # the cue of the keyframe's cluster (fragment): its sound from there on
         own.seek(max(0, int(own_s / float(video.time_base))), stream=video, backward=True)
     except av.error.FFmpegError:
         return None
-    return own
+    return own, start
+
+
+def _next_join(state: dict, start: int) -> int | None:
+    """The first byte of the recording after the one at `start` (None: the last one)."""
+    joins: list[int] = state.get("audio_joins") or []
+    k = bisect_right(joins, start)
+    return joins[k] if k < len(joins) else None
 
 
 def _joined_frames(state: dict, req: dict, joined: dict, base: float, av):
     """(video time, PCM) of the sound of joined recordings from the keyframe `joined` names,
-    each packet shifted as the picture's recording it belongs to (`joined_timeline.Timeline`
+    each piece placed at its own time (`_placed`): silence where the sound has a hole, an
+    overlap dropped, so sound after a join stays on the picture's clock. Matroska and
+    fragmented MP4 are read recording by recording, each from its own header
+    (`_recordings`); any other container (MPEG-TS) is sought by the keyframe's bytes, each
+    packet shifted as the picture's recording it belongs to (`joined_timeline.Timeline`
     replaying the index's offsets from `joined["segment"]`; a new recording starts where the
-    sound's decode timestamps go back, as the scan places it). Each piece is placed at its own
-    time: silence where the sound has a hole, an overlap dropped, so sound after a join stays
-    on the picture's clock. Matroska is read from the keyframe's recording's own header
-    (`_recording_reader`); any other container (MPEG-TS) is sought by the keyframe's bytes."""
+    sound's decode timestamps go back, as the scan places it)."""
     from .joined_timeline import Timeline
-    container = _recording_reader(state, req, joined, av)
-    if container is None:
-        container = state["audio"]
-        container.seek(int(joined["pos"]), unsupported_byte_offset=True)
+    got = _recording_reader(state, req, joined, av)
+    if got is not None:
+        yield from _placed(_recordings(state, req, joined, got, base, av))
+        return
+    container = state["audio"]
+    container.seek(int(joined["pos"]), unsupported_byte_offset=True)
     a = container.streams.audio[0]
     tb = a.time_base
     vtb = float(joined["tb"][0]) / float(joined["tb"][1])
     timeline = Timeline([int(o) for o in joined["offsets"]], int(joined["segment"]))
     res = av.AudioResampler(format="s16", layout="stereo", rate=RATE)
-    at: float | None = None  # video time of the next sample yielded
-    off = 0
-    for pk in container.demux(a):
-        if pk.size:
-            off = timeline.shift(pk.pts, pk.dts)
-        try:
-            decoded = pk.decode()
-        except av.error.FFmpegError:
-            continue
-        for frame in decoded:
-            if frame.pts is None:
+
+    def pieces():
+        off = 0
+        for pk in container.demux(a):
+            if pk.size:
+                off = timeline.shift(pk.pts, pk.dts)
+            try:
+                decoded = pk.decode()
+            except av.error.FFmpegError:
                 continue
-            ft = float(frame.pts * tb) + off * vtb - base
-            for r in res.resample(frame):
-                pcm = bytes(r.planes[0])[:r.samples * 4]
-                if at is not None:
-                    lag = int(round((ft - at) * RATE))
-                    if abs(lag) <= 96:  # within 2 ms (resampling rounds): kept as it comes
-                        lag = 0
-                    if lag > 0:  # a hole: silence, so that what follows keeps its time
-                        pcm = bytes(lag * 4) + pcm
-                        ft = at
-                    elif lag < 0:  # an overlap: the part already played is dropped
-                        pcm = pcm[-lag * 4:]
-                        ft = at
-                if pcm:
-                    yield ft, pcm
-                    at = ft + len(pcm) / 4 / RATE
-                ft = at if at is not None else ft
+            for frame in decoded:
+                if frame.pts is not None:
+                    ft = float(frame.pts * tb) + off * vtb - base
+                    for r in res.resample(frame):
+                        yield ft, bytes(r.planes[0])[:r.samples * 4]
+                        ft += r.samples / RATE
+
+    yield from _placed(pieces())
+
+
+def _recordings(state: dict, req: dict, joined: dict, got: tuple, base: float, av):
+    """(video time, PCM) of the sound from the sought recording's reader (`got`) on, then of
+    each recording after it, each read from its own header (`_recording_reader`): its own
+    time (its own clock, sample rate and decoder setup) plus the shift the index gives its
+    picture's segment. A recording whose sound starts earlier than the last one's ended is
+    the next segment (its timestamps restart, as the index's picture's do); one whose times
+    go on (an MP4 initialisation segment sent again) keeps the shift."""
+    from .joined_headers import open_recording
+    own, start = got
+    offsets = [int(o) for o in joined["offsets"]]
+    seg = min(int(joined["segment"]), len(offsets) - 1)
+    vtb = float(joined["tb"][0]) / float(joined["tb"][1])
+    last: float | None = None  # the own time the last recording's sound reached
+    first = True
+    while True:
+        if own.streams.audio:
+            a = own.streams.audio[0]
+            res = av.AudioResampler(format="s16", layout="stereo", rate=RATE)
+            restart = not first
+            for pk in own.demux(a):
+                try:
+                    decoded = pk.decode()
+                except av.error.FFmpegError:
+                    continue
+                for frame in decoded:
+                    if frame.pts is None:
+                        continue
+                    ft = float(frame.pts * a.time_base)
+                    if restart:
+                        restart = False
+                        if last is not None and ft < last - 0.05 and seg + 1 < len(offsets):
+                            seg += 1
+                    shift = offsets[seg] * vtb - base
+                    for r in res.resample(frame):
+                        yield ft + shift, bytes(r.planes[0])[:r.samples * 4]
+                        ft += r.samples / RATE
+                    last = ft
+        first = False
+        start = _next_join(state, start)
+        if start is None:
+            return
+        own.close()
+        try:
+            own = open_recording(str(req["source"]), start, _next_join(state, start))
+        except (av.error.FFmpegError, OSError, ValueError):
+            return
+        state["audio_own"] = own
+
+
+def _placed(pieces):
+    """Each (video time, PCM) piece at its own time after the last one yielded: silence in a
+    hole, an overlap dropped (within 2 ms: kept as it comes, resampling rounds)."""
+    at: float | None = None  # video time of the next sample yielded
+    for ft, pcm in pieces:
+        if at is not None:
+            lag = int(round((ft - at) * RATE))
+            if abs(lag) <= 96:
+                lag = 0
+            if lag > 0:  # a hole: silence, so that what follows keeps its time
+                pcm = bytes(lag * 4) + pcm
+                ft = at
+            elif lag < 0:  # an overlap: the part already played is dropped
+                pcm = pcm[-lag * 4:]
+                ft = at
+        if pcm:
+            yield ft, pcm
+            at = ft + len(pcm) / 4 / RATE
