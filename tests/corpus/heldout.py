@@ -51,8 +51,10 @@ _REC_RUNS += [f"{g}-pause" for g in ("breakout", "pitfall", "pong", "riverraid",
 # sets: a drift must read within 1 point at any size (kind `speed6`).
 # A long cut late in the run (kind `cutlong`, 10 s from 21-25 s of the 40 s run), on every
 # game of both sets: the removed footage holds more actions than the footage after it.
+# Speeds off the whole percents (kinds `speed37`: +3.7 %, `slow25`: -2.5 %; session 29), built
+# on demand by the tests and by scripts/speed_offgrid_s29.py through recorders of other rates.
 EXTRA_KINDS = ("speed6", "cutlong", "speedlong", "genuinelong", "deletedlong", "pauselong",
-               "genuine300")
+               "genuine300", "speed37", "slow25")
 _SPEED_RUNS = [f"{g}-speed6" for g in (*GAMES, *GAMES2)]
 # A 150 s run sped up 4.4 %, off the analysis' speed grid, on the games with signal (kind
 # `speedlong`): the grid's step, unseen on 40 s runs, matters there. `genuinelong`: the same

@@ -47,7 +47,7 @@ from .fit import (
     SUPPORT_BEFORE_S,
     learned_fit,
 )
-from .local_findings import weak_line
+from .local_findings import DRIFT_WEAK_CONFIDENCE, weak_line
 from .reading import analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
@@ -361,7 +361,7 @@ BAND_LATENCY_Q = 25.0
 
 def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
              silent: SyncAnalysis, drift: bool = True,
-             picked: list | None = None) -> SyncAnalysis | None:
+             picked: list | None = None, search: bool = False) -> SyncAnalysis | None:
     """The analysis on the player's band alone (core/sync/band.py), when one band singles
     out an offset far better than the shuffled logs' best bands (sync_min_null_z); None
     otherwise. A band that stands out less (from sync_band_min_null_z) suggests no offset
@@ -371,7 +371,14 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     offset +0.12 frame). `drift`: a band at the whole picture's drift is tried when none
     stands at speed 1 (`_drift_speed`). `picked`: the band chosen at speed 1 on these
     signals by an earlier call (its one item), or empty: it is chosen and kept there (the
-    finer bands are read at speed 1, then at the drift: 19 shuffled logs' bands once)."""
+    finer bands are read at speed 1, then at the drift: 19 shuffled logs' bands once).
+    `search`: when no band stands at the whole picture's drift either, the band and the
+    speed searched together (`band.select_over_speeds`, the shuffled logs searched alike),
+    its reading kept only at DRIFT_WEAK_CONFIDENCE or more whatever share of the presses it
+    answers (the best of the bands at every speed is a wider search than one band's: Star
+    Gunner's second genuine run at 30 fps, its half-shifted band 5.18 spreads over the
+    shuffled logs' best at +6.25 %, read a false +6.88 % on 12 of 24 at 0.21, 10.6 frames
+    off; the speed runs it reads stand at 0.37-0.78)."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
@@ -382,18 +389,24 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
         tiles, margin = band.select(sig, nov, e, th.sync_band_min_null_z, sig.grid)
         if picked is not None:
             picked.append((tiles, margin))
-    drifted = False
+    drifted = searched = False
     if tiles is None and drift:  # ... or at the whole picture's drift (`_drift_speed`)
         speed = _drift_speed(sig, nov, e, th)
         if speed is not None:
             tiles, margin = band.select(sig, nov, e / speed, th.sync_band_min_null_z,
                                         sig.grid)
             drifted = True
+        if tiles is None and search:
+            tiles, margin, _speed = band.select_over_speeds(
+                sig, nov, e, _drifts(th), th.sync_band_min_null_z, sig.grid)
+            searched = drifted = True
     if tiles is None:
         return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
     if a.suggested_offset_s is None or (drifted and a.speed == 1.0):
         return None
+    if searched and a.confidence < DRIFT_WEAK_CONFIDENCE:
+        return None  # (a band searched over the speeds too: a weak line at any support)
     why = "too weak to suggest" if margin < th.sync_min_null_z else \
         _first_answer(sig, nov, tiles, a)
     if why:
@@ -430,6 +443,11 @@ def _drift_speed(sig: FrameSignals, nov: reactions.Novelty, e: np.ndarray, th) -
     return float(f.speed)
 
 
+def _drifts(th) -> np.ndarray:
+    """The drift search's speeds (`align.SPEEDS`) that are a drift (sync_drift_pct or more)."""
+    return align.SPEEDS[np.abs(align.SPEEDS - 1) * 100 >= th.sync_drift_pct - 1e-9]
+
+
 def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
                    input_kinds=None, offset_s: float | None = None) -> SyncAnalysis | None:
     """`_in_band` on the scan's finer tiles (`FrameSignals.finer`: 16x16), when it suggests
@@ -462,7 +480,10 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
     speed 1 (4 % over 40 s: 1.6 s): kangaroo-speed, -speed2, -speed6, -slow,
     space_invaders-speed6 and frostbite-speed6 read no drift at all; at the whole picture's
     drift their band stands and its reading finds +4.01, +1.99, +6.02, -2.90, +6.02 and
-    +5.99 % (truth 4, 2, 6, -2.91, 6, 6), offsets 0.2-0.9 frame off at 0.42-0.49."""
+    +5.99 % (truth 4, 2, 6, -2.91, 6, 6), offsets 0.2-0.9 frame off at 0.42-0.49.
+    Why the band searched with the speed on the drift pass (`_in_band`'s `search`, session
+    29): where the whole picture proposes a chance speed (Kangaroo +3.7 % at 48 fps: -2 %),
+    no band stands at it; searched with the speed, Kangaroo's band stands 5.3 spreads."""
     reads = [(True, _finer), (True, FrameSignals.half_shifted)]
     if offset_s is None:
         reads = [(False, _finer), (False, FrameSignals.half_shifted)] + reads
@@ -483,7 +504,8 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
         if read in read_once:
             a = read_once[read]
         else:
-            a = _in_band(run_s, other, th, offset_s, silent, drift=drift, picked=picked[read])
+            a = _in_band(run_s, other, th, offset_s, silent, drift=drift, picked=picked[read],
+                         search=drift)
             if picked[read] and picked[read][0][0] is not None:
                 read_once[read] = a
         if a is None or a.suggested_offset_s is None or (a.speed != 1.0) != drift or \

@@ -150,6 +150,73 @@ def select(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, min_null_z: float
     return bands(grid)[int(z.argmax())], margin
 
 
+# `select_over_speeds` reads every SPEED_STRIDE-th speed, then the neighbours of the best.
+SPEED_STRIDE = 2
+
+
+def select_over_speeds(sig: FrameSignals, nov: Novelty, run_s: np.ndarray,
+                       speeds: np.ndarray, min_null_z: float, grid: int
+                       ) -> tuple[np.ndarray | None, float, float]:
+    """`select` with the log's clock searched too: the band and the speed (run seconds per
+    video second, one of `speeds`) whose best offset's count stands highest over the bands'
+    own rates, against the shuffled logs' best over the same speeds and bands (each shuffled
+    log searched as the real one is); (tiles, margin, speed), tiles None when the real log
+    does not beat every shuffled one, and by `min_null_z` spreads (the margin is then 0.0
+    when a shuffled log reached it: the search stops there). Why the shuffled logs search the speeds too:
+    the best of 16 bands x N speeds finds a band by chance on any log.
+
+    Why at all: the band is otherwise chosen at speed 1 or at the speed the whole picture's
+    fit proposes (`analysis._drift_speed`), and on a sped-up run whose whole picture is the
+    game's own motion that fit proposes a chance speed: Kangaroo +3.7 % at 48 fps, its whole
+    picture -2 % (the band there: none), its band at 1.037 12.3 spreads over the shuffled
+    logs' best (session 29)."""
+    e = np.asarray(run_s, float)
+    hit = _window_hits(sig, nov, grid)
+    rate = hit.mean(axis=0)
+    lo = float(np.min(speeds))
+    spec = _spectrum(hit, int(np.ceil((e[-1] - e[0]) / lo * sig.fps)) + 2) \
+        if not _direct(len(e), len(hit)) else None
+
+    def at(log: np.ndarray, i: int) -> tuple[float, int]:
+        z = _band_llr(hit, spec, sig.fps, log / float(speeds[i]), rate)
+        j = int(z.argmax())
+        return float(z[j]), j
+
+    def best(log: np.ndarray, stop: float = np.inf) -> tuple[float, int, int]:
+        # every other speed, then the two beside the best of those (half the work; a band
+        # answers within WINDOW_S, and 0.5 % over a 40 s run's middle is +-0.1 s at its ends);
+        # done as soon as a score reaches `stop` (a shuffled log that reaches the real one's
+        # refuses it whatever the rest: the same answer, at a few logs' cost on silent runs)
+        top, bi, si = -1.0, 0, 0
+        for i in range(0, len(speeds), SPEED_STRIDE):
+            t, j = at(log, i)
+            if t > top:
+                top, bi, si = t, j, i
+            if top >= stop:
+                return top, bi, si
+        for i in (si - 1, si + 1):
+            if 0 <= i < len(speeds):
+                t, j = at(log, i)
+                if t > top:
+                    top, bi, si = t, j, i
+        return top, bi, si
+
+    real, b, i = best(e)
+    rng = np.random.default_rng(len(e))
+    null = []
+    for _ in range(NULL_SETS):
+        gaps = np.diff(e)
+        rng.shuffle(gaps)
+        null.append(best(np.concatenate([e[:1], e[0] + np.cumsum(gaps)]), real)[0])
+        if null[-1] >= real:  # (refused: the margin is not needed)
+            return None, 0.0, float(speeds[i])
+    nz = np.array(null)
+    margin = (real - nz.mean()) / max(float(nz.std()), 1e-6)
+    if margin < min_null_z:
+        return None, margin, float(speeds[i])
+    return bands(grid)[b], margin, float(speeds[i])
+
+
 def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: float,
               grid: int) -> tuple[np.ndarray | None, float]:
     """The tiles of the band whose onsets answer the presses best at `offset_s` (the
