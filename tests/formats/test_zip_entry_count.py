@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 from moderator_app.core.errors import InputError
-from moderator_app.core.formats import archive
+from moderator_app.core.formats import archive, archive_zip
 
 
 def _zip(n: int, said: int, prefix: bytes = b"", name_pad: int = 0) -> bytes:
@@ -35,7 +35,7 @@ def _zip(n: int, said: int, prefix: bytes = b"", name_pad: int = 0) -> bytes:
                                             (b"", 3000)])
 def test_an_end_record_that_undercounts_does_not_pass_the_cap(tmp_path, monkeypatch,
                                                               prefix, pad):
-    monkeypatch.setattr(archive, "MAX_ZIP_ENTRIES", 50)
+    monkeypatch.setattr(archive_zip, "MAX_ZIP_ENTRIES", 50)
     p = tmp_path / "lies.zip"
     p.write_bytes(_zip(60, 5, prefix, pad))
     with pytest.raises(InputError) as got:
@@ -44,7 +44,7 @@ def test_an_end_record_that_undercounts_does_not_pass_the_cap(tmp_path, monkeypa
 
 
 def test_an_honest_count_is_said_and_a_zip_under_the_cap_opens(tmp_path, monkeypatch):
-    monkeypatch.setattr(archive, "MAX_ZIP_ENTRIES", 50)
+    monkeypatch.setattr(archive_zip, "MAX_ZIP_ENTRIES", 50)
     p = tmp_path / "many.zip"
     p.write_bytes(_zip(70, 70))
     with pytest.raises(InputError, match="has 70 entries, more than the 50"):

@@ -200,8 +200,8 @@ def _folder_members(root: Path, max_members: int,
                     links: list[str] | None = None) -> tuple[list[Member], list[Finding]]:
     """The regular files under `root`, in name order, at most `max_members` of them: a folder
     of a million files costs one directory listing, never a million members (issue 15). The
-    cap, its finding and the sniffing budget are the archive reader's (`archive.py`), so a
-    folder and a bundle of the same files are listed alike."""
+    cap, its finding and the sniffing budget are the archive readers' (`archive_guard.py`),
+    so a folder and a bundle of the same files are listed alike."""
     members: list[Member] = []
     findings: list[Finding] = []
     sniffed = 0
