@@ -234,3 +234,46 @@ def test_a_zero_filled_video_member_is_copied_out_as_holes_with_the_same_bytes(t
     assert out.read_bytes() == video
     assert digests == [(hashlib.sha256(video).hexdigest(), len(video))]
     assert out.stat().st_blocks * 512 < 4 << 20  # 32 MiB of zeros take no disk blocks
+
+
+def _named_twice_tar(order: str, log: bytes, long_name: str, pax_path: str) -> bytes:
+    """A tar whose second member is named by a GNU long name and a pax path, in `order`
+    (each record wraps the header after it), after an honest `events.jsonl.zst`."""
+    long_rec = tarfile.TarInfo._create_gnu_long_header(  # type: ignore[attr-defined]
+        long_name, tarfile.GNUTYPE_LONGNAME, "utf-8", "strict")
+    pax_rec = tarfile.TarInfo._create_pax_generic_header(  # type: ignore[attr-defined]
+        {"path": pax_path}, tarfile.XHDTYPE, "utf-8")
+    records = pax_rec + long_rec if order == "pax_then_gnu" else long_rec + pax_rec
+    return _ustar("events.jsonl.zst", EVENTS) + records + _ustar("x", log) + b"\0" * 1024
+
+
+def _ustar(name: str, data: bytes) -> bytes:
+    head = tarfile.TarInfo(name)
+    head.size = len(data)
+    return head.tobuf(tarfile.USTAR_FORMAT) + data + b"\0" * (-len(data) % 512)
+
+
+@pytest.mark.parametrize("order", ["pax_then_gnu", "gnu_then_pax"])
+def test_a_tar_member_named_two_ways_by_a_long_name_and_a_pax_path_is_refused(tmp_path,
+                                                                             order):
+    """s28 hostile sweep, left open: one member named `agent-log.jsonl` by a GNU long name and
+    `notes.txt` by a pax path, beside a self-made chain. Python's tarfile takes the outer
+    record (so the order decides), GNU tar the pax path: the bytes are one file to one tool
+    and another to the next. Refused in both orders, as a zip's local/central name mismatch
+    is; the same name given twice is no ambiguity."""
+    log = b'{"seq":0}\n'
+    p = tmp_path / "bundle.tar"
+    p.write_bytes(_named_twice_tar(order, log, "agent-log.jsonl", "notes.txt"))
+    members, findings = open_archive(p)
+    assert [m.name for m in members] == ["events.jsonl.zst"]
+    said = ("'notes.txt' by a pax path and 'agent-log.jsonl' by a GNU long name"
+            if order == "pax_then_gnu" else
+            "'agent-log.jsonl' by a GNU long name and 'notes.txt' by a pax path")
+    assert [(f.rule, f.message) for f in findings] == [(
+        "archive.corrupt", f"member is named {said}: tar readers differ in which they take "
+        "(Python's tarfile the outer record, GNU tar the pax path), so another tool may see "
+        "another file: refused")]
+    assert verify_paths([p], OPTS).report.verdict == "fail"
+    p.write_bytes(_named_twice_tar(order, log, "notes.txt", "notes.txt"))
+    members, findings = open_archive(p)
+    assert [m.name for m in members] == ["events.jsonl.zst", "notes.txt"] and findings == []

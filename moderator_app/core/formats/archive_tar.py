@@ -175,6 +175,41 @@ class _BoundedTarInfo(tarfile.TarInfo):
                                     f"{MAX_TAR_META_BYTES} bytes): refused, not read")
         return super()._proc_member(tarfile_)  # type: ignore[misc]
 
+    # A member's name may be given by a GNU long name (`L`) and by a pax `path` record, each
+    # wrapping the header that follows: tarfile takes the outer one, so the order decides,
+    # while GNU tar takes the pax path in either order. A failing `agent-log.jsonl` named
+    # `notes.txt` by the other record beside a self-made chain passed `validated` (s28
+    # hostile sweep). Each name given is kept; two different ones refuse the member.
+    def _proc_gnulong(self, tarfile_):
+        member = super()._proc_gnulong(tarfile_)  # type: ignore[misc]
+        if self.type == tarfile.GNUTYPE_LONGNAME:
+            _named(member, "a GNU long name", member.name)
+        return member
+
+    def _proc_pax(self, tarfile_):
+        member = super()._proc_pax(tarfile_)  # type: ignore[misc]
+        if self.type in (tarfile.XHDTYPE, tarfile.SOLARIS_XHDTYPE) and \
+                "path" in member.pax_headers:
+            _named(member, "a pax path", member.pax_headers["path"])
+        return member
+
+
+def _named(member: tarfile.TarInfo, how: str, name: str) -> None:
+    """Keep on `member` a name a record gave it (inner records first)."""
+    given = member.__dict__.setdefault("names_given", [])
+    given.append((how, name))
+
+
+def named_twice(info: tarfile.TarInfo) -> str | None:
+    """Why a member's name is ambiguous (two records name it differently), or None."""
+    given = getattr(info, "names_given", ())
+    names = {name for _, name in given}
+    if len(names) < 2:
+        return None
+    said = " and ".join(f"{name[:200]!r} by {how}" for how, name in reversed(given))
+    return (f"is named {said}: tar readers differ in which they take (Python's tarfile the "
+            "outer record, GNU tar the pax path), so another tool may see another file: "
+            "refused")
 
 
 def _tar_iter(path: Path, open_raw: Callable, mode: str):
@@ -216,6 +251,10 @@ def tar_members(path: Path, open_raw: Callable,
                 findings.append(TOO_MANY.at(f"more than {MAX_MEMBERS} members", path.name))
                 break
             name = info.name
+            twice = named_twice(info)
+            if twice is not None:
+                findings.append(CORRUPT.at(f"member {twice}", path.name))
+                continue
             why = unsafe_name(name)
             if why:
                 findings.append(UNSAFE_PATH.at(f"member {name[:200]!r} refused: {why}",
