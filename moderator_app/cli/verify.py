@@ -322,7 +322,14 @@ def cmd_withhold(args: argparse.Namespace) -> int:
               f"{safe_text(str(exc))}", file=sys.stderr)
         return EXIT_FAIL
     except OSError as exc:
-        print(f"moderator-app: {safe_text(str(exc))}", file=sys.stderr)
+        # An error opening a file names it; one while writing (a full disk, a file-size
+        # limit: "[Errno 27] File too large") did not say which file or that nothing was
+        # written (s29 hostile sweep). The write is atomic: the target is left as it was.
+        said = safe_text(str(exc)) if exc.filename else (
+            f"cannot write the public version of {safe_text(str(args.log))} to "
+            f"{safe_text(str(args.out))}: {safe_text(exc.strerror or str(exc))}; nothing "
+            "was written")
+        print(f"moderator-app: {said}", file=sys.stderr)
         return EXIT_UNREADABLE
     print(f"Wrote {safe_text(args.out)}: {stats.lines} lines, {stats.requests_withheld} requests and "
           f"{stats.responses_stripped} responses withheld")

@@ -166,6 +166,29 @@ def test_cli_withhold(tmp_path):
     assert proc.returncode == 2
 
 
+
+def test_withhold_past_a_file_size_limit_names_the_file_and_writes_nothing(tmp_path):
+    """s29 hostile sweep: under `prlimit --fsize=8192` (a full disk's stand-in) the CLI said
+    only "moderator-app: [Errno 27] File too large". It names the output and says nothing
+    was written; the previous output and no temporary file are left."""
+    import resource
+
+    src = tmp_path / "agent-log.jsonl"
+    make_agent_log(src, n_events=200, seed=4)
+    dst = tmp_path / "public.jsonl"
+    dst.write_bytes(b"previous\n")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    proc = subprocess.run([CLI, "withhold", str(src), "-o", str(dst)], capture_output=True,
+                          text=True, preexec_fn=limit)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"moderator-app: cannot write the public version of {src} to "
+                           f"{dst}: File too large; nothing was written\n")
+    assert dst.read_bytes() == b"previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["agent-log.jsonl", "public.jsonl"]
+
 KEY = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"
 
 

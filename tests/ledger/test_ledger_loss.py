@@ -283,3 +283,27 @@ def test_decide_refuses_to_append_to_a_damaged_database(tmp_path, how):
     assert "is damaged (SQLite quick_check:" in r.stderr
     assert "Traceback" not in r.stderr
     assert store.read_bytes() == before
+
+
+def test_a_file_size_limit_is_not_called_a_corrupt_ledger(tmp_path):
+    """s29 hostile sweep: under `prlimit --fsize=8192` SQLite cannot make the 32 KiB -shm a
+    reader needs and says "disk I/O error"; every command called the intact ledger "corrupt
+    or unreadable". It now names the limit, and the ledger reads as intact without it."""
+    import resource
+
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 3)
+    Path(str(store) + "-shm").unlink(missing_ok=True)
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "decisions", "list",
+                        "--store", str(store)], capture_output=True, text=True, cwd=REPO,
+                       timeout=60, preexec_fn=limit)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "this process may not write files larger than 8192 bytes (a file-size limit, " \
+           "`ulimit -f`), so SQLite cannot open the decision ledger" in r.stderr
+    assert "the ledger was left untouched (it is not damaged)" in r.stderr
+    assert "corrupt" not in r.stderr
+    assert verify_cli(store).returncode == 0

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import resource
+from pathlib import Path
+
 
 class LedgerError(Exception):
     """The ledger cannot be used (not a ledger, corrupt, unreadable, unreachable), or the
@@ -26,3 +30,50 @@ class ClaimConflict(LedgerError):
 class OutcomeUnknown(LedgerError):
     """The store went away while committing and could not be asked afterwards: the record
     may or may not be stored. Never reported as recorded, nor as refused."""
+
+
+# -- what an SQLite error means: a full disk or a file-size limit is no damage -----------
+def disk_full(path: Path) -> bool:
+    """Whether the file system holding `path` has (almost) no room left: SQLite says "disk
+    I/O error" when it cannot grow the -shm there, which read as "corrupt" (session 26)."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < _FULL_BELOW
+
+
+_FULL_BELOW = 64 << 10  # bytes free: less than an -shm's first 32 KiB page pair
+_SHM_BYTES = 32 << 10  # the -shm's first size, written when a reader opens the WAL
+
+
+def _file_size_limit() -> int | None:
+    """The process's file-size limit in bytes (`ulimit -f`, RLIMIT_FSIZE), or None."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    except (OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def corrupt_error(path: Path, exc: Exception) -> LedgerError:
+    """The error for SQLite failing to open the ledger at `path`: a file-size limit or a
+    full disk said as such (the ledger is not damaged), anything else "corrupt"."""
+    limit = _file_size_limit()
+    if limit is not None and limit < _SHM_BYTES:
+        # SQLite cannot make the -shm (32 KiB) a reader needs and says "disk I/O error",
+        # which read as "corrupt" (s29 hostile sweep, `prlimit --fsize=8192`).
+        return LedgerError(
+            f"this process may not write files larger than {limit} bytes (a file-size "
+            f"limit, `ulimit -f`), so SQLite cannot open the decision ledger {path} "
+            f"({exc}); the ledger was left untouched (it is not damaged). Raise the limit "
+            "and try again.")
+    if disk_full(path):
+        return LedgerError(
+            f"the disk holding the decision ledger {path} is full ({exc}): nothing can be "
+            "recorded there, and the ledger was left untouched (it is not damaged). Free "
+            "some space and try again.")
+    return LedgerError(
+        f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
+        "untouched. Move it aside and restore from a backup or an export "
+        "(see docs/decisions-ledger.md).")

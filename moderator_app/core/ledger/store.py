@@ -37,7 +37,7 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     VerifyOutcome,
     verify_jsonl,
 )
-from moderator_app.core.ledger.errors import LedgerPathError
+from moderator_app.core.ledger.errors import LedgerPathError, corrupt_error, disk_full
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
 from moderator_app.core.ledger.paths import check_ledger_path, check_store_text
 
@@ -146,31 +146,6 @@ def _check_header(path: Path) -> None:
             f"{path} is not an SQLite database (corrupt or not a ledger); it was left "
             "untouched. Move it aside and restore from a backup or an export "
             "(see docs/decisions-ledger.md).")
-
-
-def _disk_full(path: Path) -> bool:
-    """Whether the file system holding `path` has (almost) no room left: SQLite says "disk
-    I/O error" when it cannot grow the -shm there, which read as "corrupt" (session 26)."""
-    try:
-        st = os.statvfs(path.parent)
-    except OSError:
-        return False
-    return st.f_bavail * st.f_frsize < _FULL_BELOW
-
-
-_FULL_BELOW = 64 << 10  # bytes free: less than an -shm's first 32 KiB page pair
-
-
-def _corrupt(path: Path, exc: Exception) -> LedgerError:
-    if _disk_full(path):
-        return LedgerError(
-            f"the disk holding the decision ledger {path} is full ({exc}): nothing can be "
-            "recorded there, and the ledger was left untouched (it is not damaged). Free "
-            "some space and try again.")
-    return LedgerError(
-        f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
-        "untouched. Move it aside and restore from a backup or an export "
-        "(see docs/decisions-ledger.md).")
 
 
 def _nonempty(path: Path) -> bool:
@@ -300,7 +275,7 @@ class Ledger(LedgerBase):
                 self._conn = self._connect(str(path), uri=False, read_only=True)
                 return
             except LedgerError as exc:
-                full = _disk_full(path)
+                full = disk_full(path)
                 if "readonly" not in str(exc).lower() and "read-only" not in str(exc).lower() \
                         and not full:
                     raise
@@ -330,10 +305,10 @@ class Ledger(LedgerBase):
             if _is_busy(exc):
                 raise LedgerError(f"the decision ledger {self.path} is busy (another process "
                                   f"holds it): {exc}") from exc
-            raise _corrupt(self.path, exc) from exc
+            raise corrupt_error(self.path, exc) from exc
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise _corrupt(self.path, exc) from exc
+            raise corrupt_error(self.path, exc) from exc
         return conn
 
     def _configure(self, conn: sqlite3.Connection, read_only: bool) -> None:
