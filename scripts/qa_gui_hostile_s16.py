@@ -36,6 +36,9 @@ sys.path[:0] = [str(REPO / "tests"), str(REPO)]
 # act on: C0 (but \n and \t), DEL, C1, bidi controls.
 RAW_CONTROL = [chr(c) for c in (*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0))] + \
     ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+# and (session 29) the marks that reorder a line without drawing and the line separators,
+# which core/text.py escapes too: LRM, RLM, ALM, U+2028, U+2029
+RAW_CONTROL += ["\u200e", "\u200f", "\u061c", "\u2028", "\u2029"]
 
 
 def _texts(app) -> list[tuple[str, str]]:
