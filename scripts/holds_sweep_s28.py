@@ -9,8 +9,8 @@ report says them beside that analysis (`run.wait_note`).
     .venv/bin/python scripts/holds_sweep_s28.py holds RUN [OFFSET]    # one run's held pictures
 
 Sets: `corpus` (.cache/corpus/v2, scans cached in its scan-cache, as the tests cache them),
-`qa` (.cache/qa-s26/sync, .cache/qa-s27/sync: QA's kept sync runs; s23-s25 keep no log beside
-a video). A cell: the suggestion, every `sync.*` finding (rule, video span) and every scan
+`qa` (.cache/qa-s26/sync, .cache/qa-s27/sync, .cache/qa-s28/sync: QA's kept sync runs; s23-s25
+keep no log beside a video). Offsets: auto, the truth, and seconds or frames ("+2f") from it. A cell: the suggestion, every `sync.*` finding (rule, video span) and every scan
 `video.frozen` warning left beside the analysis (and the ones said as notes). Rows are JSON
 lines. The change of session 28 (waits.py `lag_waits`) only drops `sync.no_reaction` findings
 and says `video.frozen` warnings as notes: a run whose before row has neither cannot change,
@@ -28,8 +28,9 @@ from pathlib import Path
 
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
-QA_SETS = [MAIN / ".cache" / "qa-s26" / "sync", MAIN / ".cache" / "qa-s27" / "sync"]
-OFFSETS = ("auto", "truth", "+0.12", "-0.2", "+0.3", "-1.0")
+QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28)]
+# seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
+OFFSETS = ("auto", "truth", "+0.12", "-0.2", "+0.3", "-1.0", "+2f", "-4f")
 
 
 def runs(sets: list[str]) -> list[tuple[str, Path]]:
@@ -99,7 +100,8 @@ def row(name: str, folder: Path) -> dict:
                                       ("video_s", "video_start_s", "video_end_s", "size_s")
                                       if tam.get(k) is not None}}
     for o in OFFSETS:
-        given = None if o == "auto" else t0 if o == "truth" else t0 + float(o)
+        given = None if o == "auto" else t0 if o == "truth" else t0 + (
+            float(o[:-1]) / sig.fps if o.endswith("f") else float(o))
         out[o] = cell(kept, kinds, run_end, sig, frozen, given)
     return out
 

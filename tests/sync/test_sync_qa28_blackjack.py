@@ -131,3 +131,85 @@ def test_the_games_opening_wait_is_a_note(capsys, tmp_path, monkeypatch):
     assert ("video.frozen", "info", 0.91, 4.78) in said
     # a hold that ignores a FIRE (38.30 s) and resumes after the next stays a warning
     assert [s for s in said if s[1] == "warning"] == [("video.frozen", "warning", 35.76, 39.71)]
+
+
+# QA's near offsets: the truth, +2 and -4 frames (45 fps: 3.768, 3.634; 12 fps: the Ogg copy's
+# truth 2.9, its lead-in whole frames)
+NEAR = {"blackjack-genuine2@r45fmp4": ("auto", TRUTH, "3.768", "3.634"),
+        "blackjack-genuine@r12ogv": ("auto", "2.9", "3.067", "2.567")}
+
+
+def test_three_holds_at_one_lag_are_the_games_waits_at_auto_and_a_moderators_offset(
+        capsys, tmp_path, monkeypatch):
+    """genuine2's table holds three times before the round at 28.7 s that holds to the end:
+    0.91-7.05, 9.71-17.58 and 21.49-26.11 s, each to the first FIRE inside it, at lags
+    within 0.04 s of each other. Three agreed at a suggested offset only (four asked at a
+    moderator's offset, searched a second either side, and with none): at auto, the truth,
+    +2 and -4 frames the two later holds (and at auto the opening one) were `video.frozen`
+    warnings. Now three agree at any of them (waits.WAIT_LAG_AGREE_MIN)."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    name = "blackjack-genuine2@r45fmp4"
+    folder = _qa28_run(name)
+    for offset in NEAR[name]:
+        assert _said(folder, offset, capsys) == [
+            ("video.frozen", "info", 0.91, 7.05), ("video.frozen", "info", 9.71, 17.58),
+            ("video.frozen", "info", 21.49, 26.11),
+            ("video.frozen", "info", 28.71, 44.73)], offset  # the last: to the video's end
+
+
+def test_a_recording_stopped_before_run_end_and_a_scan_hold_inside_a_wait(
+        capsys, tmp_path, monkeypatch):
+    """The Ogg copy at 12 fps stops 1.2 s before run_end at the truth (41.67 s of video, a
+    40 s run from 2.9 s): at auto the holds were searched only at the offsets the video
+    covers run_end at (0-1.75 s), none agreed, three warnings. Now at the offsets it shows
+    every press (`lag_waits`). And the scan's hold 20.58-24.00 s ends 4 frames before the
+    sync's (20.67-24.33 s, the FIRE's redraw at 24.33 s): inside the game's wait, the same
+    held picture (`run.wait_note`), a warning at every offset before."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    name = "blackjack-genuine@r12ogv"
+    folder = _qa28_run(name)
+    for offset in NEAR[name]:
+        assert _said(folder, offset, capsys) == [
+            ("video.frozen", "info", 0.92, 4.0), ("video.frozen", "info", 20.58, 24.0),
+            ("video.frozen", "info", 26.92, 31.67)], offset
+
+
+def test_a_freeze_made_anywhere_in_genuine2_is_taken_only_where_the_game_resumed(
+        tmp_path, monkeypatch):
+    """With three holds enough, a freeze beside genuine2's three agreeing holds must still
+    not agree with them: 4 s of one picture made at every frame from 5 s on (the signals as
+    the footage would give them, as test_sync_wait_lag's Casino guard), read at auto. Of 867
+    freezes that hide a change, the four taken end within two frames of where a genuine
+    wait ended (17.58 and 26.11 s): nothing in the log or the timing tells them apart (a
+    freeze ending at a FIRE the game answered, at the game's lag; docs/DECISIONS.md)."""
+    import numpy as np
+
+    from moderator_app.core.formats.submission import load_submission
+    from moderator_app.core.sync.inputs import inputs
+    from moderator_app.core.sync.signals import FrameSignals
+    from moderator_app.core.sync.waits import lag_waits
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = _qa28_run("blackjack-genuine2@r45fmp4")
+    video = next(p for p in sorted(folder.iterdir()) if p.name.startswith("video."))
+    times, named = inputs(load_submission([folder / "agent-log.jsonl", video]))
+    sig = frame_signals(video)
+    a = analyze(times, sig, DEFAULT_THRESHOLDS, None, run_duration_s=40.0,
+                input_kinds=named)
+    n = int(round(4 * sig.fps))
+    change = np.asarray(sig.picture_change).astype(np.int64)
+    made, taken = 0, []
+    for i in range(int(5 * sig.fps), len(sig) - n - int(3 * sig.fps)):
+        if not change[i:i + n].any():
+            continue
+        c = change.copy()
+        c[i + n] = min(int(c[i:i + n + 1].sum()), 5000)
+        c[i:i + n] = 0
+        made += 1
+        frozen = FrameSignals(sig.times, sig.tiles, sig.fps, whole=c)
+        end = float(sig.times[i + n])
+        if any(abs(w.end_s - end) <= 2.5 / sig.fps and w.start_s <= float(sig.times[i])
+               for w in lag_waits(a, times, frozen, DEFAULT_THRESHOLDS, named, 40.0)):
+            taken.append((round(float(sig.times[i]), 2), round(end, 2)))
+    assert made == 867
+    assert taken == [(13.6, 17.6), (13.62, 17.62), (22.13, 26.13), (22.16, 26.16)]

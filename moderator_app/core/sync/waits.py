@@ -31,12 +31,17 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    whose every change of picture is a reaction (Casino, a card table: QA s27 T1) redraws much
    of the screen when its button is pressed (the first changed frame 1.1-17x the usual
    change), so (1) takes none of its holds, and they hold no ignored press of the button to
-   learn from. What they show instead: `WAIT_LAG_AGREE_MIN` of them at a suggested offset
-   (`WAIT_LAG_AGREE_MIN_AUTO` at a moderator's, searched +-1 s, or with none used) end at
-   the first press of one button inside them, at one lag (their lags, first changed frame - press, within `WAIT_LAG_BAND_S` of each
-   other: the game's reaction, as it polls its button and the frame shows it). Those holds
-   are the game's waits; the sync's `sync.no_reaction` over them is dropped too
-   (`freeze.frozen_findings(holds=)`).
+   learn from. What they show instead: `WAIT_LAG_AGREE_MIN` of them (at a suggested offset,
+   at a moderator's, searched +-1 s, or with none used: at the offsets at which the video
+   shows every press) end at the first press of one button inside them, at one lag (their
+   lags, first changed frame - press, within `WAIT_LAG_BAND_S` of each other: the game's
+   reaction, as it polls its button and the frame shows it). Those holds are the game's
+   waits; the sync's `sync.no_reaction` over them is dropped too
+   (`freeze.frozen_findings(holds=)`). A hold that ignores a press of the button and
+   resumes at the next (QA s28's Blackjack, 35.76-39.71 s: a FIRE at 38.30 s ignored) is not
+   taken: a freeze that hides a press the game showed looks the same, and taking such holds
+   took 28 of 773 freezes made in Casino's genuine run (2 without; docs/DECISIONS.md,
+   session 29).
 Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
 freezes keep their warnings (a game that waits for no button agrees on none; in a game that
 does, an edit resumes at that lag after the first press of its button only by chance,
@@ -90,13 +95,16 @@ WAIT_AGREE_PAIRS = 1_000
 # The press that ends a wait may be expected up to this many frames after its first changed
 # frame in the one-hold rule here (freeze.WAIT_LATE_FRAMES is the sync finding's 2).
 NOTE_LATE_FRAMES = 1
-# Holds that must end at the first press of one button inside them, at one lag, for (4): at
-# a suggested offset, and else (a moderator's, searched WAIT_REACH_S either side; every
-# covering offset with none used: a window of one frame in seconds of offsets, where a
-# coincidence of three is likelier). QA s27's Casino: 3 (genuine2) and 7 holds agree at the
-# suggestion.
+# Holds that must end at the first press of one button inside them, at one lag, for (4), at
+# any offset used or none. QA s27's Casino: 3 (genuine2) and 7 holds agree at the
+# suggestion; QA s28's Blackjack genuine2: 3, at auto and at the truth +-4 frames. Four were
+# asked at a moderator's offset (searched WAIT_REACH_S either side) and with none used
+# (session 28: a coincidence of three likelier over seconds of offsets): Blackjack's three
+# kept `video.frozen` at every offset. Measured with three (session 29, holds sweep: the
+# corpus' 439 runs and QA s26-s28's 55 x 8 offsets): no freeze, pause or insertion cell
+# changed; a freeze made at every frame beside genuine2's three holds is taken only within
+# two frames of where a genuine wait ended (4 of 867, as Casino's 2 of 773).
 WAIT_LAG_AGREE_MIN = 3
-WAIT_LAG_AGREE_MIN_AUTO = 4
 # Their lags lie within this of each other (and a frame at least): one reaction, as the
 # game polls its button (a few emulator frames) and the video shows it (a frame). The
 # truths' lags of the shown presses of a genuine run spread 0.03-0.063 s on Casino (QA s27's
@@ -198,7 +206,9 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
               run_duration_s: float | None = None) -> tuple[GameWait, ...]:
     """The held pictures of (4) (the module's docstring: holds ending at the first press of
     one button inside them, at one lag), in video order; empty with no kinds, or when too
-    few agree. `freeze.frozen_findings` takes their spans as the game's waits too."""
+    few agree. `freeze.frozen_findings` takes their spans as the game's waits too.
+    `run_duration_s` is not read (with no offset used, the offsets searched are those at
+    which the video shows every press): the same arguments as `game_waits`'."""
     if input_kinds is None or len(sig) < 3:
         return ()
     e, kinds = in_order(run_s, input_kinds)
@@ -219,19 +229,20 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     x = e / speed
     if used:
         base = float(a.offset_used_s)  # type: ignore[arg-type]
-        # a suggestion is the reactions' own offset; a moderator's is searched +-1 s, where
-        # a coincidence of three is likelier (a freeze beside two holds, measured)
+        # a suggestion is the reactions' own offset; a moderator's is searched +-1 s
         reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
         lo, hi = base - reach, base + reach
-        need = WAIT_LAG_AGREE_MIN if not reach else WAIT_LAG_AGREE_MIN_AUTO
     else:
-        grid = covering_offsets(a, sig, e, run_duration_s)
+        # the offsets at which the video shows every press, not run_end: a recording
+        # stopped before run_end still shows the holds the presses end (QA s28's Blackjack
+        # at 12 fps: 41.67 s of video, a 40 s run from 2.9 s; covering run_end, 0-1.75 s)
+        grid = covering_offsets(a, sig, e, None)
         if not len(grid):
             return ()
-        lo, hi, need = float(grid[0]), float(grid[-1]), WAIT_LAG_AGREE_MIN_AUTO
+        lo, hi = float(grid[0]), float(grid[-1])
         base = (lo + hi) / 2
     found = lag_agreed(holds, x, kinds, fps, float(th.sync_wait_reaction_s), lo, hi, base,
-                       need, used)
+                       WAIT_LAG_AGREE_MIN, used)
     if found is None:
         return ()
     o, ends, band = found
