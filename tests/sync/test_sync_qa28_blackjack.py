@@ -213,3 +213,19 @@ def test_a_freeze_made_anywhere_in_genuine2_is_taken_only_where_the_game_resumed
             taken.append((round(float(sig.times[i]), 2), round(end, 2)))
     assert made == 867
     assert taken == [(13.6, 17.6), (13.62, 17.62), (22.13, 26.13), (22.16, 26.16)]
+
+
+def test_a_freeze_taken_at_another_offset_than_the_games_lag_stays_a_warning(
+        capsys, tmp_path, monkeypatch):
+    """Given the truth + 0.3 s or - 1.0 s (a moderator's offset is searched a second either
+    side), the freeze at 20.10 s was taken as the game waiting for UP at the offset given
+    (the UP 0.37 s before it resumes), while four holds agree on FIRE at another offset
+    (3.76 s), where it resumes at no press at their lag: a note, the freeze unreported
+    (`waits._off_the_agreed_offset`). Now a warning there too."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = _qa28_run("blackjack-freeze@r45fmp4")
+    for offset in ("4.023", "2.723"):
+        said = _said(folder, offset, capsys)
+        assert [s for s in said if s[1] == "warning"] == [
+            ("video.frozen", "warning", 19.82, 24.13),
+            ("video.frozen", "warning", 35.76, 39.71)], offset  # the hold ignoring a FIRE

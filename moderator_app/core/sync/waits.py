@@ -113,6 +113,10 @@ WAIT_LAG_BAND_S = 0.08
 # The most comparisons (pairs in one band, squared, summed) `lag_agreed` makes: presses of one
 # button crowded at one lag are an input's, not a game's (QA s27 Casino at auto: 94).
 WAIT_AGREE_WORK = 100_000
+# A one-hold wait read at another offset than the agreed waits ends at a press at their lag,
+# this either side of their band, at their offset (`_off_the_agreed_offset`; run.py's
+# WAIT_MATCH_S at the same offset).
+LAG_MATCH_S = 0.1
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
@@ -198,8 +202,29 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     seen = {(w.start_s, w.end_s) for w in found}
     if lagged is None:
         lagged = lag_waits(a, run_s, sig, th, input_kinds, run_duration_s)
+    if lagged:
+        found = [w for w in found if not _off_the_agreed_offset(w, lagged[0], x, kinds)]
     found += [w for w in lagged if (w.start_s, w.end_s) not in seen]
     return tuple(sorted(found, key=lambda w: w.start_s))
+
+
+def _off_the_agreed_offset(w: GameWait, agreed: GameWait, x: np.ndarray,
+                           kinds: list[str]) -> bool:
+    """Is the one-hold wait `w`, found at an offset other than the one the run's agreed
+    waits (`lag_waits`) were read at, ended by no press at their lag there (their band,
+    `LAG_MATCH_S` either side; any button)? At a moderator's offset both are searched a
+    second either side, each on its own: QA s28's Blackjack with 4 s frozen at 20.10 s, given
+    the truth + 0.3 s, had its freeze taken as a wait for UP at 4.00 s (the UP 0.37 s before
+    it resumed), while four holds agree on FIRE at 3.76 s, where the freeze resumes 0.61 s
+    after that UP and at no press at their lag (-0.02 to 0.03 s). At the same offset
+    `run._off_the_games_lag` compares the lags."""
+    if w.agreed or w.opening_s is not None or abs(w.offset_s - agreed.offset_s) <= LAG_MATCH_S:
+        return False
+    lo, hi = agreed.lags
+    v = x + agreed.offset_s
+    c0 = int(np.searchsorted(v, w.end_s - hi - LAG_MATCH_S - 1e-9))
+    c1 = int(np.searchsorted(v, w.end_s - lo + LAG_MATCH_S + 1e-9))
+    return not any(not no_button(kinds[c]) for c in range(c0, c1))
 
 
 def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
