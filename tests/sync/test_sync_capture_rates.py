@@ -106,9 +106,15 @@ def test_a_sign_two_lines_read_each_way_is_read_from_the_presses(monkeypatch):
 
 @needs_corpus
 def test_the_same_slowed_run_at_25_fps_keeps_its_sign(monkeypatch):
-    """At 25 fps the same run's 7.201 Hz line reads slowed only: -3.99 %, as on main."""
-    a = _analysis(_run(monkeypatch, "beam_rider", "slow", 25))
-    assert _found(a) == [("sync.drift", -3.99)]
+    """At 25 fps the same run's 7.201 Hz line reads slowed only: -3.99 % (sessions 22-28).
+    Since session 29 the ship's band without its busy tiles (`band.calm_signals`) reads it
+    from the presses first: -3.96 %, the offset 0.16 frame late at 0.956 (before: no
+    offset)."""
+    run = _run(monkeypatch, "beam_rider", "slow", 25)
+    a = _analysis(run)
+    assert _found(a) == [("sync.drift", -3.96)]
+    assert abs(a.suggested_offset_s - run.truth["offset_s"]) * 25 < 0.5  # duration-ok: frames
+    assert a.confidence >= 0.5
 
 
 @needs_corpus

@@ -52,11 +52,14 @@ def _screen(run_s: np.ndarray, seed: int, gun: bool) -> FrameSignals:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_band_answered_after_another_tile_suggests_no_offset(seed):
-    """Without the check: a suggestion 5.06-5.24 frames late (the shot's row), no finding."""
+    """Without the check: a suggestion 5.06-5.24 frames late (the shot's row), no finding.
+    The shot's row is never offered; since session 29 the two blinkers are busy tiles
+    (`band.calm_signals`) and the gun's band without them answers first: the offset within
+    a frame (before: no offset)."""
     e = _log(seed + 10)
     a = analyze(e, _screen(e, seed, gun=True), DEFAULT_THRESHOLDS)
-    assert a.suggested_offset_s is None
-    assert a.reason == "the video's reactions do not single out one offset"
+    assert a.suggested_offset_s is not None
+    assert abs(a.suggested_offset_s - OFFSET) * FPS <= 1.0  # duration-ok: frames of video
     assert a.findings == []
 
 

@@ -483,19 +483,24 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
     +5.99 % (truth 4, 2, 6, -2.91, 6, 6), offsets 0.2-0.9 frame off at 0.42-0.49.
     Why the band searched with the speed on the drift pass (`_in_band`'s `search`, session
     29): where the whole picture proposes a chance speed (Kangaroo +3.7 % at 48 fps: -2 %),
-    no band stands at it; searched with the speed, Kangaroo's band stands 5.3 spreads."""
+    no band stands at it; searched with the speed, Kangaroo's band stands 5.3 spreads.
+    Last (session 29), the bands without their busy tiles (`CALM_READS`), at speed 1 and
+    at the drift."""
     reads = [(True, _finer), (True, FrameSignals.half_shifted)]
     if offset_s is None:
         reads = [(False, _finer), (False, FrameSignals.half_shifted)] + reads
-    picked: dict = {_finer: [], FrameSignals.half_shifted: []}  # (each grid's speed-1 band)
+    calm = [(False, r) for r in CALM_READS] if offset_s is None else []
+    reads += calm + [(True, r) for r in CALM_READS]
+    picked: dict = {r: [] for _, r in reads}  # (each grid's speed-1 band)
     # each grid's signals made once, and its band's reading when a band was picked at speed
     # 1: the drift pass reads that same band (`_in_band`'s `drift` is for no band), the same
     # answer (River Raid's second genuine run: the 16x16 band read twice, 9 % of its analysis)
     made: dict = {}
     read_once: dict = {}
     for drift, read in reads:
-        if read not in made:
-            made[read] = read(sig)
+        if read not in made:  # (the calm 16x16 from the 16x16's: its onsets found once)
+            made[read] = band.calm_signals(made[_finer]) \
+                if read is _calm_finer and made.get(_finer) is not None else read(sig)
         other = made[read]
         if other is None:
             continue
@@ -513,6 +518,8 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
             continue
         if drift and weak_line(a):
             continue  # a weak line through a minority of the presses is no clock (QA s28 T3)
+        if read in CALM_READS and any(f.rule == "sync.no_reaction" for f in a.findings):
+            continue  # a part of the run the calm band does not answer (`CALM_READS`)
         one = _one_kind(a, run_s, input_kinds, th)
         if one is not None and a.confidence > ONE_KIND_BOUND:
             a = replace(a, confidence=ONE_KIND_BOUND, confidence_note=(
@@ -521,6 +528,21 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
                 "the press"))
         return a
     return None
+
+
+def _calm_finer(sig: FrameSignals) -> FrameSignals | None:
+    """The scan's finer tiles (`_finer`) without their busy tiles (`band.calm_signals`)."""
+    fine = _finer(sig)
+    return None if fine is None else band.calm_signals(fine)
+
+
+# The bands without their busy tiles (`band.calm_signals`), 8x8 then 16x16, read last by
+# `_in_finer_band` (a run any reading before answers keeps it). One with a stretch of
+# presses its band does not answer (`sync.no_reaction`, at chance or not) suggests nothing:
+# Laser Gates with 4 s cut 12 s into its run (QA s28, 45 fps): the ship's column after the
+# cut stands 11.6 spreads over the shuffled logs' best, its first 12 s at chance there: the
+# offset after the cut, 180 frames off the run's start, was shown at 0.4.
+CALM_READS = (band.calm_signals, _calm_finer)
 
 
 def _finer(sig: FrameSignals) -> FrameSignals | None:

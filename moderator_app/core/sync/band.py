@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reactions import Novelty
+from .reactions import BUSY_SHARE, Novelty, background_rates, novelty
 from .signals import FrameSignals
 
 WINDOW_S = 0.1      # a sprite answers within this long (Pong's paddle: up to 6 frames)
@@ -283,6 +283,27 @@ def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: fl
         if tiles is not None and z > best[1]:
             best = (tiles, z)
     return best
+
+
+def calm_signals(sig: FrameSignals) -> FrameSignals | None:
+    """`sig` with its busy tiles' counts (an onset in at least `reactions.BUSY_SHARE` of
+    the reaction windows, `reactions.background_rates`) set to 0, the whole picture's
+    change kept (a freeze is the whole picture's); None when no tile is busy. Its columns
+    and rows are the bands without the tiles that change all the time.
+
+    Why: a band is a whole column or row, and one busy tile in it makes the band's onset
+    rate near 1: no count of answered presses stands above it. Laser Gates (QA s28, held
+    out) scrolls its cave walls through two rows of tiles (onsets in 50-67 % of any window)
+    while the ship moves up and down in the column they cross: at 12 fps (Ogg, 5 console
+    frames a captured frame) every reading said "not enough signal", though the ship's
+    16x16 tiles have an onset right after 57-68 % of the shown presses against 8-9 % of
+    any window. Without the walls' tiles its column is a paddle's (session 29)."""
+    busy = background_rates(sig, novelty(sig)) >= BUSY_SHARE
+    if not busy.any() or busy.all():
+        return None
+    tiles = sig.tiles.copy()
+    tiles[:, busy] = 0
+    return FrameSignals(sig.times, tiles, sig.fps, whole=sig.picture_change)
 
 
 def band_signals(sig: FrameSignals, tiles: np.ndarray) -> FrameSignals:
