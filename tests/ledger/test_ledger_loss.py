@@ -269,8 +269,7 @@ def test_decide_refuses_to_append_to_a_damaged_database(tmp_path, how):
     store = _damaged(tmp_path, how)
     before = store.read_bytes()
     assert verify_cli(store).returncode == 1
-    with pytest.raises(LedgerError, match=r"is damaged \(SQLite quick_check: .*\); nothing "
-                                          "was recorded"):
+    with pytest.raises(LedgerError, match=r"is damaged \(SQLite.*\); nothing was recorded"):
         fill(store, 1)
     sample = REPO / "resources" / "samples" / "community-sample"
     r = subprocess.run([sys.executable, "-m", "moderator_app", "decide", str(sample),
@@ -280,7 +279,7 @@ def test_decide_refuses_to_append_to_a_damaged_database(tmp_path, how):
     assert r.returncode == 2, r.stdout + r.stderr
     assert r.stdout == ""
     assert "moderator-app: decision NOT recorded: the decision ledger" in r.stderr
-    assert "is damaged (SQLite quick_check:" in r.stderr
+    assert "is damaged (SQLite" in r.stderr
     assert "Traceback" not in r.stderr
     assert store.read_bytes() == before
 
@@ -307,3 +306,36 @@ def test_a_file_size_limit_is_not_called_a_corrupt_ledger(tmp_path):
     assert "the ledger was left untouched (it is not damaged)" in r.stderr
     assert "corrupt" not in r.stderr
     assert verify_cli(store).returncode == 0
+
+
+@pytest.mark.parametrize("how, said", [
+    ("deleted", "at seq 4: sequence gap: expected seq 3, found 4 (a decision was deleted"),
+    ("edited", "at seq 2: column 'decision' differs from the sealed record"),
+    ("swapped", "at seq 2: prev_hash"),
+])
+def test_decide_refuses_to_append_to_a_chain_verify_calls_damaged(tmp_path, how, said):
+    """QA s29 h29_01/02/05: with a record deleted in the middle, a column edited, or two
+    records' bodies swapped, SQLite is fine (quick_check ok) and `decisions verify` says NOT
+    intact, yet `decide` appended. The chain is walked before each append, as verify walks
+    it: nothing is recorded, and the first bad record is named."""
+    store = tmp_path / "decisions.sqlite3"
+    fill(store, 5)
+    conn = sqlite3.connect(store)
+    if how == "deleted":
+        conn.execute("DELETE FROM decisions WHERE seq = 3")
+    elif how == "edited":
+        conn.execute("UPDATE decisions SET decision = 'reject' WHERE seq = 2")
+    else:
+        two, three = (conn.execute("SELECT record_json FROM decisions WHERE seq = ?",
+                                   (n,)).fetchone()[0] for n in (2, 3))
+        conn.execute("UPDATE decisions SET record_json = ? WHERE seq = 2", (three,))
+        conn.execute("UPDATE decisions SET record_json = ? WHERE seq = 3", (two,))
+    conn.commit()
+    conn.close()
+    assert verify_cli(store).returncode == 1
+    before = [r for r in sqlite3.connect(store).execute("SELECT seq FROM decisions")]
+    with pytest.raises(LedgerError) as err:
+        fill(store, 1)
+    assert f"is damaged ({said}" in str(err.value)
+    assert "nothing was recorded" in str(err.value)
+    assert [r for r in sqlite3.connect(store).execute("SELECT seq FROM decisions")] == before

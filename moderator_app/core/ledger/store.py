@@ -35,7 +35,9 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     LedgerError,
     StoredDecision,
     VerifyOutcome,
+    check_head_marker,
     verify_jsonl,
+    walk,
 )
 from moderator_app.core.ledger.errors import LedgerPathError, corrupt_error, disk_full
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
@@ -223,6 +225,7 @@ class Ledger(LedgerBase):
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
         self._writable = False  # the connection was configured for appending (WAL, FULL)
+        self._chain_walked = False  # the chain walked before this store's first append
         check_ledger_path(self.path)
         if self.path.exists():
             self._open(writable=create)
@@ -479,18 +482,29 @@ class Ledger(LedgerBase):
                               "docs/decisions-ledger.md")
 
     def _check_body_before_append(self) -> None:
-        """Refuse to append to a database SQLite itself finds damaged (a page zeroed, the
-        file cut inside its last page): `decisions verify` said so, but `decide` appended
-        and printed "Recorded" (s28 hostile sweep), so a decision went into a file whose
-        older records may already be unreadable, and the moderator was never told. Nothing
-        is written; the CLI and the panel say "NOT recorded" with this reason, so the
-        decision is made again in a restored or another ledger (`--store`). `quick_check`
-        reads the whole file: on 2,000 decisions (3.1 MB) 1-5 ms,
-        beside ~120 ms for the append itself (fsync) on the development machine."""
+        """Refuse to append to a ledger `decisions verify` calls damaged: SQLite's own
+        `quick_check` (a page zeroed, the file cut inside its last page; s28 hostile sweep)
+        and the chain walked as `verify` walks it (a record deleted in the middle, edited,
+        two swapped; QA s29 h29_01/02/05). `decide` appended to each and printed "Recorded",
+        so a decision went into a file whose records may already be lost, and nobody was
+        told. Nothing is written; the CLI and the panel say "NOT recorded" with this
+        reason, so the decision is made again in a restored or another ledger (`--store`).
+        The head file was checked just before (`_check_head_before_append`, which lets a
+        deleted one be written again). Cost: `quick_check` 1-5 ms on 2,000 decisions
+        (3.1 MB), before every append; the walk ~0.25 ms a record on the loaded 2-core
+        machine (0.5 s at 2,000), so it runs before a store's first append only: `decide`
+        and the panel open a store for each decision, while a writer appending many (the
+        8 x 200 load test) would walk it on each append, quadratic (~320 s, estimated)."""
         try:
             problem = self._integrity()
-        except LedgerError as exc:  # quick_check itself could not read a page
-            problem = f"SQLite quick_check: {exc.__cause__ or exc}"
+            if problem is None and not self._chain_walked:
+                walked = check_head_marker(walk(self._verify_rows()), self._head_marker())
+                if not walked.ok:
+                    at = f"at seq {walked.bad_seq}: " if walked.bad_seq is not None else ""
+                    problem = at + (walked.reason or "not intact")
+                self._chain_walked = problem is None
+        except LedgerError as exc:  # SQLite could not read a page
+            problem = f"SQLite: {exc.__cause__ or exc}"
         if problem is not None:
             problem = "; ".join(line for line in problem.splitlines()[:4] if line.strip())
             raise LedgerError(
