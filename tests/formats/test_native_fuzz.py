@@ -618,6 +618,22 @@ def test_a_key_spelled_in_unicode_tag_characters_is_warned_on_every_engine(monke
                                   "sk-p…[40 chars]")
 
 
+
+def test_a_token_wrapped_by_escaped_line_breaks_is_warned_on_every_engine(monkeypatch):
+    """QA s29 h29_07: a GitHub token wrapped at 20 characters by an escaped newline inside
+    one string raised nothing. Its line is scanned with the escaped breaks removed on every
+    engine and block path; `task-list` before a newline raises nothing."""
+    token = "ghp_QA29wrappedTokenXYZ0123456789abcdef"
+    events = make_run_events(60, seed=4, text_bytes=300, variety=0.0)
+    events[30]["payload"]["text"] = f"wrapped {token[:20]}\n{token[20:]}"
+    events[40]["payload"]["text"] = "my task-list\nrisk-assessment\n"
+    rep = assert_same_reports(join([_dump(e) for e in chain_events(events)]), monkeypatch,
+                              4096)
+    hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
+    assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 31)]
+    assert hits[0]["message"] == ("looks like a GitHub token once its JSON escapes are "
+                                  "decoded: ghp_…[39 chars]")
+
 # -- whole reports, accelerator on and off --------------------------------------------------
 def _lines_only(block, ctx):
     return None

@@ -319,3 +319,30 @@ def test_a_key_spelled_in_unicode_tag_characters_is_refused(tmp_path, spell):
     with pytest.raises(WithholdError, match=r"^line 2: .*looks like a secret \(API key ") as err:
         withhold_log(src, dst)
     assert KEY not in str(err.value) and not dst.exists()
+
+
+@pytest.mark.parametrize("breaks", ["\n", "\r\n", "\n\n"])
+def test_a_token_wrapped_by_escaped_line_breaks_is_refused(tmp_path, breaks):
+    """QA s29 h29_07: a GitHub token wrapped at 20 characters by an escaped newline inside
+    one string (a PEM-like wrap) was published, both halves. Its line is also scanned with
+    its escaped line breaks removed, so it is refused like the token itself, never printed;
+    `task-list` and `risk-assessment` followed by a newline raise nothing."""
+    token = "ghp_QA29wrappedTokenXYZ0123456789abcdef"
+    src = tmp_path / "agent-log.jsonl"
+    obs = {"seq": 1, "type": "observation",
+           "data": {"text": f"token: {token[:20]}{breaks}{token[20:]} task-list\nrisk-x\n"}}
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n'
+                    + json.dumps(obs).encode() + b"\n")
+    dst = tmp_path / "public.jsonl"
+    with pytest.raises(WithholdError) as err:
+        withhold_log(src, dst)
+    assert str(err.value) == ("line 2: its public part holds what looks like a secret "
+                              "(GitHub token: ghp_…[39 chars]); remove it from the log and "
+                              "withhold again; nothing written")
+    assert token[:20] not in str(err.value) and not dst.exists()
+    honest = {"seq": 1, "type": "observation",
+              "data": {"text": "my task-list\nrisk-assessment\r\nsk-\nabc ghp_\nxyz"}}
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n'
+                    + json.dumps(honest).encode() + b"\n")
+    withhold_log(src, dst)
+    assert dst.exists()

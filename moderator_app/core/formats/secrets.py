@@ -104,11 +104,38 @@ def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
         # any parser; its column in the decoded text is not one in the file, so none is given
         return [SecretHit(h.label, 0, h.excerpt, True)
                 for h in _scan(unescape_json(raw), limit)]
+    if not hits and (b"\\n" in raw or b"\\r" in raw) and _wrapped(raw):
+        # a token wrapped by escaped line breaks inside one string (QA s29 h29_07)
+        return [SecretHit(h.label, 0, h.excerpt, True)
+                for h in _scan(_regex(_WRAPPED).sub(rb"\1", raw), limit)]
     if not hits and any(m in raw for m in TAG_MARKERS):
         shown = _TAG.sub(_tag_ascii, raw)
         if shown != raw:
             return [SecretHit(h.label, 0, h.excerpt, True, True) for h in _scan(shown, limit)]
     return hits
+
+
+# A writer that wraps long strings at a fixed width (PEM-like) puts an escaped line break
+# (`\\n`, `\\r`) inside a token: `ghp_QA29wrappedToken\\nXYZ0123...` (QA s29 h29_07) was
+# published by `withhold` and raised nothing in `verify`. A line where a marker starts a run
+# of 8 or more token characters that ends at such a break is also scanned with its escaped
+# breaks removed (the run keeps the usual `task-` / `risk-` text with newlines out of it).
+_WRAP_TAIL = rb"[A-Za-z0-9_\-]{8,}(?:\\[nr])+[A-Za-z0-9_\-]"
+_WRAPPED = rb"(?<!\\)((?:\\\\)*)\\[nr]"
+
+
+def _wrapped(raw: bytes) -> bool:
+    """Whether a marker of `raw` starts a token run cut by an escaped line break: tried at
+    each marker only (`match` at a place), never a regex search of the whole line, which
+    costs ~25 ns a byte and many lines hold a marker and a newline (`task-`, `disk-`)."""
+    tail = _regex(_WRAP_TAIL)
+    for marker, _, _ in _PATTERNS:
+        i = raw.find(marker)
+        while i >= 0:
+            if tail.match(raw, i + len(marker)) is not None:
+                return True
+            i = raw.find(marker, i + 1)
+    return False
 
 
 # Unicode TAG characters (U+E0020-U+E007E) mirror printable ASCII and draw nothing: a key
