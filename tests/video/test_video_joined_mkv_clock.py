@@ -10,7 +10,12 @@ the chain ("never read"). `joined_chain.own_read` now reads a second recording o
 time base from its own header, and `demux` gives every later recording's timestamps in the
 file's clock (`rescaled`), as for fragmented MP4 (session 28). Built here by ffmpeg, then
 written again at another TimecodeScale (`matroska_clock.rescale`: mkvmerge is not installed);
-`draw_frame` pictures numbered on across the recordings (frame n shows n)."""
+`draw_frame` pictures numbered on across the recordings (frame n shows n).
+
+A recording whose own clock starts far past the end of the one before (ffmpeg's
+`-output_ts_offset 3600`, a recorder's clock from its start-up: QA s29's 7200 s) was shown at
+its own time, after a 3598 s `video.footage_gap` (270 of 420 moments "no footage");
+`joined_chain.origin_shift` reads it with its times going on from the end of the one before."""
 
 from __future__ import annotations
 
@@ -147,3 +152,49 @@ def test_the_scan_of_a_join_of_another_clock_says_what_the_same_clock_says(clock
         "video.header_mismatch", "video.stream_change", "video.timestamp_backwards"]
     assert ("video.stream_change", 2.0,  # duration-ok: video time of the join
             "the frame rate changes from 25.00 to 30.00 fps at 2.000 s") in got["sound"]
+
+
+@pytest.fixture(scope="module")
+def origins(tmp_path_factory) -> dict[str, Path]:
+    """2 s at 25 fps (drawn 0-49) then 3 s at 30 fps (drawn 50-139) whose own clock starts
+    at 3600 s (`far`), at 1000.02 s, off the frame grid (`offgrid`), or at 3600 s and 0.1 ms
+    ticks (`far100us`), joined by `cat`."""
+    d = tmp_path_factory.mktemp("mkv_origin")
+    a = vc.encode(d / "a.mkv", _MKV, frames=50, fps="25").read_bytes()
+    out = {}
+    for name, origin, scale in (("far", "3600", None), ("offgrid", "1000.02", None),
+                                ("far100us", "3600", 100_000)):
+        b = vc.encode(d / f"b_{name}.mkv", ["-output_ts_offset", origin, *_MKV], frames=90,
+                      fps="30", first=50).read_bytes()
+        out[name] = d / f"{name}.mkv"
+        out[name].write_bytes(a + (matroska_clock.rescale(b, scale) if scale else b))
+    return out
+
+
+@pytest.mark.parametrize("name", ["far", "offgrid", "far100us"])
+def test_a_join_whose_clock_starts_far_later_is_shown_right_after(origins, name):
+    """140 frames over 5.007 s (before: 3603.007 s, a footage gap of 3598 s and 270 of 420
+    moments without footage), every moment its frame, every picture its number, the probe
+    saying where the clock was moved, and seeks by one decoder without a fallback."""
+    path = origins[name]
+    p = probe_video(path, path.name)
+    assert p.ok and p.index is not None
+    assert (p.frame_count, round(p.duration_s, 3)) == (140, 5.007)  # duration-ok: footage
+    assert not [f.message for f in p.findings if f.rule in (
+        "video.footage_gap", "video.joined_undecodable", "video.tail_undecodable")]
+    shift = 3598.0 if name != "offgrid" else 998.02
+    assert p.method.endswith(f"a recording joined at 2.000 s has its own clock {shift:.3f} s "
+                             "past the end of the one before: shown right after it")
+    truth = [t for t in _truth() if t[2] < 140]
+    moments = [(t, n) for a, b, n in truth for t in (a + 0.0005, (a + b) / 2, b - 0.0015)]
+    shown = [frame_for_time(p.index, t, no_footage=p.no_footage) for t, _ in moments]
+    assert shown == [n for _, n in moments]
+    images = read_frames(path, p.index, list(range(140)))
+    assert [None if img is None else vc.read_code(img) for img in images] == list(range(140))
+    dec = ExactDecoder(open_container(str(path)), p.index,
+                       reopen=lambda: open_container(str(path)))
+    frames = [100, 10, 60, 139, 49, 50, 0, *random.Random(2).sample(range(140), 20)]
+    got = [vc.read_code(f.to_ndarray(format="rgb24")) if (f := dec.read(n)) is not None
+           else None for n in frames]
+    assert got == frames
+    assert dec.fallbacks == 0

@@ -46,17 +46,20 @@ def _noise(rate: int, seed: int, seconds: int) -> list[str]:
 def joins(tmp_path_factory) -> dict[str, tuple[Path, Path, Path]]:
     """(joined file, first part, second part): `fmp4` 30 fps + 30 fps, the second's sound at
     44.1 kHz; `fmp4rate` 25 + 30 fps (another MP4 time scale); `mkv` 25 + 30 fps, the
-    second at 0.1 ms ticks and 44.1 kHz."""
+    second at 0.1 ms ticks and 44.1 kHz; `mkvorigin` the second's clock from 3600 s
+    (`joined_chain.origin_shift`)."""
     d = tmp_path_factory.mktemp("sound_seek")
     out = {}
     for name, (f1, f2, box, scale) in {
             "fmp4": (("30", 60), ("30", 90), _FRAG, None),
             "fmp4rate": (("25", 50), ("30", 90), _PLAIN, None),
-            "mkv": (("25", 50), ("30", 90), _MKV, 100_000)}.items():
+            "mkv": (("25", 50), ("30", 90), _MKV, 100_000),
+            "mkvorigin": (("25", 50), ("30", 90), _MKV, None)}.items():
         ext = ".mkv" if box is _MKV else ".mp4"
         a = vc.encode(d / f"{name}_a{ext}", [*_noise(RATE, 1, 2), *_X264, *box],
                       frames=f1[1], fps=f1[0])
-        b = vc.encode(d / f"{name}_b{ext}", [*_noise(44100, 2, 3), *_X264, *box],
+        origin = ["-output_ts_offset", "3600"] if name == "mkvorigin" else []
+        b = vc.encode(d / f"{name}_b{ext}", [*_noise(44100, 2, 3), *origin, *_X264, *box],
                       frames=f2[1], fps=f2[0], first=f1[1])
         if scale:
             b.write_bytes(matroska_clock.rescale(b.read_bytes(), scale))
@@ -91,15 +94,20 @@ def _lag(got: np.ndarray, truth: np.ndarray, at: int, reach: int = 480) -> tuple
     return best
 
 
-@pytest.mark.parametrize("name", ["fmp4", "fmp4rate", "mkv"])
+@pytest.mark.parametrize("name", ["fmp4", "fmp4rate", "mkv", "mkvorigin"])
 def test_the_sound_after_a_seek_is_the_recordings_own_in_sync(joins, name):
     """Seeks into the first recording, just before the join and into the second: 0.1 s of
     sound each, its own recording's (correlation > 0.95; before: silence in the fragmented
     MP4s, noise within 1 s after a Matroska join of another clock and rate) within 1 ms of
     where the part file alone plays it (Matroska rounds times to the ms)."""
     path, a, b = joins[name]
+    p = probe_video(path, path.name)
+    assert p.index is not None
+    second = int(np.nonzero(p.index.times_s >= JOIN - 0.01)[0][0])
+    # each part's sound where the joined file shows its first picture (the second's: 2.0 s)
+    assert abs(p.index.time_of(second) - JOIN) < 0.001  # duration-ok: the join's place
     truth = np.zeros(int(6 * RATE))
-    for part, at in ((a, 0.0), (b, JOIN)):
+    for part, at in ((a, 0.0), (b, p.index.time_of(second))):
         alone = _played(part, 0.0, 3.0)
         i = int(round(at * RATE))
         truth[i:i + len(alone)] = alone

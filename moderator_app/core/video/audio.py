@@ -56,7 +56,10 @@ class AudioTrack:
         two places, and each recording's sound is shifted as its picture is."""
         start = float(index.pts[0] * index.time_base) if index.frame_count else 0.0
         track = cls(path, start)
-        if index.segments:
+        if index.segments or _joins(path):
+            # or recordings joined whose times go on (an MP4 initialisation segment sent
+            # again, a Matroska clock read shifted: `joined_chain.origin_shift`): each
+            # recording's sound is read from its own header (`child_audio`)
             track.joined = index
         return track
 
@@ -107,6 +110,13 @@ class AudioTrack:
         if self._proc is not None:
             self._proc.close()
             self._proc = None
+
+
+def _joins(path: Path | str) -> bool:
+    """Whether the file holds recordings joined (a walk of its top level's boxes or
+    elements, `joined_headers.recording_joins`: no decoding, no demuxer)."""
+    from .joined_headers import recording_joins
+    return bool(recording_joins(str(path), 1))
 
 
 def joined_seek(index, t: float, lead_s: float = 1.0) -> dict:

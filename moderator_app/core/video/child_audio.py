@@ -129,6 +129,7 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     decoded with the first's setup, times of another TimecodeScale in the first's ticks), and
     an MP4 reader cannot be sought by bytes at all (every window was silent, session 29)."""
     from .index import recording_stream
+    from .joined_chain import origin_shift
     from .joined_headers import open_recording
     container = state["audio"]
     names = str(container.format.name).split(",")
@@ -141,6 +142,7 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     offsets = [int(o) for o in joined["offsets"]]
     vtb = float(joined["tb"][0]) / float(joined["tb"][1])
     own_s = (int(joined["pts"]) - offsets[min(seg, len(offsets) - 1)]) * vtb
+    own_s += origin_shift(req.get("source"), start)  # read shifted: its own time is later
     try:
         own = open_recording(str(req["source"]), start, _next_join(state, start))
     except (av.error.FFmpegError, OSError, ValueError):
@@ -212,6 +214,7 @@ def _recordings(state: dict, req: dict, joined: dict, got: tuple, base: float, a
     picture's segment. A recording whose sound starts earlier than the last one's ended is
     the next segment (its timestamps restart, as the index's picture's do); one whose times
     go on (an MP4 initialisation segment sent again) keeps the shift."""
+    from .joined_chain import origin_shift
     from .joined_headers import open_recording
     own, start = got
     offsets = [int(o) for o in joined["offsets"]]
@@ -220,6 +223,7 @@ def _recordings(state: dict, req: dict, joined: dict, got: tuple, base: float, a
     last: float | None = None  # the own time the last recording's sound reached
     first = True
     while True:
+        moved = origin_shift(req.get("source"), start)  # as the picture is read
         if own.streams.audio:
             a = own.streams.audio[0]
             res = av.AudioResampler(format="s16", layout="stereo", rate=RATE)
@@ -232,7 +236,7 @@ def _recordings(state: dict, req: dict, joined: dict, got: tuple, base: float, a
                 for frame in decoded:
                     if frame.pts is None:
                         continue
-                    ft = float(frame.pts * a.time_base)
+                    ft = float(frame.pts * a.time_base) - moved
                     if restart:
                         restart = False
                         if last is not None and ft < last - 0.05 and seg + 1 < len(offsets):

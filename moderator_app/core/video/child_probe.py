@@ -58,6 +58,9 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
                   "other_video": others[:8], "other_video_count": len(others)}
     if joined["stretches"] or joined["unchecked"] is not None or joined.get("unread"):
         info["joined"] = joined
+    moved = _moved(req.get("source"), index)
+    if moved:
+        info["moved"] = moved
     if not index.complete and index.packets > cap:  # cut by the memory bound, not the clock
         info["index_cap"] = cap
     if not index.complete and index.frame_count:
@@ -275,3 +278,22 @@ def _decodable_head(req: dict, index, deadline: float):
     head = np.nonzero(index.pts < first_key)[0]
     lost = [int(i) for i in head if int(index.pts[i]) not in seen]
     return index.without(lost) if lost and len(lost) < index.frame_count else index
+
+
+def _moved(source: object, index) -> list[list[float]]:
+    """[video time of its first frame, seconds taken off] of each joined recording read with
+    its clock shifted (`joined_chain.origin_shift`: its own clock started far past the end of
+    the one before): the probe says so (at most 8)."""
+    import numpy as np
+
+    from . import joined_chain
+    out: list[list[float]] = []
+    if not index.frame_count:
+        return out
+    for start in joined_chain.later_starts(source)[0][:8]:
+        shift = joined_chain.origin_shift(source, start)
+        if shift:
+            at = np.nonzero(index.pos >= start)[0]
+            if at.shape[0]:
+                out.append([round(float(index.times_s[int(at[0])]), 6), shift])
+    return out

@@ -149,7 +149,7 @@ def _pictures_differ(source: str, joins: list[int]) -> bool:
             main, mine = recording_stream(first), recording_stream(own)
             if not continues(mine, main, clock=True):
                 return False
-            if mine.time_base != main.time_base:
+            if mine.time_base != main.time_base or origin_shift(source, joins[0]):
                 # another TimecodeScale (mkvmerge's --timestamp-scale, a muxer of another
                 # precision): the file's demuxer reads its timestamps in the first's, 10x
                 # late at 0.1 ms after 1 ms; read from its own header, its times rescaled,
@@ -289,6 +289,66 @@ def rescaled(value: int | None, num: int, den: int) -> int | None:
     return None if value is None else value * num // den
 
 
+#: How far past the recording before it a joined recording's own clock may start and still
+#: be shown at its own time (its times going on, a hole between): the footage-gap threshold.
+ORIGIN_GAP_S = 5.0
+_shifts: dict[tuple, float] = {}  # (path, size, mtime, start) -> `origin_shift`
+
+
+def origin_shift(source: object, start: int) -> float:
+    """Seconds to take off the timestamps of the joined recording whose header is at byte
+    `start` (read from its own header): where its own clock starts more than ORIGIN_GAP_S
+    past the end of the recording before it (its start plus its duration, both from that
+    one's header), its times are made to go on from that end, as an MP4 initialisation
+    segment sent again goes on (QA s29: a second recording's clock from 7200 s was a 7194 s
+    footage gap, 7 of 11 moments "no footage"). A clock that restarts, or goes on, or a
+    recording before it of unknown duration (a live capture): 0, as before. Once a process
+    for a file and recording."""
+    import av
+
+    from .index import recording_stream
+    from .joined_headers import open_recording, recording_joins
+    if not isinstance(source, str) or start <= 0:
+        return 0.0
+    try:
+        st = os.stat(source)
+    except OSError:
+        return 0.0
+    key = (source, st.st_size, st.st_mtime_ns, start)
+    if key in _shifts:
+        return _shifts[key]
+    joins = recording_joins(source)
+    before = max([0, *(j for j in joins if j < start)])
+    after = next((j for j in joins if j > start), None)
+    shift = 0.0
+    try:
+        with open_recording(source, before, start) as prev, \
+                open_recording(source, start, after) as own:
+            # its picture's start (its sound may start before it: AAC's priming), after the
+            # end of the one before (its header's: picture and sound)
+            p0, pd, v = prev.start_time, prev.duration, recording_stream(own)
+            o0 = None if v is None or v.start_time is None or not v.time_base else \
+                float(v.start_time * v.time_base)
+            if isinstance(p0, int) and isinstance(pd, int) and pd > 0 and o0 is not None:
+                gap = o0 - (p0 + pd) / 1_000_000
+                if gap > ORIGIN_GAP_S:
+                    shift = round(gap, 6)
+    except av.error.MemoryError:
+        raise
+    except (av.error.FFmpegError, OSError, ValueError):
+        shift = 0.0
+    if len(_shifts) >= 64:
+        _shifts.clear()
+    _shifts[key] = shift
+    return shift
+
+
+def shift_ticks(shift_s: float, stream) -> int:
+    """`origin_shift`'s seconds in a stream's own ticks."""
+    tb = stream.time_base
+    return int(round(shift_s / float(tb))) if shift_s and tb else 0
+
+
 def file_clock(streams) -> dict[int, Fraction]:
     """The time bases of a file's streams, by index (the clock `demux` gives timestamps in)."""
     return {s.index: Fraction(s.time_base) for s in streams if s.time_base}
@@ -349,6 +409,7 @@ def demux(container, streams: list, source: object, base: int = 0,
     wanted = [(s.index, s.type) for s in streams]
     given = {s.index: s for s in streams}
     current, at, reach = container, base, -1
+    moved = origin_shift(source, base) if base and starts else 0.0
     try:
         while True:
             first = current is not container
@@ -369,6 +430,10 @@ def demux(container, streams: list, source: object, base: int = 0,
                     taken[i] = taken.get(i, 0) + 1
                 if pk.pos is not None and pk.pos >= 0:
                     reach = max(reach, pk.pos + at)
+                if moved and pk.stream is not None:
+                    back = shift_ticks(moved, pk.stream)
+                    pk.pts = None if pk.pts is None else pk.pts - back
+                    pk.dts = None if pk.dts is None else pk.dts - back
                 r = ratios.get(pk.stream.index) if ratios else None
                 if r is not None:
                     pk.pts, pk.dts = rescaled(pk.pts, *r), rescaled(pk.dts, *r)
@@ -410,6 +475,7 @@ def demux(container, streams: list, source: object, base: int = 0,
             if not any(s.index == own.index for s in streams):
                 return
             ratios = _ratios(streams, clock)
+            moved = origin_shift(source, at)
     finally:
         if current is not None and current is not container:
             _close(current)

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from fractions import Fraction
 
 from .index import FrameIndex, recording_stream
-from .joined_chain import continues, demux, file_clock, later_starts
+from .joined_chain import continues, demux, file_clock, later_starts, origin_shift, shift_ticks
 
 #: Recordings kept open in readers of their own (a few ms to open each; one file handle each).
 READERS = 4
@@ -43,8 +43,7 @@ class RecordingReaders:
     def __init__(self, container, index: FrameIndex) -> None:
         names = str(container.format.name).split(",")
         mp4 = "mp4" in names and "matroska" not in names
-        joined = mp4 or (bool(index.segments) and "matroska" in names)
-        self.source = path_of(container) if joined else None
+        self.source = path_of(container) if mp4 or "matroska" in names else None
         self.index = index
         # the file's clock: a recording of another time base is sought and read in its own
         # and its timestamps given in the file's (`joined_chain.rescaled`)
@@ -54,8 +53,11 @@ class RecordingReaders:
         # MP4's joined recordings (`joined_chain.mp4_own`), whose timestamps may go on
         # rather than restart (an initialisation segment sent again)
         self.later = later_starts(self.source) if self.source is not None else ([], False)
-        if mp4 and not self.later[0]:
-            self.source = None  # no recording read from its own header: byte seeks
+        if not self.later[0] and (mp4 or not index.segments):
+            # no recording read from its own header (and, Matroska, no restart): byte
+            # seeks. A Matroska recording read shifted (`joined_chain.origin_shift`) has
+            # no restart either: its times go on
+            self.source = None
         self._walk: dict = {}  # `child_audio.recording_start`'s walk of the top level
         self._readers: OrderedDict[int, object] = OrderedDict()  # recording start -> reader
 
@@ -95,6 +97,8 @@ class RecordingReaders:
             # (`joined_chain.rescaled`): at or past the keyframe, before the next one
             r = Fraction(main_stream.time_base) / Fraction(st.time_base)
             own_pts = -(-(own_pts + 1) * r.numerator // r.denominator) - 1
+        # a clock that started far later is read shifted (`joined_chain.origin_shift`)
+        own_pts += shift_ticks(origin_shift(self.source, start), st)
         try:
             own.seek(own_pts, stream=st, backward=True, any_frame=False)
         except av.error.FFmpegError:

@@ -53,7 +53,8 @@ def cache_key(path: Path, sha: str) -> str:
     `.mkvj27s` for a Matroska file of recordings joined (`matroska_joins`: a walk of its top
     level, no decoding): since session 27 the second one may be read from its own header
     (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
-    too, `.mkvj27s`; then another clock, another TimecodeScale, `.mkvj29`: `rescaled`), and
+    too, `.mkvj27s`; then another clock, another TimecodeScale, `.mkvj29`: `rescaled`; then a clock
+    that starts far later, `.mkvj29b`: `origin_shift`), and
     arrays cached before decoded it with the first's (or read its times 10x off). Tagged `.mp4j28b`
     for a fragmented MP4 of recordings joined (`mp4_joins`): since session 28 each is read
     from its own header (`joined_chain.mp4_own`), and arrays cached before lost the first
@@ -70,7 +71,7 @@ def cache_key(path: Path, sha: str) -> str:
     if head[:4] == b"\x1a\x45\xdf\xa3":
         from .joined_headers import matroska_joins
         if matroska_joins(str(path), 1):
-            return f"{sha}.mkvj29"
+            return f"{sha}.mkvj29b"
     if head[4:8] == b"ftyp":
         from .joined_headers import mp4_joins
         if mp4_joins(str(path), 1):
