@@ -222,15 +222,17 @@ def _rising(run_s, sig: FrameSignals, th, offset_s: float | None,
     the scan's noise floor), and a gap's seconds do not hang on a frame."""
     g, q = sig.grid, BAND_LATENCY_Q
     phase = rise.out_of_phase(sig)
-    a = analyze_at(run_s, phase, th, offset_s, q)
+    # (each reading is read for its suggestion alone: one without it is dropped, and
+    # `combine` takes the other scale's whole when one has none)
+    a = analyze_at(run_s, phase, th, offset_s, q, wanted=True)
     in_phase = a.suggested_offset_s is not None
     if not in_phase:
-        a = analyze_at(run_s, rise.rising(sig), th, offset_s, q)
+        a = analyze_at(run_s, rise.rising(sig), th, offset_s, q, wanted=True)
         if g > COARSE_GRID and not g % COARSE_GRID:
             a = combine(a, analyze_at(run_s, rise.rising(sig.coarser(COARSE_GRID)), th,
-                                      offset_s, q), 1.0 / max(sig.fps, 1e-6))
+                                      offset_s, q, wanted=True), 1.0 / max(sig.fps, 1e-6))
         if a.suggested_offset_s is None and g > 1:
-            a = analyze_at(run_s, rise.rising(sig.coarser(1)), th, offset_s, q)
+            a = analyze_at(run_s, rise.rising(sig.coarser(1)), th, offset_s, q, wanted=True)
     if a.suggested_offset_s is None:
         return None
     played = [replace(f, message=f"{f.message} (at the offset the screen's motion rises "
@@ -286,7 +288,8 @@ def _calm(run_s, sig: FrameSignals, th, offset_s: float | None,
         busy = reactions.background_rates(s, reactions.novelty(s))
         if not len(busy) or float(busy.max()) < reactions.BUSY_SHARE:
             return None
-        return analyze_at(run_s, s, th, offset_s, input_kinds=input_kinds, calm=True)
+        return analyze_at(run_s, s, th, offset_s, input_kinds=input_kinds, calm=True,
+                          wanted=True)  # (the coarse one completes a fine suggestion only)
 
     fine = at(sig)
     if fine is None or fine.suggested_offset_s is None:
@@ -327,7 +330,7 @@ def _from_head(run_s, sig: FrameSignals, th, offset_s: float | None) -> SyncAnal
     scales = [sig] + ([sig.coarser(COARSE_GRID)] if g > COARSE_GRID and not g % COARSE_GRID
                       else [])
     for s in scales:
-        head = analyze_at(e[:k], s, th)
+        head = analyze_at(e[:k], s, th, wanted=True)
         if head.suggested_offset_s is not None and \
                 _whole_z(e, s, th, head.suggested_offset_s) >= HEAD_MIN_WHOLE_Z:
             return analyze_at(e, s, th, offset_s, given=head)
@@ -402,7 +405,8 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
             searched = drifted = True
     if tiles is None:
         return None
-    a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q)
+    a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q,
+                   wanted=True)
     if a.suggested_offset_s is None or (drifted and a.speed == 1.0):
         return None
     if searched and a.confidence < DRIFT_WEAK_CONFIDENCE:

@@ -107,7 +107,8 @@ def jumps_from_head(run_s, sig: FrameSignals, th, res: SyncAnalysis,
                            sig.grid)
     if tiles is None:
         return None
-    head = analyze_at(e[:k], band.band_signals(sig, tiles), th, None, latency_q)
+    head = analyze_at(e[:k], band.band_signals(sig, tiles), th, None, latency_q,
+                      wanted=True)
     o = head.suggested_offset_s
     if o is None or not math.isfinite(o):
         return None
@@ -149,7 +150,7 @@ def jumps_near(run_s, sig: FrameSignals, th, offset_s: float, res: SyncAnalysis,
         if tiles is None or z < AT_MIN_Z:
             continue
         o = analyze_at(part, band.band_signals(sig, tiles), th, None,
-                       latency_q).suggested_offset_s
+                       latency_q, wanted=True).suggested_offset_s
         if o is None or not math.isfinite(o) or abs(o - offset_s) * sig.fps <= 1.0 or \
                 abs(o - offset_s) > NEAR_S + 1.0 / sig.fps:
             continue  # none read, the given one (read by `jumps_at`), or not near it

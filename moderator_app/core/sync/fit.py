@@ -387,10 +387,45 @@ SIGNIFICANCE_SETTLED = 4
 SIGNIFICANCE_SETTLED_FACTOR = 3.0
 
 
-def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None):
+def under_bound(score: float, null: list[float], total: int) -> float:
+    """The highest (score - mean) / std over `total` shuffled logs' scores of which `null`
+    are known (all under `score`), whatever the others are: an upper bound on the z the
+    test computes from all of them (its std's floor only lowers it); inf when it bounds
+    nothing (fewer than two known, or all alike).
+
+    Why it holds: for any mean of the others, their squared deviations are least when they
+    are all alike, so the highest z has the other r = total - k all at one value v. With the
+    k known of mean c and squared deviations SS, and t = c - v: total * var = SS + k r t^2 /
+    total, score - mean = (score - c) + r t / total, and by Cauchy-Schwarz their ratio is at
+    most sqrt(total (score - c)^2 / SS + r / k), reached at t = SS / (k (score - c))."""
+    k = len(null)
+    if k < 2:
+        return math.inf
+    a = np.asarray(null, float)
+    c = float(a.mean())
+    ss = float(((a - c) ** 2).sum())
+    if ss <= 0.0 or score <= c:
+        return math.inf
+    return math.sqrt(total * (score - c) ** 2 / ss + (total - k) / k)
+
+
+# The margin under a threshold an early bound (`under_bound`) must keep: the z computed in
+# floats may exceed its real value by rounding (~1e-15 relative); far more than that.
+UNDER_MARGIN = 1e-6
+
+
+def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None,
+                 needed: float | None = None):
     """The learned fit of these actions, and its score in spreads over the same procedure on
     NULL_SETS permutations of their gaps (fewer on long runs where it is settled, see
-    SIGNIFICANCE_SETTLED)."""
+    SIGNIFICANCE_SETTLED).
+
+    `needed`: the caller reads the z only as "at least `needed`" or not (`reading._read_at`:
+    a run whose track has one stretch to test needs sync_min_null_z): the shuffled logs stop
+    as soon as the z over all NULL_SETS provably stays under it (`under_bound`), and that
+    bound is returned. Why: a silent run's readings tested 19 shuffled logs each to find a
+    z of 2.3-4.2 where 5 was needed (River Raid's second genuine run: 8 readings, a third of
+    its analysis); the bound settles it after 5-15 of them, the same answer."""
     f = learned_fit(sig, nov1, look1, q, run_s, speed, th, memo)[0]
     rng = np.random.default_rng(len(run_s))
     # bounded blocks pay on long runs only (40 s Pong: 0.06 -> 0.10 s analysis CPU with them,
@@ -415,6 +450,12 @@ def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None
             zz = float((f.score - null.mean()) / max(null.std(), 1e-6))
             if zz >= SIGNIFICANCE_SETTLED_FACTOR * max(f.z, th.sync_min_null_z):
                 return f, zz
+        if needed is not None and len(scores) < NULL_SETS:
+            # (no later exit can then say more: a shuffled log doing as well gives 0, and
+            # the z over fewer logs is under the same bound, short of the settled factor)
+            bound = under_bound(f.score, scores, NULL_SETS)
+            if bound < needed - UNDER_MARGIN * max(1.0, needed):
+                return f, bound
     null = np.array(scores)
     return f, float((f.score - null.mean()) / max(null.std(), 1e-6))
 
@@ -459,6 +500,11 @@ def drift_significant(sig, nov1, look1, run_s, score: float, th) -> bool:
             return False  # a shuffled log does as well: no need for the others
         if long_run and len(null) >= DRIFT_NULL_SETTLED and _settled(score, np.array(null), th):
             return True
+        # the z over all DRIFT_NULL_SETS provably under the bar: False, as all of them say
+        # (Asteroids' genuine run: its spurious drift's 9 shuffled logs, 8 % of its analysis)
+        if len(null) < DRIFT_NULL_SETS and under_bound(score, null, DRIFT_NULL_SETS) < \
+                th.sync_min_null_z_splice - UNDER_MARGIN * max(1.0, th.sync_min_null_z_splice):
+            return False
     nz = np.array(null)
     return score > nz.max() and \
         (score - nz.mean()) / max(float(nz.std()), 1e-6) >= th.sync_min_null_z_splice

@@ -62,7 +62,7 @@ def suggested(run_s, sig: FrameSignals, th, input_kinds=None):
     -3.99 % on the slowed run at 25 fps (truth -4 %).)"""
     if sig.grid < 8 or len(sig) < 2:
         return None
-    a = analyze_at(run_s, narrowed(sig), th, None, input_kinds=input_kinds)
+    a = analyze_at(run_s, narrowed(sig), th, None, input_kinds=input_kinds, wanted=True)
     if a.suggested_offset_s is None or a.speed != 1.0 or \
             any(f.rule == "sync.offset_jump" for f in a.findings):
         return None

@@ -107,11 +107,15 @@ GIVEN_NEAR_S = 1.5
 
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                latency_q: float = 50.0, given: SyncAnalysis | None = None,
-               input_kinds=None, calm: bool = False, fixed: bool = False) -> SyncAnalysis:
+               input_kinds=None, calm: bool = False, fixed: bool = False,
+               wanted: bool = False) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
     none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
     `fixed`: nothing is suggested, the reactions are read at `offset_s` (`at_offset`).
+    `wanted`: the caller reads a suggestion only and drops an analysis without one (the
+    rises', the band's, the first half's, the narrowed picture's): the reading stops as
+    soon as none can come (`_unwanted`), and its analysis then holds nothing else.
 
     A suggestion under the one-click bar (records.APPLY_MIN_CONFIDENCE) does not override a
     moderator's offset more than GIVEN_NEAR_S away: the reading is made again with the
@@ -119,7 +123,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     Why: Kaboom! with 4 s cut at 19.37 s (s26 seeds 2613, 2651) is offered -1.40 s at 0.4
     (its head at chance, core/sync/head.py); given the truth, 2.6 s, every finding was still
     read at -1.40 s, where the run's first 12 presses are at chance, and the cut unseen."""
-    res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed)
+    wanted = wanted and given is None and not fixed
+    res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed,
+                   wanted=wanted)
     if offset_s is None or fixed or res.suggested_offset_s is None or \
             res.confidence >= APPLY_MIN_CONFIDENCE:
         return res
@@ -128,17 +134,34 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     starts = [res.suggested_offset_s] + [seg[2] for seg in res.segments[:1]]
     if any(abs(x - offset_s) <= GIVEN_NEAR_S for x in starts):
         return res
+    if wanted:  # (read again with the suggestion withheld: it suggests nothing)
+        return _unwanted(res.actions, offset_s)
     return _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
                     withheld=res.suggested_offset_s)
 
 
+def _unwanted(n: int, offset_s: float | None) -> SyncAnalysis:
+    """What a reading `wanted` for its suggestion alone answers once none can come: no
+    offset, nothing measured (its caller drops it)."""
+    return SyncAnalysis(None, 0.0, 0, n, 1.0, "no suggestion (read for one only)", offset_s)
+
+
 def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: float,
              given: SyncAnalysis | None, input_kinds, calm: bool, fixed: bool,
-             withheld: float | None = None) -> SyncAnalysis:
+             withheld: float | None = None, wanted: bool = False) -> SyncAnalysis:
     """`analyze_at`'s reading; `withheld`: a suggestion under the one-click bar far from the
-    moderator's `offset_s`: nothing is suggested, everything is read at `offset_s`."""
+    moderator's `offset_s`: nothing is suggested, everything is read at `offset_s`.
+    `wanted` (with no `given`): a suggestion alone is read (`analyze_at`).
+
+    Where a `wanted` reading stops, and why no suggestion can come after: fewer than
+    sync_min_actions actions (the reason is then set); one stretch of the track long enough
+    to test whose learned fit stands under sync_min_z (the stretch chosen is the offset's
+    fit: `seg_fit.z` under the bar sets the reason, and a splice needs two stretches); no
+    stretch chosen after the shuffled logs; any reason set."""
     run_s, input_kinds = kinds.in_order(run_s, input_kinds)
     n = len(run_s)
+    if wanted and (n < th.sync_min_actions or len(sig) < 2):
+        return _unwanted(n, offset_s)
     if n == 0 or len(sig) < 2:
         return SyncAnalysis(None, 0.0, 0, n, 1.0, "no action in the log" if n == 0
                             else "the video has fewer than two frames", offset_s)
@@ -183,11 +206,24 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
     cuts = [0] + [i for i in range(1, n) if path[i] != path[i - 1]] + [n]
     chosen, null_z, seg_fit, span = None, 0.0, fit, (0, n)
     tested = []
+    # what a stretch's z over its shuffled logs is read for: passing sync_min_null_z, and
+    # with two stretches or more to test, the splice's bars (`_splice_pair`, `good` below);
+    # under the lowest of those a stretch decides nothing (`significance`'s `needed`)
+    long_enough = sum(1 for i0, i1 in zip(cuts, cuts[1:], strict=False)
+                      if i1 - i0 >= th.sync_min_actions)
+    needed = th.sync_min_null_z if long_enough == 1 else \
+        min(th.sync_min_null_z, th.sync_min_null_z_splice, PAIR_MIN_NULL_Z)
+    if wanted and long_enough <= 1:
+        one = [run_s[i0:i1] for i0, i1 in zip(cuts, cuts[1:], strict=False)
+               if i1 - i0 >= th.sync_min_actions]
+        if not one or learned_fit(sig, nov1, look1, q, one[0], speed, th, memo)[0].z < \
+                th.sync_min_z:
+            return _unwanted(n, offset_s)
     for i0, i1 in zip(cuts, cuts[1:], strict=False):
         if i1 - i0 < th.sync_min_actions:
             continue
         sub = run_s[i0:i1]
-        f, zz = significance(sig, nov1, look1, q, sub, speed, th, memo)
+        f, zz = significance(sig, nov1, look1, q, sub, speed, th, memo, needed)
         if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps:
             continue  # the stretch alone prefers another offset: no evidence for this one
         if i1 - i0 < n and align.z_at(sig, look, run_s, speed, f.offset_s) < PART_MIN_WHOLE_Z:
@@ -204,6 +240,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         else:
             chosen, null_z, seg_fit, span = _splice_pair(tested, th) or \
                 (chosen, null_z, seg_fit, span)
+    if wanted and chosen is None:
+        return _unwanted(n, offset_s)
     sub = run_s if chosen is None else chosen
     plain = (nov1, look1)
     offset, support, lag = first_offset(sub, sig, nov, plain, seg_fit.offset_s, speed, th,
@@ -256,6 +294,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         reason = (f"the offset the reactions single out, {withheld:.3f} s, is under the "
                   "one-click bar and far from the offset given: read at the offset given")
     suggested = None if reason else round(offset - ahead, 4)
+    if wanted and reason:
+        return _unwanted(n, offset_s)
     if reason:
         conf = min(conf, 0.3)
         speed = 1.0
