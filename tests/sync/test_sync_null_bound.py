@@ -1,10 +1,12 @@
-"""Session 29's cut of the shuffled logs' cost (issue 13: the analysis adds at most 20 % to
-the scan's time; River Raid's second genuine run stood at 25 %): a significance test whose z
-is read only as "at least `needed`" stops when the z over all its shuffled logs provably stays
-under that (`fit.under_bound`), and so does a drift's test. The bound is a bound (never under
-the z of any completion of the shuffled logs) and is reached (a completion attains it); the
-analyses of real silent runs are the same, bit for bit, with it and without it, on fewer
-shuffled logs."""
+"""Session 29's cuts of the analysis' cost (issue 13: the analysis adds at most 20 % to the
+scan's time; River Raid's second genuine run stood at 25 %), each an answer known before it is
+computed: a significance test whose z is read only as "at least `needed`" stops when the z
+over all its shuffled logs provably stays under that (`fit.under_bound`), and so do a drift's
+test and the band's; a reading wanted for its suggestion alone stops once none can come; a
+band too weak to suggest is not read where only a suggestion is; a drift short of speed 1's
+floor (`reading._support_floor`) does not read speed 1's support. The bound is a bound
+(never under the z of any completion of the shuffled logs) and is reached; the analyses of
+real runs are the same, bit for bit, with the cuts and without them."""
 
 from __future__ import annotations
 
@@ -92,9 +94,11 @@ def test_a_silent_runs_test_stops_under_the_bar_with_its_fit(monkeypatch):
 def _all_read(monkeypatch):
     """The cuts of session 29 switched off: every shuffled log asked (`under_bound`: inf),
     every reading read whole (`analyze_at`'s `wanted` dropped where the analysis, the
-    narrowed picture and the band's jumps ask for it) and every band read (`_in_band`'s
-    `wanted` dropped)."""
-    from moderator_app.core.sync import band_jump, narrow
+    narrowed picture and the band's jumps ask for it), every band read (`_in_band`'s
+    `wanted` dropped) and every drift's speed-1 support read (`_support_floor`: 0)."""
+    from moderator_app.core.sync import band_jump, narrow, reading
+
+    monkeypatch.setattr(reading, "_support_floor", lambda *a: 0)
 
     monkeypatch.setattr(fit, "under_bound", lambda *a: math.inf)
     for mod in (analysis, narrow, band_jump):

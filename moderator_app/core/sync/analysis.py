@@ -364,7 +364,8 @@ BAND_LATENCY_Q = 25.0
 
 def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
              silent: SyncAnalysis, drift: bool = True,
-             picked: list | None = None, search: bool = False) -> SyncAnalysis | None:
+             picked: list | None = None, search: bool = False,
+             wanted: bool = False) -> SyncAnalysis | None:
     """The analysis on the player's band alone (core/sync/band.py), when one band singles
     out an offset far better than the shuffled logs' best bands (sync_min_null_z); None
     otherwise. A band that stands out less (from sync_band_min_null_z) suggests no offset
@@ -381,7 +382,11 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
     answers (the best of the bands at every speed is a wider search than one band's: Star
     Gunner's second genuine run at 30 fps, its half-shifted band 5.18 spreads over the
     shuffled logs' best at +6.25 %, read a false +6.88 % on 12 of 24 at 0.21, 10.6 frames
-    off; the speed runs it reads stand at 0.37-0.78)."""
+    off; the speed runs it reads stand at 0.37-0.78).
+    `wanted`: the caller reads a suggestion only (`_in_finer_band`): a band under
+    sync_min_null_z, which suggests nothing whatever its reading, is not read. Why: River
+    Raid's second genuine run's 16x16 band stands 4.36 spreads, was read (13 % of its
+    analysis) and its gaps played said on `silent`, which `_in_finer_band` drops."""
     e = np.asarray(sorted(float(x) for x in run_s if math.isfinite(x)), float)
     if len(e) < th.sync_min_actions or len(sig) < 2:
         return None
@@ -403,7 +408,7 @@ def _in_band(run_s, sig: FrameSignals, th, offset_s: float | None,
             tiles, margin, _speed = band.select_over_speeds(
                 sig, nov, e, _drifts(th), th.sync_band_min_null_z, sig.grid)
             searched = drifted = True
-    if tiles is None:
+    if tiles is None or (wanted and margin < th.sync_min_null_z):
         return None
     a = analyze_at(e, band.band_signals(sig, tiles), th, offset_s, BAND_LATENCY_Q,
                    wanted=True)
@@ -514,7 +519,7 @@ def _in_finer_band(run_s, sig: FrameSignals, th, silent: SyncAnalysis,
             a = read_once[read]
         else:
             a = _in_band(run_s, other, th, offset_s, silent, drift=drift, picked=picked[read],
-                         search=drift)
+                         search=drift, wanted=True)
             if picked[read] and picked[read][0][0] is not None:
                 read_once[read] = a
         if a is None or a.suggested_offset_s is None or (a.speed != 1.0) != drift or \
