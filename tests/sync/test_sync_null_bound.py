@@ -2,11 +2,13 @@
 scan's time; River Raid's second genuine run stood at 25 %), each an answer known before it is
 computed: a significance test whose z is read only as "at least `needed`" stops when the z
 over all its shuffled logs provably stays under that (`fit.under_bound`), and so do a drift's
-test and the band's; a reading wanted for its suggestion alone stops once none can come; a
-band too weak to suggest is not read where only a suggestion is; a drift short of speed 1's
-floor (`reading._support_floor`) does not read speed 1's support. The bound is a bound
-(never under the z of any completion of the shuffled logs) and is reached; the analyses of
-real runs are the same, bit for bit, with the cuts and without them."""
+test and the bands' (`band.select`, `select_over_speeds`, `select_at`); a reading wanted for
+its suggestion alone stops once none can come; a band too weak to suggest is not read where
+only a suggestion is; a drift short of speed 1's floor (`reading._support_floor`) does not
+read speed 1's support; the offsets near a given one share their shifted counts
+(`band._shift_counts`). The bound is a bound (never under the z of any completion of the
+shuffled logs) and is reached; the analyses of real runs are the same, bit for bit, with the
+cuts and without them."""
 
 from __future__ import annotations
 
@@ -95,10 +97,13 @@ def _all_read(monkeypatch):
     """The cuts of session 29 switched off: every shuffled log asked (`under_bound`: inf),
     every reading read whole (`analyze_at`'s `wanted` dropped where the analysis, the
     narrowed picture and the band's jumps ask for it), every band read (`_in_band`'s
-    `wanted` dropped) and every drift's speed-1 support read (`_support_floor`: 0)."""
-    from moderator_app.core.sync import band_jump, narrow, reading
+    `wanted` dropped), every drift's speed-1 support read (`_support_floor`: 0) and every
+    offset near a given one counted afresh (`band._at` without its memo)."""
+    from moderator_app.core.sync import band, band_jump, narrow, reading
 
     monkeypatch.setattr(reading, "_support_floor", lambda *a: 0)
+    at = band._at
+    monkeypatch.setattr(band, "_at", lambda *a, memo=None, **kw: at(*a, **kw))
 
     monkeypatch.setattr(fit, "under_bound", lambda *a: math.inf)
     for mod in (analysis, narrow, band_jump):
@@ -146,3 +151,31 @@ def test_analyses_are_the_same_with_and_without_the_cuts(monkeypatch, name):
     assert got == want
     assert asked < calls[0]
     assert halted > 0
+
+
+def test_the_offsets_near_a_given_one_count_as_each_alone():
+    """`band.near_offset`'s offsets share their shifted counts (`_shift_counts`): each
+    offset's band and height as `_at` finds them alone, bit for bit, on River Raid's second
+    genuine run within 1 s of its truth and of 2.5 s off it, on the whole run and its first
+    half; 13 to 16 counts kept for the 121 offsets read."""
+    run, e = _run("riverraid-genuine2")
+    sig = frame_signals(run.video)
+    nov = reactions.novelty(sig)
+    from moderator_app.core.sync import band
+
+    hit = band._window_hits(sig, nov, sig.grid)
+    rate = hit.mean(axis=0)
+    t0 = float(run.truth["offset_s"])
+    kept = []
+    for part in (e, e[:len(e) // 2]):
+        for centre in (t0, t0 + 2.5):
+            memo: dict = {}
+            for i in range(-60, 61):
+                o = centre + i / sig.fps
+                got = band._at(sig, hit, part, o, sig.grid, rate, memo=memo)
+                want = band._at(sig, hit, part, o, sig.grid, rate)
+                assert (None if got[0] is None else got[0].tolist()) == \
+                    (None if want[0] is None else want[0].tolist())
+                assert np.float64(got[1]).tobytes() == np.float64(want[1]).tobytes()
+            kept.append(len(memo))
+    assert kept == [15, 13, 16, 14]

@@ -175,7 +175,8 @@ def select_over_speeds(sig: FrameSignals, nov: Novelty, run_s: np.ndarray,
     own rates, against the shuffled logs' best over the same speeds and bands (each shuffled
     log searched as the real one is); (tiles, margin, speed), tiles None when the real log
     does not beat every shuffled one, and by `min_null_z` spreads (the margin is then 0.0
-    when a shuffled log reached it: the search stops there). Why the shuffled logs search the speeds too:
+    when a shuffled log reached it: the search stops there; or, as `select`'s, a bound under
+    `min_null_z` once the margin over all of them provably stays under it). Why the shuffled logs search the speeds too:
     the best of 16 bands x N speeds finds a band by chance on any log.
 
     Why at all: the band is otherwise chosen at speed 1 or at the speed the whole picture's
@@ -223,6 +224,10 @@ def select_over_speeds(sig: FrameSignals, nov: Novelty, run_s: np.ndarray,
         null.append(best(np.concatenate([e[:1], e[0] + np.cumsum(gaps)]), real)[0])
         if null[-1] >= real:  # (refused: the margin is not needed)
             return None, 0.0, float(speeds[i])
+        if len(null) < NULL_SETS:  # (refused too: the margin can no longer reach the bar)
+            bound = under_bound(real, null, NULL_SETS)
+            if bound < min_null_z - UNDER_MARGIN * max(1.0, abs(min_null_z)):
+                return None, bound, float(speeds[i])
     nz = np.array(null)
     margin = (real - nz.mean()) / max(float(nz.std()), 1e-6)
     if margin < min_null_z:
@@ -243,9 +248,10 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
 
 
 def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
-        grid: int, rate: np.ndarray | None = None) -> tuple[np.ndarray | None, float]:
+        grid: int, rate: np.ndarray | None = None,
+        memo: dict | None = None) -> tuple[np.ndarray | None, float]:
     """`at_offset` on the bands' window hits `hit` (`_window_hits`; `rate`: their mean over
-    the frames, when the caller has it)."""
+    the frames, when the caller has it; `memo`: `_shift_counts`' for these hits)."""
     n = len(hit)
     v = offset_s + e
     inside = (v >= sig.times[0]) & (v <= sig.times[-1])
@@ -258,17 +264,20 @@ def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
         return None, 0.0
     b = int(llr.argmax())
     r = int(round(AT_RANGE_S * sig.fps))
-    shifts = np.arange(-r, r + 1)
-    # per shift, the presses shown (in the footage) and those the band answers: one slice
-    # of the band's hits added per press (not a presses x shifts table: `near_offset` reads
-    # 2 x 121 offsets)
-    pad = np.zeros(n + 2 * r, np.int32)
-    pad[r:r + n] = hit[:, b]
-    counts = np.zeros(len(shifts), np.int32)
-    for k0 in ks.tolist():
-        counts += pad[k0:k0 + 2 * r + 1]
-    srt = np.sort(ks)
-    shown = np.searchsorted(srt, n - shifts, "left") - np.searchsorted(srt, -shifts, "left")
+    if memo is None:
+        shifts = np.arange(-r, r + 1)
+        # per shift, the presses shown (in the footage) and those the band answers: one
+        # slice of the band's hits added per press (not a presses x shifts table)
+        pad = np.zeros(n + 2 * r, np.int32)
+        pad[r:r + n] = hit[:, b]
+        counts = np.zeros(len(shifts), np.int32)
+        for k0 in ks.tolist():
+            counts += pad[k0:k0 + 2 * r + 1]
+        srt = np.sort(ks)
+        shown = np.searchsorted(srt, n - shifts, "left") - \
+            np.searchsorted(srt, -shifts, "left")
+    else:
+        counts, shown = _shift_counts(hit, ks, b, r, memo)
     counts = counts[shown * 2 >= len(ks)].astype(float)  # half the presses shown
     sd = float(counts.std()) if len(counts) > 1 else 0.0
     top = min(float(c[b]), len(ks) - 1e-9)  # as counted in _binomial_llr
@@ -277,6 +286,35 @@ def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
 
 
 AT_RANGE_S = 60.0  # as track.JUMP_RANGE_S: the offsets a given one is weighed against
+
+
+def _shift_counts(hit: np.ndarray, ks: np.ndarray, b: int, r: int,
+                  memo: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Per shift s from -r to r of the presses shown at frames `ks`: how many land on a hit
+    of band `b` (zero off the footage) and how many land on the footage, as `_at` counts
+    them (whole numbers: the same). Both depend on the presses' spacing (ks - min) and on
+    min + s alone, so one table over every min + s serves every offset whose presses keep
+    that spacing, kept in `memo` by band and spacing. Why: `near_offset` reads 121 offsets
+    a frame apart (2 x 2 a run at a given offset), each summing its presses over 7,201
+    shifts at 60 fps: 40 of River Raid's and Seaquest's 190 ms of analysis at the truth."""
+    n = len(hit)
+    k0 = int(ks.min())
+    spacing = ks - k0
+    key = (b, spacing.tobytes())
+    got = memo.get(key)
+    if got is None:
+        span = n + 2 * r  # every min + s, from -r to n - 1 + r, at index min + s + r
+        col = np.zeros(int(spacing.max()) + span, np.int32)
+        col[r:r + n] = hit[:, b]
+        counts = np.zeros(span, np.int32)
+        for k in spacing.tolist():
+            counts += col[k:k + span]
+        srt = np.sort(spacing)
+        t = np.arange(-r, n + r)
+        shown = np.searchsorted(srt, n - t, "left") - np.searchsorted(srt, -t, "left")
+        got = memo[key] = (counts, shown)
+    counts, shown = got
+    return counts[k0:k0 + 2 * r + 1], shown[k0:k0 + 2 * r + 1]
 
 
 def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: float,
@@ -291,8 +329,9 @@ def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: fl
     rate = hit.mean(axis=0)
     r = int(round(radius_s * sig.fps))
     best: tuple[np.ndarray | None, float] = (None, 0.0)
+    memo: dict = {}  # (`_shift_counts`: the offsets a frame apart share their presses' spacing)
     for i in sorted(range(-r, r + 1), key=abs):
-        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid, rate)
+        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid, rate, memo=memo)
         if tiles is not None and z > best[1]:
             best = (tiles, z)
     return best
@@ -405,7 +444,8 @@ def select_at(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
     at `offset`, have an onset in its window far more often than the band's rate, far more
     than the same log's gaps shuffled (AT_NULL_SETS times) find in any band at that offset;
     with the margin in their spreads; (None, margin) when no band beats every shuffled log
-    by min_null_z spreads, or fewer than `min_actions` actions show on the footage. Why its
+    by min_null_z spreads (the margin then as `select`'s: under min_null_z, not always the
+    one over all of them), or fewer than `min_actions` actions show on the footage. Why its
     own bar: choosing the best of 16 bands finds one by chance on any log at any offset;
     the shuffled logs choose theirs the same way, so a wrong offset or a log the video does
     not follow reads as not enough signal, not as reactions."""
@@ -417,12 +457,18 @@ def select_at(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
     real = float(z.max())
     rng = np.random.default_rng(len(run_s))
     gaps = np.diff(run_s)
-    null = []
+    null: list[float] = []
     for _ in range(AT_NULL_SETS):
         rng.shuffle(gaps)
         fake = np.concatenate([run_s[:1], run_s[0] + np.cumsum(gaps)])
         shown = _shown_at(sig.times, offset, fake)
         null.append(float(_llr_at(hit, shown).max()) if len(shown) else 0.0)
+        if null[-1] >= real:
+            return None, 0.0  # (as `select`: no band, whatever the rest)
+        if len(null) < AT_NULL_SETS:
+            bound = under_bound(real, null, AT_NULL_SETS)
+            if bound < min_null_z - UNDER_MARGIN * max(1.0, abs(min_null_z)):
+                return None, bound
     nz = np.array(null)
     margin = (real - float(nz.mean())) / max(float(nz.std()), 1e-6)
     if real <= float(nz.max()) or margin < min_null_z:
