@@ -25,6 +25,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -240,6 +241,7 @@ def check_synccost(name: str, pairs: int = 5) -> dict:
         row = {}
         for label, extra in (("scan", []), ("sync", ["--sync"]), ("auto", ["--sync"])):
             cache = CACHE / "tmp-synccost" / f"{label}-{k}"
+            shutil.rmtree(cache, ignore_errors=True)  # fresh: never a cache of another run
             env = {**os.environ, "MODERATOR_APP_CACHE": str(cache)}
             off = "auto" if label == "auto" else f"{T:.3f}"
             cpu, code = _tree_cpu([*CLI, "verify", str(d), "--json", "--scan", *extra,
@@ -443,6 +445,7 @@ def check_audio29(case: str, t_len: float = 1.5) -> dict:
                 feeder.tick(t0 + k / 10, True, 1.0, False)
         finally:
             feeder.close()
+        failed = track.failed
         a = np.frombuffer(bytes(sink.data), np.int16).reshape(-1, 2)[:, 0].astype(np.float64)
         rate = audio.RATE
         bins = []
@@ -452,6 +455,7 @@ def check_audio29(case: str, t_len: float = 1.5) -> dict:
         first_tone = next((t for t, amp, f in bins if amp > 300 and abs(f - hz) <= 20), None)
         wrong = [(t, f) for t, amp, f in bins if amp > 300 and abs(f - hz) > 20]
         rows.append({"seek_s": t0, "tone_hz": hz, "samples": int(a.size),
+                     "track_failed": None if failed is None else str(failed)[:160],
                      "first_tone_s": first_tone,
                      "delay_s": None if first_tone is None else round(first_tone - t0, 2),
                      "wrong_pitch_bins": wrong[:4], "bins": bins[:8],
