@@ -102,3 +102,22 @@ def test_a_damaged_ledger_is_refused_at_the_record_verify_names(tmp_path, how):
                 "note": (4, "hash mismatch: the record's content was edited")}[how]
     assert (verdict.bad_seq, verdict.reason[:len(expected[1])]) == expected
     assert f"is damaged (at seq {verdict.bad_seq}: {verdict.reason[:60]}" in str(err.value)
+
+
+def test_a_member_nested_deeper_than_orjson_writes_gets_the_reference_verdict():
+    """orjson refuses 255+ levels of nesting; the reference writes them. A sealed record with
+    such a member walks as before (intact); the same record not in canonical form is named
+    as that, not as one that cannot be canonicalised."""
+    from moderator_app.core.formats.chain import ZERO_HASH, seal
+    from moderator_app.core.ledger.chained import row_columns, walk
+
+    deep: object = {"a": 1}
+    for _ in range(300):
+        deep = [deep]
+    d = json.loads(canonical_json(_rec(1, "deep").to_dict()))
+    sealed = seal({**d, "seq": 1, "x": deep}, ZERO_HASH)
+    raw = canonical_json(sealed)
+    assert walk([(row_columns(sealed), raw)]).ok
+    bad = walk([(row_columns(sealed), raw.replace(b'":', b'": ', 1))])
+    assert (bad.ok, bad.bad_seq) == (False, 1)
+    assert bad.reason == "record_json is not in canonical form (it was rewritten after sealing)"

@@ -157,7 +157,7 @@ def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> s
         # test_trajectory_canonical.py, and every stored record shape in
         # tests/ledger/test_ledger_walk.py), ~5x less CPU; the walk runs before a store's
         # first append, on the panel's UI thread (2.6 s at 10,000 decisions with the reference)
-        canon = canonical_json_fast(d)
+        canon = _canonical(d)
     except ValueError as exc:
         return f"record_json cannot be canonicalised: {exc}"
     if canon != raw_b:
@@ -168,7 +168,7 @@ def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> s
     body = {k: v for k, v in d.items() if k != "hash"}
     # `event_hash` with the same engine as above (the body is `d` less one member, so it
     # canonicalises whenever `d` did)
-    if hashlib.sha256(prev.encode("ascii") + canonical_json_fast(body)).hexdigest() \
+    if hashlib.sha256(prev.encode("ascii") + _canonical(body)).hexdigest() \
             != d.get("hash"):
         return "hash mismatch: the record's content was edited after it was sealed"
     sealed = row_columns(d)
@@ -177,6 +177,17 @@ def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> s
             return (f"column {name!r} differs from the sealed record "
                     "(the column was edited directly in the database)")
     return _unreadable(d)
+
+
+def _canonical(value: Any) -> bytes:
+    """`canonical_json_fast`, or the reference where it refuses: orjson stops at 255 levels
+    of nesting, which the reference serialises (a forged record with a deep member would
+    have become "cannot be canonicalised"), and a value neither can write gets the
+    reference's own reason, as before session 29."""
+    try:
+        return canonical_json_fast(value)
+    except ValueError:
+        return canonical_json(value)
 
 
 def _unreadable(d: dict[str, Any]) -> str | None:
