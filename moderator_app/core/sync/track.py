@@ -306,9 +306,30 @@ def out_of_order(look: lookup.Lookup, run_s: np.ndarray, path: np.ndarray,
             late, own, span = int((va > vb.min() + ORDER_SLACK_S).sum()), len(vb), (b0, b1)
         else:  # ... shown before the stretch ahead ends
             late, own, span = int((vb < va.max() - ORDER_SLACK_S).sum()), len(va), (a0, a1)
-        if late > own or overtakes(va, vb):
+        if late > own or overtakes(va, vb) or 2 * misordered(va, vb) > own:
             bad.append(span)
     return bad
+
+
+def misordered(va: np.ndarray, vb: np.ndarray) -> int:
+    """The fewest answered actions (video times `va` of the stretch the log puts first, `vb`
+    of the next) that any one splice leaves on its wrong side: `va`'s shown after it, `vb`'s
+    before it. A true cut or insertion leaves only the chance answers of the actions inside
+    the removed footage there (Boxing's cut: 2 and 3 of them, against 13 answered after it).
+
+    Why beside `late` and `overtakes`: those test the stretch at another offset against the
+    ends of the one at the offset used, and a chance stretch whose footage lies inside the
+    used one's passes both. QA s29 T2, Turmoil's genuine run (the rows of enemies repeat):
+    the first 9 presses matched 13.5 s later (answers at video 18.99-31.21 s), the 16 after
+    them the truth (19.02-40.28 s); 5 of the 10 answers came before the first stretch's last
+    (not more than its 7) and neither stretch starts or ends ahead of the other, so a false
+    `sync.offset_jump` of -13.53 s was said at video 22.56 s. Any splice there leaves 6 of
+    the 17 answers on its wrong side."""
+    cuts = np.r_[va, vb]
+    cuts = np.r_[cuts.min() - 1.0, cuts]
+    wrong = (va[None, :] > cuts[:, None] + ORDER_SLACK_S).sum(axis=1) + \
+        (vb[None, :] < cuts[:, None] - ORDER_SLACK_S).sum(axis=1)
+    return int(wrong.min())
 
 
 def overtakes(va: np.ndarray, vb: np.ndarray) -> bool:
