@@ -157,8 +157,7 @@ def test_a_freeze_made_anywhere_in_casinos_run_is_taken_only_where_the_game_resu
         frozen = FrameSignals(sig.times, sig.tiles, sig.fps, whole=c)
         end = float(sig.times[i + n])
         if any(abs(w.end_s - end) <= 2.5 / sig.fps and w.start_s <= float(sig.times[i])
-               for w in lag_waits(a, times, frozen, DEFAULT_THRESHOLDS, named,
-                                  run.run_end_s)):
+               for w in lag_waits(a, times, frozen, DEFAULT_THRESHOLDS, named)):
             taken.append((round(float(sig.times[i]), 2), round(end, 2)))
     assert made == 773
     assert taken == [(22.92, 26.92), (22.96, 26.96)]

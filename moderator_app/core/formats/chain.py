@@ -11,6 +11,7 @@ the canonical bytes, but its hashes must equal `event_hash`.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from moderator_app.core.formats.canonical import canonical_json
@@ -18,8 +19,11 @@ from moderator_app.core.formats.canonical import canonical_json
 ZERO_HASH = "0" * 64
 
 
-def event_hash(prev_hash: str, event_without_hash: dict[str, Any]) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + canonical_json(event_without_hash)).hexdigest()
+def event_hash(prev_hash: str, event_without_hash: dict[str, Any],
+               canon: Callable[[Any], bytes] = canonical_json) -> str:
+    """The rule above; `canon` another engine of the same bytes where a caller has a
+    faster one (the ledger's walk: `chained._canonical`)."""
+    return hashlib.sha256(prev_hash.encode("ascii") + canon(event_without_hash)).hexdigest()
 
 
 def seal(event: dict[str, Any], prev_hash: str) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -23,7 +22,7 @@ from typing import Any, Protocol
 
 from moderator_app.core.atomic import open_regular
 from moderator_app.core.formats.canonical import canonical_json, canonical_json_fast
-from moderator_app.core.formats.chain import ZERO_HASH, seal
+from moderator_app.core.formats.chain import ZERO_HASH, event_hash, seal
 from moderator_app.core.ledger.claims import (
     CLAIM_SCHEMA,
     ClaimRecord,
@@ -166,10 +165,9 @@ def check_row(cols: dict[str, Any], raw: Any, prev: str, expected_seq: int) -> s
         return (f"prev_hash {str(d.get('prev_hash'))[:16]}… does not match the previous "
                 f"record's hash {prev[:16]}… (a decision was deleted, inserted or reordered)")
     body = {k: v for k, v in d.items() if k != "hash"}
-    # `event_hash` with the same engine as above (the body is `d` less one member, so it
-    # canonicalises whenever `d` did)
-    if hashlib.sha256(prev.encode("ascii") + _canonical(body)).hexdigest() \
-            != d.get("hash"):
+    # with the same engine as above (the body is `d` less one member, so it canonicalises
+    # whenever `d` did)
+    if event_hash(prev, body, _canonical) != d.get("hash"):
         return "hash mismatch: the record's content was edited after it was sealed"
     sealed = row_columns(d)
     for name in MIRRORED:
@@ -401,8 +399,12 @@ class LedgerBase:
         problem = self._integrity()
         if problem:
             return VerifyOutcome(False, 0, ZERO_HASH, None, problem)
-        outcome = check_head_marker(walk(self._verify_rows()), self._head_marker())
-        return self._extra_checks(outcome)
+        return self._extra_checks(self._walked())
+
+    def _walked(self) -> VerifyOutcome:
+        """The chain walked and the head marker checked, as `verify` and the check before
+        an append (`store.Ledger._check_body_before_append`) read it."""
+        return check_head_marker(walk(self._verify_rows()), self._head_marker())
 
     # -- exporting -------------------------------------------------------------------------
 

@@ -35,9 +35,7 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     LedgerError,
     StoredDecision,
     VerifyOutcome,
-    check_head_marker,
     verify_jsonl,
-    walk,
 )
 from moderator_app.core.ledger.errors import LedgerPathError, corrupt_error, disk_full
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
@@ -499,7 +497,7 @@ class Ledger(LedgerBase):
         try:
             problem = self._integrity()
             if problem is None and not self._chain_walked:
-                walked = check_head_marker(walk(self._verify_rows()), self._head_marker())
+                walked = self._walked()
                 if not walked.ok:
                     at = f"at seq {walked.bad_seq}: " if walked.bad_seq is not None else ""
                     problem = at + (walked.reason or "not intact")

@@ -76,7 +76,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)
-    lagged = lag_waits(res, run_s, sig, th, input_kinds, run_duration_s)
+    lagged = lag_waits(res, run_s, sig, th, input_kinds)
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
                                   input_kinds, explained,
                                   [(w.start_s, w.end_s) for w in lagged]) + \

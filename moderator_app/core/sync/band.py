@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fit import UNDER_MARGIN, under_bound
+from .fit import short_of
 from .reactions import BUSY_SHARE, Novelty, background_rates, novelty
 from .signals import FrameSignals
 
@@ -152,10 +152,8 @@ def select(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, min_null_z: float
             [run_s[:1], run_s[0] + np.cumsum(gaps)]), rate).max()))
         if null[-1] >= real:
             return None, 0.0  # real <= the shuffled logs' best: no band, whatever the rest
-        if len(null) < NULL_SETS:
-            bound = under_bound(real, null, NULL_SETS)
-            if bound < min_null_z - UNDER_MARGIN * max(1.0, abs(min_null_z)):
-                return None, bound
+        if (bound := short_of(real, null, NULL_SETS, min_null_z)) is not None:
+            return None, bound
     nz = np.array(null)
     margin = (real - nz.mean()) / max(float(nz.std()), 1e-6)
     if real <= nz.max() or margin < min_null_z:
@@ -224,10 +222,8 @@ def select_over_speeds(sig: FrameSignals, nov: Novelty, run_s: np.ndarray,
         null.append(best(np.concatenate([e[:1], e[0] + np.cumsum(gaps)]), real)[0])
         if null[-1] >= real:  # (refused: the margin is not needed)
             return None, 0.0, float(speeds[i])
-        if len(null) < NULL_SETS:  # (refused too: the margin can no longer reach the bar)
-            bound = under_bound(real, null, NULL_SETS)
-            if bound < min_null_z - UNDER_MARGIN * max(1.0, abs(min_null_z)):
-                return None, bound, float(speeds[i])
+        if (bound := short_of(real, null, NULL_SETS, min_null_z)) is not None:
+            return None, bound, float(speeds[i])  # (the margin can no longer reach the bar)
     nz = np.array(null)
     margin = (real - nz.mean()) / max(float(nz.std()), 1e-6)
     if margin < min_null_z:
@@ -465,10 +461,8 @@ def select_at(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset: float,
         null.append(float(_llr_at(hit, shown).max()) if len(shown) else 0.0)
         if null[-1] >= real:
             return None, 0.0  # (as `select`: no band, whatever the rest)
-        if len(null) < AT_NULL_SETS:
-            bound = under_bound(real, null, AT_NULL_SETS)
-            if bound < min_null_z - UNDER_MARGIN * max(1.0, abs(min_null_z)):
-                return None, bound
+        if (bound := short_of(real, null, AT_NULL_SETS, min_null_z)) is not None:
+            return None, bound
     nz = np.array(null)
     margin = (real - float(nz.mean())) / max(float(nz.std()), 1e-6)
     if real <= float(nz.max()) or margin < min_null_z:

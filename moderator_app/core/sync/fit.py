@@ -414,6 +414,18 @@ def under_bound(score: float, null: list[float], total: int) -> float:
 UNDER_MARGIN = 1e-6
 
 
+def short_of(score: float, null: list[float], total: int, bar: float) -> float | None:
+    """`under_bound` when the z over all `total` shuffled logs, `null` of them known,
+    provably stays under `bar` (by UNDER_MARGIN), else None (all of them known, or the
+    bound reaches the bar). The one test behind every early exit of the shuffled-log loops
+    (`significance`, `drift_significant`, the bands' `select`, `select_over_speeds`,
+    `select_at`), so that each stops on the same proof."""
+    if len(null) >= total:
+        return None
+    bound = under_bound(score, null, total)
+    return bound if bound < bar - UNDER_MARGIN * max(1.0, abs(bar)) else None
+
+
 def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None,
                  needed: float | None = None):
     """The learned fit of these actions, and its score in spreads over the same procedure on
@@ -450,12 +462,11 @@ def significance(sig, nov1, look1, q, run_s, speed, th, memo: dict | None = None
             zz = float((f.score - null.mean()) / max(null.std(), 1e-6))
             if zz >= SIGNIFICANCE_SETTLED_FACTOR * max(f.z, th.sync_min_null_z):
                 return f, zz
-        if needed is not None and len(scores) < NULL_SETS:
-            # (no later exit can then say more: a shuffled log doing as well gives 0, and
-            # the z over fewer logs is under the same bound, short of the settled factor)
-            bound = under_bound(f.score, scores, NULL_SETS)
-            if bound < needed - UNDER_MARGIN * max(1.0, needed):
-                return f, bound
+        # (no later exit can then say more: a shuffled log doing as well gives 0, and the z
+        # over fewer logs is under the same bound, short of the settled factor)
+        if needed is not None and (bound := short_of(f.score, scores, NULL_SETS,
+                                                     needed)) is not None:
+            return f, bound
     null = np.array(scores)
     return f, float((f.score - null.mean()) / max(null.std(), 1e-6))
 
@@ -502,8 +513,7 @@ def drift_significant(sig, nov1, look1, run_s, score: float, th) -> bool:
             return True
         # the z over all DRIFT_NULL_SETS provably under the bar: False, as all of them say
         # (Asteroids' genuine run: its spurious drift's 9 shuffled logs, 8 % of its analysis)
-        if len(null) < DRIFT_NULL_SETS and under_bound(score, null, DRIFT_NULL_SETS) < \
-                th.sync_min_null_z_splice - UNDER_MARGIN * max(1.0, th.sync_min_null_z_splice):
+        if short_of(score, null, DRIFT_NULL_SETS, th.sync_min_null_z_splice) is not None:
             return False
     nz = np.array(null)
     return score > nz.max() and \

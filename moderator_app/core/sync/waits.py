@@ -201,7 +201,7 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     found = [out[k] for k in sorted(out)]
     seen = {(w.start_s, w.end_s) for w in found}
     if lagged is None:
-        lagged = lag_waits(a, run_s, sig, th, input_kinds, run_duration_s)
+        lagged = lag_waits(a, run_s, sig, th, input_kinds)
     if lagged:
         found = [w for w in found if not _off_the_agreed_offset(w, lagged[0], x, kinds)]
     found += [w for w in lagged if (w.start_s, w.end_s) not in seen]
@@ -227,13 +227,13 @@ def _off_the_agreed_offset(w: GameWait, agreed: GameWait, x: np.ndarray,
     return not any(not no_button(kinds[c]) for c in range(c0, c1))
 
 
-def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
-              run_duration_s: float | None = None) -> tuple[GameWait, ...]:
+def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
+              input_kinds=None) -> tuple[GameWait, ...]:
     """The held pictures of (4) (the module's docstring: holds ending at the first press of
     one button inside them, at one lag), in video order; empty with no kinds, or when too
-    few agree. `freeze.frozen_findings` takes their spans as the game's waits too.
-    `run_duration_s` is not read (with no offset used, the offsets searched are those at
-    which the video shows every press): the same arguments as `game_waits`'."""
+    few agree. `freeze.frozen_findings` takes their spans as the game's waits too. With no
+    offset used, the offsets searched are those at which the video shows every press (not
+    the run's end: a recording may stop before it)."""
     if input_kinds is None or len(sig) < 3:
         return ()
     e, kinds = in_order(run_s, input_kinds)
