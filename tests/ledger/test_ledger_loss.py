@@ -237,7 +237,8 @@ def test_ledger_on_a_full_disk_verifies_and_says_full(tmp_path):
     assert "intact: 3 decisions" in r.stdout, r.stdout + r.stderr
     assert "verify-exit=0" in r.stdout
     assert "decide-exit=2" in r.stdout
-    assert "is full" in r.stderr and "not damaged" in r.stderr
+    assert "is full" in r.stderr and "whether it is intact is not known" in r.stderr
+    assert "not damaged" not in r.stderr  # a refusal to open is no evidence either way
     assert "corrupt" not in r.stderr
 
 
@@ -303,7 +304,11 @@ def test_a_file_size_limit_is_not_called_a_corrupt_ledger(tmp_path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "this process may not write files larger than 8192 bytes (a file-size limit, " \
            "`ulimit -f`), so SQLite cannot open the decision ledger" in r.stderr
-    assert "the ledger was left untouched (it is not damaged)" in r.stderr
+    # nothing could be read: the message says so, and claims nothing of the ledger's state
+    # (it said "it is not damaged" for any failure under the limit until session 30)
+    assert "the ledger was left untouched and could not be checked, so whether it is " \
+           "intact is not known" in r.stderr
+    assert "not damaged" not in r.stderr
     assert "corrupt" not in r.stderr
     assert verify_cli(store).returncode == 0
 

@@ -32,7 +32,7 @@ class OutcomeUnknown(LedgerError):
     may or may not be stored. Never reported as recorded, nor as refused."""
 
 
-# -- what an SQLite error means: a full disk or a file-size limit is no damage -----------
+# -- what an SQLite error means: a full disk or a file-size limit, said as such -----------
 def disk_full(path: Path) -> bool:
     """Whether the file system holding `path` has (almost) no room left: SQLite says "disk
     I/O error" when it cannot grow the -shm there, which read as "corrupt" (session 26)."""
@@ -58,7 +58,10 @@ def _file_size_limit() -> int | None:
 
 def corrupt_error(path: Path, exc: Exception) -> LedgerError:
     """The error for SQLite failing to open the ledger at `path`: a file-size limit or a
-    full disk said as such (the ledger is not damaged), anything else "corrupt"."""
+    full disk said as such, anything else "corrupt". Under a limit or on a full disk the
+    ledger could not be read at all, so nothing is said of its state either way: until
+    session 30 the message said "it is not damaged" for ANY failure under a small limit,
+    a truly damaged ledger included (a refusal to open is no evidence of no damage)."""
     limit = _file_size_limit()
     if limit is not None and limit < _SHM_BYTES:
         # SQLite cannot make the -shm (32 KiB) a reader needs and says "disk I/O error",
@@ -66,13 +69,15 @@ def corrupt_error(path: Path, exc: Exception) -> LedgerError:
         return LedgerError(
             f"this process may not write files larger than {limit} bytes (a file-size "
             f"limit, `ulimit -f`), so SQLite cannot open the decision ledger {path} "
-            f"({exc}); the ledger was left untouched (it is not damaged). Raise the limit "
-            "and try again.")
+            f"({exc}); the ledger was left untouched and could not be checked, so whether "
+            "it is intact is not known. Raise the limit and try again (`moderator-app "
+            "decisions verify` then checks it).")
     if disk_full(path):
         return LedgerError(
             f"the disk holding the decision ledger {path} is full ({exc}): nothing can be "
-            "recorded there, and the ledger was left untouched (it is not damaged). Free "
-            "some space and try again.")
+            "recorded there; the ledger was left untouched and could not be checked, so "
+            "whether it is intact is not known. Free some space and try again "
+            "(`moderator-app decisions verify` then checks it).")
     return LedgerError(
         f"the decision ledger {path} is corrupt or unreadable ({exc}); it was left "
         "untouched. Move it aside and restore from a backup or an export "
