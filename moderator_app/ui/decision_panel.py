@@ -5,7 +5,11 @@ the offset, the retime marks, the store path), so the record is exactly what the
 and exactly what `moderator-app decide --offset` records for the same input and offset. After a
 decision the form is cleared, the record is shown, and the next submission is offered. Saving is
 a single SQLite append (a few milliseconds, durable on return), done on the GUI thread: there
-is no queue that a crash could lose. Every string from the submission is shown as plain text.
+is no queue that a crash could lose. The append first checks the ledger's chain; the walk of
+the whole chain is done off the GUI thread when a store is shown (`walk_ahead`, a
+`BackgroundOp`), so the append on the GUI thread checks only the records added since (session
+30: ~0.7 s of CPU a decision at 10,000 decisions before). Every string from the submission is
+shown as plain text.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from moderator_app.core.ledger.chained import LedgerError, StoredDecision
 from moderator_app.core.ledger.claims import ClaimConflict
-from moderator_app.core.ledger.config import describe_store, open_store
+from moderator_app.core.ledger.config import describe_store, open_store, walk_ahead
 from moderator_app.core.ledger.records import (
     ACCEPT,
     REASON_LABELS,
@@ -50,6 +54,7 @@ from moderator_app.core.ledger.records import (
     utc_now,
 )
 from moderator_app.core.text import safe_cut, safe_output, safe_text
+from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.decision_text import confirmation_text
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
@@ -103,6 +108,8 @@ class DecisionPanel(QWidget):
                                                                          SETTINGS_APP)
         self._shown_digest: str | None = None
         self._shown_store = None
+        # the ledger's chain walked ahead of the first decision, off the GUI thread
+        self.walker = BackgroundOp("ledger-walk", self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(9, 2, 9, 9)  # 7 px less on top, 2 between: see checklist.py
@@ -354,6 +361,10 @@ class DecisionPanel(QWidget):
         result = self.result
         if result is None:
             return []
+        store = self._store()
+        # What it finds is not shown: the append checks again (a damaged ledger refuses
+        # there, with the form kept), and a status written later could hide that refusal.
+        self.walker.run(lambda _progress, _cancel: walk_ahead(store), on_done=lambda _ok: None)
         try:
             with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))

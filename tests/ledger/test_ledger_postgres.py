@@ -192,3 +192,54 @@ def test_cli_claims_and_overrides_on_the_team_store(pg_dsn):
     assert "claim   alice" in listing and "claim override: alice is off today" in listing
     assert "1 decisions in" in listing and "(and 1 claim records)" in listing
     assert PASSWORD not in listing
+
+
+@pytest.mark.parametrize("how, said", [
+    ("edited", (2, "column 'note' differs from the sealed record")),
+    ("deleted", (4, "sequence gap: expected seq 3, found 4")),
+    ("swapped", (2, "prev_hash")),
+])
+def test_a_damaged_team_store_refuses_the_append_naming_the_record(pg_dsn, how, said):
+    """Session 30 (issue 15; s29 left open): the SQLite store refused to append to a chain
+    `decisions verify` calls damaged, the team store appended. Now each append walks the
+    chain after locking the head row, as `verify` does (rows this process walked before
+    compared by digest): the damage is named, nothing is written, no password shown. The
+    first decisions below are remembered as walked, so this also checks that an edit made
+    after that walk is found."""
+    from moderator_app.core.ledger import chained
+
+    chained.WALKS.clear()
+    with PostgresLedger(pg_dsn) as pg:
+        for i in range(4):
+            pg.append(rec(f"n{i}", digest_seed=str(i)))
+    assert chained.WALKS.get("postgresql:" + pg.display).count == 3
+    with psycopg.connect(pg_dsn, autocommit=True) as c:
+        if how == "edited":
+            c.execute("UPDATE moderator_decisions SET note = 'edited' WHERE seq = 2")
+        elif how == "deleted":
+            c.execute("DELETE FROM moderator_decisions WHERE seq = 3")
+        else:
+            two, three = (c.execute("SELECT record_json FROM moderator_decisions WHERE seq = %s",
+                                    (n,)).fetchone()[0] for n in (2, 3))
+            c.execute("UPDATE moderator_decisions SET record_json = %s WHERE seq = 2", (three,))
+            c.execute("UPDATE moderator_decisions SET record_json = %s WHERE seq = 3", (two,))
+        before = c.execute("SELECT seq, hash FROM moderator_decisions ORDER BY seq").fetchall()
+    with PostgresLedger(pg_dsn) as pg:
+        verdict = pg.verify()
+        with pytest.raises(LedgerError) as err:
+            pg.append(rec("refused", digest_seed="9"))
+        assert (verdict.ok, verdict.bad_seq, verdict.reason[:len(said[1])]) == (False, *said)
+        assert str(err.value).startswith(f"the team store {pg.display} is damaged (at seq "
+                                          f"{verdict.bad_seq}: {verdict.reason[:60]}")
+        assert "nothing was recorded" in str(err.value)
+        assert PASSWORD not in str(err.value)
+        # the connection is still usable: reading works after the refused append
+        assert [e.seq for e in pg.entries()] == [s for s, _ in before]
+    with psycopg.connect(pg_dsn, autocommit=True) as c:
+        assert c.execute("SELECT seq, hash FROM moderator_decisions ORDER BY seq"
+                         ).fetchall() == before
+    r = cli("decide", str(SAMPLE), "--accept", "--reviewer", "qa", "--store", pg_dsn)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "decision NOT recorded: the team store" in r.stderr
+    assert f"is damaged (at seq {verdict.bad_seq}: " in r.stderr
+    assert PASSWORD not in r.stdout + r.stderr and "Traceback" not in r.stderr

@@ -243,3 +243,78 @@ def test_earlier_decisions_wrap_to_the_panels_width(panel, submission, qtbot):  
     assert rect.width() <= history.viewport().width()
     assert rect.height() >= 2 * history.fontMetrics().lineSpacing()  # wrapped, not cut
     assert history.horizontalScrollBar().maximum() == 0
+
+
+def _counting_walk(monkeypatch) -> list[tuple[int, bool]]:
+    """(seq, on the GUI thread?) for each record the chain's check reads in full."""
+    import threading
+
+    from moderator_app.core.ledger import chained
+
+    seen: list[tuple[int, bool]] = []
+    real = chained.check_row
+
+    def counting(cols, raw, prev, expected_seq):
+        seen.append((cols["seq"], threading.current_thread() is threading.main_thread()))
+        return real(cols, raw, prev, expected_seq)
+
+    monkeypatch.setattr(chained, "check_row", counting)
+    chained.WALKS.clear()
+    return seen
+
+
+def test_the_chain_is_walked_off_the_gui_thread_before_the_first_decision(
+        panel, store, qtbot, monkeypatch):
+    """Session 30 (issue 15): the walk before an append ran on the GUI thread, ~0.7 s of CPU
+    a decision at 10,000 decisions. Showing a store walks it in the background; the
+    decision then reads on the GUI thread only the records added since (none here)."""
+    import dataclasses
+
+    from ledgerhelp import SHA_LOG
+
+    from moderator_app.core.verify.report import FileDigest
+
+    with Ledger(store) as led:
+        for i in range(6):
+            other = fake_result(files=[FileDigest("a.jsonl", "agent_log", i, f"{i:064x}")])
+            led.append(dataclasses.replace(_record(other), note=f"earlier {i}"))
+    seen = _counting_walk(monkeypatch)
+    panel.session.set_result(fake_result())
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    assert seen == [(seq, False) for seq in range(1, 7)]  # all of it, off the GUI thread
+    seen.clear()
+    panel.reviewer.setText("m")
+    stored = panel.decide("accept")
+    assert stored is not None and stored.seq == 7
+    assert [s for s, on_gui in seen if on_gui] == []  # nothing walked on the GUI thread
+    assert SHA_LOG in {f.sha256 for f in stored.record.files}
+
+
+def test_a_ledger_damaged_after_the_walk_ahead_is_still_refused_with_the_form_kept(
+        panel, store, qtbot, monkeypatch):
+    import sqlite3
+
+    with Ledger(store) as led:
+        for i in range(4):
+            led.append(_record(fake_result(name=f"s{i}")))
+    _counting_walk(monkeypatch)
+    panel.session.set_result(fake_result())
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE decisions SET reviewer = 'someone else' WHERE seq = 3")
+    conn.close()
+    panel.reviewer.setText("m")
+    panel.note.setPlainText("keep this note")
+    assert panel.decide("accept") is None
+    assert panel.status.text().startswith("NOT recorded: the decision ledger ")
+    assert "is damaged (at seq 3: column 'reviewer' differs from the sealed record" \
+        in panel.status.text()
+    assert panel.note.toPlainText() == "keep this note"
+    with Ledger(store, create=False) as led:
+        assert len(led.list()) == 4
+
+
+def _record(result):
+    from moderator_app.core.ledger.records import build_record
+
+    return build_record(result, "accept", reviewer="earlier")

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import hashlib
 import json
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -214,6 +216,91 @@ def walk(rows: Iterable[tuple[dict[str, Any], Any]]) -> VerifyOutcome:
     return VerifyOutcome(True, count, prev)
 
 
+@dataclass(frozen=True, slots=True)
+class WalkedPrefix:
+    """A chain this process walked and found intact: how many records, the last hash, and a
+    SHA-256 of every row exactly as the store gave it (`_feed`). A later check that reads
+    the same bytes for those rows need not check them again."""
+
+    count: int
+    head: str
+    digest: bytes
+
+
+def _feed(h: Any, cols: dict[str, Any], raw: Any) -> None:
+    """One row into the prefix digest, unambiguously: the mirrored columns' repr (types
+    included: a number stored where text was is another row) and the record's bytes, length
+    first."""
+    h.update(repr(tuple(cols.values())).encode("utf-8", "surrogatepass"))
+    if isinstance(raw, bytes | bytearray | memoryview):
+        b = bytes(raw)
+        h.update(b"b%d:" % len(b))
+        h.update(b)
+    else:
+        h.update(b"r" + repr(raw).encode("utf-8", "surrogatepass"))
+
+
+def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | None
+              ) -> tuple[VerifyOutcome | None, bytes]:
+    """`walk`, given a prefix walked before: its rows are only hashed and compared with the
+    digest remembered, and the records after it are checked as `walk` checks them (from its
+    head, at its seq). None when the rows no longer start with that prefix (a record in it
+    edited, deleted, reordered; the file replaced): the caller walks everything again.
+    Returns the outcome and the digest of every row read (for the next check)."""
+    h = hashlib.sha256()
+    skip = known.count if known is not None else 0
+    prev, expected, count = ZERO_HASH, 1, 0
+    for cols, raw in rows:
+        if count < skip:
+            _feed(h, cols, raw)
+            count += 1
+            if count == skip:
+                assert known is not None
+                if h.digest() != known.digest:
+                    return None, b""
+                prev, expected = known.head, skip + 1
+            continue
+        bad = check_row(cols, raw, prev, expected)
+        if bad:
+            return VerifyOutcome(False, count, prev, cols.get("seq"), bad), b""
+        _feed(h, cols, raw)
+        prev = cols["hash"]
+        expected += 1
+        count += 1
+    if count < skip:  # records gone at the end
+        return None, b""
+    return VerifyOutcome(True, count, prev), h.digest()
+
+
+class _Walks:
+    """What this process has walked, per store (`LedgerBase._walk_key`): the decision panel
+    opens a store for each decision, and a walk of the whole chain before each append cost
+    ~0.7 s of CPU at 10,000 decisions on the window's thread (session 29). Only intact
+    chains are remembered; a check that finds damage forgets the store."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: dict[str, WalkedPrefix] = {}
+
+    def get(self, key: str) -> WalkedPrefix | None:
+        with self._lock:
+            return self._known.get(key)
+
+    def put(self, key: str, value: WalkedPrefix | None) -> None:
+        with self._lock:
+            if value is None:
+                self._known.pop(key, None)
+            elif len(self._known) < 64 or key in self._known:
+                self._known[key] = value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._known.clear()
+
+
+WALKS = _Walks()
+
+
 def check_head_marker(outcome: VerifyOutcome, marker: str | None,
                       where: str = "the ledger head marker") -> VerifyOutcome:
     """Compare a walked chain with a head marker `"SEQ HASH"` written with the last append:
@@ -284,6 +371,17 @@ def _same_file(a: str | Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
     except (OSError, ValueError):
         return False
+
+
+def damaged(what: str, problem: str) -> LedgerError:
+    """"WHAT is damaged (PROBLEM); nothing was recorded ...": the one refusal of an append
+    to a damaged store, SQLite or PostgreSQL."""
+    problem = "; ".join(line for line in problem.splitlines()[:4] if line.strip())
+    return LedgerError(
+        f"{what} is damaged ({problem[:300]}); nothing was recorded, so that no decision is "
+        "added to a store whose records may be lost: see `moderator-app decisions verify` "
+        "and Recovery in docs/decisions-ledger.md (record the decision in another ledger "
+        "with --store, or once this one is restored)")
 
 
 def utc_now() -> datetime:
@@ -402,9 +500,37 @@ class LedgerBase:
         return self._extra_checks(self._walked())
 
     def _walked(self) -> VerifyOutcome:
-        """The chain walked and the head marker checked, as `verify` and the check before
-        an append (`store.Ledger._check_body_before_append`) read it."""
+        """The chain walked and the head marker checked, as `verify` reads it."""
         return check_head_marker(walk(self._verify_rows()), self._head_marker())
+
+    def _walk_key(self) -> str | None:
+        """Which store this is, for `WALKS` (None: nothing remembered)."""
+        return None
+
+    def walked_before_append(self) -> VerifyOutcome:
+        """What `verify` says of the chain, read as cheaply as this process can: the rows a
+        walk in this process found intact (`WALKS`) are hashed and compared, byte for byte,
+        and only the records added since are checked; a prefix that changed is walked again
+        whole. Every append runs it (inside its write transaction), and the panel runs it
+        off the window's thread when a store is shown (`decision_panel`), so a decision on
+        a 10,000-decision ledger costs the new records, not the chain."""
+        key = self._walk_key()
+        known = WALKS.get(key) if key is not None else None
+        outcome, digest = walk_from(self._verify_rows(), known)
+        if outcome is None:
+            outcome, digest = walk_from(self._verify_rows(), None)
+        assert outcome is not None
+        outcome = check_head_marker(outcome, self._head_marker())
+        if key is not None:
+            WALKS.put(key, WalkedPrefix(outcome.count, outcome.head, digest)
+                      if outcome.ok else None)
+        return outcome
+
+    def damaged_error(self, outcome: VerifyOutcome, what: str) -> LedgerError:
+        """The refusal of an append to a chain `verify` calls damaged; `what` names the
+        store ("the decision ledger PATH", "the team store postgresql://...")."""
+        at = f"at seq {outcome.bad_seq}: " if outcome.bad_seq is not None else ""
+        return damaged(what, at + (outcome.reason or "not intact"))
 
     # -- exporting -------------------------------------------------------------------------
 

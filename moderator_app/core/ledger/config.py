@@ -124,6 +124,19 @@ def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> Le
     return Ledger(None if spec is None else os.fspath(spec), create=create)
 
 
+def walk_ahead(spec: str | os.PathLike | None = None) -> bool | None:
+    """Walk the store's chain now, so that the next append in this process checks only the
+    records added since (`LedgerBase.walked_before_append`, `chained.WALKS`). The decision
+    panel runs it off the window's thread when it shows a store: the first decision on a
+    10,000-decision ledger no longer walks it on that thread. Whether the chain is intact
+    (None: the store could not be read); nothing is refused here, the append checks again."""
+    try:
+        with open_store(spec, create=False) as ledger:
+            return ledger.walked_before_append().ok
+    except LedgerError:
+        return None
+
+
 def describe_store(spec: str | os.PathLike | None) -> str:
     """The store's name as it may be printed (never a password)."""
     if is_postgres(spec):

@@ -171,8 +171,16 @@ class PostgresLedger(LedgerBase):
         rows = self._query("SELECT seq, hash FROM moderator_ledger_head WHERE id = 1")
         return f"{int(rows[0][0])} {rows[0][1]}" if rows else None
 
+    def _walk_key(self) -> str | None:
+        return "postgresql:" + self.display
+
     @contextlib.contextmanager
     def _write(self) -> Iterator[_PgTx]:
+        """One append's transaction. The chain is walked (`walked_before_append`: the rows
+        this process walked before are compared by digest, the rest checked) after the head
+        row is locked and before anything is written, as the SQLite store does: a record
+        edited, deleted or reordered on the shared server refuses the append, naming it
+        (session 30; until then only `decisions verify` walked a team store)."""
         import psycopg
 
         self._usable_connection()
@@ -181,6 +189,10 @@ class PostgresLedger(LedgerBase):
         try:
             with self._conn.transaction():
                 self._conn.execute("SET LOCAL synchronous_commit = on")
+                tx.head()  # the head row locked: no other append until this one ends
+                walked = self.walked_before_append()
+                if not walked.ok:
+                    raise self.damaged_error(walked, f"the team store {self.display}")
                 yield tx
                 committing = True  # leaving the block commits
         except psycopg.Error as exc:

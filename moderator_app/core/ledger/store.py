@@ -35,6 +35,7 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     LedgerError,
     StoredDecision,
     VerifyOutcome,
+    damaged,
     verify_jsonl,
 )
 from moderator_app.core.ledger.errors import LedgerPathError, corrupt_error, disk_full
@@ -223,7 +224,6 @@ class Ledger(LedgerBase):
         self._default = path is None and not os.environ.get(STORE_ENV)
         self._conn: sqlite3.Connection | None = None
         self._writable = False  # the connection was configured for appending (WAL, FULL)
-        self._chain_walked = False  # the chain walked before this store's first append
         check_ledger_path(self.path)
         if self.path.exists():
             self._open(writable=create)
@@ -479,39 +479,35 @@ class Ledger(LedgerBase):
                               "visible: see `moderator-app decisions verify` and Recovery in "
                               "docs/decisions-ledger.md")
 
+    def _walk_key(self) -> str | None:
+        return "sqlite:" + os.path.realpath(self.path)
+
     def _check_body_before_append(self) -> None:
         """Refuse to append to a ledger `decisions verify` calls damaged: SQLite's own
         `quick_check` (a page zeroed, the file cut inside its last page; s28 hostile sweep)
-        and the chain walked as `verify` walks it (a record deleted in the middle, edited,
-        two swapped; QA s29 h29_01/02/05). `decide` appended to each and printed "Recorded",
+        and the chain as `verify` walks it (a record deleted in the middle, edited, two
+        swapped; QA s29 h29_01/02/05). `decide` appended to each and printed "Recorded",
         so a decision went into a file whose records may already be lost, and nobody was
         told. Nothing is written; the CLI and the panel say "NOT recorded" with this
         reason, so the decision is made again in a restored or another ledger (`--store`).
         The head file was checked just before (`_check_head_before_append`, which lets a
-        deleted one be written again). Cost: `quick_check` 1-5 ms on 2,000 decisions
-        (3.1 MB), before every append; the walk ~0.25 ms a record on the loaded 2-core
-        machine (0.5 s at 2,000; ~20 % less CPU since `check_row` uses the orjson canonical
-        engine, session 29), so it runs before a store's first append only: `decide`
-        and the panel open a store for each decision, while a writer appending many (the
-        8 x 200 load test) would walk it on each append, quadratic (~320 s, estimated)."""
+        deleted one be written again). Before every append, under the write lock:
+        `quick_check` (1-5 ms on 2,000 decisions), then `walked_before_append`, which
+        checks only the records this process has not walked yet and compares the rest with
+        a digest of the rows it walked (session 30: until then the whole chain was walked
+        before a store's first append only, ~0.7 s of CPU at 10,000 decisions for every
+        decision of the panel, and a store kept open never walked again)."""
+        walked = None
         try:
             problem = self._integrity()
-            if problem is None and not self._chain_walked:
-                walked = self._walked()
-                if not walked.ok:
-                    at = f"at seq {walked.bad_seq}: " if walked.bad_seq is not None else ""
-                    problem = at + (walked.reason or "not intact")
-                self._chain_walked = problem is None
+            if problem is None:
+                walked = self.walked_before_append()
         except LedgerError as exc:  # SQLite could not read a page
             problem = f"SQLite: {exc.__cause__ or exc}"
+        if walked is not None and not walked.ok:
+            raise self.damaged_error(walked, f"the decision ledger {self.path}")
         if problem is not None:
-            problem = "; ".join(line for line in problem.splitlines()[:4] if line.strip())
-            raise LedgerError(
-                f"the decision ledger {self.path} is damaged ({problem[:300]}); nothing was "
-                "recorded, so that no decision is added to a file whose records may be "
-                "lost: see `moderator-app decisions verify` and Recovery in "
-                "docs/decisions-ledger.md (record the decision in another ledger with "
-                "--store, or once this one is restored)")
+            raise damaged(f"the decision ledger {self.path}", problem)
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[_SqliteTx]:
