@@ -362,9 +362,11 @@ class DecisionPanel(QWidget):
         if result is None:
             return []
         store = self._store()
-        # What it finds is not shown: the append checks again (a damaged ledger refuses
-        # there, with the form kept), and a status written later could hide that refusal.
-        self.walker.run(lambda _progress, _cancel: walk_ahead(store), on_done=lambda _ok: None)
+        # Damage found ahead is said in the history list, before the form is filled (not in
+        # the status line, where it could hide the append's own refusal); the append checks
+        # again, and refuses with the form kept.
+        self.walker.run(lambda _progress, _cancel: walk_ahead(store),
+                        on_done=self._walked_ahead)
         try:
             with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))
@@ -381,6 +383,13 @@ class DecisionPanel(QWidget):
         if not earlier:
             self.history.addItem("none")
         return earlier
+
+    def _walked_ahead(self, outcome) -> None:
+        if outcome is not None and not outcome.ok:
+            at = f" at seq {outcome.bad_seq}" if outcome.bad_seq is not None else ""
+            self.history.addItem(safe_cut(
+                f"this ledger is damaged{at} ({outcome.reason}): a decision here will not be "
+                "recorded; see `moderator-app decisions verify`".replace("\n", " "), 300))
 
     # -- deciding --------------------------------------------------------------------------
 

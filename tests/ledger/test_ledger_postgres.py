@@ -198,6 +198,7 @@ def test_cli_claims_and_overrides_on_the_team_store(pg_dsn):
     ("edited", (2, "column 'note' differs from the sealed record")),
     ("deleted", (4, "sequence gap: expected seq 3, found 4")),
     ("swapped", (2, "prev_hash")),
+    ("tail", (4, "the ledger head marker says seq 4")),
 ])
 def test_a_damaged_team_store_refuses_the_append_naming_the_record(pg_dsn, how, said):
     """Session 30 (issue 15; s29 left open): the SQLite store refused to append to a chain
@@ -218,6 +219,8 @@ def test_a_damaged_team_store_refuses_the_append_naming_the_record(pg_dsn, how, 
             c.execute("UPDATE moderator_decisions SET note = 'edited' WHERE seq = 2")
         elif how == "deleted":
             c.execute("DELETE FROM moderator_decisions WHERE seq = 3")
+        elif how == "tail":  # the last record deleted, the head row left as it was
+            c.execute("DELETE FROM moderator_decisions WHERE seq = 4")
         else:
             two, three = (c.execute("SELECT record_json FROM moderator_decisions WHERE seq = %s",
                                     (n,)).fetchone()[0] for n in (2, 3))

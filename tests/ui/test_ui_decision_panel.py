@@ -303,6 +303,8 @@ def test_a_ledger_damaged_after_the_walk_ahead_is_still_refused_with_the_form_ke
     with sqlite3.connect(store) as conn:
         conn.execute("UPDATE decisions SET reviewer = 'someone else' WHERE seq = 3")
     conn.close()
+    assert not any("damaged" in panel.history.item(i).text()
+                   for i in range(panel.history.count()))
     panel.reviewer.setText("m")
     panel.note.setPlainText("keep this note")
     assert panel.decide("accept") is None
@@ -312,6 +314,15 @@ def test_a_ledger_damaged_after_the_walk_ahead_is_still_refused_with_the_form_ke
     assert panel.note.toPlainText() == "keep this note"
     with Ledger(store, create=False) as led:
         assert len(led.list()) == 4
+    # the walk ahead of the next decision says it before the form is filled again
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    panel.load_history()
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    items = [panel.history.item(i).text() for i in range(panel.history.count())]
+    assert items[-1].startswith("this ledger is damaged at seq 3 (column 'reviewer' differs "
+                                "from the sealed record")
+    assert items[-1].endswith("a decision here will not be recorded; see `moderator-app "
+                              "decisions verify`")
 
 
 def _record(result):

@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 
 from moderator_app.core.atomic import open_regular
-from moderator_app.core.ledger.chained import LedgerBase, LedgerError
+from moderator_app.core.ledger.chained import LedgerBase, LedgerError, VerifyOutcome
 from moderator_app.core.ledger.errors import LedgerPathError
 from moderator_app.core.ledger.paths import check_store_text
 from moderator_app.core.ledger.postgres import PostgresLedger, display_name, is_postgres
@@ -124,15 +124,16 @@ def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> Le
     return Ledger(None if spec is None else os.fspath(spec), create=create)
 
 
-def walk_ahead(spec: str | os.PathLike | None = None) -> bool | None:
+def walk_ahead(spec: str | os.PathLike | None = None) -> VerifyOutcome | None:
     """Walk the store's chain now, so that the next append in this process checks only the
     records added since (`LedgerBase.walked_before_append`, `chained.WALKS`). The decision
     panel runs it off the window's thread when it shows a store: the first decision on a
-    10,000-decision ledger no longer walks it on that thread. Whether the chain is intact
-    (None: the store could not be read); nothing is refused here, the append checks again."""
+    10,000-decision ledger no longer walks it on that thread. What `verify` would say of the
+    chain (None: the store could not be read); nothing is refused here, the append checks
+    again."""
     try:
         with open_store(spec, create=False) as ledger:
-            return ledger.walked_before_append().ok
+            return ledger.walked_before_append()
     except LedgerError:
         return None
 
