@@ -160,6 +160,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if res.suggested_offset_s is None and offset_s is None:  # the band at the scan's grid
         res = _not_refused(_in_finer_band(run_s, sig, th, res, input_kinds), refused,
                            th) or res
+    if res.suggested_offset_s is None and offset_s is None:  # reactions faint (faint.py)
+        res = _not_refused(_faint(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
@@ -192,6 +194,26 @@ def _not_refused(a: SyncAnalysis | None, refused: list[float], th) -> SyncAnalys
     if any(abs(float(a.suggested_offset_s) - r) < th.sync_jump_s for r in refused):
         return None
     return a
+
+
+def _faint(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
+    """The analysis with the offset's support read at a lower bar (core/sync/faint.py),
+    when no reading before suggested an offset: the fine scale suggests, the coarse one
+    completes it or suggests where the fine one does not (`combine`); None when neither
+    does. Last, and with no offset given only: every run that had a suggestion keeps it,
+    bit for bit, and a moderator's offset is read as before. Why: a small player among
+    motion read at a low frame rate (QA s29's Turmoil at 16 fps) passes the fit's tests
+    over the offsets and the shuffled logs with too few reactions clearing the usual bar."""
+    g = sig.grid
+    fine = analyze_at(run_s, sig, th, None, input_kinds=input_kinds, wanted=True,
+                      faint=True)
+    if g <= COARSE_GRID or g % COARSE_GRID:
+        coarse = fine
+    else:
+        coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, None,
+                            input_kinds=input_kinds, wanted=True, faint=True)
+    res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
+    return None if res.suggested_offset_s is None else res
 
 
 def _band_read(run_s, sig: FrameSignals, tiles, th, offset_s: float) -> SyncAnalysis:

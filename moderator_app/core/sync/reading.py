@@ -24,6 +24,7 @@ from . import (
     reactions,
     track,
 )
+from .faint import faint_offset
 from .fit import (
     FIT_WEIGHT_FLOOR,
     candidates,
@@ -108,7 +109,7 @@ GIVEN_NEAR_S = 1.5
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                latency_q: float = 50.0, given: SyncAnalysis | None = None,
                input_kinds=None, calm: bool = False, fixed: bool = False,
-               wanted: bool = False) -> SyncAnalysis:
+               wanted: bool = False, faint: bool = False) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
     none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
@@ -116,6 +117,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     `wanted`: the caller reads a suggestion only and drops an analysis without one (the
     rises', the band's, the first half's, the narrowed picture's): the reading stops as
     soon as none can come (`_unwanted`), and its analysis then holds nothing else.
+    `faint`: the offset's support read at a lower bar over chance's (core/sync/faint.py),
+    and a track's stretch offset without support of its own no evidence against the fit.
 
     A suggestion under the one-click bar (records.APPLY_MIN_CONFIDENCE) does not override a
     moderator's offset more than GIVEN_NEAR_S away: the reading is made again with the
@@ -125,7 +128,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     read at -1.40 s, where the run's first 12 presses are at chance, and the cut unseen."""
     wanted = wanted and given is None and not fixed
     res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed,
-                   wanted=wanted)
+                   wanted=wanted, faint=faint)
     if offset_s is None or fixed or res.suggested_offset_s is None or \
             res.confidence >= APPLY_MIN_CONFIDENCE:
         return res
@@ -138,6 +141,18 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return _unwanted(res.actions, offset_s)
     return _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
                     withheld=res.suggested_offset_s)
+
+
+def _track_stands(look, sub: np.ndarray, cand: float, speed: float, th) -> bool:
+    """Whether the track's offset for a stretch (`cand`) has sync_min_actions of its
+    actions supported there: its choice is evidence against the stretch's own fit
+    elsewhere only then. Why: the track picks, per stretch, the candidate most actions
+    support at sync_reaction_z; where the reactions are faint that is a handful of chance
+    changes. QA s29's Turmoil at 16 fps: its fit 0.2 frame from the truth stood 5.45
+    spreads over its shuffled logs, the track chose -5.85 s for the whole run on 5 supported
+    actions (4 at the fit's offset), and the run read "not enough signal"."""
+    return int(np.count_nonzero(track.supported(look, sub, cand, speed,
+                                                th.sync_reaction_z))) >= th.sync_min_actions
 
 
 def _support_floor(look, run_s: np.ndarray, offset: float, th) -> int:
@@ -159,7 +174,8 @@ def _unwanted(n: int, offset_s: float | None) -> SyncAnalysis:
 
 def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: float,
              given: SyncAnalysis | None, input_kinds, calm: bool, fixed: bool,
-             withheld: float | None = None, wanted: bool = False) -> SyncAnalysis:
+             withheld: float | None = None, wanted: bool = False,
+             faint: bool = False) -> SyncAnalysis:
     """`analyze_at`'s reading; `withheld`: a suggestion under the one-click bar far from the
     moderator's `offset_s`: nothing is suggested, everything is read at `offset_s`.
     `wanted` (with no `given`): a suggestion alone is read (`analyze_at`).
@@ -237,7 +253,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
             continue
         sub = run_s[i0:i1]
         f, zz = significance(sig, nov1, look1, q, sub, speed, th, memo, needed)
-        if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps:
+        if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps and \
+                (not faint or _track_stands(look, sub, cands[path[i0]], speed, th)):
             continue  # the stretch alone prefers another offset: no evidence for this one
         if i1 - i0 < n and align.z_at(sig, look, run_s, speed, f.offset_s) < PART_MIN_WHOLE_Z:
             continue  # the whole run does not stand out there at all: a chance alignment
@@ -259,6 +276,11 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
     plain = (nov1, look1)
     offset, support, lag = first_offset(sub, sig, nov, plain, seg_fit.offset_s, speed, th,
                                         latency_q)
+    if faint and chosen is not None and support < th.sync_min_actions and speed == 1.0 and \
+            seg_fit.z >= th.sync_min_z:
+        # the fit stands, its reactions are faint: the support at a lower bar, over chance's
+        offset, support, lag = faint_offset(sub, sig, nov, plain, seg_fit.offset_s, th,
+                                            latency_q) or (offset, support, lag)
     # the kind of input the game answers first moves the suggestion, not the offset the
     # reactions are measured at (the others' reactions stay where the fit found them)
     ahead = 0.0 if chosen is None else \
