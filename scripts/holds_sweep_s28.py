@@ -28,7 +28,7 @@ from pathlib import Path
 
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
-QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28)]
+QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29)]
 # seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
 OFFSETS = ("auto", "truth", "+0.12", "-0.2", "+0.3", "-1.0", "+2f", "-4f")
 

@@ -4,7 +4,8 @@ core/sync/run.py `wait_note`).
 
 Human Cannonball holds its picture until FIRE shoots the cannon: QA s26's genuine run had
 six `video.frozen` warnings at auto, at the truth and near it. The scan's own result (its
-cache, its section) stays as it is: a scan finding has no log. Beside a log read at an offset
+cache) stays as it is: a scan finding has no log; the report's `video_scan` section says it
+as the findings list does (session 30: one report, one severity). Beside a log read at an offset
 (the moderator's, `WAIT_REACH_S` either side, or the suggestion's), a hold whose presses were
 of other kinds (NOOP, UP, DOWN), ending at a FIRE's reaction with the game's next frame, is
 said as the game waiting. The corpus' freezes and Breakout's pauses keep their warnings.
@@ -90,8 +91,9 @@ def test_a_hold_ending_at_the_button_the_game_waits_for_is_a_note_beside_the_log
     assert f"held until FIRE, pressed at video {15.34 + off:.2f} s at the offset " \
         f"{run.truth['offset_s'] + off:.3f} s" in noted[1][2]
     assert noted[1][2].endswith("the game waiting for the button, not frozen footage")
-    # the scan's own finding is unchanged: a warning in its section
-    assert ("warning", 11.12, 15.44) in scan
+    # the report's scan section says it as its findings do (session 30; a warning before)
+    assert [(sev, a, b) for sev, a, b, _ in said] == scan
+    assert ("info", 11.12, 15.44) in scan
 
 
 def test_without_an_offset_the_scan_says_it_as_before(capsys):

@@ -70,6 +70,9 @@ class GameWait:
     # the game's start (the first changed frame of its opening wait) when its button was
     # learned there (`freeze.opening_wait`), else None
     opening_s: float | None = None
+    # the button the agreeing holds end at when this one ends at another at their lag
+    # (`waits._at_the_lag`: a game that takes several buttons), else None
+    agreed_kind: str | None = None
 
 
 @dataclass(frozen=True)

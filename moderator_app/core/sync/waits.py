@@ -41,7 +41,9 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    resumes at the next (QA s28's Blackjack, 35.76-39.71 s: a FIRE at 38.30 s ignored) is not
    taken: a freeze that hides a press the game showed looks the same, and taking such holds
    took 28 of 773 freezes made in Casino's genuine run (2 without; docs/DECISIONS.md,
-   session 29).
+   session 29). Once they agree, a hold that ends at their lag after the first press of
+   *another* button inside it is a wait too, when two holds at least end so at that button
+   (`_at_the_lag`, session 30: Hangman takes UP, DOWN and FIRE, QA s29 T1).
 Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
 freezes keep their warnings (a game that waits for no button agrees on none; in a game that
 does, an edit resumes at that lag after the first press of its button only by chance,
@@ -117,6 +119,9 @@ WAIT_AGREE_WORK = 100_000
 # this either side of their band, at their offset (`_off_the_agreed_offset`; run.py's
 # WAIT_MATCH_S at the same offset).
 LAG_MATCH_S = 0.1
+# Holds that must end at another button at the agreed waits' lag (`_at_the_lag`) for it to
+# be one the game waits for too.
+OTHER_BUTTON_MIN = 2
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
@@ -271,8 +276,48 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     if found is None:
         return ()
     o, ends, band = found
-    return tuple(_wait(*holds[k], x, kinds, c, o, o, len(ends), band)
-                 for k, c in sorted(ends.items()))
+    button = kinds[next(iter(ends.values()))]
+    more = _at_the_lag(holds, ends, x + o, kinds, band, fps)
+    # another button is the game's when two holds at least end at it there: one alone is
+    # as likely a freeze ending at that lag after a press the game ignored (QA s28's
+    # Blackjack genuine2, 4 s frozen at every frame: 7 more of 867 taken with one, ended
+    # 0.07-0.11 s after an UP the game never answers, at its FIRE's lag; 0 more with two)
+    per = [kinds[c] for c in more.values()]
+    more = {k: c for k, c in more.items() if per.count(kinds[c]) >= OTHER_BUTTON_MIN}
+    taken = {k: _wait(*holds[k], x, kinds, c, o, o, len(ends), band)
+             for k, c in ends.items()}
+    taken.update({k: replace(_wait(*holds[k], x, kinds, c, o, o, len(ends), band),
+                             agreed_kind=button) for k, c in more.items()})
+    return tuple(taken[k] for k in sorted(taken))
+
+
+def _at_the_lag(holds: list[tuple[float, float]], ends: dict[int, int], v: np.ndarray,
+                kinds: list[str], band: tuple[float, float], fps: float) -> dict[int, int]:
+    """The other `holds` (not in `ends`) that end at the agreed waits' lag (`band`,
+    `WAIT_LAG_SLACK_FRAMES` either side) after the first press of *any* button inside them
+    (`v`: the presses' video times at the agreed offset): {hold: its press}. A game that
+    waits for a button may take several (Hangman: UP and DOWN change the letter, FIRE
+    guesses it; QA s29 T1: five holds agree on UP at 0.009-0.026 s, three more end 0.001-
+    0.025 s after a FIRE and one 0.021 s after a DOWN, each a `sync.no_reaction`). The lag,
+    not the button, is the game's: it polls its input and the next frame shows the answer.
+    The press must be the first of its button inside the hold (the game would have shown an
+    earlier one: footage frozen over it hides a reaction), as `lag_agreed` asks."""
+    slack = WAIT_LAG_SLACK_FRAMES / fps
+    lo, hi = band[0] - slack - 1e-6, band[1] + slack + 1e-6
+    out: dict[int, int] = {}
+    for k, (f0, f1) in enumerate(holds):
+        if k in ends:
+            continue
+        c0 = int(np.searchsorted(v, f1 - hi))
+        c1 = int(np.searchsorted(v, f1 - lo, side="right"))
+        for c in range(c0, c1):
+            if v[c] < f0 or no_button(kinds[c]):
+                continue
+            i0 = int(np.searchsorted(v, f0))
+            if kinds[c] not in kinds[i0:c]:
+                out[k] = c
+                break
+    return out
 
 
 def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str],

@@ -24,8 +24,11 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "holds end at, at their lag (with no offset suggested, the offset at which three "
               "or more holds agree), or at a press of the button that started the game after "
               "its opening hold, at that lag, or at the first press of a button inside it when "
-              "three or more holds end so, at one lag (`core/sync/waits.py`); or when it lies "
-              "inside such a held picture. The scan's own section keeps the warning.", G)
+              "three or more holds end so, at one lag, or at that lag after the first press "
+              "of another button inside it when two or more holds end so at that button "
+              "(`core/sync/waits.py`); or when it lies inside such a held picture. The "
+              "report's `video_scan` section says it as its findings do; the scan's cache "
+              "keeps the warning.", G)
 BLACK = rule("video.black", Severity.WARNING,
              "No stretch of black frames of 0.5 s or more (a note under 1 s: a game's own "
              "blank screen is as short).", G)
