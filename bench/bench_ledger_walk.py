@@ -10,6 +10,11 @@ For ledgers of 2,000 and 10,000 decisions (sealed here, deterministic, copied in
 - decision, cold / warm: one panel-style decision (open the store, append, close) with
   nothing remembered (session 29's cost) and with the chain walked before.
 Prints each and the ratio check / full walk and decision warm / cold.
+
+Team mode (PostgreSQL started as tests/pghelp.py does; skipped without the server binaries),
+wall seconds (the server does part of the work), min of 5, at 10,000 records: the check
+with nothing walked (the rows read and walked) against the check once walked (the server's
+digest of the rows compared, no row sent).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
 SIZES = (2_000, 10_000)
@@ -61,6 +67,45 @@ def _cpu(fn) -> float:
     return best
 
 
+def _wall(fn) -> float:
+    best = float("inf")
+    for _ in range(REPEAT):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def bench_postgres(n: int = SIZES[-1]) -> None:
+    from pghelp import PgServer, pg_bindir
+
+    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger.postgres import PostgresLedger
+
+    bindir = pg_bindir()
+    if bindir is None:
+        print("PostgreSQL: skipped (server binaries not installed)")
+        return
+    server = PgServer(bindir)
+    try:
+        server.init()
+        server.start()
+        dsn = server.dsn(server.create_db())
+        with PostgresLedger(dsn) as led:
+            led.import_raw(_sealed(n))
+
+            def cold(led=led) -> None:
+                chained.WALKS.clear()
+                assert led.walked_before_append().ok
+
+            cold_s = _wall(cold)
+            warm_s = _wall(lambda led=led: led.walked_before_append())
+        print(f"{n:>6} records, PostgreSQL: check nothing walked {cold_s * 1e3:7.1f} ms, "
+              f"once walked {warm_s * 1e3:6.1f} ms ({warm_s / cold_s:.3f}x)")
+    finally:
+        server.cleanup()
+
+
 def main() -> int:
     from moderator_app.core.ledger import chained
     from moderator_app.core.ledger.chained import check_head_marker, walk_from
@@ -98,6 +143,7 @@ def main() -> int:
                   f"({warm_s / cold_s:.3f}x)")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    bench_postgres()
     return 0
 
 

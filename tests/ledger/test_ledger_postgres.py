@@ -246,3 +246,41 @@ def test_a_damaged_team_store_refuses_the_append_naming_the_record(pg_dsn, how, 
     assert "decision NOT recorded: the team store" in r.stderr
     assert f"is damaged (at seq {verdict.bad_seq}: " in r.stderr
     assert PASSWORD not in r.stdout + r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_team_append_checks_only_the_records_added_since_this_process_walked(
+        pg_dsn, monkeypatch):
+    """Session 30: the rows a walk found intact are compared by a digest the server computes
+    (in the statement that returns the newer rows), so an append reads and checks only the
+    records added since: by this process, or by another moderator meanwhile."""
+    from moderator_app.core.ledger import chained
+
+    seen: list[int] = []
+    real = chained.check_row
+
+    def counting(cols, raw, prev, expected_seq):
+        seen.append(cols["seq"])
+        return real(cols, raw, prev, expected_seq)
+
+    monkeypatch.setattr(chained, "check_row", counting)
+    chained.WALKS.clear()
+    with PostgresLedger(pg_dsn) as pg:
+        for i in range(5):
+            pg.append(rec(f"n{i}", digest_seed=str(i)))
+    chained.WALKS.clear()  # a new process
+    seen.clear()
+    with PostgresLedger(pg_dsn) as pg:
+        assert pg.append(rec("a", digest_seed="a")).seq == 6
+        assert seen == [1, 2, 3, 4, 5]
+        seen.clear()
+        assert pg.append(rec("b", digest_seed="b")).seq == 7
+        assert seen == [6]
+        key = "postgresql:" + pg.display
+        known = chained.WALKS.get(key)
+        for c in "cd":  # another moderator's two decisions: this process's memory kept
+            pg.append(rec(c, digest_seed=c))
+        chained.WALKS.put(key, known)
+        seen.clear()
+        assert pg.append(rec("e", digest_seed="e")).seq == 10
+        assert seen == [7, 8, 9]
+        assert pg.verify().ok and pg.verify().count == 10

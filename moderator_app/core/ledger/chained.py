@@ -240,16 +240,21 @@ def _feed(h: Any, cols: dict[str, Any], raw: Any) -> None:
         h.update(b"r" + repr(raw).encode("utf-8", "surrogatepass"))
 
 
-def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | None
-              ) -> tuple[VerifyOutcome | None, bytes]:
+def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | None,
+              start: tuple[int, str] | None = None) -> tuple[VerifyOutcome | None, bytes]:
     """`walk`, given a prefix walked before: its rows are only hashed and compared with the
     digest remembered, and the records after it are checked as `walk` checks them (from its
     head, at its seq). None when the rows no longer start with that prefix (a record in it
     edited, deleted, reordered; the file replaced): the caller walks everything again.
-    Returns the outcome and the digest of every row read (for the next check)."""
+    Returns the outcome and the digest of every row read (for the next check). `start`
+    (count, head): `rows` begin after a prefix the store itself found unchanged (the team
+    store compares its digest on the server)."""
     h = hashlib.sha256()
     skip = known.count if known is not None else 0
     prev, expected, count = ZERO_HASH, 1, 0
+    if start is not None:
+        count, prev = start
+        expected = count + 1
     for cols, raw in rows:
         if count < skip:
             _feed(h, cols, raw)

@@ -23,7 +23,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from moderator_app.core.formats.chain import ZERO_HASH
-from moderator_app.core.ledger.chained import MIRRORED, LedgerBase, LedgerError
+from moderator_app.core.ledger.chained import (
+    MIRRORED,
+    WALKS,
+    LedgerBase,
+    LedgerError,
+    VerifyOutcome,
+    WalkedPrefix,
+    check_head_marker,
+    walk_from,
+)
 from moderator_app.core.ledger.errors import LedgerPathError, OutcomeUnknown
 
 CONNECT_TIMEOUT_S = 5  # an unreachable team store is reported at once, not after minutes
@@ -53,6 +62,32 @@ CREATE INDEX IF NOT EXISTS moderator_decisions_evidence ON moderator_decisions (
 INSERT INTO moderator_ledger_head VALUES (1, 0, '""" + ZERO_HASH + """') ON CONFLICT DO NOTHING;
 INSERT INTO moderator_ledger_meta VALUES ('schema', '1') ON CONFLICT DO NOTHING;
 """
+
+
+def _row_bytes_sql() -> str:
+    """One row as bytes, unambiguously (seq as 8 bytes, then each column's UTF-8 length and
+    bytes, a NULL as length -1), for the digest the server computes (`_snapshot`)."""
+    parts = ["int8send(seq)"]
+    for col in MIRRORED[1:]:
+        x = f"convert_to({col}, 'UTF8')"
+        parts.append(f"coalesce(int4send(octet_length({x})) || {x}, '\\xffffffff'::bytea)")
+    parts.append("coalesce(int4send(length(record_json)) || record_json, "
+                 "'\\xffffffff'::bytea)")
+    return " || ".join(parts)
+
+
+# One statement, so one snapshot (READ COMMITTED takes one per statement): each row's
+# SHA-256 computed once, the digest of those up to the remembered count and of all of them
+# (with their counts), and the rows after the remembered count.
+_SNAPSHOT = (
+    f"WITH r AS (SELECT seq, sha256({_row_bytes_sql()}) AS h FROM moderator_decisions), "
+    "p AS (SELECT sha256(coalesce(string_agg(h, ''::bytea ORDER BY seq), ''::bytea)) AS d, "
+    "count(*) AS c FROM r WHERE seq <= %(known)s), "
+    "a AS (SELECT sha256(coalesce(string_agg(h, ''::bytea ORDER BY seq), ''::bytea)) AS d, "
+    "count(*) AS c FROM r) "
+    f"SELECT p.d, p.c, a.d, a.c, t.* FROM p CROSS JOIN a LEFT JOIN "
+    f"(SELECT {', '.join(MIRRORED)}, record_json FROM moderator_decisions "
+    f"WHERE seq > %(known)s) t ON true ORDER BY t.seq")
 
 
 def is_postgres(spec: object) -> bool:
@@ -137,7 +172,7 @@ class PostgresLedger(LedgerBase):
             raise self._error("cannot prepare the ledger tables in", exc) from None
         self._ready = True
 
-    def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def _query(self, sql: str, params: tuple | dict = ()) -> list[tuple]:
         import psycopg
 
         if self._conn is None or self._conn.closed:
@@ -173,6 +208,44 @@ class PostgresLedger(LedgerBase):
 
     def _walk_key(self) -> str | None:
         return "postgresql:" + self.display
+
+    def _snapshot(self, known: int) -> tuple[bytes, int, bytes, int, list]:
+        """(digest and count of the rows up to seq `known`, digest and count of all rows,
+        the rows after `known` as `_verify_rows` gives them), read in one statement."""
+        rows = self._query(_SNAPSHOT, {"known": known})
+        if not rows:  # no ledger tables yet (the aggregates' CROSS JOIN always gives a row)
+            raise LedgerError(f"the team store {self.display} holds no ledger")
+        first = rows[0]
+        tail = []
+        for row in rows:
+            if row[4] is None:  # no row after `known`: the LEFT JOIN's empty side
+                continue
+            d = dict(zip(MIRRORED, row[4:-1], strict=True))
+            d["seq"] = int(d["seq"])
+            tail.append((d, bytes(row[-1])))
+        return bytes(first[0]), int(first[1]), bytes(first[2]), int(first[3]), tail
+
+    def walked_before_append(self) -> VerifyOutcome:
+        """`LedgerBase.walked_before_append` with the digest computed by the server: the
+        rows this process walked are compared there (one SHA-256 over them, in the same
+        statement that returns the rows after them), so an append reads over the
+        connection only the records added since, not the whole chain."""
+        key = self._walk_key()
+        assert key is not None
+        known = WALKS.get(key)
+        outcome = None
+        if known is not None:
+            p_d, p_c, a_d, a_c, tail = self._snapshot(known.count)
+            if (p_d, p_c) == (known.digest, known.count):
+                outcome, _ = walk_from(tail, None, start=(known.count, known.head))
+        if outcome is None:
+            _, _, a_d, a_c, tail = self._snapshot(0)
+            outcome, _ = walk_from(tail, None)
+        assert outcome is not None
+        outcome = check_head_marker(outcome, self._head_marker())
+        whole = outcome.ok and outcome.count == a_c
+        WALKS.put(key, WalkedPrefix(a_c, outcome.head, a_d) if whole else None)
+        return outcome
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[_PgTx]:
