@@ -46,7 +46,7 @@ from moderator_app.core.video.resume import resumes_gradually
 
 from .kinds import in_order
 from .reactions import FROZEN_RATIO
-from .records import SyncAnalysis, SyncFinding
+from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 
 RULE = "sync.no_reaction"
@@ -267,6 +267,12 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                 and g.video_start_s - 1.0 <= f1
                 and f0 - 1.0 <= (g.video_end_s if g.video_end_s is not None
                                  else g.video_start_s)]
+        if said and not waits and explained is not None:
+            # a stretch "at chance" that holds the held picture and answers above chance
+            # once its actions there are set aside: the held picture's finding, at its edges
+            cut = [j for j in said if _held_explains(a, a.findings[j], f0, f1)]
+            explained.update(cut)
+            said = [j for j in said if j not in cut]
         if said:  # already said, from the reactions: from the picture's first held frame
             for j in said:
                 g = a.findings[j]
@@ -298,6 +304,39 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             video_start_s=round(f0, 3), video_end_s=round(f1, 3), run_start_s=r0,
             run_end_s=r1, actions=least))
     return out
+
+
+# A stretch found "at chance" (`local_findings.with_unexplained`) is cut to a held picture
+# inside it when it reaches further than this past the picture's edges: within it, the
+# picture's first held frame dates it (`LATE_S`, `widened`).
+HELD_EDGE_S = 1.0
+
+
+def _held_explains(a: SyncAnalysis, g: SyncFinding, f0: float, f1: float) -> bool:
+    """Is the stretch `g`, said to be answered no more often than by chance, the held
+    picture f0..f1's doing? It reaches more than HELD_EDGE_S past the picture's edges, and
+    its actions expected outside the picture answer more often than their chance (the
+    analysis' own answers in the player's tiles, `SyncAnalysis.answers`): the misses that
+    made it a stretch are the held picture's, where nothing can answer, and its chance there
+    is the held picture's stillness (no onset within `stretch.LOCAL_S` of its actions).
+    Why: QA s29 T5, Robotank at 36 fps held 21.33-25.17 s: the run's first 16 actions, video
+    5.20-28.04 s, were one `sync.no_reaction` (6 answered, 3.9 by chance) and the held
+    picture, already "said", no finding of its own; outside it those actions answered 5
+    times against 3.7 by chance. A stretch of another attempt answers at chance outside the
+    picture as well, and stays as it was."""
+    if g.rule != RULE or CHANCE_WORDS not in g.message or g.run_start_s is None or g.run_end_s is None or \
+            g.video_start_s is None or len(a.answers) != len(a.reactions):
+        return False
+    end = g.video_end_s if g.video_end_s is not None else g.video_start_s
+    if g.video_start_s >= f0 - HELD_EDGE_S and end <= f1 + HELD_EDGE_S:
+        return False
+    out = [i for i, r in enumerate(a.reactions)
+           if g.run_start_s - 1e-6 <= r.run_s <= g.run_end_s + 1e-6
+           and not f0 - 1e-6 <= r.expected_video_s < f1]
+    if not out:
+        return False
+    hits = sum(1 for i in out if a.answers[i][0])
+    return hits > sum(a.answers[i][1] for i in out)
 
 
 def _known(holds: Sequence[tuple[float, float]], f0: float, f1: float, fps: float) -> bool:

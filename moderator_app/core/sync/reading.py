@@ -407,7 +407,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         # explains it: that offset is not the run's start for sure (core/sync/head.py)
         out = replace(out, confidence=min(out.confidence, HEAD_BOUND),
                       confidence_note=head_note(i1))
-    return out
+    # its answers too: a held picture inside the stretch may explain it (freeze.py)
+    return with_answers(out, sig, nov_r, th, q, memo)
 
 
 def _from_rest(res: SyncAnalysis, run_s, keep, sig: FrameSignals, nov, plain, seg_fit,
