@@ -262,6 +262,7 @@ def _rising(run_s, sig: FrameSignals, th, offset_s: float | None,
                       "follows a press's first change by 0 to 4 frames)")
               for f in a.findings if f.rule == "sync.activity_without_actions"
               and not any(near(f, g) for g in silent.findings)]
+    played += rise.drift_of(a, silent)
     out = replace(silent, findings=silent.findings + played) if played else silent
     if in_phase:
         out = _phase_reactions(out, run_s, phase, th, float(a.suggested_offset_s)) or out
