@@ -631,8 +631,54 @@ def test_a_token_wrapped_by_escaped_line_breaks_is_warned_on_every_engine(monkey
                               4096)
     hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
     assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 31)]
-    assert hits[0]["message"] == ("looks like a GitHub token once its JSON escapes are "
-                                  "decoded: ghp_…[39 chars]")
+    assert hits[0]["message"] == ("looks like a GitHub token once the escaped line breaks "
+                                  "inside it are removed: ghp_…[39 chars]")
+
+
+@pytest.mark.parametrize("escape", [True, False])
+def test_a_wrapped_token_with_an_escape_or_an_early_break_is_warned_on_every_engine(
+        monkeypatch, escape):
+    """Session 29's wrapped-token check missed a token when the line also held a `\\u`
+    escape (that reading returned first) or when the break came under 8 characters after
+    the marker; both are found on every engine, and the message says how the line was
+    read."""
+    token = "ghp_QA29wrappedTokenXYZ0123456789abcdef"
+    events = make_run_events(60, seed=4, text_bytes=300, variety=0.0)
+    events[30]["payload"]["text"] = (f"A wrapped {token[:20]}\n{token[20:]}" if escape
+                                     else f"wrapped {token[:4]}\n{token[4:]}")
+    events[40]["payload"]["text"] = "my task-\nlist\nrisk-assessment\n"
+    lines = [_dump(e) for e in chain_events(events)]
+    if escape:  # the same event (and hash) spelled with an escape a writer need not use
+        lines[30] = lines[30].replace(b'"A wrapped ', b'"\\u0041 wrapped ')
+        assert b"\\u0041 wrapped ghp_" in lines[30]
+    rep = assert_same_reports(join(lines), monkeypatch, 4096)
+    hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
+    assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 31)]
+    how = ("its JSON escapes are decoded and the escaped line breaks inside it are removed"
+           if escape else "the escaped line breaks inside it are removed")
+    assert hits[0]["message"] == f"looks like a GitHub token once {how}: ghp_…[39 chars]"
+
+
+def test_a_token_split_over_two_adjacent_strings_is_warned_on_every_engine(monkeypatch):
+    """A key cut over two members of one object (`"key_a": "sk-proj-QA30",
+    "key_b": "splitKey..."`) or two elements of an array, the first starting with the
+    marker, is read with the strings joined; two honest strings side by side raise
+    nothing."""
+    key = "sk-proj-QA30splitKey0123bbbbCCCCdddd4567"
+    events = make_run_events(60, seed=4, text_bytes=300, variety=0.0)
+    events[20]["payload"]["env"] = {"key_a": key[:12], "key_b": key[12:]}
+    events[30]["payload"]["parts"] = [key[:20], key[20:]]
+    events[40]["payload"]["env"] = {"a": "task-", "b": "abcdefghijklmnopqrstuvwxyz0123"}
+    events[41]["payload"]["env"] = {"a": "risk-sk-", "b": "abcdefghijklmnopqrstuvwxyz0123"}
+    rep = assert_same_reports(join([_dump(e) for e in chain_events(events)]), monkeypatch,
+                              4096)
+    hits = [f for f in rep["findings"] if f["rule"].startswith("secret")]
+    assert [(f["rule"], f["line"]) for f in hits] == [("secret.suspect", 21),
+                                                       ("secret.suspect", 31)]
+    assert {f["message"] for f in hits} == {
+        "looks like a API key (sk-...) once the adjacent strings it is split over are joined: "
+        "sk-p…[40 chars]"}
+
 
 # -- whole reports, accelerator on and off --------------------------------------------------
 def _lines_only(block, ctx):

@@ -54,8 +54,9 @@ class SecretHit:
     label: str
     column: int
     excerpt: str
-    escaped: bool = False  # found only once the line's JSON `\\uXXXX` escapes are decoded
+    escaped: bool = False  # found only once the line is read another way (`how`)
     tags: bool = False  # found only once its Unicode TAG characters are read as ASCII
+    how: str = ""  # that reading, for the finding: "once <how>" (DECODED, UNWRAPPED, ...)
 
 
 def _redact(token: bytes) -> str:
@@ -97,52 +98,124 @@ def _at_markers(raw: bytes, marker: bytes, pattern: re.Pattern[bytes],
 def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
     """Suspected secrets in one line (at most `limit`), by column; [] fast for a usual line.
     A line holding a JSON escape of a printable character is also scanned with its escapes
-    decoded (one level: `\\u005c` makes another escape, never a deeper scan)."""
+    decoded (one level: `\\u005c` makes another escape, never a deeper scan), and then (or
+    else) with the cuts inside a token that starts at a marker removed (`_rejoined`: escaped
+    line breaks, a member or element boundary): what is found so is said with how it was read
+    (`SecretHit.how`), since its column in that text is not one in the file."""
     hits = _scan(raw, limit)
-    if not hits and b"\\u00" in raw and _regex(_HIDING).search(raw):
+    if hits:
+        return hits
+    shown = raw
+    how: tuple[str, ...] = ()
+    if b"\\u00" in raw and _regex(_HIDING).search(raw):
         # a secret spelled with JSON escapes (`sk\u002dproj-...`) is the secret itself to
-        # any parser; its column in the decoded text is not one in the file, so none is given
-        return [SecretHit(h.label, 0, h.excerpt, True)
-                for h in _scan(unescape_json(raw), limit)]
-    if not hits and (b"\\n" in raw or b"\\r" in raw) and _wrapped(raw):
-        # a token wrapped by escaped line breaks inside one string (QA s29 h29_07)
-        return [SecretHit(h.label, 0, h.excerpt, True)
-                for h in _scan(_regex(_WRAPPED).sub(rb"\1", raw), limit)]
-    if not hits and any(m in raw for m in TAG_MARKERS):
+        # any parser
+        shown, how = unescape_json(raw), (DECODED,)
+    joined = _rejoined(shown)
+    if joined is not None:
+        shown, how = joined[0], (*how, *joined[1])
+    if how:
+        hits = _scan(shown, limit)
+        if hits:
+            return [SecretHit(h.label, 0, h.excerpt, True, how=" and ".join(how))
+                    for h in hits]
+    if any(m in raw for m in TAG_MARKERS):
         shown = _TAG.sub(_tag_ascii, raw)
         if shown != raw:
-            return [SecretHit(h.label, 0, h.excerpt, True, True) for h in _scan(shown, limit)]
-    return hits
+            return [SecretHit(h.label, 0, h.excerpt, True, True,
+                              "its invisible TAG characters are read as the ASCII they mirror")
+                    for h in _scan(shown, limit)]
+    return []
 
+
+# How a hit found in a line read another way was read (the finding says it: "looks like a
+# GitHub token once ...").
+DECODED = "its JSON escapes are decoded"
+UNWRAPPED = "the escaped line breaks inside it are removed"
+JOINED = "the adjacent strings it is split over are joined"
 
 # A writer that wraps long strings at a fixed width (PEM-like) puts an escaped line break
 # (`\\n`, `\\r`) inside a token: `ghp_QA29wrappedToken\\nXYZ0123...` (QA s29 h29_07) was
-# published by `withhold` and raised nothing in `verify`. A line where a marker starts a run
-# of 8 or more token characters that ends at such a break is also scanned with its escaped
-# breaks removed (the run keeps the usual `task-` / `risk-` text with newlines out of it).
-_WRAP_TAIL = rb"[A-Za-z0-9_\-]{8,}(?:\\[nr])+[A-Za-z0-9_\-]"
-_WRAPPED = rb"(?<!\\)((?:\\\\)*)\\[nr]"
+# published by `withhold` and raised nothing in `verify`. A token may also be cut over two
+# adjacent strings of one object or array (`"key_a": "sk-proj-QA30", "key_b":
+# "splitKey..."`: the shape QA s29's h29_08 used for an AWS key). A run of token characters
+# that starts at a marker and is cut so, right after the marker or later, is read again with
+# the cut removed; a member or element boundary counts only when the first string starts with
+# the marker and the next looks like the rest of a token (`_piece_ok`), so two honest strings
+# side by side are not read as one. The patterns' own look-behinds keep
+# `my task-list\\nrisk-assessment` silent.
 _TOKEN_RUN = rb"[A-Za-z0-9_\-]*"
+_BREAKS = rb"(?:\\[nr])+(?=[A-Za-z0-9_\-])"
+_BOUNDARY = (rb'"[ \t]*,[ \t]*(?:"[^"\\\n]{1,64}"[ \t]*:[ \t]*)?"'
+             rb"(?=[A-Za-z0-9_\-])")
 
 
-def _wrapped(raw: bytes) -> bool:
-    """Whether a marker of `raw` starts a token run cut by an escaped line break: tried at
-    each marker only (`match` at a place), never a regex search of the whole line, which
-    costs ~25 ns a byte and many lines hold a marker and a newline (`task-`, `disk-`)."""
-    tail, run = _regex(_WRAP_TAIL), _regex(_TOKEN_RUN)
+# A string joined to the one before must look like the rest of a token, not a word or a
+# name beside a locale: the first string holds 4+ token characters after its marker
+# (`"sk-SK", "sk-SK-ViktoriaNeural"` or `["sk-SK", "cs-CZ", ...]` is a list of locales), the
+# next is a whole string of 8+ token characters holding a letter and a digit (`"sk-learn",
+# "tensorflow-datasets"` stays two names).
+_PIECE_HEAD = 4
+_PIECE_MIN = 8
+
+
+def _piece_ok(raw: bytes, start: int, end: int) -> bool:
+    piece = raw[start:end]
+    return (end - start >= _PIECE_MIN and raw[end:end + 1] == b'"'
+            and _PART_DIGIT.search(piece) is not None
+            and _PART_LETTER.search(piece) is not None)
+
+
+def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
+    """`raw` with the cuts inside marker-led token runs removed, and how (UNWRAPPED, JOINED),
+    or None when no such run is cut. Linear: each run of token characters is read once, not
+    once per marker inside it (`task-task-...` over 80 KB took 46 s so; the s29 review), and
+    each cut is a `match` at a place, never a regex search of the line."""
+    wraps = b"\\n" in raw or b"\\r" in raw
+    run, breaks, boundary = _regex(_TOKEN_RUN), _regex(_BREAKS), _regex(_BOUNDARY)
+    cuts: dict[int, tuple[int, str]] = {}
     for marker, _, _ in _PATTERNS:
-        i = raw.find(marker)
+        back = _BACK.get(marker, 0)
+        if back is None or (back and not wraps):
+            continue  # a private key block's marker ends its pattern; `Bearer` needs a space
+        # with no escaped break in the line, only a string that starts with the marker can be
+        # cut (at its end): those are looked for, `"sk-`, not every `task-`
+        lead = b"" if wraps else b'"'
+        i = raw.find(lead + marker)
+        if i >= 0:
+            i += len(lead)
         while i >= 0:
-            at = i + len(marker)
-            if tail.match(raw, at) is not None:
-                return True
-            # A marker further inside this token run starts a shorter run with the same end,
-            # so it fails too: go on past the run (each run read once, not once per marker in
-            # it; `task-task-...` over 80 KB took 46 s, the s29 review).
-            m = run.match(raw, at)  # `*`: always a match, perhaps empty
-            end = m.end() if m is not None else at
-            i = raw.find(marker, max(i + 1, end - len(marker) + 1))
-    return False
+            quoted = i - back > 0 and raw[i - back - 1] == 34  # the string starts with it
+            pos = run.match(raw, i + len(marker)).end()  # type: ignore[union-attr]
+            while True:
+                m = breaks.match(raw, pos) if wraps else None
+                how = UNWRAPPED
+                if m is None and quoted and pos - i - len(marker) >= _PIECE_HEAD:
+                    m = boundary.match(raw, pos)
+                    how = JOINED
+                if m is None:
+                    break
+                nxt = run.match(raw, m.end()).end()  # type: ignore[union-attr]
+                if how is JOINED and not _piece_ok(raw, m.end(), nxt):
+                    break
+                cuts[m.start()] = (m.end(), how)
+                pos = nxt
+            # a marker further inside this run starts a shorter run with the same end: go on
+            # past the run
+            i = raw.find(lead + marker, max(i + 1, pos - len(marker) + 1))
+            if i >= 0:
+                i += len(lead)
+    if not cuts:
+        return None
+    out, at = [], 0
+    for start in sorted(cuts):
+        if start < at:
+            continue
+        out.append(raw[at:start])
+        at = cuts[start][0]
+    out.append(raw[at:])
+    hows = {how for _, how in cuts.values()}
+    return b"".join(out), tuple(h for h in (UNWRAPPED, JOINED) if h in hows)
 
 
 # Unicode TAG characters (U+E0020-U+E007E) mirror printable ASCII and draw nothing: a key
@@ -315,6 +388,10 @@ def scan_public(raw: bytes) -> SecretHit | None:
         hit = _pattern_hit(raw, lower)
         if hit is not None:
             return hit
+    if _PART_GATE[0] in raw or _PART_GATE[1] in raw:
+        hit = _split_named(raw)
+        if hit is not None:
+            return hit
     if _B64_NEEDLE not in raw.translate(_B64_RUN):
         return None
     import base64
@@ -342,7 +419,46 @@ def may_hold_public_secret(block: bytes) -> bool:
         return True
     lower = block.lower()
     return (b"eyj" in lower or b"private key" in lower or b"://" in lower
-            or _named_words_in(lower) or _B64_NEEDLE in block.translate(_B64_RUN))
+            or _named_words_in(lower) or _PART_GATE[0] in block or _PART_GATE[1] in block
+            or _B64_NEEDLE in block.translate(_B64_RUN))
+
+
+# A value named like a secret, spelled in numbered parts: adjacent string members of one
+# object whose names are one stem and consecutive numbers (`key_part1`, `key_part2`: QA s29
+# h29_08 published an AWS secret key so; `token_1`, `token_2`, `secret0`, `secret1`). The
+# parts are joined and held to the named-secret rule, stricter here since the stem is only a
+# word: the stem names a key, token, secret, password or credential, and the joined value is
+# 16+ characters with no space, holding a letter and a digit (`"key1": "ArrowLeft", "key2":
+# "ArrowRight"` stays publishable). The gate: a member name ending in `1` before its colon.
+_PART_GATE = (b'1":', b'1" :')
+_PART_MEMBER = rb'"([A-Za-z0-9_\-.]{1,64}?)([0-9]{1,3})"[ \t]*:[ \t]*"([^"\\\s]{1,4096})"'
+_PART_NEXT = rb"[ \t]*,[ \t]*"
+_PART_STEM = rb"(?i)key|token|secret|passw|pwd|cred"
+_PART_DIGIT = re.compile(rb"[0-9]")
+_PART_LETTER = re.compile(rb"[A-Za-z]")
+
+
+def _split_named(raw: bytes) -> SecretHit | None:
+    """The first value named like a secret and split over numbered members (above)."""
+    member, sep = _regex(_PART_MEMBER), _regex(_PART_NEXT)
+    stem_word = _regex(_PART_STEM)
+    pos = 0
+    while (m := member.search(raw, pos)) is not None:
+        stem, index = m.group(1), int(m.group(2))
+        values, start, end = [m.group(3)], m.start(), m.end()
+        while (gap := sep.match(raw, end)) is not None:
+            nxt = member.match(raw, gap.end())
+            if nxt is None or nxt.group(1) != stem or int(nxt.group(2)) != index + 1:
+                break
+            values.append(nxt.group(3))
+            index, end = index + 1, nxt.end()
+        joined = b"".join(values)
+        if (len(values) > 1 and stem_word.search(stem) and len(joined) >= 16
+                and _PART_DIGIT.search(joined) and _PART_LETTER.search(joined)):
+            return SecretHit("value named like a secret, split over numbered members",
+                             start + 1, _redact(joined))
+        pos = m.end() if len(values) == 1 else end
+    return None
 
 
 _ESCAPE = (rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"

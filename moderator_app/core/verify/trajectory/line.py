@@ -217,9 +217,7 @@ def examine_line(raw: bytes, ctx: LineContext) -> Facts:
         if found is None:
             found = []
         for hit in hits:
-            where = ("once its invisible TAG characters are read as the ASCII they mirror"
-                     if hit.tags else "once its JSON escapes are decoded" if hit.escaped
-                     else f"at column {hit.column}")
+            where = f"once {hit.how}" if hit.how else f"at column {hit.column}"
             found.append((SECRET, f"looks like a {hit.label} {where}: {hit.excerpt}"))
     spell = None
     hint = ctx.spell_hint
