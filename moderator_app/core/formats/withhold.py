@@ -30,6 +30,8 @@ from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import (
     may_hold_public_secret,
+    numbered_parts,
+    numbered_parts_in,
     scan_public,
     unescape_json,
 )
@@ -245,11 +247,22 @@ def _parse(body: bytes) -> dict | LineError:
 
 
 def _refuse_secrets_in(pending: list[tuple[int, bytes]]) -> None:
-    """`pending`: (the number of its first line, public lines joined by newlines)."""
-    if pending and may_hold_public_secret(b"\n".join(out for _, out in pending)):
-        for line, out in pending:
-            for i, one in enumerate(out.split(b"\n")):
-                _refuse_secrets(one, line + i)
+    """`pending`: (the number of its first line, public lines joined by newlines). Lines are
+    scanned one by one only when the block may hold something (`may_hold_public_secret`);
+    a block that may hold only numbered parts of a named secret (`"key1": ...`) is asked
+    only that, line by line."""
+    if not pending:
+        return
+    block = b"\n".join(out for _, out in pending)
+    if may_hold_public_secret(block):
+        scan = scan_public
+    elif numbered_parts_in(block):
+        scan = numbered_parts
+    else:
+        return
+    for line, out in pending:
+        for i, one in enumerate(out.split(b"\n")):
+            _refuse_secrets(one, line + i, scan)
 
 
 # A run of lines public as they are is read at once (`_PublicRuns`): at least this many bytes,
@@ -324,11 +337,11 @@ def _public_prefix(run: bytes, n: int) -> int:
     return n
 
 
-def _refuse_secrets(public: bytes, line: int) -> None:
+def _refuse_secrets(public: bytes, line: int, scan=scan_public) -> None:
     """Refuse to publish a line whose public bytes look like they hold a secret (the
     withheld members are gone already: a key in a prompt is no reason to refuse). The
     message gives the kind and a redacted excerpt (`secrets.SecretHit`), never the secret."""
-    hit = scan_public(public)
+    hit = scan(public)
     if hit is not None:
         raise WithholdError(
             f"line {line}: its public part holds what looks like a secret ({hit.label}: "
