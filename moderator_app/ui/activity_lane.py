@@ -31,6 +31,7 @@ SPAN_COLORS = {
     "video.timestamp_gap": QColor(220, 60, 60, 170),
     "video.timestamp_backwards": QColor(220, 60, 60, 170),
     "video.stream_change": QColor(170, 90, 220, 170), "audio.gap": QColor(220, 60, 60, 170),
+    "video.clock_jump": QColor(170, 90, 220, 110),  # a note at a join: time not in the file
     "audio.discontinuity": QColor(220, 60, 60, 170),
     # the whole file (a slideshow): light, so the lane's envelope still shows through
     "video.low_frame_rate": QColor(220, 60, 60, 60),

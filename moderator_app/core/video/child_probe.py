@@ -281,19 +281,24 @@ def _decodable_head(req: dict, index, deadline: float):
 
 
 def _moved(source: object, index) -> list[list[float]]:
-    """[video time of its first frame, seconds taken off] of each joined recording read with
-    its clock shifted (`joined_chain.origin_shift`: its own clock started far past the end of
-    the one before): the probe says so (at most 8)."""
+    """[video time of its first frame, seconds of its own clock past where the one before is
+    shown to end] of each joined recording read with its clock shifted further than the one
+    before (`joined_chain.origin_shift`: its own clock started far past the end of the one
+    before; shifts chain, so a third recording's own jump is its shift less the second's):
+    the probe says so (at most 8)."""
     import numpy as np
 
     from . import joined_chain
     out: list[list[float]] = []
     if not index.frame_count:
         return out
-    for start in joined_chain.later_starts(source)[0][:8]:
+    before = 0.0
+    for start in joined_chain.later_starts(source)[0]:
         shift = joined_chain.origin_shift(source, start)
-        if shift:
+        if shift and shift != before and len(out) < 8:
             at = np.nonzero(index.pos >= start)[0]
             if at.shape[0]:
-                out.append([round(float(index.times_s[int(at[0])]), 6), shift])
+                out.append([round(float(index.times_s[int(at[0])]), 6),
+                            round(shift - before, 6)])
+        before = shift
     return out

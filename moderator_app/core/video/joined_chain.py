@@ -298,16 +298,14 @@ _shifts: dict[tuple, float] = {}  # (path, size, mtime, start) -> `origin_shift`
 def origin_shift(source: object, start: int) -> float:
     """Seconds to take off the timestamps of the joined recording whose header is at byte
     `start` (read from its own header): where its own clock starts more than ORIGIN_GAP_S
-    past the end of the recording before it (its start plus its duration, both from that
-    one's header), its times are made to go on from that end, as an MP4 initialisation
-    segment sent again goes on (QA s29: a second recording's clock from 7200 s was a 7194 s
-    footage gap, 7 of 11 moments "no footage"). A clock that restarts, or goes on, or a
-    recording before it of unknown duration (a live capture): 0, as before. Once a process
-    for a file and recording."""
-    import av
-
-    from .index import recording_stream
-    from .joined_headers import open_recording, recording_joins
+    past where the recording before it is shown to end, its times are made to go on from
+    that end, as an MP4 initialisation segment sent again goes on (QA s29: a second
+    recording's clock from 7200 s was a 7194 s footage gap, 7 of 11 moments "no footage").
+    The shifts chain (`_shifts_to`): a third recording from 7200 s after a second from
+    3600 s shown at 2 s goes on from the second's shown end, and one whose clock goes on
+    from the one before's (within ORIGIN_GAP_S) is shifted as that one is. A clock that
+    restarts, or goes on, or a recording before it of unknown duration (a live capture): 0,
+    as before. Once a process for a file and recording."""
     if not isinstance(source, str) or start <= 0:
         return 0.0
     try:
@@ -315,32 +313,74 @@ def origin_shift(source: object, start: int) -> float:
     except OSError:
         return 0.0
     key = (source, st.st_size, st.st_mtime_ns, start)
-    if key in _shifts:
-        return _shifts[key]
-    joins = recording_joins(source)
-    before = max([0, *(j for j in joins if j < start)])
-    after = next((j for j in joins if j > start), None)
-    shift = 0.0
-    try:
-        with open_recording(source, before, start) as prev, \
-                open_recording(source, start, after) as own:
-            # its picture's start (its sound may start before it: AAC's priming), after the
-            # end of the one before (its header's: picture and sound)
-            p0, pd, v = prev.start_time, prev.duration, recording_stream(own)
-            o0 = None if v is None or v.start_time is None or not v.time_base else \
-                float(v.start_time * v.time_base)
-            if isinstance(p0, int) and isinstance(pd, int) and pd > 0 and o0 is not None:
-                gap = o0 - (p0 + pd) / 1_000_000
-                if gap > ORIGIN_GAP_S:
-                    shift = round(gap, 6)
-    except av.error.MemoryError:
-        raise
-    except (av.error.FFmpegError, OSError, ValueError):
+    if key not in _shifts:
+        if len(_shifts) >= 64:
+            _shifts.clear()
+        _shifts.update(_shifts_to(source, (source, st.st_size, st.st_mtime_ns), start))
+    return _shifts.get(key, 0.0)
+
+
+def _shifts_to(source: str, file_key: tuple, start: int) -> dict[tuple, float]:
+    """`origin_shift` of every joined recording up to the one at `start`, in file order
+    (each one's shift depends on the one before's), keyed as `_shifts` is. A recording's
+    end is read from its own header (`_own_span`); where it is shown to end is that minus
+    its own shift."""
+    import av
+
+    from .index import recording_stream
+    from .joined_headers import open_recording, recording_joins
+    joins = [j for j in recording_joins(source) if j > 0]
+    heads = [0, *joins]
+    out: dict[tuple, float] = {}
+    before_shift = 0.0
+    for k in range(1, len(heads)):
+        at = heads[k]
+        if at > start:
+            break
+        key = (*file_key, at)
+        if key in _shifts:
+            before_shift = _shifts[key]
+            out[key] = before_shift
+            continue
+        after = heads[k + 1] if k + 1 < len(heads) else None
         shift = 0.0
-    if len(_shifts) >= 64:
-        _shifts.clear()
-    _shifts[key] = shift
-    return shift
+        try:
+            with open_recording(source, heads[k - 1], at) as prev, \
+                    open_recording(source, at, after) as own:
+                # its picture's start (its sound may start before it: AAC's priming), after
+                # the end of the one before (its header's: picture and sound)
+                end, v = _own_end(prev), recording_stream(own)
+                o0 = None if v is None or v.start_time is None or not v.time_base else \
+                    float(v.start_time * v.time_base)
+                if end is not None and o0 is not None:
+                    if before_shift and 0 <= o0 - end <= ORIGIN_GAP_S:
+                        shift = before_shift  # its clock goes on from the one before's
+                    elif o0 - (end - before_shift) > ORIGIN_GAP_S:
+                        shift = round(o0 - (end - before_shift), 6)
+        except av.error.MemoryError:
+            raise
+        except (av.error.FFmpegError, OSError, ValueError):
+            shift = 0.0
+        out[key] = before_shift = shift
+    return out
+
+
+def _own_end(container) -> float | None:
+    """Where a recording read from its own header ends on its own clock, by that header
+    (None: it does not say). Matroska's Duration is the end of the Segment's timeline, its
+    timestamps counted from 0 (ffmpeg's muxer: a recording from 30 s of 2 s says 32 s; FFmpeg
+    gives it as the container's duration, not its length): its start is not added (session
+    29 added it: a false 30 s `video.footage_gap` at the join, and a third recording from
+    7200 s after one from 3600 s was never shifted). A Duration under its own start can only
+    be a length: added to it. Any other container's duration is its length."""
+    p0, pd = container.start_time, container.duration
+    if not isinstance(pd, int) or pd <= 0:
+        return None
+    p0 = p0 if isinstance(p0, int) else 0
+    names = str(getattr(container.format, "name", "") or "").split(",")
+    if "matroska" in names and pd >= p0:
+        return pd / 1_000_000
+    return (p0 + pd) / 1_000_000
 
 
 def shift_ticks(shift_s: float, stream) -> int:

@@ -17,6 +17,8 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
 - `video.stream_change`: the picture size, or the frame rate (a sustained step of the median
   frame interval between regular stretches, `rates.py`), changes mid-stream; a note where a
   file that drops repeats falls to a whole fraction of its rate for good (`rates._lasting`);
+- `video.clock_jump`: a joined recording whose own clock starts far past the end of the one
+  before, shown right after it (`scan_clocks.py`): a note at the join, with how far;
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
   motion before and after it, or, in busy content where motion saturates, a share of changed
   points standing out of its local distribution (listed, info; the edges of a black stretch
@@ -56,6 +58,7 @@ from .packed import packed_times, restamped
 from .probe import NoFootage
 from .rates import rate_changes
 from .scan_cache import cache_key, file_sha256, load_cached, sha_lock, store
+from .scan_clocks import clock_spans
 from .scan_cuts import cut_candidates
 from .scan_gaps import held_through, timestamp_spans
 from .scan_holds import same_picture, still_spans
@@ -63,6 +66,7 @@ from .scan_spans import (  # noqa: F401 - the rules
     AUDIO_DISC,
     AUDIO_GAP,
     BLACK,
+    CLOCK_JUMP,
     CUT,
     FROZEN,
     LOW_RATE,
@@ -366,6 +370,7 @@ def analyse(arrays: dict, meta: dict, sha: str, cached: bool,
                                          stores_repeats=meta.get("codec") != "theora")
               if not held_through(s, stills)]
     spans += _stream_changes(sig, arrays, order, th)
+    spans += clock_spans(sig, arrays)
     if sig.frame_count >= 3 and fd > th.low_rate_interval_s:
         # a slideshow: every hole is one frame duration, so no gap rule can see it
         t1 = end_of(sig, sig.frame_count - 1)

@@ -54,13 +54,16 @@ def cache_key(path: Path, sha: str) -> str:
     level, no decoding): since session 27 the second one may be read from its own header
     (`joined_chain.own_read`: other encoder settings, `.mkvj27`; then another picture size
     too, `.mkvj27s`; then another clock, another TimecodeScale, `.mkvj29`: `rescaled`; then a clock
-    that starts far later, `.mkvj29b`: `origin_shift`), and
+    that starts far later, `.mkvj29b`: `origin_shift`; then such clocks read from the
+    header's Duration as the end and chained over three recordings or more, `.mkvj30`), and
     arrays cached before decoded it with the first's (or read its times 10x off). Tagged `.mp4j28b`
     for a fragmented MP4 of recordings joined (`mp4_joins`): since session 28 each is read
     from its own header (`joined_chain.mp4_own`), and arrays cached before lost the first
     fragment of each (and `.mp4j28`, written for an hour of session 28, lost the first
     recording's last second of sound: `joined_chain.demux`; `.mp4j28a` left a recording of
-    another time base, another frame rate, to the whole file's demuxer: `rescaled`)."""
+    another time base, another frame rate, to the whole file's demuxer: `rescaled`). Both
+    tagged `.mkvj30` / `.mp4j30` since session 30: the scan notes where a recording's clock
+    was moved (`scan_clocks.MovedClocks`), which arrays cached before do not hold."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(8)
@@ -71,11 +74,11 @@ def cache_key(path: Path, sha: str) -> str:
     if head[:4] == b"\x1a\x45\xdf\xa3":
         from .joined_headers import matroska_joins
         if matroska_joins(str(path), 1):
-            return f"{sha}.mkvj29b"
+            return f"{sha}.mkvj30"
     if head[4:8] == b"ftyp":
         from .joined_headers import mp4_joins
         if mp4_joins(str(path), 1):
-            return f"{sha}.mp4j28b"
+            return f"{sha}.mp4j30"
     return sha
 
 

@@ -47,6 +47,10 @@ CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level "
            "(listed to look at; a full-screen flash that comes back, a change the game "
            "repeats, or a train of changes within a second, is none).", G)
+CLOCK_JUMP = rule("video.clock_jump", Severity.INFO,
+                  "A joined recording's own clock goes on from the end of the one before (one "
+                  "whose clock starts more than 5 s later is shown right after it, and said: "
+                  "the time its clock skipped is not in the file).", G)
 SCAN_STOPPED = rule("video.scan_stopped", Severity.INFO,
                     "The integrity scan covered the whole video (verify --scan stops at its CPU "
                     "budget, --scan-budget; its findings then cover the video up to there).", G)

@@ -302,6 +302,7 @@ def scan_container(container, progress=None, total: int = 0,
     from .joined_timeline import Timeline
     from .ogg_theora import theora_dates
     from .packed import Packed, vop_type
+    from .scan_clocks import MovedClocks
 
     v = recording_stream(container)
     cc = v.codec_context
@@ -341,6 +342,8 @@ def scan_container(container, progress=None, total: int = 0,
     complete = True
     # Ogg/Theora: FFmpeg misdates the first packet after a hole; the pages' granules do not
     dates = theora_dates(container, v)
+    # joined recordings whose own clock starts far later, said by the scan (scan_clocks.py)
+    moved = MovedClocks(source, joined_chain.joinable(container))
     try:
         # a joined Matroska's recordings past the demuxer's end too, as the index reads them
         for pk in joined_chain.demux(container, streams, source):
@@ -357,6 +360,7 @@ def scan_container(container, progress=None, total: int = 0,
                     pk_dts.append(pk.dts if pk.dts is not None else -(1 << 62))
                     pk_size.append(pk.size)
                     pk_key.append(bool(pk.is_keyframe))
+                    moved.packet(pk.pos, pk.pts)
                     if packed.mpeg4:
                         if pk.is_keyframe:
                             packed.keyframe(pk, 0)
@@ -420,7 +424,7 @@ def scan_container(container, progress=None, total: int = 0,
         "packet_type": np.frombuffer(bytes(pk_type), np.uint8),
         "audio_start": np.asarray(a_pts, np.float64) + a_shift,
         "audio_end": np.asarray(a_end, np.float64) + a_shift,
-        "audio_envelope_db": env.finish(), **holes.arrays(),
+        "audio_envelope_db": env.finish(), **holes.arrays(), **moved.arrays(),
         "splice_pts": np.asarray([a for a, _ in timeline.splices], np.int64),
         "splice_back": np.asarray([b for _, b in timeline.splices], np.int64),
     }
