@@ -28,7 +28,8 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   picture brightened or darkened at once, back to the picture before within 0.5 s) is none,
   and so is a change the game repeats (the same tiles changed by the same amounts at two
   other candidates 1 s or more away: Kaboom!'s flash; `scan_cuts._unique`) or a frame of a
-  train of changes (three other candidates within 0.5 s: an explosion; `scan_cuts._lone`);
+  train of changes (three other candidates within 0.5 s: an explosion; `scan_cuts._lone`),
+  but for the train's one change that stands out of it (a cut beside the explosion);
 - `audio.gap` / `audio.discontinuity`: the audio timestamps jump forward / back.
 
 A picture finding (cut, frozen, black) wholly inside a span the probe declares without footage
