@@ -30,6 +30,7 @@ from . import (
     clock,
     drops,
     event_jump,
+    faint,
     freeze,
     held_insert,
     kinds,
@@ -205,6 +206,11 @@ def _faint(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
     motion read at a low frame rate (QA s29's Turmoil at 16 fps) passes the fit's tests
     over the offsets and the shuffled logs with too few reactions clearing the usual bar."""
     g = sig.grid
+    e = kinds.in_order(run_s, input_kinds)[0]  # (as the readings order them)
+    scales = [sig] + ([sig.coarser(COARSE_GRID)] if g > COARSE_GRID and not g % COARSE_GRID
+                      else [])
+    if not any(faint.stood(s, e) for s in scales):
+        return None  # no stretch stood its shuffled logs: nothing a faint reading can choose
     fine = analyze_at(run_s, sig, th, None, input_kinds=input_kinds, wanted=True,
                       faint=True)
     if g <= COARSE_GRID or g % COARSE_GRID:

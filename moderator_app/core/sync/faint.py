@@ -75,3 +75,21 @@ def faint_offset(run_s: np.ndarray, sig: FrameSignals, nov: reactions.Novelty, p
     if excess < th.sync_min_actions:
         return None
     return off, excess, lag
+
+
+def _stood_key(run_s) -> tuple[str, bytes]:
+    return ("faint-stood", np.asarray(run_s, float).tobytes())
+
+
+def mark_stood(sig: FrameSignals, run_s) -> None:
+    """Note on `sig` that a stretch of these actions (`run_s` as the reading orders them)
+    stood its shuffled-log bar in a reading of it (`reading._read_at`)."""
+    sig.kept[_stood_key(run_s)] = True
+
+
+def stood(sig: FrameSignals, run_s) -> bool:
+    """Whether a reading of `sig` marked a stretch of these actions standing (`mark_stood`).
+    A faint reading tests the same stretches with the same shuffled logs as the plain one:
+    it can choose none where none stood, and `analysis._faint` is then not read (Seaquest's
+    and River Raid's silent runs paid 5-10 % more analysis for it)."""
+    return _stood_key(run_s) in sig.kept

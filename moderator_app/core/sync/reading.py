@@ -24,6 +24,7 @@ from . import (
     reactions,
     track,
 )
+from . import faint as faint_mod
 from .faint import faint_offset
 from .fit import (
     FIT_WEIGHT_FLOOR,
@@ -253,6 +254,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
             continue
         sub = run_s[i0:i1]
         f, zz = significance(sig, nov1, look1, q, sub, speed, th, memo, needed)
+        if zz >= needed:  # (a faint reading of these actions may choose it: faint.py)
+            faint_mod.mark_stood(sig, run_s)
         if abs(f.offset_s - cands[path[i0]]) > 2 / sig.fps and \
                 (not faint or _track_stands(look, sub, cands[path[i0]], speed, th)):
             continue  # the stretch alone prefers another offset: no evidence for this one
