@@ -15,6 +15,7 @@ Built by ffmpeg (`-output_ts_offset`, a recorder's clock from its start-up), 30 
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -23,7 +24,9 @@ import pytest
 import video_corpus as vc
 
 from moderator_app.cli import main
+from moderator_app.core.video.decoder import ExactDecoder
 from moderator_app.core.video.export import frame_for_time, read_frames
+from moderator_app.core.video.opening import open_container
 from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -95,6 +98,24 @@ def test_each_recording_goes_on_from_where_the_one_before_is_shown_to_end(joins,
     assert shown == [n for _, n in moments]
     images = read_frames(path, p.index, list(range(p.frame_count)))
     assert [None if i is None else vc.read_code(i) for i in images] == list(range(p.frame_count))
+
+
+@pytest.mark.parametrize("name", ["30-3600-7200", "0-3600-7200"])
+def test_seeks_into_each_recording_land_on_their_frame(joins, name):
+    """The player's seam, with the shifts now chained (`joined_seek` adds each recording's
+    back to seek in its own ticks): frames on each side of both joins and 24 more in random
+    order, by one decoder, each its own number, none by a decode from the file's start (as
+    on main, where the third recording kept its own times)."""
+    path, _ = joins[name]
+    p = probe_video(path, path.name)
+    assert p.index is not None
+    dec = ExactDecoder(open_container(str(path)), p.index,
+                       reopen=lambda: open_container(str(path)))
+    frames = [150, 10, 209, 149, 60, 59, 0, 180, *random.Random(30).sample(range(210), 24)]
+    got = [vc.read_code(f.to_ndarray(format="rgb24")) if (f := dec.read(n)) is not None
+           else None for n in frames]
+    assert got == frames
+    assert dec.fallbacks == 0
 
 
 @pytest.mark.parametrize("name", ["30-3600-7200", "0-3600-7200", "30-3600"])

@@ -65,7 +65,7 @@ def clock_spans(sig: FrameSignals, arrays: dict) -> list[Span]:
     out: list[Span] = []
     if pts is None or jump is None or pts.shape != jump.shape or not sig.frame_count:
         return out
-    for p, s in zip(pts.tolist(), jump.tolist(), strict=True):
+    for p, s in zip(pts[:MAX_NOTED].tolist(), jump[:MAX_NOTED].tolist(), strict=True):
         k = int(np.searchsorted(sig.pts, p, side="left"))
         if k >= sig.frame_count:
             continue
