@@ -20,6 +20,7 @@ import shutil
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 import video_corpus as vc
 
@@ -169,3 +170,49 @@ def test_the_scan_notes_each_far_later_clock_at_its_join(joins, name, tmp_path):
             [(a, m) for a, _, m in said]
         assert not [f for f in report.findings if f.rule in (
             "video.footage_gap", "video.timestamp_gap", "coverage.missing")]
+
+
+@pytest.fixture(scope="module")
+def tones(tmp_path_factory) -> dict[str, Path]:
+    """Three recordings over AAC tones of 440, 660 and 990 Hz, own clocks from 0 (or 30 s),
+    3600 s and 7200 s, joined by `cat`."""
+    d = tmp_path_factory.mktemp("mkv_origin_tones")
+    out = {}
+    for name, origins in (("0-3600-7200", (None, "3600", "7200")),
+                          ("30-3600-7200", ("30", "3600", "7200"))):
+        data, first = b"", 0
+        for k, (origin, hz) in enumerate(zip(origins, (440, 660, 990), strict=True)):
+            tone = ["-f", "lavfi", "-i", f"sine=frequency={hz}:sample_rate=48000:"
+                    f"duration={FRAMES[k] / 30}", "-c:a", "aac"]
+            args = [*tone, *(["-output_ts_offset", origin] if origin else []), *_MKV]
+            data += vc.encode(d / f"{name}_{k}.mkv", args, frames=FRAMES[k], fps="30",
+                              first=first).read_bytes()
+            first += FRAMES[k]
+        out[name] = d / f"{name}.mkv"
+        out[name].write_bytes(data)
+    return out
+
+
+@pytest.mark.parametrize("name", ["0-3600-7200", "30-3600-7200"])
+def test_each_recording_sounds_where_its_picture_is(tones, name):
+    """The player's sound (`AudioTrack.for_index(...).pcm`, a fresh track a window, as after a
+    seek): 0.3 s windows in each recording hold its own tone (before: silence in the third,
+    and on 30-3600-7200 in the second too)."""
+    from moderator_app.core.video.audio import RATE, AudioTrack
+
+    path = tones[name]
+    p = probe_video(path, path.name)
+    assert p.index is not None
+    heard = []
+    for t in (0.5, 1.6, 2.3, 4.5, 5.2, 6.5):
+        track = AudioTrack.for_index(path, p.index)
+        track.open()
+        try:
+            x = np.frombuffer(track.pcm(t, t + 0.3), np.int16).reshape(-1, 2)[:, 0]
+        finally:
+            track.close()
+        x = x.astype(np.float64)
+        peak = np.fft.rfftfreq(x.shape[0], 1 / RATE)[np.argmax(np.abs(np.fft.rfft(x)))] \
+            if x.shape[0] and np.abs(x).max() > 0 else None
+        heard.append(None if peak is None else int(round(peak / 10) * 10))
+    assert heard == [440, 440, 660, 660, 990, 990]
