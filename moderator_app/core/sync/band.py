@@ -32,7 +32,22 @@ def bands(grid: int) -> list[np.ndarray]:
 
 
 def _window_hits(sig: FrameSignals, nov: Novelty, grid: int) -> np.ndarray:
-    """hit[k, b]: band b has an onset in frames k-1 .. k+W (an action shown at k)."""
+    """hit[k, b]: band b has an onset in frames k-1 .. k+W (an action shown at k). Read-only,
+    and kept on `sig` for its next asker with the same novelty (`FrameSignals.kept`): one
+    analysis asked 11-13 times for 3 distinct ones (the bands' selection, `near_offset`,
+    `select_at`, the band splices', on the same signals and their plain novelty)."""
+    key = ("window_hits", grid)
+    got = sig.kept.get(key)
+    if got is not None and got[0] is nov:
+        return got[1]
+    hit = _hits(sig, nov, grid)
+    hit.flags.writeable = False
+    sig.kept[key] = (nov, hit)
+    return hit
+
+
+def _hits(sig: FrameSignals, nov: Novelty, grid: int) -> np.ndarray:
+    """`_window_hits`, computed."""
     # every column's, then every row's (`bands`' order), from the tiles laid out as the grid:
     # grid in-place ORs of one row (or column) of tiles per band set, not a reduction per
     # band nor `any` over an axis of the grid (numpy's is slow on these short axes: on
@@ -244,10 +259,11 @@ def at_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: floa
 
 
 def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
-        grid: int, rate: np.ndarray | None = None,
-        memo: dict | None = None) -> tuple[np.ndarray | None, float]:
+        grid: int, rate: np.ndarray | None = None, memo: dict | None = None,
+        reach: int = 0) -> tuple[np.ndarray | None, float]:
     """`at_offset` on the bands' window hits `hit` (`_window_hits`; `rate`: their mean over
-    the frames, when the caller has it; `memo`: `_shift_counts`' for these hits)."""
+    the frames, when the caller has it; `memo`: `_shift_counts`' for these hits, each table
+    `reach` frames wider on either side than one offset reads)."""
     n = len(hit)
     v = offset_s + e
     inside = (v >= sig.times[0]) & (v <= sig.times[-1])
@@ -273,7 +289,7 @@ def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
         shown = np.searchsorted(srt, n - shifts, "left") - \
             np.searchsorted(srt, -shifts, "left")
     else:
-        counts, shown = _shift_counts(hit, ks, b, r, memo)
+        counts, shown = _shift_counts(hit, ks, b, r, memo, reach)
     counts = counts[shown * 2 >= len(ks)].astype(float)  # half the presses shown
     sd = float(counts.std()) if len(counts) > 1 else 0.0
     top = min(float(c[b]), len(ks) - 1e-9)  # as counted in _binomial_llr
@@ -284,33 +300,42 @@ def _at(sig: FrameSignals, hit: np.ndarray, e: np.ndarray, offset_s: float,
 AT_RANGE_S = 60.0  # as track.JUMP_RANGE_S: the offsets a given one is weighed against
 
 
-def _shift_counts(hit: np.ndarray, ks: np.ndarray, b: int, r: int,
-                  memo: dict) -> tuple[np.ndarray, np.ndarray]:
+def _shift_counts(hit: np.ndarray, ks: np.ndarray, b: int, r: int, memo: dict,
+                  reach: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Per shift s from -r to r of the presses shown at frames `ks`: how many land on a hit
     of band `b` (zero off the footage) and how many land on the footage, as `_at` counts
     them (whole numbers: the same). Both depend on the presses' spacing (ks - min) and on
-    min + s alone, so one table over every min + s serves every offset whose presses keep
-    that spacing, kept in `memo` by band and spacing. Why: `near_offset` reads 121 offsets
-    a frame apart (2 x 2 a run at a given offset), each summing its presses over 7,201
-    shifts at 60 fps: 40 of River Raid's and Seaquest's 190 ms of analysis at the truth."""
+    min + s alone, so one table over min + s serves every offset whose presses keep that
+    spacing, kept in `memo` by band and spacing. Why: `near_offset` reads 121 offsets a
+    frame apart (2 x 2 a run at a given offset), each summing its presses over 7,201 shifts
+    at 60 fps: 40 of River Raid's and Seaquest's 190 ms of analysis at the truth. The table
+    spans the shifts this offset reads and `reach` frames more on either side (the offsets
+    its caller will read next), not the whole video: over every min + s it grew with the
+    footage (~2.4x slower `near_offset` on an hour at 60 fps, s29's stop); an offset
+    outside it gets a table of its own."""
     n = len(hit)
     k0 = int(ks.min())
     spacing = ks - k0
     key = (b, spacing.tobytes())
     got = memo.get(key)
-    if got is None:
-        span = n + 2 * r  # every min + s, from -r to n - 1 + r, at index min + s + r
-        col = np.zeros(int(spacing.max()) + span, np.int32)
-        col[r:r + n] = hit[:, b]
-        counts = np.zeros(span, np.int32)
+    if got is None or not got[0] <= k0 or k0 + 2 * r + 1 > got[0] + len(got[1]):
+        # index u = min + s + r, from 0 (min + s = -r) to n + 2r - 1 (min + s = n - 1 + r);
+        # this table holds u from lo to hi - 1
+        lo = max(0, k0 - reach)
+        hi = min(n + 2 * r, k0 + 2 * r + 1 + reach)
+        col = np.zeros(int(spacing.max()) + hi - lo, np.int32)  # col[i]: hit at u = lo + i
+        a, z = max(0, r - lo), min(len(col), r + n - lo)  # where the footage lies in col
+        if a < z:
+            col[a:z] = hit[lo + a - r:lo + z - r, b]
+        counts = np.zeros(hi - lo, np.int32)
         for k in spacing.tolist():
-            counts += col[k:k + span]
+            counts += col[k:k + hi - lo]
         srt = np.sort(spacing)
-        t = np.arange(-r, n + r)
+        t = np.arange(lo - r, hi - r)
         shown = np.searchsorted(srt, n - t, "left") - np.searchsorted(srt, -t, "left")
-        got = memo[key] = (counts, shown)
-    counts, shown = got
-    return counts[k0:k0 + 2 * r + 1], shown[k0:k0 + 2 * r + 1]
+        got = memo[key] = (lo, counts, shown)
+    lo, counts, shown = got
+    return counts[k0 - lo:k0 - lo + 2 * r + 1], shown[k0 - lo:k0 - lo + 2 * r + 1]
 
 
 def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: float,
@@ -327,7 +352,8 @@ def near_offset(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset_s: fl
     best: tuple[np.ndarray | None, float] = (None, 0.0)
     memo: dict = {}  # (`_shift_counts`: the offsets a frame apart share their presses' spacing)
     for i in sorted(range(-r, r + 1), key=abs):
-        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid, rate, memo=memo)
+        tiles, z = _at(sig, hit, e, offset_s + i / sig.fps, grid, rate, memo=memo,
+                       reach=r + 2)
         if tiles is not None and z > best[1]:
             best = (tiles, z)
     return best
