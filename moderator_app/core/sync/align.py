@@ -18,6 +18,7 @@ from . import lookup
 from .lookup import Lookup
 from .reactions import Novelty
 from .signals import FrameSignals
+from .stats import median
 
 SPEEDS = np.round(np.arange(0.92, 1.0801, 0.0025), 4)
 # Runs longer than this search every speed of the grid rather than 1 % steps first: a coarse
@@ -176,17 +177,6 @@ def _bounded(look: Lookup, offsets: np.ndarray, run_s: np.ndarray, speeds: list[
         i_top = int(ii[hit & (kk == k_top)].min())
         best = max(best, (top, -k_top, -i_top))
     return -best[1], -best[2], best[0]
-
-
-def median(x: np.ndarray) -> float:
-    """np.median(x), bit for bit (the middle value, or the two middle ones' sum halved), at
-    a tenth of its cost on the few dozen actions of a window (it ran for every fit)."""
-    s = np.sort(np.asarray(x, float))
-    n = len(s)
-    if n == 0 or np.isnan(s[-1]):
-        return float(np.median(x))  # nan, as np.median says (with its warning)
-    k = n // 2
-    return float(s[k]) if n % 2 else float((s[k - 1] + s[k]) / 2)
 
 
 def offset_grid(sig: FrameSignals, run_s: np.ndarray) -> np.ndarray:

@@ -49,6 +49,7 @@ from . import band, band_jump, reactions, splices
 from .at_offset import _band_name
 from .records import SyncAnalysis, video_order
 from .signals import FrameSignals
+from .stats import percentile
 
 RULE = "sync.offset_jump"
 MIN_SIDE = 8        # presses on each side of a split (a stretch of ~10 presses)
@@ -137,7 +138,7 @@ def _best_split(e: np.ndarray, sig: FrameSignals, offset_s: float, jump_s: float
         d = d[d != NONE]
         if not len(d):
             continue
-        lo, hi = int(np.percentile(d, 10)), int(np.percentile(d, 75))
+        lo, hi = int(percentile(d, 10)), int(percentile(d, 75))
         key = (b, lo, hi)
         if key not in seen:  # each press' hits at every shift, and their sums from a split on
             hb = _window(on, lo, hi)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .signals import FrameSignals
+from .stats import median
 
 BEAT_MIN_HZ = 0.3    # below: a beat slower than a few cycles in a 20-40 s run
 REACT_S = 0.3        # a press moves what it moves within this (Othello: 26-243 ms)
@@ -68,7 +69,7 @@ def beat_line(times: np.ndarray, change: np.ndarray, fps: float, min_strength: f
     low = np.nonzero((freq >= BEAT_MIN_HZ) & (freq < min_hz))[0]
     if len(above) < 3 or len(low) < 3:
         return None
-    floor = float(np.median(above))
+    floor = float(median(above))
     i = int(low[np.argmax(power[low])])
     if floor <= 0 or i in (low[0], low[-1]) or power[i] < min_strength * floor:
         return None  # no peak, or the band's edge (a slower change's skirt)

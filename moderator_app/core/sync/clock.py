@@ -33,6 +33,7 @@ import numpy as np
 
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
+from .stats import median
 
 RULE = "sync.offset_jump"
 CLOCK_POINTS = 2       # changed points in a tile that make an event (codec noise: 0-2)
@@ -82,7 +83,7 @@ def _merged(ev: np.ndarray, times: np.ndarray, most: int | None) -> np.ndarray |
 def _is_clock(ts: np.ndarray, fd: float, tick: float) -> bool:
     d = np.diff(ts)
     near = d[(d > 0.4 * tick) & (d < 2.5 * tick)]
-    if len(near) < CLOCK_MIN_EVENTS - 4 or abs(float(np.median(near)) - tick) > 0.5 * fd:
+    if len(near) < CLOCK_MIN_EVENTS - 4 or abs(float(median(near)) - tick) > 0.5 * fd:
         return False
     m = np.round(d / tick)
     on = (m >= 1) & (m <= 3) & (np.abs(d - m * tick) <= MERGE_TOL * fd)

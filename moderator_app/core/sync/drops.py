@@ -32,6 +32,7 @@ import numpy as np
 
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
+from .stats import unique_sorted
 
 RULE = "sync.drift"
 DIP_SHARE = 0.35      # a dip's change is under this share of both neighbours' changes
@@ -71,7 +72,7 @@ def drop_period(change: np.ndarray, max_period: float) -> tuple[float, int] | No
     d = np.diff(x)
     # (a period too long to report is a candidate too: its halves hold its dips as well)
     top = MAX_GUESSES * (max_period + 1)
-    cands = sorted({float(g) / j for g in np.unique(d) for j in range(1, MAX_GUESSES + 1)
+    cands = sorted({float(g) / j for g in unique_sorted(d) for j in range(1, MAX_GUESSES + 1)
                     if MIN_PERIOD - 1 <= g / j <= top}, reverse=True)
     for p in cands:  # the largest period that holds the dips: its halves hold them too
         for _ in range(2):  # the mean period of the gaps regular at p (16 and 17: 16.67)

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from . import align, lookup, reactions, track
+from .stats import median, percentile
 
 # The first visible change follows an input by 0 to 2 frames of a 60 Hz game (it reads the
 # input during one frame and draws it in the same or the next). Measured on 8 Atari games
@@ -72,7 +73,7 @@ def refine(run_s, sig, nov, offset, speed, th, q: float = 50.0) -> tuple[float, 
          if r.delay_s is not None and -SUPPORT_BEFORE_S - 1e-6 <= r.delay_s <= SUPPORT_AFTER_S]
     if not d:
         return offset, 0
-    return float(np.percentile(d, q)) - latency_s(q), len(d)
+    return float(percentile(d, q)) - latency_s(q), len(d)
 
 
 # A reaction never comes before its input, so an offset whose reactions are a later change of
@@ -182,7 +183,7 @@ def fine_line(run_s, sig, nov, offset: float, speed: float, th) -> tuple[float, 
     sup = hit & (d >= -SUPPORT_BEFORE_S - 1e-6) & (d <= SUPPORT_AFTER_S)
     if not sup.any():
         return offset, speed
-    anchor = float(np.median(run_s[sup]))
+    anchor = float(median(run_s[sup]))
     step = FINE_STEP_FRAMES / sig.fps / span
     n = int(min(math.ceil(FINE_RANGE / step), FINE_MAX_STEPS))
     # the lines turned about the anchor part from the true one by up to half a grid step
@@ -235,8 +236,8 @@ def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
     ok = dx > 1.0
     if not ok.any():
         return None
-    slope = float(np.median((y[j] - y[i])[ok] / dx[ok]))  # video seconds per run second
-    return float(np.median(y - slope * x)), slope
+    slope = float(median((y[j] - y[i])[ok] / dx[ok]))  # video seconds per run second
+    return float(median(y - slope * x)), slope
 
 
 def _intercept_se(x: np.ndarray, y: np.ndarray) -> float:
@@ -266,10 +267,10 @@ def _intercept_se(x: np.ndarray, y: np.ndarray) -> float:
     lo = slopes[max(0, int((m - c) / 2))]
     hi = slopes[min(m - 1, math.ceil((m + c) / 2))]
     slope_se = float(hi - lo) / 2
-    resid = y - float(np.median(slopes)) * x
+    resid = y - float(median(slopes)) * x
     # the median's asymptotic error: sqrt(pi / 2) times the mean's
     centre_se = math.sqrt(math.pi / 2) * float(np.std(resid, ddof=1)) / math.sqrt(n)
-    return math.hypot(slope_se * float(np.median(x)), centre_se)
+    return math.hypot(slope_se * float(median(x)), centre_se)
 
 
 # The offset of a drift is offered when two of its standard errors stay within what the

@@ -24,6 +24,7 @@ from .fit import (
 )
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
+from .stats import median
 
 REACTION_TAIL_S = 0.6       # after an action, changes may still be its doing
 # A run of actions without a reaction is reported only when this many misses in a row would
@@ -369,7 +370,7 @@ def _track_jump(out: SyncAnalysis, run_s, sig: FrameSignals, th, i0: int, i1: in
                default=[])
     if len(best) < TRACK_AGREE:
         return None
-    shift = float(np.median(best)) - used
+    shift = float(median(best)) - used
     at_other = answer(exp[i0:i1] + shift)[0].astype(int)
     at_used = s[i0:i1].astype(int)
     if head:  # actions i0 .. i0+k-1 at the other offset, the rest at the one used

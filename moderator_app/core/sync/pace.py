@@ -46,6 +46,7 @@ import numpy as np
 from . import beat, split, ticks, timer
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
+from .stats import median
 
 RULE = "sync.drift"
 MIN_SECONDS = 20.0   # a 7.5 Hz line read to 0.1 % needs tens of seconds of footage
@@ -141,7 +142,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     band = np.nonzero((freq >= MIN_HZ) & (freq <= fps / 2 - 2 * fps / n))[0]
     if len(band) < 3:
         return None
-    floor = float(np.median(power[band]))
+    floor = float(median(power[band]))
     if floor <= 0:
         return None
     p = power[band]

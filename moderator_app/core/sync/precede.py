@@ -34,6 +34,7 @@ from .fit import EARLY_LATENCY_S, SUPPORT_AFTER_S, SUPPORT_BEFORE_S
 from .lookup import Lookup
 from .reactions import Novelty
 from .signals import FrameSignals
+from .stats import percentile
 
 PRECEDE_FRAMES = 2      # the frames before a press's expected one that must not react ...
 PRECEDE_S = 0.1         # ... and the frames of this long (when more): a slow group 4-6
@@ -334,7 +335,7 @@ def spread_s(run_s, sig: FrameSignals, nov: Novelty, suggested: float, speed: fl
         lags = lags[chance:len(lags) - chance]
     if len(lags) < SPREAD_MIN_REACTIONS:
         return 0.0
-    lo, hi = np.percentile(lags, SPREAD_Q)
+    lo, hi = percentile(lags, SPREAD_Q)
     return float(hi - lo)
 
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
+from .stats import unique_sorted
 
 RULE = "sync.drift"
 MIN_REPEATS = 20      # a 40 s video slowed 3 % repeats 77 frames
@@ -80,7 +81,7 @@ def repeat_period(sig: FrameSignals, max_period: float) -> tuple[float, int] | N
 
     # (a period too long to report is a candidate too: it must beat its own halves)
     top = (MAX_LOST + 1) * (max_period + 1)
-    cands = {g / j for g in np.unique(d) for j in range(1, MAX_LOST + 2)
+    cands = {g / j for g in unique_sorted(d) for j in range(1, MAX_LOST + 2)
              if MIN_PERIOD - 1 <= g / j <= top}  # at most ~2,700, whatever the video
     if not cands:
         return None

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .stats import median, percentile
+
 GRID = 8
 # A longer hole between two frames is footage missing (video.footage_gap), not a still screen.
 MAX_FILL_S = 10.0
@@ -180,13 +182,13 @@ def frame_period(times: np.ndarray) -> float | None:
     d = d[d > 0]
     if not len(d):
         return None
-    base = float(np.percentile(d, 10))
+    base = float(percentile(d, 10))
     near = d[(d >= 0.5 * base) & (d <= 1.5 * base)]
     if not len(near):  # few intervals far apart (1 s and 39 s): the percentile fell between
-        base = float(np.percentile(d, 10, method="lower"))  # them; take the interval itself
+        base = float(percentile(d, 10, method="lower"))  # them; take the interval itself
         near = d[(d >= 0.5 * base) & (d <= 1.5 * base)]
     if float(np.ptp(near)) < 1e-6:  # exact times: the very period (as every CFR file has)
-        return float(np.median(near))
+        return float(median(near))
     return float(near.mean())
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from . import reactions, track
 from .records import SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
+from .stats import percentile
 
 
 def splice_frames(look, run_s, a, b, sig: FrameSignals, speed: float,
@@ -98,7 +99,7 @@ def unseen(sig: FrameSignals, k: int) -> bool:
     pc = np.asarray(sig.picture_change, float)
     if not 0 < k < len(pc) - 1:
         return False
-    return float(pc[k]) <= float(np.percentile(pc, SPLICE_PCT)) and \
+    return float(pc[k]) <= float(percentile(pc, SPLICE_PCT)) and \
         float(pc[k]) <= SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1]))
 
 
@@ -134,7 +135,7 @@ def standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int | None:
         return None
     pc, idx, strength = win
     k = int(idx[int(np.argmax(strength))])
-    if float(pc[k]) < float(np.percentile(pc, STANDOUT_PCT)) or \
+    if float(pc[k]) < float(percentile(pc, STANDOUT_PCT)) or \
             float(pc[k]) <= SPLICE_SPIKE * max(float(pc[k - 1]), float(pc[k + 1])):
         return None
     return k
@@ -151,7 +152,7 @@ def strongest_standout(sig: FrameSignals, lo: int, hi: int, w: int = 0) -> int |
         return None
     pc, idx, strength = win
     side = np.maximum(pc[idx - 1], pc[idx + 1])
-    ok = (pc[idx] >= float(np.percentile(pc, STANDOUT_PCT))) & (pc[idx] > SPLICE_SPIKE * side)
+    ok = (pc[idx] >= float(percentile(pc, STANDOUT_PCT))) & (pc[idx] > SPLICE_SPIKE * side)
     if not ok.any():
         return None
     return int(idx[int(np.argmax(np.where(ok, strength, -1.0)))])
@@ -183,7 +184,7 @@ def stronger_own(sig: FrameSignals, k: int, own: int, w: int = 0) -> int:
 def stands_out(pc: np.ndarray, j: int) -> bool:
     """Does frame j's whole-picture change stand out as a splice's (`standout`'s test, on its
     own: over STANDOUT_PCT of the video's frames, more than SPLICE_SPIKE times each side)?"""
-    return 0 < j < len(pc) - 1 and float(pc[j]) >= float(np.percentile(pc, STANDOUT_PCT)) and \
+    return 0 < j < len(pc) - 1 and float(pc[j]) >= float(percentile(pc, STANDOUT_PCT)) and \
         float(pc[j]) > SPLICE_SPIKE * max(float(pc[j - 1]), float(pc[j + 1]))
 
 
@@ -237,7 +238,7 @@ def jumps(segs, sig: FrameSignals, speed: float, th, look, run_s,
             k = k0 + dated(ok[:len(pair)], sig.times[k0:k0 + len(pair)], k - k0,
                             a[2] + a[1] / speed, a[2] + b[0] / speed,
                             min(change[k], change[max(k0, k + w - 1):k + w + 2].max()),
-                            float(np.percentile(change, SPLICE_PCT)))
+                            float(percentile(change, SPLICE_PCT)))
             vs, ve = float(sig.times[k]), float(sig.times[min(k + w, len(sig) - 1)])
         out.append(jump_finding(size, vs, ve, a[1], b[0]))
     return out

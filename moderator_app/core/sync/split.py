@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from .signals import FrameSignals
+from .stats import median
 
 SYMMETRY = 0.002     # the two readings' deviations cancel within this
 POWER_RATIO = 3.0    # the two lines' powers within this factor of each other
@@ -59,7 +60,7 @@ def _lines(x: np.ndarray, fps: float, min_strength: float, min_hz: float
     band = np.nonzero((freq >= min_hz) & (freq <= fps / 2 - 2 * fps / n))[0]
     if len(band) < 3:
         return []
-    floor = float(np.median(power[band]))
+    floor = float(median(power[band]))
     if floor <= 0:
         return []
     p = power[band]

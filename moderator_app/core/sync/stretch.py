@@ -22,6 +22,7 @@ from . import splices
 from .band import WINDOW_S
 from .reactions import Novelty, frame_at
 from .signals import FrameSignals
+from .stats import percentile
 
 LOCAL_S = 3.0     # the chance of an answer: the player's tiles' window-hit rate this near
 MIN_HEAD = 6      # actions of the explained part, at least
@@ -289,8 +290,8 @@ def lone_frames(pc: np.ndarray, fps: float) -> np.ndarray:
     n = len(pc)
     if n < 3:
         return np.zeros(0, np.int64)
-    top = float(np.percentile(pc, splices.STANDOUT_PCT))
-    floor = max(1.0, float(np.percentile(pc, LONE_PCT)))
+    top = float(percentile(pc, splices.STANDOUT_PCT))
+    floor = max(1.0, float(percentile(pc, LONE_PCT)))
     w = max(1, int(round(LONE_S * fps)))
     low = np.where(pc < top, pc, 0.0)  # the flashes aside (changes are >= 0)
     pad = np.r_[np.zeros(w), low, np.zeros(w)]
@@ -325,8 +326,8 @@ def _tail_splice(pc: np.ndarray, k0: int, near: int, k1: int, fps: float = 30.0)
             k = int(part[np.argmax(pc[part])])
             if splices.stands_out(pc, k):
                 return k
-    top = float(np.percentile(pc, splices.STANDOUT_PCT))
-    floor = max(1.0, float(np.percentile(pc, LONE_PCT)))
+    top = float(percentile(pc, splices.STANDOUT_PCT))
+    floor = max(1.0, float(percentile(pc, LONE_PCT)))
     w = max(1, int(round(LONE_S * fps)))
     lone = np.array([j <= near and _lone(pc, int(j), w, top, floor) for j in idx], bool)
     return int(idx[lone][np.argmax(pc[idx[lone]])]) if lone.any() else None

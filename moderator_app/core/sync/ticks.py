@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .signals import FrameSignals
+from .stats import median
 
 TICK_SHARE = 0.3   # a tick changes this share of the median changing frame's points or more
 MIN_GAPS = 12      # gaps in a train
@@ -101,7 +102,7 @@ def trains(change: np.ndarray, hold: int = 1) -> list[Train]:
     busy = np.nonzero(c > 0)[0]
     if len(busy) < MIN_GAPS + 1:
         return []
-    ticks = np.nonzero(c >= TICK_SHARE * float(np.median(c[busy])))[0]
+    ticks = np.nonzero(c >= TICK_SHARE * float(median(c[busy])))[0]
     d = np.diff(ticks)
     out: list[Train] = []
     i = 0
