@@ -443,7 +443,10 @@ def check_frames30(case: str) -> dict:
 #: then the same play from CUT_AT + 8 s on (8 s removed: the splice), 20 s in all; a flash is
 #: a whole white frame, every other frame through the span
 CUTS30 = {"c30_cut_after_flash_burst": ((11.2, 12.0), 12.4),
-          "c30_cut_inside_flash_burst": ((12.0, 12.9), 12.4)}
+          "c30_cut_inside_flash_burst": ((12.0, 12.9), 12.4),
+          # the control (added at 15:18, after the first before run, judge note 1): the same
+          # cut with no flash
+          "c30_cut_no_flashes": ((0.0, 0.0), 12.4)}
 CUT_GAME, CUT_SEED, CUT_GONE_S = "koolaid", 3607, 8.0
 
 
