@@ -14,35 +14,21 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import faint, reactions
 from moderator_app.core.sync.signals import FrameSignals
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
-
-def _qa29_run(name: str) -> Path:
-    """QA s29's run `name`, built by its generator in a process of its own (it sets the corpus
-    package's slowdown for its own runs: tests/sync/test_sync_qa28_blackjack.py)."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session29.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_turmoil_at_16_fps_is_offered_its_offset_within_a_frame(capsys, tmp_path,
                                                                 monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run("turmoil-genuine@r16wmv")
+    folder = qa_run(29, "turmoil-genuine@r16wmv")
     truth = json.loads((folder / "truth.json").read_text())
     assert (truth["kind"], truth["fps"], truth["offset_s"]) == ("genuine", 16, 1.6)
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])

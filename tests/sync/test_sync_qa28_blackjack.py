@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -37,22 +37,12 @@ SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _qa28_run(name: str) -> Path:
-    """QA s28's run `name`, built by its generator in a process of its own: the generator
-    sets the corpus package's slowdown and speed-ups for its own runs (qa_session14's
-    `SLOW25`), which would build this process' later corpus runs (`breakout-slow`) with QA's
-    -5 % instead of the corpus' -2.91 %."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session28.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 def test_no_drift_from_a_band_line_through_a_minority_of_the_presses(capsys, tmp_path,
                                                                      monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("blackjack-freeze@r45fmp4")
+    folder = qa_run(28, "blackjack-freeze@r45fmp4")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     rep = json.loads(capsys.readouterr().out)
     sync = rep["sync"]
@@ -114,7 +104,7 @@ def test_a_freeze_resuming_off_the_games_lag_stays_a_warning(capsys, tmp_path, m
     holds end 0.02-0.07 s after a FIRE: at the truth it was said as the game waiting for UP
     (s26's one-hold rule); now a warning, as at auto (`run.wait_note`)."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("blackjack-freeze@r45fmp4")
+    folder = qa_run(28, "blackjack-freeze@r45fmp4")
     for offset in ("auto", TRUTH, "3.768", "3.634"):  # auto, the truth, +2 and -4 frames
         said = _said(folder, offset, capsys)
         assert ("video.frozen", "warning", 19.82, 24.13) in said, (offset, said)
@@ -126,7 +116,7 @@ def test_the_games_opening_wait_is_a_note(capsys, tmp_path, monkeypatch):
     for its first button, no press of the log's before it (a warning before session 28's
     `run.wait_note`)."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("blackjack-genuine@r45fmp4")
+    folder = qa_run(28, "blackjack-genuine@r45fmp4")
     said = _said(folder, TRUTH, capsys)
     assert ("video.frozen", "info", 0.91, 4.78) in said
     # a hold that ignores a FIRE (38.30 s) and resumes after the next stays a warning
@@ -149,7 +139,7 @@ def test_three_holds_at_one_lag_are_the_games_waits_at_auto_and_a_moderators_off
     warnings. Now three agree at any of them (waits.WAIT_LAG_AGREE_MIN)."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     name = "blackjack-genuine2@r45fmp4"
-    folder = _qa28_run(name)
+    folder = qa_run(28, name)
     for offset in NEAR[name]:
         assert _said(folder, offset, capsys) == [
             ("video.frozen", "info", 0.91, 7.05), ("video.frozen", "info", 9.71, 17.58),
@@ -167,7 +157,7 @@ def test_a_recording_stopped_before_run_end_and_a_scan_hold_inside_a_wait(
     held picture (`run.wait_note`), a warning at every offset before."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     name = "blackjack-genuine@r12ogv"
-    folder = _qa28_run(name)
+    folder = qa_run(28, name)
     for offset in NEAR[name]:
         assert _said(folder, offset, capsys) == [
             ("video.frozen", "info", 0.92, 4.0), ("video.frozen", "info", 20.58, 24.0),
@@ -190,7 +180,7 @@ def test_a_freeze_made_anywhere_in_genuine2_is_taken_only_where_the_game_resumed
     from moderator_app.core.sync.waits import lag_waits
 
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("blackjack-genuine2@r45fmp4")
+    folder = qa_run(28, "blackjack-genuine2@r45fmp4")
     video = next(p for p in sorted(folder.iterdir()) if p.name.startswith("video."))
     times, named = inputs(load_submission([folder / "agent-log.jsonl", video]))
     sig = frame_signals(video)
@@ -223,7 +213,7 @@ def test_a_freeze_taken_at_another_offset_than_the_games_lag_stays_a_warning(
     (3.76 s), where it resumes at no press at their lag: a note, the freeze unreported
     (`waits._off_the_agreed_offset`). Now a warning there too."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("blackjack-freeze@r45fmp4")
+    folder = qa_run(28, "blackjack-freeze@r45fmp4")
     for offset in ("4.023", "2.723"):
         said = _said(folder, offset, capsys)
         assert [s for s in said if s[1] == "warning"] == [

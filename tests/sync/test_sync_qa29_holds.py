@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.formats.submission import load_submission
@@ -27,19 +26,9 @@ from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.signals import frame_signals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _qa29_run(name: str) -> Path:
-    """QA s29's run `name`, built by its generator in a process of its own (it sets the
-    corpus package's slowdown for its own runs, which must not reach this process)."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session29.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 def _sync(folder: Path, offset: str, capsys) -> dict:
@@ -50,7 +39,7 @@ def _sync(folder: Path, offset: str, capsys) -> dict:
 def test_holds_ending_at_the_games_lag_after_another_button_are_its_waits(
         capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run("hangman-genuine2@r36ffv1")
+    folder = qa_run(29, "hangman-genuine2@r36ffv1")
     video = folder / "video.mkv"
     times, named = inputs(load_submission([folder / "agent-log.jsonl", video]))
     a = analyze(times, frame_signals(video), DEFAULT_THRESHOLDS, 4.3, input_kinds=named)
@@ -70,7 +59,7 @@ def test_holds_ending_at_the_games_lag_after_another_button_are_its_waits(
 def test_the_scan_section_says_a_waits_frozen_picture_as_the_findings_do(
         capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run("hangman-genuine@r16wmv")
+    folder = qa_run(29, "hangman-genuine@r16wmv")
     rep = _sync(folder, "1.60025", capsys)  # QA's truth in the file's time
     listed = [(f["severity"], f["video_start_s"], f["video_end_s"]) for f in rep["findings"]
               if f["rule"] == "video.frozen"]

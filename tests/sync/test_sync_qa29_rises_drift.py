@@ -14,34 +14,22 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _qa29_run(name: str) -> Path:
-    """QA s29's run `name`, built by its generator in a process of its own (it sets the corpus
-    package's slowdown and speed-ups for its own runs: tests/sync/test_sync_qa28_blackjack.py)."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session29.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 @pytest.mark.parametrize("offset", ["auto", "4.300"])
 def test_a_drift_read_on_the_rises_is_said_where_no_offset_is_suggested(
         offset, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run("turmoil-speed33@r36ffv1")
+    folder = qa_run(29, "turmoil-speed33@r36ffv1")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"] == {"kind": "speed33", "percent": pytest.approx(3.3)}
     cli_main(["verify", str(folder), "--scan", "--sync", "--offset", offset, "--json"])
@@ -59,7 +47,7 @@ def test_a_drift_read_on_the_rises_is_said_where_no_offset_is_suggested(
 
 def test_the_genuine_run_reads_no_drift_on_its_rises(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run("turmoil-genuine@r36ffv1")
+    folder = qa_run(29, "turmoil-genuine@r36ffv1")
     cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     rep = json.loads(capsys.readouterr().out)
     assert [f["rule"] for f in rep["findings"] if f["rule"].startswith("sync.")

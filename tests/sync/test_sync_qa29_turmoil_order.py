@@ -13,35 +13,24 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 RUN = "turmoil-genuine@r36ffv1"
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
-def _qa29_run(name: str) -> Path:
-    """QA s29's run `name`, built by its generator in a process of its own (it sets the corpus
-    package's slowdown for its own runs: tests/sync/test_sync_qa28_blackjack.py)."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session29.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 @pytest.mark.parametrize("offset", ["4.300", "4.3556", "4.1889", "auto"])
 def test_a_genuine_run_whose_first_presses_match_a_later_offset_has_no_jump(
         offset, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa29_run(RUN)
+    folder = qa_run(29, RUN)
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["kind"].startswith("genuine")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", offset, "--json"])
