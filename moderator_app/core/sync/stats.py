@@ -35,7 +35,7 @@ def percentile(a, q, method: Literal["linear", "lower"] = "linear"):
     array (its virtual indices, its partition, its `_lerp`), so the same bits."""
     arr = np.asanyarray(a)
     weak_q = type(q) in (int, float)
-    qs = np.true_divide(q, 100, out=...)
+    qs = np.asarray(np.true_divide(q, 100))
     if arr.size == 0 or method not in ("linear", "lower") or arr.dtype.kind not in "iuf" \
             or not ((qs >= 0) & (qs <= 1)).all():
         return np.percentile(a, q, method=method)  # numpy's answer, or its error
@@ -49,8 +49,8 @@ def percentile(a, q, method: Literal["linear", "lower"] = "linear"):
             return np.percentile(a, q, method=method)
         return np.take(arr, idx)
     virtual = np.asanyarray((n - 1) * qs)
-    prev = np.floor(virtual, out=...)
-    nxt = np.add(prev, 1, out=...)
+    prev = np.asarray(np.floor(virtual))
+    nxt = np.asarray(np.add(prev, 1))
     above = virtual >= n - 1
     if above.any():
         prev[above] = -1
@@ -68,7 +68,7 @@ def percentile(a, q, method: Literal["linear", "lower"] = "linear"):
 def _lerp(a, b, t):
     """numpy's `_lerp`: a + (b - a) t, or b - (b - a)(1 - t) where t >= 0.5."""
     diff = b - a
-    out = np.add(a, diff * t, out=...)
+    out = np.asarray(np.add(a, diff * t))
     np.subtract(b, diff * (1 - t), out=out, where=t >= 0.5, casting="unsafe",
                 dtype=type(out.dtype))
     return out[()] if out.ndim == 0 else out
