@@ -110,6 +110,7 @@ class DecisionPanel(QWidget):
         self._shown_store = None
         # the ledger's chain walked ahead of the first decision, off the GUI thread
         self.walker = BackgroundOp("ledger-walk", self)
+        self._walking: object = None  # the store the walker last walked (`load_history`)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(9, 2, 9, 9)  # 7 px less on top, 2 between: see checklist.py
@@ -364,9 +365,14 @@ class DecisionPanel(QWidget):
         store = self._store()
         # Damage found ahead is said in the history list, before the form is filled (not in
         # the status line, where it could hide the append's own refusal); the append checks
-        # again, and refuses with the form kept.
-        self.walker.run(lambda _progress, _cancel: walk_ahead(store),
-                        on_done=self._walked_ahead)
+        # again, and refuses with the form kept. A walk of this store still running is not
+        # started again: a walk does not stop when superseded, and each history load (every
+        # submission shown, every decision) started one, several full walks at once on a
+        # cold 10,000-decision ledger (session 30 review: 6.8 s of CPU for eight).
+        if not (self.walker.busy and self._walking == store):
+            self._walking = store
+            self.walker.run(lambda _progress, _cancel: walk_ahead(store),
+                            on_done=self._walked_ahead)
         try:
             with open_store(self._store(), create=False) as ledger:
                 earlier = ledger.by_evidence(evidence_digest(result.report.files))

@@ -329,3 +329,43 @@ def _record(result):
     from moderator_app.core.ledger.records import build_record
 
     return build_record(result, "accept", reviewer="earlier")
+
+
+def test_a_walk_of_the_store_still_running_is_not_started_again(panel, store, qtbot,
+                                                                 monkeypatch):
+    """Each history load (each submission shown, each decision) asked for a walk ahead, and a
+    superseded walk does not stop: several full walks of one cold ledger ran at once
+    (session 30 review, 6.8 s of CPU for eight at 10,000 decisions). One walk a store at a
+    time; a new one once it has ended."""
+    import threading
+
+    from moderator_app.core.ledger import chained
+
+    with Ledger(store) as led:
+        for i in range(3):
+            led.append(_record(fake_result(name=f"s{i}")))
+    chained.WALKS.clear()
+    gate = threading.Event()
+    real = chained.check_row
+    rows: list[int] = []
+
+    def held(cols, raw, prev, expected_seq):
+        gate.wait(WAIT_MS / 1000)
+        rows.append(cols["seq"])
+        return real(cols, raw, prev, expected_seq)
+
+    monkeypatch.setattr(chained, "check_row", held)
+    panel.session.set_result(fake_result())
+    assert panel.walker.busy
+    started = panel.walker.generation
+    for _ in range(3):
+        panel.load_history()
+    assert panel.walker.generation == started  # the running walk is not started again
+    gate.set()
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    assert rows == [1, 2, 3]  # one walk of the three records
+    chained.WALKS.clear()
+    panel.load_history()  # the walk ended: the next load walks again
+    assert panel.walker.generation == started + 1
+    qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
+    assert rows == [1, 2, 3, 1, 2, 3]
