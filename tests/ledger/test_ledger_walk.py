@@ -1,7 +1,8 @@
-"""The walk before a store's first append (`Ledger._check_body_before_append`) checks each
-record with the orjson canonical engine (`canonical_json_fast`, session 29: the walk runs on
-the decision panel's UI thread). It must say what `decisions verify` says: the same bytes for
-every record shape the ledger stores, and the same first bad record on a damaged chain."""
+"""The walk before an append (`Ledger._check_body_before_append`: before every append since
+session 30, the records this process has not walked yet) checks each record with the orjson
+canonical engine (`canonical_json_fast`, session 29). It must say what `decisions verify`
+says: the same bytes for every record shape the ledger stores, and the same first bad record
+on a damaged chain."""
 
 from __future__ import annotations
 

@@ -292,13 +292,8 @@ def _moved(source: object, index) -> list[list[float]]:
     out: list[list[float]] = []
     if not index.frame_count:
         return out
-    before = 0.0
-    for start in joined_chain.later_starts(source)[0]:
-        shift = joined_chain.origin_shift(source, start)
-        if shift and shift != before and len(out) < 8:
-            at = np.nonzero(index.pos >= start)[0]
-            if at.shape[0]:
-                out.append([round(float(index.times_s[int(at[0])]), 6),
-                            round(shift - before, 6)])
-        before = shift
+    for start, jump in joined_chain.clock_jumps(source, 8):
+        at = np.nonzero(index.pos >= start)[0]
+        if at.shape[0]:
+            out.append([round(float(index.times_s[int(at[0])]), 6), jump])
     return out

@@ -320,6 +320,22 @@ def origin_shift(source: object, start: int) -> float:
     return _shifts.get(key, 0.0)
 
 
+
+def clock_jumps(source: object, most: int) -> list[tuple[int, float]]:
+    """(header byte, seconds its own clock jumped past where the one before is shown to end)
+    of each joined recording (at most `most`) read with its clock shifted further than the
+    one before (`origin_shift`; the shifts chain, so a third recording's own jump is its
+    shift less the second's): what the probe says in its `method` and the scan notes as
+    `video.clock_jump` (`scan_clocks.MovedClocks`)."""
+    out: list[tuple[int, float]] = []
+    before = 0.0
+    for start in later_starts(source)[0]:
+        shift = origin_shift(source, start)
+        if shift and shift != before and len(out) < most:
+            out.append((start, round(shift - before, 6)))
+        before = shift
+    return out
+
 def _shifts_to(source: str, file_key: tuple, start: int) -> dict[tuple, float]:
     """`origin_shift` of every joined recording up to the one at `start`, in file order
     (each one's shift depends on the one before's), keyed as `_shifts` is. A recording's

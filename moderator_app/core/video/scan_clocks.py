@@ -34,14 +34,7 @@ class MovedClocks:
 
     def __init__(self, source: object, joinable: bool) -> None:
         from . import joined_chain
-        self._todo: list[tuple[int, float]] = []
-        if joinable:
-            before = 0.0
-            for start in joined_chain.later_starts(source)[0]:
-                shift = joined_chain.origin_shift(source, start)
-                if shift and shift != before and len(self._todo) < MAX_NOTED:
-                    self._todo.append((start, round(shift - before, 6)))
-                before = shift
+        self._todo = joined_chain.clock_jumps(source, MAX_NOTED) if joinable else []
         self._pts: list[int] = []
         self._s: list[float] = []
 
