@@ -62,6 +62,18 @@ def test_a_key_cut_over_two_strings_after_its_marker_is_refused(tmp_path):
     {"note": "task-", "x": "abcdefghijklmnopqrstuvwxyz0123"},
     {"note": "ask sk-", "x": "abcdefghijklmnopqrstuvwxyz0123"},  # the string does not start
     {"text": "my task-\nlist\nrisk-assessment sk-\nabc ghp_\nxyz"},
+    # session 30's review: honest neighbours the first rules joined
+    {"voices": ["sk-SK-ViktoriaNeural", "sk-SK-LukasNeural2"]},  # a second name, a marker
+    {"voice": "sk-SK-Filip", "session": "4f9c2b7e1a3d"},  # two members, no shared stem
+    {"voice": "sk-proj-QA30", "session": "splitKey0123bbbbCCCCdddd4567"},
+    {"words": ["xoxo-hugs", "kisses4you"]},  # a word, not random
+    {"plans": ["sk-premium-tier", "enterprise-plan-2024"]},
+    {"args": {"key1": "ControlLeft", "key2": "Numpad5"}},  # a key-combo press
+    {"hotkey1": "CtrlShiftF12", "hotkey2": "AltTabLeft9"},
+    {"hotkey1": AWS[:21], "hotkey2": AWS[21:]},  # the stem is a word ending in "key"
+    {"monkey1": "banana2split", "monkey2": "coconut3milk"},
+    {"tokens1": AWS[:21], "tokens2": AWS[21:]},
+    {"key1": "abc1defgh", "key2": "ijklmn2op"},  # under 32 characters
 ])
 def test_honest_neighbours_stay_publishable(tmp_path, data):
     assert _withhold(tmp_path, data).exists()
@@ -98,5 +110,47 @@ def test_a_split_key_message_names_how_the_line_was_read():
     assert [(h.label, h.column, h.excerpt, h.how) for h in hits] == [
         ("API key (sk-...)", 0, "sk-p…[40 chars]",
          "the adjacent strings it is split over are joined")]
-    assert scan_public(b'{"env":{"token1":"abcdefgh1234","token2":"ijklmnop5678"}}') \
+    assert scan_public(b'{"env":{"token1":"abcdefgh1234qrstuvwx","token2":"ijklmnop5678yz90"}}') \
         is not None
+
+
+def test_a_long_wrapped_run_is_followed_only_as_far_as_a_pattern_reads():
+    """Counting, not timing (session 30's review: one 15 MB line `"sk-abcd" + "\\nx" x 5M`
+    kept a cut and a piece each, 1.33 GB): a run is followed for 16 cuts at most, the rest
+    of the line is kept as written, and the matches made do not grow with the line."""
+    calls = 0
+
+    class Counted:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def match(self, *args):
+            nonlocal calls
+            calls += 1
+            return self.pattern.match(*args)
+
+        def __getattr__(self, name):
+            return getattr(self.pattern, name)
+
+    n = 100_000
+    line = b'{"a":"sk-abcd' + b"\\nx" * n + b'"}'
+    real = secrets._regex
+    secrets._regex.cache_clear()
+    joined, how = secrets._rejoined(line)
+    assert joined == b'{"a":"sk-abcd' + b"x" * 16 + b"\\nx" * (n - 16) + b'"}'
+    assert how == (secrets.UNWRAPPED,)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(secrets, "_regex", lambda p: Counted(real(p)))
+        secrets._rejoined(line)
+    assert calls == 1 + 2 * 16
+    assert [h.how for h in scan_line(line)] == [secrets.UNWRAPPED]  # 20 characters: a key
+
+
+@pytest.mark.parametrize("line", [
+    b'{"a":"my task-list\\nrisk-assessment for disk-1","t":["sk-SK","task-1"]}',
+    b'{"a":"DISKAKIA\\nABCDEFGHIJKLMNOP","b":"leafhf_\\nabc"}',
+])
+def test_a_marker_its_pattern_cannot_start_at_is_no_run(line):
+    """`task-list\\nrisk`: `sk-` after a letter fails the pattern's own look-behind, so the
+    line is not read a second time (a 59 MB trajectory of such lines: 2.4 -> 3.9 s)."""
+    assert secrets._rejoined(line) is None

@@ -146,34 +146,83 @@ JOINED = "the adjacent strings it is split over are joined"
 # `my task-list\\nrisk-assessment` silent.
 _TOKEN_RUN = rb"[A-Za-z0-9_\-]*"
 _BREAKS = rb"(?:\\[nr])+(?=[A-Za-z0-9_\-])"
-_BOUNDARY = (rb'"[ \t]*,[ \t]*(?:"[^"\\\n]{1,64}"[ \t]*:[ \t]*)?"'
+_BOUNDARY = (rb'"[ \t]*,[ \t]*(?:"([^"\\\n]{1,64})"[ \t]*:[ \t]*)?"'
              rb"(?=[A-Za-z0-9_\-])")
-
+_NAME_BEFORE = rb'"([^"\\\n]{1,64})"[ \t]*:[ \t]*\Z'
+# A member name's stem: the name without a last part number or letter (`key_part1`,
+# `key_b`, `a` -> `key`, `key`, ``).
+_NAME_TAIL = rb"[_\-]?(?:part)?[_\-]?(?:[0-9]{1,3}|[A-Za-z])\Z"
 
 # A string joined to the one before must look like the rest of a token, not a word or a
 # name beside a locale: the first string holds 4+ token characters after its marker
-# (`"sk-SK", "sk-SK-ViktoriaNeural"` or `["sk-SK", "cs-CZ", ...]` is a list of locales), the
-# next is a whole string of 8+ token characters holding a letter and a digit (`"sk-learn",
-# "tensorflow-datasets"` stays two names).
+# (`"sk-SK", "sk-SK-ViktoriaNeural"` or `["sk-SK", "cs-CZ", ...]` is a list of locales); the
+# two are elements of one array or members whose names share a stem (`"key_a"`, `"key_b"`;
+# `"voice": "sk-SK-Filip", "session": "4f9c2b7e1a3d"` are two things); the next is a whole
+# string of 8+ token characters that looks random: upper and lower case and 2+ digits, no
+# marker of its own (`"sk-SK-LukasNeural2"`, `"kisses4you"`, `"tensorflow-datasets"` stay
+# names).
 _PIECE_HEAD = 4
 _PIECE_MIN = 8
+# Where a run is long enough to decide (the patterns need at most ~60 characters after their
+# marker): a run is not followed past this many token characters or cuts, so a 15 MB line
+# `"sk-abcd\nx\nx..."` costs 16 cuts, not 5 million (1.33 GB peak; session 30's review).
+_RUN_CHARS = 256
+_RUN_CUTS = 16
+# Bytes before a marker that fail its pattern's own look-behind (or, for `earer`, the byte
+# its match needs): `task-list\nrisk` is no `sk-` run, so no line is scanned twice for it.
+_ALNUM = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123))
+_NOT_BEFORE = {b"sk-": _ALNUM, b"hf_": _ALNUM, b"AKIA": _ALNUM[:36]}
 
 
 def _piece_ok(raw: bytes, start: int, end: int) -> bool:
     piece = raw[start:end]
-    return (end - start >= _PIECE_MIN and raw[end:end + 1] == b'"'
-            and _PART_DIGIT.search(piece) is not None
-            and _PART_LETTER.search(piece) is not None)
+    if end - start < _PIECE_MIN or raw[end:end + 1] != b'"' or \
+            len(_regex(rb"[0-9]").findall(piece, 0, 64)) < 2:
+        return False
+    return (_regex(rb"[A-Z]").search(piece) is not None
+            and _regex(rb"[a-z]").search(piece) is not None
+            and not any(m in piece for m, _, _ in _PATTERNS))
+
+
+def _stem(name: bytes) -> bytes:
+    return _regex(_NAME_TAIL).sub(b"", name, 1)
+
+
+def _joined_ok(raw: bytes, quote: int, m: re.Match[bytes], nxt: int) -> bool:
+    """Whether the string opened at `quote` and the next one (the boundary `m`, its rest
+    ending at `nxt`) are one token cut in two: both array elements, or members whose names
+    share a stem, and the next piece looks random (`_piece_ok`)."""
+    before = _regex(_NAME_BEFORE).search(raw, max(0, quote - 72), quote)
+    name = m.group(1)
+    if (before is None) != (name is None):
+        return False  # a member beside an element: not one array, not one object's pair
+    if name is not None and _stem(before.group(1)) != _stem(name):  # type: ignore[union-attr]
+        return False
+    return _piece_ok(raw, m.end(), nxt)
+
+
+def _starts(raw: bytes, i: int, marker: bytes, back: int) -> bool:
+    """Whether a pattern's match can start at the marker at `i` (its look-behind holds)."""
+    if back:
+        return i > 0 and raw[i - 1] in b"Bb"
+    bad = _NOT_BEFORE.get(marker)
+    return bad is None or i == 0 or raw[i - 1] not in bad
 
 
 def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
     """`raw` with the cuts inside marker-led token runs removed, and how (UNWRAPPED, JOINED),
     or None when no such run is cut. Linear: each run of token characters is read once, not
     once per marker inside it (`task-task-...` over 80 KB took 46 s so; the s29 review), and
-    each cut is a `match` at a place, never a regex search of the line."""
+    each cut is a `match` at a place, never a regex search of the line. Bounded: a run is
+    followed for `_RUN_CUTS` cuts or `_RUN_CHARS` characters at most, the cuts are kept as
+    two integer arrays, and the line is spliced once into one buffer."""
+    from array import array
+    from heapq import merge
+
     wraps = b"\\n" in raw or b"\\r" in raw
     run, breaks, boundary = _regex(_TOKEN_RUN), _regex(_BREAKS), _regex(_BOUNDARY)
-    cuts: dict[int, tuple[int, str]] = {}
+    per_marker: list[tuple[array[int], array[int]]] = []
+    hows: set[str] = set()
     for marker, _, _ in _PATTERNS:
         back = _BACK.get(marker, 0)
         if back is None or (back and not wraps):
@@ -181,13 +230,21 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
         # with no escaped break in the line, only a string that starts with the marker can be
         # cut (at its end): those are looked for, `"sk-`, not every `task-`
         lead = b"" if wraps else b'"'
+        starts, ends = array("q"), array("q")
         i = raw.find(lead + marker)
         if i >= 0:
             i += len(lead)
         while i >= 0:
-            quoted = i - back > 0 and raw[i - back - 1] == 34  # the string starts with it
+            if not _starts(raw, i, marker, back):  # `task-`: the next marker, C speed
+                i = raw.find(lead + marker, i + 1)
+                if i >= 0:
+                    i += len(lead)
+                continue
             pos = run.match(raw, i + len(marker)).end()  # type: ignore[union-attr]
-            while True:
+            quote = i - back - 1
+            quoted = quote >= 0 and raw[quote] == 34  # the string starts with it
+            length, count = pos - i - len(marker), 0
+            while count < _RUN_CUTS and length < _RUN_CHARS:
                 m = breaks.match(raw, pos) if wraps else None
                 how = UNWRAPPED
                 if m is None and quoted and pos - i - len(marker) >= _PIECE_HEAD:
@@ -196,26 +253,29 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
                 if m is None:
                     break
                 nxt = run.match(raw, m.end()).end()  # type: ignore[union-attr]
-                if how is JOINED and not _piece_ok(raw, m.end(), nxt):
+                if how is JOINED and not _joined_ok(raw, quote, m, nxt):
                     break
-                cuts[m.start()] = (m.end(), how)
-                pos = nxt
+                starts.append(m.start())
+                ends.append(m.end())
+                hows.add(how)
+                length, count, pos = length + nxt - m.end(), count + 1, nxt
             # a marker further inside this run starts a shorter run with the same end: go on
             # past the run
             i = raw.find(lead + marker, max(i + 1, pos - len(marker) + 1))
             if i >= 0:
                 i += len(lead)
-    if not cuts:
+        if starts:
+            per_marker.append((starts, ends))
+    if not per_marker:
         return None
-    out, at = [], 0
-    for start in sorted(cuts):
+    view, out, at = memoryview(raw), bytearray(), 0
+    for start, end in merge(*(zip(s, e, strict=True) for s, e in per_marker)):
         if start < at:
-            continue
-        out.append(raw[at:start])
-        at = cuts[start][0]
-    out.append(raw[at:])
-    hows = {how for _, how in cuts.values()}
-    return b"".join(out), tuple(h for h in (UNWRAPPED, JOINED) if h in hows)
+            continue  # inside a cut already removed (two markers' runs overlap)
+        out += view[at:start]
+        at = end
+    out += view[at:]
+    return bytes(out), tuple(h for h in (UNWRAPPED, JOINED) if h in hows)
 
 
 # Unicode TAG characters (U+E0020-U+E007E) mirror printable ASCII and draw nothing: a key
@@ -427,23 +487,26 @@ def may_hold_public_secret(block: bytes) -> bool:
 # A value named like a secret, spelled in numbered parts: adjacent string members of one
 # object whose names are one stem and consecutive numbers (`key_part1`, `key_part2`: QA s29
 # h29_08 published an AWS secret key so; `token_1`, `token_2`, `secret0`, `secret1`). The
-# parts are joined and held to the named-secret rule, stricter here since the stem is only a
-# word: the stem names a key, token, secret, password or credential, and the joined value is
-# 16+ characters with no space, holding a letter and a digit (`"key1": "ArrowLeft", "key2":
-# "ArrowRight"` stays publishable). The gate (`numbered_parts_in`): a member whose name ends
-# in `1` and whose value is a string, its name holding one of the stem's words.
+# parts are joined and held to a rule stricter than the named-secret one, since the stem is
+# only a word: the name ends in a word naming a key, token, secret, password or credential
+# (the whole name, or after `_`, `-`, `.`; then `part` may follow: `hotkey1`, `monkey1`,
+# `tokens1` are other things), and the joined value looks like a credential: 32+ characters
+# of a key's alphabet holding a letter and 2+ digits (`"key1": "ControlLeft", "key2":
+# "Numpad5"`, a key-combo press in a game agent's log, stays publishable). The gate
+# (`numbered_parts_in`): a string member whose name ends in `1` and in such a word.
 _PART_GATE = (b'1":"', b'1": "')
 _PART_MEMBER = rb'"([A-Za-z0-9_\-.]{1,64}?)([0-9]{1,3})"[ \t]*:[ \t]*"([^"\\\s]{1,4096})"'
 _PART_NEXT = rb"[ \t]*,[ \t]*"
-_PART_STEM = rb"(?i)key|token|secret|passw|pwd|cred"
-_PART_DIGIT = re.compile(rb"[0-9]")
-_PART_LETTER = re.compile(rb"[A-Za-z]")
+_PART_STEM = (rb"(?i)(?:\A|[_\-.])(?:key|token|secret|passw(?:or)?d|pwd|cred(?:ential)?s?)"
+              rb"(?:[_\-]?part)?[_\-]?\Z")
+_PART_VALUE = rb"[A-Za-z0-9+/=_\-.]{32,}"
+_PART_DIGITS = b"0123456789"
 
 
 def numbered_parts_in(data: bytes) -> bool:
     """Whether `data` (a line or a block) may hold numbered parts `_split_named` joins: a C
     search for each string member whose name ends in `1`, and its name (within 64 bytes)
-    looked at for a stem word. A block of boxes (`"x1": 3`) or of options (`"opt1":
+    looked at for a stem word ending it. A block of boxes (`"x1": 3`) or of options (`"opt1":
     "left"`) is not scanned line by line for it (withhold of 200,000 lines with boxes: 1.5 s
     of CPU, 3.8 s with every block holding `1":` scanned so)."""
     word = _regex(_PART_STEM)
@@ -451,7 +514,7 @@ def numbered_parts_in(data: bytes) -> bool:
         i = data.find(gate)
         while i >= 0:
             start = data.rfind(b'"', max(0, i - 66), i)
-            if start >= 0 and word.search(data, start, i) is not None:
+            if start >= 0 and word.search(data[start + 1:i].rstrip(_PART_DIGITS)):
                 return True
             i = data.find(gate, i + 1)
     return False
@@ -461,6 +524,13 @@ def numbered_parts(raw: bytes) -> SecretHit | None:
     """The first value named like a secret and split over numbered members (above) in a
     line's public bytes, or None."""
     return _split_named(raw) if numbered_parts_in(raw) else None
+
+
+def _credential(value: bytes) -> bool:
+    """Whether joined parts look like a credential, not a word or a key combo (above)."""
+    return (_regex(_PART_VALUE).fullmatch(value) is not None
+            and len(value) - len(value.translate(None, _PART_DIGITS)) >= 2
+            and _regex(rb"[A-Za-z]").search(value) is not None)
 
 
 def _split_named(raw: bytes) -> SecretHit | None:
@@ -477,8 +547,7 @@ def _split_named(raw: bytes) -> SecretHit | None:
             values.append(nxt.group(3))
             index, end = index + 1, nxt.end()
         joined = b"".join(values)
-        if (len(values) > 1 and stem_word.search(stem) and len(joined) >= 16
-                and _PART_DIGIT.search(joined) and _PART_LETTER.search(joined)):
+        if len(values) > 1 and stem_word.search(stem) and _credential(joined):
             return SecretHit("value named like a secret, split over numbered members",
                              start + 1, _redact(joined))
         pos = m.end() if len(values) == 1 else end
