@@ -715,3 +715,23 @@ def test_blank_or_garbage_line_first_in_block_3(tmp_path, bad):
         check(rep, verdict="fail", events=BASE_N, first=(line, "traj.blank"),
               by_rule={**SEED_INFO, "traj.blank": 1}, first_break=None, breaks=0)
     assert rep["chain"]["unreadable_lines"] == (1 if bad else 0)
+
+
+def test_a_respelled_flood_is_counted_past_the_cap(tmp_path):
+    """Every line from line 3 spelled as no known writer spells it (PHP's `\\/` in the
+    schema, which the C summary takes: its blocks report the warning as runs), after two
+    lines orjson spells: each is a warning, the first 500 listed at their lines, the rest
+    counted (not made one by one), the same in every engine."""
+    lines = BASE_DATA.split(b"\n")
+    for i in range(2, BASE_N):
+        lines[i] = lines[i].replace(b'"ale-trajectory-event/v1"',
+                                    b'"ale-trajectory-event\\/v1"', 1)
+    data = b"\n".join(lines)
+    assert len(data) == len(BASE_DATA) + BASE_N - 2
+    rep = verify_both(write(tmp_path, data), ALL4)
+    check(rep, verdict="pass", events=BASE_N, first=None,
+          by_rule={**SEED_INFO, "chain.respelled": BASE_N - 2})
+    listed = [f["line"] for f in rep["findings"] if f["rule"] == "chain.respelled"]
+    assert listed == list(range(3, 503))
+    assert rep["summary"]["warnings"] == BASE_N - 2
+    assert rep["summary"]["findings_not_listed"] == BASE_N - 2 - 500

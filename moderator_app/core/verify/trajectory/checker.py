@@ -148,13 +148,31 @@ class TrajectoryChecker:
             if v & SPELL_ALL:
                 self._spelled(n + 1, v)
             else:
-                for k in range(n + 1, n + count + 1):
-                    if self.spell == 0:
-                        return
+                k, last = n + 1, n + count
+                while k <= last and self.spell is None:  # the first decide: on, or off
                     self._spelled(k, v)
+                    k += 1
+                if self.spell == 0:
+                    return
+                self._respelled_lines(k, last - k + 1)
             n += count
 
+    def _respelled_lines(self, first: int, count: int) -> None:
+        """`_respelled` for `count` lines from `first`: those past the rule's cap counted at
+        once (a writer no known spelling matches, such as Go's `\\u003c`, draws it on every
+        line: 120,000 findings made one by one cost more than the chain's C check)."""
+        log = self.report.findings
+        kept = min(count, log.room(RESPELLED.id))
+        for k in range(first, first + kept):
+            self._respelled(k)
+        if count > kept:
+            log.count_dropped(RESPELLED.id, RESPELLED.severity, count - kept)
+
     def _respelled(self, n: int) -> None:
+        log = self.report.findings
+        if not log.room(RESPELLED.id):  # past the cap: counted, the message never made
+            log.count_dropped(RESPELLED.id, RESPELLED.severity, 1)
+            return
         self._add(RESPELLED, "no known serialiser spells this line as it is (the other lines "
                              "are spelled as RFC 8785, orjson or json.dumps write), though its "
                              "value and hash are intact: its bytes were probably edited in place",
