@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from moderator_app.core.sync.records import SyncAnalysis, apply_withheld
+from moderator_app.core.sync.records import DATING_NOTE, SyncAnalysis, apply_withheld
 from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
@@ -85,6 +85,9 @@ class AutoSyncBox(QGroupBox):
         """A SyncAnalysis, a status text, or None (no video)."""
         self.analysis = a if not isinstance(a, str) else None
         self.label.setText(describe(a))
+        # what the suggestion dates (a game's constant lag is in it, not in its confidence)
+        dated = self.analysis is not None and self.analysis.suggested_offset_s is not None
+        self.label.setToolTip(plain_tooltip(DATING_NOTE) if dated else "")
         self.apply.setEnabled(self._applicable())
         # the reason on the button too: at 1280x720 the dock squeezes the label to 2 lines
         withheld = "" if self.analysis is None or self.analysis.suggested_offset_s is None \

@@ -28,6 +28,20 @@ def apply_withheld(confidence: float) -> str:
             "sync lanes before using it; one-click apply is withheld, the offset can be typed")
 
 
+# What a suggestion dates, in the moderator's words (the Sync panel's tooltip on it). The
+# picture shows when the game answered each press: a game that answers every press k frames
+# later draws the same picture k frames later, and no reading of one video splits the two
+# (session 31, QA s30's Backgammon: 2.5-3 frames at 54 fps, suggested 1.93 frames late at
+# 0.906; tests/sync/test_sync_constant_lag.py). The confidence cannot carry such a lag, so the
+# words say it wherever the suggestion is shown.
+DATING_NOTE = ("run_start as the reactions date it, for a game that draws a press's answer "
+               "within 0-2 of its frames (the typical Atari game). A game that answers every "
+               "press later is suggested later by that lag, at the same confidence: the "
+               "picture cannot tell a constant lag from a later offset. Each press still lines "
+               "up with its answer there, and the sync findings, which compare times within "
+               "the run, do not change; check the offset by eye where the exact frame matters.")
+
+
 @dataclass(frozen=True)
 class SyncFinding:
     rule: str
