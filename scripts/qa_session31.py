@@ -9,6 +9,7 @@ inherit it; the CLI is started with `python -P`).
 
     .venv/bin/python scripts/qa_session31.py build [frames|cuts|small|chain|hostile]
     .venv/bin/python scripts/qa_session31.py sync-build|sync-truth|holds-truth|sync [RUN...]
+    .venv/bin/python scripts/qa_session31.py table SYNC.jsonl [MISMATCH.jsonl]  # the counts
     .venv/bin/python scripts/qa_session31.py mismatch [CASE...]   # issue 13: another game's log
     .venv/bin/python scripts/qa_session31.py synccost [RUN...] [--pairs N]  # issue 13: 20 %
     .venv/bin/python scripts/qa_session31.py frames [CASE...]     # issue 12: fMP4 far clocks
@@ -266,6 +267,58 @@ def check_sync(name: str) -> dict:
     _install()
     s30.holds_truth(name)
     return s28.check_sync(name)
+
+
+def table(sync_log: Path, mismatch_log: Path | None = None) -> dict:
+    """Section 1's counts from a `sync` log (one row a run, as check_sync wrote it): S-a, S-l,
+    S-c, S-h, S-b and S-j (an offset_jump within 1 s of the splice at auto or the truth), S-f,
+    S-d (a drift within 1 point, so of the right sign, and no other sync warning), S-e, S-m,
+    S-w (confident wrong offsets over every run)."""
+    rows = [json.loads(x) for x in sync_log.read_text().splitlines() if x.startswith("{")]
+    out: dict = {}
+
+    def count(name: str, sel, ok) -> None:
+        rs = [r for r in rows if sel(r)]
+        good = [r["run"] for r in rs if ok(r)]
+        out[name] = {"met": len(good), "of": len(rs),
+                     "not_met": sorted(r["run"] for r in rs if r["run"] not in good)}
+
+    def game(r: dict) -> str:
+        return r["run"].split("-")[0]
+
+    def kind(r: dict) -> str:
+        return r["tamper"]["kind"]
+
+    def sane(r: dict) -> bool:  # an offset within a frame, or none; never a confident wrong
+        return not r["confident_wrong"] and (r["within_frame"] or
+                                            r["auto"]["suggested_offset_s"] is None or
+                                            (r["auto"]["confidence"] or 0) < 0.5)
+
+    def jump(r: dict) -> bool:
+        at = s27._place(r["tamper"])
+        return any(w[0] == "sync.offset_jump" and s27._near(w, at[0], at[1])
+                   for k in ("auto", "truth") for w in r[k]["warnings"])
+
+    gen = ("genuine", "genuine2")
+    count("S-a", lambda r: kind(r) in gen, lambda r: r["met"])
+    count("S-l", lambda r: kind(r) in gen and game(r) in LAG, sane)
+    count("S-c", lambda r: kind(r) in gen and game(r) in HIDDEN,
+          lambda r: r["within_frame"] and not r["confident_wrong"])
+    count("S-h", lambda r: kind(r) in gen and game(r) in HOLDS, lambda r: r["met"])
+    count("S-b", lambda r: kind(r) in ("cut", "insert"), lambda r: r["met"])
+    count("S-j", lambda r: kind(r) in ("cut", "insert"), jump)
+    count("S-f", lambda r: kind(r) == "freeze", lambda r: r["met"])
+    count("S-d", lambda r: kind(r).startswith(("speed", "slow")),
+          lambda r: r.get("drift_met") and r["met"])
+    count("S-e", lambda r: kind(r) in ("deleted", "human"), lambda r: r["met"])
+    out["S-w confident wrong"] = sorted(
+        f"{r['run']} {r['auto']['suggested_offset_s']} s ({r['auto_frames_off']:+.2f} frames) "
+        f"at {r['auto']['confidence']}" for r in rows if r["confident_wrong"])
+    out["exits outside 0-2"] = sorted(r["run"] for r in rows if r["failed_exit"])
+    if mismatch_log and mismatch_log.exists():
+        ms = [json.loads(x) for x in mismatch_log.read_text().splitlines() if x.startswith("{")]
+        out["S-m"] = {"met": sum(bool(m["met"]) for m in ms), "of": len(ms)}
+    return out
 
 
 #: a genuine run's video beside another game's genuine log (same recorder)
@@ -609,6 +662,8 @@ def main(argv: list[str]) -> int:  # noqa: C901, PLR0912 - one dispatch table
         _rows(sync_truth, rest or SYNC_RUNS + SYNC_WEBM, "run")
     elif what == "sync":
         _rows(check_sync, rest or SYNC_RUNS + SYNC_WEBM, "run")
+    elif what == "table":
+        print(json.dumps(table(Path(rest[0]), Path(rest[1]) if rest[1:] else None), indent=1))
     elif what == "mismatch":
         _rows(check_mismatch, rest or list(MISMATCH), "case")
     elif what == "synccost":
