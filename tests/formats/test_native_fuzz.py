@@ -544,6 +544,44 @@ def test_canonical_escapes_at_every_window_offset(piece, as_is):
                 assert bool(got[1] & ST["ST_ASCII"]) is (text.isascii() and b"\x7f" not in text)
 
 
+# (Go's encoding/json spelling `<`, `>`, `&` as `\u003c`, `\u003e`, `\u0026`, beside what
+# the general loop's fast steps must and must not take: short escapes, `\u00XX` of `"`, `\`,
+# DEL, a control character, uppercase hex, a surrogate pair, invalid or cut escapes)
+_GO_PIECES = ["\\u003c", "\\u003e", "\\u0026", "\\u0020", "\\u007e", "\\u0041", "\\n",
+              '\\"', "\\\\", "\\t", "\\u0022", "\\u005c", "\\u005C", "\\u007f", "\\u001f",
+              "\\u001F", "\\u003C", "\\u00e9", "\\u2028", "\\ud83d\\ude00", "\\u00zz",
+              "\\u0", "\\u00", "\\u003", "\\/", "é", "\x7f"]
+
+
+@pytest.mark.parametrize("piece", _GO_PIECES, ids=range(len(_GO_PIECES)))
+def test_go_escapes_of_ascii_at_every_offset(piece):
+    """Go's `\\u003c` escapes (the general loop's fast step writes the character, session
+    31) and their neighbours after a first `\\u003c`, at every offset across two 32-byte
+    windows, in a value and a member name, with members out of order: the reference's bytes
+    and facts, or refused with it."""
+    for off in range(0, 40):
+        for tail in ("", "\\u0026\\u0026", "x" * 20):
+            body = "go \\u003e " + "y" * off + piece + tail
+            for text in (('"' + body + '"').encode(),
+                         ('{"z":1,"' + body + '":"' + body + '","a":[{"b":2,"a":"' + body +
+                          '"}]}').encode()):
+                got = check_canonical(text)  # (the bytes: the reference's)
+                if got is None:  # declined (a lone escape, invalid text): the Python path's
+                    continue
+                out, flags = got
+                assert flags & ST["ST_NOWRITER"], text  # Go's `\\u003e`: no writer known
+                assert not flags & (ST["ST_MIN"] | ST["ST_MINX"] | ST["ST_EA"]), text
+
+
+def test_go_escapes_are_taken_by_the_fast_step():
+    """The lines of a Go writer are accepted, not declined (what the fast step is for)."""
+    for piece in ("\\u003c", "\\u0026", "\\u0020", "\\n", '\\"', "\\u007e", "\\u0041"):
+        text = ('{"output":"a \\u003c b' + piece + 'c \\u0026\\u0026 d","tool":"bash"}').encode()
+        got = check_canonical(text)
+        assert got is not None, text
+        assert got[0] == canonical_json(json.loads(text)), text
+
+
 def test_float_spellings_refuse_non_finite():
     for x in (math.inf, -math.inf, math.nan):
         with pytest.raises(ValueError):

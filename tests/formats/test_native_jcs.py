@@ -533,6 +533,36 @@ def test_markers_equal_substring_tests(parts):
     assert jcs.markers(block, MARKERS) == tuple(m for m in MARKERS if m in block)
 
 
+_ESCAPES = (b"\\u003c", b"\\u003e", b"\\u0026", b"\\u0027", b"\\u002f", b"\\u00e9",
+            b"\\u0041", b"\\u0020", b"\\u002d", b"\\u002D", b"\\u0073k-", b"\\n", b"&& x",
+            b"\\u005", b"\\u00", b"\\u")
+
+
+@needs_jcs
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(MARKERS), st.sampled_from(_ESCAPES),
+                          st.binary(max_size=8)), max_size=40))
+def test_markers_among_go_escapes_equal_substring_tests(parts):
+    """Go's `\\u003c` / `\\u0026` and other `\\u00XX` escapes share their first four bytes
+    (and `\\u0026` its fifth) with the escapes that can hide a marker: the search drops them
+    on the fifth byte and compares the rest with their bucket's markers only (session 31)."""
+    block = b"".join(parts)
+    assert jcs.markers(block, MARKERS) == tuple(m for m in MARKERS if m in block)
+
+
+@needs_jcs
+def test_a_marker_at_every_place_among_go_escapes():
+    """Each marker at each offset of 80 bytes of Go-escaped text and at the block's very end
+    (the 16- and 32-byte windows' edges, the tail loop): found, and only it."""
+    filler = b"a \\u003c b \\u0026\\u0026 c \\u003e\\n" * 8
+    for m in MARKERS:
+        for at in range(0, 80):
+            for block in (filler[:at] + m + filler[at:], filler[:at] + m):
+                want = tuple(x for x in MARKERS if x in block)
+                assert m in want
+                assert jcs.markers(block, MARKERS) == want, (m, at, len(block))
+
+
 @needs_jcs
 def test_float_spellings_of_every_writer():
     for x in (0.1, 1e-7, 1e-5, 2.5e-5, 1e16, 1e15, 56.0, -0.0, 5e-324, 1.7976931348623157e308,
