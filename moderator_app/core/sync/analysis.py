@@ -40,6 +40,7 @@ from . import (
     reactions,
     repeats,
     rise,
+    rival,
     splices,
 )
 from .combine import by_chance, combine, near
@@ -74,6 +75,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
+    res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)

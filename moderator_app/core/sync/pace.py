@@ -440,16 +440,30 @@ def _timer_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
     if got is None:
         return []
     speed, ticks, _tile = got
+    if abs(speed - 1.0) < HONEST:
+        return []
+    period = float(sig.fps) / speed  # video frames per tick
+    # one grid, read as a seconds timer slowed or a 64-frame cycle sped up: the log tells
+    read = timer.readings(speed)
+    if len(read) > 1:
+        s = timer.told(sig, run_s, [x[0] for x in read], th.sync_min_z)
+        read = [x for x in read if x[0] == s]
+    if len(read) != 1:
+        return []
+    speed, frames = read[0]
     pct = round((speed - 1.0) * 100.0, 2)
-    if abs(speed - 1.0) < HONEST or abs(pct) < th.sync_drift_pct:
+    if abs(pct) < th.sync_drift_pct:
         return []
     way = "faster" if pct > 0 else "slower"
+    what = "the game's seconds timer" if frames == timer.TICK_FRAMES else \
+        "a frame counter's cycle; as a seconds timer it would read the other way, and the " \
+        "log's presses follow this speed"
     return [_finding(
         f"the video runs {abs(pct):.1f} % {way} than the game's clock: a part of the picture "
-        f"that changes once every {timer.TICK_FRAMES} frames of a {hz:g} Hz console (the "
-        f"game's seconds timer) starts changing every {float(sig.fps) / speed:.2f} frames "
-        f"of the video's {float(sig.fps):.3f} a second ({ticks} ticks), as a video sped up "
-        "or slowed at a constant frame rate shows", pct, run_s, sig)]
+        f"that changes once every {frames} frames of a {hz:g} Hz console ({what}) starts "
+        f"changing every {period:.2f} frames of the video's {float(sig.fps):.3f} a second "
+        f"({ticks} ticks), as a video sped up or slowed at a constant frame rate shows",
+        pct, run_s, sig)]
 
 
 def _beat_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:

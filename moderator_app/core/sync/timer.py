@@ -25,16 +25,27 @@ of the console's clock is honest. Measured (session 19) over 500 decoded signal 
 s14-s18 and the corpus): a timer read on 34 honest runs (Boxing, Pitfall, Private Eye,
 Skiing), -0.20 to +0.10 %; on 16 speed changes, each within 0.17 point of the truth.
 Assumed: a tile that changes on a grid of 57-63 console frames through the run is a seconds
-timer (a 64-frame cycle of a game sped up 2 % or more would read as slowed).
+timer, or, on the slow side, a frame counter's 64-frame cycle (`readings`): a grid of 60.1-63
+console frames is a seconds timer slowed 0.2-5 % or a 64-frame cycle sped up 1.6-6.5 %, one
+period read two ways with opposite signs. QA s30's koolaid-speed26@r18divx (+2.6 %, 18 fps):
+a tile on a grid of 18.71 video frames (62.38 console frames) was said as a seconds timer
+slowed 3.82 %, the wrong sign; Kool-Aid Man's genuine runs show that tile on 64 frames (-6.25 %
+as a timer: outside the speeds read, silent). Where both readings are speeds read, the log
+tells which (`told`: the whole picture's fit of the presses stands at one speed and not at the
+other); where it cannot, nothing is said (session 31).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import align, lookup, reactions
 from .signals import FrameSignals
 
 TICK_FRAMES = 60    # console frames per tick of a seconds timer
+COUNTER_FRAMES = 64  # ... and of a frame counter's cycle, read on the same grid (`readings`)
+TOLD_MARGIN = 2.0   # the log tells a reading when its fit stands sync_min_z and this many
+                    # spreads over the other reading's fit
 MIN_TICKS = 20      # onsets on the grid: 20 s of a timer
 BUSY = 3.0          # a tile starting to change more than this many times a tick: no timer
 FILL = 0.8          # of the grid's slots from the first onset to the last, this share hold one
@@ -107,3 +118,37 @@ def timer_speed(sig: FrameSignals, console_hz: float) -> tuple[float, int, int] 
     if not SLOWEST <= base / period <= FASTEST:
         return None  # refined out of the range searched: another cycle's
     return base / period, ticks, tile
+
+
+def readings(speed: float) -> list[tuple[float, int]]:
+    """(speed, console frames per tick) of a timer grid `timer_speed` read as `speed` (a
+    seconds timer's 60 frames), for each cycle that reads a speed from SLOWEST to FASTEST:
+    the seconds timer's, and a frame counter's 64-frame cycle (a slowed timer's grid only)."""
+    out = []
+    for frames in (TICK_FRAMES, COUNTER_FRAMES):
+        s = speed * frames / TICK_FRAMES
+        if SLOWEST <= s <= FASTEST:
+            out.append((s, frames))
+    return out
+
+
+def told(sig: FrameSignals, run_s, speeds: list[float], min_z: float) -> float | None:
+    """The one of `speeds` at which the whole picture's fit of the log's presses (`align.fit`
+    at that speed alone) stands `min_z` spreads, TOLD_MARGIN spreads over every other's;
+    None when the log cannot tell (too few presses shown, or all alike).
+    Measured (session 31): Boxing's and Pitfall's slowed runs (-2.9 %, -2.5 %) stand 7.1-9.6
+    at the timer's slowed reading, 3.2-4.1 at the 64-frame cycle's; koolaid-speed26 (3 of its
+    22 presses shown) 3.2 and 3.0: nothing said."""
+    e = np.asarray(sorted(float(x) for x in run_s if np.isfinite(x)), float)
+    if len(e) < 2 or len(sig) < 2 or len(speeds) < 2:
+        return None
+    nov = reactions.novelty(sig)
+    look = lookup.Lookup(sig, lookup.lookahead(sig, nov))
+    fits = [align.fit(sig, nov, e, speeds=np.array([s]), look=look) for s in speeds]
+    zs = [f.z if f is not None else -np.inf for f in fits]
+    i = int(np.argmax(zs))
+    f = fits[i]
+    if f is None or f.z < min_z or \
+            any(z > f.z - TOLD_MARGIN for j, z in enumerate(zs) if j != i):
+        return None
+    return float(speeds[i])
