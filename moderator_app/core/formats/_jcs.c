@@ -3500,6 +3500,11 @@ typedef struct {
      * `\u0020`, `\u002d`) share their first four bytes with every `\u00XX` escape, a
      * candidate at each `\u00e9` of ensure_ascii's Latin text (s27 open item 3, session 28) */
     unsigned char five[256];
+    /* the same as nibble tables, for a window holding candidates only (kept out of the
+     * search's registers: a fifth pair there cost ~3 % on shapes without candidates): Go's
+     * `\u003c` / `\u003e` share their first four bytes with the escapes' bucket, a candidate
+     * every ~35 bytes of Go's shell output, each a scalar step (QA s30 `goescaped`) */
+    unsigned char lo5[16], hi5[16];
     /* each bucket's markers (a bit per marker), the markers each byte may be the fifth and
      * the sixth byte of (a shorter marker: any byte), and each marker's first and last 8
      * bytes (the first masked to its length): a candidate is compared only with the markers
@@ -3581,11 +3586,18 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
                 ms->hi4[v] |= b;
             }
         }
-        if (ms->ml[j] >= 5)
+        if (ms->ml[j] >= 5) {
             ms->five[k[4]] |= b;
-        else
+            ms->lo5[k[4] & 15] |= b;
+            ms->hi5[k[4] >> 4] |= b;
+        } else {
             for (int v = 0; v < 256; v++)
                 ms->five[v] |= b;
+            for (int v = 0; v < 16; v++) {
+                ms->lo5[v] |= b;
+                ms->hi5[v] |= b;
+            }
+        }
         ms->bmask[ms->bk[j]] |= (uint64_t)1 << j;
         for (int v = 0; v < 256; v++) {
             if (ms->ml[j] < 5 || k[4] == v)
@@ -3687,6 +3699,15 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
                                    _mm_shuffle_epi8(H4, _mm_and_si128(_mm_srli_epi16(d, 4), low)));
         __m128i hit = _mm_and_si128(_mm_and_si128(c1, c2), _mm_and_si128(c3, c4));
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
+        if (mask && i + 20 <= len) { /* the fifth byte, where a candidate is */
+            __m128i e = _mm_loadu_si128((const __m128i *)(p + i + 4));
+            __m128i c5 = _mm_and_si128(
+                _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->lo5), _mm_and_si128(e, low)),
+                _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->hi5),
+                                 _mm_and_si128(_mm_srli_epi16(e, 4), low)));
+            hit = _mm_and_si128(hit, c5);
+            mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
+        }
         if (mask) {
             unsigned char buckets[16];
             _mm_storeu_si128((__m128i *)buckets, hit);
@@ -3738,6 +3759,16 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
             _mm256_shuffle_epi8(H4, _mm256_and_si256(_mm256_srli_epi16(d, 4), low)));
         __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), _mm256_and_si256(c3, c4));
         unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
+        if (mask && i + 36 <= len) { /* the fifth byte, where a candidate is */
+            __m256i e = _mm256_loadu_si256((const __m256i *)(p + i + 4));
+            __m256i L5 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo5));
+            __m256i H5 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi5));
+            __m256i c5 = _mm256_and_si256(
+                _mm256_shuffle_epi8(L5, _mm256_and_si256(e, low)),
+                _mm256_shuffle_epi8(H5, _mm256_and_si256(_mm256_srli_epi16(e, 4), low)));
+            hit = _mm256_and_si256(hit, c5);
+            mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
+        }
         if (mask) {
             unsigned char buckets[32];
             _mm256_storeu_si256((__m256i *)buckets, hit);
