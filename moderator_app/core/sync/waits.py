@@ -43,7 +43,15 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    took 28 of 773 freezes made in Casino's genuine run (2 without; docs/DECISIONS.md,
    session 29). Once they agree, a hold that ends at their lag after the first press of
    *another* button inside it is a wait too, when two holds at least end so at that button
-   (`_at_the_lag`, session 30: Hangman takes UP, DOWN and FIRE, QA s29 T1).
+   (`_at_the_lag`, session 30: Hangman takes UP, DOWN and FIRE, QA s29 T1); an earlier press
+   of that button inside it the picture answered faintly at that lag (a change under the
+   still stretch's noise bar) is not one the hold hid (session 31, QA s30 T1).
+5. **The game's lag, over all its buttons** (session 31, `lag_agreed(pooled=True)`): when no
+   one button ends `WAIT_LAG_AGREE_MIN` holds (Backgammon: its holds end at a FIRE, a RIGHT,
+   a FIRE, QA s30 T1), holds ending within `POOLED_BAND_FRAMES` of one lag after the first
+   press of *any* button inside them are the game's waits, when the expected number of so
+   close an agreement by chance (`pooled_chance`, a null model over the run's own (hold,
+   press) pairs and the offsets searched) is at most `POOLED_CHANCE_MAX`.
 Footage frozen by an edit is a single hold that resumes where the cut lands: the corpus'
 freezes keep their warnings (a game that waits for no button agrees on none; in a game that
 does, an edit resumes at that lag after the first press of its button only by chance,
@@ -52,6 +60,7 @@ and the presses of it held inside the freeze, which the game would have shown, e
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -122,6 +131,12 @@ LAG_MATCH_S = 0.1
 # Holds that must end at another button at the agreed waits' lag (`_at_the_lag`) for it to
 # be one the game waits for too.
 OTHER_BUTTON_MIN = 2
+# With no one button agreeing, holds ending at the first press of *any* button inside them
+# agree when their lags lie within this many frames (the game polls its input; the video's
+# frame shows the answer: one frame, not WAIT_LAG_BAND_S) ...
+POOLED_BAND_FRAMES = 1.0
+# ... and the expected number of such agreements by chance (`pooled_chance`) is at most this.
+POOLED_CHANCE_MAX = 0.01
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
@@ -271,19 +286,39 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
             return ()
         lo, hi = float(grid[0]), float(grid[-1])
         base = (lo + hi) / 2
-    found = lag_agreed(holds, x, kinds, fps, float(th.sync_wait_reaction_s), lo, hi, base,
-                       WAIT_LAG_AGREE_MIN, used)
+    within = float(th.sync_wait_reaction_s)
+    found = lag_agreed(holds, x, kinds, fps, within, lo, hi, base, WAIT_LAG_AGREE_MIN, used)
+    pooled = found is None
+    if pooled:
+        # no one button agrees: the lag is the game's, not the button's (`_at_the_lag`);
+        # the holds ending at one frame's lag after the first press of any button inside
+        # them, when so many agreeing so closely is unlikely by chance (`pooled_chance`)
+        found = lag_agreed(holds, x, kinds, fps, within, lo, hi, base, WAIT_LAG_AGREE_MIN,
+                           used, pooled=True)
     if found is None:
         return ()
     o, ends, band = found
     button = kinds[next(iter(ends.values()))]
-    more = _at_the_lag(holds, ends, x + o, kinds, band, fps)
+    if pooled:
+        # each ends at its own button, at the one lag: said as the game's reaction to its
+        # buttons (run.wait_note), the first agreeing hold's button named as the agreed one
+        taken = {k: replace(_wait(*holds[k], x, kinds, c, o, o, len(ends), band),
+                            agreed_kind=button if kinds[c] != button else None)
+                 for k, c in ends.items()}
+        return tuple(taken[k] for k in sorted(taken))
+    faintly: set[int] = set()
+    more = _at_the_lag(holds, ends, x + o, kinds, band, fps, _faint(sig), faintly)
     # another button is the game's when two holds at least end at it there: one alone is
     # as likely a freeze ending at that lag after a press the game ignored (QA s28's
     # Blackjack genuine2, 4 s frozen at every frame: 7 more of 867 taken with one, ended
     # 0.07-0.11 s after an UP the game never answers, at its FIRE's lag; 0 more with two)
+    # (a hold ending at the agreed button past an earlier press of it that the game showed
+    # faintly at the lag, `_at_the_lag`, is one more of the agreeing holds: the faint
+    # answer is a second reaction at the game's lag; an agreed-button hold without one, at
+    # the band's slack, still needs a second: Casino's freeze guard, test_sync_wait_lag)
     per = [kinds[c] for c in more.values()]
-    more = {k: c for k, c in more.items() if per.count(kinds[c]) >= OTHER_BUTTON_MIN}
+    more = {k: c for k, c in more.items() if per.count(kinds[c]) >= OTHER_BUTTON_MIN
+            or (k in faintly and kinds[c] == button)}
     taken = {k: _wait(*holds[k], x, kinds, c, o, o, len(ends), band)
              for k, c in ends.items()}
     taken.update({k: replace(_wait(*holds[k], x, kinds, c, o, o, len(ends), band),
@@ -291,8 +326,19 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     return tuple(taken[k] for k in sorted(taken))
 
 
+def _faint(sig: FrameSignals) -> np.ndarray:
+    """The video times of the frames whose picture changed by at most `NOISE_POINTS` points
+    (`still_spans` joins a still stretch over them: a keyframe's re-quantisation, or the
+    game's own small answer, as Backgammon's checker moved one point in a lossy MPEG-4
+    recording at 18 fps: 8 points at 14.78 s, QA s30 T1)."""
+    c = np.asarray(sig.picture_change)
+    return np.asarray(sig.times, float)[(c > 0) & (c <= NOISE_POINTS)]
+
+
 def _at_the_lag(holds: list[tuple[float, float]], ends: dict[int, int], v: np.ndarray,
-                kinds: list[str], band: tuple[float, float], fps: float) -> dict[int, int]:
+                kinds: list[str], band: tuple[float, float], fps: float,
+                faint: np.ndarray | None = None,
+                faintly: set[int] | None = None) -> dict[int, int]:
     """The other `holds` (not in `ends`) that end at the agreed waits' lag (`band`,
     `WAIT_LAG_SLACK_FRAMES` either side) after the first press of *any* button inside them
     (`v`: the presses' video times at the agreed offset): {hold: its press}. A game that
@@ -301,9 +347,21 @@ def _at_the_lag(holds: list[tuple[float, float]], ends: dict[int, int], v: np.nd
     0.025 s after a FIRE and one 0.021 s after a DOWN, each a `sync.no_reaction`). The lag,
     not the button, is the game's: it polls its input and the next frame shows the answer.
     The press must be the first of its button inside the hold (the game would have shown an
-    earlier one: footage frozen over it hides a reaction), as `lag_agreed` asks."""
+    earlier one: footage frozen over it hides a reaction), as `lag_agreed` asks, unless each
+    earlier one was shown: a `faint` change (video times) at that lag after it. Footage
+    frozen over a press shows nothing there; a game's small answer under the still
+    stretch's noise bar does (QA s30 T1, Backgammon at 18 fps: a LEFT at 14.66 s answered
+    by 8 points at 14.78 s, the hold resuming at the next LEFT's lag at 16.00 s; before,
+    `video.frozen` 10.44-16.00 s and `sync.no_reaction` over the two ignored presses).
+    The holds taken so are added to `faintly`."""
     slack = WAIT_LAG_SLACK_FRAMES / fps
     lo, hi = band[0] - slack - 1e-6, band[1] + slack + 1e-6
+    if faint is None:
+        faint = np.zeros(0)
+
+    def shown(c: int) -> bool:
+        j = int(np.searchsorted(faint, v[c] + lo))
+        return j < len(faint) and faint[j] <= v[c] + hi
     out: dict[int, int] = {}
     for k, (f0, f1) in enumerate(holds):
         if k in ends:
@@ -314,15 +372,19 @@ def _at_the_lag(holds: list[tuple[float, float]], ends: dict[int, int], v: np.nd
             if v[c] < f0 or no_button(kinds[c]):
                 continue
             i0 = int(np.searchsorted(v, f0))
-            if kinds[c] not in kinds[i0:c]:
+            earlier = [b for b in range(i0, c) if kinds[b] == kinds[c]]
+            if all(shown(b) for b in earlier):
                 out[k] = c
+                if earlier and faintly is not None:
+                    faintly.add(k)
                 break
     return out
 
 
 def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str],
                fps: float, within: float, lo: float, hi: float, base: float, need: int,
-               nearest: bool) -> tuple[float, dict[int, int], tuple[float, float]] | None:
+               nearest: bool, pooled: bool = False
+               ) -> tuple[float, dict[int, int], tuple[float, float]] | None:
     """The offset from `lo` to `hi` at which the most `holds` (video times, first held frame
     to first changed frame) end at the first press of one button inside them, their lags
     (first changed frame - the press) within `WAIT_LAG_BAND_FRAMES` of each other, at least
@@ -332,11 +394,14 @@ def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str]
     of its kind before it there); a pair's lag less the offset is fixed, so the band is
     read on it. Of equal counts, the offset nearest `base`: itself when `nearest` (a
     moderator's offset), else the middle of the offsets at which they agree. At most
-    `WAIT_AGREE_PAIRS` pairs are weighed (None past it)."""
+    `WAIT_AGREE_PAIRS` pairs are weighed (None past it). `pooled`: the presses of every
+    button weighed as one (each still the first of its own button inside its hold), their
+    lags within `POOLED_BAND_FRAMES`, and the agreement taken only when `pooled_chance` of
+    it is at most `POOLED_CHANCE_MAX`."""
     if len(holds) < need or hi < lo:
         return None
     late = NOTE_LATE_FRAMES / fps
-    band = max(WAIT_LAG_BAND_S, 1.0 / fps) + 1e-6
+    band = (POOLED_BAND_FRAMES / fps if pooled else max(WAIT_LAG_BAND_S, 1.0 / fps)) + 1e-6
     last: dict[str, int] = {}
     before = []  # the last press of the same kind before each press, or -1
     for c, kind in enumerate(kinds):
@@ -359,7 +424,8 @@ def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str]
             if before[c] >= 0:  # its kind pressed before it inside the hold: not the first
                 o1 = min(o1, f0 - float(x[before[c]]) - 1e-6)
             if o0 <= o1:
-                pairs.setdefault(kinds[c], []).append((f1 - xc, o0, o1, k, c))
+                pairs.setdefault("" if pooled else kinds[c], []).append(
+                    (f1 - xc, o0, o1, k, c))
     wins = []  # per button and first pair, the pairs whose lags lie in its band
     for ps in pairs.values():
         ps.sort()
@@ -379,9 +445,25 @@ def lag_agreed(holds: list[tuple[float, float]], x: np.ndarray, kinds: list[str]
     if best is None:
         return None
     _, o, inside = best
+    if pooled and pooled_chance(sum(map(len, pairs.values())), len(inside), band,
+                                hi - lo + within + late) > POOLED_CHANCE_MAX:
+        return None
     d = [iv[0] for iv in inside.values()]
     return o, {k: iv[4] for k, iv in inside.items()}, (round(min(d) - o, 3),
                                                         round(max(d) - o, 3))
+
+
+def pooled_chance(pairs: int, agree: int, band: float, span: float) -> float:
+    """The expected number of sets of `agree` of `pairs` (hold, press) lags lying within
+    `band` of each other by chance, the lags spread evenly over `span` (a recording frozen
+    by an edit resumes at no press: its lag is anywhere in the reach searched): C(n, k) *
+    k * (band / span) ** (k - 1), the chance k uniform points spread at most `band`. A
+    null model of the agreement, not a threshold fitted to a game: the more presses a run
+    holds near its holds' ends and the wider the offsets searched, the closer the lags must
+    agree, or the more holds must."""
+    if agree < 2 or pairs < agree or span <= 0:
+        return 0.0 if agree >= 2 and pairs >= agree else 1.0
+    return math.comb(pairs, agree) * agree * min(1.0, band / span) ** (agree - 1)
 
 
 def _stabbed(ivs: list, at: int, need: int, base: float, nearest: bool):

@@ -26,6 +26,10 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "its opening hold, at that lag, or at the first press of a button inside it when "
               "three or more holds end so, at one lag, or at that lag after the first press "
               "of another button inside it when two or more holds end so at that button "
+              "(an earlier press of that button inside it counted as shown when the picture "
+              "changed faintly at that lag after it), or, no one button agreeing, at the "
+              "first press of any button inside it when three or more holds end so within a "
+              "frame of one lag and so close an agreement is unlikely by chance "
               "(`core/sync/waits.py`); or when it lies inside such a held picture. The "
               "report's `video_scan` section says it as its findings do; the scan's cache "
               "keeps the warning.", G)
