@@ -21,7 +21,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   before, shown right after it (`scan_clocks.py`): a note at the join, with how far;
 - `video.cut`: candidates for hard cuts: an isolated peak of motion far above the median
   motion before and after it, or, in busy content where motion saturates, a share of changed
-  points standing out of its local distribution (listed, info; the edges of a black stretch
+  points standing out of its local distribution, or, under the motion floor, a splice of the
+  same scene: an isolated change where the picture held still around it, standing out of
+  the file's own such changes (`scan_cut_steps.py`) (listed, info; the edges of a black stretch
   are fades, not cuts; the first and last frames have nothing around them to judge by); a
   game recorded as a window of the screen (most of the picture never changes) is judged on
   the tiles that do change, where a cut moves most of them at once; a flash (the whole

@@ -13,6 +13,7 @@ import numpy as np
 from moderator_app.core.thresholds import ScanThresholds
 
 from .middle import median, union
+from .scan_cut_steps import step_candidates
 
 if TYPE_CHECKING:
     from .scan import FrameSignals
@@ -61,6 +62,11 @@ def cut_candidates(sig: FrameSignals, th: ScanThresholds) -> list[tuple[float, s
             if _flash(sig, int(i), th):
                 continue
         found.append((int(i), what))
+    # a splice of the same scene, under the floor: a step the file's own changes do not make
+    # (scan_cut_steps.py; never a lighting step, so no flash)
+    seen = {i for i, _ in found}
+    found += [c for c in step_candidates(sig, th, clean, window) if c[0] not in seen]
+    found.sort()
     out: list[tuple[float, str]] = []
     for i, what in _lone(sig, _unique(sig, found), clean):
         t0 = float(sig.times_s[i])

@@ -48,7 +48,9 @@ STREAM_CHANGE = rule("video.stream_change", Severity.WARNING,
 LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
                 "The video shows 2 or more pictures a second (not a slideshow of stills).", G)
 CUT = rule("video.cut", Severity.INFO,
-           "Candidates for hard cuts: a content change far above the local motion level "
+           "Candidates for hard cuts: a content change far above the local motion level, "
+           "or a smaller one where the picture held still around it that stands out of "
+           "every other such change in the file but one (a splice of the same scene) "
            "(listed to look at; a full-screen flash that comes back, a change the game "
            "repeats, or a train of changes within a second, is none, but for the train's "
            "one change that stands out of it: a cut beside an explosion).", G)
