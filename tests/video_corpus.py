@@ -690,3 +690,24 @@ def build_black_in_join(d: Path) -> Path:
     out = d / "black_join.mkv"
     out.write_bytes(a.read_bytes() + unreadable_own_header(b.read_bytes()))
     return out
+
+
+def moved_on(data: bytes, ticks: int) -> bytes:
+    """A fragmented MP4 with every fragment's decode time (`tfdt`, version 1) `ticks` later
+    (of its tracks' clock: one video track), as a recorder whose clock started earlier
+    writes it (ffmpeg's `-output_ts_offset` does not move an `empty_moov` file's times)."""
+    b = bytearray(data)
+
+    def boxes(lo: int, hi: int):
+        while lo + 8 <= hi:
+            n, kind = struct.unpack(">I4s", b[lo:lo + 8])
+            yield lo, n, kind
+            lo += n
+
+    for at, n, kind in boxes(0, len(b)):
+        for t, tn, tk in (boxes(at + 8, at + n) if kind == b"moof" else ()):
+            for f, _, fk in (boxes(t + 8, t + tn) if tk == b"traf" else ()):
+                if fk == b"tfdt" and b[f + 8] == 1:
+                    v = struct.unpack(">Q", b[f + 12:f + 20])[0]
+                    b[f + 12:f + 20] = struct.pack(">Q", v + ticks)
+    return bytes(b)

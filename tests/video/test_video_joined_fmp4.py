@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import struct
 import subprocess
 from pathlib import Path
 
@@ -50,25 +49,6 @@ SECOND = {"profile": ("main.mp4", 320), "size": ("big.mp4", 400), "init": ("big.
           "same": ("b.mp4", 320)}
 
 
-def _moved_on(data: bytes, ticks: int) -> bytes:
-    """A fragmented MP4 with every fragment's decode time (`tfdt`) `ticks` later."""
-    b = bytearray(data)
-
-    def boxes(lo: int, hi: int):
-        while lo + 8 <= hi:
-            n, kind = struct.unpack(">I4s", b[lo:lo + 8])
-            yield lo, n, kind
-            lo += n
-
-    for at, n, kind in boxes(0, len(b)):
-        for t, tn, tk in (boxes(at + 8, at + n) if kind == b"moof" else ()):
-            for f, _, fk in (boxes(t + 8, t + tn) if tk == b"traf" else ()):
-                if fk == b"tfdt" and b[f + 8] == 1:
-                    v = struct.unpack(">Q", b[f + 12:f + 20])[0]
-                    b[f + 12:f + 20] = struct.pack(">Q", v + ticks)
-    return bytes(b)
-
-
 @pytest.fixture(scope="module")
 def joined(tmp_path_factory) -> dict[str, Path]:
     """`a.mp4` (2 s, 320x240, veryfast, 2 B-frames, drawn 0-59) joined with 8 s drawn 60-299:
@@ -84,7 +64,7 @@ def joined(tmp_path_factory) -> dict[str, Path]:
     for kind in KINDS:
         second = (d / SECOND[kind][0]).read_bytes()
         if kind == "init":
-            second = _moved_on(second, 2 * 15360)  # 2 s at the muxer's 15360 ticks a second
+            second = vc.moved_on(second, 2 * 15360)  # 2 s at the muxer's 15360 ticks a second
         out[kind] = d / kind / "video.mp4"
         out[kind].parent.mkdir()
         out[kind].write_bytes((d / "a.mp4").read_bytes() + second)

@@ -382,21 +382,54 @@ def _shifts_to(source: str, file_key: tuple, start: int) -> dict[tuple, float]:
 
 
 def _own_end(container) -> float | None:
-    """Where a recording read from its own header ends on its own clock, by that header
-    (None: it does not say). Matroska's Duration is the end of the Segment's timeline, its
-    timestamps counted from 0 (ffmpeg's muxer: a recording from 30 s of 2 s says 32 s; FFmpeg
-    gives it as the container's duration, not its length): its start is not added (session
-    29 added it: a false 30 s `video.footage_gap` at the join, and a third recording from
-    7200 s after one from 3600 s was never shifted). A Duration under its own start can only
-    be a length: added to it. Any other container's duration is its length."""
+    """Where a recording read from its own header ends on its own clock (None: not known).
+    Matroska's Duration is the end of the Segment's timeline, its timestamps counted from 0
+    (ffmpeg's muxer: a recording from 30 s of 2 s says 32 s; FFmpeg gives it as the
+    container's duration, not its length): its start is not added (session 29 added it: a
+    false 30 s `video.footage_gap` at the join, and a third recording from 7200 s after one
+    from 3600 s was never shifted). A Duration under its own start can only be a length:
+    added to it. A fragmented MP4's (`empty_moov`: its header holds no sample) is read from
+    its last packets (`_last_packets_end`): FFmpeg's duration there is the last fragment's
+    decode-time end counted from 0 (30 s + 2 s read as 32 s, a start + length of 62 s: the
+    next recording placed 30 s late), a `sidx`'s own figure where one is written, and
+    neither counts the B-frames' delay of the presentation. Any other container's duration
+    is its length."""
     p0, pd = container.start_time, container.duration
+    names = str(getattr(container.format, "name", "") or "").split(",")
+    if "mp4" in names:
+        end = _last_packets_end(container)
+        if end is not None:
+            return end
     if not isinstance(pd, int) or pd <= 0:
         return None
     p0 = p0 if isinstance(p0, int) else 0
-    names = str(getattr(container.format, "name", "") or "").split(",")
     if "matroska" in names and pd >= p0:
         return pd / 1_000_000
     return (p0 + pd) / 1_000_000
+
+
+def _last_packets_end(container) -> float | None:
+    """The end of a recording's last video frame on its own clock (seconds: the largest
+    pts + duration of its packets), read from a seek to its header's duration (the last
+    fragment: FFmpeg seeks back to the keyframe before) to its end; from its first packet
+    where that seek is refused. Demuxed, not decoded. None: no video packet with a time."""
+    import av
+
+    from .index import recording_stream
+    v = recording_stream(container)
+    if v is None or not v.time_base:
+        return None
+    pd = container.duration
+    if isinstance(pd, int) and pd > 0:
+        with contextlib.suppress(av.error.FFmpegError, OSError, ValueError):
+            container.seek(int(pd / 1_000_000 / float(v.time_base)), stream=v, backward=True)
+    end = None
+    for pk in container.demux(v):
+        if pk.pts is None or not pk.size:
+            continue
+        e = pk.pts + max(int(pk.duration or 0), 0)
+        end = e if end is None else max(end, e)
+    return None if end is None else float(end * v.time_base)
 
 
 def shift_ticks(shift_s: float, stream) -> int:
