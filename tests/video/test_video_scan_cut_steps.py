@@ -88,7 +88,7 @@ def test_a_splice_of_the_same_scene_is_a_cut_candidate(videos, name):
     assert [t for t, _ in cuts] == [10.0]  # duration-ok: video time of frame 300
     assert "possible hard cut at 10.000 s (frame 300): change " in cuts[0][1]
     assert "where the picture held still the 15 frames either side" in cuts[0][1]
-    assert "x the file's next such step but one)" in cuts[0][1]
+    assert "x the file's next such step but one, 0." in cuts[0][1]
 
 
 @pytest.mark.parametrize("name", ["honest", "honest_burst", "resets"])

@@ -122,10 +122,11 @@ def step_candidates(sig: FrameSignals, th: ScanThresholds, change: np.ndarray,
                     float(median(clean[after])) if after.shape[0] else 0.0, 1.0)
         if clean[i] <= th.cut_ratio * level:
             continue
+        than = (f"{step[i] / bar:.1f}x the file's next such step but one, {bar:.2f}"
+                if bar >= 0.01 else "the file's other such steps but one under 0.01")
         out.append((i, f"change {clean[i]:.1f} against a local level of {level:.1f}, "
                        f"{step[i]:.2f} of it where the picture held still the {half} frames "
-                       f"either side ({step[i] / max(bar, 1e-9):.1f}x the file's next such "
-                       "step but one)"))
+                       f"either side ({than})"))
     return out
 
 
