@@ -18,7 +18,7 @@ from qa_runs import qa_run
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.reactions import Reaction
 from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
-from moderator_app.core.sync.rival import head_rival
+from moderator_app.core.sync.rival import head_rival, part_rival
 from moderator_app.core.sync.track import TrackPoint
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
@@ -67,6 +67,23 @@ def test_a_found_jump_or_a_low_confidence_is_left_as_it_was():
         assert head_rival(a, DEFAULT_THRESHOLDS) is a
 
 
+def test_a_part_of_the_picture_is_read_against_the_whole_pictures_head():
+    """A reading of a part of the picture (the player's band) whose own windows hold no head
+    window, made where the whole picture suggested nothing: the whole picture's window about
+    run 9 s bounds it at auto; given an offset 4 s from it, the whole picture's reading at
+    the offset given is the answer (a suggestion under the bar does not override it)."""
+    th = DEFAULT_THRESHOLDS
+    part = _analysis([(17.0, 6.44), (23.0, 6.45)])
+    whole = SyncAnalysis(None, 0.3, 0, len(RUN), 1.0, "read at the offset given", 2.45)
+    heads = [TrackPoint(9.0, 2.43, 5.6), TrackPoint(5.0, 30.9, 4.9)]
+    assert head_rival(part, th) is part  # (its own windows: no rival)
+    bounded = part_rival(part, whole, heads, th, None, 1.5)
+    assert (bounded.suggested_offset_s, bounded.confidence) == (OFFSET, 0.4)
+    assert part_rival(part, whole, heads, th, 2.45, 1.5) is whole
+    assert part_rival(part, whole, heads, th, 6.0, 1.5) == bounded  # near it: read there
+    assert part_rival(part, whole, heads[1:], th, 2.45, 1.5) is part  # a chance peak only
+
+
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_qa30_crazy_climber_insert_is_no_confident_start(capsys, tmp_path, monkeypatch):
     """QA s30 T3 at --offset auto: 6.4325 s stays named, at 0.4 (was 0.843): not applied."""
@@ -81,3 +98,7 @@ def test_qa30_crazy_climber_insert_is_no_confident_start(capsys, tmp_path, monke
     sync = rep["sync"]
     assert (sync["suggested_offset_s"], sync["confidence"]) == (6.4325, 0.4)
     assert "another offset, 2.429 s (-4.06 s)" in sync["confidence_note"]
+    # given the truth, it is read there (before: 6.4325 s at 0.843 suggested and used)
+    cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "2.450", "--json"])
+    sync = json.loads(capsys.readouterr().out)["sync"]
+    assert (sync["suggested_offset_s"], sync["offset_used_s"]) == (None, 2.45)

@@ -50,7 +50,7 @@ from .fit import (
     learned_fit,
 )
 from .local_findings import DRIFT_WEAK_CONFIDENCE, weak_line
-from .reading import analyze_at
+from .reading import GIVEN_NEAR_S, analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 from .waits import game_waits, lag_waits
@@ -151,6 +151,7 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if refused and res.suggested_offset_s is None:  # say why, rather than "no one offset"
         why = next(a.reason for a in (fine, coarse) if a.refused_offset_s is not None)
         res = replace(res, reason=why)
+    whole, heads = res, fine.track + coarse.track  # (a part's head read on them: rival.py)
     if res.suggested_offset_s is None:
         res = _not_refused(_in_band(run_s, sig, th, offset_s, res), refused, th) or res
     if res.suggested_offset_s is None:
@@ -182,7 +183,7 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = band_jump.jumps_near(run_s, sig, th, offset_s, res, BAND_LATENCY_Q) or res
     elif res.suggested_offset_s is None:  # none given: at the offset the first half reads
         res = band_jump.jumps_from_head(run_s, sig, th, res, BAND_LATENCY_Q) or res
-    return res
+    return rival.part_rival(res, whole, heads, th, offset_s, GIVEN_NEAR_S)
 
 
 def _not_refused(a: SyncAnalysis | None, refused: list[float], th) -> SyncAnalysis | None:

@@ -22,6 +22,7 @@ from . import (
     lookup,
     precede,
     reactions,
+    rival,
     track,
 )
 from . import faint as faint_mod
@@ -130,6 +131,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     wanted = wanted and given is None and not fixed
     res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed,
                    wanted=wanted, faint=faint)
+    if not fixed:  # a head at another offset: no sure start, nor over a given offset (rival.py)
+        res = rival.head_rival(res, th)
     if offset_s is None or fixed or res.suggested_offset_s is None or \
             res.confidence >= APPLY_MIN_CONFIDENCE:
         return res

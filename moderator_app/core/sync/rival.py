@@ -23,24 +23,30 @@ where its window's fit stands sync_min_z with a margin of a spread over the next
 Then the confidence is at most `head.HEAD_BOUND` (shown, not applied in one click, refused by
 `verify --offset auto`), with a note. Nothing else changes: offset, reactions and findings
 stay, so a genuine run keeps every finding and its offset (only its one-click apply can go).
-Measured (session 31, DECISIONS): on corpus v2 (449 runs) and QA s26-s30 (103) the rule is
-met by this one run; the nearest genuine run (s26 human_cannonball, a window +1.84 s in
-order) already stood at 0.193.
+Where: on each reading (`reading.analyze_at`, so that a bounded suggestion does not override
+a moderator's offset more than GIVEN_NEAR_S away: the reading is made at the offset given),
+on a reading of a part of the picture against the whole picture's windows too (`part_rival`:
+the band's own windows need not hold the head's), and on the analysis' answer.
+Measured (session 31, DECISIONS): on corpus v2 (449 runs) and QA s26-s30 (103) at auto the
+rule moves this one run; it is met too by s26 human_cannonball-genuine (a window +1.84 s, in
+order, before its first support at 9.1 s), whose suggestion stood at 0.193 already.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .fit import SUPPORT_AFTER_S, SUPPORT_BEFORE_S
 from .head import HEAD_BOUND
 from .records import SyncAnalysis
-from .track import WINDOW_S
+from .track import WINDOW_S, TrackPoint
 
 
-def head_rival(res: SyncAnalysis, th) -> SyncAnalysis:
+def head_rival(res: SyncAnalysis, th, also: Sequence[TrackPoint] = ()) -> SyncAnalysis:
     """`res` with its confidence at most HEAD_BOUND when a track window of the run's unheld
-    head reads another offset in the log's order (see the module's docstring); else `res`."""
+    head reads another offset in the log's order (see the module's docstring); else `res`.
+    `also`: more windows to read (the whole picture's, for a reading of a part of it)."""
     g = res.suggested_offset_s
     if g is None or res.confidence <= HEAD_BOUND or res.speed != 1.0 or \
             any(f.rule == "sync.offset_jump" for f in res.findings):
@@ -51,7 +57,7 @@ def head_rival(res: SyncAnalysis, th) -> SyncAnalysis:
         return res
     first = min(support)
     used = res.offset_used_s if res.offset_used_s is not None else g
-    for p in res.track:
+    for p in list(res.track) + list(also):
         o = p.offset_s
         if o is None or abs(o - used) <= th.sync_jump_s or p.run_s >= first or \
                 o + p.run_s >= used + first:
@@ -62,3 +68,24 @@ def head_rival(res: SyncAnalysis, th) -> SyncAnalysis:
             f"of the run stand at another offset, {o:.3f} s ({o - used:+.2f} s): this may be "
             "the offset after a splice, not the run's start"))
     return res
+
+
+def part_rival(res: SyncAnalysis, whole: SyncAnalysis, heads: Sequence[TrackPoint], th,
+               offset_s: float | None, near_s: float) -> SyncAnalysis:
+    """`res`, a reading of a part of the picture (the player's band, the calmed onsets, ...)
+    made where the whole picture (`whole`, its windows `heads`) suggested nothing, read
+    against the whole picture's windows too (`head_rival`): its confidence bounded at
+    `--offset auto`; with an offset given more than `near_s` from its suggestion, the whole
+    picture's reading at the offset given instead (a suggestion under the one-click bar does
+    not override a moderator's offset: `reading.analyze_at`). Why: the band's own windows
+    need not hold the head's. crazy_climber-insert@r54qtrle given its truth, 2.45 s: the whole
+    picture read there, the band suggested 6.4565 s at 0.854 and was used; the whole picture's
+    window about run 9 s stands at 2.4285 s."""
+    if res is whole or res.suggested_offset_s is None:
+        return res
+    bounded = head_rival(res, th, heads)
+    if bounded is res:
+        return res
+    if offset_s is not None and abs(float(res.suggested_offset_s) - offset_s) > near_s:
+        return whole
+    return bounded
