@@ -506,7 +506,9 @@ def test_a_block_with_a_possible_secret_names_its_lines(marker):
         lines[2]]
     assert jcs.summarise(join(lines[3:-1]), SCHEMA, MARKERS)[12] == ()
     found = bool(traj.line.scan_line(lines[2]))
-    assert found is (marker in (b"sk-", b"github_pat_"))  # the others: too short a token
+    # the others: too short a token, except where 26 random characters end the string
+    # before the pattern's length: a key cut at its string's end (session 31)
+    assert found is (marker in (b"sk-", b"github_pat_", b"ghp_", b"AIza", b"hf_"))
     assert (traj.blocks.native_summary(block, traj.LineContext(), jcs) is None) is found
 
 

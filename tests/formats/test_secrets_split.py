@@ -9,7 +9,8 @@ import json
 import pytest
 
 from moderator_app.core.formats import secrets
-from moderator_app.core.formats.secrets import scan_line, scan_public
+from moderator_app.core.formats.secrets import scan_line
+from moderator_app.core.formats.secrets_public import scan_public
 from moderator_app.core.formats.withhold import WithholdError, withhold_log
 
 AWS = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYQA30SPLITKEY"

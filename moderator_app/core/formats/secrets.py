@@ -120,12 +120,14 @@ def scan_line(raw: bytes, limit: int = 3) -> list[SecretHit]:
             return [SecretHit(h.label, 0, h.excerpt, True, how=" and ".join(how))
                     for h in hits]
     if any(m in raw for m in TAG_MARKERS):
-        shown = _TAG.sub(_tag_ascii, raw)
-        if shown != raw:
-            return [SecretHit(h.label, 0, h.excerpt, True, True,
+        tagged = _TAG.sub(_tag_ascii, raw)
+        if tagged != raw:
+            hits = [SecretHit(h.label, 0, h.excerpt, True, True,
                               "its invisible TAG characters are read as the ASCII they mirror")
-                    for h in _scan(shown, limit)]
-    return []
+                    for h in _scan(tagged, limit)]
+            if hits:
+                return hits
+    return _cut_heads(shown, limit, " and ".join(how))
 
 
 # How a hit found in a line read another way was read (the finding says it: "looks like a
@@ -146,8 +148,9 @@ JOINED = "the adjacent strings it is split over are joined"
 # `my task-list\\nrisk-assessment` silent.
 _TOKEN_RUN = rb"[A-Za-z0-9_\-]*"
 _BREAKS = rb"(?:\\[nr])+(?=[A-Za-z0-9_\-])"
-_BOUNDARY = (rb'"[ \t]*,[ \t]*(?:"([^"\\\n]{1,64})"[ \t]*:[ \t]*)?"'
+_BOUNDARY = (rb'"((?:[ \t]*(?:[,\[\]{}]|"[^"\\\n]{1,64}"[ \t]*:)){1,12})[ \t]*"'
              rb"(?=[A-Za-z0-9_\-])")
+_GAP_NAME = rb'"([^"\\\n]{1,64})"[ \t]*:'
 _NAME_BEFORE = rb'"([^"\\\n]{1,64})"[ \t]*:[ \t]*\Z'
 # A member name's stem: the name without a last part number or letter (`key_part1`,
 # `key_b`, `a` -> `key`, `key`, ``).
@@ -175,13 +178,22 @@ _NOT_BEFORE = {b"sk-": _ALNUM, b"hf_": _ALNUM, b"AKIA": _ALNUM[:36]}
 
 
 def _piece_ok(raw: bytes, start: int, end: int) -> bool:
+    """A whole string of 8+ token characters with no marker of its own, mixing two of upper
+    case, lower case and digits (`kisses4you` may pass here; the run's whole continuation is
+    held to `_random`)."""
     piece = raw[start:end]
-    if end - start < _PIECE_MIN or raw[end:end + 1] != b'"' or \
-            len(_regex(rb"[0-9]").findall(piece, 0, 64)) < 2:
+    if end - start < _PIECE_MIN or raw[end:end + 1] != b'"':
         return False
-    return (_regex(rb"[A-Z]").search(piece) is not None
-            and _regex(rb"[a-z]").search(piece) is not None
-            and not any(m in piece for m, _, _ in _PATTERNS))
+    kinds = sum(_regex(c).search(piece) is not None for c in (rb"[A-Z]", rb"[a-z]", rb"[0-9]"))
+    return kinds >= 2 and not any(m in piece for m, _, _ in _PATTERNS)
+
+
+def _random(text: bytes) -> bool:
+    """Upper and lower case and 2+ digits: what a key's random part holds and a name or a
+    word rarely does (`enterprise-plan-2024`, `4f9c2b7e1a3d`, `ViktoriaNeural`)."""
+    return (len(_regex(rb"[0-9]").findall(text, 0, 256)) >= 2
+            and _regex(rb"[A-Z]").search(text) is not None
+            and _regex(rb"[a-z]").search(text) is not None)
 
 
 def _stem(name: bytes) -> bytes:
@@ -189,16 +201,21 @@ def _stem(name: bytes) -> bytes:
 
 
 def _joined_ok(raw: bytes, quote: int, m: re.Match[bytes], nxt: int) -> bool:
-    """Whether the string opened at `quote` and the next one (the boundary `m`, its rest
-    ending at `nxt`) are one token cut in two: both array elements, or members whose names
-    share a stem, and the next piece looks random (`_piece_ok`)."""
+    """Whether the string opened at `quote` and a later one (the boundary `m`, its rest
+    ending at `nxt`) are one token cut in pieces: elements of arrays or members, at any depth
+    of one value, where every member name the cut crosses and the first string's own share a
+    stem (`"a"`, `"b": {"c": [..]}`; `"key_a"`, `"key_b"`: QA s30 h30_01 put a key's three
+    parts at three depths; `"voice"`, `"session"` are two things), and the piece looks like
+    part of a token (`_piece_ok`). An element followed by members is a list then another
+    thing: not joined."""
     before = _regex(_NAME_BEFORE).search(raw, max(0, quote - 72), quote)
-    name = m.group(1)
-    if (before is None) != (name is None):
-        return False  # a member beside an element: not one array, not one object's pair
-    if name is not None and _stem(before.group(1)) != _stem(name):  # type: ignore[union-attr]
+    names = _regex(_GAP_NAME).findall(m.group(1))
+    if before is None and names:
         return False
-    return _piece_ok(raw, m.end(), nxt)
+    stems = {_stem(n) for n in names}
+    if before is not None:
+        stems.add(_stem(before.group(1)))
+    return len(stems) <= 1 and _piece_ok(raw, m.end(), nxt)
 
 
 def _starts(raw: bytes, i: int, marker: bytes, back: int) -> bool:
@@ -244,6 +261,8 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
             quote = i - back - 1
             quoted = quote >= 0 and raw[quote] == 34  # the string starts with it
             length, count = pos - i - len(marker), 0
+            cuts: list[tuple[int, int, str]] = []
+            pieces = bytearray()  # what the joined strings add: held to `_random`
             while count < _RUN_CUTS and length < _RUN_CHARS:
                 m = breaks.match(raw, pos) if wraps else None
                 how = UNWRAPPED
@@ -253,12 +272,20 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
                 if m is None:
                     break
                 nxt = run.match(raw, m.end()).end()  # type: ignore[union-attr]
-                if how is JOINED and not _joined_ok(raw, quote, m, nxt):
-                    break
-                starts.append(m.start())
-                ends.append(m.end())
-                hows.add(how)
+                if how is JOINED:
+                    if not _joined_ok(raw, quote, m, nxt):
+                        break
+                    pieces += raw[m.end():nxt]
+                cuts.append((m.start(), m.end(), how))
                 length, count, pos = length + nxt - m.end(), count + 1, nxt
+            if pieces and not _random(bytes(pieces)):
+                # strings side by side that do not look like a key's random rest: the run
+                # stops at its first join
+                cuts = cuts[:next(k for k, c in enumerate(cuts) if c[2] is JOINED)]
+            for start, end, how in cuts:
+                starts.append(start)
+                ends.append(end)
+                hows.add(how)
             # a marker further inside this run starts a shorter run with the same end: go on
             # past the run
             i = raw.find(lead + marker, max(i + 1, pos - len(marker) + 1))
@@ -276,6 +303,57 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
         at = end
     out += view[at:]
     return bytes(out), tuple(h for h in (UNWRAPPED, JOINED) if h in hows)
+
+
+# A key whose string ends before its pattern does (QA s30 h30_05: `key=AIzaSyQA30_summaryTh`
+# ends one observation's summary, the rest of the key opens the next event's list) is the
+# start of a key cut there: no reading of one line can join it to a rest in another line or
+# member, and its 16+ characters are a leak by themselves (a key's half must be rotated). A
+# marker-led run that reaches its string's closing quote, that its pattern does not match,
+# whose part after the marker is 16+ token characters holding upper and lower case and 2+
+# digits (`_random`: `sk-SK-ViktoriaNeural` is a name), and that the pattern would read on
+# had the string gone on (`_continued`), is that start.
+_HEAD_MIN = 16
+
+
+def _continued(pattern: re.Pattern[bytes], head: bytes) -> bool:
+    """Whether `pattern` matches past `head` once it goes on in digits: the string ended the
+    key, not a character its pattern refuses (`AKIAA1b2...` is no AWS key id cut short)."""
+    m = pattern.match(head + b"0" * 64 + b'"')
+    return m is not None and m.end() > len(head)
+
+
+# The markers whose pattern asks for more than `_HEAD_MIN` characters after them (a shorter
+# one, `AKIA`'s 16 or `xox`'s 10, matches whatever such a head would be), and a head's
+# search: a run of 16-64 token characters ending at a quote, possessive (no backtracking: a
+# run of markers `sk-sk-sk-...` costs each start at most 64 steps).
+_HEADS = (b"sk-", b"ghp_", b"github_pat_", b"AIza", b"hf_")
+
+
+@functools.cache
+def _head_regex(marker: bytes) -> re.Pattern[bytes]:
+    return re.compile(re.escape(marker) + rb"[A-Za-z0-9_\-]{%d,64}+(?=\")" % _HEAD_MIN)
+
+
+def _cut_heads(raw: bytes, limit: int, how: str = "") -> list[SecretHit]:
+    """Keys cut at their string's end (above), by column (0 when `how` says the line was read
+    another way)."""
+    hits: list[SecretHit] = []
+    present = markers_of(raw, _HEADS)  # (five substring tests cost 3.4 us on a 1 KB line)
+    for marker, label, pattern in _compiled():
+        if marker not in present:
+            continue
+        for m in _head_regex(marker).finditer(raw):
+            at = m.start()  # (the look-behind of `sk-`, `hf_`: not inside a word)
+            if (at and raw[at - 1] in _ALNUM) or not _random(m.group()[len(marker):]):
+                continue
+            if pattern.match(raw, at) is None \
+                    and _continued(pattern, m.group()):
+                hits.append(SecretHit(f"{label} cut at its string's end",
+                                      0 if how else at + 1, _redact(m.group()),
+                                      bool(how), how=how))
+    hits.sort(key=lambda h: h.column)
+    return hits[:limit]
 
 
 # Unicode TAG characters (U+E0020-U+E007E) mirror printable ASCII and draw nothing: a key
@@ -376,182 +454,13 @@ def markers_in(block: bytes) -> tuple[bytes, ...]:
     return tuple(m for m in MARKERS if m in block)
 
 
-# What `withhold` also refuses to publish (session 26's hostile sweep published each of these
-# from an action's arguments or an observation): shapes too costly or too loose for the
-# trajectory's per-line warning scan above, but cheap on the public part of a line about to
-# be posted. A value named like a secret must hold a digit or be 20 characters long, so that
-# `"api_key": "<redacted>"` stays publishable.
-_PUBLIC_SOURCES = (
-    (b"eyj", "JSON web token",
-     rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", None),
-    (b"private key", "private key block",
-     rb"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----", None),  # a block split over lines
-    (b"://", "password in a URL",
-     rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@\"'\\]+:([^\s/@\"'\\]{3,})@", 1),
-    (b"?", "value named like a secret",
-     rb"(?i)(?:secret|passw(?:or)?d|api[_\-]?key|access[_\-]?key|auth[_\-]?token|"
-     rb"private[_\-]?key)[A-Za-z0-9_]*\\?\"?\s*[=:]\s*\\?\"?([^\s\"'\\,;&]{8,})", 1),
-)
-
-
-@functools.cache
-def _public_patterns() -> tuple[tuple[bytes, str, re.Pattern[bytes], int | None], ...]:
-    return tuple((marker, label, re.compile(p), group)
-                 for marker, label, p, group in _PUBLIC_SOURCES)
-
-
-_BASE64 = rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}"
-_BASE64_MAX = 64  # tokens decoded per line (a screenshot is one)
-# C-speed tests before any of those regexes runs on a line (withhold of a million short
-# lines: 5.7 -> 13.6 s of CPU with every regex on every line): the words a named secret's
-# name holds, and a run of 24 base64 characters (each mapped to `a`, anything else to ` `).
-
-
-def _named_words_in(lower: bytes) -> bool:
-    return (b"secret" in lower or b"passw" in lower or b"api" in lower or b"access" in lower
-            or b"auth" in lower or b"private" in lower)
-
-_B64_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 32
-                 for c in range(256))
-_B64_NEEDLE = b"a" * 24
-
-
-def _named_value_ok(value: bytes) -> bool:
-    return any(48 <= c <= 57 for c in value) or len(value) >= 20
-
-
-def _pattern_hit(raw: bytes, lower: bytes) -> SecretHit | None:
-    for marker, label, pattern, group in _public_patterns():
-        if marker == b"?":
-            if not _named_words_in(lower):
-                continue
-        elif marker not in lower:
-            continue
-        for m in pattern.finditer(raw):
-            value = m.group(group) if group else m.group()
-            if group and label.startswith("value") and not _named_value_ok(value):
-                continue
-            return SecretHit(label, m.start() + 1, _redact(m.group()))
-    return None
-
-
-def scan_public(raw: bytes) -> SecretHit | None:
-    """The first thing in a line's public bytes that looks like a secret: `scan_line`'s
-    patterns, a JSON web token, a URL's password, a value named like a secret (an env dump's
-    `AWS_SECRET_ACCESS_KEY=...`), or any of these base64-encoded."""
-    hits = scan_line(raw, limit=1)
-    if hits:
-        return hits[0]
-    lower = raw.lower()
-    if b"eyj" in lower or b"private key" in lower or b"://" in lower or \
-            _named_words_in(lower):
-        hit = _pattern_hit(raw, lower)
-        if hit is not None:
-            return hit
-    hit = numbered_parts(raw)
-    if hit is not None:
-        return hit
-    if _B64_NEEDLE not in raw.translate(_B64_RUN):
-        return None
-    import base64
-    import binascii
-
-    for i, m in enumerate(_regex(_BASE64).finditer(raw)):
-        if i >= _BASE64_MAX:
-            break
-        try:
-            decoded = base64.b64decode(m.group() + b"=" * (-len(m.group()) % 4))
-        except (binascii.Error, ValueError):
-            continue
-        inner = scan_line(decoded, limit=1)
-        if inner or any(p.search(decoded) for _, _, p, _ in _public_patterns()[:3]):
-            return SecretHit("base64 of a secret", m.start() + 1, _redact(m.group()))
-    return None
-
-
-def may_hold_public_secret(block: bytes) -> bool:
-    """False when no line of `block` (many public lines) can hold what `scan_public` finds:
-    no marker, no word of a named secret, no run of 24 base64 characters. One pass over the
-    block at C speed, so that a flood of short lines is not scanned line by line (withhold of
-    a million of them: 5.7 s of CPU, 7.9 s with `scan_public` on each). Numbered parts of a
-    value named like a secret are asked apart (`numbered_parts_in`, `numbered_parts`): a
-    block of `"key1": "ArrowLeft"` lines needs no other scan."""
-    if markers_in(block):
-        return True
-    lower = block.lower()
-    return (b"eyj" in lower or b"private key" in lower or b"://" in lower
-            or _named_words_in(lower)
-            or _B64_NEEDLE in block.translate(_B64_RUN))
-
-
-# A value named like a secret, spelled in numbered parts: adjacent string members of one
-# object whose names are one stem and consecutive numbers (`key_part1`, `key_part2`: QA s29
-# h29_08 published an AWS secret key so; `token_1`, `token_2`, `secret0`, `secret1`). The
-# parts are joined and held to a rule stricter than the named-secret one, since the stem is
-# only a word: the name ends in a word naming a key, token, secret, password or credential
-# (the whole name, or after `_`, `-`, `.`; then `part` may follow: `hotkey1`, `monkey1`,
-# `tokens1` are other things), and the joined value looks like a credential: 32+ characters
-# of a key's alphabet holding a letter and 2+ digits (`"key1": "ControlLeft", "key2":
-# "Numpad5"`, a key-combo press in a game agent's log, stays publishable). The gate
-# (`numbered_parts_in`): a string member whose name ends in `1` and in such a word.
-_PART_GATE = (b'1":"', b'1": "')
-_PART_MEMBER = rb'"([A-Za-z0-9_\-.]{1,64}?)([0-9]{1,3})"[ \t]*:[ \t]*"([^"\\\s]{1,4096})"'
-_PART_NEXT = rb"[ \t]*,[ \t]*"
-_PART_STEM = (rb"(?i)(?:\A|[_\-.])(?:key|token|secret|passw(?:or)?d|pwd|cred(?:ential)?s?)"
-              rb"(?:[_\-]?part)?[_\-]?\Z")
-_PART_VALUE = rb"[A-Za-z0-9+/=_\-.]{32,}"
-_PART_DIGITS = b"0123456789"
-
-
-def numbered_parts_in(data: bytes) -> bool:
-    """Whether `data` (a line or a block) may hold numbered parts `_split_named` joins: a C
-    search for each string member whose name ends in `1`, and its name (within 64 bytes)
-    looked at for a stem word ending it. A block of boxes (`"x1": 3`) or of options (`"opt1":
-    "left"`) is not scanned line by line for it (withhold of 200,000 lines with boxes: 1.5 s
-    of CPU, 3.8 s with every block holding `1":` scanned so)."""
-    word = _regex(_PART_STEM)
-    for gate in _PART_GATE:
-        i = data.find(gate)
-        while i >= 0:
-            start = data.rfind(b'"', max(0, i - 66), i)
-            if start >= 0 and word.search(data[start + 1:i].rstrip(_PART_DIGITS)):
-                return True
-            i = data.find(gate, i + 1)
-    return False
-
-
-def numbered_parts(raw: bytes) -> SecretHit | None:
-    """The first value named like a secret and split over numbered members (above) in a
-    line's public bytes, or None."""
-    return _split_named(raw) if numbered_parts_in(raw) else None
-
-
-def _credential(value: bytes) -> bool:
-    """Whether joined parts look like a credential, not a word or a key combo (above)."""
-    return (_regex(_PART_VALUE).fullmatch(value) is not None
-            and len(value) - len(value.translate(None, _PART_DIGITS)) >= 2
-            and _regex(rb"[A-Za-z]").search(value) is not None)
-
-
-def _split_named(raw: bytes) -> SecretHit | None:
-    member, sep = _regex(_PART_MEMBER), _regex(_PART_NEXT)
-    stem_word = _regex(_PART_STEM)
-    pos = 0
-    while (m := member.search(raw, pos)) is not None:
-        stem, index = m.group(1), int(m.group(2))
-        values, start, end = [m.group(3)], m.start(), m.end()
-        while (gap := sep.match(raw, end)) is not None:
-            nxt = member.match(raw, gap.end())
-            if nxt is None or nxt.group(1) != stem or int(nxt.group(2)) != index + 1:
-                break
-            values.append(nxt.group(3))
-            index, end = index + 1, nxt.end()
-        joined = b"".join(values)
-        if len(values) > 1 and stem_word.search(stem) and _credential(joined):
-            return SecretHit("value named like a secret, split over numbered members",
-                             start + 1, _redact(joined))
-        pos = m.end() if len(values) == 1 else end
-    return None
+def markers_of(block: bytes | memoryview, markers: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """Those of `markers` (at most 64, each 2+ bytes) present in `block`: one SIMD pass with
+    the C accelerator, a substring test each without."""
+    if _markers is not None:
+        return _markers(block, markers)
+    block = bytes(block)  # (a memoryview: `in` would compare its items)
+    return tuple(m for m in markers if m in block)
 
 
 _ESCAPE = (rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"

@@ -21,6 +21,7 @@ failure never leaves a half-withheld file that looks finished.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,12 +29,12 @@ import orjson
 
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
-from moderator_app.core.formats.secrets import (
+from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
+from moderator_app.core.formats.secrets_public import (
     may_hold_public_secret,
     numbered_parts,
     numbered_parts_in,
     scan_public,
-    unescape_json,
 )
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
@@ -347,3 +348,91 @@ def _refuse_secrets(public: bytes, line: int, scan=scan_public) -> None:
             f"line {line}: its public part holds what looks like a secret ({hit.label}: "
             f"{hit.excerpt}); "
             "remove it from the log and withhold again; nothing written")
+
+
+# `verify` on a community log (`secret.suspect`) asks each line's public part what `withhold`
+# asks it (`scan_public`, one engine: QA s30 T9 had `withhold` refuse a Slack token that
+# `verify` never named), on the lines two C passes over the block point at: a secrets marker
+# (`MARKERS`), or a piece of a word naming a secret in its usual spellings (`secret`,
+# `SECRET`, `password`, `api_key`, `apiKey`, `API-KEY`, `access_key`, `accessKey`, `auth_token`,
+# `private_key`, `privateKey` ...), a JSON web token's `eyJ`, a numbered part's `1":"`. The
+# pieces are ordered so that each SIMD bucket holds one piece's case variants (lower, UPPER,
+# then camel or kebab: a piece every 8th), which costs ~0.16 ns a byte where the 55 markers in
+# one call cost 7. A URL's password and a secret in base64 are refused by `withhold` but not
+# looked for by `verify`: `://` and a run of 24 base64 characters are in most blocks of an
+# honest log, and each line they point at costs a parse.
+_NAMED_PIECES = (b"ecret", b"assw", b"pi_k", b"ss_k", b"te_k", b"h_to", b"pike", b"sske",
+                 b"ECRET", b"ASSW", b"PI_K", b"SS_K", b"TE_K", b"H_TO", b"PIKE", b"SSKE",
+                 b"eyJh", b"eyJ0", b"pi-k", b"ss-k", b"te-k", b"hTok", b"piKe", b"cessK",
+                 b"teKe", b"eyJr")
+_PART_PIECES = (b'1":"', b'1": "')
+# A model_request in the writer's own spelling: its public part is the envelope alone, so a
+# marker in a base64 screenshot or a prompt costs no parse of the (40 KB) line. Anchored at
+# the line's start, where no nested member can be.
+_REQUEST = re.compile(rb'\{"seq":[0-9]{1,19},"at":"[^"\\]{0,64}","elapsedMs":[0-9.eE+\-]{1,32},'
+                      rb'"type":"model_request","data":')
+VERIFY_GATE = _NAMED_PIECES + _PART_PIECES
+
+
+def public_secret_hits(data: bytes, first: int, lo: int = 0,
+                       hi: int | None = None) -> list[tuple[int, SecretHit]]:
+    """(line number, hit) of each line of `data[lo:hi]` (whole lines joined by newlines, the
+    first numbered `first`) whose public part `withhold` would refuse to publish, in line
+    order. A line that cannot be parsed is asked as written (`withhold` refuses it whole).
+    Looked at in chunks of whole lines (`_CHUNK`), a chunk's lines one by one only when the
+    chunk holds a marker, without copies but of a line asked, and newlines counted only up to
+    a hit: a base64 screenshot holds a marker every few 100 KB, and a substring search for
+    each cost ~1 ns a byte."""
+    hi = len(data) if hi is None else hi
+    view = memoryview(data)
+    present = markers_of(view[lo:hi], MARKERS) + markers_of(view[lo:hi], VERIFY_GATE)
+    out: list[tuple[int, SecretHit]] = []
+    line, at, pos = first, lo, lo
+    while present and pos < hi:
+        end = data.find(b"\n", pos + _CHUNK, hi)
+        end = hi if end < 0 else end
+        here = markers_of(view[pos:end], present)
+        start = pos
+        while here and start < end:
+            stop = data.find(b"\n", start, end)
+            stop = end if stop < 0 else stop
+            if _REQUEST.match(data, start, stop) is None:  # (a request: no parse)
+                found = markers_of(view[start:stop], here)
+                raw = data[start:stop] if found else b""
+                # (`"x1":"left"` is no part of a named secret)
+                if found and (not all(m in _PART_PIECES for m in found)
+                              or numbered_parts_in(raw)):
+                    hit = _public_hit(raw[:-1] if raw.endswith(b"\r") else raw)
+                    if hit is not None:
+                        line += data.count(b"\n", at, start)
+                        at = start
+                        out.append((line, hit))
+            start = stop + 1
+        pos = end + 1
+    return out
+
+
+_CHUNK = 1 << 16
+
+
+def _public_hit(raw: bytes) -> SecretHit | None:
+    """`withhold`'s test of one line's public part (`_refuse_secrets`), or of the line as
+    written when it is no event `withhold` could publish."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        ev = _parse(raw)
+    except (TypeError, ValueError, RecursionError):
+        ev = None
+    public = None
+    if isinstance(ev, dict):
+        try:
+            got = withhold_event(ev)
+        except WithholdError:
+            got = None  # (an unknown type: asked as written)
+        try:
+            public = raw if got is None else orjson.dumps(got)
+        except TypeError:  # nested deeper than orjson writes
+            public = None
+    seen = raw if public is None else public
+    return scan_public(seen if b"\\" not in seen else unescape_json(seen))

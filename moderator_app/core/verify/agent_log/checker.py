@@ -12,6 +12,7 @@ import orjson
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.streams import MAX_LINE
+from moderator_app.core.formats.withhold import public_secret_hits
 from moderator_app.core.thresholds import Thresholds
 from moderator_app.core.verify.agent_log.actions import (
     ActionDigests,
@@ -43,6 +44,7 @@ from moderator_app.core.verify.agent_log.rules import (
     RUN_START_FIELDS,
     RUN_START_POSITION,
     RUN_START_SLUG,
+    SECRET,
     SEQ,
     TRAILING_BLANK,
     TYPE_UNKNOWN,
@@ -136,9 +138,20 @@ class LogChecker:
         if self.index is not None:
             self.index.add(offset, length, first, None, "invalid", "blank")
 
+    def secrets(self, data: bytes, first: int, lo: int = 0, hi: int | None = None) -> None:
+        """`secret.suspect` on each line of `data[lo:hi]` (whole lines, the first numbered
+        `first`) whose public part `withhold` would refuse to publish (`public_secret_hits`)."""
+        for n, hit in public_secret_hits(data, first, lo, hi):
+            # (no column: the public part is the line rewritten and its escapes decoded)
+            how = f" once {hit.how}" if hit.how else ""
+            self.add(SECRET, f"the line's public part (what `withhold` publishes) looks like "
+                     f"it holds a {hit.label}{how}: {hit.excerpt}; `withhold` refuses it", n)
+
     def feed(self, offset: int, raw: bytes | None) -> None:
         self.lines += 1
         n = self.lines
+        if raw is not None:
+            self.secrets(raw, n)
         if n > 1 and raw is not None and raw[:1] == b"{" and raw[-1:] == b"}":
             # The common line: an object in orjson's compact form. Parsing it and getting the
             # same bytes back proves it valid, object-shaped and free of repeated members,

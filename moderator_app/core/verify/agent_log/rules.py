@@ -23,6 +23,11 @@ TRAILING_BLANK = rule("log.trailing_blank", W,
 BOM = rule("log.bom", W, "The file starts with a UTF-8 byte order mark (ignored).", G)
 CRLF = rule("log.crlf", W, "Lines end with CR LF instead of LF (tolerated).", G)
 EMPTY = rule("log.empty", E, "The log holds no events.", G)
+# the trajectory's rule (one id, one meaning): here on a line's public part, as `withhold`
+# reads it
+SECRET = rule("secret.suspect", W,
+              "Something that looks like a secret (API key, private key, bearer token).",
+              "secret")
 
 # --- every event -------------------------------------------------------------------------------
 SEQ = rule("log.seq", E,

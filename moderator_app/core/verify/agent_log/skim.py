@@ -74,6 +74,7 @@ def skimmer(checker: LogChecker) -> Callable[[bytes, int], int] | None:
         if got[1] == 0:
             return start
         end, count, seq, at, el, req_el, last_type, actions, responses = got
+        c.secrets(data, c.lines + 1, start, end)  # (the lines C consumed: public parts)
         c.n_actions += actions
         c.n_responses += responses
         c.lines += count

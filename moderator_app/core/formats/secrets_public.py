@@ -1,0 +1,197 @@
+"""What `withhold` refuses to publish besides `secrets.scan_line`'s patterns: shapes too
+costly or too loose for the trajectory's per-line warning scan, but cheap on the public part of
+a line about to be posted (`scan_public`), and the C-speed gates that keep a block of honest
+lines from being scanned line by line. Split from `secrets` (session 31, module size)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from moderator_app.core.formats.secrets import (
+    SecretHit,
+    _redact,
+    _regex,
+    markers_in,
+    scan_line,
+)
+
+# What `withhold` also refuses to publish (session 26's hostile sweep published each of these
+# from an action's arguments or an observation): shapes too costly or too loose for the
+# trajectory's per-line warning scan (`secrets.scan_line`), but cheap on the public part of
+# a line about to be posted. A value named like a secret must hold a digit or be 20 characters long, so that
+# `"api_key": "<redacted>"` stays publishable; an escaped line break or tab after its `=` is
+# the whitespace it is once parsed (QA s30 h30_04: `aws_secret_access_key =\r\n` then the
+# key, wrapped).
+_PUBLIC_SOURCES = (
+    (b"eyj", "JSON web token",
+     rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", None),
+    (b"private key", "private key block",
+     rb"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----", None),  # a block split over lines
+    (b"://", "password in a URL",
+     rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@\"'\\]+:([^\s/@\"'\\]{3,})@", 1),
+    (b"?", "value named like a secret",
+     rb"(?i)(?:secret|passw(?:or)?d|api[_\-]?key|access[_\-]?key|auth[_\-]?token|"
+     rb"private[_\-]?key)[A-Za-z0-9_]*\\?\"?\s*[=:](?:\s|\\[rnt])*\\?\"?([^\s\"'\\,;&]{8,})",
+     1),
+)
+
+
+@functools.cache
+def _public_patterns() -> tuple[tuple[bytes, str, re.Pattern[bytes], int | None], ...]:
+    return tuple((marker, label, re.compile(p), group)
+                 for marker, label, p, group in _PUBLIC_SOURCES)
+
+
+_BASE64 = rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}"
+_BASE64_MAX = 64  # tokens decoded per line (a screenshot is one)
+# C-speed tests before any of those regexes runs on a line (withhold of a million short
+# lines: 5.7 -> 13.6 s of CPU with every regex on every line): the words a named secret's
+# name holds, and a run of 24 base64 characters (each mapped to `a`, anything else to ` `).
+
+
+def _named_words_in(lower: bytes) -> bool:
+    return (b"secret" in lower or b"passw" in lower or b"api" in lower or b"access" in lower
+            or b"auth" in lower or b"private" in lower)
+
+_B64_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 32
+                 for c in range(256))
+_B64_NEEDLE = b"a" * 24
+
+
+def _named_value_ok(value: bytes) -> bool:
+    return any(48 <= c <= 57 for c in value) or len(value) >= 20
+
+
+def _pattern_hit(raw: bytes, lower: bytes) -> SecretHit | None:
+    for marker, label, pattern, group in _public_patterns():
+        if marker == b"?":
+            if not _named_words_in(lower):
+                continue
+        elif marker not in lower:
+            continue
+        for m in pattern.finditer(raw):
+            value = m.group(group) if group else m.group()
+            if group and label.startswith("value") and not _named_value_ok(value):
+                continue
+            return SecretHit(label, m.start() + 1, _redact(m.group()))
+    return None
+
+
+def scan_public(raw: bytes) -> SecretHit | None:
+    """The first thing in a line's public bytes that looks like a secret: `scan_line`'s
+    patterns, a JSON web token, a URL's password, a value named like a secret (an env dump's
+    `AWS_SECRET_ACCESS_KEY=...`), or any of these base64-encoded."""
+    hits = scan_line(raw, limit=1)
+    if hits:
+        return hits[0]
+    lower = raw.lower()
+    if b"eyj" in lower or b"private key" in lower or b"://" in lower or \
+            _named_words_in(lower):
+        hit = _pattern_hit(raw, lower)
+        if hit is not None:
+            return hit
+    hit = numbered_parts(raw)
+    if hit is not None:
+        return hit
+    if _B64_NEEDLE not in raw.translate(_B64_RUN):
+        return None
+    import base64
+    import binascii
+
+    for i, m in enumerate(_regex(_BASE64).finditer(raw)):
+        if i >= _BASE64_MAX:
+            break
+        try:
+            decoded = base64.b64decode(m.group() + b"=" * (-len(m.group()) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        inner = scan_line(decoded, limit=1)
+        if inner or any(p.search(decoded) for _, _, p, _ in _public_patterns()[:3]):
+            return SecretHit("base64 of a secret", m.start() + 1, _redact(m.group()))
+    return None
+
+
+def may_hold_public_secret(block: bytes) -> bool:
+    """False when no line of `block` (many public lines) can hold what `scan_public` finds:
+    no marker, no word of a named secret, no run of 24 base64 characters. One pass over the
+    block at C speed, so that a flood of short lines is not scanned line by line (withhold of
+    a million of them: 5.7 s of CPU, 7.9 s with `scan_public` on each). Numbered parts of a
+    value named like a secret are asked apart (`numbered_parts_in`, `numbered_parts`): a
+    block of `"key1": "ArrowLeft"` lines needs no other scan."""
+    if markers_in(block):
+        return True
+    lower = block.lower()
+    return (b"eyj" in lower or b"private key" in lower or b"://" in lower
+            or _named_words_in(lower)
+            or _B64_NEEDLE in block.translate(_B64_RUN))
+
+
+# A value named like a secret, spelled in numbered parts: adjacent string members of one
+# object whose names are one stem and consecutive numbers (`key_part1`, `key_part2`: QA s29
+# h29_08 published an AWS secret key so; `token_1`, `token_2`, `secret0`, `secret1`). The
+# parts are joined and held to a rule stricter than the named-secret one, since the stem is
+# only a word: the name ends in a word naming a key, token, secret, password or credential
+# (the whole name, or after `_`, `-`, `.`; then `part` may follow: `hotkey1`, `monkey1`,
+# `tokens1` are other things), and the joined value looks like a credential: 32+ characters
+# of a key's alphabet holding a letter and 2+ digits (`"key1": "ControlLeft", "key2":
+# "Numpad5"`, a key-combo press in a game agent's log, stays publishable). The gate
+# (`numbered_parts_in`): a string member whose name ends in `1` and in such a word.
+_PART_GATE = (b'1":"', b'1": "')
+_PART_MEMBER = rb'"([A-Za-z0-9_\-.]{1,64}?)([0-9]{1,3})"[ \t]*:[ \t]*"([^"\\\s]{1,4096})"'
+_PART_NEXT = rb"[ \t]*,[ \t]*"
+_PART_STEM = (rb"(?i)(?:\A|[_\-.])(?:key|token|secret|passw(?:or)?d|pwd|cred(?:ential)?s?)"
+              rb"(?:[_\-]?part)?[_\-]?\Z")
+_PART_VALUE = rb"[A-Za-z0-9+/=_\-.]{32,}"
+_PART_DIGITS = b"0123456789"
+
+
+def numbered_parts_in(data: bytes) -> bool:
+    """Whether `data` (a line or a block) may hold numbered parts `_split_named` joins: a C
+    search for each string member whose name ends in `1`, and its name (within 64 bytes)
+    looked at for a stem word ending it. A block of boxes (`"x1": 3`) or of options (`"opt1":
+    "left"`) is not scanned line by line for it (withhold of 200,000 lines with boxes: 1.5 s
+    of CPU, 3.8 s with every block holding `1":` scanned so)."""
+    word = _regex(_PART_STEM)
+    for gate in _PART_GATE:
+        i = data.find(gate)
+        while i >= 0:
+            start = data.rfind(b'"', max(0, i - 66), i)
+            if start >= 0 and word.search(data[start + 1:i].rstrip(_PART_DIGITS)):
+                return True
+            i = data.find(gate, i + 1)
+    return False
+
+
+def numbered_parts(raw: bytes) -> SecretHit | None:
+    """The first value named like a secret and split over numbered members (above) in a
+    line's public bytes, or None."""
+    return _split_named(raw) if numbered_parts_in(raw) else None
+
+
+def _credential(value: bytes) -> bool:
+    """Whether joined parts look like a credential, not a word or a key combo (above)."""
+    return (_regex(_PART_VALUE).fullmatch(value) is not None
+            and len(value) - len(value.translate(None, _PART_DIGITS)) >= 2
+            and _regex(rb"[A-Za-z]").search(value) is not None)
+
+
+def _split_named(raw: bytes) -> SecretHit | None:
+    member, sep = _regex(_PART_MEMBER), _regex(_PART_NEXT)
+    stem_word = _regex(_PART_STEM)
+    pos = 0
+    while (m := member.search(raw, pos)) is not None:
+        stem, index = m.group(1), int(m.group(2))
+        values, start, end = [m.group(3)], m.start(), m.end()
+        while (gap := sep.match(raw, end)) is not None:
+            nxt = member.match(raw, gap.end())
+            if nxt is None or nxt.group(1) != stem or int(nxt.group(2)) != index + 1:
+                break
+            values.append(nxt.group(3))
+            index, end = index + 1, nxt.end()
+        joined = b"".join(values)
+        if len(values) > 1 and stem_word.search(stem) and _credential(joined):
+            return SecretHit("value named like a secret, split over numbered members",
+                             start + 1, _redact(joined))
+        pos = m.end() if len(values) == 1 else end
+    return None
