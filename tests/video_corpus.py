@@ -692,10 +692,12 @@ def build_black_in_join(d: Path) -> Path:
     return out
 
 
-def moved_on(data: bytes, ticks: int) -> bytes:
-    """A fragmented MP4 with every fragment's decode time (`tfdt`, version 1) `ticks` later
-    (of its tracks' clock: one video track), as a recorder whose clock started earlier
-    writes it (ffmpeg's `-output_ts_offset` does not move an `empty_moov` file's times)."""
+def moved_on(data: bytes, ticks: int | None = None, seconds: float | None = None) -> bytes:
+    """A fragmented MP4 with every fragment's decode time (`tfdt`, version 1) moved on, as a
+    recorder whose clock started earlier writes it (ffmpeg's `-output_ts_offset` does not move
+    an `empty_moov` file's times): by `ticks` of every track's clock, or by `seconds`, each
+    track's own ticks (its `mdhd` timescale: 15360 a second for 30 fps video, 48000 for
+    48 kHz sound)."""
     b = bytearray(data)
 
     def boxes(lo: int, hi: int):
@@ -704,10 +706,34 @@ def moved_on(data: bytes, ticks: int) -> bytes:
             yield lo, n, kind
             lo += n
 
+    scales: dict[int, int] = {}
+    for at, n, kind in boxes(0, len(b)):
+        for t, tn, tk in (boxes(at + 8, at + n) if kind == b"moov" else ()):
+            if tk != b"trak":
+                continue
+            track = scale = None
+            for c, cn, ck in boxes(t + 8, t + tn):
+                if ck == b"tkhd":
+                    track = struct.unpack(">I", b[c + 28:c + 32] if b[c + 8] == 1
+                                          else b[c + 20:c + 24])[0]
+                if ck == b"mdia":
+                    for m, _, mk in boxes(c + 8, c + cn):
+                        if mk == b"mdhd":
+                            scale = struct.unpack(">I", b[m + 28:m + 32] if b[m + 8] == 1
+                                                  else b[m + 20:m + 24])[0]
+            if track is not None and scale:
+                scales[track] = scale
     for at, n, kind in boxes(0, len(b)):
         for t, tn, tk in (boxes(at + 8, at + n) if kind == b"moof" else ()):
-            for f, _, fk in (boxes(t + 8, t + tn) if tk == b"traf" else ()):
+            if tk != b"traf":
+                continue
+            track = None
+            for f, _, fk in boxes(t + 8, t + tn):
+                if fk == b"tfhd":
+                    track = struct.unpack(">I", b[f + 12:f + 16])[0]
                 if fk == b"tfdt" and b[f + 8] == 1:
+                    by = ticks if seconds is None else \
+                        int(round(seconds * scales.get(track or 0, 0)))
                     v = struct.unpack(">Q", b[f + 12:f + 20])[0]
-                    b[f + 12:f + 20] = struct.pack(">Q", v + ticks)
+                    b[f + 12:f + 20] = struct.pack(">Q", v + int(by or 0))
     return bytes(b)

@@ -157,3 +157,51 @@ def test_the_scan_notes_each_far_later_clock_at_its_join(joins, name, tmp_path):
                 if f["rule"] == "video.clock_jump"] == said
         assert not [f for f in report.findings if f.rule in (
             "video.footage_gap", "video.timestamp_gap", "coverage.missing")]
+
+
+@pytest.fixture(scope="module")
+def tones(tmp_path_factory) -> dict[str, Path]:
+    """Three recordings over AAC tones of 440, 660 and 990 Hz, own clocks from 0 (or 30 s),
+    3600 s and 7200 s (each track's `tfdt` moved on in its own ticks), joined by `cat`."""
+    d = tmp_path_factory.mktemp("fmp4_origin_tones")
+    out = {}
+    for name, origins in (("0-3600-7200", (0, 3600, 7200)), ("30-3600-7200", (30, 3600, 7200))):
+        data, first = b"", 0
+        for k, (origin, hz) in enumerate(zip(origins, (440, 660, 990), strict=True)):
+            tone = ["-f", "lavfi", "-i", f"sine=frequency={hz}:sample_rate=48000:"
+                    f"duration={FRAMES[k] / 30}", "-c:a", "aac"]
+            made = vc.encode(d / f"{name}_{k}.mp4", [*tone, *_FRAG], frames=FRAMES[k],
+                             fps="30", first=first)
+            data += vc.moved_on(made.read_bytes(), seconds=origin)
+            first += FRAMES[k]
+        out[name] = d / f"{name}.mp4"
+        out[name].write_bytes(data)
+    return out
+
+
+@pytest.mark.parametrize("name", ["0-3600-7200", "30-3600-7200"])
+def test_each_recording_sounds_where_its_picture_is(tones, name):
+    """The player's sound (`AudioTrack.for_index(...).pcm`, a fresh track a window, as after a
+    seek): 0.3 s windows in each recording hold its own tone, and the picture its 210
+    frames over 7 s."""
+    import numpy as np
+
+    from moderator_app.core.video.audio import RATE, AudioTrack
+
+    path = tones[name]
+    p = probe_video(path, path.name)
+    assert p.index is not None and p.frame_count == 210
+    assert round(p.duration_s, 3) == 7.0  # duration-ok: the three recordings' footage
+    heard = []
+    for t in (0.5, 1.6, 2.3, 4.5, 5.2, 6.5):
+        track = AudioTrack.for_index(path, p.index)
+        track.open()
+        try:
+            x = np.frombuffer(track.pcm(t, t + 0.3), np.int16).reshape(-1, 2)[:, 0]
+        finally:
+            track.close()
+        x = x.astype(np.float64)
+        peak = np.fft.rfftfreq(x.shape[0], 1 / RATE)[np.argmax(np.abs(np.fft.rfft(x)))] \
+            if x.shape[0] and np.abs(x).max() > 0 else None
+        heard.append(None if peak is None else int(round(peak / 10) * 10))
+    assert heard == [440, 440, 660, 660, 990, 990]
