@@ -3504,7 +3504,7 @@ typedef struct {
      * search's registers: a fifth pair there cost ~3 % on shapes without candidates): Go's
      * `\u003c` / `\u003e` share their first four bytes with the escapes' bucket, a candidate
      * every ~35 bytes of Go's shell output, each a scalar step (QA s30 `goescaped`) */
-    unsigned char lo5[16], hi5[16];
+    unsigned char lo5[16], hi5[16], lo6[16], hi6[16]; /* (and the sixth's) */
     /* each bucket's markers (a bit per marker), the markers each byte may be the fifth and
      * the sixth byte of (a shorter marker: any byte), and each marker's first and last 8
      * bytes (the first masked to its length): a candidate is compared only with the markers
@@ -3538,26 +3538,41 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
      * four bytes or more first, in turn, then those with a shorter one (whose third or fourth
      * byte is any byte: a bucket they share takes any byte there). Why: with a bucket per
      * marker % 8, `sk-` and `\u004` shared one, and every `\u04xx` escape of Cyrillic text was
-     * a candidate checked against each marker (QA s26 `uescapes`, session 27). */
+     * a candidate checked against each marker (QA s26 `uescapes`, session 27).
+     * Markers alike in their first four bytes are grouped by whether they have a sixth byte
+     * (`\u004` apart from `\u0020`), and such groups take the first buckets while the short
+     * markers take the last ones: the buckets of a common prefix hold no marker whose fifth
+     * or sixth byte is any, so a window's candidates there are dropped on those bytes (Go's
+     * `\u003c`, `\u0026`: QA s30 `goescaped`, session 31). */
     unsigned char group[64];
-    int ngroups = 0, short_group[64];
+    int ngroups = 0, short_group[64], shared[64];
     for (Py_ssize_t j = 0; j < ms->nm; j++) {
         int g = -1;
         for (Py_ssize_t i = 0; i < j && g < 0; i++)
-            if (ms->ml[i] >= 4 && ms->ml[j] >= 4 && memcmp(ms->mk[i], ms->mk[j], 4) == 0)
+            if (ms->ml[i] >= 4 && ms->ml[j] >= 4 && memcmp(ms->mk[i], ms->mk[j], 4) == 0 &&
+                (ms->ml[i] >= 6) == (ms->ml[j] >= 6))
                 g = group[i];
         if (g < 0) {
             g = ngroups++;
             short_group[g] = 0;
+            shared[g] = 0;
         }
         group[j] = (unsigned char)g;
         short_group[g] |= ms->ml[j] < 4;
     }
-    int bucket_of[64], next = 0;
-    for (int pass = 0; pass < 2; pass++)
+    for (Py_ssize_t j = 0; j < ms->nm; j++) /* a group sharing its first 4 bytes with another */
+        for (Py_ssize_t i = 0; i < ms->nm; i++)
+            if (group[i] != group[j] && ms->ml[i] >= 4 && ms->ml[j] >= 4 &&
+                memcmp(ms->mk[i], ms->mk[j], 4) == 0)
+                shared[group[j]] = 1;
+    int bucket_of[64], next = 0, last = 7;
+    for (int pass = 1; pass >= 0; pass--) /* the shared groups first, then the other long */
         for (int g = 0; g < ngroups; g++)
-            if (short_group[g] == pass)
+            if (!short_group[g] && shared[g] == pass)
                 bucket_of[g] = next++ & 7;
+    for (int g = 0; g < ngroups; g++) /* the short ones from the last bucket down */
+        if (short_group[g])
+            bucket_of[g] = last-- & 7;
     for (Py_ssize_t j = 0; j < ms->nm; j++) {
         const unsigned char *k = ms->mk[j];
         ms->bk[j] = (unsigned char)bucket_of[group[j]];
@@ -3596,6 +3611,15 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
             for (int v = 0; v < 16; v++) {
                 ms->lo5[v] |= b;
                 ms->hi5[v] |= b;
+            }
+        }
+        if (ms->ml[j] >= 6) {
+            ms->lo6[k[5] & 15] |= b;
+            ms->hi6[k[5] >> 4] |= b;
+        } else {
+            for (int v = 0; v < 16; v++) {
+                ms->lo6[v] |= b;
+                ms->hi6[v] |= b;
             }
         }
         ms->bmask[ms->bk[j]] |= (uint64_t)1 << j;
@@ -3699,13 +3723,18 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
                                    _mm_shuffle_epi8(H4, _mm_and_si128(_mm_srli_epi16(d, 4), low)));
         __m128i hit = _mm_and_si128(_mm_and_si128(c1, c2), _mm_and_si128(c3, c4));
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
-        if (mask && i + 20 <= len) { /* the fifth byte, where a candidate is */
+        if (mask && i + 21 <= len) { /* the fifth and sixth bytes, where a candidate is */
             __m128i e = _mm_loadu_si128((const __m128i *)(p + i + 4));
             __m128i c5 = _mm_and_si128(
                 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->lo5), _mm_and_si128(e, low)),
                 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->hi5),
                                  _mm_and_si128(_mm_srli_epi16(e, 4), low)));
-            hit = _mm_and_si128(hit, c5);
+            __m128i f = _mm_loadu_si128((const __m128i *)(p + i + 5));
+            __m128i c6 = _mm_and_si128(
+                _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->lo6), _mm_and_si128(f, low)),
+                _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)ms->hi6),
+                                 _mm_and_si128(_mm_srli_epi16(f, 4), low)));
+            hit = _mm_and_si128(hit, _mm_and_si128(c5, c6));
             mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) ^ 0xFFFFu;
         }
         if (mask) {
@@ -3759,14 +3788,20 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
             _mm256_shuffle_epi8(H4, _mm256_and_si256(_mm256_srli_epi16(d, 4), low)));
         __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), _mm256_and_si256(c3, c4));
         unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
-        if (mask && i + 36 <= len) { /* the fifth byte, where a candidate is */
+        if (mask && i + 37 <= len) { /* the fifth and sixth bytes, where a candidate is */
             __m256i e = _mm256_loadu_si256((const __m256i *)(p + i + 4));
             __m256i L5 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo5));
             __m256i H5 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi5));
             __m256i c5 = _mm256_and_si256(
                 _mm256_shuffle_epi8(L5, _mm256_and_si256(e, low)),
                 _mm256_shuffle_epi8(H5, _mm256_and_si256(_mm256_srli_epi16(e, 4), low)));
-            hit = _mm256_and_si256(hit, c5);
+            __m256i f = _mm256_loadu_si256((const __m256i *)(p + i + 5));
+            __m256i L6 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo6));
+            __m256i H6 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi6));
+            __m256i c6 = _mm256_and_si256(
+                _mm256_shuffle_epi8(L6, _mm256_and_si256(f, low)),
+                _mm256_shuffle_epi8(H6, _mm256_and_si256(_mm256_srli_epi16(f, 4), low)));
+            hit = _mm256_and_si256(hit, _mm256_and_si256(c5, c6));
             mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
         }
         if (mask) {
