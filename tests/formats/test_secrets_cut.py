@@ -164,3 +164,37 @@ def test_a_head_is_a_run_its_pattern_would_read_on():
     assert scan_line(b'{"a":"key=ghp_Ab12Cd34Ef56Gh78Ij90 and more"}') == []
     assert scan_line(b'{"a":"key=ghp_Ab12Cd34Ef56Gh78Ij90!"}') == []
     assert [h.column for h in scan_line(b'{"a":"x hf_Ab12Cd34Ef56Gh78Ij"}')] == [9]
+
+
+AWS = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYQA31SPLITKEY"
+
+
+@pytest.mark.parametrize("env", [
+    {"key_part2": AWS[21:], "key_part1": AWS[:21]},  # out of order
+    {"key_part1": AWS[:21], "region": "us-east-1", "key_part2": AWS[21:]},  # a member between
+    {"token_0": AWS[:14], "x": 1, "token_2": AWS[28:], "token_1": AWS[14:28]},
+    {"key_parts": [AWS[:21], AWS[21:]]},  # in an array
+    {"tokenChunks": [AWS[:14], AWS[14:28], AWS[28:]]},
+])
+def test_numbered_parts_in_any_order_or_an_array_are_refused(tmp_path, env):
+    """docs/rules-official.md listed these numbered-parts shapes as missed (session 30)."""
+    src = tmp_path / "agent-log.jsonl"
+    line = orjson.dumps({"seq": 1, "type": "observation", "data": {"env": env}})
+    src.write_bytes(b'{"seq":0,"type":"run_start","data":{}}\n' + line + b"\n")
+    with pytest.raises(WithholdError, match=r"^line 2: .*split over (numbered members|an "
+                                            r"array of parts): wJal…\[42 chars\]\)"):
+        withhold_log(src, tmp_path / "public.jsonl")
+    assert [n for n, _ in public_secret_hits(src.read_bytes(), 1)] == [2]
+
+
+@pytest.mark.parametrize("data", [
+    {"a": {"key1": AWS[:21]}, "b": {"key1": AWS[21:]}},  # one number twice: two things
+    {"keys": [AWS[:21], AWS[21:]]},  # no word saying they are parts
+    {"hotkey_parts": [AWS[:21], AWS[21:]]},
+    {"key_parts": ["ControlLeft", "Numpad5"]},
+    {"args": {"key2": "Numpad5", "key1": "ControlLeft"}},
+    {"key1": AWS[:21], "key3": AWS[21:]},  # not consecutive
+])
+def test_numbered_parts_honest_neighbours_stay_publishable(data):
+    line = orjson.dumps({"seq": 1, "type": "observation", "data": data})
+    assert scan_public(line) is None

@@ -365,7 +365,7 @@ _NAMED_PIECES = (b"ecret", b"assw", b"pi_k", b"ss_k", b"te_k", b"h_to", b"pike",
                  b"ECRET", b"ASSW", b"PI_K", b"SS_K", b"TE_K", b"H_TO", b"PIKE", b"SSKE",
                  b"eyJh", b"eyJ0", b"pi-k", b"ss-k", b"te-k", b"hTok", b"piKe", b"cessK",
                  b"teKe", b"eyJr")
-_PART_PIECES = (b'1":"', b'1": "')
+_PART_PIECES = (b'1":"', b'1": "', b'arts":', b'unks":', b'eces":', b'ents":')
 # A model_request in the writer's own spelling: its public part is the envelope alone, so a
 # marker in a base64 screenshot or a prompt costs no parse of the (40 KB) line. Anchored at
 # the line's start, where no nested member can be.
