@@ -123,3 +123,63 @@ def test_an_earlier_press_answered_faintly_at_the_lag_is_not_one_the_hold_hid():
     assert faintly == {0}
     # a faint change off the lag (0.5 s after the press) answers nothing
     assert _at_the_lag(holds, {}, v, kinds, band, fps, np.array([11.5])) == {}
+
+
+# QA s29's Basic Math (digits a press changes) in FFV1, read beside its log: the scan's share
+# counts its answers as codec noise (session 31, QA s29 T1's leftover)
+
+
+@ffmpeg
+def test_a_scan_hold_the_picture_answers_presses_inside_is_a_note(
+        capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(29, "basic_math-genuine@r36ffv1")
+    assert cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "4.300",
+                     "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    frozen = [f for f in rep["findings"] if f["rule"] == "video.frozen"]
+    # on main: a warning 10.944-21.556 s at every offset (QA s29 T1)
+    assert [(f["severity"], round(f["video_start_s"], 3), round(f["video_end_s"], 3))
+            for f in frozen] == [("info", 0.0, 10.917), ("info", 10.944, 21.556),
+                                 ("info", 21.583, 45.306)]  # the first frame's, the last's
+    assert "answers 4 presses inside it (video 15.67, 16.75, 18.22, 19.89 s" in \
+        frozen[1]["message"]
+    section = [(f["severity"], f["start_s"]) for f in rep["video_scan"]["findings"]
+               if f["rule"] == "video.frozen"]
+    assert section == [("info", 0.0), ("info", 10.944), ("info", 21.583)]
+
+
+def _analysis(reactions, used: float | None = 2.0):
+    from moderator_app.core.sync.reactions import Reaction
+    from moderator_app.core.sync.records import SyncAnalysis
+
+    return SyncAnalysis(used, 0.9, len(reactions), len(reactions), 1.0, "", used,
+                        reactions=[Reaction(i, v - 2.0 - d, v - d, v, d, c)
+                                   for i, (v, d, c) in enumerate(reactions)])
+
+
+def _frozen(a0: float, a1: float):
+    from moderator_app.core.rules import Finding, Severity
+
+    return Finding(Severity.WARNING, "video.frozen", "the picture is frozen",
+                   video_start_s=a0, video_end_s=a1)
+
+
+def test_presses_answered_at_the_runs_delay_inside_a_scan_hold():
+    from moderator_app.core.sync.run import wait_note
+
+    outside = [(2.0, 0.02, 0.9), (4.0, 0.01, 0.95), (30.0, 0.015, 0.8)]
+    said = wait_note(_frozen(10.0, 20.0), _analysis(outside + [(12.0, 0.02, 0.9),
+                                                              (15.0, 0.01, 0.8)]))
+    assert said.severity.value == "info" and "video 12.00, 15.00 s" in said.message
+    # one answer is not enough; nor answers off the run's delay (a splice's jump: 0.23 s);
+    # nor a reaction at the hold's first frame or its end (the change into it, the press
+    # that ends it); nor weak ones
+    for inside in ([(12.0, 0.02, 0.9)], [(12.0, 0.23, 0.9), (15.0, 0.35, 0.9)],
+                   [(10.0, 0.02, 0.9), (19.95, 0.02, 0.9)], [(12.0, 0.02, 0.6),
+                                                             (15.0, 0.01, 0.6)]):
+        assert wait_note(_frozen(10.0, 20.0), _analysis(outside + inside)).severity.value == \
+            "warning", inside
+    # with no offset used, nothing is read
+    assert wait_note(_frozen(10.0, 20.0), _analysis(outside + [
+        (12.0, 0.02, 0.9), (15.0, 0.01, 0.8)], used=None)).severity.value == "warning"

@@ -16,7 +16,7 @@ import numpy as np
 
 from moderator_app.core.errors import InputError
 from moderator_app.core.rules import Finding, Severity
-from moderator_app.core.sync import align
+from moderator_app.core.sync import align, stats
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
 from moderator_app.core.sync.inputs import idle_stretches, inputs
@@ -227,6 +227,15 @@ WAIT_MATCH_S = 0.1
 # 20.00 s, 0.8 % of its points, the next change at 20.12 s, where the scan's hold ends).
 WAIT_MATCH_LATE_S = 0.2
 FROZEN_RULE = "video.frozen"
+# A scan's held picture inside which the sync's finer picture answers this many presses of the
+# log (`_answered`) ...
+ANSWERED_MIN = 2
+# ... each a reaction of at least this confidence ...
+ANSWERED_CONFIDENCE = 0.7
+# ... at the run's own delay (the median of its confident reactions outside the span), this
+# either side: a recording that repeats one frame answers none; a splice's jump inside a hold
+# is one change at no press's lag (QA s26's Human Cannonball cut: 0.23 and 0.35 s late)
+ANSWERED_LAG_S = 0.05
 
 
 def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
@@ -287,7 +296,40 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
             f"{f.message}: held until {button}, pressed at video {w.press_s:.2f} s at the "
             f"offset {w.offset_s:.3f} s ({why}): the game waiting for the button, not "
             f"frozen footage"))
+    answered = _answered(f, a)
+    if answered:
+        shown = ", ".join(f"{v:.2f}" for v in answered)
+        return replace(f, severity=Severity.INFO, message=(
+            f"{f.message}: the picture answers {len(answered)} presses inside it (video "
+            f"{shown} s, at the run's own delay at the offset {a.offset_used_s:.3f} s): a "
+            f"game's small changes the scan's share does not count, not a held picture"))
     return f
+
+
+def _answered(f: Finding, a: SyncAnalysis) -> list[float]:
+    """The video times of the presses the picture answers inside the scan's held picture `f`
+    (not at its first frame nor at its end: the change into it and the press that ends it),
+    at the offset `a` used: reactions of `ANSWERED_CONFIDENCE` or more whose delay lies
+    `ANSWERED_LAG_S` from the median of the run's other confident reactions; empty when
+    fewer than `ANSWERED_MIN`. Why: the scan counts a frame "the same picture" when under
+    `same_changed_max` of its points changed (codec noise), and a game whose answers are a
+    few digits (QA s29's Basic Math in FFV1: 0.08-0.6 % of the points, 96-442 of the sync's)
+    reads frozen for 10.6 s while the sync's finer picture shows four presses answered at
+    0.005-0.018 s. A recording that repeats one frame answers no press; changing the scan's
+    test instead broke all-intra recordings (DECISIONS, session 30)."""
+    if a.offset_used_s is None or f.video_start_s is None or f.video_end_s is None:
+        return []
+    lo, hi = f.video_start_s + WAIT_MATCH_S, f.video_end_s - WAIT_MATCH_S
+    sure = [(float(r.video_s), float(r.delay_s)) for r in a.reactions
+            if r.video_s is not None and r.delay_s is not None
+            and r.confidence >= ANSWERED_CONFIDENCE]
+    inside = [(v, d) for v, d in sure if lo <= v <= hi]
+    others = [d for v, d in sure if not f.video_start_s <= v <= f.video_end_s]
+    if len(inside) < ANSWERED_MIN or not others:
+        return []
+    usual = stats.median(np.asarray(others))
+    times = [v for v, d in inside if abs(d - usual) <= ANSWERED_LAG_S]
+    return times if len(times) >= ANSWERED_MIN else []
 
 
 def _button(kind: str) -> str:
@@ -314,7 +356,7 @@ def _off_the_games_lag(w, a: SyncAnalysis) -> bool:
 
 def wait_notes(findings, a) -> list[Finding]:
     """`findings` with `wait_note` beside `a` (a SyncAnalysis; anything else: unchanged)."""
-    if not isinstance(a, SyncAnalysis) or not a.waits:
+    if not isinstance(a, SyncAnalysis):
         return list(findings)
     return [wait_note(f, a) for f in findings]
 
@@ -323,7 +365,7 @@ def add_to_report(report, a: SyncAnalysis, video_name: str | None) -> None:
     """The `sync` section and the `sync.*` findings (warnings; a note for no suggestion);
     a scan's `video.frozen` the game's wait explains said as a note (`wait_note`)."""
     report.sync = SyncSection(a)
-    if a.waits:
+    if a.waits or a.reactions:
         report.findings = report.findings.rewording(lambda f: wait_note(f, a))
         report.video_scan = _scan_said(report.video_scan, a)
     if a.suggested_offset_s is None:

@@ -30,7 +30,9 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "changed faintly at that lag after it), or, no one button agreeing, at the "
               "first press of any button inside it when three or more holds end so within a "
               "frame of one lag and so close an agreement is unlikely by chance "
-              "(`core/sync/waits.py`); or when it lies inside such a held picture. The "
+              "(`core/sync/waits.py`); or when it lies inside such a held picture; or when "
+              "the sync's finer picture answers two or more presses inside it at the run's "
+              "own delay (a game's small changes: a frozen recording answers none). The "
               "report's `video_scan` section says it as its findings do; the scan's cache "
               "keeps the warning.", G)
 BLACK = rule("video.black", Severity.WARNING,
