@@ -3540,10 +3540,11 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
      * marker % 8, `sk-` and `\u004` shared one, and every `\u04xx` escape of Cyrillic text was
      * a candidate checked against each marker (QA s26 `uescapes`, session 27).
      * Markers alike in their first four bytes are grouped by whether they have a sixth byte
-     * (`\u004` apart from `\u0020`), and such groups take the first buckets while the short
-     * markers take the last ones: the buckets of a common prefix hold no marker whose fifth
-     * or sixth byte is any, so a window's candidates there are dropped on those bytes (Go's
-     * `\u003c`, `\u0026`: QA s30 `goescaped`, session 31). */
+     * (`\u004` apart from `\u0020`), and such groups take the first buckets, the short
+     * markers the last (in turn after the long ones: taken from the last bucket down, their
+     * new pairs' nibble tables took common text, +4 % on `detections`): the buckets of a common prefix hold no marker whose fifth or sixth byte
+     * is any, so a window's candidates there are dropped on those bytes (Go's `\u003c`,
+     * `\u0026`: QA s30 `goescaped`, session 31). */
     unsigned char group[64];
     int ngroups = 0, short_group[64], shared[64];
     for (Py_ssize_t j = 0; j < ms->nm; j++) {
@@ -3565,14 +3566,14 @@ static int marker_set(MarkerSet *ms, PyObject *tup)
             if (group[i] != group[j] && ms->ml[i] >= 4 && ms->ml[j] >= 4 &&
                 memcmp(ms->mk[i], ms->mk[j], 4) == 0)
                 shared[group[j]] = 1;
-    int bucket_of[64], next = 0, last = 7;
+    int bucket_of[64], next = 0;
     for (int pass = 1; pass >= 0; pass--) /* the shared groups first, then the other long */
         for (int g = 0; g < ngroups; g++)
             if (!short_group[g] && shared[g] == pass)
                 bucket_of[g] = next++ & 7;
-    for (int g = 0; g < ngroups; g++) /* the short ones from the last bucket down */
+    for (int g = 0; g < ngroups; g++) /* then the short ones, in turn */
         if (short_group[g])
-            bucket_of[g] = last-- & 7;
+            bucket_of[g] = next++ & 7;
     for (Py_ssize_t j = 0; j < ms->nm; j++) {
         const unsigned char *k = ms->mk[j];
         ms->bk[j] = (unsigned char)bucket_of[group[j]];
