@@ -371,7 +371,7 @@ class DecisionPanel(QWidget):
         # cold 10,000-decision ledger (session 30 review: 6.8 s of CPU for eight).
         if not (self.walker.busy and self._walking == store):
             self._walking = store
-            self.walker.run(lambda _progress, _cancel: walk_ahead(store),
+            self.walker.run(lambda _progress, cancel: walk_ahead(store, cancel),
                             on_done=self._walked_ahead)
         try:
             with open_store(self._store(), create=False) as ledger:

@@ -147,3 +147,40 @@ def test_a_ledger_put_back_at_the_same_path_is_walked_whole(tmp_path, checked):
     checked.clear()
     assert _decide(store, 5).seq == 5
     assert checked == [1, 2, 3, 4]
+
+
+def test_a_cancelled_walk_ahead_stops_between_rows_and_remembers_nothing(tmp_path, checked):
+    """The panel's walk ahead ignored its cancel token: a walk superseded by another store ran
+    to its end (session 30's review). `walk_ahead(store, cancel)` checks the token every 256
+    rows: cancelled after the first, it stops at row 256 and leaves no memo, so the next
+    append walks the chain whole."""
+    from moderator_app.core.errors import Cancelled
+    from moderator_app.core.ledger.config import walk_ahead
+    from moderator_app.core.progress import CancelToken
+
+    store = tmp_path / "decisions.sqlite3"
+    with Ledger(store) as led:
+        for i in range(600):
+            led.append(_rec(i))
+    chained.WALKS.clear()
+    checked.clear()
+    token = CancelToken()
+    real = chained.check_row
+
+    walked = []
+
+    def cancel_at_first(cols, raw, prev, expected_seq):
+        token.cancel()
+        walked.append(cols["seq"])
+        return real(cols, raw, prev, expected_seq)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(chained, "check_row", cancel_at_first)
+        with pytest.raises(Cancelled):
+            walk_ahead(store, token)
+    assert walked == list(range(1, 257))  # the token is polled every 256 rows
+    checked.clear()
+    assert walk_ahead(store).count == 600
+    assert checked == list(range(1, 601))  # walked whole: nothing was remembered
+    checked.clear()
+    assert walk_ahead(store, CancelToken()).count == 600 and checked == []

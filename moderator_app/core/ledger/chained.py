@@ -35,6 +35,7 @@ from moderator_app.core.ledger.claims import (
 from moderator_app.core.ledger.errors import LedgerError  # noqa: F401 - re-exported
 from moderator_app.core.ledger.export import export_row, records_to_csv
 from moderator_app.core.ledger.records import DecisionRecord
+from moderator_app.core.progress import CancelToken
 from moderator_app.core.text import terminal_safe_json, unescape_terminal_safe
 
 #: Columns that mirror a member of the hashed JSON; `verify` compares each one.
@@ -214,6 +215,22 @@ def walk(rows: Iterable[tuple[dict[str, Any], Any]]) -> VerifyOutcome:
         expected += 1
         count += 1
     return VerifyOutcome(True, count, prev)
+
+
+def polled(rows: Iterable[Any], cancel: CancelToken | None,
+           every: int = 256) -> Iterable[Any]:
+    """`rows`, with `cancel` checked before the first and then every `every` rows (a walk of
+    10,000 decisions superseded in the panel ran to its end: session 30's review)."""
+    if cancel is None:
+        return rows
+    return _polling(rows, cancel, every)
+
+
+def _polling(rows: Iterable[Any], cancel: CancelToken, every: int) -> Iterator[Any]:
+    for i, row in enumerate(rows):
+        if not i % every:
+            cancel.check()
+        yield row
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,18 +529,19 @@ class LedgerBase:
         """Which store this is, for `WALKS` (None: nothing remembered)."""
         return None
 
-    def walked_before_append(self) -> VerifyOutcome:
+    def walked_before_append(self, cancel: CancelToken | None = None) -> VerifyOutcome:
         """What `verify` says of the chain, read as cheaply as this process can: the rows a
         walk in this process found intact (`WALKS`) are hashed and compared, byte for byte,
         and only the records added since are checked; a prefix that changed is walked again
         whole. Every append runs it (inside its write transaction), and the panel runs it
         off the window's thread when a store is shown (`decision_panel`), so a decision on
-        a 10,000-decision ledger costs the new records, not the chain."""
+        a 10,000-decision ledger costs the new records, not the chain. `cancel` (the panel's
+        walk ahead, superseded): Cancelled between rows, nothing remembered."""
         key = self._walk_key()
         known = WALKS.get(key) if key is not None else None
-        outcome, digest = walk_from(self._verify_rows(), known)
+        outcome, digest = walk_from(polled(self._verify_rows(), cancel), known)
         if outcome is None:
-            outcome, digest = walk_from(self._verify_rows(), None)
+            outcome, digest = walk_from(polled(self._verify_rows(), cancel), None)
         assert outcome is not None
         outcome = check_head_marker(outcome, self._head_marker())
         if key is not None:

@@ -20,6 +20,7 @@ from moderator_app.core.ledger.errors import LedgerPathError
 from moderator_app.core.ledger.paths import check_store_text
 from moderator_app.core.ledger.postgres import PostgresLedger, display_name, is_postgres
 from moderator_app.core.ledger.store import STORE_ENV, Ledger
+from moderator_app.core.progress import CancelToken
 
 STORE_FILE_ENV = "MODERATOR_APP_STORE_FILE"
 _STORE_FILE_MAX = 65536
@@ -124,16 +125,17 @@ def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> Le
     return Ledger(None if spec is None else os.fspath(spec), create=create)
 
 
-def walk_ahead(spec: str | os.PathLike | None = None) -> VerifyOutcome | None:
+def walk_ahead(spec: str | os.PathLike | None = None,
+               cancel: CancelToken | None = None) -> VerifyOutcome | None:
     """Walk the store's chain now, so that the next append in this process checks only the
     records added since (`LedgerBase.walked_before_append`, `chained.WALKS`). The decision
     panel runs it off the window's thread when it shows a store: the first decision on a
     10,000-decision ledger no longer walks it on that thread. What `verify` would say of the
     chain (None: the store could not be read); nothing is refused here, the append checks
-    again."""
+    again. `cancel`: Cancelled between rows (a walk the panel no longer wants)."""
     try:
         with open_store(spec, create=False) as ledger:
-            return ledger.walked_before_append()
+            return ledger.walked_before_append(cancel)
     except LedgerError:
         return None
 

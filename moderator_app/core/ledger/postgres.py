@@ -31,9 +31,11 @@ from moderator_app.core.ledger.chained import (
     VerifyOutcome,
     WalkedPrefix,
     check_head_marker,
+    polled,
     walk_from,
 )
 from moderator_app.core.ledger.errors import LedgerPathError, OutcomeUnknown
+from moderator_app.core.progress import CancelToken
 
 CONNECT_TIMEOUT_S = 5  # an unreachable team store is reported at once, not after minutes
 SCHEMA_LOCK_KEY = 0x4D4F4431  # advisory lock id while creating the tables ("MOD1")
@@ -225,7 +227,7 @@ class PostgresLedger(LedgerBase):
             tail.append((d, bytes(row[-1])))
         return bytes(first[0]), int(first[1]), bytes(first[2]), int(first[3]), tail
 
-    def walked_before_append(self) -> VerifyOutcome:
+    def walked_before_append(self, cancel: CancelToken | None = None) -> VerifyOutcome:
         """`LedgerBase.walked_before_append` with the digest computed by the server: the
         rows this process walked are compared there (one SHA-256 over them, in the same
         statement that returns the rows after them), so an append reads over the
@@ -237,10 +239,11 @@ class PostgresLedger(LedgerBase):
         if known is not None:
             p_d, p_c, a_d, a_c, tail = self._snapshot(known.count)
             if (p_d, p_c) == (known.digest, known.count):
-                outcome, _ = walk_from(tail, None, start=(known.count, known.head))
+                outcome, _ = walk_from(polled(tail, cancel), None,
+                                       start=(known.count, known.head))
         if outcome is None:
             _, _, a_d, a_c, tail = self._snapshot(0)
-            outcome, _ = walk_from(tail, None)
+            outcome, _ = walk_from(polled(tail, cancel), None)
         assert outcome is not None
         outcome = check_head_marker(outcome, self._head_marker())
         whole = outcome.ok and outcome.count == a_c
