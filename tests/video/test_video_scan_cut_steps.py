@@ -132,3 +132,25 @@ def test_qa30_kool_aid_man_cut_is_reported(case):
     cuts = _cuts(d / "video.mp4")
     assert [t for t, _ in cuts] == [4.133, 12.4]  # duration-ok: video times of frames 124, 372
     assert cuts[1][1].startswith("possible hard cut at 12.400 s (frame 372): change 3.7 ")
+
+
+@pytest.mark.parametrize(("n", "half"), [(11, 15), (16, 15), (40, 15), (9000, 15), (300, 4),
+                                         (50, 1)])
+def test_steps_are_each_frames_change_beyond_each_tiles_largest_around_it(n, half):
+    """`scan_cut_steps.steps` (windowed maxima by doubling, in blocks of 8192 frames) against
+    its definition, frame by frame: the mean over tiles of the change beyond the tile's
+    largest in the `half` frames before and after, of the frames `around` keeps."""
+    from moderator_app.core.video.scan_cut_steps import steps
+
+    rng = np.random.default_rng(n + half)
+    grid = rng.random((n, 6)).astype(np.float32) * 4
+    grid[rng.random((n, 6)) < 0.01] = np.nan
+    around = rng.random(n) > 0.2
+    clean = np.nan_to_num(grid, nan=0.0)
+    ref = np.where(around[:, None], clean, 0.0)
+    want = np.zeros(n)
+    for i in range(n):
+        near = np.r_[max(0, i - half):i, i + 1:min(n, i + half + 1)]
+        most = ref[near].max(axis=0) if near.shape[0] else np.zeros(6)
+        want[i] = np.clip(clean[i] - most, 0.0, None).mean()
+    assert np.allclose(steps(grid, half, around), want, atol=1e-6)

@@ -146,8 +146,8 @@ def steps(grid: np.ndarray, half: int, around: np.ndarray) -> np.ndarray:
     for a in range(0, n, STEP_BLOCK):
         b = min(n, a + STEP_BLOCK)
         lo, hi = max(0, a - half), min(n, b + half)
-        g = np.nan_to_num(np.asarray(grid[lo:hi], np.float32), nan=0.0, posinf=0.0,
-                          neginf=0.0)
+        g = np.array(grid[lo:hi], np.float32)
+        g[~np.isfinite(g)] = 0.0
         ref = np.where(around[lo:hi, None], g, np.float32(0.0))
         most = np.maximum(_window_max(ref, half), _window_max(ref[::-1], half)[::-1])
         out[a:b] = np.clip(g - most, 0.0, None)[a - lo:b - lo].mean(axis=1)
@@ -162,21 +162,15 @@ def _window_max(x: np.ndarray, w: int) -> np.ndarray:
         return out
     # m[j] = max of rows j .. j + span - 1 (the rows that exist), span doubled up to <= w
     m, span = x.copy(), 1
-    while span * 2 <= w:
-        nxt = m.copy()
-        nxt[:n - span] = np.maximum(m[:n - span], m[span:])
-        m, span = nxt, span * 2
-    # window [i - w, i - 1] (clipped at 0) = max(m[lo], m[hi - span + 1]) when its length
-    # is at least span, else its rows one by one (the first rows only)
-    i = np.arange(1, n)
-    lo = np.maximum(i - w, 0)
-    hi = i - 1
-    length = hi - lo + 1
-    full = length >= span
-    a = i[full]
-    out[a] = np.maximum(m[lo[full]], m[hi[full] - span + 1])
-    for k in i[~full]:
-        out[k] = x[max(0, k - w):k].max(axis=0)
+    while span * 2 <= w and span < n:
+        np.maximum(m[:n - span], m[span:], out=m[:n - span])  # ascending: m[j + span] unread
+        span *= 2
+    # a whole window [i - w, i - 1] (i >= w) is two blocks of span rows: from i - w and from
+    # i - span (w < 2 span); the first rows' shorter windows one by one
+    if n > w:
+        np.maximum(m[:n - w], m[w - span:n - span], out=out[w:])
+    for i in range(1, min(w, n)):
+        out[i] = x[:i].max(axis=0)
     return out
 
 
@@ -184,13 +178,32 @@ def _peaks(step: np.ndarray, t: np.ndarray, most: int) -> list[int]:
     """The file's `most` largest steps, each more than STEP_APART_S from a larger one (one
     change's frames are one step), largest first."""
     out: list[int] = []
-    for j in np.argsort(-step, kind="stable"):
-        j = int(j)
-        if step[j] <= 0.0 or len(out) >= most:
+    # the largest PEAK_FIRST steps first (a partition, not a sort of an hour's frames); all of
+    # them, in order, only where those hold fewer than `most` apart
+    k = min(step.shape[0], PEAK_FIRST)
+    for order in (_largest(step, k), np.argsort(-step, kind="stable")):
+        out = []
+        for j in order:
+            j = int(j)
+            if step[j] <= 0.0 or len(out) >= most:
+                break
+            if all(abs(t[j] - t[u]) > STEP_APART_S for u in out):
+                out.append(j)
+        if len(out) >= most or k == step.shape[0]:
             break
-        if all(abs(t[j] - t[u]) > STEP_APART_S for u in out):
-            out.append(j)
     return out
+
+
+#: Steps looked at first for the file's largest (`_peaks`)
+PEAK_FIRST = 4096
+
+
+def _largest(x: np.ndarray, k: int) -> np.ndarray:
+    """The indices of x's k largest values, largest first (ties by index)."""
+    if k <= 0:
+        return np.zeros(0, np.int64)
+    part = np.argpartition(-x, k - 1)[:k] if k < x.shape[0] else np.arange(x.shape[0])
+    return part[np.lexsort((part, -x[part]))]
 
 
 def _bar(step: np.ndarray, peaks: list[int], t: np.ndarray, i: int) -> float:
