@@ -18,9 +18,9 @@ frame, so its move is no step; a splice moves every object at once, and what mov
 never, a water line or a score, jumps). An *event* is a frame whose motion energy is an
 isolated peak (the cut rule's test without its floor: `cut_ratio` times the local level,
 1.5x its neighbours). An event is a candidate when its step is at least STEP_MIN and
-STEP_RATIO times the second largest step of the file's other events (the largest is passed
-over: an insertion's other edge): a change the game makes once in the file, far above every
-other change it makes but one. A lighting step (the mean luminance moving by
+STEP_RATIO times the file's second largest step elsewhere (any frame's, one a change; the
+largest is passed over: an insertion's other edge): a change the game makes once in the
+file, far above every other change it makes but one. A lighting step (the mean luminance moving by
 `flash_uniform_share` of the motion: every point the same way: a flash, a fade, a sky's
 colour) is no event and no part of any reference here: a burst of flashes around a cut
 neither hides it nor sets the file's bar (the flash rule judges those)."""
@@ -41,17 +41,17 @@ if TYPE_CHECKING:
 #: A candidate's step is at least this (of 255, over the picture's 64 tiles): codec noise on
 #: a still picture steps 0.0-0.1; QA s30's Kool-Aid Man splice 2.6
 STEP_MIN = 0.5
-#: ... and this many times the file's second largest other event's step (more than
-#: TRAIN_S away): the splice above stands 2.7x over the game's own next (0.96, a recurring
-#: drop of the water line)
+#: ... and this many times the file's second largest other step (of any frame, more than
+#: STEP_APART_S away; one step a change): the splice above stands 2.7x over the game's own
+#: next but one (0.96, a recurring drop of the water line)
 STEP_RATIO = 2.5
-#: Events judged at most (the largest motions first): a hostile file's every frame an isolated
+#: Events judged at most (the largest steps first): a hostile file's every frame an isolated
 #: peak is judged in bounded time
 STEP_EVENTS_MAX = 4000
 #: Other events this close (s) are the same change's (scan_cuts.TRAIN_S): not its reference
 STEP_APART_S = 0.5
-#: A lighting step moves less than this motion (of 255) is no step at all (scan_cuts'
-#: FLASH_STILL_MOTION: codec noise)
+#: A change of less motion than this (of 255) is no lighting step, however uniform
+#: (scan_cuts' FLASH_STILL_MOTION: codec noise)
 LIT_MOTION_MIN = 1.0
 
 
