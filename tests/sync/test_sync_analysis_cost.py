@@ -248,3 +248,39 @@ def test_the_coarser_grid_and_plain_novelty_kept_on_the_signals_are_fresh_ones()
     w = np.linspace(0.5, 2.0, 64)
     assert reactions.novelty(sig, w) is not reactions.novelty(sig, w)
     assert reactions.novelty(sig, w, like=reactions.novelty(sig)) is not reactions.novelty(sig)
+
+
+def test_the_change_and_background_rates_kept_are_fresh_ones_and_read_only():
+    """Session 31: `FrameSignals.change` / `picture_change` (17-19 asks an analysis at an
+    offset) and `reactions.background_rates` (asked again for one novelty, and for one made
+    `like` it: the same onsets) are computed once and shared: the same object when asked
+    again, the arrays a fresh computation gives, and read-only (an asker writing into one
+    raises instead of changing what the next one reads)."""
+    from moderator_app.core.sync.signals import FrameSignals
+
+    sig, _ = _signals()
+    colour = (np.arange(len(sig)) % 5).astype(np.int64)
+    tinted = FrameSignals(sig.times, sig.tiles, sig.fps, colour=colour)
+    for s in (sig, tinted, sig.coarser(4)):
+        want = s.tiles.sum(axis=1, dtype=np.int64)
+        assert s.change is s.change and _bits(s.change) == _bits(want)
+        assert s.picture_change is s.picture_change
+        pc = want if s.colour is None else want + s.colour
+        assert _bits(s.picture_change) == _bits(pc)
+        with pytest.raises(ValueError):
+            s.change[0] = 1
+    assert _bits(tinted.picture_change) != _bits(tinted.change)  # (its colour counted)
+    with pytest.raises(ValueError):
+        tinted.picture_change[0] = 1
+    nov = reactions.novelty(sig)
+    w = max(1, int(round(0.08 * sig.fps))) + 1
+    c = nov.onset_counts
+    want = ((c[w:] - c[:-w]) > 0).mean(axis=0)
+    got = reactions.background_rates(sig, nov)
+    assert got is reactions.background_rates(sig, nov) and _bits(got) == _bits(want)
+    weighed = reactions.novelty(sig, np.linspace(0.5, 2.0, 64), like=nov)
+    assert reactions.background_rates(sig, weighed) is got  # (the same onsets)
+    other = reactions.background_rates(sig, nov, window_s=0.2)
+    assert other is not got and _bits(other) != _bits(got)
+    with pytest.raises(ValueError):
+        got[0] = 1.0

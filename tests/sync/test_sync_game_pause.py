@@ -71,6 +71,8 @@ def test_a_held_picture_that_resumes_gradually_is_the_games_own_pause():
     sig = _busy()
     sig.tiles[HELD[1]:HELD[1] + 2, 9] = (2, 5)
     assert _held(sig) == []
+    # (new signals: an analysis keeps what it reads of them, `FrameSignals.kept`)
+    sig = _busy()
     sig.tiles[HELD[1]:HELD[1] + 2, 9] = (2, 15)  # half the usual change: a jump, found
     assert _held(sig) == [(15.0, 19.0)]
 

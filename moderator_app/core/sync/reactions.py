@@ -52,6 +52,11 @@ class Novelty:
     def _next(self) -> dict[float, np.ndarray]:
         return {}
 
+    @cached_property
+    def rates_kept(self) -> dict[int, np.ndarray]:
+        """`background_rates` of these onsets, by the window's frames."""
+        return {}
+
     def next_standing(self, min_z: float) -> np.ndarray:
         """nxt[k]: the first frame at or after k whose novelty stands `min_z` local spreads
         above the level (len: none), k = 0 .. len. Every action's reaction is then one look
@@ -113,7 +118,7 @@ def _novelty(sig: FrameSignals, weights: np.ndarray | None, like: Novelty | None
     spread = np.sqrt(np.maximum(sq - mean * mean, 0.0))
     out = Novelty(onsets, score, score - mean, np.maximum(spread, 0.25), calm)
     if like is not None:  # the same onsets: where they are and their counts, found once
-        for name in ("onset_pairs", "onset_counts"):
+        for name in ("onset_pairs", "onset_counts", "rates_kept"):
             if name in like.__dict__:
                 out.__dict__[name] = like.__dict__[name]
     return out
@@ -265,11 +270,18 @@ def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
 
 def background_rates(sig: FrameSignals, nov: Novelty,
                      window_s: float = 0.08) -> np.ndarray:
-    """Per tile, the share of frames that have an onset within a reaction window's length."""
+    """Per tile, the share of frames that have an onset within a reaction window's length.
+    Kept on `nov` by the window's frames (read-only): a reading at an offset asks again for
+    the same novelty's (its band, busy tiles and readings: 4-5 of 13 asks, session 31)."""
     w = max(1, int(round(window_s * sig.fps))) + 1
-    c = nov.onset_counts  # the running counts from a row of zeros (whole numbers: exact)
-    span = c[w:] - c[:-w]
-    return (span > 0).mean(axis=0) if len(span) else np.zeros(nov.onsets.shape[1])
+    kept = nov.rates_kept
+    if w not in kept:
+        c = nov.onset_counts  # the running counts from a row of zeros (whole numbers: exact)
+        span = c[w:] - c[:-w]
+        rates = (span > 0).mean(axis=0) if len(span) else np.zeros(nov.onsets.shape[1])
+        rates.setflags(write=False)
+        kept[w] = rates
+    return kept[w]
 
 
 def tile_weights(sig: FrameSignals, nov: Novelty, video_s, q: np.ndarray,
