@@ -205,3 +205,15 @@ def test_each_recording_sounds_where_its_picture_is(tones, name):
             if x.shape[0] and np.abs(x).max() > 0 else None
         heard.append(None if peak is None else int(round(peak / 10) * 10))
     assert heard == [440, 440, 660, 660, 990, 990]
+
+
+def test_a_join_is_not_read_from_a_scan_session_30_cached(joins):
+    """Session 30's scan cache (`.mp4j30`) holds this join read as 35 s with a false 30 s gap
+    (the reviewer's /tmp/rv/fmp4/sub); its key is not this session's (`.mp4j31`), so such
+    arrays are a miss and the file is scanned again. A file of one recording keeps its bare
+    key (every other cached scan stays valid)."""
+    from moderator_app.core.video.scan_cache import cache_key
+
+    path, parts = joins["30-3600"]
+    assert cache_key(path, "sha") == "sha.mp4j31" != "sha.mp4j30"
+    assert cache_key(parts[0], "sha") == "sha"

@@ -63,7 +63,11 @@ def cache_key(path: Path, sha: str) -> str:
     recording's last second of sound: `joined_chain.demux`; `.mp4j28a` left a recording of
     another time base, another frame rate, to the whole file's demuxer: `rescaled`). Both
     tagged `.mkvj30` / `.mp4j30` since session 30: the scan notes where a recording's clock
-    was moved (`scan_clocks.MovedClocks`), which arrays cached before do not hold."""
+    was moved (`scan_clocks.MovedClocks`), which arrays cached before do not hold. `.mp4j31`
+    since session 31: a fragmented MP4 recording's end is read from its last packets
+    (`joined_chain._last_packets_end`), and arrays cached before placed a far-later clock's
+    recording after a false gap (a join of 30 s + 3600 s cached by session 30: 35.0 s, fresh
+    5.0 s)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(8)
@@ -78,7 +82,7 @@ def cache_key(path: Path, sha: str) -> str:
     if head[4:8] == b"ftyp":
         from .joined_headers import mp4_joins
         if mp4_joins(str(path), 1):
-            return f"{sha}.mp4j30"
+            return f"{sha}.mp4j31"
     return sha
 
 
