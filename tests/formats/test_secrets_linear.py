@@ -66,3 +66,32 @@ def test_verify_of_a_long_line_of_secret_words_finds_nothing_to_refuse(tmp_path)
                             for e in (head, obs, end)))
     rep = verify_paths([path], VerifyOptions(probe_video=False)).report.to_dict()
     assert [f for f in rep["findings"] if f["rule"] == "secret.suspect"] == []
+
+
+HONEST = [b'{"summary":"found the secret door; password prompt shown"}',
+          b'{"summary":"the API docs; access granted; auth ok; private room"}',
+          b'{"key_part1":"ABCDEFGHabcdefgh","key_part2":"ijklmnop","hint":"secret"}']
+NAMED = [b'{"summary":"note: api_key = notreallyakey_but_long_value_here12"}',
+         b'{"env":"SECRET_TOKEN\\u003dT31abcdefgh9"}',
+         b'{"summary":"the game shows PASSWORD: XJ7Q9L2M on its continue screen"}']
+
+
+def test_verify_parses_only_lines_where_a_secret_may_be_named(monkeypatch):
+    """Session 31's review: `verify` parsed each line of honest text naming a secret door or
+    a password prompt, or numbered `key_partN` members too short for a key (400,000 lines:
+    2.1 -> 7.9 and 10.9 s). Now a word naming a secret is asked only when `=` or `:` follows
+    it, numbered parts only when they are read in the line as written; the named ones are
+    still found (a game's on-screen password too: docs/rules-community.md)."""
+    from moderator_app.core.formats import withhold
+
+    asked = []
+    real = withhold._public_hit
+    monkeypatch.setattr(withhold, "_public_hit", lambda raw: asked.append(raw) or real(raw))
+    data = b"\n".join(HONEST * 3 + NAMED)
+    hits = withhold.public_secret_hits(data, 1)
+    assert asked == NAMED
+    assert [(n, h.label) for n, h in hits] == [(10, "value named like a secret"),
+                                               (11, "value named like a secret"),
+                                               (12, "value named like a secret")]
+    asked.clear()
+    assert withhold.public_secret_hits(b"\n".join(HONEST * 3), 1) == [] and asked == []
