@@ -9,7 +9,7 @@ report says them beside that analysis (`run.wait_note`).
     .venv/bin/python scripts/holds_sweep_s28.py holds RUN [OFFSET]    # one run's held pictures
 
 Sets: `corpus` (.cache/corpus/v2, scans cached in its scan-cache, as the tests cache them),
-`qa` (.cache/qa-s26/sync ... .cache/qa-s30/sync: QA's kept sync runs; s23-s25
+`qa` (.cache/qa-s26/sync ... .cache/qa-s31/sync: QA's kept sync runs; s23-s25
 keep no log beside a video). Offsets: auto, the truth, and seconds or frames ("+2f") from it. A cell: the suggestion, every `sync.*` finding (rule, video span) and every scan
 `video.frozen` warning left beside the analysis (and the ones said as notes). Rows are JSON
 lines. The change of session 28 (waits.py `lag_waits`) only drops `sync.no_reaction` findings
@@ -28,7 +28,7 @@ from pathlib import Path
 
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
-QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30)]
+QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30, 31)]
 # seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
 OFFSETS = ("auto", "truth", "+0.12", "-0.2", "+0.3", "-1.0", "+2f", "-4f")
 
