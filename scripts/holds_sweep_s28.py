@@ -3,12 +3,14 @@ sync analysis at `--offset auto` and at offsets given near the truth, with the l
 (as the CLI and the workstation read them), and the scan's `video.frozen` warnings as the
 report says them beside that analysis (`run.wait_note`).
 
-    .venv/bin/python scripts/holds_sweep_s28.py sweep OUT [--sets corpus,qa] [--only SUBSTR]
+    .venv/bin/python scripts/holds_sweep_s28.py sweep OUT [--sets corpus,qa,wide] [--only SUBSTR]
         [--list FILE]
     .venv/bin/python scripts/holds_sweep_s28.py table BEFORE AFTER    # changed cells
     .venv/bin/python scripts/holds_sweep_s28.py holds RUN [OFFSET]    # one run's held pictures
 
 Sets: `corpus` (.cache/corpus/v2, scans cached in its scan-cache, as the tests cache them),
+`wide` (.cache/wide/sync: session 32's wide training set, scripts/wide_corpus.py; scans in
+its appcache, as that script's sweep caches them),
 `qa` (.cache/qa-s26/sync ... .cache/qa-s31/sync: QA's kept sync runs; s23-s25
 keep no log beside a video). Offsets: auto, the truth, and seconds or frames ("+2f") from it. A cell: the suggestion, every `sync.*` finding (rule, video span) and every scan
 `video.frozen` warning left beside the analysis (and the ones said as notes). Rows are JSON
@@ -29,6 +31,8 @@ from pathlib import Path
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
 QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30, 31)]
+# session 32's wide training set (scripts/wide_corpus.py build; docs/qa/wide.md)
+WIDE = Path(os.environ.get("MODERATOR_WIDE_DIR", MAIN / ".cache" / "wide"))
 # seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
 OFFSETS = ("auto", "truth", "+0.12", "-0.2", "+0.3", "-1.0", "+2f", "-4f")
 
@@ -42,6 +46,9 @@ def runs(sets: list[str]) -> list[tuple[str, Path]]:
             if d.is_dir():
                 out += [(f"{d.parent.name}/{p.name}", p) for p in sorted(d.iterdir())
                         if (p / "truth.json").exists()]
+    if "wide" in sets and (WIDE / "sync").is_dir():
+        out += [(f"wide/{p.name}", p) for p in sorted((WIDE / "sync").iterdir())
+                if (p / "truth.json").exists()]
     return out
 
 
@@ -118,6 +125,8 @@ def sweep(out_path: Path, sets: list[str], only: str | None,
                 continue
             if name.startswith("qa-"):  # QA's own cache, not the corpus' (its scans)
                 os.environ["MODERATOR_APP_CACHE"] = str(folder.parents[1] / "appcache-holds")
+            elif name.startswith("wide/"):  # the wide set's (scripts/wide_corpus.py sweep's)
+                os.environ["MODERATOR_APP_CACHE"] = str(WIDE / "appcache")
             else:
                 os.environ["MODERATOR_APP_CACHE"] = str(CORPUS / "scan-cache")
             try:
@@ -203,6 +212,8 @@ def main() -> None:
         folder = Path(ns.args[0])
         if str(folder).startswith(str(MAIN / ".cache" / "qa-")):
             os.environ["MODERATOR_APP_CACHE"] = str(folder.parents[1] / "appcache-holds")
+        elif str(folder.resolve()).startswith(str(WIDE.resolve())):
+            os.environ["MODERATOR_APP_CACHE"] = str(WIDE / "appcache")
         else:
             os.environ["MODERATOR_APP_CACHE"] = str(CORPUS / "scan-cache")
         holds(folder, ns.args[1] if len(ns.args) > 1 else "truth")
