@@ -7,9 +7,14 @@ schedule; footage from another moment carries the schedule at another phase.
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import numpy as np
 import pytest
+from qa_runs import qa_run
 
+from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.clock import clock_shifts
 from moderator_app.core.sync.signals import FrameSignals
@@ -74,3 +79,44 @@ def test_two_ticks_at_another_phase_are_no_jump():
     ticks = _clock(0, 42, 0.97)
     ticks = [t for t in ticks if not 33 < t < 36] + [34.4, 35.4]
     assert clock_shifts(_run(ticks), 60.0) == []
+
+
+def _bursts(starts: list[float], phases: list[float], n: int = 5) -> list[float]:
+    """A tile that blinks once a second `n` times from each start (at its own phase), and is
+    still between the bursts."""
+    return [s + ph + k for s, ph in zip(starts, phases, strict=True) for k in range(n)]
+
+
+def test_a_clock_that_stops_and_restarts_at_another_phase_is_no_jump():
+    """QA s31's genuine Surround (15 fps): a tile blinks once a second five times after each
+    point, then holds still 3.8-5 s, and every restart stands 0.2-0.47 s off the last blink's
+    schedule. Failed before session 32: four `sync.offset_jump` (4.73-8.53 s and on)."""
+    ticks = _bursts([0.0, 8.0, 16.0, 24.0, 32.0], [0.73, 0.53, 0.80, 0.27, 0.27])
+    assert clock_shifts(_run(ticks), 60.0) == []
+    a = analyze(PRESSES, _run(ticks), DEFAULT_THRESHOLDS, run_duration_s=40.0)
+    assert _jumps(a) == []
+
+
+def test_a_shift_after_a_short_pause_of_the_clock_is_still_a_jump():
+    """The clock still within a chain's reach (three periods) across the splice: its schedule
+    at .97 before 20 s and at .30 from 22.3 s, one tick missed at the cut, is one jump."""
+    ticks = _clock(0, 20, 0.97) + _clock(22, 42, 0.30)
+    assert [tuple(round(x, 2) for x in s) for s in clock_shifts(_run(ticks), 60.0)] == [
+        (19.97, 22.3, 0.33)]
+    stopped = _clock(0, 20, 0.97) + _clock(23.5, 42, 0.30)  # 3.33 s still: stopped
+    assert clock_shifts(_run(stopped), 60.0) == []
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+def test_qa31_surround_genuine_blinks_are_no_offset_jump(capsys, tmp_path, monkeypatch):
+    """QA s31 T1 at the truth (4.600 s): the genuine Surround at 15 fps (VP9 + Opus) read four
+    `sync.offset_jump` (4.73-8.53, 12.53-16.80, 19.80-24.27, 36.27-40.07 s) from its
+    blinking tile before session 32; none now, and no other sync warning."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(31, "surround-genuine@r15vp9opus")
+    assert json.loads((folder / "truth.json").read_text())["offset_s"] == 4.6
+    cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "4.600", "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert [f["rule"] for f in rep["findings"]
+            if f["rule"].startswith("sync.") and f["severity"] == "warning"] == []
+    assert rep["verdict"] == "pass"

@@ -19,7 +19,14 @@ The test (`clock_shifts`), per tile of the sync grid:
   other changes, a screen redrawn);
 - a shift: two chains of CLOCK_CHAIN events or more, one after the other, whose schedules
   differ by more than SHIFT_FRAMES frames. Its place is the span from the first chain's last
-  event to the second's first: the footage changed between them.
+  event to the second's first: the footage changed between them;
+- unless the tile shows no event for more than STOP_TICKS periods (a chain's reach) inside
+  that span: the clock stopped, and a clock that restarts does so on the game's phase.
+  QA s31's genuine Surround blinks a tile once a second four or five times after each point
+  and is then still for 3.8-5 s: every restart stood 0.2-0.47 s off the last blink's
+  schedule, four false jumps (session 32). A splice leaves the clock ticking up to the cut
+  and from it (spans 0.13-1.73 s on every insertion found: Private Eye, Boxing, Pitfall,
+  Skiing); an insertion of footage that shows no clock is not found this way.
 Measured on every run of the corpus and of QA sessions 14-16 (docs/DECISIONS.md, session 17):
 a clock's schedule never shifts on a genuine run; with a period other than 1 s, or chains of
 two events, genuine Pong, Frostbite, Kung-Fu Master and Private Eye runs did.
@@ -43,6 +50,7 @@ CLOCK_MIN_EVENTS = 12  # a clock ticks through the run: 40 s of footage, 20-40 t
 CLOCK_REGULAR = 0.6    # of the intervals, this share on the schedule
 CLOCK_CHAIN = 3        # events of a schedule on each side of a shift
 SHIFT_FRAMES = 3.0     # a schedule moved by more than this: not a frame's jitter
+STOP_TICKS = 3        # no event for longer than this many periods (a chain's reach): stopped
 SAID_S = 1.0           # an offset jump already said this close: not said twice
 
 
@@ -104,6 +112,14 @@ def _chains(ts: np.ndarray, fd: float, tick: float) -> list[list[float]]:
     return out
 
 
+def _stopped(ts: np.ndarray, t0: float, t1: float, fd: float, tick: float) -> bool:
+    """Whether the tile holds no event for longer than a chain reaches (STOP_TICKS periods)
+    somewhere from `t0` to `t1`: a clock that stopped there (a game's blink between rounds),
+    whose restart's phase says nothing of the footage."""
+    inside = ts[(ts >= t0 - 1e-9) & (ts <= t1 + 1e-9)]
+    return bool(len(inside) >= 2 and np.diff(inside).max() > STOP_TICKS * tick + MERGE_TOL * fd)
+
+
 def clock_shifts(sig: FrameSignals, console_hz: float) -> list[tuple[float, float, float]]:
     """(last event before, first event after, shift in s) of every place where a clock the
     game draws changes its schedule (see the module's docstring), in video seconds, one per
@@ -126,6 +142,8 @@ def clock_shifts(sig: FrameSignals, console_hz: float) -> list[tuple[float, floa
         for a, b in pairwise(chains):
             if b[0] <= a[-1]:
                 continue  # two schedules at once: a clock and another tick in one tile
+            if _stopped(ts, a[-1], b[0], fd, tick):
+                continue  # the clock stopped: it restarts on the game's phase, not the footage's
             d = b[0] - a[-1]
             off = d - round(d / tick) * tick
             if abs(off) > SHIFT_FRAMES * fd:
