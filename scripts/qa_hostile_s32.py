@@ -86,6 +86,13 @@ DBX_PARTS = [DBX[i:i + 10] for i in range(0, 40, 10)]
 #: every whole secret, every part of 16+ characters and every spelling: each is a leak
 SECRETS = [EVAL_SECRET, NPM, SHOPIFY, SHOPIFY_B64, PYPI, PYPI_PCT[:48], DO, DO_A, DO_B,
            AZ_KEY, AZ_KEY[:40], AZ_KEY[40:], DBX]
+#: each split secret's parts as the input cuts it: every part present in a published file
+#: is the secret published (parts of 10 characters included: the reader joins them)
+NPM_PIECES = tuple(NPM_ARGS[max(i * 10, _AT):min(i * 10 + 10, _AT + len(NPM))]
+                   for i in range(len(NPM_DELTAS)) if i * 10 + 10 > _AT and i * 10 < _AT + len(NPM))
+_AZ_CUT = 80 - AZ.index(AZ_KEY)
+SPLITS = {NPM: NPM_PIECES, DO: (DO_A, DO_B), AZ_KEY: (AZ_KEY[:_AZ_CUT], AZ_KEY[_AZ_CUT:]),
+          DBX: tuple(DBX_PARTS)}
 LEDGERS = ("h32_10", "h32_11")
 MADE: set = set()
 
@@ -137,9 +144,12 @@ def _ledger_damage(root: Path, pre: str, how: str) -> None:
             cols = [r[1] for r in c.execute("PRAGMA table_info(decisions)") if r[1] != "seq"]
             r2 = c.execute(f"SELECT {', '.join(cols)} FROM decisions WHERE seq = 2").fetchone()
             r3 = c.execute(f"SELECT {', '.join(cols)} FROM decisions WHERE seq = 3").fetchone()
-            sets = ", ".join(f"{k} = ?" for k in cols)
-            c.execute(f"UPDATE decisions SET {sets} WHERE seq = 2", r3)
-            c.execute(f"UPDATE decisions SET {sets} WHERE seq = 3", r2)
+            # deleted and put back swapped (an UPDATE in place trips the hash's UNIQUE)
+            c.execute("DELETE FROM decisions WHERE seq IN (2, 3)")
+            put = (f"INSERT INTO decisions (seq, {', '.join(cols)}) "
+                   f"VALUES (?, {', '.join('?' * len(cols))})")
+            c.execute(put, (2, *r3))
+            c.execute(put, (3, *r2))
     else:
         _make_ledger(store, pre, 2)
         copy = root / f"{pre}_copy.sqlite3"
@@ -277,7 +287,7 @@ def _secret_lines(root: Path) -> dict:
                         ("h32_02_log_secret_shopify_base64_k8s", (SHOPIFY_B64,)),
                         ("h32_03_log_secret_pypi_percent_encoded", (PYPI_PCT[:30],)),
                         ("h32_04_log_secret_do_request_then_response", (DO_A, DO_B)),
-                        ("h32_05_official_secret_azure_wrapped_stdout", (AZ_KEY[:20],)),
+                        ("h32_05_official_secret_azure_wrapped_stdout", SPLITS[AZ_KEY]),
                         ("h32_06_log_secret_databricks_four_events", tuple(DBX_PARTS))):
         d = root / name
         f = next(p for p in (d / "agent-log.jsonl", d / "events.jsonl") if p.exists())
@@ -331,6 +341,8 @@ def _pub_secrets(root: Path) -> dict:
                 continue
         found = {s for s in SECRETS if any(s in t for t in texts)}
         found |= {s for s in whole if any(s in t for t in texts)}
+        found |= {f"{s} (all {len(ps)} parts)" for s, ps in SPLITS.items()
+                  if all(any(x in t for t in texts) for x in ps)}
         rows[p.name] = sorted(found)
     return {"check": "H-a withheld files hold no secret", "published": rows,
             "met": not any(rows.values())}
