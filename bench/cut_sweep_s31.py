@@ -5,7 +5,7 @@ found within 0.5 s, and candidates on honest video, per set, from the scans' cac
     PYTHONPATH=<other checkout> .venv/bin/python bench/cut_sweep_s31.py BEFORE.jsonl
 
 Sets: `corpus` (corpus v2, every built run of a splice kind or an honest kind), `qa` (QA
-s26-s30's sync runs), `extra` (s25-splice, s25-splice2, s28-scroll). Each scan is read from
+s26-s31's sync runs; s31 since session 32), `extra` (s25-splice, s25-splice2, s28-scroll). Each scan is read from
 its cache (MODERATOR_APP_CACHE as the set keeps it: the corpus' `scan-cache`, else the one
 given); a scan not cached is decoded once. Only the analysis differs between checkouts."""
 
@@ -20,7 +20,7 @@ CACHE = Path("/work/main/.cache")
 HONEST = ("genuine", "deleted", "human", "pause")
 SPLICED = ("cut", "insert", "retake", "cutlong")
 SETS = {"corpus": [CACHE / "corpus" / "v2"],
-        "qa": [CACHE / f"qa-s{s}" / "sync" for s in range(26, 31)],
+        "qa": [CACHE / f"qa-s{s}" / "sync" for s in range(26, 32)],
         "extra": [CACHE / "s25-splice", CACHE / "s25-splice2", CACHE / "s28-scroll" / "sync"]}
 
 

@@ -98,6 +98,7 @@ def test_a_full_screen_flash_that_comes_back_is_no_cut_candidate(monkeypatch):
     # train rule (scan_cuts._lone), which alone leaves them: a burst's flashes are 0.2-0.3 s
     # apart, at most two others within 0.5 s
     every = [4.0, 4.3, 4.5, 4.8, 9.1, 9.3, 9.6, 9.9, 14.0, 17.0]  # the three rules off: as main
+    monkeypatch.setattr(scan_cuts, "MERGE_S", 0.0)  # and a note per frame (no `_merged`)
     for recur, train, left in ((2, 3, [14.0, 17.0]), (2, 10**9, [14.0, 17.0]),
                                (10**9, 3, every), (10**9, 10**9, every)):
         monkeypatch.setattr(scan_cuts, "RECUR_MATCHES", recur)

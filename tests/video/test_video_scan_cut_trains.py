@@ -72,10 +72,13 @@ def test_a_cut_inside_a_train_of_changes_keeps_its_cut(tmp_path, region, monkeyp
 
 def test_a_train_of_changes_alone_is_still_no_cut(tmp_path, monkeypatch):
     """The same inversions without the cut: none (session 29's rule); without the train rule
-    each of the six is a candidate."""
+    each of the six is a candidate, one note for the six (session 32: candidates within 0.5 s
+    of each other are one change's, `scan_cuts._merged`), six without the merge."""
     path = _video(tmp_path / "train.mp4", _Pictures(REGIONS["half"], None))
     assert _cuts(path) == []
     monkeypatch.setattr(scan_cuts, "TRAIN_OTHERS", 10**9)
+    assert len(_cuts(path)) == 1
+    monkeypatch.setattr(scan_cuts, "MERGE_S", 0.0)
     assert _cuts(path) == [round(t / 30, 3) for t in TOGGLES]  # duration-ok: their frames
 
 

@@ -23,7 +23,9 @@ Findings are warnings or notes, never errors: a game can legitimately fade to bl
   motion before and after it, or, in busy content where motion saturates, a share of changed
   points standing out of its local distribution, or, under the motion floor, a splice of the
   same scene: an isolated change where the picture held still around it, standing out of
-  the file's own such changes (`scan_cut_steps.py`) (listed, info; the edges of a black stretch
+  the file's own such changes (`scan_cut_steps.py`), or where moving things vanish and
+  others appear elsewhere at once, 3x more than at any other frame (`scan_cut_jumps.py`)
+  (listed, info, one note for the changes within 0.5 s; the edges of a black stretch
   are fades, not cuts; the first and last frames have nothing around them to judge by); a
   game recorded as a window of the screen (most of the picture never changes) is judged on
   the tiles that do change, where a cut moves most of them at once; a flash (the whole

@@ -52,10 +52,12 @@ LOW_RATE = rule("video.low_frame_rate", Severity.WARNING,
 CUT = rule("video.cut", Severity.INFO,
            "Candidates for hard cuts: a content change far above the local motion level, "
            "or a smaller one where the picture held still around it that stands out of "
-           "every other such change in the file but one (a splice of the same scene) "
-           "(listed to look at; a full-screen flash that comes back, a change the game "
-           "repeats, or a train of changes within a second, is none, but for the train's "
-           "one change that stands out of it: a cut beside an explosion).", G)
+           "every other such change in the file but one (a splice of the same scene), or a "
+           "frame where moving things vanish and others appear elsewhere at once, 3x more "
+           "of them than at any other frame of the file (listed to look at, one note for "
+           "the changes within 0.5 s; a full-screen flash that comes back, a change the "
+           "game repeats, or a train of changes within a second, is none, but for the "
+           "train's one change that stands out of it: a cut beside an explosion).", G)
 CLOCK_JUMP = rule("video.clock_jump", Severity.INFO,
                   "A joined recording's own clock goes on from the end of the one before (one "
                   "whose clock starts more than 5 s later is shown right after it, and said: "
