@@ -10,7 +10,7 @@ counts move on games it was not tuned on) or is fitted to a game (one row moves)
     .venv/bin/python scripts/wide_corpus.py pool     # the games, RESERVED and the plan (JSON)
     .venv/bin/python scripts/wide_corpus.py build [--games g1,g2] [--kinds ...]
     .venv/bin/python scripts/wide_corpus.py sweep OUT.jsonl [--games ...] [--kinds ...]
-    .venv/bin/python scripts/wide_corpus.py table A.jsonl [B.jsonl]
+    .venv/bin/python scripts/wide_corpus.py table A.jsonl [B.jsonl] [--games ...] [--kinds ...]
 
 Runs live in `$MODERATOR_WIDE_DIR` (default /work/main/.cache/wide) as `sync/{game}-{kind}@
 {recorder}` (truth.json, agent-log.jsonl, video.*), never in git. The sweep runs
@@ -94,9 +94,22 @@ TAMPERS = ("cut", "insert", "freeze", "speed", "slow", "deleted", "human")
 GENUINE = ("genuine", "genuine2")
 
 
+#: Reserved games a QA pass has taken (game -> its session): a pass writes its games here when
+#: it lands. RESERVED itself never changes, so the set's games and the names of its runs stay.
+TAKEN: dict[str, int] = {}
+#: Taken games that joined the training set once their pass was judged (appended at the end,
+#: so the rotation of recorders and tamperings over the other games stays).
+ADDED: tuple[str, ...] = ()
+
+
+def pool() -> list[str]:
+    """The games still unseen: RESERVED but what QA passes took."""
+    return [g for g in RESERVED if g not in TAKEN]
+
+
 def games() -> list[str]:
-    """The wide set's games: every ROM but the reserved pool, in a fixed order."""
-    return [g for g in ALL_ROMS if g not in RESERVED]
+    """The wide set's games: every ROM not in RESERVED, in a fixed order, then ADDED."""
+    return [g for g in ALL_ROMS if g not in RESERVED] + [g for g in ADDED if g in TAKEN]
 
 
 def seed(game: str) -> int:
@@ -251,29 +264,33 @@ def cmd_build(names: list[str]) -> None:
 
 # -- the sweep (the product in a subprocess) -----------------------------------------------------
 def file_shift(d: Path, fps: float, rec: str) -> float:
-    """How much later than the generator's i / fps grid the file's frames stand: QA s30's
-    measure (s28's third-frame lateness for MP4, the grid median for MOV/AVI), memoised as
-    `file_shift.json`; the grid median where that measure does not apply (a VFR file drops
-    frames; a jittered WebM is off the grid by up to 3 ms)."""
-    memo = d / "file_shift.json"
+    """How much later than the generator's i / fps grid the product's clock (rebased on the
+    first decoded frame: moderator_app/core/video/index.py) shows the file's frames, from
+    ffprobe's frame times, memoised as `wide_shift.json`. A dense file (a frame for every slot):
+    the median of pts - pts[0] - i / fps (QA s29's measure; an fMP4's late samples, an ASF's
+    46 ms). A sparse one (Theora, VFR and AVI drop repeated pictures): each frame's distance
+    from the grid (QA s28's and s30's: MOV and AVI stamp each frame at its index / fps)."""
+    memo = d / "wide_shift.json"
     if memo.exists():
         return json.loads(memo.read_text())["shift_s"]
     v = next(d.glob("video.*"))
-    if rec not in ("vfr", "__none__"):
-        try:
-            sys.path[:0] = [str(REPO / "tests"), str(REPO / "scripts"), str(REPO / "bench")]
-            import qa_session30 as s30
-
-            return float(s30.file_shift(d, fps))
-        except Exception:  # noqa: BLE001 - then the grid median below
-            memo.unlink(missing_ok=True)
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
                           "frame=pts_time", "-of", "csv=p=0", str(v)],
                          capture_output=True, text=True, check=True).stdout
     pts = sorted(float(x.strip(",")) for x in out.split() if x.strip(",") not in ("", "N/A"))
-    off = sorted(p - round(p * fps) / fps for p in pts)
-    shift = round(off[len(off) // 2], 6) if off else 0.0
-    memo.write_text(json.dumps({"shift_s": shift, "grid_median": True}))
+    if not pts:  # no frame times (a stream ffprobe cannot time): the generator's grid
+        memo.write_text(json.dumps({"shift_s": 0.0, "how": "none"}))
+        return 0.0
+    slots = int(round((pts[-1] - pts[0]) * fps)) + 1
+    if len(pts) >= slots - 2 and v.suffix not in (".avi", ".mov"):  # fMP4: 1 slot fewer
+        off = sorted(p - pts[0] - i / fps for i, p in enumerate(pts))
+        how = "dense"
+    else:
+        off = sorted(p - round(p * fps) / fps for p in pts)
+        how = "grid"
+    shift = round(off[len(off) // 2], 6)
+    memo.write_text(json.dumps({"shift_s": shift, "how": how, "first_pts_s": pts[0],
+                                "frames": len(pts), "slots": slots}))
     return shift
 
 
@@ -429,6 +446,16 @@ def summary(rows: dict[str, dict]) -> dict:
     return out
 
 
+def by_rule(rows: dict[str, dict]) -> dict[str, int]:
+    """Genuine runs with a warning of each rule (at auto or at the truth): the false warnings."""
+    out: dict[str, int] = {}
+    for r in rows.values():
+        if "error" not in r and r["kind"] in GENUINE:
+            for rule in sorted({w[0] for k in ("auto", "truth") for w in r[k]["warnings"]}):
+                out[rule] = out.get(rule, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def _cls(r: dict) -> str:
     return f"{signal(r)}/{motion(r)}"
 
@@ -476,14 +503,17 @@ def failing(r: dict) -> bool:
     return not placed(r, "truth")
 
 
-def cmd_table(a: Path, b: Path | None) -> None:
-    ra = _rows(a)
+def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None) -> None:
+    """The counts and rows of sweep A (and with B, B's and the rows that changed), of the runs
+    in `keep` only (the --games / --kinds selection)."""
+    ra = {k: v for k, v in _rows(a).items() if keep is None or k in keep}
     print("## counts", a.name)
     for k, v in summary(ra).items():
         print(k, json.dumps(v))
     print("## per class (signal/motion)", a.name)
     for k, v in by_class(ra).items():
         print(k, json.dumps(v))
+    print("## genuine runs warned, by rule", a.name, json.dumps(by_rule(ra)))
     if b is None:
         print("## failing rows (genuine: confident wrong or any warning; tampered: not placed "
               "at the truth)")
@@ -491,13 +521,14 @@ def cmd_table(a: Path, b: Path | None) -> None:
             if failing(ra[name]):
                 print(line(ra[name]))
         return
-    rb = _rows(b)
+    rb = {k: v for k, v in _rows(b).items() if keep is None or k in keep}
     print("## counts", b.name)
     for k, v in summary(rb).items():
         print(k, json.dumps(v))
     print("## per class (signal/motion)", b.name)
     for k, v in by_class(rb).items():
         print(k, json.dumps(v))
+    print("## genuine runs warned, by rule", b.name, json.dumps(by_rule(rb)))
     print("## rows that changed (A -> B)")
     n = 0
     for name in sorted(set(ra) & set(rb)):
@@ -530,13 +561,15 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(_select(ns)))
     elif ns.cmd == "pool":  # the lists, as JSON (the test reads them in a subprocess)
         print(json.dumps({"all": list(ALL_ROMS), "games": games(), "reserved": list(RESERVED),
+                          "pool": pool(), "taken": TAKEN,
                           "tuned": list(TUNED), "plan": plan()}))
     elif ns.cmd == "build":
         cmd_build(_select(ns))
     elif ns.cmd == "sweep":
         cmd_sweep(Path(ns.args[0]), _select(ns))
     else:
-        cmd_table(Path(ns.args[0]), Path(ns.args[1]) if len(ns.args) > 1 else None)
+        cmd_table(Path(ns.args[0]), Path(ns.args[1]) if len(ns.args) > 1 else None,
+                  set(_select(ns)))
     return 0
 
 

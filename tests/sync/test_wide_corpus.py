@@ -26,12 +26,12 @@ def _pool() -> dict:
 
 def test_reserved_pool_and_games_are_disjoint_and_cover_the_roms() -> None:
     p = _pool()
-    games, reserved = set(p["games"]), set(p["reserved"])
-    assert not games & reserved
-    assert games | reserved == set(p["all"])
-    assert len(reserved) == 32
-    assert len(games) == 76
-    assert "pacman" in reserved and "breakout" in games
+    games, reserved, pool = set(p["games"]), set(p["reserved"]), set(p["pool"])
+    assert len(reserved) == 32 and len(p["all"]) == 108
+    assert set(p["all"]) - reserved <= games <= set(p["all"])
+    assert not games & pool
+    assert pool == reserved - set(p["taken"])
+    assert "breakout" in games and "pacman" in reserved
 
 
 def test_the_list_is_the_installed_ale_py_roms() -> None:
