@@ -53,8 +53,23 @@ def _jumps_into(f: SyncFinding, other: SyncAnalysis, slack_s: float = 5.0) -> bo
     a, b = f.run_start_s, f.run_end_s
     if a is None or b is None:
         return False
-    return any(g.rule == "sync.offset_jump" and g.run_end_s is not None
-               and a - slack_s <= g.run_end_s <= b for g in other.findings)
+    jumps = [g for g in other.findings if g.rule == "sync.offset_jump"]
+    return any(g.run_end_s is not None and a - slack_s <= g.run_end_s <= b for g in jumps) \
+        or (bool(jumps) and _after_jump(a, b, other))
+
+
+def _after_jump(a: float, b: float, other: SyncAnalysis) -> bool:
+    """The run span a..b lies inside a stretch the other scale measures at another offset
+    than its first (`SyncAnalysis.segments`): the footage there answers at the offset after
+    the other scale's jump, however far the jump's own actions lie from the span's start.
+    QA s31's sir_lancelot-insert@r24mpeg1ts (4 s inserted at video 22.90 s): the 4x4 scale
+    read the jump (segments from run 18.05 s at +3.99 s), the 8x8 scale a stretch at chance
+    from run 24.21 s, past the 5 s reach of the jump's actions: a `sync.no_reaction`
+    26.92-40.93 s beside the jump, one splice said as two findings (session 32)."""
+    segs = other.segments
+    return len(segs) > 1 and any(
+        s0 - 1e-6 <= a and b <= s1 + 1e-6 and off != segs[0][2]
+        for s0, s1, off in segs[1:])
 
 
 def _answered_in(f: SyncFinding, other: SyncAnalysis) -> bool:

@@ -114,10 +114,12 @@ def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
     return np.array(sorted(out), int)
 
 
-def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> np.ndarray:
-    """Per row: log P(answers | rate) - log P(answers | chance)."""
-    return (s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))).sum(
-        axis=-1)
+def _llr(s: np.ndarray, chance: np.ndarray, rate: float,
+         held: np.ndarray | None = None) -> np.ndarray:
+    """Per row: log P(answers | rate) - log P(answers | chance); an action `held` (its window
+    in a held picture: answered at no offset) adds nothing."""
+    ll = s * np.log(rate / chance) + (1 - s) * np.log((1 - rate) / (1 - chance))
+    return (ll if held is None else np.where(held, 0.0, ll)).sum(axis=-1)
 
 
 def _side_fits(srt: list[float], at: float, head: bool, shift: float, lo: float, hi: float,
@@ -135,12 +137,15 @@ def _side_fits(srt: list[float], at: float, head: bool, shift: float, lo: float,
 
 def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.ndarray,
          s: np.ndarray, chance: np.ndarray, sig: FrameSignals, min_null_z: float,
-         min_rest: int) -> Insertion | None:
+         min_rest: int, held: Callable[[np.ndarray], np.ndarray] | None = None
+         ) -> Insertion | None:
     """The inserted footage (between two of the picture's largest changes, else with a
     change that stands out from its own second at either end: `lone_peaks`) that explains
     one side of the run far better than its shuffled gaps do, or None. `exp`: the actions'
     expected video times at the offset used, `s`/`chance` their answers there, `answer(v)`
-    the answers at other expected times (any shape); `min_rest` actions must stay."""
+    the answers at other expected times (any shape); `min_rest` actions must stay.
+    `held(v)` (`stretch.held_at`): the expected times whose misses weigh nothing, at the
+    pair's shift and at every shift of its null alike (None: every action weighs)."""
     if len(exp) < MIN_MOVED + min_rest or len(sig) < 2:
         return None
     t = sig.times
@@ -151,20 +156,21 @@ def find(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], exp: np.
     srt = sorted(exp.tolist()) if bool(np.isfinite(exp).all()) else None
     big = splice_peaks(sig)
     pk = t[big]
-    best = _best(answer, exp, s, pk, pk, srt, lo, hi, min_null_z, min_rest)
+    best = _best(answer, exp, s, pk, pk, srt, lo, hi, min_null_z, min_rest, held)
     if best is None:
         # a splice under a game's own larger flashes stands out from its own second alone
         # (`lone_peaks`): pairs with such a frame at either end (Kaboom!, session 27)
         lone = t[lone_peaks(sig, big)]
         if len(lone):
             both = np.sort(np.r_[pk, lone])
-            best = _best(answer, exp, s, both, lone, srt, lo, hi, min_null_z, min_rest)
+            best = _best(answer, exp, s, both, lone, srt, lo, hi, min_null_z, min_rest,
+                         held)
     return best
 
 
 def _best(answer, exp: np.ndarray, s: np.ndarray, pk: np.ndarray, among: np.ndarray,
           srt: list[float] | None, lo: float, hi: float, min_null_z: float,
-          min_rest: int) -> Insertion | None:
+          min_rest: int, held=None) -> Insertion | None:
     """`find`'s search over the pairs of `pk` (video times, in order) with at least one end
     in `among`."""
     best: Insertion | None = None
@@ -194,15 +200,33 @@ def _best(answer, exp: np.ndarray, s: np.ndarray, pk: np.ndarray, among: np.ndar
                 sm, cm = answer(v)
                 if sm.sum() <= s[moved].sum():
                     continue  # answered no more often there than at the offset used
-                real = float(_llr(sm, cm, rate))
+                real = float(_llr(sm, cm, rate, None if held is None else held(v)))
                 if real <= 0.0:
                     continue
                 # the same side at the shifts nearby: is this one special?
-                sn, cn = answer(v[None, :] + _NEAR[:, None])
-                null = _llr(sn, cn, rate)
+                vn = v[None, :] + _NEAR[:, None]
+                sn, cn = answer(vn)
+                null = _llr(sn, cn, rate, None if held is None else held(vn))
                 if float(null.max()) >= real:
                     continue
                 z = (real - float(null.mean())) / max(float(null.std()), 1e-6)
                 if z >= min_null_z and (best is None or z > best.z):
                     best = Insertion(float(ta), float(tb), head, moved, z)
     return best
+
+
+def held_stretch(answer: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                 exp: np.ndarray, s: np.ndarray, chance: np.ndarray, sig: FrameSignals,
+                 min_null_z: float, min_rest: int, i0: int, i1: int) -> Insertion | None:
+    """The insertion (`find`, a held picture's misses weighing nothing: `stretch.held_at`)
+    whose moved side holds the whole stretch i0..i1-1 answered at chance at the offset used
+    (at the start of the run or its end, `local_findings.with_unexplained`), or None.
+    Why: a game that holds its picture between rooms misses every press there at any
+    offset, and at the rest's answer rate those misses were evidence against the offset
+    after the splice. venture-insert@r15vp9opus (QA s31 T3, 4 s at video 19.85 s): 5 of its
+    14 last actions answered at the shift, 6 in Venture's 4.3 s holds at its doors; no jump
+    and a `sync.no_reaction` 23.87-40.90 s from the insertion to the end (session 32)."""
+    ins = find(answer, exp, s, chance, sig, min_null_z, min_rest, stretch.held_at(sig))
+    if ins is None or ins.head != (i0 == 0) or not bool(ins.moved[i0:i1].all()):
+        return None
+    return ins

@@ -173,6 +173,15 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
     v0, v1 = stretch.place(sig, s, chance, exp, i0, i1)
     jumped = _stretch_jump(out, run_s, sig, nov, nov_r, th, i0, i1, exp, s, answer, v0, v1,
                            latency_q)
+    used = out.offset_used_s
+    if jumped is None and used is not None and len(out.segments) == 1:
+        # ... or inserted footage, a held picture's misses weighing nothing (insertion.py)
+        ins = insertion.held_stretch(answer, exp, s, chance, sig, th.sync_min_null_z_splice,
+                                     th.sync_min_actions, i0, i1)
+        if ins is not None:
+            offs, segs, f = _inserted(run_s, used, ins)
+            jumped = _moved(out, run_s, sig, nov_r, th, offs, segs, f, float(run_s[i0]),
+                            float(run_s[i1 - 1]))
     if jumped is not None:
         return jumped
     if stretch.above_chance(s[i0:i1], chance[i0:i1], stretch.NOT_AT_CHANCE_Z):
@@ -216,17 +225,22 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
                          th.sync_min_actions)
     if ins is None:
         return None
-    n = len(run_s)
-    other = used - ins.size_s if ins.head else used + ins.size_s
-    offs = np.where(ins.moved, other, used)
-    j = int(np.count_nonzero(ins.moved)) if ins.head else n - int(np.count_nonzero(ins.moved))
+    offs, segs, f = _inserted(run_s, used, ins)
     rs = reactions.measure(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z)
-    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
-            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
-    f = splices.jump_finding(ins.size_s, ins.start_s, ins.end_s, float(run_s[j - 1]),
-                      float(run_s[j]))
     found = sorted(out.findings + [f], key=video_order)
     return replace(out, reactions=rs, segments=segs, findings=found)
+
+
+def _inserted(run_s, used: float, ins: insertion.Insertion):
+    """(per action its offset, the two segments, the `sync.offset_jump`) of the insertion
+    `ins` found at the offset `used`: its moved side shown that much earlier or later."""
+    n = len(run_s)
+    offs = np.where(ins.moved, used - ins.size_s if ins.head else used + ins.size_s, used)
+    j = int(np.count_nonzero(ins.moved)) if ins.head else n - int(np.count_nonzero(ins.moved))
+    segs = [(float(run_s[0]), float(run_s[j - 1]), float(offs[0])),
+            (float(run_s[j]), float(run_s[-1]), float(offs[-1]))]
+    return offs, segs, splices.jump_finding(ins.size_s, ins.start_s, ins.end_s,
+                                            float(run_s[j - 1]), float(run_s[j]))
 
 
 JUMP_NEAR_S = 0.2  # a stretch's jumped offset is fitted this near the shift that explains it

@@ -138,6 +138,29 @@ def answerer(sig: FrameSignals, nov: Novelty, tiles: np.ndarray):
     return answer
 
 
+def held_at(sig: FrameSignals):
+    """Per expected video time (any shape): does the picture hold still, not one point of it
+    changing (`picture_change`), from the frame before to WINDOW_S after, the window
+    `answers` reads? No offset answers an action there, so its miss is no evidence of one
+    offset over another (`insertion.find`'s `held`). Venture's rooms hold the picture for
+    4.3 s at every door (QA s31): 6 of the 14 actions after venture-insert@r15vp9opus's
+    insertion fall in such holds at the offset after it."""
+    still = np.asarray(sig.picture_change) == 0
+    n = len(still)
+    w = max(1, int(round(WINDOW_S * sig.fps)))
+    c = np.concatenate([[0], np.cumsum(~still)])
+    idx = np.arange(n)
+    held = (c[np.clip(idx + w + 1, 0, n)] - c[np.clip(idx - 1, 0, n)]) == 0
+    times = sig.times
+
+    def at(expected_v: np.ndarray) -> np.ndarray:
+        if not n:
+            return np.zeros(np.shape(expected_v), bool)
+        return held[np.clip(np.searchsorted(times, np.asarray(expected_v) - 1e-6), 0, n - 1)]
+
+    return at
+
+
 def _llr(s: np.ndarray, chance: np.ndarray, rate: float) -> float:
     """log P(answers | chance) - log P(answers | rate)."""
     return float((s * np.log(chance / rate) + (1 - s) * np.log((1 - chance) / (1 - rate))).sum())
