@@ -469,10 +469,20 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
     # without footage to the end (`through_joined`), a header that says where is no mismatch
     # (QA s23 Q1: "the header says 3.000 s" of a 3 s MPEG-4 recording with 21 s of H.264
     # joined after it, the stretch already said)
+    # A header of a `cat`-joined fragmented MP4 is the last recording's own clock: where a
+    # joined recording's clock starts far later (`moved`, said as `video.clock_jump`), the
+    # time it skipped is in the header and not in the file; a header that says the frames'
+    # end plus every such skip is the index explained, no mismatch (session 32, QA s31
+    # Section 2: "the header says 259205.000 s" of 10 s whose second recording's clock
+    # starts 259194.933 s past the first's end; 90006.000 s of 10 s from 3600 s with 86396 s
+    # skipped)
+    skipped = sum(float(s) for _, s in (info.get("moved") or [])
+                  if isinstance(s, (int, float)) and not isinstance(s, bool) and np.isfinite(s))
     if hdur is not None and abs(hdur - duration) > tol and \
             not (first_s > 0 and abs(hdur - (first_s + duration)) <= tol) and \
             not (stops is not None and abs(hdur - stops) <= tol) and \
-            (index.complete or hdur < duration):
+            not (skipped > 0 and abs(hdur - (max(first_s, 0.0) + duration + skipped)) <= tol) \
+            and (index.complete or hdur < duration):
         findings.append(HEADER_MISMATCH.at(
             f"the header says {hdur:.3f} s but the frames' timestamps measure {duration:.3f} s "
             f"({count} frames)" + (f"; {joins}" if joins else ""), name,
