@@ -676,7 +676,10 @@ static inline int escape_window(P *ps, const unsigned char **pp)
 }
 #endif
 
-static int have_ssse3 = 0, have_avx2 = 0; /* set when the module loads */
+static int have_ssse3 = 0, have_avx2 = 0, have_avx512 = 0; /* set when the module loads */
+/* what the CPU has (1 SSSE3, 2 AVX2, 3 AVX-512BW), and the most the paths may use (set_simd:
+ * the tests run each path on a CPU that has the wider ones) */
+static int cpu_simd = 0, simd_cap = 3;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -753,6 +756,100 @@ __attribute__((target("avx2"))) static int escape_window64(P *ps, const unsigned
     *pp = p + k;
     return p[k] == '"';
 }
+/* escape_window64's windows with AVX-512BW, one after another while 70 bytes remain, and the
+ * `\u00xx` escapes RFC 8785 writes checked in the window's masks rather than one at a time:
+ * coloured terminal output has an ESC (`\u001b`) every ~20 bytes, three or four a window,
+ * and each took canonical_u00's scalar test; the compares give 64-bit masks at once, where
+ * AVX2's two halves were each moved, shifted and joined (QA s31 `ansicolors`, session 32).
+ * An escape's digits past the window (its `u` in the last four bytes) take canonical_u00.
+ * Returns as escape_window64 (1: *pp at the closing quote; 0: *pp where the scalar step
+ * decides), or 2 with *pp where fewer than 70 bytes remain. */
+__attribute__((target("avx512bw,avx512vl,avx2"))) static int
+escape_run512(P *ps, const unsigned char **pp, const unsigned char *end)
+{
+    const unsigned char *p = *pp;
+    const __m512i quote = _mm512_set1_epi8('"'), bslash = _mm512_set1_epi8('\\');
+    const __m512i space = _mm512_set1_epi8(0x20), del = _mm512_set1_epi8(0x7f);
+    const __m512i letter_u = _mm512_set1_epi8('u'), low = _mm512_set1_epi8(0x0f);
+    const __m512i d0 = _mm512_set1_epi8('0'), d1 = _mm512_set1_epi8('1');
+    const __m512i la = _mm512_set1_epi8('a'), ten = _mm512_set1_epi8(10), six = _mm512_set1_epi8(6);
+    /* the short escapes' letters, as in escape_window64 */
+    const __m512i lo_tab = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 0));
+    const __m512i hi_tab = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0));
+    /* the last digits of the control characters with a short escape (`\u0008`, `\u0009`,
+     * `\u000a`, `\u000c`, `\u000d`): `8` `9` (high nibble 3: 1), `a` `c` `d` (6: 2) */
+    const __m512i lo_sx = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 2, 0, 2, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0));
+    const __m512i hi_sx = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    const uint64_t even = 0x5555555555555555ull;
+    uint64_t open = 0; /* 1: the last window's last byte opened an escape (this first byte is
+                        * its letter) */
+    while (end - p >= 70) {
+        __m512i v = _mm512_loadu_si512((const void *)p);
+        __m512i vlo = _mm512_and_si512(v, low), vhi = _mm512_and_si512(_mm512_srli_epi16(v, 4), low);
+        uint64_t bs = _mm512_cmpeq_epi8_mask(v, bslash);
+        uint64_t qt = _mm512_cmpeq_epi8_mask(v, quote);
+        uint64_t sp = _mm512_cmplt_epi8_mask(v, space); /* (signed: bytes >= 0x80 too) */
+        uint64_t dl = _mm512_cmpeq_epi8_mask(v, del);
+        uint64_t us = _mm512_cmpeq_epi8_mask(v, letter_u);
+        __m512i t = _mm512_and_si512(_mm512_shuffle_epi8(lo_tab, vlo),
+                                     _mm512_shuffle_epi8(hi_tab, vhi));
+        uint64_t al = _mm512_test_epi8_mask(t, t);
+        /* the escaped bytes, with the escape the last window left open carried in (simdjson's
+         * find_escaped): the next window is always 64 bytes on, its load waiting for nothing
+         * computed here (escape_window64's next window starts at 63 or 64; this measured
+         * alike, and keeps the loads independent) */
+        uint64_t bsx = bs & ~open;
+        uint64_t follows = bsx << 1 | open;
+        uint64_t odd_starts = bsx & ~even & ~follows;
+        uint64_t seq_even;
+        uint64_t carry = __builtin_add_overflow(odd_starts, bsx, &seq_even);
+        uint64_t esc = (even ^ (seq_even << 1)) & follows;
+        uint64_t bad = esc & ~al & ~us;
+        uint64_t u = esc & us;
+        if (u) {
+            uint64_t z = _mm512_cmpeq_epi8_mask(v, d0), o = _mm512_cmpeq_epi8_mask(v, d1);
+            uint64_t lh = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, d0), ten) |
+                          _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, la), six);
+            __m512i ts = _mm512_and_si512(_mm512_shuffle_epi8(lo_sx, vlo),
+                                          _mm512_shuffle_epi8(hi_sx, vhi));
+            uint64_t sx = _mm512_test_epi8_mask(ts, ts);
+            /* `u` at k: `0` `0` at k+1, k+2, `0` or `1` at k+3, a lowercase digit at k+4, and
+             * not `0` then one of 8 9 a c d (canonical_u00) */
+            uint64_t ok = (z >> 1) & (z >> 2) & ((z | o) >> 3) & (lh >> 4) & ~((z >> 3) & (sx >> 4));
+            uint64_t past = u & (0xFull << 60); /* digits past the window */
+            bad |= u & ~past & ~ok;
+            for (; past; past &= past - 1) {
+                int k = __builtin_ctzll(past);
+                if (!canonical_u00(p + k - 1))
+                    bad |= 1ull << k;
+            }
+        }
+        uint64_t stop = (qt & ~esc) | sp | bad;
+        if (!stop) {
+            if (dl)
+                ps->flags &= ~ST_ASCII;
+            open = carry;
+            p += 64;
+            continue;
+        }
+        int k = __builtin_ctzll(stop);
+        if (dl & ((1ull << k) - 1))
+            ps->flags &= ~ST_ASCII;
+        if ((bad >> k) & 1) { /* the scalar step reads the escape from its backslash (at p - 1
+                               * for an escape carried in) */
+            *pp = p + k - 1;
+            return 0;
+        }
+        *pp = p + k;
+        return p[k] == '"';
+    }
+    *pp = p - open; /* (an escape left open: from its backslash) */
+    return 2;
+}
 #endif
 
 /* The rest of a value string whose escapes are all spelled as RFC 8785 spells them (`\"`,
@@ -777,6 +874,16 @@ static inline int canonical_escapes(P *ps, const unsigned char **pp, const unsig
                 }
                 if (w == 0)
                     break;
+                /* a long string (past its first window): the rest with AVX-512 (a string
+                 * of one window, a path, a regex, goes as before: escape_run512's set-up
+                 * for one window cost ~2 % on `winpaths`) */
+                if (have_avx512) {
+                    if (escape_run512(ps, &p, end) == 1) {
+                        *pp = p;
+                        return 1;
+                    }
+                    break;
+                }
             }
 #endif
 #if defined(__SSE2__)
@@ -3513,6 +3620,13 @@ typedef struct {
      * every ~70 bytes of `goescaped`: ~75 cycles each, 0.36 ns a byte (session 31). */
     uint64_t bmask[8], at5[256], at6[256];
     uint64_t head[64], headmask[64], tail[64];
+    /* How often the lines searched so far in this call had a window of four-byte
+     * candidates (see teddy32): when most windows do, the next lines are searched with the
+     * fifth and sixth bytes' tables always applied (teddy32_dense), with no branch on them.
+     * A string of coloured terminal output holds an ESC (`\u001b`, a `\u00` candidate) every
+     * ~20 bytes, and the branch to those tables then went either way at random (QA s31
+     * `ansicolors`, session 32). The state is the call's: a block decides for itself. */
+    unsigned windows, cand_windows;
 } MarkerSet;
 
 /* 0, or -1 with an exception. The set borrows the tuple's bytes: keep the tuple alive. */
@@ -3758,8 +3872,11 @@ teddy(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *fou
 /* `teddy` 32 positions at a time (the nibble tables in both 128-bit lanes: the byte shuffle
  * works per lane); the same candidates, half the loop trips. */
 __attribute__((target("avx2"))) static Py_ssize_t
-teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *found)
+teddy32(MarkerSet *ms, const unsigned char *p, Py_ssize_t len, Py_ssize_t i,
+        Py_ssize_t stop, uint64_t *found)
 {
+    const Py_ssize_t i0 = i;
+    unsigned cands = 0;
     const __m256i L1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo1));
     const __m256i H1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi1));
     const __m256i L2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo2));
@@ -3769,8 +3886,7 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
     const __m256i L4 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo4));
     const __m256i H4 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->hi4));
     const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-    Py_ssize_t i = 0;
-    for (; i + 35 <= len && *found != ms->all; i += 32) {
+    for (; i + 35 <= len && i < stop && *found != ms->all; i += 32) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 1));
         __m256i c = _mm256_loadu_si256((const __m256i *)(p + i + 2));
@@ -3789,6 +3905,7 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
             _mm256_shuffle_epi8(H4, _mm256_and_si256(_mm256_srli_epi16(d, 4), low)));
         __m256i hit = _mm256_and_si256(_mm256_and_si256(c1, c2), _mm256_and_si256(c3, c4));
         unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
+        cands += mask != 0;
         if (mask && i + 37 <= len) { /* the fifth and sixth bytes, where a candidate is */
             __m256i e = _mm256_loadu_si256((const __m256i *)(p + i + 4));
             __m256i L5 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ms->lo5));
@@ -3819,18 +3936,128 @@ teddy32(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len, uint64_t *f
             }
         }
     }
+    ms->windows += (unsigned)((i - i0) >> 5);
+    ms->cand_windows += cands;
+    return i;
+}
+/* teddy32 with the fifth and sixth bytes' tables applied in every window, without a branch
+ * on them: for text where most windows hold a four-byte candidate that the fifth byte drops
+ * (`\u001b` of terminal colours, Go's `\u003c`: a `\u00` prefix of the escape markers'
+ * buckets). The same candidates reach verify_at, and the same markers are found. */
+__attribute__((target("avx2"))) static Py_ssize_t
+teddy32_dense(MarkerSet *ms, const unsigned char *p, Py_ssize_t len, Py_ssize_t i,
+              Py_ssize_t stop, uint64_t *found)
+{
+    const Py_ssize_t i0 = i;
+#define NIB32(L, H, v)                                                                         \
+    _mm256_and_si256(_mm256_shuffle_epi8((L), _mm256_and_si256((v), low)),                     \
+                     _mm256_shuffle_epi8((H), _mm256_and_si256(_mm256_srli_epi16((v), 4), low)))
+#define TAB32(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(t)))
+    const __m256i L1 = TAB32(ms->lo1), H1 = TAB32(ms->hi1), L2 = TAB32(ms->lo2),
+                  H2 = TAB32(ms->hi2), L3 = TAB32(ms->lo3), H3 = TAB32(ms->hi3),
+                  L4 = TAB32(ms->lo4), H4 = TAB32(ms->hi4), L5 = TAB32(ms->lo5),
+                  H5 = TAB32(ms->hi5), L6 = TAB32(ms->lo6), H6 = TAB32(ms->hi6);
+    const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    unsigned cands = 0;
+    for (; i + 37 <= len && i < stop && *found != ms->all; i += 32) {
+        const unsigned char *b = p + i;
+        __m256i h4 = _mm256_and_si256(
+            _mm256_and_si256(NIB32(L1, H1, _mm256_loadu_si256((const __m256i *)b)),
+                             NIB32(L2, H2, _mm256_loadu_si256((const __m256i *)(b + 1)))),
+            _mm256_and_si256(NIB32(L3, H3, _mm256_loadu_si256((const __m256i *)(b + 2))),
+                             NIB32(L4, H4, _mm256_loadu_si256((const __m256i *)(b + 3)))));
+        __m256i hit = _mm256_and_si256(
+            h4, _mm256_and_si256(NIB32(L5, H5, _mm256_loadu_si256((const __m256i *)(b + 4))),
+                                 NIB32(L6, H6, _mm256_loadu_si256((const __m256i *)(b + 5)))));
+        cands += !_mm256_testz_si256(h4, h4);
+        unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero));
+        if (mask) {
+            unsigned char buckets[32];
+            _mm256_storeu_si256((__m256i *)buckets, hit);
+            while (mask) {
+                int k = __builtin_ctz(mask);
+                mask &= mask - 1;
+                unsigned bk = buckets[k] & ms->five[p[i + k + 4]];
+                if (bk)
+                    verify_at(ms, p, len, i + k, bk, found);
+            }
+        }
+    }
+#undef NIB32
+#undef TAB32
+    ms->windows += (unsigned)((i - i0) >> 5);
+    ms->cand_windows += cands;
+    return i;
+}
+/* teddy32 64 positions a step, with AVX-512BW: the compares give 64-bit masks at once (no
+ * movemask per half), half the loop trips again. The same candidates reach verify_at; the
+ * same markers are found. Every marker search of the summary (each line's whole bytes) goes
+ * through here on such a CPU: 0.08 -> 0.07 ns a byte on text without candidates, and where
+ * most windows hold one (`\u001b`), 0.14 -> 0.11 (teddy32_dense's gain is in the branch on
+ * the fifth and sixth bytes, taken half the time; here a window is 64 bytes and an always
+ * taken step measured no better: session 32). */
+__attribute__((target("avx512bw,avx512vl,avx2"))) static Py_ssize_t
+teddy64(MarkerSet *ms, const unsigned char *p, Py_ssize_t len, Py_ssize_t i, Py_ssize_t stop,
+        uint64_t *found)
+{
+#define NIB64(L, H, v)                                                                         \
+    _mm512_and_si512(_mm512_shuffle_epi8((L), _mm512_and_si512((v), low)),                     \
+                     _mm512_shuffle_epi8((H), _mm512_and_si512(_mm512_srli_epi16((v), 4), low)))
+#define TAB64(t) _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(t)))
+    const __m512i L1 = TAB64(ms->lo1), H1 = TAB64(ms->hi1), L2 = TAB64(ms->lo2),
+                  H2 = TAB64(ms->hi2), L3 = TAB64(ms->lo3), H3 = TAB64(ms->hi3),
+                  L4 = TAB64(ms->lo4), H4 = TAB64(ms->hi4);
+    const __m512i low = _mm512_set1_epi8(0x0f);
+    for (; i + 69 <= len && i < stop && *found != ms->all; i += 64) {
+        const unsigned char *b = p + i;
+        __m512i hit = _mm512_and_si512(
+            _mm512_and_si512(NIB64(L1, H1, _mm512_loadu_si512((const void *)b)),
+                             NIB64(L2, H2, _mm512_loadu_si512((const void *)(b + 1)))),
+            _mm512_and_si512(NIB64(L3, H3, _mm512_loadu_si512((const void *)(b + 2))),
+                             NIB64(L4, H4, _mm512_loadu_si512((const void *)(b + 3)))));
+        uint64_t mask = _mm512_test_epi8_mask(hit, hit);
+        if (mask) { /* the fifth and sixth bytes (i + 69 <= len: their loads are in p) */
+            __m512i h56 = _mm512_and_si512(
+                NIB64(TAB64(ms->lo5), TAB64(ms->hi5), _mm512_loadu_si512((const void *)(b + 4))),
+                NIB64(TAB64(ms->lo6), TAB64(ms->hi6), _mm512_loadu_si512((const void *)(b + 5))));
+            hit = _mm512_and_si512(hit, h56);
+            mask = _mm512_test_epi8_mask(hit, hit);
+        }
+        if (mask) {
+            unsigned char buckets[64];
+            _mm512_storeu_si512((void *)buckets, hit);
+            while (mask) {
+                int k = __builtin_ctzll(mask);
+                mask &= mask - 1;
+                unsigned bk = buckets[k] & ms->five[p[i + k + 4]];
+                if (bk)
+                    verify_at(ms, p, len, i + k, bk, found);
+            }
+        }
+    }
+#undef NIB64
+#undef TAB64
     return i;
 }
 #endif
 
 /* The markers found in p[0:len], added to `found`. */
-static uint64_t find_markers(const MarkerSet *ms, const unsigned char *p, Py_ssize_t len,
+static uint64_t find_markers(MarkerSet *ms, const unsigned char *p, Py_ssize_t len,
                              uint64_t found)
 {
     Py_ssize_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
+    if (have_avx512)
+        i = teddy64(ms, p, len, 0, len, &found);
+    /* dense: more than a third of the call's windows so far held a four-byte candidate (a
+     * branch taken that often, and not always, mispredicts more than the tables cost) */
     if (have_avx2)
-        i = teddy32(ms, p, len, &found);
+        while (i + 37 <= len && found != ms->all) { /* (a block in one call: 4 KiB a choice) */
+            Py_ssize_t stop = i + 4096;
+            i = 3 * ms->cand_windows > ms->windows
+                    ? teddy32_dense(ms, p, len, i, stop, &found)
+                    : teddy32(ms, p, len, i, stop, &found);
+        }
     if (have_ssse3)
         i += teddy(ms, p + i, len - i, &found);
 #endif
@@ -4223,6 +4450,35 @@ static PyObject *canonical(PyObject *self, PyObject *args)
     return result;
 }
 
+/* have_* from what the CPU has and what set_simd allows. */
+static void simd_paths(void)
+{
+    int n = cpu_simd < simd_cap ? cpu_simd : simd_cap;
+    have_ssse3 = n >= 1;
+    have_avx2 = n >= 2;
+    have_avx512 = n >= 3;
+}
+
+/* set_simd(n): the widest SIMD paths the module may take from now on (0: none of SSSE3's,
+ * 1: SSSE3, 2: AVX2, 3: AVX-512BW; never more than the CPU has), returning the previous
+ * allowance. For tests: each path must give the same bytes, and a CPU with AVX-512 would
+ * otherwise never run the AVX2 ones. */
+static PyObject *set_simd(PyObject *self, PyObject *arg)
+{
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    int was = simd_cap;
+    simd_cap = n < 0 ? 0 : n > 3 ? 3 : (int)n;
+    simd_paths();
+    return PyLong_FromLong(was);
+}
+
+static PyObject *simd_level(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(have_avx512 ? 3 : have_avx2 ? 2 : have_ssse3 ? 1 : 0);
+}
+
 static PyObject *set_python_sha(PyObject *self, PyObject *arg)
 {
     int on = PyObject_IsTrue(arg);
@@ -4274,6 +4530,10 @@ static PyMethodDef methods[] = {
     {"float_spellings", float_spellings, METH_O,
      "(ES6, repr, orjson) spellings of a finite float, as the scan compares them."},
     {"set_python_sha", set_python_sha, METH_O, "Use hashlib instead of libcrypto (tests)."},
+    {"set_simd", set_simd, METH_O,
+     "set_simd(n) -> previous: the widest SIMD paths allowed (0 none, 1 SSSE3, 2 AVX2, 3 "
+     "AVX-512BW; tests)."},
+    {"simd", simd_level, METH_NOARGS, "The widest SIMD paths in use (see set_simd)."},
     {"sha_backend", sha_backend, METH_NOARGS, "Which SHA-256 the scan uses."},
     {NULL, NULL, 0, NULL},
 };
@@ -4294,8 +4554,10 @@ PyMODINIT_FUNC PyInit__jcs(void)
 #endif
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
-    have_ssse3 = __builtin_cpu_supports("ssse3");
-    have_avx2 = have_ssse3 && __builtin_cpu_supports("avx2");
+    cpu_simd = !__builtin_cpu_supports("ssse3") ? 0 : !__builtin_cpu_supports("avx2") ? 1
+               : !(__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) ? 2
+               : 3;
+    simd_paths();
 #if defined(__SSE2__)
     have_popcnt = __builtin_cpu_supports("popcnt");
 #endif
