@@ -5,7 +5,7 @@ found within 0.5 s, and candidates on honest video, per set, from the scans' cac
     PYTHONPATH=<other checkout> .venv/bin/python bench/cut_sweep_s31.py BEFORE.jsonl
 
 Sets: `corpus` (corpus v2, every built run of a splice kind or an honest kind), `qa` (QA
-s26-s31's sync runs; s31 since session 32), `extra` (s25-splice, s25-splice2, s28-scroll). Each scan is read from
+s26-s31's sync runs; s31 since session 32), `extra` (s25-splice, s25-splice2, s28-scroll), `wide` (session 32's wide training set, its `appcache`). Each scan is read from
 its cache (MODERATOR_APP_CACHE as the set keeps it: the corpus' `scan-cache`, else the one
 given); a scan not cached is decoded once. Only the analysis differs between checkouts."""
 
@@ -21,7 +21,8 @@ HONEST = ("genuine", "deleted", "human", "pause")
 SPLICED = ("cut", "insert", "retake", "cutlong")
 SETS = {"corpus": [CACHE / "corpus" / "v2"],
         "qa": [CACHE / f"qa-s{s}" / "sync" for s in range(26, 32)],
-        "extra": [CACHE / "s25-splice", CACHE / "s25-splice2", CACHE / "s28-scroll" / "sync"]}
+        "extra": [CACHE / "s25-splice", CACHE / "s25-splice2", CACHE / "s28-scroll" / "sync"],
+        "wide": [CACHE / "wide" / "sync"]}
 
 
 def runs(roots: list[Path]):
@@ -49,8 +50,11 @@ def main(argv: list[str]) -> int:
     for name in argv[1:] or list(SETS):
         for run, video, marks, honest in runs(SETS[name]):
             own = video.parent.parent / "scan-cache"
+            shared = video.parent.parent.parent / "appcache"  # the wide set's (session 32)
             if own.is_dir():
                 os.environ["MODERATOR_APP_CACHE"] = str(own)
+            elif shared.is_dir():
+                os.environ["MODERATOR_APP_CACHE"] = str(shared)
             cuts = [round(s.start_s, 3) for s in run_scan(video).spans if s.rule == "video.cut"]
             found = sum(any(abs(c - m) <= 0.5 for c in cuts) for m in marks)
             false = [c for c in cuts if all(abs(c - m) > 0.5 for m in marks)]
