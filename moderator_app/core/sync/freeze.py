@@ -105,6 +105,8 @@ def still_spans(sig: FrameSignals) -> np.ndarray:
         return np.zeros((0, 2), int)
     d = np.diff(np.r_[0, (c == 0).astype(np.int8), 0])
     a, b = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1
+    if not len(a):  # not one still frame (every frame changes: noise, a busy game)
+        return np.zeros((0, 2), int)
     # the changed frames between stretch i and i+1 are b[i]+1 .. a[i+1]-1
     gap = a[1:] - b[:-1] - 1
     quiet = gap <= NOISE_FRAMES

@@ -184,8 +184,11 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
                             float(run_s[i1 - 1]))
     if jumped is not None:
         return jumped
-    if stretch.above_chance(s[i0:i1], chance[i0:i1], stretch.NOT_AT_CHANCE_Z):
-        return out  # answered above chance, if less often: a game ignoring some presses
+    # answered above chance, if less often: a game ignoring some presses (its presses under
+    # a held picture set aside: no evidence either way, `stretch.held_actions`)
+    free = ~stretch.held_actions(sig, exp[i0:i1], th.sync_freeze_s)
+    if stretch.above_chance(s[i0:i1][free], chance[i0:i1][free], stretch.NOT_AT_CHANCE_Z):
+        return out
     if i0 == 0:
         # A stretch that starts the run ends at its splice or at its last action's answer
         # window, whichever is later: the splice is the largest picture change anywhere in

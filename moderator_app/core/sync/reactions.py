@@ -211,7 +211,8 @@ def frozen(sig: FrameSignals, v0: float, v1: float, actions_v,
     """Does the picture freeze between video times v0 and v1: a still stretch touching that
     span lasts FROZEN_MIN_S and FROZEN_RATIO times the run's longest still stretch that does
     not touch it and holds one of the actions (expected at video times `actions_v`), or, when
-    held_s is given, at least held_s (what the scan calls `video.frozen`)?"""
+    held_s is given, at least held_s (what the scan calls `video.frozen`)? With held_s, a
+    shorter stretch the game's own event began (`entered_by_event`) is not one."""
     spans = still_spans(sig)
     if not len(spans):
         return False
@@ -224,12 +225,45 @@ def frozen(sig: FrameSignals, v0: float, v1: float, actions_v,
         j = np.searchsorted(spans[:, 0], ka, side="right") - 1  # the stretch starting before
         ok = (j >= 0) & (ka <= spans[np.maximum(j, 0), 1])
         held[j[ok]] = True
-    inside = float(length[touch].max()) if touch.any() else 0.0
+    if not touch.any():
+        return False
+    longest = int(np.flatnonzero(touch)[np.argmax(length[touch])])
+    inside = float(length[longest])
     other = ~touch & held
     outside = float(length[other].max()) if other.any() else 0.0
     if held_s is not None and inside >= held_s:
         return True
-    return inside >= FROZEN_MIN_S and inside >= FROZEN_RATIO * outside
+    # (with `held_s`: a stretch shorter than the scan's freeze begun by the game's own event
+    # is its pause; without, as before: `analysis._misses_frozen` keeps a band's findings)
+    return inside >= FROZEN_MIN_S and inside >= FROZEN_RATIO * outside and not (
+        held_s is not None and entered_by_event(sig.picture_change, int(spans[longest, 0])))
+
+
+# A still stretch is entered by the game's own event when the change into it is one an edit's
+# freeze would start at by chance no more often than this (`entered_by_event`).
+ENTRY_CHANCE = 0.01
+
+
+def entered_by_event(change, first: int) -> bool:
+    """Is the picture held from frame `first` entered by a change (`change[first - 1]`, the
+    frame before the first held one) that no more than ENTRY_CHANCE of the video's frames
+    reach? A null model of the freeze, not a threshold fitted to a game: footage frozen by
+    an edit repeats the frame it froze at, a frame of ordinary play anywhere in the video,
+    so the change into it is one of the video's own drawn at random; a game's own pause
+    is often begun by its own event, the screen redrawn (a death's flash, a new room) and
+    then held. One-sided, as `resume.resumes_gradually` is for a held picture's end: a
+    pause entered by an ordinary change is still compared with the run's other still
+    stretches (`frozen`), and the scan's `video.frozen` (at `held_s`) is not asked this.
+    QA s31 T1, tutankham-genuine@r24mpeg1ts: the flash bomb (UPFIRE) recolours the maze at
+    36.25 and 37.08 s (18,127 and 18,108 points, the video's two largest changes of 1,058
+    frames; its changed frames' median 50) and holds it 2.17 s under two ignored presses, the
+    run's other still stretches under a press 0.83 s at most: a `sync.no_reaction` at every
+    offset."""
+    c = np.nan_to_num(np.asarray(change, float))
+    if first < 1 or first > len(c) or not len(c):
+        return False
+    entry = float(c[first - 1])
+    return entry > 0 and int(np.count_nonzero(c >= entry)) <= ENTRY_CHANCE * len(c)
 
 
 def first_reactions(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,

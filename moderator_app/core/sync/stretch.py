@@ -20,6 +20,7 @@ import numpy as np
 
 from . import splices
 from .band import WINDOW_S
+from .freeze import still_spans
 from .reactions import Novelty, frame_at
 from .signals import FrameSignals
 from .stats import percentile
@@ -181,6 +182,39 @@ def unexplained(s: np.ndarray, chance: np.ndarray,
     if best is not None and best[1] == n and best[0] > 0:
         return best[0], full, best[2]
     return best
+
+
+def held_actions(sig: FrameSignals, expected_v: np.ndarray, held_s: float) -> np.ndarray:
+    """Per action expected at video time `expected_v`: does its answer window (the frame
+    before to WINDOW_S after, as `answers` reads it) lie inside a held picture of at least
+    `held_s` (`freeze.still_spans`: the whole picture still, a codec's re-quantisation
+    forgiven)? Under such a picture no press is answered, whichever attempt the footage
+    shows: its miss is no evidence that the video does not follow the log (the held picture
+    is said by its own rules: the scan's `video.frozen` at `held_s`, core/sync/freeze.py).
+    `local_findings.with_unexplained` asks whether a stretch at chance answers above chance
+    once they are set aside: then the game's holds made it. QA s31 T1,
+    venture-genuine@r15vp9opus: 6 of its last 12 presses lay in two 4.3 s holds of the
+    game's (none answered), "12 actions in a row answered no more often than by chance (3
+    answered, 1.1 by chance)" at every offset (+1.89 spreads); the other 6 answer 3 times
+    against 0.6 by chance (+3.19). They still count in finding a stretch: where the footage is
+    another's, a hold there ignores the presses that would have ended this attempt's
+    (breakout-cutlong, 14 s cut at 14.45 s: its stretch from the cut is found with them,
+    not without). Not `held_at` (any still answer window, where no offset answers: a card
+    table's ignored press is one): the picture held as long as the scan's freeze, said by
+    its own rules."""
+    out = np.zeros(len(expected_v), bool)
+    spans = still_spans(sig)
+    if not len(spans) or not len(expected_v):
+        return out
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    long = (spans[:, 1] - spans[:, 0] + 1) / fps >= held_s
+    v = np.asarray(expected_v, float)
+    for p, q in spans[long].tolist():
+        # the window's frames: from the frame before the expected one to WINDOW_S after,
+        # all held (the picture's first held frame p, its last q)
+        out |= (v - 1.0 / fps >= t[p] - 1e-6) & (v + WINDOW_S <= t[q] + 1e-6)
+    return out
 
 
 def above_chance(s: np.ndarray, chance: np.ndarray, z: float = ABOVE_CHANCE_Z) -> bool:
