@@ -442,7 +442,8 @@ def summary(rows: dict[str, dict]) -> dict:
                                          for r in gen),
                       "tampered": len(tam),
                       "placed_truth": sum(placed(r, "truth") for r in tam),
-                      "placed_auto": sum(placed(r, "auto") for r in tam)}
+                      "placed_auto": sum(placed(r, "auto") for r in tam),
+                      "tampered_confwrong": sum(outcome(r) == "confwrong" for r in tam)}
     return out
 
 
@@ -460,12 +461,13 @@ def _cls(r: dict) -> str:
     return f"{signal(r)}/{motion(r)}"
 
 
-def by_class(rows: dict[str, dict]) -> dict:
+def by_class(rows: dict[str, dict], key=None) -> dict:
+    """The counts per class (signal/motion), or per `key(row)` (the recorder)."""
     out: dict = {}
     for r in rows.values():
         if "error" in r:
             continue
-        c = out.setdefault(_cls(r), {"genuine": 0, "within": 0, "nosignal": 0, "confwrong": 0,
+        c = out.setdefault((key or _cls)(r), {"genuine": 0, "within": 0, "nosignal": 0, "confwrong": 0,
                                      "unconfwrong": 0, "warned": 0, "tampered": 0,
                                      "placed": 0})
         if r["kind"] in GENUINE:
@@ -475,7 +477,17 @@ def by_class(rows: dict[str, dict]) -> dict:
         else:
             c["tampered"] += 1
             c["placed"] += placed(r, "truth")
+            c["placed_auto"] = c.get("placed_auto", 0) + placed(r, "auto")
+            c["t_confwrong"] = c.get("t_confwrong", 0) + (outcome(r) == "confwrong")
     return dict(sorted(out.items()))
+
+
+def _kind(r: dict) -> str:
+    k = r["kind"]
+    return "speed" if k.startswith("speed") else "slow" if k.startswith("slow") else k
+
+
+_GEN_KEYS = ("genuine", "within", "nosignal", "confwrong", "unconfwrong", "warned")
 
 
 def line(r: dict) -> str:
@@ -514,6 +526,14 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None) -> None:
     for k, v in by_class(ra).items():
         print(k, json.dumps(v))
     print("## genuine runs warned, by rule", a.name, json.dumps(by_rule(ra)))
+    print("## per recorder", a.name)
+    for k, v in by_class(ra, lambda r: r["rec"]).items():
+        print(k, json.dumps({x: n for x, n in v.items() if n}))
+    print("## tamperings per kind (placed at the truth / at auto; t_confwrong: a confident "
+          "wrong offset at auto)", a.name)
+    for k, v in by_class({n: r for n, r in ra.items() if r.get("kind") not in GENUINE},
+                         _kind).items():
+        print(k, json.dumps({x: n for x, n in v.items() if n and x not in _GEN_KEYS}))
     if b is None:
         print("## failing rows (genuine: confident wrong or any warning; tampered: not placed "
               "at the truth)")
@@ -529,6 +549,10 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None) -> None:
     for k, v in by_class(rb).items():
         print(k, json.dumps(v))
     print("## genuine runs warned, by rule", b.name, json.dumps(by_rule(rb)))
+    print("## tamperings per kind", b.name)
+    for k, v in by_class({n: r for n, r in rb.items() if r.get("kind") not in GENUINE},
+                         _kind).items():
+        print(k, json.dumps({x: n for x, n in v.items() if n and x not in _GEN_KEYS}))
     print("## rows that changed (A -> B)")
     n = 0
     for name in sorted(set(ra) & set(rb)):
