@@ -383,15 +383,16 @@ def _place(tam: dict) -> tuple[float, float] | None:
 
 
 def _near(w, a: float, b: float, tol: float = 1.0) -> bool:
-    wa = w[1] if w[1] is not None else w[2]
-    wb = w[2] if w[2] is not None else wa
-    return wa is not None and wa <= b + tol and wb >= a - tol
+    """An edge of warning `w` (its start or end) within `tol` of an edge of [a, b] (a cut: its
+    point): a warning over the whole run does not place a splice inside it."""
+    edges = [x for x in (w[1], w[2]) if x is not None]
+    return any(abs(x - e) <= tol for x in edges for e in (a, b))
 
 
 def placed(r: dict, at: str) -> bool:
     """A tampering placed at offset `at`: speed / slow a sync.drift within 1 point of the
-    truth's percent; the others a sync.* warning (a freeze: or video.frozen) within 1 s of its
-    video span (the truth's times plus the file's shift)."""
+    truth's percent; the others a sync.* warning (a freeze: or video.frozen) with an edge within
+    1 s of an edge of its video span (the truth's times plus the file's shift)."""
     tam, c = r["tamper"], r[at]
     if "percent" in tam:
         return any(p is not None and abs(p - tam["percent"]) <= 1.0 for p in c["drift"])
