@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_native_fuzz import check_canonical, reference
+from test_native_fuzz import assert_same_reports, check_canonical, reference
 from trajhelp import join
 
 import moderator_app.core.verify.trajectory as traj
@@ -144,3 +144,21 @@ def test_summaries_equal_at_every_level_with_a_key_among_colours():
     assert got[0] is not None
     assert all(g == got[0] for g in got)
     assert [block[a:b] for a, b in got[0][12]] == [lines[50]]
+
+
+@pytest.mark.parametrize("spell", ["compact", "spaced"])
+def test_reports_identical_on_terminal_output_at_every_level(simd, monkeypatch, spell):
+    """Whole reports of a run of coloured terminal output, one line holding a key, some lines
+    respelled with `\\u001B` (uppercase: not RFC 8785's, the general loop's), in blocks of
+    4 KiB and 1 MiB: the C summary at this SIMD level, the orjson columns and the line by line
+    path give the same report, with the key's line the one secrets finding."""
+    lines = _ansi_lines(80, 50)
+    for i in range(10, 80, 9):  # respelled: the same value, an escape RFC 8785 writes lowercase
+        lines[i] = lines[i].replace(b"\\u001b[0m", b"\\u001B[0m", 1)
+    if spell == "spaced":
+        lines = [json.dumps(json.loads(x), ensure_ascii=False).encode() for x in lines]
+    for size in (4096, 1 << 20):
+        rep = assert_same_reports(join(lines), monkeypatch, size)
+        assert [(f["rule"], f["line"]) for f in rep["findings"]
+                if f["rule"].startswith("secret")] == [("secret.suspect", 51)]
+        assert rep["_events"] == 80
