@@ -147,10 +147,42 @@ def capture_lag_s(fps: float, hz: float = CLOCK_HZ) -> float:
     return 0.0 if q < CAPTURE_MIN_PHASES else (q - 1) / (2 * q) / fps
 
 
+# The frame period (`signals.frame_period`: the shortest common interval) is the capture's only
+# when the frames are taken on its grid. A recorder that skips repeated pictures (variable
+# frame rate) stamps each frame it keeps at the time its clock took it; a still game drawn every
+# 4th of its frames leaves no interval shorter than 4 clock ticks, and the period read is the
+# game's drawing (15 fps), not the capture's (60). The wide set's video_cube-genuine@vfr
+# (session 32; intervals 4 and 8 ticks of 60 Hz, one of 6): a capture lag of 15 fps (0.025 s)
+# was taken back from a suggestion whose reactions were dated on the 60 Hz clock, 1.18 frames
+# early at 0.608. A frame off the period's grid shows it: the capture's rate is then the
+# coarsest multiple of the period (up to CADENCE_MAX) whose grid holds every frame's time,
+# within STAMP_TOL of its step (ms-rounded stamps of a 24-60 fps file stay within 0.03).
+STAMP_TOL = 0.15
+
+
+def stamp_fps(sig: FrameSignals) -> float:
+    """The rate the frames were taken at: `sig.fps`, or a multiple of it when a frame's time
+    lies off the period's grid and on the multiple's (see STAMP_TOL); `sig.fps` when no
+    multiple up to CADENCE_MAX holds every time (a jittery clock: no finer grid is shown)."""
+    fps = float(sig.fps)
+    t = np.asarray(sig.times, float)
+    if fps <= 0 or len(t) < 2:
+        return fps
+    t = t - t[0]
+    for k in range(1, CADENCE_MAX + 1):
+        x = t * fps * k
+        if float(np.max(np.abs(x - np.rint(x)))) <= STAMP_TOL:
+            return fps * k
+    return fps
+
+
 def captured(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
-    """`a` with its suggestion taken back by the capture's mean delay (`capture_lag_s`);
-    `offset_used_s`, where its reactions and findings were measured, unchanged."""
-    lag = capture_lag_s(float(sig.fps))
+    """`a` with its suggestion taken back by the capture's mean delay (`capture_lag_s`, at
+    the rate the frames were taken: `stamp_fps`); `offset_used_s`, where its reactions and
+    findings were measured, unchanged."""
+    if a.suggested_offset_s is None:
+        return a
+    lag = capture_lag_s(stamp_fps(sig))
     if a.suggested_offset_s is None or not lag:
         return a
     used = a.suggested_offset_s if a.offset_used_s is None else a.offset_used_s
