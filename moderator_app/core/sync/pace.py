@@ -21,7 +21,9 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   `MAX_DRIFT`: a line that no cycle explains (a codec's group of pictures, a recorder's
   frame-rate conversion: on the video's clock, not the game's) is no evidence either way;
 - when a strong line reads the console's own clock (within `HONEST`), the video runs at
-  the log's speed: nothing is said. When the readings of the strong lines disagree (24 fps:
+  the log's speed: nothing is said; so too when the stronger lines read before it are its
+  own harmonics folded back by the frame rate (`_own_folds`, session 32: at 24 fps a
+  4-frame cycle's 9 Hz line and its 3 Hz fold read as a 3-frame cycle 5 % fast). When the readings of the strong lines disagree (24 fps:
   7.3 Hz is 7.5 Hz slowed 2.65 % or 30 Hz aliased and sped up 4.34 %), or no line is strong,
   two lines of different cycles (`PAIR_STRENGTH` times the median or more) that read one
   speed within `PAIR_AGREE` tell it (`_paired`: session 18, QA s14's Montezuma and Time
@@ -98,6 +100,20 @@ def readings(f: float, fps: float, console_hz: float, still: bool = False
     return sorted(out, key=lambda r: r[2])  # a line's own reading (m = 0) first
 
 
+def cadence_hz(fps: float, console_hz: float) -> float | None:
+    """The recorder's cadence line (see `cadence_cycle`), folded below the video's Nyquist
+    frequency: 12 Hz at 24 fps, 10 Hz at 50, 15 Hz at 45; None when a video frame holds a
+    whole number of console frames."""
+    if fps <= 0 or console_hz <= 0:
+        return None
+    r = console_hz / fps
+    frac = r - np.floor(r)
+    if min(frac, 1 - frac) < 1e-3:
+        return None
+    f = fps * frac
+    return float(min(f, fps - f))
+
+
 def cadence_cycle(fps: float, console_hz: float) -> int | None:
     """The console cycle (frames, in CYCLES) whose line falls on the recorder's cadence, or
     None. A recording whose frame rate is no whole share of the console's shows console
@@ -151,6 +167,8 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     local = local[p[local] >= min_strength * floor]
     near = max(1, int(round(size / n)))  # the window's own resolution, in padded bins
     on_cadence = cadence_cycle(fps, console_hz)
+    tol = 2 * near * float(freq[1])
+    beat_hz = cadence_hz(fps, console_hz)
 
     def explained(f: float) -> list[tuple[float, int, int]]:
         return [r for r in readings(f, fps, console_hz, still) if r[1] != on_cadence]
@@ -159,13 +177,21 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     for i in local[np.argsort(-p[local])][:PEAKS]:
         f = float(freq[band[i]])
         found = explained(f)
-        if not found or _harmonic(power, freq, band[i], near) or \
-                not _sharp(p, freq[band], every, i, near) or \
-                _folded(f, [r[1] for r in read], fps, near * float(freq[1])):
+        folds = _own_folds(f, found, fps, beat_hz, tol)  # an honest line's folds, else none
+        if not found or _harmonic(power, freq, band[i], near, folds) or \
+                not _sharp(p, freq[band], every, i, near):
             continue  # a line on the video's clock, no cycle's, a slower event's harmonic,
-            # a line split in a cluster (a cycle that comes and goes: no one frequency),
-            # or a line read already folded back by the frame rate
-        if min(abs(s - 1.0) for s, _, _ in found) < HONEST:
+            # or a line split in a cluster (a cycle that comes and goes: no one frequency)
+        if folds and all(min(abs(r[1] - h) for h in folds) <= tol for r in read):
+            # an honest line whose own harmonics, folded, are the stronger lines read
+            # already: those were this cycle's harmonics, read as another cycle at a drift
+            # (one series of lines, two readings; the console's own clock wins: `_own_folds`)
+            if honest is not None:
+                honest.append(f)
+            return None
+        if _folded(f, [r[1] for r in read], fps, near * float(freq[1])):
+            continue  # a line read already folded back by the frame rate
+        if folds:
             if honest is not None:
                 honest.append(f)
             return None  # a strong line on the console's own clock: the video runs at it
@@ -180,7 +206,8 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
         f = float(freq[band[i]])
         found = explained(f)
         if found:
-            own = not _harmonic(power, freq, band[i], near)  # no slower event's harmonic
+            own = not _harmonic(power, freq, band[i], near,  # no slower event's harmonic
+                                _own_folds(f, found, fps, beat_hz, tol))
             comb = not own and _comb(power, freq, band[i], near)
             sharp = _sharp(p, freq[band], every, i, near)
             lines.append(Line(f, float(p[i] / floor), found, own and sharp,
@@ -326,18 +353,51 @@ def _comb(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
     return False
 
 
-def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int) -> bool:
+def _own_folds(f: float, found: list[tuple[float, int, int]], fps: float,
+               beat_hz: float | None = None, tol: float = 0.0) -> list[float]:
+    """Where the line at f Hz puts its own harmonics (2 .. HARMONICS) folded back below the
+    video's Nyquist frequency (|j * f - m * fps|), when it reads the console's own clock
+    (within HONEST); else none. A recorder whose frame rate is no whole share of the
+    console's folds an honest cycle's harmonics below the cycle's own line: QA s31's Venture
+    at 24 fps, its 4-frame cycle (15 Hz) at 9.000 Hz (4,638x the median) and that cycle's
+    third harmonic (45 Hz) at 3.000 Hz (4,289x). The slower line is then the cycle's own,
+    no slower event's (`_harmonic`): read as one, it silenced the honest line and the 3.000
+    Hz line read a 3-frame cycle (20 Hz) aliased and sped up 5.0 %, `sync.drift` +5.0 % on
+    the genuine run (QA s31 T1). At 60 or 30 fps a cycle's harmonics fold onto its own
+    line's multiples, none slower: nothing changes there. A drifting cycle's line reads no
+    honest speed, so its slower lines (a comb of dropped frames: `_harmonic`) still count.
+    Nor is the recorder's cadence line (`beat_hz`, `cadence_hz`) a fold: an honest-reading
+    line over it is the cadence's harmonic, on the video's clock (corpus boxing-speed37@r50:
+    the 10 Hz cadence at 50 fps and its 20 Hz, which reads a 3-frame cycle at the console's
+    own clock on the +3.7 % run)."""
+    if not found or min(abs(s - 1.0) for s, _, _ in found) >= HONEST:
+        return []
+    out = []
+    for j in range(2, HARMONICS + 1):
+        h = j * f
+        h = abs(h - round(h / fps) * fps)
+        if beat_hz is None or abs(h - beat_hz) > tol:
+            out.append(h)
+    return out
+
+
+def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int,
+              own: list[float] | None = None) -> bool:
     """Whether the line at bin i is a harmonic of a slower periodic event: a line at
     freq[i] / j (j = 2 .. HARMONICS, above HARMONIC_HZ) with at least half its power. A
     frame dropped or repeated every P frames (a speed change made by dropping or repeating
     frames, on the video's clock) is a comb of equal lines at fps / P and its multiples:
     corpus Asteroids sped up 4 % shows 4.8, 9.6, 14.4, 19.2 Hz (one drop in 25 frames
     at 60 fps) within 5 % of each other's power, and 19.2 Hz read as a 20 Hz cycle
-    slowed 4 %."""
+    slowed 4 %. `own`: where the line's own harmonics fold (`_own_folds`): a slower line
+    there is the line's harmonic, not its fundamental."""
+    tol = 2 * near * float(freq[1])
     for j in range(2, HARMONICS + 1):
         c = int(round(i / j))
         if freq[c] < HARMONIC_HZ:
             break
+        if own and min(abs(float(freq[c]) - h) for h in own) <= tol:
+            continue
         lo, hi = max(0, c - near), min(len(power), c + near + 1)
         if float(power[lo:hi].max()) >= 0.5 * float(power[i]):
             return True
