@@ -97,3 +97,25 @@ def test_qa31_venture_genuine_at_24_fps_reads_no_drift(capsys, tmp_path, monkeyp
     assert rep["sync"]["findings"] == []
     assert [(f["rule"], f["severity"]) for f in rep["findings"]
             if f["rule"].startswith("sync.")] == [("sync.not_enough_signal", "info")]
+
+
+def _crawl_in_second_half(fps: float = 30.0, seconds: float = 42.0, seed: int = 5
+                          ) -> FrameSignals:
+    """A game whose 8-frame crawl, 3.5 % fast (7.763 Hz), moves in the footage's second
+    half only (a cycle that comes and goes: the wide set's elevator_action-genuine@r25,
+    8.284 Hz at 2.8x the median in its first half, 72.9x in its second), beside a sprite's
+    irregular change all through."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * fps)
+    game = np.floor(np.arange(n) * 60.0 * 1.035 / fps).astype(int)
+    phase = 2 * np.pi * np.arange(8) / 8
+    crawl = np.round(30 + 20 * np.cos(phase) + 8 * np.cos(3 * phase)).astype(int)
+    tiles = np.zeros((n, 64), np.uint16)
+    tiles[1:, 20] = np.where(np.arange(1, n) >= n // 2, crawl[game[1:] % 8], 0)
+    tiles[1:, 43] = rng.integers(0, 30, n - 1)
+    return FrameSignals(np.arange(n) / fps, tiles, fps)
+
+
+def test_a_line_in_one_half_only_is_no_speed_of_the_video():
+    """main: +3.5 % over the whole video, read from a line its first half does not hold."""
+    assert _drifts(_crawl_in_second_half()) == []
