@@ -119,3 +119,23 @@ def _crawl_in_second_half(fps: float = 30.0, seconds: float = 42.0, seed: int = 
 def test_a_line_in_one_half_only_is_no_speed_of_the_video():
     """main: +3.5 % over the whole video, read from a line its first half does not hold."""
     assert _drifts(_crawl_in_second_half()) == []
+
+
+@needs_ffmpeg
+def test_qa31_venture_slowed_at_24_fps_reads_its_drift(capsys, tmp_path, monkeypatch):
+    """QA s31 T5's repro (offset 3.170 s, the truth; the video at 96.2 % of the log's clock):
+    main is silent, 9.570 Hz (the 4-frame cycle aliased) left "not sharp" by the console's
+    frame line slowed as much at 9.719 Hz (`pace_null.twin_of`). Now -4.05 % (its two
+    readings, -3.8 % as a 4-frame cycle aliased and -4.3 % as a 6-frame one, averaged):
+    within 1 point of -3.8, over the whole video."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(31, "venture-slow38@r24mpeg1ts")
+    truth = json.loads((folder / "truth.json").read_text())
+    assert truth["tamper"] == {"kind": "slow38", "percent": pytest.approx(-3.8, abs=0.01)}
+    cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "3.170", "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    [f] = rep["sync"]["findings"]
+    assert (f["rule"], f["percent"]) == ("sync.drift", -4.05)
+    assert (f["video_start_s"], f["video_end_s"]) == (0.0, 45.75)  # duration-ok: video times
+    assert "9.570 Hz" in next(x["message"] for x in rep["findings"]
+                              if x["rule"] == "sync.drift")

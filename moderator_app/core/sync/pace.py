@@ -23,7 +23,9 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
 - when a strong line reads the console's own clock (within `HONEST`), the video runs at
   the log's speed: nothing is said; so too when the stronger lines read before it are its
   own harmonics folded back by the frame rate (`_own_folds`, session 32: at 24 fps a
-  4-frame cycle's 9 Hz line and its 3 Hz fold read as a 3-frame cycle 5 % fast). When the readings of the strong lines disagree (24 fps:
+  4-frame cycle's 9 Hz line and its 3 Hz fold read as a 3-frame cycle 5 % fast); a line
+  said stands in each half of the footage (`pace_null.in_both_halves`), and a neighbour
+  that is the console's frame line at its speed leaves it sharp (`pace_null.twin_of`). When the readings of the strong lines disagree (24 fps:
   7.3 Hz is 7.5 Hz slowed 2.65 % or 30 Hz aliased and sped up 4.34 %), or no line is strong,
   two lines of different cycles (`PAIR_STRENGTH` times the median or more) that read one
   speed within `PAIR_AGREE` tell it (`_paired`: session 18, QA s14's Montezuma and Time
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import beat, split, ticks, timer
+from .pace_null import in_both_halves, twin_of
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 from .stats import median
@@ -74,10 +77,6 @@ PAD = 8              # zero padding: the spectrum's bins are fps / (PAD * frames
 PAIR_STRENGTH = 25.0  # lines this strong, two of different cycles that read one speed ...
 PAIR_AGREE = 0.005    # ... this closely, tell it (`_paired`)
 PAIR_PEAKS = 12       # the strongest peaks looked at for pairs
-# A line read stands in each half of the footage at least this many times that half's median
-# power (`_in_both_halves`): noise's power at one frequency passes 8 x its median about once
-# in 250 (exponential: exp(-8 ln 2)); the speed runs' lines stand 16.8 x or more in each half.
-HALF_STRENGTH = 8.0
 
 
 def _evenly_timed(times: np.ndarray, fps: float) -> bool:
@@ -182,8 +181,9 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
         f = float(freq[band[i]])
         found = explained(f)
         folds = _own_folds(f, found, fps, beat_hz, tol)  # an honest line's folds, else none
+        twin = twin_of(found, fps, console_hz, HONEST, MAX_DRIFT, PAIR_AGREE)
         if not found or _harmonic(power, freq, band[i], near, folds) or \
-                not _sharp(p, freq[band], every, i, near):
+                not _sharp(p, freq[band], every, i, near, twin):
             continue  # a line on the video's clock, no cycle's, a slower event's harmonic,
             # or a line split in a cluster (a cycle that comes and goes: no one frequency)
         if folds and all(min(abs(r[1] - h) for h in folds) <= tol for r in read):
@@ -213,7 +213,8 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
             own = not _harmonic(power, freq, band[i], near,  # no slower event's harmonic
                                 _own_folds(f, found, fps, beat_hz, tol))
             comb = not own and _comb(power, freq, band[i], near)
-            sharp = _sharp(p, freq[band], every, i, near)
+            sharp = _sharp(p, freq[band], every, i, near,
+                           twin_of(found, fps, console_hz, HONEST, MAX_DRIFT, PAIR_AGREE))
             lines.append(Line(f, float(p[i] / floor), found, own and sharp,
                               own and sharp and p[i] >= min_strength * floor, own, comb))
     on_clock = [x.hz for x in lines
@@ -327,14 +328,19 @@ def _folded(f: float, lines: list[float], fps: float, tol: float) -> bool:
     return False
 
 
-def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int) -> bool:
+def _sharp(p: np.ndarray, f: np.ndarray, local: np.ndarray, i: int, near: int,
+           twin=None) -> bool:
     """Whether the line at i stands alone: no other peak within SHARP_SPAN of its frequency
     (or 4 of the window's resolution bins) holds SHARP_SHARE of its power. Corpus Kangaroo at
     30 fps shows 7.423, 7.478, 7.553 and 7.623 Hz (power 88, 156, 300, 47): a cycle that
     comes and goes, whose strongest split reads +0.71 % on a genuine run; Centipede's line
-    carries sidebands of 9-10 % of its power 1.5 % away."""
+    carries sidebands of 9-10 % of its power 1.5 % away. `twin(hz)`: whether a neighbour
+    at hz is the console's frame line at this line's speed (`pace_null.twin_of`): the same
+    evidence, no split."""
     span = max(SHARP_SPAN * float(f[i]), 4 * near * float(f[1] - f[0]))
     others = local[(local != i) & (np.abs(f[local] - f[i]) <= span)]
+    if twin is not None:
+        others = others[[not twin(float(f[o])) for o in others]]
     return not np.any(p[others] >= SHARP_SHARE * p[i])
 
 
@@ -425,7 +431,7 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
                                   or _beat_drift(run_s, sig, th) or _timer_drift(run_s, sig, th))
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
-    if abs(pct) < th.sync_drift_pct or not _in_both_halves(sig.picture_change, sig.fps, f):
+    if abs(pct) < th.sync_drift_pct or not in_both_halves(sig.picture_change, sig.fps, f):
         return []
     if (k == 2 or split.whole_hold(float(sig.fps), hz) is not None) and \
             _split(sig, th, abs(speed - 1.0)) is not None:
@@ -443,33 +449,6 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
         f"({hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
         "times the picture's usual change), as a video sped up or slowed at a constant frame "
         "rate shows", pct, run_s, sig)]
-
-
-def _in_both_halves(change, fps: float, hz: float) -> bool:
-    """Whether the line at `hz` stands in each half of the footage, HALF_STRENGTH times the
-    half's median power or more within the half's resolution (fps / its frames). Why: a
-    video sped up or slowed runs at its speed all through, and so does the game's cycle on
-    it; a line of a cycle that comes and goes stands in one part only, and a line there is
-    no speed of the whole video. The wide set's elevator_action-genuine@r25h264avi (25 fps)
-    read -3.35 % from 8.284 Hz (121x the median): 2.8x in its first half, 72.9x in its
-    second. The speed runs pace reads from a line (corpus v2, QA s22-s31) keep theirs: the
-    weaker half 16.8x (QA s22's frogger-speed4@r24, its line fading) to 4,503x."""
-    x = np.asarray(change, np.float64)
-    half = len(x) // 2
-    for part in (x[:half], x[half:]):
-        n = len(part)
-        if n < 3:
-            return False
-        part = part - part.mean()
-        size = 1 << int(np.ceil(np.log2(n * PAD)))
-        power = np.abs(np.fft.rfft(part * np.hanning(n), size)) ** 2
-        freq = np.fft.rfftfreq(size, 1.0 / fps)
-        band = (freq >= MIN_HZ) & (freq <= fps / 2 - 2 * fps / n)
-        floor = float(median(power[band])) if np.any(band) else 0.0
-        near = np.abs(freq - hz) <= fps / n
-        if floor <= 0 or not np.any(near) or float(power[near].max()) < HALF_STRENGTH * floor:
-            return False
-    return True
 
 
 def _tick_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
