@@ -11,6 +11,7 @@ counts move on games it was not tuned on) or is fitted to a game (one row moves)
     .venv/bin/python scripts/wide_corpus.py build [--games g1,g2] [--kinds ...]
     .venv/bin/python scripts/wide_corpus.py sweep OUT.jsonl [--games ...] [--kinds ...]
     .venv/bin/python scripts/wide_corpus.py table A.jsonl [B.jsonl] [--games ...] [--kinds ...]
+        [--rows]
 
 Runs live in `$MODERATOR_WIDE_DIR` (default /work/main/.cache/wide) as `sync/{game}-{kind}@
 {recorder}` (truth.json, agent-log.jsonl, video.*), never in git. The sweep runs
@@ -516,7 +517,8 @@ def failing(r: dict) -> bool:
     return not placed(r, "truth")
 
 
-def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None) -> None:
+def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None,
+              every: bool = False) -> None:
     """The counts and rows of sweep A (and with B, B's and the rows that changed), of the runs
     in `keep` only (the --games / --kinds selection)."""
     ra = {k: v for k, v in _rows(a).items() if keep is None or k in keep}
@@ -536,10 +538,10 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None) -> None:
                          _kind).items():
         print(k, json.dumps({x: n for x, n in v.items() if n and x not in _GEN_KEYS}))
     if b is None:
-        print("## failing rows (genuine: confident wrong or any warning; tampered: not placed "
-              "at the truth)")
+        print("## every row, per game" if every else "## failing rows (genuine: confident wrong "
+              "or any warning; tampered: not placed at the truth; --rows: every row)")
         for name in sorted(ra):
-            if failing(ra[name]):
+            if every or failing(ra[name]):
                 print(line(ra[name]))
         return
     rb = {k: v for k, v in _rows(b).items() if keep is None or k in keep}
@@ -581,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", help="comma-separated games (default: all of the set)")
     ap.add_argument("--kinds", default="genuine,tamper,genuine2",
                     help="genuine, tamper, genuine2 (comma-separated)")
+    ap.add_argument("--rows", action="store_true", help="table: every row, not the failing")
     ns = ap.parse_args(argv)
     if ns.cmd == "list":
         print("\n".join(_select(ns)))
@@ -594,7 +597,7 @@ def main(argv: list[str] | None = None) -> int:
         cmd_sweep(Path(ns.args[0]), _select(ns))
     else:
         cmd_table(Path(ns.args[0]), Path(ns.args[1]) if len(ns.args) > 1 else None,
-                  set(_select(ns)))
+                  set(_select(ns)), ns.rows)
     return 0
 
 
