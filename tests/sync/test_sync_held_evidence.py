@@ -9,6 +9,8 @@ stretch the game's own event began is its pause (issue 13, session 32; QA s31 T1
 - tutankham-genuine@r24mpeg1ts: the flash bomb recolours the maze (the video's two largest
   changes) and holds it 2.17 s under two ignored presses: "2 actions in a row with no visible
   reaction" at every offset (`reactions.entered_by_event`, `reactions.frozen(held_s=)`).
+- the wide set's donkey_kong-genuine@letterbox: the opening's press names two buttons new to
+  it; a later hold ends at the one its own presses did not rule out (`freeze.same_press`).
 Unit tests build signals and answers by hand; the QA runs are built by QA's generator in a
 process of its own (tests/sync/qa_runs.py).
 """
@@ -25,6 +27,7 @@ from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import reactions, stretch
+from moderator_app.core.sync.freeze import Opening, same_press
 from moderator_app.core.sync.signals import FrameSignals
 
 ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -125,3 +128,23 @@ def test_tutankham_genuine_flash_pause_is_no_missing_reaction(capsys, tmp_path, 
     folder = qa_run(31, "tutankham-genuine@r24mpeg1ts")
     # before: [("sync.no_reaction", "warning", 37.361, 40.186)], 2 actions in a row
     assert _said(folder, "3.050", capsys) == []
+
+
+def test_a_later_hold_ends_at_the_opening_button_its_own_presses_did_not_rule_out():
+    """Donkey Kong (wide set, letterbox at 60 fps): the game started by a DOWNFIRE (DOWN and
+    FIRE both new to the opening hold), 0.02 s before its picture changed; after a lost life
+    held under a DOWN and a DOWNRIGHT, it resumes 0.013 s after an UPFIRE. The DOWN it
+    ignored rules DOWN out: FIRE started it, and ends this hold. Before: both buttons asked
+    of the ending press, none found (`video.frozen` and `sync.no_reaction`)."""
+    opening = Opening(0.0, 5.25, 2.1442, frozenset({"DOWN", "FIRE"}), 0.02)
+    kinds = ["UPRIGHT", "UP", "RIGHT", "DOWN", "DOWNRIGHT", "UP", "RIGHT", "UPFIRE"]
+    x = np.array([18.12, 19.52, 21.76, 22.24, 24.08, 26.27, 31.24, 31.68])
+    fps = 60.0
+    assert same_press(opening, x, kinds, 20.27, 33.833, fps) == 7
+    # at another lag (the press 0.1 s earlier than the picture's change): not the same wait
+    assert same_press(opening, x, kinds, 20.27, 33.92, fps) is None
+    # a hold that ignored FIRE as well rules both out
+    assert same_press(opening, x, kinds[:6] + ["FIRE"] + kinds[7:], 20.27, 33.833, fps) is None
+    # the press naming both ends it as before (DOWNFIRE, no DOWN held before it)
+    alone = ["UPRIGHT", "UP", "RIGHT", "LEFT", "UPLEFT", "UP", "RIGHT", "DOWNFIRE"]
+    assert same_press(opening, x, alone, 20.27, 33.833, fps) == 7

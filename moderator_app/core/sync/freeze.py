@@ -477,16 +477,24 @@ def _same_wait(opening: Opening, x: np.ndarray,
 
 def same_press(opening: Opening, x: np.ndarray,
                kinds: list[str], f0: float, f1: float, fps: float) -> int | None:
-    """The press that ends the held picture f0..f1 as the opening hold ended: naming its
-    buttons (none of the presses from f0 to it naming them) at its lag, within
-    `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed); or None."""
+    """The press that ends the held picture f0..f1 as the opening hold ended: naming one of
+    its buttons that none of the presses from f0 to it named, at its lag, within
+    `OPENING_LAG_SLACK_FRAMES` (`x`: the presses' times over the speed); or None.
+    The opening's press may name several buttons new to it (DOWNFIRE: DOWN and FIRE), one
+    of which started the game: a later hold that ignores one of them shows it was not that
+    one, and ends at the other. Wide set (session 32), donkey_kong-genuine@letterbox:
+    started by DOWNFIRE at 5.23 s (lag 0.02 s), held 20.28-33.83 s after a lost life under
+    a DOWN, a DOWNRIGHT and others, resumed 0.013 s after an UPFIRE; asked for both DOWN and
+    FIRE, it was `video.frozen` and `sync.no_reaction` at auto and at the truth."""
     o, button, lag = opening.offset_s, opening.buttons, opening.lag_s
     slack = OPENING_LAG_SLACK_FRAMES / fps
     v = x + o
     start = int(np.searchsorted(v, f0 - 1e-9))
     for c in range(int(np.searchsorted(v, f1 - lag - slack - 1e-9)),
                    int(np.searchsorted(v, f1 - lag + slack + 1e-9))):
-        if c > start and button <= _parts(kinds[c]) and \
-                not any(button <= _parts(k) for k in kinds[start:c]):
+        if c <= start:
+            continue
+        ignored = set().union(*(_parts(k) for k in kinds[start:c]))
+        if (button - ignored) & _parts(kinds[c]):
             return c
     return None

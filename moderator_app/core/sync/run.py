@@ -274,7 +274,8 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
         button = _button(w.kind)
         if w.opening_s is not None:
             why = (f"the game, held from before the log's first press and ignoring the "
-                   f"presses until then, started with {button} at {w.opening_s:.2f} s, its "
+                   f"presses until then, started with a button {button} names at "
+                   f"{w.opening_s:.2f} s, its "
                    f"picture changing {w.lags[0]:+.2f} s from that press at this offset: "
                    f"the button the game waits for, and its reaction; this one resumes at "
                    f"{w.end_s:.2f} s")
