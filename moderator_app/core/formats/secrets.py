@@ -29,6 +29,12 @@ _PATTERNS = (
     (b"AIza", "Google API key", rb"AIza[0-9A-Za-z_\-]{35}"),
     (b"hf_", "Hugging Face token", rb"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"),
     (b"earer", "bearer token", rb"[Bb]earer\s+[A-Za-z0-9._~+/\-]{20,}=*"),
+    # session 32 (QA s31 h31_02, h31_03, h31_06): a family each; the others of the table that
+    # `withhold` and `verify --community` test are in `secrets_read.FAMILIES`
+    (b"sk_live_", "Stripe secret key", rb"(?<![A-Za-z0-9])sk_live_[A-Za-z0-9]{20,247}"),
+    (b"glpat-", "GitLab token", rb"glpat-[A-Za-z0-9_\-]{20,64}"),
+    (b"SG.", "SendGrid key",
+     rb"(?<![A-Za-z0-9])SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
 )
 
 
@@ -174,7 +180,8 @@ _RUN_CUTS = 16
 # Bytes before a marker that fail its pattern's own look-behind (or, for `earer`, the byte
 # its match needs): `task-list\nrisk` is no `sk-` run, so no line is scanned twice for it.
 _ALNUM = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123))
-_NOT_BEFORE = {b"sk-": _ALNUM, b"hf_": _ALNUM, b"AKIA": _ALNUM[:36]}
+_NOT_BEFORE = {b"sk-": _ALNUM, b"hf_": _ALNUM, b"AKIA": _ALNUM[:36], b"sk_live_": _ALNUM,
+               b"SG.": _ALNUM}
 
 
 def _piece_ok(raw: bytes, start: int, end: int) -> bool:
@@ -327,12 +334,13 @@ def _continued(pattern: re.Pattern[bytes], head: bytes) -> bool:
 # one, `AKIA`'s 16 or `xox`'s 10, matches whatever such a head would be), and a head's
 # search: a run of 16-64 token characters ending at a quote, possessive (no backtracking: a
 # run of markers `sk-sk-sk-...` costs each start at most 64 steps).
-_HEADS = (b"sk-", b"ghp_", b"github_pat_", b"AIza", b"hf_")
+_HEADS = (b"sk-", b"ghp_", b"github_pat_", b"AIza", b"hf_", b"sk_live_", b"glpat-", b"SG.")
 
 
 @functools.cache
 def _head_regex(marker: bytes) -> re.Pattern[bytes]:
-    return re.compile(re.escape(marker) + rb"[A-Za-z0-9_\-]{%d,64}+(?=\")" % _HEAD_MIN)
+    dot = b"." if marker == b"SG." else b""  # (a SendGrid key's two parts: cut at the dot)
+    return re.compile(re.escape(marker) + rb"[A-Za-z0-9_\-%s]{%d,64}+(?=\")" % (dot, _HEAD_MIN))
 
 
 def _cut_heads(raw: bytes, limit: int, how: str = "") -> list[SecretHit]:
@@ -412,7 +420,7 @@ _markers = native.JCS.markers if native.JCS is not None else None
 # nine substring searches. No piece present means no marker present; any piece present
 # falls back to the exact substring tests.
 _PIECES = (b"VA", b"k-", b"KI", b"hp", b"b_", b"xo", b"Iz", b"hf", b"u0", b"\xf3\xa0", b"ud",
-           b"uD")
+           b"uD", b"k_", b"lp", b"G.")
 _NUMPY_MIN = 1 << 16
 _codes = None
 

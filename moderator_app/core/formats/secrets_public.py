@@ -13,8 +13,10 @@ from moderator_app.core.formats.secrets import (
     _redact,
     _regex,
     markers_in,
+    markers_of,
     scan_line,
 )
+from moderator_app.core.formats.secrets_read import FORMAT_BYTES, reader_hit
 
 # What `withhold` also refuses to publish (session 26's hostile sweep published each of these
 # from an action's arguments or an observation): shapes too costly or too loose for the
@@ -126,6 +128,14 @@ def scan_public(raw: bytes) -> SecretHit | None:
     hit = numbered_parts(raw)
     if hit is not None:
         return hit
+    hit = _base64_hit(raw)
+    if hit is None and reader_candidate(raw):
+        hit = reader_hit(raw)
+    return hit
+
+
+def _base64_hit(raw: bytes) -> SecretHit | None:
+    """A base64 token whose decoded bytes hold a secret, or None."""
     if _B64_NEEDLE not in raw.translate(_B64_RUN):
         return None
     import base64
@@ -144,6 +154,87 @@ def scan_public(raw: bytes) -> SecretHit | None:
     return None
 
 
+# Where the reader's view (`secrets_read.reader_hit`) is worth asking: a format character
+# (decoded or, as `verify` reads a line, escaped), or a run of 16+ characters of a key's
+# alphabet (`/` and `.` not counted) under 4,096 (a payload) holding upper case and a digit:
+# what a key's part, head or high-entropy run the reader names has (a base64 key cut by `/`
+# into pieces all under 16 is not asked). An honest line's long runs are words, paths, model
+# ids, lower-case hex and base64 payloads. Told at C speed: each such character mapped to `a`
+# (`translate`), a run found by a substring search for 16 of them, its bytes tested by
+# deleting the others; Python touches each long run, never each byte (`verify` of 75 MB of
+# message histories spent 0.5 s in a regex over every line so).
+_READER_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_-+=")
+                    else 32 for c in range(256))  # (`/` and `.` end a run: paths, model ids)
+_READER_NEEDLE = b"a" * 16
+_READER_MAX = 4096
+_SPOTS_MAX = 1 << 16
+_FORMAT_ESCAPED = re.compile(rb"\\u(?:00[aA][dD]|180[eE]|200[b-fB-F]|202[a-eA-E]"
+                             rb"|206[0-46-9]|[fF][eE][fF][fF])")
+# The format characters' UTF-8 (`secrets_read._FORMAT`), whole: their first two bytes start
+# most typographic punctuation (`…`, `’`, `—`).
+FORMAT_MARKERS = (b"\xc2\xad", b"\xe1\xa0\x8e", *(b"\xe2\x80" + bytes([c]) for c in (
+    0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0xaa, 0xab, 0xac, 0xad, 0xae)), *(b"\xe2\x81" + bytes([c])
+    for c in (0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa6, 0xa7, 0xa8, 0xa9)), b"\xef\xbb\xbf")
+_NOT_DIGITS = bytes(range(48)) + bytes(range(58, 256))
+_NOT_UPPER = bytes(range(65)) + bytes(range(91, 256))
+
+
+def has_format(data: bytes | memoryview) -> bool:
+    """Whether `data` may hold a format character, raw or escaped (one SIMD pass, a
+    substring test and, only then, a regex: the regex alone cost ~11 ns a byte on text with
+    accents and arrows)."""
+    found = markers_of(data, (*FORMAT_MARKERS, b"\\u"))
+    return bool(found) and (found != (b"\\u",) or _FORMAT_ESCAPED.search(data) is not None)
+
+
+def reader_spots(data: bytes | memoryview, formats: bool = True,
+                 limit: int = _SPOTS_MAX) -> list[int]:
+    """Offsets in `data` (a line or a block, as written or escape-decoded) of each place the
+    reader's view may show a key (above), in order; [] for most honest text. `formats`:
+    False when the caller knows `data` holds no format character (`has_format`); at most
+    `limit` runs (a line holding thousands is asked once either way)."""
+    data = bytes(data)
+    spots = ([m.start() for m in FORMAT_BYTES.finditer(data)]
+             if formats and markers_of(data, FORMAT_MARKERS) else [])
+    if formats and b"\\u" in data:
+        spots += [m.start() for m in _FORMAT_ESCAPED.finditer(data)]
+    if spots and limit == 1:
+        return spots[:1]
+    runs = data.translate(_READER_RUN)
+    last, payload = -1, False
+    i = runs.find(_READER_NEEDLE)
+    while i >= 0:
+        start = runs.rfind(b" ", 0, i) + 1
+        end = runs.find(b" ", i)
+        end = len(runs) if end < 0 else end
+        if end - start < _READER_MAX:
+            run = data[start:end]
+            if run.translate(None, _NOT_DIGITS) and run.translate(None, _NOT_UPPER):
+                # a piece of a payload (a base64 screenshot cut at each `/`): a string of
+                # 4,096+ bytes without a space, skipped whole, at once
+                if i >= last:  # (the string around it, found once a string: linear)
+                    first = data.rfind(b'"', 0, i)
+                    last = data.find(b'"', i)
+                    last = len(data) if last < 0 else last
+                    payload = last - first >= _READER_MAX and data.find(
+                        b" ", first + 1, last) < 0
+                if not payload:
+                    spots.append(start)
+                    if len(spots) >= limit:
+                        break
+                else:
+                    end = last
+        i = runs.find(_READER_NEEDLE, end)
+    return sorted(spots)
+
+
+def reader_candidate(raw: bytes) -> bool:
+    """Whether a line is worth the reader's view (`reader_spots`): the one gate of `withhold`
+    (`scan_public`) and `verify` (`withhold.public_secret_hits`), so the two ask the same
+    lines."""
+    return bool(reader_spots(raw, limit=1))
+
+
 def may_hold_public_secret(block: bytes) -> bool:
     """False when no line of `block` (many public lines) can hold what `scan_public` finds:
     no marker, no word of a named secret, no run of 24 base64 characters. One pass over the
@@ -156,7 +247,7 @@ def may_hold_public_secret(block: bytes) -> bool:
     lower = block.lower()
     return (b"eyj" in lower or b"private key" in lower or b"://" in lower
             or _named_words_in(lower)
-            or _B64_NEEDLE in block.translate(_B64_RUN))
+            or _B64_NEEDLE in block.translate(_B64_RUN) or bool(reader_spots(block)))
 
 
 # A value named like a secret, spelled in numbered parts: adjacent string members of one

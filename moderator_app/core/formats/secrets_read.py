@@ -1,0 +1,372 @@
+"""The reader's view of a line's public part: what `withhold` and `verify` test after the
+shape-by-shape patterns (`secrets.scan_line`, `secrets_public.scan_public`) found nothing.
+
+Each QA pass since session 27 split a key in a way no pattern had seen (a member's name and
+its value, three members at a JWT's dots, zero width spaces every 4 characters, an action's
+text and the next observation), and each session added that shape. This module reads the line
+as a person or a parser does instead, and tests what it reads (QA s31 T10, issue 15):
+
+- the line's strings in document order (parsed, so every JSON escape is undone), each with
+  its Unicode format characters removed (zero width space, joiner, word joiner, soft hyphen,
+  BOM, bidi marks: they draw nothing, and `glpat-` broken by them is `glpat-` to the reader);
+- joined where a key may be cut: a member's name with its string value, a string value with
+  the next one of the line (at any depth, member names between skipped), a line break
+  inside a string with what follows, each with nothing between and with a dot between (a
+  JWT's three parts), up to four pieces, bounded (`_RUN` characters a side);
+- tested for (a) every key family of one table (`FAMILIES`: a prefix and a shape; a match
+  must cross a join, or lie in a string whose format characters were removed, since the
+  string as written was scanned already), (b) a family's head at a string's end (the rest of
+  the key is elsewhere: the head is a leak by itself), and (c) a **high-entropy run**: 20-128
+  characters of a key's alphabet holding upper and lower case and 2+ digits, whose Shannon
+  entropy per character is at least the 1st percentile of uniformly random keys of its length
+  (the null model, `_FLOOR`), and that is no identifier an honest log carries (`_honest`).
+  (c) names a key of a family no table holds; it is a warning in `verify` and a refusal in
+  `withhold`, like every `scan_public` hit.
+
+What (c) never flags (tests/formats/test_secrets_read.py): hex (hashes, git SHAs, UUIDs: no
+upper and lower case together), words and identifiers (low entropy, or under 2 digits), key
+combos, a base64 payload (a run past 128 characters), a value under a name saying it is an id
+or a digest, and ids of the model APIs (`msg_`, `chatcmpl-`, `toolu_`, `call_` ...).
+
+Bounded: at most `_STRINGS` strings of a line are read, as many joins and runs tested, `_RUN`
+characters a side of a join; every regex has bounded repeats. A key after 4,096 decoy runs of
+one line is not looked for by (c) (docs/rules-community.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+import orjson
+
+from moderator_app.core.formats.secrets import _PATTERNS, SecretHit, _redact, _stem
+
+# Key families beyond `secrets._PATTERNS` (which the trajectory's per-line scan also uses):
+# (marker, label, pattern). A prefix and a shape each; every repeat bounded.
+_MORE = (
+    (b"rk_live_", "Stripe restricted key", rb"(?<![A-Za-z0-9])rk_live_[A-Za-z0-9]{20,247}"),
+    (b"k_test_", "Stripe test key", rb"(?<![A-Za-z0-9])[rs]k_test_[A-Za-z0-9]{20,247}"),
+    (b"glrt-", "GitLab runner token", rb"glrt-[A-Za-z0-9_\-]{20,64}"),
+    (b"gldt-", "GitLab deploy token", rb"gldt-[A-Za-z0-9_\-]{20,64}"),
+    (b"eyJ", "JSON web token",
+     rb"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,2048}\.eyJ[A-Za-z0-9_\-]{8,2048}"
+     rb"\.[A-Za-z0-9_\-]{8,2048}"),
+    (b"npm_", "npm token", rb"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}"),
+    (b"pypi-AgE", "PyPI token", rb"pypi-AgE[A-Za-z0-9_\-]{50,256}"),
+    (b"gho_", "GitHub token", rb"gh[ousr]_[A-Za-z0-9]{36}"),
+    (b"ghu_", "GitHub token", rb"gh[ousr]_[A-Za-z0-9]{36}"),
+    (b"ghs_", "GitHub token", rb"gh[ousr]_[A-Za-z0-9]{36}"),
+    (b"ghr_", "GitHub token", rb"gh[ousr]_[A-Za-z0-9]{36}"),
+    (b"xapp-", "Slack app token", rb"xapp-[0-9]-[A-Za-z0-9\-]{40,160}"),
+    (b"hooks.slack.com", "Slack webhook",
+     rb"hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,32}"),
+    (b"_v1_", "DigitalOcean token", rb"do[opr]_v1_[a-f0-9]{64}"),
+    (b"shp", "Shopify token", rb"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+    (b"ASIA", "AWS access key id", rb"(?<![A-Z0-9])(?:ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Z])"),
+    (b"GOCSPX-", "Google OAuth client secret", rb"GOCSPX-[A-Za-z0-9_\-]{24,40}"),
+    (b"ya29.", "Google OAuth token", rb"ya29\.[A-Za-z0-9_\-]{30,512}"),
+    (b"AGE-SECRET-KEY-1", "age secret key", rb"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    (b"dckr_pat_", "Docker token", rb"dckr_pat_[A-Za-z0-9_\-]{27,64}"),
+    (b"hvs.", "Vault token", rb"hv[sb]\.[A-Za-z0-9_\-]{24,256}"),
+    (b"hvb.", "Vault token", rb"hv[sb]\.[A-Za-z0-9_\-]{24,256}"),
+    (b"sq0", "Square token", rb"sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,60}"),
+    (b"lin_api_", "Linear key", rb"lin_api_[A-Za-z0-9]{40}"),
+    (b"PMAK-", "Postman key", rb"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    (b"ATATT3", "Atlassian token", rb"ATATT3[A-Za-z0-9_\-=]{100,250}"),
+    (b"glc_", "Grafana token", rb"glc_[A-Za-z0-9_+/=]{32,400}"),
+    (b"glsa_", "Grafana token", rb"glsa_[A-Za-z0-9_]{32,64}"),
+    (b"r8_", "Replicate token", rb"(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}"),
+    (b"gsk_", "Groq key", rb"gsk_[A-Za-z0-9]{48,52}"),
+    (b"xai-", "xAI key", rb"(?<![A-Za-z0-9])xai-[A-Za-z0-9]{70,90}"),
+    (b"pplx-", "Perplexity key", rb"pplx-[A-Za-z0-9]{48}"),
+    (b"dapi", "Databricks token", rb"(?<![A-Za-z0-9])dapi[a-f0-9]{32}"),
+    (b"AccountKey=", "Azure storage key", rb"AccountKey=[A-Za-z0-9+/]{86}=="),
+    (b"key-", "Mailgun key", rb"(?<![A-Za-z0-9])key-[0-9a-f]{32}"),
+    (b"sntrys_", "Sentry token", rb"sntrys_[A-Za-z0-9_+/=]{60,300}"),
+    (b"NRAK-", "New Relic key", rb"NRAK-[A-Z0-9]{27}"),
+    (b"tskey-", "Tailscale key", rb"tskey-[a-z]{3,8}-[A-Za-z0-9]{8,20}-[A-Za-z0-9]{20,40}"),
+    (b"figd_", "Figma token", rb"figd_[A-Za-z0-9_\-]{40}"),
+    (b"pscale_", "PlanetScale token", rb"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{32,64}"),
+    (b"rubygems_", "RubyGems key", rb"rubygems_[a-f0-9]{48}"),
+    (b"sbp_", "Supabase token", rb"sbp_[a-f0-9]{40}"),
+    (b"nfp_", "Netlify token", rb"nfp_[A-Za-z0-9]{36}"),
+    (b"fo1_", "Fly.io token", rb"fo1_[A-Za-z0-9_\-]{43}"),
+    (b"api_org_", "Hugging Face token", rb"api_org_[A-Za-z0-9]{34}"),
+    (b"LTAI", "Alibaba key id", rb"(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])"),
+    (b"xkeysib-", "Brevo key", rb"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    (b":AA", "Telegram bot token", rb"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}"),
+)
+
+#: Every key family the product knows, one table: the trajectory's patterns, then the rest.
+#: `withhold` and `verify` test the reader's view against all of them.
+FAMILIES = tuple(_PATTERNS) + _MORE
+
+
+@functools.cache
+def _families() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    return tuple((m.decode(), label, re.compile(p.decode())) for m, label, p in FAMILIES)
+
+
+# Unicode format characters a screen draws as nothing (category Cf in the BMP's usual ranges:
+# soft hyphen, Mongolian vowel separator, zero width space / non-joiner / joiner, LRM / RLM,
+# bidi embeddings and isolates, word joiner, invisible operators, BOM).
+_FORMAT = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                     "\ufeff]")
+#: The same as UTF-8 bytes (the public part `scan_public` gets is escape-decoded).
+FORMAT_BYTES = re.compile(rb"\xc2\xad|\xe1\xa0\x8e|\xe2\x80[\x8b-\x8f\xaa-\xae]"
+                          rb"|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf")
+
+_TOKEN = "A-Za-z0-9_\\-"
+_HEAD = re.compile(f"[{_TOKEN}.]{{1,128}}")
+# A maximal run of a key's alphabet (a base64 key's `+` `/` `=` too): its start is no such
+# character, and a run past 4096 (a payload) is skipped whole by its length.
+_RUNS = re.compile(f"(?<![{_TOKEN}+/])[{_TOKEN}+/]{{20,4096}}={{0,2}}")
+_RUN = 128
+_STRINGS = 4096
+
+# The null model of (c): the 1st percentile of the Shannon entropy (bits per character) of
+# uniformly random strings over [A-Za-z0-9] of length 20, 21, ... 64 (4,000 draws each,
+# seed 15; scripts in docs/rules-community.md). A key's random part reaches it 99 times in
+# 100; camel-case identifiers and words repeat letters and stay under it (`getElementById2Async`
+# 3.78 bits at 20 characters, the floor 3.62 ... `ControlLeftShiftLeft2` 3.50).
+_FLOOR = (3.62, 3.69, 3.79, 3.83, 3.86, 3.94, 3.98, 4.03, 4.04, 4.09, 4.12, 4.2, 4.22, 4.23,
+          4.28, 4.3, 4.33, 4.36, 4.38, 4.43, 4.43, 4.47, 4.51, 4.51, 4.56, 4.6, 4.6, 4.61,
+          4.63, 4.67, 4.69, 4.69, 4.7, 4.73, 4.75, 4.77, 4.78, 4.8, 4.81, 4.82, 4.84, 4.86,
+          4.88, 4.88, 4.91)
+_MIN, _MAX = 20, 128
+
+# Ids an honest model API log carries (a response's, a tool call's, a message's): random, not
+# secret. And member names saying a value is an id, a digest or a public nonce.
+_ID_PREFIXES = ("msg_", "chatcmpl-", "cmpl-", "toolu_", "call_", "resp_", "req_", "run_",
+                "file-", "file_", "asst_", "thread_", "batch_", "gen-", "evt_", "srvtoolu_",
+                "rs_", "fc_", "ws_", "sha256-", "sha384-", "sha512-")
+_ID_NAME = re.compile(r"(?i)(?:\A|[_\-.])(?:id|ids|uuid|guid|hash|sha\d*|digest|checksum|etag|"
+                      r"commit|rev|revision|nonce|trace|span|request|fingerprint)\Z"
+                      r"|[a-z](?:Id|ID|Ids|Hash|Sha|Digest)\Z")
+
+
+def _tail(text: str) -> str:
+    """The run of token characters (and dots) ending `text`, at most `_RUN` of them (read
+    reversed: a search anchored at the end would try every start)."""
+    m = _HEAD.match(text[:-_RUN - 1:-1])
+    return m.group()[::-1] if m is not None else ""
+
+
+def _word_before(text: str, at: int) -> str:
+    """What precedes `at` in its whitespace-delimited word (at most 256 characters): a data
+    URI's `base64,`, a URL's `://`."""
+    lo = max(0, at - 256)
+    cut = max(text.rfind(" ", lo, at), text.rfind("\n", lo, at), text.rfind("\t", lo, at))
+    return text[max(lo, cut + 1):at]
+
+
+def _entropy(text: str) -> float:
+    n = len(text)
+    counts: dict[str, int] = {}
+    for c in text:
+        counts[c] = counts.get(c, 0) + 1
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+def _mixed(text: str) -> bool:
+    """Upper and lower case and 2+ digits (`secrets._random`'s rule, on text)."""
+    digits = sum(c.isdigit() for c in text)
+    return digits >= 2 and any(c.isupper() for c in text) and any(c.islower() for c in text)
+
+
+def high_entropy(run: str) -> bool:
+    """Whether `run` (a key's alphabet) reads as random: 20-128 characters, mixed (above), and
+    its entropy per character at least the null model's floor for its length; the letters and
+    digits alone are measured (`sk_live_`'s underscores and a base64 key's `+` / `/` are its
+    frame)."""
+    if not _MIN <= len(run) <= _MAX:
+        return False
+    core = "".join(c for c in run if c.isalnum())
+    if len(core) < _MIN or not _mixed(core):
+        return False
+    return _entropy(core) >= _FLOOR[min(len(core), 64) - _MIN]
+
+
+# A run that is a data URI's payload (`data:image/png;base64,iVBOR...`, a 1x1 PNG is 92
+# characters), or whose base64 decodes to a file's magic bytes (PNG, JPEG, GIF, WebP/RIFF,
+# PDF, zlib, gzip): a picture or a file, not a key.
+_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF", b"%PDF", b"\x78\x9c", b"\x1f\x8b")
+
+
+def _honest(run: str, name: str, before: str = "") -> bool:
+    """An id, a digest or a file's bytes, not a secret (above)."""
+    if run.startswith(_ID_PREFIXES) or (bool(name) and _ID_NAME.search(name) is not None):
+        return True
+    if before.endswith("base64,") or "://" in before:
+        return True  # (a picture; a URL's path or query: ids, a playlist, a video)
+    import base64
+    import binascii
+
+    try:
+        head = base64.b64decode(run[:12] + "=" * (-len(run[:12]) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return head.startswith(_MAGIC)
+
+
+def _walk(obj: object) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(name, string value) of each member whose value is a string, and (name, string) of
+    every string value in document order (an array's elements under its member's name),
+    iteratively, at most `_STRINGS` of each."""
+    members: list[tuple[str, str]] = []
+    values: list[tuple[str, str]] = []
+    stack: list[tuple[str, object]] = [("", obj)]
+    while stack and len(values) < _STRINGS:
+        name, cur = stack.pop()
+        if type(cur) is str:
+            values.append((name, cur))
+        elif type(cur) is dict:
+            items = list(cur.items())
+            for k, v in reversed(items):
+                stack.append((k, v))
+            members.extend((k, v) for k, v in items[:_STRINGS] if type(v) is str)
+        elif type(cur) is list:
+            stack.extend((name, v) for v in reversed(cur[:_STRINGS]))
+    return members[:_STRINGS], values
+
+
+def _family_across(text: str, cut: int) -> tuple[str, str] | None:
+    """The first family match in `text` crossing position `cut` (0: anywhere), as (label,
+    the match)."""
+    for marker, label, pattern in _families():
+        at = text.find(marker)
+        while at >= 0:
+            for m in pattern.finditer(text, max(0, at - 16), min(len(text), at + 2400)):
+                if not cut or m.start() < cut < m.end():
+                    return label, m.group()
+            at = text.find(marker, at + 1)
+    return None
+
+
+def _cut_head(text: str) -> tuple[str, str] | None:
+    """A family's head ending `text` (16+ random characters after its prefix, the pattern
+    unmatched but matched had the string gone on): the key's rest is elsewhere."""
+    run = _tail(text)
+    if not run:
+        return None
+    filled = run + "0" * 64 + "a" * 64
+    for marker, label, pattern in _families():
+        at = run.find(marker)
+        if at < 0 or len(run) - at - len(marker) < 16 or not _mixed(run[at + len(marker):]):
+            continue
+        for start in range(at, max(-1, at - 3), -1):  # (`sk_live_`'s marker is `k_live_`)
+            if pattern.match(run, start) is not None:
+                break  # a whole key: the string as written was scanned for it
+            m = pattern.match(filled, start)  # (its look-behind sees the run before it)
+            if m is not None and m.end() > len(run):
+                return f"{label} cut at its string's end", run[start:]
+    return None
+
+
+def _pieces(members, values) -> list[tuple[str, str, str, bool]]:
+    """(left, right, the name of the right piece, whether the two may be joined with nothing
+    between) of each place a key may be cut: a member's name and its value, a string value
+    and the next, a line break inside a string. Two values join with nothing between only
+    under one name or names of one stem (`key_a`, `key_b`; `secrets._stem`): `"voice":
+    "sk-SK-Filip", "session": "Ab12..."` are two things (session 30's honest neighbours); a
+    dot between (a JWT's members `header`, `claims`, `signature`) joins any."""
+    out = [(k, v, k, True) for k, v in members]
+    flat: list[tuple[str, str]] = []
+    for name, text in values:
+        parts = re.split(r"[\r\n]+", text) if ("\n" in text or "\r" in text) else [text]
+        flat.extend((name, p) for p in parts[:64])
+    for i in range(min(len(flat) - 1, _STRINGS)):
+        (a, left), (b, right) = flat[i], flat[i + 1]
+        out.append((left, right, b, a == b or _stem(a.encode()) == _stem(b.encode())))
+    return out
+
+
+def _chain(pieces: list[tuple[str, str, str, bool]], i: int,
+           glue: str) -> tuple[str, int] | None:
+    """The tail of piece i's left joined by `glue` to its right's head, continued over the next
+    pieces while each right is one whole run (a JWT's three members), and where the first cut
+    is; None when a side has no run, or nothing joins them (above: a right joined with nothing
+    between must look random, `_mixed`: `"sk-SK-ViktoriaNeural", "sk-SK-LukasNeural2"` are two
+    voices)."""
+    left, right, _, plain = pieces[i]
+    tail = _tail(left)
+    head = _HEAD.match(right)
+    if not tail or head is None or (not glue and not (plain and _mixed(head.group()))):
+        return None
+    text, cut = tail + glue + head.group(), len(tail)
+    k = i
+    while head.end() == len(right) and k + 1 < len(pieces) and len(text) < 3 * _RUN \
+            and pieces[k + 1][0] == right and k - i < 3:
+        k += 1
+        right = pieces[k][1]
+        head = _HEAD.match(right)
+        if head is None or (not glue and not (pieces[k][3] and _mixed(head.group()))):
+            break
+        text += glue + head.group()
+    return text, cut
+
+
+def _hit(label: str, found: str, how: str) -> SecretHit:
+    return SecretHit(label, 0, _redact(found.encode()), True, how=how)
+
+
+JOINED_READ = "the strings it is split over are joined as a reader reads them"
+FORMAT_READ = "its invisible format characters (zero width spaces ...) are removed"
+ENTROPY = "high-entropy run (a key of a family no table holds?)"
+
+
+def reader_hit(raw: bytes) -> SecretHit | None:
+    """What the reader's view of a line's public part (JSON, escapes decoded) shows of a key
+    (the module's docstring), or None. A line that does not parse is read as written by the
+    callers' other tests only."""
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    members, values = _walk(obj)
+    cleaned = FORMAT_BYTES.search(raw) is not None
+    if cleaned:
+        members = [(_FORMAT.sub("", k), _FORMAT.sub("", v)) for k, v in members]
+        values = [(n, _FORMAT.sub("", v)) for n, v in values]
+        for _, text in values:
+            found = _family_across(text, 0)
+            if found is not None:
+                return _hit(found[0], found[1], FORMAT_READ)
+    for _, text in values:
+        found = _cut_head(text)
+        if found is not None:
+            return _hit(found[0], found[1], "")
+    pieces = _pieces(members, values)
+    for i in range(len(pieces)):
+        for glue in ("", "."):
+            chained = _chain(pieces, i, glue)
+            if chained is None:
+                continue
+            text, cut = chained
+            found = _family_across(text, cut)
+            if found is not None:
+                return _hit(found[0], found[1], JOINED_READ)
+    tested = 0
+    for name, text in values:
+        for m in _RUNS.finditer(text):
+            run = m.group()
+            if high_entropy(run) and not _honest(run, name, _word_before(text, m.start())):
+                return _hit(ENTROPY, run, FORMAT_READ if cleaned else "")
+            tested += 1
+            if tested >= _STRINGS:
+                break
+        else:
+            continue
+        break
+    for left, right, name, plain in pieces:
+        tail, head = _tail(left), _HEAD.match(right)
+        if not plain or len(tail) < 8 or head is None or len(head.group()) < 8 \
+                or not _mixed(head.group()) or not _mixed(tail):
+            continue  # (`"completion": "chatcmpl-..."`: a word and an id)
+        run = tail + head.group()
+        if high_entropy(run) and not _honest(run, name) and not _honest(tail, "") \
+                and not _honest(head.group(), ""):
+            return _hit(ENTROPY, run, JOINED_READ)
+    return None
