@@ -427,12 +427,16 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
                           honest)
     hz = th.sync_pace_console_hz
     if got is None:  # a line on the console's own clock: no tick nor beat says otherwise
-        return [] if honest else (_tick_drift(run_s, sig, th) or _split_drift(run_s, sig, th)
-                                  or _beat_drift(run_s, sig, th) or _timer_drift(run_s, sig, th))
+        return [] if honest else _other_readers(run_s, sig, th)
     speed, f, strength, k = got
     pct = round((speed - 1.0) * 100.0, 2)
-    if abs(pct) < th.sync_drift_pct or not in_both_halves(sig.picture_change, sig.fps, f):
+    if abs(pct) < th.sync_drift_pct:
         return []
+    if not in_both_halves(sig.picture_change, sig.fps, f):
+        # a line that comes and goes says nothing of the video's speed, for or against: the
+        # game's ticks, a split cycle, a beat or a timer may still read it (session 32,
+        # menddrift: returning here left those readers untried)
+        return _other_readers(run_s, sig, th)
     if (k == 2 or split.whole_hold(float(sig.fps), hz) is not None) and \
             _split(sig, th, abs(speed - 1.0)) is not None:
         # one of a split line's two halves: its size is read, the sign is the split's to tell
@@ -449,6 +453,13 @@ def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFindin
         f"({hz / k:.3f} Hz), shows at {f:.3f} Hz (a line {strength:.0f} "
         "times the picture's usual change), as a video sped up or slowed at a constant frame "
         "rate shows", pct, run_s, sig)]
+
+
+def _other_readers(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+    """The readers tried when the animation line reads nothing: the game's evenly spaced
+    changes, a split two-frame cycle, a fast cycle's beat, the seconds timer, in turn."""
+    return (_tick_drift(run_s, sig, th) or _split_drift(run_s, sig, th)
+            or _beat_drift(run_s, sig, th) or _timer_drift(run_s, sig, th))
 
 
 def _tick_drift(run_s, sig: FrameSignals, th) -> list[SyncFinding]:
