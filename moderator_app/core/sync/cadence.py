@@ -183,7 +183,7 @@ def captured(a: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
     if a.suggested_offset_s is None:
         return a
     lag = capture_lag_s(stamp_fps(sig))
-    if a.suggested_offset_s is None or not lag:
+    if not lag:
         return a
     used = a.suggested_offset_s if a.offset_used_s is None else a.offset_used_s
     return replace(a, suggested_offset_s=round(a.suggested_offset_s - lag, 4),

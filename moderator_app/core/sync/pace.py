@@ -48,14 +48,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import beat, split, ticks, timer
-from .pace_null import in_both_halves, twin_of
+from .pace_null import MIN_HZ, PAD, in_both_halves, twin_of
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 from .stats import median
 
 RULE = "sync.drift"
 MIN_SECONDS = 20.0   # a 7.5 Hz line read to 0.1 % needs tens of seconds of footage
-MIN_HZ = 2.0         # below: a scene's slow changes, not an animation cycle
 CYCLES = range(2, 9)  # console frames per animation cycle: 30 Hz .. 7.5 Hz, lines >= 11 % apart
 # A still board's slow blink: Video Checkers' cursor changes once every 16 console frames (3.75
 # Hz, no other cycle's line within 2 x MAX_DRIFT), read only where the picture changes at most
@@ -73,7 +72,6 @@ SHARP_SPAN = 0.02     # a line's neighbourhood, as a share of its frequency ...
 SHARP_SHARE = 0.25    # ... where no other peak holds this share of its power
 HARMONICS = 12       # a line's subharmonics looked at (a comb's lines are its spacing's multiples)
 HARMONIC_HZ = 0.5    # ... down to here
-PAD = 8              # zero padding: the spectrum's bins are fps / (PAD * frames) apart
 PAIR_STRENGTH = 25.0  # lines this strong, two of different cycles that read one speed ...
 PAIR_AGREE = 0.005    # ... this closely, tell it (`_paired`)
 PAIR_PEAKS = 12       # the strongest peaks looked at for pairs

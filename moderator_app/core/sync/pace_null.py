@@ -15,8 +15,8 @@ import numpy as np
 
 from .stats import median
 
-MIN_HZ = 2.0  # as pace.MIN_HZ: below, a scene's slow changes
-PAD = 8       # as pace.PAD: zero padding of the spectrum
+MIN_HZ = 2.0  # below: a scene's slow changes, not an animation cycle (pace.py's too)
+PAD = 8       # zero padding: the spectrum's bins are fps / (PAD * frames) apart (pace.py's)
 # A line read stands in each half of the footage at least this many times that half's median
 # power: noise's power at one frequency passes 8 x its median about once in 250
 # (exponential: exp(-8 ln 2)); the speed runs pace reads from a line (corpus v2, QA s22-s31)
