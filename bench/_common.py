@@ -32,17 +32,20 @@ def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, b
 # digest, the glue; not a forked worker's nor the video process's), written to the file named
 # by MAIN_CPU_FILE. On two free cores verify's wall follows this process (its worker or its
 # video process runs beside it), so the main process's CPU over the floor's is what the wall
-# ratio tends to on a quiet machine. `import re` as the console script does.
+# ratio tends to on a quiet machine. `import re` as the console script does. The note is
+# written by an exit handler, registered first so it runs last: `main()` with no argument
+# ends `verify` as the console script does, by its exit handlers and `os._exit` (no teardown).
 MAIN_CPU_WRAPPER = """
-import os, re, sys
+import atexit, os, re, sys
 sys.argv[0] = os.path.join(os.path.dirname(sys.executable), "moderator-app")
+def _note():
+    import resource
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    with open(os.environ["MAIN_CPU_FILE"], "w") as fh:
+        fh.write(repr(me.ru_utime + me.ru_stime))
+atexit.register(_note)
 from moderator_app.__main__ import main
-code = main(sys.argv[1:])
-import resource
-me = resource.getrusage(resource.RUSAGE_SELF)
-with open(os.environ["MAIN_CPU_FILE"], "w") as fh:
-    fh.write(repr(me.ru_utime + me.ru_stime))
-sys.exit(code)
+sys.exit(main())
 """
 
 
@@ -62,6 +65,10 @@ def timed_verify(args: list[str], env: dict | None = None
 
 def compile_tree() -> None:
     """An installed package has its bytecode compiled; an editable tree may not (and with
-    PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing."""
+    PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing; and
+    the code of its classes' generated methods (`core/class_code.py`), as `make setup` does."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "moderator_app")],
                    stdout=subprocess.DEVNULL, check=False)
+    subprocess.run([sys.executable, "-P", "-m", "moderator_app.core.class_code"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
