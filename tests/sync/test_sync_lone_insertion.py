@@ -20,7 +20,7 @@ import pytest
 from test_sync_splice_span import kaboom
 
 from moderator_app.core.formats.submission import load_submission
-from moderator_app.core.sync import insertion, stretch
+from moderator_app.core.sync import insertion, splices
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE
@@ -103,17 +103,17 @@ def test_lone_frames_stand_out_from_their_own_second_but_the_flashes():
     pc[40] = 14.0      # 1.4 times: not
     pc[50] = 30.0      # lone beside a flash: the flash aside
     pc[52] = 10_000.0  # a flash (over the video's 99.5th percentile): never lone itself
-    assert stretch.lone_frames(pc, fps).tolist() == [20, 50]
+    assert splices.lone_frames(pc, fps).tolist() == [20, 50]
     pc[23] = 12.0      # a frame within 0.5 s changing 16 / 12 = 1.33 times less: 20 no more
-    assert stretch.lone_frames(pc, fps).tolist() == [50]
-    assert stretch.lone_frames(pc[:2], fps).tolist() == []
+    assert splices.lone_frames(pc, fps).tolist() == [50]
+    assert splices.lone_frames(pc[:2], fps).tolist() == []
 
 
 def test_a_game_whose_own_rhythm_stands_out_names_no_insertion_by_it():
     # Space Invaders' march steps every 0.53 s: 45 frames standing out from their own second
     run = corpus.build("space_invaders-genuine2")
     sig = frame_signals(run.video)
-    assert len(stretch.lone_frames(sig.picture_change, sig.fps)) == 45
+    assert len(splices.lone_frames(sig.picture_change, sig.fps)) == 45
     assert insertion.lone_peaks(sig).tolist() == []
     # with them tried, a false jump (+2.13 s at video 17.17 s) at the truth + 0.3 s
     a = _read(run, run.truth["offset_s"] + 0.3)

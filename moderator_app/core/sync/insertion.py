@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import stretch
+from . import splices, stretch
 from .signals import FrameSignals
 
 SPLICE_PEAKS = 12   # the picture's largest changes tried as an insertion's ends
@@ -89,7 +89,7 @@ LONE_PER_MIN = 3.0
 
 def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
     """Frame indices of up to SPLICE_PEAKS more changes, each standing out from every other
-    frame within its own second but the video's flashes (`stretch.lone_frames`), the largest
+    frame within its own second but the video's flashes (`splices.lone_frames`), the largest
     first, PEAK_SEP_S from each other and from the largest changes (`big`: `splice_peaks`);
     none where such frames are not rare (LONE_PER_MIN).
     Why: a game whose own changes dwarf a splice's keeps it out of the largest changes.
@@ -99,7 +99,7 @@ def lone_peaks(sig: FrameSignals, big: np.ndarray | None = None) -> np.ndarray:
     insertion's length apart; the track kept one stretch at the offset after the insertion,
     offered at 0.71 (truth 2.6 s, 6.59 s offered)."""
     pc = np.asarray(sig.picture_change, float)
-    cand = stretch.lone_frames(pc, sig.fps)
+    cand = splices.lone_frames(pc, sig.fps)
     minutes = float(sig.times[-1] - sig.times[0]) / 60.0 if len(sig) else 0.0
     if len(cand) > LONE_PER_MIN * minutes + 2:
         return np.zeros(0, int)

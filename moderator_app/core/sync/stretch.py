@@ -314,56 +314,11 @@ def place(sig: FrameSignals, s: np.ndarray, chance: np.ndarray, expected_v: np.n
     return float(expected_v[i0]), float(sig.times[k])
 
 
-# A splice the video's percentile does not show (a game whose own changes are far larger:
-# Kaboom!'s flashes) may still stand out from every other frame within LONE_S either side
-# (those over STANDOUT_PCT of the video's aside) by LONE_SPIKE, at the video's LONE_PCT
-# percentile at least. Measured on the corpus' frames between the 90th and 99.5th
-# percentiles: Kaboom!'s cuts stand 1.54-2.09 (QA's 1.57; 5 of 11 built cuts at 1.5 or
-# more); a game's own frames stand up to 1.28 and 1.34 inside Kaboom!'s stretches at chance
-# (a cut 1.09 s and an insertion 3.3 s away), so SPLICE_SPIKE's 1.25 would take them. Only
-# the plausible boundaries' footage is searched so: over a whole video a game's own frame
-# stands 1.42 in half the genuine runs.
-LONE_S = 0.5
-LONE_SPIKE = 1.5
-LONE_PCT = 90.0
-
-
-def _lone(pc: np.ndarray, j: int, w: int, top: float, floor: float) -> bool:
-    """Does frame j's change stand LONE_SPIKE times over every other frame's within w frames
-    either side (those at or over `top` aside), and at `floor` at least?"""
-    lo, hi = max(0, j - w), min(len(pc), j + w + 1)
-    other = np.r_[pc[lo:j], pc[j + 1:hi]]
-    other = other[other < top]
-    return bool(floor <= pc[j] < top and
-                (not len(other) or float(pc[j]) > LONE_SPIKE * float(other.max())))
-
-
-def lone_frames(pc: np.ndarray, fps: float) -> np.ndarray:
-    """The frames whose change stands out as `_lone`'s (LONE_SPIKE times every other frame's
-    within LONE_S either side, those at or over the video's STANDOUT_PCT aside, and at the
-    video's LONE_PCT at least), over the whole video, in order; `_lone`'s rule for every
-    frame at once (a sliding maximum: an hour at 60 fps is 216,000 frames)."""
-    pc = np.asarray(pc, float)
-    n = len(pc)
-    if n < 3:
-        return np.zeros(0, np.int64)
-    top = float(percentile(pc, splices.STANDOUT_PCT))
-    floor = max(1.0, float(percentile(pc, LONE_PCT)))
-    w = max(1, int(round(LONE_S * fps)))
-    low = np.where(pc < top, pc, 0.0)  # the flashes aside (changes are >= 0)
-    pad = np.r_[np.zeros(w), low, np.zeros(w)]
-    most = np.lib.stride_tricks.sliding_window_view(pad, w).max(axis=1)  # most[i]: pad[i:i+w]
-    j = np.arange(n)
-    other = np.maximum(most[j], most[j + w + 1])  # frames j-w..j-1 and j+1..j+w
-    ok = (pc >= floor) & (pc < top) & (pc > LONE_SPIKE * other)
-    return np.nonzero(ok)[0].astype(np.int64)
-
-
 def _tail_splice(pc: np.ndarray, k0: int, near: int, k1: int, fps: float = 30.0) -> int | None:
     """The splice's frame of a stretch that ends the run, among frames k0..k1 (k0..near: the
     plausible boundaries' footage, `place`): the frame of largest change in k0..near, else
     in k0..k1, when it stands out as a splice's (`splices.stands_out`); else the frame of
-    largest change in k0..near that stands out from its own second either side (`_lone`);
+    largest change in k0..near that stands out from its own second either side (`splices.lone_at`);
     None when none does.
 
     Why: Pitfall with 14 s cut (corpus `pitfall-cutlong`): the cut's frame (video 14.70 s,
@@ -384,9 +339,10 @@ def _tail_splice(pc: np.ndarray, k0: int, near: int, k1: int, fps: float = 30.0)
             if splices.stands_out(pc, k):
                 return k
     top = float(percentile(pc, splices.STANDOUT_PCT))
-    floor = max(1.0, float(percentile(pc, LONE_PCT)))
-    w = max(1, int(round(LONE_S * fps)))
-    lone = np.array([j <= near and _lone(pc, int(j), w, top, floor) for j in idx], bool)
+    floor = max(1.0, float(percentile(pc, splices.LONE_PCT)))
+    w = max(1, int(round(splices.LONE_S * fps)))
+    lone = np.array([j <= near and splices.lone_at(pc, int(j), w, top, floor) for j in idx],
+                    bool)
     return int(idx[lone][np.argmax(pc[idx[lone]])]) if lone.any() else None
 
 
