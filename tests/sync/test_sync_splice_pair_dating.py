@@ -77,3 +77,25 @@ def test_qa32_battle_zone_insert_is_dated_at_its_splices(capsys, tmp_path, monke
             if f["rule"].startswith("sync.") and f["severity"] == "warning"]
     assert said == [("sync.offset_jump", 19.292, 23.292)]
 
+
+def test_a_jump_at_its_own_two_splices_is_not_moved_onto_a_held_picture():
+    """held_insert.at_held moves an insertion read late onto the held picture of its length
+    ahead of it (QA s27's Donkey Kong: the jump read 10.6 s late); a jump whose own frames,
+    `size` apart, stand out as splices stays. Wide video_chess-insert@r40xvidavi was dated
+    20.50-24.50 s (truth 20.50) and moved onto the board's own 4.13 s hold at 9.32 s."""
+    from test_sync_held_insertion import _analysis, _jump, _signals
+
+    from moderator_app.core.sync.held_insert import at_held
+    from moderator_app.core.sync.signals import FrameSignals
+
+    sig = _signals()  # 20 fps, busy, held at frames 317-395 (15.85-19.8 s)
+    moved = at_held(_analysis(_jump()), sig)  # 26.40-30.30 s, +3.90 s
+    assert [(f.video_start_s, f.video_end_s) for f in moved.findings] == [(15.85, 19.8)]
+    tiles = sig.tiles.copy()
+    tiles[[528, 606]] = 1000  # 26.40 s and 30.30 s: the whole picture changes at once
+    spliced = FrameSignals(sig.times, tiles, sig.fps)
+    kept = at_held(_analysis(_jump()), spliced)
+    assert [(f.video_start_s, f.video_end_s) for f in kept.findings] == [(26.4, 30.3)]
+    tiles[606] = sig.tiles[606]  # one splice alone is no insertion's pair: moved as before
+    one = at_held(_analysis(_jump()), FrameSignals(sig.times, tiles, sig.fps))
+    assert [(f.video_start_s, f.video_end_s) for f in one.findings] == [(15.85, 19.8)]

@@ -16,6 +16,13 @@ said "+3.90 s near video 26.40 s", 10.6 s after the insertion, beside "the pictu
 change for 4.0 s while the log holds 2 actions" at 15.85-19.8 s. A held picture as long as
 the jump, ahead of it, is that jump's footage: a freeze that replaces footage keeps the
 offset (no jump), and a game's own hold is no jump of its length.
+
+A jump dated where two frames `size` apart stand out as splices (`splices.splice_pair`)
+stays there: that is the insertion's own footage, and a held picture of about its length
+ahead of it is the game's. Wide video_chess-insert@r40xvidavi (4 s at video 20.50 s, the
+board's whole picture still between moves): dated 20.50-24.50 s (75 points a frame at both
+ends, 0 beside them), then moved onto the game's hold at 9.32-13.45 s (4.13 s), 11.2 s
+early, over four presses answered at the earlier offset between them (session 33).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import numpy as np
 from .freeze import still_spans
 from .records import SyncAnalysis, video_order
 from .signals import FrameSignals
-from .splices import jump_finding, on_run_clock
+from .splices import jump_finding, on_run_clock, splice_pair
 
 RULE = "sync.offset_jump"
 # A held picture is a jump's inserted footage when its length is the jump's size within
@@ -64,6 +71,10 @@ def at_held(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:
         fit = np.abs((v1 - v0) - size) <= max(HELD_SIZE_FRAMES * dt, HELD_SIZE_S) + 1e-9
         if np.any(fit & (v0 <= ve + dt) & (v1 >= vs - dt)):
             continue  # already at a held picture of its size
+        k = int(np.searchsorted(t, vs - 1e-6))
+        if splice_pair(sig.picture_change, sig.fps, np.arange(max(k - 1, 0), k + 2),
+                       int(round(size * sig.fps))) is not None:
+            continue  # dated at its own two splices, `size` apart (above)
         ahead = np.nonzero(fit & (v1 <= vs + dt))[0]
         if not len(ahead):
             continue
