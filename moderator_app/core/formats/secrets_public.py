@@ -16,7 +16,14 @@ from moderator_app.core.formats.secrets import (
     markers_of,
     scan_line,
 )
-from moderator_app.core.formats.secrets_read import FORMAT_BYTES, reader_hit
+from moderator_app.core.formats.secrets_decode import BASE64, HEX, encoded_spots, hex_text, views
+from moderator_app.core.formats.secrets_read import (
+    ENTROPY,
+    FORMAT_BYTES,
+    family_in,
+    random_run,
+    reader_hit,
+)
 
 # What `withhold` also refuses to publish (session 26's hostile sweep published each of these
 # from an action's arguments or an observation): shapes too costly or too loose for the
@@ -50,8 +57,6 @@ def _public_patterns() -> tuple[tuple[bytes, str, re.Pattern[bytes], int | None]
                  for marker, label, p, group in _PUBLIC_SOURCES)
 
 
-_BASE64 = rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}"
-_BASE64_MAX = 64  # tokens decoded per line (a screenshot is one)
 # C-speed tests before any of those regexes runs on a line (withhold of a million short
 # lines: 5.7 -> 13.6 s of CPU with every regex on every line): the words a named secret's
 # name holds, and a run of 24 base64 characters (each mapped to `a`, anything else to ` `).
@@ -115,7 +120,9 @@ def _pattern_hit(raw: bytes, lower: bytes) -> SecretHit | None:
 def scan_public(raw: bytes) -> SecretHit | None:
     """The first thing in a line's public bytes that looks like a secret: `scan_line`'s
     patterns, a JSON web token, a URL's password, a value named like a secret (an env dump's
-    `AWS_SECRET_ACCESS_KEY=...`), or any of these base64-encoded."""
+    `AWS_SECRET_ACCESS_KEY=...`), any of these or a key of any family in a decoded view
+    (base64, hex, percent-escapes, character escapes: `secrets_decode`), then the reader's
+    view (`secrets_read`)."""
     hits = scan_line(raw, limit=1)
     if hits:
         return hits[0]
@@ -128,35 +135,64 @@ def scan_public(raw: bytes) -> SecretHit | None:
     hit = numbered_parts(raw)
     if hit is not None:
         return hit
-    hit = _base64_hit(raw)
+    hit = _decoded_hit(raw)
     if hit is None and reader_candidate(raw):
         hit = reader_hit(raw)
     return hit
 
 
-def _base64_hit(raw: bytes) -> SecretHit | None:
-    """A base64 token whose decoded bytes hold a secret, or None."""
-    if _B64_NEEDLE not in raw.translate(_B64_RUN):
-        return None
-    import base64
-    import binascii
-
-    for i, m in enumerate(_regex(_BASE64).finditer(raw)):
-        if i >= _BASE64_MAX:
-            break
-        try:
-            decoded = base64.b64decode(m.group() + b"=" * (-len(m.group()) % 4))
-        except (binascii.Error, ValueError):
+def _decoded_hit(raw: bytes, depth: int = 0) -> SecretHit | None:
+    """A secret in a decoded view of the line (`secrets_decode.views`: percent-escapes,
+    character escapes, base64 and hex runs), or None. A text decoded from base64 or hex is
+    decoded once more (`depth`); what is found in base64 or hex is named so, its excerpt the
+    encoded run's."""
+    for how, decoded, text, column in views(raw):
+        inner = _view_hit(decoded, text, how)
+        if inner is None and text and not depth and how in (BASE64, HEX):
+            inner = _decoded_hit(decoded, depth + 1)
+        if inner is None:
             continue
-        inner = scan_line(decoded, limit=1)
-        if inner or any(p.search(decoded) for _, _, p, _ in _public_patterns()[:3]):
-            return SecretHit("base64 of a secret", m.start() + 1, _redact(m.group()))
+        if how in (BASE64, HEX):
+            run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
+            run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
+            return SecretHit(f"{'base64' if how is BASE64 else 'hex'} of a secret", column,
+                             _redact(run), True, how=f"{how} ({inner.label})")
+        return SecretHit(inner.label, 0, inner.excerpt, True, how=how)
+    return None
+
+
+def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
+    """What the detectors find in one decoded view: the byte patterns always (a key's bytes
+    inside a decoded file); for text, the public patterns, every key family and, for text
+    decoded from base64 or hex (not the line itself, read as written already), the
+    high-entropy rule."""
+    hits = scan_line(decoded, limit=1)
+    if hits:
+        return hits[0]
+    if not text:
+        for _, label, pattern, group in _public_patterns()[:3]:
+            m = pattern.search(decoded)
+            if m is not None:
+                return SecretHit(label, m.start() + 1, _redact(m.group(group or 0)))
+        return None
+    hit = _pattern_hit(decoded, decoded.lower())
+    if hit is not None:
+        return hit
+    plain = decoded.decode("utf-8", "replace")
+    found = family_in(plain)
+    if found is not None:
+        return SecretHit(found[0], 0, _redact(found[1].encode()))
+    if how in (BASE64, HEX):
+        run = random_run(plain)
+        if run is not None:
+            return SecretHit(ENTROPY, 0, _redact(run.encode()))
     return None
 
 
 # Where the reader's view (`secrets_read.reader_hit`) is worth asking: a format character
 # (decoded or, as `verify` reads a line, escaped), or a run of 16+ characters of a key's
-# alphabet (`/` and `.` not counted) under 4,096 (a payload) holding upper case and a digit:
+# alphabet (`/` and `.` not counted) under 4,096 (a payload) holding upper case and a digit,
+# or hex of text (`secrets_decode.hex_text`: a hash is not asked):
 # what a key's part, head or high-entropy run the reader names has (a base64 key cut by `/`
 # into pieces all under 16 is not asked). An honest line's long runs are words, paths, model
 # ids, lower-case hex and base64 payloads. Told at C speed: each such character mapped to `a`
@@ -209,7 +245,8 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
         end = len(runs) if end < 0 else end
         if end - start < _READER_MAX:
             run = data[start:end]
-            if run.translate(None, _NOT_DIGITS) and run.translate(None, _NOT_UPPER):
+            if (run.translate(None, _NOT_DIGITS) and run.translate(None, _NOT_UPPER)) \
+                    or hex_text(run):
                 # a piece of a payload (a base64 screenshot cut at each `/`): a string of
                 # 4,096+ bytes without a space, skipped whole, at once
                 if i >= last:  # (the string around it, found once a string: linear)
@@ -247,7 +284,8 @@ def may_hold_public_secret(block: bytes) -> bool:
     lower = block.lower()
     return (b"eyj" in lower or b"private key" in lower or b"://" in lower
             or _named_words_in(lower)
-            or _B64_NEEDLE in block.translate(_B64_RUN) or bool(reader_spots(block)))
+            or _B64_NEEDLE in block.translate(_B64_RUN) or bool(reader_spots(block))
+            or bool(encoded_spots(block)))
 
 
 # A value named like a secret, spelled in numbered parts: adjacent string members of one

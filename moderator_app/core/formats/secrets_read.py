@@ -42,6 +42,7 @@ import re
 import orjson
 
 from moderator_app.core.formats.secrets import _PATTERNS, SecretHit, _redact, _stem
+from moderator_app.core.formats.secrets_decode import b64_text
 
 # Key families beyond `secrets._PATTERNS` (which the trajectory's per-line scan also uses):
 # (marker, label, pattern). A prefix and a shape each; every repeat bounded.
@@ -240,6 +241,8 @@ def _honest(run: str, name: str, before: str = "") -> bool:
         return True
     if before.endswith("base64,") or "://" in before:
         return True  # (a picture; a URL's path or query: ids, a playlist, a video)
+    if b64_text(run.encode()) is not None:
+        return True  # (base64 of text: its decoded text is read instead, `secrets_decode`)
     import base64
     import binascii
 
@@ -303,6 +306,24 @@ the string's end by a trailing look-ahead, may cut it there)."""
             if hi >= n:
                 break
             at = text.find(marker, max(at + 1, hi - _REACH))
+    return None
+
+
+def family_in(text: str) -> tuple[str, str] | None:
+    """The first key family match anywhere in `text` (a decoded view), as (label, match)."""
+    return _family_across(text, 0)
+
+
+def random_run(text: str) -> str | None:
+    """The first high-entropy run (c) of free text (a decoded view) that is no id, digest,
+    file or payload (`_honest`), or None; at most `_STRINGS` runs tested."""
+    for n, m in enumerate(_RUNS.finditer(text)):
+        whole = m.group()
+        if n >= _STRINGS:
+            break
+        if len(whole) <= _MAX and any(high_entropy(run) for run in whole.split("/")) \
+                and not _honest(whole, "", _word_before(text, m.start())):
+            return whole
     return None
 
 
