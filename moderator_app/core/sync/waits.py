@@ -45,7 +45,9 @@ ends where the game, waiting for a button, is given it is said as a note (core/s
    *another* button inside it is a wait too, when two holds at least end so at that button
    (`_at_the_lag`, session 30: Hangman takes UP, DOWN and FIRE, QA s29 T1); an earlier press
    of that button inside it the picture answered faintly at that lag (a change under the
-   still stretch's noise bar) is not one the hold hid (session 31, QA s30 T1).
+   still stretch's noise bar) is not one the hold hid (session 31, QA s30 T1); one hold
+   will do when no button was pressed under it before that press and it resumes as a
+   game's answer does (`_unpressed`, session 33: Crossbow, QA s32 T2).
 5. **The game's lag, over all its buttons** (session 31, `lag_agreed(pooled=True)`): when no
    one button ends `WAIT_LAG_AGREE_MIN` holds (Backgammon: its holds end at a FIRE, a RIGHT,
    a FIRE, QA s30 T1), holds ending within `POOLED_BAND_FRAMES` of one lag after the first
@@ -138,6 +140,13 @@ OTHER_BUTTON_MIN = 2
 POOLED_BAND_FRAMES = 1.0
 # ... and the expected number of such agreements by chance (`pooled_chance`) is at most this.
 POOLED_CHANCE_MAX = 0.01
+# A hold that ends at the agreed lag after another button, with no button pressed under it
+# before that press (`_unpressed`), is a wait on its own (not OTHER_BUTTON_MIN of them) when
+# its first changed frame is under this many times the picture's usual change after it
+# (`_resumes_as_answered`). The wide set's genuine holds taken so resume at 0.33-1.69 of it
+# (QA s32's crossbow-genuine2 1.37); a freeze over Casino's dealing, no button pressed,
+# ending 0.02 s before an UP the game ignores, 541 (test_sync_wait_lag).
+UNPRESSED_RESUME_RATIO = 3.0
 
 
 def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
@@ -263,13 +272,15 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     fps = max(sig.fps, 1e-6)
     t = np.asarray(sig.times, float)
     change = np.asarray(sig.picture_change)
-    holds = []
+    holds, lasts = [], []
     for p, q in still_spans(sig).tolist():
         if q >= len(sig) - 1:
             continue  # held to the video's end: it does not resume at any press
-        f0, f1 = float(t[p]), float(t[_settled(change, int(q))]) + 1.0 / fps
+        last = _settled(change, int(q))
+        f0, f1 = float(t[p]), float(t[last]) + 1.0 / fps
         if f1 - f0 >= WAIT_HELD_S:
             holds.append((f0, f1))
+            lasts.append(last)
     used = a.offset_used_s is not None
     speed = a.speed if used and a.speed > 0 else 1.0
     x = e / speed
@@ -317,14 +328,39 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     # faintly at the lag, `_at_the_lag`, is one more of the agreeing holds: the faint
     # answer is a second reaction at the game's lag; an agreed-button hold without one, at
     # the band's slack, still needs a second: Casino's freeze guard, test_sync_wait_lag)
+    # (one alone will do when no button was pressed under it before its end and it resumes
+    # as a game's answer does: nothing there for a freeze to hide, `_unpressed`)
     per = [kinds[c] for c in more.values()]
     more = {k: c for k, c in more.items() if per.count(kinds[c]) >= OTHER_BUTTON_MIN
-            or (k in faintly and kinds[c] == button)}
+            or (k in faintly and kinds[c] == button)
+            or (_unpressed(x + o, kinds, holds[k][0], c)
+                and _resumes_as_answered(sig, lasts[k], fps))}
     taken = {k: _wait(*holds[k], x, kinds, c, o, o, len(ends), band)
              for k, c in ends.items()}
     taken.update({k: replace(_wait(*holds[k], x, kinds, c, o, o, len(ends), band),
                              agreed_kind=button) for k, c in more.items()})
     return tuple(taken[k] for k in sorted(taken))
+
+
+def _unpressed(v: np.ndarray, kinds: list[str], f0: float, c: int) -> bool:
+    """Is press `c` the first press of any button from video time `f0` on (`v`: the
+    presses' video times)? NOOPs aside, nothing was pressed under the held picture before
+    the press that ends it: the game had nothing to answer, and a freeze there hid no press
+    the game would have shown (QA s32 T2, crossbow-genuine2@r48mp4v3gp: held 30.52-34.17 s
+    under one NOOP, resumed 0.017 s after a LEFT, the one hold of the run to end at a LEFT,
+    while four end at a RIGHT at 0.00-0.02 s)."""
+    c0 = int(np.searchsorted(v, f0))
+    return all(no_button(kinds[b]) for b in range(c0, c))
+
+
+def _resumes_as_answered(sig: FrameSignals, last: int, fps: float) -> bool:
+    """Does the picture held to frame `last` resume with a change under
+    `UNPRESSED_RESUME_RATIO` of its usual change after (`resume.resumes_gradually` on its
+    first changed frame)? A game's answer to a press is one of its own changes; footage
+    frozen by an edit over a stretch where nothing was pressed resumes with all the game's
+    own motion it hid in one frame."""
+    return resumes_gradually(sig.picture_change, last, fps, ratio=UNPRESSED_RESUME_RATIO,
+                             frames=1)
 
 
 def _faint(sig: FrameSignals) -> np.ndarray:
