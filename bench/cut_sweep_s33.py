@@ -80,6 +80,9 @@ def main(argv: list[str]) -> int:
             t = result.signals.times_s
             rows.append({"set": name, "run": run, "game": game_of(run), "marks": marks,
                          "found": sum(any(abs(c - m) <= 0.5 for c in cuts) for m in marks),
+                         # the nearest note's signed distance from each edge (s; + after it)
+                         "offsets": [round(min(cuts, key=lambda c, m=m: abs(c - m)) - m, 3)
+                                     if cuts else None for m in marks],
                          "honest": honest, "minutes": float(t[-1] - t[0]) / 60 if len(t) else 0.0,
                          "false": [c for c in cuts if all(abs(c - m) > 0.5 for m in marks)]})
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -157,7 +160,10 @@ def table(rows: list[dict]) -> None:
         hon = [r for r in rs if r["honest"]]
         notes = sum(len(r["false"]) for r in hon)
         minutes = sum(r["minutes"] for r in hon)
+        near = [o for r in rs for o in r.get("offsets", []) if o is not None and abs(o) <= 0.5]
+        where = f" (found {min(near):+.3f} .. {max(near):+.3f} s from the edge)" if near else ""
         print(f"{k:18s} edges {sum(r['found'] for r in rs)}/{sum(len(r['marks']) for r in rs)}"
+              f"{where}"
               f"  honest runs {len(hon)}: {notes} notes in {sum(bool(r['false']) for r in hon)},"
               f" {minutes:.1f} min, {notes / minutes if minutes else 0:.2f}/min")
 
