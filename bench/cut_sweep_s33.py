@@ -5,6 +5,7 @@ splice edges found within 0.5 s, and notes on honest video per honest minute.
     PYTHONPATH=<other checkout> .venv/bin/python bench/cut_sweep_s33.py BEFORE.jsonl
     .venv/bin/python bench/cut_sweep_s33.py --table A.jsonl [B.jsonl]
     .venv/bin/python bench/cut_sweep_s33.py --edges [SET...]      # why each edge is missed
+    .venv/bin/python bench/cut_sweep_s33.py --separation [SET...] # does a statistic separate?
 
 Sets: bench/cut_sweep_s31.py's (`corpus`, `qa`, `extra`, `wide`), `qa` with QA s32's sync
 runs, and `qacuts`: QA s30-s32's cut cases (`qa_session3N.py build cuts`, each folder's
@@ -63,6 +64,23 @@ def main(argv: list[str]) -> int:
                 if marks:
                     _cache_for(video)
                     print(f"{run[:48]:48s}", edges(run_scan(video).signals, marks))
+        return 0
+    if argv and argv[0] == "--separation":
+        tops: dict[str, tuple[list[float], list[float]]] = {}
+        for name in argv[1:] or [*s31.SETS, "qacuts"]:
+            for _, video, marks, honest in qa_cuts() if name == "qacuts" else \
+                    s31.runs(s31.SETS[name]):
+                if not (marks or honest):
+                    continue
+                _cache_for(video)
+                sig = run_scan(video).signals
+                for key, x in statistics(sig).items():
+                    tops.setdefault(key, ([], []))
+                    tops[key][0 if marks else 1].append(standing(x, sig.times_s, marks))
+        for key, (spliced, honest) in tops.items():
+            print(f"{key:10s} splice runs {len(spliced)}, honest {len(honest)}: " + "  ".join(
+                f"{r}x {sum(v >= r for v in spliced)} / {sum(v >= r for v in honest)}"
+                for r in (1.5, 2.0, 3.0)))
         return 0
     if argv and argv[0] == "--table":
         for f in argv[1:]:
@@ -138,6 +156,58 @@ def edges(sig, marks: list[float]) -> str:
                    f"(motion {m[i]:.2f}), jump {jump[j]:.0f} against {other:.0f}, motion "
                    f"{m[k]:.1f} (floor {th.cut_min_motion:.0f})")
     return " | ".join(out)
+
+
+def statistics(sig) -> dict:
+    """Per-frame statistics a cut rule could judge by (0 where no rule judges: the first and
+    last frames, a lighting step, after a timestamp hole): motion energy; a frame's change over
+    the largest of its 2 neighbours either side (`iso2`), the same for the share of points
+    changed (`iso2share`); the step (scan_cut_steps.steps) over 2 and 15 frames; the jump."""
+    import numpy as np
+
+    from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS as th
+    from moderator_app.core.video.scan_cut_jumps import jumps
+    from moderator_app.core.video.scan_cut_steps import lighting, steps
+
+    t, n = sig.times_s, sig.frame_count
+    m = np.nan_to_num(np.asarray(sig.motion, np.float64))
+    share = np.nan_to_num(np.asarray(sig.changed, np.float64))
+    ok = np.isfinite(np.asarray(sig.motion, np.float64))
+    lit = lighting(sig, th)
+    bad = ~ok | lit
+    if n > 1:
+        bad[1:] |= np.diff(t) > 1.5 * sig.frame_duration_s
+    bad[:th.cut_context_frames] = bad[n - th.cut_context_frames:] = True
+
+    def around(x: np.ndarray, k: int) -> np.ndarray:
+        out = np.zeros(n)
+        for d in range(1, k + 1):
+            out[d:] = np.maximum(out[d:], x[:-d])
+            out[:-d] = np.maximum(out[:-d], x[d:])
+        return out
+
+    grid = np.nan_to_num(np.asarray(sig.tiles, np.float64)).reshape(n, -1)
+    out = {"motion": m, "iso2": m / np.maximum(around(m, 2), 0.01),
+           "iso2share": share / np.maximum(around(share, 2), 1e-4),
+           "step2": steps(grid, 2, ok & ~lit), "step15": steps(grid, 15, ok & ~lit),
+           "jump": jumps(sig.sync_tiles).astype(np.float64)}
+    return {k: np.where(bad, 0.0, v) for k, v in out.items()}
+
+
+def standing(x, t, marks: list[float]) -> float:
+    """How many times the frame a statistic ranks first stands over the file's largest value
+    more than 0.5 s away (an insertion's other edge passed over); 0 for a splice run whose
+    first is no edge (the rule would note the wrong place)."""
+    import numpy as np
+
+    i = int(np.argmax(x))
+    far = np.abs(t - t[i]) > 0.5
+    if marks:
+        if all(abs(float(t[i]) - m) > 0.5 for m in marks):
+            return 0.0
+        for m in marks:
+            far &= np.abs(t - m) > 0.5
+    return float(x[i]) / max(float(x[far].max(initial=0.0)), 1e-9)
 
 
 def table(rows: list[dict]) -> None:
