@@ -117,10 +117,11 @@ def main() -> int:
     # `make bench` runs the default: the four first shapes, the three furthest over the
     # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15), and QA s23's
     # held-out two (html, boolgrid: Q4), and QA s27's sparse records of long names
-    # (nullsparse: the furthest over the goal in session 28, issue 15)
+    # (nullsparse: the furthest over the goal in session 28, issue 15), and QA s32's objects
+    # keyed by unique UUIDs (uuidmap: 2.78x in QA s32, T8)
     ap.add_argument("--shape",
                     default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
-                            "boolgrid,nullsparse",
+                            "boolgrid,nullsparse,uuidmap",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

@@ -83,7 +83,8 @@ import random
 
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
-          "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes")
+          "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes",
+          "uuidmap")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -434,6 +435,26 @@ def _phpslashes_payload(rng: random.Random, size: int) -> dict:
     return {"requests": rows}
 
 
+# QA s32's held-out `uuidmap` (scripts/qa_session32.py, miss T8), here since session 33 so that
+# the bench times it: an object of ~20 members a payload, each name new
+_ENTITIES = ("goblin", "coin", "door", "torch", "crate", "bat")
+
+
+def _uuidmap_payload(rng: random.Random, size: int) -> dict:
+    """A game's entity table as an engine dumps it: an object keyed by UUIDs (36-character
+    names, none repeated across events), each value a short object of a type tag, a position
+    pair and flags."""
+    ents, used = {}, 20
+    while used < size - 90:
+        h = f"{rng.getrandbits(128):032x}"
+        k = f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{h[16:20]}-{h[20:]}"
+        v = {"t": rng.choice(_ENTITIES), "p": [rng.randint(0, 639), rng.randint(0, 479)],
+             "on": rng.random() < 0.7, "hp": rng.randint(0, 9)}
+        ents[k] = v
+        used += len(k) + len(json.dumps(v, separators=(",", ":"))) + 4
+    return {"frame": rng.randint(0, 99999), "entities": ents}
+
+
 def php_spelling(line: bytes) -> bytes:
     """A compact JSON line as PHP's json_encode writes it by default: every `/` as `\\/`."""
     return line.replace(b"/", b"\\/")
@@ -486,5 +507,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _nullsparse_payload(rng, size)
     if shape == "phpslashes":
         return _phpslashes_payload(rng, size)
+    if shape == "uuidmap":
+        return _uuidmap_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
