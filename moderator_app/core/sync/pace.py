@@ -20,8 +20,11 @@ slowed at a constant frame rate moves the line by the same factor: Centipede at 
   alias `|m * fps -+ console_hz / k|` in a recording slower than the cycle) at a speed within
   `MAX_DRIFT`: a line that no cycle explains (a codec's group of pictures, a recorder's
   frame-rate conversion: on the video's clock, not the game's) is no evidence either way;
-- when a strong line reads the console's own clock (within `HONEST`), the video runs at
-  the log's speed: nothing is said; so too when the stronger lines read before it are its
+- a line of the recorder's cadence (`pace_null.on_cadence`: fps / q and its multiples, on
+  the video's clock) is no evidence either way (session 33);
+- when a strong line reads the console's own clock (within `HONEST`; or exactly a slow
+  cycle of 9-32 frames, `pace_null.long_honest`, session 33), the video runs at the log's
+  speed: nothing is said; so too when the stronger lines read before it are its
   own harmonics folded back by the frame rate (`_own_folds`, session 32: at 24 fps a
   4-frame cycle's 9 Hz line and its 3 Hz fold read as a 3-frame cycle 5 % fast); a line
   said stands in each half of the footage (`pace_null.in_both_halves`), and a neighbour
@@ -48,7 +51,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import beat, split, ticks, timer
-from .pace_null import MIN_HZ, PAD, in_both_halves, twin_of
+from .pace_null import MIN_HZ, PAD, in_both_halves, long_honest, twin_of
+from .pace_null import on_cadence as cadence_line
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 from .stats import median
@@ -174,9 +178,13 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     def explained(f: float) -> list[tuple[float, int, int]]:
         return [r for r in readings(f, fps, console_hz, still) if r[1] != on_cadence]
 
+    res = near * float(freq[1])  # the window's resolution
+    exact = 2 * float(freq[1])  # two bins of the padded spectrum (`long_honest`)
     read: list[tuple[float, float, float, int]] = []  # (speed, Hz, strength, k), strongest first
     for i in local[np.argsort(-p[local])][:PEAKS]:
         f = float(freq[band[i]])
+        if cadence_line(f, fps, console_hz, res):
+            continue  # the recorder's cadence: on the video's clock at any speed, no evidence
         found = explained(f)
         folds = _own_folds(f, found, fps, beat_hz, tol)  # an honest line's folds, else none
         twin = twin_of(found, fps, console_hz, HONEST, MAX_DRIFT, PAIR_AGREE)
@@ -193,7 +201,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
             return None
         if _folded(f, [r[1] for r in read], fps, near * float(freq[1])):
             continue  # a line read already folded back by the frame rate
-        if folds:
+        if folds or long_honest(f, console_hz, exact):
             if honest is not None:
                 honest.append(f)
             return None  # a strong line on the console's own clock: the video runs at it
@@ -206,7 +214,7 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
     lines = []
     for i in weak[np.argsort(-p[weak])][:PAIR_PEAKS]:
         f = float(freq[band[i]])
-        found = explained(f)
+        found = [] if cadence_line(f, fps, console_hz, res) else explained(f)
         if found:
             own = not _harmonic(power, freq, band[i], near,  # no slower event's harmonic
                                 _own_folds(f, found, fps, beat_hz, tol))
@@ -216,7 +224,8 @@ def animation_speed(times: np.ndarray, change: np.ndarray, fps: float, console_h
             lines.append(Line(f, float(p[i] / floor), found, own and sharp,
                               own and sharp and p[i] >= min_strength * floor, own, comb))
     on_clock = [x.hz for x in lines
-                if x.sharp and min(abs(s - 1.0) for s, _, _ in x.found) < HONEST]
+                if x.sharp and (min(abs(s - 1.0) for s, _, _ in x.found) < HONEST
+                                or long_honest(x.hz, console_hz, exact))]
     if on_clock:  # a line on the console's own clock: the video runs at it
         if honest is not None:
             honest += on_clock

@@ -10,6 +10,7 @@ clock is the same evidence, not a sign of a cycle that comes and goes (`twin_of`
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
@@ -22,6 +23,14 @@ PAD = 8       # zero padding: the spectrum's bins are fps / (PAD * frames) apart
 # (exponential: exp(-8 ln 2)); the speed runs pace reads from a line (corpus v2, QA s22-s31)
 # stand 16.8 x (QA s22 frogger-speed4@r24, a fading line) to 4,503 x in their weaker half.
 HALF_STRENGTH = 8.0
+# The recorder's cadence: console_hz / fps as p / q in lowest terms (q up to CADENCE_Q, within
+# CADENCE_TOL of the measured ratio) repeats every q video frames: lines at fps / q and its
+# multiples, on the video's clock (`on_cadence`).
+CADENCE_Q = 12
+CADENCE_TOL = 1e-4
+# Console cycles longer than pace.CYCLES whose line, exactly on the console's clock, is an
+# honest reading (`long_honest`): 9 .. 32 frames, 6.67 .. 1.88 Hz at 60 Hz.
+LONG_HONEST = range(9, 33)
 
 
 def in_both_halves(change, fps: float, hz: float) -> bool:
@@ -78,3 +87,48 @@ def twin_of(found: list[tuple[float, int, int]], fps: float, console_hz: float,
         return any(abs(c - s) <= agree for c in console_speeds(hz, fps, console_hz, honest,
                                                                max_drift) for s in speeds)
     return twin
+
+
+def cadence_step(fps: float, console_hz: float) -> float | None:
+    """fps / q, the recorder's cadence's fundamental (see CADENCE_Q), or None where a video
+    frame holds a whole number of console frames (q = 1) or the ratio is no short fraction."""
+    if fps <= 0 or console_hz <= 0:
+        return None
+    r = console_hz / fps
+    fr = Fraction(r).limit_denominator(CADENCE_Q)
+    if fr.denominator == 1 or abs(float(fr) - r) > CADENCE_TOL * r:
+        return None
+    return fps / fr.denominator
+
+
+def on_cadence(hz: float, fps: float, console_hz: float, tol: float) -> bool:
+    """Whether a line at `hz` lies (within `tol`) on a line of the recorder's cadence, a
+    multiple of `cadence_step`. Why: a recorder whose rate is no whole share of the console's
+    shows p console frames in q video frames, an uneven step repeating every q frames: lines
+    at fps / q and its multiples at any speed of the video. A game cycle of k frames, k a
+    divisor of p, falls there too at the console's clock (its line 60 / k = (p / k) fps / q,
+    and so do its aliases), so a reading of such a line is no evidence either way. The wide
+    set's asteroids-slow26@r16wmv (-2.6 %, 16 fps: 15 console frames in 4 video frames) shows
+    the cadence at 4.000 Hz (666x the median), read as a 3- and a 5-frame cycle (20 and 12 Hz
+    folded) at the console's own clock: the run was called honest and its -2.61 % line
+    (2.781 Hz, 403x) went unsaid. `pace.cadence_cycle` (session 20) named one such cycle,
+    the one whose own line is the cadence's (24, 40 fps); this is every line of it."""
+    step = cadence_step(fps, console_hz)
+    if step is None:
+        return False
+    j = round(hz / step)
+    return j >= 1 and abs(hz - j * step) <= tol
+
+
+def long_honest(hz: float, console_hz: float, tol: float) -> bool:
+    """Whether a line at `hz` is, within `tol`, a console cycle of LONG_HONEST frames at the
+    console's own clock. Why: a game's slow cycle (a blink, a piece's fall) is on the
+    console's clock like its fast ones; pace reads drifts from 2-8-frame cycles only (a line
+    near 3.75 Hz on a moving picture reads no 16-frame cycle: corpus Kangaroo's tempo), but a
+    line exactly on such a cycle, and read as a fast cycle aliased at a drift, is the slow
+    cycle's. QA s32's tetris-genuine@r32flv1 shows 3.7500 Hz (460x the median; its harmonics
+    7.5, 11.25, 15 Hz 357x, 257x, 137x): a 16-frame cycle, or the 2-frame cycle aliased at
+    32 fps and slowed 5.83 %, which was said (QA s32 T2). A drift lands this close to one of
+    these 24 lines by chance about once in 30-100 runs (`tol` two bins of the padded
+    spectrum: 0.05-0.1 % of the line)."""
+    return any(abs(hz - console_hz / k) <= tol for k in LONG_HONEST)
