@@ -16,8 +16,9 @@ source text. The text decides the code entirely (compiled as those modules compi
 would have compiled. The codes are read from `__pycache__/class-code.<tag>.marshal` beside this
 module (the `.pyc`s' folder and trust: code of this interpreter's version only), and written
 back at exit when a class compiled something new, atomically (a temporary file renamed over it),
-unless bytecode is not written (`-B`, PYTHONDONTWRITEBYTECODE: the isolated children) or the
-folder is not writable (a read-only install, the bundle); then every start compiles, as before.
+unless bytecode is not written (`-B`, PYTHONDONTWRITEBYTECODE: the isolated children), the
+program is the frozen bundle, or the folder is not writable (a read-only install); then every
+start compiles, as before.
 Installed by `__main__` (the CLI, the workstation and their children), never on import: a
 library user or a test gets the standard library's behaviour unchanged.
 """
@@ -96,8 +97,8 @@ def _load() -> None:
 def save() -> bool:
     """Write the codes back if a class compiled something new here (atexit); whether it
     wrote. Never raises: the cache only saves time."""
-    if not _STATE["new"] or sys.dont_write_bytecode:
-        return False
+    if not _STATE["new"] or sys.dont_write_bytecode or getattr(sys, "frozen", False):
+        return False  # (the bundle: its folder is the installed application)
     keep = _CODES if len(_CODES) <= MAX_ENTRIES else {k: _CODES[k] for k in _USED}
     codes = {k: v if type(v) is bytes else marshal.dumps(v) for k, v in keep.items()}
     path = cache_path()

@@ -100,6 +100,7 @@ _CLASSES_IN_A_FRESH_PROCESS = (
     "import json, sys\n"
     "import moderator_app.core.class_code as cc\n"
     "cc.cache_path = lambda: sys.argv[1]\n"
+    "sys.frozen = sys.argv[2:] == ['frozen']\n"
     "cc.install()\n"
     "from collections import namedtuple\n"
     "from dataclasses import dataclass, FrozenInstanceError\n"
@@ -121,9 +122,9 @@ _CLASSES_IN_A_FRESH_PROCESS = (
     "print(cc.save())\n")
 
 
-def _classes_in_a_fresh_process(cache) -> tuple[dict, str]:
+def _classes_in_a_fresh_process(cache, *how: str) -> tuple[dict, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    r = subprocess.run([sys.executable, "-c", _CLASSES_IN_A_FRESH_PROCESS, str(cache)],
+    r = subprocess.run([sys.executable, "-c", _CLASSES_IN_A_FRESH_PROCESS, str(cache), *how],
                        env=env, capture_output=True, text=True, timeout=120, check=True)
     got, saved = r.stdout.splitlines()
     return json.loads(got), saved
@@ -156,6 +157,8 @@ def test_no_cache_is_written_where_bytecode_is_not(tmp_path):
     r = subprocess.run([sys.executable, "-B", "-c", _CLASSES_IN_A_FRESH_PROCESS, str(cache)],
                        capture_output=True, text=True, timeout=120, check=True)
     assert r.stdout.splitlines()[1] == "False" and not cache.exists()
+    # nor by the bundle, whose folder is the installed application
+    assert _classes_in_a_fresh_process(cache, "frozen")[1] == "False" and not cache.exists()
 
 
 # -- `verify` ends without the interpreter's teardown, its exit handlers run ------------------
