@@ -52,6 +52,7 @@ from .local_findings import (
     with_insertion,
     with_unexplained,
 )
+from .missed import answered_runs
 from .records import APPLY_MIN_CONFIDENCE, SyncAnalysis
 from .signals import FrameSignals
 
@@ -365,7 +366,8 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None, plain, lag)
     if fixed:  # nothing suggested: the rules that read the reactions, at the offset given
-        return replace(out, findings=reaction_findings(out, run_s, sig, nov, th))
+        return answered_runs(replace(out, findings=reaction_findings(out, run_s, sig, nov, th)),
+                             sig, th)
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
         inserted = with_insertion(out, run_s, sig, nov_r, th, q, memo)
@@ -390,7 +392,7 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         if inserted is None and span[1] - span[0] < n and null_z < math.inf and \
                 len(out.segments) == 1 and out.suggested_offset_s is not None:
             out = _whole_stands(out, run_s, sig, nov1, look1, q, speed, th, memo)
-        return with_answers(inserted or out, sig, nov_r, th, q, memo)
+        return answered_runs(with_answers(inserted or out, sig, nov_r, th, q, memo), sig, th)
     # The offset from the part the video follows; the rest is a finding, not evidence.
     i0, i1 = part
     if withheld is None:  # (withheld: the moderator's offset stays the one read)
@@ -414,7 +416,7 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         out = replace(out, confidence=min(out.confidence, HEAD_BOUND),
                       confidence_note=head_note(i1))
     # its answers too: a held picture inside the stretch may explain it (freeze.py)
-    return with_answers(out, sig, nov_r, th, q, memo)
+    return answered_runs(with_answers(out, sig, nov_r, th, q, memo), sig, th)
 
 
 def _from_rest(res: SyncAnalysis, run_s, keep, sig: FrameSignals, nov, plain, seg_fit,

@@ -119,7 +119,13 @@ def answerer(sig: FrameSignals, nov: Novelty, tiles: np.ndarray):
     Why: an analysis asks 25-50 times with the same tiles (the insertion search's shifts,
     each finding's stretch), and finding the hits was 0.1 ms of the 0.11 ms of each ask
     (Gopher at 30 fps, 1,305 frames; session 14). The same integers: the same answers."""
-    x = np.asarray(nov.onsets[:, tiles].any(axis=1))
+    return hits_answerer(sig, np.asarray(nov.onsets[:, tiles].any(axis=1)))
+
+
+def hits_answerer(sig: FrameSignals, x: np.ndarray):
+    """`answerer` for per-frame hits `x` (a frame with an onset where it is looked for): an
+    action is answered when a frame from the one before its expected time to WINDOW_S after
+    is a hit, its chance the rate of such windows within LOCAL_S either side."""
     n = x.shape[0]
     w = max(1, int(round(WINDOW_S * sig.fps)))
     c = np.concatenate([[0], np.cumsum(x)])
