@@ -128,7 +128,8 @@ def long_honest(hz: float, console_hz: float, tol: float) -> bool:
     line exactly on such a cycle, and read as a fast cycle aliased at a drift, is the slow
     cycle's. QA s32's tetris-genuine@r32flv1 shows 3.7500 Hz (460x the median; its harmonics
     7.5, 11.25, 15 Hz 357x, 257x, 137x): a 16-frame cycle, or the 2-frame cycle aliased at
-    32 fps and slowed 5.83 %, which was said (QA s32 T2). A drift lands this close to one of
-    these 24 lines by chance about once in 30-100 runs (`tol` two bins of the padded
-    spectrum: 0.05-0.1 % of the line)."""
+    32 fps and slowed 5.83 %, which was said (QA s32 T2). A drift's line between 1.9 and
+    6.7 Hz lands this close to one of these 24 lines by chance about once in 25 (`tol` two
+    bins of the padded spectrum, +-0.004 Hz on 40 s: 0.19 Hz of the 4.8); of the 16 speed
+    runs pace reads (corpus v2, the wide set, QA s28-s32: 61 swept), none."""
     return any(abs(hz - console_hz / k) <= tol for k in LONG_HONEST)
