@@ -27,6 +27,7 @@ from . import (
     band_jump,
     band_splice,
     cadence,
+    calibrate,
     clock,
     drops,
     event_jump,
@@ -76,6 +77,8 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
+    # a fast capture's offset its evidence cannot promise to a frame (calibrate.py)
+    res = calibrate.calibrated(res, run_s, sig, th)
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)

@@ -1,0 +1,73 @@
+"""A confidence of 0.5 or more at a fast capture promises the offset within one video frame
+(issue 13, session 33: core/sync/calibrate.py; QA s32 T1).
+
+On the records: a suggestion of a fast capture that a minority of its stretch's actions
+support is bounded under the one-click bar with the reason said; the same evidence at 30 fps,
+or a majority, is not; only the first stretch's actions count after a jump. On a real run:
+QA s32's Tetris at 48 fps, suggested 3.58 frames early at 0.724 on main (9 of 25 actions),
+now shown at 0.45, its offset unchanged and `--offset auto` refusing it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from qa_runs import qa_run
+
+from moderator_app.cli import main as cli_main
+from moderator_app.core.sync.calibrate import CALIBRATED_BOUND, calibrated, stretch_share
+from moderator_app.core.sync.reactions import Reaction
+from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE, SyncAnalysis
+from moderator_app.core.sync.signals import FrameSignals
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as TH
+
+
+def _sig(fps: float) -> FrameSignals:
+    n = int(fps * 4)
+    return FrameSignals(np.arange(n) / fps, np.zeros((n, 64), np.uint16), fps)
+
+
+def _analysis(support: int, actions: int, conf: float = 0.8, segments=()) -> SyncAnalysis:
+    reactions = [Reaction(i, 1.0 + i, 3.0 + i, None, None, 0.0) for i in range(actions)]
+    return SyncAnalysis(2.0, conf, support, actions, 1.0, "", 2.0, reactions=reactions,
+                        segments=list(segments))
+
+
+def test_a_fast_capture_dated_by_a_minority_of_its_actions_is_under_the_bar():
+    a = calibrated(_analysis(9, 25), [1.0 + i for i in range(25)], _sig(48.0), TH)
+    assert a.confidence == CALIBRATED_BOUND < APPLY_MIN_CONFIDENCE
+    assert a.confidence_note.startswith("36% of the actions of the offset's stretch")
+    assert "at 48 fps" in a.confidence_note
+    assert (a.suggested_offset_s, a.supporting_actions) == (2.0, 9)  # the offset stays
+
+
+@pytest.mark.parametrize(("support", "fps", "conf"), [(9, 30.0, 0.8), (10, 48.0, 0.8),
+                                                      (9, 48.0, 0.49)])
+def test_a_slow_capture_a_majority_or_a_confidence_under_the_bar_is_left(support, fps, conf):
+    a = _analysis(support, 25, conf)
+    # at 30 fps, or 10 of 25 (40 %), or already under the bar: nothing bounded (at 48 fps
+    # with 10 of 25 the spread is read on the signals: a still picture spreads nothing)
+    assert calibrated(a, [1.0 + i for i in range(25)], _sig(fps), TH) is a
+
+
+def test_after_a_jump_the_first_stretchs_actions_are_the_share():
+    # 9 supporting actions of the first stretch's 12 (run 1-12 s), 25 in all: 75 %, not 36 %
+    a = _analysis(9, 25, segments=[(1.0, 12.0, 2.0), (13.0, 25.0, 6.0)])
+    assert stretch_share(a) == pytest.approx(0.75)
+    assert calibrated(a, [1.0 + i for i in range(25)], _sig(48.0), TH) is a
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+def test_qa32_tetris_at_48_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(32, "tetris-genuine@r48mp4v3gp")
+    code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
+    sync = json.loads(capsys.readouterr().out)["sync"]
+    # main: 2.7754 s at 0.724, 3.58 frames early (the truth 2.85 s), Apply offered
+    assert sync["suggested_offset_s"] == pytest.approx(2.7754, abs=1e-4)
+    assert (sync["confidence"], sync["supporting_actions"], sync["actions"]) == (0.45, 9, 25)
+    assert sync["confidence_note"].startswith("36% of the actions of the offset's stretch")
+    assert code == 2  # auto: under the one-click bar, the suggestion is not used
