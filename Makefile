@@ -23,7 +23,6 @@ $(STAMP): pyproject.toml setup.py moderator_app/core/formats/_jcs.c moderator_ap
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]' $(EDITABLE)
 	@$(BIN)/python -c "from moderator_app.core.formats import native; print('C accelerator:', 'built' if native.JCS and native.SKIM else 'NOT built (pure-Python path, slower)')"
 	@$(BIN)/python -m compileall -q moderator_app > /dev/null
-	@$(BIN)/python -m moderator_app.core.class_code moderator_app > /dev/null 2>&1 || true
 	@touch $(STAMP)
 
 run: setup

@@ -65,10 +65,6 @@ def timed_verify(args: list[str], env: dict | None = None
 
 def compile_tree() -> None:
     """An installed package has its bytecode compiled; an editable tree may not (and with
-    PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing; and
-    the code of its classes' generated methods (`core/class_code.py`), as `make setup` does."""
+    PYTHONDONTWRITEBYTECODE never will): compile it, as an install does, before timing."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "moderator_app")],
                    stdout=subprocess.DEVNULL, check=False)
-    subprocess.run([sys.executable, "-P", "-m", "moderator_app.core.class_code"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})

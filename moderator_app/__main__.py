@@ -27,11 +27,6 @@ def main(argv: list[str] | None = None) -> int:
     from moderator_app.core.stop_signals import hold_stop_signals
 
     hold_stop_signals()
-    # before any module of ours makes a class: the methods dataclasses and namedtuple compile
-    # come from the last start's (core/class_code.py: ~15 ms of a scan's start, issue 12)
-    from moderator_app.core.class_code import install
-
-    install()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == [VERIFY_CHILD]:  # runs as the CLI does: glibc's arenas, no Qt
         from moderator_app.core.verify.child import main as verify_child
@@ -91,7 +86,7 @@ def _released(fn, *args) -> int:
 
 def end_without_teardown(code: int) -> int:
     """End a finished `verify` now: its exit handlers run (the video children, the temporary
-    folders, `class_code.save`) and its output is flushed, then `os._exit`, skipping the
+    folders) and its output is flushed, then `os._exit`, skipping the
     interpreter's teardown, which only frees what the process is about to give back: the
     collection of every module's objects and their finalisation, ~10 ms of CPU (5.7 % of a
     small-file scan's process tree, issue 12; the CLI's start and end are most of what that

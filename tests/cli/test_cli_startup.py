@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gc
 import json
-import marshal
 import os
 import subprocess
 import sys
@@ -93,72 +92,6 @@ def test_a_command_imports_numpy_with_one_blas_thread():
 
 def test_a_blas_setting_the_user_gave_is_kept():
     assert _blas_after_a_command("2")[0] == "2"
-
-
-# -- the compiled code of generated class methods, kept between starts (core/class_code.py) ---
-_CLASSES_IN_A_FRESH_PROCESS = (
-    "import json, sys\n"
-    "import moderator_app.core.class_code as cc\n"
-    "cc.cache_path = lambda: sys.argv[1]\n"
-    "sys.frozen = sys.argv[2:] == ['frozen']\n"
-    "cc.install()\n"
-    "from collections import namedtuple\n"
-    "from dataclasses import dataclass, FrozenInstanceError\n"
-    "@dataclass(frozen=True, slots=True)\n"
-    "class Span:\n"
-    "    start: int\n"
-    "    end: int = 9\n"
-    "P = namedtuple('P', 'x y')\n"
-    "s = Span(1)\n"
-    "try:\n"
-    "    s.start = 2\n"
-    "    frozen = False\n"
-    "except FrozenInstanceError:\n"
-    "    frozen = True\n"
-    "print(json.dumps({'new': cc._STATE['new'], 'repr': repr(s), 'eq': s == Span(1, 9),\n"
-    "                  'hash': hash(s) == hash(Span(1)), 'frozen': frozen,\n"
-    "                  'ann': Span.__init__.__annotations__['start'] is int,\n"
-    "                  'point': repr(P(1, y=2))}))\n"
-    "print(cc.save())\n")
-
-
-def _classes_in_a_fresh_process(cache, *how: str) -> tuple[dict, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    r = subprocess.run([sys.executable, "-c", _CLASSES_IN_A_FRESH_PROCESS, str(cache), *how],
-                       env=env, capture_output=True, text=True, timeout=120, check=True)
-    got, saved = r.stdout.splitlines()
-    return json.loads(got), saved
-
-
-def test_a_class_made_again_in_a_new_process_compiles_nothing(tmp_path):
-    cache = tmp_path / "class-code.marshal"
-    first, saved = _classes_in_a_fresh_process(cache)
-    # __init__, __repr__, __eq__, __setattr__, __delattr__, __hash__ (+ namedtuple's __new__)
-    assert first["new"] == 7 and saved == "True" and cache.stat().st_size > 0
-    second, saved = _classes_in_a_fresh_process(cache)
-    assert second["new"] == 0 and saved == "False"  # nothing new: the file is not rewritten
-    assert first == dict(second, new=7)
-    assert second == {"new": 0, "repr": "Span(start=1, end=9)", "eq": True, "hash": True,
-                      "frozen": True, "ann": True, "point": "P(x=1, y=2)"}
-
-
-def test_a_damaged_or_foreign_cache_is_compiled_over(tmp_path):
-    cache = tmp_path / "class-code.marshal"
-    for junk in (b"\x00garbage", marshal.dumps(("class-code 2.7", {"x": 1})),
-                 marshal.dumps({"not": "a header"})):
-        cache.write_bytes(junk)
-        got, saved = _classes_in_a_fresh_process(cache)
-        assert got["new"] == 7 and got["eq"] and saved == "True"
-        assert _classes_in_a_fresh_process(cache)[0]["new"] == 0
-
-
-def test_no_cache_is_written_where_bytecode_is_not(tmp_path):
-    cache = tmp_path / "class-code.marshal"
-    r = subprocess.run([sys.executable, "-B", "-c", _CLASSES_IN_A_FRESH_PROCESS, str(cache)],
-                       capture_output=True, text=True, timeout=120, check=True)
-    assert r.stdout.splitlines()[1] == "False" and not cache.exists()
-    # nor by the bundle, whose folder is the installed application
-    assert _classes_in_a_fresh_process(cache, "frozen")[1] == "False" and not cache.exists()
 
 
 # -- `verify` ends without the interpreter's teardown, its exit handlers run ------------------
