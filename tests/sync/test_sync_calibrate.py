@@ -3,7 +3,8 @@
 
 On the records: a suggestion of a fast capture that a minority of its stretch's actions
 support is bounded under the one-click bar with the reason said; the same evidence at 30 fps,
-or a majority, is not; only the first stretch's actions count after a jump. On a real run:
+or a majority, is not; only the first stretch's actions count after a jump, and none a
+finding explains (a cut's later presses, a stretch without reactions). On a real run:
 QA s32's Tetris at 48 fps, suggested 3.58 frames early at 0.724 on main (9 of 25 actions),
 now shown at 0.45, its offset unchanged and `--offset auto` refusing it.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ from qa_runs import qa_run
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.calibrate import CALIBRATED_BOUND, calibrated, stretch_share
 from moderator_app.core.sync.reactions import Reaction
-from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE, SyncAnalysis
+from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE, SyncAnalysis, SyncFinding
 from moderator_app.core.sync.signals import FrameSignals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as TH
 
@@ -58,6 +60,17 @@ def test_after_a_jump_the_first_stretchs_actions_are_the_share():
     a = _analysis(9, 25, segments=[(1.0, 12.0, 2.0), (13.0, 25.0, 6.0)])
     assert stretch_share(a) == pytest.approx(0.75)
     assert calibrated(a, [1.0 + i for i in range(25)], _sig(48.0), TH) is a
+
+
+def test_actions_a_finding_explains_are_not_the_shares():
+    # corpus v2's Breakout cut: 11 of 30 actions support the first offset, the rest come
+    # after the cut (a `sync.offset_jump`) or in a stretch without reactions
+    jump = SyncFinding("sync.offset_jump", "", run_start_s=15.0)
+    gap = SyncFinding("sync.no_reaction", "", run_start_s=5.0, run_end_s=7.0)
+    a = replace(_analysis(11, 30), findings=[jump, gap])
+    assert stretch_share(a) == pytest.approx(11 / 12)  # actions at 1-15 s but 5, 6 and 7 s
+    assert calibrated(a, [1.0 + i for i in range(30)], _sig(48.0), TH) is a
+    assert stretch_share(replace(a, findings=[gap])) == pytest.approx(11 / 27)
 
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
