@@ -32,6 +32,8 @@ import binascii
 import re
 from collections.abc import Iterator
 
+from moderator_app.core.formats.secrets import markers_of
+
 # percent: an escape of a character no URL needs escaped (a letter, a digit, `-._~`), or 4+
 # escapes in a row (a key cut into escapes)
 _PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
@@ -119,7 +121,7 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             decoded = _PCT.sub(lambda e: bytes([int(e.group()[1:], 16)]), raw)
             text_left -= len(decoded)
             yield PERCENT, decoded, True, m.start() + 1
-    if (b"\\x" in raw or b"&#" in raw) and text_left > 0:
+    if text_left > 0 and markers_of(raw, (b"\\x", b"&#")):
         m = _ESC_RUN.search(raw)
         if m is not None:
             decoded = _ESC.sub(_char, raw)
@@ -168,20 +170,22 @@ def _char(m: re.Match[bytes]) -> bytes:
     return bytes([code]) if code < 128 else m.group()
 
 
-def encoded_spots(data: bytes | memoryview) -> list[int]:
-    """Offsets in `data` (a block of lines as written) of each run of percent-escapes or
-    character escapes `views` would decode: where `verify` asks a line it would not ask
-    otherwise (a base64 run is asked by the reader's gate already, `reader_spots`, and so is
-    hex of text, `hex_text`). One `find` for `%`, `\\x` and `&#`, then a regex only in a
-    block holding one, its first match a line (the next searched from the next line)."""
-    data = bytes(data)
+def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
+    """Offsets from `lo` of each line of `data[lo:hi]` (lines as written) holding a run of
+    percent-escapes or character escapes `views` would decode: where `verify` asks a line it
+    would not ask otherwise (a base64 run is asked by the reader's gate already,
+    `reader_spots`, and so is hex of text, `hex_text`). A `find` for `%` and one SIMD pass for
+    `\\x` and `&#`, then a regex only in a range holding one, its first match a line (the
+    next searched from the next line); no copy of the range."""
+    hi = len(data) if hi is None else hi
     spots: list[int] = []
-    for pattern, present in ((_PCT_RUN, b"%" in data),
-                             (_ESC_RUN, b"\\x" in data or b"&#" in data)):
-        pos = 0
-        while present and (m := pattern.search(data, pos)) is not None:
-            spots.append(m.start())  # (one a line: the line is asked whole)
-            pos = data.find(b"\n", m.end()) + 1
+    for pattern, present in (
+            (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
+            (_ESC_RUN, bool(markers_of(memoryview(data)[lo:hi], (b"\\x", b"&#"))))):
+        pos = lo
+        while present and (m := pattern.search(data, pos, hi)) is not None:
+            spots.append(m.start() - lo)  # (one a line: the line is asked whole)
+            pos = data.find(b"\n", m.end(), hi) + 1
             if not pos:
                 break
     return sorted(spots)

@@ -40,6 +40,7 @@ from moderator_app.core.formats.secrets_public import (
     reader_spots,
     scan_public,
 )
+from moderator_app.core.formats.secrets_split import SplitWatch, may_open, split_hits
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
 
@@ -145,6 +146,7 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
         raise WithholdError("the output must be another file than the input")
     lines = requests = responses = 0
     pending: list[tuple[int, bytes]] = []  # public lines not yet looked at for secrets
+    watch = SplitWatch()  # a key split over consecutive events (`secrets_split`)
     outs: list[bytes] = []  # public lines not yet written (a write and an escape a block)
     size = 0
     with open(src, "rb") as fin, atomic_writer(dst) as fout:
@@ -162,7 +164,7 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             nonlocal size
             outs.append(out)
             if size >= _BLOCK:
-                _refuse_secrets_in(pending)
+                _refuse_secrets_in(pending, watch)
                 pending.clear()
                 size = 0
                 flush()
@@ -228,7 +230,7 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             pending.append((lines, seen))
             size += len(seen)
             queued(out)
-        _refuse_secrets_in(pending)
+        _refuse_secrets_in(pending, watch)
         flush()
     return WithholdStats(lines, requests, responses)
 
@@ -251,11 +253,14 @@ def _parse(body: bytes) -> dict | LineError:
     return parse_line(body)
 
 
-def _refuse_secrets_in(pending: list[tuple[int, bytes]]) -> None:
+def _refuse_secrets_in(pending: list[tuple[int, bytes]],
+                       watch: SplitWatch | None = None) -> None:
     """`pending`: (the number of its first line, public lines joined by newlines). Lines are
     scanned one by one only when the block may hold something (`may_hold_public_secret`);
     a block that may hold only numbered parts of a named secret (`"key1": ...`) is asked
-    only that, line by line."""
+    only that, line by line. `watch` joins the ends of consecutive events
+    (`secrets_split`): fed the lines that may open a chain, and every line while one is open;
+    its finding names the first part's line."""
     if not pending:
         return
     block = b"\n".join(out for _, out in pending)
@@ -264,10 +269,23 @@ def _refuse_secrets_in(pending: list[tuple[int, bytes]]) -> None:
     elif numbered_parts_in(block):
         scan = numbered_parts
     else:
+        scan = None
+    present = watch.wants(block) if watch is not None else None
+    if scan is None and present is None:
         return
     for line, out in pending:
         for i, one in enumerate(out.split(b"\n")):
-            _refuse_secrets(one, line + i, scan)
+            if scan is not None:
+                _refuse_secrets(one, line + i, scan)
+            if watch is not None and present is not None \
+                    and (watch.open or may_open(one, present)):
+                split = watch.feed(line + i, one, present)
+                if split is not None:
+                    raise WithholdError(
+                        f"line {split[0]}: its public part holds what looks like the start of "
+                        f"a secret ({split[1].label}: {split[1].excerpt}) once "
+                        f"{split[1].how}; remove it from the log and withhold again; "
+                        "nothing written")
 
 
 # A run of lines public as they are is read at once (`_PublicRuns`): at least this many bytes,
@@ -378,20 +396,20 @@ _REQUEST = re.compile(rb'\{"seq":[0-9]{1,19},"at":"[^"\\]{0,64}","elapsedMs":[0-
 VERIFY_GATE = _NAMED_PIECES + _PART_PIECES
 
 
-def public_secret_hits(data: bytes, first: int, lo: int = 0,
-                       hi: int | None = None) -> list[tuple[int, SecretHit]]:
+def public_secret_hits(data: bytes, first: int, lo: int = 0, hi: int | None = None,
+                       watch: SplitWatch | None = None) -> list[tuple[int, SecretHit]]:
     """(line number, hit) of each line of `data[lo:hi]` (whole lines joined by newlines, the
     first numbered `first`) whose public part `withhold` would refuse to publish, in line
     order. A line that cannot be parsed is asked as written (`withhold` refuses it whole).
     Looked at in chunks of whole lines (`_CHUNK`), a chunk's lines one by one only when the
     chunk holds a marker, without copies but of a line asked, and newlines counted only up to
     a hit: a base64 screenshot holds a marker every few 100 KB, and a substring search for
-    each cost ~1 ns a byte."""
+    each cost ~1 ns a byte. `watch` (the file's, kept between calls) joins the ends of
+    consecutive events (`secrets_split.split_hits`)."""
     hi = len(data) if hi is None else hi
     view = memoryview(data)
     present = markers_of(view[lo:hi], MARKERS) + markers_of(view[lo:hi], VERIFY_GATE)
     formats = has_format(view[lo:hi])
-    encoded = any(data.find(m, lo, hi) >= 0 for m in _ENCODED)
     out: list[tuple[int, SecretHit]] = []
     line, at, pos = first, lo, lo
     while pos < hi:
@@ -402,7 +420,7 @@ def public_secret_hits(data: bytes, first: int, lo: int = 0,
             here = ()  # (words naming a secret, none followed by `=` or `:`: one C pass)
         # the lines the reader's view (`secrets_read`) may find a key in, whatever their
         # markers: their starts
-        reads = _line_starts(data, pos, _reader_spots(data, view, pos, end, formats, encoded))
+        reads = _line_starts(data, pos, _reader_spots(data, view, pos, end, formats))
         starts = iter(reads) if not here else None
         start = pos if here else next(starts, end)  # type: ignore[arg-type]
         while start < end:
@@ -420,38 +438,65 @@ def public_secret_hits(data: bytes, first: int, lo: int = 0,
                         out.append((line, hit))
             start = stop + 1 if starts is None else next(starts, end)
         pos = end + 1
+    if watch is not None:
+        split = split_hits(watch, data, first, lo, hi, _split_public,
+                           _segments(data, lo, hi, _SPLIT_REQUEST), present)
+        if split:
+            out = sorted(out + split, key=lambda x: x[0])
     return out
 
 
+def _split_public(raw: bytes) -> bytes | None:
+    """A line's public part for `split_hits` (None for a model request: its public part is
+    the envelope, no part of a key)."""
+    if _REQUEST.match(raw) is not None:
+        return None
+    return _public_seen(raw[:-1] if raw.endswith(b"\r") else raw)
+
+
 _REQUEST_TYPE = b'"type":"model_request","data":'
-_LONG_REQUEST = 1024
+# (split_hits' ranges leave out requests of 16 KiB or more only: a range costs four SIMD
+# calls, and a log of 2 KB requests cut into thousands of ranges doubled verify's time)
+_SPLIT_REQUEST = 16 << 10
 
 
 def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
-                  formats: bool, encoded: bool = False) -> list[int]:
-    """`reader_spots` of `data[pos:end]`, the model requests of 1 KB or more left out (their
-    public part is the envelope; a request carrying a base64 screenshot made the gate's passes
-    ~40 % of `verify`'s time on such a log). Looked for until the first short request of the
-    chunk (a log of short requests pays one search a chunk)."""
+                  formats: bool) -> list[int]:
+    """`reader_spots` and `encoded_spots` of `data[pos:end]`, the model requests of 1 KB or
+    more left out (`_segments`)."""
     spots: list[int] = []
+    encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
+    escapes = data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
+    for at, stop in _segments(data, pos, end):
+        spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
+        if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
+            encoded += [at - pos + k for k in encoded_spots(data, at, stop)]
+    return sorted(spots + encoded) if encoded else spots
+
+
+def _segments(data: bytes, pos: int, end: int,
+              least: int = 1024) -> list[tuple[int, int]]:
+    """The ranges of `data[pos:end]` without its model requests of `least` bytes or more
+    (their public part is the envelope; a request carrying a base64 screenshot made the gate's
+    passes ~40 % of `verify`'s time on such a log). Looked for until the first shorter request
+    (a log of short requests pays one search a chunk)."""
+    out: list[tuple[int, int]] = []
     at = pos
     i = data.find(_REQUEST_TYPE, pos, end)
     while i >= 0:
         start = data.rfind(b"\n", pos, i) + 1 or pos
         stop = data.find(b"\n", i, end)
         stop = end if stop < 0 else stop
-        if stop - start < _LONG_REQUEST:
+        if stop - start < least:
             break
         if _REQUEST.match(data, start, stop) is not None:
             if start > at:
-                spots += [at - pos + k for k in reader_spots(view[at:start], formats)]
+                out.append((at, start))
             at = stop
         i = data.find(_REQUEST_TYPE, stop, end)
     if at < end:
-        spots += [at - pos + k for k in reader_spots(view[at:end], formats)]
-    if encoded:  # (percent or character escapes: `secrets_decode.encoded_spots`)
-        spots = sorted(spots + encoded_spots(view[pos:end]))
-    return spots
+        out.append((at, end))
+    return out
 
 
 def _line_starts(data: bytes, lo: int, spots: list[int]) -> dict[int, None]:
@@ -475,7 +520,7 @@ def _line_starts(data: bytes, lo: int, spots: list[int]) -> dict[int, None]:
 
 
 _CHUNK = 1 << 16
-_ENCODED = (b"%", b"\\x", b"&#")  # what `encoded_spots` decodes starts so (a `find` each)
+_ESCAPES = (b"\\x", b"&#")  # (with `%`: what `encoded_spots` decodes starts so)
 _WORDS = frozenset(_NAMED_PIECES) - {b"eyJh", b"eyJ0", b"eyJr"}
 
 
@@ -504,6 +549,12 @@ def _worth_asking(found: tuple[bytes, ...], raw: bytes) -> bool:
 def _public_hit(raw: bytes) -> SecretHit | None:
     """`withhold`'s test of one line's public part (`_refuse_secrets`), or of the line as
     written when it is no event `withhold` could publish."""
+    return scan_public(_public_seen(raw))
+
+
+def _public_seen(raw: bytes) -> bytes:
+    """A line's public part as `withhold` looks at it (escapes decoded), or the line as
+    written when it is no event `withhold` could publish."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -521,4 +572,4 @@ def _public_hit(raw: bytes) -> SecretHit | None:
         except TypeError:  # nested deeper than orjson writes
             public = None
     seen = raw if public is None else public
-    return scan_public(seen if b"\\" not in seen else unescape_json(seen))
+    return seen if b"\\" not in seen else unescape_json(seen)

@@ -11,6 +11,7 @@ import orjson
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.jsonline import LineError, parse_line
+from moderator_app.core.formats.secrets_split import SplitWatch
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.formats.withhold import public_secret_hits
 from moderator_app.core.thresholds import Thresholds
@@ -120,6 +121,7 @@ class LogChecker:
         self.n_actions = 0
         self.crlf_reported = False
         self.stopped = False  # at the response table's bound: nothing more is examined
+        self.split_watch = SplitWatch()  # a key split over consecutive events (secrets_split)
 
     def add(self, r, message: str, line: int | None) -> None:
         self.report.add(r.at(message, self.file, line))
@@ -141,7 +143,7 @@ class LogChecker:
     def secrets(self, data: bytes, first: int, lo: int = 0, hi: int | None = None) -> None:
         """`secret.suspect` on each line of `data[lo:hi]` (whole lines, the first numbered
         `first`) whose public part `withhold` would refuse to publish (`public_secret_hits`)."""
-        for n, hit in public_secret_hits(data, first, lo, hi):
+        for n, hit in public_secret_hits(data, first, lo, hi, self.split_watch):
             # (no column: the public part is the line rewritten and its escapes decoded)
             how = f" once {hit.how}" if hit.how else ""
             self.add(SECRET, f"the line's public part (what `withhold` publishes) looks like "
