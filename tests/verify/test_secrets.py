@@ -18,7 +18,20 @@ KEYS = [
     ("-----BEGIN RSA PRIVATE KEY-----", "private key block"),
     ("-----BEGIN OPENSSH PRIVATE KEY-----", "private key block"),
     ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig", "bearer token"),
+    ("AccountKey=" + "Q1w2E3r4+/" * 8 + "AbCdEf==", "Azure storage key"),  # session 33
 ]
+
+
+def test_a_connection_string_wrapped_inside_its_key_is_found():
+    """QA s32 h32_05: an official `stdout` holding an Azure connection string the terminal
+    wrapped at its 80th column, inside the AccountKey: `verify` named nothing (the family was
+    the reader's only, which official trajectories are not read with)."""
+    conn = "DefaultEndpointsProtocol=https;AccountName=s33;AccountKey=" + "Q1w2E3r4+/" * 8 \
+        + "AbCdEf==;EndpointSuffix=core.windows.net"
+    line = ('{"payload":{"stdout":"' + conn[:80] + "\\n" + conn[80:] + '"}}').encode()
+    hits = scan_line(line)
+    assert [(h.label, h.how) for h in hits] == [
+        ("Azure storage key", "the escaped line breaks inside it are removed")]
 
 
 @pytest.mark.parametrize("secret,label", KEYS)

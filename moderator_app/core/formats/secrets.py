@@ -35,6 +35,9 @@ _PATTERNS = (
     (b"glpat-", "GitLab token", rb"glpat-[A-Za-z0-9_\-]{20,64}"),
     (b"SG.", "SendGrid key",
      rb"(?<![A-Za-z0-9])SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
+    # session 33 (QA s32 h32_05: a connection string in an official `stdout`, wrapped by the
+    # terminal inside its key; a line break inside it is removed by `_rejoined`)
+    (b"AccountKey=", "Azure storage key", rb"AccountKey=[A-Za-z0-9+/]{86}=="),
 )
 
 
@@ -154,6 +157,9 @@ JOINED = "the adjacent strings it is split over are joined"
 # `my task-list\\nrisk-assessment` silent.
 _TOKEN_RUN = rb"[A-Za-z0-9_\-]*"
 _BREAKS = rb"(?:\\[nr])+(?=[A-Za-z0-9_\-])"
+# A base64 key's run and breaks (session 33, QA s32 h32_05: an Azure key wrapped after its
+# first `+`): the run goes on over `+` and `/`
+_BASE64_RUNS = {b"AccountKey=": (rb"[A-Za-z0-9+/]*", rb"(?:\\[nr])+(?=[A-Za-z0-9+/])")}
 _BOUNDARY = (rb'"((?:[ \t]*(?:[,\[\]{}]|"[^"\\\n]{1,64}"[ \t]*:)){1,12})[ \t]*"'
              rb"(?=[A-Za-z0-9_\-])")
 _GAP_NAME = rb'"([^"\\\n]{1,64})"[ \t]*:'
@@ -244,10 +250,12 @@ def _rejoined(raw: bytes) -> tuple[bytes, tuple[str, ...]] | None:
     from heapq import merge
 
     wraps = b"\\n" in raw or b"\\r" in raw
-    run, breaks, boundary = _regex(_TOKEN_RUN), _regex(_BREAKS), _regex(_BOUNDARY)
+    boundary = _regex(_BOUNDARY)
     per_marker: list[tuple[array[int], array[int]]] = []
     hows: set[str] = set()
     for marker, _, _ in _PATTERNS:
+        run_of, breaks_of = _BASE64_RUNS.get(marker, (_TOKEN_RUN, _BREAKS))
+        run, breaks = _regex(run_of), _regex(breaks_of)
         back = _BACK.get(marker, 0)
         if back is None or (back and not wraps):
             continue  # a private key block's marker ends its pattern; `Bearer` needs a space
@@ -420,7 +428,7 @@ _markers = native.JCS.markers if native.JCS is not None else None
 # nine substring searches. No piece present means no marker present; any piece present
 # falls back to the exact substring tests.
 _PIECES = (b"VA", b"k-", b"KI", b"hp", b"b_", b"xo", b"Iz", b"hf", b"u0", b"\xf3\xa0", b"ud",
-           b"uD", b"k_", b"lp", b"G.")
+           b"uD", b"k_", b"lp", b"G.", b"tK")
 _NUMPY_MIN = 1 << 16
 _codes = None
 

@@ -83,7 +83,6 @@ _MORE = (
     (b"xai-", "xAI key", rb"(?<![A-Za-z0-9])xai-[A-Za-z0-9]{70,90}"),
     (b"pplx-", "Perplexity key", rb"pplx-[A-Za-z0-9]{48}"),
     (b"dapi", "Databricks token", rb"(?<![A-Za-z0-9])dapi[a-f0-9]{32}"),
-    (b"AccountKey=", "Azure storage key", rb"AccountKey=[A-Za-z0-9+/]{86}=="),
     (b"key-", "Mailgun key", rb"(?<![A-Za-z0-9])key-[0-9a-f]{32}"),
     (b"sntrys_", "Sentry token", rb"sntrys_[A-Za-z0-9_+/=]{60,300}"),
     (b"NRAK-", "New Relic key", rb"NRAK-[A-Z0-9]{27}"),
