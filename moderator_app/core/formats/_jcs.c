@@ -2318,14 +2318,16 @@ static inline int push_mem(P *ps)
     return 0;
 }
 
-/* A member name of at most 31 plain ASCII bytes (no escape, no control character, no DEL)
- * followed by `:`, at ps->p (its opening quote): its `"name":` written from one or two
+/* A member name of at most 63 plain ASCII bytes (no escape, no control character, no DEL)
+ * followed by `:`, at ps->p (its opening quote): its `"name":` written from one to four
  * 16-byte loads, its Mem filled as parse_string and name_prefix would, and 1; else 0 and
  * nothing done (the general path reads it). Why: tool calls and detections are many small
  * objects of short names (`id`, `type`, `role`, `box`): the call into parse_string and its
  * set-up were a tenth of the engine's work there (toolcall, detections shapes; issue 15).
  * Database exports and configs name their members at length (`teacher_forcing_ratio`,
- * `last_checkpoint_path`: 16-31 bytes; QA s27's `nullsparse`), hence the second load. */
+ * `last_checkpoint_path`: 16-31 bytes; QA s27's `nullsparse`), hence the second load; entity
+ * tables key their objects by UUIDs (36 bytes; QA s32's `uuidmap`: one name in five went
+ * through parse_string, ~150 instructions each against ~40 here), hence the third and fourth. */
 #if defined(__SSE2__)
 static inline unsigned name_stops(__m128i v)
 {
@@ -2336,6 +2338,57 @@ static inline unsigned name_stops(__m128i v)
                                _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
     return (unsigned)_mm_movemask_epi8(hit);
 }
+
+/* short_name's `"name":` and Mem for a name of n bytes at k (its first `loads` 16-byte
+ * pieces in v), and 1. */
+static inline int put_name(P *ps, Mem *m, const unsigned char *k, unsigned n, const __m128i *v,
+                           int loads)
+{
+    Buf *out = &ps->out;
+    if (buf_grow(out, 67) < 0) /* (never fails for want of room: a line's worth is there) */
+        return 0;
+    char *o = out->p + out->len;
+    o[0] = '"';
+    for (int i = 0; i < loads; i++)
+        _mm_storeu_si128((__m128i *)(o + 1 + 16 * i), v[i]);
+    o[n + 1] = '"';
+    o[n + 2] = ':';
+    out->len += n + 3;
+    m->key_off = (size_t)(k - ps->s);
+    m->key_len = n;
+    m->in_arena = 0;
+    m->nonbmp = 0;
+    m->prefix = n >= 8 ? __builtin_bswap64(load8(k))
+                       : n ? __builtin_bswap64(load8(k)) & (~0ull << (8 * (8 - n))) : 0;
+    ps->str_escaped = 0;
+    ps->str_nonbmp = 0;
+    ps->p = k + n + 2;
+    return 1;
+}
+
+/* short_name past its first 32 bytes (a UUID's 36): kept out of its line, so that the names
+ * of up to 31 bytes run the code they ran before (a loop over the four loads there cost
+ * `nullsparse` and `numbers` 6 %) */
+static __attribute__((noinline)) int long_name(P *ps, Mem *m, __m128i v0, __m128i v1)
+{
+    const unsigned char *k = ps->p + 1;
+    ptrdiff_t room = ps->end - k;
+    __m128i v[4] = {v0, v1};
+    uint64_t mask = 0;
+    int loads = 2;
+    while (!mask) { /* 16 bytes more, while the line has them and the `:` after them */
+        if (loads == 4 || room < 16 * loads + 18)
+            return 0;
+        v[loads] = _mm_loadu_si128((const __m128i *)(k + 16 * loads));
+        mask = (uint64_t)name_stops(v[loads]) << (16 * loads);
+        loads++;
+    }
+    unsigned n = (unsigned)__builtin_ctzll(mask);
+    if (k[n] != '"' || k[n + 1] != ':')
+        return 0;
+    return put_name(ps, m, k, n, v, loads);
+}
+
 #endif
 
 static inline int short_name(P *ps, Mem *m)
@@ -2350,32 +2403,13 @@ static inline int short_name(P *ps, Mem *m)
         w = _mm_loadu_si128((const __m128i *)(k + 16));
         mask = name_stops(w) << 16;
         if (!mask)
-            return 0;
+            return long_name(ps, m, v, w);
     }
     unsigned n = (unsigned)__builtin_ctz(mask);
     if (k[n] != '"' || k[n + 1] != ':')
         return 0;
-    Buf *out = &ps->out;
-    if (buf_grow(out, 34) < 0) /* (never fails for want of room: a line's worth is there) */
-        return 0;
-    char *o = out->p + out->len;
-    o[0] = '"';
-    _mm_storeu_si128((__m128i *)(o + 1), v);
-    if (n >= 16)
-        _mm_storeu_si128((__m128i *)(o + 17), w);
-    o[n + 1] = '"';
-    o[n + 2] = ':';
-    out->len += n + 3;
-    m->key_off = (size_t)(k - ps->s);
-    m->key_len = n;
-    m->in_arena = 0;
-    m->nonbmp = 0;
-    m->prefix = n >= 8 ? __builtin_bswap64(load8(k))
-                       : n ? __builtin_bswap64(load8(k)) & (~0ull << (8 * (8 - n))) : 0;
-    ps->str_escaped = 0;
-    ps->str_nonbmp = 0;
-    ps->p = k + n + 2;
-    return 1;
+    __m128i vw[2] = {v, w};
+    return put_name(ps, m, k, n, vw, n >= 16 ? 2 : 1);
 #else
     (void)ps, (void)m;
     return 0;
@@ -2395,7 +2429,7 @@ static inline unsigned plain_literal(const unsigned char *p, const unsigned char
     return memcmp(&w, "fals", 4) == 0 && p[4] == 'e' ? 5 : 0;
 }
 
-static int flat_object(P *ps);
+static int flat_object(P *ps, int arrays);
 #define FLAT_TRIAL 256 /* objects tried before a hit rate under 1 in 4 stops flat_object */
 
 static int parse_object(P *ps, int depth, int role)
@@ -2403,7 +2437,7 @@ static int parse_object(P *ps, int depth, int role)
     if (depth > MAX_DEPTH)
         return NOTOK;
     if (role == ROLE_VALUE && ps->flat_tries < FLAT_TRIAL + 4 * ps->flat_hits) {
-        int rc = flat_object(ps);
+        int rc = flat_object(ps, depth < MAX_DEPTH);
         ps->flat_tries++;
         if (rc) {
             ps->flat_hits++;
@@ -2823,7 +2857,10 @@ static inline uint64_t prefix_xor(uint64_t x)
 
 /* A flat object of at most 64 bytes at ps->p (its `{`): members of printable ASCII names (no
  * escape) with a value each that is `true`, `false`, `null`, an integer plain_integer would
- * copy (at most 15 digits) or a string of printable ASCII without an escape, no whitespace, at
+ * copy (at most 15 digits), a string of printable ASCII without an escape, or (`arrays`: the
+ * object is not at the deepest level) an array of such integers that short_int_array takes
+ * (a position, a box: `uuidmap`'s entities, QA s32 T8; such an object went the general
+ * path's ~5 calls a member), no whitespace, at
  * most RANK_MAX members whose names' 8-byte prefixes are distinct. Written in RFC 8785 order
  * (each member copied whole from the line to its rank) with the flags the general path would
  * set, and 1; else 0, nothing read, written or flagged (the general path parses it); -1:
@@ -2834,7 +2871,8 @@ static inline uint64_t prefix_xor(uint64_t x)
  * window's quotes, separators and forbidden bytes are found once, and each member's bounds
  * are a bit scan of those masks. */
 #define FLAT_WIN 64
-static int flat_object(P *ps)
+static inline const unsigned char *short_int_array(const unsigned char *p, int *comma);
+static int flat_object(P *ps, int arrays)
 {
     const unsigned char *p = ps->p;
     if (ps->end - p < FLAT_WIN + 16) /* (copy16 reads up to 15 bytes past a member) */
@@ -2851,7 +2889,7 @@ static int flat_object(P *ps)
     /* whitespace, control characters, bytes >= 0x80 (signed: below 0x21), DEL, a backslash,
      * a nested object or array: the general path's */
     const __m128i sp = _mm_set1_epi8(0x21), del = _mm_set1_epi8(0x7f), bs = _mm_set1_epi8('\\'),
-                  ob = _mm_set1_epi8('{'), sb = _mm_set1_epi8('[');
+                  ob = _mm_set1_epi8('{'), sb = _mm_set1_epi8(arrays ? '{' : '[');
     __m128i r[4];
 #pragma GCC unroll 4
     for (int j = 0; j < 4; j++)
@@ -2898,8 +2936,19 @@ static int flat_object(P *ps)
         unsigned other_ok = int_ok | lit_ok; /* (neither holds a quote) */
         unsigned is_str = c0 == '"';
         unsigned ve = is_str ? ve_s : ve_o;
-        if (!(is_str ? str_ok : other_ok))
+        if (c0 == '[') {
+            /* a short array of integers, as parse_array's first test copies it whole (its
+             * 16 bytes are in the window's 80); nothing else nests here */
+            int comma;
+            const unsigned char *ae = short_int_array(p + vs, &comma);
+            if (ae == NULL)
+                return 0;
+            ve = (unsigned)(ae - p);
+            if (ve > e || !(MR >> ve & 1))
+                return 0;
+        } else if (!(is_str ? str_ok : other_ok)) {
             return 0;
+        }
         st[n] = pos;
         en[n] = ve;
         pre[n] = name_prefix(p + pos + 1, ne - pos - 1, ps->end);
@@ -3136,9 +3185,9 @@ static inline const unsigned char *plain_array64(const unsigned char *p,
                        : plain_array64_any(p, end, depth, comma, stop);
 }
 #else
-static int flat_object(P *ps)
+static int flat_object(P *ps, int arrays)
 {
-    (void)ps;
+    (void)ps, (void)arrays;
     return 0; /* (the general path) */
 }
 #endif
