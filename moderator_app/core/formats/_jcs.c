@@ -2140,17 +2140,17 @@ static void sort_mems(const P *ps, Mem *m, size_t n, Mem *scratch, int u16)
 #define RANK_MAX 16
 static inline int prefix_ranks(const Mem *m, size_t n, unsigned char *rank)
 {
-    size_t ties = 0;
+    uint32_t seen = 0; /* the ranks given: all n distinct only if the prefixes are (equal
+                        * prefixes share a rank), a count of ties per pair spared */
     for (size_t i = 0; i < n; i++) {
         uint64_t p = m[i].prefix;
         unsigned r = 0;
-        for (size_t j = 0; j < n; j++) {
+        for (size_t j = 0; j < n; j++)
             r += m[j].prefix < p;
-            ties += m[j].prefix == p;
-        }
         rank[i] = (unsigned char)r;
+        seen |= 1u << r;
     }
-    return ties == n;
+    return seen == (1u << n) - 1;
 }
 
 /* ---- objects and arrays ----------------------------------------------------------------- */
@@ -2958,17 +2958,16 @@ static int flat_object(P *ps, int arrays)
         pos = ve + 1;
     }
     unsigned char rank[RANK_MAX], at_rank[RANK_MAX];
-    unsigned ties = 0, inorder = 1;
+    unsigned seen = 0, inorder = 1; /* (distinct ranks: distinct prefixes, see prefix_ranks) */
     for (unsigned i = 0; i < n; i++) {
         unsigned rk = 0;
-        for (unsigned j = 0; j < n; j++) {
+        for (unsigned j = 0; j < n; j++)
             rk += pre[j] < pre[i];
-            ties += pre[j] == pre[i];
-        }
         rank[i] = (unsigned char)rk;
+        seen |= 1u << rk;
         inorder &= rk == i;
     }
-    if (ties != n)
+    if (seen != (1u << n) - 1)
         return 0; /* names alike in 8 bytes, or repeated: the general path compares them */
     Buf *out = &ps->out;
     if (buf_grow(out, e + 1 + 16) < 0)
