@@ -11,8 +11,7 @@ then the same detectors on the decoded text). Each decoder here gives a *view* o
   is hiding; `%20` and `%2F` are ordinary);
 - **character escapes**: `\\xNN` (a Python or C string written into JSON) and HTML
   `&#NNN;` / `&#xNN;`, decoded when 4+ of them stand in a row;
-- **base64** (standard or URL-safe): each run of 24+ characters (at most `_RUNS` a line)
-  decoded; **hex**: each run of 32+ hex digits decoded. A decoded run that is text (UTF-8,
+- **base64** (standard or URL-safe): each run of 24+ characters decoded; **hex**: each run of 32+ hex digits decoded. A decoded run that is text (UTF-8,
   97%+ printable) is read as text; one that is bytes (a picture, a digest, random bytes) is
   read only by the byte patterns (`secrets.scan_line`), as before this module.
 
@@ -21,9 +20,10 @@ named-value and URL patterns and, for text decoded from base64 or hex, the high-
 (`secrets_read`); a text view is decoded again once (base64 inside base64: a Docker config's
 `auth` in a Kubernetes Secret), no deeper.
 
-Bounded: the views of a line are made by regexes with bounded repeats or at C speed
-(`bytes.translate` and `find` before any regex on a long line), at most `_RUNS` runs decoded
-a line, and at most `_TEXT_MAX` bytes of decoded text a line read by the detectors.
+Bounded, before anything is decoded (`views`): each escape view decodes at most `_ESC_MAX`
+bytes of a line (windows around the runs on a longer line), base64 and hex at most
+`_BYTES_MAX` decoded bytes a line and `_TEXT_MAX` of text; runs are found at C speed
+(`bytes.translate` and `find` before any regex on a long line).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from moderator_app.core.formats.secrets import markers_of
 
 # percent: an escape of a character no URL needs escaped (a letter, a digit, `-._~`), or 4+
 # escapes in a row (a key cut into escapes)
-_PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
 _PCT_RUN = re.compile(rb"(?:%[0-9A-Fa-f]{2}){4}"
                       rb"|%(?:2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])")
 _ESC = re.compile(rb"\\\\?x([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});")
@@ -52,9 +51,11 @@ _PRINTABLE = bytes(range(32, 127)) + b"\t\r\n"
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _B64_MIN = 24
 _HEX_MIN = 32
-_RUNS = 64  # runs decoded a line, of each kind
-_TEXT_MAX = 1 << 20  # decoded text a line read by the detectors
+_TEXT_MAX = 1 << 20  # decoded text of base64 / hex runs a line read by the detectors
+_BYTES_MAX = 16 << 20  # bytes decoded from base64 / hex runs a line
 _RUN_MAX = 16 << 20
+_ESC_MAX = 1 << 20  # bytes of a line each escape view decodes (R4: checked before decoding)
+_CTX = 4096  # bytes an escape view decodes either side of a run of escapes on a longer line
 
 PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
@@ -112,24 +113,25 @@ def _b64(run: bytes) -> bytes | None:
 
 def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     """(how, decoded bytes, whether they are text, the column of the encoded spelling) of each
-    decoded view of `raw` (the module's docstring), in that order; bounded (`_RUNS`,
-    `_TEXT_MAX`)."""
-    text_left = _TEXT_MAX
+    decoded view of `raw` (the module's docstring), in that order; bounded before anything
+    is decoded (session 33's review R4, R5): the escape views decode at most `_ESC_MAX`
+    bytes of the line each (the whole line when it is that short, else windows of `_CTX`
+    either side of the runs found, in order), base64 and hex runs at most `_BYTES_MAX`
+    decoded bytes a line, their text views at most `_TEXT_MAX` (a longer text cut there).
+    No bound counts runs: a line's ordinary runs (digests, identifiers) do not use it up."""
     if b"%" in raw:
-        m = _PCT_RUN.search(raw)
-        if m is not None:
-            decoded = _PCT.sub(lambda e: bytes([int(e.group()[1:], 16)]), raw)
-            text_left -= len(decoded)
-            yield PERCENT, decoded, True, m.start() + 1
-    if text_left > 0 and markers_of(raw, (b"\\x", b"&#")):
-        m = _ESC_RUN.search(raw)
-        if m is not None:
-            decoded = _ESC.sub(_char, raw)
-            text_left -= len(decoded)
-            yield ESCAPES, decoded, True, m.start() + 1
+        windows, column = _windows(raw, _PCT_RUN)
+        if windows:
+            yield PERCENT, b"\n".join(_unquote(raw[lo:hi]) for lo, hi in windows), True, column
+    if markers_of(raw, (b"\\x", b"&#")):
+        windows, column = _windows(raw, _ESC_RUN)
+        if windows:
+            yield (ESCAPES, b"\n".join(_ESC.sub(_char, raw[lo:hi]) for lo, hi in windows),
+                   True, column)
+    text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
-        for n, (start, end) in enumerate(_runs(raw, table, least)):
-            if n >= _RUNS:
+        for start, end in _runs(raw, table, least):
+            if bytes_left <= 0:
                 break
             if end - start > _RUN_MAX:
                 continue
@@ -137,14 +139,53 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             got = _b64(run) if how is BASE64 else _hex(run)
             if got is None:
                 continue
+            bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
             if text:
+                got = got[:text_left]
                 text_left -= len(got)
             elif how is HEX or b"-" in run or b"_" in run:
                 continue  # (bytes: a digest, or a token's dashes read as URL-safe base64)
             yield how, got, text, start + 1
 
 
+def _windows(raw: bytes, run: re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
+    """The (start, end) ranges of `raw` an escape view decodes, and the column of the first
+    run of escapes (`run`): none when no run is; the whole line when it is `_ESC_MAX` bytes
+    or shorter; else `_CTX` bytes either side of each run found, adjacent ranges merged,
+    until `_ESC_MAX` bytes are taken (a 15.7 MB line of `%41` made a 5 MB view at one Python
+    call an escape: 557 MB and out of memory under the 512 MiB limit, R4)."""
+    m = run.search(raw)
+    if m is None:
+        return [], 0
+    column = m.start() + 1
+    if len(raw) <= _ESC_MAX:
+        return [(0, len(raw))], column
+    out: list[tuple[int, int]] = []
+    left = _ESC_MAX
+    while m is not None and left > 0:
+        lo = max(out[-1][1] if out else 0, m.start() - _CTX)
+        hi = min(len(raw), m.end() + _CTX, lo + left)
+        if out and out[-1][1] == lo:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+        left -= hi - lo
+        m = run.search(raw, hi) if hi < len(raw) else None
+    return out, column
+
+
+_HEX_PAIRS = {f"{a}{b}".encode(): bytes([int(a + b, 16)])
+              for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF"}
+
+
+def _unquote(data: bytes) -> bytes:
+    """`data` with its `%XX` escapes decoded (one list comprehension over its `%` pieces:
+    no regex callback an escape)."""
+    parts = data.split(b"%")
+    pairs = _HEX_PAIRS
+    return parts[0] + b"".join([(pairs.get(p[:2]) or b"%" + p[:2]) + p[2:]
+                                for p in parts[1:]])
 
 
 def hex_text(run: bytes) -> bool:

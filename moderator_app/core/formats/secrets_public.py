@@ -143,22 +143,61 @@ def scan_public(raw: bytes) -> SecretHit | None:
 
 def _decoded_hit(raw: bytes, depth: int = 0) -> SecretHit | None:
     """A secret in a decoded view of the line (`secrets_decode.views`: percent-escapes,
-    character escapes, base64 and hex runs), or None. A text decoded from base64 or hex is
-    decoded once more (`depth`); what is found in base64 or hex is named so, its excerpt the
-    encoded run's."""
+    character escapes, base64 and hex runs), or None. A text view is decoded once more
+    (`depth`; base64 in percent-escapes or `\\x` escapes too, the review's R10: they were
+    published); what is found in base64 or hex is named so, its excerpt the encoded run's.
+    Bytes views (runs that decode to no text: identifiers, digests, pictures) are read
+    together, up to `_BATCH` bytes, and one by one only when together they hold something:
+    with no count of runs bounding a line (R5), a 6 MB line of 250,000 short runs read one
+    by one took 6.4 s."""
+    pending: list[tuple[str, bytes, int]] = []
+    size = 0
     for how, decoded, text, column in views(raw):
-        inner = _view_hit(decoded, text, how)
-        if inner is None and text and not depth and how in (BASE64, HEX):
-            inner = _decoded_hit(decoded, depth + 1)
-        if inner is None:
-            continue
-        if how in (BASE64, HEX):
-            run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
-            run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
-            return SecretHit(f"{'base64' if how is BASE64 else 'hex'} of a secret", column,
-                             _redact(run), True, how=f"{how} ({inner.label})")
-        return SecretHit(inner.label, 0, inner.excerpt, True, how=how)
+        if not text:
+            pending.append((how, decoded, column))
+            size += len(decoded)
+            if size < _BATCH:
+                continue
+            found = _bytes_hit(raw, pending)
+            pending, size = [], 0
+        else:
+            found = _bytes_hit(raw, pending)
+            pending, size = [], 0
+            if found is None:
+                found = _one_hit(raw, how, decoded, text, column, depth)
+        if found is not None:
+            return found
+    return _bytes_hit(raw, pending)
+
+
+_BATCH = 1 << 16
+
+
+def _bytes_hit(raw: bytes, pending: list[tuple[str, bytes, int]]) -> SecretHit | None:
+    if not pending or (len(pending) > 1 and _view_hit(
+            b"\n".join(decoded for _, decoded, _ in pending), False, BASE64) is None):
+        return None
+    for how, decoded, column in pending:
+        found = _one_hit(raw, how, decoded, False, column, 1)
+        if found is not None:
+            return found
     return None
+
+
+def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
+             depth: int) -> SecretHit | None:
+    """What one view holds, named as `_decoded_hit` says."""
+    inner = _view_hit(decoded, text, how)
+    if inner is None and text and not depth:
+        inner = _decoded_hit(decoded, depth + 1)
+    if inner is None:
+        return None
+    if how in (BASE64, HEX):
+        run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
+        run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
+        return SecretHit(f"{'base64' if how is BASE64 else 'hex'} of a secret", column,
+                         _redact(run), True, how=f"{how} ({inner.label})")
+    return SecretHit(inner.label, 0, inner.excerpt, True, how=how)
 
 
 def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:

@@ -1,0 +1,102 @@
+"""The decoded views' bounds (session 33's review of d0e0dac, R4, R5, R10): a 15.7 MB line of
+percent-escapes made a 5 MB view at one Python call an escape (verify and withhold "out of
+memory" at 512 MiB: nothing judged); 64 ordinary runs (commit hashes, identifiers) before an
+encoded key used up a count of runs and hid it; base64 inside percent-escapes or `\\x`
+escapes was never decoded twice. The work is asserted through `views`' output (what the
+detectors read), never a duration."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+import orjson
+import pytest
+
+from moderator_app.core.formats.secrets_decode import views
+from moderator_app.core.formats.secrets_public import scan_public
+from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
+
+GITHUB = "ghp_" + "S33mendsecBoundsTokenAbCdEfGhIjKlMnOp"
+START = b'{"seq":0,"at":"2026-12-05T20:00:00.000Z","elapsedMs":0,"type":"run_start","data":{}}'
+MIB = 1 << 20
+
+
+def _line(text: str) -> bytes:
+    return orjson.dumps({"seq": 1, "at": "2026-12-05T20:00:01.000Z", "elapsedMs": 1000,
+                         "type": "observation", "data": {"summary": text}})
+
+
+def _pct(text: str) -> str:
+    return "".join(f"%{b:02X}" for b in text.encode())
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+HUGE = {  # R4's shapes, each under the 16 MiB line bound
+    "percent": "%41" * (5 * MIB),
+    "percent runs": " ".join("%41%42%43%44" for _ in range(15 * MIB // 13)),
+    "html": "&#65;" * (3 * MIB),
+    "\\x": "\\x41" * (3 * MIB),
+    "base64 of percent runs": _b64(" ".join("%41%42%43%44" for _ in range(11 * MIB // 13))),
+}
+
+
+@pytest.mark.parametrize("shape", HUGE)
+def test_a_huge_line_of_escapes_is_decoded_in_a_bounded_view(shape):
+    line = _line(HUGE[shape])
+    assert len(line) > 12 * MIB
+    got = [(how, len(decoded)) for how, decoded, _, _ in views(line)]
+    assert got, shape
+    assert all(size <= MIB for _, size in got), got  # (main: 5 MB, 11 MB views)
+    assert sum(size for _, size in got) <= 2 * MIB, got
+
+
+def test_a_key_opening_a_huge_line_of_escapes_is_still_named():
+    line = _line("pass=" + _pct(GITHUB) + "%41" * (5 * MIB))
+    hit = scan_public(line)
+    assert hit is not None and hit.label == "GitHub token"
+
+
+DECOYS = {  # R5: ordinary runs before the encoded key
+    "64 sha1 digests": " ".join(hashlib.sha1(bytes([i])).hexdigest() for i in range(64))
+    + " tok " + GITHUB.encode().hex(),
+    "300 sha1 digests": " ".join(hashlib.sha1(bytes([i % 256, i // 256])).hexdigest()
+                                 for i in range(300)) + " tok " + GITHUB.encode().hex(),
+    "64 identifiers": " ".join(f"theQuickBrownFoxJumpsOverLazyDogIdentifier{i:03d}"
+                               for i in range(64)) + " token: " + _b64("token=" + GITHUB),
+}
+
+
+@pytest.mark.parametrize("shape", DECOYS)
+def test_ordinary_runs_before_an_encoded_key_do_not_hide_it(tmp_path, shape):
+    line = _line(DECOYS[shape])
+    hit = scan_public(line)
+    assert hit is not None and hit.label in ("hex of a secret", "base64 of a secret"), hit
+    assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    with pytest.raises(WithholdError, match=r"^line 2: "):
+        withhold_log(src, tmp_path / "public.jsonl")
+
+
+NESTED = {  # R10: base64 inside the escape views
+    "percent of base64": "url ?d=" + _pct(_b64(GITHUB)),
+    "\\x of base64": "b'" + "".join(f"\\x{b:02x}" for b in _b64(GITHUB).encode()) + "'",
+    "html of base64": "<i>" + "".join(f"&#{b};" for b in _b64(GITHUB).encode()) + "</i>",
+}
+
+
+@pytest.mark.parametrize("shape", NESTED)
+def test_base64_inside_escapes_is_decoded_twice(tmp_path, shape):
+    line = _line(NESTED[shape])
+    hit = scan_public(line)
+    assert hit is not None and hit.label == "base64 of a secret", hit
+    assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    with pytest.raises(WithholdError, match=r"^line 2: "):
+        withhold_log(src, tmp_path / "public.jsonl")
+
