@@ -20,17 +20,17 @@ named-value and URL patterns and, for text decoded from base64 or hex, the high-
 (`secrets_read`); a text view is decoded again once (base64 inside base64: a Docker config's
 `auth` in a Kubernetes Secret), no deeper.
 
-Bounded, before anything is decoded (`views`): each escape view decodes at most `_ESC_MAX`
-bytes of a line (windows around the runs on a longer line), base64 and hex at most
-`_BYTES_MAX` decoded bytes a line and `_TEXT_MAX` of text; runs are found at C speed
-(`bytes.translate` and `find` before any regex on a long line).
+Bounded (`views`): an escape view decodes its line `_PIECE` bytes at a time (a line past
+`_ESC_MAX`: windows around its runs), base64 and hex at most `_BYTES_MAX` decoded bytes a
+line, text read until `_TEXT_MAX`; runs are found at C speed (`bytes.translate` and `find`
+before any regex on a long line).
 """
 
 from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats.secrets import markers_of
 
@@ -54,8 +54,9 @@ _HEX_MIN = 32
 _TEXT_MAX = 1 << 20  # decoded text of base64 / hex runs a line read by the detectors
 _BYTES_MAX = 16 << 20  # bytes decoded from base64 / hex runs a line
 _RUN_MAX = 16 << 20
-_ESC_MAX = 1 << 20  # bytes of a line each escape view decodes (R4: checked before decoding)
-_CTX = 4096  # bytes an escape view decodes either side of a run of escapes on a longer line
+_ESC_MAX = 16 << 20  # bytes of a line each escape view decodes (the line bound)
+_CTX = 4096  # bytes an escape view decodes either side of a run past `_ESC_MAX`
+_PIECE = 1 << 16  # bytes of a line decoded at a time
 
 PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
@@ -114,20 +115,19 @@ def _b64(run: bytes) -> bytes | None:
 def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     """(how, decoded bytes, whether they are text, the column of the encoded spelling) of each
     decoded view of `raw` (the module's docstring), in that order; bounded before anything
-    is decoded (session 33's review R4, R5): the escape views decode at most `_ESC_MAX`
-    bytes of the line each (the whole line when it is that short, else windows of `_CTX`
-    either side of the runs found, in order), base64 and hex runs at most `_BYTES_MAX`
-    decoded bytes a line, their text views at most `_TEXT_MAX` (a longer text cut there).
-    No bound counts runs: a line's ordinary runs (digests, identifiers) do not use it up."""
+    is decoded (session 33's review R4, R5): the escape views decode the line (up to
+    `_ESC_MAX`, the line bound) a piece at a time, no Python object an escape held for the
+    line; base64 and hex runs at most `_BYTES_MAX` decoded bytes a line, text views until
+    `_TEXT_MAX` of text is read. No bound counts runs: a line's ordinary runs (digests,
+    identifiers) do not use it up (64 of them hid a key, R5)."""
     if b"%" in raw:
         windows, column = _windows(raw, _PCT_RUN)
         if windows:
-            yield PERCENT, b"\n".join(_unquote(raw[lo:hi]) for lo, hi in windows), True, column
+            yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
     if markers_of(raw, (b"\\x", b"&#")):
         windows, column = _windows(raw, _ESC_RUN)
         if windows:
-            yield (ESCAPES, b"\n".join(_ESC.sub(_char, raw[lo:hi]) for lo, hi in windows),
-                   True, column)
+            yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in _runs(raw, table, least):
@@ -142,7 +142,6 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
             if text:
-                got = got[:text_left]
                 text_left -= len(got)
             elif how is HEX or b"-" in run or b"_" in run:
                 continue  # (bytes: a digest, or a token's dashes read as URL-safe base64)
@@ -173,6 +172,33 @@ def _windows(raw: bytes, run: re.Pattern[bytes]) -> tuple[list[tuple[int, int]],
         left -= hi - lo
         m = run.search(raw, hi) if hi < len(raw) else None
     return out, column
+
+
+def _decode(raw: bytes, windows: list[tuple[int, int]], decode: Callable[[bytes], bytes],
+            starts: bytes, reach: int) -> bytes:
+    """The windows of `raw` decoded by `decode`, `_PIECE` bytes at a time (the temporaries of
+    a piece, never of the line: a regex callback or a split of a 15.7 MB line held millions of
+    objects at once, R4), each cut moved back before an escape it would split (a character
+    of `starts` within `reach` bytes); the windows joined by line breaks."""
+    out = []
+    for lo, hi in windows:
+        at = lo
+        while at < hi:
+            cut = min(hi, at + _PIECE)
+            if cut < hi:
+                back = max(raw.rfind(bytes([c]), cut - reach, cut) for c in starts)
+                if back > at:
+                    cut = back
+                    if cut - 1 > at and raw[cut - 1] == 92:  # (`\\x41`: both backslashes)
+                        cut -= 1
+            out.append(decode(raw[at:cut]))
+            at = cut
+        out.append(b"\n")
+    return b"".join(out[:-1])
+
+
+def _unescape(data: bytes) -> bytes:
+    return _ESC.sub(_char, data)
 
 
 _HEX_PAIRS = {f"{a}{b}".encode(): bytes([int(a + b, 16)])
