@@ -126,3 +126,18 @@ def test_base64_inside_escapes_is_decoded_twice(tmp_path, shape):
     with pytest.raises(WithholdError, match=r"^line 2: "):
         withhold_log(src, tmp_path / "public.jsonl")
 
+
+
+ESCAPED = {  # a key's escapes across the 64 KiB cut of the escape views' decoding
+    "percent": _pct,
+    "\\x": lambda text: "".join(f"\\x{b:02x}" for b in text.encode()),
+    "html": lambda text: "".join(f"&#{b};" for b in text.encode()),
+}
+
+
+@pytest.mark.parametrize("shape", ESCAPED)
+@pytest.mark.parametrize("shift", range(0, 240, 7))
+def test_a_key_across_a_piece_cut_is_named(shape, shift):
+    line = _line("a" * (65536 - 120 + shift) + " " + ESCAPED[shape](GITHUB))
+    hit = scan_public(line)
+    assert hit is not None and hit.label == "GitHub token", (shape, shift)
