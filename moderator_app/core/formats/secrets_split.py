@@ -10,7 +10,11 @@ reader of the public log reads in sequence; other events between are skipped), u
 parts, within `_LINES` lines of the first. The parts joined are tested for the family's
 pattern crossing a join, or for a prefix followed by 16+ random characters (upper and
 lower case and 2+ digits, not words: `secrets._random`'s rule, as a head cut at a string's
-end); a prefix alone is no finding.
+end); a prefix alone is no finding. Session 33's review R14 (an honest "sent the key-press"
+or a bare "sk-" ending an observation, then a message id or a git hash opening the next, was
+refused): a first part whose rest is a lowercase word opens no chain (a one-case family's
+pattern still read through it: `dapi` + `dccae`), and a first part that is the prefix alone
+is a key only if what the joins add reads as random (`_random_rest`).
 
 Read on the public lines as bytes (orjson's compact form, escapes decoded or not): an event's
 type is its first `"type":"..."`, its last word the run of a key's characters before the
@@ -96,7 +100,8 @@ class _Chain:
     line: int
     kind: bytes
     head: str  # the first part: from the family's prefix to the end of its word
-    labels: tuple[tuple[str, re.Pattern[str], int], ...]  # (label, pattern, prefix length)
+    # (label, pattern, prefix length, whether its prefix then random characters is read)
+    labels: tuple[tuple[str, re.Pattern[str], int, bool], ...]
     texts: list[str] = field(default_factory=list)  # every joining so far (2 ways a part)
     lines: list[int] = field(default_factory=list)
     waited: int = 0
@@ -108,14 +113,19 @@ def _families() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
 
 
 def _head(word: str, present: tuple[bytes, ...] | None = None
-          ) -> tuple[str, tuple[tuple[str, re.Pattern[str], int], ...]] | None:
+          ) -> tuple[str, tuple[tuple[str, re.Pattern[str], int, bool], ...]] | None:
     """The first part a word may be: from the first family prefix in it (its marker at the
     word's start or after a character no key holds, or 1-3 letters before it where the
     family's pattern reads them: `sk_live_`'s marker is `k_live_`) to the word's end, with
-    the families it may be and each prefix's length; None when no prefix opens it, or when a
-    family's pattern matches it whole (the line's own tests read that). `present`: the
+    the families it may be, each prefix's length and whether the prefix then random
+    characters is read; None when no prefix opens it, or when a family's pattern matches it
+    whole (the line's own tests read that). A family whose prefix is followed by a word
+    (`_worded`: `key-press`, `key-frame`; session 33's review R14: an honest "sent the
+    key-press" then an observation opening with a message id was refused) is left out, unless
+    it is of one case and its pattern goes on through the word (`dapi` + `dccae`: 6 hex
+    letters read as a word 1 time in 100): then only its pattern is read. `present`: the
     prefixes the line's block holds (only those families are tried)."""
-    found: list[tuple[int, str, re.Pattern[str], int]] = []
+    found: list[tuple[int, str, re.Pattern[str], int, bool]] = []
     filled = word + "0" * 64 + "a" * 64
     for marker, label, pattern in _families():
         if present is not None and marker.encode() not in present:
@@ -131,12 +141,17 @@ def _head(word: str, present: tuple[bytes, ...] | None = None
             if at and word[at - 1].isalnum():
                 continue  # (inside a word: `monkey-`, `rasp-`)
             begin = at
-        found.append((begin, label, pattern, at + len(marker) - begin))
+        rest = word[at + len(marker):]
+        loose = not _worded(rest)
+        if not loose and (pattern.match(filled, begin) is None or pattern.match(
+                word[:at + len(marker)] + rest.upper() + filled[len(word):], begin) is not None):
+            continue  # (a word after the prefix, no one-case key's start: review R14)
+        found.append((begin, label, pattern, at + len(marker) - begin, loose))
     if not found:
         return None
     first = min(f[0] for f in found)
-    return word[first:], tuple((label, pattern, n) for b, label, pattern, n in found
-                               if b == first)
+    return word[first:], tuple((label, pattern, n, loose) for b, label, pattern, n, loose
+                               in found if b == first)
 
 
 class SplitWatch:
@@ -222,18 +237,45 @@ def _piece(word: str) -> bool:
     return len(word) >= 8 and not word.islower() and not word.isupper() and not _words(word)
 
 
+def _worded(rest: str) -> bool:
+    """Whether what follows a prefix in a head is a word: lowercase letters that read as
+    words (`press`, `value`, `frame`, `down`: `secrets_read._words`), not the start of a
+    key's random part (`_head`). 6 random characters of [A-Za-z0-9] are so ~0.5 times in 100
+    (14 of 9,000 split keys of 9 families in session 33's probe); `SK`, `AbCdEf`, `x7` are
+    not."""
+    return rest.isascii() and rest.isalpha() and rest.islower() and _words(rest)
+
+
+def _random_rest(text: str, prefix: int, end: int, pattern: re.Pattern[str]) -> bool:
+    """Whether a family's match across a join, `text[:end]`, reads as a key past its prefix:
+    the rest `_mixed` (upper and lower case and 2+ digits, `secrets._random`'s rule) and not
+    words, as a key of a mixed-case family's random part is (an OpenAI key); or the family is
+    of one case, its pattern failing with the rest's case swapped (Databricks' and Mailgun's
+    lowercase hex, AWS's capitals): then its shape is the test. Review R14: "sk-" ending an
+    event then a 40-digit git hash opening the next matched `sk-`'s pattern and was refused."""
+    rest = text[prefix:end]
+    if _mixed(rest) and not _words(rest):
+        return True
+    return pattern.match(text[:prefix] + rest.swapcase() + text[end:]) is None
+
+
 def _reads_as_key(text: str, chain: _Chain) -> str | None:
     """The label a joined chain reads as, or None: the family's pattern matching across the
-    first join, or its prefix then 16+ random characters that are not words, the first part
-    holding fewer than 16 of them (a word of 16+ after a prefix is read alone, as a head cut
-    at its string's end: `secrets_read._cut_head`; a base64 cursor `eyJwYWdl...` then the next
-    event's first word is no key)."""
-    for label, pattern, prefix in chain.labels:
+    first join (when the first part is its prefix alone, what the joins add must read as
+    random: `_random_rest`; a first part holding a key's characters past its prefix is
+    evidence enough, and holding those to `_mixed` too left out 13-15 in 1,000 split 36-
+    character `ghp_` / `npm_` keys, those with fewer than 2 digits), or (unless the first
+    part's rest is a word) its prefix then 16+ random characters that are not words, the
+    first part holding fewer than 16 of them (a word of 16+ after a prefix is read alone, as a
+    head cut at its string's end: `secrets_read._cut_head`; a base64 cursor `eyJwYWdl...` then
+    the next event's first word is no key)."""
+    for label, pattern, prefix, loose in chain.labels:
         m = pattern.match(text)
-        if m is not None and m.end() > len(chain.head):
+        if m is not None and m.end() > len(chain.head) and (
+                len(chain.head) > prefix or _random_rest(text, prefix, m.end(), pattern)):
             return label
         rest = text[prefix:]
-        if len(chain.head) - prefix < _RANDOM_REST <= len(rest) and _mixed(rest) \
+        if loose and len(chain.head) - prefix < _RANDOM_REST <= len(rest) and _mixed(rest) \
                 and not _words(rest):
             return f"{label}'s prefix then {len(rest)} random characters"
     return None
