@@ -141,3 +141,40 @@ def test_a_key_across_a_piece_cut_is_named(shape, shift):
     line = _line("a" * (65536 - 120 + shift) + " " + ESCAPED[shape](GITHUB))
     hit = scan_public(line)
     assert hit is not None and hit.label == "GitHub token", (shape, shift)
+
+
+UNKNOWN = "zq9T4mK2vX8pL5nR7wQ3jH6bY1cF0dG"  # no family: 31 random characters
+_WORD = _b64("abcdefghijklmnopqr")  # 24 characters decoding to text, as R15's line
+_FLAT = _b64("x " + "a" * 22)  # text holding a 22-character run of no entropy
+
+
+def _among(filler: str, key: str, at: int, n: int = 20_000) -> str:
+    return " ".join(key if i == at else filler for i in range(n))
+
+
+AMONG = {  # session 33's review R15: the short text runs are read together, 64 KiB at a time
+    "a family key, run 12,345 of 20,000": _among(_WORD, _b64("token=" + GITHUB), 12_345),
+    "a family key, the first run": _among(_WORD, _b64("token=" + GITHUB), 0),
+    "a family key, the last run": _among(_WORD, _b64("token=" + GITHUB), 19_999),
+    "base64 of base64 of a key, run 7,001": _among(_WORD, _b64(_b64(GITHUB)), 7_001),
+    "a random run, run 9,999": _among(_WORD, _b64("KEY=" + UNKNOWN), 9_999),
+    "a random run after 9,999 flat runs": _among(_FLAT, _b64("KEY=" + UNKNOWN), 9_999),
+    "a named value, run 15,000": _among(_WORD, _b64("password: " + UNKNOWN), 15_000),
+}
+
+
+@pytest.mark.parametrize("shape", AMONG)
+def test_a_key_among_many_short_text_runs_is_named(tmp_path, shape):
+    line = _line(AMONG[shape])
+    hit = scan_public(line)
+    assert hit is not None and hit.label == "base64 of a secret", hit
+    assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    with pytest.raises(WithholdError, match=r"^line 2: "):
+        withhold_log(src, tmp_path / "public.jsonl")
+
+
+def test_short_text_runs_alone_stay_quiet():
+    assert scan_public(_line(_among(_WORD, _WORD, 0))) is None
+    assert scan_public(_line(_among(_FLAT, _FLAT, 0))) is None

@@ -35,7 +35,9 @@ one line is not looked for by (c) (docs/rules-community.md).
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import re
 
@@ -324,6 +326,26 @@ def random_run(text: str) -> str | None:
                 and not _honest(whole, "", _word_before(text, m.start())):
             return whole
     return None
+
+
+def random_run_among(texts: list[str], sep: str) -> bool:
+    """Whether any of `texts` holds a `random_run` (session 33's review R15: 58,000 short
+    decoded texts a line, each read alone): one `_RUNS` pass over their join by `sep` (no
+    run character in it) finds the candidates, a run of `_MAX` or fewer characters with a
+    piece of high entropy; only a text holding one is tested whole, by `random_run` itself."""
+    joined = sep.join(texts)
+    ends = list(itertools.accumulate(len(t) + len(sep) for t in texts))
+    tested = -1
+    for m in _RUNS.finditer(joined):
+        whole = m.group()
+        if len(whole) > _MAX or not any(high_entropy(run) for run in whole.split("/")):
+            continue
+        i = bisect.bisect_right(ends, m.start())
+        if i != tested and i < len(texts):
+            tested = i
+            if random_run(texts[i]) is not None:
+                return True
+    return False
 
 
 def _cut_head(text: str) -> tuple[str, str] | None:
