@@ -28,8 +28,10 @@ its last record deleted with the meta head fixed by SQL):
   in a `Cookie:` header of a request an observation quotes;
 - h33_06 official_zst_one_byte_blocks: an official trajectory (chain valid, 3,000 events)
   whose `events.jsonl.zst` is ONE zstd frame of one-byte raw blocks (3 header bytes a byte:
-  ~4x the plain size, millions of blocks); its twin (`twin/`, the same events zstd level 3)
-  beside: the verdict must be the twin's, within the bounds;
+  ~4x the plain size, millions of blocks); its twin (the folder `..._twin` beside it, the
+  same events zstd level 3): the verdict must be the twin's, within the bounds (until
+  00:00 the twin stood in a `twin/` folder inside, so the input held two trajectories:
+  judge note 1 of docs/qa/session33.md);
 - h33_07 log_osc52_dcs_c1_run_start: run_start's `model`, `scaffold.name` and `category`
   holding an OSC 52 clipboard write (`ESC ] 52 ; c ; BASE64 BEL`), a DCS string (`ESC P ...
   ESC \\`; ESC and BEL JSON-escaped, as a JSON writer must), C1 CSI / NEL / OSC / ST
@@ -129,14 +131,16 @@ def _official_blocks(d: Path) -> None:
     from moderator_app.core.samples.trajectory_writer import make_run_events, write_trajectory
 
     out = d / "events.jsonl.zst"
-    if out.exists():
+    twin = d.with_name(d.name + "_twin")
+    if out.exists() and twin.exists():
         return
-    (d / "twin").mkdir(parents=True, exist_ok=True)
+    d.mkdir(parents=True, exist_ok=True)
+    twin.mkdir(parents=True, exist_ok=True)
     tmp = d / "plain.part"
     write_trajectory(tmp, make_run_events(3000, seed=331, run_id="run_qa33_blocks",
                                           variety=0.0))
     plain = tmp.read_bytes()
-    (d / "twin" / "events.jsonl.zst").write_bytes(
+    (twin / "events.jsonl.zst").write_bytes(
         zstandard.ZstdCompressor(level=3).compress(plain))
     (d / "events.jsonl.zst.part").write_bytes(one_byte_blocks(plain))
     (d / "events.jsonl.zst.part").rename(out)
@@ -246,7 +250,7 @@ def cases(root: Path, ledgers: bool = False) -> list[tuple[str, list[list[str]]]
     d = root / "h33_06_official_zst_one_byte_blocks"
     _official_blocks(d)
     out.append((d.name, [["verify", str(d)], ["verify", str(d), "--json"],
-                         ["verify", str(d / "twin"), "--json"],
+                         ["verify", str(d.with_name(d.name + "_twin")), "--json"],
                          ["decide", str(d), "--reject", "--reason", "other", "--note", "qa33"]]))
     ev = _events()
     ev[0]["data"]["model"] = f"provider/model-{OSC52}id"
@@ -361,7 +365,7 @@ def _blocks_twin(root: Path) -> dict:
 
     d = root / "h33_06_official_zst_one_byte_blocks"
     a = s22._verify(d)
-    b = s22._verify(d / "twin")
+    b = s22._verify(d.with_name(d.name + "_twin"))
 
     def brief(r):
         return (r[0], r[1].get("verdict"), r[1].get("verification_level"),
