@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, _redact, markers_of
-from moderator_app.core.formats.secrets_read import FAMILIES, _mixed, _words
+from moderator_app.core.formats.secrets_read import FAMILIES, _families, _mixed, _words
 
 _LINES = 256  # lines a chain waits for its next part
 _OPEN = 8  # chains open at once (a new head replaces the oldest)
@@ -105,11 +105,6 @@ class _Chain:
     texts: list[str] = field(default_factory=list)  # every joining so far (2 ways a part)
     lines: list[int] = field(default_factory=list)
     waited: int = 0
-
-
-@functools.cache
-def _families() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    return tuple((m.decode(), label, re.compile(p.decode())) for m, label, p in FAMILIES)
 
 
 def _head(word: str, present: tuple[bytes, ...] | None = None
