@@ -30,7 +30,7 @@ from pathlib import Path
 
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
-QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30, 31, 32)]
+QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30, 31, 32, 33)]
 # session 32's wide training set (scripts/wide_corpus.py build; docs/qa/wide.md)
 WIDE = Path(os.environ.get("MODERATOR_WIDE_DIR", MAIN / ".cache" / "wide"))
 # seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
