@@ -1,0 +1,167 @@
+"""The reaction reader's recall at the true offset on the wide set (issue 13, session 34).
+
+    PYTHONPATH=. .venv/bin/python scripts/reader_recall_s34.py [OUT.jsonl] [--games g1,g2]
+        [--kinds genuine,genuine2] [--table A.jsonl [B.jsonl]]
+
+For every wide genuine run (`$MODERATOR_WIDE_DIR/sync/*-genuine*`), at the TRUE offset
+(truth.json `offset_s` plus the file's shift, `wide_corpus.file_shift`: the product's clock),
+each logged action's first reaction as the reader answers it, compared with the truth's
+`actions[].shows_video_s` (the video time of the first frame that shows the press, plus the
+same shift; null when never shown):
+
+- recall: shown presses answered within one video frame of the truth's frame;
+- false: answers for presses never shown, or more than one frame off.
+
+Two readers, each the product's own call:
+- `plain`: `reactions.measure` on the plain novelty at sync_reaction_z (the reader every
+  stage starts from);
+- `fixed`: `reading.analyze_at(fixed=True)` at the true offset, its `reactions` (the learned
+  tile weights' novelty, `measure_all`: what the findings read).
+
+Per run one JSON line; `--table` prints totals and the tuned / untuned split
+(`wide_corpus.TUNED`) of one file, or two side by side with the rows that moved. Runs are
+loaded as `holds_sweep_s28.load` loads them (the wide set's scan cache, `appcache`: no scan
+is made, the analysis only). Deterministic. Nothing here is imported by the app or tests.
+
+Baseline at 29c6c7b (session 34's start; 152 genuine and genuine2 runs, 4,090 actions, 2,393
+of them shown by the truth; 76 runs of tuned games, 76 untuned):
+    plain: right 762 (31.8 %), false 879 (518 never shown, 361 off: 338 late); untuned 344 of
+           1,230 (28.0 %), false 396
+    fixed: right 854 (35.7 %), false 880 (540 never shown, 340 off: 315 late); untuned 379 of
+           1,230 (30.8 %), false 400
+36 runs answer no shown press within a frame (`fixed`); 27 of them answer nothing at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import holds_sweep_s28 as holds  # noqa: E402
+import wide_corpus  # noqa: E402
+
+FRAME_TOL = 1.0  # frames: an answer this near the truth's first showing frame is right
+
+
+def score(answers: list[float | None], shows: list[float | None], fps: float) -> dict:
+    """Counts of one reader's answers against the truth's showing times (same clock)."""
+    tol = (FRAME_TOL + 0.01) / fps
+    shown = sum(s is not None for s in shows)
+    right = sum(a is not None and s is not None and abs(a - s) <= tol
+                for a, s in zip(answers, shows, strict=True))
+    unshown = sum(a is not None and s is None for a, s in zip(answers, shows, strict=True))
+    off = sum(a is not None and s is not None and abs(a - s) > tol
+              for a, s in zip(answers, shows, strict=True))
+    late = sum(a is not None and s is not None and a - s > tol
+               for a, s in zip(answers, shows, strict=True))
+    return {"shown": shown, "right": right, "false": unshown + off, "unshown": unshown,
+            "off": off, "late": late, "answered": sum(a is not None for a in answers)}
+
+
+def row(folder: Path) -> dict:
+    """One run's counts for both readers at its true offset."""
+    import numpy as np
+
+    from moderator_app.core.sync import reactions, reading
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
+
+    os.environ["MODERATOR_APP_CACHE"] = str(wide_corpus.WIDE / "appcache")
+    truth, kept, kinds, _end, sig, _scan, _name = holds.load(folder)
+    shift = wide_corpus.file_shift(folder, float(truth["fps"]), str(truth.get("recorder")))
+    t0 = float(truth["offset_s"]) + shift
+    acts = truth["actions"]
+    run_s = np.asarray(kept, float)
+    # the truth's actions by their run time (the log's inputs are the same presses)
+    by_ms: dict[int, float | None] = {}
+    for a in acts:
+        s = a.get("shows_video_s")
+        by_ms.setdefault(int(a["elapsed_ms"]), None if s is None else float(s) + shift)
+    shows = [by_ms.get(int(round(t * 1000))) for t in run_s.tolist()]
+    matched = sum(int(round(t * 1000)) in by_ms for t in run_s.tolist())
+    plain = reactions.measure(sig, reactions.novelty(sig), run_s, t0, 1.0, th.sync_reaction_z)
+    fixed = reading.analyze_at(run_s, sig, th, t0, input_kinds=kinds, fixed=True)
+    fa: list[float | None] = [None] * len(run_s)
+    for r in fixed.reactions:
+        fa[r.index] = r.video_s
+    game = truth["game"]
+    return {"run": folder.name, "game": game, "kind": truth["tamper"]["kind"],
+            "tuned": game in wide_corpus.TUNED, "fps": float(sig.fps), "actions": len(run_s),
+            "matched": matched, "t0": round(t0, 6),
+            "plain": score([r.video_s for r in plain], shows, sig.fps),
+            "fixed": score(fa, shows, sig.fps)}
+
+
+def runs(kinds: set[str], games: set[str] | None) -> list[Path]:
+    """The wide set's genuine runs of these kinds (and games), in name order."""
+    out = []
+    for p in sorted((wide_corpus.WIDE / "sync").iterdir()):
+        game, _, rest = p.name.partition("-")
+        kind = rest.partition("@")[0]
+        if kind in kinds and (games is None or game in games):
+            out.append(p)
+    return out
+
+
+def totals(rows: list[dict], reader: str) -> dict:
+    """Summed counts of one reader over rows."""
+    keys = ("shown", "right", "false", "unshown", "off", "late", "answered")
+    return {k: sum(r[reader][k] for r in rows) for k in keys}
+
+
+def _line(label: str, t: dict) -> str:
+    rec = t["right"] / t["shown"] if t["shown"] else 0.0
+    return (f"{label:<26} shown {t['shown']:5d}  right {t['right']:5d} ({rec:6.1%})  false "
+            f"{t['false']:5d} (unshown {t['unshown']}, off {t['off']}, late {t['late']})")
+
+
+def table(paths: list[Path]) -> None:
+    """Totals per file (all / tuned / untuned), and with two files the runs that moved."""
+    sets = [{json.loads(x)["run"]: json.loads(x) for x in p.read_text().splitlines() if x}
+            for p in paths]
+    names = sorted(set.intersection(*(set(s) for s in sets)))
+    for reader in ("plain", "fixed"):
+        print(f"== reader {reader}")
+        for label, sel in (("all", lambda r: True), ("tuned", lambda r: r["tuned"]),
+                           ("untuned", lambda r: not r["tuned"])):
+            for i, s in enumerate(sets):
+                rows = [s[n] for n in names if sel(s[n])]
+                print(_line(f"{label} ({len(rows)} runs) [{i}]", totals(rows, reader)))
+        if len(sets) == 2:
+            a, b = sets
+            up = down = 0
+            for n in names:
+                ra, rb = a[n][reader], b[n][reader]
+                if (ra["right"], ra["false"]) != (rb["right"], rb["false"]):
+                    up += rb["right"] > ra["right"]
+                    down += rb["right"] < ra["right"]
+                    print(f"  {n:<40} {'untuned' if not a[n]['tuned'] else 'tuned':<8} "
+                          f"right {ra['right']}->{rb['right']} of {ra['shown']}  false "
+                          f"{ra['false']}->{rb['false']}")
+            print(f"  runs with recall up {up}, down {down}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--games")
+    ap.add_argument("--kinds", default="genuine,genuine2")
+    ap.add_argument("--table", nargs="+")
+    a = ap.parse_args()
+    if a.table:
+        table([Path(p) for p in a.table])
+        return
+    games = set(a.games.split(",")) if a.games else None
+    fh = open(a.out, "w") if a.out else sys.stdout  # noqa: SIM115
+    for folder in runs(set(a.kinds.split(",")), games):
+        print(json.dumps(row(folder)), file=fh, flush=True)
+    if a.out:
+        fh.close()
+
+
+if __name__ == "__main__":
+    main()
