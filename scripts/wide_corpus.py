@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import zlib
@@ -82,27 +81,42 @@ ALL_ROMS = (
     "venture", "video_checkers", "video_chess", "video_cube", "video_pinball", "warlords",
     "wizard_of_wor", "word_zapper", "yars_revenge", "zaxxon")
 
-#: The sets the sync rules were measured and tuned on (corpus v2 and QA s26-s31's sync runs,
-#: the sets of scripts/holds_sweep_s28.py), as folders of runs.
-TUNED_SETS = (Path(os.environ.get("MODERATOR_CORPUS_DIR", "/work/main/.cache/corpus")) / "v2",
-              *(Path("/work/main/.cache") / f"qa-s{n}" / "sync" for n in range(26, 32)))
+#: The games the sync rules were measured and tuned on before session 32: session 32's 52,
+#: frozen here (session 34) from the generators' sources, not read from run folders (on a new
+#: machine only the folders the suite builds exist: session 33 read 76/76 instead of 52/24).
+#: - corpus v2's generator (tests/corpus: build.GAMES, heldout.GAMES2, heldout.GAMES3): 15;
+#: - corpus v2's `sNN-` runs the sync tests build (tests/sync, `corpus.build_with("s22-...")`
+#:   ... "s28-..."): 13 more (beam_rider ... star_gunner, which the hand list of session 32 missed);
+#: - QA s26-s31's sync runs (scripts/qa_session26.py ... 31.py, GAMES26 ... GAMES31): 24 more.
+TUNED: tuple[str, ...] = (
+    # corpus v2's generator
+    "breakout", "pitfall", "pong", "riverraid", "ms_pacman", "freeway", "space_invaders",
+    "seaquest", "enduro", "boxing", "asteroids", "frostbite", "skiing", "tennis", "kangaroo",
+    # corpus v2's sNN- runs (tests/sync)
+    "beam_rider", "frogger", "phoenix", "carnival", "chopper_command", "kaboom", "star_gunner",
+    "human_cannonball", "donkey_kong", "mario_bros", "blackjack", "casino", "defender",
+    # QA s26 ... s31 (their GAMES26 ... GAMES31; the repeats above left out)
+    "journey_escape", "mr_do", "laser_gates", "fishing_derby", "wizard_of_wor",
+    "keystone_kapers", "hangman", "basic_math", "turmoil", "atlantis2", "robotank",
+    "backgammon", "video_cube", "crazy_climber", "gravitar", "koolaid", "solaris",
+    "video_chess", "tutankham", "venture", "haunted_house", "sir_lancelot", "elevator_action",
+    "surround")
+#: QA s32's and s33's games (TAKEN from RESERVED, so none is one of the wide set's 76 unless
+#: ADDED): training data now that their passes were judged, so never "untuned" if added.
+TUNED_QA: tuple[str, ...] = (
+    "miniature_golf", "tetris", "jamesbond", "battle_zone", "darkchambers", "crossbow", "krull",
+    "trondead", "lost_luggage", "word_zapper", "et", "superman", "king_kong", "pacman")
+#: Wide games with corpus v2 runs under a `qaNN-` prefix (tests/sync builds qa13-hero,
+#: qa14-video_pinball, qa15-private_eye, qa20-pooyan: QA s13-s20's repros). Session 32's
+#: folder reading did not strip that prefix, so they are in its 24 "untuned"; the table shows
+#: the untuned games without them as a row of its own ("untuned20") rather than move the split.
+OLD_REPROS: tuple[str, ...] = ("hero", "video_pinball", "private_eye", "pooyan")
 
 
-def tuned_games(sets: tuple[Path, ...] = TUNED_SETS) -> tuple[str, ...]:
-    """The games of the tuned sets, read from their run folders (`game-kind[@recorder]`, some
-    corpus v2 runs prefixed `sNN-` by the session that added them: s22-beam_rider-genuine2@
-    r24mp4), so a game a set gains is tuned without a hand-kept list (which missed the 7 of
-    corpus v2's prefixed games, beam_rider ... star_gunner)."""
-    found = {re.sub(r"^s\d+-", "", p.name).split("@")[0].split("-")[0]
-             for d in sets if d.is_dir() for p in d.iterdir() if (p / "truth.json").exists()}
-    return tuple(sorted(found & set(ALL_ROMS)))
+def tuned(game: str) -> bool:
+    """A game some sync set was tuned on (TUNED or TUNED_QA): the table's "tuned" split."""
+    return game in TUNED or game in TUNED_QA
 
-
-#: The table reports the tuned sets' games ("tuned") apart from the wide set's others
-#: ("untuned"), so a rule fitted to a tuned game shows as moving only there. (Every one of the
-#: 76 games was played somewhere before, mostly by hostile or video passes; none of the
-#: untuned ones by a sync set that is swept today.) Empty where the sets are not built.
-TUNED = tuned_games()
 
 #: The recorders rotated over, each named as the corpus (tests/corpus/heldout.py) or the QA
 #: pass that wrote it (scripts/qa_session14.py ... qa_session31.py) names it; "r60mp4" is the
@@ -417,19 +431,49 @@ def _near(w, a: float, b: float, tol: float = 1.0) -> bool:
     return any(abs(x - e) <= tol for x in edges for e in (a, b))
 
 
+def _span(r: dict) -> tuple[float, float] | None:
+    """The tampering's video span in the file's time (the truth's times plus the file's
+    shift), or None (speed / slow: no span)."""
+    pl = _place(r["tamper"])
+    return None if pl is None else (pl[0] + r["shift_s"], pl[1] + r["shift_s"])
+
+
+def _drift_met(r: dict, at: str) -> bool:
+    """Speed / slow: a sync.drift within 1 point of the truth's percent."""
+    return any(p is not None and abs(p - r["tamper"]["percent"]) <= 1.0
+               for p in r[at]["drift"])
+
+
+def _rules(tam: dict) -> tuple[str, ...]:
+    return ("sync.",) + (("video.frozen",) if tam["kind"] == "freeze" else ())
+
+
 def placed(r: dict, at: str) -> bool:
-    """A tampering placed at offset `at`: speed / slow a sync.drift within 1 point of the
-    truth's percent; the others a sync.* warning (a freeze: or video.frozen) with an edge within
-    1 s of an edge of its video span (the truth's times plus the file's shift)."""
-    tam, c = r["tamper"], r[at]
-    if "percent" in tam:
-        return any(p is not None and abs(p - tam["percent"]) <= 1.0 for p in c["drift"])
-    pl = _place(tam)
-    if pl is None:
+    """A tampering placed at offset `at` (session 34's measure, issue 13's "at the right
+    place", as QA counts it): speed / slow a sync.drift within 1 point of the truth's percent;
+    the others a sync.* warning (a freeze: or video.frozen) whose START is within 1 s of the
+    tampering's start (a cut's or an insertion's splice, the deleted or human stretch's or the
+    freeze's first video second). An answer 4 s before an insertion, at its end, is not it."""
+    if "percent" in r["tamper"]:
+        return _drift_met(r, at)
+    sp = _span(r)
+    if sp is None:
         return False
-    a, b = pl[0] + r["shift_s"], pl[1] + r["shift_s"]
-    ok = ("sync.",) + (("video.frozen",) if tam["kind"] == "freeze" else ())
-    return any(w[0].startswith(ok) and _near(w, a, b) for w in c["warnings"])
+    ok = _rules(r["tamper"])
+    return any(w[0].startswith(ok) and w[1] is not None and abs(w[1] - sp[0]) <= 1.0
+               for w in r[at]["warnings"])
+
+
+def near(r: dict, at: str) -> bool:
+    """Sessions 32-33's measure, kept beside `placed` for session 34 so the change shows: a
+    warning with an edge (start or end) within 1 s of either edge of the tampering's span."""
+    if "percent" in r["tamper"]:
+        return _drift_met(r, at)
+    sp = _span(r)
+    if sp is None:
+        return False
+    ok = _rules(r["tamper"])
+    return any(w[0].startswith(ok) and _near(w, *sp) for w in r[at]["warnings"])
 
 
 def signal(r: dict) -> str:
@@ -456,22 +500,29 @@ def _rows(p: Path) -> dict[str, dict]:
 
 
 def summary(rows: dict[str, dict]) -> dict:
-    """Counts per set (all; tuned games; the rest), genuine and tampered."""
+    """Counts per set (all; the tuned games, TUNED and TUNED_QA; the rest, "untuned"; the rest
+    but OLD_REPROS, "untuned20"), genuine and tampered; tamperings placed (a warning starting
+    within 1 s of the tampering's start) and near (sessions 32-33's measure: any edge within
+    1 s of any edge), at the truth and at auto."""
     out: dict = {}
-    for label, sel in (("all", lambda r: True), ("tuned", lambda r: r["game"] in TUNED),
-                       ("untuned", lambda r: r["game"] not in TUNED)):
+    for label, sel in (("all", lambda r: True), ("tuned", lambda r: tuned(r["game"])),
+                       ("untuned", lambda r: not tuned(r["game"])),
+                       ("untuned20", lambda r: not tuned(r["game"])
+                        and r["game"] not in OLD_REPROS)):
         gen = [r for r in rows.values() if "error" not in r and r["kind"] in GENUINE and sel(r)]
         tam = [r for r in rows.values() if "error" not in r and r["kind"] not in GENUINE
                and sel(r)]
         c = {k: 0 for k in ("within", "nosignal", "confwrong", "unconfwrong")}
         for r in gen:
             c[outcome(r)] += 1
-        out[label] = {"genuine": len(gen), **c,
+        out[label] = {"games": len({r["game"] for r in gen + tam}), "genuine": len(gen), **c,
                       "warned_runs": sum(bool(r["auto"]["warnings"] or r["truth"]["warnings"])
                                          for r in gen),
                       "tampered": len(tam),
                       "placed_truth": sum(placed(r, "truth") for r in tam),
                       "placed_auto": sum(placed(r, "auto") for r in tam),
+                      "near_truth": sum(near(r, "truth") for r in tam),
+                      "near_auto": sum(near(r, "auto") for r in tam),
                       "tampered_confwrong": sum(outcome(r) == "confwrong" for r in tam)}
     return out
 
@@ -507,6 +558,8 @@ def by_class(rows: dict[str, dict], key=None) -> dict:
             c["tampered"] += 1
             c["placed"] += placed(r, "truth")
             c["placed_auto"] = c.get("placed_auto", 0) + placed(r, "auto")
+            c["near"] = c.get("near", 0) + near(r, "truth")
+            c["near_auto"] = c.get("near_auto", 0) + near(r, "auto")
             c["t_confwrong"] = c.get("t_confwrong", 0) + (outcome(r) == "confwrong")
     return dict(sorted(out.items()))
 
@@ -528,7 +581,8 @@ def line(r: dict) -> str:
     if r["kind"] in GENUINE:
         res = outcome(r)
     else:
-        res = f"placed {'T' if placed(r, 'truth') else '-'}{'A' if placed(r, 'auto') else '-'}"
+        res = (f"placed {'T' if placed(r, 'truth') else '-'}{'A' if placed(r, 'auto') else '-'}"
+               f" near {'T' if near(r, 'truth') else '-'}{'A' if near(r, 'auto') else '-'}")
     ws = sorted({(w[0], None if w[1] is None else round(w[1], 1)) for k in ("auto", "truth")
                  for w in r[k]["warnings"]}, key=str)
     return (f"| {r['run']} | {_cls(r)} | {res} | {off} fr @ {a['conf']} | "
@@ -559,8 +613,9 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None,
     print("## per recorder", a.name)
     for k, v in by_class(ra, lambda r: r["rec"]).items():
         print(k, json.dumps({x: n for x, n in v.items() if n}))
-    print("## tamperings per kind (placed at the truth / at auto; t_confwrong: a confident "
-          "wrong offset at auto)", a.name)
+    print("## tamperings per kind (placed at the truth / at auto: a warning starting within 1 s "
+          "of the tampering's start; near / near_auto: sessions 32-33's measure, any edge "
+          "within 1 s of any edge; t_confwrong: a confident wrong offset at auto)", a.name)
     for k, v in by_class({n: r for n, r in ra.items() if r.get("kind") not in GENUINE},
                          _kind).items():
         print(k, json.dumps({x: n for x, n in v.items() if n and x not in _GEN_KEYS}))
@@ -618,7 +673,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"all": list(ALL_ROMS), "games": games(), "reserved": list(RESERVED),
                           "script_used": sorted(SCRIPT_USED), "not_loading": list(NOT_LOADING),
                           "pool": pool(), "taken": TAKEN,
-                          "tuned": list(TUNED), "plan": plan()}))
+                          "tuned": list(TUNED), "tuned_qa": list(TUNED_QA),
+                          "old_repros": list(OLD_REPROS), "plan": plan()}))
     elif ns.cmd == "build":
         cmd_build(_select(ns))
     elif ns.cmd == "sweep":

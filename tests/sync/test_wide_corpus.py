@@ -76,3 +76,56 @@ def test_plan_gives_each_game_three_runs_on_three_recorders() -> None:
     assert {"cut", "insert", "freeze", "deleted", "human"} <= tampers
     assert any(k.startswith("speed") for k in tampers)
     assert any(k.startswith("slow") for k in tampers)
+
+
+def test_the_tuned_split_is_a_fixed_list_of_session_32s_52_games() -> None:
+    """Session 34: the split is frozen in the script (session 33 read 76/76 from the folders of
+    a new machine, session 32 52/24): 52 tuned games of the wide set's 76, QA s32's and s33's
+    games named apart (taken from RESERVED, so none of the 76), and the four games corpus v2
+    holds `qaNN-` repros of named among the 24 untuned."""
+    p = _pool()
+    games, tuned, qa, old = set(p["games"]), set(p["tuned"]), set(p["tuned_qa"]), \
+        set(p["old_repros"])
+    assert len(p["tuned"]) == len(tuned) == 52 and tuned <= games
+    assert len(games - tuned) == 24 and "adventure" in games - tuned
+    assert {"beam_rider", "star_gunner", "freeway", "surround"} <= tuned
+    assert qa == set(p["taken"]) and len(qa) == 14 and not qa & games
+    assert old == {"hero", "video_pinball", "private_eye", "pooyan"} and old <= games - tuned
+
+
+def _table(tmp_path: Path, rows: list[dict]) -> dict[str, dict]:
+    sweep = tmp_path / "sweep.jsonl"
+    sweep.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = subprocess.run([sys.executable, str(SCRIPT), "table", str(sweep)],
+                         capture_output=True, text=True, check=True).stdout
+    counts = {}
+    for ln in out.split("## per class")[0].splitlines()[1:]:
+        label, _, js = ln.partition(" ")
+        counts[label] = json.loads(js)
+    return counts
+
+
+def _tampered(name: str, tamper: dict, warnings: list) -> dict:
+    game, _, rest = name.partition("-")
+    cell = {"exit": 0, "sug": None, "conf": 0.0, "warnings": warnings, "drift": [], "stderr": ""}
+    return {"run": name, "game": game, "kind": rest.partition("@")[0], "rec": "x", "fps": 30,
+            "truth_s": 2.0, "shift_s": 0.5, "tamper": tamper, "wide": {},
+            "auto": {**cell, "warnings": []}, "truth": cell}
+
+
+def test_placed_means_a_warning_starting_at_the_tamperings_start(tmp_path: Path) -> None:
+    """An insertion 20-24 s of the truth (20.5-24.5 s in the file, shifted 0.5 s): a sync.*
+    warning starting at 24.3 s (its end, battle_zone's answer 4 s late) is "near" (sessions
+    32-33's measure) but not placed; one starting at 21.2 s is both. A freeze's video.frozen
+    starting 2.4 s early (a game's own hold running into it) is near only."""
+    plan = _pool()["plan"]
+    ins = [n for n in plan if "-insert@" in n][:2]
+    frz = next(n for n in plan if "-freeze@" in n)
+    span = {"kind": "insert", "video_s": 20.0, "video_end_s": 24.0}
+    rows = [_tampered(ins[0], span, [["sync.offset_jump", 24.3, 30.0, None]]),
+            _tampered(ins[1], span, [["sync.offset_jump", 21.2, 22.0, None]]),
+            _tampered(frz, {"kind": "freeze", "video_start_s": 20.0, "video_end_s": 24.0},
+                      [["video.frozen", 18.1, 24.5, None]])]
+    c = _table(tmp_path, rows)["all"]
+    assert (c["tampered"], c["placed_truth"], c["near_truth"]) == (3, 1, 3)
+    assert c["placed_auto"] == c["near_auto"] == 0
