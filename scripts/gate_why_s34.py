@@ -1,0 +1,137 @@
+"""Session 34's gate diagnosis (issue 13): for each wide genuine run a sweep left without an
+offset, which gate of the fit refused it, and how many of the reader's answers at the TRUE
+offset were right (within 1 frame of the truth's `shows_video_s`, the first frame that shows
+the press). A run refused with enough right answers is a gate too strict; one with few is the
+reaction reader's job (`core/sync/reactions.py`).
+
+    PYTHONPATH=. .venv/bin/python scripts/gate_why_s34.py [SWEEP.jsonl] [--runs a,b] [--json OUT]
+
+Per run and tile scale (the signals' own 8x8 and the coarse 4x4, as `analysis._analyze` reads
+them): the whole log's learned fit (its offset, and whether it is the truth's: within
+PEAK_NEAR_S), its z at the truth (`align.z_at`), the whole log's z over its shuffled logs
+(`fit.significance`), the support `fit.first_offset` finds at the truth, and the first
+reading's reason (`reading.analyze_at`). The gate named is the first of those that fails on
+the scale nearest to passing: "peak elsewhere" (the score's peak is not at the truth on either
+scale: the reader), "shuffled logs" (sync_min_null_z), "peak z" (sync_min_z), "support"
+(sync_min_actions), or the reading's own reason (head at chance, presses precede, ...).
+Right answers are read at the truth with nothing suggested (`analyze_at(..., fixed=True)`, the
+fine scale). Runs load as `holds_sweep_s28.py` loads them (the wide set's appcache: no decode).
+Deterministic; nothing here is imported by the app or the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import holds_sweep_s28 as holds  # noqa: E402
+
+WIDE = Path(os.environ.get("MODERATOR_WIDE_DIR", "/work/main/.cache/wide"))
+BASE = WIDE / "sweeps" / "base-764de5b.jsonl"
+PEAK_NEAR_S = 0.1  # the fit's own "away from the peak" (align.fit_of's margin)
+ENOUGH_RIGHT = 6   # right answers at the truth that would carry sync_min_actions' support
+
+
+def no_offset_rows(sweep: Path, only: set[str] | None) -> list[dict]:
+    rows = [json.loads(line) for line in sweep.read_text().splitlines() if line.strip()]
+    return [r for r in rows if r["kind"] in ("genuine", "genuine2") and r["auto"]["sug"] is None
+            and (only is None or r["run"] in only)]
+
+
+def _scale(kept, sig, th, truth: float) -> dict:
+    import numpy as np
+
+    from moderator_app.core.sync import align, lookup, reactions
+    from moderator_app.core.sync.fit import first_offset, learned_fit, significance
+    from moderator_app.core.sync.reading import analyze_at
+
+    run_s = np.sort(np.asarray(kept, float))
+    nov1 = reactions.novelty(sig)
+    look1 = lookup.Lookup(sig, lookup.lookahead(sig, nov1))
+    q = reactions.background_rates(sig, nov1)
+    memo: dict = {}
+    fit, nov, look, _w = learned_fit(sig, nov1, look1, q, run_s, 1.0, th, memo)
+    null_z = significance(sig, nov1, look1, q, run_s, 1.0, th, memo)[1]
+    support = first_offset(run_s, sig, nov, (nov1, look1), truth, 1.0, th)[1]
+    a = analyze_at(kept, sig, th, None)
+    return {"fit_s": round(fit.offset_s, 4), "at_truth": abs(fit.offset_s - truth) <= PEAK_NEAR_S,
+            "fit_z": round(fit.z, 2), "z_truth": round(align.z_at(sig, look, run_s, 1.0, truth), 2),
+            "null_z": round(null_z, 2), "support": support, "reason": a.reason,
+            "sug": a.suggested_offset_s}
+
+
+def _gate(scales: list[dict], th) -> str:
+    at = [s for s in scales if s["at_truth"]]
+    if not at:
+        return "peak elsewhere"
+    best = max(at, key=lambda s: (s["null_z"] >= th.sync_min_null_z, s["fit_z"] >= th.sync_min_z,
+                                  s["support"] >= th.sync_min_actions, s["null_z"]))
+    if best["null_z"] < th.sync_min_null_z:
+        return "shuffled logs"
+    if best["fit_z"] < th.sync_min_z:
+        return "peak z"
+    if best["support"] < th.sync_min_actions:
+        return "support"
+    if best["sug"] is not None:
+        return "later step (rival/combine)"
+    return "reading: " + (best["reason"] or "?")[:48]
+
+
+def why(row: dict) -> dict:
+    from moderator_app.core.sync.reading import analyze_at
+    from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
+
+    folder = WIDE / "sync" / row["run"]
+    os.environ["MODERATOR_APP_CACHE"] = str(WIDE / "appcache")
+    truth_j, kept, _kinds, _end, sig, _scan, _name = holds.load(folder)
+    truth, shift, fps = float(row["truth_s"]), float(row.get("shift_s") or 0.0), float(sig.fps)
+    shows = {round(a["elapsed_ms"] / 1000, 3): a["shows_video_s"] for a in truth_j["actions"]}
+    at = analyze_at(kept, sig, th, truth, fixed=True)
+    right = shown = answered = 0
+    for r in at.reactions:
+        s = shows.get(round(r.run_s, 3))
+        shown += s is not None
+        answered += r.video_s is not None
+        if s is not None and r.video_s is not None and abs(r.video_s - (s + shift)) * fps <= 1.0 + 1e-6:
+            right += 1
+    scales = [_scale(kept, sig, th, truth)]
+    if sig.grid > 4 and not sig.grid % 4:
+        scales.append(_scale(kept, sig.coarser(4), th, truth))
+    return {"run": row["run"], "fps": fps, "actions": len(kept), "shown": shown,
+            "answered": answered, "right": right, "gate": _gate(scales, th), "scales": scales}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("sweep", nargs="?", default=str(BASE))
+    ap.add_argument("--runs")
+    ap.add_argument("--json")
+    ns = ap.parse_args()
+    only = set(ns.runs.split(",")) if ns.runs else None
+    out = []
+    for row in no_offset_rows(Path(ns.sweep), only):
+        w = why(row)
+        out.append(w)
+        s = " | ".join(f"fit {x['fit_s']:.3f}{'*' if x['at_truth'] else ''} z {x['fit_z']} "
+                       f"zT {x['z_truth']} null {x['null_z']} sup {x['support']}"
+                       for x in w["scales"])
+        print(f"{w['run']:42s} {w['fps']:5.1f} right {w['right']:2d}/{w['shown']:2d} "
+              f"(answered {w['answered']:2d}) {w['gate']:28s} {s}", flush=True)
+    if ns.json:
+        Path(ns.json).write_text("".join(json.dumps(w) + "\n" for w in out))
+    table: Counter = Counter()
+    for w in out:
+        table[(w["gate"], w["right"] >= ENOUGH_RIGHT)] += 1
+    print(f"\n{len(out)} runs; gate x (right answers at the truth >= {ENOUGH_RIGHT})")
+    for (gate, enough), k in sorted(table.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {gate:40s} {'enough' if enough else 'few   '} {k}")
+
+
+if __name__ == "__main__":
+    main()
