@@ -476,13 +476,43 @@ def near(r: dict, at: str) -> bool:
     return any(w[0].startswith(ok) and _near(w, *sp) for w in r[at]["warnings"])
 
 
+def shown_share(r: dict) -> float:
+    """The share of the run's logged presses the picture shows (truth.json `shows_video_s`
+    not null; counted into the row's `wide` at build time)."""
+    w = r.get("wide") or {}
+    n, s = w.get("presses", 0), w.get("shown", 0)
+    return s / n if n else 0.0
+
+
 def signal(r: dict) -> str:
     """The truth's signal class: the share of logged presses shown in the picture (truth.json
     `shows_video_s`): none (< 10 %), sparse (< 50 %), rich."""
-    w = r.get("wide") or {}
-    n, s = w.get("presses", 0), w.get("shown", 0)
-    share = s / n if n else 0.0
+    share = shown_share(r)
     return "none" if share < 0.10 else "sparse" if share < 0.5 else "rich"
+
+
+#: Bins of the shown share for the signal check (issue 13's bar: "not enough signal" only
+#: where the run truly has none, i.e. at most 10 % of its presses shown).
+SHARE_BINS = ((0.0, "0"), (0.10, "<=10%"), (0.25, "10-25%"), (0.50, "25-50%"),
+              (1.0, ">50%"))
+
+
+def share_bin(r: dict) -> str:
+    """The run's bin of SHARE_BINS (a bin holds shares up to and including its bound)."""
+    sh = shown_share(r)
+    return next(label for bound, label in SHARE_BINS if sh <= bound + 1e-9)
+
+
+def by_share(rows: dict[str, dict]) -> dict[str, dict]:
+    """Genuine runs per bin of the truth's shown share, with the outcome at auto: "no offset"
+    is the right answer in the bins up to 10 % only, an offset elsewhere."""
+    out: dict[str, dict] = {label: {} for _, label in SHARE_BINS}
+    for r in rows.values():
+        if "error" not in r and r["kind"] in GENUINE:
+            c = out[share_bin(r)]
+            c["runs"] = c.get("runs", 0) + 1
+            c[outcome(r)] = c.get(outcome(r), 0) + 1
+    return {k: v for k, v in out.items() if v}
 
 
 def motion(r: dict) -> str:
@@ -518,6 +548,11 @@ def summary(rows: dict[str, dict]) -> dict:
         out[label] = {"games": len({r["game"] for r in gen + tam}), "genuine": len(gen), **c,
                       "warned_runs": sum(bool(r["auto"]["warnings"] or r["truth"]["warnings"])
                                          for r in gen),
+                      # no offset where the truth shows <= 10 % of the presses (right) / more
+                      "nosignal_right": sum(outcome(r) == "nosignal" and shown_share(r) <= 0.10
+                                            for r in gen),
+                      "nosignal_missed": sum(outcome(r) == "nosignal" and shown_share(r) > 0.10
+                                             for r in gen),
                       "tampered": len(tam),
                       "placed_truth": sum(placed(r, "truth") for r in tam),
                       "placed_auto": sum(placed(r, "auto") for r in tam),
@@ -610,6 +645,10 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None,
     for k, v in by_class(ra).items():
         print(k, json.dumps(v))
     print("## genuine runs warned, by rule", a.name, json.dumps(by_rule(ra)))
+    print("## genuine runs by the truth's shown share of presses (no offset is right up to "
+          "10 % only)", a.name)
+    for k, v in by_share(ra).items():
+        print(k, json.dumps(v))
     print("## per recorder", a.name)
     for k, v in by_class(ra, lambda r: r["rec"]).items():
         print(k, json.dumps({x: n for x, n in v.items() if n}))
@@ -634,6 +673,9 @@ def cmd_table(a: Path, b: Path | None, keep: set[str] | None = None,
     for k, v in by_class(rb).items():
         print(k, json.dumps(v))
     print("## genuine runs warned, by rule", b.name, json.dumps(by_rule(rb)))
+    print("## genuine runs by the truth's shown share of presses", b.name)
+    for k, v in by_share(rb).items():
+        print(k, json.dumps(v))
     print("## tamperings per kind", b.name)
     for k, v in by_class({n: r for n, r in rb.items() if r.get("kind") not in GENUINE},
                          _kind).items():

@@ -129,3 +129,16 @@ def test_placed_means_a_warning_starting_at_the_tamperings_start(tmp_path: Path)
     c = _table(tmp_path, rows)["all"]
     assert (c["tampered"], c["placed_truth"], c["near_truth"]) == (3, 1, 3)
     assert c["placed_auto"] == c["near_auto"] == 0
+
+
+def test_no_offset_is_right_only_where_the_truth_shows_at_most_a_tenth(tmp_path: Path) -> None:
+    """Issue 13's bar ("not enough signal" only where the run truly has none): a genuine run
+    without an offset counts as right with 2 of 25 presses shown, as missed with 20 of 25."""
+    plan = [n for n in _pool()["plan"] if "-genuine@" in n][:2]
+    rows = []
+    for name, shown in zip(plan, (2, 20), strict=True):
+        r = _tampered(name, {"kind": "genuine"}, [])
+        r["wide"] = {"presses": 25, "shown": shown}
+        rows.append(r)
+    c = _table(tmp_path, rows)["all"]
+    assert (c["genuine"], c["nosignal"], c["nosignal_right"], c["nosignal_missed"]) == (2, 2, 1, 1)
