@@ -13,8 +13,9 @@ runs, and `qacuts`: QA s30-s32's cut cases (`qa_session3N.py build cuts`, each f
 The wide set's rows are split by `crc32(game) % 2` (half 0: the half thresholds may be chosen
 on; half 1: held out) and by `tuned` (the game is in corpus v2 or a QA sync set:
 `wide_corpus.TUNED` and `TUNED_QA`, fixed lists since session 34). Why per minute: a
-moderator shown 30 honest candidates stops reading them; a run's count says little when the runs are 20 s or an hour. Each scan is read
-from its cache as cut_sweep_s31 does: only the analysis differs between checkouts."""
+moderator shown 30 honest candidates stops reading them; a run's count says little when the
+runs are 20 s or an hour. Each scan is read from its cache as cut_sweep_s31 does: only the
+analysis differs between checkouts."""
 
 from __future__ import annotations
 
