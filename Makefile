@@ -18,7 +18,8 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml setup.py moderator_app/core/formats/_jcs.c moderator_app/core/formats/_jcs_pow5.h \
 		moderator_app/core/formats/_skim.c moderator_app/core/formats/_skim_table.h \
 		moderator_app/core/formats/_skim_checks.h \
-		moderator_app/core/video/_grid.c moderator_app/core/sync/_lookup.c
+		moderator_app/core/video/_grid.c moderator_app/core/sync/_lookup.c \
+		moderator_app/core/formats/_unescape.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]' $(EDITABLE)
 	@$(BIN)/python -c "from moderator_app.core.formats import native; print('C accelerator:', 'built' if native.JCS and native.SKIM else 'NOT built (pure-Python path, slower)')"

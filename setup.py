@@ -1,7 +1,8 @@
 """The optional C accelerators: the trajectory verifier's (moderator_app/core/formats/_jcs.c) and
 the agent-log verifier's run of ordinary lines (moderator_app/core/formats/_skim.c), and the
-integrity scan's per-frame grid signals (moderator_app/core/video/_grid.c), and the sync fit's
-score sums (moderator_app/core/sync/_lookup.c).
+integrity scan's per-frame grid signals (moderator_app/core/video/_grid.c), the sync fit's
+score sums (moderator_app/core/sync/_lookup.c), and the secrets readers' escape decoders
+(moderator_app/core/formats/_unescape.c).
 
 `optional=True`: where no C compiler is at hand the install still succeeds and the verifier
 runs its pure-Python path (same verdicts, ~3x slower; see docs/DECISIONS.md). Everything else
@@ -24,6 +25,12 @@ setup(
             ["moderator_app/core/formats/_skim.c"],
             depends=["moderator_app/core/formats/_skim_table.h",
                      "moderator_app/core/formats/_skim_checks.h"],
+            extra_compile_args=["-O2", "-std=c11", "-Wall"],
+            optional=True,
+        ),
+        Extension(
+            "moderator_app.core.formats._unescape",
+            ["moderator_app/core/formats/_unescape.c"],
             extra_compile_args=["-O2", "-std=c11", "-Wall"],
             optional=True,
         ),

@@ -91,6 +91,11 @@ def engine(request, monkeypatch) -> str:
     if request.param == "python":
         monkeypatch.setattr(native, "JCS", None)
         monkeypatch.setattr(native, "SKIM", None)
+        monkeypatch.setattr(native, "UNESCAPE", None)
+        from moderator_app.core.formats import secrets_decode
+
+        monkeypatch.setattr(secrets_decode, "_unquote", secrets_decode._unquote_py)
+        monkeypatch.setattr(secrets_decode, "_unescape", secrets_decode._unescape_py)
         monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
     elif native.JCS is None:
         pytest.skip("the C accelerator is not built here")

@@ -5,9 +5,11 @@ a block as strict JSON, writes its RFC 8785 form and hashes the chain link in on
 declines every line it is not sure of, which then takes the Python path that alone words
 findings. `_skim` (`_skim.c`) does the same for the agent-log verifier: it consumes the run of
 ordinary lines (requests and observations in order) that the checker would pass without a
-finding, and stops at the first it cannot vouch for. Without a C compiler the install still
+finding, and stops at the first it cannot vouch for. `_unescape` (`_unescape.c`) decodes the
+secrets readers' percent and character escape views (`secrets_decode`), byte for byte as the
+Python fallback does. Without a C compiler the install still
 succeeds and the verifiers are only slower: the verdicts are the same (tests run both paths).
-`MODERATOR_APP_NATIVE=0` turns both off.
+`MODERATOR_APP_NATIVE=0` turns them off.
 """
 
 from __future__ import annotations
@@ -46,5 +48,20 @@ def load_skim() -> ModuleType | None:
     return _skim if hasattr(_skim, "Responses") else None
 
 
+# The `_unescape` build `secrets_decode` is written for (`ABI` in _unescape.c).
+UNESCAPE_ABI = 1
+
+
+def load_unescape() -> ModuleType | None:
+    if os.environ.get("MODERATOR_APP_NATIVE", "1") == "0":
+        return None
+    try:
+        from moderator_app.core.formats import _unescape  # type: ignore[attr-defined]  # C, no source
+    except ImportError:
+        return None
+    return _unescape if getattr(_unescape, "ABI", None) == UNESCAPE_ABI else None
+
+
 JCS = load()
 SKIM = load_skim()
+UNESCAPE = load_unescape()

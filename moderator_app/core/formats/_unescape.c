@@ -1,0 +1,179 @@
+/*
+ * _unescape: the escape views' decoders (core/formats/secrets_decode.py) at C speed.
+ *
+ * Why this exists: `withhold` and `verify` read a line's percent-escapes and `\x` / HTML
+ * character escapes decoded (a key spelled `%70%79%70%69...` is the key). In Python each
+ * escape cost a dict lookup or a regex callback: ~0.13 s of CPU a MB of escapes (session 33's
+ * review R16: a 120 MB log of `%41` lines took 15.3 s to verify, 17.7 s to withhold, against
+ * issue 15's 30 s bar for any input). Here one pass over the bytes, one output buffer no
+ * longer than the input, no Python object an escape.
+ *
+ * The output is the Python fallback's (`secrets_decode._unquote_py`, `_unescape_py`) byte for
+ * byte; tests/formats/test_secrets_unescape.py runs both on every shape and on random bytes:
+ * - unquote: each `%XX` (two hex digits, either case) is the byte 0xXX; any other `%` stays,
+ *   and the scan goes on at the byte after it (`%%41` is `%A`).
+ * - unescape: left to right, at each byte the first of (1) `\\xNN` (two backslashes) or
+ *   `\xNN`, (2) `&#` then 2 or 3 decimal digits (as many as stand there, up to 3) then `;`,
+ *   (3) `&#x` or `&#X` then two hex digits then `;`; one whose code is under 128 is that byte,
+ *   one of 128 or more stays as written; the scan goes on after it (the regex `_ESC` of
+ *   secrets_decode.py, replaced by `_char`).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define ABI 1
+
+static signed char HEX[256];
+
+static void init_tables(void)
+{
+    memset(HEX, -1, sizeof HEX);
+    for (int c = '0'; c <= '9'; c++)
+        HEX[c] = (signed char)(c - '0');
+    for (int c = 'a'; c <= 'f'; c++)
+        HEX[c] = (signed char)(c - 'a' + 10);
+    for (int c = 'A'; c <= 'F'; c++)
+        HEX[c] = (signed char)(c - 'A' + 10);
+}
+
+/* The pair of hex digits at s[0], s[1] as a byte, or -1 (the caller checked both exist). */
+static inline int hex_pair(const unsigned char *s)
+{
+    int hi = HEX[s[0]], lo = HEX[s[1]];
+    return (hi < 0 || lo < 0) ? -1 : (hi << 4) | lo;
+}
+
+static PyObject *finish(PyObject *out, char *start, char *end)
+{
+    if (_PyBytes_Resize(&out, end - start) < 0)
+        return NULL;
+    return out;
+}
+
+static PyObject *unquote(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *o = PyBytes_AS_STRING(out), *start = o;
+    while (i < n) {
+        const unsigned char *pct = memchr(s + i, '%', (size_t)(n - i));
+        Py_ssize_t at = pct == NULL ? n : pct - s;
+        memcpy(o, s + i, (size_t)(at - i));
+        o += at - i;
+        if (at >= n)
+            break;
+        int b = at + 2 < n ? hex_pair(s + at + 1) : -1;
+        if (b >= 0) {
+            *o++ = (char)b;
+            i = at + 3;
+        } else {
+            *o++ = '%';
+            i = at + 1;
+        }
+    }
+    PyBuffer_Release(&view);
+    return finish(out, start, o);
+}
+
+/* The length of the escape at s[i] (0 when none stands there) and its code in *code. */
+static inline Py_ssize_t escape_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int *code)
+{
+    if (s[i] == '\\') {
+        if (i + 4 < n && s[i + 1] == '\\' && s[i + 2] == 'x' && (*code = hex_pair(s + i + 3)) >= 0)
+            return 5;
+        if (i + 3 < n && s[i + 1] == 'x' && (*code = hex_pair(s + i + 2)) >= 0)
+            return 4;
+        return 0;
+    }
+    /* s[i] == '&' */
+    if (i + 1 >= n || s[i + 1] != '#')
+        return 0;
+    Py_ssize_t d = 0;
+    int v = 0;
+    while (d < 3 && i + 2 + d < n && s[i + 2 + d] >= '0' && s[i + 2 + d] <= '9') {
+        v = v * 10 + (s[i + 2 + d] - '0');
+        d++;
+    }
+    if (d >= 2) {
+        /* (3 digits then no `;`: 2 digits then the third digit, no `;` either) */
+        if (i + 2 + d < n && s[i + 2 + d] == ';') {
+            *code = v;
+            return 3 + d;
+        }
+        return 0;
+    }
+    if (d == 0 && i + 5 < n && (s[i + 2] == 'x' || s[i + 2] == 'X') && s[i + 5] == ';'
+        && (*code = hex_pair(s + i + 3)) >= 0)
+        return 6;
+    return 0;
+}
+
+static PyObject *unescape(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *o = PyBytes_AS_STRING(out), *start = o;
+    while (i < n) {
+        /* the next `\` or `&` (two memchr passes would each scan to the end: one loop) */
+        Py_ssize_t at = i;
+        while (at < n && s[at] != '\\' && s[at] != '&')
+            at++;
+        memcpy(o, s + i, (size_t)(at - i));
+        o += at - i;
+        if (at >= n)
+            break;
+        int code = 0;
+        Py_ssize_t len = escape_at(s, at, n, &code);
+        if (len == 0) {
+            *o++ = (char)s[at];
+            i = at + 1;
+        } else if (code < 128) {
+            *o++ = (char)code;
+            i = at + len;
+        } else {
+            memcpy(o, s + at, (size_t)len);
+            o += len;
+            i = at + len;
+        }
+    }
+    PyBuffer_Release(&view);
+    return finish(out, start, o);
+}
+
+static PyMethodDef methods[] = {
+    {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
+    {"unescape", unescape, METH_O,
+     "The bytes with each \\xNN, \\\\xNN, &#NNN; and &#xNN; of a code under 128 decoded."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_unescape",
+                                       "The escape views' decoders at C speed.", -1, methods};
+
+PyMODINIT_FUNC PyInit__unescape(void)
+{
+    init_tables();
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m != NULL && PyModule_AddIntConstant(m, "ABI", ABI) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
