@@ -18,7 +18,9 @@ scale: the reader), "shuffled logs" (sync_min_null_z), "peak z" (sync_min_z), "s
 Right answers are read at the truth with nothing suggested (`analyze_at(..., fixed=True)`, the
 fine scale). "oracle": the same shuffled-log test on the presses the truth shows alone (what
 the gate would say if the reader answered no unshown press): PASS when a scale's fit is
-within 2 frames of the truth there and stands sync_min_null_z.
+within 2 frames of the truth there and stands sync_min_null_z. "kinds": the same on the
+presses of the buttons the truth shows at least half the time in this run (the most a gate that
+chose the buttons a game answers could keep; chosen with the truth, so an upper bound).
 `--relax Z`: the whole analysis at auto, in process, with sync_min_null_z = Z against the
 default, over every wide run (genuine counts within / nosignal / confwrong / unconfwrong as
 `wide_corpus.py table` counts them; the genuine runs whose sync findings change; the tampered
@@ -111,7 +113,21 @@ def why(row: dict) -> dict:
     scales = [_scale(kept, s, th, truth) for s in grids]
     return {"run": row["run"], "fps": fps, "actions": len(kept), "shown": shown,
             "answered": answered, "right": right, "gate": _gate(scales, th), "scales": scales,
-            "oracle": _oracle(kept, shows, grids, th, truth)}
+            "oracle": _oracle(kept, shows, grids, th, truth),
+            "kinds": _oracle(kept, _kind_shows(truth_j), grids, th, truth)}
+
+
+def _kind_shows(truth_j: dict) -> dict:
+    """`shows` with every press of a button the truth shows at least half the time marked
+    shown, the others not."""
+    n: Counter = Counter()
+    k: Counter = Counter()
+    for a in truth_j["actions"]:
+        n[a["button"]] += 1
+        k[a["button"]] += a["shows_video_s"] is not None
+    good = {b for b in n if k[b] >= 0.5 * n[b]}
+    return {round(a["elapsed_ms"] / 1000, 3): (1.0 if a["button"] in good else None)
+            for a in truth_j["actions"]}
 
 
 def _oracle(kept, shows: dict, grids, th, truth: float) -> bool:
@@ -206,6 +222,8 @@ def main() -> None:
     for (gate, enough, oracle), k in sorted(table.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {gate:28s} {'enough' if enough else 'few   '} "
               f"{'oracle PASS' if oracle else 'oracle -   '} {k}")
+    print(f"  the shown presses alone stand the test: {sum(w['oracle'] for w in out)}; the "
+          f"presses of the buttons shown at least half the time: {sum(w['kinds'] for w in out)}")
     for cls in sorted({w["gate"] for w in out}):
         ws = [w for w in out if w["gate"] == cls]
         print(f"  {cls}: right {sum(w['right'] for w in ws)} of {sum(w['shown'] for w in ws)} "
