@@ -12,11 +12,13 @@ same shift; null when never shown):
 - recall: shown presses answered within one video frame of the truth's frame;
 - false: answers for presses never shown, or more than one frame off.
 
-Two readers, each the product's own call:
+Three readers, each the product's own call:
 - `plain`: `reactions.measure` on the plain novelty at sync_reaction_z (the reader every
   stage starts from);
 - `fixed`: `reading.analyze_at(fixed=True)` at the true offset, its `reactions` (the learned
-  tile weights' novelty, `measure_all`: what the findings read).
+  tile weights' novelty, `measure_all`: what the findings read);
+- `answers`: `reactions.answers` (session 34): the plain reader or the onsets' surprise in
+  their own tiles, within ANSWER_MAX_S (not yet read by any stage of the product).
 
 Per run one JSON line; `--table` prints totals and the tuned / untuned split
 (`wide_corpus.TUNED`) of one file, or two side by side with the rows that moved. Runs are
@@ -29,6 +31,10 @@ of them shown by the truth; 76 runs of tuned games, 76 untuned):
            1,230 (28.0 %), false 396
     fixed: right 854 (35.7 %), false 880 (540 never shown, 340 off: 315 late); untuned 379 of
            1,230 (30.8 %), false 400
+    answers: right 1,214 (50.7 %), false 512 (320 never shown, 192 off: 140 late); untuned
+           573 of 1,230 (46.6 %), false 240; against plain, recall up in 101 runs, down in 5
+           (basic_math 2, hero, human_cannonball, bank_heist: 1-4 each), false up in 29,
+           down in 99
 36 runs answer no shown press within a frame (`fixed`); 27 of them answer nothing at all.
 """
 
@@ -84,6 +90,7 @@ def row(folder: Path) -> dict:
     shows = [by_ms.get(int(round(t * 1000))) for t in run_s.tolist()]
     matched = sum(int(round(t * 1000)) in by_ms for t in run_s.tolist())
     plain = reactions.measure(sig, reactions.novelty(sig), run_s, t0, 1.0, th.sync_reaction_z)
+    new = reactions.answers(sig, run_s, t0, 1.0, th.sync_reaction_z)
     fixed = reading.analyze_at(run_s, sig, th, t0, input_kinds=kinds, fixed=True)
     fa: list[float | None] = [None] * len(run_s)
     for r in fixed.reactions:
@@ -93,7 +100,8 @@ def row(folder: Path) -> dict:
             "tuned": game in wide_corpus.TUNED, "fps": float(sig.fps), "actions": len(run_s),
             "matched": matched, "t0": round(t0, 6),
             "plain": score([r.video_s for r in plain], shows, sig.fps),
-            "fixed": score(fa, shows, sig.fps)}
+            "fixed": score(fa, shows, sig.fps),
+            "answers": score([r.video_s for r in new], shows, sig.fps)}
 
 
 def runs(kinds: set[str], games: set[str] | None) -> list[Path]:
@@ -124,17 +132,19 @@ def table(paths: list[Path]) -> None:
     sets = [{json.loads(x)["run"]: json.loads(x) for x in p.read_text().splitlines() if x}
             for p in paths]
     names = sorted(set.intersection(*(set(s) for s in sets)))
-    for reader in ("plain", "fixed"):
+    for reader in ("plain", "fixed", "answers"):
         print(f"== reader {reader}")
         for label, sel in (("all", lambda r: True), ("tuned", lambda r: r["tuned"]),
                            ("untuned", lambda r: not r["tuned"])):
             for i, s in enumerate(sets):
-                rows = [s[n] for n in names if sel(s[n])]
+                rows = [s[n] for n in names if sel(s[n]) and reader in s[n]]
                 print(_line(f"{label} ({len(rows)} runs) [{i}]", totals(rows, reader)))
         if len(sets) == 2:
             a, b = sets
             up = down = 0
             for n in names:
+                if reader not in a[n] or reader not in b[n]:
+                    continue
                 ra, rb = a[n][reader], b[n][reader]
                 if (ra["right"], ra["false"]) != (rb["right"], rb["false"]):
                     up += rb["right"] > ra["right"]
