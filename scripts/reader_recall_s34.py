@@ -1,7 +1,7 @@
 """The reaction reader's recall at the true offset on the wide set (issue 13, session 34).
 
     PYTHONPATH=. .venv/bin/python scripts/reader_recall_s34.py [OUT.jsonl] [--games g1,g2]
-        [--kinds genuine,genuine2] [--table A.jsonl [B.jsonl]]
+        [--kinds genuine,genuine2] [--table A.jsonl [B.jsonl]] [--per-game A.jsonl]
 
 For every wide genuine run (`$MODERATOR_WIDE_DIR/sync/*-genuine*`), at the TRUE offset
 (truth.json `offset_s` plus the file's shift, `wide_corpus.file_shift`: the product's clock),
@@ -155,13 +155,30 @@ def table(paths: list[Path]) -> None:
             print(f"  runs with recall up {up}, down {down}")
 
 
+def per_game(path: Path, before: str = "plain", after: str = "answers") -> None:
+    """Per game (its runs summed), shown presses, right and false answers of two readers of
+    one file: `before` -> `after`, untuned games marked *."""
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x]
+    games: dict[str, list[dict]] = {}
+    for r in rows:
+        games.setdefault(r["game"], []).append(r)
+    for g, rs in sorted(games.items()):
+        a, b = totals(rs, before), totals(rs, after)
+        print(f"{g}{'' if rs[0]['tuned'] else '*'} {a['shown']}: right {a['right']}->"
+              f"{b['right']}, false {a['false']}->{b['false']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?")
     ap.add_argument("--games")
     ap.add_argument("--kinds", default="genuine,genuine2")
     ap.add_argument("--table", nargs="+")
+    ap.add_argument("--per-game")
     a = ap.parse_args()
+    if a.per_game:
+        per_game(Path(a.per_game))
+        return
     if a.table:
         table([Path(p) for p in a.table])
         return
