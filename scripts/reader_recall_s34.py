@@ -26,15 +26,16 @@ loaded as `holds_sweep_s28.load` loads them (the wide set's scan cache, `appcach
 is made, the analysis only). Deterministic. Nothing here is imported by the app or tests.
 
 Baseline at 29c6c7b (session 34's start; 152 genuine and genuine2 runs, 4,090 actions, 2,393
-of them shown by the truth; 76 runs of tuned games, 76 untuned):
-    plain: right 762 (31.8 %), false 879 (518 never shown, 361 off: 338 late); untuned 344 of
-           1,230 (28.0 %), false 396
-    fixed: right 854 (35.7 %), false 880 (540 never shown, 340 off: 315 late); untuned 379 of
-           1,230 (30.8 %), false 400
+of them shown by the truth; untuned: the 48 runs of the 24 games not in wide_corpus.TUNED,
+720 shown presses):
+    plain: right 762 (31.8 %), false 879 (518 never shown, 361 off: 338 late); untuned 206 of
+           720 (28.6 %), false 284
+    fixed: right 854 (35.7 %), false 880 (540 never shown, 340 off: 315 late); untuned 235 of
+           720 (32.6 %), false 294
     answers: right 1,214 (50.7 %), false 512 (320 never shown, 192 off: 140 late); untuned
-           573 of 1,230 (46.6 %), false 240; against plain, recall up in 101 runs, down in 5
+           328 of 720 (45.6 %), false 158; against plain, recall up in 101 runs, down in 5
            (basic_math 2, hero, human_cannonball, bank_heist: 1-4 each), false up in 29,
-           down in 99
+           down in 99; by game (76), recall up in 57, down in 4, false up in 14, down in 54
 36 runs answer no shown press within a frame (`fixed`); 27 of them answer nothing at all.
 """
 

@@ -314,7 +314,8 @@ def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
 # truth (152 genuine runs, 2,393 shown presses) shows 91 % of them within 2 frames and 98.6 %
 # within 0.15 s, and later frames answered unshown presses by chance. Measured at the true
 # offset (scripts/reader_recall_s34.py): right within a frame 762 -> 1,214 of 2,393, false
-# answers 879 -> 512; untuned games 344 -> 573 of 1,230, false 396 -> 240.
+# answers 879 -> 512; untuned games (wide_corpus.TUNED's complement, 24 games) 206 -> 328 of
+# 720, false 284 -> 158.
 SURPRISE_FLOOR = 0.02
 SURPRISE_DISCOUNT = 2.0
 SURPRISE_MIN = 3.0
@@ -349,13 +350,15 @@ def surprise(sig: FrameSignals, nov: Novelty | None = None) -> np.ndarray:
 
 
 def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
-            min_z: float = 2.5) -> list[Reaction]:
+            min_z: float = 2.5, nov: Novelty | None = None) -> list[Reaction]:
     """Each action's first reaction as the per-action reader reads it: the first frame from
     EARLY_FRAMES before its expected one to ANSWER_MAX_S after it whose plain novelty stands
     `min_z` local spreads over the level (as `measure`) or whose onsets' `surprise` is at
     least SURPRISE_MIN. Confidence: the larger of the two readings' (`measure`'s scale;
-    surprise 1 at SURPRISE_MIN + 3 nats). `offset`: one, or one per action (as `measure`)."""
-    nov = novelty(sig)
+    surprise 1 at SURPRISE_MIN + 3 nats). `offset`: one, or one per action (as `measure`).
+    `nov`: the novelty whose standing frames are read (default the plain one; the surprise is
+    always the plain onsets')."""
+    nov = nov or novelty(sig)
     n = len(sig)
     run_s = np.asarray(run_s, float)
     if n == 0:
