@@ -11,9 +11,14 @@ then the same detectors on the decoded text). Each decoder here gives a *view* o
   is hiding; `%20` and `%2F` are ordinary);
 - **character escapes**: `\\xNN` (a Python or C string written into JSON) and HTML
   `&#NNN;` / `&#xNN;`, decoded when 4+ of them stand in a row;
-- **base64** (standard or URL-safe): each run of 24+ characters decoded; **hex**: each run of 32+ hex digits decoded. A decoded run that is text (UTF-8,
+- **`\\u` escapes as text** (session 34): `\\uXXXX` that are text once the line is parsed (a
+  tool's JSON quoted in an observation, a Java string), decoded when 4+ stand in a row;
+- **base64** (standard or URL-safe): each run of 24+ characters decoded; **hex**: each run of
+  32+ hex digits decoded, a dump wrapped at a fixed width (`xxd -p`) read over its line
+  breaks (`_hex_runs`). A decoded run that is text (UTF-8,
   97%+ printable) is read as text; one that is bytes (a picture, a digest, random bytes) is
-  read only by the byte patterns (`secrets.scan_line`), as before this module.
+  read only by the byte patterns (`secrets.scan_line`), as before this module;
+- **joined string literals** (`secrets_join`, session 34): `"ab" + "cd"` read as `"abcd"`.
 
 A view is tested by the callers (`secrets_public.scan_public`) for every key family, the
 named-value and URL patterns and, for text decoded from base64 or hex, the high-entropy rule
@@ -34,6 +39,7 @@ from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets import markers_of
+from moderator_app.core.formats.secrets_join import CHAIN, CONCAT, JOIN_MARKERS, joined_views
 
 # percent: an escape of a character no URL needs escaped (a letter, a digit, `-._~`), or 4+
 # escapes in a row (a key cut into escapes)
@@ -42,6 +48,12 @@ _PCT_RUN = re.compile(rb"(?:%[0-9A-Fa-f]{2}){4}"
 _ESC = re.compile(rb"\\\\?x([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});")
 _ESC_RUN = re.compile(rb"(?:\\\\?x[0-9A-Fa-f]{2}){4}|(?:&#[0-9]{2,3};){4}"
                       rb"|(?:&#[xX][0-9A-Fa-f]{2};){4}")
+# `\uXXXX` escapes written as text (a tool's JSON output quoted in the log: the line spells
+# `\\u0067\\u0073...`, which JSON decodes to the text `\u0067\u0073...`, QA s33 h33_02), 4+ in
+# a row; as written in a JSON line (`encoded_spots`) their backslash is itself escaped
+_U = re.compile(rb"\\\\?u([0-9A-Fa-f]{4})")
+_U_RUN = re.compile(rb"(?:\\\\?u[0-9A-Fa-f]{4}){4}")
+_U_WRITTEN = re.compile(rb"(?:\\\\u[0-9A-Fa-f]{4}){4}")
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -61,6 +73,7 @@ _PIECE = 1 << 16  # bytes of a line decoded at a time
 
 PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
+UNICODE = "its \\u escapes are decoded"
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
 
@@ -129,14 +142,21 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(raw, _ESC_RUN)
         if windows:
             yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
+    if b"\\u" in raw:
+        windows, column = _windows(raw, _U_RUN)
+        if windows:
+            yield UNICODE, _decode(raw, windows, _unicode, b"\\", 7), True, column
+    if markers_of(raw, JOIN_MARKERS):
+        for view, column in joined_views(raw):
+            yield CONCAT, view, True, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
-        for start, end in _runs(raw, table, least):
+        for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
             if bytes_left <= 0:
                 break
             if end - start > _RUN_MAX:
                 continue
-            run = raw[start:end]
+            run = raw[start:end] if how is BASE64 else _HEX_WRAP.sub(b"", raw[start:end])
             got = _b64(run) if how is BASE64 else _hex(run)
             if got is None:
                 continue
@@ -147,6 +167,32 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             elif how is HEX or b"-" in run or b"_" in run:
                 continue  # (bytes: a digest, or a token's dashes read as URL-safe base64)
             yield how, got, text, start + 1
+
+
+# A hex dump wrapped at a fixed width (`xxd -p`: 60 digits a line; QA s33 h33_01 cut a
+# Grafana token so): each line break (as text, or escaped as a JSON line writes it) between
+# pieces of one width, the last piece shorter or as long
+_HEX_WRAP = re.compile(rb"\r?\n|\\r\\n|\\n")
+_HEX_NEXT = re.compile(rb"(?:\r?\n|\\r\\n|\\n)([0-9A-Fa-f]{2,})(?![0-9A-Za-z_.:\-])")
+
+
+def _hex_runs(raw: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of each hex run of `_HEX_MIN` digits or more, a run wrapped at a fixed
+    width over line breaks (`_HEX_WRAP`) read whole: pieces of the first piece's width (an
+    even one, 32+), then one no wider. Two digests on two lines are joined so too: bytes, read
+    by the byte patterns only, as each alone."""
+    after = 0
+    for start, end in _runs(raw, _HEX_CHARS, _HEX_MIN):
+        if start < after:
+            continue
+        width = end - start
+        while width % 2 == 0 and (m := _HEX_NEXT.match(raw, end)) is not None \
+                and m.end(1) - m.start(1) <= width:
+            end = m.end(1)
+            if m.end(1) - m.start(1) < width:
+                break
+        after = end
+        yield start, end
 
 
 def _windows(raw: bytes, run: re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
@@ -204,6 +250,17 @@ def _unescape_py(data: bytes) -> bytes:
     return _ESC.sub(_char, data)
 
 
+def _unicode(data: bytes) -> bytes:
+    """`data` with its `\\uXXXX` escapes (one backslash or two) of code < 128 decoded; others
+    kept as written (a key is ASCII; as `_unescape` keeps `\\xNN` of 128 or more)."""
+    return _U.sub(_u_char, data)
+
+
+def _u_char(m: re.Match[bytes]) -> bytes:
+    code = int(m.group(1), 16)
+    return bytes([code]) if code < 128 else m.group()
+
+
 _HEX_PAIRS = {f"{a}{b}".encode(): bytes([int(a + b, 16)])
               for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF"}
 
@@ -250,16 +307,22 @@ def _char(m: re.Match[bytes]) -> bytes:
 
 def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
     """Offsets from `lo` of each line of `data[lo:hi]` (lines as written) holding a run of
-    percent-escapes or character escapes `views` would decode: where `verify` asks a line it
-    would not ask otherwise (a base64 run is asked by the reader's gate already,
-    `reader_spots`, and so is hex of text, `hex_text`). A `find` for `%` and one SIMD pass for
-    `\\x` and `&#`, then a regex only in a range holding one, its first match a line (the
-    next searched from the next line); no copy of the range."""
+    percent-escapes, character escapes or `\\u` escapes written as text, or a chain of
+    joined string literals (`secrets_join`), that `views` would read: where `verify` asks a
+    line it would not ask otherwise (a base64 run is asked by the reader's gate already,
+    `reader_spots`, and so is hex of text, `hex_text`). A `find` for `%` and one SIMD pass
+    for the others' markers, then a regex only in a range holding one, its first match a
+    line (the next searched from the next line); no copy of the range."""
     hi = len(data) if hi is None else hi
     spots: list[int] = []
+    window = memoryview(data)[lo:hi]
+    found = markers_of(window, ENCODED_MARKERS)
+    joins = any(m in JOIN_MARKERS for m in found)
     for pattern, present in (
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
-            (_ESC_RUN, bool(markers_of(memoryview(data)[lo:hi], (b"\\x", b"&#"))))):
+            (_ESC_RUN, b"\\x" in found or b"&#" in found),
+            (_U_WRITTEN, b"\\\\u" in found),
+            (CHAIN, joins)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             spots.append(m.start() - lo)  # (one a line: the line is asked whole)
@@ -267,3 +330,8 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
             if not pos:
                 break
     return sorted(spots)
+
+
+# what `encoded_spots` looks for past `%`: `\\x`, HTML's `&#`, `\\u` written as text in a JSON
+# line (its backslash escaped)
+ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *JOIN_MARKERS)

@@ -315,7 +315,8 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
         if end - start < _READER_MAX:
             run = data[start:end]
             if (run.translate(None, _NOT_DIGITS) and run.translate(None, _NOT_UPPER)) \
-                    or hex_text(run):
+                    or hex_text(run) or (start and data[start - 1] == 92 and hex_text(run[1:])):
+                # (hex after an escaped line break, `\n676c...`: `xxd -p` output in a string)
                 # a piece of a payload (a base64 screenshot cut at each `/`): a string of
                 # 4,096+ bytes without a space, skipped whole, at once
                 if i >= last:  # (the string around it, found once a string: linear)

@@ -30,7 +30,7 @@ import orjson
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
-from moderator_app.core.formats.secrets_decode import encoded_spots
+from moderator_app.core.formats.secrets_decode import ENCODED_MARKERS, encoded_spots
 from moderator_app.core.formats.secrets_public import (
     has_format,
     may_hold_public_secret,
@@ -520,7 +520,7 @@ def _line_starts(data: bytes, lo: int, spots: list[int]) -> dict[int, None]:
 
 
 _CHUNK = 1 << 16
-_ESCAPES = (b"\\x", b"&#")  # (with `%`: what `encoded_spots` decodes starts so)
+_ESCAPES = ENCODED_MARKERS  # (with `%`: what `encoded_spots` reads starts so)
 _WORDS = frozenset(_NAMED_PIECES) - {b"eyJh", b"eyJ0", b"eyJr"}
 
 

@@ -1,0 +1,80 @@
+"""A secret written as adjacent string literals joined in code: the view `withhold` and
+`verify` read with each such chain joined (session 34, issue 15, QA s33 h33_03).
+
+`const key = "PMAK-65f1" + "a9c0d3e4b5a6" + "f7c8d9e0-" + ...` is the key to anyone who
+reads the line (or runs it), but no piece is long enough for a detector, and the `" + "`
+between them ends every token. The languages' own ways of joining literals are read: `+`
+(JavaScript, Java, Python, C#), `..` (Lua), `||` (SQL), and literals side by side with only
+white space between (C, Python: `"abc" "def"`, over line breaks too). A line holding a
+*chain* (`CHAIN`: 2 to 64 literals, each 1-256 characters with no white space, quote or
+backslash, in double quotes, written `\\"` inside a JSON string, or single quotes, joined
+so) is read with every join removed (`_BOUNDARY`: a quote, the operator or white space, a
+quote): `api_key = "..." + "..."` then reads as one literal after its name.
+
+Not read: a literal joined to a variable (`"sk-" + suffix`), template strings, `.join()` of
+a list, PHP's or Perl's `.`, `concat(...)`, a chain inside a literal holding white space.
+
+Bounded: a line is looked at only where a quote is followed by an operator or white space
+and a quote (`JOIN_MARKERS`, one SIMD pass); the chain pattern is linear (possessive white
+space, no nested repeats); the view is made `_PIECE` bytes at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+CONCAT = "its adjacent string literals are joined"
+
+_WS = rb"(?:[ \t\r\n]|\\[nrt])"
+_LIT = rb"(?:\\?\"[^\"\s\\]{1,256}\\?\"|'[^'\s\\]{1,256}')"
+_SEP = rb"(?:" + _WS + rb"{0,16}+(?:\+|\.\.|\|\|)" + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+)"
+CHAIN = re.compile(_LIT + rb"(?:" + _SEP + _LIT + rb"){1,63}")
+# where two literals of a chain meet (a literal holds no quote: each is one such place)
+_BOUNDARY = re.compile(rb"\\?[\"']" + _SEP + rb"\\?[\"']")
+# a closing quote, then an operator or white space before the next literal's quote (as
+# written in a JSON line or in a public part: `\"` or `"`; `\n` escaped)
+JOIN_MARKERS = (b'"+', b'" +', b"'+", b"' +", b'"..', b'" ..', b"'..", b"' ..", b'"||',
+                b'" ||', b"'||", b"' ||", b'" \\"', b"' '", b'"\\n', b'"  ', b"'  ",
+                b'" "')
+_PIECE = 1 << 16
+_BACK = 256
+_JOIN_BYTES = frozenset(b"\"'\\ \t\r\n+.|")
+_ESCAPED_WS = frozenset(b"nrt")
+
+
+def chains(raw: bytes, lo: int = 0, hi: int | None = None) -> Iterator[re.Match[bytes]]:
+    """The chains of joined literals (above) in `raw[lo:hi]`, as regex matches."""
+    hi = len(raw) if hi is None else hi
+    return CHAIN.finditer(raw, lo, hi)
+
+
+def joined_views(raw: bytes) -> Iterator[tuple[bytes, int]]:
+    """The view of `raw` with its literals joined where they meet (`_BOUNDARY` removed: a
+    chain `"ab" + "cd"` reads `"abcd"`, its name before it kept), and the column of its first
+    chain; nothing when `raw` holds no chain (`CHAIN`). The whole line is read, `_PIECE`
+    bytes at a time (no count or budget of chains, where a key after decoys would hide; the
+    temporaries of a piece only), each cut after a character no join holds (`_cut`)."""
+    first = CHAIN.search(raw)
+    if first is None:
+        return
+    out: list[bytes] = []
+    at = 0
+    while len(raw) - at > _PIECE:
+        cut = _cut(raw, at + _PIECE)
+        out.append(_BOUNDARY.sub(b"", raw[at:cut]))
+        at = cut
+    out.append(_BOUNDARY.sub(b"", raw[at:]))
+    yield b"".join(out), first.start() + 1
+
+
+def _cut(raw: bytes, at: int) -> int:
+    """A place at or before `at` that no join spans: after a character no `_BOUNDARY` holds
+    (a join is quotes, backslashes, white space, escaped white space and operators), looked
+    for over `_BACK` bytes; with none there no literal's content is near enough to be joined
+    across `at`."""
+    for k in range(at - 1, max(at - _BACK, 0), -1):
+        c = raw[k]
+        if c not in _JOIN_BYTES and not (c in _ESCAPED_WS and raw[k - 1] == 92):
+            return k + 1
+    return at
