@@ -95,6 +95,9 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s, lagged)
     if waits:
         res = replace(res, waits=waits)
+    names = kinds.in_order(run_s, input_kinds)[1]  # (core/sync/hidden.py reads them)
+    if names is not None:
+        res = replace(res, kinds=tuple(names))
     if not held and not widened and not explained:
         return held_insert.at_held(res, sig)
     mine = [widened.get(j, f) for j, f in enumerate(res.findings) if j not in explained]

@@ -117,6 +117,10 @@ class SyncAnalysis:
     # `game_waits`); the report says a scan's `video.frozen` over one as a note
     # (core/sync/run.py `wait_notes`)
     waits: tuple[GameWait, ...] = field(default=(), compare=False)
+    # the log's name for each action (a press's button), in run order as `reactions`, or ()
+    # when not given: a scan's held picture under which no button was pressed is told by
+    # them (core/sync/hidden.py)
+    kinds: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def drift_percent(self) -> float:

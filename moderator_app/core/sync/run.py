@@ -19,6 +19,7 @@ from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.sync import align, stats
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
+from moderator_app.core.sync.hidden import hides_no_press
 from moderator_app.core.sync.inputs import idle_stretches, inputs
 from moderator_app.core.sync.signals import frame_signals, from_scan
 from moderator_app.core.sync.silent import READ_FLOOR_S, with_silent
@@ -297,6 +298,10 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
             f"{f.message}: held until {button}, pressed at video {w.press_s:.2f} s at the "
             f"offset {w.offset_s:.3f} s ({why}): the game waiting for the button, not "
             f"frozen footage"))
+    if f.video_start_s is not None:
+        hidden = hides_no_press(f.video_start_s, f.video_end_s, a)
+        if hidden is not None:  # a held picture that hides no press (hidden.py)
+            return replace(f, severity=Severity.INFO, message=f"{f.message}: {hidden}")
     answered = _answered(f, a)
     if answered:
         shown = ", ".join(f"{v:.2f}" for v in answered)

@@ -34,7 +34,11 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "frame of one lag and so close an agreement is unlikely by chance "
               "(`core/sync/waits.py`); or when it lies inside such a held picture; or when "
               "the sync's finer picture answers two or more presses inside it at the run's "
-              "own delay (a game's small changes: a frozen recording answers none). The "
+              "own delay (a game's small changes: a frozen recording answers none); or when "
+              "it hides no button press of the log: held from before the log's first button "
+              "press and resumed before it, or ended by the picture's answer to a button "
+              "press at the run's own delay with every button pressed under it before that "
+              "one answered at that delay (`core/sync/hidden.py`). The "
               "report's `video_scan` section says it as its findings do; the scan's cache "
               "keeps the warning.", G)
 BLACK = rule("video.black", Severity.WARNING,

@@ -1,0 +1,88 @@
+"""A scan's held picture that hides no button press of the log is a note beside the log, not
+a warning (issues 12/13, QA s33 T2/T4; core/sync/hidden.py through run.py `wait_note`).
+
+Built on QA s33's Tron Dead (the opening held 0.05-5.29 s, to the first press's answer) and
+E.T. (15.76-23.38 s held under three NOOPs, ended by a DOWNLEFT's answer at 23.33 s), with a
+frozen recording beside each: the same holds with a button pressed under them and not
+answered, or ended off the run's delay, keep their warnings.
+"""
+
+from __future__ import annotations
+
+from moderator_app.core.rules import Finding, Severity
+from moderator_app.core.sync.reactions import Reaction
+from moderator_app.core.sync.records import SyncAnalysis
+from moderator_app.core.sync.run import wait_note
+
+OFFSET = 3.35
+
+
+def _analysis(presses: list[tuple[float, str, float | None]]) -> SyncAnalysis:
+    """At OFFSET: each press (run time, button, the picture's delay or None: unanswered);
+    presses at 30-39 s answer at +0.02 s, the run's usual delay."""
+    presses = presses + [(30.0 + k, "LEFT", 0.02) for k in range(10)]
+    rs, kinds = [], []
+    for i, (t, button, d) in enumerate(presses):
+        exp = OFFSET + t
+        rs.append(Reaction(i, t, exp, None if d is None else exp + d, d,
+                           0.0 if d is None else 0.9))
+        kinds.append(f"press button={button}")
+    return SyncAnalysis(OFFSET, 0.8, 10, len(rs), 1.0, "", OFFSET, reactions=rs,
+                        kinds=tuple(kinds))
+
+
+def _said(start: float, end: float, a: SyncAnalysis) -> Finding:
+    f = Finding(Severity.WARNING, "video.frozen", "the picture is frozen",
+                video_start_s=start, video_end_s=end)
+    return wait_note(f, a)
+
+
+def test_the_opening_held_to_the_first_presss_answer_is_a_note():
+    a = _analysis([(1.866, "DOWNRIGHT", 0.04), (3.656, "LEFTFIRE", 0.0)])
+    said = _said(0.048, 5.286, a)
+    assert said.severity is Severity.INFO
+    assert "held from before the log's first button press" in said.message
+    assert "5.26 s" in said.message  # the answer (3.35 + 1.866 + 0.04)
+
+
+def test_an_opening_resumed_before_the_first_press_is_due_is_a_note():
+    a = _analysis([(1.866, "DOWNRIGHT", 0.04)])
+    assert _said(0.6, 4.3, a).severity is Severity.INFO
+
+
+def test_a_freeze_ended_off_the_runs_delay_keeps_its_warning():
+    # the first press answered 0.5 s late (a cut landing near it, not the game's answer)
+    a = _analysis([(1.866, "DOWNRIGHT", 0.5)])
+    assert _said(0.048, 5.716, a).severity is Severity.WARNING
+
+
+def test_a_hold_under_noops_ended_by_a_buttons_answer_is_a_note():
+    a = _analysis([(10.0, "UPRIGHT", 0.01), (13.9, "NOOP", None), (16.4, "NOOP", None),
+                   (18.4, "NOOP", None), (19.99, "DOWNLEFT", -0.01)])
+    said = _said(15.76, 23.38, a)
+    assert said.severity is Severity.INFO
+    assert "no button pressed under it" in said.message
+
+
+def test_a_hold_hiding_a_button_press_keeps_its_warning():
+    # the same hold with a FIRE under it the picture never answered: frozen footage
+    a = _analysis([(10.0, "UPRIGHT", 0.01), (13.9, "NOOP", None), (16.4, "FIRE", None),
+                   (18.4, "NOOP", None), (19.99, "DOWNLEFT", -0.01)])
+    assert _said(15.76, 23.38, a).severity is Severity.WARNING
+
+
+def test_a_hold_not_ended_at_a_press_keeps_its_warning():
+    # resumed 1 s before the next press is due: nothing the log did ends it
+    a = _analysis([(10.0, "UPRIGHT", 0.01), (13.9, "NOOP", None), (19.99, "DOWNLEFT", -0.01)])
+    assert _said(15.76, 22.3, a).severity is Severity.WARNING
+
+
+def test_a_pause_keeps_its_warning():
+    # the corpus' Breakout pause: the log silent from 16.05 to 26.65 s of the run, the
+    # picture held with it, resumed at the next press's answer
+    a = _analysis([(15.47, "LEFT", 0.01), (16.054, "RIGHT", 0.01), (26.654, "LEFT", 0.01)])
+    assert _said(20.2, 30.03, a).severity is Severity.WARNING
+    # the same hold with the agent's NOOPs under it every 2 s is the game standing still
+    a = _analysis([(15.47, "LEFT", 0.01), (16.054, "RIGHT", 0.01)]
+                  + [(18.0 + 2 * k, "NOOP", None) for k in range(5)] + [(26.654, "LEFT", 0.01)])
+    assert _said(20.2, 30.03, a).severity is Severity.INFO
