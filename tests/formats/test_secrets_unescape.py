@@ -135,3 +135,25 @@ def test_a_build_of_another_abi_is_not_used(monkeypatch, abi):
     monkeypatch.setitem(sys.modules, "moderator_app.core.formats._unescape", stale)
     monkeypatch.setattr(formats, "_unescape", stale, raising=False)
     assert native.load_unescape() is None
+
+
+# -- the markers asked before the detectors (session 34, escape): the same findings ------------
+JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzMzRlc2NhcGUifQ."
+       "c2lnbmF0dXJlUzM0ZXNjYXBlWFlaMTIz")
+KEY_END = "-----END OPENSSH PRIVATE KEY-----"
+URL = "https://deploy:Hunter2Pass9x@git.example.org/repo"
+
+
+@pytest.mark.parametrize(("inside", "label"), [(JWT, "JSON web token"),
+                                               (KEY_END, "private key block"),
+                                               (URL, "password in a URL")])
+def test_a_pattern_in_a_base64_run_of_bytes_is_found(inside, label):
+    """Base64 of bytes (no text: a picture's header, zeros) holding a token, a key block's end
+    or a URL's password: each public pattern is asked only when its marker is there, and is."""
+    import base64
+
+    blob = b"\x89PNG\r\n\x1a\n" + bytes(3000) + b" " + inside.encode() + b" " + bytes(3000)
+    raw = b'{"type":"observation","data":{"image":"' + base64.b64encode(blob) + b'"}}'
+    hit = scan_public(raw)
+    assert hit is not None and hit.label == "base64 of a secret"
+    assert hit.how == f"{sd.BASE64} ({label})"

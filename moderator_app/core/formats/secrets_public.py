@@ -239,7 +239,11 @@ def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
     if hits:
         return hits[0]
     if not text:
-        for _, label, pattern, group in _public_patterns()[:3]:
+        lower = decoded.lower()  # (each pattern's marker first: the JSON web token's regex
+        # tried at each byte of 1.5 MB of zeros took ~40 ms; session 34, escape, R16)
+        for marker, label, pattern, group in _public_patterns()[:3]:
+            if marker not in lower:
+                continue
             m = pattern.search(decoded)
             if m is not None:
                 return SecretHit(label, m.start() + 1, _redact(m.group(group or 0)))
@@ -248,7 +252,7 @@ def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
     if hit is not None:
         return hit
     plain = decoded.decode("utf-8", "replace")
-    found = family_in(plain)
+    found = family_in(plain, decoded)
     if found is not None:
         return SecretHit(found[0], 0, _redact(found[1].encode()))
     if how in (BASE64, HEX):
