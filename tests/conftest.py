@@ -96,6 +96,7 @@ def engine(request, monkeypatch) -> str:
 
         monkeypatch.setattr(secrets_decode, "_unquote", secrets_decode._unquote_py)
         monkeypatch.setattr(secrets_decode, "_unescape", secrets_decode._unescape_py)
+        monkeypatch.setattr(secrets_decode, "_unicode", secrets_decode._unicode_py)
         monkeypatch.setenv("MODERATOR_APP_NATIVE", "0")
     elif native.JCS is None:
         pytest.skip("the C accelerator is not built here")

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(C is None, reason="the C accelerator is not buil
 FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # the bytes an escape is made of, and a few that break one
-ALPHABET = b"%\\&#;xX0123456789aAfFgG; z\xff\n"
+ALPHABET = b"%\\&#;xXu0123456789aAfFgG; z\xff\n"
 GITHUB = "ghp_" + "S34unescapeTokenAbCdEfGhIjKlMnOpQrSt"
 
 UNQUOTE = [
@@ -41,6 +41,19 @@ UNESCAPE = [
     (b"&#x41;&#X42;", b"AB"), (b"&#x4;", b"&#x4;"), (b"&#xff;", b"&#xff;"), (b"&&#65;", b"&A"),
     (b"\\&#65;\\x41", b"\\AA"), (b"&#", b"&#"), (b"\\", b"\\"), (b"", b""),
 ]
+
+UNICODE = [
+    (b"\\u0041\\u0042", b"AB"), (b"\\\\u0041", b"A"), (b"\\\\\\u0041", b"\\A"),
+    (b"\\u004", b"\\u004"), (b"\\u00e9\\u0041", b"\\u00e9A"), (b"\\\\u20ac", b"\\\\u20ac"),
+    (b"\\u007F\\u007f", b"\x7f\x7f"), (b"\\u0g41", b"\\u0g41"), (b"\\uu0041", b"\\uu0041"),
+    (b"\\", b"\\"), (b"", b""),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), UNICODE)
+def test_unicode_decodes_each_u_escape_under_128_and_keeps_the_rest(raw, want):
+    assert sd._unicode_py(raw) == want
+    assert C.unicode(raw) == want
 
 
 @pytest.mark.parametrize(("raw", "want"), UNQUOTE)
@@ -60,6 +73,7 @@ def test_unescape_decodes_each_character_escape_under_128_and_keeps_the_rest(raw
 def test_c_and_python_agree_on_escape_heavy_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
+    assert C.unicode(raw) == sd._unicode_py(raw)
 
 
 @FUZZ
@@ -67,6 +81,7 @@ def test_c_and_python_agree_on_escape_heavy_bytes(raw):
 def test_c_and_python_agree_on_random_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
+    assert C.unicode(raw) == sd._unicode_py(raw)
 
 
 def test_c_takes_any_buffer():
@@ -78,10 +93,11 @@ def _escaped_line(rnd: random.Random, size: int) -> bytes:
     """A line of every escape spelling, broken escapes among them, a key percent-, `\\x`- and
     HTML-escaped somewhere in it."""
     pieces = [b"%41", b"%4", b"%%", b"\\x41", b"\\\\x42", b"\\x4", b"&#65;", b"&#x41;",
-              b"&#1234;", b"&#6;", b"&", b"\\", b"%2F", b"word ", b"\xff"]
+              b"&#1234;", b"&#6;", b"&", b"\\", b"%2F", b"word ", b"\xff", b"\\u0041",
+              b"\\\\u0042", b"\\u20ac", b"\\u00"]
     key = GITHUB.encode()
     keys = [b"".join(b"%%%02X" % b for b in key), b"".join(b"\\x%02x" % b for b in key),
-            b"".join(b"&#%d;" % b for b in key)]
+            b"".join(b"&#%d;" % b for b in key), b"".join(b"\\u%04x" % b for b in key)]
     out: list[bytes] = []
     n = 0
     while n < size:
@@ -98,19 +114,20 @@ def test_the_views_of_a_long_escaped_line_are_the_same_in_c_and_python(monkeypat
     fast = list(sd.views(raw))
     monkeypatch.setattr(sd, "_unquote", sd._unquote_py)
     monkeypatch.setattr(sd, "_unescape", sd._unescape_py)
+    monkeypatch.setattr(sd, "_unicode", sd._unicode_py)
     slow = list(sd.views(raw))
-    assert [v[0] for v in fast] == [sd.PERCENT, sd.ESCAPES]
+    assert [v[0] for v in fast] == [sd.PERCENT, sd.ESCAPES, sd.UNICODE]
     assert fast == slow
 
 
-@pytest.mark.parametrize("spell", ["%%%02X", "\\x%02x", "&#%d;"])
+@pytest.mark.parametrize("spell", ["%%%02X", "\\x%02x", "&#%d;", "\\u%04x"])
 def test_a_key_after_15_mb_of_escapes_is_found_by_the_c_path(spell):
     """R4's shape (a 15.7 MB line, under the 16 MiB line bound) with the key at its end: the C
     decoder reads the whole line, as the Python one did."""
     filler = (spell % 0x41).encode()
     raw = filler * (15_700_000 // len(filler)) + b" " + b"".join(
         (spell % b).encode() for b in GITHUB.encode())
-    assert sd._unquote is C.unquote and sd._unescape is C.unescape
+    assert sd._unquote is C.unquote and sd._unescape is C.unescape and sd._unicode is C.unicode
     hit = scan_public(raw)
     assert hit is not None and "GitHub" in hit.label
 
@@ -123,6 +140,7 @@ def test_the_decoders_are_c_wherever_a_c_compiler_is():
         pytest.skip("no C compiler here: the pure-Python path is the engine")
     assert sd._unquote is C.unquote
     assert sd._unescape is C.unescape
+    assert sd._unicode is C.unicode
 
 
 @pytest.mark.parametrize("abi", [None, native.UNESCAPE_ABI + 1])

@@ -17,12 +17,15 @@
  *   (3) `&#x` or `&#X` then two hex digits then `;`; one whose code is under 128 is that byte,
  *   one of 128 or more stays as written; the scan goes on after it (the regex `_ESC` of
  *   secrets_decode.py, replaced by `_char`).
+ * - unicode: left to right, each `\\uXXXX` (two backslashes) or `\uXXXX` (four hex digits)
+ *   whose code is under 128 is that byte, one of 128 or more stays as written; the scan goes
+ *   on after it (the regex `_U`, replaced by `_u_char`; the `\u` view, session 34's secrets).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 1
+#define ABI 2
 
 static signed char HEX[256];
 
@@ -157,10 +160,66 @@ static PyObject *unescape(PyObject *self, PyObject *arg)
     return finish(out, start, o);
 }
 
+/* The length of the `\\uXXXX` or `\uXXXX` at s[i] (a backslash; 0 when none) and its code. */
+static inline Py_ssize_t u_escape_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int *code)
+{
+    for (Py_ssize_t b = 2; b >= 1; b--) {  /* (two backslashes first, as the regex's `\\?`) */
+        Py_ssize_t u = i + b - 1;
+        if (u + 5 >= n || (b == 2 && s[i + 1] != '\\') || s[u + 1] != 'u')
+            continue;
+        int hi = hex_pair(s + u + 2), lo = hex_pair(s + u + 4);
+        if (hi >= 0 && lo >= 0) {
+            *code = (hi << 8) | lo;
+            return b + 5;
+        }
+    }
+    return 0;
+}
+
+static PyObject *unicode(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *o = PyBytes_AS_STRING(out), *start = o;
+    while (i < n) {
+        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
+        Py_ssize_t at = bs == NULL ? n : bs - s;
+        memcpy(o, s + i, (size_t)(at - i));
+        o += at - i;
+        if (at >= n)
+            break;
+        int code = 0;
+        Py_ssize_t len = u_escape_at(s, at, n, &code);
+        if (len == 0) {
+            *o++ = '\\';
+            i = at + 1;
+        } else if (code < 128) {
+            *o++ = (char)code;
+            i = at + len;
+        } else {
+            memcpy(o, s + at, (size_t)len);
+            o += len;
+            i = at + len;
+        }
+    }
+    PyBuffer_Release(&view);
+    return finish(out, start, o);
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
      "The bytes with each \\xNN, \\\\xNN, &#NNN; and &#xNN; of a code under 128 decoded."},
+    {"unicode", unicode, METH_O,
+     "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
     {NULL, NULL, 0, NULL},
 };
 

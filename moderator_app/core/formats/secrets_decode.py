@@ -250,9 +250,10 @@ def _unescape_py(data: bytes) -> bytes:
     return _ESC.sub(_char, data)
 
 
-def _unicode(data: bytes) -> bytes:
+def _unicode_py(data: bytes) -> bytes:
     """`data` with its `\\uXXXX` escapes (one backslash or two) of code < 128 decoded; others
-    kept as written (a key is ASCII; as `_unescape` keeps `\\xNN` of 128 or more)."""
+    kept as written (a key is ASCII; as `_unescape` keeps `\\xNN` of 128 or more). The
+    pure-Python path: `_unescape.c` gives the same bytes."""
     return _U.sub(_u_char, data)
 
 
@@ -280,6 +281,8 @@ _unquote: Callable[[bytes], bytes] = (native.UNESCAPE.unquote if native.UNESCAPE
                                       else _unquote_py)
 _unescape: Callable[[bytes], bytes] = (native.UNESCAPE.unescape if native.UNESCAPE is not None
                                        else _unescape_py)
+_unicode: Callable[[bytes], bytes] = (native.UNESCAPE.unicode if native.UNESCAPE is not None
+                                      else _unicode_py)
 
 
 def hex_text(run: bytes) -> bool:
