@@ -1,7 +1,8 @@
 """The reaction reader's recall at the true offset on the wide set (issue 13, session 34).
 
     PYTHONPATH=. .venv/bin/python scripts/reader_recall_s34.py [OUT.jsonl] [--games g1,g2]
-        [--kinds genuine,genuine2] [--table A.jsonl [B.jsonl]] [--per-game A.jsonl]
+        [--kinds genuine,genuine2] [--sets wide,qa] [--table A.jsonl [B.jsonl]]
+        [--per-game A.jsonl]
 
 For every wide genuine run (`$MODERATOR_WIDE_DIR/sync/*-genuine*`), at the TRUE offset
 (truth.json `offset_s` plus the file's shift, `wide_corpus.file_shift`: the product's clock),
@@ -20,6 +21,9 @@ Three readers, each the product's own call:
 - `answers`: `reactions.answers` (session 34): the plain reader or the onsets' surprise in
   their own tiles, within ANSWER_MAX_S (not yet read by any stage of the product).
 
+`--sets qa` adds QA's kept genuine runs (qa-s26 ... qa-s34: held out, games outside the wide
+set; their truth's clock as `holds_sweep_s28` reads it, no file shift; their scans from QA's
+caches, `appcache-holds`, or qa-s34's `appcache-764de5b`), marked `set: qa` and untuned.
 Per run one JSON line; `--table` prints totals and the tuned / untuned split
 (`wide_corpus.TUNED`) of one file, or two side by side with the rows that moved. Runs are
 loaded as `holds_sweep_s28.load` loads them (the wide set's scan cache, `appcache`: no scan
@@ -70,16 +74,27 @@ def score(answers: list[float | None], shows: list[float | None], fps: float) ->
             "off": off, "late": late, "answered": sum(a is not None for a in answers)}
 
 
+def _cache(folder: Path) -> str:
+    """The scan cache a run's scans are kept in (the wide set's, or its QA pass's)."""
+    if folder.parents[1] == wide_corpus.WIDE:
+        return str(wide_corpus.WIDE / "appcache")
+    qa = folder.parents[1]
+    own = qa / "appcache-holds"
+    return str(own if own.is_dir() else qa / "appcache-764de5b")
+
+
 def row(folder: Path) -> dict:
-    """One run's counts for both readers at its true offset."""
+    """One run's counts for every reader at its true offset."""
     import numpy as np
 
     from moderator_app.core.sync import reactions, reading
     from moderator_app.core.thresholds import DEFAULT_THRESHOLDS as th
 
-    os.environ["MODERATOR_APP_CACHE"] = str(wide_corpus.WIDE / "appcache")
+    os.environ["MODERATOR_APP_CACHE"] = _cache(folder)
     truth, kept, kinds, _end, sig, _scan, _name = holds.load(folder)
-    shift = wide_corpus.file_shift(folder, float(truth["fps"]), str(truth.get("recorder")))
+    wide = folder.parents[1] == wide_corpus.WIDE
+    shift = wide_corpus.file_shift(folder, float(truth["fps"]), str(truth.get("recorder"))) \
+        if wide else 0.0
     t0 = float(truth["offset_s"]) + shift
     acts = truth["actions"]
     run_s = np.asarray(kept, float)
@@ -97,18 +112,24 @@ def row(folder: Path) -> dict:
     for r in fixed.reactions:
         fa[r.index] = r.video_s
     game = truth["game"]
-    return {"run": folder.name, "game": game, "kind": truth["tamper"]["kind"],
-            "tuned": game in wide_corpus.TUNED, "fps": float(sig.fps), "actions": len(run_s),
+    return {"run": folder.name if wide else f"{folder.parents[1].name}/{folder.name}",
+            "set": "wide" if wide else "qa", "game": game, "kind": truth["tamper"]["kind"],
+            "tuned": wide and game in wide_corpus.TUNED, "fps": float(sig.fps), "actions": len(run_s),
             "matched": matched, "t0": round(t0, 6),
             "plain": score([r.video_s for r in plain], shows, sig.fps),
             "fixed": score(fa, shows, sig.fps),
             "answers": score([r.video_s for r in new], shows, sig.fps)}
 
 
-def runs(kinds: set[str], games: set[str] | None) -> list[Path]:
-    """The wide set's genuine runs of these kinds (and games), in name order."""
+def runs(kinds: set[str], games: set[str] | None, sets: tuple[str, ...] = ("wide",)) -> list[Path]:
+    """The genuine runs of these kinds (and games) of the wide set and / or QA's passes
+    (`sets`), in name order."""
     out = []
-    for p in sorted((wide_corpus.WIDE / "sync").iterdir()):
+    dirs = [wide_corpus.WIDE / "sync"] if "wide" in sets else []
+    if "qa" in sets:
+        dirs += [d for d in holds.QA_SETS + [holds.MAIN / ".cache" / "qa-s34" / "sync"]
+                 if d.is_dir()]
+    for p in [p for d in dirs for p in sorted(d.iterdir()) if (p / "truth.json").exists()]:
         game, _, rest = p.name.partition("-")
         kind = rest.partition("@")[0]
         if kind in kinds and (games is None or game in games):
@@ -136,7 +157,8 @@ def table(paths: list[Path]) -> None:
     for reader in ("plain", "fixed", "answers"):
         print(f"== reader {reader}")
         for label, sel in (("all", lambda r: True), ("tuned", lambda r: r["tuned"]),
-                           ("untuned", lambda r: not r["tuned"])):
+                           ("untuned", lambda r: not r["tuned"] and r.get("set") != "qa"),
+                           ("qa (held out)", lambda r: r.get("set") == "qa")):
             for i, s in enumerate(sets):
                 rows = [s[n] for n in names if sel(s[n]) and reader in s[n]]
                 print(_line(f"{label} ({len(rows)} runs) [{i}]", totals(rows, reader)))
@@ -174,6 +196,7 @@ def main() -> None:
     ap.add_argument("out", nargs="?")
     ap.add_argument("--games")
     ap.add_argument("--kinds", default="genuine,genuine2")
+    ap.add_argument("--sets", default="wide")
     ap.add_argument("--table", nargs="+")
     ap.add_argument("--per-game")
     a = ap.parse_args()
@@ -185,7 +208,7 @@ def main() -> None:
         return
     games = set(a.games.split(",")) if a.games else None
     fh = open(a.out, "w") if a.out else sys.stdout  # noqa: SIM115
-    for folder in runs(set(a.kinds.split(",")), games):
+    for folder in runs(set(a.kinds.split(",")), games, tuple(a.sets.split(","))):
         print(json.dumps(row(folder)), file=fh, flush=True)
     if a.out:
         fh.close()
