@@ -172,6 +172,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                            th) or res
     if res.suggested_offset_s is None and offset_s is None:  # reactions faint (faint.py)
         res = _not_refused(_faint(run_s, sig, th, input_kinds), refused, th) or res
+    if res.suggested_offset_s is None and offset_s is None and input_kinds is not None:
+        res = _not_refused(_buttons(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
@@ -227,6 +229,21 @@ def _faint(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
     else:
         coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, None,
                             input_kinds=input_kinds, wanted=True, faint=True)
+    res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
+    return None if res.suggested_offset_s is None else res
+
+
+def _buttons(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
+    """The analysis whose stretch stands its shuffled logs on the presses of the buttons the
+    picture answers (core/sync/buttons.py), when no reading before suggested an offset and
+    none was given (every run that had a suggestion keeps it, bit for bit): as `_faint`, the
+    fine scale and the coarse one combined; None when neither suggests."""
+    g = sig.grid
+    fine = analyze_at(run_s, sig, th, None, input_kinds=input_kinds, wanted=True,
+                      buttons=True)
+    coarse = fine if g <= COARSE_GRID or g % COARSE_GRID else \
+        analyze_at(run_s, sig.coarser(COARSE_GRID), th, None, input_kinds=input_kinds,
+                   wanted=True, buttons=True)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
     return None if res.suggested_offset_s is None else res
 

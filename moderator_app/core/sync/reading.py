@@ -26,6 +26,7 @@ from . import (
     track,
 )
 from . import faint as faint_mod
+from .buttons import null_z as buttons_null_z
 from .faint import faint_offset
 from .fit import (
     FIT_WEIGHT_FLOOR,
@@ -112,7 +113,8 @@ GIVEN_NEAR_S = 1.5
 def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
                latency_q: float = 50.0, given: SyncAnalysis | None = None,
                input_kinds=None, calm: bool = False, fixed: bool = False,
-               wanted: bool = False, faint: bool = False) -> SyncAnalysis:
+               wanted: bool = False, faint: bool = False,
+               buttons: bool = False) -> SyncAnalysis:
     """The sync analysis at the signals' own tile scale. `given`: the analysis of a part of
     these actions (`_from_head`), whose suggestion stands when these actions single out
     none. `input_kinds`: see `analyze`. `calm`: busy tiles' onsets weighed down (`_calm`).
@@ -122,6 +124,8 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     soon as none can come (`_unwanted`), and its analysis then holds nothing else.
     `faint`: the offset's support read at a lower bar over chance's (core/sync/faint.py),
     and a track's stretch offset without support of its own no evidence against the fit.
+    `buttons`: with no stretch standing its shuffled logs, the presses of the buttons the
+    picture answers may (`_by_buttons`; `analysis._buttons`).
 
     A suggestion under the one-click bar (records.APPLY_MIN_CONFIDENCE) does not override a
     moderator's offset more than GIVEN_NEAR_S away: the reading is made again with the
@@ -131,7 +135,7 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     read at -1.40 s, where the run's first 12 presses are at chance, and the cut unseen."""
     wanted = wanted and given is None and not fixed
     res = _read_at(run_s, sig, th, offset_s, latency_q, given, input_kinds, calm, fixed,
-                   wanted=wanted, faint=faint)
+                   wanted=wanted, faint=faint, buttons=buttons)
     if not fixed:  # a head at another offset: no sure start, nor over a given offset (rival.py)
         res = rival.head_rival(res, th)
     if offset_s is None or fixed or res.suggested_offset_s is None or \
@@ -146,6 +150,19 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return _unwanted(res.actions, offset_s)
     return _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
                     withheld=res.suggested_offset_s)
+
+
+def _by_buttons(tested: list[Tested], sig: FrameSignals, nov1, look1, q, speed: float,
+                input_kinds: list[str], th) -> Tested | None:
+    """The first stretch tested whose presses of the buttons the picture answers stand
+    sync_min_null_z over their shuffled logs, the buttons chosen in every shuffle alike
+    (`buttons.null_z`), or None. Asked only when no stretch stood the whole-log test and
+    no splice was found: a stretch that stands on its own, or a splice, keeps its reading."""
+    for sub, _zz, f, span in tested:
+        zb = buttons_null_z(sig, nov1, look1, q, sub, kinds.part(input_kinds, *span), speed, th)
+        if zb >= th.sync_min_null_z:
+            return sub, zb, f, span
+    return None
 
 
 def _track_stands(look, sub: np.ndarray, cand: float, speed: float, th) -> bool:
@@ -180,7 +197,7 @@ def _unwanted(n: int, offset_s: float | None) -> SyncAnalysis:
 def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: float,
              given: SyncAnalysis | None, input_kinds, calm: bool, fixed: bool,
              withheld: float | None = None, wanted: bool = False,
-             faint: bool = False) -> SyncAnalysis:
+             faint: bool = False, buttons: bool = False) -> SyncAnalysis:
     """`analyze_at`'s reading; `withheld`: a suggestion under the one-click bar far from the
     moderator's `offset_s`: nothing is suggested, everything is read at `offset_s`.
     `wanted` (with no `given`): a suggestion alone is read (`analyze_at`).
@@ -277,6 +294,10 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
         else:
             chosen, null_z, seg_fit, span = _splice_pair(tested, th) or \
                 (chosen, null_z, seg_fit, span)
+    if chosen is None and buttons and input_kinds is not None:
+        chosen, null_z, seg_fit, span = _by_buttons(tested, sig, nov1, look1, q, speed,
+                                                    input_kinds, th) or \
+            (chosen, null_z, seg_fit, span)
     if wanted and chosen is None:
         return _unwanted(n, offset_s)
     sub = run_s if chosen is None else chosen
