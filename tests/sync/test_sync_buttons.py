@@ -64,3 +64,26 @@ def test_no_kinds_or_one_button_is_not_this_test(monkeypatch):
     assert buttons.null_z(None, None, None, None, RUN, ["FIRE"] * len(RUN), 1.0, TH) == 0.0
     assert buttons.null_z(None, None, None, None, RUN, KINDS[:-1], 1.0, TH) == 0.0
     assert asked == []
+
+
+def test_asked_last_at_auto_only_with_kinds(monkeypatch):
+    """The analysis asks the buttons test (`analysis._buttons`) when nothing before suggested
+    an offset, none was given and the log names its buttons; never otherwise."""
+    import one_tile
+
+    from moderator_app.core.sync import analysis
+
+    sig, run_s = one_tile.signals()
+    kinds = ["FIRE" if i % 3 else "NOOP" for i in range(len(run_s))]
+    asked = []
+
+    def fake(run, s, th, input_kinds):
+        asked.append(list(input_kinds))
+
+    monkeypatch.setattr(analysis, "_buttons", fake)
+    assert analysis.analyze(run_s, sig, TH, None, None, input_kinds=kinds).suggested_offset_s \
+        is None
+    assert asked == [kinds]
+    analysis.analyze(run_s, sig, TH, None, None)
+    analysis.analyze(run_s, sig, TH, 1.5, None, input_kinds=kinds)
+    assert asked == [kinds]
