@@ -6,7 +6,8 @@ not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside th
 hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
-`ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, and others)
+`ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, QA s32's `uuidmap`,
+QA s33's `sqlrows`, and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -118,10 +119,11 @@ def main() -> int:
     # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15), and QA s23's
     # held-out two (html, boolgrid: Q4), and QA s27's sparse records of long names
     # (nullsparse: the furthest over the goal in session 28, issue 15), and QA s32's objects
-    # keyed by unique UUIDs (uuidmap: 2.78x in QA s32, T8)
+    # keyed by unique UUIDs (uuidmap: 2.78x in QA s32, T8), and QA s33's SQL rows of mixed
+    # scalars (sqlrows: 3.07x in QA s33, T7)
     ap.add_argument("--shape",
                     default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
-                            "boolgrid,nullsparse,uuidmap",
+                            "boolgrid,nullsparse,uuidmap,sqlrows",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

@@ -71,6 +71,12 @@ A shape QA held out in session 28 (QA s28, issue 15):
   (the hash, of the canonical form, stays intact); no writer the spelling check knows spells
   such a line, and the C scan declined every line for its escaped schema (30x the floor).
 
+Shapes QA held out in session 32 (T8) and session 33 (T7), added to the bench a session later:
+
+* `uuidmap`: a game's entity table keyed by UUIDs (36-byte names, none repeated);
+* `sqlrows`: a SQL result's rows as arrays of mixed scalars (an integer, a 2-decimal float, a
+  short string with a quote, comma, escape or non-ASCII letter, null, a boolean).
+
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
 """
@@ -84,7 +90,7 @@ import random
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
           "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes",
-          "uuidmap")
+          "uuidmap", "sqlrows")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -455,6 +461,27 @@ def _uuidmap_payload(rng: random.Random, size: int) -> dict:
     return {"frame": rng.randint(0, 99999), "entities": ents}
 
 
+# QA s33's held-out `sqlrows` (scripts/qa_session33.py, miss T7), here since session 34 so that
+# the bench times it: short strings with a quote, a comma, an escape or a non-ASCII letter
+_SQL_WORDS = ("ok", "Jane O'Neil", 'say "hi"', "a,b;c", "tab\there", "C:\\tmp", "<b>x</b>",
+              "naïve", "100%", "", "NULL", "line\nbreak", "emoji 🎮", "x" * 12)
+
+
+def _sqlrows_payload(rng: random.Random, size: int) -> dict:
+    """A SQL query's result as a harness dumps it: a column list, then rows as arrays of mixed
+    scalars (an integer, a 2-decimal float, a short string, null or a digit, a boolean, a date
+    or null), no member names per row."""
+    rows, used = [], 60
+    while used < size - 60:
+        row = [rng.randint(-99999, 99999), round(rng.uniform(-1000, 1000), 2),
+               rng.choice(_SQL_WORDS), None if rng.random() < 0.3 else rng.randint(0, 9),
+               rng.random() < 0.5, rng.choice(("2026-12-05", "2026-12-06", None))]
+        rows.append(row)
+        used += len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + 1
+    return {"sql": "SELECT id, score, name, lvl, alive, day FROM players",
+            "columns": ["id", "score", "name", "lvl", "alive", "day"], "rows": rows}
+
+
 def php_spelling(line: bytes) -> bytes:
     """A compact JSON line as PHP's json_encode writes it by default: every `/` as `\\/`."""
     return line.replace(b"/", b"\\/")
@@ -509,5 +536,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _phpslashes_payload(rng, size)
     if shape == "uuidmap":
         return _uuidmap_payload(rng, size)
+    if shape == "sqlrows":
+        return _sqlrows_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
