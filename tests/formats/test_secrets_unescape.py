@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moderator_app.core.formats import native
+from moderator_app.core.formats import secrets as sec
 from moderator_app.core.formats import secrets_decode as sd
 from moderator_app.core.formats.secrets_public import scan_public
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.skipif(C is None, reason="the C accelerator is not buil
 FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # the bytes an escape is made of, and a few that break one
-ALPHABET = b"%\\&#;xXu0123456789aAfFgG; z\xff\n"
+ALPHABET = b"%\\&#;/xXu0123456789aAbBcCdDfFgG; z\xff\n"
 GITHUB = "ghp_" + "S34unescapeTokenAbCdEfGhIjKlMnOpQrSt"
 
 UNQUOTE = [
@@ -55,6 +56,32 @@ def test_unicode_decodes_each_u_escape_under_128_and_keeps_the_rest(raw, want):
     assert sd._unicode_py(raw) == want
     assert C.unicode(raw) == want
 
+JSON = [
+    (b"sk\\u002dproj", b"sk-proj"), (b"a\\/b", b"a/b"), (b"\\\\u0067", b"\\\\u0067"),
+    (b"\\u00e9", "\u00e9".encode()), (b"\\u20AC", "\u20ac".encode()),
+    (b"\\ud83d\\ude00", "\U0001f600".encode()), (b"\\uD83D\\uDE00", "\U0001f600".encode()),
+    (b"\\ud83d", b"\xed\xa0\xbd"), (b"\\ude00\\ud83d", b"\xed\xb8\x80\xed\xa0\xbd"),
+    (b"\\ud83d\\u0041", b"\xed\xa0\xbdA"), (b"\\u00", b"\\u00"), (b"\\n\\t", b"\\n\\t"),
+    (b"\\", b"\\"), (b"\\\\\\/", b"\\\\/"), (b"", b""),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), JSON)
+def test_json_unescape_decodes_u_escapes_pairs_and_slashes_and_keeps_an_escaped_backslash(raw, want):
+    assert sec._unescape_json_py(raw) == want
+    assert C.json_unescape(raw) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_json_unescape_of_a_long_line_is_the_python_pieces(seed):
+    """Past 64 KiB the Python path decodes a piece at a time (secrets, session 34); the C one
+    in one pass: the same bytes wherever a cut falls."""
+    rnd = random.Random(seed)
+    pieces = [b"\\u0041", b"\\ud83d\\ude00", b"\\ud83d", b"\\/", b"\\\\", b"\\", b"x", b"\\u00e9"]
+    raw = b"".join(rnd.choice(pieces) for _ in range(40_000))
+    assert len(raw) > 1 << 17
+    assert C.json_unescape(raw) == sec._unescape_json_py(raw)
+
 
 @pytest.mark.parametrize(("raw", "want"), UNQUOTE)
 def test_unquote_decodes_each_percent_escape_and_keeps_any_other_percent(raw, want):
@@ -74,6 +101,7 @@ def test_c_and_python_agree_on_escape_heavy_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
+    assert C.json_unescape(raw) == sec._unescape_json_py(raw)
 
 
 @FUZZ
@@ -82,6 +110,7 @@ def test_c_and_python_agree_on_random_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
+    assert C.json_unescape(raw) == sec._unescape_json_py(raw)
 
 
 def test_c_takes_any_buffer():

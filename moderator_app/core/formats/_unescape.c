@@ -20,12 +20,17 @@
  * - unicode: left to right, each `\\uXXXX` (two backslashes) or `\uXXXX` (four hex digits)
  *   whose code is under 128 is that byte, one of 128 or more stays as written; the scan goes
  *   on after it (the regex `_U`, replaced by `_u_char`; the `\u` view, session 34's secrets).
+ * - json_unescape: the JSON escapes `secrets.unescape_json` decodes, left to right at each
+ *   backslash, the first of: a UTF-16 pair `\uD[89AB]XX\uD[C-F]XX` (the character's UTF-8),
+ *   `\uXXXX` (its UTF-8, a lone surrogate as three bytes: Python's "surrogatepass"), `\/`
+ *   (`/`), `\\` (kept as written, both bytes); any other backslash stays. Each escape is at
+ *   least as long as what it decodes to: the output is never longer than the input.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 2
+#define ABI 3
 
 static signed char HEX[256];
 
@@ -214,12 +219,85 @@ static PyObject *unicode(PyObject *self, PyObject *arg)
     return finish(out, start, o);
 }
 
+static inline int hex4(const unsigned char *s)
+{
+    int hi = hex_pair(s), lo = hex_pair(s + 2);
+    return (hi < 0 || lo < 0) ? -1 : (hi << 8) | lo;
+}
+
+static PyObject *json_unescape(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out), *start = o;
+    while (i < n) {
+        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
+        Py_ssize_t at = bs == NULL ? n : bs - s;
+        memcpy(o, s + i, (size_t)(at - i));
+        o += at - i;
+        if (at >= n)
+            break;
+        if (at + 1 < n && (s[at + 1] == '/' || s[at + 1] == '\\')) {
+            if (s[at + 1] == '/') {
+                *o++ = '/';
+            } else {
+                *o++ = '\\';
+                *o++ = '\\';
+            }
+            i = at + 2;
+            continue;
+        }
+        int code = (at + 5 < n && s[at + 1] == 'u') ? hex4(s + at + 2) : -1;
+        if (code < 0) {
+            *o++ = '\\';
+            i = at + 1;
+            continue;
+        }
+        i = at + 6;
+        if (code >= 0xD800 && code <= 0xDBFF && at + 11 < n && s[at + 6] == '\\'
+            && s[at + 7] == 'u') {
+            int low = hex4(s + at + 8);
+            if (low >= 0xDC00 && low <= 0xDFFF) {
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                i = at + 12;
+            }
+        }
+        if (code < 0x80) {
+            *o++ = (unsigned char)code;
+        } else if (code < 0x800) {
+            *o++ = (unsigned char)(0xC0 | (code >> 6));
+            *o++ = (unsigned char)(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+            *o++ = (unsigned char)(0xE0 | (code >> 12));
+            *o++ = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
+            *o++ = (unsigned char)(0x80 | (code & 0x3F));
+        } else {
+            *o++ = (unsigned char)(0xF0 | (code >> 18));
+            *o++ = (unsigned char)(0x80 | ((code >> 12) & 0x3F));
+            *o++ = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
+            *o++ = (unsigned char)(0x80 | (code & 0x3F));
+        }
+    }
+    PyBuffer_Release(&view);
+    return finish(out, (char *)start, (char *)o);
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
      "The bytes with each \\xNN, \\\\xNN, &#NNN; and &#xNN; of a code under 128 decoded."},
     {"unicode", unicode, METH_O,
      "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
+    {"json_unescape", json_unescape, METH_O,
+     "The bytes with their JSON \\uXXXX (UTF-16 pairs too) and \\/ escapes decoded."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,9 +6,10 @@ declines every line it is not sure of, which then takes the Python path that alo
 findings. `_skim` (`_skim.c`) does the same for the agent-log verifier: it consumes the run of
 ordinary lines (requests and observations in order) that the checker would pass without a
 finding, and stops at the first it cannot vouch for. `_unescape` (`_unescape.c`) decodes the
-secrets readers' percent, character and `\\u` escape views (`secrets_decode`), byte for byte as the
-Python fallback does. Without a C compiler the install still
-succeeds and the verifiers are only slower: the verdicts are the same (tests run both paths).
+secrets readers' percent, character and `\\u` escape views (`secrets_decode`) and a line's
+JSON escapes (`secrets.unescape_json`), byte for byte as the Python fallback does. Without a
+C compiler the install still succeeds and the verifiers are only slower: the verdicts are the
+same (tests run both paths).
 `MODERATOR_APP_NATIVE=0` turns them off.
 """
 
@@ -49,7 +50,7 @@ def load_skim() -> ModuleType | None:
 
 
 # The `_unescape` build `secrets_decode` is written for (`ABI` in _unescape.c).
-UNESCAPE_ABI = 2
+UNESCAPE_ABI = 3
 
 
 def load_unescape() -> ModuleType | None:
