@@ -1,5 +1,6 @@
 """A scan's held picture that hides no button press of the log is a note beside the log, not
-a warning (issues 12/13, QA s33 T2/T4; core/sync/hidden.py through run.py `wait_note`).
+a warning (issues 12/13, QA s33 T2/T4; core/sync/hidden.py through run.py `wait_note`), and
+a run of unanswered NOOPs is no "actions in a row with no visible reaction".
 
 Built on QA s33's Tron Dead (the opening held 0.05-5.29 s, to the first press's answer) and
 E.T. (15.76-23.38 s held under three NOOPs, ended by a DOWNLEFT's answer at 23.33 s), with a
@@ -9,9 +10,12 @@ answered, or ended off the run's delay, keep their warnings.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from moderator_app.core.rules import Finding, Severity
+from moderator_app.core.sync.hidden import without_noop_misses
 from moderator_app.core.sync.reactions import Reaction
-from moderator_app.core.sync.records import SyncAnalysis
+from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
 from moderator_app.core.sync.run import wait_note
 
 OFFSET = 3.35
@@ -86,3 +90,25 @@ def test_a_pause_keeps_its_warning():
     a = _analysis([(15.47, "LEFT", 0.01), (16.054, "RIGHT", 0.01)]
                   + [(18.0 + 2 * k, "NOOP", None) for k in range(5)] + [(26.654, "LEFT", 0.01)])
     assert _said(20.2, 30.03, a).severity is Severity.INFO
+
+
+def _missed(a: SyncAnalysis, run_from: float, run_to: float, n: int) -> SyncAnalysis:
+    f = SyncFinding("sync.no_reaction", f"{n} actions in a row with no visible reaction",
+                    OFFSET + run_from, OFFSET + run_to + 1.0, run_from, run_to, actions=n)
+    return replace(a, findings=[f])
+
+
+def test_a_run_of_unanswered_noops_is_no_miss():
+    # T4: et-freeze's genuine hold, three NOOPs unanswered between two shown buttons
+    a = _missed(_analysis([(12.28, "UPRIGHT", 0.01), (13.91, "NOOP", None),
+                           (16.38, "NOOP", None), (18.37, "NOOP", None),
+                           (19.99, "DOWNLEFT", -0.01)]), 12.43, 18.37, 3)
+    assert without_noop_misses(a).findings == []
+
+
+def test_a_run_of_unanswered_buttons_keeps_its_finding():
+    # the freeze of the same run: a FIRE and a LEFT under it, unanswered
+    a = _missed(_analysis([(3.82, "UPRIGHT", 0.01), (5.64, "FIRE", None),
+                           (6.5, "NOOP", None), (7.32, "LEFT", None),
+                           (8.62, "FIRE", 0.01)]), 5.64, 7.32, 3)
+    assert [f.rule for f in without_noop_misses(a).findings] == ["sync.no_reaction"]

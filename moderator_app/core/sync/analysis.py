@@ -50,6 +50,7 @@ from .fit import (
     SUPPORT_BEFORE_S,
     learned_fit,
 )
+from .hidden import without_noop_misses
 from .local_findings import DRIFT_WEAK_CONFIDENCE, weak_line
 from .reading import GIVEN_NEAR_S, analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
@@ -99,11 +100,12 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if names is not None:
         res = replace(res, kinds=tuple(names))
     if not held and not widened and not explained:
-        return held_insert.at_held(res, sig)
+        return without_noop_misses(held_insert.at_held(res, sig))
     mine = [widened.get(j, f) for j, f in enumerate(res.findings) if j not in explained]
     found = sorted(mine + held, key=video_order)
-    # a jump of inserted footage onto the held picture of its length ahead of it
-    return held_insert.at_held(replace(res, findings=found), sig)
+    # a jump of inserted footage onto the held picture of its length ahead of it; a run of
+    # NOOPs unanswered is no miss (hidden.py)
+    return without_noop_misses(held_insert.at_held(replace(res, findings=found), sig))
 
 
 def _first_stretch(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:

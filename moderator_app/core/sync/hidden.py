@@ -20,16 +20,24 @@ the log's very first press. Footage frozen by an edit does not change, so the sy
 answers no press under it, and the buttons pressed there go unanswered: it keeps its warning
 (unless every press under it was a NOOP and it resumed at a button's answer at the run's
 delay by chance: then it hid nothing the log says either).
+
+The same reading of NOOPs for the sync's own findings (`without_noop_misses`, asked by
+`analysis.analyze`): "N actions in a row with no visible reaction" whose unanswered actions
+are all NOOPs is dropped (QA s33 T4).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from moderator_app.core.sync import stats
 from moderator_app.core.sync.freeze import no_button
+from moderator_app.core.sync.missed import NO_VISIBLE
 from moderator_app.core.sync.records import SyncAnalysis
 
+MISSED_RULE = "sync.no_reaction"
 # The scan's held picture ends this far from the picture's answer to the first press: the
 # sync's first changed frame this much after it or before it (run.py's WAIT_MATCH_S and
 # WAIT_MATCH_LATE_S: the scan's same-picture share can take a small first reaction frame
@@ -117,3 +125,28 @@ def _paused(start_s: float, due_s: float, order) -> bool:
     due = [float(r.expected_video_s) for r in order if start_s <= float(r.expected_video_s) < due_s]
     edges = [start_s, *due, due_s]
     return max(b - a for a, b in zip(edges, edges[1:], strict=False)) >= PAUSE_GAP_S
+
+
+def without_noop_misses(a: SyncAnalysis) -> SyncAnalysis:
+    """`a` without its "N actions in a row with no visible reaction" findings whose
+    unanswered actions (those from its run start to its run end the reactions found no
+    answer for) are all presses of no button (`freeze.no_button`). Why: a NOOP asks the
+    game for nothing, so a run of NOOPs without an answer is no evidence of a held
+    picture (QA s33 T4: et-freeze's genuine hold 15.79-22.23 s under three NOOPs said "3
+    actions in a row with no visible reaction"); a frozen picture over the log's buttons
+    keeps its finding, and the scan's `video.frozen` keeps saying the held picture itself."""
+    if not a.kinds or len(a.kinds) != len(a.reactions) or not any(
+            f.rule == MISSED_RULE for f in a.findings):
+        return a
+    order = sorted(a.reactions, key=lambda r: (r.run_s, r.index))
+    pairs = list(zip(order, a.kinds, strict=True))
+    keep = []
+    for f in a.findings:
+        if f.rule == MISSED_RULE and NO_VISIBLE in f.message and \
+                f.run_start_s is not None and f.run_end_s is not None:
+            missed = [k for r, k in pairs if r.video_s is None
+                      and f.run_start_s - 1e-6 <= r.run_s <= f.run_end_s + 1e-6]
+            if missed and all(no_button(k) for k in missed):
+                continue
+        keep.append(f)
+    return a if len(keep) == len(a.findings) else replace(a, findings=keep)
