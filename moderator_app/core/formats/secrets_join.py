@@ -15,8 +15,9 @@ Not read: a literal joined to a variable (`"sk-" + suffix`), template strings, `
 a list, PHP's or Perl's `.`, `concat(...)`, a chain inside a literal holding white space.
 
 Read only where `JOIN_MARKERS` are (one SIMD pass), so not: `".."` (Lua unspaced), `'..'`,
-`"||"`, `'a' 'b'`, an operator after two or more spaces. Bounded: the chain pattern is linear
-(possessive white space, no nested repeats); the view is made `_PIECE` bytes at a time.
+`"||"`, `'a' 'b'`, an operator after two or more spaces or a tab. Bounded: the chain pattern
+is linear (possessive white space, no nested repeats); the view is made `_PIECE` bytes at a
+time.
 """
 
 from __future__ import annotations
