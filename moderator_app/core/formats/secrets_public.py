@@ -64,8 +64,9 @@ def _public_patterns() -> tuple[tuple[bytes, str, re.Pattern[bytes], int | None]
 
 
 def _named_words_in(lower: bytes) -> bool:
-    return (b"secret" in lower or b"passw" in lower or b"api" in lower or b"access" in lower
-            or b"auth" in lower or b"private" in lower)
+    """Whether `lower` holds a word of a named secret's name (`_NAMED_STARTS`): one SIMD pass
+    (`markers_of`); six `in`s took ~100 ms on a 6 MB line (session 34, escape; R16)."""
+    return bool(markers_of(lower, _NAMED_STARTS))
 
 _B64_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 32
                  for c in range(256))
