@@ -6,11 +6,13 @@ log read at an offset, a held picture hides nothing the run did when (`hides_no_
 - it is the **opening**: held from before the log's first button press and resumed before
   that press is due (the recorder's lead-in, the game's title), or at the picture's answer
   to it at the run's own delay (a game standing still until its first button);
-- it **ends at the picture's answer to a button press** at the run's own delay, and every
-  button pressed under it before that one was answered, at that delay, by the sync's finer
-  picture (`reactions`): a game standing still while the log pressed no button (Atari's
-  NOOP, `freeze.no_button`: QA s33's E.T., 15.76-23.38 s under three NOOPs), or a picture
-  that moves in changes the scan's same-picture share counts as none (QA s33's Superman).
+- it **ends at the picture's answer to a button press** at the run's own delay, and one or
+  more buttons were pressed under it before that one, every one answered, at that delay, by
+  the sync's finer picture (`reactions`): a picture that moves in changes the scan's
+  same-picture share counts as none (QA s33's Superman). A hold inside the run with no
+  button pressed under it (only NOOPs) is not taken here: to the log it is exactly an edited
+  freeze under NOOPs (review R14), and only the picture's change where it resumes tells them
+  apart (waits.py's unpressed rule).
 
 `core/sync/run.py` `wait_note` then says it as a note. Why a rule of its own: the game-wait
 rules (core/sync/waits.py) take a hold ended by a button when a press of another button was
@@ -18,8 +20,7 @@ held (ignored) inside it, or when other holds agree on the game's button and lag
 no button pressed under it has nothing to learn the button from, and the opening's ends at
 the log's very first press. Footage frozen by an edit does not change, so the sync's picture
 answers no press under it, and the buttons pressed there go unanswered: it keeps its warning
-(unless every press under it was a NOOP and it resumed at a button's answer at the run's
-delay by chance: then it hid nothing the log says either).
+(a freeze under NOOPs only, inside the run, keeps it too: review R14).
 
 The same reading of NOOPs for the sync's own findings (`without_noop_misses`, asked by
 `analysis.analyze`): "N actions in a row with no visible reaction" whose unanswered actions
@@ -64,11 +65,10 @@ def hides_no_press(start_s: float, end_s: float, a: SyncAnalysis) -> str | None:
     - the opening: held from before the log's first button press is due and resumed
       before it (the lead-in and the game's title: nothing of the run under it);
     - ended by the picture's answer to a button press, at the run's own delay (the median
-      of its confident answers outside the hold, `LAG_MATCH_S` either side), with every
-      button pressed under it before that one answered at that delay by the sync's finer
-      picture, and none unanswered: a game standing still while the log pressed no button
-      (Atari's NOOP, `freeze.no_button`), or answering in changes the scan's share counts
-      as the same picture. Footage frozen by an edit answers no press inside it (its
+      of its confident answers outside the hold, `LAG_MATCH_S` either side), with one or
+      more buttons pressed under it before that one, every one answered at that delay by the
+      sync's finer picture: a game answering in changes the scan's share counts as the same
+      picture. (Inside the run, no button under it is no evidence: review R14.) Footage frozen by an edit answers no press inside it (its
       picture does not change) and hides the buttons pressed under it."""
     if a.offset_used_s is None or not a.reactions:
         return None
@@ -104,6 +104,14 @@ def hides_no_press(start_s: float, end_s: float, a: SyncAnalysis) -> str | None:
             not -MATCH_EARLY_S <= end_s - float(last.video_s) <= MATCH_LATE_S:  # type: ignore[arg-type]
         return None
     inside = under[:-1]
+    if start_s >= first_due and not inside:
+        # Inside the run, a hold with no button pressed under it is what an edited freeze
+        # under NOOPs looks like to the log (review R14: 4 s frozen into Laser Gates and
+        # Video Pinball under two NOOPs, resumed at the next button's answer, read as a
+        # note). Only the picture can tell them apart: waits.py's unpressed rule asks how
+        # much the picture changes where it resumes (a game standing still resumes with its
+        # small answer, edited footage with the whole stretch's change).
+        return None
     if start_s >= first_due and _paused(start_s, float(last.expected_video_s), order):
         return None
     if not all(answered(r) and float(r.video_s) < end_s - MATCH_EARLY_S  # type: ignore[arg-type]
