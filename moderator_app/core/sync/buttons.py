@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import align, lookup, reactions
-from .fit import FIT_WEIGHT_FLOOR, NULL_SETS, SUPPORT_AFTER_S, permuted, short_of
+from . import lookup
+from .fit import NULL_SETS, learned_look, permuted, short_of
 
 # A button's weight in the statistic: its presses' z at the peak over every offset, none
 # under 0 (not answered there), at most BUTTON_Z_CAP (one button that alone makes the peak
@@ -49,20 +49,12 @@ def _z(s: np.ndarray, i: int) -> float:
 
 def statistic(sig, nov1, look1, q, run_s: np.ndarray, parts: list[np.ndarray], speed: float,
               th) -> tuple[float, int]:
-    """(statistic, presses weighed): the learned fit's peak (as `fit._learned_score` finds
-    it), each button weighed by its presses' z there (0 .. BUTTON_Z_CAP), and the weighted
+    """(statistic, presses weighed): the learned fit's peak (`fit.learned_look`, as
+    `fit._learned_score` finds it), each button weighed by its presses' z there (0 .. BUTTON_Z_CAP), and the weighted
     presses' excess at the peak over their mean over every offset, divided by the root of
     the weights' squares times the presses; (0.0, n) when fewer than sync_min_actions
     presses weigh anything."""
-    offsets = align.offset_grid(sig, run_s)
-    i, _ = align.peak(look1, offsets, run_s, speed)
-    exps, hit, k = reactions.first_reactions(sig, nov1, run_s, float(offsets[i]), speed,
-                                             th.sync_reaction_z)
-    vs = sig.times[k][hit & (sig.times[k] - exps <= SUPPORT_AFTER_S)]
-    w = reactions.tile_weights(sig, nov1, vs, q, floor=FIT_WEIGHT_FLOOR)
-    look = look1 if w is None else \
-        lookup.Lookup(sig, lookup.lookahead(sig, reactions.novelty(sig, w, like=nov1)),
-                      like=look1)
+    offsets, look, _ = learned_look(sig, nov1, look1, q, run_s, speed, th)
     i = int(np.argmax(lookup.scores(look, offsets, run_s, speed)))
     rows = [lookup.scores(look, offsets, run_s[g], speed) for g in parts]
     total = np.zeros(len(offsets))

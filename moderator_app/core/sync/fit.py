@@ -359,10 +359,12 @@ def _learn(sig, nov1, look1, q, run_s, speed, th):
     return fit, nov, look, w
 
 
-def _learned_score(sig, nov1, look1, q, run_s, speed, th) -> float:
-    """`learned_fit(...)[0].score`, bit for bit, from the two fits' peaks alone
-    (`align.peak`: bounded blocks, not every offset summed; the z and margin of a shuffled
-    log's fits are never read)."""
+def learned_look(sig, nov1, look1, q, run_s, speed, th):
+    """(offsets, look, score): the offset grid, the learned fit's Lookup (the tiles that
+    answered at the plain fit's peak, weighed; `look1` itself when none weighs) and the plain
+    peak's score. One place for the learned fit's steps, which `_learned_score` and the
+    buttons test (core/sync/buttons.py) both read (review R9, session 34: they were two
+    copies, and a change to one would have left the other on another peak)."""
     offsets = align.offset_grid(sig, run_s)
     i, score = align.peak(look1, offsets, run_s, speed)
     exps, hit, k = reactions.first_reactions(sig, nov1, run_s, float(offsets[i]), speed,
@@ -370,10 +372,17 @@ def _learned_score(sig, nov1, look1, q, run_s, speed, th) -> float:
     vs = sig.times[k][hit & (sig.times[k] - exps <= SUPPORT_AFTER_S)]
     w = reactions.tile_weights(sig, nov1, vs, q, floor=FIT_WEIGHT_FLOOR)
     if w is None:
-        return score
+        return offsets, look1, score
     nov = reactions.novelty(sig, w, like=nov1)
-    look = lookup.Lookup(sig, lookup.lookahead(sig, nov), like=look1)
-    return align.peak(look, offsets, run_s, speed)[1]
+    return offsets, lookup.Lookup(sig, lookup.lookahead(sig, nov), like=look1), score
+
+
+def _learned_score(sig, nov1, look1, q, run_s, speed, th) -> float:
+    """`learned_fit(...)[0].score`, bit for bit, from the two fits' peaks alone
+    (`align.peak`: bounded blocks, not every offset summed; the z and margin of a shuffled
+    log's fits are never read)."""
+    offsets, look, score = learned_look(sig, nov1, look1, q, run_s, speed, th)
+    return score if look is look1 else align.peak(look, offsets, run_s, speed)[1]
 
 
 # A long run's stretch (longer than align.EVERY_SPEED_SPAN_S) whose learned fit stands
