@@ -47,6 +47,8 @@ RECIPES: dict[str, tuple[str, list[str], dict]] = {
     "huffyuv_avi": ("avi", ["-c:v", "huffyuv", "-pix_fmt", "yuv422p"], {"frames": 60}),
     "utvideo_avi": ("avi", ["-c:v", "utvideo", "-pix_fmt", "yuv420p"], {"frames": 60}),
     "qtrle_mov": ("mov", ["-c:v", "qtrle"], {"frames": 60}),
+    # MS Video 1 (rgb555): its decoder flags no frame as a keyframe (QA s34 T1)
+    "msvideo1_avi": ("avi", ["-c:v", "msvideo1", "-g", "15"], {"frames": 60}),
     "png_mov": ("mov", ["-c:v", "png"], {"frames": 45}),
     # H.263 takes only its five picture sizes: CIF, as a phone's 3GP recorder writes
     "h263_3gp": ("3gp", ["-vf", "scale=352:288", "-c:v", "h263", "-q:v", "2", "-g", "30"],

@@ -108,6 +108,8 @@ class ExactDecoder:
         self._expect_pos: int | None = None  # byte position of the keyframe sought
         # a byte seek starts before the keyframe's packet: packets before it are not decoded
         self._preroll = False
+        # the demuxer's keyframe flag on the first packet decoded since the last seek
+        self._first_packet_key: bool | None = None
         # pts of the keyframe sought, until the first frame at or after it is decoded
         self._sought: int | None = None
         self._landed_late = False
@@ -174,6 +176,7 @@ class ExactDecoder:
         first packet must be the keyframe's (or an earlier one): one past it is a late
         landing, and the frames stop there (the caller falls back)."""
         expect, self._expect_pos = self._expect_pos, None
+        self._first_packet_key = None
         preroll, self._preroll = self._preroll, False
         byte_sought, self._byte_sought = self._byte_sought, False
         for n, pk in enumerate(self._packets(byte_sought)):
@@ -208,6 +211,12 @@ class ExactDecoder:
                     pk.dts = None if pk.dts is None else pk.dts + off
             if self._skip_until is not None:  # shown before the first frame to keep?
                 self._skip(pk.pts is not None and pk.pts < self._skip_until)
+            if self._first_packet_key is None and pk.size:
+                # A decoder that types no frame (MS Video 1: no key flag, picture type none
+                # on every frame; QA s34 T1 read every such AVI as "no frame decodes") says
+                # nothing of the first frame out: the demuxer's flag on the first packet in
+                # says it (`_identify`; no reordering in such codecs)
+                self._first_packet_key = bool(pk.is_keyframe)
             try:
                 frames = pk.decode()
             except av.error.MemoryError:
@@ -361,7 +370,8 @@ class ExactDecoder:
             return i + k
         if self._next_ordinal is None:
             return None
-        if self._last is None and not f.key_frame:
+        if self._last is None and not f.key_frame and not (
+                int(f.pict_type) == 0 and self._first_packet_key):
             self._next_ordinal = None  # the first frame out is not the keyframe sought
             return None
         i = self._next_ordinal
