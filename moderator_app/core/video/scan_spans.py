@@ -36,9 +36,12 @@ FROZEN = rule("video.frozen", Severity.WARNING,
               "the sync's finer picture answers two or more presses inside it at the run's "
               "own delay (a game's small changes: a frozen recording answers none); or when "
               "it hides no button press of the log: held from before the log's first button "
-              "press and resumed before it, or ended by the picture's answer to a button "
-              "press at the run's own delay with every button pressed under it before that "
-              "one answered at that delay (`core/sync/hidden.py`). The "
+              "press and resumed before it, or, inside the run, ended by the picture's "
+              "answer to a button press at the run's own delay with one or more buttons "
+              "pressed under it before that one, every one answered at that delay "
+              "(`core/sync/hidden.py`; a hold inside the run under NOOPs only is no evidence "
+              "by the log, since an edited freeze under NOOPs reads the same: only the resume "
+              "test above takes it). The "
               "report's `video_scan` section says it as its findings do; the scan's cache "
               "keeps the warning.", G)
 BLACK = rule("video.black", Severity.WARNING,
