@@ -21,8 +21,8 @@ Three readers, each the product's own call:
 - `answers`: `reactions.answers` (session 34): the plain reader or the onsets' surprise in
   their own tiles, within ANSWER_MAX_S (not yet read by any stage of the product).
 
-`--sets qa` adds QA's kept genuine runs (qa-s26 ... qa-s34: held out, games outside the wide
-set; their truth's clock as `holds_sweep_s28` reads it, no file shift; their scans from QA's
+`--sets qa` adds QA's kept genuine runs (the passes already judged, `judged_qa`: qa-s28 ...
+qa-s34, never the session's own pass; held out, games outside the wide set; their truth's clock as `holds_sweep_s28` reads it, no file shift; their scans from QA's
 caches, `appcache-holds`, or qa-s34's `appcache-764de5b`), marked `set: qa` and untuned.
 Per run one JSON line; `--table` prints totals and the tuned / untuned split
 (`wide_corpus.TUNED`) of one file, or two side by side with the rows that moved. Runs are
@@ -121,14 +121,29 @@ def row(folder: Path) -> dict:
             "answers": score([r.video_s for r in new], shows, sig.fps)}
 
 
+QA_DOCS = Path(__file__).resolve().parents[1] / "docs" / "qa"
+
+
+def judged_qa(cache: Path = holds.MAIN / ".cache") -> list[Path]:
+    """The QA passes' sync folders whose pass is judged (its docs/qa/sessionNN.md is
+    committed), in session order. Why: a pass not yet judged is held out (session 35's
+    qa-s35 while session 35 runs); session 34's measure read qa-s34 before its pass
+    (review R6), and a list of session numbers has to be edited to keep the next one out."""
+    out = []
+    for d in cache.glob("qa-s*"):
+        n = d.name[len("qa-s"):]
+        if n.isdigit() and (QA_DOCS / f"session{n}.md").is_file() and (d / "sync").is_dir():
+            out.append((int(n), d / "sync"))
+    return [d for _, d in sorted(out)]
+
+
 def runs(kinds: set[str], games: set[str] | None, sets: tuple[str, ...] = ("wide",)) -> list[Path]:
     """The genuine runs of these kinds (and games) of the wide set and / or QA's passes
     (`sets`), in name order."""
     out = []
     dirs = [wide_corpus.WIDE / "sync"] if "wide" in sets else []
     if "qa" in sets:
-        dirs += [d for d in holds.QA_SETS + [holds.MAIN / ".cache" / "qa-s34" / "sync"]
-                 if d.is_dir()]
+        dirs += judged_qa()
     for p in [p for d in dirs for p in sorted(d.iterdir()) if (p / "truth.json").exists()]:
         game, _, rest = p.name.partition("-")
         kind = rest.partition("@")[0]

@@ -271,26 +271,30 @@ def first_reactions(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
                     min_z: float = 2.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`measure` as arrays, per action: (expected video time, has a reaction, its frame (0
     when none)). For the learned fit's shuffled logs, which need only the frames."""
-    n = len(sig)
     exps = offset + np.asarray(run_s, float) / speed
+    hit, best = _first_within(sig.times, nov.next_standing(min_z), exps, REACTION_MAX_S)
+    return exps, hit, best
+
+
+def _first_within(times: np.ndarray, nxt: np.ndarray, exps: np.ndarray,
+                  max_s: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per expected video time, (has an answer, its frame (0 when none)): the first frame
+    `nxt` names (nxt[k]: the first answering frame at or after k, len(times) for none) from
+    EARLY_FRAMES before the expected frame to `max_s` after it. One window for both readers
+    (`measure`'s REACTION_MAX_S, `answers`' ANSWER_MAX_S)."""
+    n = len(times)
     # frame_at for every action at once (one binary search per action was most of the cost)
-    k0s = np.maximum(0, np.searchsorted(sig.times, exps - 1e-6) - EARLY_FRAMES)
-    k1s = np.minimum(n, np.searchsorted(sig.times, exps + REACTION_MAX_S - 1e-6))
-    first = nov.next_standing(min_z)[np.minimum(k0s, n)]
+    k0s = np.maximum(0, np.searchsorted(times, exps - 1e-6) - EARLY_FRAMES)
+    k1s = np.minimum(n, np.searchsorted(times, exps + max_s - 1e-6))
+    first = nxt[np.minimum(k0s, n)]
     hit = (k0s < k1s) & (first < k1s)
-    return exps, hit, np.where(hit, first, 0)
+    return hit, np.where(hit, first, 0)
 
 
-def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
-            speed: float = 1.0, min_z: float = 2.5) -> list[Reaction]:
-    """For each action, the first frame within REACTION_MAX_S after its expected time whose
-    novelty stands at least `min_z` local spreads above the local level. `offset`: one for
-    every action, or an array of one per action (a spliced run's stretches)."""
-    run_s = np.asarray(run_s, float)
-    exps, hit, best = first_reactions(sig, nov, run_s, offset, speed, min_z)
-    z = nov.excess[best] / nov.spread[best]
-    conf = np.minimum(1.0, np.maximum(0.0, (z - min_z + 1.0) / 4.0))
-    vs = sig.times[best]
+def _built(run_s: np.ndarray, exps: np.ndarray, hit: np.ndarray, vs: np.ndarray,
+           conf: np.ndarray) -> list[Reaction]:
+    """One Reaction per action from the readers' arrays (expected time, answered, the
+    answer's video time and confidence): `measure`'s and `answers`' one loop."""
     out = []
     for i, e in enumerate(run_s.tolist()):
         exp = float(exps[i])
@@ -300,6 +304,18 @@ def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
             v = float(vs[i])
             out.append(Reaction(i, e, exp, v, v - exp, float(conf[i])))
     return out
+
+
+def measure(sig: FrameSignals, nov: Novelty, run_s: np.ndarray, offset,
+            speed: float = 1.0, min_z: float = 2.5) -> list[Reaction]:
+    """For each action, the first frame within REACTION_MAX_S after its expected time whose
+    novelty stands at least `min_z` local spreads above the level. `offset`: one for
+    every action, or an array of one per action (a spliced run's stretches)."""
+    run_s = np.asarray(run_s, float)
+    exps, hit, best = first_reactions(sig, nov, run_s, offset, speed, min_z)
+    z = nov.excess[best] / nov.spread[best]
+    conf = np.minimum(1.0, np.maximum(0.0, (z - min_z + 1.0) / 4.0))
+    return _built(run_s, exps, hit, sig.times[best], conf)
 
 
 # The per-action reader (`answers`, session 34): a press's first change is one or two onsets
@@ -361,32 +377,19 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
     nov = nov or novelty(sig)
     n = len(sig)
     run_s = np.asarray(run_s, float)
-    if n == 0:
-        return [Reaction(i, e, float(offset + e / speed) if np.ndim(offset) == 0 else
-                         float(offset[i] + e / speed), None, None, 0.0)
-                for i, e in enumerate(run_s.tolist())]
+    exps = offset + run_s / speed
+    if n == 0:  # no frame to answer (and none to index)
+        none = np.zeros(len(run_s), bool)
+        return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none)
     z = nov.excess / nov.spread
     sur = surprise(sig)
     ok = ((z >= min_z) & (nov.score > 0)) | (sur >= SURPRISE_MIN)
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
-    exps = offset + run_s / speed
-    k0s = np.maximum(0, np.searchsorted(sig.times, exps - 1e-6) - EARLY_FRAMES)
-    k1s = np.minimum(n, np.searchsorted(sig.times, exps + ANSWER_MAX_S - 1e-6))
-    first = nxt[np.minimum(k0s, n)]
-    hit = (k0s < k1s) & (first < k1s)
-    best = np.where(hit, first, 0)
+    hit, best = _first_within(sig.times, nxt, exps, ANSWER_MAX_S)
     conf = np.maximum(np.clip((z[best] - min_z + 1.0) / 4.0, 0.0, 1.0),
                       np.clip((sur[best] - SURPRISE_MIN + 1.0) / 4.0, 0.0, 1.0))
-    out = []
-    for i, e in enumerate(run_s.tolist()):
-        exp = float(exps[i])
-        if not hit[i]:
-            out.append(Reaction(i, e, exp, None, None, 0.0))
-        else:
-            v = float(sig.times[best[i]])
-            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i])))
-    return out
+    return _built(run_s, exps, hit, sig.times[best], conf)
 
 
 def background_rates(sig: FrameSignals, nov: Novelty,
