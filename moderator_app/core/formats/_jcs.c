@@ -3225,103 +3225,119 @@ static inline const unsigned char *short_int_array(const unsigned char *p, int *
 }
 #endif
 
-/* The end of the array at p (its `[`) when it holds scalars only, each as RFC 8785 spells it,
- * so that the array is copied as it stands; else NULL (the general path decides, from the
- * array's start). The scalars: strings of printable ASCII, valid UTF-8 and the short escapes
- * (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`); integers plain_integer copies; decimals of at
- * most 15 significant digits without an exponent, the last digit of the fraction not 0, the
- * point where every writer spells the value plainly (-4 < n <= 16: parse_number's verbatim
- * case); `true`, `false`, `null`; bare `,` between them (*comma). *flt: a decimal was there
- * (ST_FLOAT); *raw: a byte >= 0x7f (not ST_ASCII); *esc: an escape. Why: a SQL result's rows
- * are arrays of mixed scalars (QA s33 T7 `sqlrows`, issue 15); plain_array stops at the first
- * decimal or escape, and the general path's calls and dispatch a value were most of their
- * cost. (Taken as a prefix of the array inside the general loop instead, so that nothing is
- * read twice, its out-parameters in memory cost more than the second read: 38.0M
- * instructions on 2 MB of `sqlrows` against 30.5M.) */
+/* One scalar at p (an element's start) as RFC 8785 spells it, so that it is copied as it
+ * stands: where it ends, or NULL when it is not one (the general path parses it). The
+ * scalars: strings of printable ASCII, valid UTF-8 and the short escapes (`\"`, `\\`, `\b`,
+ * `\f`, `\n`, `\r`, `\t`); integers plain_integer copies; decimals of at most 15 significant
+ * digits without an exponent, the last digit of the fraction not 0, the point where every
+ * writer spells the value plainly (-4 < n <= 16: parse_number's verbatim case); `true`,
+ * `false`, `null`. *seen gains SC_FLT (a decimal: ST_FLOAT), SC_RAW (a byte >= 0x7f: not
+ * ST_ASCII), SC_ESC (an escape). Why one function: scalar_row and scalar_run held this rule
+ * twice (session 34's review R9); inlined into each, its flags stay in registers. */
+enum { SC_COMMA = 1, SC_FLT = 2, SC_RAW = 4, SC_ESC = 8 };
+
+static inline __attribute__((always_inline)) const unsigned char *
+scalar_token(const unsigned char *p, const unsigned char *end, int *seen)
+{
+    if (p >= end)
+        return NULL;
+    unsigned c = *p;
+    if (c == '"') {
+        p++;
+        for (;;) {
+            p = plain_run(p, end);
+            if (end - p < 2)
+                return NULL;
+            c = *p;
+            if (c == '"')
+                break;
+            if (c == '\\') {
+                if (!SHORT_ESC[p[1]])
+                    return NULL; /* `\u`, `\/`: parse_string */
+                *seen |= SC_ESC;
+                p += 2;
+            } else if (c < 0x20) {
+                return NULL;
+            } else { /* DEL or non-ASCII text */
+                uint32_t cp;
+                int n = c == 0x7f ? 1 : utf8_seq(p, end, &cp);
+                if (n == 0)
+                    return NULL;
+                *seen |= SC_RAW;
+                p += n;
+            }
+        }
+        return p + 1;
+    }
+    if (c == '-' || is_digit(c)) {
+        const unsigned char *i0 = p + (c == '-');
+        if (i0 >= end || !is_digit(*i0))
+            return NULL;
+        const unsigned char *q = *i0 == '0' ? i0 + 1 : digit_run(i0, end);
+        size_t ni = (size_t)(q - i0);
+        if (q < end && *q == '.') {
+            const unsigned char *f0 = q + 1;
+            q = digit_run(f0, end);
+            size_t nf = (size_t)(q - f0);
+            if (nf == 0 || q[-1] == '0')
+                return NULL;
+            size_t lead = 0, k;
+            if (*i0 == '0') { /* 0.000ddd: the fraction's leading zeros are no digits */
+                while (lead < nf && f0[lead] == '0')
+                    lead++;
+                if (lead > 3) /* n = -lead: -4 < n */
+                    return NULL;
+                k = nf - lead;
+            } else {
+                k = ni + nf; /* (n = ni <= k) */
+            }
+            if (k > 15)
+                return NULL;
+            *seen |= SC_FLT;
+        } else if (c == '-' && *i0 == '0') {
+            return NULL; /* -0: parse_number writes 0 */
+        } else if (ni > 15 && !safe_16(i0, ni)) {
+            return NULL;
+        }
+        return q;
+    }
+    if (c == 't' && end - p >= 4 && memcmp(p, "true", 4) == 0)
+        return p + 4;
+    if (c == 'f' && end - p >= 5 && memcmp(p, "false", 5) == 0)
+        return p + 5;
+    if (c == 'n' && end - p >= 4 && memcmp(p, "null", 4) == 0)
+        return p + 4;
+    return NULL; /* a nested value, a space, anything else */
+}
+
+/* The end of the array at p (its `[`) when it holds scalars only (scalar_token), each
+ * copied as it stands, with bare `,` between them (*seen gains SC_COMMA); else NULL (the
+ * general path decides, from the array's start). Why: a SQL result's rows are arrays of
+ * mixed scalars (QA s33 T7 `sqlrows`, issue 15); plain_array stops at the first decimal or
+ * escape, and the general path's calls and dispatch a value were most of their cost. (Taken
+ * as a prefix of the array inside the general loop instead, so that nothing is read twice,
+ * its out-parameters in memory cost more than the second read: 38.0M instructions on 2 MB
+ * of `sqlrows` against 30.5M.) */
 static const unsigned char *scalar_row(const unsigned char *p, const unsigned char *end,
-                                       int *comma, int *flt, int *raw, int *esc)
+                                       int *seen)
 {
     p++;
     if (p < end && *p == ']')
         return p + 1;
+    int s = 0;
     for (;;) {
-        if (p >= end)
-            return NULL;
-        unsigned c = *p;
-        if (c == '"') {
-            p++;
-            for (;;) {
-                p = plain_run(p, end);
-                if (end - p < 2)
-                    return NULL;
-                c = *p;
-                if (c == '"')
-                    break;
-                if (c == '\\') {
-                    if (!SHORT_ESC[p[1]])
-                        return NULL; /* `\u`, `\/`: parse_string */
-                    *esc = 1;
-                    p += 2;
-                } else if (c < 0x20) {
-                    return NULL;
-                } else { /* DEL or non-ASCII text */
-                    uint32_t cp;
-                    int n = c == 0x7f ? 1 : utf8_seq(p, end, &cp);
-                    if (n == 0)
-                        return NULL;
-                    *raw = 1;
-                    p += n;
-                }
-            }
-            p++;
-        } else if (c == '-' || is_digit(c)) {
-            const unsigned char *i0 = p + (c == '-');
-            if (i0 >= end || !is_digit(*i0))
-                return NULL;
-            const unsigned char *q = *i0 == '0' ? i0 + 1 : digit_run(i0, end);
-            size_t ni = (size_t)(q - i0);
-            if (q < end && *q == '.') {
-                const unsigned char *f0 = q + 1;
-                q = digit_run(f0, end);
-                size_t nf = (size_t)(q - f0);
-                if (nf == 0 || q[-1] == '0')
-                    return NULL;
-                size_t lead = 0, k;
-                if (*i0 == '0') { /* 0.000ddd: the fraction's leading zeros are no digits */
-                    while (lead < nf && f0[lead] == '0')
-                        lead++;
-                    if (lead > 3) /* n = -lead: -4 < n */
-                        return NULL;
-                    k = nf - lead;
-                } else {
-                    k = ni + nf; /* (n = ni <= k) */
-                }
-                if (k > 15)
-                    return NULL;
-                *flt = 1;
-            } else if (c == '-' && *i0 == '0') {
-                return NULL; /* -0: parse_number writes 0 */
-            } else if (ni > 15 && !safe_16(i0, ni)) {
-                return NULL;
-            }
-            p = q;
-        } else if (c == 't' && end - p >= 4 && memcmp(p, "true", 4) == 0) {
-            p += 4;
-        } else if (c == 'f' && end - p >= 5 && memcmp(p, "false", 5) == 0) {
-            p += 5;
-        } else if (c == 'n' && end - p >= 4 && memcmp(p, "null", 4) == 0) {
-            p += 4;
-        } else {
-            return NULL; /* a nested value, a space, anything else */
-        }
-        if (p >= end)
+        p = scalar_token(p, end, &s);
+        if (p == NULL || p >= end)
             return NULL;
         if (*p == ',') {
-            *comma = 1;
+            s |= SC_COMMA;
             p++;
             continue;
         }
-        return *p == ']' ? p + 1 : NULL;
+        if (*p != ']')
+            return NULL;
+        *seen = s;
+        return p + 1;
     }
 }
 
@@ -3338,100 +3354,31 @@ enum { RUN_VALUE, RUN_SEP, RUN_END };
 static const unsigned char *scalar_run(const unsigned char *p, const unsigned char *end,
                                        int *st, int *seen)
 {
-    int comma = 0, flt = 0, raw = 0, esc = 0;
+    int s = 0;
     for (;;) {
         const unsigned char *v = p; /* the element's start */
-        if (p >= end)
-            goto value;
-        unsigned c = *p;
-        if (c == '"') {
-            p++;
-            for (;;) {
-                p = plain_run(p, end);
-                if (end - p < 2)
-                    goto value;
-                c = *p;
-                if (c == '"')
-                    break;
-                if (c == '\\') {
-                    if (!SHORT_ESC[p[1]])
-                        goto value;
-                    esc = 1;
-                    p += 2;
-                } else if (c < 0x20) {
-                    goto value;
-                } else {
-                    uint32_t cp;
-                    int n = c == 0x7f ? 1 : utf8_seq(p, end, &cp);
-                    if (n == 0)
-                        goto value;
-                    raw = 1;
-                    p += n;
-                }
-            }
-            p++;
-        } else if (c == '-' || is_digit(c)) {
-            const unsigned char *i0 = p + (c == '-');
-            if (i0 >= end || !is_digit(*i0))
-                goto value;
-            const unsigned char *q = *i0 == '0' ? i0 + 1 : digit_run(i0, end);
-            size_t ni = (size_t)(q - i0);
-            if (q < end && *q == '.') {
-                const unsigned char *f0 = q + 1;
-                q = digit_run(f0, end);
-                size_t nf = (size_t)(q - f0);
-                if (nf == 0 || q[-1] == '0')
-                    goto value;
-                size_t lead = 0, k;
-                if (*i0 == '0') {
-                    while (lead < nf && f0[lead] == '0')
-                        lead++;
-                    if (lead > 3)
-                        goto value;
-                    k = nf - lead;
-                } else {
-                    k = ni + nf;
-                }
-                if (k > 15)
-                    goto value;
-                flt = 1;
-            } else if (c == '-' && *i0 == '0') {
-                goto value;
-            } else if (ni > 15 && !safe_16(i0, ni)) {
-                goto value;
-            }
-            p = q;
-        } else if (c == 't' && end - p >= 4 && memcmp(p, "true", 4) == 0) {
-            p += 4;
-        } else if (c == 'f' && end - p >= 5 && memcmp(p, "false", 5) == 0) {
-            p += 5;
-        } else if (c == 'n' && end - p >= 4 && memcmp(p, "null", 4) == 0) {
-            p += 4;
-        } else {
-            goto value;
-        }
+        p = scalar_token(p, end, &s);
         /* after the element: `]`, a bare `,` and the next, or else the element is the
          * general path's from its start (`1.5e3`, `truex`, `"a" ]`) or the `,` is */
-        if (p < end && *p == ']') {
+        if (p != NULL && p < end && *p == ']') {
             *st = RUN_END;
             p++;
             break;
         }
-        if (p < end && *p == ',') {
+        if (p != NULL && p < end && *p == ',') {
             if (end - p < 2 || p[1] == ' ') {
                 *st = RUN_SEP;
                 break;
             }
-            comma = 1;
+            s |= SC_COMMA;
             p++;
             continue;
         }
-    value:
         *st = RUN_VALUE;
         p = v;
         break;
     }
-    *seen = comma | flt << 1 | raw << 2 | esc << 3;
+    *seen = s;
     return p;
 }
 
@@ -3442,8 +3389,8 @@ static const unsigned char *scalar_run(const unsigned char *p, const unsigned ch
  * A declined or plain row clears the hint: long arrays of integers stay plain_array64's. */
 static inline int take_scalar_row(P *ps)
 {
-    int comma = 0, flt = 0, raw = 0, esc = 0;
-    const unsigned char *e = scalar_row(ps->p, ps->end, &comma, &flt, &raw, &esc);
+    int seen = 0;
+    const unsigned char *e = scalar_row(ps->p, ps->end, &seen);
     if (e == NULL) {
         ps->row_hint = 0;
         return 0;
@@ -3454,13 +3401,13 @@ static inline int take_scalar_row(P *ps)
     memcpy(ps->out.p + ps->out.len, ps->p, n);
     ps->out.len += n;
     ps->p = e;
-    if (comma)
+    if (seen & SC_COMMA)
         ps->sep_bare = 1;
-    if (flt)
+    if (seen & SC_FLT)
         ps->flags |= ST_FLOAT;
-    if (raw)
+    if (seen & SC_RAW)
         ps->flags &= ~ST_ASCII;
-    ps->row_hint = flt | raw | esc;
+    ps->row_hint = (seen & (SC_FLT | SC_RAW | SC_ESC)) != 0;
     return 1;
 }
 
@@ -3541,15 +3488,15 @@ static int parse_array(P *ps, int depth)
             memcpy(ps->out.p + ps->out.len, ps->p, n);
             ps->out.len += n;
             ps->p = e;
-            if (seen & 1)
+            if (seen & SC_COMMA)
                 ps->sep_bare = 1;
-            if (seen & 2)
+            if (seen & SC_FLT)
                 ps->flags |= ST_FLOAT;
-            if (seen & 4)
+            if (seen & SC_RAW)
                 ps->flags &= ~ST_ASCII;
         }
         if (st == RUN_END) {
-            ps->row_hint = first && (seen & 14) != 0;
+            ps->row_hint = first && (seen & (SC_FLT | SC_RAW | SC_ESC)) != 0;
             return 0;
         }
         if (st == RUN_SEP)
