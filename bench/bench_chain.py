@@ -7,7 +7,7 @@ hard for RFC 8785; `base64`: a base64 screenshot in each observation, which hold
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
 `ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, QA s32's `uuidmap`,
-QA s33's `sqlrows`, and others)
+QA s33's `sqlrows`, QA s34's `tuplelog` (spelled by Python's json.dumps), and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -70,7 +70,13 @@ STDLIB_SCRIPT = textwrap.dedent("""
 WRITERS = {"orjson": None, "dumps": lambda ev: json.dumps(ev).encode(),
            # PHP's json_encode: every `/` as `\\/` (QA s28's `phpslashes`, with that shape)
            "php": lambda ev: json.dumps(ev, separators=(",", ":"), ensure_ascii=False)
-           .replace("/", "\\/").encode()}
+           .replace("/", "\\/").encode(),
+           # Python's json.dumps, compact and UTF-8: QA s34's `tuplelog` harness (its tiny
+           # floats spelled `3.5e-05`, which RFC 8785 spells `0.000035`)
+           "compact": lambda ev: json.dumps(ev, ensure_ascii=False, separators=(",", ":"))
+           .encode()}
+# the writer a shape's corpus is spelled with when --writer is not given (as its QA pass wrote it)
+SHAPE_WRITER = {"tuplelog": "compact"}
 
 
 def generate(path: Path, events: int, shape: str, writer: str = "orjson") -> None:
@@ -113,17 +119,19 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of the floor and of verify")
     ap.add_argument("--single", action="store_true",
                     help="also time verify in one process (MODERATOR_APP_WORKERS=0)")
-    ap.add_argument("--writer", choices=sorted(WRITERS), default="orjson",
-                    help="how lines are spelled: orjson's compact form, or json.dumps' defaults")
+    ap.add_argument("--writer", choices=sorted(WRITERS), default=None,
+                    help="how lines are spelled: orjson's compact form (the default but for "
+                         "SHAPE_WRITER's), or json.dumps' defaults")
     # `make bench` runs the default: the four first shapes, the three furthest over the
     # 1.5x goal since session 12 (numbers, detections, deeparrays: issue 15), and QA s23's
     # held-out two (html, boolgrid: Q4), and QA s27's sparse records of long names
     # (nullsparse: the furthest over the goal in session 28, issue 15), and QA s32's objects
     # keyed by unique UUIDs (uuidmap: 2.78x in QA s32, T8), and QA s33's SQL rows of mixed
-    # scalars (sqlrows: 3.07x in QA s33, T7)
+    # scalars (sqlrows: 3.07x in QA s33, T7), and QA s34's rows nesting an object among
+    # scalars (tuplelog: 3.17x in QA s34, T7)
     ap.add_argument("--shape",
                     default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
-                            "boolgrid,nullsparse,uuidmap,sqlrows",
+                            "boolgrid,nullsparse,uuidmap,sqlrows,tuplelog",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))
@@ -157,8 +165,9 @@ def bench_shape(shape: str, args) -> bool:
     bench.mkdir(exist_ok=True)
     events = int(args.events * EVENTS_FACTOR.get(shape, 1))
     name = f"chain-{events}" if shape == "plain" else f"chain-{shape}-{events}"
-    if args.writer != "orjson":
-        name += f"-{args.writer}"
+    writer = args.writer or SHAPE_WRITER.get(shape, "orjson")
+    if writer != "orjson":
+        name += f"-{writer}"
     path = bench / name / "events.jsonl.zst"
     path.parent.mkdir(exist_ok=True)
     print(f"--- shape {shape}", flush=True)
@@ -169,7 +178,7 @@ def bench_shape(shape: str, args) -> bool:
         import multiprocessing
 
         child = multiprocessing.get_context("fork").Process(
-            target=generate, args=(path, events, shape, args.writer))
+            target=generate, args=(path, events, shape, writer))
         child.start()
         child.join()
         if child.exitcode != 0 or not path.exists():

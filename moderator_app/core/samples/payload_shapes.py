@@ -90,7 +90,7 @@ import random
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
           "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes",
-          "uuidmap", "sqlrows")
+          "uuidmap", "sqlrows", "tuplelog")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -482,6 +482,31 @@ def _sqlrows_payload(rng: random.Random, size: int) -> dict:
             "columns": ["id", "score", "name", "lvl", "alive", "day"], "rows": rows}
 
 
+# QA s34's held-out `tuplelog` (scripts/qa_session34.py, miss T7), here since session 35 so that
+# the bench times it: rows that nest an object and an array among scalars, with an exponent float
+_LEVELS = ("INFO", "WARN", "DEBUG", "ERROR", "TRACE")
+_ZONES = ("zone-7", "Höhle/2", "b\"q\"", "a\\b", "", "東-3", "x y", None)
+
+
+def _tuplelog_payload(rng: random.Random, size: int) -> dict:
+    """A game server's event log as a harness dumps it: one array a row, mixing a 13-digit
+    millisecond int, a level string, a 3-decimal float, a small object (`hp`, `pos` as a
+    2-int array), null, a short string (quotes, backslash, non-ASCII) or null, a bool and a
+    tiny float that Python spells with an exponent (`3.5e-05`, which RFC 8785 spells
+    `0.000035`)."""
+    rows, used, t = [], 40, 1796000000000
+    while used < size - 80:
+        t += rng.randint(1, 900)
+        row = [t, rng.choice(_LEVELS), round(rng.uniform(-50, 50), 3),
+               {"hp": rng.randint(0, 100), "pos": [rng.randint(-99, 99), rng.randint(-99, 99)]},
+               None, rng.choice(_ZONES), rng.random() < 0.5,
+               rng.randint(1, 99) * 10.0 ** -rng.randint(5, 9)]
+        rows.append(row)
+        used += len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + 1
+    return {"schema": ["t_ms", "level", "dx", "unit", "parent", "zone", "ok", "eps"],
+            "rows": rows}
+
+
 def php_spelling(line: bytes) -> bytes:
     """A compact JSON line as PHP's json_encode writes it by default: every `/` as `\\/`."""
     return line.replace(b"/", b"\\/")
@@ -538,5 +563,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _uuidmap_payload(rng, size)
     if shape == "sqlrows":
         return _sqlrows_payload(rng, size)
+    if shape == "tuplelog":
+        return _tuplelog_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
