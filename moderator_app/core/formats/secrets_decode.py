@@ -37,9 +37,19 @@ import binascii
 import re
 from collections.abc import Callable, Iterator
 
-from moderator_app.core.formats import native
+from moderator_app.core.formats import native, secrets_bytes
 from moderator_app.core.formats.secrets import markers_of
-from moderator_app.core.formats.secrets_join import CHAIN, CONCAT, JOIN_MARKERS, joined_views
+from moderator_app.core.formats.secrets_bytes import BYTES, byte_views
+from moderator_app.core.formats.secrets_join import (
+    CHAIN,
+    CONCAT,
+    JOIN_MARKERS,
+    LIST_MARKERS,
+    LISTED,
+    LISTING,
+    joined_views,
+    listed_view,
+)
 
 # percent: an escape of a character no URL needs escaped (a letter, a digit, `-._~`), or 4+
 # escapes in a row (a key cut into escapes)
@@ -50,10 +60,12 @@ _ESC_RUN = re.compile(rb"(?:\\\\?x[0-9A-Fa-f]{2}){4}|(?:&#[0-9]{2,3};){4}"
                       rb"|(?:&#[xX][0-9A-Fa-f]{2};){4}")
 # `\uXXXX` escapes written as text (a tool's JSON output quoted in the log: the line spells
 # `\\u0067\\u0073...`, which JSON decodes to the text `\u0067\u0073...`, QA s33 h33_02), 4+ in
-# a row; as written in a JSON line (`encoded_spots`) their backslash is itself escaped
+# a row, each followed by up to 3 characters that are no escape, quote or white space (QA s34
+# h34_01: `p\u0070l\u0078-\u0051A...`, escapes and letters mixed); as written in a JSON line
+# (`encoded_spots`) their backslash is itself escaped
 _U = re.compile(rb"\\\\?u([0-9A-Fa-f]{4})")
-_U_RUN = re.compile(rb"(?:\\\\?u[0-9A-Fa-f]{4}){4}")
-_U_WRITTEN = re.compile(rb"(?:\\\\u[0-9A-Fa-f]{4}){4}")
+_U_RUN = re.compile(rb"(?:\\\\?u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+){4}")
+_U_WRITTEN = re.compile(rb"(?:\\\\u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+){4}")
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -149,6 +161,10 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     if markers_of(raw, JOIN_MARKERS):
         for view, column in joined_views(raw):
             yield CONCAT, view, True, column
+    if b".join(" in raw and (listed := listed_view(raw)) is not None:
+        yield LISTING, listed[0], True, listed[1]
+    for view, text, column in byte_views(raw, is_text):
+        yield BYTES, view, text, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
@@ -321,11 +337,13 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
     window = memoryview(data)[lo:hi]
     found = markers_of(window, ENCODED_MARKERS)
     joins = any(m in JOIN_MARKERS for m in found)
+    spots += secrets_bytes.spots(data, lo, hi, any(m in secrets_bytes.MARKERS for m in found))
     for pattern, present in (
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
             (_ESC_RUN, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
-            (CHAIN, joins)):
+            (CHAIN, joins),
+            (LISTED, b".join(" in found)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             spots.append(m.start() - lo)  # (one a line: the line is asked whole)
@@ -337,4 +355,5 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
 
 # what `encoded_spots` looks for past `%`: `\\x`, HTML's `&#`, `\\u` written as text in a JSON
 # line (its backslash escaped)
-ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *JOIN_MARKERS)
+ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *JOIN_MARKERS, *LIST_MARKERS,
+                   *secrets_bytes.MARKERS)

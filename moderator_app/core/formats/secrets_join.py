@@ -11,8 +11,15 @@ backslash, in double quotes, written `\\"` inside a JSON string, or single quote
 so) is read with every join removed (`_BOUNDARY`: a quote, the operator or white space, a
 quote): `api_key = "..." + "..."` then reads as one literal after its name.
 
-Not read: a literal joined to a variable (`"sk-" + suffix`), template strings, `.join()` of
-a list, PHP's or Perl's `.`, `concat(...)`, a chain inside a literal holding white space.
+A list of literals joined by an empty string (session 35, QA s34 h34_05: `const pat =
+["dckr_pa", "t_QA34j", ...].join("")`) is read as the literal it makes too (`LISTED`):
+JavaScript's `[...].join("")` / `.join('')`, Python's `"".join([...])` / `''.join((...))`,
+2-256 literals between commas (white space and line breaks around them, a comma after the
+last), the gate's marker `.join(` (`LIST_MARKERS`).
+
+Not read: a literal joined to a variable (`"sk-" + suffix`), template strings, a list joined
+by a separator that is not empty or held in a variable, PHP's or Perl's `.`, `concat(...)`,
+a chain inside a literal holding white space.
 
 Read only where `JOIN_MARKERS` are (one SIMD pass), so not: `".."` (Lua unspaced), `'..'`,
 `"||"`, `'a' 'b'`, an operator after two or more spaces or a tab. Bounded: the chain pattern
@@ -26,6 +33,7 @@ import re
 from collections.abc import Iterator
 
 CONCAT = "its adjacent string literals are joined"
+LISTING = "its list of string literals is joined"
 
 _WS = rb"(?:[ \t\r\n]|\\[nrt])"
 _LIT = rb"(?:\\?\"[^\"\s\\]{1,256}\\?\"|'[^'\s\\]{1,256}')"
@@ -40,6 +48,17 @@ _BOUNDARY = re.compile(rb"\\?[\"']" + _SEP + rb"\\?[\"']")
 # a public part: one SIMD pass with the escapes' three costs ~0.12 ns a byte, with 18 0.5
 # (verify of the bench's honest logs 1.11-1.14x its CPU with 18).
 JOIN_MARKERS = (b'"+', b'" +', b"'+", b"' +", b'" ..', b"' ||", b'" \\"', b'"\\n')
+# A list of literals joined by an empty string (above): JavaScript's and Python's
+_EMPTY = rb"(?:\\?\"\\?\"|'')"
+_ITEMS = (_LIT + rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _LIT + rb"){1,255}+"
+          + _WS + rb"{0,16}+,?" + _WS + rb"{0,16}+")
+LISTED = re.compile(rb"\[" + _WS + rb"{0,16}+(" + _ITEMS + rb")\]" + _WS + rb"{0,16}+\.join\("
+                    + _WS + rb"{0,16}+" + _EMPTY + _WS + rb"{0,16}+\)"
+                    rb"|" + _EMPTY + rb"\.join\(" + _WS + rb"{0,16}+[\[(]" + _WS + rb"{0,16}+("
+                    + _ITEMS + rb")[\])]" + _WS + rb"{0,16}+\)")
+LIST_MARKERS = (b".join(",)
+_ITEM_EDGE = re.compile(rb"\\?[\"']" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+\\?[\"']")
+_QUOTES = re.compile(rb"\A" + _WS + rb"*\\?[\"']|\\?[\"']" + _WS + rb"*,?" + _WS + rb"*\Z")
 _PIECE = 1 << 16
 _BACK = 256
 _JOIN_BYTES = frozenset(b"\"'\\ \t\r\n+.|")
@@ -81,3 +100,22 @@ def _cut(raw: bytes, at: int) -> int:
         if c not in _JOIN_BYTES and not (c in _ESCAPED_WS and raw[k - 1] == 92):
             return k + 1
     return at
+
+
+def listed_view(raw: bytes) -> tuple[bytes, int] | None:
+    """`raw` with each list of literals joined by an empty string (`LISTED`) written as the
+    one literal it makes (`["ab", "cd"].join("")` reads `"abcd"`, its name before it kept),
+    and the column of the first; None when `raw` holds none. The lists are at most 256
+    literals of 256 characters (a match is bounded), found left to right: linear."""
+    out: list[bytes] = []
+    at, first = 0, 0
+    for m in LISTED.finditer(raw):
+        items = m.group(1) if m.group(1) is not None else m.group(2)
+        inner = _QUOTES.sub(b"", _ITEM_EDGE.sub(b"", items))
+        out += [raw[at:m.start()], b'"', inner, b'"']
+        first = first or m.start() + 1
+        at = m.end()
+    if not out:
+        return None
+    out.append(raw[at:])
+    return b"".join(out), first

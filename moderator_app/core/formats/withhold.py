@@ -30,6 +30,7 @@ import orjson
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
+from moderator_app.core.formats.secrets_bytes import dump_in
 from moderator_app.core.formats.secrets_decode import ENCODED_MARKERS, encoded_spots
 from moderator_app.core.formats.secrets_public import (
     has_format,
@@ -466,7 +467,8 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     more left out (`_segments`)."""
     spots: list[int] = []
     encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
-    escapes = data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
+    escapes = (data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
+               or dump_in(view[pos:end]))  # (a spaced hex dump has no marker: `secrets_bytes`)
     for at, stop in _segments(data, pos, end):
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)

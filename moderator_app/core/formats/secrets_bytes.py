@@ -1,0 +1,144 @@
+"""A secret printed as its bytes: the views `withhold` and `verify` read with a byte array or a
+spaced hex dump decoded (session 35, issue 15, QA s34 T6).
+
+`static const uint8_t figma_token[] = {0x66, 0x69, 0x67, 0x64, ...}` (h34_02) and a request
+body dumped as `0000  66 6F 31 5F 51 41 ...` (h34_03) are the key to anyone who reads two
+hex digits a character, but no detector reads them: each byte stands alone between commas or
+spaces, and the hex view (`secrets_decode`) reads runs of 32+ digits only. Two views:
+
+- **byte arrays** (`ARRAY`): 8+ hex bytes written `0xNN` (C, C++, Java, Python, JavaScript,
+  Rust, Go print or declare them so), each one or two digits, between commas and/or white
+  space (real or escaped line breaks: an array declared over lines in a JSON string);
+- **spaced hex dumps** (`DUMP`): 8+ two-digit bytes (or 4+ four-digit groups, `xxd`'s) one
+  separator apart: a space (two in `hexdump -C`'s middle), a colon (`openssl`, a MAC-like
+  `66:6f:31`) or a dash (.NET's `BitConverter`), read over its line breaks (real or escaped)
+  past an offset at a line's start (`0010  `, `00000010: `) and an ASCII column at a line's
+  end (`  |fo1_QA34...|`, `xxd`'s `  fo1_QA34...`).
+
+What a run decodes to is read as the hex view's runs are: **text** (UTF-8, 97%+ printable,
+12+ bytes: `secrets_decode.is_text`) is put in the line in place of the run (the name before
+it kept: `figma_token[] = {figd_...}`) and the line so read is tested for the key families
+and the patterns, not the high-entropy rule (a dump of honest text with an id in it is no
+key); **bytes** (a PNG's signature, a TCP header, a digest printed `43:51:43:a1...`, colour
+bytes) are read by the byte patterns only, as hex runs that decode to bytes are. What
+separates honest hex-looking data is so what its bytes are, not how it is spelled: colour
+codes (`0xFF00FF`, `#ff00ff`) are no bytes of two digits, hashes and fingerprints decode to
+random bytes, byte counts and coordinates are decimal.
+
+Gated (`spots`): a byte array where one SIMD pass of `secrets_decode.encoded_spots` saw `0x`
+(`MARKERS`); a dump where one `translate` of the block shows 6 bytes or 4 groups one
+separator apart (`dump_in`), a regex only there. Bounded: both patterns are linear (bounded,
+possessive repeats, no nesting); a run is decoded at C speed (`translate`, `fromhex`), the line
+once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+BYTES = "its byte array or hex dump is decoded"
+
+_WS = rb"(?:[ \t\r\n]|\\[nrt])"
+# where a run may start: not inside a word, or right after an escaped line break (`\n66 6f`)
+_FROM = rb"(?:(?<![0-9A-Za-z_])|(?<=\\[nrt]))"
+# one byte `0xNN`, the separator between two (a comma with white space either side, or white
+# space alone), an array of 8+
+_HB = rb"0[xX][0-9A-Fa-f]{1,2}+(?![0-9A-Za-z_])"
+_ASEP = rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+)"
+ARRAY = re.compile(_FROM + _HB + rb"(?:" + _ASEP + _HB + rb"){7,}+")
+MARKERS = (b"0x", b"0X")
+# a dump's piece: 8+ two-digit bytes or 4+ four-digit groups, one separator apart
+_DSEP = rb"(?:  ?|:|-)"
+_PIECE = (_FROM + rb"(?:[0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){7,}+"
+          rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{4}){3,}+)(?![0-9A-Za-z_])")
+DUMP = re.compile(_PIECE)
+# after a piece: an ASCII column to the line's end, a line break, an offset, then the next
+# piece (one byte or more: a dump's last line)
+_NEXT = re.compile(
+    rb"(?:  ?\|[^|\n\\]{1,16}\||   ?(?:[^\n\\]|\\[\"\\/])(?:[^\n\\]|\\[\"\\/]){0,15}+)?"
+    rb"(?:\r?\n|\\r\\n|\\n)"
+    rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
+    rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
+    rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+)(?![0-9A-Za-z_])")
+# the gate: each hex digit mapped to `a`, a separator to `,`, all else to `x`; a dump holds
+# 6 two-digit bytes or 3 four-digit groups between separators
+_DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in " :-" else 120
+                  for c in range(256))
+_DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aa,,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,")
+_SEPS = b" :-\t\r\n,\\nrt"
+_NOT_HEX = bytes(c for c in range(256) if chr(c) not in "0123456789abcdefABCDEF")
+
+
+def dump_in(data: bytes | memoryview) -> bool:
+    """Whether `data` (a line or a block) may hold a spaced hex dump (`DUMP`): one
+    `translate` and a substring search a needle (~1 ns a byte)."""
+    mapped = bytes(data).translate(_DUMP_MAP)
+    return any(n in mapped for n in _DUMP_NEEDLES)
+
+
+def spots(data: bytes, lo: int, hi: int, arrays: bool) -> list[int]:
+    """Offsets from `lo` of the first byte array (when `arrays`: the caller's SIMD pass saw
+    `0x`) or dump of each line of `data[lo:hi]` (`secrets_decode.encoded_spots`)."""
+    out: list[int] = []
+    for pattern, present in ((ARRAY, arrays), (DUMP, dump_in(memoryview(data)[lo:hi]))):
+        pos = lo
+        while present and (m := pattern.search(data, pos, hi)) is not None:
+            out.append(m.start() - lo)
+            pos = data.find(b"\n", m.end(), hi) + 1
+            if not pos:
+                break
+    return out
+
+
+def _array_bytes(run: bytes) -> bytes:
+    """The bytes of an array `ARRAY` matched: at C speed when each is written `0xNN` (the
+    digits the 3rd and 4th of every 4 once the separators are gone), else one by one."""
+    clean = run.translate(None, _SEPS).replace(b"0X", b"0x")
+    if len(clean) % 4 == 0 and clean[1::4].count(b"x") == len(clean) // 4:
+        pairs = bytearray(len(clean) // 2)
+        pairs[0::2] = clean[2::4]
+        pairs[1::2] = clean[3::4]
+        return bytes.fromhex(pairs.decode("ascii"))
+    return bytes(int(h, 16) for h in clean.split(b"0x")[1:])
+
+
+def _dump_runs(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, bytes) of each spaced hex dump of `raw`, read over its line breaks."""
+    pos = 0
+    while (m := DUMP.search(raw, pos)) is not None:
+        digits = [m.group().translate(None, _NOT_HEX)]
+        end = m.end()
+        while (nxt := _NEXT.match(raw, end)) is not None:
+            digits.append(nxt.group(1).translate(None, _NOT_HEX))
+            end = nxt.end()
+        hexed = b"".join(digits)
+        yield m.start(), end, bytes.fromhex(hexed[:len(hexed) // 2 * 2].decode("ascii"))
+        pos = end
+
+
+def byte_views(raw: bytes, is_text: Callable[[bytes], bool]) -> Iterator[tuple[bytes, bool, int]]:
+    """(view, whether it is text, column) of `raw`'s byte arrays and dumps (above): the line
+    with each run that decodes to text put in its place (one view, column its first run's),
+    then each run that decodes to bytes alone. Nothing when `raw` holds neither."""
+    runs: list[tuple[int, int, bytes]] = []
+    if b"0x" in raw or b"0X" in raw:
+        runs += [(m.start(), m.end(), _array_bytes(m.group())) for m in ARRAY.finditer(raw)]
+    if dump_in(raw):
+        runs += list(_dump_runs(raw))
+    if not runs:
+        return
+    runs.sort()
+    texts = [(s, e, got) for s, e, got in runs if is_text(got)]
+    if texts:
+        out, at = [], 0
+        for start, end, got in texts:
+            if start < at:
+                continue
+            out += [raw[at:start], got]
+            at = end
+        out.append(raw[at:])
+        yield b"".join(out), True, texts[0][0] + 1
+    for start, _, got in runs:
+        if not is_text(got):
+            yield got, False, start + 1
