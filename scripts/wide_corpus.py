@@ -139,7 +139,7 @@ TAKEN: dict[str, int] = {"miniature_golf": 32, "tetris": 32, "jamesbond": 32,
                          "trondead": 33, "lost_luggage": 33, "word_zapper": 33, "et": 33,
                          "superman": 33, "king_kong": 33, "pacman": 33,
                          "flag_capture": 34, "earthworld": 34, "double_dunk": 34,
-                         "pitfall2": 34}
+                         "pitfall2": 34, "entombed": 35, "klax": 35, "space_war": 35}
 #: Taken games that joined the training set once their pass was judged (appended at the end,
 #: so the rotation of recorders and tamperings over the other games stays).
 ADDED: tuple[str, ...] = ()
