@@ -133,6 +133,10 @@ def test_an_earlier_press_answered_faintly_at_the_lag_is_not_one_the_hold_hid():
 def test_a_scan_hold_the_picture_answers_presses_inside_is_a_note(
         capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    # the sync's rule alone: since session 35 the scan itself reads this hold again at full
+    # resolution and says it first (the next test)
+    from moderator_app.core.video import held_finer
+    monkeypatch.setattr(held_finer, "finer", lambda scan, path, **kw: scan)
     folder = qa_run(29, "basic_math-genuine@r36ffv1")
     assert cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "4.300",
                      "--json"]) == 0
@@ -183,3 +187,19 @@ def test_presses_answered_at_the_runs_delay_inside_a_scan_hold():
     # with no offset used, nothing is read
     assert wait_note(_frozen(10.0, 20.0), _analysis(outside + [
         (12.0, 0.02, 0.9), (15.0, 0.01, 0.8)], used=None)).severity.value == "warning"
+
+
+@ffmpeg
+def test_the_scan_reads_basic_maths_digits_at_full_resolution(capsys, tmp_path, monkeypatch):
+    """Session 35: the same hold decoded again at full resolution changes at each digit (FFV1:
+    every frame a keyframe, every change counted), never 3 s the same: the scan's own note,
+    with or without a log."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(29, "basic_math-genuine@r36ffv1")
+    assert cli_main(["verify", str(folder), "--scan", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    frozen = [f for f in rep["findings"] if f["rule"] == "video.frozen"]
+    assert [(f["severity"], round(f["video_start_s"], 3)) for f in frozen] == [
+        ("info", 0.0), ("info", 10.944), ("info", 21.583)]
+    assert "at full resolution the picture changes inside it (video 11.47, 11.72" in \
+        frozen[1]["message"]

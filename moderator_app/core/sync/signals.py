@@ -234,7 +234,7 @@ def frame_signals(path: str | Path, *, sha256: str | None = None, cancel=None,
     from moderator_app.core.video.scan import run_scan
 
     try:
-        scan = run_scan(path, sha256=sha256, cancel=cancel)
+        scan = run_scan(path, sha256=sha256, cancel=cancel, finer=False)
     except VideoProcessError as exc:
         if cancel is not None:
             cancel.check()  # cancelled: raises Cancelled, not an unreadable video

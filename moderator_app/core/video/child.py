@@ -479,6 +479,9 @@ def main() -> int:
                 send(out, *op_audio(req, state, _open))
             elif op == "scan":
                 op_scan(req, out)
+            elif op == "held":
+                from .child_held import op_held
+                send(out, *op_held(req, _open))
             elif op == "quit":
                 return 0
             else:

@@ -57,6 +57,7 @@ import numpy as np
 from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.thresholds import DEFAULT_SCAN_THRESHOLDS, ScanThresholds
 
+from . import held_finer
 from .isolate import VideoProcess, VideoProcessError
 from .middle import isin, median
 from .packed import packed_times, restamped
@@ -270,7 +271,7 @@ def frame_signals(path: Path | str, *, sha256: str | None = None,
     """Per-frame signals of a local video (decoded once in the isolated process, cached by
     SHA-256). Raises VideoProcessError with a reason when the video cannot be decoded."""
     return run_scan(path, sha256=sha256, progress=progress, cancel=cancel, cache=cache,
-                    timeout_s=timeout_s).signals
+                    timeout_s=timeout_s, finer=False).signals
 
 
 def run_scan(path: Path | str, *, sha256: str | None = None,
@@ -278,19 +279,25 @@ def run_scan(path: Path | str, *, sha256: str | None = None,
              cache: bool = True, total: int = 0, timeout_s: float = 3600.0,
              thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS,
              nice: int = 0, budget_s: float | None = None,
-             process: VideoProcess | None = None) -> ScanResult:
+             process: VideoProcess | None = None, finer: bool = True) -> ScanResult:
     """The integrity scan of a local video: signals and findings with spans. `nice` lowers
     the decoding process's CPU priority (the workstation: playback first). `budget_s`: CPU
     seconds the decoding process may spend (None: no bound); past it the scan stops where
     it is and says so (`SCAN_STOPPED`, `ScanResult.complete`): its findings cover the video
     up to there. A scan that stopped is not cached; a cached one is whole, whatever the
     budget. `process`: an isolated process with this file open (verify --scan's, which
-    probed it) to decode in, else one is started; the caller closes it."""
+    probed it) to decode in, else one is started; the caller closes it. `finer`: each
+    `video.frozen` warning's frames decoded again at full resolution, a still screen that
+    lives said as a note (held_finer.py: never cached, a process of its own); False where
+    only the signals are wanted."""
     path = Path(path)
     sha = sha256 or file_sha256(path)
     arrays, meta, cached = _raw_scan(path, sha, progress, cancel, total, timeout_s, cache,
                                      nice, budget_s, process)
-    return analyse(arrays, meta, sha, cached, thresholds, total)
+    result = analyse(arrays, meta, sha, cached, thresholds, total)
+    if finer and result.complete and (cancel is None or not cancel.cancelled):
+        result = held_finer.finer(result, path)
+    return result
 
 
 def frame_order(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame; "
-              "a note when held from the first frame or to the last). Beside a log "
+              "a note when held from the first frame or to the last, and when its frames, "
+              "decoded again at full resolution, change inside it so that no 3 s stay the "
+              "same: a clock's digit, a cursor or a small sprite the scan's sample points "
+              "miss, packed pixels off a keyframe and the two frames after it; "
+              "`core/video/held_finer.py`). Beside a log "
               "(`verify --sync`, the workstation), a note when the log shows the game waiting "
               "for a button: the hold ends at a press of a button none of its presses named, "
               "with the game's next frame, or at a press of the button several of the run's "

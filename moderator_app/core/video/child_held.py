@@ -1,0 +1,93 @@
+"""The `held` request in the isolated video process (`child.py`): the frames of a few held
+pictures decoded again at full resolution, each compared with the frame before it.
+
+Why a request of its own: the scan's signals are a 256x128 grid of sample points (scaled,
+so a thin stroke is averaged), enough to say a picture is held, not to see a game clock's
+digit change (QA s34 T4: Flag Capture's clock, 26-30 luma levels over 28-32 pixels, changed
+no sample point beyond the noise bar). Only the held stretches the scan warns of are decoded
+again, never the whole video (its scan is cached by SHA-256; held_finer.py says what the
+answer means). The answer is counts, not pictures: per frame its timestamp, whether it is a
+keyframe, how many pixels moved beyond the noise bar and the area of their bounding box.
+
+The work is bounded on the process's CPU clock (`budget_s`), as the probe's: a span not
+decoded to its end within it is answered incomplete, and the caller keeps its finding.
+"""
+
+from __future__ import annotations
+
+import time
+
+# a pixel moved when its luma changed by more than this (the sync's sample points' bar:
+# signals_rows.SYNC_NOISE), read on the decoded picture itself
+POINT_LEVEL = 24
+# CPU seconds for one request (all its spans): a span of a 1080p video takes ~20 ms a frame
+BUDGET_S = 10.0
+# at most this many frames a span (a held picture of minutes is not looked at again)
+MAX_FRAMES = 4000
+
+
+def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
+    """The answer to a `held` request: `spans`, a list of [first_pts, last_pts] in the
+    recording stream's time base; per span the frames decoded from the keyframe before it
+    whose timestamps lie in it (`pts`, `key`, `points`, `area`) and `complete`."""
+    import av
+    import numpy as np
+
+    from .index import recording_stream
+
+    deadline = time.process_time() + float(req.get("budget_s", BUDGET_S))
+    container = open_container(req)
+    v = recording_stream(container)
+    if v is None:
+        return {"ok": False, "reason": "no video stream"}, ()
+    v.thread_count = 1
+    out = []
+    for first, last in req["spans"]:
+        first, last = int(first), int(last)
+        rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": []}
+        complete = False
+        prev = None
+        try:
+            container.seek(first, stream=v, backward=True, any_frame=False)
+            done = False
+            for pk in container.demux(v):
+                try:
+                    frames = pk.decode()
+                except av.error.FFmpegError:
+                    continue
+                for f in frames:
+                    if f.pts is None:
+                        continue
+                    if f.pts > last:
+                        done = True
+                        break
+                    g = f.to_ndarray(format="gray")
+                    if f.pts >= first:
+                        pts_n = len(rows["pts"])
+                        if prev is None or prev.shape != g.shape:
+                            points, area = -1, 0
+                        else:
+                            moved = np.abs(g.astype(np.int16) - prev.astype(np.int16)) \
+                                > POINT_LEVEL
+                            points, area = int(moved.sum()), 0
+                            if points:
+                                ys = np.nonzero(moved.any(axis=1))[0]
+                                xs = np.nonzero(moved.any(axis=0))[0]
+                                area = int((ys[-1] - ys[0] + 1) * (xs[-1] - xs[0] + 1))
+                        rows["pts"].append(int(f.pts))
+                        rows["key"].append(int(bool(f.key_frame)))
+                        rows["points"].append(points)
+                        rows["area"].append(area)
+                        if pts_n + 1 >= MAX_FRAMES:
+                            done = True
+                            break
+                    prev = g
+                if done or time.process_time() > deadline:
+                    break
+            complete = done and len(rows["pts"]) < MAX_FRAMES
+        except av.error.FFmpegError:
+            complete = False
+        out.append(dict(rows, complete=complete))
+        if time.process_time() > deadline:
+            break
+    return {"ok": True, "spans": out}, ()

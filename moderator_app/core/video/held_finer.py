@@ -1,0 +1,155 @@
+"""A held picture looked at again at full resolution: a still screen that lives, or a freeze.
+
+The scan says `video.frozen` from its signals, a 256x128 grid of sample points scaled from
+each picture: a frame is "the same picture" when under 0.1 % of them changed beyond codec
+noise, and a still screen is told from a held one by the spots that keep changing
+(`scan_holds._living`). A game clock's digit or a cursor a few pixels wide is averaged away
+by the grid: QA s34 T4's Flag Capture ticks once a second, 26-30 luma levels over 28-32
+pixels, and none of it reached a sample point, so the genuine wait 29.94-33.03 s was a
+warning; so were Pitfall's timer (31.0-34.0, 34.0-37.0 s) and QA s33's Superman clock.
+
+An edited freeze repeats one decoded picture: re-encoded, its frames are identical but where
+the codec refines it (the first frames after the jump into it, a keyframe re-quantising it
+and the frames just after). So each held stretch the scan warns of is decoded again at full
+resolution (`child_held.py`, in the isolated process; a few seconds of frames, not the whole
+video, whose scan is cached by SHA-256), and the picture's changes inside it are found: a
+frame where `MIN_POINTS` or more pixels moved beyond the noise bar, packed together (at least
+`MIN_DENSITY` of their bounding box: a clock's digit, not a codec's scattered refinement),
+not at a keyframe nor within `AFTER_KEY` frames after one (in a stream of keyframes and
+others; in an all-keyframe stream, lossless or intra-coded, every frame counts), and
+`SETTLE_S` or more after the hold's first frame. Where no stretch between two such changes
+(and the hold's ends) lasts `freeze_s`, the picture was
+never the same for the rule's 3 s: the warning becomes a note that says where it changed.
+One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
+decode does not match one for one with the scan's, a video process that fails) keeps the
+warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
+stays a warning: review R14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moderator_app.core.rules import Severity
+
+from .isolate import VideoProcess, VideoProcessError
+from .scan_spans import FROZEN, Span
+
+if TYPE_CHECKING:
+    from .scan import ScanResult
+
+# A change inside a held picture: this many pixels moved beyond the noise bar ...
+MIN_POINTS = 8
+# ... filling at least this share of their bounding box (a digit, a cursor, a sprite: the
+# codec's refinement after a keyframe scatters its pixels, 52 over 11,562 in the corpus'
+# Ms. Pac-Man freeze, 0.005) ...
+MIN_DENSITY = 0.05
+# ... and not within this many frames after a keyframe in a stream with inter frames (its
+# refinement: the Ms. Pac-Man freeze's frame after each keyframe)
+AFTER_KEY = 2
+# a stream whose frames are mostly keyframes is intra-coded: its keyframes are its frames
+INTRA_SHARE = 0.5
+# Changes this soon after the hold's first frame split nothing: the codec settles on the
+# picture after the jump into it (an edited freeze's first frames: 0.02-0.08 s in the
+# corpus' Space Invaders freeze, up to 0.17 s in QA s32's Crossbow in H.263), so a freeze
+# only a little longer than the rule's 3 s is not cut under it by them
+SETTLE_S = 0.3
+
+
+def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
+            areas: Sequence[int]) -> list[float] | None:
+    """The times of the frames (after the first) where the picture changed at full
+    resolution: `points` pixels moved (-1: not comparable) in a bounding box of `areas`,
+    `keys` whether each frame is a keyframe. None when a frame could not be compared."""
+    k = np.asarray(keys, bool)
+    intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
+    out = []
+    for i in range(1, len(times)):
+        n, area = int(points[i]), int(areas[i])
+        if n < 0:
+            return None
+        if n < MIN_POINTS or area <= 0 or n < MIN_DENSITY * area:
+            continue
+        if not intra and k[max(0, i - AFTER_KEY):i + 1].any():
+            continue
+        out.append(float(times[i]))
+    return out
+
+
+def counted(start_s: float, changed: Sequence[float]) -> list[float]:
+    """The changes that split a hold starting at `start_s`: those `SETTLE_S` or more after
+    its first frame."""
+    return sorted(c for c in changed if c - start_s >= SETTLE_S)
+
+
+def lives(start_s: float, end_s: float, changed: Sequence[float], freeze_s: float) -> bool:
+    """Is no stretch of `start_s`..`end_s` between two changes (`counted`) or an end
+    `freeze_s` long?"""
+    edges = [start_s, *counted(start_s, changed), end_s]
+    return max(b - a for a, b in zip(edges, edges[1:], strict=False)) < freeze_s
+
+
+def finer(scan: ScanResult, path: Path | str, timeout_s: float = 120.0) -> ScanResult:
+    """`scan` with each `video.frozen` warning whose picture lives at full resolution
+    (`changes`, `lives`) said as a note; `scan` itself when there is none or nothing could
+    be read."""
+    sig = scan.signals
+    held = [s for s in scan.spans if s.rule == FROZEN.id
+            and s.severity == FROZEN.severity.value]
+    if not held or sig.frame_count == 0:
+        return scan
+    t = sig.times_s
+    frames = []
+    for s in held:
+        idx = np.nonzero((t >= s.start_s - 1e-6) & (t < s.end_s - 1e-6))[0]
+        frames.append(idx)
+    asked = [[int(sig.pts[i[0]]), int(sig.pts[i[-1]])] for i in frames if i.shape[0] >= 2]
+    if len(asked) != len(held):
+        return scan
+    try:
+        with VideoProcess(path, timeout_s=timeout_s) as vp:
+            msg = vp.request({"op": "held", "spans": asked})
+    except VideoProcessError:
+        return scan
+    answers = msg.header.get("spans")
+    if not isinstance(answers, list):
+        return scan
+    said: dict[int, Span] = {}
+    for s, idx, ans in zip(held, frames, answers, strict=False):
+        note = _note(s, idx, ans, sig, scan.thresholds.freeze_s)
+        if note is not None:
+            said[id(s)] = note
+    if not said:
+        return scan
+    return replace(scan, spans=tuple(said.get(id(s), s) for s in scan.spans))
+
+
+def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float) -> Span | None:
+    """The note `s` becomes when the child's answer `ans` for its frames `idx` shows the
+    picture living, else None."""
+    try:
+        if not ans.get("complete"):
+            return None
+        pts = np.asarray(ans["pts"], np.int64)
+        keys, points, areas = ans["key"], ans["points"], ans["area"]
+        if not len(keys) == len(points) == len(areas) == pts.shape[0]:
+            return None
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+    # the decode matches the scan's frames one for one, or nothing is said
+    if pts.shape[0] != idx.shape[0] or not np.array_equal(pts, sig.pts[idx]):
+        return None
+    changed = changes(sig.times_s[idx], keys, points, areas)
+    if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
+        return None
+    changed = counted(s.start_s, changed)
+    shown = ", ".join(f"{c:.2f}" for c in changed[:6]) + (", ..." if len(changed) > 6 else "")
+    return replace(s, severity=Severity.INFO.value, message=(
+        f"{s.message}: at full resolution the picture changes inside it (video {shown} s: "
+        f"a clock, a cursor, a small sprite the scan's sample points miss) and is never the "
+        f"same for {freeze_s:g} s: a still screen that lives, not a held frame"))

@@ -1,0 +1,107 @@
+"""A still screen whose clock ticks below the scan's sample points is no freeze; an inserted
+freeze in the same footage is (QA s34 T4: Flag Capture's clock, once a second, 26-30 luma
+levels over 28-32 pixels, read `video.frozen` 29.94-33.03 s on a genuine run).
+
+The footage: three white squares cross a grey screen 3 px a frame; from 3 s to 8 s they are
+gone and the screen is still but for a clock: two strokes one pixel wide, 8 pixels tall, 30
+levels brighter, that move each second (too thin for the scan's 256x128 sample points, which
+average each over 2.5 x 3.75 pixels). At 8 s the squares are back. The same footage with 3-8 s
+showing the frame before 3 s is an inserted freeze: no tick inside it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video import held_finer
+from moderator_app.core.video.scan import run_scan
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+W, H, FPS, FRAMES = 640, 480, 30, 330
+STILL = range(90, 240)  # 3-8 s
+S = 24
+
+
+class _Footage:
+    def __init__(self, inserted: bool) -> None:
+        self.inserted, self.frames = inserted, FRAMES
+
+    def picture(self, n: int) -> np.ndarray:
+        if self.inserted and n in STILL:
+            n = STILL.start - 1  # the frame before held: an inserted freeze
+        img = np.full((H, W, 3), 100, np.uint8)
+        if n not in STILL:
+            for i in range(3):
+                x = (n * 3 + 150 * i) % (W - S)
+                img[60 + 120 * i:60 + 120 * i + S, x:x + S] = 255
+        else:  # the clock: two thin strokes whose place moves each second
+            sec = n // FPS
+            for k in range(2):
+                x = 501 + 5 * k + 2 * (sec % 2)
+                img[41:49, x] = 130
+        return img
+
+
+def _video(tmp_path: Path, inserted: bool) -> Path:
+    out = tmp_path / f"clock_{'inserted' if inserted else 'game'}.mp4"
+    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
+                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
+                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+
+
+def _frozen(result) -> list:
+    return [s for s in result.spans if s.rule == "video.frozen"]
+
+
+def test_a_still_screen_whose_clock_ticks_under_the_sample_points_is_a_note(tmp_path):
+    """The scan's own signals hold it 3-8 s (a warning without `finer`); decoded again at
+    full resolution, the clock's ticks at 5 and 7 s leave no 3 s unchanged (those at 4 and
+    6 s come with a keyframe, -g 60, and are not counted: a keyframe re-quantises a held
+    picture)."""
+    path = _video(tmp_path, inserted=False)
+    [coarse] = _frozen(run_scan(path, finer=False))
+    assert coarse.severity == "warning"
+    assert abs(coarse.start_s - 3.0) <= 0.5 and abs(coarse.end_s - 8.0) <= 0.5
+    [f] = _frozen(run_scan(path))
+    assert f.severity == "info" and "at full resolution the picture changes" in f.message
+    assert "video 5.00, 7.00 s" in f.message
+
+
+def test_an_inserted_freeze_in_the_same_footage_keeps_its_warning(tmp_path):
+    [f] = _frozen(run_scan(_video(tmp_path, inserted=True)))
+    assert f.severity == "warning" and "full resolution" not in f.message
+    assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5
+
+
+@pytest.mark.parametrize(("end", "changed", "want"), [
+    (7.0, [], False),            # 4 s identical: a freeze
+    (7.0, [4.0, 5.5], True),     # ticks: 1.0 / 1.5 / 1.5 s still
+    (8.0, [5.0], False),         # one change: 3 s still after it
+    (6.1, [3.05, 3.2], False),   # the codec settling on the picture (under 0.3 s): 3.1 s
+])
+def test_a_hold_lives_when_no_stretch_between_its_changes_lasts_the_freeze(end, changed, want):
+    assert held_finer.lives(3.0, end, changed, 3.0) is want
+
+
+def test_a_change_is_packed_pixels_off_the_keyframes_refinement():
+    times = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+    keys = [0, 0, 1, 0, 0, 0]
+    # 0.1: a digit (16 pixels in 32); 0.2: a keyframe; 0.3: just after it; 0.4: scattered
+    # refinement (52 in 11,562); 0.5: too few pixels
+    points = [0, 16, 800, 40, 52, 7]
+    areas = [0, 32, 231552, 60, 11562, 7]
+    assert held_finer.changes(times, keys, points, areas) == [0.1]
+    # every frame a keyframe (intra-coded): the keyframes are the frames (0.2 scattered)
+    assert held_finer.changes(times, [1] * 6, points, areas) == [0.1, 0.3]
+    assert held_finer.changes(times, keys, [0, -1, 0, 0, 0, 0], areas) is None
