@@ -24,12 +24,25 @@ The test (`drop_period`), on the whole picture's change per frame:
   no drift, not its half's), P between MIN_PERIOD frames and 100 / `sync_drift_pct`;
 - the lattice's slots between its first and last dip FILL_SHARE full (a flicker that comes
   and goes leaves holes, a game's own dips no lattice), spanning SPAN_SHARE of the footage.
+
+Only where every video frame is a whole number of console frames (`console_frames`: 60, 30,
+20 fps of the 60 Hz game; `cadence.CLOCK_HZ`). A capture at another rate samples the console
+frames on a beat: at 22 fps (11/30 of 60 Hz) frame i shows console frame floor(i * 30 / 11),
+steps of 2 and 3 console frames repeating every 11 video frames, and a step of 2 puts two
+frames of one parity side by side on a lattice of period 11, as a dropped frame in every 11
+would: QA s34's Earthworld, honest RealVideo files at 22 fps (ms stamps, 22.0001 fps by the
+frame index: the container's clock is right), read a `sync.drift` of +9.09 % (46 and 52
+dips, every one on that lattice; T3). Such a capture sped up is a capture at another rate,
+its dips on that rate's beat: the lattice cannot tell the two apart. On every cached run of
+the wide set, corpus v2 and QA s28-s34 the test found a lattice on the three Asteroids
+speed-ups (60 fps) and the two Earthworld files alone.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .cadence import CLOCK_HZ
 from .records import SyncAnalysis, SyncFinding
 from .signals import FrameSignals
 from .stats import unique_sorted
@@ -42,6 +55,17 @@ FILL_SHARE = 0.5      # of the lattice's slots between its first and last dip, t
 SPAN_SHARE = 0.25     # ... and those dips span this share of the footage at least
 MIN_PERIOD = 10.0     # frames: a dropped frame in every 10 is a 10 % speed-up
 MAX_GUESSES = 3       # a gap between two dips spans up to this many periods (dips lost)
+BEAT_TOL = 0.01       # console frames per video frame this near a whole number: no beat
+# (59.94 fps: 1.001, a console frame missed in every 1,000 video frames, 0.1 %: no drift)
+
+
+def console_frames(fps: float) -> bool:
+    """Whether each video frame of a capture at `fps` is a whole number of console frames
+    of the game's clock (no beat between the two: see the module's docstring)."""
+    if fps <= 0:
+        return False
+    k = CLOCK_HZ / fps
+    return round(k) >= 1 and abs(k - round(k)) <= BEAT_TOL
 
 
 def dips(change: np.ndarray) -> np.ndarray:
@@ -100,7 +124,8 @@ def drop_period(change: np.ndarray, max_period: float) -> tuple[float, int] | No
 def drop_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
     """A `sync.drift` for a video sped up by dropped frames, when the analysis `a` reports no
     drift already (its own, from the fit, is measured against the reactions)."""
-    if any(f.rule == RULE for f in a.findings) or len(sig) < 3:
+    if any(f.rule == RULE for f in a.findings) or len(sig) < 3 or \
+            not console_frames(float(sig.fps)):
         return []
     found = drop_period(np.asarray(sig.picture_change), 100.0 / max(th.sync_drift_pct, 1e-6))
     if found is None:

@@ -426,10 +426,8 @@ def _path(look, run_s, cands, speed, th, aligned, bar=None) -> np.ndarray:
                                                bar(run_s[i0:i1]))):
             out[i0:i1] = 0
     # two stretches the video would show out of the log's order: the one not at the offset
-    # used is a chance match (Pong's genuine pause: a false -19.5 s jump)
-    for i0, i1 in track.out_of_order(look, run_s, out, cands, speed, th.sync_reaction_z):
-        out[i0:i1] = 0
-    return out
+    # used is a chance match (Pong's genuine pause: a false -19.5 s jump), until none is
+    return track.in_order(look, run_s, out, cands, speed, th.sync_reaction_z)
 
 
 def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
