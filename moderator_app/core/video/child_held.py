@@ -28,10 +28,12 @@ MAX_FRAMES = 4000
 
 def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     """The answer to a `held` request: `spans`, a list of [first_pts, last_pts] in the
-    recording stream's time base; per span the frames decoded from the keyframe before it
-    whose timestamps lie in it (`pts`, `key`, `points`, `area`) and `complete`."""
+    recording stream's time base; per span every frame decoded from the keyframe before it,
+    in the decoder's order, until `AFTER_LAST` frames past the first whose pts is after
+    `last_pts` (an AVI's B-frames carry their packets' pts, a few places off: the caller
+    gives them the sorted pts, as the scan does): `pts`, `key`, `points`, `area` and
+    `complete`."""
     import av
-    import numpy as np
 
     from .index import recording_stream
 
@@ -43,51 +45,56 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     v.thread_count = 1
     out = []
     for first, last in req["spans"]:
-        first, last = int(first), int(last)
-        rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": []}
-        complete = False
-        prev = None
-        try:
-            container.seek(first, stream=v, backward=True, any_frame=False)
-            done = False
-            for pk in container.demux(v):
-                try:
-                    frames = pk.decode()
-                except av.error.FFmpegError:
-                    continue
-                for f in frames:
-                    if f.pts is None:
-                        continue
-                    if f.pts > last:
-                        done = True
-                        break
-                    g = f.to_ndarray(format="gray")
-                    if f.pts >= first:
-                        pts_n = len(rows["pts"])
-                        if prev is None or prev.shape != g.shape:
-                            points, area = -1, 0
-                        else:
-                            moved = np.abs(g.astype(np.int16) - prev.astype(np.int16)) \
-                                > POINT_LEVEL
-                            points, area = int(moved.sum()), 0
-                            if points:
-                                ys = np.nonzero(moved.any(axis=1))[0]
-                                xs = np.nonzero(moved.any(axis=0))[0]
-                                area = int((ys[-1] - ys[0] + 1) * (xs[-1] - xs[0] + 1))
-                        rows["pts"].append(int(f.pts))
-                        rows["key"].append(int(bool(f.key_frame)))
-                        rows["points"].append(points)
-                        rows["area"].append(area)
-                        if pts_n + 1 >= MAX_FRAMES:
-                            done = True
-                            break
-                    prev = g
-                if done or time.process_time() > deadline:
-                    break
-            complete = done and len(rows["pts"]) < MAX_FRAMES
-        except av.error.FFmpegError:
-            complete = False
+        rows, complete = _span(container, v, int(first), int(last), deadline, av)
         out.append(dict(rows, complete=complete))
         if time.process_time() > deadline:
             break
     return {"ok": True, "spans": out}, ()
+
+
+# frames decoded past the first one after the span: a B-frame's pts may be a few places off
+AFTER_LAST = 20
+
+
+def _span(container, v, first: int, last: int, deadline: float, av):
+    """One span's rows and whether it was read to its end."""
+    import numpy as np
+
+    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": []}
+    prev = None
+    past = -1  # frames decoded since the first after `last`
+    try:
+        container.seek(first, stream=v, backward=True, any_frame=False)
+        for pk in container.demux(v):
+            try:
+                frames = pk.decode()
+            except av.error.FFmpegError:
+                continue
+            for f in frames:
+                if f.pts is None:
+                    continue
+                g = f.to_ndarray(format="gray")
+                points, area = -1, 0
+                if prev is not None and prev.shape == g.shape:
+                    moved = np.abs(g.astype(np.int16) - prev.astype(np.int16)) > POINT_LEVEL
+                    points = int(moved.sum())
+                    if points:
+                        ys = np.nonzero(moved.any(axis=1))[0]
+                        xs = np.nonzero(moved.any(axis=0))[0]
+                        area = int((ys[-1] - ys[0] + 1) * (xs[-1] - xs[0] + 1))
+                prev = g
+                rows["pts"].append(int(f.pts))
+                rows["key"].append(int(bool(f.key_frame)))
+                rows["points"].append(points)
+                rows["area"].append(area)
+                if past >= 0 or f.pts > last:
+                    past += 1
+                if past >= AFTER_LAST:
+                    return rows, True
+                if len(rows["pts"]) >= MAX_FRAMES:
+                    return rows, False
+            if time.process_time() > deadline:
+                return rows, False
+        return rows, past >= 0  # the file's end: read whole once past the span
+    except av.error.FFmpegError:
+        return rows, False

@@ -141,9 +141,19 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float) -> Span | None:
             return None
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
-    # the decode matches the scan's frames one for one, or nothing is said
-    if pts.shape[0] != idx.shape[0] or not np.array_equal(pts, sig.pts[idx]):
+    # the frames in the decoder's order given the sorted pts, as the scan gives them
+    # (`scan.frame_order`: an AVI's B-frames carry their packets' pts); they must match the
+    # scan's frames one for one, or nothing is said
+    from .scan import NEIGHBOUR_SLIP
+    order = np.argsort(pts, kind="stable")
+    if pts.shape[0] == 0 or \
+            int(np.abs(order - np.arange(pts.shape[0])).max()) > NEIGHBOUR_SLIP:
         return None
+    given = pts[order]
+    at = np.nonzero((given >= sig.pts[idx[0]]) & (given <= sig.pts[idx[-1]]))[0]
+    if not np.array_equal(given[at], sig.pts[idx]):
+        return None
+    keys, points, areas = (np.asarray(x)[at] for x in (keys, points, areas))
     changed = changes(sig.times_s[idx], keys, points, areas)
     if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
         return None
