@@ -153,8 +153,8 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float) -> Span | None:
     at = np.nonzero((given >= sig.pts[idx[0]]) & (given <= sig.pts[idx[-1]]))[0]
     if not np.array_equal(given[at], sig.pts[idx]):
         return None
-    keys, points, areas = (np.asarray(x)[at] for x in (keys, points, areas))
-    changed = changes(sig.times_s[idx], keys, points, areas)
+    changed = changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
+                                          for x in (keys, points, areas)))
     if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
         return None
     changed = counted(s.start_s, changed)
