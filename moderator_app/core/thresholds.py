@@ -44,6 +44,11 @@ class Thresholds:
     sync_reaction_z: float = 2.5       # a frame's novelty over the local motion level
     sync_jump_s: float = 0.25          # smaller offset changes are not reported
     sync_drift_pct: float = 1.0        # |speed - 1| from which a drift is reported
+    # the findings' and the reaction lane's reactions: the per-action reader
+    # (`reactions.answers`, within 0.15 s) rather than the novelty's (within 0.5 s). Off:
+    # three readers above it still take a reaction to mean "within 0.5 s" (the band read at
+    # an offset, `combine._unseen`'s other scale; session 35, docs/DECISIONS.md)
+    sync_per_action_reader: bool = False
     sync_no_reaction_actions: int = 3  # consecutive actions with no reaction ...
     sync_no_reaction_s: float = 2.0    # ... spanning at least this long
     sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...

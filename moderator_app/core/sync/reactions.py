@@ -366,14 +366,16 @@ def surprise(sig: FrameSignals, nov: Novelty | None = None) -> np.ndarray:
 
 
 def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
-            min_z: float = 2.5, nov: Novelty | None = None) -> list[Reaction]:
+            min_z: float = 2.5, nov: Novelty | None = None,
+            max_s: float = ANSWER_MAX_S) -> list[Reaction]:
     """Each action's first reaction as the per-action reader reads it: the first frame from
     EARLY_FRAMES before its expected one to ANSWER_MAX_S after it whose plain novelty stands
     `min_z` local spreads over the level (as `measure`) or whose onsets' `surprise` is at
     least SURPRISE_MIN. Confidence: the larger of the two readings' (`measure`'s scale;
     surprise 1 at SURPRISE_MIN + 3 nats). `offset`: one, or one per action (as `measure`).
     `nov`: the novelty whose standing frames are read (default the plain one; the surprise is
-    always the plain onsets')."""
+    always the plain onsets'). `max_s`: the window (`sync.no_reaction` counts its misses at
+    REACTION_MAX_S, the window its chance model was set on: `local_findings._rule_reactions`)."""
     nov = nov or novelty(sig)
     n = len(sig)
     run_s = np.asarray(run_s, float)
@@ -386,10 +388,25 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
     ok = ((z >= min_z) & (nov.score > 0)) | (sur >= SURPRISE_MIN)
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
-    hit, best = _first_within(sig.times, nxt, exps, ANSWER_MAX_S)
+    hit, best = _first_within(sig.times, nxt, exps, max_s)
     conf = np.maximum(np.clip((z[best] - min_z + 1.0) / 4.0, 0.0, 1.0),
                       np.clip((sur[best] - SURPRISE_MIN + 1.0) / 4.0, 0.0, 1.0))
     return _built(run_s, exps, hit, sig.times[best], conf)
+
+
+def read(sig: FrameSignals, nov: Novelty, run_s, offset, speed: float = 1.0,
+         min_z: float = 2.5, per_action: bool = False) -> list[Reaction]:
+    """The reactions the findings and the reaction lane read: `answers` (on `nov`'s standing
+    frames and the plain onsets' surprise, within ANSWER_MAX_S) when `per_action`, else
+    `measure` (`nov`'s standing frames within REACTION_MAX_S)."""
+    if per_action:
+        return answers(sig, run_s, offset, speed, min_z, nov=nov)
+    return measure(sig, nov, np.asarray(run_s, float), offset, speed, min_z)
+
+
+def window(per_action: bool = False) -> float:
+    """How long after its expected time `read` looks for an action's reaction."""
+    return ANSWER_MAX_S if per_action else REACTION_MAX_S
 
 
 def background_rates(sig: FrameSignals, nov: Novelty,

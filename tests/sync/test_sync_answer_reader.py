@@ -1,0 +1,73 @@
+"""The per-action reader in the findings (`Thresholds.sync_per_action_reader`, session 35):
+the reactions read at an offset given are `reactions.answers`' (a press shown by two onsets
+in still tiles beside a busy half is answered on its own frame), while `sync.no_reaction`
+counts its misses within REACTION_MAX_S, the window its chance model was set on: presses
+shown 0.23 s late (past ANSWER_MAX_S, within 0.5 s) are unanswered in the reactions but are
+no run of misses."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from moderator_app.core.sync import reactions, reading
+from moderator_app.core.sync.signals import FrameSignals
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+FPS = 60
+OFFSET = 1.5
+PLAYER = (58, 59)  # the player's tiles: still but for the presses' answers
+ON = replace(DEFAULT_THRESHOLDS, sync_per_action_reader=True)
+OFF = replace(DEFAULT_THRESHOLDS, sync_per_action_reader=False)
+LATE = 14  # frames: 0.23 s
+N_ON, N_LATE = 12, 10
+
+
+def _run():
+    """55 s at 60 fps, as test_sync_answers' screen (tiles 0-31 change every 4-6 frames, the
+    others burst once every ~30 s): 12 presses 2.2 s apart answered a frame late in both
+    PLAYER tiles, then 10 answered LATE frames late."""
+    presses = [(1.0 + 2.2 * i, 1 if i < N_ON else LATE) for i in range(N_ON + N_LATE)]
+    rng = np.random.default_rng(5)
+    n = 55 * FPS
+    tiles = np.zeros((n, 64), np.uint16)
+    for j in range(32):
+        k = int(rng.integers(0, 6))
+        while k < n:
+            tiles[k, j] = 30
+            k += int(rng.integers(4, 7))
+    for j in range(32, 64):
+        if j in PLAYER:
+            continue
+        for k in np.nonzero(rng.random(n) < 1 / 30 / FPS)[0]:
+            tiles[k:k + 3, j] = 12
+    for run_s, late in presses:
+        tiles[int(round((OFFSET + run_s) * FPS)) + late, list(PLAYER)] = 9
+    sig = FrameSignals(np.arange(n) / FPS, tiles, float(FPS))
+    return sig, np.array([p[0] for p in presses]), presses
+
+
+def test_the_reactions_at_an_offset_given_are_the_answers():
+    sig, run_s, presses = _run()
+    got = reading.analyze_at(run_s, sig, ON, OFFSET, fixed=True)
+    frames = [None if r.video_s is None else int(round(r.video_s * FPS))
+              for r in got.reactions]
+    want = [int(round((OFFSET + r) * FPS)) + late for r, late in presses[:N_ON]]
+    assert frames[:N_ON] == want
+    assert frames[N_ON:] == [None] * N_LATE  # past ANSWER_MAX_S
+    old = reading.analyze_at(run_s, sig, OFF, OFFSET, fixed=True)
+    assert [None if r.video_s is None else int(round(r.video_s * FPS))
+            for r in old.reactions][:N_ON] != want
+
+
+def test_late_answers_are_no_run_of_misses():
+    sig, run_s, _ = _run()
+    got = reading.analyze_at(run_s, sig, ON, OFFSET, fixed=True)
+    assert [r.video_s is None for r in got.reactions] == [False] * N_ON + [True] * N_LATE
+    assert not [f for f in got.findings if f.rule == "sync.no_reaction"]
+    # within REACTION_MAX_S the late ones are answered on their own frame
+    late = reactions.answers(sig, run_s, OFFSET, max_s=reactions.REACTION_MAX_S)
+    assert [int(round(r.video_s * FPS)) if r.video_s is not None else None
+            for r in late[N_ON:]] == [int(round((OFFSET + r) * FPS)) + LATE
+                                      for r in run_s[N_ON:]]
