@@ -136,7 +136,7 @@ def test_a_scan_hold_the_picture_answers_presses_inside_is_a_note(
     # the sync's rule alone: since session 35 the scan itself reads this hold again at full
     # resolution and says it first (the next test)
     from moderator_app.core.video import held_finer
-    monkeypatch.setattr(held_finer, "finer", lambda scan, path, **kw: scan)
+    monkeypatch.setattr(held_finer, "finer", lambda scan, path, *a, **kw: scan)
     folder = qa_run(29, "basic_math-genuine@r36ffv1")
     assert cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "4.300",
                      "--json"]) == 0

@@ -94,10 +94,12 @@ def lives(start_s: float, end_s: float, changed: Sequence[float], freeze_s: floa
     return max(b - a for a, b in zip(edges, edges[1:], strict=False)) < freeze_s
 
 
-def finer(scan: ScanResult, path: Path | str, timeout_s: float = 120.0) -> ScanResult:
+def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
+          ) -> ScanResult:
     """`scan` with each `video.frozen` warning whose picture lives at full resolution
     (`changes`, `lives`) said as a note; `scan` itself when there is none or nothing could
-    be read."""
+    be read. `slip`: the most places sorting may move a frame's pts for the decoder's order
+    to be kept (`scan.NEIGHBOUR_SLIP`, passed in: this module is below scan.py)."""
     sig = scan.signals
     held = [s for s in scan.spans if s.rule == FROZEN.id
             and s.severity == FROZEN.severity.value]
@@ -121,7 +123,7 @@ def finer(scan: ScanResult, path: Path | str, timeout_s: float = 120.0) -> ScanR
         return scan
     said: dict[int, Span] = {}
     for s, idx, ans in zip(held, frames, answers, strict=False):
-        note = _note(s, idx, ans, sig, scan.thresholds.freeze_s)
+        note = _note(s, idx, ans, sig, scan.thresholds.freeze_s, slip)
         if note is not None:
             said[id(s)] = note
     if not said:
@@ -129,7 +131,7 @@ def finer(scan: ScanResult, path: Path | str, timeout_s: float = 120.0) -> ScanR
     return replace(scan, spans=tuple(said.get(id(s), s) for s in scan.spans))
 
 
-def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float) -> Span | None:
+def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Span | None:
     """The note `s` becomes when the child's answer `ans` for its frames `idx` shows the
     picture living, else None."""
     try:
@@ -144,10 +146,8 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float) -> Span | None:
     # the frames in the decoder's order given the sorted pts, as the scan gives them
     # (`scan.frame_order`: an AVI's B-frames carry their packets' pts); they must match the
     # scan's frames one for one, or nothing is said
-    from .scan import NEIGHBOUR_SLIP
     order = np.argsort(pts, kind="stable")
-    if pts.shape[0] == 0 or \
-            int(np.abs(order - np.arange(pts.shape[0])).max()) > NEIGHBOUR_SLIP:
+    if pts.shape[0] == 0 or int(np.abs(order - np.arange(pts.shape[0])).max()) > slip:
         return None
     given = pts[order]
     at = np.nonzero((given >= sig.pts[idx[0]]) & (given <= sig.pts[idx[-1]]))[0]

@@ -296,7 +296,7 @@ def run_scan(path: Path | str, *, sha256: str | None = None,
                                      nice, budget_s, process)
     result = analyse(arrays, meta, sha, cached, thresholds, total)
     if finer and result.complete and (cancel is None or not cancel.cancelled):
-        result = held_finer.finer(result, path)
+        result = held_finer.finer(result, path, NEIGHBOUR_SLIP)
     return result
 
 
