@@ -110,3 +110,28 @@ def test_a_change_is_packed_pixels_off_the_keyframes_refinement():
     # every frame a keyframe (intra-coded): the keyframes are the frames (0.2 scattered)
     assert held_finer.changes(times, [1] * 6, points, areas) == [0.1, 0.3]
     assert held_finer.changes(times, keys, [0, -1, 0, 0, 0, 0], areas) is None
+
+
+@pytest.mark.parametrize("spoil", ["incomplete", "a frame short"])
+def test_an_answer_not_read_whole_keeps_the_warning(tmp_path, monkeypatch, spoil):
+    """One-sided: a span the video process did not read to its end (its CPU budget, its
+    frame cap) or frames that do not match the scan's one for one say nothing."""
+    from moderator_app.core.video import isolate
+
+    real = isolate.VideoProcess.request
+
+    def spoiled(self, req, *a, **kw):
+        msg = real(self, req, *a, **kw)
+        if req.get("op") == "held":
+            for span in msg.header["spans"]:
+                if spoil == "incomplete":
+                    span["complete"] = False
+                else:
+                    i = len(span["pts"]) // 2  # a frame inside the hold lost
+                    for k in ("pts", "key", "points", "area"):
+                        del span[k][i]
+        return msg
+
+    monkeypatch.setattr(isolate.VideoProcess, "request", spoiled)
+    [f] = _frozen(run_scan(_video(tmp_path, inserted=False)))
+    assert f.severity == "warning" and "full resolution" not in f.message
