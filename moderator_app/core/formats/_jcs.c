@@ -239,6 +239,7 @@ typedef struct {
     const unsigned char *plain_fail; /* where plain_array last stopped short: an array that
                                       * starts before it is not tried again (see there) */
     int row_hint;                /* take_scalar_row before plain_array (see there) */
+    int mixed_at;                /* depth + 1 of arrays that skip plain_array (see there) */
 } P;
 
 static int parse_value(P *ps, int depth, int role);
@@ -1558,14 +1559,16 @@ static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 
 /* Write the RFC 8785 spelling of a float token `st` (len bytes) and note which writers'
  * spellings (RFC 8785, repr, orjson: t, tl) the token is. */
+static const int SPELL_FLAG[3] = {[SP_ES6] = ST_MIN, [SP_REPR] = ST_F_REPR,
+                                  [SP_ORJSON] = ST_F_ORJSON};
+
+/* (tl[how] < 0: that spelling was not built, its flag being cleared already) */
 static int put_float(P *ps, char t[3][72], const int tl[3], const unsigned char *st, size_t len)
 {
-    static const int flag[3] = {[SP_ES6] = ST_MIN, [SP_REPR] = ST_F_REPR,
-                                [SP_ORJSON] = ST_F_ORJSON};
     PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
     for (int how = 0; how < 3; how++)
         if ((size_t)tl[how] != len || memcmp(t[how], st, len) != 0)
-            ps->flags &= ~flag[how];
+            ps->flags &= ~SPELL_FLAG[how];
     return 0;
 }
 
@@ -1951,9 +1954,17 @@ static int parse_number(P *ps)
                     return 0;
                 }
             }
+            /* The writers' spellings whose flag an earlier float of the line cleared are not
+             * built: only the ES6 one is written, and put_float can only clear a flag (a
+             * log of Python's json.dumps: its exponent floats built two spellings, not three;
+             * QA s34's `tuplelog`, issue 15) */
             char t[3][72];
             int tl[3];
             for (int how = 0; how < 3; how++) {
+                if (how != SP_ES6 && !(ps->flags & SPELL_FLAG[how])) {
+                    tl[how] = -1;
+                    continue;
+                }
                 if (neg)
                     t[how][0] = '-';
                 tl[how] = neg + spell_digits(t[how] + neg, d, k, (int)n, how);
@@ -3436,8 +3447,10 @@ static int parse_array(P *ps, int depth)
     int taken;
     if (ps->row_hint && (taken = take_scalar_row(ps)) != 0)
         return taken < 0 ? -1 : 0;
-    /* (an array of objects, a tool call's `args`: not tried, it would stop at once) */
-    if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail && ps->end - ps->p > 1 && ps->p[1] != '{') {
+    /* (an array of objects, a tool call's `args`: not tried, it would stop at once; nor an
+     * array at the depth of a mixed row before it, see below) */
+    if ((uintptr_t)ps->p >= (uintptr_t)ps->plain_fail && ps->end - ps->p > 1 && ps->p[1] != '{' &&
+        ps->mixed_at != depth + 1) {
         int comma = 0;
 #if defined(__SSE2__)
         /* a short array (a box's four numbers) byte by byte, a longer one 64 bytes at a time */
@@ -3475,9 +3488,10 @@ static int parse_array(P *ps, int depth)
          * elements in a row it does not take end its tries in the array: telemetry's
          * 17-digit floats were each read twice (`numbers`, +1.6 % instructions); an object
          * or an array is not tried (`detections`' boxes, +0.5 %) */
-        int st = RUN_VALUE, seen = 0;
+        int st = RUN_VALUE, seen = 0, tried = 0;
         const unsigned char *e = ps->p;
         if (misses < 2 && ps->p < ps->end && *ps->p != '{' && *ps->p != '[') {
+            tried = 1;
             e = scalar_run(ps->p, ps->end, &st, &seen);
             misses = e == ps->p && st == RUN_VALUE ? misses + 1 : 0;
         }
@@ -3499,6 +3513,17 @@ static int parse_array(P *ps, int depth)
             ps->row_hint = first && (seen & (SC_FLT | SC_RAW | SC_ESC)) != 0;
             return 0;
         }
+        /* A row whose first run took what plain_array stops at, and that scalar_row does not
+         * take whole (an object or an exponent float among its scalars), makes the next
+         * array at its depth skip plain_array's try, which would stop there too: rows of a
+         * log come one after another (QA s34's `tuplelog`: ~140 instructions a row). A row
+         * whose first run did not clears it: arrays of integers stay plain_array64's. */
+        if (first) {
+            if (seen & (SC_FLT | SC_RAW | SC_ESC))
+                ps->mixed_at = depth + 1;
+            else if (ps->mixed_at == depth + 1)
+                ps->mixed_at = 0;
+        }
         if (st == RUN_SEP)
             goto separator;
         if (ps->p >= ps->end)
@@ -3512,9 +3537,16 @@ static int parse_array(P *ps, int depth)
             rc = parse_array(ps, depth + 1);
         else if (c == '"')
             rc = parse_string(ps, NULL);
-        else if ((c == '-' || is_digit(c)) && (rc = plain_integer(ps)) != 0)
-            rc = rc < 0 ? -1 : 0;
-        else
+        else if (c == '{') /* (a row's object: parse_value's own call) */
+            rc = parse_object(ps, depth + 1, ROLE_VALUE);
+        else if (c == '-' || is_digit(c)) {
+            /* a number the run stopped at is no plain integer (an exponent float, 17
+             * digits: QA s34's `tuplelog`): parse_number at once */
+            if (!tried && (rc = plain_integer(ps)) != 0)
+                rc = rc < 0 ? -1 : 0;
+            else
+                rc = parse_number(ps);
+        } else
             rc = parse_value(ps, depth, ROLE_VALUE);
         if (rc != 0)
             return rc;
@@ -3564,14 +3596,61 @@ static int parse_value(P *ps, int depth, int role)
 
 /* ---- a line ----------------------------------------------------------------------------- */
 
+/* Whether the n bytes at p are 64 lowercase hex digits. SSE2: four 16-byte range tests (a
+ * table look-up a byte was ~390 instructions a hash, two hashes a line: ~5 % of the C summary
+ * on short-payload shapes; session 35, issue 15). */
 static int is_hex64(const unsigned char *p, size_t n)
 {
     if (n != HEXLEN)
         return 0;
+#if defined(__SSE2__)
+    __m128i bad = _mm_setzero_si128();
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * j));
+        /* signed compares: bytes >= 0x80 are negative, in neither range */
+        __m128i dig = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+        __m128i af = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
+                                   _mm_cmplt_epi8(v, _mm_set1_epi8('f' + 1)));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(_mm_or_si128(dig, af), _mm_set1_epi8(-1)));
+    }
+    return _mm_movemask_epi8(bad) == 0;
+#else
     unsigned bad = 0;
     for (size_t i = 0; i < HEXLEN; i++)
         bad |= LOWHEX[p[i]];
     return !(bad & 0x80);
+#endif
+}
+
+/* Whether the 64 lowercase hex digits at rec (is_hex64's) spell the 32-byte digest md. SSE2:
+ * the digest's nibbles spelled as hex and compared, 16 bytes at a time (was: rec decoded a
+ * byte pair at a time through LOWHEX, ~190 instructions a line). */
+static inline int hex_is_digest(const unsigned char *rec, const unsigned char *md)
+{
+#if defined(__SSE2__)
+    const __m128i nib = _mm_set1_epi8(0x0f), nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0'),
+                  gap = _mm_set1_epi8('a' - '0' - 10);
+    int diff = 0;
+    for (int j = 0; j < 2; j++) {
+        __m128i d = _mm_loadu_si128((const __m128i *)(md + 16 * j));
+        __m128i hi = _mm_and_si128(_mm_srli_epi16(d, 4), nib), lo = _mm_and_si128(d, nib);
+        __m128i x[2] = {_mm_unpacklo_epi8(hi, lo), _mm_unpackhi_epi8(hi, lo)};
+        for (int k = 0; k < 2; k++) {
+            __m128i h = _mm_add_epi8(_mm_add_epi8(x[k], zero),
+                                     _mm_and_si128(_mm_cmpgt_epi8(x[k], nine), gap));
+            __m128i r = _mm_loadu_si128((const __m128i *)(rec + 32 * j + 16 * k));
+            diff |= _mm_movemask_epi8(_mm_cmpeq_epi8(h, r)) ^ 0xffff;
+        }
+    }
+    return diff == 0;
+#else
+    unsigned char recorded[32];
+    for (int i = 0; i < 32; i++)
+        recorded[i] = (unsigned char)(LOWHEX[rec[2 * i]] << 4 | LOWHEX[rec[2 * i + 1]]);
+    return memcmp(recorded, md, 32) == 0;
+#endif
 }
 
 static int sha256(const unsigned char *data, size_t n, unsigned char *md)
@@ -3635,11 +3714,7 @@ static int scan_line(P *ps, const unsigned char *line, size_t n, const char *sch
     memcpy(ps->out.p, line + ps->f_off[F_PREV], HEXLEN);
     if (sha256((const unsigned char *)ps->out.p, ps->out.len, digest) < 0)
         return -1;
-    const unsigned char *rec = line + ps->f_off[F_HASH];
-    unsigned char recorded[32];
-    for (int i = 0; i < 32; i++)
-        recorded[i] = (unsigned char)(LOWHEX[rec[2 * i]] << 4 | LOWHEX[rec[2 * i + 1]]);
-    if (memcmp(recorded, digest, 32) == 0)
+    if (hex_is_digest(line + ps->f_off[F_HASH], digest))
         ps->flags |= ST_INTACT;
     ps->flags |= ST_OK;
     return 0;
