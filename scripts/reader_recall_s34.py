@@ -125,14 +125,18 @@ QA_DOCS = Path(__file__).resolve().parents[1] / "docs" / "qa"
 
 
 def judged_qa(cache: Path = holds.MAIN / ".cache") -> list[Path]:
-    """The QA passes' sync folders whose pass is judged (its docs/qa/sessionNN.md is
-    committed), in session order. Why: a pass not yet judged is held out (session 35's
-    qa-s35 while session 35 runs); session 34's measure read qa-s34 before its pass
-    (review R6), and a list of session numbers has to be edited to keep the next one out."""
+    """The QA passes' sync folders whose pass is judged (its docs/qa/sessionNN.md holds its
+    results: the "### Misses" heading every pass lands last), in session order. Why: a pass
+    not yet judged is held out (session 35's qa-s35 while session 35 runs); session 34's
+    measure read qa-s34 before its pass (review R6). A pass commits its doc with its
+    expectations before any product run, so the doc's presence alone let the running pass in
+    (session 35's review V1)."""
     out = []
     for d in cache.glob("qa-s*"):
         n = d.name[len("qa-s"):]
-        if n.isdigit() and (QA_DOCS / f"session{n}.md").is_file() and (d / "sync").is_dir():
+        doc = QA_DOCS / f"session{n}.md"
+        if n.isdigit() and doc.is_file() and (d / "sync").is_dir() \
+                and "\n### Misses" in doc.read_text(encoding="utf-8"):
             out.append((int(n), d / "sync"))
     return [d for _, d in sorted(out)]
 
