@@ -147,3 +147,27 @@ def test_a_key_after_decoys_is_named(decoys):
         line = _line(decoys + "; k = " + spelled)
         assert scan_public(unescape_json(line)) is not None
         assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
+
+
+PLAIN = [("Postman key", "PMAK-" + "95af4570ca96c2587cb0a1b2" + "-" + "c3d4e5f60718293a4b5c6d7e8f9a0b1c2d"),
+         ("Databricks token", "dapi" + "687c1ed38ff15f638da9aa11bb22cc33"),
+         ("Mailgun key", "key-" + "b03f924ace509eea0c41d2e3f4a5b6c7"),
+         ("New Relic key", "NRAK-" + "ISBSA5L8PJJQ156WU1LQA35ABCD"),
+         ("AWS access key id", "ASIA" + "QW33UJ36UHZ88YXN"),
+         ("DigitalOcean token", "dop_v1_" + "b6e15a68a3d411d06" * 3 + "0123456789abc"),
+         ("Supabase token", "sbp_" + "5bf9499186171f508784" * 2)]
+
+
+@pytest.mark.parametrize("label, key", PLAIN, ids=[p[0] for p in PLAIN])
+def test_a_plain_key_of_any_family_is_refused_and_named_alike(tmp_path, label, key):
+    # (session 35: a plain key of a family the trajectory's patterns do not hold was named by
+    # the high-entropy rule only; these never were, and `withhold` published them)
+    line = _line(f"tool env returned: export TOKEN={key} # set by ci")
+    hit = scan_public(unescape_json(line))
+    assert hit is not None and hit.label == label, hit
+    found = public_secret_hits(START + b"\n" + line, 1)
+    assert [(n, h.label) for n, h in found] == [(2, label)]
+    src = tmp_path / "agent-log.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    with pytest.raises(WithholdError, match=r"^line 2: "):
+        withhold_log(src, tmp_path / "public.jsonl")

@@ -31,7 +31,11 @@ from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
 from moderator_app.core.formats.secrets_bytes import dump_in
-from moderator_app.core.formats.secrets_decode import ENCODED_MARKERS, encoded_spots
+from moderator_app.core.formats.secrets_decode import (
+    ENCODED_MARKERS,
+    PLAIN_MARKERS,
+    encoded_spots,
+)
 from moderator_app.core.formats.secrets_public import (
     has_format,
     may_hold_public_secret,
@@ -468,6 +472,7 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     spots: list[int] = []
     encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
     escapes = (data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
+               or bool(markers_of(view[pos:end], PLAIN_MARKERS))
                or dump_in(view[pos:end]))  # (a spaced hex dump has no marker: `secrets_bytes`)
     for at, stop in _segments(data, pos, end):
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
