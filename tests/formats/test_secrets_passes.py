@@ -113,3 +113,57 @@ def test_hex_runs_and_the_loop_over_pieces_agree_on_fuzzed_lines(line):
     for start, end in runs:
         run = line[start:end]
         assert run.translate(None, sd._WRAP_BYTES) == sd._HEX_WRAP.sub(b"", run)
+
+
+# The run patterns as they were written before session 35 (a group repeated first: `re` tried
+# it at every byte), the reference the literal-first ones are held to
+_OLD_RUNS = {
+    "_U_RUN": rb"(?:\\\\?u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+){4}",
+    "_U_WRITTEN": rb"(?:\\\\u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+){4}",
+    "_ESC_RUN": rb"(?:\\\\?x[0-9A-Fa-f]{2}){4}|(?:&#[0-9]{2,3};){4}|(?:&#[xX][0-9A-Fa-f]{2};){4}",
+    "_PCT_RUN": rb"(?:%[0-9A-Fa-f]{2}){4}"
+                rb"|%(?:2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])",
+}
+ESCAPES = [b"\\u0041", b"\\\\u00e9", b"\\u00", b"\\x4f", b"\\\\x41", b"&#65;", b"&#x4A;",
+           b"&#123;", b"%41", b"%2f", b"%", b"\\", b"ab", b"a", b'"', b" ", b"'", b"\n", b"z"]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(ESCAPES), max_size=30).map(b"".join))
+def test_the_run_patterns_match_where_the_group_first_ones_did(line):
+    import re
+
+    for name, old in _OLD_RUNS.items():
+        new = getattr(sd, name)
+        assert [m.span() for m in new.finditer(line)] == \
+            [m.span() for m in re.compile(old).finditer(line)], name
+
+
+@pytest.mark.parametrize(("name", "line", "span"), [
+    ("_U_RUN", b"x \\u0067\\u0073\\\\u006bq\\u0041 y", (2, 28)),
+    ("_U_WRITTEN", b"x \\\\u0067\\\\u0073\\\\u006b\\\\u0041 y", (2, 30)),
+    ("_ESC_RUN", b"a \\x41\\\\x42\\x43\\x44 &#65;", (2, 19)),
+    ("_ESC_RUN", b"a &#65;&#066;&#67;&#68; b", (2, 23)),
+    ("_PCT_RUN", b"a %20%20%20%20 b", (2, 14)),
+    ("_PCT_RUN", b"a %20 %41", (6, 9)),
+])
+def test_a_run_of_escapes_is_found_where_it_starts(name, line, span):
+    assert getattr(sd, name).search(line).span() == span
+
+
+@pytest.mark.parametrize(("line", "escaped"), [
+    (b"ab\\u00ad cd", True), (b"\\u200B", True), (b"x\\uFEFF", True), (b"\\u2063", True),
+    (b"\\u0063" * 9000, False), (b"\\u00e9\\u2014\\u180f", False), (b"\\u2065", False),
+])
+def test_an_escaped_format_character_is_found_past_the_leads_gate(line, escaped):
+    assert sp._format_escaped_in(line) is escaped
+    assert bool(sp.reader_spots(line)) is escaped
+    assert sp.has_format(line) is escaped
+
+
+def test_an_xxd_dump_is_no_spaced_dump_and_a_spaced_one_is():
+    from moderator_app.core.formats import secrets_bytes as sb
+
+    assert not sb.dump_in(b"\\n".join([b"4232c8703fe08b40c59f3247e148f099ee3e3522047daa"] * 300))
+    assert sb.dump_in(b"x 00000000: 66 69 67 64 5f 61 62 63  64 65 66 |figd_abcdef|")
+    assert sb.dump_in(b"x 6669 6764 5f61 6263 y")
