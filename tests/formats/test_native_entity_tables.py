@@ -92,3 +92,27 @@ def test_names_of_every_length_up_to_70_bytes(room):
                 '"' + "a" * 50 + '"1'):
         text = ("{" + bad + ',"zz":"' + "p" * room + '"}').encode()
         check_canonical(text)
+
+
+def test_flat_objects_whose_member_orders_repeat_change_and_come_back():
+    """flat_object keeps the last object's ranking (session 35): runs of objects with the same
+    names in the same order, in another order, with one name more or less, with names alike
+    in their first 8 bytes (the general path's), one after another in a line and over lines:
+    the reference's bytes and sound facts every time."""
+    rng = random.Random(3508)
+    orders = [["t", "p", "on", "hp"], ["hp", "on", "p", "t"], ["p", "t", "hp", "on"],
+              ["t", "p", "on"], ["t", "p", "on", "hp", "id"], ["position_x", "position_y", "t"],
+              ["tt", "p", "on", "hp"], ["a", "b"], ["b", "a"]]
+    values = ["0", "42", "-7", "true", "null", '"goblin"', "[1,2]", "[-5,0,639]"]
+    for _ in range(400):
+        objs = []
+        for _ in range(rng.randint(1, 12)):
+            names = rng.choice(orders) if rng.random() < 0.4 or not objs else objs[-1][0]
+            objs.append((names, [rng.choice(values) for _ in names]))
+        text = ("{\"rows\":[" + ",".join(
+            "{" + ",".join(f'"{k}":{v}' for k, v in zip(names, vals, strict=True)) + "}"
+            for names, vals in objs) + "],\"n\":1}").encode()
+        got = check_canonical(text)
+        assert got is not None, text
+        assert got[0] == json.dumps(json.loads(text), sort_keys=True,
+                                    separators=(",", ":")).encode(), text
