@@ -71,11 +71,14 @@ A shape QA held out in session 28 (QA s28, issue 15):
   (the hash, of the canonical form, stays intact); no writer the spelling check knows spells
   such a line, and the C scan declined every line for its escaped schema (30x the floor).
 
-Shapes QA held out in session 32 (T8) and session 33 (T7), added to the bench a session later:
+Shapes QA held out in sessions 32 (T8), 33 (T7) and 34 (T7), added to the bench a session later:
 
 * `uuidmap`: a game's entity table keyed by UUIDs (36-byte names, none repeated);
 * `sqlrows`: a SQL result's rows as arrays of mixed scalars (an integer, a 2-decimal float, a
-  short string with a quote, comma, escape or non-ASCII letter, null, a boolean).
+  short string with a quote, comma, escape or non-ASCII letter, null, a boolean);
+* `tuplelog`: a game server's log rows mixing a 13-digit int, strings, a 3-decimal float, a
+  small object (an int and a 2-int array), null, a bool and a tiny float Python spells with an
+  exponent (`bench_chain.py` writes it with Python's compact `json.dumps`, as QA s34 did).
 
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
