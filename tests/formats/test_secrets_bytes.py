@@ -171,3 +171,13 @@ def test_a_plain_key_of_any_family_is_refused_and_named_alike(tmp_path, label, k
     src.write_bytes(START + b"\n" + line + b"\n")
     with pytest.raises(WithholdError, match=r"^line 2: "):
         withhold_log(src, tmp_path / "public.jsonl")
+
+
+def test_a_key_dumped_after_a_block_of_zeros_is_named():
+    # (one dump run of zeros and the key's bytes is bytes, not text: its printable stretch is
+    # read as text, as `strings` shows it; the families are not among the byte patterns)
+    zeros = "\n".join(f"{16 * i:08x}  " + " ".join(["00"] * 16) for i in range(64))
+    line = _line("$ hexdump blob\n" + zeros + "\n" + "\n".join(
+        " ".join(row) for row in _rows(_pairs(FIGMA), 16)))
+    assert scan_public(unescape_json(line)) is not None
+    assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]

@@ -57,8 +57,7 @@ LISTED = re.compile(rb"\[" + _WS + rb"{0,16}+(" + _ITEMS + rb")\]" + _WS + rb"{0
                     rb"|" + _EMPTY + rb"\.join\(" + _WS + rb"{0,16}+[\[(]" + _WS + rb"{0,16}+("
                     + _ITEMS + rb")[\])]" + _WS + rb"{0,16}+\)")
 LIST_MARKERS = (b".join(",)
-_ITEM_EDGE = re.compile(rb"\\?[\"']" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+\\?[\"']")
-_QUOTES = re.compile(rb"\A" + _WS + rb"*\\?[\"']|\\?[\"']" + _WS + rb"*,?" + _WS + rb"*\Z")
+_SEPARATORS = b"\"',\\ \t\r\n"
 _PIECE = 1 << 16
 _BACK = 256
 _JOIN_BYTES = frozenset(b"\"'\\ \t\r\n+.|")
@@ -107,15 +106,18 @@ def listed_view(raw: bytes) -> tuple[bytes, int] | None:
     one literal it makes (`["ab", "cd"].join("")` reads `"abcd"`, its name before it kept),
     and the column of the first; None when `raw` holds none. The lists are at most 256
     literals of 256 characters (a match is bounded), found left to right: linear."""
-    out: list[bytes] = []
+    out = bytearray()  # (no list of pieces: 600,000 short lists of a 15.7 MB line held 350 MB)
     at, first = 0, 0
     for m in LISTED.finditer(raw):
         items = m.group(1) if m.group(1) is not None else m.group(2)
-        inner = _QUOTES.sub(b"", _ITEM_EDGE.sub(b"", items))
-        out += [raw[at:m.start()], b'"', inner, b'"']
+        # (a literal holds no quote, white space or backslash: what is left between them is
+        # separators, escaped white space included)
+        inner = items.replace(b"\\n", b"").replace(b"\\r", b"").replace(b"\\t", b"")
+        out += raw[at:m.start()]
+        out += b'"' + inner.translate(None, _SEPARATORS) + b'"'
         first = first or m.start() + 1
         at = m.end()
-    if not out:
+    if not first:
         return None
-    out.append(raw[at:])
-    return b"".join(out), first
+    out += raw[at:]
+    return bytes(out), first
