@@ -46,9 +46,9 @@ from moderator_app.core.formats.secrets_join import (
     CONCAT,
     JOIN_MARKERS,
     LIST_MARKERS,
-    LISTED,
     LISTING,
     joined_views,
+    listed,
     listed_view,
 )
 
@@ -168,8 +168,8 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     if markers_of(raw, JOIN_MARKERS):
         for view, column in joined_views(raw):
             yield CONCAT, view, True, column
-    if b".join(" in raw and (listed := listed_view(raw)) is not None:
-        yield LISTING, listed[0], True, listed[1]
+    if b".join(" in raw and (joined := listed_view(raw)) is not None:
+        yield LISTING, joined[0], True, joined[1]
     for view, text, column in byte_views(raw, is_text):
         yield BYTES, view, text, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
@@ -385,7 +385,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
             (_ESC_RUN, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
             (CHAIN, joins),
-            (LISTED, b".join(" in found)):
+            (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             spots.append(m.start() - lo)  # (one a line: the line is asked whole)

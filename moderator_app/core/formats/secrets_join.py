@@ -12,7 +12,7 @@ so) is read with every join removed (`_BOUNDARY`: a quote, the operator or white
 quote): `api_key = "..." + "..."` then reads as one literal after its name.
 
 A list of literals joined by an empty string (session 35, QA s34 h34_05: `const pat =
-["dckr_pa", "t_QA34j", ...].join("")`) is read as the literal it makes too (`LISTED`):
+["dckr_pa", "t_QA34j", ...].join("")`) is read as the literal it makes too (`listed`):
 JavaScript's `[...].join("")` / `.join('')`, Python's `"".join([...])` / `''.join((...))`,
 2-256 literals between commas (white space and line breaks around them, a comma after the
 last), the gate's marker `.join(` (`LIST_MARKERS`).
@@ -29,6 +29,7 @@ time.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -52,10 +53,18 @@ JOIN_MARKERS = (b'"+', b'" +', b"'+", b"' +", b'" ..', b"' ||", b'" \\"', b'"\\n
 _EMPTY = rb"(?:\\?\"\\?\"|'')"
 _ITEMS = (_LIT + rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _LIT + rb"){1,255}+"
           + _WS + rb"{0,16}+,?" + _WS + rb"{0,16}+")
-LISTED = re.compile(rb"\[" + _WS + rb"{0,16}+(" + _ITEMS + rb")\]" + _WS + rb"{0,16}+\.join\("
-                    + _WS + rb"{0,16}+" + _EMPTY + _WS + rb"{0,16}+\)"
-                    rb"|" + _EMPTY + rb"\.join\(" + _WS + rb"{0,16}+[\[(]" + _WS + rb"{0,16}+("
-                    + _ITEMS + rb")[\])]" + _WS + rb"{0,16}+\)")
+_LISTED = (rb"\[" + _WS + rb"{0,16}+(" + _ITEMS + rb")\]" + _WS + rb"{0,16}+\.join\("
+           + _WS + rb"{0,16}+" + _EMPTY + _WS + rb"{0,16}+\)"
+           rb"|" + _EMPTY + rb"\.join\(" + _WS + rb"{0,16}+[\[(]" + _WS + rb"{0,16}+("
+           + _ITEMS + rb")[\])]" + _WS + rb"{0,16}+\)")
+
+
+@functools.cache
+def listed() -> re.Pattern[bytes]:
+    """`_LISTED` compiled when first asked (~9 ms: every process that verifies paid it)."""
+    return re.compile(_LISTED)
+
+
 LIST_MARKERS = (b".join(",)
 _SEPARATORS = b"\"',\\ \t\r\n"
 _PIECE = 1 << 16
@@ -102,13 +111,13 @@ def _cut(raw: bytes, at: int) -> int:
 
 
 def listed_view(raw: bytes) -> tuple[bytes, int] | None:
-    """`raw` with each list of literals joined by an empty string (`LISTED`) written as the
+    """`raw` with each list of literals joined by an empty string (`listed`) written as the
     one literal it makes (`["ab", "cd"].join("")` reads `"abcd"`, its name before it kept),
     and the column of the first; None when `raw` holds none. The lists are at most 256
     literals of 256 characters (a match is bounded), found left to right: linear."""
     out = bytearray()  # (no list of pieces: 600,000 short lists of a 15.7 MB line held 350 MB)
     at, first = 0, 0
-    for m in LISTED.finditer(raw):
+    for m in listed().finditer(raw):
         items = m.group(1) if m.group(1) is not None else m.group(2)
         # (a literal holds no quote, white space or backslash: what is left between them is
         # separators, escaped white space included)
