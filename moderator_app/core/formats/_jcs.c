@@ -1947,27 +1947,28 @@ static int parse_number(P *ps)
              * `de+21`, the same bytes, and repr too where the exponent has two digits (it
              * writes `e-07`): a token spelled so is written as it stands, one spelling built
              * and compared instead of three (`numbers`: deltas of 1e-7 and less, 6.02e+23). */
+            char t[3][72];
+            int tl[3] = {-1, -1, -1};
             if (exponent && (n <= -6 || n > 21)) {
-                char t[72];
-                int tl = spell_digits(t, d, k, (int)n, SP_ES6);
-                if ((size_t)(tl + neg) == len && memcmp(t, st + neg, (size_t)tl) == 0) {
+                int es = spell_digits(t[SP_ES6] + neg, d, k, (int)n, SP_ES6);
+                if ((size_t)(es + neg) == len &&
+                    memcmp(t[SP_ES6] + neg, st + neg, (size_t)es) == 0) {
                     PUT(&ps->out, st, len);
                     if (n >= -8 && n <= -6)
                         ps->flags &= ~ST_F_REPR; /* e-07, e-08, e-09 */
                     return 0;
                 }
+                if (neg) /* (the ES6 spelling is kept for below: repr's `e-08` is not it) */
+                    t[SP_ES6][0] = '-';
+                tl[SP_ES6] = neg + es;
             }
             /* The writers' spellings whose flag an earlier float of the line cleared are not
              * built: only the ES6 one is written, and put_float can only clear a flag (a
              * log of Python's json.dumps: its exponent floats built two spellings, not three;
              * QA s34's `tuplelog`, issue 15) */
-            char t[3][72];
-            int tl[3];
             for (int how = 0; how < 3; how++) {
-                if (how != SP_ES6 && !(ps->flags & SPELL_FLAG[how])) {
-                    tl[how] = -1;
-                    continue;
-                }
+                if (how == SP_ES6 ? tl[SP_ES6] >= 0 : !(ps->flags & SPELL_FLAG[how]))
+                    continue; /* (ES6's built above; tl[how] stays -1) */
                 if (neg)
                     t[how][0] = '-';
                 tl[how] = neg + spell_digits(t[how] + neg, d, k, (int)n, how);
