@@ -167,3 +167,20 @@ def test_an_xxd_dump_is_no_spaced_dump_and_a_spaced_one_is():
     assert not sb.dump_in(b"\\n".join([b"4232c8703fe08b40c59f3247e148f099ee3e3522047daa"] * 300))
     assert sb.dump_in(b"x 00000000: 66 69 67 64 5f 61 62 63  64 65 66 |figd_abcdef|")
     assert sb.dump_in(b"x 6669 6764 5f61 6263 y")
+
+
+@needs_c
+@FUZZ
+@given(st.lists(st.sampled_from([b"a", b"Z", b"0", b"f", b"+", b"/", b"_", b"-", b"=", b" ",
+                                 b"\\", b"n", b"g", b"\xff", b"ab" * 20, b"x" * 30]),
+                max_size=50).map(b"".join), st.sampled_from([1, 4, 24, 32]))
+def test_the_runs_found_in_c_are_the_mapped_searches_runs(line, least):
+    for table in (sd._B64_CHARS, sd._HEX_CHARS):
+        assert list(sd._runs(line, table, least)) == list(sd._runs_py(line, table, least))
+
+
+@needs_c
+def test_a_base64_and_a_hex_run_are_found_whole():
+    line = b'{"k": "' + b"QUJD" * 8 + b'", "h": "' + b"0f" * 20 + b'"} ' + b"x" * 23
+    assert sd._runs(line, sd._B64_CHARS, 24) == [(7, 39), (48, 88)]
+    assert sd._runs(line, sd._HEX_CHARS, 32) == [(48, 88)]

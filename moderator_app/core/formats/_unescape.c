@@ -30,12 +30,14 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 4
+#define ABI 5
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
  * letter or digit, `_`, `-`, `+`, `=` (`/` and `.` end a run: paths, model ids). */
 static unsigned char READER[256];
+/* The characters of a base64 run (either alphabet) and of a hex run (`secrets_decode._runs`). */
+static unsigned char B64RUN[256], HEXRUN[256];
 
 static void init_tables(void)
 {
@@ -50,6 +52,13 @@ static void init_tables(void)
     for (int c = 0; c < 128; c++)
         READER[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
                     || c == '_' || c == '-' || c == '+' || c == '=';
+    memset(B64RUN, 0, sizeof B64RUN);
+    memset(HEXRUN, 0, sizeof HEXRUN);
+    for (int c = 0; c < 128; c++) {
+        B64RUN[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                    || c == '+' || c == '/' || c == '_' || c == '-';
+        HEXRUN[c] = HEX[c] >= 0;
+    }
 }
 
 /* The pair of hex digits at s[0], s[1] as a byte, or -1 (the caller checked both exist). */
@@ -349,6 +358,49 @@ static PyObject *reader_next(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* runs(data, kind, least): (start, end) of each maximal run of `least` or more characters of
+ * one alphabet, in order: kind 0 base64's (either alphabet: ASCII letters, digits, `+/_-`),
+ * kind 1 hex digits (`secrets_decode._runs`, whose Python maps each character with `translate`
+ * and looks for a run with a substring search: two passes and a copy of the line, then ~1.5 us
+ * of Python a run; a 16 KiB `xxd -p` observation holds 270 base64 runs). */
+static PyObject *runs(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int kind;
+    Py_ssize_t least;
+    if (!PyArg_ParseTuple(args, "y*in", &view, &kind, &least))
+        return NULL;
+    const unsigned char *table = kind == 1 ? HEXRUN : B64RUN;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    if (least < 1)
+        least = 1;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    while (i < n) {
+        while (i < n && !table[s[i]])
+            i++;
+        Py_ssize_t start = i;
+        while (i < n && table[s[i]])
+            i++;
+        if (i - start >= least) {
+            PyObject *pair = Py_BuildValue("(nn)", start, i);
+            if (pair == NULL || PyList_Append(out, pair) < 0) {
+                Py_XDECREF(pair);
+                Py_DECREF(out);
+                PyBuffer_Release(&view);
+                return NULL;
+            }
+            Py_DECREF(pair);
+        }
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
@@ -357,6 +409,8 @@ static PyMethodDef methods[] = {
      "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
     {"json_unescape", json_unescape, METH_O,
      "The bytes with their JSON \\uXXXX (UTF-16 pairs too) and \\/ escapes decoded."},
+    {"runs", runs, METH_VARARGS,
+     "(start, end) of each maximal run of least+ base64 (kind 0) or hex (kind 1) characters."},
     {"reader_next", reader_next, METH_VARARGS,
      "(start, end) of the next run of 16-4,095 the reader's gate asks at or after pos, or None."},
     {NULL, NULL, 0, NULL},

@@ -36,7 +36,7 @@ from __future__ import annotations
 import binascii
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from moderator_app.core.formats import native, secrets_bytes
 from moderator_app.core.formats.secrets import markers_of
@@ -97,8 +97,19 @@ BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
 
 
-def _runs(data: bytes, table: bytes, least: int) -> Iterator[tuple[int, int]]:
-    """(start, end) of each maximal run of `table`'s characters of `least` or more."""
+def _runs(data: bytes, table: bytes, least: int) -> Iterable[tuple[int, int]]:
+    """(start, end) of each maximal run of `table`'s characters (`_B64_CHARS` or
+    `_HEX_CHARS`) of `least` or more: one C pass where `_unescape` is built (`runs`; the
+    mapping, the search and ~1.5 us of Python a run cost ~0.4 ms a 16 KiB `xxd -p`
+    observation, whose 270 lines are 270 base64 runs; session 35, escape)."""
+    if native.UNESCAPE is not None:
+        return native.UNESCAPE.runs(data, 1 if table is _HEX_CHARS else 0, least)
+    return _runs_py(data, table, least)
+
+
+def _runs_py(data: bytes, table: bytes, least: int) -> Iterator[tuple[int, int]]:
+    """`_runs` in Python: each run character mapped to `a`, a run found by a substring
+    search."""
     mapped = data.translate(table)
     needle = b"a" * least
     i = mapped.find(needle)
@@ -217,27 +228,25 @@ def _hex_runs(raw: bytes) -> Iterator[tuple[int, int]]:
     """(start, end) of each hex run of `_HEX_MIN` digits or more, a run wrapped at a fixed
     width over line breaks (`_HEX_WRAP`) read whole: pieces of the first piece's width (an
     even one, 32+), then one no wider. Two digests on two lines are joined so too: bytes, read
-    by the byte patterns only, as each alone. The runs inside a dump read whole are not
-    looked at one by one (`_hex_runs_py` did: the same runs, the same ends)."""
-    mapped = raw.translate(_HEX_CHARS)
-    needle = b"a" * _HEX_MIN
-    i = mapped.find(needle)
-    while i >= 0:
-        start = mapped.rfind(b" ", 0, i) + 1
-        end = mapped.find(b" ", i)
-        end = len(mapped) if end < 0 else end
+    by the byte patterns only, as each alone. A dump's pieces are matched in one regex call
+    and its runs skipped (`_hex_runs_py` matched a piece at a time: the same runs, the same
+    ends)."""
+    after = 0
+    for start, end in _runs(raw, _HEX_CHARS, _HEX_MIN):
+        if start < after:
+            continue
         width = end - start
         if width % 2 == 0:
             end = _hex_wrap(width).match(raw, end).end()  # type: ignore[union-attr]
+        after = end
         yield start, end
-        i = mapped.find(needle, end)
 
 
 def _hex_runs_py(raw: bytes) -> Iterator[tuple[int, int]]:
     """`_hex_runs` as a loop over the runs and their pieces (the reference its tests hold
     it to)."""
     after = 0
-    for start, end in _runs(raw, _HEX_CHARS, _HEX_MIN):
+    for start, end in _runs_py(raw, _HEX_CHARS, _HEX_MIN):
         if start < after:
             continue
         width = end - start
