@@ -4,9 +4,11 @@ levels over 28-32 pixels, read `video.frozen` 29.94-33.03 s on a genuine run).
 
 The footage: three white squares cross a grey screen 3 px a frame; from 3 s to 8 s they are
 gone and the screen is still but for a clock: two strokes one pixel wide, 8 pixels tall, 30
-levels brighter, that move each second (too thin for the scan's 256x128 sample points, which
-average each over 2.5 x 3.75 pixels). At 8 s the squares are back. The same footage with 3-8 s
-showing the frame before 3 s is an inserted freeze: no tick inside it."""
+levels brighter, that step right each second (too thin for the scan's 256x128 sample points,
+which average each over 2.5 x 3.75 pixels; each tick a picture not shown before, as a clock's
+next digit). At 8 s the squares are back. The same footage with 3-8 s showing the frame before
+3 s is an inserted freeze: no tick inside it; with a faint 24x1 line blinking over it at 1 Hz
+(review V6), two pictures shown by turns: still a freeze."""
 
 from __future__ import annotations
 
@@ -28,33 +30,37 @@ S = 24
 
 
 class _Footage:
-    def __init__(self, inserted: bool) -> None:
-        self.inserted, self.frames = inserted, FRAMES
+    def __init__(self, inserted: bool, line: bool = False) -> None:
+        self.inserted, self.line, self.frames = inserted, line, FRAMES
 
     def picture(self, n: int) -> np.ndarray:
-        if self.inserted and n in STILL:
-            n = STILL.start - 1  # the frame before held: an inserted freeze
+        img = self._picture(STILL.start - 1 if self.inserted and n in STILL else n)
+        if self.line and n in STILL and 10 <= n % FPS < 25:  # on x.33-x.83 s, off keyframes
+            img[300, 200:224] = 130  # drawn over the held frames: 24 pixels, 30 levels
+        return img
+
+    def _picture(self, n: int) -> np.ndarray:
         img = np.full((H, W, 3), 100, np.uint8)
         if n not in STILL:
             for i in range(3):
                 x = (n * 3 + 150 * i) % (W - S)
                 img[60 + 120 * i:60 + 120 * i + S, x:x + S] = 255
-        else:  # the clock: two thin strokes whose place moves each second
+        else:  # the clock: two thin strokes that step right each second
             sec = n // FPS
             for k in range(2):
-                x = 501 + 5 * k + 2 * (sec % 2)
+                x = 481 + 5 * k + 3 * sec
                 img[41:49, x] = 130
         return img
 
 
-def _video(tmp_path: Path, inserted: bool, ext: str = "mp4") -> Path:
+def _video(tmp_path: Path, inserted: bool, ext: str = "mp4", line: bool = False) -> Path:
     """H.264 in MP4; in AVI with 3 B-frames, whose frames carry their packets' pts, a few
     places off (the scan gives the decoder's order the sorted pts: `scan.frame_order`)."""
-    out = tmp_path / f"clock_{'inserted' if inserted else 'game'}.{ext}"
+    out = tmp_path / f"clock_{'inserted' if inserted else 'game'}{'_line' if line else ''}.{ext}"
     bf = ["-preset", "medium", "-bf", "3"] if ext == "avi" else ["-preset", "ultrafast"]
     vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
                 "-i", "-", "-c:v", "libx264", *bf, "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted))
+                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, line))
     return out
 
 
@@ -89,6 +95,15 @@ def test_an_inserted_freeze_in_the_same_footage_keeps_its_warning(tmp_path, ext)
     assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5
 
 
+def test_a_faint_line_blinking_over_an_inserted_freeze_keeps_its_warning(tmp_path):
+    """Review V6: a 24x1 line 30 levels bright drawn over the held frames, on and off each
+    second, changes the picture every 0.5 s at full resolution (main's rule at 60fc4ca made
+    the warning a note); it only shows the two same pictures by turns, which no clock does."""
+    [f] = _frozen(run_scan(_video(tmp_path, inserted=True, line=True)))
+    assert f.severity == "warning" and "full resolution" not in f.message
+    assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5
+
+
 @pytest.mark.parametrize(("end", "changed", "want"), [
     (7.0, [], False),            # 4 s identical: a freeze
     (7.0, [4.0, 5.5], True),     # ticks: 1.0 / 1.5 / 1.5 s still
@@ -110,6 +125,12 @@ def test_a_change_is_packed_pixels_off_the_keyframes_refinement():
     # every frame a keyframe (intra-coded): the keyframes are the frames (0.2 scattered)
     assert held_finer.changes(times, [1] * 6, points, areas) == [0.1, 0.3]
     assert held_finer.changes(times, keys, [0, -1, 0, 0, 0, 0], areas) is None
+    # a picture the hold showed before (seen 0 pixels apart) is no change unless 100 pixels
+    # or more moved (a digit redrawn); -1: not compared
+    assert held_finer.changes(times, [1] * 6, points, areas, [-1, 0, -1, 9, -1, -1]) == [0.3]
+    assert held_finer.changes(times, [1] * 6, points, areas, [-1, 7, -1, 8, -1, -1]) == [0.3]
+    assert held_finer.changes(times, [1] * 6, [0, 100, 800, 99, 52, 7], areas,
+                              [-1, 0, -1, 0, -1, -1]) == [0.1]
 
 
 @pytest.mark.parametrize("spoil", ["incomplete", "a frame short"])

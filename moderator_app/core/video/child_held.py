@@ -7,7 +7,10 @@ digit change (QA s34 T4: Flag Capture's clock, 26-30 luma levels over 28-32 pixe
 no sample point beyond the noise bar). Only the held stretches the scan warns of are decoded
 again, never the whole video (its scan is cached by SHA-256; held_finer.py says what the
 answer means). The answer is counts, not pictures: per frame its timestamp, whether it is a
-keyframe, how many pixels moved beyond the noise bar and the area of their bounding box.
+keyframe, how many pixels moved beyond the noise bar and the area of their bounding box,
+and, for a frame that changed, how many pixels set it apart from the nearest picture the hold
+already showed (`seen`: a line blinking over an edited freeze shows the same two pictures by
+turns, review V6; a clock's next digit is a picture not shown before).
 
 The work is bounded on the process's CPU clock (`budget_s`), as the probe's: a span not
 decoded to its end within it is answered incomplete, and the caller keeps its finding.
@@ -24,6 +27,8 @@ POINT_LEVEL = 24
 BUDGET_S = 10.0
 # at most this many frames a span (a held picture of minutes is not looked at again)
 MAX_FRAMES = 4000
+# the pictures a hold showed that a changed frame is compared with (the oldest dropped)
+MAX_SHOWN = 32
 
 
 def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
@@ -32,7 +37,8 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     in the decoder's order, until `AFTER_LAST` frames past the first whose pts is after
     `last_pts` (an AVI's B-frames carry their packets' pts, a few places off: the caller
     gives them the sorted pts, as the scan does): `pts`, `key`, `points`, `area` and
-    `complete`."""
+    `seen` (-1 where not compared: before the span, or fewer than `min_points` pixels moved)
+    and `complete`."""
     import av
 
     from .index import recording_stream
@@ -45,7 +51,8 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     v.thread_count = 1
     out = []
     for first, last in req["spans"]:
-        rows, complete = _span(container, v, int(first), int(last), deadline, av)
+        rows, complete = _span(container, v, int(first), int(last), deadline, av,
+                               int(req.get("min_points", 8)))
         out.append(dict(rows, complete=complete))
         if time.process_time() > deadline:
             break
@@ -56,12 +63,14 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
 AFTER_LAST = 20
 
 
-def _span(container, v, first: int, last: int, deadline: float, av):
-    """One span's rows and whether it was read to its end."""
+def _span(container, v, first: int, last: int, deadline: float, av, min_points: int):
+    """One span's rows and whether it was read to its end. `shown`: the hold's first picture
+    and each changed one not close to those before it (`_seen`)."""
     import numpy as np
 
-    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": []}
+    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": [], "seen": []}
     prev = None
+    shown: list = []
     past = -1  # frames decoded since the first after `last`
     try:
         container.seek(first, stream=v, backward=True, any_frame=False)
@@ -74,7 +83,7 @@ def _span(container, v, first: int, last: int, deadline: float, av):
                 if f.pts is None:
                     continue
                 g = f.to_ndarray(format="gray")
-                points, area = -1, 0
+                points, area, box = -1, 0, (slice(0, 0), slice(0, 0))
                 if prev is not None and prev.shape == g.shape:
                     moved = np.abs(g.astype(np.int16) - prev.astype(np.int16)) > POINT_LEVEL
                     points = int(moved.sum())
@@ -82,7 +91,18 @@ def _span(container, v, first: int, last: int, deadline: float, av):
                         ys = np.nonzero(moved.any(axis=1))[0]
                         xs = np.nonzero(moved.any(axis=0))[0]
                         area = int((ys[-1] - ys[0] + 1) * (xs[-1] - xs[0] + 1))
+                        box = (slice(ys[0], ys[-1] + 1), slice(xs[0], xs[-1] + 1))
+                seen = -1
+                if f.pts >= first:
+                    if not shown:
+                        shown.append(g)
+                    elif points >= min_points:
+                        seen = _seen(g, box, shown, np)
+                        if seen >= min_points:
+                            shown.append(g)
+                            del shown[:-MAX_SHOWN]
                 prev = g
+                rows["seen"].append(seen)
                 rows["pts"].append(int(f.pts))
                 rows["key"].append(int(bool(f.key_frame)))
                 rows["points"].append(points)
@@ -98,3 +118,14 @@ def _span(container, v, first: int, last: int, deadline: float, av):
         return rows, past >= 0  # the file's end: read whole once past the span
     except av.error.FFmpegError:
         return rows, False
+
+
+def _seen(g, box, shown: list, np) -> int:
+    """The fewest pixels of the changed `box` that differ beyond the noise bar from that box
+    in one of the pictures `shown` (0: it shows one of them again there; -1: none of its
+    size). The box, not the whole picture: a keyframe re-quantises a held picture (105
+    pixels in review V6's freeze), and the pictures before it are still shown again."""
+    g16 = g[box].astype(np.int16)
+    moved = [int((np.abs(g16 - p[box].astype(np.int16)) > POINT_LEVEL).sum())
+             for p in shown if p.shape == g.shape]
+    return min(moved) if moved else -1

@@ -17,7 +17,13 @@ frame where `MIN_POINTS` or more pixels moved beyond the noise bar, packed toget
 `MIN_DENSITY` of their bounding box: a clock's digit, not a codec's scattered refinement),
 not at a keyframe nor within `AFTER_KEY` frames after one (in a stream of keyframes and
 others; in an all-keyframe stream, lossless or intra-coded, every frame counts), and
-`SETTLE_S` or more after the hold's first frame. Where no stretch between two such changes
+`SETTLE_S` or more after the hold's first frame, and, when fewer than `RETURN_POINTS`
+pixels moved, showing a picture the hold had not shown there (`MIN_POINTS` or more pixels of
+the change's box apart from each): review V6, a faint 24x1 line blinking at 1 Hz over the
+duplicated frames of an edited freeze shows two pictures by turns and made its warning a
+note; a clock's next digit, a timer counting down, is a picture not shown before, and a
+digit redrawn whole (Basic Math's answer, 128-704 pixels, shown again as the player steps
+through digits) is a large change. Where no stretch between two such changes
 (and the hold's ends) lasts `freeze_s`, the picture was
 never the same for the rule's 3 s: the warning becomes a note that says where it changed.
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
@@ -59,13 +65,19 @@ INTRA_SHARE = 0.5
 # corpus' Space Invaders freeze, up to 0.17 s in QA s32's Crossbow in H.263), so a freeze
 # only a little longer than the rule's 3 s is not cut under it by them
 SETTLE_S = 0.3
+# A change that shows again a picture the hold showed (review V6: a line blinking over an
+# edited freeze, 24 pixels) counts only when this many pixels moved: a digit redrawn whole
+# (QA s29's Basic Math in FFV1, 128-704 pixels a step)
+RETURN_POINTS = 100
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
-            areas: Sequence[int]) -> list[float] | None:
+            areas: Sequence[int], seen: Sequence[int] | None = None) -> list[float] | None:
     """The times of the frames (after the first) where the picture changed at full
     resolution: `points` pixels moved (-1: not comparable) in a bounding box of `areas`,
-    `keys` whether each frame is a keyframe. None when a frame could not be compared."""
+    `keys` whether each frame is a keyframe, `seen` the pixels apart from the nearest
+    picture the hold showed before (under `MIN_POINTS`: shown again, no change unless
+    `RETURN_POINTS` moved; -1: not compared). None when a frame could not be compared."""
     k = np.asarray(keys, bool)
     intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
     out = []
@@ -76,6 +88,8 @@ def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
         if n < MIN_POINTS or area <= 0 or n < MIN_DENSITY * area:
             continue
         if not intra and k[max(0, i - AFTER_KEY):i + 1].any():
+            continue
+        if seen is not None and 0 <= int(seen[i]) < MIN_POINTS and n < RETURN_POINTS:
             continue
         out.append(float(times[i]))
     return out
@@ -115,7 +129,7 @@ def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.
         return scan
     try:
         with VideoProcess(path, timeout_s=timeout_s) as vp:
-            msg = vp.request({"op": "held", "spans": asked})
+            msg = vp.request({"op": "held", "spans": asked, "min_points": MIN_POINTS})
     except VideoProcessError:
         return scan
     answers = msg.header.get("spans")
@@ -138,8 +152,8 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Spa
         if not ans.get("complete"):
             return None
         pts = np.asarray(ans["pts"], np.int64)
-        keys, points, areas = ans["key"], ans["points"], ans["area"]
-        if not len(keys) == len(points) == len(areas) == pts.shape[0]:
+        keys, points, areas, seen = ans["key"], ans["points"], ans["area"], ans["seen"]
+        if not len(keys) == len(points) == len(areas) == len(seen) == pts.shape[0]:
             return None
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
@@ -154,7 +168,7 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Spa
     if not np.array_equal(given[at], sig.pts[idx]):
         return None
     changed = changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
-                                          for x in (keys, points, areas)))
+                                          for x in (keys, points, areas, seen)))
     if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
         return None
     changed = counted(s.start_s, changed)
