@@ -30,7 +30,18 @@ from pathlib import Path
 
 MAIN = Path("/work/main")
 CORPUS = Path(os.environ.get("MODERATOR_CORPUS_DIR", MAIN / ".cache" / "corpus")) / "v2"
-QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in (26, 27, 28, 29, 30, 31, 32, 33)]
+
+
+def _judged(n: int) -> bool:
+    """Whether QA session n's pass is judged: its docs/qa/sessionNN.md holds its results (the
+    "### Misses" heading each pass lands last), as scripts/reader_recall_s34.py's `judged_qa`
+    reads it. Why: the running pass stays held out by construction, and no list of session
+    numbers needs editing each session (it stopped at s33 in session 35's first half)."""
+    doc = Path(__file__).resolve().parents[1] / "docs" / "qa" / f"session{n}.md"
+    return doc.is_file() and "\n### Misses" in doc.read_text(encoding="utf-8")
+
+
+QA_SETS = [MAIN / ".cache" / f"qa-s{n}" / "sync" for n in range(26, 100) if _judged(n)]
 # session 32's wide training set (scripts/wide_corpus.py build; docs/qa/wide.md)
 WIDE = Path(os.environ.get("MODERATOR_WIDE_DIR", MAIN / ".cache" / "wide"))
 # seconds from the truth, or frames of the video's rate ("+2f": QA s28's near offsets)
