@@ -188,8 +188,30 @@ def check_sync(name: str) -> dict:
 
 
 def table(sync_log: Path, mismatch_log: Path | None = None) -> dict:
+    """s34.table's counts (S-a34, S-p, V-e, s31's) with this pass' groups, plus the bars the
+    doc set before any product run: S-a34k (S-a34 with "not enough signal" allowed on Klax,
+    one shown press a run) and S-l35 (Klax: no confident wrong offset and no
+    `sync.no_reaction` at any of the 4 offsets: the chance model's claim)."""
     s34.HIDDEN, s34.HOLDS, s34.LAG = HIDDEN, HOLDS, LAG
-    return s34.table(sync_log, mismatch_log)
+    out = s34.table(sync_log, mismatch_log)
+    rows = [json.loads(x) for x in sync_log.read_text().splitlines() if x.startswith("{")]
+    gen = [r for r in rows if r["tamper"]["kind"] in ("genuine", "genuine2")]
+    good = [r["run"] for r in gen if r["run"] not in out["S-a34"]["not_met"]]
+    for r in gen:
+        a = r["auto"]
+        none = a["suggested_offset_s"] is None or (a["confidence"] or 0) < 0.5
+        warned = any("warnings on a genuine run" in w for w in r["why"])
+        if r["run"].split("-")[0] in LAG and none and not warned and not r["failed_exit"]:
+            good.append(r["run"])
+    good = sorted(set(good))
+    out["S-a34k"] = {"met": len(good), "of": len(gen),
+                     "not_met": sorted(r["run"] for r in gen if r["run"] not in good)}
+    lag = [r for r in gen if r["run"].split("-")[0] in LAG]
+    bad = [r["run"] for r in lag if r["confident_wrong"] or any(
+        w[0] == "sync.no_reaction" for k in ("auto", "truth", "+2f", "-4f")
+        for w in r.get(k, {}).get("warnings", []))]
+    out["S-l35"] = {"met": len(lag) - len(bad), "of": len(lag), "not_met": sorted(bad)}
+    return out
 
 
 #: a genuine run's video beside another game's genuine log (same recorder)
