@@ -68,8 +68,9 @@ DUMP = re.compile(_PIECE)
 # after a piece: an ASCII column to the line's end, a line break, an offset, then the next
 # piece (one byte or more: a dump's last line)
 _NEXT = re.compile(
+    rb"[:-]?"  # (openssl's rows end in their separator: `    4e:52:...:48:` then a break)
     rb"(?:  ?\|[^|\n\\]{1,16}\||   ?(?:[^\n\\]|\\[\"\\/])(?:[^\n\\]|\\[\"\\/]){0,15}+)?"
-    rb"(?:\r?\n|\\r\\n|\\n)"
+    rb"(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}+"  # (and the next is indented)
     rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
     rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
     rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+)(?![0-9A-Za-z_])")
