@@ -396,11 +396,7 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
                 # a piece of a payload (a base64 screenshot cut at each `/`): a string of
                 # 4,096+ bytes without a space, skipped whole, at once
                 if i >= last:  # (the string around it, found once a string: linear)
-                    first = data.rfind(b'"', 0, i)
-                    last = data.find(b'"', i)
-                    last = len(data) if last < 0 else last
-                    payload = last - first >= _READER_MAX and data.find(
-                        b" ", first + 1, last) < 0
+                    last, payload = _string_around(data, i)
                 if not payload:
                     spots.append(start)
                     if len(spots) >= limit:
@@ -409,6 +405,16 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
                     end = last
         i = runs.find(_READER_NEEDLE, end)
     return sorted(spots)
+
+
+def _string_around(data: bytes, i: int) -> tuple[int, bool]:
+    """The end of the JSON string around offset `i` (its closing quote, or the data's end) and
+    whether that string is a piece of a payload (`_READER_MAX`+ bytes without a space), for
+    `reader_spots`' two loops (Python's and the one over `_unescape.reader_next`)."""
+    first = data.rfind(b'"', 0, i)
+    last = data.find(b'"', i)
+    last = len(data) if last < 0 else last
+    return last, last - first >= _READER_MAX and data.find(b" ", first + 1, last) < 0
 
 
 def _reader_runs(data: bytes, spots: list[int], limit: int, reader_next) -> list[int]:
@@ -421,10 +427,7 @@ def _reader_runs(data: bytes, spots: list[int], limit: int, reader_next) -> list
     while got is not None:
         start, end = got
         if start >= last:
-            first = data.rfind(b'"', 0, start)
-            last = data.find(b'"', start)
-            last = len(data) if last < 0 else last
-            payload = last - first >= _READER_MAX and data.find(b" ", first + 1, last) < 0
+            last, payload = _string_around(data, start)
         if not payload:
             spots.append(start)
             if len(spots) >= limit:
