@@ -101,12 +101,12 @@ TUNED: tuple[str, ...] = (
     "backgammon", "video_cube", "crazy_climber", "gravitar", "koolaid", "solaris",
     "video_chess", "tutankham", "venture", "haunted_house", "sir_lancelot", "elevator_action",
     "surround")
-#: QA s32's, s33's and s34's games (TAKEN from RESERVED, so none is one of the wide set's 76
+#: QA s32-s35's games (TAKEN from RESERVED, so none is one of the wide set's 76
 #: unless ADDED): training data now that their passes were judged, so never "untuned" if added.
 TUNED_QA: tuple[str, ...] = (
     "miniature_golf", "tetris", "jamesbond", "battle_zone", "darkchambers", "crossbow", "krull",
     "trondead", "lost_luggage", "word_zapper", "et", "superman", "king_kong", "pacman",
-    "flag_capture", "earthworld", "double_dunk", "pitfall2")
+    "flag_capture", "earthworld", "double_dunk", "pitfall2", "entombed", "klax", "space_war")
 #: Wide games with corpus v2 runs under a `qaNN-` prefix (tests/sync builds qa13-hero,
 #: qa14-video_pinball, qa15-private_eye, qa20-pooyan: QA s13-s20's repros). Session 32's
 #: folder reading did not strip that prefix, so they are in its 24 "untuned"; the table shows
