@@ -9,23 +9,17 @@ from __future__ import annotations
 
 import hashlib
 
-import orjson
 import pytest
+from secretshelp import START, obs_line, quiet, refused_and_named
 
 from moderator_app.core.formats.secrets import unescape_json
 from moderator_app.core.formats.secrets_public import scan_public
-from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
+from moderator_app.core.formats.withhold import public_secret_hits
 
 FIGMA = "figd_" + "QA34cByteArray0aB1cD2eF3gH4iJ5kL6mN7oP8q"
 FLY = "fo1_" + "QA34spacedHexDump0aB1cD2eF3gH4iJ5kL6mN7oP8q"
 DOCKER = "dckr_pat_" + "QA34joinList0aB1cD2eF3gH4iJ"
 PPLX = "pplx-" + "QA34uEscUpperMixed0aB1cD2eF3gH4iJ5kL6mN7oP8q9sTx"
-START = b'{"seq":0,"at":"2026-12-06T06:00:00.000Z","elapsedMs":0,"type":"run_start","data":{}}'
-
-
-def _line(summary: str) -> bytes:
-    return orjson.dumps({"seq": 1, "at": "2026-12-06T06:00:01.000Z", "elapsedMs": 1000,
-                         "type": "observation", "data": {"summary": summary}})
 
 
 def _pairs(key: str) -> list[str]:
@@ -90,16 +84,7 @@ SPELLED = [
 @pytest.mark.parametrize("why, summary, how", SPELLED, ids=[s[0] for s in SPELLED])
 def test_a_key_spelled_as_bytes_or_a_list_is_refused_and_named_alike(tmp_path, why, summary,
                                                                      how):
-    line = _line(summary)
-    hit = scan_public(unescape_json(line))
-    assert hit is not None and how in (hit.how or ""), (why, hit)
-    found = public_secret_hits(START + b"\n" + line, 1)
-    assert [n for n, _ in found] == [2] and found[0][1].label == hit.label
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    with pytest.raises(WithholdError, match=r"^line 2: "):
-        withhold_log(src, tmp_path / "public.jsonl")
-    assert not (tmp_path / "public.jsonl").exists()
+    refused_and_named(tmp_path, obs_line(summary), how)
 
 
 def _honest() -> list[str]:
@@ -127,12 +112,7 @@ def _honest() -> list[str]:
 
 @pytest.mark.parametrize("summary", _honest())
 def test_honest_bytes_dumps_and_lists_stay_quiet(tmp_path, summary):
-    line = _line(summary)
-    assert scan_public(unescape_json(line)) is None
-    assert public_secret_hits(START + b"\n" + line, 1) == []
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    withhold_log(src, tmp_path / "public.jsonl")
+    quiet(tmp_path, obs_line(summary))
 
 
 @pytest.mark.parametrize("decoys", [
@@ -144,7 +124,7 @@ def test_a_key_after_decoys_is_named(decoys):
     for spelled in (", ".join("0x" + p for p in _pairs(FIGMA)),
                     "\n" + "\n".join(" ".join(r) for r in _rows(_pairs(FLY), 16)),
                     "[" + ", ".join(f'"{p}"' for p in _cut(DOCKER, 4)) + "].join('')"):
-        line = _line(decoys + "; k = " + spelled)
+        line = obs_line(decoys + "; k = " + spelled)
         assert scan_public(unescape_json(line)) is not None
         assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
 
@@ -162,22 +142,15 @@ PLAIN = [("Postman key", "PMAK-" + "95af4570ca96c2587cb0a1b2" + "-" + "c3d4e5f60
 def test_a_plain_key_of_any_family_is_refused_and_named_alike(tmp_path, label, key):
     # (session 35: a plain key of a family the trajectory's patterns do not hold was named by
     # the high-entropy rule only; these never were, and `withhold` published them)
-    line = _line(f"tool env returned: export TOKEN={key} # set by ci")
-    hit = scan_public(unescape_json(line))
-    assert hit is not None and hit.label == label, hit
-    found = public_secret_hits(START + b"\n" + line, 1)
-    assert [(n, h.label) for n, h in found] == [(2, label)]
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    with pytest.raises(WithholdError, match=r"^line 2: "):
-        withhold_log(src, tmp_path / "public.jsonl")
+    refused_and_named(tmp_path, obs_line(f"tool env returned: export TOKEN={key} # set by ci"),
+                      label=label)
 
 
 def test_a_key_dumped_after_a_block_of_zeros_is_named():
     # (one dump run of zeros and the key's bytes is bytes, not text: its printable stretch is
     # read as text, as `strings` shows it; the families are not among the byte patterns)
     zeros = "\n".join(f"{16 * i:08x}  " + " ".join(["00"] * 16) for i in range(64))
-    line = _line("$ hexdump blob\n" + zeros + "\n" + "\n".join(
+    line = obs_line("$ hexdump blob\n" + zeros + "\n" + "\n".join(
         " ".join(row) for row in _rows(_pairs(FIGMA), 16)))
     assert scan_public(unescape_json(line)) is not None
     assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]

@@ -7,16 +7,12 @@ join into one run."""
 
 from __future__ import annotations
 
-import orjson
-import pytest
+from secretshelp import obs_line, refused_and_named
 
 from moderator_app.core.formats import secrets_bytes
 from moderator_app.core.formats.secrets import unescape_json
-from moderator_app.core.formats.secrets_public import scan_public
-from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
 
 NEWRELIC = "NRAK-" + "QA35OPENSSLCOLONROWS0ABCDEF"
-START = b'{"seq":0,"at":"2026-12-06T07:50:00.000Z","elapsedMs":0,"type":"run_start","data":{}}'
 
 
 def _openssl(data: bytes, lead: bytes = b"") -> str:
@@ -25,25 +21,13 @@ def _openssl(data: bytes, lead: bytes = b"") -> str:
                      for k, row in enumerate(rows))
 
 
-def _line(summary: str) -> bytes:
-    return orjson.dumps({"seq": 1, "at": "2026-12-06T07:50:01.000Z", "elapsedMs": 1000,
-                         "type": "observation", "data": {"summary": summary}})
-
-
 def test_a_key_across_openssl_rows_is_named_and_refused(tmp_path):
-    line = _line("$ openssl asn1parse -dump -in nr.der\n" + _openssl(NEWRELIC.encode()))
-    hit = scan_public(unescape_json(line))
-    assert hit is not None and hit.label == "New Relic key" and secrets_bytes.BYTES in hit.how
-    assert [(n, h.label) for n, h in public_secret_hits(START + b"\n" + line, 1)] == [
-        (2, "New Relic key")]
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    with pytest.raises(WithholdError, match=r"^line 2: "):
-        withhold_log(src, tmp_path / "public.jsonl")
+    line = obs_line("$ openssl asn1parse -dump -in nr.der\n" + _openssl(NEWRELIC.encode()))
+    refused_and_named(tmp_path, line, secrets_bytes.BYTES, "New Relic key")
 
 
 def test_an_openssl_dump_is_one_byte_view():
     blob = bytes((i * 37 + 11) % 256 for i in range(600))  # 40 rows of binary
-    raw = unescape_json(_line("$ openssl asn1parse -dump\n" + _openssl(blob)))
+    raw = unescape_json(obs_line("$ openssl asn1parse -dump\n" + _openssl(blob)))
     views = [v for v in secrets_bytes.byte_views(raw, lambda b: False) if not v[1]]
     assert views and views[0][0] == blob

@@ -6,35 +6,18 @@ where no word character follows it: the run ends one byte sooner and its key is 
 
 from __future__ import annotations
 
-import orjson
 import pytest
+from secretshelp import obs_line, refused_and_named
 
 from moderator_app.core.formats import secrets_bytes
-from moderator_app.core.formats.secrets import unescape_json
-from moderator_app.core.formats.secrets_public import scan_public
-from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
 
 FLY = "fo1_" + "QA35runOnHexDumpX0aB1cD2eF3gH4iJ5kL6mN7oP8q"
-START = b'{"seq":0,"at":"2026-12-06T06:00:00.000Z","elapsedMs":0,"type":"run_start","data":{}}'
-
-
-def _line(summary: str) -> bytes:
-    return orjson.dumps({"seq": 1, "at": "2026-12-06T06:00:01.000Z", "elapsedMs": 1000,
-                         "type": "observation", "data": {"summary": summary}})
 
 
 def test_a_dumped_key_whose_last_byte_runs_into_a_word_is_named_and_refused(tmp_path):
     # the key's bytes, then one more byte glued to a word: the run ends before that byte
     summary = "memory at 0x7ffe: " + " ".join(f"{c:02x}" for c in FLY.encode()) + " 20zz done"
-    line = _line(summary)
-    hit = scan_public(unescape_json(line))
-    assert hit is not None and secrets_bytes.BYTES in (hit.how or ""), hit
-    found = public_secret_hits(START + b"\n" + line, 1)
-    assert [n for n, _ in found] == [2] and found[0][1].label == hit.label
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    with pytest.raises(WithholdError, match=r"^line 2: "):
-        withhold_log(src, tmp_path / "public.jsonl")
+    refused_and_named(tmp_path, obs_line(summary), secrets_bytes.BYTES)
 
 
 @pytest.mark.parametrize("sep, width", [(b" ", 2), (b":", 2), (b"-", 2), (b" ", 4)])

@@ -13,20 +13,15 @@ import uuid
 
 import orjson
 import pytest
+from secretshelp import START, obs_line, quiet, refused_and_named
 
 from moderator_app.core.formats.secrets import unescape_json
 from moderator_app.core.formats.secrets_public import scan_public
-from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
+from moderator_app.core.formats.withhold import public_secret_hits
 
 GROQ = "gsk_" + "QA34uEscapedJsonTextaB1cD2eF3gH4iJ5kL6mN7oP8qR9sT0uV"
 POSTMAN = "PMAK-" + "65f1a9c0d3e4b5a6f7c8d9e0" + "-" + "c3d4e5f60718293a4b5c6d7e8f9a0b1c2d"
 GRAFANA = "glsa_" + "QA34hexXxdWrapped0aB1cD2eF3gH4iJ5" + "_9f3e1c7a"
-START = b'{"seq":0,"at":"2026-12-06T03:00:00.000Z","elapsedMs":0,"type":"run_start","data":{}}'
-
-
-def _line(summary: str) -> bytes:
-    return orjson.dumps({"seq": 1, "at": "2026-12-06T03:00:01.000Z", "elapsedMs": 1000,
-                         "type": "observation", "data": {"summary": summary}})
 
 
 def _u(text: str) -> str:
@@ -70,16 +65,7 @@ SPELLED = [
 
 @pytest.mark.parametrize("why, summary, how", SPELLED, ids=[s[0] for s in SPELLED])
 def test_a_spelled_key_is_refused_and_named_alike(tmp_path, why, summary, how):
-    line = _line(summary)
-    hit = scan_public(unescape_json(line))
-    assert hit is not None and how in (hit.how or ""), (why, hit)
-    found = public_secret_hits(START + b"\n" + line, 1)
-    assert [n for n, _ in found] == [2] and found[0][1].label == hit.label
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    with pytest.raises(WithholdError, match=r"^line 2: "):
-        withhold_log(src, tmp_path / "public.jsonl")
-    assert not (tmp_path / "public.jsonl").exists()
+    refused_and_named(tmp_path, obs_line(summary), how)
 
 
 def test_an_escaped_backslash_is_kept_so_u_text_reads_as_written():
@@ -111,12 +97,7 @@ def _honest() -> list[str]:
 
 @pytest.mark.parametrize("summary", _honest())
 def test_honest_digests_dumps_and_joins_stay_quiet(tmp_path, summary):
-    line = _line(summary)
-    assert scan_public(unescape_json(line)) is None
-    assert public_secret_hits(START + b"\n" + line, 1) == []
-    src = tmp_path / "agent-log.jsonl"
-    src.write_bytes(START + b"\n" + line + b"\n")
-    withhold_log(src, tmp_path / "public.jsonl")
+    quiet(tmp_path, obs_line(summary))
 
 
 @pytest.mark.parametrize("decoys", [
@@ -128,7 +109,7 @@ def test_honest_digests_dumps_and_joins_stay_quiet(tmp_path, summary):
 def test_a_spelled_key_after_decoys_is_named(decoys):
     for spelled in ('k = ' + " + ".join(f'"{p}"' for p in _cut(GROQ, 4)), _u(GROQ),
                     "$ xxd -p k\n" + _xxd(GROQ)):
-        line = _line(decoys + "\n" + spelled)
+        line = obs_line(decoys + "\n" + spelled)
         assert scan_public(unescape_json(line)) is not None
         assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
 
@@ -140,7 +121,7 @@ def test_a_spelled_key_across_the_64_kib_cut_is_named(shift):
     for spelled in (_u(GROQ), " + ".join(f'"{p}"' for p in _cut(GROQ, 8))):
         written = len(orjson.dumps(spelled)) - 2
         pad = "x" * (65536 - 120 - written // 2 + shift)
-        line = _line(pad + " " + spelled)
+        line = obs_line(pad + " " + spelled)
         assert scan_public(unescape_json(line)) is not None, shift
         assert [n for n, _ in public_secret_hits(START + b"\n" + line, 1)] == [2]
 
