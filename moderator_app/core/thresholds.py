@@ -47,9 +47,9 @@ class Thresholds:
     # the findings' and the reaction lane's reactions: the per-action reader
     # (`reactions.answers`, within 0.15 s) rather than the novelty's (within 0.5 s). Off:
     # on a screen whose every tile bursts about once a second it answers 12 of 14 presses
-    # 0.5 s from the truth (tests/sync/test_sync_band_at_offset.py's screen; `measure`: 0),
-    # and `combine._unseen` still reads the other scale's reactions as "within 0.5 s"
-    # (session 35, docs/DECISIONS.md)
+    # 0.5 s from the truth (tests/sync/test_sync_band_at_offset.py's screen; `measure`: 0)
+    # (session 35, docs/DECISIONS.md; the rule's own 0.5 s misses are carried on each
+    # Reaction since session 36: `Reaction.missed`)
     sync_per_action_reader: bool = False
     sync_no_reaction_actions: int = 3  # consecutive actions with no reaction ...
     sync_no_reaction_s: float = 2.0    # ... spanning at least this long

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from moderator_app.core.sync import reactions, reading
+from moderator_app.core.sync import combine, reactions, reading
+from moderator_app.core.sync.records import SyncAnalysis, SyncFinding
 from moderator_app.core.sync.signals import FrameSignals
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
@@ -71,3 +72,37 @@ def test_late_answers_are_no_run_of_misses():
     assert [int(round(r.video_s * FPS)) if r.video_s is not None else None
             for r in late[N_ON:]] == [int(round((OFFSET + r) * FPS)) + LATE
                                       for r in run_s[N_ON:]]
+
+
+def test_late_answers_are_answered_by_the_rules_measure():
+    """Each Reaction carries the rule's answer beside the reader's (`Reaction.missed`): the 10
+    presses shown 0.23 s late are unattributed (`video_s` None) yet not missed."""
+    sig, run_s, _ = _run()
+    got = reading.analyze_at(run_s, sig, ON, OFFSET, fixed=True)
+    assert [r.video_s is None for r in got.reactions][N_ON:] == [True] * N_LATE
+    assert [r.missed for r in got.reactions] == [False] * (N_ON + N_LATE)
+    # `measure`'s reactions say it through `video_s` (one window)
+    old = reading.analyze_at(run_s, sig, OFF, OFFSET, fixed=True)
+    assert [r.missed for r in old.reactions] == [r.video_s is None for r in old.reactions]
+
+
+def _analysis(rs, findings=()):
+    return SyncAnalysis(OFFSET, 0.9, 12, len(rs), 1.0, "", OFFSET, list(rs),
+                        findings=list(findings))
+
+
+def test_the_other_scale_answers_a_run_of_misses_by_the_rules_window():
+    """`combine` drops one scale's run of misses when the other scale answers a press of it
+    within REACTION_MAX_S, though its per-action reader attributes none (session 35: H.E.R.O.
+    at 30 fps, a false `sync.no_reaction` through `_unseen` reading `video_s`)."""
+    miss = SyncFinding("sync.no_reaction", "4 actions in a row with no visible reaction",
+                       10.0, 14.0, 8.5, 12.0, actions=4)
+    fine = _analysis([reactions.Reaction(i, 8.5 + i, 10.0 + i, None, None, 0.0, False)
+                      for i in range(4)], [miss])
+    late = [reactions.Reaction(i, 8.5 + i, 10.0 + i, None, None, 0.0, False)
+            for i in range(4)]
+    got = combine.combine(fine, _analysis(late), 1 / FPS)
+    assert [f.rule for f in got.findings] == ["sync.no_reaction"]
+    late[2] = replace(late[2], within_rule=True)
+    got = combine.combine(fine, _analysis(late), 1 / FPS)
+    assert [f.rule for f in got.findings] == []

@@ -37,11 +37,13 @@ def near(f: SyncFinding, g: SyncFinding, slack_s: float = 1.0) -> bool:
 def _unseen(f: SyncFinding, other: SyncAnalysis) -> bool:
     """No action of the finding's run span has a reaction in the other scale's analysis
     either: a reaction seen at one scale is a reaction (a WebM recording of Pitfall hid
-    three walks from the 8x8 onsets, not from the 4x4 ones: a false `sync.no_reaction`)."""
+    three walks from the 8x8 onsets, not from the 4x4 ones: a false `sync.no_reaction`).
+    A reaction here is the rule's (`Reaction.missed`: within REACTION_MAX_S), whatever
+    window attributed it to its press."""
     a, b = f.run_start_s, f.run_end_s
     if a is None or b is None:
         return True
-    return not any(r.video_s is not None for r in other.reactions
+    return not any(not r.missed for r in other.reactions
                    if a - 1e-6 <= r.run_s <= b + 1e-6)
 
 

@@ -152,7 +152,7 @@ def without_noop_misses(a: SyncAnalysis) -> SyncAnalysis:
     for f in a.findings:
         if f.rule == MISSED_RULE and NO_VISIBLE in f.message and \
                 f.run_start_s is not None and f.run_end_s is not None:
-            missed = [k for r, k in pairs if r.video_s is None
+            missed = [k for r, k in pairs if r.missed  # the rule's miss (`Reaction.missed`)
                       and f.run_start_s - 1e-6 <= r.run_s <= f.run_end_s + 1e-6]
             if missed and all(no_button(k) for k in missed):
                 continue

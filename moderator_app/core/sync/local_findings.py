@@ -504,30 +504,15 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
                 "sync.drift", f"the video runs {abs(pct):.1f} % {'faster' if pct > 0 else 'slower'}"
                 f" than the log's clock", float(sig.times[0]), float(sig.times[-1]),
                 0.0, float(run_s[-1]), percent=pct))
-        findings += _no_reaction(_rule_reactions(rs, sig, nov_r, run_s, offs, speed, th), th,
-                                 findings, sig)
+        findings += _no_reaction(rs, th, findings, sig)
         findings += _activity(rs, run_s, offs, sig, nov, speed, th)
     return SyncAnalysis(res.suggested_offset_s, res.confidence, res.supporting_actions,
                         res.actions, speed, res.reason, used, rs, pts,
                         [(a, b, c) for a, b, c in segs], findings)
 
 
-def _rule_reactions(rs, sig: FrameSignals, nov_r, run_s, offs, speed: float, th):
-    """The reactions `_no_reaction` counts misses on: `rs`, or, when they are the per-action
-    reader's (`th.sync_per_action_reader`, within ANSWER_MAX_S), its answering frames within
-    REACTION_MAX_S. Why: the rule's chance model (`len(seen) * miss ** len(run)`) was set on
-    0.5 s windows; within 0.15 s the presses a game leaves unshown (41 % of the wide set's)
-    are no longer answered by chance, and a run of them read as a run of misses (session
-    34: 3 new warnings on genuine runs, boxing, donkey_kong, elevator_action). The window
-    attributes a reaction to a press; the rule asks whether any came."""
-    if not th.sync_per_action_reader:
-        return rs
-    return reactions.answers(sig, run_s, offs, speed, th.sync_reaction_z, nov=nov_r,
-                             max_s=reactions.REACTION_MAX_S)
-
-
-def reaction_findings(out: SyncAnalysis, run_s, sig: FrameSignals, nov, th,
-                      nov_r=None) -> list[SyncFinding]:
+def reaction_findings(out: SyncAnalysis, run_s, sig: FrameSignals, nov,
+                      th) -> list[SyncFinding]:
     """The findings that read the per-action reactions alone (`sync.no_reaction`,
     `sync.activity_without_actions`), at the one offset `out` uses, for an analysis that
     suggests nothing and reads an offset given (`reading.analyze_at(fixed=True)`):
@@ -535,9 +520,7 @@ def reaction_findings(out: SyncAnalysis, run_s, sig: FrameSignals, nov, th,
     if out.offset_used_s is None:
         return []
     offs = np.full(len(run_s), float(out.offset_used_s))
-    rule = _rule_reactions(out.reactions, sig, nov if nov_r is None else nov_r,
-                           np.asarray(run_s, float), offs, out.speed, th)
-    return _no_reaction(rule, th, [], sig) + \
+    return _no_reaction(out.reactions, th, [], sig) + \
         _activity(out.reactions, np.asarray(run_s, float), offs, sig, nov, out.speed, th)
 
 
@@ -559,10 +542,15 @@ def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[Sy
     # actions at video 21.01-38.29 s of a video cut at 20.08 s, session 23's walk).
     first, last = (float(sig.times[0]), float(sig.times[-1])) if len(sig.times) else (0.0, 0.0)
     seen = [r for r in rs if first <= r.expected_video_s <= last]
-    miss = sum(r.video_s is None for r in seen) / max(1, len(seen))
+    # a miss: no reaction within REACTION_MAX_S, the window this chance model was set on,
+    # whatever window attributes a reaction to its press (`Reaction.missed`: within 0.15 s
+    # the presses a game leaves unshown, 41 % of the wide set's, are no longer answered by
+    # chance, and a run of them read as a run of misses: session 34's three new warnings on
+    # genuine runs, boxing, donkey_kong, elevator_action)
+    miss = sum(r.missed for r in seen) / max(1, len(seen))
     runs: list[list] = [[]]
     for r in rs:
-        if r.video_s is None and first <= r.expected_video_s <= last:
+        if r.missed and first <= r.expected_video_s <= last:
             runs[-1].append(r)
         elif runs[-1]:
             runs.append([])

@@ -174,6 +174,20 @@ class Reaction:
     video_s: float | None      # first frame showing a reaction, None when none
     delay_s: float | None      # video_s - expected_video_s
     confidence: float          # 0..1: how far the reaction stands above the local motion
+    # answered within REACTION_MAX_S, the window `sync.no_reaction`'s chance model was set on,
+    # when the reader's own window is narrower (`answers`: ANSWER_MAX_S); None: `video_s`
+    # says it (`measure`, whose window is that one)
+    within_rule: bool | None = None
+
+    @property
+    def missed(self) -> bool:
+        """No reaction within REACTION_MAX_S: what `sync.no_reaction` counts a miss, and
+        what a reader asking "did the picture answer this press at all" reads. Why apart
+        from `video_s`: the per-action reader attributes a press only the frame within
+        ANSWER_MAX_S, and its unattributed presses are not misses by the rule's measure
+        (session 35: `combine._unseen` read them so and put a false `sync.no_reaction` on
+        H.E.R.O.'s genuine run at 30 fps)."""
+        return self.video_s is None if self.within_rule is None else not self.within_rule
 
 
 def frame_at(times: np.ndarray, t: float) -> int:
@@ -292,17 +306,19 @@ def _first_within(times: np.ndarray, nxt: np.ndarray, exps: np.ndarray,
 
 
 def _built(run_s: np.ndarray, exps: np.ndarray, hit: np.ndarray, vs: np.ndarray,
-           conf: np.ndarray) -> list[Reaction]:
+           conf: np.ndarray, rule: np.ndarray | None = None) -> list[Reaction]:
     """One Reaction per action from the readers' arrays (expected time, answered, the
-    answer's video time and confidence): `measure`'s and `answers`' one loop."""
+    answer's video time and confidence, and whether it is answered within REACTION_MAX_S
+    when the reader's window is another): `measure`'s and `answers`' one loop."""
     out = []
     for i, e in enumerate(run_s.tolist()):
         exp = float(exps[i])
+        within = None if rule is None else bool(rule[i])
         if not hit[i]:
-            out.append(Reaction(i, e, exp, None, None, 0.0))
+            out.append(Reaction(i, e, exp, None, None, 0.0, within))
         else:
             v = float(vs[i])
-            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i])))
+            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i]), within))
     return out
 
 
@@ -374,24 +390,28 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
     least SURPRISE_MIN. Confidence: the larger of the two readings' (`measure`'s scale;
     surprise 1 at SURPRISE_MIN + 3 nats). `offset`: one, or one per action (as `measure`).
     `nov`: the novelty whose standing frames are read (default the plain one; the surprise is
-    always the plain onsets'). `max_s`: the window (`sync.no_reaction` counts its misses at
-    REACTION_MAX_S, the window its chance model was set on: `local_findings._rule_reactions`)."""
+    always the plain onsets'). `max_s`: the window. Each Reaction also says whether a frame
+    answers within REACTION_MAX_S (`Reaction.within_rule`, `missed`): `sync.no_reaction`
+    counts its misses at the window its chance model was set on, and so does every reader
+    asking whether the picture answered a press at all (`combine._unseen`)."""
     nov = nov or novelty(sig)
     n = len(sig)
     run_s = np.asarray(run_s, float)
     exps = offset + run_s / speed
     if n == 0:  # no frame to answer (and none to index)
         none = np.zeros(len(run_s), bool)
-        return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none)
+        return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none, none)
     z = nov.excess / nov.spread
     sur = surprise(sig)
     ok = ((z >= min_z) & (nov.score > 0)) | (sur >= SURPRISE_MIN)
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
     hit, best = _first_within(sig.times, nxt, exps, max_s)
+    rule = hit if max_s == REACTION_MAX_S else _first_within(
+        sig.times, nxt, exps, REACTION_MAX_S)[0]
     conf = np.maximum(np.clip((z[best] - min_z + 1.0) / 4.0, 0.0, 1.0),
                       np.clip((sur[best] - SURPRISE_MIN + 1.0) / 4.0, 0.0, 1.0))
-    return _built(run_s, exps, hit, sig.times[best], conf)
+    return _built(run_s, exps, hit, sig.times[best], conf, rule)
 
 
 def read(sig: FrameSignals, nov: Novelty, run_s, offset, speed: float = 1.0,

@@ -387,8 +387,7 @@ def _read_at(run_s, sig: FrameSignals, th, offset_s: float | None, latency_q: fl
     out = measure_all(res, run_s, sig, nov, look, th, nov_r, aligned, latency_q,
                        pts if res.speed == fit_speed else None, plain, lag)
     if fixed:  # nothing suggested: the rules that read the reactions, at the offset given
-        return answered_runs(replace(out, findings=reaction_findings(out, run_s, sig, nov, th,
-                                                                     nov_r)),
+        return answered_runs(replace(out, findings=reaction_findings(out, run_s, sig, nov, th)),
                              sig, th)
     part = unexplained(out, run_s, sig, nov_r, th, aligned, q, memo)
     if part is None:
