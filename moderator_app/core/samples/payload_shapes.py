@@ -485,8 +485,9 @@ def _sqlrows_payload(rng: random.Random, size: int) -> dict:
             "columns": ["id", "score", "name", "lvl", "alive", "day"], "rows": rows}
 
 
-# QA s34's held-out `tuplelog` (scripts/qa_session34.py, miss T7), here since session 35 so that
-# the bench times it: rows that nest an object and an array among scalars, with an exponent float
+# QA s34's held-out `tuplelog` (miss T7), here since session 35 so that the bench times it: rows
+# that nest an object and an array among scalars, with an exponent float. scripts/qa_session34.py
+# builds its chain with this generator (one copy; session 36, review V2)
 _LEVELS = ("INFO", "WARN", "DEBUG", "ERROR", "TRACE")
 _ZONES = ("zone-7", "Höhle/2", "b\"q\"", "a\\b", "", "東-3", "x y", None)
 
