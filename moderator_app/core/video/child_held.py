@@ -27,8 +27,13 @@ POINT_LEVEL = 24
 BUDGET_S = 10.0
 # at most this many frames a span (a held picture of minutes is not looked at again)
 MAX_FRAMES = 4000
-# the pictures a hold showed that a changed frame is compared with (the oldest dropped)
+# the pictures a hold showed that a changed frame is compared with (the oldest after the
+# first dropped) ...
 MAX_SHOWN = 32
+# ... and at most this many bytes of them (review V10: 32 pictures are 265 MB at 4K, 1.06 GB
+# at 8K, over issue 15's 512 MiB; 32 up to 1080p's 2 MB, 11 at 4K, 2 at 8K: the hold's first
+# picture and the newest)
+SHOWN_BYTES = 96 << 20
 
 
 def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
@@ -85,7 +90,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                 g = f.to_ndarray(format="gray")
                 points, area, box = -1, 0, (slice(0, 0), slice(0, 0))
                 if prev is not None and prev.shape == g.shape:
-                    moved = np.abs(g.astype(np.int16) - prev.astype(np.int16)) > POINT_LEVEL
+                    moved = _apart(g, prev, np)
                     points = int(moved.sum())
                     if points:
                         ys = np.nonzero(moved.any(axis=1))[0]
@@ -100,7 +105,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                         seen = _seen(g, box, shown, np)
                         if seen >= min_points:
                             shown.append(g)
-                            del shown[:-MAX_SHOWN]
+                            del shown[1:-(_kept(g) - 1) or None]
                 prev = g
                 rows["seen"].append(seen)
                 rows["pts"].append(int(f.pts))
@@ -120,12 +125,24 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
         return rows, False
 
 
+def _kept(g) -> int:
+    """How many pictures of `g`'s size are kept to compare with (`SHOWN_BYTES`): two at
+    least, the hold's first and the newest."""
+    return max(2, min(MAX_SHOWN, SHOWN_BYTES // max(1, g.nbytes)))
+
+
+def _apart(a, b, np):
+    """Where two grey pictures differ beyond the noise bar, in unsigned bytes (|a - b| as
+    max - min: no 16-bit copies, 66 MB each at 8K)."""
+    d = np.maximum(a, b)
+    d -= np.minimum(a, b)
+    return d > POINT_LEVEL
+
+
 def _seen(g, box, shown: list, np) -> int:
     """The fewest pixels of the changed `box` that differ beyond the noise bar from that box
     in one of the pictures `shown` (0: it shows one of them again there; -1: none of its
     size). The box, not the whole picture: a keyframe re-quantises a held picture (105
     pixels in review V6's freeze), and the pictures before it are still shown again."""
-    g16 = g[box].astype(np.int16)
-    moved = [int((np.abs(g16 - p[box].astype(np.int16)) > POINT_LEVEL).sum())
-             for p in shown if p.shape == g.shape]
+    moved = [int(_apart(g[box], p[box], np).sum()) for p in shown if p.shape == g.shape]
     return min(moved) if moved else -1
