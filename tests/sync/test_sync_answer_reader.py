@@ -106,3 +106,22 @@ def test_the_other_scale_answers_a_run_of_misses_by_the_rules_window():
     late[2] = replace(late[2], within_rule=True)
     got = combine.combine(fine, _analysis(late), 1 / FPS)
     assert [f.rule for f in got.findings] == []
+
+
+def test_a_screen_busy_everywhere_answers_no_press_by_its_surprise():
+    """Every tile of 64 bursts for 4 frames about once a second at random, no press shown:
+    12.8 % of frames carry SURPRISE_MIN, and before its frames were judged against their own
+    second's chance (`reactions.surprise_null`) `answers` answered 12 of 14 presses (session
+    35, test_sync_band_at_offset's screen); now none."""
+    rng = np.random.default_rng(2)
+    n = 46 * FPS
+    tiles = np.zeros((n, 64), np.uint16)
+    for j in range(64):
+        for k in np.nonzero(rng.random(n) < 1.0 / FPS)[0]:
+            tiles[k:k + 4, j] = 20
+    sig = FrameSignals(np.arange(n) / FPS, tiles, float(FPS))
+    run_s = np.cumsum(rng.uniform(0.8, 3.5, 14)) + 1.0
+    assert float((reactions.surprise(sig) >= reactions.SURPRISE_MIN).mean()) > 0.1
+    got = reactions.answers(sig, run_s, OFFSET)
+    assert sum(r.video_s is not None for r in got) == 0
+    # (the same presses shown by two onsets in still tiles are answered: see _run above)

@@ -381,6 +381,56 @@ def surprise(sig: FrameSignals, nov: Novelty | None = None) -> np.ndarray:
     return out
 
 
+# ... and the frame's surprise must also stand SURPRISE_NULL_Z spreads over what its own second
+# gives a frame by chance (`surprise_null`): on a screen whose 64 tiles each burst about once
+# a second at random (tests/sync/test_sync_band_at_offset.py), 12.8 % of frames reach
+# SURPRISE_MIN with no press, and `answers` answered 12 and 13 of 14 presses 0.5 s either
+# side of the truth (session 35); at 4 spreads none and 1 (0.5 % of its frames pass). A
+# frame's onsets are few whole tiles, so the sum's tail is longer than a normal one: at 2
+# spreads 8.9 % of that screen's frames still passed. At the truth of the wide set's and QA
+# s28-s35's genuine runs (222, 3,344 shown presses; session 36, `answers` alone): right
+# within a frame 1,809 -> 1,725, false 652 -> 611, presses answered 0.5 s before / after the
+# truth 1,060 / 1,086 -> 959 / 960 (at 2 spreads 1,803, 648, 1,056 / 1,076; at 3 1,780, 634,
+# 1,032 / 1,031): a tenth of the chance answers for a twentieth of the right ones.
+SURPRISE_NULL_Z = 4.0
+
+
+def surprise_null(sig: FrameSignals) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, the mean and spread of `surprise` a frame of its second shows by chance:
+    every tile onsets independently at its own rate r over the LOCAL_S on either side (the
+    frame left out, as `surprise`), adding max(0, -log(r + SURPRISE_FLOOR) -
+    SURPRISE_DISCOUNT) when it does: mean sum(r s), variance sum(r (1 - r) s^2). A still
+    screen's bar is ~0 (SURPRISE_MIN decides); a screen of moderately busy tiles raises it
+    to what its own chance coincidences reach. Kept on the signals (the plain onsets')."""
+    if "surprise_null" in sig.kept:
+        return sig.kept["surprise_null"]
+    base = novelty(sig)
+    n = len(base.onsets)
+    if not n:
+        return np.zeros(0), np.zeros(0)
+    half = min(max(1, int(round(LOCAL_S * sig.fps))), max(1, (n - 1) // 2))
+    c = base.onset_counts
+    k = np.arange(n)
+    lo, hi = np.maximum(0, k - half), np.minimum(n, k + half + 1)
+    rate = (c[hi] - c[lo] - base.onsets) / np.maximum(hi - lo - 1, 1)[:, None]
+    each = np.maximum(0.0, -np.log(rate + SURPRISE_FLOOR) - SURPRISE_DISCOUNT)
+    mean = (rate * each).sum(axis=1)
+    spread = np.sqrt((rate * (1.0 - rate) * each * each).sum(axis=1))
+    out = (mean, spread)
+    for a in out:
+        a.setflags(write=False)
+    sig.kept["surprise_null"] = out
+    return out
+
+
+def surprising(sig: FrameSignals) -> np.ndarray:
+    """Per frame, whether its onsets' `surprise` answers: at least SURPRISE_MIN and
+    SURPRISE_NULL_Z spreads over its second's chance (`surprise_null`)."""
+    sur = surprise(sig)
+    mean, spread = surprise_null(sig)
+    return (sur >= SURPRISE_MIN) & (sur >= mean + SURPRISE_NULL_Z * spread)
+
+
 def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
             min_z: float = 2.5, nov: Novelty | None = None,
             max_s: float = ANSWER_MAX_S) -> list[Reaction]:
@@ -403,7 +453,7 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
         return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none, none)
     z = nov.excess / nov.spread
     sur = surprise(sig)
-    ok = ((z >= min_z) & (nov.score > 0)) | (sur >= SURPRISE_MIN)
+    ok = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
     hit, best = _first_within(sig.times, nxt, exps, max_s)
