@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from moderator_app.core.formats.secrets import markers_of
 
 BYTES = "its byte array or hex dump is decoded"
+DECIMALS = "its list of decimal bytes is decoded"
 
 _WS = rb"(?:[ \t\r\n]|\\[nrt])"
 # where a run may start: not inside a word, or right after an escaped line break (`\n66 6f`)
@@ -55,6 +56,17 @@ _ASEP = rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+)"
 ARRAY = re.compile(rb"0(?:(?<![0-9A-Za-z_]0)|(?<=\\[nrt]0))[xX][0-9A-Fa-f]{1,2}+(?![0-9A-Za-z_])"
                    rb"(?:" + _ASEP + _HB + rb"){7,}+")
 MARKERS = (b"0x", b"0X")
+# decimal bytes (session 36, QA s35 T6 h35_02, review V4): 8+ numbers of 1-3 digits between
+# commas (white space, real or escaped line breaks, either side), as Python's `bytes([115,
+# 98, ...])`, Node's `{"type":"Buffer","data":[102,105,...]}` and `new Uint8Array([...])` print
+# them. Literal first (a digit; the lookbehinds after it, as `ARRAY`'s): not inside a word, a
+# number (`1234`, `1.5`, `-3`) or a version; each item ends where no word character or `.`
+# follows it, inside the repeat (a run that fails is not read again from each item: V3)
+_DI = rb"[0-9]{1,3}+(?![0-9A-Za-z_.])"
+DECIMAL = re.compile(rb"[0-9](?:(?<![0-9A-Za-z_.\-][0-9])|(?<=\\[nrt][0-9]))[0-9]{0,2}+"
+                     rb"(?![0-9A-Za-z_.])(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _DI
+                     + rb"){7,}+")
+_DEC_SEPS = b" \t\r\n\\nrt"
 # a dump's piece: 8+ two-digit bytes or 4+ four-digit groups, one separator apart; each byte
 # or group ends where no word character follows it, so a run whose last byte runs on into a
 # word (`41 41 ... 41z`) ends one byte sooner instead of failing whole. Why: with the test
@@ -74,29 +86,43 @@ _NEXT = re.compile(
     rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
     rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
     rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+)(?![0-9A-Za-z_])")
-# the gate: each hex digit mapped to `a`, a separator to `,`, all else to `x`; a dump holds
-# 6 two-digit bytes or 3 four-digit groups between separators (a piece's 8 bytes, or 3 groups
-# after an offset's `: `)
-_DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in " :-" else 120
-                  for c in range(256))
+# the gate: each hex digit mapped to `a`, a separator to `,`, a comma to `c`, all else to `x`;
+# a dump holds 6 two-digit bytes or 3 four-digit groups between separators (a piece's 8 bytes,
+# or 3 groups after an offset's `: `), a decimal list 4 numbers in a row whose middle two are of
+# 2 or 3 digits (a key's bytes are 32-126), `, ` or `,` between them (`_DEC_NEEDLES`)
+_DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in " :-"
+                  else 99 if c == 44 else 120 for c in range(256))
 # (one SIMD pass over the mapped bytes: ~0.2 ns a byte, where a regex of the two cost ~1.3 on
 # the bench's honest histories and a `find` a needle ~2 on hex text, each `a` a near miss)
 _DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,")
+# (in the same SIMD pass: 10 needles cost what 2 did, ~1.6-1.9 ns a byte with the `translate`,
+# on corpus v2's logs, where none of the 8 is found)
+_DEC_NEEDLES = tuple(b"ac" + sep + b"a" * i + b"c" + sep + b"a" * j + b"c" + sep + b"a"
+                     for sep in (b",", b"") for i in (2, 3) for j in (2, 3))
+_NEEDLES = _DUMP_NEEDLES + _DEC_NEEDLES
 _SEPS = b" :-\t\r\n,\\nrt"
 _NOT_HEX = bytes(c for c in range(256) if chr(c) not in "0123456789abcdefABCDEF")
 
 
 def dump_in(data: bytes | memoryview) -> bool:
-    """Whether `data` (a line or a block) may hold a spaced hex dump (`DUMP`): one
-    `translate` and one SIMD pass (~1 ns a byte)."""
-    return bool(markers_of(bytes(data).translate(_DUMP_MAP), _DUMP_NEEDLES))
+    """Whether `data` (a line or a block) may hold a spaced hex dump (`DUMP`) or a list of
+    decimal bytes (`DECIMAL`): one `translate` and one SIMD pass (~1 ns a byte)."""
+    return bool(markers_of(bytes(data).translate(_DUMP_MAP), _NEEDLES))
+
+
+def _gates(data: bytes | memoryview) -> tuple[bool, bool]:
+    """(whether `data` may hold a dump, whether a decimal list): `dump_in`'s one pass."""
+    found = markers_of(bytes(data).translate(_DUMP_MAP), _NEEDLES)
+    return (any(f in _DUMP_NEEDLES for f in found), any(f in _DEC_NEEDLES for f in found))
 
 
 def spots(data: bytes, lo: int, hi: int, arrays: bool) -> list[int]:
     """Offsets from `lo` of the first byte array (when `arrays`: the caller's SIMD pass saw
-    `0x`) or dump of each line of `data[lo:hi]` (`secrets_decode.encoded_spots`)."""
+    `0x`), dump or decimal list of each line of `data[lo:hi]`
+    (`secrets_decode.encoded_spots`)."""
     out: list[int] = []
-    for pattern, present in ((ARRAY, arrays), (DUMP, dump_in(memoryview(data)[lo:hi]))):
+    dump, dec = _gates(memoryview(data)[lo:hi])
+    for pattern, present in ((ARRAY, arrays), (DUMP, dump), (DECIMAL, dec)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             out.append(m.start() - lo)
@@ -118,6 +144,15 @@ def _array_bytes(run: bytes) -> bytes:
     return bytes(int(h, 16) for h in clean.split(b"0x")[1:])
 
 
+def _decimal_bytes(run: bytes) -> bytes | None:
+    """The bytes of a list `DECIMAL` matched, or None when a number is past 255 (no bytes:
+    byte counts, scores, coordinates past 255)."""
+    try:
+        return bytes(map(int, run.translate(None, _DEC_SEPS).split(b",")))
+    except ValueError:
+        return None
+
+
 def _dump_runs(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
     """(start, end, bytes) of each spaced hex dump of `raw`, read over its line breaks."""
     pos = 0
@@ -132,18 +167,27 @@ def _dump_runs(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
         pos = end
 
 
-def byte_views(raw: bytes, is_text: Callable[[bytes], bool]) -> Iterator[tuple[bytes, bool, int]]:
-    """(view, whether it is text, column) of `raw`'s byte arrays and dumps (above): the line
-    with each run that decodes to text put in its place (one view, column its first run's),
-    then each run that decodes to bytes alone. Nothing when `raw` holds neither."""
+def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
+               ) -> Iterator[tuple[bytes, bool, int, str]]:
+    """(view, whether it is text, column, how) of `raw`'s byte arrays and dumps (above): the
+    line with each run that decodes to text put in its place (one view, column its first
+    run's), then each run that decodes to bytes alone; then each decimal list (`DECIMAL`)
+    alone, `DECIMALS`. Nothing when `raw` holds none."""
     runs: list[tuple[int, int, bytes]] = []
     if markers_of(raw, MARKERS):  # (one SIMD pass: `in` cost ~1.8 ns a byte on hex text)
         runs += [(m.start(), m.end(), _array_bytes(m.group())) for m in ARRAY.finditer(raw)]
-    if dump_in(raw):
+    dump, dec = _gates(raw)
+    if dump:
         runs += list(_dump_runs(raw))
-    if not runs:
-        return
-    runs.sort()
+    if runs:
+        yield from _views_of(raw, sorted(runs), is_text)
+    if dec:
+        yield from _decimal_views(raw, is_text)
+
+
+def _views_of(raw: bytes, runs: list[tuple[int, int, bytes]],
+              is_text: Callable[[bytes], bool]) -> Iterator[tuple[bytes, bool, int, str]]:
+    """`byte_views` of the arrays and dumps `runs` (in order)."""
     texts = [(s, e, got) for s, e, got in runs if is_text(got)]
     if texts:
         out, at = [], 0
@@ -153,13 +197,34 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]) -> Iterator[tuple[b
             out += [raw[at:start], got]
             at = end
         out.append(raw[at:])
-        yield b"".join(out), True, texts[0][0] + 1
+        yield b"".join(out), True, texts[0][0] + 1, BYTES
     for start, _, got in runs:
         if not is_text(got):
-            yield got, False, start + 1
+            yield got, False, start + 1, BYTES
             printable = _printable(got)
             if printable:
-                yield printable, True, start + 1
+                yield printable, True, start + 1, BYTES
+
+
+def _decimal_views(raw: bytes, is_text: Callable[[bytes], bool]
+                   ) -> Iterator[tuple[bytes, bool, int, str]]:
+    """Each decimal list of `raw` decoded, alone: what separates an honest list (scores,
+    coordinates, RGB triples, pixel rows, byte counts) from a key is what its bytes are, a
+    key of a family or not. Not put back in the line, as arrays' text is: the line's words
+    would be read with it, and `password_attempts = [91, 120, ...]` decodes to a value named
+    like a secret (401 of 1,000 such honest lists were so named in the probe); a list alone
+    is read for the families and patterns (text) or the byte patterns (bytes)."""
+    for m in DECIMAL.finditer(raw):
+        got = _decimal_bytes(m.group())
+        if got is None:
+            continue
+        if is_text(got):
+            yield got, True, m.start() + 1, DECIMALS
+            continue
+        yield got, False, m.start() + 1, DECIMALS
+        printable = _printable(got)
+        if printable:
+            yield printable, True, m.start() + 1, DECIMALS
 
 
 # Printable ASCII (a key's characters) mapped to `a`, the rest to a space

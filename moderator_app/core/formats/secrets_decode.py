@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from moderator_app.core.formats import native, secrets_bytes
 from moderator_app.core.formats.secrets import markers_of
-from moderator_app.core.formats.secrets_bytes import BYTES, byte_views
+from moderator_app.core.formats.secrets_bytes import byte_views
 from moderator_app.core.formats.secrets_join import (
     CHAIN,
     CONCAT,
@@ -181,8 +181,8 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             yield CONCAT, view, True, column
     if b".join(" in raw and (joined := listed_view(raw)) is not None:
         yield LISTING, joined[0], True, joined[1]
-    for view, text, column in byte_views(raw, is_text):
-        yield BYTES, view, text, column
+    for view, text, column, how in byte_views(raw, is_text):
+        yield how, view, text, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
