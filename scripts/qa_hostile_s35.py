@@ -81,6 +81,8 @@ XKS = "xkeysib-" + "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2
       "-" + "QA35colonHexTail"                                                          # escape
 XKS_COLON = ":\n".join("    " + ":".join(f"{b:02x}" for b in XKS.encode()[i:i + 15])
                        for i in range(0, len(XKS), 15))
+_LETTERS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+GOC_LISTED = "const s = [" + ", ".join(f'"{p}"' for p in GOC_LITS) + '].join("")'  # escape
 #: every whole secret, every part of 16+ characters and every spelling: each is a leak
 SECRETS = [EVAL_SECRET, R8, R8_X[:60], SBP, NRAK, NRAK_COLON.split("\n")[0].strip()[:40], GOC,
            HFO, XAI, XAI_U[:60], HVS, HVS_X[:60], XKS, XKS_COLON.split("\n")[0].strip()[:40]]
@@ -246,10 +248,16 @@ def run(cache: Path, only: list[str]) -> list[dict]:
 
 
 # -- escape-heavy logs, timed (s34's builder and timer with this pass' spellings) ---------------
-ESCAPE = {"e_xescape_128mb": 128 << 20, "e_colonhex_128mb": 128 << 20}
+ESCAPE = {"e_xescape_128mb": 128 << 20, "e_colonhex_128mb": 128 << 20,
+          # session 36 (escape): the listed-join shape, timed since (45 s per 512 MiB at b38cb16)
+          "e_listjoin_128mb": 128 << 20}
 
 
 def _escape_text(case: str, rng: random.Random) -> str:
+    if case.startswith("e_listjoin"):  # tiny lists of two 2-letter literals, joined empty
+        pair = [bytes(rng.choices(_LETTERS, k=2)).decode() for _ in range(2 * 780)]
+        return "tool read_file gen.js returned: " + "; ".join(
+            f'["{pair[i]}", "{pair[i + 1]}"].join("")' for i in range(0, len(pair), 2))
     if case.startswith("e_xescape"):
         words = " ".join(rng.choice(h34._WORDS) for _ in range(1400)).encode()
         return "tool read_bytes returned: b\"" + "".join(f"\\x{b:02x}" for b in words) + "\""
@@ -258,6 +266,8 @@ def _escape_text(case: str, rng: random.Random) -> str:
 
 
 def _escape_key(case: str) -> str:
+    if case.startswith("e_listjoin"):
+        return GOC_LISTED
     return HVS_X if case.startswith("e_xescape") else XKS_COLON
 
 
@@ -314,6 +324,9 @@ def check_escape(root: Path, case: str) -> dict:
     h34.build_escape = build_escape
     h34.TSK, h34.TSK_U = (HVS, HVS_X[:60]) if case.startswith("e_xescape") else (
         XKS, XKS_COLON.split("\n")[0].strip()[:40])
+    if case.startswith("e_listjoin"):
+        h34.TSK, h34.TSK_U = GOC, GOC
+
     h34._decodings = _decodings
     h34.EVAL_SECRET = EVAL_SECRET
     return h34.check_escape(root, case)

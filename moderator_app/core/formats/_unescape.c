@@ -25,12 +25,15 @@
  *   `\uXXXX` (its UTF-8, a lone surrogate as three bytes: Python's "surrogatepass"), `\/`
  *   (`/`), `\\` (kept as written, both bytes); any other backslash stays. Each escape is at
  *   least as long as what it decodes to: the output is never longer than the input.
+ * - listed: `secrets_join.listed_view` (session 36): each list of string literals joined by
+ *   an empty string (the regex `secrets_join._LISTED`, found left to right as `finditer`
+ *   does) written as the one literal it makes, the rest of the line as it is; see `listed`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 5
+#define ABI 6
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -38,6 +41,8 @@ static signed char HEX[256];
 static unsigned char READER[256];
 /* The characters of a base64 run (either alphabet) and of a hex run (`secrets_decode._runs`). */
 static unsigned char B64RUN[256], HEXRUN[256];
+/* Python's `\s` in a bytes pattern: space, tab, LF, VT, FF, CR (`listed`). */
+static unsigned char LSPACE[256];
 
 static void init_tables(void)
 {
@@ -59,6 +64,8 @@ static void init_tables(void)
                     || c == '+' || c == '/' || c == '_' || c == '-';
         HEXRUN[c] = HEX[c] >= 0;
     }
+    memset(LSPACE, 0, sizeof LSPACE);
+    LSPACE[' '] = LSPACE['\t'] = LSPACE['\n'] = LSPACE['\r'] = LSPACE['\v'] = LSPACE['\f'] = 1;
 }
 
 /* The pair of hex digits at s[0], s[1] as a byte, or -1 (the caller checked both exist). */
@@ -401,6 +408,203 @@ static PyObject *runs(PyObject *self, PyObject *args)
     return out;
 }
 
+/* --- listed: the listed-join view (secrets_join._LISTED, _listed_view_py) --------------------
+ * The regex, read as the parser below (every part of it is possessive or cannot backtrack into
+ * another way: a literal's content stops at its quote, white space or a backslash, and none of
+ * those can be content; `,?` before a closing `]` or `)` has one way), at each position left to
+ * right, as `finditer`: JavaScript `[` WS ITEMS `]` WS `.join(` WS EMPTY WS `)`, or Python
+ * EMPTY `.join(` WS `[` or `(` WS ITEMS `]` or `)` WS `)`; ITEMS = LIT (WS `,` WS LIT){1,255}
+ * WS `,`? WS; WS = 0-16 of a space, tab, CR, LF or an escaped `\n` `\r` `\t`; LIT = `\`? `"`
+ * 1-256 bytes but `"`, white space (`\s`: also VT, FF) and `\` then `\`? `"`, or `'` 1-256
+ * bytes but `'`, white space and `\` then `'`; EMPTY = `\`?`"\`?"` or `''`. A match is
+ * written `"` + each literal's content without `"`, `'` and `,` + `"` (what the Python's
+ * replace and translate leave). Session 35's regex and per-match Python cost ~100 ns a byte
+ * on a line made of tiny lists (45 s per 512 MiB). */
+static inline Py_ssize_t ws_unit(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i >= n)
+        return 0;
+    unsigned char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        return 1;
+    if (c == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 'r' || s[i + 1] == 't'))
+        return 2;
+    return 0;
+}
+
+static inline Py_ssize_t ws16(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    for (int k = 0; k < 16; k++) {
+        Py_ssize_t l = ws_unit(s, i, n);
+        if (l == 0)
+            break;
+        i += l;
+    }
+    return i;
+}
+
+/* One literal at i: its end, its content at [*cs, *ce); -1 when none stands there. */
+static Py_ssize_t lit_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cs,
+                         Py_ssize_t *ce)
+{
+    unsigned char q = '"';
+    if (i < n && s[i] == '\'') {
+        q = '\'';
+    } else if (i < n && s[i] == '\\') {
+        i++;
+    }
+    if (i >= n || s[i] != q)
+        return -1;
+    Py_ssize_t start = ++i;
+    while (i < n && i - start <= 256 && s[i] != q && s[i] != '\\' && !LSPACE[s[i]])
+        i++;
+    if (i == start || i - start > 256)
+        return -1;
+    *cs = start;
+    *ce = i;
+    if (q == '"' && i < n && s[i] == '\\')
+        i++;
+    return (i < n && s[i] == q) ? i + 1 : -1;
+}
+
+/* ITEMS at i: its end, or -1. */
+static Py_ssize_t items_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    Py_ssize_t cs, ce, j = lit_at(s, i, n, &cs, &ce);
+    if (j < 0)
+        return -1;
+    int count = 0;
+    while (count < 255) {
+        Py_ssize_t k = ws16(s, j, n);
+        if (k >= n || s[k] != ',')
+            break;
+        k = lit_at(s, ws16(s, k + 1, n), n, &cs, &ce);
+        if (k < 0)
+            break;
+        j = k;
+        count++;
+    }
+    if (count < 1)
+        return -1;
+    j = ws16(s, j, n);
+    if (j < n && s[j] == ',')
+        j++;
+    return ws16(s, j, n);
+}
+
+/* EMPTY at i: its end, or -1. */
+static Py_ssize_t empty_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i + 1 < n && s[i] == '\'' && s[i + 1] == '\'')
+        return i + 2;
+    for (int k = 0; k < 2; k++) {
+        if (i + 1 < n && s[i] == '\\' && s[i + 1] == '"')
+            i += 2;
+        else if (i < n && s[i] == '"')
+            i += 1;
+        else
+            return -1;
+    }
+    return i;
+}
+
+static inline int join_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    return i + 6 <= n && memcmp(s + i, ".join(", 6) == 0;
+}
+
+/* A match at p: its end and its items' span, or -1. */
+static Py_ssize_t listed_at(const unsigned char *s, Py_ssize_t p, Py_ssize_t n, Py_ssize_t *lo,
+                            Py_ssize_t *hi)
+{
+    Py_ssize_t j, e;
+    if (s[p] == '[') {
+        *lo = ws16(s, p + 1, n);
+        if ((e = items_at(s, *lo, n)) < 0 || e >= n || s[e] != ']')
+            return -1;
+        *hi = e;
+        j = ws16(s, e + 1, n);
+        if (!join_at(s, j, n) || (j = empty_at(s, ws16(s, j + 6, n), n)) < 0)
+            return -1;
+        j = ws16(s, j, n);
+        return (j < n && s[j] == ')') ? j + 1 : -1;
+    }
+    if ((j = empty_at(s, p, n)) < 0 || !join_at(s, j, n))
+        return -1;
+    j = ws16(s, j + 6, n);
+    if (j >= n || (s[j] != '[' && s[j] != '('))
+        return -1;
+    *lo = ws16(s, j + 1, n);
+    if ((e = items_at(s, *lo, n)) < 0 || e >= n || (s[e] != ']' && s[e] != ')'))
+        return -1;
+    *hi = e;
+    j = ws16(s, e + 1, n);
+    return (j < n && s[j] == ')') ? j + 1 : -1;
+}
+
+/* listed(data): (the view, the column of the first list + 1) or None (no list). */
+static PyObject *listed(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, at = 0, first = 0, p = 0, lo = 0, hi = 0;
+    PyObject *out = NULL;
+    char *w = NULL;
+    while (p < n) {
+        unsigned char c = s[p];
+        Py_ssize_t end = -1;
+        if (c == '[' || c == '"' || c == '\\' || c == '\'')
+            end = listed_at(s, p, n, &lo, &hi);
+        if (end < 0) {
+            p++;
+            continue;
+        }
+        if (out == NULL) {  /* a list is never longer written as its literal: n bytes do */
+            first = p + 1;
+            if ((out = PyBytes_FromStringAndSize(NULL, n)) == NULL) {
+                PyBuffer_Release(&view);
+                return NULL;
+            }
+            w = PyBytes_AS_STRING(out);
+        }
+        memcpy(w, s + at, (size_t)(p - at));
+        w += p - at;
+        *w++ = '"';
+        Py_ssize_t i = lo, cs, ce;
+        while (i < hi) {  /* each literal of the items, in order */
+            if (s[i] != '"' && s[i] != '\'' && s[i] != '\\') {
+                i++;
+                continue;
+            }
+            Py_ssize_t next = lit_at(s, i, hi, &cs, &ce);
+            if (next < 0) {  /* (the backslash of an escaped `\n`, `\r` or `\t`) */
+                i++;
+                continue;
+            }
+            i = next;
+            for (Py_ssize_t k = cs; k < ce; k++) {
+                unsigned char b = s[k];
+                if (b != '"' && b != '\'' && b != ',')
+                    *w++ = (char)b;
+            }
+        }
+        *w++ = '"';
+        at = p = end;
+    }
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        Py_RETURN_NONE;
+    }
+    memcpy(w, s + at, (size_t)(n - at));
+    w += n - at;
+    PyBuffer_Release(&view);
+    if (_PyBytes_Resize(&out, w - PyBytes_AS_STRING(out)) < 0)
+        return NULL;
+    return Py_BuildValue("(Nn)", out, first);
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
@@ -413,6 +617,9 @@ static PyMethodDef methods[] = {
      "(start, end) of each maximal run of least+ base64 (kind 0) or hex (kind 1) characters."},
     {"reader_next", reader_next, METH_VARARGS,
      "(start, end) of the next run of 16-4,095 the reader's gate asks at or after pos, or None."},
+    {"listed", listed, METH_O,
+     "(the view with each list of literals joined by an empty string as its literal, the "
+     "column of the first + 1), or None (secrets_join.listed_view)."},
     {NULL, NULL, 0, NULL},
 };
 
