@@ -161,9 +161,125 @@ def _encode(frames: np.ndarray, folder: Path, rec) -> Path:
     return path
 
 
+# -- 1b. a synthetic game written for this pass (a new game: no sprite of it in any set) --------
+class SynthCourier:
+    """**synth_courier**, a 160x210 game with the emulator's interface (act, getScreenRGB,
+    cloneState / restoreState, getRAM, game_over, reset_game), so the corpus generator plays
+    it and finds each press' first visible frame by its own NOOP counterfactual (the truth
+    by construction). Its screen behaviour, each piece a class the sync rules meet:
+    - **reaction lag**: an input takes effect 2-7 frames late (the lag changes every second,
+      a hash of the second: a game that answers late by a varying amount);
+    - **a ticking HUD**: a 3-digit counter at the top steps every 45 frames (0.75 s);
+    - **flicker and scrolling**: a star field scrolls down 1 px every 3 frames and an enemy
+      drawn on even frames only (30 Hz flicker) crosses the screen, **except in calm phases**
+      (3 s of every 7 s: the field stops, the enemy is gone, only the HUD ticks: a picture
+      that ticks, honest, the freezes' "must not warn");
+    - **sparse answers**: the courier lives in a corridor x 64-96; a press into its wall shows
+      nothing; UP / DOWN move it only on a ladder column (x 72-75 or 88-91); FIRE shows a
+      shot only when none is in flight."""
+
+    W, H = 160, 210
+    ACTIONS = ("NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.reset_game()
+
+    def reset_game(self) -> None:
+        rng = np.random.default_rng(self.seed)
+        self.stars = np.stack([rng.integers(0, self.H, 40), rng.integers(0, self.W, 40)], 1)
+        self.s = {"f": 0, "x": 80, "y": 170, "shot": -1, "sx": 0, "queue": (0,) * 8,
+                  "scroll": 0, "ex": 0}
+
+    def cloneState(self):  # noqa: N802 - the emulator's name
+        return dict(self.s)
+
+    def restoreState(self, st) -> None:  # noqa: N802
+        self.s = dict(st)
+
+    def getRAM(self):  # noqa: N802
+        return np.zeros(128, np.uint8)
+
+    def game_over(self) -> bool:
+        return False
+
+    def _lag(self, f: int) -> int:
+        return 2 + ((f // 60) * 7919 + self.seed) % 6
+
+    def act(self, a: int) -> int:
+        s = self.s
+        f = s["f"] + 1
+        q = (*s["queue"][1:], int(a))
+        s["queue"], s["f"] = q, f
+        eff = q[-1 - self._lag(f)] if self._lag(f) < len(q) else 0
+        name = self.ACTIONS[eff]
+        if name == "LEFT":
+            s["x"] = max(64, s["x"] - 2)
+        elif name == "RIGHT":
+            s["x"] = min(92, s["x"] + 2)
+        elif name in ("UP", "DOWN") and (72 <= s["x"] <= 75 or 88 <= s["x"] <= 91):
+            s["y"] = min(190, max(120, s["y"] + (-2 if name == "UP" else 2)))
+        elif name == "FIRE" and s["shot"] < 0:
+            s["shot"], s["sx"] = s["y"] - 4, s["x"] + 3
+        if s["shot"] >= 0:
+            s["shot"] = s["shot"] - 4 if s["shot"] > 30 else -1
+        calm = (f // 60) % 7 >= 4
+        if not calm:
+            s["scroll"] = (s["scroll"] + (f % 3 == 0)) % self.H
+            s["ex"] = (s["ex"] + 1) % (self.W + 20)
+        return 0
+
+    def getScreenRGB(self):  # noqa: N802
+        s, f = self.s, self.s["f"]
+        img = np.zeros((self.H, self.W, 3), np.uint8)
+        img[:, :] = (10, 14, 48)
+        ys = (self.stars[:, 0] + s["scroll"]) % self.H
+        img[ys, self.stars[:, 1]] = (200, 200, 210)
+        img[:, 60:64] = (90, 70, 40)
+        img[:, 100:104] = (90, 70, 40)
+        for lx in (72, 88):
+            img[118:198:6, lx:lx + 12] = (150, 120, 60)
+        calm = (f // 60) % 7 >= 4
+        if not calm and f % 2 == 0:
+            ex = s["ex"] - 10
+            if 0 <= ex < self.W - 10:
+                img[60:68, ex:ex + 10] = (220, 60, 60)
+        img[s["y"]:s["y"] + 8, s["x"]:s["x"] + 8] = (80, 220, 120)
+        if s["shot"] >= 0:
+            img[s["shot"]:s["shot"] + 4, s["sx"]:s["sx"] + 2] = (250, 250, 90)
+        n = (f // 45) % 1000
+        for i, d in enumerate(f"{n:03d}"):
+            x0 = 56 + 16 * i
+            img[8:20, x0:x0 + 10] = (40, 40, 40)
+            k = int(d)
+            img[8:8 + 2 + k, x0 + 2:x0 + 8] = (240, 200, 60)  # a bar as tall as the digit
+        return img
+
+
+SYNTH = "synth_courier"
+
+
+def synth_courier(ram, rng: random.Random) -> list[tuple[str, int]]:
+    """The courier's agent: LEFT / RIGHT in the corridor, UP / DOWN (shown on a ladder only),
+    FIRE; a quarter of the time it waits 2-3.3 s (a logged NOOP)."""
+    r = rng.random()
+    if r < 0.45:
+        return [(rng.choice(("LEFT", "RIGHT", "LEFT", "RIGHT", "UP", "DOWN")),
+                 rng.randint(5, 12))]
+    if r < 0.75:
+        return [("FIRE", rng.randint(3, 6))]
+    return [("NOOP", rng.randint(120, 200))]
+
+
+GAMES36[SYNTH] = (synth_courier, 653)
+SYNTH_RUNS = [f"{SYNTH}-genuine@{REC}", f"{SYNTH}-genuine@{REC2}", f"{SYNTH}-genuine2@{REC}",
+              f"{SYNTH}-cut@{REC}", f"{SYNTH}-freeze@{REC2}", f"{SYNTH}-insert@{REC2}"]
+
+
 def _emulator_variants() -> None:
     """ALE modes / difficulties: a variant name loads its ROM, then setMode / setDifficulty
-    (ALE applies them at the reset that follows)."""
+    (ALE applies them at the reset that follows); the synthetic game is played by its own
+    class."""
     import corpus.play as play
 
     if getattr(play, "_qa36", False):
@@ -171,6 +287,9 @@ def _emulator_variants() -> None:
     orig = play._emulator
 
     def emulator(game: str, seed: int):
+        if game == SYNTH:
+            g = SynthCourier(seed)
+            return g, {n: i for i, n in enumerate(SynthCourier.ACTIONS)}
         if game not in VARIANTS:
             return orig(game, seed)
         rom, mode, diff = VARIANTS[game]
@@ -288,6 +407,40 @@ def check_mismatch(case: str) -> dict:
     return s28.check_mismatch(case)
 
 
+def synth_probe(seed: str) -> dict:
+    """The synthetic game's probe (as the ALE games'): NOOP still share and change gaps, then
+    20 presses of 8 frames against their NOOP counterfactual (lag in steps; None = unshown)."""
+    g = SynthCourier(int(seed))
+    prev, ch = g.getScreenRGB(), []
+    for _ in range(900):
+        g.act(0)
+        cur = g.getScreenRGB()
+        ch.append(int((cur != prev).any(axis=2).sum()))
+        prev = cur
+    rng = random.Random(int(seed))
+    lags = []
+    for _ in range(20):
+        for _ in range(rng.randint(20, 60)):
+            g.act(rng.randint(1, 5))
+        st = g.cloneState()
+        base = []
+        for _ in range(40):
+            g.act(0)
+            base.append(g.getScreenRGB())
+        g.restoreState(st)
+        b = rng.randint(1, 5)
+        got = None
+        for k in range(40):
+            g.act(b if k < 8 else 0)
+            if got is None and (g.getScreenRGB() != base[k]).any():
+                got = k
+        lags.append(got)
+    arr = np.array(ch)
+    return {"seed": seed, "still_share": round(float((arr == 0).mean()), 3),
+            "changing": int((arr > 0).sum()), "max_pixels": int(arr.max()),
+            "shown": sum(x is not None for x in lags), "lags": lags}
+
+
 # -- 2/3/4: chain shape, hostile spellings, escape-heavy logs: scripts/qa_hostile_s36.py -------
 def hostile_module():
     import qa_hostile_s36
@@ -341,6 +494,8 @@ def main(argv: list[str]) -> int:  # noqa: C901, PLR0912 - one dispatch table
         _rows(hm.check_chain36, rest or list(hm.CHAIN_SHAPES36), "shape")
     elif what == "sync-build":
         _rows(lambda r: {"run": r, "folder": str(build_sync_run(r))}, rest or ALL_RUNS, "run")
+    elif what == "synth-probe":
+        _rows(synth_probe, rest or ["36"], "seed")
     elif what == "holds-truth":
         _install()
         _rows(s30.holds_truth, rest or [r for r in ALL_RUNS
