@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats.secrets import markers_of
+from moderator_app.core.formats.secrets_join import CHAIN
 
 BYTES = "its byte array or hex dump is decoded"
 DECIMALS = "its list of decimal bytes is decoded"
@@ -86,12 +87,17 @@ _NEXT = re.compile(
     rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
     rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
     rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+)(?![0-9A-Za-z_])")
+# (and a shell's quotes side by side, as a JSON line writes them, `'\"` or `\"'`: a quote
+# then the other, `secrets_join.SHELL_MARKERS`: no marker of the escapes' SIMD pass, where two
+# more cost ~9x; here three needles of mapped bytes no other needle or common text holds)
+_QUOTES = {39: 113, 34: 100, 92: 98}  # (`'` q, `"` d, `\` b)
+_SHELL_NEEDLES = (b"qbd", b"bdq")
 # the gate: each hex digit mapped to `a`, a separator to `,`, a comma to `c`, all else to `x`;
 # a dump holds 6 two-digit bytes or 3 four-digit groups between separators (a piece's 8 bytes,
 # or 3 groups after an offset's `: `), a decimal list 4 numbers in a row whose middle two are of
 # 2 or 3 digits (a key's bytes are 32-126), `, ` or `,` between them (`_DEC_NEEDLES`)
 _DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in " :-"
-                  else 99 if c == 44 else 120 for c in range(256))
+                  else 99 if c == 44 else _QUOTES.get(c, 120) for c in range(256))
 # (one SIMD pass over the mapped bytes: ~0.2 ns a byte, where a regex of the two cost ~1.3 on
 # the bench's honest histories and a `find` a needle ~2 on hex text, each `a` a near miss)
 _DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,")
@@ -99,30 +105,33 @@ _DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,")
 # on corpus v2's logs, where none of the 8 is found)
 _DEC_NEEDLES = tuple(b"ac" + sep + b"a" * i + b"c" + sep + b"a" * j + b"c" + sep + b"a"
                      for sep in (b",", b"") for i in (2, 3) for j in (2, 3))
-_NEEDLES = _DUMP_NEEDLES + _DEC_NEEDLES
+_NEEDLES = _DUMP_NEEDLES + _DEC_NEEDLES + _SHELL_NEEDLES
 _SEPS = b" :-\t\r\n,\\nrt"
 _NOT_HEX = bytes(c for c in range(256) if chr(c) not in "0123456789abcdefABCDEF")
 
 
 def dump_in(data: bytes | memoryview) -> bool:
-    """Whether `data` (a line or a block) may hold a spaced hex dump (`DUMP`) or a list of
-    decimal bytes (`DECIMAL`): one `translate` and one SIMD pass (~1 ns a byte)."""
+    """Whether `data` (a line or a block) may hold a spaced hex dump (`DUMP`), a list of
+    decimal bytes (`DECIMAL`) or a shell's quotes side by side: one `translate` and one SIMD
+    pass (~1 ns a byte)."""
     return bool(markers_of(bytes(data).translate(_DUMP_MAP), _NEEDLES))
 
 
-def _gates(data: bytes | memoryview) -> tuple[bool, bool]:
-    """(whether `data` may hold a dump, whether a decimal list): `dump_in`'s one pass."""
+def _gates(data: bytes | memoryview) -> tuple[bool, bool, bool]:
+    """(whether `data` may hold a dump, a decimal list, a shell's quotes side by side):
+    `dump_in`'s one pass."""
     found = markers_of(bytes(data).translate(_DUMP_MAP), _NEEDLES)
-    return (any(f in _DUMP_NEEDLES for f in found), any(f in _DEC_NEEDLES for f in found))
+    return (any(f in _DUMP_NEEDLES for f in found), any(f in _DEC_NEEDLES for f in found),
+            any(f in _SHELL_NEEDLES for f in found))
 
 
 def spots(data: bytes, lo: int, hi: int, arrays: bool) -> list[int]:
     """Offsets from `lo` of the first byte array (when `arrays`: the caller's SIMD pass saw
-    `0x`), dump or decimal list of each line of `data[lo:hi]`
-    (`secrets_decode.encoded_spots`)."""
+    `0x`), dump, decimal list or chain of a shell's quotes (`secrets_join.CHAIN`) of each
+    line of `data[lo:hi]` (`secrets_decode.encoded_spots`)."""
     out: list[int] = []
-    dump, dec = _gates(memoryview(data)[lo:hi])
-    for pattern, present in ((ARRAY, arrays), (DUMP, dump), (DECIMAL, dec)):
+    dump, dec, shell = _gates(memoryview(data)[lo:hi])
+    for pattern, present in ((ARRAY, arrays), (DUMP, dump), (DECIMAL, dec), (CHAIN, shell)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             out.append(m.start() - lo)
@@ -176,7 +185,7 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
     runs: list[tuple[int, int, bytes]] = []
     if markers_of(raw, MARKERS):  # (one SIMD pass: `in` cost ~1.8 ns a byte on hex text)
         runs += [(m.start(), m.end(), _array_bytes(m.group())) for m in ARRAY.finditer(raw)]
-    dump, dec = _gates(raw)
+    dump, dec, _ = _gates(raw)
     if dump:
         runs += list(_dump_runs(raw))
     if runs:

@@ -47,6 +47,7 @@ from moderator_app.core.formats.secrets_join import (
     JOIN_MARKERS,
     LIST_MARKERS,
     LISTING,
+    SHELL_MARKERS,
     joined_views,
     listed,
     listed_view,
@@ -73,6 +74,13 @@ _ESC_RUN = re.compile(rb"\\(?:\\?x[0-9A-Fa-f]{2}\\){3}\\?x[0-9A-Fa-f]{2}"
 _U = re.compile(rb"\\\\?u([0-9A-Fa-f]{4})")
 _U_RUN = re.compile(rb"\\(?:\\?u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+\\){3}\\?u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+")
 _U_WRITTEN = re.compile(rb"\\\\u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+(?:\\\\u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+){3}")
+# ES6's `\u{XX}` (QA s35 h35_06: `"\u{78}\u{61}\u{69}..."`, a JavaScript string): each escape
+# of a code under 128 (leading zeros allowed) rewritten `\u00XX` (a template, no callback: C
+# speed), then read as the `\u` escapes are, mixed with them and with letters; gated as
+# they are written in a JSON line (`\\u{`), 4+ in a row
+_U_BRACE = re.compile(rb"(\\\\?)u\{0{0,4}+([0-7][0-9A-Fa-f])\}")
+_U_BRACE_WRITTEN = re.compile(rb"\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+"
+                              rb"(?:\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+){3}")
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -173,10 +181,11 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         if windows:
             yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
     if b"\\u" in raw:
-        windows, column = _windows(raw, _U_RUN)
+        src = _U_BRACE.sub(rb"\1u00\2", raw) if b"\\u{" in raw else raw
+        windows, column = _windows(src, _U_RUN)
         if windows:
-            yield UNICODE, _decode(raw, windows, _unicode, b"\\", 7), True, column
-    if markers_of(raw, JOIN_MARKERS):
+            yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
+    if markers_of(raw, JOIN_MARKERS) or any(m in raw for m in SHELL_MARKERS):
         for view, column in joined_views(raw):
             yield CONCAT, view, True, column
     if b".join(" in raw and (joined := listed_view(raw)) is not None:
@@ -393,6 +402,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
             (_ESC_RUN, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
+            (_U_BRACE_WRITTEN, b"\\\\u" in found and data.find(b"\\\\u{", lo, hi) >= 0),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo

@@ -40,7 +40,10 @@ LISTING = "its list of string literals is joined"
 
 _WS = rb"(?:[ \t\r\n]|\\[nrt])"
 _LIT = rb"(?:\\?\"[^\"\s\\]{1,256}\\?\"|'[^'\s\\]{1,256}')"
-_SEP = rb"(?:" + _WS + rb"{0,16}+(?:\+|\.\.|\|\|)" + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+)"
+# (a shell's quotes side by side, one kind after the other: `'api_org_'"QA35..."'tes0a...'`
+# is one word to `sh`, QA s35 h35_05; session 36)
+_SEP = (rb"(?:" + _WS + rb"{0,16}+(?:\+|\.\.|\|\|)" + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+"
+        rb"|(?<=')(?=\\?\")|(?<=\")(?='))")
 CHAIN = re.compile(_LIT + rb"(?:" + _SEP + _LIT + rb"){1,63}")
 # where two literals of a chain meet (a literal holds no quote: each is one such place)
 _BOUNDARY = re.compile(rb"\\?[\"']" + _SEP + rb"\\?[\"']")
@@ -51,6 +54,11 @@ _BOUNDARY = re.compile(rb"\\?[\"']" + _SEP + rb"\\?[\"']")
 # a public part: one SIMD pass with the escapes' three costs ~0.12 ns a byte, with 18 0.5
 # (verify of the bench's honest logs 1.11-1.14x its CPU with 18).
 JOIN_MARKERS = (b'"+', b'" +', b"'+", b"' +", b'" ..', b"' ||", b'" \\"', b'"\\n')
+# A shell's quotes side by side (above), as written in a JSON line: not among the escapes'
+# SIMD markers (two more, `'\"` and `\"'`, made that pass ~9x slower on corpus v2's logs),
+# gated by the dump gate's one pass instead (`secrets_bytes._SHELL_NEEDLES`), looked for in a
+# line asked (`secrets_decode.views`) by `in`
+SHELL_MARKERS = (b"'\\\"", b"\\\"'")
 # A list of literals joined by an empty string (above): JavaScript's and Python's
 _EMPTY = rb"(?:\\?\"\\?\"|'')"
 _ITEMS = (_LIT + rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _LIT + rb"){1,255}+"
