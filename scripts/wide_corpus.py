@@ -350,6 +350,13 @@ def _verify(folder: Path, offset: str) -> dict:
         rep = json.loads(r.stdout)
     except ValueError:
         rep = {}
+    return parse_report(rep, r)
+
+
+def parse_report(rep: dict, r: subprocess.CompletedProcess) -> dict:
+    """A sweep row's cell from verify's JSON report `rep` (`r`: its process): the exit, the
+    suggestion, the warnings (sync.* and video.*, with their start and end) and the drifts
+    (scripts/placing_causes.py reads the same cell)."""
     sy = rep.get("sync") or {}
     warns = []
     for f in sy.get("findings", []):
