@@ -30,13 +30,15 @@ S = 24
 
 
 class _Footage:
-    def __init__(self, inserted: bool, line: bool = False) -> None:
-        self.inserted, self.line, self.frames = inserted, line, FRAMES
+    def __init__(self, inserted: bool, line: bool = False, grow: int = 0) -> None:
+        self.inserted, self.line, self.grow, self.frames = inserted, line, grow, FRAMES
 
     def picture(self, n: int) -> np.ndarray:
         img = self._picture(STILL.start - 1 if self.inserted and n in STILL else n)
         if self.line and n in STILL and 10 <= n % FPS < 25:  # on x.33-x.83 s, off keyframes
             img[300, 200:224] = 130  # drawn over the held frames: 24 pixels, 30 levels
+        if self.grow and n >= 95 and n in STILL:  # 10 pixels more every 0.5 s, off keyframes
+            img[300, 200:210 + 10 * ((n - 95) // 15)] = self.grow
         return img
 
     def _picture(self, n: int) -> np.ndarray:
@@ -45,22 +47,25 @@ class _Footage:
             for i in range(3):
                 x = (n * 3 + 150 * i) % (W - S)
                 img[60 + 120 * i:60 + 120 * i + S, x:x + S] = 255
-        else:  # the clock: two thin strokes that step right each second
-            sec = n // FPS
-            for k in range(2):
-                x = 481 + 5 * k + 3 * sec
-                img[41:49, x] = 130
+        # the clock, shown before the screen stands still too: two thin strokes that step
+        # right each second
+        sec = n // FPS
+        for k in range(2):
+            x = 481 + 5 * k + 3 * sec
+            img[41:49, x] = 130
         return img
 
 
-def _video(tmp_path: Path, inserted: bool, ext: str = "mp4", line: bool = False) -> Path:
+def _video(tmp_path: Path, inserted: bool, ext: str = "mp4", line: bool = False,
+           grow: int = 0) -> Path:
     """H.264 in MP4; in AVI with 3 B-frames, whose frames carry their packets' pts, a few
     places off (the scan gives the decoder's order the sorted pts: `scan.frame_order`)."""
-    out = tmp_path / f"clock_{'inserted' if inserted else 'game'}{'_line' if line else ''}.{ext}"
+    out = tmp_path / (f"clock_{'inserted' if inserted else 'game'}{'_line' if line else ''}"
+                      f"{f'_grow{grow}' if grow else ''}.{ext}")
     bf = ["-preset", "medium", "-bf", "3"] if ext == "avi" else ["-preset", "ultrafast"]
     vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
                 "-i", "-", "-c:v", "libx264", *bf, "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, line))
+                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, line, grow))
     return out
 
 
@@ -104,6 +109,21 @@ def test_a_faint_line_blinking_over_an_inserted_freeze_keeps_its_warning(tmp_pat
     assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5  # duration-ok: the span's place in the video
 
 
+@pytest.mark.parametrize(("colour", "want"), [(180, "warning"), (130, "info")])
+def test_a_line_growing_over_an_inserted_freeze_warns_in_a_colour_the_footage_never_held(
+        tmp_path, colour, want):
+    """Review V6's growing line (session 35's review, 4b0c4c1 made it a note): 10 pixels
+    more every 0.5 s over the held frames, each a picture the hold never showed. Grey 180
+    is a colour the frame before the hold does not hold (grey 100, white squares, the
+    clock's 130): drawn over the picture, no change, the warning kept. In the clock's own
+    colour the same line is a note: the rule's limit, a mark in the footage's colours."""
+    [f] = _frozen(run_scan(_video(tmp_path, inserted=True, grow=colour)))
+    assert f.severity == want
+    assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5  # duration-ok: the span's place in the video
+    if want == "info":
+        assert "video 3.67, 4.17, 4.67, 5.17, 5.67, 6.17, ..." in f.message
+
+
 @pytest.mark.parametrize(("end", "changed", "want"), [
     (7.0, [], False),            # 4 s identical: a freeze
     (7.0, [4.0, 5.5], True),     # ticks: 1.0 / 1.5 / 1.5 s still
@@ -131,6 +151,13 @@ def test_a_change_is_packed_pixels_off_the_keyframes_refinement():
     assert held_finer.changes(times, [1] * 6, points, areas, [-1, 7, -1, 8, -1, -1]) == [0.3]
     assert held_finer.changes(times, [1] * 6, [0, 100, 800, 99, 52, 7], areas,
                               [-1, 0, -1, 0, -1, -1]) == [0.1]
+    # moved pixels mostly (500 per mille or more) in colours the frame before the hold did
+    # not hold: drawn over it, no change; -1: not looked up
+    seen = [-1, 99, -1, 99, -1, -1]
+    assert held_finer.changes(times, [1] * 6, points, areas, seen,
+                              [-1, 500, -1, 499, -1, -1]) == [0.3]
+    assert held_finer.changes(times, [1] * 6, points, areas, seen,
+                              [-1, -1, -1, 1000, -1, -1]) == [0.1]
 
 
 @pytest.mark.parametrize("spoil", ["incomplete", "a frame short"])
@@ -149,7 +176,7 @@ def test_an_answer_not_read_whole_keeps_the_warning(tmp_path, monkeypatch, spoil
                     span["complete"] = False
                 else:
                     i = len(span["pts"]) // 2  # a frame inside the hold lost
-                    for k in ("pts", "key", "points", "area"):
+                    for k in ("pts", "key", "points", "area", "seen", "foreign"):
                         del span[k][i]
         return msg
 

@@ -10,7 +10,10 @@ answer means). The answer is counts, not pictures: per frame its timestamp, whet
 keyframe, how many pixels moved beyond the noise bar and the area of their bounding box,
 and, for a frame that changed, how many pixels set it apart from the nearest picture the hold
 already showed (`seen`: a line blinking over an edited freeze shows the same two pictures by
-turns, review V6; a clock's next digit is a picture not shown before).
+turns, review V6; a clock's next digit is a picture not shown before) and the per mille of
+its moved pixels in colours the frame before the hold did not hold (`foreign`: a mark drawn
+over held frames, a blended overlay, makes colours the footage never showed; decoding starts
+at the keyframe before that frame so it is read).
 
 The work is bounded on the process's CPU clock (`budget_s`), as the probe's: a span not
 decoded to its end within it is answered incomplete, and the caller keeps its finding.
@@ -41,9 +44,9 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     recording stream's time base; per span every frame decoded from the keyframe before it,
     in the decoder's order, until `AFTER_LAST` frames past the first whose pts is after
     `last_pts` (an AVI's B-frames carry their packets' pts, a few places off: the caller
-    gives them the sorted pts, as the scan does): `pts`, `key`, `points`, `area` and
-    `seen` (-1 where not compared: before the span, or fewer than `min_points` pixels moved)
-    and `complete`."""
+    gives them the sorted pts, as the scan does): `pts`, `key`, `points`, `area`, `seen`
+    and `foreign` (-1 where not compared: before the span, or fewer than `min_points` pixels
+    moved) and `complete`. `tol`: `COLOUR_TOL` unless given."""
     import av
 
     from .index import recording_stream
@@ -57,7 +60,7 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     out = []
     for first, last in req["spans"]:
         rows, complete = _span(container, v, int(first), int(last), deadline, av,
-                               int(req.get("min_points", 8)))
+                               int(req.get("min_points", 8)), int(req.get("tol", COLOUR_TOL)))
         out.append(dict(rows, complete=complete))
         if time.process_time() > deadline:
             break
@@ -68,17 +71,22 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
 AFTER_LAST = 20
 
 
-def _span(container, v, first: int, last: int, deadline: float, av, min_points: int):
+def _span(container, v, first: int, last: int, deadline: float, av, min_points: int,
+          tol: int):
     """One span's rows and whether it was read to its end. `shown`: the hold's first picture
     and each changed one not close to those before it (`_seen`)."""
     import numpy as np
 
-    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": [], "seen": []}
-    prev = None
+    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
+                                  "foreign": []}
+    prev = prev_f = None
+    palette = None
     shown: list = []
     past = -1  # frames decoded since the first after `last`
     try:
-        container.seek(first, stream=v, backward=True, any_frame=False)
+        # from the keyframe before the frame before the span: the footage before the hold
+        # gives the colours the place held (`_palette`)
+        container.seek(first - 1, stream=v, backward=True, any_frame=False)
         for pk in container.demux(v):
             try:
                 frames = pk.decode()
@@ -89,6 +97,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                     continue
                 g = f.to_ndarray(format="gray")
                 points, area, box = -1, 0, (slice(0, 0), slice(0, 0))
+                moved = None
                 if prev is not None and prev.shape == g.shape:
                     moved = _apart(g, prev, np)
                     points = int(moved.sum())
@@ -97,17 +106,23 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                         xs = np.nonzero(moved.any(axis=0))[0]
                         area = int((ys[-1] - ys[0] + 1) * (xs[-1] - xs[0] + 1))
                         box = (slice(ys[0], ys[-1] + 1), slice(xs[0], xs[-1] + 1))
-                seen = -1
+                seen = foreign = -1
                 if f.pts >= first:
                     if not shown:
                         shown.append(g)
+                        palette = _palette(prev_f if prev_f is not None else f, tol, np)
+                        prev_f = None
                     elif points >= min_points:
                         seen = _seen(g, box, shown, np)
                         if seen >= min_points:
                             shown.append(g)
                             del shown[1:-(_kept(g) - 1) or None]
+                        foreign = _foreign(f, moved, palette, np)
+                else:
+                    prev_f = f
                 prev = g
                 rows["seen"].append(seen)
+                rows["foreign"].append(foreign)
                 rows["pts"].append(int(f.pts))
                 rows["key"].append(int(bool(f.key_frame)))
                 rows["points"].append(points)
@@ -146,3 +161,76 @@ def _seen(g, box, shown: list, np) -> int:
     pixels in review V6's freeze), and the pictures before it are still shown again."""
     moved = [int(_apart(g[box], p[box], np).sum()) for p in shown if p.shape == g.shape]
     return min(moved) if moved else -1
+
+
+# Colours (review V6's class: a mark drawn over an edited freeze): a colour is three bytes,
+# Y, U, V of the decoded picture (4:2:0's chroma at the pixel's 2x2 block) or R, G, B for
+# other pixel formats, looked up in a grid of `QUANT`-level cells ...
+QUANT = 4
+# ... and a colour the footage held when one within this many levels on each of the three
+# (the cells around it: 8-11) was held by the frame before the hold (session 36, on QA
+# s28-s35 and the wide set's 152 warned holds: at 8 no held picture that lives lost its
+# note; at 12 and 16 review V6's growing line, white at 0.20 over Beam Rider, was within
+# reach of the frame's own colours)
+COLOUR_TOL = 8
+# moved pixels looked up a frame (evenly spaced among them): a keyframe's re-quantisation
+# moves millions at 4K
+MAX_LOOKED = 4096
+
+
+def _planes(f, np):
+    """Y, U, V of a 4:2:0 frame as views of its planes (no copy), else None."""
+    if f.format.name not in ("yuv420p", "yuvj420p"):
+        return None
+    return [np.frombuffer(p, np.uint8).reshape(p.height, p.line_size)[:, :p.width]
+            for p in f.planes[:3]]
+
+
+def _palette(f, tol: int, np):
+    """The colours `f` holds, widened by `tol` levels: a boolean grid of (256 / QUANT)^3."""
+    n = 256 // QUANT
+    grid = np.zeros((n, n, n), bool)
+    yuv = _planes(f, np)
+    if yuv is None:
+        rgb = f.to_ndarray(format="rgb24") // QUANT
+        grid[rgb[..., 0], rgb[..., 1], rgb[..., 2]] = True
+    else:
+        y, u, v = yuv
+        for dy in (0, 1):
+            for dx in (0, 1):
+                yy = y[dy::2, dx::2]
+                h, w = min(yy.shape[0], u.shape[0]), min(yy.shape[1], u.shape[1])
+                grid[yy[:h, :w] // QUANT, u[:h, :w] // QUANT, v[:h, :w] // QUANT] = True
+    r = -(-tol // QUANT)
+    for axis in range(3):
+        out = grid.copy()
+        for k in range(1, r + 1):
+            a = [slice(None)] * 3
+            b = [slice(None)] * 3
+            a[axis], b[axis] = slice(k, None), slice(None, -k)
+            out[tuple(a)] |= grid[tuple(b)]
+            out[tuple(b)] |= grid[tuple(a)]
+        grid = out
+    return grid
+
+
+def _foreign(f, moved, palette, np) -> int:
+    """Per mille of the pixels that moved in `f` (`MAX_LOOKED` of them, evenly) whose colour
+    the frame before the hold did not hold within the tolerance (`_palette`): an overlay
+    blended over the footage, or drawn in a colour the game does not show."""
+    if moved is None or palette is None:
+        return -1
+    ys, xs = np.nonzero(moved)
+    if ys.shape[0] == 0:
+        return -1
+    step = max(1, ys.shape[0] // MAX_LOOKED)
+    ys, xs = ys[::step], xs[::step]
+    yuv = _planes(f, np)
+    if yuv is None:
+        c = f.to_ndarray(format="rgb24")[ys, xs] // QUANT
+    else:
+        y, u, v = yuv
+        cy, cx = np.minimum(ys // 2, u.shape[0] - 1), np.minimum(xs // 2, u.shape[1] - 1)
+        c = np.stack([y[ys, xs], u[cy, cx], v[cy, cx]], axis=1) // QUANT
+    held = palette[c[:, 0], c[:, 1], c[:, 2]]
+    return int(round(1000 * (1.0 - float(held.mean()))))

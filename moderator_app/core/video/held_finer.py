@@ -26,6 +26,12 @@ digit redrawn whole (Basic Math's answer, 128-704 pixels, shown again as the pla
 through digits) is a large change. Where no stretch between two such changes
 (and the hold's ends) lasts `freeze_s`, the picture was
 never the same for the rule's 3 s: the warning becomes a note that says where it changed.
+A change whose moved pixels mostly (`DRAWN` per mille or more) took colours the frame before
+the hold did not hold (within `child_held.COLOUR_TOL` levels) is no change either: review
+V6's class, a mark drawn over the duplicated frames of an edited freeze that shows something
+new every < 3 s (a line that grows, a counter), is an overlay blended over the footage or
+drawn in a colour the game does not show; an honest clock's digits are in the colours the
+screen showed before it stood still.
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
 decode does not match one for one with the scan's, a video process that fails) keeps the
 warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
@@ -69,15 +75,23 @@ SETTLE_S = 0.3
 # edited freeze, 24 pixels) counts only when this many pixels moved: a digit redrawn whole
 # (QA s29's Basic Math in FFV1, 128-704 pixels a step)
 RETURN_POINTS = 100
+# A change whose moved pixels (per mille) took colours the frame before the hold did not hold
+# at least this often is drawn over the picture, no change of it (review V6's growing line:
+# 600-1000; the 27 held pictures of QA s28-s35 and the wide set that live: their counted
+# changes at most 1000, but never all of a hold's, session 36)
+DRAWN = 500
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
-            areas: Sequence[int], seen: Sequence[int] | None = None) -> list[float] | None:
+            areas: Sequence[int], seen: Sequence[int] | None = None,
+            foreign: Sequence[int] | None = None) -> list[float] | None:
     """The times of the frames (after the first) where the picture changed at full
     resolution: `points` pixels moved (-1: not comparable) in a bounding box of `areas`,
     `keys` whether each frame is a keyframe, `seen` the pixels apart from the nearest
     picture the hold showed before (under `MIN_POINTS`: shown again, no change unless
-    `RETURN_POINTS` moved; -1: not compared). None when a frame could not be compared."""
+    `RETURN_POINTS` moved; -1: not compared), `foreign` the per mille of the moved pixels in
+    colours the frame before the hold did not hold (`DRAWN` or more: drawn over it, no
+    change; -1: not looked up). None when a frame could not be compared."""
     k = np.asarray(keys, bool)
     intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
     out = []
@@ -90,6 +104,8 @@ def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
         if not intra and k[max(0, i - AFTER_KEY):i + 1].any():
             continue
         if seen is not None and 0 <= int(seen[i]) < MIN_POINTS and n < RETURN_POINTS:
+            continue
+        if foreign is not None and int(foreign[i]) >= DRAWN:
             continue
         out.append(float(times[i]))
     return out
@@ -152,8 +168,10 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Spa
         if not ans.get("complete"):
             return None
         pts = np.asarray(ans["pts"], np.int64)
-        keys, points, areas, seen = ans["key"], ans["points"], ans["area"], ans["seen"]
-        if not len(keys) == len(points) == len(areas) == len(seen) == pts.shape[0]:
+        keys, points, areas = ans["key"], ans["points"], ans["area"]
+        seen, foreign = ans["seen"], ans["foreign"]
+        if not len(keys) == len(points) == len(areas) == len(seen) == len(foreign) \
+                == pts.shape[0]:
             return None
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
@@ -168,7 +186,7 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Spa
     if not np.array_equal(given[at], sig.pts[idx]):
         return None
     changed = changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
-                                          for x in (keys, points, areas, seen)))
+                                          for x in (keys, points, areas, seen, foreign)))
     if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
         return None
     changed = counted(s.start_s, changed)
