@@ -48,10 +48,13 @@ DECIMALS = "its list of decimal bytes is decoded"
 _WS = rb"(?:[ \t\r\n]|\\[nrt])"
 # where a run may start: not inside a word, or right after an escaped line break (`\n66 6f`)
 _FROM = rb"(?:(?<![0-9A-Za-z_])|(?<=\\[nrt]))"
-# one byte `0xNN`, the separator between two (a comma with white space either side, or white
-# space alone), an array of 8+
+# one byte `0xNN`, the separator between two (a comma or `;` with white space either side and
+# a `//` comment after it to the line's end, or white space alone), an array of 8+ (session
+# 36, review V4: `0x66;0x69;...` and a comment a row, `0x74, // row 0`, ended the run)
 _HB = rb"0[xX][0-9A-Fa-f]{1,2}+(?![0-9A-Za-z_])"
-_ASEP = rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+|" + _WS + rb"{1,16}+)"
+_COMMENT = rb"//[^\n\\]{0,120}+"
+_ASEP = (rb"(?:" + _WS + rb"{0,16}+[,;](?:[ \t]{0,16}+" + _COMMENT + rb")?" + _WS + rb"{0,16}+|"
+         + _WS + rb"{1,16}+)")
 # (literal first, `0`, the lookbehinds after it: a pattern opening with a lookbehind is tried
 # by `re` at every byte, ~70 ns a byte on a line holding `0x` anywhere; escape's note)
 ARRAY = re.compile(rb"0(?:(?<![0-9A-Za-z_]0)|(?<=\\[nrt]0))[xX][0-9A-Fa-f]{1,2}+(?![0-9A-Za-z_])"
@@ -75,8 +78,10 @@ _DEC_SEPS = b" \t\r\n\\nrt"
 # per line (a 180 KB line cost 55 s to verify and withhold; session 35's review V3).
 _DSEP = rb"(?:  ?|:|-)"
 _END = rb"(?![0-9A-Za-z_])"
+# (and 3+ eight-digit groups: `xxd -g4`, review V4)
 _PIECE = (_FROM + rb"(?:[0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}" + _END + rb"){7,}+"
-          rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{4}" + _END + rb"){3,}+)")
+          rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{4}" + _END + rb"){3,}+"
+          rb"|[0-9A-Fa-f]{8}(?: [0-9A-Fa-f]{8}" + _END + rb"){2,}+)")
 DUMP = re.compile(_PIECE)
 # after a piece: an ASCII column to the line's end, a line break, an offset, then the next
 # piece (one byte or more: a dump's last line)
@@ -86,7 +91,8 @@ _NEXT = re.compile(
     rb"(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}+"  # (and the next is indented)
     rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
     rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
-    rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+)(?![0-9A-Za-z_])")
+    rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{2,4}){0,15}+"
+    rb"|[0-9A-Fa-f]{2,8}+(?: [0-9A-Fa-f]{2,8}){0,7}+)(?![0-9A-Za-z_])")
 # (and a shell's quotes side by side, as a JSON line writes them, `'\"` or `\"'`: a quote
 # then the other, `secrets_join.SHELL_MARKERS`: no marker of the escapes' SIMD pass, where two
 # more cost ~9x; here three needles of mapped bytes no other needle or common text holds)
@@ -100,13 +106,14 @@ _DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in 
                   else 99 if c == 44 else _QUOTES.get(c, 120) for c in range(256))
 # (one SIMD pass over the mapped bytes: ~0.2 ns a byte, where a regex of the two cost ~1.3 on
 # the bench's honest histories and a `find` a needle ~2 on hex text, each `a` a near miss)
-_DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,")
+_DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,", b",aaaaaaaa,aaaaaaaa,aaaaaaaa")
 # (in the same SIMD pass: 10 needles cost what 2 did, ~1.6-1.9 ns a byte with the `translate`,
 # on corpus v2's logs, where none of the 8 is found)
 _DEC_NEEDLES = tuple(b"ac" + sep + b"a" * i + b"c" + sep + b"a" * j + b"c" + sep + b"a"
                      for sep in (b",", b"") for i in (2, 3) for j in (2, 3))
 _NEEDLES = _DUMP_NEEDLES + _DEC_NEEDLES + _SHELL_NEEDLES
-_SEPS = b" :-\t\r\n,\\nrt"
+_SEPS = b" :-\t\r\n,;\\nrt"
+_COMMENTS = re.compile(_COMMENT)
 _NOT_HEX = bytes(c for c in range(256) if chr(c) not in "0123456789abcdefABCDEF")
 
 
@@ -144,6 +151,8 @@ def spots(data: bytes, lo: int, hi: int, arrays: bool) -> list[int]:
 def _array_bytes(run: bytes) -> bytes:
     """The bytes of an array `ARRAY` matched: at C speed when each is written `0xNN` (the
     digits the 3rd and 4th of every 4 once the separators are gone), else one by one."""
+    if b"//" in run:
+        run = _COMMENTS.sub(b"", run)
     clean = run.translate(None, _SEPS).replace(b"0X", b"0x")
     if len(clean) % 4 == 0 and clean[1::4].count(b"x") == len(clean) // 4:
         pairs = bytearray(len(clean) // 2)
