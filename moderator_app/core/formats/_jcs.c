@@ -2170,6 +2170,39 @@ static inline int prefix_ranks(const Mem *m, size_t n, unsigned char *rank)
     return seen == (1u << n) - 1;
 }
 
+/* A name prefix whose integer order is RFC 8785's UTF-16 order: the lead bytes 0xEE and 0xEF
+ * (U+E000-U+FFFF, after the surrogates in UTF-16) become 0xF5 and 0xF6, above 0xF0-0xF4 (the
+ * characters outside the BMP). Continuation bytes are 0x80-0xBF, so every byte is mapped
+ * alike; two valid names' first difference is at a character boundary in both, or inside two
+ * characters of one lead byte, where both orders agree. 0xF5 and 0xF6 never occur in UTF-8:
+ * distinct prefixes stay distinct. */
+static inline uint64_t u16_prefix(uint64_t p)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t y = (p & 0xfefefefefefefefeull) ^ 0xeeeeeeeeeeeeeeeeull; /* 0 at 0xEE, 0xEF */
+    uint64_t zero = ~(((y & lo7) + lo7) | y | lo7);                    /* exact: 0x80 there */
+    return p + (zero >> 7) * 7;
+}
+
+/* prefix_ranks in UTF-16 order (names outside the BMP among them): see u16_prefix. Why:
+ * maps keyed by emoji and halfwidth names (QA s35's `keymap`) went through sort_mems' merge
+ * and its compares, ~900 instructions an object of 6-9 members (session 36, issue 15). */
+static inline int prefix_ranks_u16(const Mem *m, size_t n, unsigned char *rank)
+{
+    uint64_t pre[RANK_MAX];
+    uint32_t seen = 0;
+    for (size_t i = 0; i < n; i++)
+        pre[i] = u16_prefix(m[i].prefix);
+    for (size_t i = 0; i < n; i++) {
+        unsigned r = 0;
+        for (size_t j = 0; j < n; j++)
+            r += pre[j] < pre[i];
+        rank[i] = (unsigned char)r;
+        seen |= 1u << r;
+    }
+    return seen == (1u << n) - 1;
+}
+
 /* ---- objects and arrays ----------------------------------------------------------------- */
 
 enum { ROLE_VALUE, ROLE_TOP, ROLE_PAYLOAD };
@@ -2406,6 +2439,58 @@ static __attribute__((noinline)) int long_name(P *ps, Mem *m, __m128i v0, __m128
     return put_name(ps, m, k, n, v, loads);
 }
 
+/* short_name for a name of at most 31 bytes whose first stop is a byte >= 0x80: non-ASCII
+ * text, checked a character at a time (utf8_seq, as parse_string's loop does) to the closing
+ * quote; 0 (the general path reads it) at an escape, a control character, DEL, invalid UTF-8
+ * or a name of 32 bytes or more. Why: maps keyed by short non-ASCII names (`é`, `ｱｲ`, an emoji:
+ * QA s35's `keymap`, 4.56x its floor) sent two names in five through parse_string, ~240
+ * instructions each (session 36, issue 15). The room for 32 bytes is short_name's. */
+static __attribute__((noinline)) int utf8_name(P *ps, Mem *m)
+{
+    const unsigned char *k = ps->p + 1, *q = k, *stop = k + 31;
+    int nonbmp = 0;
+    while (q < stop) {
+        unsigned c = *q;
+        if (c == '"')
+            break;
+        if (c < 0x80) {
+            if (c == '\\' || c < 0x20 || c == 0x7f)
+                return 0;
+            q++;
+            continue;
+        }
+        /* utf8_seq's rules, inline (a call was ~40 instructions a character); the bytes
+         * read are within the 32 short_name made sure of */
+        unsigned c1 = q[1];
+        if (c < 0xE0) {
+            if (c < 0xC2 || (c1 & 0xC0) != 0x80)
+                return 0;
+            q += 2;
+        } else if (c < 0xF0) {
+            if ((c1 & 0xC0) != 0x80 || (q[2] & 0xC0) != 0x80 || (c == 0xE0 && c1 < 0xA0) ||
+                (c == 0xED && c1 >= 0xA0))
+                return 0; /* (an overlong form, a surrogate) */
+            q += 3;
+        } else {
+            if (c > 0xF4 || (c1 & 0xC0) != 0x80 || (q[2] & 0xC0) != 0x80 ||
+                (q[3] & 0xC0) != 0x80 || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90))
+                return 0; /* (an overlong form, beyond U+10FFFF) */
+            nonbmp = 1;
+            q += 4;
+        }
+    }
+    unsigned n = (unsigned)(q - k);
+    if (q >= stop || k[n + 1] != ':')
+        return 0;
+    __m128i vw[2] = {_mm_loadu_si128((const __m128i *)k),
+                     _mm_loadu_si128((const __m128i *)(k + 16))};
+    put_name(ps, m, k, n, vw, n >= 16 ? 2 : 1);
+    m->nonbmp = (unsigned char)nonbmp;
+    ps->str_nonbmp = nonbmp;
+    ps->flags &= ~ST_ASCII;
+    return 1;
+}
+
 #endif
 
 static inline int short_name(P *ps, Mem *m)
@@ -2423,8 +2508,8 @@ static inline int short_name(P *ps, Mem *m)
             return long_name(ps, m, v, w);
     }
     unsigned n = (unsigned)__builtin_ctz(mask);
-    if (k[n] != '"' || k[n + 1] != ':')
-        return 0;
+    if (k[n] != '"' || k[n + 1] != ':') /* the first stop a byte >= 0x80: non-ASCII text */
+        return k[n] >= 0x80 ? utf8_name(ps, m) : 0;
     __m128i vw[2] = {v, w};
     return put_name(ps, m, k, n, vw, n >= 16 ? 2 : 1);
 #else
@@ -2482,7 +2567,9 @@ static int parse_object(P *ps, int depth, int role)
         Mem *m = &ps->mems[ps->nmem - 1];
         m->start = out->len;
         m->is_hash = 0;
-        if (!short_name(ps, m)) {
+        if (short_name(ps, m)) {
+            any_nonbmp |= m->nonbmp; /* (utf8_name's names: an emoji) */
+        } else {
             if ((rc = parse_string(ps, m)) != 0)
                 return rc;
             m->prefix = name_prefix(key_ptr(ps, m), m->key_len,
@@ -2698,7 +2785,8 @@ static int parse_object(P *ps, int depth, int role)
             for (size_t i = 0; i < n; i++)
                 sorted[i] = mem[ko->perm[i]];
             mem = sorted;
-        } else if (n <= RANK_MAX && !any_nonbmp && prefix_ranks(mem, n, rank)) {
+        } else if (n <= RANK_MAX && (any_nonbmp ? prefix_ranks_u16(mem, n, rank)
+                                                : prefix_ranks(mem, n, rank))) {
             /* distinct prefixes: each member goes to its rank, no repeated name */
             Mem *sorted = ps->mems + ps->nmem;
             for (size_t i = 0; i < n; i++)
