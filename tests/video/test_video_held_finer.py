@@ -63,9 +63,11 @@ def _video(tmp_path: Path, inserted: bool, ext: str = "mp4", line: bool = False,
     out = tmp_path / (f"clock_{'inserted' if inserted else 'game'}{'_line' if line else ''}"
                       f"{f'_grow{grow}' if grow else ''}.{ext}")
     bf = ["-preset", "medium", "-bf", "3"] if ext == "avi" else ["-preset", "ultrafast"]
+    enc = ["-c:v", "libx264", *bf, "-crf", "12", "-g", "60", "-pix_fmt", "yuv420p"]
+    if ext == "mkv":  # FFV1 in RGB (bgr0): every frame a keyframe, colours read as RGB
+        enc = ["-c:v", "ffv1", "-pix_fmt", "bgr0"]
     vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", *bf, "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, line, grow))
+                "-i", "-", *enc, str(out)], _Footage(inserted, line, grow))
     return out
 
 
@@ -109,15 +111,17 @@ def test_a_faint_line_blinking_over_an_inserted_freeze_keeps_its_warning(tmp_pat
     assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5  # duration-ok: the span's place in the video
 
 
-@pytest.mark.parametrize(("colour", "want"), [(180, "warning"), (130, "info")])
+@pytest.mark.parametrize(("colour", "want", "ext"), [
+    (180, "warning", "mp4"), (130, "info", "mp4"), (180, "warning", "mkv")])
 def test_a_line_growing_over_an_inserted_freeze_warns_in_a_colour_the_footage_never_held(
-        tmp_path, colour, want):
+        tmp_path, colour, want, ext):
     """Review V6's growing line (session 35's review, 4b0c4c1 made it a note): 10 pixels
     more every 0.5 s over the held frames, each a picture the hold never showed. Grey 180
     is a colour the frame before the hold does not hold (grey 100, white squares, the
     clock's 130): drawn over the picture, no change, the warning kept. In the clock's own
-    colour the same line is a note: the rule's limit, a mark in the footage's colours."""
-    [f] = _frozen(run_scan(_video(tmp_path, inserted=True, grow=colour)))
+    colour the same line is a note: the rule's limit, a mark in the footage's colours. In
+    FFV1's RGB the colours are read as R, G, B."""
+    [f] = _frozen(run_scan(_video(tmp_path, inserted=True, ext=ext, grow=colour)))
     assert f.severity == want
     assert abs(f.start_s - 3.0) <= 0.5 and abs(f.end_s - 8.0) <= 0.5  # duration-ok: the span's place in the video
     if want == "info":
