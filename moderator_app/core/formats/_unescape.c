@@ -25,6 +25,8 @@
  *   `\uXXXX` (its UTF-8, a lone surrogate as three bytes: Python's "surrogatepass"), `\/`
  *   (`/`), `\\` (kept as written, both bytes); any other backslash stays. Each escape is at
  *   least as long as what it decodes to: the output is never longer than the input.
+ * - pair_rows: `secrets_bytes._PAIR_ROWS` (session 36): the rows of two-digit bytes that
+ *   follow a dump's piece, their end and their hex digits; see `pair_rows`.
  * - listed: `secrets_join.listed_view` (session 36): each list of string literals joined by
  *   an empty string (the regex `secrets_join._LISTED`, found left to right as `finditer`
  *   does) written as the one literal it makes, the rest of the line as it is; see `listed`.
@@ -33,7 +35,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 6
+#define ABI 7
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -408,6 +410,76 @@ static PyObject *runs(PyObject *self, PyObject *args)
     return out;
 }
 
+/* --- pair_rows: a dump's rows of bytes alone (secrets_bytes._PAIR_ROWS) -----------------------
+ * From pos, as many rows as follow, each (the regex, read as the parser below: every part is
+ * possessive or has one way) `:` or `-` optional, a line break (CR LF, LF, or escaped `\r\n`,
+ * `\n`), 0-16 spaces or tabs, two hex digits, then up to 63 of (one or two spaces, `:` or `-`,
+ * then two hex digits), and no ASCII letter, digit or `_` after. Returns (end, the rows' hex
+ * digits): what a row spans holds no other hex digit. One `re` call a dump cost ~0.5 us a
+ * row (~6 s per 512 MiB of openssl colon hex). */
+static Py_ssize_t pair_row(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i < n && (s[i] == ':' || s[i] == '-'))
+        i++;
+    if (i + 1 < n && s[i] == '\r' && s[i + 1] == '\n')
+        i += 2;
+    else if (i < n && s[i] == '\n')
+        i += 1;
+    else if (i + 3 < n && s[i] == '\\' && s[i + 1] == 'r' && s[i + 2] == '\\' && s[i + 3] == 'n')
+        i += 4;
+    else if (i + 1 < n && s[i] == '\\' && s[i + 1] == 'n')
+        i += 2;
+    else
+        return -1;
+    for (int k = 0; k < 16 && i < n && (s[i] == ' ' || s[i] == '\t'); k++)
+        i++;
+    if (!(i + 1 < n && HEXRUN[s[i]] && HEXRUN[s[i + 1]]))
+        return -1;
+    i += 2;
+    for (int k = 0; k < 63; k++) {
+        Py_ssize_t j = i;
+        if (j < n && s[j] == ' ')
+            j += (j + 1 < n && s[j + 1] == ' ') ? 2 : 1;
+        else if (j < n && (s[j] == ':' || s[j] == '-'))
+            j++;
+        else
+            break;
+        if (!(j + 1 < n && HEXRUN[s[j]] && HEXRUN[s[j + 1]]))
+            break;
+        i = j + 2;
+    }
+    if (i < n && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z')
+                  || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_'))
+        return -1;
+    return i;
+}
+
+static PyObject *pair_rows(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos))
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, from = pos < 0 ? 0 : pos > n ? n : pos, i = from, end;
+    while ((end = pair_row(s, i, n)) >= 0)
+        i = end;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t k = from; k < i; k++)
+        count += HEXRUN[s[k]];
+    PyObject *digits = PyBytes_FromStringAndSize(NULL, count);
+    if (digits == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *w = PyBytes_AS_STRING(digits);
+    for (Py_ssize_t k = from; k < i; k++)
+        if (HEXRUN[s[k]])
+            *w++ = (char)s[k];
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nN)", i, digits);
+}
+
 /* --- listed: the listed-join view (secrets_join._LISTED, _listed_view_py) --------------------
  * The regex, read as the parser below (every part of it is possessive or cannot backtrack into
  * another way: a literal's content stops at its quote, white space or a backslash, and none of
@@ -617,6 +689,8 @@ static PyMethodDef methods[] = {
      "(start, end) of each maximal run of least+ base64 (kind 0) or hex (kind 1) characters."},
     {"reader_next", reader_next, METH_VARARGS,
      "(start, end) of the next run of 16-4,095 the reader's gate asks at or after pos, or None."},
+    {"pair_rows", pair_rows, METH_VARARGS,
+     "(end, hex digits) of the rows of two-digit bytes at pos (secrets_bytes._PAIR_ROWS)."},
     {"listed", listed, METH_O,
      "(the view with each list of literals joined by an empty string as its literal, the "
      "column of the first + 1), or None (secrets_join.listed_view)."},

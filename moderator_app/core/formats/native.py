@@ -50,7 +50,7 @@ def load_skim() -> ModuleType | None:
 
 
 # The `_unescape` build `secrets_decode` is written for (`ABI` in _unescape.c).
-UNESCAPE_ABI = 6
+UNESCAPE_ABI = 7
 
 
 def load_unescape() -> ModuleType | None:
