@@ -42,7 +42,12 @@ def _both(data: bytes) -> tuple[object, object]:
     (b"[" + b" " * 17 + b'"ab", "cd"].join("")', None),
     (b"[" + b" " * 16 + b'"ab", "cd"].join("")', (b'"abcd"', 1)),
     (b"[" + b", ".join([b'"a"'] * 256) + b'].join("")', (b'"' + b"a" * 256 + b'"', 1)),
-    (b"[" + b", ".join([b'"a"'] * 257) + b'].join("")', None),
+    # (session 36, review V4: 4,096 items, not 256; an empty item is one)
+    (b"[" + b", ".join([b'"a"'] * 4096) + b'].join("")', (b'"' + b"a" * 4096 + b'"', 1)),
+    (b"[" + b", ".join([b'"a"'] * 4097) + b'].join("")', None),
+    (b'["ab", "", \'\', "cd"].join("")', (b'"abcd"', 1)),
+    (b'["", ""].join("")', (b'""', 1)),
+    (b'"".join(["ab",""])', (b'"ab"', 1)),
     (b'["' + b"a" * 256 + b'", "b"].join("")', (b'"' + b"a" * 256 + b'b"', 1)),
     (b'["' + b"a" * 257 + b'", "b"].join("")', None),
     (b'[["ab", "cd"].join("")]', (b'["abcd"]', 2)),

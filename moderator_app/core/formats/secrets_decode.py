@@ -81,6 +81,7 @@ _U_WRITTEN = re.compile(rb"\\\\u[0-9A-Fa-f]{4}[^\\\s\"']{0,3}+(?:\\\\u[0-9A-Fa-f
 _U_BRACE = re.compile(rb"(\\\\?)u\{0{0,4}+([0-7][0-9A-Fa-f])\}")
 _U_BRACE_WRITTEN = re.compile(rb"\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+"
                               rb"(?:\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+){3}")
+_BRACE, _BRACE_WRITTEN = (b"\\u{",), (b"\\\\u{",)
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -181,7 +182,8 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         if windows:
             yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
     if b"\\u" in raw:
-        src = _U_BRACE.sub(rb"\1u00\2", raw) if b"\\u{" in raw else raw
+        # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
+        src = _U_BRACE.sub(rb"\1u00\2", raw) if markers_of(raw, _BRACE) else raw
         windows, column = _windows(src, _U_RUN)
         if windows:
             yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
@@ -402,7 +404,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
             (_ESC_RUN, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
-            (_U_BRACE_WRITTEN, b"\\\\u" in found and data.find(b"\\\\u{", lo, hi) >= 0),
+            (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo

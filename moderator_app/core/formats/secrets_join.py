@@ -14,8 +14,9 @@ quote): `api_key = "..." + "..."` then reads as one literal after its name.
 A list of literals joined by an empty string (session 35, QA s34 h34_05: `const pat =
 ["dckr_pa", "t_QA34j", ...].join("")`) is read as the literal it makes too (`listed`):
 JavaScript's `[...].join("")` / `.join('')`, Python's `"".join([...])` / `''.join((...))`,
-2-256 literals between commas (white space and line breaks around them, a comma after the
-last), the gate's marker `.join(` (`LIST_MARKERS`).
+2-4,096 literals between commas (white space and line breaks around them, a comma after
+the last; an item may be empty: session 36, review V4), the gate's marker `.join(`
+(`LIST_MARKERS`).
 
 Not read: a literal joined to a variable (`"sk-" + suffix`), template strings, a list joined
 by a separator that is not empty or held in a variable, PHP's or Perl's `.`, `concat(...)`,
@@ -61,7 +62,10 @@ JOIN_MARKERS = (b'"+', b'" +', b"'+", b"' +", b'" ..', b"' ||", b'" \\"', b'"\\n
 SHELL_MARKERS = (b"'\\\"", b"\\\"'")
 # A list of literals joined by an empty string (above): JavaScript's and Python's
 _EMPTY = rb"(?:\\?\"\\?\"|'')"
-_ITEMS = (_LIT + rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _LIT + rb"){1,255}+"
+# (an item may be empty and a list hold 4,096 (session 36, review V4): one `""` ended the list,
+# and so did a 257th item, and either hid a key; `_unescape.c`'s `items_at` reads the same)
+_ITEM = rb"(?:\\?\"[^\"\s\\]{0,256}+\\?\"|'[^'\s\\]{0,256}+')"
+_ITEMS = (_ITEM + rb"(?:" + _WS + rb"{0,16}+," + _WS + rb"{0,16}+" + _ITEM + rb"){1,4095}+"
           + _WS + rb"{0,16}+,?" + _WS + rb"{0,16}+")
 _LISTED = (rb"\[" + _WS + rb"{0,16}+(" + _ITEMS + rb")\]" + _WS + rb"{0,16}+\.join\("
            + _WS + rb"{0,16}+" + _EMPTY + _WS + rb"{0,16}+\)"
@@ -123,7 +127,7 @@ def _cut(raw: bytes, at: int) -> int:
 def listed_view(raw: bytes) -> tuple[bytes, int] | None:
     """`raw` with each list of literals joined by an empty string (`listed`) written as the
     one literal it makes (`["ab", "cd"].join("")` reads `"abcd"`, its name before it kept),
-    and the column of the first; None when `raw` holds none. The lists are at most 256
+    and the column of the first; None when `raw` holds none. The lists are at most 4,096
     literals of 256 characters (a match is bounded), found left to right: linear. In C
     (`_unescape.listed`, session 36) where built: the regex and ~1.5 us of Python a list cost
     ~45 s per 512 MiB of a line made of tiny lists; `_listed_view_py` is the fallback and
