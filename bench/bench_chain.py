@@ -7,7 +7,8 @@ hard for RFC 8785; `base64`: a base64 screenshot in each observation, which hold
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
 `ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, QA s32's `uuidmap`,
-QA s33's `sqlrows`, QA s34's `tuplelog` (spelled by Python's json.dumps), and others)
+QA s33's `sqlrows`, QA s34's `tuplelog` and QA s35's `keymap` (both spelled by Python's
+json.dumps), and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);
@@ -76,7 +77,7 @@ WRITERS = {"orjson": None, "dumps": lambda ev: json.dumps(ev).encode(),
            "compact": lambda ev: json.dumps(ev, ensure_ascii=False, separators=(",", ":"))
            .encode()}
 # the writer a shape's corpus is spelled with when --writer is not given (as its QA pass wrote it)
-SHAPE_WRITER = {"tuplelog": "compact"}
+SHAPE_WRITER = {"tuplelog": "compact", "keymap": "compact"}
 
 
 def generate(path: Path, events: int, shape: str, writer: str = "orjson") -> None:
@@ -128,10 +129,11 @@ def main() -> int:
     # (nullsparse: the furthest over the goal in session 28, issue 15), and QA s32's objects
     # keyed by unique UUIDs (uuidmap: 2.78x in QA s32, T8), and QA s33's SQL rows of mixed
     # scalars (sqlrows: 3.07x in QA s33, T7), and QA s34's rows nesting an object among
-    # scalars (tuplelog: 3.17x in QA s34, T7)
+    # scalars (tuplelog: 3.17x in QA s34, T7), and QA s35's maps under non-BMP names (keymap:
+    # 4.56x in QA s35, T5)
     ap.add_argument("--shape",
                     default="plain,escape,base64,toolcall,numbers,detections,deeparrays,html,"
-                            "boolgrid,nullsparse,uuidmap,sqlrows,tuplelog",
+                            "boolgrid,nullsparse,uuidmap,sqlrows,tuplelog,keymap",
                     help=f"payload shapes, comma-separated, or 'all' ({', '.join(SHAPES)})")
     args = ap.parse_args()
     shapes = SHAPES if args.shape == "all" else tuple(args.shape.split(","))

@@ -71,14 +71,18 @@ A shape QA held out in session 28 (QA s28, issue 15):
   (the hash, of the canonical form, stays intact); no writer the spelling check knows spells
   such a line, and the C scan declined every line for its escaped schema (30x the floor).
 
-Shapes QA held out in sessions 32 (T8), 33 (T7) and 34 (T7), added to the bench a session later:
+Shapes QA held out in sessions 32 (T8), 33 (T7), 34 (T7) and 35 (T5), added to the bench a session
+later:
 
 * `uuidmap`: a game's entity table keyed by UUIDs (36-byte names, none repeated);
 * `sqlrows`: a SQL result's rows as arrays of mixed scalars (an integer, a 2-decimal float, a
   short string with a quote, comma, escape or non-ASCII letter, null, a boolean);
 * `tuplelog`: a game server's log rows mixing a 13-digit int, strings, a 3-decimal float, a
   small object (an int and a 2-int array), null, a bool and a tiny float Python spells with an
-  exponent (`bench_chain.py` writes it with Python's compact `json.dumps`, as QA s34 did).
+  exponent (`bench_chain.py` writes it with Python's compact `json.dumps`, as QA s34 did);
+* `keymap`: QA s35's per-tick maps of mixed scalars under shuffled names whose RFC 8785 (UTF-16)
+  order is not code point order (emoji, halfwidth, accented, an escaped NUL), with `-0.0`,
+  `4e+22` and control characters (written with Python's compact `json.dumps`, as QA s35 did).
 
 `shaped_payload(shape, rng, size)` returns one payload dict of about `size` bytes once encoded
 (`plain` is `trajectory_writer.make_run_events`' own mix of four event kinds).
@@ -93,7 +97,7 @@ import random
 SHAPES = ("plain", "escape", "unicode", "members", "nested", "ints", "base64", "toolcall",
           "numbers", "cjkkeys", "tiny", "detections", "deeparrays", "ansi", "floatarray",
           "deepargs", "html", "boolgrid", "gamestate", "points", "nullsparse", "phpslashes",
-          "uuidmap", "sqlrows", "tuplelog")
+          "uuidmap", "sqlrows", "tuplelog", "keymap")
 
 _WORDS = ("train", "loss", "python", "config", "step", "reward", "episode", "level", "move",
           "jump", "left", "right", "score", "frame", "policy", "value", "grad", "batch")
@@ -516,6 +520,41 @@ def php_spelling(line: bytes) -> bytes:
     return line.replace(b"/", b"\\/")
 
 
+# QA s35's held-out `keymap` (miss T5)
+#: keys whose RFC 8785 order (UTF-16 code units) differs from code-point order: a
+#: supplementary-plane key (a surrogate pair, 0xD83D...) sorts BEFORE a key of U+FF61-FFFF
+_KEYMAP_KEYS = ("hp", "Hp", "x", "y", "é", "ｱｲ", "\U0001F47E", "ß", "z_1", "z10", "z2", "ｶ",
+         "\U0001D11E", "a\u0000b", "tag")
+
+
+def _keymap_payload(rng: random.Random, size: int) -> dict:
+    """A game server's per-tick state as a map of maps: `{"ticks": {"t000123": {...}}}`, each
+    inner object written in SHUFFLED key order with keys whose RFC 8785 order is not code-
+    point order (a key of a surrogate pair before `ｱｲ`; an escaped NUL), values mixing ints,
+    negative floats, `1e21`-scale floats (RFC 8785: `1e+21`), `-0.0` (RFC 8785: `0`), 1e-7
+    (`1e-7`), bools, null and short strings with a control character. No pass used maps of
+    mixed scalars under non-BMP keys (uuidmap: uuid keys to flat rows; keys sorted ASCII).
+    Here since session 36 so that the bench times it; scripts/qa_session35.py builds its chain
+    with it."""
+    ticks, used, t = {}, 30, 100
+    while used < size - 120:
+        t += rng.randint(1, 7)
+        keys = rng.sample(_KEYMAP_KEYS, rng.randint(6, 9))
+        obj = {}
+        for k in keys:
+            r = rng.random()
+            obj[k] = (rng.randint(-2 ** 31, 2 ** 31) if r < 0.2 else
+                      -round(rng.uniform(0, 999), 4) if r < 0.35 else
+                      rng.randint(1, 9) * 10.0 ** rng.choice((21, 22, -7, -8)) if r < 0.45 else
+                      -0.0 if r < 0.5 else rng.random() < 0.5 if r < 0.62 else
+                      None if r < 0.7 else
+                      rng.choice(("ok", "tab\there", "bell\u0007", "ÿ", "\U0001F47E")))
+        ticks[f"t{t:06d}"] = obj
+        used += len(json.dumps({f"t{t:06d}": obj}, ensure_ascii=False,
+                               separators=(",", ":")))
+    return {"schema": "tickstate/2", "ticks": ticks}
+
+
 def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
     """One observation-like payload of about `size` bytes in `shape` (see `SHAPES`; not
     `plain`)."""
@@ -569,5 +608,7 @@ def shaped_payload(shape: str, rng: random.Random, size: int) -> dict:
         return _sqlrows_payload(rng, size)
     if shape == "tuplelog":
         return _tuplelog_payload(rng, size)
+    if shape == "keymap":
+        return _keymap_payload(rng, size)
     raise ValueError(f"unknown payload shape {shape!r}; one of {', '.join(SHAPES)}")
 
