@@ -32,7 +32,10 @@ escape-heavy logs large enough to time:
   a Python bytes repr with EVERY byte a `\\xNN` escape (honest words), a Vault token
   (`hvs.` + 90) spelled the same way on the LAST line; e_colonhex_128mb, 128 MiB of openssl-
   style colon hex of seeded random bytes (15 bytes a line), a Brevo key
-  (`xkeysib-` + 64 hex + `-` + 16) spelled the same way on the last line. `verify --json` and
+  (`xkeysib-` + 64 hex + `-` + 16) spelled the same way on the last line; e_listjoin_128mb
+  (added in session 36 by its escape engineer, so the shape stays timed), 128 MiB of tiny
+  listed joins (`["ab", "cd"].join("")`, 780 an observation), a Google OAuth client secret as
+  a listed join on the last line. `verify --json` and
   `withhold` each under prlimit --as=512 MiB, timeout 300 s; CPU (user + sys) scaled x4 to 512
   MiB against the 30 s bar; the key flagged and not published.
 
