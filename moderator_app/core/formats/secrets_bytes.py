@@ -175,11 +175,26 @@ def _array_bytes(run: bytes) -> bytes:
 
 def _decimal_bytes(run: bytes) -> bytes | None:
     """The bytes of a list `DECIMAL` matched, or None when a number is past 255 (no bytes:
-    byte counts, scores, coordinates past 255)."""
+    byte counts, scores, coordinates past 255). `_DEC_PIECE` bytes of digits at a time (the
+    temporaries of a piece only: one `split` of a 15.7 MB list held 330 MB), each number
+    looked up (`_DEC_VALUE`: 0.16 s for 3.9 million, `int` 0.25)."""
+    clean = run.translate(None, _DEC_SEPS)
+    out = bytearray()
+    at = 0
     try:
-        return bytes(map(int, run.translate(None, _DEC_SEPS).split(b",")))
-    except ValueError:
+        while at < len(clean):
+            cut = clean.find(b",", at + _DEC_PIECE)
+            cut = len(clean) if cut < 0 else cut
+            out += bytes(map(_DEC_VALUE.__getitem__, clean[at:cut].split(b",")))
+            at = cut + 1
+    except KeyError:
         return None
+    return bytes(out)
+
+
+_DEC_PIECE = 1 << 16
+_DEC_VALUE = {**{b"%d" % i: i for i in range(256)}, **{b"%02d" % i: i for i in range(100)},
+              **{b"%03d" % i: i for i in range(256)}}
 
 
 def _pair_rows_py(raw: bytes, pos: int) -> tuple[int, bytes]:
