@@ -19,7 +19,10 @@ Three readers, each the product's own call:
 - `fixed`: `reading.analyze_at(fixed=True)` at the true offset, its `reactions` (the learned
   tile weights' novelty, `measure_all`: what the findings read);
 - `answers`: `reactions.answers` (session 34): the plain reader or the onsets' surprise in
-  their own tiles, within ANSWER_MAX_S (not yet read by any stage of the product).
+  their own tiles, within ANSWER_MAX_S, each frame's surprise judged against its own
+  second (`surprise_null`, session 36). Read by the product since session 36
+  (`Thresholds.sync_per_action_reader` on): `fixed` is then this reader on the learned
+  weights' novelty.
 
 `--sets qa` adds QA's kept genuine runs (the passes already judged, `judged_qa`: qa-s28 ...
 qa-s34, never the session's own pass; held out, games outside the wide set; their truth's clock as `holds_sweep_s28` reads it, no file shift; their scans from QA's
