@@ -32,6 +32,7 @@ from moderator_app.ui.video_lane import ROW_H, VideoLane
 OFFSET_SETTLE_MS = 400
 TRACK_RANGE_S = 1.0  # the offset track shows offsets within +-1 s of the one in use
 REACTED = QColor(90, 200, 120)
+LATE = QColor(230, 170, 40)  # answered within the rule's 0.5 s, after the reader's 0.15 s
 MISSED = QColor(230, 80, 80)
 SPAN_COLORS = {
     "sync.offset_jump": QColor(220, 60, 60, 110), "sync.no_reaction": QColor(230, 170, 40, 110),
@@ -109,6 +110,19 @@ class AutoSyncBox(QGroupBox):
             self.session.set_offset(self.analysis.suggested_offset_s)
 
 
+def reaction_tick(r) -> tuple[QColor, float]:
+    """An action's tick in the reactions lane: its colour and height (0..1 of the row).
+    Green, as tall as the reaction is clear: the reader found the answering frame (within
+    0.15 s, `Reaction.video_s`); amber, half height: the picture answered within the 0.5 s
+    `sync.no_reaction` looks at, later than the reader attributes a frame; red, full height:
+    no answer at all (`Reaction.missed`). Why three: since the per-action reader is on, a
+    press answered 0.15-0.5 s late was red in the lane while the rule counted it answered
+    (review s36 V2): the lane says what the finding counts."""
+    if r.video_s is not None:
+        return REACTED, 0.4 + 0.6 * r.confidence
+    return (MISSED, 1.0) if r.missed else (LATE, 0.5)
+
+
 class SyncLane(VideoLane):
     def __init__(self, timeline: Timeline, parent: QWidget | None = None) -> None:
         super().__init__(timeline, parent)
@@ -143,14 +157,13 @@ class SyncLane(VideoLane):
             if f.rule == "sync.offset_jump":  # the splice itself: a full-height line
                 p.setPen(QPen(MISSED, 2))
                 p.drawLine(QPointF(x0, 0), QPointF(x0, 2 * ROW_H))
-        for r in a.reactions:  # a tick per action: green with a reaction, red without
+        for r in a.reactions:  # a tick per action (`reaction_tick`)
             x = self._x(r.expected_video_s)
             if x < LABEL_W or x > self.width():
                 continue
-            ok = r.video_s is not None
-            h = (ROW_H - 3) * (0.4 + 0.6 * r.confidence) if ok else ROW_H - 3
-            p.setPen(QPen(REACTED if ok else MISSED, 2))
-            p.drawLine(QPointF(x, ROW_H - 1), QPointF(x, ROW_H - 1 - h))
+            colour, tall = reaction_tick(r)
+            p.setPen(QPen(colour, 2))
+            p.drawLine(QPointF(x, ROW_H - 1), QPointF(x, ROW_H - 1 - (ROW_H - 3) * tall))
         used = a.offset_used_s or 0.0
         mid = ROW_H + ROW_H / 2
         p.setPen(QPen(pal.color(pal.ColorRole.Mid), 1, Qt.PenStyle.DashLine))

@@ -125,9 +125,38 @@ def test_a_run_of_unanswered_noops_is_no_miss():
     assert without_noop_misses(a).findings == []
 
 
+def test_a_button_the_rules_window_answered_is_no_miss_of_the_run():
+    # the per-action reader attributes no frame to the FIRE (its 0.15 s window), but the
+    # rule's 0.5 s window holds an answer (`within_rule`): the finding's misses are the NOOPs
+    # alone, so the run of NOOPs is no miss (review s36 V1: read as `video_s is None`, the
+    # FIRE would count as a missed button and keep the finding)
+    a = _missed(_analysis([(12.28, "UPRIGHT", 0.01), (13.91, "NOOP", None),
+                           (15.2, "FIRE", None), (16.38, "NOOP", None),
+                           (18.37, "NOOP", None), (19.99, "DOWNLEFT", -0.01)]), 12.43, 18.37, 3)
+    rs = [replace(r, within_rule=True) if a.kinds[r.index] == "press button=FIRE" else r
+          for r in a.reactions]
+    assert without_noop_misses(replace(a, reactions=rs)).findings == []
+    # and without the rule's answer the FIRE is a missed button: the finding stays
+    assert [f.rule for f in without_noop_misses(a).findings] == ["sync.no_reaction"]
+
+
 def test_a_run_of_unanswered_buttons_keeps_its_finding():
     # the freeze of the same run: a FIRE and a LEFT under it, unanswered
     a = _missed(_analysis([(3.82, "UPRIGHT", 0.01), (5.64, "FIRE", None),
                            (6.5, "NOOP", None), (7.32, "LEFT", None),
                            (8.62, "FIRE", 0.01)]), 5.64, 7.32, 3)
     assert [f.rule for f in without_noop_misses(a).findings] == ["sync.no_reaction"]
+
+
+def test_the_reports_summary_counts_misses_as_the_rule_does():
+    # review s36 V2: with the per-action reader on, a press answered 0.15-0.5 s late has no
+    # attributed frame (video_s None) but is answered for `sync.no_reaction`: the summary
+    # says so (answered_late) instead of counting it without reaction
+    from moderator_app.core.sync.run import SyncSection
+
+    a = _analysis([(5.0, "FIRE", None), (6.0, "LEFT", None), (7.0, "UP", 0.05)])
+    rs = [replace(r, within_rule=True) if r.index == 0 else r for r in a.reactions]
+    d = SyncSection(replace(a, reactions=rs)).to_dict()
+    s = d["reactions_summary"]
+    assert (s["measured"], s["without_reaction"], s["answered_late"]) == (11, 1, 1)
+    assert [r["missed"] for r in d["reactions"][:3]] == [False, True, False]

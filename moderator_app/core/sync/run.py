@@ -194,13 +194,19 @@ def _analysis_dict(a: SyncAnalysis) -> dict[str, Any]:
         "reason": a.reason or None,
         "offset_used_s": _r(a.offset_used_s, 4),
         "drift_percent": a.drift_percent,
+        # measured: the reader attributed the answering frame (its window); without_reaction:
+        # no answer within the 0.5 s `sync.no_reaction` counts misses in (`Reaction.missed`);
+        # answered_late: the rest, answered within 0.5 s but not attributed (review s36 V2)
         "reactions_summary": {"measured": len(delays),
-                              "without_reaction": len(a.reactions) - len(delays),
+                              "without_reaction": sum(r.missed for r in a.reactions),
+                              "answered_late": sum(r.video_s is None and not r.missed
+                                                   for r in a.reactions),
                               "delay_s_p10": q(0.1), "delay_s_median": q(0.5),
                               "delay_s_p90": q(0.9)},
         "reactions": [{"action": r.index, "run_s": _r(r.run_s),
                        "expected_video_s": _r(r.expected_video_s), "video_s": _r(r.video_s),
-                       "delay_s": _r(r.delay_s), "confidence": _r(r.confidence, 2)}
+                       "delay_s": _r(r.delay_s), "confidence": _r(r.confidence, 2),
+                       "missed": r.missed}
                       for r in a.reactions],
         "offset_track": [{"run_s": p.run_s, "offset_s": p.offset_s, "z": p.z} for p in a.track],
         "segments": [{"run_start_s": _r(s0), "run_end_s": _r(s1), "offset_s": _r(o, 4)}
