@@ -2,7 +2,7 @@
 it keeps the pictures a hold showed to compare each change with, and 32 of them were 265 MB
 at 4K and 1.06 GB at 8K, over issue 15's 512 MiB (the child's own 3 GiB cap made it fail
 safe, the warning kept, not read). Now `child_held.SHOWN_BYTES` (96 MiB) bounds them: fewer
-pictures kept at 4K and above, two at 8K (the hold's first and the newest).
+pictures kept at 4K and above, three at 8K (the hold's first and the newest).
 
 The clip: 8K (7680x4320) grey, still but for a 24x24 white square that steps 40 px right
 each frame, 2 s at 10 frames a second: every frame is a picture the hold has not shown, so

@@ -34,8 +34,8 @@ MAX_FRAMES = 4000
 # first dropped) ...
 MAX_SHOWN = 32
 # ... and at most this many bytes of them (review V10: 32 pictures are 265 MB at 4K, 1.06 GB
-# at 8K, over issue 15's 512 MiB; 32 up to 1080p's 2 MB, 11 at 4K, 2 at 8K: the hold's first
-# picture and the newest)
+# at 8K, over issue 15's 512 MiB; 32 up to 1080p's 2 MB, 12 at 4K's 8.3 MB, 3 at 8K's 33.2 MB:
+# the hold's first picture and the newest; review s36 V3 counted them)
 SHOWN_BYTES = 96 << 20
 
 
