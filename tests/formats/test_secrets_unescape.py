@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(C is None, reason="the C accelerator is not buil
 FUZZ = settings(max_examples=400, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # the bytes an escape is made of, and a few that break one
-ALPHABET = b"%\\&#;/xXu0123456789aAbBcCdDfFgG; z\xff\n"
+ALPHABET = b"%\\&#;/xXu0123456789aAbBcCdDfFgG; z\xff\n{}"
 GITHUB = "ghp_" + "S34unescapeTokenAbCdEfGhIjKlMnOpQrSt"
 
 UNQUOTE = [
@@ -55,6 +55,24 @@ UNICODE = [
 def test_unicode_decodes_each_u_escape_under_128_and_keeps_the_rest(raw, want):
     assert sd._unicode_py(raw) == want
     assert C.unicode(raw) == want
+
+# ES6's `\u{XX}` (`_U_BRACE`: up to 4 zeros taken as they stand, then [0-7] and a hex digit)
+UBRACE = [
+    (b"\\u{41}\\u{0042}", b"\\u0041\\u0042"), (b"\\\\u{41}", b"\\\\u0041"),
+    (b"u{41}", b"u{41}"), (b"\\\\\\u{41}", b"\\\\\\u0041"), (b"\\u{000041}", b"\\u0041"),
+    (b"\\u{0000041}", b"\\u{0000041}"),
+    (b"\\u{000000}", b"\\u0000"), (b"\\u{00000a}", b"\\u000a"), (b"\\u{07}", b"\\u{07}"),
+    (b"\\u{0007}", b"\\u{0007}"), (b"\\u{7f}", b"\\u007f"), (b"\\u{80}", b"\\u{80}"),
+    (b"\\u{1F600}", b"\\u{1F600}"), (b"\\u{41", b"\\u{41"), (b"\\u{\\u{41}", b"\\u{\\u0041"),
+    (b"{41}", b"{41}"), (b"x{41}u{", b"x{41}u{"), (b"u{4g}", b"u{4g}"), (b"", b""),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), UBRACE)
+def test_ubrace_writes_each_es6_escape_under_128_as_a_u_escape_and_keeps_the_rest(raw, want):
+    assert sd._ubrace_py(raw) == want
+    assert C.ubrace(raw) == want
+
 
 JSON = [
     (b"sk\\u002dproj", b"sk-proj"), (b"a\\/b", b"a/b"), (b"\\\\u0067", b"\\\\u0067"),
@@ -99,6 +117,7 @@ def test_unescape_decodes_each_character_escape_under_128_and_keeps_the_rest(raw
 @given(st.lists(st.sampled_from(list(ALPHABET)), max_size=40).map(bytes))
 def test_c_and_python_agree_on_escape_heavy_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
+    assert C.ubrace(raw) == sd._ubrace_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
     assert C.json_unescape(raw) == sec._unescape_json_py(raw)
@@ -108,6 +127,7 @@ def test_c_and_python_agree_on_escape_heavy_bytes(raw):
 @given(st.binary(max_size=2000))
 def test_c_and_python_agree_on_random_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
+    assert C.ubrace(raw) == sd._ubrace_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
     assert C.json_unescape(raw) == sec._unescape_json_py(raw)
@@ -170,6 +190,7 @@ def test_the_decoders_are_c_wherever_a_c_compiler_is():
     assert sd._unquote is C.unquote
     assert sd._unescape is C.unescape
     assert sd._unicode is C.unicode
+    assert sd._ubrace is C.ubrace
 
 
 @pytest.mark.parametrize("abi", [None, native.UNESCAPE_ABI + 1])
