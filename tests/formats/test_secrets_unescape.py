@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from moderator_app.core.formats import native
 from moderator_app.core.formats import secrets as sec
 from moderator_app.core.formats import secrets_decode as sd
+from moderator_app.core.formats import secrets_join as sj
 from moderator_app.core.formats.secrets_public import scan_public
 
 C = native.UNESCAPE
@@ -74,6 +75,30 @@ def test_ubrace_writes_each_es6_escape_under_128_as_a_u_escape_and_keeps_the_res
     assert C.ubrace(raw) == want
 
 
+# where two string literals meet (`secrets_join._BOUNDARY`): an operator or white space between
+# quotes, or a shell's quotes side by side (`'a'"b"`, as a JSON line writes it `'a'\\"b\\"`)
+JOINS = [
+    (b"'a'\\\"b\\\"'c'", b"'abc'"), (b"'a'\"b\"", b"'ab\""), (b'"a" + "b"', b'"ab"'),
+    (b"'a' || 'b'", b"'ab'"), (b'"a" .. "b"', b'"ab"'), (b'"a"\\n  "b"', b'"ab"'),
+    (b'"a"' + b" " * 16 + b'+ "b"', b'"ab"'), (b'"a"' + b" " * 17 + b'+ "b"', b'"a"' + b" " * 17
+                                                + b'+ "b"'),
+    (b'"a"' + b" " * 17 + b'"b"', b'"a"' + b" " * 17 + b'"b"'), (b'"a"+ +"b"', b'"a"+ +"b"'),
+    (b"\\'\\\"", b""), (b"\\\\'", b"\\\\'"), (b'"a"\\x"b"', b'"a"\\x"b"'), (b"", b""),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), JOINS)
+def test_joins_removes_each_place_two_literals_meet(raw, want):
+    assert sj._joins_py(raw) == want
+    assert C.joins(raw) == want
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(list(b"'\"\\     \t\n+.|nrtab")), max_size=70).map(bytes))
+def test_c_and_python_agree_on_joins_of_quote_heavy_bytes(raw):
+    assert C.joins(raw) == sj._joins_py(raw)
+
+
 JSON = [
     (b"sk\\u002dproj", b"sk-proj"), (b"a\\/b", b"a/b"), (b"\\\\u0067", b"\\\\u0067"),
     (b"\\u00e9", "\u00e9".encode()), (b"\\u20AC", "\u20ac".encode()),
@@ -118,6 +143,7 @@ def test_unescape_decodes_each_character_escape_under_128_and_keeps_the_rest(raw
 def test_c_and_python_agree_on_escape_heavy_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.ubrace(raw) == sd._ubrace_py(raw)
+    assert C.joins(raw) == sj._joins_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
     assert C.json_unescape(raw) == sec._unescape_json_py(raw)
@@ -128,6 +154,7 @@ def test_c_and_python_agree_on_escape_heavy_bytes(raw):
 def test_c_and_python_agree_on_random_bytes(raw):
     assert C.unquote(raw) == sd._unquote_py(raw)
     assert C.ubrace(raw) == sd._ubrace_py(raw)
+    assert C.joins(raw) == sj._joins_py(raw)
     assert C.unescape(raw) == sd._unescape_py(raw)
     assert C.unicode(raw) == sd._unicode_py(raw)
     assert C.json_unescape(raw) == sec._unescape_json_py(raw)
@@ -191,6 +218,7 @@ def test_the_decoders_are_c_wherever_a_c_compiler_is():
     assert sd._unescape is C.unescape
     assert sd._unicode is C.unicode
     assert sd._ubrace is C.ubrace
+    assert sj._joins is C.joins
 
 
 @pytest.mark.parametrize("abi", [None, native.UNESCAPE_ABI + 1])

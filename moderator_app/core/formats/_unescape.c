@@ -31,6 +31,14 @@
  *   4 zeros (as many as stand there), then [0-7] and a hex digit, then `}`, left to right; the
  *   regex `secrets_decode._U_BRACE` replaced by `\1u00\2` (whose template `re` expands in
  *   Python a match: 2.4 million calls and a 456 MB list of pieces a 16.7 MB line).
+ * - joins: `secrets_join._BOUNDARY.sub(b"", data)` (session 36, mendviews): left to right, at
+ *   each byte the first of: an optional backslash and a quote, then (1) up to 16 white space
+ *   units (space, tab, CR, LF, or a backslash then n, r or t; as many as stand there, none
+ *   given back), `+`, `..` or `||`, up to 16 more, (2) 1 to 16 such units, (3) nothing where
+ *   the first quote is `'` and a double quote (escaped or not) follows, (4) nothing where it
+ *   is `"` and `'` follows; then an optional backslash and a quote: the whole removed, the
+ *   scan going on after it (the regex's empty alternatives tried at every quote cost ~47 s
+ *   per 512 MiB of a shell's `'a'"b"`, review V5).
  * - listed: `secrets_join.listed_view` (session 36): each list of string literals joined by
  *   an empty string (the regex `secrets_join._LISTED`, found left to right as `finditer`
  *   does) written as the one literal it makes, the rest of the line as it is; see `listed`.
@@ -39,7 +47,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 9
+#define ABI 10
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -288,6 +296,90 @@ static PyObject *ubrace(PyObject *self, PyObject *arg)
         }
         *o++ = '{';
         i = at + 1;
+    }
+    PyBuffer_Release(&view);
+    return finish(out, start, o);
+}
+
+static inline int is_quote(unsigned char c)
+{
+    return c == '"' || c == '\'';
+}
+
+/* The end of up to 16 white space units at k (`secrets_join._WS{0,16}+`). */
+static inline Py_ssize_t ws_run(const unsigned char *s, Py_ssize_t k, Py_ssize_t n)
+{
+    for (int units = 0; units < 16 && k < n; units++) {
+        unsigned char c = s[k];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            k += 1;
+        else if (c == '\\' && k + 1 < n && (s[k + 1] == 'n' || s[k + 1] == 'r' || s[k + 1] == 't'))
+            k += 2;
+        else
+            break;
+    }
+    return k;
+}
+
+/* The end of `\\?["']` at k, or -1. */
+static inline Py_ssize_t quote_at(const unsigned char *s, Py_ssize_t k, Py_ssize_t n)
+{
+    if (k < n && s[k] == '\\' && k + 1 < n && is_quote(s[k + 1]))
+        return k + 2;
+    return (k < n && is_quote(s[k])) ? k + 1 : -1;
+}
+
+/* The end of a `_BOUNDARY` match at p, or -1 (see the top). */
+static Py_ssize_t boundary_at(const unsigned char *s, Py_ssize_t p, Py_ssize_t n)
+{
+    Py_ssize_t q = quote_at(s, p, n);
+    if (q < 0)
+        return -1;
+    unsigned char first = s[q - 1];
+    Py_ssize_t k = ws_run(s, q, n), end;
+    Py_ssize_t op = -1;
+    if (k < n && s[k] == '+')
+        op = k + 1;
+    else if (k + 1 < n && ((s[k] == '.' && s[k + 1] == '.') || (s[k] == '|' && s[k + 1] == '|')))
+        op = k + 2;
+    if (op >= 0 && (end = quote_at(s, ws_run(s, op, n), n)) >= 0)
+        return end;
+    if (k > q && (end = quote_at(s, k, n)) >= 0)
+        return end;
+    if (first == '\'') {
+        Py_ssize_t d = (q < n && s[q] == '\\') ? q + 1 : q;
+        if (d < n && s[d] == '"')
+            return d + 1;
+    } else if (q < n && s[q] == '\'') {
+        return q + 1;
+    }
+    return -1;
+}
+
+static PyObject *joins(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *o = PyBytes_AS_STRING(out), *start = o;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '\\' || is_quote(c)) {
+            Py_ssize_t end = boundary_at(s, i, n);
+            if (end >= 0) {
+                i = end;
+                continue;
+            }
+        }
+        *o++ = (char)c;
+        i++;
     }
     PyBuffer_Release(&view);
     return finish(out, start, o);
@@ -735,6 +827,8 @@ static PyMethodDef methods[] = {
      "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
     {"ubrace", ubrace, METH_O,
      "The bytes with each u{XX} (up to 4 zeros first) of a code under 128 written u00XX."},
+    {"joins", joins, METH_O,
+     "The bytes with each place two string literals meet removed (secrets_join._BOUNDARY)."},
     {"json_unescape", json_unescape, METH_O,
      "The bytes with their JSON \\uXXXX (UTF-16 pairs too) and \\/ escapes decoded."},
     {"runs", runs, METH_VARARGS,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native
 
@@ -106,10 +106,22 @@ def joined_views(raw: bytes) -> Iterator[tuple[bytes, int]]:
     at = 0
     while len(raw) - at > _PIECE:
         cut = _cut(raw, at + _PIECE)
-        out.append(_BOUNDARY.sub(b"", raw[at:cut]))
+        out.append(_joins(raw[at:cut]))
         at = cut
-    out.append(_BOUNDARY.sub(b"", raw[at:]))
+    out.append(_joins(raw[at:]))
     yield b"".join(out), first.start() + 1
+
+
+def _joins_py(piece: bytes) -> bytes:
+    """`piece` with each place two literals meet removed (`_BOUNDARY`): the pure-Python path and
+    the tests' reference. The regex tries its four separators at every quote, ~160 ns a quote
+    (a shell's `'a'"b"`, a quote every 1.75 bytes: ~47 s per 512 MiB, session 36's review V5);
+    `_unescape.joins` gives the same bytes in one pass."""
+    return _BOUNDARY.sub(b"", piece)
+
+
+_joins: Callable[[bytes], bytes] = (native.UNESCAPE.joins if native.UNESCAPE is not None
+                                    else _joins_py)
 
 
 def _cut(raw: bytes, at: int) -> int:
