@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats import secrets as sec
+from moderator_app.core.formats import secrets_bytes as sb
 from moderator_app.core.formats import secrets_decode as sd
 from moderator_app.core.formats import secrets_join as sj
 from moderator_app.core.formats.secrets_public import scan_public
@@ -97,6 +98,40 @@ def test_joins_removes_each_place_two_literals_meet(raw, want):
 @given(st.lists(st.sampled_from(list(b"'\"\\     \t\n+.|nrtab")), max_size=70).map(bytes))
 def test_c_and_python_agree_on_joins_of_quote_heavy_bytes(raw):
     assert C.joins(raw) == sj._joins_py(raw)
+
+
+# lists of decimal bytes (`secrets_bytes.DECIMAL`): (text, (start, end) of its first list or None)
+DECIMALS = [
+    (b"1, 2, 3, 4, 5, 6, 7, 8", (0, 22)), (b"[1,2,3,4,5,6,7]", None),
+    (b"x[1,2,3,4,5,6,7,8]", (2, 17)), (b"a1,2,3,4,5,6,7,8", None), (b"\\n1,2,3,4,5,6,7,8", (2, 17)),
+    (b"-1,2,3,4,5,6,7,8,9", (3, 18)),
+    (b"1234,1,2,3,4,5,6,7,8", (5, 20)), (b"1,2,3,4,5,6,7,8a", None), (b"1,2,3,4,5,6,7,8.5", None),
+    (b"1 ,\\n  2,3,4,5,6,7,8", (0, 20)), (b"1," + b" " * 17 + b"2,3,4,5,6,7,8,9", (19, 34)),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), DECIMALS)
+def test_decimal_finds_each_list_of_decimal_bytes_as_the_regex_does(raw, want):
+    assert sb._decimal_search_py(raw, 0, len(raw)) == want
+    assert C.decimal(raw, 0, len(raw)) == want
+
+
+_NUMS = [b"1", b"25", b"300", b"0", b"1234", b"007", b"99"]
+_DSEPS = [b",", b", ", b" , ", b",\\n  ", b",\n", b"," + b" " * 16, b"," + b" " * 17, b"  ,", b"a",
+          b".", b"-", b"\\", b"n", b" ", b"["]
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.sampled_from(_NUMS), st.sampled_from(_DSEPS)), max_size=24),
+       st.integers(0, 3), st.integers(0, 3))
+def test_c_and_python_agree_on_decimal_lists(pairs, pos, short):
+    raw = b"".join(a + b for a, b in pairs)
+    hi = max(len(raw) - short, 0)
+    assert C.decimal(raw, pos, hi) == sb._decimal_search_py(raw, pos, hi)
+    span = sb._decimal_search_py(raw, 0, len(raw))
+    if span is not None:
+        run = raw[span[0]:span[1]]
+        assert sb._decimal_bytes(run) == sb._decimal_bytes_py(run.translate(None, sb._DEC_SEPS))
 
 
 JSON = [
@@ -219,6 +254,7 @@ def test_the_decoders_are_c_wherever_a_c_compiler_is():
     assert sd._unicode is C.unicode
     assert sd._ubrace is C.ubrace
     assert sj._joins is C.joins
+    assert sb._decimal_search is C.decimal
 
 
 @pytest.mark.parametrize("abi", [None, native.UNESCAPE_ABI + 1])
