@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from secretshelp import obs_line, quiet, refused_and_named
 
 from moderator_app.core.formats import secrets_bytes
@@ -38,6 +40,16 @@ SPELLINGS = {
     "Uint8Array": lambda k: "const k = new Uint8Array([" + ",".join(
         str(c) for c in k.encode()) + "]);",
     "a printed list": lambda k: "list(key) = [" + ", ".join(str(c) for c in k.encode()) + "]",
+    # (review V4: the gate read `,` or `, ` only; these three were published)
+    "Node's console.log(new Uint8Array(b)), columns padded": lambda k: (
+        f"Uint8Array({len(k)}) [\n  " + ",\n  ".join(
+            ", ".join(f"{c:>3}" for c in k.encode()[i:i + 9]) for i in range(0, len(k), 9))
+        + "\n]"),
+    "JSON.stringify(b, null, 2), one a line": lambda k: (
+        '{\n  "type": "Buffer",\n  "data": [\n    '
+        + ",\n    ".join(str(c) for c in k.encode()) + "\n  ]\n}"),
+    "pprint.pformat(list(b)), one a line": lambda k: (
+        "[" + ",\n ".join(str(c) for c in k.encode()) + "]"),
 }
 
 
@@ -97,3 +109,18 @@ def test_a_key_after_a_long_list_and_failed_runs_is_named():
 def test_the_decimal_pattern_reads_a_list_from_its_first_whole_number(run, got):
     m = secrets_bytes.DECIMAL.search(run)
     assert m is not None and secrets_bytes._decimal_bytes(m.group()) == got
+
+
+# the separators `DECIMAL` reads around a comma (up to 16 spaces, tabs, line breaks, real or
+# escaped as a JSON line writes them)
+_SEPS = [b",", b", ", b",  ", b",   ", b" , ", b",\\n  ", b",\\n    ", b",\\n ", b",\n ",
+         b",\t", b"\\n,\\n", b"," + b" " * 16, b",\\r\\n  "]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(32, 126), st.sampled_from(_SEPS)), min_size=8, max_size=20))
+def test_the_gate_opens_wherever_the_pattern_reads_a_list_of_a_keys_bytes(items):
+    """Review V4: the gate (`_gates`) is as wide as `DECIMAL` for bytes a key is made of."""
+    line = b"data: [" + b"".join(b"%d%s" % (n, sep) for n, sep in items) + b"1]"
+    assert secrets_bytes.DECIMAL.search(line) is not None
+    assert secrets_bytes._gates(line)[1]
