@@ -124,3 +124,23 @@ def test_the_gate_opens_wherever_the_pattern_reads_a_list_of_a_keys_bytes(items)
     line = b"data: [" + b"".join(b"%d%s" % (n, sep) for n, sep in items) + b"1]"
     assert secrets_bytes.DECIMAL.search(line) is not None
     assert secrets_bytes._gates(line)[1]
+
+
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+@pytest.mark.parametrize("at", [0, 23, 45])
+def test_a_key_among_many_text_code_lists_is_named_by_its_own_list(tmp_path, label, key, at):
+    """QA s36 T6: a line of 46 `String.fromCharCode` lists of honest text is read with the
+    lists together first (base64 and hex runs are so), then one by one only when together
+    they may hold a key; the key in one of them, first, middle or last, is still named and
+    refused, by its family, as the decimal list's."""
+    words = "captured room - shot the porter ladder, court porter, zodiac level "
+    lists = [", ".join(str(c) for c in (words * 2)[k:k + 120].encode()) for k in range(46)]
+    lists[at] = ", ".join(str(c) for c in key.encode())
+    line = "; ".join(f"String.fromCharCode({x})" for x in lists)
+    refused_and_named(tmp_path, obs_line(line), secrets_bytes.DECIMALS, label)
+
+
+def test_many_text_code_lists_with_no_key_are_quiet(tmp_path):
+    words = "captured room - shot the porter ladder, court porter, zodiac level "
+    lists = [", ".join(str(c) for c in (words * 2)[k:k + 120].encode()) for k in range(46)]
+    quiet(tmp_path, obs_line("; ".join(f"String.fromCharCode({x})" for x in lists)))
