@@ -312,19 +312,31 @@ static inline int is_quote(unsigned char c)
     return c == '"' || c == '\'';
 }
 
-/* The end of up to 16 white space units at k (`secrets_join._WS{0,16}+`). */
-static inline Py_ssize_t ws_run(const unsigned char *s, Py_ssize_t k, Py_ssize_t n)
+/* One white space unit at i (`secrets_join._WS`: a space, tab, CR, LF or an escaped `\n` `\r`
+ * `\t`): its length, 0 when none. */
+static inline Py_ssize_t ws_unit(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
 {
-    for (int units = 0; units < 16 && k < n; units++) {
-        unsigned char c = s[k];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
-            k += 1;
-        else if (c == '\\' && k + 1 < n && (s[k + 1] == 'n' || s[k + 1] == 'r' || s[k + 1] == 't'))
-            k += 2;
-        else
+    if (i >= n)
+        return 0;
+    unsigned char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        return 1;
+    if (c == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 'r' || s[i + 1] == 't'))
+        return 2;
+    return 0;
+}
+
+/* The end of up to 16 white space units at i (`_WS{0,16}+`): the separators of a joins'
+ * literals, of a decimal list's numbers and of a listed join's items, one rule. */
+static inline Py_ssize_t ws16(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    for (int k = 0; k < 16; k++) {
+        Py_ssize_t l = ws_unit(s, i, n);
+        if (l == 0)
             break;
+        i += l;
     }
-    return k;
+    return i;
 }
 
 /* The end of `\\?["']` at k, or -1. */
@@ -342,13 +354,13 @@ static Py_ssize_t boundary_at(const unsigned char *s, Py_ssize_t p, Py_ssize_t n
     if (q < 0)
         return -1;
     unsigned char first = s[q - 1];
-    Py_ssize_t k = ws_run(s, q, n), end;
+    Py_ssize_t k = ws16(s, q, n), end;
     Py_ssize_t op = -1;
     if (k < n && s[k] == '+')
         op = k + 1;
     else if (k + 1 < n && ((s[k] == '.' && s[k + 1] == '.') || (s[k] == '|' && s[k + 1] == '|')))
         op = k + 2;
-    if (op >= 0 && (end = quote_at(s, ws_run(s, op, n), n)) >= 0)
+    if (op >= 0 && (end = quote_at(s, ws16(s, op, n), n)) >= 0)
         return end;
     if (k > q && (end = quote_at(s, k, n)) >= 0)
         return end;
@@ -433,10 +445,10 @@ static PyObject *decimal(PyObject *self, PyObject *args)
             continue;
         int items = 0;
         for (;;) {
-            Py_ssize_t k = ws_run(s, end, n);
+            Py_ssize_t k = ws16(s, end, n);
             if (k >= n || s[k] != ',')
                 break;
-            k = dec_number(s, ws_run(s, k + 1, n), n);
+            k = dec_number(s, ws16(s, k + 1, n), n);
             if (k < 0)
                 break;
             end = k;
@@ -699,28 +711,6 @@ static PyObject *pair_rows(PyObject *self, PyObject *args)
  * written `"` + each literal's content without `"`, `'` and `,` + `"` (what the Python's
  * replace and translate leave). Session 35's regex and per-match Python cost ~100 ns a byte
  * on a line made of tiny lists (45 s per 512 MiB). */
-static inline Py_ssize_t ws_unit(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
-{
-    if (i >= n)
-        return 0;
-    unsigned char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
-        return 1;
-    if (c == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 'r' || s[i + 1] == 't'))
-        return 2;
-    return 0;
-}
-
-static inline Py_ssize_t ws16(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
-{
-    for (int k = 0; k < 16; k++) {
-        Py_ssize_t l = ws_unit(s, i, n);
-        if (l == 0)
-            break;
-        i += l;
-    }
-    return i;
-}
 
 /* One literal at i: its end, its content at [*cs, *ce); -1 when none stands there. It may be
  * empty (`_ITEM`, session 36, review V4: one `""` ended a list and hid the key after it). */
