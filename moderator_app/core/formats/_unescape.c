@@ -53,7 +53,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 11
+#define ABI 12
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -95,26 +95,58 @@ static inline int hex_pair(const unsigned char *s)
     return (hi < 0 || lo < 0) ? -1 : (hi << 4) | lo;
 }
 
-static PyObject *finish(PyObject *out, char *start, char *end)
+/* --- the decoders' one entry ---------------------------------------------------------------
+ * A decoder is a body that reads s[0, n) and writes its output at `out` (room for n bytes: no
+ * decoder's output is longer than its input), returning the end of what it wrote; `decode`
+ * is its entry from Python: the buffer view, the n output bytes, their release and the
+ * shrink to what was written, once for all (six entries repeated those lines: session 36's
+ * stop, D1), and a body is a plain C call a later pass can run on bytes it holds. */
+typedef char *(*decoder_body)(const unsigned char *s, Py_ssize_t n, char *out);
+
+static PyObject *decode(PyObject *arg, decoder_body body)
 {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, view.len);
+    if (out == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    char *start = PyBytes_AS_STRING(out);
+    char *end = body(view.buf, view.len, start);
+    PyBuffer_Release(&view);
     if (_PyBytes_Resize(&out, end - start) < 0)
         return NULL;
     return out;
 }
 
-static PyObject *unquote(PyObject *self, PyObject *arg)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
+/* The METH_O entry `name` of the body `name_body`. */
+#define DECODER(name)                                                                           \
+    static PyObject *name(PyObject *self, PyObject *arg)                                        \
+    {                                                                                            \
+        return decode(arg, name##_body);                                                        \
     }
-    char *o = PyBytes_AS_STRING(out), *start = o;
+
+/* A finder (`decimal`, `reader_next`) looks in s[pos, n) and answers 1 with the span found,
+ * or 0; `find` runs it on a parsed view, releases the view and answers (start, end) or None. */
+typedef int (*span_finder)(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos,
+                           Py_ssize_t span[2]);
+
+static PyObject *find(Py_buffer *view, Py_ssize_t n, Py_ssize_t pos, span_finder finder)
+{
+    Py_ssize_t span[2];
+    int found = finder(view->buf, n, pos, span);
+    PyBuffer_Release(view);
+    if (!found)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", span[0], span[1]);
+}
+
+static char *unquote_body(const unsigned char *s, Py_ssize_t n, char *out)
+{
+    Py_ssize_t i = 0;
+    char *o = out;
     while (i < n) {
         const unsigned char *pct = memchr(s + i, '%', (size_t)(n - i));
         Py_ssize_t at = pct == NULL ? n : pct - s;
@@ -131,9 +163,10 @@ static PyObject *unquote(PyObject *self, PyObject *arg)
             i = at + 1;
         }
     }
-    PyBuffer_Release(&view);
-    return finish(out, start, o);
+    return o;
 }
+
+DECODER(unquote)
 
 /* The length of the escape at s[i] (0 when none stands there) and its code in *code. */
 static inline Py_ssize_t escape_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int *code)
@@ -168,19 +201,27 @@ static inline Py_ssize_t escape_at(const unsigned char *s, Py_ssize_t i, Py_ssiz
     return 0;
 }
 
-static PyObject *unescape(PyObject *self, PyObject *arg)
+/* What a character escape of `len` bytes at s[at] writes at o (`unescape`, `unicode`): its
+ * byte when its code is under 128, the escape as written when not, and the one byte at s[at]
+ * when no escape stands there (len 0); the end of what it wrote. */
+static inline char *put_escape(const unsigned char *s, Py_ssize_t at, Py_ssize_t len, int code,
+                               char *o)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
+    if (len == 0) {
+        *o++ = (char)s[at];
+    } else if (code < 128) {
+        *o++ = (char)code;
+    } else {
+        memcpy(o, s + at, (size_t)len);
+        o += len;
     }
-    char *o = PyBytes_AS_STRING(out), *start = o;
+    return o;
+}
+
+static char *unescape_body(const unsigned char *s, Py_ssize_t n, char *out)
+{
+    Py_ssize_t i = 0;
+    char *o = out;
     while (i < n) {
         /* the next `\` or `&` (two memchr passes would each scan to the end: one loop) */
         Py_ssize_t at = i;
@@ -192,21 +233,13 @@ static PyObject *unescape(PyObject *self, PyObject *arg)
             break;
         int code = 0;
         Py_ssize_t len = escape_at(s, at, n, &code);
-        if (len == 0) {
-            *o++ = (char)s[at];
-            i = at + 1;
-        } else if (code < 128) {
-            *o++ = (char)code;
-            i = at + len;
-        } else {
-            memcpy(o, s + at, (size_t)len);
-            o += len;
-            i = at + len;
-        }
+        o = put_escape(s, at, len, code, o);
+        i = at + (len == 0 ? 1 : len);
     }
-    PyBuffer_Release(&view);
-    return finish(out, start, o);
+    return o;
 }
+
+DECODER(unescape)
 
 /* The length of the `\\uXXXX` or `\uXXXX` at s[i] (a backslash; 0 when none) and its code. */
 static inline Py_ssize_t u_escape_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int *code)
@@ -224,19 +257,10 @@ static inline Py_ssize_t u_escape_at(const unsigned char *s, Py_ssize_t i, Py_ss
     return 0;
 }
 
-static PyObject *unicode(PyObject *self, PyObject *arg)
+static char *unicode_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    char *o = PyBytes_AS_STRING(out), *start = o;
+    Py_ssize_t i = 0;
+    char *o = out;
     while (i < n) {
         const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
         Py_ssize_t at = bs == NULL ? n : bs - s;
@@ -246,37 +270,20 @@ static PyObject *unicode(PyObject *self, PyObject *arg)
             break;
         int code = 0;
         Py_ssize_t len = u_escape_at(s, at, n, &code);
-        if (len == 0) {
-            *o++ = '\\';
-            i = at + 1;
-        } else if (code < 128) {
-            *o++ = (char)code;
-            i = at + len;
-        } else {
-            memcpy(o, s + at, (size_t)len);
-            o += len;
-            i = at + len;
-        }
+        o = put_escape(s, at, len, code, o);
+        i = at + (len == 0 ? 1 : len);
     }
-    PyBuffer_Release(&view);
-    return finish(out, start, o);
+    return o;
 }
+
+DECODER(unicode)
 
 /* `secrets_decode._U_BRACE.sub(rb"\1u00\2", data)` (see the top): the output is never longer
  * than the input (`u{41}` is `u0041`, `u{0041}` shorter). */
-static PyObject *ubrace(PyObject *self, PyObject *arg)
+static char *ubrace_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    char *o = PyBytes_AS_STRING(out), *start = o;
+    Py_ssize_t i = 0;
+    char *o = out;
     while (i < n) {
         const unsigned char *br = memchr(s + i, '{', (size_t)(n - i));
         Py_ssize_t at = br == NULL ? n : br - s;
@@ -303,9 +310,10 @@ static PyObject *ubrace(PyObject *self, PyObject *arg)
         *o++ = '{';
         i = at + 1;
     }
-    PyBuffer_Release(&view);
-    return finish(out, start, o);
+    return o;
 }
+
+DECODER(ubrace)
 
 static inline int is_quote(unsigned char c)
 {
@@ -374,19 +382,10 @@ static Py_ssize_t boundary_at(const unsigned char *s, Py_ssize_t p, Py_ssize_t n
     return -1;
 }
 
-static PyObject *joins(PyObject *self, PyObject *arg)
+static char *joins_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    char *o = PyBytes_AS_STRING(out), *start = o;
+    Py_ssize_t i = 0;
+    char *o = out;
     while (i < n) {
         unsigned char c = s[i];
         if (c == '\\' || is_quote(c)) {
@@ -399,9 +398,10 @@ static PyObject *joins(PyObject *self, PyObject *arg)
         *o++ = (char)c;
         i++;
     }
-    PyBuffer_Release(&view);
-    return finish(out, start, o);
+    return o;
 }
+
+DECODER(joins)
 
 /* [0-9A-Za-z_.]: what may not follow a decimal list's number */
 static inline int dec_word(unsigned char c)
@@ -422,14 +422,9 @@ static inline Py_ssize_t dec_number(const unsigned char *s, Py_ssize_t k, Py_ssi
     return e;
 }
 
-static PyObject *decimal(PyObject *self, PyObject *args)
+/* The first list in s[pos, n): 1 and its span, or 0. */
+static int decimal_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t span[2])
 {
-    Py_buffer view;
-    Py_ssize_t pos, hi;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &hi))
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = hi < view.len ? hi : view.len;
     for (Py_ssize_t p = pos < 0 ? 0 : pos; p < n; p++) {
         if (s[p] < '0' || s[p] > '9')
             continue;
@@ -455,12 +450,21 @@ static PyObject *decimal(PyObject *self, PyObject *args)
             items++;
         }
         if (items >= 7) {
-            PyBuffer_Release(&view);
-            return Py_BuildValue("(nn)", p, end);
+            span[0] = p;
+            span[1] = end;
+            return 1;
         }
     }
-    PyBuffer_Release(&view);
-    Py_RETURN_NONE;
+    return 0;
+}
+
+static PyObject *decimal(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos, hi;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &hi))
+        return NULL;
+    return find(&view, hi < view.len ? hi : view.len, pos, decimal_find);
 }
 
 static inline int hex4(const unsigned char *s)
@@ -469,19 +473,10 @@ static inline int hex4(const unsigned char *s)
     return (hi < 0 || lo < 0) ? -1 : (hi << 8) | lo;
 }
 
-static PyObject *json_unescape(PyObject *self, PyObject *arg)
+static char *json_unescape_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out), *start = o;
+    Py_ssize_t i = 0;
+    unsigned char *o = (unsigned char *)out;
     while (i < n) {
         const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
         Py_ssize_t at = bs == NULL ? n : bs - s;
@@ -530,9 +525,10 @@ static PyObject *json_unescape(PyObject *self, PyObject *arg)
             *o++ = (unsigned char)(0x80 | (code & 0x3F));
         }
     }
-    PyBuffer_Release(&view);
-    return finish(out, (char *)start, (char *)o);
+    return (char *)o;
 }
+
+DECODER(json_unescape)
 
 /* Whether the `len` bytes at s are hex whose first 16 bytes are printable ASCII (32-126):
  * `secrets_decode.hex_text`. */
@@ -555,14 +551,9 @@ static inline int hex_text_at(const unsigned char *s, Py_ssize_t len)
  * hex of text past its first byte (`\n676c...`: `xxd -p` output in a JSON string); None when
  * no run is. The Python loop touched every run of 16+ (~4 us each: a 128 MiB `xxd -p` log
  * has 2 million), this one only the runs it asks. */
-static PyObject *reader_next(PyObject *self, PyObject *args)
+static int reader_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t span[2])
 {
-    Py_buffer view;
-    Py_ssize_t pos;
-    if (!PyArg_ParseTuple(args, "y*n", &view, &pos))
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, i = pos < 0 ? 0 : pos;
+    Py_ssize_t i = pos < 0 ? 0 : pos;
     while (i < n) {
         while (i < n && !READER[s[i]])
             i++;
@@ -578,12 +569,21 @@ static PyObject *reader_next(PyObject *self, PyObject *args)
             continue;
         if ((digit && upper) || hex_text_at(s + start, len)
             || (start > 0 && s[start - 1] == '\\' && hex_text_at(s + start + 1, len - 1))) {
-            PyBuffer_Release(&view);
-            return Py_BuildValue("(nn)", start, i);
+            span[0] = start;
+            span[1] = i;
+            return 1;
         }
     }
-    PyBuffer_Release(&view);
-    Py_RETURN_NONE;
+    return 0;
+}
+
+static PyObject *reader_next(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos))
+        return NULL;
+    return find(&view, view.len, pos, reader_find);
 }
 
 /* runs(data, kind, least): (start, end) of each maximal run of `least` or more characters of
@@ -604,11 +604,7 @@ static PyObject *runs(PyObject *self, PyObject *args)
     if (least < 1)
         least = 1;
     PyObject *out = PyList_New(0);
-    if (out == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    while (i < n) {
+    while (out != NULL && i < n) {
         while (i < n && !table[s[i]])
             i++;
         Py_ssize_t start = i;
@@ -616,13 +612,9 @@ static PyObject *runs(PyObject *self, PyObject *args)
             i++;
         if (i - start >= least) {
             PyObject *pair = Py_BuildValue("(nn)", start, i);
-            if (pair == NULL || PyList_Append(out, pair) < 0) {
-                Py_XDECREF(pair);
-                Py_DECREF(out);
-                PyBuffer_Release(&view);
-                return NULL;
-            }
-            Py_DECREF(pair);
+            if (pair == NULL || PyList_Append(out, pair) < 0)
+                Py_CLEAR(out);
+            Py_XDECREF(pair);
         }
     }
     PyBuffer_Release(&view);
@@ -687,16 +679,14 @@ static PyObject *pair_rows(PyObject *self, PyObject *args)
     for (Py_ssize_t k = from; k < i; k++)
         count += HEXRUN[s[k]];
     PyObject *digits = PyBytes_FromStringAndSize(NULL, count);
-    if (digits == NULL) {
-        PyBuffer_Release(&view);
-        return NULL;
+    if (digits != NULL) {
+        char *w = PyBytes_AS_STRING(digits);
+        for (Py_ssize_t k = from; k < i; k++)
+            if (HEXRUN[s[k]])
+                *w++ = (char)s[k];
     }
-    char *w = PyBytes_AS_STRING(digits);
-    for (Py_ssize_t k = from; k < i; k++)
-        if (HEXRUN[s[k]])
-            *w++ = (char)s[k];
     PyBuffer_Release(&view);
-    return Py_BuildValue("(nN)", i, digits);
+    return digits == NULL ? NULL : Py_BuildValue("(nN)", i, digits);
 }
 
 /* --- listed: the listed-join view (secrets_join._LISTED, _listed_view_py) --------------------
@@ -812,14 +802,11 @@ static Py_ssize_t listed_at(const unsigned char *s, Py_ssize_t p, Py_ssize_t n, 
     return (j < n && s[j] == ')') ? j + 1 : -1;
 }
 
-/* listed(data): (the view, the column of the first list + 1) or None (no list). */
-static PyObject *listed(PyObject *self, PyObject *arg)
+/* The view of s[0, n) and in *first the column of its first list + 1; None (a new reference)
+ * when no list stands there; NULL when out of memory. */
+static PyObject *listed_view(const unsigned char *s, Py_ssize_t n, Py_ssize_t *first)
 {
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len, at = 0, first = 0, p = 0, lo = 0, hi = 0;
+    Py_ssize_t at = 0, p = 0, lo = 0, hi = 0;
     PyObject *out = NULL;
     char *w = NULL;
     while (p < n) {
@@ -832,11 +819,9 @@ static PyObject *listed(PyObject *self, PyObject *arg)
             continue;
         }
         if (out == NULL) {  /* a list is never longer written as its literal: n bytes do */
-            first = p + 1;
-            if ((out = PyBytes_FromStringAndSize(NULL, n)) == NULL) {
-                PyBuffer_Release(&view);
+            *first = p + 1;
+            if ((out = PyBytes_FromStringAndSize(NULL, n)) == NULL)
                 return NULL;
-            }
             w = PyBytes_AS_STRING(out);
         }
         memcpy(w, s + at, (size_t)(p - at));
@@ -863,15 +848,26 @@ static PyObject *listed(PyObject *self, PyObject *arg)
         *w++ = '"';
         at = p = end;
     }
-    if (out == NULL) {
-        PyBuffer_Release(&view);
+    if (out == NULL)
         Py_RETURN_NONE;
-    }
     memcpy(w, s + at, (size_t)(n - at));
     w += n - at;
-    PyBuffer_Release(&view);
     if (_PyBytes_Resize(&out, w - PyBytes_AS_STRING(out)) < 0)
         return NULL;
+    return out;
+}
+
+/* listed(data): (the view, the column of the first list + 1) or None (no list). */
+static PyObject *listed(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    Py_ssize_t first = 0;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = listed_view(view.buf, view.len, &first);
+    PyBuffer_Release(&view);
+    if (out == NULL || out == Py_None)
+        return out;
     return Py_BuildValue("(Nn)", out, first);
 }
 
