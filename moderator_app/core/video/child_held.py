@@ -4,8 +4,8 @@ pictures decoded again at full resolution, each compared with the frame before i
 Why a request of its own: the scan's signals are a 256x128 grid of sample points (scaled,
 so a thin stroke is averaged), enough to say a picture is held, not to see a game clock's
 digit change (QA s34 T4: Flag Capture's clock, 26-30 luma levels over 28-32 pixels, changed
-no sample point beyond the noise bar). Only the held stretches the scan warns of are decoded
-again, never the whole video (its scan is cached by SHA-256; held_finer.py says what the
+no sample point beyond the noise bar). Only the held stretches the scan warns of, and a still
+to the end of the footage (held_finer.py `ends`), are decoded again, never the whole video (its scan is cached by SHA-256; held_finer.py says what the
 answer means). The answer is counts, not pictures: per frame its timestamp, whether it is a
 keyframe, how many pixels moved beyond the noise bar and the area of their bounding box,
 and, for a frame that changed, how many pixels set it apart from the nearest picture the hold
@@ -83,6 +83,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
     palette = None
     shown: list = []
     past = -1  # frames decoded since the first after `last`
+    reached = False  # a frame at or after `last` decoded
     try:
         # from the keyframe before the frame before the span: the footage before the hold
         # gives the colours the place held (`_palette`)
@@ -127,6 +128,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                 rows["key"].append(int(bool(f.key_frame)))
                 rows["points"].append(points)
                 rows["area"].append(area)
+                reached = reached or f.pts >= last
                 if past >= 0 or f.pts > last:
                     past += 1
                 if past >= AFTER_LAST:
@@ -135,7 +137,9 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                     return rows, False
             if time.process_time() > deadline:
                 return rows, False
-        return rows, past >= 0  # the file's end: read whole once past the span
+        # the file's end: read whole once its last frame was decoded (a span that runs to
+        # the end of the footage has no frame after it: held_finer's `ends`)
+        return rows, reached
     except av.error.FFmpegError:
         return rows, False
 

@@ -32,6 +32,14 @@ V6's class, a mark drawn over the duplicated frames of an edited freeze that sho
 new every < 3 s (a line that grows, a counter), is an overlay blended over the footage or
 drawn in a colour the game does not show; an honest clock's digits are in the colours the
 screen showed before it stood still.
+A still picture that runs to the end of the footage is a note (`scan_holds`: a game-over
+screen), but a picture that lives at full resolution there (a blinking cursor too small for
+the sample points: QA s36 T3's Video Checkers, 18.76-43.46 s) is not held to the end: where
+it changes at least every `LIVING_GAP_S` but for one stretch of `freeze_s` or more before
+its last change, that stretch is a held picture inside the run, said as a warning of its
+own (`ends`; the edited freeze's 4.1-4.5 s against the cursor's 0.27 s blink, the genuine
+run's longest 0.52 s). A picture that changes only now and then there (Adventure's player
+standing still, its 4-5 s waits between moves) says nothing: the rhythm it stops is not one.
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
 decode does not match one for one with the scan's, a video process that fails) keeps the
 warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
@@ -80,6 +88,14 @@ RETURN_POINTS = 100
 # 600-1000; the 27 held pictures of QA s28-s35 and the wide set that live: their counted
 # changes at most 1000, but never all of a hold's, session 36)
 DRAWN = 500
+# A picture still to the end of the footage (`ends`) lives when it changes at full resolution
+# at least this often but for one stretch (QA s36's Video Checkers: a cursor blinking every
+# 0.27 s, its genuine run's longest gap 0.52 s; Adventure's player, still 4-5 s between
+# moves, does not) ...
+LIVING_GAP_S = 1.0
+# ... and at least this many times after the change that ends the held stretch (a change or
+# two after it is a game's next screen, not a rhythm resumed)
+LIVING_AFTER = 3
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
@@ -124,36 +140,106 @@ def lives(start_s: float, end_s: float, changed: Sequence[float], freeze_s: floa
     return max(b - a for a, b in zip(edges, edges[1:], strict=False)) < freeze_s
 
 
+def held_inside(start_s: float, changed: Sequence[float], freeze_s: float
+                ) -> tuple[float, float] | None:
+    """The held stretch of a picture still from `start_s` to the end of the footage that
+    changes at `changed` (`counted`) at full resolution: the one stretch from its start or a
+    change to the next change of `freeze_s` or more, when every other such stretch is under
+    `LIVING_GAP_S` and `LIVING_AFTER` changes or more follow the one that ends it; else None (the stretch after
+    the last change runs to the footage's end: an honest end)."""
+    c = counted(start_s, changed)
+    edges = [start_s, *c]
+    gaps = [(b - a, k) for k, (a, b) in enumerate(zip(edges, edges[1:], strict=False))]
+    long = [(g, k) for g, k in gaps if g >= freeze_s]
+    if len(long) != 1 or any(LIVING_GAP_S <= g < freeze_s for g, _ in gaps):
+        return None
+    k = long[0][1]
+    if len(c) - k - 1 < LIVING_AFTER:
+        return None
+    return edges[k], edges[k + 1]
+
+
 def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
           ) -> ScanResult:
     """`scan` with each `video.frozen` warning whose picture lives at full resolution
-    (`changes`, `lives`) said as a note; `scan` itself when there is none or nothing could
-    be read. `slip`: the most places sorting may move a frame's pts for the decoder's order
-    to be kept (`scan.NEIGHBOUR_SLIP`, passed in: this module is below scan.py)."""
-    sig = scan.signals
-    held = [s for s in scan.spans if s.rule == FROZEN.id
-            and s.severity == FROZEN.severity.value]
-    if not held or sig.frame_count == 0:
-        return scan
-    t = sig.times_s
-    frames = []
-    for s in held:
-        idx = np.nonzero((t >= s.start_s - 1e-6) & (t < s.end_s - 1e-6))[0]
-        frames.append(idx)
-    asked = [[int(sig.pts[i[0]]), int(sig.pts[i[-1]])] for i in frames if i.shape[0] >= 2]
+    (`changes`, `lives`) said as a note, and the held stretch of a picture still to the end
+    of the footage that lives (`ends`) a warning; `scan` itself when there is none or nothing
+    could be read. `slip`: the most places sorting may move a frame's pts for the decoder's
+    order to be kept (`scan.NEIGHBOUR_SLIP`, passed in: this module is below scan.py)."""
+    return ends(_notes(scan, path, slip, timeout_s), path, slip, timeout_s)
+
+
+def _answers(scan: ScanResult, held: list[Span], path: Path | str, timeout_s: float):
+    """The frames of each span of `held` and the child's answer for each (None: no answer)."""
+    t = scan.signals.times_s
+    frames = [np.nonzero((t >= s.start_s - 1e-6) & (t < s.end_s - 1e-6))[0] for s in held]
+    asked = [[int(scan.signals.pts[i[0]]), int(scan.signals.pts[i[-1]])]
+             for i in frames if i.shape[0] >= 2]
     if len(asked) != len(held):
-        return scan
+        return frames, None
     try:
         with VideoProcess(path, timeout_s=timeout_s) as vp:
             msg = vp.request({"op": "held", "spans": asked, "min_points": MIN_POINTS})
     except VideoProcessError:
-        return scan
+        return frames, None
     answers = msg.header.get("spans")
-    if not isinstance(answers, list):
+    return frames, answers if isinstance(answers, list) else None
+
+
+def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
+         ) -> ScanResult:
+    """`scan` with a warning before each `video.frozen` note of a picture still to the end of
+    the footage (not from its first frame) whose picture lives at full resolution but for one
+    held stretch (`held_inside`); the note itself is kept (the footage's end)."""
+    sig = scan.signals
+    n = sig.frame_count
+    last = [s for s in scan.spans if s.rule == FROZEN.id and s.severity == Severity.INFO.value
+            and n > 0 and s.start_s > float(sig.times_s[0]) + 1e-6
+            and s.end_s >= float(sig.times_s[-1]) - 1e-6]
+    if not last:
+        return scan
+    frames, answers = _answers(scan, last, path, timeout_s)
+    if answers is None:
+        return scan
+    found: dict[int, Span] = {}
+    for s, idx, ans in zip(last, frames, answers, strict=False):
+        changed = _changed(idx, ans, sig, slip)
+        if changed is None:
+            continue
+        inner = held_inside(s.start_s, changed, scan.thresholds.freeze_s)
+        if inner is None:
+            continue
+        a, b = inner
+        after = [c for c in counted(s.start_s, changed) if c >= b]
+        shown = ", ".join(f"{c:.2f}" for c in after[:4]) + (", ..." if len(after) > 4 else "")
+        found[id(s)] = Span(FROZEN.id, FROZEN.severity.value, a, b, (
+            f"the picture is frozen from {a:.3f} s to {b:.3f} s ({b - a:.1f} s) inside the "
+            f"still picture {s.start_s:.3f}-{s.end_s:.3f} s that runs to the end of the "
+            f"footage: at full resolution that picture changes at least every "
+            f"{LIVING_GAP_S:g} s but there, and again after it (video {shown} s: a cursor, a "
+            f"clock): held inside the run, not the footage's end"))
+    if not found:
+        return scan
+    spans: list[Span] = []
+    for s in scan.spans:
+        if id(s) in found:
+            spans.append(found[id(s)])
+        spans.append(s)
+    return replace(scan, spans=tuple(spans))
+
+
+def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> ScanResult:
+    """`scan` with each `video.frozen` warning whose picture lives said as a note."""
+    held = [s for s in scan.spans if s.rule == FROZEN.id
+            and s.severity == FROZEN.severity.value]
+    if not held or scan.signals.frame_count == 0:
+        return scan
+    frames, answers = _answers(scan, held, path, timeout_s)
+    if answers is None:
         return scan
     said: dict[int, Span] = {}
     for s, idx, ans in zip(held, frames, answers, strict=False):
-        note = _note(s, idx, ans, sig, scan.thresholds.freeze_s, slip)
+        note = _note(s, _changed(idx, ans, scan.signals, slip), scan.thresholds.freeze_s)
         if note is not None:
             said[id(s)] = note
     if not said:
@@ -161,9 +247,9 @@ def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.
     return replace(scan, spans=tuple(said.get(id(s), s) for s in scan.spans))
 
 
-def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Span | None:
-    """The note `s` becomes when the child's answer `ans` for its frames `idx` shows the
-    picture living, else None."""
+def _changed(idx: np.ndarray, ans, sig, slip: int) -> list[float] | None:
+    """The times the picture changed (`changes`) in the child's answer `ans` for the scan's
+    frames `idx`; None when it was not read whole or its frames are not the scan's."""
     try:
         if not ans.get("complete"):
             return None
@@ -185,8 +271,13 @@ def _note(s: Span, idx: np.ndarray, ans, sig, freeze_s: float, slip: int) -> Spa
     at = np.nonzero((given >= sig.pts[idx[0]]) & (given <= sig.pts[idx[-1]]))[0]
     if not np.array_equal(given[at], sig.pts[idx]):
         return None
-    changed = changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
-                                          for x in (keys, points, areas, seen, foreign)))
+    return changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
+                                       for x in (keys, points, areas, seen, foreign)))
+
+
+def _note(s: Span, changed: list[float] | None, freeze_s: float) -> Span | None:
+    """The note `s` becomes when the picture changes at `changed` (None: not read) so that
+    it lives, else None."""
     if changed is None or not lives(s.start_s, s.end_s, changed, freeze_s):
         return None
     changed = counted(s.start_s, changed)

@@ -1,0 +1,105 @@
+"""A still picture that runs to the end of the footage is a note (a game-over screen), but one
+whose cursor blinks under the scan's sample points and stops for seconds inside it holds an
+edited freeze (QA s36 T3: Video Checkers' freeze 22.7-26.7 s inside the still 18.76-43.46 s,
+said "at the end of the footage").
+
+The footage: three white squares cross a grey screen 3 px a frame until 3 s; from there to
+the end (12 s) the screen is still but for a cursor, a stroke one pixel wide, 120 pixels
+tall, 30 levels brighter, on and off every 8 frames (too thin for the scan's 256x128 sample
+points, as the Video Checkers cursor; 100 pixels or more, so its return to a picture shown
+before counts, `held_finer.RETURN_POINTS`; shown before the screen stands still, so its
+colour is one the footage held, `DRAWN`). Inserted: 6-10 s show the frame before 6 s (the
+cursor stops; 10 s is a keyframe, -g 60, so the change counted is the next blink, 10.13 s)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video import held_finer
+from moderator_app.core.video.scan import run_scan
+
+W, H, FPS, FRAMES = 640, 480, 30, 360
+MOVING = range(0, 90)  # 0-3 s
+HELD = range(180, 300)  # 6-10 s, inserted
+S = 24
+
+
+class _Footage:
+    def __init__(self, inserted: bool, blink: bool = True) -> None:
+        self.inserted, self.blink, self.frames = inserted, blink, FRAMES
+
+    def picture(self, n: int) -> np.ndarray:
+        if self.inserted and n in HELD:
+            n = HELD.start - 1
+        img = np.full((H, W, 3), 100, np.uint8)
+        if n in MOVING:
+            for i in range(3):
+                x = (n * 3 + 150 * i) % (W - S)
+                img[60 + 120 * i:60 + 120 * i + S, x:x + S] = 255
+        if self.blink and ((n + 8) // 8) % 2 == 0:  # on in the frame before the still
+            img[41:161, 322] = 130
+        return img
+
+
+def _video(tmp_path: Path, inserted: bool, blink: bool = True) -> Path:
+    out = tmp_path / f"cursor_{'inserted' if inserted else 'game'}_{int(blink)}.mp4"
+    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
+                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
+                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, blink))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+
+
+def _frozen(result) -> list:
+    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
+            if s.rule == "video.frozen"]
+
+
+needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+@needs_ffmpeg
+def test_a_freeze_inside_a_blinking_still_to_the_end_of_the_footage_warns(tmp_path):
+    """The scan alone: one note 3-12 s "at the end of the footage"; read at full resolution
+    the cursor blinks every 0.27 s but from 6 to 10 s: a warning there, the note kept."""
+    path = _video(tmp_path, inserted=True)
+    [(sev, start, end)] = _frozen(run_scan(path, finer=False))
+    assert sev == "info" and end == 12.0
+    spans = _frozen(run_scan(path))
+    assert spans[1:] == [("info", start, 12.0)]
+    sev, a, b = spans[0]
+    assert sev == "warning"
+    assert 5.8 <= a <= 6.0 and 10.0 <= b <= 10.2  # duration-ok: the freeze's place in the video
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("blink", [True, False])
+def test_a_blinking_or_dead_still_end_of_the_footage_stays_a_note(tmp_path, blink):
+    """The genuine footage: the cursor blinks to the end (never 3 s unchanged), or the
+    screen is dead still (nothing lives: an honest game-over screen): the note alone."""
+    spans = _frozen(run_scan(_video(tmp_path, inserted=False, blink=blink)))
+    assert [s[0] for s in spans] == ["info"] and spans[0][2] == 12.0
+
+
+@pytest.mark.parametrize(("changed", "want"), [
+    ([0.5, 1.0, 1.5, 2.0, 6.0, 6.5, 7.0, 7.5], (2.0, 6.0)),  # the rhythm stops 4 s, resumes
+    ([4.0, 4.5, 5.0, 5.5], (0.0, 4.0)),  # held from the still's first frame
+    ([1.0, 1.5, 2.0, 6.0, 6.5], None),  # two changes after it: a next screen, no rhythm
+    ([1.0, 2.5, 3.0, 7.0, 7.5, 8.0], None),  # 1.5 s elsewhere: a picture that changes
+    #                                          now and then (Adventure's player), no rhythm
+    ([1.0, 1.5, 5.0, 5.5, 6.0, 9.5, 10.0, 10.5], None),  # two held stretches: no rhythm
+    ([1.0, 1.5, 2.0, 2.5], None),  # still from its last change to the end: the end
+    ([0.1, 3.2, 3.5, 3.8, 4.1], (0.0, 3.2)),  # the change at 0.1 s is the codec settling
+    ([0.1, 3.2, 3.5, 3.8], None),  #            (SETTLE_S) after the jump into the still
+])
+def test_held_inside(changed, want):
+    assert held_finer.held_inside(0.0, changed, 3.0) == want
