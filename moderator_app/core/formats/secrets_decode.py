@@ -38,9 +38,10 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from moderator_app.core.formats import native, secrets_bytes
+from moderator_app.core.formats import native, secrets_bytes, secrets_chars
 from moderator_app.core.formats.secrets import markers_of
 from moderator_app.core.formats.secrets_bytes import byte_views
+from moderator_app.core.formats.secrets_chars import char_views
 from moderator_app.core.formats.secrets_join import (
     CHAIN,
     CONCAT,
@@ -82,6 +83,21 @@ _U_BRACE = re.compile(rb"(\\\\?)u\{0{0,4}+([0-7][0-9A-Fa-f])\}")
 _U_BRACE_WRITTEN = re.compile(rb"\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+"
                               rb"(?:\\\\u\{0{0,4}+[0-7][0-9A-Fa-f]\}[^\\\s\"']{0,3}+){3}")
 _BRACE, _BRACE_WRITTEN = (b"\\u{",), (b"\\\\u{",)
+# C and bash octal escapes `\NNN` (session 37, QA s36 T5 h36_03: bash's ANSI-C quoting
+# `export AGE_KEY=$'\101\107\105...'`, a C string `"\163\153..."`): each of a printable code
+# (040-176: a key's characters and the space; `\033` and `\000` are kept as written, so a
+# colour code decoded never makes a named value the line as written does not hold), one
+# backslash or two (a JSON line writes `\\101`), 4+ in a row, each followed by up to 3
+# characters that are no escape, quote or white space (as the `\u` view: escapes and letters
+# mixed). `echo -e`'s `\0NNN` too (a `0` before the code): `\0101` is `A` to `echo -e`,
+# and `\010` then `1` (no printable code) to bash, so the two readings never disagree on a
+# printable character. Gated by `\0`/`\1` (`OCTAL_MARKERS`, one SIMD pass of their own).
+_PRINTABLE_OCT = rb"(?:0[4-7][0-7]|1[0-6][0-7]|17[0-6])"
+_OCT_CODE = rb"(?:" + _PRINTABLE_OCT + rb"|0" + _PRINTABLE_OCT + rb")"
+_O = re.compile(rb"\\\\?(" + _OCT_CODE + rb")")
+_O_RUN = re.compile(rb"\\(?:\\?" + _OCT_CODE + rb"[^\\\s\"']{0,3}+\\){3}\\?" + _OCT_CODE)
+OCTAL_MARKERS = (b"\\0", b"\\1")
+_O_CHARS = {form % c: bytes([c]) for c in range(32, 127) for form in (b"%03o", b"%04o")}
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -102,6 +118,7 @@ _PIECE = 1 << 16  # bytes of a line decoded at a time
 PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
 UNICODE = "its \\u escapes are decoded"
+OCTAL = "its octal escapes are decoded"
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
 
@@ -187,6 +204,10 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(src, _U_RUN)
         if windows:
             yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
+    if markers_of(raw, OCTAL_MARKERS):
+        windows, column = _windows(raw, _O_RUN)
+        if windows:
+            yield OCTAL, _decode(raw, windows, _octal, b"\\", 5), True, column
     if markers_of(raw, JOIN_MARKERS) or any(m in raw for m in SHELL_MARKERS):
         for view, column in joined_views(raw):
             yield CONCAT, view, True, column
@@ -194,6 +215,8 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         yield LISTING, joined[0], True, joined[1]
     for view, text, column, how in byte_views(raw, is_text):
         yield how, view, text, column
+    for view, column in char_views(raw):
+        yield secrets_chars.CHARS, view, is_text(view), column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
@@ -341,6 +364,19 @@ def _ubrace_py(data: bytes) -> bytes:
     return _U_BRACE.sub(rb"\1u00\2", data)
 
 
+def _octal_py(data: bytes) -> bytes:
+    """`data` with its octal escapes `\\NNN` (one backslash or two) of a printable code
+    decoded (`_O`); others kept as written."""
+    return _O.sub(_o_char, data)
+
+
+def _o_char(m: re.Match[bytes]) -> bytes:
+    return _O_CHARS[m.group(1)]
+
+
+_octal: Callable[[bytes], bytes] = _octal_py
+
+
 def _u_char(m: re.Match[bytes]) -> bytes:
     code = int(m.group(1), 16)
     return bytes([code]) if code < 128 else m.group()
@@ -408,6 +444,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
     found = markers_of(window, ENCODED_MARKERS)
     joins = any(m in JOIN_MARKERS for m in found)
     spots += secrets_bytes.spots(data, lo, hi, any(m in secrets_bytes.MARKERS for m in found))
+    spots += secrets_chars.spots(data, lo, hi)
     plain = markers_of(window, PLAIN_MARKERS)  # (a plain key of a lower-case family,
     if plain:  # `secrets_public.plain_family`; a call apart: with them, 22 markers in one
         spots += _plain_spots(data, lo, hi, plain)  # SIMD pass cost 1.7 ns a byte, 14 0.5)
@@ -416,6 +453,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
             (_ESC_RUN, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
+            (_O_RUN, bool(markers_of(window, OCTAL_MARKERS))),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo

@@ -31,8 +31,10 @@ from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
 from moderator_app.core.formats.secrets_bytes import dump_in
+from moderator_app.core.formats.secrets_chars import chars_in
 from moderator_app.core.formats.secrets_decode import (
     ENCODED_MARKERS,
+    OCTAL_MARKERS,
     PLAIN_MARKERS,
     encoded_spots,
 )
@@ -473,7 +475,8 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
     escapes = (data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
                or bool(markers_of(view[pos:end], PLAIN_MARKERS))
-               or dump_in(view[pos:end]))  # (a spaced hex dump has no marker: `secrets_bytes`)
+               or dump_in(view[pos:end])  # (a spaced hex dump has no marker: `secrets_bytes`)
+               or bool(markers_of(view[pos:end], OCTAL_MARKERS)) or chars_in(view[pos:end]))
     for at, stop in _segments(data, pos, end):
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)

@@ -1,0 +1,107 @@
+"""A secret printed as a character dump: the view `withhold` and `verify` read with `od -c`'s
+(or `hexdump -c`'s) cells decoded (session 37, issue 15, QA s36 T5 h36_02).
+
+`od -An -c ~/.gem/key` prints each byte of the file as a character in a column four wide:
+
+    r   u   b   y   g   e   m   s   _   3   f   6   a   9   c   0
+    e   2   b   4   d   8   f   1   a   7   c   5   e   3   b   9
+   \\n
+
+The key is there to anyone who reads one character a cell, but no detector reads it: each
+character stands alone between three spaces. A cell (`_CELL`) is three spaces and a printable
+character (a `"` escaped as a JSON line writes it), two spaces and one of od's escapes (`\\n`,
+`\\0`, `\\t`, `\\\\`, ...: their backslash escaped in a JSON line), a space and three octal
+digits (any other byte), or four spaces (a space). A dump (`DUMP`) is 4+ cells, then rows of
+1+ cells after a line break (real or escaped) and an offset (`od`'s 7 octal digits, `-Ax`'s
+6 hex, `hexdump -c`'s 7 hex) or none (`-An`); any width (`-w8`, `-w32`), `od -t c` alike.
+
+What a dump decodes to is read **alone**, as a decimal list is (`secrets_bytes`): text
+(`secrets_decode.is_text`) for the families and the patterns, bytes by the byte patterns and
+their printable stretches as text. What tells an honest dump (a text file, a save, a table
+whose columns are four wide) apart is so what it holds: no family's key.
+
+Gated (`chars_in`): one `translate` of the block (a space kept, anything else `a`) and a
+search for 5 cells in a row (`a   a   a   a   a`: 5 one-character cells, or 4 and a row's
+offset or line break), a regex only there. Bounded: the pattern is linear (fixed cells,
+possessive repeats, no nesting); a dump is decoded by one regex pass over its special cells
+(escapes, octal bytes, line breaks and offsets) and a slice, every fourth byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+CHARS = "its od -c character dump is decoded"
+
+# A cell, as a JSON line writes it (`secrets.unescape_json` keeps `\\` and `\"` as written):
+# three spaces and a printable character (`"` escaped), two spaces and od's escape (its
+# backslash escaped: `\\n`, and `\\\\` for a backslash), a space and 3 octal digits, 4 spaces.
+_BS = rb"\\\\"
+_CELL = (rb"(?:   (?:[!#-\[\]-~]|\\\")|  " + _BS + rb"(?:[0abfnrtv]|" + _BS + rb")"
+         rb"| [0-3][0-7]{2}|    )")
+_BREAK = rb"(?:\\r\\n|\\n|\r?\n)"
+_OFFSET = rb"[0-9A-Fa-f]{6,8}+"
+DUMP = re.compile(_CELL + rb"{4,}+(?:" + _BREAK + rb"(?:" + _OFFSET + rb")?" + _CELL
+                  + rb"{1,}+)*+")
+# The cells that are not one character after three spaces, and the line breaks with their
+# offsets: each rewritten to a plain cell (three spaces and its byte) or removed, so that the
+# dump's characters are then every fourth byte
+_SPECIAL = re.compile(rb"  " + _BS + rb"([0abfnrtv]|" + _BS + rb")|   \\(\")| ([0-3][0-7]{2})|"
+                      + _BREAK + rb"(?:" + _OFFSET + rb")?")
+_ESCAPED = {b"0": b"\x00", b"a": b"\x07", b"b": b"\x08", b"f": b"\x0c", b"n": b"\n",
+            b"r": b"\r", b"t": b"\t", b"v": b"\x0b", b"\\\\": b"\\"}
+_LEAST = 8  # characters a dump decodes to, to be read (a key is longer)
+# the gate: a space kept, any other byte `a`; 5 cells in a row
+_MAP = bytes(32 if c == 32 else 97 for c in range(256))
+_NEEDLE = b"a   a   a   a   a"
+
+
+def chars_in(data: bytes | memoryview) -> bool:
+    """Whether `data` (a line or a block) may hold a character dump (`DUMP`): a substring
+    test for three spaces, then one `translate` and a search for 5 cells in a row."""
+    raw = bytes(data)
+    return b"   " in raw and _NEEDLE in raw.translate(_MAP)
+
+
+def spots(data: bytes, lo: int, hi: int) -> list[int]:
+    """Offsets from `lo` of the first character dump of each line of `data[lo:hi]` (verify's
+    gate, `secrets_decode.encoded_spots`)."""
+    out: list[int] = []
+    if not chars_in(memoryview(data)[lo:hi]):
+        return out
+    pos = lo
+    while (m := DUMP.search(data, pos, hi)) is not None:
+        out.append(m.start() - lo)
+        pos = data.find(b"\n", m.end(), hi) + 1
+        if not pos:
+            break
+    return out
+
+
+def _special(m: re.Match[bytes]) -> bytes:
+    escape, quote, octal = m.groups()
+    if escape is not None:
+        return b"   " + _ESCAPED[escape]
+    if quote is not None:
+        return b'   "'
+    if octal is not None:
+        return b"   " + bytes([int(octal, 8)])
+    return b""  # (a line break and its offset)
+
+
+def decoded(run: bytes) -> bytes:
+    """The bytes a dump `DUMP` matched stands for: its special cells rewritten, line breaks
+    and offsets removed (`_SPECIAL`), then every fourth byte."""
+    return _SPECIAL.sub(_special, run)[3::4]
+
+
+def char_views(raw: bytes) -> Iterator[tuple[bytes, int]]:
+    """(decoded bytes, column) of each character dump of `raw` that decodes to `_LEAST`
+    bytes or more; nothing when the gate (`chars_in`) is shut."""
+    if not chars_in(raw):
+        return
+    for m in DUMP.finditer(raw):
+        got = decoded(m.group())
+        if len(got) >= _LEAST:
+            yield got, m.start() + 1

@@ -1,0 +1,105 @@
+"""Keys printed by `od -c` / `hexdump -c` and spelled as octal escapes (session 37, issue 15,
+QA s36 T5 h36_02 / h36_03): `od -An -c ~/.gem/key` shows a key one character a four-wide
+cell, and bash's `$'\\101\\107\\105...'` (C's `"\\163\\153..."`) one octal escape a
+character; `withhold` published both and `verify` named neither. The dump is read by
+`secrets_chars`, the escapes by `secrets_decode`'s octal view; both refused and named alike."""
+
+from __future__ import annotations
+
+import pytest
+from secretshelp import obs_line, quiet, refused_and_named
+
+from moderator_app.core.formats import secrets_chars, secrets_decode
+from moderator_app.core.formats.secrets_chars import CHARS
+
+KEYS = [("RubyGems key", "rubygems_" + "3f6a9c0e2b4d8f1a7c5e3b9d0f2a4c6e8b1d3f5a7c9e0b2d"),
+        ("age secret key", "AGE-SECRET-KEY-" + "1QA36BASHOCTAL0ABCDEFGHJKLMNPQRSTUVWXYZ23456789ACDEFGHJKLMN"),
+        ("GitHub token", "ghp_" + "QA37odcDump0aB1cD2eF3gH4iJ5kL6mN7oP8q"),
+        ("Stripe secret key", "sk_live_" + "QA37octal0aB1cD2eF3gH4iJ5kL6mN7oP8")]
+
+_ESC = {10: "\\n", 0: "\\0", 9: "\\t", 13: "\\r", 92: "\\\\"}
+
+
+def _cell(b: int) -> str:
+    if b in _ESC:
+        return f"{_ESC[b]:>4}"
+    return f"{chr(b):>4}" if 32 <= b < 127 else f" {b:03o}"
+
+
+def od_c(text: str, width: int = 16, offset: str | None = None) -> str:
+    """`od -c` of `text` and a line break: `offset` None as `-An`, else its format."""
+    data = (text + "\n").encode()
+    rows = [("" if offset is None else offset.format(i)) + "".join(map(_cell, data[i:i + width]))
+            for i in range(0, len(data), width)]
+    return "\n".join(rows + ([] if offset is None else [offset.format(len(data))]))
+
+
+def octal(text: str, mixed: bool = False) -> str:
+    """`text` as octal escapes (`mixed`: every other character as it is)."""
+    return "".join(c if mixed and i % 2 else f"\\{ord(c):03o}" for i, c in enumerate(text))
+
+
+@pytest.mark.parametrize("command, width, offset", [
+    ("od -An -c", 16, None), ("od -c", 16, "{:07o}"), ("od -An -c -w8", 8, None),
+    ("od -c -w32", 32, "{:07o}"), ("od -Ax -t c", 16, "{:06x}"), ("hexdump -c", 16, "{:07x}"),
+    ("od -An -c -w4", 4, None)])
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_a_character_dump_is_refused_and_named_alike(tmp_path, command, width, offset,
+                                                              label, key):
+    summary = f"$ {command} ~/.secrets/key\n{od_c(key, width, offset)}\n"
+    refused_and_named(tmp_path, obs_line(summary), CHARS, label)
+
+
+def test_a_named_value_in_a_dumped_env_file_is_refused(tmp_path):
+    text = 'HOME=/root\n\tPATH="/usr/bin"\\\nAWS_SECRET_ACCESS_KEY=QA37wJalrXUtnFEMIK7MDENGbPxRfiCY'
+    hit = refused_and_named(tmp_path, obs_line(f"$ od -c .env\n{od_c(text, 16, '{:07o}')}\n"),
+                            CHARS)
+    assert hit.label in ("value named like a secret", "AWS secret access key"), hit
+
+
+def test_a_dump_decodes_each_cell_kind():
+    """Printable characters, a quote, od's escapes (a backslash too), octal bytes, a space,
+    over line breaks with and without offsets, as a JSON line writes them."""
+    text = 'a "b"\\c\td\x01\x7f\xff  e'
+    raw = obs_line(f"$ od -c f\n{od_c(text, 5, '{:07o}')}\n")
+    m = secrets_chars.DUMP.search(raw)
+    assert m is not None
+    assert secrets_chars.decoded(m.group()) == (text + "\n").encode()
+
+
+@pytest.mark.parametrize("spelled", ["bash", "c", "printf", "mixed", "single", "echo"])
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_octal_escapes_is_refused_and_named_alike(tmp_path, spelled, label, key):
+    summary = {"bash": f"$ cat env.sh\nexport KEY=$'{octal(key)}'\nsops -d x",
+               "c": f'static const char *key = "{octal(key)}";',
+               "printf": f"printf '{octal(key)}' > ~/.token",
+               "mixed": f"export KEY=$'{octal(key, True)}'",
+               "single": f"export KEY=$'{octal(key)}'",
+               "echo": f"echo -e '{octal(key).replace(chr(92), chr(92) + '0')}' > key"}[spelled]
+    line = obs_line(summary)
+    if spelled == "single":  # (one backslash: `\u005c` in the JSON line, decoded by its parser)
+        line = line.replace(b"\\\\", b"\\u005c")
+    refused_and_named(tmp_path, line, secrets_decode.OCTAL, label)
+
+
+@pytest.mark.parametrize("summary", [
+    # honest dumps: text, a save's bytes, a table four wide
+    "$ od -c notes.txt\n" + od_c("level 3 cleared, score 1200; next: boss\n\tpress START", 16,
+                                 "{:07o}"),
+    "$ od -An -c save.bin\n" + od_c("".join(chr(c) for c in range(0, 256, 3)), 16),
+    "   a   b   c   d   e   f   g   h\n8  r   n   b   q   k   b   n   r\n7  p   p   p   p",
+    "x   y   z   w   1   2   3   4   5   6   7   8   9   0",
+    # octal in file modes and paths, escapes of no key
+    "$ chmod 0755 run.sh && stat -c %a run.sh\n0755\n$ umask 022; ls -l\n-rwxr-xr-x 1 root",
+    "C:\\Users\\100\\saves\\101\\102\\103 slot\\1\\2 and \\0 and D:\\2024\\1231\\game",
+    "echo -e '\\033[31mRed\\033[0m \\033[1;32mGreen\\033[0m' and printf '\\t\\n'",
+    "printf '\\110\\145\\154\\154\\157\\054\\040\\167\\157\\162\\154\\144\\041\\n'",
+    "regex (\\d+)\\1\\2\\3 backrefs \\100 \\101 \\102",
+])
+def test_honest_dumps_and_octal_stay_quiet(tmp_path, summary):
+    quiet(tmp_path, obs_line(summary))
+
+
+def test_the_gate_is_shut_on_text_without_four_wide_cells():
+    assert not secrets_chars.chars_in(b"row ........ row   a  b   c   d   e f")
+    assert secrets_chars.chars_in(b"x   r   u   b   y   g")
