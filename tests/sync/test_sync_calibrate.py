@@ -56,9 +56,10 @@ def test_a_slow_capture_a_majority_or_a_confidence_under_the_bar_is_left(support
 
 
 def test_after_a_jump_the_first_stretchs_actions_are_the_share():
-    # 9 supporting actions of the first stretch's 12 (run 1-12 s), 25 in all: 75 %, not 36 %
-    a = _analysis(9, 25, segments=[(1.0, 12.0, 2.0), (13.0, 25.0, 6.0)])
-    assert stretch_share(a) == pytest.approx(0.75)
+    # 10 supporting actions of the first stretch's 12 (run 1-12 s), 25 in all: 83 %, not 40 %
+    # (10: fewer on a spliced run's stretch are bounded apart, session 37, below)
+    a = _analysis(10, 25, segments=[(1.0, 12.0, 2.0), (13.0, 25.0, 6.0)])
+    assert stretch_share(a) == pytest.approx(10 / 12)
     assert calibrated(a, [1.0 + i for i in range(25)], _sig(48.0), TH) is a
 
 
@@ -84,3 +85,46 @@ def test_qa32_tetris_at_48_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypa
     assert (sync["confidence"], sync["supporting_actions"], sync["actions"]) == (0.45, 9, 25)
     assert sync["confidence_note"].startswith("36% of the actions of the offset's stretch")
     assert code == 2  # auto: under the one-click bar, the suggestion is not used
+
+
+# -- a spliced run's stretch (session 37, QA s36 T2) ----------------------------------------
+_SPLIT = [(1.0, 12.0, 2.0), (13.0, 25.0, -2.0)]
+
+
+@pytest.mark.parametrize(("support", "fps", "bounded"), [(7, 56.0, True), (9, 48.0, True),
+                                                         (10, 56.0, False), (7, 30.0, False)])
+def test_a_spliced_runs_stretch_on_few_reactions_is_under_the_bar_at_a_fast_capture(
+        support, fps, bounded):
+    # 7 of the first stretch's 12 actions (58 %: the share passes): at 56 fps the few
+    # reactions of one stretch cannot date run_start to a frame; 10 can, and at 30 fps a
+    # frame is wider than the prior's error
+    a = _analysis(support, 25, segments=_SPLIT)
+    out = calibrated(a, [1.0 + i for i in range(25)], _sig(fps), TH)
+    if not bounded:
+        assert out is a
+        return
+    assert out.confidence == CALIBRATED_BOUND
+    assert out.confidence_note.startswith(
+        f"the offset rests on {support} reactions of one stretch of a spliced run")
+    assert (out.suggested_offset_s, out.supporting_actions) == (2.0, support)
+
+
+def test_one_stretch_on_few_reactions_is_left():
+    # the same support over a run the track does not split: s33's measure stands
+    a = _analysis(7, 12, segments=[(1.0, 12.0, 2.0)])
+    assert calibrated(a, [1.0 + i for i in range(12)], _sig(56.0), TH) is a
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+def test_qa36_adventure_cut_at_56_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(36, "adventure_m2d3-cut@r56ffvhuffmkv")
+    code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
+    sync = json.loads(capsys.readouterr().out)["sync"]
+    # main: 1.8836 s at 0.652, 1.88 frames late (the truth 1.85 s), Apply offered; the
+    # offset and the cut's jump unchanged
+    assert sync["suggested_offset_s"] == pytest.approx(1.8836, abs=1e-4)
+    assert (sync["confidence"], sync["supporting_actions"]) == (0.45, 7)
+    assert sync["confidence_note"].startswith("the offset rests on 7 reactions of one stretch")
+    assert any(f["rule"] == "sync.offset_jump" for f in sync["findings"])
+    assert code == 2

@@ -21,6 +21,17 @@ did not pin it on five of those six runs, and on six of the 55 fast runs within 
   of the presses date run_start, and a later change they share can carry the fit (Private
   Eye 8 of 25, 0.53 s late; Freeway 8 of 24; Tetris 9 of 25; within a frame: Frogger 7 of 23
   of corpus v2, Montezuma's Revenge 36 %, Video Chess 27 %).
+- the offset is a spliced run's stretch's (the track splits the run: two stretches or more)
+  and fewer than SPLIT_MIN_SUPPORT reactions support it (session 37, QA s36 T2): s33's
+  measure was of whole runs, where a game's quick answers among many presses bound the
+  prior (`precede.behind_s`); a stretch's few presses may all be slow ones. Adventure cut 4 s
+  at 56 fps: the 5 presses measured before the cut answer 2.6-4 frames after their press
+  (the game answers 1-4, the prior dates 0.75), the suggestion 1.88 frames late at 0.652 on
+  7 supporting reactions; the genuine run of the same capture, 14, dated within a frame by
+  its quick answers. Over the three sets (corpus v2, QA s28-s36, the wide set) two fast
+  spliced runs' suggestions at 0.5 or more rest on fewer (Adventure's and QA s32's Battle
+  Zone insertion, 6, 0.61 frame); those on 10-13 are within a frame (Boxing's cut and
+  insertion, Breakout's and Pong's insertions, corpus v2).
 Then (`calibrated`) the confidence is at most CALIBRATED_BOUND, under the one-click bar
 (`records.APPLY_MIN_CONFIDENCE`), and `confidence_note` says why. The offset, the reactions
 and the findings do not change: the suggestion is still shown, and `--offset auto` says what
@@ -45,6 +56,7 @@ FAST_FPS = 40.0             # a video frame shorter than 1.5 game frames of a 60
 SPREAD_FRAMES = 1.5         # the first answers' middle 80 % over this many video frames
 SHARE_MIN = 0.4             # of the first stretch's actions supporting the offset
 CALIBRATED_BOUND = 0.45     # under the one-click bar
+SPLIT_MIN_SUPPORT = 10      # a spliced run's stretch: fit.confidence's full support
 
 
 def stretch_share(a: SyncAnalysis) -> float:
@@ -81,6 +93,10 @@ def why(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> str:
         return (f"{share:.0%} of the actions of the offset's stretch answer at it (under "
                 f"{SHARE_MIN:.0%}): at {fps:.4g} fps a minority of the presses cannot date "
                 "run_start to a frame (a later change they share may carry it)")
+    if len(a.segments) >= 2 and a.supporting_actions < SPLIT_MIN_SUPPORT:
+        return (f"the offset rests on {a.supporting_actions} reactions of one stretch of a "
+                f"spliced run (under {SPLIT_MIN_SUPPORT}): at {fps:.4g} fps so few cannot "
+                "date run_start to a frame (the game's latency read on them alone)")
     run = np.sort(np.asarray(run_s, float))
     spread = precede.spread_s(run, sig, reactions.novelty(sig), float(a.suggested_offset_s),
                               a.speed, th) * fps
