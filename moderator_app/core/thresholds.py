@@ -52,6 +52,13 @@ class Thresholds:
     # 1,339 -> 1,784 of 3,344 shown presses, false 1,135 -> 634; no new warning in the wide,
     # corpus v2 or QA sweeps
     sync_per_action_reader: bool = True
+    # ... and a frame whose onsets at the scan's finer positions (16x16, and 8x8 moved half a
+    # tile) stand over their own second's chance answers too (`reactions.finer_surprising`):
+    # a press that changes the course of a sprite already moving (QA s35 / s36 T1). Session
+    # 37: right within a frame 1,773 -> 1,946 of 3,436 shown presses (232 genuine runs, wide
+    # and QA s28-s36), false 636 -> 675, chance answers 0.5 s off the truth 1,978 -> 2,175.
+    # Off until the wide, corpus v2 and QA sweeps say no set is worse with it
+    sync_finer_reader: bool = False
     sync_no_reaction_actions: int = 3  # consecutive actions with no reaction ...
     sync_no_reaction_s: float = 2.0    # ... spanning at least this long
     sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...

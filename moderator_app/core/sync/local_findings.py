@@ -245,7 +245,7 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
         return None
     offs, segs, f = _inserted(run_s, used, ins)
     rs = reactions.read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z,
-                        th.sync_per_action_reader)
+                        th.sync_per_action_reader, th.sync_finer_reader)
     found = sorted(out.findings + [f], key=video_order)
     return replace(out, reactions=rs, segments=segs, findings=found)
 
@@ -362,7 +362,7 @@ def _moved(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, offs: np.ndar
     """`out` with each action measured at its stretch's offset (`offs`), its two `segs`,
     and the jump `f` in place of any run of misses among the actions from run a to b."""
     rs = reactions.read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z,
-                        th.sync_per_action_reader)
+                        th.sync_per_action_reader, th.sync_finer_reader)
     kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
             or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
     found = sorted(kept + [f], key=video_order)
@@ -487,7 +487,8 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
         seen[j] = cands[j] + later
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     # each at its stretch's offset
-    rs = reactions.read(sig, nov_r, run_s, offs, speed, z, th.sync_per_action_reader)
+    rs = reactions.read(sig, nov_r, run_s, offs, speed, z, th.sync_per_action_reader,
+                        th.sync_finer_reader)
     segs: list[list[float]] = []
     looks: list[float] = []  # each segment's offset as the fit's lookup sees it
     for i, j in enumerate(path):

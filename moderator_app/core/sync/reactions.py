@@ -431,9 +431,48 @@ def surprising(sig: FrameSignals) -> np.ndarray:
     return (sur >= SURPRISE_MIN) & (sur >= mean + SURPRISE_NULL_Z * spread)
 
 
+# ... and, with `finer` (Thresholds.sync_finer_reader), the same reading of the onsets at the
+# scan's finer positions (`finer_surprising`): a sprite already moving whose course a press
+# changes (a turn, a stop, a new speed) keeps its 8x8 tile changing, so no onset and no
+# surprise there (QA s35 / s36 T1: "not enough signal" where presses show), but it puts its
+# change into a finer cell that was still. Two views of the scan's 16x16 tiles, each judged
+# against its own second's chance (`surprise_null`) at its own bar: the 16x16 tiles at
+# FINE_NULL_Z, and the 8x8 grid moved down half a tile (`FrameSignals.half_shifted`: a sprite
+# moving along a row boundary) at HALF_NULL_Z. A finer grid's sum of many small tiles has a
+# longer tail than the 8x8's, hence bars above SURPRISE_NULL_Z. At the truth of the wide set's
+# and QA s28-s36's genuine runs (232 runs, 3,436 shown presses; session 37): right within a
+# frame 1,773 -> 1,946, false 636 -> 675, presses answered 0.5 s before or after the truth
+# 1,978 -> 2,175 (as many chance answers per right one as before); recall up in 72 runs, down
+# in none. Read on the change's amount instead (a tile's step against its own last two),
+# the answers added were half as good as lowering SURPRISE_NULL_Z (session 37's fragment).
+FINE_NULL_Z = 10.0
+HALF_NULL_Z = 6.0
+
+
+def finer_surprising(sig: FrameSignals) -> np.ndarray | None:
+    """Per frame, whether its onsets at the scan's finer positions answer (`surprising` on
+    the 16x16 tiles at FINE_NULL_Z or on the half-shifted 8x8 grid at HALF_NULL_Z); None
+    when the signals carry no finer tiles (a band's, a coarser grid's). Kept on the
+    signals: every offset's reading asks again."""
+    if "finer_surprising" in sig.kept:
+        return sig.kept["finer_surprising"]
+    out = None
+    for view, z in ((sig.finer(), FINE_NULL_Z), (sig.half_shifted(), HALF_NULL_Z)):
+        if view is None or len(view) != len(sig):
+            continue
+        sur = surprise(view)
+        mean, spread = surprise_null(view)
+        ok = (sur >= SURPRISE_MIN) & (sur >= mean + z * spread)
+        out = ok if out is None else out | ok
+    if out is not None:
+        out.setflags(write=False)
+    sig.kept["finer_surprising"] = out
+    return out
+
+
 def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
             min_z: float = 2.5, nov: Novelty | None = None,
-            max_s: float = ANSWER_MAX_S) -> list[Reaction]:
+            max_s: float = ANSWER_MAX_S, finer: bool = False) -> list[Reaction]:
     """Each action's first reaction as the per-action reader reads it: the first frame from
     EARLY_FRAMES before its expected one to ANSWER_MAX_S after it whose plain novelty stands
     `min_z` local spreads over the level (as `measure`) or whose onsets' `surprise` is at
@@ -443,7 +482,9 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
     always the plain onsets'). `max_s`: the window. Each Reaction also says whether a frame
     answers within REACTION_MAX_S (`Reaction.within_rule`, `missed`): `sync.no_reaction`
     counts its misses at the window its chance model was set on, and so does every reader
-    asking whether the picture answered a press at all (`combine._unseen`)."""
+    asking whether the picture answered a press at all (`combine._unseen`). `finer`: a
+    frame whose onsets at the scan's finer positions are surprising answers too
+    (`finer_surprising`)."""
     nov = nov or novelty(sig)
     n = len(sig)
     run_s = np.asarray(run_s, float)
@@ -454,6 +495,9 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
     z = nov.excess / nov.spread
     sur = surprise(sig)
     ok = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
+    fine = finer_surprising(sig) if finer else None
+    if fine is not None:
+        ok = ok | fine
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
     hit, best = _first_within(sig.times, nxt, exps, max_s)
@@ -465,12 +509,14 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
 
 
 def read(sig: FrameSignals, nov: Novelty, run_s, offset, speed: float = 1.0,
-         min_z: float = 2.5, per_action: bool = False) -> list[Reaction]:
+         min_z: float = 2.5, per_action: bool = False,
+         finer: bool = False) -> list[Reaction]:
     """The reactions the findings and the reaction lane read: `answers` (on `nov`'s standing
-    frames and the plain onsets' surprise, within ANSWER_MAX_S) when `per_action`, else
-    `measure` (`nov`'s standing frames within REACTION_MAX_S)."""
+    frames and the plain onsets' surprise, at the finer positions too with `finer`, within
+    ANSWER_MAX_S) when `per_action`, else `measure` (`nov`'s standing frames within
+    REACTION_MAX_S)."""
     if per_action:
-        return answers(sig, run_s, offset, speed, min_z, nov=nov)
+        return answers(sig, run_s, offset, speed, min_z, nov=nov, finer=finer)
     return measure(sig, nov, np.asarray(run_s, float), offset, speed, min_z)
 
 
