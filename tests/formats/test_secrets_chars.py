@@ -7,9 +7,11 @@ character; `withhold` published both and `verify` named neither. The dump is rea
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_chars, secrets_decode
+from moderator_app.core.formats import native, secrets_chars, secrets_decode
 from moderator_app.core.formats.secrets_chars import CHARS
 
 KEYS = [("RubyGems key", "rubygems_" + "3f6a9c0e2b4d8f1a7c5e3b9d0f2a4c6e8b1d3f5a7c9e0b2d"),
@@ -103,3 +105,26 @@ def test_honest_dumps_and_octal_stay_quiet(tmp_path, summary):
 def test_the_gate_is_shut_on_text_without_four_wide_cells():
     assert not secrets_chars.chars_in(b"row ........ row   a  b   c   d   e f")
     assert secrets_chars.chars_in(b"x   r   u   b   y   g")
+
+
+OCTAL = [
+    (b"\\101\\102", b"AB"), (b"\\\\101", b"A"), (b"\\\\\\101", b"\\A"), (b"\\10", b"\\10"),
+    (b"\\040\\176\\177", b" ~\\177"), (b"\\033[0m\\000", b"\\033[0m\\000"),
+    (b"\\0101\\0060", b"A0"), (b"\\0401", b" 1"), (b"\\0010", b"\\0010"), (b"\\200", b"\\200"),
+    (b"\\1011", b"A1"), (b"\\", b"\\"), (b"", b""), (b"\\\\", b"\\\\"),
+]
+
+
+@pytest.mark.parametrize(("raw", "want"), OCTAL)
+def test_octal_decodes_each_printable_escape_and_keeps_the_rest(raw, want):
+    assert secrets_decode._octal_py(raw) == want
+    if native.UNESCAPE is not None:
+        assert native.UNESCAPE.octal(raw) == want
+
+
+@pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.one_of(st.lists(st.sampled_from(list(b"\\\\01234567 8a\"")), max_size=40).map(bytes),
+                 st.binary(max_size=400)))
+def test_c_and_python_agree_on_octal_escapes(raw):
+    assert native.UNESCAPE.octal(raw) == secrets_decode._octal_py(raw)

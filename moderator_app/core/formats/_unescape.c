@@ -27,6 +27,10 @@
  *   least as long as what it decodes to: the output is never longer than the input.
  * - pair_rows: `secrets_bytes._PAIR_ROWS` (session 36): the rows of two-digit bytes that
  *   follow a dump's piece, their end and their hex digits; see `pair_rows`.
+ * - octal: left to right, each `\\NNN` (two backslashes) or `\NNN` whose 3 octal digits are a
+ *   printable code (040-176), or `echo -e`'s `\0NNN` (a `0` then such 3 digits), is that byte;
+ *   any other backslash stays (the regex `_O`, replaced by `_o_char`; the octal view, session
+ *   37's secrets: 27 million regex callbacks cost ~10 s a 128 MiB log of octal escapes).
  * - ubrace: ES6's `\u{XX}` rewritten `\u00XX` (session 36, mendviews): each `\u{`, then up to
  *   4 zeros (as many as stand there), then [0-7] and a hex digit, then `}`, left to right; the
  *   regex `secrets_decode._U_BRACE` replaced by `\1u00\2` (whose template `re` expands in
@@ -53,7 +57,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 12
+#define ABI 13
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -277,6 +281,59 @@ static char *unicode_body(const unsigned char *s, Py_ssize_t n, char *out)
 }
 
 DECODER(unicode)
+
+/* The length of the printable octal code (040-176, `secrets_decode._PRINTABLE_OCT`) at s[q]: 3
+ * and its value in *code, or 0. */
+static inline Py_ssize_t printable_oct(const unsigned char *s, Py_ssize_t q, Py_ssize_t n,
+                                       int *code)
+{
+    if (q + 2 >= n || (s[q] != '0' && s[q] != '1') || s[q + 1] < '0' || s[q + 1] > '7'
+        || s[q + 2] < '0' || s[q + 2] > '7')
+        return 0;
+    int v = (s[q] - '0') * 64 + (s[q + 1] - '0') * 8 + (s[q + 2] - '0');
+    if (v < 32 || v > 126)
+        return 0;
+    *code = v;
+    return 3;
+}
+
+/* The length of the octal escape at s[i] (a backslash; 0 when none): two backslashes first, as
+ * the regex's `\\?`, then the code of 3 digits or a `0` and 3 (`echo -e`'s `\0NNN`). */
+static inline Py_ssize_t o_escape_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int *code)
+{
+    for (Py_ssize_t b = 2; b >= 1; b--) {
+        Py_ssize_t q = i + b;
+        if (b == 2 && (i + 1 >= n || s[i + 1] != '\\'))
+            continue;
+        Py_ssize_t len = printable_oct(s, q, n, code);
+        if (len == 0 && q < n && s[q] == '0')
+            len = printable_oct(s, q + 1, n, code) ? 4 : 0;
+        if (len)
+            return b + len;
+    }
+    return 0;
+}
+
+static char *octal_body(const unsigned char *s, Py_ssize_t n, char *out)
+{
+    Py_ssize_t i = 0;
+    char *o = out;
+    while (i < n) {
+        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
+        Py_ssize_t at = bs == NULL ? n : bs - s;
+        memcpy(o, s + i, (size_t)(at - i));
+        o += at - i;
+        if (at >= n)
+            break;
+        int code = 0;
+        Py_ssize_t len = o_escape_at(s, at, n, &code);
+        o = put_escape(s, at, len, code, o);
+        i = at + (len == 0 ? 1 : len);
+    }
+    return o;
+}
+
+DECODER(octal)
 
 /* `secrets_decode._U_BRACE.sub(rb"\1u00\2", data)` (see the top): the output is never longer
  * than the input (`u{41}` is `u0041`, `u{0041}` shorter). */
@@ -877,6 +934,8 @@ static PyMethodDef methods[] = {
      "The bytes with each \\xNN, \\\\xNN, &#NNN; and &#xNN; of a code under 128 decoded."},
     {"unicode", unicode, METH_O,
      "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
+    {"octal", octal, METH_O,
+     "The bytes with each \\NNN, \\\\NNN (and \\0NNN) of a printable code (040-176) decoded."},
     {"ubrace", ubrace, METH_O,
      "The bytes with each u{XX} (up to 4 zeros first) of a code under 128 written u00XX."},
     {"joins", joins, METH_O,
