@@ -134,6 +134,24 @@ def test_c_and_python_agree_on_decimal_lists(pairs, pos, short):
         assert sb._decimal_bytes(run) == sb._decimal_bytes_py(run.translate(None, sb._DEC_SEPS))
 
 
+def test_decimal_lists_reads_each_list_of_a_line_as_its_bytes_or_none():
+    """A line's lists in one call (session 37): each from the last one's end, a list with a
+    number past 255 None, one with leading zeros read as its numbers."""
+    raw = b"x 104,105,32,116,104,101,114,101 y 1,2,3,4,5,6,7,256 z 007,65,066,10,0,1,2,3"
+    want = [(2, 32, b"hi there"), (35, 52, None), (55, 76, b"\x07A\x42\n\x00\x01\x02\x03")]
+    assert list(sb._decimal_lists_py(raw)) == want
+    assert C.decimal_lists(raw) == want
+    assert C.decimal_lists(b"no list 1,2,3") == []
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.sampled_from([*_NUMS, b"255", b"256", b"00", b"065"]),
+                          st.sampled_from(_DSEPS)), max_size=48))
+def test_c_and_python_agree_on_a_lines_decimal_lists(pairs):
+    raw = b"".join(a + b for a, b in pairs)
+    assert C.decimal_lists(raw) == list(sb._decimal_lists_py(raw))
+
+
 JSON = [
     (b"sk\\u002dproj", b"sk-proj"), (b"a\\/b", b"a/b"), (b"\\\\u0067", b"\\\\u0067"),
     (b"\\u00e9", "\u00e9".encode()), (b"\\u20AC", "\u20ac".encode()),
@@ -255,6 +273,7 @@ def test_the_decoders_are_c_wherever_a_c_compiler_is():
     assert sd._ubrace is C.ubrace
     assert sj._joins is C.joins
     assert sb._decimal_search is C.decimal
+    assert sb._decimal_lists is C.decimal_lists
 
 
 @pytest.mark.parametrize("abi", [None, native.UNESCAPE_ABI + 1])
