@@ -57,7 +57,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 13
+#define ABI 14
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
