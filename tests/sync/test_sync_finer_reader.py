@@ -55,6 +55,8 @@ def test_a_turn_of_a_moving_sprite_is_answered_at_the_finer_positions():
     assert _frames(reactions.answers(sig, PRESSES, OFFSET, finer=True)) == want
     got = reading.analyze_at(PRESSES, sig, ON, OFFSET, fixed=True)
     assert _frames(got.reactions) == want
+    # no 8x8 onset answers them: the readers of the player's 8x8 tiles leave them out
+    assert [r.finer for r in got.reactions] == [True] * len(PRESSES)
     old = reading.analyze_at(PRESSES, sig, OFF, OFFSET, fixed=True)
     assert _frames(old.reactions) == [None] * len(PRESSES)
 

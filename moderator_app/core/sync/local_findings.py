@@ -89,7 +89,7 @@ def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndar
 
 def _find_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
     hit = [r.video_s for r in _learn_from(out, sig, nov_r, th) if r.video_s is not None
-           and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
+           and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S and not r.finer]
     if len(hit) < max(th.sync_min_actions, LEARN_MIN_SHARE * len(out.reactions)):
         return None
     # q: the background over a reaction window and one frame (reactions.background_rates,
@@ -586,7 +586,7 @@ def _no_reaction(rs, th, prior: list[SyncFinding], sig: FrameSignals) -> list[Sy
 
 def _activity(rs, run_s, offs, sig, nov, speed, th) -> list[SyncFinding]:
     """Input-like onsets (in the tiles where actions' reactions happen) in long action gaps."""
-    hit = [r for r in rs if r.video_s is not None]
+    hit = [r for r in rs if r.video_s is not None and not r.finer]  # (8x8 onsets: tiles)
     if len(hit) < th.sync_min_actions:
         return []
     times = sig.times

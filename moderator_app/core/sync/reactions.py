@@ -178,6 +178,10 @@ class Reaction:
     # when the reader's own window is narrower (`answers`: ANSWER_MAX_S); None: `video_s`
     # says it (`measure`, whose window is that one)
     within_rule: bool | None = None
+    # answered only at the scan's finer positions (`finer_surprising`): its frame holds no
+    # 8x8 onset that answers. The readers that learn the player's 8x8 tiles from the answered
+    # frames' onsets (`stretch.input_tiles`) leave it out: it has none there to learn from
+    finer: bool = False
 
     @property
     def missed(self) -> bool:
@@ -306,10 +310,12 @@ def _first_within(times: np.ndarray, nxt: np.ndarray, exps: np.ndarray,
 
 
 def _built(run_s: np.ndarray, exps: np.ndarray, hit: np.ndarray, vs: np.ndarray,
-           conf: np.ndarray, rule: np.ndarray | None = None) -> list[Reaction]:
+           conf: np.ndarray, rule: np.ndarray | None = None,
+           finer: np.ndarray | None = None) -> list[Reaction]:
     """One Reaction per action from the readers' arrays (expected time, answered, the
-    answer's video time and confidence, and whether it is answered within REACTION_MAX_S
-    when the reader's window is another): `measure`'s and `answers`' one loop."""
+    answer's video time and confidence, whether it is answered within REACTION_MAX_S
+    when the reader's window is another, and whether only at the finer positions):
+    `measure`'s and `answers`' one loop."""
     out = []
     for i, e in enumerate(run_s.tolist()):
         exp = float(exps[i])
@@ -318,7 +324,8 @@ def _built(run_s: np.ndarray, exps: np.ndarray, hit: np.ndarray, vs: np.ndarray,
             out.append(Reaction(i, e, exp, None, None, 0.0, within))
         else:
             v = float(vs[i])
-            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i]), within))
+            out.append(Reaction(i, e, exp, v, v - exp, float(conf[i]), within,
+                                finer is not None and bool(finer[i])))
     return out
 
 
@@ -494,10 +501,9 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
         return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none, none)
     z = nov.excess / nov.spread
     sur = surprise(sig)
-    ok = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
+    coarse = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
     fine = finer_surprising(sig) if finer else None
-    if fine is not None:
-        ok = ok | fine
+    ok = coarse if fine is None else coarse | fine
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])
     hit, best = _first_within(sig.times, nxt, exps, max_s)
@@ -505,7 +511,8 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
         sig.times, nxt, exps, REACTION_MAX_S)[0]
     conf = np.maximum(np.clip((z[best] - min_z + 1.0) / 4.0, 0.0, 1.0),
                       np.clip((sur[best] - SURPRISE_MIN + 1.0) / 4.0, 0.0, 1.0))
-    return _built(run_s, exps, hit, sig.times[best], conf, rule)
+    return _built(run_s, exps, hit, sig.times[best], conf, rule,
+                  None if fine is None else ~coarse[best])
 
 
 def read(sig: FrameSignals, nov: Novelty, run_s, offset, speed: float = 1.0,
