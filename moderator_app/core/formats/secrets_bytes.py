@@ -147,6 +147,11 @@ def dump_in(data: bytes | memoryview) -> bool:
     return any(_gates(data))
 
 
+def gates(data: bytes | memoryview) -> tuple[bool, bool, bool]:
+    """`_gates` (below), for a caller that hands them to `spots` (`secrets_decode`)."""
+    return _gates(data)
+
+
 def _gates(data: bytes | memoryview) -> tuple[bool, bool, bool]:
     """(whether `data` may hold a dump, a decimal list, a shell's quotes side by side): one
     pass of the dump's and the quotes' needles, one of the decimal gate's (`_DEC_MAP`)."""
@@ -157,12 +162,14 @@ def _gates(data: bytes | memoryview) -> tuple[bool, bool, bool]:
     return (any(f in _DUMP_NEEDLES for f in found), dec, any(f in _SHELL_NEEDLES for f in found))
 
 
-def spots(data: bytes, lo: int, hi: int, arrays: bool) -> list[int]:
+def spots(data: bytes, lo: int, hi: int, arrays: bool,
+          known: tuple[bool, bool, bool] | None = None) -> list[int]:
     """Offsets from `lo` of the first byte array (when `arrays`: the caller's SIMD pass saw
     `0x`), dump, decimal list or chain of a shell's quotes (`secrets_join.CHAIN`) of each
-    line of `data[lo:hi]` (`secrets_decode.encoded_spots`)."""
+    line of `data[lo:hi]` (`secrets_decode.encoded_spots`); `known`: the range's `_gates`,
+    when the caller has them."""
     out: list[int] = []
-    dump, dec, shell = _gates(memoryview(data)[lo:hi])
+    dump, dec, shell = _gates(memoryview(data)[lo:hi]) if known is None else known
     pos = lo
     while dec and (span := _decimal_search(data, pos, hi)) is not None:
         out.append(span[0] - lo)

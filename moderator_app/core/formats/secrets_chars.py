@@ -64,11 +64,12 @@ def chars_in(data: bytes | memoryview) -> bool:
     return b"   " in raw and _NEEDLE in raw.translate(_MAP)
 
 
-def spots(data: bytes, lo: int, hi: int) -> list[int]:
+def spots(data: bytes, lo: int, hi: int, gate: bool | None = None) -> list[int]:
     """Offsets from `lo` of the first character dump of each line of `data[lo:hi]` (verify's
-    gate, `secrets_decode.encoded_spots`)."""
+    gate, `secrets_decode.encoded_spots`); `gate`: the range's `chars_in`, when the caller has
+    it."""
     out: list[int] = []
-    if not chars_in(memoryview(data)[lo:hi]):
+    if not (chars_in(memoryview(data)[lo:hi]) if gate is None else gate):
         return out
     pos = lo
     while (m := DUMP.search(data, pos, hi)) is not None:

@@ -30,14 +30,7 @@ import orjson
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
-from moderator_app.core.formats.secrets_bytes import dump_in
-from moderator_app.core.formats.secrets_chars import chars_in
-from moderator_app.core.formats.secrets_decode import (
-    ENCODED_MARKERS,
-    OCTAL_MARKERS,
-    PLAIN_MARKERS,
-    encoded_spots,
-)
+from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
 from moderator_app.core.formats.secrets_public import (
     has_format,
     may_hold_public_secret,
@@ -473,14 +466,15 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     more left out (`_segments`)."""
     spots: list[int] = []
     encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
-    escapes = (data.find(b"%", pos, end) >= 0 or bool(markers_of(view[pos:end], _ESCAPES))
-               or bool(markers_of(view[pos:end], PLAIN_MARKERS))
-               or dump_in(view[pos:end])  # (a spaced hex dump has no marker: `secrets_bytes`)
-               or bool(markers_of(view[pos:end], OCTAL_MARKERS)) or chars_in(view[pos:end]))
+    # (the gates `encoded_spots` asks, asked once: a spaced hex dump has no marker,
+    # `secrets_bytes`; a chunk holding `%` asks them in `encoded_spots` only)
+    gates = None if data.find(b"%", pos, end) >= 0 else encoded_gates(view[pos:end])
+    escapes = gates is None or gates.open
     for at, stop in _segments(data, pos, end):
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
-            encoded += [at - pos + k for k in encoded_spots(data, at, stop)]
+            whole = gates if (at, stop) == (pos, end) else None
+            encoded += [at - pos + k for k in encoded_spots(data, at, stop, whole)]
     return sorted(spots + encoded) if encoded else spots
 
 
@@ -530,7 +524,6 @@ def _line_starts(data: bytes, lo: int, spots: list[int]) -> dict[int, None]:
 
 
 _CHUNK = 1 << 16
-_ESCAPES = ENCODED_MARKERS  # (with `%`: what `encoded_spots` reads starts so)
 _WORDS = frozenset(_NAMED_PIECES) - {b"eyJh", b"eyJ0", b"eyJr"}
 
 
