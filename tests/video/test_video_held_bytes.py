@@ -50,3 +50,22 @@ def test_the_held_request_on_an_8k_hold_stays_under_512_mib(tmp_path):
     frames, new, peak_mb = (int(x) for x in got)
     assert frames == 20 and new == 18  # frames 2-19 each a square at a place not shown
     assert peak_mb < 512, f"the held request's child peaked at {peak_mb} MB"
+
+
+def test_a_mark_cycling_among_13_places_at_4k_is_shown_again_on_its_return(tmp_path):
+    """Review s36 V3b: a 24x24 square stepping among 13 places every 0.5 s over a 4K still
+    (8 s at 10 fps). Kept as whole pictures, 12 fitted in `SHOWN_BYTES` at 4K, so from the
+    second cycle each return was a picture the hold had not shown (15 new: a clock); kept as
+    the crops where they differ from the hold's first picture, 32 fit, and each return is
+    seen again: 12 new (places 2-13; the first is the hold's first picture)."""
+    out = tmp_path / "cycle_4k.mp4"
+    vc._ffmpeg(["-f", "lavfi", "-i",
+                "color=c=gray:s=3840x2160:r=10:d=8[bg];color=c=white:s=24x24:r=10:d=8[fg];"
+                "[bg][fg]overlay=x='100+200*mod(floor(n/5),13)':y=200", "-c:v", "libx264",
+                "-preset", "ultrafast", "-g", "100", "-threads", "1", "-pix_fmt", "yuv420p",
+                str(out)])
+    got = subprocess.run([sys.executable, "-c", _PEAK, str(out)], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.split()
+    frames, new, peak_mb = (int(x) for x in got)
+    assert frames == 80 and new == 12
+    assert peak_mb < 512, f"the held request's child peaked at {peak_mb} MB"

@@ -33,9 +33,11 @@ MAX_FRAMES = 4000
 # the pictures a hold showed that a changed frame is compared with (the oldest after the
 # first dropped) ...
 MAX_SHOWN = 32
-# ... and at most this many bytes of them (review V10: 32 pictures are 265 MB at 4K, 1.06 GB
-# at 8K, over issue 15's 512 MiB; 32 up to 1080p's 2 MB, 12 at 4K's 8.3 MB, 3 at 8K's 33.2 MB:
-# the hold's first picture and the newest; review s36 V3 counted them)
+# ... and at most this many bytes of them (review V10: 32 whole pictures are 265 MB at 4K,
+# 1.06 GB at 8K, over issue 15's 512 MiB). The hold's first picture is kept whole, each later
+# one as the crop where it differs from the first (`_Shown`): a mark's few pixels, so 32 fit
+# at any size (review s36 V3b: as whole pictures 12 fitted at 4K, 3 at 8K, and a small mark
+# cycling among 13 places at 4K read as new pictures, a clock)
 SHOWN_BYTES = 96 << 20
 
 
@@ -74,14 +76,14 @@ AFTER_LAST = 20
 def _span(container, v, first: int, last: int, deadline: float, av, min_points: int,
           tol: int):
     """One span's rows and whether it was read to its end. `shown`: the hold's first picture
-    and each changed one not close to those before it (`_seen`)."""
+    and each changed one not close to those before it (`_Shown.seen`)."""
     import numpy as np
 
     rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
                                   "foreign": []}
     prev = prev_f = None
     palette = None
-    shown: list = []
+    shown: _Shown | None = None
     past = -1  # frames decoded since the first after `last`
     reached = False  # a frame at or after `last` decoded
     try:
@@ -109,15 +111,14 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                         box = (slice(ys[0], ys[-1] + 1), slice(xs[0], xs[-1] + 1))
                 seen = foreign = -1
                 if f.pts >= first:
-                    if not shown:
-                        shown.append(g)
+                    if shown is None:
+                        shown = _Shown(g)
                         palette = _palette(prev_f if prev_f is not None else f, tol, np)
                         prev_f = None
                     elif points >= min_points:
-                        seen = _seen(g, box, shown, np)
+                        seen = shown.seen(g, box, np)
                         if seen >= min_points:
-                            shown.append(g)
-                            del shown[1:-(_kept(g) - 1) or None]
+                            shown.add(g, np)
                         foreign = _foreign(f, moved, palette, np)
                 else:
                     prev_f = f
@@ -144,10 +145,56 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
         return rows, False
 
 
-def _kept(g) -> int:
-    """How many pictures of `g`'s size are kept to compare with (`SHOWN_BYTES`): two at
-    least, the hold's first and the newest."""
-    return max(2, min(MAX_SHOWN, SHOWN_BYTES // max(1, g.nbytes)))
+class _Shown:
+    """The pictures a hold showed (`_span`'s `shown`): the first whole, each later one as
+    the box where it differs from the first beyond the noise bar and its pixels there (a
+    mark's few pixels; a keyframe's re-quantisation scatters some over the whole picture,
+    whose box is then the picture). Outside its box a kept picture is taken as the first
+    (within the noise bar there). At most `MAX_SHOWN` of them and `SHOWN_BYTES`, the oldest
+    after the first dropped."""
+
+    def __init__(self, g) -> None:
+        self.first = g
+        self.crops: list[tuple[slice, slice, object]] = []
+        self.nbytes = int(g.nbytes)
+
+    def add(self, g, np) -> None:
+        moved = _apart(g, self.first, np)
+        ys = np.nonzero(moved.any(axis=1))[0]
+        if ys.shape[0] == 0:
+            return
+        xs = np.nonzero(moved.any(axis=0))[0]
+        box = (slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
+        crop = g[box].copy()
+        self.crops.append((*box, crop))
+        self.nbytes += int(crop.nbytes)
+        while self.crops and (len(self.crops) + 1 > MAX_SHOWN or self.nbytes > SHOWN_BYTES):
+            self.nbytes -= int(self.crops.pop(0)[2].nbytes)  # type: ignore[attr-defined]
+
+    def seen(self, g, box, np) -> int:
+        """The fewest pixels of the changed `box` of `g` that differ beyond the noise bar
+        from that box in one of the pictures kept (0: it shows one of them again there; -1:
+        none of its size). The box, not the whole picture: a keyframe re-quantises a held
+        picture (105 pixels in review V6's freeze), and the pictures before it are still
+        shown again."""
+        if self.first.shape != g.shape:
+            return -1
+        want = g[box]
+        ref = self.first[box]
+        best = int(_apart(want, ref, np).sum())
+        y0, x0 = box[0].start, box[1].start
+        for ys, xs, crop in self.crops:
+            a0, a1 = max(ys.start, box[0].start), min(ys.stop, box[0].stop)
+            b0, b1 = max(xs.start, box[1].start), min(xs.stop, box[1].stop)
+            if best == 0:
+                break
+            if a0 >= a1 or b0 >= b1:
+                continue  # this picture is the first one in the box
+            pic = ref.copy()
+            pic[a0 - y0:a1 - y0, b0 - x0:b1 - x0] = \
+                crop[a0 - ys.start:a1 - ys.start, b0 - xs.start:b1 - xs.start]  # type: ignore[index]
+            best = min(best, int(_apart(want, pic, np).sum()))
+        return best
 
 
 def _apart(a, b, np):
@@ -156,15 +203,6 @@ def _apart(a, b, np):
     d = np.maximum(a, b)
     d -= np.minimum(a, b)
     return d > POINT_LEVEL
-
-
-def _seen(g, box, shown: list, np) -> int:
-    """The fewest pixels of the changed `box` that differ beyond the noise bar from that box
-    in one of the pictures `shown` (0: it shows one of them again there; -1: none of its
-    size). The box, not the whole picture: a keyframe re-quantises a held picture (105
-    pixels in review V6's freeze), and the pictures before it are still shown again."""
-    moved = [int(_apart(g[box], p[box], np).sum()) for p in shown if p.shape == g.shape]
-    return min(moved) if moved else -1
 
 
 # Colours (review V6's class: a mark drawn over an edited freeze): a colour is three bytes,
