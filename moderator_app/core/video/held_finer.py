@@ -188,7 +188,7 @@ def _answers(scan: ScanResult, held: list[Span], path: Path | str, timeout_s: fl
 
 def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
          ) -> ScanResult:
-    """`scan` with a warning before each `video.frozen` note of a picture still to the end of
+    """`scan` with a warning for each `video.frozen` note of a picture still to the end of
     the footage (not from its first frame) whose picture lives at full resolution but for one
     held stretch (`held_inside`); the note itself is kept (the footage's end)."""
     sig = scan.signals
@@ -225,7 +225,8 @@ def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
         if id(s) in found:
             spans.append(found[id(s)])
         spans.append(s)
-    return replace(scan, spans=tuple(spans))
+    # in the scan's order (`scan.analyse`), the warning before a note that starts with it
+    return replace(scan, spans=tuple(sorted(spans, key=lambda s: (s.start_s, s.rule))))
 
 
 def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> ScanResult:
