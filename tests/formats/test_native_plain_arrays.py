@@ -256,3 +256,44 @@ def test_boolgrid_chain_verdicts(monkeypatch):
     assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.edited"] == [9]
     assert [f["line"] for f in rep["findings"] if f["rule"] == "traj.json"] == [12]
     assert [f["line"] for f in rep["findings"] if f["rule"] == "chain.link"] == [13]
+
+
+def _rle_rows(rng: random.Random, n: int, strings: bool) -> list:
+    """QA s36's `rlediff` rows: `[row, [[x, len, colour], ...]]`, some with a string holding
+    brackets (`strings`: a window whose brackets are not all outside strings)."""
+    rows = []
+    for _ in range(n):
+        runs = [[rng.randint(0, 159), rng.randint(1, 24), rng.randint(0, 127) * 2]
+                for _ in range(rng.randint(0, 6))]
+        if strings and rng.random() < 0.2:
+            runs.insert(rng.randrange(len(runs) + 1), rng.choice(("]", "[[", "a]]],[b", "")))
+        rows.append([rng.randint(0, 209), runs])
+    return rows
+
+
+def test_run_length_rows_end_and_depth_at_every_offset():
+    """Rows closed two and three at a time in every 64-byte window (`]]],[`: more `]` in a
+    window than the depth, so the running depth decides, not the window's popcounts): the
+    array's end found at every offset of a window, with and without brackets in strings, the
+    depth limit kept, an early end and a `]` too many declined."""
+    rng = random.Random(36)
+    for off in range(0, 130):
+        for strings in (False, True):
+            rows = _rle_rows(rng, rng.randint(1, 40), strings)
+            body = orjson.dumps(rows)
+            head = b'{"d":[' + b"7," * (off // 2) + b"1" * (off % 2) + (b"," if off % 2 else b"")
+            text = head + body + b'],"frame":' + str(off).encode() + b"}"
+            got = check_canonical(text)
+            assert got is not None and got[0] == text, text
+            assert JCS.canonical(head + body + b"]]," + b'"frame":1}') is None, off
+            assert JCS.canonical(head + body[:-1] + b'],"frame":1}') is None, off
+    for n in range(60, 67):  # a run's innermost array at level n of the line
+        for off in range(0, 70, 3):
+            deep = b"[" * (n - 3) + b"7," * off + orjson.dumps([[1, [[2, 3, 4]]]])[1:-1]
+            text = deep + b"]" * (n - 3)
+            assert (JCS.canonical(text) is not None) == (n <= MAX_LEVELS), (n, off)
+            if n <= MAX_LEVELS:
+                check_canonical(text)
+
+
+MAX_LEVELS = 64  # _jcs.c's MAX_DEPTH: the levels of arrays and objects a line may hold
