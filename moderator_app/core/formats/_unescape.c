@@ -261,7 +261,15 @@ static inline Py_ssize_t u_escape_at(const unsigned char *s, Py_ssize_t i, Py_ss
     return 0;
 }
 
-static char *unicode_body(const unsigned char *s, Py_ssize_t n, char *out)
+/* The length of the escape at s[i] (a backslash; 0 when none) and its code in *code. */
+typedef Py_ssize_t (*escape_finder)(const unsigned char *s, Py_ssize_t i, Py_ssize_t n,
+                                    int *code);
+
+/* A decoder of escapes that start with a backslash (`unicode`, `octal`): each backslash's
+ * escape (`at`) written by `put_escape`, the scan going on after it. Inline, so that each
+ * caller's finder is a direct call (the two bodies were one loop written twice). */
+static inline char *backslash_body(const unsigned char *s, Py_ssize_t n, char *out,
+                                   escape_finder at_escape)
 {
     Py_ssize_t i = 0;
     char *o = out;
@@ -273,11 +281,16 @@ static char *unicode_body(const unsigned char *s, Py_ssize_t n, char *out)
         if (at >= n)
             break;
         int code = 0;
-        Py_ssize_t len = u_escape_at(s, at, n, &code);
+        Py_ssize_t len = at_escape(s, at, n, &code);
         o = put_escape(s, at, len, code, o);
         i = at + (len == 0 ? 1 : len);
     }
     return o;
+}
+
+static char *unicode_body(const unsigned char *s, Py_ssize_t n, char *out)
+{
+    return backslash_body(s, n, out, u_escape_at);
 }
 
 DECODER(unicode)
@@ -316,21 +329,7 @@ static inline Py_ssize_t o_escape_at(const unsigned char *s, Py_ssize_t i, Py_ss
 
 static char *octal_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
-    Py_ssize_t i = 0;
-    char *o = out;
-    while (i < n) {
-        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
-        Py_ssize_t at = bs == NULL ? n : bs - s;
-        memcpy(o, s + i, (size_t)(at - i));
-        o += at - i;
-        if (at >= n)
-            break;
-        int code = 0;
-        Py_ssize_t len = o_escape_at(s, at, n, &code);
-        o = put_escape(s, at, len, code, o);
-        i = at + (len == 0 ? 1 : len);
-    }
-    return o;
+    return backslash_body(s, n, out, o_escape_at);
 }
 
 DECODER(octal)
