@@ -56,9 +56,11 @@ class Thresholds:
     # tile) stand over their own second's chance answers too (`reactions.finer_surprising`):
     # a press that changes the course of a sprite already moving (QA s35 / s36 T1). Session
     # 37: right within a frame 1,773 -> 1,946 of 3,436 shown presses (232 genuine runs, wide
-    # and QA s28-s36), false 636 -> 675, chance answers 0.5 s off the truth 1,978 -> 2,175.
-    # Off until the wide, corpus v2 and QA sweeps say no set is worse with it
-    sync_finer_reader: bool = False
+    # and QA s28-s36), false 636 -> 675, chance answers 0.5 s off the truth 1,978 -> 2,175;
+    # at auto and the truth no cell of the wide set's 228 runs changed, and of corpus v2's and
+    # QA s28-s36's 312 runs one: QA s34's earthworld-genuine@r22rv10rm loses its false
+    # `sync.no_reaction` 8.90-23.11 s (a chance answer at 14.09 s splits its run of misses)
+    sync_finer_reader: bool = True
     sync_no_reaction_actions: int = 3  # consecutive actions with no reaction ...
     sync_no_reaction_s: float = 2.0    # ... spanning at least this long
     sync_activity_gap_s: float = 4.0   # a stretch with no action at least this long ...
