@@ -30,27 +30,34 @@ S = 24
 
 
 class _Footage:
-    def __init__(self, inserted: bool, blink: bool = True) -> None:
-        self.inserted, self.blink, self.frames = inserted, blink, FRAMES
+    def __init__(self, inserted: bool, blink: bool = True, held: tuple[range, ...] = (HELD,),
+                 frames: int = FRAMES, bursts: tuple[int, ...] = ()) -> None:
+        self.inserted, self.blink, self.frames = inserted, blink, frames
+        self.held, self.bursts = held, bursts
 
     def picture(self, n: int) -> np.ndarray:
-        if self.inserted and n in HELD:
-            n = HELD.start - 1
+        for r in self.held if self.inserted else ():
+            if n in r:
+                n = r.start - 1
         img = np.full((H, W, 3), 100, np.uint8)
         if n in MOVING:
             for i in range(3):
                 x = (n * 3 + 150 * i) % (W - S)
                 img[60 + 120 * i:60 + 120 * i + S, x:x + S] = 255
-        if self.blink and ((n + 8) // 8) % 2 == 0:  # on in the frame before the still
+        if self.bursts:  # the cursor flips three frames running at each burst, else stays
+            on = sum(1 for b in self.bursts for k in range(3) if b + k <= n) % 2 == 1
+        else:
+            on = self.blink and ((n + 8) // 8) % 2 == 0  # on in the frame before the still
+        if on:
             img[41:161, 322] = 130
         return img
 
 
-def _video(tmp_path: Path, inserted: bool, blink: bool = True) -> Path:
-    out = tmp_path / f"cursor_{'inserted' if inserted else 'game'}_{int(blink)}.mp4"
+def _video(tmp_path: Path, inserted: bool, blink: bool = True, **kw) -> Path:
+    out = tmp_path / f"cursor_{'inserted' if inserted else 'game'}_{int(blink)}_{len(kw)}.mp4"
     vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
                 "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, blink))
+                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, blink, **kw))
     return out
 
 
@@ -90,16 +97,64 @@ def test_a_blinking_or_dead_still_end_of_the_footage_stays_a_note(tmp_path, blin
     assert [s[0] for s in spans] == ["info"] and spans[0][2] == 12.0
 
 
+def _blinks(start: float, end: float, every: float = 0.27) -> list[float]:
+    """A cursor's changes every `every` s from `start` up to `end`."""
+    return [round(start + every * i, 3) for i in range(int((end - start) / every) + 1)]
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize(("held", "frames", "want"), [
+    # a second 4 s freeze, 13-17 s: both warn (review s37 R1: the note alone before)
+    ((HELD, range(390, 510)), 600, [(5.87, 10.13), (12.8, 17.0)]),
+    # a 1.5 s hold 12-13.5 s besides the freeze: the freeze still warns
+    ((HELD, range(360, 405)), 480, [(5.87, 10.13)]),
+])
+def test_a_second_edit_in_the_still_to_the_end_silences_no_freeze(tmp_path, held, frames,
+                                                                   want):
+    """Two edits in the blinking still (3 s to the end): each held stretch of 3 s or more
+    around which the cursor blinks warns; the note to the end is kept."""
+    spans = _frozen(run_scan(_video(tmp_path, inserted=True, held=held, frames=frames)))
+    assert spans[0] == ("info", 3.0, frames / FPS)
+    warned = [(a, b) for sev, a, b in spans[1:] if sev == "warning"]
+    assert len(warned) == len(want) == len(spans) - 1
+    for (a, b), (wa, wb) in zip(warned, want, strict=True):
+        assert abs(a - wa) <= 0.1 and abs(b - wb) <= 0.1  # duration-ok: places in the video
+
+
+@needs_ffmpeg
+def test_a_cursor_that_moves_in_bursts_between_waits_stays_a_note(tmp_path):
+    """Honest waits: the cursor flips in bursts of three frames 1.5 s apart, and once 4.5 s
+    apart (Adventure's player standing still, then stepping): no rhythm, the note alone."""
+    bursts = (120, 165, 210, 345, 390, 435)
+    spans = _frozen(run_scan(_video(tmp_path, inserted=False, bursts=bursts, frames=480)))
+    assert spans == [("info", 3.0, 16.0)]
+
+
 @pytest.mark.parametrize(("changed", "want"), [
-    ([0.5, 1.0, 1.5, 2.0, 6.0, 6.5, 7.0, 7.5], (2.0, 6.0)),  # the rhythm stops 4 s, resumes
-    ([4.0, 4.5, 5.0, 5.5], (0.0, 4.0)),  # held from the still's first frame
-    ([1.0, 1.5, 2.0, 6.0, 6.5], None),  # two changes after it: a next screen, no rhythm
-    ([1.0, 2.5, 3.0, 7.0, 7.5, 8.0], None),  # 1.5 s elsewhere: a picture that changes
-    #                                          now and then (Adventure's player), no rhythm
-    ([1.0, 1.5, 5.0, 5.5, 6.0, 9.5, 10.0, 10.5], None),  # two held stretches: no rhythm
-    ([1.0, 1.5, 2.0, 2.5], None),  # still from its last change to the end: the end
-    ([0.1, 3.2, 3.5, 3.8, 4.1], (0.0, 3.2)),  # the change at 0.1 s is the codec settling
-    ([0.1, 3.2, 3.5, 3.8], None),  #            (SETTLE_S) after the jump into the still
+    ([0.5, 1.0, 1.5, 2.0, 6.0, 6.5, 7.0, 7.5], [(2.0, 6.0)]),  # the rhythm stops 4 s, resumes
+    ([4.0, 4.5, 5.0, 5.5], [(0.0, 4.0)]),  # held from the still's first frame
+    ([1.0, 1.5, 2.0, 6.0, 6.5], []),  # two changes after it: a next screen, no rhythm
+    ([1.0, 3.0, 7.0, 8.5, 10.0, 11.0], []),  # changes now and then (1-2 s): no rhythm
+    # a player who moves in bursts of frames and stands 1-5 s between (Adventure m2d3):
+    # the plain median of its gaps is 0.04 s, its rhythm 1.5 s
+    ([t + d for t in (1.0, 2.5, 4.0, 9.0, 10.5, 12.0) for d in (0.0, 0.04, 0.08)], []),
+    ([1.0, 1.5, 2.0, 2.5], []),  # still from its last change to the end: the end
+    ([0.1, 3.2, 3.5, 3.8, 4.1], [(0.0, 3.2)]),  # the change at 0.1 s is the codec settling
+    ([0.1, 3.2, 3.5, 3.8], []),  #                 (SETTLE_S) after the jump into the still
+    # review s37 R1: a second edit voids neither: two freezes; a freeze and a 1.5 s hold
+    (_blinks(0.3, 2.0) + _blinks(6.0, 8.0) + _blinks(12.0, 14.0), [(1.92, 6.0), (7.89, 12.0)]),
+    (_blinks(0.3, 2.0) + _blinks(6.0, 8.0) + _blinks(9.5, 11.0), [(1.92, 6.0)]),
+    # changes 1-1.5 s apart before the wait, 0.8 s after it (wide's blackjack-speed33)
+    ([1.28, 2.8, 2.84, 3.8, 3.84, 9.08, 9.88, 10.72, 11.52, 11.6], []),
+    # the rhythm resumes for a moment only: two blinks, then 1-2 s apart
+    (_blinks(0.3, 4.0) + [8.0, 8.27, 9.5, 11.5, 13.0, 14.5], []),
 ])
 def test_held_inside(changed, want):
-    assert held_finer.held_inside(0.0, changed, 3.0) == want
+    got = held_finer.held_inside(0.0, changed, 3.0)
+    assert [(round(a, 2), round(b, 2)) for a, b in got] == want
+
+
+def test_rhythm_is_the_gap_the_middle_moment_of_the_living_time_lies_in():
+    assert held_finer.rhythm([0.27] * 60 + [4.0, 4.0, 1.5], 3.0) == 0.27
+    assert held_finer.rhythm([0.04] * 40 + [1.5, 2.0, 2.5, 5.2], 3.0) == 2.0
+    assert held_finer.rhythm([4.0], 3.0) == float("inf")

@@ -35,11 +35,14 @@ screen showed before it stood still.
 A still picture that runs to the end of the footage is a note (`scan_holds`: a game-over
 screen), but a picture that lives at full resolution there (a blinking cursor too small for
 the sample points: QA s36 T3's Video Checkers, 18.76-43.46 s) is not held to the end: where
-it changes at least every `LIVING_GAP_S` but for one stretch of `freeze_s` or more before
-its last change, that stretch is a held picture inside the run, said as a warning of its
+it lives at a `rhythm` (the gap between changes that the middle of its living time lies
+in) under `LIVING_GAP_S`, each stretch of `freeze_s` or more in which it stops, with that
+rhythm before it and after it, is a held picture inside the run, said as a warning of its
 own (`ends`; the edited freeze's 4.1-4.5 s against the cursor's 0.27 s blink, the genuine
-run's longest 0.52 s). A picture that changes only now and then there (Adventure's player
-standing still, its 4-5 s waits between moves) says nothing: the rhythm it stops is not one.
+run's longest 0.52 s). Each on its own: a second freeze or a shorter hold elsewhere voided
+the stretch until review s37 R1. A picture that changes only now and then there
+(Adventure's player standing still 1-5 s between moves of a few frames: rhythm 1.7 s, where
+the plain median of its gaps is 0.04 s) says nothing: the rhythm it stops is not one.
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
 decode does not match one for one with the scan's, a video process that fails) keeps the
 warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
@@ -88,10 +91,9 @@ RETURN_POINTS = 100
 # 600-1000; the 27 held pictures of QA s28-s35 and the wide set that live: their counted
 # changes at most 1000, but never all of a hold's, session 36)
 DRAWN = 500
-# A picture still to the end of the footage (`ends`) lives when it changes at full resolution
-# at least this often but for one stretch (QA s36's Video Checkers: a cursor blinking every
-# 0.27 s, its genuine run's longest gap 0.52 s; Adventure's player, still 4-5 s between
-# moves, does not) ...
+# A picture still to the end of the footage (`ends`) lives when its `rhythm` at full
+# resolution is under this (QA s36's Video Checkers: a cursor blinking every 0.27 s, its
+# genuine run's longest gap 0.52 s; Adventure's player, still 1-5 s between moves, 1.7 s) ...
 LIVING_GAP_S = 1.0
 # ... and at least this many times after the change that ends the held stretch (a change or
 # two after it is a game's next screen, not a rhythm resumed)
@@ -140,23 +142,44 @@ def lives(start_s: float, end_s: float, changed: Sequence[float], freeze_s: floa
     return max(b - a for a, b in zip(edges, edges[1:], strict=False)) < freeze_s
 
 
+def rhythm(gaps: Sequence[float], freeze_s: float) -> float:
+    """The pace a picture lives at between its held stretches: of the `gaps` between its
+    changes shorter than `freeze_s`, the one the middle moment of their time lies in (their
+    median weighted by length; inf when there is none). A burst of changes does not make it
+    fast (Adventure's player moves a few frames 0.02-0.05 s apart, then stands 1-5 s: the
+    plain median of its gaps is 0.04 s, this 1.5-1.8 s), nor do held stretches, one or
+    several, make it slow (a cursor blinking every 0.27 s around two 4 s freezes: 0.27 s)."""
+    living = sorted(g for g in gaps if g < freeze_s)
+    total = float(sum(living))
+    run = 0.0
+    for g in living:
+        run += g
+        if run >= total / 2 and total > 0:
+            return float(g)
+    return float("inf")
+
+
 def held_inside(start_s: float, changed: Sequence[float], freeze_s: float
-                ) -> tuple[float, float] | None:
-    """The held stretch of a picture still from `start_s` to the end of the footage that
-    changes at `changed` (`counted`) at full resolution: the one stretch from its start or a
-    change to the next change of `freeze_s` or more, when every other such stretch is under
-    `LIVING_GAP_S` and `LIVING_AFTER` changes or more follow the one that ends it; else None (the stretch after
-    the last change runs to the footage's end: an honest end)."""
+                ) -> list[tuple[float, float]]:
+    """The held stretches of a picture still from `start_s` to the end of the footage that
+    changes at `changed` (`counted`) at full resolution: each stretch from its start or a
+    change to the next change of `freeze_s` or more, when the picture's `rhythm` is under
+    `LIVING_GAP_S` and `LIVING_AFTER` changes or more follow the one that ends it, the
+    `rhythm` before it (unless it starts the still) and after it under `LIVING_GAP_S` too
+    (a rhythm stopped and resumed: wide's blackjack-speed33 changes 1-1.5 s apart before
+    its 5.2 s wait and 0.8 s after it, no rhythm stopped). Each stretch on its own: a second freeze
+    or a 1-3 s hold elsewhere in the still (review s37 R1) voids none. Empty when the
+    picture has no rhythm (a still that changes now and then: Adventure's player, a game's
+    next screen) or nothing stops it (after the last change the footage ends: an end)."""
     c = counted(start_s, changed)
     edges = [start_s, *c]
-    gaps = [(b - a, k) for k, (a, b) in enumerate(zip(edges, edges[1:], strict=False))]
-    long = [(g, k) for g, k in gaps if g >= freeze_s]
-    if len(long) != 1 or any(LIVING_GAP_S <= g < freeze_s for g, _ in gaps):
-        return None
-    k = long[0][1]
-    if len(c) - k - 1 < LIVING_AFTER:
-        return None
-    return edges[k], edges[k + 1]
+    gaps = [b - a for a, b in zip(edges, edges[1:], strict=False)]
+    if rhythm(gaps, freeze_s) >= LIVING_GAP_S:
+        return []
+    return [(edges[k], edges[k + 1]) for k, g in enumerate(gaps)
+            if g >= freeze_s and len(c) - k - 1 >= LIVING_AFTER
+            and rhythm(gaps[k + 1:], freeze_s) < LIVING_GAP_S
+            and (k == 0 or rhythm(gaps[:k], freeze_s) < LIVING_GAP_S)]
 
 
 def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
@@ -188,9 +211,9 @@ def _answers(scan: ScanResult, held: list[Span], path: Path | str, timeout_s: fl
 
 def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
          ) -> ScanResult:
-    """`scan` with a warning for each `video.frozen` note of a picture still to the end of
-    the footage (not from its first frame) whose picture lives at full resolution but for one
-    held stretch (`held_inside`); the note itself is kept (the footage's end)."""
+    """`scan` with a warning for each held stretch (`held_inside`) of a picture still to the
+    end of the footage (a `video.frozen` note, not from its first frame) that lives at full
+    resolution; the note itself is kept (the footage's end)."""
     sig = scan.signals
     n = sig.frame_count
     last = [s for s in scan.spans if s.rule == FROZEN.id and s.severity == Severity.INFO.value
@@ -201,32 +224,34 @@ def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
     frames, answers = _answers(scan, last, path, timeout_s)
     if answers is None:
         return scan
-    found: dict[int, Span] = {}
+    found: dict[int, list[Span]] = {}
     for s, idx, ans in zip(last, frames, answers, strict=False):
         changed = _changed(idx, ans, sig, slip)
         if changed is None:
             continue
-        inner = held_inside(s.start_s, changed, scan.thresholds.freeze_s)
-        if inner is None:
-            continue
-        a, b = inner
-        after = [c for c in counted(s.start_s, changed) if c >= b]
-        shown = ", ".join(f"{c:.2f}" for c in after[:4]) + (", ..." if len(after) > 4 else "")
-        found[id(s)] = Span(FROZEN.id, FROZEN.severity.value, a, b, (
-            f"the picture is frozen from {a:.3f} s to {b:.3f} s ({b - a:.1f} s) inside the "
-            f"still picture {s.start_s:.3f}-{s.end_s:.3f} s that runs to the end of the "
-            f"footage: at full resolution that picture changes at least every "
-            f"{LIVING_GAP_S:g} s but there, and again after it (video {shown} s: a cursor, a "
-            f"clock): held inside the run, not the footage's end"))
+        held = held_inside(s.start_s, changed, scan.thresholds.freeze_s)
+        if held:
+            found[id(s)] = [_inside(s, a, b, changed) for a, b in held]
     if not found:
         return scan
     spans: list[Span] = []
     for s in scan.spans:
-        if id(s) in found:
-            spans.append(found[id(s)])
+        spans.extend(found.get(id(s), ()))
         spans.append(s)
     # in the scan's order (`scan.analyse`), the warning before a note that starts with it
     return replace(scan, spans=tuple(sorted(spans, key=lambda s: (s.start_s, s.rule))))
+
+
+def _inside(s: Span, a: float, b: float, changed: list[float]) -> Span:
+    """The warning of the held stretch `a`-`b` inside the still to the end `s`."""
+    after = [c for c in counted(s.start_s, changed) if c >= b]
+    shown = ", ".join(f"{c:.2f}" for c in after[:4]) + (", ..." if len(after) > 4 else "")
+    return Span(FROZEN.id, FROZEN.severity.value, a, b, (
+        f"the picture is frozen from {a:.3f} s to {b:.3f} s ({b - a:.1f} s) inside the "
+        f"still picture {s.start_s:.3f}-{s.end_s:.3f} s that runs to the end of the "
+        f"footage: at full resolution that picture changes every {LIVING_GAP_S:g} s or "
+        f"less most of the time but there, and again after it (video {shown} s: a cursor, "
+        f"a clock): held inside the run, not the footage's end"))
 
 
 def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> ScanResult:
