@@ -85,3 +85,37 @@ def test_top_bit_prefixes_rank_above_ascii(simd):
         for names_in in (names, names[::-1], names[1::2] + names[::2]):
             raw = json.dumps({k: 0 for k in names_in}, ensure_ascii=False).encode()
             assert check_canonical(raw)[0] == reference(raw), (simd, names_in)
+
+
+# number tokens spelled as writers do and as no writer does, each with its RFC 8785 form in
+# the reference: small and big integers (2^53 and past it: the Python path's), floats at the
+# spelling edges, -0, an upper-case exponent, a zero fraction
+_TOKENS = [b"0", b"7", b"-12", b"255", b"9007199254740991", b"9007199254740992",
+           b"18446744073709551616", b"1e21", b"1e+21", b"5e-324", b"4.9e-324", b"-0", b"-0.0",
+           b"1E3", b"1.0", b"1e-7", b"0.000001", b"123456789012345680000", b"-249.7535",
+           b"[1,[2,[3,[4]]]]", b"[]", b'"x"', b"true", b"null"]
+
+
+def test_differential_objects_of_tricky_numbers_under_astral_names(simd):
+    """A differential fuzz of what the ranks order: objects of 2-16 members under names from
+    every range (UTF-16 order apart from code points' past U+E000), each value a token from
+    _TOKENS, nested one or two deep, in shuffled and UTF-16 order: C's bytes and facts are the
+    reference's, or C declines (the Python path's: integers past 2^53 - 1, among others)."""
+    rng = random.Random(3700 + simd)
+    rows = taken = 0
+    for _ in range(400):
+        names = _names(rng, rng.randint(2, 16), rng.random() < 0.2)
+        if rng.random() < 0.5:
+            names.sort(key=_u16)
+        else:
+            rng.shuffle(names)
+        members = []
+        for k in names:
+            token = rng.choice(_TOKENS)
+            if rng.random() < 0.2:  # an object inside, ranked on its own
+                token = b'{"' + rng.choice(_STARTS).encode() + b'":' + token + b',"a":1}'
+            members.append(json.dumps(k, ensure_ascii=rng.random() < 0.3).encode() + b":" + token)
+        raw = b'{"m":{' + b",".join(members) + b'},"n":[' + rng.choice(_TOKENS) + b"]}"
+        rows += 1
+        taken += check_canonical(raw) is not None
+    assert rows == 400 and taken >= 80, (rows, taken)  # (101-108 of 400 at levels 0-2)
