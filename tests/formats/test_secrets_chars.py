@@ -66,7 +66,33 @@ def test_a_dump_decodes_each_cell_kind():
     raw = obs_line(f"$ od -c f\n{od_c(text, 5, '{:07o}')}\n")
     m = secrets_chars.DUMP.search(raw)
     assert m is not None
-    assert secrets_chars.decoded(m.group()) == (text + "\n").encode()
+    assert secrets_chars._decoded_py(m.group()) == (text + "\n").encode()
+    if native.UNESCAPE is not None:
+        assert native.UNESCAPE.chars(m.group()) == (text + "\n").encode()
+
+
+# Cells and breaks as a JSON line writes them (od's escapes' backslash and a quote escaped).
+_SOUP = ["   a", "   ~", '   \\"', "    ", "  \\\\n", "  \\\\0", "  \\\\t",
+         "  \\\\v", "  \\\\\\\\", " 001", " 377", " 200", " 017", "\\n", "\\r\\n",
+         "\\n0000020", "\\n00001a", "\\n0000000f", "  a", "   ", "x", "\\"]
+
+
+@pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.text(st.characters(max_codepoint=255), min_size=4, max_size=200),
+       st.sampled_from([4, 5, 8, 16, 32]),
+       st.sampled_from([None, "{:07o}", "{:06x}", "{:07x}"]),
+       st.lists(st.sampled_from(_SOUP), max_size=120))
+def test_c_and_python_agree_on_dumps(text, width, offset, soup):
+    """`_unescape.chars` against `_decoded_py` on each `DUMP` match (what `decoded` is asked
+    of) of an od -c of random bytes in a JSON line, and of a soup of cells, breaks and bytes
+    that are neither."""
+    raw = obs_line(f"$ od -c f\n{od_c(text, width, offset)}\n") + "".join(soup).encode()
+    runs = [m.group() for m in secrets_chars.DUMP.finditer(raw)]
+    assert runs
+    for run in runs:
+        assert native.UNESCAPE.chars(run) == secrets_chars._decoded_py(run)
+    assert secrets_chars._decoded_py(runs[0]) == (text + "\n").encode()
 
 
 @pytest.mark.parametrize("spelled", ["bash", "c", "printf", "mixed", "single", "echo"])

@@ -52,12 +52,19 @@
  * - listed: `secrets_join.listed_view` (session 36): each list of string literals joined by
  *   an empty string (the regex `secrets_join._LISTED`, found left to right as `finditer`
  *   does) written as the one literal it makes, the rest of the line as it is; see `listed`.
+ * - chars: `secrets_chars._decoded_py` (session 37, mendviews; review R3): an od -c /
+ *   hexdump -c dump as `secrets_chars.DUMP` matched it (a JSON line's: `\\n` for od's `\n`,
+ *   `\"` for a quote) read cell by cell: three spaces and a byte (or `\"`) is that byte, two
+ *   spaces and `\\` then od's letter, `0` or `\\` its byte, a space and three octal digits
+ *   their value; an escaped line break (`\n`, `\r\n`) and up to 8 hex digits after it (a
+ *   row's offset) are nothing. A regex callback and a bytes piece an escape cell cost ~75 s and
+ *   500 MiB per 512 MiB of `  \\n` cells. A cell is 4+ bytes and makes one.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 14
+#define ABI 15
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -333,6 +340,76 @@ static char *octal_body(const unsigned char *s, Py_ssize_t n, char *out)
 }
 
 DECODER(octal)
+
+/* od's escape letter (after `\\`) -> its byte, 0 for a letter od does not write. */
+static inline unsigned char od_escape(unsigned char c)
+{
+    switch (c) {
+    case '0': return 0;
+    case 'a': return 7;
+    case 'b': return 8;
+    case 'f': return 12;
+    case 'n': return 10;
+    case 'r': return 13;
+    case 't': return 9;
+    case 'v': return 11;
+    default: return 0;
+    }
+}
+
+/* `secrets_chars.DUMP`'s match -> the bytes it stands for (see the top, `chars`); bytes that
+ * are no cell or break (never in a match) are skipped one at a time. */
+static char *chars_body(const unsigned char *s, Py_ssize_t n, char *out)
+{
+    Py_ssize_t i = 0;
+    char *o = out;
+    while (i < n) {
+        if (s[i] == '\\') {  /* an escaped line break, then a row's offset */
+            if (i + 3 < n && s[i + 1] == 'r' && s[i + 2] == '\\' && s[i + 3] == 'n')
+                i += 4;
+            else if (i + 1 < n && s[i + 1] == 'n')
+                i += 2;
+            else {
+                i++;
+                continue;
+            }
+            for (int k = 0; k < 8 && i < n && HEX[s[i]] >= 0; k++)
+                i++;
+            continue;
+        }
+        if (s[i] != ' ' || i + 3 >= n) {
+            i++;
+            continue;
+        }
+        if (s[i + 1] != ' ') {  /* a space and three octal digits */
+            *o++ = (char)(unsigned char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8
+                                         + (s[i + 3] - '0'));
+            i += 4;
+        } else if (s[i + 2] == ' ') {  /* three spaces and the byte (a quote escaped) */
+            if (s[i + 3] == '\\' && i + 4 < n && s[i + 4] == '"') {
+                *o++ = '"';
+                i += 5;
+            } else {
+                *o++ = (char)s[i + 3];
+                i += 4;
+            }
+        } else if (s[i + 2] == '\\' && s[i + 3] == '\\' && i + 4 < n) {  /* od's escape */
+            if (s[i + 4] == '\\' && i + 5 < n && s[i + 5] == '\\') {
+                *o++ = '\\';
+                i += 6;
+            } else {
+                *o++ = (char)od_escape(s[i + 4]);
+                i += 5;
+            }
+        } else {
+            *o++ = (char)s[i + 3];
+            i += 4;
+        }
+    }
+    return o;
+}
+
+DECODER(chars)
 
 /* `secrets_decode._U_BRACE.sub(rb"\1u00\2", data)` (see the top): the output is never longer
  * than the input (`u{41}` is `u0041`, `u{0041}` shorter). */
@@ -986,6 +1063,8 @@ static PyMethodDef methods[] = {
      "The bytes with each \\uXXXX and \\\\uXXXX of a code under 128 decoded."},
     {"octal", octal, METH_O,
      "The bytes with each \\NNN, \\\\NNN (and \\0NNN) of a printable code (040-176) decoded."},
+    {"chars", chars, METH_O,
+     "The bytes an od -c / hexdump -c dump (secrets_chars.DUMP's match) stands for."},
     {"ubrace", ubrace, METH_O,
      "The bytes with each u{XX} (up to 4 zeros first) of a code under 128 written u00XX."},
     {"joins", joins, METH_O,
