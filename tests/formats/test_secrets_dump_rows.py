@@ -8,6 +8,7 @@ and bytes on exact dump shapes and on fuzzed pieces."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -93,3 +94,27 @@ def test_random_rows_read_alike():
         data = b"".join(rng.choice(PIECES) * rng.choice([1, 1, 2, 8])
                         for _ in range(rng.choice([20, 80, 200])))
         assert list(sb._dump_runs(data)) == list(sb._dump_runs_py(data))
+
+
+# `DUMP` as written before session 37 (its lookbehinds first, `re` trying them at every byte):
+# the reference its digit-first spelling must match span for span.
+_LOOKBEHIND_FIRST = re.compile(
+    rb"(?:(?<![0-9A-Za-z_])|(?<=\\[nrt]))"
+    rb"(?:[0-9A-Fa-f]{2}(?:" + sb._DSEP + rb"[0-9A-Fa-f]{2}" + sb._END + rb"){7,}+"
+    rb"|[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{4}" + sb._END + rb"){3,}+"
+    rb"|[0-9A-Fa-f]{8}(?: [0-9A-Fa-f]{8}" + sb._END + rb"){2,}+)")
+_PIECES = [b"0", b"a", b"F", b"9", b" ", b"  ", b":", b"-", b"g", b"_", b"\\n", b"\\t", b"\\",
+           b"n", b"x", b"\n", b"12", b"ab ", b"1234 ", b"deadbeef ", b"41 ", b"4f:", b"z12"]
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60))
+def test_dump_pieces_start_where_the_lookbehind_first_pattern_did(pieces):
+    raw = b"".join(pieces)
+    assert ([m.span() for m in sb.DUMP.finditer(raw)]
+            == [m.span() for m in _LOOKBEHIND_FIRST.finditer(raw)])
+
+
+def test_dump_pieces_start_after_an_escaped_break_and_not_inside_a_word():
+    raw = b"x\\n66 6f 6f 20 62 61 72 21 zz66 6f 6f 20 62 61 72 21 -1234 5678 9abc def0"
+    assert [m.span() for m in sb.DUMP.finditer(raw)] == [(3, 26), (54, 73)]
