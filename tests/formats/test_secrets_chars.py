@@ -6,6 +6,9 @@ character; `withhold` published both and `verify` named neither. The dump is rea
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -74,7 +77,7 @@ def test_a_dump_decodes_each_cell_kind():
 # Cells and breaks as a JSON line writes them (od's escapes' backslash and a quote escaped).
 _SOUP = ["   a", "   ~", '   \\"', "    ", "  \\\\n", "  \\\\0", "  \\\\t",
          "  \\\\v", "  \\\\\\\\", " 001", " 377", " 200", " 017", "\\n", "\\r\\n",
-         "\\n0000020", "\\n00001a", "\\n0000000f", "  a", "   ", "x", "\\"]
+         "\\n0000020", "\\n00001a", "\\n0000000f", "  a", "   ", "x", "\\", "   \\\\"]
 
 
 @pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
@@ -93,6 +96,26 @@ def test_c_and_python_agree_on_dumps(text, width, offset, soup):
     for run in runs:
         assert native.UNESCAPE.chars(run) == secrets_chars._decoded_py(run)
     assert secrets_chars._decoded_py(runs[0]) == (text + "\n").encode()
+
+
+@pytest.mark.skipif(shutil.which("od") is None, reason="no od on this machine")
+@pytest.mark.parametrize("flags", [["-c"], ["-An", "-c"], ["-c", "-w8"]])
+def test_a_key_file_with_backslashes_dumped_by_real_od_is_one_dump_named_and_refused(tmp_path,
+                                                                                    flags):
+    """GNU od prints a backslash byte as `   \\` (no escape), which the grammar did not hold:
+    the dump was cut at each backslash (an od -c of binary data into a dump every ~16 rows,
+    ~9,000 a 11 MB line, review s37 R3). Now one dump, decoded to the file's bytes."""
+    label, key = KEYS[2]
+    data = f"C:\\Users\\qa\\.config\\gh\\hosts\n{key}\n\\\\srv\\share\n".encode()
+    dump = subprocess.run(["od", *flags], input=data, capture_output=True, check=True,
+                          env={"LC_ALL": "C"}).stdout.decode()
+    assert "   \\" in dump  # (od's backslash cell, this machine's)
+    raw = obs_line(f"$ od {' '.join(flags)} ~/.config/gh/hosts\n{dump}")
+    runs = [m.group() for m in secrets_chars.DUMP.finditer(raw)]
+    assert len(runs) == 1
+    assert secrets_chars._decoded_py(runs[0]) == data
+    assert secrets_chars.decoded(runs[0]) == data
+    refused_and_named(tmp_path, raw, CHARS, label)
 
 
 @pytest.mark.parametrize("spelled", ["bash", "c", "printf", "mixed", "single", "echo"])

@@ -54,7 +54,8 @@
  *   does) written as the one literal it makes, the rest of the line as it is; see `listed`.
  * - chars: `secrets_chars._decoded_py` (session 37, mendviews; review R3): an od -c /
  *   hexdump -c dump as `secrets_chars.DUMP` matched it (a JSON line's: `\\n` for od's `\n`,
- *   `\"` for a quote) read cell by cell: three spaces and a byte (or `\"`) is that byte, two
+ *   `\"` for a quote) read cell by cell: three spaces and a byte (or `\"`, or `\\`: GNU od's
+ *   backslash, session 37 mendods) is that byte, two
  *   spaces and `\\` then od's letter, `0` or `\\` its byte, a space and three octal digits
  *   their value; an escaped line break (`\n`, `\r\n`) and up to 8 hex digits after it (a
  *   row's offset) are nothing. A regex callback and a bytes piece an escape cell cost ~75 s and
@@ -64,7 +65,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 15
+#define ABI 16
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -388,6 +389,9 @@ static char *chars_body(const unsigned char *s, Py_ssize_t n, char *out)
         } else if (s[i + 2] == ' ') {  /* three spaces and the byte (a quote escaped) */
             if (s[i + 3] == '\\' && i + 4 < n && s[i + 4] == '"') {
                 *o++ = '"';
+                i += 5;
+            } else if (s[i + 3] == '\\' && i + 4 < n && s[i + 4] == '\\') {
+                *o++ = '\\';  /* GNU od's backslash, `   \` (JSON `   \\`) */
                 i += 5;
             } else {
                 *o++ = (char)s[i + 3];

@@ -9,7 +9,8 @@
 
 The key is there to anyone who reads one character a cell, but no detector reads it: each
 character stands alone between three spaces. A cell (`_CELL`) is three spaces and a printable
-character (a `"` escaped as a JSON line writes it), two spaces and one of od's escapes (`\\n`,
+character (a `"` or a backslash escaped as a JSON line writes them: GNU od prints a backslash
+so, `   \\`), two spaces and one of od's escapes (`\\n`,
 `\\0`, `\\t`, `\\\\`, ...: their backslash escaped in a JSON line), a space and three octal
 digits (any other byte), or four spaces (a space). A dump (`DUMP`) is 4+ cells, then rows of
 1+ cells after a line break (real or escaped) and an offset (`od`'s 7 octal digits, `-Ax`'s
@@ -38,10 +39,12 @@ from moderator_app.core.formats import native
 CHARS = "its od -c character dump is decoded"
 
 # A cell, as a JSON line writes it (`secrets.unescape_json` keeps `\\` and `\"` as written):
-# three spaces and a printable character (`"` escaped), two spaces and od's escape (its
-# backslash escaped: `\\n`, and `\\\\` for a backslash), a space and 3 octal digits, 4 spaces.
+# three spaces and a printable character (`"` escaped; a backslash escaped, `   \\\\`: GNU od
+# prints a backslash so, `   \`, and without it an od -c of binary data was cut into a dump
+# every ~16 rows, session 37 mendods), two spaces and od's escape (its backslash escaped:
+# `\\n`, and `\\\\` for a backslash), a space and 3 octal digits, 4 spaces.
 _BS = rb"\\\\"
-_CELL = (rb"(?:   (?:[!#-\[\]-~]|\\\")|  " + _BS + rb"(?:[0abfnrtv]|" + _BS + rb")"
+_CELL = (rb"(?:   (?:[!#-\[\]-~]|\\\"|" + _BS + rb")|  " + _BS + rb"(?:[0abfnrtv]|" + _BS + rb")"
          rb"| [0-3][0-7]{2}|    )")
 _BREAK = rb"(?:\\r)?\\n"  # (escaped, as a JSON line writes it)
 _OFFSET = rb"[0-9A-Fa-f]{6,8}+"
@@ -61,6 +64,8 @@ _PLAIN = {b"0": b"   \x00", b"a": b"   \x07", b"b": b"   \x08", b"f": b"   \x0c"
           b"n": b"   \n", b"r": b"   \r", b"t": b"   \t", b"v": b"   \x0b", b"\\\\": b"   \\"}
 _TOKEN_QUOTE = (b'   \\"', b'   "')
 _BREAKS = re.compile(rb"\\(?:r\\)?n[0-9A-Fa-f]{0,8}+")
+_BACKSLASH = b"   " + b"\\" * 2  # (a backslash cell, JSON-escaped; or a space, then od's)
+_UNIT = re.compile(_CELL + rb"|" + _BREAK + rb"[0-9A-Fa-f]{0,8}+")
 _LEAST = 8  # characters a dump decodes to, to be read (a key is longer)
 # the gate: a space kept, any other byte `a`; 5 cells in a row
 _MAP = bytes(32 if c == 32 else 97 for c in range(256))
@@ -99,6 +104,8 @@ def _decoded_py(run: bytes) -> bytes:
     breaks and offsets removed, then each cell's byte (the fallback of `_unescape.chars`, which
     reads the cells in one pass: here a callback and a bytes piece an od escape cell cost ~75 s
     and 500 MiB per 512 MiB of `\\n` cells, review s37 R3)."""
+    if _BACKSLASH in run:  # (maybe od's backslash cell: read cell by cell, below)
+        return _decoded_cells(run)
     run = _TOKEN.sub(_plain, run)  # (od's escapes: a dump has a few, a callback each)
     if b'\\"' in run:
         run = run.replace(*_TOKEN_QUOTE)
@@ -107,6 +114,25 @@ def _decoded_py(run: bytes) -> bytes:
     if seconds.count(b" ") == len(seconds):
         return run[3::4]
     return _with_octal(run)
+
+
+def _decoded_cells(run: bytes) -> bytes:
+    """`_decoded_py` read one cell or break at a time (`_UNIT`, from the start as `DUMP` read
+    it): a backslash cell (`   \\\\`) cannot be found by a search, which may start inside
+    a space cell (`    ` then `  \\\\n` holds `   \\\\`). Slow (a match a cell): the fallback's
+    fallback, for dumps holding one."""
+    out = bytearray()
+    for m in _UNIT.finditer(run):
+        cell = m.group()
+        if cell[:1] == b"\\":
+            continue  # (a line break and its offset)
+        if cell[1:2] != b" ":
+            out.append(int(cell[1:4], 8))
+        elif cell[2:3] == b" ":
+            out.append(cell[-1])  # (`\"` and `\\\\` end in their byte)
+        else:
+            out += _PLAIN[cell[4:]][3:]
+    return bytes(out)
 
 
 def _with_octal(run: bytes) -> bytes:
