@@ -177,3 +177,15 @@ def test_octal_decodes_each_printable_escape_and_keeps_the_rest(raw, want):
                  st.binary(max_size=400)))
 def test_c_and_python_agree_on_octal_escapes(raw):
     assert native.UNESCAPE.octal(raw) == secrets_decode._octal_py(raw)
+
+
+@pytest.mark.parametrize("text", [True, False])
+def test_a_json_web_token_in_a_dump_is_refused_by_its_dotted_marker(tmp_path, text):
+    """The token's pattern is asked where `.eyj` is (session 37, mendods: `eyj` alone, in the
+    view of an od -c of binary data, tried it at every byte): a token in a dumped text file,
+    and in a dumped binary one (a view that is no text), is still named."""
+    token = ("eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiJRQTM3bWVuZG9kcyJ9"
+             + ".QA37sig0aB1cD2eF3gH4iJ5kL6mN7oP8")
+    body = f"auth {token}\n" if text else "\x00\x01\xff\xfe eyJ \x80 " + token + " \x02\x03"
+    summary = f"$ od -c session.bin\n{od_c(body, 16, '{:07o}')}\n"
+    refused_and_named(tmp_path, obs_line(summary), CHARS, "JSON web token")

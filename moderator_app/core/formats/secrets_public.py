@@ -46,8 +46,11 @@ from moderator_app.core.formats.secrets_read import (
 # walked again from each repeat): a name runs at most 64 characters past its word, a URL's
 # scheme at most 32, and a token is tried from the first `eyJ` of a run of its characters only
 # (a later one in that run ends where it does, shorter: it cannot match where the first failed).
+# (the token's marker `.eyj`, not `eyj`: the pattern needs `.eyJ`, and `eyj` is in 2.4 MB of
+# random bytes, an od -c view's, where the pattern, opening with a lookbehind, cost 0.07 s;
+# session 37, mendods)
 _PUBLIC_SOURCES = (
-    (b"eyj", "JSON web token",
+    (b".eyj", "JSON web token",
      rb"(?<![A-Za-z0-9_\-])(?>[A-Za-z0-9_\-]*?(?P<at>eyJ))"
      rb"[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", None),
     (b"private key", "private key block",
