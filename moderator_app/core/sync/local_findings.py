@@ -89,7 +89,7 @@ def _stretch_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndar
 
 def _find_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray):
     hit = [r.video_s for r in _learn_from(out, sig, nov_r, th) if r.video_s is not None
-           and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S and not r.finer]
+           and r.delay_s is not None and r.delay_s <= SUPPORT_AFTER_S]
     if len(hit) < max(th.sync_min_actions, LEARN_MIN_SHARE * len(out.reactions)):
         return None
     # q: the background over a reaction window and one frame (reactions.background_rates,
@@ -101,6 +101,13 @@ def _find_answers(out: SyncAnalysis, sig: FrameSignals, nov_r, th, q: np.ndarray
     exp = np.array([r.expected_video_s for r in out.reactions])
     answer = stretch.answerer(sig, nov_r, tiles)
     return (exp, *answer(exp), answer)
+
+
+def _read(sig: FrameSignals, nov_r, run_s, offs, speed: float, z: float, th) -> list:
+    """`reactions.read` with the readers `th` switches on (`sync_per_action_reader`,
+    `sync_finer_reader`): every reading of the track's stretches reads as the findings do."""
+    return reactions.read(sig, nov_r, run_s, offs, speed, z, th.sync_per_action_reader,
+                          th.sync_finer_reader)
 
 
 def _learn_from(out: SyncAnalysis, sig: FrameSignals, nov_r, th) -> list:
@@ -244,8 +251,7 @@ def with_insertion(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th,
     if ins is None:
         return None
     offs, segs, f = _inserted(run_s, used, ins)
-    rs = reactions.read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z,
-                        th.sync_per_action_reader, th.sync_finer_reader)
+    rs = _read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z, th)
     found = sorted(out.findings + [f], key=video_order)
     return replace(out, reactions=rs, segments=segs, findings=found)
 
@@ -361,8 +367,7 @@ def _moved(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, offs: np.ndar
            f: SyncFinding, a: float, b: float) -> SyncAnalysis:
     """`out` with each action measured at its stretch's offset (`offs`), its two `segs`,
     and the jump `f` in place of any run of misses among the actions from run a to b."""
-    rs = reactions.read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z,
-                        th.sync_per_action_reader, th.sync_finer_reader)
+    rs = _read(sig, nov_r, run_s, offs, out.speed, th.sync_reaction_z, th)
     kept = [g for g in out.findings if g.rule != "sync.no_reaction" or g.run_start_s is None
             or g.run_end_s is None or g.run_end_s < a or g.run_start_s > b]
     found = sorted(kept + [f], key=video_order)
@@ -487,8 +492,7 @@ def measure_all(res: SyncAnalysis, run_s, sig, nov, look, th, nov_r,
         seen[j] = cands[j] + later
     offs = np.array([cands[j] for j in path]) if len(path) else np.zeros(0)
     # each at its stretch's offset
-    rs = reactions.read(sig, nov_r, run_s, offs, speed, z, th.sync_per_action_reader,
-                        th.sync_finer_reader)
+    rs = _read(sig, nov_r, run_s, offs, speed, z, th)
     segs: list[list[float]] = []
     looks: list[float] = []  # each segment's offset as the fit's lookup sees it
     for i, j in enumerate(path):
