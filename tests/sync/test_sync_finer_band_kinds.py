@@ -17,7 +17,8 @@ import pytest
 from test_sync_capture_rates import _run
 
 from moderator_app.core.formats.submission import load_submission
-from moderator_app.core.sync.analysis import ONE_KIND_BOUND, analyze
+from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.finer_band import ONE_KIND_BOUND
 from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE
 from moderator_app.core.sync.signals import frame_signals

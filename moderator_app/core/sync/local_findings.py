@@ -57,7 +57,7 @@ LEARN_MIN_SHARE = 0.2
 # answers under DRIFT_MIN_SUPPORT of the run's actions at a confidence under
 # DRIFT_WEAK_CONFIDENCE is no clock. A card table that holds until a button, with 4 s frozen
 # and no speed change (Blackjack, QA s28 T3 and the lead's 30 fps build of it), read a false
-# +2.0 % on 8 of 25 at 0.16 and, on the finer band (analysis._in_finer_band), +1.54 % on 7
+# +2.0 % on 8 of 25 at 0.16 and, on the finer band (finer_band.suggested), +1.54 % on 7
 # of 25 at 0.14. The corpus' speed runs that read their drift answer 0.57-0.77 of their
 # actions at 0.17-0.49 (Pong, Tennis, Frostbite, Enduro, Kangaroo, Space Invaders), or fewer
 # at a firm confidence (Boxing's 150 s run: 55 of 123, 0.45, at 0.83).
