@@ -245,7 +245,7 @@ def test_the_views_of_a_long_escaped_line_are_the_same_in_c_and_python(monkeypat
     monkeypatch.setattr(sd, "_unescape", sd._unescape_py)
     monkeypatch.setattr(sd, "_unicode", sd._unicode_py)
     slow = list(sd.views(raw))
-    assert [v[0] for v in fast] == [sd.PERCENT, sd.ESCAPES, sd.UNICODE]
+    assert [v[0] for v in fast] == [sd.PERCENT, sd.ESCAPES, sd.UNICODE, sd.MIXED]
     assert fast == slow
 
 

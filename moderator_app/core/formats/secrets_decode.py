@@ -99,6 +99,15 @@ _O = re.compile(rb"\\\\?(" + _OCT_CODE + rb")")
 _O_RUN = re.compile(rb"\\(?:\\?" + _OCT_CODE + rb"[^\\\s\"']{0,3}+\\){3}\\?" + _OCT_CODE)
 OCTAL_MARKERS = (b"\\0", b"\\1")
 _O_CHARS = {form % c: bytes([c]) for c in range(32, 127) for form in (b"%03o", b"%04o")}
+# Escapes of every kind in one string (session 38, views; QA s37 T5 h37_05: bash's
+# `$'L\124\x41I\065\x66Q...'`, literal characters, octal and hex escapes by turns): each kind's
+# run above is broken by an escape of another kind, so no view read it. `\xHH`, `\u00HH` and
+# the octal codes of printable characters (a colour code `\x1b[0m` is no run's), 4+ in a row,
+# each followed by up to 3 characters that are no escape, quote or white space; decoded in the line by the three decoders in turn
+# (`_mixed`). Asked only where a line holds 2+ kinds (`views`, `encoded_spots`): a line of one
+# kind is its own view's, and e_bashhex's `\x` lines pay nothing.
+_MIX_ESC = rb"\\?(?:x[2-7][0-9A-Fa-f]|u00[2-7][0-9A-Fa-f]|" + _OCT_CODE + rb")"
+_MIX_RUN = re.compile(rb"\\(?:" + _MIX_ESC + rb"[^\\\s\"']{0,3}+\\){3}" + _MIX_ESC)
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -120,6 +129,7 @@ PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
 UNICODE = "its \\u escapes are decoded"
 OCTAL = "its octal escapes are decoded"
+MIXED = "its escapes of several kinds are decoded"
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
 
@@ -195,20 +205,28 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(raw, _PCT_RUN)
         if windows:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
-    if markers_of(raw, (b"\\x", b"&#")):
+    hexes = markers_of(raw, (b"\\x", b"&#"))
+    if hexes:
         windows, column = _windows(raw, _ESC_RUN)
         if windows:
             yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
-    if b"\\u" in raw:
+    unicode = b"\\u" in raw
+    kinds = (b"\\x" in hexes) + unicode  # (escape kinds the line holds: `_MIX_RUN`)
+    if unicode:
         # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
         src = _ubrace(raw) if markers_of(raw, _BRACE) else raw
         windows, column = _windows(src, _U_RUN)
         if windows:
             yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
     if markers_of(raw, OCTAL_MARKERS):
+        kinds += 1
         windows, column = _windows(raw, _O_RUN)
         if windows:
             yield OCTAL, _decode(raw, windows, _octal, b"\\", 5), True, column
+    if kinds >= 2:  # (a `$'...'` mixing kinds: `_MIX_RUN`)
+        windows, column = _windows(raw, _MIX_RUN)
+        if windows:
+            yield MIXED, _decode(raw, windows, _mixed, b"\\", 7), True, column
     if markers_of(raw, JOIN_MARKERS) or any(m in raw for m in SHELL_MARKERS):
         for view, column in joined_views(raw):
             yield CONCAT, view, True, column
@@ -381,6 +399,14 @@ _octal: Callable[[bytes], bytes] = (native.UNESCAPE.octal if native.UNESCAPE is 
                                     else _octal_py)
 
 
+def _mixed(data: bytes) -> bytes:
+    """`data` with its `\\xHH`, `\\uHHHH` and octal escapes decoded (`_MIX_RUN`'s kinds): the
+    three decoders in turn, each at C speed where built. (A `\\` one decodes, `\\x5c`, may
+    so make an escape of what follows it, `\\101`, which bash would print as written: a
+    wider view, never a narrower one.)"""
+    return _octal(_unicode(_unescape(data)))
+
+
 def _u_char(m: re.Match[bytes]) -> bytes:
     code = int(m.group(1), 16)
     return bytes([code]) if code < 128 else m.group()
@@ -491,6 +517,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
             (_U_WRITTEN, b"\\\\u" in found),
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
             (_O_RUN, gates.octal),
+            (_MIX_RUN, (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo
