@@ -218,12 +218,26 @@ typedef struct {
     unsigned char n, sorted_cp, sorted_u16;
 } KeyOrder;
 
+/* Member names spelled with `\uXXXX` escapes (json.dumps' ensure_ascii), as read and decoded
+ * (see parse_string): only names whose every escape took u_run, so that the name's bytes
+ * alone decide its decoding and its flags (ST_ASCII, ST_MIN, ST_MINX lost; an ea_escape). */
+#define KM_SLOTS 32
+#define KM_RAW 48
+#define KM_TRIAL 256 /* lookups before a hit rate under 1 in 8 stops them for the call */
+typedef struct {
+    unsigned char raw_len, dec_len, nonbmp; /* raw_len 0: an empty slot */
+    unsigned char raw[KM_RAW];              /* the name as spelled, between its quotes */
+    unsigned char dec[KM_RAW];              /* its UTF-8: also RFC 8785's spelling of it */
+} KeyMemo;
+
 typedef struct {
     const unsigned char *s, *p, *end; /* the line, the cursor, the end of the line */
     Buf out, arena, tmp;
     Mem *mems;
     size_t nmem, capmem;
     KeyOrder *ko;                /* KO_SLOTS member orders seen in this call, or NULL */
+    KeyMemo *km;                 /* KM_SLOTS escaped names seen in this call, or NULL */
+    unsigned km_tries, km_hits;  /* lookups and hits: few hits turn the lookups off */
     unsigned ko_tries, ko_hits;  /* lookups and hits: few hits turn the lookups off */
     unsigned flat_tries, flat_hits; /* flat_object's: few hits turn it off for the call */
     int flags;
@@ -334,6 +348,7 @@ static void p_free(P *ps)
     PyMem_Free(ps->tmp.p);
     PyMem_Free(ps->mems);
     PyMem_Free(ps->ko);
+    PyMem_Free(ps->km);
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
@@ -1016,6 +1031,61 @@ static inline const unsigned char *u_run(const unsigned char *p, const unsigned 
     return p;
 }
 
+/* The closing quote of a member name that starts at `start` and holds an escape at p, when
+ * it is within KM_RAW bytes of start (and the line goes on 16 bytes past them: the loads
+ * below stay in it); else NULL. A quote found after a backslash is an escaped one: the name
+ * matches no slot then (no name the memo holds ends in a backslash). */
+static inline const unsigned char *km_close(const unsigned char *start, const unsigned char *p,
+                                            const unsigned char *end)
+{
+#if defined(__SSE2__)
+    if (end - start < KM_RAW + 16)
+        return NULL;
+    const unsigned char *lim = start + KM_RAW;
+    const __m128i quote = _mm_set1_epi8('"');
+    for (const unsigned char *q = p; q < lim; q += 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), quote));
+        if (mask) {
+            q += __builtin_ctz(mask);
+            return q < lim ? q : NULL;
+        }
+    }
+#else
+    (void)start, (void)p, (void)end;
+#endif
+    return NULL;
+}
+
+/* The slot of the name of n (< KM_RAW) bytes at k, with 16 bytes readable past them. */
+static inline unsigned km_slot(const unsigned char *k, size_t n)
+{
+    uint64_t a, b = 0;
+    memcpy(&a, k, 8);
+    if (n >= 8)
+        memcpy(&b, k + n - 8, 8);
+    else
+        a &= ~0ull >> (8 * (8 - n)); /* (little-endian or not: some bytes of the name only) */
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
+    return (unsigned)((h * 0xFF51AFD7ED558CCDull) >> 59); /* KM_SLOTS = 32 */
+}
+
+/* Whether the first n (< KM_RAW) bytes at a and at b are the same (48 readable at both). */
+static inline int km_same(const unsigned char *a, const unsigned char *b, size_t n)
+{
+#if defined(__SSE2__)
+    uint64_t eq = 0;
+    for (int i = 0; i < KM_RAW; i += 16)
+        eq |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                  _mm_loadu_si128((const __m128i *)(a + i)),
+                  _mm_loadu_si128((const __m128i *)(b + i)))) << i;
+    uint64_t want = (1ull << n) - 1;
+    return (eq & want) == want;
+#else
+    return memcmp(a, b, n) == 0;
+#endif
+}
+
 /* Parse the string whose opening quote is at ps->p; write its canonical form to ps->out.
  * For a member name (`key` not NULL) its unescaped bytes are located in *key. */
 static int parse_string(P *ps, Mem *key)
@@ -1099,6 +1169,50 @@ static int parse_string(P *ps, Mem *key)
             return 0;
         }
     }
+    /* A member name with escapes: looked up among those already decoded in this call. Why:
+     * json.dumps (ensure_ascii) spells every non-ASCII name so (`"CO\u2082"`, a surrogate
+     * pair for `\ud83c\udf21_state`), a log repeats a few names on every line, and decoding
+     * one was ~400 instructions (QA s37 `sensorjcs`, issue 15). A name is remembered only
+     * when every escape of it took u_run (`simple` below): its bytes then decide all the
+     * parse does (its UTF-8, written to out and to the arena alike; the flags u_run clears,
+     * an ea_escape, whether it is beyond the BMP). */
+    KeyMemo *memo = NULL;
+    size_t memo_n = 0;
+    if (key != NULL && ps->km_tries < KM_TRIAL + 8 * ps->km_hits) {
+        const unsigned char *q = km_close(start, p, end);
+        if (q != NULL) {
+            ps->km_tries++;
+            if (ps->km == NULL)
+                ps->km = PyMem_Calloc(KM_SLOTS, sizeof(KeyMemo)); /* (none: no memo) */
+            if (ps->km != NULL) {
+                memo_n = (size_t)(q - start);
+                memo = &ps->km[km_slot(start, memo_n)];
+                if (memo->raw_len == memo_n && km_same(memo->raw, start, memo_n)) {
+                    size_t d = memo->dec_len;
+                    if (buf_grow(out, d + 2) < 0 || buf_grow(&ps->arena, d) < 0)
+                        return -1;
+                    char *o = out->p + out->len;
+                    o[0] = '"';
+                    copy_short(o + 1, memo->dec, d);
+                    o[d + 1] = '"';
+                    out->len += d + 2;
+                    key->key_off = ps->arena.len;
+                    copy_short(ps->arena.p + ps->arena.len, memo->dec, d);
+                    ps->arena.len += d;
+                    key->key_len = d;
+                    key->in_arena = 1;
+                    key->nonbmp = memo->nonbmp;
+                    ps->str_escaped = 1;
+                    ps->str_nonbmp = memo->nonbmp;
+                    ps->flags &= ~(ST_ASCII | ST_MIN | ST_MINX);
+                    ps->ea_escape = 1;
+                    ps->km_hits++;
+                    ps->p = q + 1;
+                    return 0;
+                }
+            }
+        }
+    }
     size_t plain_len = (size_t)(p - start);
     if (buf_grow(out, plain_len + 2) < 0)
         return -1;
@@ -1133,6 +1247,7 @@ static int parse_string(P *ps, Mem *key)
         memcpy(a, start, plain_len);
         a += plain_len;
     }
+    int simple = 1; /* every escape so far taken by u_run (see the memo above) */
     for (;;) {
         const unsigned char *q = plain_copy(p, end, &o);
         if (key != NULL) {
@@ -1147,6 +1262,7 @@ static int parse_string(P *ps, Mem *key)
             break;
         if (c != '\\') {
             const unsigned char *c0 = p;
+            simple = 0;
             if (c < 0x20)
                 return NOTOK; /* a raw control character: invalid JSON */
             if (c == 0x7f) {
@@ -1203,6 +1319,7 @@ static int parse_string(P *ps, Mem *key)
         }
         uint32_t cp;
         int canonical = 1, ea = 1; /* ea: spelled as json.dumps(ensure_ascii=True) does */
+        simple = 0;
         switch (e) {
         case '"': cp = '"'; p += 2; break;
         case '\\': cp = '\\'; p += 2; break;
@@ -1266,6 +1383,13 @@ static int parse_string(P *ps, Mem *key)
         key->key_len = arena->len - arena_start;
         key->in_arena = 1;
         key->nonbmp = (unsigned char)ps->str_nonbmp;
+        if (memo != NULL && simple && (size_t)(p - start) == memo_n) {
+            memo->raw_len = (unsigned char)memo_n;
+            memcpy(memo->raw, start, memo_n);
+            memo->dec_len = (unsigned char)key->key_len; /* (never longer than its spelling) */
+            memcpy(memo->dec, arena->p + arena_start, key->key_len);
+            memo->nonbmp = key->nonbmp;
+        }
     }
     ps->p = p + 1;
     return 0;
@@ -1890,6 +2014,25 @@ static int parse_number(P *ps)
         return 0;
     }
     ps->flags |= ST_FLOAT;
+    /* An integral float of at most 15 integer digits spelled `ddd.0` (`-0.0`, `21.0`, `-183.0`:
+     * Python's repr and orjson both write such a value so, for n <= 16): RFC 8785 writes
+     * its integer digits (`0` for either zero), so only ST_MIN is lost, as put_float would
+     * find comparing the three spellings built. Why: json.dumps writes every whole float so
+     * (a sensor log's readings; QA s37 `sensorjcs`, issue 15), and building and comparing
+     * three spellings was ~200 instructions a token. */
+    if (!exponent && nf == 1 && *f0 == '0' && ni <= 15) {
+        ps->flags &= ~ST_MIN;
+        if (*i0 == '0') {
+            PUTC(&ps->out, '0');
+            return 0;
+        }
+        size_t n = (size_t)neg + ni; /* (at most 16 bytes) */
+        if (buf_grow(&ps->out, n) < 0)
+            return -1;
+        copy_short(ps->out.p + ps->out.len, st, n);
+        ps->out.len += n;
+        return 0;
+    }
     /* The significant digits: from the first that is not 0 (the integer part's first, unless
      * it is `0`: then the fraction's first after its leading zeros) to the last that is not
      * 0 (trailing zeros of the integer part still count for the point). */
@@ -1961,6 +2104,18 @@ static int parse_number(P *ps)
                 if (neg) /* (the ES6 spelling is kept for below: repr's `e-08` is not it) */
                     t[SP_ES6][0] = '-';
                 tl[SP_ES6] = neg + es;
+                /* repr's own spelling at n = -8..-6, the exponent padded (`1.5e-07`; RFC
+                 * 8785's and orjson's `1.5e-7`): the ES6 one written, MIN and F_ORJSON
+                 * lost, F_REPR kept, as put_float would find building repr's and orjson's
+                 * (json.dumps' tiny readings; QA s37 `sensorjcs`, issue 15) */
+                if (n >= -8 && n <= -6 && (size_t)(es + neg) + 1 == len &&
+                    memcmp(t[SP_ES6] + neg, st + neg, (size_t)es - 1) == 0 &&
+                    st[neg + es - 1] == '0' &&
+                    st[neg + es] == (unsigned char)t[SP_ES6][neg + es - 1]) {
+                    ps->flags &= ~(ST_MIN | ST_F_ORJSON);
+                    PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
+                    return 0;
+                }
             }
             /* The writers' spellings whose flag an earlier float of the line cleared are not
              * built: only the ES6 one is written, and put_float can only clear a flag (a
@@ -2618,9 +2773,12 @@ static int parse_object(P *ps, int depth, int role)
         } else {
             if ((rc = parse_string(ps, m)) != 0)
                 return rc;
+            /* (an arena name: the arena's room past it is readable, what it holds masked
+             * off; the byte loop for a short name last in the arena was ~1 % of the C
+             * summary on names spelled by ensure_ascii, QA s37 `sensorjcs`) */
             m->prefix = name_prefix(key_ptr(ps, m), m->key_len,
                                     m->in_arena ? (const unsigned char *)ps->arena.p +
-                                                      ps->arena.len
+                                                      ps->arena.cap
                                                 : ps->end);
             any_nonbmp |= m->nonbmp;
             if (ps->p >= ps->end || *ps->p != ':')
