@@ -22,6 +22,7 @@ import numpy as np
 
 from . import (
     align,
+    answer_fit,
     at_offset,
     band,
     band_jump,
@@ -177,6 +178,8 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _not_refused(_faint(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None and offset_s is None and input_kinds is not None:
         res = _not_refused(_buttons(run_s, sig, th, input_kinds), refused, th) or res
+    if res.suggested_offset_s is None and offset_s is None:  # the per-action reader's answers
+        res = _not_refused(_answered(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
     if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
@@ -250,6 +253,24 @@ def _buttons(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
                    wanted=True, buttons=True)
     res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
     return None if res.suggested_offset_s is None else res
+
+
+def _answered(run_s, sig: FrameSignals, th, input_kinds) -> SyncAnalysis | None:
+    """The analysis read at the offset the per-action reader's answers single out
+    (core/sync/answer_fit.py), its confidence bounded under the one-click bar, when no
+    reading before suggested an offset and none was given (every run that had a suggestion
+    keeps it, bit for bit); its stretches of misses, at chance or not, kept only where the
+    whole picture freezes (`_misses_frozen`: evidence this weak says no missing reaction).
+    None when the answers do not beat the shuffled logs."""
+    got = answer_fit.fitted(run_s, sig, th)
+    if got is None:
+        return None
+    offset, support, z = got
+    a = analyze_at(run_s, sig, th, offset, input_kinds=input_kinds, fixed=True)
+    a = replace(a, suggested_offset_s=round(offset, 4), offset_used_s=round(offset, 4),
+                confidence=answer_fit.confidence(z, support), supporting_actions=support,
+                reason="", confidence_note=answer_fit.NOTE)
+    return _misses_frozen(a, sig, chance_too=True)
 
 
 def _band_read(run_s, sig: FrameSignals, tiles, th, offset_s: float) -> SyncAnalysis:

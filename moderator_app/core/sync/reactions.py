@@ -477,6 +477,17 @@ def finer_surprising(sig: FrameSignals) -> np.ndarray | None:
     return out
 
 
+def answering(sig: FrameSignals, nov: Novelty, min_z: float,
+              finer: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per frame, whether the per-action reader answers there (`answers`): at the 8x8 tiles
+    (`nov`'s standing frames at `min_z`, or the onsets' surprise), and at the finer
+    positions (`finer_surprising`; None without `finer` or finer tiles). One place for the
+    frames `answers` and `answer_fit` read."""
+    z = nov.excess / nov.spread
+    coarse = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
+    return coarse, finer_surprising(sig) if finer else None
+
+
 def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
             min_z: float = 2.5, nov: Novelty | None = None,
             max_s: float = ANSWER_MAX_S, finer: bool = False) -> list[Reaction]:
@@ -501,8 +512,7 @@ def answers(sig: FrameSignals, run_s, offset, speed: float = 1.0,
         return _built(run_s, np.broadcast_to(exps, run_s.shape), none, none, none, none)
     z = nov.excess / nov.spread
     sur = surprise(sig)
-    coarse = ((z >= min_z) & (nov.score > 0)) | surprising(sig)
-    fine = finer_surprising(sig) if finer else None
+    coarse, fine = answering(sig, nov, min_z, finer)
     ok = coarse if fine is None else coarse | fine
     idx = np.where(ok, np.arange(n), n)
     nxt = np.concatenate([np.minimum.accumulate(idx[::-1])[::-1], [n]])

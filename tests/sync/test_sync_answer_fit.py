@@ -1,0 +1,76 @@
+"""The offset the per-action reader's answers single out (core/sync/answer_fit.py, session
+38; issue 13): a sprite that never stops keeps its 8x8 tile changing, so the fit's reactions
+(the 8x8 onsets' novelty) see no press and every reading says "not enough signal"; its turns
+into still finer cells answer each press, and their offset is suggested, bounded under the
+one-click bar. A screen whose finer cells burst at random lines up with no offset."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from moderator_app.core.sync import answer_fit
+from moderator_app.core.sync.analysis import analyze
+from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE
+from moderator_app.core.sync.signals import FrameSignals, block_sums
+from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
+
+FPS = 60
+OFFSET = 1.5
+N = 45 * FPS
+# uneven gaps (1.3-3.4 s): the shuffled logs are other logs
+PRESSES = np.cumsum([1.0, 2.1, 1.3, 3.4, 1.7, 2.6, 1.5, 3.0, 2.2, 1.4, 2.9, 1.8, 2.4, 3.1, 1.6])
+LAG = 1  # frames from the expected one to the turn's first frame
+TURN = 10  # frames the sprite moves in its new cells
+
+
+def _turning_sprites() -> FrameSignals:
+    """Sixteen sprites, one in each of 16 8x8 tiles spread over every grid row and column,
+    each moving every frame in its tile's top-left fine cell (the tile never still); at
+    each press one of them (in turn) moves down into its tile's two still fine cells for
+    TURN frames: no 8x8 onset anywhere, and no one row or column of fine cells holds more
+    than a few of the answers (no band stands)."""
+    fine = np.zeros((N, 16, 16), np.uint8)
+    tiles = [(i % 8, (3 * i + i // 8) % 8) for i in range(16)]
+    for r, c in tiles:
+        fine[1:, 2 * r, 2 * c] = 20
+    for i, run_s in enumerate(PRESSES):
+        r, c = tiles[i % len(tiles)]
+        k = int(round((OFFSET + run_s) * FPS)) + LAG
+        fine[k:k + TURN, 2 * r + 1, 2 * c:2 * c + 2] = 12
+    coarse = block_sums(fine, 2).reshape(N, 64)
+    return FrameSignals(np.arange(N) / FPS, coarse, float(FPS), fine=fine.reshape(N, 256))
+
+
+def test_a_turning_sprite_gets_the_answers_offset_under_the_one_click_bar():
+    sig = _turning_sprites()
+    offset, support, z = answer_fit.fitted(PRESSES, sig, DEFAULT_THRESHOLDS)
+    assert support == len(PRESSES) and z >= answer_fit.NULL_Z
+    # the first answer one frame late, less the earliest quarter's latency: +0.5 frame
+    assert abs((offset - OFFSET) * FPS - 0.5) < 1e-6
+    a = analyze(PRESSES, sig, DEFAULT_THRESHOLDS)
+    assert a.suggested_offset_s is not None
+    assert abs(a.suggested_offset_s - OFFSET) * FPS <= 1.0
+    assert a.confidence == answer_fit.BOUND < APPLY_MIN_CONFIDENCE
+    assert a.confidence_note == answer_fit.NOTE
+    assert a.supporting_actions == len(PRESSES) and a.findings == []
+    # every press answered at the suggestion, by the finer positions alone
+    assert [r.finer for r in a.reactions] == [True] * len(PRESSES)
+
+
+def test_without_the_finer_reader_nothing_is_suggested():
+    off = replace(DEFAULT_THRESHOLDS, sync_finer_reader=False)
+    sig = _turning_sprites()
+    assert answer_fit.fitted(PRESSES, sig, off) is None
+    assert analyze(PRESSES, sig, off).suggested_offset_s is None
+
+
+def test_fine_cells_bursting_at_random_line_up_with_no_offset():
+    rng = np.random.default_rng(38)
+    fine = np.zeros((N, 256), np.uint8)
+    for k, j in zip(*np.nonzero(rng.random((N, 256)) < 1 / FPS), strict=True):
+        fine[k:k + 2, j] = 9
+    coarse = block_sums(fine.reshape(N, 16, 16), 2).reshape(N, 64)
+    sig = FrameSignals(np.arange(N) / FPS, coarse, float(FPS), fine=fine)
+    assert answer_fit.fitted(PRESSES, sig, DEFAULT_THRESHOLDS) is None
