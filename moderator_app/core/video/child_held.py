@@ -79,8 +79,8 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
     and each changed one not close to those before it (`_Shown.seen`)."""
     import numpy as np
 
-    rows: dict[str, list[int]] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
-                                  "foreign": []}
+    rows: dict[str, list] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
+                             "foreign": [], "box": []}
     prev = prev_f = None
     palette = None
     shown: _Shown | None = None
@@ -129,6 +129,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                 rows["key"].append(int(bool(f.key_frame)))
                 rows["points"].append(points)
                 rows["area"].append(area)
+                rows["box"].append([int(box[0].start), int(box[1].start), int(box[0].stop), int(box[1].stop)])
                 reached = reached or f.pts >= last
                 if past >= 0 or f.pts > last:
                     past += 1

@@ -43,6 +43,13 @@ run's longest 0.52 s). Each on its own: a second freeze or a shorter hold elsewh
 the stretch until review s37 R1. A picture that changes only now and then there
 (Adventure's player standing still 1-5 s between moves of a few frames: rhythm 1.7 s, where
 the plain median of its gaps is 0.04 s) says nothing: the rhythm it stops is not one.
+The still is read place by place too (`place_stops`, session 38): QA s37 T3's Glider docks
+to the end with only a 4x4 beacon alive, on and off every 0.33 s, two pictures by turns of
+16 pixels that `changes` counts as neither (shown before, under `RETURN_POINTS`); an edited
+freeze 31.15-35.15 s stops it. Each change's box is a place; where one place changes at a
+`rhythm` under `LIVING_GAP_S`, stops `freeze_s` or more with nothing changing over its box,
+and resumes at that rhythm, with no other place living through the stop (a cursor moved),
+the stop warns, whatever is drawn elsewhere on the frozen frames (its faint line).
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
 decode does not match one for one with the scan's, a video process that fails) keeps the
 warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
@@ -98,6 +105,9 @@ LIVING_GAP_S = 1.0
 # ... and at least this many times after the change that ends the held stretch (a change or
 # two after it is a game's next screen, not a rhythm resumed)
 LIVING_AFTER = 3
+# Two changes' boxes are one place (`places`) when their overlap is at least this share of
+# their union (a beacon's 4x4 box on and off: 1.0; a sprite a step on: less)
+SAME_PLACE = 0.5
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
@@ -182,6 +192,102 @@ def held_inside(start_s: float, changed: Sequence[float], freeze_s: float
             and (k == 0 or rhythm(gaps[:k], freeze_s) < LIVING_GAP_S)]
 
 
+def marks(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
+          areas: Sequence[int], boxes: Sequence[Sequence[int]]
+          ) -> list[tuple[float, tuple[int, int, int, int]]]:
+    """Every change of the picture (`changes`' size, density and keyframe tests; a picture
+    shown again and a colour drawn over it count too) with the box where it changed
+    (top, left, bottom, right): the places a still to the end lives at (`place_stops`)."""
+    k = np.asarray(keys, bool)
+    intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
+    out = []
+    for i in range(1, len(times)):
+        n, area = int(points[i]), int(areas[i])
+        if n < MIN_POINTS or area <= 0 or n < MIN_DENSITY * area:
+            continue
+        if not intra and k[max(0, i - AFTER_KEY):i + 1].any():
+            continue
+        y0, x0, y1, x1 = (int(v) for v in boxes[i])
+        out.append((float(times[i]), (y0, x0, y1, x1)))
+    return out
+
+
+def _overlap(a: Sequence[int], b: Sequence[int]) -> int:
+    """The pixels two boxes (top, left, bottom, right) share."""
+    h = min(a[2], b[2]) - max(a[0], b[0])
+    w = min(a[3], b[3]) - max(a[1], b[1])
+    return h * w if h > 0 and w > 0 else 0
+
+
+def _same_place(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Do two boxes cover one place: their overlap at least `SAME_PLACE` of their union?"""
+    inter = _overlap(a, b)
+    if not inter:
+        return False
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter >= SAME_PLACE * union
+
+
+def places(marked: Sequence[tuple[float, Sequence[int]]]
+           ) -> list[tuple[tuple[int, ...], list[float]]]:
+    """The places the picture changes at and their times: a change joins the first place
+    whose first box it covers (`_same_place`), else starts one (a beacon on and off: one
+    place; a sprite moving: a place a step)."""
+    out: list[tuple[tuple[int, ...], list[float]]] = []
+    for t, box in marked:
+        for anchor, times in out:
+            if _same_place(anchor, box):
+                times.append(t)
+                break
+        else:
+            out.append((tuple(box), [t]))
+    return out
+
+
+def place_stops(start_s: float, marked: Sequence[tuple[float, Sequence[int]]],
+                freeze_s: float) -> list[tuple[float, float, tuple[int, ...], float]]:
+    """The held stretches of a still to the end read place by place (`places`, the changes
+    `SETTLE_S` or more after `start_s`): where one place changes at a `rhythm` under
+    `LIVING_GAP_S`, at least `LIVING_AFTER` times before and after a stop of `freeze_s` or
+    more and at that rhythm on both sides, nothing changes over any of its box meanwhile
+    (QA s29's Basic Math: an answer digit cycles every 0.5 s, stops while the sum above it
+    is redrawn over it, and cycles again), and no other place lives through the stop (at
+    that rhythm, `LIVING_AFTER` times or more inside it: a cursor moved and blinking
+    elsewhere), the stop is a held picture: (start, end, the place's box, its rhythm). A
+    beacon of 2x2-4x4 pixels on and off by turns (QA s37 T3's Glider, every 0.33 s) shows
+    two pictures again and again (`changes` counts neither) and a mark drawn elsewhere
+    during the freeze (a faint line over black) changes other places, not the beacon's."""
+    settled = [(t, b) for t, b in marked if t - start_s >= SETTLE_S]
+    where = places(settled)
+    out: list[tuple[float, float, tuple[int, ...], float]] = []
+    for box, c in where:
+        gaps = [b - a for a, b in zip(c, c[1:], strict=False)]
+        pace = rhythm(gaps, freeze_s)
+        if pace >= LIVING_GAP_S:
+            continue
+        for k, g in enumerate(gaps):
+            if g < freeze_s or k + 1 < LIVING_AFTER or len(c) - k - 2 < LIVING_AFTER:
+                continue
+            if rhythm(gaps[:k], freeze_s) >= LIVING_GAP_S \
+                    or rhythm(gaps[k + 1:], freeze_s) >= LIVING_GAP_S:
+                continue
+            a, b = c[k], c[k + 1]
+            if any(a < t < b and _overlap(box, bx) for t, bx in settled):
+                continue  # something changed there meanwhile: the place did not stop
+            if any(_lives_in(o, a, b, freeze_s) for ob, o in where if ob != box):
+                continue
+            out.append((a, b, box, pace))
+    return sorted(out)
+
+
+def _lives_in(times: Sequence[float], a: float, b: float, freeze_s: float) -> bool:
+    """Does a place changing at `times` live through `a`-`b` (`LIVING_AFTER` changes or more
+    inside it, at a `rhythm` under `LIVING_GAP_S`)?"""
+    inside = [t for t in times if a < t < b]
+    gaps = [y - x for x, y in zip(inside, inside[1:], strict=False)]
+    return len(inside) >= LIVING_AFTER and rhythm(gaps, freeze_s) < LIVING_GAP_S
+
+
 def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
           ) -> ScanResult:
     """`scan` with each `video.frozen` warning whose picture lives at full resolution
@@ -225,13 +331,25 @@ def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
     if answers is None:
         return scan
     found: dict[int, list[Span]] = {}
+    freeze_s = scan.thresholds.freeze_s
     for s, idx, ans in zip(last, frames, answers, strict=False):
-        changed = _changed(idx, ans, sig, slip)
-        if changed is None:
+        rows = _rows(idx, ans, sig, slip)
+        if rows is None:
             continue
-        held = held_inside(s.start_s, changed, scan.thresholds.freeze_s)
-        if held:
-            found[id(s)] = [_inside(s, a, b, changed) for a, b in held]
+        changed = changes(rows["times"], rows["key"], rows["points"], rows["area"],
+                          rows["seen"], rows["foreign"])
+        if changed is None:
+            continue  # a frame not compared: nothing said
+        held = held_inside(s.start_s, changed, freeze_s)
+        warned = [_inside(s, a, b, changed) for a, b in held]
+        # the picture read place by place: a beacon whose two pictures return (QA s37 T3)
+        for a, b, box, pace in place_stops(s.start_s, marks(
+                rows["times"], rows["key"], rows["points"], rows["area"], rows["box"]),
+                freeze_s):
+            if not any(a < y and x < b for x, y in held):
+                warned.append(_at_place(s, a, b, box, pace))
+        if warned:
+            found[id(s)] = warned
     if not found:
         return scan
     spans: list[Span] = []
@@ -254,6 +372,18 @@ def _inside(s: Span, a: float, b: float, changed: list[float]) -> Span:
         f"a clock): held inside the run, not the footage's end"))
 
 
+def _at_place(s: Span, a: float, b: float, box: tuple[int, ...], pace: float) -> Span:
+    """The warning of the held stretch `a`-`b` where the place `box` stops (`place_stops`)
+    inside the still to the end `s`."""
+    y0, x0, y1, x1 = box
+    return Span(FROZEN.id, FROZEN.severity.value, a, b, (
+        f"the picture is frozen from {a:.3f} s to {b:.3f} s ({b - a:.1f} s) inside the "
+        f"still picture {s.start_s:.3f}-{s.end_s:.3f} s that runs to the end of the "
+        f"footage: at full resolution a mark of {x1 - x0}x{y1 - y0} px at x {x0}, y {y0} "
+        f"(a beacon, a cursor) changes every {pace:.2f} s before and after it but not "
+        f"there: held inside the run, not the footage's end"))
+
+
 def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> ScanResult:
     """`scan` with each `video.frozen` warning whose picture lives said as a note."""
     held = [s for s in scan.spans if s.rule == FROZEN.id
@@ -273,17 +403,15 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
     return replace(scan, spans=tuple(said.get(id(s), s) for s in scan.spans))
 
 
-def _changed(idx: np.ndarray, ans, sig, slip: int) -> list[float] | None:
-    """The times the picture changed (`changes`) in the child's answer `ans` for the scan's
-    frames `idx`; None when it was not read whole or its frames are not the scan's."""
+def _rows(idx: np.ndarray, ans, sig, slip: int) -> dict[str, list] | None:
+    """The child's answer `ans` for the scan's frames `idx`, row by row in the scan's order
+    (`times` added); None when it was not read whole or its frames are not the scan's."""
+    names = ("key", "points", "area", "seen", "foreign", "box")
     try:
         if not ans.get("complete"):
             return None
         pts = np.asarray(ans["pts"], np.int64)
-        keys, points, areas = ans["key"], ans["points"], ans["area"]
-        seen, foreign = ans["seen"], ans["foreign"]
-        if not len(keys) == len(points) == len(areas) == len(seen) == len(foreign) \
-                == pts.shape[0]:
+        if any(len(ans[k]) != pts.shape[0] for k in names):
             return None
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
@@ -297,8 +425,19 @@ def _changed(idx: np.ndarray, ans, sig, slip: int) -> list[float] | None:
     at = np.nonzero((given >= sig.pts[idx[0]]) & (given <= sig.pts[idx[-1]]))[0]
     if not np.array_equal(given[at], sig.pts[idx]):
         return None
-    return changes(sig.times_s[idx], *(np.asarray(x)[at].tolist()
-                                       for x in (keys, points, areas, seen, foreign)))
+    rows = {k: [ans[k][i] for i in at.tolist()] for k in names}
+    rows["times"] = sig.times_s[idx].tolist()
+    return rows
+
+
+def _changed(idx: np.ndarray, ans, sig, slip: int) -> list[float] | None:
+    """The times the picture changed (`changes`) in the child's answer `ans` for the scan's
+    frames `idx`; None when it was not read whole or its frames are not the scan's."""
+    rows = _rows(idx, ans, sig, slip)
+    if rows is None:
+        return None
+    return changes(rows["times"], rows["key"], rows["points"], rows["area"], rows["seen"],
+                   rows["foreign"])
 
 
 def _note(s: Span, changed: list[float] | None, freeze_s: float) -> Span | None:
