@@ -31,9 +31,9 @@ HELD = range(180, 300)  # 6-10 s
 
 class _Footage:
     def __init__(self, inserted: bool, blink: bool = True, drawn: bool = False,
-                 moved: range | None = None) -> None:
+                 moved: range | None = None, size: tuple[int, int] = (3, 4)) -> None:
         self.inserted, self.blink, self.drawn, self.moved = inserted, blink, drawn, moved
-        self.frames = FRAMES
+        self.frames, self.size = FRAMES, size
 
     def picture(self, n: int) -> np.ndarray:
         shown = HELD.start - 1 if self.inserted and n in HELD else n
@@ -44,7 +44,8 @@ class _Footage:
                 img[60 + 120 * i:84 + 120 * i, x:x + 24] = 255
         if self.blink and ((shown + 8) // 8) % 2 == 0:
             y, x = (305, 500) if self.moved and shown in self.moved else (99, 322)
-            img[y:y + 3, x:x + 4] = 140  # between the scan's sample rows
+            h, w = self.size
+            img[y:y + h, x:x + w] = 140  # between the scan's sample rows
         if self.drawn and self.inserted and n in HELD:
             img[420, 100:100 + 12 * (1 + (n - HELD.start) // 15)] = 120
         return img
@@ -72,12 +73,16 @@ needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs 
 
 
 @needs_ffmpeg
-@pytest.mark.parametrize("drawn", [False, True])
-def test_a_freeze_that_stops_a_small_beacon_in_a_still_to_the_end_warns(tmp_path, drawn):
+@pytest.mark.parametrize(("drawn", "size"), [(False, (3, 4)), (True, (3, 4)), (False, (2, 2)),
+                                             (False, (1, 1))])
+def test_a_freeze_that_stops_a_small_beacon_in_a_still_to_the_end_warns(tmp_path, drawn,
+                                                                          size):
     """The scan alone: one note 3-12 s "at the end of the footage"; read place by place the
-    beacon blinks every 0.27 s but from 6 to 10 s: a warning there, the note kept; a line
-    drawn over the frozen frames changes another place and hides nothing."""
-    path = _video(tmp_path, f"beacon_{int(drawn)}", _Footage(inserted=True, drawn=drawn))
+    beacon (4x3, 2x2 or one pixel) blinks every 0.27 s but from 6 to 10 s: a warning there,
+    the note kept; a line drawn over the frozen frames changes another place and hides
+    nothing."""
+    path = _video(tmp_path, f"beacon_{int(drawn)}_{size[0]}x{size[1]}",
+                  _Footage(inserted=True, drawn=drawn, size=size))
     [(sev, start, end)] = _frozen(run_scan(path, finer=False))
     assert sev == "info" and end == 12.0
     spans = _frozen(run_scan(path))

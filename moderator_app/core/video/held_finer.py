@@ -108,6 +108,11 @@ LIVING_AFTER = 3
 # Two changes' boxes are one place (`places`) when their overlap is at least this share of
 # their union (a beacon's 4x4 box on and off: 1.0; a sprite a step on: less)
 SAME_PLACE = 0.5
+# A mark read place by place (`marks`) is this many pixels moved beyond the noise bar: a
+# 1-px or 2x2 blink (QA s37's Glider beacon is 4x4); a place must still live at a rhythm,
+# stop and resume (`place_stops`). Changes under `MIN_POINTS` are rare off keyframes: 10
+# frames in the 89 end-of-footage stills of QA s28-s37, the wide set and corpus v2
+MARK_POINTS = 1
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
@@ -195,15 +200,15 @@ def held_inside(start_s: float, changed: Sequence[float], freeze_s: float
 def marks(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
           areas: Sequence[int], boxes: Sequence[Sequence[int]]
           ) -> list[tuple[float, tuple[int, int, int, int]]]:
-    """Every change of the picture (`changes`' size, density and keyframe tests; a picture
-    shown again and a colour drawn over it count too) with the box where it changed
+    """Every change of the picture (`MARK_POINTS` pixels or more, `changes`' density and
+    keyframe tests; a picture shown again and a colour drawn over it count too) with the box where it changed
     (top, left, bottom, right): the places a still to the end lives at (`place_stops`)."""
     k = np.asarray(keys, bool)
     intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
     out = []
     for i in range(1, len(times)):
         n, area = int(points[i]), int(areas[i])
-        if n < MIN_POINTS or area <= 0 or n < MIN_DENSITY * area:
+        if n < MARK_POINTS or area <= 0 or n < MIN_DENSITY * area:
             continue
         if not intra and k[max(0, i - AFTER_KEY):i + 1].any():
             continue
