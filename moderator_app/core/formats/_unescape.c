@@ -60,12 +60,14 @@
  *   their value; an escaped line break (`\n`, `\r\n`) and up to 8 hex digits after it (a
  *   row's offset) are nothing. A regex callback and a bytes piece an escape cell cost ~75 s and
  *   500 MiB per 512 MiB of `  \\n` cells. A cell is 4+ bytes and makes one.
+ * - dump_next: `secrets_chars.DUMP.finditer`'s next match of `least`+ cells (session 38, odc);
+ *   see `dump_next`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 16
+#define ABI 17
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -414,6 +416,117 @@ static char *chars_body(const unsigned char *s, Py_ssize_t n, char *out)
 }
 
 DECODER(chars)
+
+/* --- dump_next: `secrets_chars.DUMP.finditer`'s next match of `least`+ cells ---------------
+ * (session 38, odc; issue 15) The regex cost ~8 ns a byte of an od -c line of binary (~10 %
+ * of odbin's withhold), each line read twice. Its pattern is deterministic: no two of
+ * `_CELL`'s branches match at one place (four spaces; three spaces and a printable byte other
+ * than `"` and `\`, or `\"`, or two backslashes; two spaces, two backslashes and od's letter,
+ * `0` or two more; a space and [0-3][0-7][0-7]), every repeat possessive, so one left-to-right
+ * read is the match: 4+ cells, then while a line break (`\n`, `\r\n`, escaped), an optional
+ * offset (6-8 hex digits, as many as stand there, taken only when a cell follows them) and
+ * 1+ cells follow, those. A place where fewer than 4 cells stand matches nothing (the search
+ * goes on at the next space); a match of fewer than `least` cells is skipped whole, as
+ * `finditer` goes on at its end. Linear: at most 4 cells are read at a place that matches
+ * nothing, and a match is read once. */
+
+/* The length of `_CELL` at s[i], or 0. */
+static inline Py_ssize_t cell_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i + 3 >= n || s[i] != ' ')
+        return 0;
+    unsigned char b = s[i + 1], c = s[i + 2], d = s[i + 3];
+    if (b != ' ')  /* a space and three octal digits, the first 0-3 */
+        return b >= '0' && b <= '3' && c >= '0' && c <= '7' && d >= '0' && d <= '7' ? 4 : 0;
+    if (c == ' ') {
+        if (d == ' ' || (d > ' ' && d <= '~' && d != '"' && d != '\\'))
+            return 4;  /* four spaces; three and a printable byte */
+        return d == '\\' && i + 4 < n && (s[i + 4] == '"' || s[i + 4] == '\\') ? 5 : 0;
+    }
+    if (c != '\\' || d != '\\' || i + 4 >= n)
+        return 0;
+    unsigned char e = s[i + 4];  /* od's escape: two spaces, `\\`, a letter or `\\` */
+    if (e == '0' || e == 'a' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't'
+        || e == 'v')
+        return 5;
+    return e == '\\' && i + 5 < n && s[i + 5] == '\\' ? 6 : 0;
+}
+
+/* The end of the cells from s[i] on, their count added to *cells. */
+static inline Py_ssize_t cells_from(const unsigned char *s, Py_ssize_t i, Py_ssize_t n,
+                                    Py_ssize_t *cells)
+{
+    Py_ssize_t len;
+    while ((len = cell_at(s, i, n)) > 0) {
+        i += len;
+        (*cells)++;
+    }
+    return i;
+}
+
+/* The end of `DUMP`'s match at s[i] and its cells in *cells, or -1 when none is there. */
+static Py_ssize_t dump_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells)
+{
+    *cells = 0;
+    i = cells_from(s, i, n, cells);
+    if (*cells < 4)
+        return -1;
+    while (i + 1 < n && s[i] == '\\') {
+        Py_ssize_t j;
+        if (s[i + 1] == 'n')
+            j = i + 2;
+        else if (s[i + 1] == 'r' && i + 3 < n && s[i + 2] == '\\' && s[i + 3] == 'n')
+            j = i + 4;
+        else
+            break;
+        Py_ssize_t h = 0;
+        while (h < 8 && j + h < n && HEX[s[j + h]] >= 0)
+            h++;
+        if (h >= 6 && cell_at(s, j + h, n) > 0)
+            j += h;
+        else if (cell_at(s, j, n) == 0)
+            break;
+        i = cells_from(s, j, n, cells);
+    }
+    return i;
+}
+
+static int dump_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t least,
+                     Py_ssize_t span[2])
+{
+    Py_ssize_t i = pos < 0 ? 0 : pos;
+    while (i + 16 <= n) {  /* (4 cells of 4 bytes at least) */
+        const unsigned char *sp = memchr(s + i, ' ', (size_t)(n - i));
+        if (sp == NULL)
+            return 0;
+        i = sp - s;
+        Py_ssize_t cells, end = dump_at(s, i, n, &cells);
+        if (end < 0) {
+            i++;
+        } else if (cells >= least) {
+            span[0] = i;
+            span[1] = end;
+            return 1;
+        } else {
+            i = end;
+        }
+    }
+    return 0;
+}
+
+static PyObject *dump_next(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos, least;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &least))
+        return NULL;
+    Py_ssize_t span[2];
+    int found = dump_find(view.buf, view.len, pos, least, span);
+    PyBuffer_Release(&view);
+    if (!found)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", span[0], span[1]);
+}
 
 /* `secrets_decode._U_BRACE.sub(rb"\1u00\2", data)` (see the top): the output is never longer
  * than the input (`u{41}` is `u0041`, `u{0041}` shorter). */
@@ -1069,6 +1182,9 @@ static PyMethodDef methods[] = {
      "The bytes with each \\NNN, \\\\NNN (and \\0NNN) of a printable code (040-176) decoded."},
     {"chars", chars, METH_O,
      "The bytes an od -c / hexdump -c dump (secrets_chars.DUMP's match) stands for."},
+    {"dump_next", dump_next, METH_VARARGS,
+     "(start, end) of the next od -c dump (secrets_chars.DUMP) of least+ cells in data at or "
+     "after pos, as finditer finds them, or None."},
     {"ubrace", ubrace, METH_O,
      "The bytes with each u{XX} (up to 4 zeros first) of a code under 128 written u00XX."},
     {"joins", joins, METH_O,
