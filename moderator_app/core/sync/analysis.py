@@ -57,6 +57,7 @@ from .local_findings import DRIFT_WEAK_CONFIDENCE
 from .reading import GIVEN_NEAR_S, analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
+from .ticking import ticking_waits
 from .waits import game_waits, lag_waits
 
 __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at", "combine"]
@@ -86,9 +87,13 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)
     lagged = lag_waits(res, run_s, sig, th, input_kinds)
+    # a held picture whose small changes beat throughout, ended by the first button after
+    # NOOPs and resumed as an answer: the game's wait, no `sync.no_reaction` (ticking.py,
+    # QA s37 T2; not in `res.waits`: the scan's `video.frozen` is read as before)
+    ticking = ticking_waits(res, run_s, sig, th, input_kinds, run_duration_s)
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
                                   input_kinds, explained,
-                                  [(w.start_s, w.end_s) for w in lagged]) + \
+                                  [(w.start_s, w.end_s) for w in lagged + ticking]) + \
         repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)

@@ -1,0 +1,142 @@
+"""A held picture that ticks: the game's own clock beating under a wait no button broke.
+
+The sync's still stretches forgive small changes (`freeze.still_spans`: up to
+`freeze.NOISE_POINTS` points on up to `freeze.NOISE_FRAMES` frames, a keyframe's
+re-quantisation). A game standing still whose screen keeps a small mark blinking (a beacon,
+a cursor, a lamp) is such a stretch too, one whose small changes never stop: footage frozen
+by an edit is one picture repeated, and nothing in it beats. QA s37 T2
+(synth_glider-genuine@r44j2kmov, docked from ~26 s): a 2x2 beacon blinks every 0.33 s
+(8 points each time) through 29.98-38.91 s, under three NOOPs, and the first FIRE after
+them lights a lamp 0.109 s later (14 points against the usual 8: 1.75 times). The
+one-offset rule (`freeze.WAIT_RESUME_RATIO`, 1.0) refused it, so the genuine run got
+`sync.no_reaction` "the picture does not change for 8.9 s while the log holds 4 actions" at
+every offset; the same hold with 4 s frozen inside it by an edit (-freezeend) stops
+beating for 4.3 s and keeps it.
+
+A hold is taken here (`ticking_waits`) when all of these hold:
+- its small changes beat throughout: no gap from its first held frame, between them, or to
+  its first changed frame longer than `TICK_GAP_S`;
+- it ends at the first press of a button inside it (only NOOPs pressed before it there, at
+  least one: a log silent under a still picture is a pause, `hidden.PAUSE_GAP_S`), expected
+  from `Thresholds.sync_wait_reaction_s` before its first changed frame to
+  `NOTE_LATE_FRAMES` after, at the offset used (a moderator's: `freeze.WAIT_REACH_S` either
+  side), or at some offset at which the video covers the run when none is used;
+- it resumes as a game's answer does: a first changed frame under
+  `waits.UNPRESSED_RESUME_RATIO` of the usual change (waits.py's unpressed rule, session 33:
+  nothing pressed there for a freeze to hide).
+`analysis.analyze` gives them to `freeze.frozen_findings` as the game's waits (`holds=`):
+no `sync.no_reaction` over them, and the reactions' findings inside them are explained. They
+are not added to `SyncAnalysis.waits`: a scan's `video.frozen` is read as before (its own
+rules read a living still at full resolution, core/video/held_finer.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moderator_app.core.video.resume import resumes_gradually
+
+from .freeze import (
+    NOISE_POINTS,
+    WAIT_HELD_S,
+    WAIT_REACH_S,
+    covering_offsets,
+    near_offsets,
+    no_button,
+    still_spans,
+)
+from .kinds import in_order
+from .records import GameWait, SyncAnalysis
+from .signals import FrameSignals
+
+# The longest stretch of a ticking hold with no small change at all: the beacon of QA s37's
+# synth_glider beats every 0.33 s; session 37's freezes rule reads a living still by the same
+# second (`held_finer`'s LIVING_GAP_S). An edited freeze is a run of identical frames: one
+# of a second or more breaks the beat (-freezeend: 4.3 s).
+TICK_GAP_S = 1.0
+# As waits.py: the first changed frame under this many times the usual change after it, and
+# the press expected up to this many frames after it.
+RESUME_RATIO = 3.0
+NOTE_LATE_FRAMES = 1
+
+
+def ticks_throughout(sig: FrameSignals, p: int, q: int) -> bool:
+    """Do the small changes inside the still stretch of frames p..q beat with no gap over
+    `TICK_GAP_S`, counted from its first held frame to its first changed frame after?"""
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    c = np.asarray(sig.picture_change)[p:q + 1]
+    small = t[p:q + 1][(c > 0) & (c <= NOISE_POINTS)]
+    if not len(small):
+        return False
+    beats = np.r_[t[p], small, t[q] + 1.0 / fps]
+    return float(np.diff(beats).max()) <= TICK_GAP_S
+
+
+def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
+                  input_kinds=None, run_duration_s: float | None = None
+                  ) -> tuple[GameWait, ...]:
+    """The held pictures of the module's docstring, in video order; empty with no kinds."""
+    if input_kinds is None or len(sig) < 3:
+        return ()
+    e, kinds = in_order(run_s, input_kinds)
+    if kinds is None or not len(e):
+        return ()
+    fps = max(sig.fps, 1e-6)
+    t = np.asarray(sig.times, float)
+    used = a.offset_used_s is not None
+    speed = a.speed if used and a.speed > 0 else 1.0
+    x = e / speed
+    within = float(th.sync_wait_reaction_s)
+    late = NOTE_LATE_FRAMES / fps
+    if used:
+        base = float(a.offset_used_s)  # type: ignore[arg-type]
+        reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
+        lo, hi = base - reach, base + reach
+    else:
+        grid = covering_offsets(a, sig, e, run_duration_s)
+        if not len(grid):
+            return ()
+        lo, hi = float(grid[0]), float(grid[-1])
+        base = (lo + hi) / 2
+    out = []
+    for p, q in still_spans(sig).tolist():
+        if p <= 0 or q >= len(sig) - 1:
+            continue  # not inside the footage: nothing resumes
+        f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
+        if f1 - f0 < WAIT_HELD_S or not ticks_throughout(sig, p, q):
+            continue
+        if not resumes_gradually(sig.picture_change, q, fps, ratio=RESUME_RATIO, frames=1):
+            continue
+        got = _ending(x, kinds, f0, f1, within, late, lo, hi, base, used)
+        if got is not None:
+            o, c = got
+            out.append(GameWait(round(f0, 3), round(f1, 3), round(float(x[c]) + o, 3),
+                                kinds[c], round(o, 4), 0, (0.0, 0.0),
+                                round(float(x[c - 1]) + o, 3)))
+    return tuple(out)
+
+
+def _ending(x: np.ndarray, kinds: list[str], f0: float, f1: float, within: float,
+            late: float, lo: float, hi: float, base: float, used: bool
+            ) -> tuple[float, int] | None:
+    """(offset, press): the first button pressed inside the hold f0..f1, after one NOOP at
+    least and nothing else, expected from `within` before f1 to `late` after it, at an
+    offset from `lo` to `hi` (a moderator's: the nearest `base` first; with none used, each
+    press's earliest such offset, where the fewest presses lie before it in the hold)."""
+    if used:
+        offsets = [base + o for o in near_offsets((hi - lo) / 2)]
+    else:
+        a = int(np.searchsorted(x, f1 - within - hi - 1e-9))
+        b = int(np.searchsorted(x, f1 + late - lo + 1e-9))
+        offsets = sorted({max(lo, f1 - within - float(x[c])) for c in range(a, b)})
+    for o in offsets:
+        v = x + o
+        start = int(np.searchsorted(v, f0 - 1e-9))
+        c = start
+        while c < len(v) and no_button(kinds[c]):
+            c += 1
+        if c == start or c >= len(v) or not f1 - within - 1e-9 <= v[c] <= f1 + late + 1e-9:
+            continue
+        return o, c
+    return None
