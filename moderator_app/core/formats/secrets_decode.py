@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from moderator_app.core.formats import native, secrets_bytes, secrets_chars
+from moderator_app.core.formats import native, secrets_bytes, secrets_chars, secrets_octets
 from moderator_app.core.formats.secrets import markers_of
 from moderator_app.core.formats.secrets_bytes import byte_views
 from moderator_app.core.formats.secrets_chars import char_views
@@ -55,6 +55,7 @@ from moderator_app.core.formats.secrets_join import (
     listed,
     listed_view,
 )
+from moderator_app.core.formats.secrets_octets import octet_views
 
 # Each run pattern below starts with its first escape's first byte, not a group repeated
 # (`(?:%[0-9A-Fa-f]{2}){4}` matches the same strings at the same places): `re` then skips to
@@ -240,6 +241,11 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         yield how, view, text, column
     for view, column in char_views(raw):
         yield secrets_chars.CHARS, view, is_text(view), column
+    for view, column in octet_views(raw):  # (`od -b`: bytes, and their printable stretches)
+        text = is_text(view)
+        yield secrets_octets.OCTETS, view, text, column
+        if not text and (printable := secrets_bytes._printable(view)):
+            yield secrets_octets.OCTETS, printable, True, column
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
@@ -467,29 +473,31 @@ def _char(m: re.Match[bytes]) -> bytes:
 class EncodedGates(NamedTuple):
     """What `encoded_spots` asks of a range before any regex: the markers of `ENCODED_MARKERS`
     and of `PLAIN_MARKERS` there, the byte views' gates (`secrets_bytes._gates`: a dump, a
-    decimal list, a shell's quotes), whether `OCTAL_MARKERS` are and whether a character dump
-    may be (`secrets_chars.chars_in`). Asked once a range: `verify`'s chunk asked each of them
-    twice, once to know whether to call `encoded_spots` and once in it (session 37, unescape:
-    ~0.06 s a 16 MiB slice of `\\x` escapes, 1.9 s per 512 MiB)."""
+    decimal list, a shell's quotes), whether `OCTAL_MARKERS` are, whether a character dump
+    may be (`secrets_chars.chars_in`) and an octal byte dump (`secrets_octets.octets_in`).
+    Asked once a range: `verify`'s chunk asked each of them twice, once to know whether to
+    call `encoded_spots` and once in it (session 37, unescape: ~0.06 s a 16 MiB slice of `\\x`
+    escapes, 1.9 s per 512 MiB)."""
 
     found: tuple[bytes, ...]
     plain: tuple[bytes, ...]
     byte_gates: tuple[bool, bool, bool]
     octal: bool
     chars: bool
+    octets: bool = False
 
     @property
     def open(self) -> bool:
         """Whether any of them may lead `encoded_spots` to a line (`%` apart)."""
         return bool(self.found or self.plain or any(self.byte_gates) or self.octal
-                    or self.chars)
+                    or self.chars or self.octets)
 
 
 def encoded_gates(window: bytes | memoryview) -> EncodedGates:
-    """`EncodedGates` of `window`: six SIMD passes and three `translate`s of it."""
+    """`EncodedGates` of `window`: seven SIMD passes and up to four `translate`s of it."""
     return EncodedGates(markers_of(window, ENCODED_MARKERS), markers_of(window, PLAIN_MARKERS),
                         secrets_bytes.gates(window), bool(markers_of(window, OCTAL_MARKERS)),
-                        secrets_chars.chars_in(window))
+                        secrets_chars.chars_in(window), secrets_octets.octets_in(window))
 
 
 def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
@@ -512,6 +520,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
     spots += secrets_bytes.spots(data, lo, hi, any(m in secrets_bytes.MARKERS for m in found),
                                  gates.byte_gates)
     spots += secrets_chars.spots(data, lo, hi, gates.chars)
+    spots += secrets_octets.spots(data, lo, hi, gates.octets)
     if gates.plain:  # (a plain key of a lower-case family, `secrets_public.plain_family`; a
         # SIMD pass apart: with them, 22 markers in one pass cost 1.7 ns a byte, 14 0.5)
         spots += _plain_spots(data, lo, hi, gates.plain)
