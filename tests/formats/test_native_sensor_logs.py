@@ -36,12 +36,14 @@ _NAMES = ["temp_c", "\u0394p_hPa", "\u00b5g_m3", "\uff5a_axis", "\U0001d6fc_rad"
 
 #: float and integer tokens as writers spell them (`21.0`, `-0.0`: json.dumps' whole floats)
 _TOKENS = ["-0.0", "0.0", "21.0", "-183.0", "100.0", "999999999999999.0", "-999999999999999.0",
-           "1234567890123456.0", "1e21", "1e+21", "5e-324", "-0", "0", "1E3", "1.0", "1e-05",
+           "1234567890123456.0", "9999999999999999.0", "9007199254740993.0", "1e21", "1e+21", "5e-324", "-0", "0", "1E3", "1.0", "1e-05",
            "1e-5", "0.00001", "9007199254740991", "9007199254740992", "0.30000000000000004",
            "7.404962534920277e+22", "-9.005264483619131e-08", "1.5e-323", "-0.00", "0.10",
            "21.00", "21.5", "1.7976931348623157e+308", "-76", "4925758830275706", "true",
            "1.5e-07", "-1.5e-07", "1e-08", "-9.005264483619131e-08", "1e-09", "1.5e-7",
-           "1.5e-10", "1e-06", "1.5e-007", "1.5E-07", "1e+022", "2.5e-08", "3e-09"]
+           "1.5e-10", "1e-06", "1.5e-007", "1.5E-07", "1e+022", "2.5e-08", "3e-09", "3.5e-05",
+           "-3.5e-05", "1.5e-06", "9.006349033914973e-06", "3.5e-5", "3.5e-6", "1.5e-006",
+           "3.50e-05", "0.35e-04", "35e-06", "1e-04", "1.5e-04", "1.5e-09", "1.5e-10"]
 
 
 def _spell_name(name: str, rng: random.Random) -> str:
@@ -119,10 +121,12 @@ def test_whole_floats_keep_the_writers_facts(token):
 
 
 @pytest.mark.parametrize("token", ["1.5e-07", "-1.5e-07", "1e-08", "-9.005264483619131e-08",
-                                   "1e-09", "2.5e-08"])
+                                   "1e-09", "2.5e-08", "3.5e-05", "-3.5e-05", "1e-05",
+                                   "1.5e-06", "9.006349033914973e-06"])
 def test_repr_tiny_exponents_keep_repr_only(token):
-    """`1.5e-07` is repr's spelling alone (RFC 8785 and orjson write `1.5e-7`): the ES6
-    spelling is written, the line stays json.dumps' (F_REPR), not orjson's nor minimal."""
+    """`1.5e-07`, `3.5e-05` are repr's spellings alone (RFC 8785 writes `1.5e-7` and
+    `0.000035`): the ES6 spelling is written, the line stays json.dumps' (F_REPR), not
+    orjson's nor minimal."""
     text = f'{{"a":{token},"b":[{token}]}}'.encode()
     out, flags = check_canonical(text)
     assert out == reference(text)

@@ -1684,6 +1684,18 @@ static int spellings(double x, char t[3][72], int len[3])
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 
+/* Whether the token s (len bytes, no sign) is repr's spelling of 0.d * 10^n (k digits, -8 <=
+ * n <= -4): `d[.ddd]e-0X`, X = 1 - n. */
+static inline int repr_tiny(const unsigned char *s, size_t len, const char *d, int k, long n)
+{
+    size_t m = k > 1 ? (size_t)k + 1 : 1; /* the mantissa's bytes */
+    if (len != m + 4 || s[0] != (unsigned char)d[0])
+        return 0;
+    if (k > 1 && (s[1] != '.' || memcmp(s + 2, d + 1, (size_t)k - 1) != 0))
+        return 0;
+    return s[m] == 'e' && s[m + 1] == '-' && s[m + 2] == '0' && s[m + 3] == '0' + (1 - n);
+}
+
 /* Write the RFC 8785 spelling of a float token `st` (len bytes) and note which writers'
  * spellings (RFC 8785, repr, orjson: t, tl) the token is. */
 static const int SPELL_FLAG[3] = {[SP_ES6] = ST_MIN, [SP_REPR] = ST_F_REPR,
@@ -2092,6 +2104,19 @@ static int parse_number(P *ps)
              * and compared instead of three (`numbers`: deltas of 1e-7 and less, 6.02e+23). */
             char t[3][72];
             int tl[3] = {-1, -1, -1};
+            /* repr's own spelling of a value at n = -8..-4, its exponent padded (`1.5e-07`,
+             * `3.5e-05`; RFC 8785 writes `1.5e-7` and `0.000035`, orjson `1.5e-7` and
+             * `3.5e-5` or `0.000035`): the ES6 one written, MIN and F_ORJSON lost, F_REPR
+             * kept, as put_float would find building the three (json.dumps' tiny readings:
+             * QA s37 `sensorjcs`, QA s34 `tuplelog`; issue 15) */
+            if (exponent && n >= -8 && n <= -4 && repr_tiny(st + neg, len - neg, d, k, n)) {
+                if (neg)
+                    t[SP_ES6][0] = '-';
+                tl[SP_ES6] = neg + spell_digits(t[SP_ES6] + neg, d, k, (int)n, SP_ES6);
+                ps->flags &= ~(ST_MIN | ST_F_ORJSON);
+                PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
+                return 0;
+            }
             if (exponent && (n <= -6 || n > 21)) {
                 int es = spell_digits(t[SP_ES6] + neg, d, k, (int)n, SP_ES6);
                 if ((size_t)(es + neg) == len &&
@@ -2104,18 +2129,6 @@ static int parse_number(P *ps)
                 if (neg) /* (the ES6 spelling is kept for below: repr's `e-08` is not it) */
                     t[SP_ES6][0] = '-';
                 tl[SP_ES6] = neg + es;
-                /* repr's own spelling at n = -8..-6, the exponent padded (`1.5e-07`; RFC
-                 * 8785's and orjson's `1.5e-7`): the ES6 one written, MIN and F_ORJSON
-                 * lost, F_REPR kept, as put_float would find building repr's and orjson's
-                 * (json.dumps' tiny readings; QA s37 `sensorjcs`, issue 15) */
-                if (n >= -8 && n <= -6 && (size_t)(es + neg) + 1 == len &&
-                    memcmp(t[SP_ES6] + neg, st + neg, (size_t)es - 1) == 0 &&
-                    st[neg + es - 1] == '0' &&
-                    st[neg + es] == (unsigned char)t[SP_ES6][neg + es - 1]) {
-                    ps->flags &= ~(ST_MIN | ST_F_ORJSON);
-                    PUT(&ps->out, t[SP_ES6], (size_t)tl[SP_ES6]);
-                    return 0;
-                }
             }
             /* The writers' spellings whose flag an earlier float of the line cleared are not
              * built: only the ES6 one is written, and put_float can only clear a flag (a
