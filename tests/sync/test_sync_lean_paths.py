@@ -177,7 +177,7 @@ def test_an_analysis_finds_the_player_tiles_once_per_scale(monkeypatch):
                         lambda *a, **kw: calls.append(1) or real(*a, **kw))
     after = analysis.analyze_at(actions, sig, TH)
     assert after.suggested_offset_s is not None and after.answers
-    assert len(calls) == 2  # `_activity`'s (a window of its own) and the answers' (was 4)
+    assert len(calls) == 2  # `activity`'s (a window of its own) and the answers' (was 4)
     assert repr(after) == repr(before) and after.answers == before.answers
     out = local_findings._stretch_answers(after, sig, reactions.novelty(sig), TH,
                                           reactions.background_rates(sig, reactions.novelty(sig)))

@@ -1,7 +1,7 @@
 """Runs of presses the reaction reader missed and the picture answers (issue 13: 0 sync
 warnings on genuine runs).
 
-`local_findings._no_reaction` says "N actions in a row with no visible reaction" when the
+`reaction_findings.no_reaction` says "N actions in a row with no visible reaction" when the
 reactions (`reactions.measure`: a frame whose luma tile onsets stand `min_z` local spreads over
 the local level) find none for each of them. Two ways a genuine run's presses show and that
 reader misses them (the wide set, session 33):
@@ -39,7 +39,7 @@ from .reactions import QUIET_S
 from .records import SyncAnalysis
 from .signals import FrameSignals
 
-# The words of `local_findings._no_reaction`'s run of misses (not its "at chance" stretch,
+# The words of `reaction_findings.no_reaction`'s run of misses (not its "at chance" stretch,
 # which `with_unexplained` tested against chance already).
 NO_VISIBLE = "in a row with no visible reaction"
 

@@ -49,13 +49,13 @@ from .local_findings import (
     answered,
     head_at_chance,
     measure_all,
-    reaction_findings,
     unexplained,
     with_answers,
     with_insertion,
     with_unexplained,
 )
 from .missed import answered_runs
+from .reaction_findings import reaction_findings
 from .records import APPLY_MIN_CONFIDENCE, SyncAnalysis
 from .signals import FrameSignals
 
