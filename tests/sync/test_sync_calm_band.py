@@ -3,7 +3,7 @@ frame): the cave's walls scroll through two rows of tiles, changing in 50-67 % o
 reaction window, and the ship moves up and down in the column they cross. Every reading said
 "not enough signal" while the ship's tiles answer 57-68 % of the shown presses against 8-9 %
 of any window. The bands without their busy tiles (`band.calm_signals`, read last by
-`analysis._in_finer_band`) read it within a frame; a log of another seed of the same game
+`finer_band.suggested`) read it within a frame; a log of another seed of the same game
 against the same video gets no offset (issue 13, session 29).
 
 The runs are QA's, built by its generator in a process of its own (as

@@ -1,5 +1,5 @@
 """A sprite beside traffic that crosses its 8x8 tile: the player's band at the scan's 16x16
-grid (issue 13, session 26; `FrameSignals.finer`, `analysis._in_finer_band`).
+grid (issue 13, session 26; `FrameSignals.finer`, `finer_band.suggested`).
 
 Frogger's frog waits on the bottom pavement and the lowest lane's cars cross the same 8x8
 grid row every other frame: the frog's hop is never an onset there (its tile is never still

@@ -1,5 +1,5 @@
 """The finer and half-shifted bands carry the drift the whole picture proposes (issue 13,
-session 28: `analysis._in_finer_band` with `_in_band(..., drift=True)`).
+session 28: `finer_band.suggested` with `_in_band(..., drift=True)`).
 
 Kangaroo's mother kangaroo and Space Invaders' cannon answer the presses on the scan's 16x16
 grid or on the 8x8 grid moved down by half a tile (`FrameSignals.finer`, `half_shifted`):

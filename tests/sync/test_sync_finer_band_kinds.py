@@ -1,5 +1,5 @@
 """A finer band that answers one button only is no confident offset (issue 13, session 27;
-`analysis._in_finer_band`, `ONE_KIND_BOUND`).
+`finer_band.suggested`, `ONE_KIND_BOUND`).
 
 Frostbite's third genuine run (60 fps, truth 1.667 s): no reading suggests an offset but the
 16x16 band, whose row 3 answers the 7 DOWN presses 0.49 s after each first shows (the

@@ -1,5 +1,5 @@
 """The player's band on the 8x8 grid moved down by half a tile (issue 13, session 27;
-`FrameSignals.half_shifted`, `analysis._in_finer_band`).
+`FrameSignals.half_shifted`, `finer_band.suggested`).
 
 Space Invaders' cannon moves along the picture's bottom across the boundary of two 8x8 rows
 (and of two 16x16 rows: its shots answer FIRE in one, its moves in the next). Every reading
