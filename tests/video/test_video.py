@@ -12,7 +12,8 @@ import pytest
 from moderator_app.core.samples.community import make_video
 from moderator_app.core.thresholds import VideoLimits
 from moderator_app.core.verify.sections import VideoSection
-from moderator_app.core.video.probe import container_truncation, probe_video
+from moderator_app.core.video.probe import probe_video
+from moderator_app.core.video.truncation import container_truncation
 
 SMALL = (64, 36)
 

@@ -26,7 +26,7 @@ import numpy as np
 MP4_FIRST = {b"ftyp", b"moov", b"mdat", b"free", b"skip", b"wide", b"pnot", b"uuid"}
 # boxes on the way from `moov` to a track's sample tables
 _CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl"}
-_MAX_BOXES = 100_000  # per level, as `probe._mp4_truncation` walks the top level
+_MAX_BOXES = 100_000  # per level, as `truncation._mp4_truncation` walks the top level
 _CHUNK = 1 << 20  # stsz entries read at a time (4 MiB)
 
 

@@ -10,14 +10,13 @@ frame are decoded to prove the stream decodes to its end. Time between two frame
 
 All of it runs in the isolated video process (`isolate.py`): a decoder crash, a hang or a
 memory bomb is a `video.unreadable` finding with the reason, never the end of the CLI or the
-workstation. Truncation is detected here from the container's own structure (an MP4 box, the
-AVI RIFF chunk or the Matroska segment that claims more bytes than the file has), which is
-exact, and reads only a few bytes in Python.
+workstation. Truncation is detected first, in this process, from the container's own structure
+(`truncation.py`: an MP4 box, the AVI RIFF chunk or the Matroska segment that claims more bytes
+than the file has), which is exact, and reads only a few bytes in Python.
 """
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,13 @@ from moderator_app.core.thresholds import DEFAULT_VIDEO_LIMITS, VideoLimits
 from .index import FrameIndex
 from .isolate import VideoProcess, VideoProcessError
 from .middle import isin
-from .mp4_tables import MP4_FIRST, attachments_problem, sample_table_problem
+from .mp4_tables import attachments_problem, sample_table_problem
 from .probe_joined import count as _count
 from .probe_joined import params as _params
 from .probe_joined import recordings, through_joined, unread_text
 from .probe_times import first_uneven, timed_truncation
 from .streams_text import again_text, several_streams_spans, several_streams_text
+from .truncation import avi_unfinished, container_truncation
 
 G = "video"
 UNREADABLE = rule("video.unreadable", Severity.ERROR,
@@ -128,126 +128,6 @@ class VideoProbe:
         if self.duration_s is None:
             return None
         return self.duration_s - sum(b - a for a, b in self.gaps)
-
-
-# --- container structure ----------------------------------------------------------------------
-_MP4_FIRST = MP4_FIRST
-
-
-def _mp4_truncation(fh, size: int) -> str | None:
-    pos, seen_moov, boxes = 0, False, 0
-    while pos < size and boxes < 100_000:
-        fh.seek(pos)
-        head = fh.read(16)
-        if len(head) < 8:
-            return f"an MP4 box header at byte {pos} is cut off by the end of the file"
-        box_size, kind = struct.unpack(">I4s", head[:8])
-        if box_size == 1:
-            if len(head) < 16:
-                return f"an MP4 box header at byte {pos} is cut off by the end of the file"
-            box_size = struct.unpack(">Q", head[8:16])[0]
-        elif box_size == 0:
-            box_size = size - pos  # extends to the end of the file
-        if box_size < 8:
-            return f"MP4 box at byte {pos} has an impossible size {box_size}"
-        if kind == b"moov":
-            seen_moov = True
-        if pos + box_size > size:
-            name = kind.decode("latin-1")
-            return (f"MP4 box {name!r} at byte {pos} claims {box_size} bytes but the file ends "
-                    f"{pos + box_size - size} bytes short")
-        pos += box_size
-        boxes += 1
-    if not seen_moov:
-        return "the MP4 has no 'moov' box (the index written when recording ends)"
-    return None
-
-
-def _ebml_vint(fh) -> tuple[int | None, int]:
-    """(value, length) of a Matroska variable-size integer; value None for 'unknown size'."""
-    first = fh.read(1)
-    if not first:
-        raise EOFError
-    b = first[0]
-    length = 1
-    while length <= 8 and not b & (0x80 >> (length - 1)):
-        length += 1
-    if length > 8:
-        raise ValueError("bad EBML integer")
-    rest = fh.read(length - 1)
-    if len(rest) < length - 1:
-        raise EOFError
-    value = b & (0xFF >> length)
-    for x in rest:
-        value = (value << 8) | x
-    if value == (1 << (7 * length)) - 1:
-        return None, length
-    return value, length
-
-
-def _mkv_truncation(fh, size: int) -> str | None:
-    try:
-        fh.seek(4)
-        hsize, hlen = _ebml_vint(fh)
-        if hsize is None:
-            return None
-        pos = 4 + hlen + hsize
-        fh.seek(pos)
-        if fh.read(4) != b"\x18\x53\x80\x67":
-            return None  # not the layout we know; let the decoder judge
-        ssize, slen = _ebml_vint(fh)
-    except (EOFError, ValueError):
-        return "the Matroska header is cut off by the end of the file"
-    if ssize is None:
-        return None  # live-recorded, size unknown
-    end = pos + 4 + slen + ssize
-    if end > size:
-        return (f"the Matroska segment claims {ssize} bytes but the file ends {end - size} "
-                "bytes short")
-    return None
-
-
-#: The RIFF size an AVI muxer writes first and fills in at the end (FFmpeg's `ff_start_tag`):
-#: still there, the muxer never went back (written to a pipe, or stopped before it could).
-AVI_UNKNOWN_SIZE = 0xFFFFFFFF
-
-
-def avi_unfinished(path: Path) -> bool:
-    """Whether `path` is an AVI whose header was never filled in (RIFF size `AVI_UNKNOWN_SIZE`).
-    Its lengths are placeholders (FFmpeg writes 0x40000000 frames) and the duration FFmpeg
-    reports is its estimate from them: an honest 20 s MJPEG + PCM AVI written to a pipe "said
-    60248.6 s" (a false `video.header_mismatch`) and "claimed 4294967295 bytes" (a false
-    `video.truncated`, an error), as a Matroska of unknown size never did (session 18)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(12)
-    except OSError:
-        return False
-    return head[:4] == b"RIFF" and head[8:12] == b"AVI " and \
-        struct.unpack("<I", head[4:8])[0] == AVI_UNKNOWN_SIZE
-
-
-def container_truncation(path: Path) -> str | None:
-    """Why the file is cut short, from its container structure, or None (complete/unknown)."""
-    try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            head = fh.read(12)
-            if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
-                riff = struct.unpack("<I", head[4:8])[0]
-                if riff == AVI_UNKNOWN_SIZE:
-                    return None  # written to a pipe, size unknown (`avi_unfinished`)
-                if 8 + riff > size:
-                    return (f"the AVI RIFF chunk claims {riff} bytes but the file ends "
-                            f"{8 + riff - size} bytes short")
-                return None
-            if head[:4] == b"\x1a\x45\xdf\xa3":
-                return _mkv_truncation(fh, size)
-            if head[4:8] in _MP4_FIRST:
-                return _mp4_truncation(fh, size)
-    except OSError:
-        return None
-    return None
 
 
 # --- probing --------------------------------------------------------------------------------
