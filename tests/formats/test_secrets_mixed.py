@@ -93,3 +93,34 @@ def test_one_kind_alone_opens_no_mixed_view():
     are (e_bashhex's `\\x` lines pay nothing for it)."""
     raw = b"export K=$'" + "".join(_x(c) for c in KEYS[1][1]).encode() + b"'"
     assert [how for how, *_ in secrets_decode.views(raw)] == [ESCAPES]
+
+
+def with_gaps(key: str, gap: int) -> str:
+    """One character in every `gap` + 1 a `\\xHH` escape, the others literal (review R2 of
+    session 38: `$'\\x67h\\x70_\\x75B...'`, bash's commonest hex spelling)."""
+    return "".join(_x(c) if i % (gap + 1) == 0 else c for i, c in enumerate(key))
+
+
+@pytest.mark.parametrize("gap", [1, 2, 3])
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_hex_escapes_with_literals_between_is_refused_and_named(tmp_path, gap, label,
+                                                                        key):
+    summary = f"$ cat ~/.env\nexport KEY=$'{with_gaps(key, gap)}'\nexport R=1"
+    refused_and_named(tmp_path, obs_line(summary), ESCAPES, label)
+
+
+def test_hex_escapes_four_literals_apart_are_no_run():
+    """The `\\x` view's run allows 0-3 literals between escapes, as the octal view's does;
+    four apart is no run (documented in docs/rules-community.md, "Not read")."""
+    assert secrets_decode._ESC_RUN.search(with_gaps(KEYS[1][1], 3).encode())
+    assert not secrets_decode._ESC_RUN.search(with_gaps(KEYS[1][1], 4).encode())
+
+
+@pytest.mark.parametrize("summary", [
+    "$ printf $'\\x1b[0m\\x1b[1m\\x1b[0m\\x1b[2mok\\x1b[0m\\n'",
+    "$ PS1=$'\\x1b[32m\\x5b\\x75@\\x68\\x5d\\x1b[0m $ '",
+    "$ echo -e 'Caf\\xc3\\xa9 cr\\xc3\\xa8me br\\xc3\\xbbl\\xc3\\xa9e'",
+    "$ printf 'H\\x65llo W\\x6frld\\x21 \\x41BC\\x44 done'",
+])
+def test_honest_hex_escapes_with_literals_stay_quiet(tmp_path, summary):
+    quiet(tmp_path, obs_line(summary))

@@ -66,8 +66,14 @@ from moderator_app.core.formats.secrets_octets import octet_views
 # escapes in a row (a key cut into escapes)
 _PCT_RUN = re.compile(rb"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}){3}"
                       rb"|%(?:2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])")
+# `\xNN` / HTML escapes, 4+ in a row; `\xNN` of printable codes (`\x20`-`\x7f`) each followed by
+# up to 3 characters that are no escape, quote or white space (session 38, mendviews; review
+# R2: bash's `$'\x67h\x70_\x75B...'`, escapes and letters by turns, as the octal and `\u`
+# runs read them). Printable codes only: `\x1b[0m` colour codes are no run (a `password:`
+# before them made a value of control characters); the pattern stays one alternative (a
+# second at each backslash cost ~3-5 % of e_bashhex's engine; this one measured 0)
 _ESC = re.compile(rb"\\\\?x([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});")
-_ESC_RUN = re.compile(rb"\\(?:\\?x[0-9A-Fa-f]{2}\\){3}\\?x[0-9A-Fa-f]{2}"
+_ESC_RUN = re.compile(rb"\\(?:\\?x[2-7][0-9A-Fa-f][^\\\s\"']{0,3}+\\){3}\\?x[2-7][0-9A-Fa-f]"
                       rb"|&#[0-9]{2,3};(?:&#[0-9]{2,3};){3}"
                       rb"|&#[xX][0-9A-Fa-f]{2};(?:&#[xX][0-9A-Fa-f]{2};){3}")
 # `\uXXXX` escapes written as text (a tool's JSON output quoted in the log: the line spells
