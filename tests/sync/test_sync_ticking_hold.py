@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -26,10 +27,13 @@ from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 FPS = 30.0
 
 
-def _signals(dead: tuple[float, float] | None = None, resume: int = 12) -> FrameSignals:
-    """20 s at 30 fps: the picture moves (40 points a frame) to 5 s, holds to 12 s with an
-    8-point tick every 10 frames (none inside `dead`), resumes with `resume` points at 12 s
-    and moves again."""
+def _signals(dead: tuple[float, float] | None = None, resume: int = 12,
+             moved: tuple[float, float] | None = None, fine: bool = False) -> FrameSignals:
+    """20 s at 30 fps: the picture moves (40 points a frame, tile 0) to 5 s, holds to 12 s
+    with an 8-point tick every 10 frames in tile 9 (none inside `dead`; in tile 50 inside
+    `moved`: a dot drawn elsewhere while the beacon stops), resumes with `resume` points at
+    12 s and moves again. `fine`: the tiles kept as the scan's finer ones, a band's `whole`
+    beside them (as `from_scan` and `band_signals` give)."""
     t = np.arange(int(20 * FPS)) / FPS
     c = np.full(len(t), 40, np.int64)
     c[0] = 0
@@ -40,7 +44,17 @@ def _signals(dead: tuple[float, float] | None = None, resume: int = 12) -> Frame
         tick &= ~((t >= dead[0]) & (t < dead[1]))
     c[tick] = 8
     c[int(round(12.0 * FPS))] = resume
-    return FrameSignals(t, np.zeros((len(t), 64), np.uint16), FPS, whole=c)
+    tiles = np.zeros((len(t), 64), np.uint16)
+    tiles[:, 0] = c
+    tiles[tick, 0] = 0
+    tiles[tick, 9] = 8
+    if moved is not None:
+        away = tick & (t >= moved[0]) & (t < moved[1])
+        tiles[away, 9] = 0
+        tiles[away, 50] = 8
+    if fine:
+        return FrameSignals(t, np.zeros((len(t), 64), np.uint16), FPS, whole=c, fine=tiles)
+    return FrameSignals(t, tiles, FPS)
 
 
 def _waits(sig: FrameSignals, kinds: list[str], offset: float | None = 0.0):
@@ -59,6 +73,9 @@ def test_a_ticking_hold_ended_by_the_first_button_after_noops_is_a_wait():
 
 @pytest.mark.parametrize("sig, kinds", [
     (_signals(dead=(7.0, 8.2)), ["NOOP", "NOOP", "FIRE"]),  # 1.2 s without a beat: frozen
+    # review R5: the beat goes on, but elsewhere while the beacon stops (a drawn dot)
+    (_signals(moved=(7.0, 9.0)), ["NOOP", "NOOP", "FIRE"]),
+    (_signals(moved=(7.0, 9.0), fine=True), ["NOOP", "NOOP", "FIRE"]),
     (_signals(resume=130), ["NOOP", "NOOP", "FIRE"]),       # resumed with 3.25x the usual
     (_signals(), ["UP", "NOOP", "FIRE"]),                   # a button under it before FIRE
     (_signals(), ["NOOP", "NOOP", "NOOP"]),                 # no button ends it
@@ -68,12 +85,20 @@ def test_no_wait_when_a_condition_fails(sig, kinds):
     assert _waits(sig, kinds) == ()
 
 
+def test_the_beat_is_read_in_the_scans_finer_tiles_when_kept():
+    # a band's tiles (here empty) are not the whole picture: the finer tiles tell the place
+    got = _waits(_signals(fine=True), ["NOOP", "NOOP", "FIRE"])
+    assert [(w.start_s, w.end_s, w.kind) for w in got] == [(5.0, 12.0, "FIRE")]
+
+
 def test_ticks_throughout_counts_from_the_first_held_frame_to_the_first_changed():
     sig = _signals()
     p, q = int(5 * FPS), int(12 * FPS) - 1
     assert ticks_throughout(sig, p, q)
     # the first beat 1.2 s after the hold began (frames 5.0-6.2 s dead)
     assert not ticks_throughout(_signals(dead=(5.0, 6.2)), p, q)
+    # a beat that moves place inside the hold (review R5): every place has a 2 s gap
+    assert not ticks_throughout(_signals(moved=(7.0, 9.0)), p, q)
 
 
 needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -102,3 +127,28 @@ def test_a_freeze_inside_the_docked_wait_keeps_its_warning(capsys, tmp_path, mon
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     assert _no_reaction(capsys, "synth_glider-freezeend@r44j2kmov", offset) == [
         ("warning", 29.977, 38.909)]
+
+
+@needs_ffmpeg
+def test_a_dot_drawn_blinking_inside_the_freeze_keeps_its_warning(capsys, tmp_path,
+                                                                   monkeypatch):
+    """Review R5: -freezeend@r44 with a 4x4 white dot blinking at 4 Hz (11 frames on, 11
+    off at 44 fps) at (20, 20) during the edited freeze only (frames 1371-1546, 31.15-35.15
+    s): the hold's small changes never stop for 1 s, but the beacon's place stops and the
+    dot's starts. At ac0e1de: no `sync.no_reaction` (the dot taken for the game's beat)."""
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    src = qa_run(37, "synth_glider-freezeend@r44j2kmov")
+    out = tmp_path / "mark"
+    out.mkdir()
+    for name in ("agent-log.jsonl", "truth.json"):
+        shutil.copy(src / name, out / name)
+    subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-threads", "1", "-i", str(src / "video.mov"), "-vf",
+         "drawbox=x=20:y=20:w=4:h=4:color=white:t=fill:"
+         "enable='between(n,1371,1546)*lt(mod(n,22),11)'",
+         "-c:v", "ffv1", "-threads", "1", "-pix_fmt", "yuv420p", str(out / "video.mkv")],
+        check=True, capture_output=True)
+    cli_main(["verify", str(out), "--scan", "--sync", "--offset", "2.15", "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert [(f["severity"], f["video_start_s"], f["video_end_s"]) for f in rep["findings"]
+            if f["rule"] == "sync.no_reaction"] == [("warning", 29.977, 38.909)]

@@ -14,8 +14,13 @@ every offset; the same hold with 4 s frozen inside it by an edit (-freezeend) st
 beating for 4.3 s and keeps it.
 
 A hold is taken here (`ticking_waits`) when all of these hold:
-- its small changes beat throughout: no gap from its first held frame, between them, or to
-  its first changed frame longer than `TICK_GAP_S`;
+- its small changes beat throughout in one place (a tile of the whole picture, the scan's
+  16x16 finer grid when kept): no gap from its first held frame, between them, or to its
+  first changed frame longer than `TICK_GAP_S`. Review R5 (session 38): a 4x4 dot drawn
+  blinking at (20, 20) only during -freezeend's edited freeze beats while the beacon
+  stops; counted anywhere in the picture, the beat never stopped and the freeze's only
+  warning went. Place by place, the beacon's stops through the freeze and the dot's starts
+  1.2 s into the hold;
 - it ends at the first press of a button inside it (only NOOPs pressed before it there, at
   least one: a log silent under a still picture is a pause, `hidden.PAUSE_GAP_S`), expected
   from `Thresholds.sync_wait_reaction_s` before its first changed frame to
@@ -61,16 +66,39 @@ NOTE_LATE_FRAMES = 1
 
 
 def ticks_throughout(sig: FrameSignals, p: int, q: int) -> bool:
-    """Do the small changes inside the still stretch of frames p..q beat with no gap over
-    `TICK_GAP_S`, counted from its first held frame to its first changed frame after?"""
+    """Do the small changes inside the still stretch of frames p..q beat in one place with
+    no gap over `TICK_GAP_S`, counted from its first held frame to its first changed frame
+    after? A place is a tile of the whole picture (`_places`): the game's beacon beats in
+    its own tile throughout; a dot drawn only inside an edited freeze beats elsewhere while
+    the beacon stops (review R5), so no one place beats throughout. False when the signals
+    carry no places of the whole picture."""
     fps = max(sig.fps, 1e-6)
     t = np.asarray(sig.times, float)
     c = np.asarray(sig.picture_change)[p:q + 1]
-    small = t[p:q + 1][(c > 0) & (c <= NOISE_POINTS)]
-    if not len(small):
+    small = (c > 0) & (c <= NOISE_POINTS)
+    places = _places(sig)
+    if not small.any() or places is None:
         return False
-    beats = np.r_[t[p], small, t[q] + 1.0 / fps]
-    return float(np.diff(beats).max()) <= TICK_GAP_S
+    at = np.asarray(places[p:q + 1])[small] > 0
+    times = t[p:q + 1][small]
+    for j in np.flatnonzero(at.any(axis=0)).tolist():
+        beats = np.r_[t[p], times[at[:, j]], t[q] + 1.0 / fps]
+        if float(np.diff(beats).max()) <= TICK_GAP_S:
+            return True
+    return False
+
+
+def _places(sig: FrameSignals) -> np.ndarray | None:
+    """Per-frame changed points of the whole picture tile by tile: the scan's finer tiles
+    when kept (`FrameSignals.fine`, 16x16), else the tiles when they are the whole picture
+    (not a band's, `whole` None); None otherwise."""
+    fine = sig.fine
+    if fine is not None and fine.ndim == 2 and len(fine) == len(sig.times):
+        return fine
+    tiles = sig.tiles
+    if sig.whole is None and tiles.ndim == 2 and len(tiles) == len(sig.times):
+        return tiles
+    return None
 
 
 def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
