@@ -142,6 +142,8 @@ def test_a_log_whose_shuffles_line_up_as_well_singles_out_no_offset(monkeypatch)
 def test_shuffles_within_a_few_spreads_single_out_no_offset(monkeypatch):
     # three odd gaps: the shuffled logs' best (the fit's 19) reach 8-13 of 15, so the log's 15
     # clear them by MARGIN but stand only 4.5 spreads over them, under NULL_Z
+    # (the 200 draws' tail says None here too: lifted, the z bar alone is read)
+    monkeypatch.setattr(answer_fit, "TAIL_MAX", answer_fit.TAIL_SETS)
     log = _gaps("ggoggggpggggog")
     sig = _answering_at(_frames(log))
     assert answer_fit.fitted(log, sig, DEFAULT_THRESHOLDS) is None
@@ -158,3 +160,14 @@ def test_an_answer_five_frames_late_is_no_support(monkeypatch):
     monkeypatch.setattr(answer_fit, "AFTER_FRAMES", 9.0)  # a window 9 frames late
     offset, support, _ = answer_fit.fitted(PRESSES, sig, DEFAULT_THRESHOLDS)
     assert support == 10 and abs(offset - OFFSET) * FPS <= 1.0
+
+
+def test_shuffles_in_chance_tail_single_out_no_offset(monkeypatch):
+    # four odd gaps: none of the first NULL_SETS shuffled logs comes within MARGIN (the log
+    # stands 7.1 spreads over them), but more than TAIL_MAX of the TAIL_SETS do (review R4)
+    log = _gaps("ggoggpgpoggggg")
+    sig = _answering_at(_frames(log))
+    assert answer_fit.fitted(log, sig, DEFAULT_THRESHOLDS) is None
+    monkeypatch.setattr(answer_fit, "TAIL_MAX", answer_fit.TAIL_SETS)
+    offset, support, z = answer_fit.fitted(log, sig, DEFAULT_THRESHOLDS)
+    assert support == len(log) and z >= answer_fit.NULL_Z

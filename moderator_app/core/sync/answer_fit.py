@@ -11,7 +11,16 @@ expected time (`supported`), and the best offset must beat chance the way the sh
 measure it: the same search (every offset) on NULL_SETS logs of the same gaps shuffled
 (`fit.permuted`), at NULL_Z spreads over their best and MARGIN actions over the most any of
 them had, and MARGIN actions over the best offset SECOND_AWAY_S or more from it (a second
-place the answers line up is no single offset).
+place the answers line up is no single offset). A fit that passes is read against TAIL_SETS
+shuffled logs in all (the same draws, continued): more than TAIL_MAX of them within MARGIN of it
+(1 %: chance's tail, which 19 draws cannot see) and it is chance's too.
+
+Why the tail (session 38, mendfit; review R4): 19 shuffles' spread is a noisy scale. Another
+play's video of the same game (ms_pacman-genuine@r12ogv's log on ms_pacman-genuine2@r18divx's
+18 fps picture, 7 % of frames answered) stood 7.3 spreads over the 19 with 15 of 27, while 4 of
+the fit's 200 draws line up with 14 (2 %). Of the wide set's 35 true logs the fit stands on, 33
+have none of the 200 within MARGIN and 2 have one (breakout-genuine@r16wmv, boxing-genuine@
+bilinear): all 35 still stand, at the same offsets.
 
 Why so narrow a window: an answer within a frame of the truth is evidence, one anywhere in
 0.15 s is mostly chance on a busy screen. Measured on the wide set's genuine runs and QA
@@ -44,6 +53,8 @@ NULL_SETS = 19          # shuffled logs, each searched over every offset as the 
 NULL_Z = 6.0            # the best offset's support in spreads over the shuffled logs' best
 NULL_SD_FLOOR = 0.5     # (whole counts: the spread is never read under half an action)
 MARGIN = 2              # actions over the shuffled logs' most, and over a second peak's
+TAIL_SETS = 200         # shuffled logs in all (the first NULL_SETS give the z) ...
+TAIL_MAX = 1            # ... of which this many may come within MARGIN (none of the first)
 SECOND_AWAY_S = 0.3     # ... a second peak: this far or more from the best offset
 LATENCY_Q = 25.0        # the supporting answers' delays' percentile taken (fit.latency_s)
 BOUND = 0.45            # under records.APPLY_MIN_CONFIDENCE (see the module)
@@ -87,16 +98,22 @@ def fitted(run_s, sig: FrameSignals, th) -> tuple[float, int, float] | None:
     if best < th.sync_min_actions or (far.any() and best < int(sc[far].max()) + MARGIN):
         return None
     rng = np.random.default_rng(len(e) + 2)
-    null = []
-    for _ in range(NULL_SETS):
+    null: list[int] = []
+    near, z = 0, 0.0
+    for k in range(max(NULL_SETS, TAIL_SETS)):
         p = fit.permuted(e, rng)
-        null.append(int(supported(times, ok, p, align.offset_grid(sig, p), sig.fps).max()))
-        if null[-1] + MARGIN > best:
-            return None  # a shuffled log lines up (nearly) as many: chance's
-    nz = np.asarray(null, float)
-    z = float((best - nz.mean()) / max(float(nz.std()), NULL_SD_FLOOR))
-    if z < NULL_Z:
-        return None
+        most = int(supported(times, ok, p, align.offset_grid(sig, p), sig.fps).max())
+        if most + MARGIN > best:  # a shuffled log lines up (nearly) as many: chance's
+            near += 1
+            if k < NULL_SETS or near > TAIL_MAX:
+                return None
+        if k < NULL_SETS:
+            null.append(most)
+        if k + 1 == NULL_SETS:
+            nz = np.asarray(null, float)
+            z = float((best - nz.mean()) / max(float(nz.std()), NULL_SD_FLOOR))
+            if z < NULL_Z:
+                return None
     return _refined(times, ok, e, float(offsets[i]), sig.fps), best, z
 
 
