@@ -50,9 +50,9 @@ from .freeze import (
     no_button,
     still_spans,
 )
-from .kinds import in_order
 from .records import GameWait, SyncAnalysis
 from .signals import FrameSignals
+from .wait_presses import wait_presses
 
 # The longest stretch of a ticking hold with no small change at all: the beacon of QA s37's
 # synth_glider beats every 0.33 s; session 37's freezes rule reads a living still by the same
@@ -105,17 +105,10 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
                   input_kinds=None, run_duration_s: float | None = None
                   ) -> tuple[GameWait, ...]:
     """The held pictures of the module's docstring, in video order; empty with no kinds."""
-    if input_kinds is None or len(sig) < 3:
+    wp = wait_presses(a, run_s, sig, th, input_kinds)
+    if wp is None:
         return ()
-    e, kinds = in_order(run_s, input_kinds)
-    if kinds is None or not len(e):
-        return ()
-    fps = max(sig.fps, 1e-6)
-    t = np.asarray(sig.times, float)
-    used = a.offset_used_s is not None
-    speed = a.speed if used and a.speed > 0 else 1.0
-    x = e / speed
-    within = float(th.sync_wait_reaction_s)
+    e, x, kinds, t, fps, used, within = wp.e, wp.x, wp.kinds, wp.t, wp.fps, wp.used, wp.within
     late = NOTE_LATE_FRAMES / fps
     if used:
         base = float(a.offset_used_s)  # type: ignore[arg-type]

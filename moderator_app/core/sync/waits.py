@@ -84,9 +84,9 @@ from .freeze import (
     same_press,
     still_spans,
 )
-from .kinds import in_order
 from .records import GameWait, SyncAnalysis
 from .signals import FrameSignals
+from .wait_presses import wait_presses
 
 # Holds of the one-hold rule that must end at a press of one button at one offset for the
 # game's button to be learned: at the offset used (or a moderator's reach, +-1 s: ~50
@@ -156,17 +156,10 @@ def game_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
     order; empty with no kinds, or with no offset used and none the holds agree on.
     `lagged`: `lag_waits` of the same arguments when the caller has them already (the
     analysis reads them first for `freeze.frozen_findings`), else read here."""
-    if input_kinds is None or len(sig) < 3:
+    wp = wait_presses(a, run_s, sig, th, input_kinds)
+    if wp is None:
         return ()
-    e, kinds = in_order(run_s, input_kinds)
-    if kinds is None or not len(e):
-        return ()
-    fps = max(sig.fps, 1e-6)
-    t = np.asarray(sig.times, float)
-    used = a.offset_used_s is not None
-    speed = a.speed if used and a.speed > 0 else 1.0
-    x = e / speed
-    within = float(th.sync_wait_reaction_s)
+    e, x, kinds, t, fps, used, within = wp.e, wp.x, wp.kinds, wp.t, wp.fps, wp.used, wp.within
     change = np.asarray(sig.picture_change)
     still = still_spans(sig)
     spans = [(int(p), _settled(change, int(q))) for p, q in still.tolist()
@@ -264,13 +257,10 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     few agree. `freeze.frozen_findings` takes their spans as the game's waits too. With no
     offset used, the offsets searched are those at which the video shows every press (not
     the run's end: a recording may stop before it)."""
-    if input_kinds is None or len(sig) < 3:
+    wp = wait_presses(a, run_s, sig, th, input_kinds)
+    if wp is None:
         return ()
-    e, kinds = in_order(run_s, input_kinds)
-    if kinds is None or not len(e):
-        return ()
-    fps = max(sig.fps, 1e-6)
-    t = np.asarray(sig.times, float)
+    e, x, kinds, t, fps, used = wp.e, wp.x, wp.kinds, wp.t, wp.fps, wp.used
     change = np.asarray(sig.picture_change)
     holds, lasts = [], []
     for p, q in still_spans(sig).tolist():
@@ -281,9 +271,6 @@ def lag_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         if f1 - f0 >= WAIT_HELD_S:
             holds.append((f0, f1))
             lasts.append(last)
-    used = a.offset_used_s is not None
-    speed = a.speed if used and a.speed > 0 else 1.0
-    x = e / speed
     if used:
         base = float(a.offset_used_s)  # type: ignore[arg-type]
         # a suggestion is the reactions' own offset; a moderator's is searched +-1 s
