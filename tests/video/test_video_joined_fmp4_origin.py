@@ -3,7 +3,7 @@ shown (session 31, issue 12: "the frame exported for each event is the true fram
 false video warnings on honest files"; DECISIONS session 30 "video", left open).
 
 Session 30 read a joined Matroska recording's end from its header's Duration and chained the
-shifts (`joined_chain._own_end`, `_shifts_to`); a fragmented MP4's end was still its header's
+shifts (`joined_clock._own_end`, `_shifts_to`); a fragmented MP4's end was still its header's
 start + duration, where FFmpeg's duration of an `empty_moov` file is its last fragment's
 decode-time end counted from 0 (a recording from 30 s of 2 s: 32 s, read as 62 s). A first
 recording from 30 s then showed a false 30 s `video.footage_gap` at the join (90 of 150

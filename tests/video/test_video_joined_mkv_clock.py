@@ -15,7 +15,7 @@ written again at another TimecodeScale (`matroska_clock.rescale`: mkvmerge is no
 A recording whose own clock starts far past the end of the one before (ffmpeg's
 `-output_ts_offset 3600`, a recorder's clock from its start-up: QA s29's 7200 s) was shown at
 its own time, after a 3598 s `video.footage_gap` (270 of 420 moments "no footage");
-`joined_chain.origin_shift` reads it with its times going on from the end of the one before."""
+`joined_clock.origin_shift` reads it with its times going on from the end of the one before."""
 
 from __future__ import annotations
 

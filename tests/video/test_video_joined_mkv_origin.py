@@ -2,7 +2,7 @@
 (session 30, issue 12: "the frame exported for each event is the true frame"; "no false video
 warnings on honest files").
 
-Session 29's `joined_chain.origin_shift` took the end of the recording before a joined one as
+Session 29's `joined_clock.origin_shift` took the end of the recording before a joined one as
 its header's start plus its duration, where a Matroska header's Duration is already its end
 (ffmpeg writes 32 s for 2 s from 30 s): a first recording from 30 s and a second from 3600 s
 showed a false 30 s `video.footage_gap` at the join (270 of 420 moments "no footage"), and a

@@ -47,7 +47,7 @@ def joins(tmp_path_factory) -> dict[str, tuple[Path, Path, Path]]:
     """(joined file, first part, second part): `fmp4` 30 fps + 30 fps, the second's sound at
     44.1 kHz; `fmp4rate` 25 + 30 fps (another MP4 time scale); `mkv` 25 + 30 fps, the
     second at 0.1 ms ticks and 44.1 kHz; `mkvorigin` the second's clock from 3600 s
-    (`joined_chain.origin_shift`)."""
+    (`joined_clock.origin_shift`)."""
     d = tmp_path_factory.mktemp("sound_seek")
     out = {}
     for name, (f1, f2, box, scale) in {

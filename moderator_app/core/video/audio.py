@@ -58,7 +58,7 @@ class AudioTrack:
         track = cls(path, start)
         if index.segments or _joins(path):
             # or recordings joined whose times go on (an MP4 initialisation segment sent
-            # again, a Matroska clock read shifted: `joined_chain.origin_shift`): each
+            # again, a Matroska clock read shifted: `joined_clock.origin_shift`): each
             # recording's sound is read from its own header (`child_audio`)
             track.joined = index
         return track

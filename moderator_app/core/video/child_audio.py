@@ -129,7 +129,7 @@ def _recording_reader(state: dict, req: dict, joined: dict, av):
     decoded with the first's setup, times of another TimecodeScale in the first's ticks), and
     an MP4 reader cannot be sought by bytes at all (every window was silent, session 29)."""
     from .index import recording_stream
-    from .joined_chain import origin_shift
+    from .joined_clock import origin_shift
     from .joined_headers import open_recording
     container = state["audio"]
     names = str(container.format.name).split(",")
@@ -214,7 +214,7 @@ def _recordings(state: dict, req: dict, joined: dict, got: tuple, base: float, a
     picture's segment. A recording whose sound starts earlier than the last one's ended is
     the next segment (its timestamps restart, as the index's picture's do); one whose times
     go on (an MP4 initialisation segment sent again) keeps the shift."""
-    from .joined_chain import origin_shift
+    from .joined_clock import origin_shift
     from .joined_headers import open_recording
     own, start = got
     offsets = [int(o) for o in joined["offsets"]]

@@ -283,7 +283,7 @@ def _decodable_head(req: dict, index, deadline: float):
 def _moved(source: object, index) -> list[list[float]]:
     """[video time of its first frame, seconds of its own clock past where the one before is
     shown to end] of each joined recording read with its clock shifted further than the one
-    before (`joined_chain.origin_shift`: its own clock started far past the end of the one
+    before (`joined_clock.origin_shift`: its own clock started far past the end of the one
     before; shifts chain, so a third recording's own jump is its shift less the second's):
     the probe says so (at most 8)."""
     import numpy as np

@@ -109,7 +109,7 @@ def check_joined(container, index: FrameIndex, deadline: float, source: str | No
     extra = bytes(stream.codec_context.extradata or b"")
     # not one the file reads from its own header (`joined_chain.later_starts`): its pictures
     # are that header's decode (compared by time, a recording of another clock, read in the
-    # file's, `joined_chain.rescaled`, matched none of its own: a 25 -> 30 fps fragmented
+    # file's, `joined_clock.rescaled`, matched none of its own: a 25 -> 30 fps fragmented
     # MP4 join was refused)
     later = set(joined_chain.later_starts(source)[0]) if heads else set()
     played: dict[int, dict[int, object]] = {

@@ -25,7 +25,8 @@ from collections import OrderedDict
 from fractions import Fraction
 
 from .index import FrameIndex, recording_stream
-from .joined_chain import continues, demux, file_clock, later_starts, origin_shift, shift_ticks
+from .joined_chain import continues, demux, later_starts
+from .joined_clock import file_clock, origin_shift, shift_ticks
 
 #: Recordings kept open in readers of their own (a few ms to open each; one file handle each).
 READERS = 4
@@ -46,7 +47,7 @@ class RecordingReaders:
         self.source = path_of(container) if mp4 or "matroska" in names else None
         self.index = index
         # the file's clock: a recording of another time base is sought and read in its own
-        # and its timestamps given in the file's (`joined_chain.rescaled`)
+        # and its timestamps given in the file's (`joined_clock.rescaled`)
         self.clock = file_clock(container.streams)
         # the recordings from the third on (`joined_chain`): each read from its own header
         # alone, the last one the walk found only when the walk was not cut; a fragmented
@@ -55,7 +56,7 @@ class RecordingReaders:
         self.later = later_starts(self.source) if self.source is not None else ([], False)
         if not self.later[0] and (mp4 or not index.segments):
             # no recording read from its own header (and, Matroska, no restart): byte
-            # seeks. A Matroska recording read shifted (`joined_chain.origin_shift`) has
+            # seeks. A Matroska recording read shifted (`joined_clock.origin_shift`) has
             # no restart either: its times go on
             self.source = None
         self._walk: dict = {}  # `child_audio.recording_start`'s walk of the top level
@@ -94,10 +95,10 @@ class RecordingReaders:
         own_pts = target - (0 if seg == 0 else self.index.segments[seg - 1][1])
         if st is not None and own is not None and st.time_base != main_stream.time_base:
             # the last of its own ticks the file's clock rounds down to `own_pts`
-            # (`joined_chain.rescaled`): at or past the keyframe, before the next one
+            # (`joined_clock.rescaled`): at or past the keyframe, before the next one
             r = Fraction(main_stream.time_base) / Fraction(st.time_base)
             own_pts = -(-(own_pts + 1) * r.numerator // r.denominator) - 1
-        # a clock that started far later is read shifted (`joined_chain.origin_shift`)
+        # a clock that started far later is read shifted (`joined_clock.origin_shift`)
         own_pts += shift_ticks(origin_shift(self.source, start), st)
         try:
             own.seek(own_pts, stream=st, backward=True, any_frame=False)

@@ -285,7 +285,7 @@ def _judge(index: FrameIndex, info: dict, name: str, limits: VideoLimits,
                  "joined, shown in file order")
         method += f"; {joins}"
     for at, shift in (info.get("moved") or [])[:8]:
-        # a joined recording whose own clock starts far later (`joined_chain.origin_shift`)
+        # a joined recording whose own clock starts far later (`joined_clock.origin_shift`)
         method += (f"; a recording joined at {float(at):.3f} s has its own clock "
                    f"{float(shift):.3f} s past the end of the one before: shown right after it")
     last = info.get("last_decodable")

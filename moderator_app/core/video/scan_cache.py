@@ -65,7 +65,7 @@ def cache_key(path: Path, sha: str) -> str:
     tagged `.mkvj30` / `.mp4j30` since session 30: the scan notes where a recording's clock
     was moved (`scan_clocks.MovedClocks`), which arrays cached before do not hold. `.mp4j31`
     since session 31: a fragmented MP4 recording's end is read from its last packets
-    (`joined_chain._last_packets_end`), and arrays cached before placed a far-later clock's
+    (`joined_clock._last_packets_end`), and arrays cached before placed a far-later clock's
     recording after a false gap (a join of 30 s + 3600 s cached by session 30: 35.0 s, fresh
     5.0 s)."""
     try:

@@ -1,7 +1,7 @@
 """The integrity scan's note of a joined recording whose own clock starts far later
 (`video.clock_jump`): where the hidden time is, as a finding with its span.
 
-`joined_chain.origin_shift` shows a recording joined by `cat` whose own clock starts more
+`joined_clock.origin_shift` shows a recording joined by `cat` whose own clock starts more
 than 5 s past where the one before ends (a recorder's clock from its start-up, ffmpeg's
 `-output_ts_offset`; or a segmented recording with a segment missing and its clock going on)
 right after the one before: no footage gap, every moment its frame. The time its clock
