@@ -62,12 +62,14 @@
  *   500 MiB per 512 MiB of `  \\n` cells. A cell is 4+ bytes and makes one.
  * - dump_next: `secrets_chars.DUMP.finditer`'s next match of `least`+ cells (session 38, odc);
  *   see `dump_next`.
+ * - esc_run: the first run of 4 backslash escapes `secrets_decode`'s run patterns find
+ *   (session 39, mixed); see `esc_run`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#define ABI 17
+#define ABI 18
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -1172,6 +1174,121 @@ static PyObject *listed(PyObject *self, PyObject *arg)
     return Py_BuildValue("(Nn)", out, first);
 }
 
+/* --- esc_run: the escape views' runs (session 39, mixed; review s38 R6) ------------------------
+ * `secrets_decode`'s run patterns `_ESC_RUN` (its `\x` alternative), `_U_RUN`, `_O_RUN` and
+ * `_MIX_RUN`: `search(data, pos, endpos)`'s (start, end), or None. Each is a backslash, then 4
+ * escapes, each an optional second backslash and a code of the kinds asked (`kinds`, a mask:
+ * RUN_X `x[2-7]H`, RUN_U `uHHHH`, RUN_U00 `u00[2-7]H`, RUN_O a printable octal code, 3 digits
+ * or `0` and 3), the first three each followed by up to 3 filler bytes (no backslash, quote or
+ * `\s`: as many as stand there, none given back) and a backslash; RUN_TAIL: filler after the
+ * fourth too (`_U_RUN`). No alternative of a code can match where another does (each starts
+ * with its own byte, and an octal code of 3 digits and one of 4 differ in their first two), so
+ * a run at a backslash is one, found without backtracking; the leftmost is the regex's. The
+ * regexes tried each backslash of a line at ~100 ns: four of them ~1.0 s a 12 MB line of
+ * `\101x\x41` and ~1.6 s of `\101\x41\u0041A\n` (review s38 R6: 76-151 s per 512 MiB). */
+#define RUN_X 1
+#define RUN_U 2
+#define RUN_O 4
+#define RUN_U00 8
+#define RUN_TAIL 16
+
+static inline int run_filler(unsigned char c)
+{
+    return c != '\\' && c != '"' && c != '\'' && !LSPACE[c];
+}
+
+/* The length of the code of a kind in `kinds` at s[q], or 0. */
+static inline Py_ssize_t run_code(const unsigned char *s, Py_ssize_t q, Py_ssize_t n, int kinds)
+{
+    if (q >= n)
+        return 0;
+    unsigned char c = s[q];
+    int code;
+    if (c == 'x') {
+        if ((kinds & RUN_X) && q + 2 < n && s[q + 1] >= '2' && s[q + 1] <= '7'
+            && HEX[s[q + 2]] >= 0)
+            return 3;
+    } else if (c == 'u') {
+        if (q + 4 >= n)
+            return 0;
+        if ((kinds & RUN_U) && HEX[s[q + 1]] >= 0 && HEX[s[q + 2]] >= 0 && HEX[s[q + 3]] >= 0
+            && HEX[s[q + 4]] >= 0)
+            return 5;
+        if ((kinds & RUN_U00) && s[q + 1] == '0' && s[q + 2] == '0' && s[q + 3] >= '2'
+            && s[q + 3] <= '7' && HEX[s[q + 4]] >= 0)
+            return 5;
+    } else if ((kinds & RUN_O) && (c == '0' || c == '1')) {
+        if (printable_oct(s, q, n, &code))
+            return 3;
+        if (c == '0' && printable_oct(s, q + 1, n, &code))
+            return 4;
+    }
+    return 0;
+}
+
+/* The end of the escape at s[i] (a backslash), an optional second backslash first, or -1. */
+static inline Py_ssize_t run_escape(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int kinds)
+{
+    Py_ssize_t len;
+    if (i + 1 < n && s[i + 1] == '\\' && (len = run_code(s, i + 2, n, kinds)) > 0)
+        return i + 2 + len;
+    if ((len = run_code(s, i + 1, n, kinds)) > 0)
+        return i + 1 + len;
+    return -1;
+}
+
+static inline Py_ssize_t run_fill(const unsigned char *s, Py_ssize_t j, Py_ssize_t n)
+{
+    for (int f = 0; f < 3 && j < n && run_filler(s[j]); f++)
+        j++;
+    return j;
+}
+
+static int esc_run_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, int kinds,
+                        Py_ssize_t span[2])
+{
+    Py_ssize_t i = pos < 0 ? 0 : pos;
+    while (i < n) {
+        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
+        if (bs == NULL)
+            return 0;
+        i = bs - s;
+        Py_ssize_t j = run_escape(s, i, n, kinds), stop = i + 1;
+        int count = j < 0 ? 0 : 1;
+        while (count > 0 && count < 4) {
+            stop = run_fill(s, j, n);
+            if (stop >= n || s[stop] != '\\' || (j = run_escape(s, stop, n, kinds)) < 0)
+                break;
+            count++;
+        }
+        if (count == 4) {
+            span[0] = i;
+            span[1] = (kinds & RUN_TAIL) ? run_fill(s, j, n) : j;
+            return 1;
+        }
+        /* A run that failed at `stop` fails there from each backslash before it too (each is
+         * an escape's start, or its second backslash, and reads on as this one did, fewer
+         * escapes counted): the next try is at `stop`, one try an escape, not up to 4. */
+        i = stop;
+    }
+    return 0;
+}
+
+static PyObject *esc_run(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos, hi;
+    int kinds;
+    if (!PyArg_ParseTuple(args, "y*nni", &view, &pos, &hi, &kinds))
+        return NULL;
+    Py_ssize_t span[2];
+    int found = esc_run_find(view.buf, hi < view.len ? hi : view.len, pos, kinds, span);
+    PyBuffer_Release(&view);
+    if (!found)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", span[0], span[1]);
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
@@ -1203,6 +1320,10 @@ static PyMethodDef methods[] = {
      "(start, end) of the next run of 16-4,095 the reader's gate asks at or after pos, or None."},
     {"pair_rows", pair_rows, METH_VARARGS,
      "(end, hex digits) of the rows of two-digit bytes at pos (secrets_bytes._PAIR_ROWS)."},
+    {"esc_run", esc_run, METH_VARARGS,
+     "(start, end) of the first run of 4 backslash escapes of `kinds` (1 \\x, 2 \\u, 4 octal, "
+     "8 \\u00, 16 filler after the last) in data[pos:endpos] (secrets_decode's run patterns), "
+     "or None."},
     {"listed", listed, METH_O,
      "(the view with each list of literals joined by an empty string as its literal, the "
      "column of the first + 1), or None (secrets_join.listed_view)."},

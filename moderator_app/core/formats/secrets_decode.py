@@ -56,6 +56,7 @@ from moderator_app.core.formats.secrets_join import (
     listed_view,
 )
 from moderator_app.core.formats.secrets_octets import octet_views
+from moderator_app.core.formats.secrets_runs import HTML_RUN, K_O, K_TAIL, K_U, K_U00, K_X, Finder
 
 # Each run pattern below starts with its first escape's first byte, not a group repeated
 # (`(?:%[0-9A-Fa-f]{2}){4}` matches the same strings at the same places): `re` then skips to
@@ -116,6 +117,12 @@ _O_CHARS = {form % c: bytes([c]) for c in range(32, 127) for form in (b"%03o", b
 # kind is its own view's, and e_bashhex's `\x` lines pay nothing.
 _MIX_ESC = rb"\\?(?:x[2-7][0-9A-Fa-f]|u00[2-7][0-9A-Fa-f]|" + _OCT_CODE + rb")"
 _MIX_RUN = re.compile(rb"\\(?:" + _MIX_ESC + rb"[^\\\s\"']{0,3}+\\){3}" + _MIX_ESC)
+
+# The runs above found in one C pass where `_unescape` is built (`secrets_runs`, session 39)
+ESC_RUNS = Finder(_ESC_RUN, K_X, HTML_RUN)
+U_RUNS = Finder(_U_RUN, K_U | K_TAIL)
+O_RUNS = Finder(_O_RUN, K_O)
+MIX_RUNS = Finder(_MIX_RUN, K_X | K_U00 | K_O)
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -215,7 +222,7 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
     hexes = markers_of(raw, (b"\\x", b"&#"))
     if hexes:
-        windows, column = _windows(raw, _ESC_RUN)
+        windows, column = _windows(raw, ESC_RUNS)
         if windows:
             yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
     unicode = b"\\u" in raw
@@ -223,16 +230,16 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     if unicode:
         # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
         src = _ubrace(raw) if markers_of(raw, _BRACE) else raw
-        windows, column = _windows(src, _U_RUN)
+        windows, column = _windows(src, U_RUNS)
         if windows:
             yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
     if markers_of(raw, OCTAL_MARKERS):
         kinds += 1
-        windows, column = _windows(raw, _O_RUN)
+        windows, column = _windows(raw, O_RUNS)
         if windows:
             yield OCTAL, _decode(raw, windows, _octal, b"\\", 5), True, column
     if kinds >= 2:  # (a `$'...'` mixing kinds: `_MIX_RUN`)
-        windows, column = _windows(raw, _MIX_RUN)
+        windows, column = _windows(raw, MIX_RUNS)
         if windows:
             yield MIXED, _decode(raw, windows, _mixed, b"\\", 7), True, column
     # (the shell's markers by a SIMD pass of their own: two `in`s cost ~1.3-2 ns a byte of a
@@ -328,7 +335,7 @@ def _hex_runs_py(raw: bytes) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def _windows(raw: bytes, run: re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
+def _windows(raw: bytes, run: Finder | re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
     """The (start, end) ranges of `raw` an escape view decodes, and the column of the first
     run of escapes (`run`): none when no run is; the whole line when it is `_ESC_MAX` bytes
     or shorter; else `_CTX` bytes either side of each run found, adjacent ranges merged,
@@ -532,11 +539,11 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
         spots += _plain_spots(data, lo, hi, gates.plain)
     for pattern, present in (
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
-            (_ESC_RUN, b"\\x" in found or b"&#" in found),
+            (ESC_RUNS, b"\\x" in found or b"&#" in found),
             (_U_WRITTEN, b"\\\\u" in found),
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
-            (_O_RUN, gates.octal),
-            (_MIX_RUN, (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
+            (O_RUNS, gates.octal),
+            (MIX_RUNS, (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo
