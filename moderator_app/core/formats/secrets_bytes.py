@@ -44,6 +44,7 @@ import orjson
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets import markers_of
 from moderator_app.core.formats.secrets_join import CHAIN
+from moderator_app.core.formats.secrets_words import WORDS, is_words, swapped
 
 BYTES = "its byte array or hex dump is decoded"
 DECIMALS = "its list of decimal bytes is decoded"
@@ -332,10 +333,21 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
     if markers_of(raw, MARKERS):  # (one SIMD pass: `in` cost ~1.8 ns a byte on hex text)
         runs += [(m.start(), m.end(), _array_bytes(m.group())) for m in ARRAY.finditer(raw)]
     dump, dec, _ = _gates(raw)
-    if dump:
-        runs += list(_dump_runs(raw))
+    words: list[tuple[int, bytes]] = []
+    for start, end, got in _dump_runs(raw) if dump else ():
+        # (`od -x`'s shape: its words little-endian, read alone by `secrets_words`; their
+        # big-endian reading is each pair of characters swapped, no key, and cost a text view)
+        if is_words(raw, start) and (little := swapped(raw[start:end])) is not None:
+            words.append((start, little))
+        else:
+            runs.append((start, end, got))
     if runs:
         yield from _views_of(raw, sorted(runs), is_text)
+    for start, got in words:
+        text = is_text(got)
+        yield got, text, start + 1, WORDS
+        if not text and (printable := _printable(got)):
+            yield printable, True, start + 1, WORDS
     if dec:
         yield from _decimal_views(raw, is_text)
 
