@@ -326,7 +326,7 @@ def _settled_cpu(pid: int) -> float:
     """The process's CPU seconds (all threads, /proc) once they stop growing: frame threads
     go on decoding the packets sent after the answer's frame (up to 4 at 1080p60), which the
     answer's own `decode_cpu` cannot count (it is read when the frame comes out)."""
-    from moderator_app.core.video.isolate import process_cpu_s
+    from moderator_app.core.video.process_watch import process_cpu_s
     last = process_cpu_s(pid) or 0.0
     for _ in range(40):
         time.sleep(0.05)

@@ -183,7 +183,7 @@ def test_a_sleeping_process_does_not_want_the_processor_and_a_busy_one_does():
     import subprocess
     import sys
 
-    from moderator_app.core.video.isolate import process_wants_cpu
+    from moderator_app.core.video.process_watch import process_wants_cpu
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:

@@ -47,7 +47,8 @@ from moderator_app.core.priority import thread_nice
 from moderator_app.core.progress import CancelToken, ProgressFn
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import VerifyResult
-from moderator_app.core.video.isolate import MAX_HEADER, signal_name
+from moderator_app.core.video.isolate import MAX_HEADER
+from moderator_app.core.video.process_watch import signal_name
 
 VERIFY_CHILD = "--verify-child"
 # Seconds without a word from the child (a progress message or its answer) before it is

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from moderator_app.core.priority import lower_group, thread_nice
 from moderator_app.core.video.forking import ForkedChild, fork_video_child
+from moderator_app.core.video.process_watch import process_cpu_s, process_wants_cpu, signal_name
 from moderator_app.core.video.trace import summary, trace, tracing
 from moderator_app.core.video.wire import interrupt_signal, write_all
 
@@ -46,15 +47,6 @@ class VideoProcessError(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def signal_name(code: int) -> str:
-    """`SIGSEGV` for a child's return code -11: what a crash is called in a message (the
-    video and the verification processes alike)."""
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
 
 
 @dataclass
@@ -70,42 +62,6 @@ SLOWED_LOOK_S = 10.0
 #: How often a wait with `on_wait` (`VideoProcess.request`) asks it: a player's warm-up
 #: re-sends its interrupt this often while a frame request waits behind it.
 WAIT_SLICE_S = 0.05
-
-
-def process_cpu_s(pid: int) -> float | None:
-    """CPU seconds (user + system, all threads) the process `pid` has used, from /proc; None
-    where there is none (the deadline then stays a wall clock, as before)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-        fields = stat[stat.rindex(b")") + 2:].split()  # the name may hold spaces
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def process_wants_cpu(pid: int) -> bool | None:
-    """Whether a thread of `pid` is running or waiting for a processor (R), in disk wait (D)
-    or stopped (T), from /proc; None where there is none. A child slowed by the machine's load
-    is runnable while it waits for its turn; a deadlocked one sleeps (S) in every thread even
-    when one of them wakes now and then: FFmpeg's HEVC frame threads deadlocked on a 10-bit
-    4:4:4 file under load (session 12 CI run), main thread and decoders in futex waits, one
-    decoder waking for ~0.6 % of a core, so its CPU time kept growing and the wait went on
-    (over 4 min, where the deadline was seconds). The cause was PyAV's log callback (session
-    14, `opening.open_container`); this check stays for any other."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return None
-    for t in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{t}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        if stat[stat.rindex(b")") + 2:][:1] in (b"R", b"D", b"T", b"t"):
-            return True
-    return False
 
 
 MAX_HEADER = 1 << 20  # a child's JSON header; more is a malformed answer
