@@ -70,7 +70,8 @@ def test_an_array_inside_a_flat_object_at_the_depth_limit():
     one level deeper than the engine reads): declined as the general path declines it; one
     level up, read."""
     obj = b'{"p":[1,2],"a":3}'
-    for outer, held in ((62, True), (63, False)):  # obj at depth 63, then 64
+    top = JCS.MAX_DEPTH
+    for outer, held in ((top - 2, True), (top - 1, False)):  # obj at top - 1, then top
         for pad in (PAD, SHORT_PAD):
             text = b'{"a":' * outer + obj + (pad + b"}") * outer
             got = check_canonical(text)

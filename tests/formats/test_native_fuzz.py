@@ -292,7 +292,7 @@ def test_canonical_matches_reference(value, opts, seed):
 @given(value=_OBJECTS)
 def test_canonical_accepts_and_keeps_rfc8785_text(value):
     """The RFC 8785 text of a value is accepted unchanged (lone surrogates, integers of 16 or
-    more digits and nesting beyond 64 excepted: those it declines by design)."""
+    more digits and nesting beyond MAX_DEPTH excepted: those it declines by design)."""
     want = reference(encode(spell(value, random.Random(0), {})))
     if want is None:
         return
@@ -371,6 +371,8 @@ NASTY = [
     b'{"a":nul}', b'{"a":falsey}', b'{1:2}', b"{'a':1}",
     _deep(63), _deep(64), _deep(65), _deep(200), _deep(63, "{\"a\":", "}"),
     _deep(64, "{\"a\":", "}"), _deep(65, "{\"a\":", "}"), _deep(3000),
+    _deep(253), _deep(254), _deep(255), _deep(256), _deep(254, "{\"a\":", "}"),
+    _deep(255, "{\"a\":", "}"), _deep(127, "{\"b\":1,\"a\":[", "]}"),
 ]
 
 
@@ -964,12 +966,12 @@ def test_reports_identical_generated_payloads(monkeypatch, payload, seed, block)
 @pytest.mark.parametrize("text", [
     b'{"a":9007199254740992}', b'{"a":-9007199254740992}', b'{"a":9007199254740993}',
     b'{"a":1,"a":1}', b'{"b":0,"a":1,"a":1}', b'{"a":"\\ud83d"}', b'{"\\ude00":1}',
-    b'{"a":  1}', b' {"a":1}', b'{"a":1}\n', _deep(65), b'{"a":1e400}', b'{"a":NaN}',
+    b'{"a":  1}', b' {"a":1}', b'{"a":1}\n', _deep(255), b'{"a":1e400}', b'{"a":NaN}',
     b'{"a":"\xff"}', b'{"a":"\x01"}', b'{"a": 1,"b":2}', b'{"a":1 }',
 ], ids=range(17))
 def test_canonical_declines_by_design(text):
     """What _jcs.c says it declines (integers beyond 2^53 - 1, repeats, lone surrogates,
-    whitespace but json.dumps' one space after every separator, nesting beyond 64,
+    whitespace but json.dumps' one space after every separator, nesting beyond MAX_DEPTH,
     non-finite numbers, invalid text), it declines."""
     assert JCS.canonical(text) is None
 

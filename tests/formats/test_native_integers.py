@@ -78,13 +78,14 @@ def test_spaced_separators_before_integers():
 
 
 def test_nesting_depth_limit_unchanged():
-    """parse_array now recurses into a nested array itself: the 64-level limit stands."""
-    for n, ok in ((63, True), (64, True), (65, False), (300, False)):
+    """parse_array now recurses into a nested array itself: the MAX_DEPTH limit stands."""
+    top = JCS.MAX_DEPTH
+    for n, ok in ((top - 1, True), (top, True), (top + 1, False), (300, False)):
         for leaf in (b"1", b'"x"', b"1.5", b"{}"):
             text = b"[" * n + leaf + b"]" * n
             got = JCS.canonical(text)
-            # `{}` is a level more: 64 arrays around it are 65 (as before this change)
-            assert (got is not None) == (ok and not (n == 64 and leaf == b"{}")), (n, leaf)
+            # `{}` is a level more: MAX_DEPTH arrays around it are one too many
+            assert (got is not None) == (ok and not (n == top and leaf == b"{}")), (n, leaf)
             if got is not None:
                 assert got[0] == text
     mixed = b'{"a":' * 20 + b"[" * 40 + b"7" + b"]" * 40 + b"}" * 20

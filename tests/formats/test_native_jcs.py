@@ -176,7 +176,7 @@ def test_any_object_in_any_spelling_gives_the_reference_bytes(value, writer):
     b'{"a":0.' + b'0' * 330 + b'1}', b'{"a":NaN}', b'{"a":"\x01"}',
     b'{"a":"\xff"}', b'{"a":"\xed\xa0\x80"}', b'{"a":"\xc0\xaf"}', b'{"a":01}', b'{"a":1.}',
     b'{"a":.5}', b'{"a":tru}', b'{"a":[1,]}', b'{"a":1,}', b'{"a"}', b'{"a":1}x',
-    b'[' * 70 + b']' * 70,
+    b'[' * 255 + b']' * 255,  # one level past MAX_DEPTH (orjson's 254)
 ])
 def test_the_canonical_writer_declines_what_it_cannot_vouch_for(line):
     assert jcs.canonical(line) is None
@@ -291,8 +291,8 @@ DECLINED = {
         b',"prev_hash"', b'],"prev_hash"', 1),
     "raw control character": lambda r: _replace(r, b'"run_', b'"run\x01_'),
     "invalid UTF-8": lambda r: _replace(r, b'"payload":{', b'"payload":{"\xff":1,'),
-    "deep nesting": lambda r: _replace(r, b'"payload":{', b'"payload":{"d":' + b"[" * 70
-                                       + b"]" * 70 + b","),
+    "deep nesting": lambda r: _replace(r, b'"payload":{', b'"payload":{"d":' + b"[" * 260
+                                       + b"]" * 260 + b","),
 }
 
 

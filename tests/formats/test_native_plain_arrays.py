@@ -85,7 +85,7 @@ def test_separators_of_the_line_agree():
 
 
 def test_depth_limit_with_plain_arrays():
-    for n, ok in ((63, True), (64, True), (65, False)):
+    for n, ok in ((MAX_LEVELS - 1, True), (MAX_LEVELS, True), (MAX_LEVELS + 1, False)):
         text = b"[" * n + b'"x",1' + b"]" * n
         assert (JCS.canonical(text) is not None) == ok, n
         inner = b'{"a":' + b"[" * (n - 1) + b"2" + b"]" * (n - 1) + b"}"
@@ -126,7 +126,7 @@ def test_every_token_at_every_offset_of_the_64_byte_windows():
 
 def test_depth_limit_at_every_offset():
     for off in range(0, 70):
-        for n, ok in ((64, True), (65, False)):
+        for n, ok in ((MAX_LEVELS, True), (MAX_LEVELS + 1, False)):
             text = b'["' + b"w" * off + b'",' + b"[" * (n - 1) + b"1" + b"]" * n
             assert (JCS.canonical(text) is not None) == ok, (off, n)
 
@@ -233,7 +233,7 @@ def test_dense_brackets_end_and_depth_at_every_offset():
         assert JCS.canonical(text) is None, text
         text = b"[" + inner + b"],[1]]"  # ends early: what follows is the line's
         assert JCS.canonical(text) is None, text
-        for n, ok in ((64, True), (65, False)):
+        for n, ok in ((MAX_LEVELS, True), (MAX_LEVELS + 1, False)):
             deep = (b"[" + b"0," * (off // 2) + b"[" * (n - 3) + b"[true,[false]],null"
                     + b"]" * (n - 2))  # n levels at `[false]`
             assert (JCS.canonical(deep) is not None) == ok, (off, n)
@@ -287,7 +287,7 @@ def test_run_length_rows_end_and_depth_at_every_offset():
             assert got is not None and got[0] == text, text
             assert JCS.canonical(head + body + b"]]," + b'"frame":1}') is None, off
             assert JCS.canonical(head + body[:-1] + b'],"frame":1}') is None, off
-    for n in range(60, 67):  # a run's innermost array at level n of the line
+    for n in range(MAX_LEVELS - 4, MAX_LEVELS + 3):  # a run's innermost array at level n
         for off in range(0, 70, 3):
             deep = b"[" * (n - 3) + b"7," * off + orjson.dumps([[1, [[2, 3, 4]]]])[1:-1]
             text = deep + b"]" * (n - 3)
@@ -296,4 +296,4 @@ def test_run_length_rows_end_and_depth_at_every_offset():
                 check_canonical(text)
 
 
-MAX_LEVELS = 64  # _jcs.c's MAX_DEPTH: the levels of arrays and objects a line may hold
+MAX_LEVELS = JCS.MAX_DEPTH  # the levels of arrays and objects a line may hold (254)

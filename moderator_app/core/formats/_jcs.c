@@ -12,7 +12,7 @@
  * `chain.event_hash`), or declines, and the caller sends the line through the Python path
  * (`trajectory.examine_line`), which alone reports. It declines anything unusual rather than
  * handle it: whitespace between tokens, integers beyond 2^53 - 1, lone surrogates, escapes
- * in envelope strings, nesting beyond 64 levels, unknown envelope members, invalid JSON.
+ * in envelope strings, nesting beyond MAX_DEPTH, unknown envelope members, invalid JSON.
  * tests/test_native_jcs.py holds it to `canonical.canonical_json` and to the Python path.
  *
  * An "ordinary event" is an object with exactly the ten envelope members: `schema` (equal to
@@ -33,6 +33,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__linux__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -60,7 +63,18 @@
 #define ST_START (ST_MIN | ST_MINX | ST_SORTED_CP | ST_SORTED_U16 | ST_ASCII | ST_F_ORJSON | \
                   ST_F_REPR | ST_EA)
 
-#define MAX_DEPTH 64
+/* The levels of arrays and objects a line may hold: orjson's, which writes 254 and not 255
+ * (jsonline.TOO_DEEP), so that a line read here is one the Python path re-serialises. It was
+ * 64: game-state trees 24-40 objects deep, each holding its child in an array of one, are
+ * 44-79 levels, and every line past 64 went to the Python path (QA s38 `deepnest`, 52.7x its
+ * floor). The parse recurses: parse_object's frame is 496 bytes (gcc -O2 -fstack-usage),
+ * parse_array's 128, and 254 levels crashed a 96 KiB thread stack, so depth alone does not
+ * keep it safe: `stack_floor` below. */
+#define MAX_DEPTH 254
+/* Stack kept free below the deepest parse frame: for what a frame at the floor calls
+ * (parse_string, parse_number's 216 bytes of spellings, sort_mems, malloc/realloc) and the
+ * platform's guard page. Generous: a line declined for want of stack is only slower. */
+#define STACK_MARGIN (32 * 1024)
 #define NOTOK 1 /* the line is declined; -1 is a Python error (memory) */
 #define HEXLEN 64
 #define MAX_SUSPECTS 64 /* lines holding a secrets marker that a summary may carry */
@@ -257,7 +271,54 @@ typedef struct {
     unsigned flat_n, flat_inorder; /* flat_object's last ranking: its names' prefixes, the */
     uint64_t flat_pre[16];         /* members in canonical order (flat_at), whether they */
     unsigned char flat_at[16];     /* stood so; flat_n 0: none yet (see flat_object) */
+    uintptr_t floor;               /* stack_floor(): a frame below it declines the line */
 } P;
+
+/* ---- the C stack -------------------------------------------------------------------------
+ * parse_object and parse_array recurse once a level, and a thread's stack may be small: the
+ * GUI's and the CLI's threads take the C library's default (glibc: RLIMIT_STACK, 8 MiB as
+ * shipped; `ulimit -s 64` gives 64 KiB), `threading.stack_size` may set anything down to
+ * 32 KiB, the video process sets 2 MiB (arenas.small_thread_stacks). So besides MAX_DEPTH
+ * each level checks that its frame lies above this thread's stack floor (its lowest usable
+ * address + STACK_MARGIN) and declines the line otherwise: the Python path reads it, as it
+ * reads every declined line. A hostile line nested to MAX_DEPTH never overflows a stack,
+ * whatever the thread (QA s38 T6, session 39). The floor is found once a thread (the stack
+ * does not move; a forked child's thread is on its parent's), kept thread-locally. */
+static _Thread_local uintptr_t stack_floor_tls; /* 0: not found yet; 1: unknown */
+
+static uintptr_t stack_floor(void)
+{
+    if (stack_floor_tls != 0)
+        return stack_floor_tls;
+    uintptr_t lo = 0;
+#if defined(__linux__)
+    pthread_attr_t a;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+        if (pthread_attr_getstack(&a, &addr, &size) == 0)
+            lo = (uintptr_t)addr;
+        pthread_attr_destroy(&a);
+    }
+#elif defined(__APPLE__)
+    uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(pthread_self());
+    size_t size = pthread_get_stacksize_np(pthread_self());
+    lo = top > size ? top - size : 0;
+#endif
+    stack_floor_tls = lo != 0 ? lo + STACK_MARGIN : 1; /* unknown: MAX_DEPTH alone */
+    return stack_floor_tls;
+}
+
+/* Whether the calling frame is below the floor: the line is then declined. */
+static inline int stack_short(const P *ps)
+{
+#if defined(__GNUC__)
+    return (uintptr_t)__builtin_frame_address(0) < ps->floor;
+#else
+    char here;
+    return (uintptr_t)&here < ps->floor;
+#endif
+}
 
 static int parse_value(P *ps, int depth, int role);
 
@@ -2750,7 +2811,7 @@ static int flat_object(P *ps, int arrays);
 
 static int parse_object(P *ps, int depth, int role)
 {
-    if (depth > MAX_DEPTH)
+    if (depth > MAX_DEPTH || stack_short(ps))
         return NOTOK;
     if (role == ROLE_VALUE && ps->flat_tries < FLAT_TRIAL + 4 * ps->flat_hits) {
         int rc = flat_object(ps, depth < MAX_DEPTH);
@@ -3752,7 +3813,7 @@ static inline int take_scalar_row(P *ps)
 
 static int parse_array(P *ps, int depth)
 {
-    if (depth > MAX_DEPTH)
+    if (depth > MAX_DEPTH || stack_short(ps))
         return NOTOK;
     int rc;
 #if defined(__SSE2__)
@@ -4159,6 +4220,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
     PyObject *result = NULL, *zero_hex = NULL, *empty = NULL, *wall0 = NULL, *zero = NULL;
     P ps;
     memset(&ps, 0, sizeof(ps));
+    ps.floor = stack_floor();
     StrCache caches[4];
     memset(caches, 0, sizeof(caches));
     if (keys == NULL || digests == NULL || declined == NULL || broken == NULL || seeded == NULL)
@@ -4850,6 +4912,7 @@ static PyObject *summarise(PyObject *self, PyObject *args)
     const unsigned char *data = block.buf, *end = data + block.len;
     P ps;
     memset(&ps, 0, sizeof(ps));
+    ps.floor = stack_floor();
     Prod prods[MAX_PRODUCERS];
     int nprod = 0, last_prod = 0, ok = 1;
     Distinct types = {0}, minutes = {0};
@@ -5104,6 +5167,7 @@ static PyObject *canonical(PyObject *self, PyObject *args)
         return NULL;
     P ps;
     memset(&ps, 0, sizeof(ps));
+    ps.floor = stack_floor();
     ps.s = ps.p = text.buf;
     ps.end = ps.s + text.len;
     ps.flags = ST_START;
