@@ -32,6 +32,18 @@ did not pin it on five of those six runs, and on six of the 55 fast runs within 
   spliced runs' suggestions at 0.5 or more rest on fewer (Adventure's and QA s32's Battle
   Zone insertion, 6, 0.61 frame); those on 10-13 are within a frame (Boxing's cut and
   insertion, Breakout's and Pong's insertions, corpus v2).
+- a whole run's offset (the track does not split it) rests on fewer than WHOLE_MIN_SUPPORT
+  reactions: 10 or fewer, the support at which `fit.confidence` stops growing (session 39,
+  QA s38 T3). QA s38's lantern draws a press 1-4 of its 60 Hz frames after it reads it (the
+  truth's median 2.48 video frames at 46 fps); its quick answers (a palette step on a panning
+  picture, a HUD bar) go unread, the 9-10 read are the slower ones (their median 3.24 frames
+  after the truth), and the suggestion was 2.2 frames late at 0.657-0.797 (deleted, freezeend,
+  freezeenddots). Over corpus v2, QA s28-s38 and the wide set's fast confident rows, whole
+  runs' suggestions at 0.5 or more on 9-10 reactions were 3 lantern runs and QA s33's Word
+  Zapper (12.4 frames late at 0.678) wrong, Kaboom (wide), Frostbite genuine2 (corpus v2) and
+  E.T.'s freeze (QA s33) within a frame; on 11 or more, one wrong (Private Eye's constant lag).
+  No spread, share or chance measure told the lantern from the runs within a frame
+  (scripts/latency_bias_s39.py, session 39's DECISIONS).
 Then (`calibrated`) the confidence is at most CALIBRATED_BOUND, under the one-click bar
 (`records.APPLY_MIN_CONFIDENCE`), and `confidence_note` says why. The offset, the reactions
 and the findings do not change: the suggestion is still shown, and `--offset auto` says what
@@ -57,6 +69,7 @@ SPREAD_FRAMES = 1.5         # the first answers' middle 80 % over this many vide
 SHARE_MIN = 0.4             # of the first stretch's actions supporting the offset
 CALIBRATED_BOUND = 0.45     # under the one-click bar
 SPLIT_MIN_SUPPORT = 10      # a spliced run's stretch: fit.confidence's full support
+WHOLE_MIN_SUPPORT = 11      # a whole run: more than the support fit.confidence saturates at
 
 
 def stretch_share(a: SyncAnalysis) -> float:
@@ -97,6 +110,10 @@ def why(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> str:
         return (f"the offset rests on {a.supporting_actions} reactions of one stretch of a "
                 f"spliced run (under {SPLIT_MIN_SUPPORT}): at {fps:.4g} fps so few cannot "
                 "date run_start to a frame (the game's latency read on them alone)")
+    if len(a.segments) < 2 and a.supporting_actions < WHOLE_MIN_SUPPORT:
+        return (f"the offset rests on {a.supporting_actions} reactions (under "
+                f"{WHOLE_MIN_SUPPORT}): at {fps:.4g} fps so few may all be the game's slower "
+                "answers, and its latency, which the prior dates, is not known to a frame")
     run = np.sort(np.asarray(run_s, float))
     spread = precede.spread_s(run, sig, reactions.novelty(sig), float(a.suggested_offset_s),
                               a.speed, th) * fps
