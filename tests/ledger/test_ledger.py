@@ -19,15 +19,9 @@ from ledgerhelp import SHA_LOG, SHA_VIDEO, fake_result
 
 from moderator_app.core.formats.canonical import canonical_json
 from moderator_app.core.formats.chain import ZERO_HASH, event_hash
+from moderator_app.core.ledger.paths import STORE_ENV, default_store_path, resolve_store
 from moderator_app.core.ledger.records import build_record
-from moderator_app.core.ledger.store import (
-    STORE_ENV,
-    Ledger,
-    LedgerError,
-    default_store_path,
-    neutralise_cell,
-    resolve_store,
-)
+from moderator_app.core.ledger.store import Ledger, LedgerError, neutralise_cell
 from moderator_app.core.text import reversible_text
 from moderator_app.core.verify.report import FileDigest
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from moderator_app.core.atomic import open_regular
 from moderator_app.core.ledger.chained import LedgerBase, LedgerError, VerifyOutcome
 from moderator_app.core.ledger.errors import LedgerPathError
-from moderator_app.core.ledger.paths import check_store_text
+from moderator_app.core.ledger.paths import STORE_ENV, check_store_text, resolve_store
 from moderator_app.core.ledger.postgres import PostgresLedger, display_name, is_postgres
-from moderator_app.core.ledger.store import STORE_ENV, Ledger
+from moderator_app.core.ledger.store import Ledger
 from moderator_app.core.progress import CancelToken
 
 STORE_FILE_ENV = "MODERATOR_APP_STORE_FILE"
@@ -151,6 +151,4 @@ def describe_store(spec: str | os.PathLike | None) -> str:
         _refuse_unusable(spec)
     except LedgerPathError:
         return "(an unusable store, not shown)"
-    from moderator_app.core.ledger.store import resolve_store
-
     return str(resolve_store(None if spec is None else os.fspath(spec)))

@@ -38,14 +38,15 @@ from moderator_app.core.ledger.chained import (  # noqa: F401 - re-exported
     damaged,
     verify_jsonl,
 )
-from moderator_app.core.ledger.errors import LedgerPathError, corrupt_error, disk_full
+from moderator_app.core.ledger.errors import corrupt_error, disk_full
 from moderator_app.core.ledger.export import neutralise_cell, records_to_csv  # noqa: F401
-from moderator_app.core.ledger.paths import check_ledger_path, check_store_text
+from moderator_app.core.ledger.paths import (
+    STORE_ENV,
+    check_ledger_path,
+    head_file,
+    resolve_store,
+)
 
-STORE_ENV = "MODERATOR_APP_STORE"
-APP_DIR_NAME = "moderator-app"
-LEDGER_FILE = "decisions.sqlite3"
-HEAD_SUFFIX = ".head"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 APPLICATION_ID = 0x4D4F4431  # "MOD1": marks the file as our ledger (PRAGMA application_id)
 SCHEMA_VERSION = 1
@@ -73,48 +74,6 @@ CREATE INDEX IF NOT EXISTS decisions_evidence ON decisions (evidence_digest);
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     msg = str(exc).lower()
     return "locked" in msg or "busy" in msg
-
-
-def default_store_path() -> Path:
-    """`$MODERATOR_APP_STORE` (a path), else the per-user data directory (platformdirs).
-    An empty variable counts as unset (the shell's `VAR= cmd` idiom)."""
-    env = os.environ.get(STORE_ENV)
-    if env:
-        check_store_text(env)
-        return Path(env).expanduser()
-    import platformdirs
-
-    return platformdirs.user_data_path(APP_DIR_NAME) / LEDGER_FILE
-
-
-def resolve_store(path: str | os.PathLike | None) -> Path:
-    """`--store PATH` wins; a directory means the ledger file inside it."""
-    if path is None:
-        return default_store_path()
-    check_store_text(path)
-    p = Path(path).expanduser()
-    try:
-        is_dir = p.is_dir()
-    except OSError:  # ENAMETOOLONG (a 5,000-byte name): an internal error; checked later
-        is_dir = False
-    if is_dir:
-        # A folder whose name has a ledger's companions beside it (`X.head`, `X-wal`) is a
-        # ledger file replaced by a folder: read as "a folder for the ledger", it gave a new,
-        # empty ledger inside it and `decisions verify` said "intact: 0 decisions" while the
-        # decisions were gone (session 27 hostile sweep). Refused, as any other thing that
-        # stands where the ledger file should be.
-        for companion in (head_file(p), p.with_name(p.name + "-wal")):
-            if os.path.lexists(companion):
-                raise LedgerPathError(
-                    f"{p} is a folder, but {companion.name} beside it belongs to a ledger "
-                    f"file of that name: the ledger was replaced by a folder, and its "
-                    "decisions are not there. Restore the ledger file from a backup (see "
-                    "docs/decisions-ledger.md), or give another store")
-    return p / LEDGER_FILE if is_dir else p
-
-
-def head_file(path: Path) -> Path:
-    return path.with_name(path.name + HEAD_SUFFIX)
 
 
 def _make_private_dirs(directory: Path) -> None:
