@@ -12,7 +12,10 @@ then the same detectors on the decoded text). Each decoder here gives a *view* o
 - **character escapes**: `\\xNN` (a Python or C string written into JSON) and HTML
   `&#NNN;` / `&#xNN;`, decoded when 4+ of them stand in a row;
 - **`\\u` escapes as text** (session 34): `\\uXXXX` that are text once the line is parsed (a
-  tool's JSON quoted in an observation, a Java string), decoded when 4+ stand in a row;
+  tool's JSON quoted in an observation, a Java string), decoded when 4+ stand in a row (ES6's
+  `\\u{XX}` and PowerShell's `` `u{XX} `` too, session 39);
+- **octal** and **mixed** escapes (sessions 37, 38): `\\NNN`, and `\\xHH` / `\\u00HH` / octal
+  by turns (fish's `\\XHH` read as `\\xHH`, session 39); runs found in C (`secrets_runs`);
 - **base64** (standard or URL-safe): each run of 24+ characters decoded; **hex**: each run of
   32+ hex digits decoded, a dump wrapped at a fixed width (`xxd -p`) read over its line
   breaks (`_hex_runs`). A decoded run that is text (UTF-8,
@@ -40,6 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from moderator_app.core.formats import native, secrets_bytes, secrets_chars, secrets_octets
+from moderator_app.core.formats import secrets_runs as runs
 from moderator_app.core.formats.secrets import markers_of
 from moderator_app.core.formats.secrets_bytes import byte_views
 from moderator_app.core.formats.secrets_chars import char_views
@@ -56,7 +60,6 @@ from moderator_app.core.formats.secrets_join import (
     listed_view,
 )
 from moderator_app.core.formats.secrets_octets import octet_views
-from moderator_app.core.formats.secrets_runs import HTML_RUN, K_O, K_TAIL, K_U, K_U00, K_X, Finder
 
 # Each run pattern below starts with its first escape's first byte, not a group repeated
 # (`(?:%[0-9A-Fa-f]{2}){4}` matches the same strings at the same places): `re` then skips to
@@ -119,10 +122,10 @@ _MIX_ESC = rb"\\?(?:x[2-7][0-9A-Fa-f]|u00[2-7][0-9A-Fa-f]|" + _OCT_CODE + rb")"
 _MIX_RUN = re.compile(rb"\\(?:" + _MIX_ESC + rb"[^\\\s\"']{0,3}+\\){3}" + _MIX_ESC)
 
 # The runs above found in one C pass where `_unescape` is built (`secrets_runs`, session 39)
-ESC_RUNS = Finder(_ESC_RUN, K_X, HTML_RUN)
-U_RUNS = Finder(_U_RUN, K_U | K_TAIL)
-O_RUNS = Finder(_O_RUN, K_O)
-MIX_RUNS = Finder(_MIX_RUN, K_X | K_U00 | K_O)
+ESC_RUNS = runs.Finder(_ESC_RUN, runs.K_X, runs.HTML_RUN)
+U_RUNS = runs.Finder(_U_RUN, runs.K_U | runs.K_TAIL)
+O_RUNS = runs.Finder(_O_RUN, runs.K_O)
+MIX_RUNS = runs.Finder(_MIX_RUN, runs.K_X | runs.K_U00 | runs.K_O)
 # base64 (either alphabet) and hex runs, found at C speed: each run character mapped to `a`,
 # a run of the minimum found by a substring search, then read whole
 _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-") else 32
@@ -220,16 +223,19 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(raw, _PCT_RUN)
         if windows:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
-    hexes = markers_of(raw, (b"\\x", b"&#"))
+    hexes = markers_of(raw, (b"\\x", b"&#", *runs.FISH))
+    xsrc = runs.fish_as_x(raw) if runs.FISH[0] in hexes else raw
     if hexes:
-        windows, column = _windows(raw, ESC_RUNS)
+        windows, column = _windows(xsrc, ESC_RUNS)
         if windows:
-            yield ESCAPES, _decode(raw, windows, _unescape, b"\\&", 6), True, column
-    unicode = b"\\u" in raw
-    kinds = (b"\\x" in hexes) + unicode  # (escape kinds the line holds: `_MIX_RUN`)
+            yield ESCAPES, _decode(xsrc, windows, _unescape, b"\\&", 6), True, column
+    ps = bool(markers_of(raw, runs.PS))
+    unicode = ps or b"\\u" in raw
+    kinds = (b"\\x" in hexes or runs.FISH[0] in hexes) + unicode  # (the kinds: `_MIX_RUN`)
     if unicode:
         # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
-        src = _ubrace(raw) if markers_of(raw, _BRACE) else raw
+        src = runs.ps_as_u(raw) if ps else raw
+        src = _ubrace(src) if markers_of(src, _BRACE) else src
         windows, column = _windows(src, U_RUNS)
         if windows:
             yield UNICODE, _decode(src, windows, _unicode, b"\\", 7), True, column
@@ -239,9 +245,9 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         if windows:
             yield OCTAL, _decode(raw, windows, _octal, b"\\", 5), True, column
     if kinds >= 2:  # (a `$'...'` mixing kinds: `_MIX_RUN`)
-        windows, column = _windows(raw, MIX_RUNS)
+        windows, column = _windows(xsrc, MIX_RUNS)
         if windows:
-            yield MIXED, _decode(raw, windows, _mixed, b"\\", 7), True, column
+            yield MIXED, _decode(xsrc, windows, _mixed, b"\\", 7), True, column
     # (the shell's markers by a SIMD pass of their own: two `in`s cost ~1.3-2 ns a byte of a
     # line of quotes and backslashes, 15 ms an 11 MB od -c line of binary; with the join
     # markers in one pass, corpus v2's lines cost ~6x)
@@ -335,7 +341,7 @@ def _hex_runs_py(raw: bytes) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def _windows(raw: bytes, run: Finder | re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
+def _windows(raw: bytes, run: runs.Finder | re.Pattern[bytes]) -> tuple[list[tuple[int, int]], int]:
     """The (start, end) ranges of `raw` an escape view decodes, and the column of the first
     run of escapes (`run`): none when no run is; the whole line when it is `_ESC_MAX` bytes
     or shorter; else `_CTX` bytes either side of each run found, adjacent ranges merged,
@@ -537,13 +543,15 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
     if gates.plain:  # (a plain key of a lower-case family, `secrets_public.plain_family`; a
         # SIMD pass apart: with them, 22 markers in one pass cost 1.7 ns a byte, 14 0.5)
         spots += _plain_spots(data, lo, hi, gates.plain)
+    fish = runs.FISH[0] in found  # (`\X` read as `\x`: in a copy of the range, `fish_as_x`)
     for pattern, present in (
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
-            (ESC_RUNS, b"\\x" in found or b"&#" in found),
+            (ESC_RUNS, not fish and (b"\\x" in found or b"&#" in found)),
+            (runs.PS_WRITTEN, runs.PS[0] in found),
             (_U_WRITTEN, b"\\\\u" in found),
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
             (O_RUNS, gates.octal),
-            (MIX_RUNS, (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
+            (MIX_RUNS, not fish and (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
             (CHAIN, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo
@@ -552,6 +560,9 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
             pos = data.find(b"\n", m.end(), hi) + 1
             if not pos:
                 break
+    if fish:  # (the `\\x` and mixed runs: `secrets_runs.spots_of`)
+        spots += runs.spots_of(runs.fish_as_x(data[lo:hi]), ((ESC_RUNS, True), (
+            MIX_RUNS, 1 + (b"\\\\u" in found) + gates.octal >= 2)))
     return sorted(spots)
 
 
@@ -576,5 +587,5 @@ def _plain_spots(data: bytes, lo: int, hi: int, present: tuple[bytes, ...]) -> l
 
 # what `encoded_spots` looks for past `%`: `\\x`, HTML's `&#`, `\\u` written as text in a JSON
 # line (its backslash escaped)
-ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *JOIN_MARKERS, *LIST_MARKERS,
+ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *runs.FISH, *runs.PS, *JOIN_MARKERS, *LIST_MARKERS,
                    *secrets_bytes.MARKERS)

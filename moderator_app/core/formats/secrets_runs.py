@@ -16,6 +16,17 @@ from typing import NamedTuple
 
 from moderator_app.core.formats import native
 
+# PowerShell's `` `u{HHHH} `` (session 39, mixed; QA s38 T5 h38_05: `"`u{67}`u{6c}..."`, a
+# PowerShell 7 string): its backtick read as the backslash (`ps_as_u`, the same length: columns
+# kept), then as ES6's `\u{XX}` above; gated by `` `u{ `` (`PS_WRITTEN`: 4+ in a row, as JSON
+# writes them: a backtick is no JSON escape)
+PS = (b"`u{",)
+PS_WRITTEN = re.compile(rb"`u\{0{0,4}+[0-7][0-9A-Fa-f]\}(?:[^\\\s\"'`]{0,3}+"
+                         rb"`u\{0{0,4}+[0-7][0-9A-Fa-f]\}){3}")
+# fish's `\XHH` (session 39, mixed; QA s38 T5 h38_06: `set -gx TOKEN AT\x41\X54\124...`,
+# unquoted, `\xHH`, `\XHH` and octal by turns): the same byte as `\xHH`, read so (`fish_as_x`,
+# the same length) by the `\x` and mixed views; the marker `\X` counts as `\x` does
+FISH = (b"\\X",)
 # `_unescape.esc_run`'s kinds (a mask): `x[2-7]H`, `uHHHH`, a printable octal code, `u00[2-7]H`,
 # and filler after the fourth escape too (`_U_RUN`)
 K_X, K_U, K_O, K_U00, K_TAIL = 1, 2, 4, 8, 16
@@ -60,3 +71,28 @@ class Finder:
                 and (got is None or m.start() < got[0]):
             return Span(m.start(), m.end())
         return None if got is None else Span(*got)
+
+
+def ps_as_u(data: bytes) -> bytes:
+    """`data` with PowerShell's `` `u{ `` written `\\u{` (the same length)."""
+    return data.replace(b"`u{", b"\\u{")
+
+
+def fish_as_x(data: bytes) -> bytes:
+    """`data` with fish's `\\X` written `\\x` (the same length)."""
+    return data.replace(b"\\X", b"\\x")
+
+
+def spots_of(seg: bytes, finders: tuple[tuple[Finder, bool], ...]) -> list[int]:
+    """Offsets in `seg` of each line holding a run of each finder present (`encoded_spots`' loop,
+    one a line; `seg` a copy of a range with fish's `\\X` written `\\x`, `fish_as_x`: the same
+    length, so the offsets are the range's)."""
+    spots: list[int] = []
+    for finder, present in finders:
+        pos = 0
+        while present and (m := finder.search(seg, pos)) is not None:
+            spots.append(m.start())
+            pos = seg.find(b"\n", m.end()) + 1
+            if not pos:
+                break
+    return spots
