@@ -354,7 +354,34 @@ def table(sync_log: Path, mismatch_log: Path | None = None) -> dict:
     """s37.table's counts (section 1 apart from 1b; S-fe: the edited freeze inside the still
     stretch to the end, a `video.frozen` WARNING starting within 1 s of the freeze)."""
     s37.SYNTH, s37.HIDDEN, s37.HOLDS, s37.LAG = SYNTH, HIDDEN, HOLDS, LAG
-    return s37.table(sync_log, mismatch_log)
+    out = s37.table(sync_log, mismatch_log)
+    out["S-cc"] = colour_cycle(sync_log)
+    return out
+
+
+def colour_cycle(sync_log: Path) -> dict:
+    """S-cc (the doc's bar, set before any product run): on the strobe's genuine runs, at the
+    4 offsets, no `video.frozen` / `sync.*` warning STARTING inside the colour cycle (video
+    lead + 19 s to lead + 25 s); `overlapping` lists the warnings that cover any of it (the
+    bar's letter counts starts only)."""
+    rows = [json.loads(x) for x in sync_log.read_text().splitlines() if x.startswith("{")]
+    gen = [r for r in rows if r["run"].startswith(SYNTH) and r["tamper"]["kind"] in (
+        "genuine", "genuine2")]
+    bad, overlapping = [], {}
+    for r in gen:
+        lead = RECORDERS39[r["run"].split("@")[1]]["lead_s"]
+        a, b = lead + SynthStrobe.CYCLE / 60, lead + SynthStrobe.STILL / 60
+        ws = [(k, *w) for k in ("auto", "truth", "+2f", "-4f")
+              for w in r.get(k, {}).get("warnings", [])
+              if (w[0] == "video.frozen" or w[0].startswith("sync.")) and len(w) > 2
+              and w[1] is not None]
+        if any(a <= w[2] <= b for w in ws):
+            bad.append(r["run"])
+        hit = [w for w in ws if w[2] <= b and (w[3] if w[3] is not None else w[2]) >= a]
+        if hit:
+            overlapping[r["run"]] = hit
+    return {"met": len(gen) - len(bad), "of": len(gen), "not_met": bad,
+            "overlapping": overlapping}
 
 
 MISMATCH = {"strobe_video+zaxxon_log": (SYNTH, ZX, REC),
