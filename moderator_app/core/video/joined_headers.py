@@ -199,9 +199,11 @@ _SEGMENT = b"\x18\x53\x80\x67"
 MAX_WALK = MAX_HEADERS
 
 
-def _vint(data: bytes, at: int, keep_marker: bool) -> tuple[int, int] | None:
-    """An EBML variable-length integer at `at`: (value, length); None past the data. IDs keep
-    their length marker, sizes do not (all ones: unknown size, returned as -1)."""
+def ebml_vint(data: bytes, at: int, keep_marker: bool) -> tuple[int, int] | None:
+    """An EBML variable-length integer at `at`: (value, length); None past the data or where
+    it has no valid length (a first byte 0). IDs keep their length marker, sizes do not (all
+    ones: unknown size, returned as -1). The top-level walk here and the truncation check
+    (`truncation`) read with it."""
     if at >= len(data) or data[at] == 0:
         return None
     n = 9 - data[at].bit_length()
@@ -226,10 +228,10 @@ def matroska_joins(path: str, limit: int = MAX_WALK) -> list[int]:
             for _ in range(4 * limit + 8):
                 fh.seek(at)
                 head = fh.read(12)
-                id_ = _vint(head, 0, True)
+                id_ = ebml_vint(head, 0, True)
                 if id_ is None:
                     break
-                ln = _vint(head, id_[1], False)
+                ln = ebml_vint(head, id_[1], False)
                 if ln is None or ln[0] < 0:
                     break
                 if head[:4] == _EBML and at:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+from .joined_headers import ebml_vint
 from .mp4_tables import MP4_FIRST
 
 _MP4_FIRST = MP4_FIRST
@@ -44,42 +45,24 @@ def _mp4_truncation(fh, size: int) -> str | None:
     return None
 
 
-def _ebml_vint(fh) -> tuple[int | None, int]:
-    """(value, length) of a Matroska variable-size integer; value None for 'unknown size'."""
-    first = fh.read(1)
-    if not first:
-        raise EOFError
-    b = first[0]
-    length = 1
-    while length <= 8 and not b & (0x80 >> (length - 1)):
-        length += 1
-    if length > 8:
-        raise ValueError("bad EBML integer")
-    rest = fh.read(length - 1)
-    if len(rest) < length - 1:
-        raise EOFError
-    value = b & (0xFF >> length)
-    for x in rest:
-        value = (value << 8) | x
-    if value == (1 << (7 * length)) - 1:
-        return None, length
-    return value, length
-
-
 def _mkv_truncation(fh, size: int) -> str | None:
-    try:
-        fh.seek(4)
-        hsize, hlen = _ebml_vint(fh)
-        if hsize is None:
-            return None
-        pos = 4 + hlen + hsize
-        fh.seek(pos)
-        if fh.read(4) != b"\x18\x53\x80\x67":
-            return None  # not the layout we know; let the decoder judge
-        ssize, slen = _ebml_vint(fh)
-    except (EOFError, ValueError):
-        return "the Matroska header is cut off by the end of the file"
-    if ssize is None:
+    cut = "the Matroska header is cut off by the end of the file"
+    fh.seek(4)
+    got = ebml_vint(fh.read(8), 0, False)
+    if got is None:
+        return cut
+    hsize, hlen = got
+    if hsize < 0:
+        return None
+    pos = 4 + hlen + hsize
+    fh.seek(pos)
+    if fh.read(4) != b"\x18\x53\x80\x67":
+        return None  # not the layout we know; let the decoder judge
+    got = ebml_vint(fh.read(8), 0, False)
+    if got is None:
+        return cut
+    ssize, slen = got
+    if ssize < 0:
         return None  # live-recorded, size unknown
     end = pos + 4 + slen + ssize
     if end > size:
