@@ -42,10 +42,11 @@ def decoder_thread_type(path: Path) -> str:
 def bare_decode(path: Path, frames: int, thread_type: str,
                 size: tuple[int, int] | None = None) -> float:
     """Frames per second of a bare PyAV decode of the first `frames` frames (and, with `size`,
-    the player's conversion to RGB at that size: `decoder.to_rgb`)."""
+    the player's conversion to RGB at that size: `pixels.to_rgb`)."""
     import av
 
-    from moderator_app.core.video.decoder import IDENTITY, to_rgb
+    from moderator_app.core.video.orient import IDENTITY
+    from moderator_app.core.video.pixels import to_rgb
     with av.open(str(path)) as c:
         s = c.streams.video[0]
         s.thread_type = thread_type

@@ -36,7 +36,7 @@ POOL_BYTES = 64 << 20
 
 #: The pixels the player asks the decoder for: Qt's `Format_RGB32` (0xffRRGGBB words) in
 #: this machine's byte order, which the scaler writes for less CPU than RGB24 and Qt paints
-#: as it is (`decoder.to_rgb`).
+#: as it is (`pixels.to_rgb`).
 PLAYER_PIXELS = "bgra" if sys.byteorder == "little" else "argb"
 
 

@@ -114,7 +114,7 @@ def _decoder(req: dict, state: dict, inp: Input):
 def op_frame(req: dict, out, state: dict, inp: Input) -> None:
     """Decode frame n; pixels as RGB24 or the request's `pixels` layout (`to_rgb`),
     optionally scaled to width x height."""
-    from .decoder import to_rgb
+    from .pixels import to_rgb
     dec = _decoder(req, state, inp)
     decoded, fallbacks = dec.decoded, dec.fallbacks
     t0, c0 = time.perf_counter(), time.process_time()
@@ -165,7 +165,7 @@ def op_play(req: dict, out, state: dict, inp: Input) -> None:
     already there (issue 11 point 8)."""
     import numpy as np
 
-    from .decoder import to_rgb
+    from .pixels import to_rgb
     dec = _decoder(req, state, inp)
     index = dec.index
     count = index.frame_count
@@ -309,7 +309,7 @@ def _warm_thread(req: dict, state: dict, dec, frames: list[int], result: dict) -
         result["done"] = state["warm"].warm(frames, dec, _warm_stop(state.get("fault")))
         spec = req.get("send")
         if isinstance(spec, dict):
-            from .decoder import to_rgb
+            from .pixels import to_rgb
             images = result["images"] = []
             for n in result["done"]:
                 frame = dec.cached_frame(n)

@@ -20,9 +20,10 @@ def op_probe(req: dict) -> tuple[dict, tuple[bytes, ...]]:
     import dataclasses
 
     from . import joined_chain
-    from .decoder import ExactDecoder, Interrupted, display_matrix
+    from .decoder import ExactDecoder, Interrupted
     from .index import build_index, other_footage, recording_stream
     from .joined_headers import joined_reorder
+    from .pixels import display_matrix
     # the budget is the process's CPU time, not the wall clock: on a loaded machine the same
     # file must be described the same way (docs/DECISIONS.md, "Video budgets in CPU seconds")
     deadline = time.process_time() + float(req.get("budget_s", 20.0))

@@ -116,7 +116,7 @@ class FrameIndex:
     # shifted pts, the offset added to its raw timestamps). Empty for a single recording.
     segments: tuple[tuple[int, int], ...] = field(default=())
     # The first frame's display matrix (9 ints, FFmpeg's layout; () for none): pictures are
-    # shown turned or mirrored by it, as ffmpeg shows them (`orientation`, `decoder.to_rgb`).
+    # shown turned or mirrored by it, as ffmpeg shows them (`orientation`, `pixels.to_rgb`).
     matrix: tuple[int, ...] = field(default=())
     # Packets of a stream cut mid-GOP that never decode (before its first keyframe): not frames
     undecodable: int = 0

@@ -14,7 +14,7 @@ right angle, and every flip in ffmpeg 5.1) the mirror is still applied, first:
   decoded picture before its conversion to RGB (ffmpeg's `-autorotate` does exactly that, so
   the pixels are ffmpeg's own, not within rounding), the picture keeping its size (corners cut,
   black fill), with `hflip` before it when the matrix mirrors.
-This module is pure arithmetic (no PyAV): the reader (`decoder.to_rgb`) runs the filter.
+This module is pure arithmetic (no PyAV): the reader (`pixels.to_rgb`) runs the filter.
 """
 
 from __future__ import annotations
