@@ -118,3 +118,44 @@ def test_dump_pieces_start_where_the_lookbehind_first_pattern_did(pieces):
 def test_dump_pieces_start_after_an_escaped_break_and_not_inside_a_word():
     raw = b"x\\n66 6f 6f 20 62 61 72 21 zz66 6f 6f 20 62 61 72 21 -1234 5678 9abc def0"
     assert [m.span() for m in sb.DUMP.finditer(raw)] == [(3, 26), (54, 73)]
+
+
+# `_NEXT`'s rows in C (session 39, dumps; QA s38 T6): od -x's and hexdump -C's rows were a
+# `_NEXT.match` each. The same end and digits as the regex read row after row, on the pieces
+# above and on pieces of every choice `_NEXT` makes (columns of both forms, offsets of 4-9
+# digits with `:`, one to five blanks, groups of 1-9 digits, escaped quotes and backslashes).
+_ROW_PIECES = PIECES + [b"0000020 ", b"000020 ", b"00000010  ", b"0010:", b"0010:  ", b"abcd",
+                        b"abcdef", b"abcdefab", b"abcdefab1", b"1", b"  |", b"   ", b"\\\\",
+                        b"\\/", b"\\\"", b"\r", b"\\r", b" 6b72 6c5f", b">", b"|abcdefghijklmnop|",
+                        b"   abcdefghijklmnopq", b"     "]
+
+
+def _rows_by_regex(data: bytes, pos: int) -> tuple[int, bytes]:
+    digits, end = [], pos
+    while (nxt := sb._NEXT.match(data, end)) is not None:
+        digits.append(nxt.group(1).translate(None, sb._NOT_HEX))
+        end = nxt.end()
+    return end, b"".join(digits)
+
+
+@pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
+@FUZZ
+@given(st.lists(st.tuples(st.sampled_from(_ROW_PIECES), st.sampled_from([1, 1, 2, 8])),
+                max_size=80).map(lambda ps: b"".join(p * k for p, k in ps)),
+       st.integers(0, 40))
+def test_the_dump_rows_in_c_are_next_row_after_row(data, pos):
+    pos = min(pos, len(data))
+    assert native.UNESCAPE.dump_rows(data, pos) == _rows_by_regex(data, pos)
+
+
+@pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
+def test_random_dump_rows_in_c_are_next_row_after_row():
+    rng = random.Random(39)
+    for _ in range(20000):
+        data = b"".join(rng.choice(_ROW_PIECES) * rng.choice([1, 1, 2, 3])
+                        for _ in range(rng.choice([4, 12, 40])))
+        pos = rng.randrange(len(data) + 1)
+        assert native.UNESCAPE.dump_rows(data, pos) == _rows_by_regex(data, pos), (data, pos)
+    od_x = b"6b72 6c5f\\n0000020 7669 5f65 4151 3833\\n0000024"
+    assert native.UNESCAPE.dump_rows(od_x, 9) == (len(od_x), b"7669" b"5f65" b"4151" b"3833"
+                                                  b"0000024")

@@ -95,18 +95,24 @@ def test_real_od_x_dumps_decode_byte_exact(seed):
 
 
 def test_the_words_are_swapped_back_and_an_odd_files_pad_dropped():
-    assert swapped(b"6b72 6c5f 7669 5f65\\n0000010 4151 0038\\n0000013") == b"rk_live_QA8"
-    assert swapped(b"6b72 6c5f 7669 5f65\\n 4151 3833") == b"rk_live_QA38"
-    assert swapped(b"6b72 6c5f") is None  # (4 bytes: < 8)
+    assert _word_views(b"$ od -x k\\n0000000 6b72 6c5f 7669 5f65\\n0000010 4151 0038\\n"
+                       b"0000013") == [b"rk_live_QA8"]
+    assert _word_views(b"$ od -An -x k\\n 6b72 6c5f 7669 5f65\\n 4151 3833") == [b"rk_live_QA38"]
+    assert _word_views(b"$ od -x k\n0000000 6b72 6c5f 7669 5f65\n0000010 4151 3833\n") == [
+        b"rk_live_QA38"]  # (real line breaks: a decoded text's)
+    assert _word_views(b"$ od -x k\\n0000000 6b72 6c5f 7669 5f65\\n0000010") == [
+        b"rk_live_"]
+    assert swapped(b"6b72 6c5f 7669", bytes.fromhex("6b726c5f7669")) is None  # (6 bytes: < 8)
 
 
-@pytest.mark.parametrize("span", [
-    b"6b72 6c5f 7669 5f65  rk_live_\\n00000010: 4151 3833 646f 7758",  # (xxd: big-endian)
-    b"6b72 6c5f 7669 5f65 41",  # (a word of two digits)
-    b"6b72 6c5f 7669 5f65 4151a",  # (runs on into a word)
+@pytest.mark.parametrize("line", [
+    b"$ xxd k\\n00000000: 6b72 6c5f 7669 5f65 4151 3833  kr_ilev_QA38",  # (xxd: big-endian)
+    b"k 6b72 6c5f 7669 5f65\\n 4151 41",  # (a group of two digits)
+    b"k 6b72 6c5f 7669 5f65 4151\\n 41424344 4546",  # (a group of eight)
 ])
-def test_what_is_no_od_x_shape_is_no_words_view(span):
-    assert swapped(span) is None
+def test_what_is_no_od_x_shape_is_no_words_view(line):
+    assert secrets_bytes._dump_runs(line)  # (the dump view reads it, big-endian)
+    assert _word_views(line) == []
 
 
 @pytest.mark.parametrize("summary", [
@@ -120,3 +126,24 @@ def test_what_is_no_od_x_shape_is_no_words_view(span):
 ])
 def test_honest_dumps_and_numbers_stay_quiet(tmp_path, summary):
     quiet(tmp_path, obs_line(summary))
+
+
+@pytest.mark.skipif(OD is None, reason="no od here")
+@pytest.mark.parametrize("args", [["od", "--endian=big", "-x"],
+                                  ["od", "-An", "--endian=big", "-t", "x2"]])
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_big_endian_words_of_the_same_shape_are_still_read(tmp_path, args, label, key):
+    """`od --endian=big -x` prints od -x's shape with the bytes in order: the dump view's
+    big-endian reading names the key, as before the words view (review s39 R1: it was dropped
+    where the words view read the dump, and such keys were published)."""
+    printed = subprocess.run(args, input=f"API_KEY={key}\n".encode(), capture_output=True,
+                             check=True).stdout.decode()
+    hit = refused_and_named(tmp_path, obs_line(f"$ {' '.join(args)} .env\n{printed}"))
+    assert hit.label in (label, "value named like a secret"), hit
+
+
+def test_xxd_g2_groups_without_offset_or_column_are_still_read_big_endian(tmp_path):
+    key = KEYS[1][1].encode()
+    groups = " ".join(key[i:i + 2].hex() for i in range(0, len(key) - 1, 2))
+    refused_and_named(tmp_path, obs_line(f"$ xxd -g2 k | cut -c11-50\n{groups}"), None,
+                      KEYS[1][0])

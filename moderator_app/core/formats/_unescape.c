@@ -62,6 +62,8 @@
  *   500 MiB per 512 MiB of `  \\n` cells. A cell is 4+ bytes and makes one.
  * - dump_next: `secrets_chars.DUMP.finditer`'s next match of `least`+ cells (session 38, odc);
  *   see `dump_next`.
+ * - dump_rows: the rows `secrets_bytes._NEXT` reads after a hex dump's first piece, one
+ *   `_NEXT.match` after the other (session 39, dumps); see `dump_rows`.
  * - esc_run: the first run of 4 backslash escapes `secrets_decode`'s run patterns find
  *   (session 39, mixed); see `esc_run`.
  */
@@ -69,7 +71,7 @@
 #include <Python.h>
 #include <string.h>
 
-#define ABI 18
+#define ABI 19
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -992,6 +994,210 @@ static PyObject *pair_rows(PyObject *self, PyObject *args)
     return digits == NULL ? NULL : Py_BuildValue("(nN)", i, digits);
 }
 
+/* --- dump_rows: a dump's rows after its first piece (secrets_bytes._NEXT, row after row) ------
+ * From pos, as many rows as `_NEXT.match` reads one after the other (`secrets_bytes.
+ * _dump_runs_py`), each found as the regex's backtracking search finds it: its choices tried
+ * in the regex's order (`[:-]?`; the ASCII column `  ?|...|`, then `   ?` and 1-16 characters,
+ * then none; the line break; the indent; the offset `hex{4,8}` then `:` or 2-4 blanks, then
+ * `hex{6,8}` and one blank, then none; the bytes: two-digit, four-digit, then 2-8 digit
+ * groups), the first whole match kept. Each part whose repeat is possessive, or whose greedy
+ * repeat cannot give back a byte that would let the rest match (a class that excludes what
+ * follows it), is one choice. Returns (end, the rows' groups' hex digits). Session 39, dumps:
+ * a `_NEXT.match` and its Python a row cost ~1 us, ~20 s per 512 MiB of `od -x` and `hexdump
+ * -C` rows (QA s38 T6). */
+#define IS_HEX(c) (HEXRUN[(unsigned char)(c)])
+#define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+#define IS_WORDCH(c) (((c) >= '0' && (c) <= '9') || ((c) >= 'a' && (c) <= 'z') \
+                      || ((c) >= 'A' && (c) <= 'Z') || (c) == '_')
+
+static Py_ssize_t hex_len(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t cap)
+{
+    Py_ssize_t k = 0;
+    while (k < cap && i + k < n && IS_HEX(s[i + k]))
+        k++;
+    return k;
+}
+
+/* The bytes group (`_NEXT`'s group 1) at h: its end, or -1 (each alternative in turn, each
+ * followed by no ASCII letter, digit or `_`). */
+static Py_ssize_t row_group(const unsigned char *s, Py_ssize_t h, Py_ssize_t n)
+{
+    Py_ssize_t e;
+    /* two-digit bytes, up to 63 more after `  ?`, `:` or `-` */
+    if (hex_len(s, h, n, 2) == 2) {
+        e = h + 2;
+        for (int k = 0; k < 63; k++) {
+            Py_ssize_t j = e;
+            if (j < n && s[j] == ' ')
+                j += (j + 1 < n && s[j + 1] == ' ' && hex_len(s, j + 2, n, 2) == 2) ? 2 : 1;
+            else if (j < n && (s[j] == ':' || s[j] == '-'))
+                j++;
+            else
+                break;
+            if (hex_len(s, j, n, 2) != 2)
+                break;
+            e = j + 2;
+        }
+        if (!(e < n && IS_WORDCH(s[e])))
+            return e;
+    }
+    /* four digits, up to 15 more groups of 2-4 after a space */
+    if (hex_len(s, h, n, 4) == 4) {
+        e = h + 4;
+        for (int k = 0; k < 15; k++) {
+            Py_ssize_t q;
+            if (!(e < n && s[e] == ' ') || (q = hex_len(s, e + 1, n, 4)) < 2)
+                break;
+            e += 1 + q;
+        }
+        if (!(e < n && IS_WORDCH(s[e])))
+            return e;
+    }
+    /* 2-8 digits, up to 7 more groups of 2-8 after a space */
+    Py_ssize_t q = hex_len(s, h, n, 8);
+    if (q >= 2) {
+        e = h + q;
+        for (int k = 0; k < 7; k++) {
+            Py_ssize_t r;
+            if (!(e < n && s[e] == ' ') || (r = hex_len(s, e + 1, n, 8)) < 2)
+                break;
+            e += 1 + r;
+        }
+        if (!(e < n && IS_WORDCH(s[e])))
+            return e;
+    }
+    return -1;
+}
+
+/* After the column (at e): the break, the indent, the offset choices, the group. Returns the
+ * group's end and sets *gs to its start, or -1. */
+static Py_ssize_t row_after_column(const unsigned char *s, Py_ssize_t e, Py_ssize_t n,
+                                   Py_ssize_t *gs)
+{
+    if (e + 1 < n && s[e] == '\r' && s[e + 1] == '\n')
+        e += 2;
+    else if (e < n && s[e] == '\n')
+        e += 1;
+    else if (e + 3 < n && s[e] == '\\' && s[e + 1] == 'r' && s[e + 2] == '\\' && s[e + 3] == 'n')
+        e += 4;
+    else if (e + 1 < n && s[e] == '\\' && s[e + 1] == 'n')
+        e += 2;
+    else
+        return -1;
+    for (int k = 0; k < 16 && e < n && IS_BLANK(s[e]); k++)
+        e++;
+    Py_ssize_t r = hex_len(s, e, n, 9), tries[3], t = 0;
+    if (r >= 4 && r <= 8) {  /* hex{4,8} then `:` and 0-4 blanks, or 2-4 blanks */
+        Py_ssize_t j = e + r, b = 0;
+        if (j < n && s[j] == ':') {
+            j++;
+            while (b < 4 && j < n && IS_BLANK(s[j])) { j++; b++; }
+            tries[t++] = j;
+        } else {
+            while (b < 4 && j + b < n && IS_BLANK(s[j + b]))
+                b++;
+            if (b >= 2)
+                tries[t++] = j + b;
+        }
+    }
+    if (r >= 6 && r <= 8 && e + r < n && IS_BLANK(s[e + r]))  /* hex{6,8} and a blank */
+        tries[t++] = e + r + 1;
+    tries[t++] = e;  /* no offset */
+    for (int k = 0; k < t; k++) {
+        Py_ssize_t end = row_group(s, tries[k], n);
+        if (end >= 0) {
+            *gs = tries[k];
+            return end;
+        }
+    }
+    return -1;
+}
+
+/* X of the column's second form: a byte but LF and `\`, or `\` then `"`, `\` or `/`; the
+ * end of up to 16 of them from i (at least one), or -1. */
+static Py_ssize_t column_chars(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    Py_ssize_t k = 0, j = i;
+    while (k < 16 && j < n) {
+        if (s[j] == '\\') {
+            if (j + 1 < n && (s[j + 1] == '"' || s[j + 1] == '\\' || s[j + 1] == '/'))
+                j += 2;
+            else
+                break;
+        } else if (s[j] == '\n') {
+            break;
+        } else {
+            j++;
+        }
+        k++;
+    }
+    return k >= 1 ? j : -1;
+}
+
+/* One `_NEXT.match` at i: the group's end, its start in *gs; -1 when none. */
+static Py_ssize_t next_row(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *gs)
+{
+    Py_ssize_t j0 = (i < n && (s[i] == ':' || s[i] == '-')) ? i + 1 : i, cols[4], c = 0, end;
+    /* `  ?\|[^|\n\\]{1,16}\|` */
+    if (j0 < n && s[j0] == ' ') {
+        Py_ssize_t k = j0 + 1;
+        if (k + 1 < n && s[k] == ' ' && s[k + 1] == '|')
+            k++;
+        if (k < n && s[k] == '|') {
+            Py_ssize_t m = 0;
+            while (m < 16 && k + 1 + m < n && s[k + 1 + m] != '|' && s[k + 1 + m] != '\n'
+                   && s[k + 1 + m] != '\\')
+                m++;
+            if (m >= 1 && k + 1 + m < n && s[k + 1 + m] == '|')
+                cols[c++] = k + 2 + m;
+        }
+    }
+    /* `   ?` then 1-16 column characters (possessive): three spaces, then two */
+    if (j0 + 1 < n && s[j0] == ' ' && s[j0 + 1] == ' ') {
+        Py_ssize_t e;
+        if (j0 + 2 < n && s[j0 + 2] == ' ' && (e = column_chars(s, j0 + 3, n)) >= 0)
+            cols[c++] = e;
+        if ((e = column_chars(s, j0 + 2, n)) >= 0)
+            cols[c++] = e;
+    }
+    cols[c++] = j0;  /* no column */
+    for (int k = 0; k < c; k++)
+        if ((end = row_after_column(s, cols[k], n, gs)) >= 0)
+            return end;
+    return -1;
+}
+
+static PyObject *dump_rows(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos))
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, i = pos < 0 ? 0 : pos > n ? n : pos, count = 0, gs, ge;
+    /* first pass: the end and the digits' count; second: the digits */
+    Py_ssize_t from = i;
+    while ((ge = next_row(s, i, n, &gs)) >= 0) {
+        for (Py_ssize_t k = gs; k < ge; k++)
+            count += IS_HEX(s[k]);
+        i = ge;
+    }
+    Py_ssize_t end = i;
+    PyObject *digits = PyBytes_FromStringAndSize(NULL, count);
+    if (digits != NULL) {
+        char *w = PyBytes_AS_STRING(digits);
+        i = from;
+        while (i < end && (ge = next_row(s, i, n, &gs)) >= 0) {
+            for (Py_ssize_t k = gs; k < ge; k++)
+                if (IS_HEX(s[k]))
+                    *w++ = (char)s[k];
+            i = ge;
+        }
+    }
+    PyBuffer_Release(&view);
+    return digits == NULL ? NULL : Py_BuildValue("(nN)", end, digits);
+}
+
 /* --- listed: the listed-join view (secrets_join._LISTED, _listed_view_py) --------------------
  * The regex, read as the parser below (every part of it is possessive or cannot backtrack into
  * another way: a literal's content stops at its quote, white space or a backslash, and none of
@@ -1318,6 +1524,8 @@ static PyMethodDef methods[] = {
      "(start, end) of each maximal run of least+ base64 (kind 0) or hex (kind 1) characters."},
     {"reader_next", reader_next, METH_VARARGS,
      "(start, end) of the next run of 16-4,095 the reader's gate asks at or after pos, or None."},
+    {"dump_rows", dump_rows, METH_VARARGS,
+     "(end, hex digits) of the rows `secrets_bytes._NEXT` reads one after the other from pos."},
     {"pair_rows", pair_rows, METH_VARARGS,
      "(end, hex digits) of the rows of two-digit bytes at pos (secrets_bytes._PAIR_ROWS)."},
     {"esc_run", esc_run, METH_VARARGS,

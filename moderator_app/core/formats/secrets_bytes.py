@@ -288,23 +288,37 @@ _pair_rows: Callable[[bytes, int], tuple[int, bytes]] = (
     native.UNESCAPE.pair_rows if native.UNESCAPE is not None else _pair_rows_py)
 
 
+def _dump_rows_py(raw: bytes, pos: int) -> tuple[int, bytes]:
+    """(end, hex digits) of the rows after a dump's first piece (`pos`: its end): its rows
+    of bytes alone many at a time (`_PAIR_ROWS`), any other row one at a time (`_NEXT`)."""
+    digits = []
+    end = pos
+    while True:
+        rows, got = _pair_rows(raw, end)
+        if rows > end:
+            digits.append(got)
+            end = rows
+        if (nxt := _NEXT.match(raw, end)) is None:
+            break
+        digits.append(nxt.group(1).translate(None, _NOT_HEX))
+        end = nxt.end()
+    return end, b"".join(digits)
+
+
+# (in C where built, `_unescape.dump_rows`: `_NEXT`'s rows one after the other, the regex's
+# choices in its order; a `_NEXT.match` and its Python a row cost ~1 us, ~20 s per 512 MiB of
+# `od -x` and `hexdump -C` rows, QA s38 T6; session 39, dumps)
+_dump_rows: Callable[[bytes, int], tuple[int, bytes]] = (
+    native.UNESCAPE.dump_rows if native.UNESCAPE is not None else _dump_rows_py)
+
+
 def _dump_runs(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
-    """(start, end, bytes) of each spaced hex dump of `raw`, read over its line breaks: its
-    rows of bytes alone many at a time (`_PAIR_ROWS`), any other row one at a time (`_NEXT`)."""
+    """(start, end, bytes) of each spaced hex dump of `raw`, read over its line breaks
+    (`_dump_rows`)."""
     pos = 0
     while (m := DUMP.search(raw, pos)) is not None:
-        digits = [m.group().translate(None, _NOT_HEX)]
-        end = m.end()
-        while True:
-            rows, got = _pair_rows(raw, end)
-            if rows > end:
-                digits.append(got)
-                end = rows
-            if (nxt := _NEXT.match(raw, end)) is None:
-                break
-            digits.append(nxt.group(1).translate(None, _NOT_HEX))
-            end = nxt.end()
-        hexed = b"".join(digits)
+        end, rows = _dump_rows(raw, m.end())
+        hexed = m.group().translate(None, _NOT_HEX) + rows
         yield m.start(), end, bytes.fromhex(hexed[:len(hexed) // 2 * 2].decode("ascii"))
         pos = end
 
@@ -335,12 +349,12 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
     dump, dec, _ = _gates(raw)
     words: list[tuple[int, bytes]] = []
     for start, end, got in _dump_runs(raw) if dump else ():
-        # (`od -x`'s shape: its words little-endian, read alone by `secrets_words`; their
-        # big-endian reading is each pair of characters swapped, no key, and cost a text view)
-        if is_words(raw, start) and (little := swapped(raw[start:end])) is not None:
+        # (`od -x`'s shape: its words little-endian, read alone by `secrets_words`; and
+        # big-endian too, as before: `od --endian=big -x` and `xxd -g2`'s groups without their
+        # offset or column print the same shape, and their keys were refused; review s39 R1)
+        runs.append((start, end, got))
+        if is_words(raw, start) and (little := swapped(raw[start:end], got)) is not None:
             words.append((start, little))
-        else:
-            runs.append((start, end, got))
     if runs:
         yield from _views_of(raw, sorted(runs), is_text)
     for start, got in words:

@@ -15,63 +15,64 @@ The words are read where the dump view found a dump whose first piece is 4-digit
 rows, offsets and breaks already matched: `secrets_bytes._dump_runs`), and only when what it
 spans is `od`'s shape: groups of exactly 4 hex digits between spaces (one, or `hexdump -x`'s
 four), row breaks (real or escaped) each followed by an offset of 6-8 digits or none (`-An`),
-`od -t x2z`'s `  >text<` column, nothing else (an `xxd` dump's `00000010: ` and its text
+nothing else (an `xxd` dump's `00000010: ` and its text
 column are big-endian: the dump view reads them). Each word's two bytes are swapped; what
 that decodes to is read **alone**, as `od -b`'s and `od -c`'s views are (`secrets_octets`,
 `secrets_chars`): text for the families and the patterns, bytes by the byte patterns and their
 printable stretches. An honest `od -x` of a text is that text read again; of binary data,
 bytes; a table of 4-digit numbers decodes to bytes no pattern holds.
 
-Bounded: no regex of its own on the line; the span is cut at C speed (`re.sub` of its columns
-and breaks, `translate`s and `find`s for its shape, `fromhex`, two slice assignments).
+The dump is read big-endian as well, as before (`secrets_bytes._views_of`): the same shape is
+`od --endian=big -x`'s and `xxd -g2`'s groups cut from their offset and column, and a key
+there was refused before this view (review s39 R1). Neither reading can be told from the
+other by its shape; a key is in one of them.
+
+Bounded: no regex of its own; the span's shape is checked at C speed (`replace`, `translate`,
+`count`) and the bytes the dump view decoded are swapped by two slice assignments.
 """
 
 from __future__ import annotations
 
-import re
-
-from moderator_app.core.formats import secrets_octets
-
 WORDS = "its od -x little-endian words are decoded"
 
 _HEX = b"0123456789abcdefABCDEF"
-# a row's break and the next row's offset (6-8 digits: od's octal or -Ad's decimal 7, -Ax's
-# 6, hexdump's 7 hex), or none; a real line break is first written as a JSON line writes it
-_BREAKS = re.compile(rb"\\(?:r\\)?n(?:\*\\(?:r\\)?n)?(?:[0-9A-Fa-f]{6,8}+(?![0-9A-Fa-f]))?")
-# the words' shape checked at C speed: a hex digit mapped to `a`, a space kept, anything else
-# `x`; then no byte but those, and no run of digits but four (a regex a word cost ~13 ns a byte
-# of e_odx's lines, ~30 % of their dump view)
-_MAP = bytes(97 if c in _HEX else 32 if c == 32 else 120 for c in range(256))
-_NOT_WORDS = (b"x", b"aaaaa", b" a ", b" aa ", b" aaa ")
+# the words' shape, checked at C speed on the span with its line breaks made `\n`: a hex
+# digit mapped to `a`, a space kept, a break `n`, anything else `x`; each offset (after a
+# break: 6-8 digits, a space) removed, then each word (a space and 4 digits); nothing but
+# spaces and breaks left. (A regex of the breaks and one of the words cost ~4x this on e_odx.)
+_MAP = bytes(97 if c in _HEX else 32 if c == 32 else 110 if c == 10 else 120 for c in range(256))
+_OFFSETS = (b"naaaaaaaa ", b"naaaaaaa ", b"naaaaaa ")
 _LEAST = 8  # bytes the words decode to, to be read (a key is longer)
 
 
 def is_words(raw: bytes, start: int) -> bool:
     """Whether the dump `secrets_bytes.DUMP` found at `start` opens with a 4-digit group
-    (`6b72 6c5f ...`: its fifth byte a space), the only shape of `od -x`'s first row."""
+    (`6b72 6c5f ...`: its fifth byte a space), the only shape of `od -x`'s first row, after
+    no `xxd` offset (`00000000: `: a one-row `xxd` dump's span holds no colon of its own)."""
     head = raw[start:start + 5]
-    return len(head) == 5 and head[4] == 32 and not head[:4].translate(None, _HEX)
+    return (len(head) == 5 and head[4] == 32 and not head[:4].translate(None, _HEX)
+            and raw[max(start - 2, 0):start] != b": ")
 
 
-def swapped(span: bytes) -> bytes | None:
-    """The bytes `od -x`'s words in `span` (a dump from its first word to its end) stand for,
-    each word's two bytes swapped back; None when `span` is no `od -x` shape (the module's
-    docstring) or decodes to fewer than `_LEAST` bytes."""
-    if b"\n" in span:  # (real line breaks: a decoded text's; written as a JSON line's)
-        span = span.replace(b"\r\n", b"\\r\\n").replace(b"\n", b"\\n")
-    if b">" in span:
-        span = secrets_octets._COLUMNS.sub(b"", span)
-    rows = b" " + _BREAKS.sub(b" ", span) + b" "
+def swapped(span: bytes, got: bytes) -> bytes | None:
+    """The bytes `od -x`'s words in `span` (a dump from its first word to its end, which the
+    dump view read big-endian as `got`: its words' digits, then a last row's offset's) stand
+    for, each word's two bytes swapped back; None when `span` is no `od -x` shape (the
+    module's docstring) or its words are fewer than `_LEAST` bytes."""
+    rows = b" " + span.replace(b"\\r\\n", b"\n").replace(b"\\n", b"\n") + b" "
+    if b"\r" in rows:  # (real line breaks: a decoded text's)
+        rows = rows.replace(b"\r\n", b"\n")
     mapped = rows.translate(_MAP)
-    if any(bad in mapped for bad in _NOT_WORDS):
+    for offset in _OFFSETS:
+        if offset in mapped:
+            mapped = mapped.replace(offset, b"n ")
+    words = mapped.count(b" aaaa")
+    if mapped.replace(b" aaaa", b"").translate(None, b" n") or 2 * words < _LEAST:
         return None
-    digits = rows.translate(None, b" ")
-    if len(digits) % 4:
+    little = bytearray(got[:2 * words])
+    if len(little) != 2 * words:
         return None
-    got = bytearray(bytes.fromhex(digits.decode("ascii")))
-    if len(got) < _LEAST:
-        return None
-    got[0::2], got[1::2] = got[1::2], got[0::2]
-    if got[-1:] == b"\0":  # (od pads a file of odd length with a zero byte)
-        del got[-1]
-    return bytes(got)
+    little[0::2], little[1::2] = got[1:2 * words:2], got[0:2 * words:2]
+    if little[-1] == 0:  # (od pads a file of odd length with a zero byte)
+        del little[-1]
+    return bytes(little)
