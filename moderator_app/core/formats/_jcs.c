@@ -309,15 +309,14 @@ static uintptr_t stack_floor(void)
     return stack_floor_tls;
 }
 
-/* Whether the calling frame is below the floor: the line is then declined. */
+/* Whether the calling frame is below the floor: the line is then declined. By a local's
+ * address, in the frame of the parse_object / parse_array it is inlined into: on 3,000
+ * deepnest lines +0.30 % of the scan's instructions (callgrind), where
+ * __builtin_frame_address, which makes both keep a frame pointer, was +1.45 %. */
 static inline int stack_short(const P *ps)
 {
-#if defined(__GNUC__)
-    return (uintptr_t)__builtin_frame_address(0) < ps->floor;
-#else
     char here;
     return (uintptr_t)&here < ps->floor;
-#endif
 }
 
 static int parse_value(P *ps, int depth, int role);
