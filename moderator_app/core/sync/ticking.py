@@ -29,6 +29,17 @@ A hold is taken here (`ticking_waits`) when all of these hold:
 - it resumes as a game's answer does: a first changed frame under
   `waits.UNPRESSED_RESUME_RATIO` of the usual change (waits.py's unpressed rule, session 33:
   nothing pressed there for a freeze to hide).
+A hold whose beating place also changes within `TICK_GAP_S` before its first held frame and
+after its first changed frame (`beats_through`: the game's clock ran on past both edges; an
+edit's frozen picture stops it, review R5's dot beats only inside the freeze) is taken
+without the last two: it ends at the first button expected at its end (up to
+`freeze.WAIT_LATE_FRAMES` after, as the sync's own wait rule), after any presses the game
+ignored. QA s38 T2 (synth_lantern, 46 and 52 fps): a 1-px beacon (2 sample points every
+0.25 s in one 16x16 tile) through the genuine wait 31.11-37.09 s under a NOOP and a LEFT the
+way the lantern already faced (shown as nothing); the DOWN after them steps the HUD's gear
+bar, 24 points against the beacon's 2 after it (12x the "usual change", which is the beacon
+itself): `sync.no_reaction` at every offset on the three genuine runs. -freezeend's edited
+freeze inside the same wait stops the beacon for 4.26 s and keeps its warning.
 `analysis.analyze` gives them to `freeze.frozen_findings` as the game's waits (`holds=`):
 no `sync.no_reaction` over them, and the reactions' findings inside them are explained. They
 are not added to `SyncAnalysis.waits`: a scan's `video.frozen` is read as before (its own
@@ -44,6 +55,7 @@ from moderator_app.core.video.resume import resumes_gradually
 from .freeze import (
     NOISE_POINTS,
     WAIT_HELD_S,
+    WAIT_LATE_FRAMES,
     WAIT_REACH_S,
     covering_offsets,
     near_offsets,
@@ -72,20 +84,45 @@ def ticks_throughout(sig: FrameSignals, p: int, q: int) -> bool:
     its own tile throughout; a dot drawn only inside an edited freeze beats elsewhere while
     the beacon stops (review R5), so no one place beats throughout. False when the signals
     carry no places of the whole picture."""
+    return bool(_beating(sig, p, q))
+
+
+def beats_through(sig: FrameSignals, p: int, q: int) -> bool:
+    """Does a place that beats throughout the still stretch p..q (`ticks_throughout`) also
+    change within `TICK_GAP_S` before its first held frame and within `TICK_GAP_S` after
+    its first changed frame? Then the game's own clock beat on through the hold and past
+    both its edges: the footage was never held (an edit's frozen picture stops every beat;
+    review R5's dot, drawn only inside the freeze, does not beat before it). QA s38 T2."""
+    places = _places(sig)
+    if places is None or q + 1 >= len(sig):
+        return False
+    t = np.asarray(sig.times, float)
+    a = int(np.searchsorted(t, t[p] - TICK_GAP_S - 1e-9))
+    b = int(np.searchsorted(t, t[q + 1] + TICK_GAP_S + 1e-9))
+    before, after = np.asarray(places[a:p]), np.asarray(places[q + 2:b])
+    return any(bool((before[:, j] > 0).any()) and bool((after[:, j] > 0).any())
+               for j in _beating(sig, p, q))
+
+
+def _beating(sig: FrameSignals, p: int, q: int) -> list[int]:
+    """The places (`_places`' columns) whose small changes inside the still stretch p..q
+    beat with no gap over `TICK_GAP_S` from its first held frame to its first changed
+    frame after; [] when the signals carry no places of the whole picture."""
     fps = max(sig.fps, 1e-6)
     t = np.asarray(sig.times, float)
     c = np.asarray(sig.picture_change)[p:q + 1]
     small = (c > 0) & (c <= NOISE_POINTS)
     places = _places(sig)
     if not small.any() or places is None:
-        return False
+        return []
     at = np.asarray(places[p:q + 1])[small] > 0
     times = t[p:q + 1][small]
+    out = []
     for j in np.flatnonzero(at.any(axis=0)).tolist():
         beats = np.r_[t[p], times[at[:, j]], t[q] + 1.0 / fps]
         if float(np.diff(beats).max()) <= TICK_GAP_S:
-            return True
-    return False
+            out.append(j)
+    return out
 
 
 def _places(sig: FrameSignals) -> np.ndarray | None:
@@ -110,6 +147,7 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         return ()
     e, x, kinds, t, fps, used, within = wp.e, wp.x, wp.kinds, wp.t, wp.fps, wp.used, wp.within
     late = NOTE_LATE_FRAMES / fps
+    through_late = WAIT_LATE_FRAMES / fps
     if used:
         base = float(a.offset_used_s)  # type: ignore[arg-type]
         reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
@@ -127,9 +165,13 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
         if f1 - f0 < WAIT_HELD_S or not ticks_throughout(sig, p, q):
             continue
-        if not resumes_gradually(sig.picture_change, q, fps, ratio=RESUME_RATIO, frames=1):
+        # the beat past both edges: the game's clock never stopped (QA s38 T2)
+        through = beats_through(sig, p, q)
+        if not through and not resumes_gradually(sig.picture_change, q, fps,
+                                                 ratio=RESUME_RATIO, frames=1):
             continue
-        got = _ending(x, kinds, f0, f1, within, late, lo, hi, base, used)
+        got = _ending(x, kinds, f0, f1, within, through_late if through else late, lo, hi,
+                      base, used, through)
         if got is not None:
             o, c = got
             out.append(GameWait(round(f0, 3), round(f1, 3), round(float(x[c]) + o, 3),
@@ -139,12 +181,15 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
 
 
 def _ending(x: np.ndarray, kinds: list[str], f0: float, f1: float, within: float,
-            late: float, lo: float, hi: float, base: float, used: bool
-            ) -> tuple[float, int] | None:
+            late: float, lo: float, hi: float, base: float, used: bool,
+            ignored: bool = False) -> tuple[float, int] | None:
     """(offset, press): the first button pressed inside the hold f0..f1, after one NOOP at
     least and nothing else, expected from `within` before f1 to `late` after it, at an
     offset from `lo` to `hi` (a moderator's: the nearest `base` first; with none used, each
-    press's earliest such offset, where the fewest presses lie before it in the hold)."""
+    press's earliest such offset, where the fewest presses lie before it in the hold).
+    `ignored`: the presses before it may be buttons too (the game ignored them; its beat
+    went on through the hold, `beats_through`): the first button expected there, after
+    one press at least inside the hold."""
     if used:
         offsets = [base + o for o in near_offsets((hi - lo) / 2)]
     else:
@@ -155,6 +200,8 @@ def _ending(x: np.ndarray, kinds: list[str], f0: float, f1: float, within: float
         v = x + o
         start = int(np.searchsorted(v, f0 - 1e-9))
         c = start
+        if ignored:  # past the presses the game ignored, to the first expected at its end
+            c = max(c, int(np.searchsorted(v, f1 - within - 1e-9)))
         while c < len(v) and no_button(kinds[c]):
             c += 1
         if c == start or c >= len(v) or not f1 - within - 1e-9 <= v[c] <= f1 + late + 1e-9:
