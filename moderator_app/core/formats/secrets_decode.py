@@ -223,15 +223,16 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(raw, _PCT_RUN)
         if windows:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
-    hexes = markers_of(raw, (b"\\x", b"&#", *runs.FISH))
-    xsrc = runs.fish_as_x(raw) if runs.FISH[0] in hexes else raw
-    if hexes:
+    hexes = markers_of(raw, (b"\\x", b"&#"))
+    shells = markers_of(raw, runs.SHELL_MARKERS)  # (a pass of their own: `SHELL_MARKERS`)
+    xsrc = runs.fish_as_x(raw) if runs.FISH[0] in shells else raw
+    if hexes or runs.FISH[0] in shells:
         windows, column = _windows(xsrc, ESC_RUNS)
         if windows:
             yield ESCAPES, _decode(xsrc, windows, _unescape, b"\\&", 6), True, column
-    ps = bool(markers_of(raw, runs.PS))
+    ps = runs.PS[0] in shells
     unicode = ps or b"\\u" in raw
-    kinds = (b"\\x" in hexes or runs.FISH[0] in hexes) + unicode  # (the kinds: `_MIX_RUN`)
+    kinds = (b"\\x" in hexes or runs.FISH[0] in shells) + unicode  # (the kinds: `_MIX_RUN`)
     if unicode:
         # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
         src = runs.ps_as_u(raw) if ps else raw
@@ -504,19 +505,21 @@ class EncodedGates(NamedTuple):
     octal: bool
     chars: bool
     octets: bool = False
+    shells: tuple[bytes, ...] = ()  # (`secrets_runs.SHELL_MARKERS`: a pass of their own)
 
     @property
     def open(self) -> bool:
         """Whether any of them may lead `encoded_spots` to a line (`%` apart)."""
         return bool(self.found or self.plain or any(self.byte_gates) or self.octal
-                    or self.chars or self.octets)
+                    or self.chars or self.octets or self.shells)
 
 
 def encoded_gates(window: bytes | memoryview) -> EncodedGates:
-    """`EncodedGates` of `window`: seven SIMD passes and up to four `translate`s of it."""
+    """`EncodedGates` of `window`: eight SIMD passes and up to four `translate`s of it."""
     return EncodedGates(markers_of(window, ENCODED_MARKERS), markers_of(window, PLAIN_MARKERS),
                         secrets_bytes.gates(window), bool(markers_of(window, OCTAL_MARKERS)),
-                        secrets_chars.chars_in(window), secrets_octets.octets_in(window))
+                        secrets_chars.chars_in(window), secrets_octets.octets_in(window),
+                        markers_of(window, runs.SHELL_MARKERS))
 
 
 def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
@@ -543,11 +546,11 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
     if gates.plain:  # (a plain key of a lower-case family, `secrets_public.plain_family`; a
         # SIMD pass apart: with them, 22 markers in one pass cost 1.7 ns a byte, 14 0.5)
         spots += _plain_spots(data, lo, hi, gates.plain)
-    fish = runs.FISH[0] in found  # (`\X` read as `\x`: in a copy of the range, `fish_as_x`)
+    fish = runs.FISH[0] in gates.shells  # (`\X` read as `\x`: in a copy of the range)
     for pattern, present in (
             (_PCT_RUN, data.find(b"%", lo, hi) >= 0),
             (ESC_RUNS, not fish and (b"\\x" in found or b"&#" in found)),
-            (runs.PS_WRITTEN, runs.PS[0] in found),
+            (runs.PS_WRITTEN, runs.PS[0] in gates.shells),
             (_U_WRITTEN, b"\\\\u" in found),
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
             (O_RUNS, gates.octal),
@@ -587,5 +590,5 @@ def _plain_spots(data: bytes, lo: int, hi: int, present: tuple[bytes, ...]) -> l
 
 # what `encoded_spots` looks for past `%`: `\\x`, HTML's `&#`, `\\u` written as text in a JSON
 # line (its backslash escaped)
-ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *runs.FISH, *runs.PS, *JOIN_MARKERS, *LIST_MARKERS,
+ENCODED_MARKERS = (b"\\x", b"&#", b"\\\\u", *JOIN_MARKERS, *LIST_MARKERS,
                    *secrets_bytes.MARKERS)
