@@ -78,6 +78,10 @@ def _redact(token: bytes) -> str:
 # nine substring searches: a 667 KB base64 screenshot took 2.7 ms in those (4 ns a byte,
 # where the floor's zstd + SHA-256 is ~1.2), ~30x its share of the run (session 16).
 _LONG_LINE = 1 << 14
+# ... and so does a line past this, for which markers it holds (session 39, dumps): the SIMD
+# pass costs ~6 us a call, the substring searches ~15 ns a byte of each line (23 markers): 170
+# us an 11 KB `od -x` line and its 5.5 KB text, ~20 % of e_odx's verify
+_SIMD_LINE = 1 << 9
 
 
 # Where a pattern's match starts, before its marker: 0 for those that begin with it (after a
@@ -401,7 +405,7 @@ def _tag_ascii(m: re.Match[bytes]) -> bytes:
 
 def _scan(raw: bytes, limit: int) -> list[SecretHit]:
     hits: list[SecretHit] = []
-    present = (_markers(raw, MARKERS) if _markers is not None and len(raw) >= _LONG_LINE
+    present = (_markers(raw, MARKERS) if _markers is not None and len(raw) >= _SIMD_LINE
                else None)  # (exactly the markers `in` the line: the same hits either way)
     for marker, label, pattern in _compiled():
         if marker not in (raw if present is None else present):

@@ -89,7 +89,7 @@ def octets_in(data: bytes | memoryview) -> bool:
     reads, cost ~3 % of e_bashhex's verify: lines of `\\xHH` escapes hold no ` 0`-` 3`.)"""
     if not markers_of(data, _FIRSTS):
         return False
-    return _NEEDLE in bytes(data).translate(_MAP)
+    return bool(markers_of(bytes(data).translate(_MAP), (_NEEDLE,)))  # (`in`: ~1 ns a byte)
 
 
 def spots(data: bytes, lo: int, hi: int, gate: bool | None = None) -> list[int]:
