@@ -53,6 +53,11 @@ def test_the_c_finders_find_what_the_run_patterns_find(line, cut_lo, cut_hi):
     (sd.MIX_RUNS, b"$'L\\124\\x41I\\065\\x66Q'", (3, 20)),
     (sd.MIX_RUNS, b"\\101\\x41\\u0041A\\n" * 3, None),  # (review R6's shape: 3 in a row, never 4)
     (sd.MIX_RUNS, b"\\101x\\x41" * 3, (0, 18)),
+    # a run right after a failed start's backslashes: the C pass must step back to the third
+    # backslash, not one byte past it (review s39 R2: the mutant `i = stop + 1` passed the fuzz)
+    (sd.ESC_RUNS, b"\\\\\\x41\\x42\\x43\\x44", (1, 18)),
+    (sd.MIX_RUNS, b"\\\\\\x41\\x42\\x43\\x44", (1, 18)),
+    (sd.U_RUNS, b"\\\\\\u0041\\u0042\\u0043\\u0044", (1, 26)),
 ])
 def test_a_run_is_found_where_the_regex_finds_it(finder, line, span):
     got = finder.search(line)
