@@ -24,18 +24,20 @@ from qa_runs import qa_run
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.records import SyncAnalysis
 from moderator_app.core.sync.signals import FrameSignals
-from moderator_app.core.sync.ticking import beats_through, ticking_waits
+from moderator_app.core.sync.ticking import beats_through, ends_in_one_place, ticking_waits
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 FPS = 30.0
 
 
 def _signals(dead: tuple[float, float] | None = None, place: tuple[float, float] | None = None,
-             quiet: tuple[float, float] | None = None) -> FrameSignals:
+             quiet: tuple[float, float] | None = None, also: tuple[int, ...] = ()
+             ) -> FrameSignals:
     """20 s at 30 fps: the picture moves (40 points a frame, tile 0) to 3 s, then stands
     still but for a 2-point beacon every 10 frames in tile 9 (none inside `dead` or
     `quiet`; in tile 50 instead inside `place`); an answer of 20 points at 5 s and of 24 at
-    12 s (tile 0): the hold 5.03-12.0 s between them."""
+    12 s (tile 0, and 6 points in each of the tiles `also` with it): the hold 5.03-12.0 s
+    between them. Tiles are an 8x8 grid, row by row."""
     t = np.arange(int(20 * FPS)) / FPS
     n = len(t)
     tiles = np.zeros((n, 64), np.uint16)
@@ -51,6 +53,8 @@ def _signals(dead: tuple[float, float] | None = None, place: tuple[float, float]
         tiles[away, 50] = 2
     tiles[int(5 * FPS), 0] = 20
     tiles[int(12 * FPS), 0] = 24
+    for j in also:
+        tiles[int(12 * FPS), j] = 6
     return FrameSignals(t, tiles, FPS)
 
 
@@ -82,6 +86,22 @@ def test_a_hold_the_beacon_beats_through_is_a_wait_past_an_ignored_button():
 def test_no_wait_unless_one_place_beats_through_the_hold_and_both_edges(sig):
     assert not beats_through(sig, *HOLD)
     assert _waits(sig, ["NOOP", "LEFT", "FIRE"]) == ()
+
+
+@pytest.mark.parametrize("also, waits", [
+    ((1, 9), 1),     # the answer spreads to the tiles beside it (9 beats too): one place
+    ((63,), 0),      # and a far tile changes with it: an edit's catch-up (review s39 R4)
+    ((2,), 0),       # a tile apart is another place
+])
+def test_a_hold_beaten_through_ends_in_one_answer_not_an_edits_catch_up(also, waits):
+    """Review s39 R4: genuine@r46 frozen 30.5-37.065 s by an edit that keeps the beacon's
+    2x2 alive ends with the gear bar and the hidden LEFT's flame in the same frame; fa05593
+    took it as the game's wait and cleared `sync.no_reaction`."""
+    sig = _signals(also=also)
+    assert beats_through(sig, *HOLD)
+    assert ends_in_one_place(sig, *HOLD) is bool(waits)
+    assert len(_waits(sig, ["NOOP", "LEFT", "FIRE"])) == waits
+    assert len(_waits(sig, ["NOOP", "LEFT", "FIRE"], None)) == waits
 
 
 def test_a_hold_beaten_through_still_needs_a_button_at_its_end_and_a_press_before():

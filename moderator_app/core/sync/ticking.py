@@ -32,7 +32,9 @@ A hold is taken here (`ticking_waits`) when all of these hold:
 A hold whose beating place also changes within `TICK_GAP_S` before its first held frame and
 after its first changed frame (`beats_through`: the game's clock ran on past both edges; an
 edit's frozen picture stops it, review R5's dot beats only inside the freeze) is taken
-without the last two: it ends at the first button expected at its end (up to
+without the last two, when the change that ends it lies in one place (`ends_in_one_place`:
+its tiles touch; an edited freeze whose beacon is kept alive ends with every hidden answer in
+the same frame, review s39 R4): it ends at the first button expected at its end (up to
 `freeze.WAIT_LATE_FRAMES` after, as the sync's own wait rule), after any presses the game
 ignored. QA s38 T2 (synth_lantern, 46 and 52 fps): a 1-px beacon (2 sample points every
 0.25 s in one 16x16 tile) through the genuine wait 31.11-37.09 s under a NOOP and a LEFT the
@@ -104,6 +106,42 @@ def beats_through(sig: FrameSignals, p: int, q: int) -> bool:
                for j in _beating(sig, p, q))
 
 
+def ends_in_one_place(sig: FrameSignals, p: int, q: int) -> bool:
+    """Does the change that ends the still stretch p..q lie in one place? Its first changed
+    frame after the hold with a change outside the beating places (`_beating`; looked for
+    up to `freeze.WAIT_LATE_FRAMES` frames on) changes tiles that touch one another (one
+    8-connected cluster of `_places`' grid), or none. A game answers one press at a time;
+    an edited freeze's end shows every answer it hid in the same frame. Review s39 R4:
+    genuine@r46's picture frozen 30.5-37.065 s with the beacon's 2x2 kept alive ends with
+    the gear bar (fine tiles (1, 7), (1, 8)) and the hidden LEFT's flame (rows 9) at once;
+    the honest wait ends with the gear bar alone, as do the 12 QA s38 lantern runs'."""
+    places = _places(sig)
+    if places is None:
+        return True
+    beat = set(_beating(sig, p, q))
+    g = int(round(places.shape[1] ** 0.5))
+    for k in range(q + 1, min(q + 2 + WAIT_LATE_FRAMES, len(sig))):
+        cells = {divmod(j, g) for j in np.flatnonzero(np.asarray(places[k]) > 0).tolist()
+                 if j not in beat}
+        if cells:
+            return _clusters(cells) == 1
+    return True
+
+
+def _clusters(cells: set[tuple[int, int]]) -> int:
+    """How many groups of 8-connected (row, column) tiles `cells` makes."""
+    left, n = set(cells), 0
+    while left:
+        n += 1
+        todo = [left.pop()]
+        while todo:
+            r, c = todo.pop()
+            near = {(r + i, c + j) for i in (-1, 0, 1) for j in (-1, 0, 1)} & left
+            left -= near
+            todo.extend(near)
+    return n
+
+
 def _beating(sig: FrameSignals, p: int, q: int) -> list[int]:
     """The places (`_places`' columns) whose small changes inside the still stretch p..q
     beat with no gap over `TICK_GAP_S` from its first held frame to its first changed
@@ -165,8 +203,9 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
         f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
         if f1 - f0 < WAIT_HELD_S or not ticks_throughout(sig, p, q):
             continue
-        # the beat past both edges: the game's clock never stopped (QA s38 T2)
-        through = beats_through(sig, p, q)
+        # the beat past both edges: the game's clock never stopped (QA s38 T2), and the
+        # change that ends it is one answer, not an edit's catch-up (review s39 R4)
+        through = beats_through(sig, p, q) and ends_in_one_place(sig, p, q)
         if not through and not resumes_gradually(sig.picture_change, q, fps,
                                                  ratio=RESUME_RATIO, frames=1):
             continue
