@@ -328,6 +328,25 @@ def build_escape(root: Path, case: str) -> dict:
     return h35.build_escape(root, case)
 
 
+def _timed600(argv: list[str], env: dict) -> dict:
+    """qa_hostile_s34._timed with s37's judge note 1: 600 s wall (the machine's load made
+    e_mixlong's `withhold` hit 300 s wall at 18 CPU s, before eae10f8; CPU is what is timed)."""
+    import resource
+    import subprocess
+    import time
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(["prlimit", "--as=536870912", "timeout", "600", *h34.CLI, *argv],
+                       env=env, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"exit": p.returncode, "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),
+            "peak_mib": round(after.ru_maxrss / 1024, 1), "stdout": p.stdout[-4000:],
+            "stderr": p.stderr[-600:]}
+
+
 def check_escape(root: Path, case: str) -> dict:
     """qa_hostile_s34.check_escape (CPU scaled to 512 MiB against 30 s; the key on the last
     line flagged, not published) on this pass' logs: the leak search knows its spellings."""
@@ -338,6 +357,7 @@ def check_escape(root: Path, case: str) -> dict:
            "e_mixlong": (RKT, RKT_MIX[20:60])}[case.rsplit("_", 1)[0]]
     h34.TSK, h34.TSK_U = key
     h34._decodings = _decodings
+    h34._timed = _timed600
     h34.EVAL_SECRET = EVAL_SECRET
     return h34.check_escape(root, case)
 
