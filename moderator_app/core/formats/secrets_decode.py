@@ -225,14 +225,15 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
     hexes = markers_of(raw, (b"\\x", b"&#"))
     shells = markers_of(raw, runs.SHELL_MARKERS)  # (a pass of their own: `SHELL_MARKERS`)
-    xsrc = runs.fish_as_x(raw) if runs.FISH[0] in shells else raw
-    if hexes or runs.FISH[0] in shells:
+    fish = runs.FISH[0] in shells
+    xsrc = runs.fish_as_x(raw) if fish else raw
+    if hexes or fish:
         windows, column = _windows(xsrc, ESC_RUNS)
         if windows:
             yield ESCAPES, _decode(xsrc, windows, _unescape, b"\\&", 6), True, column
     ps = runs.PS[0] in shells
     unicode = ps or b"\\u" in raw
-    kinds = (b"\\x" in hexes or runs.FISH[0] in shells) + unicode  # (the kinds: `_MIX_RUN`)
+    kinds = (b"\\x" in hexes or fish) + unicode  # (the kinds: `_MIX_RUN`)
     if unicode:
         # (one SIMD pass: `in` cost ~1.4 ns a byte of a `\u` line, each `\u` a near miss)
         src = runs.ps_as_u(raw) if ps else raw

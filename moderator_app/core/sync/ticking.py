@@ -167,9 +167,9 @@ def _places(sig: FrameSignals) -> np.ndarray | None:
     """Per-frame changed points of the whole picture tile by tile: the scan's finer tiles
     when kept (`FrameSignals.fine`, 16x16), else the tiles when they are the whole picture
     (not a band's, `whole` None); None otherwise."""
-    fine = sig.fine
-    if fine is not None and fine.ndim == 2 and len(fine) == len(sig.times):
-        return fine
+    fine = sig.finer()
+    if fine is not None:
+        return fine.tiles
     tiles = sig.tiles
     if sig.whole is None and tiles.ndim == 2 and len(tiles) == len(sig.times):
         return tiles
