@@ -69,8 +69,8 @@ print(json.dumps(results))
 
 def test_no_thread_stack_overflows_at_the_depth_limit():
     """Lines at MAX_DEPTH in threads of 32 KiB (Python's least) to 2 MiB: no crash; read
-    where the stack holds them (2 MiB, and the 8 MiB main thread's default), declined in small
-    stacks; the run's report is the same on every stack. Without the stack floor, 96 KiB
+    where the stack holds them (2 MiB, and the 8 MiB main thread's default), declined where it
+    does not; the run's report is the same on every stack. Without the stack floor, 96 KiB
     crashed (session 38's measure)."""
     sizes = [0, 2048, 128, 96, 64, 32]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS.parent), str(TESTS)])}
@@ -79,7 +79,11 @@ def test_no_thread_stack_overflows_at_the_depth_limit():
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     got = json.loads(done.stdout)
     assert got["0"]["read"] == [True, True] and got["2048"]["read"] == [True, True]
-    assert got["32"]["read"] == [False, False]  # declined: no room for the parse
+    # (a 32 KiB thread's lines are not asserted declined: glibc hands a new thread a cached
+    # stack up to 4x the size asked for, here the 128 KiB thread's, and `_jcs` then reads as
+    # deep as that stack really holds: the clean-clone CI of ea3fa6f saw [False, True] once in
+    # two runs. What holds on every stack: no crash, and the same report)
+    assert all(isinstance(r, bool) for r in got["32"]["read"])
     reports = {k: v["report"] for k, v in got.items() if v["report"] is not None}
     assert set(reports) == {"0", "2048", "128", "96", "64"}
     assert len(set(reports.values())) == 1
