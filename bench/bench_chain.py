@@ -6,9 +6,9 @@ not; `escape`: shell output full of `\\n`/`\\t` escapes, member names outside th
 hard for RFC 8785; `base64`: a base64 screenshot in each observation, which holds secrets
 markers by chance; `toolcall`: chat turns with tool calls whose arguments are JSON in a string;
 more in `samples/payload_shapes.py`: `numbers`, `cjkkeys`, `tiny`, `detections`, `deeparrays`,
-`ansi`, QA s23's held-out `html` and `boolgrid`, QA s27's `nullsparse`, QA s32's `uuidmap`,
-QA s33's `sqlrows`, QA s34's `tuplelog` and QA s35's `keymap` (both spelled by Python's
-json.dumps), and others)
+`ansi`, and in `samples/payload_heldout.py` QA s23's held-out `html` and `boolgrid`, QA s27's
+`nullsparse`, QA s32's `uuidmap`, QA s33's `sqlrows`, QA s34's `tuplelog` and QA s35's `keymap`
+(both spelled by Python's json.dumps), and others)
 and times, for each shape:
 
 * the floor: decompress every byte and SHA-256 it once, on one core (in this process);

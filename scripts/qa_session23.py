@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "scripts"), str(REPO / "bench")]
 import qa_session22 as s22  # noqa: E402
 
-from moderator_app.core.samples import payload_shapes  # noqa: E402
+from moderator_app.core.samples import payload_heldout  # noqa: E402
 
 s10, s13, s14, s15, s19, s20, s21 = s22.s10, s22.s13, s22.s14, s22.s15, s22.s19, s22.s20, s22.s21
 #: the main worktree's .cache (the brief: inputs under /work/main/.cache/qa-s23/), whichever
@@ -462,8 +462,9 @@ def check_join(case: str) -> dict:
 
 
 # -- 3. the chain on held-out payload shapes (issue 15) ---------------------------------------
-# (the generators moved to payload_shapes in session 24, unchanged: the bench runs them too)
-CHAIN_SHAPES = {"html": payload_shapes.html_payload, "boolgrid": payload_shapes.boolgrid_payload}
+# (the generators moved to payload_shapes in session 24, unchanged: the bench runs them too;
+# in payload_heldout since session 40)
+CHAIN_SHAPES = {"html": payload_heldout.html_payload, "boolgrid": payload_heldout.boolgrid_payload}
 CHAIN_EVENTS = 120_000
 
 

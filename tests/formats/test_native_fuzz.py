@@ -32,7 +32,8 @@ from moderator_app.core.formats.canonical import canonical_json, es6_number
 from moderator_app.core.formats.chain import event_hash
 from moderator_app.core.formats.jsonline import underflowing_number
 from moderator_app.core.formats.secrets import MARKERS
-from moderator_app.core.samples.payload_shapes import SHAPES, php_spelling
+from moderator_app.core.samples.payload_heldout import php_spelling
+from moderator_app.core.samples.payload_shapes import SHAPES
 from moderator_app.core.samples.trajectory_writer import chain_events, make_run_events
 
 JCS = native.JCS
