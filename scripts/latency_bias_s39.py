@@ -37,9 +37,19 @@ import holds_sweep_s28 as holds  # noqa: E402
 WIDE = holds.WIDE
 
 
-def _shift(folder: Path) -> float:
+def _shift(folder: Path, fps: float) -> float:
+    """How much later than the generator's i / fps grid the product's clock shows the file's
+    frames: QA's memo (`file_shift.json`, written by the QA scripts' sweeps) where there is
+    one, else `wide_corpus.file_shift`'s ffprobe measure (memoised as `wide_shift.json`).
+    Why never 0 by default: QA s38's `.divx` (msmpeg4v2 in AVI at 52 fps) stamps its frames
+    0, 3, 4, ... / 52, so every frame stands 2 frames late; without it review s39 R3 read
+    freezeend@r52's 1.8058 as +2.90 frames, where it is +0.90 in the file's time (session 40)."""
     p = folder / "file_shift.json"
-    return float(json.loads(p.read_text()).get("shift_s", 0.0)) if p.exists() else 0.0
+    if p.exists():
+        return float(json.loads(p.read_text()).get("shift_s", 0.0))
+    import wide_corpus  # noqa: PLC0415 (ffprobe's helper; the sweep mode never needs it)
+
+    return float(wide_corpus.file_shift(folder, fps, ""))
 
 
 def truth_latency(folder: Path, fps: float, t0: float) -> tuple[float, float, int] | None:
@@ -68,11 +78,12 @@ def run_row(folder: Path) -> dict:
     os.environ["MODERATOR_APP_CACHE"] = _cache(folder)
     truth, kept, kinds, run_end, sig, _scan, _name = holds.load(folder)
     fps = float(sig.fps)
-    t0 = float(truth["offset_s"]) + _shift(folder)
+    shift = _shift(folder, fps)
+    t0 = float(truth["offset_s"]) + shift
     a = analyze(kept, sig, DEFAULT_THRESHOLDS, None, run_end, input_kinds=kinds)
     row: dict = {"run": folder.name, "fps": round(fps, 3), "sug": a.suggested_offset_s,
                  "conf": a.confidence, "note": a.confidence_note or ""}
-    lat = truth_latency(folder, fps, t0)
+    lat = truth_latency(folder, fps, t0 - shift)  # shows_video_s is on the generator's grid
     if lat is not None:
         row["truth_p10_f"], row["truth_med_f"], row["shown"] = round(lat[0], 2), \
             round(lat[1], 2), lat[2]
@@ -93,10 +104,10 @@ def sweep_rows(sweep: Path, min_fps: float, min_conf: float) -> list[dict]:
         if r is None or "auto" not in r or r["auto"]["sug"] is None or r["fps"] < min_fps or \
                 (r["auto"]["conf"] or 0.0) < min_conf:
             continue
-        fps, t0 = float(r["fps"]), float(r["truth_s"])
+        fps, t0 = float(r["fps"]), float(r["truth_s"])  # the sweep's truth is in the file's time
         row = {"run": r["run"], "fps": fps, "sug": r["auto"]["sug"], "conf": r["auto"]["conf"],
                "err_f": round((r["auto"]["sug"] - t0) * fps, 2)}
-        lat = truth_latency(WIDE / "sync" / r["run"], fps, t0)
+        lat = truth_latency(WIDE / "sync" / r["run"], fps, t0 - float(r.get("shift_s") or 0.0))
         if lat is not None:
             row["truth_p10_f"], row["truth_med_f"], row["shown"] = round(lat[0], 2), \
                 round(lat[1], 2), lat[2]
