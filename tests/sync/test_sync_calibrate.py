@@ -157,3 +157,27 @@ def test_qa36_adventure_cut_at_56_fps_is_shown_under_the_bar(capsys, tmp_path, m
     assert sync["confidence_note"].startswith("the offset rests on 7 reactions of one stretch")
     assert any(f["rule"] == "sync.offset_jump" for f in sync["findings"])
     assert code == 2
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+def test_qa38_lantern_freezeend_at_52_fps_is_within_a_frame_in_the_files_time(
+        capsys, tmp_path, monkeypatch):
+    # Review s39 R3 read this run's 1.8058 at 0.794 as +2.90 frames, a confident wrong offset
+    # the support bar misses (14 reactions). It is not: msmpeg4v2 in AVI stamps the
+    # generator's frames 0, 3, 4, ... / 52, so the product's clock (the file's, as a player
+    # shows it) holds 2,225 slots for 2,223 frames and every frame but the first stands 2
+    # slots late; the truth in the file's time is 1.75 + 2 / 52 s, and the suggestion +0.90
+    # frame from it: within the frame 0.794 promises (session 40, delay; QA s38 said so too)
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    folder = qa_run(38, "synth_lantern-freezeend@r52msmpeg4divx")
+    truth = json.loads((folder / "truth.json").read_text())
+    code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    fps, video, sync = truth["fps"], rep["video"], rep["sync"]
+    assert (video["frame_count"], round(video["duration_s"] * fps)) == (truth["frames"],
+                                                                       truth["frames"] + 2)
+    in_file = truth["offset_s"] + 2 / fps
+    assert sync["suggested_offset_s"] == pytest.approx(1.8058, abs=1e-4)
+    assert round((sync["suggested_offset_s"] - in_file) * fps, 2) == 0.90
+    assert (sync["confidence"], sync["supporting_actions"]) == (0.794, 14)
+    assert code == 0
