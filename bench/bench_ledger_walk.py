@@ -79,7 +79,7 @@ def _wall(fn) -> float:
 def bench_postgres(n: int = SIZES[-1]) -> None:
     from pghelp import PgServer, pg_bindir
 
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import walk_memo
     from moderator_app.core.ledger.postgres import PostgresLedger
 
     bindir = pg_bindir()
@@ -95,7 +95,7 @@ def bench_postgres(n: int = SIZES[-1]) -> None:
             led.import_raw(_sealed(n))
 
             def cold(led=led) -> None:
-                chained.WALKS.clear()
+                walk_memo.WALKS.clear()
                 assert led.walked_before_append().ok
 
             cold_s = _wall(cold)
@@ -107,7 +107,7 @@ def bench_postgres(n: int = SIZES[-1]) -> None:
 
 
 def main() -> int:
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import walk_memo
     from moderator_app.core.ledger.chained import check_head_marker, walk_from
     from moderator_app.core.ledger.store import Ledger
 
@@ -124,14 +124,14 @@ def main() -> int:
                     assert check_head_marker(out, led._head_marker()).ok
 
                 full_s = _cpu(full)
-                chained.WALKS.clear()
+                walk_memo.WALKS.clear()
                 assert led.walked_before_append().ok
                 check_s = _cpu(lambda led=led: led.walked_before_append())
             seq = [n]
 
             def decide(cold: bool, path=path, seq=seq) -> None:
                 if cold:
-                    chained.WALKS.clear()
+                    walk_memo.WALKS.clear()
                 with Ledger(path) as led:
                     seq[0] = led.append(_record(seq[0])).seq
 

@@ -207,13 +207,13 @@ def test_a_damaged_team_store_refuses_the_append_naming_the_record(pg_dsn, how, 
     compared by digest): the damage is named, nothing is written, no password shown. The
     first decisions below are remembered as walked, so this also checks that an edit made
     after that walk is found."""
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import walk_memo
 
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     with PostgresLedger(pg_dsn) as pg:
         for i in range(4):
             pg.append(rec(f"n{i}", digest_seed=str(i)))
-    assert chained.WALKS.get("postgresql:" + pg.display).count == 3
+    assert walk_memo.WALKS.get("postgresql:" + pg.display).count == 3
     with psycopg.connect(pg_dsn, autocommit=True) as c:
         if how == "edited":
             c.execute("UPDATE moderator_decisions SET note = 'edited' WHERE seq = 2")
@@ -253,7 +253,7 @@ def test_a_team_append_checks_only_the_records_added_since_this_process_walked(
     """Session 30: the rows a walk found intact are compared by a digest the server computes
     (in the statement that returns the newer rows), so an append reads and checks only the
     records added since: by this process, or by another moderator meanwhile."""
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import chained, walk_memo
 
     seen: list[int] = []
     real = chained.check_row
@@ -263,11 +263,11 @@ def test_a_team_append_checks_only_the_records_added_since_this_process_walked(
         return real(cols, raw, prev, expected_seq)
 
     monkeypatch.setattr(chained, "check_row", counting)
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     with PostgresLedger(pg_dsn) as pg:
         for i in range(5):
             pg.append(rec(f"n{i}", digest_seed=str(i)))
-    chained.WALKS.clear()  # a new process
+    walk_memo.WALKS.clear()  # a new process
     seen.clear()
     with PostgresLedger(pg_dsn) as pg:
         assert pg.append(rec("a", digest_seed="a")).seq == 6
@@ -276,10 +276,10 @@ def test_a_team_append_checks_only_the_records_added_since_this_process_walked(
         assert pg.append(rec("b", digest_seed="b")).seq == 7
         assert seen == [6]
         key = "postgresql:" + pg.display
-        known = chained.WALKS.get(key)
+        known = walk_memo.WALKS.get(key)
         for c in "cd":  # another moderator's two decisions: this process's memory kept
             pg.append(rec(c, digest_seed=c))
-        chained.WALKS.put(key, known)
+        walk_memo.WALKS.put(key, known)
         seen.clear()
         assert pg.append(rec("e", digest_seed="e")).seq == 10
         assert seen == [7, 8, 9]

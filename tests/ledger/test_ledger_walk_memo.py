@@ -1,7 +1,7 @@
 """The check before an append reads only what this process has not walked (session 30, issue
 15): the decision panel opens a store for each decision, and walking the whole chain before
 each one cost ~0.7 s of CPU at 10,000 decisions on the window's thread. The rows a walk found
-intact are remembered by digest (`chained.WALKS`); a later append checks the records added
+intact are remembered by digest (`walk_memo.WALKS`); a later append checks the records added
 since and compares the rest byte for byte, so a record edited, deleted or swapped after the
 walk is still refused, at the seq `decisions verify` names."""
 
@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from moderator_app.core.formats.canonical import canonical_json
-from moderator_app.core.ledger import chained
+from moderator_app.core.ledger import chained, walk_memo
 from moderator_app.core.ledger.errors import LedgerError
 from moderator_app.core.ledger.records import build_record
 from moderator_app.core.ledger.store import Ledger
@@ -39,9 +39,9 @@ def checked(monkeypatch):
         return real(cols, raw, prev, expected_seq)
 
     monkeypatch.setattr(chained, "check_row", counting)
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     yield seen
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
 
 
 def _decide(store, i: int):
@@ -55,7 +55,7 @@ def test_each_decision_walks_only_the_records_added_since_the_last_walk(tmp_path
     with Ledger(store) as led:
         for i in range(8):
             led.append(_rec(i))
-    chained.WALKS.clear()  # a new process: nothing walked yet
+    walk_memo.WALKS.clear()  # a new process: nothing walked yet
     checked.clear()
     _decide(store, 8)
     assert checked == list(range(1, 9))  # the first decision walks the chain
@@ -64,12 +64,12 @@ def test_each_decision_walks_only_the_records_added_since_the_last_walk(tmp_path
     assert checked == [9]  # the next one: only the record the last decision added
     # decisions made meanwhile by another process (this one's memory of seq 10 kept)
     key = "sqlite:" + str(store.resolve())
-    known = chained.WALKS.get(key)
+    known = walk_memo.WALKS.get(key)
     assert known is not None and known.count == 9
     with Ledger(store) as other:
         for i in range(10, 13):
             other.append(_rec(i))
-    chained.WALKS.put(key, known)
+    walk_memo.WALKS.put(key, known)
     checked.clear()
     assert _decide(store, 13).seq == 14
     assert checked == [10, 11, 12, 13]
@@ -126,7 +126,7 @@ def test_a_record_damaged_after_the_walk_is_refused_where_verify_says(tmp_path, 
     assert "nothing was recorded" in str(err.value)
     assert sqlite3.connect(store).execute("SELECT count(*) FROM decisions").fetchone() == before
     key = "sqlite:" + str(store.resolve())
-    assert chained.WALKS.get(key) is None  # forgotten: the next check walks everything
+    assert walk_memo.WALKS.get(key) is None  # forgotten: the next check walks everything
 
 
 def test_a_ledger_put_back_at_the_same_path_is_walked_whole(tmp_path, checked):
@@ -162,7 +162,7 @@ def test_a_cancelled_walk_ahead_stops_between_rows_and_remembers_nothing(tmp_pat
     with Ledger(store) as led:
         for i in range(600):
             led.append(_rec(i))
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     checked.clear()
     token = CancelToken()
     real = chained.check_row

@@ -249,7 +249,7 @@ def _counting_walk(monkeypatch) -> list[tuple[int, bool]]:
     """(seq, on the GUI thread?) for each record the chain's check reads in full."""
     import threading
 
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import chained, walk_memo
 
     seen: list[tuple[int, bool]] = []
     real = chained.check_row
@@ -259,7 +259,7 @@ def _counting_walk(monkeypatch) -> list[tuple[int, bool]]:
         return real(cols, raw, prev, expected_seq)
 
     monkeypatch.setattr(chained, "check_row", counting)
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     return seen
 
 
@@ -339,12 +339,12 @@ def test_a_walk_of_the_store_still_running_is_not_started_again(panel, store, qt
     time; a new one once it has ended."""
     import threading
 
-    from moderator_app.core.ledger import chained
+    from moderator_app.core.ledger import chained, walk_memo
 
     with Ledger(store) as led:
         for i in range(3):
             led.append(_record(fake_result(name=f"s{i}")))
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     gate = threading.Event()
     real = chained.check_row
     rows: list[int] = []
@@ -364,7 +364,7 @@ def test_a_walk_of_the_store_still_running_is_not_started_again(panel, store, qt
     gate.set()
     qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)
     assert rows == [1, 2, 3]  # one walk of the three records
-    chained.WALKS.clear()
+    walk_memo.WALKS.clear()
     panel.load_history()  # the walk ended: the next load walks again
     assert panel.walker.generation == started + 1
     qtbot.waitUntil(lambda: not panel.walker.busy, timeout=WAIT_MS)

@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import json
 import os
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -35,6 +34,7 @@ from moderator_app.core.ledger.claims import (
 from moderator_app.core.ledger.errors import LedgerError  # noqa: F401 - re-exported
 from moderator_app.core.ledger.export import export_row, records_to_csv
 from moderator_app.core.ledger.records import DecisionRecord
+from moderator_app.core.ledger.walk_memo import WALKS, WalkedPrefix, feed_row
 from moderator_app.core.progress import CancelToken
 from moderator_app.core.text import terminal_safe_json, unescape_terminal_safe
 
@@ -233,30 +233,6 @@ def _polling(rows: Iterable[Any], cancel: CancelToken, every: int) -> Iterator[A
         yield row
 
 
-@dataclass(frozen=True, slots=True)
-class WalkedPrefix:
-    """A chain this process walked and found intact: how many records, the last hash, and a
-    SHA-256 of every row exactly as the store gave it (`_feed`). A later check that reads
-    the same bytes for those rows need not check them again."""
-
-    count: int
-    head: str
-    digest: bytes
-
-
-def _feed(h: Any, cols: dict[str, Any], raw: Any) -> None:
-    """One row into the prefix digest, unambiguously: the mirrored columns' repr (types
-    included: a number stored where text was is another row) and the record's bytes, length
-    first."""
-    h.update(repr(tuple(cols.values())).encode("utf-8", "surrogatepass"))
-    if isinstance(raw, bytes | bytearray | memoryview):
-        b = bytes(raw)
-        h.update(b"b%d:" % len(b))
-        h.update(b)
-    else:
-        h.update(b"r" + repr(raw).encode("utf-8", "surrogatepass"))
-
-
 def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | None,
               start: tuple[int, str] | None = None) -> tuple[VerifyOutcome | None, bytes]:
     """`walk`, given a prefix walked before: its rows are only hashed and compared with the
@@ -274,7 +250,7 @@ def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | 
         expected = count + 1
     for cols, raw in rows:
         if count < skip:
-            _feed(h, cols, raw)
+            feed_row(h, cols, raw)
             count += 1
             if count == skip:
                 assert known is not None
@@ -285,42 +261,13 @@ def walk_from(rows: Iterable[tuple[dict[str, Any], Any]], known: WalkedPrefix | 
         bad = check_row(cols, raw, prev, expected)
         if bad:
             return VerifyOutcome(False, count, prev, cols.get("seq"), bad), b""
-        _feed(h, cols, raw)
+        feed_row(h, cols, raw)
         prev = cols["hash"]
         expected += 1
         count += 1
     if count < skip:  # records gone at the end
         return None, b""
     return VerifyOutcome(True, count, prev), h.digest()
-
-
-class _Walks:
-    """What this process has walked, per store (`LedgerBase._walk_key`): the decision panel
-    opens a store for each decision, and a walk of the whole chain before each append cost
-    ~0.7 s of CPU at 10,000 decisions on the window's thread (session 29). Only intact
-    chains are remembered; a check that finds damage forgets the store."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._known: dict[str, WalkedPrefix] = {}
-
-    def get(self, key: str) -> WalkedPrefix | None:
-        with self._lock:
-            return self._known.get(key)
-
-    def put(self, key: str, value: WalkedPrefix | None) -> None:
-        with self._lock:
-            if value is None:
-                self._known.pop(key, None)
-            elif len(self._known) < 64 or key in self._known:
-                self._known[key] = value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._known.clear()
-
-
-WALKS = _Walks()
 
 
 def check_head_marker(outcome: VerifyOutcome, marker: str | None,

@@ -128,7 +128,7 @@ def open_store(spec: str | os.PathLike | None = None, create: bool = True) -> Le
 def walk_ahead(spec: str | os.PathLike | None = None,
                cancel: CancelToken | None = None) -> VerifyOutcome | None:
     """Walk the store's chain now, so that the next append in this process checks only the
-    records added since (`LedgerBase.walked_before_append`, `chained.WALKS`). The decision
+    records added since (`LedgerBase.walked_before_append`, `walk_memo.WALKS`). The decision
     panel runs it off the window's thread when it shows a store: the first decision on a
     10,000-decision ledger no longer walks it on that thread. What `verify` would say of the
     chain (None: the store could not be read); nothing is refused here, the append checks

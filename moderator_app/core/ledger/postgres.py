@@ -25,16 +25,15 @@ from typing import Any
 from moderator_app.core.formats.chain import ZERO_HASH
 from moderator_app.core.ledger.chained import (
     MIRRORED,
-    WALKS,
     LedgerBase,
     LedgerError,
     VerifyOutcome,
-    WalkedPrefix,
     check_head_marker,
     polled,
     walk_from,
 )
 from moderator_app.core.ledger.errors import LedgerPathError, OutcomeUnknown
+from moderator_app.core.ledger.walk_memo import WALKS, WalkedPrefix
 from moderator_app.core.progress import CancelToken
 
 CONNECT_TIMEOUT_S = 5  # an unreachable team store is reported at once, not after minutes
