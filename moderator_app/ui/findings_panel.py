@@ -348,7 +348,7 @@ class FindingsPanel(QWidget):
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.message)
         # A taller dock gives its height to the list (more rows), not to the message box
-        # (which scrolls): `MainWindow._fit_findings_dock` sizes the dock for MIN_ROWS rows.
+        # (which scrolls): `window_sizes.fit_findings_dock` sizes the dock for MIN_ROWS rows.
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
         layout.addWidget(self.splitter, 1)

@@ -11,7 +11,9 @@ bottom; findings, sync/retime, decision and run summary as docks. The window is 
 - `background.BackgroundOp`: worker, thread, progress, cancel and "newest wins", for loading
   and for search;
 - `window_state.WindowState`: geometry, layout, View > Reset layout, recent files;
-- `window_layout`: which widget goes where (built by `build_views` / `build_docks`).
+- `window_layout`: which widget goes where (built by `build_views` / `build_docks`);
+- `window_sizes`: how much of the window each part gets (default proportions, findings rows,
+  the plots shown or not);
 - `event_filter.EventFilter`: the table's type box and text search (large logs searched in
   the background, the newest search wins);
 - `fullscreen.VideoFullScreen`: the video alone on the screen (`f`, Escape).
@@ -26,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QThreadPool, QTimer
+from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -45,7 +47,6 @@ from moderator_app.ui.actions import build_actions, build_menus
 from moderator_app.ui.event_filter import EventFilter
 from moderator_app.ui.event_text import text_of_row
 from moderator_app.ui.export import export_findings_dialog, finding_text
-from moderator_app.ui.findings_panel import MIN_ROWS, ROW_LINES, SHORT_ROW_LINES
 from moderator_app.ui.focus import (
     reactivate_after_dialogs,
     return_focus_on_click,
@@ -61,12 +62,14 @@ from moderator_app.ui.table_columns import TableColumns
 from moderator_app.ui.timefmt import parse_goto
 from moderator_app.ui.video_player import save_frame_dialog
 from moderator_app.ui.window_layout import build_docks, build_views
+from moderator_app.ui.window_sizes import (
+    apply_default_proportions,
+    set_plots_shown,
+    show_plots_as_chosen,
+)
 from moderator_app.ui.window_state import WindowState
 
 SETTINGS_ORG = "moderator-app"
-#: From this window height on, three-line findings rows and the plots under the timeline;
-#: below (a 1280x720 screen), two-line rows and the plots' height for the video.
-TALL_WINDOW = 900
 SETTINGS_APP = "moderator-app"
 
 NextSubmission = Callable[[], "list[Path] | None"]
@@ -155,7 +158,7 @@ class MainWindow(QMainWindow):
             "export_findings": lambda: export_findings_dialog(self),
             "copy_finding": self.copy_finding,
             "reset_layout": self.reset_layout,
-            "show_plots": self.set_plots_shown,
+            "show_plots": lambda shown: set_plots_shown(self, shown),
             "quit": self.close,
             "help_shortcuts": self._help_shortcuts,
         }
@@ -272,64 +275,8 @@ class MainWindow(QMainWindow):
         if not self._proportioned:
             self._proportioned = True
             if not self.state.restored:
-                self.apply_default_proportions()
-            self.show_plots_as_chosen()
-
-    def apply_default_proportions(self) -> None:
-        """Default sizes in proportion to the window: the docks get about a quarter of the
-        width (340-560 px), the video 60 % of the rest, the timeline a third of the height;
-        so 1280x720 fits and 2560x1440 gives the video and the findings real room."""
-        w = self.width()
-        # 1280 wide: docks of 288 px (were 345, then 307) leave the event table's Content
-        # its room beside a 540 px video (the Sync panel's widest row, the retime buttons,
-        # needs 270 px beside its scroll bar); from 1500 px on the docks get 27 %.
-        dock_w = int(min(max(w * (0.225 if w < 1500 else 0.27), 280), 560))
-        self.resizeDocks([self.findings_dock], [dock_w], Qt.Orientation.Horizontal)
-        central = max(400, w - dock_w)
-        # Below 1500 px the video gets no more than its controls' minimum (540 px on Xvfb,
-        # a 540x304 picture): the table needs every pixel for its Content column at 1280.
-        share = 0.5 if w < 1500 else 0.6
-        self.top_split.setSizes([int(central * share), central - int(central * share)])
-        h = self.main_split.height() or self.height() - 60
-        if self.height() < TALL_WINDOW:
-            # A short window (1280x720): the video gets all the height the timeline's lanes
-            # do not need (the splitter keeps the bottom at its minimum, per submission); at
-            # two thirds a 320x420 Atari screen was shown at 75 % (526x317 view).
-            self.main_split.setStretchFactor(0, 1)
-            self.main_split.setStretchFactor(1, 0)  # a taller window: the video grows
-            self._bottom_at_minimum()
-            QTimer.singleShot(0, self._bottom_at_minimum)  # once laid out at its size
-        else:
-            self.main_split.setStretchFactor(0, 3)
-            self.main_split.setStretchFactor(1, 1)
-            self.main_split.setSizes([int(h * 0.66), h - int(h * 0.66)])
-        # The findings and the tabs under them (Sync, Decision, Run, Queue): the findings get
-        # six rows (2.5 were in view at 1280x720, session 13's O4), of two lines on a short
-        # screen, the tabs the rest (the Decision tab's verdict and buttons stay pinned in
-        # view, an official run's walkthrough scrolls there).
-        self._fit_findings_dock()
-        # again once laid out: the panel's own heights around the list are known then
-        QTimer.singleShot(0, self._fit_findings_dock)
-
-    def _bottom_at_minimum(self) -> None:
-        """The timeline's part of the height at its minimum, the rest to the video."""
-        total = sum(self.main_split.sizes()) or self.main_split.height()
-        self.main_split.setSizes([total, 0])
-
-    def _fit_findings_dock(self) -> None:
-        """The findings dock as tall as MIN_ROWS rows need: of three lines from a window
-        900 px tall (a 1920x1080 screen showed 5 rows), else of two."""
-        f = self.findings
-        lines = ROW_LINES if self.height() >= TALL_WINDOW else SHORT_ROW_LINES
-        # The message box at its minimum (it scrolls), the list takes the rest and all of
-        # the dock's growth (the box does not stretch).
-        sp, message_h = f.splitter, f.message.minimumHeight()
-        total = sum(sp.sizes())
-        if total > message_h:
-            sp.setSizes([total - message_h, message_h])
-        deficit = MIN_ROWS * f.row_height(lines) - f.view.viewport().height()
-        self.resizeDocks([self.findings_dock], [self.findings_dock.height() + deficit],
-                         Qt.Orientation.Vertical)
+                apply_default_proportions(self)
+            show_plots_as_chosen(self)
 
     def save_layout(self) -> None:
         self.state.save()
@@ -337,32 +284,13 @@ class MainWindow(QMainWindow):
     def reset_layout(self) -> None:
         self.state.reset()
         self.settings.remove("view/plots")
-        self.show_plots_as_chosen()
-        self.apply_default_proportions()
+        show_plots_as_chosen(self)
+        apply_default_proportions(self)
         self.columns.reset()
         self.findings_dock.show()
         self.sync_dock.show()
         self.decision_dock.show()
         self.run_dock.show()
-
-    def show_plots_as_chosen(self) -> None:
-        """The plots under the timeline as the moderator last chose (View > Plots), else
-        shown on a window at least TALL_WINDOW px tall: on a 1280x720 screen their 102 px
-        go to the video (with them a 320x420 source was shown at 75 %, without at 1:1)."""
-        chosen = self.settings.value("view/plots")
-        shown = (str(chosen).lower() in ("1", "true") if chosen is not None
-                 else self.height() >= TALL_WINDOW)
-        self.plots.setVisible(shown)
-        act = self.actions.get("show_plots")
-        if act is not None:
-            blocker = QSignalBlocker(act)
-            act.setChecked(shown)
-            del blocker
-
-    def set_plots_shown(self, shown: bool) -> None:
-        """View > Plots: remembered (until View > Reset layout)."""
-        self.settings.setValue("view/plots", int(bool(shown)))
-        self.plots.setVisible(bool(shown))
 
     def fit_columns(self) -> None:
         """The event table's column widths for the open submission and the shown columns
