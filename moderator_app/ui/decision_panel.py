@@ -103,6 +103,9 @@ class DecisionPanel(QWidget):
 
         self.session = session
         self.confirm: Callable[[str, str], bool] = self._confirm_dialog
+        #: The background analyses still running ("scan", "sync"), named in the confirmation;
+        #: the window sets it (`MainWindow.busy`), a panel on its own has none.
+        self.running: Callable[[], tuple[str, ...]] = tuple
         self.last_saved: StoredDecision | None = None
         self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
                                                                          SETTINGS_APP)
@@ -458,7 +461,8 @@ class DecisionPanel(QWidget):
             return None
         # The confirmation is read from the record that will be stored, field by field.
         if confirm and not self.confirm(f"Confirm {decision}",
-                                        confirmation_text(record, describe_store(self._store()))):
+                                        confirmation_text(record, describe_store(self._store()),
+                                                          self.running())):
             self._warn("Cancelled: nothing recorded.")
             return None
         changed = getattr(result.submission, "changed_files", list)()

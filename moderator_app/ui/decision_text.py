@@ -27,9 +27,18 @@ def _counts(errors: int, warnings: int) -> str:
     return f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
 
 
-def confirmation_text(record: DecisionRecord, store: str) -> str:
+#: How the confirmation names a background analysis still running (`MainWindow.busy` lanes).
+ANALYSES = {"scan": "the video's integrity scan", "sync": "auto-sync"}
+
+
+def confirmation_text(record: DecisionRecord, store: str,
+                      running: tuple[str, ...] = ()) -> str:
     """Every field a moderator answers for, in the words of the record: decision, reason,
-    note, verdict with its counts, sync offset, retime marks, walkthrough, reviewer, ledger."""
+    note, verdict with its counts, sync offset, retime marks, walkthrough, reviewer, ledger.
+    `running`: the background analyses not finished (`ANALYSES` keys); their findings (frozen
+    or black stretches, actions no reaction answers) are not in the list yet. Session 40's
+    walk accepted a run while the scan stood at 0 %; five `video.frozen` warnings came in
+    seconds later, and the confirmation had not said that anything was still to come."""
     s = record.summary
     reason = REASON_LABELS.get(record.reason, "")
     lines = [
@@ -53,4 +62,9 @@ def confirmation_text(record: DecisionRecord, store: str) -> str:
     lines.append(f"Ledger: {store}")
     if record.decision == ACCEPT and s.verdict != "pass":
         lines += ["", "The verification FAILED: accepting overrides it."]
+    names = [ANALYSES[r] for r in running if r in ANALYSES]
+    if names:
+        what = "What they find" if len(names) > 1 else "What it finds"
+        lines += ["", f"Still running: {' and '.join(names)}. {what} is not in the findings "
+                  "yet (the verdict recorded does not count it)."]
     return "\n".join(lines)

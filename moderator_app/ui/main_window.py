@@ -243,6 +243,7 @@ class MainWindow(QMainWindow):
         self.opener.loader.progress.connect(self.opener.on_progress)
         self.session.report_changed.connect(self._update_status)
         self.decision_panel.decided.connect(self._after_decision)
+        self.decision_panel.running = self.busy
         self.decision_panel.next_requested.connect(self.open_next_submission)
         # A refusal ("Enter the reviewer name first.") is said under the form: in view.
         self.decision_panel.notice.connect(
@@ -385,6 +386,10 @@ class MainWindow(QMainWindow):
             + ("" if result.video_path else " · no playable video"))
 
     def _after_decision(self, _seq: int) -> None:
+        # The next-submission button only where a review queue can answer it: after a
+        # decision on a submission opened by hand it led to "No next submission (no review
+        # queue open)" in the status bar and nothing else (session 40's walk).
+        self.decision_panel.next_button.setVisible(self.next_submission_provider is not None)
         # What was recorded and the next-submission button, in view: at 1280x720 an official
         # run's walkthrough puts them below the Decision dock's fold (seen: nothing seemed to
         # happen after Accept but a line in the status bar).

@@ -113,6 +113,28 @@ def test_shortcut_asks_for_confirmation_and_cancel_records_nothing(
     assert (d.record.decision, d.record.reason) == ("reject", "other")
 
 
+def test_the_confirmation_names_the_analyses_still_running(panel, store):
+    # Session 40's walk on Xvfb: a run accepted while the integrity scan stood at 0 %; five
+    # video.frozen warnings came in seconds later, and the confirmation had not said that
+    # anything was still to come.
+    panel.session.set_result(fake_result())
+    panel.reviewer.setText("mod1")
+    panel.running = lambda: ("verify", "scan", "sync", "search")
+    assert panel.decide("accept").seq == 1
+    assert panel.asked[0].splitlines()[-2:] == [
+        "", "Still running: the video's integrity scan and auto-sync. What they find is not "
+        "in the findings yet (the verdict recorded does not count it)."]
+    panel.running = lambda: ("sync",)
+    assert panel.decide("accept").seq == 2
+    assert panel.asked[1].splitlines()[-1] == (
+        "Still running: auto-sync. What it finds is not in the findings yet (the verdict "
+        "recorded does not count it).")
+    panel.running = lambda: ("search", "frame")  # lanes that find nothing: not named
+    assert panel.decide("accept").seq == 3
+    assert "Still running" not in panel.asked[2]
+    assert panel.asked[2].splitlines()[-1] == f"Ledger: {store}"
+
+
 def test_reject_reason_defaults_from_findings_and_history_shows(panel, submission, tmp_path):  # noqa: F811
     no_video = tmp_path / "novideo"
     no_video.mkdir()

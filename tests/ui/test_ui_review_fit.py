@@ -292,9 +292,11 @@ def test_after_a_decision_at_1280x720_what_was_recorded_is_in_view(qtbot, window
     for box in panel.checklist.findChildren(QCheckBox):
         box.setChecked(True)
     panel.confirm = lambda _t, _x: True
+    window.next_submission_provider = lambda: None  # a review queue's: the button is shown
     assert panel.decide("accept") is not None
     for _ in range(3):
         QApplication.processEvents()
+    assert panel.next_button.isVisible()
     viewport = window.decision_scroll.viewport()
     for widget in (panel.status, panel.next_button):
         top = widget.mapTo(viewport, widget.rect().topLeft())

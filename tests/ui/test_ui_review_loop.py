@@ -100,19 +100,44 @@ def test_after_a_decision_the_form_is_cleared_and_the_next_submission_offered(
     panel = window.decision_panel
     panel.confirm = lambda _t, _x: True
     panel.note.setPlainText("looked fine")
+    asked = []
+    window.next_submission_provider = lambda: asked.append(1) or [b]  # a review queue's
     stored = panel.decide("accept")
     assert stored is not None
     assert panel.note.toPlainText() == ""
     assert f"Recorded #{stored.seq}: ACCEPT (ok)" in panel.status.text()
     assert "PASS" in panel.status.text() and panel.next_button.isVisible()
-    asked = []
-    window.next_submission_provider = lambda: asked.append(1) or [b]
     qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.session.result is not None
                     and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
     wait_idle(qtbot, window)
     assert asked == [1] and window.table_model.rowCount() == 30
     assert not panel.next_button.isVisible()
+
+
+def test_without_a_review_queue_no_next_submission_button_after_a_decision(
+        qtbot, window, tmp_path):
+    # Session 40's walk on Xvfb: a submission opened by hand, rejected; the panel offered
+    # "Open the next submission", whose click only said "No next submission (no review
+    # queue open)" in the status bar.
+    a, _ = make_submission(tmp_path / "a")
+    b, _ = make_submission(tmp_path / "b", n_events=30)
+    open_and_wait(qtbot, window, a)
+    wait_idle(qtbot, window)
+    panel = window.decision_panel
+    said = []
+    panel.confirm = lambda _t, text: said.append(text) or True
+    assert window.next_submission_provider is None
+    assert panel.running == window.busy  # the window's lanes, named in the confirmation
+    assert panel.decide("accept").seq == 1
+    assert "Still running" not in said[0]  # idle: scan and sync are in
+    assert panel.status.text().startswith("Recorded #1: ACCEPT (ok)")
+    assert not panel.next_button.isVisible()
+    # a queue opened since: the next decision offers its next submission
+    window.next_submission_provider = lambda: [b]
+    panel.note.setPlainText("again")
+    assert panel.decide("accept").seq == 2
+    assert panel.next_button.isVisible()
 
 
 def test_a_passing_runs_form_names_no_reason_and_reject_asks_for_one(qtbot, window, tmp_path):
@@ -131,9 +156,9 @@ def test_a_passing_runs_form_names_no_reason_and_reject_asks_for_one(qtbot, wind
     assert not (tmp_path / "gui.sqlite3").exists() or records(tmp_path / "gui.sqlite3") == []
     panel.reason.setCurrentIndex(panel.reason.findData("other"))
     panel.note.setPlainText("not the game's own recording")
+    window.next_submission_provider = lambda: [b]
     assert panel.decide(REJECT).record.reason == "other"
     assert panel.reason.currentData() is None  # the form cleared
-    window.next_submission_provider = lambda: [b]
     qtbot.mouseClick(panel.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.session.result is not None
                     and window.session.result.submission.display_name == "b", timeout=WAIT_MS)
