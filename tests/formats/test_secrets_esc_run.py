@@ -74,3 +74,38 @@ def test_without_the_c_build_the_finders_are_the_regexes(monkeypatch):
         got = finder.search(line)
         assert (None if got is None else (got.start(), got.end())) == \
             (None if want is None else want.span())
+
+
+HTML_PIECES = [b"&#65;", b"&#066;", b"&#6;", b"&#0650;", b"&#x4A;", b"&#X4a;", b"&#x4;",
+               b"&#xG1;", b"&#", b"&", b"#", b";", b"6", b"x", b"a", b" ", b"\\x41"]
+
+
+@needs_c
+@FUZZ
+@given(st.lists(st.sampled_from(HTML_PIECES), max_size=40).map(b"".join), st.integers(0, 12),
+       st.integers(0, 12))
+def test_html_run_finds_what_the_html_pattern_finds(line, cut_lo, cut_hi):
+    """`_unescape.html_run` (session 40) = `secrets_runs.HTML_RUN.search`, from any position to
+    any end, on references of both kinds, too short, too long, broken and mixed."""
+    from moderator_app.core.formats import secrets_runs as runs
+
+    pos, endpos = min(cut_lo, len(line)), max(0, len(line) - cut_hi)
+    m = runs.HTML_RUN.search(line, pos, endpos)
+    assert C.html_run(line, pos, endpos) == (None if m is None else m.span()), (line, pos, endpos)
+
+
+@needs_c
+@pytest.mark.parametrize(("line", "span"), [
+    (b"&#116;&#32;&#100;%75&#65;&#66;&#67;&#68;", (20, 40)),  # e_mixlong's 3, then a run
+    (b"&#65;&#66;&#67;&#x44;&#65;&#66;&#67;&#68;", (21, 41)),  # a kind change ends a run
+    (b"&#x41;&#x42;&#x43;&#x44;", (0, 24)),
+    (b"&#65;&#66;&#67;&#6;&#68;", None),  # one digit is no reference
+    (b"&#65;&#66;&#67;&#6800;", None),  # four digits neither
+    (b"&&#65;&#66;&#67;&#68;", (1, 21)),
+])
+def test_html_run_steps_to_where_a_run_failed(line, span):
+    from moderator_app.core.formats import secrets_runs as runs
+
+    assert C.html_run(line, 0, len(line)) == span
+    m = runs.HTML_RUN.search(line)
+    assert (None if m is None else m.span()) == span

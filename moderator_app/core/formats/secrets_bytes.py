@@ -43,7 +43,7 @@ import orjson
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets import markers_of
-from moderator_app.core.formats.secrets_join import CHAIN
+from moderator_app.core.formats.secrets_join import CHAINS
 from moderator_app.core.formats.secrets_words import WORDS, is_words, swapped
 
 BYTES = "its byte array or hex dump is decoded"
@@ -180,7 +180,7 @@ def spots(data: bytes, lo: int, hi: int, arrays: bool,
         pos = data.find(b"\n", span[1], hi) + 1
         if not pos:
             break
-    for pattern, present in ((ARRAY, arrays), (DUMP, dump), (CHAIN, shell)):
+    for pattern, present in ((ARRAY, arrays), (DUMP, dump), (CHAINS, shell)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:
             out.append(m.start() - lo)

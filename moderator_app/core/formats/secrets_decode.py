@@ -49,6 +49,7 @@ from moderator_app.core.formats.secrets_bytes import byte_views
 from moderator_app.core.formats.secrets_chars import char_views
 from moderator_app.core.formats.secrets_join import (
     CHAIN,
+    CHAINS,
     CONCAT,
     JOIN_MARKERS,
     LIST_MARKERS,
@@ -150,6 +151,7 @@ OCTAL = "its octal escapes are decoded"
 MIXED = "its escapes of several kinds are decoded"
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
+ESCAPE_VIEWS = (PERCENT, ESCAPES, UNICODE, OCTAL, MIXED)  # (whose decoders commute)
 
 
 def _runs(data: bytes, table: bytes, least: int) -> Iterable[tuple[int, int]]:
@@ -556,7 +558,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
             (_U_BRACE_WRITTEN, b"\\\\u" in found and bool(markers_of(window, _BRACE_WRITTEN))),
             (O_RUNS, gates.octal),
             (MIX_RUNS, not fish and (b"\\x" in found) + (b"\\\\u" in found) + gates.octal >= 2),
-            (CHAIN, joins),
+            (CHAINS, joins),
             (listed() if b".join(" in found else CHAIN, b".join(" in found)):
         pos = lo
         while present and (m := pattern.search(data, pos, hi)) is not None:

@@ -6,6 +6,7 @@ lines from being scanned line by line. Split from `secrets` (session 31, module 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 
 from moderator_app.core.formats import native
@@ -20,6 +21,7 @@ from moderator_app.core.formats.secrets import (
 from moderator_app.core.formats.secrets_bytes import DECIMALS
 from moderator_app.core.formats.secrets_decode import (
     BASE64,
+    ESCAPE_VIEWS,
     HEX,
     PLAIN_MARKERS,
     encoded_spots,
@@ -204,7 +206,8 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
     return None
 
 
-def _decoded_hit(raw: bytes, depth: int = 0) -> SecretHit | None:
+def _decoded_hit(raw: bytes, depth: int = 0,
+                 read: set[tuple[int, bytes]] | None = None) -> SecretHit | None:
     """A secret in a decoded view of the line (`secrets_decode.views`: percent-escapes,
     character escapes, base64 and hex runs), or None. A text view is decoded once more
     (`depth`; base64 in percent-escapes or `\\x` escapes too, the review's R10: they were
@@ -212,15 +215,22 @@ def _decoded_hit(raw: bytes, depth: int = 0) -> SecretHit | None:
     The views of base64 and hex runs (bytes, and text under `_ALONE`) are read together, up
     to `_BATCH` bytes (`_batch_hit`), and one by one, in order, only when together they hold
     something: with no count of runs bounding a line (R5), a 6 MB line of 250,000 short runs
-    read one by one took 6.4 s (bytes) and ~2.8 s (text, session 33's review R15)."""
+    read one by one took 6.4 s (bytes) and ~2.8 s (text, session 33's review R15). A text
+    escape view is read once a depth (`read`, digests: the decoders commute, and e_mixlong's
+    percent view's octal view is its octal view's percent view; session 40, speed)."""
     pending: list[tuple[str, bytes, bool, int]] = []
     size = 0
+    read = set() if read is None else read
     for how, decoded, text, column in views(raw):
         if text and (how not in _BATCHED or len(decoded) > _ALONE):
             found = _batch_hit(raw, pending, depth)
             pending, size = [], 0
-            if found is None:
-                found = _one_hit(raw, how, decoded, text, column, depth)
+            key = (depth, hashlib.blake2b(decoded, digest_size=16).digest()) \
+                if how in ESCAPE_VIEWS else None
+            if found is None and key not in read:
+                if key is not None:
+                    read.add(key)
+                found = _one_hit(raw, how, decoded, text, column, depth, read)
         else:
             pending.append((how, decoded, text, column))
             size += len(decoded)
@@ -281,11 +291,11 @@ def _together(pending: list[tuple[str, bytes, bool, int]], depth: int) -> bool:
 
 
 def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
-             depth: int) -> SecretHit | None:
+             depth: int, read: set[tuple[int, bytes]] | None = None) -> SecretHit | None:
     """What one view holds, named as `_decoded_hit` says."""
     inner = _view_hit(decoded, text, how)
     if inner is None and text and not depth:
-        inner = _decoded_hit(decoded, depth + 1)
+        inner = _decoded_hit(decoded, depth + 1, read)
     if inner is None:
         return None
     if how in (BASE64, HEX):
