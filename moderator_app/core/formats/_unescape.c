@@ -161,6 +161,17 @@ static PyObject *find(Py_buffer *view, Py_ssize_t n, Py_ssize_t pos, span_finder
     return Py_BuildValue("(nn)", span[0], span[1]);
 }
 
+/* `find` on the arguments (data, pos, endpos) of a finder's entry (`decimal`, `html_run`): one
+ * parser of them (session 40). */
+static PyObject *find_in(PyObject *args, span_finder finder)
+{
+    Py_buffer view;
+    Py_ssize_t pos, hi;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &hi))
+        return NULL;
+    return find(&view, hi < view.len ? hi : view.len, pos, finder);
+}
+
 static char *unquote_body(const unsigned char *s, Py_ssize_t n, char *out)
 {
     Py_ssize_t i = 0;
@@ -714,11 +725,7 @@ static int decimal_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, Py
 
 static PyObject *decimal(PyObject *self, PyObject *args)
 {
-    Py_buffer view;
-    Py_ssize_t pos, hi;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &hi))
-        return NULL;
-    return find(&view, hi < view.len ? hi : view.len, pos, decimal_find);
+    return find_in(args, decimal_find);
 }
 
 /* The bytes of the list at s[start, end) (`decimal_find`'s span: numbers of 1-3 digits, no
@@ -1449,15 +1456,18 @@ static inline Py_ssize_t run_fill(const unsigned char *s, Py_ssize_t j, Py_ssize
     return j;
 }
 
+/* The index of the first byte `c` in s[i, n), or -1: where `esc_run` and `html_run` try next. */
+static inline Py_ssize_t next_of(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int c)
+{
+    const unsigned char *at = i < n ? memchr(s + i, c, (size_t)(n - i)) : NULL;
+    return at == NULL ? -1 : at - s;
+}
+
 static int esc_run_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, int kinds,
                         Py_ssize_t span[2])
 {
     Py_ssize_t i = pos < 0 ? 0 : pos;
-    while (i < n) {
-        const unsigned char *bs = memchr(s + i, '\\', (size_t)(n - i));
-        if (bs == NULL)
-            return 0;
-        i = bs - s;
+    while ((i = next_of(s, i, n, '\\')) >= 0) {
         Py_ssize_t j = run_escape(s, i, n, kinds), stop = i + 1;
         int count = j < 0 ? 0 : 1;
         while (count > 0 && count < 4) {
@@ -1519,11 +1529,7 @@ static inline Py_ssize_t html_ref(const unsigned char *s, Py_ssize_t i, Py_ssize
 static int html_run_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t span[2])
 {
     Py_ssize_t i = pos < 0 ? 0 : pos;
-    while (i < n) {
-        const unsigned char *amp = memchr(s + i, '&', (size_t)(n - i));
-        if (amp == NULL)
-            return 0;
-        i = amp - s;
+    while ((i = next_of(s, i, n, '&')) >= 0) {
         int hex = i + 2 < n && (s[i + 2] == 'x' || s[i + 2] == 'X');
         Py_ssize_t j = i, len;
         int count = 0;
@@ -1543,11 +1549,7 @@ static int html_run_find(const unsigned char *s, Py_ssize_t n, Py_ssize_t pos, P
 
 static PyObject *html_run(PyObject *self, PyObject *args)
 {
-    Py_buffer view;
-    Py_ssize_t pos, hi;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &pos, &hi))
-        return NULL;
-    return find(&view, hi < view.len ? hi : view.len, pos, html_run_find);
+    return find_in(args, html_run_find);
 }
 
 static PyMethodDef methods[] = {
