@@ -57,9 +57,21 @@ class SubmissionOpener(QObject):
         # it: core/verify/isolated.py); windows made by tests start theirs when they open.
         self.start_ahead = False
 
+    def dialog_folder(self) -> str:
+        """Where File > Open and Open a review queue start: the folder that holds the open
+        submission (its queue, most often), else the one that held the last submission
+        opened, else the working directory (""). Session 40's walk: the queue's dialog opened
+        in the directory the app was started from, far from any submission."""
+        paths = self.w.session.paths or [Path(p) for p in self.w.recent()[:1]]
+        folder = paths[0].parent if paths else None
+        try:
+            return str(folder) if folder is not None and folder.is_dir() else ""
+        except OSError:  # a name too long, a folder that cannot be looked up
+            return ""
+
     def file_dialog(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
-            self.w, "Open submission", "",
+            self.w, "Open submission", self.dialog_folder(),
             "Submissions (*.jsonl *.zst *.zip *.tar *.tar.gz *.tgz *.tar.zst "
             + " ".join(f"*{ext}" for ext in dict.fromkeys((*VIDEO_EXTS, *SNIFFED_VIDEO_EXTS)))
             + ");;All files (*)")
@@ -67,7 +79,8 @@ class SubmissionOpener(QObject):
             self.open_paths([Path(f) for f in files])
 
     def folder_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self.w, "Open submission folder")
+        folder = QFileDialog.getExistingDirectory(self.w, "Open submission folder",
+                                                  self.dialog_folder())
         if folder:
             self.open_paths([Path(folder)])
 

@@ -470,6 +470,6 @@ def _offer_next(window, panel: QueuePanel) -> None:
 def open_queue_dialog(window) -> None:
     """File > Open queue: choose a folder of submissions."""
     folder = QFileDialog.getExistingDirectory(window, "Open a review queue (a folder of "
-                                              "submissions)")
+                                              "submissions)", window.opener.dialog_folder())
     if folder:
         show_queue(window, Path(folder))

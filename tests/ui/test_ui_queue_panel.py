@@ -52,6 +52,32 @@ def window(qtbot, tmp_path, monkeypatch):
     w.shutdown()
 
 
+def test_the_open_dialogs_start_beside_the_open_submission(qtbot, window, queue,
+                                                           monkeypatch, tmp_path):
+    # Session 40's walk on Xvfb: File > Open a review queue started in the directory the app
+    # was started from, not where the submissions are.
+    from PySide6.QtWidgets import QFileDialog
+
+    from moderator_app.ui.queue_panel import open_queue_dialog
+
+    asked: list[tuple] = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a: asked.append(a) or ""))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        staticmethod(lambda *a: asked.append(a) or ([], "")))
+    assert window.opener.dialog_folder() == ""  # nothing opened yet: the working directory
+    window.open_paths([queue / "a-first"])
+    wait_idle(qtbot, window)
+    open_queue_dialog(window)
+    window.opener.folder_dialog()
+    window.opener.file_dialog()
+    assert [a[2] for a in asked] == [str(queue)] * 3
+    assert asked[0][1] == "Open a review queue (a folder of submissions)"
+    # the folder gone since: the working directory again, never an error
+    window.session.set_paths([tmp_path / "gone" / "sub"])
+    assert window.opener.dialog_folder() == ""
+
+
 def test_queue_lists_filters_opens_and_offers_the_next(qtbot, window, queue):
     assert by_action()["next_submission"].keys == "Ctrl+Shift+N"
     assert "open_queue" in window.actions
