@@ -45,6 +45,7 @@ from typing import NamedTuple
 from moderator_app.core.formats import native, secrets_bytes, secrets_chars, secrets_octets
 from moderator_app.core.formats import secrets_runs as runs
 from moderator_app.core.formats.secrets import markers_of
+from moderator_app.core.formats.secrets_basen import spelled_in, spelled_spots, spelled_views
 from moderator_app.core.formats.secrets_bytes import byte_views
 from moderator_app.core.formats.secrets_chars import char_views
 from moderator_app.core.formats.secrets_join import (
@@ -269,6 +270,7 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         yield secrets_octets.OCTETS, view, text, column
         if not text and (printable := secrets_bytes._printable(view)):
             yield secrets_octets.OCTETS, printable, True, column
+    yield from spelled_views(raw, is_text)  # (base32, Ascii85, uuencode; numbers' dumps)
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
@@ -509,12 +511,13 @@ class EncodedGates(NamedTuple):
     chars: bool
     octets: bool = False
     shells: tuple[bytes, ...] = ()  # (`secrets_runs.SHELL_MARKERS`: a pass of their own)
+    spelled: bool = False  # (`secrets_basen.spelled_in`: base-N runs, dumps of numbers)
 
     @property
     def open(self) -> bool:
         """Whether any of them may lead `encoded_spots` to a line (`%` apart)."""
         return bool(self.found or self.plain or any(self.byte_gates) or self.octal
-                    or self.chars or self.octets or self.shells)
+                    or self.chars or self.octets or self.shells or self.spelled)
 
 
 def encoded_gates(window: bytes | memoryview) -> EncodedGates:
@@ -522,7 +525,7 @@ def encoded_gates(window: bytes | memoryview) -> EncodedGates:
     return EncodedGates(markers_of(window, ENCODED_MARKERS), markers_of(window, PLAIN_MARKERS),
                         secrets_bytes.gates(window), bool(markers_of(window, OCTAL_MARKERS)),
                         secrets_chars.chars_in(window), secrets_octets.octets_in(window),
-                        markers_of(window, runs.SHELL_MARKERS))
+                        markers_of(window, runs.SHELL_MARKERS), spelled_in(window))
 
 
 def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
@@ -546,6 +549,7 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
                                  gates.byte_gates)
     spots += secrets_chars.spots(data, lo, hi, gates.chars)
     spots += secrets_octets.spots(data, lo, hi, gates.octets)
+    spots += spelled_spots(data, lo, hi, gates.spelled)
     if gates.plain:  # (a plain key of a lower-case family, `secrets_public.plain_family`; a
         # SIMD pass apart: with them, 22 markers in one pass cost 1.7 ns a byte, 14 0.5)
         spots += _plain_spots(data, lo, hi, gates.plain)

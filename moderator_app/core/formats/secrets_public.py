@@ -18,6 +18,7 @@ from moderator_app.core.formats.secrets import (
     markers_of,
     scan_line,
 )
+from moderator_app.core.formats.secrets_basen import explained
 from moderator_app.core.formats.secrets_bytes import DECIMALS
 from moderator_app.core.formats.secrets_decode import (
     BASE64,
@@ -26,6 +27,7 @@ from moderator_app.core.formats.secrets_decode import (
     PLAIN_MARKERS,
     encoded_spots,
     hex_text,
+    is_text,
     views,
 )
 from moderator_app.core.formats.secrets_read import (
@@ -156,8 +158,9 @@ def scan_public(raw: bytes) -> SecretHit | None:
     if hit is not None:
         return hit
     hit = _decoded_hit(raw)
-    if hit is None and candidate:
-        hit = reader_hit(raw)
+    if hit is None and candidate:  # (base32 runs of text blanked: `secrets_basen.explained`)
+        plain = explained(raw, is_text)
+        hit = reader_hit(plain) if plain is raw or reader_candidate(plain) else None
     return hit
 
 

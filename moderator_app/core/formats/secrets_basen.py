@@ -1,0 +1,234 @@
+"""A secret in a base-N text encoding other than base64 and hex: base32 (RFC 4648 and its
+`hex` alphabet), Ascii85 (Adobe's `<~...~>`), uuencode and xxencode; read by
+`withhold` and `verify` alike (session 40, spell; issue 15, QA s39 T6 h39_02/05/06).
+
+`base32 cloud.token` wraps its output at 76 characters; `uuencode` writes `begin 644 name`,
+then rows led by their length (`M` for 45 bytes); Python's `a85encode(adobe=True)` writes
+`<~...~>`. Each is the key to anyone who decodes it; the base64 view read base32's rows as
+base64 (no text) and none of the others: `withhold` published all three, `verify` named none.
+
+One view, table-driven (`_FAMILIES`): a family is its marker (or, for base32, a run of its
+characters) and its finder, which cuts a run of its breaks (real or escaped) and decodes it. What decodes to text is read for the families and patterns; bytes by the byte
+patterns and their printable stretches, as `od -b`'s are. An honest base32 or uuencode of a
+text is that text read again.
+
+Bounded: each family's gate is one `translate` and a substring search (a run of `_B32_MIN`
+base32 characters; a uuencode's `begin ` and a full row; Ascii85's `<~`), its rows found by
+one regex a run, at most `_DECODED_MAX` decoded bytes a line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+from collections.abc import Callable, Iterator
+
+from moderator_app.core.formats import secrets_radix
+from moderator_app.core.formats.secrets_bytes import _printable
+
+BASE32 = "a base32 run in it is decoded"
+ASCII85 = "an Ascii85 span in it is decoded"
+UUENCODE = "a uuencode or xxencode body in it is decoded"
+
+_BR = rb"(?:\r?\n|\\r\\n|\\n)"
+_B32_MIN = 24  # characters of a run (a key's 15+ bytes)
+_B32_ROW = 16  # characters of a row, the gate's needle (`basenc -w 16`: the run is wrapped)
+# a base32 run: upper-case letters and 2-7 (or base32hex's 0-9 and A-V), rows of one width
+# broken as a file's lines are (coreutils: 76), `=` padding at its end; one case throughout
+_B32 = re.compile(rb"[A-Z0-9](?:(?<![A-Za-z0-9+/][A-Z0-9])|(?<=\\[nrt][A-Z0-9])|(?<=^[A-Z0-9]))"
+                  rb"(?:[A-Z0-9]{15,127}" + _BR + rb"(?:[A-Z0-9]{16,128}" + _BR + rb")*"
+                  rb"[A-Z0-9]{2,128}|[A-Z0-9]{23,})=*(?![A-Za-z0-9+/])")
+_B32_MAP = bytes(97 if (65 <= c <= 90 or 48 <= c <= 57) else 120 for c in range(256))
+_B32_ALPHA = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_B32HEX_ALPHA = b"0123456789ABCDEFGHIJKLMNOPQRSTUV"
+_B32_AS_INT = bytes.maketrans(_B32_ALPHA, b"0123456789abcdefghijklmnopqrstuv")
+_BREAK = re.compile(_BR)
+_UU_ROW = re.compile(rb"(?:" + _BR + rb")([ -z]{2,90}?)(?=" + _BR + rb"|$)")
+_JSON_ESCAPE = re.compile(rb'\\([nrt"\\/])')  # (a row as a JSON line writes it)
+_UU_ALPHA = bytes(range(32, 97))
+_XX_ALPHA = b"+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_XX_AS_UU = bytes.maketrans(_XX_ALPHA, bytes(range(32, 96)).replace(b" ", b"`"))
+_A85 = re.compile(rb"<~([!-u \r\n]*?)~>")
+_BREAKS = b"\r\n\\nr"  # (a run is upper case: `n` and `r` are its escaped breaks)
+_DECODED_MAX = 1 << 20
+_A85_MAX = 1 << 16  # bytes of an Ascii85 span decoded
+_LEAST = 8
+
+
+def basen_in(data: bytes | memoryview) -> bool:
+    """Whether `data` may hold a run of any family here: `<~`, a `begin ` line, or a run of
+    `_B32_ROW` upper-case letters and digits (base32's, or a digest's: the regex decides)."""
+    raw = bytes(data)
+    return (b"<~" in raw or b"begin " in raw
+            or b"a" * _B32_ROW in raw.translate(_B32_MAP))
+
+
+def spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
+    """Offsets from `lo` of the first place of each line of `data[lo:hi]` where `basen_in`
+    opens (verify asks those lines); `gate`: the range's `basen_in`."""
+    if not gate:
+        return []
+    out: list[int] = []
+    mapped = data[lo:hi].translate(_B32_MAP)
+    for needle, hay, base in ((b"<~", data, lo), (b"begin ", data, lo),
+                              (b"a" * _B32_ROW, mapped, 0)):
+        end = hi - lo + base
+        i = hay.find(needle, base, end)
+        while i >= 0:
+            out.append(i - base)
+            nxt = data.find(b"\n", i - base + lo, hi)
+            if nxt < 0:
+                break
+            i = hay.find(needle, nxt - lo + base, end)
+    return out
+
+
+def _base32(run: bytes) -> bytes | None:
+    """The bytes a base32 run (either alphabet, wrapped) stands for, or None: its characters
+    mapped to `int`'s base-32 digits and read as one number (C speed; `base64.b32decode` is
+    a Python loop, ~7 ms a 5.5 KB run: e_base32's line)."""
+    body = run.translate(None, _BREAKS).rstrip(b"=")
+    if len(body) % 8 in (1, 3, 6) or len(body) < _B32_MIN:
+        return None
+    if body.translate(None, _B32_ALPHA):
+        if body.translate(None, _B32HEX_ALPHA):
+            return None
+        digits = body.lower()  # (base32hex's alphabet is `int`'s)
+    else:
+        digits = body.translate(_B32_AS_INT)
+    bits = 5 * len(body)
+    return (int(digits, 32) >> (bits % 8)).to_bytes(bits // 8, "big")
+
+
+def _unjson(data: bytes) -> bytes:
+    """`data` with a JSON string's escapes undone (`\\\\`, `\\"`, `\\/`) and its escaped
+    line breaks and tabs dropped: a body's rows as a JSON line writes them."""
+    return _JSON_ESCAPE.sub(lambda m: b"" if m.group(1) in b"nrt" else m.group(1), data)
+
+
+def _uu(rows: list[bytes]) -> bytes | None:
+    """The bytes of a uuencode (or xxencode: its alphabet mapped to uuencode's) body's rows,
+    each led by its length, or None when a row is no such row."""
+    rows = [_unjson(row) if 92 in row else row for row in rows]
+    xx = any(row.translate(None, _UU_ALPHA) for row in rows)  # (lower case: xxencode's)
+    out = []
+    for row in rows:
+        if xx:
+            row = row.translate(_XX_AS_UU)
+        try:
+            out.append(binascii.a2b_uu(row))
+        except binascii.Error:
+            return None
+    return b"".join(out)
+
+
+def _uu_bodies(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """(column, bytes) of each uuencode / xxencode body after a `begin MODE NAME` line."""
+    at = raw.find(b"begin ")
+    while at >= 0:
+        rows, brk = [], _BREAK.search(raw, at)
+        pos = -1 if brk is None else brk.start()
+        while pos >= 0 and (m := _UU_ROW.match(raw, pos)) is not None and m.group(1) != b"end":
+            row = m.group(1)
+            if row in (b"`", b" ", b"+"):
+                break  # (a zero-length row: the body's end)
+            rows.append(row)
+            pos = m.end()
+        if rows and (got := _uu(rows)) is not None:
+            yield at + 1, got
+        at = raw.find(b"begin ", at + 6)
+
+
+def _a85(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """(column, bytes) of each Adobe Ascii85 span `<~...~>`."""
+    for m in _A85.finditer(raw):
+        if m.end() - m.start() > _A85_MAX:
+            continue  # (`a85decode` is a Python loop; a key's span is short)
+        body = _unjson(m.group(1)).translate(None, b"\r\n\t ")
+        try:
+            yield m.start() + 1, base64.a85decode(body)
+        except ValueError:
+            continue
+
+
+@functools.lru_cache(maxsize=4)
+def _b32_runs(raw: bytes) -> tuple[tuple[int, int, bytes], ...]:
+    """(start, end, bytes) of each base32 run of `raw` (asked by `basen_views` and by
+    `explained` of one line: found and decoded once)."""
+    if b"a" * _B32_ROW not in raw.translate(_B32_MAP):
+        return ()
+    return tuple((m.start(), m.end(), got) for m in _B32.finditer(raw)
+                 if m.end() - m.start() >= _B32_MIN and (got := _base32(m.group())) is not None)
+
+
+def explained(raw: bytes, is_text: Callable[[bytes], bool]) -> bytes:
+    """`raw` with each base32 run that decodes to text blanked (spaces: a JSON line stays
+    one), for the reader's view (`secrets_read.reader_hit`): such a run is an encoding, its
+    text read by `basen_views`, no key written as it is; its rows read as high-entropy
+    runs were ~60 % of a line's cost (e_base32, QA s39 T7). A key's characters decode to
+    bytes that are no text: its run is kept."""
+    runs = [(start, end) for start, end, got in _b32_runs(raw) if is_text(got)]
+    if not runs:
+        return raw
+    out = bytearray(raw)
+    for start, end in runs:
+        out[start:end] = b" " * (end - start)
+    return bytes(out)
+
+
+def _b32_found(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """(column, bytes) of each base32 run (`_b32_runs`)."""
+    return ((start + 1, got) for start, _, got in _b32_runs(raw))
+
+
+# The families: (how, the marker a line must hold, or None for `_B32_MAP`'s run; the finder
+# of (column, bytes) a run). A new encoding is a row here and its finder.
+_FAMILIES = ((ASCII85, b"<~", _a85), (UUENCODE, b"begin ", _uu_bodies),
+             (BASE32, None, _b32_found))
+
+
+def basen_views(raw: bytes) -> Iterator[tuple[str, bytes, int]]:
+    """(how, bytes, column) of each run of the families here (`_FAMILIES`) that decodes to
+    `_LEAST`+ bytes, at most `_DECODED_MAX` bytes a line."""
+    left = _DECODED_MAX
+    for how, marker, finder in _FAMILIES:
+        if marker is not None and marker not in raw:
+            continue
+        for column, got in finder(raw):
+            if len(got) < _LEAST:
+                continue
+            left -= len(got)
+            if left < 0:
+                return
+            yield how, got, column
+
+
+def spelled_in(data: bytes | memoryview) -> bool:
+    """Whether `data` may hold a run of this module's families or a dump of numbers
+    (`secrets_radix`): verify's gate for both (`secrets_decode.encoded_gates`)."""
+    return basen_in(data) or secrets_radix.radix_in(data)
+
+
+def spelled_spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
+    """`spots` of both (verify asks those lines; `gate`: the range's `spelled_in`)."""
+    if not gate:
+        return []
+    window = memoryview(data)[lo:hi]
+    return (spots(data, lo, hi, basen_in(window))
+            + secrets_radix.spots(data, lo, hi, secrets_radix.radix_in(window)))
+
+
+def spelled_views(raw: bytes, is_text: Callable[[bytes], bool]
+                  ) -> Iterator[tuple[str, bytes, bool, int]]:
+    """(how, view, whether it is text, column) of each run of this module's families and each
+    dump of numbers in `raw`, read alone: a view that is no text is read as bytes, then its
+    16+ printable stretches as text (as `od -b`'s are, `secrets_octets`)."""
+    found = [(secrets_radix.RADIX, got, column) for got, column in secrets_radix.radix_views(raw)]
+    found += list(basen_views(raw))
+    for how, got, column in found:
+        text = is_text(got)
+        yield how, got, text, column
+        if not text and (printable := _printable(got)):
+            yield how, printable, True, column
