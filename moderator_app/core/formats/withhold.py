@@ -31,12 +31,11 @@ from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of, unescape_json
 from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
+from moderator_app.core.formats.secrets_parts import numbered_parts, numbered_parts_in
 from moderator_app.core.formats.secrets_public import (
     has_format,
     may_hold_public_secret,
     named_value_near,
-    numbered_parts,
-    numbered_parts_in,
     reader_spots,
     scan_public,
 )
