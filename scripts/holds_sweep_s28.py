@@ -90,12 +90,15 @@ def load(folder: Path):
     return truth, kept, kinds, (ends[-1] if ends else None), sig, scan, video.name
 
 
-def cell(kept, kinds, run_end, sig, frozen, given):
+def cell(kept, kinds, run_end, sig, frozen, given, look=None):
     from moderator_app.core.sync.analysis import analyze
     from moderator_app.core.sync.run import wait_notes
     from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
-    a = analyze(kept, sig, DEFAULT_THRESHOLDS, given, run_end, input_kinds=kinds)
+    # the full-resolution look of a warned hold (session 40: core/sync/finer_beat.py), as
+    # `run.analyze_result` passes it; a product before it takes none
+    more = {"look": look} if look is not None else {}
+    a = analyze(kept, sig, DEFAULT_THRESHOLDS, given, run_end, input_kinds=kinds, **more)
     said = wait_notes(frozen, a)
     return {"sug": a.suggested_offset_s,
             "sync": [(f.rule, f.video_start_s, f.video_end_s) for f in a.findings
@@ -117,11 +120,21 @@ def row(name: str, folder: Path) -> dict:
                  "t0": t0, "tamper": {k: tam.get(k) for k in
                                       ("video_s", "video_start_s", "video_end_s", "size_s")
                                       if tam.get(k) is not None}}
+    look = _look(folder / vname, scan)
     for o in OFFSETS:
         given = None if o == "auto" else t0 if o == "truth" else t0 + (
             float(o[:-1]) / sig.fps if o.endswith("f") else float(o))
-        out[o] = cell(kept, kinds, run_end, sig, frozen, given)
+        out[o] = cell(kept, kinds, run_end, sig, frozen, given, look)
     return out
+
+
+def _look(video: Path, scan):
+    """The product's full-resolution look of the video (None before session 40 had one)."""
+    try:
+        from moderator_app.core.sync.finer_beat import video_look
+    except ImportError:
+        return None
+    return video_look(video, lambda: scan)
 
 
 def sweep(out_path: Path, sets: list[str], only: str | None,

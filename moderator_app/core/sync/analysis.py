@@ -47,6 +47,7 @@ from . import (
     splices,
 )
 from .combine import by_chance, combine, near
+from .finer_beat import Look, finer_waits
 from .fit import (
     SUPPORT_AFTER_S,
     SUPPORT_BEFORE_S,
@@ -67,7 +68,8 @@ COARSE_GRID = 4  # the second scale (the first is the signals' own 8x8)
 
 
 def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
-            run_duration_s: float | None = None, input_kinds=None) -> SyncAnalysis:
+            run_duration_s: float | None = None, input_kinds=None,
+            look: Look | None = None) -> SyncAnalysis:
     """The sync analysis (`_analyze`), with the held pictures it does not explain
     (core/sync/freeze.py: found at every offset at which the video covers the run when there
     is no offset; `run_duration_s`, run_start to run_end, narrows those offsets; a finding
@@ -77,7 +79,10 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     game's own animation clock shows (core/sync/pace.py: no offset either), and where a
     clock the game draws changes its schedule (core/sync/clock.py).
     `input_kinds`: beside `run_s`, the log's name for each input (a press's button), or
-    None: the offset then also answers to the kind the game reacts to first (`kinds`)."""
+    None: the offset then also answers to the kind the game reacts to first (`kinds`).
+    `look`: the recording read again at full resolution over a few held pictures
+    (`finer_beat.video_look`), or None: a warned hold is then read at the sample points
+    alone."""
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
         _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
     res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
@@ -91,10 +96,20 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     # NOOPs and resumed as an answer: the game's wait, no `sync.no_reaction` (ticking.py,
     # QA s37 T2; not in `res.waits`: the scan's `video.frozen` is read as before)
     ticking = ticking_waits(res, run_s, sig, th, input_kinds, run_duration_s)
+    holds = [(w.start_s, w.end_s) for w in lagged + ticking]
     held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
-                                  input_kinds, explained,
-                                  [(w.start_s, w.end_s) for w in lagged + ticking]) + \
-        repeats.repeat_drift(res, run_s, sig, th)
+                                  input_kinds, explained, holds)
+    # a warned hold whose beacon beats between the sample points: read again at full
+    # resolution (finer_beat.py, QA s39 T2), the warnings read anew with its waits
+    finer = finer_waits(res, run_s, sig, th, input_kinds, run_duration_s, look,
+                        [*res.findings, *held])
+    if finer:
+        widened.clear()
+        explained.clear()
+        held = freeze.frozen_findings(res, run_s, sig, th, run_duration_s, widened,
+                                      input_kinds, explained,
+                                      holds + [(w.start_s, w.end_s) for w in finer])
+    held += repeats.repeat_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):

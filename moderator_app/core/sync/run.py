@@ -19,6 +19,7 @@ from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.sync import align, stats
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
+from moderator_app.core.sync.finer_beat import video_look
 from moderator_app.core.sync.hidden import hides_no_press
 from moderator_app.core.sync.inputs import idle_stretches, inputs
 from moderator_app.core.sync.signals import frame_signals, from_scan
@@ -151,8 +152,25 @@ def analyze_result(result, thresholds: Thresholds | None = None,
         else None
     th = thresholds or DEFAULT_THRESHOLDS
     a = analyze(kept, sig, th, offset_s, getattr(result, "run_duration_s", None),
-                input_kinds=kinds)
+                input_kinds=kinds, look=video_look(result.video_path, _scan_of(result, scan)))
     return with_silent(a, idle, th.sync_activity_gap_s)
+
+
+def _scan_of(result, scan):
+    """The integrity scan a full-resolution look reads its frames' times from
+    (`finer_beat.video_look`): the verification's, else the scan's cache, read when asked
+    (the signals were read from it: a cache hit, no decode)."""
+    def scan_of():
+        if scan is not None:
+            return scan
+        from moderator_app.core.video.scan import run_scan
+
+        videos = result.submission.videos
+        digest = result.report.digest_for(videos[0].name) if videos else None
+        return run_scan(result.video_path, sha256=digest.sha256 if digest else None,
+                        finer=False)
+
+    return scan_of
 
 
 def _r(x, nd=3):

@@ -42,6 +42,9 @@ way the lantern already faced (shown as nothing); the DOWN after them steps the 
 bar, 24 points against the beacon's 2 after it (12x the "usual change", which is the beacon
 itself): `sync.no_reaction` at every offset on the three genuine runs. -freezeend's edited
 freeze inside the same wait stops the beacon for 4.26 s and keeps its warning.
+A beat too small for the sample points (a 1-px beacon between their rows, QA s39 T2) is read
+at full resolution by finer_beat.py, over a hold a `sync.no_reaction` would cover, with
+`reach`, `ending` and `game_wait` from here.
 `analysis.analyze` gives them to `freeze.frozen_findings` as the game's waits (`holds=`):
 no `sync.no_reaction` over them, and the reactions' findings inside them are explained. They
 are not added to `SyncAnalysis.waits`: a scan's `video.frozen` is read as before (its own
@@ -66,7 +69,7 @@ from .freeze import (
 )
 from .records import GameWait, SyncAnalysis
 from .signals import FrameSignals
-from .wait_presses import wait_presses
+from .wait_presses import WaitPresses, wait_presses
 
 # The longest stretch of a ticking hold with no small change at all: the beacon of QA s37's
 # synth_glider beats every 0.33 s; session 37's freezes rule reads a living still by the same
@@ -89,12 +92,13 @@ def ticks_throughout(sig: FrameSignals, p: int, q: int) -> bool:
     return bool(_beating(sig, p, q))
 
 
-def beats_through(sig: FrameSignals, p: int, q: int) -> bool:
+def beats_through(sig: FrameSignals, p: int, q: int, beat: list[int] | None = None) -> bool:
     """Does a place that beats throughout the still stretch p..q (`ticks_throughout`) also
     change within `TICK_GAP_S` before its first held frame and within `TICK_GAP_S` after
     its first changed frame? Then the game's own clock beat on through the hold and past
     both its edges: the footage was never held (an edit's frozen picture stops every beat;
-    review R5's dot, drawn only inside the freeze, does not beat before it). QA s38 T2."""
+    review R5's dot, drawn only inside the freeze, does not beat before it). QA s38 T2.
+    `beat`: `_beating(sig, p, q)` when the caller has it (read once a hold)."""
     places = _places(sig)
     if places is None or q + 1 >= len(sig):
         return False
@@ -103,10 +107,11 @@ def beats_through(sig: FrameSignals, p: int, q: int) -> bool:
     b = int(np.searchsorted(t, t[q + 1] + TICK_GAP_S + 1e-9))
     before, after = np.asarray(places[a:p]), np.asarray(places[q + 2:b])
     return any(bool((before[:, j] > 0).any()) and bool((after[:, j] > 0).any())
-               for j in _beating(sig, p, q))
+               for j in (_beating(sig, p, q) if beat is None else beat))
 
 
-def ends_in_one_place(sig: FrameSignals, p: int, q: int) -> bool:
+def ends_in_one_place(sig: FrameSignals, p: int, q: int,
+                      beat: list[int] | None = None) -> bool:
     """Does the change that ends the still stretch p..q lie in one place? Its first changed
     frame after the hold with a change outside the beating places (`_beating`; looked for
     up to `freeze.WAIT_LATE_FRAMES` frames on) changes tiles that touch one another (one
@@ -114,15 +119,16 @@ def ends_in_one_place(sig: FrameSignals, p: int, q: int) -> bool:
     an edited freeze's end shows every answer it hid in the same frame. Review s39 R4:
     genuine@r46's picture frozen 30.5-37.065 s with the beacon's 2x2 kept alive ends with
     the gear bar (fine tiles (1, 7), (1, 8)) and the hidden LEFT's flame (rows 9) at once;
-    the honest wait ends with the gear bar alone, as do the 12 QA s38 lantern runs'."""
+    the honest wait ends with the gear bar alone, as do the 12 QA s38 lantern runs'.
+    `beat`: `_beating(sig, p, q)` when the caller has it."""
     places = _places(sig)
     if places is None:
         return True
-    beat = set(_beating(sig, p, q))
+    beating = set(_beating(sig, p, q) if beat is None else beat)
     g = int(round(places.shape[1] ** 0.5))
     for k in range(q + 1, min(q + 2 + WAIT_LATE_FRAMES, len(sig))):
         cells = {divmod(j, g) for j in np.flatnonzero(np.asarray(places[k]) > 0).tolist()
-                 if j not in beat}
+                 if j not in beating}
         if cells:
             return _clusters(cells) == 1
     return True
@@ -183,43 +189,60 @@ def ticking_waits(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     wp = wait_presses(a, run_s, sig, th, input_kinds)
     if wp is None:
         return ()
-    e, x, kinds, t, fps, used, within = wp.e, wp.x, wp.kinds, wp.t, wp.fps, wp.used, wp.within
+    got_reach = reach(a, sig, wp, run_duration_s)
+    if got_reach is None:
+        return ()
+    lo, hi, base = got_reach
+    x, kinds, t, fps, used, within = wp.x, wp.kinds, wp.t, wp.fps, wp.used, wp.within
     late = NOTE_LATE_FRAMES / fps
     through_late = WAIT_LATE_FRAMES / fps
-    if used:
-        base = float(a.offset_used_s)  # type: ignore[arg-type]
-        reach = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
-        lo, hi = base - reach, base + reach
-    else:
-        grid = covering_offsets(a, sig, e, run_duration_s)
-        if not len(grid):
-            return ()
-        lo, hi = float(grid[0]), float(grid[-1])
-        base = (lo + hi) / 2
     out = []
     for p, q in still_spans(sig).tolist():
         if p <= 0 or q >= len(sig) - 1:
             continue  # not inside the footage: nothing resumes
         f0, f1 = float(t[p]), float(t[q]) + 1.0 / fps
-        if f1 - f0 < WAIT_HELD_S or not ticks_throughout(sig, p, q):
+        if f1 - f0 < WAIT_HELD_S:
+            continue
+        beat = _beating(sig, p, q)  # once a hold: the three tests below read it
+        if not beat:
             continue
         # the beat past both edges: the game's clock never stopped (QA s38 T2), and the
         # change that ends it is one answer, not an edit's catch-up (review s39 R4)
-        through = beats_through(sig, p, q) and ends_in_one_place(sig, p, q)
+        through = beats_through(sig, p, q, beat) and ends_in_one_place(sig, p, q, beat)
         if not through and not resumes_gradually(sig.picture_change, q, fps,
                                                  ratio=RESUME_RATIO, frames=1):
             continue
-        got = _ending(x, kinds, f0, f1, within, through_late if through else late, lo, hi,
+        got = ending(x, kinds, f0, f1, within, through_late if through else late, lo, hi,
                       base, used, through)
         if got is not None:
-            o, c = got
-            out.append(GameWait(round(f0, 3), round(f1, 3), round(float(x[c]) + o, 3),
-                                kinds[c], round(o, 4), 0, (0.0, 0.0),
-                                round(float(x[c - 1]) + o, 3)))
+            out.append(game_wait(f0, f1, x, kinds, *got))
     return tuple(out)
 
 
-def _ending(x: np.ndarray, kinds: list[str], f0: float, f1: float, within: float,
+def reach(a: SyncAnalysis, sig: FrameSignals, wp: WaitPresses, run_duration_s: float | None
+          ) -> tuple[float, float, float] | None:
+    """(lo, hi, base): the offsets a hold's ending press is looked for at (a moderator's,
+    `freeze.WAIT_REACH_S` either side unless suggested; with none used, every offset at
+    which the video covers the run, `base` their middle); None when there is none."""
+    if wp.used:
+        base = float(a.offset_used_s)  # type: ignore[arg-type]
+        r = 0.0 if a.suggested_offset_s is not None else WAIT_REACH_S
+        return base - r, base + r, base
+    grid = covering_offsets(a, sig, wp.e, run_duration_s)
+    if not len(grid):
+        return None
+    lo, hi = float(grid[0]), float(grid[-1])
+    return lo, hi, (lo + hi) / 2
+
+
+def game_wait(f0: float, f1: float, x: np.ndarray, kinds: list[str], o: float,
+              c: int) -> GameWait:
+    """The wait f0..f1 ended by press `c` at the offset `o` (`ending`'s answer)."""
+    return GameWait(round(f0, 3), round(f1, 3), round(float(x[c]) + o, 3), kinds[c],
+                    round(o, 4), 0, (0.0, 0.0), round(float(x[c - 1]) + o, 3))
+
+
+def ending(x: np.ndarray, kinds: list[str], f0: float, f1: float, within: float,
             late: float, lo: float, hi: float, base: float, used: bool,
             ignored: bool = False) -> tuple[float, int] | None:
     """(offset, press): the first button pressed inside the hold f0..f1, after one NOOP at

@@ -320,6 +320,26 @@ def _answers(scan: ScanResult, held: list[Span], path: Path | str, timeout_s: fl
     return frames, answers if isinstance(answers, list) else None
 
 
+def spans_rows(scan: ScanResult, path: Path | str, slip: int,
+               spans: Sequence[tuple[float, float]], timeout_s: float = 120.0
+               ) -> list[dict[str, list] | None]:
+    """The frames of the scan from `start` to `end` (video s) of each span decoded again at
+    full resolution (`child_held`, one request for all): per span its rows in the scan's
+    order (`times`, `key`, `points`, `area`, `box`, ...) or None when it was not read whole.
+    The sync asks it of a still it would warn of (core/sync/finer_beat.py): a 1-px beacon
+    between the sample points' rows beats there and nowhere in the scan's signals."""
+    if not spans or scan.signals.frame_count == 0:
+        return [None] * len(spans)
+    held = [Span(FROZEN.id, FROZEN.severity.value, a, b, "") for a, b in spans]
+    frames, answers = _answers(scan, held, path, timeout_s)
+    if answers is None:
+        return [None] * len(spans)
+    out: list[dict[str, list] | None] = [
+        _rows(idx, ans, scan.signals, slip) if idx.shape[0] >= 2 else None
+        for idx, ans in zip(frames, answers, strict=False)]
+    return out + [None] * (len(spans) - len(out))
+
+
 def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
          ) -> ScanResult:
     """`scan` with a warning for each held stretch (`held_inside`) of a picture still to the
