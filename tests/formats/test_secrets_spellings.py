@@ -103,7 +103,8 @@ def test_qa_s39_h39_02_to_06_lines_are_named_with_their_keys(tmp_path):
                                 (h39.DOO_XB, RADIX, "DigitalOcean token"),
                                 (h39.GHU_OD, RADIX, "GitHub token"),
                                 (h39.SHP_85, ASCII85, "Shopify token"),
-                                (h39.RKT_UU, UUENCODE, "Stripe test key")):
+                                (h39.RKT_UU + "\n$ stripe status", UUENCODE,
+                                 "Stripe test key")):
         refused_and_named(tmp_path, obs_line(summary), how, label)
 
 

@@ -45,7 +45,9 @@ _B32_ALPHA = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _B32HEX_ALPHA = b"0123456789ABCDEFGHIJKLMNOPQRSTUV"
 _B32_AS_INT = bytes.maketrans(_B32_ALPHA, b"0123456789abcdefghijklmnopqrstuv")
 _BREAK = re.compile(_BR)
-_UU_ROW = re.compile(rb"(?:" + _BR + rb")([ -z]{2,90}?)(?=" + _BR + rb"|$)")
+# (a row: characters of either alphabet, a backslash only as a JSON line escapes one; so an
+# escaped line break ends it: the zero-length row "`" then `end` were one row, h39_06's log)
+_UU_ROW = re.compile(rb"(?:" + _BR + rb")((?:[ -\[\]-z]|\\[\\\"/]){1,90}?)(?=" + _BR + rb"|$)")
 _JSON_ESCAPE = re.compile(rb'\\([nrt"\\/])')  # (a row as a JSON line writes it)
 _UU_ALPHA = bytes(range(32, 97))
 _XX_ALPHA = b"+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
