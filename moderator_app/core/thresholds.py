@@ -155,6 +155,12 @@ class ScanThresholds:
         picture coded afresh, not a change: an intra frame re-quantises the whole picture, and
         on textured content 0.1-2 % of the points move by more than codec noise (a capture at
         CFR with a keyframe every 2 s split a 4 s freeze into two under 3 s, issue 12 QA).
+    drift_max, drift_median_s: same-picture frames are not held where the picture's mean luma,
+        its running median over drift_median_s (a flash that comes back is no drift), spans
+        more than drift_max levels within held_window_s around them: a picture whose colours
+        turn a step at a time under every still bar (QA s39 T3's hue cycle: 3.95 levels a
+        step at most, 16.26 over 6 s) is no held frame; a held frame repeats one mean
+        (edited freezes in the census of sessions 39-40: at most 0.23 levels).
     hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
         the median per-frame motion before it (or hold_motion_min) means the encoder dropped
         repeats of a still picture (VFR) or the game paused, not that footage is missing.
@@ -224,6 +230,8 @@ class ScanThresholds:
     held_window_s: float = 1.0
     live_gap_s: float = 1.5
     keyframe_noise_max: float = 0.05
+    drift_max: float = 1.0
+    drift_median_s: float = 0.3
     hold_ratio: float = 2.0
     hold_motion_min: float = 2.0
     moved_on_min: float = 1.25

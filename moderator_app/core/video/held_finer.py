@@ -50,6 +50,13 @@ freeze 31.15-35.15 s stops it. Each change's box is a place; where one place cha
 `rhythm` under `LIVING_GAP_S`, stops `freeze_s` or more with nothing changing over its box,
 and resumes at that rhythm, with no other place living through the stop (a cursor moved),
 the stop warns, whatever is drawn elsewhere on the frozen frames (its faint line).
+A still whose only life is such a beacon is read by it too (session 40): in a still to the
+end, a held stretch (`held_inside`) that one place beats through, on past its edges, is no
+held picture (`beaten`: QA s39's human@r57, where a sprite's two moves of a few frames made
+the picture's rhythm); and a warning inside the run whose beacon beats in part of it and
+stops `freeze_s` or more is placed at the stop (`placed`: QA s39 T4, the still's honest
+start read with the edit). Placing only moves a warning: where no stop is found it stays
+whole, so a mark blinking over an edited freeze hides nothing.
 One-sided: anything not read (a span not decoded within the child's CPU budget, frames the
 decode does not match one for one with the scan's, a video process that fails) keeps the
 warning. Never by the log: the picture alone decides (a freeze under NOOPs inside the run
@@ -115,6 +122,14 @@ SAME_PLACE = 0.5
 MARK_POINTS = 1
 
 
+def intra_coded(keys: Sequence[int] | np.ndarray) -> bool:
+    """Is a stream whose frames are keyframes as `keys` says intra-coded: `INTRA_SHARE` or
+    more of them keyframes (MJPEG, FFV1, ffvhuff, ASV2: every frame coded afresh, so a
+    keyframe says nothing of a codec's refinement)?"""
+    k = np.asarray(keys, bool)
+    return k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
+
+
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
             areas: Sequence[int], seen: Sequence[int] | None = None,
             foreign: Sequence[int] | None = None) -> list[float] | None:
@@ -126,7 +141,7 @@ def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
     colours the frame before the hold did not hold (`DRAWN` or more: drawn over it, no
     change; -1: not looked up). None when a frame could not be compared."""
     k = np.asarray(keys, bool)
-    intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
+    intra = intra_coded(k)
     out = []
     for i in range(1, len(times)):
         n, area = int(points[i]), int(areas[i])
@@ -204,7 +219,7 @@ def marks(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
     keyframe tests; a picture shown again and a colour drawn over it count too) with the box where it changed
     (top, left, bottom, right): the places a still to the end lives at (`place_stops`)."""
     k = np.asarray(keys, bool)
-    intra = k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
+    intra = intra_coded(k)
     out = []
     for i in range(1, len(times)):
         n, area = int(points[i]), int(areas[i])
@@ -282,6 +297,71 @@ def place_stops(start_s: float, marked: Sequence[tuple[float, Sequence[int]]],
             if any(_lives_in(o, a, b, freeze_s) for ob, o in where if ob != box):
                 continue
             out.append((a, b, box, pace))
+    return sorted(out)
+
+
+def _beats(times: Sequence[float], freeze_s: float) -> bool:
+    """Do `times` beat: `LIVING_AFTER` changes or more at a `rhythm` under `LIVING_GAP_S`?"""
+    gaps = [y - x for x, y in zip(times, times[1:], strict=False)]
+    return len(times) >= LIVING_AFTER and rhythm(gaps, freeze_s) < LIVING_GAP_S
+
+
+def beaten(start_s: float, a: float, b: float,
+           where: Sequence[tuple[Sequence[int], Sequence[float]]], freeze_s: float) -> bool:
+    """Does one place of a still to the end from `start_s` (`places`) beat through `a`-`b`:
+    at its rhythm inside it, never stopping `freeze_s` there, and beating on after `b` and
+    before `a` (unless `a` starts the still)? Then `a`-`b` is no held picture, however the
+    picture's larger changes fall around it: QA s39's synth_strobe human@r57 docks with a
+    2x2 beacon on and off every 0.33 s from 25.67 s to the end, and a sprite's two moves
+    of a few frames (30.9 s, 38.2 s) made a `rhythm` of 0.018 s of the frames of each move,
+    so `held_inside` read 25.49-30.90 and 30.98-38.21 as held. A beat that runs on past the
+    stretch's edges is the picture's own, not a mark drawn over one freeze."""
+    for _, c in where:
+        inside = [t for t in c if a < t < b]
+        edges = [a, *inside, b]
+        if not _beats(inside, freeze_s) \
+                or max(y - x for x, y in zip(edges, edges[1:], strict=False)) >= freeze_s:
+            continue
+        if _beats([t for t in c if t >= b], freeze_s) and (
+                a <= start_s + 1e-6 or _beats([t for t in c if t <= a], freeze_s)):
+            return True
+    return False
+
+
+def placed(start_s: float, end_s: float, changed: Sequence[float],
+           marked: Sequence[tuple[float, Sequence[int]]], freeze_s: float
+           ) -> list[tuple[float, float, tuple[int, ...], float]]:
+    """A held stretch `start_s`-`end_s` (a warning the picture does not live through,
+    `lives`) read place by place: where one place (`places`, the marks `SETTLE_S` or more
+    after `start_s`) beats at a `rhythm` under `LIVING_GAP_S` inside it and stops `freeze_s`
+    or more, from its last beat to the stretch's end, from the stretch's start to its first,
+    or between two, with its beat on each side of the stop that lies inside the stretch,
+    nothing changing over its box nor a counted change (`changed`) there and no other place
+    living through the stop, the stop is where the picture is held: (start, end, the place's
+    box, its rhythm). QA s39 T4: the edit 31.60-35.60 s of synth_strobe freezeend@r41 stops
+    its 2x2 beacon (every 0.33 s), and the scan's held stretch ran from the still's honest
+    start, 26.49-35.61 s. The stops only place the warning: a stretch with none stays one
+    warning whole (a mark blinking over a freeze keeps it: review V6)."""
+    settled = [(t, bx) for t, bx in marked if t - start_s >= SETTLE_S]
+    where = places(settled)
+    out: list[tuple[float, float, tuple[int, ...], float]] = []
+    for box, c in where:
+        gaps = [y - x for x, y in zip(c, c[1:], strict=False)]
+        pace = rhythm(gaps, freeze_s)
+        if len(c) < LIVING_AFTER or pace >= LIVING_GAP_S:
+            continue
+        edges = [start_s, *c, end_s]
+        for k in range(len(edges) - 1):
+            a, b = edges[k], edges[k + 1]
+            if b - a < freeze_s or (k >= 1 and not _beats(c[:k], freeze_s)) \
+                    or (k < len(c) and not _beats(c[k:], freeze_s)):
+                continue
+            if any(a < t < b and _overlap(box, bx) for t, bx in settled) \
+                    or any(a < t < b for t in changed) \
+                    or any(_lives_in(o, a, b, freeze_s) for ob, o in where if ob != box):
+                continue
+            if not any(x < b and a < y for x, y, _, _ in out):
+                out.append((a, b, box, pace))
     return sorted(out)
 
 
@@ -365,12 +445,14 @@ def ends(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
                           rows["seen"], rows["foreign"])
         if changed is None:
             continue  # a frame not compared: nothing said
-        held = held_inside(s.start_s, changed, freeze_s)
+        marked = marks(rows["times"], rows["key"], rows["points"], rows["area"], rows["box"])
+        where = places([(t, b) for t, b in marked if t - s.start_s >= SETTLE_S])
+        # a stretch a beacon beats through is no held picture (QA s39's human@r57)
+        held = [(a, b) for a, b in held_inside(s.start_s, changed, freeze_s)
+                if not beaten(s.start_s, a, b, where, freeze_s)]
         warned = [_inside(s, a, b, changed) for a, b in held]
         # the picture read place by place: a beacon whose two pictures return (QA s37 T3)
-        for a, b, box, pace in place_stops(s.start_s, marks(
-                rows["times"], rows["key"], rows["points"], rows["area"], rows["box"]),
-                freeze_s):
+        for a, b, box, pace in place_stops(s.start_s, marked, freeze_s):
             if not any(a < y and x < b for x, y in held):
                 warned.append(_at_place(s, a, b, box, pace))
         if warned:
@@ -418,14 +500,26 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
     frames, answers = _answers(scan, held, path, timeout_s)
     if answers is None:
         return scan
-    said: dict[int, Span] = {}
+    said: dict[int, list[Span]] = {}
+    freeze_s = scan.thresholds.freeze_s
     for s, idx, ans in zip(held, frames, answers, strict=False):
-        note = _note(s, _changed(idx, ans, scan.signals, slip), scan.thresholds.freeze_s)
+        rows = _rows(idx, ans, scan.signals, slip)
+        changed = None if rows is None else changes(
+            rows["times"], rows["key"], rows["points"], rows["area"], rows["seen"],
+            rows["foreign"])
+        note = _note(s, changed, freeze_s)
         if note is not None:
-            said[id(s)] = note
+            said[id(s)] = [note]
+        elif rows is not None and changed is not None:
+            # a held stretch a beacon beats through in part: the warning where it stops
+            stops = placed(s.start_s, s.end_s, counted(s.start_s, changed), marks(
+                rows["times"], rows["key"], rows["points"], rows["area"], rows["box"]),
+                freeze_s)
+            if stops:
+                said[id(s)] = [_placed(s, a, b, box, pace) for a, b, box, pace in stops]
     if not said:
         return scan
-    return replace(scan, spans=tuple(said.get(id(s), s) for s in scan.spans))
+    return replace(scan, spans=tuple(x for s in scan.spans for x in said.get(id(s), [s])))
 
 
 def _rows(idx: np.ndarray, ans, sig, slip: int) -> dict[str, list] | None:
@@ -455,14 +549,14 @@ def _rows(idx: np.ndarray, ans, sig, slip: int) -> dict[str, list] | None:
     return rows
 
 
-def _changed(idx: np.ndarray, ans, sig, slip: int) -> list[float] | None:
-    """The times the picture changed (`changes`) in the child's answer `ans` for the scan's
-    frames `idx`; None when it was not read whole or its frames are not the scan's."""
-    rows = _rows(idx, ans, sig, slip)
-    if rows is None:
-        return None
-    return changes(rows["times"], rows["key"], rows["points"], rows["area"], rows["seen"],
-                   rows["foreign"])
+def _placed(s: Span, a: float, b: float, box: tuple[int, ...], pace: float) -> Span:
+    """The warning `s` placed at `a`-`b`, where the place `box` stops (`placed`)."""
+    y0, x0, y1, x1 = box
+    return Span(FROZEN.id, FROZEN.severity.value, a, b, (
+        f"the picture is frozen from {a:.3f} s to {b:.3f} s ({b - a:.1f} s): the scan's "
+        f"still picture {s.start_s:.3f}-{s.end_s:.3f} s is held there, where at full "
+        f"resolution a mark of {x1 - x0}x{y1 - y0} px at x {x0}, y {y0} (a beacon, a "
+        f"cursor) that changes every {pace:.2f} s in the rest of it stops"))
 
 
 def _note(s: Span, changed: list[float] | None, freeze_s: float) -> Span | None:

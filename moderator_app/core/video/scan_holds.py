@@ -124,7 +124,9 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     A frame shown across a timestamp gap (`held_slots`) counts as itself and, for each frame
     duration of the gap, one identical repeat: an encoder that stores no packet for a repeated
     picture (Theora; a VFR recorder) holds the picture on screen that long (QA s17 K5: a 3.4 s
-    freeze stored as 3 frames, the last two 2.87 s and 0.5 s apart, counted 3 frames)."""
+    freeze stored as 3 frames, the last two 2.87 s and 0.5 s apart, counted 3 frames).
+    Neither where the picture lives (`_living`) nor where its mean luma drifts (`_drifting`:
+    colours that turn a step at a time under every bar, QA s39 T3)."""
     if j <= i:
         return [(i, j)]
     t = sig.times_s[i:j + 1]
@@ -139,6 +141,7 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     hi = np.searchsorted(t, t + h, "right")
     held = (cum[hi] - cum[lo]) / (count[hi] - count[lo]) >= th.held_identical_share
     held &= ~_living(sig, i, j, keyframes, th)
+    held &= ~_drifting(sig, i, j, th)
     out = []
     k = 0
     while k < held.shape[0]:
@@ -183,3 +186,26 @@ def _living(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
             live[p:q + 1] = True
     return live
 
+
+def _drifting(sig: FrameSignals, i: int, j: int, th: ScanThresholds) -> np.ndarray:
+    """Per frame of i..j: the picture's mean luma drifts around it, its running median over
+    `drift_median_s` spanning more than `drift_max` levels within `held_window_s` (both
+    windows inside i..j). A held picture repeats one mean (the 47 spans over an edited
+    freeze in the census of session 39 drift at most 0.234 levels); a picture whose colours
+    turn a step at a time does not, while every step stays under the still test's bars (QA
+    s39 T3: synth_strobe's hue cycle, 7.5 degrees every 8th frame, at most 3.95 luma levels
+    a step, no sample point past 12 levels, a range of 16.26 levels over 6 s). The median
+    lets a flash that comes back (a frame or two) be no drift. Windows in frames of the
+    usual duration: over a held picture the mean is one value however its frames are
+    spaced."""
+    y = np.asarray(sig.luma[i:j + 1], np.float64)
+    n = y.shape[0]
+    fd = max(sig.frame_duration_s, 1e-9)
+    if n < 2 or not np.isfinite(y).all():
+        return np.zeros(n, bool)
+    k = int(round(th.drift_median_s / fd)) // 2
+    med = np.median(np.lib.stride_tricks.sliding_window_view(
+        np.pad(y, (k, k), mode="edge"), 2 * k + 1), axis=1) if k > 0 else y
+    w = max(1, int(round(th.held_window_s / 2 / fd)))
+    win = np.lib.stride_tricks.sliding_window_view(np.pad(med, (w, w), mode="edge"), 2 * w + 1)
+    return win.max(axis=1) - win.min(axis=1) > th.drift_max

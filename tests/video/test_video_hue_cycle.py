@@ -1,0 +1,93 @@
+"""A picture whose colours turn a step at a time is no held frame (QA s39 T3): synth_strobe's
+hue cycle turns every colour 7.5 degrees every 8th frame, each step under every bar the
+still test reads (at most 3.95 luma levels a point, no sample point past 12 levels), and in
+an all-intra stream (ASV2) `video.frozen` warned over the whole cycle of an honest run. The
+picture's mean luma drifts there (16.26 levels over 6 s) where a held frame repeats one mean
+(`scan_holds._drifting`, `ScanThresholds.drift_max`).
+
+The footage: white squares cross a pastel screen until 3 s; 3-9 s the screen is still but
+its colours turn 7.5 degrees of hue every 8th frame (saturation 0.3: a point moves at most
+~4 luma levels a step); from 9 s the squares cross again. `frozen`: 9-13 s show the frame
+before 9 s (an edited freeze right after the cycle, the same picture as its last step), and
+the squares cross from 13 s: the same-picture run of the scan is 3-13 s, the cycle and the
+freeze, and the freeze alone is held."""
+
+from __future__ import annotations
+
+import colorsys
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.video.scan import run_scan
+
+W, H, FPS = 320, 240, 30
+CYCLE = range(90, 270)  # 3-9 s
+HELD = range(270, 390)  # 9-13 s: the edited freeze
+PALETTE = ((0.0, 0.30, 0.80), (0.33, 0.30, 0.65), (0.62, 0.30, 0.75))  # hue, sat, value
+
+
+class _Footage:
+    def __init__(self, frozen: bool) -> None:
+        self.frozen = frozen
+        self.frames = 450 if frozen else 330
+
+    def picture(self, n: int) -> np.ndarray:
+        shown = HELD.start - 1 if self.frozen and n in HELD else n
+        step = (min(max(shown, CYCLE.start), CYCLE.stop - 1) - CYCLE.start) // 8
+        img = np.empty((H, W, 3), np.uint8)
+        for k, (hue, sat, val) in enumerate(PALETTE):  # three bands of colour
+            rgb = colorsys.hsv_to_rgb((hue + step * 7.5 / 360) % 1.0, sat, val)
+            img[k * H // 3:(k + 1) * H // 3] = np.round(np.array(rgb) * 255).astype(np.uint8)
+        if shown not in CYCLE:  # the squares cross before and after the cycle
+            for i in range(3):
+                x = (shown * 4 + 100 * i) % (W - 20)
+                img[30 + 70 * i:50 + 70 * i, x:x + 20] = 255
+        return img
+
+
+def _video(tmp_path: Path, name: str, footage: _Footage, codec: str) -> Path:
+    out = tmp_path / f"{name}.{'nut' if codec == 'asv2' else 'avi'}"
+    opts = ["-c:v", "asv2", "-q:v", "3"] if codec == "asv2" else \
+        ["-c:v", "mjpeg", "-q:v", "3"]
+    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
+                "-i", "-", *opts, "-pix_fmt", "yuv420p" if codec == "asv2" else "yuvj420p",
+                str(out)], footage)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+
+
+def _frozen(result) -> list:
+    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
+            if s.rule == "video.frozen"]
+
+
+needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("codec", ["asv2", "mjpeg"])
+def test_a_hue_cycle_in_an_all_intra_stream_is_no_freeze(tmp_path, codec):
+    """Main warned `video.frozen` 3.00-9.00: every step's change is under the bars, so the
+    six seconds of the cycle were the same picture, identical frame to frame."""
+    result = run_scan(_video(tmp_path, "cycle", _Footage(False), codec))
+    assert result.complete
+    assert _frozen(result) == []
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("codec", ["asv2", "mjpeg"])
+def test_an_edited_freeze_after_the_hue_cycle_still_warns(tmp_path, codec):
+    """The freeze 9-13 s repeats the cycle's last picture: one same-picture run 3-13 s; its
+    mean luma drifts to the last step (8.87 s) and not after, so the warning is the
+    freeze's: from half `held_window_s` after the last step, 9.37 s, to its end. Main said 3.00-13.00, the cycle and the
+    freeze as one."""
+    result = run_scan(_video(tmp_path, "frozen", _Footage(True), codec))
+    assert _frozen(result) == [("warning", 9.37, 13.0)]
