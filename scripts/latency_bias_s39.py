@@ -78,7 +78,9 @@ def run_row(folder: Path) -> dict:
     os.environ["MODERATOR_APP_CACHE"] = _cache(folder)
     truth, kept, kinds, run_end, sig, _scan, _name = holds.load(folder)
     fps = float(sig.fps)
-    shift = _shift(folder, fps)
+    # The grid is the generator's: the truth's fps, not the container's (a VFR mp4 of a 60 fps
+    # game says 15; review s40 R3: that memo turned video_cube-genuine@vfr confident wrong).
+    shift = _shift(folder, float(truth.get("fps") or fps))
     t0 = float(truth["offset_s"]) + shift
     a = analyze(kept, sig, DEFAULT_THRESHOLDS, None, run_end, input_kinds=kinds)
     row: dict = {"run": folder.name, "fps": round(fps, 3), "sug": a.suggested_offset_s,
