@@ -160,7 +160,9 @@ class ScanThresholds:
         more than drift_max levels within held_window_s around them: a picture whose colours
         turn a step at a time under every still bar (QA s39 T3's hue cycle: 3.95 levels a
         step at most, 16.26 over 6 s) is no held frame; a held frame repeats one mean
-        (edited freezes in the census of sessions 39-40: at most 0.23 levels).
+        (edited freezes in the census of sessions 39-40: at most 0.23 levels). Such a
+        stretch is a note, not dropped: a held frame faded by an edit drifts too (review
+        s40 R2).
     hold_ratio, hold_motion_min: across a timestamp gap, a change of at most hold_ratio times
         the median per-frame motion before it (or hold_motion_min) means the encoder dropped
         repeats of a still picture (VFR) or the game paused, not that footage is missing.

@@ -31,8 +31,8 @@ PALETTE = ((0.0, 0.30, 0.80), (0.33, 0.30, 0.65), (0.62, 0.30, 0.75))  # hue, sa
 
 
 class _Footage:
-    def __init__(self, frozen: bool) -> None:
-        self.frozen = frozen
+    def __init__(self, frozen: bool, ramp: bool = False) -> None:
+        self.frozen, self.ramp = frozen, ramp
         self.frames = 450 if frozen else 330
 
     def picture(self, n: int) -> np.ndarray:
@@ -46,6 +46,9 @@ class _Footage:
             for i in range(3):
                 x = (shown * 4 + 100 * i) % (W - 20)
                 img[30 + 70 * i:50 + 70 * i, x:x + 20] = 255
+        if self.ramp and n in HELD:  # review s40 R2: the held frame faded 2 levels a second
+            img = np.clip(img.astype(np.int16) + (n - HELD.start) * 2 // FPS, 0, 255
+                          ).astype(np.uint8)
         return img
 
 
@@ -74,12 +77,15 @@ needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs 
 
 @needs_ffmpeg
 @pytest.mark.parametrize("codec", ["asv2", "mjpeg"])
-def test_a_hue_cycle_in_an_all_intra_stream_is_no_freeze(tmp_path, codec):
+def test_a_hue_cycle_in_an_all_intra_stream_is_a_note_not_a_warning(tmp_path, codec):
     """Main warned `video.frozen` 3.00-9.00: every step's change is under the bars, so the
-    six seconds of the cycle were the same picture, identical frame to frame."""
+    six seconds of the cycle were the same picture, identical frame to frame. Now a note
+    that says the drift (the lead's call on review s40 R2: said, not dropped)."""
     result = run_scan(_video(tmp_path, "cycle", _Footage(False), codec))
     assert result.complete
-    assert _frozen(result) == []
+    assert _frozen(result) == [("info", 3.0, 9.0)]
+    assert "but for a brightness drift" in next(
+        s.message for s in result.spans if s.rule == "video.frozen")
 
 
 @needs_ffmpeg
@@ -87,7 +93,17 @@ def test_a_hue_cycle_in_an_all_intra_stream_is_no_freeze(tmp_path, codec):
 def test_an_edited_freeze_after_the_hue_cycle_still_warns(tmp_path, codec):
     """The freeze 9-13 s repeats the cycle's last picture: one same-picture run 3-13 s; its
     mean luma drifts to the last step (8.87 s) and not after, so the warning is the
-    freeze's: from half `held_window_s` after the last step, 9.37 s, to its end. Main said 3.00-13.00, the cycle and the
+    freeze's: from half `held_window_s` after the last step, 9.37 s, to its end; the cycle
+    a note from its first drifting frame (3.30 s) to there. Main said 3.00-13.00, the cycle and the
     freeze as one."""
     result = run_scan(_video(tmp_path, "frozen", _Footage(True), codec))
-    assert _frozen(result) == [("warning", 9.37, 13.0)]
+    assert _frozen(result) == [("info", 3.3, 9.37), ("warning", 9.37, 13.0)]
+
+
+@needs_ffmpeg
+def test_an_edited_freeze_faded_by_a_brightness_ramp_stays_said(tmp_path):
+    """Review s40 R2: the freeze 9-13 s faded 2 levels a second drifts like the cycle; the
+    whole held stretch 3-13 s stays a `video.frozen` span, a note that names the drift (a
+    drifting still dropped would let a forger hide any freeze)."""
+    result = run_scan(_video(tmp_path, "ramp", _Footage(True, ramp=True), "mjpeg"))
+    assert _frozen(result) == [("info", 3.0, 13.0)]

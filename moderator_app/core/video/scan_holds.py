@@ -93,7 +93,16 @@ def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
             j += 1
         if end_of(sig, j) - float(sig.times_s[i]) >= th.freeze_s \
                 and not black[i:j + 1].all():
-            for a, b in _held_stretches(sig, i, j, keyframes, th):
+            pieces, drifted = _held_stretches(sig, i, j, keyframes, th)
+            for a, b in drifted:
+                t0, t1 = float(sig.times_s[a]), end_of(sig, b)
+                out.append(Span(FROZEN.id, Severity.INFO.value, t0, t1, (
+                    f"the picture is still from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s) "
+                    f"but for a brightness drift: no sample point changes past codec noise "
+                    f"while its mean luma moves more than {th.drift_max:g} level within "
+                    f"{th.held_window_s:g} s (a palette's colours turning a step at a time, "
+                    f"or a held frame faded): a note, step through it")))
+            for a, b in pieces:
                 t0, t1 = float(sig.times_s[a]), end_of(sig, b)
                 if t1 - t0 < th.freeze_s:
                     continue
@@ -113,7 +122,8 @@ def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
 
 
 def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
-                    th: ScanThresholds) -> list[tuple[int, int]]:
+                    th: ScanThresholds
+                    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The stretches of the same-picture frames i..j where the picture is held: around each
     frame (`held_window_s`, within i..j) at least `held_identical_share` of the frames are
     identical to the one before (no sample point changed beyond codec noise). A frozen
@@ -126,9 +136,12 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     picture (Theora; a VFR recorder) holds the picture on screen that long (QA s17 K5: a 3.4 s
     freeze stored as 3 frames, the last two 2.87 s and 0.5 s apart, counted 3 frames).
     Neither where the picture lives (`_living`) nor where its mean luma drifts (`_drifting`:
-    colours that turn a step at a time under every bar, QA s39 T3)."""
+    colours that turn a step at a time under every bar, QA s39 T3). Second: the held
+    stretches of `freeze_s` or more that drift, each whole, or only from its first drifting
+    frame to its last (when that lasts `freeze_s`) where a held piece of `freeze_s` or more
+    is left in it (said on its own)."""
     if j <= i:
-        return [(i, j)]
+        return [(i, j)], []
     t = sig.times_s[i:j + 1]
     ident = np.zeros(j - i + 1, np.float64)
     ident[1:] = _changed(sig)[i + 1:j + 1] == 0  # NaN: not identical
@@ -141,15 +154,34 @@ def _held_stretches(sig: FrameSignals, i: int, j: int, keyframes: np.ndarray,
     hi = np.searchsorted(t, t + h, "right")
     held = (cum[hi] - cum[lo]) / (count[hi] - count[lo]) >= th.held_identical_share
     held &= ~_living(sig, i, j, keyframes, th)
-    held &= ~_drifting(sig, i, j, th)
+    drift = _drifting(sig, i, j, th)
+    pieces = _runs(held & ~drift, i)
+    # a held stretch whose only life is its mean luma's drift stays said, as a note: an
+    # honest colour cycle (QA s39 T3) and a held frame faded by an edit (review s40 R2: a
+    # brightness ramp of 2 levels a second over an edited freeze) read alike here
+    drifted = []
+    for a, b in _runs(held, i):
+        d = np.nonzero(drift[a - i:b - i + 1])[0]
+        if d.shape[0] == 0 or end_of(sig, b) - float(sig.times_s[a]) < th.freeze_s:
+            continue
+        kept = [(x, y) for x, y in pieces if a <= x and y <= b
+                and end_of(sig, y) - float(sig.times_s[x]) >= th.freeze_s]
+        x, y = (a + int(d[0]), a + int(d[-1])) if kept else (a, b)
+        if end_of(sig, y) - float(sig.times_s[x]) >= th.freeze_s:  # beside a kept piece
+            drifted.append((x, y))
+    return pieces, drifted
+
+
+def _runs(mask: np.ndarray, i: int) -> list[tuple[int, int]]:
+    """The runs of True in `mask` as frame indices (first, last), offset by `i`."""
     out = []
     k = 0
-    while k < held.shape[0]:
-        if not held[k]:
+    while k < mask.shape[0]:
+        if not mask[k]:
             k += 1
             continue
         m = k
-        while m + 1 < held.shape[0] and held[m + 1]:
+        while m + 1 < mask.shape[0] and mask[m + 1]:
             m += 1
         out.append((i + k, i + m))
         k = m + 1

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 G = "video-scan"
 FROZEN = rule("video.frozen", Severity.WARNING,
               "The picture does not stay the same for 3 s or more (a frozen or held frame; "
-              "not where its mean brightness drifts more than a level within a second: "
-              "colours that turn a step at a time, each step too small to count; "
+              "a note where its mean brightness drifts more than a level within a second "
+              "and nothing else moves: colours that turn a step at a time, each step too "
+              "small to count, or a held frame faded; "
               "a note when held from the first frame or to the last, and when its frames, "
               "decoded again at full resolution, change inside it so that no 3 s stay the "
               "same: a clock's digit, a cursor or a small sprite the scan's sample points "
