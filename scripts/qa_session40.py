@@ -16,7 +16,7 @@ Run the product of another worktree with PYTHONPATH=/that/worktree (the CLI subp
 inherit it; the CLI is started with `python -P`).
 
     .venv/bin/python scripts/qa_session40.py sync-build|sync-truth|holds-truth|waits-truth|sync [RUN...]
-    .venv/bin/python scripts/qa_session40.py table SYNC.jsonl [MISMATCH.jsonl]
+    .venv/bin/python scripts/qa_session40.py table SYNC.jsonl [MISMATCH.jsonl] | summary SYNC.jsonl
     .venv/bin/python scripts/qa_session40.py mismatch [CASE...]
     .venv/bin/python scripts/qa_session40.py probe GAME MODE DIFF | synth-probe [SEED]
     .venv/bin/python scripts/qa_session40.py build [chain|hostile|escape]
@@ -428,6 +428,30 @@ def waits_truth(name: str) -> dict:
     return {"run": name, "waits": out}
 
 
+def summary(sync_log: Path) -> list[dict]:
+    """One line a run for the doc: auto's suggestion, its confidence and its error in frames of
+    the file (against the truth in the file's time), and the `sync.*` / `video.frozen`
+    warnings at each of the 4 offsets (rule, start, end)."""
+    out = []
+    for x in sync_log.read_text().splitlines():
+        if not x.startswith("{"):
+            continue
+        r = json.loads(x)
+        fps = RECORDERS40.get(r["run"].split("@")[1], {}).get("fps") or 1
+        a = r.get("auto", {})
+        sug, truth = a.get("suggested_offset_s"), r.get("truth_in_file_s", r["truth_offset_s"])
+        row = {"run": r["run"], "sug": sug, "conf": a.get("confidence"),
+               "err_frames": None if sug is None else round((sug - truth) * fps, 2),
+               "drift": a.get("drift_percent"), "exits": {}}
+        for k in ("auto", "truth", "+2f", "-4f"):
+            v = r.get(k, {})
+            row["exits"][k] = v.get("exit")
+            row[k] = [(w[0], w[1], w[2] if len(w) > 2 else None) for w in v.get("warnings", [])
+                      if w[0].startswith("sync.") or w[0] == "video.frozen"]
+        out.append(row)
+    return out
+
+
 MISMATCH = {"prism_video+gopher_log": (SYNTH, GO, REC),
             "bank_heist_rm+prism_log": (BH, SYNTH, REC2)}
 
@@ -568,6 +592,9 @@ def main(argv: list[str]) -> int:  # noqa: C901, PLR0912 - one dispatch table
         _rows(check_sync, rest or ALL_RUNS, "run")
     elif what == "table":
         print(json.dumps(table(Path(rest[0]), Path(rest[1]) if rest[1:] else None), indent=1))
+    elif what == "summary":
+        for row in summary(Path(rest[0])):
+            print(json.dumps(row))
     elif what == "mismatch":
         _rows(check_mismatch, rest or list(MISMATCH), "case")
     elif what == "hostile":
