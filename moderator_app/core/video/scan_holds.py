@@ -10,6 +10,7 @@ import numpy as np
 from moderator_app.core.rules import Severity
 from moderator_app.core.thresholds import ScanThresholds
 
+from .middle import median
 from .resume import held_resumes_gradually
 from .scan_spans import BLACK, FROZEN, Span, end_of, gap_limit
 
@@ -236,7 +237,9 @@ def _drifting(sig: FrameSignals, i: int, j: int, th: ScanThresholds) -> np.ndarr
     if n < 2 or not np.isfinite(y).all():
         return np.zeros(n, bool)
     k = int(round(th.drift_median_s / fd)) // 2
-    med = np.median(np.lib.stride_tricks.sliding_window_view(
+    # middle.median, not np.median: the same numbers without importing numpy.ma (session 27;
+    # tests/video/test_video_forked.py)
+    med = median(np.lib.stride_tricks.sliding_window_view(
         np.pad(y, (k, k), mode="edge"), 2 * k + 1), axis=1) if k > 0 else y
     w = max(1, int(round(th.held_window_s / 2 / fd)))
     win = np.lib.stride_tricks.sliding_window_view(np.pad(med, (w, w), mode="edge"), 2 * w + 1)
