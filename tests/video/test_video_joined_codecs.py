@@ -288,7 +288,10 @@ def test_an_h264_mkv_after_an_mpeg4_one_with_one_b_frame_starts_at_the_join(tmp_
     2.0-9.96 s) and one of its packets counted as a frame of the first (51 for 50)."""
     path = _joined(tmp_path, "mpeg4bf1", "h264")
     p = probe_video(path, "video.mkv")
-    assert p.ok and p.frame_count == vc.ffprobe_frames(path) == 50
+    # 50 by construction (2 s at 25 fps). Not tied to ffprobe's count: Debian's FFmpeg
+    # 5.1.9-0+deb12u1 (a fresh machine's apt, December 2026) reads 49 here where 5.1.8 read 50.
+    assert p.ok and p.frame_count == 50
+    assert vc.ffprobe_frames(path) in (49, 50)
     assert p.index is not None and p.index.segments == ((2000, 2000),)
     assert [(f.video_start_s, f.video_end_s) for f in p.findings
             if f.rule == "video.joined_undecodable"] == [(2.0, 10.0)]
