@@ -20,8 +20,10 @@ import struct
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
+import pytest
 
 W, H = 320, 240
 BLOCK_W, BLOCK_H = 20, 12
@@ -148,6 +150,43 @@ def encode(out: Path, args: list[str], frames: int = 150, fps: str = "30",
     with open(out, "wb") as fh:
         _ffmpeg([*raw, "-"], pictures, stdout=fh)  # type: ignore[arg-type]
     return out
+
+
+class Pictures(Protocol):
+    """Footage drawn in the test: `frames` RGB pictures, `picture(n)` the n-th (H x W x 3)."""
+
+    frames: int
+
+    def picture(self, n: int) -> np.ndarray: ...
+
+
+# H.264, a keyframe every 2 s at 30 fps. crf 12: the held-picture tests' footage, where a
+# beacon of a few pixels 40 levels bright must survive the codec; crf 18: coarser footage
+H264_CRF12 = ("-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
+              "-pix_fmt", "yuv420p")
+H264_CRF18 = (*H264_CRF12[:4], "-crf", "18", *H264_CRF12[6:])
+
+
+def encode_pictures(out: Path, footage: Pictures, size: tuple[int, int], fps: int | str = 30,
+                    args: tuple[str, ...] | list[str] = H264_CRF12) -> Path:
+    """The test's own footage (`footage.picture(n)` for n < `footage.frames`, `size` = (width,
+    height)) piped raw into ffmpeg at `fps` and encoded with `args` into `out`. Why one helper:
+    the held-picture tests drew footage of their own and each spelled the same rawvideo pipe
+    (session 40's duplicates D13-D18)."""
+    w, h = size
+    _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-",
+             *args, str(out)], footage)  # type: ignore[arg-type]
+    return out
+
+
+def frozen_spans(result) -> list[tuple[str, float, float]]:
+    """A scan result's `video.frozen` spans as (severity, start, end), to the 1/100 s: what the
+    held-picture tests assert exactly."""
+    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
+            if s.rule == "video.frozen"]
+
+
+needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
 
 def ffprobe_frames(path, stream: str = "v:0") -> int:

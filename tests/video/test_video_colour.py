@@ -49,15 +49,7 @@ class _Footage:
 
 def _video(tmp_path: Path, w: int, h: int, held: range | None = None) -> Path:
     out = tmp_path / f"colour_{w}x{h}_{'held' if held else 'moving'}.mp4"
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(w, h, held))
-    return out
-
-
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    return vc.encode_pictures(out, _Footage(w, h, held), (w, h), FPS, vc.H264_CRF18)
 
 
 # 320x240: the planes are sampled; 160x120: smaller than the sample grid, scaled by swscale

@@ -48,15 +48,7 @@ class _Footage:
 
 def _video(tmp_path: Path, inserted: bool) -> Path:
     out = tmp_path / f"pause_{'inserted' if inserted else 'game'}.mp4"
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted))
-    return out
-
-
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    return vc.encode_pictures(out, _Footage(inserted), (W, H), FPS, vc.H264_CRF18)
 
 
 def _frozen(path: Path) -> list[tuple[str, float, float]]:

@@ -16,7 +16,6 @@ frame before 8 s (the beacon stops), and the squares cross again from 12 s."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -52,48 +51,31 @@ class _Footage:
 
 
 def _video(tmp_path: Path, name: str, footage: _Footage) -> Path:
-    out = tmp_path / f"{name}.mp4"
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], footage)
-    return out
+    return vc.encode_pictures(tmp_path / f"{name}.mp4", footage, (W, H), FPS)
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-
-
-def _frozen(result) -> list:
-    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
-            if s.rule == "video.frozen"]
-
-
-needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_a_beacon_lit_still_with_a_sprite_moved_twice_stays_a_note(tmp_path):
     """Main: warnings 3.0-8.0 and 8.17-13.0 beside the note (the sprite's moves, a frame
     apart, were the picture's rhythm); the beacon beats through both: the note alone."""
-    spans = _frozen(run_scan(_video(tmp_path, "sprite", _Footage(False, True))))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, "sprite", _Footage(False, True))))
     assert spans == [("info", 3.0, 16.0)]
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_an_edited_freeze_that_stops_the_beacon_mid_run_is_placed(tmp_path):
     """The scan holds 3-12 s (the beacon under its sample points); at full resolution the
     beacon toggles every 8 frames from 3.3 s, the last time at 7.73 s (frame 232; the
     freeze shows frame 239), and stops to the stretch's end: the warning is the stop,
     where main said 3.00-12.00."""
-    spans = _frozen(run_scan(_video(tmp_path, "placed", _Footage(True, False))))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, "placed", _Footage(True, False))))
     assert spans == [("warning", 7.73, 12.0)]
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_a_dead_still_then_a_freeze_keeps_one_warning_whole(tmp_path):
     """No beacon: nothing to place by; the scan's warning stands as it was, 3-12 s."""
-    spans = _frozen(run_scan(_video(tmp_path, "dead", _Footage(True, False, blink=False))))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, "dead", _Footage(True, False, blink=False))))
     assert spans == [("warning", 3.0, 12.0)]
 
 

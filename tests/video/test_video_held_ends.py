@@ -13,7 +13,6 @@ cursor stops; 10 s is a keyframe, -g 60, so the change counted is the next blink
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -55,45 +54,29 @@ class _Footage:
 
 def _video(tmp_path: Path, inserted: bool, blink: bool = True, **kw) -> Path:
     out = tmp_path / f"cursor_{'inserted' if inserted else 'game'}_{int(blink)}_{len(kw)}.mp4"
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], _Footage(inserted, blink, **kw))
-    return out
+    return vc.encode_pictures(out, _Footage(inserted, blink, **kw), (W, H), FPS)
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-
-
-def _frozen(result) -> list:
-    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
-            if s.rule == "video.frozen"]
-
-
-needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_a_freeze_inside_a_blinking_still_to_the_end_of_the_footage_warns(tmp_path):
     """The scan alone: one note 3-12 s "at the end of the footage"; read at full resolution
     the cursor blinks every 0.27 s but from 6 to 10 s: a warning there, the note kept."""
     path = _video(tmp_path, inserted=True)
-    [(sev, start, end)] = _frozen(run_scan(path, finer=False))
+    [(sev, start, end)] = vc.frozen_spans(run_scan(path, finer=False))
     assert sev == "info" and end == 12.0
-    spans = _frozen(run_scan(path))
+    spans = vc.frozen_spans(run_scan(path))
     assert spans[0] == ("info", start, 12.0)  # the note kept, the spans in the scan's order
     [(sev, a, b)] = spans[1:]
     assert sev == "warning"
     assert 5.8 <= a <= 6.0 and 10.0 <= b <= 10.2  # duration-ok: the freeze's place in the video
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize("blink", [True, False])
 def test_a_blinking_or_dead_still_end_of_the_footage_stays_a_note(tmp_path, blink):
     """The genuine footage: the cursor blinks to the end (never 3 s unchanged), or the
     screen is dead still (nothing lives: an honest game-over screen): the note alone."""
-    spans = _frozen(run_scan(_video(tmp_path, inserted=False, blink=blink)))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, inserted=False, blink=blink)))
     assert [s[0] for s in spans] == ["info"] and spans[0][2] == 12.0
 
 
@@ -102,7 +85,7 @@ def _blinks(start: float, end: float, every: float = 0.27) -> list[float]:
     return [round(start + every * i, 3) for i in range(int((end - start) / every) + 1)]
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize(("held", "frames", "want"), [
     # a second 4 s freeze, 13-17 s: both warn (review s37 R1: the note alone before)
     ((HELD, range(390, 510)), 600, [(5.87, 10.13), (12.8, 17.0)]),
@@ -113,7 +96,7 @@ def test_a_second_edit_in_the_still_to_the_end_silences_no_freeze(tmp_path, held
                                                                    want):
     """Two edits in the blinking still (3 s to the end): each held stretch of 3 s or more
     around which the cursor blinks warns; the note to the end is kept."""
-    spans = _frozen(run_scan(_video(tmp_path, inserted=True, held=held, frames=frames)))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, inserted=True, held=held, frames=frames)))
     assert spans[0] == ("info", 3.0, frames / FPS)
     warned = [(a, b) for sev, a, b in spans[1:] if sev == "warning"]
     assert len(warned) == len(want) == len(spans) - 1
@@ -121,12 +104,12 @@ def test_a_second_edit_in_the_still_to_the_end_silences_no_freeze(tmp_path, held
         assert abs(a - wa) <= 0.1 and abs(b - wb) <= 0.1  # duration-ok: places in the video
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_a_cursor_that_moves_in_bursts_between_waits_stays_a_note(tmp_path):
     """Honest waits: the cursor flips in bursts of three frames 1.5 s apart, and once 4.5 s
     apart (Adventure's player standing still, then stepping): no rhythm, the note alone."""
     bursts = (120, 165, 210, 345, 390, 435)
-    spans = _frozen(run_scan(_video(tmp_path, inserted=False, bursts=bursts, frames=480)))
+    spans = vc.frozen_spans(run_scan(_video(tmp_path, inserted=False, bursts=bursts, frames=480)))
     assert spans == [("info", 3.0, 16.0)]
 
 

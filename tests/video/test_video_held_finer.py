@@ -66,14 +66,7 @@ def _video(tmp_path: Path, inserted: bool, ext: str = "mp4", line: bool = False,
     enc = ["-c:v", "libx264", *bf, "-crf", "12", "-g", "60", "-pix_fmt", "yuv420p"]
     if ext == "mkv":  # FFV1 in RGB (bgr0): every frame a keyframe, colours read as RGB
         enc = ["-c:v", "ffv1", "-pix_fmt", "bgr0"]
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", *enc, str(out)], _Footage(inserted, line, grow))
-    return out
-
-
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    return vc.encode_pictures(out, _Footage(inserted, line, grow), (W, H), FPS, enc)
 
 
 def _frozen(result) -> list:

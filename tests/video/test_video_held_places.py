@@ -14,7 +14,6 @@ another place for those frames (a cursor moved and back)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -52,27 +51,10 @@ class _Footage:
 
 
 def _video(tmp_path: Path, name: str, footage: _Footage) -> Path:
-    out = tmp_path / f"{name}.mp4"
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12", "-g", "60",
-                "-pix_fmt", "yuv420p", str(out)], footage)
-    return out
+    return vc.encode_pictures(tmp_path / f"{name}.mp4", footage, (W, H), FPS)
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-
-
-def _frozen(result) -> list:
-    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
-            if s.rule == "video.frozen"]
-
-
-needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize(("drawn", "size"), [(False, (3, 4)), (True, (3, 4)), (False, (2, 2)),
                                              (False, (1, 1))])
 def test_a_freeze_that_stops_a_small_beacon_in_a_still_to_the_end_warns(tmp_path, drawn,
@@ -83,16 +65,16 @@ def test_a_freeze_that_stops_a_small_beacon_in_a_still_to_the_end_warns(tmp_path
     nothing."""
     path = _video(tmp_path, f"beacon_{int(drawn)}_{size[0]}x{size[1]}",
                   _Footage(inserted=True, drawn=drawn, size=size))
-    [(sev, start, end)] = _frozen(run_scan(path, finer=False))
+    [(sev, start, end)] = vc.frozen_spans(run_scan(path, finer=False))
     assert sev == "info" and end == 12.0
-    spans = _frozen(run_scan(path))
+    spans = vc.frozen_spans(run_scan(path))
     assert spans[0] == ("info", start, 12.0)
     [(sev, a, b)] = spans[1:]
     assert sev == "warning"
     assert 5.8 <= a <= 6.0 and 10.0 <= b <= 10.2  # duration-ok: the freeze's place in the video
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize(("blink", "moved"), [(True, None), (False, None),
                                               (True, range(150, 300))])
 def test_an_honest_beacon_dead_still_or_moved_beacon_stays_a_note(tmp_path, blink, moved):
@@ -101,7 +83,7 @@ def test_an_honest_beacon_dead_still_or_moved_beacon_stays_a_note(tmp_path, blin
     the picture lives elsewhere): the note alone."""
     path = _video(tmp_path, f"honest_{int(blink)}_{int(bool(moved))}",
                   _Footage(inserted=False, blink=blink, moved=moved))
-    spans = _frozen(run_scan(path))
+    spans = vc.frozen_spans(run_scan(path))
     assert [s[0] for s in spans] == ["info"] and spans[0][2] == 12.0
 
 

@@ -15,7 +15,6 @@ freeze, and the freeze alone is held."""
 from __future__ import annotations
 
 import colorsys
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -56,26 +55,11 @@ def _video(tmp_path: Path, name: str, footage: _Footage, codec: str) -> Path:
     out = tmp_path / f"{name}.{'nut' if codec == 'asv2' else 'avi'}"
     opts = ["-c:v", "asv2", "-q:v", "3"] if codec == "asv2" else \
         ["-c:v", "mjpeg", "-q:v", "3"]
-    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS),
-                "-i", "-", *opts, "-pix_fmt", "yuv420p" if codec == "asv2" else "yuvj420p",
-                str(out)], footage)
-    return out
+    return vc.encode_pictures(out, footage, (W, H), FPS,
+                              [*opts, "-pix_fmt", "yuv420p" if codec == "asv2" else "yuvj420p"])
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-
-
-def _frozen(result) -> list:
-    return [(s.severity, round(s.start_s, 2), round(s.end_s, 2)) for s in result.spans
-            if s.rule == "video.frozen"]
-
-
-needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize("codec", ["asv2", "mjpeg"])
 def test_a_hue_cycle_in_an_all_intra_stream_is_a_note_not_a_warning(tmp_path, codec):
     """Main warned `video.frozen` 3.00-9.00: every step's change is under the bars, so the
@@ -83,12 +67,12 @@ def test_a_hue_cycle_in_an_all_intra_stream_is_a_note_not_a_warning(tmp_path, co
     that says the drift (the lead's call on review s40 R2: said, not dropped)."""
     result = run_scan(_video(tmp_path, "cycle", _Footage(False), codec))
     assert result.complete
-    assert _frozen(result) == [("info", 3.0, 9.0)]
+    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
     assert "but for a brightness drift" in next(
         s.message for s in result.spans if s.rule == "video.frozen")
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 @pytest.mark.parametrize("codec", ["asv2", "mjpeg"])
 def test_an_edited_freeze_after_the_hue_cycle_still_warns(tmp_path, codec):
     """The freeze 9-13 s repeats the cycle's last picture: one same-picture run 3-13 s; its
@@ -97,13 +81,13 @@ def test_an_edited_freeze_after_the_hue_cycle_still_warns(tmp_path, codec):
     a note from its first drifting frame (3.30 s) to there. Main said 3.00-13.00, the cycle and the
     freeze as one."""
     result = run_scan(_video(tmp_path, "frozen", _Footage(True), codec))
-    assert _frozen(result) == [("info", 3.3, 9.37), ("warning", 9.37, 13.0)]
+    assert vc.frozen_spans(result) == [("info", 3.3, 9.37), ("warning", 9.37, 13.0)]
 
 
-@needs_ffmpeg
+@vc.needs_ffmpeg
 def test_an_edited_freeze_faded_by_a_brightness_ramp_stays_said(tmp_path):
     """Review s40 R2: the freeze 9-13 s faded 2 levels a second drifts like the cycle; the
     whole held stretch 3-13 s stays a `video.frozen` span, a note that names the drift (a
     drifting still dropped would let a forger hide any freeze)."""
     result = run_scan(_video(tmp_path, "ramp", _Footage(True, ramp=True), "mjpeg"))
-    assert _frozen(result) == [("info", 3.0, 13.0)]
+    assert vc.frozen_spans(result) == [("info", 3.0, 13.0)]
