@@ -139,6 +139,7 @@ class _SummaryBox(QPlainTextEdit):
 
 
 SUMMARY_LINES = 3
+ANALYSIS_WHERE = "analysis"  # the Where of a background analysis' finding (not "file")
 
 
 class FindingsModel(QAbstractTableModel):
@@ -146,12 +147,15 @@ class FindingsModel(QAbstractTableModel):
         super().__init__(parent)
         self.findings: list[Finding] = []
         self.moments: list[Moment | None] = []
+        self.outside: list[bool] = []  # from a background analysis: not in the verdict
 
     def set_findings(self, findings: list[Finding],
-                     moments: list[Moment | None] | None = None) -> None:
+                     moments: list[Moment | None] | None = None,
+                     outside: list[bool] | None = None) -> None:
         self.beginResetModel()
         self.findings = list(findings)
         self.moments = list(moments) if moments is not None else [None] * len(self.findings)
+        self.outside = list(outside) if outside is not None else [False] * len(self.findings)
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
@@ -172,7 +176,10 @@ class FindingsModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_WHERE:
-                where = "file" if f.line is None else f"line {f.line}"
+                # a background analysis' finding, listed among the report's in time order:
+                # its row says so (it is not in the verdict nor in a decision)
+                where = ANALYSIS_WHERE if self.outside[index.row()] else \
+                    "file" if f.line is None else f"line {f.line}"
                 when = moment_text(self.moments[index.row()])
                 return f"{where}\n{when}" if when else where
             return f"{f.severity.value} · {f.rule}\n{safe_text(' '.join(f.message.split()))}"
@@ -391,9 +398,11 @@ class FindingsPanel(QWidget):
         return self.model.moments[i] if 0 <= i < len(self.model.moments) else None
 
     def set_report(self, report: Report | None, findings: list[Finding] | None = None,
-                   moments: list[Moment | None] | None = None, analysis: int = 0) -> None:
-        """`analysis`: how many of the last `findings` come from the background analyses
-        (scan, auto-sync): listed, but not in the report's counts nor in a decision."""
+                   moments: list[Moment | None] | None = None, analysis: int = 0,
+                   outside: list[bool] | None = None) -> None:
+        """`outside`: which `findings` come from the background analyses (scan, auto-sync):
+        listed, but not in the report's counts nor in a decision; without it, the last
+        `analysis` of them."""
         self._show_other(None, None)
         if report is None:
             self.summary.setText("No submission loaded")
@@ -401,21 +410,25 @@ class FindingsPanel(QWidget):
             self.model.set_findings([])
             return
         fl = report.findings
+        shown = findings if findings is not None else fl.sorted()
+        if outside is None:
+            outside = [i >= len(shown) - analysis for i in range(len(shown))]
+        analysis = sum(outside)
         verdict = report.verdict.upper()
         extra = "" if report.complete else " (incomplete: reading stopped early)"
         dropped = f", {fl.dropped} more not listed" if fl.dropped else ""
-        # Verdict, counts and what is outside the verdict first: the box shows three lines
-        # beside the filter at 1280x720 (about 28 characters each), the rest scrolls. The
-        # offset (also in the status bar and the Sync panel) and the event count (also above
-        # the table) come last: before them, "+5 from the video analysis (not in the verdict)"
-        # was cut after "+5 from the" (QA s17 K3). The kind is not repeated (the Decision
-        # tab's title and the Run tab say it).
+        # Verdict, counts and what is outside the verdict: the box shows three lines beside
+        # the filter at 1280x720 (about 28 characters each). The offset and the event count
+        # are not repeated here: the status bar says both (and the Sync panel the offset, the
+        # table's corner the events). After "+1 from the video analysis, not in the verdict"
+        # they made four lines at 1280x720, behind a scroll bar, the fourth's top cut at the
+        # box's edge (session 40's walk; "+5 from the" cut before them, QA s17 K3). The kind
+        # is not repeated (the Decision tab's title and the Run tab say it).
         self.summary.setText(
             f"{verdict}{extra} · {counted(fl.errors, 'error')}, "
             f"{counted(fl.warnings, 'warning')}, {fl.infos:,} info{dropped}"
-            + (f" · +{analysis} from the video analysis, not in the verdict" if analysis else "")
-            + f" · offset {report.offset:+.3f} s · {counted(report.events, 'event')}")
-        self.model.set_findings(findings if findings is not None else fl.sorted(), moments)
+            + (f" · +{analysis} from the video analysis, not in the verdict" if analysis else ""))
+        self.model.set_findings(shown, moments, outside)
         self.message.setPlainText("")
 
     def select(self, i: int) -> None:

@@ -24,7 +24,12 @@ from PySide6.QtCore import QItemSelectionModel, QObject, QTimer, Signal
 from PySide6.QtWidgets import QTableView
 
 from moderator_app.core.rules import Finding
-from moderator_app.core.verify.moments import finding_moments, finding_span, row_time
+from moderator_app.core.verify.moments import (
+    finding_moments,
+    finding_span,
+    row_time,
+    time_order,
+)
 from moderator_app.ui.event_detail import EventDetail
 from moderator_app.ui.event_table import EventTableModel
 from moderator_app.ui.findings_panel import FindingsPanel
@@ -129,13 +134,19 @@ class Navigator(QObject):
         current = self.findings.current()
         keep = self.findings.findings[current] if current is not None else None
         extra = [f for source in sorted(self._analysis) for f in self._analysis[source]]
+        ours = len(findings)
         findings = findings + extra
         # The report's findings and the background ones alike, by their own times: a
-        # footage gap at its gap, a scan span at its start, a sync finding at its actions
+        # footage gap at its gap, a scan span at its start, a sync finding at its actions;
+        # listed in that order, so N steps forward in time (`time_order`)
         moments = finding_moments(findings, result.index, self.offset)
+        order = time_order(moments)
+        findings = [findings[i] for i in order]
+        moments = [moments[i] for i in order]
+        outside = [i >= ours for i in order]
         self._finding_times = [m.run_s if m is not None else None for m in moments]
         self._finding_spans = [finding_span(f, self.offset) for f in findings]
-        self.findings.set_report(report, findings, moments, analysis=len(extra))
+        self.findings.set_report(report, findings, moments, outside=outside)
         self.timeline.set_findings([(t, f.severity.value)
                                     for t, f in zip(self._finding_times, findings, strict=True)])
         marked: dict[int, str] = {}

@@ -68,3 +68,41 @@ def test_a_footage_gap_finding_takes_the_player_to_its_gap(qtbot, window, tmp_pa
         assert window.timeline.playhead == pytest.approx(3.0 - offset)
         # the gap shaded on the timeline, in run time at this offset
         assert window.timeline.span == pytest.approx((GAP[0] - offset, GAP[1] - offset))
+
+
+def test_the_findings_are_listed_and_stepped_in_time_order(qtbot, window, tmp_path):
+    """Session 40's walk: the report's findings were listed by line with its whole-file ones
+    after them, and the background analyses' after those, so N went 0.000 -> 39.400 ->
+    8.633 s on bank_heist-cut. Now one list in run-time order: N steps forward in time, and
+    an analysis' finding says "analysis" where a report's says its line or "file"."""
+    from test_ui_main_window import make_submission, unrequested_action
+
+    from moderator_app.core.rules import Finding, Severity
+    from moderator_app.ui.findings_panel import ANALYSIS_WHERE, COL_WHERE
+
+    folder, duration = make_submission(tmp_path / "sub", tamper=unrequested_action)
+    open_and_wait(qtbot, window, folder)
+    frozen = Finding(Severity.WARNING, "video.frozen", "still 1.0-2.0 s", "video.avi",
+                     video_start_s=1.0, video_end_s=2.0)
+    window.nav.set_analysis_findings("scan", [frozen])  # as the scan's end lists its spans
+    panel = window.findings
+    report = window.session.report.findings.sorted()
+    times = [window.nav.finding_time(i) for i in range(len(panel.findings))]
+    assert sorted(panel.findings, key=id) == sorted([*report, frozen], key=id)
+    assert None not in times and times == sorted(times)
+    # the action not requested (line 4) is before the footage beyond the run (its end), and
+    # the scan's 1.0 s before both, though it came last
+    rules = [f.rule for f in panel.findings]
+    assert rules.index("video.frozen") < rules.index("log.action_not_requested") \
+        < rules.index("coverage.extra")
+    assert times[rules.index("coverage.extra")] == pytest.approx(duration, abs=0.05)
+    where = [panel.model.index(i, COL_WHERE).data().split("\n")[0]
+             for i in range(len(rules))]
+    assert where[rules.index("video.frozen")] == ANALYSIS_WHERE
+    assert where.count(ANALYSIS_WHERE) == 1
+    assert panel.summary.text().endswith(" · +1 from the video analysis, not in the verdict")
+    seen = []
+    for _ in rules:  # N from the first finding through the last
+        window.move_finding(1)
+        seen.append(window.nav.finding_time(panel.current()))
+    assert seen == sorted(seen)

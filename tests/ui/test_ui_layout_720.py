@@ -140,8 +140,8 @@ def test_a_long_summary_takes_no_row_and_cuts_no_message(qtbot, window, tmp_path
     # the verdict, its counts and what is not in the verdict are in those lines, not in the
     # part that scrolls (QA s17 K3: cut after "+5 from the" at 1280x720)
     text = panel.summary.text()
-    assert text.startswith(f"{report.verdict.upper()} · 0 errors, 8 warnings, 0 info · +3 from "
-                           "the video analysis, not in the verdict · offset +0.000 s")
+    assert text == (f"{report.verdict.upper()} · 0 errors, 8 warnings, 0 info · +3 from "
+                    "the video analysis, not in the verdict")
     cursor = panel.summary.textCursor()
     cursor.setPosition(text.index("not in the verdict") + len("not in the verdict"))
     assert panel.summary.cursorRect(cursor).bottom() <= panel.summary.viewport().height()
@@ -159,7 +159,7 @@ def test_the_summary_shows_all_its_lines_without_a_scroll_bar(qtbot, window, the
     settle()
     panel = window.findings
     box = panel.summary
-    assert box.text() == "PASS · 0 errors, 0 warnings, 1 info · offset +0.000 s · 48 events"
+    assert box.text() == "PASS · 0 errors, 0 warnings, 1 info"
     for theme in ("dark", "light"):  # the View menu's switch, at run time
         if theme == "light":
             window.set_theme("light")
@@ -168,8 +168,9 @@ def test_the_summary_shows_all_its_lines_without_a_scroll_bar(qtbot, window, the
         print(window.size().toTuple(), theme, "summary", box.size().toTuple(), "viewport",
               box.viewport().size().toTuple(), "lines", box.document().lineCount())
         assert (bar.isVisible(), bar.maximum()) == (False, 0), theme
-        # at 1280x720 it wraps to three lines (offscreen and on Xvfb); wider, to one or two
-        assert box.document().lineCount() in ((3,) if window.width() < 1500 else (1, 2))
+        # at 1280x720 it wraps to two lines (offscreen; session 40: three with the offset and
+        # the events, which the status bar says); wider, to one or two
+        assert box.document().lineCount() in ((2,) if window.width() < 1500 else (1, 2))
         end = box.textCursor()
         end.setPosition(len(box.text()))
         assert box.cursorRect(end).bottom() <= box.viewport().height()  # "events" in view

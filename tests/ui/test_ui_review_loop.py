@@ -538,4 +538,4 @@ def test_status_bar_counts_events_not_index_rows(qtbot, window, tmp_path):
     assert events == 40 and len(window.session.result.index) == 42
     assert window.session.report.events == 40
     assert " · 40 events · " in window.status_label.text()
-    assert window.findings.summary.text().endswith(" · 40 events")
+    assert "event" not in window.findings.summary.text()  # the status bar says them

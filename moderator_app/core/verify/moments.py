@@ -63,6 +63,18 @@ def finding_moments(findings: Sequence[Finding], index: EventIndex | None,
     return [finding_moment(f, index, offset_s) for f in findings]
 
 
+def time_order(moments: Sequence[Moment | None]) -> list[int]:
+    """The positions of `moments` in run-time order; those placed nowhere (None) last, each
+    group in the order given (a stable sort). Why: the workstation listed the report's
+    findings by line and the background analyses' after them, so stepping with N went back
+    in time (session 40's walk on bank_heist-cut: 0.000 -> 39.400 -> 8.633 s)."""
+    def key(i: int) -> tuple[bool, float]:
+        m = moments[i]
+        return (True, 0.0) if m is None else (False, m.run_s)
+
+    return sorted(range(len(moments)), key=key)
+
+
 def line_time(index: EventIndex | None, line: int) -> float | None:
     """The run time of the event on `line` (or of the nearest earlier timed event)."""
     if index is None or not len(index):
