@@ -55,7 +55,7 @@ from moderator_app.core.ledger.records import (
 )
 from moderator_app.core.text import safe_cut, safe_output, safe_text
 from moderator_app.ui.background import BackgroundOp
-from moderator_app.ui.decision_text import confirmation_text
+from moderator_app.ui.decision_text import confirmation_text, enter_confirms
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -106,6 +106,7 @@ class DecisionPanel(QWidget):
         #: The background analyses still running ("scan", "sync"), named in the confirmation;
         #: the window sets it (`MainWindow.busy`), a panel on its own has none.
         self.running: Callable[[], tuple[str, ...]] = tuple
+        self._enter_confirms = False  # the open confirmation's Enter records (`_confirm_dialog`)
         self.last_saved: StoredDecision | None = None
         self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
                                                                          SETTINGS_APP)
@@ -407,7 +408,10 @@ class DecisionPanel(QWidget):
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                           self)
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        # Enter records a plain decision; where the confirmation warns, and for any other
+        # question (overriding a claim), Enter cancels: `decision_text.enter_confirms`
+        box.setDefaultButton(QMessageBox.StandardButton.Yes if self._enter_confirms
+                             else QMessageBox.StandardButton.Cancel)
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def _warn(self, text: str) -> None:
@@ -460,9 +464,15 @@ class DecisionPanel(QWidget):
             self._warn(f"NOT recorded: {exc}")
             return None
         # The confirmation is read from the record that will be stored, field by field.
-        if confirm and not self.confirm(f"Confirm {decision}",
-                                        confirmation_text(record, describe_store(self._store()),
-                                                          self.running())):
+        running = self.running()
+        self._enter_confirms = enter_confirms(record, running)
+        try:
+            confirmed = not confirm or self.confirm(
+                f"Confirm {decision}",
+                confirmation_text(record, describe_store(self._store()), running))
+        finally:
+            self._enter_confirms = False
+        if not confirmed:
             self._warn("Cancelled: nothing recorded.")
             return None
         changed = getattr(result.submission, "changed_files", list)()
@@ -481,7 +491,7 @@ class DecisionPanel(QWidget):
                     if not note.strip() or not self.confirm(
                             "Claimed by someone else",
                             f"{exc}.\n\nDecide anyway, recording your note as the reason "
-                            "for overriding the claim?"):
+                            "for overriding the claim? (Enter cancels.)"):
                         self._warn(f"NOT recorded: {exc}. To override, write why in the "
                                    "note and confirm.")
                         return None

@@ -67,4 +67,21 @@ def confirmation_text(record: DecisionRecord, store: str,
         what = "What they find" if len(names) > 1 else "What it finds"
         lines += ["", f"Still running: {' and '.join(names)}. {what} is not in the findings "
                   "yet (the verdict recorded does not count it)."]
+    lines += ["", ENTER_RECORDS if enter_confirms(record, running) else ENTER_CANCELS]
     return "\n".join(lines)
+
+
+#: The confirmation's last line: what Enter does there (its default button), and why
+ENTER_RECORDS = "Enter records it; Esc cancels."
+ENTER_CANCELS = ("Enter cancels here, because of the above; Yes (Alt+Y) records it.")
+
+
+def enter_confirms(record: DecisionRecord, running: tuple[str, ...] = ()) -> bool:
+    """Whether Enter (the confirmation's default button) records the decision. Yes, unless
+    the confirmation warns: an accept that overrides a failed verification, or analyses whose
+    findings are still to come. Enter cancelled every confirmation, and session 40's walk
+    pressed it twice to record and got "Cancelled: nothing recorded." each time; a decision
+    the moderator has just read field by field is recorded by the key that confirms
+    everywhere else, and a warning still takes a deliberate Yes."""
+    warned = record.decision == ACCEPT and record.summary.verdict != "pass"
+    return not warned and not any(r in ANALYSES for r in running)

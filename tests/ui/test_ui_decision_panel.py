@@ -9,17 +9,19 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from ledgerhelp import fake_result  # noqa: E402
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QLabel  # noqa: E402
+from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox  # noqa: E402
 from ui_helpers import WAIT_MS  # noqa: E402
 
 from moderator_app.cli import main as cli_main  # noqa: E402
 from moderator_app.core.ledger.records import CHECKLIST_IDS  # noqa: E402
 from moderator_app.core.ledger.store import Ledger  # noqa: E402
+from moderator_app.core.rules import Finding, Severity  # noqa: E402
 from moderator_app.core.verify.isolated import verify_isolated  # noqa: E402
 from moderator_app.core.verify.options import VerifyOptions  # noqa: E402
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
+from moderator_app.ui.decision_text import ENTER_CANCELS, ENTER_RECORDS  # noqa: E402
 from moderator_app.ui.session import ReviewSession  # noqa: E402
 
 
@@ -121,18 +123,63 @@ def test_the_confirmation_names_the_analyses_still_running(panel, store):
     panel.reviewer.setText("mod1")
     panel.running = lambda: ("verify", "scan", "sync", "search")
     assert panel.decide("accept").seq == 1
-    assert panel.asked[0].splitlines()[-2:] == [
+    assert panel.asked[0].splitlines()[-4:] == [
         "", "Still running: the video's integrity scan and auto-sync. What they find is not "
-        "in the findings yet (the verdict recorded does not count it)."]
+        "in the findings yet (the verdict recorded does not count it).", "", ENTER_CANCELS]
     panel.running = lambda: ("sync",)
     assert panel.decide("accept").seq == 2
-    assert panel.asked[1].splitlines()[-1] == (
+    assert panel.asked[1].splitlines()[-3:] == [
         "Still running: auto-sync. What it finds is not in the findings yet (the verdict "
-        "recorded does not count it).")
+        "recorded does not count it).", "", ENTER_CANCELS]
     panel.running = lambda: ("search", "frame")  # lanes that find nothing: not named
     assert panel.decide("accept").seq == 3
     assert "Still running" not in panel.asked[2]
-    assert panel.asked[2].splitlines()[-1] == f"Ledger: {store}"
+    assert panel.asked[2].splitlines()[-3:] == [f"Ledger: {store}", "", ENTER_RECORDS]
+
+
+def _press_in_confirmation(qtbot, key, seen: list) -> None:
+    """Once the confirmation is open (modal): note its default button and text, press `key`."""
+    def press() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, press)
+            return
+        seen.append((box.standardButton(box.defaultButton()), box.text().splitlines()[-1]))
+        qtbot.keyClick(box, key)
+
+    QTimer.singleShot(0, press)
+
+
+@pytest.mark.parametrize("verdict", ["pass", "fail"])
+def test_enter_in_the_confirmation_records_unless_it_warns(panel, qtbot, store, verdict):
+    """Session 40's walk pressed Enter in the confirmation twice to record and read
+    "Cancelled: nothing recorded." each time (its default button was Cancel). Now Enter
+    records a plain decision; an accept over a failed verification (or with analyses still
+    running) keeps Enter on Cancel and says so in the confirmation's last line."""
+    panel.confirm = panel._confirm_dialog  # the real dialog, answered with the keyboard
+    result = fake_result()
+    if verdict == "fail":
+        result.report.findings.add(Finding(Severity.ERROR, "log.bad_json", "not JSON",
+                                           "agent-log.jsonl", 3))
+    panel.session.set_result(result)
+    assert result.report.verdict == verdict
+    panel.reviewer.setText("mod1")
+    seen: list = []
+    _press_in_confirmation(qtbot, Qt.Key.Key_Return, seen)
+    stored = panel.decide("accept")
+    if verdict == "pass":
+        assert seen == [(QMessageBox.StandardButton.Yes, ENTER_RECORDS)]
+        assert stored is not None and stored.seq == 1
+        assert panel.status.text().startswith("Recorded #1: ACCEPT (ok) by mod1")
+    else:
+        assert seen == [(QMessageBox.StandardButton.Cancel, ENTER_CANCELS)]
+        assert stored is None and panel.status.text() == "Cancelled: nothing recorded."
+        assert not store.exists()
+        _press_in_confirmation(qtbot, Qt.Key.Key_Escape, seen)  # Esc cancels a plain one
+        panel.reason.setCurrentIndex(panel.reason.findData("other"))
+        panel.note.setPlainText("the video is of another game")
+        assert panel.decide("reject") is None and seen[1][0] == QMessageBox.StandardButton.Yes
+        assert panel.status.text() == "Cancelled: nothing recorded." and not store.exists()
 
 
 def test_reject_reason_defaults_from_findings_and_history_shows(panel, submission, tmp_path):  # noqa: F811
