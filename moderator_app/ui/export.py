@@ -46,7 +46,7 @@ def export_findings(window, base: Path) -> tuple[Path, Path] | None:
 def export_findings_dialog(window: QWidget) -> tuple[Path, Path] | None:
     report = window.session.report
     if report is None:
-        window.status_label.setText("Nothing to export: open a submission first")
+        window.show_moment("Nothing to export: open a submission first")
         return None
     name = Path(report.input_name).name.replace(".", "-") or "review"
     path, _ = QFileDialog.getSaveFileName(window, "Export findings (JSON + Markdown)",
@@ -60,5 +60,5 @@ def export_findings_dialog(window: QWidget) -> tuple[Path, Path] | None:
         window.status_label.setText(f"NOT exported: {exc}")
         return None
     if written is not None:
-        window.status_label.setText(f"Exported {written[1]} and {written[0]}")
+        window.show_moment(f"Exported {written[1]} and {written[0]}")
     return written

@@ -69,6 +69,7 @@ from moderator_app.ui.window_sizes import (
 )
 from moderator_app.ui.window_state import WindowState
 
+MOMENT_MS = 8000  # how long a message about a moment stays (`show_moment`): read, then gone
 SETTINGS_ORG = "moderator-app"
 SETTINGS_APP = "moderator-app"
 
@@ -239,6 +240,14 @@ class MainWindow(QMainWindow):
         menu.addAction("About", self._help_about)
 
     def _connect(self) -> None:
+        # A status message about a moment (nothing next, a copy, a time not read) gives the
+        # status bar back after MOMENT_MS: `show_moment`
+        self.status_moment = QTimer(self)
+        self.status_moment.setSingleShot(True)
+        self.status_moment.setInterval(MOMENT_MS)
+        self.status_moment.timeout.connect(self.end_moment)
+        self._moment_text: str | None = None
+        self._before_moment = ""
         self.cancel_button.clicked.connect(self.cancel_verification)
         self.opener.loader.progress.connect(self.opener.on_progress)
         self.session.report_changed.connect(self._update_status)
@@ -341,8 +350,8 @@ class MainWindow(QMainWindow):
         provider = self.next_submission_provider
         paths = provider() if provider is not None else None
         if not paths:
-            self.status_label.setText("No next submission"
-                                      + ("" if provider else " (no review queue open)"))
+            self.show_moment("No next submission"
+                             + ("" if provider else " (no review queue open)"))
             return False
         self.open_paths(list(paths))
         return True
@@ -370,6 +379,27 @@ class MainWindow(QMainWindow):
 
     def is_verifying(self) -> bool:
         return self.opener.busy
+
+    def show_moment(self, text: str) -> None:
+        """Say what an action just did in the status bar, for MOMENT_MS; then the bar says
+        again what it said before (the open report's line). Session 40's walk: "No next
+        submission (no review queue open)" stayed in the status bar after a queue was opened,
+        the moment it was about long past."""
+        if self._moment_text is None:
+            self._before_moment = self.status_label.text()
+        self._moment_text = text
+        self.status_label.setText(text)
+        self.status_moment.start()
+
+    def end_moment(self) -> None:
+        """The moment's message gives way (its time is up, or what it said no longer holds:
+        a queue was opened). Only if it is still the one shown: a message set since (a
+        submission verifying, a decision recorded) stays."""
+        self.status_moment.stop()
+        if self._moment_text is not None and self.status_label.text() == self._moment_text:
+            self.status_label.setText(self._before_moment)
+            self._update_status()
+        self._moment_text = None
 
     def _update_status(self) -> None:
         """The status bar says what the report at the current offset says."""
@@ -456,7 +486,7 @@ class MainWindow(QMainWindow):
     def goto(self, text: str) -> bool:
         parsed = parse_goto(text)
         if parsed is None:
-            self.status_label.setText(f"Cannot read {text!r} as a time or a frame number")
+            self.show_moment(f"Cannot read {text!r} as a time or a frame number")
             return False
         kind, value = parsed
         if kind == "frame":
@@ -488,7 +518,7 @@ class MainWindow(QMainWindow):
             return None
         text = finding_text(self.findings.findings[i], self.findings.moment(i))
         QGuiApplication.clipboard().setText(text)
-        self.status_label.setText("Copied: " + text[:200])
+        self.show_moment("Copied: " + text[:200])
         return text
 
     # -- help ------------------------------------------------------------------------------

@@ -458,6 +458,7 @@ def show_queue(window, folder: Path) -> QueuePanel:
         panel.loaded.connect(lambda: _offer_next(window, panel))
     window.queue_dock.show()
     window.queue_dock.raise_()
+    window.end_moment()  # "No next submission (no review queue open)" holds no more
     panel.open_folder(folder)
     return panel
 

@@ -79,4 +79,4 @@ def store_setting_dialog(window) -> None:
         box.setText(f"Not changed: {problem}")
         box.exec()
         return
-    window.status_label.setText(f"Decisions are recorded in {describe_store(spec)}")
+    window.show_moment(f"Decisions are recorded in {describe_store(spec)}")

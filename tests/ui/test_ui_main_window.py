@@ -438,3 +438,30 @@ def test_large_log_search_runs_in_the_pool(qtbot, window, tmp_path, monkeypatch)
     wait_idle(qtbot, window)
     assert window.count_label.text() == "1 / 40"
     assert window.table_model.source_row(0) == 39
+
+
+def test_a_message_about_a_moment_gives_the_status_bar_back(qtbot, window, tmp_path):
+    """Session 40's walk: "No next submission (no review queue open)" stayed in the status
+    bar after a queue was opened. A message about a moment gives way when its time is up
+    (`MOMENT_MS`) or when what it said no longer holds (a queue opened); a message set since
+    stays."""
+    from moderator_app.ui.main_window import MOMENT_MS
+    from moderator_app.ui.queue_panel import show_queue
+
+    assert window.status_moment.interval() == MOMENT_MS
+    standing = window.status_label.text()
+    assert window.open_next_submission() is False
+    assert window.status_label.text() == "No next submission (no review queue open)"
+    queue = tmp_path / "queue"
+    queue.mkdir()
+    show_queue(window, queue)
+    assert window.status_label.text() == standing
+    assert not window.status_moment.isActive()
+    window.status_moment.setInterval(10)  # its time up, without waiting 8 s
+    assert window.goto("soon") is False
+    assert window.status_label.text() == "Cannot read 'soon' as a time or a frame number"
+    qtbot.waitUntil(lambda: window.status_label.text() == standing, timeout=WAIT_MS)
+    window.goto("later")
+    window.status_label.setText("Verifying run…")  # said since: stays
+    qtbot.wait(50)
+    assert window.status_label.text() == "Verifying run…"
