@@ -29,8 +29,10 @@ $(STAMP): pyproject.toml setup.py moderator_app/core/formats/_jcs.c moderator_ap
 run: setup
 	$(BIN)/moderator-app $(SAMPLE)
 
+# --durations=30: every CI log names its 30 slowest tests (the stop's CI took 4,133 s of its
+# 5,400 s, session 39's 2,057 s, and no log said where the time went)
 test: setup
-	$(BIN)/python -m pytest -q -ra
+	$(BIN)/python -m pytest -q -ra --durations=30
 
 # The widget tests with the window's background work landing 0.5 s late; a test that ends
 # while its window is still busy fails (tests/conftest.py, MODERATOR_TEST_LAG).
