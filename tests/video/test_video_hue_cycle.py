@@ -65,10 +65,16 @@ def test_a_hue_cycle_in_an_all_intra_stream_is_a_note_not_a_warning(tmp_path, co
     """Main warned `video.frozen` 3.00-9.00: every step's change is under the bars, so the
     six seconds of the cycle were the same picture, identical frame to frame. Now a note
     that says the drift (the lead's call on review s40 R2: said, not dropped)."""
-    result = run_scan(_video(tmp_path, "cycle", _Footage(False), codec))
-    assert result.complete
-    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
+    video = _video(tmp_path, "cycle", _Footage(False), codec)
+    plain = run_scan(video, finer=False)
+    assert plain.complete
+    assert vc.frozen_spans(plain) == [("info", 3.0, 9.0)]
     assert "but for a brightness drift" in next(
+        s.message for s in plain.spans if s.rule == "video.frozen")
+    # at full resolution its colours turn (held_colour.py): a note that says so
+    result = run_scan(video)
+    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
+    assert "but its colours turn" in next(
         s.message for s in result.spans if s.rule == "video.frozen")
 
 
@@ -86,8 +92,76 @@ def test_an_edited_freeze_after_the_hue_cycle_still_warns(tmp_path, codec):
 
 @vc.needs_ffmpeg
 def test_an_edited_freeze_faded_by_a_brightness_ramp_stays_said(tmp_path):
-    """Review s40 R2: the freeze 9-13 s faded 2 levels a second drifts like the cycle; the
-    whole held stretch 3-13 s stays a `video.frozen` span, a note that names the drift (a
-    drifting still dropped would let a forger hide any freeze)."""
-    result = run_scan(_video(tmp_path, "ramp", _Footage(True, ramp=True), "mjpeg"))
-    assert vc.frozen_spans(result) == [("info", 3.0, 13.0)]
+    """Review s40 R2: the freeze 9-13 s faded 2 levels a second drifts like the cycle; at
+    scan level the whole held stretch 3-13 s stays a `video.frozen` span, a note that names
+    the drift (a drifting still dropped would let a forger hide any freeze). At full
+    resolution the fade turns no colour where the cycle turned them every 8th frame
+    (`held_colour`): the freeze warns again from the cycle's last step (8.87 s), the cycle
+    a note. Session 40's tip said the note 3.00-13.00 alone."""
+    video = _video(tmp_path, "ramp", _Footage(True, ramp=True), "mjpeg")
+    assert vc.frozen_spans(run_scan(video, finer=False)) == [("info", 3.0, 13.0)]
+    assert vc.frozen_spans(run_scan(video)) == [("info", 3.0, 8.87), ("warning", 8.87, 13.0)]
+
+
+class _FixedLuma:
+    """QA s40 T2's class (synth_prism at RealVideo 2): 3-9 s the screen is still in gray,
+    three bands whose chroma turns 7.5 degrees every 6th frame at a fixed luma (a radius of
+    40 levels: each step moves U and V 5 levels at most, under every bar of the scan, and
+    the mean luma not at all); squares cross before and after. `frozen`: 9-13 s show the
+    frame before 9 s (an edited freeze right after the cycle). YUV 4:4:4 planes, fed as
+    they are: no RGB rounding moves the luma."""
+
+    BANDS = ((80, 20.0), (120, 140.0), (160, 260.0))  # luma, chroma angle (degrees)
+
+    def __init__(self, frozen: bool) -> None:
+        self.frozen = frozen
+        self.frames = 450 if frozen else 330
+
+    def picture(self, n: int) -> np.ndarray:
+        shown = HELD.start - 1 if self.frozen and n in HELD else n
+        step = (min(max(shown, CYCLE.start), CYCLE.stop - 1) - CYCLE.start) // 6
+        img = np.empty((3, H, W), np.uint8)
+        for k, (y, angle) in enumerate(self.BANDS):
+            a = np.radians(angle + 7.5 * step)
+            rows = slice(k * H // 3, (k + 1) * H // 3)
+            img[0, rows] = y
+            img[1, rows] = int(round(128 + 40 * np.cos(a)))
+            img[2, rows] = int(round(128 + 40 * np.sin(a)))
+        if shown not in CYCLE:
+            for i in range(3):
+                x = (shown * 4 + 100 * i) % (W - 20)
+                img[:, 30 + 70 * i:50 + 70 * i, x:x + 20] = np.array((235, 128, 128),
+                                                                     np.uint8)[:, None, None]
+        return img
+
+
+def _inter(tmp_path: Path, name: str, footage: _FixedLuma) -> Path:
+    """MPEG-4 Part 2 with a keyframe every 2 s: inter-coded, as RealVideo 2 is."""
+    out = tmp_path / f"{name}.avi"
+    vc._ffmpeg(["-f", "rawvideo", "-pix_fmt", "yuv444p", "-s", f"{W}x{H}", "-r", str(FPS),
+                "-i", "-", "-c:v", "mpeg4", "-q:v", "3", "-g", "60", "-bf", "0",
+                "-pix_fmt", "yuv420p", str(out)], footage)
+    return out
+
+
+@vc.needs_ffmpeg
+def test_a_fixed_luma_colour_cycle_is_a_note_not_a_warning(tmp_path):
+    """QA s40 T2: the cycle keeps the luma, so neither the scan's rows nor the drift rule see
+    it (`finer=False`: a warning 3.00-9.00, as main said with the full-resolution pass
+    too); at full resolution most of the chroma moves at each step (`held_colour`): a
+    note that says the colours turn."""
+    video = _inter(tmp_path, "fixed", _FixedLuma(False))
+    assert vc.frozen_spans(run_scan(video, finer=False)) == [("warning", 3.0, 9.0)]
+    result = run_scan(video)
+    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
+    assert "but its colours turn" in next(
+        s.message for s in result.spans if s.rule == "video.frozen")
+
+
+@vc.needs_ffmpeg
+def test_an_edited_freeze_after_a_fixed_luma_colour_cycle_still_warns(tmp_path):
+    """The freeze 9-13 s repeats the cycle's last picture: one held stretch 3-13 s at scan
+    level; at full resolution the colours turn until the last step (8.80 s) and not after,
+    so the warning is the freeze's, from that step, and the cycle before it a note."""
+    result = run_scan(_inter(tmp_path, "frozen", _FixedLuma(True)))
+    assert vc.frozen_spans(result) == [("info", 3.0, 8.8), ("warning", 8.8, 13.0)]

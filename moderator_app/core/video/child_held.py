@@ -48,7 +48,8 @@ def op_held(req: dict, open_container) -> tuple[dict, tuple[bytes, ...]]:
     `last_pts` (an AVI's B-frames carry their packets' pts, a few places off: the caller
     gives them the sorted pts, as the scan does): `pts`, `key`, `points`, `area`, `seen`
     and `foreign` (-1 where not compared: before the span, or fewer than `min_points` pixels
-    moved) and `complete`. `tol`: `COLOUR_TOL` unless given."""
+    moved), `hue` (`_hue`: the per mille of chroma samples that moved, -1 where not
+    comparable) and `complete`. `tol`: `COLOUR_TOL` unless given."""
     import av
 
     from .index import recording_stream
@@ -80,8 +81,8 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
     import numpy as np
 
     rows: dict[str, list] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
-                             "foreign": [], "box": []}
-    prev = prev_f = None
+                             "foreign": [], "box": [], "hue": []}
+    prev = prev_f = prev_c = None
     palette = None
     shown: _Shown | None = None
     past = -1  # frames decoded since the first after `last`
@@ -99,6 +100,9 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                 if f.pts is None:
                     continue
                 g = f.to_ndarray(format="gray")
+                c = _chroma(f, np)
+                rows["hue"].append(_hue(c, prev_c, np) if f.pts >= first else -1)
+                prev_c = c
                 points, area, box = -1, 0, (slice(0, 0), slice(0, 0))
                 moved = None
                 if prev is not None and prev.shape == g.shape:
@@ -198,12 +202,38 @@ class _Shown:
         return best
 
 
-def _apart(a, b, np):
-    """Where two grey pictures differ beyond the noise bar, in unsigned bytes (|a - b| as
-    max - min: no 16-bit copies, 66 MB each at 8K)."""
+# a colour turned where a chroma sample moved by this many levels or more on U or V (QA s40's
+# synth_prism at RealVideo 2: a hue step of 7.5 degrees moves 59-76 % of its chroma samples
+# by 3 or more, the frames between steps 0-2.5 %)
+HUE_LEVEL = 3
+
+
+def _chroma(f, np):
+    """U and V of a planar YUV frame (any subsampling) as views of its planes (no copy: a
+    view keeps its frame's buffer), else None (RGB)."""
+    if not f.format.name.startswith("yuv") or len(f.planes) < 3:
+        return None
+    return [np.frombuffer(p, np.uint8).reshape(p.height, p.line_size)[:, :p.width]
+            for p in f.planes[1:3]]
+
+
+def _hue(c, prev, np) -> int:
+    """Per mille of the chroma samples of a frame whose U or V moved by `HUE_LEVEL` or more
+    from the frame before (-1: not comparable): a palette turned at a fixed brightness moves
+    most of them and no luma (held_colour.py). In unsigned bytes, as `_apart`."""
+    if c is None or prev is None or c[0].shape != prev[0].shape \
+            or c[1].shape != prev[1].shape or c[0].size == 0:
+        return -1
+    moved = _apart(c[0], prev[0], np, HUE_LEVEL - 1) | _apart(c[1], prev[1], np, HUE_LEVEL - 1)
+    return int(round(1000 * float(moved.mean())))
+
+
+def _apart(a, b, np, level: int = POINT_LEVEL):
+    """Where two grey pictures (or two chroma planes) differ beyond `level`, in unsigned
+    bytes (|a - b| as max - min: no 16-bit copies, 66 MB each at 8K)."""
     d = np.maximum(a, b)
     d -= np.minimum(a, b)
-    return d > POINT_LEVEL
+    return d > level
 
 
 # Colours (review V6's class: a mark drawn over an edited freeze): a colour is three bytes,

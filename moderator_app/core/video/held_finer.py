@@ -74,6 +74,16 @@ import numpy as np
 
 from moderator_app.core.rules import Severity
 
+from .held_colour import coloured, drift_note, faded, turns
+from .held_pace import (  # noqa: F401 - INTRA_SHARE: held_finer's name (sync/finer_beat.py)
+    AFTER_KEY,
+    INTRA_SHARE,
+    LIVING_AFTER,
+    LIVING_GAP_S,
+    SETTLE_S,
+    intra_coded,
+    rhythm,
+)
 from .isolate import VideoProcess, VideoProcessError
 from .scan_spans import FROZEN, Span
 
@@ -86,16 +96,6 @@ MIN_POINTS = 8
 # codec's refinement after a keyframe scatters its pixels, 52 over 11,562 in the corpus'
 # Ms. Pac-Man freeze, 0.005) ...
 MIN_DENSITY = 0.05
-# ... and not within this many frames after a keyframe in a stream with inter frames (its
-# refinement: the Ms. Pac-Man freeze's frame after each keyframe)
-AFTER_KEY = 2
-# a stream whose frames are mostly keyframes is intra-coded: its keyframes are its frames
-INTRA_SHARE = 0.5
-# Changes this soon after the hold's first frame split nothing: the codec settles on the
-# picture after the jump into it (an edited freeze's first frames: 0.02-0.08 s in the
-# corpus' Space Invaders freeze, up to 0.17 s in QA s32's Crossbow in H.263), so a freeze
-# only a little longer than the rule's 3 s is not cut under it by them
-SETTLE_S = 0.3
 # A change that shows again a picture the hold showed (review V6: a line blinking over an
 # edited freeze, 24 pixels) counts only when this many pixels moved: a digit redrawn whole
 # (QA s29's Basic Math in FFV1, 128-704 pixels a step)
@@ -105,13 +105,6 @@ RETURN_POINTS = 100
 # 600-1000; the 27 held pictures of QA s28-s35 and the wide set that live: their counted
 # changes at most 1000, but never all of a hold's, session 36)
 DRAWN = 500
-# A picture still to the end of the footage (`ends`) lives when its `rhythm` at full
-# resolution is under this (QA s36's Video Checkers: a cursor blinking every 0.27 s, its
-# genuine run's longest gap 0.52 s; Adventure's player, still 1-5 s between moves, 1.7 s) ...
-LIVING_GAP_S = 1.0
-# ... and at least this many times after the change that ends the held stretch (a change or
-# two after it is a game's next screen, not a rhythm resumed)
-LIVING_AFTER = 3
 # Two changes' boxes are one place (`places`) when their overlap is at least this share of
 # their union (a beacon's 4x4 box on and off: 1.0; a sprite a step on: less)
 SAME_PLACE = 0.5
@@ -120,14 +113,6 @@ SAME_PLACE = 0.5
 # stop and resume (`place_stops`). Changes under `MIN_POINTS` are rare off keyframes: 10
 # frames in the 89 end-of-footage stills of QA s28-s37, the wide set and corpus v2
 MARK_POINTS = 1
-
-
-def intra_coded(keys: Sequence[int] | np.ndarray) -> bool:
-    """Is a stream whose frames are keyframes as `keys` says intra-coded: `INTRA_SHARE` or
-    more of them keyframes (MJPEG, FFV1, ffvhuff, ASV2: every frame coded afresh, so a
-    keyframe says nothing of a codec's refinement)?"""
-    k = np.asarray(keys, bool)
-    return k.shape[0] > 0 and float(k.mean()) >= INTRA_SHARE
 
 
 def changes(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
@@ -170,23 +155,6 @@ def lives(start_s: float, end_s: float, changed: Sequence[float], freeze_s: floa
     `freeze_s` long?"""
     edges = [start_s, *counted(start_s, changed), end_s]
     return max(b - a for a, b in zip(edges, edges[1:], strict=False)) < freeze_s
-
-
-def rhythm(gaps: Sequence[float], freeze_s: float) -> float:
-    """The pace a picture lives at between its held stretches: of the `gaps` between its
-    changes shorter than `freeze_s`, the one the middle moment of their time lies in (their
-    median weighted by length; inf when there is none). A burst of changes does not make it
-    fast (Adventure's player moves a few frames 0.02-0.05 s apart, then stands 1-5 s: the
-    plain median of its gaps is 0.04 s, this 1.5-1.8 s), nor do held stretches, one or
-    several, make it slow (a cursor blinking every 0.27 s around two 4 s freezes: 0.27 s)."""
-    living = sorted(g for g in gaps if g < freeze_s)
-    total = float(sum(living))
-    run = 0.0
-    for g in living:
-        run += g
-        if run >= total / 2 and total > 0:
-            return float(g)
-    return float("inf")
 
 
 def held_inside(start_s: float, changed: Sequence[float], freeze_s: float
@@ -494,7 +462,7 @@ def _at_place(s: Span, a: float, b: float, box: tuple[int, ...], pace: float) ->
 def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> ScanResult:
     """`scan` with each `video.frozen` warning whose picture lives said as a note."""
     held = [s for s in scan.spans if s.rule == FROZEN.id
-            and s.severity == FROZEN.severity.value]
+            and (s.severity == FROZEN.severity.value or drift_note(s))]
     if not held or scan.signals.frame_count == 0:
         return scan
     frames, answers = _answers(scan, held, path, timeout_s)
@@ -507,25 +475,47 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
         changed = None if rows is None else changes(
             rows["times"], rows["key"], rows["points"], rows["area"], rows["seen"],
             rows["foreign"])
-        note = _note(s, changed, freeze_s)
-        if note is not None:
-            said[id(s)] = [note]
-        elif rows is not None and changed is not None:
-            # a held stretch a beacon beats through in part: the warning where it stops
-            stops = placed(s.start_s, s.end_s, counted(s.start_s, changed), marks(
-                rows["times"], rows["key"], rows["points"], rows["area"], rows["box"]),
-                freeze_s)
-            if stops:
-                said[id(s)] = [_placed(s, a, b, box, pace) for a, b, box, pace in stops]
+        # still in gray, its colours turning (QA s40 T2): a note, the stops read on
+        turned = None if rows is None else turns(
+            rows["times"], rows["key"], rows["hue"], s.start_s)
+        col = coloured(s, turned, freeze_s)
+        if drift_note(s):
+            if turned is None:
+                continue  # not read: the note stays
+            # its brightness drifts and its colours do not turn: a held frame faded
+            col = col or ([], [faded(s)])
+        out = [] if col is None else list(col[0])
+        for w in [s] if col is None else col[1]:
+            out.extend(_read(w, rows, None if changed is None else [
+                c for c in changed if w.start_s <= c <= w.end_s], freeze_s))
+        if col is not None or out != [s]:
+            said[id(s)] = sorted(out, key=lambda x: x.start_s)
     if not said:
         return scan
     return replace(scan, spans=tuple(x for s in scan.spans for x in said.get(id(s), [s])))
 
 
+def _read(s: Span, rows: dict[str, list] | None, changed: list[float] | None,
+          freeze_s: float) -> list[Span]:
+    """The warning `s` read at full resolution: a note where the picture lives (`_note`),
+    placed where a beacon that beats in part of it stops (`placed`), else itself."""
+    note = _note(s, changed, freeze_s)
+    if note is not None:
+        return [note]
+    if rows is not None and changed is not None:
+        # a held stretch a beacon beats through in part: the warning where it stops
+        marked = [(t, b) for t, b in marks(rows["times"], rows["key"], rows["points"],
+                                           rows["area"], rows["box"]) if t <= s.end_s]
+        stops = placed(s.start_s, s.end_s, counted(s.start_s, changed), marked, freeze_s)
+        if stops:
+            return [_placed(s, a, b, box, pace) for a, b, box, pace in stops]
+    return [s]
+
+
 def _rows(idx: np.ndarray, ans, sig, slip: int) -> dict[str, list] | None:
     """The child's answer `ans` for the scan's frames `idx`, row by row in the scan's order
     (`times` added); None when it was not read whole or its frames are not the scan's."""
-    names = ("key", "points", "area", "seen", "foreign", "box")
+    names = ("key", "points", "area", "seen", "foreign", "box", "hue")
     try:
         if not ans.get("complete"):
             return None

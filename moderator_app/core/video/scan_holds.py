@@ -17,6 +17,10 @@ from .scan_spans import BLACK, FROZEN, Span, end_of, gap_limit
 if TYPE_CHECKING:
     from .scan import FrameSignals
 
+# the words of a drift note (`still_spans`): the full-resolution pass reads such a note's
+# colours again (held_colour.py: a fade moves no colour, a palette's turn does)
+DRIFT_SAID = "but for a brightness drift"
+
 
 def same_picture(sig: FrameSignals, keyframes: np.ndarray, th: ScanThresholds) -> np.ndarray:
     """Per frame: the same picture as the frame before it (False for the first frame)."""
@@ -99,7 +103,7 @@ def still_spans(sig: FrameSignals, same: np.ndarray, keyframes: np.ndarray,
                 t0, t1 = float(sig.times_s[a]), end_of(sig, b)
                 out.append(Span(FROZEN.id, Severity.INFO.value, t0, t1, (
                     f"the picture is still from {t0:.3f} s to {t1:.3f} s ({t1 - t0:.1f} s) "
-                    f"but for a brightness drift: no sample point changes past codec noise "
+                    f"{DRIFT_SAID}: no sample point changes past codec noise "
                     f"while its mean luma moves more than {th.drift_max:g} level within "
                     f"{th.held_window_s:g} s (a palette's colours turning a step at a time, "
                     f"or a held frame faded): a note, step through it")))
