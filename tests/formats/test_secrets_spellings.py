@@ -17,9 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_basen, secrets_radix
+from moderator_app.core.formats import native, secrets_basen, secrets_radix
 from moderator_app.core.formats.secrets_basen import ASCII85, BASE32, UUENCODE
 from moderator_app.core.formats.secrets_decode import is_text
 from moderator_app.core.formats.secrets_radix import RADIX
@@ -182,3 +184,61 @@ def test_a_line_of_many_begin_lines_is_read_in_one_pass(tail):
     assert not worker.is_alive()
     assert [view for how, view, _ in got if how == UUENCODE][-1] == \
         b"rk_test_QA40uuencode0aB1cD2eF3gH4iJ5kL6mN7oP"
+
+
+def test_base64_shuts_the_base32_gate_where_a_run_may_start_opens_it():
+    """QA s40 T8: e_b64gz's 16 KB lines of base64 held runs of 16 upper-case letters and
+    digits (135 of 200 lines), each opening base32's regex for nothing (1.43-1.52x the
+    CPU). A run starts only where nothing of base64's alphabet is before it (or an escaped
+    break is, or the text starts): base64 with such runs inside shuts the gate; a run at
+    each place it may start opens it, and verify is pointed at its first character."""
+    b64 = base64.b64encode(bytes(range(255)) * 3) + b"QA40ABCDEFGHIJKLMNOPQRSTUVWXYZ234567aB+/"
+    line = b'{"summary":"$ gzip -c n | base64 -w0\\n' + b64 + b'"}'
+    assert b"A" * 16 in line.translate(bytes.maketrans(b"BCDEFGHIJKLMNOPQRSTUVWXYZ234567QA0",
+                                                       b"A" * 34))  # (the former needle)
+    assert not secrets_basen.basen_in(line)
+    assert secrets_basen.spots(line, 0, len(line), True) == []
+    run = base64.b32encode(b"glc_QA40base32Grafana0aB1cD2eF3gH4iJ5kL6mN7")
+    for before in (b"", b'{"s":"', b"x\\n", b"key = ", b"a\\r\\n", b"row\n"):
+        raw = before + run + b'"}'
+        assert secrets_basen.basen_in(raw), before
+        assert secrets_basen.spots(raw, 0, len(raw), True) == [len(before)], before
+        assert [got for how, got, _ in secrets_basen.basen_views(raw) if how == BASE32] == \
+            [b"glc_QA40base32Grafana0aB1cD2eF3gH4iJ5kL6mN7"], before
+
+
+def test_the_base32_gate_shuts_no_line_the_regex_reads():
+    """The gate against the regex it guards, and the C gate against the Python one
+    (`_unescape.spelled_gate`, `_gate_py`: both bits, base32's and a dump's), on 20,000 seeded
+    lines of base32 runs, base64's other characters, digits, blanks, escaped and real breaks,
+    padding and punctuation: wherever `_B32` matches, the line's gate is open and verify is
+    pointed inside that line."""
+    import random
+
+    rng = random.Random(41)
+    pieces = [b"a", b"n", b"t", b"+", b"/", b"=", b" ", b"\\", b"\\n", b"\\r\\n", b"-", b'"',
+              b"\t", b"_", b"\xe9", b"0000000  103 104 117  95  81  65", b" -12   7"]
+    matched, both = 0, [0, 0, 0, 0]
+    for _ in range(20_000):
+        raw = b"".join(
+            bytes(rng.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") for _ in range(rng.randint(1, 40)))
+            if rng.random() < 0.5 else rng.choice(pieces) * rng.randint(1, 3)
+            for _ in range(rng.randint(1, 10)))
+        gate = secrets_basen._gate_py(raw)
+        both[gate] += 1
+        if native.UNESCAPE is not None:
+            assert native.UNESCAPE.spelled_gate(raw) == gate, raw
+            assert native.UNESCAPE.spelled_gate(memoryview(raw)) == gate, raw
+        if secrets_basen._B32.search(raw) is None:
+            continue
+        matched += 1
+        assert gate & 1 and secrets_basen.basen_in(raw), raw
+        assert secrets_basen.spots(raw, 0, len(raw), True), raw
+    assert matched > 5_000 and min(both) > 300  # (each of the four answers asked)
+
+
+@pytest.mark.skipif(native.UNESCAPE is None, reason="the C accelerator is not built")
+@given(st.binary(max_size=200))
+@settings(max_examples=400, deadline=None)
+def test_the_c_gate_is_the_python_gate_on_any_bytes(raw):
+    assert native.UNESCAPE.spelled_gate(raw) == secrets_basen._gate_py(raw)

@@ -12,9 +12,10 @@ characters) and its finder, which cuts a run of its breaks (real or escaped) and
 patterns and their printable stretches, as `od -b`'s are. An honest base32 or uuencode of a
 text is that text read again.
 
-Bounded: each family's gate is one `translate` and a substring search (a run of `_B32_MIN`
-base32 characters; a uuencode's `begin ` and a full row; Ascii85's `<~`), its rows found by
-one regex a run, at most `_DECODED_MAX` decoded bytes a line.
+Bounded: each family's gate is a substring search (a uuencode's `begin `; Ascii85's `<~`) or
+one C pass shared with the number dumps' (`_gate`: a run of `_B32_ROW` base32 characters
+where a run may start; base64 shuts it), its rows found by one regex a run, at most
+`_DECODED_MAX` decoded bytes a line.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
-from moderator_app.core.formats import secrets_radix
+from moderator_app.core.formats import native, secrets_radix
 from moderator_app.core.formats.secrets_bytes import _printable
 
 BASE32 = "a base32 run in it is decoded"
@@ -40,7 +41,16 @@ _B32_ROW = 16  # characters of a row, the gate's needle (`basenc -w 16`: the run
 _B32 = re.compile(rb"[A-Z0-9](?:(?<![A-Za-z0-9+/][A-Z0-9])|(?<=\\[nrt][A-Z0-9])|(?<=^[A-Z0-9]))"
                   rb"(?:[A-Z0-9]{15,127}" + _BR + rb"(?:[A-Z0-9]{16,128}" + _BR + rb")*"
                   rb"[A-Z0-9]{2,128}|[A-Z0-9]{23,})=*(?![A-Za-z0-9+/])")
-_B32_MAP = bytes(97 if (65 <= c <= 90 or 48 <= c <= 57) else 120 for c in range(256))
+# The gate's map (`_b32_open`): base32's characters to `a`, base64's others to `b` (`n`, `r`,
+# `t` to `c`: an escaped break's letter), all else to `x`. A run starts where the regex's
+# lookbehind lets it: after no base64 character (`x`), an escaped break (a backslash, `x`, then `c`)
+# or at the text's start, so its first `_B32_ROW` characters follow an `x`, an `xc` or
+# nothing. Base64 is all of one run (its lower case `b`): e_b64gz's 16 KB lines opened the
+# gate's former needle, 16 `a`s anywhere, at 135 of 200 lines, and the regex cost 1.1 ms a
+# line there (QA s40 T8: 1.43-1.52x the CPU of its base), no run found
+_B32_MAP = bytes(97 if (65 <= c <= 90 or 48 <= c <= 57) else 99 if c in b"nrt"
+                 else 98 if (97 <= c <= 122 or c in b"+/") else 120 for c in range(256))
+_B32_STARTS = (b"x" + b"a" * _B32_ROW, b"xc" + b"a" * _B32_ROW)
 _B32_ALPHA = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _B32HEX_ALPHA = b"0123456789ABCDEFGHIJKLMNOPQRSTUV"
 _B32_AS_INT = bytes.maketrans(_B32_ALPHA, b"0123456789abcdefghijklmnopqrstuv")
@@ -63,8 +73,26 @@ def basen_in(data: bytes | memoryview) -> bool:
     """Whether `data` may hold a run of any family here: `<~`, a `begin ` line, or a run of
     `_B32_ROW` upper-case letters and digits (base32's, or a digest's: the regex decides)."""
     raw = bytes(data)
-    return (b"<~" in raw or b"begin " in raw
-            or b"a" * _B32_ROW in raw.translate(_B32_MAP))
+    return b"<~" in raw or b"begin " in raw or bool(_gate(raw) & 1)
+
+
+def _b32_open(mapped: bytes) -> bool:
+    """Whether `mapped` (a text through `_B32_MAP`) holds the first `_B32_ROW` characters of
+    a run the regex (`_B32`) may match: where it may start, as its lookbehind says."""
+    return (mapped.startswith(b"a" * _B32_ROW)
+            or any(start in mapped for start in _B32_STARTS))
+
+
+def _gate_py(raw: bytes) -> int:
+    """1 when a base32 run may start in `raw` (`_b32_open`), | 2 when a dump of numbers may
+    be there (`secrets_radix.radix_in`): `_unescape.spelled_gate`'s reference."""
+    return _b32_open(raw.translate(_B32_MAP)) | secrets_radix.radix_in(raw) << 1
+
+
+# Both gates of a text in one C pass, no copy: the two `translate`s and three substring
+# searches, asked of every view of every line, cost e_mixlong's lines ~15 % (session 41)
+_gate: Callable[[bytes], int] = (native.UNESCAPE.spelled_gate if native.UNESCAPE is not None
+                                 else _gate_py)
 
 
 def spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
@@ -74,13 +102,17 @@ def spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
         return []
     out: list[int] = []
     mapped = data[lo:hi].translate(_B32_MAP)
-    for needle, hay, base in ((b"<~", data, lo), (b"begin ", data, lo),
-                              (b"a" * _B32_ROW, mapped, 0)):
+    if mapped.startswith(b"a" * _B32_ROW):
+        out.append(0)
+    # (a run's needle holds the byte or two before it, `\n` when it starts a line: skipped)
+    for needle, hay, base, skip in ((b"<~", data, lo, 0), (b"begin ", data, lo, 0),
+                                    *((start, mapped, 0, len(start) - _B32_ROW)
+                                      for start in _B32_STARTS)):
         end = hi - lo + base
         i = hay.find(needle, base, end)
         while i >= 0:
-            out.append(i - base)
-            nxt = data.find(b"\n", i - base + lo, hi)
+            out.append(i - base + skip)
+            nxt = data.find(b"\n", i - base + lo + skip, hi)
             if nxt < 0:
                 break
             i = hay.find(needle, nxt - lo + base, end)
@@ -165,7 +197,7 @@ def _a85(raw: bytes) -> Iterator[tuple[int, bytes]]:
 def _b32_runs(raw: bytes) -> tuple[tuple[int, int, bytes], ...]:
     """(start, end, bytes) of each base32 run of `raw` (asked by `basen_views` and by
     `explained` of one line: found and decoded once)."""
-    if b"a" * _B32_ROW not in raw.translate(_B32_MAP):
+    if not _gate(raw) & 1:
         return ()
     return tuple((m.start(), m.end(), got) for m in _B32.finditer(raw)
                  if m.end() - m.start() >= _B32_MIN and (got := _base32(m.group())) is not None)
@@ -216,16 +248,18 @@ def basen_views(raw: bytes) -> Iterator[tuple[str, bytes, int]]:
 def spelled_in(data: bytes | memoryview) -> bool:
     """Whether `data` may hold a run of this module's families or a dump of numbers
     (`secrets_radix`): verify's gate for both (`secrets_decode.encoded_gates`)."""
-    return basen_in(data) or secrets_radix.radix_in(data)
+    raw = bytes(data)
+    return b"<~" in raw or b"begin " in raw or _gate(raw) != 0
 
 
 def spelled_spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
     """`spots` of both (verify asks those lines; `gate`: the range's `spelled_in`)."""
     if not gate:
         return []
-    window = memoryview(data)[lo:hi]
-    return (spots(data, lo, hi, basen_in(window))
-            + secrets_radix.spots(data, lo, hi, secrets_radix.radix_in(window)))
+    raw = data[lo:hi]
+    gates = _gate(raw)
+    basen = b"<~" in raw or b"begin " in raw or bool(gates & 1)
+    return spots(data, lo, hi, basen) + secrets_radix.spots(data, lo, hi, bool(gates & 2))
 
 
 def spelled_views(raw: bytes, is_text: Callable[[bytes], bool]
@@ -233,7 +267,8 @@ def spelled_views(raw: bytes, is_text: Callable[[bytes], bool]
     """(how, view, whether it is text, column) of each run of this module's families and each
     dump of numbers in `raw`, read alone: a view that is no text is read as bytes, then its
     16+ printable stretches as text (as `od -b`'s are, `secrets_octets`)."""
-    found = [(secrets_radix.RADIX, got, column) for got, column in secrets_radix.radix_views(raw)]
+    found = [(secrets_radix.RADIX, got, column) for got, column in secrets_radix.radix_views(raw)
+             ] if _gate(raw) & 2 else []
     found += list(basen_views(raw))
     for how, got, column in found:
         text = is_text(got)
