@@ -80,12 +80,25 @@ def test_a_hold_the_beacon_beats_through_is_a_wait_past_an_ignored_button():
 @pytest.mark.parametrize("sig", [
     _signals(dead=(7.0, 8.2)),        # 1.2 s without a beat inside: a frozen picture
     _signals(place=(7.0, 9.0)),       # the beat moves elsewhere inside (review R5's dot)
-    _signals(quiet=(3.0, 5.0)),       # no beat before the hold: not the game's clock
     _signals(quiet=(12.0, 20.0)),     # none after it
+    _signals(quiet=(3.0, 6.1)),       # lit 1.07 s into the hold: a gap at its start
 ])
-def test_no_wait_unless_one_place_beats_through_the_hold_and_both_edges(sig):
+def test_no_wait_unless_one_place_beats_through_the_hold_and_past_its_end(sig):
     assert not beats_through(sig, *HOLD)
     assert _waits(sig, ["NOOP", "LEFT", "FIRE"]) == ()
+
+
+def test_a_beacon_lit_as_the_hold_begins_is_the_games_wait():
+    """QA s40 T3 (synth_prism-genuine@r53rv20rm): the game lights its 75 % beacon as its
+    still stage begins, 0.076 s after the hold's first held frame, and nothing beat in its
+    tile before; `sync.no_reaction` 30.92-36.19 stood at every offset. Here the beacon's
+    first beat is 0.13 s into the hold (5.167 s), none in the 2 s before it."""
+    sig = _signals(quiet=(3.0, 5.0))
+    assert beats_through(sig, *HOLD)
+    assert [(w.start_s, w.end_s, w.press_s, w.kind) for w in
+            _waits(sig, ["NOOP", "LEFT", "FIRE"])] == [(5.033, 12.0, 11.9, "FIRE")]
+    assert [(w.start_s, w.end_s, w.kind) for w in _waits(sig, ["NOOP", "LEFT", "FIRE"], None)
+            ] == [(5.033, 12.0, "FIRE")]
 
 
 @pytest.mark.parametrize("also, waits", [

@@ -105,13 +105,22 @@ def test_a_beacon_beating_between_the_sample_points_makes_the_hold_a_wait(on, of
 @pytest.mark.parametrize("kw", [
     {"on": 0.2, "off": 1.2},                   # off longer than TICK_GAP_S: no beat
     {"stop": (7.0, 8.2)},                      # stopped 1.2 s inside: a frozen picture
-    {"stop": (3.0, 5.1)},                      # no beat before the hold
+    {"stop": (3.0, 6.2)},                      # none in the hold's first 1.17 s
     {"stop": (12.0, 20.0)},                    # none after its end
     {"end": (40, 40_000, [20, 20, 220, 220])},  # answers far apart at once (review s39 R4)
 ])
 def test_no_wait_unless_the_beacon_beats_through_and_the_end_is_one_answer(kw):
     look, _ = _look(**kw)
     assert _waits(look) == ()
+
+
+def test_a_beacon_lit_as_the_hold_begins_makes_it_a_wait():
+    """QA s40 T3: a game may light its beacon as it begins to wait (synth_prism's 75 %
+    beacon, 0.076 s after the hold's first held frame, none before it): no beat before
+    the hold is asked for. Here the first toggle is 0.1 s into the hold."""
+    look, _ = _look(stop=(3.0, 5.1))
+    assert [(w.start_s, w.end_s, w.press_s, w.kind) for w in _waits(look)] == [
+        (5.033, 12.0, 11.95, "FIRE")]
 
 
 def test_nothing_is_looked_at_or_taken_without_a_warning_a_look_or_a_button():

@@ -20,10 +20,12 @@ look decodes a few seconds at full resolution in the isolated video process:
 as `ticking.ticking_waits` takes a hold the beacon beats through, the beat read on the
 full-resolution frames instead of the sample points:
 - one place (`held_finer.places` of `held_finer.marks`: a change's box, a keyframe's
-  re-quantisation dropped) changes within `TICK_GAP_S` before the hold's first held frame,
-  with no gap over `TICK_GAP_S` from it to the first changed frame, and within
-  `TICK_GAP_S` after that frame (`beacon_through`): an edited freeze repeats one picture and
-  stops every beat (QA s39's freezeend runs: the beacon stops for 4 s);
+  re-quantisation dropped) changes with no gap over `TICK_GAP_S` from the hold's first held
+  frame to the first changed frame, and within `TICK_GAP_S` after that frame
+  (`beacon_through`): an edited freeze repeats one picture and stops every beat (QA s39's
+  freezeend runs: the beacon stops for 4 s). As `ticking.beats_through`, no beat before the
+  hold is asked for since session 41 (a game may light its beacon as it begins to wait,
+  QA s40 T3);
 - the change that ends it lies in one place, at the sample points
   (`ticking.ends_in_one_place`) and at full resolution (`ends_packed`: its first change
   beside the beacon's own fills `held_finer.MIN_DENSITY` of its box; an edit's catch-up of
@@ -71,15 +73,14 @@ def video_look(path: str | Path, scan_of: Callable[[], object]) -> Look:
 
 def beacon_through(rows: dict, f0: float, f1: float) -> tuple[int, ...] | None:
     """The box of a place that beats at full resolution through the hold f0..f1 (first held
-    frame, first changed frame) and past both its edges (the module's docstring), or None."""
+    frame, first changed frame) and past its end (the module's docstring), or None."""
     marked = held_finer.marks(rows["times"], rows["key"], rows["points"], rows["area"],
                               rows["box"])
     eps = 1e-6
     for box, times in held_finer.places(marked):
-        before = [v for v in times if f0 - TICK_GAP_S - eps <= v < f0 - eps]
         after = [v for v in times if f1 + eps < v <= f1 + TICK_GAP_S + eps]
         inside = [v for v in times if f0 - eps <= v <= f1 + eps]
-        if before and after and float(np.diff([f0, *inside, f1]).max()) <= TICK_GAP_S:
+        if after and float(np.diff([f0, *inside, f1]).max()) <= TICK_GAP_S:
             return box
     return None
 

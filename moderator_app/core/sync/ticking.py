@@ -29,9 +29,9 @@ A hold is taken here (`ticking_waits`) when all of these hold:
 - it resumes as a game's answer does: a first changed frame under
   `waits.UNPRESSED_RESUME_RATIO` of the usual change (waits.py's unpressed rule, session 33:
   nothing pressed there for a freeze to hide).
-A hold whose beating place also changes within `TICK_GAP_S` before its first held frame and
-after its first changed frame (`beats_through`: the game's clock ran on past both edges; an
-edit's frozen picture stops it, review R5's dot beats only inside the freeze) is taken
+A hold whose beating place also changes within `TICK_GAP_S` after its first changed frame
+(`beats_through`: the game's clock ran on through it and past its end; an edit's frozen
+picture stops it, review R5's dot beats only inside the freeze) is taken
 without the last two, when the change that ends it lies in one place (`ends_in_one_place`:
 its tiles touch; an edited freeze whose beacon is kept alive ends with every hidden answer in
 the same frame, review s39 R4): it ends at the first button expected at its end (up to
@@ -42,6 +42,15 @@ way the lantern already faced (shown as nothing); the DOWN after them steps the 
 bar, 24 points against the beacon's 2 after it (12x the "usual change", which is the beacon
 itself): `sync.no_reaction` at every offset on the three genuine runs. -freezeend's edited
 freeze inside the same wait stops the beacon for 4.26 s and keeps its warning.
+Session 38 also asked the place to beat within `TICK_GAP_S` before the hold; session 41
+dropped it. QA s40 T3 (synth_prism-genuine@r53rv20rm, RealVideo 2 at 53 fps): the game
+lights its 75 % beacon (2 points at the sample points, one fine tile) as its still stage
+begins, 0.076 s after the hold's first held frame 30.924 s; the beacon beats every 0.19 /
+0.55 s to 36.66 s, past the FIRE's answer at 36.188, and nothing beat in that tile before
+(the 20 % beacon of the stage before beats elsewhere and stops at 30.58). `sync.no_reaction`
+30.92-36.19 stood at every offset. What the edge before added is nothing an edit needs:
+a frozen picture stops the beat inside (the gap), and a mark drawn only inside the freeze
+(review R5) stops at its end (the edge after).
 A beat too small for the sample points (a 1-px beacon between their rows, QA s39 T2) is read
 at full resolution by finer_beat.py, over a hold a `sync.no_reaction` would cover, with
 `reach`, `ending` and `game_wait` from here.
@@ -93,20 +102,21 @@ def ticks_throughout(sig: FrameSignals, p: int, q: int) -> bool:
 
 
 def beats_through(sig: FrameSignals, p: int, q: int, beat: list[int] | None = None) -> bool:
-    """Does a place that beats throughout the still stretch p..q (`ticks_throughout`) also
-    change within `TICK_GAP_S` before its first held frame and within `TICK_GAP_S` after
-    its first changed frame? Then the game's own clock beat on through the hold and past
-    both its edges: the footage was never held (an edit's frozen picture stops every beat;
-    review R5's dot, drawn only inside the freeze, does not beat before it). QA s38 T2.
-    `beat`: `_beating(sig, p, q)` when the caller has it (read once a hold)."""
+    """Does a place that beats throughout the still stretch p..q (`ticks_throughout`: from
+    its first held frame on, no gap over `TICK_GAP_S`) also change within `TICK_GAP_S`
+    after its first changed frame? Then the game's own clock beat on through the hold and
+    past its end: the footage was never held (an edit's frozen picture stops every beat;
+    review R5's dot, drawn only inside the freeze, does not beat after it). QA s38 T2.
+    A beat before the hold is not asked for: a game may light its beacon as it begins to
+    wait (QA s40 T3, the module's docstring). `beat`: `_beating(sig, p, q)` when the caller has it
+    (read once a hold)."""
     places = _places(sig)
     if places is None or q + 1 >= len(sig):
         return False
     t = np.asarray(sig.times, float)
-    a = int(np.searchsorted(t, t[p] - TICK_GAP_S - 1e-9))
     b = int(np.searchsorted(t, t[q + 1] + TICK_GAP_S + 1e-9))
-    before, after = np.asarray(places[a:p]), np.asarray(places[q + 2:b])
-    return any(bool((before[:, j] > 0).any()) and bool((after[:, j] > 0).any())
+    after = np.asarray(places[q + 2:b])
+    return any(bool((after[:, j] > 0).any())
                for j in (_beating(sig, p, q) if beat is None else beat))
 
 
