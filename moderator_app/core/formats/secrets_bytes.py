@@ -44,7 +44,7 @@ import orjson
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets import markers_of
 from moderator_app.core.formats.secrets_join import CHAINS
-from moderator_app.core.formats.secrets_words import WORDS, is_words, swapped
+from moderator_app.core.formats.secrets_words import WIDE, WORDS, is_words, swapped, wide_words
 
 BYTES = "its byte array or hex dump is decoded"
 DECIMALS = "its list of decimal bytes is decoded"
@@ -122,7 +122,8 @@ _DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in 
                   else 99 if c == 44 else _QUOTES.get(c, 120) for c in range(256))
 # (one SIMD pass over the mapped bytes: ~0.2 ns a byte, where a regex of the two cost ~1.3 on
 # the bench's honest histories and a `find` a needle ~2 on hex text, each `a` a near miss)
-_DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,", b",aaaaaaaa,aaaaaaaa,aaaaaaaa")
+_DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,", b",aaaaaaaa,aaaaaaaa,aaaaaaaa",
+                 WIDE)  # (`od -t x8`: `secrets_words.wide_words`)
 _NEEDLES = _DUMP_NEEDLES + _SHELL_NEEDLES
 # The decimal gate as wide as `DECIMAL` (session 36, mendviews; review V4): its white space
 # (spaces, tabs, line breaks, escaped `\n`, `\r`, `\t`) deleted, a decimal digit mapped to `a`, a
@@ -355,6 +356,8 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
         runs.append((start, end, got))
         if is_words(raw, start) and (little := swapped(raw[start:end], got)) is not None:
             words.append((start, little))
+    if dump and markers_of(raw.translate(_DUMP_MAP), (WIDE,)):
+        words += wide_words(raw)  # (`od -t x8`'s 16-digit words)
     if runs:
         yield from _views_of(raw, sorted(runs), is_text)
     for start, got in words:

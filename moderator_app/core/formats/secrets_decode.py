@@ -62,6 +62,8 @@ from moderator_app.core.formats.secrets_join import (
     listed_view,
 )
 from moderator_app.core.formats.secrets_octets import octet_views
+from moderator_app.core.formats.secrets_text import is_text
+from moderator_app.core.formats.secrets_unwrap import unwrapped
 
 # Each run pattern below starts with its first escape's first byte, not a group repeated
 # (`(?:%[0-9A-Fa-f]{2}){4}` matches the same strings at the same places): `re` then skips to
@@ -134,8 +136,7 @@ _B64_CHARS = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/
                    for c in range(256))
 _HEX_CHARS = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))
 _NOT_HEX = b"0123456789abcdefABCDEF"
-_PRINTABLE = bytes(range(32, 127)) + b"\t\r\n"
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_NOT_LOWER = bytes(c for c in range(256) if not 97 <= c <= 122)
 _B64_MIN = 24
 _HEX_MIN = 32
 _TEXT_MAX = 1 << 20  # decoded text of base64 / hex runs a line read by the detectors
@@ -177,20 +178,6 @@ def _runs_py(data: bytes, table: bytes, least: int) -> Iterator[tuple[int, int]]
         end = len(mapped) if end < 0 else end
         yield start, end
         i = mapped.find(needle, end)
-
-
-def is_text(data: bytes) -> bool:
-    """Whether decoded bytes read as text: UTF-8, 97%+ of the characters printable (tabs and
-    line breaks count). Random bytes of 12+ are not UTF-8 (a digest, a key's bytes, a picture)."""
-    if len(data) < 12:
-        return False
-    if data.isascii():  # (C speed: a 4 MB text is no Python loop)
-        return 100 * len(data.translate(None, _PRINTABLE)) <= 3 * len(data)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return 100 * len(_CONTROL.findall(text)) <= 3 * len(text)
 
 
 def b64_text(run: bytes) -> bytes | None:
@@ -278,17 +265,26 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
                 break
             if end - start > _RUN_MAX:
                 continue
+            if start and raw[start - 1] == 92 and raw[start] in b"nrt" \
+                    and raw[start + 1:end].translate(None, _NOT_LOWER):
+                start += 1  # (an escaped line break's letter: `-w0\\nH4sI...`, h40_09; a
+                # run of no lower case after it is a base32 row, e_base32's: not base64)
             run = raw[start:end] if how is BASE64 else raw[start:end].translate(None, _WRAP_BYTES)
             got = _b64(run) if how is BASE64 else _hex(run)
             if got is None:
                 continue
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
+            if not text and how is BASE64 and text_left > 0 and (
+                    inner := unwrapped(got, is_text)) is not None:  # (UTF-16, gzip: text)
+                how_in, got, text = inner[0], inner[1], True
+            else:
+                how_in = how
             if text:
                 text_left -= len(got)
             elif how is HEX or b"-" in run or b"_" in run:
                 continue  # (bytes: a digest, or a token's dashes read as URL-safe base64)
-            yield how, got, text, start + 1
+            yield how_in, got, text, start + 1
 
 
 # A hex dump wrapped at a fixed width (`xxd -p`: 60 digits a line; QA s33 h33_01 cut a

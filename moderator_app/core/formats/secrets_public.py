@@ -14,6 +14,7 @@ from moderator_app.core.formats.secrets import (
     SecretHit,
     _redact,
     _regex,
+    in_binary_base64,
     markers_in,
     markers_of,
     scan_line,
@@ -39,6 +40,7 @@ from moderator_app.core.formats.secrets_read import (
     random_run_among,
     reader_hit,
 )
+from moderator_app.core.formats.secrets_unwrap import UTF16
 
 # What `withhold` also refuses to publish (session 26's hostile sweep published each of these
 # from an action's arguments or an observation): shapes too costly or too loose for the
@@ -198,12 +200,15 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
     if markers_of(raw, FORMAT_MARKERS) and FORMAT_BYTES.search(raw) is not None:
         return None  # (the reader's view reads every family in the line so cleaned: once)
     text, view = raw.decode("utf-8", "replace"), raw
+    mapped: list[bytes] = []
     for _ in range(_TRIES):
         found = family_in(text, view)
         if found is None:
             return None
-        if found[0] not in _CONTEXT_FAMILIES or _CREDENTIAL_CONTEXT.search(raw) is not None:
-            at = raw.find(found[1].encode())
+        at = raw.find(found[1].encode())
+        if in_binary_base64(raw, at, at + len(found[1].encode()), mapped):
+            pass  # (base64 of binary data spells it by chance: `secrets.in_binary_base64`)
+        elif found[0] not in _CONTEXT_FAMILIES or _CREDENTIAL_CONTEXT.search(raw) is not None:
             return SecretHit(found[0], at + 1 if at >= 0 else 0, _redact(found[1].encode()))
         text = text.replace(found[1], " " * len(found[1]))
         view = view.replace(found[1].encode(), b" " * len(found[1].encode()))
@@ -302,10 +307,10 @@ def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
         inner = _decoded_hit(decoded, depth + 1, read)
     if inner is None:
         return None
-    if how in (BASE64, HEX):
+    if how in (BASE64, HEX, UTF16):  # (a run's UTF-16 text: its base64's)
         run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
         run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
-        return SecretHit(f"{'base64' if how is BASE64 else 'hex'} of a secret", column,
+        return SecretHit(f"{'hex' if how is HEX else 'base64'} of a secret", column,
                          _redact(run), True, how=f"{how} ({inner.label})")
     return SecretHit(inner.label, 0, inner.excerpt, True, how=how)
 

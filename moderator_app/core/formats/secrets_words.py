@@ -33,6 +33,9 @@ Bounded: no regex of its own; the span's shape is checked at C speed (`replace`,
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+
 WORDS = "its od -x little-endian words are decoded"
 
 _HEX = b"0123456789abcdefABCDEF"
@@ -76,3 +79,58 @@ def swapped(span: bytes, got: bytes) -> bytes | None:
     if little[-1] == 0:  # (od pads a file of odd length with a zero byte)
         del little[-1]
     return bytes(little)
+
+
+# `od -t x8`'s 16-digit words (session 41, spell; QA s40 T6 h40_05): no piece of the dump view
+# (`secrets_bytes.DUMP` reads groups of 2 to 8 digits), so found here. A dump is words of 16
+# hex digits between single spaces, its rows broken (real or escaped) and led by an offset
+# (`od`'s 7 digits, `xxd`'s with a colon) or none (`-An`), the words in a row of 2 or more
+# (`od`'s last word may stand alone on its row); each read in both byte orders (`od`'s is the
+# machine's, little-endian here; `od --endian=big` the other), alone, as the other words are.
+# Gate: `secrets_bytes._DUMP_NEEDLES`' two spaced 16-digit words.
+WIDE = b"," + b"a" * 16 + b"," + b"a" * 16
+# (its first digit first, the lookbehind after it: opened by one, `re` tried it at every byte)
+_WORD16 = re.compile(rb"[0-9a-fA-F](?:(?<![0-9A-Za-z_][0-9a-fA-F])|(?<=\\[nrt][0-9a-fA-F]))"
+                     rb"[0-9a-fA-F]{15}(?![0-9A-Za-z_])")
+_GAP = re.compile(rb" |(?:\r?\n|\\r\\n|\\n)[ \t]*(?:[0-9a-fA-F]{6,8}:? +)?")
+_WIDE_MAX = 1 << 16  # words of a line read (a 16 MiB line of them: 1 MB of bytes)
+
+
+def wide_words(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """(start, bytes) of each dump of 16-digit words in `raw` (above), little-endian then
+    big-endian, the zero bytes a file's last word was padded with dropped; `_LEAST`+ bytes."""
+    words: list[bytes] = []
+    start = end = 0
+    for n, m in enumerate(_WORD16.finditer(raw)):
+        if n >= _WIDE_MAX:
+            break
+        if words and _GAP.fullmatch(raw, end, m.start()) is None:
+            yield from _wide(start, words)
+            words = []
+        if not words:
+            start = m.start()
+        words.append(m.group())
+        end = m.end()
+    yield from _wide(start, words)
+
+
+def _wide(start: int, words: list[bytes]) -> Iterator[tuple[int, bytes]]:
+    if len(words) < 2:
+        return
+    big = bytes.fromhex(b"".join(words).decode("ascii"))
+    little = _reversed(big, 8, len(words))
+    for got in (little, big.rstrip(b"\0")):
+        if got is not None and len(got) >= _LEAST:
+            yield start, got
+
+
+def _reversed(got: bytes, size: int, words: int) -> bytes | None:
+    """`got`'s first `words` words of `size` bytes, each word's bytes in reverse order (two
+    slice assignments a byte of the word); None under `_LEAST` bytes."""
+    n = size * words
+    if n < _LEAST or len(got) < n:
+        return None
+    little = bytearray(n)
+    for k in range(size):
+        little[k::size] = got[size - 1 - k:n:size]
+    return bytes(little.rstrip(b"\0"))  # (od pads a file's last word with zero bytes)
