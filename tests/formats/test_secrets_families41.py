@@ -99,6 +99,17 @@ def test_base64_of_compressed_data_that_spells_a_google_key_is_no_key(tmp_path):
                       "Google API key")
 
 
+@pytest.mark.parametrize("summary, label", [
+    ("GET https://www.googleapis.com/v1/projects/demoproject/apikeys/"
+     "AIzaSyDU8JZpDE0iGXlD6gNCFbaEPFjbD0kH8Oo/lookup", "Google API key"),
+    ("s3://mybucket/exports/backups/AKIADZDOCIS2JHTLGMXG/data", "AWS access key id"),
+    ("blob QQQQQQQQQQQQQQQQQQQQAIzaSyDU8JZpDE0iGXlD6gNCFbaEPFjbD0kH8Oo end", None)])
+def test_a_key_in_a_path_or_after_a_short_glue_is_still_refused(tmp_path, summary, label):
+    """Review s41 R1 (HIGH): a key in a URL's or an S3 path's segments, or after 20 letters,
+    was passed over as base64 of binary data and published."""
+    refused_and_named(tmp_path, obs_line(summary), None, label)
+
+
 def test_honest_compressed_and_utf16_text_is_published(tmp_path):
     lines = ["ts 2026-10-22T18:00:01.040Z sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c",
              "$ pwsh -EncodedCommand "
