@@ -165,3 +165,35 @@ def test_an_edited_freeze_after_a_fixed_luma_colour_cycle_still_warns(tmp_path):
     so the warning is the freeze's, from that step, and the cycle before it a note."""
     result = run_scan(_inter(tmp_path, "frozen", _FixedLuma(True)))
     assert vc.frozen_spans(result) == [("info", 3.0, 8.8), ("warning", 8.8, 13.0)]
+
+
+class _FadedFreeze(_Footage):
+    """Review s41 R4: no cycle at all. The squares cross; 3-8 s show the frame before 3 s,
+    faded 2 levels a second (an edited freeze under a brightness ramp); then they cross
+    again."""
+
+    def __init__(self) -> None:
+        super().__init__(False)
+        self.frames = 330
+
+    def picture(self, n: int) -> np.ndarray:
+        shown = 89 if 90 <= n < 240 else n
+        img = np.full((H, W, 3), 90, np.uint8)
+        for i in range(3):
+            x = (shown * 4 + 100 * i) % (W - 20)
+            img[30 + 70 * i:50 + 70 * i, x:x + 20] = 255
+        if 90 <= n < 240:
+            img = np.clip(img.astype(np.int16) + (n - 90) * 2 // FPS, 0, 255).astype(np.uint8)
+        return img
+
+
+@vc.needs_ffmpeg
+def test_a_freeze_faded_alone_warns_at_full_resolution(tmp_path):
+    """A drift note whose colours do not turn is a held frame faded (`held_colour.faded`):
+    the scan's note over the freeze 2.97-8.00 becomes a warning at full resolution (main:
+    the note alone; the mutant that keeps the note fails here)."""
+    video = _video(tmp_path, "faded", _FadedFreeze(), "mjpeg")
+    assert vc.frozen_spans(run_scan(video, finer=False)) == [("info", 2.97, 8.0)]
+    result = run_scan(video)
+    assert vc.frozen_spans(result) == [("warning", 2.97, 8.0)]
+    assert "no colour turns" in next(s.message for s in result.spans if s.rule == "video.frozen")
