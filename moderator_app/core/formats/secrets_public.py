@@ -200,7 +200,7 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
     if markers_of(raw, FORMAT_MARKERS) and FORMAT_BYTES.search(raw) is not None:
         return None  # (the reader's view reads every family in the line so cleaned: once)
     text, view = raw.decode("utf-8", "replace"), raw
-    mapped: list[bytes] = []
+    mapped: list[object] = []
     for _ in range(_TRIES):
         found = family_in(text, view)
         if found is None:
