@@ -99,12 +99,15 @@ def drift_note(s: Span) -> bool:
 
 
 def faded(s: Span) -> Span:
-    """The drift note `s` as a warning: its colours do not turn at full resolution, so its
-    drift is a brightness ramp over a held picture (review s40 R2: beam_rider-freeze@crf32
-    faded ~2 levels a second over the edit 22.7-26.7 s; a palette's turn moves its chroma,
-    QA s39's synth_strobe 54-80 % of the samples every 0.13 s)."""
-    return replace(s, severity=FROZEN.severity.value, message=(
-        f"the picture is frozen from {s.start_s:.3f} s to {s.end_s:.3f} s "
+    """The drift note `s` whose colours do not turn at full resolution, said so: a brightness
+    ramp over a held picture, a game's fade or a held frame faded by an edit (review s40 R2:
+    beam_rider-freeze@crf32 faded ~2 levels a second over the edit 22.7-26.7 s). It stays a
+    note (the lead, session 41, review s41 R6): an honest fade to black over a still, 5 s or
+    15 s long, reads the same (every colour darkens, none turns), and the issue names a fade
+    to black as a game's right; a palette's turn moves its chroma (QA s39's synth_strobe
+    54-80 % of the samples every 0.13 s), so the two notes are told apart in words."""
+    return replace(s, message=(
+        f"the picture is still from {s.start_s:.3f} s to {s.end_s:.3f} s "
         f"({s.end_s - s.start_s:.1f} s) but for a brightness drift, and at full resolution "
-        f"no colour turns: a held frame faded (a brightness ramp over it), not a palette "
-        f"cycling"))
+        f"no colour turns: a fade (a game's fade, or a held frame faded by an edit), not a "
+        f"palette cycling: a note, step through it"))

@@ -482,8 +482,8 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
         if drift_note(s):
             if turned is None:
                 continue  # not read: the note stays
-            # its brightness drifts and its colours do not turn: a held frame faded
-            col = col or ([], [faded(s)])
+            # its brightness drifts and its colours do not turn: a fade, said so (a note)
+            col = col or ([faded(s)], [])
         out = [] if col is None else list(col[0])
         for w in [s] if col is None else col[1]:
             out.extend(_read(w, rows, None if changed is None else [
