@@ -106,6 +106,9 @@ class DecisionPanel(QWidget):
         #: The background analyses still running ("scan", "sync"), named in the confirmation;
         #: the window sets it (`MainWindow.busy`), a panel on its own has none.
         self.running: Callable[[], tuple[str, ...]] = tuple
+        #: The warnings the findings list holds from those analyses, not in the verdict
+        #: (`FindingsPanel.analysis_warnings`); the window sets it, a panel on its own has none.
+        self.outside_warnings: Callable[[], int] = int
         self._enter_confirms = False  # the open confirmation's Enter records (`_confirm_dialog`)
         self.last_saved: StoredDecision | None = None
         self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
@@ -469,7 +472,8 @@ class DecisionPanel(QWidget):
         try:
             confirmed = not confirm or self.confirm(
                 f"Confirm {decision}",
-                confirmation_text(record, describe_store(self._store()), running))
+                confirmation_text(record, describe_store(self._store()), running,
+                                  self.outside_warnings()))
         finally:
             self._enter_confirms = False
         if not confirmed:

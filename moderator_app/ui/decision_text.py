@@ -32,13 +32,16 @@ ANALYSES = {"scan": "the video's integrity scan", "sync": "auto-sync"}
 
 
 def confirmation_text(record: DecisionRecord, store: str,
-                      running: tuple[str, ...] = ()) -> str:
+                      running: tuple[str, ...] = (), outside_warnings: int = 0) -> str:
     """Every field a moderator answers for, in the words of the record: decision, reason,
     note, verdict with its counts, sync offset, retime marks, walkthrough, reviewer, ledger.
     `running`: the background analyses not finished (`ANALYSES` keys); their findings (frozen
     or black stretches, actions no reaction answers) are not in the list yet. Session 40's
     walk accepted a run while the scan stood at 0 %; five `video.frozen` warnings came in
-    seconds later, and the confirmation had not said that anything was still to come."""
+    seconds later, and the confirmation had not said that anything was still to come.
+    `outside_warnings`: the warnings the findings list shows from those analyses; the verdict
+    does not count them, and QA s41's walk read "Verdict recorded: PASS (0 errors, 0
+    warnings)" beside two `video.frozen` warnings on the list, so the confirmation says them."""
     s = record.summary
     reason = REASON_LABELS.get(record.reason, "")
     lines = [
@@ -50,6 +53,8 @@ def confirmation_text(record: DecisionRecord, store: str,
                     else "none"),
         f"Verdict recorded: {s.verdict.upper()} ({_counts(s.errors, s.warnings)}) at this "
         "offset",
+        *([f"Not in the verdict: {counted(outside_warnings, 'warning')} from the video "
+           "analysis, on the findings list"] if outside_warnings else []),
         f"Sync offset: {record.sync_offset_s:+.3f} s (run_start at video time "
         f"{record.sync_offset_s:.3f} s)",
         "Retime marks: " + retime_text(record.retime_start_s, record.retime_end_s),

@@ -397,6 +397,12 @@ class FindingsPanel(QWidget):
     def moment(self, i: int) -> Moment | None:
         return self.model.moments[i] if 0 <= i < len(self.model.moments) else None
 
+    def analysis_warnings(self) -> int:
+        """The warnings listed from the background analyses (scan, auto-sync): on the list,
+        not in the verdict; the decision's confirmation names them (QA s41's walk)."""
+        return sum(1 for f, out in zip(self.model.findings, self.model.outside, strict=False)
+                   if out and f.severity == Severity.WARNING)
+
     def set_report(self, report: Report | None, findings: list[Finding] | None = None,
                    moments: list[Moment | None] | None = None, analysis: int = 0,
                    outside: list[bool] | None = None) -> None:

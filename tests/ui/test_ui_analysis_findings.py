@@ -46,6 +46,18 @@ def test_scan_findings_are_listed_with_their_moment_and_not_recorded(qtbot, wind
     analysis = len(listed) - len(report_rules)
     assert window.findings.summary.text().endswith(
         f" · +{analysis} from the video analysis, not in the verdict")
+    # the decision's confirmation names them (QA s41's walk: "Verdict recorded: PASS (0
+    # errors, 0 warnings)" beside two video.frozen warnings on the list)
+    warned = sum(1 for f in listed if f.severity.value == "warning") - sum(
+        1 for f in window.session.report.findings.sorted() if f.severity.value == "warning")
+    assert warned >= 1 and window.findings.analysis_warnings() == warned
+    asked: list[str] = []
+    window.decision_panel.confirm = lambda _title, text: asked.append(text) is not None
+    window.decision_panel.reviewer.setText("mod1")
+    assert window.decision_panel.decide("accept") is None  # (answered No: nothing recorded)
+    noun = "warning" if warned == 1 else "warnings"
+    assert (f"Not in the verdict: {warned} {noun} from the video analysis, on the findings "
+            "list") in asked[0].splitlines()
     window.nav.select_finding(i)
     qtbot.waitUntil(lambda: abs(window.player.current_time - 10.0) < 0.5, timeout=WAIT_MS)
 
