@@ -467,13 +467,12 @@ class DecisionPanel(QWidget):
             self._warn(f"NOT recorded: {exc}")
             return None
         # The confirmation is read from the record that will be stored, field by field.
-        running = self.running()
-        self._enter_confirms = enter_confirms(record, running)
+        running, outside = self.running(), self.outside_warnings()
+        self._enter_confirms = enter_confirms(record, running, outside)
         try:
             confirmed = not confirm or self.confirm(
                 f"Confirm {decision}",
-                confirmation_text(record, describe_store(self._store()), running,
-                                  self.outside_warnings()))
+                confirmation_text(record, describe_store(self._store()), running, outside))
         finally:
             self._enter_confirms = False
         if not confirmed:

@@ -72,7 +72,8 @@ def confirmation_text(record: DecisionRecord, store: str,
         what = "What they find" if len(names) > 1 else "What it finds"
         lines += ["", f"Still running: {' and '.join(names)}. {what} is not in the findings "
                   "yet (the verdict recorded does not count it)."]
-    lines += ["", ENTER_RECORDS if enter_confirms(record, running) else ENTER_CANCELS]
+    lines += ["", ENTER_RECORDS if enter_confirms(record, running, outside_warnings)
+              else ENTER_CANCELS]
     return "\n".join(lines)
 
 
@@ -81,12 +82,15 @@ ENTER_RECORDS = "Enter records it; Esc cancels."
 ENTER_CANCELS = ("Enter cancels here, because of the above; Yes (Alt+Y) records it.")
 
 
-def enter_confirms(record: DecisionRecord, running: tuple[str, ...] = ()) -> bool:
+def enter_confirms(record: DecisionRecord, running: tuple[str, ...] = (),
+                   outside_warnings: int = 0) -> bool:
     """Whether Enter (the confirmation's default button) records the decision. Yes, unless
-    the confirmation warns: an accept that overrides a failed verification, or analyses whose
-    findings are still to come. Enter cancelled every confirmation, and session 40's walk
+    the confirmation warns: an accept that overrides a failed verification, an accept beside
+    warnings of the video analysis the verdict does not count (review s41 R9), or analyses
+    whose findings are still to come. Enter cancelled every confirmation, and session 40's walk
     pressed it twice to record and got "Cancelled: nothing recorded." each time; a decision
     the moderator has just read field by field is recorded by the key that confirms
     everywhere else, and a warning still takes a deliberate Yes."""
-    warned = record.decision == ACCEPT and record.summary.verdict != "pass"
+    warned = record.decision == ACCEPT and (record.summary.verdict != "pass"
+                                            or outside_warnings > 0)
     return not warned and not any(r in ANALYSES for r in running)
