@@ -104,9 +104,14 @@ def test_selecting_a_finding_warms_the_findings_around_it(qtbot, window, tmp_pat
     assert window.detail.row == 14
     got = hinted[-1]
     assert got[:2] == pytest.approx([index.times[15], index.times[13]])  # the table's
-    # the findings around it, nearest first: +1, -1, +2, -2, +3, -3 in the list's order
-    lines = [findings[at[15] + d].line for d in (1, -1, 2, -2, 3, -3)]
-    assert got[2:] == pytest.approx([index.times[line - 1] for line in lines])
+    # the findings around it, nearest first: +1, -1, +2, -2, +3, -3 in the list's order (in
+    # run-time order since session 41: a finding of the file, with no line, may stand among
+    # them; it is warmed at its moment, or not at all without one)
+    around = [at[15] + d for d in (1, -1, 2, -2, 3, -3)]
+    times = [index.times[findings[k].line - 1] if findings[k].line is not None
+             else window.nav.finding_time(k) for k in around]
+    assert sum(findings[k].line is not None for k in around) >= 3
+    assert got[2:] == pytest.approx([t for t in times if t is not None and t == t])
 
 
 def test_the_table_scrolls_to_the_selected_event(qtbot, window, tmp_path):
