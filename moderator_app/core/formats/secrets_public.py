@@ -14,13 +14,13 @@ from moderator_app.core.formats.secrets import (
     SecretHit,
     _redact,
     _regex,
-    in_binary_base64,
     markers_in,
     markers_of,
     scan_line,
 )
 from moderator_app.core.formats.secrets_basen import explained
 from moderator_app.core.formats.secrets_bytes import DECIMALS
+from moderator_app.core.formats.secrets_chance import in_binary_base64
 from moderator_app.core.formats.secrets_decode import (
     BASE64,
     ESCAPE_VIEWS,
@@ -207,7 +207,7 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
             return None
         at = raw.find(found[1].encode())
         if in_binary_base64(raw, at, at + len(found[1].encode()), mapped):
-            pass  # (base64 of binary data spells it by chance: `secrets.in_binary_base64`)
+            pass  # (base64 of binary data spells it by chance: `secrets_chance.in_binary_base64`)
         elif found[0] not in _CONTEXT_FAMILIES or _CREDENTIAL_CONTEXT.search(raw) is not None:
             return SecretHit(found[0], at + 1 if at >= 0 else 0, _redact(found[1].encode()))
         text = text.replace(found[1], " " * len(found[1]))

@@ -1,5 +1,5 @@
 """Whether decoded bytes are text: the one test every decoded view and spelling asks (moved
-out of `secrets_decode`, session 41, spell: `secrets.in_binary_base64` asks it too, and
+out of `secrets_decode`, session 41, spell: `secrets_chance.in_binary_base64` asks it too, and
 `secrets_decode` imports `secrets`)."""
 
 from __future__ import annotations
