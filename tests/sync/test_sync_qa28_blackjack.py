@@ -136,7 +136,7 @@ def test_three_holds_at_one_lag_are_the_games_waits_at_auto_and_a_moderators_off
     within 0.04 s of each other. Three agreed at a suggested offset only (four asked at a
     moderator's offset, searched a second either side, and with none): at auto, the truth,
     +2 and -4 frames the two later holds (and at auto the opening one) were `video.frozen`
-    warnings. Now three agree at any of them (waits.WAIT_LAG_AGREE_MIN)."""
+    warnings. Now three agree at any of them (wait_lag.WAIT_LAG_AGREE_MIN)."""
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     name = "blackjack-genuine2@r45fmp4"
     folder = qa_run(28, name)
@@ -177,7 +177,7 @@ def test_a_freeze_made_anywhere_in_genuine2_is_taken_only_where_the_game_resumed
     from moderator_app.core.formats.submission import load_submission
     from moderator_app.core.sync.inputs import inputs
     from moderator_app.core.sync.signals import FrameSignals
-    from moderator_app.core.sync.waits import lag_waits
+    from moderator_app.core.sync.wait_lag import lag_waits
 
     monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
     folder = qa_run(28, "blackjack-genuine2@r45fmp4")

@@ -3,10 +3,10 @@ letter, FIRE guesses it), built by QA's generator in the repository (`scripts/qa
 deterministic, one encoder thread), read beside its log (issue 13, QA s29 T1; session 30).
 
 A game that waits for a button may take several: five of hangman-genuine2's holds end 0.009-
-0.026 s after the first UP inside them (the lag `waits.lag_waits` agrees on), three more at
+0.026 s after the first UP inside them (the lag `wait_lag.lag_waits` agrees on), three more at
 that lag after a FIRE, each a `sync.no_reaction` before. The lag is the game's (it polls its
 input and the next frame shows the answer), so another button's holds at that lag are its
-waits too when two of them at least end there (`waits._at_the_lag`). And the report's
+waits too when two of them at least end there (`wait_lag._at_the_lag`). And the report's
 `video_scan` section says a wait's `video.frozen` as the findings list does: a note.
 """
 

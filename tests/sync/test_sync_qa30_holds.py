@@ -5,11 +5,11 @@ Two ways a genuine hold of a game that waits for its buttons warned:
 - no one button ends three holds (backgammon-genuine2@r54qtrle: three holds end 0.061-0.065 s
   after the first FIRE, RIGHT and FIRE inside them): the holds ending at one frame's lag after
   the first press of *any* button inside them are its waits, when so close an agreement of so
-  many is unlikely by chance (`waits.lag_agreed(pooled=True)`, `waits.pooled_chance`);
+  many is unlikely by chance (`wait_lag.lag_agreed(pooled=True)`, `wait_lag.pooled_chance`);
 - a press the game answered by a change under the still stretch's noise bar (8 points at 18
   fps, backgammon-genuine@r18divx's LEFT at 14.66 s) made the next press of that button, which
   ends the hold, "not the first inside it": an earlier press answered faintly at the game's lag
-  is not one a freeze hid (`waits._at_the_lag(faint=)`).
+  is not one a freeze hid (`wait_lag._at_the_lag(faint=)`).
 Runs built by QA's generator in a process of its own (tests/sync/qa_runs.py).
 """
 
@@ -28,7 +28,7 @@ from moderator_app.core.formats.submission import load_submission
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.signals import frame_signals
-from moderator_app.core.sync.waits import _at_the_lag, lag_agreed, pooled_chance
+from moderator_app.core.sync.wait_lag import _at_the_lag, lag_agreed, pooled_chance
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")

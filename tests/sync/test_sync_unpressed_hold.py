@@ -20,7 +20,7 @@ import pytest
 from qa_runs import qa_run
 
 from moderator_app.cli import main as cli_main
-from moderator_app.core.sync import waits
+from moderator_app.core.sync import wait_lag
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
@@ -48,9 +48,9 @@ def test_crossbows_hold_under_a_noop_ended_by_a_left_is_a_note(capsys, tmp_path,
 ])
 def test_unpressed_asks_for_no_button_under_the_hold_before_its_end(kinds, out):
     v = np.array([1.0, 2.0, 3.0][-len(kinds):])
-    assert waits._unpressed(v, kinds, 0.5, len(kinds) - 1) is out
+    assert wait_lag._unpressed(v, kinds, 0.5, len(kinds) - 1) is out
 
 
 def test_a_press_before_the_hold_began_is_not_under_it():
     v = np.array([0.2, 2.0, 3.0])
-    assert waits._unpressed(v, ["UP", "NOOP", "LEFT"], 0.5, 2)
+    assert wait_lag._unpressed(v, ["UP", "NOOP", "LEFT"], 0.5, 2)

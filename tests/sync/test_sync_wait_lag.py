@@ -27,7 +27,7 @@ from moderator_app.core.formats.submission import load_submission
 from moderator_app.core.sync.analysis import analyze
 from moderator_app.core.sync.inputs import inputs
 from moderator_app.core.sync.signals import FrameSignals, frame_signals
-from moderator_app.core.sync.waits import lag_agreed, lag_waits
+from moderator_app.core.sync.wait_lag import lag_agreed, lag_waits
 from moderator_app.core.thresholds import DEFAULT_THRESHOLDS
 
 needs_corpus = pytest.mark.skipif(corpus.available() is not None,

@@ -59,7 +59,8 @@ from .reading import GIVEN_NEAR_S, analyze_at
 from .records import CHANCE_WORDS, SyncAnalysis, SyncFinding, video_order
 from .signals import FrameSignals
 from .ticking import ticking_waits
-from .waits import game_waits, lag_waits
+from .wait_lag import lag_waits
+from .waits import game_waits
 
 __all__ = ["CHANCE_WORDS", "SyncAnalysis", "SyncFinding", "analyze", "analyze_at", "combine"]
 

@@ -212,7 +212,7 @@ def frozen_findings(a: SyncAnalysis, run_s, sig: FrameSignals, th,
     no press, and the game ignores them while it waits (Human Cannonball's opening hold at
     2.82 s: 2 unanswered presses inside 0.08-8.28 s, QA s26 T4). `holds`: held pictures
     (video times, first held frame to first changed frame) known to be the game's waits
-    by the lag several of them end at (`waits.lag_waits`): treated as such a wait."""
+    by the lag several of them end at (`wait_lag.lag_waits`): treated as such a wait."""
     e, kinds = in_order(run_s, input_kinds)
     if len(e) < th.sync_freeze_actions or len(sig) < 3:
         return []
@@ -343,7 +343,7 @@ def _held_explains(a: SyncAnalysis, g: SyncFinding, f0: float, f1: float) -> boo
 
 def _known(holds: Sequence[tuple[float, float]], f0: float, f1: float, fps: float) -> bool:
     """Is the held picture f0..f1 one of `holds`: the same first frame, and an end no more
-    than `NOISE_FRAMES` frames later (`waits._settled` reads past a codec's last small
+    than `NOISE_FRAMES` frames later (`wait_lag._settled` reads past a codec's last small
     changes)?"""
     frame = 1.0 / fps
     return any(abs(h0 - f0) < frame / 2 and -frame / 2 < h1 - f1 < (NOISE_FRAMES + 0.5) * frame

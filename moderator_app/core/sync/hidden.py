@@ -12,7 +12,7 @@ log read at an offset, a held picture hides nothing the run did when (`hides_no_
   same-picture share counts as none (QA s33's Superman). A hold inside the run with no
   button pressed under it (only NOOPs) is not taken here: to the log it is exactly an edited
   freeze under NOOPs (review R14), and only the picture's change where it resumes tells them
-  apart (waits.py's unpressed rule).
+  apart (wait_lag.py's unpressed rule).
 
 `core/sync/run.py` `wait_note` then says it as a note. Why a rule of its own: the game-wait
 rules (core/sync/waits.py) take a hold ended by a button when a press of another button was
@@ -108,7 +108,7 @@ def hides_no_press(start_s: float, end_s: float, a: SyncAnalysis) -> str | None:
         # Inside the run, a hold with no button pressed under it is what an edited freeze
         # under NOOPs looks like to the log (review R14: 4 s frozen into Laser Gates and
         # Video Pinball under two NOOPs, resumed at the next button's answer, read as a
-        # note). Only the picture can tell them apart: waits.py's unpressed rule asks how
+        # note). Only the picture can tell them apart: wait_lag.py's unpressed rule asks how
         # much the picture changes where it resumes (a game standing still resumes with its
         # small answer, edited footage with the whole stretch's change).
         return None

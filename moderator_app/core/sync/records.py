@@ -85,7 +85,7 @@ class GameWait:
     # learned there (`freeze.opening_wait`), else None
     opening_s: float | None = None
     # the button the agreeing holds end at when this one ends at another at their lag
-    # (`waits._at_the_lag`: a game that takes several buttons), else None
+    # (`wait_lag._at_the_lag`: a game that takes several buttons), else None
     agreed_kind: str | None = None
 
 

@@ -27,7 +27,7 @@ A hold is taken here (`ticking_waits`) when all of these hold:
   `NOTE_LATE_FRAMES` after, at the offset used (a moderator's: `freeze.WAIT_REACH_S` either
   side), or at some offset at which the video covers the run when none is used;
 - it resumes as a game's answer does: a first changed frame under
-  `waits.UNPRESSED_RESUME_RATIO` of the usual change (waits.py's unpressed rule, session 33:
+  `wait_lag.UNPRESSED_RESUME_RATIO` of the usual change (wait_lag.py's unpressed rule, session 33:
   nothing pressed there for a freeze to hide).
 A hold whose beating place also changes within `TICK_GAP_S` after its first changed frame
 (`beats_through`: the game's clock ran on through it and past its end; an edit's frozen

@@ -1,4 +1,4 @@
-"""The log's presses as the wait readers see them (waits.py, ticking.py).
+"""The log's presses as the wait readers see them (waits.py, wait_lag.py, ticking.py).
 
 Both readers of the game's waits start from the same things: the log's inputs in order with
 their kinds (a wait ends at a *button*), their times on the video's clock less the offset
