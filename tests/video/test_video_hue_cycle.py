@@ -6,7 +6,8 @@ picture's mean luma drifts there (16.26 levels over 6 s) where a held frame repe
 (`scan_holds._drifting`, `ScanThresholds.drift_max`).
 
 The footage: white squares cross a pastel screen until 3 s; 3-9 s the screen is still but
-its colours turn 7.5 degrees of hue every 8th frame (saturation 0.3: a point moves at most
+its colours turn 7.5 degrees of hue every 8th frame (as they do all along: a game's cycle
+runs through its moving footage too) (saturation 0.3: a point moves at most
 ~4 luma levels a step); from 9 s the squares cross again. `frozen`: 9-13 s show the frame
 before 9 s (an edited freeze right after the cycle, the same picture as its last step), and
 the squares cross from 13 s: the same-picture run of the scan is 3-13 s, the cycle and the
@@ -29,6 +30,14 @@ HELD = range(270, 390)  # 9-13 s: the edited freeze
 PALETTE = ((0.0, 0.30, 0.80), (0.33, 0.30, 0.65), (0.62, 0.30, 0.75))  # hue, sat, value
 
 
+def _step(shown: int, every: int, on: bool) -> int:
+    """The cycle's step at frame `shown`: a game's cycle turns through the whole footage
+    (`on`: QA s39's synth_strobe, QA s40's synth_prism turn their palettes in the moving
+    footage before the still too), an edit's only over the still `CYCLE`."""
+    return (shown - CYCLE.start) // every if on else \
+        (min(max(shown, CYCLE.start), CYCLE.stop - 1) - CYCLE.start) // every
+
+
 class _Footage:
     def __init__(self, frozen: bool, ramp: bool = False) -> None:
         self.frozen, self.ramp = frozen, ramp
@@ -36,7 +45,7 @@ class _Footage:
 
     def picture(self, n: int) -> np.ndarray:
         shown = HELD.start - 1 if self.frozen and n in HELD else n
-        step = (min(max(shown, CYCLE.start), CYCLE.stop - 1) - CYCLE.start) // 8
+        step = _step(shown, 8, True)
         img = np.empty((H, W, 3), np.uint8)
         for k, (hue, sat, val) in enumerate(PALETTE):  # three bands of colour
             rgb = colorsys.hsv_to_rgb((hue + step * 7.5 / 360) % 1.0, sat, val)
@@ -107,19 +116,20 @@ class _FixedLuma:
     """QA s40 T2's class (synth_prism at RealVideo 2): 3-9 s the screen is still in gray,
     three bands whose chroma turns 7.5 degrees every 6th frame at a fixed luma (a radius of
     40 levels: each step moves U and V 5 levels at most, under every bar of the scan, and
-    the mean luma not at all); squares cross before and after. `frozen`: 9-13 s show the
-    frame before 9 s (an edited freeze right after the cycle). YUV 4:4:4 planes, fed as
-    they are: no RGB rounding moves the luma."""
+    the mean luma not at all); squares cross before and after, under the same cycle (a
+    game's: `game`; else it turns over the still only, as an edit recolours a freeze, review
+    s41 R3). `frozen`: 9-13 s show the frame before 9 s (an edited freeze right after the
+    cycle). YUV 4:4:4 planes, fed as they are: no RGB rounding moves the luma."""
 
     BANDS = ((80, 20.0), (120, 140.0), (160, 260.0))  # luma, chroma angle (degrees)
 
-    def __init__(self, frozen: bool) -> None:
-        self.frozen = frozen
+    def __init__(self, frozen: bool, game: bool = True) -> None:
+        self.frozen, self.game = frozen, game
         self.frames = 450 if frozen else 330
 
     def picture(self, n: int) -> np.ndarray:
         shown = HELD.start - 1 if self.frozen and n in HELD else n
-        step = (min(max(shown, CYCLE.start), CYCLE.stop - 1) - CYCLE.start) // 6
+        step = _step(shown, 6, self.game)
         img = np.empty((3, H, W), np.uint8)
         for k, (y, angle) in enumerate(self.BANDS):
             a = np.radians(angle + 7.5 * step)
@@ -165,6 +175,19 @@ def test_an_edited_freeze_after_a_fixed_luma_colour_cycle_still_warns(tmp_path):
     so the warning is the freeze's, from that step, and the cycle before it a note."""
     result = run_scan(_inter(tmp_path, "frozen", _FixedLuma(True)))
     assert vc.frozen_spans(result) == [("info", 3.0, 8.8), ("warning", 8.8, 13.0)]
+
+
+@vc.needs_ffmpeg
+def test_a_still_recoloured_only_while_it_holds_warns(tmp_path):
+    """Review s41 R3: an edit recolours a held frame, its hue stepped over the freeze only
+    (luma kept), and main said a note "but its colours turn" 3.00-9.00, no warning left. A
+    game's cycle beats on past the still's edges (the test above); these colours turn
+    neither in the 1.5 s before 3 s nor after 9 s (`held_colour.beyond`): a warning
+    3.00-9.00 that says the frame was recoloured."""
+    result = run_scan(_inter(tmp_path, "recoloured", _FixedLuma(False, game=False)))
+    assert vc.frozen_spans(result) == [("warning", 3.0, 9.0)]
+    assert "a held frame recoloured" in next(
+        s.message for s in result.spans if s.rule == "video.frozen")
 
 
 class _FadedFreeze(_Footage):

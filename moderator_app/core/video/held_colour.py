@@ -21,6 +21,15 @@ turn"), not dropped, as the drift note is (review s40 R2: a held frame recoloure
 reads alike). Where they stop `freeze_s` or more, the stops stay warnings (and are read
 further, `held_finer.placed`), the turning part a note. One-sided: a stretch not read, a
 frame not comparable (RGB pixels, a size change), keeps the warning as it is.
+
+A game's colour cycle is the game's: it beats on past the held stretch's edges (`beyond`),
+where an edit's recolouring starts and stops with the freeze it hides (review s41 R3: wide
+time_pilot-freeze@crf32 under an ffmpeg `hue` step of 5 degrees every 0.1 s over the freeze
+only was a note, and no warning of any kind was left). Read `EDGE_S` before the stretch and
+after it: QA s40's synth_prism turns its palette every frame or two in the scroll before its
+still (75-78 turns in 1.5 s, every 0.02 s), the recoloured freezes 0 before and 0-1 after
+(the jump back into the game). Where the turns beat on neither side, or the edges were not
+read, the warning stays, said so.
 """
 
 from __future__ import annotations
@@ -37,6 +46,11 @@ from .scan_spans import FROZEN, Span
 # A frame's colours turn when this per mille of its chroma samples moved by HUE_LEVEL or more
 # (the prism's steps 590-760, the frames between them 0-25: 8x the most of those)
 HUE_SHARE = 200
+# The colours of a held stretch are the game's when they turn on past one of its edges: read
+# this long before its start and after its end (LIVING_AFTER turns at a rhythm under
+# LIVING_GAP_S fit in it; synth_prism's scroll turns 75-78 times in it, the recoloured
+# freezes of review s41 R3 0-1 times)
+EDGE_S = 1.5
 
 
 def turns(times: Sequence[float], keys: Sequence[int], hue: Sequence[int], start_s: float
@@ -90,6 +104,35 @@ def coloured(s: Span, turned: Sequence[float] | None, freeze_s: float
             f"{pace:.2f} s where the scan's sample points read no change (a palette "
             f"cycling, or a held frame recoloured): a note, step through it")))
     return notes, warned
+
+
+def beyond(edges: Sequence[dict[str, list] | None], freeze_s: float) -> bool:
+    """Do the colours turn on past an edge of a held stretch: in the rows of the `EDGE_S`
+    before it or after it (`held_finer.spans_rows`; None: not read), `LIVING_AFTER` turns or
+    more (`turns`, no settling: the footage lives there) at a `rhythm` under `LIVING_GAP_S`?
+    An edit's recolouring stops with its freeze (review s41 R3)."""
+    for rows in edges:
+        if rows is None:
+            continue
+        t = turns(rows["times"], rows["key"], rows["hue"], float("-inf"))
+        if t is not None and len(t) >= LIVING_AFTER and rhythm(
+                [b - a for a, b in zip(t, t[1:], strict=False)], freeze_s) < LIVING_GAP_S:
+            return True
+    return False
+
+
+def confined(s: Span, turned: Sequence[float], freeze_s: float) -> Span:
+    """The held stretch `s` (a warning, or the scan's drift note) whose colours turn at
+    `turned` inside it but on past neither edge (`beyond`): a held frame recoloured by an
+    edit, a warning that says so (then read on as any warning)."""
+    inside = [t for t in turned if s.start_s < t < s.end_s]
+    pace = rhythm([b - a for a, b in zip(inside, inside[1:], strict=False)], freeze_s)
+    return replace(s, severity=FROZEN.severity.value, message=(
+        f"the picture is frozen from {s.start_s:.3f} s to {s.end_s:.3f} s "
+        f"({s.end_s - s.start_s:.1f} s): still in gray, and at full resolution its colours "
+        f"turn every {pace:.2f} s inside it but neither in the {EDGE_S:g} s before it nor "
+        f"after it: a held frame recoloured (an edit's colours start and stop with it), "
+        f"not a game's palette cycling on"))
 
 
 def drift_note(s: Span) -> bool:

@@ -74,7 +74,7 @@ import numpy as np
 
 from moderator_app.core.rules import Severity
 
-from .held_colour import coloured, drift_note, faded, turns
+from .held_colour import EDGE_S, beyond, coloured, confined, drift_note, faded, turns
 from .held_pace import (  # noqa: F401 - INTRA_SHARE: held_finer's name (sync/finer_beat.py)
     AFTER_KEY,
     INTRA_SHARE,
@@ -479,13 +479,18 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
         turned = None if rows is None else turns(
             rows["times"], rows["key"], rows["hue"], s.start_s)
         col = coloured(s, turned, freeze_s)
-        if drift_note(s):
+        first = s
+        if col is not None and not _turns_on(scan, path, slip, s, timeout_s):
+            # its colours turn with the held stretch only: recoloured by an edit (review
+            # s41 R3), a warning (a drift note too), read on as one
+            col, first = None, confined(s, turned or [], freeze_s)
+        elif drift_note(s):
             if turned is None:
                 continue  # not read: the note stays
             # its brightness drifts and its colours do not turn: a fade, said so (a note)
             col = col or ([faded(s)], [])
         out = [] if col is None else list(col[0])
-        for w in [s] if col is None else col[1]:
+        for w in [first] if col is None else col[1]:
             out.extend(_read(w, rows, None if changed is None else [
                 c for c in changed if w.start_s <= c <= w.end_s], freeze_s))
         if col is not None or out != [s]:
@@ -493,6 +498,19 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
     if not said:
         return scan
     return replace(scan, spans=tuple(x for s in scan.spans for x in said.get(id(s), [s])))
+
+
+def _turns_on(scan: ScanResult, path: Path | str, slip: int, s: Span, timeout_s: float
+              ) -> bool:
+    """Do the colours of the held stretch `s` turn on past one of its edges
+    (`held_colour.beyond`, the `EDGE_S` before and after it read in one request)? True too
+    where `s` reaches the footage's first or last frame: nothing there to read (the scan
+    keeps such a still a note)."""
+    t = scan.signals.times_s
+    wins = [(s.start_s - EDGE_S, s.start_s), (s.end_s, s.end_s + EDGE_S)]
+    if any(np.count_nonzero((t >= a - 1e-6) & (t < b - 1e-6)) < 2 for a, b in wins):
+        return True
+    return beyond(spans_rows(scan, path, slip, wins, timeout_s), scan.thresholds.freeze_s)
 
 
 def _read(s: Span, rows: dict[str, list] | None, changed: list[float] | None,
