@@ -39,13 +39,13 @@ def _step(shown: int, every: int, on: bool) -> int:
 
 
 class _Footage:
-    def __init__(self, frozen: bool, ramp: bool = False) -> None:
-        self.frozen, self.ramp = frozen, ramp
+    def __init__(self, frozen: bool, ramp: bool = False, game: bool = True) -> None:
+        self.frozen, self.ramp, self.game = frozen, ramp, game
         self.frames = 450 if frozen else 330
 
     def picture(self, n: int) -> np.ndarray:
         shown = HELD.start - 1 if self.frozen and n in HELD else n
-        step = _step(shown, 8, True)
+        step = _step(shown, 8, self.game)
         img = np.empty((H, W, 3), np.uint8)
         for k, (hue, sat, val) in enumerate(PALETTE):  # three bands of colour
             rgb = colorsys.hsv_to_rgb((hue + step * 7.5 / 360) % 1.0, sat, val)
@@ -187,6 +187,21 @@ def test_a_still_recoloured_only_while_it_holds_warns(tmp_path):
     result = run_scan(_inter(tmp_path, "recoloured", _FixedLuma(False, game=False)))
     assert vc.frozen_spans(result) == [("warning", 3.0, 9.0)]
     assert "a held frame recoloured" in next(
+        s.message for s in result.spans if s.rule == "video.frozen")
+
+
+@vc.needs_ffmpeg
+def test_a_colour_cycle_to_the_end_of_the_footage_stays_a_note(tmp_path):
+    """A drift note whose colours turn only from its start but run to the footage's last
+    frame: nothing after it to read, and the scan keeps a still to the end a note (a
+    game-over screen), so `held_finer._turns_on` takes it as turning on: the colour note
+    3.00-9.00 stays (the mutant that reads the missing side as "not turning" warns)."""
+    footage = _Footage(False, game=False)
+    footage.frames = CYCLE.stop
+    video = _video(tmp_path, "tail", footage, "mjpeg")
+    result = run_scan(video)
+    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
+    assert "but its colours turn" in next(
         s.message for s in result.spans if s.rule == "video.frozen")
 
 
