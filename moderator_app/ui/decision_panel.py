@@ -55,7 +55,7 @@ from moderator_app.core.ledger.records import (
 )
 from moderator_app.core.text import safe_cut, safe_output, safe_text
 from moderator_app.ui.background import BackgroundOp
-from moderator_app.ui.decision_text import confirmation_text, enter_confirms
+from moderator_app.ui.decision_text import confirmation_text, enter_confirms, offset_origin
 from moderator_app.ui.shortcuts import by_action
 from moderator_app.ui.tooltip import plain_tooltip
 
@@ -109,6 +109,9 @@ class DecisionPanel(QWidget):
         #: The warnings the findings list holds from those analyses, not in the verdict
         #: (`FindingsPanel.analysis_warnings`); the window sets it, a panel on its own has none.
         self.outside_warnings: Callable[[], int] = int
+        #: What auto-sync says in the Sync dock (the main window's `AutoSyncBox` label), named
+        #: in the confirmation beside an offset nobody set (`decision_text.offset_origin`).
+        self.auto_sync: Callable[[], str] = str
         self._enter_confirms = False  # the open confirmation's Enter records (`_confirm_dialog`)
         self.last_saved: StoredDecision | None = None
         self._settings = settings if settings is not None else QSettings(SETTINGS_ORG,
@@ -472,7 +475,8 @@ class DecisionPanel(QWidget):
         try:
             confirmed = not confirm or self.confirm(
                 f"Confirm {decision}",
-                confirmation_text(record, describe_store(self._store()), running, outside))
+                confirmation_text(record, describe_store(self._store()), running, outside,
+                                  offset_origin(self.session.offset_by, self.auto_sync())))
         finally:
             self._enter_confirms = False
         if not confirmed:

@@ -27,12 +27,34 @@ def _counts(errors: int, warnings: int) -> str:
     return f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
 
 
+#: `ReviewSession.offset_by`: the sync offset applied from auto-sync's suggestion, or set by
+#: the moderator (typed, nudged, "run_start here"); None: never set (a new submission's 0).
+AUTO_SYNC = "auto-sync"
+MODERATOR = "moderator"
+
+
+def offset_origin(by: str | None, auto_sync: str = "") -> str:
+    """Who set the offset a decision records, for its confirmation: the ledger binds the
+    offset whoever set it (DESIGN.md, Decisions), and it decides what the verdict counts
+    (coverage, the sync's findings). QA s41's GUI walk recorded +0.000 s while auto-sync said
+    "not enough signal" (truth 0.85 s): nothing had asked for an offset, nor said that nobody
+    had set one. Never set, the line says what auto-sync said (`auto_sync`: the Sync dock's
+    first line): no suggestion, or one not applied."""
+    if by == MODERATOR:
+        return "set by you"
+    if by == AUTO_SYNC:
+        return "auto-sync's suggestion, applied"
+    said = auto_sync.strip().split("\n")[0]
+    return "never set (a new submission's 0)" + (f"; {safe_text(said)}" if said else "")
+
+
 #: How the confirmation names a background analysis still running (`MainWindow.busy` lanes).
 ANALYSES = {"scan": "the video's integrity scan", "sync": "auto-sync"}
 
 
 def confirmation_text(record: DecisionRecord, store: str,
-                      running: tuple[str, ...] = (), outside_warnings: int = 0) -> str:
+                      running: tuple[str, ...] = (), outside_warnings: int = 0,
+                      offset_said: str = "") -> str:
     """Every field a moderator answers for, in the words of the record: decision, reason,
     note, verdict with its counts, sync offset, retime marks, walkthrough, reviewer, ledger.
     `running`: the background analyses not finished (`ANALYSES` keys); their findings (frozen
@@ -41,7 +63,8 @@ def confirmation_text(record: DecisionRecord, store: str,
     seconds later, and the confirmation had not said that anything was still to come.
     `outside_warnings`: the warnings the findings list shows from those analyses; the verdict
     does not count them, and QA s41's walk read "Verdict recorded: PASS (0 errors, 0
-    warnings)" beside two `video.frozen` warnings on the list, so the confirmation says them."""
+    warnings)" beside two `video.frozen` warnings on the list, so the confirmation says them.
+    `offset_said`: who set the offset (`offset_origin`), said after it."""
     s = record.summary
     reason = REASON_LABELS.get(record.reason, "")
     lines = [
@@ -56,7 +79,7 @@ def confirmation_text(record: DecisionRecord, store: str,
         *([f"Not in the verdict: {counted(outside_warnings, 'warning')} from the video "
            "analysis, on the findings list"] if outside_warnings else []),
         f"Sync offset: {record.sync_offset_s:+.3f} s (run_start at video time "
-        f"{record.sync_offset_s:.3f} s)",
+        f"{record.sync_offset_s:.3f} s)" + (f": {offset_said}" if offset_said else ""),
         "Retime marks: " + retime_text(record.retime_start_s, record.retime_end_s),
     ]
     if record.checklist or record.override_note:

@@ -254,6 +254,7 @@ class MainWindow(QMainWindow):
         self.decision_panel.decided.connect(self._after_decision)
         self.decision_panel.running = self.busy
         self.decision_panel.outside_warnings = self.findings.analysis_warnings
+        self.decision_panel.auto_sync = self.auto_sync.label.text
         self.decision_panel.next_requested.connect(self.open_next_submission)
         # A refusal ("Enter the reviewer name first.") is said under the form: in view.
         self.decision_panel.notice.connect(

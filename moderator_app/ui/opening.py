@@ -90,7 +90,7 @@ class SubmissionOpener(QObject):
         self.loader.cancel(wait=True)  # the old run must not write into a removed spool
         self.clear()
         # A new submission has its own sync: start from offset 0 and no retime marks.
-        self.w.session.set_offset(0.0)
+        self.w.session.set_offset(0.0, by=None)  # never set: the confirmation says so
         self.w.session.set_retime_start(None)
         self.w.session.set_retime_end(None)
         self.w.session.set_paths(paths)

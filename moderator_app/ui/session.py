@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from moderator_app.core.verify.at_offset import result_at_offset
 from moderator_app.core.verify.pipeline import VerifyResult
 from moderator_app.core.verify.report import Report
+from moderator_app.ui.decision_text import MODERATOR
 
 
 class ReviewSession(QObject):
@@ -39,6 +40,12 @@ class ReviewSession(QObject):
         self.result: VerifyResult | None = None
         self._at_offset: VerifyResult | None = None
         self.offset_s: float = 0.0
+        #: Who set `offset_s`: None (never set: a new submission's 0), `decision_text.AUTO_SYNC`
+        #: (the suggestion applied) or `MODERATOR` (typed, nudged, "run_start here"). The ledger
+        #: binds the offset whoever set it (DESIGN.md), so the decision's confirmation says
+        #: which: QA s41's GUI walk recorded +0.000 s beside "not enough signal" (truth 0.85 s)
+        #: with nothing saying that nobody had set it.
+        self.offset_by: str | None = None
         self.retime_start_s: float | None = None
         self.retime_end_s: float | None = None
         self.store_path: Path | None = None
@@ -57,11 +64,15 @@ class ReviewSession(QObject):
         self.paths = [Path(p) for p in paths]
         self.changed.emit()
 
-    def set_offset(self, offset_s: float) -> None:
+    def set_offset(self, offset_s: float, by: str | None = MODERATOR) -> None:
+        """`by`: who sets it (`offset_by`); the same value set by someone else is said so."""
         offset_s = float(offset_s)
         if offset_s == self.offset_s:
+            if by != self.offset_by:
+                self.offset_by = by
+                self.changed.emit()
             return
-        self.offset_s = offset_s
+        self.offset_s, self.offset_by = offset_s, by
         if self.result is not None:
             self._at_offset = result_at_offset(self.result, offset_s)
         self.offset_changed.emit(offset_s)

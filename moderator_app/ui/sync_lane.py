@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from moderator_app.core.sync.records import DATING_NOTE, SyncAnalysis, apply_withheld
 from moderator_app.core.text import counted
 from moderator_app.ui.background import BackgroundOp
+from moderator_app.ui.decision_text import AUTO_SYNC
 from moderator_app.ui.timeline import LABEL_W, PLAYHEAD, Timeline
 from moderator_app.ui.tooltip import plain_tooltip
 from moderator_app.ui.video_lane import ROW_H, VideoLane
@@ -107,7 +108,7 @@ class AutoSyncBox(QGroupBox):
 
     def apply_suggestion(self) -> None:
         if self._applicable():
-            self.session.set_offset(self.analysis.suggested_offset_s)
+            self.session.set_offset(self.analysis.suggested_offset_s, by=AUTO_SYNC)
 
 
 def reaction_tick(r) -> tuple[QColor, float]:

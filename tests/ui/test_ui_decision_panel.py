@@ -21,7 +21,7 @@ from moderator_app.core.verify.isolated import verify_isolated  # noqa: E402
 from moderator_app.core.verify.options import VerifyOptions  # noqa: E402
 from moderator_app.core.verify.pipeline import verify_paths  # noqa: E402
 from moderator_app.ui.decision_panel import REVIEWER_KEY, DecisionPanel  # noqa: E402
-from moderator_app.ui.decision_text import ENTER_CANCELS, ENTER_RECORDS  # noqa: E402
+from moderator_app.ui.decision_text import AUTO_SYNC, ENTER_CANCELS, ENTER_RECORDS  # noqa: E402
 from moderator_app.ui.session import ReviewSession  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def test_gui_and_cli_decisions_land_in_one_ledger_and_export_alike(
         "Decision: ACCEPT", "Reason: ok (OK: the run is what it claims)", "Note: looks right",
         f"Verdict recorded: PASS ({r.summary.errors} errors, {r.summary.warnings} warnings) "
         "at this offset",
-        "Sync offset: +0.500 s (run_start at video time 0.500 s)",
+        "Sync offset: +0.500 s (run_start at video time 0.500 s): set by you",
         "Retime marks: 1.000 s → 7.000 s (video time)"]
     assert r.summary.verdict == "pass" and "Reviewer: mod1" in said
     assert "with reason ok?" not in panel.asked[0]
@@ -135,6 +135,49 @@ def test_the_confirmation_names_the_analyses_still_running(panel, store):
     assert panel.decide("accept").seq == 3
     assert "Still running" not in panel.asked[2]
     assert panel.asked[2].splitlines()[-3:] == [f"Ledger: {store}", "", ENTER_RECORDS]
+
+
+NO_SIGNAL = ("auto-sync: not enough signal (the video's reactions do not single out one "
+             "offset); no offset suggested")
+
+
+def test_the_confirmation_says_who_set_the_offset_it_records(panel, submission):
+    """QA s41's GUI walk: a decision recorded at offset +0.000 s while auto-sync said "not
+    enough signal" (truth 0.85 s), nothing asking for an offset nor saying that nobody had set
+    one. The ledger binds the offset (DESIGN.md): the confirmation says who set it."""
+    panel.session.set_result(verify_paths([submission], VerifyOptions()))
+    panel.reviewer.setText("mod1")
+    panel.auto_sync = lambda: NO_SIGNAL
+    sync_line = [ln for ln in _confirmed(panel) if ln.startswith("Sync offset")]
+    assert sync_line == ["Sync offset: +0.000 s (run_start at video time 0.000 s): never set "
+                         "(a new submission's 0); " + NO_SIGNAL]
+    # a suggestion not applied is named too (the Sync dock's first line only)
+    panel.auto_sync = lambda: ("auto-sync: run_start at 0.850 s (confidence 0.43, 9 of 23 "
+                               "actions); 0 sync findings\nlow confidence (0.43, under 0.50)")
+    assert "Sync offset: +0.000 s (run_start at video time 0.000 s): never set (a new "\
+        "submission's 0); auto-sync: run_start at 0.850 s (confidence 0.43, 9 of 23 actions); "\
+        "0 sync findings" in _confirmed(panel)
+    panel.session.set_offset(0.85)  # typed, nudged or "run_start here"
+    assert "Sync offset: +0.850 s (run_start at video time 0.850 s): set by you" in \
+        _confirmed(panel)
+    panel.session.set_offset(0.85, by=AUTO_SYNC)  # the same value, from auto-sync's Apply
+    assert "Sync offset: +0.850 s (run_start at video time 0.850 s): auto-sync's suggestion, "\
+        "applied" in _confirmed(panel)
+    panel.session.set_offset(0.0)  # set back to 0 by hand: set, not the default
+    assert "Sync offset: +0.000 s (run_start at video time 0.000 s): set by you" in \
+        _confirmed(panel)
+    panel.session.set_offset(0.0, by=None)  # a new submission's reset
+    panel.auto_sync = lambda: NO_SIGNAL
+    assert any(ln.endswith("never set (a new submission's 0); " + NO_SIGNAL)
+               for ln in _confirmed(panel))
+
+
+def _confirmed(panel) -> list[str]:
+    """The lines of the confirmation of an accept, cancelled (nothing recorded)."""
+    asked: list[str] = []
+    panel.confirm = lambda title, text: asked.append(text) and False
+    assert panel.decide("accept") is None
+    return asked[0].splitlines()
 
 
 def _press_in_confirmation(qtbot, key, seen: list) -> None:

@@ -10,17 +10,20 @@ import pytest
 from PySide6.QtCore import Qt
 
 from moderator_app.core.sync.records import APPLY_MIN_CONFIDENCE, SyncAnalysis
+from moderator_app.ui.decision_text import AUTO_SYNC
 from moderator_app.ui.sync_lane import AutoSyncBox
 
 
 class _Session:
-    """What AutoSyncBox asks of the session: the offset it sets."""
+    """What AutoSyncBox asks of the session: the offset it sets, and who set it."""
 
     def __init__(self) -> None:
         self.offsets: list[float] = []
+        self.by: list[str | None] = []
 
-    def set_offset(self, value: float) -> None:
+    def set_offset(self, value: float, by: str | None = None) -> None:
         self.offsets.append(value)
+        self.by.append(by)
 
 
 def _analysis(confidence: float) -> SyncAnalysis:
@@ -61,6 +64,7 @@ def test_a_confident_suggestion_applies_in_one_click(qtbot, box, confidence):
     assert "low confidence" not in b.label.text()
     qtbot.mouseClick(b.apply, Qt.MouseButton.LeftButton)
     assert session.offsets == [2.0087]
+    assert session.by == [AUTO_SYNC]  # the decision's confirmation says so (offset_origin)
 
 
 def test_no_suggestion_offers_nothing_to_apply(qtbot, box):

@@ -15,7 +15,7 @@ class _Session:
     def __init__(self) -> None:
         self.offsets: list[float] = []
 
-    def set_offset(self, value: float) -> None:
+    def set_offset(self, value: float, by: str | None = None) -> None:
         self.offsets.append(value)
 
 

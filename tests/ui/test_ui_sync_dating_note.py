@@ -10,7 +10,7 @@ from moderator_app.ui.sync_lane import AutoSyncBox
 
 
 class _Session:
-    def set_offset(self, value: float) -> None:
+    def set_offset(self, value: float, by: str | None = None) -> None:
         raise AssertionError("not applied here")
 
 
