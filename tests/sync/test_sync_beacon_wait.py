@@ -19,7 +19,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.records import SyncAnalysis
@@ -140,12 +140,12 @@ def _no_reaction(capsys, name: str, offset: str):
     ("synth_lantern-genuine2@r46rpzaqt", "auto"),   # before: 32.674-39.239
 ])
 def test_the_lanterns_beacon_wait_is_no_warning(capsys, tmp_path, monkeypatch, name, offset):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     assert _no_reaction(capsys, name, offset) == []
 
 
 @needs_ffmpeg
 def test_a_freeze_inside_the_lanterns_wait_keeps_its_warning(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     assert _no_reaction(capsys, "synth_lantern-freezeend@r46rpzaqt", "2.3") == [
         ("warning", 31.109, 37.087)]

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.calibrate import CALIBRATED_BOUND, calibrated, stretch_share
@@ -78,7 +78,7 @@ def test_actions_a_finding_explains_are_not_the_shares():
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_qa32_tetris_at_48_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(32, "tetris-genuine@r48mp4v3gp")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     sync = json.loads(capsys.readouterr().out)["sync"]
@@ -132,7 +132,7 @@ def test_a_whole_run_on_ten_reactions_or_fewer_is_under_the_bar_at_a_fast_captur
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_qa38_lantern_deleted_at_46_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(38, "synth_lantern-deleted@r46rpzaqt")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     sync = json.loads(capsys.readouterr().out)["sync"]
@@ -146,7 +146,7 @@ def test_qa38_lantern_deleted_at_46_fps_is_shown_under_the_bar(capsys, tmp_path,
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_qa36_adventure_cut_at_56_fps_is_shown_under_the_bar(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(36, "adventure_m2d3-cut@r56ffvhuffmkv")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     sync = json.loads(capsys.readouterr().out)["sync"]
@@ -168,7 +168,7 @@ def test_qa38_lantern_freezeend_at_52_fps_is_within_a_frame_in_the_files_time(
     # shows it) holds 2,225 slots for 2,223 frames and every frame but the first stands 2
     # slots late; the truth in the file's time is 1.75 + 2 / 52 s, and the suggestion +0.90
     # frame from it: within the frame 0.794 promises (session 40, delay; QA s38 said so too)
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(38, "synth_lantern-freezeend@r52msmpeg4divx")
     truth = json.loads((folder / "truth.json").read_text())
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])

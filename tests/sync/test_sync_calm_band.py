@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import band
@@ -27,15 +28,6 @@ from moderator_app.core.sync.signals import FrameSignals
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
-
-
-def _qa28_run(name: str) -> Path:
-    """QA s28's run `name`, built (or found built) by its generator in its own process."""
-    pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / "qa_session28.py"), "sync-build", name],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return Path(next(r["folder"] for r in rows if r.get("run") == name))
 
 
 def _file_shift(folder: Path, fps: float) -> float:
@@ -56,8 +48,8 @@ def _auto(folder: Path, capsys) -> tuple[int, dict]:
 
 def test_laser_gates_at_12_fps_gets_its_offset_from_the_calm_band(capsys, tmp_path,
                                                                    monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("laser_gates-genuine@r12ogv")
+    share_scans(monkeypatch)
+    folder = qa_run(28, "laser_gates-genuine@r12ogv")
     truth = json.loads((folder / "truth.json").read_text())
     shift = _file_shift(folder, truth["fps"])
     code, sync = _auto(folder, capsys)
@@ -71,9 +63,9 @@ def test_laser_gates_at_12_fps_gets_its_offset_from_the_calm_band(capsys, tmp_pa
 
 def test_laser_gates_video_with_another_seeds_log_gets_no_offset(capsys, tmp_path,
                                                                  monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    video = _qa28_run("laser_gates-genuine@r12ogv") / "video.ogv"
-    log = _qa28_run("laser_gates-genuine2@r45fmp4") / "agent-log.jsonl"
+    share_scans(monkeypatch)
+    video = qa_run(28, "laser_gates-genuine@r12ogv") / "video.ogv"
+    log = qa_run(28, "laser_gates-genuine2@r45fmp4") / "agent-log.jsonl"
     pair = tmp_path / "laser_ogv+laser2_log"
     pair.mkdir()
     shutil.copy(video, pair / "video.ogv")
@@ -86,8 +78,8 @@ def test_laser_gates_sped_up_reads_its_drift_from_the_calm_band_at_its_speed(cap
                                                                             monkeypatch):
     """QA s28's +5.5 % run (45 fps fragmented MP4): the calm band stands at no speed the
     whole picture finds; searched with the speed (`band.select_over_speeds`) it does."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
-    folder = _qa28_run("laser_gates-speed55@r45fmp4")
+    share_scans(monkeypatch)
+    folder = qa_run(28, "laser_gates-speed55@r45fmp4")
     truth = json.loads((folder / "truth.json").read_text())
     shift = _file_shift(folder, truth["fps"])
     _code, sync = _auto(folder, capsys)

@@ -12,7 +12,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -112,7 +112,7 @@ def test_qa31_surround_genuine_blinks_are_no_offset_jump(capsys, tmp_path, monke
     """QA s31 T1 at the truth (4.600 s): the genuine Surround at 15 fps (VP9 + Opus) read four
     `sync.offset_jump` (4.73-8.53, 12.53-16.80, 19.80-24.27, 36.27-40.07 s) from its
     blinking tile before session 32; none now, and no other sync warning."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "surround-genuine@r15vp9opus")
     assert json.loads((folder / "truth.json").read_text())["offset_s"] == 4.6
     cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "4.600", "--json"])

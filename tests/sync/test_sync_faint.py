@@ -17,7 +17,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import faint, reactions
@@ -27,7 +27,7 @@ from moderator_app.core.sync.signals import FrameSignals
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_turmoil_at_16_fps_is_offered_its_offset_within_a_frame(capsys, tmp_path,
                                                                 monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "turmoil-genuine@r16wmv")
     truth = json.loads((folder / "truth.json").read_text())
     assert (truth["kind"], truth["fps"], truth["offset_s"]) == ("genuine", 16, 1.6)

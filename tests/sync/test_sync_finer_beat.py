@@ -16,7 +16,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.finer_beat import MAX_LOOKS, finer_waits
@@ -161,13 +161,13 @@ def _no_reaction(capsys, name: str, offset: str):
 @pytest.mark.parametrize("offset", ["1.6", "auto"])
 def test_the_strobes_beacon_wait_is_no_warning(capsys, tmp_path, monkeypatch, offset):
     """QA s39 T2's repro: at c2a020c `sync.no_reaction` 26.537-29.668 at 1.6."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     assert _no_reaction(capsys, "synth_strobe-genuine@r41wmv1asf", offset) == []
 
 
 @needs_ffmpeg
 def test_a_freeze_inside_the_strobes_still_keeps_its_warning(capsys, tmp_path, monkeypatch):
     """The corpus' 4 s freeze at run 30.0 s stops the beacon: the warning stands."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     assert _no_reaction(capsys, "synth_strobe-freezeend@r41wmv1asf", "1.6") == [
         ("warning", 26.537, 35.609)]

@@ -13,7 +13,7 @@ import json
 import shutil
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.reactions import Reaction
@@ -87,7 +87,7 @@ def test_a_part_of_the_picture_is_read_against_the_whole_pictures_head():
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 def test_qa30_crazy_climber_insert_is_no_confident_start(capsys, tmp_path, monkeypatch):
     """QA s30 T3 at --offset auto: 6.4325 s stays named, at 0.4 (was 0.843): not applied."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(30, "crazy_climber-insert@r54qtrle")
     truth = json.loads((folder / "truth.json").read_text())
     assert (truth["offset_s"], round(truth["tamper"]["video_s"], 2)) == (2.45, 14.72)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import reactions, stretch
@@ -114,7 +114,7 @@ def _said(folder: Path, offset: str, capsys) -> list[tuple]:
 @ffmpeg
 def test_venture_genuine_has_no_stretch_at_chance_over_the_games_holds(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "venture-genuine@r15vp9opus")
     # before: also ("sync.no_reaction", "warning", 39.467, 40.916), 12 actions (3 answered,
     # 1.1 by chance); the two holds stay the scan's warnings (no press ends them)
@@ -124,7 +124,7 @@ def test_venture_genuine_has_no_stretch_at_chance_over_the_games_holds(
 
 @ffmpeg
 def test_tutankham_genuine_flash_pause_is_no_missing_reaction(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "tutankham-genuine@r24mpeg1ts")
     # before: [("sync.no_reaction", "warning", 37.361, 40.186)], 2 actions in a row
     assert _said(folder, "3.050", capsys) == []

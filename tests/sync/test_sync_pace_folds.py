@@ -20,7 +20,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -88,7 +88,7 @@ def test_qa31_venture_genuine_at_24_fps_reads_no_drift(capsys, tmp_path, monkeyp
     """QA s31 T1's repro (offset 3.050 s, the truth): main says `sync.drift` +5.0 % over the
     whole run; now no sync warning, the offset still unsuggested (its 23 presses single
     none out: QA s31 T2)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "venture-genuine@r24mpeg1ts")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"]["kind"] == "genuine" and truth["fps"] == 24
@@ -160,7 +160,7 @@ def test_qa31_venture_slowed_at_24_fps_reads_its_drift(capsys, tmp_path, monkeyp
     frame line slowed as much at 9.719 Hz (`pace_null.twin_of`). Now -4.05 % (its two
     readings, -3.8 % as a 4-frame cycle aliased and -4.3 % as a 6-frame one, averaged):
     within 1 point of -3.8, over the whole video."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "venture-slow38@r24mpeg1ts")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"] == {"kind": "slow38", "percent": pytest.approx(-3.8, abs=0.01)}

@@ -19,7 +19,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -89,7 +89,7 @@ def test_a_16_frame_cycle_at_32_fps_is_honest():
 def test_qa32_tetris_in_flv_reads_no_drift(capsys, tmp_path, monkeypatch):
     """QA s32 T2's repro (offset 3.700 s, the truth): main says `sync.drift` -5.83 % over
     the whole run; now no drift (the 3.750 Hz line is Tetris' 16-frame cycle)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(32, "tetris-genuine@r32flv1")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"]["kind"] == "genuine" and truth["fps"] == 32

@@ -13,7 +13,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -135,7 +135,7 @@ def test_qa30_koolaid_speed26_reads_no_wrong_sign(offset, capsys, tmp_path, monk
     shown. A tile on a 64-frame grid (18.71 video frames a tick) read as a seconds timer
     slowed 3.82 % at every offset before session 31; the log cannot tell the two readings
     apart, so nothing is said (a wrong sign is no report of the speed change)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(30, "koolaid-speed26@r18divx")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"] == {"kind": "speed26", "percent": pytest.approx(2.6)}

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.analysis import analyze
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 
 def test_no_drift_from_a_band_line_through_a_minority_of_the_presses(capsys, tmp_path,
                                                                      monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(28, "blackjack-freeze@r45fmp4")
     code = cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     rep = json.loads(capsys.readouterr().out)
@@ -103,7 +103,7 @@ def test_a_freeze_resuming_off_the_games_lag_stays_a_warning(capsys, tmp_path, m
     """The 4 s frozen at video 20.10 s resumes 0.64 s after an UP, while five of the run's
     holds end 0.02-0.07 s after a FIRE: at the truth it was said as the game waiting for UP
     (s26's one-hold rule); now a warning, as at auto (`run.wait_note`)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(28, "blackjack-freeze@r45fmp4")
     for offset in ("auto", TRUTH, "3.768", "3.634"):  # auto, the truth, +2 and -4 frames
         said = _said(folder, offset, capsys)
@@ -115,7 +115,7 @@ def test_the_games_opening_wait_is_a_note(capsys, tmp_path, monkeypatch):
     FIRE (4.76 s), answered at the lag four later holds agree on: the game's title waiting
     for its first button, no press of the log's before it (a warning before session 28's
     `run.wait_note`)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(28, "blackjack-genuine@r45fmp4")
     said = _said(folder, TRUTH, capsys)
     assert ("video.frozen", "info", 0.91, 4.78) in said
@@ -137,7 +137,7 @@ def test_three_holds_at_one_lag_are_the_games_waits_at_auto_and_a_moderators_off
     moderator's offset, searched a second either side, and with none): at auto, the truth,
     +2 and -4 frames the two later holds (and at auto the opening one) were `video.frozen`
     warnings. Now three agree at any of them (wait_lag.WAIT_LAG_AGREE_MIN)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     name = "blackjack-genuine2@r45fmp4"
     folder = qa_run(28, name)
     for offset in NEAR[name]:
@@ -155,7 +155,7 @@ def test_a_recording_stopped_before_run_end_and_a_scan_hold_inside_a_wait(
     every press (`lag_waits`). And the scan's hold 20.58-24.00 s ends 4 frames before the
     sync's (20.67-24.33 s, the FIRE's redraw at 24.33 s): inside the game's wait, the same
     held picture (`run.wait_note`), a warning at every offset before."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     name = "blackjack-genuine@r12ogv"
     folder = qa_run(28, name)
     for offset in NEAR[name]:
@@ -179,7 +179,7 @@ def test_a_freeze_made_anywhere_in_genuine2_is_taken_only_where_the_game_resumed
     from moderator_app.core.sync.signals import FrameSignals
     from moderator_app.core.sync.wait_lag import lag_waits
 
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(28, "blackjack-genuine2@r45fmp4")
     video = next(p for p in sorted(folder.iterdir()) if p.name.startswith("video."))
     times, named = inputs(load_submission([folder / "agent-log.jsonl", video]))
@@ -212,7 +212,7 @@ def test_a_freeze_taken_at_another_offset_than_the_games_lag_stays_a_warning(
     (the UP 0.37 s before it resumes), while four holds agree on FIRE at another offset
     (3.76 s), where it resumes at no press at their lag: a note, the freeze unreported
     (`waits._off_the_agreed_offset`). Now a warning there too."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(28, "blackjack-freeze@r45fmp4")
     for offset in ("4.023", "2.723"):
         said = _said(folder, offset, capsys)

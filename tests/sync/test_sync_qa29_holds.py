@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.formats.submission import load_submission
@@ -38,7 +38,7 @@ def _sync(folder: Path, offset: str, capsys) -> dict:
 
 def test_holds_ending_at_the_games_lag_after_another_button_are_its_waits(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "hangman-genuine2@r36ffv1")
     video = folder / "video.mkv"
     times, named = inputs(load_submission([folder / "agent-log.jsonl", video]))
@@ -58,7 +58,7 @@ def test_holds_ending_at_the_games_lag_after_another_button_are_its_waits(
 
 def test_the_scan_section_says_a_waits_frozen_picture_as_the_findings_do(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "hangman-genuine@r16wmv")
     rep = _sync(folder, "1.60025", capsys)  # QA's truth in the file's time
     listed = [(f["severity"], f["video_start_s"], f["video_end_s"]) for f in rep["findings"]

@@ -16,7 +16,7 @@ import json
 import shutil
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 @pytest.mark.parametrize("offset", ["auto", "4.300"])
 def test_a_drift_read_on_the_rises_is_said_where_no_offset_is_suggested(
         offset, capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "turmoil-speed33@r36ffv1")
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"] == {"kind": "speed33", "percent": pytest.approx(3.3)}
@@ -46,7 +46,7 @@ def test_a_drift_read_on_the_rises_is_said_where_no_offset_is_suggested(
 
 
 def test_the_genuine_run_reads_no_drift_on_its_rises(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "turmoil-genuine@r36ffv1")
     cli_main(["verify", str(folder), "--scan", "--sync", "--offset", "auto", "--json"])
     rep = json.loads(capsys.readouterr().out)

@@ -17,7 +17,7 @@ import json
 import shutil
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 @pytest.mark.parametrize("offset", ["4.300", "4.3556", "4.1889", "auto"])
 def test_a_held_picture_inside_a_stretch_at_chance_is_reported_at_its_edges(
         offset, capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, RUN)
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["tamper"]["kind"] == "freeze"

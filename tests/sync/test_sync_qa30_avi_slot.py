@@ -19,7 +19,7 @@ import json
 import shutil
 
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 
 def test_an_avi_whose_pictures_stand_one_slot_late_is_read_in_the_files_time(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(30, RUN)
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["kind"] == "genuine" and truth["fps"] == FPS

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.formats.submission import load_submission
@@ -46,7 +46,7 @@ def _said(folder: Path, offset: str, capsys) -> list[tuple]:
 @ffmpeg
 def test_holds_ending_at_one_frames_lag_after_any_button_are_the_games_waits(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(30, "backgammon-genuine2@r54qtrle")
     # on main: `video.frozen` 5.611-10.574 s a warning at the truth (and 0.019-5.611 s and
     # `sync.no_reaction` 10.593-18.315 s at auto): the scan's hold holds a checker's move of
@@ -71,7 +71,7 @@ def test_holds_ending_at_one_frames_lag_after_any_button_are_the_games_waits(
 @ffmpeg
 def test_a_press_answered_under_the_noise_bar_is_no_press_the_hold_hid(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(30, "backgammon-genuine@r18divx")
     # on main: `video.frozen` 10.444-16.0 s and `sync.no_reaction` 11.549-13.059 s warnings
     # (a FIRE and a NOOP the game ignores) at every offset
@@ -132,7 +132,7 @@ def test_an_earlier_press_answered_faintly_at_the_lag_is_not_one_the_hold_hid():
 @ffmpeg
 def test_a_scan_hold_the_picture_answers_presses_inside_is_a_note(
         capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     # the sync's rule alone: since session 35 the scan itself reads this hold again at full
     # resolution and says it first (the next test)
     from moderator_app.core.video import held_finer
@@ -194,7 +194,7 @@ def test_the_scan_reads_basic_maths_digits_at_full_resolution(capsys, tmp_path, 
     """Session 35: the same hold decoded again at full resolution changes at each digit (FFV1:
     every frame a keyframe, every change counted), never 3 s the same: the scan's own note,
     with or without a log."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(29, "basic_math-genuine@r36ffv1")
     assert cli_main(["verify", str(folder), "--scan", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)

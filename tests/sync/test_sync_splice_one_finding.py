@@ -20,7 +20,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import insertion, stretch
@@ -129,7 +129,7 @@ def test_qa31_venture_insert_is_one_jump_at_its_place(capsys, tmp_path, monkeypa
     """QA s31 T3 at the truth (4.600 s): before session 32, no jump and a `sync.no_reaction`
     23.87-40.90 s from the insertion to the end; now the jump at the inserted footage's two
     ends (truth 19.85-23.85 s, a frame of 15 fps) and no other sync warning."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(31, "venture-insert@r15vp9opus")
     tam = json.loads((folder / "truth.json").read_text())["tamper"]
     assert (tam["video_s"], tam["video_end_s"]) == (19.85, 23.85)

@@ -17,7 +17,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import splices
@@ -67,7 +67,7 @@ def test_of_two_pairs_the_stronger_smaller_change():
 def test_qa32_battle_zone_insert_is_dated_at_its_splices(capsys, tmp_path, monkeypatch):
     """QA s32 T4 at the truth (2.850 s): before session 33 `sync.offset_jump` 15.208-19.208 s,
     4.07 s early; now at the splices' frames (truth 19.283-23.283 s, 48 fps)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(32, "battle_zone-insert@r48mp4v3gp")
     tam = json.loads((folder / "truth.json").read_text())["tamper"]
     assert (round(tam["video_s"], 3), round(tam["video_end_s"], 3)) == (19.283, 23.283)

@@ -16,7 +16,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync.records import SyncAnalysis
@@ -115,7 +115,7 @@ def _no_reaction(capsys, name: str, offset: str):
 @needs_ffmpeg
 @pytest.mark.parametrize("offset", ["auto", "2.15"])
 def test_the_gliders_docked_wait_is_no_warning(capsys, tmp_path, monkeypatch, offset):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     # before: [("warning", 29.977, 38.909)] at both
     assert _no_reaction(capsys, "synth_glider-genuine@r44j2kmov", offset) == []
 
@@ -124,7 +124,7 @@ def test_the_gliders_docked_wait_is_no_warning(capsys, tmp_path, monkeypatch, of
 @pytest.mark.parametrize("offset", ["auto", "2.15"])
 def test_a_freeze_inside_the_docked_wait_keeps_its_warning(capsys, tmp_path, monkeypatch,
                                                            offset):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     assert _no_reaction(capsys, "synth_glider-freezeend@r44j2kmov", offset) == [
         ("warning", 29.977, 38.909)]
 
@@ -136,7 +136,7 @@ def test_a_dot_drawn_blinking_inside_the_freeze_keeps_its_warning(capsys, tmp_pa
     off at 44 fps) at (20, 20) during the edited freeze only (frames 1371-1546, 31.15-35.15
     s): the hold's small changes never stop for 1 s, but the beacon's place stops and the
     dot's starts. At ac0e1de: no `sync.no_reaction` (the dot taken for the game's beat)."""
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     src = qa_run(37, "synth_glider-freezeend@r44j2kmov")
     out = tmp_path / "mark"
     out.mkdir()

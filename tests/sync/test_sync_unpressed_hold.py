@@ -17,7 +17,7 @@ import shutil
 
 import numpy as np
 import pytest
-from qa_runs import qa_run
+from qa_runs import qa_run, share_scans
 
 from moderator_app.cli import main as cli_main
 from moderator_app.core.sync import wait_lag
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ff
 @pytest.mark.parametrize("offset", ["auto", "2.850"])
 def test_crossbows_hold_under_a_noop_ended_by_a_left_is_a_note(capsys, tmp_path,
                                                                 monkeypatch, offset):
-    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    share_scans(monkeypatch)
     folder = qa_run(32, "crossbow-genuine2@r48mp4v3gp")
     cli_main(["verify", str(folder), "--scan", "--sync", "--offset", offset, "--json"])
     rep = json.loads(capsys.readouterr().out)
