@@ -616,6 +616,27 @@ def test_markers_any_marker_set(block, pad, markers):
         assert JCS.markers(b, markers) == tuple(m for m in markers if m in b)
 
 
+def test_markers_kept_sets_answer_for_the_tuple_asked():
+    """`markers` keeps the sets of the tuples it was asked with, found again by their items'
+    identities (session 42, speed). Interleaved over 150 tuples (past the 64 kept: sets are
+    replaced), each asked as itself, as a new tuple of the same items, as new bytes objects
+    of the same values, and reversed: every answer is the substring tests' answer in the
+    order of the tuple asked (a set kept for the same items in another order, or for a tuple
+    of the same size, would answer in its own)."""
+    rng = random.Random(42)
+    alphabet = b"sk-_\\u0aAKI"
+    sets = [tuple({bytes(rng.choice(alphabet) for _ in range(rng.randint(2, 6))): None
+                   for _ in range(rng.randint(1, 64))}) for _ in range(150)]
+    blocks = [bytes(rng.choice(alphabet + b" x") for _ in range(rng.randint(0, 300)))
+              for _ in range(20)]
+    for _ in range(3):
+        for markers in rng.sample(sets, len(sets)):
+            for asked in (markers, tuple(list(markers)),
+                          tuple(bytes(bytearray(m)) for m in markers), markers[::-1]):
+                block = rng.choice(blocks)
+                assert JCS.markers(block, asked) == tuple(m for m in asked if m in block)
+
+
 def test_markers_at_every_offset():
     for m in MARKERS:
         for size in (len(m), 15, 16, 17, 31, 32, 33, 64, 100):

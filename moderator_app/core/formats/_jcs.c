@@ -5107,26 +5107,94 @@ PyDoc_STRVAR(markers_doc,
 "The members of `markers` (a tuple of bytes, each at least 2 long) found anywhere in `block`:\n"
 "one pass, nibble tables of their first two bytes, then a comparison where one may start.");
 
+/* The marker sets of the tuples `markers` was last asked with. Building a set clears and
+ * fills ~15 KB of tables (the fifth and sixth bytes' 256 entries a marker): 15.4 us for the 24
+ * secrets MARKERS, 1.4 us for two markers, where searching a 20 KB text takes ~3 us. The
+ * secrets scan asks ~85 times a line of e_mixlong, with a few dozen tuples, most of them
+ * module constants or a constant's items in a new tuple (`(needle,)`): building the set was
+ * ~80 % of `markers`' time (session 42, speed). A set is kept with a reference to its tuple,
+ * found again by its items' identities (a tuple whose items are the same objects, in the same
+ * order: the same bytes, kept alive by the tuple held), 4 places to look from a hash of them;
+ * a fifth tuple there replaces the one kept longest. The counters of the dense choice
+ * (`windows`, `cand_windows`) are reset each call, so a call searches as a new set did:
+ * the same markers are found. The GIL is held throughout, so no other call shares a set. */
+#define SET_SLOTS 64
+#define SET_WAYS 4
+static struct {
+    PyObject *tup;
+    MarkerSet *ms;
+} set_cache[SET_SLOTS];
+static unsigned set_turn[SET_SLOTS / SET_WAYS];
+
+static int same_items(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    if (PyTuple_GET_SIZE(b) != n)
+        return 0;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (PyTuple_GET_ITEM(a, j) != PyTuple_GET_ITEM(b, j))
+            return 0;
+    return 1;
+}
+
+/* The set of `tup`'s markers, kept or built (NULL with an exception). */
+static MarkerSet *cached_set(PyObject *tup)
+{
+    uint64_t h = (uint64_t)PyTuple_GET_SIZE(tup);
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(tup); j++)
+        h = (h ^ (uint64_t)(uintptr_t)PyTuple_GET_ITEM(tup, j)) * 0x9E3779B97F4A7C15ull;
+    unsigned row = (unsigned)(h >> 40) % (SET_SLOTS / SET_WAYS);
+    for (int w = 0; w < SET_WAYS; w++) {
+        int slot = row * SET_WAYS + w;
+        if (set_cache[slot].tup != NULL &&
+            (set_cache[slot].tup == tup || same_items(set_cache[slot].tup, tup))) {
+            MarkerSet *ms = set_cache[slot].ms;
+            ms->windows = ms->cand_windows = 0;
+            return ms;
+        }
+    }
+    MarkerSet *ms = PyMem_Malloc(sizeof(*ms));
+    if (ms == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (marker_set(ms, tup) < 0) {
+        PyMem_Free(ms);
+        return NULL;
+    }
+    int slot = row * SET_WAYS + (int)(set_turn[row]++ % SET_WAYS);
+    PyObject *old = set_cache[slot].tup;
+    MarkerSet *old_ms = set_cache[slot].ms;
+    Py_INCREF(tup);
+    set_cache[slot].tup = tup;
+    set_cache[slot].ms = ms;
+    if (old != NULL) {
+        PyMem_Free(old_ms);
+        Py_DECREF(old);
+    }
+    return ms;
+}
+
 static PyObject *markers(PyObject *self, PyObject *args)
 {
     Py_buffer block;
     PyObject *tup;
     if (!PyArg_ParseTuple(args, "y*O!", &block, &PyTuple_Type, &tup))
         return NULL;
-    MarkerSet ms;
-    if (marker_set(&ms, tup) < 0) {
+    MarkerSet *ms = cached_set(tup);
+    if (ms == NULL) {
         PyBuffer_Release(&block);
         return NULL;
     }
-    uint64_t found = find_markers(&ms, block.buf, block.len, 0);
+    uint64_t found = find_markers(ms, block.buf, block.len, 0);
     PyBuffer_Release(&block);
     Py_ssize_t count = 0;
-    for (Py_ssize_t j = 0; j < ms.nm; j++)
+    for (Py_ssize_t j = 0; j < ms->nm; j++)
         count += found >> j & 1;
     PyObject *out = PyTuple_New(count);
     if (out == NULL)
         return NULL;
-    for (Py_ssize_t j = 0, k = 0; j < ms.nm; j++)
+    for (Py_ssize_t j = 0, k = 0; j < ms->nm; j++)
         if (found >> j & 1) {
             PyObject *m = PyTuple_GET_ITEM(tup, j);
             Py_INCREF(m);
