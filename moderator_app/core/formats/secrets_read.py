@@ -384,6 +384,16 @@ def _cut_head(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _line_parts(text: str) -> list[str]:
+    """`re.split(r"[\\r\\n]+", text)` by str splits (a run of breaks is one cut; an empty
+    first or last part kept): sre's class scan took ~0.4 ms a 16 KB value of base64 (QA s41
+    e_png64, session 42, speed)."""
+    parts = text.replace("\r", "\n").split("\n")
+    if len(parts) < 3:
+        return parts
+    return [parts[0], *(p for p in parts[1:-1] if p), parts[-1]]
+
+
 def _pieces(members, values) -> list[tuple[str, str, str, bool]]:
     """(left, right, the name of the right piece, whether the two may be joined with nothing
     between) of each place a key may be cut: a member's name and its value, a string value
@@ -394,7 +404,7 @@ def _pieces(members, values) -> list[tuple[str, str, str, bool]]:
     out = [(k, v, k, True) for k, v in members]
     flat: list[tuple[str, str]] = []
     for name, text in values:
-        parts = re.split(r"[\r\n]+", text) if ("\n" in text or "\r" in text) else [text]
+        parts = _line_parts(text) if ("\n" in text or "\r" in text) else [text]
         flat.extend((name, p) for p in parts[:64])
     for i in range(min(len(flat) - 1, _STRINGS)):
         (a, left), (b, right) = flat[i], flat[i + 1]
