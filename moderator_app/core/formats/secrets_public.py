@@ -41,7 +41,7 @@ from moderator_app.core.formats.secrets_read import (
     random_run_among,
     reader_hit,
 )
-from moderator_app.core.formats.secrets_unwrap import UTF16
+from moderator_app.core.formats.secrets_unwrap import INFLATED, ROTATED, UTF16
 
 # What `withhold` also refuses to publish (session 26's hostile sweep published each of these
 # from an action's arguments or an observation): shapes too costly or too loose for the
@@ -332,7 +332,7 @@ def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
         inner = _decoded_hit(decoded, depth + 1, read)
     if inner is None:
         return None
-    if how in (BASE64, HEX, UTF16):  # (a run's UTF-16 text: its base64's)
+    if how in (BASE64, HEX, UTF16, INFLATED, ROTATED):  # (a run's unwrapped text: its base64's)
         run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
         run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
         return SecretHit(f"{'hex' if how is HEX else 'base64'} of a secret", column,

@@ -1,26 +1,50 @@
 """What a base64 run's bytes hold when they are no text as they stand: UTF-16 text (a
-PowerShell `-EncodedCommand`); read by `withhold` and `verify` alike (session 41, spell; issue
-15, QA s40 T6 h40_01).
+PowerShell `-EncodedCommand`), a gzip / zlib stream, or nothing until the run's letters are
+rotated back (`base64 | tr A-Za-z N-ZA-Mn-za-m`, rot13, or any other of the 25 rotations) (`gzip -c f | base64 -w0`, Python's
+`base64.b64encode(zlib.compress(...))`); read by `withhold` and `verify` alike (session 41,
+spell; issue 15, QA s40 T6 h40_01; session 42, spell: QA s40 h40_09, QA s41 h41_10).
 
 `pwsh -EncodedCommand JABlAG4AdgA6...` is base64 of the command's UTF-16LE bytes: every other
 byte is zero, so the decoded run was no text (`secrets_text.is_text`) and the key in it
 (`$env:GH_REFRESH_TOKEN = 'ghr_...'`) was read only by the byte patterns, which a key spelled
 with zeros between its characters never matches: named by neither command, published by
-`withhold`.
+`withhold`. `H4sI...` (gzip) and `eJ...` (zlib) are compressed bytes: the key is there to anyone
+who runs `base64 -d | gunzip`, and was likewise named by neither.
+
+A rotated run (QA s41 h41_07) is base64 still, of bytes that are no text: each rotation is
+tried on the run's first 16 characters, and the run is decoded whole only under a rotation
+whose first 12 bytes are printable (binary data's are, by chance, about once in 10^5).
 
 One table (`_WRAPPERS`): a wrapper is how it is told and how it is undone; what it undoes to is
-read as the run's text only when it is text. (A gzip stream's row, inflating `H4sI...`, was
-measured and left out: e_b64gz 1.16x; /work/brief/s41/spell-families-full.patch.)
+read as the run's text only when it is text (the bytes of an honest compressed picture stay
+bytes, read as before).
 
-Bounded: UTF-16 is told by a zero among the bytes' first four, then by counting zero bytes at
-C speed (`bytes.count` of a slice).
+Bounded: a stream is told by its header (gzip's `1f 8b 08`, zlib's `78` and a valid check
+byte) and inflated to at most `_INFLATE_MAX` bytes (`decompressobj`'s `max_length`: a
+decompression bomb costs that much, never more; a key in a config file or a note sits in its
+first kilobytes); a cut or damaged stream gives what inflated before the damage. UTF-16 is
+told by a zero among the bytes' first four, then by counting zero bytes at C speed
+(`bytes.count` of a slice).
 """
 
 from __future__ import annotations
 
+import binascii
+import zlib
 from collections.abc import Callable
 
 UTF16 = "a base64 run of UTF-16 text in it is decoded"
+INFLATED = "a base64 run of gzip or zlib data in it is inflated"
+_INFLATE_MAX = 1 << 12  # bytes a stream is inflated to (a key is read in its first 4 KiB)
+_GZIP_HEAD = b"\x1f\x8b\x08"
+ROTATED = "a base64 run with its letters rotated (rot13) in it is decoded"
+_UPPER, _LOWER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz"
+# (the 25 rotations back, rot13 first: `tr`'s everyday one; URL-safe base64's `-_` as `+/`)
+_ROTATIONS = tuple(bytes.maketrans(_UPPER + _LOWER + b"-_", _UPPER[n:] + _UPPER[:n]
+                                   + _LOWER[n:] + _LOWER[:n] + b"+/")
+                   for n in (13, *range(1, 13), *range(14, 26)))
+_HEAD = 16  # characters of a run tried under each rotation (12 bytes)
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
 _LEAST = 8  # characters of UTF-16 text (a key is longer)
 
 
@@ -39,6 +63,23 @@ def _utf16(data: bytes) -> bytes | None:
     return None
 
 
+def _is_deflated(data: bytes) -> bool:
+    """Whether `data` opens as a gzip member or a zlib stream (`78`, deflate with a window of
+    32 KiB, and the header's check: its two bytes a multiple of 31; RFC 1950)."""
+    return data[:3] == _GZIP_HEAD or (
+        len(data) > 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0)
+
+
+def _inflated(data: bytes) -> bytes | None:
+    """The first `_INFLATE_MAX` bytes a gzip or zlib stream inflates to (what inflated before
+    a cut or damaged stream's damage), or None when nothing does."""
+    inflate = zlib.decompressobj(47)  # (47: a 32 KiB window, either header told from the data)
+    try:
+        return inflate.decompress(data, _INFLATE_MAX) or None
+    except zlib.error:
+        return None
+
+
 def _is_utf16(data: bytes) -> bool:
     """Whether `data` may be UTF-16 of Latin-1 text: a zero among its first two bytes
     (one test before any slice of the run)."""
@@ -48,13 +89,35 @@ def _is_utf16(data: bytes) -> bool:
 # (how, whether the bytes may be so wrapped, how they are undone): a new wrapper is a row
 _WRAPPERS: tuple[tuple[str, Callable[[bytes], bool], Callable[[bytes], bytes | None]], ...] = (
     (UTF16, _is_utf16, _utf16),
+    (INFLATED, _is_deflated, _inflated),
 )
 
 
-def unwrapped(data: bytes, is_text: Callable[[bytes], bool]) -> tuple[str, bytes] | None:
-    """(how, text) of a base64 run's bytes `data` that are no text as they stand but text once
-    unwrapped (`_WRAPPERS`), or None."""
+def unwrapped(data: bytes, is_text: Callable[[bytes], bool],
+              run: bytes = b"") -> tuple[str, bytes] | None:
+    """(how, text) of a base64 run's bytes `data` (the run `run`) that are no text as they
+    stand but text once unwrapped (`_WRAPPERS`) or rotated back (`unrotated`), or None."""
     for how, told, undo in _WRAPPERS:
         if told(data) and (got := undo(data)) is not None and is_text(got):
             return how, got
+    got = unrotated(run, is_text)
+    return None if got is None else (ROTATED, got)
+
+
+def unrotated(run: bytes, is_text: Callable[[bytes], bool]) -> bytes | None:
+    """The text base64 `run` decodes to with its letters rotated back (the module's
+    docstring), or None."""
+    if len(run) < _HEAD:
+        return None
+    head = run[:_HEAD]
+    for table in _ROTATIONS:
+        try:
+            if binascii.a2b_base64(head.translate(table)).translate(None, _PRINTABLE):
+                continue
+            body = run.rstrip(b"=").translate(table)
+            got = binascii.a2b_base64(body + b"=" * (-len(body) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        if is_text(got):
+            return got
     return None
