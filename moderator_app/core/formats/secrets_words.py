@@ -33,6 +33,7 @@ Bounded: no regex of its own; the span's shape is checked at C speed (`replace`,
 
 from __future__ import annotations
 
+import array
 import re
 from collections.abc import Iterator
 
@@ -72,13 +73,14 @@ def swapped(span: bytes, got: bytes) -> bytes | None:
     words = mapped.count(b" aaaa")
     if mapped.replace(b" aaaa", b"").translate(None, b" n") or 2 * words < _LEAST:
         return None
-    little = bytearray(got[:2 * words])
-    if len(little) != 2 * words:
+    if len(got) < 2 * words:
         return None
-    little[0::2], little[1::2] = got[1:2 * words:2], got[0:2 * words:2]
-    if little[-1] == 0:  # (od pads a file of odd length with a zero byte)
-        del little[-1]
-    return bytes(little)
+    little = array.array(_TYPECODES[2])
+    little.frombytes(got[:2 * words])
+    little.byteswap()  # (C speed: two slice assignments cost ~100x)
+    swapped_bytes = little.tobytes()
+    return swapped_bytes[:-1] if swapped_bytes[-1:] == b"\0" else swapped_bytes  # (od pads a
+    # file of odd length with a zero byte)
 
 
 # `od -t x8`'s 16-digit words (session 41, spell; QA s40 T6 h40_05): no piece of the dump view
@@ -125,12 +127,18 @@ def _wide(start: int, words: list[bytes]) -> Iterator[tuple[int, bytes]]:
 
 
 def _reversed(got: bytes, size: int, words: int) -> bytes | None:
-    """`got`'s first `words` words of `size` bytes, each word's bytes in reverse order (two
-    slice assignments a byte of the word); None under `_LEAST` bytes."""
+    """`got`'s first `words` words of `size` bytes (2, 4 or 8), each word's bytes in reverse
+    order (`array.byteswap`, C speed: a slice assignment a byte of the word cost ~300 us a 2.5
+    KB dump), the zero bytes a file's last word was padded with dropped; None
+    under `_LEAST` bytes."""
     n = size * words
     if n < _LEAST or len(got) < n:
         return None
-    little = bytearray(n)
-    for k in range(size):
-        little[k::size] = got[size - 1 - k:n:size]
-    return bytes(little.rstrip(b"\0"))  # (od pads a file's last word with zero bytes)
+    words_of = array.array(_TYPECODES[size])
+    words_of.frombytes(got[:n])
+    words_of.byteswap()
+    return words_of.tobytes().rstrip(b"\0")  # (od pads a file's last word with zero bytes)
+
+
+# (an unsigned type code of each word size, whatever this machine's C types' sizes)
+_TYPECODES = {size: next(c for c in "HILQ" if array.array(c).itemsize == size) for size in (2, 4, 8)}
