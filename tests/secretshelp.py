@@ -53,3 +53,27 @@ def quiet(tmp_path: Path, line: bytes) -> bytes:
     src.write_bytes(START + b"\n" + line + b"\n")
     withhold_log(src, out)
     return out.read_bytes()
+
+
+def redacted_and_noted(tmp_path: Path, line: bytes, keys: list[bytes]) -> bytes:
+    """Assert the engine names nothing on `line`, verify's gate gives line 2 a note whose
+    places are exactly those of `keys` in the line's reading (`SecretHit.redact`), and
+    `withhold` publishes the line with exactly those characters as `*` (review s41 R2,
+    session 42); the public line is returned."""
+    seen = unescape_json(line)
+    assert scan_public(seen) is None
+    found = public_secret_hits(START + b"\n" + line, 1)
+    places = []
+    for key in keys:
+        at = seen.find(key)
+        places.append((at, at + len(key)))
+    assert [(n, h.redact) for n, h in found] == [(2, tuple(sorted(places)))]
+    src, out = tmp_path / "agent-log.jsonl", tmp_path / "public.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    stats = withhold_log(src, out)
+    assert stats.redacted == (2,)
+    public = out.read_bytes().split(b"\n")[1]
+    for key in keys:
+        assert key not in public
+    return public
+

@@ -333,6 +333,12 @@ def cmd_withhold(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     print(f"Wrote {safe_text(args.out)}: {stats.lines} lines, {stats.requests_withheld} requests and "
           f"{stats.responses_stripped} responses withheld")
+    if stats.redacted:  # (review s41 R2: a key's shape in base64 data is redacted, not refused)
+        shown = ", ".join(map(str, stats.redacted[:10])) + (" ..." if len(stats.redacted) > 10
+                                                            else "")
+        print(f"Redacted: {len(stats.redacted)} lines held a key's shape inside base64 of "
+              f"binary data, published with those characters as '*' (lines {shown}; "
+              "verify names them: secret.redacted)")
     return EXIT_PASS
 
 

@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from secretshelp import obs_line, quiet, refused_and_named
+from secretshelp import obs_line, quiet, redacted_and_noted, refused_and_named
 
 from moderator_app.core.formats import secrets_unwrap, secrets_words
 from moderator_app.core.formats.secrets import scan_line
@@ -87,14 +87,18 @@ def test_qa_s40_and_s39_honest_look_alikes_are_published(tmp_path):
 
 def test_base64_of_compressed_data_that_spells_a_google_key_is_no_key(tmp_path):
     """QA s40 T7: `AIza` + 35 found by chance inside base64 of compressed bytes is passed over
-    (the run decodes to no text); a key that starts a token, or in base64 of text, is named."""
+    (the run decodes to no text): not named, but redacted by `withhold` and noted by `verify`
+    (session 42, review s41 R2); a key that starts a token, or in base64 of text, is named."""
     key = "AIza" + "SyQA41chanceInBase64xxxxxxxxxxxxxxx"
     blob = base64.b64encode(zlib.compress(bytes(range(256)) * 4)).decode()
     chance = blob[:200] + key + blob[200:400]
     assert not is_text(base64.b64decode(chance[:len(chance) // 4 * 4]))
     assert scan_line(chance.encode()) == []
     (tmp_path / "quiet").mkdir()
-    quiet(tmp_path / "quiet", obs_line("$ gzip -c notes.txt | base64 -w0\n" + chance))
+    public = redacted_and_noted(tmp_path / "quiet",
+                                obs_line("$ gzip -c notes.txt | base64 -w0\n" + chance),
+                                [key.encode()])
+    assert public.endswith(f"{blob[:200]}{'*' * 39}{blob[200:400]}\"}}}}".encode())
     refused_and_named(tmp_path, obs_line("GOOGLE_KEY " + key + " " + blob[:200]), None,
                       "Google API key")
 

@@ -67,6 +67,9 @@ class SecretHit:
     escaped: bool = False  # found only once the line is read another way (`how`)
     tags: bool = False  # found only once its Unicode TAG characters are read as ASCII
     how: str = ""  # that reading, for the finding: "once <how>" (DECODED, UNWRAPPED, ...)
+    # not named but passed over: where (start, end in the line read) a key's shape lies inside
+    # base64 of binary data (`secrets_redact.public_hit`): `withhold` redacts, `verify` notes
+    redact: tuple[tuple[int, int], ...] = ()
 
 
 def _redact(token: bytes) -> str:
@@ -418,7 +421,7 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
         else:
             found = _at_markers(raw, marker, pattern, back)
         for m in found:
-            if in_binary_base64(raw, m.start(), m.end(), mapped):
+            if in_binary_base64(raw, m.start(), m.end(), mapped, label):
                 continue
             hits.append(SecretHit(label, m.start() + 1, _redact(m.group())))
     hits.sort(key=lambda h: h.column)

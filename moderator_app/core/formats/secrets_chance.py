@@ -1,37 +1,89 @@
 """A key's shape inside a base64 run of binary data: chance, not a key in text (moved out of
 `secrets`, session 42, redact: that module was 608 lines). `secrets._scan` (every pattern of
-`scan_line`) and `secrets_public.plain_family` (every key family) ask it of each match."""
+`scan_line`) and `secrets_public.plain_family` (every key family) ask it of each match, and
+what it passes over is recorded for whoever asks (`passing_over`): `withhold` replaces those
+characters with `*` and `verify` names them in a note (`secrets_redact`), so a key glued
+inside a blob on purpose is never published whole (review s41 R2, QA s41 T7)."""
 
 from __future__ import annotations
 
 import binascii
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from moderator_app.core.formats.secrets_text import is_text
 
 # A key inside a base64 run of binary data is no key in text (session 41, spell; issue 15, QA
 # s40 T7): base64 of compressed data spells `AIza` + 35 of the key's characters about once in
 # 2 MB (e_b64gz's honest lines 3938, 4420, 5420, 7280: `withhold` refused the log). A match
-# is passed over when the character before it is a letter or digit continuing a base64 run
-# (so it starts no token, and no path segment: `/` before or after it), the run holds
-# `_IN_RUN` characters on each side of the match (review s41 R1: with 16 on either side, a key
-# in a URL's or an S3 path's segments, or after 20 letters, was passed over and published),
-# and the run decodes to no text (`secrets_text.is_text`); a key that starts a token or a
-# segment, or sits in base64 of text, is named.
-_B64_MAP = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 32
+# is passed over when the run of base64 or base64url characters around it (`+/` and `-_` both:
+# QA s41 T6, h41_13's base64url runs; whatever character precedes the match, `/` and `-` are
+# the run's own: 159 of its 160 chance runs were named when a letter or digit had to precede)
+# holds `_IN_RUN` characters on each side of the match (review s41 R1: with 16 on either side,
+# a key after 20 letters was passed over), the run is no URL's path (`://` before it with only
+# a path's characters between: R1's googleapis and S3 paths, told by their shape, not by the
+# `/`), the run is written in one of the two alphabets (no chance spells `+` or `/` and `-`
+# or `_` in one run: a Slack token `xoxb-...` glued in a screenshot's base64 is named), and
+# the run decodes to no text (`secrets_text.is_text`). A key that starts a token, sits in a
+# URL's path, in a run of both alphabets or in base64 of text, is named.
+_B64_MAP = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/-_") else 32
                  for c in range(256))
+_TO_STD = bytes.maketrans(b"-_", b"+/")  # (base64url decoded as base64: the same bits)
 _IN_RUN = 64
+# ... after a match's first `_KEY_SPAN` characters (a Google key's 39, a GitHub token's 40): a
+# pattern that reads on (`sk-`'s `[A-Za-z0-9_-]{20,}`) eats a base64url run to its end
+_KEY_SPAN = 40
 _IN_WINDOW = 4096
+# A verdict decoded over `_IN_WINDOW` characters either side of a match serves the next
+# matches of its run while they keep half that window on each side (review s41 R5: a line of
+# glued keys, a match every 39 bytes, decoded 8 KB for each: 7x 434f08f on 1.25 MB).
+_REUSE = _IN_WINDOW // 2
+# A URL's path: `scheme://` then these characters only, up to the run (a query's `?`, `=`,
+# `&`, a quote or a space ends it: base64 in a query or a `data:` URL is data). Looked for
+# `_URL_BACK` bytes back.
+_URL_PATH = bytes(c for c in range(33, 127) if chr(c) not in "\"'<>\\,;=?#&^`{|}")
+_URL_BACK = 2048
+
+_PASSED: ContextVar[list[tuple[bytes, int, int, str]] | None] = ContextVar(
+    "secrets_passed_over", default=None)
 
 
-def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object]) -> bool:
-    """Whether `raw[start:end]` lies inside a base64 run of binary data (above). The run is
-    found by `find`s on the line mapped once a scan (`cache`, C speed) and remembered there,
-    so the matches of one run find its ends once (review s41 R5: a line of 128,000 glued
+@contextmanager
+def passing_over() -> Iterator[list[tuple[bytes, int, int, str]]]:
+    """Within it, each match `in_binary_base64` passes over is appended to the list it gives:
+    (the bytes it was found in, start, end, the label of what it looks like). A context
+    variable, so that two threads' scans keep their own lists."""
+    got: list[tuple[bytes, int, int, str]] = []
+    token = _PASSED.set(got)
+    try:
+        yield got
+    finally:
+        _PASSED.reset(token)
+
+
+def _no_data(raw: bytes, lo: int, hi: int) -> bool:
+    """Whether the run `raw[lo:hi]` is no base64 data: it continues a URL's path
+    (`s3://bucket/...`: the run starts at the `//` after the scheme's colon), or it holds
+    characters of both alphabets."""
+    k = raw.rfind(b"://", max(0, lo - _URL_BACK), lo + 2)
+    if k >= 0 and not raw[k + 3:lo].translate(None, _URL_PATH):
+        return True
+    return (raw.find(b"+", lo, hi) >= 0 or raw.find(b"/", lo, hi) >= 0) and \
+        (raw.find(b"-", lo, hi) >= 0 or raw.find(b"_", lo, hi) >= 0)
+
+
+def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
+                     label: str = "") -> bool:
+    """Whether `raw[start:end]` lies inside a base64 run of binary data (above); recorded
+    when it does (`passing_over`, `label` for the note). The run is found by `find`s on the
+    line mapped once a scan (`cache`, C speed) and remembered there with whether it is no
+    data (`_no_data`), so the matches of one run find its ends once (review s41 R5: a line of 128,000 glued
     keys found them for every match, 18.4 s for 5 MB); `_IN_WINDOW` bytes of it either side
-    of the match are decoded: a 16 MB line of such matches costs a map and ~10 us a match,
-    never a run's decoding a match."""
-    if start <= 0 or not raw[start - 1:start].isalnum() or raw[end:end + 1] == b"/":
-        return False  # (the usual match: it starts a token, or a path's segment)
+    of the match are decoded, and the verdict is remembered with the window (`_REUSE`): a 16
+    MB line of such matches costs a map and a decoding every ~2 KB of matches."""
+    if start <= 0:
+        return False  # (it starts the line: no run before it)
     if not cache:
         cache.append(raw.translate(_B64_MAP))
     mapped = cache[0]
@@ -40,20 +92,32 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object]) -> b
         return False
     last = cache[1] if len(cache) > 1 else None
     if isinstance(last, tuple) and last[0] <= start and end <= last[1]:
-        lo, hi = last  # (the same run as the last match's: no space lies between them)
+        lo, hi, named = last  # (the same run as the last match's: no space lies between them)
     else:
         lo = mapped.rfind(b" ", 0, start) + 1
         if lo and raw[lo - 1] == 92 and raw[lo] in b"nrt":
             lo += 1  # (an escaped line break's letter)
         hi = mapped.find(b" ", end)
         hi = len(raw) if hi < 0 else hi
-        cache[1:] = [(lo, hi)]
-    if start - lo < _IN_RUN or hi - end < _IN_RUN:
-        return False  # (a key glued to a word, a path's segments: no run of data around it)
-    a = lo + max(0, start - lo - _IN_WINDOW) // 4 * 4  # (the run's own 4-character groups)
-    b = min(hi, end + _IN_WINDOW)
-    try:
-        decoded = binascii.a2b_base64(raw[a:a + (b - a) // 4 * 4])
-    except (binascii.Error, ValueError):
-        return False
-    return not is_text(decoded)
+        named = _no_data(raw, lo, hi)
+        cache[1:] = [(lo, hi, named), None]
+    if start - lo < _IN_RUN or hi - min(end, start + _KEY_SPAN) < _IN_RUN or named:
+        return False  # (a key glued to a word, a URL's path: no run of data around it)
+    seen = cache[2] if len(cache) > 2 else None
+    if isinstance(seen, tuple) and seen[0] <= max(lo, start - _REUSE) \
+            and min(hi, end + _REUSE) <= seen[1]:
+        binary = seen[2]  # (the last window decoded holds this match's half window)
+    else:
+        a = lo + max(0, start - lo - _IN_WINDOW) // 4 * 4  # (the run's own 4-character groups)
+        b = min(hi, end + _IN_WINDOW)
+        b = a + (b - a) // 4 * 4
+        try:
+            binary = not is_text(binascii.a2b_base64(raw[a:b].translate(_TO_STD)))
+        except (binascii.Error, ValueError):
+            binary = False
+        cache[2:] = [(a, b, binary)]
+    if binary:
+        got = _PASSED.get()
+        if got is not None:
+            got.append((raw, start, end, label))
+    return binary

@@ -230,9 +230,14 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
         found = family_in(text, view)
         if found is None:
             return None
-        at = raw.find(found[1].encode())
-        if in_binary_base64(raw, at, at + len(found[1].encode()), mapped):
-            pass  # (base64 of binary data spells it by chance: `secrets_chance.in_binary_base64`)
+        key = found[1].encode()
+        at = raw.find(key)
+        # each place it is written (session 42, redact: only the first was asked, so a key
+        # written again outside a blob after a chance copy in it was blanked and published)
+        while at >= 0 and in_binary_base64(raw, at, at + len(key), mapped, found[0]):
+            at = raw.find(key, at + 1)  # (base64 of binary data spells it by chance)
+        if at < 0 and key in raw:
+            pass  # (every place is inside base64 of binary data: `secrets_chance`)
         elif found[0] not in _CONTEXT_FAMILIES or _CREDENTIAL_CONTEXT.search(raw) is not None:
             return SecretHit(found[0], at + 1 if at >= 0 else 0, _redact(found[1].encode()))
         text = text.replace(found[1], " " * len(found[1]))

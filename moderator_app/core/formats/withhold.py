@@ -13,15 +13,18 @@ same reason a line whose public part holds something that looks like a secret (a
 private key block, a bearer token: the trajectory's `secret.suspect` patterns; a JSON web
 token, a URL's password, a value named like a secret, any of these in base64) is refused,
 naming its line, what it looks like and a redacted excerpt, never the secret: the public file
-is what gets posted, and an action's arguments or an observation are public as written. The output
-is written to a temporary file beside the target and renamed over it only when complete, so a
-failure never leaves a half-withheld file that looks finished.
+is what gets posted, and an action's arguments or an observation are public as written. A key's
+shape inside base64 of binary data is no refusal: its characters are published as `*`
+(`secrets_redact`; `verify`'s `secret.redacted` note). The output is written to a temporary
+file beside the target and renamed over it only when complete, so a failure never leaves a
+half-withheld file that looks finished.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +40,8 @@ from moderator_app.core.formats.secrets_public import (
     may_hold_public_secret,
     named_value_near,
     reader_spots,
-    scan_public,
 )
+from moderator_app.core.formats.secrets_redact import public_hit, redact_lines
 from moderator_app.core.formats.secrets_split import SplitWatch, may_open, split_hits
 from moderator_app.core.formats.streams import BlankRun, iter_lines
 from moderator_app.core.text import terminal_safe_json
@@ -69,6 +72,7 @@ class WithholdStats:
     lines: int
     requests_withheld: int
     responses_stripped: int
+    redacted: tuple[int, ...] = ()  # lines whose key shapes in base64 data were redacted
 
 
 def _only(d: dict, keep: tuple[str, ...]) -> dict:
@@ -146,26 +150,38 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
     lines = requests = responses = 0
     pending: list[tuple[int, bytes]] = []  # public lines not yet looked at for secrets
     watch = SplitWatch()  # a key split over consecutive events (`secrets_split`)
-    outs: list[bytes] = []  # public lines not yet written (a write and an escape a block)
+    # not yet written (a write and an escape a block): (its first line's number, public lines)
+    # or (0, blank lines); written once looked at, so that a key shape is redacted first
+    outs: list[tuple[int, bytes]] = []
+    redacted_lines: list[int] = []
     size = 0
     with open(src, "rb") as fin, atomic_writer(dst) as fout:
         def flush() -> None:
-            if outs:
-                # every line parsed or was written by orjson: valid UTF-8, so escaping the
-                # block at once escapes each line as it would alone
-                fout.write(terminal_safe_json(b"\n".join(outs)) + b"\n")
-                outs.clear()
-
-        def queued(out: bytes) -> None:
-            """`out` to be written; once a block's worth waits, its lines are looked at for
-            secrets (a refusal comes before the atomic rename: nothing is written) and
-            written."""
+            """Looks at the pending lines (a refusal comes before the atomic rename: nothing
+            is written) and writes what waits, redacted."""
             nonlocal size
-            outs.append(out)
+            marks = _refuse_secrets_in(pending, watch)  # (line -> places to redact)
+            pending.clear()
+            size = 0
+            if marks:
+                redacted_lines.extend(sorted(marks))
+                redact_lines(outs, marks)
+            group: list[bytes] = []
+            for first, out in (*outs, (0, b"")):
+                if first:
+                    group.append(out)
+                    continue
+                if group:  # (each line parsed or was written by orjson: valid UTF-8, so
+                    # escaping the block at once escapes each line as it would alone)
+                    fout.write(terminal_safe_json(b"\n".join(group)) + b"\n")
+                    group.clear()
+                fout.write(out)
+            outs.clear()
+
+        def queued(first: int, out: bytes) -> None:
+            """`out` (its first line, or 0: blank lines) waits; a block's worth is flushed."""
+            outs.append((first, out))
             if size >= _BLOCK:
-                _refuse_secrets_in(pending, watch)
-                pending.clear()
-                size = 0
                 flush()
 
         def take(run: bytes, n: int) -> None:
@@ -181,13 +197,13 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             else:
                 pending.append((first, run))
                 size += len(run)
-            queued(run)
+            queued(first, run)
 
         for _, raw in iter_lines(fin, blank_runs=True, skim=_PublicRuns(take)):
             if type(raw) is BlankRun:  # blank lines hold nothing to withhold
-                flush()
                 lines += raw.count
-                fout.write(raw.raw.replace(b"\r\n", b"\n"))
+                size += len(raw.raw)
+                queued(0, raw.raw.replace(b"\r\n", b"\n"))
                 continue
             lines += 1
             if raw is None:
@@ -198,8 +214,8 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             if body[:1] <= b" " and not body.strip():  # (a copy of the line only then)
                 # A blank line holds nothing to withhold: copied as is, so that a log that
                 # verifies (a trailing blank line is only a warning) can be withheld.
-                flush()
-                fout.write(body + b"\n")
+                size += len(body)
+                queued(0, body + b"\n")
                 continue
             try:
                 ev = _parse(body)
@@ -228,10 +244,9 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
             seen = out if b"\\" not in out else unescape_json(out)
             pending.append((lines, seen))
             size += len(seen)
-            queued(out)
-        _refuse_secrets_in(pending, watch)
+            queued(lines, out)
         flush()
-    return WithholdStats(lines, requests, responses)
+    return WithholdStats(lines, requests, responses, tuple(redacted_lines))
 
 
 _BLOCK = 1 << 20
@@ -252,30 +267,34 @@ def _parse(body: bytes) -> dict | LineError:
     return parse_line(body)
 
 
-def _refuse_secrets_in(pending: list[tuple[int, bytes]],
-                       watch: SplitWatch | None = None) -> None:
-    """`pending`: (the number of its first line, public lines joined by newlines). Lines are
-    scanned one by one only when the block may hold something (`may_hold_public_secret`);
+def _refuse_secrets_in(pending: list[tuple[int, bytes]], watch: SplitWatch | None = None
+                       ) -> dict[int, tuple[tuple[int, int], ...]]:
+    """`pending`: (the number of its first line, public lines joined by newlines); returns
+    the lines to publish redacted (`_refuse_secrets`). Lines are scanned one by one only when the block may hold something (`may_hold_public_secret`);
     a block that may hold only numbered parts of a named secret (`"key1": ...`) is asked
     only that, line by line. `watch` joins the ends of consecutive events
     (`secrets_split`): fed the lines that may open a chain, and every line while one is open;
     its finding names the first part's line."""
+    marks: dict[int, tuple[tuple[int, int], ...]] = {}
     if not pending:
-        return
+        return marks
     block = b"\n".join(out for _, out in pending)
+    scan: Callable[[bytes], SecretHit | None] | None
     if may_hold_public_secret(block):
-        scan = scan_public
+        scan = public_hit
     elif numbered_parts_in(block):
         scan = numbered_parts
     else:
         scan = None
     present = watch.wants(block) if watch is not None else None
     if scan is None and present is None:
-        return
+        return marks
     for line, out in pending:
         for i, one in enumerate(out.split(b"\n")):
             if scan is not None:
-                _refuse_secrets(one, line + i, scan)
+                spans = _refuse_secrets(one, line + i, scan)
+                if spans:
+                    marks[line + i] = spans
             if watch is not None and present is not None \
                     and (watch.open or may_open(one, present)):
                 split = watch.feed(line + i, one, present)
@@ -285,6 +304,7 @@ def _refuse_secrets_in(pending: list[tuple[int, bytes]],
                         f"a secret ({split[1].label}: {split[1].excerpt}) once "
                         f"{split[1].how}; remove it from the log and withhold again; "
                         "nothing written")
+    return marks
 
 
 # A run of lines public as they are is read at once (`_PublicRuns`): at least this many bytes,
@@ -359,16 +379,21 @@ def _public_prefix(run: bytes, n: int) -> int:
     return n
 
 
-def _refuse_secrets(public: bytes, line: int, scan=scan_public) -> None:
+def _refuse_secrets(public: bytes, line: int,
+                    scan=public_hit) -> tuple[tuple[int, int], ...]:
     """Refuse to publish a line whose public bytes look like they hold a secret (the
     withheld members are gone already: a key in a prompt is no reason to refuse). The
-    message gives the kind and a redacted excerpt (`secrets.SecretHit`), never the secret."""
+    message gives the kind and a redacted excerpt (`secrets.SecretHit`), never the secret;
+    the places of key shapes inside base64 data to redact are returned (`public_hit`)."""
     hit = scan(public)
+    if hit is not None and hit.redact:
+        return hit.redact
     if hit is not None:
         raise WithholdError(
             f"line {line}: its public part holds what looks like a secret ({hit.label}: "
             f"{hit.excerpt}); "
             "remove it from the log and withhold again; nothing written")
+    return ()
 
 
 # `verify` on a community log (`secret.suspect`) asks each line's public part what `withhold`
@@ -551,7 +576,7 @@ def _worth_asking(found: tuple[bytes, ...], raw: bytes) -> bool:
 def _public_hit(raw: bytes) -> SecretHit | None:
     """`withhold`'s test of one line's public part (`_refuse_secrets`), or of the line as
     written when it is no event `withhold` could publish."""
-    return scan_public(_public_seen(raw))
+    return public_hit(_public_seen(raw))
 
 
 def _public_seen(raw: bytes) -> bytes:

@@ -38,6 +38,7 @@ from moderator_app.core.verify.agent_log.rules import (
     LINE_TOO_LONG,
     NO_ACTION,
     NO_RESPONSE,
+    REDACTED,
     RESPONSE_ACTIONS_UNRUN,
     RUN_END_FIELDS,
     RUN_END_MISSING,
@@ -145,6 +146,13 @@ class LogChecker:
         `first`) whose public part `withhold` would refuse to publish (`public_secret_hits`)."""
         for n, hit in public_secret_hits(data, first, lo, hi, self.split_watch):
             # (no column: the public part is the line rewritten and its escapes decoded)
+            if hit.redact:
+                self.add(REDACTED, f"the line's public part holds a {hit.label}'s shape "
+                         f"inside base64 of binary data ({hit.excerpt}"
+                         f"{f' and {len(hit.redact) - 1} more' if len(hit.redact) > 1 else ''})"
+                         ", by chance or glued there; `withhold` publishes the line with "
+                         "those characters replaced by `*`", n)
+                continue
             how = f" once {hit.how}" if hit.how else ""
             self.add(SECRET, f"the line's public part (what `withhold` publishes) looks like "
                      f"it holds a {hit.label}{how}: {hit.excerpt}; `withhold` refuses it", n)

@@ -28,6 +28,11 @@ EMPTY = rule("log.empty", E, "The log holds no events.", G)
 SECRET = rule("secret.suspect", W,
               "Something that looks like a secret (API key, private key, bearer token).",
               "secret")
+# session 42 (review s41 R2, QA s41 T6, T7): what `withhold` redacts rather than refuses
+REDACTED = rule("secret.redacted", Severity.INFO,
+                "A key's shape inside base64 of binary data (by chance in a screenshot or "
+                "compressed data, or a key glued there): `withhold` publishes the line with "
+                "those characters replaced by `*`.", "secret")
 
 # --- every event -------------------------------------------------------------------------------
 SEQ = rule("log.seq", E,
