@@ -30,7 +30,6 @@ from . import (
     cadence,
     calibrate,
     clock,
-    coloured,
     drops,
     event_jump,
     faint,
@@ -204,9 +203,6 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _not_refused(_answered(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
-    if res.suggested_offset_s is None and offset_s is None:  # the colour's too (coloured.py)
-        res = _not_refused(coloured.suggested(run_s, sig, th, input_kinds, COARSE_GRID),
-                           refused, th) or res
     if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
         res = _not_refused(finer_band.suggested(run_s, sig, th, res, _in_band, input_kinds,
                                                     offset_s),
