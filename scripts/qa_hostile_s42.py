@@ -553,9 +553,29 @@ def check_escape(root: Path, case: str) -> dict:
                                        .decode()),
                           "e_mime76": (GOC2, _mime_key_b64())}[case.rsplit("_", 1)[0]]
     h34._decodings = _decodings_tail
-    h34._timed = h39._timed600
+    h34._timed = _timed_full
     h34.EVAL_SECRET = EVAL_SECRET
     return h34.check_escape(root, case)
+
+
+def _timed_full(argv: list[str], env: dict) -> dict:
+    """s39's `_timed600` keeping verify's whole stdout: its last 4,000 characters are not JSON
+    once a report is longer (this pass' e_jpeg64 and QA s40's e_b64gz: `secret_lines` read []
+    while verify named the key; found at 07:41, see the doc's section 4)."""
+    out = h39._timed600(argv, env)
+    if out["stdout"].startswith("{") or len(out["stdout"]) < 4000:
+        return out
+    import resource
+    import time
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(["prlimit", "--as=536870912", "timeout", "600", *h34.CLI, *argv],
+                       env=env, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {**out, "stdout": p.stdout, "cpu_s_again": round(cpu, 2),
+            "wall_s_again": round(time.monotonic() - t0, 2)}
 
 
 def _decodings_tail(text: str) -> list[str]:
