@@ -35,7 +35,7 @@ MODERATOR = "moderator"
 
 def offset_origin(by: str | None, auto_sync: str = "") -> str:
     """Who set the offset a decision records, for its confirmation: the ledger binds the
-    offset whoever set it (DESIGN.md, Decisions), and it decides what the verdict counts
+    offset whoever set it (docs/DESIGN.md, Decisions), and it decides what the verdict counts
     (coverage, the sync's findings). QA s41's GUI walk recorded +0.000 s while auto-sync said
     "not enough signal" (truth 0.85 s): nothing had asked for an offset, nor said that nobody
     had set one. Never set, the line says what auto-sync said (`auto_sync`: the Sync dock's

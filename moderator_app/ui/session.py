@@ -42,7 +42,7 @@ class ReviewSession(QObject):
         self.offset_s: float = 0.0
         #: Who set `offset_s`: None (never set: a new submission's 0), `decision_text.AUTO_SYNC`
         #: (the suggestion applied) or `MODERATOR` (typed, nudged, "run_start here"). The ledger
-        #: binds the offset whoever set it (DESIGN.md), so the decision's confirmation says
+        #: binds the offset whoever set it (docs/DESIGN.md), so the decision's confirmation says
         #: which: QA s41's GUI walk recorded +0.000 s beside "not enough signal" (truth 0.85 s)
         #: with nothing saying that nobody had set it.
         self.offset_by: str | None = None

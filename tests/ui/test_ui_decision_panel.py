@@ -144,7 +144,7 @@ NO_SIGNAL = ("auto-sync: not enough signal (the video's reactions do not single 
 def test_the_confirmation_says_who_set_the_offset_it_records(panel, submission):
     """QA s41's GUI walk: a decision recorded at offset +0.000 s while auto-sync said "not
     enough signal" (truth 0.85 s), nothing asking for an offset nor saying that nobody had set
-    one. The ledger binds the offset (DESIGN.md): the confirmation says who set it."""
+    one. The ledger binds the offset (docs/DESIGN.md): the confirmation says who set it."""
     panel.session.set_result(verify_paths([submission], VerifyOptions()))
     panel.reviewer.setText("mod1")
     panel.auto_sync = lambda: NO_SIGNAL
