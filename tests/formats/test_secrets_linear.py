@@ -82,7 +82,7 @@ def test_verify_parses_only_lines_where_a_secret_may_be_named(monkeypatch):
     2.1 -> 7.9 and 10.9 s). Now a word naming a secret is asked only when `=` or `:` follows
     it, numbered parts only when they are read in the line as written; the named ones are
     still found (a game's on-screen password too: docs/rules-community.md)."""
-    from moderator_app.core.formats import withhold
+    from moderator_app.core.formats import withhold_gate as withhold
 
     asked = []
     real = withhold._public_hit

@@ -13,7 +13,7 @@ from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.jsonline import LineError, parse_line
 from moderator_app.core.formats.secrets_split import SplitWatch
 from moderator_app.core.formats.streams import MAX_LINE
-from moderator_app.core.formats.withhold import public_secret_hits
+from moderator_app.core.formats.withhold_gate import public_secret_hits
 from moderator_app.core.thresholds import Thresholds
 from moderator_app.core.verify.agent_log.actions import (
     ActionDigests,

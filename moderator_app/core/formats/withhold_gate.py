@@ -1,0 +1,197 @@
+"""`verify`'s test of a community log's public parts (`secret.suspect`): the lines of a block
+that `withhold` would refuse, found by C passes over the block and asked what `withhold` asks
+(moved out of `withhold`, session 43, redact: that module was 602 lines)."""
+
+from __future__ import annotations
+
+import re
+
+from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of
+from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
+from moderator_app.core.formats.secrets_parts import numbered_parts, numbered_parts_in
+from moderator_app.core.formats.secrets_public import has_format, named_value_near, reader_spots
+from moderator_app.core.formats.secrets_redact import public_hit
+from moderator_app.core.formats.secrets_split import SplitWatch, split_hits
+from moderator_app.core.formats.withhold_events import public_seen
+
+# `verify` on a community log (`secret.suspect`) asks each line's public part what `withhold`
+# asks it (`scan_public`, one engine: QA s30 T9 had `withhold` refuse a Slack token that
+# `verify` never named), on the lines two C passes over the block point at: a secrets marker
+# (`MARKERS`), or a piece of a word naming a secret in its usual spellings (`secret`,
+# `SECRET`, `password`, `api_key`, `apiKey`, `API-KEY`, `access_key`, `accessKey`, `auth_token`,
+# `private_key`, `privateKey` ...), a JSON web token's `eyJ`, a numbered part's `1":"`. The
+# pieces are ordered so that each SIMD bucket holds one piece's case variants (lower, UPPER,
+# then camel or kebab: a piece every 8th), which costs ~0.16 ns a byte where the 55 markers in
+# one call cost 7. A URL's password and a secret in base64 are refused by `withhold` but not
+# looked for by `verify`: `://` and a run of 24 base64 characters are in most blocks of an
+# honest log, and each line they point at costs a parse.
+_NAMED_PIECES = (b"ecret", b"assw", b"pi_k", b"ss_k", b"te_k", b"h_to", b"pike", b"sske",
+                 b"ECRET", b"ASSW", b"PI_K", b"SS_K", b"TE_K", b"H_TO", b"PIKE", b"SSKE",
+                 b"eyJh", b"eyJ0", b"pi-k", b"ss-k", b"te-k", b"hTok", b"piKe", b"cessK",
+                 b"teKe", b"eyJr")
+_PART_PIECES = (b'1":"', b'1": "', b'arts":', b'unks":', b'eces":', b'ents":')
+# A model_request in the writer's own spelling: its public part is the envelope alone, so a
+# marker in a base64 screenshot or a prompt costs no parse of the (40 KB) line. Anchored at
+# the line's start, where no nested member can be.
+_REQUEST = re.compile(rb'\{"seq":[0-9]{1,19},"at":"[^"\\]{0,64}","elapsedMs":[0-9.eE+\-]{1,32},'
+                      rb'"type":"model_request","data":')
+VERIFY_GATE = _NAMED_PIECES + _PART_PIECES
+
+
+def public_secret_hits(data: bytes, first: int, lo: int = 0, hi: int | None = None,
+                       watch: SplitWatch | None = None) -> list[tuple[int, SecretHit]]:
+    """(line number, hit) of each line of `data[lo:hi]` (whole lines joined by newlines, the
+    first numbered `first`) whose public part `withhold` would refuse to publish, in line
+    order. A line that cannot be parsed is asked as written (`withhold` refuses it whole).
+    Looked at in chunks of whole lines (`_CHUNK`), a chunk's lines one by one only when the
+    chunk holds a marker, without copies but of a line asked, and newlines counted only up to
+    a hit: a base64 screenshot holds a marker every few 100 KB, and a substring search for
+    each cost ~1 ns a byte. `watch` (the file's, kept between calls) joins the ends of
+    consecutive events (`secrets_split.split_hits`)."""
+    hi = len(data) if hi is None else hi
+    view = memoryview(data)
+    present = markers_of(view[lo:hi], MARKERS) + markers_of(view[lo:hi], VERIFY_GATE)
+    formats = has_format(view[lo:hi])
+    out: list[tuple[int, SecretHit]] = []
+    line, at, pos = first, lo, lo
+    while pos < hi:
+        end = data.find(b"\n", pos + _CHUNK, hi)
+        end = hi if end < 0 else end
+        here = markers_of(view[pos:end], present) if present else ()
+        if here and all(m in _WORDS for m in here) and not named_value_near(view[pos:end]):
+            here = ()  # (words naming a secret, none followed by `=` or `:`: one C pass)
+        # the lines the reader's view (`secrets_read`) may find a key in, whatever their
+        # markers: their starts
+        reads = _line_starts(data, pos, _reader_spots(data, view, pos, end, formats))
+        starts = iter(reads) if not here else None
+        start = pos if here else next(starts, end)  # type: ignore[arg-type]
+        while start < end:
+            stop = data.find(b"\n", start, end)
+            stop = end if stop < 0 else stop
+            if _REQUEST.match(data, start, stop) is None:  # (a request: no parse)
+                found = markers_of(view[start:stop], here) if here else ()
+                read = start in reads
+                raw = data[start:stop] if found or read else b""
+                if (found and _worth_asking(found, raw)) or read:
+                    hit = _public_hit(raw[:-1] if raw.endswith(b"\r") else raw)
+                    if hit is not None:
+                        line += data.count(b"\n", at, start)
+                        at = start
+                        out.append((line, hit))
+            start = stop + 1 if starts is None else next(starts, end)
+        pos = end + 1
+    if watch is not None:
+        split = split_hits(watch, data, first, lo, hi, _split_public,
+                           _segments(data, lo, hi, _SPLIT_REQUEST), present)
+        if split:
+            out = sorted(out + split, key=lambda x: x[0])
+    return out
+
+
+def _split_public(raw: bytes) -> bytes | None:
+    """A line's public part for `split_hits` (None for a model request: its public part is
+    the envelope, no part of a key)."""
+    if _REQUEST.match(raw) is not None:
+        return None
+    return public_seen(raw[:-1] if raw.endswith(b"\r") else raw)
+
+
+_REQUEST_TYPE = b'"type":"model_request","data":'
+# (split_hits' ranges leave out requests of 16 KiB or more only: a range costs four SIMD
+# calls, and a log of 2 KB requests cut into thousands of ranges doubled verify's time)
+_SPLIT_REQUEST = 16 << 10
+
+
+def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
+                  formats: bool) -> list[int]:
+    """`reader_spots` and `encoded_spots` of `data[pos:end]`, the model requests of 1 KB or
+    more left out (`_segments`)."""
+    spots: list[int] = []
+    encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
+    # (the gates `encoded_spots` asks, asked once: a spaced hex dump has no marker,
+    # `secrets_bytes`; a chunk holding `%` asks them in `encoded_spots` only)
+    gates = None if data.find(b"%", pos, end) >= 0 else encoded_gates(view[pos:end])
+    escapes = gates is None or gates.open
+    for at, stop in _segments(data, pos, end):
+        spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
+        if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
+            whole = gates if (at, stop) == (pos, end) else None
+            encoded += [at - pos + k for k in encoded_spots(data, at, stop, whole)]
+    return sorted(spots + encoded) if encoded else spots
+
+
+def _segments(data: bytes, pos: int, end: int,
+              least: int = 1024) -> list[tuple[int, int]]:
+    """The ranges of `data[pos:end]` without its model requests of `least` bytes or more
+    (their public part is the envelope; a request carrying a base64 screenshot made the gate's
+    passes ~40 % of `verify`'s time on such a log). Looked for until the first shorter request
+    (a log of short requests pays one search a chunk)."""
+    out: list[tuple[int, int]] = []
+    at = pos
+    i = data.find(_REQUEST_TYPE, pos, end)
+    while i >= 0:
+        start = data.rfind(b"\n", pos, i) + 1 or pos
+        stop = data.find(b"\n", i, end)
+        stop = end if stop < 0 else stop
+        if stop - start < least:
+            break
+        if _REQUEST.match(data, start, stop) is not None:
+            if start > at:
+                out.append((at, start))
+            at = stop
+        i = data.find(_REQUEST_TYPE, stop, end)
+    if at < end:
+        out.append((at, end))
+    return out
+
+
+def _line_starts(data: bytes, lo: int, spots: list[int]) -> dict[int, None]:
+    """The start of the line holding each of `spots` (offsets from `lo`, in order), once.
+    Linear: a spot inside the line found last is skipped, and a line's start is looked for
+    back to the end of that line only (a 5 MB line of 43,000 hex runs looked back over the
+    whole line for each: 1.9 s)."""
+    out: dict[int, None] = {}
+    floor, stop = lo, -1
+    for at in spots:
+        at += lo
+        if at <= stop:
+            continue
+        start = data.rfind(b"\n", floor, at) + 1 or floor
+        out[start] = None
+        stop = data.find(b"\n", at)
+        if stop < 0:
+            break
+        floor = stop + 1
+    return out
+
+
+_CHUNK = 1 << 16
+_WORDS = frozenset(_NAMED_PIECES) - {b"eyJh", b"eyJ0", b"eyJr"}
+
+
+def _worth_asking(found: tuple[bytes, ...], raw: bytes) -> bool:
+    """Whether a line whose `found` markers the gate saw may hold what `withhold` refuses, so
+    that it is worth parsing (~20 us): a secrets marker or a token's `eyJ` always; numbered
+    parts when their names end in a stem word (`numbered_parts_in`: `"x1":"left"` is no part
+    of a named secret) and, in a line with no escape, the parts are read in it as written; a
+    word naming a secret when it is followed by `=` or `:` (`named_value_near`). Session 31's
+    review: lines of honest text naming a secret door, a password prompt, or numbered
+    `key_partN` members too short for a key were each parsed (verify of 400,000 lines: 2.1 s
+    -> 7.9 and 10.9 s)."""
+    words = parts = False
+    for m in found:
+        if m in _WORDS:
+            words = True
+        elif m in _PART_PIECES:
+            parts = True
+        else:
+            return True
+    if parts and numbered_parts_in(raw) and (b"\\" in raw or numbered_parts(raw) is not None):
+        return True
+    return words and named_value_near(raw)
+
+
+def _public_hit(raw: bytes) -> SecretHit | None:
+    """`withhold`'s test of one line's public part (`_refuse_secrets`), or of the line as
+    written when it is no event `withhold` could publish."""
+    return public_hit(public_seen(raw))
