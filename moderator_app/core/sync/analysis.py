@@ -30,6 +30,7 @@ from . import (
     cadence,
     calibrate,
     clock,
+    coloured,
     drops,
     event_jump,
     faint,
@@ -84,11 +85,15 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     `look`: the recording read again at full resolution over a few held pictures
     (`finer_beat.video_look`), or None: a warned hold is then read at the sample points
     alone."""
+    first = _analyze(run_s, sig, th, offset_s, input_kinds)
     res = splices.dated_jumps(cadence.bounded(cadence.captured(
-        _first_stretch(_analyze(run_s, sig, th, offset_s, input_kinds), sig), sig), sig), sig)
+        _first_stretch(first, sig), sig), sig), sig)
     res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
     # a fast capture's offset its evidence cannot promise to a frame (calibrate.py)
     res = calibrate.calibrated(res, run_s, sig, th)
+    if offset_s is None and coloured.offered(first) and res.suggested_offset_s is not None:
+        return coloured.as_given(res, analyze(run_s, sig, th, res.suggested_offset_s,
+                                              run_duration_s, input_kinds, look))  # R5
     widened: dict[int, SyncFinding] = {}
     explained: set[int] = set()
     # the holds several of which end at one button at one lag: the game's waits (waits.py)
@@ -203,6 +208,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         res = _not_refused(_answered(run_s, sig, th, input_kinds), refused, th) or res
     if res.suggested_offset_s is None:
         res = _rising(run_s, sig, th, offset_s, res) or res
+    if res.suggested_offset_s is None and offset_s is None:  # the colour's too (coloured.py)
+        res = _not_refused(coloured.suggested(run_s, sig, th, input_kinds, COARSE_GRID),
+                           refused, th) or res
     if res.suggested_offset_s is None and offset_s is not None:  # a drift the finer band reads
         res = _not_refused(finer_band.suggested(run_s, sig, th, res, _in_band, input_kinds,
                                                     offset_s),

@@ -48,6 +48,9 @@ class FrameSignals:
     # the grid's) when these signals are the whole picture summed from them (`from_scan`):
     # a sprite smaller than a tile beside a lane of traffic is apart from it only there
     fine: np.ndarray | None = None
+    # the scan's chroma per tile ((n, f, f/2): U and V points moved beyond SYNC_NOISE, a tile
+    # two of `fine`'s columns wide), frames filled as the tiles': read by `coloured` only
+    hue: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -130,6 +133,34 @@ class FrameSignals:
                        casting="unsafe")
         return FrameSignals(self.times, out.reshape(n, g * g), self.fps, colour=self.colour)
 
+    def coloured(self) -> FrameSignals | None:
+        """These signals with the colour's moved points added to the tiles where they moved
+        (`hue`, each chroma tile's count split over the two fine tiles it spans), the finer
+        tiles likewise; no `hue` on the result (read once), None when these signals carry
+        no chroma tiles that fit their fine tiles or the colour moved nowhere. Why: a game
+        that answers in colour at one brightness (QA s41 T1's synth_tint: a HUD box turns
+        green to purple, luma 106 -> 105) moves no luma point, so the gray reader measures
+        too few answers to single out an offset (core/sync/coloured.py reads these)."""
+        h, fine, n = self.hue, self.fine, len(self.times)
+        if h is None or fine is None or h.ndim != 3 or fine.ndim != 2 or h.shape[0] != n:
+            return None
+        f = int(round(fine.shape[1] ** 0.5))
+        if h.shape[1] != f or 2 * h.shape[2] != f or f % self.grid or not h.any():
+            return None
+        c = h.astype(np.uint16)
+        luma = fine.reshape(n, f, f)
+        add = np.empty((n, f, f), np.uint16)
+        add[:, :, 0::2] = (c + 1) // 2
+        add[:, :, 1::2] = c // 2
+        add[luma != 0] = 0  # only where the luma did not move: what the gray reader missed
+        if not add.any():
+            return None
+        grown = luma + add
+        tiles = block_sums(grown, f // self.grid).reshape(n, -1)
+        # (the fine grid's uint8 as the scan's: a fine tile holds 64 luma and 64 chroma points)
+        return FrameSignals(self.times, tiles, self.fps, self.whole, self.colour,
+                            np.minimum(grown, 255).astype(np.uint8).reshape(n, f * f))
+
     def coarser(self, grid: int) -> FrameSignals:
         """The same counts summed into a grid x grid grid (grid divides this one's)."""
         g = self.grid
@@ -173,16 +204,19 @@ def from_scan(scan_signals, grid: int = GRID) -> FrameSignals:
     ct = getattr(scan_signals, "chroma_tiles", None)
     colour = None if ct is None or ct.shape[0] != n else \
         ct.reshape(n, -1).sum(axis=1, dtype=np.int64)
+    hue = ct if ct is not None and colour is not None and ct.ndim == 3 else None
     period = frame_period(times)
     if period is None:
-        return FrameSignals(times, tiles, 30.0, colour=colour, fine=own)
+        return FrameSignals(times, tiles, 30.0, colour=colour, fine=own, hue=hue)
     filled, tiles = fill_still(times, tiles, period)
     if len(filled) != n:
         if colour is not None:
             colour = fill_still(times, colour[:, None], period)[1][:, 0]
         if own is not None:
             own = fill_still(times, own, period)[1]
-    return FrameSignals(filled, tiles, 1.0 / period, colour=colour, fine=own)
+        if hue is not None:
+            hue = fill_still(times, hue, period)[1]
+    return FrameSignals(filled, tiles, 1.0 / period, colour=colour, fine=own, hue=hue)
 
 
 def frame_period(times: np.ndarray) -> float | None:
