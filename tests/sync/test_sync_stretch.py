@@ -69,6 +69,29 @@ def test_a_stretch_where_the_players_tiles_are_silent_is_no_evidence():
     assert stretch.unexplained(cut, c)[:2] == (12, 21)
 
 
+def test_a_stretch_fewer_than_one_press_of_which_chance_would_answer_tells_nothing():
+    """A game that ignores its presses where the player's tiles hardly move reads as footage
+    from another attempt (the wide set, session 43): Pong's last 8 presses after its last
+    point, 0 answered against 0.5 by chance, and Crazy Climber's first 18, 1 against 0.6,
+    were each a genuine run's `sync.no_reaction` "at chance". Another attempt's player moves
+    in the tiles: carnival-cut@r30xvidbf1's 13 presses after its cut, 3 against 3.05, stay
+    a stretch the video does not follow."""
+    pong = _s("1101111011011111111111" + "0" * 8)
+    pong_chance = np.r_[np.full(22, 0.25), np.full(8, 0.0625)]
+    assert stretch.unexplained(pong, pong_chance)[:2] == (22, 30)
+    assert not stretch.tells(pong_chance[22:])  # 0.5 by chance
+    climber = _s("0" * 3 + "1" + "0" * 14 + "1111011111")
+    climber_chance = np.r_[np.full(18, 0.6 / 18), np.full(10, 0.25)]
+    assert stretch.unexplained(climber, climber_chance)[:2] == (0, 18)
+    assert not stretch.tells(climber_chance[:18])  # 0.6 by chance
+    carnival = _s("1" * 11 + "0100000100100")
+    carnival_chance = np.r_[np.full(11, 0.25), np.full(13, 3.05 / 13)]
+    assert stretch.unexplained(carnival, carnival_chance)[:2] == (11, 24)
+    assert stretch.tells(carnival_chance[11:])  # 3.05 by chance
+    assert not stretch.tells(np.full(8, 0.12))  # 0.96: under one answer by chance
+    assert stretch.tells(np.full(8, 0.125))  # 1.0
+
+
 def test_actions_after_the_footage_are_no_evidence_either_way():
     """A video cut 14 s short ends before the log's last 7 actions would show. Their answer
     window used to be the last frames' (clipped), answered when those held an onset, and

@@ -194,6 +194,8 @@ def with_unexplained(out: SyncAnalysis, run_s, sig: FrameSignals, nov_r, th, i0:
     free = ~stretch.held_actions(sig, exp[i0:i1], th.sync_freeze_s)
     if stretch.above_chance(s[i0:i1][free], chance[i0:i1][free], stretch.NOT_AT_CHANCE_Z):
         return out
+    if not stretch.tells(chance[i0:i1]):
+        return out  # the player's tiles too quiet there to say whose footage it is
     if i0 == 0:
         # A stretch that starts the run ends at its splice or at its last action's answer
         # window, whichever is later: the splice is the largest picture change anywhere in

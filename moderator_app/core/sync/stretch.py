@@ -64,6 +64,16 @@ CHANCE_FLOOR = 0.02
 # `sync.no_reaction`; its first 22: 17. Tampered stretches found in the corpus: at most 4 of
 # 9 (Pitfall's cut, whose last frames hold no onset).
 MAX_SILENT_SHARE = 0.6
+# ... and a stretch whose presses would all together be answered fewer times than this even
+# by chance says nothing either (`tells`): footage from another attempt shows that attempt's
+# player moving in the tiles, so some of the stretch's presses fall on its moves; where the
+# tiles hardly move, a game that ignores its presses (a serve, a climber's wait, a game
+# over) reads the same. The wide set at 81e7acc (session 43): Pong's last 8 presses after its
+# last point (0 answered, 0.5 by chance; the truth shows 0 of 8) and Crazy Climber's first 18
+# (1 answered, 0.6 by chance; the truth shows 3), two genuine rows' only warnings at auto;
+# the one tampering such a stretch places, carnival-cut@r30xvidbf1's after-cut footage,
+# 3 answered against 3.05 by chance.
+MIN_CHANCE_ANSWERS = 1.0
 INPUT_SHARE = 0.15  # a tile is the player's when this share of reactions has an onset in it
 INPUT_RATIO = 3.0   # ... and this many times its background rate
 
@@ -239,6 +249,12 @@ def testable(s: np.ndarray, chance: np.ndarray) -> bool:
     if above_chance(s, chance):
         return False
     return bool(np.count_nonzero(chance <= CHANCE_FLOOR) <= MAX_SILENT_SHARE * len(s))
+
+
+def tells(chance: np.ndarray) -> bool:
+    """Can a stretch whose presses have these `chance`s of an answer tell footage from
+    another attempt from a game that ignores the presses (MIN_CHANCE_ANSWERS)?"""
+    return float(np.sum(chance)) >= MIN_CHANCE_ANSWERS
 
 
 def _unexplained(s: np.ndarray, chance: np.ndarray, n: int) -> tuple[int, int, float] | None:
