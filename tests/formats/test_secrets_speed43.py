@@ -12,9 +12,12 @@ import binascii
 import random
 import re
 
-from moderator_app.core.formats import secrets_read, secrets_unwrap
+import pytest
+
+from moderator_app.core.formats import native, secrets_public, secrets_read, secrets_unwrap
 from moderator_app.core.formats.secrets_public import scan_public
 from moderator_app.core.formats.secrets_text import is_text
+from moderator_app.core.formats.withhold_gate import _line_starts
 
 
 def _text(rng: random.Random) -> str:
@@ -131,3 +134,35 @@ def test_a_rot13_key_in_a_mime_attachments_lines_is_still_named() -> None:
     hit = scan_public(line)
     assert hit is not None and hit.how.startswith(secrets_unwrap.ROTATED)
     assert hit.label == "base64 of a secret" and hit.column == 115
+
+
+PIECES = [b"a", b"A", b"0", b"f", b"9", b"\\", b"n", b'"', b" ", b"/", b"_", b"=", b"-", b"\n",
+          b"\n", b"ABCdef0123456789xyz", b"746f6b656e2d616263646566676869", b"\\u00ad",
+          b"\xe2\x80\x8b", b'{"a": "$ shot\\ndata:image/png;base64,']
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_one_spot_a_line_gives_the_gate_the_lines_every_spot_gives(engine, monkeypatch) -> None:
+    """`reader_spots(..., lines=True)` (withhold_gate's call): the lines holding a spot are
+    the lines of every spot, on seeded blocks of many lines, in the C loop and Python's."""
+    if engine == "python":
+        monkeypatch.setattr(native, "UNESCAPE", None)
+    rng = random.Random(4304)
+    asked = 0
+    for _ in range(300):
+        data = b"".join(rng.choice(PIECES) * rng.choice([1, 1, 2, 40, 300])
+                        for _ in range(rng.randint(0, 80)))
+        for formats, limit in ((True, secrets_public._SPOTS_MAX), (False, 3)):
+            every = secrets_public.reader_spots(data, formats, limit)
+            once = secrets_public.reader_spots(data, formats, limit, lines=True)
+            if limit > len(every):  # (a gate cut at `limit` spots: no line set to compare)
+                assert set(once) <= set(every)
+                assert _line_starts(data, 0, once) == _line_starts(data, 0, every)
+                asked += len(every) > len(once)
+    assert asked > 100  # (blocks where the one-a-line loop skipped runs)
+    # a screenshot's line: a run between each two `/`s, 200 a line; one asked a line
+    shot = (b'{"type":"observation","data":{"summary":"$ screenshot\\ndata:image/png;base64,'
+            + b"iVBORw0KGgoAAAANSUhEUgAAAEAA/AAA+CAIAAAA" * 200 + b'"}}\n')
+    assert len(secrets_public.reader_spots(shot * 3)) == 600
+    assert secrets_public.reader_spots(shot * 3, lines=True) == \
+        [77, 77 + len(shot), 77 + 2 * len(shot)]

@@ -424,11 +424,14 @@ def _format_escaped_in(data: bytes | memoryview) -> bool:
 
 
 def reader_spots(data: bytes | memoryview, formats: bool = True,
-                 limit: int = _SPOTS_MAX) -> list[int]:
+                 limit: int = _SPOTS_MAX, lines: bool = False) -> list[int]:
     """Offsets in `data` (a line or a block, as written or escape-decoded) of each place the
     reader's view may show a key (above), in order; [] for most honest text. `formats`:
     False when the caller knows `data` holds no format character (`has_format`); at most
-    `limit` runs (a line holding thousands is asked once either way)."""
+    `limit` runs (a line holding thousands is asked once either way). `lines`: the caller
+    wants the lines (`withhold`'s gate), so a line's runs after its first run asked are
+    not looked at (a screenshot's base64 after a shell prompt is ~190 runs a 16 KB line,
+    each a piece between `/`s; session 43, speed)."""
     data = bytes(data)
     spots = ([m.start() for m in FORMAT_BYTES.finditer(data)]
              if formats and markers_of(data, FORMAT_MARKERS) else [])
@@ -437,7 +440,7 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
     if spots and limit == 1:
         return spots[:1]
     if native.UNESCAPE is not None:
-        return _reader_runs(data, spots, limit, native.UNESCAPE.reader_next)
+        return _reader_runs(data, spots, limit, native.UNESCAPE.reader_next, lines)
     runs = data.translate(_READER_RUN)
     last, payload = -1, False
     i = runs.find(_READER_NEEDLE)
@@ -458,6 +461,7 @@ def reader_spots(data: bytes | memoryview, formats: bool = True,
                     spots.append(start)
                     if len(spots) >= limit:
                         break
+                    end = _line_end(data, end) if lines else end
                 else:
                     end = last
         i = runs.find(_READER_NEEDLE, end)
@@ -474,7 +478,15 @@ def _string_around(data: bytes, i: int) -> tuple[int, bool]:
     return last, last - first >= _READER_MAX and data.find(b" ", first + 1, last) < 0
 
 
-def _reader_runs(data: bytes, spots: list[int], limit: int, reader_next) -> list[int]:
+def _line_end(data: bytes, at: int) -> int:
+    """The offset of the line break at or after `at`, or the data's end (`reader_spots`'
+    `lines`)."""
+    end = data.find(b"\n", at)
+    return len(data) if end < 0 else end
+
+
+def _reader_runs(data: bytes, spots: list[int], limit: int, reader_next,
+                 lines: bool = False) -> list[int]:
     """`reader_spots`' loop over the runs with the runs it does not ask skipped in C
     (`_unescape.reader_next`: the same runs, the same test), the string around a run asked
     looked at here as there (session 35, escape: the loop touched each run of 16+ in Python,
@@ -489,6 +501,7 @@ def _reader_runs(data: bytes, spots: list[int], limit: int, reader_next) -> list
             spots.append(start)
             if len(spots) >= limit:
                 break
+            end = _line_end(data, end) if lines else end
         else:
             end = last
         got = reader_next(data, end)

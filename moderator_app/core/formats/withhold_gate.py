@@ -113,7 +113,7 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     gates = None if data.find(b"%", pos, end) >= 0 else encoded_gates(view[pos:end])
     escapes = gates is None or gates.open
     for at, stop in _segments(data, pos, end):
-        spots += [at - pos + k for k in reader_spots(view[at:stop], formats)]
+        spots += [at - pos + k for k in reader_spots(view[at:stop], formats, lines=True)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
             whole = gates if (at, stop) == (pos, end) else None
             encoded += [at - pos + k for k in encoded_spots(data, at, stop, whole)]
