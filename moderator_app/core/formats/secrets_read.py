@@ -470,9 +470,14 @@ def _unwrap(text: str) -> str:
     4: a key on the line after a payload is not taken into it 3 times in 4)."""
     if "\n" not in text:
         return text
-    lines = text.split("\n")
-    if not any(60 <= len(line) <= 77 for line in itertools.islice(lines, len(lines) - 1)):
-        return text  # (no line `_WRAPPED` can begin with: its sub scans every character)
+    start = 0  # (a line `_WRAPPED` can begin with: 60-76 characters, `\r`, `\n`; without one
+    while True:  # its sub would scan every character for nothing)
+        end = text.find("\n", start)
+        if end < 0:
+            return text
+        if 60 <= end - start <= 77:
+            break
+        start = end + 1
 
     def join(m: re.Match[str]) -> str:
         lines = m.group(1).split()
