@@ -237,3 +237,49 @@ def test_a_freeze_faded_alone_is_a_note_that_says_no_colour_turns(tmp_path):
     assert vc.frozen_spans(result) == [("info", 2.97, 8.0)]
     assert "no colour turns: a fade" in next(
         s.message for s in result.spans if s.rule == "video.frozen")
+
+
+class _Dusk(_FixedLuma):
+    """QA s42 T2's class (synth_ember's dusk): 3-9 s the screen is still in gray while every
+    band's chroma turns 15 degrees a second at its luma (0.5 degrees a frame: U and V move
+    under half a level a frame, so `held_colour.turns` sees none); squares cross before and
+    after. A game's grade turns from 1.5 s, the squares still crossing (`game`); an edit's
+    only over the still (QA s42's huefreeze)."""
+
+    def picture(self, n: int) -> np.ndarray:
+        start = 45 if self.game else CYCLE.start
+        deg = 15.0 * (min(max(n, start), CYCLE.stop - 1) - start) / FPS
+        img = np.empty((3, H, W), np.uint8)
+        for k, (y, angle) in enumerate(self.BANDS):
+            a = np.radians(angle + deg)
+            rows = slice(k * H // 3, (k + 1) * H // 3)
+            img[0, rows] = y
+            img[1, rows] = int(round(128 + 40 * np.cos(a)))
+            img[2, rows] = int(round(128 + 40 * np.sin(a)))
+        if n not in CYCLE:
+            for i in range(3):
+                x = (n * 4 + 100 * i) % (W - 20)
+                img[:, 30 + 70 * i:50 + 70 * i, x:x + 20] = np.array((235, 128, 128),
+                                                                     np.uint8)[:, None, None]
+        return img
+
+
+@vc.needs_ffmpeg
+def test_a_slow_colour_grade_on_past_the_still_is_a_note(tmp_path):
+    """QA s42 T2: main warned 3.00-9.00 (no frame's colours turn past `HUE_LEVEL`); the
+    tiles' tint turns all through the still and in the 1.5 s before it (`held_colour.graded`,
+    `graded_on`): a note that says a colour grade."""
+    video = _inter(tmp_path, "dusk", _Dusk(False))
+    assert vc.frozen_spans(run_scan(video, finer=False)) == [("warning", 3.0, 9.0)]
+    result = run_scan(video)
+    assert vc.frozen_spans(result) == [("info", 3.0, 9.0)]
+    assert "a colour grade" in next(
+        s.message for s in result.spans if s.rule == "video.frozen")
+
+
+@vc.needs_ffmpeg
+def test_a_slow_colour_grade_only_over_the_still_warns(tmp_path):
+    """QA s42's huefreeze: the same grade turning over the still only (an editor's hue
+    filter over a freeze) turns on past neither edge: the warning 3.00-9.00 stays."""
+    result = run_scan(_inter(tmp_path, "dusk-edit", _Dusk(False, game=False)))
+    assert vc.frozen_spans(result) == [("warning", 3.0, 9.0)]

@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from moderator_app.core.rules import Severity
 
 from .held_pace import AFTER_KEY, LIVING_AFTER, LIVING_GAP_S, SETTLE_S, intra_coded, rhythm
@@ -154,3 +156,105 @@ def faded(s: Span) -> Span:
         f"({s.end_s - s.start_s:.1f} s) but for a brightness drift, and at full resolution "
         f"no colour turns: a fade (a game's fade, or a held frame faded by an edit), not a "
         f"palette cycling: a note, step through it"))
+
+
+# A colour grade (QA s42 T2: synth_ember's dusk turns every colour's hue 0 -> 90 degrees over
+# 7 s at its luma, 0.3 degrees a frame) moves no chroma sample by `HUE_LEVEL` from one frame to
+# the next, so `turns` sees none; it moves the tiles' mean chroma (child_held `tint`) as one:
+# the tiles' vectors b = z a, with |z - 1| the grade's turn (and fade) over the time apart.
+# Read over TINT_LAG_S: the dusk 0.13-0.33 a second (DV and Ut Video), the rain's drops and a
+# gem's toggle 0.00-0.08, an edited freeze 0.00
+TINT_LAG_S = 1.0
+TINT_TURN = 0.1
+# ... with no frame between the two a step this large (an edit's jump back into the footage:
+# 0.87-1.7; DV's noise and the dusk a frame 0.10-0.14)
+TINT_JUMP = 0.25
+# ... over tiles coloured this much (the sum of their squared distances from gray, in levels:
+# a letterbox's gray tiles add nothing, a gray picture has no tint to turn)
+TINT_FLOOR = 16.0
+
+
+def _tints(rows: dict[str, list]) -> np.ndarray:
+    """Each frame's tiles (child_held `tint`) as complex chroma about gray, NaN where not
+    read."""
+    t = rows.get("tint") or []
+    n = max((len(x) for x in t), default=0)
+    out = np.full((len(t), max(n // 2, 1)), np.nan, complex)
+    for i, x in enumerate(t):
+        if n and len(x) == n:
+            a = np.asarray(x, float) / 4.0 - 128.0
+            out[i] = a[:n // 2] + 1j * a[n // 2:]
+    return out
+
+
+def _grade(a: np.ndarray, b: np.ndarray) -> float | None:
+    """|z - 1| for the tiles' chroma b = z a (least squares), None where `a` holds too little
+    colour (`TINT_FLOOR`) or was not read."""
+    den = float(np.sum(np.abs(a) ** 2))
+    if not np.isfinite(den) or not np.all(np.isfinite(b)) or den < TINT_FLOOR:
+        return None
+    return float(abs(np.sum(np.conj(a) * b) / den - 1.0))
+
+
+def tint_turns(rows: dict[str, list], a: float, b: float) -> list[tuple[float, float]]:
+    """The stretches of `TINT_LAG_S` inside `a`-`b` (every half of it) over which the
+    picture's tint turns as one (`_grade` `TINT_TURN` or more, no frame's step
+    `TINT_JUMP` or more between)."""
+    times = np.asarray(rows["times"], float)
+    z = _tints(rows)
+    if z.shape[0] != times.shape[0]:
+        return []
+    steps = [_grade(z[i], z[i + 1]) for i in range(len(times) - 1)]
+    out = []
+    t0 = a
+    while t0 + TINT_LAG_S <= b + 1e-6:
+        i = int(np.searchsorted(times, t0 - 1e-6))
+        j = int(np.searchsorted(times, t0 + TINT_LAG_S - 1e-6))
+        if j < len(times) and i < j:
+            g = _grade(z[i], z[j])
+            if g is not None and g >= TINT_TURN and all(
+                    x is not None and x < TINT_JUMP for x in steps[i:j]):
+                out.append((float(times[i]), float(times[j])))
+        t0 += TINT_LAG_S / 2
+    return out
+
+
+def graded(rows: dict[str, list], s: Span, freeze_s: float) -> bool:
+    """Does the tint of the held stretch `s` turn all through it (`tint_turns`), stopping
+    nowhere for `freeze_s` less `TINT_LAG_S` (QA s42's freezehue: an edit's 4 s freeze
+    inside the dusk stops its turn 21.4-25.5 s)?"""
+    cover = tint_turns(rows, s.start_s, s.end_s)
+    if not cover:
+        return False
+    hole = max(freeze_s - TINT_LAG_S, TINT_LAG_S)
+    reach = s.start_s
+    for x, y in cover:
+        if x - reach >= hole:
+            return False
+        reach = max(reach, y)
+    return s.end_s - reach < hole
+
+
+def graded_on(edges: Sequence[dict[str, list] | None]) -> bool:
+    """Does the tint turn on past an edge of a held stretch: all through the `EDGE_S`
+    before it or after it (`tint_turns`, every stretch read there)? An editor's grade
+    starts and stops with the freeze it hides (QA s42's huefreeze: 0.00-0.02 either side)."""
+    for rows in edges:
+        if rows is None or len(rows["times"]) < 2:
+            continue
+        a, b = float(rows["times"][0]), float(rows["times"][-1])
+        n = int((b - a - TINT_LAG_S) / (TINT_LAG_S / 2) + 1e-6) + 1 if b - a >= TINT_LAG_S else 0
+        if n and len(tint_turns(rows, a, b)) == n:
+            return True
+    return False
+
+
+def grade_note(s: Span) -> Span:
+    """The warning `s` whose tint turns all through it and on past an edge (`graded`,
+    `graded_on`): a note that says so."""
+    return replace(s, severity=Severity.INFO.value, message=(
+        f"the picture is still in gray from {s.start_s:.3f} s to {s.end_s:.3f} s "
+        f"({s.end_s - s.start_s:.1f} s) but at full resolution its colours turn slowly all "
+        f"through it and on past its edge (a colour grade, a game's dusk: an edit's "
+        f"recolouring starts and stops with the freeze it hides): a note, step through it"))
+
