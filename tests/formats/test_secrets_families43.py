@@ -7,12 +7,22 @@ on 7f3538f (the family's test fails there)."""
 from __future__ import annotations
 
 import base64
+import gzip
+import lzma
+import random
+import sys
+import zlib
+from pathlib import Path
 
+import pytest
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_public
+from moderator_app.core.formats import secrets_public, secrets_unwrap
 from moderator_app.core.formats.secrets_decode import BASE64
 from moderator_app.core.formats.secrets_public import view_may_hold
+from moderator_app.core.formats.secrets_unwrap import INFLATED, UTF16
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 PROSE = b"press fire when the gem turns green, then take the west stair to the bell tower\n"
 
@@ -51,3 +61,84 @@ def test_the_gate_opens_on_each_kind_of_marker_and_a_key_behind_it_is_named(monk
         PROSE + f"token = {key}\n".encode()).decode()), BASE64, "base64 of a secret")
     assert hit.how == f"{BASE64} (GitHub token)" and texts
 
+
+def _comments(n: int) -> str:
+    """`n` lines of varied comment words (a config's head: deflates ~4x, as honest text does)."""
+    rng = random.Random(43)
+    words = ("the", "gem", "turns", "green", "press", "fire", "west", "stair", "bell", "tower",
+             "level", "score", "é")
+    return "".join("# " + " ".join(rng.choice(words) for _ in range(9)) + "\n" for _ in range(n))
+
+
+@pytest.mark.parametrize("pack", [gzip.compress, zlib.compress])
+def test_a_key_after_4_kib_of_text_in_a_compressed_blob_is_refused(tmp_path, pack):
+    """Review s42 R4: the stream was inflated to 4 KiB, so a key after 4 KiB of comments was
+    published; a stream under 8 KiB is inflated on, to 64x its size and 64 KiB."""
+    key = "ghp_" + "QA43pastKey0aB1cD2eF3gH4iJ5kL6mN7oP8qR"
+    blob = pack((_comments(110) + f"token = {key}\n").encode())
+    assert len(_comments(110).encode()) > 5000 and len(blob) < 1500
+    hit = refused_and_named(tmp_path, obs_line("$ gzip -c k | base64 -w0\n"
+                                               + base64.b64encode(blob).decode()), INFLATED)
+    assert hit.how == f"{INFLATED} (GitHub token)" and hit.column > 1
+
+
+def test_a_bomb_inflates_to_its_bound_and_no_further():
+    """A stream is inflated to 4 KiB; on only when they are text, the stream is under 8 KiB
+    and the rest holds a key's marker, to 64x the stream, 64 KiB and the line's text left."""
+    zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: no text, 4 KiB)
+    assert secrets_unwrap._inflated(zeros) == bytes(4096)
+    plain = zlib.compress(b"a" * (1 << 20), 9)  # (text, no marker past its head: 4 KiB)
+    assert secrets_unwrap._inflated(plain) == b"a" * 4096
+    marked = b"a" * 99 + b" AKIA\n"
+    text = zlib.compress(marked * 300, 9)  # (31.5 KB in 145 bytes: 64x them)
+    assert secrets_unwrap._inflated(text) == (marked * 300)[:64 * len(text)]
+    assert secrets_unwrap._inflated(text, limit=5000) == (marked * 100)[:5000]  # (text left)
+    text = zlib.compress(marked * 10_000, 9)  # (1 MB in 3.6 KB: 64 KiB at most)
+    assert secrets_unwrap._inflated(text) == (marked * 10_000)[:1 << 16]
+    hexed = random.Random(4).randbytes(1 << 13).hex().encode()  # (8 KiB deflated: its head)
+    body = hexed[:8000] + marked + hexed
+    assert len(zlib.compress(body)) > 8 << 10
+    assert secrets_unwrap._inflated(zlib.compress(body)) == body[:4096]
+
+
+KEYS = [("Square token", "sq0atp-" + "QA43familyWords0aB1cD2eF3gH4iJ5kL6mN"),
+        ("GitHub token", "ghu_" + "QA43family0aB1cD2eF3gH4iJ5kL6mN7oP8qR9"),
+        ("Vault token", "hvs." + "CAESIQA43family0aB1cD2eF3gH4iJ5kL6mN7oP8qR9sT0uV1wX2yZ3aB4cD5eF6gH7")]
+
+
+@pytest.mark.parametrize("order", ["utf-32-le", "utf-32-be", "utf-32"])
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_base64_of_utf32_text_is_refused(tmp_path, order, label, key):
+    """QA s42 h42_05 (`iconv -t UTF-32LE vault.env | base64 -w0`): three zeros a character,
+    so no UTF-16; read as the UTF-16 row reads its text (`utf-32`: a byte order mark)."""
+    blob = base64.b64encode(f"VAULT_TOKEN={key}\n".encode(order)).decode()
+    hit = refused_and_named(tmp_path, obs_line(f"$ iconv -t {order} v.env | base64 -w0\n{blob}"),
+                            UTF16, "base64 of a secret")
+    assert hit.how == f"{UTF16} ({label})"
+
+
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_base64_of_xz_is_refused(tmp_path, label, key):
+    """QA s42 h42_08 (`xz -c shop.env | base64 -w0`): told by xz's magic, its first 4 KiB read."""
+    blob = base64.b64encode(lzma.compress(f"TOKEN={key}\n".encode())).decode()
+    hit = refused_and_named(tmp_path, obs_line(f"$ xz -c k.env | base64 -w0\n{blob}"),
+                            INFLATED, "base64 of a secret")
+    assert hit.how == f"{INFLATED} ({label})"
+
+
+def test_qa_s42_lines_are_named_with_their_keys(tmp_path):
+    import qa_hostile_s42 as h42
+
+    for n, (summary, how) in enumerate([(h42.HVS_32, UTF16), (h42.SHP_X, INFLATED)]):
+        (tmp_path / str(n)).mkdir()
+        refused_and_named(tmp_path / str(n), obs_line(summary), how)
+
+
+def test_honest_utf32_and_xz_are_published(tmp_path):
+    for n, summary in enumerate([
+            "$ iconv -t UTF-32LE notes.txt | base64 -w0\n"
+            + base64.b64encode(PROSE.decode().encode("utf-32-le")).decode(),
+            "$ xz -c notes.txt | base64 -w0\n" + base64.b64encode(lzma.compress(PROSE)).decode(),
+            "frame " + base64.b64encode(lzma.compress(random.Random(5).randbytes(3000))).decode()]):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(summary))

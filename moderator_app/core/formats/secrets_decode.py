@@ -276,7 +276,7 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
             if not text and how is BASE64 and text_left > 0 and (
-                    inner := unwrapped(got, is_text, run)) is not None:  # (UTF-16, gzip, rot13)
+                    inner := unwrapped(got, is_text, run, text_left)) is not None:  # (UTF-16, gzip, rot13)
                 how_in, got, text = inner[0], inner[1], True
             else:
                 how_in = how

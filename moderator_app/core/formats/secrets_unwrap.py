@@ -20,9 +20,11 @@ read as the run's text only when it is text (the bytes of an honest compressed p
 bytes, read as before).
 
 Bounded: a stream is told by its header (gzip's `1f 8b 08`, zlib's `78` and a valid check
-byte) and inflated to at most `_INFLATE_MAX` bytes (`decompressobj`'s `max_length`: a
-decompression bomb costs that much, never more; a key in a config file or a note sits in its
-first kilobytes); a cut or damaged stream gives what inflated before the damage. UTF-16 is
+byte) and inflated to its first 4 KiB, and on only when they are text, the stream is under 8
+KiB and the rest holds a key's marker, to 64x its compressed size and 64 KiB (`decompressobj`'s
+`max_length`: a decompression bomb costs that much, never more; session 43, spell, review s42
+R4: a 4 KiB bound published a key after 4 KiB of comments); a cut or damaged stream gives what
+inflated before the damage. UTF-16 is
 told by a zero among the bytes' first four, then by counting zero bytes at C speed
 (`bytes.count` of a slice).
 """
@@ -30,13 +32,28 @@ told by a zero among the bytes' first four, then by counting zero bytes at C spe
 from __future__ import annotations
 
 import binascii
+import lzma
 import zlib
 from collections.abc import Callable
 
+from moderator_app.core.formats import secrets_text
+from moderator_app.core.formats.secrets import markers_in
+
 UTF16 = "a base64 run of UTF-16 text in it is decoded"
-INFLATED = "a base64 run of gzip or zlib data in it is inflated"
-_INFLATE_MAX = 1 << 12  # bytes a stream is inflated to (a key is read in its first 4 KiB)
+INFLATED = "a base64 run of gzip or zlib data in it is inflated"  # (or xz)
+_INFLATE_HEAD = 1 << 12  # bytes a stream is inflated to first (all, unless they are text)
+# A stream whose first 4 KiB are text is inflated on, to 64x its compressed size and 64 KiB
+# (review s42 R4: a key after 5 KiB of comments, 57x, was published): text deflates 3-10x, a
+# bomb's 1,000x (64 MiB of zeros in 64 KB), so the ratio reads an honest file and a bomb costs
+# 64x its size; a line's text streams are bounded by its text left (1 MiB: 256 heads at most)
+_INFLATE_RATIO = 64
+_TAIL_MAX = 1 << 16
+# A stream is inflated past its head only when it is under 8 KiB (a config, a note, an env
+# file): inflating each of e_b64gz's 12 KB blobs whole (28 KB of text a
+# line, no key) cost it 1.14x (8 pairs); larger streams are read to 4 KiB, as before
+_TAIL_BLOB = 8 << 10
 _GZIP_HEAD = b"\x1f\x8b\x08"
+_XZ_HEAD = b"\xfd7zXZ\x00"
 ROTATED = "a base64 run with its letters rotated (rot13) in it is decoded"
 _UPPER, _LOWER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz"
 # (the 25 rotations back, rot13 first: `tr`'s everyday one; URL-safe base64's `-_` as `+/`)
@@ -90,6 +107,8 @@ def _utf16(data: bytes) -> bytes | None:
     """The text of UTF-16 bytes (little- or big-endian, a byte order mark allowed) whose
     characters are all under 256 (each high byte zero: a key is ASCII), as Latin-1 bytes
     re-encoded UTF-8; None otherwise."""
+    if data[:4] in (b"\xff\xfe\0\0", b"\0\0\xfe\xff"):
+        return _utf32(data[4:])  # (UTF-32's byte order marks)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         data = data[2:]
     if len(data) < 2 * _LEAST:
@@ -97,6 +116,19 @@ def _utf16(data: bytes) -> bytes | None:
     whole = data[:len(data) // 2 * 2]
     for zeros, chars in ((whole[1::2], whole[0::2]), (whole[0::2], whole[1::2])):
         if zeros.count(0) == len(zeros) and chars.count(0) == 0:
+            return chars.decode("latin-1").encode("utf-8")
+    return _utf32(data)
+
+
+def _utf32(data: bytes) -> bytes | None:
+    """The text of UTF-32 bytes (`iconv -t UTF-32LE`, or big-endian; session 43, spell, QA s42
+    h42_05), as `_utf16` reads UTF-16: three zero bytes a character."""
+    whole = data[:len(data) // 4 * 4]
+    if len(whole) < 4 * _LEAST:
+        return None
+    for at in (0, 3):  # (little-endian: each character's first byte; big-endian: its last)
+        chars = whole[at::4]
+        if chars.count(0) == 0 and whole.count(0) == 3 * len(chars):
             return chars.decode("latin-1").encode("utf-8")
     return None
 
@@ -108,36 +140,70 @@ def _is_deflated(data: bytes) -> bool:
         len(data) > 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0)
 
 
-def _inflated(data: bytes) -> bytes | None:
-    """The first `_INFLATE_MAX` bytes a gzip or zlib stream inflates to (what inflated before
-    a cut or damaged stream's damage), or None when nothing does."""
+def _inflated(data: bytes, limit: int = _TAIL_MAX) -> bytes | None:
+    """What a gzip or zlib stream inflates to (what inflated before a cut or damaged stream's
+    damage), or None when nothing does: its first `_INFLATE_HEAD` bytes, and when they are
+    text and the rest holds a key's marker (`secrets.markers_in`), on to `_INFLATE_RATIO`
+    times `data`'s size (`data` under `_TAIL_BLOB`), `_TAIL_MAX` and `limit` (the line's text
+    left, `secrets_decode.views`) at most."""
     inflate = zlib.decompressobj(47)  # (47: a 32 KiB window, either header told from the data)
     try:
-        return inflate.decompress(data, _INFLATE_MAX) or None
+        got = inflate.decompress(data, _INFLATE_HEAD)
+        more = min(_INFLATE_RATIO * len(data), _TAIL_MAX, limit) - len(got) \
+            if len(data) <= _TAIL_BLOB else 0
+        if more > 0 and inflate.unconsumed_tail and _text_head(got):
+            tail = inflate.decompress(inflate.unconsumed_tail, more)
+            if markers_in(tail):  # (past its head, a stream is read where a key's marker is)
+                got += tail
     except zlib.error:
+        return None
+    return got or None
+
+
+def _text_head(got: bytes) -> bool:
+    """Whether a stream's first bytes `got` are text, a character cut at their end dropped."""
+    cut = len(got)
+    for i in range(len(got) - 1, max(len(got) - 4, -1), -1):
+        if got[i] < 0x80 or got[i] >= 0xC0:
+            cut = i if got[i] >= 0xC0 else cut
+            break
+    return secrets_text.is_text(got[:cut])
+
+
+def _unxz(data: bytes, limit: int) -> bytes | None:
+    """The first `_INFLATE_HEAD` bytes an xz stream (`xz -c f | base64`; session 43, spell,
+    QA s42 h42_08) decompresses to, as `_inflated`'s head, or None."""
+    try:
+        return lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(data, _INFLATE_HEAD) or None
+    except lzma.LZMAError:
         return None
 
 
 def _is_utf16(data: bytes) -> bool:
-    """Whether `data` may be UTF-16 of Latin-1 text: a zero among its first two bytes
-    (one test before any slice of the run)."""
-    return 0 in data[2:4] or data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    """Whether `data` may be UTF-16 or UTF-32 of Latin-1 text: a zero among its bytes 2-3, or
+    a byte order mark (one test before any slice of the run)."""
+    return 0 in data[2:4] or data[:2] in (b"\xff\xfe", b"\xfe\xff", b"\0\0")
 
 
-# (how, whether the bytes may be so wrapped, how they are undone): a new wrapper is a row
-_WRAPPERS: tuple[tuple[str, Callable[[bytes], bool], Callable[[bytes], bytes | None]], ...] = (
-    (UTF16, _is_utf16, _utf16),
+# (how, whether the bytes may be so wrapped, how they are undone to at most so many bytes):
+# a new wrapper is a row
+_WRAPPERS: tuple[tuple[str, Callable[[bytes], bool], Callable[[bytes, int], bytes | None]],
+                 ...] = (
+    (UTF16, _is_utf16, lambda data, limit: _utf16(data)),
     (INFLATED, _is_deflated, _inflated),
+    (INFLATED, lambda data: data[:6] == _XZ_HEAD, _unxz),
 )
 
 
 def unwrapped(data: bytes, is_text: Callable[[bytes], bool],
-              run: bytes = b"") -> tuple[str, bytes] | None:
+              run: bytes = b"", limit: int = _TAIL_MAX) -> tuple[str, bytes] | None:
     """(how, text) of a base64 run's bytes `data` (the run `run`) that are no text as they
-    stand but text once unwrapped (`_WRAPPERS`) or rotated back (`unrotated`), or None."""
+    stand but text once unwrapped (`_WRAPPERS`; `limit`: the line's text left to read) or
+    rotated back (`unrotated`), or None."""
     for how, told, undo in _WRAPPERS:
-        if told(data) and (got := undo(data)) is not None and is_text(got):
-            return how, got
+        if told(data) and (got := undo(data, limit)) is not None and (
+                is_text(got) if len(got) <= _INFLATE_HEAD else _text_head(got[:_INFLATE_HEAD])):
+            return how, got  # (a stream inflated past its head: its head was text)
     got = unrotated(run, is_text)
     return None if got is None else (ROTATED, got)
 
