@@ -52,6 +52,12 @@ _TAIL_MAX = 1 << 16
 # file): inflating each of e_b64gz's 12 KB blobs whole (28 KB of text a
 # line, no key) cost it 1.14x (8 pairs); larger streams are read to 4 KiB, as before
 _TAIL_BLOB = 8 << 10
+# a key past the head: one of `scan_line`'s markers, or a run of 16 of a key's characters (any
+# family's key, `LTAI` + 12 letters too: FAMILIES' prefixes are `secrets_read`'s, which imports
+# this module); prose's words are shorter
+_TOKEN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_-") else 32
+               for c in range(256))
+_KEY_RUN = b"a" * 16
 _GZIP_HEAD = b"\x1f\x8b\x08"
 _XZ_HEAD = b"\xfd7zXZ\x00"
 ROTATED = "a base64 run with its letters rotated (rot13) in it is decoded"
@@ -143,7 +149,7 @@ def _is_deflated(data: bytes) -> bool:
 def _inflated(data: bytes, limit: int = _TAIL_MAX) -> bytes | None:
     """What a gzip or zlib stream inflates to (what inflated before a cut or damaged stream's
     damage), or None when nothing does: its first `_INFLATE_HEAD` bytes, and when they are
-    text and the rest holds a key's marker (`secrets.markers_in`), on to `_INFLATE_RATIO`
+    text and the rest may hold a key (`_KEY_RUN`, `secrets.markers_in`), on to `_INFLATE_RATIO`
     times `data`'s size (`data` under `_TAIL_BLOB`), `_TAIL_MAX` and `limit` (the line's text
     left, `secrets_decode.views`) at most."""
     inflate = zlib.decompressobj(47)  # (47: a 32 KiB window, either header told from the data)
@@ -153,8 +159,8 @@ def _inflated(data: bytes, limit: int = _TAIL_MAX) -> bytes | None:
             if len(data) <= _TAIL_BLOB else 0
         if more > 0 and inflate.unconsumed_tail and _text_head(got):
             tail = inflate.decompress(inflate.unconsumed_tail, more)
-            if markers_in(tail):  # (past its head, a stream is read where a key's marker is)
-                got += tail
+            if markers_in(tail) or _KEY_RUN in tail.translate(_TOKEN):
+                got += tail  # (past its head, a stream is read where a key may be)
     except zlib.error:
         return None
     return got or None
