@@ -81,7 +81,7 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
     import numpy as np
 
     rows: dict[str, list] = {"pts": [], "key": [], "points": [], "area": [], "seen": [],
-                             "foreign": [], "box": [], "hue": [], "tint": []}
+                             "foreign": [], "box": [], "hue": []}
     prev = prev_f = prev_c = None
     palette = None
     shown: _Shown | None = None
@@ -102,7 +102,6 @@ def _span(container, v, first: int, last: int, deadline: float, av, min_points: 
                 g = f.to_ndarray(format="gray")
                 c = _chroma(f, np)
                 rows["hue"].append(_hue(c, prev_c, np) if f.pts >= first else -1)
-                rows["tint"].append(_tint(c, np))
                 prev_c = c
                 points, area, box = -1, 0, (slice(0, 0), slice(0, 0))
                 moved = None
@@ -227,28 +226,6 @@ def _hue(c, prev, np) -> int:
         return -1
     moved = _apart(c[0], prev[0], np, HUE_LEVEL - 1) | _apart(c[1], prev[1], np, HUE_LEVEL - 1)
     return int(round(1000 * float(moved.mean())))
-
-
-# the picture's tint is read in this many tiles a side (`_tint`): a colour grade turns all of
-# them, a sprite's colour one
-TINT_TILES = 4
-
-
-def _tint(c, np) -> list[int]:
-    """The mean U and V of each of `TINT_TILES` x `TINT_TILES` tiles of a frame's chroma, in
-    quarter levels (U's tiles row by row, then V's); [] where there is no chroma (RGB) or the
-    planes are smaller than the grid. A grade that turns the hue a fraction of a level a frame
-    (QA s42's synth_ember: 90 degrees over 7 s) moves no sample by `HUE_LEVEL` from one frame
-    to the next, but moves these means over a second (held_colour.tint_turns)."""
-    n = TINT_TILES
-    if c is None or c[0].shape[0] < n or c[0].shape[1] < n:
-        return []
-    out: list[int] = []
-    for p in c:
-        h, w = (p.shape[0] // n) * n, (p.shape[1] // n) * n
-        s = p[:h, :w].reshape(n, h // n, n, w // n).sum(axis=(1, 3), dtype=np.int64)
-        out.extend(int(x) for x in np.rint(s * 4.0 / ((h // n) * (w // n))).ravel())
-    return out
 
 
 def _apart(a, b, np, level: int = POINT_LEVEL):

@@ -74,18 +74,7 @@ import numpy as np
 
 from moderator_app.core.rules import Severity
 
-from .held_colour import (
-    EDGE_S,
-    beyond,
-    coloured,
-    confined,
-    drift_note,
-    faded,
-    grade_note,
-    graded,
-    graded_on,
-    turns,
-)
+from .held_colour import EDGE_S, beyond, coloured, confined, drift_note, faded, turns
 from .held_pace import (  # noqa: F401 - INTRA_SHARE: held_finer's name (sync/finer_beat.py)
     AFTER_KEY,
     INTRA_SHARE,
@@ -94,17 +83,6 @@ from .held_pace import (  # noqa: F401 - INTRA_SHARE: held_finer's name (sync/fi
     SETTLE_S,
     intra_coded,
     rhythm,
-)
-from .held_places import (  # noqa: F401 - held_finer's names (sync/finer_beat.py, tests)
-    SAME_PLACE,
-    _beats,
-    _lives_in,
-    _overlap,
-    _same_place,
-    beaten,
-    place_stops,
-    placed,
-    places,
 )
 from .isolate import VideoProcess, VideoProcessError
 from .scan_spans import FROZEN, Span
@@ -127,6 +105,9 @@ RETURN_POINTS = 100
 # 600-1000; the 27 held pictures of QA s28-s35 and the wide set that live: their counted
 # changes at most 1000, but never all of a hold's, session 36)
 DRAWN = 500
+# Two changes' boxes are one place (`places`) when their overlap is at least this share of
+# their union (a beacon's 4x4 box on and off: 1.0; a sprite a step on: less)
+SAME_PLACE = 0.5
 # A mark read place by place (`marks`) is this many pixels moved beyond the noise bar: a
 # 1-px or 2x2 blink (QA s37's Glider beacon is 4x4); a place must still live at a rhythm,
 # stop and resume (`place_stops`). Changes under `MIN_POINTS` are rare off keyframes: 10
@@ -217,6 +198,147 @@ def marks(times: Sequence[float], keys: Sequence[int], points: Sequence[int],
         y0, x0, y1, x1 = (int(v) for v in boxes[i])
         out.append((float(times[i]), (y0, x0, y1, x1)))
     return out
+
+
+def _overlap(a: Sequence[int], b: Sequence[int]) -> int:
+    """The pixels two boxes (top, left, bottom, right) share."""
+    h = min(a[2], b[2]) - max(a[0], b[0])
+    w = min(a[3], b[3]) - max(a[1], b[1])
+    return h * w if h > 0 and w > 0 else 0
+
+
+def _same_place(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Do two boxes cover one place: their overlap at least `SAME_PLACE` of their union?"""
+    inter = _overlap(a, b)
+    if not inter:
+        return False
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter >= SAME_PLACE * union
+
+
+def places(marked: Sequence[tuple[float, Sequence[int]]]
+           ) -> list[tuple[tuple[int, ...], list[float]]]:
+    """The places the picture changes at and their times: a change joins the first place
+    whose first box it covers (`_same_place`), else starts one (a beacon on and off: one
+    place; a sprite moving: a place a step)."""
+    out: list[tuple[tuple[int, ...], list[float]]] = []
+    for t, box in marked:
+        for anchor, times in out:
+            if _same_place(anchor, box):
+                times.append(t)
+                break
+        else:
+            out.append((tuple(box), [t]))
+    return out
+
+
+def place_stops(start_s: float, marked: Sequence[tuple[float, Sequence[int]]],
+                freeze_s: float) -> list[tuple[float, float, tuple[int, ...], float]]:
+    """The held stretches of a still to the end read place by place (`places`, the changes
+    `SETTLE_S` or more after `start_s`): where one place changes at a `rhythm` under
+    `LIVING_GAP_S`, at least `LIVING_AFTER` times before and after a stop of `freeze_s` or
+    more and at that rhythm on both sides, nothing changes over any of its box meanwhile
+    (QA s29's Basic Math: an answer digit cycles every 0.5 s, stops while the sum above it
+    is redrawn over it, and cycles again), and no other place lives through the stop (at
+    that rhythm, `LIVING_AFTER` times or more inside it: a cursor moved and blinking
+    elsewhere), the stop is a held picture: (start, end, the place's box, its rhythm). A
+    beacon of 2x2-4x4 pixels on and off by turns (QA s37 T3's Glider, every 0.33 s) shows
+    two pictures again and again (`changes` counts neither) and a mark drawn elsewhere
+    during the freeze (a faint line over black) changes other places, not the beacon's."""
+    settled = [(t, b) for t, b in marked if t - start_s >= SETTLE_S]
+    where = places(settled)
+    out: list[tuple[float, float, tuple[int, ...], float]] = []
+    for box, c in where:
+        gaps = [b - a for a, b in zip(c, c[1:], strict=False)]
+        pace = rhythm(gaps, freeze_s)
+        if pace >= LIVING_GAP_S:
+            continue
+        for k, g in enumerate(gaps):
+            if g < freeze_s or k + 1 < LIVING_AFTER or len(c) - k - 2 < LIVING_AFTER:
+                continue
+            if rhythm(gaps[:k], freeze_s) >= LIVING_GAP_S \
+                    or rhythm(gaps[k + 1:], freeze_s) >= LIVING_GAP_S:
+                continue
+            a, b = c[k], c[k + 1]
+            if any(a < t < b and _overlap(box, bx) for t, bx in settled):
+                continue  # something changed there meanwhile: the place did not stop
+            if any(_lives_in(o, a, b, freeze_s) for ob, o in where if ob != box):
+                continue
+            out.append((a, b, box, pace))
+    return sorted(out)
+
+
+def _beats(times: Sequence[float], freeze_s: float) -> bool:
+    """Do `times` beat: `LIVING_AFTER` changes or more at a `rhythm` under `LIVING_GAP_S`?"""
+    gaps = [y - x for x, y in zip(times, times[1:], strict=False)]
+    return len(times) >= LIVING_AFTER and rhythm(gaps, freeze_s) < LIVING_GAP_S
+
+
+def beaten(start_s: float, a: float, b: float,
+           where: Sequence[tuple[Sequence[int], Sequence[float]]], freeze_s: float) -> bool:
+    """Does one place of a still to the end from `start_s` (`places`) beat through `a`-`b`:
+    at its rhythm inside it, never stopping `freeze_s` there, and beating on after `b` and
+    before `a` (unless `a` starts the still)? Then `a`-`b` is no held picture, however the
+    picture's larger changes fall around it: QA s39's synth_strobe human@r57 docks with a
+    2x2 beacon on and off every 0.33 s from 25.67 s to the end, and a sprite's two moves
+    of a few frames (30.9 s, 38.2 s) made a `rhythm` of 0.018 s of the frames of each move,
+    so `held_inside` read 25.49-30.90 and 30.98-38.21 as held. A beat that runs on past the
+    stretch's edges is the picture's own, not a mark drawn over one freeze."""
+    for _, c in where:
+        inside = [t for t in c if a < t < b]
+        edges = [a, *inside, b]
+        if not _beats(inside, freeze_s) \
+                or max(y - x for x, y in zip(edges, edges[1:], strict=False)) >= freeze_s:
+            continue
+        if _beats([t for t in c if t >= b], freeze_s) and (
+                a <= start_s + 1e-6 or _beats([t for t in c if t <= a], freeze_s)):
+            return True
+    return False
+
+
+def placed(start_s: float, end_s: float, changed: Sequence[float],
+           marked: Sequence[tuple[float, Sequence[int]]], freeze_s: float
+           ) -> list[tuple[float, float, tuple[int, ...], float]]:
+    """A held stretch `start_s`-`end_s` (a warning the picture does not live through,
+    `lives`) read place by place: where one place (`places`, the marks `SETTLE_S` or more
+    after `start_s`) beats at a `rhythm` under `LIVING_GAP_S` inside it and stops `freeze_s`
+    or more, from its last beat to the stretch's end, from the stretch's start to its first,
+    or between two, with its beat on each side of the stop that lies inside the stretch,
+    nothing changing over its box nor a counted change (`changed`) there and no other place
+    living through the stop, the stop is where the picture is held: (start, end, the place's
+    box, its rhythm). QA s39 T4: the edit 31.60-35.60 s of synth_strobe freezeend@r41 stops
+    its 2x2 beacon (every 0.33 s), and the scan's held stretch ran from the still's honest
+    start, 26.49-35.61 s. The stops only place the warning: a stretch with none stays one
+    warning whole (a mark blinking over a freeze keeps it: review V6)."""
+    settled = [(t, bx) for t, bx in marked if t - start_s >= SETTLE_S]
+    where = places(settled)
+    out: list[tuple[float, float, tuple[int, ...], float]] = []
+    for box, c in where:
+        gaps = [y - x for x, y in zip(c, c[1:], strict=False)]
+        pace = rhythm(gaps, freeze_s)
+        if len(c) < LIVING_AFTER or pace >= LIVING_GAP_S:
+            continue
+        edges = [start_s, *c, end_s]
+        for k in range(len(edges) - 1):
+            a, b = edges[k], edges[k + 1]
+            if b - a < freeze_s or (k >= 1 and not _beats(c[:k], freeze_s)) \
+                    or (k < len(c) and not _beats(c[k:], freeze_s)):
+                continue
+            if any(a < t < b and _overlap(box, bx) for t, bx in settled) \
+                    or any(a < t < b for t in changed) \
+                    or any(_lives_in(o, a, b, freeze_s) for ob, o in where if ob != box):
+                continue
+            if not any(x < b and a < y for x, y, _, _ in out):
+                out.append((a, b, box, pace))
+    return sorted(out)
+
+
+def _lives_in(times: Sequence[float], a: float, b: float, freeze_s: float) -> bool:
+    """Does a place changing at `times` live through `a`-`b` (`LIVING_AFTER` changes or more
+    inside it, at a `rhythm` under `LIVING_GAP_S`)?"""
+    inside = [t for t in times if a < t < b]
+    gaps = [y - x for x, y in zip(inside, inside[1:], strict=False)]
+    return len(inside) >= LIVING_AFTER and rhythm(gaps, freeze_s) < LIVING_GAP_S
 
 
 def finer(scan: ScanResult, path: Path | str, slip: int, timeout_s: float = 120.0
@@ -358,11 +480,6 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
             rows["times"], rows["key"], rows["hue"], s.start_s)
         col = coloured(s, turned, freeze_s)
         first = s
-        if col is None and (grade := _graded(scan, path, slip, s, rows, timeout_s)) != s:
-            # still in gray, its tint turning slowly through it and on past an edge: a
-            # colour grade (QA s42 T2), a note
-            said[id(s)] = [grade]
-            continue
         if col is not None and not _turns_on(scan, path, slip, s, timeout_s):
             # its colours turn with the held stretch only: recoloured by an edit (review
             # s41 R3), a warning (a drift note too), read on as one
@@ -374,9 +491,8 @@ def _notes(scan: ScanResult, path: Path | str, slip: int, timeout_s: float) -> S
             col = col or ([faded(s)], [])
         out = [] if col is None else list(col[0])
         for w in [first] if col is None else col[1]:
-            out.extend(_graded(scan, path, slip, x, rows, timeout_s) if x != s else x
-                       for x in _read(w, rows, None if changed is None else [
-                           c for c in changed if w.start_s <= c <= w.end_s], freeze_s))
+            out.extend(_read(w, rows, None if changed is None else [
+                c for c in changed if w.start_s <= c <= w.end_s], freeze_s))
         if col is not None or out != [s]:
             said[id(s)] = sorted(out, key=lambda x: x.start_s)
     if not said:
@@ -394,30 +510,7 @@ def _turns_on(scan: ScanResult, path: Path | str, slip: int, s: Span, timeout_s:
     wins = [(s.start_s - EDGE_S, s.start_s), (s.end_s, s.end_s + EDGE_S)]
     if any(np.count_nonzero((t >= a - 1e-6) & (t < b - 1e-6)) < 2 for a, b in wins):
         return True
-    return beyond(_edges(scan, path, slip, s, timeout_s), scan.thresholds.freeze_s)
-
-
-def _graded(scan: ScanResult, path: Path | str, slip: int, s: Span,
-            rows: dict[str, list] | None, timeout_s: float) -> Span:
-    """The warning `s` as a note where its tint turns slowly all through it and on past one
-    of its edges (`held_colour.graded`, `graded_on`: a colour grade, QA s42 T2), else `s`."""
-    freeze_s = scan.thresholds.freeze_s
-    if rows is None or s.severity != FROZEN.severity.value or not graded(rows, s, freeze_s) \
-            or not graded_on(_edges(scan, path, slip, s, timeout_s)):
-        return s
-    return grade_note(s)
-
-
-def _edges(scan: ScanResult, path: Path | str, slip: int, s: Span, timeout_s: float
-           ) -> list[dict[str, list] | None]:
-    """The rows of the `EDGE_S` before the held stretch `s` and after it (`spans_rows`, one
-    request); None for a side the footage does not reach or that was not read."""
-    t = scan.signals.times_s
-    wins = [(s.start_s - EDGE_S, s.start_s), (s.end_s, s.end_s + EDGE_S)]
-    has = [np.count_nonzero((t >= a - 1e-6) & (t < b - 1e-6)) >= 2 for a, b in wins]
-    got = iter(spans_rows(scan, path, slip, [w for w, h in zip(wins, has, strict=True) if h],
-                          timeout_s) if any(has) else [])
-    return [next(got, None) if h else None for h in has]
+    return beyond(spans_rows(scan, path, slip, wins, timeout_s), scan.thresholds.freeze_s)
 
 
 def _read(s: Span, rows: dict[str, list] | None, changed: list[float] | None,
@@ -440,7 +533,7 @@ def _read(s: Span, rows: dict[str, list] | None, changed: list[float] | None,
 def _rows(idx: np.ndarray, ans, sig, slip: int) -> dict[str, list] | None:
     """The child's answer `ans` for the scan's frames `idx`, row by row in the scan's order
     (`times` added); None when it was not read whole or its frames are not the scan's."""
-    names = ("key", "points", "area", "seen", "foreign", "box", "hue", "tint")
+    names = ("key", "points", "area", "seen", "foreign", "box", "hue")
     try:
         if not ans.get("complete"):
             return None
