@@ -21,20 +21,28 @@ from moderator_app.core.formats.secrets_text import is_text
 # QA s41 T6, h41_13's base64url runs; whatever character precedes the match, `/` and `-` are
 # the run's own: 159 of its 160 chance runs were named when a letter or digit had to precede)
 # holds `_IN_RUN` characters on each side of the match (review s41 R1: with 16 on either side,
-# a key after 20 letters was passed over), the run is no URL's path (`://` before it with only
+# a key after 20 letters was passed over) or `_ONE_SIDE` of binary data on one (below), the run is no URL's path (`://` before it with only
 # a path's characters between: R1's googleapis and S3 paths, told by their shape, not by the
 # `/`), the run is written in one of the two alphabets (no chance spells `+` or `/` and `-`
 # or `_` in one run: a Slack token `xoxb-...` glued in a screenshot's base64 is named), and
 # the run decodes to no text (`secrets_text.is_text`). A key that starts a token, sits in a
 # URL's path, in a run of both alphabets or in base64 of text, is named.
-_B64_MAP = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/-_") else 32
+B64_MAP = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/-_") else 32
                  for c in range(256))
-_TO_STD = bytes.maketrans(b"-_", b"+/")  # (base64url decoded as base64: the same bits)
+TO_STD = bytes.maketrans(b"-_", b"+/")  # (base64url decoded as base64: the same bits)
 _IN_RUN = 64
 # ... after a match's first `_KEY_SPAN` characters (a Google key's 39, a GitHub token's 40): a
 # pattern that reads on (`sk-`'s `[A-Za-z0-9_-]{20,}`) eats a base64url run to its end
 _KEY_SPAN = 40
 _IN_WINDOW = 4096
+# ... or, with fewer on one side (a match 24 characters after `data:image/png;base64,`, or
+# within 64 of a blob's end: QA s42 T6, review s42 R6, h41_13's 11 of 160), this many on the
+# other side that decode to binary data by themselves (session 43, redact): 1 KiB of base64 is
+# 768 bytes, of which text keeps 97 % printable; R1's "blob QQQ...AIza... end" has neither.
+_ONE_SIDE = 1024
+# A wrapping's lines (MIME's 76 columns, PEM's 64) are this long at least: shorter lines
+# broken by `\n` are a text's words, which decode to no text either.
+_WRAP_MIN = 48
 # A verdict decoded over `_IN_WINDOW` characters either side of a match serves the next
 # matches of its run while they keep half that window on each side (review s41 R5: a line of
 # glued keys, a match every 39 bytes, decoded 8 KB for each: 7x 434f08f on 1.25 MB).
@@ -81,11 +89,14 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
     data (`_no_data`), so the matches of one run find its ends once (review s41 R5: a line of 128,000 glued
     keys found them for every match, 18.4 s for 5 MB); `_IN_WINDOW` bytes of it either side
     of the match are decoded, and the verdict is remembered with the window (`_REUSE`): a 16
-    MB line of such matches costs a map and a decoding every ~2 KB of matches."""
+    MB line of such matches costs a map and a decoding every ~2 KB of matches. A run goes on
+    over escaped MIME line breaks (`_joined`), and a match with fewer than `_IN_RUN` run
+    characters on one side is passed over when the other side holds `_ONE_SIDE` that decode
+    to binary data by themselves (`_side_binary`)."""
     if start <= 0:
         return False  # (it starts the line: no run before it)
     if not cache:
-        cache.append(raw.translate(_B64_MAP))
+        cache.append(raw.translate(B64_MAP))
     mapped = cache[0]
     assert isinstance(mapped, bytes)
     if mapped.find(b" ", start, end) >= 0:
@@ -101,23 +112,106 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
         hi = len(raw) if hi < 0 else hi
         named = _no_data(raw, lo, hi)
         cache[1:] = [(lo, hi, named), None]
-    if start - lo < _IN_RUN or hi - min(end, start + _KEY_SPAN) < _IN_RUN or named:
-        return False  # (a key glued to a word, a URL's path: no run of data around it)
-    seen = cache[2] if len(cache) > 2 else None
-    if isinstance(seen, tuple) and seen[0] <= max(lo, start - _REUSE) \
-            and min(hi, end + _REUSE) <= seen[1]:
-        binary = seen[2]  # (the last window decoded holds this match's half window)
+    if named:
+        return False  # (a URL's path, both alphabets: no run of data around it)
+    before, after = start - lo, hi - min(end, start + _KEY_SPAN)
+    joined = None
+    if (before < _IN_RUN or after < _IN_RUN) and (
+            raw[lo - 2:lo] == b"\\n" or raw[hi:hi + 2] in (b"\\n", b"\\r")):
+        joined = _joined(raw, mapped, lo, hi, start, end)
+        if joined is not None:
+            before = joined[1]
+            after = len(joined[0]) - before - min(end - start, _KEY_SPAN)
+    if before < _IN_RUN and after < _ONE_SIDE or after < _IN_RUN and before < _ONE_SIDE:
+        return False  # (a key glued to a word: no run of data on either side)
+    if joined is not None or before < _IN_RUN or after < _IN_RUN:
+        binary = _side_binary(raw, lo, hi, start, end, joined, before >= after)
     else:
-        a = lo + max(0, start - lo - _IN_WINDOW) // 4 * 4  # (the run's own 4-character groups)
-        b = min(hi, end + _IN_WINDOW)
-        b = a + (b - a) // 4 * 4
-        try:
-            binary = not is_text(binascii.a2b_base64(raw[a:b].translate(_TO_STD)))
-        except (binascii.Error, ValueError):
-            binary = False
-        cache[2:] = [(a, b, binary)]
+        binary = _window_binary(raw, lo, hi, start, end, cache)
     if binary:
         got = _PASSED.get()
         if got is not None:
             got.append((raw, start, end, label))
     return binary
+
+
+def _window_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
+                   cache: list[object]) -> bool:
+    """Whether `_IN_WINDOW` characters of the run `raw[lo:hi]` either side of the match decode
+    to binary data; the verdict is remembered with its window (`cache[2]`, `_REUSE`)."""
+    seen = cache[2] if len(cache) > 2 else None
+    if isinstance(seen, tuple) and seen[0] <= max(lo, start - _REUSE) \
+            and min(hi, end + _REUSE) <= seen[1]:
+        return bool(seen[2])  # (the last window decoded holds this match's half window)
+    a = lo + max(0, start - lo - _IN_WINDOW) // 4 * 4  # (the run's own 4-character groups)
+    b = min(hi, end + _IN_WINDOW)
+    b = a + (b - a) // 4 * 4
+    binary = _binary(raw[a:b])
+    cache[2:] = [(a, b, binary)]
+    return binary
+
+
+def _binary(run: bytes) -> bool:
+    """Whether base64 (or base64url) characters, 4-aligned, decode to no text."""
+    try:
+        return not is_text(binascii.a2b_base64(run.translate(TO_STD)))
+    except (binascii.Error, ValueError):
+        return False
+
+
+def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
+            ) -> tuple[bytes, int] | None:
+    """The run `raw[lo:hi]` read on over escaped MIME line breaks (`\\r\\n` or `\\n` inside a
+    JSON string: base64 wrapped at 76 or 64 columns, QA s42's e_mime76) up to `_IN_WINDOW`
+    characters either side of the match: (its characters without the breaks, where the match
+    starts in them); None when the pieces are no wrapping's lines (all but the last and the
+    match's of one length, a multiple of 4 and `_WRAP_MIN` or more; the last no longer)."""
+    pieces = [(lo, hi)]
+    while pieces[0][0] >= 4 and start - pieces[0][0] < _IN_WINDOW:
+        k = pieces[0][0]
+        brk = 4 if raw[k - 4:k] == b"\\r\\n" else 2 if raw[k - 2:k] == b"\\n" else 0
+        if not brk:
+            break
+        a = mapped.rfind(b" ", 0, k - brk) + 1
+        if raw[a - 1:a] == b"\\" and raw[a:a + 1] in (b"n", b"r"):
+            a += 1
+        if a >= k - brk:
+            break
+        pieces.insert(0, (a, k - brk))
+    while end - pieces[-1][1] > -_IN_WINDOW and pieces[-1][1] < len(raw):
+        k = pieces[-1][1]
+        brk = 4 if raw[k:k + 4] == b"\\r\\n" else 2 if raw[k:k + 2] == b"\\n" else 0
+        if not brk:
+            break
+        b = mapped.find(b" ", k + brk)
+        b = len(raw) if b < 0 else b
+        if b <= k + brk:
+            break
+        pieces.append((k + brk, b))
+    # (the match's own piece may be longer: a view that removed the breaks inside a token,
+    # `secrets._rejoined`, reads it)
+    widths = {b - a for a, b in pieces[:-1] if (a, b) != (lo, hi)}
+    last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != (lo, hi) else 0
+    if len(widths) != 1 or min(widths) < _WRAP_MIN or min(widths) % 4 or last > min(widths):
+        return None  # (lines of text, or no wrapping's: not one run)
+    run = b"".join(raw[a:b] for a, b in pieces)
+    at = sum(b - a for a, b in pieces if b <= start) + start - next(
+        a for a, b in pieces if a <= start < b)
+    return run, at
+
+
+def _side_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
+                 joined: tuple[bytes, int] | None, left: bool) -> bool:
+    """Whether the long side of the match (`left`: before it) decodes to binary data by
+    itself: up to `_IN_WINDOW` of its characters, in the run's own 4-character groups (from
+    the run's start), the match's own characters not read."""
+    run, at = joined if joined is not None else (raw[lo:hi], start - lo)
+    stop = at + min(end - start, _KEY_SPAN)
+    if left:
+        b = at // 4 * 4
+        a = max(0, b - _IN_WINDOW // 4 * 4)
+    else:
+        a = -(-stop // 4) * 4
+        b = a + (min(len(run), a + _IN_WINDOW) - a) // 4 * 4
+    return b - a >= _ONE_SIDE - 4 and _binary(run[a:b])
+

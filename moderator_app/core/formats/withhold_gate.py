@@ -4,14 +4,17 @@ that `withhold` would refuse, found by C passes over the block and asked what `w
 
 from __future__ import annotations
 
+import binascii
 import re
 
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of
+from moderator_app.core.formats.secrets_chance import B64_MAP, TO_STD
 from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
 from moderator_app.core.formats.secrets_parts import numbered_parts, numbered_parts_in
 from moderator_app.core.formats.secrets_public import has_format, named_value_near, reader_spots
 from moderator_app.core.formats.secrets_redact import public_hit
 from moderator_app.core.formats.secrets_split import SplitWatch, split_hits
+from moderator_app.core.formats.secrets_text import is_text
 from moderator_app.core.formats.withhold_events import public_seen
 
 # `verify` on a community log (`secret.suspect`) asks each line's public part what `withhold`
@@ -104,8 +107,8 @@ _SPLIT_REQUEST = 16 << 10
 
 def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
                   formats: bool) -> list[int]:
-    """`reader_spots` and `encoded_spots` of `data[pos:end]`, the model requests of 1 KB or
-    more left out (`_segments`)."""
+    """`reader_spots`, `payload_spots` and `encoded_spots` of `data[pos:end]`, the model
+    requests of 1 KB or more left out (`_segments`)."""
     spots: list[int] = []
     encoded: list[int] = []  # (percent or character escapes: `secrets_decode.encoded_spots`)
     # (the gates `encoded_spots` asks, asked once: a spaced hex dump has no marker,
@@ -114,10 +117,11 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
     escapes = gates is None or gates.open
     for at, stop in _segments(data, pos, end):
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats, lines=True)]
+        spots += [at - pos + k for k in payload_spots(data, at, stop, MARKERS)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
             whole = gates if (at, stop) == (pos, end) else None
             encoded += [at - pos + k for k in encoded_spots(data, at, stop, whole)]
-    return sorted(spots + encoded) if encoded else spots
+    return sorted(spots + encoded)
 
 
 def _segments(data: bytes, pos: int, end: int,
@@ -195,3 +199,44 @@ def _public_hit(raw: bytes) -> SecretHit | None:
     """`withhold`'s test of one line's public part (`_refuse_secrets`), or of the line as
     written when it is no event `withhold` could publish."""
     return public_hit(public_seen(raw))
+
+
+# A payload (a base64 run of `PAYLOAD` characters or more: a screenshot's data URI) is skipped
+# by the reader's gate (`secrets_public.reader_spots`), which `verify` asks, while `withhold`
+# reads every line's base64 runs decoded (`secrets_decode.views`): a key written in a JPEG's
+# comment segment (QA s42 T7, e_jpeg64's last line) was refused by `withhold` and named by
+# `verify` nowhere. A payload is asked when its decoded bytes are text or hold a marker of
+# what `scan_public` finds in decoded bytes (`_view_hit`: the key patterns' and the JSON web
+# token's, a private key block's, a URL's password's): chance writes a 3-byte marker in random
+# bytes about once in 16 MB, so an honest screenshot log is asked a line in thousands.
+PAYLOAD = 4096
+_DECODED_MARKERS = (b"eyJ", b"PRIVATE KEY", b"://")
+
+
+def payload_spots(data: bytes, lo: int, hi: int, markers: tuple[bytes, ...]) -> list[int]:
+    """Offsets from `lo` of the payloads of `data[lo:hi]` (above) worth asking: decoded from
+    the run's start (its own 4-character groups), text, or holding one of `markers` (the key
+    patterns', `secrets.MARKERS`) or `_DECODED_MARKERS`. A `find` on the range mapped once
+    (C speed), then each payload decoded once."""
+    mapped = data[lo:hi].translate(B64_MAP)
+    spots: list[int] = []
+    i = mapped.find(_PAYLOAD_NEEDLE)
+    while i >= 0:
+        a = mapped.rfind(b" ", 0, i) + 1
+        if a and data[lo + a - 1] == 92 and data[lo + a] in b"nrt":
+            a += 1  # (an escaped line break's letter)
+        b = mapped.find(b" ", i)
+        b = len(mapped) if b < 0 else b
+        run = data[lo + a:lo + a + (b - a) // 4 * 4]
+        try:
+            got = binascii.a2b_base64(run.translate(TO_STD))
+        except (binascii.Error, ValueError):
+            got = b""
+        if got and (markers_of(got, markers) or markers_of(got, _DECODED_MARKERS)
+                    or is_text(got)):
+            spots.append(a)
+        i = mapped.find(_PAYLOAD_NEEDLE, b)
+    return spots
+
+
+_PAYLOAD_NEEDLE = b"a" * PAYLOAD
