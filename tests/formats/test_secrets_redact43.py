@@ -102,3 +102,19 @@ def test_an_honest_jpeg_payload_is_quiet(tmp_path):
     uri = base64.b64encode(_jpeg_with_comment(b"Lavc59.37.100 frame 42", 7)).decode()
     quiet(tmp_path, obs_line("data:image/jpeg;base64," + uri))
 
+
+@pytest.mark.parametrize("before, after", [("Q" * 64, "Q" * 64), ("Q" * 64, "/" + "a" * 63),
+                                           ("ab+/" * 16, "9" + "Q" * 63)])
+def test_an_aws_key_id_glued_to_capitals_in_base64_is_redacted(tmp_path, before, after):
+    """Review s42 R3: akq64 ("Q"*64 + an AKIA key id + "Q"*64) was published whole with nothing
+    named: the pattern's boundaries (no capital or digit either side) never hold when it is
+    glued. Inside base64 of binary data it is now passed over and written as `*`."""
+    key = "AKIADZDOCIS2JHTLGMXG"
+    public = redacted_and_noted(tmp_path, obs_line(before + key + after), [key.encode()])
+    assert public == obs_line(before + "*" * 20 + after)
+
+
+def test_an_aws_key_id_glued_in_text_is_not_named(tmp_path):
+    """Guard: glued to capitals outside base64 of data (an upper-case identifier), no note and
+    no refusal, as at 7f3538f."""
+    quiet(tmp_path, obs_line("build MYAKIADZDOCIS2JHTLGMXG done"))
