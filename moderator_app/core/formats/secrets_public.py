@@ -533,13 +533,16 @@ def may_hold_public_secret(block: bytes) -> bool:
     a million of them: 5.7 s of CPU, 7.9 s with `scan_public` on each). Numbered parts of a
     value named like a secret are asked apart (`numbered_parts_in`, `numbered_parts`): a
     block of `"key1": "ArrowLeft"` lines needs no other scan."""
-    if markers_in(block):
-        return True
+    return bool(markers_in(block) or _words_or_runs(block) or encoded_spots(block))
+
+
+def _words_or_runs(block: bytes) -> bool:
+    """The gates' tests past the markers (`may_hold_public_secret`, `view_may_hold`): a JWT's
+    head, a private key, a URL, a named secret's word, a base64 run, a reader's spot."""
     lower = block.lower()
     return (b"eyj" in lower or b"private key" in lower or b"://" in lower
             or _named_words_in(lower)
-            or _B64_NEEDLE in block.translate(_B64_RUN) or bool(reader_spots(block))
-            or bool(encoded_spots(block)))
+            or _B64_NEEDLE in block.translate(_B64_RUN) or bool(reader_spots(block)))
 
 
 # (every key family's prefix: `_view_hit` reads the families ungated, and a key with no digit,
@@ -555,10 +558,6 @@ def view_may_hold(text: bytes) -> bool:
     so a view holding escapes (e_mixlong's: every view) costs two SIMD passes. A dump's or a
     decoded run's prose (`od -t x4` of a README) costs these passes, not a reading: ~0.4 ms a
     2.5 KB text read by the detectors and decoded again (session 42, spell)."""
-    if markers_of(text, ENCODED_MARKERS) or b"%" in text or markers_in(text) \
-            or markers_of(text, _FAMILY_MARKERS) or encoded_gates(text).open:
-        return True
-    lower = text.lower()
-    return (b"eyj" in lower or b"private key" in lower or b"://" in lower
-            or _named_words_in(lower)
-            or _B64_NEEDLE in text.translate(_B64_RUN) or bool(reader_spots(text)))
+    return bool(markers_of(text, ENCODED_MARKERS) or b"%" in text or markers_in(text)
+                or markers_of(text, _FAMILY_MARKERS) or encoded_gates(text).open
+                or _words_or_runs(text))

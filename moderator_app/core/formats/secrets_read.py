@@ -45,6 +45,7 @@ from collections.abc import Iterator
 import orjson
 
 from moderator_app.core.formats.secrets import _PATTERNS, SecretHit, _redact, _stem, markers_of
+from moderator_app.core.formats.secrets_chance import B64_MAP
 from moderator_app.core.formats.secrets_decode import b64_text
 
 # Key families beyond `secrets._PATTERNS` (which the trajectory's per-line scan also uses):
@@ -137,24 +138,21 @@ _WRAPPED = re.compile(r"(?m)^((?:[A-Za-z0-9+/]{60,76}\r?\n){1,65536})([A-Za-z0-9
                       r"(?![A-Za-z0-9+/=])")
 _RUN = 128
 _STRINGS = 4096
-# `_RUNS`' character class as one byte each (`a` in a run, a space out of one), for
-# `run_spans`' scan of an ASCII text.
-_RUN_MAP = bytes(97 if chr(c) in (
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/") else 32
-    for c in range(256))
+# (`_RUNS`' character class is `secrets_chance.B64_MAP`'s, `a` in a run and a space out of
+# one: `run_spans` scans an ASCII text's bytes so mapped)
 _RUN_LEAST = b"a" * 20
 
 
 def run_spans(text: str) -> Iterator[tuple[int, str]]:
     """(start, match) of each `_RUNS` match in `text`, in order, as `_RUNS.finditer` gives
     them. An ASCII text's runs are found with substring searches over its bytes mapped by
-    `_RUN_MAP`: sre tries the look-behind at every character, ~0.2 ms a 16 KB screenshot's
+    `B64_MAP`: sre tries the look-behind at every character, ~0.2 ms a 16 KB screenshot's
     base64 (QA s41 e_png64, session 43, speed). A match is a maximal run's first 4,096
     characters, and up to two `=` after a run no longer than that."""
     if not text.isascii():
         yield from ((m.start(), m.group()) for m in _RUNS.finditer(text))
         return
-    mapped = text.encode("ascii").translate(_RUN_MAP)
+    mapped = text.encode("ascii").translate(B64_MAP)
     n = len(mapped)
     start = mapped.find(_RUN_LEAST)
     while start >= 0:  # (a maximal run starts here: the search began at a non-run byte)
