@@ -16,6 +16,11 @@ from dataclasses import dataclass
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets_chance import in_binary_base64
+from moderator_app.core.formats.secrets_escape import _ESCAPE as _ESCAPE
+from moderator_app.core.formats.secrets_escape import _unescape_json_py as _unescape_json_py
+from moderator_app.core.formats.secrets_escape import _unescaped as _unescaped
+from moderator_app.core.formats.secrets_escape import unescape_json
+from moderator_app.core.formats.secrets_glued import GLUED, glued_over
 
 # (literal marker, label, pattern). A line is searched with a pattern only when it holds the
 # pattern's marker, so the usual line costs a handful of C-speed substring tests.
@@ -424,35 +429,10 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
             if in_binary_base64(raw, m.start(), m.end(), mapped, label):
                 continue
             hits.append(SecretHit(label, m.start() + 1, _redact(m.group())))
-        if marker in _GLUED:
-            _glued_over(raw, marker, label, mapped)
+        if marker in GLUED:
+            glued_over(raw, marker, label, mapped)
     hits.sort(key=lambda h: h.column)
     return hits[:limit]
-
-
-# An AWS key id glued to capitals or digits on purpose (review s42 R3: "Q"*64 + an AKIA key +
-# "Q"*64 was published whole, nothing named: the pattern's boundaries never hold there) is
-# passed over inside base64 of binary data like any match there, so `withhold` writes it as
-# `*` and `verify` notes it (`secrets_chance.passing_over`); elsewhere it is not named, as
-# before. Chance glues AKIA and 16 capitals or digits about once in 10^11 base64 characters
-# (none in e_png64, e_jpeg64, e_mime76 or h41_13; h42_13's 5 are QA's own). Not `sk-` or
-# `hf_` glued after a letter: base64url spells `sk-` every ~260 KB, and their greedy patterns
-# would star a screenshot's run to its end.
-_GLUED = {b"AKIA": re.compile(rb"AKIA[0-9A-Z]{16}")}
-_GLUE = frozenset(_ALNUM[:36])
-
-
-def _glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]) -> None:
-    """Asks `in_binary_base64` (which records it) of each match of `_GLUED[marker]` that its
-    pattern's boundaries refused."""
-    glued = _GLUED[marker]
-    i = raw.find(marker)
-    while i >= 0:
-        m = glued.match(raw, i)
-        if m is not None and (i and raw[i - 1] in _GLUE or
-                              m.end() < len(raw) and raw[m.end()] in _GLUE):
-            in_binary_base64(raw, i, m.end(), mapped, label)
-        i = raw.find(marker, i + 1)
 
 
 # A JSON escape of a character the patterns above are made of (letters, digits, space and
@@ -525,62 +505,3 @@ def markers_of(block: bytes | memoryview, markers: tuple[bytes, ...]) -> tuple[b
         return _markers(block, markers)
     block = bytes(block)  # (a memoryview: `in` would compare its items)
     return tuple(m for m in markers if m in block)
-
-
-_ESCAPE = (rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
-           rb"|\\u([0-9a-fA-F]{4})|\\/|\\\\")
-
-
-def _unescaped(m: re.Match[bytes]) -> bytes:
-    high, low, one = m.groups()
-    if high is not None:  # a UTF-16 pair: one character past U+FFFF (a TAG character too)
-        code = 0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00
-        return chr(code).encode("utf-8")
-    if one is None:
-        return m.group() if m.group() == b"\\\\" else b"/"
-    return chr(int(one, 16)).encode("utf-8", "surrogatepass")
-
-
-def unescape_json(raw: bytes) -> bytes:
-    """`raw` with its JSON `\\uXXXX` and `\\/` escapes decoded (others kept): a secret
-    spelled `sk\\u002dproj-...` is published as one, since any parser decodes it. Textual, so
-    no nesting depth limits it. An escaped backslash is kept as written, whole: `\\\\u0067`
-    is the text `\\u0067` (a tool's JSON quoted in the log), read so by the `\\u` view
-    (`secrets_decode`); decoding its `\\u0067` left `\\g\\s\\k...` between the key's
-    characters, which no detector read (QA s33 h33_02, session 34). A line past `_PIECE`
-    bytes is decoded a piece at a time (a 15.7 MB line of `\\\\u0041` held 2.2 million
-    pieces at once: 640 MB, out of memory under 512 MiB), each cut where the whole line's
-    decoding would pass (no escape is longer than `_REACH` bytes). In C where `_unescape.c`
-    is built (one pass, one buffer no longer than the line: 2.2 million regex callbacks took
-    ~1.5 s of CPU on that line; session 34, escape, R16), the same bytes."""
-    if native.UNESCAPE is not None:
-        return native.UNESCAPE.json_unescape(raw)
-    return _unescape_json_py(raw)
-
-
-def _unescape_json_py(raw: bytes) -> bytes:
-    """`unescape_json` without the C accelerator."""
-    pattern = _regex(_ESCAPE)
-    if len(raw) <= _PIECE:
-        return pattern.sub(_unescaped, raw)
-    out: list[bytes] = []
-    at = 0
-    while len(raw) - at > _PIECE:
-        safe = at + _PIECE - _REACH
-        parts: list[bytes] = []
-        prev = at
-        for m in pattern.finditer(raw, at, at + _PIECE):
-            if m.start() >= safe:
-                break
-            parts += (raw[prev:m.start()], _unescaped(m))
-            prev = m.end()
-        cut = max(prev, safe)
-        parts.append(raw[prev:cut])
-        out.append(b"".join(parts))
-        at = cut
-    out.append(pattern.sub(_unescaped, raw[at:]))
-    return b"".join(out)
-
-
-_PIECE = 1 << 16
-_REACH = 12  # the longest escape `_ESCAPE` reads: a UTF-16 pair
