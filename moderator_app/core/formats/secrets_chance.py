@@ -166,8 +166,46 @@ def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
     characters either side of the match: (its characters without the breaks, where the match
     starts in them); None when the pieces are no wrapping's lines (all but the last and the
     match's of one length, a multiple of 4 and `_WRAP_MIN` or more; the last no longer)."""
+    pieces = _pieces(raw, mapped, lo, hi, start, end, _IN_WINDOW)
+    # (the match's own piece may be longer: a view that removed the breaks inside a token,
+    # `secrets._rejoined`, reads it)
+    if not _one_width(pieces, (lo, hi)):
+        return None  # (lines of text, or no wrapping's: not one run)
+    run = b"".join(raw[a:b] for a, b in pieces)
+    at = sum(b - a for a, b in pieces if b <= start) + start - next(
+        a for a, b in pieces if a <= start < b)
+    return run, at
+
+
+def wrapped_run(raw: bytes, mapped: bytes, lo: int, hi: int, ahead: int
+                ) -> tuple[bytes, int] | None:
+    """A base64 blob wrapped over escaped line breaks read whole from its first line
+    `raw[lo:hi]` (`mapped`: `raw.translate(B64_MAP)`), up to `ahead` characters past it:
+    (its characters without the breaks, the end of its last line in `raw`), or None when no
+    break follows or the lines are no wrapping's (`_joined`'s test, the first line counted;
+    session 44, spell: `secrets_decode.views` reads a 64- or 76-column gzip blob so, QA s43
+    h43_07, QA s42 h42_07)."""
+    pieces = _pieces(raw, mapped, lo, hi, hi, hi, ahead, back=False)
+    if len(pieces) < 2 or not _one_width(pieces):
+        return None
+    return b"".join(raw[a:b] for a, b in pieces), pieces[-1][1]
+
+
+def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None) -> bool:
+    """Whether `pieces` are a wrapping's lines: all but the last (and `own`) of one width, a
+    multiple of 4 and `_WRAP_MIN` or more, the last no wider."""
+    widths = {b - a for a, b in pieces[:-1] if (a, b) != own}
+    last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != own else 0
+    return len(widths) == 1 and min(widths) >= _WRAP_MIN and not min(widths) % 4 \
+        and last <= min(widths)
+
+
+def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, reach: int,
+            back: bool = True) -> list[tuple[int, int]]:
+    """The run `raw[lo:hi]` and the runs before (`back`) and after it over escaped line
+    breaks, up to `reach` characters either side of `raw[start:end]`: (start, end) each."""
     pieces = [(lo, hi)]
-    while pieces[0][0] >= 4 and start - pieces[0][0] < _IN_WINDOW:
+    while back and pieces[0][0] >= 4 and start - pieces[0][0] < reach:
         k = pieces[0][0]
         brk = 4 if raw[k - 4:k] == b"\\r\\n" else 2 if raw[k - 2:k] == b"\\n" else 0
         if not brk:
@@ -178,7 +216,7 @@ def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
         if a >= k - brk:
             break
         pieces.insert(0, (a, k - brk))
-    while end - pieces[-1][1] > -_IN_WINDOW and pieces[-1][1] < len(raw):
+    while end - pieces[-1][1] > -reach and pieces[-1][1] < len(raw):
         k = pieces[-1][1]
         brk = 4 if raw[k:k + 4] == b"\\r\\n" else 2 if raw[k:k + 2] == b"\\n" else 0
         if not brk:
@@ -188,16 +226,7 @@ def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
         if b <= k + brk:
             break
         pieces.append((k + brk, b))
-    # (the match's own piece may be longer: a view that removed the breaks inside a token,
-    # `secrets._rejoined`, reads it)
-    widths = {b - a for a, b in pieces[:-1] if (a, b) != (lo, hi)}
-    last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != (lo, hi) else 0
-    if len(widths) != 1 or min(widths) < _WRAP_MIN or min(widths) % 4 or last > min(widths):
-        return None  # (lines of text, or no wrapping's: not one run)
-    run = b"".join(raw[a:b] for a, b in pieces)
-    at = sum(b - a for a, b in pieces if b <= start) + start - next(
-        a for a, b in pieces if a <= start < b)
-    return run, at
+    return pieces
 
 
 def _side_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
