@@ -119,3 +119,39 @@ def test_the_events_find_nothing_without_a_shift():
     assert event_jump.find(ev, OFFSET + presses, float(sig.times[-1])) is None
     res = SyncAnalysis(None, 0.0, 0, len(presses), 1.0, "not enough signal", OFFSET)
     assert event_jump.jumps_at(presses, sig, OFFSET, res) is None
+
+
+# The wide set's bank_heist-genuine2@r60h264bf8avi (60 fps, genuine) at the truth's offset,
+# 1.4 s: the picture's events and the presses expected (video times), as the scan read them.
+BANK_EVENTS = [0.05, 4.18, 4.53, 7.35, 8.2, 9.58, 9.93, 12.0, 13.23, 15.78, 16.13, 18.87,
+               19.73, 20.4, 20.53, 21.2, 21.87, 22.1, 22.45, 23.45, 23.58, 25.47, 27.25, 29.28,
+               30.85, 31.2, 32.92, 33.27, 34.63, 35.58, 35.93, 37.48, 39.07]
+BANK_PRESSES = [2.55, 4.14, 5.88, 7.32, 7.72, 9.57, 11.89, 13.43, 15.44, 15.76, 17.36, 18.84,
+                20.38, 22.08, 23.22, 23.59, 24.87, 26.88, 27.18, 29.25, 30.83, 32.9, 33.89,
+                34.28, 35.57, 37.11, 38.7]
+
+
+def test_events_the_offset_explains_a_little_later_are_no_splice():
+    """A genuine run's last 5 events, all explained by the presses at +1.65 s (by chance, the
+    best of the shifts tried), 2 by the offset given and 4 by it read 0.05-0.35 s later: no
+    `sync.offset_jump` (session 44; before it, "+1.65 s near video 32.92 s: footage
+    inserted?")."""
+    ev, x = np.array(BANK_EVENTS), np.array(BANK_PRESSES)
+    after = ev[ev >= 32.92 + 1.65]
+    assert int(event_jump.explained(after, x + 1.65).sum()) == 5
+    assert int(event_jump.explained(after, x).sum()) == 2  # 0.35 s and 0.01 s after a press
+    assert max(int(event_jump.explained(after, x + o).sum())
+               for o in (0.05, 0.1, 0.2, 0.3, 0.35)) == 4
+    assert event_jump.offset_near(after, x, 5)
+    assert event_jump.find(ev, x, 42.38) is None
+    # through the seam the analysis calls: a 60 fps still picture whose tiles change at the
+    # events, and an analysis that suggested no offset
+    fps = 60.0
+    tiles = np.zeros((int(42.4 * fps), 64), np.uint16)
+    for i, t in enumerate(BANK_EVENTS):
+        tiles[int(round(t * fps)), i % 64] = 24
+    sig = FrameSignals(np.arange(len(tiles)) / fps, tiles, fps)
+    assert np.round(event_jump.events(sig), 2).tolist() == BANK_EVENTS
+    presses = x - 1.4
+    res = SyncAnalysis(None, 0.0, 0, len(presses), 1.0, "not enough signal", 1.4)
+    assert event_jump.jumps_at(presses, sig, 1.4, res) is None
