@@ -68,12 +68,16 @@
  *   (session 39, mixed); see `esc_run`.
  * - spelled_gate: `secrets_basen`'s two gates of a text in one pass, no copy (session 41,
  *   speed); see `spelled_gate`.
+ * - gate_open: whether a needle of any of a spec's passes (a byte map, deleted bytes, needles;
+ *   built by `secrets_gate`) is in a text: the decoded views' marker gate in one call (session
+ *   44, speed); see `gate_open`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
-#define ABI 21
+#define ABI 22
 
 static signed char HEX[256];
 /* A character of a run the reader's gate reads (`secrets_public._READER_RUN`): an ASCII
@@ -1621,6 +1625,210 @@ static PyObject *spelled_gate(PyObject *self, PyObject *arg)
     return PyLong_FromLong(got);
 }
 
+/* --- gate_open: whether any pass of a spec finds one of its needles in a text --------------------
+ * `secrets_gate` builds the spec from the tables the decoded views' marker gate asks
+ * (`secrets_public._view_may_hold_py`): for each test, a pass that finds a needle in the text
+ * mapped by a table (`bytes.translate(table, deleted)`), as the test's necessary condition.
+ * Spec: u32 passes, u16 pairs[65536], u16 ones[256], then each pass: u32 kind, u32 size,
+ * u32 classes, u32 back, u32 ahead, u8 class[256] (a raw byte's class), then by kind:
+ * - GATE_RUN: `size` bytes in a row of class 1 (a needle of one repeated byte: a run); class
+ *   GATE_DELETED: a byte skipped, as `translate` deletes it. A loop of its own, a window's
+ *   last byte looked at first (prose skips ~`size` bytes a look).
+ * - GATE_DFA: u16 next[size * classes], an Aho-Corasick automaton of `size` states over the
+ *   classes, each cell the next state times `classes` (its row's offset), GATE_OPEN where a
+ *   needle ends; a deleted byte's class leads each state to itself. The automaton is stepped
+ *   only near the places its needles may be: where the text's two bytes at i (one, at its
+ *   end) have the pass's bit in `pairs` (`ones`), from i - back to i + ahead (each needle has
+ *   one pair of its bytes there: `secrets_gate` picks its rarest). Stepped on from where it
+ *   stopped when that is inside the window, so each byte is stepped at most once a pass. A
+ *   pass with deleted bytes (no such window) has no bit and is stepped over the whole text,
+ *   its first state's bytes skipped in a loop of their own.
+ * The spec is built in Python (one place for the tables); this only runs it, checking every
+ * offset it reads against the spec's sizes (a malformed spec is a ValueError). One automaton
+ * stepped over every byte cost ~4-5 ns a byte (each step waits on the last's load). */
+#define GATE_DFA 0u
+#define GATE_RUN 1u
+#define GATE_OPEN 0xFFFFu
+#define GATE_DELETED 255u
+#define GATE_DFAS 16
+#define GATE_HEAD (4 + 2 * 65536 + 2 * 256)
+
+/* Whether s[0, n) holds `least` bytes of class 1 in a row (deleted bytes skipped). */
+static int gate_run(const unsigned char *cls, const unsigned char *s, Py_ssize_t n,
+                    Py_ssize_t least, int deletes)
+{
+    if (deletes) {
+        Py_ssize_t run = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char c = cls[s[i]];
+            if (c == GATE_DELETED)
+                continue;
+            run = c == 1 ? run + 1 : 0;
+            if (run >= least)
+                return 1;
+        }
+        return 0;
+    }
+    Py_ssize_t i = 0;  /* i == 0 or s[i - 1] is outside the class */
+    while (i + least <= n) {
+        if (cls[s[i + least - 1]] != 1) {
+            i += least;
+            continue;
+        }
+        Py_ssize_t j = i + least - 1, k = i + least;
+        while (j > i && cls[s[j - 1]] == 1)
+            j--;
+        while (k < n && k - j < least && cls[s[k]] == 1)
+            k++;
+        if (k - j >= least)
+            return 1;
+        i = k + 1;  /* (s[k] is outside, or k == n) */
+    }
+    return 0;
+}
+
+typedef struct {
+    const unsigned char *cls;
+    const uint16_t *next;
+    uint32_t last;  /* the last row's offset: no cell read may point past it */
+    Py_ssize_t back, ahead, at;  /* the window; `at`: where the automaton stopped */
+    uint32_t state;
+    long pass;
+} gate_dfa;
+
+/* Steps `d` over s[from, to): 1 when a needle ends there, -1 on a malformed cell. */
+static int gate_step(gate_dfa *d, const unsigned char *s, Py_ssize_t from, Py_ssize_t to)
+{
+    uint32_t state = d->state;
+    for (Py_ssize_t i = from; i < to; i++) {
+        uint32_t next = d->next[state + d->cls[s[i]]];
+        if (next > d->last)
+            return next == GATE_OPEN ? 1 : -1;
+        state = next;
+    }
+    d->state = state;
+    d->at = to;
+    return 0;
+}
+
+/* Steps `d` over the whole text, its first state's bytes skipped apart (a pass with deleted
+ * bytes: the decimal list's digits are rare in prose). */
+static int gate_whole(gate_dfa *d, const unsigned char *s, Py_ssize_t n)
+{
+    unsigned char stay[256];
+    for (int b = 0; b < 256; b++)
+        stay[b] = d->next[d->cls[b]] == 0;
+    uint32_t state = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (state == 0)
+            while (i < n && stay[s[i]])
+                i++;
+        if (i == n)
+            break;
+        uint32_t next = d->next[state + d->cls[s[i]]];
+        if (next > d->last)
+            return next == GATE_OPEN ? 1 : -1;
+        state = next;
+    }
+    return 0;
+}
+
+/* The first pass of `spec` found to open on `s[0, n)` (>= 0), -1 when none does, -2 when the
+ * spec is malformed. */
+static long gate_scan(const unsigned char *p, Py_ssize_t len, const unsigned char *s,
+                      Py_ssize_t n)
+{
+    const unsigned char *end = p + len;
+    uint32_t passes;
+    gate_dfa dfa[GATE_DFAS];
+    int dfas = 0;
+    uint32_t windowed = 0;
+    if (len < GATE_HEAD || ((uintptr_t)p & 1))
+        return -2;
+    memcpy(&passes, p, 4);
+    const uint16_t *pairs = (const uint16_t *)(p + 4), *ones = pairs + 65536;
+    p += GATE_HEAD;
+    for (uint32_t k = 0; k < passes; k++) {
+        uint32_t head[5];
+        if (end - p < 20 + 256)
+            return -2;
+        memcpy(head, p, 20);
+        const unsigned char *cls = p + 20;
+        p += 20 + 256;
+        uint32_t kind = head[0], size = head[1], classes = head[2];
+        if (kind == GATE_RUN) {
+            if (size == 0)
+                return -2;
+            if (gate_run(cls, s, n, (Py_ssize_t)size, memchr(cls, GATE_DELETED, 256) != NULL))
+                return (long)k;
+            continue;
+        }
+        size_t cells = (size_t)size * classes;
+        if (kind != GATE_DFA || size == 0 || classes == 0 || classes > 256 || cells >= GATE_OPEN
+            || dfas == GATE_DFAS || (size_t)(end - p) < cells * 2)
+            return -2;
+        unsigned char top = 0;
+        for (int b = 0; b < 256; b++)
+            top = cls[b] > top ? cls[b] : top;
+        if (top >= classes)
+            return -2;
+        gate_dfa *d = &dfa[dfas];
+        d->cls = cls;
+        d->next = (const uint16_t *)p;
+        d->last = (uint32_t)(cells - classes);
+        d->back = (Py_ssize_t)head[3];
+        d->ahead = (Py_ssize_t)head[4];
+        d->at = -1;
+        d->state = 0;
+        d->pass = (long)k;
+        p += cells * 2;
+        if (d->ahead == 0) {  /* (no window: the whole text) */
+            int got = gate_whole(d, s, n);
+            if (got)
+                return got > 0 ? (long)k : -2;
+            continue;
+        }
+        windowed |= 1u << dfas;
+        dfas++;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t bits = ones[s[i]] | (i + 1 < n ? pairs[(unsigned)s[i] << 8 | s[i + 1]] : 0);
+        bits &= windowed;
+        while (bits) {
+            int b = __builtin_ctz(bits);
+            bits &= bits - 1;
+            gate_dfa *d = &dfa[b];
+            Py_ssize_t lo = i > d->back ? i - d->back : 0;
+            Py_ssize_t hi = n - i > d->ahead ? i + d->ahead : n;
+            if (d->at < lo) {
+                d->at = lo;
+                d->state = 0;
+            }
+            if (d->at < hi) {
+                int got = gate_step(d, s, d->at, hi);
+                if (got)
+                    return got > 0 ? d->pass : -2;
+            }
+        }
+    }
+    return -1;
+}
+
+static PyObject *gate_open(PyObject *self, PyObject *args)
+{
+    Py_buffer spec, text;
+    if (!PyArg_ParseTuple(args, "y*y*", &spec, &text))
+        return NULL;
+    long got = gate_scan(spec.buf, spec.len, text.buf, text.len);
+    PyBuffer_Release(&spec);
+    PyBuffer_Release(&text);
+    if (got == -2) {
+        PyErr_SetString(PyExc_ValueError, "malformed gate spec");
+        return NULL;
+    }
+    return PyLong_FromLong(got);
+}
+
 static PyMethodDef methods[] = {
     {"unquote", unquote, METH_O, "The bytes with each %XX escape decoded (secrets_decode)."},
     {"unescape", unescape, METH_O,
@@ -1667,6 +1875,8 @@ static PyMethodDef methods[] = {
     {"spelled_gate", spelled_gate, METH_O,
      "1 when a base32 run may start in data (secrets_basen._b32_open), | 2 when a run of 48 "
      "digits, spaces, tabs or - is there (secrets_radix.radix_in)."},
+    {"gate_open", gate_open, METH_VARARGS,
+     "The first pass of spec (secrets_gate) that finds one of its needles in data, or -1."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -52,9 +52,9 @@ def load_skim() -> ModuleType | None:
 # The `_unescape` build `secrets_decode` is written for (`ABI` in _unescape.c). Bumped with
 # each change of what a function returns, not only with a new function: 9e8f6c0's build and
 # 0013efd's (a listed join's empty items) were both 7, so a stale build read lists the old way.
-UNESCAPE_ABI = 21  # (17: `dump_next`, session 38 odc; 18: `esc_run`, session 39 mixed;
+UNESCAPE_ABI = 22  # (17: `dump_next`, session 38 odc; 18: `esc_run`, session 39 mixed;
 #  19: `dump_rows`, session 39 dumps; 20: `html_run`, session 40 speed; 21: `spelled_gate`,
-#  session 41 speed)
+#  session 41 speed; 22: `gate_open`, session 44 speed)
 
 
 def load_unescape() -> ModuleType | None:
