@@ -121,6 +121,10 @@ class SyncAnalysis:
     # when not given: a scan's held picture under which no button was pressed is told by
     # them (core/sync/hidden.py)
     kinds: tuple[str, ...] = field(default=(), compare=False)
+    # the video times of the frames whose colour alone changed in a few of the scan's chroma
+    # tiles (core/sync/colour_answers.py `marks`): a scan's held picture whose colour answers
+    # the log's presses inside it is said as a note (`run.wait_note`)
+    colour_marks: tuple[float, ...] = field(default=(), compare=False)
 
     @property
     def drift_percent(self) -> float:

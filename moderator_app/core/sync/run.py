@@ -19,6 +19,7 @@ from moderator_app.core.rules import Finding, Severity
 from moderator_app.core.sync import align, stats
 from moderator_app.core.sync import rules as R
 from moderator_app.core.sync.analysis import SyncAnalysis, SyncFinding, analyze
+from moderator_app.core.sync.colour_answers import answered_in_colour, marks
 from moderator_app.core.sync.finer_beat import video_look
 from moderator_app.core.sync.hidden import hides_no_press
 from moderator_app.core.sync.inputs import idle_stretches, inputs
@@ -153,6 +154,9 @@ def analyze_result(result, thresholds: Thresholds | None = None,
     th = thresholds or DEFAULT_THRESHOLDS
     a = analyze(kept, sig, th, offset_s, getattr(result, "run_duration_s", None),
                 input_kinds=kinds, look=video_look(result.video_path, _scan_of(result, scan)))
+    # the frames whose colour alone changed in a mark: a held picture answering presses in
+    # colour (`wait_note`, colour_answers.py)
+    a = replace(a, colour_marks=marks(sig.times, sig.hue))
     return with_silent(a, idle, th.sync_activity_gap_s)
 
 
@@ -333,6 +337,15 @@ def wait_note(f: Finding, a: SyncAnalysis) -> Finding:
             f"{f.message}: the picture answers {len(answered)} presses inside it (video "
             f"{shown} s, at the run's own delay at the offset {a.offset_used_s:.3f} s): a "
             f"game's small changes the scan's share does not count, not a held picture"))
+    coloured = answered_in_colour(f.video_start_s, f.video_end_s, a) \
+        if f.video_start_s is not None else []
+    if coloured:
+        shown = ", ".join(f"{v:.2f}" for v in coloured)
+        return replace(f, severity=Severity.INFO, message=(
+            f"{f.message}: its colour alone changes inside it, in a mark, at video {shown} s "
+            f"and nowhere else, each the answer to a button pressed there at the run's own "
+            f"delay at the offset {a.offset_used_s:.3f} s: a game answering in colour at one "
+            f"brightness (a lamp), not a held picture"))
     return f
 
 
