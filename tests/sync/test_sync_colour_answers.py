@@ -84,3 +84,20 @@ def test_marks_are_frames_whose_colour_moved_in_a_few_tiles():
     hue[4, 0, :LOCAL_TILES + 1] = 9        # one more
     assert marks(times, hue) == (float(times[1]), float(times[3]))
     assert marks(times, None) == ()
+
+
+def test_the_analysis_of_a_run_carries_its_colour_marks(tmp_path, monkeypatch):
+    """Through the seam (`analyze_result`, as `verify --sync` and the window call it): the
+    community sample's analysis holds the frames whose colour moved in a few tiles (review
+    s44 R2: with the line that fills them deleted, the rule was disconnected and no test
+    knew)."""
+    from conftest import REPO
+
+    from moderator_app.core.sync.run import analyze_result
+    from moderator_app.core.verify.pipeline import verify_paths
+
+    monkeypatch.setenv("MODERATOR_APP_CACHE", str(tmp_path / "cache"))
+    a = analyze_result(verify_paths([REPO / "resources" / "samples" / "community-sample"]),
+                       offset_s=1.5)
+    assert len(a.colour_marks) == 269
+    assert [round(t, 3) for t in a.colour_marks[:3]] == [0.1, 0.2, 0.3]
