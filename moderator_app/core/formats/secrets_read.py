@@ -38,7 +38,6 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import math
 import re
 from collections.abc import Iterator
 
@@ -47,6 +46,8 @@ import orjson
 from moderator_app.core.formats.secrets import _PATTERNS, SecretHit, _redact, _stem, markers_of
 from moderator_app.core.formats.secrets_chance import B64_MAP
 from moderator_app.core.formats.secrets_decode import b64_text
+from moderator_app.core.formats.secrets_entropy import _MAX, _mixed, high_entropy
+from moderator_app.core.formats.secrets_entropy import _words as _words  # (secrets_split)
 
 # Key families beyond `secrets._PATTERNS` (which the trajectory's per-line scan also uses):
 # (marker, label, pattern). A prefix and a shape each; every repeat bounded.
@@ -164,16 +165,6 @@ def run_spans(text: str) -> Iterator[tuple[int, str]]:
         yield start, text[start:stop]
         start = mapped.find(_RUN_LEAST, end)
 
-# The null model of (c): the 1st percentile of the Shannon entropy (bits per character) of
-# uniformly random strings over [A-Za-z0-9] of length 20, 21, ... 64 (4,000 draws each,
-# seed 15; scripts in docs/rules-community.md). A key's random part reaches it 99 times in
-# 100; camel-case identifiers and words repeat letters and stay under it (`getElementById2Async`
-# 3.78 bits at 20 characters, the floor 3.62 ... `ControlLeftShiftLeft2` 3.50).
-_FLOOR = (3.62, 3.69, 3.79, 3.83, 3.86, 3.94, 3.98, 4.03, 4.04, 4.09, 4.12, 4.2, 4.22, 4.23,
-          4.28, 4.3, 4.33, 4.36, 4.38, 4.43, 4.43, 4.47, 4.51, 4.51, 4.56, 4.6, 4.6, 4.61,
-          4.63, 4.67, 4.69, 4.69, 4.7, 4.73, 4.75, 4.77, 4.78, 4.8, 4.81, 4.82, 4.84, 4.86,
-          4.88, 4.88, 4.91)
-_MIN, _MAX = 20, 128
 
 # Ids an honest model API log carries (a response's, a tool call's, a message's): random, not
 # secret. And member names saying a value is an id, a digest or a public nonce.
@@ -198,60 +189,6 @@ def _word_before(text: str, at: int) -> str:
     lo = max(0, at - 256)
     cut = max(text.rfind(" ", lo, at), text.rfind("\n", lo, at), text.rfind("\t", lo, at))
     return text[max(lo, cut + 1):at]
-
-
-def _entropy(text: str) -> float:
-    n = len(text)
-    counts: dict[str, int] = {}
-    for c in text:
-        counts[c] = counts.get(c, 0) + 1
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
-
-
-def _mixed(text: str) -> bool:
-    """Upper and lower case and 2+ digits (`secrets._random`'s rule, on text)."""
-    digits = sum(c.isdigit() for c in text)
-    return digits >= 2 and any(c.isupper() for c in text) and any(c.islower() for c in text)
-
-
-def high_entropy(run: str) -> bool:
-    """Whether `run` (a key's alphabet) reads as random: 20-128 characters, mixed (above), and
-    its entropy per character at least the null model's floor for its length; the letters and
-    digits alone are measured (`sk_live_`'s underscores and a base64 key's `+` / `/` are its
-    frame)."""
-    if not _MIN <= len(run) <= _MAX:
-        return False
-    core = "".join(c for c in run if c.isalnum())
-    if len(core) < _MIN or not _mixed(core):
-        return False
-    return _entropy(core) >= _FLOOR[min(len(core), 64) - _MIN] and not _words(run)
-
-
-# A run's letter parts: split at case changes (`requestAnimationFrame60Hz`: request, Animation,
-# Frame, Hz), digits and separators; one letter against a digit (`R1`, `32B`, `v0`, `P1`) is
-# a version's or a size's mark, no part.
-_PARTS = re.compile(r"(?<![0-9])[A-Za-z](?=[0-9])|(?<=[0-9])[A-Za-z](?![A-Za-z])"
-                    r"|([A-Z]?[a-z]+|[A-Z]+(?![a-z]))")
-_VOWELS = frozenset("aeiouyAEIOUY")
-
-
-def _words(run: str) -> bool:
-    """Whether `run` reads as words (an identifier, a model id, a package name), not random:
-    80%+ of its parts' letters in parts of 3+ letters holding a vowel (or acronyms of 3-5
-    capitals: `GGUF`), its parts 4+ letters long on average, and at most one mark more than parts
-(`AKIAA1b2C3d4E5f6G7h8I9` is marks). Uniformly random keys over
-    [A-Za-z0-9] read so 0.46% of the time at 20 characters, 0.07% at 32, 0.03% at 40, none
-    of 20,000 at 64 (seed 15): the null model's miss rate grows by that.
-    `Python3DotElevenVersion2024` 1.0 / 5.5, `DeepSeek-R1-Distill-Qwen-32B-GGUF` 1.0 / 4.6,
-    `sizeEndCentDir64Locator` 1.0 / 4.2 (session 32's review of 5e90ce4)."""
-    found = [m.group(1) for m in _PARTS.finditer(run)]
-    parts = [p for p in found if p]
-    letters = sum(len(p) for p in parts)
-    if not parts or 4 * len(parts) > letters or len(found) > 2 * len(parts) + 1:
-        return False
-    worded = sum(len(p) for p in parts if len(p) >= 3 and (
-        not _VOWELS.isdisjoint(p) or (p.isupper() and len(p) <= 5)))
-    return 5 * worded >= 4 * letters
 
 
 # A run that is a data URI's payload (`data:image/png;base64,iVBOR...`, a 1x1 PNG is 92
