@@ -430,7 +430,8 @@ def _scan(raw: bytes, limit: int) -> list[SecretHit]:
                 continue
             hits.append(SecretHit(label, m.start() + 1, _redact(m.group())))
         if marker in GLUED:
-            glued_over(raw, marker, label, mapped)
+            hits += [SecretHit(label, g.start() + 1, _redact(g.group()))
+                     for g in glued_over(raw, marker, label, mapped)]
     hits.sort(key=lambda h: h.column)
     return hits[:limit]
 

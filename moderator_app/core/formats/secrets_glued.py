@@ -8,28 +8,59 @@ from __future__ import annotations
 import re
 
 from moderator_app.core.formats.secrets_chance import in_binary_base64
+from moderator_app.core.formats.secrets_entropy import high_entropy
 
 # An AWS key id glued to capitals or digits on purpose (review s42 R3: "Q"*64 + an AKIA key +
 # "Q"*64 was published whole, nothing named: the pattern's boundaries never hold there) is
 # passed over inside base64 of binary data like any match there, so `withhold` writes it as
 # `*` and `verify` notes it (`secrets_chance.passing_over`); elsewhere it is not named, as
 # before. Chance glues AKIA and 16 capitals or digits about once in 10^11 base64 characters
-# (none in e_png64, e_jpeg64, e_mime76 or h41_13; h42_13's 5 are QA's own). Not `sk-` or
-# `hf_` glued after a letter: base64url spells `sk-` every ~260 KB, and their greedy patterns
-# would star a screenshot's run to its end.
-GLUED = {b"AKIA": re.compile(rb"AKIA[0-9A-Z]{16}")}
-_GLUE = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# (none in e_png64, e_jpeg64, e_mime76 or h41_13; h42_13's 5 are QA's own).
+#
+# `sk-` and `hf_` glued after a letter or digit (review s43 R4 HIGH: B + `sk-proj-...`,
+# B[:900] + key + B[900:], "Q"*64 + key + "Q"*64, the same with `hf_...`, B base64 of 1,800
+# random bytes, were published whole, nothing named) the same way, bounded by the key's own
+# length (an OpenAI project key is 164 characters, a Hugging Face token `hf_` + 34), never to
+# the run's end: a base64url run of a screenshot spells `sk-` about once in 262,144 characters
+# (`-` is base64url's alone: standard base64 spells neither `sk-` nor `hf_`, and a run of both
+# alphabets is no base64 data: named) and is starred for the match's 160 characters at most.
+# Outside base64 of binary data they are named only when the rest reads as random
+# (`secrets_entropy.high_entropy`, the reader's own test): `risk-Level3-Assessment-2024` or
+# `desk-2024-Q3-plan` glued after a word are words, not keys.
+_UPPER = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+# marker: (the bounded match, the bytes that glue it before (or after, for AKIA), whether a
+# match outside base64 of binary data is named when its rest reads as random)
+GLUED = {
+    b"AKIA": (re.compile(rb"AKIA[0-9A-Z]{16}"), _UPPER, False),
+    b"sk-": (re.compile(rb"sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,160}"), _ALNUM, True),
+    b"hf_": (re.compile(rb"hf_[A-Za-z0-9]{30,64}"), _ALNUM, True),
+}
+# (the random part read by `high_entropy`: its 20-128 characters)
+_TAIL = 128
 
 
-def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]) -> None:
+def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
+               ) -> list[re.Match[bytes]]:
     """Asks `in_binary_base64` (which records it) of each match of `GLUED[marker]` that its
-    pattern's boundaries refused."""
-    glued = GLUED[marker]
+    pattern's boundaries refused (glued before it; AKIA: or after it); gives those to name:
+    not inside base64 of binary data, and random after their marker (above)."""
+    glued, glue, named = GLUED[marker]
+    found: list[re.Match[bytes]] = []
     i = raw.find(marker)
     while i >= 0:
         m = glued.match(raw, i)
-        if m is not None and (i and raw[i - 1] in _GLUE or
-                              m.end() < len(raw) and raw[m.end()] in _GLUE):
-            in_binary_base64(raw, i, m.end(), mapped, label)
+        if m is not None and (i and raw[i - 1] in glue or not named and
+                              m.end() < len(raw) and raw[m.end()] in glue) \
+                and not in_binary_base64(raw, i, m.end(), mapped, label) and named \
+                and _random(m.group()[len(marker):]):
+            found.append(m)
+            i = raw.find(marker, m.end())
+            continue
         i = raw.find(marker, i + 1)
+    return found
 
+
+def _random(rest: bytes) -> bool:
+    """Whether a glued match's rest reads as a key's random part, not words."""
+    return high_entropy(rest[:_TAIL].decode("ascii"))
