@@ -8,6 +8,8 @@ inside a blob on purpose is never published whole (review s41 R2, QA s41 T7)."""
 from __future__ import annotations
 
 import binascii
+import math
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -40,6 +42,11 @@ _IN_WINDOW = 4096
 # other side that decode to binary data by themselves (session 43, redact): 1 KiB of base64 is
 # 768 bytes, of which text keeps 97 % printable; R1's "blob QQQ...AIza... end" has neither.
 _ONE_SIDE = 1024
+# ... and a match whose own `-` / `_` make its run hold both alphabets is passed over only when
+# its long side is this many characters (192 bytes) of dense data (`_dense`): chance never
+# writes `-` or `_` in standard base64, so the bytes around it must show they are a file's.
+_DENSE_MIN = 256
+_DENSE = 6.0
 # A wrapping's lines (MIME's 76 columns, PEM's 64) are this long at least: shorter lines
 # broken by `\n` are a text's words, which decode to no text either.
 _WRAP_MIN = 48
@@ -73,12 +80,23 @@ def passing_over() -> Iterator[list[tuple[bytes, int, int, str]]]:
 def _no_data(raw: bytes, lo: int, hi: int) -> bool:
     """Whether the run `raw[lo:hi]` is no base64 data: it continues a URL's path
     (`s3://bucket/...`: the run starts at the `//` after the scheme's colon), or it holds
-    characters of both alphabets."""
+    characters of both alphabets (`_mixed`)."""
+    return _url_path(raw, lo) or _mixed(raw, lo, hi, lo, lo)
+
+
+def _url_path(raw: bytes, lo: int) -> bool:
+    """Whether the run at `lo` continues a URL's path (above)."""
     k = raw.rfind(b"://", max(0, lo - _URL_BACK), lo + 2)
-    if k >= 0 and not raw[k + 3:lo].translate(None, _URL_PATH):
-        return True
-    return (raw.find(b"+", lo, hi) >= 0 or raw.find(b"/", lo, hi) >= 0) and \
-        (raw.find(b"-", lo, hi) >= 0 or raw.find(b"_", lo, hi) >= 0)
+    return k >= 0 and not raw[k + 3:lo].translate(None, _URL_PATH)
+
+
+def _mixed(raw: bytes, lo: int, hi: int, start: int, end: int) -> bool:
+    """Whether `raw[lo:hi]` outside `raw[start:end]` holds characters of both alphabets."""
+    def has(chars: bytes) -> bool:
+        return any(raw.find(c, a, b) >= 0 for c in (chars[:1], chars[1:])
+                   for a, b in ((lo, start), (end, hi)))
+
+    return has(b"+/") and has(b"-_")
 
 
 def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
@@ -112,8 +130,15 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
         hi = len(raw) if hi < 0 else hi
         named = _no_data(raw, lo, hi)
         cache[1:] = [(lo, hi, named), None]
+    dense = False
     if named:
-        return False  # (a URL's path, both alphabets: no run of data around it)
+        if not _mixed(raw, lo, hi, start, end) and not _url_path(raw, lo):
+            # both alphabets by the match's own `-` / `_` (a key shape in standard base64: no
+            # chance writes it; QA s43 T7: h43_16's `xoxb-`, `ghp_` at a picture's first or
+            # last characters): passed over only where the rest is dense data (`_dense`)
+            dense = True
+        else:
+            return False  # (a URL's path, both alphabets: no run of data around it)
     before, after = start - lo, hi - min(end, start + _KEY_SPAN)
     joined = None
     if (before < _IN_RUN or after < _IN_RUN) and (
@@ -124,7 +149,10 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
             after = len(joined[0]) - before - min(end - start, _KEY_SPAN)
     if before < _IN_RUN and after < _ONE_SIDE or after < _IN_RUN and before < _ONE_SIDE:
         return False  # (a key glued to a word: no run of data on either side)
-    if joined is not None or before < _IN_RUN or after < _IN_RUN:
+    if dense:
+        side = _side(raw, lo, hi, start, end, joined, before >= after)
+        binary = len(side) >= _DENSE_MIN and _dense(side)
+    elif joined is not None or before < _IN_RUN or after < _IN_RUN:
         binary = _side_binary(raw, lo, hi, start, end, joined, before >= after)
     else:
         binary = _window_binary(raw, lo, hi, start, end, cache)
@@ -167,9 +195,16 @@ def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
     starts in them); None when the pieces are no wrapping's lines (all but the last and the
     match's of one length, a multiple of 4 and `_WRAP_MIN` or more; the last no longer)."""
     pieces = _pieces(raw, mapped, lo, hi, start, end, _IN_WINDOW)
+    # (the text before a blob is no line of it: a command's last word, `openssl base64\n`, or
+    # a PEM header, `-----BEGIN CERTIFICATE-----\n` (QA s43 T7: h43_16's 64 / 72-column
+    # breaks, e_pem64's line 6): a first piece of another width than the blob's lines is left)
+    inner = [b - a for a, b in pieces[1:-1] if (a, b) != (lo, hi)]
+    if pieces[0] != (lo, hi) and inner and pieces[0][1] - pieces[0][0] != inner[0]:
+        del pieces[0]
     # (the match's own piece may be longer: a view that removed the breaks inside a token,
-    # `secrets._rejoined`, reads it)
-    if not _one_width(pieces, (lo, hi)):
+    # `secrets._rejoined`, reads it; and so may another piece twice or 3 times the width, the
+    # view removed the breaks inside another marker-led run: QA s43 h43_16 line 147)
+    if not _one_width(pieces, (lo, hi), multiples=True):
         return None  # (lines of text, or no wrapping's: not one run)
     run = b"".join(raw[a:b] for a, b in pieces)
     at = sum(b - a for a, b in pieces if b <= start) + start - next(
@@ -191,13 +226,16 @@ def wrapped_run(raw: bytes, mapped: bytes, lo: int, hi: int, ahead: int
     return b"".join(raw[a:b] for a, b in pieces), pieces[-1][1]
 
 
-def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None) -> bool:
-    """Whether `pieces` are a wrapping's lines: all but the last (and `own`) of one width, a
-    multiple of 4 and `_WRAP_MIN` or more, the last no wider."""
+def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None,
+               multiples: bool = False) -> bool:
+    """Whether `pieces` are a wrapping's lines: all but the last (and `own`) of one width (or,
+    `multiples`, of multiples of the narrowest), a multiple of 4 and `_WRAP_MIN` or more, the
+    last no wider."""
     widths = {b - a for a, b in pieces[:-1] if (a, b) != own}
     last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != own else 0
-    return len(widths) == 1 and min(widths) >= _WRAP_MIN and not min(widths) % 4 \
-        and last <= min(widths)
+    width = min(widths, default=0)
+    return (len(widths) == 1 or multiples and not any(w % width for w in widths)) \
+        and width >= _WRAP_MIN and not width % 4 and last <= width
 
 
 def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, reach: int,
@@ -229,11 +267,11 @@ def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, r
     return pieces
 
 
-def _side_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
-                 joined: tuple[bytes, int] | None, left: bool) -> bool:
-    """Whether the long side of the match (`left`: before it) decodes to binary data by
-    itself: up to `_IN_WINDOW` of its characters, in the run's own 4-character groups (from
-    the run's start), the match's own characters not read."""
+def _side(raw: bytes, lo: int, hi: int, start: int, end: int,
+          joined: tuple[bytes, int] | None, left: bool) -> bytes:
+    """The long side of the match (`left`: before it): up to `_IN_WINDOW` of its characters,
+    in the run's own 4-character groups (from the run's start), the match's own characters
+    not read."""
     run, at = joined if joined is not None else (raw[lo:hi], start - lo)
     stop = at + min(end - start, _KEY_SPAN)
     if left:
@@ -242,5 +280,25 @@ def _side_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
     else:
         a = -(-stop // 4) * 4
         b = a + (min(len(run), a + _IN_WINDOW) - a) // 4 * 4
-    return b - a >= _ONE_SIDE - 4 and _binary(run[a:b])
+    return run[a:b]
+
+
+def _side_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
+                 joined: tuple[bytes, int] | None, left: bool) -> bool:
+    """Whether the long side of the match (`_side`) decodes to binary data by itself."""
+    side = _side(raw, lo, hi, start, end, joined, left)
+    return len(side) >= _ONE_SIDE - 4 and _binary(side)
+
+
+def _dense(side: bytes) -> bool:
+    """Whether base64 characters decode to dense data: a picture's or a compressed stream's
+    bytes, `_DENSE` bits a byte or more (random bytes hold ~7.1 over 192 bytes, a PNG's or
+    GIF's 300-3,000 ~7.5-7.9), not a few bytes repeated (`ab/+` * 30 or "Q" * 900: 1.6)."""
+    try:
+        data = binascii.a2b_base64(side.translate(TO_STD))
+    except (binascii.Error, ValueError):
+        return False
+    counts = Counter(data)
+    n = len(data)
+    return -sum(k / n * math.log2(k / n) for k in counts.values()) >= _DENSE
 

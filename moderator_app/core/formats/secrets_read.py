@@ -135,8 +135,12 @@ _RUNS = re.compile(f"(?<![{_TOKEN}+/])[{_TOKEN}+/]{{20,4096}}={{0,2}}")
 # reader, joined before it is read (docs/rules-community.md: base64 payloads are never flagged).
 # (Anchored at a line's start: unanchored, each character of a long run began a 76-character
 # try, 0.8 s a MiB.)
-_WRAPPED = re.compile(r"(?m)^((?:[A-Za-z0-9+/]{60,76}\r?\n){1,65536})([A-Za-z0-9+/]{0,76}={0,2})"
-                      r"(?![A-Za-z0-9+/=])")
+# (Either alphabet, `-` and `_` too: a key's shape written over a wrapped blob's characters,
+# QA s43 T7's h43_16 and e_pem64 line 6, cut the blob there, and the two lines joined read
+# as a key cut at a line break; the raw line's own scan asks the key's place in the blob,
+# `secrets_chance.in_binary_base64` over the breaks.)
+_WRAPPED = re.compile(r"(?m)^((?:[A-Za-z0-9+/_\-]{60,76}\r?\n){1,65536})"
+                      r"([A-Za-z0-9+/_\-]{0,76}={0,2})(?![A-Za-z0-9+/=_\-])")
 _RUN = 128
 _STRINGS = 4096
 # (`_RUNS`' character class is `secrets_chance.B64_MAP`'s, `a` in a run and a space out of

@@ -11,6 +11,7 @@ it in an info note, `secret.redacted` (session 42, redact; the lead's decision o
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from moderator_app.core.formats.secrets import _ESCAPE, SecretHit, _redact, _regex, _unescaped
@@ -44,6 +45,10 @@ def public_hit(seen: bytes) -> SecretHit | None:
             other.setdefault(raw[start:end], label)
     for key, label in other.items():
         at = seen.find(key)
+        if at < 0 and b"\\" in seen:
+            for piece in _over_breaks(seen, key):
+                spans.add(piece)
+                labels.setdefault(piece, label)
         while at >= 0:
             spans.add((at, at + len(key)))
             labels.setdefault((at, at + len(key)), label)
@@ -54,6 +59,27 @@ def public_hit(seen: bytes) -> SecretHit | None:
     start, end = ordered[0]
     return SecretHit(labels[ordered[0]] or "key", start + 1, _redact(seen[start:end]),
                      redact=ordered)
+
+
+# A key passed over in the view with a wrapping's escaped breaks removed (`secrets._rejoined`:
+# a shape across a 64-column `\n` of base64 of binary data, QA s43 h43_16, e_pem64) is written
+# in the line in pieces: each piece is starred, the breaks kept.
+_BREAK = re.compile(rb"(?:\\[rn])+")
+
+
+def _over_breaks(seen: bytes, key: bytes) -> list[tuple[int, int]]:
+    """The places of `key`'s pieces in `seen` where it is written cut by escaped line breaks
+    (its first such writing), or []."""
+    m = re.compile(rb"(?:\\[rn])*".join(re.escape(key[i:i + 1]) for i in range(len(key))))
+    found = m.search(seen)
+    if found is None:
+        return []
+    pieces, at = [], found.start()
+    for brk in _BREAK.finditer(seen, found.start(), found.end()):
+        pieces.append((at, brk.start()))
+        at = brk.end()
+    pieces.append((at, found.end()))
+    return [(a, b) for a, b in pieces if b > a]
 
 
 def redacted(out: bytes, spans: tuple[tuple[int, int], ...]) -> bytes:
