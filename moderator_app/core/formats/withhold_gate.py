@@ -15,6 +15,7 @@ from moderator_app.core.formats.secrets_public import has_format, named_value_ne
 from moderator_app.core.formats.secrets_redact import public_hit
 from moderator_app.core.formats.secrets_split import SplitWatch, split_hits
 from moderator_app.core.formats.secrets_text import is_text
+from moderator_app.core.formats.secrets_unwrap import _is_deflated
 from moderator_app.core.formats.withhold_events import public_seen
 
 # `verify` on a community log (`secret.suspect`) asks each line's public part what `withhold`
@@ -209,14 +210,18 @@ def _public_hit(raw: bytes) -> SecretHit | None:
 # what `scan_public` finds in decoded bytes (`_view_hit`: the key patterns' and the JSON web
 # token's, a private key block's, a URL's password's): chance writes a 3-byte marker in random
 # bytes about once in 16 MB, so an honest screenshot log is asked a line in thousands.
+# A compressed stream's payload is asked too (review s43 R6: `data:application/gzip;base64,`
+# + base64 of gzip of 3 KB of noise, a key, 9 KB more: `withhold` inflates it and refused,
+# `verify` named nothing): gzip, zlib (`secrets_unwrap._is_deflated`), xz, bzip2, zstd.
 PAYLOAD = 4096
 _DECODED_MARKERS = (b"eyJ", b"PRIVATE KEY", b"://")
+_STREAM_HEADS = (b"\xfd7zXZ\x00", b"BZh", b"\x28\xb5\x2f\xfd")
 
 
 def payload_spots(data: bytes, lo: int, hi: int, markers: tuple[bytes, ...]) -> list[int]:
     """Offsets from `lo` of the payloads of `data[lo:hi]` (above) worth asking: decoded from
-    the run's start (its own 4-character groups), text, or holding one of `markers` (the key
-    patterns', `secrets.MARKERS`) or `_DECODED_MARKERS`. A `find` on the range mapped once
+    the run's start (its own 4-character groups), text, a compressed stream, or holding one of
+    `markers` (the key patterns', `secrets.MARKERS`) or `_DECODED_MARKERS`. A `find` on the range mapped once
     (C speed), then each payload decoded once."""
     mapped = data[lo:hi].translate(B64_MAP)
     spots: list[int] = []
@@ -233,7 +238,7 @@ def payload_spots(data: bytes, lo: int, hi: int, markers: tuple[bytes, ...]) -> 
         except (binascii.Error, ValueError):
             got = b""
         if got and (markers_of(got, markers) or markers_of(got, _DECODED_MARKERS)
-                    or is_text(got)):
+                    or got.startswith(_STREAM_HEADS) or _is_deflated(got) or is_text(got)):
             spots.append(a)
         i = mapped.find(_PAYLOAD_NEEDLE, b)
     return spots
