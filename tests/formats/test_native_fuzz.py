@@ -1055,7 +1055,7 @@ def test_reports_identical_screenshots_holding_secrets_markers(monkeypatch):
     (which sent it through Python line by line), and both engines give the same report: no
     finding for a near miss, the exact line for a real key beside it."""
     events = make_run_events(60, seed=3, text_bytes=600, shape="base64")
-    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x"),
+    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x="),
                      (30, "xoxb-" + "A1b2C3d4E5" * 2), (31, "xox" * 200)):
         shot = events[at]["payload"]["screenshot"]
         shot["data"] = shot["data"][:100] + text + shot["data"][100:]
@@ -1083,7 +1083,7 @@ def test_index_path_scans_secrets_markers_without_examine_line(monkeypatch, engi
     if engine == "python":
         monkeypatch.setattr(native, "JCS", None)
     events = make_run_events(60, seed=3, text_bytes=600, shape="base64")
-    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x"),
+    for at, text in ((10, "xoxq"), (11, "AKIAxyz"), (12, "AIzaShort"), (13, "hf_x="),
                      (30, "xoxb-" + "A1b2C3d4E5" * 2), (31, "xox" * 200)):
         shot = events[at]["payload"]["screenshot"]
         shot["data"] = shot["data"][:100] + text + shot["data"][100:]

@@ -132,10 +132,13 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
         cache[1:] = [(lo, hi, named), None]
     dense = False
     if named:
-        if not _mixed(raw, lo, hi, start, end) and not _url_path(raw, lo):
+        if not _mixed(raw, lo, hi, start, end) and not _url_path(raw, lo) and (
+                start - lo < _IN_RUN or hi - min(end, start + _KEY_SPAN) < _IN_RUN):
             # both alphabets by the match's own `-` / `_` (a key shape in standard base64: no
             # chance writes it; QA s43 T7: h43_16's `xoxb-`, `ghp_` at a picture's first or
-            # last characters): passed over only where the rest is dense data (`_dense`)
+            # last characters, or across a wrapping's break), within `_IN_RUN` of its piece's
+            # edge: passed over only where the rest is dense data (`_dense`); in the middle of
+            # a run it is named (a Slack token glued inside a screenshot, session 42)
             dense = True
         else:
             return False  # (a URL's path, both alphabets: no run of data around it)

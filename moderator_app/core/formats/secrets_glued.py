@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from moderator_app.core.formats.secrets_chance import in_binary_base64
+from moderator_app.core.formats.secrets_chance import _IN_RUN, B64_MAP, in_binary_base64
 from moderator_app.core.formats.secrets_entropy import high_entropy
 
 # An AWS key id glued to capitals or digits on purpose (review s42 R3: "Q"*64 + an AKIA key +
@@ -24,7 +24,8 @@ from moderator_app.core.formats.secrets_entropy import high_entropy
 # the run's end: a base64url run of a screenshot spells `sk-` about once in 262,144 characters
 # (`-` is base64url's alone: standard base64 spells neither `sk-` nor `hf_`, and a run of both
 # alphabets is no base64 data: named) and is starred for the match's 160 characters at most.
-# Outside base64 of binary data they are named only when the rest reads as random
+# Outside base64 of binary data they are named only inside a run of 64+ base64 characters
+# (`_in_blob`) and when the rest reads as random
 # (`secrets_entropy.high_entropy`, the reader's own test): `risk-Level3-Assessment-2024` or
 # `desk-2024-Q3-plan` glued after a word are words, not keys.
 _UPPER = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -53,12 +54,19 @@ def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
         if m is not None and (i and raw[i - 1] in glue or not named and
                               m.end() < len(raw) and raw[m.end()] in glue) \
                 and not in_binary_base64(raw, i, m.end(), mapped, label) and named \
-                and _random(m.group()[len(marker):]):
+                and _in_blob(raw, i) and _random(m.group()[len(marker):]):
             found.append(m)
             i = raw.find(marker, m.end())
             continue
         i = raw.find(marker, i + 1)
     return found
+
+
+def _in_blob(raw: bytes, at: int) -> bool:
+    """Whether `_IN_RUN` base64 characters glue the match at `at` from before: a key hidden
+    inside a blob, not a word's tail (`task-task-ghp_...`: `sk-` after `ta` is a word, the
+    token it runs into is named by its own pattern)."""
+    return at >= _IN_RUN and b" " not in raw[at - _IN_RUN:at].translate(B64_MAP)
 
 
 def _random(rest: bytes) -> bool:
