@@ -197,11 +197,12 @@ def _word_before(text: str, at: int) -> str:
 
 # A run that is a data URI's payload (`data:image/png;base64,iVBOR...`, a 1x1 PNG is 92
 # characters), or whose base64 decodes to a file's magic bytes (PNG, JPEG, GIF, WebP/RIFF,
-# PDF, zlib, gzip): a picture or a file, not a key.
+# PDF, zlib, gzip, bzip2, zstd, xz): a picture or a file, not a key.
 _MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF", b"%PDF", b"\x78\x9c", b"\x1f\x8b",
           b"OggS", b"ID3", b"fLaC", b"\x1a\x45\xdf\xa3", b"PK\x03\x04", b"wOF2", b"wOFF",
           b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x18ftyp", b"\x00\x00\x00\x1cftyp",
-          b"\x00\x00\x00\x20ftyp")  # (audio: Ogg, MP3's ID3, FLAC; WebM; zip; fonts; TIFF; MP4)
+          b"\x00\x00\x00\x20ftyp", b"BZh", b"\x28\xb5\x2f\xfd", b"\xfd7zXZ")
+# (audio: Ogg, MP3's ID3, FLAC; WebM; zip; fonts; TIFF; MP4; bzip2, zstd, xz: session 44)
 
 
 def _honest(run: str, name: str, before: str = "") -> bool:

@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from moderator_app.core.formats import native
+from moderator_app.core.formats.secrets_chance import B64_MAP, wrapped_run
 from moderator_app.core.formats.secrets_text import is_text
-from moderator_app.core.formats.secrets_unwrap import unwrapped
+from moderator_app.core.formats.secrets_unwrap import WORK_MAX, may_unwrap, unwrapped
 
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
@@ -28,6 +29,7 @@ _HEX_CHARS = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in ran
 _NOT_HEX = b"0123456789abcdefABCDEF"
 _NOT_LOWER = bytes(c for c in range(256) if not 97 <= c <= 122)
 _B64_MIN = 24
+_BREAKS = (b"\\n", b"\\r")  # (escaped line breaks after a base64 line: `openssl base64`'s)
 _HEX_MIN = 32
 _TEXT_MAX = 1 << 20  # decoded text of base64 / hex runs a line read by the detectors
 _BYTES_MAX = 16 << 20  # bytes decoded from base64 / hex runs a line
@@ -60,7 +62,10 @@ def _runs_py(data: bytes, table: bytes, least: int) -> Iterator[tuple[int, int]]
 
 def b64_text(run: bytes) -> bytes | None:
     """The text a base64 run (either alphabet, its padding optional) decodes to, or None
-    when it is no base64 or its bytes are no text (`is_text`)."""
+    when it is no base64 or its bytes are no text (`is_text`). (Not through `unwrapped`: the
+    high-entropy rule asks it of every 20-128-character piece of a screenshot's base64, and
+    the wrappers' tests cost e_jpeg64 ~8 %; a compressed stream is told by its magic,
+    `secrets_read._MAGIC`.)"""
     decoded = _b64(run)
     return decoded if decoded is not None and is_text(decoded) else None
 
@@ -80,11 +85,14 @@ def _b64(run: bytes) -> bytes | None:
 
 def run_views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     """`secrets_decode.views`' base64 and hex views of `raw` (the module's docstring)."""
-    text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
+    text_left, bytes_left, work = _TEXT_MAX, _BYTES_MAX, [WORK_MAX]
+    mapped, after = b"", 0
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
             if bytes_left <= 0:
                 break
+            if start < after:
+                continue  # (a wrapped blob's later lines: read with its first)
             if end - start > _RUN_MAX:
                 continue
             if start and raw[start - 1] == 92 and raw[start] in b"nrt" \
@@ -95,10 +103,17 @@ def run_views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
             got = _b64(run) if how is BASE64 else _hex(run)
             if got is None:
                 continue
+            if how is BASE64 and raw[end:end + 2] in _BREAKS and may_unwrap(got):
+                # (a compressed blob wrapped at 64 or 76 columns: its first line's bytes tell
+                # its wrapper, its key is lines on; read whole, QA s43 h43_07, QA s42 h42_07)
+                mapped = mapped or raw.translate(B64_MAP)
+                blob = wrapped_run(raw, mapped, start, end, _RUN_MAX)
+                if blob is not None and (whole := _b64(blob[0])) is not None:
+                    run, got, after = blob[0], whole, blob[1]
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
             if not text and how is BASE64 and text_left > 0 and (
-                    inner := unwrapped(got, is_text, run, text_left)) is not None:  # (UTF-16, gzip, rot13)
+                    inner := unwrapped(got, is_text, run, text_left, work)) is not None:  # (UTF-16, gzip, rot13)
                 how_in, got, text = inner[0], inner[1], True
             else:
                 how_in = how

@@ -1,0 +1,159 @@
+"""The spellings still published after session 43, by family (session 44, spell; issue 15, QA
+s43 T6, QA s42 T5, review s43 R3): base64 of bzip2, zstd and raw deflate. Each family is asked
+with keys of its own through the engine (`scan_public`), verify's gate and `withhold_log`
+(`refused_and_named`); honest look-alikes stay quiet in all three. Each key here is published
+on 97c1811 (the family's test fails there)."""
+
+from __future__ import annotations
+
+import base64
+import bz2
+import gzip
+import random
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+import zstandard
+from secretshelp import obs_line, quiet, refused_and_named
+
+from moderator_app.core.formats import secrets_chance, secrets_unwrap
+from moderator_app.core.formats.secrets_unwrap import INFLATED, WORK_MAX
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+PROSE = b"press fire when the gem turns green, then take the west stair to the bell tower\n"
+
+KEYS = [("Docker token", "dckr_pat_" + "QA44familyBz0aB1cD2eF3gH4iJ5kL"),
+        ("GitHub token", "ghs_" + "QA44family0aB1cD2eF3gH4iJ5kL6mN7oP8qR9"),
+        ("Slack app token", "xapp-1-A04QA44FAM-" + "1234567890123-" + "0aB1cD2eF3gH4iJ5kL6mN7oP8qR9")]
+
+
+def _comments(n: int) -> str:
+    """`n` lines of varied comment words (a config's head)."""
+    rng = random.Random(44)
+    words = ("the", "gem", "turns", "green", "press", "fire", "west", "stair", "bell", "tower")
+    return "".join("# " + " ".join(rng.choice(words) for _ in range(9)) + "\n" for _ in range(n))
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    pack = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return pack.compress(data) + pack.flush()
+
+
+PACKS = {"bzip2": lambda d: bz2.compress(d, 9),
+         "zstd": lambda d: zstandard.ZstdCompressor(level=3).compress(d),
+         "raw deflate": _raw_deflate}
+
+
+@pytest.mark.parametrize("pack", list(PACKS))
+@pytest.mark.parametrize("label, key", KEYS, ids=[k[0] for k in KEYS])
+def test_a_key_in_base64_of_bzip2_zstd_or_raw_deflate_is_refused(tmp_path, pack, label, key):
+    """QA s43 h43_05 (`bzip2 -c docker.env | base64 -w0`), h43_06 (`zstd -c`), QA s42 h42_06
+    (node's `zlib.deflateRawSync`, no header): bzip2 and zstd told by their magic, raw deflate
+    by its first 16 bytes inflated printable; their first 4 KiB read as the run's text."""
+    blob = base64.b64encode(PACKS[pack](f"# env\nTOKEN={key}\n".encode() + PROSE)).decode()
+    hit = refused_and_named(tmp_path, obs_line(f"$ {pack} k.env | base64 -w0\n{blob}"),
+                            INFLATED, "base64 of a secret")
+    assert hit.how == f"{INFLATED} ({label})"
+
+
+def test_qa_s43_and_s42_lines_are_named_with_their_keys(tmp_path):
+    import qa_hostile_s42 as h42
+    import qa_hostile_s43 as h43
+
+    for n, summary in enumerate([h43.DCKR_B, h43.PYPI_Z, h42.GHS_D]):
+        (tmp_path / str(n)).mkdir()
+        refused_and_named(tmp_path / str(n), obs_line(summary), INFLATED)
+
+
+def test_honest_bzip2_zstd_raw_deflate_and_pictures_are_published(tmp_path):
+    noise = random.Random(44).randbytes(3000)
+    # (raw deflate of short prose, under 128 characters of base64, is still a high-entropy
+    # run, as on 97c1811: it has no magic to tell it by, and reading every screenshot piece
+    # through the wrappers cost e_jpeg64 ~8 %)
+    summaries = [f"$ {name} notes.txt | base64 -w0\n"
+                 + base64.b64encode(pack(PROSE * 5)).decode() for name, pack in PACKS.items()
+                 if name != "raw deflate"]
+    summaries += [f"frame {name} " + base64.b64encode(pack(noise)).decode()
+                  for name, pack in PACKS.items()]
+    summaries.append("png " + base64.b64encode(b"\x89PNG\r\n\x1a\n" + noise).decode())
+    for n, summary in enumerate(summaries):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(summary))
+
+
+def test_a_line_of_bzip2_bombs_decodes_four_blocks_and_no_more():
+    """bzip2 decodes a block whole before its first byte (a 49-byte stream of 40 MB of zeros:
+    ~3.5 ms): each stream pays its block size (`BZh9`: 900 kB) out of the line's 4 MiB, so a
+    line of bombs decodes four and reads the fifth on as no wrapper's."""
+    bomb = bz2.compress(bytes(40 << 20), 9)
+    budget = [WORK_MAX]
+    got = [secrets_unwrap.unwrapped(bomb, lambda b: True, budget=budget) for _ in range(5)]
+    assert got[:4] == [(INFLATED, bytes(4096))] * 4 and got[4] is None
+    assert budget == [WORK_MAX - 4 * 900_000]
+    small = bz2.compress(PROSE, 1)  # (`BZh1`: 100 kB a block, five more of them fit)
+    assert [secrets_unwrap._unbzip2(small, 1 << 20, budget) for _ in range(6)] == [PROSE] * 5 + [None]
+
+
+def test_a_zstd_bomb_decodes_its_first_4_kib():
+    bomb = zstandard.ZstdCompressor(level=19).compress(bytes(64 << 20))
+    assert len(bomb) < 4096
+    assert secrets_unwrap._unzstd(bomb, 1 << 20, [WORK_MAX]) == bytes(4096)
+
+
+def _wrapped(blob: bytes, width: int, brk: str = "\n") -> str:
+    text = base64.b64encode(blob).decode()
+    return brk.join(text[i:i + width] for i in range(0, len(text), width))
+
+
+@pytest.mark.parametrize("width, brk", [(64, "\n"), (76, "\n"), (76, "\r\n"), (72, "\n")])
+def test_a_key_in_a_wrapped_gzip_blob_is_refused(tmp_path, width, brk):
+    """QA s43 h43_07 (`gzip -c | openssl base64`: 64 columns), QA s42 h42_07 (`base64`: 76):
+    the gzip header on the blob's first line, the key lines on; the lines read as one run."""
+    key = "ghs_" + "QA44wrapped0aB1cD2eF3gH4iJ5kL6mN7oP8qR"
+    blob = gzip.compress(_comments(8).encode() + f"TOKEN={key}\n".encode())
+    summary = "$ gzip -c k.env | openssl base64\n" + _wrapped(blob, width, brk)
+    assert summary.count(brk) >= 3
+    hit = refused_and_named(tmp_path, obs_line(summary), INFLATED, "base64 of a secret")
+    assert hit.how == f"{INFLATED} (GitHub token)"
+
+
+def test_qa_s43_h43_07_and_s42_h42_07_are_named(tmp_path):
+    import qa_hostile_s42 as h42
+    import qa_hostile_s43 as h43
+
+    for n, summary in enumerate([h43.XAPP_G, h42.GOC_G]):
+        (tmp_path / str(n)).mkdir()
+        refused_and_named(tmp_path / str(n), obs_line(summary), INFLATED)
+
+
+def test_honest_wrapped_gzip_and_pictures_are_published(tmp_path):
+    noise = random.Random(45).randbytes(2000)
+    for n, summary in enumerate([
+            "$ gzip -c notes.txt | openssl base64\n" + _wrapped(gzip.compress(PROSE * 40), 64),
+            "$ base64 shot.png\n" + _wrapped(b"\x89PNG\r\n\x1a\n" + noise, 76),
+            "$ gzip -c blob | base64\n" + _wrapped(gzip.compress(noise), 76, "\r\n")]):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(summary))
+
+
+def test_a_wrapped_run_is_its_lines_of_one_width_joined():
+    """`secrets_chance.wrapped_run`: from the first line, over escaped breaks, lines of one
+    width (a multiple of 4, 48+) and a last no wider; the end of the last line in the line."""
+    lines = [b"A" * 64, b"B" * 64, b"C" * 20]
+    raw = b'{"s": "head\\n' + b"\\n".join(lines) + b'"}'
+    lo = raw.index(b"A")
+    mapped = raw.translate(secrets_chance.B64_MAP)
+    run, end = secrets_chance.wrapped_run(raw, mapped, lo, lo + 64, 1 << 20)
+    assert run == b"".join(lines) and raw[end:] == b'"}'
+    two = b'"' + b"A" * 76 + b"\\r\\n" + b"B" * 60 + b'"'  # (h42_07: two lines, the first counted)
+    assert secrets_chance.wrapped_run(two, two.translate(secrets_chance.B64_MAP), 1, 77,
+                                      1 << 20) == (b"A" * 76 + b"B" * 60, len(two) - 1)
+    for bad in (b'"' + b"A" * 64 + b"\\n" + b"B" * 60 + b"\\n" + b"C" * 10 + b'"',  # (widths)
+                b'"' + b"A" * 64 + b"\\n" + b"B" * 70 + b'"',  # (the last wider)
+                b'"' + b"A" * 40 + b"\\n" + b"B" * 40 + b"\\n" + b"C" * 4 + b'"',  # (under 48)
+                b'"' + b"A" * 64 + b'"'):  # (no break)
+        assert secrets_chance.wrapped_run(bad, bad.translate(secrets_chance.B64_MAP), 1, 65,
+                                          1 << 20) is None, bad
