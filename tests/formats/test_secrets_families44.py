@@ -157,3 +157,58 @@ def test_a_wrapped_run_is_its_lines_of_one_width_joined():
                 b'"' + b"A" * 64 + b'"'):  # (no break)
         assert secrets_chance.wrapped_run(bad, bad.translate(secrets_chance.B64_MAP), 1, 65,
                                           1 << 20) is None, bad
+
+
+def _words(data: bytes) -> list[int]:
+    data += b"\0" * (len(data) % 2)
+    return [data[i] | data[i + 1] << 8 for i in range(0, len(data), 2)]  # (little-endian)
+
+
+def od_o2(data: bytes) -> str:
+    """`od -A x -t o2`: hex offsets 6 wide, 2-byte words in octal 6 wide (as wide as them)."""
+    w = _words(data)
+    rows = [f"{8 * i * 2:06x}" + "".join(f" {v:06o}" for v in w[8 * i:8 * i + 8])
+            for i in range((len(w) + 7) // 8)]
+    return "\n".join([*rows, f"{len(data):06x}"])
+
+
+def hexdump_x(data: bytes) -> str:
+    """`hexdump -x`: offsets 7 wide, 2-byte words in hex, 4 spaces apart."""
+    w = _words(data)
+    rows = [f"{16 * i:07x}" + "".join(f"    {v:04x}" for v in w[8 * i:8 * i + 8])
+            for i in range((len(w) + 7) // 8)]
+    return "\n".join([*rows, f"{len(data):07x}"])
+
+
+WORD_KEYS = [("GitLab runner token", "glrt-" + "QA44odWords0aB1cD2eF3gH4iJ5kL"),
+             ("GitHub token", "github_pat_11" + "QA44HEXDUMPX0aB1cD2eF3_" + "gH4iJ5kL6mN7oP8qR9sT0uV1"
+              "wX2yZ3aB4cD5eF6gH7iJ8kL9mN0oP1qR2sT3uV4wX5"),
+             ("Stripe restricted key", "rk_live_" + "QA44odWords0aB1cD2eF3gH4iJ5kL6mN7oP8q")]
+
+
+@pytest.mark.parametrize("spell", [od_o2, hexdump_x], ids=["od -A x -t o2", "hexdump -x"])
+@pytest.mark.parametrize("label, key", WORD_KEYS, ids=[k[0] for k in WORD_KEYS])
+def test_a_key_in_2_byte_words_of_od_o2_or_hexdump_x_is_refused(tmp_path, spell, label, key):
+    """QA s43 h43_01 (`od -A x -t o2`: the offsets as wide as the octal words were read as
+    words, two bytes between every 16 of the key's) and QA s42 h42_02 (`hexdump -x`: groups 4
+    spaces apart were no dump's)."""
+    body = f"TOKEN={key}\n".encode()
+    hit = refused_and_named(tmp_path, obs_line(f"$ dump k.env\n{spell(body)}"))
+    assert hit.label == label, hit
+
+
+def test_qa_s43_h43_01_and_s42_h42_02_are_named(tmp_path):
+    import qa_hostile_s42 as h42
+    import qa_hostile_s43 as h43
+
+    for n, summary in enumerate([h43.GLRT_X, h42.GHPAT_X]):
+        (tmp_path / str(n)).mkdir()
+        refused_and_named(tmp_path / str(n), obs_line(summary))
+
+
+def test_honest_word_dumps_are_published(tmp_path):
+    for n, summary in enumerate([od_o2(PROSE * 3), hexdump_x(PROSE * 3),
+                                 hexdump_x(random.Random(46).randbytes(400)),
+                                 "year    2019    2020    2021    2022    2023    2024"]):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(summary))

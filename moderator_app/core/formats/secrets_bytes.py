@@ -80,14 +80,15 @@ _DEC_SEPS = b" \t\r\n\\nrt"
 # per line (a 180 KB line cost 55 s to verify and withhold; session 35's review V3).
 _DSEP = rb"(?:  ?|:|-)"
 _END = rb"(?![0-9A-Za-z_])"
-# (and 3+ eight-digit groups: `xxd -g4`, review V4)
+# (and 3+ eight-digit groups: `xxd -g4`, review V4; 4-digit groups 4 spaces apart: `hexdump
+# -x`'s, session 44, QA s42 h42_02, read as `od -x`'s words by `secrets_words`)
 # A piece starts not inside a word, or right after an escaped line break (`\n66 6f`): its
 # first hex digit first, the lookbehinds after it over that digit, as `ARRAY`'s (where they
 # opened it, `re` tried it at every byte: ~60 ns a byte of text whose 4-digit numbers open
 # the gate; session 37, mendviews: the od -c view's decoded text, e_odc)
 _PIECE = (rb"[0-9A-Fa-f](?:(?<![0-9A-Za-z_][0-9A-Fa-f])|(?<=\\[nrt][0-9A-Fa-f]))"
           rb"(?:[0-9A-Fa-f](?:" + _DSEP + rb"[0-9A-Fa-f]{2}" + _END + rb"){7,}+"
-          rb"|[0-9A-Fa-f]{3}(?: [0-9A-Fa-f]{4}" + _END + rb"){3,}+"
+          rb"|[0-9A-Fa-f]{3}(?:(?:   )? [0-9A-Fa-f]{4}" + _END + rb"){3,}+"
           rb"|[0-9A-Fa-f]{7}(?: [0-9A-Fa-f]{8}" + _END + rb"){2,}+)")
 DUMP = re.compile(_PIECE)
 # after a piece: an ASCII column to the line's end, a line break, an offset, then the next
@@ -123,7 +124,8 @@ _DUMP_MAP = bytes(97 if chr(c) in "0123456789abcdefABCDEF" else 44 if chr(c) in 
 # (one SIMD pass over the mapped bytes: ~0.2 ns a byte, where a regex of the two cost ~1.3 on
 # the bench's honest histories and a `find` a needle ~2 on hex text, each `a` a near miss)
 _DUMP_NEEDLES = (b",aa,aa,aa,aa,aa,aa,", b",aaaa,aaaa,aaaa,", b",aaaaaaaa,aaaaaaaa,aaaaaaaa",
-                 WIDE)  # (`od -t x8`: `secrets_words.wide_words`)
+                 WIDE,  # (`od -t x8`: `secrets_words.wide_words`)
+                 b",aaaa,,,,aaaa,,,,aaaa,")  # (`hexdump -x`: 4 spaces between its groups)
 _NEEDLES = _DUMP_NEEDLES + _SHELL_NEEDLES
 # The decimal gate as wide as `DECIMAL` (session 36, mendviews; review V4): its white space
 # (spaces, tabs, line breaks, escaped `\n`, `\r`, `\t`) deleted, a decimal digit mapped to `a`, a
@@ -313,6 +315,16 @@ _dump_rows: Callable[[bytes, int], tuple[int, bytes]] = (
     native.UNESCAPE.dump_rows if native.UNESCAPE is not None else _dump_rows_py)
 
 
+# `hexdump -x`'s rows (4-digit groups 4 spaces apart, QA s42 h42_02) are dumps of a row or so
+# each (`_NEXT`, in C, reads a next row's groups one space apart: its first only): word dumps
+# only spaces, or a break and an offset, apart are one dump's
+_ROW_GAP = re.compile(rb"(?:(?:\r?\n|\\r\\n|\\n)[0-9A-Fa-f]{6,8})? +")
+# (and the 1-3 groups a row ends with after the dump `_NEXT` cut there: no dump's 4)
+_MORE_WORDS = re.compile(rb"(?:(?:\r?\n|\\r\\n|\\n)[0-9A-Fa-f]{6,8})?"
+                         rb"(?:    [0-9A-Fa-f]{4}(?![0-9A-Za-z_]))+")
+_WORD4 = re.compile(rb"    ([0-9A-Fa-f]{4})")
+
+
 def _dump_runs(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
     """(start, end, bytes) of each spaced hex dump of `raw`, read over its line breaks
     (`_dump_rows`)."""
@@ -349,13 +361,23 @@ def byte_views(raw: bytes, is_text: Callable[[bytes], bool]
         runs += [(m.start(), m.end(), _array_bytes(m.group())) for m in ARRAY.finditer(raw)]
     dump, dec, _ = _gates(raw)
     words: list[tuple[int, bytes]] = []
+    last = -1
     for start, end, got in _dump_runs(raw) if dump else ():
         # (`od -x`'s shape: its words little-endian, read alone by `secrets_words`; and
         # big-endian too, as before: `od --endian=big -x` and `xxd -g2`'s groups without their
         # offset or column print the same shape, and their keys were refused; review s39 R1)
         runs.append((start, end, got))
-        if is_words(raw, start) and (little := swapped(raw[start:end], got)) is not None:
-            words.append((start, little))
+        if start >= last and is_words(raw, start) and (
+                little := swapped(raw[start:end], got)) is not None:
+            if words and _ROW_GAP.fullmatch(raw, last, start) is not None:
+                words[-1] = (words[-1][0], words[-1][1] + little)  # (`hexdump -x`'s next row)
+            else:
+                words.append((start, little))
+            last = end
+            while (more := _MORE_WORDS.match(raw, last)) is not None:  # (a row's last 1-3)
+                words[-1] = (words[-1][0], words[-1][1] + b"".join(
+                    bytes.fromhex(w.decode("ascii"))[::-1] for w in _WORD4.findall(more.group())))
+                last = more.end()
     if dump and markers_of(raw.translate(_DUMP_MAP), (WIDE,)):
         words += wide_words(raw)  # (`od -t x8`'s 16-digit words)
     if runs:

@@ -49,6 +49,9 @@ _GATE_MAP = bytes(97 if 48 <= c <= 57 or c in (32, 45, 9) else 120 for c in rang
 _GATE = 48
 _BREAK = re.compile(rb"\r?\n|\\r\\n|\\n")
 _OFFSET = re.compile(rb"[0-9A-Fa-f]{4,8}:|[0-9]{6,7}|[0-9a-f]{6,7}")
+# a dump's first row opening with offset 0 as wide as its words (`od -A x -t o2`'s `000000`
+# then 6-digit words; QA s43 h43_01): every row's first number is its offset, not a word
+_ZERO = re.compile(rb"[ \t]*0{6,7}[ \t]+[0-9]+[ \t]+[0-9]")
 _BIN = re.compile(rb"(?:[01]{8}){1,8}")
 _OCT = re.compile(rb"0[0-7]{5}|[0-3][0-7]{10}|[01][0-7]{21}")
 _DEC = re.compile(rb"-?[0-9]{1,20}")
@@ -86,12 +89,14 @@ def spots(data: bytes, lo: int, hi: int, gate: bool) -> list[int]:
     return out
 
 
-def _row(row: bytes) -> tuple[str, int, list[bytes]] | None:
-    """(kind, its width, the numbers) of one row: its offset dropped, then the numbers up to
-    the first token of another kind (an ASCII column); None when fewer than two."""
+def _row(row: bytes, offsets: bool = False) -> tuple[str, int, list[bytes]] | None:
+    """(kind, its width, the numbers) of one row: its offset dropped (`offsets`: the dump's
+    rows have one, as wide as its words), then the numbers up to the first token of another
+    kind (an ASCII column); None when fewer than two."""
     tokens = row.split()
     if tokens and _OFFSET.fullmatch(tokens[0]) is not None and (
-            tokens[0].endswith(b":") or len(tokens) == 1 or len(tokens[1]) != len(tokens[0])):
+            offsets or tokens[0].endswith(b":") or len(tokens) == 1
+            or len(tokens[1]) != len(tokens[0])):
         tokens = tokens[1:]
     if len(tokens) < 2:
         return None
@@ -142,10 +147,11 @@ def _dumps(raw: bytes) -> Iterator[tuple[int, str, int, list[bytes]]]:
         start = max(raw.rfind(b"\n", 0, i) + 1, esc + 2 if esc >= 0 else 0)
         kind, width, at, stop = "", 0, start, start
         numbers: list[bytes] = []
+        offsets = _ZERO.match(raw, start) is not None
         while rows < _ROWS_MAX:
             brk = _BREAK.search(raw, at)
             stop = len(raw) if brk is None else brk.end()
-            got = _row(raw[at:stop if brk is None else brk.start()])
+            got = _row(raw[at:stop if brk is None else brk.start()], offsets)
             rows += 1
             if got is None or (numbers and (got[0], got[1]) != (kind, width)):
                 break
