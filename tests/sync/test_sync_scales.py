@@ -74,6 +74,35 @@ def test_a_stretch_at_chance_at_one_scale_answered_above_chance_at_the_other_is_
     assert combine(untested, _a(2.0, stretch), FRAME).findings == [stretch]
 
 
+def test_a_cut_only_the_coarse_scale_reads_joins_only_when_its_splice_is_in_the_picture():
+    """chopper_command-genuine2@r18divx (the wide set, genuine, 18 fps; session 44): the 4x4
+    scale alone read footage removed at 19.56 s (-6.53 s), where the picture changes 487
+    points against 656 the frame before on a busy screen: no splice there, no jump. Corpus
+    v2's breakout-cut: 325 points at its splice against 19 around it, the jump joins. An
+    insertion, and a reading that gives no signals, are not asked."""
+    fps = 18.0
+    n = 720
+    k = 352  # 19.56 s
+    rng = np.random.default_rng(5)
+    busy = np.zeros((n, 16), np.uint16)
+    busy[:, 0] = rng.integers(300, 700, n)
+    busy[k - 1, 0], busy[k, 0], busy[k + 1, 0] = 656, 487, 0
+    busy[0] = 0
+    sig = FrameSignals(np.arange(n) / fps, busy, fps)
+    cut = SyncFinding("sync.offset_jump", "j", float(sig.times[k]), None, 14.28, 20.8,
+                      size_s=-6.53)
+    assert combine(_a(5.27), _a(5.27, cut), FRAME, sig).findings == []
+    assert combine(_a(5.27), _a(5.27, cut), FRAME).findings == [cut]
+    still = np.zeros((n, 16), np.uint16)
+    still[1:, 0] = 19
+    still[k, 0] = 325
+    seen = FrameSignals(np.arange(n) / fps, still, fps)
+    assert combine(_a(5.27), _a(5.27, cut), FRAME, seen).findings == [cut]
+    inserted = SyncFinding("sync.offset_jump", "j", float(sig.times[k]), float(sig.times[k]) + 4,
+                           14.28, 20.8, size_s=4.0)
+    assert combine(_a(5.27), _a(5.27, inserted), FRAME, sig).findings == [inserted]
+
+
 def test_coarser_sums_tiles():
     tiles = np.zeros((3, 64), np.uint16)
     tiles[1, 0] = 3        # row 0, col 0 -> coarse tile 0

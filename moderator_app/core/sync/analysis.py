@@ -178,9 +178,9 @@ def _analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     g = sig.grid
     if g <= COARSE_GRID or g % COARSE_GRID:
         return fine
-    coarse = analyze_at(run_s, sig.coarser(COARSE_GRID), th, offset_s,
-                        input_kinds=input_kinds)
-    res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6))
+    coarse_sig = sig.coarser(COARSE_GRID)
+    coarse = analyze_at(run_s, coarse_sig, th, offset_s, input_kinds=input_kinds)
+    res = combine(fine, coarse, 1.0 / max(sig.fps, 1e-6), coarse_sig)
     # an offset the whole picture refused (the run's head does not follow it: core/sync/
     # head.py) is not offered by a reading of a part of it
     refused = [a.refused_offset_s for a in (fine, coarse) if a.refused_offset_s is not None]
