@@ -111,6 +111,37 @@ def test_a_shape_across_a_wrapping_s_break_is_passed_over(tmp_path, head, width,
     assert not any(shape[i:i + 16].encode() in public for i in range(len(shape) - 15))
 
 
+@pytest.mark.parametrize("width, brk, cut", [(76, "\r\n", 34), (64, "\n", 12)])
+def test_a_key_glued_across_a_wrapping_s_break_is_starred_whole(tmp_path, width, brk, cut):
+    """QA s44 h44_11: an `sk-` key glued inside base64 of binary data wrapped at a width, cut
+    by the break after `cut` characters: the glued match stopped at the break, so its first
+    characters were starred and the rest published (or, cut before 20 characters, nothing
+    matched). Read on over the break, every piece of it is starred (to the glued match's own
+    bound), the break kept (session 44, lead)."""
+    enc = base64.b64encode(gzip.compress(random.Random(9).randbytes(2400), 1, mtime=0)).decode()
+    at = 20 * width - cut
+    enc = enc[:at - 1] + "x" + SK + enc[at + len(SK):]
+    line = obs_line(brk.join(enc[i:i + width] for i in range(0, len(enc), width)))
+    found = public_secret_hits(START + b"\n" + line, 1)
+    assert [n for n, h in found] == [2] and found[0][1].redact
+    src, out = tmp_path / "agent-log.jsonl", tmp_path / "public.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    assert withhold_log(src, out).redacted == (2,)
+    public = out.read_bytes().split(b"\n")[1]
+    esc = brk.replace("\r", "\\r").replace("\n", "\\n").encode()
+    assert public.count(esc) == line.count(esc)
+    joined = public.replace(esc, b"")
+    assert b"x" + b"*" * len(SK) in joined
+    assert not any(SK[i:i + 16].encode() in joined for i in range(len(SK) - 15))
+
+
+def test_a_key_glued_across_a_break_after_base64_of_text_is_named(tmp_path):
+    """Outside base64 of binary data the same key read over the break is named and refused."""
+    text = base64.b64encode(b"the lamp turns green when the birds flicker twice; " * 20).decode()
+    text = text[:1500] + "x" + SK[:30] + "\n" + SK[30:] + text[1500:]
+    refused_and_named(tmp_path, obs_line(text), None, "API key (sk-...)")
+
+
 def test_a_few_bytes_repeated_are_no_dense_data(tmp_path):
     """Guard: a key shape whose `-` makes the run hold both alphabets, beside 300 characters
     of 3 bytes repeated, is named as at daf440b (`_dense`: 1.6 bits a byte)."""

@@ -77,6 +77,15 @@ def passing_over() -> Iterator[list[tuple[bytes, int, int, str]]]:
         _PASSED.reset(token)
 
 
+def record_passed(raw: bytes, start: int, end: int, label: str) -> None:
+    """Records `raw[start:end]` as passed over (as `in_binary_base64` does for a match it
+    passes over): a piece of a match `in_binary_base64` passed over on its first piece, the
+    rest written after an escaped line break (`secrets_glued`)."""
+    got = _PASSED.get()
+    if got is not None:
+        got.append((raw, start, end, label))
+
+
 def _no_data(raw: bytes, lo: int, hi: int) -> bool:
     """Whether the run `raw[lo:hi]` is no base64 data: it continues a URL's path
     (`s3://bucket/...`: the run starts at the `//` after the scheme's colon), or it holds

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import re
 
-from moderator_app.core.formats.secrets_chance import _IN_RUN, B64_MAP, in_binary_base64
+from moderator_app.core.formats.secrets_chance import (
+    _IN_RUN,
+    B64_MAP,
+    in_binary_base64,
+    record_passed,
+)
 from moderator_app.core.formats.secrets_entropy import high_entropy
 
 # An AWS key id glued to capitals or digits on purpose (review s42 R3: "Q"*64 + an AKIA key +
@@ -37,6 +42,21 @@ GLUED = {
     b"sk-": (re.compile(rb"sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,160}"), _ALNUM, True),
     b"hf_": (re.compile(rb"hf_[A-Za-z0-9]{30,64}"), _ALNUM, True),
 }
+# A glued match cut by a wrapping's escaped line break (QA s44 h44_11: an `sk-ant-` key glued
+# inside a JPEG's 76-column MIME base64, its first 34 characters before a `\\r\\n`): starred up
+# to the break, its 66 characters after it were published. Such a match is read on over the
+# breaks (`_ACROSS`): when that reads as a key's random part it is starred whole, piece by
+# piece with the breaks kept, where its first piece lies in base64 of binary data
+# (`_over_binary`), and named elsewhere (verify refuses it, withhold writes nothing) (session
+# 44, lead). Standard base64 spells neither `-` nor `_`; base64url wrapped at a width may spell
+# a key shape cut by a break by chance (about once in 262,144 characters): starred, as above.
+_BREAKS = rb"(?:\\r)?\\n"
+_ACROSS = {
+    b"sk-": re.compile(rb"sk-(?:ant-|proj-|live-|test-)?(?:[A-Za-z0-9_\-]|" + _BREAKS
+                       + rb"){20,160}"),
+    b"hf_": re.compile(rb"hf_(?:[A-Za-z0-9]|" + _BREAKS + rb"){30,64}"),
+}
+_BREAK = re.compile(_BREAKS)
 # (the random part read by `high_entropy`: its 20-128 characters)
 _TAIL = 128
 
@@ -51,6 +71,13 @@ def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
     i = raw.find(marker)
     while i >= 0:
         m = glued.match(raw, i)
+        if named and i and raw[i - 1] in glue:
+            over = _across(raw, marker, i, None if m is None else m.end())
+            if over is not None:
+                if not _over_binary(raw, over, mapped, label):
+                    found.append(over)
+                i = raw.find(marker, over.end())
+                continue
         if m is not None and (i and raw[i - 1] in glue or not named and
                               m.end() < len(raw) and raw[m.end()] in glue) \
                 and not in_binary_base64(raw, i, m.end(), mapped, label) and named \
@@ -60,6 +87,37 @@ def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
             continue
         i = raw.find(marker, i + 1)
     return found
+
+
+def _across(raw: bytes, marker: bytes, at: int, end: int | None) -> re.Match[bytes] | None:
+    """The glued match at `at` read on over escaped line breaks (`_ACROSS`) when its bounded
+    match stops at one (`end`) or is cut too short by one to match (None), and the whole reads
+    as a key's random part; else None."""
+    if end is not None and _BREAK.match(raw, end) is None:
+        return None
+    over = _ACROSS[marker].match(raw, at)
+    brk = None if over is None else _BREAK.search(raw, at, over.end())
+    if over is None or brk is None or over.end() <= brk.end():
+        return None
+    rest = over.group()[len(marker):].replace(b"\\r", b"").replace(b"\\n", b"")
+    return over if _random(rest) else None
+
+
+def _over_binary(raw: bytes, over: re.Match[bytes], mapped: list[object], label: str) -> bool:
+    """Whether a glued match read over escaped breaks lies in base64 of binary data, asked of
+    its first piece (`in_binary_base64`, which records it); then its pieces after the breaks
+    are recorded too, so `withhold` stars them all, the breaks kept."""
+    pieces, at = [], over.start()
+    for brk in _BREAK.finditer(raw, over.start(), over.end()):
+        pieces.append((at, brk.start()))
+        at = brk.end()
+    pieces.append((at, over.end()))
+    first, rest = pieces[0], [p for p in pieces[1:] if p[1] > p[0]]
+    if first[1] <= first[0] or not in_binary_base64(raw, first[0], first[1], mapped, label):
+        return False
+    for start, end in rest:
+        record_passed(raw, start, end, label)
+    return True
 
 
 def _in_blob(raw: bytes, at: int) -> bool:
