@@ -31,6 +31,7 @@ inherit it; the CLI is started with `python -P`).
     .venv/bin/python scripts/qa_session44.py hostile [ID...]      # issue 15: new spellings
     .venv/bin/python scripts/qa_session44.py escape [CASE...]     # issue 15: escape-heavy CPU
     .venv/bin/python scripts/qa_session44.py diag                 # QA s43 T7's heads again
+    .venv/bin/python scripts/qa_session44.py hostile-table LOG    # one row an input
 """
 
 from __future__ import annotations
@@ -437,19 +438,65 @@ def hostile_module():
 
 
 #: QA s43 T7's heads (training now): verify --json on each, the secret findings counted
-DIAG43 = ("e_pem64_head2000", "e_gif64_head2000", "e_pem64_keyonly", "e_gif64_keyonly")
+DIAG43 = ("e_pem64_head2000", "e_gif64_head2000", "e_pem64_keyonly", "e_gif64_keyonly",
+          "e_mime60_head2000", "e_mime60_keyonly")
 
 
 def diag(case: str) -> dict:
-    folder = CACHE43 / "diag" / case
+    """verify --json on a head / the key line alone of an escape log (this pass' e_mime60 in
+    CACHE/diag, QA s43's in its cache): the secret findings counted; withhold on a key line."""
+    folder = CACHE / "diag" / case
+    if not folder.exists():
+        folder = CACHE43 / "diag" / case
     code, rep, _err = s22._verify(folder)
     found = [x for x in rep.get("findings", []) if str(x.get("rule", "")).startswith("secret")]
     sev: dict[str, int] = {}
     for x in found:
         sev[str(x.get("severity"))] = sev.get(str(x.get("severity")), 0) + 1
     strong = sorted({x.get("line") for x in found if x.get("severity") in ("error", "warning")})
-    return {"case": case, "exit": code, "n": len(found), "sev": sev, "strong_lines": strong[:20],
-            "n_strong_lines": len(strong)}
+    out = {"case": case, "exit": code, "n": len(found), "sev": sev, "strong_lines": strong[:20],
+           "n_strong_lines": len(strong),
+           "labels": sorted({str(x.get("message", ""))[:110] for x in found})[:4]}
+    if case.endswith("keyonly"):
+        pub = CACHE / "diag" / f"{case}.pub"
+        pub.unlink(missing_ok=True)
+        r = subprocess.run([*s22.CLI, "withhold", str(folder / "agent-log.jsonl"), "-o",
+                            str(pub)], capture_output=True, text=True, timeout=600)
+        out["withhold"] = {"exit": r.returncode, "wrote": pub.exists(),
+                           "stderr": r.stderr[-300:]}
+    return out
+
+
+def hostile_table(log: Path) -> dict:
+    """One row an input of a hostile log (qa_hostile_s28's harness rows, then POST_CHECKS):
+    verify --json's exit and verdict, withhold's exit, the slowest / largest command, problems,
+    the secret findings (H-s / H-f) and what withhold published (H-a). Written after the
+    expectations landed: it reads logs only."""
+    rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+    out: dict[str, dict] = {}
+    post = {r["check"][:3]: r for r in rows if "check" in r}
+    for r in rows:
+        if "case" not in r:
+            continue
+        tag = r["case"][:6]
+        row = out.setdefault(tag, {"max_s": 0.0, "max_mib": 0, "problems": []})
+        row["max_s"] = max(row["max_s"], r.get("seconds") or 0.0)
+        row["max_mib"] = max(row["max_mib"], round((r.get("max_rss_kb") or 0) / 1024))
+        row["problems"] += r.get("problems", [])
+        if r["cmd"].endswith("--json"):
+            row["verify_json"] = [r["exit"], r.get("verdict")]
+        elif r["cmd"].startswith("withhold"):
+            row["withhold"] = r["exit"]
+            row["withhold_err"] = r.get("stderr", "")[-160:]
+    sec = post.get("H-s", {}).get("rows", {})
+    pub = post.get("H-a", {}).get("published", {})
+    for tag, row in out.items():
+        s = sec.get(tag, {})
+        row.update({k: s.get(k) for k in ("secret_lines", "warned_lines", "n_strong", "n_found",
+                                          "severities", "rules", "labels", "met",
+                                          "strong_by_place")})
+        row["published"] = pub.get(f"{tag}.pub")
+    return out
 
 
 def main(argv: list[str]) -> int:  # noqa: C901, PLR0912 - one dispatch table
@@ -492,6 +539,8 @@ def main(argv: list[str]) -> int:  # noqa: C901, PLR0912 - one dispatch table
     elif what == "escape":
         hm = hostile_module()
         _rows(lambda c: hm.check_escape(CACHE / "escape", c), rest or list(hm.ESCAPE), "case")
+    elif what == "hostile-table":
+        print(json.dumps(hostile_table(Path(rest[0])), indent=1))
     elif what == "diag":
         _rows(diag, rest or list(DIAG43), "case")
     else:
