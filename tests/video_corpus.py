@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+import cachelock
 import numpy as np
 import pytest
 
@@ -237,9 +238,6 @@ def expected_code(script: Script, source_frame: int) -> int:
 def build(recipe: Recipe) -> Path:
     """The file for `recipe`, made once and cached."""
     out = cache_dir() / f"{recipe.name}-{recipe.key()}.{recipe.ext}"
-    if out.exists():
-        return out
-    tmp = out.with_name(out.stem + ".part." + recipe.ext)
     s = recipe.script
     raw_in = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(s.fps),
               "-i", "-"]
@@ -250,19 +248,20 @@ def build(recipe: Recipe) -> Path:
         if recipe.audio_filter:
             audio_in += ["-af", recipe.audio_filter]
         audio_in += ["-c:a", "aac" if recipe.ext != "webm" else "libopus", "-b:a", "64k"]
-    first = tmp if not recipe.post else tmp.with_name(tmp.stem + ".src." + recipe.ext)
     fmt = ["-f", {"mkv": "matroska", "webm": "webm", "mp4": "mp4", "ts": "mpegts",
                   "mov": "mov"}.get(recipe.ext, recipe.ext)]
-    if recipe.pipe_out:
-        with open(first, "wb") as fh:
-            _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, "-"], s, stdout=fh)
-    else:
-        _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, str(first)], s)
-    if recipe.post:
-        _ffmpeg([*recipe.post_input, "-i", str(first), *recipe.post, *fmt, str(tmp)])
-        first.unlink()
-    shutil.move(tmp, out)
-    return out
+
+    def make(tmp: Path) -> None:
+        first = tmp if not recipe.post else tmp.with_name(tmp.stem + ".src." + recipe.ext)
+        if recipe.pipe_out:
+            with open(first, "wb") as fh:
+                _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, "-"], s, stdout=fh)
+        else:
+            _ffmpeg([*raw_in, *audio_in, *recipe.encode, *fmt, str(first)], s)
+        if recipe.post:
+            _ffmpeg([*recipe.post_input, "-i", str(first), *recipe.post, *fmt, str(tmp)])
+            first.unlink()
+    return cachelock.made(out, make)
 
 
 X264 = ("-c:v", "libx264", "-preset", "ultrafast", "-g", "60", "-bf", "2", "-pix_fmt", "yuv420p")
@@ -302,11 +301,7 @@ def build_lavfi(name: str, args: tuple[str, ...], ext: str = "mp4") -> Path:
     `ffmpeg` and the output, cached by the arguments: content other than `draw_frame`'s."""
     key = hashlib.sha256(json.dumps([name, args, ext]).encode()).hexdigest()[:12]
     out = cache_dir() / f"{name}-{key}.{ext}"
-    if not out.exists():
-        tmp = out.with_name(out.stem + ".part." + ext)
-        _ffmpeg([*args, str(tmp)])
-        shutil.move(tmp, out)
-    return out
+    return cachelock.made(out, lambda tmp: _ffmpeg([*args, str(tmp)]))
 
 
 # A capture of a frozen screen at a constant rate with a keyframe every 2 s (OBS's default):
@@ -395,13 +390,10 @@ def build_busy(scene: BusyScene = BusyScene()) -> Path:
         shape = ["-vf", "mpdecimate=hi=1:lo=1:frac=0", "-fps_mode", "vfr"]
     key = hashlib.sha256((repr(scene) + " v1").encode()).hexdigest()[:12]
     out = cache_dir() / f"busy-{key}.mkv"
-    if not out.exists():
-        tmp = out.with_name(out.stem + ".part.mkv")
-        _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
-                 *shape, "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
-                 "-pix_fmt", "yuv420p", "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
-        shutil.move(tmp, out)
-    return out
+    return cachelock.made(out, lambda tmp: _ffmpeg(
+        ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
+         *shape, "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
+         "-pix_fmt", "yuv420p", "-f", "matroska", str(tmp)], scene))  # type: ignore[arg-type]
 
 @dataclass(frozen=True)
 class _BusyCut:
@@ -426,13 +418,10 @@ def build_busy_cut() -> Path:
     scene = _BusyCut()
     key = hashlib.sha256((repr(scene) + " v1").encode()).hexdigest()[:12]
     out = cache_dir() / f"busy_cut-{key}.mkv"
-    if not out.exists():
-        tmp = out.with_name(out.stem + ".part.mkv")
-        _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
-                 "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
-                 "-f", "matroska", str(tmp)], scene)  # type: ignore[arg-type]
-        shutil.move(tmp, out)
-    return out
+    return cachelock.made(out, lambda tmp: _ffmpeg(
+        ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30", "-i", "-",
+         "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
+         "-f", "matroska", str(tmp)], scene))  # type: ignore[arg-type]
 
 
 # An honest VFR recording of a small sprite (as in an Atari game: a ball a few pixels wide)
@@ -548,24 +537,22 @@ def build_joined_ts(parts: tuple[tuple[int, float], ...] = ((300, 0.0), (300, 2.
     key = hashlib.sha256(json.dumps([parts, "joined v1", *(sound or ())]).encode()
                          ).hexdigest()[:12]
     out = cache_dir() / f"joined-{key}.ts"
-    if out.exists():
-        return out
-    tmp = out.with_name(out.stem + ".part.ts")
-    first = 0
-    with open(tmp, "wb") as joined:
-        for k, (frames, start) in enumerate(parts):
-            piece = out.with_name(f"{out.stem}.{k}.ts")
-            tone = [] if sound is None else [
-                "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration="
-                f"{frames / 30}", "-af", sound[k], "-c:a", "aac", "-b:a", "64k"]
-            _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30",
-                     "-i", "-", *tone, *X264, "-output_ts_offset", str(start), "-f", "mpegts",
-                     str(piece)], _Shifted(frames, first))  # type: ignore[arg-type]
-            joined.write(piece.read_bytes())
-            piece.unlink()
-            first += frames
-    shutil.move(tmp, out)
-    return out
+
+    def make(tmp: Path) -> None:
+        first = 0
+        with open(tmp, "wb") as joined:
+            for k, (frames, start) in enumerate(parts):
+                piece = tmp.with_name(f"{tmp.stem}.{k}.ts")
+                tone = [] if sound is None else [
+                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration="
+                    f"{frames / 30}", "-af", sound[k], "-c:a", "aac", "-b:a", "64k"]
+                _ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", "30",
+                         "-i", "-", *tone, *X264, "-output_ts_offset", str(start),
+                         "-f", "mpegts", str(piece)], _Shifted(frames, first))  # type: ignore[arg-type]
+                joined.write(piece.read_bytes())
+                piece.unlink()
+                first += frames
+    return cachelock.made(out, make)
 
 
 @dataclass(frozen=True)

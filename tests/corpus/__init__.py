@@ -23,6 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import cachelock
+
 from . import heldout
 from .build import GAMES, GENERATOR_VERSION, KINDS, generate
 
@@ -96,19 +98,22 @@ def build(name: str) -> Run:
 
 def cached(name: str, make) -> Run:
     """The run `name` from the cache, made first by `make(folder)` when it is not there yet:
-    atomically (a half-built run is never read; of two builders racing, one run stays)."""
+    atomically (a half-built run is never read) and once (a second asker, another worker of the
+    suite or another checkout sharing MODERATOR_CORPUS_DIR, waits for the first's build)."""
     folder = cache_dir() / name
-    if not (folder / "truth.json").exists():
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
-        try:
-            make(tmp)
-            tmp.rename(folder)  # atomic: a half-built run is never read
-        except OSError:
-            if not (folder / "truth.json").exists():
-                raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    if (folder / "truth.json").exists():
+        return Run(name, folder)
+    with cachelock.locked(folder):  # two workers of the suite asking at once: one build
+        if not (folder / "truth.json").exists():
+            tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
+            try:
+                make(tmp)
+                tmp.rename(folder)  # atomic: a half-built run is never read
+            except OSError:
+                if not (folder / "truth.json").exists():
+                    raise
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
     return Run(name, folder)
 
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cachelock
 import corpus
 import pytest
 
@@ -32,8 +33,10 @@ def qa_run(session: int, name: str) -> Path:
     Asked once a test process: the generator's process costs 0.4-0.7 CPU-s (2-4 s on a busy
     machine) to find a run built already."""
     pytest.importorskip("ale_py")
-    out = subprocess.run([sys.executable, str(SCRIPTS / f"qa_session{session}.py"),
-                          "sync-build", name], capture_output=True, text=True, check=True).stdout
+    with cachelock.qa_builds():  # one generator at a time across the suite's workers
+        out = subprocess.run([sys.executable, str(SCRIPTS / f"qa_session{session}.py"),
+                              "sync-build", name], capture_output=True, text=True,
+                             check=True).stdout
     rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     return Path(next(r["folder"] for r in rows if r.get("run") == name))
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cachelock
 import pytest
 from qa_runs import qa_run, share_scans
 
@@ -36,8 +37,9 @@ def _file_shift(folder: Path, fps: float) -> float:
     `file_shift.json` beside the run, which a clean clone has not made yet)."""
     code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
             "import qa_session28 as q; print(q.file_shift(Path(sys.argv[2]), float(sys.argv[3])))")
-    out = subprocess.run([sys.executable, "-c", code, str(SCRIPTS), str(folder), repr(fps)],
-                         capture_output=True, text=True, check=True).stdout
+    with cachelock.qa_builds():  # it writes file_shift.json into QA's cache
+        out = subprocess.run([sys.executable, "-c", code, str(SCRIPTS), str(folder), repr(fps)],
+                             capture_output=True, text=True, check=True).stdout
     return float(out.split()[-1])
 
 

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cachelock
 import numpy as np
 import pytest
 
@@ -114,8 +115,9 @@ def _qa_cut(case: str) -> Path:
     pytest.importorskip("ale_py")
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import qa_session30 as q; "
             "print(q.build_cut30(sys.argv[2]))")
-    out = subprocess.run([sys.executable, "-c", code, str(SCRIPTS), case], capture_output=True,
-                         text=True, check=True).stdout
+    with cachelock.qa_builds():  # one QA generator at a time across the suite's workers
+        out = subprocess.run([sys.executable, "-c", code, str(SCRIPTS), case],
+                             capture_output=True, text=True, check=True).stdout
     return Path(out.strip().splitlines()[-1])
 
 
