@@ -30,9 +30,15 @@ run: setup
 	$(BIN)/moderator-app $(SAMPLE)
 
 # --durations=30: every CI log names its 30 slowest tests (the stop's CI took 4,133 s of its
-# 5,400 s, session 39's 2,057 s, and no log said where the time went)
+# 5,400 s, session 39's 2,057 s, and no log said where the time went).
+# TEST_WORKERS: the suite runs in that many processes (pytest-xdist, a `test` extra), one a
+# core of the 2-core CI machine: run serially, one core idled (stop 52's CI: 4,382 s of the
+# 5,400 s). --dist loadfile: a test file's tests stay in one process, so its module-scoped
+# fixtures and caches are made once (docs/DECISIONS.md, session 45, "The suite on both cores").
+# `make test TEST_WORKERS=0` runs it in one process, as before.
+TEST_WORKERS ?= 2
 test: setup
-	$(BIN)/python -m pytest -q -ra --durations=30
+	$(BIN)/python -m pytest -q -ra --durations=30 $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 # The widget tests with the window's background work landing 0.5 s late; a test that ends
 # while its window is still busy fails (tests/conftest.py, MODERATOR_TEST_LAG).
