@@ -114,3 +114,42 @@ def test_coarser_sums_tiles():
     assert c.tiles[1, 0] == 7 and c.tiles[2, 15] == 5 and c.tiles.sum() == 12
     with pytest.raises(ValueError):
         sig.coarser(3)
+
+
+def test_analyze_hands_combine_the_coarse_signals(monkeypatch):
+    """Review s44 R4: `analysis._analyze` must hand `combine` the coarse scale's signals
+    (`coarse_sig`), or a cut only the 4x4 scale reads joins even where its splice frame does
+    not change the picture (chopper_command-genuine2@r18divx). Through `analyze`, with each
+    scale's own reading given (the fine 8x8 scale: no jump; the coarse 4x4: a -6.53 s cut at
+    19.56 s): on a busy picture whose frame there changes less than the one before, no
+    `sync.offset_jump`; on a still one whose frame there stands out, the jump, at its frame."""
+    from moderator_app.core.sync import analysis
+    from moderator_app.core.thresholds import Thresholds
+
+    fps, n, k = 18.0, 720, 352
+    run_s = np.arange(4.0, 36.0, 1.0)
+
+    def reading(run, sig, th, offset_s=None, input_kinds=None):
+        t = float(sig.times[k])
+        cut = SyncFinding("sync.offset_jump", "j", t, None, 14.28, 20.8, size_s=-6.53)
+        return _a(5.27, cut) if sig.grid == 4 else _a(5.27)
+
+    monkeypatch.setattr(analysis, "analyze_at", reading)
+
+    def picture(col0):
+        tiles = np.zeros((n, 64), np.uint16)
+        tiles[:, 0] = col0
+        tiles[0] = 0
+        return FrameSignals(np.arange(n) / fps, tiles, fps)
+
+    rng = np.random.default_rng(5)
+    busy = rng.integers(300, 700, n).astype(np.uint16)
+    busy[k - 1], busy[k], busy[k + 1] = 656, 487, 0
+    got = analysis.analyze(run_s, picture(busy), Thresholds(), 5.27)
+    assert [f.rule for f in got.findings if f.rule == "sync.offset_jump"] == []
+    still = np.full(n, 19, np.uint16)
+    still[k] = 325
+    got = analysis.analyze(run_s, picture(still), Thresholds(), 5.27)
+    jumps = [f for f in got.findings if f.rule == "sync.offset_jump"]
+    assert len(jumps) == 1 and abs(jumps[0].video_start_s - k / fps) < 1 / fps
+    assert jumps[0].size_s == -6.53
