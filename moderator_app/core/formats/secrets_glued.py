@@ -59,6 +59,13 @@ _ACROSS = {
 _BREAK = re.compile(_BREAKS)
 # (the random part read by `high_entropy`: its 20-128 characters)
 _TAIL = 128
+# The least random part of each named glued pattern (its `{20,` / `{30,`): `_random_head`
+# reads no shorter head.
+_LEAST = {b"sk-": 20, b"hf_": 30}
+# `sk-` with a key's kind after it (`sk-proj-`, `sk-ant-`, `sk-live-`, `sk-test-`)
+_KIND = re.compile(rb"sk-(?:ant|proj|live|test)-")
+# A glue before a bare `sk-` that holds one of these is a word's start (`ta`sk-, `di`sk-)
+_GLUE_VOWELS = frozenset(b"aeiouyAEIOUY")
 
 
 def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
@@ -74,14 +81,14 @@ def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
         if named and i and raw[i - 1] in glue:
             over = _across(raw, marker, i, None if m is None else m.end())
             if over is not None:
-                if not _over_binary(raw, over, mapped, label):
+                if not _over_binary(raw, over, mapped, label) and _hidden(raw, marker, over):
                     found.append(over)
                 i = raw.find(marker, over.end())
                 continue
         if m is not None and (i and raw[i - 1] in glue or not named and
                               m.end() < len(raw) and raw[m.end()] in glue) \
                 and not in_binary_base64(raw, i, m.end(), mapped, label) and named \
-                and _in_blob(raw, i) and _random(m.group()[len(marker):]):
+                and _hidden(raw, marker, m) and _random_head(marker, m.group()[len(marker):]):
             found.append(m)
             i = raw.find(marker, m.end())
             continue
@@ -100,7 +107,7 @@ def _across(raw: bytes, marker: bytes, at: int, end: int | None) -> re.Match[byt
     if over is None or brk is None or over.end() <= brk.end():
         return None
     rest = over.group()[len(marker):].replace(b"\\r", b"").replace(b"\\n", b"")
-    return over if _random(rest) else None
+    return over if _random_head(marker, rest) else None
 
 
 def _over_binary(raw: bytes, over: re.Match[bytes], mapped: list[object], label: str) -> bool:
@@ -127,6 +134,29 @@ def _in_blob(raw: bytes, at: int) -> bool:
     return at >= _IN_RUN and b" " not in raw[at - _IN_RUN:at].translate(B64_MAP)
 
 
-def _random(rest: bytes) -> bool:
-    """Whether a glued match's rest reads as a key's random part, not words."""
-    return high_entropy(rest[:_TAIL].decode("ascii"))
+def _hidden(raw: bytes, marker: bytes, m: re.Match[bytes]) -> bool:
+    """Whether a glued match outside base64 of binary data is a key hidden by its glue, not a
+    word's tail (review s44 R3 HIGH: "Q"*10 / "x"*10 + `hf_` or `sk-proj-` + the same pad was
+    published whole, nothing named, when only a 64+ run of base64 before counted). Inside a
+    64+ run (`_in_blob`); a `hf_` or an `sk-` with its kind (`sk-proj-`, `sk-ant-`, ...)
+    after any letter or digit (a glued `hf_` + 30 alphanumerics reading random, or a kind
+    after `sk-`, is in no honest log: docs/DECISIONS.md, session 45, redact); a bare `sk-` only when
+    its glue holds no vowel (`QQQQ`, `xxxx`, `123456789`): `task-`, `disk-`, `risk-`,
+    `mask-` + an id are words with their ids (`_GLUE_VOWELS`)."""
+    if _in_blob(raw, m.start()) or marker == b"hf_" or _KIND.match(raw, m.start()):
+        return True
+    lo = m.start()
+    while lo > max(0, m.start() - _IN_RUN) and raw[lo - 1] in _ALNUM:
+        lo -= 1
+    return _GLUE_VOWELS.isdisjoint(raw[lo:m.start()])
+
+
+def _random_head(marker: bytes, rest: bytes) -> bool:
+    """Whether a glued match's rest, or its head of a key's length, reads as a key's random
+    part, not words: the bounded match is greedy and swallows a pad glued after the key
+    (review s44 R3: `hf_` + 34 + "Q"*30 reads as 64 characters, its Q's under the entropy
+    floor), so its heads from the longest down to the pattern's own least length are read
+    until one reads random."""
+    text = rest[:_TAIL].decode("ascii")
+    least = _LEAST[marker]
+    return any(high_entropy(text[:n]) for n in range(len(text), least - 1, -1))
