@@ -2,9 +2,14 @@
 `task-` / `disk-` + an id stay words with their ids (session 45, redact; issue 15, review s44
 R3 HIGH). Each named case fails on b8866bd: verify named nothing and `withhold` published the
 key whole (the bounded match swallowed the pad, and its entropy with it; a glued key was
-named only after 64 base64 characters)."""
+named only after 64 base64 characters). Base64 wrapped at 80-128 columns is one payload (QA
+s44 T8): refused on b8866bd, published as written now; a key in it still named."""
 
 from __future__ import annotations
+
+import base64
+import gzip
+import random
 
 import orjson
 import pytest
@@ -14,6 +19,7 @@ from moderator_app.core.formats.secrets import unescape_json
 
 SK = "sk-proj-GLdAspsWYTteerm1JLm6PU3avQ6D6931DCDfU6H2PnKtoBdL"
 HF = "hf_HzNBaW4jSqWM0zSROt75mhgBIeufaQgPyq"
+GHP = b"ghp_QA45wrappedEightyColumns0123456789ab"
 
 
 @pytest.mark.parametrize("pad, key, label", [
@@ -37,3 +43,24 @@ def test_a_word_before_a_bare_sk_is_no_glue(tmp_path, text):
                          "type": "observation", "data": {"taskId": text}})
     assert text.encode() in quiet(tmp_path, line)
 
+
+def _wrapped(data: bytes, width: int) -> str:
+    text = base64.b64encode(data).decode()
+    return "\n".join(text[i:i + width] for i in range(0, len(text), width))
+
+
+@pytest.mark.parametrize("width", [80, 100, 128])
+def test_base64_wrapped_at_80_to_128_columns_is_one_payload(tmp_path, width):
+    """QA s44 T8 (h44_16): `base64 -w 80` of binary data was read line by line, each line a
+    "high-entropy run": the honest line refused. Now published as written."""
+    line = obs_line(f"$ head -c 3000 /dev/urandom | base64 -w {width}\n"
+                    + _wrapped(random.Random(width).randbytes(3000), width))
+    assert quiet(tmp_path, line).split(b"\n")[1] == line
+
+
+def test_a_key_in_gzip_wrapped_at_80_columns_is_still_named(tmp_path):
+    """The guard: the joined payload is still read (its gzip inflated)."""
+    rng = random.Random(80)
+    data = gzip.compress(rng.randbytes(600) + b"\nGITHUB_TOKEN=" + GHP + b"\n" + rng.randbytes(600))
+    refused_and_named(tmp_path, obs_line("$ gzip -c env | base64 -w 80\n" + _wrapped(data, 80)),
+                      None, "base64 of a secret")

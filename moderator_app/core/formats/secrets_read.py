@@ -139,8 +139,13 @@ _RUNS = re.compile(f"(?<![{_TOKEN}+/])[{_TOKEN}+/]{{20,4096}}={{0,2}}")
 # QA s43 T7's h43_16 and e_pem64 line 6, cut the blob there, and the two lines joined read
 # as a key cut at a line break; the raw line's own scan asks the key's place in the blob,
 # `secrets_chance.in_binary_base64` over the breaks.)
-_WRAPPED = re.compile(r"(?m)^((?:[A-Za-z0-9+/_\-]{60,76}\r?\n){1,65536})"
-                      r"([A-Za-z0-9+/_\-]{0,76}={0,2})(?![A-Za-z0-9+/=_\-])")
+# (Any width from MIME's 60 up to `_MAX`, the longest run the high-entropy rule reads: QA s44
+# T8, h44_16's `base64 -w 80` blobs of gzip were read line by line, each line an 80-character
+# "high-entropy run", 60 honest lines refused; a line past `_MAX` is a payload already. One
+# width all through, as before (`_unwrap.join`). Session 45, redact.)
+_WRAP_LEAST = 60
+_WRAPPED = re.compile(rf"(?m)^((?:[A-Za-z0-9+/_\-]{{{_WRAP_LEAST},{_MAX}}}\r?\n){{1,65536}})"
+                      rf"([A-Za-z0-9+/_\-]{{0,{_MAX}}}={{0,2}})(?![A-Za-z0-9+/=_\-])")
 _RUN = 128
 _STRINGS = 4096
 # (`_RUNS`' character class is `secrets_chance.B64_MAP`'s, `a` in a run and a space out of
@@ -410,12 +415,12 @@ def _unwrap(text: str) -> str:
     4: a key on the line after a payload is not taken into it 3 times in 4)."""
     if "\n" not in text:
         return text
-    start = 0  # (a line `_WRAPPED` can begin with: 60-76 characters, `\r`, `\n`; without one
-    while True:  # its sub would scan every character for nothing)
+    start = 0  # (a line `_WRAPPED` can begin with: 60-128 characters, `\r`, `\n`; without
+    while True:  # one its sub would scan every character for nothing)
         end = text.find("\n", start)
         if end < 0:
             return text
-        if 60 <= end - start <= 77:
+        if _WRAP_LEAST <= end - start <= _MAX + 1:
             break
         start = end + 1
 
