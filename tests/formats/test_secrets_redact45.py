@@ -35,7 +35,8 @@ def test_a_glued_key_padded_by_a_repeated_letter_is_named(tmp_path, pad, key, la
 
 
 @pytest.mark.parametrize("text", [
-    "task-V1StGXR8Z5jdHi6BmyTaZ3kq", "disk-Xk93nf02LmQpR7sTuVw4", "flask-Zq81LmPw02XcVb7RtYuI"])
+    "task-V1StGXR8Z5jdHi6BmyTaZ3kq", "disk-Xk93nf02LmQpR7sTuVw4", "flask-Zq81LmPw02XcVb7RtYuI",
+    "task-test-V1StGXR8Z5jdHi6BmyTaZ3kq"])
 def test_a_word_before_a_bare_sk_is_no_glue(tmp_path, text):
     """`task-` + a nanoid under an id's name is a word and its id (a vowel in the glue `ta`):
     not an `sk-` key glued to a pad."""
