@@ -19,16 +19,22 @@ from moderator_app.core.formats.secrets import unescape_json
 
 SK = "sk-proj-GLdAspsWYTteerm1JLm6PU3avQ6D6931DCDfU6H2PnKtoBdL"
 HF = "hf_HzNBaW4jSqWM0zSROt75mhgBIeufaQgPyq"
+# OpenAI's legacy shape: 20, its mark `T3BlbkFJ`, 20 (review s45 R1, a pad of vowels)
+LEGACY = "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"
 GHP = b"ghp_QA45wrappedEightyColumns0123456789ab"
 
 
 @pytest.mark.parametrize("pad, key, label", [
     ("Q" * 64, HF, "Hugging Face token"), ("Q" * 10, HF, "Hugging Face token"),
     ("x" * 10, HF, "Hugging Face token"), ("x" * 10, SK, "API key (sk-...)"),
-    ("QQ", SK, "API key (sk-...)"), ("Q" * 4, "sk-" + SK[8:], "API key (sk-...)")])
+    ("QQ", SK, "API key (sk-...)"), ("Q" * 4, "sk-" + SK[8:], "API key (sk-...)"),
+    ("e" * 10, LEGACY, "API key (sk-...)"), ("a" + "Q" * 12, LEGACY, "API key (sk-...)"),
+    ("e" * 10, "sk-svcacct-" + SK[8:], "API key (sk-...)"),
+    ("e" * 10, "sk-admin-" + SK[8:], "API key (sk-...)")])
 def test_a_glued_key_padded_by_a_repeated_letter_is_named(tmp_path, pad, key, label):
     """Review s44 R3: pad + key + pad, the key's own head reads random (its Q's or x's do
-    not), the glue before it holds no word."""
+    not), the glue before it holds no word, or the key is one by its kind or OpenAI's mark
+    whatever glues it (review s45 R1: "e"*10)."""
     line = obs_line(pad + key + pad)
     hit = refused_and_named(tmp_path, line, None, label)
     assert hit.column == unescape_json(line).find(key.encode()) + 1

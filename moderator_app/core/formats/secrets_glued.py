@@ -62,9 +62,13 @@ _TAIL = 128
 # The least random part of each named glued pattern (its `{20,` / `{30,`): `_random_head`
 # reads no shorter head.
 _LEAST = {b"sk-": 20, b"hf_": 30}
-# `sk-` with a key's kind after it (OpenAI's `sk-proj-`, Anthropic's `sk-ant-`); not `live-` /
-# `test-`, which an honest `task-test-<id>` or `disk-live-<id>` spells
-_KIND = re.compile(rb"sk-(?:ant|proj)-")
+# `sk-` with a key's kind after it (OpenAI's `sk-proj-`, `sk-svcacct-`, `sk-admin-`,
+# Anthropic's `sk-ant-`; not `live-` / `test-`, which an honest `task-test-<id>` or
+# `disk-live-<id>` spells), or OpenAI's own mark inside it (`T3BlbkFJ`, base64 of "OpenAI",
+# in its legacy `sk-` + 48 keys): a key by itself, whatever glues it (review s45 R1: a pad of
+# vowels, "e"*10, hid these from the vowel rule below)
+_KIND = re.compile(rb"sk-(?:ant|proj|svcacct|admin)-")
+_OPENAI_MARK = b"T3BlbkFJ"
 # A glue before a bare `sk-` that holds one of these is a word's start (`ta`sk-, `di`sk-)
 _GLUE_VOWELS = frozenset(b"aeiouyAEIOUY")
 
@@ -139,11 +143,12 @@ def _hidden(raw: bytes, marker: bytes, m: re.Match[bytes]) -> bool:
     """Whether a glued match outside base64 of binary data is a key hidden by its glue, not a
     word's tail (review s44 R3 HIGH: "Q"*10 / "x"*10 + `hf_` or `sk-proj-` + the same pad was
     published whole, nothing named, when only a 64+ run of base64 before counted). Inside a
-    64+ run (`_in_blob`); a `hf_`, `sk-proj-` or `sk-ant-` after any letter or digit (glued
-    so and reading random, none is in an honest log: docs/DECISIONS.md, session 45, redact);
-    another `sk-` only when its glue holds no vowel (`QQQQ`, `xxxx`, `123456789`): `task-`,
+    64+ run (`_in_blob`); a `hf_`, an `sk-` of a kind or with OpenAI's mark (`_KIND`) after
+    any letter or digit (glued so and reading random, none is in an honest log:
+    docs/DECISIONS.md, session 45, redact); another `sk-` only when its glue holds no vowel (`QQQQ`, `xxxx`, `123456789`): `task-`,
     `disk-`, `risk-`, `mask-` + an id are words with their ids (`_GLUE_VOWELS`)."""
-    if _in_blob(raw, m.start()) or marker == b"hf_" or _KIND.match(raw, m.start()):
+    if _in_blob(raw, m.start()) or marker == b"hf_" or _KIND.match(raw, m.start()) \
+            or _OPENAI_MARK in m.group():
         return True
     lo = m.start()
     while lo > max(0, m.start() - _IN_RUN) and raw[lo - 1] in _ALNUM:
