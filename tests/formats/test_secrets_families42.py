@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_unwrap
+from moderator_app.core.formats import secrets_inflate, secrets_unwrap
 from moderator_app.core.formats.secrets_decode import is_text
 from moderator_app.core.formats.secrets_unwrap import INFLATED, ROTATED
 
@@ -41,12 +41,15 @@ def test_a_key_in_base64_of_gzip_or_zlib_is_inflated_and_refused(tmp_path, pack,
     assert hit.how == f"{INFLATED} ({label})"
 
 
-def test_a_stream_is_inflated_to_4_kib_and_a_damaged_one_to_its_damage():
-    bomb = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB)
-    assert secrets_unwrap._inflated(bomb) == bytes(4096)
+def test_a_bomb_is_too_large_to_read_and_a_damaged_stream_is_read_to_its_damage():
+    """(session 45: a stream is read whole or not at all, `secrets_inflate`; was: its first
+    4 KiB)"""
+    bomb = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: the line's 1 MiB)
+    assert secrets_inflate.inflated(bomb, secrets_inflate.Budget()) == (bytes(1 << 20), False)
     text = b"the gate opens at dawn; " * 100
-    assert secrets_unwrap._inflated(gzip.compress(text)[:60]).startswith(b"the gate opens")
-    assert secrets_unwrap._inflated(b"\x78\x9c" + bytes(20)) is None
+    got, whole = secrets_inflate.inflated(gzip.compress(text)[:60], secrets_inflate.Budget())
+    assert got.startswith(b"the gate opens") and whole
+    assert secrets_inflate.inflated(b"\x78\x9c" + bytes(20), secrets_inflate.Budget()) == (b"", True)
     assert not secrets_unwrap._is_deflated(b"\x78\x9d")  # (no zlib header: 0x789d % 31)
 
 

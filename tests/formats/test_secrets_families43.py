@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_public, secrets_unwrap
+from moderator_app.core.formats import secrets_public
 from moderator_app.core.formats.secrets_decode import BASE64
 from moderator_app.core.formats.secrets_public import view_may_hold
 from moderator_app.core.formats.secrets_unwrap import INFLATED, UTF16
@@ -82,24 +82,26 @@ def test_a_key_after_4_kib_of_text_in_a_compressed_blob_is_refused(tmp_path, pac
     assert hit.how == f"{INFLATED} (GitHub token)" and hit.column > 1
 
 
-def test_a_bomb_inflates_to_its_bound_and_no_further():
-    """A stream is inflated to 4 KiB; on only when they are text, the stream is under 8 KiB
-    and the rest may hold a key (a marker, a 16-character run), to 64x the stream, 64 KiB and
-    the line's text left."""
-    zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: no text, 4 KiB)
-    assert secrets_unwrap._inflated(zeros) == bytes(4096)
-    plain = zlib.compress(PROSE * 13_000, 9)  # (text, no key's run past its head: 4 KiB)
-    assert secrets_unwrap._inflated(plain) == (PROSE * 13_000)[:4096]
+def test_a_stream_is_read_whole_to_its_ratio_and_the_lines_budget():
+    """(session 45, `secrets_inflate`; was: 4 KiB, on to 64x and 64 KiB for a short text) A
+    stream gives at most `RATIO` x its size (4 KiB at least) and what the line's budget has
+    left; more to give is too large to read (`False`)."""
+    from moderator_app.core.formats.secrets_inflate import RATIO, Budget, inflated
+
+    zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: the line's 1 MiB)
+    assert inflated(zeros, Budget()) == (bytes(1 << 20), False)
+    prose = b"".join(b"frame %05d: " % i + PROSE for i in range(9000))  # (~830 KB, 20-30x)
+    assert inflated(zlib.compress(prose, 9), Budget()) == (prose, True)
+    assert inflated(zlib.compress(PROSE * 5000, 9), Budget())[1] is False  # (400 KB, ~1,000x)
     marked = b"a" * 99 + b" AKIA\n"
-    text = zlib.compress(marked * 300, 9)  # (31.5 KB in 145 bytes: 64x them)
-    assert secrets_unwrap._inflated(text) == (marked * 300)[:64 * len(text)]
-    assert secrets_unwrap._inflated(text, limit=5000) == (marked * 100)[:5000]  # (text left)
-    text = zlib.compress(marked * 10_000, 9)  # (1 MB in 3.6 KB: 64 KiB at most)
-    assert secrets_unwrap._inflated(text) == (marked * 10_000)[:1 << 16]
-    hexed = random.Random(4).randbytes(1 << 13).hex().encode()  # (8 KiB deflated: its head)
+    text = zlib.compress(marked * 10_000, 9)  # (1 MB in ~3.6 KB: past 256x)
+    assert inflated(text, Budget()) == ((marked * 10_000)[:RATIO * len(text)], False)
+    budget = Budget(5000)  # (what the line has left)
+    assert inflated(zlib.compress(marked * 100, 9), budget) == ((marked * 100)[:5000], False)
+    assert budget.left == 0
+    hexed = random.Random(4).randbytes(1 << 13).hex().encode()  # (8 KiB deflated: whole)
     body = hexed[:8000] + marked + hexed
-    assert len(zlib.compress(body)) > 8 << 10
-    assert secrets_unwrap._inflated(zlib.compress(body)) == body[:4096]
+    assert inflated(zlib.compress(body), Budget()) == (body, True)
 
 
 KEYS = [("Square token", "sq0atp-" + "QA43familyWords0aB1cD2eF3gH4iJ5kL6mN"),

@@ -18,8 +18,8 @@ import pytest
 import zstandard
 from secretshelp import obs_line, quiet, refused_and_named
 
-from moderator_app.core.formats import secrets_chance, secrets_unwrap
-from moderator_app.core.formats.secrets_unwrap import INFLATED, WORK_MAX
+from moderator_app.core.formats import secrets_chance, secrets_inflate
+from moderator_app.core.formats.secrets_unwrap import INFLATED
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
@@ -84,23 +84,23 @@ def test_honest_bzip2_zstd_raw_deflate_and_pictures_are_published(tmp_path):
         quiet(tmp_path / str(n), obs_line(summary))
 
 
-def test_a_line_of_bzip2_bombs_decodes_four_blocks_and_no_more():
-    """bzip2 decodes a block whole before its first byte (a 49-byte stream of 40 MB of zeros:
-    ~3.5 ms): each stream pays its block size (`BZh9`: 900 kB) out of the line's 4 MiB, so a
-    line of bombs decodes four and reads the fifth on as no wrapper's."""
-    bomb = bz2.compress(bytes(40 << 20), 9)
-    budget = [WORK_MAX]
-    got = [secrets_unwrap.unwrapped(bomb, lambda b: True, budget=budget) for _ in range(5)]
-    assert got[:4] == [(INFLATED, bytes(4096))] * 4 and got[4] is None
-    assert budget == [WORK_MAX - 4 * 900_000]
-    small = bz2.compress(PROSE, 1)  # (`BZh1`: 100 kB a block, five more of them fit)
-    assert [secrets_unwrap._unbzip2(small, 1 << 20, budget) for _ in range(6)] == [PROSE] * 5 + [None]
+def test_a_line_of_bzip2_bombs_ends_at_its_first_and_a_zstd_bomb_is_too_large():
+    """(session 45, `secrets_inflate`; was: four bzip2 blocks a line, a zstd bomb's 4 KiB)
+    bzip2 decodes a block whole before its first byte (a 49-byte stream of 40 MB of zeros:
+    ~3.5 ms): the first bomb of a line is too large to read, and the line's views end there."""
+    from moderator_app.core.formats.secrets_runview import run_views
+    from moderator_app.core.formats.secrets_unwrap import TOO_LARGE
 
-
-def test_a_zstd_bomb_decodes_its_first_4_kib():
-    bomb = zstandard.ZstdCompressor(level=19).compress(bytes(64 << 20))
-    assert len(bomb) < 4096
-    assert secrets_unwrap._unzstd(bomb, 1 << 20, [WORK_MAX]) == bytes(4096)
+    bomb = base64.b64encode(bz2.compress(bytes(40 << 20), 9))
+    line = b" ".join([bomb] * 5)
+    assert [(how, column) for how, _, _, column in run_views(line)] == [(TOO_LARGE, 1)]
+    small = bz2.compress(PROSE, 1)
+    budget = secrets_inflate.Budget()
+    assert [secrets_inflate.inflated(small, budget) for _ in range(6)] == [(PROSE, True)] * 6
+    zbomb = zstandard.ZstdCompressor(level=19).compress(bytes(64 << 20))
+    assert 2048 < len(zbomb) < 4096  # (its allowance: 256x its size, ~0.5 MiB)
+    assert secrets_inflate.inflated(zbomb, secrets_inflate.Budget()) == (
+        bytes(secrets_inflate.RATIO * len(zbomb)), False)
 
 
 def _wrapped(blob: bytes, width: int, brk: str = "\n") -> str:

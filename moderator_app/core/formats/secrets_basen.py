@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native, secrets_radix
 from moderator_app.core.formats.secrets_bytes import _printable
+from moderator_app.core.formats.secrets_unwrap import TOO_LARGE, stream_views
 
 BASE32 = "a base32 run in it is decoded"
 ASCII85 = "an Ascii85 span in it is decoded"
@@ -266,12 +267,18 @@ def spelled_views(raw: bytes, is_text: Callable[[bytes], bool]
                   ) -> Iterator[tuple[str, bytes, bool, int]]:
     """(how, view, whether it is text, column) of each run of this module's families and each
     dump of numbers in `raw`, read alone: a view that is no text is read as bytes, then its
-    16+ printable stretches as text (as `od -b`'s are, `secrets_octets`)."""
+    16+ printable stretches as text (as `od -b`'s are, `secrets_octets`); a compressed stream
+    as what it inflates to (`secrets_unwrap.stream_views`, session 45)."""
     found = [(secrets_radix.RADIX, got, column) for got, column in secrets_radix.radix_views(raw)
              ] if _gate(raw) & 2 else []
     found += list(basen_views(raw))
     for how, got, column in found:
         text = is_text(got)
+        if not text and (opened := stream_views(got, column, raw[column - 1:column + 63])):
+            yield from opened  # (a compressed stream: base32 of zlib, QA s44 h44_10)
+            if opened[0][0] is TOO_LARGE:
+                return
+            continue
         yield how, got, text, column
         if not text and (printable := _printable(got)):
             yield how, printable, True, column

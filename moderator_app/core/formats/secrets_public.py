@@ -33,6 +33,7 @@ from moderator_app.core.formats.secrets_decode import (
     is_text,
     views,
 )
+from moderator_app.core.formats.secrets_inflate import scanning
 from moderator_app.core.formats.secrets_parts import numbered_parts
 from moderator_app.core.formats.secrets_read import (
     ENTROPY,
@@ -59,7 +60,7 @@ from moderator_app.core.formats.secrets_spots import (  # noqa: F401 - (its name
     reader_candidate,
     reader_spots,
 )
-from moderator_app.core.formats.secrets_unwrap import INFLATED, ROTATED, UTF16
+from moderator_app.core.formats.secrets_unwrap import INFLATED, ROTATED, TOO_LARGE, UTF16
 
 # What `withhold` also refuses to publish (session 26's hostile sweep published each of these
 # from an action's arguments or an observation): shapes too costly or too loose for the
@@ -203,7 +204,8 @@ def scan_public(raw: bytes) -> SecretHit | None:
     hit = plain_family(raw, candidate)
     if hit is not None:
         return hit
-    hit = _decoded_hit(raw)
+    with scanning():  # (the line's streams inflate out of one budget: `secrets_inflate`)
+        hit = _decoded_hit(raw)
     if hit is None and candidate:  # (base32 runs of text blanked: `secrets_basen.explained`)
         plain = explained(raw, is_text)
         hit = reader_hit(plain) if plain is raw or reader_candidate(plain) else None
@@ -279,6 +281,8 @@ def _decoded_hit(raw: bytes, depth: int = 0,
     size = 0
     read = set() if read is None else read
     for how, decoded, text, column in views(raw):
+        if how is TOO_LARGE:  # (a compressed stream with more to give than it may: unread)
+            return SecretHit(TOO_LARGE, column, _redact(decoded), True, how=INFLATED)
         if text and (how not in _BATCHED or len(decoded) > _ALONE):
             found = _batch_hit(raw, pending, depth)
             pending, size = [], 0

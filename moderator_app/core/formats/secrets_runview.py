@@ -15,8 +15,14 @@ from collections.abc import Iterable, Iterator
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets_chance import B64_MAP, wrapped_run
+from moderator_app.core.formats.secrets_inflate import Budget, line_budget
 from moderator_app.core.formats.secrets_text import is_text
-from moderator_app.core.formats.secrets_unwrap import WORK_MAX, may_unwrap, unwrapped
+from moderator_app.core.formats.secrets_unwrap import (
+    TOO_LARGE,
+    may_unwrap,
+    stream_views,
+    unwrapped,
+)
 
 BASE64 = "a base64 run in it is decoded"
 HEX = "a hex run in it is decoded"
@@ -83,9 +89,14 @@ def _b64(run: bytes) -> bytes | None:
     except (binascii.Error, ValueError):
         return None
 
-def run_views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
-    """`secrets_decode.views`' base64 and hex views of `raw` (the module's docstring)."""
-    text_left, bytes_left, work = _TEXT_MAX, _BYTES_MAX, [WORK_MAX]
+def run_views(raw: bytes, budget: Budget | None = None
+              ) -> Iterator[tuple[str, bytes, bool, int]]:
+    """`secrets_decode.views`' base64 and hex views of `raw` (the module's docstring); a run
+    whose bytes are a compressed stream is read as what it inflates to (`stream_views`, out of
+    the line's `budget`), and a stream too large to read ends the views (`TOO_LARGE`: the line
+    is refused)."""
+    budget = line_budget() if budget is None else budget
+    text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     mapped, after = b"", 0
     for how, table, least in ((BASE64, _B64_CHARS, _B64_MIN), (HEX, _HEX_CHARS, _HEX_MIN)):
         for start, end in (_runs(raw, table, least) if how is BASE64 else _hex_runs(raw)):
@@ -112,8 +123,19 @@ def run_views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
                     run, got, after = blob[0], whole, blob[1]
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
+            if not text and how is BASE64 and (
+                    opened := stream_views(got, start + 1, run, budget)) is not None:
+                for view in opened:  # (gzip, zlib, xz, bzip2, zstd, a ZIP, raw deflate)
+                    text_left -= len(view[1]) if view[2] else 0
+                    yield view
+                    if view[0] is TOO_LARGE:
+                        return
+                if how is HEX or b"-" in run or b"_" in run:
+                    continue
+                yield how, got, False, start + 1  # (its bytes, as any run's: after a damage)
+                continue
             if not text and how is BASE64 and text_left > 0 and (
-                    inner := unwrapped(got, is_text, run, text_left, work)) is not None:  # (UTF-16, gzip, rot13)
+                    inner := unwrapped(got, is_text, run)) is not None:  # (UTF-16, rot13)
                 how_in, got, text = inner[0], inner[1], True
             else:
                 how_in = how

@@ -1,0 +1,295 @@
+"""One reading of every compressed payload a line's decoded runs hold (base64, base32, hex,
+Ascii85, uuencode): told by its header, read whole, or refused as too large to read; asked by
+`withhold` and by `verify`'s gate alike (session 45, spell; issue 15, review s44 R7 / s43 R3,
+QA s44 T7 / T6).
+
+Until session 45 a stream was read to its first 4 KiB and, for a short stream of text, on to
+64x its size and 64 KiB: a key after 70 KB of text or of `#` (gzip), after 101 KiB of text or 1
+MiB of `#` (bzip2), after 70 KB (zstd) was published, and so was a key in a stream of binary
+data (a zstd or bzip2 data URI, 3 KB of noise before it: the first 4 KiB were no text, so
+nothing was read). A ratio bound loses to a compressible pad; a head bound to a long one.
+
+Now a stream is read whole, to at most `RATIO` times its compressed size (at least `_FLOOR`)
+and the line's `LINE_MAX` of inflated bytes in all (`Budget`); a stream with more to give is
+*too large to read* (`TOO_LARGE`), and the line is refused, never published with a part
+unread. Honest payloads are read whole: the escape logs' gzip blobs inflate 1.3-3.4x
+(e_b64gz's 12 KB blobs to 28.5 KB, e_mime76 29.6 KB, e_pem64 28.9 KB, e_mime60 7.5 KB a
+line), the QA logs' honest streams at most 19.7x (h43_15); a log of counters written out
+(`frame 00001: ...`, 101 KiB) 24x in gzip, 56x in bzip2, 85x in zstd -19, 131x in xz. A bomb
+costs its allowance: 200 MiB of zeros is refused after 1 MiB inflated.
+
+A stream's members or frames one after another (`cat a.gz b.gz`, `gunzip` reads both) are
+read as one; a damaged or cut stream gives what inflated before the damage (what `gunzip`
+prints); a zstd frame or an xz stream that asks more memory than the decoder allows is too
+large to read too (`zstd --long=27`: "corrupt" to a decoder of 8 MiB, its key unread). A ZIP
+(`PK\\x03\\x04`: a data URI of `application/zip`, QA s44 h44_09) is read member by member
+(stored, deflate, bzip2, zstd; an encrypted member is nobody's text).
+"""
+
+from __future__ import annotations
+
+import bz2
+import lzma
+import struct
+import zlib
+from collections.abc import Callable
+from contextvars import ContextVar
+
+import zstandard
+
+from moderator_app.core.formats.zstream import ZSTD_MAGIC
+
+INFLATED = "a compressed stream in it (gzip, zlib, xz, lzma, bzip2, zstd, a ZIP) is inflated"
+TOO_LARGE = "stream of compressed data too large to read"
+LINE_MAX = 1 << 20  # inflated bytes a line (the detectors' `_TEXT_MAX` of decoded text)
+RATIO = 256  # inflated bytes a compressed byte, at most (honest text: 2-131x, above)
+_FLOOR = 1 << 12  # inflated bytes any stream may give (a short stream's first 4 KiB)
+_CHUNK = 1 << 12  # compressed bytes fed at a time: what inflated before a damage is kept
+_GZIP_HEAD = b"\x1f\x8b\x08"
+_XZ_HEAD = b"\xfd7zXZ\x00"
+_BZIP2_BLOCK = b"1AY&SY"
+_ZIP_HEAD = b"PK\x03\x04"
+_ZSTD_WINDOW = 1 << 23  # (`zstd -19` of a pipe asks 8 MiB)
+_XZ_MEMORY = 1 << 27  # (`xz -9` asks 65 MiB)
+_RAW_PROBE = 16
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+
+
+class Budget:
+    """What a line's streams may still inflate to (`LINE_MAX` at first): shared by the line's
+    every reading (its views, and their views), so that a stream read at depth 1 or twice
+    pays out of the same allowance."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = LINE_MAX) -> None:
+        self.left = left
+
+
+_LINE: ContextVar[Budget | None] = ContextVar("secrets_inflate_line", default=None)
+
+
+def line_budget() -> Budget:
+    """The budget of the line being scanned (`scanning`), or a fresh one."""
+    return _LINE.get() or Budget()
+
+
+class scanning:  # noqa: N801 - (a context manager read as a phrase: `with scanning():`)
+    """One line's reading (`secrets_public.scan_public`): every stream read inside pays out
+    of one `Budget` (a context variable: a thread's scan is its own)."""
+
+    def __enter__(self) -> Budget:
+        budget = _LINE.get()
+        self._token = None
+        if budget is None:
+            budget = Budget()
+            self._token = _LINE.set(budget)
+        return budget
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _LINE.reset(self._token)
+
+
+def _is_deflated(data: bytes) -> bool:
+    """Whether `data` opens as a gzip member or a zlib stream (`78`, deflate with a window of
+    32 KiB, and the header's check: its two bytes a multiple of 31; RFC 1950)."""
+    return data[:3] == _GZIP_HEAD or (
+        len(data) > 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0)
+
+
+def _is_bzip2(data: bytes) -> bool:
+    """Whether `data` opens as a bzip2 stream: `BZh`, a block size 1-9, a block's magic."""
+    return len(data) >= 10 and data[:3] == b"BZh" and 0x31 <= data[3] <= 0x39 \
+        and data[4:10] == _BZIP2_BLOCK
+
+
+def _is_raw_deflate(data: bytes) -> bool:
+    """Whether `data` may be a raw deflate stream of text: its first block's type no reserved
+    one and a stored block's length check kept (JPEG's 0xFF, PNG's 0x89: no inflater made),
+    then its first `_RAW_PROBE` inflated bytes printable (of its first 512 bytes). No header
+    tells raw deflate; random bytes pass about once in 10^7 (session 44, spell)."""
+    if len(data) < 5:
+        return False
+    kind = data[0] >> 1 & 3
+    if kind == 3 or (kind == 0 and (data[1] ^ data[3] != 255 or data[2] ^ data[4] != 255)):
+        return False
+    try:
+        head = zlib.decompressobj(-15).decompress(data[:512], _RAW_PROBE)
+    except zlib.error:
+        return False
+    return len(head) == _RAW_PROBE and not head.translate(None, _PRINTABLE)
+
+
+_Read = tuple[bytes, bool, int]  # (what inflated, whether that is all, compressed bytes used)
+
+
+def _stream(unpack: object, data: bytes, cap: int) -> _Read:
+    """What one zlib / bzip2 / xz decompressor (`unpack`) inflates `data` to, `cap` bytes at
+    most (not all, `False`, when there is more), fed `_CHUNK` bytes at a time (the pieces
+    joined once: a bomb's 1 MiB copied once, not at each piece)."""
+    pieces: list[bytes] = []
+    size = fed = 0
+    for at in range(0, len(data), _CHUNK):
+        piece = data[at:at + _CHUNK]
+        fed += len(piece)
+        try:
+            got = unpack.decompress(piece, cap + 1 - size)  # type: ignore[attr-defined]
+        except (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError) as e:
+            return _joined(pieces), not _too_much_memory(e), len(data)  # (damaged: before it)
+        pieces.append(got)
+        size += len(got)
+        if size > cap:
+            return _joined(pieces)[:cap], False, len(data)
+        if unpack.eof:  # type: ignore[attr-defined]
+            return _joined(pieces), True, fed - len(unpack.unused_data)  # type: ignore[attr-defined]
+    return _joined(pieces), True, len(data)  # (cut: no more to read)
+
+
+def _joined(pieces: list[bytes]) -> bytes:
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def _too_much_memory(error: Exception) -> bool:
+    """Whether a decoder refused a stream for the memory it asks (xz's memory limit, zstd's
+    window), not for damage: such a stream is unread, not read to its damage."""
+    return "memory" in str(error).lower()
+
+
+def _members(make: Callable[[], object], head: Callable[[bytes], bool], data: bytes,
+             cap: int) -> tuple[bytes, bool]:
+    """A stream's members one after another (`head` tells the next), read as one."""
+    out, rest = b"", data
+    while True:
+        got, whole, used = _stream(make(), rest, cap - len(out))
+        out += got
+        rest = rest[used:]
+        if not whole or not rest or not head(rest) or used == 0:
+            return out, whole
+
+
+def _gzip_or_zlib(data: bytes, cap: int) -> tuple[bytes, bool]:
+    return _members(lambda: zlib.decompressobj(47), lambda d: d[:3] == _GZIP_HEAD, data, cap)
+
+
+def _xz(data: bytes, cap: int) -> tuple[bytes, bool]:
+    return _members(lambda: lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=_XZ_MEMORY),
+                    lambda d: d[:6] == _XZ_HEAD, data, cap)
+
+
+def _bzip2(data: bytes, cap: int) -> tuple[bytes, bool]:
+    # (a block is decoded whole before its first byte: a 49-byte stream of 40 MB of zeros
+    # costs ~3.5 ms once, and its first block is past any allowance: the line's reading ends)
+    return _members(bz2.BZ2Decompressor, _is_bzip2, data, cap)
+
+
+def _is_lzma_alone(data: bytes) -> bool:
+    """Whether `data` opens as `lzma -c`'s stream (xz's legacy `.lzma`; QA s44 h44_06): the
+    properties byte every preset writes (0x5D: lc 3, lp 0, pb 2), a dictionary of 2^n or
+    2^n + 2^(n-1) bytes from 4 KiB to 1.5 GiB, a size unknown (all ones) or under 2^40."""
+    if len(data) < 13 or data[0] != 0x5D:
+        return False
+    size, whole = int.from_bytes(data[1:5], "little"), int.from_bytes(data[5:13], "little")
+    low = size & -size
+    return 1 << 12 <= size <= 3 << 29 and size in (low, 3 * low // 2 if low > 1 else 0) \
+        and (whole == (1 << 64) - 1 or whole < 1 << 40)
+
+
+def _lzma_alone(data: bytes, cap: int) -> tuple[bytes, bool]:
+    return _members(lambda: lzma.LZMADecompressor(lzma.FORMAT_ALONE, memlimit=_XZ_MEMORY),
+                    lambda d: False, data, cap)
+
+
+def _raw(data: bytes, cap: int) -> tuple[bytes, bool]:
+    got, whole, _ = _stream(zlib.decompressobj(-15), data, cap)
+    return got, whole
+
+
+_ZSTD: list[zstandard.ZstdDecompressor] = []
+
+
+def _zstd(data: bytes, cap: int) -> tuple[bytes, bool]:
+    """A zstd stream's frames (`read_across_frames`), `cap` bytes at most; one decompressor a
+    process (its context reused: ~2 us a stream, 5 with a new one)."""
+    if not _ZSTD:
+        _ZSTD.append(zstandard.ZstdDecompressor(max_window_size=_ZSTD_WINDOW))
+    reader = _ZSTD[0].stream_reader(data, read_across_frames=True)
+    pieces: list[bytes] = []
+    size = 0
+    try:
+        while size <= cap and (piece := reader.read(cap + 1 - size)):
+            pieces.append(piece)
+            size += len(piece)
+    except zstandard.ZstdError as e:
+        return _joined(pieces) if pieces else b"", not _too_much_memory(e)
+    got = _joined(pieces) if pieces else b""
+    return (got, True) if size <= cap else (got[:cap], False)
+
+
+# A ZIP member's methods read (stored, deflate, bzip2, zstd); another's bytes are left as they
+# are (`lzma`'s 14 and PPMd's 98 are rare, and the member's name is still read)
+_ZIP_LOCAL = struct.Struct("<4sHHHHHIIIHH")
+_ZIP_DESCRIPTOR = b"PK\x07\x08"
+
+
+def _zip(data: bytes, cap: int) -> tuple[bytes, bool]:
+    """A ZIP's members (local headers one after another), each its name and a line break,
+    then what it inflates to; `cap` bytes in all at most."""
+    out, at = b"", 0
+    while data[at:at + 4] == _ZIP_HEAD and len(data) >= at + _ZIP_LOCAL.size:
+        _, _, flags, method, _, _, _, size, _, name, extra = _ZIP_LOCAL.unpack_from(data, at)
+        body = at + _ZIP_LOCAL.size + name + extra
+        out += data[at + _ZIP_LOCAL.size:at + _ZIP_LOCAL.size + name] + b"\n"
+        if flags & 1:
+            return out, True  # (encrypted: no reader has its text)
+        left = cap - len(out)
+        if method == 0:
+            stored = size if size or not flags & 8 else len(data) - body
+            got, whole, used = data[body:body + min(stored, left)], stored <= left, stored
+        elif method == 8:
+            got, whole, used = _stream(zlib.decompressobj(-15), data[body:], left)
+        elif method in (12, 93):
+            got, whole = (_bzip2 if method == 12 else _zstd)(data[body:body + size], left)
+            used = size
+        else:
+            return out, True
+        out += got + b"\n"
+        if not whole or len(out) > cap:
+            return out[:cap], False
+        at = body + used
+        if flags & 8:  # (a data descriptor after the data, its signature optional)
+            at += 16 if data[at:at + 4] == _ZIP_DESCRIPTOR else 12
+    return out, True
+
+
+# (how a stream is told, how it is read): a new format is a row
+_FORMATS: tuple[tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[bytes, bool]]], ...] = (
+    (_is_deflated, _gzip_or_zlib),
+    (lambda data: data[:6] == _XZ_HEAD, _xz),
+    (_is_bzip2, _bzip2),
+    (lambda data: data[:4] == ZSTD_MAGIC, _zstd),
+    (lambda data: data[:4] == _ZIP_HEAD, _zip),
+    (_is_lzma_alone, _lzma_alone),
+    (_is_raw_deflate, _raw),
+)
+
+
+def told(data: bytes) -> bool:
+    """Whether `data` (a run's decoded bytes) opens as a compressed stream of `_FORMATS`: the
+    one test of `withhold`'s reading (`inflated`) and `verify`'s gate
+    (`withhold_gate.payload_spots`)."""
+    return any(tell(data) for tell, _ in _FORMATS)
+
+
+def inflated(data: bytes, budget: Budget | None = None) -> tuple[bytes, bool] | None:
+    """(what `data` inflates to, whether that is all of it) when `data` is a compressed stream
+    (`told`), else None. At most `RATIO` x its size (`_FLOOR` at least) and what `budget`
+    (the line's: `line_budget`) has left; `False`: too large to read (more to give)."""
+    budget = line_budget() if budget is None else budget
+    for tell, read in _FORMATS:
+        if tell(data):
+            cap = max(0, min(budget.left, max(_FLOOR, RATIO * len(data))))
+            got, whole = read(data, cap)
+            budget.left -= len(got)
+            return got, whole
+    return None
