@@ -30,11 +30,14 @@ GHP = b"ghp_QA45wrappedEightyColumns0123456789ab"
     ("QQ", SK, "API key (sk-...)"), ("Q" * 4, "sk-" + SK[8:], "API key (sk-...)"),
     ("e" * 10, LEGACY, "API key (sk-...)"), ("a" + "Q" * 12, LEGACY, "API key (sk-...)"),
     ("e" * 10, "sk-svcacct-" + SK[8:], "API key (sk-...)"),
-    ("e" * 10, "sk-admin-" + SK[8:], "API key (sk-...)")])
+    ("e" * 10, "sk-admin-" + SK[8:], "API key (sk-...)"),
+    ("e" * 10, "sk-" + SK[8:], "API key (sk-...)"),
+    ("e" * 10, "sk-test-" + SK[8:], "API key (sk-...)"),
+    ("e" * 10, "sk-" + "5d41402abc4b2a76b9719d911017c592", "API key (sk-...)")])
 def test_a_glued_key_padded_by_a_repeated_letter_is_named(tmp_path, pad, key, label):
     """Review s44 R3: pad + key + pad, the key's own head reads random (its Q's or x's do
     not), the glue before it holds no word, or the key is one by its kind or OpenAI's mark
-    whatever glues it (review s45 R1: "e"*10)."""
+    whatever glues it, or a pad of one character glues it (review s45 R1: "e"*10)."""
     line = obs_line(pad + key + pad)
     hit = refused_and_named(tmp_path, line, None, label)
     assert hit.column == unescape_json(line).find(key.encode()) + 1
@@ -42,7 +45,7 @@ def test_a_glued_key_padded_by_a_repeated_letter_is_named(tmp_path, pad, key, la
 
 @pytest.mark.parametrize("text", [
     "task-V1StGXR8Z5jdHi6BmyTaZ3kq", "disk-Xk93nf02LmQpR7sTuVw4", "flask-Zq81LmPw02XcVb7RtYuI",
-    "task-test-V1StGXR8Z5jdHi6BmyTaZ3kq"])
+    "task-test-V1StGXR8Z5jdHi6BmyTaZ3kq", "disk-5d41402abc4b2a76b9719d911017c592"])
 def test_a_word_before_a_bare_sk_is_no_glue(tmp_path, text):
     """`task-` + a nanoid under an id's name is a word and its id (a vowel in the glue `ta`):
     not an `sk-` key glued to a pad."""
