@@ -327,7 +327,10 @@ def _rising(run_s, sig: FrameSignals, th, offset_s: float | None,
     The rises' offset is named, not suggested: a rise comes 0 to 4 frames after the press's
     first change (Private Eye at 50 fps: its offset 2.2-3.3 frames late at confidence
     0.68-0.86; out of phase at 30 fps +1.84 frames at 0.94, the press's first change under
-    the scan's noise floor), and a gap's seconds do not hang on a frame."""
+    the scan's noise floor), and a gap's seconds do not hang on a frame, nor does a jump's
+    size; a jump joins where its splice frame stands alone in the picture (`splices.alone`:
+    the rises' answers are weak, a splice shows). tennis-cut@vfr: only the rises read its cut,
+    -4.00 s at 18.783 s, its frame (session 45)."""
     g, q = sig.grid, BAND_LATENCY_Q
     phase = rise.out_of_phase(sig)
     # (each reading is read for its suggestion alone: one without it is dropped, and
@@ -346,7 +349,8 @@ def _rising(run_s, sig: FrameSignals, th, offset_s: float | None,
     played = [replace(f, message=f"{f.message} (at the offset the screen's motion rises "
                       f"single out, {a.suggested_offset_s:.3f} s, not suggested: a rise "
                       "follows a press's first change by 0 to 4 frames)")
-              for f in a.findings if f.rule == "sync.activity_without_actions"
+              for f in a.findings if (f.rule == "sync.activity_without_actions" or (
+                  f.rule == "sync.offset_jump" and splices.alone(sig, f.video_start_s or -1.0)))
               and not any(near(f, g) for g in silent.findings)]
     played += rise.drift_of(a, silent)
     out = replace(silent, findings=silent.findings + played) if played else silent
