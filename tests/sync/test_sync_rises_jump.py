@@ -79,3 +79,18 @@ def test_a_jump_the_rises_read_at_a_flash_is_none(monkeypatch):
     assert [f.rule for f in got.findings if f.rule == "sync.offset_jump"] == []
     assert [f.rule for f in got.findings if f.rule == "sync.activity_without_actions"] \
         == ["sync.activity_without_actions"]
+
+
+def test_a_frame_alone_must_change_the_picture_as_a_splice_does():
+    """Review s45 R3: one point of change on a still screen is alone among zeros, but under
+    the video's LONE_PCT percentile of change: no splice (`splices.alone`)."""
+    from moderator_app.core.sync import splices
+
+    tiles = np.zeros((N, 64), np.uint16)
+    tiles[1:, 0] = np.where(np.arange(1, N) % 7 == 0, 40, 0)  # the game's own changes ...
+    tiles[K - 40:K + 41, 0] = 0  # ... none within a second of the frame
+    tiles[K, 0] = 1
+    sig = FrameSignals(np.arange(N) / FPS, tiles, FPS)
+    assert not splices.alone(sig, K / FPS)
+    tiles[K, 0] = 400
+    assert splices.alone(FrameSignals(np.arange(N) / FPS, tiles, FPS), K / FPS)

@@ -214,18 +214,20 @@ def lone_at(pc: np.ndarray, j: int, w: int, top: float, floor: float) -> bool:
 
 def alone(sig: FrameSignals, t: float) -> bool:
     """Does the frame shown at video time `t` change the whole picture (`picture_change`)
-    more than LONE_SPIKE times every other frame within LONE_S either side? A splice joins
-    two moments in one frame; a game's flash or scene change recurs around it. The wide set
-    (session 45): tennis-cut@vfr's splice at 18.783 s changes 598 points, 1.80 times the most
-    of its second either side; a genuine Kaboom!@r50 frame at 20.84 s 25,384, with 28,047 two
-    frames of its flash later: no splice."""
+    more than LONE_SPIKE times every other frame within LONE_S either side, and at the
+    video's LONE_PCT percentile at least (`lone_at`'s floor: one point of change on a still
+    screen is no splice)? A splice joins two moments in one frame; a game's flash or scene
+    change recurs around it. The wide set (session 45): tennis-cut@vfr's splice at 18.783 s
+    changes 598 points, 1.80 times the most of its second either side; a genuine Kaboom!@r50
+    frame at 20.84 s 25,384, with 28,047 two frames of its flash later: no splice."""
     pc = np.asarray(sig.picture_change, float)
     if len(pc) < 3:
         return False
     k = min(int(np.searchsorted(np.asarray(sig.times, float), t - 1e-6)), len(pc) - 1)
     w = max(1, int(round(LONE_S * sig.fps)))
     other = np.r_[pc[max(0, k - w):k], pc[k + 1:k + w + 1]]
-    return bool(len(other)) and float(pc[k]) > LONE_SPIKE * float(other.max())
+    return bool(len(other)) and float(pc[k]) > LONE_SPIKE * float(other.max()) and \
+        float(pc[k]) >= max(1.0, float(percentile(pc, LONE_PCT)))
 
 
 def lone_frames(pc: np.ndarray, fps: float) -> np.ndarray:
