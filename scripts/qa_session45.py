@@ -291,7 +291,7 @@ def _ffmpeg_tail(codec: str, w: int, h: int, path: Path) -> list[str]:
     if codec == "vc2mkv34":
         return ["sine=frequency=470:sample_rate=32000", "-map", "0:v", "-map", "1:a",
                 "-shortest", "-vf", f"scale={w * 2}:{h * 2}:flags=neighbor", "-c:v", "vc2",
-                "-b:v", "2M", "-pix_fmt", "yuv420p", "-threads", "1", "-c:a", "wavpack",
+                "-b:v", "20M", "-pix_fmt", "yuv420p", "-threads", "1", "-c:a", "wavpack",
                 "-f", "matroska", str(path)]
     return ["sine=frequency=330:sample_rate=8000", "-map", "0:v", "-map", "1:a", "-shortest",
             "-c:v", "cljr", "-pix_fmt", "yuv411p", "-threads", "1", "-c:a", "libgsm_ms",
@@ -549,13 +549,8 @@ def s44_again(what: str, rest: list[str]) -> None:
     if what == "sync":
         _rows(s44.check_sync, rest or s44.ALL_RUNS, "run")
     elif what == "hostile":
-        out = CACHE / "s44hostile"
+        out = CACHE / "s44hostile"      # s44's generator writes its (identical) inputs here
         out.mkdir(parents=True, exist_ok=True)
-        (out / "hostile").mkdir(exist_ok=True)
-        src = CACHE44 / "hostile"
-        for d in src.glob("h44_*"):
-            if d.is_dir() and not (out / "hostile" / d.name).exists():
-                (out / "hostile" / d.name).symlink_to(d)
         s44.hostile_module().run(out, rest)
 
 
