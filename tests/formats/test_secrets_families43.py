@@ -82,20 +82,22 @@ def test_a_key_after_4_kib_of_text_in_a_compressed_blob_is_refused(tmp_path, pac
     assert hit.how == f"{INFLATED} (GitHub token)" and hit.column > 1
 
 
-def test_a_stream_is_read_whole_to_its_ratio_and_the_lines_budget():
+def test_a_stream_is_read_whole_to_the_lines_budget():
     """(session 45, `secrets_inflate`; was: 4 KiB, on to 64x and 64 KiB for a short text) A
-    stream gives at most `RATIO` x its size (4 KiB at least) and what the line's budget has
-    left; more to give is too large to read (`False`)."""
-    from moderator_app.core.formats.secrets_inflate import RATIO, Budget, inflated
+    stream gives at most what the line's budget has left (1 MiB at first), whatever its ratio
+    (review s45 R5: honest zeros compress as a bomb does); more to give is too large to read
+    (`False`)."""
+    from moderator_app.core.formats.secrets_inflate import LINE_MAX, Budget, inflated
 
     zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: the line's 1 MiB)
-    assert inflated(zeros, Budget()) == (bytes(1 << 20), False)
+    assert inflated(zeros, Budget()) == (bytes(LINE_MAX), False)
     prose = b"".join(b"frame %05d: " % i + PROSE for i in range(9000))  # (~830 KB, 20-30x)
     assert inflated(zlib.compress(prose, 9), Budget()) == (prose, True)
-    assert inflated(zlib.compress(PROSE * 5000, 9), Budget())[1] is False  # (400 KB, ~1,000x)
+    many = PROSE * 5000  # (400 KB, ~1,000x: read whole)
+    assert inflated(zlib.compress(many, 9), Budget()) == (many, True)
     marked = b"a" * 99 + b" AKIA\n"
-    text = zlib.compress(marked * 10_000, 9)  # (1 MB in ~3.6 KB: past 256x)
-    assert inflated(text, Budget()) == ((marked * 10_000)[:RATIO * len(text)], False)
+    text = zlib.compress(marked * 10_000, 9)  # (1,050,000 bytes in ~3.6 KB: past 1 MiB)
+    assert inflated(text, Budget()) == ((marked * 10_000)[:LINE_MAX], False)
     budget = Budget(5000)  # (what the line has left)
     assert inflated(zlib.compress(marked * 100, 9), budget) == ((marked * 100)[:5000], False)
     assert budget.left == 0
