@@ -3,7 +3,9 @@ cover picture or a still track stored before the footage, two video streams, neg
 timestamps, an MP4 edit list that starts mid-GOP with 3 B-frames, interlaced (MBAFF) H.264,
 AV1 from libaom in a cue-less Matroska, 10-bit 4:4:4 HEVC, an MP4 with a 1,000,000 timescale
 at 59.94 fps, a Matroska at 59.94 fps (millisecond ticks) and one whose tick is a whole frame
-(TimestampScale 16,666,667 ns), and an OBS-like 59.94 fps VFR recording.
+(TimestampScale 16,666,667 ns), an OBS-like 59.94 fps VFR recording, and VC-2 (Dirac) in
+Matroska, whose demuxer answers every seek with EPERM (QA s45 T2: unreadable until session 45,
+now read forward from its start).
 
 Each is a small file made by the real ffmpeg in the test's tmp_path, every picture carrying its
 source frame number (`video_corpus.draw_frame`). The truth is ffmpeg's own decode of the
@@ -166,6 +168,9 @@ def _make(shape: str, d: Path) -> tuple[Path, str]:
     if shape == "mkv_tick_per_frame":
         src = vc.encode(d / "src.mkv", [*X264, "-f", "matroska"], frames=120, fps="1000")
         return _tick_per_frame(src, d / "v.mkv", 120), "v:0"
+    if shape == "vc2_mkv_unseekable":  # QA s45 T2: Matroska's demuxer refuses every seek
+        return vc.encode(d / "v.mkv", ["-c:v", "vc2", "-b:v", "8M", "-pix_fmt", "yuv420p",
+                                       "-f", "matroska"], frames=90), "v:0"
     if shape == "mp4_obs_vfr_5994":  # frames dropped here and there, timescale 1,000,000
         keep = "select='not(eq(mod(n\\,37)\\,5)+eq(mod(n\\,53)\\,9))'"
         return vc.encode(d / "v.mp4", ["-vf", keep, "-fps_mode", "vfr", *X264,
@@ -178,7 +183,7 @@ SHAPES = ["mp4_cover_first", "mkv_still_track_first", "mkv_two_video_streams",
           "mp4_negative_start", "ts_negative_start", "mp4_negative_cts",
           "mp4_editlist_midgop_bf3", "h264_mbaff_ts_25", "h264_mbaff_mp4_2997",
           "av1_aom_mkv_nocues", "hevc_444_10bit_mkv", "mp4_timescale_1e6_5994",
-          "mkv_5994_nocues", "mkv_tick_per_frame", "mp4_obs_vfr_5994"]
+          "mkv_5994_nocues", "mkv_tick_per_frame", "mp4_obs_vfr_5994", "vc2_mkv_unseekable"]
 NEEDS = {"av1_aom_mkv_nocues": "libaom-av1", "hevc_444_10bit_mkv": "libx265"}
 
 

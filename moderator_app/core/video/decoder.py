@@ -284,7 +284,15 @@ class ExactDecoder:
         self._byte_sought = self.byte_seeks and pos is not None
         if not self._byte_sought:
             self._preroll = False
-            self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
+            try:
+                self.container.seek(target, stream=self.stream, backward=True, any_frame=False)
+            except av.error.FFmpegError:
+                if self.reopen is None:
+                    raise
+                # a demuxer that refuses every seek (VC-2 in Matroska: EPERM, QA s45 T2) is
+                # read forward from its start: slower, never a wrong or a missing frame
+                self._restart()
+                return
         self._expect_pos = pos
         self._decode_from(target)
 
