@@ -18,7 +18,10 @@ def display_matrix(frame) -> tuple[int, ...]:
     """The frame's display matrix (9 ints, FFmpeg's layout), or () when it has none: a phone or
     a capture tool records the picture as the sensor saw it and says how to show it."""
     try:
-        for sd in frame.side_data:
+        found = frame.side_data
+        for sd in found:
+            if not hasattr(sd, "type"):  # PyAV 18.1.1 on: a mapping of its types to side data
+                sd = found[sd]
             if str(sd.type).rsplit(".", 1)[-1] == "DISPLAYMATRIX":
                 raw = bytes(sd)
                 if len(raw) == 36:
