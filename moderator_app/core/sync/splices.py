@@ -8,6 +8,7 @@ while the other local findings read the reactions at the offset used.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -225,9 +226,7 @@ def alone(sig: FrameSignals, t: float) -> bool:
         return False
     k = min(int(np.searchsorted(np.asarray(sig.times, float), t - 1e-6)), len(pc) - 1)
     w = max(1, int(round(LONE_S * sig.fps)))
-    other = np.r_[pc[max(0, k - w):k], pc[k + 1:k + w + 1]]
-    return bool(len(other)) and float(pc[k]) > LONE_SPIKE * float(other.max()) and \
-        float(pc[k]) >= max(1.0, float(percentile(pc, LONE_PCT)))
+    return lone_at(pc, k, w, math.inf, max(1.0, float(percentile(pc, LONE_PCT))))
 
 
 def lone_frames(pc: np.ndarray, fps: float) -> np.ndarray:
