@@ -103,10 +103,25 @@ def _cut_unseen(f: SyncFinding, sig: FrameSignals) -> bool:
     return splices.unseen(sig, min(k, len(sig) - 1))
 
 
+def _withheld(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float) -> bool:
+    """The coarse scale suggests, within a frame, the offset the fine one singled out under
+    the one-click bar and withheld for a moderator's offset far from it (`withheld_offset_s`,
+    `reading.analyze_at`): the fine scale's doubt stands, as it does with no offset given
+    (the fine suggestion, under the bar, is the analysis' then). QA s45 T3,
+    synth_vane-cut2@r34vc2mkv (2 s cut at video 8.00 s, 34 fps VC-2): at --offset auto the
+    fine scale reads -1.1285 s at 0.432; given the truth, 0.85 s, that reading was withheld and
+    the coarse one's -1.1095 s at 0.805 (9 of 20 presses, all after the cut) replaced the
+    moderator's offset: a confident wrong offset, and no warning."""
+    w = fine.withheld_offset_s
+    return w is not None and coarse.suggested_offset_s is not None and \
+        abs(coarse.suggested_offset_s - w) <= frame_s + 1e-9
+
+
 def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float,
             coarse_sig: FrameSignals | None = None) -> SyncAnalysis:
     """The fine scale's analysis, completed by the coarse one: its suggestion when the fine
-    scale has none, and its findings about places the fine scale is silent on when both
+    scale has none (unless the fine scale withheld that offset for a moderator's: `_withheld`),
+    and its findings about places the fine scale is silent on when both
     suggest the same offset (within a frame). Scales that disagree: the fine one alone.
     `coarse_sig` (the whole picture's two scales, `analysis._analyze`, alone): a coarse
     jump of footage removed joins only when its splice is in the picture (`_cut_unseen`):
@@ -118,7 +133,7 @@ def combine(fine: SyncAnalysis, coarse: SyncAnalysis, frame_s: float,
     if coarse.suggested_offset_s is None:
         return fine
     if fine.suggested_offset_s is None:
-        return coarse
+        return fine if _withheld(fine, coarse, frame_s) else coarse
     if abs(fine.suggested_offset_s - coarse.suggested_offset_s) > frame_s:
         return fine
     kept = [f for f in fine.findings if f.rule != "sync.no_reaction"

@@ -150,8 +150,9 @@ def analyze_at(run_s, sig: FrameSignals, th, offset_s: float | None = None,
         return res
     if wanted:  # (read again with the suggestion withheld: it suggests nothing)
         return _unwanted(res.actions, offset_s)
-    return _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
+    read = _read_at(run_s, sig, th, offset_s, latency_q, None, input_kinds, calm, fixed,
                     withheld=res.suggested_offset_s)
+    return replace(read, withheld_offset_s=res.suggested_offset_s)
 
 
 def _by_buttons(tested: list[Tested], sig: FrameSignals, nov1, look1, q, speed: float,

@@ -113,6 +113,11 @@ class SyncAnalysis:
     # not follow it (core/sync/head.py), or None: a later reading of a part of the picture
     # (the player's band, the calmed onsets, the sprites) offers it no more (`analysis`)
     refused_offset_s: float | None = field(default=None, compare=False)
+    # the offset a reading singled out under the one-click bar and did not keep because the
+    # moderator's offset is far from it (`reading.analyze_at`: read at the offset given), or
+    # None: the other tile scale's suggestion of that same offset is not kept either
+    # (`combine.combine`)
+    withheld_offset_s: float | None = field(default=None, compare=False)
     # the held pictures that end as the game waiting for a button (core/sync/waits.py
     # `game_waits`); the report says a scan's `video.frozen` over one as a note
     # (core/sync/run.py `wait_notes`)
