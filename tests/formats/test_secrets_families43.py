@@ -84,20 +84,20 @@ def test_a_key_after_4_kib_of_text_in_a_compressed_blob_is_refused(tmp_path, pac
 
 def test_a_stream_is_read_whole_to_the_lines_budget():
     """(session 45, `secrets_inflate`; was: 4 KiB, on to 64x and 64 KiB for a short text) A
-    stream gives at most what the line's budget has left (1 MiB at first), whatever its ratio
+    stream gives at most what the line's budget has left (`LINE_MAX`, 4 MiB since session 46), whatever its ratio
     (review s45 R5: honest zeros compress as a bomb does); more to give is too large to read
     (`False`)."""
     from moderator_app.core.formats.secrets_inflate import LINE_MAX, Budget, inflated
 
-    zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: the line's 1 MiB)
+    zeros = zlib.compress(bytes(64 << 20), 9)  # (64 MiB of zeros in 64 KB: the line's 4 MiB)
     assert inflated(zeros, Budget()) == (bytes(LINE_MAX), False)
     prose = b"".join(b"frame %05d: " % i + PROSE for i in range(9000))  # (~830 KB, 20-30x)
     assert inflated(zlib.compress(prose, 9), Budget()) == (prose, True)
     many = PROSE * 5000  # (400 KB, ~1,000x: read whole)
     assert inflated(zlib.compress(many, 9), Budget()) == (many, True)
     marked = b"a" * 99 + b" AKIA\n"
-    text = zlib.compress(marked * 10_000, 9)  # (1,050,000 bytes in ~3.6 KB: past 1 MiB)
-    assert inflated(text, Budget()) == ((marked * 10_000)[:LINE_MAX], False)
+    text = zlib.compress(marked * 45_000, 9)  # (4,725,000 bytes in ~15 KB: past 4 MiB)
+    assert inflated(text, Budget()) == ((marked * 45_000)[:LINE_MAX], False)
     budget = Budget(5000)  # (what the line has left)
     assert inflated(zlib.compress(marked * 100, 9), budget) == ((marked * 100)[:5000], False)
     assert budget.left == 0

@@ -98,7 +98,7 @@ def test_a_line_of_bzip2_bombs_ends_at_its_first_and_a_zstd_bomb_is_too_large():
     budget = secrets_inflate.Budget()
     assert [secrets_inflate.inflated(small, budget) for _ in range(6)] == [(PROSE, True)] * 6
     zbomb = zstandard.ZstdCompressor(level=19).compress(bytes(64 << 20))
-    assert len(zbomb) < 4096  # (its allowance: the line's 1 MiB, whatever its ratio)
+    assert len(zbomb) < 4096  # (its allowance: the line's `LINE_MAX`, whatever its ratio)
     assert secrets_inflate.inflated(zbomb, secrets_inflate.Budget()) == (
         bytes(secrets_inflate.LINE_MAX), False)
 

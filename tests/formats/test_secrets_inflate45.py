@@ -59,7 +59,7 @@ def test_a_key_after_100_kib_of_text_is_named(tmp_path, pack):
                                        (bz2.compress, 300_000)], ids=["gzip", "zstd", "bzip2"])
 def test_a_key_after_a_compressible_pad_is_named(tmp_path, pack, pad):
     """Review s44 R7's zeros70k (70 KB of `#` in 235 characters), a key after 70 KB of `#` in
-    zstd and 300 KB in bzip2: read whole (the line's 1 MiB; no bound on the ratio, the lead,
+    zstd and 300 KB in bzip2: read whole (the line's `LINE_MAX`; no bound on the ratio, the lead,
     review s45 R5), the key named (main read 4 KiB of it and published it)."""
     hit = refused_and_named(tmp_path, _blob(pack, b"#" * pad + f" key={KEY}\n".encode()),
                             INFLATED)
@@ -68,7 +68,7 @@ def test_a_key_after_a_compressible_pad_is_named(tmp_path, pack, pad):
 
 @pytest.mark.parametrize("pack", [gzip.compress, bz2.compress, _zstd], ids=["gzip", "bzip2", "zstd"])
 def test_a_key_past_the_lines_mib_of_pad_is_too_large_to_read(tmp_path, pack):
-    """A key after 1 MiB of `#` (bzip2: 46 characters; gzip, zstd): past the line's `LINE_MAX`,
+    """A key after `LINE_MAX` of `#` (bzip2: 46 characters; gzip, zstd): past the line's `LINE_MAX`,
     unread, the line refused as such, never published."""
     hit = refused_and_named(tmp_path, _blob(pack, b"#" * LINE_MAX + f" key={KEY}\n".encode()),
                             INFLATED, TOO_LARGE)
@@ -101,7 +101,7 @@ def test_honest_payloads_that_compress_hundreds_of_times_are_read_and_quiet(tmp_
 
 def test_a_bomb_costs_its_allowance_and_is_refused(tmp_path):
     """16 MiB of zeros: gzip, bzip2, zstd, a data URI; each stops at its allowance (the line's
-    1 MiB) and refuses the line."""
+    `LINE_MAX`, 4 MiB since session 46) and refuses the line."""
     zeros = bytes(16 << 20)
     bombs = [_blob(gzip.compress, zeros), _blob(bz2.compress, zeros), _blob(_zstd, zeros),
              obs_line("data:application/gzip;base64,"
@@ -109,7 +109,7 @@ def test_a_bomb_costs_its_allowance_and_is_refused(tmp_path):
     for n, line in enumerate(bombs):
         (tmp_path / str(n)).mkdir()
         assert refused_and_named(tmp_path / str(n), line, label=TOO_LARGE)
-    assert inflated(gzip.compress(zeros), Budget()) == (bytes(1 << 20), False)
+    assert inflated(gzip.compress(zeros), Budget()) == (bytes(LINE_MAX), False)
 
 
 def test_qa_s44_h44_08_09_10_14_and_06_are_named(tmp_path):

@@ -15,11 +15,13 @@ published with a part unread. There is no bound on the ratio (the lead, session 
 R5): a bomb is zeros, and so is an honest payload that compresses far (a black 210x160 frame
 is 100,800 zero bytes in 180 characters of gzip base64, 560x; a sparse RAM dump, blank lines),
 so a ratio refused honest logs and bought only the difference between its allowance and the
-line's 1 MiB, which costs ~1 ms to inflate. Honest payloads are read whole: the escape logs' gzip blobs inflate 1.3-3.4x
+line's budget, which costs ~1 ms a MiB to inflate. Honest payloads are read whole: the escape logs' gzip blobs inflate 1.3-3.4x
 (e_b64gz's 12 KB blobs to 28.5 KB, e_mime76 29.6 KB, e_pem64 28.9 KB, e_mime60 7.5 KB a
 line), the QA logs' honest streams at most 19.7x (h43_15); a log of counters written out
 (`frame 00001: ...`, 101 KiB) 24x in gzip, 56x in bzip2, 85x in zstd -19, 131x in xz. A bomb
-costs its allowance: 200 MiB of zeros is refused after 1 MiB inflated.
+costs its allowance: 200 MiB of zeros is refused after `LINE_MAX` (4 MiB) inflated, and a
+file's bombs after its `Allowance` (session 46: 5,000 lines of 1 KB gzip bombs cost `verify` 37
+s of CPU, each read to its 1 MiB of zeros; 1.7 s so).
 
 A stream's members or frames one after another (`cat a.gz b.gz`, `gunzip` reads both) are
 read as one; a damaged or cut stream gives what inflated before the damage (what `gunzip`
@@ -44,7 +46,13 @@ from moderator_app.core.formats.zstream import ZSTD_MAGIC
 
 INFLATED = "a compressed stream in it (gzip, zlib, xz, lzma, bzip2, zstd, a ZIP) is inflated"
 TOO_LARGE = "stream of compressed data too large to read"
-LINE_MAX = 1 << 20  # inflated bytes a line (the detectors' `_TEXT_MAX` of decoded text)
+# inflated bytes a line: QA s45 h45_15's honest line 5 holds 1.5 MiB (300 KiB of text in xz,
+# 1.2 MiB of JSON lines in zlib); 1 MiB refused it (session 46, spell)
+LINE_MAX = 4 << 20
+# A file's allowance (`Allowance`): its floor, then this many inflated bytes for each compressed
+# byte of a stream the file holds (session 46, spell)
+FILE_FLOOR = 64 << 20
+FILE_RATIO = 4
 _CHUNK = 1 << 12  # compressed bytes fed at a time: what inflated before a damage is kept
 _GZIP_HEAD = b"\x1f\x8b\x08"
 _XZ_HEAD = b"\xfd7zXZ\x00"
@@ -68,6 +76,40 @@ class Budget:
 
 
 _LINE: ContextVar[Budget | None] = ContextVar("secrets_inflate_line", default=None)
+
+
+class Allowance:
+    """What a file's streams may still inflate to in all (session 46, spell; the lead's
+    session 45 proposal): `FILE_FLOOR`, plus `FILE_RATIO` inflated bytes for each compressed
+    byte of every stream read. A line's `Budget` bounds one line; without this 5,000 lines of
+    1 KB gzip bombs (1 MiB of zeros each, within a line's budget) cost `verify` 37 s of CPU
+    (~7.4 ms a line), a 512 MiB log of them ~45 min. Past it a stream is too large to read
+    and its line refused, never published part-read. Honest payloads pay their own way: the
+    escape logs' gzip blobs inflate 1.3-3.4x, and a single stream that inflates further (a
+    black frame, 560x; QA s45 h45_15's 1.5 MiB line) is read out of the floor."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int | None = None) -> None:
+        self.left = FILE_FLOOR if left is None else left
+
+
+_FILE: ContextVar[Allowance | None] = ContextVar("secrets_inflate_file", default=None)
+
+
+class reading_file:  # noqa: N801 - (a context manager read as a phrase)
+    """One file's reading (`withhold_log`, `verify`'s log checker): every stream read inside
+    pays out of `allowance` too (the file's: kept by the caller between its calls)."""
+
+    def __init__(self, allowance: Allowance) -> None:
+        self.allowance = allowance
+
+    def __enter__(self) -> Allowance:
+        self._token = _FILE.set(self.allowance)
+        return self.allowance
+
+    def __exit__(self, *exc: object) -> None:
+        _FILE.reset(self._token)
 
 
 def line_budget() -> Budget:
@@ -285,12 +327,19 @@ def told(data: bytes) -> bool:
 def inflated(data: bytes, budget: Budget | None = None) -> tuple[bytes, bool] | None:
     """(what `data` inflates to, whether that is all of it) when `data` is a compressed stream
     (`told`), else None. At most what `budget` (the line's: `line_budget`) has left; `False`:
-    too large to read (more to give)."""
+    too large to read (more to give). Inside `reading_file`, at most what the file's
+    `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first)."""
     budget = line_budget() if budget is None else budget
     for tell, read in _FORMATS:
         if tell(data):
             cap = max(0, budget.left)
+            allowance = _FILE.get()
+            if allowance is not None:
+                allowance.left += FILE_RATIO * len(data)
+                cap = min(cap, max(0, allowance.left))
             got, whole = read(data, cap)
             budget.left -= len(got)
+            if allowance is not None:
+                allowance.left -= len(got)
             return got, whole
     return None

@@ -32,6 +32,7 @@ import orjson
 from moderator_app.core.atomic import atomic_writer
 from moderator_app.core.formats.jsonline import LineError
 from moderator_app.core.formats.secrets import SecretHit, unescape_json
+from moderator_app.core.formats.secrets_inflate import Allowance, reading_file
 from moderator_app.core.formats.secrets_parts import numbered_parts, numbered_parts_in
 from moderator_app.core.formats.secrets_public import may_hold_public_secret
 from moderator_app.core.formats.secrets_redact import public_hit, redact_lines
@@ -81,7 +82,8 @@ def withhold_log(src: str | os.PathLike, dst: str | os.PathLike) -> WithholdStat
     outs: list[tuple[int, bytes]] = []
     redacted_lines: list[int] = []
     size = 0
-    with open(src, "rb") as fin, atomic_writer(dst) as fout:
+    inflate = Allowance()  # (the file's streams inflate out of one allowance, as verify's)
+    with open(src, "rb") as fin, atomic_writer(dst) as fout, reading_file(inflate):
         def flush() -> None:
             """Looks at the pending lines (a refusal comes before the atomic rename: nothing
             is written) and writes what waits, redacted."""

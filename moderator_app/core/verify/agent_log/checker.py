@@ -11,6 +11,7 @@ import orjson
 
 from moderator_app.core.formats.event_index import EventIndex
 from moderator_app.core.formats.jsonline import LineError, parse_line
+from moderator_app.core.formats.secrets_inflate import Allowance, reading_file
 from moderator_app.core.formats.secrets_split import SplitWatch
 from moderator_app.core.formats.streams import MAX_LINE
 from moderator_app.core.formats.withhold_gate import public_secret_hits
@@ -123,6 +124,7 @@ class LogChecker:
         self.crlf_reported = False
         self.stopped = False  # at the response table's bound: nothing more is examined
         self.split_watch = SplitWatch()  # a key split over consecutive events (secrets_split)
+        self.inflate = Allowance()  # what the file's compressed payloads may inflate to
 
     def add(self, r, message: str, line: int | None) -> None:
         self.report.add(r.at(message, self.file, line))
@@ -143,8 +145,12 @@ class LogChecker:
 
     def secrets(self, data: bytes, first: int, lo: int = 0, hi: int | None = None) -> None:
         """`secret.suspect` on each line of `data[lo:hi]` (whole lines, the first numbered
-        `first`) whose public part `withhold` would refuse to publish (`public_secret_hits`)."""
-        for n, hit in public_secret_hits(data, first, lo, hi, self.split_watch):
+        `first`) whose public part `withhold` would refuse to publish (`public_secret_hits`),
+        its streams inflated out of the file's allowance (`secrets_inflate.Allowance`), as
+        `withhold_log`'s."""
+        with reading_file(self.inflate):
+            found = public_secret_hits(data, first, lo, hi, self.split_watch)
+        for n, hit in found:
             # (no column: the public part is the line rewritten and its escapes decoded)
             if hit.redact:
                 self.add(REDACTED, f"the line's public part holds a {hit.label}'s shape "

@@ -1,0 +1,118 @@
+"""A file's allowance of inflated bytes, a larger line budget, and hex / Adobe Ascii85 of a
+compressed stream read (session 46, spell; issue 15, the lead's session 45 proposal, QA s45 T8
+h45_15 line 5, QA s45 T7 / review s45 R4 h45_10 / h45_11). Each test here fails on main
+aeca8af."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import random
+import zlib
+
+import orjson
+import pytest
+from secretshelp import START, obs_line, quiet, refused_and_named
+
+from moderator_app.core.formats import native, secrets_inflate
+from moderator_app.core.formats.secrets_inflate import INFLATED, TOO_LARGE
+from moderator_app.core.formats.withhold import WithholdError, withhold_log
+from moderator_app.core.verify.options import VerifyOptions
+from moderator_app.core.verify.pipeline import verify_paths
+
+KEY = "ghs_" + "QA46inflate0aB1cD2eF3gH4iJ5kL6mN7oP8qR9"
+_BOMB = base64.b64encode(gzip.compress(bytes(1 << 20), 9)).decode()  # (1,404 characters)
+
+
+def _log(tmp_path, lines: list[bytes]):
+    path = tmp_path / "agent-log.jsonl"
+    path.write_bytes(b"".join(x + b"\n" for x in [START, *lines]))
+    return path
+
+
+def _secret_lines(path, monkeypatch, engine: str) -> list[tuple[int, str]]:
+    with monkeypatch.context() as m:
+        if engine == "python":
+            m.setattr(native, "SKIM", None)
+        rep = verify_paths([path], VerifyOptions(probe_video=False)).report
+    found = orjson.loads(orjson.dumps(rep.to_dict()))["findings"]
+    return [(f["line"], f["message"]) for f in found if f["rule"] == "secret.suspect"]
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_a_flood_of_bombs_is_read_to_the_files_allowance_then_refused(tmp_path, monkeypatch,
+                                                                       engine):
+    """Twelve lines each a 1 KB gzip bomb (1 MiB of zeros: within the line's budget, so main
+    read each whole and published the log); with a file allowance of 4 MiB (plus 4x each
+    stream's bytes) lines 2-5 are read, and from line 6 each is refused as too large to read,
+    by `verify` (a finding a line, the C skim and Python's) and by `withhold` (at line 6)."""
+    monkeypatch.setattr(secrets_inflate, "FILE_FLOOR", 4 << 20)
+    lines = [obs_line(f"$ gzip -c dump{i}.bin | base64 -w0\n" + _BOMB) for i in range(12)]
+    path = _log(tmp_path, lines)
+    found = _secret_lines(path, monkeypatch, engine)
+    assert [n for n, _ in found] == list(range(6, 14))
+    assert all(TOO_LARGE in message for _, message in found)
+    with pytest.raises(WithholdError, match=rf"^line 6: .*\({TOO_LARGE}: "):
+        withhold_log(path, tmp_path / "public.jsonl")
+    assert not (tmp_path / "public.jsonl").exists()
+
+
+def test_honest_streams_pay_their_own_way_past_the_floor(tmp_path, monkeypatch):
+    """A log of 40 gzip blobs of text (~2.3x, as the escape logs' 1.3-3.4x) after a line whose
+    zeros spend the floor (1 MiB here): every blob is still read whole (credited 4x its bytes)
+    and the log published; a key in a last blob is named on its line."""
+    monkeypatch.setattr(secrets_inflate, "FILE_FLOOR", 1 << 20)
+    rng = random.Random(46)
+    words = ["tide", "gem", "frame", "score", "lives", "drops", "gray", "turns"]
+
+    def blob(tail: str = "") -> bytes:
+        text = " ".join(rng.choice(words) + str(rng.randrange(10 ** 6)) for _ in range(2000))
+        return obs_line("$ gzip -c notes.txt | base64 -w0\n"
+                        + base64.b64encode(gzip.compress((text + tail).encode())).decode())
+    spend = obs_line("ram: " + base64.b64encode(zlib.compress(bytes((1 << 20) - 4096), 9)).decode())
+    lines = [spend, *(blob() for _ in range(40))]
+    path = _log(tmp_path, lines)
+    assert _secret_lines(path, monkeypatch, "c") == []
+    withhold_log(path, tmp_path / "public.jsonl")
+    path = _log(tmp_path, [*lines, blob(f"\nTOKEN={KEY}\n")])
+    found = _secret_lines(path, monkeypatch, "c")
+    assert [n for n, _ in found] == [43] and "GitHub token" in found[0][1]
+
+
+def _counters(n: int) -> bytes:
+    return b"".join(b"frame %06d: the tide turns under the drops, the gem is gray\n" % i
+                    for i in range(n))
+
+
+def test_qa_s45_h45_15_line_5_an_honest_line_of_1_5_mib_is_read_and_published(tmp_path):
+    """QA s45 T8 (a regression since 6b3acfe): an honest tool output holding 300 KiB of text in
+    xz and 1.2 MiB of JSON lines in zlib (1.5 MiB inflated in one line) was refused as too
+    large to read by the line's 1 MiB; now read and published, and a key after the same
+    1.2 MiB named."""
+    import lzma
+    rows = b"".join(b'{"step":%d,"score":%d,"lives":3,"note":"the gem is gray"}\n' % (i, i * 7)
+                    for i in range(21_000))  # (1.2 MiB)
+    assert len(rows) > 1_200_000
+    summary = ("$ xz -c sweep.log | base64 -w0\n"
+               + base64.b64encode(lzma.compress(_counters(5000))).decode()
+               + "\n$ zlib-flate -compress < steps.jsonl | base64 -w0\n"
+               + base64.b64encode(zlib.compress(rows, 9)).decode())
+    public = quiet(tmp_path, obs_line(summary))
+    assert base64.b64encode(zlib.compress(rows, 9))[:40] in public
+    (tmp_path / "k").mkdir()
+    hit = refused_and_named(tmp_path / "k", obs_line(
+        "$ zlib-flate -compress < steps.jsonl | base64 -w0\n"
+        + base64.b64encode(zlib.compress(rows + f"DOCKER={KEY}\n".encode(), 9)).decode()), INFLATED)
+    assert hit.how == f"{INFLATED} (GitHub token)"
+
+
+def test_a_key_after_3_mib_of_text_is_named_and_past_4_mib_too_large(tmp_path):
+    """The line's budget is 4 MiB: a key after 3.5 MiB of counters in gzip is named (main: too
+    large to read), after 4 MiB of `#` refused as too large to read."""
+    hit = refused_and_named(tmp_path, obs_line("$ gzip -c run.log | base64 -w0\n" + base64.b64encode(
+        gzip.compress(_counters(58_000) + f"TOKEN={KEY}\n".encode())).decode()), INFLATED)
+    assert hit.how == f"{INFLATED} (GitHub token)"
+    (tmp_path / "big").mkdir()
+    hit = refused_and_named(tmp_path / "big", obs_line("$ gzip -c pad | base64 -w0\n" + base64.b64encode(
+        gzip.compress(b"#" * (4 << 20) + f" key={KEY}\n".encode())).decode()), INFLATED, TOO_LARGE)
+
