@@ -116,3 +116,50 @@ def test_a_key_after_3_mib_of_text_is_named_and_past_4_mib_too_large(tmp_path):
     hit = refused_and_named(tmp_path / "big", obs_line("$ gzip -c pad | base64 -w0\n" + base64.b64encode(
         gzip.compress(b"#" * (4 << 20) + f" key={KEY}\n".encode())).decode()), INFLATED, TOO_LARGE)
 
+
+def _xxd_p(data: bytes) -> str:
+    """`xxd -p`: 60 hex digits a line."""
+    text = data.hex()
+    return "\n".join(text[i:i + 60] for i in range(0, len(text), 60))
+
+
+_ENV = f"TS_AUTHKEY={KEY}\nTS_HOSTNAME=arcade-7\n".encode()
+
+
+@pytest.mark.parametrize("spelling", ["zlib_xxd", "gzip_xxd", "xz_hex_one_line", "gzip_a85",
+                                      "gzip_a85_wrapped"])
+def test_qa_s45_t7_hex_and_adobe_ascii85_of_a_stream_are_inflated_and_named(tmp_path, spelling):
+    """QA s45 T7 / review s45 R4: hex of zlib (`zlib-flate -compress | xxd -p`, h45_10) and
+    Adobe Ascii85 `<~ ~>` of gzip (h45_11; its header's four zero bytes are `z`, which the span's
+    pattern left out) were never inflated: published with the key inside (main: verify silent,
+    withhold wrote it)."""
+    import lzma
+    a85 = base64.a85encode(gzip.compress(_ENV, mtime=0), adobe=True).decode()
+    summary = {
+        "zlib_xxd": "$ zlib-flate -compress < ts.env | xxd -p\n" + _xxd_p(zlib.compress(_ENV)),
+        "gzip_xxd": "$ gzip -c ts.env | xxd -p\n" + _xxd_p(gzip.compress(_ENV, mtime=0)),
+        "xz_hex_one_line": "hex: " + lzma.compress(_ENV).hex(),
+        "gzip_a85": "$ a85 < ts.env.gz\n" + base64.a85encode(gzip.compress(_ENV, mtime=0),
+                                                             adobe=True).decode(),
+        "gzip_a85_wrapped": "\n".join(a85[i:i + 72] for i in range(0, len(a85), 72)),
+    }[spelling]
+    hit = refused_and_named(tmp_path, obs_line(summary), INFLATED)
+    assert hit.how == f"{INFLATED} (GitHub token)"
+
+
+def test_honest_hex_and_ascii85_of_streams_and_digests_stay_quiet(tmp_path):
+    """Honest look-alikes: hex / Ascii85 of compressed notes, a sha256 digest that opens as a
+    zlib header (`78da`), `xxd -p` of a PNG: read (or asked) and quiet."""
+    import hashlib
+    notes = b"".join(b"level %d: the tide turns, score %d\n" % (i, i * 31) for i in range(400))
+    digest = "78da" + hashlib.sha256(b"run 46").hexdigest()[4:]
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    for n, summary in enumerate([
+            "$ zlib-flate -compress < notes.txt | xxd -p\n" + _xxd_p(zlib.compress(notes)),
+            "$ gzip -c notes.txt | xxd -p\n" + _xxd_p(gzip.compress(notes, mtime=0)),
+            base64.a85encode(gzip.compress(notes, mtime=0), adobe=True).decode(),
+            f"sha256 {digest}  build.tar\nsha256 {digest[::-1]}  other.tar",
+            "$ xxd -p frame.png\n" + _xxd_p(png)]):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(summary))
+

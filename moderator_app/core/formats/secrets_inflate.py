@@ -317,20 +317,22 @@ _FORMATS: tuple[tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[byte
 )
 
 
-def told(data: bytes) -> bool:
+def told(data: bytes, raw: bool = True) -> bool:
     """Whether `data` (a run's decoded bytes) opens as a compressed stream of `_FORMATS`: the
     one test of `withhold`'s reading (`inflated`) and `verify`'s gate
-    (`withhold_gate.payload_spots`)."""
-    return any(tell(data) for tell, _ in _FORMATS)
+    (`withhold_gate.payload_spots`). `raw`: False for a stream with a header only (hex runs:
+    no gate of `verify`'s can probe raw deflate in a hex digest, session 46)."""
+    return any(tell(data) for tell, _ in (_FORMATS if raw else _FORMATS[:-1]))
 
 
-def inflated(data: bytes, budget: Budget | None = None) -> tuple[bytes, bool] | None:
+def inflated(data: bytes, budget: Budget | None = None,
+             raw: bool = True) -> tuple[bytes, bool] | None:
     """(what `data` inflates to, whether that is all of it) when `data` is a compressed stream
     (`told`), else None. At most what `budget` (the line's: `line_budget`) has left; `False`:
     too large to read (more to give). Inside `reading_file`, at most what the file's
     `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first)."""
     budget = line_budget() if budget is None else budget
-    for tell, read in _FORMATS:
+    for tell, read in _FORMATS if raw else _FORMATS[:-1]:
         if tell(data):
             cap = max(0, budget.left)
             allowance = _FILE.get()

@@ -123,9 +123,11 @@ def run_views(raw: bytes, budget: Budget | None = None
                     run, got, after = blob[0], whole, blob[1]
             bytes_left -= len(got)
             text = text_left > 0 and is_text(got)
-            if not text and how is BASE64 and (
-                    opened := stream_views(got, start + 1, run, budget)) is not None:
-                for view in opened:  # (gzip, zlib, xz, bzip2, zstd, a ZIP, raw deflate)
+            if not text and (opened := stream_views(got, start + 1, run, budget,
+                                                     how is BASE64)) is not None:
+                # (gzip, zlib, xz, bzip2, zstd, a ZIP, raw deflate; hex of a stream with a
+                # header: `zlib-flate -compress | xxd -p`, QA s45 h45_10, session 46)
+                for view in opened:
                     text_left -= len(view[1]) if view[2] else 0
                     yield view
                     if view[0] is TOO_LARGE:

@@ -133,14 +133,15 @@ def may_unwrap(data: bytes) -> bool:
     return _is_utf16(data) or told(data)
 
 
-def stream_views(data: bytes, column: int, run: bytes,
-                 budget: Budget | None = None) -> list[tuple[str, bytes, bool, int]] | None:
+def stream_views(data: bytes, column: int, run: bytes, budget: Budget | None = None,
+                 raw: bool = True) -> list[tuple[str, bytes, bool, int]] | None:
     """(how, view, whether it is text, column) of what a compressed stream `data` (a run's
     decoded bytes; `run`, the run as written) inflates to, or None when it is none
     (`secrets_inflate.told`): its text; or its bytes and their printable stretches (a key
     after 3 KB of noise in a zstd data URI, QA s44 h44_14); or, when it has more to give than
-    it may (`secrets_inflate.inflated`), `TOO_LARGE` with the run, which refuses the line."""
-    opened = inflated(data, line_budget() if budget is None else budget)
+    it may (`secrets_inflate.inflated`), `TOO_LARGE` with the run, which refuses the line.
+    `raw`: False, a stream with a header only (hex runs)."""
+    opened = inflated(data, line_budget() if budget is None else budget, raw)
     if opened is None:
         return None
     got, whole = opened
