@@ -163,3 +163,41 @@ def test_honest_hex_and_ascii85_of_streams_and_digests_stay_quiet(tmp_path):
         (tmp_path / str(n)).mkdir()
         quiet(tmp_path / str(n), obs_line(summary))
 
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _bigint(b: bytes, alphabet: str) -> str:
+    n, out = int.from_bytes(b, "big"), ""
+    while n:
+        n, r = divmod(n, len(alphabet))
+        out = alphabet[r] + out
+    return out
+
+
+@pytest.mark.parametrize("alphabet", [_B58, _B62, _B62[:10] + _B62[36:] + _B62[10:36]],
+                         ids=["base58", "base62", "base62_lower_first"])
+def test_base58_and_base62_of_text_are_read_as_text(tmp_path, alphabet):
+    """QA s44 h44_15 line 19 (`base58 < seed-phrase-hint.txt`) and QA s41 h41_12 line 15
+    (base62 of a sentence) were refused as a high-entropy run: now read as the text they
+    spell, which is honest (published) or holds a key (named by its family; main: a
+    high-entropy run)."""
+    from moderator_app.core.formats.secrets_basen import BIGNUM
+    quiet(tmp_path, obs_line("$ base58 < seed-phrase-hint.txt\n"
+                             + _bigint(b"the tide is high, the gem is green", alphabet)
+                             + "\ntool python3 returned: "
+                             + _bigint(b"the pip turns red at noon", alphabet)))
+    (tmp_path / "k").mkdir()
+    hit = refused_and_named(tmp_path / "k", obs_line(
+        "tool python3 returned: " + _bigint(f"GH_TOKEN={KEY}".encode(), alphabet)), BIGNUM)
+    assert hit.label == "GitHub token", hit
+
+
+def test_a_random_base58_key_is_still_named_as_a_high_entropy_run(tmp_path):
+    """A key of no family in base58's letters decodes to bytes that are no text: still named
+    by the reader (not explained away)."""
+    rng = random.Random(58)
+    key = "".join(rng.choice(_B58) for _ in range(44))
+    hit = refused_and_named(tmp_path, obs_line(f"wallet: {key}"))
+    assert hit.label.startswith("high-entropy run"), hit

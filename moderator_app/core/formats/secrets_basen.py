@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native, secrets_radix
 from moderator_app.core.formats.secrets_bytes import _printable
+from moderator_app.core.formats.secrets_text import is_text
 from moderator_app.core.formats.secrets_unwrap import TOO_LARGE, stream_views
 
 BASE32 = "a base32 run in it is decoded"
@@ -70,6 +71,7 @@ _BREAKS = b"\r\n\\nr"  # (a run is upper case: `n` and `r` are its escaped break
 _DECODED_MAX = 1 << 20
 _A85_MAX = 1 << 16  # bytes of an Ascii85 span decoded
 _LEAST = 8
+_ALNUM = bytes(c for c in range(256) if chr(c).isascii() and chr(c).isalnum())
 
 
 def basen_in(data: bytes | memoryview) -> bool:
@@ -212,13 +214,93 @@ def explained(raw: bytes, is_text: Callable[[bytes], bool]) -> bytes:
     text read by `basen_views`, no key written as it is; its rows read as high-entropy
     runs were ~60 % of a line's cost (e_base32, QA s39 T7). A key's characters decode to
     bytes that are no text: its run is kept."""
-    runs = [(start, end) for start, end, got in _b32_runs(raw) if is_text(got)]
+    return blanked(raw, [(start, end) for start, end, got in _b32_runs(raw) if is_text(got)])
+
+
+def blanked(raw: bytes, runs: list[tuple[int, int]]) -> bytes:
+    """`raw` with each of `runs` (start, end) made spaces (a JSON line stays one)."""
     if not runs:
         return raw
     out = bytearray(raw)
     for start, end in runs:
         out[start:end] = b" " * (end - start)
     return bytes(out)
+
+
+# Base58 (Bitcoin's alphabet: `base58 < hint.txt`) and base62 (0-9A-Za-z or 0-9a-zA-Z) of text
+# (session 46, spell; QA s44 h44_15 line 19, QA s41 h41_12 line 15): a whole number written in
+# letters and digits, so a run of 22-512 of them standing alone (no base64 character either
+# side: a screenshot's pieces between `/` are not asked) read as one is bytes; text there is an
+# encoding whose text is read by every detector (`bignum_texts`), not a key written as it is.
+# Random letters (a key) decode to bytes that are no text, and are kept for the reader.
+BIGNUM = "a base58 or base62 run in it is decoded"
+_BIG_MIN, _BIG_MAX = 22, 512
+_BIG_TRIES = 8  # runs a line decoded (a mail's 76-column rows are pure letters one in ten)
+_B58 = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B62 = (b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+        b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGIT_OF = {alphabet: bytes.maketrans(alphabet, bytes(range(len(alphabet))))
+             for alphabet in (_B58, *_B62)}
+_NOT_B58 = b"0OIl"
+_HEXISH = b"0123456789abcdefABCDEF"
+_B64_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-=") else 32
+                 for c in range(256))
+_BIG_RUN = re.compile(rb"a{%d,}" % _BIG_MIN)
+
+
+def _bignum(run: bytes, alphabet: bytes) -> bytes:
+    """`run` read as one number in `alphabet`'s digits, its bytes (big-endian)."""
+    n, base = 0, len(alphabet)
+    for digit in run.translate(_DIGIT_OF[alphabet]):
+        n = n * base + digit
+    return n.to_bytes((n.bit_length() + 7) // 8, "big")
+
+
+def bignum_texts(raw: bytes) -> tuple[tuple[int, int, bytes], ...]:
+    """(start, end, text) of each run of `raw` (above) that is base58 or base62 of text: asked
+    only of a line the reader names (`secrets_public.scan_public`), so an honest log pays
+    for it on those lines alone (read on every line the reader was asked, it cost e_mime76's
+    wrapped mail ~20 %)."""
+    found: list[tuple[int, int, bytes]] = []
+    tries = _BIG_TRIES
+    mapped = raw.translate(_B64_RUN)
+    for m in _BIG_RUN.finditer(mapped):
+        start, end = m.start(), m.end()
+        if start and raw[start - 1] == 92 and raw[start] in b"nrt":
+            start += 1  # (an escaped line break's letter: `\\n<run>`)
+        run = raw[start:end]
+        if not _BIG_MIN <= len(run) <= _BIG_MAX or run.translate(None, _ALNUM) \
+                or not run.translate(None, _HEXISH) or _wrapped(raw, mapped, start, end):
+            continue  # (a base64 piece or row, too long or short, or hex: read by their views)
+        tries -= 1
+        if tries < 0:
+            break  # (the rest are left to the reader, as before: named, never published)
+        for alphabet in (_B58, *_B62) if run.translate(None, _NOT_B58) == run else _B62:
+            got = _bignum(run, alphabet)
+            if len(got) >= _LEAST and is_text(got):
+                found.append((start, end, got))
+                break
+    return tuple(found)
+
+
+def _wrapped(raw: bytes, mapped: bytes, start: int, end: int) -> bool:
+    """Whether `raw[start:end]` is a row of a wrapped blob: a line break (real or escaped)
+    then 16 base64 characters after it, or 16 and a line break before it (a mail's 76-column
+    base64 rows are pure letters one in ten; each read as a number cost e_mime76 ~20 %)."""
+    at = end
+    while raw[at:at + 2] in _ESCAPED_BREAKS or raw[at:at + 1] in _REAL_BREAKS:
+        at += 2 if raw[at:at + 1] == b"\\" else 1
+    if at > end and mapped[at:at + 16] == _SIXTEEN:
+        return True
+    at = start
+    while raw[at - 2:at] in _ESCAPED_BREAKS or raw[at - 1:at] in _REAL_BREAKS:
+        at -= 2 if raw[at - 2:at - 1] == b"\\" else 1
+    return at < start and mapped[max(0, at - 16):at] == _SIXTEEN
+
+
+_ESCAPED_BREAKS = (b"\\n", b"\\r")
+_REAL_BREAKS = (b"\r", b"\n")
+_SIXTEEN = b"a" * 16
 
 
 def _b32_found(raw: bytes) -> Iterator[tuple[int, bytes]]:

@@ -19,7 +19,7 @@ from moderator_app.core.formats.secrets import (
     markers_of,
     scan_line,
 )
-from moderator_app.core.formats.secrets_basen import explained
+from moderator_app.core.formats.secrets_basen import BIGNUM, bignum_texts, blanked, explained
 from moderator_app.core.formats.secrets_bytes import DECIMALS
 from moderator_app.core.formats.secrets_chance import in_binary_base64
 from moderator_app.core.formats.secrets_decode import (
@@ -209,6 +209,13 @@ def scan_public(raw: bytes) -> SecretHit | None:
     if hit is None and candidate:  # (base32 runs of text blanked: `secrets_basen.explained`)
         plain = explained(raw, is_text)
         hit = reader_hit(plain) if plain is raw or reader_candidate(plain) else None
+        if hit is not None and (texts := bignum_texts(plain)):  # (base58 / base62 of text:
+            for start, _, text in texts:  # its text read, the run no key as it is written)
+                found = _one_hit(raw, BIGNUM, text, True, start + 1, 0)
+                if found is not None:
+                    return found
+            plain = blanked(plain, [(start, end) for start, end, _ in texts])
+            hit = reader_hit(plain) if reader_candidate(plain) else None
     return hit
 
 
