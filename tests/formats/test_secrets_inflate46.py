@@ -145,6 +145,9 @@ def test_qa_s45_t7_hex_and_adobe_ascii85_of_a_stream_are_inflated_and_named(tmp_
     }[spelling]
     hit = refused_and_named(tmp_path, obs_line(summary), INFLATED)
     assert hit.how == f"{INFLATED} (GitHub token)"
+    assert hit.label == ("Ascii85" if "a85" in spelling else "hex") + " of a secret"
+    assert hit.excerpt[:2] == {"zlib_xxd": "78", "gzip_xxd": "1f", "xz_hex_one_line": "fd"}.get(
+        spelling, "<~")  # (the run's head: an Ascii85 excerpt was empty)
 
 
 def test_honest_hex_and_ascii85_of_streams_and_digests_stay_quiet(tmp_path):

@@ -376,10 +376,26 @@ def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
         return None
     if how in (BASE64, HEX, UTF16, INFLATED, ROTATED):  # (a run's unwrapped text: its base64's)
         run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
-        run = _regex(rb"[A-Za-z0-9+/_\-]*").match(run).group()  # type: ignore[union-attr]
-        return SecretHit(f"{'hex' if how is HEX else 'base64'} of a secret", column,
-                         _redact(run), True, how=f"{how} ({inner.label})")
+        return SecretHit(f"{_spelling(run, how)} of a secret", column, _redact(_run_of(run)),
+                         True, how=f"{how} ({inner.label})")
     return SecretHit(inner.label, 0, inner.excerpt, True, how=how)
+
+
+def _run_of(at: bytes) -> bytes:
+    """The encoded run at the start of `at`: an Ascii85 span's characters, else base64's."""
+    pattern = rb"<~[!-uz\\]*" if at[:2] == b"<~" else rb"[A-Za-z0-9+/_\-]*"
+    return _regex(pattern).match(at).group()  # type: ignore[union-attr]
+
+
+def _spelling(at: bytes, how: str) -> str:
+    """What a run at the start of `at` is written in, for its finding's label: hex, Ascii85 (a
+    compressed stream in them is inflated since session 46: its label said base64), base64."""
+    if how is HEX or (how is INFLATED and (run := _run_of(at)) and not run.translate(None, _HEX)):
+        return "hex"
+    return "Ascii85" if at[:2] == b"<~" else "base64"
+
+
+_HEX = b"0123456789abcdefABCDEF"
 
 
 def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
