@@ -19,6 +19,7 @@ import shutil
 import struct
 import subprocess
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Protocol
 
@@ -580,6 +581,13 @@ def ffmpeg_truth(path: Path, stream: str = "v:0") -> tuple[list[int], list[float
                           "frame=best_effort_timestamp_time", "-of", "json", str(path)],
                          capture_output=True, check=True, text=True).stdout
     ts = [float(f.get("best_effort_timestamp_time", "nan")) for f in json.loads(out)["frames"]]
+    if ts and all(np.isnan(ts)):
+        # an elementary stream with no times at all (raw H.264, HEVC): ffmpeg writes its
+        # frames one frame of the stream's rate apart (25 fps unless told), from 0
+        rate = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream,
+                               "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0",
+                               str(path)], capture_output=True, check=True, text=True).stdout
+        ts = [i / float(Fraction(rate.strip())) for i in range(len(ts))]
     # the last frame of an AVI with B-frames comes out of the decoder's flush with no
     # timestamp at all: one frame interval after the one before it, where ffmpeg writes it
     step = float(np.nanmedian(np.diff(ts)))

@@ -53,6 +53,7 @@ from collections.abc import Callable
 import av
 import numpy as np
 
+from .elementary import ELEMENTARY_FORMATS
 from .index import FrameIndex, recording_stream
 from .joined_seek import RecordingReaders
 from .middle import unique
@@ -76,7 +77,7 @@ class ExactDecoder:
     # Demuxers whose timestamp seeks land past the keyframe packet: seek these by byte
     # position from the start. Any other container switches to byte seeks the first time a
     # timestamp seek is seen to land late (`_landed_late`).
-    BYTE_SEEK_FORMATS = frozenset({"mpegts", "mpeg", "mpegvideo"})
+    BYTE_SEEK_FORMATS = frozenset({"mpegts", "mpeg"}) | ELEMENTARY_FORMATS
 
     def __init__(self, container, index: FrameIndex, threads: bool = True,
                  reopen=None) -> None:

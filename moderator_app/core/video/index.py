@@ -38,6 +38,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .elementary import closed_keyframe, elementary, tick_step
 from .joined_timeline import Timeline
 from .middle import unique
 from .orient import Orientation, orientation
@@ -329,7 +330,11 @@ def _header_duration(stream, container, tb) -> float | None:
     file's size and bit rate, when the header says nothing (a live capture written to a
     pipe: no Duration, no cues; ffprobe: "Estimating duration from bitrate"). That guess
     is no header's claim: an honest 43.4 s MJPEG + PCM capture "said 91.523 s" (a false
-    video.header_mismatch, QA session 18 L4). The header then says nothing (None)."""
+    video.header_mismatch, QA session 18 L4). The header then says nothing (None). An
+    elementary stream (`elementary`) has no header that says a duration: FFmpeg's is the
+    same guess (an honest 6.04 s raw MPEG-1 "said 0.023 s")."""
+    if elementary(container):
+        return None
     if stream.duration is not None and matroska(container):
         return None  # FFmpeg's estimate: any header duration would be in the tags or segment
     if stream.duration is not None:
@@ -484,6 +489,9 @@ def build_index(container, max_frames: int, deadline_check=None,
     # MPEG-4 Part 2: each packet's picture type, for B-frames stamped out of display order
     # (`packed.restamped`); one byte a packet
     types: bytearray | None = bytearray() if packed.mpeg4 else None
+    raw = elementary(container)
+    tick = 0  # one frame of an elementary stream without times, in ticks
+    no_times = False  # the index counted the packets' times itself (`raw`)
     for pk in (container.demux(stream) if demuxed is None else demuxed):
         if pk.size == 0:
             continue  # flush packet
@@ -492,13 +500,20 @@ def build_index(container, max_frames: int, deadline_check=None,
         p = pk.pts if pk.pts is not None else pk.dts
         if p is not None:
             p += off
+        elif raw:
+            # an elementary stream without times (raw H.264, HEVC): FFmpeg shows its frames
+            # one frame duration apart in decode order, and so does the index
+            tick = tick or int(pk.duration or 0) or tick_step(stream, tb)
+            p = (pts_l[-1] + tick) if pts_l else 0
+            no_times = True
         if p is None:
             continue
         if pk.dts is not None:
             if last_dts is not None and pk.dts < last_dts and len(backwards) < 100:
                 backwards.append((last_dts, pk.dts))  # the first 100 are kept (below)
             last_dts = pk.dts
-        if pk.is_keyframe and packed.keyframe(pk, p):
+        if pk.is_keyframe and packed.keyframe(pk, p) and \
+                not (no_times and not closed_keyframe(stream.codec_context.name, bytes(pk))):
             kf_l.append(p)
         if pk.is_discard:
             discarded += 1
@@ -515,7 +530,7 @@ def build_index(container, max_frames: int, deadline_check=None,
             complete = False
             break
     avi = "avi" in (container.format.name or "").split(",")
-    ordinal = avi or packed.packed
+    ordinal = avi or packed.packed or raw
     shown: np.ndarray | None = None  # frames' times where not their packets' (below)
     fix = restamped(pts_l, types) if types is not None and not ordinal else None
     leads = packed.leads

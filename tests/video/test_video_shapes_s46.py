@@ -1,0 +1,73 @@
+"""Elementary streams, a video with no container around it (issue 12, session 46; the sweep:
+scripts/shapes_sweep_s46.py): `.h264` / `.264` (a Raspberry Pi's raspivid, a hardware
+encoder's dump), `.hevc` / `.h265`, `.m2v` and `.m1v`, all suffixes the submission lister
+takes for the video.
+
+Such a file keeps no times (`core/video/elementary.py`). Before session 46, raw H.264 and HEVC
+(no packet has a time) were `video.empty`; raw MPEG-2, whose times FFmpeg's parser counts from
+the start of the file, was read to 63 of 150 frames ("decode only to 2.520 s") with 36 of 64
+moments the wrong picture; raw MPEG-1 was right but warned `video.header_mismatch` ("the header
+says 0.023 s": FFmpeg's guess from the bit rate); an open-GOP keyframe (x264 `open-gop`, x265's
+CRA) was a place to start decoding whose leading pictures the decode drops, so frames after it
+were numbered 2-4 early.
+
+Each file is a few seconds made by the real ffmpeg in the test's tmp_path, every picture
+carrying its source frame number (`video_corpus.draw_frame`); the truth is ffmpeg's own decode.
+Checked: the frame count is ffprobe's, no warning, 64 moments drawn at random (the decoder
+seeks back and forth) export ffmpeg's picture, and `moderator-app frame --time` writes it too.
+Cost: ~2-4 s a case serial, 5 cases.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+import video_corpus as vc
+
+from moderator_app.core.rules import Severity
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+
+X264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-threads", "1"]
+X265 = ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params"]
+MPEG = ["-q:v", "3", "-bf", "2", "-g", "15"]
+# shape -> (file name, encoder and muxer arguments); 100 frames at 25 fps
+RECIPES = {
+    "h264_raw": ("run.h264", [*X264, "-bf", "2", "-g", "30", "-f", "h264"]),
+    "h264_raw_open_gop": ("run.264", [*X264, "-bf", "3", "-g", "30", "-x264-params",
+                                      "open-gop=1", "-f", "h264"]),
+    "hevc_raw_cra": ("run.hevc", [*X265, "log-level=none:bframes=4:keyint=30:open-gop=1",
+                                  "-f", "hevc"]),
+    "mpeg2_raw_open_gop": ("run.m2v", ["-c:v", "mpeg2video", *MPEG, "-f", "mpeg2video"]),
+    "mpeg1_raw": ("run.m1v", ["-c:v", "mpeg1video", *MPEG, "-f", "mpeg1video"]),
+}
+NEEDS = {"hevc_raw_cra": "libx265"}
+
+
+def _encoders() -> str:
+    return subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True,
+                          text=True).stdout
+
+
+@pytest.mark.parametrize("shape", list(RECIPES))
+def test_every_moment_of_an_elementary_stream_is_ffmpegs_picture(tmp_path: Path, shape: str):
+    if shape in NEEDS and NEEDS[shape] not in _encoders():
+        pytest.skip(f"this ffmpeg has no {NEEDS[shape]} encoder")
+    name, args = RECIPES[shape]
+    path = vc.encode(tmp_path / name, args, 100, "25")
+    p, codes, moments, got, want = vc.pictures_at_moments(path, "v:0", 64, seed=46)
+    assert p.frame_count == vc.ffprobe_frames(path) == len(codes) == 100
+    assert codes == list(range(100))
+    assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
+    assert got == want
+    t = moments[1]
+    out = tmp_path / "f.png"
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "frame", str(path), "--time",
+                        f"{t:.6f}", "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == want[1]
