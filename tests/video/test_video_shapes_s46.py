@@ -1,5 +1,6 @@
-"""Elementary streams, a video with no container around it (issue 12, session 46; the sweep:
-scripts/shapes_sweep_s46.py): `.h264` / `.264` (a Raspberry Pi's raspivid, a hardware
+"""Recording shapes of session 46's sweep (issue 12; scripts/shapes_sweep_s46.py).
+
+Elementary streams, a video with no container around it: `.h264` / `.264` (a Raspberry Pi's raspivid, a hardware
 encoder's dump), `.hevc` / `.h265`, `.m2v` and `.m1v`, all suffixes the submission lister
 takes for the video.
 
@@ -11,11 +12,15 @@ says 0.023 s": FFmpeg's guess from the bit rate); an open-GOP keyframe (x264 `op
 CRA) was a place to start decoding whose leading pictures the decode drops, so frames after it
 were numbered 2-4 early.
 
+GXF (MPEG-2, a broadcast server's format; review s46 R1): its demuxer answers the first read
+after a byte seek with EPERM, and `frame` exited 2 ("PermissionError"); such a file is now
+sought by timestamp, and read from its start where that lands late.
+
 Each file is a few seconds made by the real ffmpeg in the test's tmp_path, every picture
 carrying its source frame number (`video_corpus.draw_frame`); the truth is ffmpeg's own decode.
 Checked: the frame count is ffprobe's, no warning, 64 moments drawn at random (the decoder
 seeks back and forth) export ffmpeg's picture, and `moderator-app frame --time` writes it too.
-Cost: ~2-4 s a case serial, 5 cases.
+Cost: ~2-4 s of CPU a case, 6 cases.
 """
 
 from __future__ import annotations
@@ -71,3 +76,18 @@ def test_every_moment_of_an_elementary_stream_is_ffmpegs_picture(tmp_path: Path,
                         f"{t:.6f}", "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == want[1]
+
+
+def test_a_demuxer_that_fails_the_read_after_a_seek_is_read_another_way(tmp_path: Path):
+    path = vc.encode(tmp_path / "run.gxf", ["-vf", "scale=720:576", "-c:v", "mpeg2video",
+                                            "-b:v", "4M", "-f", "gxf"], 75, "25")
+    p, codes, moments, got, want = vc.pictures_at_moments(path, "v:0", 64, seed=46)
+    assert p.frame_count == vc.ffprobe_frames(path) == len(codes) == 75
+    assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
+    assert got == want
+    t = moments[2]
+    out = tmp_path / "f.png"
+    r = subprocess.run([sys.executable, "-m", "moderator_app", "frame", str(path), "--time",
+                        f"{t:.6f}", "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == want[2]

@@ -115,6 +115,11 @@ class ExactDecoder:
         self._landed_late = False
         self._landed_early = False  # an ordinal file's timestamp seek landed early (`_decode`)
         self._no_byte_seeks = False  # the demuxer refused a byte seek (MP4: EPERM)
+        # the demuxer cannot be sought at all: it refuses the seek (VC-2 in Matroska: EPERM)
+        # or the first read after it (MPEG-2 in GXF: EPERM), so every seek reads forward from
+        # the start of the reopened file (`_seek`): slower, never a wrong or a missing frame
+        self._unseekable = False
+        self._ts_sought = False  # the last seek was by timestamp (`_packets`)
         self._byte_sought = False  # the last seek was by bytes (`_packets`)
         # frames decoded since the last seek per first index of a pts several frames share
         self._shared: dict[int, int] = {}
@@ -179,7 +184,8 @@ class ExactDecoder:
         self._first_packet_key = None
         preroll, self._preroll = self._preroll, False
         byte_sought, self._byte_sought = self._byte_sought, False
-        for n, pk in enumerate(self._packets(byte_sought)):
+        ts_sought, self._ts_sought = self._ts_sought, False
+        for n, pk in enumerate(self._packets(byte_sought, ts_sought)):
             if self.packet_stop is not None and not n & 63 and self.packet_stop():
                 raise Interrupted
             if expect is not None:
@@ -231,25 +237,33 @@ class ExactDecoder:
                 self.decoded += 1
                 yield f
 
-    def _packets(self, byte_sought: bool):
+    def _packets(self, byte_sought: bool, ts_sought: bool = False):
         """The stream's packets from the current position. After a byte seek a demuxer that
         cannot resync there (NUT: "Invalid data found") ends them, and the file is sought by
         timestamp from then on (the caller falls back): an ordinal file whose timestamp seek
         had landed early turned to byte seeks, and NUT's raised out of the read (a libxvid
-        NUT with B-frames read one frame after its last)."""
+        NUT with B-frames read one frame after its last); so does one whose first read after
+        a byte seek fails otherwise (GXF answers EPERM: review s46 R1, `frame` exited 2).
+        After a timestamp seek, a first read that fails ends them too, and the file is read
+        from its start from then on (`_unseekable`)."""
         packets = self._recordings.packets(self.container, self.stream, self._base)
         while True:
             try:
                 pk = next(packets)
             except StopIteration:
                 return
-            except av.error.InvalidDataError:
-                if not byte_sought:
+            except av.error.MemoryError:
+                raise
+            except av.error.FFmpegError:
+                if byte_sought:
+                    self.byte_seeks = False
+                    self._no_byte_seeks = True
+                    return
+                if not ts_sought or self.reopen is None:
                     raise
-                self.byte_seeks = False
-                self._no_byte_seeks = True
+                self._unseekable = True
                 return
-            byte_sought = False  # demuxed past the seek: its errors are the file's
+            byte_sought = ts_sought = False  # demuxed past the seek: its errors are the file's
             yield pk
 
     def _seek(self, keyframe_pts: int | None) -> None:
@@ -257,7 +271,8 @@ class ExactDecoder:
         can be reopened) starts from the very beginning, which needs no seek at all."""
         self.seeks += 1
         first = int(self.index.keyframe_pts[0]) if self.index.keyframe_pts.shape[0] else None
-        if (keyframe_pts is None or keyframe_pts == first) and self.reopen is not None:
+        if (keyframe_pts is None or keyframe_pts == first or self._unseekable) and \
+                self.reopen is not None:
             self._restart()
             return
         target = keyframe_pts if keyframe_pts is not None else (first or 0)
@@ -292,8 +307,10 @@ class ExactDecoder:
                     raise
                 # a demuxer that refuses every seek (VC-2 in Matroska: EPERM, QA s45 T2) is
                 # read forward from its start: slower, never a wrong or a missing frame
+                self._unseekable = True
                 self._restart()
                 return
+            self._ts_sought = True
         self._expect_pos = pos
         self._decode_from(target)
 
@@ -480,22 +497,26 @@ class ExactDecoder:
         decode" and a header mismatch on a sound 1080p60 HEVC file whose probe ran out of
         time on a loaded machine."""
         import time
-        self._seek(self.index.keyframe_before(from_n))
-        best = None
-        assert self._frames is not None
-        for f in self._frames:
-            i = self._identify(f)
-            if i is not None:
-                self._last = i
-                best = i if best is None else max(best, i)
-            elif self.index.ordinal:
+        for _ in range(2):  # again from the start when the seek broke the demuxer (`_packets`)
+            unseekable = self._unseekable
+            self._seek(self.index.keyframe_before(from_n))
+            best = None
+            assert self._frames is not None
+            for f in self._frames:
+                i = self._identify(f)
+                if i is not None:
+                    self._last = i
+                    best = i if best is None else max(best, i)
+                elif self.index.ordinal:
+                    break
+                if best is not None and best >= self.index.frame_count - 1:
+                    break  # the index's last frame decodes: nothing after it to check
+                if time.process_time() > deadline:
+                    best = None  # unknown: the probe says the end was not checked
+                    break
+            self._frames = None
+            if best is not None or self._unseekable == unseekable:
                 break
-            if best is not None and best >= self.index.frame_count - 1:
-                break  # the index's last frame decodes: nothing after it to check
-            if time.process_time() > deadline:
-                best = None  # unknown: the probe says the end was not checked
-                break
-        self._frames = None
         return best
 
     def _forward_is_cheaper(self, first: int, n: int) -> bool:
