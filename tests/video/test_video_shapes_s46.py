@@ -34,6 +34,7 @@ import cv2
 import pytest
 import video_corpus as vc
 
+from moderator_app.core.formats.members import ROLE_VIDEO, classify
 from moderator_app.core.rules import Severity
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
@@ -91,3 +92,11 @@ def test_a_demuxer_that_fails_the_read_after_a_seek_is_read_another_way(tmp_path
                         f"{t:.6f}", "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == want[2]
+
+
+def test_raw_av1_and_smooth_streaming_mp4_are_the_video():
+    """The sweep's raw AV1 (`ffmpeg -f obu`) and Smooth Streaming MP4 (`.ismv`) play exact
+    (64 of 64 moments, counts = ffprobe's), but a folder holding one had no video
+    (`input.no_video`): the lister did not know the suffix."""
+    assert [classify(n, None) for n in ("run.obu", "run.ismv", "run.h264", "run.m2v")] == \
+        [ROLE_VIDEO] * 4

@@ -23,7 +23,7 @@ from moderator_app.core.kinds import Kind
 VIDEO_EXTS = (".mp4", ".m4v", ".mkv", ".webm", ".mov", ".qt", ".avi", ".ts", ".m2ts", ".mts",
               ".m2t", ".mpg", ".mpeg", ".m1v", ".m2v", ".vob", ".flv", ".f4v", ".ogv", ".wmv",
               ".asf", ".3gp", ".3g2", ".mxf", ".nut", ".dv", ".y4m", ".ivf", ".h264", ".264",
-              ".hevc", ".h265", ".265", ".rm", ".rmvb", ".divx")
+              ".hevc", ".h265", ".265", ".rm", ".rmvb", ".divx", ".obu", ".ismv")
 SNIFFED_VIDEO_EXTS = (".ts", ".ogg")  # suffixes another kind of file shares: read the first bytes
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst")
 TRAJECTORY_NAMES = ("events.jsonl.zst", "events.jsonl")
