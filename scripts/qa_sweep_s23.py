@@ -249,17 +249,20 @@ def _ffprobe_duration(path: Path) -> float | None:
     return None
 
 
-def check(shape: str) -> dict:
+def check(shape: str, make=_make, cache: Path = CACHE, moments_n: int = 48,
+          cli_n: int = 6) -> dict:
+    """One shape's JSON line: `make(shape, folder)` builds run.EXT in `cache`/`shape` (kept
+    there; session 46's sweep passes its own `make`, `cache` and counts)."""
     import cv2
 
-    d = CACHE / shape
+    d = cache / shape
     d.mkdir(parents=True, exist_ok=True)
-    video = next((p for p in d.glob("run.*")), None) or _make(shape, d)
+    video = next((p for p in d.glob("run.*")), None) or make(shape, d)
     if not (d / "agent-log.jsonl").exists():
         make_agent_log(d / "agent-log.jsonl", 40, 23)
     res: dict = {"shape": shape, "file": video.name}
     try:
-        p, codes, moments, got, want = vc.pictures_at_moments(video, "v:0", 48, seed=23)
+        p, codes, moments, got, want = vc.pictures_at_moments(video, "v:0", moments_n, seed=23)
     except AssertionError as e:
         res["core"] = f"probe failed: {e}"[:300]
         p = None
@@ -272,7 +275,7 @@ def check(shape: str) -> dict:
                               if w != g][:6]
         res["core_n_err"] = sum(w != g for w, g in zip(want, got, strict=True))
         cli = []
-        for t, w in list(zip(moments, want, strict=True))[:6]:
+        for t, w in list(zip(moments, want, strict=True))[:cli_n]:
             out = d / "f.png"
             r = subprocess.run([*CLI, "frame", str(video), "--time", f"{t:.6f}", "-o",
                                 str(out)], capture_output=True, text=True)
