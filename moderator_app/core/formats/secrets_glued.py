@@ -13,7 +13,7 @@ from moderator_app.core.formats.secrets_chance import (
     in_binary_base64,
     record_passed,
 )
-from moderator_app.core.formats.secrets_entropy import high_entropy
+from moderator_app.core.formats.secrets_entropy import _words, high_entropy
 
 # An AWS key id glued to capitals or digits on purpose (review s42 R3: "Q"*64 + an AKIA key +
 # "Q"*64 was published whole, nothing named: the pattern's boundaries never hold there) is
@@ -77,6 +77,10 @@ _GLUE_VOWELS = frozenset(b"aeiouyAEIOUY")
 # ... unless a pad glues it: 4 of one character just before the `sk-` or ending the match
 # (review s45 R1 update: "e"*10 + `sk-` + 48 + "e"*10; no id ends so but 1 in 262,144)
 _PAD = re.compile(rb"(.)\1{3}\Z")
+# ... or a pad of two characters (review s45 R1: "ae"*5 + `sk-` + 48): a pair 4 times ending
+# the glue (no word does; "banana" holds `an` twice); or a glue of vowels alone (3+)
+_PADS = re.compile(rb"(.)\1{3}\Z|(..)\2{3}\Z")
+_VOWEL_BYTES = bytes(_GLUE_VOWELS)
 
 
 def glued_over(raw: bytes, marker: bytes, label: str, mapped: list[object]
@@ -151,17 +155,36 @@ def _hidden(raw: bytes, marker: bytes, m: re.Match[bytes]) -> bool:
     published whole, nothing named, when only a 64+ run of base64 before counted). Inside a
     64+ run (`_in_blob`); a `hf_`, an `sk-` of a kind or with OpenAI's mark (`_KIND`) after
     any letter or digit (glued so and reading random, none is in an honest log:
-    docs/DECISIONS.md, session 45, redact); another `sk-` only when its glue holds no vowel (`QQQQ`, `xxxx`, `123456789`): `task-`,
-    `disk-`, `risk-`, `mask-` + an id are words with their ids (`_GLUE_VOWELS`)."""
+    docs/DECISIONS.md, session 45, redact); another `sk-` only when its glue is a pad
+    (`padded`: "ae"*5, review s45 R1's last shape) or its last character, the one before
+    `sk-`, is no vowel (`QQQQ`, `123456789`, a word pad `monkeybusiness`): `task-`, `disk-`,
+    `risk-`, `kiosk-`, `ask-` + an id are words with their ids, and an English word ends in
+    `sk` after a vowel only (`_GLUE_VOWELS`; `Minsk-`, `Omsk-` + a random id are named)."""
     if _in_blob(raw, m.start()) or marker == b"hf_" or _KIND.match(raw, m.start()) \
             or _OPENAI_MARK in m.group():
         return True
-    lo = m.start()
-    while lo > max(0, m.start() - _IN_RUN) and raw[lo - 1] in _ALNUM:
-        lo -= 1
-    return _GLUE_VOWELS.isdisjoint(raw[lo:m.start()]) \
-        or _PAD.match(raw, max(lo, m.start() - 4), m.start()) is not None \
+    glue = _glue(raw, m.start())
+    return padded(glue) or glue[-1] not in _GLUE_VOWELS \
         or _PAD.search(m.group(), len(m.group()) - 4) is not None
+
+
+def _glue(raw: bytes, at: int) -> bytes:
+    """The letters and digits glued before `at`, up to `_IN_RUN` of them."""
+    lo = at
+    while lo > max(0, at - _IN_RUN) and raw[lo - 1] in _ALNUM:
+        lo -= 1
+    return raw[lo:at]
+
+
+def padded(glue: bytes) -> bool:
+    """Whether a glue before a key is a pad, no word's start: 4+ characters with no vowel
+    (`QQQQ`, `xxxx`, `123456789`; `ssh`key-, `gpg`key- + an md5 are words), 3+ vowels alone
+    (review s45 R1's "ae"*5, "e"*10), or one or two characters repeated 4 times ending it
+    (`_PADS`: "a" + "Q"*12, "xY"*4). A word holds a vowel and a consonant and repeats no pair
+    four times (`ta`sk-, `mon`key-)."""
+    return bool(glue) and ((len(glue) >= 4 and _GLUE_VOWELS.isdisjoint(glue))
+                           or (len(glue) >= 3 and not glue.translate(None, _VOWEL_BYTES))
+                           or _PADS.search(glue) is not None)
 
 
 def _random_head(marker: bytes, rest: bytes) -> bool:
@@ -174,3 +197,114 @@ def _random_head(marker: bytes, rest: bytes) -> bool:
     least = _LEAST[marker]
     return any(high_entropy(text[:n]) for n in range(len(text), least - 1, -1)) \
         or marker == b"sk-" and _HEX_KEY.match(rest) is not None
+
+
+# Review s45 R2 (HIGH, pre-existing): a key of another family glued between pads ("Q"*64 +
+# `sk_live_` + 24 + "Q"*64, "x"*10 + `npm_` + 36 + "x"*10, "ae"*5 + `dapi` + 32 hex ...)
+# was published whole: each family's pattern (`secrets_read.FAMILIES`) opens with a
+# look-behind, and the high-entropy rule reads no run past 128 characters or one whose pad
+# lowers its entropy. Such a match is named here (`secrets_public.scan_public`, after the
+# families as written) when it is glued (a letter or digit before its prefix; or after its
+# longest match, for a pattern that ends with a look-ahead), its random part reads random
+# (`_random_part`), and its glue is one of the family's:
+# - `_ANY`: any letter or digit. A prefix with `_` (`sk_live_`, `rk_live_`, `npm_`, `r8_`)
+#   is spelled by no word and by no standard base64 (base64url of binary data spells it by
+#   chance: starred, as `sk-` / `hf_`); `dapi` + 32 hex and `LTAI` + a mixed-case random
+#   part are no word's tail either (no English word ends in `dapi`; `ltAI` is no `LTAI`).
+# - `_PADDED`: a pad (`padded`) or a 64+ run of base64 before it (`_in_blob`): Mailgun's
+#   `key-` + 32 hex is every honest `monkey-` / `hotkey-` / `sshkey-` + an md5, and an AWS key
+#   id glued to capitals is named only where a pad glues it (a word or an id glued to a key id
+#   reads as one).
+_ANY, _PADDED = 0, 1
+_HEX_BODY = 0  # (a least random part of 0: the body is lower-case hex, `_hex_random`)
+_FAMILY_GLUED = (
+    (b"sk_live_", "Stripe secret key", rb"sk_live_[A-Za-z0-9]{20,247}", 20, _ANY, False),
+    (b"rk_live_", "Stripe restricted key", rb"rk_live_[A-Za-z0-9]{20,247}", 20, _ANY, False),
+    (b"npm_", "npm token", rb"npm_[A-Za-z0-9]{36}", 36, _ANY, False),
+    (b"r8_", "Replicate token", rb"r8_[A-Za-z0-9]{37}", 37, _ANY, False),
+    (b"dapi", "Databricks token", rb"dapi[a-f0-9]{32}", _HEX_BODY, _ANY, False),
+    (b"LTAI", "Alibaba key id", rb"LTAI[A-Za-z0-9]{12,20}", 12, _ANY, True),
+    (b"key-", "Mailgun key", rb"key-[0-9a-f]{32}", _HEX_BODY, _PADDED, True),
+    (b"AKIA", "AWS access key id", rb"AKIA[0-9A-Z]{16}", 16, _PADDED, True),
+)
+FAMILY_MARKERS = tuple(marker for marker, *_ in _FAMILY_GLUED)
+
+
+def glued_families(raw: bytes, present: tuple[bytes, ...], mapped: list[object]
+                   ) -> tuple[str, int, int] | None:
+    """The first key of `_FAMILY_GLUED` glued in `raw` (above), as (label, start, end), or
+    None; `present`: those of `FAMILY_MARKERS` the line holds. One in base64 of binary data is
+    recorded (`in_binary_base64`: starred by `withhold`), not named."""
+    for marker, label, source, least, rule, ahead in _FAMILY_GLUED:
+        if marker not in present:
+            continue
+        pattern = _family_regex(source)
+        glue = _UPPER if marker == b"AKIA" else _ALNUM
+        i = raw.find(marker)
+        while i >= 0:
+            m = pattern.match(raw, i)
+            if m is None:
+                i = raw.find(marker, i + 1)
+                continue
+            before = i > 0 and raw[i - 1] in glue
+            after = ahead and m.end() < len(raw) and raw[m.end()] in glue
+            if (before or after) and _random_part(m.group()[len(marker):], least) \
+                    and (rule == _ANY and before or _padded_around(raw, m, before, after)) \
+                    and not in_binary_base64(raw, i, m.end(), mapped, label):
+                return label, i, m.end()
+            i = raw.find(marker, i + 1)
+    return None
+
+
+_FAMILY_REGEX: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _family_regex(source: bytes) -> re.Pattern[bytes]:
+    """A pattern of `_FAMILY_GLUED`, compiled once (on first use, as `secrets._compiled`)."""
+    pattern = _FAMILY_REGEX.get(source)
+    if pattern is None:
+        pattern = _FAMILY_REGEX[source] = re.compile(source)
+    return pattern
+
+
+def _padded_around(raw: bytes, m: re.Match[bytes], before: bool, after: bool) -> bool:
+    """Whether a pad glues the match `m` before it (or a 64+ base64 run does) or after it
+    (its glue after, read backwards, is a pad)."""
+    if before and (_in_blob(raw, m.start()) or padded(_glue(raw, m.start()))):
+        return True
+    if not after:
+        return False
+    hi = m.end()
+    while hi < min(len(raw), m.end() + _IN_RUN) and raw[hi] in _ALNUM:
+        hi += 1
+    glue = raw[m.end():hi]
+    # (hex read on past a hex key's 32 is a longer hex id, `key-` + a SHA-1: no glue, unless
+    # it repeats one or two characters, "ae"*5)
+    back = glue[::-1]
+    return padded(back) and (not (m.group().islower() and _HEX_RUN.fullmatch(glue))
+                             or _PADS.search(back) is not None)
+
+
+_HEX_RUN = re.compile(rb"[0-9a-f]+")
+
+
+def _random_part(body: bytes, least: int) -> bool:
+    """Whether a glued family key's part after its prefix, or a head of it down to `least`
+    characters, reads as a key's random part: lower-case hex with 2+ digits and 2+ letters
+    (`least` 0: an md5, not "0000..." or a pad of `a`s); 20+ characters by the high-entropy
+    rule; 12-19 (Alibaba's, AWS's 16 capitals and digits) by `_varied`."""
+    text = body[:_TAIL].decode("ascii")
+    if least == _HEX_BODY:
+        digits = sum(c.isdigit() for c in text)
+        return digits >= 2 and len(text) - digits >= 2 and len(set(text)) >= 8
+    return any(high_entropy(text[:n]) if n >= 20 else _varied(text[:n])
+               for n in range(len(text), least - 1, -1))
+
+
+def _varied(head: str) -> bool:
+    """A short random part (12-19 characters): 2+ digits, 2+ letters, 3 in 4 characters
+    distinct, and (in mixed case) no words (`secrets_entropy._words`, which reads a run of
+    capitals as an acronym: an AWS key id's 16 capitals and digits are no words)."""
+    digits = sum(c.isdigit() for c in head)
+    return digits >= 2 and len(head) - digits >= 2 and 4 * len(set(head)) >= 3 * len(head) \
+        and (head.isupper() or not _words(head))

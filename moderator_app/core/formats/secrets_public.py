@@ -33,6 +33,7 @@ from moderator_app.core.formats.secrets_decode import (
     is_text,
     views,
 )
+from moderator_app.core.formats.secrets_glued import FAMILY_MARKERS, glued_families
 from moderator_app.core.formats.secrets_inflate import scanning
 from moderator_app.core.formats.secrets_parts import numbered_parts
 from moderator_app.core.formats.secrets_read import (
@@ -202,6 +203,8 @@ def scan_public(raw: bytes) -> SecretHit | None:
         return hit
     candidate = reader_candidate(raw)  # (once: on a line of `\\u` text it costs a regex)
     hit = plain_family(raw, candidate)
+    if hit is None:
+        hit = glued_family(raw, candidate)
     if hit is not None:
         return hit
     with scanning():  # (the line's streams inflate out of one budget: `secrets_inflate`)
@@ -270,6 +273,19 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
         text = text.replace(found[1], " " * len(found[1]))
         view = view.replace(found[1].encode(), b" " * len(found[1].encode()))
     return None
+
+
+def glued_family(raw: bytes, candidate: bool) -> SecretHit | None:
+    """A key of a family glued between pads (`secrets_glued.glued_families`; review s45 R2),
+    asked of the lines `plain_family` reads (a reader's candidate or a family's prefix)."""
+    if not candidate and not markers_of(raw, PLAIN_MARKERS):
+        return None
+    present = markers_of(raw, FAMILY_MARKERS)
+    found = glued_families(raw, present, []) if present else None
+    if found is None:
+        return None
+    label, start, end = found
+    return SecretHit(label, start + 1, _redact(raw[start:end]))
 
 
 def _decoded_hit(raw: bytes, depth: int = 0,

@@ -1,0 +1,102 @@
+"""Keys of every family glued between pads are never published (session 46, redact; issue 15,
+review s45 R2 HIGH, R1's last shape). The matrix is tests/gluedmatrix.py: 12 families x 6 pads
+x 3 sides, 216 cases. On aeca8af, 77 of them were published whole, nothing named (Stripe
+`sk_live_` / `rk_live_`, `npm_`, `r8_`, `dapi`, Mailgun `key-`, `LTAI`, an AWS key id glued to
+digits or capitals, "ae"*5 + a bare `sk-`); each of those is now named with its family's
+label at the key's column (or starred inside what reads as base64 of binary data), and every
+case is kept from the public file by `verify` and `withhold` alike. Honest glued look-alikes
+(`monkey-` / `sshkey-` + an md5, `task-` + a nanoid, `key-` + a SHA-256) stay quiet."""
+
+from __future__ import annotations
+
+import gluedmatrix
+import orjson
+import pytest
+from secretshelp import START, obs_line, quiet, refused_and_named
+
+from moderator_app.core.formats.secrets import unescape_json
+from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
+
+# Published whole on aeca8af (the family x pad x side names of `gluedmatrix.cases`)
+_PUBLISHED_BEFORE = frozenset(
+    [f"{f}-{p}-{s}" for f in ("stripe", "stripe_rk")
+     for p, s in (("Q64", "both"), ("Q64", "before"), ("x10", "both"), ("x10", "before"),
+                  ("ae5", "both"), ("ae5", "before"), ("word", "both"), ("blob", "both"))]
+    + [f"npm-{p}" for p in ("Q64-both", "Q64-before", "x10-both", "x10-before", "ae5-both",
+                            "word-both", "blob-both")]
+    + [f"replicate-{p}" for p in ("Q64-both", "Q64-before", "x10-both", "x10-before",
+                                  "ae5-both", "ae5-before", "word-both", "blob-both")]
+    + [f"databricks-{p}-{s}" for p in ("Q64", "x10", "ae5", "digits", "word")
+       for s in ("both", "before")] + ["databricks-blob-both"]
+    + [f"mailgun-{p}-{s}" for p in ("Q64", "x10", "ae5", "digits", "word")
+       for s in ("both", "before", "after")] + ["mailgun-blob-both"]
+    + [f"alibaba-{p}-{s}" for p in ("Q64", "x10", "ae5") for s in ("both", "before", "after")]
+    + ["alibaba-word-both", "alibaba-blob-both", "openai48-ae5-both", "openai48-ae5-before",
+       "openai48-word-both", "aws-Q64-before", "aws-Q64-after", "aws-digits-both",
+       "aws-digits-before", "aws-digits-after"])
+# Left open (docs/DECISIONS.md, session 46, redact): Mailgun's `key-` + 32 hex glued to a word
+# is every honest `monkey-<md5>`; followed by digits it is `key-` + a longer hex id
+_OPEN = frozenset({"mailgun-word-both", "mailgun-word-before", "mailgun-word-after",
+                   "mailgun-digits-after"})
+_CASES = list(gluedmatrix.cases())
+
+
+def test_the_matrix_is_the_one_measured():
+    """216 cases, and every name in the two sets above is one of them."""
+    names = {c.name for c in _CASES}
+    assert len(_CASES) == len(names) == 216
+    assert names >= _PUBLISHED_BEFORE and _OPEN <= _PUBLISHED_BEFORE
+    assert len(_PUBLISHED_BEFORE) == 77
+
+
+def _kept(tmp_path, case: gluedmatrix.Case) -> None:
+    """`verify` gives line 2 one finding; `withhold` refuses the line (a named key) or
+    publishes it with the key starred (a note: base64 of binary data), never the key."""
+    line = obs_line(case.text)
+    found = public_secret_hits(START + b"\n" + line, 1)
+    assert len(found) == 1 and found[0][0] == 2, (case.name, found)
+    src, out = tmp_path / "agent-log.jsonl", tmp_path / "public.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    if found[0][1].redact:
+        withhold_log(src, out)
+        assert case.key.encode() not in out.read_bytes(), case.name
+    else:
+        with pytest.raises(WithholdError):
+            withhold_log(src, out)
+        assert not out.exists()
+
+
+@pytest.mark.parametrize("case", [c for c in _CASES if c.name not in _OPEN],
+                         ids=lambda c: c.name)
+def test_no_glued_key_is_published(tmp_path, case):
+    """Every case but the four left open: verify and withhold keep the key out alike."""
+    _kept(tmp_path, case)
+
+
+@pytest.mark.parametrize("case", [c for c in _CASES
+                                  if c.name in _PUBLISHED_BEFORE - _OPEN
+                                  and "-blob-" not in c.name and "-Q64-both" not in c.name],
+                         ids=lambda c: c.name)
+def test_a_glued_key_once_published_is_named_by_its_family(tmp_path, case):
+    """Those published on aeca8af, outside what reads as base64 of binary data: named with
+    their family's label, at the key's column."""
+    line = obs_line(case.text)
+    hit = refused_and_named(tmp_path, line, None, case.label)
+    assert hit.column == unescape_json(line).find(case.key.encode()) + 1
+
+
+_MD5 = "5d41402abc4b2a76b9719d911017c592"
+_SHA256 = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+
+
+@pytest.mark.parametrize("text", [
+    "cache hit for monkey-" + _MD5, "sshkey-" + _MD5, "hotkey-" + _MD5 + " pressed",
+    "etag key-" + _SHA256, "ask-V1StGXR8Z5jdHi6BmyTaZ3kq", "kiosk-Xk93nf02LmQpR7sTuVw4",
+    "pnpm_store_V1StGXR8Z5jdHi6BmyTaZ3kq", "ALTAIR-7 reached", "banana" + _MD5])
+def test_honest_glued_look_alikes_stay_quiet(tmp_path, text):
+    """A word glued to a family's prefix is a word with its id (a vowel and a consonant in
+    its glue, no pad), and a hex id longer than a key is an id."""
+    line = orjson.dumps({"seq": 1, "at": "2026-12-06T06:00:01.000Z", "elapsedMs": 1000,
+                         "type": "observation", "data": {"taskId": text}})
+    assert text.encode() in quiet(tmp_path, line)
+
