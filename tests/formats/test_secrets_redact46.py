@@ -100,3 +100,61 @@ def test_honest_glued_look_alikes_stay_quiet(tmp_path, text):
                          "type": "observation", "data": {"taskId": text}})
     assert text.encode() in quiet(tmp_path, line)
 
+
+def _php_b64(data: bytes, width: int | None = None) -> str:
+    """PHP's `json_encode` of base64 (`\\/` for each `/`), chunk_split at `width` columns
+    (an escaped `\\r\\n` after each line) when given, as printed into a tool's output."""
+    import base64
+
+    text = base64.b64encode(data).decode()
+    if width is None:
+        return text.replace("/", "\\/")
+    return "".join(text[i:i + width].replace("/", "\\/") + "\\r\\n"
+                   for i in range(0, len(text), width))
+
+
+def test_chance_runs_in_escaped_base64_of_binary_data_are_starred(tmp_path):
+    """QA s45 T6 (h45_16): a chance `AIza` run inside `\\/`-escaped base64 of binary data
+    was cut from its run by the escapes and refused the honest log (named, a warning); now it
+    is passed over as chance in binary data: starred and noted, as the unescaped one is."""
+    import random
+
+    rng = random.Random("redact46-t6")
+    run = "AIza" + "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789")
+                           for _ in range(35))
+    text = _php_b64(rng.randbytes(3000))
+    at = text.find("\\/", 1800) + 2  # (just after an escape: the run before it was short)
+    text = text[:at] + run + text[at + len(run):]
+    line = obs_line("$ php -r 'echo json_encode([\"raw\" => base64_encode($f)]);'\n"
+                    '{"raw":"' + text + '"}')
+    from secretshelp import redacted_and_noted
+
+    redacted_and_noted(tmp_path, line, [run.encode()])
+
+
+def test_a_glued_key_across_a_php_chunk_split_break_is_kept_out(tmp_path):
+    """QA s45 T5 (h45_06): an `sk-` key glued inside binary data's base64, printed by PHP's
+    `json_encode` of `chunk_split` (`\\/` escapes, an escaped `\\r\\n` every 76 columns; in
+    the log's JSON string both doubled), the key across a break: verify said nothing and
+    withhold published it whole. Now both of its pieces are starred and noted."""
+    import random
+
+    rng = random.Random("redact46-t5")
+    key = "sk-" + gluedmatrix._draw(rng, gluedmatrix._ALNUM, 48)
+    import base64
+
+    enc = base64.b64encode(rng.randbytes(3000)).decode()
+    at = 76 * 11 - 20  # (20 of the key's characters before the break, 31 after it)
+    enc = enc[:at - 1] + "k" + key + "m" + enc[at + len(key) + 1:]
+    text = "".join(enc[i:i + 76].replace("/", "\\/") + "\\r\\n" for i in range(0, len(enc), 76))
+    line = obs_line("$ php -r 'echo json_encode([\"jpg\" => chunk_split(base64_encode($j))]);'"
+                    '\n{"jpg":"' + text + '"}')
+    found = public_secret_hits(START + b"\n" + line, 1)
+    assert [(n, h.label) for n, h in found] == [(2, "API key (sk-...)")]
+    assert len(found[0][1].redact) >= 2  # (the key's pieces either side of the break)
+    src, out = tmp_path / "agent-log.jsonl", tmp_path / "public.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    assert withhold_log(src, out).redacted == (2,)
+    public = out.read_bytes()
+    assert key[:20].encode() not in public and key[20:].encode() not in public
+    assert key[20:].encode() in line  # (the second piece is written whole after the break)

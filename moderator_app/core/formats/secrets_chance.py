@@ -123,7 +123,7 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
     if start <= 0:
         return False  # (it starts the line: no run before it)
     if not cache:
-        cache.append(raw.translate(B64_MAP))
+        cache.append(map_run(raw))
     mapped = cache[0]
     assert isinstance(mapped, bytes)
     if mapped.find(b" ", start, end) >= 0:
@@ -154,7 +154,7 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
     before, after = start - lo, hi - min(end, start + _KEY_SPAN)
     joined = None
     if (before < _IN_RUN or after < _IN_RUN) and (
-            raw[lo - 2:lo] == b"\\n" or raw[hi:hi + 2] in (b"\\n", b"\\r")):
+            raw[lo - 2:lo] == b"\\n" or _break_after(raw, hi)):
         joined = _joined(raw, mapped, lo, hi, start, end)
         if joined is not None:
             before = joined[1]
@@ -191,12 +191,45 @@ def _window_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
     return binary
 
 
+def map_run(raw: bytes) -> bytes:
+    """`raw` mapped by `B64_MAP`, a JSON-escaped slash (`\\/`, or `\\\\/` in a JSON string
+    holding JSON: PHP's `json_encode` of base64) mapped as run characters: QA s45 T6, h45_16's
+    `\\/`-escaped base64 of binary data was cut at each escape into runs too short to be read
+    as data, and 8 chance `AIza` / `AKIA` runs in it refused an honest log (session 46,
+    redact). The same length as `raw`: a place in one is the place in the other."""
+    if b"\\/" not in raw:
+        return raw.translate(B64_MAP)
+    return raw.replace(b"\\\\/", b"aa/").replace(b"\\/", b"a/").translate(B64_MAP)
+
+
 def _binary(run: bytes) -> bool:
-    """Whether base64 (or base64url) characters, 4-aligned, decode to no text."""
+    """Whether base64 (or base64url) characters, 4-aligned, decode to no text. A run holding
+    escaped slashes (`map_run`) is read without their backslashes, at each of its 4
+    alignments (an escape shifts them): binary data when none decodes to text (base64 of text
+    read out of step is noise, in step text)."""
+    if b"\\" in run:
+        bare = run.replace(b"\\", b"")
+        return all(_binary(bare[k:k + (len(bare) - k) // 4 * 4]) for k in range(4))
     try:
         return not is_text(binascii.a2b_base64(run.translate(TO_STD)))
     except (binascii.Error, ValueError):
         return False
+
+
+# Escaped line breaks a wrapping's lines end with inside a JSON string: `\\r\\n`, `\\n`,
+# or doubled in a JSON string holding JSON (QA s45 T5, h45_06: PHP's `json_encode` of
+# `chunk_split`), longest first
+_BREAKS_OF = (b"\\\\r\\\\n", b"\\r\\n", b"\\\\n", b"\\n")
+
+
+def _break_before(raw: bytes, k: int) -> int:
+    """The length of the escaped line break ending at `k` (`_BREAKS_OF`), or 0."""
+    return next((len(b) for b in _BREAKS_OF if raw[max(0, k - len(b)):k] == b), 0)
+
+
+def _break_after(raw: bytes, k: int) -> int:
+    """The length of the escaped line break starting at `k` (`_BREAKS_OF`), or 0."""
+    return next((len(b) for b in _BREAKS_OF if raw[k:k + len(b)] == b), 0)
 
 
 def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
@@ -216,7 +249,7 @@ def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
     # (the match's own piece may be longer: a view that removed the breaks inside a token,
     # `secrets._rejoined`, reads it; and so may another piece twice or 3 times the width, the
     # view removed the breaks inside another marker-led run: QA s43 h43_16 line 147)
-    if not _one_width(pieces, (lo, hi), multiples=True):
+    if not _one_width(pieces, (lo, hi), multiples=True, raw=raw):
         return None  # (lines of text, or no wrapping's: not one run)
     run = b"".join(raw[a:b] for a, b in pieces)
     at = sum(b - a for a, b in pieces if b <= start) + start - next(
@@ -233,18 +266,22 @@ def wrapped_run(raw: bytes, mapped: bytes, lo: int, hi: int, ahead: int
     session 44, spell: `secrets_decode.views` reads a 64- or 76-column gzip blob so, QA s43
     h43_07, QA s42 h42_07)."""
     pieces = _pieces(raw, mapped, lo, hi, hi, hi, ahead, back=False)
-    if len(pieces) < 2 or not _one_width(pieces):
+    if len(pieces) < 2 or not _one_width(pieces, raw=raw):
         return None
     return b"".join(raw[a:b] for a, b in pieces), pieces[-1][1]
 
 
 def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None,
-               multiples: bool = False) -> bool:
+               multiples: bool = False, raw: bytes = b"") -> bool:
     """Whether `pieces` are a wrapping's lines: all but the last (and `own`) of one width (or,
     `multiples`, of multiples of the narrowest), a multiple of 4 and `_WRAP_MIN` or more, the
-    last no wider."""
-    widths = {b - a for a, b in pieces[:-1] if (a, b) != own}
-    last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != own else 0
+    last no wider. A width is counted in base64 characters: the backslashes of escaped
+    slashes in `raw` (`map_run`) are no column of the wrapping."""
+    def cols(a: int, b: int) -> int:
+        return b - a - raw.count(b"\\", a, b) if raw else b - a
+
+    widths = {cols(a, b) for a, b in pieces[:-1] if (a, b) != own}
+    last = cols(*pieces[-1]) if pieces[-1] != own else 0
     width = min(widths, default=0)
     return (len(widths) == 1 or multiples and not any(w % width for w in widths)) \
         and width >= _WRAP_MIN and not width % 4 and last <= width
@@ -257,7 +294,7 @@ def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, r
     pieces = [(lo, hi)]
     while back and pieces[0][0] >= 4 and start - pieces[0][0] < reach:
         k = pieces[0][0]
-        brk = 4 if raw[k - 4:k] == b"\\r\\n" else 2 if raw[k - 2:k] == b"\\n" else 0
+        brk = _break_before(raw, k)
         if not brk:
             break
         a = mapped.rfind(b" ", 0, k - brk) + 1
@@ -268,7 +305,7 @@ def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, r
         pieces.insert(0, (a, k - brk))
     while end - pieces[-1][1] > -reach and pieces[-1][1] < len(raw):
         k = pieces[-1][1]
-        brk = 4 if raw[k:k + 4] == b"\\r\\n" else 2 if raw[k:k + 2] == b"\\n" else 0
+        brk = _break_after(raw, k)
         if not brk:
             break
         b = mapped.find(b" ", k + brk)
@@ -306,9 +343,12 @@ def _dense(side: bytes) -> bool:
     """Whether base64 characters decode to dense data: a picture's or a compressed stream's
     bytes, `_DENSE` bits a byte or more (random bytes hold ~7.1 over 192 bytes, a PNG's or
     GIF's 300-3,000 ~7.5-7.9), not a few bytes repeated (`ab/+` * 30 or "Q" * 900: 1.6)."""
+    bare = side.replace(b"\\", b"")  # (escaped slashes: `map_run`)
     try:
-        data = binascii.a2b_base64(side.translate(TO_STD))
+        data = binascii.a2b_base64(bare[:len(bare) // 4 * 4].translate(TO_STD))
     except (binascii.Error, ValueError):
+        return False
+    if not data:
         return False
     counts = Counter(data)
     n = len(data)

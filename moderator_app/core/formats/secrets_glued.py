@@ -50,7 +50,9 @@ GLUED = {
 # (`_over_binary`), and named elsewhere (verify refuses it, withhold writes nothing) (session
 # 44, lead). Standard base64 spells neither `-` nor `_`; base64url wrapped at a width may spell
 # a key shape cut by a break by chance (about once in 262,144 characters): starred, as above.
-_BREAKS = rb"(?:\\r)?\\n"
+# (doubled in a JSON string holding JSON: PHP's `json_encode` of `chunk_split`, `\\\\r\\\\n`;
+# QA s45 T5, h45_06: an `sk-` key across one was published whole; session 46, redact)
+_BREAKS = rb"(?:\\{1,2}r)?\\{1,2}n"
 _ACROSS = {
     b"sk-": re.compile(rb"sk-(?:ant-|proj-|live-|test-)?(?:[A-Za-z0-9_\-]|" + _BREAKS
                        + rb"){20,160}"),
@@ -121,7 +123,7 @@ def _across(raw: bytes, marker: bytes, at: int, end: int | None) -> re.Match[byt
     brk = None if over is None else _BREAK.search(raw, at, over.end())
     if over is None or brk is None or over.end() <= brk.end():
         return None
-    rest = over.group()[len(marker):].replace(b"\\r", b"").replace(b"\\n", b"")
+    rest = _BREAK.sub(b"", over.group()[len(marker):])
     return over if _random_head(marker, rest) else None
 
 
