@@ -223,13 +223,29 @@ _BREAKS_OF = (b"\\\\r\\\\n", b"\\r\\n", b"\\\\n", b"\\n")
 
 
 def _break_before(raw: bytes, k: int) -> int:
-    """The length of the escaped line break ending at `k` (`_BREAKS_OF`), or 0."""
-    return next((len(b) for b in _BREAKS_OF if raw[max(0, k - len(b)):k] == b), 0)
+    """The length of the escaped line break ending at `k` (`_BREAKS_OF`), or 0 (two slices
+    at most where there is none or one of a JSON string: asked once a line of a blob)."""
+    if raw[k - 2:k] != b"\\n":
+        return 0
+    if raw[k - 3:k - 2] != b"\\":
+        return 4 if raw[k - 4:k - 2] == b"\\r" else 2
+    return 6 if raw[k - 6:k - 3] == b"\\\\r" else 3
 
 
 def _break_after(raw: bytes, k: int) -> int:
     """The length of the escaped line break starting at `k` (`_BREAKS_OF`), or 0."""
-    return next((len(b) for b in _BREAKS_OF if raw[k:k + len(b)] == b), 0)
+    two = raw[k:k + 2]
+    if two == b"\\n":
+        return 2
+    if two == b"\\r":
+        return 4 if raw[k + 2:k + 4] == b"\\n" else 0
+    if two == b"\\\\":
+        c = raw[k + 2:k + 3]
+        if c == b"n":
+            return 3
+        if c == b"r" and raw[k + 3:k + 6] == b"\\\\n":
+            return 6
+    return 0
 
 
 def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
@@ -277,11 +293,13 @@ def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None
     `multiples`, of multiples of the narrowest), a multiple of 4 and `_WRAP_MIN` or more, the
     last no wider. A width is counted in base64 characters: the backslashes of escaped
     slashes in `raw` (`map_run`) are no column of the wrapping."""
-    def cols(a: int, b: int) -> int:
-        return b - a - raw.count(b"\\", a, b) if raw else b - a
-
-    widths = {cols(a, b) for a, b in pieces[:-1] if (a, b) != own}
-    last = cols(*pieces[-1]) if pieces[-1] != own else 0
+    if raw and raw.find(b"\\/", pieces[0][0], pieces[-1][1]) >= 0:
+        widths = {b - a - raw.count(b"\\", a, b) for a, b in pieces[:-1] if (a, b) != own}
+        a, b = pieces[-1]
+        last = b - a - raw.count(b"\\", a, b) if pieces[-1] != own else 0
+    else:  # (no escaped slash: the pieces' lengths, as before)
+        widths = {b - a for a, b in pieces[:-1] if (a, b) != own}
+        last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != own else 0
     width = min(widths, default=0)
     return (len(widths) == 1 or multiples and not any(w % width for w in widths)) \
         and width >= _WRAP_MIN and not width % 4 and last <= width
