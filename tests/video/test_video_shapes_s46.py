@@ -16,11 +16,16 @@ GXF (MPEG-2, a broadcast server's format; review s46 R1): its demuxer answers th
 after a byte seek with EPERM, and `frame` exited 2 ("PermissionError"); such a file is now
 sought by timestamp, and read from its start where that lands late.
 
+Cut by bytes (`dd skip=`, a capture copied from the middle), an elementary stream starts with
+packets no keyframe precedes, which never decode: they were frames of the index, and every
+frame after them was numbered early (raw H.264: 96 frames for ffprobe's 90, 35 of 64 moments
+wrong; raw MPEG-2: 92 for 75, 63 of 64).
+
 Each file is a few seconds made by the real ffmpeg in the test's tmp_path, every picture
 carrying its source frame number (`video_corpus.draw_frame`); the truth is ffmpeg's own decode.
 Checked: the frame count is ffprobe's, no warning, 64 moments drawn at random (the decoder
 seeks back and forth) export ffmpeg's picture, and `moderator-app frame --time` writes it too.
-Cost: ~2-4 s of CPU a case, 6 cases.
+Cost: ~2-4 s of CPU a case, 9 cases.
 """
 
 from __future__ import annotations
@@ -100,3 +105,17 @@ def test_raw_av1_and_smooth_streaming_mp4_are_the_video():
     (`input.no_video`): the lister did not know the suffix."""
     assert [classify(n, None) for n in ("run.obu", "run.ismv", "run.h264", "run.m2v")] == \
         [ROLE_VIDEO] * 4
+
+
+@pytest.mark.parametrize("shape", ["h264_raw", "mpeg2_raw_open_gop"])
+def test_an_elementary_stream_cut_by_bytes_starts_at_its_first_keyframe(tmp_path: Path,
+                                                                         shape: str):
+    name, args = RECIPES[shape]
+    whole = vc.encode(tmp_path / f"whole{Path(name).suffix}", args, 100, "25").read_bytes()
+    path = tmp_path / name
+    path.write_bytes(whole[int(len(whole) * 0.37):])
+    p, codes, moments, got, want = vc.pictures_at_moments(path, "v:0", 64, seed=46)
+    assert p.frame_count == vc.ffprobe_frames(path) == len(codes)
+    assert codes == list(range(codes[0], 100))
+    assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
+    assert got == want

@@ -125,6 +125,8 @@ class ExactDecoder:
         self._shared: dict[int, int] = {}
         self.byte_seeks = bool(set(str(container.format.name).split(","))
                                & self.BYTE_SEEK_FORMATS) or bool(index.segments)
+        self._elementary = index.ordinal and bool(
+            set(str(container.format.name).split(",")) & ELEMENTARY_FORMATS)
         self._timeline = index.timeline_at(None)
         # pts -> the first frame at it (frames can share one: `_identify`)
         self._pts_pos = {int(p): i for i, p in reversed(list(enumerate(index.pts)))} \
@@ -372,6 +374,11 @@ class ExactDecoder:
         self._timeline = self.index.timeline_at(None)
         self._expect_pos = None
         self._preroll = False
+        if self._elementary and self.index.keyframe_pts.shape[0]:
+            # an elementary stream cut by bytes: decoding starts at its first keyframe's
+            # packet (the index has no frame before it), not at the packets before it
+            self._expect_pos = self._keyframe_pos(int(self.index.keyframe_pts[0]))
+            self._preroll = self._expect_pos is not None
         self._sought = None
         self._shared = {}
         self._frames = self._decode()

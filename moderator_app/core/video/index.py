@@ -576,7 +576,7 @@ def build_index(container, max_frames: int, deadline_check=None,
     fd = min(fd, MAX_FRAME_DURATION_S)
     hdur = _header_duration(stream, container, tb)
     cc = stream.codec_context
-    return FrameIndex(
+    index = FrameIndex(
         times_s=_frozen(times), pts=_frozen(pts),
         keyframe_pts=_frozen(unique(np.asarray(kf_l, dtype=np.int64))), pos=_frozen(pos),
         time_base=Fraction(tb), frame_duration_s=float(fd), width=int(cc.width or 0),
@@ -591,3 +591,10 @@ def build_index(container, max_frames: int, deadline_check=None,
         guessed_dts=timeline.guessed_dts,
         segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
                            strict=True)))
+    if raw and index.keyframe_pts.shape[0]:
+        # an elementary stream cut by bytes (`dd skip=`): the frames before its first
+        # keyframe never decode from it (`ExactDecoder._restart` starts there)
+        head = np.nonzero(index.pts < index.keyframe_pts[0])[0]
+        if head.shape[0]:
+            index = index.without(head.tolist())
+    return index
