@@ -77,6 +77,7 @@ PLAIN: dict[str, tuple[str, list[str], int, str]] = {
                                         "open-gop=1", "-f", "h264"], 150, "25"),
     "hevc_annexb_raw_cra": ("h265", [*_x265("bframes=4:keyint=40:open-gop=1"), "-f", "hevc"],
                             150, "25"),
+    "mpg_ps_h264_bf2": ("mpg", [*X264, "-bf", "2", "-g", "30", "-f", "mpeg"], 150, "25"),
     "m4v_mpeg4_raw": ("m4v", ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "30", "-f",
                               "m4v"], 150, "25"),
     "m2v_mpeg2_raw": ("m2v", [*MPEG2, "-f", "mpeg2video"], 150, "25"),
@@ -236,13 +237,23 @@ def _make(shape: str, d: Path) -> Path:
                                       "-bf", "2", "-g", "30"], 180, "30")
         _ff("-i", str(src), "-c", "copy", str(d / "run.mkv"))
         return d / "run.mkv"
+    if shape in DD_CUT:  # an elementary stream cut by bytes (`dd skip=`): no IDR first
+        ext, args = DD_CUT[shape]
+        data = vc.encode(s / f"a.{ext}", args, 150, "25").read_bytes()
+        (d / f"run.{ext}").write_bytes(data[int(len(data) * 0.37):])
+        return d / f"run.{ext}"
     raise KeyError(shape)
+
+
+DD_CUT = {"h264_annexb_dd_cut": ("h264", [*X264, "-bf", "2", "-g", "30", "-f", "h264"]),
+          "hevc_annexb_dd_cut": ("hevc", [*_x265("bframes=3:keyint=30"), "-f", "hevc"]),
+          "m2v_dd_cut": ("m2v", [*MPEG2, "-f", "mpeg2video"])}
 
 
 SHAPES = [*PLAIN, *PIPED, "mp4_ss_copy_editlist_bf3", "mov_hevc_ss_copy_editlist",
           "webm_vp9_ss_copy", "mkv_av1_ss_copy", "mp4_negative_start_neg1s",
           "ts_first_pts_7s_audio_first", "mkv_two_videos_second_default",
-          "mp4_cover_after_video", "mkv_vfr_concat_rates"]
+          "mp4_cover_after_video", "mkv_vfr_concat_rates", *DD_CUT]
 
 
 def summary(res: dict) -> dict:
