@@ -158,3 +158,28 @@ def test_a_glued_key_across_a_php_chunk_split_break_is_kept_out(tmp_path):
     public = out.read_bytes()
     assert key[:20].encode() not in public and key[20:].encode() not in public
     assert key[20:].encode() in line  # (the second piece is written whole after the break)
+
+
+_TG = "7340912856:" + "Q9f_Wk2Lm-8ZtR4vXb1NcJ7pHs3Yd6GeUo0"  # (35 after `:`, no `AA`)
+
+
+@pytest.mark.parametrize("text", ["Q" * 64 + _TG + "Q" * 64, "got " + _TG + "Q" * 64,
+                                  "x" * 10 + _TG + "x" * 10, "got " + _TG + "ae" * 5])
+def test_a_telegram_token_without_aa_glued_to_a_pad_is_named(tmp_path, text):
+    """Review s45 R2: a bot token whose 35 do not open with `AA` (the family's pattern asks
+    for it), a pad glued after it, was published whole; named now, at its digits' column."""
+    line = obs_line(text)
+    hit = refused_and_named(tmp_path, line, None, "Telegram bot token")
+    assert hit.column == unescape_json(line).find(_TG.encode()) + 1
+
+
+@pytest.mark.parametrize("text", [
+    "at 1701234567:Zx81LmPw02XcVb7RtYuIq9WsE4rT6yU1oP3Zx81Lm9Qw2 done",
+    "ts=1701234567:Zx81LmPw02XcVb7RtYuIq9WsE4rT6yU1oP3aSdF5gH7jKlMnBvCx"])
+def test_a_timestamp_and_a_digest_are_no_telegram_token(tmp_path, text):
+    """A 10-digit timestamp, `:`, then a random run longer than 35 (a digest): its glue after
+    the 35 is the digest's rest, no pad (the first holds no vowel: named when the no-vowel
+    rule of `padded` was asked, checked)."""
+    line = obs_line(text)
+    hits = public_secret_hits(START + b"\n" + line, 1)
+    assert all(h.label != "Telegram bot token" for _, h in hits)

@@ -310,3 +310,38 @@ def _varied(head: str) -> bool:
     digits = sum(c.isdigit() for c in head)
     return digits >= 2 and len(head) - digits >= 2 and 4 * len(set(head)) >= 3 * len(head) \
         and (head.isupper() or not _words(head))
+
+
+# A Telegram bot token (`<8-10 digits>:<35>`) whose 35 do not open with `AA` (the family's
+# pattern asks for it: `secrets_read`), a pad glued after it (review s45 R2: "Q"*64 + token
+# + "Q"*64 was published whole; before the pad, the high-entropy rule names its 35). Named
+# when the 35 read random and the glue after them is a pad of one or two characters repeated
+# or of vowels (`padded` but its no-vowel rule: `1701234567:` + a SHA-256's 43 base64
+# characters, a timestamp and a digest, leaves 8 after the 35 that hold no vowel 1 time in 5).
+_TG_BODY = 35
+_TG_CHARS = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-")
+_DIGITS = frozenset(b"0123456789")
+
+
+def glued_telegram(raw: bytes) -> tuple[str, int, int] | None:
+    """The first Telegram bot token glued to a pad after it (above), as (label, start, end),
+    or None. Each `:` of the line is asked (a `find` each): 8-10 digits before it, 35 token
+    characters after it, then a letter or digit."""
+    i = raw.find(b":")
+    while i >= 0:
+        lo = i
+        while lo > max(0, i - 11) and raw[lo - 1] in _DIGITS:
+            lo -= 1
+        end = i + 1 + _TG_BODY
+        if 8 <= i - lo <= 10 and end < len(raw) and raw[end] in _ALNUM \
+                and all(c in _TG_CHARS for c in raw[i + 1:end]) \
+                and high_entropy(raw[i + 1:end].decode("ascii")):
+            hi = end
+            while hi < min(len(raw), end + _IN_RUN) and raw[hi] in _ALNUM:
+                hi += 1
+            back = raw[end:hi][::-1]
+            if _PADS.search(back) is not None or len(back) >= 3 \
+                    and not back.translate(None, _VOWEL_BYTES):
+                return "Telegram bot token", lo, end
+        i = raw.find(b":", i + 1)
+    return None

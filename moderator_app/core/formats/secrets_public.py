@@ -33,7 +33,11 @@ from moderator_app.core.formats.secrets_decode import (
     is_text,
     views,
 )
-from moderator_app.core.formats.secrets_glued import FAMILY_MARKERS, glued_families
+from moderator_app.core.formats.secrets_glued import (
+    FAMILY_MARKERS,
+    glued_families,
+    glued_telegram,
+)
 from moderator_app.core.formats.secrets_inflate import scanning
 from moderator_app.core.formats.secrets_parts import numbered_parts
 from moderator_app.core.formats.secrets_read import (
@@ -282,6 +286,8 @@ def glued_family(raw: bytes, candidate: bool) -> SecretHit | None:
         return None
     present = markers_of(raw, FAMILY_MARKERS)
     found = glued_families(raw, present, []) if present else None
+    if found is None and b":" in raw:
+        found = glued_telegram(raw)
     if found is None:
         return None
     label, start, end = found
