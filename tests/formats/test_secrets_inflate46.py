@@ -204,3 +204,24 @@ def test_a_random_base58_key_is_still_named_as_a_high_entropy_run(tmp_path):
     key = "".join(rng.choice(_B58) for _ in range(44))
     hit = refused_and_named(tmp_path, obs_line(f"wallet: {key}"))
     assert hit.label.startswith("high-entropy run"), hit
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_a_nested_stream_credits_the_allowance_by_no_more_than_its_line(tmp_path, monkeypatch,
+                                                                         engine):
+    """Review s46 R3 (HIGH): a stream found in another stream's inflated text was credited
+    `FILE_RATIO` times its own length, bytes the log never held: one 18 KB line of
+    base64(gzip(base64(3 MB of identical 1 KB gzip members))) raised the allowance by ~8 MB
+    (itself refused as too large), so 11 more 1 MiB bombs after it were read whole. A line
+    now credits at most `FILE_RATIO` times its own length: with a floor of 8 MiB, the nested
+    line spends its 4 MiB, the next four bombs are read, and each after is refused."""
+    monkeypatch.setattr(secrets_inflate, "FILE_FLOOR", 8 << 20)
+    members = gzip.compress(bytes(1024), 9) * 100_000
+    nested = obs_line("$ cat dumps.b64.gz | base64 -w0\n" + base64.b64encode(
+        gzip.compress(base64.b64encode(members), 9)).decode())
+    assert len(nested) < 20_000
+    path = _log(tmp_path, [nested, *(obs_line(f"$ gzip -c z{i}.bin | base64 -w0\n" + _BOMB)
+                                     for i in range(30))])
+    found = _secret_lines(path, monkeypatch, engine)
+    assert [n for n, _ in found] == [2, *range(7, 33)]
+    assert all(TOO_LARGE in message for _, message in found)

@@ -67,12 +67,17 @@ _PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
 class Budget:
     """What a line's streams may still inflate to (`LINE_MAX` at first): shared by the line's
     every reading (its views, and their views), so that a stream read at depth 1 or twice
-    pays out of the same allowance."""
+    pays out of the same allowance. `credit`: how many of the line's own bytes may still earn
+    the file's `Allowance` its `FILE_RATIO` (the line's length, `scanning(size)`). A stream
+    nested in another's inflated text was never paid for by the log: credited by its own
+    length, 40 lines of base64(gzip(base64(2.9 MB of gzip members))) raised the allowance
+    ~7.7 MB each and let every bomb line after them be read whole (review s46 R3)."""
 
-    __slots__ = ("left",)
+    __slots__ = ("credit", "left")
 
-    def __init__(self, left: int = LINE_MAX) -> None:
+    def __init__(self, left: int = LINE_MAX, credit: int = 0) -> None:
         self.left = left
+        self.credit = credit
 
 
 _LINE: ContextVar[Budget | None] = ContextVar("secrets_inflate_line", default=None)
@@ -81,7 +86,9 @@ _LINE: ContextVar[Budget | None] = ContextVar("secrets_inflate_line", default=No
 class Allowance:
     """What a file's streams may still inflate to in all (session 46, spell; the lead's
     session 45 proposal): `FILE_FLOOR`, plus `FILE_RATIO` inflated bytes for each compressed
-    byte of every stream read. A line's `Budget` bounds one line; without this 5,000 lines of
+    byte of every stream read, up to the length of the line that holds it (`Budget.credit`:
+    the log's own bytes, never a nested stream's; so at most `FILE_FLOOR` plus `FILE_RATIO`
+    times the file's size is ever inflated, review s46 R3). A line's `Budget` bounds one line; without this 5,000 lines of
     1 KB gzip bombs (1 MiB of zeros each, within a line's budget) cost `verify` 37 s of CPU
     (~7.4 ms a line), a 512 MiB log of them ~45 min. Past it a stream is too large to read
     and its line refused, never published part-read. Honest payloads pay their own way: the
@@ -119,13 +126,18 @@ def line_budget() -> Budget:
 
 class scanning:  # noqa: N801 - (a context manager read as a phrase: `with scanning():`)
     """One line's reading (`secrets_public.scan_public`): every stream read inside pays out
-    of one `Budget` (a context variable: a thread's scan is its own)."""
+    of one `Budget` (a context variable: a thread's scan is its own). `size`: the line's
+    length, what its streams may credit the file's `Allowance` by (a nested reading, inside
+    an outer one, shares the outer's budget and credit)."""
+
+    def __init__(self, size: int = 0) -> None:
+        self.size = size
 
     def __enter__(self) -> Budget:
         budget = _LINE.get()
         self._token = None
         if budget is None:
-            budget = Budget()
+            budget = Budget(credit=self.size)
             self._token = _LINE.set(budget)
         return budget
 
@@ -330,14 +342,17 @@ def inflated(data: bytes, budget: Budget | None = None,
     """(what `data` inflates to, whether that is all of it) when `data` is a compressed stream
     (`told`), else None. At most what `budget` (the line's: `line_budget`) has left; `False`:
     too large to read (more to give). Inside `reading_file`, at most what the file's
-    `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first)."""
+    `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first, for as
+    many bytes as the line itself still holds: `Budget.credit`)."""
     budget = line_budget() if budget is None else budget
     for tell, read in _FORMATS if raw else _FORMATS[:-1]:
         if tell(data):
             cap = max(0, budget.left)
             allowance = _FILE.get()
             if allowance is not None:
-                allowance.left += FILE_RATIO * len(data)
+                paid = min(len(data), max(0, budget.credit))
+                budget.credit -= paid
+                allowance.left += FILE_RATIO * paid
                 cap = min(cap, max(0, allowance.left))
             got, whole = read(data, cap)
             budget.left -= len(got)

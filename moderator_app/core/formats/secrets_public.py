@@ -211,7 +211,7 @@ def scan_public(raw: bytes) -> SecretHit | None:
         hit = glued_family(raw, candidate)
     if hit is not None:
         return hit
-    with scanning():  # (the line's streams inflate out of one budget: `secrets_inflate`)
+    with scanning(len(raw)):  # (the line's streams inflate out of one budget: `secrets_inflate`)
         hit = _decoded_hit(raw)
     if hit is None and candidate:  # (base32 runs of text blanked: `secrets_basen.explained`)
         plain = explained(raw, is_text)
