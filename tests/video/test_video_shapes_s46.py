@@ -12,6 +12,10 @@ says 0.023 s": FFmpeg's guess from the bit rate); an open-GOP keyframe (x264 `op
 CRA) was a place to start decoding whose leading pictures the decode drops, so frames after it
 were numbered 2-4 early.
 
+H.264 in MPEG-PS (`.mpg`): a program stream stamps a pack, not a frame, and FFmpeg's H.264
+parser fills in no time for the frames between; the index kept the 35 stamped frames of 150,
+45 of 64 moments wrong. Such a stream is now read as an elementary one.
+
 GXF (MPEG-2, a broadcast server's format; review s46 R1): its demuxer answers the first read
 after a byte seek with EPERM, and `frame` exited 2 ("PermissionError"); such a file is now
 sought by timestamp, and read from its start where that lands late.
@@ -25,7 +29,7 @@ Each file is a few seconds made by the real ffmpeg in the test's tmp_path, every
 carrying its source frame number (`video_corpus.draw_frame`); the truth is ffmpeg's own decode.
 Checked: the frame count is ffprobe's, no warning, 64 moments drawn at random (the decoder
 seeks back and forth) export ffmpeg's picture, and `moderator-app frame --time` writes it too.
-Cost: ~2-4 s of CPU a case, 9 cases.
+Cost: ~2-4 s of CPU a case, 10 cases.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ RECIPES = {
                                   "-f", "hevc"]),
     "mpeg2_raw_open_gop": ("run.m2v", ["-c:v", "mpeg2video", *MPEG, "-f", "mpeg2video"]),
     "mpeg1_raw": ("run.m1v", ["-c:v", "mpeg1video", *MPEG, "-f", "mpeg1video"]),
+    # not elementary, but read as one: a pack of MPEG-PS is stamped, not each H.264 frame
+    "h264_in_mpeg_ps": ("run.mpg", [*X264, "-bf", "2", "-g", "30", "-f", "mpeg"]),
 }
 NEEDS = {"hevc_raw_cra": "libx265"}
 

@@ -20,6 +20,7 @@ decoding (`closed_keyframe`); reads between two IDRs decode from the IDR before 
 from __future__ import annotations
 
 import re
+from array import array
 from fractions import Fraction
 
 ELEMENTARY_FORMATS = frozenset({"h264", "hevc", "mpegvideo", "vvc", "cavsvideo", "avs2",
@@ -65,3 +66,36 @@ def closed_keyframe(codec: str | None, data: bytes) -> bool:
             if kind in _HEVC_SLICES:
                 return kind in _HEVC_CLOSED
     return True
+
+
+class PartlyStamped:
+    """Every packet of an H.264 or HEVC stream in MPEG-PS or MPEG-TS, for when some carry no
+    time at all. A program stream stamps a pack, not a frame, and FFmpeg's H.264 / HEVC parser
+    fills in no time for the frames between (MPEG-2's does): the index kept only the stamped
+    35 of 150 frames of an H.264 `.mpg`, 45 of 64 moments wrong. Such a stream is then read as
+    an elementary one (`as_elementary`): every packet a frame, one frame apart in decode
+    order, known by its place after an IDR."""
+
+    def __init__(self, container, stream) -> None:
+        names = set(str(container.format.name or "").split(","))
+        self.codec = stream.codec_context.name
+        self.on = bool(names & {"mpeg", "mpegts"}) and self.codec in ("h264", "hevc")
+        self.unstamped = 0
+        self.pos = array("q")
+        self.closed: list[int] = []  # packet numbers of the IDRs
+
+    def add(self, pk, stamped: bool) -> None:
+        if not self.on:
+            return
+        if not stamped:
+            self.unstamped += 1
+        if pk.is_keyframe and closed_keyframe(self.codec, bytes(pk)):
+            self.closed.append(len(self.pos))
+        self.pos.append(pk.pos if pk.pos is not None else -1)
+
+    def as_elementary(self, tick: int) -> tuple[array, array, list[int]] | None:
+        """(pts, pos, keyframe pts) of every packet, `tick` apart, when some had no time."""
+        if not self.on or not self.unstamped or not self.closed:
+            return None
+        pts = array("q", range(0, tick * len(self.pos), tick))
+        return pts, self.pos, [k * tick for k in self.closed]

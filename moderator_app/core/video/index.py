@@ -38,7 +38,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .elementary import closed_keyframe, elementary, tick_step
+from .elementary import PartlyStamped, closed_keyframe, elementary, tick_step
 from .joined_timeline import Timeline
 from .middle import unique
 from .orient import Orientation, orientation
@@ -492,6 +492,7 @@ def build_index(container, max_frames: int, deadline_check=None,
     raw = elementary(container)
     tick = 0  # one frame of an elementary stream without times, in ticks
     no_times = False  # the index counted the packets' times itself (`raw`)
+    partly = PartlyStamped(container, stream)
     for pk in (container.demux(stream) if demuxed is None else demuxed):
         if pk.size == 0:
             continue  # flush packet
@@ -506,6 +507,7 @@ def build_index(container, max_frames: int, deadline_check=None,
             tick = tick or int(pk.duration or 0) or tick_step(stream, tb)
             p = (pts_l[-1] + tick) if pts_l else 0
             no_times = True
+        partly.add(pk, p is not None)
         if p is None:
             continue
         if pk.dts is not None:
@@ -529,6 +531,11 @@ def build_index(container, max_frames: int, deadline_check=None,
                 deadline_check():
             complete = False
             break
+    every = partly.as_elementary(tick_step(stream, tb)) if complete and not \
+        timeline.splices else None
+    if every is not None:
+        pts_l, pos_l, kf_l = every[0], every[1], array("q", every[2])
+        raw = True
     avi = "avi" in (container.format.name or "").split(",")
     ordinal = avi or packed.packed or raw
     shown: np.ndarray | None = None  # frames' times where not their packets' (below)
