@@ -29,7 +29,10 @@ Each file is a few seconds made by the real ffmpeg in the test's tmp_path, every
 carrying its source frame number (`video_corpus.draw_frame`); the truth is ffmpeg's own decode.
 Checked: the frame count is ffprobe's, no warning, 64 moments drawn at random (the decoder
 seeks back and forth) export ffmpeg's picture, and `moderator-app frame --time` writes it too.
-Cost: ~2-4 s of CPU a case, 10 cases.
+An HEVC stream of CRAs (x265's open GOP) cut by bytes has no IDR to number its frames from: it
+showed 64 of 64 moments 7 frames off; it is `video.empty` (as before session 46), not others.
+
+Cost: ~2-4 s of CPU a case, 11 cases.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import video_corpus as vc
 
 from moderator_app.core.formats.members import ROLE_VIDEO, classify
 from moderator_app.core.rules import Severity
+from moderator_app.core.video.probe import probe_video
 
 pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
 
@@ -125,3 +129,16 @@ def test_an_elementary_stream_cut_by_bytes_starts_at_its_first_keyframe(tmp_path
     assert codes == list(range(codes[0], 100))
     assert [f.rule for f in p.findings if f.severity is not Severity.INFO] == []
     assert got == want
+
+
+def test_an_hevc_stream_of_cras_cut_by_bytes_shows_no_wrong_frame(tmp_path: Path):
+    if "libx265" not in _encoders():
+        pytest.skip("this ffmpeg has no libx265 encoder")
+    whole = vc.encode(tmp_path / "whole.hevc", [*X265, "log-level=none:bframes=3:keyint=30",
+                                                "-f", "hevc"], 100, "25").read_bytes()
+    path = tmp_path / "run.hevc"
+    path.write_bytes(whole[int(len(whole) * 0.37):])
+    p = probe_video(path, path.name)
+    assert not p.ok
+    assert [(f.rule, f.message) for f in p.findings] == [
+        ("video.empty", "no frame of the video can be decoded")]

@@ -531,6 +531,10 @@ def build_index(container, max_frames: int, deadline_check=None,
                 deadline_check():
             complete = False
             break
+    if no_times and not kf_l:
+        # no IDR to start a decode at (an HEVC stream of CRAs cut by bytes): its frames cannot
+        # be numbered, and the video says so (`video.empty`) rather than show others
+        pts_l, pos_l = array("q"), array("q")
     every = partly.as_elementary(tick_step(stream, tb)) if complete and not \
         timeline.splices else None
     if every is not None:
