@@ -228,6 +228,13 @@ _FAMILY_GLUED = (
     (b"LTAI", "Alibaba key id", rb"LTAI[A-Za-z0-9]{12,20}", 12, _ANY, True),
     (b"key-", "Mailgun key", rb"key-[0-9a-f]{32}", _HEX_BODY, _PADDED, True),
     (b"AKIA", "AWS access key id", rb"AKIA[0-9A-Z]{16}", 16, _PADDED, True),
+    # (review s46 R2, left by the rows above: 7 of 36 pad cells of `xai-` + 80, 17 of `ASIA`
+    # and 18 of Stripe's test keys published whole. `xai-` + 70-90 random is no word's tail;
+    # `task_test_` + an id is a test name, and `ASIA` glued to capitals an id, as `AKIA`)
+    (b"xai-", "xAI key", rb"xai-[A-Za-z0-9]{70,90}", 20, _ANY, False),
+    (b"sk_test_", "Stripe test key", rb"sk_test_[A-Za-z0-9]{20,247}", 20, _PADDED, False),
+    (b"rk_test_", "Stripe test key", rb"rk_test_[A-Za-z0-9]{20,247}", 20, _PADDED, False),
+    (b"ASIA", "AWS access key id", rb"ASIA[0-9A-Z]{16}", 16, _PADDED, True),
 )
 FAMILY_MARKERS = tuple(marker for marker, *_ in _FAMILY_GLUED)
 
@@ -241,7 +248,7 @@ def glued_families(raw: bytes, present: tuple[bytes, ...], mapped: list[object]
         if marker not in present:
             continue
         pattern = _family_regex(source)
-        glue = _UPPER if marker == b"AKIA" else _ALNUM
+        glue = _UPPER if marker in (b"AKIA", b"ASIA") else _ALNUM
         i = raw.find(marker)
         while i >= 0:
             m = pattern.match(raw, i)
