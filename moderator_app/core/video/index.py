@@ -507,7 +507,7 @@ def build_index(container, max_frames: int, deadline_check=None,
             tick = tick or int(pk.duration or 0) or tick_step(stream, tb)
             p = (pts_l[-1] + tick) if pts_l else 0
             no_times = True
-        partly.add(pk, p is not None)
+        partly.add(pk, p)
         if p is None:
             continue
         if pk.dts is not None:
