@@ -71,3 +71,35 @@ def test_a_glued_key_of_four_more_families_is_named_and_kept_out(tmp_path, name)
                                   "sshkey-task_test_run 12", "ASIA" + "PACIFIC REGION 2024"])
 def test_honest_look_alikes_of_the_four_stay_quiet(text):
     assert public_secret_hits(START + b"\n" + obs_line(text), 1) == []
+
+
+def _php_escaped_blob_with(key: str) -> str:
+    """Base64 of 3,000 random bytes as PHP's `json_encode` prints it (`\\/` for each `/`),
+    with `key` glued into its middle (a letter either side)."""
+    import base64
+
+    rng = random.Random("glued46more/blob")
+    text = base64.b64encode(bytes(rng.randrange(256) for _ in range(3000))).decode()
+    half = len(text) // 2
+    return ("$ php -r \"echo json_encode($j);\"\n{\"png\":\""
+            + (text[:half] + key + text[half:]).replace("/", "\\/") + "\"}")
+
+
+@pytest.mark.parametrize("family", ["stripe"])
+def test_a_key_glued_into_php_escaped_base64_is_kept_out(tmp_path, family):
+    """Review s46 R2 (HIGH): unescaped, such a key was named; escaped (`\\/`), the reader had
+    no candidate and `glued_family` was never asked: verify silent, `withhold` published the
+    key whole. Now both keep it out. (`rk_live_`, `LTAI`, `npm_`, `r8_`, `xai-` there are
+    not asked yet: no marker of the line gate, `withhold_gate`, holds them; left open.)"""
+    key = {"stripe": "sk_live_" + _draw("b-stripe", 24)}[family]
+    line = obs_line(_php_escaped_blob_with(key))
+    found = public_secret_hits(START + b"\n" + line, 1)
+    assert [n for n, _ in found] == [2]
+    src, out = tmp_path / "agent-log.jsonl", tmp_path / "public.jsonl"
+    src.write_bytes(START + b"\n" + line + b"\n")
+    try:
+        withhold_log(src, out)
+    except WithholdError:
+        assert not out.exists()
+    else:
+        assert key[-16:].encode() not in out.read_bytes()

@@ -281,12 +281,14 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
 
 def glued_family(raw: bytes, candidate: bool) -> SecretHit | None:
     """A key of a family glued between pads (`secrets_glued.glued_families`; review s45 R2),
-    asked of the lines `plain_family` reads (a reader's candidate or a family's prefix)."""
-    if not candidate and not markers_of(raw, PLAIN_MARKERS):
-        return None
+    asked of every line holding a glued family's prefix, and (a Telegram token) of the lines
+    `plain_family` reads (a reader's candidate or a family's prefix). Gated on a reader's
+    candidate as well, a key glued into PHP-escaped (`\\/`) base64 was never asked: the
+    reader has no candidate on a line whose only long run is an escaped payload, and
+    `PLAIN_MARKERS` holds no `sk_live_` / `npm_` / `r8_` / `xai-` (review s46 R2)."""
     present = markers_of(raw, FAMILY_MARKERS)
     found = glued_families(raw, present, []) if present else None
-    if found is None and b":" in raw:
+    if found is None and b":" in raw and (candidate or markers_of(raw, PLAIN_MARKERS)):
         found = glued_telegram(raw)
     if found is None:
         return None
