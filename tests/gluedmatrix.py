@@ -11,17 +11,17 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_ALNUM = string.ascii_letters + string.digits
+ALNUM = string.ascii_letters + string.digits
 _HEX = "0123456789abcdef"
-_B64 = _ALNUM + "+/"
+_B64 = ALNUM + "+/"
 
 
-def _draw(rng: random.Random, alphabet: str, n: int) -> str:
+def draw(rng: random.Random, alphabet: str, n: int) -> str:
     """`n` characters of `alphabet`, holding upper and lower case and 2+ digits when the
     alphabet has them (a real key's random part; a draw of one case is drawn again)."""
     while True:
         text = "".join(rng.choice(alphabet) for _ in range(n))
-        if alphabet is not _ALNUM or (sum(c.isdigit() for c in text) >= 2
+        if alphabet is not ALNUM or (sum(c.isdigit() for c in text) >= 2
                                       and any(c.isupper() for c in text)
                                       and any(c.islower() for c in text)):
             return text
@@ -34,26 +34,26 @@ def _keys() -> dict[str, tuple[str, str]]:
 
     tg = r("telegram")
     return {
-        "stripe": ("sk_live_" + _draw(r("stripe"), _ALNUM, 24), "Stripe secret key"),
-        "stripe_rk": ("rk_live_" + _draw(r("stripe_rk"), _ALNUM, 24), "Stripe restricted key"),
-        "npm": ("npm_" + _draw(r("npm"), _ALNUM, 36), "npm token"),
-        "replicate": ("r8_" + _draw(r("replicate"), _ALNUM, 37), "Replicate token"),
-        "databricks": ("dapi" + _draw(r("databricks"), _HEX, 32), "Databricks token"),
-        "mailgun": ("key-" + _draw(r("mailgun"), _HEX, 32), "Mailgun key"),
-        "alibaba": ("LTAI" + _draw(r("alibaba"), _ALNUM, 20), "Alibaba key id"),
+        "stripe": ("sk_live_" + draw(r("stripe"), ALNUM, 24), "Stripe secret key"),
+        "stripe_rk": ("rk_live_" + draw(r("stripe_rk"), ALNUM, 24), "Stripe restricted key"),
+        "npm": ("npm_" + draw(r("npm"), ALNUM, 36), "npm token"),
+        "replicate": ("r8_" + draw(r("replicate"), ALNUM, 37), "Replicate token"),
+        "databricks": ("dapi" + draw(r("databricks"), _HEX, 32), "Databricks token"),
+        "mailgun": ("key-" + draw(r("mailgun"), _HEX, 32), "Mailgun key"),
+        "alibaba": ("LTAI" + draw(r("alibaba"), ALNUM, 20), "Alibaba key id"),
         "telegram": ("".join(tg.choice(string.digits[1:]) for _ in range(9)) + ":AA"
-                     + _draw(tg, _ALNUM + "_-", 33), "Telegram bot token"),
+                     + draw(tg, ALNUM + "_-", 33), "Telegram bot token"),
         # those named before this session
-        "openai48": ("sk-" + _draw(r("openai48"), _ALNUM, 48), "API key (sk-...)"),
-        "openai_proj": ("sk-proj-" + _draw(r("openai_proj"), _ALNUM, 48), "API key (sk-...)"),
-        "hf": ("hf_" + _draw(r("hf"), _ALNUM, 34), "Hugging Face token"),
-        "aws": ("AKIA" + _draw(r("aws"), string.ascii_uppercase + string.digits, 16),
+        "openai48": ("sk-" + draw(r("openai48"), ALNUM, 48), "API key (sk-...)"),
+        "openai_proj": ("sk-proj-" + draw(r("openai_proj"), ALNUM, 48), "API key (sk-...)"),
+        "hf": ("hf_" + draw(r("hf"), ALNUM, 34), "Hugging Face token"),
+        "aws": ("AKIA" + draw(r("aws"), string.ascii_uppercase + string.digits, 16),
                 "AWS access key id"),
     }
 
 
 def _pads() -> dict[str, str]:
-    blob = _draw(random.Random("gluedmatrix/blob"), _B64, 64)
+    blob = draw(random.Random("gluedmatrix/blob"), _B64, 64)
     return {"Q64": "Q" * 64, "x10": "x" * 10, "ae5": "ae" * 5, "digits": "1234567890",
             "word": "monkeybusiness", "blob": blob}
 

@@ -9,22 +9,17 @@ from __future__ import annotations
 import random
 import string
 
+import gluedmatrix
 import pytest
 from secretshelp import START, obs_line
 
 from moderator_app.core.formats.withhold import WithholdError, public_secret_hits, withhold_log
 
-_ALNUM = string.ascii_letters + string.digits
+_ALNUM = gluedmatrix.ALNUM
 
 
 def _draw(seed: str, n: int, alphabet: str = _ALNUM) -> str:
-    rng = random.Random("glued46more/" + seed)
-    while True:
-        text = "".join(rng.choice(alphabet) for _ in range(n))
-        if alphabet is not _ALNUM or (sum(c.isdigit() for c in text) >= 2
-                                      and any(c.isupper() for c in text)
-                                      and any(c.islower() for c in text)):
-            return text
+    return gluedmatrix.draw(random.Random("glued46more/" + seed), alphabet, n)
 
 
 _KEYS = {"xai": ("xai-" + _draw("xai", 80), "xAI key"),

@@ -140,7 +140,7 @@ def test_a_glued_key_across_a_php_chunk_split_break_is_kept_out(tmp_path):
     import random
 
     rng = random.Random("redact46-t5")
-    key = "sk-" + gluedmatrix._draw(rng, gluedmatrix._ALNUM, 48)
+    key = "sk-" + gluedmatrix.draw(rng, gluedmatrix.ALNUM, 48)
     import base64
 
     enc = base64.b64encode(rng.randbytes(3000)).decode()
