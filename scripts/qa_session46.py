@@ -190,9 +190,21 @@ def check_sync(name: str) -> dict:
 
 
 def scan_row(name: str) -> dict:
-    """Issue 12's view at the truth's offset (s45's scan_row on this pass' cache)."""
+    """Issue 12's view at the truth's offset (s45's scan_row on this pass' cache), with the
+    scan's frame count (`video_scan.frames`; s45's row read a `video.frames` the report does not
+    have: added 22:12, a harness fix) beside ffprobe's (truth.json)."""
     _install()
-    return s45.scan_row(name)
+    d = CACHE / "sync" / name
+    t = json.loads((d / "truth.json").read_text())
+    code, rep, err = s22._verify(d, "--scan", "--sync", "--offset", f"{t['offset_s']:.3f}")
+    spans = [(f["rule"], f["severity"], f["a"], f["b"]) for f in s23.s13._spans(rep)]
+    tam = t["tamper"]
+    scan = rep.get("video_scan") or {}
+    return {"run": name, "exit": code, "verdict": rep.get("verdict"), "tamper": tam,
+            "tamper_video_s": tam.get("video_start_s", tam.get("video_s")), "findings": spans,
+            "stderr": err[-200:], "frames_reported": scan.get("frames"),
+            "frames_ffprobe": t.get("frames"), "duration_reported": scan.get("duration_s"),
+            "errors": [f["rule"] for f in rep.get("findings", []) if f.get("severity") == "error"]}
 
 
 def table(sync_log: Path, scan_log: Path | None = None) -> dict:
