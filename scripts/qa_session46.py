@@ -217,7 +217,32 @@ def table(sync_log: Path, scan_log: Path | None = None) -> dict:
     out["S-p46"] = s45.placed_bar(sync_log)
     out["S-o"] = other_bar(sync_log)
     if scan_log is not None:
-        out["V"] = s45.scan_bar(scan_log)
+        out["V"] = scan_bar(scan_log)
+    return out
+
+
+def scan_bar(scan_log: Path) -> dict:
+    """V-g / V-f / V-c / V-e (s45's scan_bar, which assumed every run a genuine, freeze, cut or
+    insert one): a genuine run's `video.*` warnings; the freeze's `video.frozen` (any severity)
+    within 0.5 s; each cut / insert's `video.cut` (any severity) within 0.5 s; every run's
+    error findings and the scan's frame count against ffprobe's."""
+    rows = [json.loads(x) for x in scan_log.read_text().splitlines() if x.startswith("{")]
+    out = {}
+    for r in rows:
+        kind, a = r["tamper"].get("kind"), r.get("tamper_video_s")
+        fs = r.get("findings", [])
+        row = {"errors": r.get("errors"), "frames": (r.get("frames_reported"),
+                                                     r.get("frames_ffprobe"))}
+        if kind in ("genuine", "genuine2"):
+            row["video_warnings"] = [f for f in fs if f[0].startswith("video.")
+                                     and f[1] in ("warning", "error")]
+        elif kind in ("freeze", "cut", "insert") and a is not None:
+            want = "video.frozen" if kind == "freeze" else "video.cut"
+            near = [(f[0], f[1], round(f[2] - a, 2)) for f in fs
+                    if f[0] == want and f[2] is not None and abs(f[2] - a) <= 1.0]
+            row.update(near=near, met05=any(abs(e) <= 0.5 for *_x, e in near),
+                       warned05=any(abs(e) <= 0.5 and s == "warning" for _f, s, e in near))
+        out[r["run"]] = row
     return out
 
 
