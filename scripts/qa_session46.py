@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -46,6 +47,17 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "scripts"), str(REPO / "bench")]
 import qa_session45 as s45  # noqa: E402
+
+#: The product of the worktree PYTHONPATH names, in this process too (s13's shape check calls
+#: the core's probe and frame reader in process): the machinery imported above puts this
+#: script's own repository first on sys.path, so without this the in-process path ran this
+#: branch's product code whatever PYTHONPATH said (found 23:25 at the after-run; the before
+#: column is unaffected: this branch's product code is aeca8af's).
+_PP = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+if _PP:
+    sys.path[:0] = _PP
+    for _m in [m for m in sys.modules if m == "moderator_app" or m.startswith("moderator_app.")]:
+        del sys.modules[_m]
 
 s44, s43, s37, s34, s28, s25 = s45.s44, s45.s43, s45.s37, s45.s34, s45.s28, s45.s25
 s22, s23 = s45.s22, s45.s23
