@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native, secrets_radix
-from moderator_app.core.formats.secrets_bytes import _printable
+from moderator_app.core.formats.secrets_bytes import HEX_DIGITS, _printable
 from moderator_app.core.formats.secrets_text import is_text
 from moderator_app.core.formats.secrets_unwrap import TOO_LARGE, stream_views
 
@@ -242,7 +242,6 @@ _B62 = (b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
 _DIGIT_OF = {alphabet: bytes.maketrans(alphabet, bytes(range(len(alphabet))))
              for alphabet in (_B58, *_B62)}
 _NOT_B58 = b"0OIl"
-_HEXISH = b"0123456789abcdefABCDEF"
 _B64_RUN = bytes(97 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/_-=") else 32
                  for c in range(256))
 _BIG_RUN = re.compile(rb"a{%d,}" % _BIG_MIN)
@@ -270,7 +269,7 @@ def bignum_texts(raw: bytes) -> tuple[tuple[int, int, bytes], ...]:
             start += 1  # (an escaped line break's letter: `\\n<run>`)
         run = raw[start:end]
         if not _BIG_MIN <= len(run) <= _BIG_MAX or run.translate(None, _ALNUM) \
-                or not run.translate(None, _HEXISH) or _wrapped(raw, mapped, start, end):
+                or not run.translate(None, HEX_DIGITS) or _wrapped(raw, mapped, start, end):
             continue  # (a base64 piece or row, too long or short, or hex: read by their views)
         tries -= 1
         if tries < 0:

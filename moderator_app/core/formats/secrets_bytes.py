@@ -145,6 +145,8 @@ _DEC_NEEDLES = (b"aacaaca", b"aacaaaca")
 _SEPS = b" :-\t\r\n,;\\nrt"
 _COMMENTS = re.compile(_COMMENT)
 _NOT_HEX = bytes(c for c in range(256) if chr(c) not in "0123456789abcdefABCDEF")
+# a hex run's characters, either case (`run.translate(None, HEX_DIGITS)` is empty for hex)
+HEX_DIGITS = b"0123456789abcdefABCDEF"
 
 
 def dump_in(data: bytes | memoryview) -> bool:

@@ -15,7 +15,8 @@ published with a part unread. There is no bound on the ratio (the lead, session 
 R5): a bomb is zeros, and so is an honest payload that compresses far (a black 210x160 frame
 is 100,800 zero bytes in 180 characters of gzip base64, 560x; a sparse RAM dump, blank lines),
 so a ratio refused honest logs and bought only the difference between its allowance and the
-line's budget, which costs ~1 ms a MiB to inflate. Honest payloads are read whole: the escape logs' gzip blobs inflate 1.3-3.4x
+line's budget, which costs ~1 ms a MiB to inflate. Honest payloads are read whole: the escape
+logs' gzip blobs inflate 1.3-3.4x
 (e_b64gz's 12 KB blobs to 28.5 KB, e_mime76 29.6 KB, e_pem64 28.9 KB, e_mime60 7.5 KB a
 line), the QA logs' honest streams at most 19.7x (h43_15); a log of counters written out
 (`frame 00001: ...`, 101 KiB) 24x in gzip, 56x in bzip2, 85x in zstd -19, 131x in xz. A bomb
@@ -88,8 +89,9 @@ class Allowance:
     session 45 proposal): `FILE_FLOOR`, plus `FILE_RATIO` inflated bytes for each compressed
     byte of every stream read, up to the length of the line that holds it (`Budget.credit`:
     the log's own bytes, never a nested stream's; so at most `FILE_FLOOR` plus `FILE_RATIO`
-    times the file's size is ever inflated, review s46 R3). A line's `Budget` bounds one line; without this 5,000 lines of
-    1 KB gzip bombs (1 MiB of zeros each, within a line's budget) cost `verify` 37 s of CPU
+    times the file's size is ever inflated, review s46 R3). A line's `Budget` bounds one
+    line; without this 5,000 lines of 1 KB gzip bombs (1 MiB of zeros each, within a line's
+    budget) cost `verify` 37 s of CPU
     (~7.4 ms a line), a 512 MiB log of them ~45 min. Past it a stream is too large to read
     and its line refused, never published part-read. Honest payloads pay their own way: the
     escape logs' gzip blobs inflate 1.3-3.4x, and a single stream that inflates further (a
@@ -318,7 +320,9 @@ def _zip(data: bytes, cap: int) -> tuple[bytes, bool]:
 
 
 # (how a stream is told, how it is read): a new format is a row
-_FORMATS: tuple[tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[bytes, bool]]], ...] = (
+# (a test of a stream's head, its reader to a cap)
+_Format = tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[bytes, bool]]]
+_FORMATS: tuple[_Format, ...] = (
     (_is_deflated, _gzip_or_zlib),
     (lambda data: data[:6] == _XZ_HEAD, _xz),
     (_is_bzip2, _bzip2),
@@ -329,12 +333,17 @@ _FORMATS: tuple[tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[byte
 )
 
 
+def _formats(raw: bool) -> tuple[_Format, ...]:
+    """`_FORMATS`, or all but raw deflate (its last) for a stream with a header only."""
+    return _FORMATS if raw else _FORMATS[:-1]
+
+
 def told(data: bytes, raw: bool = True) -> bool:
     """Whether `data` (a run's decoded bytes) opens as a compressed stream of `_FORMATS`: the
     one test of `withhold`'s reading (`inflated`) and `verify`'s gate
     (`withhold_gate.payload_spots`). `raw`: False for a stream with a header only (hex runs:
     no gate of `verify`'s can probe raw deflate in a hex digest, session 46)."""
-    return any(tell(data) for tell, _ in (_FORMATS if raw else _FORMATS[:-1]))
+    return any(tell(data) for tell, _ in _formats(raw))
 
 
 def inflated(data: bytes, budget: Budget | None = None,
@@ -345,7 +354,7 @@ def inflated(data: bytes, budget: Budget | None = None,
     `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first, for as
     many bytes as the line itself still holds: `Budget.credit`)."""
     budget = line_budget() if budget is None else budget
-    for tell, read in _FORMATS if raw else _FORMATS[:-1]:
+    for tell, read in _formats(raw):
         if tell(data):
             cap = max(0, budget.left)
             allowance = _FILE.get()

@@ -20,7 +20,7 @@ from moderator_app.core.formats.secrets import (
     scan_line,
 )
 from moderator_app.core.formats.secrets_basen import BIGNUM, bignum_texts, blanked, explained
-from moderator_app.core.formats.secrets_bytes import DECIMALS
+from moderator_app.core.formats.secrets_bytes import DECIMALS, HEX_DIGITS
 from moderator_app.core.formats.secrets_chance import in_binary_base64
 from moderator_app.core.formats.secrets_decode import (
     BASE64,
@@ -414,12 +414,10 @@ def _run_of(at: bytes) -> bytes:
 def _spelling(at: bytes, how: str) -> str:
     """What a run at the start of `at` is written in, for its finding's label: hex, Ascii85 (a
     compressed stream in them is inflated since session 46: its label said base64), base64."""
-    if how is HEX or (how is INFLATED and (run := _run_of(at)) and not run.translate(None, _HEX)):
+    if how is HEX or (how is INFLATED and (run := _run_of(at)) and not run.translate(None, HEX_DIGITS)):
         return "hex"
     return "Ascii85" if at[:2] == b"<~" else "base64"
 
-
-_HEX = b"0123456789abcdefABCDEF"
 
 
 def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:

@@ -8,6 +8,7 @@ import binascii
 import re
 
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of
+from moderator_app.core.formats.secrets_bytes import HEX_DIGITS
 from moderator_app.core.formats.secrets_chance import B64_MAP, TO_STD
 from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
 from moderator_app.core.formats.secrets_inflate import told
@@ -256,8 +257,7 @@ _PAYLOAD_NEEDLE = b"a" * PAYLOAD
 # `find` for each head present (a 4-digit head is in a hex dump by chance once in 64 KiB).
 _HEX_HEADS = (b"1f8b08", b"7801", b"785e", b"789c", b"78da", b"fd377a585a00", b"425a68",
               b"28b52ffd", b"504b0304", b"5d0000")
-_HEX_DIGIT_BYTES = b"0123456789abcdefABCDEF"
-_HEX_DIGITS = frozenset(_HEX_DIGIT_BYTES)
+_HEX_DIGITS = frozenset(HEX_DIGITS)
 
 
 def hex_stream_spots(data: bytes, view: memoryview, lo: int, hi: int) -> list[int]:
@@ -268,7 +268,7 @@ def hex_stream_spots(data: bytes, view: memoryview, lo: int, hi: int) -> list[in
         i = data.find(head, lo, hi)
         while i >= 0:
             if (i == lo or data[i - 1] not in _HEX_DIGITS) and i + 32 <= hi \
-                    and not data[i:i + 32].translate(None, _HEX_DIGIT_BYTES) \
+                    and not data[i:i + 32].translate(None, HEX_DIGITS) \
                     and told(bytes.fromhex(data[i:i + 32].decode()), raw=False):
                 spots.append(i - lo)
             i = data.find(head, i + len(head), hi)

@@ -53,7 +53,7 @@ from collections.abc import Callable
 import av
 import numpy as np
 
-from .elementary import ELEMENTARY_FORMATS
+from .elementary import ELEMENTARY_FORMATS, elementary
 from .index import FrameIndex, recording_stream
 from .joined_seek import RecordingReaders
 from .middle import unique
@@ -125,8 +125,7 @@ class ExactDecoder:
         self._shared: dict[int, int] = {}
         self.byte_seeks = bool(set(str(container.format.name).split(","))
                                & self.BYTE_SEEK_FORMATS) or bool(index.segments)
-        self._elementary = index.ordinal and bool(
-            set(str(container.format.name).split(",")) & ELEMENTARY_FORMATS)
+        self._elementary = index.ordinal and elementary(container)
         self._timeline = index.timeline_at(None)
         # pts -> the first frame at it (frames can share one: `_identify`)
         self._pts_pos = {int(p): i for i, p in reversed(list(enumerate(index.pts)))} \
