@@ -119,7 +119,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
-        held += pace.pace_drift(res, run_s, sig, th)
+        held += pace.pace_drift(res, run_s, sig, th, input_kinds)
     held += clock.clock_jumps(res, run_s, sig, th)
     waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s, lagged)
     if waits:

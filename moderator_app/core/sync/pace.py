@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import beat, split, ticks, timer
+from . import beat, drift_log, split, ticks, timer
 from .pace_null import MIN_HZ, PAD, in_both_halves, long_honest, twin_of
 from .pace_null import on_cadence as cadence_line
 from .records import SyncAnalysis, SyncFinding
@@ -421,11 +421,23 @@ def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int,
     return False
 
 
-def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
+def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None
+               ) -> list[SyncFinding]:
     """A `sync.drift` read from the game's animation clock, when the analysis `a` reports no
     drift already (the fit's and the repeats' are measured against the log itself); else
     from a fast cycle's beat against the frame rate, its sign told by the log (`beat.py`),
-    else from the game's seconds timer (`timer.py`)."""
+    else from the game's seconds timer (`timer.py`); none where the log's presses, answered
+    at the offset used far along the run, contradict it (`drift_log.py`, QA s46 T2;
+    `input_kinds`: the log's button of each action, or None)."""
+    found = _read(a, run_s, sig, th)
+    pct = found[0].percent if found else None
+    if pct is not None and drift_log.contradicted(a, run_s, sig, th, 1.0 + pct / 100.0,
+                                                  input_kinds) is not None:
+        return []
+    return found
+
+
+def _read(a: SyncAnalysis, run_s, sig: FrameSignals, th) -> list[SyncFinding]:
     if any(f.rule == RULE for f in a.findings):
         return []
     honest: list[float] = []
