@@ -207,7 +207,8 @@ def test_a_restart_between_a_cut_index_and_the_tail_is_stitched_on():
     starts at the index's last packet goes on where it stopped."""
     from fractions import Fraction
 
-    from moderator_app.core.video.index import FrameIndex, tail_end
+    from moderator_app.core.video.index import FrameIndex
+    from moderator_app.core.video.joined_timeline import tail_end
 
     tb = Fraction(1, 90000)
     step = 3000  # 30 fps

@@ -156,12 +156,13 @@ def _stream_end(req: dict, index, deadline: float) -> float | None:
     the last 4 MiB (Matroska without cues would otherwise read every cluster to get there),
     or from the index's last packet when that is nearer the end, and recordings joined there
     (an MPEG-TS whose timestamps restart) are stitched on as the full index does
-    (`index.tail_end`). None when no packet is found before `deadline`."""
+    (`joined_timeline.tail_end`). None when no packet is found before `deadline`."""
     import av
 
     from .child_others import cued_matroska
-    from .index import recording_stream, tail_end
+    from .index import recording_stream
     from .joined_headers import matroska_joins
+    from .joined_timeline import tail_end
     container = _open(req)
     try:
         stream = recording_stream(container)

@@ -180,3 +180,29 @@ class Timeline:
                 off = max(off, self.latest + step - first)
             self.offsets.append(off)
             self.splices.append((first + off, back))
+
+
+def tail_end(index: FrameIndex, packets: Sequence[tuple[int | None, int | None, int]],
+             min_back_s: float = 0.5) -> int | None:
+    """Where the stream ends (the latest shifted pts + duration) by the `packets` (pts, dts,
+    duration) read from the end of a file whose index the probe's budget cut, on the index's
+    timeline: recordings joined after the point the index reached are stitched on as the
+    full index would (`Timeline`), so a joined MPEG-TS cut by the budget ends where its full
+    index does (its last packet's raw timestamp, 7.6-11.9 s of 20 s, was the end before).
+    The first packet read going back by more than `min_back_s` from the latest time the
+    index reached is a restart between the two (the tail of a file read from a later byte;
+    a read that starts at the index's last packet goes on where it stopped). Restarts
+    between the index's end and the tail's first packet beyond that one are not seen."""
+    tl = Timeline.resumed(index)
+    tb = float(index.time_base) or 1.0
+    back = max(8 * tl.step, int(min_back_s / tb))
+    end: int | None = None
+    for i, (pts, dts, dur) in enumerate(packets):
+        p = pts if pts is not None else dts
+        if p is None:
+            continue
+        if i == 0 and tl.latest is not None and p + tl.offsets[-1] < tl.latest - back:
+            tl._split(p, tl.latest - p - tl.offsets[-1])
+        e = p + tl.shift(pts, dts) + max(0, dur or 0)
+        end = e if end is None or e > end else end
+    return end
