@@ -38,11 +38,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from .elementary import PartlyStamped, closed_keyframe, elementary, tick_step
+from .elementary import closed_keyframe, elementary, tick_step
 from .joined_timeline import Timeline
 from .middle import unique
 from .orient import Orientation, orientation
 from .packed import Packed, later_leads, packed_times, restamped, vop_type
+from .partly import PartlyStamped
 
 # A time computed from a frame's own timestamp (float rounding) still lands on that frame.
 _EPS = 1e-6
@@ -481,7 +482,7 @@ def build_index(container, max_frames: int, deadline_check=None,
             tick = tick or int(pk.duration or 0) or tick_step(stream, tb)
             p = (pts_l[-1] + tick) if pts_l else 0
             no_times = True
-        partly.add(pk, p)
+        partly.add(pk, off, timeline.segment)
         if p is None:
             continue
         if pk.dts is not None:
@@ -509,10 +510,10 @@ def build_index(container, max_frames: int, deadline_check=None,
         # no IDR to start a decode at (an HEVC stream of CRAs cut by bytes): its frames cannot
         # be numbered, and the video says so (`video.empty`) rather than show others
         pts_l, pos_l = array("q"), array("q")
-    every = partly.as_elementary(tick_step(stream, tb)) if complete and not \
-        timeline.splices else None
+    every = partly.reading(tick_step(stream, tb), deadline_check, len(timeline.splices)) \
+        if complete else None
     if every is not None:
-        pts_l, pos_l, kf_l = every[0], every[1], array("q", every[2])
+        pts_l, pos_l, kf_l = every.pts, every.pos, array("q", every.keyframes)
         raw = True
     avi = "avi" in (container.format.name or "").split(",")
     ordinal = avi or packed.packed or raw
@@ -574,8 +575,9 @@ def build_index(container, max_frames: int, deadline_check=None,
         ordinal=ordinal,
         leads=tuple(sorted(leads)), reorder_ticks=reorder,
         guessed_dts=timeline.guessed_dts,
-        segments=tuple(zip((a for a, _ in timeline.splices), timeline.offsets[1:],
-                           strict=True)))
+        segments=tuple((a + d, off + d) for (a, _), off, d in zip(
+            timeline.splices, timeline.offsets[1:], every.moved if every else
+            [0] * len(timeline.splices), strict=True)))
     if raw and index.keyframe_pts.shape[0]:
         # an elementary stream cut by bytes (`dd skip=`): the frames before its first
         # keyframe never decode from it (`ExactDecoder._restart` starts there)
