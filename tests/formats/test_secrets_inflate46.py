@@ -15,7 +15,7 @@ import pytest
 from secretshelp import START, obs_line, quiet, refused_and_named
 
 from moderator_app.core.formats import native, secrets_inflate
-from moderator_app.core.formats.secrets_inflate import INFLATED, TOO_LARGE
+from moderator_app.core.formats.secrets_inflate import INFLATED, SPENT, TOO_LARGE
 from moderator_app.core.formats.withhold import WithholdError, withhold_log
 from moderator_app.core.verify.options import VerifyOptions
 from moderator_app.core.verify.pipeline import verify_paths
@@ -44,15 +44,18 @@ def test_a_flood_of_bombs_is_read_to_the_files_allowance_then_refused(tmp_path, 
                                                                        engine):
     """Twelve lines each a 1 KB gzip bomb (1 MiB of zeros: within the line's budget, so main
     read each whole and published the log); with a file allowance of 4 MiB (plus 4x each
-    stream's bytes) lines 2-5 are read, and from line 6 each is refused as too large to read,
-    by `verify` (a finding a line, the C skim and Python's) and by `withhold` (at line 6)."""
+    stream's bytes) lines 2-5 are read, and from line 6 each is refused, the file's allowance
+    spent, by `verify` (one finding for the 8 lines since session 47, the C skim and Python's)
+    and by `withhold` (at line 6)."""
     monkeypatch.setattr(secrets_inflate, "FILE_FLOOR", 4 << 20)
     lines = [obs_line(f"$ gzip -c dump{i}.bin | base64 -w0\n" + _BOMB) for i in range(12)]
     path = _log(tmp_path, lines)
     found = _secret_lines(path, monkeypatch, engine)
-    assert [n for n, _ in found] == list(range(6, 14))
-    assert all(TOO_LARGE in message for _, message in found)
-    with pytest.raises(WithholdError, match=rf"^line 6: .*\({TOO_LARGE}: "):
+    assert [n for n, _ in found] == [6]
+    assert found[0][1].startswith("8 line(s), from line 6 to line 13, hold a stream of "
+                                  "compressed data not read (gzip / zlib: 8): the file's "
+                                  "allowance of inflated bytes (4 MiB beyond")
+    with pytest.raises(WithholdError, match=rf"^line 6: .*\({SPENT}: "):
         withhold_log(path, tmp_path / "public.jsonl")
     assert not (tmp_path / "public.jsonl").exists()
 
@@ -214,7 +217,8 @@ def test_a_nested_stream_credits_the_allowance_by_no_more_than_its_line(tmp_path
     base64(gzip(base64(3 MB of identical 1 KB gzip members))) raised the allowance by ~8 MB
     (itself refused as too large), so 11 more 1 MiB bombs after it were read whole. A line
     now credits at most `FILE_RATIO` times its own length: with a floor of 8 MiB, the nested
-    line spends its 4 MiB, the next four bombs are read, and each after is refused."""
+    line spends its 4 MiB, the next four bombs are read, and each after is refused (one
+    finding for the 26 since session 47)."""
     monkeypatch.setattr(secrets_inflate, "FILE_FLOOR", 8 << 20)
     members = gzip.compress(bytes(1024), 9) * 100_000
     nested = obs_line("$ cat dumps.b64.gz | base64 -w0\n" + base64.b64encode(
@@ -223,5 +227,7 @@ def test_a_nested_stream_credits_the_allowance_by_no_more_than_its_line(tmp_path
     path = _log(tmp_path, [nested, *(obs_line(f"$ gzip -c z{i}.bin | base64 -w0\n" + _BOMB)
                                      for i in range(30))])
     found = _secret_lines(path, monkeypatch, engine)
-    assert [n for n, _ in found] == [2, *range(7, 33)]
-    assert all(TOO_LARGE in message for _, message in found)
+    assert [n for n, _ in found] == [2, 7]
+    assert TOO_LARGE in found[0][1]
+    assert found[1][1].startswith("26 line(s), from line 7 to line 32, hold a stream of "
+                                  "compressed data not read (gzip / zlib: 26)")

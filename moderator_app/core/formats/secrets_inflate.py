@@ -47,6 +47,11 @@ from moderator_app.core.formats.zstream import ZSTD_MAGIC
 
 INFLATED = "a compressed stream in it (gzip, zlib, xz, lzma, bzip2, zstd, a ZIP) is inflated"
 TOO_LARGE = "stream of compressed data too large to read"
+# A stream refused because the file's `Allowance` is spent, not its line's budget: verify reports
+# such lines once (their count, first and last line), so that a key on a later line is still
+# named on its own line (QA s46 T6: 2,400 refused lines filled the 500 findings of the rule)
+SPENT = "stream of compressed data not read: the file's allowance of inflated bytes is spent"
+REFUSED = (TOO_LARGE, SPENT)  # a stream's refusals: its line is refused, never published
 # inflated bytes a line: QA s45 h45_15's honest line 5 holds 1.5 MiB (300 KiB of text in xz,
 # 1.2 MiB of JSON lines in zlib); 1 MiB refused it (session 46, spell)
 LINE_MAX = 4 << 20
@@ -72,24 +77,34 @@ class Budget:
     the file's `Allowance` its `FILE_RATIO` (the line's length, `scanning(size)`). A stream
     nested in another's inflated text was never paid for by the log: credited by its own
     length, 40 lines of base64(gzip(base64(2.9 MB of gzip members))) raised the allowance
-    ~7.7 MB each and let every bomb line after them be read whole (review s46 R3)."""
+    ~7.7 MB each and let every bomb line after them be read whole (review s46 R3). `spent`:
+    the kind of the last stream refused on this line when the file's allowance refused it
+    (`SPENT`), None when the line's own budget did (`TOO_LARGE`) or none was."""
 
-    __slots__ = ("credit", "left")
+    __slots__ = ("credit", "left", "spent")
 
     def __init__(self, left: int = LINE_MAX, credit: int = 0) -> None:
         self.left = left
         self.credit = credit
+        self.spent: str | None = None
 
 
 _LINE: ContextVar[Budget | None] = ContextVar("secrets_inflate_line", default=None)
 
 
 class Allowance:
-    """What a file's streams may still inflate to in all (session 46, spell; the lead's
-    session 45 proposal): `FILE_FLOOR`, plus `FILE_RATIO` inflated bytes for each compressed
-    byte of every stream read, up to the length of the line that holds it (`Budget.credit`:
-    the log's own bytes, never a nested stream's; so at most `FILE_FLOOR` plus `FILE_RATIO`
-    times the file's size is ever inflated, review s46 R3). A line's `Budget` bounds one
+    """What a file's streams may still inflate to past what each pays for itself (session 46,
+    spell; the lead's session 45 proposal; session 47, allow): `FILE_FLOOR`. A stream pays
+    for `FILE_RATIO` inflated bytes a compressed byte its decoder consumed, up to the length
+    of the line that holds it (`Budget.credit`: the log's own bytes, never a nested stream's,
+    review s46 R3), and only for itself: so at most `FILE_FLOOR` plus `FILE_RATIO` times the
+    file's size is ever inflated, and no more than `FILE_FLOOR` of it at a ratio over
+    `FILE_RATIO`. Until session 47 a stream credited the file's pool with `FILE_RATIO` bytes a
+    byte of its run, and a stream that used less left the rest to any other (review s46 R3's
+    residual): base64 of a 25-byte gzip member and 1 MB of junk after it credited 4 MB and
+    inflated 5 bytes, so lines of it funded lines of gzip of 3.9 MB of text each (53.8 MB of
+    log cost verify 9 s of CPU); so did funding that a decoder consumes (1 MB of empty stored
+    deflate blocks, gzip of 1 MB of random bytes). A line's `Budget` bounds one
     line; without this 5,000 lines of 1 KB gzip bombs (1 MiB of zeros each, within a line's
     budget) cost `verify` 37 s of CPU
     (~7.4 ms a line), a 512 MiB log of them ~45 min. Past it a stream is too large to read
@@ -178,13 +193,24 @@ def _is_raw_deflate(data: bytes) -> bool:
     return len(head) == _RAW_PROBE and not head.translate(None, _PRINTABLE)
 
 
-_Read = tuple[bytes, bool, int]  # (what inflated, whether that is all, compressed bytes used)
+# (what inflated, whether that is all, compressed bytes the decoder consumed: what a stream
+# credits the file's `Allowance`, and what its members cost besides their bytes: `_MEMBER`)
+_Read = tuple[bytes, bool, int, int]
+# What each member or frame of a stream after its first costs the line's budget and the file's
+# allowance, as if it inflated to it (session 47, allow; review s47 R1): one decoder a member,
+# ~3 us, and an empty gzip member is 20 bytes, so 200,000 of them a line cost ~1 s even walked
+# without copies (10 s with them); 4,096 a line at most now. BGZF's members (`bgzip`, 64 KiB
+# each) pay ~1.5 %.
+_MEMBER = 1 << 10
 
 
-def _stream(unpack: object, data: bytes, cap: int) -> _Read:
+def _stream(unpack: object, data: bytes | memoryview, cap: int) -> tuple[bytes, bool, int, bool]:
     """What one zlib / bzip2 / xz decompressor (`unpack`) inflates `data` to, `cap` bytes at
     most (not all, `False`, when there is more), fed `_CHUNK` bytes at a time (the pieces
-    joined once: a bomb's 1 MiB copied once, not at each piece)."""
+    joined once: a bomb's 1 MiB copied once, not at each piece); the bytes it consumed, and
+    whether its stream ended there (another member may follow). Consumed: to the stream's
+    end (not the junk after it); before a damage, the chunks decoded whole before it (a
+    damaged stream credits no more than what surely decoded)."""
     pieces: list[bytes] = []
     size = fed = 0
     for at in range(0, len(data), _CHUNK):
@@ -193,14 +219,17 @@ def _stream(unpack: object, data: bytes, cap: int) -> _Read:
         try:
             got = unpack.decompress(piece, cap + 1 - size)  # type: ignore[attr-defined]
         except (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError) as e:
-            return _joined(pieces), not _too_much_memory(e), len(data)  # (damaged: before it)
+            # (damaged: what inflated before it)
+            return _joined(pieces), not _too_much_memory(e), fed - len(piece), False
         pieces.append(got)
         size += len(got)
         if size > cap:
-            return _joined(pieces)[:cap], False, len(data)
+            tail = len(getattr(unpack, "unconsumed_tail", b""))
+            return _joined(pieces)[:cap], False, fed - tail, False
         if unpack.eof:  # type: ignore[attr-defined]
-            return _joined(pieces), True, fed - len(unpack.unused_data)  # type: ignore[attr-defined]
-    return _joined(pieces), True, len(data)  # (cut: no more to read)
+            used = fed - len(unpack.unused_data)  # type: ignore[attr-defined]
+            return _joined(pieces), True, used, True
+    return _joined(pieces), True, len(data), False  # (cut: no more to read)
 
 
 def _joined(pieces: list[bytes]) -> bytes:
@@ -214,27 +243,36 @@ def _too_much_memory(error: Exception) -> bool:
 
 
 def _members(make: Callable[[], object], head: Callable[[bytes], bool], data: bytes,
-             cap: int) -> tuple[bytes, bool]:
-    """A stream's members one after another (`head` tells the next), read as one."""
-    out, rest = b"", data
+             cap: int) -> _Read:
+    """A stream's members one after another (`head` tells the next), read as one, walked by
+    offset (a copy of the rest a member made 200,000 empty gzip members cost 10 s: review s47
+    R1); each after the first costs `_MEMBER`, and one past `cap` so is too large to read."""
+    view = memoryview(data)
+    pieces: list[bytes] = []
+    size = used = charge = 0
     while True:
-        got, whole, used = _stream(make(), rest, cap - len(out))
-        out += got
-        rest = rest[used:]
-        if not whole or not rest or not head(rest) or used == 0:
-            return out, whole
+        got, whole, took, ended = _stream(make(), view[used:], cap - size - charge)
+        pieces.append(got)
+        size += len(got)
+        used += took
+        if not whole or not ended or used >= len(data) or not took \
+                or not head(data[used:used + 16]):
+            return _joined(pieces), whole, used, charge
+        charge += _MEMBER
+        if size + charge > cap:
+            return _joined(pieces), False, used, charge
 
 
-def _gzip_or_zlib(data: bytes, cap: int) -> tuple[bytes, bool]:
+def _gzip_or_zlib(data: bytes, cap: int) -> _Read:
     return _members(lambda: zlib.decompressobj(47), lambda d: d[:3] == _GZIP_HEAD, data, cap)
 
 
-def _xz(data: bytes, cap: int) -> tuple[bytes, bool]:
+def _xz(data: bytes, cap: int) -> _Read:
     return _members(lambda: lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=_XZ_MEMORY),
                     lambda d: d[:6] == _XZ_HEAD, data, cap)
 
 
-def _bzip2(data: bytes, cap: int) -> tuple[bytes, bool]:
+def _bzip2(data: bytes, cap: int) -> _Read:
     # (a block is decoded whole before its first byte: a 49-byte stream of 40 MB of zeros
     # costs ~3.5 ms once, and its first block is past any allowance: the line's reading ends)
     return _members(bz2.BZ2Decompressor, _is_bzip2, data, cap)
@@ -252,25 +290,59 @@ def _is_lzma_alone(data: bytes) -> bool:
         and (whole == (1 << 64) - 1 or whole < 1 << 40)
 
 
-def _lzma_alone(data: bytes, cap: int) -> tuple[bytes, bool]:
+def _lzma_alone(data: bytes, cap: int) -> _Read:
     return _members(lambda: lzma.LZMADecompressor(lzma.FORMAT_ALONE, memlimit=_XZ_MEMORY),
                     lambda d: False, data, cap)
 
 
-def _raw(data: bytes, cap: int) -> tuple[bytes, bool]:
-    got, whole, _ = _stream(zlib.decompressobj(-15), data, cap)
-    return got, whole
+def _raw(data: bytes, cap: int) -> _Read:
+    got, whole, used, _ = _stream(zlib.decompressobj(-15), data, cap)
+    return got, whole, used, 0
 
 
 _ZSTD: list[zstandard.ZstdDecompressor] = []
+_SKIPPABLE = 0x184D2A50  # (a skippable frame's magic, its low 4 bits free)
 
 
-def _zstd(data: bytes, cap: int) -> tuple[bytes, bool]:
-    """A zstd stream's frames (`read_across_frames`), `cap` bytes at most; one decompressor a
-    process (its context reused: ~2 us a stream, 5 with a new one)."""
+def _zstd_frames(data: bytes) -> int:
+    """Where `data`'s zstd frames (and skippable frames) end, walked by their headers and
+    block headers (RFC 8878: no byte of a block read); `len(data)` when the last is cut. A
+    reader across frames errs on bytes after them (`Unknown frame descriptor`) before it
+    gives any byte: a key in a zstd stream with junk after it was never read (session 47)."""
+    at = 0
+    while at + 4 <= len(data):
+        magic = int.from_bytes(data[at:at + 4], "little")
+        if magic & ~0xF == _SKIPPABLE:
+            at += 8 + int.from_bytes(data[at + 4:at + 8], "little")
+            continue
+        if magic != int.from_bytes(ZSTD_MAGIC, "little") or at + 5 > len(data):
+            return at if magic != int.from_bytes(ZSTD_MAGIC, "little") else len(data)
+        fhd = data[at + 4]
+        single, fcs = fhd >> 5 & 1, fhd >> 6
+        at += 5 + (not single) + (0, 1, 2, 4)[fhd & 3] + ((1 if single else 0), 2, 4, 8)[fcs]
+        while True:
+            if at + 3 > len(data):
+                return len(data)
+            head = int.from_bytes(data[at:at + 3], "little")
+            kind, size = head >> 1 & 3, head >> 3
+            if kind == 3:
+                return len(data)  # (reserved: damaged, the reader tells)
+            at += 3 + (1 if kind == 1 else size)
+            if head & 1:
+                break
+        at += 4 * (fhd >> 2 & 1)
+    return min(at, len(data))
+
+
+def _zstd(data: bytes, cap: int) -> _Read:
+    """A zstd stream's frames (`read_across_frames`) to their end (`_zstd_frames`), `cap`
+    bytes at most; one decompressor a process (its context reused: ~2 us a stream, 5 with a
+    new one). Consumed: to the frames' end when they are read without an error, else none
+    (the reader tells no place: a damaged or refused stream pays nothing)."""
     if not _ZSTD:
         _ZSTD.append(zstandard.ZstdDecompressor(max_window_size=_ZSTD_WINDOW))
-    reader = _ZSTD[0].stream_reader(data, read_across_frames=True)
+    end = _zstd_frames(data) or len(data)
+    reader = _ZSTD[0].stream_reader(memoryview(data)[:end], read_across_frames=True)
     pieces: list[bytes] = []
     size = 0
     try:
@@ -278,9 +350,9 @@ def _zstd(data: bytes, cap: int) -> tuple[bytes, bool]:
             pieces.append(piece)
             size += len(piece)
     except zstandard.ZstdError as e:
-        return _joined(pieces) if pieces else b"", not _too_much_memory(e)
+        return _joined(pieces) if pieces else b"", not _too_much_memory(e), 0, 0
     got = _joined(pieces) if pieces else b""
-    return (got, True) if size <= cap else (got[:cap], False)
+    return (got, True, end, 0) if size <= cap else (got[:cap], False, 0, 0)
 
 
 # A ZIP member's methods read (stored, deflate, bzip2, zstd); another's bytes are left as they
@@ -289,47 +361,51 @@ _ZIP_LOCAL = struct.Struct("<4sHHHHHIIIHH")
 _ZIP_DESCRIPTOR = b"PK\x07\x08"
 
 
-def _zip(data: bytes, cap: int) -> tuple[bytes, bool]:
+def _zip(data: bytes, cap: int) -> _Read:
     """A ZIP's members (local headers one after another), each its name and a line break,
-    then what it inflates to; `cap` bytes in all at most."""
-    out, at = b"", 0
+    then what it inflates to; `cap` bytes in all at most, each member after the first costing
+    `_MEMBER` too. Consumed: the members read whole (not the central directory after them,
+    nor a member refused or left unread)."""
+    view = memoryview(data)
+    out, at, charge = b"", 0, -_MEMBER
     while data[at:at + 4] == _ZIP_HEAD and len(data) >= at + _ZIP_LOCAL.size:
         _, _, flags, method, _, _, _, size, _, name, extra = _ZIP_LOCAL.unpack_from(data, at)
         body = at + _ZIP_LOCAL.size + name + extra
+        charge += _MEMBER
         out += data[at + _ZIP_LOCAL.size:at + _ZIP_LOCAL.size + name] + b"\n"
         if flags & 1:
-            return out, True  # (encrypted: no reader has its text)
-        left = cap - len(out)
+            return out, True, at, charge  # (encrypted: no reader has its text)
+        left = cap - len(out) - charge
         if method == 0:
             stored = size if size or not flags & 8 else len(data) - body
-            got, whole, used = data[body:body + min(stored, left)], stored <= left, stored
+            got, whole, used = data[body:body + max(0, min(stored, left))], stored <= left, stored
         elif method == 8:
-            got, whole, used = _stream(zlib.decompressobj(-15), data[body:], left)
+            got, whole, used, _ = _stream(zlib.decompressobj(-15), view[body:], max(0, left))
         elif method in (12, 93):
-            got, whole = (_bzip2 if method == 12 else _zstd)(data[body:body + size], left)
+            got, whole, _, _ = (_bzip2 if method == 12 else _zstd)(data[body:body + size],
+                                                                    max(0, left))
             used = size
         else:
-            return out, True
+            return out, True, at, charge
         out += got + b"\n"
-        if not whole or len(out) > cap:
-            return out[:cap], False
-        at = body + used
+        if not whole or len(out) + charge > cap:
+            return out[:max(0, cap - charge)], False, at, charge
+        at = min(len(data), body + used)
         if flags & 8:  # (a data descriptor after the data, its signature optional)
             at += 16 if data[at:at + 4] == _ZIP_DESCRIPTOR else 12
-    return out, True
+    return out, True, min(at, len(data)), max(0, charge)
 
 
-# (how a stream is told, how it is read): a new format is a row
-# (a test of a stream's head, its reader to a cap)
-_Format = tuple[Callable[[bytes], bool], Callable[[bytes, int], tuple[bytes, bool]]]
+# (how a stream is told, how it is read, its name): a new format is a row
+_Format = tuple[Callable[[bytes], bool], Callable[[bytes, int], _Read], str]
 _FORMATS: tuple[_Format, ...] = (
-    (_is_deflated, _gzip_or_zlib),
-    (lambda data: data[:6] == _XZ_HEAD, _xz),
-    (_is_bzip2, _bzip2),
-    (lambda data: data[:4] == ZSTD_MAGIC, _zstd),
-    (lambda data: data[:4] == _ZIP_HEAD, _zip),
-    (_is_lzma_alone, _lzma_alone),
-    (_is_raw_deflate, _raw),
+    (_is_deflated, _gzip_or_zlib, "gzip / zlib"),
+    (lambda data: data[:6] == _XZ_HEAD, _xz, "xz"),
+    (_is_bzip2, _bzip2, "bzip2"),
+    (lambda data: data[:4] == ZSTD_MAGIC, _zstd, "zstd"),
+    (lambda data: data[:4] == _ZIP_HEAD, _zip, "ZIP"),
+    (_is_lzma_alone, _lzma_alone, "lzma"),
+    (_is_raw_deflate, _raw, "raw deflate"),
 )
 
 
@@ -343,29 +419,50 @@ def told(data: bytes, raw: bool = True) -> bool:
     one test of `withhold`'s reading (`inflated`) and `verify`'s gate
     (`withhold_gate.payload_spots`). `raw`: False for a stream with a header only (hex runs:
     no gate of `verify`'s can probe raw deflate in a hex digest, session 46)."""
-    return any(tell(data) for tell, _ in _formats(raw))
+    return any(tell(data) for tell, _, _ in _formats(raw))
 
 
 def inflated(data: bytes, budget: Budget | None = None,
              raw: bool = True) -> tuple[bytes, bool] | None:
     """(what `data` inflates to, whether that is all of it) when `data` is a compressed stream
     (`told`), else None. At most what `budget` (the line's: `line_budget`) has left; `False`:
-    too large to read (more to give). Inside `reading_file`, at most what the file's
-    `Allowance` has left too (credited `FILE_RATIO` bytes a byte of `data` first, for as
-    many bytes as the line itself still holds: `Budget.credit`)."""
+    too large to read (more to give). Inside `reading_file`, a stream pays `FILE_RATIO` bytes
+    a byte its decoder consumed (for as many bytes as the line itself still holds:
+    `Budget.credit`), and what it inflates past that out of the file's `Allowance`; it is read
+    to that sum at most (`FILE_RATIO` bytes a byte of `data` first: the bytes it will consume
+    are known once it is read) and refused when what it consumed and the allowance do not
+    pay for what it inflated (a 25-byte bomb member before 1 MB of junk). The allowance
+    never falls below nothing: a bomb's overdraft is no debt a later honest stream must pay
+    (QA s46 h46_09's key, in a small gzip after 2,400 bombs). Refused by the allowance, the
+    stream's kind is `budget.spent`. A refusal spends the line's budget: the line is refused,
+    its text is still read, and its later streams are refused unread (five bzip2 bombs a line
+    cost five block decodes, ~3.5 ms each, session 45)."""
     budget = line_budget() if budget is None else budget
-    for tell, read in _formats(raw):
+    for tell, read, name in _formats(raw):
         if tell(data):
             cap = max(0, budget.left)
+            if not cap:
+                return b"", False  # (its reason: the line's first refusal's, `spent`)
             allowance = _FILE.get()
-            if allowance is not None:
-                paid = min(len(data), max(0, budget.credit))
-                budget.credit -= paid
-                allowance.left += FILE_RATIO * paid
-                cap = min(cap, max(0, allowance.left))
-            got, whole = read(data, cap)
-            budget.left -= len(got)
-            if allowance is not None:
-                allowance.left -= len(got)
+            if allowance is None:
+                got, whole, _, charge = read(data, cap)
+                budget.left -= len(got) + charge
+                if not whole:
+                    budget.spent, budget.left = None, 0
+                return got, whole
+            credit = max(0, budget.credit)
+            have = max(0, allowance.left)
+            file_cap = have + FILE_RATIO * min(len(data), credit)
+            got, whole, used, charge = read(data, min(cap, file_cap))
+            paid = min(used, credit)
+            budget.credit -= paid
+            budget.left -= len(got) + charge
+            excess = max(0, len(got) + charge - FILE_RATIO * paid)  # (no surplus kept)
+            allowance.left = max(0, have - excess)
+            if whole and excess > have:
+                whole = False
+            if not whole:
+                budget.spent = name if excess > have or file_cap < cap else None
+                budget.left = 0
             return got, whole
     return None

@@ -38,7 +38,7 @@ from moderator_app.core.formats.secrets_glued import (
     glued_families,
     glued_telegram,
 )
-from moderator_app.core.formats.secrets_inflate import scanning
+from moderator_app.core.formats.secrets_inflate import REFUSED, line_budget, scanning
 from moderator_app.core.formats.secrets_parts import numbered_parts
 from moderator_app.core.formats.secrets_read import (
     ENTROPY,
@@ -307,13 +307,20 @@ def _decoded_hit(raw: bytes, depth: int = 0,
     something: with no count of runs bounding a line (R5), a 6 MB line of 250,000 short runs
     read one by one took 6.4 s (bytes) and ~2.8 s (text, session 33's review R15). A text
     escape view is read once a depth (`read`, digests: the decoders commute, and e_mixlong's
-    percent view's octal view is its octal view's percent view; session 40, speed)."""
+    percent view's octal view is its octal view's percent view; session 40, speed).
+    A compressed stream too large to read (`REFUSED`) refuses the line, but ends no reading:
+    the line's other views are read on, and a key in one is named before the refusal (the
+    refusal is only what is left; session 47, allow: a spent allowance never hides a key)."""
     pending: list[tuple[str, bytes, bool, int]] = []
     size = 0
     read = set() if read is None else read
+    refused: SecretHit | None = None
     for how, decoded, text, column in views(raw):
-        if how is TOO_LARGE:  # (a compressed stream with more to give than it may: unread)
-            return SecretHit(TOO_LARGE, column, _redact(decoded), True, how=INFLATED)
+        if how in REFUSED:  # (a compressed stream with more to give than it may: unread)
+            if refused is None:  # (`SPENT`: its kind, for verify's one finding of them)
+                refused = SecretHit(how, column, _redact(decoded), True, how=INFLATED
+                                    if how is TOO_LARGE else line_budget().spent or "")
+            continue
         if text and (how not in _BATCHED or len(decoded) > _ALONE):
             found = _batch_hit(raw, pending, depth)
             pending, size = [], 0
@@ -330,9 +337,11 @@ def _decoded_hit(raw: bytes, depth: int = 0,
                 continue
             found = _batch_hit(raw, pending, depth)
             pending, size = [], 0
-        if found is not None:
+        if found is not None and found.label not in REFUSED:
             return found
-    return _batch_hit(raw, pending, depth)
+        refused = refused or found
+    found = _batch_hit(raw, pending, depth)
+    return found if found is not None and found.label not in REFUSED else refused or found
 
 
 _BATCH = 1 << 16
@@ -353,11 +362,13 @@ def _batch_hit(raw: bytes, pending: list[tuple[str, bytes, bool, int]],
     together they may hold one (`_together`)."""
     if not pending or (len(pending) > 1 and not _together(pending, depth)):
         return None
+    refused = None
     for how, decoded, text, column in pending:
         found = _one_hit(raw, how, decoded, text, column, depth)
-        if found is not None:
+        if found is not None and found.label not in REFUSED:
             return found
-    return None
+        refused = refused or found
+    return refused
 
 
 def _together(pending: list[tuple[str, bytes, bool, int]], depth: int) -> bool:
@@ -398,6 +409,8 @@ def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
         inner = _decoded_hit(decoded, depth + 1, read)
     if inner is None:
         return None
+    if inner.label in REFUSED:  # (a stream in it unread: no secret's spelling, review s46 R3
+        return inner  # LOW: "base64 of a secret" named a line whose nested stream was unread)
     if how in (BASE64, HEX, UTF16, INFLATED, ROTATED):  # (a run's unwrapped text: its base64's)
         run = raw[column - 1:column - 1 + 2 * len(decoded) + 4]
         return SecretHit(f"{_spelling(run, how)} of a secret", column, _redact(_run_of(run)),

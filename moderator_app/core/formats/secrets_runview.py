@@ -18,7 +18,6 @@ from moderator_app.core.formats.secrets_chance import B64_MAP, wrapped_run
 from moderator_app.core.formats.secrets_inflate import Budget, line_budget
 from moderator_app.core.formats.secrets_text import is_text
 from moderator_app.core.formats.secrets_unwrap import (
-    TOO_LARGE,
     may_unwrap,
     stream_views,
     unwrapped,
@@ -93,8 +92,8 @@ def run_views(raw: bytes, budget: Budget | None = None
               ) -> Iterator[tuple[str, bytes, bool, int]]:
     """`secrets_decode.views`' base64 and hex views of `raw` (the module's docstring); a run
     whose bytes are a compressed stream is read as what it inflates to (`stream_views`, out of
-    the line's `budget`), and a stream too large to read ends the views (`TOO_LARGE`: the line
-    is refused)."""
+    the line's `budget`); a stream too large to read (`TOO_LARGE`, `SPENT`: the line is
+    refused) ends no views: a key in a later run is still named (session 47, allow)."""
     budget = line_budget() if budget is None else budget
     text_left, bytes_left = _TEXT_MAX, _BYTES_MAX
     mapped, after = b"", 0
@@ -130,8 +129,6 @@ def run_views(raw: bytes, budget: Budget | None = None
                 for view in opened:
                     text_left -= len(view[1]) if view[2] else 0
                     yield view
-                    if view[0] is TOO_LARGE:
-                        return
                 if how is HEX or b"-" in run or b"_" in run:
                     continue
                 yield how, got, False, start + 1  # (its bytes, as any run's: after a damage)

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from moderator_app.core.formats.secrets_bytes import _printable
 from moderator_app.core.formats.secrets_inflate import (  # noqa: F401 - (its names, as before)
     INFLATED,
+    REFUSED,
+    SPENT,
     TOO_LARGE,
     Budget,
     _is_bzip2,
@@ -139,14 +141,16 @@ def stream_views(data: bytes, column: int, run: bytes, budget: Budget | None = N
     decoded bytes; `run`, the run as written) inflates to, or None when it is none
     (`secrets_inflate.told`): its text; or its bytes and their printable stretches (a key
     after 3 KB of noise in a zstd data URI, QA s44 h44_14); or, when it has more to give than
-    it may (`secrets_inflate.inflated`), `TOO_LARGE` with the run, which refuses the line.
-    `raw`: False, a stream with a header only (hex runs)."""
-    opened = inflated(data, line_budget() if budget is None else budget, raw)
+    it may (`secrets_inflate.inflated`), `TOO_LARGE` with the run, which refuses the line
+    (`SPENT` when the file's allowance refused it, not the line's budget). `raw`: False, a
+    stream with a header only (hex runs)."""
+    budget = line_budget() if budget is None else budget
+    opened = inflated(data, budget, raw)
     if opened is None:
         return None
     got, whole = opened
     if not whole:
-        return [(TOO_LARGE, run, False, column)]
+        return [(SPENT if budget.spent else TOO_LARGE, run, False, column)]
     if _is_text(got) if len(got) <= _TEXT_HEAD else _text_head(got[:_TEXT_HEAD]):
         return [(INFLATED, got, True, column)]
     printable = _printable(got)

@@ -65,6 +65,7 @@ def verify_agent_log(sub: Submission, options: VerifyOptions, report: Report,
         report.complete = False
         raise
     finally:
+        checker.unread_streams()  # (one finding for the lines a spent allowance refused)
         if spool is not None:
             spool.close()
     report.events = checker.content_lines
