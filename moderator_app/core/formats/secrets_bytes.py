@@ -43,6 +43,7 @@ import orjson
 
 from moderator_app.core.formats import native
 from moderator_app.core.formats.secrets import markers_of
+from moderator_app.core.formats.secrets_inflate import told
 from moderator_app.core.formats.secrets_join import CHAINS
 from moderator_app.core.formats.secrets_words import WIDE, WORDS, is_words, swapped, wide_words
 
@@ -432,6 +433,122 @@ def _decimal_views(raw: bytes, is_text: Callable[[bytes], bool]
         printable = _printable(got)
         if printable:
             yield printable, True, start + 1, DECIMALS
+
+
+# A compressed stream written as `\xNN` escapes (session 47, spell; review s46 R5: a C or
+# Python string of gzip's bytes, `"\x1f\x8b\x08..."`, or Python's `repr` of them, escapes and
+# printable characters by turns): the escape views read `\xNN` of printable codes only (a
+# colour code `\x1b[0m` is no text), so such a stream was never read, and its key was
+# published. A run: 16+ `\xNN` escapes (one backslash or two: as a JSON line writes them), up
+# to 64 characters between two that are no backslash, quote or line break, or Python's own
+# escapes (`\\n`, `\\'`, `\\\\`) and a quote, as a JSON line writes them. Read only when its bytes open as
+# a compressed stream (`secrets_inflate.told`): a run of printable codes is the escape views'.
+_XB = rb"\\\\?x[0-9A-Fa-f]{2}"
+_XB_GAP = rb"(?:[^\\\"\r\n]|\\\\(?:[nrt']|\\\\)|\\\")"
+XB_RUN = re.compile(_XB + rb"(?:" + _XB_GAP + rb"{0,64}+" + _XB + rb"){15,}+")
+_XB_TOKEN = re.compile(rb"\\\\?x([0-9A-Fa-f]{2})|\\\\([nrt'])|\\\\(\\\\)|\\(\")")
+_XB_CHARS = {**{b"%02x" % c: bytes([c]) for c in range(256)},
+             **{b"%02X" % c: bytes([c]) for c in range(256)},
+             **{b"%x%X" % (c >> 4, c & 15): bytes([c]) for c in range(256)},
+             **{b"%X%x" % (c >> 4, c & 15): bytes([c]) for c in range(256)},
+             b"n": b"\n", b"r": b"\r", b"t": b"\t", b"'": b"'", b"\\\\": b"\\", b'"': b'"'}
+_XB_HEAD = 512  # escapes decoded to tell a stream (raw deflate's probe reads 512 bytes)
+_XB_MAX = 1 << 20  # bytes of a line's runs decoded
+
+
+def _xb_char(m: re.Match[bytes]) -> bytes:
+    return _XB_CHARS[m.group(1) or m.group(2) or m.group(3) or m.group(4)]
+
+
+def _xb_bytes(run: bytes) -> bytes:
+    """The bytes `XB_RUN`'s `run` stands for (each escape its byte, the rest as written): at C
+    speed when it is escapes alone (`"\\x1f\\x8b..."`: `fromhex` of its digits), else a
+    piece an escape, Python's own escapes between by the regex (a callback an escape cost ~1
+    us: 5,000 lines of a 1 KB bomb in escapes, 6.5 s of `verify`)."""
+    if b"\\\\\\\\" in run:  # (Python's escaped backslash: only a scan left to right reads it)
+        return _XB_TOKEN.sub(_xb_char, run)
+    run = run.replace(b"\\\\x", b"\\x")
+    parts = run.split(b"\\x")
+    digits = b"".join(parts)
+    if len(digits) == 2 * (len(parts) - 1) and not parts[0] and not digits.translate(None, _HEXES):
+        return bytes.fromhex(digits.decode("ascii"))
+    out = [_xb_literal(parts[0])]
+    for part in parts[1:]:
+        out.append(_XB_CHARS.get(part[:2], b""))
+        if len(part) > 2:
+            out.append(_xb_literal(part[2:]))
+    return b"".join(out)
+
+
+def _xb_literal(piece: bytes) -> bytes:
+    """A piece between two escapes as it stands for: its characters, Python's `\\n` / `\\'`
+    / `\\\\` and a JSON line's `\\"` decoded."""
+    return _XB_TOKEN.sub(_xb_char, piece) if 92 in piece else piece
+
+
+_HEXES = b"0123456789abcdefABCDEF"
+# (an escape of a control code, not `\\t` `\\n` `\\r`: a compressed stream holds one in 9
+# bytes, and none in its first ~100 bytes about once in 10^5; text written in escapes,
+# `$'\\x67h\\x70_...'` or UTF-8 (e_bashhex, e_xescape), holds none, and its lines are only
+# looked at for runs when `\\x0` or `\\x1` is in them: `XB_RUN` over every `\\x` line cost
+# e_bashhex's `verify` +150 %)
+_XB_CONTROL = re.compile(rb"\\\\?x(?:0[0-8bcefBCEF]|1[0-9a-fA-F])")
+XB_LINE = (b"\\x0", b"\\x1")
+_XB_PROBE = 512  # (characters of a run, ~100 escapes)
+
+
+def _xb_start(data: bytes, m: re.Match[bytes]) -> int:
+    """Where the run `m` of `data` starts: at its first escape, or at the printable characters
+    before it after a quote (Python's `repr`, `b'x\\x9c...` or `b"BZh91AY&SY\\x..."`: a
+    stream's first bytes are letters)."""
+    lo = max(0, m.start() - 64)
+    quote = max(data.rfind(b"'", lo, m.start()), data.rfind(b'"', lo, m.start()))
+    if quote >= 0 and not data[quote + 1:m.start()].translate(None, _XB_LITERAL):
+        return quote + 1
+    return m.start()
+
+
+_XB_LITERAL = bytes(c for c in range(32, 127) if c not in b"\\\"'")
+
+
+def _xb_told(data: bytes, start: int, m: re.Match[bytes]) -> bool:
+    """Whether the run `m` of `data` (from `start`) opens as a compressed stream (its first
+    `_XB_HEAD` bytes or more decoded: an escape is 4-5 characters; a piece cut inside one is
+    read as written)."""
+    if _XB_CONTROL.search(data, m.start(), min(m.end(), m.start() + _XB_PROBE)) is None:
+        return False  # (text in escapes: the escape views')
+    return told(_xb_bytes(data[start:min(m.end(), m.start() + 5 * _XB_HEAD)]), raw=True)
+
+
+def xbyte_streams(raw: bytes) -> Iterator[tuple[int, bytes]]:
+    """(column, bytes) of each run of `\\xNN` escapes of `raw` (above) whose bytes open as a
+    compressed stream, at most `_XB_MAX` bytes a line (asked where `raw` holds `XB_LINE`)."""
+    left = _XB_MAX
+    for m in XB_RUN.finditer(raw):
+        start = _xb_start(raw, m)
+        if _xb_told(raw, start, m):
+            got = _xb_bytes(raw[start:m.end()])
+            left -= len(got)
+            if left < 0:
+                return
+            yield m.start() + 1, got  # (its first escape: the finding's excerpt)
+
+
+def xbyte_spots(data: bytes, lo: int, hi: int) -> list[int]:
+    """Offsets from `lo` of each line of `data[lo:hi]` holding such a run (verify asks those
+    lines; `secrets_decode.encoded_spots`, where its SIMD pass saw `\\x`): one SIMD pass for
+    `XB_LINE`, a `find` for each there, then the line's runs."""
+    out: list[int] = []
+    for needle in markers_of(memoryview(data)[lo:hi], XB_LINE):
+        at = data.find(needle, lo, hi)
+        while at >= 0:
+            a = data.rfind(b"\n", lo, at) + 1 or lo
+            b = data.find(b"\n", at, hi)
+            b = hi if b < 0 else b
+            if any(_xb_told(data, _xb_start(data, m), m) for m in XB_RUN.finditer(data, a, b)):
+                out.append(a - lo)
+            at = data.find(needle, b, hi) if b < hi else -1
+    return sorted(set(out))
 
 
 # Printable ASCII (a key's characters) mapped to `a`, the rest to a space

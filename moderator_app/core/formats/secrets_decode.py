@@ -78,6 +78,7 @@ from moderator_app.core.formats.secrets_runview import (  # noqa: F401 - (its na
     run_views,
 )
 from moderator_app.core.formats.secrets_text import is_text
+from moderator_app.core.formats.secrets_unwrap import stream_views
 
 # Each run pattern below starts with its first escape's first byte, not a group repeated
 # (`(?:%[0-9A-Fa-f]{2}){4}` matches the same strings at the same places): `re` then skips to
@@ -148,6 +149,7 @@ _ESC_MAX = 16 << 20  # bytes of a line each escape view decodes (the line bound)
 _CTX = 4096  # bytes an escape view decodes either side of a run past `_ESC_MAX`
 _PIECE = 1 << 16  # bytes of a line decoded at a time
 
+_X_MARKERS = (b"\\x", b"&#", *secrets_bytes.XB_LINE)  # (one SIMD pass: `views`)
 PERCENT = "its percent-escapes are decoded"
 ESCAPES = "its \\x or HTML character escapes are decoded"
 UNICODE = "its \\u escapes are decoded"
@@ -168,7 +170,7 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
         windows, column = _windows(raw, _PCT_RUN)
         if windows:
             yield PERCENT, _decode(raw, windows, _unquote, b"%", 2), True, column
-    hexes = markers_of(raw, (b"\\x", b"&#"))
+    hexes = markers_of(raw, _X_MARKERS)
     shells = markers_of(raw, runs.SHELL_MARKERS)  # (a pass of their own: `SHELL_MARKERS`)
     fish = runs.FISH[0] in shells
     xsrc = runs.fish_as_x(raw) if fish else raw
@@ -204,7 +206,15 @@ def views(raw: bytes) -> Iterator[tuple[str, bytes, bool, int]]:
     if b".join(" in raw and (joined := listed_view(raw)) is not None:
         yield LISTING, joined[0], True, joined[1]
     for view, text, column, how in byte_views(raw, is_text):
+        if not text and how is secrets_bytes.BYTES and (opened := stream_views(
+                view, column, raw[column - 1:column + 63])) is not None:
+            yield from opened  # (a dump of a compressed stream: `xxd`, `od -An -tx1`; one
+            continue  # too large to read ends no views: session 47, allow)
         yield how, view, text, column
+    if any(m in hexes for m in secrets_bytes.XB_LINE):  # (a compressed stream in `\xNN`
+        # escapes: `secrets_bytes.XB_RUN`)
+        for column, got in secrets_bytes.xbyte_streams(raw):
+            yield from stream_views(got, column, raw[column - 1:column + 63]) or []
     for view, column in char_views(raw):
         yield secrets_chars.CHARS, view, is_text(view), column
     for view, column in octet_views(raw):  # (`od -b`: bytes, and their printable stretches)
@@ -402,6 +412,8 @@ def encoded_spots(data: bytes, lo: int = 0, hi: int | None = None,
     spots += secrets_chars.spots(data, lo, hi, gates.chars)
     spots += secrets_octets.spots(data, lo, hi, gates.octets)
     spots += spelled_spots(data, lo, hi, gates.spelled)
+    if b"\\x" in found:  # (a compressed stream in `\xNN` escapes)
+        spots += secrets_bytes.xbyte_spots(data, lo, hi)
     if gates.plain:  # (a plain key of a lower-case family, `secrets_public.plain_family`; a
         # SIMD pass apart: with them, 22 markers in one pass cost 1.7 ns a byte, 14 0.5)
         spots += _plain_spots(data, lo, hi, gates.plain)

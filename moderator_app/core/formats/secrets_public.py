@@ -420,14 +420,21 @@ def _one_hit(raw: bytes, how: str, decoded: bytes, text: bool, column: int,
 
 def _run_of(at: bytes) -> bytes:
     """The encoded run at the start of `at`: an Ascii85 span's characters, else base64's."""
-    pattern = rb"<~[!-uz\\]*" if at[:2] == b"<~" else rb"[A-Za-z0-9+/_\-]*"
+    pattern = rb"<~[!-uz\\]*" if at[:2] == b"<~" else rb"(?:\\\\?x[0-9A-Fa-f]{2})*" \
+        if _escaped_hex(at) else rb"[A-Za-z0-9+/_\-]*"
     return _regex(pattern).match(at).group()  # type: ignore[union-attr]
+
+
+def _escaped_hex(at: bytes) -> bool:
+    """Whether `at` opens with a `\\xNN` escape (`secrets_bytes.XB_RUN`'s bytes)."""
+    return at[:2] == b"\\x" or at[:3] == b"\\\\x"
 
 
 def _spelling(at: bytes, how: str) -> str:
     """What a run at the start of `at` is written in, for its finding's label: hex, Ascii85 (a
     compressed stream in them is inflated since session 46: its label said base64), base64."""
-    if how is HEX or (how is INFLATED and (run := _run_of(at)) and not run.translate(None, HEX_DIGITS)):
+    if how is HEX or (how is INFLATED and (_escaped_hex(at) or (
+            (run := _run_of(at)) and not run.translate(None, HEX_DIGITS)))):
         return "hex"
     return "Ascii85" if at[:2] == b"<~" else "base64"
 

@@ -147,14 +147,15 @@ def run_views(raw: bytes, budget: Budget | None = None
 
 # A hex dump wrapped at a fixed width (`xxd -p`: 60 digits a line; QA s33 h33_01 cut a
 # Grafana token so): each line break (as text, or escaped as a JSON line writes it) between
-# pieces of one width, the last piece shorter or as long
-_HEX_WRAP = re.compile(rb"\r?\n|\\r\\n|\\n")
+# pieces of one width, the last piece shorter or as long; a break escaped twice too (a tool's JSON
+# output quoted in the log, `"stdout":"78DA...\\\\n482D..."`: QA s46 h46_14, session 47)
+_HEX_WRAP = re.compile(rb"\r?\n|\\\\?r\\\\?n|\\\\?n")
 # A wrapped run holds hex digits and those line breaks only, none of whose bytes is a hex
 # digit: deleting these bytes is `_HEX_WRAP.sub(b"", run)` at C speed (the regex, with no
 # literal to search for, cost ~50 ns a byte: 0.8 s of 16 MiB of `xxd -p` lines; session 35)
 _WRAP_BYTES = b"\r\n\\rn"
-_HEX_NEXT = re.compile(rb"(?:\r?\n|\\r\\n|\\n)([0-9A-Fa-f]{2,})(?![0-9A-Za-z_.:\-])")
-_HEX_PIECE = rb"(?:\r?\n|\\r\\n|\\n)[0-9A-Fa-f]{%d}(?![0-9A-Za-z_.:\-])"
+_HEX_NEXT = re.compile(rb"(?:\r?\n|\\\\?r\\\\?n|\\\\?n)([0-9A-Fa-f]{2,})(?![0-9A-Za-z_.:\-])")
+_HEX_PIECE = rb"(?:\r?\n|\\\\?r\\\\?n|\\\\?n)[0-9A-Fa-f]{%d}(?![0-9A-Za-z_.:\-])"
 
 
 @functools.lru_cache(maxsize=64)

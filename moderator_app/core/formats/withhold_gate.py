@@ -273,3 +273,5 @@ def hex_stream_spots(data: bytes, view: memoryview, lo: int, hi: int) -> list[in
                 spots.append(i - lo)
             i = data.find(head, i + len(head), hi)
     return spots
+
+

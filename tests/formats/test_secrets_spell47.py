@@ -1,0 +1,105 @@
+"""Other spellings of a compressed key read (session 47, spell; issue 15, review s46 R5 / QA
+s46 T5: `xxd`'s default layout, `od -An -tx1`, `\\xNN` escapes, of raw deflate too; review s46
+R7: base58 / base62 of a text past the reader's 128 characters). Each secret case here is
+published on main 419dbe2 (verify silent, withhold writes it); the honest ones stay quiet."""
+
+from __future__ import annotations
+
+import base64
+import bz2
+import gzip
+import json
+import lzma
+import random
+import zlib
+
+import pytest
+from secretshelp import obs_line, quiet, refused_and_named
+
+from moderator_app.core.formats.secrets_inflate import INFLATED, TOO_LARGE
+from moderator_app.core.formats.secrets_public import scan_public
+
+KEY = "glpat-" + "QA47spell0aB1cD2eF3g"
+_ENV = (f"# deploy env\nREGION=eu-west-1\nTOKEN={KEY}\nRETRIES=3\n"
+        + "note: the level loads\n" * 20).encode()
+_NOTES = ("level 3 cleared in 41 s; score 12,300\n" * 40
+          + "".join(f"frame {i} ok\n" for i in range(300))).encode()
+
+
+def _rawdefl(data: bytes) -> bytes:
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+def _xxd(b: bytes) -> str:
+    """`xxd`'s default layout: offset, eight 4-digit groups, the ASCII column."""
+    out = []
+    for i in range(0, len(b), 16):
+        ch = b[i:i + 16]
+        hx = " ".join(ch[j:j + 2].hex() for j in range(0, len(ch), 2))
+        out.append(f"{i:08x}: {hx:<39}  " + "".join(chr(c) if 32 <= c < 127 else "." for c in ch))
+    return "\n".join(out)
+
+
+def _od(b: bytes) -> str:
+    """`od -An -tx1`: 16 spaced bytes a row, no offset."""
+    return "\n".join(" " + " ".join(f"{c:02x}" for c in b[i:i + 16]) for i in range(0, len(b), 16))
+
+
+def _rows(s: str, width: int = 60) -> str:
+    return "\n".join(s[i:i + width] for i in range(0, len(s), width))
+
+
+_CODECS = {"gzip": lambda b: gzip.compress(b, mtime=0), "zlib": zlib.compress,
+           "xz": lzma.compress, "bzip2": bz2.compress, "rawdefl": _rawdefl}
+_LAYOUTS = {"xxd": _xxd, "od": _od, "cesc": lambda b: "".join(f"\\x{c:02x}" for c in b),
+            "repr": repr, "xxd_p": lambda b: _rows(b.hex()), "xxd_u_p": lambda b: _rows(b.hex().upper()),
+            "json_xxd_u_p": lambda b: json.dumps({"exit": 0, "stdout": _rows(b.hex().upper()) + "\n"})}
+_PUBLISHED_ON_MAIN = [(c, s) for c in _CODECS for s in ("xxd", "od", "cesc", "repr")] + [
+    ("zlib", "json_xxd_u_p"), ("gzip", "json_xxd_u_p")]
+
+
+@pytest.mark.parametrize(("codec", "layout"), _PUBLISHED_ON_MAIN,
+                         ids=[f"{c}-{s}" for c, s in _PUBLISHED_ON_MAIN])
+def test_review_s46_r5_other_layouts_of_a_compressed_key_are_inflated_and_named(
+        tmp_path, codec, layout):
+    """Review s46 R5 / QA s46 T5 (h46_11: `od -An -tx1` of gzip): a spaced dump's bytes and a
+    run of `\\xNN` escapes (a C string, Python's `repr`; raw deflate too) were never
+    inflated, and hex rows joined by a break escaped twice (a tool's JSON output quoted in
+    the log, h46_14) were no one run: published, verify silent. Now named "hex of a secret"
+    by the engine, verify's gate and `withhold`."""
+    summary = f"$ cat deploy.env | {codec} | {layout}\n" + _LAYOUTS[layout](_CODECS[codec](_ENV))
+    hit = refused_and_named(tmp_path, obs_line(summary), INFLATED)
+    assert hit.how == f"{INFLATED} (GitLab token)"
+    assert hit.label == "hex of a secret"
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+def test_the_same_layouts_of_honest_notes_and_of_random_bytes_stay_quiet(tmp_path, layout):
+    """Honest look-alikes: each layout of compressed notes (every codec) and of random bytes
+    after a fake zlib / gzip header: read and quiet."""
+    rng = random.Random(47)
+    payloads = [c(_NOTES) for c in _CODECS.values()] + [
+        magic + bytes(rng.getrandbits(8) for _ in range(600))
+        for magic in (b"\x78\x9c", b"\x1f\x8b\x08", b"")]
+    for n, payload in enumerate(payloads):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line("$ dump blob.bin\n" + _LAYOUTS[layout](payload)))
+
+
+def test_a_bomb_in_xxd_and_in_escapes_is_too_large_to_read():
+    """A gzip bomb (16 MiB of zeros) spelled as `xxd` or `\\xNN` escapes: read to the line's
+    budget and refused as too large to read, never published part-read."""
+    bomb = gzip.compress(bytes(16 << 20), 9, mtime=0)
+    for layout in ("xxd", "cesc"):
+        line = json.dumps({"summary": _LAYOUTS[layout](bomb)}).encode()
+        hit = scan_public(line)
+        assert hit is not None and hit.label == TOO_LARGE, (layout, hit)
+
+
+def test_a85_of_gzip_is_left_to_the_reader_as_before():
+    """(A guard of what this session did not change: Adobe Ascii85 of a compressed key, named
+    since session 46.)"""
+    a85 = base64.a85encode(gzip.compress(_ENV, mtime=0), adobe=True).decode()
+    hit = scan_public(obs_line(a85))
+    assert hit is not None and hit.label == "Ascii85 of a secret"
