@@ -16,6 +16,7 @@ import zlib
 import pytest
 from secretshelp import obs_line, quiet, refused_and_named
 
+from moderator_app.core.formats.secrets_basen import BIGNUM
 from moderator_app.core.formats.secrets_inflate import INFLATED, TOO_LARGE
 from moderator_app.core.formats.secrets_public import scan_public
 
@@ -95,6 +96,42 @@ def test_a_bomb_in_xxd_and_in_escapes_is_too_large_to_read():
         line = json.dumps({"summary": _LAYOUTS[layout](bomb)}).encode()
         hit = scan_public(line)
         assert hit is not None and hit.label == TOO_LARGE, (layout, hit)
+
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _bigint(b: bytes, alphabet: str) -> str:
+    n, out = int.from_bytes(b, "big"), ""
+    while n:
+        n, r = divmod(n, len(alphabet))
+        out = alphabet[r] + out
+    return out
+
+
+@pytest.mark.parametrize("alphabet", [_B58, _B62], ids=["base58", "base62"])
+@pytest.mark.parametrize("pad", [60, 200, 300])
+def test_review_s46_r7_base58_and_base62_past_128_characters_are_read(tmp_path, alphabet, pad):
+    """Review s46 R7: base58 / base62 of a .env whose comment makes the run 165-512
+    characters long, a payload the reader never names, so its text was never read: published,
+    verify silent (8 of 8). Now read on any line holding such a run: named by its family."""
+    text = ("# " + "the deploy token, rotate monthly; " * 10)[:pad] + f"\nGITHUB_TOKEN=ghp_{'Q47r7' * 7}x\n"
+    run = _bigint(text.encode(), alphabet)
+    assert 128 < len(run) <= 512
+    hit = refused_and_named(tmp_path, obs_line(f"$ base58 < .env\n{run}"), BIGNUM)
+    assert hit.label == "GitHub token", hit
+
+
+def test_long_base58_of_notes_and_long_random_runs_stay_quiet(tmp_path):
+    """Honest: base58 / base62 of notes past 128 characters read and quiet; a 300-character
+    random base58 run (no text) left as before, a payload: quiet."""
+    rng = random.Random(7)
+    notes = b"level 12: score 40,210, 3 lives; level 13: score 41,002, 2 lives; the tide is high\n" * 3
+    for n, summary in enumerate([_bigint(notes, _B58), _bigint(notes, _B62),
+                                 "".join(rng.choice(_B58) for _ in range(300))]):
+        (tmp_path / str(n)).mkdir()
+        quiet(tmp_path / str(n), obs_line(f"$ base58 < notes.txt\n{summary}"))
 
 
 def test_a85_of_gzip_is_left_to_the_reader_as_before():

@@ -255,31 +255,125 @@ def _bignum(run: bytes, alphabet: bytes) -> bytes:
     return n.to_bytes((n.bit_length() + 7) // 8, "big")
 
 
-def bignum_texts(raw: bytes) -> tuple[tuple[int, int, bytes], ...]:
+def bignum_texts(raw: bytes, least: int = _BIG_MIN) -> tuple[tuple[int, int, bytes], ...]:
     """(start, end, text) of each run of `raw` (above) that is base58 or base62 of text: asked
     only of a line the reader names (`secrets_public.scan_public`), so an honest log pays
     for it on those lines alone (read on every line the reader was asked, it cost e_mime76's
-    wrapped mail ~20 %)."""
+    wrapped mail ~20 %); and, from `least` = `LONG` characters (a run the reader never names:
+    a payload), of every line holding one (`long_bignum_in`; review s46 R7)."""
     found: list[tuple[int, int, bytes]] = []
-    tries = _BIG_TRIES
-    mapped = raw.translate(_B64_RUN)
-    for m in _BIG_RUN.finditer(mapped):
-        start, end = m.start(), m.end()
-        if start and raw[start - 1] == 92 and raw[start] in b"nrt":
-            start += 1  # (an escaped line break's letter: `\\n<run>`)
-        run = raw[start:end]
-        if not _BIG_MIN <= len(run) <= _BIG_MAX or run.translate(None, _ALNUM) \
-                or not run.translate(None, HEX_DIGITS) or _wrapped(raw, mapped, start, end):
-            continue  # (a base64 piece or row, too long or short, or hex: read by their views)
-        tries -= 1
-        if tries < 0:
-            break  # (the rest are left to the reader, as before: named, never published)
+    for start, end, run in _bignum_runs(raw, least):
         for alphabet in (_B58, *_B62) if run.translate(None, _NOT_B58) == run else _B62:
+            if not _head_text(run, alphabet):
+                continue  # (its leading bytes are no text: no full reading)
             got = _bignum(run, alphabet)
             if len(got) >= _LEAST and is_text(got):
                 found.append((start, end, got))
                 break
     return tuple(found)
+
+
+# Base58 / base62 of a text longer than ~95 bytes is a run past the high-entropy rule's 128
+# characters, a payload the reader never names, so `bignum_texts` was never asked of it and a key
+# in such a text was published (review s46 R7: 8 of 8 with a comment line before the key). Such
+# a run, `LONG` to `_BIG_MAX` characters (~375 bytes of text), is read on any line that holds
+# one, by `withhold` and by `verify`'s gate (`bignum_spots`) alike; past `_BIG_MAX` (a run read
+# as one number costs its length squared) it is left as before: a payload, unread.
+LONG = 129
+_HEAD_DIGITS = 24  # (58^24 ~ 2^140: the number's first 8 bytes told from its first 24 digits)
+_HEAD_BYTES = 8
+_TEXTISH = bytes(range(32, 127)) + b"\t\n\r"
+
+
+def _head_text(run: bytes, alphabet: bytes) -> bool:
+    """Whether the number `run` spells in `alphabet` may be text: its first `_HEAD_BYTES`
+    bytes, told from its first `_HEAD_DIGITS` digits (the rest's carry may change the last of
+    them), printable but for two (a UTF-8 text's accents). Random letters pass ~1 in 100: a
+    full reading of a 512-character run costs ~140 us, this ~10 (review s46 R7's bound)."""
+    base, head = len(alphabet), run[:_HEAD_DIGITS]
+    n = 0
+    for digit in head.translate(_DIGIT_OF[alphabet]):
+        n = n * base + digit
+    n *= base ** (len(run) - len(head))
+    size = (n.bit_length() + 7) // 8
+    top = (n >> 8 * max(0, size - _HEAD_BYTES)).to_bytes(min(size, _HEAD_BYTES), "big")
+    return len(top.translate(None, _TEXTISH)) <= 2
+
+
+def _bignum_runs(raw: bytes, least: int) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, run) of each run `bignum_texts` reads (22-512 letters and digits standing
+    alone, above; `least` characters or more), at most `_BIG_TRIES` a line."""
+    tries = _BIG_TRIES
+    mapped = raw.translate(_B64_RUN)
+    for m in (_BIG_RUN if least == _BIG_MIN else _long_run(least)).finditer(mapped):
+        start, end = m.start(), m.end()
+        if start and raw[start - 1] == 92 and raw[start] in b"nrt":
+            start += 1  # (an escaped line break's letter: `\\n<run>`)
+        run = raw[start:end]
+        if not least <= len(run) <= _BIG_MAX or run.translate(None, _ALNUM) \
+                or not run.translate(None, HEX_DIGITS) or _wrapped(raw, mapped, start, end):
+            continue  # (a base64 piece or row, too long or short, or hex: read by their views)
+        tries -= 1
+        if tries < 0:
+            return  # (the rest are left to the reader, as before: named, never published)
+        yield start, end, run
+
+
+@functools.lru_cache(maxsize=4)
+def _long_run(least: int) -> re.Pattern[bytes]:
+    return re.compile(rb"a{%d,}" % least)
+
+
+_LONG_NEEDLE = b"a" * LONG
+
+
+def _long_runs(data: bytes | memoryview) -> list[tuple[int, int]]:
+    """(start, end) of each run of `LONG`+ base64 characters of `data` (`_unescape.runs`, one
+    C pass, ~0.6 ns a byte; else a `translate` and a `find` a run): where base58 / base62 past
+    the reader's reach may be."""
+    if native.UNESCAPE is not None:
+        return list(native.UNESCAPE.runs(data, 0, LONG))
+    mapped = bytes(data).translate(_B64_RUN)
+    out: list[tuple[int, int]] = []
+    i = mapped.find(_LONG_NEEDLE)
+    while i >= 0:
+        end = mapped.find(b" ", i)
+        end = len(mapped) if end < 0 else end
+        out.append((i, end))
+        i = mapped.find(_LONG_NEEDLE, end)
+    return out
+
+
+def _alnum_runs(data: bytes | memoryview) -> list[int]:
+    """Starts of the runs of `_long_runs(data)` of `LONG` to `_BIG_MAX` letters and
+    digits alone: a base64 blob's run (a screenshot's, 16 KB a line of e_b64gz) is longer or
+    holds `+/`, and is passed over at a length test (read, each cost e_b64gz ~5 %)."""
+    return [start for start, end in _long_runs(data) if end - start <= _BIG_MAX
+            and not bytes(data[start:end]).translate(None, _ALNUM)]
+
+
+def long_bignum_in(raw: bytes) -> bool:
+    """Whether `raw` holds a run `bignum_texts` reads from `LONG` (`_alnum_runs`): the line
+    may hold base58 / base62 past the reader's reach."""
+    return bool(_alnum_runs(raw))
+
+
+def bignum_spots(data: bytes, lo: int, hi: int) -> list[int]:
+    """Offsets from `lo` of each line of `data[lo:hi]` holding a run past the reader's reach
+    that is base58 / base62 of text (`bignum_texts` from `LONG`): verify asks those lines.
+    One C pass over the range (`_alnum_runs`); a line holding such a run read alone."""
+    out: list[int] = []
+    after = lo
+    for start in _alnum_runs(memoryview(data)[lo:hi]):
+        if lo + start < after:
+            continue  # (a run of a line read already)
+        a = data.rfind(b"\n", lo, lo + start) + 1 or lo
+        b = data.find(b"\n", lo + start, hi)
+        b = hi if b < 0 else b
+        if bignum_texts(data[a:b], LONG):
+            out.append(a - lo)
+        after = b
+    return out
 
 
 def _wrapped(raw: bytes, mapped: bytes, start: int, end: int) -> bool:

@@ -19,7 +19,14 @@ from moderator_app.core.formats.secrets import (
     markers_of,
     scan_line,
 )
-from moderator_app.core.formats.secrets_basen import BIGNUM, bignum_texts, blanked, explained
+from moderator_app.core.formats.secrets_basen import (
+    BIGNUM,
+    LONG,
+    bignum_texts,
+    blanked,
+    explained,
+    long_bignum_in,
+)
 from moderator_app.core.formats.secrets_bytes import DECIMALS, HEX_DIGITS
 from moderator_app.core.formats.secrets_chance import in_binary_base64
 from moderator_app.core.formats.secrets_decode import (
@@ -223,6 +230,11 @@ def scan_public(raw: bytes) -> SecretHit | None:
                     return found
             plain = blanked(plain, [(start, end) for start, end, _ in texts])
             hit = reader_hit(plain) if reader_candidate(plain) else None
+    if hit is None and long_bignum_in(raw):  # (base58 / base62 past the reader's reach)
+        for start, _, text in bignum_texts(raw, LONG):
+            found = _one_hit(raw, BIGNUM, text, True, start + 1, 0)
+            if found is not None:
+                return found
     return hit
 
 

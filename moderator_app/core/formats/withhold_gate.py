@@ -8,6 +8,7 @@ import binascii
 import re
 
 from moderator_app.core.formats.secrets import MARKERS, SecretHit, markers_of
+from moderator_app.core.formats.secrets_basen import bignum_spots
 from moderator_app.core.formats.secrets_bytes import HEX_DIGITS
 from moderator_app.core.formats.secrets_chance import B64_MAP, TO_STD
 from moderator_app.core.formats.secrets_decode import encoded_gates, encoded_spots
@@ -121,6 +122,7 @@ def _reader_spots(data: bytes, view: memoryview, pos: int, end: int,
         spots += [at - pos + k for k in reader_spots(view[at:stop], formats, lines=True)]
         spots += [at - pos + k for k in payload_spots(data, at, stop, MARKERS)]
         spots += [at - pos + k for k in hex_stream_spots(data, view, at, stop)]
+        spots += [at - pos + k for k in bignum_spots(data, at, stop)]
         if escapes:  # (asked a chunk at once: a log of 2 KB requests has thousands of ranges)
             whole = gates if (at, stop) == (pos, end) else None
             encoded += [at - pos + k for k in encoded_spots(data, at, stop, whole)]
