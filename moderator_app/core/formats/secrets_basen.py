@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 
 from moderator_app.core.formats import native, secrets_radix
 from moderator_app.core.formats.secrets_bytes import HEX_DIGITS, _printable
+from moderator_app.core.formats.secrets_inflate import told
 from moderator_app.core.formats.secrets_text import is_text
 from moderator_app.core.formats.secrets_unwrap import stream_views
 
@@ -188,12 +189,17 @@ def _uu_bodies(raw: bytes) -> Iterator[tuple[int, bytes]]:
 
 def _a85(raw: bytes) -> Iterator[tuple[int, bytes]]:
     """(column, bytes) of each Adobe Ascii85 span `<~...~>`."""
+    return ((column, got) for column, _, got in _a85_spans(raw))
+
+
+def _a85_spans(raw: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """(column, end, bytes) of each Adobe Ascii85 span `<~...~>`."""
     for m in _A85.finditer(raw):
         if m.end() - m.start() > _A85_MAX:
             continue  # (`a85decode` is a Python loop; a key's span is short)
         body = _unjson(m.group(1)).translate(None, b"\r\n\t ")
         try:
-            yield m.start() + 1, base64.a85decode(body)
+            yield m.start() + 1, m.end(), base64.a85decode(body)
         except ValueError:
             continue
 
@@ -213,8 +219,17 @@ def explained(raw: bytes, is_text: Callable[[bytes], bool]) -> bytes:
     one), for the reader's view (`secrets_read.reader_hit`): such a run is an encoding, its
     text read by `basen_views`, no key written as it is; its rows read as high-entropy
     runs were ~60 % of a line's cost (e_base32, QA s39 T7). A key's characters decode to
-    bytes that are no text: its run is kept."""
-    return blanked(raw, [(start, end) for start, end, got in _b32_runs(raw) if is_text(got)])
+    bytes that are no text: its run is kept. An Adobe Ascii85 span `<~...~>` of text or of a
+    compressed stream is blanked too (review s46 R4): its stream was read whole by the views
+    before the reader is asked (`secrets_public.scan_public`: a key there is named, a stream
+    too large refuses the line), but 57 of Ascii85's 85 characters are letters and digits, so
+    its own characters held a "high-entropy run" by chance every ~3 KB (11 of 21 honest spans
+    of gzip refused), as base64's payloads would without their exemption."""
+    runs = [(start, end) for start, end, got in _b32_runs(raw) if is_text(got)]
+    if b"<~" in raw:
+        runs += [(column - 1, end) for column, end, got in _a85_spans(raw)
+                 if told(got) or is_text(got)]
+    return blanked(raw, runs)
 
 
 def blanked(raw: bytes, runs: list[tuple[int, int]]) -> bytes:
