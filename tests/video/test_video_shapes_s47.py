@@ -13,7 +13,7 @@ decoder shows them (the picture order count, `core/video/poc.py`), the stamped k
 times, the others take FFmpeg's, and such an IDR is sought from the packet before it.
 
 Each file is a few seconds made by the real ffmpeg in tmp_path; the truth is ffmpeg's own
-decode (`video_corpus.pictures_at_moments`). Cost: ~3 s of CPU a case, 7 cases, serial.
+decode (`video_corpus.pictures_at_moments`). Cost: ~3-5 s of CPU a case, 9 cases, serial.
 """
 
 from __future__ import annotations
@@ -83,15 +83,21 @@ def test_a_stream_stamped_from_10_s_exports_the_frame_at_the_time_asked(tmp_path
         assert vc.read_code(cv2.imread(str(out), cv2.IMREAD_COLOR)) == want
 
 
-def test_an_idr_with_no_byte_position_is_sought_from_the_packet_before_it(tmp_path: Path):
+OPEN_GOP = [*_X264[:6], "-bf", "3", *_X264[8:], "-x264-params", "open-gop=1", "-f", "vob"]
+
+
+@pytest.mark.parametrize("shape", ["h264_ps_from_10s", "h264_ps_open_gop"])
+def test_a_keyframe_is_sought_where_it_is(tmp_path: Path, shape: str):
     """Frames 30, 60 and 120 of the stream stamped from 10 s are IDRs that start inside an
     earlier frame's pack: no byte position of their own. Sought from the packet before
     (`partly`), a read of a frame after one decodes from there: no fallback to an earlier
     keyframe or to the file's start (sought by their time instead, 3 of these 4 reads fell
-    back)."""
-    args, frames = PS["h264_ps_from_10s"]
+    back). An open GOP's keyframes (x264 open-gop, 3 B-frames) are places to start too: the
+    index had 1 keyframe of 5 (its first IDR), and every read decoded from the start."""
+    args, frames = PS["h264_ps_from_10s"] if shape == "h264_ps_from_10s" else (OPEN_GOP, 150)
     path = str(vc.encode(tmp_path / "run.mpg", args, frames, "30"))
     index = build_index(open_container(path), 10**6)
+    assert index.keyframe_pts.shape[0] == 5
     dec = ExactDecoder(open_container(path), index, reopen=lambda: open_container(path))
     for n in (125, 35, 95, 64):
         assert vc.read_code(dec.read(n).to_ndarray(format="rgb24")) == n
@@ -123,7 +129,8 @@ def test_two_partly_stamped_recordings_joined_play_one_after_the_other(tmp_path:
 def test_the_order_reader_never_raises_on_hostile_bytes():
     """`poc.pictures` reads untrusted bytes: a stream it does not follow orders nothing
     (None), it never raises. 300 packets of random bytes and of start codes with random
-    headers, H.264 and HEVC; and a plain H.264 SPS cut short."""
+    headers, H.264 and HEVC; a plain H.264 SPS cut short; a packet of 200,000 SEIs and no
+    slice (read to its 64th NAL unit, not each)."""
     rng = random.Random(47)
     for codec in ("h264", "hevc"):
         for _ in range(300):
@@ -132,4 +139,5 @@ def test_the_order_reader_never_raises_on_hostile_bytes():
             got = pictures(codec, [packet, packet[: len(packet) // 2]])
             assert got is None or len(got) == 2
     assert pictures("h264", [b"\x00\x00\x01\x67\x64\x00"]) is None
+    assert pictures("hevc", [b"\x00\x00\x01\x4e\x01" * 200_000]) is None  # SEIs, no slice
     assert pictures("vp9", [b"\x00\x00\x01\x65"]) is None

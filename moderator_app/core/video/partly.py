@@ -16,8 +16,12 @@ decoder outputs them. A frame without a stamp takes the decode time of the packe
 reordering delay later, when that packet has one (FFmpeg's `best_effort_timestamp` does: an
 encoder's decode times are its presentation times, sorted, `delay` packets late), else one
 frame after the frame before it, as ffmpeg writes a frame with no time. The frames are then
-known by their place in the decoder's output after an IDR (`FrameIndex.ordinal`), as an
-elementary stream's are. Where the stamped frames' times do not rise in that order (a POC
+known by their place in the decoder's output after a keyframe (`FrameIndex.ordinal`), as an
+elementary stream's are. A keyframe is a place to start decoding when every packet before it
+is shown before it: an IDR, and an open GOP's too (x265's CRA, its default; x264's open-gop
+I-frame), whose leading pictures a decode from it drops, now that its place in the order
+shown is known (a PS of x265's default had one, its first IDR: every read decoded from the
+start). Where the stamped frames' times do not rise in that order (a POC
 reset this reader does not follow, a damaged stream), nothing is renumbered: the stream is read
 by its stamps, as before session 46.
 
@@ -42,7 +46,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .elementary import closed_keyframe
 from .poc import pictures
 
 # the deepest reordering looked for between decode and presentation times (H.264's limit)
@@ -55,8 +58,8 @@ _DELAY_FRAMES = 4096
 @dataclass(frozen=True)
 class Reading:
     """A partly stamped stream's frames in presentation order: their times (`pts`, raw
-    ticks), their packets' byte positions as `FrameIndex.pos` keeps them (a keyframe's
-    place is its packet's, or the packet's before it: above), and the keyframes' times."""
+    ticks), their packets' byte positions (a keyframe with none: the packet's before it,
+    above), and the keyframes' times."""
 
     pts: array
     pos: array
@@ -81,7 +84,7 @@ class PartlyStamped:
         self.dts = array("q")
         self.shifts = array("q")  # each packet's shift on the index's timeline
         self.segments = array("q")  # and the recording it is of
-        self.closed: list[int] = []  # packet numbers of the IDRs
+        self.keys: list[int] = []  # packet numbers of the keyframes the demuxer flags
 
     def add(self, pk, shift: int = 0, segment: int = 0) -> None:
         """One packet of the stream, in the demuxer's order, the shift its times take on the
@@ -90,8 +93,8 @@ class PartlyStamped:
             return
         if pk.pts is None:
             self.unstamped += 1
-        if pk.is_keyframe and closed_keyframe(self.codec, bytes(pk)):
-            self.closed.append(len(self.pos))
+        if pk.is_keyframe:
+            self.keys.append(len(self.pos))
         self.pts.append(_NONE if pk.pts is None else pk.pts + shift)
         self.dts.append(_NONE if pk.dts is None else pk.dts + shift)
         self.shifts.append(shift)
@@ -103,7 +106,7 @@ class PartlyStamped:
         them and their order can be read (`poc`); None: read the stream by its stamps (so
         too when `deadline_check()`, asked every 1024 packets, says the probe's time is up).
         `joined`: the recordings `Timeline` found joined after the first (`_joined`)."""
-        if not self.on or not self.unstamped or not self.closed or tick <= 0:
+        if not self.on or not self.unstamped or not self.keys or tick <= 0:
             return None
         places = self._pictures(deadline_check)
         if places is None or len(places[0]) != len(self.pos):
@@ -120,14 +123,21 @@ class PartlyStamped:
         if len(moved) != joined:
             return None
         all_pos = np.frombuffer(self.pos, np.int64)
-        pos = all_pos[shown].copy()  # a clean keyframe's place is its own (docstring)
+        pos = all_pos[order].copy()  # each frame's own packet
         # the last packet at or before each that has a byte position (-1: none)
         placed = np.maximum.accumulate(np.where(all_pos >= 0, np.arange(all_pos.shape[0]), -1))
+        rank = np.empty(shown.shape[0], np.int64)  # where each packet is shown (decode order)
+        rank[np.searchsorted(shown, order)] = np.arange(shown.shape[0])
+        # a keyframe is a place to start decoding when every packet before it is shown before
+        # it: a decode from it then shows it first and every later frame in order (leading
+        # pictures of an open GOP, x265's CRA, x264's open-gop I: the decoder drops them)
+        shown_before = np.concatenate(([-1], np.maximum.accumulate(rank)[:-1]))
         keyframes = []
-        for k in self.closed:
-            j = int(np.searchsorted(shown, k))
-            if j >= shown.shape[0] or shown[j] != k or order[j] != k:
-                continue  # not shown, or a leading picture is shown before it
+        for k in self.keys:
+            i = int(np.searchsorted(shown, k))
+            if i >= shown.shape[0] or shown[i] != k or shown_before[i] >= rank[i]:
+                continue
+            j = int(rank[i])
             if pos[j] < 0 and placed[k] >= 0:  # it starts in another frame's pack (above)
                 pos[j] = all_pos[placed[k]]
             keyframes.append(int(times[j]))

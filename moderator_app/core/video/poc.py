@@ -27,6 +27,8 @@ from array import array
 _START = re.compile(rb"\x00\x00\x01")
 # the head of a NAL unit read: a slice header and a parameter set fit in it
 _HEAD = 2048
+# the NAL units of a packet read before its first slice (x264's IDR: SPS, PPS, SEI, slice)
+_NALS = 64
 # H.264 profiles whose SPS carries chroma format, bit depths and scaling lists
 _H264_HIGH = {100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135}
 
@@ -67,14 +69,19 @@ class _Bits:
 
 def _nals(data):
     """The first `_HEAD` bytes of each Annex B NAL unit of a packet, in order (lazily: a
-    reader stops at the first picture slice)."""
+    reader stops at the first picture slice), at most `_NALS` of them: a picture's first
+    slice comes after a few parameter sets and SEIs, and a hostile packet of a million start
+    codes and no slice would be read a million times."""
     starts = _START.finditer(data)
     at = next(starts, None)
-    while at is not None:
+    for _ in range(_NALS):
+        if at is None:
+            return
         nxt = next(starts, None)
         end = len(data) if nxt is None else nxt.start()
         yield bytes(data[at.end():min(at.end() + _HEAD, end)])
         at = nxt
+    raise _Unreadable
 
 
 # a packet's place in the order shown: (sequence, POC); None: it shows no picture
