@@ -85,12 +85,7 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     `look`: the recording read again at full resolution over a few held pictures
     (`finer_beat.video_look`), or None: a warned hold is then read at the sample points
     alone."""
-    first = _analyze(run_s, sig, th, offset_s, input_kinds)
-    res = splices.dated_jumps(cadence.bounded(cadence.captured(
-        _first_stretch(first, sig), sig), sig), sig)
-    res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
-    # a fast capture's offset its evidence cannot promise to a frame (calibrate.py)
-    res = calibrate.calibrated(res, run_s, sig, th)
+    first, res = _read(run_s, sig, th, offset_s, input_kinds)
     if offset_s is None and coloured.offered(first) and res.suggested_offset_s is not None:
         return coloured.as_given(res, analyze(run_s, sig, th, res.suggested_offset_s,
                                               run_duration_s, input_kinds, look))  # R5
@@ -119,7 +114,8 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     if not any(f.rule == pace.RULE for f in held):
         held += drops.drop_drift(res, run_s, sig, th)
     if not any(f.rule == pace.RULE for f in held):
-        held += pace.pace_drift(res, run_s, sig, th, input_kinds)
+        held += pace.pace_drift(res, run_s, sig, th, input_kinds, None if offset_s is None else
+                                lambda: _read(run_s, sig, th, None, input_kinds)[1])
     held += clock.clock_jumps(res, run_s, sig, th)
     waits = game_waits(res, run_s, sig, th, input_kinds, run_duration_s, lagged)
     if waits:
@@ -134,6 +130,18 @@ def analyze(run_s, sig: FrameSignals, th, offset_s: float | None = None,
     # a jump of inserted footage onto the held picture of its length ahead of it; a run of
     # NOOPs unanswered is no miss (hidden.py)
     return without_noop_misses(held_insert.at_held(replace(res, findings=found), sig))
+
+
+def _read(run_s, sig: FrameSignals, th, offset_s: float | None, input_kinds
+          ) -> tuple[SyncAnalysis, SyncAnalysis]:
+    """(the first reading, it with its stretch, cadence, dated jumps, a rival head and the
+    capture's calibration): `analyze`'s offset before its findings are read."""
+    first = _analyze(run_s, sig, th, offset_s, input_kinds)
+    res = splices.dated_jumps(cadence.bounded(cadence.captured(
+        _first_stretch(first, sig), sig), sig), sig)
+    res = rival.head_rival(res, th)  # a head at another offset: no sure start (rival.py)
+    # a fast capture's offset its evidence cannot promise to a frame (calibrate.py)
+    return first, calibrate.calibrated(res, run_s, sig, th)
 
 
 def _first_stretch(res: SyncAnalysis, sig: FrameSignals) -> SyncAnalysis:

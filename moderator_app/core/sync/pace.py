@@ -46,6 +46,7 @@ only where its strongest line falls 1-6 % off a 60/k Hz line with no honest read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -421,18 +422,27 @@ def _harmonic(power: np.ndarray, freq: np.ndarray, i: int, near: int,
     return False
 
 
-def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None
-               ) -> list[SyncFinding]:
+def pace_drift(a: SyncAnalysis, run_s, sig: FrameSignals, th, input_kinds=None,
+               auto: Callable[[], SyncAnalysis] | None = None) -> list[SyncFinding]:
     """A `sync.drift` read from the game's animation clock, when the analysis `a` reports no
     drift already (the fit's and the repeats' are measured against the log itself); else
     from a fast cycle's beat against the frame rate, its sign told by the log (`beat.py`),
     else from the game's seconds timer (`timer.py`); none where the log's presses, answered
     at the offset used far along the run, contradict it (`drift_log.py`, QA s46 T2;
-    `input_kinds`: the log's button of each action, or None)."""
+    `input_kinds`: the log's button of each action, or None), or, with an offset given, at
+    the offset the analysis suggests with none (`auto`, read only when a drift is: a
+    moderator at a wrong offset gets no drift the offset left blank would not, QA s46 T2,
+    review s47 R2)."""
     found = _read(a, run_s, sig, th)
     pct = found[0].percent if found else None
-    if pct is not None and drift_log.contradicted(a, run_s, sig, th, 1.0 + pct / 100.0,
-                                                  input_kinds) is not None:
+    if pct is None:
+        return found
+    speed = 1.0 + pct / 100.0
+    if drift_log.contradicted(a, run_s, sig, th, speed, input_kinds) is not None:
+        return []
+    b = auto() if auto is not None else None
+    if b is not None and b.offset_used_s != a.offset_used_s and \
+            drift_log.contradicted(b, run_s, sig, th, speed, input_kinds) is not None:
         return []
     return found
 
