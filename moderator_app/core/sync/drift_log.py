@@ -25,6 +25,9 @@ offset (chance 0.9, 3.7 spreads), 1 along the line (chance 1.2, -0.2).
 
 A sped-up video leaves no such answers at the offset of its start: its far presses show
 along the line. A run whose offset no reading gives (`offset_used_s` None) is not tested.
+With an offset given, `pace.pace_drift` also tests at the one the analysis suggests with
+none given (review s47 R2: the freeze kept its drift at 0, 0.8 and 1.65 s, where the offset
+given answers no press): a drift dropped with the offset left blank is dropped at any.
 """
 
 from __future__ import annotations
