@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import binascii
 import math
+import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -154,7 +155,7 @@ def in_binary_base64(raw: bytes, start: int, end: int, cache: list[object],
     before, after = start - lo, hi - min(end, start + _KEY_SPAN)
     joined = None
     if (before < _IN_RUN or after < _IN_RUN) and (
-            raw[lo - 2:lo] == b"\\n" or _break_after(raw, hi)):
+            _break_before(raw, lo) or _break_after(raw, hi)):
         joined = _joined(raw, mapped, lo, hi, start, end)
         if joined is not None:
             before = joined[1]
@@ -192,24 +193,59 @@ def _window_binary(raw: bytes, lo: int, hi: int, start: int, end: int,
 
 
 def map_run(raw: bytes) -> bytes:
-    """`raw` mapped by `B64_MAP`, a JSON-escaped slash (`\\/`, or `\\\\/` in a JSON string
-    holding JSON: PHP's `json_encode` of base64) mapped as run characters: QA s45 T6, h45_16's
-    `\\/`-escaped base64 of binary data was cut at each escape into runs too short to be read
-    as data, and 8 chance `AIza` / `AKIA` runs in it refused an honest log (session 46,
-    redact). The same length as `raw`: a place in one is the place in the other."""
-    if b"\\/" not in raw:
+    """`raw` mapped by `B64_MAP`, an escaped `/` or `+` (below) mapped as run characters:
+    QA s45 T6, h45_16's `\\/`-escaped base64 of binary data was cut at each escape into runs
+    too short to be read as data, and 8 chance `AIza` / `AKIA` runs in it refused an honest
+    log (session 46, redact); QA s46 T7, h46_16's `\\u002F`, JSON-in-JSON `\\\\\\/` and a
+    URL query's `%2F` / `%2B` the same (session 47, redact). The same length as `raw`: a
+    place in one is the place in the other."""
+    if not _escapes_in(raw):
         return raw.translate(B64_MAP)
-    return raw.replace(b"\\\\/", b"aa/").replace(b"\\/", b"a/").translate(B64_MAP)
+    for spelled in _SPELLINGS:  # (C-speed replacements, the same length: no callback)
+        if spelled in raw:
+            raw = raw.replace(spelled, (b"a" if spelled[:1] == b"%" else b"/") + spelled[1:])
+    while b"\\/" in raw:  # (a backslash before a `/` is the escape's: any depth)
+        raw = raw.replace(b"\\/", b"//")
+    return raw.translate(B64_MAP)
+
+
+# How a JSON writer or a URL spells base64's `/` and `+` (an "escape" below): `\/` (PHP),
+# escaped again in JSON inside JSON at any depth (`\\\/`, `\\/` where the outer writer leaves
+# `/` alone; `\\\\\\\/` three writers deep), `\u002F` / `\u002B` (.NET; its backslash escaped
+# again too), `%2F` / `%2B` (a URL's query). `_ESCAPE_LEADS`: what a line holding one holds.
+_ESCAPE_LEADS = (b"\\/", b"\\u002", b"%2")
+_SPELLINGS = (b"\\u002F", b"\\u002f", b"\\u002B", b"\\u002b", b"%2F", b"%2f", b"%2B", b"%2b")
+_SPELLED_SLASH = re.compile(rb"\\+u002[fF]|%2[fF]")
+_SPELLED_PLUS = re.compile(rb"\\+u002[bB]|%2[bB]")
+
+
+def _escapes_in(raw: bytes, lo: int = 0, hi: int | None = None) -> bool:
+    """Whether `raw[lo:hi]` may hold an escaped `/` or `+` (above)."""
+    return any(raw.find(lead, lo, hi) >= 0 for lead in _ESCAPE_LEADS)
+
+
+def bare(run: bytes) -> bytes:
+    """`run` with each escaped `/` or `+` (above) written as the character it spells,
+    and no backslash left (C-speed replacements: a callback an escape cost ~0.3 us each, a
+    window of PHP's base64 ~130 of them)."""
+    if b"\\u002" in run or b"%2" in run:
+        run = _SPELLED_PLUS.sub(b"+", _SPELLED_SLASH.sub(b"/", run))
+    return run.replace(b"\\", b"")
 
 
 def _binary(run: bytes) -> bool:
     """Whether base64 (or base64url) characters, 4-aligned, decode to no text. A run holding
-    escaped slashes (`map_run`) is read without their backslashes, at each of its 4
-    alignments (an escape shifts them): binary data when none decodes to text (base64 of text
-    read out of step is noise, in step text)."""
-    if b"\\" in run:
-        bare = run.replace(b"\\", b"")
-        return all(_binary(bare[k:k + (len(bare) - k) // 4 * 4]) for k in range(4))
+    escaped slashes or pluses (`map_run`) is read with each written as its character
+    (`bare`), at each of its 4 alignments (an escape shifts them): binary data when none
+    decodes to text (base64 of text read out of step is noise, in step text)."""
+    if b"\\" in run or b"%" in run:
+        plain = bare(run).replace(b"%", b"")  # (an escape cut by a window)
+        return all(_decodes_binary(plain[k:k + (len(plain) - k) // 4 * 4]) for k in range(4))
+    return _decodes_binary(run)
+
+
+def _decodes_binary(run: bytes) -> bool:
+    """Whether base64 characters with no escape, 4-aligned, decode to no text."""
     try:
         return not is_text(binascii.a2b_base64(run.translate(TO_STD)))
     except (binascii.Error, ValueError):
@@ -217,35 +253,40 @@ def _binary(run: bytes) -> bool:
 
 
 # Escaped line breaks a wrapping's lines end with inside a JSON string: `\\r\\n`, `\\n`,
-# or doubled in a JSON string holding JSON (QA s45 T5, h45_06: PHP's `json_encode` of
-# `chunk_split`), longest first
-_BREAKS_OF = (b"\\\\r\\\\n", b"\\r\\n", b"\\\\n", b"\\n")
+# doubled in a JSON string holding JSON (QA s45 T5, h45_06: PHP's `json_encode` of
+# `chunk_split`), or escaped again, deeper (QA s46 T4, h46_07; session 47, redact: up to 8
+# backslashes before each letter, four writers deep); and a line break itself, in a view
+# with the line's escapes decoded (`\\u002F`'s view decodes `\\r\\n` too: QA s46 T7)
+_BREAK_AT = re.compile(rb"(?:\\{1,8}r)?\\{1,8}n")
 
 
 def _break_before(raw: bytes, k: int) -> int:
-    """The length of the escaped line break ending at `k` (`_BREAKS_OF`), or 0 (two slices
-    at most where there is none or one of a JSON string: asked once a line of a blob)."""
+    """The length of the escaped line break ending at `k` (`_BREAK_AT`), or 0 (one slice
+    where there is none: asked once a line of a blob)."""
     if raw[k - 2:k] != b"\\n":
-        return 0
-    if raw[k - 3:k - 2] != b"\\":
-        return 4 if raw[k - 4:k - 2] == b"\\r" else 2
-    return 6 if raw[k - 6:k - 3] == b"\\\\r" else 3
+        return (2 if raw[k - 2:k - 1] == b"\r" else 1) if raw[k - 1:k] == b"\n" else 0
+    j = k - 2
+    while j > max(0, k - 9) and raw[j - 1] == 92:
+        j -= 1
+    if raw[j - 1:j] == b"r" and j >= 2 and raw[j - 2] == 92:
+        i = j - 2
+        while i > max(0, j - 9) and raw[i - 1] == 92:
+            i -= 1
+        return k - i
+    return k - j
 
 
 def _break_after(raw: bytes, k: int) -> int:
-    """The length of the escaped line break starting at `k` (`_BREAKS_OF`), or 0."""
+    """The length of the escaped line break starting at `k` (`_BREAK_AT`), or 0."""
     two = raw[k:k + 2]
     if two == b"\\n":
         return 2
     if two == b"\\r":
         return 4 if raw[k + 2:k + 4] == b"\\n" else 0
-    if two == b"\\\\":
-        c = raw[k + 2:k + 3]
-        if c == b"n":
-            return 3
-        if c == b"r" and raw[k + 3:k + 6] == b"\\\\n":
-            return 6
-    return 0
+    if two[:1] != b"\\":
+        return 1 if two[:1] == b"\n" else 2 if two == b"\r\n" else 0
+    m = _BREAK_AT.match(raw, k)  # (escaped again: `\\\\n`, `\\\\r\\\\n`, deeper)
+    return 0 if m is None else m.end() - k
 
 
 def _joined(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int
@@ -293,16 +334,68 @@ def _one_width(pieces: list[tuple[int, int]], own: tuple[int, int] | None = None
     `multiples`, of multiples of the narrowest), a multiple of 4 and `_WRAP_MIN` or more, the
     last no wider. A width is counted in base64 characters: the backslashes of escaped
     slashes in `raw` (`map_run`) are no column of the wrapping."""
-    if raw and raw.find(b"\\/", pieces[0][0], pieces[-1][1]) >= 0:
-        widths = {b - a - raw.count(b"\\", a, b) for a, b in pieces[:-1] if (a, b) != own}
-        a, b = pieces[-1]
-        last = b - a - raw.count(b"\\", a, b) if pieces[-1] != own else 0
+    if raw and _escapes_in(raw, pieces[0][0], pieces[-1][1]):
+        widths = {_width(raw, a, b) for a, b in pieces[:-1] if (a, b) != own}
+        last = _width(raw, *pieces[-1]) if pieces[-1] != own else 0
     else:  # (no escaped slash: the pieces' lengths, as before)
         widths = {b - a for a, b in pieces[:-1] if (a, b) != own}
         last = pieces[-1][1] - pieces[-1][0] if pieces[-1] != own else 0
     width = min(widths, default=0)
     return (len(widths) == 1 or multiples and not any(w % width for w in widths)) \
         and width >= _WRAP_MIN and not width % 4 and last <= width
+
+
+# The reader's high-entropy rule (`secrets_read.reader_hit`) reads no base64 payload (a run
+# past 128 characters), but a payload cut by escapes is pieces under 128: base64 of binary
+# data printed with `\\/` or `\\u002F` for each `/`, `%2F` / `%2B` in a URL's query, or wrapped
+# at 64 / 76 columns over escaped breaks in a JSON string, its blob under 4 KiB (a longer one
+# is a payload to `secrets_spots`' gate already): QA s46 T7, h46_16's honest chance runs and
+# every short escaped-wrapped blob were "high-entropy runs" and refused (session 47, redact).
+# A piece is read as the payload's when the run it lies in, its escaped `/` and `+` read and
+# its wrapping's lines joined (`_pieces`, lines of one width, `_one_width`), spells more than
+# `_PAYLOAD_LEAST` base64 characters that decode to binary data (`_binary`): what a payload
+# holds is read by the families and the glued rules, as a plain payload's is.
+_PAYLOAD_LEAST = 129
+
+
+def in_escaped_payload(text: str, start: int, end: int, cache: list[object]) -> bool:
+    """Whether `text[start:end]` (an ASCII text's run the reader's rule would name) is a
+    piece of base64 of binary data cut by escapes (above). `cache`: the text's bytes and map,
+    and its last payload's ends and verdict (the pieces of one payload are asked in turn: it
+    is read once)."""
+    if not cache:
+        cache += [text.encode("ascii"), None]
+        cache[1] = map_run(cache[0])  # type: ignore[arg-type]
+    raw, mapped = cache[0], cache[1]
+    assert isinstance(raw, bytes) and isinstance(mapped, bytes)
+    last = cache[2] if len(cache) > 2 else None
+    if isinstance(last, tuple) and last[0] <= start and end <= last[1]:
+        return bool(last[2])
+    lo = mapped.rfind(b" ", 0, start) + 1
+    if lo and raw[lo - 1] == 92 and raw[lo] in b"nr":
+        lo += 1  # (an escaped line break's letter)
+    hi = mapped.find(b" ", end)
+    hi = len(raw) if hi < 0 else hi
+    pieces = _pieces(raw, mapped, lo, hi, lo, hi, _IN_WINDOW)
+    if len(pieces) > 1 and not _one_width(pieces, raw=raw):
+        pieces = [(lo, hi)]
+    if len(pieces) == 1 and not _escapes_in(raw, lo, hi):
+        verdict = False  # (no escape cuts it: the reader's own bounds hold)
+    else:
+        plain = bare(b"".join(raw[a:b] for a, b in pieces))
+        window = plain[:2 * _IN_WINDOW]  # (its 4 alignments: a run may start in a group)
+        verdict = len(plain) >= _PAYLOAD_LEAST and all(
+            _decodes_binary(window[k:k + (len(window) - k) // 4 * 4]) for k in range(4))
+    cache[2:] = [(pieces[0][0], pieces[-1][1], verdict)]
+    return verdict
+
+
+def _width(raw: bytes, a: int, b: int) -> int:
+    """The base64 characters `raw[a:b]` spells (its escapes read, as `bare` reads them: each
+    `\\`-escaped `/` one character, its backslashes none; `\\u002F` one, `%2F` one), by
+    counts at C speed (`bare` a piece cost ~5 us: a wrapping's 64 pieces a match)."""
+    return b - a - raw.count(b"\\", a, b) - 4 * raw.count(b"\\u002", a, b) \
+        - 2 * raw.count(b"%2", a, b)
 
 
 def _pieces(raw: bytes, mapped: bytes, lo: int, hi: int, start: int, end: int, reach: int,
@@ -361,9 +454,9 @@ def _dense(side: bytes) -> bool:
     """Whether base64 characters decode to dense data: a picture's or a compressed stream's
     bytes, `_DENSE` bits a byte or more (random bytes hold ~7.1 over 192 bytes, a PNG's or
     GIF's 300-3,000 ~7.5-7.9), not a few bytes repeated (`ab/+` * 30 or "Q" * 900: 1.6)."""
-    bare = side.replace(b"\\", b"")  # (escaped slashes: `map_run`)
+    plain = bare(side)  # (escaped slashes: `map_run`)
     try:
-        data = binascii.a2b_base64(bare[:len(bare) // 4 * 4].translate(TO_STD))
+        data = binascii.a2b_base64(plain[:len(plain) // 4 * 4].translate(TO_STD))
     except (binascii.Error, ValueError):
         return False
     if not data:

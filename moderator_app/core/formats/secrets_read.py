@@ -44,7 +44,7 @@ from collections.abc import Iterator
 import orjson
 
 from moderator_app.core.formats.secrets import _PATTERNS, SecretHit, _redact, _stem, markers_of
-from moderator_app.core.formats.secrets_chance import B64_MAP
+from moderator_app.core.formats.secrets_chance import B64_MAP, in_escaped_payload
 from moderator_app.core.formats.secrets_decode import b64_text
 from moderator_app.core.formats.secrets_entropy import _MAX, _mixed, high_entropy
 from moderator_app.core.formats.secrets_entropy import _words as _words  # (secrets_split)
@@ -482,9 +482,13 @@ def reader_hit(raw: bytes) -> SecretHit | None:
                 return _hit(found[0], found[1], JOINED_READ)
     tested = 0
     for name, text in values:
+        escaped: list[object] | None = [] if ("\\" in text or "%" in text) \
+            and text.isascii() else None  # (`in_escaped_payload`'s cache: escapes in ASCII)
         for at, whole in run_spans(text):
             if len(whole) <= _MAX and any(high_entropy(run) for run in whole.split("/")) \
-                    and not _honest(whole, name, _word_before(text, at)):
+                    and not _honest(whole, name, _word_before(text, at)) \
+                    and not (escaped is not None and in_escaped_payload(
+                        text, at, at + len(whole), escaped)):
                 return _hit(ENTROPY, whole, FORMAT_READ if cleaned else "")
             tested += 1
             if tested >= _STRINGS:
