@@ -28,23 +28,26 @@ def _entropy(text: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
-def _mixed(text: str) -> bool:
-    """Upper and lower case and 2+ digits (`secrets._random`'s rule, on text)."""
+def _mixed(text: str, least: int = 2) -> bool:
+    """Upper and lower case and 2+ digits (`secrets._random`'s rule, on text; `least`
+    digits)."""
     digits = sum(c.isdigit() for c in text)
-    return digits >= 2 and any(c.isupper() for c in text) and any(c.islower() for c in text)
+    return digits >= least and any(c.isupper() for c in text) and any(c.islower() for c in text)
 
 
-def high_entropy(run: str) -> bool:
+def high_entropy(run: str, digits: int = 2, slack: float = 0.0) -> bool:
     """Whether `run` (a key's alphabet) reads as random: 20-128 characters, mixed (above), and
     its entropy per character at least the null model's floor for its length; the letters and
     digits alone are measured (`sk_live_`'s underscores and a base64 key's `+` / `/` are its
-    frame)."""
+    frame). `digits`: the least count of digits (a glued family's key after its prefix asks
+    none: `secrets_glued._random_part`); `slack`: bits under the floor still read as random
+    (a key after a prefix no word spells: the floor alone misses 1 key in 100)."""
     if not _MIN <= len(run) <= _MAX:
         return False
     core = "".join(c for c in run if c.isalnum())
-    if len(core) < _MIN or not _mixed(core):
+    if len(core) < _MIN or not _mixed(core, digits):
         return False
-    return _entropy(core) >= _FLOOR[min(len(core), 64) - _MIN] and not _words(run)
+    return _entropy(core) >= _FLOOR[min(len(core), 64) - _MIN] - slack and not _words(run)
 
 
 # A run's letter parts: split at case changes (`requestAnimationFrame60Hz`: request, Animation,

@@ -51,8 +51,9 @@ GLUED = {
 # 44, lead). Standard base64 spells neither `-` nor `_`; base64url wrapped at a width may spell
 # a key shape cut by a break by chance (about once in 262,144 characters): starred, as above.
 # (doubled in a JSON string holding JSON: PHP's `json_encode` of `chunk_split`, `\\\\r\\\\n`;
-# QA s45 T5, h45_06: an `sk-` key across one was published whole; session 46, redact)
-_BREAKS = rb"(?:\\{1,2}r)?\\{1,2}n"
+# QA s45 T5, h45_06: an `sk-` key across one was published whole; session 46, redact; and
+# deeper, `secrets_chance._BREAK_AT`'s 8 backslashes: session 47, redact)
+_BREAKS = rb"(?:\\{1,8}r)?\\{1,8}n"
 _ACROSS = {
     b"sk-": re.compile(rb"sk-(?:ant-|proj-|live-|test-)?(?:[A-Za-z0-9_\-]|" + _BREAKS
                        + rb"){20,160}"),
@@ -239,6 +240,11 @@ _FAMILY_GLUED = (
 FAMILY_MARKERS = tuple(marker for marker, *_ in _FAMILY_GLUED)
 
 
+def glued_sources() -> tuple[tuple[bytes, str, bytes], ...]:
+    """(prefix, label, pattern) of each family `glued_families` reads (`secrets_across`)."""
+    return tuple((marker, label, source) for marker, label, source, *_ in _FAMILY_GLUED)
+
+
 def glued_families(raw: bytes, present: tuple[bytes, ...], mapped: list[object]
                    ) -> tuple[str, int, int] | None:
     """The first key of `_FAMILY_GLUED` glued in `raw` (above), as (label, start, end), or
@@ -257,7 +263,8 @@ def glued_families(raw: bytes, present: tuple[bytes, ...], mapped: list[object]
                 continue
             before = i > 0 and raw[i - 1] in glue
             after = ahead and m.end() < len(raw) and raw[m.end()] in glue
-            if (before or after) and _random_part(m.group()[len(marker):], least) \
+            if (before or after) and _random_part(m.group()[len(marker):], least,
+                                                  _lean(marker, rule)) \
                     and (rule == _ANY and before or _padded_around(raw, m, before, after)) \
                     and not in_binary_base64(raw, i, m.end(), mapped, label):
                 return label, i, m.end()
@@ -297,25 +304,49 @@ def _padded_around(raw: bytes, m: re.Match[bytes], before: bool, after: bool) ->
 _HEX_RUN = re.compile(rb"[0-9a-f]+")
 
 
-def _random_part(body: bytes, least: int) -> bool:
+def _lean(marker: bytes, rule: int) -> int:
+    """How lean a glued family key's random part may read (`_random_part`): 0 as any run; 1
+    (a family named after any letter or digit, `_ANY`) fewer digits; 2 (such a prefix holding
+    `_` or `-`, spelled by no word and no standard base64) also `_SLACK` bits under the
+    null model's floor."""
+    if rule != _ANY:
+        return 0
+    return 2 if b"_" in marker or b"-" in marker else 1
+
+
+# (review s46 R2's escaped-wrap cells, rebuilt: 3 `r8_` keys of 60 read 4.28-4.34 bits a
+# character for the floor's 4.36 at 37 characters, the 1 key in 100 the floor misses)
+_SLACK = 0.25
+
+
+def _random_part(body: bytes, least: int, lean: int = 0) -> bool:
     """Whether a glued family key's part after its prefix, or a head of it down to `least`
     characters, reads as a key's random part: lower-case hex with 2+ digits and 2+ letters
     (`least` 0: an md5, not "0000..." or a pad of `a`s); 20+ characters by the high-entropy
-    rule; 12-19 (Alibaba's, AWS's 16 capitals and digits) by `_varied`."""
+    rule; 12-19 (Alibaba's, AWS's 16 capitals and digits) by `_varied`. `lean` (`_lean`): a
+    family named after any letter or digit (`_ANY`), whose prefix no word spells, may hold
+    fewer digits: 20+ characters none, 16-19 of both cases one (review s46 R2's last blob cells:
+    `r8_` + 37 and `LTAI` + 20 with one digit, drawn so about 1 time in 100, were published
+    whole; session 47, redact)."""
     text = body[:_TAIL].decode("ascii")
     if least == _HEX_BODY:
         digits = sum(c.isdigit() for c in text)
         return digits >= 2 and len(text) - digits >= 2 and len(set(text)) >= 8
-    return any(high_entropy(text[:n]) if n >= 20 else _varied(text[:n])
+    return any(high_entropy(text[:n], 0 if lean else 2, _SLACK if lean == 2 else 0.0)
+               if n >= 20
+               else _varied(text[:n], 1 if lean and n >= 16 else 2)
                for n in range(len(text), least - 1, -1))
 
 
-def _varied(head: str) -> bool:
-    """A short random part (12-19 characters): 2+ digits, 2+ letters, 3 in 4 characters
-    distinct, and (in mixed case) no words (`secrets_entropy._words`, which reads a run of
-    capitals as an acronym: an AWS key id's 16 capitals and digits are no words)."""
+def _varied(head: str, least: int = 2) -> bool:
+    """A short random part (12-19 characters): 2+ digits (`least`; one asked of both cases
+    only), 2+ letters, 3 in 4 characters distinct, and (in mixed case) no words
+    (`secrets_entropy._words`, which reads a run of capitals as an acronym: an AWS key id's 16
+    capitals and digits are no words)."""
     digits = sum(c.isdigit() for c in head)
-    return digits >= 2 and len(head) - digits >= 2 and 4 * len(set(head)) >= 3 * len(head) \
+    if least < 2 and (head.isupper() or head.islower()):
+        least = 2
+    return digits >= least and len(head) - digits >= 2 and 4 * len(set(head)) >= 3 * len(head) \
         and (head.isupper() or not _words(head))
 
 
