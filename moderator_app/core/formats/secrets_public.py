@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from moderator_app.core.formats import secrets_gate
 from moderator_app.core.formats.secrets import (
+    UNWRAPPED,
     SecretHit,
     _redact,
     _regex,
@@ -19,6 +20,7 @@ from moderator_app.core.formats.secrets import (
     markers_of,
     scan_line,
 )
+from moderator_app.core.formats.secrets_across import across_breaks, column_in_line
 from moderator_app.core.formats.secrets_basen import (
     BIGNUM,
     LONG,
@@ -216,6 +218,8 @@ def scan_public(raw: bytes) -> SecretHit | None:
     hit = plain_family(raw, candidate)
     if hit is None:
         hit = glued_family(raw, candidate)
+    if hit is None:
+        hit = _across_hit(raw)
     if hit is not None:
         return hit
     with scanning(len(raw)):  # (the line's streams inflate out of one budget: `secrets_inflate`)
@@ -277,11 +281,7 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
         if found is None:
             return None
         key = found[1].encode()
-        at = raw.find(key)
-        # each place it is written (session 42, redact: only the first was asked, so a key
-        # written again outside a blob after a chance copy in it was blanked and published)
-        while at >= 0 and in_binary_base64(raw, at, at + len(key), mapped, found[0]):
-            at = raw.find(key, at + 1)  # (base64 of binary data spells it by chance)
+        at = _outside_binary(raw, key, mapped, found[0])
         if at < 0 and key in raw:
             pass  # (every place is inside base64 of binary data: `secrets_chance`)
         elif found[0] not in _CONTEXT_FAMILIES or _CREDENTIAL_CONTEXT.search(raw) is not None:
@@ -289,6 +289,39 @@ def plain_family(raw: bytes, candidate: bool) -> SecretHit | None:
         text = text.replace(found[1], " " * len(found[1]))
         view = view.replace(found[1].encode(), b" " * len(found[1].encode()))
     return None
+
+
+def _outside_binary(raw: bytes, key: bytes, mapped: list[object], label: str) -> int:
+    """The first place `key` is written in `raw` outside base64 of binary data, or -1 (every
+    place is inside it, each recorded by `in_binary_base64`: base64 of binary data spells it by
+    chance). Each place is asked (session 42, redact: only the first was, so a key written
+    again outside a blob after a chance copy in it was blanked and published)."""
+    at = raw.find(key)
+    while at >= 0 and in_binary_base64(raw, at, at + len(key), mapped, label):
+        at = raw.find(key, at + 1)
+    return at
+
+
+def _across_hit(raw: bytes) -> SecretHit | None:
+    """A key of any family glued into a wrapped blob across its escaped line breaks
+    (`secrets_across`). Each shape read there in base64 of binary data is recorded
+    (`in_binary_base64`: starred, noted); where one is not, the line so read is read by
+    `scan_line`'s patterns and every family as written and glued, which name it or not as in
+    a line with no break; its column the line's."""
+    joined = across_breaks(raw)
+    if joined is None:
+        return None
+    view = joined.view
+    mapped: list[object] = []
+    if all(in_binary_base64(view, start, end, mapped, label)
+           for label, start, end in joined.shapes):
+        return None
+    hits = scan_line(view, limit=1)
+    hit = hits[0] if hits else plain_family(view, True) or glued_family(view, True)
+    if hit is None:
+        return None
+    return SecretHit(hit.label, column_in_line(hit.column, joined.cuts), hit.excerpt, True,
+                     how=UNWRAPPED)
 
 
 def glued_family(raw: bytes, candidate: bool) -> SecretHit | None:
@@ -475,7 +508,7 @@ def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
         return hit
     plain = decoded.decode("utf-8", "replace")
     found = family_in(plain, decoded)
-    if found is not None:
+    if found is not None and not (how in ESCAPE_VIEWS and _chance_only(decoded, found)):
         return SecretHit(found[0], 0, _redact(found[1].encode()))
     if how in (BASE64, HEX):
         run = random_run(plain)
@@ -484,6 +517,15 @@ def _view_hit(decoded: bytes, text: bool, how: str) -> SecretHit | None:
     return None
 
 
+
+
+def _chance_only(view: bytes, found: tuple[str, str]) -> bool:
+    """Whether every place of a family's key `found` in an escape view (the line with one
+    kind of escapes decoded) lies in base64 of binary data (`in_binary_base64`, which records
+    it: starred and noted, as in the line as written; QA s46 T7, h46_16: a chance `AIza` in
+    .NET's `\\u002F`-escaped base64 was named in the view with `\\u002F` read as `/`)."""
+    key = found[1].encode()
+    return _outside_binary(view, key, [], found[0]) < 0 and key in view
 
 
 def may_hold_public_secret(block: bytes) -> bool:

@@ -64,13 +64,13 @@ def public_hit(seen: bytes) -> SecretHit | None:
 # A key passed over in the view with a wrapping's escaped breaks removed (`secrets._rejoined`:
 # a shape across a 64-column `\n` of base64 of binary data, QA s43 h43_16, e_pem64) is written
 # in the line in pieces: each piece is starred, the breaks kept.
-_BREAK = re.compile(rb"(?:\\[rn])+")
+_BREAK = re.compile(rb"(?:\\+[rn])+")  # (doubled or deeper in JSON inside JSON: session 47)
 
 
 def _over_breaks(seen: bytes, key: bytes) -> list[tuple[int, int]]:
     """The places of `key`'s pieces in `seen` where it is written cut by escaped line breaks
     (its first such writing), or []."""
-    m = re.compile(rb"(?:\\[rn])*".join(re.escape(key[i:i + 1]) for i in range(len(key))))
+    m = re.compile(rb"(?:\\+[rn])*".join(re.escape(key[i:i + 1]) for i in range(len(key))))
     found = m.search(seen)
     if found is None:
         return []
