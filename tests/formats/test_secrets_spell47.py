@@ -51,10 +51,22 @@ def _rows(s: str, width: int = 60) -> str:
     return "\n".join(s[i:i + width] for i in range(0, len(s), width))
 
 
+def _hexdump_c(b: bytes) -> str:
+    """`hexdump -C`: offset, two groups of eight spaced bytes, the ASCII column in `|...|`."""
+    out = []
+    for i in range(0, len(b), 16):
+        ch = b[i:i + 16]
+        hx = " ".join(f"{c:02x}" for c in ch[:8]) + "  " + " ".join(f"{c:02x}" for c in ch[8:])
+        out.append(f"{i:08x}  {hx:<48}  |" + "".join(chr(c) if 32 <= c < 127 else "." for c in ch)
+                   + "|")
+    return "\n".join(out)
+
+
 _CODECS = {"gzip": lambda b: gzip.compress(b, mtime=0), "zlib": zlib.compress,
            "xz": lzma.compress, "bzip2": bz2.compress, "rawdefl": _rawdefl}
 _LAYOUTS = {"xxd": _xxd, "od": _od, "cesc": lambda b: "".join(f"\\x{c:02x}" for c in b),
-            "repr": repr, "xxd_p": lambda b: _rows(b.hex()), "xxd_u_p": lambda b: _rows(b.hex().upper()),
+            "repr": repr, "hexdump_c": _hexdump_c, "xxd_p": lambda b: _rows(b.hex()),
+            "xxd_u_p": lambda b: _rows(b.hex().upper()),
             "json_xxd_u_p": lambda b: json.dumps({"exit": 0, "stdout": _rows(b.hex().upper()) + "\n"})}
 _PUBLISHED_ON_MAIN = [(c, s) for c in _CODECS for s in ("xxd", "od", "cesc", "repr")] + [
     ("zlib", "json_xxd_u_p"), ("gzip", "json_xxd_u_p")]
@@ -157,3 +169,32 @@ def test_a85_of_gzip_is_left_to_the_reader_as_before():
     a85 = base64.a85encode(gzip.compress(_ENV, mtime=0), adobe=True).decode()
     hit = scan_public(obs_line(a85))
     assert hit is not None and hit.label == "Ascii85 of a secret"
+
+
+def _env_whose_dump_column_holds(codec: str, chars: bytes) -> bytes:
+    """The first deploy.env (filler lines drawn from seeds 0, 1, ...) whose compressed bytes
+    hold each of `chars` before its last 16 bytes: a row's ASCII column then shows them."""
+    for seed in range(10_000):
+        rng = random.Random(seed)
+        env = _ENV + "".join(f"SLOT_{rng.randrange(10**6)}={rng.randrange(10**9)}\n"
+                             for _ in range(12)).encode()
+        packed = _CODECS[codec](env)
+        if all(c in packed[:-16] for c in chars):
+            return env
+    raise AssertionError("no seed")
+
+
+@pytest.mark.parametrize("codec", ["gzip", "zlib", "xz", "bzip2"])
+def test_review_s47_r4_hexdump_c_whose_column_holds_a_quote_a_backslash_or_a_bar_is_read(
+        tmp_path, codec):
+    """Review s47 R4: `hexdump -C`'s ASCII column prints `"`, `\\` and `|` where the bytes are
+    those (a JSON line writes the first two escaped, `\\"` / `\\\\`); the dump's rows were cut
+    there, the stream inflated only to the cut and read "whole", its key published (37 of 40
+    realistic dumps at 0afece0). Each row's column is now one to 16 characters, escapes and
+    bars among them, up to the `|` before the line break (`secrets_bytes._NEXT`, in C too)."""
+    dump = _hexdump_c(_CODECS[codec](_env_whose_dump_column_holds(codec, b'"\\|')))
+    assert all(c in dump.replace("|\n", "\n").split("|", 1)[1] for c in '"\\|')
+    hit = refused_and_named(tmp_path, obs_line(f"$ {codec} -c deploy.env | hexdump -C\n" + dump),
+                            INFLATED)
+    assert hit.how == f"{INFLATED} (GitLab token)"
+    assert hit.label == "hex of a secret"

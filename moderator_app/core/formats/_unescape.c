@@ -1155,19 +1155,31 @@ static Py_ssize_t column_chars(const unsigned char *s, Py_ssize_t i, Py_ssize_t 
 /* One `_NEXT.match` at i: the group's end, its start in *gs; -1 when none. */
 static Py_ssize_t next_row(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *gs)
 {
-    Py_ssize_t j0 = (i < n && (s[i] == ':' || s[i] == '-')) ? i + 1 : i, cols[4], c = 0, end;
-    /* `  ?\|[^|\n\\]{1,16}\|` */
+    Py_ssize_t j0 = (i < n && (s[i] == ':' || s[i] == '-')) ? i + 1 : i, cols[20], c = 0, end;
+    /* `  ?\|(?:[^\n\\]|\\["\\/]){1,16}\|` (greedy: its ends followed by `|`, longest first;
+     * a JSON line's column writes `"` and `\` escaped, and `hexdump -C` prints `|` in it too) */
     if (j0 < n && s[j0] == ' ') {
         Py_ssize_t k = j0 + 1;
         if (k + 1 < n && s[k] == ' ' && s[k + 1] == '|')
             k++;
         if (k < n && s[k] == '|') {
-            Py_ssize_t m = 0;
-            while (m < 16 && k + 1 + m < n && s[k + 1 + m] != '|' && s[k + 1 + m] != '\n'
-                   && s[k + 1 + m] != '\\')
-                m++;
-            if (m >= 1 && k + 1 + m < n && s[k + 1 + m] == '|')
-                cols[c++] = k + 2 + m;
+            Py_ssize_t ends[16], m = 0, j = k + 1;
+            while (m < 16 && j < n) {
+                if (s[j] == '\\') {
+                    if (j + 1 < n && (s[j + 1] == '"' || s[j + 1] == '\\' || s[j + 1] == '/'))
+                        j += 2;
+                    else
+                        break;
+                } else if (s[j] == '\n') {
+                    break;
+                } else {
+                    j++;
+                }
+                ends[m++] = j;
+            }
+            while (m-- > 0)
+                if (ends[m] < n && s[ends[m]] == '|')
+                    cols[c++] = ends[m] + 1;
         }
     }
     /* `   ?` then 1-16 column characters (possessive): three spaces, then two */

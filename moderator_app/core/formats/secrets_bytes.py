@@ -96,7 +96,7 @@ DUMP = re.compile(_PIECE)
 # piece (one byte or more: a dump's last line)
 _NEXT = re.compile(
     rb"[:-]?"  # (openssl's rows end in their separator: `    4e:52:...:48:` then a break)
-    rb"(?:  ?\|[^|\n\\]{1,16}\||   ?(?:[^\n\\]|\\[\"\\/])(?:[^\n\\]|\\[\"\\/]){0,15}+)?"
+    rb"(?:  ?\|(?:[^\n\\]|\\[\"\\/]){1,16}\||   ?(?:[^\n\\]|\\[\"\\/])(?:[^\n\\]|\\[\"\\/]){0,15}+)?"
     rb"(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}+"  # (and the next is indented)
     rb"(?:[0-9A-Fa-f]{4,8}(?::[ \t]{0,4}+|[ \t]{2,4}+)|[0-9A-Fa-f]{6,8}[ \t])?"
     rb"([0-9A-Fa-f]{2}(?:" + _DSEP + rb"[0-9A-Fa-f]{2}){0,63}+"
