@@ -1131,22 +1131,24 @@ static Py_ssize_t row_after_column(const unsigned char *s, Py_ssize_t e, Py_ssiz
     return -1;
 }
 
-/* X of the column's second form: a byte but LF and `\`, or `\` then `"`, `\` or `/`; the
- * end of up to 16 of them from i (at least one), or -1. */
+/* A column character at j (either form of the column): a byte but LF and `\`, or `\` then
+ * `"`, `\` or `/` (a JSON line's escapes); the end of it, or -1. */
+static Py_ssize_t column_char(const unsigned char *s, Py_ssize_t j, Py_ssize_t n)
+{
+    if (j >= n || s[j] == '\n')
+        return -1;
+    if (s[j] != '\\')
+        return j + 1;
+    return j + 1 < n && (s[j + 1] == '"' || s[j + 1] == '\\' || s[j + 1] == '/') ? j + 2 : -1;
+}
+
+/* The column's second form: the end of up to 16 column characters from i (at least one),
+ * or -1. */
 static Py_ssize_t column_chars(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
 {
-    Py_ssize_t k = 0, j = i;
-    while (k < 16 && j < n) {
-        if (s[j] == '\\') {
-            if (j + 1 < n && (s[j + 1] == '"' || s[j + 1] == '\\' || s[j + 1] == '/'))
-                j += 2;
-            else
-                break;
-        } else if (s[j] == '\n') {
-            break;
-        } else {
-            j++;
-        }
+    Py_ssize_t k = 0, j = i, e;
+    while (k < 16 && (e = column_char(s, j, n)) >= 0) {
+        j = e;
         k++;
     }
     return k >= 1 ? j : -1;
@@ -1164,19 +1166,8 @@ static Py_ssize_t next_row(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, P
             k++;
         if (k < n && s[k] == '|') {
             Py_ssize_t ends[16], m = 0, j = k + 1;
-            while (m < 16 && j < n) {
-                if (s[j] == '\\') {
-                    if (j + 1 < n && (s[j + 1] == '"' || s[j + 1] == '\\' || s[j + 1] == '/'))
-                        j += 2;
-                    else
-                        break;
-                } else if (s[j] == '\n') {
-                    break;
-                } else {
-                    j++;
-                }
+            while (m < 16 && (j = column_char(s, j, n)) >= 0)
                 ends[m++] = j;
-            }
             while (m-- > 0)
                 if (ends[m] < n && s[ends[m]] == '|')
                     cols[c++] = ends[m] + 1;
