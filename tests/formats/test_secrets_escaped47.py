@@ -72,3 +72,23 @@ def test_h46_07_shape_xai_glued_across_a_break_of_json_in_json_is_kept_out(tmp_p
     found, refused, public = _both(tmp_path, case)
     assert [(n, h.label, bool(h.redact)) for n, h in found] == [(2, "xAI key", True)]
     assert refused is None and case.key[-16:].encode() not in _READ.sub(b"", public)
+
+
+# Review s47 R9: a key across ONE escaped break (a terminal's wrap of a long line; the one
+# break of a 2-row blob) was read across by 09016fd and given back by f68de986 ("across only
+# where a line breaks twice"): published whole again, as on 419dbe2.
+_ONE_BREAK = {  # (the tool printed its break escaped: the summary holds `\n` as two characters)
+    "glpat_lf": ('$ echo "export TOKEN=glpat-L69SC8s\\nYOn0RJDdfQ5Dv"', "glpat-L69SC8sYOn0RJDdfQ5Dv"),
+    "sk_live_crlf": ('$ echo "export TOKEN=sk_live_p8l4F0fm\\r\\ns9muC16kqcERjAxY"',
+                     "sk_live_p8l4F0fms9muC16kqcERjAxY"),
+    "ghp_lf": ('$ echo "export TOKEN=ghp_2vf89HEroHA1Wl56\\nqQvygkKvYnseZvY4NWmE"',
+               "ghp_2vf89HEroHA1Wl56qQvygkKvYnseZvY4NWmE"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ONE_BREAK))
+def test_review_s47_r9_a_key_across_one_escaped_break_is_kept_out(tmp_path, name):
+    text, key = _ONE_BREAK[name]
+    found, refused, public = _both(tmp_path, escmatrix.Case(name, text, key, False))
+    assert [n for n, _ in found] == [2], found
+    assert key[-12:].encode() not in _READ.sub(b"", public)

@@ -53,9 +53,8 @@ def across_breaks(raw: bytes) -> Across | None:
     or None when none does. Linear: a `find` a prefix (SIMD passes find those the line
     holds), a bounded match a run, a family's patterns over 256 characters where a run
     crosses a break."""
-    first = raw.find(b"\\n")
-    if first < 0 or raw.find(b"\\n", first + 2) < 0:
-        return None  # (a wrapping breaks twice at least: chunk_split ends with a break)
+    if b"\\n" not in raw:
+        return None  # (one break is enough: a terminal's wrap of a long line, a 2-row blob)
     present = [marker for chunk in _CHUNKS for marker in markers_of(raw, chunk)]
     cuts: set[tuple[int, int]] = set()
     spans: list[tuple[str, int, int]] = []  # (label, start, end: from the prefix, breaks out)
