@@ -45,6 +45,10 @@ PS = {
     "h264_ps_vfr": ([*_DROP, *_X264, "-f", "vob"], 150),
     "h264_ps_gap_3s": (["-vf", "setpts='PTS+if(gte(N\\,60)\\,3/TB\\,0)'", "-fps_mode", "vfr",
                         *_X264, "-f", "vob"], 150),
+    # two frames given one pack's time (QA s47 T3, review s47 R3: x264 with a GOP of 25, or
+    # with no B-frames): read by its stamps, 368 of 550 frames on ba40f27
+    "h264_ps_gop25_long": ([*_X264[:2], "-preset", "veryfast", "-g", "25", "-bf", "2",
+                            "-pix_fmt", "yuv420p", "-threads", "1", "-f", "mpeg"], 660),
     "hevc_ps_vfr": (["-vf", "select='not(eq(mod(n\\,7)\\,3))'", "-fps_mode", "vfr", "-c:v",
                      "libx265", "-preset", "ultrafast", "-x265-params",
                      "log-level=none:keyint=30", "-pix_fmt", "yuv420p", "-f", "vob"], 120),
