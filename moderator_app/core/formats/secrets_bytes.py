@@ -470,7 +470,7 @@ def _xb_bytes(run: bytes) -> bytes:
     run = run.replace(b"\\\\x", b"\\x")
     parts = run.split(b"\\x")
     digits = b"".join(parts)
-    if len(digits) == 2 * (len(parts) - 1) and not parts[0] and not digits.translate(None, _HEXES):
+    if len(digits) == 2 * (len(parts) - 1) and not parts[0] and not digits.translate(None, HEX_DIGITS):
         return bytes.fromhex(digits.decode("ascii"))
     out = [_xb_literal(parts[0])]
     for part in parts[1:]:
@@ -486,7 +486,6 @@ def _xb_literal(piece: bytes) -> bytes:
     return _XB_TOKEN.sub(_xb_char, piece) if 92 in piece else piece
 
 
-_HEXES = b"0123456789abcdefABCDEF"
 # (an escape of a control code, not `\\t` `\\n` `\\r`: a compressed stream holds one in 9
 # bytes, and none in its first ~100 bytes about once in 10^5; text written in escapes,
 # `$'\\x67h\\x70_...'` or UTF-8 (e_bashhex, e_xescape), holds none, and its lines are only
